@@ -1,0 +1,100 @@
+/* iv-cli-identify.c: `inferview identify`, what the window would make of each path;
+ * handy to check a file association or a folder layout from a script. */
+#define G_LOG_DOMAIN "iv-cli"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include "config.h"
+#include <stdio.h>
+
+#include "iv-cli-private.h"
+#include "iv-cli.h"
+#include "iv-sniff.h"
+
+static JsonNode *
+result_to_json (const char *path, const IvSniffResult *r)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "path");
+  json_builder_add_string_value (b, path);
+  json_builder_set_member_name (b, "kind");
+  json_builder_add_string_value (b, iv_kind_to_string (r->kind));
+  json_builder_set_member_name (b, "events");
+  json_builder_add_int_value (b, r->events);
+  json_builder_set_member_name (b, "truncated");
+  json_builder_add_boolean_value (b, r->truncated);
+  json_builder_set_member_name (b, "runs");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < r->runs->len; i++)
+    json_builder_add_string_value (b, r->runs->pdata[i]);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+static void
+print_text (const char *path, const IvSniffResult *r)
+{
+  printf ("%s: %s", path, iv_kind_to_string (r->kind));
+  if (r->runs->len > 0)
+    printf (", %u run%s", r->runs->len, r->runs->len == 1 ? "" : "s");
+  if (r->events >= 0)
+    printf (", %" G_GINT64_FORMAT " %s", r->events,
+            iv_kind_get_group (r->kind) == IV_GROUP_RUNS ? "requests" : "events");
+  if (r->truncated)
+    printf (", %s", "truncated");
+  printf ("\n");
+  for (guint i = 0; i < r->runs->len; i++)
+    printf ("  %s\n", (const char *) r->runs->pdata[i]);
+}
+
+int
+_iv_cli_identify (int argc, char **argv)
+{
+  gboolean json = FALSE;
+  g_auto (GStrv) paths = NULL;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_("PATH…") },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonArray) out = json_array_new ();
+  int status = IV_EXIT_OK;
+
+  g_option_context_set_summary (ctx, _("Say what each path is: an AIPerf run or sweep, a "
+                                       "trace, a model configuration."));
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    return _iv_cli_usage_error ("identify", "%s", error->message);
+  if (!paths || !paths[0])
+    return _iv_cli_usage_error ("identify", "%s", _("name at least one file or folder"));
+
+  for (guint i = 0; paths[i]; i++)
+    {
+      g_autoptr (IvSniffResult) r = iv_sniff_path (paths[i], TRUE, NULL, NULL, NULL, &error);
+      if (!r)
+        {
+          _iv_cli_print_error (error);
+          g_clear_error (&error);
+          status = IV_EXIT_BAD_INPUT;
+          continue;
+        }
+      if (json)
+        json_array_add_element (out, result_to_json (paths[i], r));
+      else
+        print_text (paths[i], r);
+    }
+  if (json)
+    {
+      g_autoptr (JsonNode) root = json_node_new (JSON_NODE_ARRAY);
+      g_autofree char *text = NULL;
+      json_node_set_array (root, out);
+      text = json_to_string (root, TRUE);
+      printf ("%s\n", text);
+    }
+  return status;
+}

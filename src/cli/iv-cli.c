@@ -1,0 +1,89 @@
+/* iv-cli.c: sub-command dispatch, --help and --version. Each sub-command lives in its
+ * own iv-cli-*.c and is listed here only once it works. */
+#define G_LOG_DOMAIN "iv-cli"
+
+#include "iv-cli.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "iv-cli-private.h"
+
+static const IvCliCommand commands[] = {
+  { "identify", "PATH... [--json]",
+    N_("Say what each path is: an AIPerf run or sweep, a trace, a model configuration"),
+    _iv_cli_identify },
+};
+
+static void
+print_help (FILE *out)
+{
+  fprintf (out, "%s\n\n", _("Inferview: AI inference runs, traces and models, natively."));
+  fprintf (out, "%s\n", _("Usage:"));
+  fprintf (out, "  inferview [FILE|FOLDER...]        %s\n",
+           _("Open the window on runs, sweeps, traces and model configurations"));
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  inferview %s %s\n      %s\n", commands[i].name, commands[i].args,
+             _(commands[i].summary));
+  fprintf (out, "  inferview --help | --version\n\n");
+  fprintf (out, "%s\n", _("Exit status: 0 success, 1 bad input, 2 bad usage."));
+}
+
+gboolean
+iv_cli_handles (int argc, char **argv)
+{
+  if (argc < 2)
+    return FALSE;
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0
+      || strcmp (argv[1], "--version") == 0)
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+int
+iv_cli_run (int argc, char **argv)
+{
+  g_return_val_if_fail (argc >= 2, IV_EXIT_USAGE);
+
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
+    {
+      print_help (stdout);
+      return IV_EXIT_OK;
+    }
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("inferview %s\n", PACKAGE_VERSION);
+      return IV_EXIT_OK;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+
+  print_help (stderr);
+  return IV_EXIT_USAGE;
+}
+
+int
+_iv_cli_usage_error (const char *command, const char *format, ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  fprintf (stderr, "inferview %s: %s\n", command, message);
+  fprintf (stderr, _("Try “inferview %s --help”.\n"), command);
+  return IV_EXIT_USAGE;
+}
+
+void
+_iv_cli_print_error (const GError *error)
+{
+  fprintf (stderr, "inferview: %s\n", error->message);
+}

@@ -1,0 +1,366 @@
+/* iv-document.c: loading runs on a worker thread; progress travels back to the main
+ * thread through the main context and is throttled to whole per-mille steps, so a
+ * fast loader does not flood the main loop with notifications. */
+#define G_LOG_DOMAIN "iv-gui"
+
+#include "iv-document.h"
+
+#include <glib/gi18n.h>
+
+#include "iv-units.h"
+
+struct _IvDocument
+{
+  GObject parent_instance;
+
+  GFile *file;
+  char *title;
+  char *subtitle;
+  IvDocumentState state;
+  double progress;
+  IvSniffResult *info;
+  GCancellable *cancellable;
+  GMainContext *context;
+  gint progress_permille; /* last value sent from the worker, atomically */
+};
+
+G_DEFINE_FINAL_TYPE (IvDocument, iv_document, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_FILE,
+  PROP_TITLE,
+  PROP_SUBTITLE,
+  PROP_STATE,
+  PROP_PROGRESS,
+  PROP_LOADING,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+set_subtitle (IvDocument *self, const char *subtitle)
+{
+  if (g_strcmp0 (self->subtitle, subtitle) == 0)
+    return;
+  g_free (self->subtitle);
+  self->subtitle = g_strdup (subtitle);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUBTITLE]);
+}
+
+static void
+set_state (IvDocument *self, IvDocumentState state)
+{
+  if (self->state == state)
+    return;
+  self->state = state;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+}
+
+static void
+iv_document_finalize (GObject *object)
+{
+  IvDocument *self = IV_DOCUMENT (object);
+
+  g_clear_object (&self->file);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->context, g_main_context_unref);
+  g_clear_pointer (&self->info, iv_sniff_result_free);
+  g_free (self->title);
+  g_free (self->subtitle);
+  G_OBJECT_CLASS (iv_document_parent_class)->finalize (object);
+}
+
+static void
+iv_document_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  IvDocument *self = IV_DOCUMENT (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE: g_value_set_object (value, self->file); break;
+    case PROP_TITLE: g_value_set_string (value, self->title); break;
+    case PROP_SUBTITLE: g_value_set_string (value, self->subtitle); break;
+    case PROP_STATE: g_value_set_int (value, self->state); break;
+    case PROP_PROGRESS: g_value_set_double (value, self->progress); break;
+    case PROP_LOADING: g_value_set_boolean (value, self->state == IV_DOCUMENT_LOADING); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+iv_document_set_property (GObject *object, guint prop_id, const GValue *value,
+                          GParamSpec *pspec)
+{
+  IvDocument *self = IV_DOCUMENT (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      self->file = g_value_dup_object (value);
+      self->title = g_file_get_basename (self->file);
+      break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+iv_document_class_init (IvDocumentClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = iv_document_finalize;
+  object_class->get_property = iv_document_get_property;
+  object_class->set_property = iv_document_set_property;
+
+  properties[PROP_FILE] = g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE,
+      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL,
+      G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SUBTITLE] = g_param_spec_string ("subtitle", NULL, NULL, NULL,
+      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STATE] = g_param_spec_int ("state", NULL, NULL, IV_DOCUMENT_LOADING,
+      IV_DOCUMENT_FAILED, IV_DOCUMENT_LOADING,
+      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PROGRESS] = g_param_spec_double ("progress", NULL, NULL, 0.0, 1.0, 0.0,
+      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, TRUE,
+      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+iv_document_init (IvDocument *self)
+{
+  self->state = IV_DOCUMENT_LOADING;
+  self->subtitle = g_strdup (_("Waiting to load…"));
+}
+
+IvDocument *
+iv_document_new (GFile *file)
+{
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+  return g_object_new (IV_TYPE_DOCUMENT, "file", file, NULL);
+}
+
+GFile *
+iv_document_get_file (IvDocument *self)
+{
+  g_return_val_if_fail (IV_IS_DOCUMENT (self), NULL);
+  return self->file;
+}
+
+const char *
+iv_document_get_title (IvDocument *self)
+{
+  g_return_val_if_fail (IV_IS_DOCUMENT (self), NULL);
+  return self->title;
+}
+
+const char *
+iv_document_get_subtitle (IvDocument *self)
+{
+  g_return_val_if_fail (IV_IS_DOCUMENT (self), NULL);
+  return self->subtitle;
+}
+
+IvDocumentState
+iv_document_get_state (IvDocument *self)
+{
+  g_return_val_if_fail (IV_IS_DOCUMENT (self), IV_DOCUMENT_FAILED);
+  return self->state;
+}
+
+double
+iv_document_get_progress (IvDocument *self)
+{
+  g_return_val_if_fail (IV_IS_DOCUMENT (self), 0.0);
+  return self->progress;
+}
+
+const IvSniffResult *
+iv_document_get_info (IvDocument *self)
+{
+  g_return_val_if_fail (IV_IS_DOCUMENT (self), NULL);
+  return self->info;
+}
+
+/* Until it is loaded a document is grouped by what it looks like: folders are runs. */
+IvGroup
+iv_document_get_group (IvDocument *self)
+{
+  g_return_val_if_fail (IV_IS_DOCUMENT (self), IV_GROUP_RUNS);
+  if (self->info)
+    return iv_kind_get_group (self->info->kind);
+  return IV_GROUP_RUNS;
+}
+
+const char *
+iv_document_get_icon_name (IvDocument *self)
+{
+  switch (self->info ? self->info->kind : IV_KIND_UNKNOWN)
+    {
+    case IV_KIND_SWEEP: return "iv-sweep-symbolic";
+    case IV_KIND_CHROME_TRACE:
+    case IV_KIND_PIPELINED_TIMELINE:
+    case IV_KIND_CANDIDATE_BREAKDOWN: return "iv-traces-symbolic";
+    case IV_KIND_HF_CONFIG: return "iv-model-symbolic";
+    case IV_KIND_RUN: return "iv-runs-symbolic";
+    case IV_KIND_UNKNOWN:
+    default: return "folder-symbolic";
+    }
+}
+
+static char *
+describe (const IvSniffResult *r)
+{
+  g_autofree char *events = r->events >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, r->events)
+                                           : NULL;
+  switch (r->kind)
+    {
+    case IV_KIND_RUN:
+      return events ? g_strdup_printf (_("AIPerf run · %s requests"), events)
+                    : g_strdup (_("AIPerf run · summary only"));
+    case IV_KIND_SWEEP:
+      return g_strdup_printf (_("%u runs · %s requests"), r->runs->len, events ? events : "–");
+    case IV_KIND_CHROME_TRACE:
+      return g_strdup_printf (r->truncated ? _("Trace · %s events · ends early")
+                                           : _("Trace · %s events"),
+                              events ? events : "–");
+    case IV_KIND_PIPELINED_TIMELINE:
+      return g_strdup_printf (_("Pipelined timeline · %s events"), events ? events : "–");
+    case IV_KIND_CANDIDATE_BREAKDOWN:
+      return g_strdup (_("Candidate GPU breakdown"));
+    case IV_KIND_HF_CONFIG:
+      return g_strdup (_("Hugging Face model configuration"));
+    case IV_KIND_UNKNOWN:
+    default:
+      return g_strdup ("");
+    }
+}
+
+typedef struct
+{
+  IvDocument *self; /* a reference */
+  double fraction;
+} ProgressUpdate;
+
+static gboolean
+apply_progress (gpointer data)
+{
+  ProgressUpdate *u = data;
+
+  if (u->self->state == IV_DOCUMENT_LOADING && u->self->progress != u->fraction)
+    {
+      g_autofree char *text = g_strdup_printf (_("Loading… %.0f %%"), 100.0 * u->fraction);
+      u->self->progress = u->fraction;
+      g_object_notify_by_pspec (G_OBJECT (u->self), properties[PROP_PROGRESS]);
+      set_subtitle (u->self, text);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+progress_update_free (gpointer data)
+{
+  ProgressUpdate *u = data;
+  g_object_unref (u->self);
+  g_free (u);
+}
+
+/* Runs on the worker thread. */
+static void
+on_worker_progress (guint64 done, guint64 total, gpointer user_data)
+{
+  IvDocument *self = user_data;
+  gint permille;
+  ProgressUpdate *u;
+
+  if (total == 0)
+    return;
+  permille = (gint) MIN (1000, done * 1000 / total);
+  if (permille - g_atomic_int_get (&self->progress_permille) < 10)
+    return;
+  g_atomic_int_set (&self->progress_permille, permille);
+  u = g_new (ProgressUpdate, 1);
+  u->self = g_object_ref (self);
+  u->fraction = permille / 1000.0;
+  g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT, apply_progress, u,
+                              progress_update_free);
+}
+
+static void
+load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  IvDocument *self = source;
+  g_autofree char *path = g_file_get_path (self->file);
+  g_autoptr (GError) error = NULL;
+  IvSniffResult *r;
+
+  if (!path)
+    {
+      g_autofree char *uri = g_file_get_uri (self->file);
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                               _("%s: only local files can be opened"), uri);
+      return;
+    }
+  r = iv_sniff_path (path, TRUE, on_worker_progress, self, cancellable, &error);
+  if (!r)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_pointer (task, r, (GDestroyNotify) iv_sniff_result_free);
+}
+
+void
+iv_document_load_async (IvDocument *self, GCancellable *cancellable,
+                        GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (IV_IS_DOCUMENT (self));
+  g_return_if_fail (self->cancellable == NULL);
+
+  self->cancellable = cancellable ? g_object_ref (cancellable) : g_cancellable_new ();
+  self->context = g_main_context_ref_thread_default ();
+  set_subtitle (self, _("Loading…"));
+  task = g_task_new (self, self->cancellable, callback, user_data);
+  g_task_set_source_tag (task, iv_document_load_async);
+  g_task_run_in_thread (task, load_thread);
+}
+
+gboolean
+iv_document_load_finish (IvDocument *self, GAsyncResult *result, GError **error)
+{
+  IvSniffResult *r;
+
+  g_return_val_if_fail (IV_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  r = g_task_propagate_pointer (G_TASK (result), error);
+  if (!r)
+    {
+      set_subtitle (self, _("Failed to load"));
+      set_state (self, IV_DOCUMENT_FAILED);
+      return FALSE;
+    }
+  self->info = r;
+  {
+    g_autofree char *text = describe (r);
+    set_subtitle (self, text);
+  }
+  self->progress = 1.0;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+  set_state (self, IV_DOCUMENT_READY);
+  return TRUE;
+}
+
+void
+iv_document_cancel (IvDocument *self)
+{
+  g_return_if_fail (IV_IS_DOCUMENT (self));
+  if (self->cancellable)
+    g_cancellable_cancel (self->cancellable);
+}

@@ -1,0 +1,39 @@
+/* iv-document.h: one thing the user opened (a run, a sweep, a trace, a model
+ * configuration), with its loading state. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "iv-sniff.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  IV_DOCUMENT_LOADING,
+  IV_DOCUMENT_READY,
+  IV_DOCUMENT_FAILED,
+} IvDocumentState;
+
+#define IV_TYPE_DOCUMENT (iv_document_get_type ())
+G_DECLARE_FINAL_TYPE (IvDocument, iv_document, IV, DOCUMENT, GObject)
+
+IvDocument          *iv_document_new          (GFile                *file);
+GFile               *iv_document_get_file     (IvDocument           *self);
+const char          *iv_document_get_title    (IvDocument           *self);
+const char          *iv_document_get_subtitle (IvDocument           *self);
+IvDocumentState      iv_document_get_state    (IvDocument           *self);
+double               iv_document_get_progress (IvDocument           *self);
+IvGroup              iv_document_get_group    (IvDocument           *self);
+const IvSniffResult *iv_document_get_info     (IvDocument           *self);
+const char          *iv_document_get_icon_name(IvDocument           *self);
+void                 iv_document_load_async   (IvDocument           *self,
+                                               GCancellable         *cancellable,
+                                               GAsyncReadyCallback   callback,
+                                               gpointer              user_data);
+gboolean             iv_document_load_finish  (IvDocument           *self,
+                                               GAsyncResult         *result,
+                                               GError              **error);
+void                 iv_document_cancel       (IvDocument           *self);
+
+G_END_DECLS

@@ -1,0 +1,464 @@
+/* iv-window.c: the window owns the list of open documents and which one is selected;
+ * the sidebar and the workspace pages only observe it. Loads run in the background,
+ * and a failed load never disturbs what was already open. */
+#define G_LOG_DOMAIN "iv-gui"
+
+#include "iv-window.h"
+
+#include <glib/gi18n.h>
+
+#include "config.h"
+#include "iv-samples.h"
+#include "iv-window-private.h"
+
+G_DEFINE_FINAL_TYPE (IvWindow, iv_window, ADW_TYPE_APPLICATION_WINDOW)
+
+enum
+{
+  PROP_0,
+  PROP_SIDEBAR_VISIBLE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static const char *const page_names[] = { "runs", "traces", "model" };
+
+IvWorkspacePage *
+_iv_window_get_page (IvWindow *self, IvGroup group)
+{
+  switch (group)
+    {
+    case IV_GROUP_TRACES: return self->traces_page;
+    case IV_GROUP_MODEL: return self->model_page;
+    case IV_GROUP_RUNS:
+    default: return self->runs_page;
+    }
+}
+
+IvWorkspacePage *
+_iv_window_get_visible_page (IvWindow *self)
+{
+  GtkWidget *child = adw_view_stack_get_visible_child (self->view_stack);
+  return IV_IS_WORKSPACE_PAGE (child) ? IV_WORKSPACE_PAGE (child) : self->runs_page;
+}
+
+void
+iv_window_toast (IvWindow *self, const char *message)
+{
+  AdwToast *toast;
+
+  g_return_if_fail (IV_IS_WINDOW (self));
+  toast = adw_toast_new (message);
+  adw_toast_set_timeout (toast, 6);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+GListModel *
+iv_window_get_documents (IvWindow *self)
+{
+  g_return_val_if_fail (IV_IS_WINDOW (self), NULL);
+  return G_LIST_MODEL (self->documents);
+}
+
+IvDocument *
+iv_window_get_selected (IvWindow *self)
+{
+  g_return_val_if_fail (IV_IS_WINDOW (self), NULL);
+  return self->selected;
+}
+
+void
+iv_window_select (IvWindow *self, IvDocument *document)
+{
+  g_return_if_fail (IV_IS_WINDOW (self));
+
+  g_set_object (&self->selected, document);
+  if (document)
+    {
+      IvGroup group = iv_document_get_group (document);
+      iv_workspace_page_set_document (_iv_window_get_page (self, group), document);
+      adw_view_stack_set_visible_child_name (self->view_stack, page_names[group]);
+    }
+  iv_sidebar_select (self->sidebar, document);
+  _iv_window_update_actions (self);
+}
+
+static gboolean
+find_document (IvWindow *self, IvDocument *document, guint *position)
+{
+  return g_list_store_find (self->documents, document, position);
+}
+
+/* Keeps the store sorted by group; within a group, in the order things were opened. */
+static void
+insert_document (IvWindow *self, IvDocument *document)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->documents));
+  IvGroup group = iv_document_get_group (document);
+  guint pos = n;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (IvDocument) doc = g_list_model_get_item (G_LIST_MODEL (self->documents), i);
+      if (iv_document_get_group (doc) > group)
+        {
+          pos = i;
+          break;
+        }
+    }
+  g_list_store_insert (self->documents, pos, document);
+}
+
+/* Picks what a workspace shows after its document went away: the next one of its group. */
+static void
+refill_page (IvWindow *self, IvWorkspacePage *page)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->documents));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (IvDocument) doc = g_list_model_get_item (G_LIST_MODEL (self->documents), i);
+      if (iv_document_get_group (doc) == iv_workspace_page_get_group (page)
+          && iv_document_get_state (doc) != IV_DOCUMENT_FAILED)
+        {
+          iv_workspace_page_set_document (page, doc);
+          return;
+        }
+    }
+  iv_workspace_page_set_document (page, NULL);
+}
+
+static void
+remove_document (IvWindow *self, IvDocument *document)
+{
+  g_autoptr (IvDocument) doc = g_object_ref (document);
+  guint pos;
+
+  if (!find_document (self, doc, &pos))
+    return;
+  g_list_store_remove (self->documents, pos);
+  for (guint g = IV_GROUP_RUNS; g <= IV_GROUP_MODEL; g++)
+    {
+      IvWorkspacePage *page = _iv_window_get_page (self, g);
+      if (iv_workspace_page_get_document (page) == doc)
+        refill_page (self, page);
+    }
+  if (self->selected == doc)
+    {
+      IvWorkspacePage *page = _iv_window_get_visible_page (self);
+      iv_window_select (self, iv_workspace_page_get_document (page));
+    }
+  _iv_window_update_actions (self);
+}
+
+void
+iv_window_close_document (IvWindow *self, IvDocument *document)
+{
+  g_return_if_fail (IV_IS_WINDOW (self));
+  g_return_if_fail (IV_IS_DOCUMENT (document));
+
+  if (iv_document_get_state (document) == IV_DOCUMENT_LOADING)
+    iv_document_cancel (document); /* removed when the load reports back */
+  else
+    remove_document (self, document);
+}
+
+static IvDocument *
+find_ready_by_file (IvWindow *self, GFile *file, IvDocument *except)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->documents));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (IvDocument) doc = g_list_model_get_item (G_LIST_MODEL (self->documents), i);
+      if (doc != except && iv_document_get_state (doc) == IV_DOCUMENT_READY
+          && g_file_equal (iv_document_get_file (doc), file))
+        return doc;
+    }
+  return NULL;
+}
+
+static void
+on_load_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (IvWindow) self = user_data;
+  IvDocument *doc = IV_DOCUMENT (source);
+  g_autoptr (GError) error = NULL;
+  gboolean was_selected = self->selected == doc;
+  IvDocument *previous;
+  guint pos;
+
+  if (!iv_document_load_finish (doc, result, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_autofree char *msg = g_strdup_printf (_("Stopped loading “%s”"),
+                                                  iv_document_get_title (doc));
+          iv_window_toast (self, msg);
+        }
+      else
+        iv_window_toast (self, error->message);
+      remove_document (self, doc);
+      return;
+    }
+  if (!find_document (self, doc, &pos))
+    return; /* the window let it go meanwhile */
+
+  /* A reload replaces the earlier copy only now that it succeeded. */
+  previous = find_ready_by_file (self, iv_document_get_file (doc), doc);
+  if (previous)
+    remove_document (self, previous);
+
+  /* Now that its kind is known it may belong to another group. */
+  g_object_ref (doc);
+  find_document (self, doc, &pos);
+  g_list_store_remove (self->documents, pos);
+  insert_document (self, doc);
+  {
+    g_autofree char *uri = g_file_get_uri (iv_document_get_file (doc));
+    gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+  }
+  if (was_selected || !self->selected)
+    iv_window_select (self, doc);
+  else if (!iv_workspace_page_get_document (_iv_window_get_page (self,
+                                                                 iv_document_get_group (doc))))
+    iv_workspace_page_set_document (_iv_window_get_page (self, iv_document_get_group (doc)),
+                                    doc);
+  g_object_unref (doc);
+  _iv_window_update_actions (self);
+}
+
+void
+iv_window_open (IvWindow *self, GFile **files, int n_files)
+{
+  g_return_if_fail (IV_IS_WINDOW (self));
+
+  for (int i = 0; i < n_files; i++)
+    {
+      g_autoptr (IvDocument) doc = iv_document_new (files[i]);
+
+      insert_document (self, doc);
+      if (i == 0)
+        iv_window_select (self, doc);
+      iv_document_load_async (doc, NULL, on_load_done, g_object_ref (self));
+    }
+}
+
+static void
+on_sidebar_activated (IvSidebar *sidebar, IvDocument *document, IvWindow *self)
+{
+  iv_window_select (self, document);
+}
+
+static void
+on_sidebar_close (IvSidebar *sidebar, IvDocument *document, IvWindow *self)
+{
+  iv_window_close_document (self, document);
+}
+
+/* Switching workspace with the switcher selects what that workspace shows. */
+static void
+on_visible_page_changed (IvWindow *self)
+{
+  IvDocument *doc = iv_workspace_page_get_document (_iv_window_get_visible_page (self));
+
+  if (doc != self->selected)
+    {
+      g_set_object (&self->selected, doc);
+      iv_sidebar_select (self->sidebar, doc);
+    }
+  _iv_window_update_actions (self);
+}
+
+static void
+rebuild_recent_menu (IvWindow *self)
+{
+  GtkRecentManager *manager = gtk_recent_manager_get_default ();
+  GList *items = gtk_recent_manager_get_items (manager);
+  const char *app_name = g_get_application_name ();
+  guint shown = 0;
+
+  g_menu_remove_all (self->recent_section);
+  for (GList *l = items; l && shown < 8; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+      g_autoptr (GMenuItem) item = NULL;
+      g_autofree char *action = NULL;
+
+      if (!app_name || !gtk_recent_info_has_application (info, app_name)
+          || !gtk_recent_info_exists (info))
+        continue;
+      item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      g_menu_item_set_action_and_target (item, "win.open-recent", "s",
+                                         gtk_recent_info_get_uri (info));
+      g_menu_append_item (self->recent_section, item);
+      shown++;
+    }
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+}
+
+static gboolean
+on_drop (GtkDropTarget *target, const GValue *value, double x, double y, IvWindow *self)
+{
+  GSList *list;
+  g_autoptr (GPtrArray) files = g_ptr_array_new ();
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+  list = g_value_get_boxed (value);
+  for (GSList *l = list; l; l = l->next)
+    g_ptr_array_add (files, l->data);
+  iv_window_open (self, (GFile **) files->pdata, (int) files->len);
+  return files->len > 0;
+}
+
+static gboolean
+iv_window_close_request (GtkWindow *window)
+{
+  IvWindow *self = IV_WINDOW (window);
+  int width, height;
+
+  gtk_window_get_default_size (window, &width, &height);
+  g_settings_delay (self->settings);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+  if (!gtk_window_is_maximized (window))
+    {
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+    }
+  g_settings_apply (self->settings);
+  return GTK_WINDOW_CLASS (iv_window_parent_class)->close_request (window);
+}
+
+static void
+iv_window_dispose (GObject *object)
+{
+  IvWindow *self = IV_WINDOW (object);
+
+  /* Loads still running must not report into a window that is going away. */
+  for (guint i = 0; self->documents && i < g_list_model_get_n_items (G_LIST_MODEL (self->documents)); i++)
+    {
+      g_autoptr (IvDocument) doc = g_list_model_get_item (G_LIST_MODEL (self->documents), i);
+      iv_document_cancel (doc);
+    }
+  if (self->recent_changed_id)
+    g_clear_signal_handler (&self->recent_changed_id, gtk_recent_manager_get_default ());
+  gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_WINDOW);
+  g_clear_object (&self->selected);
+  g_clear_object (&self->documents);
+  g_clear_object (&self->settings);
+  G_OBJECT_CLASS (iv_window_parent_class)->dispose (object);
+}
+
+static void
+iv_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  IvWindow *self = IV_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SIDEBAR_VISIBLE: g_value_set_boolean (value, self->sidebar_visible); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+iv_window_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  IvWindow *self = IV_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SIDEBAR_VISIBLE:
+      if (self->sidebar_visible != g_value_get_boolean (value))
+        {
+          self->sidebar_visible = g_value_get_boolean (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+iv_window_class_init (IvWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = iv_window_dispose;
+  object_class->get_property = iv_window_get_property;
+  object_class->set_property = iv_window_set_property;
+  window_class->close_request = iv_window_close_request;
+
+  properties[PROP_SIDEBAR_VISIBLE] = g_param_spec_boolean ("sidebar-visible", NULL, NULL, TRUE,
+      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (IV_TYPE_SIDEBAR);
+  g_type_ensure (IV_TYPE_WORKSPACE_PAGE);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/inferview/Inferview/ui/iv-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, IvWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, IvWindow, header_bar);
+  gtk_widget_class_bind_template_child (widget_class, IvWindow, flap);
+  gtk_widget_class_bind_template_child (widget_class, IvWindow, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, IvWindow, switcher_title);
+  gtk_widget_class_bind_template_child (widget_class, IvWindow, sidebar);
+  gtk_widget_class_bind_template_child (widget_class, IvWindow, runs_page);
+  gtk_widget_class_bind_template_child (widget_class, IvWindow, traces_page);
+  gtk_widget_class_bind_template_child (widget_class, IvWindow, model_page);
+  gtk_widget_class_bind_template_child (widget_class, IvWindow, recent_section);
+
+  _iv_window_class_init_actions (widget_class);
+}
+
+static void
+iv_window_init (IvWindow *self)
+{
+  GtkDropTarget *drop;
+  gboolean has_samples;
+
+  self->sidebar_visible = TRUE;
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->settings = g_settings_new (APP_ID);
+  self->documents = g_list_store_new (IV_TYPE_DOCUMENT);
+  iv_sidebar_set_model (self->sidebar, G_LIST_MODEL (self->documents));
+  g_signal_connect (self->sidebar, "document-activated", G_CALLBACK (on_sidebar_activated), self);
+  g_signal_connect (self->sidebar, "close-requested", G_CALLBACK (on_sidebar_close), self);
+  g_signal_connect_swapped (self->view_stack, "notify::visible-child",
+                            G_CALLBACK (on_visible_page_changed), self);
+
+  gtk_window_set_default_size (GTK_WINDOW (self), g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+  g_settings_bind (self->settings, "sidebar-visible", self, "sidebar-visible",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_object_bind_property (self, "sidebar-visible", self->flap, "reveal-flap",
+                          G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  self->recent_changed_id = g_signal_connect_swapped (gtk_recent_manager_get_default (), "changed",
+                                                      G_CALLBACK (rebuild_recent_menu), self);
+  rebuild_recent_menu (self);
+
+  has_samples = iv_samples_get_dir () != NULL;
+  iv_workspace_page_set_has_samples (self->runs_page, has_samples);
+  iv_workspace_page_set_has_samples (self->traces_page, has_samples);
+  /* No model configuration is bundled: the Model page offers Open only. */
+  iv_workspace_page_set_has_samples (self->model_page, FALSE);
+  _iv_window_update_actions (self);
+}
+
+IvWindow *
+iv_window_new (AdwApplication *application)
+{
+  return g_object_new (IV_TYPE_WINDOW, "application", application, NULL);
+}

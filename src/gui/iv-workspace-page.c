@@ -1,0 +1,309 @@
+/* iv-workspace-page.c: the frame every workspace shares. With nothing selected it says
+ * what to open and offers the bundled samples (never made-up data); while an item loads
+ * it shows the progress; once loaded it shows what was found in it. The workspaces'
+ * own views plug in here and provide the figure that Export draws. */
+#define G_LOG_DOMAIN "iv-gui"
+
+#include "iv-workspace-page.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "iv-units.h"
+
+struct _IvWorkspacePage
+{
+  GtkWidget parent_instance;
+
+  IvGroup group;
+  IvDocument *document;
+  GSignalGroup *document_signals;
+  GtkWidget *run_rows[64];
+  guint n_run_rows;
+
+  /* template children */
+  GtkStack *stack;
+  AdwStatusPage *empty_status;
+  GtkButton *open_button;
+  GtkButton *samples_button;
+  AdwStatusPage *loading_status;
+  GtkProgressBar *loading_progress;
+  AdwPreferencesGroup *overview_group;
+  AdwActionRow *kind_row;
+  AdwActionRow *location_row;
+  AdwActionRow *size_row;
+  AdwActionRow *events_row;
+  AdwPreferencesGroup *runs_group;
+};
+
+G_DEFINE_FINAL_TYPE (IvWorkspacePage, iv_workspace_page, GTK_TYPE_WIDGET)
+
+enum
+{
+  PROP_0,
+  PROP_GROUP,
+  PROP_DOCUMENT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static const char *
+kind_title (IvKind kind)
+{
+  switch (kind)
+    {
+    case IV_KIND_RUN: return _("AIPerf run");
+    case IV_KIND_SWEEP: return _("AIPerf sweep (several runs)");
+    case IV_KIND_CHROME_TRACE: return _("Chrome trace event format");
+    case IV_KIND_PIPELINED_TIMELINE: return _("Pipelined I/O timeline");
+    case IV_KIND_CANDIDATE_BREAKDOWN: return _("Candidate GPU-time breakdown");
+    case IV_KIND_HF_CONFIG: return _("Hugging Face model configuration");
+    case IV_KIND_UNKNOWN:
+    default: return _("Unknown");
+    }
+}
+
+static void
+set_row (AdwActionRow *row, const char *value)
+{
+  adw_action_row_set_subtitle (row, value ? value : "–");
+  gtk_widget_set_visible (GTK_WIDGET (row), value != NULL);
+}
+
+static void
+clear_run_rows (IvWorkspacePage *self)
+{
+  for (guint i = 0; i < self->n_run_rows; i++)
+    adw_preferences_group_remove (self->runs_group, self->run_rows[i]);
+  self->n_run_rows = 0;
+}
+
+static void
+show_overview (IvWorkspacePage *self, IvDocument *doc)
+{
+  const IvSniffResult *info = iv_document_get_info (doc);
+  g_autofree char *path = g_file_get_path (iv_document_get_file (doc));
+  g_autofree char *size = info->size ? iv_units_format_bytes ((double) info->size) : NULL;
+  g_autofree char *events = NULL;
+
+  if (info->events >= 0)
+    events = g_strdup_printf ("%" G_GINT64_FORMAT "%s", info->events,
+                              info->truncated ? _(" (the file ends early; kept up to there)")
+                                              : "");
+  adw_preferences_group_set_title (self->overview_group, iv_document_get_title (doc));
+  adw_preferences_group_set_description (self->overview_group, iv_document_get_subtitle (doc));
+  set_row (self->kind_row, kind_title (info->kind));
+  set_row (self->location_row, path);
+  set_row (self->size_row, size);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->events_row),
+                                 self->group == IV_GROUP_RUNS ? _("Requests") : _("Events"));
+  set_row (self->events_row, events);
+
+  clear_run_rows (self);
+  for (guint i = 0; i < info->runs->len && i < G_N_ELEMENTS (self->run_rows); i++)
+    {
+      GtkWidget *row = adw_action_row_new ();
+      g_autofree char *base = g_path_get_basename (info->runs->pdata[i]);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), base);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), info->runs->pdata[i]);
+      adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 1);
+      adw_preferences_group_add (self->runs_group, row);
+      self->run_rows[self->n_run_rows++] = row;
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->runs_group), info->runs->len > 0);
+  gtk_stack_set_visible_child_name (self->stack, "overview");
+}
+
+static void
+sync_view (IvWorkspacePage *self)
+{
+  IvDocument *doc = self->document;
+
+  if (!doc || iv_document_get_state (doc) == IV_DOCUMENT_FAILED)
+    {
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      return;
+    }
+  if (iv_document_get_state (doc) == IV_DOCUMENT_LOADING)
+    {
+      adw_status_page_set_title (self->loading_status, iv_document_get_title (doc));
+      adw_status_page_set_description (self->loading_status, iv_document_get_subtitle (doc));
+      gtk_progress_bar_set_fraction (self->loading_progress, iv_document_get_progress (doc));
+      gtk_stack_set_visible_child_name (self->stack, "loading");
+      return;
+    }
+  show_overview (self, doc);
+}
+
+static void
+setup_empty (IvWorkspacePage *self)
+{
+  switch (self->group)
+    {
+    case IV_GROUP_TRACES:
+      adw_status_page_set_icon_name (self->empty_status, "iv-traces-symbolic");
+      adw_status_page_set_title (self->empty_status, _("No Traces Open"));
+      adw_status_page_set_description (self->empty_status,
+          _("Open a Chrome trace (PyTorch profiler, Chromium; .json or .json.gz) or a "
+            "pipelined I/O timeline, or drop it on this window."));
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (self->open_button), "win.open");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (self->samples_button), "s", "traces");
+      break;
+    case IV_GROUP_MODEL:
+      adw_status_page_set_icon_name (self->empty_status, "iv-model-symbolic");
+      adw_status_page_set_title (self->empty_status, _("No Model Configurations Open"));
+      adw_status_page_set_description (self->empty_status,
+          _("Open a Hugging Face config.json to model its inference on a SIP."));
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (self->open_button), "win.open");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (self->samples_button), "s", "model");
+      break;
+    case IV_GROUP_RUNS:
+    default:
+      adw_status_page_set_icon_name (self->empty_status, "iv-runs-symbolic");
+      adw_status_page_set_title (self->empty_status, _("No Runs Open"));
+      adw_status_page_set_description (self->empty_status,
+          _("Open an AIPerf result folder: one run, or a sweep of runs to compare. "
+            "You can also drop folders on this window."));
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (self->open_button), "win.open-folder");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (self->samples_button), "s", "runs");
+      break;
+    }
+}
+
+static void
+on_document_notify (IvWorkspacePage *self)
+{
+  sync_view (self);
+}
+
+static void
+iv_workspace_page_dispose (GObject *object)
+{
+  IvWorkspacePage *self = IV_WORKSPACE_PAGE (object);
+
+  g_clear_object (&self->document_signals);
+  g_clear_object (&self->document);
+  gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_WORKSPACE_PAGE);
+  G_OBJECT_CLASS (iv_workspace_page_parent_class)->dispose (object);
+}
+
+static void
+iv_workspace_page_get_property (GObject *object, guint prop_id, GValue *value,
+                                GParamSpec *pspec)
+{
+  IvWorkspacePage *self = IV_WORKSPACE_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_GROUP: g_value_set_int (value, self->group); break;
+    case PROP_DOCUMENT: g_value_set_object (value, self->document); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+iv_workspace_page_set_property (GObject *object, guint prop_id, const GValue *value,
+                                GParamSpec *pspec)
+{
+  IvWorkspacePage *self = IV_WORKSPACE_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_GROUP:
+      self->group = g_value_get_int (value);
+      setup_empty (self);
+      break;
+    case PROP_DOCUMENT:
+      iv_workspace_page_set_document (self, g_value_get_object (value));
+      break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+iv_workspace_page_class_init (IvWorkspacePageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = iv_workspace_page_dispose;
+  object_class->get_property = iv_workspace_page_get_property;
+  object_class->set_property = iv_workspace_page_set_property;
+
+  properties[PROP_GROUP] = g_param_spec_int ("group", NULL, NULL, IV_GROUP_RUNS, IV_GROUP_MODEL,
+      IV_GROUP_RUNS, G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DOCUMENT] = g_param_spec_object ("document", NULL, NULL, IV_TYPE_DOCUMENT,
+      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+      "/io/github/inferview/Inferview/ui/iv-workspace-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, IvWorkspacePage, stack);
+  gtk_widget_class_bind_template_child (widget_class, IvWorkspacePage, empty_status);
+  gtk_widget_class_bind_template_child (widget_class, IvWorkspacePage, open_button);
+  gtk_widget_class_bind_template_child (widget_class, IvWorkspacePage, samples_button);
+  gtk_widget_class_bind_template_child (widget_class, IvWorkspacePage, loading_status);
+  gtk_widget_class_bind_template_child (widget_class, IvWorkspacePage, loading_progress);
+  gtk_widget_class_bind_template_child (widget_class, IvWorkspacePage, overview_group);
+  gtk_widget_class_bind_template_child (widget_class, IvWorkspacePage, kind_row);
+  gtk_widget_class_bind_template_child (widget_class, IvWorkspacePage, location_row);
+  gtk_widget_class_bind_template_child (widget_class, IvWorkspacePage, size_row);
+  gtk_widget_class_bind_template_child (widget_class, IvWorkspacePage, events_row);
+  gtk_widget_class_bind_template_child (widget_class, IvWorkspacePage, runs_group);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+iv_workspace_page_init (IvWorkspacePage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->document_signals = g_signal_group_new (IV_TYPE_DOCUMENT);
+  g_signal_group_connect_swapped (self->document_signals, "notify::state",
+                                  G_CALLBACK (on_document_notify), self);
+  g_signal_group_connect_swapped (self->document_signals, "notify::progress",
+                                  G_CALLBACK (on_document_notify), self);
+  setup_empty (self);
+}
+
+IvGroup
+iv_workspace_page_get_group (IvWorkspacePage *self)
+{
+  g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), IV_GROUP_RUNS);
+  return self->group;
+}
+
+IvDocument *
+iv_workspace_page_get_document (IvWorkspacePage *self)
+{
+  g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), NULL);
+  return self->document;
+}
+
+void
+iv_workspace_page_set_document (IvWorkspacePage *self, IvDocument *document)
+{
+  g_return_if_fail (IV_IS_WORKSPACE_PAGE (self));
+  g_return_if_fail (!document || IV_IS_DOCUMENT (document));
+
+  if (!g_set_object (&self->document, document))
+    return;
+  g_signal_group_set_target (self->document_signals, document);
+  sync_view (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
+}
+
+void
+iv_workspace_page_set_has_samples (IvWorkspacePage *self, gboolean has_samples)
+{
+  g_return_if_fail (IV_IS_WORKSPACE_PAGE (self));
+  gtk_widget_set_visible (GTK_WIDGET (self->samples_button), has_samples);
+}
+
+/* The overview has no figure: Export becomes available with the workspaces' views. */
+const IvFigure *
+iv_workspace_page_get_figure (IvWorkspacePage *self)
+{
+  g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), NULL);
+  return NULL;
+}

@@ -1,0 +1,23 @@
+/* iv-workspace-page.h: one workspace (Runs, Traces, Model) showing its selected item,
+ * or what to open when it has none. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "iv-document.h"
+#include "iv-render.h"
+
+G_BEGIN_DECLS
+
+#define IV_TYPE_WORKSPACE_PAGE (iv_workspace_page_get_type ())
+G_DECLARE_FINAL_TYPE (IvWorkspacePage, iv_workspace_page, IV, WORKSPACE_PAGE, GtkWidget)
+
+IvGroup         iv_workspace_page_get_group    (IvWorkspacePage *self);
+IvDocument     *iv_workspace_page_get_document (IvWorkspacePage *self);
+void            iv_workspace_page_set_document (IvWorkspacePage *self,
+                                                IvDocument      *document);
+void            iv_workspace_page_set_has_samples (IvWorkspacePage *self,
+                                                   gboolean         has_samples);
+const IvFigure *iv_workspace_page_get_figure   (IvWorkspacePage *self);
+
+G_END_DECLS

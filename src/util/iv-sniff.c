@@ -1,0 +1,591 @@
+/* iv-sniff.c: recognise what the user opened from its content (JSON keys) or its folder
+ * layout, never from the file name alone: traces are renamed and gzipped freely, and an
+ * AIPerf export prefix can be anything. A quick sniff stops at the first telling key; a
+ * deep one reads to the end to count events, which also validates the whole file. */
+#define G_LOG_DOMAIN "iv-util"
+
+#include "iv-sniff.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_FOLDER_DEPTH 8
+
+typedef struct
+{
+  IvKind kind;
+  gboolean deep;
+  int depth;             /* containers currently open */
+  gboolean top_array;
+  char *key1;            /* last key seen directly inside the top-level object */
+  int count_depth;       /* values at this depth are counted as events, -1 for none */
+  gboolean counted;      /* an events array was found */
+  gint64 count;
+  gint64 top_values;     /* JSON Lines: one per record */
+  gboolean records;      /* AIPerf JSONL: count top-level values */
+} Sniff;
+
+static gboolean
+decided (Sniff *s)
+{
+  return s->kind != IV_KIND_UNKNOWN && !s->deep;
+}
+
+static void
+decide (Sniff *s, IvKind kind)
+{
+  if (s->kind == IV_KIND_UNKNOWN)
+    s->kind = kind;
+}
+
+/* Called at the start of every value, scalar or container, before depth changes. */
+static void
+value_start (Sniff *s, gboolean is_array)
+{
+  if (s->depth == s->count_depth)
+    s->count++;
+  if (s->depth == 0)
+    {
+      s->top_values++;
+      if (is_array && s->top_values == 1)
+        {
+          s->top_array = TRUE;
+          s->count_depth = 1;
+          s->counted = TRUE;
+        }
+    }
+  else if (s->depth == 1 && !s->top_array && is_array && s->key1
+           && (g_str_equal (s->key1, "traceEvents") || g_str_equal (s->key1, "events")))
+    {
+      s->count_depth = 2;
+      s->counted = TRUE;
+      if (g_str_equal (s->key1, "traceEvents"))
+        decide (s, IV_KIND_CHROME_TRACE);
+    }
+}
+
+static int
+on_scalar (void *ctx)
+{
+  Sniff *s = ctx;
+  value_start (s, FALSE);
+  return !decided (s);
+}
+
+static int
+on_bool (void *ctx, int v)
+{
+  return on_scalar (ctx);
+}
+
+static int
+on_number (void *ctx, const char *t, size_t len)
+{
+  return on_scalar (ctx);
+}
+
+static int
+on_string (void *ctx, const unsigned char *v, size_t len)
+{
+  Sniff *s = ctx;
+
+  value_start (s, FALSE);
+  if (s->depth == 1 && !s->top_array && s->key1 && g_str_equal (s->key1, "format"))
+    {
+      if (len >= 18 && memcmp (v, "pipelined_timeline", 18) == 0)
+        decide (s, IV_KIND_PIPELINED_TIMELINE);
+      else if (len >= 19 && memcmp (v, "candidate_breakdown", 19) == 0)
+        decide (s, IV_KIND_CANDIDATE_BREAKDOWN);
+    }
+  return !decided (s);
+}
+
+static int
+on_start_map (void *ctx)
+{
+  Sniff *s = ctx;
+  value_start (s, FALSE);
+  s->depth++;
+  return 1;
+}
+
+static int
+on_end_map (void *ctx)
+{
+  Sniff *s = ctx;
+  s->depth--;
+  if (s->depth == 0)
+    g_clear_pointer (&s->key1, g_free);
+  return !decided (s);
+}
+
+static int
+on_start_array (void *ctx)
+{
+  Sniff *s = ctx;
+  value_start (s, TRUE);
+  s->depth++;
+  return 1;
+}
+
+static int
+on_end_array (void *ctx)
+{
+  Sniff *s = ctx;
+  s->depth--;
+  /* Arrays that follow traceEvents (Kineto's deviceProperties…) are not events. */
+  if (s->depth == 1 && s->count_depth == 2)
+    s->count_depth = G_MAXINT;
+  /* An empty top-level array is an empty Chrome trace. */
+  if (s->depth == 0 && s->top_array && s->count == 0)
+    decide (s, IV_KIND_CHROME_TRACE);
+  return !decided (s);
+}
+
+static gboolean
+key_is (const unsigned char *k, size_t len, const char *name)
+{
+  return strlen (name) == len && memcmp (k, name, len) == 0;
+}
+
+static int
+on_map_key (void *ctx, const unsigned char *k, size_t len)
+{
+  Sniff *s = ctx;
+
+  if (s->depth == 1 && !s->top_array)
+    {
+      g_free (s->key1);
+      s->key1 = g_strndup ((const char *) k, len);
+      if (key_is (k, len, "traceEvents") || key_is (k, len, "displayTimeUnit")
+          || key_is (k, len, "systemTraceEvents"))
+        decide (s, IV_KIND_CHROME_TRACE);
+      else if (key_is (k, len, "model_type") || key_is (k, len, "architectures"))
+        decide (s, IV_KIND_HF_CONFIG);
+      else if (key_is (k, len, "metadata") || key_is (k, len, "gpu_uuid")
+               || key_is (k, len, "timestamp_ns"))
+        {
+          /* A line of profile_export.jsonl or gpu_telemetry_export.jsonl. */
+          s->records = TRUE;
+          decide (s, IV_KIND_RUN);
+        }
+      else if (key_is (k, len, "input_config") || key_is (k, len, "aiperf_version")
+               || key_is (k, len, "request_latency") || key_is (k, len, "time_to_first_token")
+               || key_is (k, len, "request_throughput"))
+        decide (s, IV_KIND_RUN);
+    }
+  else if (s->depth == 2 && s->top_array && s->count == 1
+           && (key_is (k, len, "ph") || key_is (k, len, "ts") || key_is (k, len, "pid")))
+    decide (s, IV_KIND_CHROME_TRACE);
+  return !decided (s);
+}
+
+static const yajl_callbacks sniff_callbacks = {
+  .yajl_null = on_scalar,
+  .yajl_boolean = on_bool,
+  .yajl_number = on_number, /* raw text: integers beyond int64 must not fail the parse */
+  .yajl_string = on_string,
+  .yajl_start_map = on_start_map,
+  .yajl_map_key = on_map_key,
+  .yajl_end_map = on_end_map,
+  .yajl_start_array = on_start_array,
+  .yajl_end_array = on_end_array,
+};
+
+IvGroup
+iv_kind_get_group (IvKind kind)
+{
+  switch (kind)
+    {
+    case IV_KIND_CHROME_TRACE:
+    case IV_KIND_PIPELINED_TIMELINE:
+    case IV_KIND_CANDIDATE_BREAKDOWN:
+      return IV_GROUP_TRACES;
+    case IV_KIND_HF_CONFIG:
+      return IV_GROUP_MODEL;
+    case IV_KIND_RUN:
+    case IV_KIND_SWEEP:
+    case IV_KIND_UNKNOWN:
+    default:
+      return IV_GROUP_RUNS;
+    }
+}
+
+const char *
+iv_kind_to_string (IvKind kind)
+{
+  switch (kind)
+    {
+    case IV_KIND_RUN: return "aiperf-run";
+    case IV_KIND_SWEEP: return "aiperf-sweep";
+    case IV_KIND_CHROME_TRACE: return "chrome-trace";
+    case IV_KIND_PIPELINED_TIMELINE: return "pipelined-timeline";
+    case IV_KIND_CANDIDATE_BREAKDOWN: return "candidate-breakdown";
+    case IV_KIND_HF_CONFIG: return "hf-config";
+    case IV_KIND_UNKNOWN:
+    default: return "unknown";
+    }
+}
+
+static IvSniffResult *
+result_new (IvKind kind, const char *root)
+{
+  IvSniffResult *r = g_new0 (IvSniffResult, 1);
+  r->kind = kind;
+  r->root = g_strdup (root);
+  r->runs = g_ptr_array_new_with_free_func (g_free);
+  r->events = -1;
+  return r;
+}
+
+void
+iv_sniff_result_free (IvSniffResult *result)
+{
+  if (!result)
+    return;
+  g_free (result->root);
+  g_ptr_array_unref (result->runs);
+  g_free (result);
+}
+
+IvSniffResult *
+iv_sniff_input (IvInput *input, gboolean deep, IvProgressFunc progress, gpointer progress_data,
+                GCancellable *cancellable, GError **error)
+{
+  Sniff s = { .count_depth = -1, .deep = deep };
+  g_autoptr (GError) local = NULL;
+  IvJsonStreamStats stats = { 0 };
+  IvSniffResult *r;
+  gboolean ok;
+
+  ok = iv_json_stream_parse (input, &sniff_callbacks, &s, IV_JSON_STREAM_MULTIPLE_VALUES,
+                             progress, progress_data, cancellable, &stats, &local);
+  g_clear_pointer (&s.key1, g_free);
+
+  if (!ok && g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
+  if (!ok && stats.bytes == 0 && local && local->domain == IV_JSON_STREAM_ERROR)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: the file is empty",
+                   iv_input_get_name (input));
+      return NULL;
+    }
+  /* A trace whose writer was killed ends early or with junk: keep what came before. */
+  if (!ok && s.kind == IV_KIND_CHROME_TRACE && local->domain == IV_JSON_STREAM_ERROR
+      && (local->code == IV_JSON_STREAM_ERROR_TRUNCATED || s.count > 0))
+    {
+      r = result_new (s.kind, iv_input_get_name (input));
+      r->truncated = TRUE;
+      r->events = s.count;
+      return r;
+    }
+  if (!ok)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
+  if (s.kind == IV_KIND_UNKNOWN)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: not a trace, an AIPerf run or a model configuration "
+                   "(no known key up to line %u)",
+                   iv_input_get_name (input), stats.line);
+      return NULL;
+    }
+  r = result_new (s.kind, iv_input_get_name (input));
+  if (deep)
+    r->events = s.records ? s.top_values : s.counted ? s.count : -1;
+  return r;
+}
+
+/* -------- folders -------- */
+
+static const char *const compression_suffixes[] = { ".gz", ".zst", NULL };
+
+static char *
+strip_compression (const char *name)
+{
+  for (guint i = 0; compression_suffixes[i]; i++)
+    if (g_str_has_suffix (name, compression_suffixes[i]))
+      return g_strndup (name, strlen (name) - strlen (compression_suffixes[i]));
+  return g_strdup (name);
+}
+
+/* The per-request export of a run folder, if it has one (plain or compressed). */
+static char *
+find_records_file (const char *dir, GPtrArray *names)
+{
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *bare = strip_compression (names->pdata[i]);
+      if (g_str_has_suffix (bare, ".jsonl") && !g_str_has_suffix (bare, "telemetry_export.jsonl")
+          && !g_str_has_suffix (bare, "_gpu_telemetry.jsonl"))
+        return g_build_filename (dir, names->pdata[i], NULL);
+    }
+  return NULL;
+}
+
+static gboolean
+folder_is_run (const char *dir, GPtrArray *names, gboolean has_aggregate)
+{
+  g_autoptr (GHashTable) bases = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  if (has_aggregate)
+    return TRUE;
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *bare = strip_compression (names->pdata[i]);
+      if (g_str_has_prefix (bare, "profile_export")
+          && (g_str_has_suffix (bare, ".json") || g_str_has_suffix (bare, ".jsonl")))
+        return TRUE;
+      if (g_str_has_suffix (bare, "_aiperf.json"))
+        return TRUE;
+      g_hash_table_add (bases, g_steal_pointer (&bare));
+    }
+  /* A custom --profile-export-prefix foo writes foo.jsonl beside foo.json. */
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *bare = strip_compression (names->pdata[i]);
+      if (g_str_has_suffix (bare, ".jsonl"))
+        {
+          g_autofree char *json = g_strndup (bare, strlen (bare) - 1);
+          if (g_hash_table_contains (bases, json))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static gboolean
+walk (const char *dir, guint depth, GPtrArray *runs, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (GDir) d = NULL;
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GError) local = NULL;
+  gboolean has_aggregate = FALSE;
+  gboolean is_run;
+  const char *name;
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  d = g_dir_open (dir, 0, &local);
+  if (!d)
+    {
+      /* An unreadable sub-folder must not hide the runs beside it. */
+      if (depth == 0)
+        {
+          g_autofree char *display = g_filename_display_name (dir);
+          g_set_error (error, G_FILE_ERROR, local->code, "%s: %s", display, local->message);
+          return FALSE;
+        }
+      return TRUE;
+    }
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *full = NULL;
+      if (name[0] == '.')
+        continue;
+      full = g_build_filename (dir, name, NULL);
+      if (g_file_test (full, G_FILE_TEST_IS_DIR))
+        {
+          if (g_str_equal (name, "aggregate"))
+            {
+              g_autofree char *agg
+                  = g_build_filename (full, "profile_export_aiperf_aggregate.json", NULL);
+              has_aggregate = g_file_test (agg, G_FILE_TEST_IS_REGULAR);
+            }
+          g_ptr_array_add (subdirs, g_steal_pointer (&full));
+        }
+      else
+        g_ptr_array_add (files, g_strdup (name));
+    }
+
+  is_run = folder_is_run (dir, files, has_aggregate);
+  if (is_run)
+    g_ptr_array_add (runs, g_strdup (dir));
+  if (depth >= MAX_FOLDER_DEPTH)
+    return TRUE;
+  for (guint i = 0; i < subdirs->len; i++)
+    {
+      g_autofree char *base = g_path_get_basename (subdirs->pdata[i]);
+      /* The trials of an aggregated run belong to that one run. */
+      if (has_aggregate
+          && (g_str_equal (base, "aggregate") || g_str_equal (base, "profile_runs")))
+        continue;
+      if (!walk (subdirs->pdata[i], depth + 1, runs, cancellable, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gint
+compare_paths (gconstpointer a, gconstpointer b)
+{
+  return iv_natural_compare (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* Request records are one JSON object per line: count non-empty lines. */
+static gint64
+count_records (const char *path, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (IvInput) in = iv_input_open (path, error);
+  g_autofree char *buf = NULL;
+  gint64 lines = 0;
+  gboolean in_line = FALSE;
+  gssize n;
+
+  if (!in)
+    return -1;
+  buf = g_malloc (1 << 16);
+  while ((n = iv_input_read (in, buf, 1 << 16, error)) > 0)
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return -1;
+      for (gssize i = 0; i < n; i++)
+        {
+          if (buf[i] == '\n')
+            {
+              lines += in_line;
+              in_line = FALSE;
+            }
+          else if (!g_ascii_isspace (buf[i]))
+            in_line = TRUE;
+        }
+    }
+  if (n < 0)
+    return -1;
+  return lines + in_line;
+}
+
+static IvSniffResult *
+sniff_folder (const char *path, gboolean deep, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (GPtrArray) runs = g_ptr_array_new_with_free_func (g_free);
+  IvSniffResult *r;
+
+  if (!walk (path, 0, runs, cancellable, error))
+    return NULL;
+  if (runs->len == 0)
+    {
+      g_autofree char *display = g_filename_display_name (path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "%s: no AIPerf run in this folder or the %d levels below it "
+                   "(a run holds profile_export.jsonl or profile_export_aiperf.json)",
+                   display, MAX_FOLDER_DEPTH);
+      return NULL;
+    }
+  g_ptr_array_sort (runs, compare_paths);
+  r = result_new (runs->len == 1 ? IV_KIND_RUN : IV_KIND_SWEEP, path);
+  if (deep)
+    {
+      r->events = 0;
+      for (guint i = 0; i < runs->len; i++)
+        {
+          g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+          g_autoptr (GDir) d = g_dir_open (runs->pdata[i], 0, NULL);
+          g_autofree char *records = NULL;
+          const char *name;
+
+          while (d && (name = g_dir_read_name (d)) != NULL)
+            g_ptr_array_add (names, g_strdup (name));
+          records = find_records_file (runs->pdata[i], names);
+          if (records)
+            {
+              gint64 n = count_records (records, cancellable, error);
+              if (n < 0)
+                {
+                  iv_sniff_result_free (r);
+                  return NULL;
+                }
+              r->events += n;
+            }
+        }
+    }
+  g_ptr_array_extend_and_steal (r->runs, g_steal_pointer (&runs));
+  return r;
+}
+
+IvSniffResult *
+iv_sniff_path (const char *path, gboolean deep, IvProgressFunc progress, gpointer progress_data,
+               GCancellable *cancellable, GError **error)
+{
+  g_autoptr (IvInput) in = NULL;
+  IvSniffResult *r;
+  GStatBuf st;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (g_stat (path, &st) != 0)
+    {
+      int saved = errno;
+      g_autofree char *display = g_filename_display_name (path);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: %s", display,
+                   g_strerror (saved));
+      return NULL;
+    }
+  if (S_ISDIR (st.st_mode))
+    return sniff_folder (path, deep, cancellable, error);
+
+  in = iv_input_open (path, error);
+  if (!in)
+    return NULL;
+  r = iv_sniff_input (in, deep, progress, progress_data, cancellable, error);
+  if (!r)
+    return NULL;
+  r->size = (guint64) st.st_size;
+  g_free (r->root);
+  r->root = g_strdup (path);
+  /* A file that belongs to a run opens its run: the run is the unit users compare. */
+  if (r->kind == IV_KIND_RUN)
+    {
+      g_autofree char *dir = g_path_get_dirname (path);
+      IvSniffResult *run = sniff_folder (dir, deep, cancellable, error);
+      iv_sniff_result_free (r);
+      return run;
+    }
+  return r;
+}
+
+/* "run_10" after "run_9": digit runs compare by value, the rest by byte. */
+int
+iv_natural_compare (const char *a, const char *b)
+{
+  while (*a && *b)
+    {
+      if (g_ascii_isdigit (*a) && g_ascii_isdigit (*b))
+        {
+          const char *sa = a, *sb = b;
+          gsize la, lb;
+          int c;
+
+          while (*sa == '0' && g_ascii_isdigit (sa[1]))
+            sa++;
+          while (*sb == '0' && g_ascii_isdigit (sb[1]))
+            sb++;
+          for (a = sa; g_ascii_isdigit (*a); a++)
+            ;
+          for (b = sb; g_ascii_isdigit (*b); b++)
+            ;
+          la = (gsize) (a - sa);
+          lb = (gsize) (b - sb);
+          if (la != lb)
+            return la < lb ? -1 : 1;
+          c = strncmp (sa, sb, la);
+          if (c != 0)
+            return c;
+        }
+      else
+        {
+          if (*a != *b)
+            return (guchar) *a < (guchar) *b ? -1 : 1;
+          a++, b++;
+        }
+    }
+  return *a ? 1 : *b ? -1 : 0;
+}
