@@ -11,6 +11,7 @@ struct _IvSidebar
 {
   GtkWidget parent_instance;
 
+  GtkWidget *scroller; /* bound so that dispose_template unparents it */
   GtkListBox *list;
   GListModel *documents;
   gboolean selecting; /* set while the selection is changed from code */
@@ -177,6 +178,7 @@ iv_sidebar_class_init (IvSidebarClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/inferview/Inferview/ui/iv-sidebar.ui");
+  gtk_widget_class_bind_template_child (widget_class, IvSidebar, scroller);
   gtk_widget_class_bind_template_child (widget_class, IvSidebar, list);
   gtk_widget_class_bind_template_callback (widget_class, on_row_selected);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);

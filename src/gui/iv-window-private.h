@@ -16,6 +16,7 @@ struct _IvWindow
   IvDocument *selected;
   gboolean sidebar_visible;
   gulong recent_changed_id;
+  guint n_opened;
 
   /* template children */
   AdwToastOverlay *toast_overlay;

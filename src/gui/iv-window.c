@@ -90,18 +90,27 @@ find_document (IvWindow *self, IvDocument *document, guint *position)
   return g_list_store_find (self->documents, document, position);
 }
 
-/* Keeps the store sorted by group; within a group, in the order things were opened. */
+static guint
+opened_order (IvDocument *document)
+{
+  return GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (document), "iv-opened-order"));
+}
+
+/* Keeps the store sorted by group; within a group, in the order things were opened
+ * (not the order their loads happened to finish). */
 static void
 insert_document (IvWindow *self, IvDocument *document)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->documents));
   IvGroup group = iv_document_get_group (document);
+  guint order = opened_order (document);
   guint pos = n;
 
   for (guint i = 0; i < n; i++)
     {
       g_autoptr (IvDocument) doc = g_list_model_get_item (G_LIST_MODEL (self->documents), i);
-      if (iv_document_get_group (doc) > group)
+      IvGroup g = iv_document_get_group (doc);
+      if (g > group || (g == group && opened_order (doc) > order))
         {
           pos = i;
           break;
@@ -213,8 +222,11 @@ on_load_done (GObject *source, GAsyncResult *result, gpointer user_data)
   /* Now that its kind is known it may belong to another group. */
   g_object_ref (doc);
   find_document (self, doc, &pos);
-  g_list_store_remove (self->documents, pos);
-  insert_document (self, doc);
+  if (iv_document_get_group (doc) != IV_GROUP_RUNS)
+    {
+      g_list_store_remove (self->documents, pos);
+      insert_document (self, doc);
+    }
   {
     g_autofree char *uri = g_file_get_uri (iv_document_get_file (doc));
     gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
@@ -238,6 +250,7 @@ iv_window_open (IvWindow *self, GFile **files, int n_files)
     {
       g_autoptr (IvDocument) doc = iv_document_new (files[i]);
 
+      g_object_set_data (G_OBJECT (doc), "iv-opened-order", GUINT_TO_POINTER (++self->n_opened));
       insert_document (self, doc);
       if (i == 0)
         iv_window_select (self, doc);

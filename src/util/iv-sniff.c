@@ -25,6 +25,7 @@ typedef struct
   gint64 count;
   gint64 top_values;     /* JSON Lines: one per record */
   gboolean records;      /* AIPerf JSONL: count top-level values */
+  guint record_keys;     /* which AIPerf record keys the first object had */
 } Sniff;
 
 static gboolean
@@ -40,11 +41,13 @@ decide (Sniff *s, IvKind kind)
     s->kind = kind;
 }
 
-/* Called at the start of every value, scalar or container, before depth changes. */
+/* Called at the start of every value, scalar or container, before depth changes.
+ * Events are counted when they are complete (scalars here, containers when they close),
+ * so a damaged last event is not counted as kept. */
 static void
-value_start (Sniff *s, gboolean is_array)
+value_start (Sniff *s, gboolean is_array, gboolean is_container)
 {
-  if (s->depth == s->count_depth)
+  if (!is_container && s->depth == s->count_depth)
     s->count++;
   if (s->depth == 0)
     {
@@ -70,7 +73,7 @@ static int
 on_scalar (void *ctx)
 {
   Sniff *s = ctx;
-  value_start (s, FALSE);
+  value_start (s, FALSE, FALSE);
   return !decided (s);
 }
 
@@ -91,7 +94,7 @@ on_string (void *ctx, const unsigned char *v, size_t len)
 {
   Sniff *s = ctx;
 
-  value_start (s, FALSE);
+  value_start (s, FALSE, FALSE);
   if (s->depth == 1 && !s->top_array && s->key1 && g_str_equal (s->key1, "format"))
     {
       if (len >= 18 && memcmp (v, "pipelined_timeline", 18) == 0)
@@ -106,7 +109,7 @@ static int
 on_start_map (void *ctx)
 {
   Sniff *s = ctx;
-  value_start (s, FALSE);
+  value_start (s, FALSE, TRUE);
   s->depth++;
   return 1;
 }
@@ -116,6 +119,8 @@ on_end_map (void *ctx)
 {
   Sniff *s = ctx;
   s->depth--;
+  if (s->depth == s->count_depth)
+    s->count++;
   if (s->depth == 0)
     g_clear_pointer (&s->key1, g_free);
   return !decided (s);
@@ -125,7 +130,7 @@ static int
 on_start_array (void *ctx)
 {
   Sniff *s = ctx;
-  value_start (s, TRUE);
+  value_start (s, TRUE, TRUE);
   s->depth++;
   return 1;
 }
@@ -135,6 +140,8 @@ on_end_array (void *ctx)
 {
   Sniff *s = ctx;
   s->depth--;
+  if (s->depth == s->count_depth)
+    s->count++;
   /* Arrays that follow traceEvents (Kineto's deviceProperties…) are not events. */
   if (s->depth == 1 && s->count_depth == 2)
     s->count_depth = G_MAXINT;
@@ -164,19 +171,28 @@ on_map_key (void *ctx, const unsigned char *k, size_t len)
         decide (s, IV_KIND_CHROME_TRACE);
       else if (key_is (k, len, "model_type") || key_is (k, len, "architectures"))
         decide (s, IV_KIND_HF_CONFIG);
-      else if (key_is (k, len, "metadata") || key_is (k, len, "gpu_uuid")
-               || key_is (k, len, "timestamp_ns"))
+      else if (key_is (k, len, "metadata") || key_is (k, len, "metrics")
+               || key_is (k, len, "gpu_uuid") || key_is (k, len, "timestamp_ns"))
         {
-          /* A line of profile_export.jsonl or gpu_telemetry_export.jsonl. */
-          s->records = TRUE;
-          decide (s, IV_KIND_RUN);
+          /* A line of profile_export.jsonl has both metadata and metrics, one of
+           * gpu_telemetry_export.jsonl both timestamp_ns and gpu_uuid; one key alone is
+           * not enough (Chrome traces may carry "metadata" too). */
+          guint bit = key_is (k, len, "metadata") ? 1 : key_is (k, len, "metrics") ? 2
+                      : key_is (k, len, "gpu_uuid") ? 4 : 8;
+          s->record_keys |= bit;
+          if (s->kind == IV_KIND_UNKNOWN
+              && ((s->record_keys & 3) == 3 || (s->record_keys & 12) == 12))
+            {
+              s->records = TRUE;
+              decide (s, IV_KIND_RUN);
+            }
         }
       else if (key_is (k, len, "input_config") || key_is (k, len, "aiperf_version")
                || key_is (k, len, "request_latency") || key_is (k, len, "time_to_first_token")
                || key_is (k, len, "request_throughput"))
         decide (s, IV_KIND_RUN);
     }
-  else if (s->depth == 2 && s->top_array && s->count == 1
+  else if (s->depth == 2 && s->top_array && s->count == 0
            && (key_is (k, len, "ph") || key_is (k, len, "ts") || key_is (k, len, "pid")))
     decide (s, IV_KIND_CHROME_TRACE);
   return !decided (s);

@@ -1,0 +1,357 @@
+/* test-export.c: PNG, PDF and SVG come out valid and at the requested size, and a
+ * failing drawing leaves no file (and no temporary) behind. */
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "iv-atomic-file.h"
+#include "iv-export.h"
+#include "iv-theme.h"
+
+static char *tmpdir;
+
+/* Left half red, right half the theme's background: easy to probe by pixel. */
+static gboolean
+render_halves (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double w,
+               double h, GError **error)
+{
+  iv_color_set_source (cr, &iv_theme_get_colors (options->theme)->background);
+  cairo_paint (cr);
+  cairo_set_source_rgb (cr, 1, 0, 0);
+  cairo_rectangle (cr, 0, 0, w / 2, h);
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, 0, 0, 0);
+  cairo_move_to (cr, 10, h - 10);
+  cairo_set_font_size (cr, 14);
+  cairo_show_text (cr, "Inferview");
+  return TRUE;
+}
+
+static gboolean
+render_fails (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double w,
+              double h, GError **error)
+{
+  cairo_paint (cr);
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "no data to draw");
+  return FALSE;
+}
+
+static const IvFigure halves = { render_halves, NULL, "halves", NULL };
+static const IvFigure failing = { render_fails, NULL, "failing", NULL };
+
+static char *
+tmp (const char *name)
+{
+  return g_build_filename (tmpdir, name, NULL);
+}
+
+static guint32
+pixel (cairo_surface_t *s, int x, int y)
+{
+  const guint8 *row = cairo_image_surface_get_data (s) + y * cairo_image_surface_get_stride (s);
+  return ((const guint32 *) row)[x];
+}
+
+static void
+test_png (void)
+{
+  g_autofree char *path = tmp ("fig.png");
+  IvExportOptions opt;
+  g_autoptr (GError) error = NULL;
+  cairo_surface_t *back;
+
+  iv_export_options_init (&opt);
+  opt.width = 336;   /* 3.5 in */
+  opt.height = 252;
+  opt.dpi = 300;
+  g_assert_true (iv_export_to_file (&halves, &opt, path, &error));
+  g_assert_no_error (error);
+
+  back = cairo_image_surface_create_from_png (path);
+  g_assert_cmpint (cairo_surface_status (back), ==, CAIRO_STATUS_SUCCESS);
+  /* 3.5 in × 300 DPI = 1050 px; 2.625 in × 300 = 787.5 → 788. */
+  g_assert_cmpint (cairo_image_surface_get_width (back), ==, 1050);
+  g_assert_cmpint (cairo_image_surface_get_height (back), ==, 788);
+  g_assert_cmphex (pixel (back, 100, 300), ==, 0xffff0000);
+  g_assert_cmphex (pixel (back, 1000, 300), ==, 0xffffffff);
+  cairo_surface_destroy (back);
+}
+
+static void
+test_png_dark (void)
+{
+  g_autofree char *path = tmp ("dark.png");
+  IvExportOptions opt;
+  cairo_surface_t *back;
+
+  iv_export_options_init (&opt);
+  opt.width = 200;
+  opt.height = 100;
+  opt.dpi = 96;
+  opt.render.theme = IV_THEME_DARK;
+  g_assert_true (iv_export_to_file (&halves, &opt, path, NULL));
+  back = cairo_image_surface_create_from_png (path);
+  g_assert_cmpint (cairo_image_surface_get_width (back), ==, 200);
+  g_assert_cmphex (pixel (back, 150, 20), ==, 0xff1e1e1e);
+  cairo_surface_destroy (back);
+}
+
+static char *
+run (const char *cmdline)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status;
+  g_autoptr (GError) error = NULL;
+
+  if (!g_spawn_command_line_sync (cmdline, &out, &err, &status, &error))
+    return NULL;
+  if (!g_spawn_check_wait_status (status, NULL))
+    return NULL;
+  return g_steal_pointer (&out);
+}
+
+static void
+test_pdf (void)
+{
+  g_autofree char *path = tmp ("fig.pdf");
+  g_autofree char *cmd = NULL;
+  g_autofree char *info = NULL;
+  IvExportOptions opt;
+  g_autoptr (GError) error = NULL;
+
+  iv_export_options_init (&opt);
+  g_assert_true (iv_export_format_from_path (path, &opt.format));
+  g_assert_cmpint (opt.format, ==, IV_EXPORT_PDF);
+  opt.width = 672;  /* 7 in */
+  opt.height = 336; /* 3.5 in */
+  g_assert_true (iv_export_to_file (&halves, &opt, path, &error));
+  g_assert_no_error (error);
+
+  if (!g_find_program_in_path ("pdfinfo"))
+    {
+      g_test_skip ("pdfinfo (poppler-utils) is not installed");
+      return;
+    }
+  cmd = g_strdup_printf ("pdfinfo '%s'", path);
+  info = run (cmd);
+  g_assert_nonnull (info);
+  /* 7 in × 72 = 504 pt, 3.5 in = 252 pt. */
+  g_assert_true (g_regex_match_simple ("^Page size: +504 x 252 pts$", info, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^Pages: +1$", info, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^Creator: +Inferview ", info, G_REGEX_MULTILINE, 0));
+  g_free (cmd);
+  g_free (info);
+  /* Text drawn with cairo's toy API is still embedded as a font. */
+  cmd = g_strdup_printf ("pdffonts '%s'", path);
+  info = run (cmd);
+  g_assert_nonnull (info);
+  g_assert_true (g_regex_match_simple ("TrueType +WinAnsi +yes", info, 0, 0));
+}
+
+typedef struct
+{
+  gboolean saw_svg;
+  char *width;
+  char *height;
+} SvgCheck;
+
+static void
+svg_start (GMarkupParseContext *ctx, const char *name, const char **attr_names,
+           const char **attr_values, gpointer data, GError **error)
+{
+  SvgCheck *c = data;
+
+  if (!c->saw_svg && g_str_equal (name, "svg"))
+    {
+      c->saw_svg = TRUE;
+      for (guint i = 0; attr_names[i]; i++)
+        {
+          if (g_str_equal (attr_names[i], "width"))
+            c->width = g_strdup (attr_values[i]);
+          else if (g_str_equal (attr_names[i], "height"))
+            c->height = g_strdup (attr_values[i]);
+        }
+    }
+}
+
+static void
+test_svg (void)
+{
+  g_autofree char *path = tmp ("fig.svg");
+  g_autofree char *text = NULL;
+  IvExportOptions opt;
+  GMarkupParser parser = { svg_start };
+  SvgCheck check = { 0 };
+  GMarkupParseContext *ctx;
+  g_autoptr (GError) error = NULL;
+
+  iv_export_options_init (&opt);
+  opt.format = IV_EXPORT_SVG;
+  opt.width = 480;
+  opt.height = 240;
+  g_assert_true (iv_export_to_file (&halves, &opt, path, &error));
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  ctx = g_markup_parse_context_new (&parser, 0, &check, NULL);
+  g_assert_true (g_markup_parse_context_parse (ctx, text, -1, &error));
+  g_assert_true (g_markup_parse_context_end_parse (ctx, &error));
+  g_assert_no_error (error);
+  g_markup_parse_context_free (ctx);
+  g_assert_true (check.saw_svg);
+  /* 480 units = 5 in = 360 pt. */
+  g_assert_cmpstr (check.width, ==, "360pt");
+  g_assert_cmpstr (check.height, ==, "180pt");
+  g_free (check.width);
+  g_free (check.height);
+}
+
+static guint
+count_files (void)
+{
+  g_autoptr (GDir) d = g_dir_open (tmpdir, 0, NULL);
+  guint n = 0;
+  while (g_dir_read_name (d))
+    n++;
+  return n;
+}
+
+static void
+test_failure_leaves_nothing (void)
+{
+  IvExportOptions opt;
+  const IvExportFormat formats[] = { IV_EXPORT_PNG, IV_EXPORT_PDF, IV_EXPORT_SVG };
+  const char *names[] = { "bad.png", "bad.pdf", "bad.svg" };
+
+  iv_export_options_init (&opt);
+  opt.width = 100;
+  opt.height = 100;
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_autofree char *path = tmp (names[i]);
+      g_autoptr (GError) error = NULL;
+      guint before = count_files ();
+
+      opt.format = formats[i];
+      g_assert_false (iv_export_to_file (&failing, &opt, path, &error));
+      g_assert_nonnull (error);
+      g_assert_nonnull (strstr (error->message, names[i]));
+      g_assert_nonnull (strstr (error->message, "no data to draw"));
+      g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+      g_assert_cmpuint (count_files (), ==, before);
+    }
+}
+
+static void
+test_failure_keeps_previous_file (void)
+{
+  g_autofree char *path = tmp ("keep.png");
+  g_autofree char *contents = NULL;
+  IvExportOptions opt;
+
+  g_assert_true (g_file_set_contents (path, "previous", -1, NULL));
+  iv_export_options_init (&opt);
+  opt.width = 50;
+  opt.height = 50;
+  g_assert_false (iv_export_to_file (&failing, &opt, path, NULL));
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "previous");
+}
+
+static void
+test_bad_options (void)
+{
+  g_autofree char *path = tmp ("huge.png");
+  IvExportOptions opt;
+  g_autoptr (GError) error = NULL;
+
+  iv_export_options_init (&opt);
+  opt.width = 16000;
+  opt.height = 100;
+  opt.dpi = 600;
+  g_assert_false (iv_export_to_file (&halves, &opt, path, &error));
+  g_assert_nonnull (strstr (error->message, "larger than a PNG"));
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_clear_error (&error);
+  opt.width = 0;
+  g_assert_false (iv_export_to_file (&halves, &opt, path, &error));
+  g_assert_nonnull (strstr (error->message, "not a positive size"));
+}
+
+static void
+test_png_bytes (void)
+{
+  IvExportOptions opt;
+  g_autoptr (GBytes) png = NULL;
+  const guint8 *data;
+
+  iv_export_options_init (&opt);
+  opt.width = 64;
+  opt.height = 32;
+  opt.dpi = 192;
+  png = iv_export_to_png_bytes (&halves, &opt, NULL);
+  g_assert_nonnull (png);
+  data = g_bytes_get_data (png, NULL);
+  g_assert_cmpmem (data, 8, "\x89PNG\r\n\x1a\n", 8);
+  /* IHDR width and height, big-endian, at bytes 16–23: 128 × 64. */
+  g_assert_cmpuint (GUINT32_FROM_BE (*(guint32 *) (data + 16)), ==, 128);
+  g_assert_cmpuint (GUINT32_FROM_BE (*(guint32 *) (data + 20)), ==, 64);
+}
+
+static void
+test_format_from_path (void)
+{
+  IvExportFormat f;
+  g_assert_true (iv_export_format_from_path ("a/b/FIG.PNG", &f));
+  g_assert_cmpint (f, ==, IV_EXPORT_PNG);
+  g_assert_true (iv_export_format_from_path ("x.svg", &f));
+  g_assert_cmpint (f, ==, IV_EXPORT_SVG);
+  g_assert_false (iv_export_format_from_path ("x.jpeg", &f));
+  g_assert_nonnull (iv_export_find_preset ("single-column"));
+  g_assert_cmpfloat (iv_export_find_preset ("single-column")->width, ==, 336);
+  g_assert_null (iv_export_find_preset ("a4"));
+}
+
+static void
+test_atomic_file (void)
+{
+  g_autofree char *path = tmp ("atomic.txt");
+  g_autoptr (GError) error = NULL;
+
+  {
+    g_autoptr (IvAtomicFile) f = iv_atomic_file_new (path, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_file_test (iv_atomic_file_get_temp (f), G_FILE_TEST_EXISTS));
+    /* dropped without commit: nothing appears */
+  }
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_assert_true (iv_atomic_file_set_contents (path, "done", -1, &error));
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_assert_false (iv_atomic_file_set_contents ("/nonexistent-dir/x.txt", "x", -1, &error));
+  g_assert_nonnull (strstr (error->message, "/nonexistent-dir/x.txt"));
+}
+
+int
+main (int argc, char **argv)
+{
+  int rc;
+
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = g_dir_make_tmp ("iv-export-XXXXXX", NULL);
+  g_test_add_func ("/export/png", test_png);
+  g_test_add_func ("/export/png-dark", test_png_dark);
+  g_test_add_func ("/export/pdf", test_pdf);
+  g_test_add_func ("/export/svg", test_svg);
+  g_test_add_func ("/export/failure-leaves-nothing", test_failure_leaves_nothing);
+  g_test_add_func ("/export/failure-keeps-previous-file", test_failure_keeps_previous_file);
+  g_test_add_func ("/export/bad-options", test_bad_options);
+  g_test_add_func ("/export/png-bytes", test_png_bytes);
+  g_test_add_func ("/export/format-from-path", test_format_from_path);
+  g_test_add_func ("/export/atomic-file", test_atomic_file);
+  rc = g_test_run ();
+  {
+    g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", tmpdir);
+    (void) !system (cmd);
+  }
+  g_free (tmpdir);
+  return rc;
+}

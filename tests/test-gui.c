@@ -1,0 +1,445 @@
+/* test-gui.c: the real window, headless (xvfb-run + dbus-run-session): it opens, loads
+ * folders and files into the sidebar, survives bad input, every shortcut's action exists,
+ * the export dialog writes files, and a screenshot is not blank. Skips (77) without a
+ * display. */
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "iv-application.h"
+#include "iv-export-dialog.h"
+#include "iv-window.h"
+
+static IvApplication *app;
+static IvWindow *window;
+static char *tmpdir;
+
+static gboolean
+timed_out (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until @done says so, for at most @seconds. */
+static gboolean
+wait_for (gboolean (*done) (gpointer), gpointer data, guint seconds)
+{
+  gboolean expired = FALSE;
+  guint id = g_timeout_add_seconds (seconds, timed_out, &expired);
+
+  while (!done (data) && !expired)
+    g_main_context_iteration (NULL, TRUE);
+  if (!expired)
+    g_source_remove (id);
+  return done (data);
+}
+
+static gboolean
+is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (GTK_WIDGET (data));
+}
+
+static gboolean
+none_loading (gpointer data)
+{
+  GListModel *docs = iv_window_get_documents (window);
+  for (guint i = 0; i < g_list_model_get_n_items (docs); i++)
+    {
+      g_autoptr (IvDocument) doc = g_list_model_get_item (docs, i);
+      if (iv_document_get_state (doc) == IV_DOCUMENT_LOADING)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+settle (void)
+{
+  g_assert_true (wait_for (none_loading, NULL, 20));
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static IvDocument *
+doc_at (guint i)
+{
+  return g_list_model_get_item (iv_window_get_documents (window), i);
+}
+
+static char *
+sample (const char *rel)
+{
+  return g_build_filename (g_getenv ("IV_SAMPLES_DIR"), rel, NULL);
+}
+
+static void
+open_paths (const char *first, ...)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  va_list ap;
+
+  va_start (ap, first);
+  for (const char *p = first; p; p = va_arg (ap, const char *))
+    g_ptr_array_add (files, g_file_new_for_path (p));
+  va_end (ap);
+  iv_window_open (window, (GFile **) files->pdata, (int) files->len);
+}
+
+static void
+test_window_opens (void)
+{
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (wait_for (is_mapped, window, 10));
+  g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), ==, 0);
+}
+
+static void
+test_open_folder_and_files (void)
+{
+  g_autofree char *runs = sample ("aiperf");
+  g_autofree char *kineto = sample ("traces/kineto_a100_simple_add.json.gz");
+  g_autofree char *flow = sample ("traces/catapult_flow_simple.json");
+
+  /* Files first, folder last: the sidebar still lists Runs before Traces. */
+  open_paths (kineto, flow, runs, NULL);
+  settle ();
+  g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), ==, 3);
+  {
+    g_autoptr (IvDocument) a = doc_at (0);
+    g_autoptr (IvDocument) b = doc_at (1);
+    g_autoptr (IvDocument) c = doc_at (2);
+
+    g_assert_cmpint (iv_document_get_group (a), ==, IV_GROUP_RUNS);
+    g_assert_cmpstr (iv_document_get_title (a), ==, "aiperf");
+    g_assert_cmpstr (iv_document_get_subtitle (a), ==, "3 runs · 30 requests");
+    g_assert_cmpint (iv_document_get_group (b), ==, IV_GROUP_TRACES);
+    g_assert_cmpstr (iv_document_get_subtitle (b), ==, "Trace · 1348 events");
+    g_assert_cmpint (iv_document_get_group (c), ==, IV_GROUP_TRACES);
+    g_assert_cmpstr (iv_document_get_title (c), ==, "catapult_flow_simple.json");
+    /* The first path opened stays selected once it has loaded. */
+    g_assert_true (iv_window_get_selected (window) == b);
+  }
+}
+
+static void
+test_bad_file_keeps_what_was_open (void)
+{
+  g_autofree char *bad = g_build_filename (tmpdir, "broken.json", NULL);
+  g_autoptr (IvDocument) before = NULL;
+
+  g_assert_true (g_file_set_contents (bad, "{\"hello\": [1, 2,, 3]}", -1, NULL));
+  before = doc_at (0);
+  open_paths (bad, "/nonexistent/run-folder", NULL);
+  settle ();
+  g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), ==, 3);
+  {
+    g_autoptr (IvDocument) after = doc_at (0);
+    g_assert_true (after == before);
+    g_assert_nonnull (iv_window_get_selected (window));
+  }
+}
+
+static void
+test_reopen_replaces (void)
+{
+  g_autofree char *flow = sample ("traces/catapult_flow_simple.json");
+  open_paths (flow, NULL);
+  settle ();
+  g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), ==, 3);
+}
+
+static void
+test_close_item (void)
+{
+  g_autoptr (IvDocument) trace = doc_at (1);
+
+  iv_window_select (window, trace);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-item", NULL));
+  settle ();
+  g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), ==, 2);
+  g_assert_false (g_list_store_find (G_LIST_STORE (iv_window_get_documents (window)), trace, NULL));
+  /* The Traces workspace shows the remaining trace. */
+  g_assert_nonnull (iv_window_get_selected (window));
+  g_assert_cmpint (iv_document_get_group (iv_window_get_selected (window)), ==, IV_GROUP_TRACES);
+}
+
+static gboolean
+window_has_action (const char *name)
+{
+  GtkWidgetClass *klass = GTK_WIDGET_GET_CLASS (window);
+  GType owner;
+  const char *action_name, *property;
+  const GVariantType *param_type;
+
+  for (guint i = 0; gtk_widget_class_query_action (klass, i, &owner, &action_name, &param_type,
+                                                   &property);
+       i++)
+    if (g_str_equal (action_name, name))
+      return TRUE;
+  /* GtkApplicationWindow's own actions (show-help-overlay) live in its action map. */
+  return g_str_has_prefix (name, "win.")
+         && g_action_map_lookup_action (G_ACTION_MAP (window), name + 4) != NULL;
+}
+
+typedef struct
+{
+  gboolean in_action_name;
+  GPtrArray *actions;
+} OverlayScan;
+
+static void
+start_element (GMarkupParseContext *ctx, const char *name, const char **attr_names,
+               const char **attr_values, gpointer data, GError **error)
+{
+  OverlayScan *scan = data;
+
+  scan->in_action_name = FALSE;
+  if (g_str_equal (name, "property"))
+    for (guint i = 0; attr_names[i]; i++)
+      if (g_str_equal (attr_names[i], "name") && g_str_equal (attr_values[i], "action-name"))
+        scan->in_action_name = TRUE;
+}
+
+static void
+collect_text (GMarkupParseContext *ctx, const char *text, gsize len, gpointer data,
+              GError **error)
+{
+  OverlayScan *scan = data;
+
+  if (scan->in_action_name)
+    g_ptr_array_add (scan->actions, g_strstrip (g_strndup (text, len)));
+  scan->in_action_name = FALSE;
+}
+
+static void
+test_shortcuts_actions_exist (void)
+{
+  g_autoptr (GBytes) ui = g_resources_lookup_data ("/io/github/inferview/Inferview/gtk/help-overlay.ui",
+                                                   0, NULL);
+  GMarkupParser parser = { start_element, NULL, collect_text };
+  g_autoptr (GPtrArray) actions = g_ptr_array_new_with_free_func (g_free);
+  OverlayScan scan = { FALSE, actions };
+  GMarkupParseContext *ctx;
+
+  g_assert_nonnull (ui);
+  ctx = g_markup_parse_context_new (&parser, 0, &scan, NULL);
+  g_assert_true (g_markup_parse_context_parse (ctx, g_bytes_get_data (ui, NULL),
+                                               g_bytes_get_size (ui), NULL));
+  g_markup_parse_context_free (ctx);
+  g_assert_cmpuint (actions->len, >=, 10);
+
+  for (guint i = 0; i < actions->len; i++)
+    {
+      const char *detailed = actions->pdata[i];
+      g_autofree char *name = NULL;
+      g_autoptr (GVariant) target = NULL;
+      g_auto (GStrv) accels = NULL;
+
+      g_assert_true (g_action_parse_detailed_name (detailed, &name, &target, NULL));
+      if (g_str_has_prefix (name, "app."))
+        g_assert_nonnull (g_action_map_lookup_action (G_ACTION_MAP (app), name + 4));
+      else
+        {
+          if (!window_has_action (name))
+            g_error ("help-overlay.ui lists %s, which the window does not have", name);
+        }
+      accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), detailed);
+      if (!accels || !accels[0])
+        g_error ("help-overlay.ui lists %s, which has no shortcut", detailed);
+    }
+  /* The required shortcuts are among them. */
+  {
+    const char *required[][2] = { { "win.open", "<Control>o" }, { "win.export", "<Control>e" },
+                                  { "win.close-item", "<Control>w" }, { "app.quit", "<Control>q" },
+                                  { "win.toggle-sidebar", "F9" },
+                                  { "win.show-help-overlay", "<Control>question" } };
+    for (guint i = 0; i < G_N_ELEMENTS (required); i++)
+      {
+        g_auto (GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app),
+                                                                        required[i][0]);
+        g_assert_true (g_strv_contains ((const char *const *) accels, required[i][1]));
+      }
+  }
+}
+
+static void
+test_toggle_sidebar (void)
+{
+  gboolean visible;
+
+  g_object_get (window, "sidebar-visible", &visible, NULL);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL));
+  g_object_get (window, "sidebar-visible", &visible, NULL);
+  g_assert_false (visible);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-sidebar", NULL);
+  g_object_get (window, "sidebar-visible", &visible, NULL);
+  g_assert_true (visible);
+}
+
+static gboolean
+render_test_figure (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double w,
+                    double h, GError **error)
+{
+  cairo_set_source_rgb (cr, options->theme == IV_THEME_DARK ? 0.1 : 1, 0.5, 0.2);
+  cairo_paint (cr);
+  return TRUE;
+}
+
+static void
+test_export_dialog (void)
+{
+  IvFigure figure = { render_test_figure, NULL, "test-figure", NULL };
+  IvExportDialog *dialog = iv_export_dialog_new (GTK_WINDOW (window), &figure);
+  g_autofree char *pdf = g_build_filename (tmpdir, "dialog.pdf", NULL);
+  g_autofree char *png = g_build_filename (tmpdir, "dialog.png", NULL);
+  g_autoptr (GError) error = NULL;
+  IvExportOptions options;
+  cairo_surface_t *back;
+
+  gtk_window_present (GTK_WINDOW (dialog));
+  iv_export_dialog_set_preset (dialog, "single-column");
+  iv_export_dialog_set_path (dialog, pdf);
+  iv_export_dialog_get_options (dialog, &options);
+  g_assert_cmpint (options.format, ==, IV_EXPORT_PDF);
+  g_assert_cmpfloat (options.width, ==, 336);
+  g_assert_cmpfloat (options.dpi, ==, 300);
+  g_assert_true (iv_export_dialog_export (dialog, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (pdf, G_FILE_TEST_IS_REGULAR));
+
+  iv_export_dialog_set_path (dialog, png);
+  iv_export_dialog_set_theme (dialog, IV_THEME_DARK);
+  g_assert_true (iv_export_dialog_export (dialog, &error));
+  back = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_image_surface_get_width (back), ==, 1050);
+  g_assert_cmpint (cairo_image_surface_get_height (back), ==, 788);
+  cairo_surface_destroy (back);
+
+  iv_export_dialog_set_path (dialog, "figure.jpeg");
+  g_assert_false (iv_export_dialog_export (dialog, &error));
+  g_assert_nonnull (strstr (error->message, ".png, .pdf or .svg"));
+  g_clear_error (&error);
+  g_assert_true (iv_export_dialog_copy (dialog, &error));
+  g_assert_no_error (error);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static void
+test_preferences_and_about (void)
+{
+  guint before = g_list_length (gtk_window_list_toplevels ());
+  GList *tops;
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
+  tops = gtk_window_list_toplevels ();
+  g_assert_cmpuint (g_list_length (tops), ==, before + 2);
+  for (GList *l = tops; l; l = l->next)
+    if (ADW_IS_ABOUT_WINDOW (l->data) || ADW_IS_PREFERENCES_WINDOW (l->data))
+      gtk_window_destroy (l->data);
+  g_list_free (tops);
+}
+
+static void
+on_after_paint (GdkFrameClock *clock, gpointer data)
+{
+  *(gboolean *) data = TRUE;
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* Lets the window lay out and paint one frame, so every child has an allocation. */
+static void
+wait_for_paint (void)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  gboolean painted = FALSE;
+  gulong id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &painted);
+
+  gtk_widget_queue_draw (GTK_WIDGET (window));
+  g_assert_true (wait_for (flag_set, &painted, 10));
+  g_signal_handler_disconnect (clock, id);
+}
+
+static void
+test_screenshot_not_blank (void)
+{
+  /* Snapshot the window's children the way a frame does (a widget paintable of a
+   * toplevel stays empty until a compositor asks for it). */
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  int w = gtk_widget_get_width (GTK_WIDGET (window));
+  int h = gtk_widget_get_height (GTK_WIDGET (window));
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree guchar *pixels = NULL;
+  g_autoptr (GHashTable) colours = g_hash_table_new (NULL, NULL);
+  const char *out = g_getenv ("IV_SCREENSHOT");
+
+  g_assert_cmpint (w, >, 300);
+  wait_for_paint ();
+  gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 1, 1, 1, 1 },
+                             &GRAPHENE_RECT_INIT (0, 0, w, h));
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (window)); child;
+       child = gtk_widget_get_next_sibling (child))
+    if (gtk_widget_get_mapped (child))
+      gtk_widget_snapshot_child (GTK_WIDGET (window), child, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node, NULL);
+  pixels = g_malloc ((gsize) w * h * 4);
+  gdk_texture_download (texture, pixels, (gsize) w * 4);
+  for (int i = 0; i < w * h; i += 7)
+    g_hash_table_add (colours, GUINT_TO_POINTER (((guint32 *) pixels)[i]));
+  /* Text, icons and the sidebar give a real window hundreds of colours. */
+  g_assert_cmpuint (g_hash_table_size (colours), >, 50);
+  if (out)
+    g_assert_true (gdk_texture_save_to_png (texture, out));
+}
+
+int
+main (int argc, char **argv)
+{
+  int rc;
+
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_printerr ("no display: skipping the GUI tests\n");
+      return 77;
+    }
+  adw_init ();
+  tmpdir = g_dir_make_tmp ("iv-gui-XXXXXX", NULL);
+
+  app = iv_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+  window = iv_window_new (ADW_APPLICATION (app));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 760);
+
+  g_test_add_func ("/gui/window-opens", test_window_opens);
+  g_test_add_func ("/gui/open-folder-and-files", test_open_folder_and_files);
+  g_test_add_func ("/gui/bad-file-keeps-what-was-open", test_bad_file_keeps_what_was_open);
+  g_test_add_func ("/gui/reopen-replaces", test_reopen_replaces);
+  g_test_add_func ("/gui/screenshot-not-blank", test_screenshot_not_blank);
+  g_test_add_func ("/gui/close-item", test_close_item);
+  g_test_add_func ("/gui/shortcuts-actions-exist", test_shortcuts_actions_exist);
+  g_test_add_func ("/gui/toggle-sidebar", test_toggle_sidebar);
+  g_test_add_func ("/gui/export-dialog", test_export_dialog);
+  g_test_add_func ("/gui/preferences-and-about", test_preferences_and_about);
+  rc = g_test_run ();
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (app);
+  {
+    g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", tmpdir);
+    (void) !system (cmd);
+  }
+  g_free (tmpdir);
+  return rc;
+}
