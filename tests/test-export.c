@@ -128,7 +128,8 @@ test_pdf (void)
   g_assert_true (iv_export_to_file (&halves, &opt, path, &error));
   g_assert_no_error (error);
 
-  if (!g_find_program_in_path ("pdfinfo"))
+  g_autofree char *pdfinfo = g_find_program_in_path ("pdfinfo");
+  if (!pdfinfo)
     {
       g_test_skip ("pdfinfo (poppler-utils) is not installed");
       return;
