@@ -121,6 +121,47 @@ test_open_folder_and_files (void)
     /* The first path opened stays selected once it has loaded. */
     g_assert_true (iv_window_get_selected (window) == b);
   }
+  /* Each loaded path is offered again in the Open menu's recent items. */
+  {
+    g_autoptr (GFile) file = g_file_new_for_path (runs);
+    g_autofree char *uri = g_file_get_uri (file);
+    g_assert_true (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), uri));
+  }
+}
+
+static gboolean
+count_is (gpointer data)
+{
+  return g_list_model_get_n_items (iv_window_get_documents (window)) == GPOINTER_TO_UINT (data);
+}
+
+static void
+test_cancel_long_load (void)
+{
+  g_autofree char *big = g_build_filename (tmpdir, "big-trace.json", NULL);
+  GString *text = g_string_new ("{\"traceEvents\": [\n");
+  guint before = g_list_model_get_n_items (iv_window_get_documents (window));
+  g_autoptr (IvDocument) loading = NULL;
+
+  /* About 60 MB: long enough that the load is still running when it is stopped. */
+  for (guint i = 0; i < 700000; i++)
+    g_string_append_printf (text, "{\"ph\": \"X\", \"name\": \"kernel_%u\", \"ts\": %u.5, "
+                                  "\"dur\": 3, \"pid\": 1, \"tid\": 7},\n", i % 101, i * 4);
+  g_string_append (text, "{}]}");
+  g_assert_true (g_file_set_contents (big, text->str, (gssize) text->len, NULL));
+  g_string_free (text, TRUE);
+
+  open_paths (big, NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), ==, before + 1);
+  loading = g_object_ref (iv_window_get_selected (window));
+  g_assert_cmpint (iv_document_get_state (loading), ==, IV_DOCUMENT_LOADING);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-item", NULL));
+  g_assert_true (wait_for (count_is, GUINT_TO_POINTER (before), 20));
+  settle ();
+  g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), ==, before);
+  /* It was stopped, not loaded to the end and then closed. */
+  g_assert_cmpint (iv_document_get_state (loading), ==, IV_DOCUMENT_FAILED);
+  g_assert_cmpstr (iv_document_get_subtitle (loading), ==, "Failed to load");
 }
 
 static void
@@ -327,6 +368,21 @@ test_export_dialog (void)
 }
 
 static void
+test_window_size_saved (void)
+{
+  g_autoptr (GSettings) settings = g_settings_new ("io.github.inferview.Inferview");
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1111, 666);
+  g_object_ref (window);
+  gtk_window_close (GTK_WINDOW (window));
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1111);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 666);
+  g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
+  g_object_unref (window);
+  window = NULL;
+}
+
+static void
 test_preferences_and_about (void)
 {
   guint before = g_list_length (gtk_window_list_toplevels ());
@@ -431,10 +487,13 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/shortcuts-actions-exist", test_shortcuts_actions_exist);
   g_test_add_func ("/gui/toggle-sidebar", test_toggle_sidebar);
   g_test_add_func ("/gui/export-dialog", test_export_dialog);
+  g_test_add_func ("/gui/cancel-long-load", test_cancel_long_load);
   g_test_add_func ("/gui/preferences-and-about", test_preferences_and_about);
+  g_test_add_func ("/gui/window-size-saved", test_window_size_saved);
   rc = g_test_run ();
 
-  gtk_window_destroy (GTK_WINDOW (window));
+  if (window)
+    gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (app);
   {
     g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", tmpdir);
