@@ -7,6 +7,7 @@
 #include "iv-atomic-file.h"
 #include "iv-export.h"
 #include "iv-theme.h"
+#include "iv-test-util.h"
 
 static char *tmpdir;
 
@@ -337,7 +338,7 @@ main (int argc, char **argv)
   int rc;
 
   g_test_init (&argc, &argv, NULL);
-  tmpdir = g_dir_make_tmp ("iv-export-XXXXXX", NULL);
+  tmpdir = iv_test_make_tmpdir ("iv-export-XXXXXX");
   g_test_add_func ("/export/png", test_png);
   g_test_add_func ("/export/png-dark", test_png_dark);
   g_test_add_func ("/export/pdf", test_pdf);
@@ -349,10 +350,7 @@ main (int argc, char **argv)
   g_test_add_func ("/export/format-from-path", test_format_from_path);
   g_test_add_func ("/export/atomic-file", test_atomic_file);
   rc = g_test_run ();
-  {
-    g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", tmpdir);
-    (void) !system (cmd);
-  }
+  iv_test_remove_tree (tmpdir);
   g_free (tmpdir);
   return rc;
 }

@@ -9,6 +9,7 @@
 #include "iv-application.h"
 #include "iv-export-dialog.h"
 #include "iv-window.h"
+#include "iv-test-util.h"
 
 static IvApplication *app;
 static IvWindow *window;
@@ -470,7 +471,7 @@ main (int argc, char **argv)
       return 77;
     }
   adw_init ();
-  tmpdir = g_dir_make_tmp ("iv-gui-XXXXXX", NULL);
+  tmpdir = iv_test_make_tmpdir ("iv-gui-XXXXXX");
 
   app = iv_application_new ();
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
@@ -495,10 +496,7 @@ main (int argc, char **argv)
   if (window)
     gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (app);
-  {
-    g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", tmpdir);
-    (void) !system (cmd);
-  }
+  iv_test_remove_tree (tmpdir);
   g_free (tmpdir);
   return rc;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "iv-sniff.h"
+#include "iv-test-util.h"
 
 static char *tmpdir;
 
@@ -227,7 +228,7 @@ main (int argc, char **argv)
   int rc;
 
   g_test_init (&argc, &argv, NULL);
-  tmpdir = g_dir_make_tmp ("iv-sniff-XXXXXX", NULL);
+  tmpdir = iv_test_make_tmpdir ("iv-sniff-XXXXXX");
   g_test_add_func ("/sniff/sample-sweep", test_sample_sweep);
   g_test_add_func ("/sniff/run-file-opens-run", test_run_file_opens_run);
   g_test_add_func ("/sniff/sample-traces", test_sample_traces);
@@ -238,10 +239,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sniff/quick-stops-early", test_quick_sniff_stops_early);
   g_test_add_func ("/sniff/natural-compare", test_natural_compare);
   rc = g_test_run ();
-  {
-    g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", tmpdir);
-    (void) !system (cmd);
-  }
+  iv_test_remove_tree (tmpdir);
   g_free (tmpdir);
   return rc;
 }

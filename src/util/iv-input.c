@@ -188,6 +188,30 @@ read_plain (IvInput *in, guint8 *out, gsize size, GError **error)
   return (gssize) n;
 }
 
+/* Refills the compressed buffer: 1 when there is more, 0 at a clean end of the stream,
+ * -1 with @error when reading failed or the data stops inside a gzip member or zstd frame. */
+static int
+refill_compressed (IvInput *in, const char *format_name, GError **error)
+{
+  GError *local = NULL;
+
+  if (fill_raw (in, &local) > 0)
+    return 1;
+  if (local)
+    {
+      g_propagate_error (error, local);
+      return -1;
+    }
+  if (!in->z_member_done)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT,
+                   "%s: the %s data ends early (the file is truncated)", in->name, format_name);
+      return -1;
+    }
+  in->stream_done = TRUE;
+  return 0;
+}
+
 static gssize
 read_gzip (IvInput *in, guint8 *out, gsize size, GError **error)
 {
@@ -200,23 +224,11 @@ read_gzip (IvInput *in, guint8 *out, gsize size, GError **error)
 
       if (in->raw_pos == in->raw_len)
         {
-          GError *local = NULL;
-          if (fill_raw (in, &local) == 0)
-            {
-              if (local)
-                {
-                  g_propagate_error (error, local);
-                  return -1;
-                }
-              if (!in->z_member_done)
-                {
-                  g_set_error (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT,
-                               "%s: the gzip data ends early (the file is truncated)", in->name);
-                  return -1;
-                }
-              in->stream_done = TRUE;
-              break;
-            }
+          int more = refill_compressed (in, "gzip", error);
+          if (more < 0)
+            return -1;
+          if (more == 0)
+            break;
           /* A concatenated gzip member starts right after the previous one ended. */
           if (in->z_member_done)
             {
@@ -250,29 +262,17 @@ static gssize
 read_zstd (IvInput *in, guint8 *out, gsize size, GError **error)
 {
   ZSTD_outBuffer ob = { out, size, 0 };
-  size_t last_rc = 0;
+  size_t last_rc;
 
   while (ob.pos == 0 && !in->stream_done)
     {
       if (in->raw_pos == in->raw_len)
         {
-          GError *local = NULL;
-          if (fill_raw (in, &local) == 0)
-            {
-              if (local)
-                {
-                  g_propagate_error (error, local);
-                  return -1;
-                }
-              if (last_rc != 0 || !in->z_member_done)
-                {
-                  g_set_error (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT,
-                               "%s: the zstd data ends early (the file is truncated)", in->name);
-                  return -1;
-                }
-              in->stream_done = TRUE;
-              break;
-            }
+          int more = refill_compressed (in, "zstd", error);
+          if (more < 0)
+            return -1;
+          if (more == 0)
+            break;
         }
       ZSTD_inBuffer ib = { in->raw, in->raw_len, in->raw_pos };
       last_rc = ZSTD_decompressStream (in->zstd, &ob, &ib);

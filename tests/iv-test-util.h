@@ -1,0 +1,11 @@
+/* iv-test-util.h: helpers shared by the test programs. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+char *iv_test_make_tmpdir (const char *name_template);
+void  iv_test_remove_tree (const char *path);
+
+G_END_DECLS
