@@ -1,0 +1,499 @@
+/* iv-chart-draw.c: drawing each kind of series inside the plot rectangle. Long sorted
+ * lines are decimated to the first, lowest, highest and last point of every pixel
+ * column first, which draws the same picture from a few thousand points. */
+#define G_LOG_DOMAIN "iv-render"
+
+#include "iv-chart-private.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "iv-palette.h"
+
+static IvAxisId
+y_axis (const IvSeries *s)
+{
+  return s->y2 ? IV_AXIS_Y2 : IV_AXIS_Y;
+}
+
+static void
+set_stroke (IvChartCtx *ctx, const IvSeries *s)
+{
+  static const double dash[] = { 6, 3 };
+  IvColor c = s->color;
+
+  iv_color_set_source (ctx->cr, &c);
+  cairo_set_line_width (ctx->cr, s->line_width);
+  cairo_set_line_join (ctx->cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_set_line_cap (ctx->cr, CAIRO_LINE_CAP_BUTT);
+  cairo_set_dash (ctx->cr, s->dashed ? dash : NULL, s->dashed ? 2 : 0, 0);
+}
+
+static void
+set_fill (IvChartCtx *ctx, const IvSeries *s, double alpha)
+{
+  IvColor c = s->color;
+
+  /* Print has no transparency: blend with white instead. */
+  if (ctx->theme == IV_THEME_PRINT)
+    {
+      c.r = 1 - alpha * (1 - c.r);
+      c.g = 1 - alpha * (1 - c.g);
+      c.b = 1 - alpha * (1 - c.b);
+    }
+  else
+    c.a = alpha;
+  iv_color_set_source (ctx->cr, &c);
+}
+
+static gsize
+lower_bound (const double *x, gsize n, double value)
+{
+  gsize lo = 0, hi = n;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (x[mid] < value)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The visible slice of a sorted series, one point beyond each edge so lines leave the plot. */
+static void
+visible_slice (const IvChartLayout *L, const IvSeries *s, gsize *from, gsize *to)
+{
+  double lo = MIN (L->lo[IV_AXIS_X], L->hi[IV_AXIS_X]);
+  double hi = MAX (L->lo[IV_AXIS_X], L->hi[IV_AXIS_X]);
+
+  *from = 0;
+  *to = s->n;
+  if (!s->sorted_x)
+    return;
+  *from = lower_bound (s->x, s->n, lo);
+  *from = *from > 0 ? *from - 1 : 0;
+  *to = lower_bound (s->x, s->n, hi);
+  *to = MIN (s->n, *to + 1);
+}
+
+static void
+path_xy (IvChartCtx *ctx, const double *x, const double *y, gsize n, IvAxisId ya, gboolean step)
+{
+  cairo_t *cr = ctx->cr;
+  gboolean pen = FALSE;
+  double prev_y = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      double px = _iv_px_x (ctx->L, x[i]), py = _iv_px_y (ctx->L, ya, y[i]);
+      if (!isfinite (px) || !isfinite (py))
+        {
+          pen = FALSE; /* a gap in the data is a gap in the line */
+          continue;
+        }
+      if (!pen)
+        cairo_move_to (cr, px, py);
+      else
+        {
+          if (step)
+            cairo_line_to (cr, px, prev_y);
+          cairo_line_to (cr, px, py);
+        }
+      pen = TRUE;
+      prev_y = py;
+    }
+}
+
+static void
+draw_line (IvChartCtx *ctx, IvSeries *s, gboolean step)
+{
+  IvAxisId ya = y_axis (s);
+  gsize from, to, n;
+  guint columns = (guint) ceil (ctx->L->plot_w * 2); /* 2 per unit covers HiDPI exports */
+
+  visible_slice (ctx->L, s, &from, &to);
+  n = to - from;
+  set_stroke (ctx, s);
+  if (s->sorted_x && !step && n > 4 * (gsize) columns && ctx->L->kind[IV_AXIS_X] == IV_SCALE_LINEAR)
+    {
+      g_autofree double *dx = g_new (double, 4 * ((gsize) columns + 2));
+      g_autofree double *dy = g_new (double, 4 * ((gsize) columns + 2));
+      gsize m = iv_stats_decimate (s->x + from, s->y + from, n, ctx->L->lo[IV_AXIS_X],
+                                   ctx->L->hi[IV_AXIS_X], columns, dx, dy);
+      path_xy (ctx, dx, dy, m, ya, FALSE);
+    }
+  else
+    path_xy (ctx, s->x + from, s->y + from, n, ya, step);
+  cairo_stroke (ctx->cr);
+}
+
+static void
+draw_area (IvChartCtx *ctx, IvSeries *s)
+{
+  cairo_t *cr = ctx->cr;
+  IvAxisId ya = y_axis (s);
+  gsize from, to;
+
+  visible_slice (ctx->L, s, &from, &to);
+  if (to <= from)
+    return;
+  for (gsize i = from; i < to; i++)
+    {
+      double base = s->base ? s->base[i] : 0;
+      double px = _iv_px_x (ctx->L, s->x[i]), py = _iv_px_y (ctx->L, ya, base + s->y[i]);
+      if (i == from)
+        cairo_move_to (cr, px, py);
+      else
+        cairo_line_to (cr, px, py);
+    }
+  for (gsize i = to; i-- > from;)
+    {
+      double base = s->base ? s->base[i] : 0;
+      cairo_line_to (cr, _iv_px_x (ctx->L, s->x[i]), _iv_px_y (ctx->L, ya, base));
+    }
+  cairo_close_path (cr);
+  set_fill (ctx, s, s->stacked ? MAX (s->alpha, 0.75) : s->alpha);
+  cairo_fill (cr);
+  /* The top edge in full colour. */
+  {
+    g_autofree double *top = g_new (double, to - from);
+    for (gsize i = from; i < to; i++)
+      top[i - from] = (s->base ? s->base[i] : 0) + s->y[i];
+    set_stroke (ctx, s);
+    cairo_set_line_width (cr, MIN (s->line_width, 1.5));
+    path_xy (ctx, s->x + from, top, to - from, ya, FALSE);
+    cairo_stroke (cr);
+  }
+}
+
+static void
+draw_bars (IvChartCtx *ctx, IvSeries *s)
+{
+  cairo_t *cr = ctx->cr;
+  IvChart *chart = ctx->chart;
+  gboolean h = chart->bars_horizontal;
+  guint n_bars, index = _iv_chart_bar_index (chart, s, &n_bars);
+  double offset, width;
+  gsize n_cat = (gsize) (chart->layout.hi[h ? IV_AXIS_Y : IV_AXIS_X] + 0.5);
+
+  _iv_chart_bar_geometry (chart, index, n_bars, &offset, &width);
+  for (gsize k = 0; k < s->n; k++)
+    {
+      double v = isfinite (s->y[k]) ? s->y[k] : 0;
+      double bottom = s->base ? s->base[k] : 0, top;
+      double c0, c1;
+
+      if (chart->bar_mode == IV_BARS_PERCENT && s->base)
+        {
+          double total = 0;
+          for (guint i = 0; i < chart->series->len; i++)
+            {
+              const IvSeries *o = chart->series->pdata[i];
+              if (o->kind == IV_SERIES_BARS && o->visible && k < o->n && isfinite (o->y[k]))
+                total += fabs (o->y[k]);
+            }
+          v = total > 0 ? fabs (v) * 100 / total : 0;
+        }
+      top = bottom + v;
+      {
+        double pos = _iv_chart_category_position (chart, k, n_cat);
+        c0 = pos + offset;
+        c1 = pos + offset + width;
+      }
+      if (h)
+        {
+          double y0 = _iv_px_y (ctx->L, IV_AXIS_Y, c0), y1 = _iv_px_y (ctx->L, IV_AXIS_Y, c1);
+          double x0 = _iv_px_x (ctx->L, bottom), x1 = _iv_px_x (ctx->L, top);
+          cairo_rectangle (cr, MIN (x0, x1), MIN (y0, y1), fabs (x1 - x0), fabs (y1 - y0));
+        }
+      else
+        {
+          double x0 = _iv_px_x (ctx->L, c0), x1 = _iv_px_x (ctx->L, c1);
+          double y0 = _iv_px_y (ctx->L, IV_AXIS_Y, bottom), y1 = _iv_px_y (ctx->L, IV_AXIS_Y, top);
+          cairo_rectangle (cr, x0, MIN (y0, y1), x1 - x0, fabs (y1 - y0));
+        }
+    }
+  set_fill (ctx, s, s->alpha);
+  cairo_fill_preserve (cr);
+  /* A hairline in the background colour separates stacked segments. */
+  iv_color_set_source (cr, &ctx->colors->background);
+  cairo_set_line_width (cr, 0.75);
+  cairo_stroke (cr);
+}
+
+static void
+draw_histogram (IvChartCtx *ctx, IvSeries *s)
+{
+  cairo_t *cr = ctx->cr;
+  IvAxisId ya = y_axis (s);
+  double y0 = _iv_px_y (ctx->L, ya, ctx->L->kind[ya] == IV_SCALE_LINEAR ? 0 : ctx->L->lo[ya]);
+
+  for (gsize k = 0; k < s->n; k++)
+    {
+      double x0 = _iv_px_x (ctx->L, s->x[k]), x1 = _iv_px_x (ctx->L, s->x[k + 1]);
+      double y1 = _iv_px_y (ctx->L, ya, s->y[k]);
+      if (s->y[k] <= 0 || !isfinite (y1))
+        continue;
+      cairo_rectangle (cr, x0, y1, x1 - x0, y0 - y1);
+    }
+  set_fill (ctx, s, s->alpha);
+  cairo_fill_preserve (cr);
+  iv_color_set_source (cr, &ctx->colors->background);
+  cairo_set_line_width (cr, 0.75);
+  cairo_stroke (cr);
+}
+
+static void
+draw_box (IvChartCtx *ctx, IvSeries *s)
+{
+  cairo_t *cr = ctx->cr;
+  IvAxisId ya = y_axis (s);
+  const IvBoxStats *b = &s->box;
+  double xc = _iv_px_x (ctx->L, s->position);
+  double half = fabs (_iv_px_x (ctx->L, s->position + 0.3) - xc);
+  double q1 = _iv_px_y (ctx->L, ya, b->q1), q3 = _iv_px_y (ctx->L, ya, b->q3);
+  double med = _iv_px_y (ctx->L, ya, b->median);
+  double wlo = _iv_px_y (ctx->L, ya, b->whisker_lo), whi = _iv_px_y (ctx->L, ya, b->whisker_hi);
+
+  if (b->n == 0)
+    return;
+  cairo_rectangle (cr, xc - half, q3, 2 * half, q1 - q3);
+  set_fill (ctx, s, s->alpha);
+  cairo_fill_preserve (cr);
+  set_stroke (ctx, s);
+  cairo_set_line_width (cr, 1.25);
+  cairo_stroke (cr);
+  cairo_move_to (cr, xc, q3);
+  cairo_line_to (cr, xc, whi);
+  cairo_move_to (cr, xc, q1);
+  cairo_line_to (cr, xc, wlo);
+  cairo_move_to (cr, xc - half / 2, whi);
+  cairo_line_to (cr, xc + half / 2, whi);
+  cairo_move_to (cr, xc - half / 2, wlo);
+  cairo_line_to (cr, xc + half / 2, wlo);
+  cairo_stroke (cr);
+  cairo_set_line_width (cr, 2.25);
+  cairo_move_to (cr, xc - half, med);
+  cairo_line_to (cr, xc + half, med);
+  cairo_stroke (cr);
+  for (gsize k = 0; k < s->n; k++)
+    _iv_chart_draw_marker (cr, IV_MARKER_CIRCLE, xc, _iv_px_y (ctx->L, ya, s->y[k]), 4);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
+}
+
+static void
+draw_error_bars (IvChartCtx *ctx, IvSeries *s)
+{
+  cairo_t *cr = ctx->cr;
+  IvAxisId ya = y_axis (s);
+
+  set_stroke (ctx, s);
+  for (gsize k = 0; k < s->n; k++)
+    {
+      double x = _iv_px_x (ctx->L, s->x[k]);
+      double lo = _iv_px_y (ctx->L, ya, s->lo[k]), hi = _iv_px_y (ctx->L, ya, s->hi[k]);
+      if (!isfinite (x) || !isfinite (lo) || !isfinite (hi))
+        continue;
+      cairo_move_to (cr, x, lo);
+      cairo_line_to (cr, x, hi);
+      cairo_move_to (cr, x - 3.5, lo);
+      cairo_line_to (cr, x + 3.5, lo);
+      cairo_move_to (cr, x - 3.5, hi);
+      cairo_line_to (cr, x + 3.5, hi);
+    }
+  cairo_stroke (cr);
+  for (gsize k = 0; k < s->n; k++)
+    {
+      double x = _iv_px_x (ctx->L, s->x[k]), y = _iv_px_y (ctx->L, ya, s->y[k]);
+      if (isfinite (x) && isfinite (y))
+        _iv_chart_draw_marker (cr, s->marker, x, y, s->size);
+    }
+  cairo_fill (cr);
+}
+
+static void
+draw_band (IvChartCtx *ctx, IvSeries *s)
+{
+  cairo_t *cr = ctx->cr;
+  IvAxisId ya = y_axis (s);
+  gboolean started = FALSE;
+
+  for (gsize k = 0; k < s->n; k++)
+    {
+      double x = _iv_px_x (ctx->L, s->x[k]), y = _iv_px_y (ctx->L, ya, s->hi[k]);
+      if (!isfinite (x) || !isfinite (y))
+        continue;
+      if (!started)
+        cairo_move_to (cr, x, y);
+      else
+        cairo_line_to (cr, x, y);
+      started = TRUE;
+    }
+  for (gsize k = s->n; k-- > 0;)
+    {
+      double x = _iv_px_x (ctx->L, s->x[k]), y = _iv_px_y (ctx->L, ya, s->lo[k]);
+      if (isfinite (x) && isfinite (y))
+        cairo_line_to (cr, x, y);
+    }
+  cairo_close_path (cr);
+  set_fill (ctx, s, s->alpha);
+  cairo_fill (cr);
+}
+
+static void
+draw_heatmap (IvChartCtx *ctx, IvSeries *s)
+{
+  cairo_t *cr = ctx->cr;
+  cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, s->nx, s->ny);
+  guint8 *data = cairo_image_surface_get_data (img);
+  int stride = cairo_image_surface_get_stride (img);
+  double span = s->vmax > s->vmin ? s->vmax - s->vmin : 1;
+  double x0 = _iv_px_x (ctx->L, s->x0), x1 = _iv_px_x (ctx->L, s->x1);
+  double y0 = _iv_px_y (ctx->L, y_axis (s), s->y0), y1 = _iv_px_y (ctx->L, y_axis (s), s->y1);
+  cairo_pattern_t *pattern;
+  cairo_matrix_t m;
+
+  cairo_surface_flush (img);
+  for (guint j = 0; j < s->ny; j++)
+    {
+      /* Row 0 of the data is the bottom (y0) of the map. */
+      guint32 *row = (guint32 *) (data + (gsize) (s->ny - 1 - j) * stride);
+      for (guint i = 0; i < s->nx; i++)
+        {
+          double v = s->y[(gsize) j * s->nx + i];
+          IvColor c;
+          if (!isfinite (v))
+            {
+              row[i] = 0;
+              continue;
+            }
+          c = iv_colormap_viridis ((v - s->vmin) / span);
+          row[i] = 0xff000000u | ((guint32) (c.r * 255 + 0.5) << 16)
+                   | ((guint32) (c.g * 255 + 0.5) << 8) | (guint32) (c.b * 255 + 0.5);
+        }
+    }
+  cairo_surface_mark_dirty (img);
+  pattern = cairo_pattern_create_for_surface (img);
+  cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
+  cairo_matrix_init_scale (&m, s->nx / (x1 - x0), s->ny / (y0 - y1));
+  cairo_matrix_translate (&m, -x0, -y1);
+  cairo_pattern_set_matrix (pattern, &m);
+  cairo_set_source (cr, pattern);
+  cairo_rectangle (cr, x0, y1, x1 - x0, y0 - y1);
+  cairo_fill (cr);
+  cairo_pattern_destroy (pattern);
+  cairo_surface_destroy (img);
+}
+
+typedef struct
+{
+  double x, y, w, h;
+} Rect;
+
+static double
+overlap (const Rect *a, const Rect *b)
+{
+  double w = MIN (a->x + a->w, b->x + b->w) - MAX (a->x, b->x);
+  double h = MIN (a->y + a->h, b->y + b->h) - MAX (a->y, b->y);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+/* Point labels, placed greedily in the first of eight spots around the point that
+ * neither leaves the plot nor covers a label or a point already there. */
+static void
+draw_point_labels (IvChartCtx *ctx, IvSeries *s)
+{
+  IvAxisId ya = y_axis (s);
+  g_autoptr (GArray) placed = g_array_new (FALSE, FALSE, sizeof (Rect));
+  static const double dirs[8][2] = { { 1, 0 }, { 1, -1 }, { 0, -1 }, { -1, -1 },
+                                     { -1, 0 }, { -1, 1 }, { 0, 1 }, { 1, 1 } };
+  double r = s->size / 2 + 3;
+
+  for (gsize k = 0; k < s->n; k++)
+    {
+      double px = _iv_px_x (ctx->L, s->x[k]), py = _iv_px_y (ctx->L, ya, s->y[k]);
+      Rect mark = { px - s->size / 2, py - s->size / 2, s->size, s->size };
+      if (isfinite (px) && isfinite (py))
+        g_array_append_val (placed, mark);
+    }
+  for (gsize k = 0; k < s->n; k++)
+    {
+      const char *label = s->labels[k];
+      double px = _iv_px_x (ctx->L, s->x[k]), py = _iv_px_y (ctx->L, ya, s->y[k]);
+      double w, h, best_cost = INFINITY;
+      Rect best = { 0 };
+
+      if (!label || !label[0] || !isfinite (px) || !isfinite (py))
+        continue;
+      _iv_chart_text_size (ctx, label, 0.85, FALSE, &w, &h);
+      for (guint d = 0; d < 8; d++)
+        {
+          Rect c = { px + dirs[d][0] * r - (dirs[d][0] < 0 ? w : dirs[d][0] == 0 ? w / 2 : 0),
+                     py + dirs[d][1] * r - (dirs[d][1] < 0 ? h : dirs[d][1] == 0 ? h / 2 : 0), w, h };
+          double cost = 0;
+          if (c.x < ctx->L->plot_x || c.y < ctx->L->plot_y || c.x + w > ctx->L->plot_x + ctx->L->plot_w
+              || c.y + h > ctx->L->plot_y + ctx->L->plot_h)
+            cost += w * h;
+          for (guint i = 0; i < placed->len; i++)
+            cost += overlap (&c, &g_array_index (placed, Rect, i));
+          if (cost < best_cost - 1e-9)
+            {
+              best_cost = cost;
+              best = c;
+            }
+          if (cost == 0)
+            break;
+        }
+      g_array_append_val (placed, best);
+      _iv_chart_show_text (ctx, label, best.x, best.y, 0, 0, 0.85, FALSE,
+                           &ctx->colors->foreground);
+    }
+}
+
+void
+_iv_chart_draw_series (IvChartCtx *ctx, IvSeries *s, guint index)
+{
+  cairo_save (ctx->cr);
+  switch (s->kind)
+    {
+    case IV_SERIES_SCATTER:
+      _iv_chart_draw_scatter (ctx, s);
+      break;
+    case IV_SERIES_LINE:
+      draw_line (ctx, s, FALSE);
+      break;
+    case IV_SERIES_STEP:
+    case IV_SERIES_CDF:
+      draw_line (ctx, s, TRUE);
+      break;
+    case IV_SERIES_AREA:
+      draw_area (ctx, s);
+      break;
+    case IV_SERIES_BARS:
+      draw_bars (ctx, s);
+      break;
+    case IV_SERIES_HISTOGRAM:
+      draw_histogram (ctx, s);
+      break;
+    case IV_SERIES_BOX:
+      draw_box (ctx, s);
+      break;
+    case IV_SERIES_ERROR_BARS:
+      draw_error_bars (ctx, s);
+      break;
+    case IV_SERIES_BAND:
+      draw_band (ctx, s);
+      break;
+    case IV_SERIES_HEATMAP:
+      draw_heatmap (ctx, s);
+      break;
+    default:
+      break;
+    }
+  if (s->labels)
+    draw_point_labels (ctx, s);
+  cairo_restore (ctx->cr);
+}

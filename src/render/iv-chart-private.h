@@ -1,0 +1,143 @@
+/* iv-chart-private.h: the chart's insides, shared by iv-chart.c (model, ranges, layout,
+ * axes, legend), iv-chart-draw.c (series) and iv-marker.c (fast scatter). */
+#pragma once
+
+#include <pango/pangocairo.h>
+
+#include "iv-chart.h"
+#include "iv-stats.h"
+#include "iv-theme.h"
+
+G_BEGIN_DECLS
+
+struct _IvSeries
+{
+  IvSeriesKind kind;
+  char *name;
+  double *x, *y;        /* points; histogram: x = n + 1 bin edges, y = n counts */
+  double *lo, *hi;      /* band and error bars */
+  gsize n;
+  gboolean sorted_x;
+  guint32 rgb;
+  gboolean has_color;
+  IvColor color;        /* resolved when drawing */
+  double alpha;
+  IvMarker marker;
+  double size;          /* marker diameter, logical units */
+  double line_width;
+  gboolean dashed;
+  gboolean y2;
+  gboolean visible;
+  gboolean in_legend;
+  gboolean stacked;
+  char **labels;        /* one per point, NULL entries allowed */
+  IvBoxStats box;
+  double position;      /* box: where on x */
+  guint nx, ny;         /* heatmap */
+  double x0, x1, y0, y1, vmin, vmax;
+  double *base;         /* stacking baseline per point, filled when drawing */
+};
+
+typedef enum
+{
+  IV_ANNOTATION_HLINE,
+  IV_ANNOTATION_VLINE,
+  IV_ANNOTATION_TEXT,
+} IvAnnotationKind;
+
+typedef struct
+{
+  IvAnnotationKind kind;
+  double x, y;
+  char *text;
+} IvAnnotation;
+
+typedef struct
+{
+  char *title;
+  IvScaleSpec spec;
+  gboolean fixed;
+  double lo, hi;
+  gboolean grid;
+  gboolean hide_labels;
+} IvAxis;
+
+struct _IvChart
+{
+  char *title;
+  char *subtitle;
+  IvAxis axis[IV_N_AXES];
+  GPtrArray *series;
+  GArray *annotations;
+  IvLegendPlacement legend;
+  IvBarMode bar_mode;
+  gboolean bars_horizontal;
+  char **categories;
+  guint n_categories;
+  IvChartLayout layout; /* cache of the last drawing, for pointer queries */
+};
+
+/* What one drawing needs at hand. */
+typedef struct
+{
+  cairo_t *cr;
+  IvTheme theme;
+  const IvThemeColors *colors;
+  PangoLayout *text;
+  double font_px;
+  IvChart *chart;
+  IvChartLayout *L;
+} IvChartCtx;
+
+static inline double
+_iv_px_x (const IvChartLayout *L, double v)
+{
+  return L->plot_x + iv_scale_normalize (L->kind[IV_AXIS_X], L->lo[IV_AXIS_X], L->hi[IV_AXIS_X], v)
+                         * L->plot_w;
+}
+
+static inline double
+_iv_px_y (const IvChartLayout *L, IvAxisId axis, double v)
+{
+  return L->plot_y + L->plot_h
+         - iv_scale_normalize (L->kind[axis], L->lo[axis], L->hi[axis], v) * L->plot_h;
+}
+
+void     _iv_chart_draw_series   (IvChartCtx     *ctx,
+                                  IvSeries       *series,
+                                  guint           index);
+void     _iv_chart_draw_marker   (cairo_t        *cr,
+                                  IvMarker        marker,
+                                  double          x,
+                                  double          y,
+                                  double          size);
+void     _iv_chart_draw_scatter  (IvChartCtx     *ctx,
+                                  IvSeries       *series);
+void     _iv_chart_bar_geometry  (const IvChart  *chart,
+                                  guint           bar_index,
+                                  guint           n_bar_series,
+                                  double         *offset,
+                                  double         *width);
+guint    _iv_chart_bar_index     (const IvChart  *chart,
+                                  const IvSeries *series,
+                                  guint          *n_bar_series);
+double   _iv_chart_category_position (const IvChart *chart,
+                                      gsize          k,
+                                      gsize          n);
+void     _iv_chart_text_size     (IvChartCtx     *ctx,
+                                  const char     *text,
+                                  double          scale,
+                                  gboolean        bold,
+                                  double         *w,
+                                  double         *h);
+void     _iv_chart_show_text     (IvChartCtx     *ctx,
+                                  const char     *text,
+                                  double          x,
+                                  double          y,
+                                  double          xalign,
+                                  double          yalign,
+                                  double          scale,
+                                  gboolean        bold,
+                                  const IvColor  *color);
+
+G_END_DECLS

@@ -1,0 +1,166 @@
+/* iv-stats.c: quantiles use linear interpolation between order statistics (Hyndman &
+ * Fan type 7, numpy's default), so the numbers match what users compute in Python. */
+#include "iv-stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+double *
+iv_stats_sorted_copy (const double *values, gsize n, gsize *n_finite)
+{
+  double *out = g_new (double, MAX (n, 1));
+  gsize m = 0;
+
+  for (gsize i = 0; i < n; i++)
+    if (isfinite (values[i]))
+      out[m++] = values[i];
+  qsort (out, m, sizeof (double), compare_doubles);
+  *n_finite = m;
+  return out;
+}
+
+double
+iv_stats_quantile (const double *sorted, gsize n, double q)
+{
+  double h;
+  gsize i;
+
+  if (n == 0)
+    return NAN;
+  q = CLAMP (q, 0.0, 1.0);
+  h = (n - 1) * q;
+  i = (gsize) floor (h);
+  if (i + 1 >= n)
+    return sorted[n - 1];
+  return sorted[i] + (h - i) * (sorted[i + 1] - sorted[i]);
+}
+
+/* Freedman–Diaconis: bin width 2·IQR·n^(−1/3); Sturges when the IQR is zero. */
+guint
+iv_stats_fd_bins (const double *sorted, gsize n)
+{
+  double iqr, width, span;
+
+  if (n < 2)
+    return 1;
+  span = sorted[n - 1] - sorted[0];
+  if (span <= 0)
+    return 1;
+  iqr = iv_stats_quantile (sorted, n, 0.75) - iv_stats_quantile (sorted, n, 0.25);
+  if (iqr <= 0)
+    return (guint) MAX (1, ceil (log2 ((double) n) + 1));
+  width = 2 * iqr / cbrt ((double) n);
+  return (guint) CLAMP (ceil (span / width), 1, 1000);
+}
+
+void
+iv_stats_histogram (const double *values, gsize n, double lo, double hi, guint bins,
+                    double *counts)
+{
+  double width = (hi - lo) / bins;
+
+  memset (counts, 0, bins * sizeof (double));
+  if (!(width > 0))
+    {
+      for (gsize i = 0; i < n; i++)
+        if (isfinite (values[i]))
+          counts[0]++;
+      return;
+    }
+  for (gsize i = 0; i < n; i++)
+    {
+      double v = values[i];
+      gssize b;
+      if (!isfinite (v) || v < lo || v > hi)
+        continue;
+      b = (gssize) floor ((v - lo) / width);
+      /* The last bin is closed on the right, as numpy's. */
+      if (b >= (gssize) bins)
+        b = bins - 1;
+      counts[b]++;
+    }
+}
+
+gboolean
+iv_stats_box (const double *sorted, gsize n, IvBoxStats *box)
+{
+  double iqr, sum = 0;
+
+  memset (box, 0, sizeof *box);
+  if (n == 0)
+    return FALSE;
+  box->n = n;
+  box->q1 = iv_stats_quantile (sorted, n, 0.25);
+  box->median = iv_stats_quantile (sorted, n, 0.5);
+  box->q3 = iv_stats_quantile (sorted, n, 0.75);
+  iqr = box->q3 - box->q1;
+  box->whisker_lo = box->q1;
+  box->whisker_hi = box->q3;
+  for (gsize i = 0; i < n; i++)
+    {
+      sum += sorted[i];
+      if (sorted[i] >= box->q1 - 1.5 * iqr && sorted[i] < box->whisker_lo)
+        box->whisker_lo = sorted[i];
+      if (sorted[i] <= box->q3 + 1.5 * iqr && sorted[i] > box->whisker_hi)
+        box->whisker_hi = sorted[i];
+    }
+  box->mean = sum / n;
+  return TRUE;
+}
+
+/* Points left or right of the range share one virtual column on each side. */
+static inline gint64
+column_of (double x, double x_lo, double scale, guint columns)
+{
+  double c = floor ((x - x_lo) * scale);
+  return c < 0 ? -1 : c >= columns ? columns : (gint64) c;
+}
+
+gsize
+iv_stats_decimate (const double *x, const double *y, gsize n, double x_lo, double x_hi,
+                   guint columns, double *out_x, double *out_y)
+{
+  gsize out = 0;
+  gsize i = 0;
+  double scale = columns / (x_hi - x_lo);
+
+  if (!(x_hi > x_lo) || columns == 0)
+    return 0;
+  while (i < n)
+    {
+      gint64 col = column_of (x[i], x_lo, scale, columns);
+      gsize first = i, lo_i = i, hi_i = i, last = i;
+
+      while (i < n && column_of (x[i], x_lo, scale, columns) == col)
+        {
+          if (y[i] < y[lo_i])
+            lo_i = i;
+          if (y[i] > y[hi_i])
+            hi_i = i;
+          last = i;
+          i++;
+        }
+      /* Keep the extremes in their original order so the path stays monotonic in x. */
+      {
+        gsize keep[4] = { first, MIN (lo_i, hi_i), MAX (lo_i, hi_i), last };
+        gsize prev = G_MAXSIZE;
+        for (guint k = 0; k < 4; k++)
+          if (keep[k] != prev)
+            {
+              out_x[out] = x[keep[k]];
+              out_y[out] = y[keep[k]];
+              out++;
+              prev = keep[k];
+            }
+      }
+    }
+  return out;
+}
