@@ -36,6 +36,8 @@ struct _IvSeries
   guint nx, ny;         /* heatmap */
   double x0, x1, y0, y1, vmin, vmax;
   double *base;         /* stacking baseline per point, filled when drawing */
+  double ext_lo[2], ext_hi[2]; /* finite extents of x and y (positive-only for log: [1]) */
+  double pos_lo[2];     /* smallest positive x and y, for log axes */
 };
 
 typedef enum

@@ -197,6 +197,31 @@ copy (const double *v, gsize n)
   return v ? g_memdup2 (v, MAX (n, 1) * sizeof (double)) : NULL;
 }
 
+/* Extents are computed once when the data arrive, not on every frame. */
+static void
+compute_extents (IvSeries *s)
+{
+  const double *v[2] = { s->x, s->y };
+
+  for (int a = 0; a < 2; a++)
+    {
+      s->ext_lo[a] = s->pos_lo[a] = INFINITY;
+      s->ext_hi[a] = -INFINITY;
+      for (gsize i = 0; i < s->n && v[a]; i++)
+        {
+          double d = v[a][i];
+          if (!isfinite (d))
+            continue;
+          if (d < s->ext_lo[a])
+            s->ext_lo[a] = d;
+          if (d > s->ext_hi[a])
+            s->ext_hi[a] = d;
+          if (d > 0 && d < s->pos_lo[a])
+            s->pos_lo[a] = d;
+        }
+    }
+}
+
 static IvSeries *
 add_xy (IvChart *chart, IvSeriesKind kind, const char *name, const double *x, const double *y,
         gsize n)
@@ -207,6 +232,7 @@ add_xy (IvChart *chart, IvSeriesKind kind, const char *name, const double *x, co
   s->y = copy (y, n);
   s->n = n;
   s->sorted_x = is_sorted (s->x, n);
+  compute_extents (s);
   return s;
 }
 
@@ -656,16 +682,14 @@ compute_ranges (IvChart *chart, IvChartLayout *L)
         case IV_SERIES_STEP:
         case IV_SERIES_CDF:
         default:
-          if (s->sorted_x && s->n > 0 && !(xk == IV_SCALE_LOG10 || xk == IV_SCALE_LOG2))
-            {
-              extend (&e[IV_AXIS_X], xk, s->x[0]);
-              extend (&e[IV_AXIS_X], xk, s->x[s->n - 1]);
-            }
-          else
-            for (gsize k = 0; k < s->n; k++)
-              extend (&e[IV_AXIS_X], xk, s->x[k]);
-          for (gsize k = 0; k < s->n; k++)
-            extend (&e[ya], yk, s->y[k]);
+          {
+            gboolean xlog = xk == IV_SCALE_LOG10 || xk == IV_SCALE_LOG2;
+            gboolean ylog = yk == IV_SCALE_LOG10 || yk == IV_SCALE_LOG2;
+            extend (&e[IV_AXIS_X], xk, xlog ? s->pos_lo[0] : s->ext_lo[0]);
+            extend (&e[IV_AXIS_X], xk, s->ext_hi[0]);
+            extend (&e[ya], yk, ylog ? s->pos_lo[1] : s->ext_lo[1]);
+            extend (&e[ya], yk, s->ext_hi[1]);
+          }
           if (s->kind == IV_SERIES_CDF)
             {
               extend (&e[ya], yk, 0);

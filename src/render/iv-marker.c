@@ -107,6 +107,8 @@ draw_scatter_image (IvChartCtx *ctx, IvSeries *s)
   guint32 *stamp_px;
   int stamp_stride;
   g_autofree guint8 *seen = NULL;
+  g_autofree int *row_from = NULL;
+  g_autofree int *row_to = NULL;
   AxisMap mx, my;
   IvAxisId ya = s->y2 ? IV_AXIS_Y2 : IV_AXIS_Y;
   IvColor c = s->color;
@@ -148,6 +150,22 @@ draw_scatter_image (IvChartCtx *ctx, IvSeries *s)
   cairo_surface_flush (stamp);
   stamp_px = (guint32 *) cairo_image_surface_get_data (stamp);
   stamp_stride = cairo_image_surface_get_stride (stamp) / 4;
+  /* Only the stamp's covered span of each row is composited: a round marker touches
+   * about half of its square. */
+  row_from = g_new (int, side);
+  row_to = g_new (int, side);
+  for (int sy = 0; sy < side; sy++)
+    {
+      const guint32 *srow = stamp_px + (gsize) sy * stamp_stride;
+      row_from[sy] = side;
+      row_to[sy] = 0;
+      for (int sx = 0; sx < side; sx++)
+        if (srow[sx])
+          {
+            row_from[sy] = MIN (row_from[sy], sx);
+            row_to[sy] = sx + 1;
+          }
+    }
 
   mx = axis_map (ctx->L, IV_AXIS_X, scale, m.x0 + ox);
   my = axis_map (ctx->L, ya, scale, m.y0 + oy);
@@ -180,16 +198,12 @@ draw_scatter_image (IvChartCtx *ctx, IvSeries *s)
           int sx0, sx1;
           if (py < cy0 || py >= cy1)
             continue;
-          row = (guint32 *) (data + (gsize) py * stride);
+          row = (guint32 *) (data + (gsize) py * stride) + (ix - half);
           srow = stamp_px + (gsize) sy * stamp_stride;
-          sx0 = MAX (0, cx0 - (ix - half));
-          sx1 = MIN (side, cx1 - (ix - half));
+          sx0 = MAX (row_from[sy], cx0 - (ix - half));
+          sx1 = MIN (row_to[sy], cx1 - (ix - half));
           for (int sx = sx0; sx < sx1; sx++)
-            {
-              guint32 src = srow[sx];
-              if (src)
-                row[ix - half + sx] = over (src, row[ix - half + sx]);
-            }
+            row[sx] = over (srow[sx], row[sx]);
         }
     }
   cairo_surface_mark_dirty_rectangle (target, cx0, cy0, cx1 - cx0, cy1 - cy0);

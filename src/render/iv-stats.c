@@ -138,8 +138,12 @@ iv_stats_decimate (const double *x, const double *y, gsize n, double x_lo, doubl
     {
       gint64 col = column_of (x[i], x_lo, scale, columns);
       gsize first = i, lo_i = i, hi_i = i, last = i;
+      /* The column's right edge in x: compare against it instead of recomputing
+       * floor () for every point. */
+      double edge = col < 0 ? x_lo : col >= (gint64) columns ? INFINITY
+                                                           : x_lo + (col + 1) / scale;
 
-      while (i < n && column_of (x[i], x_lo, scale, columns) == col)
+      while (i < n && x[i] < edge)
         {
           if (y[i] < y[lo_i])
             lo_i = i;
@@ -148,6 +152,8 @@ iv_stats_decimate (const double *x, const double *y, gsize n, double x_lo, doubl
           last = i;
           i++;
         }
+      if (i == first)
+        i++; /* rounding put x[i] on the edge: it belongs to this column */
       /* Keep the extremes in their original order so the path stays monotonic in x. */
       {
         gsize keep[4] = { first, MIN (lo_i, hi_i), MAX (lo_i, hi_i), last };
