@@ -89,6 +89,7 @@ typedef struct
   double font_px;
   IvChart *chart;
   IvChartLayout *L;
+  double max_text_w;  /* > 0: text wider than this is ellipsized (titles) */
 } IvChartCtx;
 
 static inline double

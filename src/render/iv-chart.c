@@ -317,6 +317,7 @@ iv_chart_add_cdf (IvChart *chart, const char *name, const double *values, gsize 
     s->y[i] = (double) (i + 1) / m;
   s->n = m;
   s->sorted_x = TRUE;
+  compute_extents (s);
   return s;
 }
 
@@ -770,6 +771,8 @@ _iv_chart_text_size (IvChartCtx *ctx, const char *text, double scale, gboolean b
 
   set_font (ctx, scale, bold);
   pango_layout_set_text (ctx->text, text ? text : "", -1);
+  pango_layout_set_width (ctx->text, ctx->max_text_w > 0 ? (int) (ctx->max_text_w * PANGO_SCALE) : -1);
+  pango_layout_set_ellipsize (ctx->text, ctx->max_text_w > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
   pango_layout_get_extents (ctx->text, NULL, &logical);
   *w = (double) logical.width / PANGO_SCALE;
   *h = (double) logical.height / PANGO_SCALE;
@@ -955,8 +958,16 @@ in_legend (const IvSeries *s)
   return s->in_legend && s->name && s->name[0];
 }
 
+/* Legend names longer than this are ellipsized, so a legend always fits the figure. */
+static double
+legend_text_limit (const IvChartCtx *ctx, IvLegendPlacement placement)
+{
+  double w = ctx->L->width;
+  return placement == IV_LEGEND_RIGHT ? MAX (60, w / 3 - 40) : MAX (60, w - 2 * PAD - 40);
+}
+
 static LegendSize
-measure_legend (IvChartCtx *ctx)
+measure_legend (IvChartCtx *ctx, IvLegendPlacement placement)
 {
   LegendSize size = { 0 };
   double text_w, text_h;
@@ -969,7 +980,9 @@ measure_legend (IvChartCtx *ctx)
       IvSeries *s = ctx->chart->series->pdata[i];
       if (!in_legend (s))
         continue;
+      ctx->max_text_w = legend_text_limit (ctx, placement);
       _iv_chart_text_size (ctx, s->name, 0.92, FALSE, &text_w, &text_h);
+      ctx->max_text_w = 0;
       size.w = MAX (size.w, size.swatch + 6 + text_w);
       size.rows++;
     }
@@ -991,6 +1004,7 @@ layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[IV_N_AXES]
   double w, h, line_h;
 
   _iv_chart_text_size (ctx, "Ag", 0.92, FALSE, &w, &line_h);
+  ctx->max_text_w = width - 2 * PAD;
   if (chart->title)
     {
       _iv_chart_text_size (ctx, chart->title, 1.25, TRUE, &w, &h);
@@ -1001,15 +1015,24 @@ layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[IV_N_AXES]
       _iv_chart_text_size (ctx, chart->subtitle, 0.95, FALSE, &w, &h);
       top += h;
     }
+  ctx->max_text_w = 0;
   if (chart->title || chart->subtitle)
     top += 8;
   else
     top += line_h / 2; /* room for the top y label's upper half */
 
-  *legend = measure_legend (ctx);
-  if (chart->legend == IV_LEGEND_RIGHT && legend->rows)
+  L->legend_placement = chart->legend;
+  *legend = measure_legend (ctx, chart->legend);
+  /* A legend that would cover much of a small plot goes below it instead. */
+  if (chart->legend == IV_LEGEND_AUTO && legend->rows
+      && (legend->w > (width - 2 * PAD) * 0.45 || legend->h > (height - top - 2 * PAD) * 0.45))
+    {
+      L->legend_placement = IV_LEGEND_BOTTOM;
+      *legend = measure_legend (ctx, IV_LEGEND_BOTTOM);
+    }
+  if (L->legend_placement == IV_LEGEND_RIGHT && legend->rows)
     right += legend->w + 8;
-  else if (chart->legend == IV_LEGEND_BOTTOM && legend->rows)
+  else if (L->legend_placement == IV_LEGEND_BOTTOM && legend->rows)
     bottom += legend->h + 8;
 
   /* Axis titles sit outside the tick labels. */
@@ -1297,20 +1320,20 @@ draw_legend (IvChartCtx *ctx, const LegendSize *size)
   double x, y;
   guint row = 0;
 
-  if (!size->rows || chart->legend == IV_LEGEND_HIDDEN)
+  if (!size->rows || L->legend_placement == IV_LEGEND_HIDDEN)
     {
       L->legend_w = L->legend_h = 0;
       return;
     }
-  if (chart->legend == IV_LEGEND_RIGHT)
+  if (L->legend_placement == IV_LEGEND_RIGHT)
     {
       x = L->plot_x + L->plot_w + (L->has_y2 ? 60 : 12);
       x = MIN (x, L->width - size->w - PAD);
       y = L->plot_y;
     }
-  else if (chart->legend == IV_LEGEND_BOTTOM)
+  else if (L->legend_placement == IV_LEGEND_BOTTOM)
     {
-      x = L->plot_x + (L->plot_w - size->w) / 2;
+      x = MAX (PAD, L->plot_x + (L->plot_w - size->w) / 2);
       y = L->height - PAD - size->h;
     }
   else
@@ -1342,7 +1365,7 @@ draw_legend (IvChartCtx *ctx, const LegendSize *size)
   L->n_legend_rows = size->rows;
 
   cairo_save (cr);
-  if (chart->legend == IV_LEGEND_AUTO)
+  if (L->legend_placement == IV_LEGEND_AUTO)
     {
       IvColor bg = ctx->colors->background;
       bg.a = ctx->theme == IV_THEME_PRINT ? 1.0 : 0.85;
@@ -1392,7 +1415,9 @@ draw_legend (IvChartCtx *ctx, const LegendSize *size)
           cairo_fill (cr);
           break;
         }
+      ctx->max_text_w = legend_text_limit (ctx, L->legend_placement);
       _iv_chart_show_text (ctx, s->name, sx + size->swatch + 6, ry, 0, 0.5, 0.92, FALSE, fg);
+      ctx->max_text_w = 0;
       row++;
     }
   cairo_restore (cr);
@@ -1480,22 +1505,32 @@ iv_chart_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
   L->valid = TRUE;
 
   cairo_save (cr);
+  /* The figure owns its box and nothing outside it (panels share one surface). */
   iv_color_set_source (cr, &ctx.colors->background);
-  cairo_paint (cr);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_fill (cr);
 
-  if (chart->title)
-    {
-      double w, h;
-      _iv_chart_show_text (&ctx, chart->title, L->plot_x, PAD, 0, 0, 1.25, TRUE,
-                           &ctx.colors->foreground);
-      _iv_chart_text_size (&ctx, chart->title, 1.25, TRUE, &w, &h);
-      if (chart->subtitle)
-        _iv_chart_show_text (&ctx, chart->subtitle, L->plot_x, PAD + h + 2, 0, 0, 0.95, FALSE,
-                             &ctx.colors->foreground_dim);
-    }
-  else if (chart->subtitle)
-    _iv_chart_show_text (&ctx, chart->subtitle, L->plot_x, PAD, 0, 0, 0.95, FALSE,
-                         &ctx.colors->foreground_dim);
+  /* Titles start at the plot's left edge unless that would push them out. */
+  {
+    double tx = L->plot_x, w, h = 0;
+    ctx.max_text_w = width - PAD - tx;
+    if (ctx.max_text_w < width / 2)
+      {
+        tx = PAD;
+        ctx.max_text_w = width - 2 * PAD;
+      }
+    if (chart->title)
+      {
+        _iv_chart_show_text (&ctx, chart->title, tx, PAD, 0, 0, 1.25, TRUE,
+                             &ctx.colors->foreground);
+        _iv_chart_text_size (&ctx, chart->title, 1.25, TRUE, &w, &h);
+        h += 2;
+      }
+    if (chart->subtitle)
+      _iv_chart_show_text (&ctx, chart->subtitle, tx, PAD + h, 0, 0, 0.95, FALSE,
+                           &ctx.colors->foreground_dim);
+    ctx.max_text_w = 0;
+  }
 
   draw_grid (&ctx, ticks);
 

@@ -68,6 +68,7 @@ typedef struct
   double legend_x, legend_y, legend_w, legend_h; /* legend box, 0 × 0 when none */
   double legend_row_h;
   guint n_legend_rows;
+  IvLegendPlacement legend_placement; /* where it went: AUTO can fall back to BOTTOM */
   gboolean valid;
 } IvChartLayout;
 

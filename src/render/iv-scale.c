@@ -335,6 +335,18 @@ log_label (const IvScaleSpec *spec, double value)
           return g_strdup_printf ("%.0e", base);
         return g_strdup_printf ("%.10g", base);
       }
+    case IV_UNIT_SECONDS:
+    case IV_UNIT_BYTES:
+    case IV_UNIT_COUNT:
+      {
+        /* Each label in the unit that suits it ("100 s", not "1.67 min"). */
+        DisplayUnit du = pick_display_unit (&spec->unit, value);
+        double shown = base / du.factor;
+        if (!du.label)
+          return g_strdup_printf ("%.3g", shown);
+        return g_strdup_printf (spec->unit.kind == IV_UNIT_COUNT ? "%.3g%s" : "%.3g %s", shown,
+                                du.label);
+      }
     default:
       return iv_unit_format_value (&spec->unit, value);
     }
@@ -406,6 +418,11 @@ iv_ticks_compute (const IvScaleSpec *spec, double lo, double hi, guint target)
       if (lo <= 0)
         return t;
       log_ticks (t, spec, lo, hi, target);
+      /* Labels carry their units; only a count's suffix is left for the title. */
+      if (spec->unit.kind == IV_UNIT_COUNT && spec->unit.suffix)
+        t->unit_label = g_strdup (spec->unit.suffix);
+      else if (spec->unit.kind == IV_UNIT_PERCENT)
+        t->unit_label = g_strdup ("%");
     }
   else
     linear_ticks (t, spec, lo, hi, target);

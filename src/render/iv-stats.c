@@ -143,7 +143,7 @@ iv_stats_decimate (const double *x, const double *y, gsize n, double x_lo, doubl
       double edge = col < 0 ? x_lo : col >= (gint64) columns ? INFINITY
                                                            : x_lo + (col + 1) / scale;
 
-      while (i < n && x[i] < edge)
+      while (i < n && (x[i] < edge || column_of (x[i], x_lo, scale, columns) == col))
         {
           if (y[i] < y[lo_i])
             lo_i = i;
@@ -152,8 +152,6 @@ iv_stats_decimate (const double *x, const double *y, gsize n, double x_lo, doubl
           last = i;
           i++;
         }
-      if (i == first)
-        i++; /* rounding put x[i] on the edge: it belongs to this column */
       /* Keep the extremes in their original order so the path stays monotonic in x. */
       {
         gsize keep[4] = { first, MIN (lo_i, hi_i), MAX (lo_i, hi_i), last };

@@ -1,0 +1,534 @@
+/* test-chart.c: every series kind drawn to an image and probed at the pixels where the
+ * layout says its data are; labels never leave the figure; hit-testing finds the point
+ * under the pointer; colours are stable per series name. */
+#include <glib.h>
+#include <math.h>
+
+#include "iv-chart.h"
+#include "iv-palette.h"
+
+#define W 480
+#define H 320
+
+static cairo_surface_t *
+draw (IvChart *chart, IvTheme theme)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+  cairo_t *cr = cairo_create (s);
+  IvRenderOptions opt = { theme, 1.0 };
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (iv_chart_render (cr, chart, &opt, W, H, &error));
+  g_assert_no_error (error);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+static guint32
+px (cairo_surface_t *s, double x, double y)
+{
+  int ix = (int) floor (x), iy = (int) floor (y);
+  g_assert_cmpint (ix, >=, 0);
+  g_assert_cmpint (iy, >=, 0);
+  g_assert_cmpint (ix, <, cairo_image_surface_get_width (s));
+  g_assert_cmpint (iy, <, cairo_image_surface_get_height (s));
+  return ((guint32 *) (cairo_image_surface_get_data (s) + iy * cairo_image_surface_get_stride (s)))[ix];
+}
+
+/* Colour distance in 0 … 255 per channel, ignoring alpha (the surfaces are opaque). */
+static int
+dist (guint32 a, guint32 b)
+{
+  int d = 0;
+  for (int sh = 0; sh <= 16; sh += 8)
+    d = MAX (d, abs ((int) ((a >> sh) & 0xff) - (int) ((b >> sh) & 0xff)));
+  return d;
+}
+
+static double
+X (const IvChart *c, double v)
+{
+  return iv_chart_to_pixel (iv_chart_get_layout (c), IV_AXIS_X, v);
+}
+
+static double
+Y (const IvChart *c, double v)
+{
+  return iv_chart_to_pixel (iv_chart_get_layout (c), IV_AXIS_Y, v);
+}
+
+#define RED 0xffff0000u
+#define BLUE 0xff0000ffu
+#define WHITE 0xffffffffu
+
+static void
+fixed_axes (IvChart *c)
+{
+  iv_chart_axis_set_range (c, IV_AXIS_X, 0, 10);
+  iv_chart_axis_set_range (c, IV_AXIS_Y, 0, 10);
+  iv_chart_set_legend (c, IV_LEGEND_HIDDEN);
+}
+
+static void
+test_scatter (void)
+{
+  g_autoptr (IvChart) c = iv_chart_new ();
+  double x[] = { 2, 5, 8 }, y[] = { 3, 5, 7 };
+  IvSeries *s = iv_chart_add_scatter (c, "pts", x, y, 3);
+  cairo_surface_t *img;
+
+  fixed_axes (c);
+  iv_series_set_color (s, 0xff0000);
+  iv_series_set_alpha (s, 1);
+  iv_series_set_marker (s, IV_MARKER_SQUARE, 8);
+  img = draw (c, IV_THEME_LIGHT);
+  for (int i = 0; i < 3; i++)
+    g_assert_cmpint (dist (px (img, X (c, x[i]), Y (c, y[i])), RED), <, 10);
+  /* Between the points: background. */
+  g_assert_cmpint (dist (px (img, X (c, 3.5), Y (c, 4)), WHITE), <, 10);
+  cairo_surface_destroy (img);
+}
+
+static void
+test_scatter_vector_path (void)
+{
+  /* The same points through the path route (a recording surface, as the screen uses). */
+  g_autoptr (IvChart) c = iv_chart_new ();
+  double x[] = { 2, 5, 8 }, y[] = { 3, 5, 7 };
+  IvSeries *s = iv_chart_add_scatter (c, "pts", x, y, 3);
+  cairo_surface_t *rec = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+  cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, W, H);
+  cairo_t *cr = cairo_create (rec);
+  IvRenderOptions opt = { IV_THEME_LIGHT, 1 };
+
+  fixed_axes (c);
+  iv_series_set_color (s, 0x0000ff);
+  iv_series_set_alpha (s, 1);
+  iv_series_set_marker (s, IV_MARKER_CIRCLE, 9);
+  g_assert_true (iv_chart_render (cr, c, &opt, W, H, NULL));
+  cairo_destroy (cr);
+  cr = cairo_create (img);
+  cairo_set_source_surface (cr, rec, 0, 0);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (img);
+  g_assert_cmpint (dist (px (img, X (c, 5), Y (c, 5)), BLUE), <, 10);
+  cairo_surface_destroy (rec);
+  cairo_surface_destroy (img);
+}
+
+static void
+test_line_and_step (void)
+{
+  g_autoptr (IvChart) c = iv_chart_new ();
+  double x[] = { 0, 4, 10 }, y[] = { 5, 5, 5 }, ys[] = { 2, 8, 8 };
+  IvSeries *line = iv_chart_add_line (c, "flat", x, y, 3);
+  IvSeries *step = iv_chart_add_step (c, "step", x, ys, 3);
+  cairo_surface_t *img;
+
+  fixed_axes (c);
+  iv_series_set_color (line, 0xff0000);
+  iv_series_set_line_width (line, 3);
+  iv_series_set_color (step, 0x0000ff);
+  iv_series_set_line_width (step, 3);
+  img = draw (c, IV_THEME_LIGHT);
+  g_assert_cmpint (dist (px (img, X (c, 7), Y (c, 5)), RED), <, 10);
+  g_assert_cmpint (dist (px (img, X (c, 7), Y (c, 5) - 6), WHITE), <, 10);
+  /* A step holds its value until the next x: y = 2 at x = 2, y = 8 at x = 6. */
+  g_assert_cmpint (dist (px (img, X (c, 2), Y (c, 2)), BLUE), <, 10);
+  g_assert_cmpint (dist (px (img, X (c, 6), Y (c, 8)), BLUE), <, 10);
+  g_assert_cmpint (dist (px (img, X (c, 2), Y (c, 5) + 20), WHITE), <, 10);
+  cairo_surface_destroy (img);
+}
+
+static void
+test_area_stacked (void)
+{
+  g_autoptr (IvChart) c = iv_chart_new ();
+  double x[] = { 0, 10 }, a[] = { 2, 2 }, b[] = { 3, 3 };
+  IvSeries *sa = iv_chart_add_area (c, "a", x, a, 2, TRUE);
+  IvSeries *sb = iv_chart_add_area (c, "b", x, b, 2, TRUE);
+  cairo_surface_t *img;
+
+  fixed_axes (c);
+  iv_series_set_color (sa, 0xff0000);
+  iv_series_set_color (sb, 0x0000ff);
+  iv_series_set_alpha (sa, 1);
+  iv_series_set_alpha (sb, 1);
+  img = draw (c, IV_THEME_LIGHT);
+  /* a fills 0–2, b stacks on it from 2 to 5; above 5 is empty. */
+  g_assert_cmpint (dist (px (img, X (c, 5), Y (c, 1)), RED), <, 10);
+  g_assert_cmpint (dist (px (img, X (c, 5), Y (c, 3.5)), BLUE), <, 10);
+  g_assert_cmpint (dist (px (img, X (c, 5), Y (c, 7)), WHITE), <, 10);
+  cairo_surface_destroy (img);
+}
+
+static void
+test_bars (void)
+{
+  g_autoptr (IvChart) c = iv_chart_new ();
+  const char *cats[] = { "A", "B", "C" };
+  double a[] = { 1, 2, 3 }, b[] = { 3, 2, 1 };
+  IvSeries *sa, *sb;
+  cairo_surface_t *img;
+
+  iv_chart_set_categories (c, cats, 3);
+  iv_chart_set_bar_mode (c, IV_BARS_STACKED, FALSE);
+  iv_chart_set_legend (c, IV_LEGEND_HIDDEN);
+  sa = iv_chart_add_bars (c, "a", a, 3);
+  sb = iv_chart_add_bars (c, "b", b, 3);
+  iv_series_set_color (sa, 0xff0000);
+  iv_series_set_color (sb, 0x0000ff);
+  img = draw (c, IV_THEME_LIGHT);
+  /* Category C (x = 2): a from 0 to 3, b from 3 to 4. */
+  g_assert_cmpint (dist (px (img, X (c, 2), Y (c, 1.5)), RED), <, 10);
+  g_assert_cmpint (dist (px (img, X (c, 2), Y (c, 3.5)), BLUE), <, 10);
+  g_assert_cmpint (dist (px (img, X (c, 2), Y (c, 4) - 5), WHITE), <, 10);
+  /* Bars are 0.8 wide: the gap between categories is empty. */
+  g_assert_cmpint (dist (px (img, X (c, 1.5), Y (c, 0.7)), WHITE), <, 10);
+  cairo_surface_destroy (img);
+
+  /* 100 %: category A is 25 % a, 75 % b. */
+  iv_chart_set_bar_mode (c, IV_BARS_PERCENT, FALSE);
+  img = draw (c, IV_THEME_LIGHT);
+  g_assert_cmpfloat_with_epsilon (iv_chart_get_layout (c)->hi[IV_AXIS_Y], 104, 1e-9);
+  g_assert_cmpint (dist (px (img, X (c, 0), Y (c, 20)), RED), <, 10);
+  g_assert_cmpint (dist (px (img, X (c, 0), Y (c, 30)), BLUE), <, 10);
+  cairo_surface_destroy (img);
+
+  /* Grouped: side by side, each 0.4 wide. */
+  iv_chart_set_bar_mode (c, IV_BARS_GROUPED, FALSE);
+  img = draw (c, IV_THEME_LIGHT);
+  g_assert_cmpint (dist (px (img, X (c, 0 - 0.2), Y (c, 0.5)), RED), <, 10);
+  g_assert_cmpint (dist (px (img, X (c, 0 + 0.2), Y (c, 2.5)), BLUE), <, 10);
+  g_assert_cmpint (dist (px (img, X (c, 0 - 0.2), Y (c, 2.5)), WHITE), <, 10);
+  cairo_surface_destroy (img);
+}
+
+static void
+test_horizontal_bars (void)
+{
+  g_autoptr (IvChart) c = iv_chart_new ();
+  const char *cats[] = { "first", "second" };
+  double v[] = { 4, 8 };
+  IvSeries *s;
+  cairo_surface_t *img;
+  const IvChartLayout *L;
+
+  iv_chart_set_categories (c, cats, 2);
+  iv_chart_set_bar_mode (c, IV_BARS_STACKED, TRUE);
+  iv_chart_set_legend (c, IV_LEGEND_HIDDEN);
+  s = iv_chart_add_bars (c, "v", v, 2);
+  iv_series_set_color (s, 0xff0000);
+  img = draw (c, IV_THEME_LIGHT);
+  L = iv_chart_get_layout (c);
+  /* The first category is on top (position 1), reaching 4; the second below, to 8. */
+  g_assert_cmpint (dist (px (img, X (c, 3), iv_chart_to_pixel (L, IV_AXIS_Y, 1)), RED), <, 10);
+  g_assert_cmpint (dist (px (img, X (c, 5), iv_chart_to_pixel (L, IV_AXIS_Y, 1)), WHITE), <, 10);
+  g_assert_cmpint (dist (px (img, X (c, 6), iv_chart_to_pixel (L, IV_AXIS_Y, 0)), RED), <, 10);
+  cairo_surface_destroy (img);
+}
+
+static void
+test_histogram_and_cdf (void)
+{
+  g_autoptr (IvChart) c = iv_chart_new ();
+  double v[] = { 1, 2, 2, 3, 3, 3, 4, 4, 4, 4 };
+  IvSeries *h = iv_chart_add_histogram (c, "h", v, 10, 3);
+  cairo_surface_t *img;
+
+  iv_chart_set_legend (c, IV_LEGEND_HIDDEN);
+  iv_series_set_color (h, 0xff0000);
+  iv_series_set_alpha (h, 1);
+  img = draw (c, IV_THEME_LIGHT);
+  /* Bins of width 1 over 1 … 4: [1,2) 1, [2,3) 2, [3,4] 7. */
+  g_assert_cmpint (dist (px (img, X (c, 3.5), Y (c, 6.5)), RED), <, 10);
+  g_assert_cmpint (dist (px (img, X (c, 2.5), Y (c, 1.5)), RED), <, 10);
+  g_assert_cmpint (dist (px (img, X (c, 2.5), Y (c, 2.5)), WHITE), <, 10);
+  g_assert_cmpfloat (iv_chart_get_layout (c)->lo[IV_AXIS_Y], ==, 0);
+  cairo_surface_destroy (img);
+
+  {
+    g_autoptr (IvChart) d = iv_chart_new ();
+    IvSeries *cdf = iv_chart_add_cdf (d, "cdf", v, 10);
+    iv_chart_set_legend (d, IV_LEGEND_HIDDEN);
+    iv_series_set_color (cdf, 0x0000ff);
+    iv_series_set_line_width (cdf, 3);
+    img = draw (d, IV_THEME_LIGHT);
+    /* F(2.5) = 0.3, F(3.5) = 0.6. */
+    g_assert_cmpint (dist (px (img, X (d, 2.5), Y (d, 0.3)), BLUE), <, 10);
+    g_assert_cmpint (dist (px (img, X (d, 3.5), Y (d, 0.6)), BLUE), <, 10);
+    cairo_surface_destroy (img);
+  }
+}
+
+static void
+test_box_errors_band (void)
+{
+  g_autoptr (IvChart) c = iv_chart_new ();
+  double v[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+  double x[] = { 6, 8 }, y[] = { 5, 5 }, lo[] = { 2, 3 }, hi[] = { 8, 7 };
+  double bx[] = { 0, 10 }, blo[] = { 8.5, 8.5 }, bhi[] = { 9.5, 9.5 };
+  IvSeries *box = iv_chart_add_box (c, "box", 2, v, 9);
+  IvSeries *err = iv_chart_add_error_bars (c, "err", x, y, lo, hi, 2);
+  IvSeries *band = iv_chart_add_band (c, "band", bx, blo, bhi, 2);
+  cairo_surface_t *img;
+
+  fixed_axes (c);
+  iv_series_set_color (box, 0xff0000);
+  iv_series_set_color (err, 0x0000ff);
+  iv_series_set_line_width (err, 3);
+  iv_series_set_color (band, 0x00ff00);
+  iv_series_set_alpha (band, 1);
+  img = draw (c, IV_THEME_LIGHT);
+  /* The median (5) is a thick line across the box; the box is tinted red. */
+  g_assert_cmpint (dist (px (img, X (c, 2), Y (c, 5)), RED), <, 10);
+  g_assert_cmpint (dist (px (img, X (c, 2) + 10, Y (c, 4)), WHITE), >, 40);
+  /* Error bar from 3 to 7 at x = 8; nothing at 7.5 beside it. */
+  g_assert_cmpint (dist (px (img, X (c, 8), Y (c, 6.5)), BLUE), <, 10);
+  g_assert_cmpint (dist (px (img, X (c, 8), Y (c, 7.6)), WHITE), <, 10);
+  g_assert_cmpint (dist (px (img, X (c, 5), Y (c, 9)), 0xff00ff00u), <, 10);
+  cairo_surface_destroy (img);
+}
+
+static void
+test_heatmap_and_lines (void)
+{
+  g_autoptr (IvChart) c = iv_chart_new ();
+  double v[] = { 0, 1, 1, 1 }; /* 2 × 2, row 0 at the bottom */
+  cairo_surface_t *img;
+  IvColor lo = iv_colormap_viridis (0), hi = iv_colormap_viridis (1);
+  guint32 lo_px = 0xff000000u | (guint32) (lo.r * 255 + 0.5) << 16 | (guint32) (lo.g * 255 + 0.5) << 8 | (guint32) (lo.b * 255 + 0.5);
+  guint32 hi_px = 0xff000000u | (guint32) (hi.r * 255 + 0.5) << 16 | (guint32) (hi.g * 255 + 0.5) << 8 | (guint32) (hi.b * 255 + 0.5);
+
+  iv_chart_add_heatmap (c, "heat", v, 2, 2, 0, 10, 0, 10);
+  iv_chart_axis_set_range (c, IV_AXIS_X, 0, 10);
+  iv_chart_axis_set_range (c, IV_AXIS_Y, 0, 10);
+  img = draw (c, IV_THEME_LIGHT);
+  g_assert_cmpint (dist (px (img, X (c, 2.5), Y (c, 2.5)), lo_px), <, 4);
+  g_assert_cmpint (dist (px (img, X (c, 7.5), Y (c, 7.5)), hi_px), <, 4);
+  cairo_surface_destroy (img);
+}
+
+/* Anything drawn outside the figure's box lands in the margin of a larger surface. */
+static void
+check_inside (IvChart *c, double w, double h, IvTheme theme)
+{
+  const int m = 80;
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) w + 2 * m, (int) h + 2 * m);
+  cairo_t *cr = cairo_create (s);
+  IvRenderOptions opt = { theme, 1.0 };
+  const guint8 *data;
+  int stride;
+
+  cairo_translate (cr, m, m);
+  g_assert_true (iv_chart_render (cr, c, &opt, w, h, NULL));
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  data = cairo_image_surface_get_data (s);
+  stride = cairo_image_surface_get_stride (s);
+  for (int y = 0; y < h + 2 * m; y++)
+    for (int x = 0; x < w + 2 * m; x++)
+      {
+        gboolean inside = x >= m && x < m + w && y >= m && y < m + h;
+        guint32 p = ((const guint32 *) (data + y * stride))[x];
+        if (!inside && p != 0)
+          g_error ("%g×%g: drawn outside the figure at (%d, %d)", w, h, x - m, y - m);
+      }
+  cairo_surface_destroy (s);
+}
+
+static void
+test_labels_stay_inside (void)
+{
+  g_autoptr (IvChart) c = iv_chart_new ();
+  double x[] = { 1.7e18, 1.7e18 + 3.6e12 }, y[] = { 123456789, 987654321 };
+  double y2[] = { 0.001, 0.002 };
+  IvSeries *s2;
+  const double sizes[][2] = { { 320, 200 }, { 336, 252 }, { 672, 302 }, { 1920, 1080 } };
+
+  iv_chart_set_title (c, "A long title that names what the figure shows in detail",
+                      "and a subtitle with the configuration");
+  iv_chart_axis_set_time (c, IV_AXIS_X, 0, TRUE);
+  iv_chart_axis_set_title (c, IV_AXIS_X, "Wall-clock time");
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit) { IV_UNIT_BYTES, 1, NULL });
+  iv_chart_axis_set_title (c, IV_AXIS_Y, "GPU memory used");
+  iv_chart_axis_set_title (c, IV_AXIS_Y2, "Utilisation");
+  iv_chart_add_line (c, "memory used by the inference server", x, y, 2);
+  s2 = iv_chart_add_line (c, "utilisation", x, y2, 2);
+  iv_series_set_y2 (s2, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    for (IvLegendPlacement p = IV_LEGEND_AUTO; p <= IV_LEGEND_BOTTOM; p++)
+      {
+        iv_chart_set_legend (c, p);
+        check_inside (c, sizes[i][0], sizes[i][1], i % 2 ? IV_THEME_DARK : IV_THEME_PRINT);
+      }
+}
+
+static void
+test_x_labels_do_not_overlap (void)
+{
+  g_autoptr (IvChart) c = iv_chart_new ();
+  double x[] = { 0, 123456789 }, y[] = { 0, 1 };
+
+  iv_chart_add_line (c, "l", x, y, 2);
+  for (double w = 200; w <= 1200; w += 250)
+    {
+      cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) w, 200);
+      cairo_t *cr = cairo_create (img);
+      IvRenderOptions opt = { IV_THEME_LIGHT, 1 };
+      iv_chart_render (cr, c, &opt, w, 200, NULL);
+      cairo_destroy (cr);
+      cairo_surface_destroy (img);
+      /* At least two labels, spaced by at least the label width (checked in fit_ticks);
+       * here: the layout kept the plot inside the figure at every width. */
+      g_assert_cmpfloat (iv_chart_get_layout (c)->plot_x + iv_chart_get_layout (c)->plot_w, <=, w);
+    }
+}
+
+static void
+test_hit_testing (void)
+{
+  g_autoptr (IvChart) c = iv_chart_new ();
+  gsize n = 100000;
+  g_autofree double *x = g_new (double, n);
+  g_autofree double *y = g_new (double, n);
+  double ux[] = { 9, 1, 5 }, uy[] = { 1, 9, 5 };
+  IvChartHit hit;
+  cairo_surface_t *img;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      x[i] = i * 10.0 / n;
+      y[i] = 2 + sin (i * 0.001);
+    }
+  iv_chart_add_line (c, "sorted", x, y, n);
+  iv_chart_add_scatter (c, "unsorted", ux, uy, 3);
+  fixed_axes (c);
+  img = draw (c, IV_THEME_LIGHT);
+  g_assert_true (iv_chart_hit_test (c, X (c, x[50000]), Y (c, y[50000]), 6, &hit));
+  g_assert_cmpstr (iv_series_get_name (hit.series), ==, "sorted");
+  /* Points 1/10000 apart share a pixel: any of the neighbours within a pixel is right. */
+  g_assert_cmpfloat (fabs ((double) hit.index - 50000), <, 30);
+  g_assert_cmpfloat (hit.distance, <=, 1.0);
+  g_assert_true (iv_chart_hit_test (c, X (c, 1) + 2, Y (c, 9) - 1, 6, &hit));
+  g_assert_cmpstr (iv_series_get_name (hit.series), ==, "unsorted");
+  g_assert_cmpuint (hit.index, ==, 1);
+  g_assert_cmpfloat (hit.x, ==, 1);
+  g_assert_cmpfloat (hit.y, ==, 9);
+  /* Nothing within the radius. */
+  g_assert_false (iv_chart_hit_test (c, X (c, 7), Y (c, 8), 6, &hit));
+  /* Hidden series are not hit. */
+  iv_series_set_visible (iv_chart_get_series (c, 1), FALSE);
+  cairo_surface_destroy (img);
+  img = draw (c, IV_THEME_LIGHT);
+  g_assert_false (iv_chart_hit_test (c, X (c, 1), Y (c, 9), 6, &hit));
+  cairo_surface_destroy (img);
+}
+
+static void
+test_inverse_transform (void)
+{
+  g_autoptr (IvChart) c = iv_chart_new ();
+  double x[] = { 1, 1000 }, y[] = { 1, 2 };
+  cairo_surface_t *img;
+  const IvChartLayout *L;
+
+  iv_chart_add_line (c, "l", x, y, 2);
+  iv_chart_axis_set_scale (c, IV_AXIS_X, IV_SCALE_LOG10);
+  img = draw (c, IV_THEME_LIGHT);
+  L = iv_chart_get_layout (c);
+  for (double v = 1; v <= 1000; v *= 10)
+    g_assert_cmpfloat_with_epsilon (iv_chart_to_data (L, IV_AXIS_X, iv_chart_to_pixel (L, IV_AXIS_X, v)), v, v * 1e-9);
+  g_assert_cmpfloat_with_epsilon (iv_chart_to_data (L, IV_AXIS_Y, iv_chart_to_pixel (L, IV_AXIS_Y, 1.5)), 1.5, 1e-9);
+  /* Decades are equally spaced on screen. */
+  g_assert_cmpfloat_with_epsilon (iv_chart_to_pixel (L, IV_AXIS_X, 10) - iv_chart_to_pixel (L, IV_AXIS_X, 1),
+                                  iv_chart_to_pixel (L, IV_AXIS_X, 1000) - iv_chart_to_pixel (L, IV_AXIS_X, 100), 1e-6);
+  cairo_surface_destroy (img);
+}
+
+static void
+test_legend_hit_and_colors (void)
+{
+  g_autoptr (IvChart) a = iv_chart_new ();
+  g_autoptr (IvChart) b = iv_chart_new ();
+  double x[] = { 0, 1 }, y[] = { 0, 1 };
+  const IvChartLayout *L;
+  cairo_surface_t *img;
+  IvColor ca, cb;
+  int row;
+
+  iv_chart_add_line (a, "p50", x, y, 2);
+  iv_chart_add_line (a, "p99", x, y, 2);
+  iv_chart_add_line (b, "p99", x, y, 2);
+  iv_chart_set_legend (a, IV_LEGEND_RIGHT);
+  img = draw (a, IV_THEME_LIGHT);
+  cairo_surface_destroy (img);
+  img = draw (b, IV_THEME_LIGHT);
+  cairo_surface_destroy (img);
+  /* "p99" has the same colour in both charts. */
+  ca = iv_palette_color (IV_THEME_LIGHT, iv_palette_index_for ("p99"));
+  cb = iv_palette_color (IV_THEME_LIGHT, iv_palette_index_for ("p99"));
+  g_assert_cmpfloat (ca.r, ==, cb.r);
+  L = iv_chart_get_layout (a);
+  g_assert_cmpfloat (L->legend_w, >, 0);
+  row = iv_chart_legend_hit (a, L->legend_x + 20, L->legend_y + 5 + L->legend_row_h * 1.5);
+  g_assert_cmpint (row, ==, 1);
+  g_assert_cmpint (iv_chart_legend_hit (a, L->legend_x - 5, L->legend_y + 10), ==, -1);
+}
+
+static void
+test_palette_probe (void)
+{
+  /* Eight series never share a colour, whatever their names hash to. */
+  g_autoptr (IvChart) c = iv_chart_new ();
+  double x[] = { 0, 1 }, y[] = { 0, 1 };
+  guint32 seen[8];
+  cairo_surface_t *img;
+
+  for (int i = 0; i < 8; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("run %d", i);
+      IvSeries *s = iv_chart_add_line (c, name, x, y, 2);
+      iv_series_set_line_width (s, 4);
+    }
+  iv_chart_set_legend (c, IV_LEGEND_HIDDEN);
+  img = draw (c, IV_THEME_LIGHT);
+  for (int i = 0; i < 8; i++)
+    {
+      IvColor col;
+      iv_chart_set_legend (c, IV_LEGEND_HIDDEN);
+      for (int k = 0; k < 8; k++)
+        iv_series_set_visible (iv_chart_get_series (c, k), k == i);
+      cairo_surface_destroy (img);
+      img = draw (c, IV_THEME_LIGHT);
+      seen[i] = px (img, X (c, 0.5), Y (c, 0.5));
+      (void) col;
+      for (int k = 0; k < i; k++)
+        g_assert_cmpint (dist (seen[i], seen[k]), >, 20);
+    }
+  cairo_surface_destroy (img);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/chart/scatter", test_scatter);
+  g_test_add_func ("/chart/scatter-vector-path", test_scatter_vector_path);
+  g_test_add_func ("/chart/line-and-step", test_line_and_step);
+  g_test_add_func ("/chart/area-stacked", test_area_stacked);
+  g_test_add_func ("/chart/bars", test_bars);
+  g_test_add_func ("/chart/horizontal-bars", test_horizontal_bars);
+  g_test_add_func ("/chart/histogram-and-cdf", test_histogram_and_cdf);
+  g_test_add_func ("/chart/box-errors-band", test_box_errors_band);
+  g_test_add_func ("/chart/heatmap", test_heatmap_and_lines);
+  g_test_add_func ("/chart/labels-stay-inside", test_labels_stay_inside);
+  g_test_add_func ("/chart/x-labels-fit", test_x_labels_do_not_overlap);
+  g_test_add_func ("/chart/hit-testing", test_hit_testing);
+  g_test_add_func ("/chart/inverse-transform", test_inverse_transform);
+  g_test_add_func ("/chart/legend-hit-and-colors", test_legend_hit_and_colors);
+  g_test_add_func ("/chart/palette-probe", test_palette_probe);
+  return g_test_run ();
+}
