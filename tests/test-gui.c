@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "iv-application.h"
+#include "iv-chart-view.h"
 #include "iv-export-dialog.h"
 #include "iv-window.h"
 #include "iv-test-util.h"
@@ -61,6 +62,18 @@ settle (void)
   g_assert_true (wait_for (none_loading, NULL, 20));
   while (g_main_context_pending (NULL))
     g_main_context_iteration (NULL, FALSE);
+}
+
+static void
+on_after_paint (GdkFrameClock *clock, gpointer data)
+{
+  *(gboolean *) data = TRUE;
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
 }
 
 static IvDocument *
@@ -368,6 +381,130 @@ test_export_dialog (void)
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
+static IvChart *
+demo_chart (void)
+{
+  IvChart *c = iv_chart_new ();
+  double x[200], y[200], px[3] = { 20e9, 50e9, 80e9 }, py[3] = { 30, 60, 45 };
+  IvSeries *s;
+
+  for (int i = 0; i < 200; i++)
+    {
+      x[i] = i * 0.5e9;
+      y[i] = 40 + 15 * sin (i / 15.0);
+    }
+  iv_chart_set_title (c, "Time to first token", "demo data");
+  iv_chart_axis_set_time (c, IV_AXIS_X, 0, FALSE);
+  iv_chart_axis_set_title (c, IV_AXIS_X, "Time since start");
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit) { IV_UNIT_SECONDS, 1e-3, NULL });
+  iv_chart_axis_set_title (c, IV_AXIS_Y, "TTFT");
+  iv_chart_add_line (c, "rolling p50", x, y, 200);
+  s = iv_chart_add_scatter (c, "requests", px, py, 3);
+  iv_series_set_marker (s, IV_MARKER_CIRCLE, 9);
+  iv_chart_set_legend (c, IV_LEGEND_RIGHT);
+  return c;
+}
+
+static void
+wait_for_widget_paint (GtkWidget *widget)
+{
+  GdkFrameClock *clock;
+  gboolean painted = FALSE;
+  gulong id;
+
+  g_assert_true (wait_for (is_mapped, widget, 10));
+  clock = gtk_widget_get_frame_clock (widget);
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &painted);
+  gtk_widget_queue_draw (widget);
+  g_assert_true (wait_for (flag_set, &painted, 10));
+  g_signal_handler_disconnect (clock, id);
+}
+
+static void
+save_widget_png (GtkWidget *widget, const char *path)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GtkWidget *parent = gtk_widget_get_parent (widget);
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+
+  gtk_widget_snapshot_child (parent, widget, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node, NULL);
+  if (path)
+    g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+static void
+test_chart_view (void)
+{
+  GtkWidget *win = gtk_window_new ();
+  GtkWidget *view = iv_chart_view_new ();
+  IvChartView *cv = IV_CHART_VIEW (view);
+  IvChart *chart;
+  const IvChartLayout *L;
+  double lo, hi, cx, cy;
+  g_autofree char *tip = NULL;
+  const char *out = g_getenv ("IV_CHART_SCREENSHOT");
+
+  gtk_window_set_default_size (GTK_WINDOW (win), 900, 520);
+  gtk_window_set_child (GTK_WINDOW (win), view);
+  iv_chart_view_set_chart (cv, demo_chart (), "ttft");
+  gtk_window_present (GTK_WINDOW (win));
+  wait_for_widget_paint (view);
+  chart = iv_chart_view_get_chart (cv);
+  L = iv_chart_get_layout (chart);
+  g_assert_true (L->valid);
+  g_assert_nonnull (iv_chart_view_get_figure (cv));
+
+  /* Hovering a point describes it with its units. */
+  tip = iv_chart_view_describe_at (cv, iv_chart_to_pixel (L, IV_AXIS_X, 50e9) + 2,
+                                   iv_chart_to_pixel (L, IV_AXIS_Y, 60) - 1);
+  g_assert_nonnull (tip);
+  g_assert_nonnull (strstr (tip, "requests"));
+  g_assert_nonnull (strstr (tip, "TTFT: 60 ms"));
+  g_assert_nonnull (strstr (tip, "Time since start: 50 s"));
+
+  /* Wheel zoom at the centre halves both ranges around it. */
+  lo = L->lo[IV_AXIS_X], hi = L->hi[IV_AXIS_X];
+  cx = L->plot_x + L->plot_w / 2, cy = L->plot_y + L->plot_h / 2;
+  iv_chart_view_zoom_at (cv, cx, cy, 0.5, IV_CHART_VIEW_AXIS_X);
+  wait_for_widget_paint (view);
+  g_assert_cmpfloat_with_epsilon (L->hi[IV_AXIS_X] - L->lo[IV_AXIS_X], (hi - lo) / 2, (hi - lo) * 1e-9);
+  g_assert_cmpfloat_with_epsilon ((L->hi[IV_AXIS_X] + L->lo[IV_AXIS_X]) / 2, (hi + lo) / 2, (hi - lo) * 1e-9);
+
+  /* Dragging right by a quarter of the plot shows earlier data. */
+  lo = L->lo[IV_AXIS_X], hi = L->hi[IV_AXIS_X];
+  iv_chart_view_pan_by (cv, L->plot_w / 4, 0, IV_CHART_VIEW_AXIS_X);
+  wait_for_widget_paint (view);
+  g_assert_cmpfloat_with_epsilon (L->lo[IV_AXIS_X], lo - (hi - lo) / 4, (hi - lo) * 1e-9);
+
+  /* Reset returns to the data's own range. */
+  iv_chart_view_reset (cv);
+  wait_for_widget_paint (view);
+  g_assert_cmpfloat (L->lo[IV_AXIS_X], <, 0);
+  g_assert_cmpfloat (L->hi[IV_AXIS_X], >, 99.5e9);
+
+  /* Log y, then back. */
+  iv_chart_view_set_log (cv, IV_AXIS_Y, TRUE);
+  wait_for_widget_paint (view);
+  g_assert_cmpint (L->kind[IV_AXIS_Y], ==, IV_SCALE_LOG10);
+  iv_chart_view_set_log (cv, IV_AXIS_Y, FALSE);
+
+  /* Clicking the first legend entry hides that series, again shows it. */
+  wait_for_widget_paint (view);
+  g_assert_true (iv_chart_view_click (cv, L->legend_x + 12, L->legend_y + 5 + L->legend_row_h / 2));
+  g_assert_false (iv_series_get_visible (iv_chart_get_series (chart, 0)));
+  g_assert_true (iv_chart_view_click (cv, L->legend_x + 12, L->legend_y + 5 + L->legend_row_h / 2));
+  g_assert_true (iv_series_get_visible (iv_chart_get_series (chart, 0)));
+  g_assert_false (iv_chart_view_click (cv, 2, 2));
+
+  wait_for_widget_paint (view);
+  save_widget_png (view, out);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 static void
 test_window_size_saved (void)
 {
@@ -397,18 +534,6 @@ test_preferences_and_about (void)
     if (ADW_IS_ABOUT_WINDOW (l->data) || ADW_IS_PREFERENCES_WINDOW (l->data))
       gtk_window_destroy (l->data);
   g_list_free (tops);
-}
-
-static void
-on_after_paint (GdkFrameClock *clock, gpointer data)
-{
-  *(gboolean *) data = TRUE;
-}
-
-static gboolean
-flag_set (gpointer data)
-{
-  return *(gboolean *) data;
 }
 
 /* Lets the window lay out and paint one frame, so every child has an allocation. */
@@ -489,6 +614,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/toggle-sidebar", test_toggle_sidebar);
   g_test_add_func ("/gui/export-dialog", test_export_dialog);
   g_test_add_func ("/gui/cancel-long-load", test_cancel_long_load);
+  g_test_add_func ("/gui/chart-view", test_chart_view);
   g_test_add_func ("/gui/preferences-and-about", test_preferences_and_about);
   g_test_add_func ("/gui/window-size-saved", test_window_size_saved);
   rc = g_test_run ();

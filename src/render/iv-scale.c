@@ -370,17 +370,34 @@ log_ticks (IvTicks *t, const IvScaleSpec *spec, double lo, double hi, guint targ
           add_tick (t, v, log_label (spec, v), TRUE);
       return;
     }
-  /* Up to a few decades: label 1, 2 and 5 of each (as many as fit), the rest minor. */
-  if (spec->kind == IV_SCALE_LOG10 && span <= 3 && target >= 2 * span)
+  /* Up to a few decades: label 1, then 5, then 2 of each decade, the densest set that
+   * fits the target (but at least two labels); the other mantissas are minor ticks. */
+  if (spec->kind == IV_SCALE_LOG10 && span <= 3)
     {
-      static const int mantissas[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
-      gboolean with_2_5 = target >= 3 * span;
+      static const int sets[3][3] = { { 1, 0, 0 }, { 1, 5, 0 }, { 1, 2, 5 } };
+      int level = 0;
+      guint previous = 0;
+
+      for (int l = 0; l < 3; l++)
+        {
+          guint count = 0;
+          for (double k = klo; k <= khi; k++)
+            for (int j = 0; j < 3 && sets[l][j]; j++)
+              {
+                double v = sets[l][j] * pow (10, k);
+                count += v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9);
+              }
+          /* Denser only while it fits, or while there are not yet two labels. */
+          if (l > 0 && count > MAX (target, 2) && previous >= 2)
+            break;
+          level = l;
+          previous = count;
+        }
       for (double k = klo; k <= khi; k++)
-        for (guint i = 0; i < G_N_ELEMENTS (mantissas); i++)
+        for (int mt = 1; mt <= 9; mt++)
           {
-            int mt = mantissas[i];
             double v = mt * pow (10, k);
-            gboolean major = mt == 1 || (with_2_5 && (mt == 2 || mt == 5));
+            gboolean major = mt == sets[level][0] || mt == sets[level][1] || mt == sets[level][2];
             if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9))
               add_tick (t, v, major ? log_label (spec, v) : NULL, major);
           }

@@ -1,0 +1,190 @@
+/* iv-chart-grid.c: panels share an axis by drawing with the union of their data ranges;
+ * a shared x axis is labelled on the bottom row only and a shared y axis in the first
+ * column only, as small multiples are read. */
+#define G_LOG_DOMAIN "iv-render"
+
+#include "iv-chart-grid.h"
+
+#include <math.h>
+#include <pango/pangocairo.h>
+
+#include "iv-chart-private.h"
+
+struct _IvChartGrid
+{
+  guint rows, columns;
+  IvChart **charts;
+  char *title;
+  gboolean share_x, share_y;
+};
+
+IvChartGrid *
+iv_chart_grid_new (guint rows, guint columns)
+{
+  IvChartGrid *g = g_new0 (IvChartGrid, 1);
+
+  g_return_val_if_fail (rows > 0 && columns > 0, NULL);
+  g->rows = rows;
+  g->columns = columns;
+  g->charts = g_new0 (IvChart *, rows * columns);
+  return g;
+}
+
+void
+iv_chart_grid_free (IvChartGrid *grid)
+{
+  if (!grid)
+    return;
+  for (guint i = 0; i < grid->rows * grid->columns; i++)
+    iv_chart_free (grid->charts[i]);
+  g_free (grid->charts);
+  g_free (grid->title);
+  g_free (grid);
+}
+
+void
+iv_chart_grid_set (IvChartGrid *grid, guint row, guint column, IvChart *chart)
+{
+  g_return_if_fail (row < grid->rows && column < grid->columns);
+  iv_chart_free (grid->charts[row * grid->columns + column]);
+  grid->charts[row * grid->columns + column] = chart;
+}
+
+IvChart *
+iv_chart_grid_get (IvChartGrid *grid, guint row, guint column)
+{
+  g_return_val_if_fail (row < grid->rows && column < grid->columns, NULL);
+  return grid->charts[row * grid->columns + column];
+}
+
+void
+iv_chart_grid_set_title (IvChartGrid *grid, const char *title)
+{
+  g_free (grid->title);
+  grid->title = g_strdup (title);
+}
+
+void
+iv_chart_grid_share_axes (IvChartGrid *grid, gboolean share_x, gboolean share_y)
+{
+  grid->share_x = share_x;
+  grid->share_y = share_y;
+}
+
+/* The range a chart would pick for an axis, from a throw-away drawing. */
+static void
+natural_range (IvChart *chart, IvAxisId axis, double *lo, double *hi)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cairo_t *cr = cairo_create (s);
+  IvRenderOptions opt = { IV_THEME_LIGHT, 1.0 };
+
+  iv_chart_render (cr, chart, &opt, 400, 300, NULL);
+  *lo = chart->layout.lo[axis];
+  *hi = chart->layout.hi[axis];
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
+typedef struct
+{
+  gboolean fixed;
+  double lo, hi;
+  gboolean hide;
+  char *title;
+} SavedAxis;
+
+gboolean
+iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options,
+                      double width, double height, GError **error)
+{
+  IvChartGrid *grid = (IvChartGrid *) data;
+  const IvThemeColors *colors = iv_theme_get_colors (options->theme);
+  double top = 0, cell_w, cell_h;
+  double union_lo[2] = { INFINITY, INFINITY }, union_hi[2] = { -INFINITY, -INFINITY };
+  gboolean ok = TRUE;
+  guint n = grid->rows * grid->columns;
+  g_autofree SavedAxis *saved = g_new0 (SavedAxis, n * 2);
+
+  cairo_save (cr);
+  iv_color_set_source (cr, &colors->background);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_fill (cr);
+
+  if (grid->title)
+    {
+      PangoLayout *layout = pango_cairo_create_layout (cr);
+      PangoFontDescription *fd = pango_font_description_from_string ("Cantarell, Sans Bold");
+      int tw, th;
+      pango_font_description_set_absolute_size (fd, 16.5 * (options->font_scale > 0 ? options->font_scale : 1) * PANGO_SCALE);
+      pango_layout_set_font_description (layout, fd);
+      pango_layout_set_width (layout, (int) ((width - 20) * PANGO_SCALE));
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+      pango_layout_set_text (layout, grid->title, -1);
+      pango_layout_get_pixel_size (layout, &tw, &th);
+      iv_color_set_source (cr, &colors->foreground);
+      cairo_move_to (cr, 10, 10);
+      pango_cairo_show_layout (cr, layout);
+      top = 10 + th + 4;
+      pango_font_description_free (fd);
+      g_object_unref (layout);
+    }
+
+  /* Shared ranges: the union of what each panel would show alone. */
+  for (guint i = 0; i < n; i++)
+    for (int a = 0; a < 2; a++)
+      {
+        IvChart *c = grid->charts[i];
+        double lo, hi;
+        if (!c || !(a == 0 ? grid->share_x : grid->share_y))
+          continue;
+        natural_range (c, a == 0 ? IV_AXIS_X : IV_AXIS_Y, &lo, &hi);
+        union_lo[a] = MIN (union_lo[a], lo);
+        union_hi[a] = MAX (union_hi[a], hi);
+      }
+
+  cell_w = width / grid->columns;
+  cell_h = (height - top) / grid->rows;
+  for (guint r = 0; r < grid->rows && ok; r++)
+    for (guint col = 0; col < grid->columns && ok; col++)
+      {
+        guint i = r * grid->columns + col;
+        IvChart *c = grid->charts[i];
+        if (!c)
+          continue;
+        for (int a = 0; a < 2; a++)
+          {
+            IvAxis *ax = &c->axis[a == 0 ? IV_AXIS_X : IV_AXIS_Y];
+            gboolean shared = a == 0 ? grid->share_x : grid->share_y;
+            gboolean inner = a == 0 ? r + 1 < grid->rows : col > 0;
+            SavedAxis *sv = &saved[i * 2 + a];
+            sv->fixed = ax->fixed, sv->lo = ax->lo, sv->hi = ax->hi, sv->hide = ax->hide_labels;
+            sv->title = ax->title;
+            if (!shared)
+              continue;
+            ax->fixed = TRUE;
+            ax->lo = union_lo[a];
+            ax->hi = union_hi[a];
+            if (inner)
+              {
+                ax->hide_labels = TRUE;
+                ax->title = NULL;
+              }
+          }
+        cairo_save (cr);
+        cairo_translate (cr, col * cell_w, top + r * cell_h);
+        cairo_rectangle (cr, 0, 0, cell_w, cell_h);
+        cairo_clip (cr);
+        ok = iv_chart_render (cr, c, options, cell_w, cell_h, error);
+        cairo_restore (cr);
+        for (int a = 0; a < 2; a++)
+          {
+            IvAxis *ax = &c->axis[a == 0 ? IV_AXIS_X : IV_AXIS_Y];
+            SavedAxis *sv = &saved[i * 2 + a];
+            ax->fixed = sv->fixed, ax->lo = sv->lo, ax->hi = sv->hi, ax->hide_labels = sv->hide;
+            ax->title = sv->title;
+          }
+      }
+  cairo_restore (cr);
+  return ok;
+}
