@@ -5,7 +5,9 @@
 #include <math.h>
 
 #include "iv-chart.h"
+#include "iv-chart-grid.h"
 #include "iv-palette.h"
+#include "iv-chart-private.h"
 
 #define W 480
 #define H 320
@@ -511,6 +513,43 @@ test_palette_probe (void)
   cairo_surface_destroy (img);
 }
 
+static void
+test_grid_shared_axes (void)
+{
+  g_autoptr (IvChartGrid) grid = iv_chart_grid_new (2, 1);
+  IvChart *top = iv_chart_new (), *bottom = iv_chart_new ();
+  double x1[] = { 0, 10 }, y1[] = { 0, 1 }, x2[] = { 5, 30 }, y2[] = { 0, 100 };
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 600, 600);
+  cairo_t *cr = cairo_create (s);
+  IvRenderOptions opt = { IV_THEME_LIGHT, 1 };
+  const IvChartLayout *lt, *lb;
+
+  iv_chart_add_line (top, "a", x1, y1, 2);
+  iv_chart_add_line (bottom, "b", x2, y2, 2);
+  iv_chart_axis_set_title (top, IV_AXIS_X, "x");
+  iv_chart_axis_set_title (bottom, IV_AXIS_X, "x");
+  iv_chart_grid_set (grid, 0, 0, top);
+  iv_chart_grid_set (grid, 1, 0, bottom);
+  iv_chart_grid_set_title (grid, "Two panels");
+  iv_chart_grid_share_axes (grid, TRUE, FALSE);
+  g_assert_true (iv_chart_grid_render (cr, grid, &opt, 600, 600, NULL));
+  lt = iv_chart_get_layout (top);
+  lb = iv_chart_get_layout (bottom);
+  /* Both show the union of 0 … 10 and 5 … 30 on x; y stays each panel's own. */
+  g_assert_cmpfloat (lt->lo[IV_AXIS_X], ==, lb->lo[IV_AXIS_X]);
+  g_assert_cmpfloat (lt->hi[IV_AXIS_X], ==, lb->hi[IV_AXIS_X]);
+  g_assert_cmpfloat (lt->lo[IV_AXIS_X], <=, 0);
+  g_assert_cmpfloat (lt->hi[IV_AXIS_X], >=, 30);
+  g_assert_cmpfloat (lt->hi[IV_AXIS_Y], <, 2);
+  g_assert_cmpfloat (lb->hi[IV_AXIS_Y], >, 99);
+  /* The top panel gives its x labels up: its plot reaches lower in its cell. */
+  g_assert_cmpfloat (lt->plot_y + lt->plot_h, >, lb->plot_y + lb->plot_h - 1);
+  /* The grid leaves the charts as they were. */
+  g_assert_false (top->axis[IV_AXIS_X].fixed);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -530,5 +569,6 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/inverse-transform", test_inverse_transform);
   g_test_add_func ("/chart/legend-hit-and-colors", test_legend_hit_and_colors);
   g_test_add_func ("/chart/palette-probe", test_palette_probe);
+  g_test_add_func ("/chart/grid-shared-axes", test_grid_shared_axes);
   return g_test_run ();
 }

@@ -79,6 +79,23 @@ struct _IvChart
   IvChartLayout layout; /* cache of the last drawing, for pointer queries */
 };
 
+typedef struct
+{
+  IvTicks *ticks;
+  double max_w, max_h; /* largest label */
+} AxisTicks;
+
+typedef struct
+{
+  double w, h;
+  guint rows;
+  double row_h;
+  double swatch;
+} LegendSize;
+
+#define IV_CHART_FONT_PX 13.0 /* body text, logical units */
+#define IV_CHART_PAD 10.0     /* outer padding */
+
 /* What one drawing needs at hand. */
 typedef struct
 {
@@ -106,6 +123,21 @@ _iv_px_y (const IvChartLayout *L, IvAxisId axis, double v)
          - iv_scale_normalize (L->kind[axis], L->lo[axis], L->hi[axis], v) * L->plot_h;
 }
 
+void     _iv_chart_layout        (IvChartCtx     *ctx,
+                                  double          width,
+                                  double          height,
+                                  AxisTicks       ticks[IV_N_AXES],
+                                  LegendSize     *legend);
+void     _iv_chart_draw_grid     (IvChartCtx     *ctx,
+                                  AxisTicks       ticks[IV_N_AXES]);
+void     _iv_chart_draw_axes     (IvChartCtx     *ctx,
+                                  AxisTicks       ticks[IV_N_AXES]);
+void     _iv_chart_draw_annotations (IvChartCtx  *ctx);
+void     _iv_chart_draw_legend   (IvChartCtx     *ctx,
+                                  const LegendSize *size);
+void     _iv_chart_draw_colorbar (IvChartCtx     *ctx,
+                                  IvSeries       *series);
+gboolean _iv_chart_series_in_legend (const IvSeries *series);
 void     _iv_chart_draw_series   (IvChartCtx     *ctx,
                                   IvSeries       *series,
                                   guint           index);

@@ -1,0 +1,703 @@
+/* iv-chart-layout.c: the chart's frame: text measured with Pango, ticks fitted so their
+ * labels never touch, margins computed from those measurements (never a clipped
+ * label), then grid, axes, axis titles, annotations, the legend (placed where it hides
+ * the fewest points) and the colour bar. */
+#define G_LOG_DOMAIN "iv-render"
+
+#include "iv-chart-private.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "iv-palette.h"
+
+#define TICK_LEN 5.0
+#define LABEL_GAP 8.0      /* minimum gap between neighbouring tick labels */
+
+/* -------- text -------- */
+
+static void
+set_font (IvChartCtx *ctx, double scale, gboolean bold)
+{
+  PangoFontDescription *fd = pango_font_description_from_string ("Cantarell, Sans");
+  pango_font_description_set_absolute_size (fd, ctx->font_px * scale * PANGO_SCALE);
+  pango_font_description_set_weight (fd, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+  pango_layout_set_font_description (ctx->text, fd);
+  pango_font_description_free (fd);
+}
+
+void
+_iv_chart_text_size (IvChartCtx *ctx, const char *text, double scale, gboolean bold, double *w,
+                     double *h)
+{
+  PangoRectangle logical;
+
+  set_font (ctx, scale, bold);
+  pango_layout_set_text (ctx->text, text ? text : "", -1);
+  pango_layout_set_width (ctx->text, ctx->max_text_w > 0 ? (int) (ctx->max_text_w * PANGO_SCALE) : -1);
+  pango_layout_set_ellipsize (ctx->text, ctx->max_text_w > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
+  pango_layout_get_extents (ctx->text, NULL, &logical);
+  *w = (double) logical.width / PANGO_SCALE;
+  *h = (double) logical.height / PANGO_SCALE;
+}
+
+void
+_iv_chart_show_text (IvChartCtx *ctx, const char *text, double x, double y, double xalign,
+                     double yalign, double scale, gboolean bold, const IvColor *color)
+{
+  double w, h;
+
+  _iv_chart_text_size (ctx, text, scale, bold, &w, &h);
+  iv_color_set_source (ctx->cr, color);
+  cairo_move_to (ctx->cr, x - w * xalign, y - h * yalign);
+  pango_cairo_show_layout (ctx->cr, ctx->text);
+}
+
+/* -------- ticks and layout -------- */
+
+static char *
+axis_title_with_unit (const IvChart *chart, IvAxisId a, const IvTicks *ticks)
+{
+  const char *title = chart->axis[a].title;
+
+  if (!title)
+    return NULL;
+  if (ticks && ticks->unit_label && !chart->axis[a].hide_labels)
+    return g_strdup_printf ("%s (%s)", title, ticks->unit_label);
+  return g_strdup (title);
+}
+
+static gboolean
+is_category_axis (const IvChart *chart, IvAxisId a)
+{
+  gboolean has_bars = FALSE;
+
+  for (guint i = 0; i < chart->series->len; i++)
+    has_bars |= ((IvSeries *) chart->series->pdata[i])->kind == IV_SERIES_BARS;
+  return has_bars && a == (chart->bars_horizontal ? IV_AXIS_Y : IV_AXIS_X);
+}
+
+/* Where category k sits on its axis: horizontal bars list categories top to bottom. */
+double
+_iv_chart_category_position (const IvChart *chart, gsize k, gsize n)
+{
+  return chart->bars_horizontal ? (double) (n - 1 - k) : (double) k;
+}
+
+static gboolean
+only_boxes (const IvChart *chart)
+{
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < chart->series->len; i++)
+    {
+      const IvSeries *s = chart->series->pdata[i];
+      if (s->kind == IV_SERIES_HEATMAP || s->kind == IV_SERIES_BARS)
+        continue;
+      if (s->kind != IV_SERIES_BOX)
+        return FALSE;
+      any = TRUE;
+    }
+  return any;
+}
+
+/* Box plots are labelled with their names under their positions. */
+static IvTicks *
+box_ticks (const IvChart *chart)
+{
+  IvTicks *t = iv_ticks_compute (&(IvScaleSpec) { IV_SCALE_LINEAR, IV_UNIT_PLAIN }, 0, 0, 1);
+
+  g_free (t->ticks);
+  t->ticks = g_new0 (IvTick, MAX (chart->series->len, 1));
+  for (guint i = 0; i < chart->series->len; i++)
+    {
+      const IvSeries *s = chart->series->pdata[i];
+      if (s->kind != IV_SERIES_BOX || !s->visible)
+        continue;
+      t->ticks[t->n_ticks++] = (IvTick) { s->position, g_strdup (s->name), TRUE };
+    }
+  return t;
+}
+
+static IvTicks *
+category_ticks (const IvChart *chart, const IvChartLayout *L, IvAxisId a)
+{
+  IvTicks *t = iv_ticks_compute (&(IvScaleSpec) { IV_SCALE_LINEAR, IV_UNIT_PLAIN }, 0, 0, 1);
+  guint n = (guint) (L->hi[a] + 0.5);
+
+  g_free (t->ticks);
+  t->ticks = g_new0 (IvTick, MAX (n, 1));
+  t->n_ticks = n;
+  for (guint i = 0; i < n; i++)
+    {
+      t->ticks[i].value = _iv_chart_category_position (chart, i, n);
+      t->ticks[i].major = TRUE;
+      t->ticks[i].label = g_strdup (chart->categories && i < chart->n_categories
+                                        ? chart->categories[i] : "");
+      if (!t->ticks[i].label[0])
+        {
+          g_free (t->ticks[i].label);
+          t->ticks[i].label = g_strdup_printf ("%u", i + 1);
+        }
+    }
+  return t;
+}
+
+/* Ticks whose labels fit the axis length without touching each other. */
+static void
+fit_ticks (IvChartCtx *ctx, IvAxisId a, double length, AxisTicks *out)
+{
+  IvChart *chart = ctx->chart;
+  IvChartLayout *L = ctx->L;
+  IvScaleSpec spec = chart->axis[a].spec;
+  guint target;
+
+  spec.kind = L->kind[a] == IV_SCALE_LINEAR && spec.kind == IV_SCALE_TIME ? IV_SCALE_TIME
+                                                                           : L->kind[a];
+  out->max_w = out->max_h = 0;
+  if (is_category_axis (chart, a))
+    {
+      out->ticks = category_ticks (chart, L, a);
+    }
+  else if (a == IV_AXIS_X && only_boxes (chart))
+    {
+      out->ticks = box_ticks (chart);
+    }
+  else
+    {
+      target = (guint) CLAMP (length / (a == IV_AXIS_X ? 90.0 : 45.0), 2, 12);
+      for (;;)
+        {
+          gboolean overlap = FALSE;
+          double prev_end = -INFINITY;
+
+          out->ticks = iv_ticks_compute (&spec, L->lo[a], L->hi[a], target);
+          for (guint i = 0; i < out->ticks->n_ticks && !overlap; i++)
+            {
+              IvTick *t = &out->ticks->ticks[i];
+              double w, h, centre, half;
+              if (!t->label)
+                continue;
+              _iv_chart_text_size (ctx, t->label, 0.92, FALSE, &w, &h);
+              centre = iv_scale_normalize (L->kind[a], L->lo[a], L->hi[a], t->value) * length;
+              half = (a == IV_AXIS_X ? w : h) / 2;
+              if (centre - half < prev_end + LABEL_GAP)
+                overlap = TRUE;
+              prev_end = centre + half;
+            }
+          if (!overlap || target <= 2)
+            break;
+          iv_ticks_free (out->ticks);
+          target--;
+        }
+    }
+  for (guint i = 0; i < out->ticks->n_ticks; i++)
+    if (out->ticks->ticks[i].label)
+      {
+        double w, h;
+        _iv_chart_text_size (ctx, out->ticks->ticks[i].label, 0.92, FALSE, &w, &h);
+        out->max_w = MAX (out->max_w, w);
+        out->max_h = MAX (out->max_h, h);
+      }
+}
+
+gboolean
+_iv_chart_series_in_legend (const IvSeries *s)
+{
+  return s->in_legend && s->name && s->name[0];
+}
+
+/* Legend names longer than this are ellipsized, so a legend always fits the figure. */
+static double
+legend_text_limit (const IvChartCtx *ctx, IvLegendPlacement placement)
+{
+  double w = ctx->L->width;
+  return placement == IV_LEGEND_RIGHT ? MAX (60, w / 3 - 40) : MAX (60, w - 2 * IV_CHART_PAD - 40);
+}
+
+static LegendSize
+measure_legend (IvChartCtx *ctx, IvLegendPlacement placement)
+{
+  LegendSize size = { 0 };
+  double text_w, text_h;
+
+  _iv_chart_text_size (ctx, "Ag", 0.92, FALSE, &text_w, &text_h);
+  size.row_h = text_h + 4;
+  size.swatch = 18;
+  for (guint i = 0; i < ctx->chart->series->len; i++)
+    {
+      IvSeries *s = ctx->chart->series->pdata[i];
+      if (!_iv_chart_series_in_legend (s))
+        continue;
+      ctx->max_text_w = legend_text_limit (ctx, placement);
+      _iv_chart_text_size (ctx, s->name, 0.92, FALSE, &text_w, &text_h);
+      ctx->max_text_w = 0;
+      size.w = MAX (size.w, size.swatch + 6 + text_w);
+      size.rows++;
+    }
+  if (size.rows)
+    {
+      size.w += 16;
+      size.h = size.rows * size.row_h + 10;
+    }
+  return size;
+}
+
+void
+_iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[IV_N_AXES],
+        LegendSize *legend)
+{
+  IvChart *chart = ctx->chart;
+  IvChartLayout *L = ctx->L;
+  double top = IV_CHART_PAD, bottom = IV_CHART_PAD, left = IV_CHART_PAD, right = IV_CHART_PAD;
+  double w, h, line_h;
+
+  _iv_chart_text_size (ctx, "Ag", 0.92, FALSE, &w, &line_h);
+  ctx->max_text_w = width - 2 * IV_CHART_PAD;
+  if (chart->title)
+    {
+      _iv_chart_text_size (ctx, chart->title, 1.25, TRUE, &w, &h);
+      top += h + 2;
+    }
+  if (chart->subtitle)
+    {
+      _iv_chart_text_size (ctx, chart->subtitle, 0.95, FALSE, &w, &h);
+      top += h;
+    }
+  ctx->max_text_w = 0;
+  if (chart->title || chart->subtitle)
+    top += 8;
+  else
+    top += line_h / 2; /* room for the top y label's upper half */
+
+  L->legend_placement = chart->legend;
+  *legend = measure_legend (ctx, chart->legend);
+  /* A legend that would cover much of a small plot goes below it instead. */
+  if (chart->legend == IV_LEGEND_AUTO && legend->rows
+      && (legend->w > (width - 2 * IV_CHART_PAD) * 0.45 || legend->h > (height - top - 2 * IV_CHART_PAD) * 0.45))
+    {
+      L->legend_placement = IV_LEGEND_BOTTOM;
+      *legend = measure_legend (ctx, IV_LEGEND_BOTTOM);
+    }
+  if (L->legend_placement == IV_LEGEND_RIGHT && legend->rows)
+    right += legend->w + 8;
+  else if (L->legend_placement == IV_LEGEND_BOTTOM && legend->rows)
+    bottom += legend->h + 8;
+
+  /* Axis titles sit outside the tick labels. */
+  if (chart->axis[IV_AXIS_X].title)
+    bottom += line_h + 6;
+  if (chart->axis[IV_AXIS_Y].title)
+    left += line_h + 6;
+  if (L->has_y2 && chart->axis[IV_AXIS_Y2].title)
+    right += line_h + 6;
+
+  /* Two passes: the y labels' width sets the plot width the x ticks are fitted to. */
+  memset (ticks, 0, sizeof (AxisTicks) * IV_N_AXES);
+  for (int pass = 0; pass < 2; pass++)
+    {
+      double l = left, r = right, b = bottom;
+
+      for (guint a = 0; a < IV_N_AXES; a++)
+        g_clear_pointer (&ticks[a].ticks, iv_ticks_free);
+      L->plot_h = MAX (20, height - top - bottom - line_h - TICK_LEN - 4);
+      fit_ticks (ctx, IV_AXIS_Y, L->plot_h, &ticks[IV_AXIS_Y]);
+      if (L->has_y2)
+        fit_ticks (ctx, IV_AXIS_Y2, L->plot_h, &ticks[IV_AXIS_Y2]);
+      if (!chart->axis[IV_AXIS_Y].hide_labels)
+        l += ticks[IV_AXIS_Y].max_w + TICK_LEN + 4;
+      if (L->has_y2 && !chart->axis[IV_AXIS_Y2].hide_labels)
+        r += ticks[IV_AXIS_Y2].max_w + TICK_LEN + 4;
+      L->plot_w = MAX (20, width - l - r);
+      fit_ticks (ctx, IV_AXIS_X, L->plot_w, &ticks[IV_AXIS_X]);
+      /* The first and last x labels stick out by half their width. */
+      if (ticks[IV_AXIS_X].ticks->n_ticks && !chart->axis[IV_AXIS_X].hide_labels)
+        {
+          IvTicks *xt = ticks[IV_AXIS_X].ticks;
+          for (guint i = 0; i < xt->n_ticks; i++)
+            {
+              double tw, th, px;
+              if (!xt->ticks[i].label)
+                continue;
+              _iv_chart_text_size (ctx, xt->ticks[i].label, 0.92, FALSE, &tw, &th);
+              px = iv_scale_normalize (L->kind[IV_AXIS_X], L->lo[IV_AXIS_X], L->hi[IV_AXIS_X],
+                                       xt->ticks[i].value) * L->plot_w;
+              l = MAX (l, left + tw / 2 - px + ticks[IV_AXIS_Y].max_w * 0);
+              r = MAX (r, right + tw / 2 - (L->plot_w - px));
+            }
+          b += ticks[IV_AXIS_X].max_h + TICK_LEN + 4;
+        }
+      L->plot_x = l;
+      L->plot_y = top;
+      L->plot_w = MAX (20, width - l - r);
+      L->plot_h = MAX (20, height - top - b);
+    }
+}
+
+/* -------- drawing the frame -------- */
+
+void
+_iv_chart_draw_grid (IvChartCtx *ctx, AxisTicks ticks[IV_N_AXES])
+{
+  cairo_t *cr = ctx->cr;
+  IvChartLayout *L = ctx->L;
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1.0);
+  iv_color_set_source (cr, &ctx->colors->grid);
+  for (IvAxisId a = IV_AXIS_X; a <= IV_AXIS_Y; a++)
+    {
+      gboolean grid = ctx->chart->axis[a].grid;
+      /* Horizontal bars swap the axes: the value grid follows the values. */
+      if (is_category_axis (ctx->chart, IV_AXIS_Y))
+        grid = a == IV_AXIS_X ? ctx->chart->axis[IV_AXIS_Y].grid || grid : FALSE;
+      if (!grid || is_category_axis (ctx->chart, a))
+        continue;
+      for (guint i = 0; i < ticks[a].ticks->n_ticks; i++)
+        {
+          IvTick *t = &ticks[a].ticks->ticks[i];
+          if (!t->major)
+            continue;
+          if (a == IV_AXIS_X)
+            {
+              double x = round (_iv_px_x (L, t->value)) + 0.5;
+              cairo_move_to (cr, x, L->plot_y);
+              cairo_line_to (cr, x, L->plot_y + L->plot_h);
+            }
+          else
+            {
+              double y = round (_iv_px_y (L, a, t->value)) + 0.5;
+              cairo_move_to (cr, L->plot_x, y);
+              cairo_line_to (cr, L->plot_x + L->plot_w, y);
+            }
+        }
+    }
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+void
+_iv_chart_draw_axes (IvChartCtx *ctx, AxisTicks ticks[IV_N_AXES])
+{
+  cairo_t *cr = ctx->cr;
+  IvChartLayout *L = ctx->L;
+  IvChart *chart = ctx->chart;
+  const IvColor *fg = &ctx->colors->foreground;
+  const IvColor *dim = &ctx->colors->foreground_dim;
+  double x0 = L->plot_x, y0 = L->plot_y, x1 = L->plot_x + L->plot_w, y1 = L->plot_y + L->plot_h;
+  double line_w, line_h;
+
+  _iv_chart_text_size (ctx, "Ag", 0.92, FALSE, &line_w, &line_h);
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1.0);
+  iv_color_set_source (cr, dim);
+  /* Left and bottom spines (and right with a secondary axis), as journals prefer. */
+  cairo_move_to (cr, round (x0) + 0.5, y0);
+  cairo_line_to (cr, round (x0) + 0.5, round (y1) + 0.5);
+  cairo_line_to (cr, x1, round (y1) + 0.5);
+  if (L->has_y2)
+    {
+      cairo_move_to (cr, round (x1) - 0.5, y0);
+      cairo_line_to (cr, round (x1) - 0.5, y1);
+    }
+  cairo_stroke (cr);
+
+  for (guint a = 0; a < IV_N_AXES; a++)
+    {
+      IvTicks *tk = ticks[a].ticks;
+      if (!tk || (a == IV_AXIS_Y2 && !L->has_y2))
+        continue;
+      for (guint i = 0; i < tk->n_ticks; i++)
+        {
+          IvTick *t = &tk->ticks[i];
+          double len = t->major ? TICK_LEN : TICK_LEN * 0.6;
+          if (a == IV_AXIS_X)
+            {
+              double x = round (_iv_px_x (L, t->value)) + 0.5;
+              if (x < x0 - 0.5 || x > x1 + 0.5)
+                continue;
+              iv_color_set_source (cr, dim);
+              cairo_move_to (cr, x, round (y1) + 0.5);
+              cairo_line_to (cr, x, round (y1) + 0.5 + len);
+              cairo_stroke (cr);
+              if (t->label && !chart->axis[a].hide_labels)
+                _iv_chart_show_text (ctx, t->label, x, y1 + TICK_LEN + 3, 0.5, 0, 0.92, FALSE, fg);
+            }
+          else
+            {
+              double y = round (_iv_px_y (L, a, t->value)) + 0.5;
+              double sx = a == IV_AXIS_Y ? round (x0) + 0.5 : round (x1) - 0.5;
+              double dir = a == IV_AXIS_Y ? -1 : 1;
+              if (y < y0 - 0.5 || y > y1 + 0.5)
+                continue;
+              iv_color_set_source (cr, dim);
+              cairo_move_to (cr, sx, y);
+              cairo_line_to (cr, sx + dir * len, y);
+              cairo_stroke (cr);
+              if (t->label && !chart->axis[a].hide_labels)
+                _iv_chart_show_text (ctx, t->label, sx + dir * (TICK_LEN + 3), y,
+                                     a == IV_AXIS_Y ? 1 : 0, 0.5, 0.92, FALSE, fg);
+            }
+        }
+    }
+
+  /* Axis titles, with the unit the labels share. */
+  {
+    g_autofree char *xt = axis_title_with_unit (chart, IV_AXIS_X, ticks[IV_AXIS_X].ticks);
+    g_autofree char *yt = axis_title_with_unit (chart, IV_AXIS_Y, ticks[IV_AXIS_Y].ticks);
+    g_autofree char *y2t = L->has_y2 ? axis_title_with_unit (chart, IV_AXIS_Y2, ticks[IV_AXIS_Y2].ticks)
+                                     : NULL;
+    double label_h = chart->axis[IV_AXIS_X].hide_labels ? 0 : ticks[IV_AXIS_X].max_h;
+
+    if (xt)
+      _iv_chart_show_text (ctx, xt, x0 + L->plot_w / 2, y1 + TICK_LEN + 6 + label_h, 0.5, 0,
+                           0.95, FALSE, fg);
+    if (yt)
+      {
+        double lw = chart->axis[IV_AXIS_Y].hide_labels ? 0 : ticks[IV_AXIS_Y].max_w;
+        cairo_save (cr);
+        cairo_translate (cr, x0 - TICK_LEN - 8 - lw - line_h / 2 - 2, y0 + L->plot_h / 2);
+        cairo_rotate (cr, -G_PI / 2);
+        _iv_chart_show_text (ctx, yt, 0, 0, 0.5, 0.5, 0.95, FALSE, fg);
+        cairo_restore (cr);
+      }
+    if (y2t)
+      {
+        double lw = chart->axis[IV_AXIS_Y2].hide_labels ? 0 : ticks[IV_AXIS_Y2].max_w;
+        cairo_save (cr);
+        cairo_translate (cr, x1 + TICK_LEN + 8 + lw + line_h / 2 + 2, y0 + L->plot_h / 2);
+        cairo_rotate (cr, G_PI / 2);
+        _iv_chart_show_text (ctx, y2t, 0, 0, 0.5, 0.5, 0.95, FALSE, fg);
+        cairo_restore (cr);
+      }
+  }
+  cairo_restore (cr);
+}
+
+/* Text over data gets a background-coloured plate so it stays readable. */
+static void
+show_plate_text (IvChartCtx *ctx, const char *text, double x, double y, double xalign,
+                 double yalign)
+{
+  double w, h;
+  IvColor plate = ctx->colors->background;
+
+  _iv_chart_text_size (ctx, text, 0.85, FALSE, &w, &h);
+  plate.a = ctx->theme == IV_THEME_PRINT ? 1.0 : 0.8;
+  iv_color_set_source (ctx->cr, &plate);
+  cairo_rectangle (ctx->cr, x - w * xalign - 2, y - h * yalign, w + 4, h);
+  cairo_fill (ctx->cr);
+  _iv_chart_show_text (ctx, text, x, y, xalign, yalign, 0.85, FALSE, &ctx->colors->foreground);
+}
+
+void
+_iv_chart_draw_annotations (IvChartCtx *ctx)
+{
+  cairo_t *cr = ctx->cr;
+  IvChartLayout *L = ctx->L;
+  const IvColor *fg = &ctx->colors->foreground;
+  static const double dash[] = { 5, 3 };
+
+  (void) fg;
+  for (guint i = 0; i < ctx->chart->annotations->len; i++)
+    {
+      IvAnnotation *a = &g_array_index (ctx->chart->annotations, IvAnnotation, i);
+      cairo_save (cr);
+      cairo_set_line_width (cr, 1.25);
+      cairo_set_dash (cr, dash, 2, 0);
+      iv_color_set_source (cr, &ctx->colors->foreground_dim);
+      if (a->kind == IV_ANNOTATION_HLINE)
+        {
+          double y = _iv_px_y (L, IV_AXIS_Y, a->y);
+          cairo_move_to (cr, L->plot_x, y);
+          cairo_line_to (cr, L->plot_x + L->plot_w, y);
+          cairo_stroke (cr);
+          if (a->text)
+            show_plate_text (ctx, a->text, L->plot_x + L->plot_w - 4, y - 2, 1, 1);
+        }
+      else if (a->kind == IV_ANNOTATION_VLINE)
+        {
+          double x = _iv_px_x (L, a->x);
+          cairo_move_to (cr, x, L->plot_y);
+          cairo_line_to (cr, x, L->plot_y + L->plot_h);
+          cairo_stroke (cr);
+          if (a->text)
+            show_plate_text (ctx, a->text, x + 4, L->plot_y + 2, 0, 0);
+        }
+      else if (a->text)
+        show_plate_text (ctx, a->text, _iv_px_x (L, a->x), _iv_px_y (L, IV_AXIS_Y, a->y), 0.5, 0.5);
+      cairo_restore (cr);
+    }
+}
+
+/* Points of visible series under a rectangle, sampled: how much data a legend would hide. */
+static double
+data_under (IvChartCtx *ctx, double x, double y, double w, double h)
+{
+  double hidden = 0;
+
+  for (guint i = 0; i < ctx->chart->series->len; i++)
+    {
+      IvSeries *s = ctx->chart->series->pdata[i];
+      IvAxisId ya = s->y2 ? IV_AXIS_Y2 : IV_AXIS_Y;
+      gsize step;
+      if (!s->visible || s->kind == IV_SERIES_HEATMAP || !s->x || !s->y)
+        continue;
+      step = MAX (1, s->n / 2000);
+      for (gsize k = 0; k < s->n && k < (s->kind == IV_SERIES_HISTOGRAM ? s->n : s->n); k += step)
+        {
+          double px = s->kind == IV_SERIES_BOX ? _iv_px_x (ctx->L, s->position) : _iv_px_x (ctx->L, s->x[k]);
+          double top = s->y[k] + (s->base ? s->base[k] : 0);
+          double py = _iv_px_y (ctx->L, ya, top);
+          if (px >= x && px <= x + w && py >= y && py <= y + h)
+            hidden += step;
+          /* Bars and areas cover everything below their top. */
+          if ((s->kind == IV_SERIES_BARS || s->kind == IV_SERIES_AREA
+               || s->kind == IV_SERIES_HISTOGRAM) && px >= x && px <= x + w && py <= y + h)
+            hidden += step;
+        }
+    }
+  return hidden;
+}
+
+void
+_iv_chart_draw_legend (IvChartCtx *ctx, const LegendSize *size)
+{
+  cairo_t *cr = ctx->cr;
+  IvChartLayout *L = ctx->L;
+  IvChart *chart = ctx->chart;
+  double x, y;
+  guint row = 0;
+
+  if (!size->rows || L->legend_placement == IV_LEGEND_HIDDEN)
+    {
+      L->legend_w = L->legend_h = 0;
+      return;
+    }
+  if (L->legend_placement == IV_LEGEND_RIGHT)
+    {
+      x = L->plot_x + L->plot_w + (L->has_y2 ? 60 : 12);
+      x = MIN (x, L->width - size->w - IV_CHART_PAD);
+      y = L->plot_y;
+    }
+  else if (L->legend_placement == IV_LEGEND_BOTTOM)
+    {
+      x = MAX (IV_CHART_PAD, L->plot_x + (L->plot_w - size->w) / 2);
+      y = L->height - IV_CHART_PAD - size->h;
+    }
+  else
+    {
+      /* The corner (or edge middle) that hides the fewest data points. */
+      const double m = 8;
+      double cx[] = { L->plot_x + L->plot_w - size->w - m, L->plot_x + m,
+                      L->plot_x + L->plot_w - size->w - m, L->plot_x + m,
+                      L->plot_x + (L->plot_w - size->w) / 2, L->plot_x + (L->plot_w - size->w) / 2 };
+      double cy[] = { L->plot_y + m, L->plot_y + m, L->plot_y + L->plot_h - size->h - m,
+                      L->plot_y + L->plot_h - size->h - m, L->plot_y + m,
+                      L->plot_y + L->plot_h - size->h - m };
+      double best = INFINITY;
+      x = cx[0];
+      y = cy[0];
+      for (guint i = 0; i < G_N_ELEMENTS (cx); i++)
+        {
+          double hidden = data_under (ctx, cx[i], cy[i], size->w, size->h);
+          if (hidden < best - 0.5)
+            {
+              best = hidden;
+              x = cx[i];
+              y = cy[i];
+            }
+        }
+    }
+  L->legend_x = x, L->legend_y = y, L->legend_w = size->w, L->legend_h = size->h;
+  L->legend_row_h = size->row_h;
+  L->n_legend_rows = size->rows;
+
+  cairo_save (cr);
+  if (L->legend_placement == IV_LEGEND_AUTO)
+    {
+      IvColor bg = ctx->colors->background;
+      bg.a = ctx->theme == IV_THEME_PRINT ? 1.0 : 0.85;
+      iv_color_set_source (cr, &bg);
+      cairo_rectangle (cr, x, y, size->w, size->h);
+      cairo_fill_preserve (cr);
+      iv_color_set_source (cr, &ctx->colors->grid);
+      cairo_set_line_width (cr, 1);
+      cairo_stroke (cr);
+    }
+  for (guint i = 0; i < chart->series->len; i++)
+    {
+      IvSeries *s = chart->series->pdata[i];
+      double ry = y + 5 + row * size->row_h + size->row_h / 2;
+      double sx = x + 8;
+      IvColor c = s->color;
+      const IvColor *fg = s->visible ? &ctx->colors->foreground : &ctx->colors->foreground_dim;
+
+      if (!_iv_chart_series_in_legend (s))
+        continue;
+      if (!s->visible)
+        c.a *= 0.3;
+      iv_color_set_source (cr, &c);
+      switch (s->kind)
+        {
+        case IV_SERIES_SCATTER:
+          _iv_chart_draw_marker (cr, s->marker, sx + size->swatch / 2, ry, 7);
+          cairo_fill (cr);
+          break;
+        case IV_SERIES_LINE:
+        case IV_SERIES_STEP:
+        case IV_SERIES_CDF:
+        case IV_SERIES_ERROR_BARS:
+          cairo_set_line_width (cr, MAX (2, s->line_width));
+          if (s->dashed)
+            cairo_set_dash (cr, (double[]) { 4, 2 }, 2, 0);
+          cairo_move_to (cr, sx, ry);
+          cairo_line_to (cr, sx + size->swatch, ry);
+          cairo_stroke (cr);
+          cairo_set_dash (cr, NULL, 0, 0);
+          break;
+        default:
+          if (ctx->theme != IV_THEME_PRINT && s->kind != IV_SERIES_BARS)
+            c.a = MAX (c.a * s->alpha, 0.35);
+          iv_color_set_source (cr, &c);
+          cairo_rectangle (cr, sx, ry - 5, size->swatch, 10);
+          cairo_fill (cr);
+          break;
+        }
+      ctx->max_text_w = legend_text_limit (ctx, L->legend_placement);
+      _iv_chart_show_text (ctx, s->name, sx + size->swatch + 6, ry, 0, 0.5, 0.92, FALSE, fg);
+      ctx->max_text_w = 0;
+      row++;
+    }
+  cairo_restore (cr);
+}
+
+void
+_iv_chart_draw_colorbar (IvChartCtx *ctx, IvSeries *s)
+{
+  cairo_t *cr = ctx->cr;
+  IvChartLayout *L = ctx->L;
+  double x = L->plot_x + L->plot_w + 10, y = L->plot_y, w = 12, h = L->plot_h;
+  g_autoptr (IvTicks) ticks = NULL;
+  IvScaleSpec spec = { IV_SCALE_LINEAR, IV_UNIT_PLAIN };
+
+  if (!(s->vmax >= s->vmin))
+    return;
+  for (int i = 0; i < 64; i++)
+    {
+      IvColor c = iv_colormap_viridis ((i + 0.5) / 64);
+      iv_color_set_source (cr, &c);
+      cairo_rectangle (cr, x, y + h - (i + 1) * h / 64, w, h / 64 + 0.5);
+      cairo_fill (cr);
+    }
+  ticks = iv_ticks_compute (&spec, s->vmin, s->vmax > s->vmin ? s->vmax : s->vmin + 1, 5);
+  for (guint i = 0; i < ticks->n_ticks; i++)
+    {
+      double ty = y + h - (ticks->ticks[i].value - s->vmin) / MAX (s->vmax - s->vmin, 1e-300) * h;
+      if (ty < y - 0.5 || ty > y + h + 0.5)
+        continue;
+      _iv_chart_show_text (ctx, ticks->ticks[i].label, x + w + 4, ty, 0, 0.5, 0.85, FALSE,
+                           &ctx->colors->foreground);
+    }
+}
+
