@@ -366,6 +366,14 @@ test_labels_stay_inside (void)
         iv_chart_set_legend (c, p);
         check_inside (c, sizes[i][0], sizes[i][1], i % 2 ? IV_THEME_DARK : IV_THEME_PRINT);
       }
+  /* A heatmap with large values: its colour bar labels stay inside too. */
+  {
+    g_autoptr (IvChart) h = iv_chart_new ();
+    double v[] = { 0, 123456.5, 99999.25, 1e5 };
+    iv_chart_add_heatmap (h, "heat", v, 2, 2, 0, 1, 0, 1);
+    for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+      check_inside (h, sizes[i][0], sizes[i][1], IV_THEME_LIGHT);
+  }
 }
 
 static void

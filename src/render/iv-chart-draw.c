@@ -46,21 +46,6 @@ set_fill (IvChartCtx *ctx, const IvSeries *s, double alpha)
   iv_color_set_source (ctx->cr, &c);
 }
 
-static gsize
-lower_bound (const double *x, gsize n, double value)
-{
-  gsize lo = 0, hi = n;
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (x[mid] < value)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 /* The visible slice of a sorted series, one point beyond each edge so lines leave the plot. */
 static void
 visible_slice (const IvChartLayout *L, const IvSeries *s, gsize *from, gsize *to)
@@ -72,9 +57,9 @@ visible_slice (const IvChartLayout *L, const IvSeries *s, gsize *from, gsize *to
   *to = s->n;
   if (!s->sorted_x)
     return;
-  *from = lower_bound (s->x, s->n, lo);
+  *from = iv_stats_lower_bound (s->x, s->n, lo);
   *from = *from > 0 ? *from - 1 : 0;
-  *to = lower_bound (s->x, s->n, hi);
+  *to = iv_stats_lower_bound (s->x, s->n, hi);
   *to = MIN (s->n, *to + 1);
 }
 

@@ -284,6 +284,26 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
   else if (L->legend_placement == IV_LEGEND_BOTTOM && legend->rows)
     bottom += legend->h + 8;
 
+  /* A heatmap's colour bar and its labels sit right of the plot. */
+  for (guint i = 0; i < chart->series->len; i++)
+    {
+      IvSeries *s = chart->series->pdata[i];
+      if (s->kind == IV_SERIES_HEATMAP && s->visible && s->vmax >= s->vmin)
+        {
+          IvScaleSpec spec = { IV_SCALE_LINEAR, IV_UNIT_PLAIN };
+          g_autoptr (IvTicks) t = iv_ticks_compute (&spec, s->vmin,
+                                                    s->vmax > s->vmin ? s->vmax : s->vmin + 1, 5);
+          double label_w = 0;
+          for (guint k = 0; k < t->n_ticks; k++)
+            {
+              _iv_chart_text_size (ctx, t->ticks[k].label, 0.85, FALSE, &w, &h);
+              label_w = MAX (label_w, w);
+            }
+          right += 10 + 12 + 4 + label_w;
+          break;
+        }
+    }
+
   /* Axis titles sit outside the tick labels. */
   if (chart->axis[IV_AXIS_X].title)
     bottom += line_h + 6;

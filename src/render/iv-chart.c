@@ -582,6 +582,8 @@ typedef struct
 {
   double lo, hi;
   gboolean zero_floor; /* bars, histograms, areas grow from zero: no margin below */
+  gboolean tight;      /* a heatmap fills its axes exactly */
+  gboolean loose;      /* something else wants the usual margin */
 } Extent;
 
 static void
@@ -663,6 +665,7 @@ compute_ranges (IvChart *chart, IvChartLayout *L)
           extend (&e[IV_AXIS_X], xk, s->x1);
           extend (&e[ya], yk, s->y0);
           extend (&e[ya], yk, s->y1);
+          e[IV_AXIS_X].tight = e[ya].tight = TRUE;
           break;
         case IV_SERIES_AREA:
           for (gsize k = 0; k < s->n; k++)
@@ -694,6 +697,12 @@ compute_ranges (IvChart *chart, IvChartLayout *L)
             }
           break;
         }
+    }
+  for (guint i = 0; i < chart->series->len; i++)
+    {
+      IvSeries *s = chart->series->pdata[i];
+      if (s->visible && s->kind != IV_SERIES_HEATMAP)
+        e[IV_AXIS_X].loose = e[s->y2 ? IV_AXIS_Y2 : IV_AXIS_Y].loose = TRUE;
     }
   for (guint i = 0; i < chart->annotations->len; i++)
     {
@@ -730,6 +739,8 @@ compute_ranges (IvChart *chart, IvChartLayout *L)
           if (!(hi > lo))
             iv_range_pad (ax->spec.kind, &lo, &hi, RANGE_MARGIN);
         }
+      else if (e[a].tight && !e[a].loose && hi > lo)
+        ; /* exactly the heatmap's extent */
       else if (e[a].zero_floor && lo >= 0 && L->kind[a] == IV_SCALE_LINEAR)
         {
           iv_range_pad (ax->spec.kind, &lo, &hi, RANGE_MARGIN);
@@ -887,22 +898,6 @@ iv_chart_to_pixel (const IvChartLayout *L, IvAxisId axis, double value)
   return axis == IV_AXIS_X ? _iv_px_x (L, value) : _iv_px_y (L, axis, value);
 }
 
-/* First index with x >= value in a sorted array. */
-static gsize
-lower_bound (const double *x, gsize n, double value)
-{
-  gsize lo = 0, hi = n;
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (x[mid] < value)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 gboolean
 iv_chart_hit_test (const IvChart *chart, double px, double py, double radius, IvChartHit *hit)
 {
@@ -926,8 +921,8 @@ iv_chart_hit_test (const IvChart *chart, double px, double py, double radius, Iv
           /* Only the points within the radius in x: O(log n + k). */
           double a = iv_chart_to_data (L, IV_AXIS_X, px - radius);
           double b = iv_chart_to_data (L, IV_AXIS_X, px + radius);
-          from = lower_bound (s->x, s->n, MIN (a, b));
-          to = lower_bound (s->x, s->n, MAX (a, b));
+          from = iv_stats_lower_bound (s->x, s->n, MIN (a, b));
+          to = iv_stats_lower_bound (s->x, s->n, MAX (a, b));
           while (to < s->n && s->x[to] <= MAX (a, b))
             to++;
         }

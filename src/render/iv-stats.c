@@ -27,6 +27,23 @@ iv_stats_sorted_copy (const double *values, gsize n, gsize *n_finite)
   return out;
 }
 
+/* The first index whose value is >= @value in an ascending array (n when none). */
+gsize
+iv_stats_lower_bound (const double *sorted, gsize n, double value)
+{
+  gsize lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (sorted[mid] < value)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 double
 iv_stats_quantile (const double *sorted, gsize n, double q)
 {

@@ -17,6 +17,9 @@ typedef struct
 double  *iv_stats_sorted_copy    (const double *values,
                                   gsize         n,
                                   gsize        *n_finite);
+gsize    iv_stats_lower_bound    (const double *sorted,
+                                  gsize         n,
+                                  double        value);
 double   iv_stats_quantile       (const double *sorted,
                                   gsize         n,
                                   double        q);
