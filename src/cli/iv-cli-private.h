@@ -17,6 +17,12 @@ typedef struct
 
 int  _iv_cli_identify       (int           argc,
                              char        **argv);
+int  _iv_cli_model          (int           argc,
+                             char        **argv);
+int  _iv_cli_presets        (int           argc,
+                             char        **argv);
+int  _iv_cli_hardware       (int           argc,
+                             char        **argv);
 int  _iv_cli_usage_error    (const char   *command,
                              const char   *format,
                              ...) G_GNUC_PRINTF (2, 3);

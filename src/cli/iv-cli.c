@@ -15,6 +15,13 @@ static const IvCliCommand commands[] = {
   { "identify", "PATH... [--json]",
     N_("Say what each path is: an AIPerf run or sweep, a trace, a model configuration"),
     _iv_cli_identify },
+  { "model", "[--preset NAME | --hf-config FILE] [--hardware NAME|FILE] [--mode prefill|decode] "
+             "[--batch B] [--tq T] [--context P] [--tp N] [--cp N] [--tp-place pe|cube] "
+             "[--cp-place pe|cube] [--ring kv|qoml] [hardware overrides] [--format table|json|csv]",
+    N_("Evaluate the analytical model of one inference step (--help lists every option)"),
+    _iv_cli_model },
+  { "presets", "[--json]", N_("List the model presets with their parameter counts"), _iv_cli_presets },
+  { "hardware", "[--json]", N_("List the hardware presets"), _iv_cli_hardware },
 };
 
 static void

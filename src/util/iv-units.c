@@ -100,3 +100,54 @@ iv_units_format_count (double count)
     return g_steal_pointer (&s);
   }
 }
+
+gboolean
+iv_units_parse (const char *text, double *value)
+{
+  static const struct { const char *prefix; double factor; } prefixes[] = {
+    { "Ki", 1024.0 }, { "Mi", 1048576.0 }, { "Gi", 1073741824.0 },
+    { "Ti", 1099511627776.0 }, { "Pi", 1125899906842624.0 },
+    { "k", 1e3 }, { "K", 1e3 }, { "M", 1e6 }, { "G", 1e9 }, { "T", 1e12 }, { "P", 1e15 },
+  };
+  static const struct { const char *unit; double factor; } times[] = {
+    { "ns", 1e-9 }, { "us", 1e-6 }, { "µs", 1e-6 }, { "ms", 1e-3 }, { "s", 1 },
+  };
+  static const char *const units[] = { "", "B", "B/s", "FLOP/s", "FLOPS", "flops", "FLOP" };
+  char *end;
+  double v;
+
+  if (!text)
+    return FALSE;
+  while (g_ascii_isspace (*text))
+    text++;
+  v = g_ascii_strtod (text, &end);
+  if (end == text || !isfinite (v))
+    return FALSE;
+  while (g_ascii_isspace (*end))
+    end++;
+  for (guint i = 0; i < G_N_ELEMENTS (times); i++)
+    if (strcmp (end, times[i].unit) == 0)
+      {
+        *value = v * times[i].factor;
+        return TRUE;
+      }
+  for (guint i = 0; i <= G_N_ELEMENTS (prefixes); i++)
+    {
+      const char *rest = end;
+      double factor = 1;
+      if (i < G_N_ELEMENTS (prefixes))
+        {
+          if (!g_str_has_prefix (end, prefixes[i].prefix))
+            continue;
+          rest = end + strlen (prefixes[i].prefix);
+          factor = prefixes[i].factor;
+        }
+      for (guint u = 0; u < G_N_ELEMENTS (units); u++)
+        if (strcmp (rest, units[u]) == 0)
+          {
+            *value = v * factor;
+            return TRUE;
+          }
+    }
+  return FALSE;
+}

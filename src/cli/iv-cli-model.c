@@ -1,0 +1,634 @@
+/* iv-cli-model.c: `inferview model`, `inferview presets` and `inferview hardware`: the
+ * analytical model from the command line, every knob an option, as a table, CSV or the
+ * JSON the issue specifies. */
+#define G_LOG_DOMAIN "iv-cli"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "iv-cli-private.h"
+#include "iv-cli.h"
+#include "iv-glossary.h"
+#include "iv-model.h"
+#include "iv-units.h"
+
+typedef struct
+{
+  char *preset, *hf_config, *hardware, *mode, *batch, *tq, *context, *tp, *cp;
+  char *tp_place, *cp_place, *ring, *format;
+  char *cubes, *topology, *pes_per_cube, *pe_flops, *pe_vector_flops, *pe_mem_bw;
+  char *pe_mem_capacity, *pe_link_bw, *pe_link_latency, *cube_link_bw, *cube_link_latency;
+  char *bidirectional, *eta_compute, *eta_memory, *eta_comm;
+  char *weight_bytes, *act_bytes, *kv_bytes, *partial_bytes;
+} Options;
+
+static void
+options_clear (Options *o)
+{
+  char **fields = (char **) o;
+  for (gsize i = 0; i < sizeof *o / sizeof (char *); i++)
+    g_free (fields[i]);
+}
+
+/* A number option: SI suffixes and units accepted; must be positive (or ≥ 0). */
+static gboolean
+number (const char *option, const char *text, gboolean allow_zero, double *out)
+{
+  double v;
+
+  if (!text)
+    return TRUE;
+  if (!iv_units_parse (text, &v) || v < 0 || (v == 0 && !allow_zero))
+    {
+      fprintf (stderr, "inferview model: --%s: “%s” is not a %s number (e.g. 100T, 1e12, 1us, 64GiB)\n",
+               option, text, allow_zero ? "non-negative" : "positive");
+      return FALSE;
+    }
+  *out = v;
+  return TRUE;
+}
+
+static gboolean
+whole (const char *option, const char *text, gboolean allow_zero, gint64 *out)
+{
+  double v = (double) *out;
+
+  if (!number (option, text, allow_zero, &v))
+    return FALSE;
+  if (v != floor (v) || v > 1e15)
+    {
+      fprintf (stderr, "inferview model: --%s: “%s” must be a whole number\n", option, text);
+      return FALSE;
+    }
+  *out = (gint64) v;
+  return TRUE;
+}
+
+static gboolean
+choice (const char *option, const char *text, const char *a, const char *b, int *out)
+{
+  if (!text)
+    return TRUE;
+  if (g_str_equal (text, a))
+    *out = 0;
+  else if (g_str_equal (text, b))
+    *out = 1;
+  else
+    {
+      fprintf (stderr, "inferview model: --%s must be %s or %s, not “%s”\n", option, a, b, text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static IvHardware *
+hardware_from_options (Options *o)
+{
+  g_autoptr (IvHardware) hw = NULL;
+  g_autoptr (GError) error = NULL;
+  const IvHardware *preset;
+  int bidir = -1;
+
+  preset = iv_hardware_find (o->hardware ? o->hardware : "ring4");
+  if (preset)
+    hw = iv_hardware_copy (preset);
+  else if (!(hw = iv_hardware_load (o->hardware, &error)))
+    {
+      fprintf (stderr, "inferview model: %s\n", error->message);
+      return NULL;
+    }
+  if (o->cubes)
+    {
+      gint64 x = 0, y = 1;
+      char *end;
+      x = g_ascii_strtoll (o->cubes, &end, 10);
+      if (*end == 'x' || *end == 'X')
+        y = g_ascii_strtoll (end + 1, &end, 10);
+      if (*end || x < 1 || y < 1)
+        {
+          fprintf (stderr, "inferview model: --cubes must be X or XxY, not “%s”\n", o->cubes);
+          return NULL;
+        }
+      hw->X = x, hw->Y = y;
+    }
+  if (o->topology && !iv_topology_from_string (o->topology, &hw->topology))
+    {
+      fprintf (stderr, "inferview model: --topology must be ring, mesh2d or torus2d\n");
+      return NULL;
+    }
+  if (!whole ("pes-per-cube", o->pes_per_cube, FALSE, &hw->n_pe)
+      || !number ("pe-flops", o->pe_flops, FALSE, &hw->P_c)
+      || !number ("pe-vector-flops", o->pe_vector_flops, FALSE, &hw->P_v)
+      || !number ("pe-mem-bw", o->pe_mem_bw, FALSE, &hw->BW)
+      || !number ("pe-mem-capacity", o->pe_mem_capacity, FALSE, &hw->M_pe)
+      || !number ("pe-link-bw", o->pe_link_bw, FALSE, &hw->B_pe)
+      || !number ("pe-link-latency", o->pe_link_latency, TRUE, &hw->a_pe)
+      || !number ("cube-link-bw", o->cube_link_bw, FALSE, &hw->B_cu)
+      || !number ("cube-link-latency", o->cube_link_latency, TRUE, &hw->a_cu)
+      || !number ("eta-compute", o->eta_compute, FALSE, &hw->eta_c)
+      || !number ("eta-memory", o->eta_memory, FALSE, &hw->eta_m)
+      || !number ("eta-comm", o->eta_comm, FALSE, &hw->eta_n)
+      || !choice ("bidirectional", o->bidirectional, "no", "yes", &bidir))
+    return NULL;
+  if (bidir >= 0)
+    hw->bidir = bidir;
+  if (!iv_hardware_validate (hw, "hardware", &error))
+    {
+      fprintf (stderr, "inferview model: %s\n", error->message);
+      return NULL;
+    }
+  return g_steal_pointer (&hw);
+}
+
+static void
+add_stage_json (JsonBuilder *b, const IvResult *r, guint kind, IvStageId id, const IvStage *s)
+{
+  g_autofree char *formula = iv_stage_formula (r, kind, id, FALSE);
+  g_autofree char *values = iv_stage_formula (r, kind, id, TRUE);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "id");
+  json_builder_add_string_value (b, iv_stage_id (id));
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, iv_stage_name (id));
+#define NUM(key, v) json_builder_set_member_name (b, key); json_builder_add_double_value (b, v)
+  NUM ("flops", s->flops);
+  NUM ("bytes", s->bytes);
+  NUM ("comm_bytes", s->comm_bytes);
+  NUM ("t_compute_s", s->t_compute_s);
+  NUM ("t_memory_s", s->t_memory_s);
+  NUM ("t_comm_s", s->t_comm_s);
+  NUM ("t_s", s->t_s);
+  NUM ("visible_s", s->visible_s);
+  json_builder_set_member_name (b, "bound");
+  json_builder_add_string_value (b, iv_bound_to_string (s->bound));
+  json_builder_set_member_name (b, "formula");
+  json_builder_add_string_value (b, formula);
+  json_builder_set_member_name (b, "formula_values");
+  json_builder_add_string_value (b, values);
+  json_builder_end_object (b);
+}
+
+static char *
+result_to_json (const IvResult *r)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+  const IvModel *m = r->model;
+  const IvHardware *hw = r->hw;
+  const IvConfig *c = &r->config;
+  IvGlossaryEntry gl[64];
+  guint n_gl;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "model");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, m->name);
+  NUM ("params_total", m->params_total);
+  NUM ("params_active", m->params_active);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "hardware");
+  {
+    g_autofree char *hw_json = iv_hardware_to_json (hw);
+    json_builder_add_value (b, json_from_string (hw_json, NULL));
+  }
+
+  json_builder_set_member_name (b, "config");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "mode");
+  json_builder_add_string_value (b, iv_mode_to_string (c->mode));
+#define INT(key, v) json_builder_set_member_name (b, key); json_builder_add_int_value (b, v)
+  INT ("batch", c->B);
+  INT ("tq", c->T);
+  INT ("context", c->P);
+  INT ("tp", c->t);
+  INT ("cp", c->c);
+  json_builder_set_member_name (b, "tp_place");
+  json_builder_add_string_value (b, iv_place_to_string (c->place_tp));
+  json_builder_set_member_name (b, "cp_place");
+  json_builder_add_string_value (b, iv_place_to_string (c->place_cp));
+  json_builder_set_member_name (b, "ring");
+  json_builder_add_string_value (b, iv_ring_to_string (c->ring));
+  NUM ("weight_bytes", c->e_w);
+  NUM ("act_bytes", c->e_a);
+  NUM ("kv_bytes", c->e_kv);
+  NUM ("partial_bytes", c->e_p);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "layer_kinds");
+  json_builder_begin_array (b);
+  for (guint k = 0; k < r->n_kinds; k++)
+    {
+      const IvKindResult *kr = &r->kinds[k];
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "kind");
+      json_builder_add_string_value (b, kr->name);
+      INT ("layers", kr->layers);
+      json_builder_set_member_name (b, "stages");
+      json_builder_begin_array (b);
+      for (int s = 0; s < IV_N_STAGES; s++)
+        if (kr->stages[s].present)
+          add_stage_json (b, r, k, s, &kr->stages[s]);
+      json_builder_end_array (b);
+      NUM ("attention_s", kr->attention_s);
+      NUM ("ffn_s", kr->ffn_s);
+      NUM ("layer_s", kr->layer_s);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  NUM ("lm_head_s", r->lm_head.t_s);
+  NUM ("step_s", r->step_s);
+  NUM ("tokens_per_s", r->tokens_per_s);
+
+  json_builder_set_member_name (b, "memory");
+  json_builder_begin_object (b);
+  NUM ("weights_bytes_per_pe", r->weights_bytes_per_pe);
+  NUM ("kv_bytes_per_pe", r->kv_bytes_per_pe);
+  NUM ("activation_bytes_per_pe", r->act_bytes_per_pe);
+  NUM ("capacity_bytes_per_pe", r->capacity_bytes_per_pe);
+  json_builder_set_member_name (b, "fits");
+  json_builder_add_boolean_value (b, r->fits);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "idle");
+  json_builder_begin_object (b);
+  INT ("pes", r->idle_pes);
+  INT ("cubes", r->idle_cubes);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "groups");
+  json_builder_begin_object (b);
+  for (int g = 0; g < 2; g++)
+    {
+      const IvGroup *grp = g == 0 ? &r->tp_group : &r->cp_group;
+      json_builder_set_member_name (b, g == 0 ? "tp" : "cp");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "embedding");
+      json_builder_add_string_value (b, iv_embed_kind_to_string (grp->kind));
+      INT ("members", grp->N);
+      INT ("hops", grp->h);
+      json_builder_set_member_name (b, "wraps");
+      json_builder_add_boolean_value (b, grp->wrap || grp->wrap_x || grp->wrap_y);
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "waste");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < r->n_waste; i++)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "id");
+      json_builder_add_string_value (b, r->waste[i].id);
+      NUM ("bytes", r->waste[i].bytes);
+      NUM ("percent", r->waste[i].percent);
+      json_builder_set_member_name (b, "text");
+      json_builder_add_string_value (b, r->waste[i].text);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "hints");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < r->n_hints; i++)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "id");
+      json_builder_add_string_value (b, r->hints[i].id);
+      json_builder_set_member_name (b, "text");
+      json_builder_add_string_value (b, r->hints[i].text);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "glossary");
+  json_builder_begin_array (b);
+  n_gl = iv_glossary (r, r->n_kinds - 1, gl, G_N_ELEMENTS (gl));
+  for (guint i = 0; i < n_gl; i++)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "symbol");
+      json_builder_add_string_value (b, gl[i].symbol);
+      json_builder_set_member_name (b, "meaning");
+      json_builder_add_string_value (b, gl[i].meaning);
+      json_builder_set_member_name (b, "unit");
+      json_builder_add_string_value (b, gl[i].unit);
+      NUM ("value", gl[i].value);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+#undef NUM
+#undef INT
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  return json_generator_to_data (gen, NULL);
+}
+
+static char *
+fmt_s (double s)
+{
+  return s > 0 ? iv_units_format_seconds (s) : g_strdup ("–");
+}
+
+static void
+print_table (const IvResult *r)
+{
+  const IvModel *m = r->model;
+  const IvConfig *c = &r->config;
+
+  printf ("%s on %s · %s · B=%" G_GINT64_FORMAT " T_q=%" G_GINT64_FORMAT " P=%" G_GINT64_FORMAT
+          " · TP=%" G_GINT64_FORMAT " (%s) CP=%" G_GINT64_FORMAT " (%s, %s ring)\n",
+          m->name, r->hw->name, iv_mode_to_string (c->mode), c->B, c->T, c->P, c->t,
+          iv_place_to_string (c->place_tp), c->c, iv_place_to_string (c->place_cp),
+          iv_ring_to_string (c->ring));
+  for (guint k = 0; k < r->n_kinds; k++)
+    {
+      const IvKindResult *kr = &r->kinds[k];
+      printf ("\n%s layers × %" G_GINT64_FORMAT "\n", kr->name, kr->layers);
+      printf ("  %-4s %-15s %10s %10s %10s %10s %10s %10s %10s  %s\n", "id", "stage", "FLOPs",
+              "bytes", "comm B", "compute", "memory", "comm", "visible", "bound");
+      for (int s = 0; s < IV_N_STAGES; s++)
+        {
+          const IvStage *st = &kr->stages[s];
+          g_autofree char *fl = iv_units_format_count (st->flops);
+          g_autofree char *by = iv_units_format_bytes (st->bytes);
+          g_autofree char *cb = iv_units_format_bytes (st->comm_bytes);
+          g_autofree char *tc = fmt_s (st->t_compute_s), *tm = fmt_s (st->t_memory_s);
+          g_autofree char *tn = fmt_s (st->t_comm_s), *tv = fmt_s (st->visible_s);
+          if (!st->present)
+            continue;
+          printf ("  %-4s %-15s %10s %10s %10s %10s %10s %10s %10s  %s\n", iv_stage_id (s),
+                  iv_stage_name (s), fl, by, cb, tc, tm, tn, tv, iv_bound_to_string (st->bound));
+        }
+      {
+        g_autofree char *a = fmt_s (kr->attention_s), *f = fmt_s (kr->ffn_s), *l = fmt_s (kr->layer_s);
+        printf ("  attention %s · FFN %s · layer %s\n", a, f, l);
+      }
+    }
+  {
+    g_autofree char *lm = fmt_s (r->lm_head.t_s), *step = fmt_s (r->step_s);
+    g_autofree char *w = iv_units_format_bytes (r->weights_bytes_per_pe);
+    g_autofree char *kv = iv_units_format_bytes (r->kv_bytes_per_pe);
+    g_autofree char *cap = iv_units_format_bytes (r->capacity_bytes_per_pe);
+    printf ("\nLM head %s · step %s · %.4g tokens/s\n", lm, step, r->tokens_per_s);
+    printf ("memory per PE: weights %s + KV %s of %s: %s\n", w, kv, cap,
+            r->fits ? "fits" : "DOES NOT FIT");
+    printf ("idle: %" G_GINT64_FORMAT " PEs, %" G_GINT64_FORMAT " cubes\n", r->idle_pes, r->idle_cubes);
+  }
+  for (guint i = 0; i < r->n_waste; i++)
+    printf ("waste %-18s %5.1f %%  %s\n", r->waste[i].id, r->waste[i].percent, r->waste[i].text);
+  for (guint i = 0; i < r->n_hints; i++)
+    printf ("hint  %s\n", r->hints[i].text);
+}
+
+static void
+print_csv (const IvResult *r)
+{
+  printf ("kind,layers,id,name,flops,bytes,comm_bytes,t_compute_s,t_memory_s,t_comm_s,t_s,visible_s,bound\n");
+  for (guint k = 0; k < r->n_kinds; k++)
+    for (int s = 0; s < IV_N_STAGES; s++)
+      {
+        const IvStage *st = &r->kinds[k].stages[s];
+        if (!st->present)
+          continue;
+        printf ("%s,%" G_GINT64_FORMAT ",%s,\"%s\",%.17g,%.17g,%.17g,%.9g,%.9g,%.9g,%.9g,%.9g,%s\n",
+                r->kinds[k].name, r->kinds[k].layers, iv_stage_id (s), iv_stage_name (s),
+                st->flops, st->bytes, st->comm_bytes, st->t_compute_s, st->t_memory_s,
+                st->t_comm_s, st->t_s, st->visible_s, iv_bound_to_string (st->bound));
+      }
+}
+
+int
+_iv_cli_model (int argc, char **argv)
+{
+  Options o = { 0 };
+  GOptionEntry entries[] = {
+    { "preset", 0, 0, G_OPTION_ARG_STRING, &o.preset, N_("Model preset (see inferview presets)"), "NAME" },
+    { "hf-config", 0, 0, G_OPTION_ARG_FILENAME, &o.hf_config, N_("Hugging Face config.json to import"), "FILE" },
+    { "hardware", 0, 0, G_OPTION_ARG_STRING, &o.hardware, N_("Hardware preset or JSON file (default ring4)"), "NAME|FILE" },
+    { "mode", 0, 0, G_OPTION_ARG_STRING, &o.mode, N_("prefill or decode (default decode)"), "MODE" },
+    { "batch", 0, 0, G_OPTION_ARG_STRING, &o.batch, N_("Sequences B (default 1)"), "B" },
+    { "tq", 0, 0, G_OPTION_ARG_STRING, &o.tq, N_("New tokens per sequence T_q (default 1)"), "T" },
+    { "context", 0, 0, G_OPTION_ARG_STRING, &o.context, N_("Tokens already cached P (default 4096)"), "P" },
+    { "tp", 0, 0, G_OPTION_ARG_STRING, &o.tp, N_("Tensor-parallel size"), "N" },
+    { "cp", 0, 0, G_OPTION_ARG_STRING, &o.cp, N_("Context-parallel size"), "N" },
+    { "tp-place", 0, 0, G_OPTION_ARG_STRING, &o.tp_place, N_("TP group on pe or cube"), "pe|cube" },
+    { "cp-place", 0, 0, G_OPTION_ARG_STRING, &o.cp_place, N_("CP group on pe or cube"), "pe|cube" },
+    { "ring", 0, 0, G_OPTION_ARG_STRING, &o.ring, N_("CP ring variant in prefill"), "kv|qoml" },
+    { "format", 0, 0, G_OPTION_ARG_STRING, &o.format, N_("Output: table, json or csv"), "FORMAT" },
+    { "cubes", 0, 0, G_OPTION_ARG_STRING, &o.cubes, N_("Cube grid"), "X[xY]" },
+    { "topology", 0, 0, G_OPTION_ARG_STRING, &o.topology, N_("ring, mesh2d or torus2d"), "T" },
+    { "pes-per-cube", 0, 0, G_OPTION_ARG_STRING, &o.pes_per_cube, N_("PEs per cube"), "N" },
+    { "pe-flops", 0, 0, G_OPTION_ARG_STRING, &o.pe_flops, N_("Matrix FLOP/s per PE"), "F" },
+    { "pe-vector-flops", 0, 0, G_OPTION_ARG_STRING, &o.pe_vector_flops, N_("Vector FLOP/s per PE"), "F" },
+    { "pe-mem-bw", 0, 0, G_OPTION_ARG_STRING, &o.pe_mem_bw, N_("Memory bandwidth per PE"), "B/s" },
+    { "pe-mem-capacity", 0, 0, G_OPTION_ARG_STRING, &o.pe_mem_capacity, N_("Memory per PE"), "B" },
+    { "pe-link-bw", 0, 0, G_OPTION_ARG_STRING, &o.pe_link_bw, N_("PE link bandwidth per direction"), "B/s" },
+    { "pe-link-latency", 0, 0, G_OPTION_ARG_STRING, &o.pe_link_latency, N_("PE link step latency"), "S" },
+    { "cube-link-bw", 0, 0, G_OPTION_ARG_STRING, &o.cube_link_bw, N_("Cube link bandwidth per direction"), "B/s" },
+    { "cube-link-latency", 0, 0, G_OPTION_ARG_STRING, &o.cube_link_latency, N_("Cube link step latency"), "S" },
+    { "bidirectional", 0, 0, G_OPTION_ARG_STRING, &o.bidirectional, N_("Full-duplex links"), "yes|no" },
+    { "eta-compute", 0, 0, G_OPTION_ARG_STRING, &o.eta_compute, N_("Achieved fraction of peak FLOP/s"), "X" },
+    { "eta-memory", 0, 0, G_OPTION_ARG_STRING, &o.eta_memory, N_("Achieved fraction of memory bandwidth"), "X" },
+    { "eta-comm", 0, 0, G_OPTION_ARG_STRING, &o.eta_comm, N_("Achieved fraction of link bandwidth"), "X" },
+    { "weight-bytes", 0, 0, G_OPTION_ARG_STRING, &o.weight_bytes, N_("Bytes per weight (default 2)"), "N" },
+    { "act-bytes", 0, 0, G_OPTION_ARG_STRING, &o.act_bytes, N_("Bytes per activation (default 2)"), "N" },
+    { "kv-bytes", 0, 0, G_OPTION_ARG_STRING, &o.kv_bytes, N_("Bytes per KV element (default 2)"), "N" },
+    { "partial-bytes", 0, 0, G_OPTION_ARG_STRING, &o.partial_bytes, N_("Bytes per partial accumulator (default 4)"), "N" },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvModel) imported = NULL;
+  g_autoptr (IvHardware) hw = NULL;
+  const IvModel *model;
+  IvConfig config;
+  IvResult result;
+  int mode = 1, tpp = 0, cpp = 0, ring = 0, status = IV_EXIT_USAGE;
+
+  g_option_context_set_summary (ctx, _("Evaluate the analytical model of one inference step on a SIP."));
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    {
+      status = _iv_cli_usage_error ("model", "%s", error->message);
+      goto out;
+    }
+  if (argc > 1)
+    {
+      status = _iv_cli_usage_error ("model", "unexpected argument “%s”", argv[1]);
+      goto out;
+    }
+  iv_config_init (&config);
+  if (!choice ("mode", o.mode, "prefill", "decode", &mode) || !choice ("tp-place", o.tp_place, "pe", "cube", &tpp)
+      || !choice ("cp-place", o.cp_place, "pe", "cube", &cpp) || !choice ("ring", o.ring, "kv", "qoml", &ring)
+      || !whole ("batch", o.batch, FALSE, &config.B) || !whole ("tq", o.tq, FALSE, &config.T)
+      || !whole ("context", o.context, TRUE, &config.P) || !whole ("tp", o.tp, FALSE, &config.t)
+      || !whole ("cp", o.cp, FALSE, &config.c) || !number ("weight-bytes", o.weight_bytes, FALSE, &config.e_w)
+      || !number ("act-bytes", o.act_bytes, FALSE, &config.e_a) || !number ("kv-bytes", o.kv_bytes, FALSE, &config.e_kv)
+      || !number ("partial-bytes", o.partial_bytes, FALSE, &config.e_p))
+    goto out;
+  if (o.format && !g_strv_contains ((const char *[]) { "table", "json", "csv", NULL }, o.format))
+    {
+      status = _iv_cli_usage_error ("model", "--format must be table, json or csv");
+      goto out;
+    }
+  config.mode = mode == 0 ? IV_MODE_PREFILL : IV_MODE_DECODE;
+  config.place_tp = tpp ? IV_PLACE_CUBE : IV_PLACE_PE;
+  config.place_cp = cpp ? IV_PLACE_CUBE : IV_PLACE_PE;
+  config.ring = ring ? IV_RING_QOML : IV_RING_KV;
+
+  status = IV_EXIT_BAD_INPUT;
+  if (o.hf_config)
+    {
+      if (!(imported = iv_model_from_hf_config (o.hf_config, &error)))
+        {
+          _iv_cli_print_error (error);
+          goto out;
+        }
+      model = imported;
+    }
+  else if (!(model = iv_presets_find (o.preset ? o.preset : "Llama-3.1-8B")))
+    {
+      fprintf (stderr, "inferview model: no preset named “%s” (inferview presets lists them)\n", o.preset);
+      goto out;
+    }
+  if (!(hw = hardware_from_options (&o)))
+    goto out;
+  if (!iv_model_evaluate (model, hw, &config, &result))
+    {
+      fprintf (stderr, "inferview model: %s\n", result.error);
+      goto out;
+    }
+  if (o.format && g_str_equal (o.format, "json"))
+    {
+      g_autofree char *json = result_to_json (&result);
+      printf ("%s\n", json);
+    }
+  else if (o.format && g_str_equal (o.format, "csv"))
+    print_csv (&result);
+  else
+    print_table (&result);
+  status = IV_EXIT_OK;
+out:
+  options_clear (&o);
+  return status;
+}
+
+int
+_iv_cli_presets (int argc, char **argv)
+{
+  gboolean json = FALSE;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  GPtrArray *presets = iv_presets_get ();
+
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    return _iv_cli_usage_error ("presets", "%s", error->message);
+  if (json)
+    {
+      g_autoptr (JsonBuilder) b = json_builder_new ();
+      g_autoptr (JsonGenerator) gen = json_generator_new ();
+      g_autoptr (JsonNode) root = NULL;
+      g_autofree char *text = NULL;
+
+      json_builder_begin_array (b);
+      for (guint i = 0; i < presets->len; i++)
+        {
+          const IvModel *m = presets->pdata[i];
+          json_builder_begin_object (b);
+#define S(k, v) json_builder_set_member_name (b, k); json_builder_add_string_value (b, v)
+#define I(k, v) json_builder_set_member_name (b, k); json_builder_add_int_value (b, v)
+#define D(k, v) json_builder_set_member_name (b, k); json_builder_add_double_value (b, v)
+          S ("name", m->name);
+          S ("family", m->family);
+          S ("hf_id", m->hf_id);
+          S ("source", m->source);
+          S ("attention", m->attention == IV_ATTENTION_MLA ? "MLA" : m->H == m->Hkv ? "MHA" : "GQA");
+          I ("hidden_size", m->d);
+          I ("layers", m->n_layers);
+          I ("heads", m->H);
+          I ("kv_heads", m->Hkv);
+          I ("head_dim", m->dh);
+          I ("intermediate_size", m->F);
+          I ("vocab_size", m->V);
+          I ("experts", m->E);
+          I ("experts_per_token", m->k);
+          I ("sliding_window", m->window);
+          D ("params_total", m->params_total);
+          D ("params_active", m->params_active);
+          D ("published_total", m->published_total);
+          D ("published_active", m->published_active);
+#undef S
+#undef I
+#undef D
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      root = json_builder_get_root (b);
+      json_generator_set_root (gen, root);
+      json_generator_set_pretty (gen, TRUE);
+      text = json_generator_to_data (gen, NULL);
+      printf ("%s\n", text);
+      return IV_EXIT_OK;
+    }
+  printf ("%-24s %-10s %-4s %10s %10s\n", "name", "family", "attn", "total", "active");
+  for (guint i = 0; i < presets->len; i++)
+    {
+      const IvModel *m = presets->pdata[i];
+      printf ("%-24s %-10s %-4s %9.2fB %9.2fB\n", m->name, m->family,
+              m->attention == IV_ATTENTION_MLA ? "MLA" : m->H == m->Hkv ? "MHA" : "GQA",
+              m->params_total / 1e9, m->params_active / 1e9);
+    }
+  return IV_EXIT_OK;
+}
+
+int
+_iv_cli_hardware (int argc, char **argv)
+{
+  gboolean json = FALSE;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  GPtrArray *presets = iv_hardware_presets ();
+
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    return _iv_cli_usage_error ("hardware", "%s", error->message);
+  if (json)
+    {
+      printf ("[\n");
+      for (guint i = 0; i < presets->len; i++)
+        {
+          g_autofree char *one = iv_hardware_to_json (presets->pdata[i]);
+          printf ("%s%s\n", one, i + 1 < presets->len ? "," : "");
+        }
+      printf ("]\n");
+      return IV_EXIT_OK;
+    }
+  for (guint i = 0; i < presets->len; i++)
+    {
+      const IvHardware *hw = presets->pdata[i];
+      g_autofree char *bw = iv_units_format_bytes (hw->BW), *mem = iv_units_format_bytes (hw->M_pe);
+      printf ("%-10s %-8s %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT " cubes × %" G_GINT64_FORMAT
+              " PEs · %.3g TFLOP/s, %s/s, %s per PE\n  %s\n",
+              hw->name, iv_topology_to_string (hw->topology), hw->X, hw->Y, hw->n_pe,
+              hw->P_c / 1e12, bw, mem, hw->description);
+    }
+  return IV_EXIT_OK;
+}

@@ -1,0 +1,299 @@
+/* iv-hardware.c: hardware descriptions as JSON. Every field is validated (positive,
+ * finite, whole where it counts things) and an error names the field, so a typo in a
+ * hand-edited file is found at once rather than as a strange latency. */
+#define G_LOG_DOMAIN "iv-model"
+
+#include "iv-hardware.h"
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "iv-atomic-file.h"
+
+IvHardware *
+iv_hardware_copy (const IvHardware *hw)
+{
+  IvHardware *c = g_memdup2 (hw, sizeof *hw);
+  c->name = g_strdup (hw->name);
+  c->description = g_strdup (hw->description);
+  return c;
+}
+
+void
+iv_hardware_free (IvHardware *hw)
+{
+  if (!hw)
+    return;
+  g_free (hw->name);
+  g_free (hw->description);
+  g_free (hw);
+}
+
+const char *
+iv_topology_to_string (IvTopology t)
+{
+  return t == IV_TOPOLOGY_MESH2D ? "mesh2d" : t == IV_TOPOLOGY_TORUS2D ? "torus2d" : "ring";
+}
+
+gboolean
+iv_topology_from_string (const char *name, IvTopology *t)
+{
+  if (g_strcmp0 (name, "ring") == 0)
+    *t = IV_TOPOLOGY_RING;
+  else if (g_strcmp0 (name, "mesh2d") == 0 || g_strcmp0 (name, "mesh") == 0)
+    *t = IV_TOPOLOGY_MESH2D;
+  else if (g_strcmp0 (name, "torus2d") == 0 || g_strcmp0 (name, "torus") == 0)
+    *t = IV_TOPOLOGY_TORUS2D;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* The JSON keys, in the order files are written. */
+typedef struct
+{
+  const char *key;
+  gsize offset;
+  gboolean integral;
+  gboolean fraction; /* an efficiency: 0 < x ≤ 1 */
+  gboolean may_be_zero;
+} Field;
+
+#define F(key, member, integral, fraction, zero) \
+  { key, G_STRUCT_OFFSET (IvHardware, member), integral, fraction, zero }
+
+static const Field fields[] = {
+  F ("pes_per_cube", n_pe, TRUE, FALSE, FALSE),
+  F ("pe_flops", P_c, FALSE, FALSE, FALSE),
+  F ("pe_vector_flops", P_v, FALSE, FALSE, FALSE),
+  F ("pe_mem_bw", BW, FALSE, FALSE, FALSE),
+  F ("pe_mem_capacity", M_pe, FALSE, FALSE, FALSE),
+  F ("pe_link_bw", B_pe, FALSE, FALSE, FALSE),
+  F ("pe_link_latency", a_pe, FALSE, FALSE, TRUE),
+  F ("cube_link_bw", B_cu, FALSE, FALSE, FALSE),
+  F ("cube_link_latency", a_cu, FALSE, FALSE, TRUE),
+  F ("eta_compute", eta_c, FALSE, TRUE, FALSE),
+  F ("eta_memory", eta_m, FALSE, TRUE, FALSE),
+  F ("eta_comm", eta_n, FALSE, TRUE, FALSE),
+};
+
+static double
+field_value (const IvHardware *hw, const Field *f)
+{
+  if (f->integral)
+    return (double) G_STRUCT_MEMBER (gint64, hw, f->offset);
+  return G_STRUCT_MEMBER (double, hw, f->offset);
+}
+
+gboolean
+iv_hardware_validate (const IvHardware *hw, const char *source, GError **error)
+{
+  if (hw->X < 1 || hw->Y < 1)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: “cubes” must be at least 1 × 1, not %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT,
+                   source, hw->X, hw->Y);
+      return FALSE;
+    }
+  if (hw->topology == IV_TOPOLOGY_RING && hw->Y != 1)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: a ring of cubes has one row: “cubes” must be N × 1", source);
+      return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    {
+      double v = field_value (hw, &fields[i]);
+      if (!isfinite (v) || v < 0 || (v == 0 && !fields[i].may_be_zero)
+          || (fields[i].fraction && v > 1))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       fields[i].fraction ? "%s: “%s” must be in (0, 1], not %g"
+                                          : "%s: “%s” must be a positive number, not %g",
+                       source, fields[i].key, v);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+IvHardware *
+iv_hardware_from_json (const char *json, const char *source, GError **error)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (IvHardware) hw = g_new0 (IvHardware, 1);
+  g_autoptr (GError) local = NULL;
+  JsonObject *o;
+  JsonNode *n;
+
+  if (!json_parser_load_from_data (parser, json, -1, &local))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", source, local->message);
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: not a JSON object", source);
+      return NULL;
+    }
+  o = json_node_get_object (json_parser_get_root (parser));
+  hw->name = g_strdup (json_object_get_string_member_with_default (o, "name", "custom"));
+  hw->description = g_strdup (json_object_get_string_member_with_default (o, "description", ""));
+  if (!iv_topology_from_string (json_object_get_string_member_with_default (o, "topology", ""),
+                                &hw->topology))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: “topology” must be ring, mesh2d or torus2d", source);
+      return NULL;
+    }
+  n = json_object_get_member (o, "cubes");
+  if (!n || !JSON_NODE_HOLDS_ARRAY (n) || json_array_get_length (json_node_get_array (n)) != 2)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: “cubes” must be [X, Y]", source);
+      return NULL;
+    }
+  hw->X = json_array_get_int_element (json_node_get_array (n), 0);
+  hw->Y = json_array_get_int_element (json_node_get_array (n), 1);
+  hw->bidir = json_object_get_boolean_member_with_default (o, "bidirectional", TRUE);
+  hw->eta_c = hw->eta_m = hw->eta_n = 1.0;
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    {
+      const Field *f = &fields[i];
+      double v;
+      n = json_object_get_member (o, f->key);
+      if (!n)
+        {
+          if (f->fraction)
+            continue; /* efficiencies default to 1 */
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: “%s” is missing",
+                       source, f->key);
+          return NULL;
+        }
+      if (!JSON_NODE_HOLDS_VALUE (n) || (json_node_get_value_type (n) != G_TYPE_INT64
+                                         && json_node_get_value_type (n) != G_TYPE_DOUBLE))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: “%s” must be a number",
+                       source, f->key);
+          return NULL;
+        }
+      v = json_node_get_double (n);
+      if (f->integral)
+        {
+          if (v != floor (v))
+            {
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           "%s: “%s” must be a whole number, not %g", source, f->key, v);
+              return NULL;
+            }
+          G_STRUCT_MEMBER (gint64, hw, f->offset) = (gint64) v;
+        }
+      else
+        G_STRUCT_MEMBER (double, hw, f->offset) = v;
+    }
+  if (!iv_hardware_validate (hw, source, error))
+    return NULL;
+  return g_steal_pointer (&hw);
+}
+
+IvHardware *
+iv_hardware_load (const char *path, GError **error)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *display = g_filename_display_name (path);
+  g_autoptr (GError) local = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, &local))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: %s", display, local->message);
+      return NULL;
+    }
+  return iv_hardware_from_json (text, display, error);
+}
+
+char *
+iv_hardware_to_json (const IvHardware *hw)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, hw->name ? hw->name : "custom");
+  json_builder_set_member_name (b, "description");
+  json_builder_add_string_value (b, hw->description ? hw->description : "");
+  json_builder_set_member_name (b, "topology");
+  json_builder_add_string_value (b, iv_topology_to_string (hw->topology));
+  json_builder_set_member_name (b, "cubes");
+  json_builder_begin_array (b);
+  json_builder_add_int_value (b, hw->X);
+  json_builder_add_int_value (b, hw->Y);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "bidirectional");
+  json_builder_add_boolean_value (b, hw->bidir);
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    {
+      json_builder_set_member_name (b, fields[i].key);
+      if (fields[i].integral)
+        json_builder_add_int_value (b, (gint64) field_value (hw, &fields[i]));
+      else
+        json_builder_add_double_value (b, field_value (hw, &fields[i]));
+    }
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  return json_generator_to_data (gen, NULL);
+}
+
+gboolean
+iv_hardware_save (const IvHardware *hw, const char *path, GError **error)
+{
+  g_autofree char *json = NULL;
+
+  if (!iv_hardware_validate (hw, hw->name ? hw->name : "hardware", error))
+    return FALSE;
+  json = iv_hardware_to_json (hw);
+  return iv_atomic_file_set_contents (path, json, -1, error);
+}
+
+GPtrArray *
+iv_hardware_presets (void)
+{
+  static GPtrArray *presets;
+  static gsize init;
+
+  if (g_once_init_enter (&init))
+    {
+      static const char *const files[] = { "ring4.json", "mesh4x4.json", "torus4x4.json" };
+      presets = g_ptr_array_new ();
+      for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+        {
+          g_autofree char *path = g_strdup_printf ("/io/github/inferview/Inferview/presets/hardware/%s", files[i]);
+          g_autoptr (GBytes) bytes = g_resources_lookup_data (path, 0, NULL);
+          g_autoptr (GError) error = NULL;
+          g_autofree char *text = bytes ? g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes)) : NULL;
+          IvHardware *hw = text ? iv_hardware_from_json (text, files[i], &error) : NULL;
+          if (hw)
+            g_ptr_array_add (presets, hw);
+          else
+            g_critical ("bundled hardware preset %s unusable: %s", files[i],
+                        error ? error->message : "missing");
+        }
+      g_once_init_leave (&init, 1);
+    }
+  return presets;
+}
+
+const IvHardware *
+iv_hardware_find (const char *name)
+{
+  GPtrArray *p = iv_hardware_presets ();
+
+  for (guint i = 0; i < p->len; i++)
+    if (g_ascii_strcasecmp (((IvHardware *) p->pdata[i])->name, name) == 0)
+      return p->pdata[i];
+  return NULL;
+}

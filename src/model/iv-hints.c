@@ -1,0 +1,175 @@
+/* iv-hints.c: analytical-model.md §5: replication waste, and hints that are rules over
+ * the evaluated numbers. Each hint names the numbers that fired it, so it can be
+ * checked by hand and argued with. */
+#define G_LOG_DOMAIN "iv-model"
+
+#include "iv-model.h"
+
+#include <math.h>
+#include <stdarg.h>
+
+#include "iv-units.h"
+
+static void
+waste (IvResult *r, const char *id, double bytes, double percent, const char *format, ...)
+  G_GNUC_PRINTF (5, 6);
+
+static void
+waste (IvResult *r, const char *id, double bytes, double percent, const char *format, ...)
+{
+  IvWaste *w;
+  va_list args;
+
+  if (r->n_waste >= IV_MAX_WASTE || !(percent > 0))
+    return;
+  w = &r->waste[r->n_waste++];
+  w->id = id;
+  w->bytes = bytes;
+  w->percent = percent;
+  va_start (args, format);
+  g_vsnprintf (w->text, sizeof w->text, format, args);
+  va_end (args);
+}
+
+static void
+hint (IvResult *r, const char *id, const char *format, ...) G_GNUC_PRINTF (3, 4);
+
+static void
+hint (IvResult *r, const char *id, const char *format, ...)
+{
+  IvHint *h;
+  va_list args;
+
+  if (r->n_hints >= IV_MAX_HINTS)
+    return;
+  h = &r->hints[r->n_hints++];
+  h->id = id;
+  va_start (args, format);
+  g_vsnprintf (h->text, sizeof h->text, format, args);
+  va_end (args);
+}
+
+/* The smallest t (then c) from 1, 2, 4, … that makes memory per PE fit, or 0. */
+static gint64
+smallest_fitting (const IvResult *r, gboolean vary_tp)
+{
+  IvConfig c = r->config;
+
+  for (gint64 v = 1; v <= 1024; v *= 2)
+    {
+      if (vary_tp)
+        c.t = v;
+      else
+        c.c = v;
+      if (iv_model_memory_per_pe (r->model, &c, NULL, NULL) <= r->hw->M_pe)
+        return v;
+    }
+  return 0;
+}
+
+void
+_iv_model_waste_and_hints (IvResult *r)
+{
+  const IvModel *m = r->model;
+  const IvConfig *c = &r->config;
+  const IvHardware *hw = r->hw;
+  const IvKindResult *k = &r->kinds[r->n_kinds - 1]; /* the most numerous kind comes last */
+  gboolean mla = m->attention == IV_ATTENTION_MLA;
+  double t = c->t, cp = c->c;
+
+  for (guint i = 0; i < r->n_kinds; i++)
+    if (r->kinds[i].layers > k->layers)
+      k = &r->kinds[i];
+
+  /* -------- waste -------- */
+  if (!mla && t > m->Hkv)
+    waste (r, "kv-replication", r->kv_bytes_per_pe * (1 - m->Hkv / t), 100 * (1 - m->Hkv / t),
+           "TP=%.0f exceeds the %" G_GINT64_FORMAT " KV heads: each KV head is stored on %.0f PEs",
+           t, m->Hkv, t / m->Hkv);
+  if (mla && t > 1)
+    {
+      double per_rank = r->kv_bytes_per_pe
+                        + c->e_w * m->n_layers * ((double) m->d * m->r_q + (double) m->d * (m->r_kv + m->d_r));
+      waste (r, "mla-replication", per_rank * (t - 1) / t, 100 * (t - 1) / t,
+             "the MLA latent cache and down-projections are held by each of the %.0f TP ranks", t);
+    }
+  if (cp > 1)
+    waste (r, "cp-weights", r->weights_bytes_per_pe * (cp - 1) / cp, 100 * (cp - 1) / cp,
+           "CP=%.0f holds %.0f copies of the weights", cp, cp);
+  if (c->mode == IV_MODE_DECODE && cp > 1)
+    waste (r, "decode-cp-linear", 0, 100 * (cp - 1) / cp,
+           "decode with CP=%.0f computes the linear layers on every CP rank (%.0f×)", cp, cp);
+  if (t * k->sh.H_l > m->H)
+    waste (r, "padding-heads", 0, 100 * (t * k->sh.H_l - m->H) / (t * k->sh.H_l),
+           "TP=%.0f does not divide the %" G_GINT64_FORMAT " heads: %.0f head slots are padding",
+           t, m->H, t * k->sh.H_l - m->H);
+  if (!k->moe && t * k->sh.F_l > m->F)
+    waste (r, "padding-ffn", 0, 100 * (t * k->sh.F_l - m->F) / (t * k->sh.F_l),
+           "TP=%.0f does not divide F=%" G_GINT64_FORMAT ": %.0f FFN columns are padding",
+           t, m->F, t * k->sh.F_l - m->F);
+  if (c->mode == IV_MODE_PREFILL && cp * k->sh.T_l > c->T)
+    waste (r, "padding-tokens", 0, 100 * (cp * k->sh.T_l - c->T) / (cp * k->sh.T_l),
+           "CP=%.0f does not divide T=%" G_GINT64_FORMAT ": %.0f token slots are padding",
+           cp, c->T, cp * k->sh.T_l - c->T);
+  if (r->idle_pes > 0)
+    {
+      double total = (double) hw->X * hw->Y * hw->n_pe;
+      waste (r, "idle", 0, 100 * r->idle_pes / total,
+             "%" G_GINT64_FORMAT " of %.0f PEs (%" G_GINT64_FORMAT " whole cubes) are idle",
+             r->idle_pes, total, r->idle_cubes);
+    }
+
+  /* -------- hints -------- */
+  {
+    /* Linear layers below the ridge point are starved by memory, not compute. */
+    const IvStage *f2 = &k->stages[IV_F2];
+    double intensity = f2->bytes > 0 ? f2->flops / f2->bytes : 0;
+    double ridge = hw->eta_c * hw->P_c / (hw->eta_m * hw->BW);
+    if (f2->bound == IV_BOUND_MEMORY && intensity < ridge)
+      hint (r, "raise-batch",
+            "W_gate (F2) is memory-bound at %.1f FLOP/B, below the ridge of %.0f FLOP/B: "
+            "raise B (now %" G_GINT64_FORMAT ") or T_q to reuse each weight for more tokens",
+            intensity, ridge, c->B);
+  }
+  if (!mla && t > m->Hkv)
+    hint (r, "tp-exceeds-kv-heads",
+          "TP=%.0f exceeds the %" G_GINT64_FORMAT " KV heads, so each is stored on %.0f PEs: "
+          "keep TP ≤ %" G_GINT64_FORMAT " (inside a cube) and use CP for the rest",
+          t, m->Hkv, t / m->Hkv, m->Hkv);
+  for (int s = IV_C2; s <= IV_C2; s++)
+    {
+      const IvStage *st = &k->stages[s];
+      if (st->t_comm_s > 0 && st->comm_latency_s > st->comm_bandwidth_s)
+        {
+          g_autofree char *lat = iv_units_format_seconds (st->comm_latency_s);
+          g_autofree char *bw = iv_units_format_seconds (st->comm_bandwidth_s);
+          hint (r, "allreduce-latency",
+                "the TP all-reduce spends %s in hop latency and %s moving data: fewer hops help "
+                "(TP on PEs, or a torus)", lat, bw);
+        }
+    }
+  if (c->mode == IV_MODE_PREFILL && cp > 1 && c->ring == IV_RING_KV && !mla
+      && (double) c->T / (c->T + c->P) <= 2.0 * m->Hkv / m->H)
+    hint (r, "ring-qoml",
+          "T/(T+P) = %.3f ≤ 2·Hkv/H = %.3f: the Q+O/m/l ring moves fewer bytes than the K/V ring",
+          (double) c->T / (c->T + c->P), 2.0 * m->Hkv / m->H);
+  if (t > m->H)
+    hint (r, "reshard-heads",
+          "TP=%.0f exceeds the %" G_GINT64_FORMAT " heads: a head is split over %.0f PEs and its "
+          "scores need an all-reduce (C3); shard by heads (TP ≤ %" G_GINT64_FORMAT ") and add CP",
+          t, m->H, t / m->H, m->H);
+  if (mla && t > 1)
+    hint (r, "mla-cp",
+          "MLA with TP=%.0f keeps the whole latent cache on every TP rank: CP splits it instead",
+          t);
+  if (!r->fits)
+    {
+      g_autofree char *need = iv_units_format_bytes (r->weights_bytes_per_pe + r->kv_bytes_per_pe + r->act_bytes_per_pe);
+      g_autofree char *have = iv_units_format_bytes (hw->M_pe);
+      gint64 tp_fit = smallest_fitting (r, TRUE), cp_fit = smallest_fitting (r, FALSE);
+      hint (r, "memory",
+            "%s per PE does not fit in %s: the smallest fitting TP is %" G_GINT64_FORMAT
+            ", the smallest fitting CP is %" G_GINT64_FORMAT " (0: none up to 1024)",
+            need, have, tp_fit, cp_fit);
+    }
+}

@@ -1,0 +1,530 @@
+/* iv-model.c: analytical-model.md §2, §4 and §5 in code. Everything is computed per PE
+ * and per layer, for each layer kind of the model, then weighted by layer counts. No
+ * allocation happens here: a slider move re-evaluates in a few microseconds. */
+#define G_LOG_DOMAIN "iv-model"
+
+#include "iv-model.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const stage_ids[IV_N_STAGES] = {
+  "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10",
+  "C1", "C2", "C3", "F1", "R", "F2", "F3", "F4", "F5", "CF1",
+};
+
+static const char *const stage_names[IV_N_STAGES] = {
+  "RMSNorm", "W_Q", "W_K+W_V", "KV append", "Q·Kᵀ", "softmax", "P·V", "merge O/m/l",
+  "norm O/l", "W_O", "CP ring", "TP all-reduce", "score all-reduce",
+  "RMSNorm", "router", "W_gate", "W_up", "SwiGLU", "W_down", "FFN all-reduce",
+};
+
+const char *iv_stage_id (IvStageId s) { return s < IV_N_STAGES ? stage_ids[s] : "?"; }
+const char *iv_stage_name (IvStageId s) { return s < IV_N_STAGES ? stage_names[s] : "?"; }
+
+const char *
+iv_bound_to_string (IvBound b)
+{
+  static const char *const names[] = { "compute", "memory", "comm", "trivial" };
+  return b <= IV_BOUND_TRIVIAL ? names[b] : "?";
+}
+
+const char *iv_mode_to_string (IvMode m) { return m == IV_MODE_PREFILL ? "prefill" : "decode"; }
+const char *iv_place_to_string (IvPlace p) { return p == IV_PLACE_CUBE ? "cube" : "pe"; }
+const char *iv_ring_to_string (IvRing r) { return r == IV_RING_QOML ? "qoml" : "kv"; }
+
+void
+iv_config_init (IvConfig *c)
+{
+  *c = (IvConfig) { IV_MODE_DECODE, 1, 1, 4096, 1, 1, IV_PLACE_PE, IV_PLACE_PE, IV_RING_KV,
+                    2, 2, 2, 4 };
+}
+
+static inline double
+ceil_div (double a, double b)
+{
+  return ceil (a / b);
+}
+
+static gboolean
+fail (IvResult *r, IvConfigField field, const char *format, ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+fail (IvResult *r, IvConfigField field, const char *format, ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_vsnprintf (r->error, sizeof r->error, format, args);
+  va_end (args);
+  r->ok = FALSE;
+  r->error_field = field;
+  return FALSE;
+}
+
+/* -------- layer kinds -------- */
+
+static void
+add_kind (IvResult *r, const char *name, gint64 layers, gboolean moe, gint64 window)
+{
+  IvKindResult *k;
+
+  if (layers <= 0)
+    return;
+  k = &r->kinds[r->n_kinds++];
+  memset (k, 0, sizeof *k);
+  g_strlcpy (k->name, name, sizeof k->name);
+  k->layers = layers;
+  k->moe = moe;
+  k->window = window;
+}
+
+static void
+make_kinds (IvResult *r)
+{
+  const IvModel *m = r->model;
+
+  r->n_kinds = 0;
+  if (m->window_kind == IV_WINDOW_ALTERNATING)
+    {
+      /* Gemma 2: layer 0 is local, then they alternate. */
+      add_kind (r, "local", (m->n_layers + 1) / 2, FALSE, m->window);
+      add_kind (r, "global", m->n_layers / 2, FALSE, 0);
+      return;
+    }
+  if (m->E > 0)
+    {
+      add_kind (r, "dense", m->n_dense, FALSE, 0);
+      add_kind (r, "moe", m->n_layers - m->n_dense, TRUE,
+                m->window_kind == IV_WINDOW_ALL ? m->window : 0);
+      return;
+    }
+  add_kind (r, m->window_kind == IV_WINDOW_ALL ? "sliding" : "dense", m->n_layers, FALSE,
+            m->window_kind == IV_WINDOW_ALL ? m->window : 0);
+}
+
+/* -------- stage timing -------- */
+
+static void
+set_compute (IvStage *s, gboolean matrix, double flops, double bytes)
+{
+  s->present = TRUE;
+  s->matrix = matrix;
+  s->flops = flops;
+  s->bytes = bytes;
+}
+
+static void
+time_stage (IvStage *s, const IvHardware *hw)
+{
+  double p = s->matrix ? hw->P_c : hw->P_v;
+
+  /* Never 0/0: a stage with nothing to do costs nothing. */
+  s->t_compute_s = s->flops > 0 ? s->flops / (hw->eta_c * p) : 0;
+  s->t_memory_s = s->bytes > 0 ? s->bytes / (hw->eta_m * hw->BW) : 0;
+  s->t_s = MAX (s->t_compute_s, MAX (s->t_memory_s, s->t_comm_s));
+  s->visible_s = s->t_s;
+  if (s->t_s <= 0)
+    s->bound = IV_BOUND_TRIVIAL;
+  else if (s->t_s == s->t_compute_s)
+    s->bound = IV_BOUND_COMPUTE;
+  else if (s->t_s == s->t_memory_s)
+    s->bound = IV_BOUND_MEMORY;
+  else
+    s->bound = IV_BOUND_COMM;
+}
+
+static void
+set_comm (IvStage *s, IvCollectiveCost cost, double bytes)
+{
+  s->present = TRUE;
+  s->comm_bytes = bytes;
+  s->t_comm_s = cost.total_s;
+  s->comm_latency_s = cost.latency_s;
+  s->comm_bandwidth_s = cost.bandwidth_s;
+}
+
+/* -------- one layer kind -------- */
+
+static void
+evaluate_kind (IvResult *r, IvKindResult *k)
+{
+  const IvModel *m = r->model;
+  const IvHardware *hw = r->hw;
+  const IvConfig *c = &r->config;
+  IvShares *sh = &k->sh;
+  IvStage *st = k->stages;
+  gboolean prefill = c->mode == IV_MODE_PREFILL;
+  gboolean mla = m->attention == IV_ATTENTION_MLA;
+  double B = c->B, T = c->T, P = c->P, t = c->t, cp = c->c, d = m->d, dh = m->dh;
+  double ew = c->e_w, ea = c->e_a, ekv = c->e_kv, ep = c->e_p;
+  double H_l, Hkv_l, T_l, L_l, Np, dv;
+
+  sh->H_l = H_l = ceil_div (m->H, t);
+  sh->Hkv_l = Hkv_l = t <= m->Hkv ? ceil_div (m->Hkv, t) : 1;
+  sh->F_l = ceil_div (m->F, t);
+  sh->L = P + T;
+  /* A sliding window caps the positions attended. */
+  sh->L_eff = k->window > 0 ? MIN (sh->L, (double) k->window) : sh->L;
+  sh->T_l = T_l = prefill ? ceil_div (T, cp) : T;
+  sh->L_l = L_l = ceil_div (sh->L_eff, cp);
+  sh->dv = dv = iv_model_value_head_dim (m);
+  if (!prefill)
+    Np = B * T * L_l;
+  else if (k->window > 0)
+    {
+      /* Query i (1…T) attends min(P + i, W) positions. */
+      double W = k->window, i0 = CLAMP (W - P, 0, T);
+      Np = B * (i0 * P + i0 * (i0 + 1) / 2 + (T - i0) * W) / cp;
+    }
+  else
+    Np = B * (T * P + T * (T + 1) / 2) / cp;
+  sh->N_pairs = Np;
+
+  memset (st, 0, sizeof k->stages);
+
+  /* S1 RMSNorm */
+  set_compute (&st[IV_S1], FALSE, 4 * B * T_l * d, ea * 2 * B * T_l * d + ew * d);
+
+  if (!mla)
+    {
+      set_compute (&st[IV_S2], TRUE, 2 * B * T_l * d * H_l * dh,
+                   ew * d * H_l * dh + ea * B * T_l * (d + H_l * dh));
+      set_compute (&st[IV_S3], TRUE, 2 * B * T_l * d * 2 * Hkv_l * dh,
+                   ew * 2 * d * Hkv_l * dh + ea * B * T_l * (d + 2 * Hkv_l * dh));
+      set_compute (&st[IV_S4], FALSE, 0, ekv * 2 * B * T_l * Hkv_l * dh);
+      set_compute (&st[IV_S5], TRUE, 2 * H_l * dh * Np,
+                   ea * B * T_l * H_l * dh + ekv * B * L_l * Hkv_l * dh);
+      set_compute (&st[IV_S7], TRUE, 2 * H_l * dv * Np, ekv * B * L_l * Hkv_l * dv);
+      set_compute (&st[IV_S10], TRUE, 2 * B * T_l * H_l * dv * d,
+                   ew * H_l * dv * d + ea * B * T_l * (H_l * dv + d));
+    }
+  else
+    {
+      double rq = m->r_q, rkv = m->r_kv, dn = m->d_n, dr = m->d_r, lat = rkv + dr;
+      /* Down-projections are replicated on every TP rank; the rest splits by heads. */
+      double q_in_w = rq > 0 ? d * rq + rq * H_l * (dn + dr) : d * H_l * (dn + dr);
+      if (!prefill)
+        {
+          /* Absorbed decode: q is taken into the latent space through W_UK. */
+          set_compute (&st[IV_S2], TRUE, 2 * B * T * (q_in_w + H_l * dn * rkv),
+                       ew * (q_in_w + H_l * dn * rkv) + ea * B * T_l * (d + H_l * lat));
+          set_compute (&st[IV_S3], TRUE, 2 * B * T * d * lat,
+                       ew * d * lat + ea * B * T_l * (d + lat));
+          set_compute (&st[IV_S5], TRUE, 2 * H_l * lat * Np,
+                       ea * B * T_l * H_l * lat + ekv * B * L_l * lat);
+          set_compute (&st[IV_S7], TRUE, 2 * H_l * rkv * Np, 0);
+          set_compute (&st[IV_S10], TRUE, 2 * B * T * H_l * rkv * dv + 2 * B * T_l * H_l * dv * d,
+                       ew * (H_l * rkv * dv + H_l * dv * d) + ea * B * T_l * (H_l * rkv + d));
+        }
+      else
+        {
+          /* Naive prefill: keys and values are up-projected per head. */
+          set_compute (&st[IV_S2], TRUE, 2 * B * T_l * q_in_w,
+                       ew * q_in_w + ea * B * T_l * (d + H_l * (dn + dr)));
+          set_compute (&st[IV_S3], TRUE,
+                       2 * B * T_l * d * lat + 2 * B * T_l * rkv * H_l * (dn + dv),
+                       ew * (d * lat + rkv * H_l * (dn + dv))
+                           + ea * B * T_l * (d + lat + H_l * (dn + dv)));
+          set_compute (&st[IV_S5], TRUE, 2 * H_l * (dn + dr) * Np,
+                       ea * B * T_l * H_l * (dn + dr) + ekv * B * L_l * lat);
+          set_compute (&st[IV_S7], TRUE, 2 * H_l * dv * Np, 0);
+          set_compute (&st[IV_S10], TRUE, 2 * B * T_l * H_l * dv * d,
+                       ew * H_l * dv * d + ea * B * T_l * (H_l * dv + d));
+        }
+      set_compute (&st[IV_S4], FALSE, 0, ekv * B * T_l * lat);
+    }
+  set_compute (&st[IV_S6], FALSE, 5 * H_l * Np, 0);
+
+  /* S8: merging partial O, m, l across CP ranks. */
+  set_compute (&st[IV_S8], FALSE, (cp - 1) * B * T_l * H_l * (3 * dv + 8),
+               cp > 1 ? cp * B * T_l * H_l * (ep * dv + 8) : 0);
+  if (!prefill && cp > 1)
+    {
+      double bytes = B * T * H_l * (ep * dv + 8);
+      set_comm (&st[IV_S8], iv_allreduce (&r->cp_group, hw, bytes), bytes);
+    }
+  set_compute (&st[IV_S9], FALSE, B * T_l * H_l * dv, ea * B * T_l * H_l * dv);
+
+  /* C1: the CP ring in prefill, overlapped with the attention core. */
+  if (prefill)
+    {
+      st[IV_C1].present = TRUE;
+      if (cp > 1)
+        {
+          double msg, hops = r->config.ring == IV_RING_KV ? cp - 1 : cp;
+          IvCollectiveCost step;
+          if (r->config.ring == IV_RING_KV)
+            msg = mla ? ekv * B * L_l * (m->r_kv + m->d_r) : ekv * 2 * B * L_l * Hkv_l * dh;
+          else
+            msg = ea * B * T_l * H_l * dh + B * T_l * H_l * (ep * dv + 8);
+          step = iv_ring_step (&r->cp_group, hw, msg);
+          step.total_s *= hops;
+          step.latency_s *= hops;
+          step.bandwidth_s *= hops;
+          set_comm (&st[IV_C1], step, msg * hops);
+          sh->n_hops = hops;
+        }
+    }
+  /* C2: the TP all-reduce after W_O. */
+  {
+    double bytes = ea * B * T_l * d;
+    st[IV_C2].present = TRUE;
+    if (t > 1)
+      set_comm (&st[IV_C2], iv_allreduce (&r->tp_group, hw, bytes), bytes);
+  }
+  /* C3: more TP ranks than heads split a head; its scores are all-reduced. */
+  if (t > m->H)
+    {
+      double bytes = ep * B * T_l * H_l * L_l;
+      set_comm (&st[IV_C3], iv_allreduce (&r->c3_group, hw, bytes), bytes);
+    }
+
+  /* FFN */
+  set_compute (&st[IV_F1], FALSE, 4 * B * T_l * d, ea * 2 * B * T_l * d + ew * d);
+  if (k->moe)
+    {
+      double E = m->E, kk = m->k, n = B * T_l;
+      double Fa, Fw;
+      sh->F_act = Fa = kk * m->F_e + (double) m->E_s * m->F_s;
+      sh->E_touch = E * (1 - pow (1 - kk / E, n));
+      sh->F_w = Fw = sh->E_touch * m->F_e + (double) m->E_s * m->F_s;
+      set_compute (&st[IV_R], TRUE, 2 * B * T_l * d * E, ew * d * E + ea * B * T_l * (d + E));
+      set_compute (&st[IV_F2], TRUE, 2 * B * T_l * d * Fa / t,
+                   ew * d * Fw / t + ea * B * T_l * (d + Fa / t));
+      st[IV_F3] = st[IV_F2];
+      set_compute (&st[IV_F4], FALSE, 5 * B * T_l * Fa / t, 3 * ea * B * T_l * Fa / t);
+      set_compute (&st[IV_F5], TRUE, 2 * B * T_l * Fa / t * d,
+                   ew * Fw / t * d + ea * B * T_l * (Fa / t + d));
+    }
+  else
+    {
+      double F_l = sh->F_l;
+      set_compute (&st[IV_F2], TRUE, 2 * B * T_l * d * F_l, ew * d * F_l + ea * B * T_l * (d + F_l));
+      st[IV_F3] = st[IV_F2];
+      set_compute (&st[IV_F4], FALSE, 5 * B * T_l * F_l, 3 * ea * B * T_l * F_l);
+      set_compute (&st[IV_F5], TRUE, 2 * B * T_l * F_l * d, ew * F_l * d + ea * B * T_l * (F_l + d));
+    }
+  {
+    double bytes = ea * B * T_l * d;
+    st[IV_CF1].present = TRUE;
+    if (t > 1)
+      set_comm (&st[IV_CF1], iv_allreduce (&r->tp_group, hw, bytes), bytes);
+  }
+
+  for (int i = 0; i < IV_N_STAGES; i++)
+    if (st[i].present)
+      time_stage (&st[i], hw);
+
+  /* C1 runs under the attention core of the blocks already held. */
+  if (st[IV_C1].present)
+    st[IV_C1].visible_s = MAX (0, st[IV_C1].t_s - (cp - 1) / cp * (st[IV_S5].t_s + st[IV_S6].t_s + st[IV_S7].t_s));
+
+  k->attention_s = k->ffn_s = 0;
+  for (int i = IV_S1; i <= IV_C3; i++)
+    k->attention_s += st[i].present ? st[i].visible_s : 0;
+  for (int i = IV_F1; i <= IV_CF1; i++)
+    k->ffn_s += st[i].present ? st[i].visible_s : 0;
+  k->layer_s = k->attention_s + k->ffn_s;
+  for (int i = 0; i < IV_N_STAGES; i++)
+    if (st[i].present && st[i].t_s < 0.01 * k->layer_s)
+      st[i].bound = IV_BOUND_TRIVIAL;
+}
+
+/* -------- memory -------- */
+
+static double
+kind_weights (const IvModel *m, const IvConfig *c, const IvKindResult *k)
+{
+  double d = m->d, t = c->t, H_l = ceil_div (m->H, t), dv = iv_model_value_head_dim (m);
+  double Hkv_l = t <= m->Hkv ? ceil_div (m->Hkv, t) : 1;
+  double attn, ffn;
+
+  if (m->attention == IV_ATTENTION_MLA)
+    {
+      double rq = m->r_q, lat = m->r_kv + m->d_r;
+      attn = (rq > 0 ? d * rq + rq * H_l * (m->d_n + m->d_r) : d * H_l * (m->d_n + m->d_r))
+             + d * lat + m->r_kv * H_l * (m->d_n + dv) + H_l * dv * d;
+    }
+  else
+    attn = d * H_l * m->dh + 2 * d * Hkv_l * m->dh + H_l * dv * d;
+  if (k->moe)
+    ffn = d * m->E + 3 * d * ((double) m->E * m->F_e + (double) m->E_s * m->F_s) / t;
+  else
+    ffn = 3 * d * ceil_div (m->F, t);
+  return c->e_w * (attn + ffn + m->norms_per_layer * d);
+}
+
+static double
+kind_kv (const IvModel *m, const IvConfig *c, const IvKindResult *k)
+{
+  double L = (double) c->P + c->T;
+  double L_l = ceil_div (k->window > 0 ? MIN (L, (double) k->window) : L, c->c);
+  double Hkv_l = c->t <= m->Hkv ? ceil_div (m->Hkv, c->t) : 1;
+
+  if (m->attention == IV_ATTENTION_MLA)
+    return c->B * L_l * (m->r_kv + m->d_r) * c->e_kv;
+  return 2 * c->B * L_l * Hkv_l * m->dh * c->e_kv;
+}
+
+static double
+memory (const IvResult *r, double *weights, double *kv, double *act)
+{
+  const IvModel *m = r->model;
+  const IvConfig *c = &r->config;
+  double w = 0, v = 0, a = 0;
+
+  for (guint i = 0; i < r->n_kinds; i++)
+    {
+      const IvKindResult *k = &r->kinds[i];
+      double T_l = c->mode == IV_MODE_PREFILL ? ceil_div (c->T, c->c) : c->T;
+      double H_l = ceil_div (m->H, c->t), Hkv_l = c->t <= m->Hkv ? ceil_div (m->Hkv, c->t) : 1;
+      double widest = k->moe ? ((double) m->k * m->F_e + (double) m->E_s * m->F_s) / c->t
+                             : ceil_div (m->F, c->t);
+      w += k->layers * kind_weights (m, c, k);
+      v += k->layers * kind_kv (m, c, k);
+      a = MAX (a, c->e_a * c->B * T_l * (m->d + MAX (widest, H_l * m->dh + 2 * Hkv_l * m->dh)));
+    }
+  /* Embedding and LM head are vocab-parallel over TP; tied, they are one table. */
+  w += c->e_w * (m->tied ? 1 : 2) * (double) m->V * m->d / c->t + c->e_w * m->d;
+  *weights = w;
+  *kv = v;
+  *act = a;
+  return w + v + a;
+}
+
+double
+iv_model_memory_per_pe (const IvModel *model, const IvConfig *config, double *weights, double *kv)
+{
+  IvResult r;
+  double w, v, a, total;
+
+  memset (&r, 0, sizeof r);
+  r.model = model;
+  r.config = *config;
+  make_kinds (&r);
+  total = memory (&r, &w, &v, &a);
+  if (weights)
+    *weights = w;
+  if (kv)
+    *kv = v;
+  return total;
+}
+
+/* -------- evaluation -------- */
+
+static gboolean
+check_config (IvResult *r)
+{
+  const IvConfig *c = &r->config;
+
+  if (c->B < 1)
+    return fail (r, IV_FIELD_BATCH, "the batch must be at least 1, not %" G_GINT64_FORMAT, c->B);
+  if (c->T < 1)
+    return fail (r, IV_FIELD_TQ, "T_q must be at least 1, not %" G_GINT64_FORMAT, c->T);
+  if (c->P < 0)
+    return fail (r, IV_FIELD_CONTEXT, "the context must be 0 or more, not %" G_GINT64_FORMAT, c->P);
+  if (c->t < 1)
+    return fail (r, IV_FIELD_TP, "TP must be at least 1, not %" G_GINT64_FORMAT, c->t);
+  if (c->c < 1)
+    return fail (r, IV_FIELD_CP, "CP must be at least 1, not %" G_GINT64_FORMAT, c->c);
+  if (!(c->e_w > 0 && c->e_a > 0 && c->e_kv > 0 && c->e_p > 0))
+    return fail (r, IV_FIELD_DTYPE, "bytes per element must be positive");
+  return TRUE;
+}
+
+static gboolean
+place (IvResult *r)
+{
+  const IvConfig *c = &r->config;
+  const IvHardware *hw = r->hw;
+  gint64 on_pe = (c->place_tp == IV_PLACE_PE ? c->t : 1) * (c->place_cp == IV_PLACE_PE ? c->c : 1);
+  gint64 on_cube = (c->place_tp == IV_PLACE_CUBE ? c->t : 1) * (c->place_cp == IV_PLACE_CUBE ? c->c : 1);
+  gint64 cubes = hw->X * hw->Y;
+  char err[200];
+
+  if (on_pe > hw->n_pe)
+    {
+      IvConfigField f = c->place_tp == IV_PLACE_PE && c->t > 1 ? IV_FIELD_TP : IV_FIELD_CP;
+      if (c->place_tp == IV_PLACE_PE && c->place_cp == IV_PLACE_PE && c->t > 1 && c->c > 1)
+        return fail (r, f, "TP×CP=%" G_GINT64_FORMAT " on PEs needs %" G_GINT64_FORMAT
+                     " PEs per cube; this SIP has %" G_GINT64_FORMAT, on_pe, on_pe, hw->n_pe);
+      return fail (r, f, "%s=%" G_GINT64_FORMAT " on PEs needs %" G_GINT64_FORMAT
+                   " PEs per cube; this SIP has %" G_GINT64_FORMAT,
+                   f == IV_FIELD_TP ? "TP" : "CP", on_pe, on_pe, hw->n_pe);
+    }
+  if (on_cube > cubes)
+    {
+      IvConfigField f = c->place_tp == IV_PLACE_CUBE && c->t > 1 ? IV_FIELD_TP : IV_FIELD_CP;
+      if (c->place_tp == IV_PLACE_CUBE && c->place_cp == IV_PLACE_CUBE && c->t > 1 && c->c > 1)
+        return fail (r, f, "TP×CP=%" G_GINT64_FORMAT " on cubes needs %" G_GINT64_FORMAT
+                     " cubes; this SIP has %" G_GINT64_FORMAT, on_cube, on_cube, cubes);
+      return fail (r, f, "%s=%" G_GINT64_FORMAT " on cubes needs %" G_GINT64_FORMAT
+                   " cubes; this SIP has %" G_GINT64_FORMAT,
+                   f == IV_FIELD_TP ? "TP" : "CP", on_cube, on_cube, cubes);
+    }
+  r->used_pes_per_cube = on_pe;
+  r->used_cubes = on_cube;
+  r->idle_cubes = cubes - on_cube;
+  r->idle_pes = cubes * hw->n_pe - on_pe * on_cube;
+
+  /* TP varies fastest: on a shared level CP members are t apart. */
+  if (!iv_group_embed (&r->tp_group, c->t, 1, c->place_tp == IV_PLACE_PE, hw, err, sizeof err))
+    return fail (r, IV_FIELD_TP_PLACE, "TP: %s", err);
+  if (!iv_group_embed (&r->cp_group, c->c, c->place_tp == c->place_cp ? c->t : 1,
+                       c->place_cp == IV_PLACE_PE, hw, err, sizeof err))
+    return fail (r, IV_FIELD_CP_PLACE, "CP: %s", err);
+  if (c->t > r->model->H
+      && !iv_group_embed (&r->c3_group, c->t / r->model->H, 1, c->place_tp == IV_PLACE_PE, hw,
+                          err, sizeof err))
+    return fail (r, IV_FIELD_TP, "TP (score all-reduce): %s", err);
+  return TRUE;
+}
+
+gboolean
+iv_model_evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config,
+                   IvResult *r)
+{
+  const IvConfig *c = config;
+  double n_h, weights, kv, act;
+
+  g_return_val_if_fail (model && hw && config && r, FALSE);
+
+  r->ok = TRUE;
+  r->error[0] = '\0';
+  r->error_field = IV_FIELD_NONE;
+  r->model = model;
+  r->hw = hw;
+  r->config = *config;
+  r->n_waste = r->n_hints = 0;
+  memset (&r->c3_group, 0, sizeof r->c3_group);
+  if (!check_config (r) || !place (r))
+    return FALSE;
+
+  make_kinds (r);
+  r->step_s = 0;
+  for (guint i = 0; i < r->n_kinds; i++)
+    {
+      evaluate_kind (r, &r->kinds[i]);
+      r->step_s += r->kinds[i].layers * r->kinds[i].layer_s;
+    }
+
+  /* LM head, vocab-parallel: every token in decode, each sequence's last in prefill. */
+  n_h = c->mode == IV_MODE_DECODE ? (double) c->B * c->T : (double) c->B;
+  memset (&r->lm_head, 0, sizeof r->lm_head);
+  set_compute (&r->lm_head, TRUE, 2 * n_h * model->d * model->V / c->t,
+               c->e_w * model->d * model->V / c->t + c->e_a * n_h * (model->d + (double) model->V / c->t));
+  time_stage (&r->lm_head, hw);
+  r->step_s += r->lm_head.t_s;
+  r->tokens_per_s = r->step_s > 0 ? (double) c->B * c->T / r->step_s : 0;
+
+  memory (r, &weights, &kv, &act);
+  r->weights_bytes_per_pe = weights;
+  r->kv_bytes_per_pe = kv;
+  r->act_bytes_per_pe = act;
+  r->capacity_bytes_per_pe = hw->M_pe;
+  r->fits = weights + kv + act <= hw->M_pe;
+
+  _iv_model_waste_and_hints (r);
+  return TRUE;
+}

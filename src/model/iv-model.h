@@ -1,0 +1,151 @@
+/* iv-model.h: the analytical model of one transformer step on a SIP
+ * (../shared/design/analytical-model.md): per-stage FLOPs, bytes, communication and
+ * time per PE and layer, with totals, memory, waste and hints. */
+#pragma once
+
+#include "iv-collective.h"
+#include "iv-hardware.h"
+#include "iv-preset.h"
+
+G_BEGIN_DECLS
+
+typedef enum { IV_MODE_PREFILL, IV_MODE_DECODE } IvMode;
+typedef enum { IV_PLACE_PE, IV_PLACE_CUBE } IvPlace;
+typedef enum { IV_RING_KV, IV_RING_QOML } IvRing;
+
+typedef struct
+{
+  IvMode mode;
+  gint64 B;          /* sequences */
+  gint64 T;          /* new query tokens per sequence */
+  gint64 P;          /* tokens already cached before the step */
+  gint64 t, c;       /* TP and CP sizes */
+  IvPlace place_tp, place_cp;
+  IvRing ring;
+  double e_w, e_a, e_kv, e_p; /* bytes per element */
+} IvConfig;
+
+typedef enum
+{
+  IV_S1, IV_S2, IV_S3, IV_S4, IV_S5, IV_S6, IV_S7, IV_S8, IV_S9, IV_S10,
+  IV_C1, IV_C2, IV_C3,
+  IV_F1, IV_R, IV_F2, IV_F3, IV_F4, IV_F5, IV_CF1,
+  IV_N_STAGES
+} IvStageId;
+
+typedef enum
+{
+  IV_BOUND_COMPUTE,
+  IV_BOUND_MEMORY,
+  IV_BOUND_COMM,
+  IV_BOUND_TRIVIAL,
+} IvBound;
+
+typedef struct
+{
+  gboolean present;
+  gboolean matrix;           /* uses P_c (else P_v) */
+  double flops, bytes, comm_bytes;
+  double t_compute_s, t_memory_s, t_comm_s, t_s, visible_s;
+  double comm_latency_s, comm_bandwidth_s;
+  IvBound bound;
+} IvStage;
+
+/* The per-PE shares of one layer kind: the symbols its formulas use. */
+typedef struct
+{
+  double H_l, Hkv_l, F_l, T_l, L, L_eff, L_l, N_pairs, dv;
+  double F_act, F_w, E_touch; /* MoE */
+  double n_hops;              /* C1: ring steps */
+} IvShares;
+
+typedef struct
+{
+  char name[16];             /* "dense", "moe", "local", "global", "sliding" */
+  gint64 layers;
+  gboolean moe;
+  gint64 window;             /* 0: attends to everything */
+  IvShares sh;
+  IvStage stages[IV_N_STAGES];
+  double attention_s, ffn_s, layer_s;
+} IvKindResult;
+
+typedef enum
+{
+  IV_FIELD_NONE,
+  IV_FIELD_BATCH,
+  IV_FIELD_TQ,
+  IV_FIELD_CONTEXT,
+  IV_FIELD_TP,
+  IV_FIELD_CP,
+  IV_FIELD_TP_PLACE,
+  IV_FIELD_CP_PLACE,
+  IV_FIELD_DTYPE,
+} IvConfigField;
+
+typedef struct
+{
+  const char *id;
+  double bytes;
+  double percent;
+  char text[200];
+} IvWaste;
+
+typedef struct
+{
+  const char *id;
+  char text[300];
+} IvHint;
+
+#define IV_MAX_KINDS 3
+#define IV_MAX_WASTE 10
+#define IV_MAX_HINTS 10
+
+typedef struct
+{
+  gboolean ok;
+  char error[256];
+  IvConfigField error_field;
+
+  const IvModel *model;      /* borrowed: keep alive while the result is used */
+  const IvHardware *hw;
+  IvConfig config;
+
+  IvGroup tp_group, cp_group, c3_group;
+  IvKindResult kinds[IV_MAX_KINDS];
+  guint n_kinds;
+  IvStage lm_head;
+  double step_s, tokens_per_s;
+
+  double weights_bytes_per_pe, kv_bytes_per_pe, act_bytes_per_pe, capacity_bytes_per_pe;
+  gboolean fits;
+  gint64 used_pes_per_cube, used_cubes, idle_pes, idle_cubes;
+
+  IvWaste waste[IV_MAX_WASTE];
+  guint n_waste;
+  IvHint hints[IV_MAX_HINTS];
+  guint n_hints;
+} IvResult;
+
+void        iv_config_init        (IvConfig         *config);
+gboolean    iv_model_evaluate     (const IvModel    *model,
+                                   const IvHardware *hw,
+                                   const IvConfig   *config,
+                                   IvResult         *result);
+const char *iv_stage_id           (IvStageId         stage);
+const char *iv_stage_name         (IvStageId         stage);
+const char *iv_bound_to_string    (IvBound           bound);
+const char *iv_mode_to_string     (IvMode            mode);
+const char *iv_place_to_string    (IvPlace           place);
+const char *iv_ring_to_string     (IvRing            ring);
+
+/* Memory only (weights + KV + activations per PE), for searching configurations. */
+double      iv_model_memory_per_pe (const IvModel    *model,
+                                    const IvConfig   *config,
+                                    double           *weights,
+                                    double           *kv);
+
+/* iv-hints.c */
+void        _iv_model_waste_and_hints (IvResult *result);
+
+G_END_DECLS
