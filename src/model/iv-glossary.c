@@ -172,6 +172,16 @@ formula_for (const IvResult *r, const IvKindResult *k, IvStageId s)
     }
 }
 
+/* Symbols are ASCII letters, digits and '_', plus Greek letters (α_pe, η_c: two-byte
+ * UTF-8 sequences starting 0xCE); everything else is an operator or a number. */
+static gboolean
+symbol_char (const char *p, gboolean first)
+{
+  if ((guchar) p[0] == 0xce && p[1])
+    return TRUE;
+  return first ? g_ascii_isalpha (*p) : (g_ascii_isalnum (*p) || *p == '_');
+}
+
 /* Replaces every known symbol in @text by its value. */
 static void
 substitute (GString *out, const char *text, const IvGlossaryEntry *e, guint n)
@@ -180,21 +190,13 @@ substitute (GString *out, const char *text, const IvGlossaryEntry *e, guint n)
 
   while (*p)
     {
-      if (g_ascii_isalpha (*p) || (guchar) *p >= 0x80)
+      if (symbol_char (p, TRUE))
         {
           const char *start = p;
           gboolean replaced = FALSE;
-          /* Symbols are ASCII letters, digits, '_' and the Greek letters of α_pe, η_c. */
-          while (*p && (g_ascii_isalnum (*p) || *p == '_' || (guchar) *p >= 0x80))
-            {
-              /* Stop before '·' (U+00B7, C2 B7) and '−' (E2 88 92): they are operators. */
-              if ((guchar) p[0] == 0xc2 && (guchar) p[1] == 0xb7)
-                break;
-              if ((guchar) p[0] == 0xe2 && (guchar) p[1] == 0x88 && (guchar) p[2] == 0x92)
-                break;
-              p++;
-            }
-          for (guint i = 0; i < n && p > start; i++)
+          while (*p && symbol_char (p, FALSE))
+            p += (guchar) *p == 0xce ? 2 : 1;
+          for (guint i = 0; i < n; i++)
             if (strlen (e[i].symbol) == (gsize) (p - start)
                 && strncmp (e[i].symbol, start, p - start) == 0)
               {
@@ -203,14 +205,14 @@ substitute (GString *out, const char *text, const IvGlossaryEntry *e, guint n)
                 break;
               }
           if (!replaced)
-            {
-              if (p == start)
-                p++; /* a lone multibyte operator: copy it below */
-              g_string_append_len (out, start, p - start);
-            }
+            g_string_append_len (out, start, p - start);
         }
       else
-        g_string_append_c (out, *p++);
+        {
+          const char *next = g_utf8_next_char (p);
+          g_string_append_len (out, p, next - p);
+          p = next;
+        }
     }
 }
 

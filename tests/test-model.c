@@ -1,0 +1,713 @@
+/* test-model.c: the analytical model against numbers derived by hand from
+ * analytical-model.md (each derivation is written next to its assertion), the embedding
+ * of every group shape, every constraint error, the 46 presets' parameter counts
+ * against their published sizes, Hugging Face import and hardware files. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "iv-glossary.h"
+#include "iv-model.h"
+#include "iv-units.h"
+
+#define REL(a, b) g_assert_cmpfloat_with_epsilon ((a), (double) (b), fabs ((double) (b)) * 1e-9 + 1e-15)
+
+/* Round numbers so derivations stay readable: 4 cubes on a ring, 8 PEs per cube. */
+static IvHardware *
+unit_hw (void)
+{
+  IvHardware *hw = g_new0 (IvHardware, 1);
+  hw->name = g_strdup ("unit");
+  hw->X = 4, hw->Y = 1, hw->topology = IV_TOPOLOGY_RING, hw->n_pe = 8;
+  hw->P_c = 1e12, hw->P_v = 1e11, hw->BW = 1e11, hw->M_pe = 1e12;
+  hw->B_pe = 1e10, hw->a_pe = 1e-6, hw->B_cu = 1e9, hw->a_cu = 1e-5;
+  hw->bidir = TRUE, hw->eta_c = hw->eta_m = hw->eta_n = 1;
+  return hw;
+}
+
+/* d = 1024, 2 layers, H = 8, Hkv = 2, dh = 128, F = 4096, V = 32000. */
+static IvModel *
+tiny_model (void)
+{
+  IvModel *m = g_new0 (IvModel, 1);
+  m->name = g_strdup ("tiny");
+  m->d = 1024, m->n_layers = 2, m->H = 8, m->Hkv = 2, m->dh = 128, m->F = 4096, m->V = 32000;
+  m->norms_per_layer = 2;
+  iv_model_count_params (m);
+  return m;
+}
+
+static const IvStage *
+stage (const IvResult *r, guint kind, IvStageId id)
+{
+  return &r->kinds[kind].stages[id];
+}
+
+static void
+test_decode_tp_on_pes (void)
+{
+  g_autoptr (IvHardware) hw = unit_hw ();
+  g_autoptr (IvModel) m = tiny_model ();
+  IvConfig c;
+  IvResult r;
+
+  iv_config_init (&c);
+  c.mode = IV_MODE_DECODE, c.B = 2, c.T = 1, c.P = 1023, c.t = 4, c.c = 1;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  /* H_l = ceil(8/4) = 2; t = 4 > Hkv = 2 so Hkv_l = 1 (replicated); T_l = 1; L = 1024. */
+  g_assert_cmpfloat (r.kinds[0].sh.H_l, ==, 2);
+  g_assert_cmpfloat (r.kinds[0].sh.Hkv_l, ==, 1);
+  g_assert_cmpfloat (r.kinds[0].sh.L_l, ==, 1024);
+  /* N_pairs = B·T·L_l = 2·1·1024 = 2048. */
+  g_assert_cmpfloat (r.kinds[0].sh.N_pairs, ==, 2048);
+  /* S2: FLOPs 2·2·1·1024·2·128 = 1,048,576; bytes 2·1024·256 + 2·2·(1024 + 256) = 529,408;
+   * t = max(1.048576 µs, 5.29408 µs): memory-bound. */
+  REL (stage (&r, 0, IV_S2)->flops, 1048576);
+  REL (stage (&r, 0, IV_S2)->bytes, 529408);
+  REL (stage (&r, 0, IV_S2)->t_s, 5.29408e-6);
+  g_assert_cmpint (stage (&r, 0, IV_S2)->bound, ==, IV_BOUND_MEMORY);
+  /* S5: FLOPs 2·2·128·2048 = 1,048,576; bytes 2·2·2·128 + 2·2·1024·1·128 = 525,312. */
+  REL (stage (&r, 0, IV_S5)->flops, 1048576);
+  REL (stage (&r, 0, IV_S5)->bytes, 525312);
+  /* S6: 5·2·2048 = 20,480 FLOPs on the vector unit: 0.2048 µs. */
+  REL (stage (&r, 0, IV_S6)->t_s, 2.048e-7);
+  /* C2: TP = 4 on a ring of 8 PEs is a line (4 ≠ 8: no wrap), h = 1:
+   * AR = 2·3·1 µs + 2·3/4·(2·2·1·1024 = 4096 B)/10 GB/s = 6 µs + 0.6144 µs. */
+  g_assert_cmpint (r.tp_group.kind, ==, IV_EMBED_LINE_X);
+  g_assert_false (r.tp_group.wrap);
+  REL (stage (&r, 0, IV_C2)->comm_bytes, 4096);
+  REL (stage (&r, 0, IV_C2)->t_comm_s, 6.6144e-6);
+  REL (stage (&r, 0, IV_C2)->comm_latency_s, 6e-6);
+  /* One cube of 4 PEs used: 32 − 4 = 28 PEs and 3 cubes idle. */
+  g_assert_cmpint (r.idle_pes, ==, 28);
+  g_assert_cmpint (r.idle_cubes, ==, 3);
+  /* Step: 2 layers × layer + LM head; tokens/s = B·T / step. */
+  REL (r.step_s, 2 * r.kinds[0].layer_s + r.lm_head.t_s);
+  REL (r.tokens_per_s, 2 / r.step_s);
+  /* LM head: n_h = B·T = 2: FLOPs 2·2·1024·32000/4 = 32,768,000. */
+  REL (r.lm_head.flops, 32768000);
+  /* TP all-reduce latency dominates: hinted; so is t > Hkv. */
+  {
+    gboolean lat = FALSE, kv = FALSE;
+    for (guint i = 0; i < r.n_hints; i++)
+      {
+        lat |= g_str_equal (r.hints[i].id, "allreduce-latency");
+        kv |= g_str_equal (r.hints[i].id, "tp-exceeds-kv-heads");
+      }
+    g_assert_true (lat && kv);
+  }
+
+  /* TP = 8 fills the ring of 8 PEs: it wraps, both directions carry half:
+   * AR = 2·7·1 µs + 2·7/8·(2·2·1024 = 4096 B)/(2·10 GB/s) = 14 µs + 0.3584 µs. */
+  c.t = 8;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  g_assert_true (r.tp_group.wrap);
+  REL (stage (&r, 0, IV_C2)->t_comm_s, 14e-6 + 0.3584e-6);
+}
+
+static void
+test_prefill_cp_rings (void)
+{
+  g_autoptr (IvHardware) hw = unit_hw ();
+  g_autoptr (IvModel) m = tiny_model ();
+  IvConfig c;
+  IvResult r;
+  double core;
+
+  iv_config_init (&c);
+  c.mode = IV_MODE_PREFILL, c.B = 1, c.T = 1024, c.P = 0, c.t = 1, c.c = 4;
+  c.place_cp = IV_PLACE_CUBE, c.ring = IV_RING_KV;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  /* CP = 4 over the 4-cube ring closes it: a wrapping line, h = 1, dilation 1. */
+  g_assert_cmpint (r.cp_group.kind, ==, IV_EMBED_LINE_X);
+  g_assert_true (r.cp_group.wrap);
+  /* T_l = L_l = 1024/4 = 256; N_pairs = (0 + 1024·1025/2)/4 = 131,200. */
+  g_assert_cmpfloat (r.kinds[0].sh.T_l, ==, 256);
+  g_assert_cmpfloat (r.kinds[0].sh.N_pairs, ==, 131200);
+  /* S5: 2·8·128·131200 = 268,697,600 FLOPs → 268.6976 µs, compute-bound. */
+  REL (stage (&r, 0, IV_S5)->flops, 268697600);
+  REL (stage (&r, 0, IV_S5)->t_s, 2.686976e-4);
+  g_assert_cmpint (stage (&r, 0, IV_S5)->bound, ==, IV_BOUND_COMPUTE);
+  /* C1 (kv): 3 ring steps of 2·2·1·256·2·128 = 262,144 B;
+   * a step = 10 µs + 262144/1 GB/s = 272.144 µs; three = 816.432 µs. */
+  REL (stage (&r, 0, IV_C1)->comm_bytes, 3 * 262144.0);
+  REL (stage (&r, 0, IV_C1)->t_comm_s, 8.16432e-4);
+  /* Visible: 816.432 − 3/4·(268.6976 + 52.48 + 268.6976) µs = 374.0256 µs. */
+  core = stage (&r, 0, IV_S5)->t_s + stage (&r, 0, IV_S6)->t_s + stage (&r, 0, IV_S7)->t_s;
+  REL (core, 5.898752e-4);
+  REL (stage (&r, 0, IV_C1)->visible_s, 3.740256e-4);
+
+  /* C1 (Q+O/m/l): 4 steps of 2·1·256·8·128 + 1·256·8·(4·128 + 8) = 1,589,248 B;
+   * a step = 10 µs + 1589.248 µs; four = 6.436992 ms. */
+  c.ring = IV_RING_QOML;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  REL (stage (&r, 0, IV_C1)->comm_bytes, 4 * 1589248.0);
+  REL (stage (&r, 0, IV_C1)->t_comm_s, 4 * (1e-5 + 1.589248e-3));
+  /* T/(T+P) = 1 > 2·Hkv/H = 0.5: no hint to switch rings. */
+  for (guint i = 0; i < r.n_hints; i++)
+    g_assert_cmpstr (r.hints[i].id, !=, "ring-qoml");
+  /* With a long prefix (T/(T+P) = 1024/16384 ≤ 0.5) and the K/V ring, the hint fires. */
+  c.ring = IV_RING_KV, c.P = 15360;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  {
+    gboolean seen = FALSE;
+    for (guint i = 0; i < r.n_hints; i++)
+      seen |= g_str_equal (r.hints[i].id, "ring-qoml");
+    g_assert_true (seen);
+  }
+}
+
+static void
+test_decode_cp_merge (void)
+{
+  g_autoptr (IvHardware) hw = unit_hw ();
+  g_autoptr (IvModel) m = tiny_model ();
+  IvConfig c;
+  IvResult r;
+
+  iv_config_init (&c);
+  c.mode = IV_MODE_DECODE, c.B = 1, c.T = 1, c.P = 4095, c.t = 1, c.c = 4;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  /* L = 4096, L_l = 1024; decode keeps T_l = T = 1 on every CP rank. */
+  g_assert_cmpfloat (r.kinds[0].sh.L_l, ==, 1024);
+  g_assert_cmpfloat (r.kinds[0].sh.T_l, ==, 1);
+  /* S8: all-reduce of 1·1·8·(4·128 + 8) = 4160 B over CP = 4 on PEs (a line, no wrap):
+   * 2·3·1 µs + 2·3/4·4160/10 GB/s = 6 µs + 0.624 µs. FLOPs 3·1·1·8·(3·128 + 8) = 9408;
+   * bytes 4·1·1·8·(4·128 + 8) = 16,640. Comm-bound. */
+  REL (stage (&r, 0, IV_S8)->comm_bytes, 4160);
+  REL (stage (&r, 0, IV_S8)->t_comm_s, 6.624e-6);
+  REL (stage (&r, 0, IV_S8)->flops, 9408);
+  REL (stage (&r, 0, IV_S8)->bytes, 16640);
+  g_assert_cmpint (stage (&r, 0, IV_S8)->bound, ==, IV_BOUND_COMM);
+  /* No C1 in decode. */
+  g_assert_false (stage (&r, 0, IV_C1)->present);
+  /* Decode with CP replicates the linear layers: reported as waste, 75 %. */
+  {
+    gboolean seen = FALSE;
+    for (guint i = 0; i < r.n_waste; i++)
+      if (g_str_equal (r.waste[i].id, "decode-cp-linear"))
+        {
+          seen = TRUE;
+          g_assert_cmpfloat (r.waste[i].percent, ==, 75);
+        }
+    g_assert_true (seen);
+  }
+}
+
+static void
+test_mla_decode (void)
+{
+  g_autoptr (IvHardware) hw = unit_hw ();
+  g_autoptr (IvModel) m = g_new0 (IvModel, 1);
+  IvConfig c;
+  IvResult r;
+
+  m->name = g_strdup ("mla");
+  m->attention = IV_ATTENTION_MLA;
+  m->d = 1024, m->n_layers = 1, m->H = 8, m->Hkv = 8, m->dh = 96, m->F = 2048, m->V = 1000;
+  m->r_q = 256, m->r_kv = 128, m->d_n = 64, m->d_r = 32, m->d_v = 64, m->norms_per_layer = 2;
+  iv_config_init (&c);
+  c.mode = IV_MODE_DECODE, c.B = 1, c.T = 1, c.P = 511, c.t = 2;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  /* H_l = 4, L_l = 512, N_pairs = 512. Latent width r_kv + d_r = 160. */
+  /* S2 = 2·1·1·(1024·256 + 256·4·96 + 4·64·128) = 2·393,216 = 786,432. */
+  REL (stage (&r, 0, IV_S2)->flops, 786432);
+  /* S3 = 2·1·1·1024·160 = 327,680. */
+  REL (stage (&r, 0, IV_S3)->flops, 327680);
+  /* S5 = 2·4·160·512 = 655,360; reads q (2·1·1·4·160 = 1280) and the latent cache once
+   * (2·1·512·160 = 163,840): 165,120 B. */
+  REL (stage (&r, 0, IV_S5)->flops, 655360);
+  REL (stage (&r, 0, IV_S5)->bytes, 165120);
+  /* S7 = 2·4·128·512 = 524,288, reading nothing more (fused with S5). */
+  REL (stage (&r, 0, IV_S7)->flops, 524288);
+  REL (stage (&r, 0, IV_S7)->bytes, 0);
+  /* S10 = W_UV absorption 2·1·1·4·128·64 + W_O 2·1·1·4·64·1024 = 65,536 + 524,288. */
+  REL (stage (&r, 0, IV_S10)->flops, 589824);
+  /* S4 writes 2·1·1·160 = 320 B; the KV cache per PE is 1·1·512·160·2 = 163,840 B,
+   * replicated on both TP ranks. */
+  REL (stage (&r, 0, IV_S4)->bytes, 320);
+  REL (r.kv_bytes_per_pe, 163840);
+  {
+    gboolean waste = FALSE, hint = FALSE;
+    for (guint i = 0; i < r.n_waste; i++)
+      waste |= g_str_equal (r.waste[i].id, "mla-replication");
+    for (guint i = 0; i < r.n_hints; i++)
+      hint |= g_str_equal (r.hints[i].id, "mla-cp");
+    g_assert_true (waste && hint);
+  }
+}
+
+static void
+test_moe_decode (void)
+{
+  g_autoptr (IvHardware) hw = unit_hw ();
+  g_autoptr (IvModel) m = g_new0 (IvModel, 1);
+  IvConfig c;
+  IvResult r;
+
+  m->name = g_strdup ("moe");
+  m->d = 512, m->n_layers = 1, m->H = 4, m->Hkv = 4, m->dh = 128, m->F = 1024, m->V = 1000;
+  m->E = 8, m->k = 2, m->F_e = 256, m->E_s = 1, m->F_s = 512, m->norms_per_layer = 2;
+  iv_config_init (&c);
+  c.mode = IV_MODE_DECODE, c.B = 4, c.T = 1, c.P = 100, c.t = 2;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  g_assert_cmpstr (r.kinds[0].name, ==, "moe");
+  /* F_act = 2·256 + 1·512 = 1024. n = B·T_l = 4 tokens touch
+   * E·(1 − (1 − 2/8)^4) = 8·(1 − 0.31640625) = 5.46875 experts: F_w = 5.46875·256 + 512 = 1912. */
+  REL (r.kinds[0].sh.F_act, 1024);
+  REL (r.kinds[0].sh.E_touch, 5.46875);
+  REL (r.kinds[0].sh.F_w, 1912);
+  /* Router: 2·4·512·8 = 32,768 FLOPs; 2·512·8 + 2·4·(512 + 8) = 12,352 B. */
+  REL (stage (&r, 0, IV_R)->flops, 32768);
+  REL (stage (&r, 0, IV_R)->bytes, 12352);
+  /* F2: 2·4·512·1024/2 = 2,097,152 FLOPs; 2·512·1912/2 + 2·4·(512 + 512) = 987,136 B. */
+  REL (stage (&r, 0, IV_F2)->flops, 2097152);
+  REL (stage (&r, 0, IV_F2)->bytes, 987136);
+  REL (stage (&r, 0, IV_F5)->bytes, 987136);
+  /* F4: 5·4·512 = 10,240 FLOPs; 3·2·4·512 = 12,288 B. */
+  REL (stage (&r, 0, IV_F4)->flops, 10240);
+  REL (stage (&r, 0, IV_F4)->bytes, 12288);
+}
+
+static void
+test_sliding_window (void)
+{
+  g_autoptr (IvHardware) hw = unit_hw ();
+  g_autoptr (IvModel) m = tiny_model ();
+  IvConfig c;
+  IvResult r;
+
+  m->window_kind = IV_WINDOW_ALL, m->window = 256;
+  iv_config_init (&c);
+  c.mode = IV_MODE_DECODE, c.B = 1, c.T = 1, c.P = 1023;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  /* min(L = 1024, W = 256) positions: N_pairs = 256; the cache holds 256 per layer:
+   * 2 layers · 2·1·256·2·128·2 B = 524,288 B. */
+  g_assert_cmpstr (r.kinds[0].name, ==, "sliding");
+  g_assert_cmpfloat (r.kinds[0].sh.N_pairs, ==, 256);
+  REL (r.kv_bytes_per_pe, 524288);
+  /* Prefill T = 512 from empty: queries 1…256 see i positions, 257…512 see 256:
+   * 256·257/2 + 256·256 = 32,896 + 65,536 = 98,432 pairs. */
+  c.mode = IV_MODE_PREFILL, c.T = 512, c.P = 0;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  g_assert_cmpfloat (r.kinds[0].sh.N_pairs, ==, 98432);
+
+  /* Gemma 2 alternates: layers 0, 2, … local; 1, 3, … global. 2 layers → 1 + 1. */
+  m->window_kind = IV_WINDOW_ALTERNATING;
+  m->n_layers = 3;
+  c.mode = IV_MODE_DECODE, c.T = 1, c.P = 1023;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  g_assert_cmpuint (r.n_kinds, ==, 2);
+  g_assert_cmpstr (r.kinds[0].name, ==, "local");
+  g_assert_cmpint (r.kinds[0].layers, ==, 2);
+  g_assert_cmpint (r.kinds[1].layers, ==, 1);
+  g_assert_cmpfloat (r.kinds[0].sh.N_pairs, ==, 256);
+  g_assert_cmpfloat (r.kinds[1].sh.N_pairs, ==, 1024);
+  REL (r.step_s, 2 * r.kinds[0].layer_s + r.kinds[1].layer_s + r.lm_head.t_s);
+}
+
+static IvHardware *
+grid_hw (IvTopology topo)
+{
+  IvHardware *hw = unit_hw ();
+  hw->X = 4, hw->Y = 4, hw->topology = topo;
+  return hw;
+}
+
+static void
+test_embeddings (void)
+{
+  g_autoptr (IvHardware) ring = unit_hw ();
+  g_autoptr (IvHardware) mesh = grid_hw (IV_TOPOLOGY_MESH2D);
+  g_autoptr (IvHardware) torus = grid_hw (IV_TOPOLOGY_TORUS2D);
+  IvGroup g;
+  char err[200];
+  IvCollectiveCost cost;
+
+  /* Line without wrap: 2 of 4 cubes on a mesh. */
+  g_assert_true (iv_group_embed (&g, 2, 1, FALSE, mesh, err, sizeof err));
+  g_assert_cmpint (g.kind, ==, IV_EMBED_LINE_X);
+  g_assert_false (g.wrap);
+  /* Line with wrap: all 4 cubes of the ring (and of a torus row). */
+  g_assert_true (iv_group_embed (&g, 4, 1, FALSE, ring, err, sizeof err));
+  g_assert_true (g.wrap);
+  g_assert_true (iv_group_embed (&g, 4, 1, FALSE, torus, err, sizeof err));
+  g_assert_true (g.wrap);
+  g_assert_true (iv_group_embed (&g, 4, 1, FALSE, mesh, err, sizeof err));
+  g_assert_false (g.wrap);
+  /* Strided on PEs: CP = 2 after TP = 4 on 8 PEs: stride 4, s·N = 8 = X: a wrapping line
+   * with h = 4: AR(S) = 2·1·(4·1 µs) + 2·1/2·S/(2·10 GB/s/4) = 8 µs + S/5 GB/s. */
+  g_assert_true (iv_group_embed (&g, 2, 4, TRUE, ring, err, sizeof err));
+  g_assert_cmpint (g.kind, ==, IV_EMBED_LINE_X);
+  g_assert_cmpint (g.h, ==, 4);
+  g_assert_true (g.wrap);
+  cost = iv_allreduce (&g, ring, 5000);
+  REL (cost.total_s, 8e-6 + 5000 / 5e9);
+  /* Along Y: CP = 4 after TP = 4 on a 4×4 grid: stride 4 = X, h = 1; wraps on the torus only. */
+  g_assert_true (iv_group_embed (&g, 4, 4, FALSE, torus, err, sizeof err));
+  g_assert_cmpint (g.kind, ==, IV_EMBED_LINE_Y);
+  g_assert_cmpint (g.h, ==, 1);
+  g_assert_true (g.wrap);
+  g_assert_true (iv_group_embed (&g, 4, 4, FALSE, mesh, err, sizeof err));
+  g_assert_false (g.wrap);
+  /* Sub-grid on the mesh: 8 cubes = 4 × 2, no wrap:
+   * AR_2D(8000) = 2·[3·10 µs + 3/4·8000/1 GB/s] + [2·1·10 µs + 2·1/2·(8000/4)/1 GB/s]
+   *            = 2·(30 + 6) µs + (20 + 2) µs = 94 µs. */
+  g_assert_true (iv_group_embed (&g, 8, 1, FALSE, mesh, err, sizeof err));
+  g_assert_cmpint (g.kind, ==, IV_EMBED_SUBGRID);
+  g_assert_cmpint (g.Xg, ==, 4);
+  g_assert_cmpint (g.Yg, ==, 2);
+  g_assert_false (g.wrap_x || g.wrap_y);
+  cost = iv_allreduce (&g, mesh, 8000);
+  REL (cost.total_s, 94e-6);
+  REL (cost.latency_s, 80e-6);
+  /* Sub-grid on the torus, all 16: both axes wrap and carry both directions:
+   * 2·[3·10 µs + 3/4·S/(2 GB/s)] + [2·3·10 µs + 2·3/4·(S/4)/(2 GB/s)], S = 16000:
+   * = 2·(30 + 6) + (60 + 3) = 135 µs. */
+  g_assert_true (iv_group_embed (&g, 16, 1, FALSE, torus, err, sizeof err));
+  g_assert_true (g.wrap_x && g.wrap_y);
+  cost = iv_allreduce (&g, torus, 16000);
+  REL (cost.total_s, 135e-6);
+  /* PE level: 8 PEs form a closed ring. */
+  g_assert_true (iv_group_embed (&g, 8, 1, TRUE, ring, err, sizeof err));
+  g_assert_true (g.on_pes && g.wrap);
+  REL (g.B, 1e10);
+  /* Ring steps: a 3-member open line zig-zags (dilation 2); 2 members or a wrap do not.
+   * step(S) on cubes = δ·10 µs + S/1 GB/s. */
+  g_assert_true (iv_group_embed (&g, 3, 1, FALSE, ring, err, sizeof err));
+  g_assert_cmpint (iv_group_dilation (&g), ==, 2);
+  REL (iv_ring_step (&g, ring, 1000).total_s, 2e-5 + 1e-6);
+  g_assert_true (iv_group_embed (&g, 2, 1, FALSE, ring, err, sizeof err));
+  g_assert_cmpint (iv_group_dilation (&g), ==, 1);
+  /* A single member costs nothing. */
+  g_assert_true (iv_group_embed (&g, 1, 1, FALSE, ring, err, sizeof err));
+  g_assert_cmpfloat (iv_allreduce (&g, ring, 1e6).total_s, ==, 0);
+  /* Rejected: 3 members with stride 2 on a 4 × 4 grid. */
+  g_assert_false (iv_group_embed (&g, 3, 2, FALSE, mesh, err, sizeof err));
+  g_assert_cmpstr (err, ==, "cannot embed a group of 3 cubes with stride 2 on 4×4");
+}
+
+static void
+expect_error (IvHardware *hw, IvModel *m, IvConfig *c, IvConfigField field, const char *text)
+{
+  IvResult r;
+
+  g_assert_false (iv_model_evaluate (m, hw, c, &r));
+  g_assert_false (r.ok);
+  g_assert_cmpstr (r.error, ==, text);
+  g_assert_cmpint (r.error_field, ==, field);
+}
+
+static void
+test_constraints (void)
+{
+  g_autoptr (IvHardware) hw = unit_hw ();
+  g_autoptr (IvHardware) mesh = grid_hw (IV_TOPOLOGY_MESH2D);
+  g_autoptr (IvModel) m = tiny_model ();
+  IvConfig c;
+
+  iv_config_init (&c);
+  c.t = 16;
+  expect_error (hw, m, &c, IV_FIELD_TP, "TP=16 on PEs needs 16 PEs per cube; this SIP has 8");
+  c.t = 4, c.c = 4;
+  expect_error (hw, m, &c, IV_FIELD_TP, "TP×CP=16 on PEs needs 16 PEs per cube; this SIP has 8");
+  c.t = 1, c.c = 8, c.place_cp = IV_PLACE_CUBE;
+  expect_error (hw, m, &c, IV_FIELD_CP, "CP=8 on cubes needs 8 cubes; this SIP has 4");
+  c.t = 4, c.c = 2, c.place_tp = IV_PLACE_CUBE;
+  expect_error (hw, m, &c, IV_FIELD_TP, "TP×CP=8 on cubes needs 8 cubes; this SIP has 4");
+  c.t = 2, c.c = 3;
+  expect_error (mesh, m, &c, IV_FIELD_CP_PLACE, "CP: cannot embed a group of 3 cubes with stride 2 on 4×4");
+  iv_config_init (&c);
+  c.B = 0;
+  expect_error (hw, m, &c, IV_FIELD_BATCH, "the batch must be at least 1, not 0");
+  iv_config_init (&c);
+  c.T = 0;
+  expect_error (hw, m, &c, IV_FIELD_TQ, "T_q must be at least 1, not 0");
+  iv_config_init (&c);
+  c.P = -1;
+  expect_error (hw, m, &c, IV_FIELD_CONTEXT, "the context must be 0 or more, not -1");
+  iv_config_init (&c);
+  c.e_kv = 0;
+  expect_error (hw, m, &c, IV_FIELD_DTYPE, "bytes per element must be positive");
+}
+
+static void
+test_head_split (void)
+{
+  g_autoptr (IvHardware) hw = unit_hw ();
+  g_autoptr (IvModel) m = tiny_model ();
+  IvConfig c;
+  IvResult r;
+
+  /* TP = 16 > H = 8 (TP on 4 cubes × CP … no: TP on PEs needs 16; use a 16-PE cube). */
+  hw->n_pe = 16;
+  iv_config_init (&c);
+  c.t = 16, c.B = 1, c.T = 1, c.P = 1023;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  /* Two PEs share each head: C3 all-reduces e_p·B·T_l·H_l·L_l = 4·1·1·1·1024 = 4096 B over 2. */
+  g_assert_true (stage (&r, 0, IV_C3)->present);
+  REL (stage (&r, 0, IV_C3)->comm_bytes, 4096);
+  g_assert_cmpint (r.c3_group.N, ==, 2);
+  {
+    gboolean seen = FALSE;
+    for (guint i = 0; i < r.n_hints; i++)
+      seen |= g_str_equal (r.hints[i].id, "reshard-heads");
+    g_assert_true (seen);
+  }
+}
+
+static void
+test_trivial_and_memory (void)
+{
+  g_autoptr (IvHardware) hw = unit_hw ();
+  g_autoptr (IvModel) m = tiny_model ();
+  IvConfig c;
+  IvResult r;
+
+  iv_config_init (&c);
+  c.B = 1, c.T = 1, c.P = 1023;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  /* Every stage under 1 % of the layer is "trivial"; S4's append is tiny. */
+  for (int s = 0; s < IV_N_STAGES; s++)
+    if (stage (&r, 0, s)->present)
+      g_assert_true ((stage (&r, 0, s)->t_s < 0.01 * r.kinds[0].layer_s)
+                     == (stage (&r, 0, s)->bound == IV_BOUND_TRIVIAL));
+  g_assert_cmpint (stage (&r, 0, IV_S4)->bound, ==, IV_BOUND_TRIVIAL);
+  /* Weights per PE at t = 1: per layer 2·(1024·8·128 + 2·1024·2·128 + 8·128·1024
+   * + 3·1024·4096 + 2·1024) = 2·(1,048,576 + 524,288 + 1,048,576 + 12,582,912 + 2048)
+   * = 30,412,800 B; × 2 layers = 60,825,600; + embedding and LM head 2·2·32000·1024
+   * = 131,072,000; + final norm 2·1024 = 2048. */
+  REL (r.weights_bytes_per_pe, 60825600.0 + 131072000.0 + 2048.0);
+  /* KV: 2 layers · 2·1·1024·2·128·2 B = 2,097,152. */
+  REL (r.kv_bytes_per_pe, 2097152);
+  g_assert_true (r.fits);
+  /* A 100 MB PE does not fit it: the memory hint names the smallest fitting TP. */
+  hw->M_pe = 100e6;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  g_assert_false (r.fits);
+  {
+    gboolean seen = FALSE;
+    for (guint i = 0; i < r.n_hints; i++)
+      if (g_str_equal (r.hints[i].id, "memory"))
+        {
+          seen = TRUE;
+          g_assert_nonnull (strstr (r.hints[i].text, "the smallest fitting TP is 2"));
+        }
+    g_assert_true (seen);
+  }
+}
+
+static void
+test_glossary_and_formulas (void)
+{
+  g_autoptr (IvHardware) hw = unit_hw ();
+  g_autoptr (IvModel) m = tiny_model ();
+  IvConfig c;
+  IvResult r;
+  IvGlossaryEntry g[64];
+  guint n;
+  g_autofree char *sym = NULL, *val = NULL;
+
+  iv_config_init (&c);
+  c.B = 2, c.T = 1, c.P = 1023, c.t = 4;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  n = iv_glossary (&r, 0, g, G_N_ELEMENTS (g));
+  g_assert_cmpuint (n, >, 30);
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (g[i].symbol, "H_l"))
+      g_assert_cmpfloat (g[i].value, ==, 2);
+  sym = iv_stage_formula (&r, 0, IV_S2, FALSE);
+  val = iv_stage_formula (&r, 0, IV_S2, TRUE);
+  g_assert_cmpstr (sym, ==, "FLOPs = 2·B·T_l·d·H_l·dh; bytes = e_w·d·H_l·dh + e_a·B·T_l·(d + H_l·dh)");
+  g_assert_cmpstr (val, ==, "FLOPs = 2·2·1·1024·2·128; bytes = 2·1024·2·128 + 2·2·1·(1024 + 2·128)");
+}
+
+static void
+test_preset_counts (void)
+{
+  GPtrArray *presets = iv_presets_get ();
+  static const struct { const char *name; double total, active; } published[] = {
+    { "Llama-3.1-8B", 8.03e9, 8.03e9 },
+    { "Qwen2.5-72B-Instruct", 72.71e9, 72.71e9 },
+    { "Mixtral-8x7B", 46.7e9, 12.9e9 },
+    { "DeepSeek-V3", 671e9, 37.5e9 },
+    { "Qwen3-235B-A22B", 235e9, 22e9 },
+    { "Grok-1-314B", 314e9, 0 },
+  };
+
+  g_assert_cmpuint (presets->len, ==, 46);
+  /* Every preset within 1 % of its published total and active counts. */
+  for (guint i = 0; i < presets->len; i++)
+    {
+      const IvModel *m = presets->pdata[i];
+      g_assert_cmpfloat (m->published_total, >, 0);
+      if (fabs (m->params_total / m->published_total - 1) > 0.01
+          || fabs (m->params_active / m->published_active - 1) > 0.01)
+        g_error ("%s: %.4g / %.4g total, %.4g / %.4g active", m->name, m->params_total,
+                 m->published_total, m->params_active, m->published_active);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (published); i++)
+    {
+      const IvModel *m = iv_presets_find (published[i].name);
+      g_assert_nonnull (m);
+      g_assert_cmpfloat (fabs (m->params_total / published[i].total - 1), <, 0.01);
+      if (published[i].active > 0)
+        g_assert_cmpfloat (fabs (m->params_active / published[i].active - 1), <, 0.01);
+    }
+  /* Layer kinds from the presets. */
+  g_assert_cmpint (iv_presets_find ("DeepSeek-V3")->n_dense, ==, 3);
+  g_assert_cmpint (iv_presets_find ("Gemma-2-9B")->window_kind, ==, IV_WINDOW_ALTERNATING);
+  g_assert_cmpint (iv_presets_find ("Mistral-7B-v0.1")->window_kind, ==, IV_WINDOW_ALL);
+  g_assert_cmpint (iv_presets_find ("DeepSeek-V2-Lite")->r_q, ==, 0);
+}
+
+static const char *llama_json =
+  "{\"model_type\": \"llama\", \"hidden_size\": 4096, \"num_hidden_layers\": 32,"
+  " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"intermediate_size\": 14336,"
+  " \"vocab_size\": 128256, \"tie_word_embeddings\": false}";
+static const char *qwen2_json =
+  "{\"model_type\": \"qwen2\", \"hidden_size\": 3584, \"num_hidden_layers\": 28,"
+  " \"num_attention_heads\": 28, \"num_key_value_heads\": 4, \"intermediate_size\": 18944,"
+  " \"vocab_size\": 152064, \"tie_word_embeddings\": false, \"sliding_window\": 131072,"
+  " \"use_sliding_window\": false}";
+static const char *mixtral_json =
+  "{\"model_type\": \"mixtral\", \"hidden_size\": 4096, \"num_hidden_layers\": 32,"
+  " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"intermediate_size\": 14336,"
+  " \"vocab_size\": 32000, \"num_local_experts\": 8, \"num_experts_per_tok\": 2,"
+  " \"sliding_window\": null}";
+static const char *qwen3_moe_json =
+  "{\"model_type\": \"qwen3_moe\", \"hidden_size\": 2048, \"num_hidden_layers\": 48,"
+  " \"num_attention_heads\": 32, \"num_key_value_heads\": 4, \"head_dim\": 128,"
+  " \"intermediate_size\": 6144, \"moe_intermediate_size\": 768, \"num_experts\": 128,"
+  " \"num_experts_per_tok\": 8, \"vocab_size\": 151936, \"tie_word_embeddings\": false}";
+static const char *deepseek_json =
+  "{\"model_type\": \"deepseek_v3\", \"hidden_size\": 7168, \"num_hidden_layers\": 61,"
+  " \"num_attention_heads\": 128, \"num_key_value_heads\": 128, \"intermediate_size\": 18432,"
+  " \"moe_intermediate_size\": 2048, \"n_routed_experts\": 256, \"n_shared_experts\": 1,"
+  " \"num_experts_per_tok\": 8, \"first_k_dense_replace\": 3, \"q_lora_rank\": 1536,"
+  " \"kv_lora_rank\": 512, \"qk_nope_head_dim\": 128, \"qk_rope_head_dim\": 64,"
+  " \"v_head_dim\": 128, \"vocab_size\": 129280}";
+static const char *gemma2_json =
+  "{\"model_type\": \"gemma2\", \"hidden_size\": 3584, \"num_hidden_layers\": 42,"
+  " \"num_attention_heads\": 16, \"num_key_value_heads\": 8, \"head_dim\": 256,"
+  " \"intermediate_size\": 14336, \"vocab_size\": 256000, \"sliding_window\": 4096}";
+
+static void
+test_hf_import (void)
+{
+  static const struct { const char **json; const char *preset; } cases[] = {
+    { &llama_json, "Llama-3.1-8B" }, { &qwen2_json, "Qwen2.5-7B-Instruct" },
+    { &mixtral_json, "Mixtral-8x7B" }, { &qwen3_moe_json, "Qwen3-30B-A3B" },
+    { &deepseek_json, "DeepSeek-V3" }, { &gemma2_json, "Gemma-2-9B" },
+  };
+  g_autoptr (GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (IvModel) m = iv_model_from_hf_json (*cases[i].json, "config.json", &error);
+      const IvModel *p = iv_presets_find (cases[i].preset);
+      g_assert_no_error (error);
+      g_assert_nonnull (m);
+      /* The imported architecture counts like the preset that came from the same file. */
+      g_assert_cmpfloat (fabs (m->params_total / p->params_total - 1), <, 1e-6);
+      g_assert_cmpfloat (fabs (m->params_active / p->params_active - 1), <, 1e-6);
+      g_assert_cmpint (m->window_kind, ==, p->window_kind);
+    }
+  g_assert_null (iv_model_from_hf_json ("{\"model_type\": \"gpt2\", \"n_embd\": 768}", "config.json", &error));
+  g_assert_nonnull (strstr (error->message, "model_type “gpt2” is not supported"));
+  g_clear_error (&error);
+  g_assert_null (iv_model_from_hf_json ("{\"model_type\": \"llama\", \"hidden_size\": 4096, \"num_hidden_layers\": 2, \"num_attention_heads\": 32, \"vocab_size\": 10}", "x/config.json", &error));
+  g_assert_cmpstr (error->message, ==, "x/config.json: the field “intermediate_size” is missing");
+  g_clear_error (&error);
+  g_assert_null (iv_model_from_hf_json ("{\"model_type\": \"llama\", \"hidden_size\": \"big\"}", "c.json", &error));
+  g_assert_cmpstr (error->message, ==, "c.json: the field “hidden_size” must be a non-negative whole number");
+}
+
+static void
+test_hardware_files (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("iv-hw-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "hw.json", NULL);
+  const IvHardware *torus = iv_hardware_find ("torus4x4");
+  g_autoptr (IvHardware) back = NULL;
+  g_autoptr (GError) error = NULL;
+  static const struct { const char *json; const char *message; } bad[] = {
+    { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 8.5, \"pe_flops\": 1, \"pe_vector_flops\": 1, \"pe_mem_bw\": 1, \"pe_mem_capacity\": 1, \"pe_link_bw\": 1, \"pe_link_latency\": 0, \"cube_link_bw\": 1, \"cube_link_latency\": 0}",
+      "h.json: “pes_per_cube” must be a whole number, not 8.5" },
+    { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 8, \"pe_flops\": -1, \"pe_vector_flops\": 1, \"pe_mem_bw\": 1, \"pe_mem_capacity\": 1, \"pe_link_bw\": 1, \"pe_link_latency\": 0, \"cube_link_bw\": 1, \"cube_link_latency\": 0}",
+      "h.json: “pe_flops” must be a positive number, not -1" },
+    { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 8, \"pe_flops\": 1, \"pe_vector_flops\": 1, \"pe_mem_bw\": 1, \"pe_mem_capacity\": 1, \"pe_link_bw\": 1, \"pe_link_latency\": 0, \"cube_link_bw\": 1, \"cube_link_latency\": 0, \"eta_comm\": 1.5}",
+      "h.json: “eta_comm” must be in (0, 1], not 1.5" },
+    { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 8, \"pe_flops\": 1}",
+      "h.json: “pe_vector_flops” is missing" },
+    { "{\"topology\": \"hypercube\"}", "h.json: “topology” must be ring, mesh2d or torus2d" },
+    { "{\"topology\": \"ring\", \"cubes\": [4, 2]}", NULL },
+  };
+
+  g_assert_cmpuint (iv_hardware_presets ()->len, ==, 3);
+  g_assert_nonnull (torus);
+  g_assert_cmpint (torus->X * torus->Y, ==, 16);
+  g_assert_true (iv_hardware_save (torus, path, &error));
+  back = iv_hardware_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (back->topology, ==, IV_TOPOLOGY_TORUS2D);
+  g_assert_cmpfloat (back->P_c, ==, torus->P_c);
+  g_assert_cmpfloat (back->a_cu, ==, torus->a_cu);
+  g_assert_cmpint (back->n_pe, ==, torus->n_pe);
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (IvHardware) hw = iv_hardware_from_json (bad[i].json, "h.json", &error);
+      g_assert_null (hw);
+      if (bad[i].message)
+        g_assert_cmpstr (error->message, ==, bad[i].message);
+      g_clear_error (&error);
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_units_parse (void)
+{
+  double v;
+
+  g_assert_true (iv_units_parse ("100T", &v));
+  g_assert_cmpfloat (v, ==, 100e12);
+  g_assert_true (iv_units_parse ("1e12", &v));
+  g_assert_cmpfloat (v, ==, 1e12);
+  g_assert_true (iv_units_parse ("1us", &v));
+  g_assert_cmpfloat (v, ==, 1e-6);
+  g_assert_true (iv_units_parse ("64GiB", &v));
+  g_assert_cmpfloat (v, ==, 64.0 * 1073741824);
+  g_assert_true (iv_units_parse ("200 GB/s", &v));
+  g_assert_cmpfloat (v, ==, 200e9);
+  g_assert_true (iv_units_parse ("2.5PFLOP/s", &v));
+  g_assert_cmpfloat (v, ==, 2.5e15);
+  g_assert_true (iv_units_parse ("500ns", &v));
+  g_assert_cmpfloat_with_epsilon (v, 5e-7, 1e-20);
+  g_assert_false (iv_units_parse ("fast", &v));
+  g_assert_false (iv_units_parse ("10 parsecs", &v));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/model/decode-tp-on-pes", test_decode_tp_on_pes);
+  g_test_add_func ("/model/prefill-cp-rings", test_prefill_cp_rings);
+  g_test_add_func ("/model/decode-cp-merge", test_decode_cp_merge);
+  g_test_add_func ("/model/mla-decode", test_mla_decode);
+  g_test_add_func ("/model/moe-decode", test_moe_decode);
+  g_test_add_func ("/model/sliding-window", test_sliding_window);
+  g_test_add_func ("/model/embeddings", test_embeddings);
+  g_test_add_func ("/model/constraints", test_constraints);
+  g_test_add_func ("/model/head-split", test_head_split);
+  g_test_add_func ("/model/trivial-and-memory", test_trivial_and_memory);
+  g_test_add_func ("/model/glossary-and-formulas", test_glossary_and_formulas);
+  g_test_add_func ("/model/preset-counts", test_preset_counts);
+  g_test_add_func ("/model/hf-import", test_hf_import);
+  g_test_add_func ("/model/hardware-files", test_hardware_files);
+  g_test_add_func ("/model/units-parse", test_units_parse);
+  return g_test_run ();
+}
