@@ -1,6 +1,7 @@
 /* test-cli.c: the command line, run as a user runs it: exit statuses, messages, JSON. */
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 typedef struct
@@ -114,6 +115,115 @@ test_bad_usage (void)
   result_clear (&r);
 }
 
+static void
+test_model_json (void)
+{
+  Result r = run ("model", "--preset", "Llama-3.1-8B", "--hardware", "ring4", "--mode", "decode",
+                  "--batch", "8", "--tq", "1", "--context", "4096", "--tp", "4", "--cp", "2",
+                  "--tp-place", "pe", "--cp-place", "cube", "--pe-mem-capacity", "64GiB",
+                  "--format", "json", NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o, *kind, *s1;
+  JsonArray *stages;
+  static const char *const top[] = { "model", "hardware", "config", "layer_kinds", "lm_head_s",
+                                     "step_s", "tokens_per_s", "memory", "idle", "waste",
+                                     "hints", "glossary", NULL };
+  static const char *const stage_keys[] = { "id", "name", "flops", "bytes", "comm_bytes",
+                                            "t_compute_s", "t_memory_s", "t_comm_s", "t_s",
+                                            "visible_s", "bound", "formula", NULL };
+
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  o = json_node_get_object (json_parser_get_root (parser));
+  for (guint i = 0; top[i]; i++)
+    g_assert_true (json_object_has_member (o, top[i]));
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (o, "model"), "name"), ==, "Llama-3.1-8B");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (o, "config"), "cp"), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (o, "config"), "cp_place"), ==, "cube");
+  /* The override reached the model: 64 GiB per PE. */
+  g_assert_cmpfloat (json_object_get_double_member (json_object_get_object_member (o, "memory"), "capacity_bytes_per_pe"), ==, 64.0 * 1073741824);
+  kind = json_array_get_object_element (json_object_get_array_member (o, "layer_kinds"), 0);
+  g_assert_cmpint (json_object_get_int_member (kind, "layers"), ==, 32);
+  stages = json_object_get_array_member (kind, "stages");
+  s1 = json_array_get_object_element (stages, 0);
+  for (guint i = 0; stage_keys[i]; i++)
+    g_assert_true (json_object_has_member (s1, stage_keys[i]));
+  g_assert_cmpstr (json_object_get_string_member (s1, "id"), ==, "S1");
+  /* S1 = 4·B·T_l·d = 4·8·1·4096 = 131,072 FLOPs. */
+  g_assert_cmpfloat (json_object_get_double_member (s1, "flops"), ==, 131072);
+  result_clear (&r);
+}
+
+static void
+test_model_errors (void)
+{
+  Result r = run ("model", "--preset", "Llama-3.1-8B", "--tp", "32", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpstr (r.err, ==, "inferview model: TP=32 on PEs needs 32 PEs per cube; this SIP has 16\n");
+  result_clear (&r);
+
+  r = run ("model", "--preset", "No-Such-Model", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "No-Such-Model"));
+  result_clear (&r);
+
+  r = run ("model", "--pe-flops", "lots", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--pe-flops"));
+  result_clear (&r);
+
+  r = run ("model", "--mode", "train", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  result_clear (&r);
+
+  r = run ("model", "--hardware", "/nonexistent/hw.json", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "/nonexistent/hw.json"));
+  result_clear (&r);
+}
+
+static void
+test_model_hf_config_and_csv (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("iv-cli-XXXXXX", NULL);
+  g_autofree char *model_dir = g_build_filename (dir, "Qwen3-8B", NULL);
+  g_autofree char *path = g_build_filename (model_dir, "config.json", NULL);
+  Result r;
+
+  g_mkdir (model_dir, 0755);
+  g_assert_true (g_file_set_contents (path,
+      "{\"model_type\": \"qwen3\", \"hidden_size\": 4096, \"num_hidden_layers\": 36,"
+      " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"head_dim\": 128,"
+      " \"intermediate_size\": 12288, \"vocab_size\": 151936}", -1, NULL));
+  r = run ("model", "--hf-config", path, "--format", "csv", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "kind,layers,id,name,flops"));
+  g_assert_nonnull (strstr (r.out, "\ndense,36,S2,\"W_Q\","));
+  result_clear (&r);
+  g_unlink (path);
+  g_rmdir (model_dir);
+  g_rmdir (dir);
+}
+
+static void
+test_presets_and_hardware (void)
+{
+  Result r = run ("presets", "--json", NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *a;
+
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  a = json_node_get_array (json_parser_get_root (parser));
+  g_assert_cmpuint (json_array_get_length (a), ==, 46);
+  result_clear (&r);
+  r = run ("hardware", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (json_parser_get_root (parser))), ==, 3);
+  result_clear (&r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -124,5 +234,9 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/identify-json", test_identify_json);
   g_test_add_func ("/cli/bad-input", test_bad_input);
   g_test_add_func ("/cli/bad-usage", test_bad_usage);
+  g_test_add_func ("/cli/model-json", test_model_json);
+  g_test_add_func ("/cli/model-errors", test_model_errors);
+  g_test_add_func ("/cli/model-hf-config-and-csv", test_model_hf_config_and_csv);
+  g_test_add_func ("/cli/presets-and-hardware", test_presets_and_hardware);
   return g_test_run ();
 }

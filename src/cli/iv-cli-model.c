@@ -475,6 +475,23 @@ _iv_cli_model (int argc, char **argv)
       || !number ("act-bytes", o.act_bytes, FALSE, &config.e_a) || !number ("kv-bytes", o.kv_bytes, FALSE, &config.e_kv)
       || !number ("partial-bytes", o.partial_bytes, FALSE, &config.e_p))
     goto out;
+  /* Malformed hardware numbers are usage errors (2), found before any file is read. */
+  {
+    struct { const char *name; const char *text; } hw_numbers[] = {
+      { "pes-per-cube", o.pes_per_cube }, { "pe-flops", o.pe_flops },
+      { "pe-vector-flops", o.pe_vector_flops }, { "pe-mem-bw", o.pe_mem_bw },
+      { "pe-mem-capacity", o.pe_mem_capacity }, { "pe-link-bw", o.pe_link_bw },
+      { "pe-link-latency", o.pe_link_latency }, { "cube-link-bw", o.cube_link_bw },
+      { "cube-link-latency", o.cube_link_latency }, { "eta-compute", o.eta_compute },
+      { "eta-memory", o.eta_memory }, { "eta-comm", o.eta_comm },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (hw_numbers); i++)
+      {
+        double unused;
+        if (hw_numbers[i].text && !number (hw_numbers[i].name, hw_numbers[i].text, TRUE, &unused))
+          goto out;
+      }
+  }
   if (o.format && !g_strv_contains ((const char *[]) { "table", "json", "csv", NULL }, o.format))
     {
       status = _iv_cli_usage_error ("model", "--format must be table, json or csv");
