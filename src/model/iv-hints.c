@@ -167,9 +167,10 @@ _iv_model_waste_and_hints (IvResult *r)
       g_autofree char *need = iv_units_format_bytes (r->weights_bytes_per_pe + r->kv_bytes_per_pe + r->act_bytes_per_pe);
       g_autofree char *have = iv_units_format_bytes (hw->M_pe);
       gint64 tp_fit = smallest_fitting (r, TRUE), cp_fit = smallest_fitting (r, FALSE);
-      hint (r, "memory",
-            "%s per PE does not fit in %s: the smallest fitting TP is %" G_GINT64_FORMAT
-            ", the smallest fitting CP is %" G_GINT64_FORMAT " (0: none up to 1024)",
-            need, have, tp_fit, cp_fit);
+      g_autofree char *tp_text = tp_fit ? g_strdup_printf ("the smallest fitting TP is %" G_GINT64_FORMAT, tp_fit)
+                                        : g_strdup ("no TP up to 1024 fits it alone");
+      g_autofree char *cp_text = cp_fit ? g_strdup_printf ("the smallest fitting CP is %" G_GINT64_FORMAT, cp_fit)
+                                        : g_strdup ("no CP up to 1024 fits it alone");
+      hint (r, "memory", "%s per PE does not fit in %s: %s; %s", need, have, tp_text, cp_text);
     }
 }
