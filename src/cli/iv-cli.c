@@ -22,6 +22,9 @@ static const IvCliCommand commands[] = {
     _iv_cli_model },
   { "presets", "[--json]", N_("List the model presets with their parameter counts"), _iv_cli_presets },
   { "hardware", "[--json]", N_("List the hardware presets"), _iv_cli_hardware },
+  { "trace", "FILE --stats [--json]",
+    N_("What a Chrome trace or pipelined timeline holds: counts, time by name, GPU streams"),
+    _iv_cli_trace },
 };
 
 static void

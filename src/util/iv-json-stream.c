@@ -59,6 +59,22 @@ iv_json_stream_parse (IvInput              *input,
                       IvJsonStreamStats    *stats,
                       GError              **error)
 {
+  return iv_json_stream_parse_at (input, callbacks, ctx, flags, progress, progress_data,
+                                  cancellable, NULL, stats, error);
+}
+
+gboolean
+iv_json_stream_parse_at (IvInput              *input,
+                         const yajl_callbacks *callbacks,
+                         gpointer              ctx,
+                         IvJsonStreamFlags     flags,
+                         IvProgressFunc        progress,
+                         gpointer              progress_data,
+                         GCancellable         *cancellable,
+                         IvJsonStreamPos      *pos_out,
+                         IvJsonStreamStats    *stats,
+                         GError              **error)
+{
   g_autofree guint8 *buf = g_malloc (CHUNK);
   Position pos = { 1, 1 };
   yajl_handle h;
@@ -76,6 +92,8 @@ iv_json_stream_parse (IvInput              *input,
   yajl_config (h, yajl_dont_validate_strings, 1);
   if (flags & IV_JSON_STREAM_MULTIPLE_VALUES)
     yajl_config (h, yajl_allow_multiple_values, 1);
+  if (pos_out)
+    pos_out->handle = h;
 
   for (;;)
     {
@@ -94,6 +112,8 @@ iv_json_stream_parse (IvInput              *input,
         }
       if (n == 0)
         {
+          if (pos_out)
+            pos_out->base = fed;
           st = yajl_complete_parse (h);
           if (st == yajl_status_error)
             {
@@ -106,6 +126,8 @@ iv_json_stream_parse (IvInput              *input,
             }
           break;
         }
+      if (pos_out)
+        pos_out->base = fed;
       st = yajl_parse (h, buf, (size_t) n);
       if (st == yajl_status_client_canceled)
         {

@@ -34,6 +34,20 @@ typedef enum
   IV_JSON_STREAM_MULTIPLE_VALUES = 1 << 0, /* JSON Lines: one value after another */
 } IvJsonStreamFlags;
 
+/* Where the parser is, for callbacks that record byte ranges (to decode them later). */
+typedef struct
+{
+  yajl_handle handle;
+  guint64 base;      /* decompressed bytes before the chunk being parsed */
+} IvJsonStreamPos;
+
+/* The offset just past the token whose callback is running. */
+static inline guint64
+iv_json_stream_pos_tell (const IvJsonStreamPos *pos)
+{
+  return pos->base + yajl_get_bytes_consumed (pos->handle);
+}
+
 GQuark   iv_json_stream_error_quark (void);
 
 gboolean iv_json_stream_parse (IvInput               *input,
@@ -45,5 +59,15 @@ gboolean iv_json_stream_parse (IvInput               *input,
                                GCancellable          *cancellable,
                                IvJsonStreamStats     *stats,
                                GError               **error);
+gboolean iv_json_stream_parse_at (IvInput              *input,
+                                  const yajl_callbacks *callbacks,
+                                  gpointer              ctx,
+                                  IvJsonStreamFlags     flags,
+                                  IvProgressFunc        progress,
+                                  gpointer              progress_data,
+                                  GCancellable         *cancellable,
+                                  IvJsonStreamPos      *pos,
+                                  IvJsonStreamStats    *stats,
+                                  GError              **error);
 
 G_END_DECLS

@@ -1,0 +1,226 @@
+/* iv-cli-trace.c: `inferview trace FILE --stats [--json]`: what a trace holds and where
+ * its time goes, without a display. */
+#define G_LOG_DOMAIN "iv-cli"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+
+#include "config.h"
+#include "iv-cli-private.h"
+#include "iv-cli.h"
+#include "iv-trace-query.h"
+#include "iv-units.h"
+
+static const char *const kind_names[IV_N_KERNEL_KINDS] = { "compute", "communication", "memory" };
+
+static char *
+stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+
+#define INT(k, v) json_builder_set_member_name (b, k); json_builder_add_int_value (b, v)
+#define STR(k, v) json_builder_set_member_name (b, k); json_builder_add_string_value (b, v)
+  json_builder_begin_object (b);
+  STR ("format", t->format == IV_TRACE_PIPELINED ? "pipelined-timeline" : "chrome-trace");
+  INT ("slices", t->n_slices - t->n_async_slices);
+  INT ("async_slices", t->n_async_slices);
+  INT ("instants", t->instants->len);
+  INT ("counter_series", t->series->len);
+  INT ("counter_samples", t->n_samples);
+  INT ("flows", t->flows->len);
+  INT ("dangling_flow_events", t->n_dangling_flows);
+  INT ("processes", t->processes->len);
+  INT ("tracks", t->tracks->len);
+  INT ("start_ns", t->t0_ns);
+  INT ("end_ns", t->t1_ns);
+  INT ("max_depth", t->max_depth);
+  json_builder_set_member_name (b, "truncated");
+  json_builder_add_boolean_value (b, t->truncated);
+  json_builder_set_member_name (b, "warnings");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < t->warnings->len; i++)
+    json_builder_add_string_value (b, t->warnings->pdata[i]);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "process_list");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < t->processes->len; i++)
+    {
+      const IvProcess *p = t->processes->pdata[i];
+      json_builder_begin_object (b);
+      STR ("pid", p->key);
+      STR ("name", p->name);
+      STR ("kind", p->kind == IV_PROCESS_GPU ? "gpu" : p->kind == IV_PROCESS_CPU ? "cpu" : "other");
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "by_name");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < by_name->len; i++)
+    {
+      IvNameStats *s = &g_array_index (by_name, IvNameStats, i);
+      json_builder_begin_object (b);
+      STR ("name", iv_trace_string (t, s->name));
+      INT ("count", s->count);
+      INT ("total_ns", s->total_ns);
+      INT ("self_ns", s->self_ns);
+      INT ("min_ns", s->min_ns);
+      INT ("max_ns", s->max_ns);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  if (gpu && gpu->streams->len)
+    {
+      json_builder_set_member_name (b, "gpu");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "streams");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < gpu->streams->len; i++)
+        {
+          IvStreamStats *st = &g_array_index (gpu->streams, IvStreamStats, i);
+          const IvTrack *tr = &g_array_index (t->tracks, IvTrack, st->track);
+          const IvProcess *p = t->processes->pdata[tr->process];
+          json_builder_begin_object (b);
+          STR ("process", p->name);
+          STR ("stream", tr->name);
+          INT ("busy_ns", st->busy_ns);
+          INT ("idle_ns", st->idle_ns);
+          INT ("kernels", st->kernels);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "kernel_ns");
+      json_builder_begin_object (b);
+      for (int k = 0; k < IV_N_KERNEL_KINDS; k++)
+        {
+          INT (kind_names[k], gpu->by_kind_ns[k]);
+        }
+      json_builder_end_object (b);
+      INT ("communication_overlapped_ns", gpu->comm_overlapped_ns);
+      json_builder_set_member_name (b, "communication_overlap_share");
+      json_builder_add_double_value (b, gpu->comm_overlap_share);
+      json_builder_end_object (b);
+    }
+  if (t->format == IV_TRACE_PIPELINED)
+    {
+      json_builder_set_member_name (b, "candidates");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < t->candidates->len; i++)
+        {
+          IvCandidate *c = &g_array_index (t->candidates, IvCandidate, i);
+          json_builder_begin_object (b);
+          INT ("candidate", c->id);
+          INT ("buffer", c->buffer);
+          INT ("io_ns", c->io_start_ns >= 0 ? c->io_end_ns - c->io_start_ns : 0);
+          INT ("io_hidden_ns", c->io_hidden_ns);
+          INT ("io_exposed_ns", c->io_exposed_ns);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+    }
+  json_builder_end_object (b);
+#undef INT
+#undef STR
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  return json_generator_to_data (gen, NULL);
+}
+
+static void
+stats_text (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
+{
+  g_autofree char *span = iv_units_format_seconds ((t->t1_ns - t->t0_ns) * 1e-9);
+
+  printf ("%s: %s, %" G_GSIZE_FORMAT " slices (%" G_GSIZE_FORMAT " async), %u instants, "
+          "%u counter series, %u flows, %u processes, %u tracks, depth %u, %s\n",
+          t->path, t->format == IV_TRACE_PIPELINED ? "pipelined timeline" : "Chrome trace",
+          t->n_slices - t->n_async_slices, t->n_async_slices, t->instants->len, t->series->len,
+          t->flows->len, t->processes->len, t->tracks->len, t->max_depth, span);
+  for (guint i = 0; i < t->warnings->len; i++)
+    printf ("warning: %s\n", (char *) t->warnings->pdata[i]);
+  printf ("\n%-48s %8s %12s %12s\n", "name", "count", "total", "self");
+  for (guint i = 0; i < by_name->len && i < 25; i++)
+    {
+      IvNameStats *s = &g_array_index (by_name, IvNameStats, i);
+      g_autofree char *tot = iv_units_format_seconds (s->total_ns * 1e-9);
+      g_autofree char *self = iv_units_format_seconds (s->self_ns * 1e-9);
+      g_autofree char *name = g_utf8_substring (iv_trace_string (t, s->name), 0,
+                                                MIN (g_utf8_strlen (iv_trace_string (t, s->name), -1), 48));
+      printf ("%-48s %8" G_GUINT64_FORMAT " %12s %12s\n", name, s->count, tot, self);
+    }
+  if (by_name->len > 25)
+    printf ("… and %u more names (--json lists all)\n", by_name->len - 25);
+  if (gpu && gpu->streams->len)
+    {
+      printf ("\nGPU streams\n");
+      for (guint i = 0; i < gpu->streams->len; i++)
+        {
+          IvStreamStats *st = &g_array_index (gpu->streams, IvStreamStats, i);
+          const IvTrack *tr = &g_array_index (t->tracks, IvTrack, st->track);
+          g_autofree char *busy = iv_units_format_seconds (st->busy_ns * 1e-9);
+          g_autofree char *idle = iv_units_format_seconds (st->idle_ns * 1e-9);
+          printf ("  %-10s %-12s busy %-10s idle %-10s %" G_GUINT64_FORMAT " kernels\n",
+                  ((IvProcess *) t->processes->pdata[tr->process])->name, tr->name, busy, idle, st->kernels);
+        }
+      for (int k = 0; k < IV_N_KERNEL_KINDS; k++)
+        {
+          g_autofree char *v = iv_units_format_seconds (gpu->by_kind_ns[k] * 1e-9);
+          printf ("  %-14s %s\n", kind_names[k], v);
+        }
+      printf ("  communication under compute: %.1f %%\n", 100 * gpu->comm_overlap_share);
+    }
+  if (t->format == IV_TRACE_PIPELINED)
+    for (guint i = 0; i < t->candidates->len; i++)
+      {
+        IvCandidate *c = &g_array_index (t->candidates, IvCandidate, i);
+        g_autofree char *hid = iv_units_format_seconds (c->io_hidden_ns * 1e-9);
+        g_autofree char *exp = iv_units_format_seconds (c->io_exposed_ns * 1e-9);
+        printf ("candidate %" G_GINT64_FORMAT ": I/O hidden %s, exposed %s\n", c->id, hid, exp);
+      }
+}
+
+int
+_iv_cli_trace (int argc, char **argv)
+{
+  gboolean stats = FALSE, json = FALSE;
+  g_auto (GStrv) files = NULL;
+  GOptionEntry entries[] = {
+    { "stats", 0, 0, G_OPTION_ARG_NONE, &stats, N_("Print what the trace holds and its time by name"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE") },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvTrace) trace = NULL;
+  g_autoptr (GArray) by_name = NULL;
+  g_autoptr (IvGpuStats) gpu = NULL;
+
+  g_option_context_set_summary (ctx, _("Load a Chrome trace or a pipelined timeline and report on it."));
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    return _iv_cli_usage_error ("trace", "%s", error->message);
+  if (!files || !files[0] || files[1])
+    return _iv_cli_usage_error ("trace", "%s", _("name one trace file"));
+  if (!stats)
+    return _iv_cli_usage_error ("trace", "%s", _("say what to do: --stats"));
+  trace = iv_trace_load (files[0], NULL, NULL, NULL, &error);
+  if (!trace)
+    {
+      _iv_cli_print_error (error);
+      return IV_EXIT_BAD_INPUT;
+    }
+  by_name = iv_trace_stats_by_name (trace, G_MININT64, G_MAXINT64);
+  gpu = iv_trace_gpu_stats (trace, G_MININT64, G_MAXINT64);
+  if (json)
+    {
+      g_autofree char *text = stats_json (trace, by_name, gpu);
+      printf ("%s\n", text);
+    }
+  else
+    stats_text (trace, by_name, gpu);
+  return IV_EXIT_OK;
+}

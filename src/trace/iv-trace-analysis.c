@@ -1,0 +1,204 @@
+/* iv-trace-analysis.c: the analyses people otherwise script by hand: time per name
+ * (total and self), GPU streams busy and idle, kernel time by kind, and how much of the
+ * communication runs under compute. Intervals are clipped to the range asked for. */
+#define G_LOG_DOMAIN "iv-trace"
+
+#include "iv-trace-query.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int
+compare_stats (const void *pa, const void *pb)
+{
+  const IvNameStats *a = pa, *b = pb;
+  if (a->total_ns != b->total_ns)
+    return a->total_ns > b->total_ns ? -1 : 1;
+  return a->name < b->name ? -1 : a->name > b->name;
+}
+
+GArray *
+iv_trace_stats_by_name (const IvTrace *t, gint64 t0, gint64 t1)
+{
+  guint n_names = iv_intern_size (t->strings);
+  g_autofree IvNameStats *acc = g_new0 (IvNameStats, MAX (n_names, 1));
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (IvNameStats));
+
+  for (gsize s = 0; s < t->n_slices; s++)
+    {
+      IvNameStats *a;
+      if (t->start_ns[s] < t0 || t->start_ns[s] >= t1)
+        continue;
+      a = &acc[t->name[s]];
+      if (a->count == 0)
+        {
+          a->min_ns = G_MAXINT64;
+          a->max_ns = G_MININT64;
+        }
+      a->count++;
+      a->total_ns += t->dur_ns[s];
+      a->self_ns += t->self_ns[s];
+      a->min_ns = MIN (a->min_ns, t->dur_ns[s]);
+      a->max_ns = MAX (a->max_ns, t->dur_ns[s]);
+    }
+  for (guint i = 0; i < n_names; i++)
+    if (acc[i].count)
+      {
+        acc[i].name = i;
+        acc[i].mean_ns = (double) acc[i].total_ns / acc[i].count;
+        g_array_append_val (out, acc[i]);
+      }
+  qsort (out->data, out->len, sizeof (IvNameStats), compare_stats);
+  return out;
+}
+
+static gboolean
+contains_ci (const char *hay, const char *needle)
+{
+  gsize n = strlen (needle);
+  for (; *hay; hay++)
+    if (g_ascii_strncasecmp (hay, needle, n) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Kineto categories (kernel, gpu_memcpy, gpu_memset; 2021: Kernel, Memcpy, Memset) and
+ * NCCL/collective kernel names decide the kind. */
+IvKernelKind
+iv_trace_kernel_kind (const IvTrace *t, gsize s)
+{
+  const char *cat = iv_trace_string (t, t->cat[s]);
+  const char *name = iv_trace_string (t, t->name[s]);
+
+  if (g_ascii_strcasecmp (cat, "gpu_memcpy") == 0 || g_ascii_strcasecmp (cat, "gpu_memset") == 0
+      || g_ascii_strcasecmp (cat, "memcpy") == 0 || g_ascii_strcasecmp (cat, "memset") == 0
+      || g_str_has_prefix (name, "Memcpy") || g_str_has_prefix (name, "Memset"))
+    return IV_KERNEL_MEMORY;
+  if (contains_ci (name, "nccl") || contains_ci (name, "allreduce") || contains_ci (name, "all_reduce")
+      || contains_ci (name, "allgather") || contains_ci (name, "reducescatter")
+      || contains_ci (cat, "collective") || contains_ci (name, "rccl"))
+    return IV_KERNEL_COMM;
+  return IV_KERNEL_COMPUTE;
+}
+
+static int
+compare_pairs (const void *pa, const void *pb)
+{
+  const gint64 *a = pa, *b = pb;
+  return a[0] < b[0] ? -1 : a[0] > b[0];
+}
+
+/* Sorts and merges [start, end) pairs in place; returns the merged count. */
+static gsize
+merge (GArray *pairs)
+{
+  gint64 *iv = (gint64 *) pairs->data;
+  gsize n = pairs->len / 2, m = 0;
+
+  qsort (iv, n, 2 * sizeof (gint64), compare_pairs);
+  for (gsize i = 0; i < n; i++)
+    {
+      if (m && iv[2 * i] <= iv[2 * (m - 1) + 1])
+        iv[2 * (m - 1) + 1] = MAX (iv[2 * (m - 1) + 1], iv[2 * i + 1]);
+      else
+        {
+          iv[2 * m] = iv[2 * i];
+          iv[2 * m + 1] = iv[2 * i + 1];
+          m++;
+        }
+    }
+  g_array_set_size (pairs, 2 * m);
+  return m;
+}
+
+static gint64
+total (GArray *merged)
+{
+  gint64 sum = 0;
+  for (guint i = 0; i + 1 < merged->len; i += 2)
+    sum += g_array_index (merged, gint64, i + 1) - g_array_index (merged, gint64, i);
+  return sum;
+}
+
+/* Length of the intersection of two merged interval lists. */
+static gint64
+intersection (GArray *a, GArray *b)
+{
+  gint64 sum = 0;
+  guint i = 0, j = 0;
+
+  while (i + 1 < a->len && j + 1 < b->len)
+    {
+      gint64 a0 = g_array_index (a, gint64, i), a1 = g_array_index (a, gint64, i + 1);
+      gint64 b0 = g_array_index (b, gint64, j), b1 = g_array_index (b, gint64, j + 1);
+      gint64 lo = MAX (a0, b0), hi = MIN (a1, b1);
+      if (hi > lo)
+        sum += hi - lo;
+      if (a1 < b1)
+        i += 2;
+      else
+        j += 2;
+    }
+  return sum;
+}
+
+void
+iv_gpu_stats_free (IvGpuStats *s)
+{
+  if (!s)
+    return;
+  g_array_unref (s->streams);
+  g_free (s);
+}
+
+IvGpuStats *
+iv_trace_gpu_stats (const IvTrace *t, gint64 t0, gint64 t1)
+{
+  IvGpuStats *g = g_new0 (IvGpuStats, 1);
+  g_autoptr (GArray) comm = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (GArray) compute = g_array_new (FALSE, FALSE, sizeof (gint64));
+  gint64 lo = MAX (t0, t->t0_ns), hi = MIN (t1, t->t1_ns);
+
+  g->streams = g_array_new (FALSE, TRUE, sizeof (IvStreamStats));
+  for (guint k = 0; k < t->tracks->len; k++)
+    {
+      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
+      g_autoptr (GArray) busy = g_array_new (FALSE, FALSE, sizeof (gint64));
+      IvStreamStats st = { k };
+
+      if (!tr->gpu_stream)
+        continue;
+      for (guint r = 0; r < tr->n_rows; r++)
+        {
+          const IvRow *row = &g_array_index (t->rows, IvRow, tr->first_row + r);
+          for (gsize s = row->first; s < row->first + row->n; s++)
+            {
+              gint64 a = MAX (t->start_ns[s], lo), b = MIN (t->start_ns[s] + t->dur_ns[s], hi);
+              IvKernelKind kind;
+              gint64 pair[2] = { a, b };
+              if (b <= a && !(t->dur_ns[s] == 0 && t->start_ns[s] >= lo && t->start_ns[s] < hi))
+                continue;
+              /* Nested GPU slices (annotations over kernels) count once via the union. */
+              g_array_append_vals (busy, pair, 2);
+              if (row->depth > 0 && !row->overflow)
+                continue;
+              kind = iv_trace_kernel_kind (t, s);
+              st.by_kind_ns[kind] += MAX (b - a, 0);
+              st.kernels++;
+              g_array_append_vals (kind == IV_KERNEL_COMM ? comm : compute, pair, 2);
+            }
+        }
+      merge (busy);
+      st.busy_ns = total (busy);
+      st.idle_ns = MAX (hi - lo, 0) - st.busy_ns;
+      for (int i = 0; i < IV_N_KERNEL_KINDS; i++)
+        g->by_kind_ns[i] += st.by_kind_ns[i];
+      g_array_append_val (g->streams, st);
+    }
+  merge (comm);
+  merge (compute);
+  g->comm_ns = total (comm);
+  g->comm_overlapped_ns = intersection (comm, compute);
+  g->comm_overlap_share = g->comm_ns > 0 ? (double) g->comm_overlapped_ns / g->comm_ns : 0;
+  return g;
+}

@@ -1,0 +1,549 @@
+/* iv-trace-chrome.c: the Chrome Trace Event Format, streamed through yajl. Each event's
+ * fields are collected as the parser walks them (keys come in any order), then the event
+ * is dispatched by phase. "args" objects are not kept: their byte range is, and they are
+ * decoded again when a slice is selected. Numbers arrive as their text so timestamps go
+ * straight to int64 nanoseconds without a double in between. */
+#define G_LOG_DOMAIN "iv-trace"
+
+#include <math.h>
+#include <string.h>
+
+#include "iv-trace-private.h"
+
+#define MAX_SMALL_ARGS 16
+#define TEXT_MAX 512
+
+typedef struct
+{
+  char key[64];
+  char text[96];
+  double number;
+  gboolean is_number;
+} SmallArg;
+
+typedef enum
+{
+  F_NONE, F_PH, F_NAME, F_CAT, F_TS, F_DUR, F_PID, F_TID, F_ID, F_ID2, F_BP, F_S, F_ARGS,
+} Field;
+
+typedef struct
+{
+  IvTraceBuilder *b;
+  IvJsonStreamPos pos;
+
+  int depth;            /* containers open */
+  int events_depth;     /* depth of the array whose elements are events; -1 until known */
+  gboolean top_object;
+  gboolean in_trace_events;
+  int ev_level;         /* 0 outside an event; 1 directly inside it */
+  Field field;          /* the level-1 key whose value is being read */
+  char key2[64];        /* the level-2 key (inside args or id2) */
+  guint64 events;
+
+  /* the event being read */
+  char ph;
+  char name[TEXT_MAX], cat[TEXT_MAX], pid[64], tid[64], id[96], s_scope;
+  gsize name_len, cat_len;
+  gboolean has_ts, has_dur, bp_e;
+  gint64 ts_ns, dur_ns;
+  guint64 args_off, args_end;
+  SmallArg args[MAX_SMALL_ARGS];
+  guint n_args;
+} Parser;
+
+/* ---------- numbers ---------- */
+
+gboolean
+_iv_trace_parse_us (const char *t, gsize len, gint64 *ns)
+{
+  gboolean neg = FALSE;
+  gint64 whole = 0, frac = 0;
+  int frac_digits = 0;
+  gsize i = 0;
+
+  if (len && (t[0] == '-' || t[0] == '+'))
+    neg = t[0] == '-', i++;
+  if (i == len)
+    return FALSE;
+  for (; i < len && g_ascii_isdigit (t[i]); i++)
+    {
+      if (whole > G_MAXINT64 / 10 - 10)
+        return FALSE;
+      whole = whole * 10 + (t[i] - '0');
+    }
+  if (i < len && t[i] == '.')
+    {
+      i++;
+      /* Keep three digits (ns) and round on the fourth. */
+      for (; i < len && g_ascii_isdigit (t[i]); i++)
+        {
+          if (frac_digits < 3)
+            frac = frac * 10 + (t[i] - '0'), frac_digits++;
+          else if (frac_digits == 3)
+            {
+              if (t[i] >= '5')
+                frac++;
+              frac_digits++;
+            }
+        }
+    }
+  if (i < len)
+    {
+      /* Exponents and the like: rare, so a double is fine here. */
+      char buf[64];
+      double v;
+      if (len >= sizeof buf)
+        return FALSE;
+      memcpy (buf, t, len);
+      buf[len] = '\0';
+      v = g_ascii_strtod (buf, NULL) * 1000.0;
+      if (!isfinite (v) || fabs (v) > 9e18)
+        return FALSE;
+      *ns = (gint64) llround (v);
+      return TRUE;
+    }
+  while (frac_digits < 3)
+    frac *= 10, frac_digits++;
+  if (whole > (G_MAXINT64 - 1000) / 1000)
+    return FALSE;
+  *ns = whole * 1000 + frac;
+  if (neg)
+    *ns = -*ns;
+  return TRUE;
+}
+
+/* ---------- event dispatch ---------- */
+
+static const char *
+small_arg (Parser *p, const char *key)
+{
+  for (guint i = 0; i < p->n_args; i++)
+    if (strcmp (p->args[i].key, key) == 0)
+      return p->args[i].text;
+  return NULL;
+}
+
+static void
+apply_metadata (Parser *p)
+{
+  IvTraceBuilder *b = p->b;
+  const char *v;
+
+  if (strcmp (p->name, "process_name") == 0 && (v = small_arg (p, "name")))
+    {
+      guint index = _iv_trace_builder_process (b, p->pid);
+      IvProcess *proc = b->trace->processes->pdata[index];
+      g_free (proc->name);
+      proc->name = g_strdup (v);
+    }
+  else if (strcmp (p->name, "process_labels") == 0 && (v = small_arg (p, "labels")))
+    {
+      guint index = _iv_trace_builder_process (b, p->pid);
+      IvProcess *proc = b->trace->processes->pdata[index];
+      g_free (proc->labels);
+      proc->labels = g_strdup (v);
+    }
+  else if (strcmp (p->name, "process_sort_index") == 0 && (v = small_arg (p, "sort_index")))
+    {
+      guint index = _iv_trace_builder_process (b, p->pid);
+      IvProcess *proc = b->trace->processes->pdata[index];
+      proc->sort_index = g_ascii_strtoll (v, NULL, 10);
+    }
+  else if (strcmp (p->name, "thread_name") == 0 && (v = small_arg (p, "name")))
+    {
+      /* Index first: creating the track may move the array. */
+      guint index = _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD);
+      IvTrack *t = &g_array_index (b->trace->tracks, IvTrack, index);
+      g_free (t->name);
+      t->name = g_strdup (v);
+    }
+  else if (strcmp (p->name, "thread_sort_index") == 0 && (v = small_arg (p, "sort_index")))
+    {
+      guint index = _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD);
+      IvTrack *t = &g_array_index (b->trace->tracks, IvTrack, index);
+      t->sort_index = g_ascii_strtoll (v, NULL, 10);
+    }
+}
+
+static guint32
+intern_key (IvTraceBuilder *b, const char *a, const char *c, const char *d)
+{
+  g_autofree char *key = g_strdup_printf ("%s\x1f%s\x1f%s", a, c, d);
+  return iv_intern_add (b->trace->strings, key, -1);
+}
+
+static void
+dispatch (Parser *p)
+{
+  IvTraceBuilder *b = p->b;
+  IvTrace *t = b->trace;
+  guint32 name = iv_intern_add (t->strings, p->name, (gssize) p->name_len);
+  guint32 cat = iv_intern_add (t->strings, p->cat, (gssize) p->cat_len);
+  guint32 args_len = p->args_end > p->args_off ? (guint32) MIN (p->args_end - p->args_off, G_MAXUINT32) : 0;
+
+  if (p->ph == 'M')
+    {
+      apply_metadata (p);
+      return;
+    }
+  if (!p->has_ts)
+    {
+      b->no_ts++;
+      return;
+    }
+  switch (p->ph)
+    {
+    case 'X':
+      {
+        IvRawSlice s = { p->ts_ns, p->has_dur ? MAX (p->dur_ns, 0) : 0, p->args_off, args_len, name, cat,
+                         _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD) };
+        g_array_append_val (b->slices, s);
+        break;
+      }
+    case 'B':
+    case 'E':
+      {
+        IvRawEdge e = { p->ts_ns, b->seq++, p->args_off, args_len, name, cat,
+                        _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD), 0, p->ph };
+        g_array_append_val (b->edges, e);
+        break;
+      }
+    case 'i':
+    case 'I':
+    case 'R':
+      {
+        char scope = p->s_scope ? p->s_scope : 't';
+        IvInstant in = { p->ts_ns, name, G_MAXUINT, scope };
+        if (scope == 't' || p->ph == 'R')
+          in.track = _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD);
+        else if (scope == 'p')
+          in.track = _iv_trace_builder_track (b, p->pid, "", IV_TRACK_THREAD);
+        g_array_append_val (t->instants, in);
+        break;
+      }
+    case 'C':
+      {
+        guint track = _iv_trace_builder_track (b, p->pid, p->name, IV_TRACK_COUNTER);
+        for (guint i = 0; i < p->n_args; i++)
+          if (p->args[i].is_number)
+            {
+              IvRawSample s = { p->ts_ns, _iv_trace_builder_series (b, track, p->args[i].key),
+                                p->args[i].number };
+              g_array_append_val (b->samples, s);
+            }
+        break;
+      }
+    case 'b':
+    case 'n':
+    case 'e':
+      {
+        IvRawEdge e = { p->ts_ns, b->seq++, p->args_off, args_len, name, cat,
+                        _iv_trace_builder_track (b, p->pid, p->name, IV_TRACK_ASYNC),
+                        intern_key (b, p->pid, p->cat, p->id), p->ph };
+        g_array_append_val (b->async_edges, e);
+        break;
+      }
+    case 's':
+    case 't':
+    case 'f':
+      {
+        IvRawFlow f = { p->ts_ns, _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD),
+                        intern_key (b, p->cat, p->name, p->id), name, cat, p->ph, p->bp_e, b->seq++ };
+        g_array_append_val (b->flows, f);
+        break;
+      }
+    default:
+      if ((guchar) p->ph < 128)
+        b->skipped[(guchar) p->ph]++;
+      else
+        b->unknown_phase++;
+      break;
+    }
+}
+
+static void
+reset_event (Parser *p)
+{
+  p->ph = 0;
+  p->name[0] = p->cat[0] = p->id[0] = '\0';
+  p->name_len = p->cat_len = 0;
+  g_strlcpy (p->pid, "0", sizeof p->pid);
+  g_strlcpy (p->tid, "0", sizeof p->tid);
+  p->s_scope = 0;
+  p->has_ts = p->has_dur = p->bp_e = FALSE;
+  p->args_off = p->args_end = 0;
+  p->n_args = 0;
+}
+
+/* ---------- yajl callbacks ---------- */
+
+static Field
+field_of (const unsigned char *k, size_t len)
+{
+  switch (len)
+    {
+    case 1:
+      return k[0] == 's' ? F_S : F_NONE;
+    case 2:
+      if (k[0] == 'p' && k[1] == 'h') return F_PH;
+      if (k[0] == 't' && k[1] == 's') return F_TS;
+      if (k[0] == 'i' && k[1] == 'd') return F_ID;
+      if (k[0] == 'b' && k[1] == 'p') return F_BP;
+      return F_NONE;
+    case 3:
+      if (memcmp (k, "pid", 3) == 0) return F_PID;
+      if (memcmp (k, "tid", 3) == 0) return F_TID;
+      if (memcmp (k, "cat", 3) == 0) return F_CAT;
+      if (memcmp (k, "dur", 3) == 0) return F_DUR;
+      if (memcmp (k, "id2", 3) == 0) return F_ID2;
+      return F_NONE;
+    case 4:
+      if (memcmp (k, "name", 4) == 0) return F_NAME;
+      if (memcmp (k, "args", 4) == 0) return F_ARGS;
+      return F_NONE;
+    default:
+      return F_NONE;
+    }
+}
+
+static void
+copy_text (char *dst, gsize cap, const char *src, gsize len, gsize *out_len)
+{
+  gsize n = MIN (len, cap - 1);
+  memcpy (dst, src, n);
+  dst[n] = '\0';
+  if (out_len)
+    *out_len = n;
+}
+
+/* A scalar at level 1 (an event field) or level 2 (inside args or id2). */
+static void
+scalar (Parser *p, const char *v, size_t len, gboolean is_number)
+{
+  if (p->ev_level == 1)
+    {
+      switch (p->field)
+        {
+        case F_PH:
+          p->ph = len ? v[0] : 0;
+          break;
+        case F_NAME:
+          copy_text (p->name, sizeof p->name, v, len, &p->name_len);
+          break;
+        case F_CAT:
+          copy_text (p->cat, sizeof p->cat, v, len, &p->cat_len);
+          break;
+        case F_TS:
+          p->has_ts = is_number ? _iv_trace_parse_us (v, len, &p->ts_ns)
+                                : _iv_trace_parse_us (v, len, &p->ts_ns);
+          break;
+        case F_DUR:
+          p->has_dur = _iv_trace_parse_us (v, len, &p->dur_ns);
+          break;
+        case F_PID:
+          copy_text (p->pid, sizeof p->pid, v, len, NULL);
+          break;
+        case F_TID:
+          copy_text (p->tid, sizeof p->tid, v, len, NULL);
+          break;
+        case F_ID:
+          copy_text (p->id, sizeof p->id, v, len, NULL);
+          break;
+        case F_BP:
+          p->bp_e = len == 1 && v[0] == 'e';
+          break;
+        case F_S:
+          p->s_scope = len ? v[0] : 0;
+          break;
+        case F_NONE:
+        case F_ID2:
+        case F_ARGS:
+        default:
+          break;
+        }
+    }
+  else if (p->ev_level == 2 && p->field == F_ARGS && p->n_args < MAX_SMALL_ARGS)
+    {
+      SmallArg *a = &p->args[p->n_args++];
+      g_strlcpy (a->key, p->key2, sizeof a->key);
+      copy_text (a->text, sizeof a->text, v, len, NULL);
+      a->is_number = is_number;
+      a->number = is_number ? g_ascii_strtod (a->text, NULL) : 0;
+    }
+  else if (p->ev_level == 2 && p->field == F_ID2)
+    {
+      /* id2: {"local": …} or {"global": …} stands in for id. */
+      copy_text (p->id, sizeof p->id, v, len, NULL);
+    }
+}
+
+static int
+on_null (void *ctx)
+{
+  return 1;
+}
+
+static int
+on_bool (void *ctx, int v)
+{
+  Parser *p = ctx;
+  if (p->ev_level == 2 && p->field == F_ARGS && p->n_args < MAX_SMALL_ARGS)
+    scalar (p, v ? "true" : "false", v ? 4 : 5, FALSE);
+  return 1;
+}
+
+static int
+on_number (void *ctx, const char *v, size_t len)
+{
+  Parser *p = ctx;
+  if (p->ev_level == 1 || p->ev_level == 2)
+    scalar (p, v, len, TRUE);
+  return 1;
+}
+
+static int
+on_string (void *ctx, const unsigned char *v, size_t len)
+{
+  Parser *p = ctx;
+  if (p->ev_level == 1 || p->ev_level == 2)
+    scalar (p, (const char *) v, len, FALSE);
+  return 1;
+}
+
+static gboolean
+at_event (Parser *p)
+{
+  return p->events_depth >= 0 && p->depth == p->events_depth && p->ev_level == 0;
+}
+
+static int
+on_start_map (void *ctx)
+{
+  Parser *p = ctx;
+
+  if (p->depth == 0)
+    p->top_object = TRUE;
+  if (at_event (p))
+    {
+      reset_event (p);
+      p->ev_level = 1;
+    }
+  else if (p->ev_level > 0)
+    {
+      if (p->ev_level == 1 && p->field == F_ARGS)
+        p->args_off = iv_json_stream_pos_tell (&p->pos) - 1;
+      p->ev_level++;
+    }
+  p->depth++;
+  return 1;
+}
+
+static int
+on_end_map (void *ctx)
+{
+  Parser *p = ctx;
+
+  p->depth--;
+  if (p->ev_level > 0)
+    {
+      p->ev_level--;
+      if (p->ev_level == 1 && p->field == F_ARGS)
+        p->args_end = iv_json_stream_pos_tell (&p->pos);
+      if (p->ev_level == 0)
+        {
+          p->events++;
+          dispatch (p);
+        }
+    }
+  return 1;
+}
+
+static int
+on_start_array (void *ctx)
+{
+  Parser *p = ctx;
+
+  /* The events: the top-level array, or the array under "traceEvents". */
+  if (p->depth == 0 && p->events_depth < 0)
+    p->events_depth = 1;
+  else if (p->depth == 1 && p->top_object && p->in_trace_events)
+    p->events_depth = 2;
+  if (p->ev_level > 0)
+    p->ev_level++;
+  p->depth++;
+  return 1;
+}
+
+static int
+on_end_array (void *ctx)
+{
+  Parser *p = ctx;
+
+  p->depth--;
+  if (p->ev_level > 0)
+    p->ev_level--;
+  if (p->depth == 1 && p->events_depth == 2)
+    p->events_depth = -2; /* traceEvents ended; later arrays are not events */
+  return 1;
+}
+
+static int
+on_map_key (void *ctx, const unsigned char *k, size_t len)
+{
+  Parser *p = ctx;
+
+  if (p->depth == 1 && p->top_object && p->ev_level == 0)
+    p->in_trace_events = len == 11 && memcmp (k, "traceEvents", 11) == 0;
+  else if (p->ev_level == 1)
+    p->field = field_of (k, len);
+  else if (p->ev_level == 2)
+    copy_text (p->key2, sizeof p->key2, (const char *) k, len, NULL);
+  return 1;
+}
+
+static const yajl_callbacks callbacks = {
+  .yajl_null = on_null,
+  .yajl_boolean = on_bool,
+  .yajl_number = on_number,
+  .yajl_string = on_string,
+  .yajl_start_map = on_start_map,
+  .yajl_map_key = on_map_key,
+  .yajl_end_map = on_end_map,
+  .yajl_start_array = on_start_array,
+  .yajl_end_array = on_end_array,
+};
+
+gboolean
+_iv_trace_load_chrome (IvTraceBuilder *b, IvInput *input, IvProgressFunc progress,
+                       gpointer progress_data, GCancellable *cancellable, GError **error)
+{
+  g_autofree Parser *p = g_new0 (Parser, 1);
+  g_autoptr (GError) local = NULL;
+  IvJsonStreamStats stats;
+
+  p->b = b;
+  p->events_depth = -1;
+  if (iv_json_stream_parse_at (input, &callbacks, p, IV_JSON_STREAM_DEFAULT, progress,
+                               progress_data, cancellable, &p->pos, &stats, &local))
+    {
+      if (p->events_depth == -1 && p->events == 0 && !p->top_object)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "%s: not a Chrome trace (no event array)", iv_input_get_name (input));
+          return FALSE;
+        }
+      return TRUE;
+    }
+  if (local->domain == IV_JSON_STREAM_ERROR && p->events > 0)
+    {
+      /* A writer killed mid-file: keep every complete event before the damage. */
+      b->trace->truncated = TRUE;
+      _iv_trace_warn (b->trace, "the file ends early or is damaged (%s); the %" G_GUINT64_FORMAT
+                      " complete events before that point are kept",
+                      strstr (local->message, "line ") ? strstr (local->message, "line ") : local->message,
+                      p->events);
+      return TRUE;
+    }
+  g_propagate_error (error, g_steal_pointer (&local));
+  return FALSE;
+}

@@ -1,0 +1,139 @@
+/* iv-trace-lod.c: level of detail for a 60 fps timeline. Slices in a row never overlap
+ * and are sorted by start, so their ends are sorted too: a binary search finds the first
+ * visible one, and a run of sub-pixel slices is skipped with one more binary search to
+ * the next pixel boundary. Cost: O(log n) per emitted item, at most a few per pixel. */
+#define G_LOG_DOMAIN "iv-trace"
+
+#include "iv-trace-query.h"
+
+#include <math.h>
+#include <string.h>
+
+/* First index in [lo, hi) whose end is > t. */
+static gsize
+first_ending_after (const IvTrace *t, gsize lo, gsize hi, gint64 ts)
+{
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (t->start_ns[mid] + t->dur_ns[mid] <= ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* First index in [lo, hi) whose start is >= t. */
+static gsize
+first_starting_at (const IvTrace *t, gsize lo, gsize hi, gint64 ts)
+{
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (t->start_ns[mid] < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+gsize
+iv_trace_lod_row (const IvTrace *t, guint row, gint64 t0, gint64 t1, double width_px,
+                  GArray *items)
+{
+  const IvRow *r = &g_array_index (t->rows, IvRow, row);
+  gsize end = r->first + r->n, i, emitted = 0;
+  double px_ns = (double) (t1 - t0) / MAX (width_px, 1.0);
+
+  if (t1 <= t0)
+    return 0;
+  i = first_ending_after (t, r->first, end, t0);
+  while (i < end && t->start_ns[i] < t1)
+    {
+      IvLodItem item;
+      if ((double) t->dur_ns[i] >= px_ns)
+        {
+          item = (IvLodItem) { i, 1, t->start_ns[i], t->start_ns[i] + t->dur_ns[i] };
+          g_array_append_val (items, item);
+          emitted++;
+          i++;
+          continue;
+        }
+      {
+        /* A sub-pixel slice: merge everything that starts before the next pixel edge. */
+        double pixel = floor ((double) (t->start_ns[i] - t0) / px_ns) + 1;
+        gint64 boundary = t0 + (gint64) ceil (pixel * px_ns);
+        gsize j = first_starting_at (t, i + 1, end, MAX (boundary, t->start_ns[i] + 1));
+        /* Only the run's last slice can be wide (it would start before the edge and
+         * reach past it): draw it on its own. */
+        if (j - i > 1 && (double) t->dur_ns[j - 1] >= px_ns)
+          j--;
+        item = (IvLodItem) { i, (guint32) MIN (j - i, G_MAXUINT32), t->start_ns[i],
+                             t->start_ns[j - 1] + t->dur_ns[j - 1] };
+        g_array_append_val (items, item);
+        emitted++;
+        i = j;
+      }
+    }
+  return emitted;
+}
+
+gsize
+iv_trace_lod (const IvTrace *t, gint64 t0, gint64 t1, double width_px, GArray *items,
+              GArray *row_first)
+{
+  gsize total = 0;
+
+  g_array_set_size (items, 0);
+  g_array_set_size (row_first, 0);
+  for (guint r = 0; r < t->rows->len; r++)
+    {
+      guint first = items->len;
+      g_array_append_val (row_first, first);
+      total += iv_trace_lod_row (t, r, t0, t1, width_px, items);
+    }
+  {
+    guint last = items->len;
+    g_array_append_val (row_first, last);
+  }
+  return total;
+}
+
+static int
+compare_by_start (const void *pa, const void *pb, gpointer data)
+{
+  const IvTrace *t = data;
+  gsize a = *(const gsize *) pa, b = *(const gsize *) pb;
+  if (t->start_ns[a] != t->start_ns[b])
+    return t->start_ns[a] < t->start_ns[b] ? -1 : 1;
+  return a < b ? -1 : a > b;
+}
+
+GArray *
+iv_trace_search (const IvTrace *t, const char *needle)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_autofree char *lower = g_utf8_casefold (needle ? needle : "", -1);
+  guint n_names = iv_intern_size (t->strings);
+  g_autofree guint8 *match = g_new0 (guint8, MAX (n_names, 1));
+  gboolean any = FALSE;
+
+  if (!lower[0])
+    return out;
+  /* Match the distinct names once, then pick slices by id. */
+  for (guint i = 0; i < n_names; i++)
+    {
+      g_autofree char *name = g_utf8_casefold (iv_intern_get (t->strings, i), -1);
+      match[i] = strstr (name, lower) != NULL;
+      any |= match[i];
+    }
+  if (!any)
+    return out;
+  for (gsize s = 0; s < t->n_slices; s++)
+    if (match[t->name[s]])
+      g_array_append_val (out, s);
+  g_qsort_with_data (out->data, out->len, sizeof (gsize), compare_by_start, (gpointer) t);
+  return out;
+}

@@ -1,0 +1,284 @@
+/* iv-trace-pipelined.c: pipelined-timeline JSON (I/O for iteration k+1 overlapped with
+ * GPU compute of iteration k) on the same track model: one process, lanes main, io, gpu0
+ * and gpu1; the candidate of each event is kept as its category ("candidate 3"). These
+ * files are small, so json-glib reads them whole. Also the candidate breakdown file. */
+#define G_LOG_DOMAIN "iv-trace"
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iv-trace-pipelined.h"
+#include "iv-trace-private.h"
+
+
+static gboolean
+read_all (IvInput *in, char **text, GError **error)
+{
+  g_autoptr (GByteArray) out = g_byte_array_new ();
+  guint8 buf[65536];
+  gssize n;
+
+  while ((n = iv_input_read (in, buf, sizeof buf, error)) > 0)
+    g_byte_array_append (out, buf, (guint) n);
+  if (n < 0)
+    return FALSE;
+  g_byte_array_append (out, (const guint8 *) "", 1);
+  *text = (char *) g_byte_array_free (g_steal_pointer (&out), FALSE);
+  return TRUE;
+}
+
+static gint64
+ms_to_ns (double ms)
+{
+  return (gint64) llround (ms * 1e6);
+}
+
+/* Time of [a0, a1) covered by the union of sorted, merged intervals. */
+static gint64
+covered (gint64 a0, gint64 a1, const gint64 *iv, gsize n)
+{
+  gint64 total = 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      gint64 lo = MAX (a0, iv[2 * i]), hi = MIN (a1, iv[2 * i + 1]);
+      if (hi > lo)
+        total += hi - lo;
+    }
+  return total;
+}
+
+static int
+compare_pairs (const void *pa, const void *pb)
+{
+  const gint64 *a = pa, *b = pb;
+  return a[0] < b[0] ? -1 : a[0] > b[0];
+}
+
+gboolean
+_iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cancellable,
+                          GError **error)
+{
+  IvTrace *t = b->trace;
+  g_autofree char *text = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) local = NULL;
+  g_autoptr (GArray) gpu = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (GHashTable) cands = g_hash_table_new (g_int64_hash, g_int64_equal);
+  JsonObject *root;
+  JsonArray *events;
+  const char *name = iv_input_get_name (input);
+  gint64 io_total = 0;
+
+  if (!read_all (input, &text, error))
+    return FALSE;
+  if (!json_parser_load_from_data (parser, text, -1, &local))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", name, local->message);
+      return FALSE;
+    }
+  if (!json_parser_get_root (parser) || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: not a JSON object", name);
+      return FALSE;
+    }
+  root = json_node_get_object (json_parser_get_root (parser));
+  if (!json_object_has_member (root, "events")
+      || !JSON_NODE_HOLDS_ARRAY (json_object_get_member (root, "events")))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: “events” must be an array", name);
+      return FALSE;
+    }
+  t->start_candidate = json_object_get_int_member_with_default (root, "start_candidate",
+                       json_object_get_int_member_with_default (root, "timeline_record_from",
+                       json_object_get_int_member_with_default (root, "focus_candidate", 0)));
+  t->num_candidates = json_object_get_int_member_with_default (root, "num_candidates", 3);
+
+  events = json_object_get_array_member (root, "events");
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonNode *n = json_array_get_element (events, i);
+      JsonObject *e;
+      const char *lane, *ev_name;
+      gint64 cand, buffer, start, dur;
+      char tid[16], cat[48];
+      IvRawSlice s;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (!JSON_NODE_HOLDS_OBJECT (n))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: event %u is not an object", name, i);
+          return FALSE;
+        }
+      e = json_node_get_object (n);
+      lane = json_object_get_string_member_with_default (e, "lane", NULL);
+      ev_name = json_object_get_string_member_with_default (e, "name", "");
+      if (!lane || !json_object_has_member (e, "start_ms") || !json_object_has_member (e, "dur_ms"))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "%s: event %u needs “lane”, “start_ms” and “dur_ms”", name, i);
+          return FALSE;
+        }
+      start = ms_to_ns (json_object_get_double_member (e, "start_ms"));
+      dur = MAX (0, ms_to_ns (json_object_get_double_member (e, "dur_ms")));
+      cand = json_object_get_int_member_with_default (e, "candidate", -1);
+      buffer = json_object_get_int_member_with_default (e, "buffer", cand >= 0 ? cand % 2 : 0);
+      if (g_str_equal (lane, "gpu"))
+        g_snprintf (tid, sizeof tid, "gpu%" G_GINT64_FORMAT, buffer);
+      else if (g_str_equal (lane, "main") || g_str_equal (lane, "io"))
+        g_strlcpy (tid, lane, sizeof tid);
+      else
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "%s: event %u: lane “%s” is not main, io or gpu", name, i, lane);
+          return FALSE;
+        }
+      g_snprintf (cat, sizeof cat, cand >= 0 ? "candidate %" G_GINT64_FORMAT : "", cand);
+      s = (IvRawSlice) { start, dur, 0, 0, iv_intern_add (t->strings, ev_name, -1),
+                         iv_intern_add (t->strings, cat, -1),
+                         _iv_trace_builder_track (b, "pipeline", tid, IV_TRACK_LANE) };
+      g_array_append_val (b->slices, s);
+
+      if (cand >= 0)
+        {
+          IvCandidate *c = g_hash_table_lookup (cands, &cand);
+          if (!c)
+            {
+              IvCandidate fresh = { cand, -1, -1, -1, -1, 0, 0, (gint) buffer };
+              g_array_append_val (t->candidates, fresh);
+              g_hash_table_remove_all (cands);
+              for (guint k = 0; k < t->candidates->len; k++)
+                g_hash_table_insert (cands, &g_array_index (t->candidates, IvCandidate, k).id,
+                                     &g_array_index (t->candidates, IvCandidate, k));
+              c = g_hash_table_lookup (cands, &cand);
+            }
+          if (g_str_equal (lane, "io"))
+            {
+              c->io_start_ns = c->io_start_ns < 0 ? start : MIN (c->io_start_ns, start);
+              c->io_end_ns = MAX (c->io_end_ns, start + dur);
+            }
+          else if (g_str_equal (lane, "gpu"))
+            {
+              c->gpu_start_ns = c->gpu_start_ns < 0 ? start : MIN (c->gpu_start_ns, start);
+              c->gpu_end_ns = MAX (c->gpu_end_ns, start + dur);
+              c->buffer = (gint) buffer;
+            }
+        }
+      if (g_str_equal (lane, "gpu"))
+        {
+          gint64 pair[2] = { start, start + dur };
+          g_array_append_vals (gpu, pair, 2);
+        }
+    }
+
+  /* I/O hidden behind GPU compute: the part of each candidate's merged I/O span during
+   * which some GPU stream was busy. */
+  qsort (gpu->data, gpu->len / 2, 2 * sizeof (gint64), compare_pairs);
+  {
+    gsize m = 0;
+    gint64 *iv = (gint64 *) gpu->data;
+    for (gsize i = 0; i < gpu->len / 2; i++)
+      {
+        if (m && iv[2 * i] <= iv[2 * (m - 1) + 1])
+          iv[2 * (m - 1) + 1] = MAX (iv[2 * (m - 1) + 1], iv[2 * i + 1]);
+        else
+          {
+            iv[2 * m] = iv[2 * i];
+            iv[2 * m + 1] = iv[2 * i + 1];
+            m++;
+          }
+      }
+    for (guint k = 0; k < t->candidates->len; k++)
+      {
+        IvCandidate *c = &g_array_index (t->candidates, IvCandidate, k);
+        if (c->io_start_ns < 0)
+          continue;
+        c->io_hidden_ns = covered (c->io_start_ns, c->io_end_ns, iv, m);
+        c->io_exposed_ns = c->io_end_ns - c->io_start_ns - c->io_hidden_ns;
+        io_total += c->io_end_ns - c->io_start_ns;
+      }
+  }
+  (void) io_total;
+  {
+    IvProcess *p = t->processes->len ? t->processes->pdata[0] : NULL;
+    if (p && !p->name)
+      p->name = g_strdup ("Pipeline");
+  }
+  for (guint i = 0; i < t->tracks->len; i++)
+    {
+      IvTrack *tr = &g_array_index (t->tracks, IvTrack, i);
+      tr->name = g_strdup (g_str_equal (tr->key, "main") ? "Main thread"
+                           : g_str_equal (tr->key, "io") ? "I/O"
+                           : g_str_equal (tr->key, "gpu0") ? "GPU stream 0"
+                           : g_str_equal (tr->key, "gpu1") ? "GPU stream 1" : tr->key);
+      tr->sort_index = g_str_equal (tr->key, "main") ? 0 : g_str_equal (tr->key, "io") ? 1
+                       : 2 + atoi (tr->key + 3);
+    }
+  return TRUE;
+}
+
+/* ---------- breakdown ---------- */
+
+void
+iv_breakdown_free (IvBreakdown *bd)
+{
+  if (!bd)
+    return;
+  for (guint i = 0; i < bd->n_families; i++)
+    g_free (bd->families[i].name);
+  g_free (bd->families);
+  g_free (bd);
+}
+
+IvBreakdown *
+iv_breakdown_load (const char *path, GError **error)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) local = NULL;
+  g_autofree char *display = g_filename_display_name (path);
+  JsonObject *root, *gpu;
+  IvBreakdown *bd;
+  g_autoptr (GList) members = NULL;
+
+  if (!json_parser_load_from_file (parser, path, &local))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", display, local->message);
+      return NULL;
+    }
+  if (!json_parser_get_root (parser) || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: not a JSON object", display);
+      return NULL;
+    }
+  root = json_node_get_object (json_parser_get_root (parser));
+  if (g_strcmp0 (json_object_get_string_member_with_default (root, "format", ""), "candidate_breakdown_v1") != 0
+      || !json_object_has_member (root, "gpu_ms")
+      || !JSON_NODE_HOLDS_OBJECT (json_object_get_member (root, "gpu_ms")))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: not a candidate_breakdown_v1 file with a “gpu_ms” object", display);
+      return NULL;
+    }
+  gpu = json_object_get_object_member (root, "gpu_ms");
+  bd = g_new0 (IvBreakdown, 1);
+  bd->candidate = json_object_get_int_member_with_default (root, "candidate", -1);
+  members = json_object_get_members (gpu);
+  bd->families = g_new0 (IvFamily, g_list_length (members) + 1);
+  for (GList *l = members; l; l = l->next)
+    {
+      JsonNode *n = json_object_get_member (gpu, l->data);
+      double ms = JSON_NODE_HOLDS_VALUE (n) ? json_node_get_double (n) : NAN;
+      if (!isfinite (ms) || ms < 0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "%s: gpu_ms “%s” must be a non-negative number", display, (char *) l->data);
+          iv_breakdown_free (bd);
+          return NULL;
+        }
+      bd->families[bd->n_families++] = (IvFamily) { g_strdup (l->data), ms };
+      bd->total_ms += ms;
+    }
+  return bd;
+}

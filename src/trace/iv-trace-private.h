@@ -1,0 +1,101 @@
+/* iv-trace-private.h: the builder the loaders fill and iv-trace.c turns into an
+ * indexed IvTrace. */
+#pragma once
+
+#include "iv-trace.h"
+
+G_BEGIN_DECLS
+
+/* A slice before indexing. */
+typedef struct
+{
+  gint64 start_ns, dur_ns;
+  guint64 args_off;
+  guint32 args_len;
+  guint32 name, cat;
+  guint32 track;
+} IvRawSlice;
+
+/* A B/E or b/n/e event, matched into slices after loading (events are not sorted). */
+typedef struct
+{
+  gint64 ts_ns;
+  guint64 seq;
+  guint64 args_off;
+  guint32 args_len;
+  guint32 name, cat;
+  guint32 track;
+  guint32 key;     /* async: interned cat+id; B/E: unused */
+  char ph;
+} IvRawEdge;
+
+typedef struct
+{
+  gint64 ts_ns;
+  guint32 track;   /* the thread it was emitted on */
+  guint32 key;     /* interned cat+name+id */
+  guint32 name, cat;
+  char ph;         /* s, t, f */
+  gboolean enclosing; /* bp: "e" */
+  guint64 seq;
+} IvRawFlow;
+
+typedef struct
+{
+  gint64 ts_ns;
+  guint32 series;
+  double value;
+} IvRawSample;
+
+typedef struct
+{
+  IvTrace *trace;
+  GHashTable *process_index;  /* pid key → index + 1 */
+  GHashTable *track_index;    /* "pid\x1ftid", "pid\x1fasync\x1fname", … → index + 1 */
+  GHashTable *series_index;   /* "track\x1fname" → index + 1 */
+  GArray *slices;             /* IvRawSlice */
+  GArray *edges;              /* B/E */
+  GArray *async_edges;        /* b/n/e */
+  GArray *flows;              /* IvRawFlow */
+  GArray *samples;            /* IvRawSample */
+  guint64 seq;
+  /* counts for the warnings */
+  guint64 skipped[128];       /* by phase letter */
+  guint64 no_ts;
+  guint64 unknown_phase;
+} IvTraceBuilder;
+
+IvTraceBuilder *_iv_trace_builder_new        (const char     *path,
+                                              IvTraceFormat   format);
+void            _iv_trace_builder_free       (IvTraceBuilder *b);
+guint           _iv_trace_builder_process    (IvTraceBuilder *b,
+                                              const char     *pid);
+guint           _iv_trace_builder_track      (IvTraceBuilder *b,
+                                              const char     *pid,
+                                              const char     *tid,
+                                              IvTrackKind     kind);
+guint           _iv_trace_builder_series     (IvTraceBuilder *b,
+                                              guint           track,
+                                              const char     *name);
+void            _iv_trace_warn               (IvTrace        *trace,
+                                              const char     *format,
+                                              ...) G_GNUC_PRINTF (2, 3);
+IvTrace        *_iv_trace_builder_finish     (IvTraceBuilder *b);
+
+/* Decimal text ("1712195495520014.900", "-3", "1.5e3") in µs → int64 ns. */
+gboolean        _iv_trace_parse_us           (const char     *text,
+                                              gsize           len,
+                                              gint64         *ns);
+
+gboolean        _iv_trace_load_chrome        (IvTraceBuilder *b,
+                                              IvInput        *input,
+                                              IvProgressFunc  progress,
+                                              gpointer        progress_data,
+                                              GCancellable   *cancellable,
+                                              GError        **error);
+gboolean        _iv_trace_load_pipelined     (IvTraceBuilder *b,
+                                              IvInput        *input,
+                                              GCancellable   *cancellable,
+                                              GError        **error);
+
+G_END_DECLS

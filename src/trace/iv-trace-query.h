@@ -1,0 +1,82 @@
+/* iv-trace-query.h: what the timeline and the analyses ask of a trace: level of detail,
+ * search, per-name statistics, GPU stream and kernel analyses. */
+#pragma once
+
+#include "iv-trace.h"
+
+G_BEGIN_DECLS
+
+/* One thing to draw in a row: a slice, or a run of slices narrower than a pixel. */
+typedef struct
+{
+  gsize slice;       /* the first slice of the run */
+  guint32 count;     /* 1: one slice; more: a merged run */
+  gint64 start_ns, end_ns;
+} IvLodItem;
+
+/* Appends the items of one row for [t0, t1] at @width_px; returns how many. */
+gsize   iv_trace_lod_row       (const IvTrace *trace,
+                                guint          row,
+                                gint64         t0_ns,
+                                gint64         t1_ns,
+                                double         width_px,
+                                GArray        *items);
+/* Every row: @row_first gets, per row, the index of its first item (rows->len + 1 entries). */
+gsize   iv_trace_lod           (const IvTrace *trace,
+                                gint64         t0_ns,
+                                gint64         t1_ns,
+                                double         width_px,
+                                GArray        *items,
+                                GArray        *row_first);
+
+/* Slices whose name contains @needle (case-insensitive), in time order. */
+GArray *iv_trace_search        (const IvTrace *trace,
+                                const char    *needle);
+
+typedef struct
+{
+  guint32 name;
+  guint64 count;
+  gint64 total_ns, self_ns, min_ns, max_ns;
+  double mean_ns;
+} IvNameStats;
+
+/* Slices starting in [t0, t1), grouped by name, by total time descending. */
+GArray *iv_trace_stats_by_name (const IvTrace *trace,
+                                gint64         t0_ns,
+                                gint64         t1_ns);
+
+typedef enum
+{
+  IV_KERNEL_COMPUTE,
+  IV_KERNEL_COMM,
+  IV_KERNEL_MEMORY,
+  IV_N_KERNEL_KINDS,
+} IvKernelKind;
+
+typedef struct
+{
+  guint track;
+  gint64 busy_ns, idle_ns;
+  gint64 by_kind_ns[IV_N_KERNEL_KINDS];
+  guint64 kernels;
+} IvStreamStats;
+
+typedef struct
+{
+  GArray *streams;               /* IvStreamStats, one per GPU stream track */
+  gint64 by_kind_ns[IV_N_KERNEL_KINDS];
+  gint64 comm_ns, comm_overlapped_ns;
+  double comm_overlap_share;     /* of communication time, the part under compute */
+} IvGpuStats;
+
+IvKernelKind iv_trace_kernel_kind (const IvTrace *trace,
+                                   gsize          slice);
+IvGpuStats  *iv_trace_gpu_stats   (const IvTrace *trace,
+                                   gint64         t0_ns,
+                                   gint64         t1_ns);
+void         iv_gpu_stats_free    (IvGpuStats    *stats);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvGpuStats, iv_gpu_stats_free)
+
+G_END_DECLS

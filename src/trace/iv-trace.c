@@ -1,0 +1,939 @@
+/* iv-trace.c: from the loader's raw events to the indexed trace: B/E and async pairs
+ * matched in time order, nesting depth per thread (a slice that only partly overlaps its
+ * parent gets a row of its own), self time, columns ordered by row and start, flows bound
+ * to the slices they leave and enter, processes and tracks named and ordered the way
+ * Kineto and Chrome lay them out. */
+#define G_LOG_DOMAIN "iv-trace"
+
+#include "iv-trace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "iv-input.h"
+#include "iv-sniff.h"
+#include "iv-trace-private.h"
+
+/* ---------- builder ---------- */
+
+IvTraceBuilder *
+_iv_trace_builder_new (const char *path, IvTraceFormat format)
+{
+  IvTraceBuilder *b = g_new0 (IvTraceBuilder, 1);
+  IvTrace *t = g_new0 (IvTrace, 1);
+
+  t->format = format;
+  t->path = g_strdup (path);
+  t->strings = iv_intern_new ();
+  iv_intern_add (t->strings, "", 0); /* id 0 is the empty string */
+  t->processes = g_ptr_array_new ();
+  t->tracks = g_array_new (FALSE, TRUE, sizeof (IvTrack));
+  t->rows = g_array_new (FALSE, TRUE, sizeof (IvRow));
+  t->instants = g_array_new (FALSE, FALSE, sizeof (IvInstant));
+  t->series = g_array_new (FALSE, TRUE, sizeof (IvSeries));
+  t->flows = g_array_new (FALSE, FALSE, sizeof (IvFlow));
+  t->warnings = g_ptr_array_new_with_free_func (g_free);
+  t->candidates = g_array_new (FALSE, TRUE, sizeof (IvCandidate));
+  b->trace = t;
+  b->process_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  b->track_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  b->series_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  b->slices = g_array_new (FALSE, FALSE, sizeof (IvRawSlice));
+  b->edges = g_array_new (FALSE, FALSE, sizeof (IvRawEdge));
+  b->async_edges = g_array_new (FALSE, FALSE, sizeof (IvRawEdge));
+  b->flows = g_array_new (FALSE, FALSE, sizeof (IvRawFlow));
+  b->samples = g_array_new (FALSE, FALSE, sizeof (IvRawSample));
+  return b;
+}
+
+void
+_iv_trace_builder_free (IvTraceBuilder *b)
+{
+  if (!b)
+    return;
+  iv_trace_free (b->trace);
+  g_hash_table_unref (b->process_index);
+  g_hash_table_unref (b->track_index);
+  g_hash_table_unref (b->series_index);
+  g_array_unref (b->slices);
+  g_array_unref (b->edges);
+  g_array_unref (b->async_edges);
+  g_array_unref (b->flows);
+  g_array_unref (b->samples);
+  g_free (b);
+}
+
+void
+_iv_trace_warn (IvTrace *t, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_ptr_array_add (t->warnings, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+guint
+_iv_trace_builder_process (IvTraceBuilder *b, const char *pid)
+{
+  gpointer found = g_hash_table_lookup (b->process_index, pid);
+  IvProcess *p;
+
+  if (found)
+    return GPOINTER_TO_UINT (found) - 1;
+  p = g_new0 (IvProcess, 1);
+  p->key = g_strdup (pid);
+  p->gpu_index = -1;
+  p->sort_index = G_MAXINT64;
+  g_ptr_array_add (b->trace->processes, p);
+  g_hash_table_insert (b->process_index, g_strdup (pid), GUINT_TO_POINTER (b->trace->processes->len));
+  return b->trace->processes->len - 1;
+}
+
+guint
+_iv_trace_builder_track (IvTraceBuilder *b, const char *pid, const char *tid, IvTrackKind kind)
+{
+  char key[256];
+  gpointer found;
+  IvTrack t = { 0 };
+
+  g_snprintf (key, sizeof key, "%s\x1f%d\x1f%s", pid, kind, tid);
+  found = g_hash_table_lookup (b->track_index, key);
+  if (found)
+    return GPOINTER_TO_UINT (found) - 1;
+  t.process = _iv_trace_builder_process (b, pid);
+  t.key = g_strdup (tid);
+  t.kind = kind;
+  t.sort_index = G_MAXINT64;
+  g_array_append_val (b->trace->tracks, t);
+  g_hash_table_insert (b->track_index, g_strdup (key), GUINT_TO_POINTER (b->trace->tracks->len));
+  return b->trace->tracks->len - 1;
+}
+
+guint
+_iv_trace_builder_series (IvTraceBuilder *b, guint track, const char *name)
+{
+  char key[256];
+  gpointer found;
+  IvSeries s = { 0 };
+
+  g_snprintf (key, sizeof key, "%u\x1f%s", track, name);
+  found = g_hash_table_lookup (b->series_index, key);
+  if (found)
+    return GPOINTER_TO_UINT (found) - 1;
+  s.name = iv_intern_add (b->trace->strings, name, -1);
+  s.track = track;
+  g_array_append_val (b->trace->series, s);
+  g_hash_table_insert (b->series_index, g_strdup (key), GUINT_TO_POINTER (b->trace->series->len));
+  return b->trace->series->len - 1;
+}
+
+/* ---------- matching ---------- */
+
+static int
+compare_edges (const void *pa, const void *pb)
+{
+  const IvRawEdge *a = pa, *b = pb;
+  if (a->track != b->track)
+    return a->track < b->track ? -1 : 1;
+  if (a->key != b->key)
+    return a->key < b->key ? -1 : 1;
+  if (a->ts_ns != b->ts_ns)
+    return a->ts_ns < b->ts_ns ? -1 : 1;
+  return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* Pairs begin and end events per track (and per async id) in time order. */
+static void
+match_edges (IvTraceBuilder *b, GArray *edges, gboolean async, gint64 end_ns)
+{
+  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (IvRawEdge));
+  guint64 unmatched_end = 0, unclosed = 0;
+  char open_ph = async ? 'b' : 'B', close_ph = async ? 'e' : 'E';
+
+  qsort (edges->data, edges->len, sizeof (IvRawEdge), compare_edges);
+  for (guint i = 0; i <= edges->len; i++)
+    {
+      IvRawEdge *e = i < edges->len ? &g_array_index (edges, IvRawEdge, i) : NULL;
+      /* A new thread (or async id): whatever is still open ends with the trace. */
+      if (stack->len && (!e || e->track != g_array_index (stack, IvRawEdge, 0).track
+                         || e->key != g_array_index (stack, IvRawEdge, 0).key))
+        {
+          while (stack->len)
+            {
+              IvRawEdge *o = &g_array_index (stack, IvRawEdge, stack->len - 1);
+              IvRawSlice s = { o->ts_ns, MAX (end_ns - o->ts_ns, 0), o->args_off, o->args_len, o->name, o->cat, o->track };
+              g_array_append_val (b->slices, s);
+              g_array_set_size (stack, stack->len - 1);
+              unclosed++;
+            }
+        }
+      if (!e)
+        break;
+      if (e->ph == open_ph)
+        g_array_append_val (stack, *e);
+      else if (e->ph == close_ph)
+        {
+          IvRawEdge *o;
+          IvRawSlice s;
+          if (!stack->len)
+            {
+              unmatched_end++;
+              continue;
+            }
+          o = &g_array_index (stack, IvRawEdge, stack->len - 1);
+          s = (IvRawSlice) { o->ts_ns, e->ts_ns - o->ts_ns, o->args_off, o->args_len,
+                             o->name ? o->name : e->name, o->cat ? o->cat : e->cat, o->track };
+          g_array_append_val (b->slices, s);
+          g_array_set_size (stack, stack->len - 1);
+        }
+      else if (e->ph == 'n')
+        {
+          IvInstant in = { e->ts_ns, e->name, e->track, 't' };
+          g_array_append_val (b->trace->instants, in);
+        }
+    }
+  if (async)
+    b->trace->n_async_slices = 0; /* counted when the columns are built */
+  if (unmatched_end)
+    _iv_trace_warn (b->trace, "%" G_GUINT64_FORMAT " %s events had no matching %s and were skipped",
+                    unmatched_end, async ? "async end (e)" : "end (E)", async ? "b" : "B");
+  if (unclosed)
+    _iv_trace_warn (b->trace, "%" G_GUINT64_FORMAT " %s were never closed; they end at the end of the trace",
+                    unclosed, async ? "async spans (b)" : "begin events (B)");
+}
+
+/* ---------- nesting and columns ---------- */
+
+static IvRawSlice *sort_base;
+
+static int
+compare_slices (const void *pa, const void *pb)
+{
+  const IvRawSlice *a = &sort_base[*(const guint32 *) pa], *b = &sort_base[*(const guint32 *) pb];
+  if (a->track != b->track)
+    return a->track < b->track ? -1 : 1;
+  if (a->start_ns != b->start_ns)
+    return a->start_ns < b->start_ns ? -1 : 1;
+  /* Longer first: a parent comes before the children that start with it. */
+  if (a->dur_ns != b->dur_ns)
+    return a->dur_ns > b->dur_ns ? -1 : 1;
+  return *(const guint32 *) pa < *(const guint32 *) pb ? -1 : 1;
+}
+
+typedef struct
+{
+  guint32 slice;
+  guint depth;     /* nesting depth, or overflow row index with the high bit set */
+} Placement;
+
+#define OVERFLOW_BIT 0x80000000u
+
+static gint64
+end_of (const IvRawSlice *s)
+{
+  return s->start_ns + s->dur_ns;
+}
+
+/* Depths for the slices of one track (order: by start, longest first). */
+static void
+place_track (IvRawSlice *raw, guint32 *order, gsize n, guint *depth, gint64 *self, guint *max_depth,
+             guint *n_overflow, guint64 *partial)
+{
+  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr (GArray) overflow_end = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint32 si = order[i];
+      IvRawSlice *s = &raw[si];
+
+      self[si] = s->dur_ns;
+      while (stack->len && end_of (&raw[g_array_index (stack, guint32, stack->len - 1)]) <= s->start_ns)
+        g_array_set_size (stack, stack->len - 1);
+      if (stack->len && end_of (s) > end_of (&raw[g_array_index (stack, guint32, stack->len - 1)]))
+        {
+          /* Starts inside its parent but ends after it: a row of its own, first fit. */
+          guint row = 0;
+          while (row < overflow_end->len && g_array_index (overflow_end, gint64, row) > s->start_ns)
+            row++;
+          if (row == overflow_end->len)
+            g_array_set_size (overflow_end, row + 1);
+          g_array_index (overflow_end, gint64, row) = end_of (s);
+          depth[si] = OVERFLOW_BIT | row;
+          (*partial)++;
+          continue;
+        }
+      if (stack->len)
+        self[g_array_index (stack, guint32, stack->len - 1)] -= s->dur_ns;
+      depth[si] = stack->len;
+      *max_depth = MAX (*max_depth, stack->len);
+      g_array_append_val (stack, si);
+    }
+  *n_overflow = overflow_end->len;
+}
+
+static int
+compare_placed (const void *pa, const void *pb, gpointer data)
+{
+  const guint32 *da = data;
+  guint32 a = *(const guint32 *) pa, b = *(const guint32 *) pb;
+  IvRawSlice *sa = &sort_base[a], *sb = &sort_base[b];
+  if (sa->track != sb->track)
+    return sa->track < sb->track ? -1 : 1;
+  if (da[a] != da[b])
+    return da[a] < da[b] ? -1 : 1;
+  if (sa->start_ns != sb->start_ns)
+    return sa->start_ns < sb->start_ns ? -1 : 1;
+  return a < b ? -1 : a > b;
+}
+
+/* ---------- process and track order ---------- */
+
+static gboolean
+all_digits (const char *s)
+{
+  if (!s || !*s)
+    return FALSE;
+  for (; *s; s++)
+    if (!g_ascii_isdigit (*s) && *s != '-')
+      return FALSE;
+  return TRUE;
+}
+
+static void
+classify (IvTrace *t)
+{
+  for (guint i = 0; i < t->tracks->len; i++)
+    {
+      IvTrack *tr = &g_array_index (t->tracks, IvTrack, i);
+      IvProcess *p = t->processes->pdata[tr->process];
+      const char *nm = tr->name ? tr->name : tr->key;
+      /* Kineto: GPU work sits on pid = device, tid = stream ("stream 7"). */
+      if (tr->kind == IV_TRACK_THREAD && nm && g_str_has_prefix (nm, "stream "))
+        {
+          tr->gpu_stream = TRUE;
+          p->kind = IV_PROCESS_GPU;
+        }
+    }
+  for (guint i = 0; i < t->processes->len; i++)
+    {
+      IvProcess *p = t->processes->pdata[i];
+      if (p->name && (g_str_has_prefix (p->name, "GPU ") || g_str_has_prefix (p->name, "gpu ")))
+        p->kind = IV_PROCESS_GPU;
+      if (p->kind == IV_PROCESS_GPU)
+        p->gpu_index = p->name && g_str_has_prefix (p->name + 0, "GPU ") ? atoi (p->name + 4)
+                       : all_digits (p->key) ? atoi (p->key) : -1;
+      else if (p->name || all_digits (p->key))
+        p->kind = IV_PROCESS_CPU;
+      if (!p->name)
+        p->name = g_strdup_printf (p->kind == IV_PROCESS_GPU ? "GPU %s" : "Process %s", p->key);
+    }
+  for (guint i = 0; i < t->tracks->len; i++)
+    {
+      IvTrack *tr = &g_array_index (t->tracks, IvTrack, i);
+      IvProcess *p = t->processes->pdata[tr->process];
+      if (tr->gpu_stream || p->kind != IV_PROCESS_GPU || tr->kind != IV_TRACK_THREAD)
+        continue;
+      /* GPU rows without a thread name are streams too. */
+      if (all_digits (tr->key))
+        tr->gpu_stream = TRUE;
+    }
+  for (guint i = 0; i < t->tracks->len; i++)
+    {
+      IvTrack *tr = &g_array_index (t->tracks, IvTrack, i);
+      if (tr->name)
+        continue;
+      if (tr->gpu_stream)
+        tr->name = g_strdup_printf ("stream %s", tr->key);
+      else if (tr->kind == IV_TRACK_THREAD)
+        tr->name = g_strdup_printf (tr->key[0] ? "Thread %s" : "Process events", tr->key);
+      else
+        tr->name = g_strdup (tr->key);
+    }
+}
+
+static const IvTrace *order_trace;
+
+static gint64
+numeric_key (const char *key)
+{
+  return all_digits (key) ? g_ascii_strtoll (key, NULL, 10) : G_MAXINT64;
+}
+
+static int
+compare_processes (const void *pa, const void *pb)
+{
+  const IvProcess *a = order_trace->processes->pdata[*(const guint *) pa];
+  const IvProcess *b = order_trace->processes->pdata[*(const guint *) pb];
+  if (a->sort_index != b->sort_index)
+    return a->sort_index < b->sort_index ? -1 : 1;
+  if (a->kind != b->kind)
+    return a->kind == IV_PROCESS_CPU ? -1 : b->kind == IV_PROCESS_CPU ? 1 : a->kind == IV_PROCESS_GPU ? -1 : 1;
+  if (a->gpu_index != b->gpu_index)
+    return a->gpu_index < b->gpu_index ? -1 : 1;
+  if (numeric_key (a->key) != numeric_key (b->key))
+    return numeric_key (a->key) < numeric_key (b->key) ? -1 : 1;
+  return g_strcmp0 (a->key, b->key);
+}
+
+static guint *process_rank;
+
+static int
+compare_tracks (const void *pa, const void *pb)
+{
+  const IvTrack *a = &g_array_index (order_trace->tracks, IvTrack, *(const guint *) pa);
+  const IvTrack *b = &g_array_index (order_trace->tracks, IvTrack, *(const guint *) pb);
+  if (a->process != b->process)
+    return process_rank[a->process] < process_rank[b->process] ? -1 : 1;
+  if (a->kind != b->kind)
+    return a->kind < b->kind ? -1 : 1;
+  if (a->sort_index != b->sort_index)
+    return a->sort_index < b->sort_index ? -1 : 1;
+  if (numeric_key (a->key) != numeric_key (b->key))
+    return numeric_key (a->key) < numeric_key (b->key) ? -1 : 1;
+  return g_strcmp0 (a->name, b->name);
+}
+
+/* ---------- flows ---------- */
+
+/* The deepest slice of @track that contains @ts, or G_MAXSIZE. */
+static gsize
+enclosing_slice (const IvTrace *t, guint track, gint64 ts)
+{
+  const IvTrack *tr = &g_array_index (t->tracks, IvTrack, track);
+  gsize best = G_MAXSIZE;
+
+  for (guint r = 0; r < tr->n_rows; r++)
+    {
+      const IvRow *row = &g_array_index (t->rows, IvRow, tr->first_row + r);
+      gsize lo = row->first, hi = row->first + row->n;
+      /* The last slice starting at or before ts. */
+      while (lo < hi)
+        {
+          gsize mid = lo + (hi - lo) / 2;
+          if (t->start_ns[mid] <= ts)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      if (lo > row->first && t->start_ns[lo - 1] + t->dur_ns[lo - 1] >= ts && !row->overflow)
+        best = lo - 1;
+    }
+  return best;
+}
+
+/* The first slice of @track starting at or after @ts (any depth), or G_MAXSIZE. */
+static gsize
+next_slice (const IvTrace *t, guint track, gint64 ts)
+{
+  const IvTrack *tr = &g_array_index (t->tracks, IvTrack, track);
+  gsize best = G_MAXSIZE;
+
+  for (guint r = 0; r < tr->n_rows; r++)
+    {
+      const IvRow *row = &g_array_index (t->rows, IvRow, tr->first_row + r);
+      gsize lo = row->first, hi = row->first + row->n;
+      while (lo < hi)
+        {
+          gsize mid = lo + (hi - lo) / 2;
+          if (t->start_ns[mid] < ts)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      if (lo < row->first + row->n && (best == G_MAXSIZE || t->start_ns[lo] < t->start_ns[best]))
+        best = lo;
+    }
+  return best;
+}
+
+static int
+compare_flows (const void *pa, const void *pb)
+{
+  const IvRawFlow *a = pa, *b = pb;
+  if (a->key != b->key)
+    return a->key < b->key ? -1 : 1;
+  if (a->ts_ns != b->ts_ns)
+    return a->ts_ns < b->ts_ns ? -1 : 1;
+  return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static void
+bind_flows (IvTraceBuilder *b)
+{
+  IvTrace *t = b->trace;
+  GArray *raw = b->flows;
+  guint64 dangling = 0;
+
+  qsort (raw->data, raw->len, sizeof (IvRawFlow), compare_flows);
+  for (guint i = 0; i < raw->len;)
+    {
+      guint j = i;
+      IvRawFlow *prev = NULL;
+      gsize prev_slice = G_MAXSIZE;
+      gboolean has_start = FALSE, has_end = FALSE;
+
+      while (j < raw->len && g_array_index (raw, IvRawFlow, j).key == g_array_index (raw, IvRawFlow, i).key)
+        j++;
+      for (guint k = i; k < j; k++)
+        {
+          IvRawFlow *f = &g_array_index (raw, IvRawFlow, k);
+          gsize slice = f->ph == 'f' && !f->enclosing ? next_slice (t, f->track, f->ts_ns)
+                                                      : enclosing_slice (t, f->track, f->ts_ns);
+          has_start |= f->ph == 's';
+          has_end |= f->ph == 'f';
+          if (prev && f->ph != 's')
+            {
+              IvFlow flow = { prev_slice, slice, prev->ts_ns, f->ts_ns, f->name ? f->name : prev->name, f->cat };
+              g_array_append_val (t->flows, flow);
+            }
+          prev = f;
+          prev_slice = slice;
+        }
+      if (!has_start || !has_end)
+        dangling += j - i;
+      i = j;
+    }
+  t->n_dangling_flows = dangling;
+  if (dangling)
+    _iv_trace_warn (t, "%" G_GUINT64_FORMAT " flow events dangle (no matching start or end)", dangling);
+}
+
+/* ---------- finish ---------- */
+
+static void
+build_samples (IvTraceBuilder *b)
+{
+  IvTrace *t = b->trace;
+  GArray *raw = b->samples;
+  g_autofree gsize *count = g_new0 (gsize, MAX (t->series->len, 1));
+  g_autofree gsize *fill = g_new0 (gsize, MAX (t->series->len, 1));
+  gsize off = 0;
+
+  for (guint i = 0; i < raw->len; i++)
+    count[g_array_index (raw, IvRawSample, i).series]++;
+  for (guint s = 0; s < t->series->len; s++)
+    {
+      IvSeries *se = &g_array_index (t->series, IvSeries, s);
+      se->first = off;
+      se->n = count[s];
+      se->min = G_MAXDOUBLE;
+      se->max = -G_MAXDOUBLE;
+      fill[s] = off;
+      off += count[s];
+    }
+  t->n_samples = raw->len;
+  t->sample_ns = g_new (gint64, MAX (raw->len, 1));
+  t->sample_value = g_new (double, MAX (raw->len, 1));
+  for (guint i = 0; i < raw->len; i++)
+    {
+      IvRawSample *r = &g_array_index (raw, IvRawSample, i);
+      gsize at = fill[r->series]++;
+      IvSeries *se = &g_array_index (t->series, IvSeries, r->series);
+      t->sample_ns[at] = r->ts_ns;
+      t->sample_value[at] = r->value;
+      se->min = MIN (se->min, r->value);
+      se->max = MAX (se->max, r->value);
+    }
+  /* Samples of a series in time order (insertion sort within series: usually sorted). */
+  for (guint s = 0; s < t->series->len; s++)
+    {
+      IvSeries *se = &g_array_index (t->series, IvSeries, s);
+      for (gsize i = se->first + 1; i < se->first + se->n; i++)
+        {
+          gint64 ts = t->sample_ns[i];
+          double v = t->sample_value[i];
+          gsize j = i;
+          while (j > se->first && t->sample_ns[j - 1] > ts)
+            {
+              t->sample_ns[j] = t->sample_ns[j - 1];
+              t->sample_value[j] = t->sample_value[j - 1];
+              j--;
+            }
+          t->sample_ns[j] = ts;
+          t->sample_value[j] = v;
+        }
+    }
+}
+
+static int
+compare_instants (const void *pa, const void *pb)
+{
+  const IvInstant *a = pa, *b = pb;
+  return a->ts_ns < b->ts_ns ? -1 : a->ts_ns > b->ts_ns;
+}
+
+IvTrace *
+_iv_trace_builder_finish (IvTraceBuilder *b)
+{
+  IvTrace *t = b->trace;
+  gint64 end = G_MININT64, start = G_MAXINT64;
+  gsize n;
+  g_autofree guint32 *order = NULL;
+  g_autofree guint *depth = NULL;
+  g_autofree gint64 *self = NULL;
+  g_autofree guint *n_overflow = NULL;
+  g_autofree guint *track_order = NULL;
+  g_autofree guint *proc_order = NULL;
+  g_autofree guint *track_new = NULL;
+  guint64 partial = 0;
+
+  /* The trace's extent, for closing what is left open. */
+  for (guint i = 0; i < b->slices->len; i++)
+    {
+      IvRawSlice *s = &g_array_index (b->slices, IvRawSlice, i);
+      start = MIN (start, s->start_ns);
+      end = MAX (end, s->start_ns + s->dur_ns);
+    }
+  for (guint i = 0; i < b->edges->len; i++)
+    start = MIN (start, g_array_index (b->edges, IvRawEdge, i).ts_ns),
+    end = MAX (end, g_array_index (b->edges, IvRawEdge, i).ts_ns);
+  for (guint i = 0; i < b->async_edges->len; i++)
+    start = MIN (start, g_array_index (b->async_edges, IvRawEdge, i).ts_ns),
+    end = MAX (end, g_array_index (b->async_edges, IvRawEdge, i).ts_ns);
+  for (guint i = 0; i < t->instants->len; i++)
+    start = MIN (start, g_array_index (t->instants, IvInstant, i).ts_ns),
+    end = MAX (end, g_array_index (t->instants, IvInstant, i).ts_ns);
+  for (guint i = 0; i < b->samples->len; i++)
+    start = MIN (start, g_array_index (b->samples, IvRawSample, i).ts_ns),
+    end = MAX (end, g_array_index (b->samples, IvRawSample, i).ts_ns);
+
+  match_edges (b, b->edges, FALSE, end);
+  {
+    gsize before = b->slices->len;
+    match_edges (b, b->async_edges, TRUE, end);
+    t->n_async_slices = b->slices->len - before;
+  }
+
+  /* Tracks in display order: processes ranked, then their tracks. */
+  classify (t);
+  order_trace = t;
+  proc_order = g_new (guint, MAX (t->processes->len, 1));
+  process_rank = g_new (guint, MAX (t->processes->len, 1));
+  for (guint i = 0; i < t->processes->len; i++)
+    proc_order[i] = i;
+  qsort (proc_order, t->processes->len, sizeof (guint), compare_processes);
+  for (guint i = 0; i < t->processes->len; i++)
+    process_rank[proc_order[i]] = i;
+  track_order = g_new (guint, MAX (t->tracks->len, 1));
+  for (guint i = 0; i < t->tracks->len; i++)
+    track_order[i] = i;
+  qsort (track_order, t->tracks->len, sizeof (guint), compare_tracks);
+  g_clear_pointer (&process_rank, g_free);
+  track_new = g_new (guint, MAX (t->tracks->len, 1));
+  {
+    GArray *sorted = g_array_sized_new (FALSE, TRUE, sizeof (IvTrack), t->tracks->len);
+    for (guint i = 0; i < t->tracks->len; i++)
+      {
+        g_array_append_val (sorted, g_array_index (t->tracks, IvTrack, track_order[i]));
+        track_new[track_order[i]] = i;
+      }
+    g_array_unref (t->tracks);
+    t->tracks = sorted;
+  }
+  for (guint i = 0; i < b->slices->len; i++)
+    g_array_index (b->slices, IvRawSlice, i).track = track_new[g_array_index (b->slices, IvRawSlice, i).track];
+  for (guint i = 0; i < t->instants->len; i++)
+    if (g_array_index (t->instants, IvInstant, i).track != G_MAXUINT)
+      g_array_index (t->instants, IvInstant, i).track = track_new[g_array_index (t->instants, IvInstant, i).track];
+  for (guint i = 0; i < b->flows->len; i++)
+    g_array_index (b->flows, IvRawFlow, i).track = track_new[g_array_index (b->flows, IvRawFlow, i).track];
+  for (guint i = 0; i < t->series->len; i++)
+    g_array_index (t->series, IvSeries, i).track = track_new[g_array_index (t->series, IvSeries, i).track];
+
+  /* Nesting per track. */
+  n = b->slices->len;
+  sort_base = (IvRawSlice *) b->slices->data;
+  order = g_new (guint32, MAX (n, 1));
+  for (gsize i = 0; i < n; i++)
+    order[i] = (guint32) i;
+  qsort (order, n, sizeof (guint32), compare_slices);
+  depth = g_new0 (guint, MAX (n, 1));
+  self = g_new0 (gint64, MAX (n, 1));
+  n_overflow = g_new0 (guint, MAX (t->tracks->len, 1));
+  for (gsize i = 0; i < n;)
+    {
+      gsize j = i;
+      guint track = sort_base[order[i]].track;
+      while (j < n && sort_base[order[j]].track == track)
+        j++;
+      place_track (sort_base, order + i, j - i, depth, self, &t->max_depth, &n_overflow[track], &partial);
+      i = j;
+    }
+  if (partial)
+    _iv_trace_warn (t, "%" G_GUINT64_FORMAT " slices partially overlap their parent; they are drawn on rows of their own", partial);
+
+  /* Columns ordered by track, row (depths, then overflow rows) and start. */
+  g_qsort_with_data (order, n, sizeof (guint32), compare_placed, depth);
+  t->n_slices = n;
+  t->start_ns = g_new (gint64, MAX (n, 1));
+  t->dur_ns = g_new (gint64, MAX (n, 1));
+  t->self_ns = g_new (gint64, MAX (n, 1));
+  t->name = g_new (guint32, MAX (n, 1));
+  t->cat = g_new (guint32, MAX (n, 1));
+  t->args_off = g_new (guint64, MAX (n, 1));
+  t->args_len = g_new (guint32, MAX (n, 1));
+  t->row = g_new (guint32, MAX (n, 1));
+  for (gsize i = 0; i < n; i++)
+    {
+      IvRawSlice *s = &sort_base[order[i]];
+      IvTrack *tr = &g_array_index (t->tracks, IvTrack, s->track);
+      guint d = depth[order[i]];
+      IvRow *last = t->rows->len ? &g_array_index (t->rows, IvRow, t->rows->len - 1) : NULL;
+      gboolean over = (d & OVERFLOW_BIT) != 0;
+      guint row_depth = over ? (d & ~OVERFLOW_BIT) : d;
+
+      if (!last || last->track != s->track || last->overflow != over || last->depth != row_depth)
+        {
+          IvRow r = { s->track, row_depth, over, i, 0 };
+          if (tr->n_rows == 0)
+            tr->first_row = t->rows->len;
+          tr->n_rows++;
+          g_array_append_val (t->rows, r);
+          last = &g_array_index (t->rows, IvRow, t->rows->len - 1);
+        }
+      last->n++;
+      t->start_ns[i] = s->start_ns;
+      t->dur_ns[i] = s->dur_ns;
+      t->self_ns[i] = self[order[i]];
+      t->name[i] = s->name;
+      t->cat[i] = s->cat;
+      t->args_off[i] = s->args_off;
+      t->args_len[i] = s->args_len;
+      t->row[i] = t->rows->len - 1;
+    }
+  /* Overflow rows are numbered after the track's deepest row. */
+  for (guint r = 0; r < t->rows->len; r++)
+    {
+      IvRow *row = &g_array_index (t->rows, IvRow, r);
+      if (row->overflow)
+        {
+          IvTrack *tr = &g_array_index (t->tracks, IvTrack, row->track);
+          guint deepest = 0;
+          for (guint k = 0; k < tr->n_rows; k++)
+            if (!g_array_index (t->rows, IvRow, tr->first_row + k).overflow)
+              deepest = MAX (deepest, g_array_index (t->rows, IvRow, tr->first_row + k).depth + 1);
+          row->depth += deepest;
+        }
+    }
+  g_array_set_size (b->slices, 0);
+
+  build_samples (b);
+  /* Counter tracks point at their series. */
+  for (guint s = 0; s < t->series->len; s++)
+    {
+      IvSeries *se = &g_array_index (t->series, IvSeries, s);
+      IvTrack *tr = &g_array_index (t->tracks, IvTrack, se->track);
+      if (tr->n_series == 0)
+        tr->first_series = s;
+      tr->n_series++;
+    }
+  bind_flows (b);
+  qsort (t->instants->data, t->instants->len, sizeof (IvInstant), compare_instants);
+
+  t->t0_ns = start == G_MAXINT64 ? 0 : start;
+  t->t1_ns = end == G_MININT64 ? t->t0_ns : end;
+
+  for (guint c = 0; c < 128; c++)
+    if (b->skipped[c])
+      _iv_trace_warn (t, "%" G_GUINT64_FORMAT " events of phase “%c” skipped (%s)", b->skipped[c], c,
+                      c == 'P' ? "samples" : c == 'N' || c == 'O' || c == 'D' ? "object snapshots"
+                      : c == 'v' || c == 'V' ? "memory dumps" : c == 'c' ? "clock sync" : "not drawn");
+  if (b->unknown_phase)
+    _iv_trace_warn (t, "%" G_GUINT64_FORMAT " events with an unknown phase skipped", b->unknown_phase);
+  if (b->no_ts)
+    _iv_trace_warn (t, "%" G_GUINT64_FORMAT " events without a timestamp skipped", b->no_ts);
+
+  b->trace = NULL;
+  return t;
+}
+
+/* ---------- public ---------- */
+
+void
+iv_trace_free (IvTrace *t)
+{
+  if (!t)
+    return;
+  g_free (t->path);
+  iv_intern_free (t->strings);
+  for (guint i = 0; i < t->processes->len; i++)
+    {
+      IvProcess *p = t->processes->pdata[i];
+      g_free (p->key);
+      g_free (p->name);
+      g_free (p->labels);
+      g_free (p);
+    }
+  g_ptr_array_unref (t->processes);
+  for (guint i = 0; i < t->tracks->len; i++)
+    {
+      IvTrack *tr = &g_array_index (t->tracks, IvTrack, i);
+      g_free (tr->key);
+      g_free (tr->name);
+    }
+  g_array_unref (t->tracks);
+  g_array_unref (t->rows);
+  g_free (t->start_ns);
+  g_free (t->dur_ns);
+  g_free (t->self_ns);
+  g_free (t->name);
+  g_free (t->cat);
+  g_free (t->args_off);
+  g_free (t->args_len);
+  g_free (t->row);
+  g_array_unref (t->instants);
+  g_array_unref (t->series);
+  g_free (t->sample_ns);
+  g_free (t->sample_value);
+  g_array_unref (t->flows);
+  g_ptr_array_unref (t->warnings);
+  g_array_unref (t->candidates);
+  g_free (t);
+}
+
+const char *
+iv_trace_string (const IvTrace *t, guint32 id)
+{
+  return iv_intern_get (t->strings, id);
+}
+
+gsize
+iv_trace_memory_bytes (const IvTrace *t)
+{
+  return t->n_slices * (3 * sizeof (gint64) + 2 * sizeof (guint32) + sizeof (guint64)
+                        + 2 * sizeof (guint32))
+         + t->rows->len * sizeof (IvRow) + t->tracks->len * sizeof (IvTrack)
+         + t->instants->len * sizeof (IvInstant) + t->flows->len * sizeof (IvFlow)
+         + t->n_samples * (sizeof (gint64) + sizeof (double)) + iv_intern_bytes (t->strings);
+}
+
+char *
+iv_trace_slice_args (const IvTrace *t, gsize slice, GError **error)
+{
+  g_autoptr (IvInput) in = NULL;
+  g_autofree char *buf = NULL;
+  guint64 skip, len;
+
+  g_return_val_if_fail (slice < t->n_slices, NULL);
+  len = t->args_len[slice];
+  if (len == 0)
+    return g_strdup ("{}");
+  if (!t->path || !(in = iv_input_open (t->path, error)))
+    return NULL;
+  /* Decompress up to the offset: plain files could seek, but one code path is simpler
+   * and a selection is a single, human-paced request. */
+  skip = t->args_off[slice];
+  buf = g_malloc (MAX (len, 65536) + 1);
+  while (skip > 0)
+    {
+      gssize n = iv_input_read (in, buf, MIN (skip, 65536), error);
+      if (n <= 0)
+        {
+          if (n == 0)
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT, "%s: the file changed since it was loaded",
+                         iv_input_get_name (in));
+          return NULL;
+        }
+      skip -= (guint64) n;
+    }
+  {
+    guint64 got = 0;
+    while (got < len)
+      {
+        gssize n = iv_input_read (in, buf + got, len - got, error);
+        if (n <= 0)
+          {
+            if (n == 0)
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT, "%s: the file changed since it was loaded",
+                           iv_input_get_name (in));
+            return NULL;
+          }
+        got += (guint64) n;
+      }
+    buf[len] = '\0';
+  }
+  return g_steal_pointer (&buf);
+}
+
+gsize
+iv_trace_parent (const IvTrace *t, gsize slice)
+{
+  const IvRow *row = &g_array_index (t->rows, IvRow, t->row[slice]);
+  const IvTrack *tr = &g_array_index (t->tracks, IvTrack, row->track);
+
+  if (row->overflow || row->depth == 0)
+    return slice;
+  for (guint r = 0; r < tr->n_rows; r++)
+    {
+      const IvRow *pr = &g_array_index (t->rows, IvRow, tr->first_row + r);
+      gsize lo = pr->first, hi = pr->first + pr->n;
+      if (pr->overflow || pr->depth + 1 != row->depth)
+        continue;
+      while (lo < hi)
+        {
+          gsize mid = lo + (hi - lo) / 2;
+          if (t->start_ns[mid] <= t->start_ns[slice])
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      if (lo > pr->first)
+        return lo - 1;
+    }
+  return slice;
+}
+
+IvTrace *
+iv_trace_load_input (IvInput *input, const char *path, IvProgressFunc progress,
+                     gpointer progress_data, GCancellable *cancellable, GError **error)
+{
+  IvTraceBuilder *b = _iv_trace_builder_new (path, IV_TRACE_CHROME);
+  IvTrace *t;
+
+  if (!_iv_trace_load_chrome (b, input, progress, progress_data, cancellable, error))
+    {
+      _iv_trace_builder_free (b);
+      return NULL;
+    }
+  t = _iv_trace_builder_finish (b);
+  _iv_trace_builder_free (b);
+  return t;
+}
+
+IvTrace *
+iv_trace_load (const char *path, IvProgressFunc progress, gpointer progress_data,
+               GCancellable *cancellable, GError **error)
+{
+  g_autoptr (IvInput) in = NULL;
+  g_autoptr (IvSniffResult) kind = NULL;
+
+  /* What the file is decides the loader; the sniff reads only its first keys. */
+  kind = iv_sniff_path (path, FALSE, NULL, NULL, cancellable, error);
+  if (!kind)
+    return NULL;
+  in = iv_input_open (path, error);
+  if (!in)
+    return NULL;
+  if (kind->kind == IV_KIND_PIPELINED_TIMELINE)
+    {
+      IvTraceBuilder *b = _iv_trace_builder_new (path, IV_TRACE_PIPELINED);
+      IvTrace *t;
+      if (!_iv_trace_load_pipelined (b, in, cancellable, error))
+        {
+          _iv_trace_builder_free (b);
+          return NULL;
+        }
+      t = _iv_trace_builder_finish (b);
+      _iv_trace_builder_free (b);
+      return t;
+    }
+  if (kind->kind != IV_KIND_CHROME_TRACE)
+    {
+      g_autofree char *display = g_filename_display_name (path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: not a trace (it looks like %s)", display, iv_kind_to_string (kind->kind));
+      return NULL;
+    }
+  return iv_trace_load_input (in, path, progress, progress_data, cancellable, error);
+}
