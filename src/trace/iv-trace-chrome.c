@@ -191,6 +191,13 @@ dispatch (Parser *p)
       b->no_ts++;
       return;
     }
+  /* The legacy async phases: S start, T/p step, F finish. */
+  if (p->ph == 'S')
+    p->ph = 'b';
+  else if (p->ph == 'F')
+    p->ph = 'e';
+  else if (p->ph == 'T' || p->ph == 'p')
+    p->ph = 'n';
   switch (p->ph)
     {
     case 'X':
@@ -203,8 +210,8 @@ dispatch (Parser *p)
     case 'B':
     case 'E':
       {
-        IvRawEdge e = { p->ts_ns, b->seq++, p->args_off, args_len, name, cat,
-                        _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD), 0, p->ph };
+        guint track = _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD);
+        IvRawEdge e = { p->ts_ns, b->seq++, p->args_off, args_len, name, cat, track, track, p->ph };
         g_array_append_val (b->edges, e);
         break;
       }
@@ -239,7 +246,7 @@ dispatch (Parser *p)
       {
         IvRawEdge e = { p->ts_ns, b->seq++, p->args_off, args_len, name, cat,
                         _iv_trace_builder_track (b, p->pid, p->name, IV_TRACK_ASYNC),
-                        intern_key (b, p->pid, p->cat, p->id), p->ph };
+                        intern_key (b, p->cat, p->name, p->id), p->ph };
         g_array_append_val (b->async_edges, e);
         break;
       }

@@ -133,8 +133,8 @@ static int
 compare_edges (const void *pa, const void *pb)
 {
   const IvRawEdge *a = pa, *b = pb;
-  if (a->track != b->track)
-    return a->track < b->track ? -1 : 1;
+  /* key groups what pairs up: the thread for B/E, cat+name+id for async events (whose
+   * begin and end may come from different threads or processes). */
   if (a->key != b->key)
     return a->key < b->key ? -1 : 1;
   if (a->ts_ns != b->ts_ns)
@@ -155,8 +155,7 @@ match_edges (IvTraceBuilder *b, GArray *edges, gboolean async, gint64 end_ns)
     {
       IvRawEdge *e = i < edges->len ? &g_array_index (edges, IvRawEdge, i) : NULL;
       /* A new thread (or async id): whatever is still open ends with the trace. */
-      if (stack->len && (!e || e->track != g_array_index (stack, IvRawEdge, 0).track
-                         || e->key != g_array_index (stack, IvRawEdge, 0).key))
+      if (stack->len && (!e || e->key != g_array_index (stack, IvRawEdge, 0).key))
         {
           while (stack->len)
             {
@@ -455,6 +454,9 @@ compare_flows (const void *pa, const void *pb)
     return a->key < b->key ? -1 : 1;
   if (a->ts_ns != b->ts_ns)
     return a->ts_ns < b->ts_ns ? -1 : 1;
+  /* At one instant a flow starts before it steps or ends, whatever the file order. */
+  if (a->ph != b->ph)
+    return (a->ph == 's' ? 0 : a->ph == 't' ? 1 : 2) < (b->ph == 's' ? 0 : b->ph == 't' ? 1 : 2) ? -1 : 1;
   return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
