@@ -545,10 +545,12 @@ _iv_trace_load_chrome (IvTraceBuilder *b, IvInput *input, IvProgressFunc progres
     {
       /* A writer killed mid-file: keep every complete event before the damage. */
       b->trace->truncated = TRUE;
-      _iv_trace_warn (b->trace, "the file ends early or is damaged (%s); the %" G_GUINT64_FORMAT
-                      " complete events before that point are kept",
-                      strstr (local->message, "line ") ? strstr (local->message, "line ") : local->message,
-                      p->events);
+      if (local->code == IV_JSON_STREAM_ERROR_TRUNCATED)
+        _iv_trace_warn (b->trace, "the file ends early at line %u, column %u; the %" G_GUINT64_FORMAT
+                        " complete events before that point are kept", stats.line, stats.column, p->events);
+      else
+        _iv_trace_warn (b->trace, "the file is damaged at line %u, column %u; the %" G_GUINT64_FORMAT
+                        " complete events before that point are kept", stats.line, stats.column, p->events);
       return TRUE;
     }
   g_propagate_error (error, g_steal_pointer (&local));

@@ -479,11 +479,21 @@ bind_flows (IvTraceBuilder *b)
         j++;
       for (guint k = i; k < j; k++)
         {
+          has_start |= g_array_index (raw, IvRawFlow, k).ph == 's';
+          has_end |= g_array_index (raw, IvRawFlow, k).ph == 'f';
+        }
+      /* Only complete flows (a start and an end) are drawn; the rest are counted. */
+      if (!has_start || !has_end)
+        {
+          dangling += j - i;
+          i = j;
+          continue;
+        }
+      for (guint k = i; k < j; k++)
+        {
           IvRawFlow *f = &g_array_index (raw, IvRawFlow, k);
           gsize slice = f->ph == 'f' && !f->enclosing ? next_slice (t, f->track, f->ts_ns)
                                                       : enclosing_slice (t, f->track, f->ts_ns);
-          has_start |= f->ph == 's';
-          has_end |= f->ph == 'f';
           if (prev && f->ph != 's')
             {
               IvFlow flow = { prev_slice, slice, prev->ts_ns, f->ts_ns, f->name ? f->name : prev->name, f->cat };
@@ -492,8 +502,6 @@ bind_flows (IvTraceBuilder *b)
           prev = f;
           prev_slice = slice;
         }
-      if (!has_start || !has_end)
-        dangling += j - i;
       i = j;
     }
   t->n_dangling_flows = dangling;
