@@ -317,6 +317,12 @@ classify (IvTrace *t)
   for (guint i = 0; i < t->processes->len; i++)
     {
       IvProcess *p = t->processes->pdata[i];
+      /* Kineto names every process after the program and labels GPUs "GPU 0". */
+      if (p->labels && g_str_has_prefix (p->labels, "GPU "))
+        {
+          g_free (p->name);
+          p->name = g_strdup (p->labels);
+        }
       if (p->name && (g_str_has_prefix (p->name, "GPU ") || g_str_has_prefix (p->name, "gpu ")))
         p->kind = IV_PROCESS_GPU;
       if (p->kind == IV_PROCESS_GPU)
@@ -331,7 +337,7 @@ classify (IvTrace *t)
     {
       IvTrack *tr = &g_array_index (t->tracks, IvTrack, i);
       IvProcess *p = t->processes->pdata[tr->process];
-      if (tr->gpu_stream || p->kind != IV_PROCESS_GPU || tr->kind != IV_TRACK_THREAD)
+      if (tr->gpu_stream || p->kind != IV_PROCESS_GPU || tr->kind != IV_TRACK_THREAD || tr->name)
         continue;
       /* GPU rows without a thread name are streams too. */
       if (all_digits (tr->key))

@@ -1,0 +1,545 @@
+/* test-trace.c: every sample trace loads with counts checked independently (a Python
+ * json pass over the same files gave slices, flows, dangling flow events, instants,
+ * tracks, processes and depths), the speedscope edge cases each have an asserted outcome,
+ * and the engine's pieces are checked on small traces written here: precision, merged
+ * tids, truncation, partial overlaps, level of detail, search, analyses, pipelined files. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "iv-test-util.h"
+#include "iv-trace-pipelined.h"
+#include "iv-trace-query.h"
+
+static char *tmpdir;
+
+static char *
+shared (const char *rel)
+{
+  const char *dir = g_getenv ("IV_SHARED_DATA");
+  g_autofree char *path = dir ? g_build_filename (dir, "traces", rel, NULL) : NULL;
+  return path && g_file_test (path, G_FILE_TEST_EXISTS) ? g_steal_pointer (&path) : NULL;
+}
+
+static IvTrace *
+load_text (const char *name, const char *text)
+{
+  g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+  g_autoptr (GError) error = NULL;
+  IvTrace *t;
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  t = iv_trace_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (t);
+  return t;
+}
+
+static gboolean
+has_warning (const IvTrace *t, const char *fragment)
+{
+  for (guint i = 0; i < t->warnings->len; i++)
+    if (strstr (t->warnings->pdata[i], fragment))
+      return TRUE;
+  return FALSE;
+}
+
+static gsize
+find_slice (const IvTrace *t, const char *name)
+{
+  for (gsize i = 0; i < t->n_slices; i++)
+    if (g_str_equal (iv_trace_string (t, t->name[i]), name))
+      return i;
+  g_error ("no slice named %s", name);
+}
+
+static void
+test_shared_files (void)
+{
+  static const struct
+  {
+    const char *file;
+    gsize slices, async;
+    guint flows, dangling, instants, tracks, processes, depth;
+  } cases[] = {
+    { "catapult_async_begin_end.json", 3, 12, 0, 0, 7, 10, 4, 1 },
+    { "catapult_flow_simple.json", 5, 0, 3, 0, 0, 5, 5, 0 },
+    { "chrome116_devtools_trace.json", 2456, 234, 13, 0, 110, 40, 4, 10 },
+    { "edge_uint64_comms_id.json.gz", 2, 0, 0, 0, 0, 2, 1, 0 },
+    { "kineto_a100_event_sync_multistream.json.gz", 57, 0, 8, 34, 2, 6, 10, 2 },
+    { "kineto_a100_simple_add.json.gz", 838, 0, 139, 192, 2, 5, 10, 8 },
+    { "kineto_cpu_only_gloo.json.gz", 16, 0, 0, 0, 2, 4, 2, 0 },
+    { "kineto_cupti_range_profiler.json.gz", 2324, 0, 0, 1862, 3, 4, 10, 9 },
+    { "kineto_gp100_gpu_user_annotation.json.gz", 984, 0, 140, 40, 2, 4, 11, 6 },
+    { "kineto_legacy2021_resnet50_v100.json.gz", 44666, 0, 9096, 0, 12840, 4, 10, 7 },
+    { "kineto_rocm_mi250.json.gz", 113, 0, 20, 5, 2, 4, 18, 6 },
+    { "kineto_sampled_rank0_no_flows.json.gz", 4811, 0, 0, 0, 0, 8, 10, 10 },
+    { "kineto_train_rank0_68k_events.json.gz", 45420, 0, 7000, 9234, 2, 5, 10, 8 },
+    { "kineto_triton_tiny.json.gz", 8, 0, 1, 1, 2, 4, 19, 2 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = shared (cases[i].file);
+      g_autoptr (IvTrace) t = NULL;
+      g_autoptr (GError) error = NULL;
+
+      if (!path)
+        {
+          g_test_skip ("../shared/data is not beside this checkout");
+          return;
+        }
+      t = iv_trace_load (path, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_test_message ("%s", cases[i].file);
+      g_assert_cmpuint (t->n_slices - t->n_async_slices, ==, cases[i].slices);
+      g_assert_cmpuint (t->n_async_slices, ==, cases[i].async);
+      g_assert_cmpuint (t->flows->len, ==, cases[i].flows);
+      g_assert_cmpuint (t->n_dangling_flows, ==, cases[i].dangling);
+      g_assert_cmpuint (t->instants->len, ==, cases[i].instants);
+      g_assert_cmpuint (t->tracks->len, ==, cases[i].tracks);
+      g_assert_cmpuint (t->processes->len, ==, cases[i].processes);
+      g_assert_cmpuint (t->max_depth, ==, cases[i].depth);
+      if (cases[i].dangling)
+        g_assert_true (has_warning (t, "flow events dangle"));
+      /* Every bound flow leaves a slice that starts no later than its own time. */
+      for (guint f = 0; f < t->flows->len; f++)
+        {
+          IvFlow *fl = &g_array_index (t->flows, IvFlow, f);
+          if (fl->from != G_MAXSIZE)
+            g_assert_cmpint (t->start_ns[fl->from], <=, fl->from_ns);
+        }
+    }
+}
+
+static void
+test_kineto_layout (void)
+{
+  g_autofree char *path = shared ("kineto_a100_simple_add.json.gz");
+  g_autoptr (IvTrace) t = NULL;
+  g_autoptr (IvGpuStats) gpu = NULL;
+  gboolean seen_cpu = FALSE;
+
+  if (!path)
+    {
+      g_test_skip ("../shared/data is not beside this checkout");
+      return;
+    }
+  t = iv_trace_load (path, NULL, NULL, NULL, NULL);
+  /* The CPU process comes first, then GPU 0 with its stream rows named. */
+  for (guint i = 0; i < t->tracks->len; i++)
+    {
+      IvTrack *tr = &g_array_index (t->tracks, IvTrack, i);
+      IvProcess *p = t->processes->pdata[tr->process];
+      if (p->kind == IV_PROCESS_CPU)
+        seen_cpu = TRUE;
+      if (tr->gpu_stream)
+        {
+          g_assert_true (seen_cpu);
+          g_assert_cmpint (p->kind, ==, IV_PROCESS_GPU);
+          g_assert_true (g_str_has_prefix (tr->name, "stream "));
+        }
+    }
+  gpu = iv_trace_gpu_stats (t, G_MININT64, G_MAXINT64);
+  g_assert_cmpuint (gpu->streams->len, >=, 1);
+  /* Busy plus idle is the trace's span on every stream. */
+  for (guint i = 0; i < gpu->streams->len; i++)
+    {
+      IvStreamStats *st = &g_array_index (gpu->streams, IvStreamStats, i);
+      g_assert_cmpint (st->busy_ns + st->idle_ns, ==, t->t1_ns - t->t0_ns);
+      g_assert_cmpint (st->busy_ns, >, 0);
+    }
+  /* Arguments come back from the gzip file on demand. */
+  {
+    gsize s = find_slice (t, "aten::to");
+    g_autoptr (GError) error = NULL;
+    g_autofree char *args = iv_trace_slice_args (t, s, &error);
+    g_assert_no_error (error);
+    g_assert_true (args[0] == '{' && args[strlen (args) - 1] == '}');
+    g_assert_nonnull (strstr (args, "\"External id\""));
+  }
+}
+
+static void
+test_speedscope_edge_cases (void)
+{
+  static const struct { const char *file; gsize slices; guint depth; const char *warning; } cases[] = {
+    { "simple.json", 4, 2, NULL },
+    { "simple-object.json", 3, 2, NULL },
+    /* Unterminated, or ending with a comma: the complete events are kept. */
+    { "simple-partial.json", 4, 2, "ends early" },
+    { "simple-partial-trailing-comma.json", 4, 2, "ends early" },
+    { "simple-partial-whitespace.json", 4, 2, "ends early" },
+    /* Two B never closed: they end with the trace. */
+    { "not-enough-end-events.json", 3, 2, "2 begin events (B) were never closed" },
+    { "only-begin-events.json", 3, 1, "never closed" },
+    /* E events beyond the open B: skipped and counted. */
+    { "too-many-end-events.json", 2, 1, "2 end (E) events had no matching B" },
+    { "end-event-with-empty-stack.json", 1, 0, "had no matching B" },
+    /* X events that overlap without nesting: both kept, the second on a row of its own. */
+    { "invalid-x-nesting.json", 2, 0, "1 slices partially overlap their parent" },
+    /* E closes the innermost B whatever its name (stack order). */
+    { "mismatched-name.json", 1, 0, NULL },
+    { "zero-duration-events.json", 4, 1, NULL },
+    /* Four processes of two threads, one slice each, named by their metadata. */
+    { "multiprocess.json", 8, 0, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *rel = g_build_filename ("speedscope_trace_event", cases[i].file, NULL);
+      g_autofree char *path = shared (rel);
+      g_autoptr (IvTrace) t = NULL;
+      g_autoptr (GError) error = NULL;
+
+      if (!path)
+        {
+          g_test_skip ("../shared/data is not beside this checkout");
+          return;
+        }
+      t = iv_trace_load (path, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_test_message ("%s", cases[i].file);
+      g_assert_cmpuint (t->n_slices, ==, cases[i].slices);
+      g_assert_cmpuint (t->max_depth, ==, cases[i].depth);
+      if (cases[i].warning)
+        g_assert_true (has_warning (t, cases[i].warning));
+      else
+        g_assert_cmpuint (t->warnings->len, ==, 0);
+    }
+}
+
+static void
+test_simple_nesting_and_self (void)
+{
+  /* speedscope's simple.json, inline: alpha [0,14] ⊃ beta [1,13] ⊃ gamma [2,7] and
+   * epsilon (no dur: 0) at 7. Self: alpha 14 − 12 = 2 µs; beta 12 − 5 − 0 = 7 µs. */
+  g_autoptr (IvTrace) t = load_text ("simple.json",
+      "[{\"pid\": 0, \"tid\": 0, \"ph\": \"B\", \"name\": \"alpha\", \"ts\": 0},"
+      " {\"pid\": 0, \"tid\": 0, \"ph\": \"B\", \"name\": \"beta\", \"ts\": 1},"
+      " {\"pid\": 0, \"tid\": 0, \"ph\": \"X\", \"name\": \"gamma\", \"ts\": 2, \"dur\": 5, \"args\": {\"detail\": \"foobar\"}},"
+      " {\"pid\": 0, \"tid\": 0, \"ph\": \"X\", \"name\": \"epsilon\", \"ts\": 7, \"tdur\": 4},"
+      " {\"pid\": 0, \"tid\": 0, \"ph\": \"E\", \"name\": \"beta\", \"ts\": 13},"
+      " {\"pid\": 0, \"tid\": 0, \"ph\": \"E\", \"name\": \"alpha\", \"ts\": 14}]");
+  gsize alpha = find_slice (t, "alpha"), beta = find_slice (t, "beta"), gamma = find_slice (t, "gamma");
+  g_autofree char *args = iv_trace_slice_args (t, gamma, NULL);
+
+  g_assert_cmpint (t->dur_ns[alpha], ==, 14000);
+  g_assert_cmpint (t->self_ns[alpha], ==, 2000);
+  g_assert_cmpint (t->self_ns[beta], ==, 7000);
+  g_assert_cmpint (t->self_ns[gamma], ==, 5000);
+  g_assert_cmpuint (g_array_index (t->rows, IvRow, t->row[gamma]).depth, ==, 2);
+  g_assert_cmpuint (iv_trace_parent (t, gamma), ==, beta);
+  g_assert_cmpuint (iv_trace_parent (t, beta), ==, alpha);
+  /* The args object, exactly as written in the file. */
+  g_assert_cmpstr (args, ==, "{\"detail\": \"foobar\"}");
+}
+
+static void
+test_precision_and_tids (void)
+{
+  g_autoptr (IvTrace) t = load_text ("precise.json",
+      "{\"traceEvents\": ["
+      "{\"ph\": \"X\", \"name\": \"a\", \"pid\": \"1\", \"tid\": \"25738\", \"ts\": 1712195495520014.900, \"dur\": 0.5},"
+      "{\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 25738, \"ts\": 1712195495520016.0004, \"dur\": 1e1}],"
+      " \"deviceProperties\": [{\"id\": 0}], \"schemaVersion\": 1}");
+  gsize a = find_slice (t, "a"), b = find_slice (t, "b");
+
+  /* 1712195495520014.900 µs keeps its 0.9 µs: a double would not. */
+  g_assert_cmpint (t->start_ns[a], ==, G_GINT64_CONSTANT (1712195495520014900));
+  g_assert_cmpint (t->dur_ns[a], ==, 500);
+  g_assert_cmpint (t->start_ns[b], ==, G_GINT64_CONSTANT (1712195495520016000));
+  g_assert_cmpint (t->dur_ns[b], ==, 10000);
+  /* "25738" and 25738 are one thread; arrays after traceEvents are not events. */
+  g_assert_cmpuint (t->tracks->len, ==, 1);
+  g_assert_cmpuint (t->processes->len, ==, 1);
+  g_assert_cmpuint (t->n_slices, ==, 2);
+}
+
+static void
+test_truncated_and_errors (void)
+{
+  g_autofree char *bad = g_build_filename (tmpdir, "notes.json", NULL);
+  g_autofree char *other = g_build_filename (tmpdir, "other.json", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvTrace) t = load_text ("cut.json",
+      "[{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},\n"
+      " {\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 3, \"dur\": 1},\n"
+      " {\"ph\": \"X\", \"name\": \"c\", \"pid\": 1, \"tid\": 1, \"ts\": 5, \"du");
+
+  g_assert_cmpuint (t->n_slices, ==, 2);
+  g_assert_true (t->truncated);
+  g_assert_true (has_warning (t, "the file ends early at line 3"));
+
+  g_assert_true (g_file_set_contents (bad, "hello", -1, NULL));
+  g_assert_null (iv_trace_load (bad, NULL, NULL, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "notes.json: line 1, column 1"));
+  g_clear_error (&error);
+  g_assert_true (g_file_set_contents (other, "{\"model_type\": \"llama\"}", -1, NULL));
+  g_assert_null (iv_trace_load (other, NULL, NULL, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "other.json: not a trace"));
+}
+
+static void
+test_partial_overlap_row (void)
+{
+  g_autoptr (IvTrace) t = load_text ("overlap.json",
+      "[{\"ph\": \"X\", \"name\": \"parent\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 10},"
+      " {\"ph\": \"X\", \"name\": \"child\", \"pid\": 1, \"tid\": 1, \"ts\": 2, \"dur\": 3},"
+      " {\"ph\": \"X\", \"name\": \"straddles\", \"pid\": 1, \"tid\": 1, \"ts\": 5, \"dur\": 10}]");
+  gsize s = find_slice (t, "straddles");
+  IvRow *row = &g_array_index (t->rows, IvRow, t->row[s]);
+
+  /* Not dropped, not nested: its own row, after the track's nesting rows (0 and 1). */
+  g_assert_cmpuint (t->n_slices, ==, 3);
+  g_assert_true (row->overflow);
+  g_assert_cmpuint (row->depth, ==, 2);
+  g_assert_cmpuint (t->max_depth, ==, 1);
+  g_assert_true (has_warning (t, "1 slices partially overlap"));
+}
+
+static void
+test_lod (void)
+{
+  GString *json = g_string_new ("[");
+  g_autoptr (IvTrace) t = NULL;
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (IvLodItem));
+  g_autoptr (GArray) first = g_array_new (FALSE, FALSE, sizeof (guint));
+  const gint64 t0 = 0, t1 = 1000000000; /* 1 s in ns */
+
+  /* 20,000 slices of 1 µs every 10 µs (sub-pixel at 1000 px over 200 ms) and one of 50 ms. */
+  for (int i = 0; i < 20000; i++)
+    g_string_append_printf (json, "%s{\"ph\": \"X\", \"name\": \"k\", \"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 1}",
+                            i ? "," : "", i * 10);
+  g_string_append (json, ",{\"ph\": \"X\", \"name\": \"wide\", \"pid\": 1, \"tid\": 1, \"ts\": 300000, \"dur\": 50000}]");
+  t = load_text ("lod.json", json->str);
+  g_string_free (json, TRUE);
+
+  iv_trace_lod (t, t0, t1, 1000, items, first);
+  g_assert_cmpuint (first->len, ==, t->rows->len + 1);
+  {
+    guint64 counted = 0;
+    gsize wide = find_slice (t, "wide");
+    gboolean wide_alone = FALSE;
+    /* No more than a few items per pixel; every slice in exactly one item. */
+    g_assert_cmpuint (items->len, <=, 3 * 1000);
+    for (guint i = 0; i < items->len; i++)
+      {
+        IvLodItem *it = &g_array_index (items, IvLodItem, i);
+        counted += it->count;
+        if (it->slice == wide && it->count == 1)
+          wide_alone = TRUE;
+        /* A merged run covers the span of all its slices. */
+        g_assert_cmpint (it->start_ns, ==, t->start_ns[it->slice]);
+        g_assert_cmpint (it->end_ns, ==, t->start_ns[it->slice + it->count - 1] + t->dur_ns[it->slice + it->count - 1]);
+      }
+    g_assert_cmpuint (counted, ==, t->n_slices);
+    g_assert_true (wide_alone);
+  }
+  /* Zoomed in to 100 µs over 1000 px: every slice is wider than a pixel, none merged. */
+  iv_trace_lod (t, 0, 100000, 1000, items, first);
+  for (guint i = 0; i < items->len; i++)
+    g_assert_cmpuint (g_array_index (items, IvLodItem, i).count, ==, 1);
+  g_assert_cmpuint (items->len, ==, 10);
+}
+
+static void
+test_search_and_stats (void)
+{
+  g_autoptr (IvTrace) t = load_text ("names.json",
+      "[{\"ph\": \"X\", \"name\": \"MatMul\", \"pid\": 1, \"tid\": 1, \"ts\": 50, \"dur\": 10},"
+      " {\"ph\": \"X\", \"name\": \"softmax\", \"pid\": 1, \"tid\": 1, \"ts\": 52, \"dur\": 2},"
+      " {\"ph\": \"X\", \"name\": \"matmul_kernel\", \"pid\": 1, \"tid\": 2, \"ts\": 10, \"dur\": 30},"
+      " {\"ph\": \"X\", \"name\": \"MatMul\", \"pid\": 1, \"tid\": 1, \"ts\": 100, \"dur\": 20}]");
+  g_autoptr (GArray) found = iv_trace_search (t, "MATMUL");
+  g_autoptr (GArray) stats = iv_trace_stats_by_name (t, G_MININT64, G_MAXINT64);
+  g_autoptr (GArray) window = iv_trace_stats_by_name (t, 0, 60000);
+
+  /* Case-insensitive, in time order: matmul_kernel (10), MatMul (50), MatMul (100). */
+  g_assert_cmpuint (found->len, ==, 3);
+  g_assert_cmpint (t->start_ns[g_array_index (found, gsize, 0)], ==, 10000);
+  g_assert_cmpint (t->start_ns[g_array_index (found, gsize, 2)], ==, 100000);
+  /* By total descending: MatMul 30 µs (self 30 − 2 = 28), matmul_kernel 30 µs, softmax 2. */
+  {
+    IvNameStats *top = &g_array_index (stats, IvNameStats, 0);
+    gboolean matmul_first = g_str_equal (iv_trace_string (t, top->name), "MatMul")
+                            || g_str_equal (iv_trace_string (t, top->name), "matmul_kernel");
+    g_assert_true (matmul_first);
+  }
+  for (guint i = 0; i < stats->len; i++)
+    {
+      IvNameStats *s = &g_array_index (stats, IvNameStats, i);
+      if (g_str_equal (iv_trace_string (t, s->name), "MatMul"))
+        {
+          g_assert_cmpuint (s->count, ==, 2);
+          g_assert_cmpint (s->total_ns, ==, 30000);
+          g_assert_cmpint (s->self_ns, ==, 28000);
+          g_assert_cmpint (s->min_ns, ==, 10000);
+          g_assert_cmpint (s->max_ns, ==, 20000);
+          g_assert_cmpfloat (s->mean_ns, ==, 15000);
+        }
+    }
+  /* Only slices starting in [0, 60 µs): the second MatMul is out. */
+  for (guint i = 0; i < window->len; i++)
+    if (g_str_equal (iv_trace_string (t, g_array_index (window, IvNameStats, i).name), "MatMul"))
+      g_assert_cmpuint (g_array_index (window, IvNameStats, i).count, ==, 1);
+}
+
+static void
+test_gpu_analysis (void)
+{
+  /* GPU 0, streams 7 and 8: compute [0,10) µs on 7, an NCCL all-reduce [5,15) on 8,
+   * a memcpy [20,22) on 7. Busy: 7 → 12 µs, 8 → 10 µs of the 22 µs trace.
+   * Communication under compute: [5,10) = 5 of 10 µs = 50 %. */
+  g_autoptr (IvTrace) t = load_text ("gpu.json",
+      "{\"traceEvents\": ["
+      "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 0, \"args\": {\"name\": \"GPU 0\"}},"
+      "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 0, \"tid\": 7, \"args\": {\"name\": \"stream 7\"}},"
+      "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": 0, \"dur\": 10},"
+      "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllReduce\", \"pid\": 0, \"tid\": 8, \"ts\": 5, \"dur\": 10},"
+      "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD\", \"pid\": 0, \"tid\": 7, \"ts\": 20, \"dur\": 2},"
+      "{\"ph\": \"C\", \"name\": \"GPU memory\", \"pid\": 0, \"ts\": 0, \"args\": {\"allocated\": 5, \"reserved\": 8}},"
+      "{\"ph\": \"C\", \"name\": \"GPU memory\", \"pid\": 0, \"ts\": 10, \"args\": {\"allocated\": 7, \"reserved\": 8}}"
+      "]}");
+  g_autoptr (IvGpuStats) g = iv_trace_gpu_stats (t, G_MININT64, G_MAXINT64);
+
+  g_assert_cmpuint (g->streams->len, ==, 2);
+  for (guint i = 0; i < g->streams->len; i++)
+    {
+      IvStreamStats *s = &g_array_index (g->streams, IvStreamStats, i);
+      IvTrack *tr = &g_array_index (t->tracks, IvTrack, s->track);
+      if (g_str_equal (tr->name, "stream 7"))
+        {
+          g_assert_cmpint (s->busy_ns, ==, 12000);
+          g_assert_cmpint (s->idle_ns, ==, 10000);
+        }
+      else
+        {
+          g_assert_cmpstr (tr->name, ==, "stream 8");
+          g_assert_cmpint (s->busy_ns, ==, 10000);
+        }
+    }
+  g_assert_cmpint (g->by_kind_ns[IV_KERNEL_COMPUTE], ==, 10000);
+  g_assert_cmpint (g->by_kind_ns[IV_KERNEL_COMM], ==, 10000);
+  g_assert_cmpint (g->by_kind_ns[IV_KERNEL_MEMORY], ==, 2000);
+  g_assert_cmpint (g->comm_overlapped_ns, ==, 5000);
+  g_assert_cmpfloat (g->comm_overlap_share, ==, 0.5);
+  /* Counters: one track, two series in time order. */
+  g_assert_cmpuint (t->series->len, ==, 2);
+  g_assert_cmpuint (t->n_samples, ==, 4);
+  for (guint i = 0; i < t->series->len; i++)
+    {
+      IvSeries *s = &g_array_index (t->series, IvSeries, i);
+      if (g_str_equal (iv_trace_string (t, s->name), "allocated"))
+        {
+          g_assert_cmpfloat (s->min, ==, 5);
+          g_assert_cmpfloat (s->max, ==, 7);
+          g_assert_cmpint (t->sample_ns[s->first + 1], ==, 10000);
+        }
+    }
+  /* A restricted range clips: [0, 8 µs) has 8 µs of compute and 3 of communication. */
+  {
+    g_autoptr (IvGpuStats) part = iv_trace_gpu_stats (t, 0, 8000);
+    g_assert_cmpint (part->by_kind_ns[IV_KERNEL_COMPUTE], ==, 8000);
+    g_assert_cmpint (part->by_kind_ns[IV_KERNEL_COMM], ==, 3000);
+  }
+}
+
+static void
+test_pipelined (void)
+{
+  /* Candidate 3: I/O [10, 45.2) ms; GPU compute of candidate 2 [0, 30) ms on buffer 0 and of
+   * candidate 3 [49.3, 129.3) ms on buffer 1. I/O under GPU: [10, 30) = 20 ms; exposed 15.2 ms. */
+  g_autoptr (IvTrace) t = load_text ("pipe.json",
+      "{\"format\": \"pipelined_timeline_v2\", \"timeline_record_from\": 2, \"events\": ["
+      "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 0, \"dur_ms\": 30, \"candidate\": 2},"
+      "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 10.0, \"dur_ms\": 20.0, \"candidate\": 3},"
+      "{\"lane\": \"io\", \"name\": \"gpu_buffer_wait\", \"start_ms\": 30.0, \"dur_ms\": 15.2, \"candidate\": 3},"
+      "{\"lane\": \"main\", \"name\": \"wait_for_io\", \"start_ms\": 45.1, \"dur_ms\": 4.0, \"candidate\": 3},"
+      "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 49.3, \"dur_ms\": 80.0, \"candidate\": 3, \"buffer\": 1}]}");
+  IvCandidate *c3 = NULL;
+
+  g_assert_cmpint (t->format, ==, IV_TRACE_PIPELINED);
+  g_assert_cmpint (t->start_candidate, ==, 2);
+  g_assert_cmpint (t->num_candidates, ==, 3);
+  g_assert_cmpuint (t->n_slices, ==, 5);
+  /* Lanes in order: main, I/O, GPU stream 0, GPU stream 1. */
+  g_assert_cmpuint (t->tracks->len, ==, 4);
+  g_assert_cmpstr (g_array_index (t->tracks, IvTrack, 0).name, ==, "Main thread");
+  g_assert_cmpstr (g_array_index (t->tracks, IvTrack, 1).name, ==, "I/O");
+  g_assert_cmpstr (g_array_index (t->tracks, IvTrack, 2).name, ==, "GPU stream 0");
+  g_assert_cmpstr (g_array_index (t->tracks, IvTrack, 3).name, ==, "GPU stream 1");
+  for (guint i = 0; i < t->candidates->len; i++)
+    if (g_array_index (t->candidates, IvCandidate, i).id == 3)
+      c3 = &g_array_index (t->candidates, IvCandidate, i);
+  g_assert_nonnull (c3);
+  g_assert_cmpint (c3->io_start_ns, ==, 10000000);
+  g_assert_cmpint (c3->io_end_ns, ==, 45200000);
+  g_assert_cmpint (c3->io_hidden_ns, ==, 20000000);
+  g_assert_cmpint (c3->io_exposed_ns, ==, 15200000);
+  g_assert_cmpint (c3->buffer, ==, 1);
+  g_assert_cmpstr (iv_trace_string (t, t->cat[find_slice (t, "hdf5_read")]), ==, "candidate 3");
+}
+
+static void
+test_breakdown (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "bd.json", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvBreakdown) bd = NULL;
+
+  g_assert_true (g_file_set_contents (path,
+      "{\"format\": \"candidate_breakdown_v1\", \"candidate\": 3, \"gpu_ms\": {\"trsm\": 12.1, \"schur_gemm\": 3.0, \"_other_raw\": 0.4}}",
+      -1, NULL));
+  bd = iv_breakdown_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (bd->candidate, ==, 3);
+  g_assert_cmpuint (bd->n_families, ==, 3);
+  g_assert_cmpfloat_with_epsilon (bd->total_ms, 15.5, 1e-12);
+  g_assert_true (g_file_set_contents (path, "{\"format\": \"candidate_breakdown_v1\", \"gpu_ms\": {\"a\": -1}}", -1, NULL));
+  g_assert_null (iv_breakdown_load (path, &error) ? (gpointer) 1 : NULL);
+}
+
+static void
+test_memory_per_slice (void)
+{
+  g_autofree char *path = shared ("kineto_train_rank0_68k_events.json.gz");
+  g_autoptr (IvTrace) t = NULL;
+
+  if (!path)
+    {
+      g_test_skip ("../shared/data is not beside this checkout");
+      return;
+    }
+  t = iv_trace_load (path, NULL, NULL, NULL, NULL);
+  /* Columns: ≤ 64 bytes per slice plus interned strings (rows and tracks are few). */
+  g_assert_cmpuint (iv_trace_memory_bytes (t) - iv_intern_bytes (t->strings)
+                    - t->instants->len * sizeof (IvInstant) - t->flows->len * sizeof (IvFlow), <=, 64 * t->n_slices);
+}
+
+int
+main (int argc, char **argv)
+{
+  int rc;
+
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = iv_test_make_tmpdir ("iv-trace-XXXXXX");
+  g_test_add_func ("/trace/shared-files", test_shared_files);
+  g_test_add_func ("/trace/kineto-layout", test_kineto_layout);
+  g_test_add_func ("/trace/speedscope-edge-cases", test_speedscope_edge_cases);
+  g_test_add_func ("/trace/nesting-and-self", test_simple_nesting_and_self);
+  g_test_add_func ("/trace/precision-and-tids", test_precision_and_tids);
+  g_test_add_func ("/trace/truncated-and-errors", test_truncated_and_errors);
+  g_test_add_func ("/trace/partial-overlap-row", test_partial_overlap_row);
+  g_test_add_func ("/trace/lod", test_lod);
+  g_test_add_func ("/trace/search-and-stats", test_search_and_stats);
+  g_test_add_func ("/trace/gpu-analysis", test_gpu_analysis);
+  g_test_add_func ("/trace/pipelined", test_pipelined);
+  g_test_add_func ("/trace/breakdown", test_breakdown);
+  g_test_add_func ("/trace/memory-per-slice", test_memory_per_slice);
+  rc = g_test_run ();
+  iv_test_remove_tree (tmpdir);
+  g_free (tmpdir);
+  return rc;
+}
