@@ -17,7 +17,6 @@ typedef struct
 {
   char key[64];
   char text[96];
-  double number;
   gboolean is_number;
 } SmallArg;
 
@@ -49,6 +48,9 @@ typedef struct
   guint64 args_off, args_end;
   SmallArg args[MAX_SMALL_ARGS];
   guint n_args;
+  char last_cat[TEXT_MAX];
+  gsize last_cat_len;
+  guint32 last_cat_id;
 } Parser;
 
 /* ---------- numbers ---------- */
@@ -178,7 +180,18 @@ dispatch (Parser *p)
   IvTraceBuilder *b = p->b;
   IvTrace *t = b->trace;
   guint32 name = iv_intern_add (t->strings, p->name, (gssize) p->name_len);
-  guint32 cat = iv_intern_add (t->strings, p->cat, (gssize) p->cat_len);
+  guint32 cat;
+
+  /* Categories repeat from one event to the next: skip the hash most of the time. */
+  if (p->cat_len == p->last_cat_len && memcmp (p->cat, p->last_cat, p->cat_len) == 0)
+    cat = p->last_cat_id;
+  else
+    {
+      cat = iv_intern_add (t->strings, p->cat, (gssize) p->cat_len);
+      memcpy (p->last_cat, p->cat, p->cat_len);
+      p->last_cat_len = p->cat_len;
+      p->last_cat_id = cat;
+    }
   guint32 args_len = p->args_end > p->args_off ? (guint32) MIN (p->args_end - p->args_off, G_MAXUINT32) : 0;
 
   if (p->ph == 'M')
@@ -235,7 +248,7 @@ dispatch (Parser *p)
           if (p->args[i].is_number)
             {
               IvRawSample s = { p->ts_ns, _iv_trace_builder_series (b, track, p->args[i].key),
-                                p->args[i].number };
+                                g_ascii_strtod (p->args[i].text, NULL) };
               g_array_append_val (b->samples, s);
             }
         break;
@@ -369,13 +382,15 @@ scalar (Parser *p, const char *v, size_t len, gboolean is_number)
           break;
         }
     }
-  else if (p->ev_level == 2 && p->field == F_ARGS && p->n_args < MAX_SMALL_ARGS)
+  else if (p->ev_level == 2 && p->field == F_ARGS && p->n_args < MAX_SMALL_ARGS
+           && (p->ph == 0 || p->ph == 'M' || p->ph == 'C'))
     {
+      /* Only metadata and counters need their args now (the phase usually comes first;
+       * when it does not, the args are kept just in case). */
       SmallArg *a = &p->args[p->n_args++];
-      g_strlcpy (a->key, p->key2, sizeof a->key);
+      copy_text (a->key, sizeof a->key, p->key2, strlen (p->key2), NULL);
       copy_text (a->text, sizeof a->text, v, len, NULL);
       a->is_number = is_number;
-      a->number = is_number ? g_ascii_strtod (a->text, NULL) : 0;
     }
   else if (p->ev_level == 2 && p->field == F_ID2)
     {

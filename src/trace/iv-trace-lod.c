@@ -24,10 +24,19 @@ first_ending_after (const IvTrace *t, gsize lo, gsize hi, gint64 ts)
   return lo;
 }
 
-/* First index in [lo, hi) whose start is >= t. */
+/* First index in [lo, hi) whose start is >= t, galloping from lo: the answer is usually
+ * close (the next pixel), so this costs O(log distance) rather than O(log n). */
 static gsize
 first_starting_at (const IvTrace *t, gsize lo, gsize hi, gint64 ts)
 {
+  gsize step = 1;
+
+  while (lo + step < hi && t->start_ns[lo + step] < ts)
+    {
+      lo += step;
+      step *= 2;
+    }
+  hi = MIN (hi, lo + step + 1);
   while (lo < hi)
     {
       gsize mid = lo + (hi - lo) / 2;

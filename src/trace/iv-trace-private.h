@@ -59,6 +59,9 @@ typedef struct
   GArray *flows;              /* IvRawFlow */
   GArray *samples;            /* IvRawSample */
   guint64 seq;
+  /* The last tracks looked up: consecutive events mostly come from a few threads. */
+  struct { char pid[64], tid[64]; IvTrackKind kind; guint track; gboolean used; } cache[32];
+  guint cache_next;
   /* counts for the warnings */
   guint64 skipped[128];       /* by phase letter */
   guint64 no_ts;

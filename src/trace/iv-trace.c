@@ -9,6 +9,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "iv-input.h"
 #include "iv-sniff.h"
@@ -89,6 +92,22 @@ _iv_trace_builder_process (IvTraceBuilder *b, const char *pid)
   return b->trace->processes->len - 1;
 }
 
+static guint
+remember_track (IvTraceBuilder *b, const char *pid, const char *tid, IvTrackKind kind, guint track)
+{
+  guint slot = b->cache_next++ % G_N_ELEMENTS (b->cache);
+
+  if (strlen (pid) < sizeof b->cache[0].pid && strlen (tid) < sizeof b->cache[0].tid)
+    {
+      strcpy (b->cache[slot].pid, pid);
+      strcpy (b->cache[slot].tid, tid);
+      b->cache[slot].kind = kind;
+      b->cache[slot].track = track;
+      b->cache[slot].used = TRUE;
+    }
+  return track;
+}
+
 guint
 _iv_trace_builder_track (IvTraceBuilder *b, const char *pid, const char *tid, IvTrackKind kind)
 {
@@ -96,17 +115,21 @@ _iv_trace_builder_track (IvTraceBuilder *b, const char *pid, const char *tid, Iv
   gpointer found;
   IvTrack t = { 0 };
 
+  for (guint i = 0; i < G_N_ELEMENTS (b->cache); i++)
+    if (b->cache[i].used && b->cache[i].kind == kind && strcmp (b->cache[i].tid, tid) == 0
+        && strcmp (b->cache[i].pid, pid) == 0)
+      return b->cache[i].track;
   g_snprintf (key, sizeof key, "%s\x1f%d\x1f%s", pid, kind, tid);
   found = g_hash_table_lookup (b->track_index, key);
   if (found)
-    return GPOINTER_TO_UINT (found) - 1;
+    return remember_track (b, pid, tid, kind, GPOINTER_TO_UINT (found) - 1);
   t.process = _iv_trace_builder_process (b, pid);
   t.key = g_strdup (tid);
   t.kind = kind;
   t.sort_index = G_MAXINT64;
   g_array_append_val (b->trace->tracks, t);
   g_hash_table_insert (b->track_index, g_strdup (key), GUINT_TO_POINTER (b->trace->tracks->len));
-  return b->trace->tracks->len - 1;
+  return remember_track (b, pid, tid, kind, b->trace->tracks->len - 1);
 }
 
 guint
@@ -269,21 +292,6 @@ place_track (IvRawSlice *raw, guint32 *order, gsize n, guint *depth, gint64 *sel
       g_array_append_val (stack, si);
     }
   *n_overflow = overflow_end->len;
-}
-
-static int
-compare_placed (const void *pa, const void *pb, gpointer data)
-{
-  const guint32 *da = data;
-  guint32 a = *(const guint32 *) pa, b = *(const guint32 *) pb;
-  IvRawSlice *sa = &sort_base[a], *sb = &sort_base[b];
-  if (sa->track != sb->track)
-    return sa->track < sb->track ? -1 : 1;
-  if (da[a] != da[b])
-    return da[a] < da[b] ? -1 : 1;
-  if (sa->start_ns != sb->start_ns)
-    return sa->start_ns < sb->start_ns ? -1 : 1;
-  return a < b ? -1 : a > b;
 }
 
 /* ---------- process and track order ---------- */
@@ -657,30 +665,69 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
   for (guint i = 0; i < t->series->len; i++)
     g_array_index (t->series, IvSeries, i).track = track_new[g_array_index (t->series, IvSeries, i).track];
 
-  /* Nesting per track. */
+  /* Nesting per track. Slices are bucketed by track with a counting sort; within a
+   * track they usually arrive in time order already, so most buckets skip the sort. */
   n = b->slices->len;
   sort_base = (IvRawSlice *) b->slices->data;
   order = g_new (guint32, MAX (n, 1));
-  for (gsize i = 0; i < n; i++)
-    order[i] = (guint32) i;
-  qsort (order, n, sizeof (guint32), compare_slices);
-  depth = g_new0 (guint, MAX (n, 1));
-  self = g_new0 (gint64, MAX (n, 1));
-  n_overflow = g_new0 (guint, MAX (t->tracks->len, 1));
-  for (gsize i = 0; i < n;)
+  {
+    guint n_tracks = t->tracks->len;
+    g_autofree gsize *bucket = g_new0 (gsize, n_tracks + 1);
+    for (gsize i = 0; i < n; i++)
+      bucket[sort_base[i].track + 1]++;
+    for (guint k = 0; k < n_tracks; k++)
+      bucket[k + 1] += bucket[k];
     {
-      gsize j = i;
-      guint track = sort_base[order[i]].track;
-      while (j < n && sort_base[order[j]].track == track)
-        j++;
-      place_track (sort_base, order + i, j - i, depth, self, &t->max_depth, &n_overflow[track], &partial);
-      i = j;
+      g_autofree gsize *fill = g_memdup2 (bucket, (n_tracks + 1) * sizeof (gsize));
+      for (gsize i = 0; i < n; i++)
+        order[fill[sort_base[i].track]++] = (guint32) i;
     }
+    depth = g_new0 (guint, MAX (n, 1));
+    self = g_new0 (gint64, MAX (n, 1));
+    n_overflow = g_new0 (guint, MAX (n_tracks, 1));
+    for (guint k = 0; k < n_tracks; k++)
+      {
+        guint32 *o = order + bucket[k];
+        gsize m = bucket[k + 1] - bucket[k];
+        gboolean sorted = TRUE;
+        for (gsize i = 1; i < m && sorted; i++)
+          sorted = compare_slices (&o[i - 1], &o[i]) < 0;
+        if (!sorted)
+          qsort (o, m, sizeof (guint32), compare_slices);
+        place_track (sort_base, o, m, depth, self, &t->max_depth, &n_overflow[k], &partial);
+
+        /* Rows within the track: a stable counting sort by row keeps start order. */
+        {
+          guint deepest = 0, n_rows;
+          g_autofree gsize *count = NULL;
+          g_autofree guint32 *tmp = NULL;
+          for (gsize i = 0; i < m; i++)
+            if (!(depth[o[i]] & OVERFLOW_BIT))
+              deepest = MAX (deepest, depth[o[i]] + 1);
+          n_rows = deepest + n_overflow[k];
+          if (n_rows <= 1)
+            continue;
+          count = g_new0 (gsize, n_rows + 1);
+          tmp = g_memdup2 (o, m * sizeof (guint32));
+          for (gsize i = 0; i < m; i++)
+            {
+              guint d = depth[tmp[i]];
+              count[((d & OVERFLOW_BIT) ? deepest + (d & ~OVERFLOW_BIT) : d) + 1]++;
+            }
+          for (guint r = 0; r < n_rows; r++)
+            count[r + 1] += count[r];
+          for (gsize i = 0; i < m; i++)
+            {
+              guint d = depth[tmp[i]];
+              o[count[(d & OVERFLOW_BIT) ? deepest + (d & ~OVERFLOW_BIT) : d]++] = tmp[i];
+            }
+        }
+      }
+  }
   if (partial)
     _iv_trace_warn (t, "%" G_GUINT64_FORMAT " slices partially overlap their parent; they are drawn on rows of their own", partial);
 
   /* Columns ordered by track, row (depths, then overflow rows) and start. */
-  g_qsort_with_data (order, n, sizeof (guint32), compare_placed, depth);
   t->n_slices = n;
   t->start_ns = g_new (gint64, MAX (n, 1));
   t->dur_ns = g_new (gint64, MAX (n, 1));
@@ -914,6 +961,11 @@ iv_trace_load_input (IvInput *input, const char *path, IvProgressFunc progress,
     }
   t = _iv_trace_builder_finish (b);
   _iv_trace_builder_free (b);
+#ifdef __GLIBC__
+  /* The builder's temporary arrays (several times the final columns) are free now;
+   * give the pages back instead of keeping them resident for the trace's lifetime. */
+  malloc_trim (0);
+#endif
   return t;
 }
 

@@ -1,0 +1,189 @@
+/* bench-trace: the trace engine's figures from issue 6 on generated Kineto-like files of
+ * 1 M and 10 M slices:
+ *   load speed (MB/s of uncompressed JSON, median of 5; target ≥ 150 MB/s), beside
+ *     json-glib's DOM load of the 1 M file as the baseline;
+ *   resident memory per slice after loading (target ≤ 64 B plus interned strings);
+ *   a level-of-detail query of all tracks for a 2,000-pixel view (target ≤ 2 ms at 10 M).
+ * Usage: bench-trace [--quick] (quick: 1 M slices only, 3 runs). The files are written to
+ * a temporary folder and removed. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "iv-trace-query.h"
+
+static double
+now_s (void)
+{
+  return g_get_monotonic_time () / 1e6;
+}
+
+static int
+cmp (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static double
+median (double *v, int n)
+{
+  qsort (v, n, sizeof *v, cmp);
+  return v[n / 2];
+}
+
+static gsize
+rss_bytes (void)
+{
+  g_autofree char *text = NULL;
+  g_auto (GStrv) fields = NULL;
+  gint64 pages = 0;
+  if (g_file_get_contents ("/proc/self/statm", &text, NULL, NULL))
+    {
+      fields = g_strsplit (text, " ", -1);
+      if (fields[0] && fields[1])
+        pages = g_ascii_strtoll (fields[1], NULL, 10);
+    }
+  return (gsize) pages * (gsize) sysconf (_SC_PAGESIZE);
+}
+
+/* 8 CPU threads with three levels of operators, plus 2 GPU streams of kernels. */
+static gsize
+generate (const char *path, gsize n_slices)
+{
+  FILE *f = fopen (path, "w");
+  GRand *rng = g_rand_new_with_seed (11);
+  gsize written = 0;
+  gint64 ts[10] = { 0 };
+
+  fputs ("{\"schemaVersion\": 1, \"traceEvents\": [\n", f);
+  for (int tid = 0; tid < 10; tid++)
+    fprintf (f, "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": %d, \"tid\": %d, \"args\": {\"name\": \"%s %d\"}},\n",
+             tid < 8 ? 4242 : 0, tid, tid < 8 ? "thread" : "stream", tid);
+  while (written < n_slices)
+    {
+      int tid = (int) (written % 10);
+      gboolean gpu = tid >= 8;
+      gint64 start = ts[tid];
+      int op = g_rand_int_range (rng, 0, 200);
+      /* A parent of 30–60 µs with two children when on the CPU. */
+      gint64 dur = g_rand_int_range (rng, 30000, 60000);
+      fprintf (f, "{\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"%s_%d\", \"pid\": %d, \"tid\": %d, "
+                  "\"ts\": %" G_GINT64_FORMAT ".%03d, \"dur\": %" G_GINT64_FORMAT ".%03d, "
+                  "\"args\": {\"External id\": %" G_GSIZE_FORMAT ", \"Sequence number\": %d}},\n",
+               gpu ? "kernel" : "cpu_op", gpu ? "kernel" : "aten::op", op, gpu ? 0 : 4242, tid,
+               start / 1000, (int) (start % 1000), dur / 1000, (int) (dur % 1000), written, op);
+      written++;
+      if (!gpu && written + 2 <= n_slices)
+        {
+          for (int c = 0; c < 2; c++)
+            {
+              gint64 cs = start + 1000 + c * (dur / 2);
+              gint64 cd = dur / 2 - 2000;
+              fprintf (f, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::child_%d\", \"pid\": 4242, \"tid\": %d, "
+                          "\"ts\": %" G_GINT64_FORMAT ".%03d, \"dur\": %" G_GINT64_FORMAT ".%03d, \"args\": {\"External id\": %" G_GSIZE_FORMAT "}},\n",
+                       op % 50, tid, cs / 1000, (int) (cs % 1000), cd / 1000, (int) (cd % 1000), written);
+              written++;
+            }
+        }
+      ts[tid] = start + dur + g_rand_int_range (rng, 1000, 20000);
+    }
+  fputs ("{\"ph\": \"i\", \"name\": \"Record Window End\", \"pid\": 4242, \"tid\": 0, \"ts\": 0, \"s\": \"g\"}\n]}\n", f);
+  fclose (f);
+  g_rand_free (rng);
+  return written;
+}
+
+static void
+bench_file (const char *dir, gsize n, int runs, gboolean baseline, int *missed)
+{
+  g_autofree char *path = g_strdup_printf ("%s/trace-%" G_GSIZE_FORMAT ".json", dir, n);
+  double *t = g_new (double, runs), mb, speed;
+  gsize slices = generate (path, n), rss0, rss1;
+  GStatBuf st;
+  IvTrace *trace = NULL;
+
+  g_stat (path, &st);
+  mb = st.st_size / 1e6;
+  for (int r = 0; r < runs; r++)
+    {
+      double t0 = now_s ();
+      IvTrace *tr = iv_trace_load (path, NULL, NULL, NULL, NULL);
+      t[r] = now_s () - t0;
+      g_assert (tr && tr->n_slices == slices);
+      iv_trace_free (tr);
+    }
+  speed = mb / median (t, runs);
+  printf ("%-34s %8.0f MB  %8.2f s  %7.0f MB/s   target ≥ 150 MB/s %s\n", "load", mb,
+          median (t, runs), speed, speed >= 150 ? "ok" : "MISSED");
+  *missed += speed < 150;
+
+  rss0 = rss_bytes ();
+  trace = iv_trace_load (path, NULL, NULL, NULL, NULL);
+  rss1 = rss_bytes ();
+  {
+    double per = (double) (rss1 > rss0 ? rss1 - rss0 : 0) / trace->n_slices;
+    double strings = (double) iv_intern_bytes (trace->strings) / trace->n_slices;
+    printf ("%-34s %8.1f B per slice (%.2f of them strings)   target ≤ 64 + strings %s\n",
+            "resident memory after load", per, strings, per <= 64 + strings + 4 ? "ok" : "MISSED");
+    *missed += per > 64 + strings + 4;
+  }
+  {
+    g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (IvLodItem));
+    g_autoptr (GArray) first = g_array_new (FALSE, FALSE, sizeof (guint));
+    double q[21];
+    for (int r = 0; r < 21; r++)
+      {
+        double t0 = now_s ();
+        iv_trace_lod (trace, trace->t0_ns, trace->t1_ns, 2000, items, first);
+        q[r] = (now_s () - t0) * 1e3;
+      }
+    printf ("%-34s %8.3f ms (%u rows, %u items)   target ≤ 2 ms %s\n", "LOD, whole trace, 2000 px",
+            median (q, 21), trace->rows->len, items->len, median (q, 21) <= 2 ? "ok" : "MISSED");
+    *missed += median (q, 21) > 2;
+    for (int r = 0; r < 21; r++)
+      {
+        gint64 span = (trace->t1_ns - trace->t0_ns) / 1000;
+        gint64 from = trace->t0_ns + span * r * 40;
+        double t0 = now_s ();
+        iv_trace_lod (trace, from, from + span, 2000, items, first);
+        q[r] = (now_s () - t0) * 1e3;
+      }
+    printf ("%-34s %8.3f ms (%u items)\n", "LOD, 1/1000 of the trace, 2000 px", median (q, 21), items->len);
+  }
+  iv_trace_free (trace);
+
+  if (baseline)
+    {
+      double t0 = now_s ();
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      json_parser_load_from_file (parser, path, NULL);
+      double dom = now_s () - t0;
+      printf ("%-34s %8.2f s  %7.0f MB/s   (%.1f× slower than the streaming load)\n",
+              "baseline: json-glib DOM load", dom, mb / dom, dom / median (t, runs));
+    }
+  g_unlink (path);
+  g_free (t);
+}
+
+int
+main (int argc, char **argv)
+{
+  gboolean quick = argc > 1 && strcmp (argv[1], "--quick") == 0;
+  g_autofree char *dir = g_dir_make_tmp ("bench-trace-XXXXXX", NULL);
+  int missed = 0;
+
+  printf ("bench-trace: generated Kineto-like traces, one core for parsing\n\n== 1,000,000 slices\n");
+  bench_file (dir, 1000000, quick ? 3 : 5, TRUE, &missed);
+  if (!quick)
+    {
+      printf ("\n== 10,000,000 slices\n");
+      bench_file (dir, 10000000, 3, FALSE, &missed);
+    }
+  g_rmdir (dir);
+  printf ("\n%s\n", missed ? "some targets missed" : "all targets met");
+  return missed ? 1 : 0;
+}
