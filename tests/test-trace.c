@@ -337,6 +337,24 @@ test_lod (void)
     g_assert_cmpuint (counted, ==, t->n_slices);
     g_assert_true (wide_alone);
   }
+  /* Random windows and widths: the items account for exactly the slices that overlap the
+   * window (counted by brute force), whatever path the searches take. */
+  {
+    GRand *rng = g_rand_new_with_seed (5);
+    for (int k = 0; k < 200; k++)
+      {
+        gint64 a = g_rand_int_range (rng, 0, 200000) * 1000, b = a + g_rand_int_range (rng, 1, 200000) * 1000;
+        double w = g_rand_int_range (rng, 1, 3000);
+        guint64 expected = 0, counted = 0;
+        for (gsize i = 0; i < t->n_slices; i++)
+          expected += t->start_ns[i] + t->dur_ns[i] > a && t->start_ns[i] < b;
+        iv_trace_lod (t, a, b, w, items, first);
+        for (guint i = 0; i < items->len; i++)
+          counted += g_array_index (items, IvLodItem, i).count;
+        g_assert_cmpuint (counted, ==, expected);
+      }
+    g_rand_free (rng);
+  }
   /* Zoomed in to 100 µs over 1000 px: every slice is wider than a pixel, none merged. */
   iv_trace_lod (t, 0, 100000, 1000, items, first);
   for (guint i = 0; i < items->len; i++)

@@ -9,34 +9,37 @@
 #include <math.h>
 #include <string.h>
 
-/* First index in [lo, hi) whose end is > t. */
-static gsize
-first_ending_after (const IvTrace *t, gsize lo, gsize hi, gint64 ts)
-{
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (t->start_ns[mid] + t->dur_ns[mid] <= ts)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* First index in [lo, hi) whose start is >= t, galloping from lo: the answer is usually
- * close (the next pixel), so this costs O(log distance) rather than O(log n). */
+/* First index in [lo, hi) whose start is >= ts, galloping from lo: the answer is usually
+ * close (the next pixel). Far jumps go through the coarse index (every 64th start, small
+ * enough to stay in cache), then a binary search within one block. */
 static gsize
 first_starting_at (const IvTrace *t, gsize lo, gsize hi, gint64 ts)
 {
   gsize step = 1;
 
-  while (lo + step < hi && t->start_ns[lo + step] < ts)
+  while (lo + step < hi && step < IV_TRACE_COARSE && t->start_ns[lo + step] < ts)
     {
       lo += step;
       step *= 2;
     }
-  hi = MIN (hi, lo + step + 1);
+  if (lo + step < hi && t->start_ns[lo + step] < ts)
+    {
+      /* Still short: search the coarse entries inside [lo, hi). */
+      gsize g_lo = (lo + step) / IV_TRACE_COARSE + 1, g_hi = (hi - 1) / IV_TRACE_COARSE + 1;
+      while (g_lo < g_hi)
+        {
+          gsize mid = g_lo + (g_hi - g_lo) / 2;
+          if (t->coarse_start[mid] < ts)
+            g_lo = mid + 1;
+          else
+            g_hi = mid;
+        }
+      /* Every start in [lo, g_lo·64) before the last block is < ts. */
+      lo = MAX (lo + step, (g_lo - 1) * IV_TRACE_COARSE);
+      hi = MIN (hi, g_lo * IV_TRACE_COARSE + 1);
+    }
+  else
+    hi = MIN (hi, lo + step + 1);
   while (lo < hi)
     {
       gsize mid = lo + (hi - lo) / 2;
@@ -46,6 +49,17 @@ first_starting_at (const IvTrace *t, gsize lo, gsize hi, gint64 ts)
         hi = mid;
     }
   return lo;
+}
+
+/* First index in [lo, hi) whose end is > ts: slices in a row do not overlap, so it is
+ * the first starting at or after ts, or the one just before if it reaches past ts. */
+static gsize
+first_ending_after (const IvTrace *t, gsize lo, gsize hi, gint64 ts)
+{
+  gsize j = first_starting_at (t, lo, hi, ts);
+  if (j > lo && t->start_ns[j - 1] + t->dur_ns[j - 1] > ts)
+    return j - 1;
+  return j;
 }
 
 gsize
@@ -73,7 +87,7 @@ iv_trace_lod_row (const IvTrace *t, guint row, gint64 t0, gint64 t1, double widt
       {
         /* A sub-pixel slice: merge everything that starts before the next pixel edge. */
         double pixel = floor ((double) (t->start_ns[i] - t0) / px_ns) + 1;
-        gint64 boundary = t0 + (gint64) ceil (pixel * px_ns);
+        gint64 boundary = MIN (t0 + (gint64) ceil (pixel * px_ns), t1);
         gsize j = first_starting_at (t, i + 1, end, MAX (boundary, t->start_ns[i] + 1));
         /* Only the run's last slice can be wide (it would start before the edge and
          * reach past it): draw it on its own. */

@@ -10,6 +10,8 @@
 
 G_BEGIN_DECLS
 
+#define IV_TRACE_COARSE 64
+
 typedef enum
 {
   IV_TRACE_CHROME,
@@ -110,6 +112,8 @@ typedef struct
   guint64 *args_off;       /* decompressed byte offset of the "args" object, or 0 */
   guint32 *args_len;
   guint32 *row;            /* the row of each slice */
+  gint64 *coarse_start;    /* start_ns of every IV_TRACE_COARSE-th slice: a cache-sized
+                            * index for searches over millions of slices */
 
   gsize n_async_slices;
   GArray *instants;        /* IvInstant, by time */

@@ -1,0 +1,50 @@
+/* fuzz-trace.c: libFuzzer targets for the trace loaders. Built twice: as
+ * fuzz-trace-chrome (the streaming Chrome loader) and, with IV_FUZZ_PIPELINED, as
+ * fuzz-trace-pipelined. Whatever loads is then queried (level of detail, search,
+ * statistics, GPU analyses) so the index is exercised too. */
+#include <glib.h>
+#include <stdint.h>
+
+#include "iv-trace-private.h"
+#include "iv-trace-query.h"
+
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  g_autoptr (GBytes) bytes = g_bytes_new_static (data, size);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvInput) in = iv_input_new_from_bytes (bytes, "fuzz", &error);
+  IvTrace *t = NULL;
+
+  if (!in)
+    return 0;
+#ifdef IV_FUZZ_PIPELINED
+  {
+    IvTraceBuilder *b = _iv_trace_builder_new (NULL, IV_TRACE_PIPELINED);
+    if (_iv_trace_load_pipelined (b, in, NULL, &error))
+      t = _iv_trace_builder_finish (b);
+    _iv_trace_builder_free (b);
+  }
+#else
+  t = iv_trace_load_input (in, NULL, NULL, NULL, NULL, &error);
+#endif
+  g_assert ((t != NULL) != (error != NULL));
+  if (t)
+    {
+      g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (IvLodItem));
+      g_autoptr (GArray) first = g_array_new (FALSE, FALSE, sizeof (guint));
+      g_autoptr (GArray) found = iv_trace_search (t, "a");
+      g_autoptr (GArray) stats = iv_trace_stats_by_name (t, G_MININT64, G_MAXINT64);
+      IvGpuStats *gpu = iv_trace_gpu_stats (t, t->t0_ns, t->t1_ns);
+
+      g_assert (found->len <= t->n_slices && stats->len <= t->n_slices);
+      iv_trace_lod (t, t->t0_ns, t->t1_ns, 1000, items, first);
+      for (gsize s = 0; s < t->n_slices && s < 64; s++)
+        g_assert (iv_trace_parent (t, s) < t->n_slices);
+      iv_gpu_stats_free (gpu);
+      iv_trace_free (t);
+    }
+  return 0;
+}
