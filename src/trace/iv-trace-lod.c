@@ -62,6 +62,36 @@ first_ending_after (const IvTrace *t, gsize lo, gsize hi, gint64 ts)
   return j;
 }
 
+/* Where a run of sub-pixel slices starting at @i ends: the first slice at or after
+ * @boundary, or, far out where a pixel holds hundreds of slices, the end of the coarse
+ * block holding @boundary when that block has no slice as wide as a pixel and ends
+ * before the window does. The run then reaches a few slices past the pixel edge, which
+ * nothing can see, and costs no search in the big arrays. */
+static gsize
+run_end (const IvTrace *t, gsize i, gsize end, gint64 boundary, gint64 t1, double px_ns)
+{
+  gsize b = (i + 1) / IV_TRACE_COARSE + 1, last = (end - 1) / IV_TRACE_COARSE + 1, hi = last;
+  gsize lo = b;
+
+  if (b >= last || t->coarse_start[b] >= boundary)
+    return first_starting_at (t, i + 1, end, boundary);
+  /* The first coarse entry at or after the boundary, inside the row. */
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (t->coarse_start[mid] < boundary)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  {
+    gsize j = MIN (lo * IV_TRACE_COARSE, end);
+    if ((double) t->coarse_max_dur[lo - 1] < px_ns && t->start_ns[j - 1] < t1)
+      return j;
+  }
+  return first_starting_at (t, (lo - 1) * IV_TRACE_COARSE, end, boundary);
+}
+
 gsize
 iv_trace_lod_row (const IvTrace *t, guint row, gint64 t0, gint64 t1, double width_px,
                   GArray *items)
@@ -88,7 +118,7 @@ iv_trace_lod_row (const IvTrace *t, guint row, gint64 t0, gint64 t1, double widt
         /* A sub-pixel slice: merge everything that starts before the next pixel edge. */
         double pixel = floor ((double) (t->start_ns[i] - t0) / px_ns) + 1;
         gint64 boundary = MIN (t0 + (gint64) ceil (pixel * px_ns), t1);
-        gsize j = first_starting_at (t, i + 1, end, MAX (boundary, t->start_ns[i] + 1));
+        gsize j = run_end (t, i, end, MAX (boundary, t->start_ns[i] + 1), t1, px_ns);
         /* Only the run's last slice can be wide (it would start before the edge and
          * reach past it): draw it on its own. */
         if (j - i > 1 && (double) t->dur_ns[j - 1] >= px_ns)

@@ -682,8 +682,9 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
       for (gsize i = 0; i < n; i++)
         order[fill[sort_base[i].track]++] = (guint32) i;
     }
-    depth = g_new0 (guint, MAX (n, 1));
-    self = g_new0 (gint64, MAX (n, 1));
+    /* Not zeroed: place_track writes every entry. */
+    depth = g_new (guint, MAX (n, 1));
+    self = g_new (gint64, MAX (n, 1));
     n_overflow = g_new0 (guint, MAX (n_tracks, 1));
     for (guint k = 0; k < n_tracks; k++)
       {
@@ -781,8 +782,11 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
     }
   g_array_set_size (b->slices, 0);
   t->coarse_start = g_new (gint64, n / IV_TRACE_COARSE + 1);
+  t->coarse_max_dur = g_new0 (gint64, n / IV_TRACE_COARSE + 1);
   for (gsize g = 0; g * IV_TRACE_COARSE < n; g++)
     t->coarse_start[g] = t->start_ns[g * IV_TRACE_COARSE];
+  for (gsize i = 0; i < n; i++)
+    t->coarse_max_dur[i / IV_TRACE_COARSE] = MAX (t->coarse_max_dur[i / IV_TRACE_COARSE], t->dur_ns[i]);
 
   build_samples (b);
   /* Counter tracks point at their series. */
@@ -849,6 +853,7 @@ iv_trace_free (IvTrace *t)
   g_free (t->args_len);
   g_free (t->row);
   g_free (t->coarse_start);
+  g_free (t->coarse_max_dur);
   g_array_unref (t->instants);
   g_array_unref (t->series);
   g_free (t->sample_ns);

@@ -114,6 +114,7 @@ typedef struct
   guint32 *row;            /* the row of each slice */
   gint64 *coarse_start;    /* start_ns of every IV_TRACE_COARSE-th slice: a cache-sized
                             * index for searches over millions of slices */
+  gint64 *coarse_max_dur;  /* the longest slice of each block of IV_TRACE_COARSE */
 
   gsize n_async_slices;
   GArray *instants;        /* IvInstant, by time */
