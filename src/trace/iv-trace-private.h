@@ -60,8 +60,7 @@ typedef struct
   GArray *samples;            /* IvRawSample */
   guint64 seq;
   /* The last tracks looked up: consecutive events mostly come from a few threads. */
-  struct { char pid[64], tid[64]; IvTrackKind kind; guint track; gboolean used; } cache[32];
-  guint cache_next;
+  struct { char pid[64], tid[64]; IvTrackKind kind; guint track; gboolean used; } cache[64];
   /* counts for the warnings */
   guint64 skipped[128];       /* by phase letter */
   guint64 no_ts;

@@ -92,11 +92,24 @@ _iv_trace_builder_process (IvTraceBuilder *b, const char *pid)
   return b->trace->processes->len - 1;
 }
 
+/* A direct-mapped cache of (pid, tid, kind) → track: one hash of two short strings and
+ * one comparison instead of a formatted key and a hash-table lookup per event. */
 static guint
-remember_track (IvTraceBuilder *b, const char *pid, const char *tid, IvTrackKind kind, guint track)
+track_slot (const char *pid, const char *tid, IvTrackKind kind)
 {
-  guint slot = b->cache_next++ % G_N_ELEMENTS (b->cache);
+  guint32 h = 2166136261u ^ (guint32) kind;
+  for (const char *p = pid; *p; p++)
+    h = (h ^ (guchar) *p) * 16777619u;
+  h = (h ^ 0x1f) * 16777619u;
+  for (const char *p = tid; *p; p++)
+    h = (h ^ (guchar) *p) * 16777619u;
+  return h % G_N_ELEMENTS (((IvTraceBuilder *) NULL)->cache);
+}
 
+static guint
+remember_track (IvTraceBuilder *b, guint slot, const char *pid, const char *tid, IvTrackKind kind,
+                guint track)
+{
   if (strlen (pid) < sizeof b->cache[0].pid && strlen (tid) < sizeof b->cache[0].tid)
     {
       strcpy (b->cache[slot].pid, pid);
@@ -114,22 +127,22 @@ _iv_trace_builder_track (IvTraceBuilder *b, const char *pid, const char *tid, Iv
   char key[256];
   gpointer found;
   IvTrack t = { 0 };
+  guint slot = track_slot (pid, tid, kind);
 
-  for (guint i = 0; i < G_N_ELEMENTS (b->cache); i++)
-    if (b->cache[i].used && b->cache[i].kind == kind && strcmp (b->cache[i].tid, tid) == 0
-        && strcmp (b->cache[i].pid, pid) == 0)
-      return b->cache[i].track;
+  if (b->cache[slot].used && b->cache[slot].kind == kind && strcmp (b->cache[slot].tid, tid) == 0
+      && strcmp (b->cache[slot].pid, pid) == 0)
+    return b->cache[slot].track;
   g_snprintf (key, sizeof key, "%s\x1f%d\x1f%s", pid, kind, tid);
   found = g_hash_table_lookup (b->track_index, key);
   if (found)
-    return remember_track (b, pid, tid, kind, GPOINTER_TO_UINT (found) - 1);
+    return remember_track (b, slot, pid, tid, kind, GPOINTER_TO_UINT (found) - 1);
   t.process = _iv_trace_builder_process (b, pid);
   t.key = g_strdup (tid);
   t.kind = kind;
   t.sort_index = G_MAXINT64;
   g_array_append_val (b->trace->tracks, t);
   g_hash_table_insert (b->track_index, g_strdup (key), GUINT_TO_POINTER (b->trace->tracks->len));
-  return remember_track (b, pid, tid, kind, b->trace->tracks->len - 1);
+  return remember_track (b, slot, pid, tid, kind, b->trace->tracks->len - 1);
 }
 
 guint
