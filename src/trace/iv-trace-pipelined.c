@@ -135,7 +135,10 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
                        "%s: event %u: lane “%s” is not main, io or gpu", name, i, lane);
           return FALSE;
         }
-      g_snprintf (cat, sizeof cat, cand >= 0 ? "candidate %" G_GINT64_FORMAT : "", cand);
+      if (cand >= 0)
+        g_snprintf (cat, sizeof cat, "candidate %" G_GINT64_FORMAT, cand);
+      else
+        cat[0] = '\0';
       s = (IvRawSlice) { start, dur, 0, 0, iv_intern_add (t->strings, ev_name, -1),
                          iv_intern_add (t->strings, cat, -1),
                          _iv_trace_builder_track (b, "pipeline", tid, IV_TRACK_LANE) };
