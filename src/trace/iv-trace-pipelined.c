@@ -29,6 +29,36 @@ read_all (IvInput *in, char **text, GError **error)
   return TRUE;
 }
 
+/* Typed members: anything of the wrong type is absent, never a crash or a warning. */
+static const char *
+member_string (JsonObject *o, const char *key, const char *fallback)
+{
+  JsonNode *n = json_object_get_member (o, key);
+  if (!n || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+    return fallback;
+  return json_node_get_string (n);
+}
+
+static gboolean
+member_number (JsonObject *o, const char *key, double *out)
+{
+  JsonNode *n = json_object_get_member (o, key);
+  if (!n || !JSON_NODE_HOLDS_VALUE (n)
+      || (json_node_get_value_type (n) != G_TYPE_INT64 && json_node_get_value_type (n) != G_TYPE_DOUBLE))
+    return FALSE;
+  *out = json_node_get_double (n);
+  return isfinite (*out) && fabs (*out) < 1e12; /* ms: beyond 30 years is not a trace */
+}
+
+static gint64
+member_int (JsonObject *o, const char *key, gint64 fallback)
+{
+  JsonNode *n = json_object_get_member (o, key);
+  if (!n || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64)
+    return fallback;
+  return json_node_get_int (n);
+}
+
 static gint64
 ms_to_ns (double ms)
 {
@@ -90,10 +120,10 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: “events” must be an array", name);
       return FALSE;
     }
-  t->start_candidate = json_object_get_int_member_with_default (root, "start_candidate",
-                       json_object_get_int_member_with_default (root, "timeline_record_from",
-                       json_object_get_int_member_with_default (root, "focus_candidate", 0)));
-  t->num_candidates = json_object_get_int_member_with_default (root, "num_candidates", 3);
+  t->start_candidate = member_int (root, "start_candidate",
+                                   member_int (root, "timeline_record_from",
+                                               member_int (root, "focus_candidate", 0)));
+  t->num_candidates = member_int (root, "num_candidates", 3);
 
   events = json_object_get_array_member (root, "events");
   for (guint i = 0; i < json_array_get_length (events); i++)
@@ -102,6 +132,7 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
       JsonObject *e;
       const char *lane, *ev_name;
       gint64 cand, buffer, start, dur;
+      double start_ms, dur_ms;
       char tid[16], cat[48];
       IvRawSlice s;
 
@@ -113,18 +144,24 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
           return FALSE;
         }
       e = json_node_get_object (n);
-      lane = json_object_get_string_member_with_default (e, "lane", NULL);
-      ev_name = json_object_get_string_member_with_default (e, "name", "");
-      if (!lane || !json_object_has_member (e, "start_ms") || !json_object_has_member (e, "dur_ms"))
+      lane = member_string (e, "lane", NULL);
+      ev_name = member_string (e, "name", "");
+      if (!lane || !member_number (e, "start_ms", &start_ms) || !member_number (e, "dur_ms", &dur_ms))
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       "%s: event %u needs “lane”, “start_ms” and “dur_ms”", name, i);
+                       "%s: event %u needs “lane” (text), “start_ms” and “dur_ms” (numbers)", name, i);
           return FALSE;
         }
-      start = ms_to_ns (json_object_get_double_member (e, "start_ms"));
-      dur = MAX (0, ms_to_ns (json_object_get_double_member (e, "dur_ms")));
-      cand = json_object_get_int_member_with_default (e, "candidate", -1);
-      buffer = json_object_get_int_member_with_default (e, "buffer", cand >= 0 ? cand % 2 : 0);
+      start = ms_to_ns (start_ms);
+      dur = MAX (0, ms_to_ns (dur_ms));
+      cand = member_int (e, "candidate", -1);
+      buffer = member_int (e, "buffer", cand >= 0 ? cand % 2 : 0);
+      if (buffer < 0 || buffer > 1)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "%s: event %u: “buffer” must be 0 or 1", name, i);
+          return FALSE;
+        }
       if (g_str_equal (lane, "gpu"))
         g_snprintf (tid, sizeof tid, "gpu%" G_GINT64_FORMAT, buffer);
       else if (g_str_equal (lane, "main") || g_str_equal (lane, "io"))
@@ -256,7 +293,7 @@ iv_breakdown_load (const char *path, GError **error)
       return NULL;
     }
   root = json_node_get_object (json_parser_get_root (parser));
-  if (g_strcmp0 (json_object_get_string_member_with_default (root, "format", ""), "candidate_breakdown_v1") != 0
+  if (g_strcmp0 (member_string (root, "format", ""), "candidate_breakdown_v1") != 0
       || !json_object_has_member (root, "gpu_ms")
       || !JSON_NODE_HOLDS_OBJECT (json_object_get_member (root, "gpu_ms")))
     {
@@ -266,13 +303,16 @@ iv_breakdown_load (const char *path, GError **error)
     }
   gpu = json_object_get_object_member (root, "gpu_ms");
   bd = g_new0 (IvBreakdown, 1);
-  bd->candidate = json_object_get_int_member_with_default (root, "candidate", -1);
+  bd->candidate = member_int (root, "candidate", -1);
   members = json_object_get_members (gpu);
   bd->families = g_new0 (IvFamily, g_list_length (members) + 1);
   for (GList *l = members; l; l = l->next)
     {
       JsonNode *n = json_object_get_member (gpu, l->data);
-      double ms = JSON_NODE_HOLDS_VALUE (n) ? json_node_get_double (n) : NAN;
+      double ms = NAN;
+      if (JSON_NODE_HOLDS_VALUE (n) && (json_node_get_value_type (n) == G_TYPE_INT64
+                                         || json_node_get_value_type (n) == G_TYPE_DOUBLE))
+        ms = json_node_get_double (n);
       if (!isfinite (ms) || ms < 0)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
