@@ -448,7 +448,7 @@ test_gpu_analysis (void)
   g_assert_cmpuint (t->n_samples, ==, 4);
   for (guint i = 0; i < t->series->len; i++)
     {
-      IvSeries *s = &g_array_index (t->series, IvSeries, i);
+      IvCounterSeries *s = &g_array_index (t->series, IvCounterSeries, i);
       if (g_str_equal (iv_trace_string (t, s->name), "allocated"))
         {
           g_assert_cmpfloat (s->min, ==, 5);

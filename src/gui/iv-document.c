@@ -19,6 +19,7 @@ struct _IvDocument
   IvDocumentState state;
   double progress;
   IvSniffResult *info;
+  IvTrace *trace;
   GCancellable *cancellable;
   GMainContext *context;
   gint progress_permille; /* last value sent from the worker, atomically */
@@ -69,6 +70,7 @@ iv_document_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->info, iv_sniff_result_free);
+  g_clear_pointer (&self->trace, iv_trace_free);
   g_free (self->title);
   g_free (self->subtitle);
   G_OBJECT_CLASS (iv_document_parent_class)->finalize (object);
@@ -242,6 +244,24 @@ describe (const IvSniffResult *r)
     }
 }
 
+static char *
+describe_trace (const IvTrace *t)
+{
+  const char *kind = t->format == IV_TRACE_PIPELINED ? _("Pipelined timeline") : _("Trace");
+  g_autofree char *span = iv_units_format_seconds ((t->t1_ns - t->t0_ns) * 1e-9);
+
+  return g_strdup_printf (t->truncated ? _("%s · %" G_GSIZE_FORMAT " slices · %u tracks · %s · ends early")
+                                       : _("%s · %" G_GSIZE_FORMAT " slices · %u tracks · %s"),
+                          kind, t->n_slices, t->tracks->len, span);
+}
+
+const IvTrace *
+iv_document_get_trace (IvDocument *self)
+{
+  g_return_val_if_fail (IV_IS_DOCUMENT (self), NULL);
+  return self->trace;
+}
+
 typedef struct
 {
   IvDocument *self; /* a reference */
@@ -292,6 +312,20 @@ on_worker_progress (guint64 done, guint64 total, gpointer user_data)
                               progress_update_free);
 }
 
+/* What the worker hands over besides its result; freed with the task if not taken. */
+typedef struct
+{
+  IvTrace *trace;
+} LoadData;
+
+static void
+load_data_free (gpointer p)
+{
+  LoadData *data = p;
+  g_clear_pointer (&data->trace, iv_trace_free);
+  g_free (data);
+}
+
 static void
 load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
@@ -307,7 +341,27 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
                                _("%s: only local files can be opened"), uri);
       return;
     }
-  r = iv_sniff_path (path, TRUE, on_worker_progress, self, cancellable, &error);
+  /* A quick look decides how to load: traces are loaded whole (and kept), runs and
+   * model configurations are read through to count and check them. */
+  r = iv_sniff_path (path, FALSE, NULL, NULL, cancellable, &error);
+  if (r && (r->kind == IV_KIND_CHROME_TRACE || r->kind == IV_KIND_PIPELINED_TIMELINE))
+    {
+      IvTrace *trace = iv_trace_load (path, on_worker_progress, self, cancellable, &error);
+      if (!trace)
+        g_clear_pointer (&r, iv_sniff_result_free);
+      else
+        {
+          r->events = (gint64) (trace->n_slices + trace->instants->len);
+          r->truncated = trace->truncated;
+          LoadData *data = g_task_get_task_data (task);
+          data->trace = trace;
+        }
+    }
+  else if (r)
+    {
+      iv_sniff_result_free (r);
+      r = iv_sniff_path (path, TRUE, on_worker_progress, self, cancellable, &error);
+    }
   if (!r)
     g_task_return_error (task, g_steal_pointer (&error));
   else
@@ -328,6 +382,7 @@ iv_document_load_async (IvDocument *self, GCancellable *cancellable,
   set_subtitle (self, _("Loading…"));
   task = g_task_new (self, self->cancellable, callback, user_data);
   g_task_set_source_tag (task, iv_document_load_async);
+  g_task_set_task_data (task, g_new0 (LoadData, 1), load_data_free);
   g_task_run_in_thread (task, load_thread);
 }
 
@@ -347,8 +402,13 @@ iv_document_load_finish (IvDocument *self, GAsyncResult *result, GError **error)
       return FALSE;
     }
   self->info = r;
+  /* The loaded trace moves from the task to the document. */
   {
-    g_autofree char *text = describe (r);
+    LoadData *data = g_task_get_task_data (G_TASK (result));
+    self->trace = g_steal_pointer (&data->trace);
+  }
+  {
+    g_autofree char *text = self->trace ? describe_trace (self->trace) : describe (r);
     set_subtitle (self, text);
   }
   self->progress = 1.0;

@@ -33,7 +33,7 @@ _iv_trace_builder_new (const char *path, IvTraceFormat format)
   t->tracks = g_array_new (FALSE, TRUE, sizeof (IvTrack));
   t->rows = g_array_new (FALSE, TRUE, sizeof (IvRow));
   t->instants = g_array_new (FALSE, FALSE, sizeof (IvInstant));
-  t->series = g_array_new (FALSE, TRUE, sizeof (IvSeries));
+  t->series = g_array_new (FALSE, TRUE, sizeof (IvCounterSeries));
   t->flows = g_array_new (FALSE, FALSE, sizeof (IvFlow));
   t->warnings = g_ptr_array_new_with_free_func (g_free);
   t->candidates = g_array_new (FALSE, TRUE, sizeof (IvCandidate));
@@ -150,7 +150,7 @@ _iv_trace_builder_series (IvTraceBuilder *b, guint track, const char *name)
 {
   char key[256];
   gpointer found;
-  IvSeries s = { 0 };
+  IvCounterSeries s = { 0 };
 
   g_snprintf (key, sizeof key, "%u\x1f%s", track, name);
   found = g_hash_table_lookup (b->series_index, key);
@@ -551,7 +551,7 @@ build_samples (IvTraceBuilder *b)
     count[g_array_index (raw, IvRawSample, i).series]++;
   for (guint s = 0; s < t->series->len; s++)
     {
-      IvSeries *se = &g_array_index (t->series, IvSeries, s);
+      IvCounterSeries *se = &g_array_index (t->series, IvCounterSeries, s);
       se->first = off;
       se->n = count[s];
       se->min = G_MAXDOUBLE;
@@ -566,7 +566,7 @@ build_samples (IvTraceBuilder *b)
     {
       IvRawSample *r = &g_array_index (raw, IvRawSample, i);
       gsize at = fill[r->series]++;
-      IvSeries *se = &g_array_index (t->series, IvSeries, r->series);
+      IvCounterSeries *se = &g_array_index (t->series, IvCounterSeries, r->series);
       t->sample_ns[at] = r->ts_ns;
       t->sample_value[at] = r->value;
       se->min = MIN (se->min, r->value);
@@ -575,7 +575,7 @@ build_samples (IvTraceBuilder *b)
   /* Samples of a series in time order (insertion sort within series: usually sorted). */
   for (guint s = 0; s < t->series->len; s++)
     {
-      IvSeries *se = &g_array_index (t->series, IvSeries, s);
+      IvCounterSeries *se = &g_array_index (t->series, IvCounterSeries, s);
       for (gsize i = se->first + 1; i < se->first + se->n; i++)
         {
           gint64 ts = t->sample_ns[i];
@@ -676,7 +676,7 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
   for (guint i = 0; i < b->flows->len; i++)
     g_array_index (b->flows, IvRawFlow, i).track = track_new[g_array_index (b->flows, IvRawFlow, i).track];
   for (guint i = 0; i < t->series->len; i++)
-    g_array_index (t->series, IvSeries, i).track = track_new[g_array_index (t->series, IvSeries, i).track];
+    g_array_index (t->series, IvCounterSeries, i).track = track_new[g_array_index (t->series, IvCounterSeries, i).track];
 
   /* Nesting per track. Slices are bucketed by track with a counting sort; within a
    * track they usually arrive in time order already, so most buckets skip the sort. */
@@ -805,7 +805,7 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
   /* Counter tracks point at their series. */
   for (guint s = 0; s < t->series->len; s++)
     {
-      IvSeries *se = &g_array_index (t->series, IvSeries, s);
+      IvCounterSeries *se = &g_array_index (t->series, IvCounterSeries, s);
       IvTrack *tr = &g_array_index (t->tracks, IvTrack, se->track);
       if (tr->n_series == 0)
         tr->first_series = s;

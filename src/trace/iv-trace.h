@@ -77,7 +77,7 @@ typedef struct
   guint track;
   gsize first, n;      /* range in the sample columns */
   double min, max;
-} IvSeries;
+} IvCounterSeries;
 
 typedef struct
 {
@@ -118,7 +118,7 @@ typedef struct
 
   gsize n_async_slices;
   GArray *instants;        /* IvInstant, by time */
-  GArray *series;          /* IvSeries */
+  GArray *series;          /* IvCounterSeries */
   gsize n_samples;
   gint64 *sample_ns;
   double *sample_value;
