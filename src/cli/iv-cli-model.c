@@ -13,7 +13,10 @@
 #include "iv-cli-private.h"
 #include "iv-cli.h"
 #include "iv-glossary.h"
+#include "iv-export.h"
 #include "iv-model.h"
+#include "iv-render-model.h"
+#include "iv-theme.h"
 #include "iv-units.h"
 
 typedef struct
@@ -24,6 +27,7 @@ typedef struct
   char *pe_mem_capacity, *pe_link_bw, *pe_link_latency, *cube_link_bw, *cube_link_latency;
   char *bidirectional, *eta_compute, *eta_memory, *eta_comm;
   char *weight_bytes, *act_bytes, *kv_bytes, *partial_bytes;
+  char *figure, *output, *theme, *width, *height, *dpi, *kind;
 } Options;
 
 static void
@@ -443,6 +447,13 @@ _iv_cli_model (int argc, char **argv)
     { "act-bytes", 0, 0, G_OPTION_ARG_STRING, &o.act_bytes, N_("Bytes per activation (default 2)"), "N" },
     { "kv-bytes", 0, 0, G_OPTION_ARG_STRING, &o.kv_bytes, N_("Bytes per KV element (default 2)"), "N" },
     { "partial-bytes", 0, 0, G_OPTION_ARG_STRING, &o.partial_bytes, N_("Bytes per partial accumulator (default 4)"), "N" },
+    { "figure", 0, 0, G_OPTION_ARG_STRING, &o.figure, N_("Draw a figure: pipeline, stages, memory or roofline"), "NAME" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("The figure's file: .png, .pdf or .svg"), "FILE" },
+    { "theme", 0, 0, G_OPTION_ARG_STRING, &o.theme, N_("Figure theme: light, dark or print"), "THEME" },
+    { "width", 0, 0, G_OPTION_ARG_STRING, &o.width, N_("Figure width in 1/96 in (default depends on the figure)"), "W" },
+    { "height", 0, 0, G_OPTION_ARG_STRING, &o.height, N_("Figure height in 1/96 in (default depends on the figure)"), "H" },
+    { "dpi", 0, 0, G_OPTION_ARG_STRING, &o.dpi, N_("PNG resolution (default 96)"), "DPI" },
+    { "kind", 0, 0, G_OPTION_ARG_STRING, &o.kind, N_("Layer kind to draw: dense, moe, local, global… (default: the most numerous)"), "KIND" },
     { NULL },
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new (NULL);
@@ -524,7 +535,56 @@ _iv_cli_model (int argc, char **argv)
       fprintf (stderr, "inferview model: %s\n", result.error);
       goto out;
     }
-  if (o.format && g_str_equal (o.format, "json"))
+  if (o.figure)
+    {
+      static const struct { const char *name; IvRenderFunc render; double w, h; } figures[] = {
+        { "pipeline", iv_render_pipeline, 1600, 520 }, { "stages", iv_render_stages, 1200, 720 },
+        { "memory", iv_render_memory, 1000, 360 }, { "roofline", iv_render_roofline, 1000, 640 },
+      };
+      IvModelFigure fig = { &result, 0 };
+      IvExportOptions eo;
+      IvFigure figure = { NULL, &fig, o.figure, NULL };
+      guint i;
+
+      for (i = 0; i < G_N_ELEMENTS (figures) && !g_str_equal (figures[i].name, o.figure); i++)
+        ;
+      if (i == G_N_ELEMENTS (figures) || !o.output)
+        {
+          status = _iv_cli_usage_error ("model", i == G_N_ELEMENTS (figures)
+                                        ? "--figure must be pipeline, stages, memory or roofline"
+                                        : "--figure needs -o FILE (.png, .pdf or .svg)");
+          goto out;
+        }
+      iv_export_options_init (&eo);
+      eo.width = figures[i].w, eo.height = figures[i].h, eo.dpi = 96;
+      if (!iv_export_format_from_path (o.output, &eo.format)
+          || (o.theme && !iv_theme_from_string (o.theme, &eo.render.theme))
+          || !number ("width", o.width, FALSE, &eo.width) || !number ("height", o.height, FALSE, &eo.height)
+          || !number ("dpi", o.dpi, FALSE, &eo.dpi))
+        {
+          status = _iv_cli_usage_error ("model", "-o must end in .png, .pdf or .svg; --theme is light, dark or print");
+          goto out;
+        }
+      /* The most numerous layer kind unless one is named. */
+      for (guint k = 0; k < result.n_kinds; k++)
+        {
+          if (o.kind ? g_str_equal (result.kinds[k].name, o.kind)
+                     : result.kinds[k].layers > result.kinds[fig.kind].layers)
+            fig.kind = k;
+        }
+      if (o.kind && !g_str_equal (result.kinds[fig.kind].name, o.kind))
+        {
+          fprintf (stderr, "inferview model: this model has no “%s” layers\n", o.kind);
+          goto out;
+        }
+      figure.render = figures[i].render;
+      if (!iv_export_to_file (&figure, &eo, o.output, &error))
+        {
+          _iv_cli_print_error (error);
+          goto out;
+        }
+    }
+  else if (o.format && g_str_equal (o.format, "json"))
     {
       g_autofree char *json = result_to_json (&result);
       printf ("%s\n", json);

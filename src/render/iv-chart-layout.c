@@ -510,6 +510,36 @@ show_plate_text (IvChartCtx *ctx, const char *text, double x, double y, double x
   _iv_chart_show_text (ctx, text, x, y, xalign, yalign, 0.85, FALSE, &ctx->colors->foreground);
 }
 
+static double data_under (IvChartCtx *ctx, double x, double y, double w, double h);
+
+/* A vertical line's label goes beside it at the top or the bottom of the plot, on whichever
+ * side fits inside the plot and hides the fewest data points (a roofline's ridge label
+ * would otherwise sit on the stages along the compute ceiling). */
+static void
+place_vline_label (IvChartCtx *ctx, const char *text, double x)
+{
+  IvChartLayout *L = ctx->L;
+  double w, h, best = INFINITY, bx = x + 4, by = L->plot_y + 2, bxa = 0, bya = 0;
+
+  _iv_chart_text_size (ctx, text, 0.85, FALSE, &w, &h);
+  for (int i = 0; i < 4; i++)
+    {
+      gboolean right = i % 2 == 0, top = i < 2;
+      double lx = right ? x + 4 : x - 4 - w;
+      double ly = top ? L->plot_y + 2 : L->plot_y + L->plot_h - 2 - h;
+      double cost;
+      if (lx < L->plot_x || lx + w > L->plot_x + L->plot_w)
+        continue;
+      /* Look a label's height around the box: point labels sit beside their markers.
+       * The conventional top-right wins ties. */
+      cost = data_under (ctx, lx - 12, ly - h, w + 24, 3 * h) + i * 0.01;
+      if (cost < best)
+        best = cost, bx = right ? x + 4 : x - 4, by = top ? ly : ly + h, bxa = right ? 0 : 1,
+        bya = top ? 0 : 1;
+    }
+  show_plate_text (ctx, text, bx, by, bxa, bya);
+}
+
 void
 _iv_chart_draw_annotations (IvChartCtx *ctx)
 {
@@ -542,7 +572,7 @@ _iv_chart_draw_annotations (IvChartCtx *ctx)
           cairo_line_to (cr, x, L->plot_y + L->plot_h);
           cairo_stroke (cr);
           if (a->text)
-            show_plate_text (ctx, a->text, x + 4, L->plot_y + 2, 0, 0);
+            place_vline_label (ctx, a->text, x);
         }
       else if (a->text)
         show_plate_text (ctx, a->text, _iv_px_x (L, a->x), _iv_px_y (L, IV_AXIS_Y, a->y), 0.5, 0.5);

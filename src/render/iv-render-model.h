@@ -1,0 +1,67 @@
+/* iv-render-model.h: the Model workspace's figures, each a pure renderer of an
+ * evaluated configuration (IvResult) and one of its layer kinds. */
+#pragma once
+
+#include "iv-model.h"
+#include "iv-render.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const IvResult *result;
+  guint kind;       /* which layer kind to show */
+} IvModelFigure;
+
+/* Bound colours, shared by every figure and the workspace's table. */
+#define IV_BOUND_COMPUTE_RGB 0x4682b4
+#define IV_BOUND_MEMORY_RGB  0xe37400
+#define IV_BOUND_COMM_RGB    0xc62828
+#define IV_BOUND_TRIVIAL_RGB 0xa9a9a9
+
+typedef struct
+{
+  double x, y, w, h;
+} IvRect;
+
+/* Where the pipeline figure puts things: box rectangles per stage (w = 0 when absent),
+ * the loop arc (when drawn) and the two rows. */
+typedef struct
+{
+  IvRect box[IV_N_STAGES];
+  gboolean has_arc;
+  IvRect arc;       /* bounding box of the ring-attention loop arc */
+  IvRect attention_row, ffn_row;
+} IvPipelineLayout;
+
+guint32  iv_bound_color          (IvBound bound);
+void     iv_pipeline_layout      (const IvModelFigure *figure,
+                                  double               width,
+                                  double               height,
+                                  IvPipelineLayout    *layout);
+gboolean iv_render_pipeline      (cairo_t               *cr,
+                                  gconstpointer          figure,
+                                  const IvRenderOptions *options,
+                                  double                 width,
+                                  double                 height,
+                                  GError               **error);
+gboolean iv_render_stages        (cairo_t               *cr,
+                                  gconstpointer          figure,
+                                  const IvRenderOptions *options,
+                                  double                 width,
+                                  double                 height,
+                                  GError               **error);
+gboolean iv_render_memory        (cairo_t               *cr,
+                                  gconstpointer          figure,
+                                  const IvRenderOptions *options,
+                                  double                 width,
+                                  double                 height,
+                                  GError               **error);
+gboolean iv_render_roofline      (cairo_t               *cr,
+                                  gconstpointer          figure,
+                                  const IvRenderOptions *options,
+                                  double                 width,
+                                  double                 height,
+                                  GError               **error);
+
+G_END_DECLS

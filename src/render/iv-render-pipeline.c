@@ -1,0 +1,333 @@
+/* iv-render-pipeline.c: the per-layer pipeline of one PE, the Model workspace's main
+ * figure: an attention row S1 → … → S10 → C2 and an FFN row F1 → … → F5 → CF1, each box
+ * filled by what bounds it and labelled with its visible time; the CP exchanges that run
+ * under the attention core drawn above it, and the ring-attention loop as an arc. */
+#define G_LOG_DOMAIN "iv-render"
+
+#include "iv-render-model.h"
+
+#include <math.h>
+
+#include "iv-text.h"
+#include "iv-units.h"
+
+#define PAD 16.0
+#define LABEL_W 118.0
+#define GAP 14.0
+#define ROW_GAP 34.0
+#define ARC_H 46.0
+
+static const char *const short_names[IV_N_STAGES] = {
+  "RMSNorm", "W_Q", "W_K+W_V", "KV append", "Q·Kᵀ", "softmax", "P·V", "merge", "norm O/l",
+  "W_O", "CP ring", "TP AR", "score AR", "RMSNorm", "router", "W_gate", "W_up", "SwiGLU",
+  "W_down", "FFN AR",
+};
+
+guint32
+iv_bound_color (IvBound bound)
+{
+  switch (bound)
+    {
+    case IV_BOUND_COMPUTE: return IV_BOUND_COMPUTE_RGB;
+    case IV_BOUND_MEMORY: return IV_BOUND_MEMORY_RGB;
+    case IV_BOUND_COMM: return IV_BOUND_COMM_RGB;
+    case IV_BOUND_TRIVIAL:
+    default: return IV_BOUND_TRIVIAL_RGB;
+    }
+}
+
+static IvColor
+rgb (guint32 v, double a)
+{
+  return (IvColor) { ((v >> 16) & 0xff) / 255.0, ((v >> 8) & 0xff) / 255.0, (v & 0xff) / 255.0, a };
+}
+
+/* A translucent colour flattened onto the background, for print. */
+static IvColor
+blend (IvColor c, const IvColor *bg, IvTheme theme)
+{
+  if (theme != IV_THEME_PRINT || c.a >= 1)
+    return c;
+  return (IvColor) { bg->r + (c.r - bg->r) * c.a, bg->g + (c.g - bg->g) * c.a,
+                     bg->b + (c.b - bg->b) * c.a, 1 };
+}
+
+static const IvStageId attention_order[] = { IV_S1, IV_S2, IV_S3, IV_S4, IV_S5, IV_S6, IV_S7,
+                                             IV_S8, IV_S9, IV_S10, IV_C2 };
+static const IvStageId ffn_order[] = { IV_F1, IV_R, IV_F2, IV_F3, IV_F4, IV_F5, IV_CF1 };
+
+/* C2 and CF1 appear only when they cost something; the router only in MoE layers. */
+static gboolean
+shown (const IvKindResult *k, IvStageId s)
+{
+  const IvStage *st = &k->stages[s];
+  if (!st->present)
+    return FALSE;
+  if (s == IV_C2 || s == IV_CF1)
+    return st->t_s > 0;
+  return TRUE;
+}
+
+void
+iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPipelineLayout *L)
+{
+  const IvResult *r = fig->result;
+  const IvKindResult *k = &r->kinds[MIN (fig->kind, r->n_kinds - 1)];
+  guint n_att = 0, n_ffn = 0, n;
+  gboolean conc = k->stages[IV_C1].present || k->stages[IV_C3].present;
+  double top = PAD + 50, bottom = height - PAD - 30, bw, bh, x0 = PAD + LABEL_W, y;
+
+  memset (L, 0, sizeof *L);
+  for (guint i = 0; i < G_N_ELEMENTS (attention_order); i++)
+    n_att += shown (k, attention_order[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (ffn_order); i++)
+    n_ffn += shown (k, ffn_order[i]);
+  n = MAX (n_att, n_ffn);
+  bw = MAX (20, (width - x0 - PAD - (n - 1) * GAP) / n);
+  L->has_arc = r->config.c > 1;
+  bh = (bottom - top - (L->has_arc ? ARC_H : 0) - ROW_GAP) / (2 + (conc ? 0.55 : 0));
+  bh = CLAMP (bh, 28, 92);
+  /* Boxes stop growing at 92 px; centre what is left between the title and the legend. */
+  top += MAX (0, (bottom - top - ((L->has_arc ? ARC_H : 0) + (conc ? 0.55 * bh + 8 : 0)
+                                  + 2 * bh + ROW_GAP)) / 2);
+
+  y = top + (L->has_arc ? ARC_H : 0) + (conc ? 0.55 * bh + 8 : 0);
+  L->attention_row = (IvRect) { x0, y, width - x0 - PAD, bh };
+  {
+    double x = x0;
+    for (guint i = 0; i < G_N_ELEMENTS (attention_order); i++)
+      if (shown (k, attention_order[i]))
+        {
+          L->box[attention_order[i]] = (IvRect) { x, y, bw, bh };
+          x += bw + GAP;
+        }
+  }
+  /* Concurrent exchanges sit above S5–S7, the attention core they overlap. */
+  if (conc)
+    {
+      IvRect a = L->box[IV_S5], b = L->box[IV_S7];
+      double cy = y - 0.55 * bh - 8, cw = b.x + b.w - a.x;
+      gboolean both = k->stages[IV_C1].present && k->stages[IV_C3].present;
+      if (k->stages[IV_C1].present)
+        L->box[IV_C1] = (IvRect) { a.x, cy, both ? cw / 2 - GAP / 2 : cw, 0.55 * bh };
+      if (k->stages[IV_C3].present)
+        L->box[IV_C3] = (IvRect) { both ? a.x + cw / 2 + GAP / 2 : a.x, cy, both ? cw / 2 - GAP / 2 : cw, 0.55 * bh };
+    }
+  if (L->has_arc)
+    {
+      IvRect s5 = L->box[IV_S5], s8 = L->box[IV_S8];
+      L->arc = (IvRect) { s5.x + s5.w / 2, top + 14, s8.x + s8.w / 2 - (s5.x + s5.w / 2), ARC_H - 14 };
+    }
+  y += bh + ROW_GAP;
+  L->ffn_row = (IvRect) { x0, y, width - x0 - PAD, bh };
+  {
+    double x = x0;
+    for (guint i = 0; i < G_N_ELEMENTS (ffn_order); i++)
+      if (shown (k, ffn_order[i]))
+        {
+          L->box[ffn_order[i]] = (IvRect) { x, y, bw, bh };
+          x += bw + GAP;
+        }
+  }
+}
+
+static void
+rounded (cairo_t *cr, IvRect r, double radius)
+{
+  radius = MIN (radius, MIN (r.w, r.h) / 2);
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, r.x + r.w - radius, r.y + radius, radius, -G_PI / 2, 0);
+  cairo_arc (cr, r.x + r.w - radius, r.y + r.h - radius, radius, 0, G_PI / 2);
+  cairo_arc (cr, r.x + radius, r.y + r.h - radius, radius, G_PI / 2, G_PI);
+  cairo_arc (cr, r.x + radius, r.y + radius, radius, G_PI, 3 * G_PI / 2);
+  cairo_close_path (cr);
+}
+
+static void
+arrow (cairo_t *cr, double x0, double y0, double x1, double y1, const IvColor *c)
+{
+  double a = atan2 (y1 - y0, x1 - x0), s = 6;
+
+  iv_color_set_source (cr, c);
+  cairo_set_line_width (cr, 1.5);
+  cairo_move_to (cr, x0, y0);
+  cairo_line_to (cr, x1 - cos (a) * s * 0.8, y1 - sin (a) * s * 0.8);
+  cairo_stroke (cr);
+  cairo_move_to (cr, x1, y1);
+  cairo_line_to (cr, x1 - s * cos (a - 0.45), y1 - s * sin (a - 0.45));
+  cairo_line_to (cr, x1 - s * cos (a + 0.45), y1 - s * sin (a + 0.45));
+  cairo_close_path (cr);
+  cairo_fill (cr);
+}
+
+static void
+draw_box (cairo_t *cr, IvText *text, const IvThemeColors *colors, IvTheme theme, IvRect r,
+          IvStageId id, const IvStage *st, gboolean concurrent)
+{
+  IvColor fill = rgb (iv_bound_color (st->bound), concurrent ? 0.3 : 1);
+  IvColor ink = st->bound == IV_BOUND_TRIVIAL && !concurrent ? (IvColor) { 0.12, 0.12, 0.12, 1 }
+                : concurrent ? colors->foreground : (IvColor) { 1, 1, 1, 1 };
+  g_autofree char *time = iv_units_format_seconds (st->visible_s);
+  g_autofree char *label = NULL;
+  double scale = r.w < 70 ? 0.78 : 0.9;
+
+  if (concurrent)
+    label = g_strdup_printf ("%s · %s, visible %s", short_names[id],
+                             iv_units_format_seconds (st->t_s), time);
+  rounded (cr, r, 7);
+  iv_color_set_source (cr, (IvColor[]) { blend (fill, &colors->background, theme) });
+  cairo_fill_preserve (cr);
+  if (concurrent)
+    {
+      static const double dash[] = { 5, 3 };
+      IvColor edge = rgb (iv_bound_color (st->bound), 1);
+      cairo_set_dash (cr, dash, 2, 0);
+      cairo_set_line_width (cr, 1.5);
+      iv_color_set_source (cr, &edge);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+      iv_text_show (text, cr, label, r.x + r.w / 2, r.y + r.h / 2, 0.5, 0.5, 0.85, FALSE,
+                    r.w - 8, &ink);
+      return;
+    }
+  cairo_new_path (cr);
+  if (r.h >= 40)
+    {
+      iv_text_show (text, cr, short_names[id], r.x + r.w / 2, r.y + r.h / 2 - 1, 0.5, 1, scale,
+                    TRUE, r.w - 6, &ink);
+      iv_text_show (text, cr, st->visible_s > 0 ? time : "–", r.x + r.w / 2, r.y + r.h / 2 + 2,
+                    0.5, 0, scale * 0.92, FALSE, r.w - 6, &ink);
+    }
+  else
+    iv_text_show (text, cr, short_names[id], r.x + r.w / 2, r.y + r.h / 2, 0.5, 0.5, scale, TRUE,
+                  r.w - 6, &ink);
+}
+
+gboolean
+iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
+                    double height, GError **error)
+{
+  const IvModelFigure *fig = data;
+  const IvResult *r = fig->result;
+  const IvKindResult *k;
+  const IvThemeColors *colors = iv_theme_get_colors (options->theme);
+  IvPipelineLayout L;
+  IvText text;
+  g_autofree char *title = NULL, *subtitle = NULL;
+
+  if (!r || !r->ok || r->n_kinds == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "no evaluated configuration to draw%s%s",
+                   r && r->error[0] ? ": " : "", r ? r->error : "");
+      return FALSE;
+    }
+  k = &r->kinds[MIN (fig->kind, r->n_kinds - 1)];
+  iv_pipeline_layout (fig, width, height, &L);
+  iv_text_init (&text, cr, 13 * (options->font_scale > 0 ? options->font_scale : 1));
+
+  cairo_save (cr);
+  iv_color_set_source (cr, &colors->background);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_fill (cr);
+
+  title = g_strdup_printf ("%s · %s · T_q = %" G_GINT64_FORMAT " · local sequence %.0f of %.0f",
+                           r->model->name, iv_mode_to_string (r->config.mode), r->config.T,
+                           k->sh.L_l, k->sh.L);
+  subtitle = g_strdup_printf ("%s layer (%" G_GINT64_FORMAT " of them) on one PE of %s · TP %" G_GINT64_FORMAT
+                              " on %ss · CP %" G_GINT64_FORMAT " on %ss · batch %" G_GINT64_FORMAT,
+                              k->name, k->layers, r->hw->name, r->config.t,
+                              r->config.place_tp == IV_PLACE_PE ? "PE" : "cube",
+                              r->config.c, r->config.place_cp == IV_PLACE_PE ? "PE" : "cube", r->config.B);
+  iv_text_show (&text, cr, title, PAD, PAD, 0, 0, 1.25, TRUE, width - 2 * PAD, &colors->foreground);
+  iv_text_show (&text, cr, subtitle, PAD, PAD + 24, 0, 0, 0.95, FALSE, width - 2 * PAD, &colors->foreground_dim);
+
+  /* Row labels with their totals. */
+  {
+    g_autofree char *att = iv_units_format_seconds (k->attention_s);
+    g_autofree char *ffn = iv_units_format_seconds (k->ffn_s);
+    IvRect a = L.attention_row, f = L.ffn_row;
+    iv_text_show (&text, cr, "Attention", PAD, a.y + a.h / 2 - 1, 0, 1, 1.0, TRUE, LABEL_W - 8, &colors->foreground);
+    iv_text_show (&text, cr, att, PAD, a.y + a.h / 2 + 1, 0, 0, 0.95, FALSE, LABEL_W - 8, &colors->foreground_dim);
+    iv_text_show (&text, cr, "FFN", PAD, f.y + f.h / 2 - 1, 0, 1, 1.0, TRUE, LABEL_W - 8, &colors->foreground);
+    iv_text_show (&text, cr, ffn, PAD, f.y + f.h / 2 + 1, 0, 0, 0.95, FALSE, LABEL_W - 8, &colors->foreground_dim);
+  }
+
+  /* Boxes and the arrows between them, row by row. */
+  for (int row = 0; row < 2; row++)
+    {
+      const IvStageId *order = row == 0 ? attention_order : ffn_order;
+      guint n = row == 0 ? G_N_ELEMENTS (attention_order) : G_N_ELEMENTS (ffn_order);
+      IvRect prev = { 0 };
+      for (guint i = 0; i < n; i++)
+        {
+          IvRect b = L.box[order[i]];
+          if (b.w <= 0)
+            continue;
+          if (prev.w > 0)
+            arrow (cr, prev.x + prev.w + 1, prev.y + prev.h / 2, b.x - 1, b.y + b.h / 2, &colors->foreground_dim);
+          draw_box (cr, &text, colors, options->theme, b, order[i], &k->stages[order[i]], FALSE);
+          prev = b;
+        }
+    }
+  for (IvStageId s = IV_C1; s <= IV_C3; s += 2)
+    if (L.box[s].w > 0)
+      draw_box (cr, &text, colors, options->theme, L.box[s], s, &k->stages[s], TRUE);
+
+  /* The ring-attention loop: from S8 back over the core to S5. */
+  if (L.has_arc)
+    {
+      IvRect a = L.arc;
+      double x0 = a.x + a.w, x1 = a.x, ybase = L.box[IV_S5].y - (L.box[IV_C1].w > 0 || L.box[IV_C3].w > 0 ? L.box[IV_C1].h + L.box[IV_C3].h * 0 + 10 : 2);
+      IvColor c = rgb (IV_BOUND_COMM_RGB, 1);
+      gboolean prefill = r->config.mode == IV_MODE_PREFILL;
+      g_autofree char *label = prefill
+          ? g_strdup_printf (r->config.ring == IV_RING_KV
+                                 ? "ring attention loop (K/V ring per hop; S8 merges partial O,m,l)"
+                                 : "ring attention loop (Q+O/m/l ring per hop; S8 merges partial O,m,l)")
+          : g_strdup ("decode: local pass only; S8 fires O/m/l all-reduce");
+      double ytop = a.y + 6;
+
+      iv_color_set_source (cr, &c);
+      cairo_set_line_width (cr, 2);
+      cairo_move_to (cr, x0, ybase);
+      cairo_curve_to (cr, x0, ytop, x1, ytop, x1, ybase - 7);
+      cairo_stroke (cr);
+      arrow (cr, x1, ybase - 12, x1, ybase, &c);
+      iv_text_show (&text, cr, label, (x0 + x1) / 2, ytop - 4, 0.5, 1, 0.85, FALSE, MAX (a.w + 200, 200), &colors->foreground);
+      if (prefill)
+        {
+          g_autofree char *badge = g_strdup_printf ("× %" G_GINT64_FORMAT " hops", r->config.c);
+          double bw, bh, bx, by;
+          iv_text_measure (&text, badge, 0.8, TRUE, 0, &bw, &bh);
+          bx = (x0 + x1) / 2 - bw / 2 - 6;
+          by = ytop + (ybase - ytop) * 0.25 - bh / 2;
+          rounded (cr, (IvRect) { bx, by, bw + 12, bh + 2 }, (bh + 2) / 2);
+          iv_color_set_source (cr, &c);
+          cairo_fill (cr);
+          iv_text_show (&text, cr, badge, bx + 6, by + 1, 0, 0, 0.8, TRUE, 0, &(IvColor) { 1, 1, 1, 1 });
+        }
+    }
+
+  /* Legend of the four bounds. */
+  {
+    static const struct { IvBound b; const char *name; } items[] = {
+      { IV_BOUND_COMPUTE, "compute-bound" }, { IV_BOUND_MEMORY, "memory-bound" },
+      { IV_BOUND_COMM, "communication-bound" }, { IV_BOUND_TRIVIAL, "trivial (< 1 % of the layer)" },
+    };
+    double x = PAD + LABEL_W, y = height - PAD - 8;
+    for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+      {
+        double w, h;
+        IvColor col = rgb (iv_bound_color (items[i].b), 1);
+        rounded (cr, (IvRect) { x, y - 6, 14, 12 }, 3);
+        iv_color_set_source (cr, &col);
+        cairo_fill (cr);
+        iv_text_show (&text, cr, items[i].name, x + 20, y, 0, 0.5, 0.88, FALSE, 0, &colors->foreground);
+        iv_text_measure (&text, items[i].name, 0.88, FALSE, 0, &w, &h);
+        x += 20 + w + 22;
+      }
+  }
+  cairo_restore (cr);
+  iv_text_clear (&text);
+  return cairo_status (cr) == CAIRO_STATUS_SUCCESS;
+}
