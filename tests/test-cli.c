@@ -224,6 +224,73 @@ test_presets_and_hardware (void)
   result_clear (&r);
 }
 
+
+static guint32
+be32 (const guchar *p)
+{
+  return (guint32) p[0] << 24 | (guint32) p[1] << 16 | (guint32) p[2] << 8 | p[3];
+}
+
+/* --figure writes the named figure in the format its extension names, at the figure's
+ * default size or the one asked for; usage errors and failed evaluations write nothing. */
+static void
+test_model_figure (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("iv-cli-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "pipeline.png", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "roofline.pdf", NULL);
+  g_autofree char *svg = g_build_filename (dir, "stages.svg", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.png", NULL);
+  g_autofree char *data = NULL;
+  gsize len;
+  Result r;
+
+  r = run ("model", "--preset", "Llama-3.1-8B", "--mode", "prefill", "--tq", "8192",
+           "--context", "0", "--tp", "4", "--cp", "4", "--cp-place", "cube",
+           "--figure", "pipeline", "-o", png, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  g_assert_true (g_file_get_contents (png, &data, &len, NULL));
+  g_assert_cmpuint (len, >, 24);
+  g_assert_cmpmem (data, 8, "\x89PNG\r\n\x1a\n", 8);
+  g_assert_cmpuint (be32 ((guchar *) data + 16), ==, 1600);
+  g_assert_cmpuint (be32 ((guchar *) data + 20), ==, 520);
+  g_clear_pointer (&data, g_free);
+
+  r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "roofline", "-o", pdf, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  g_assert_true (g_file_get_contents (pdf, &data, &len, NULL));
+  g_assert_true (g_str_has_prefix (data, "%PDF-"));
+  g_clear_pointer (&data, g_free);
+
+  r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "stages", "--theme", "print",
+           "--width", "900", "--height", "500", "-o", svg, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  g_assert_true (g_file_get_contents (svg, &data, &len, NULL));
+  g_assert_nonnull (strstr (data, "<svg"));
+  /* 900 px at 96 per inch is 675 pt. */
+  g_assert_nonnull (strstr (data, "width=\"675pt\""));
+  g_clear_pointer (&data, g_free);
+
+  r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "sankey", "-o", bad, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "pipeline, stages, memory or roofline"));
+  result_clear (&r);
+  r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "pipeline", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "-o FILE"));
+  result_clear (&r);
+  r = run ("model", "--preset", "Llama-3.1-8B", "--tp", "32", "--figure", "pipeline", "-o", bad, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  result_clear (&r);
+  g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
+
+  g_unlink (png), g_unlink (pdf), g_unlink (svg);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -238,5 +305,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/model-errors", test_model_errors);
   g_test_add_func ("/cli/model-hf-config-and-csv", test_model_hf_config_and_csv);
   g_test_add_func ("/cli/presets-and-hardware", test_presets_and_hardware);
+  g_test_add_func ("/cli/model-figure", test_model_figure);
   return g_test_run ();
 }

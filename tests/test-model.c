@@ -9,6 +9,7 @@
 
 #include "iv-glossary.h"
 #include "iv-model.h"
+#include "iv-render-model.h"
 #include "iv-units.h"
 
 #define REL(a, b) g_assert_cmpfloat_with_epsilon ((a), (double) (b), fabs ((double) (b)) * 1e-9 + 1e-15)
@@ -690,6 +691,154 @@ test_units_parse (void)
   g_assert_false (iv_units_parse ("10 parsecs", &v));
 }
 
+
+/* ---- figures ---------------------------------------------------------------------- */
+
+#define FIG_W 1600
+#define FIG_H 520
+
+static cairo_surface_t *
+render_figure (IvRenderFunc render, const IvModelFigure *fig, IvTheme theme)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, FIG_W, FIG_H);
+  cairo_t *cr = cairo_create (s);
+  IvRenderOptions opt = { theme, 1.0 };
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (render (cr, fig, &opt, FIG_W, FIG_H, &error));
+  g_assert_no_error (error);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+static guint32
+pixel (cairo_surface_t *s, double x, double y)
+{
+  int ix = (int) floor (x), iy = (int) floor (y);
+  g_assert_true (ix >= 0 && iy >= 0 && ix < FIG_W && iy < FIG_H);
+  return ((guint32 *) (cairo_image_surface_get_data (s) + iy * cairo_image_surface_get_stride (s)))[ix]
+         & 0xffffff;
+}
+
+/* The fill of a stage's box, sampled on its top edge clear of the centred text. */
+static guint32
+box_fill (cairo_surface_t *s, const IvPipelineLayout *L, IvStageId id)
+{
+  IvRect b = L->box[id];
+  g_assert_cmpfloat (b.w, >, 0);
+  return pixel (s, b.x + b.w / 2, b.y + 5);
+}
+
+static gsize
+count_pixels (cairo_surface_t *s, IvRect r, guint32 rgb)
+{
+  gsize n = 0;
+  for (double y = r.y; y < r.y + r.h; y++)
+    for (double x = r.x; x < r.x + r.w; x++)
+      n += pixel (s, x, y) == rgb;
+  return n;
+}
+
+static void
+test_pipeline_figure (void)
+{
+  g_autoptr (IvHardware) hw = unit_hw ();
+  g_autoptr (IvModel) m = tiny_model ();
+  IvConfig c;
+  IvResult r;
+  IvModelFigure fig = { &r, 0 };
+  IvPipelineLayout L;
+  cairo_surface_t *s;
+
+  /* The decode configuration of test_decode_tp_on_pes: S2 is memory-bound (5.29 µs of
+   * traffic against 1.05 µs of math) and C2 a 6.6 µs all-reduce; both must be drawn in
+   * their bound's colour, and with CP = 1 there is no ring loop. */
+  iv_config_init (&c);
+  c.mode = IV_MODE_DECODE, c.B = 2, c.T = 1, c.P = 1023, c.t = 4, c.c = 1;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  iv_pipeline_layout (&fig, FIG_W, FIG_H, &L);
+  g_assert_false (L.has_arc);
+  s = render_figure (iv_render_pipeline, &fig, IV_THEME_LIGHT);
+  g_assert_cmphex (box_fill (s, &L, IV_S2), ==, 0xe37400);
+  g_assert_cmphex (box_fill (s, &L, IV_C2), ==, 0xc62828);
+  g_assert_cmphex (box_fill (s, &L, IV_CF1), ==, 0xc62828);
+  for (int id = 0; id < IV_N_STAGES; id++)
+    if (L.box[id].w > 0 && id != IV_C1 && id != IV_C3)
+      g_assert_cmphex (box_fill (s, &L, id), ==, iv_bound_color (r.kinds[0].stages[id].bound));
+  /* Boxes stay inside the figure, in order, without overlapping. */
+  g_assert_cmpfloat (L.box[IV_S1].x + L.box[IV_S1].w, <, L.box[IV_S2].x);
+  g_assert_cmpfloat (L.box[IV_C2].x + L.box[IV_C2].w, <=, FIG_W);
+  g_assert_cmpfloat (L.attention_row.y + L.attention_row.h, <, L.ffn_row.y);
+  cairo_surface_destroy (s);
+
+  /* Without TP there is nothing to all-reduce: C2 and CF1 are not drawn at all. */
+  c.t = 1;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  iv_pipeline_layout (&fig, FIG_W, FIG_H, &L);
+  g_assert_cmpfloat (L.box[IV_C2].w, ==, 0);
+  g_assert_cmpfloat (L.box[IV_CF1].w, ==, 0);
+  g_assert_cmpfloat (L.box[IV_S10].w, >, 0);
+
+  /* Prefill with CP = 4 on cubes: the ring-attention loop arc is drawn in the
+   * communication colour above S5…S8, and the ring's exchange sits above the core. */
+  iv_config_init (&c);
+  c.mode = IV_MODE_PREFILL, c.B = 1, c.T = 1024, c.P = 0, c.t = 1, c.c = 4;
+  c.place_cp = IV_PLACE_CUBE, c.ring = IV_RING_KV;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  iv_pipeline_layout (&fig, FIG_W, FIG_H, &L);
+  g_assert_true (L.has_arc);
+  g_assert_cmpfloat (L.arc.x, >=, L.box[IV_S5].x);
+  g_assert_cmpfloat (L.arc.x + L.arc.w, <=, L.box[IV_S8].x + L.box[IV_S8].w);
+  g_assert_cmpfloat (L.arc.y + L.arc.h, <=, L.box[IV_C1].y);
+  g_assert_cmpfloat (L.box[IV_C1].y + L.box[IV_C1].h, <, L.box[IV_S5].y);
+  s = render_figure (iv_render_pipeline, &fig, IV_THEME_LIGHT);
+  g_assert_cmpuint (count_pixels (s, L.arc, 0xc62828), >, 50);
+  cairo_surface_destroy (s);
+  /* …and with CP = 1 the same rectangle holds none of it. */
+  c.c = 1;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  {
+    IvRect arc = L.arc;
+    iv_pipeline_layout (&fig, FIG_W, FIG_H, &L);
+    g_assert_false (L.has_arc);
+    s = render_figure (iv_render_pipeline, &fig, IV_THEME_LIGHT);
+    g_assert_cmpuint (count_pixels (s, arc, 0xc62828), ==, 0);
+    cairo_surface_destroy (s);
+  }
+}
+
+/* The other figures draw every theme without error and put ink on the page; one that
+ * does not fit says so in the memory figure rather than failing. */
+static void
+test_other_figures (void)
+{
+  g_autoptr (IvHardware) hw = unit_hw ();
+  g_autoptr (IvModel) m = tiny_model ();
+  IvRenderFunc renders[] = { iv_render_pipeline, iv_render_stages, iv_render_memory,
+                             iv_render_roofline };
+  IvTheme themes[] = { IV_THEME_LIGHT, IV_THEME_DARK, IV_THEME_PRINT };
+  IvConfig c;
+  IvResult r;
+  IvModelFigure fig = { &r, 0 };
+
+  iv_config_init (&c);
+  c.mode = IV_MODE_DECODE, c.B = 2, c.T = 1, c.P = 1023, c.t = 4, c.c = 1;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  for (guint i = 0; i < G_N_ELEMENTS (renders); i++)
+    for (guint t = 0; t < G_N_ELEMENTS (themes); t++)
+      {
+        cairo_surface_t *s = render_figure (renders[i], &fig, themes[t]);
+        guint32 bg = pixel (s, 1, 1);
+        gsize ink = 0;
+        for (int y = 0; y < FIG_H; y += 3)
+          for (int x = 0; x < FIG_W; x += 3)
+            ink += pixel (s, x, y) != bg;
+        g_assert_cmpuint (ink, >, 500);
+        cairo_surface_destroy (s);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -709,5 +858,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/hf-import", test_hf_import);
   g_test_add_func ("/model/hardware-files", test_hardware_files);
   g_test_add_func ("/model/units-parse", test_units_parse);
+  g_test_add_func ("/model/pipeline-figure", test_pipeline_figure);
+  g_test_add_func ("/model/other-figures", test_other_figures);
   return g_test_run ();
 }
