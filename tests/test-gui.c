@@ -9,7 +9,9 @@
 #include "iv-application.h"
 #include "iv-chart-view.h"
 #include "iv-export-dialog.h"
+#include "iv-render-model.h"
 #include "iv-window.h"
+#include "iv-window-private.h"
 #include "iv-test-util.h"
 
 static IvApplication *app;
@@ -587,6 +589,102 @@ test_screenshot_not_blank (void)
     g_assert_true (gdk_texture_save_to_png (texture, out));
 }
 
+
+/* The control a mnemonic label names, found under @root. */
+static GtkWidget *
+control_labelled (GtkWidget *root, const char *label)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+      if (GTK_IS_LABEL (c) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (c)), label) == 0)
+        return gtk_label_get_mnemonic_widget (GTK_LABEL (c));
+      if ((found = control_labelled (c, label)))
+        return found;
+    }
+  return NULL;
+}
+
+static cairo_surface_t *
+render_view_figure (IvModelView *view)
+{
+  const IvFigure *f = iv_model_view_get_figure (view);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 460);
+  cairo_t *cr = cairo_create (s);
+  IvRenderOptions o = { IV_THEME_LIGHT, 1.0 };
+
+  g_assert_nonnull (f);
+  g_assert_true (f->render (cr, f->data, &o, 1200, 460, NULL));
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+static gboolean
+surfaces_equal (cairo_surface_t *a, cairo_surface_t *b)
+{
+  return memcmp (cairo_image_surface_get_data (a), cairo_image_surface_get_data (b),
+                 (gsize) cairo_image_surface_get_stride (a) * cairo_image_surface_get_height (a)) == 0;
+}
+
+/* The Model workspace works before anything is opened: moving the TP slider re-evaluates
+ * and redraws the pipeline; a combination the SIP cannot hold keeps the last result
+ * (greyed) and says why; an opened config.json becomes the model. */
+static void
+test_model_view (void)
+{
+  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_MODEL);
+  IvModelView *view = iv_workspace_page_get_model_view (page);
+  g_autofree char *dir = g_build_filename (tmpdir, "Qwen3-8B", NULL);
+  g_autofree char *config = g_build_filename (dir, "config.json", NULL);
+  GtkRange *tp;
+  cairo_surface_t *before, *after;
+  IvPipelineLayout L;
+  IvModelFigure fig;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-workspace", "s", "model"));
+  settle ();
+  g_assert_true (_iv_window_get_visible_page (window) == page);
+  g_assert_nonnull (view);
+  g_assert_nonnull (iv_workspace_page_get_figure (page));
+  g_assert_cmpstr (iv_model_view_get_result (view)->model->name, ==, "Llama-3.1-8B");
+  g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 4);
+  g_assert_null (iv_model_view_get_error (view));
+
+  tp = GTK_RANGE (control_labelled (GTK_WIDGET (view), "T_P"));
+  g_assert_nonnull (tp);
+  before = render_view_figure (view);
+  gtk_range_set_value (tp, 0);             /* TP = 1: nothing to all-reduce */
+  g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 1);
+  fig = (IvModelFigure) { iv_model_view_get_result (view), 0 };
+  iv_pipeline_layout (&fig, 1200, 460, &L);
+  g_assert_cmpfloat (L.box[IV_C2].w, ==, 0);
+  after = render_view_figure (view);
+  g_assert_false (surfaces_equal (before, after));
+  cairo_surface_destroy (before);
+  cairo_surface_destroy (after);
+
+  gtk_range_set_value (tp, 3);             /* TP = 8 */
+  g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 8);
+  gtk_range_set_value (tp, 6);             /* TP = 64 on PEs: ring4 cubes have 16 */
+  g_assert_nonnull (iv_model_view_get_error (view));
+  g_assert_nonnull (strstr (iv_model_view_get_error (view), "TP=64"));
+  g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 8);
+  g_assert_nonnull (iv_workspace_page_get_figure (page));
+  gtk_range_set_value (tp, 2);
+  g_assert_null (iv_model_view_get_error (view));
+
+  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (config,
+      "{\"model_type\": \"qwen3\", \"hidden_size\": 4096, \"num_hidden_layers\": 36,"
+      " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"head_dim\": 128,"
+      " \"intermediate_size\": 12288, \"vocab_size\": 151936}", -1, NULL));
+  open_paths (config, NULL);
+  settle ();
+  g_assert_cmpstr (iv_model_view_get_result (view)->model->name, ==, "Qwen3-8B");
+  g_assert_cmpint (iv_model_view_get_result (view)->kinds[0].layers, ==, 36);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -619,6 +717,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/cancel-long-load", test_cancel_long_load);
   g_test_add_func ("/gui/chart-view", test_chart_view);
   g_test_add_func ("/gui/preferences-and-about", test_preferences_and_about);
+  g_test_add_func ("/gui/model-view", test_model_view);
   g_test_add_func ("/gui/window-size-saved", test_window_size_saved);
   rc = g_test_run ();
 

@@ -322,7 +322,7 @@ test_embeddings (void)
   g_autoptr (IvHardware) ring = unit_hw ();
   g_autoptr (IvHardware) mesh = grid_hw (IV_TOPOLOGY_MESH2D);
   g_autoptr (IvHardware) torus = grid_hw (IV_TOPOLOGY_TORUS2D);
-  IvGroup g;
+  IvCommGroup g;
   char err[200];
   IvCollectiveCost cost;
 

@@ -271,7 +271,7 @@ result_to_json (const IvResult *r)
   json_builder_begin_object (b);
   for (int g = 0; g < 2; g++)
     {
-      const IvGroup *grp = g == 0 ? &r->tp_group : &r->cp_group;
+      const IvCommGroup *grp = g == 0 ? &r->tp_group : &r->cp_group;
       json_builder_set_member_name (b, g == 0 ? "tp" : "cp");
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "embedding");

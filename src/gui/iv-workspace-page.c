@@ -9,6 +9,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "iv-model-view.h"
 #include "iv-units.h"
 
 struct _IvWorkspacePage
@@ -20,6 +21,8 @@ struct _IvWorkspacePage
   GSignalGroup *document_signals;
   GtkWidget *run_rows[64];
   guint n_run_rows;
+  IvModelView *model_view;    /* the Model workspace only */
+  IvDocument *imported;       /* the HF config last added to the model view */
 
   /* template children */
   GtkStack *stack;
@@ -115,6 +118,22 @@ show_overview (IvWorkspacePage *self, IvDocument *doc)
   gtk_stack_set_visible_child_name (self->stack, "overview");
 }
 
+/* An opened config.json joins the model choices once and is selected; one that does not
+ * import leaves the view as it was, with the reason in a toast by the window. */
+static void
+show_model (IvWorkspacePage *self, IvDocument *doc)
+{
+  if (doc != self->imported && iv_document_get_info (doc)->kind == IV_KIND_HF_CONFIG)
+    {
+      g_autofree char *path = g_file_get_path (iv_document_get_file (doc));
+      g_autoptr (GError) error = NULL;
+      g_set_object (&self->imported, doc);
+      if (!iv_model_view_add_hf_config (self->model_view, path, &error))
+        g_warning ("%s", error->message);
+    }
+  gtk_stack_set_visible_child_name (self->stack, "model");
+}
+
 static void
 sync_view (IvWorkspacePage *self)
 {
@@ -122,7 +141,8 @@ sync_view (IvWorkspacePage *self)
 
   if (!doc || iv_document_get_state (doc) == IV_DOCUMENT_FAILED)
     {
-      gtk_stack_set_visible_child_name (self->stack, "empty");
+      /* The presets make the model useful before anything is opened. */
+      gtk_stack_set_visible_child_name (self->stack, self->model_view ? "model" : "empty");
       return;
     }
   if (iv_document_get_state (doc) == IV_DOCUMENT_LOADING)
@@ -131,6 +151,11 @@ sync_view (IvWorkspacePage *self)
       adw_status_page_set_description (self->loading_status, iv_document_get_subtitle (doc));
       gtk_progress_bar_set_fraction (self->loading_progress, iv_document_get_progress (doc));
       gtk_stack_set_visible_child_name (self->stack, "loading");
+      return;
+    }
+  if (self->model_view)
+    {
+      show_model (self, doc);
       return;
     }
   show_overview (self, doc);
@@ -151,6 +176,12 @@ setup_empty (IvWorkspacePage *self)
       gtk_actionable_set_action_target (GTK_ACTIONABLE (self->samples_button), "s", "traces");
       break;
     case IV_GROUP_MODEL:
+      if (!self->model_view)
+        {
+          self->model_view = IV_MODEL_VIEW (iv_model_view_new ());
+          gtk_stack_add_named (self->stack, GTK_WIDGET (self->model_view), "model");
+          gtk_stack_set_visible_child_name (self->stack, "model");
+        }
       adw_status_page_set_icon_name (self->empty_status, "iv-model-symbolic");
       adw_status_page_set_title (self->empty_status, _("No Model Configurations Open"));
       adw_status_page_set_description (self->empty_status,
@@ -184,6 +215,7 @@ iv_workspace_page_dispose (GObject *object)
 
   g_clear_object (&self->document_signals);
   g_clear_object (&self->document);
+  g_clear_object (&self->imported);
   gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_WORKSPACE_PAGE);
   G_OBJECT_CLASS (iv_workspace_page_parent_class)->dispose (object);
 }
@@ -300,10 +332,19 @@ iv_workspace_page_set_has_samples (IvWorkspacePage *self, gboolean has_samples)
   gtk_widget_set_visible (GTK_WIDGET (self->samples_button), has_samples);
 }
 
-/* The overview has no figure: Export becomes available with the workspaces' views. */
+/* The overview has no figure; the Model workspace exports the figure on screen. */
 const IvFigure *
 iv_workspace_page_get_figure (IvWorkspacePage *self)
 {
   g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), NULL);
+  if (self->model_view && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "model") == 0)
+    return iv_model_view_get_figure (self->model_view);
   return NULL;
+}
+
+IvModelView *
+iv_workspace_page_get_model_view (IvWorkspacePage *self)
+{
+  g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), NULL);
+  return self->model_view;
 }

@@ -5,6 +5,7 @@
 #include <gtk/gtk.h>
 
 #include "iv-document.h"
+#include "iv-model-view.h"
 #include "iv-render.h"
 
 G_BEGIN_DECLS
@@ -19,5 +20,6 @@ void            iv_workspace_page_set_document (IvWorkspacePage *self,
 void            iv_workspace_page_set_has_samples (IvWorkspacePage *self,
                                                    gboolean         has_samples);
 const IvFigure *iv_workspace_page_get_figure   (IvWorkspacePage *self);
+IvModelView    *iv_workspace_page_get_model_view (IvWorkspacePage *self);
 
 G_END_DECLS

@@ -22,7 +22,7 @@ iv_embed_kind_to_string (IvEmbedKind kind)
 }
 
 gboolean
-iv_group_embed (IvGroup *g, gint64 N, gint64 s, gboolean on_pes, const IvHardware *hw,
+iv_group_embed (IvCommGroup *g, gint64 N, gint64 s, gboolean on_pes, const IvHardware *hw,
                 char *error, gsize error_len)
 {
   gint64 X = on_pes ? hw->n_pe : hw->X;
@@ -30,7 +30,7 @@ iv_group_embed (IvGroup *g, gint64 N, gint64 s, gboolean on_pes, const IvHardwar
   IvTopology topo = on_pes ? IV_TOPOLOGY_RING : hw->topology;
   const char *unit = on_pes ? "PEs" : "cubes";
 
-  *g = (IvGroup) { IV_EMBED_SINGLE, N, s, 1, 1, 1, FALSE, FALSE, FALSE, on_pes,
+  *g = (IvCommGroup) { IV_EMBED_SINGLE, N, s, 1, 1, 1, FALSE, FALSE, FALSE, on_pes,
                    on_pes ? hw->B_pe : hw->B_cu, on_pes ? hw->a_pe : hw->a_cu };
   if (N <= 1)
     return TRUE;
@@ -65,7 +65,7 @@ iv_group_embed (IvGroup *g, gint64 N, gint64 s, gboolean on_pes, const IvHardwar
 }
 
 IvCollectiveCost
-iv_allreduce (const IvGroup *g, const IvHardware *hw, double S)
+iv_allreduce (const IvCommGroup *g, const IvHardware *hw, double S)
 {
   IvCollectiveCost c = { 0, 0, 0 };
 
@@ -94,7 +94,7 @@ iv_allreduce (const IvGroup *g, const IvHardware *hw, double S)
 
 /* A ring embedded in a line that does not close zig-zags: every other step is two hops. */
 gint64
-iv_group_dilation (const IvGroup *g)
+iv_group_dilation (const IvCommGroup *g)
 {
   if (g->kind == IV_EMBED_SUBGRID)
     return g->wrap_x || g->wrap_y || g->Xg % 2 == 0 || g->Yg % 2 == 0 ? 1 : 2;
@@ -102,7 +102,7 @@ iv_group_dilation (const IvGroup *g)
 }
 
 IvCollectiveCost
-iv_ring_step (const IvGroup *g, const IvHardware *hw, double S)
+iv_ring_step (const IvCommGroup *g, const IvHardware *hw, double S)
 {
   IvCollectiveCost c = { 0, 0, 0 };
   double h = g->kind == IV_EMBED_SUBGRID ? 1 : g->h;

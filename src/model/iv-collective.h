@@ -25,7 +25,7 @@ typedef struct
   gboolean wrap_x, wrap_y;
   gboolean on_pes;   /* inside a cube (PE links) or across cubes */
   double B, alpha;   /* the level's link bandwidth per direction and step latency */
-} IvGroup;
+} IvCommGroup;
 
 typedef struct
 {
@@ -35,20 +35,20 @@ typedef struct
 } IvCollectiveCost;
 
 /* FALSE with a sentence in @error when the group cannot be embedded. */
-gboolean iv_group_embed        (IvGroup          *group,
+gboolean iv_group_embed        (IvCommGroup          *group,
                                 gint64            N,
                                 gint64            stride,
                                 gboolean          on_pes,
                                 const IvHardware *hw,
                                 char             *error,
                                 gsize             error_len);
-IvCollectiveCost iv_allreduce  (const IvGroup    *group,
+IvCollectiveCost iv_allreduce  (const IvCommGroup    *group,
                                 const IvHardware *hw,
                                 double            bytes);
-IvCollectiveCost iv_ring_step  (const IvGroup    *group,
+IvCollectiveCost iv_ring_step  (const IvCommGroup    *group,
                                 const IvHardware *hw,
                                 double            bytes);
-gint64   iv_group_dilation     (const IvGroup    *group);
+gint64   iv_group_dilation     (const IvCommGroup    *group);
 const char *iv_embed_kind_to_string (IvEmbedKind kind);
 
 G_END_DECLS

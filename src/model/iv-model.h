@@ -111,7 +111,7 @@ typedef struct
   const IvHardware *hw;
   IvConfig config;
 
-  IvGroup tp_group, cp_group, c3_group;
+  IvCommGroup tp_group, cp_group, c3_group;
   IvKindResult kinds[IV_MAX_KINDS];
   guint n_kinds;
   IvStage lm_head;

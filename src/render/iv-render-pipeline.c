@@ -56,14 +56,15 @@ static const IvStageId attention_order[] = { IV_S1, IV_S2, IV_S3, IV_S4, IV_S5, 
                                              IV_S8, IV_S9, IV_S10, IV_C2 };
 static const IvStageId ffn_order[] = { IV_F1, IV_R, IV_F2, IV_F3, IV_F4, IV_F5, IV_CF1 };
 
-/* C2 and CF1 appear only when they cost something; the router only in MoE layers. */
+/* Exchanges (C1, C2, C3, CF1) appear only when they cost something; the router only in
+ * MoE layers. */
 static gboolean
 shown (const IvKindResult *k, IvStageId s)
 {
   const IvStage *st = &k->stages[s];
   if (!st->present)
     return FALSE;
-  if (s == IV_C2 || s == IV_CF1)
+  if (s == IV_C1 || s == IV_C2 || s == IV_C3 || s == IV_CF1)
     return st->t_s > 0;
   return TRUE;
 }
@@ -74,7 +75,7 @@ iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPip
   const IvResult *r = fig->result;
   const IvKindResult *k = &r->kinds[MIN (fig->kind, r->n_kinds - 1)];
   guint n_att = 0, n_ffn = 0, n;
-  gboolean conc = k->stages[IV_C1].present || k->stages[IV_C3].present;
+  gboolean c1 = shown (k, IV_C1), c3 = shown (k, IV_C3), conc = c1 || c3;
   double top = PAD + 50, bottom = height - PAD - 30, bw, bh, x0 = PAD + LABEL_W, y;
 
   memset (L, 0, sizeof *L);
@@ -107,10 +108,10 @@ iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPip
     {
       IvRect a = L->box[IV_S5], b = L->box[IV_S7];
       double cy = y - 0.55 * bh - 8, cw = b.x + b.w - a.x;
-      gboolean both = k->stages[IV_C1].present && k->stages[IV_C3].present;
-      if (k->stages[IV_C1].present)
+      gboolean both = c1 && c3;
+      if (c1)
         L->box[IV_C1] = (IvRect) { a.x, cy, both ? cw / 2 - GAP / 2 : cw, 0.55 * bh };
-      if (k->stages[IV_C3].present)
+      if (c3)
         L->box[IV_C3] = (IvRect) { both ? a.x + cw / 2 + GAP / 2 : a.x, cy, both ? cw / 2 - GAP / 2 : cw, 0.55 * bh };
     }
   if (L->has_arc)
@@ -169,11 +170,16 @@ draw_box (cairo_t *cr, IvText *text, const IvThemeColors *colors, IvTheme theme,
                 : concurrent ? colors->foreground : (IvColor) { 1, 1, 1, 1 };
   g_autofree char *time = iv_units_format_seconds (st->visible_s);
   g_autofree char *label = NULL;
+  const char *name = short_names[id];
   double scale = r.w < 70 ? 0.78 : 0.9;
 
   if (concurrent)
-    label = g_strdup_printf ("%s · %s, visible %s", short_names[id],
-                             iv_units_format_seconds (st->t_s), time);
+    {
+      g_autofree char *total = iv_units_format_seconds (st->t_s);
+      label = st->visible_s > 0
+              ? g_strdup_printf ("%s · %s, %s not hidden", short_names[id], total, time)
+              : g_strdup_printf ("%s · %s, hidden under compute", short_names[id], total);
+    }
   rounded (cr, r, 7);
   iv_color_set_source (cr, (IvColor[]) { blend (fill, &colors->background, theme) });
   cairo_fill_preserve (cr);
@@ -191,15 +197,27 @@ draw_box (cairo_t *cr, IvText *text, const IvThemeColors *colors, IvTheme theme,
       return;
     }
   cairo_new_path (cr);
+  /* A name too wide for a narrow box shrinks once, then gives way to the stage's id. */
+  {
+    double w, h;
+    iv_text_measure (text, name, scale, TRUE, -1, &w, &h);
+    if (w > r.w - 6)
+      {
+        scale *= 0.82;
+        iv_text_measure (text, name, scale, TRUE, -1, &w, &h);
+        if (w > r.w - 6)
+          name = iv_stage_id (id);
+      }
+  }
   if (r.h >= 40)
     {
-      iv_text_show (text, cr, short_names[id], r.x + r.w / 2, r.y + r.h / 2 - 1, 0.5, 1, scale,
+      iv_text_show (text, cr, name, r.x + r.w / 2, r.y + r.h / 2 - 1, 0.5, 1, scale,
                     TRUE, r.w - 6, &ink);
       iv_text_show (text, cr, st->visible_s > 0 ? time : "–", r.x + r.w / 2, r.y + r.h / 2 + 2,
                     0.5, 0, scale * 0.92, FALSE, r.w - 6, &ink);
     }
   else
-    iv_text_show (text, cr, short_names[id], r.x + r.w / 2, r.y + r.h / 2, 0.5, 0.5, scale, TRUE,
+    iv_text_show (text, cr, name, r.x + r.w / 2, r.y + r.h / 2, 0.5, 0.5, scale, TRUE,
                   r.w - 6, &ink);
 }
 

@@ -1,0 +1,504 @@
+/* iv-model-view.c: the Model workspace's live view. Every control change re-evaluates
+ * the model (a few microseconds) and redraws the visible figure with the same renderer
+ * the command line exports with. A combination the model rejects keeps the last valid
+ * result on screen, greyed, with the reason under the controls. */
+#define G_LOG_DOMAIN "iv-gui"
+
+#include "iv-model-view.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "iv-render-model.h"
+#include "iv-units.h"
+
+typedef struct
+{
+  const char *name;    /* stack page name, also the exported file's name */
+  const char *title;
+  IvRenderFunc render;
+} FigureInfo;
+
+static const FigureInfo figure_info[] = {
+  { "pipeline", N_("Pipeline"), iv_render_pipeline },
+  { "stages", N_("Stages"), iv_render_stages },
+  { "memory", N_("Memory"), iv_render_memory },
+  { "roofline", N_("Roofline"), iv_render_roofline },
+};
+
+struct _IvModelView
+{
+  GtkWidget parent_instance;
+
+  GPtrArray *models;          /* const IvModel *: the presets, then imported models */
+  GPtrArray *imported;        /* IvModel *, owned; outlive any result pointing at them */
+  GPtrArray *hardware;        /* const IvHardware * (the presets) */
+
+  IvResult result;            /* the last configuration that evaluated */
+  gboolean has_result;
+  char *error;                /* why the current controls do not evaluate, or NULL */
+  IvModelFigure model_figure;
+  IvFigure figure;
+
+  GtkWidget *paned;
+  GtkStringList *model_names;
+  GtkDropDown *model_drop;
+  GtkDropDown *hardware_drop;
+  GtkDropDown *mode_drop;
+  GtkSpinButton *batch_spin;
+  GtkRange *tp_scale;
+  GtkRange *cp_scale;
+  GtkRange *tq_scale;
+  GtkSpinButton *context_spin;
+  GtkDropDown *tp_place_drop;
+  GtkDropDown *cp_place_drop;
+  GtkDropDown *ring_drop;
+  GtkDropDown *kind_drop;
+  GtkStringList *kind_names;
+  GtkLabel *error_label;
+  GtkLabel *summary_label;
+  GtkStack *figure_stack;
+  GtkWidget *areas[G_N_ELEMENTS (figure_info)];
+  gboolean updating;          /* controls being set from code: no re-evaluation */
+};
+
+G_DEFINE_FINAL_TYPE (IvModelView, iv_model_view, GTK_TYPE_WIDGET)
+
+enum { SIGNAL_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static gint64
+pow2 (GtkRange *range)
+{
+  return (gint64) 1 << (int) lround (gtk_range_get_value (range));
+}
+
+static char *
+format_pow2 (GtkScale *scale, double value, gpointer user_data)
+{
+  (void) scale, (void) user_data;
+  return g_strdup_printf ("%" G_GINT64_FORMAT, (gint64) 1 << (int) lround (value));
+}
+
+static const IvModel *
+current_model (IvModelView *self)
+{
+  guint i = gtk_drop_down_get_selected (self->model_drop);
+  return i < self->models->len ? self->models->pdata[i] : NULL;
+}
+
+static const IvHardware *
+current_hardware (IvModelView *self)
+{
+  guint i = gtk_drop_down_get_selected (self->hardware_drop);
+  return i < self->hardware->len ? self->hardware->pdata[i] : NULL;
+}
+
+static void
+redraw (IvModelView *self)
+{
+  const char *name;
+
+  if (!self->figure_stack)
+    return;
+  name = gtk_stack_get_visible_child_name (self->figure_stack);
+  for (guint i = 0; i < G_N_ELEMENTS (figure_info); i++)
+    if (g_strcmp0 (name, figure_info[i].name) == 0)
+      {
+        self->figure.render = figure_info[i].render;
+        self->figure.name = figure_info[i].name;
+        gtk_widget_queue_draw (self->areas[i]);
+      }
+  /* Greyed while the controls break a constraint: what is shown is the last valid result. */
+  gtk_widget_set_opacity (GTK_WIDGET (self->figure_stack), self->error ? 0.4 : 1.0);
+}
+
+/* The layer kinds of the current result (dense, moe, local, global…), keeping the
+ * selection when the kinds stay the same. */
+static void
+sync_kinds (IvModelView *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->kind_names));
+  gboolean same = n == self->result.n_kinds;
+
+  for (guint i = 0; same && i < n; i++)
+    same = g_strcmp0 (gtk_string_list_get_string (self->kind_names, i),
+                      self->result.kinds[i].name) == 0;
+  if (!same)
+    {
+      const char *names[IV_MAX_KINDS + 1] = { NULL };
+      guint most = 0;
+      for (guint i = 0; i < self->result.n_kinds; i++)
+        {
+          names[i] = self->result.kinds[i].name;
+          if (self->result.kinds[i].layers > self->result.kinds[most].layers)
+            most = i;
+        }
+      gtk_string_list_splice (self->kind_names, 0, n, names);
+      gtk_drop_down_set_selected (self->kind_drop, most);
+    }
+  gtk_widget_set_sensitive (GTK_WIDGET (self->kind_drop), self->result.n_kinds > 1);
+  self->model_figure.kind = MIN (gtk_drop_down_get_selected (self->kind_drop),
+                                 self->result.n_kinds - 1);
+}
+
+static void
+recompute (IvModelView *self)
+{
+  const IvModel *model = current_model (self);
+  const IvHardware *hw = current_hardware (self);
+  IvConfig c;
+  IvResult r;
+
+  if (self->updating || !model || !hw)
+    return;
+  iv_config_init (&c);
+  c.mode = gtk_drop_down_get_selected (self->mode_drop) == 0 ? IV_MODE_PREFILL : IV_MODE_DECODE;
+  c.B = gtk_spin_button_get_value_as_int (self->batch_spin);
+  c.T = pow2 (self->tq_scale);
+  c.P = gtk_spin_button_get_value_as_int (self->context_spin);
+  c.t = pow2 (self->tp_scale);
+  c.c = pow2 (self->cp_scale);
+  c.place_tp = gtk_drop_down_get_selected (self->tp_place_drop) == 0 ? IV_PLACE_PE : IV_PLACE_CUBE;
+  c.place_cp = gtk_drop_down_get_selected (self->cp_place_drop) == 0 ? IV_PLACE_PE : IV_PLACE_CUBE;
+  c.ring = gtk_drop_down_get_selected (self->ring_drop) == 0 ? IV_RING_KV : IV_RING_QOML;
+  /* The ring variant only exists in prefill with CP > 1. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->ring_drop), c.mode == IV_MODE_PREFILL && c.c > 1);
+
+  g_clear_pointer (&self->error, g_free);
+  if (iv_model_evaluate (model, hw, &c, &r))
+    {
+      g_autofree char *step = iv_units_format_seconds (r.step_s);
+      g_autofree char *summary = NULL;
+      self->result = r;
+      self->has_result = TRUE;
+      sync_kinds (self);
+      summary = g_strdup_printf (_("Step %s · %.4g tokens/s · %s"), step, r.tokens_per_s,
+                                 r.fits ? _("fits in memory") : _("does not fit in memory"));
+      gtk_label_set_text (self->summary_label, summary);
+      gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
+    }
+  else
+    {
+      self->error = g_strdup (r.error);
+      gtk_label_set_text (self->error_label, r.error);
+      gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
+    }
+  redraw (self);
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+static void
+on_kind_selected (IvModelView *self)
+{
+  if (self->has_result)
+    self->model_figure.kind = MIN (gtk_drop_down_get_selected (self->kind_drop),
+                                   self->result.n_kinds - 1);
+  redraw (self);
+}
+
+/* The sliders cover what the chosen SIP can hold: TP and CP up to all of its PEs. */
+static void
+on_hardware_selected (IvModelView *self)
+{
+  const IvHardware *hw = current_hardware (self);
+  double top;
+
+  if (!hw)
+    return;
+  top = floor (log2 ((double) hw->n_pe * hw->X * hw->Y));
+  self->updating = TRUE;
+  for (int i = 0; i < 2; i++)
+    {
+      GtkRange *range = i == 0 ? self->tp_scale : self->cp_scale;
+      gtk_range_set_range (range, 0, top);
+      gtk_scale_clear_marks (GTK_SCALE (range));
+      for (int v = 0; v <= top; v++)
+        gtk_scale_add_mark (GTK_SCALE (range), v, GTK_POS_BOTTOM, NULL);
+    }
+  self->updating = FALSE;
+  recompute (self);
+}
+
+static void
+draw_figure (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
+{
+  IvModelView *self = IV_MODEL_VIEW (user_data);
+  const FigureInfo *info = g_object_get_data (G_OBJECT (area), "iv-figure");
+  IvRenderOptions options = { adw_style_manager_get_dark (adw_style_manager_get_default ())
+                                  ? IV_THEME_DARK : IV_THEME_LIGHT, 1.0 };
+  g_autoptr (GError) error = NULL;
+
+  if (!self->has_result)
+    return;
+  if (!info->render (cr, &self->model_figure, &options, width, height, &error))
+    g_warning ("%s: %s", info->name, error->message);
+}
+
+static GtkWidget *
+label_for (GtkGrid *grid, int row, const char *text, GtkWidget *control)
+{
+  GtkWidget *label = gtk_label_new_with_mnemonic (text);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), control);
+  gtk_widget_set_hexpand (control, TRUE);
+  gtk_grid_attach (grid, label, 0, row, 1, 1);
+  gtk_grid_attach (grid, control, 1, row, 1, 1);
+  return control;
+}
+
+static GtkDropDown *
+choice (const char *const *items, GCallback changed, IvModelView *self)
+{
+  GtkDropDown *drop = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (items));
+  g_signal_connect_swapped (drop, "notify::selected", changed, self);
+  return drop;
+}
+
+static GtkRange *
+log2_scale (double top, double value, IvModelView *self)
+{
+  GtkWidget *scale = gtk_scale_new_with_range (GTK_ORIENTATION_HORIZONTAL, 0, top, 1);
+  gtk_scale_set_digits (GTK_SCALE (scale), 0);
+  gtk_scale_set_draw_value (GTK_SCALE (scale), TRUE);
+  gtk_scale_set_value_pos (GTK_SCALE (scale), GTK_POS_RIGHT);
+  gtk_scale_set_format_value_func (GTK_SCALE (scale), format_pow2, NULL, NULL);
+  gtk_range_set_round_digits (GTK_RANGE (scale), 0);
+  gtk_range_set_value (GTK_RANGE (scale), value);
+  for (int v = 0; v <= top; v++)
+    gtk_scale_add_mark (GTK_SCALE (scale), v, GTK_POS_BOTTOM, NULL);
+  g_signal_connect_swapped (scale, "value-changed", G_CALLBACK (recompute), self);
+  return GTK_RANGE (scale);
+}
+
+static GtkSpinButton *
+spin (double lo, double hi, double step, double value, IvModelView *self)
+{
+  GtkWidget *s = gtk_spin_button_new_with_range (lo, hi, step);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (s), value);
+  g_signal_connect_swapped (s, "value-changed", G_CALLBACK (recompute), self);
+  return GTK_SPIN_BUTTON (s);
+}
+
+static GtkWidget *
+build_controls (IvModelView *self)
+{
+  static const char *const modes[] = { N_("Prefill"), N_("Decode"), NULL };
+  static const char *const places[] = { N_("PEs"), N_("Cubes"), NULL };
+  static const char *const rings[] = { N_("K/V ring"), N_("Q+O/m/l ring"), NULL };
+  const char *translated_modes[] = { _(modes[0]), _(modes[1]), NULL };
+  const char *translated_places[] = { _(places[0]), _(places[1]), NULL };
+  const char *translated_rings[] = { _(rings[0]), _(rings[1]), NULL };
+  GtkGrid *grid = GTK_GRID (gtk_grid_new ());
+  GtkWidget *scroller = gtk_scrolled_window_new (), *box;
+  g_autoptr (GtkStringList) hw_names = gtk_string_list_new (NULL);
+  GtkExpression *expression;
+  int row = 0;
+
+  gtk_grid_set_row_spacing (grid, 10);
+  gtk_grid_set_column_spacing (grid, 12);
+
+  /* Models: searchable by name; the presets come grouped by family from their table. */
+  self->model_names = gtk_string_list_new (NULL);
+  for (guint i = 0; i < self->models->len; i++)
+    gtk_string_list_append (self->model_names, ((const IvModel *) self->models->pdata[i])->name);
+  self->model_drop = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->model_names)), NULL));
+  expression = gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
+  gtk_drop_down_set_expression (self->model_drop, expression);
+  gtk_expression_unref (expression);
+  gtk_drop_down_set_enable_search (self->model_drop, TRUE);
+  for (guint i = 0; i < self->models->len; i++)
+    if (g_str_equal (((const IvModel *) self->models->pdata[i])->name, "Llama-3.1-8B"))
+      gtk_drop_down_set_selected (self->model_drop, i);
+  g_signal_connect_swapped (self->model_drop, "notify::selected", G_CALLBACK (recompute), self);
+  label_for (grid, row++, _("_Model"), GTK_WIDGET (self->model_drop));
+
+  for (guint i = 0; i < self->hardware->len; i++)
+    gtk_string_list_append (hw_names, ((const IvHardware *) self->hardware->pdata[i])->name);
+  self->hardware_drop = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (hw_names)), NULL));
+  g_signal_connect_swapped (self->hardware_drop, "notify::selected",
+                            G_CALLBACK (on_hardware_selected), self);
+  label_for (grid, row++, _("_Hardware"), GTK_WIDGET (self->hardware_drop));
+
+  self->mode_drop = choice (translated_modes, G_CALLBACK (recompute), self);
+  label_for (grid, row++, _("M_ode"), GTK_WIDGET (self->mode_drop));
+  self->batch_spin = spin (1, 65536, 1, 1, self);
+  label_for (grid, row++, _("_Batch"), GTK_WIDGET (self->batch_spin));
+  /* T_q in powers of two from 1 to 131,072; prefill of 8192 tokens to start with. */
+  self->tq_scale = log2_scale (17, 13, self);
+  label_for (grid, row++, _("_New tokens T__q"), GTK_WIDGET (self->tq_scale));
+  self->context_spin = spin (0, 1 << 22, 1024, 0, self);
+  label_for (grid, row++, _("Conte_xt"), GTK_WIDGET (self->context_spin));
+  self->tp_scale = log2_scale (6, 2, self);
+  label_for (grid, row++, _("T_P"), GTK_WIDGET (self->tp_scale));
+  self->tp_place_drop = choice (translated_places, G_CALLBACK (recompute), self);
+  label_for (grid, row++, _("TP on"), GTK_WIDGET (self->tp_place_drop));
+  self->cp_scale = log2_scale (6, 0, self);
+  label_for (grid, row++, _("_CP"), GTK_WIDGET (self->cp_scale));
+  self->cp_place_drop = choice (translated_places, G_CALLBACK (recompute), self);
+  gtk_drop_down_set_selected (self->cp_place_drop, 1);
+  label_for (grid, row++, _("CP on"), GTK_WIDGET (self->cp_place_drop));
+  self->ring_drop = choice (translated_rings, G_CALLBACK (recompute), self);
+  label_for (grid, row++, _("CP _ring"), GTK_WIDGET (self->ring_drop));
+  self->kind_names = gtk_string_list_new (NULL);
+  self->kind_drop = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->kind_names)), NULL));
+  g_signal_connect_swapped (self->kind_drop, "notify::selected", G_CALLBACK (on_kind_selected), self);
+  label_for (grid, row++, _("_Layer kind"), GTK_WIDGET (self->kind_drop));
+
+  self->error_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->error_label, TRUE);
+  gtk_label_set_xalign (self->error_label, 0);
+  gtk_widget_add_css_class (GTK_WIDGET (self->error_label), "error");
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
+  gtk_grid_attach (grid, GTK_WIDGET (self->error_label), 0, row++, 2, 1);
+  self->summary_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->summary_label, TRUE);
+  gtk_label_set_xalign (self->summary_label, 0);
+  gtk_label_set_selectable (self->summary_label, TRUE);
+  gtk_grid_attach (grid, GTK_WIDGET (self->summary_label), 0, row++, 2, 1);
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_margin_top (box, 12);
+  gtk_widget_set_margin_bottom (box, 12);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (grid));
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), box);
+  gtk_widget_set_size_request (scroller, 300, -1);
+  return scroller;
+}
+
+static GtkWidget *
+build_figures (IvModelView *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *switcher = gtk_stack_switcher_new ();
+
+  self->figure_stack = GTK_STACK (gtk_stack_new ());
+  for (guint i = 0; i < G_N_ELEMENTS (figure_info); i++)
+    {
+      GtkWidget *area = gtk_drawing_area_new ();
+      g_object_set_data (G_OBJECT (area), "iv-figure", (gpointer) &figure_info[i]);
+      gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_figure, self, NULL);
+      gtk_widget_set_hexpand (area, TRUE);
+      gtk_widget_set_vexpand (area, TRUE);
+      gtk_stack_add_titled (self->figure_stack, area, figure_info[i].name, _(figure_info[i].title));
+      self->areas[i] = area;
+    }
+  g_signal_connect_swapped (self->figure_stack, "notify::visible-child", G_CALLBACK (redraw), self);
+  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->figure_stack);
+  gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
+  gtk_widget_set_margin_top (switcher, 6);
+  gtk_box_append (GTK_BOX (box), switcher);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->figure_stack));
+  return box;
+}
+
+static void
+iv_model_view_dispose (GObject *object)
+{
+  IvModelView *self = IV_MODEL_VIEW (object);
+
+  g_clear_pointer (&self->paned, gtk_widget_unparent);
+  g_clear_object (&self->model_names);
+  g_clear_object (&self->kind_names);
+  G_OBJECT_CLASS (iv_model_view_parent_class)->dispose (object);
+}
+
+static void
+iv_model_view_finalize (GObject *object)
+{
+  IvModelView *self = IV_MODEL_VIEW (object);
+
+  g_ptr_array_unref (self->models);
+  g_ptr_array_unref (self->imported);
+  g_free (self->error);
+  G_OBJECT_CLASS (iv_model_view_parent_class)->finalize (object);
+}
+
+static void
+iv_model_view_class_init (IvModelViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = iv_model_view_dispose;
+  object_class->finalize = iv_model_view_finalize;
+  /* After every re-evaluation, valid or not. */
+  signals[SIGNAL_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                          0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+iv_model_view_init (IvModelView *self)
+{
+  GPtrArray *presets = iv_presets_get ();
+
+  self->models = g_ptr_array_new ();
+  for (guint i = 0; i < presets->len; i++)
+    g_ptr_array_add (self->models, presets->pdata[i]);
+  self->imported = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_model_free);
+  self->hardware = iv_hardware_presets ();
+  self->model_figure.result = &self->result;
+  self->figure = (IvFigure) { iv_render_pipeline, &self->model_figure, "pipeline", self };
+
+  /* Controls report changes while they are built: nothing to evaluate until all exist. */
+  self->updating = TRUE;
+  self->paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  gtk_paned_set_start_child (GTK_PANED (self->paned), build_controls (self));
+  gtk_paned_set_end_child (GTK_PANED (self->paned), build_figures (self));
+  gtk_paned_set_resize_start_child (GTK_PANED (self->paned), FALSE);
+  gtk_paned_set_shrink_start_child (GTK_PANED (self->paned), FALSE);
+  gtk_widget_set_parent (self->paned, GTK_WIDGET (self));
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (redraw), self, G_CONNECT_SWAPPED);
+  self->updating = FALSE;
+  on_hardware_selected (self);
+}
+
+GtkWidget *
+iv_model_view_new (void)
+{
+  return g_object_new (IV_TYPE_MODEL_VIEW, NULL);
+}
+
+gboolean
+iv_model_view_add_hf_config (IvModelView *self, const char *path, GError **error)
+{
+  IvModel *model;
+
+  g_return_val_if_fail (IV_IS_MODEL_VIEW (self), FALSE);
+  model = iv_model_from_hf_config (path, error);
+  if (!model)
+    return FALSE;
+  g_ptr_array_add (self->imported, model);
+  g_ptr_array_add (self->models, model);
+  gtk_string_list_append (self->model_names, model->name);
+  gtk_drop_down_set_selected (self->model_drop, self->models->len - 1);
+  return TRUE;
+}
+
+const IvResult *
+iv_model_view_get_result (IvModelView *self)
+{
+  g_return_val_if_fail (IV_IS_MODEL_VIEW (self), NULL);
+  return self->has_result ? &self->result : NULL;
+}
+
+const IvFigure *
+iv_model_view_get_figure (IvModelView *self)
+{
+  g_return_val_if_fail (IV_IS_MODEL_VIEW (self), NULL);
+  return self->has_result ? &self->figure : NULL;
+}
+
+const char *
+iv_model_view_get_error (IvModelView *self)
+{
+  g_return_val_if_fail (IV_IS_MODEL_VIEW (self), NULL);
+  return self->error;
+}

@@ -1,0 +1,27 @@
+/* iv-model-view.h: the Model workspace's live view — controls on the left, the model's
+ * figures on the right, recomputed on every change. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "iv-model.h"
+#include "iv-render.h"
+
+G_BEGIN_DECLS
+
+#define IV_TYPE_MODEL_VIEW (iv_model_view_get_type ())
+G_DECLARE_FINAL_TYPE (IvModelView, iv_model_view, IV, MODEL_VIEW, GtkWidget)
+
+GtkWidget      *iv_model_view_new            (void);
+/* Adds an imported model (a Hugging Face config.json) to the choices and selects it. */
+gboolean        iv_model_view_add_hf_config  (IvModelView  *self,
+                                              const char   *path,
+                                              GError      **error);
+/* The last configuration that evaluated; NULL before the first one. */
+const IvResult *iv_model_view_get_result     (IvModelView  *self);
+/* The figure on screen, for Export. */
+const IvFigure *iv_model_view_get_figure     (IvModelView  *self);
+/* The constraint that the current controls break, or NULL when they evaluate. */
+const char     *iv_model_view_get_error      (IvModelView  *self);
+
+G_END_DECLS
