@@ -605,6 +605,30 @@ control_labelled (GtkWidget *root, const char *label)
   return NULL;
 }
 
+static GtkStack *
+stack_with_page (GtkWidget *root, const char *page)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkStack *found;
+      if (GTK_IS_STACK (c) && gtk_stack_get_child_by_name (GTK_STACK (c), page))
+        return GTK_STACK (c);
+      if ((found = stack_with_page (c, page)))
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+has_label (GtkWidget *root, const char *text)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    if ((GTK_IS_LABEL (c) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (c)), text) == 0)
+        || has_label (c, text))
+      return TRUE;
+  return FALSE;
+}
+
 static cairo_surface_t *
 render_view_figure (IvModelView *view)
 {
@@ -673,6 +697,21 @@ test_model_view (void)
   g_assert_nonnull (iv_workspace_page_get_figure (page));
   gtk_range_set_value (tp, 2);
   g_assert_null (iv_model_view_get_error (view));
+
+  /* Details: built when shown, with this result's waste and the glossary's symbols. */
+  {
+    GtkStack *stack = stack_with_page (GTK_WIDGET (view), "details");
+    GtkWidget *details;
+    g_assert_nonnull (stack);
+    details = gtk_stack_get_child_by_name (stack, "details");
+    g_assert_false (has_label (details, "Replication Waste"));
+    gtk_stack_set_visible_child_name (stack, "details");
+    g_assert_true (has_label (details, "Replication Waste"));
+    g_assert_true (has_label (details, "d_ff") || has_label (details, "F"));
+    gtk_range_set_value (tp, 1);         /* rebuilt while shown */
+    g_assert_true (has_label (details, "Replication Waste"));
+    gtk_stack_set_visible_child_name (stack, "pipeline");
+  }
 
   g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
   g_assert_true (g_file_set_contents (config,

@@ -1,7 +1,8 @@
 /* iv-model-view.c: the Model workspace's live view. Every control change re-evaluates
  * the model (a few microseconds) and redraws the visible figure with the same renderer
  * the command line exports with. A combination the model rejects keeps the last valid
- * result on screen, greyed, with the reason under the controls. */
+ * result on screen, greyed, with the reason under the controls. The Details page (waste,
+ * hints, formulas, glossary) is rebuilt only while it is shown. */
 #define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-model-view.h"
@@ -10,6 +11,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "iv-model-details.h"
 #include "iv-render-model.h"
 #include "iv-units.h"
 
@@ -60,6 +62,8 @@ struct _IvModelView
   GtkLabel *summary_label;
   GtkStack *figure_stack;
   GtkWidget *areas[G_N_ELEMENTS (figure_info)];
+  GtkWidget *details_box;     /* holds the Details page, rebuilt when shown and stale */
+  gboolean details_stale;
   gboolean updating;          /* controls being set from code: no re-evaluation */
 };
 
@@ -103,6 +107,16 @@ redraw (IvModelView *self)
   if (!self->figure_stack)
     return;
   name = gtk_stack_get_visible_child_name (self->figure_stack);
+  if (g_strcmp0 (name, "details") == 0 && self->details_stale && self->has_result)
+    {
+      GtkWidget *old = gtk_widget_get_first_child (self->details_box);
+      GtkWidget *details = iv_model_details_new (&self->result, self->model_figure.kind);
+      if (old)
+        gtk_box_remove (GTK_BOX (self->details_box), old);
+      gtk_widget_set_vexpand (details, TRUE);
+      gtk_box_append (GTK_BOX (self->details_box), details);
+      self->details_stale = FALSE;
+    }
   for (guint i = 0; i < G_N_ELEMENTS (figure_info); i++)
     if (g_strcmp0 (name, figure_info[i].name) == 0)
       {
@@ -173,6 +187,7 @@ recompute (IvModelView *self)
       g_autofree char *summary = NULL;
       self->result = r;
       self->has_result = TRUE;
+      self->details_stale = TRUE;
       sync_kinds (self);
       summary = g_strdup_printf (_("Step %s · %.4g tokens/s · %s"), step, r.tokens_per_s,
                                  r.fits ? _("fits in memory") : _("does not fit in memory"));
@@ -195,6 +210,7 @@ on_kind_selected (IvModelView *self)
   if (self->has_result)
     self->model_figure.kind = MIN (gtk_drop_down_get_selected (self->kind_drop),
                                    self->result.n_kinds - 1);
+  self->details_stale = TRUE;
   redraw (self);
 }
 
@@ -389,6 +405,8 @@ build_figures (IvModelView *self)
       gtk_stack_add_titled (self->figure_stack, area, figure_info[i].name, _(figure_info[i].title));
       self->areas[i] = area;
     }
+  self->details_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_stack_add_titled (self->figure_stack, self->details_box, "details", _("Details"));
   g_signal_connect_swapped (self->figure_stack, "notify::visible-child", G_CALLBACK (redraw), self);
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->figure_stack);
   gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
