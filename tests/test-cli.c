@@ -274,9 +274,17 @@ test_model_figure (void)
   g_assert_nonnull (strstr (data, "width=\"675pt\""));
   g_clear_pointer (&data, g_free);
 
+  r = run ("model", "--preset", "Llama-3.1-8B", "--hardware", "torus4x4", "--tp", "4",
+           "--tp-place", "cube", "--figure", "topology", "-o", png, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  g_assert_true (g_file_get_contents (png, &data, &len, NULL));
+  g_assert_cmpuint (be32 ((guchar *) data + 16), ==, 1100);
+  g_clear_pointer (&data, g_free);
+
   r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "sankey", "-o", bad, NULL);
   g_assert_cmpint (r.status, ==, 2);
-  g_assert_nonnull (strstr (r.err, "pipeline, stages, memory or roofline"));
+  g_assert_nonnull (strstr (r.err, "pipeline, stages, memory, roofline or topology"));
   result_clear (&r);
   r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "pipeline", NULL);
   g_assert_cmpint (r.status, ==, 2);

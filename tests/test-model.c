@@ -808,6 +808,92 @@ test_pipeline_figure (void)
   }
 }
 
+/* The topology figure puts the first TP group's PEs, the first CP group's cubes, the
+ * wrap-around links and the idle PEs where analytical-model.md §2.2 says they are. */
+static void
+test_topology_figure (void)
+{
+  g_autoptr (IvModel) m = tiny_model ();
+  IvConfig c;
+  IvResult r;
+  IvModelFigure fig = { &r, 0 };
+  IvTopologyLayout L;
+  cairo_surface_t *s;
+  double x, y;
+  const guint32 tp = 0x0072b2, cp = 0x009e73, white = 0xffffff;
+  /* The top of the row-0 wrap arc: a cubic from the top of cube X−1 to the top of cube 0
+   * with both controls 0.7·cs above, so its midpoint is 0.75 · 0.7·cs above the tops. */
+#define ARC_TOP(L) ((L).y0 - 0.75 * 0.7 * (L).cube_size)
+#define ARC_MID_X(L) ((iv_topology_cube_rect (&(L), 0).x + iv_topology_cube_rect (&(L), (L).X - 1).x + (L).cube_size) / 2)
+
+  iv_config_init (&c);
+  c.mode = IV_MODE_PREFILL, c.B = 1, c.T = 1024, c.P = 0, c.t = 4, c.c = 4;
+  c.place_tp = IV_PLACE_PE, c.place_cp = IV_PLACE_CUBE;
+  g_assert_true (iv_model_evaluate (m, iv_hardware_find ("ring4"), &c, &r));
+  iv_topology_layout (&fig, FIG_W, FIG_H, &L);
+  g_assert_cmpint (L.X, ==, 4);
+  g_assert_cmpint (L.n_pe, ==, 16);
+  s = render_figure (iv_render_topology, &fig, IV_THEME_LIGHT);
+  /* TP 4 on PEs: PEs 0–3 of every used cube are the first TP group; PE 4 is idle. */
+  for (int cube = 0; cube < 4; cube++)
+    {
+      for (int pe = 0; pe < 4; pe++)
+        {
+          iv_topology_pe_center (&L, cube, pe, &x, &y);
+          g_assert_cmphex (pixel (s, x, y), ==, tp);
+        }
+      iv_topology_pe_center (&L, cube, 4, &x, &y);
+      g_assert_cmphex (pixel (s, x, y), ==, white);
+      /* CP 4 on cubes: all four cubes are outlined in the CP colour, 3 px inside. */
+      {
+        IvRect rc = iv_topology_cube_rect (&L, cube);
+        g_assert_cmphex (pixel (s, rc.x + 3, rc.y + rc.h / 2), ==, cp);
+      }
+    }
+  /* 4 cubes on a ring of 4: the CP line closes, its wrap link drawn in the CP colour. */
+  g_assert_true (r.cp_group.wrap);
+  g_assert_cmphex (pixel (s, ARC_MID_X (L), ARC_TOP (L)), ==, cp);
+  cairo_surface_destroy (s);
+
+  /* The same on a mesh: no wrap-around link, nothing above the row. */
+  g_assert_true (iv_model_evaluate (m, iv_hardware_find ("mesh4x4"), &c, &r));
+  iv_topology_layout (&fig, FIG_W, FIG_H, &L);
+  s = render_figure (iv_render_topology, &fig, IV_THEME_LIGHT);
+  g_assert_false (r.cp_group.wrap);
+  g_assert_cmphex (pixel (s, ARC_MID_X (L), ARC_TOP (L)), ==, white);
+  cairo_surface_destroy (s);
+
+  /* On a torus it wraps again; cube 4 (row 1) is idle: hollow PEs. */
+  g_assert_true (iv_model_evaluate (m, iv_hardware_find ("torus4x4"), &c, &r));
+  iv_topology_layout (&fig, FIG_W, FIG_H, &L);
+  s = render_figure (iv_render_topology, &fig, IV_THEME_LIGHT);
+  g_assert_true (r.cp_group.wrap);
+  g_assert_cmphex (pixel (s, ARC_MID_X (L), ARC_TOP (L)), ==, cp);
+  iv_topology_pe_center (&L, 4, 0, &x, &y);
+  g_assert_cmphex (pixel (s, x, y), ==, white);
+  cairo_surface_destroy (s);
+
+  /* TP 4 on cubes, CP 2 on PEs: cubes 0–3 get the TP outline 5 px outside; PE 0 and PE 1
+   * of a used cube are the CP group (stride 1: TP is at the other level). */
+  c.place_tp = IV_PLACE_CUBE, c.place_cp = IV_PLACE_PE, c.c = 2;
+  g_assert_true (iv_model_evaluate (m, iv_hardware_find ("torus4x4"), &c, &r));
+  iv_topology_layout (&fig, FIG_W, FIG_H, &L);
+  s = render_figure (iv_render_topology, &fig, IV_THEME_LIGHT);
+  {
+    IvRect rc = iv_topology_cube_rect (&L, 2);
+    g_assert_cmphex (pixel (s, rc.x - 5, rc.y + rc.h / 2), ==, tp);
+    rc = iv_topology_cube_rect (&L, 5);
+    g_assert_cmphex (pixel (s, rc.x - 5, rc.y + rc.h / 2), !=, tp);
+  }
+  iv_topology_pe_center (&L, 1, 1, &x, &y);
+  g_assert_cmphex (pixel (s, x, y), ==, cp);
+  iv_topology_pe_center (&L, 1, 2, &x, &y);
+  g_assert_cmphex (pixel (s, x, y), ==, white);
+  cairo_surface_destroy (s);
+#undef ARC_TOP
+#undef ARC_MID_X
+}
+
 /* The other figures draw every theme without error and put ink on the page; one that
  * does not fit says so in the memory figure rather than failing. */
 static void
@@ -816,7 +902,7 @@ test_other_figures (void)
   g_autoptr (IvHardware) hw = unit_hw ();
   g_autoptr (IvModel) m = tiny_model ();
   IvRenderFunc renders[] = { iv_render_pipeline, iv_render_stages, iv_render_memory,
-                             iv_render_roofline };
+                             iv_render_roofline, iv_render_topology };
   IvTheme themes[] = { IV_THEME_LIGHT, IV_THEME_DARK, IV_THEME_PRINT };
   IvConfig c;
   IvResult r;
@@ -859,6 +945,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/hardware-files", test_hardware_files);
   g_test_add_func ("/model/units-parse", test_units_parse);
   g_test_add_func ("/model/pipeline-figure", test_pipeline_figure);
+  g_test_add_func ("/model/topology-figure", test_topology_figure);
   g_test_add_func ("/model/other-figures", test_other_figures);
   return g_test_run ();
 }

@@ -27,6 +27,7 @@ static const FigureInfo figure_info[] = {
   { "stages", N_("Stages"), iv_render_stages },
   { "memory", N_("Memory"), iv_render_memory },
   { "roofline", N_("Roofline"), iv_render_roofline },
+  { "topology", N_("Topology"), iv_render_topology },
 };
 
 struct _IvModelView

@@ -769,8 +769,7 @@ resolve_colors (IvChart *chart, IvTheme theme)
     {
       IvSeries *s = chart->series->pdata[i];
       if (s->has_color)
-        s->color = (IvColor) { ((s->rgb >> 16) & 0xff) / 255.0, ((s->rgb >> 8) & 0xff) / 255.0,
-                               (s->rgb & 0xff) / 255.0, 1 };
+        s->color = iv_color_from_rgb (s->rgb, 1);
     }
   for (guint i = 0; i < chart->series->len; i++)
     {

@@ -27,8 +27,7 @@ iv_palette_color (IvTheme theme, guint index)
   /* Yellow on white is hard to read in print: darken it a little. */
   if (theme != IV_THEME_DARK && rgb == 0xf0e442)
     rgb = 0xc9b800;
-  return (IvColor) { ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0,
-                     (rgb & 0xff) / 255.0, 1.0 };
+  return iv_color_from_rgb (rgb, 1.0);
 }
 
 guint

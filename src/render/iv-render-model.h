@@ -1,5 +1,6 @@
 /* iv-render-model.h: the Model workspace's figures, each a pure renderer of an
- * evaluated configuration (IvResult) and one of its layer kinds. */
+ * evaluated configuration (IvResult) and one of its layer kinds: pipeline, stages,
+ * memory, roofline, topology. */
 #pragma once
 
 #include "iv-model.h"
@@ -34,7 +35,37 @@ typedef struct
   IvRect attention_row, ffn_row;
 } IvPipelineLayout;
 
+/* Where the topology figure puts things: cube i at iv_topology_cube_rect (), PE p of cube
+ * i at iv_topology_pe_center (). */
+typedef struct
+{
+  gint64 X, Y, n_pe;
+  double x0, y0, cube_size, gap;
+  double pe_ring_radius, pe_radius;
+} IvTopologyLayout;
+
 guint32  iv_bound_color          (IvBound bound);
+/* A closed rounded-rectangle path (the boxes of the model's figures). */
+void     iv_rounded_rect         (cairo_t             *cr,
+                                  IvRect               rect,
+                                  double               radius);
+void     iv_topology_layout      (const IvModelFigure *figure,
+                                  double               width,
+                                  double               height,
+                                  IvTopologyLayout    *layout);
+IvRect   iv_topology_cube_rect   (const IvTopologyLayout *layout,
+                                  gint64                  cube);
+void     iv_topology_pe_center   (const IvTopologyLayout *layout,
+                                  gint64                  cube,
+                                  gint64                  pe,
+                                  double                 *x,
+                                  double                 *y);
+gboolean iv_render_topology      (cairo_t               *cr,
+                                  gconstpointer          figure,
+                                  const IvRenderOptions *options,
+                                  double                 width,
+                                  double                 height,
+                                  GError               **error);
 void     iv_pipeline_layout      (const IvModelFigure *figure,
                                   double               width,
                                   double               height,

@@ -36,12 +36,6 @@ iv_bound_color (IvBound bound)
     }
 }
 
-static IvColor
-rgb (guint32 v, double a)
-{
-  return (IvColor) { ((v >> 16) & 0xff) / 255.0, ((v >> 8) & 0xff) / 255.0, (v & 0xff) / 255.0, a };
-}
-
 /* A translucent colour flattened onto the background, for print. */
 static IvColor
 blend (IvColor c, const IvColor *bg, IvTheme theme)
@@ -132,8 +126,8 @@ iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPip
   }
 }
 
-static void
-rounded (cairo_t *cr, IvRect r, double radius)
+void
+iv_rounded_rect (cairo_t *cr, IvRect r, double radius)
 {
   radius = MIN (radius, MIN (r.w, r.h) / 2);
   cairo_new_sub_path (cr);
@@ -165,7 +159,7 @@ static void
 draw_box (cairo_t *cr, IvText *text, const IvThemeColors *colors, IvTheme theme, IvRect r,
           IvStageId id, const IvStage *st, gboolean concurrent)
 {
-  IvColor fill = rgb (iv_bound_color (st->bound), concurrent ? 0.3 : 1);
+  IvColor fill = iv_color_from_rgb (iv_bound_color (st->bound), concurrent ? 0.3 : 1);
   IvColor ink = st->bound == IV_BOUND_TRIVIAL && !concurrent ? (IvColor) { 0.12, 0.12, 0.12, 1 }
                 : concurrent ? colors->foreground : (IvColor) { 1, 1, 1, 1 };
   g_autofree char *time = iv_units_format_seconds (st->visible_s);
@@ -180,13 +174,13 @@ draw_box (cairo_t *cr, IvText *text, const IvThemeColors *colors, IvTheme theme,
               ? g_strdup_printf ("%s · %s, %s not hidden", short_names[id], total, time)
               : g_strdup_printf ("%s · %s, hidden under compute", short_names[id], total);
     }
-  rounded (cr, r, 7);
+  iv_rounded_rect (cr, r, 7);
   iv_color_set_source (cr, (IvColor[]) { blend (fill, &colors->background, theme) });
   cairo_fill_preserve (cr);
   if (concurrent)
     {
       static const double dash[] = { 5, 3 };
-      IvColor edge = rgb (iv_bound_color (st->bound), 1);
+      IvColor edge = iv_color_from_rgb (iv_bound_color (st->bound), 1);
       cairo_set_dash (cr, dash, 2, 0);
       cairo_set_line_width (cr, 1.5);
       iv_color_set_source (cr, &edge);
@@ -296,7 +290,7 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     {
       IvRect a = L.arc;
       double x0 = a.x + a.w, x1 = a.x, ybase = L.box[IV_S5].y - (L.box[IV_C1].w > 0 || L.box[IV_C3].w > 0 ? L.box[IV_C1].h + L.box[IV_C3].h * 0 + 10 : 2);
-      IvColor c = rgb (IV_BOUND_COMM_RGB, 1);
+      IvColor c = iv_color_from_rgb (IV_BOUND_COMM_RGB, 1);
       gboolean prefill = r->config.mode == IV_MODE_PREFILL;
       g_autofree char *label = prefill
           ? g_strdup_printf (r->config.ring == IV_RING_KV
@@ -319,7 +313,7 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
           iv_text_measure (&text, badge, 0.8, TRUE, 0, &bw, &bh);
           bx = (x0 + x1) / 2 - bw / 2 - 6;
           by = ytop + (ybase - ytop) * 0.25 - bh / 2;
-          rounded (cr, (IvRect) { bx, by, bw + 12, bh + 2 }, (bh + 2) / 2);
+          iv_rounded_rect (cr, (IvRect) { bx, by, bw + 12, bh + 2 }, (bh + 2) / 2);
           iv_color_set_source (cr, &c);
           cairo_fill (cr);
           iv_text_show (&text, cr, badge, bx + 6, by + 1, 0, 0, 0.8, TRUE, 0, &(IvColor) { 1, 1, 1, 1 });
@@ -336,8 +330,8 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     for (guint i = 0; i < G_N_ELEMENTS (items); i++)
       {
         double w, h;
-        IvColor col = rgb (iv_bound_color (items[i].b), 1);
-        rounded (cr, (IvRect) { x, y - 6, 14, 12 }, 3);
+        IvColor col = iv_color_from_rgb (iv_bound_color (items[i].b), 1);
+        iv_rounded_rect (cr, (IvRect) { x, y - 6, 14, 12 }, 3);
         iv_color_set_source (cr, &col);
         cairo_fill (cr);
         iv_text_show (&text, cr, items[i].name, x + 20, y, 0, 0.5, 0.88, FALSE, 0, &colors->foreground);

@@ -66,3 +66,10 @@ iv_color_set_source (cairo_t *cr, const IvColor *color)
 {
   cairo_set_source_rgba (cr, color->r, color->g, color->b, color->a);
 }
+
+IvColor
+iv_color_from_rgb (guint32 rgb, double alpha)
+{
+  return (IvColor) { ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0,
+                     (rgb & 0xff) / 255.0, alpha };
+}

@@ -27,5 +27,8 @@ gboolean             iv_theme_from_string  (const char    *name,
                                             IvTheme       *theme);
 void                 iv_color_set_source   (cairo_t       *cr,
                                             const IvColor *color);
+/* 0xRRGGBB with an alpha. */
+IvColor              iv_color_from_rgb     (guint32        rgb,
+                                            double         alpha);
 
 G_END_DECLS

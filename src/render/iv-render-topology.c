@@ -1,0 +1,405 @@
+/* iv-render-topology.c: the SIP as the model sees it — cubes in their grid (or ring) with
+ * their links, each cube's ring of PEs, the first TP and the first CP group outlined in
+ * their colours with the links their collectives use emphasised, idle PEs and cubes
+ * greyed. Positions follow analytical-model.md §2.2: cubes row-major, TP fastest when both
+ * groups share a level, PE groups from PE 0 of every used cube. */
+#define G_LOG_DOMAIN "iv-render"
+
+#include "iv-render-model.h"
+
+#include <math.h>
+
+#include "iv-text.h"
+
+#define PAD 16.0
+#define TITLE_H 56.0
+#define LEGEND_H 34.0
+#define TP_RGB 0x0072b2
+#define CP_RGB 0x009e73
+
+/* Member @k of a group of @n with stride @s, or -1 past its end. */
+static gint64
+member (gint64 k, gint64 n, gint64 s)
+{
+  return k < n ? k * s : -1;
+}
+
+/* The strides of the two groups at each level: TP varies fastest at a shared level. */
+static gint64
+cp_stride (const IvConfig *c)
+{
+  return c->place_tp == c->place_cp ? c->t : 1;
+}
+
+void
+iv_topology_layout (const IvModelFigure *fig, double width, double height, IvTopologyLayout *L)
+{
+  const IvHardware *hw = fig->result->hw;
+  double avail_w, avail_h, cs;
+
+  memset (L, 0, sizeof *L);
+  L->X = hw->X, L->Y = hw->Y, L->n_pe = hw->n_pe;
+  /* Cubes of side cs, gaps of 0.6·cs, and 0.6·cs of margin around for the
+   * wrap-around arcs of a ring or torus. */
+  avail_w = width - 2 * PAD;
+  avail_h = height - TITLE_H - LEGEND_H - 2 * PAD;
+  cs = MIN (avail_w / (L->X + 0.6 * (L->X - 1) + 1.2), avail_h / (L->Y + 0.6 * (L->Y - 1) + 1.2));
+  L->cube_size = MAX (cs, 8);
+  L->gap = 0.6 * L->cube_size;
+  L->x0 = (width - (L->X * L->cube_size + (L->X - 1) * L->gap)) / 2;
+  L->y0 = TITLE_H + PAD + 0.6 * L->cube_size
+          + MAX (0, (avail_h - (L->Y * L->cube_size + (L->Y - 1) * L->gap + 1.2 * L->cube_size)) / 2);
+  L->pe_ring_radius = 0.28 * L->cube_size;
+  L->pe_radius = MIN (0.07 * L->cube_size, 0.8 * G_PI * L->pe_ring_radius / MAX (1, L->n_pe));
+}
+
+IvRect
+iv_topology_cube_rect (const IvTopologyLayout *L, gint64 cube)
+{
+  gint64 x = cube % L->X, y = cube / L->X;
+  return (IvRect) { L->x0 + x * (L->cube_size + L->gap), L->y0 + y * (L->cube_size + L->gap),
+                    L->cube_size, L->cube_size };
+}
+
+void
+iv_topology_pe_center (const IvTopologyLayout *L, gint64 cube, gint64 pe, double *x, double *y)
+{
+  IvRect r = iv_topology_cube_rect (L, cube);
+  double a = -G_PI / 2 + 2 * G_PI * pe / MAX (1, L->n_pe);
+
+  *x = r.x + r.w / 2 + L->pe_ring_radius * cos (a);
+  *y = r.y + 0.44 * r.h + L->pe_ring_radius * sin (a);
+}
+
+static void
+centre (const IvTopologyLayout *L, gint64 cube, double *x, double *y)
+{
+  IvRect r = iv_topology_cube_rect (L, cube);
+  /* The PE ring sits a little high, leaving room for the cube's label. */
+  *x = r.x + r.w / 2, *y = r.y + 0.44 * r.h;
+}
+
+/* The wrap-around link of row @row (or of column @col when @row < 0): an arc from the top
+ * of the row's last cube to the top of its first, inside the gap above the row (from the
+ * left sides of a column's bottom and top cubes, inside the gap left of it), so it passes
+ * over no cube. */
+static void
+wrap_arc (cairo_t *cr, const IvTopologyLayout *L, gint64 row, gint64 col)
+{
+  double bulge = 0.7 * L->cube_size;
+
+  if (row >= 0)
+    {
+      IvRect a = iv_topology_cube_rect (L, row * L->X + L->X - 1), b = iv_topology_cube_rect (L, row * L->X);
+      cairo_move_to (cr, a.x + a.w / 2, a.y);
+      cairo_curve_to (cr, a.x + a.w / 2, a.y - bulge, b.x + b.w / 2, b.y - bulge, b.x + b.w / 2, b.y);
+    }
+  else
+    {
+      IvRect a = iv_topology_cube_rect (L, (L->Y - 1) * L->X + col), b = iv_topology_cube_rect (L, col);
+      cairo_move_to (cr, a.x, a.y + a.h / 2);
+      cairo_curve_to (cr, a.x - bulge, a.y + a.h / 2, b.x - bulge, b.y + b.h / 2, b.x, b.y + b.h / 2);
+    }
+}
+
+/* Straight link between grid neighbours @a and @b, edge to edge. */
+static void
+grid_link (cairo_t *cr, const IvTopologyLayout *L, gint64 a, gint64 b)
+{
+  IvRect ra = iv_topology_cube_rect (L, MIN (a, b)), rb = iv_topology_cube_rect (L, MAX (a, b));
+
+  if (ra.y == rb.y)
+    {
+      cairo_move_to (cr, ra.x + ra.w, ra.y + ra.h / 2);
+      cairo_line_to (cr, rb.x, rb.y + rb.h / 2);
+    }
+  else
+    {
+      cairo_move_to (cr, ra.x + ra.w / 2, ra.y + ra.h);
+      cairo_line_to (cr, rb.x + rb.w / 2, rb.y);
+    }
+}
+
+/* Every link of the SIP's topology, in @color at @width. */
+static void
+draw_cube_links (cairo_t *cr, const IvTopologyLayout *L, IvTopology topology, const IvColor *color,
+                 double width)
+{
+  iv_color_set_source (cr, color);
+  cairo_set_line_width (cr, width);
+  for (gint64 y = 0; y < L->Y; y++)
+    for (gint64 x = 0; x < L->X; x++)
+      {
+        if (x + 1 < L->X)
+          grid_link (cr, L, y * L->X + x, y * L->X + x + 1);
+        if (y + 1 < L->Y)
+          grid_link (cr, L, y * L->X + x, (y + 1) * L->X + x);
+      }
+  cairo_stroke (cr);
+  if (topology == IV_TOPOLOGY_MESH2D)
+    return;
+  for (gint64 y = 0; y < L->Y && L->X > 2; y++)
+    wrap_arc (cr, L, y, -1);
+  for (gint64 x = 0; topology == IV_TOPOLOGY_TORUS2D && x < L->X && L->Y > 2; x++)
+    wrap_arc (cr, L, -1, x);
+  cairo_stroke (cr);
+}
+
+/* The links a cube-level group's collectives use: the path through its members (a line
+ * with hop h passes the cubes between them), the wrap when it closes, or a sub-grid's
+ * edges. */
+static void
+draw_group_cube_links (cairo_t *cr, const IvTopologyLayout *L, const IvCommGroup *g, gint64 stride)
+{
+  if (g->kind == IV_EMBED_SINGLE)
+    return;
+  if (g->kind == IV_EMBED_SUBGRID)
+    {
+      for (gint64 y = 0; y < g->Yg; y++)
+        for (gint64 x = 0; x < g->Xg; x++)
+          {
+            if (x + 1 < g->Xg)
+              grid_link (cr, L, y * L->X + x, y * L->X + x + 1);
+            if (y + 1 < g->Yg)
+              grid_link (cr, L, y * L->X + x, (y + 1) * L->X + x);
+          }
+      cairo_stroke (cr);
+      for (gint64 y = 0; g->wrap_x && L->X > 2 && y < g->Yg; y++)
+        wrap_arc (cr, L, y, -1);
+      for (gint64 x = 0; g->wrap_y && L->Y > 2 && x < g->Xg; x++)
+        wrap_arc (cr, L, -1, x);
+      cairo_stroke (cr);
+      return;
+    }
+  {
+    gint64 step = g->kind == IV_EMBED_LINE_X ? 1 : L->X;
+    gint64 last = member (g->N - 1, g->N, stride);
+    for (gint64 c = 0; c + step <= last; c += step)
+      grid_link (cr, L, c, c + step);
+    cairo_stroke (cr);
+    if (g->wrap && g->N > 2)
+      {
+        if (g->kind == IV_EMBED_LINE_X)
+          wrap_arc (cr, L, 0, -1);
+        else
+          wrap_arc (cr, L, -1, 0);
+        cairo_stroke (cr);
+      }
+  }
+}
+
+/* Arcs along cube @cube's PE ring between consecutive members of a PE-level group, and the
+ * closing arc when the group fills the ring. */
+static void
+draw_group_pe_links (cairo_t *cr, const IvTopologyLayout *L, gint64 cube, const IvCommGroup *g,
+                     gint64 stride)
+{
+  double cx, cy, step = 2 * G_PI / MAX (1, L->n_pe);
+
+  if (g->kind == IV_EMBED_SINGLE)
+    return;
+  centre (L, cube, &cx, &cy);
+  for (gint64 k = 0; k + 1 < g->N; k++)
+    {
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, cx, cy, L->pe_ring_radius, -G_PI / 2 + step * k * stride,
+                 -G_PI / 2 + step * (k + 1) * stride);
+    }
+  if (g->wrap && g->N > 2)
+    {
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, cx, cy, L->pe_ring_radius, -G_PI / 2 + step * (g->N - 1) * stride, 3 * G_PI / 2);
+    }
+  cairo_stroke (cr);
+}
+
+static gboolean
+in_group (gint64 index, gint64 n, gint64 stride)
+{
+  return index % stride == 0 && index / stride < n;
+}
+
+gboolean
+iv_render_topology (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
+                    double height, GError **error)
+{
+  const IvModelFigure *fig = data;
+  const IvResult *r = fig->result;
+  const IvConfig *c;
+  const IvHardware *hw;
+  const IvThemeColors *colors = iv_theme_get_colors (options->theme);
+  IvColor tp = iv_color_from_rgb (TP_RGB, 1), cp = iv_color_from_rgb (CP_RGB, 1);
+  IvColor link = colors->grid, idle = colors->grid, used = colors->foreground_dim;
+  IvTopologyLayout L;
+  IvText text;
+  g_autofree char *title = NULL, *subtitle = NULL;
+  gint64 tp_pe, cp_pe, tp_cube, cp_cube; /* group sizes at each level (1 when elsewhere) */
+  gint64 cp_s = 1;
+
+  if (!r || !r->ok)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "no evaluated configuration to draw%s%s",
+                   r && r->error[0] ? ": " : "", r ? r->error : "");
+      return FALSE;
+    }
+  c = &r->config, hw = r->hw;
+  if (hw->X * hw->Y > 256 || hw->n_pe > 1024)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "a SIP of %" G_GINT64_FORMAT " cubes of %" G_GINT64_FORMAT " PEs is too large to draw",
+                   hw->X * hw->Y, hw->n_pe);
+      return FALSE;
+    }
+  cp_s = cp_stride (c);
+  tp_pe = c->place_tp == IV_PLACE_PE ? c->t : 1;
+  cp_pe = c->place_cp == IV_PLACE_PE ? c->c : 1;
+  tp_cube = c->place_tp == IV_PLACE_CUBE ? c->t : 1;
+  cp_cube = c->place_cp == IV_PLACE_CUBE ? c->c : 1;
+  iv_topology_layout (fig, width, height, &L);
+  iv_text_init (&text, cr, 13 * (options->font_scale > 0 ? options->font_scale : 1));
+  /* Links a little stronger than grid lines; idle PEs fainter than used ones. */
+  link.a = MIN (1, link.a * 3), idle = colors->foreground_dim, idle.a *= 0.6;
+
+  cairo_save (cr);
+  iv_color_set_source (cr, &colors->background);
+  cairo_paint (cr);
+  title = g_strdup_printf ("%s · %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT " cubes (%s) × %" G_GINT64_FORMAT " PEs",
+                           hw->name, hw->X, hw->Y, iv_topology_to_string (hw->topology), hw->n_pe);
+  subtitle = g_strdup_printf ("TP %" G_GINT64_FORMAT " on %s, CP %" G_GINT64_FORMAT " on %s · %" G_GINT64_FORMAT
+                              " of %" G_GINT64_FORMAT " PEs idle",
+                              c->t, c->place_tp == IV_PLACE_PE ? "PEs" : "cubes", c->c,
+                              c->place_cp == IV_PLACE_PE ? "PEs" : "cubes", r->idle_pes,
+                              hw->X * hw->Y * hw->n_pe);
+  iv_text_show (&text, cr, title, PAD, PAD, 0, 0, 1.25, TRUE, width - 2 * PAD, &colors->foreground);
+  iv_text_show (&text, cr, subtitle, PAD, PAD + 24, 0, 0, 0.95, FALSE, width - 2 * PAD, &colors->foreground_dim);
+
+  /* Cube links under everything, then the groups' links over them. */
+  draw_cube_links (cr, &L, hw->topology, &link, MAX (2, L.cube_size * 0.05));
+  cairo_set_line_width (cr, MAX (3, L.cube_size * 0.07));
+  iv_color_set_source (cr, &tp);
+  if (c->place_tp == IV_PLACE_CUBE)
+    draw_group_cube_links (cr, &L, &r->tp_group, 1);
+  iv_color_set_source (cr, &cp);
+  if (c->place_cp == IV_PLACE_CUBE)
+    draw_group_cube_links (cr, &L, &r->cp_group, cp_s);
+
+  for (gint64 cube = 0; cube < L.X * L.Y; cube++)
+    {
+      IvRect rc = iv_topology_cube_rect (&L, cube);
+      gboolean cube_used = cube < r->used_cubes;
+      double cx, cy;
+      IvColor fill = colors->background;
+      g_autofree char *label = g_strdup_printf ("cube %" G_GINT64_FORMAT, cube);
+
+      iv_rounded_rect (cr, rc, L.cube_size * 0.08);
+      iv_color_set_source (cr, &fill);
+      cairo_fill_preserve (cr);
+      iv_color_set_source (cr, cube_used ? &colors->foreground_dim : &idle);
+      cairo_set_line_width (cr, 1.5);
+      cairo_stroke (cr);
+      /* Cube-level groups: the TP outline outside, CP inside it. */
+      if (c->place_tp == IV_PLACE_CUBE && tp_cube > 1 && in_group (cube, tp_cube, 1))
+        {
+          iv_rounded_rect (cr, (IvRect) { rc.x - 5, rc.y - 5, rc.w + 10, rc.h + 10 }, L.cube_size * 0.1);
+          iv_color_set_source (cr, &tp);
+          cairo_set_line_width (cr, 3);
+          cairo_stroke (cr);
+        }
+      if (c->place_cp == IV_PLACE_CUBE && cp_cube > 1 && in_group (cube, cp_cube, cp_s))
+        {
+          iv_rounded_rect (cr, (IvRect) { rc.x + 3, rc.y + 3, rc.w - 6, rc.h - 6 }, L.cube_size * 0.07);
+          iv_color_set_source (cr, &cp);
+          cairo_set_line_width (cr, 3);
+          cairo_stroke (cr);
+        }
+      iv_text_show (&text, cr, label, rc.x + rc.w / 2, rc.y + rc.h - 4, 0.5, 1, L.cube_size < 90 ? 0.7 : 0.85,
+                    FALSE, rc.w - 8, cube_used ? &colors->foreground : &colors->foreground_dim);
+
+      /* The PE ring and its PEs. */
+      centre (&L, cube, &cx, &cy);
+      iv_color_set_source (cr, &link);
+      cairo_set_line_width (cr, MAX (1, L.pe_radius * 0.35));
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, cx, cy, L.pe_ring_radius, 0, 2 * G_PI);
+      cairo_stroke (cr);
+      if (cube_used)
+        {
+          cairo_set_line_width (cr, MAX (2, L.pe_radius * 0.6));
+          iv_color_set_source (cr, &tp);
+          if (c->place_tp == IV_PLACE_PE)
+            draw_group_pe_links (cr, &L, cube, &r->tp_group, 1);
+          iv_color_set_source (cr, &cp);
+          if (c->place_cp == IV_PLACE_PE)
+            draw_group_pe_links (cr, &L, cube, &r->cp_group, cp_s);
+        }
+      for (gint64 pe = 0; pe < L.n_pe; pe++)
+        {
+          gboolean pe_used = cube_used && pe < r->used_pes_per_cube;
+          gboolean is_tp = pe_used && tp_pe > 1 && in_group (pe, tp_pe, 1);
+          gboolean is_cp = pe_used && cp_pe > 1 && in_group (pe, cp_pe, cp_s);
+          double px, py;
+          iv_topology_pe_center (&L, cube, pe, &px, &py);
+          cairo_new_sub_path (cr);
+          cairo_arc (cr, px, py, L.pe_radius, 0, 2 * G_PI);
+          if (!pe_used)
+            {
+              iv_color_set_source (cr, &colors->background);
+              cairo_fill_preserve (cr);
+              iv_color_set_source (cr, &idle);
+              cairo_set_line_width (cr, 1.2);
+              cairo_stroke (cr);
+              continue;
+            }
+          iv_color_set_source (cr, is_tp ? &tp : is_cp ? &cp : &used);
+          cairo_fill (cr);
+          /* A PE in both first groups: TP fill, CP ring. */
+          if (is_tp && is_cp)
+            {
+              cairo_new_sub_path (cr);
+              cairo_arc (cr, px, py, L.pe_radius + 2.5, 0, 2 * G_PI);
+              iv_color_set_source (cr, &cp);
+              cairo_set_line_width (cr, 2);
+              cairo_stroke (cr);
+            }
+        }
+    }
+
+  /* Legend. */
+  {
+    const struct { const IvColor *color; int shape; const char *name; } items[] = {
+      { &tp, 0, "first TP group and its links" }, { &cp, 0, "first CP group and its links" },
+      { &used, 0, "PE in use" }, { &idle, 1, "idle PE" }, { &link, 2, "link" },
+    };
+    double x = PAD, y = height - PAD - 8;
+    for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+      {
+        double w, h;
+        iv_color_set_source (cr, items[i].color);
+        if (items[i].shape == 2)
+          {
+            cairo_set_line_width (cr, 3);
+            cairo_move_to (cr, x - 2, y);
+            cairo_line_to (cr, x + 14, y);
+            cairo_stroke (cr);
+          }
+        else
+          {
+            cairo_new_sub_path (cr);
+            cairo_arc (cr, x + 6, y, 6, 0, 2 * G_PI);
+            if (items[i].shape == 1)
+              {
+                cairo_set_line_width (cr, 1.2);
+                cairo_stroke (cr);
+              }
+            else
+              cairo_fill (cr);
+          }
+        iv_text_show (&text, cr, items[i].name, x + 20, y, 0, 0.5, 0.88, FALSE, 0, &colors->foreground);
+        iv_text_measure (&text, items[i].name, 0.88, FALSE, 0, &w, &h);
+        x += 20 + w + 22;
+      }
+  }
+  cairo_restore (cr);
+  iv_text_clear (&text);
+  return cairo_status (cr) == CAIRO_STATUS_SUCCESS;
+}
