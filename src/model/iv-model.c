@@ -29,6 +29,17 @@ iv_bound_to_string (IvBound b)
   return b <= IV_BOUND_TRIVIAL ? names[b] : "?";
 }
 
+gboolean
+iv_stage_shown (const IvKindResult *k, IvStageId s)
+{
+  const IvStage *st = &k->stages[s];
+  if (!st->present)
+    return FALSE;
+  if (s == IV_C1 || s == IV_C2 || s == IV_C3 || s == IV_CF1)
+    return st->t_s > 0;
+  return TRUE;
+}
+
 const char *iv_mode_to_string (IvMode m) { return m == IV_MODE_PREFILL ? "prefill" : "decode"; }
 const char *iv_place_to_string (IvPlace p) { return p == IV_PLACE_CUBE ? "cube" : "pe"; }
 const char *iv_ring_to_string (IvRing r) { return r == IV_RING_QOML ? "qoml" : "kv"; }

@@ -132,6 +132,10 @@ gboolean    iv_model_evaluate     (const IvModel    *model,
                                    const IvHardware *hw,
                                    const IvConfig   *config,
                                    IvResult         *result);
+/* Whether a stage belongs in views of this kind: present, and for exchanges (C1, C2, C3,
+ * CF1) only when they cost something. */
+gboolean    iv_stage_shown        (const IvKindResult *kind,
+                                   IvStageId          stage);
 const char *iv_stage_id           (IvStageId         stage);
 const char *iv_stage_name         (IvStageId         stage);
 const char *iv_bound_to_string    (IvBound           bound);

@@ -3,6 +3,7 @@
  * memory, roofline, topology. */
 #pragma once
 
+#include "iv-compare.h"
 #include "iv-model.h"
 #include "iv-render.h"
 
@@ -60,6 +61,13 @@ void     iv_topology_pe_center   (const IvTopologyLayout *layout,
                                   gint64                  pe,
                                   double                 *x,
                                   double                 *y);
+/* @figure is an IvCompareTable. */
+gboolean iv_render_compare       (cairo_t               *cr,
+                                  gconstpointer          figure,
+                                  const IvRenderOptions *options,
+                                  double                 width,
+                                  double                 height,
+                                  GError               **error);
 gboolean iv_render_topology      (cairo_t               *cr,
                                   gconstpointer          figure,
                                   const IvRenderOptions *options,

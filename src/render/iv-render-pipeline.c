@@ -50,33 +50,20 @@ static const IvStageId attention_order[] = { IV_S1, IV_S2, IV_S3, IV_S4, IV_S5, 
                                              IV_S8, IV_S9, IV_S10, IV_C2 };
 static const IvStageId ffn_order[] = { IV_F1, IV_R, IV_F2, IV_F3, IV_F4, IV_F5, IV_CF1 };
 
-/* Exchanges (C1, C2, C3, CF1) appear only when they cost something; the router only in
- * MoE layers. */
-static gboolean
-shown (const IvKindResult *k, IvStageId s)
-{
-  const IvStage *st = &k->stages[s];
-  if (!st->present)
-    return FALSE;
-  if (s == IV_C1 || s == IV_C2 || s == IV_C3 || s == IV_CF1)
-    return st->t_s > 0;
-  return TRUE;
-}
-
 void
 iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPipelineLayout *L)
 {
   const IvResult *r = fig->result;
   const IvKindResult *k = &r->kinds[MIN (fig->kind, r->n_kinds - 1)];
   guint n_att = 0, n_ffn = 0, n;
-  gboolean c1 = shown (k, IV_C1), c3 = shown (k, IV_C3), conc = c1 || c3;
+  gboolean c1 = iv_stage_shown (k, IV_C1), c3 = iv_stage_shown (k, IV_C3), conc = c1 || c3;
   double top = PAD + 50, bottom = height - PAD - 30, bw, bh, x0 = PAD + LABEL_W, y;
 
   memset (L, 0, sizeof *L);
   for (guint i = 0; i < G_N_ELEMENTS (attention_order); i++)
-    n_att += shown (k, attention_order[i]);
+    n_att += iv_stage_shown (k, attention_order[i]);
   for (guint i = 0; i < G_N_ELEMENTS (ffn_order); i++)
-    n_ffn += shown (k, ffn_order[i]);
+    n_ffn += iv_stage_shown (k, ffn_order[i]);
   n = MAX (n_att, n_ffn);
   bw = MAX (20, (width - x0 - PAD - (n - 1) * GAP) / n);
   L->has_arc = r->config.c > 1;
@@ -91,7 +78,7 @@ iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPip
   {
     double x = x0;
     for (guint i = 0; i < G_N_ELEMENTS (attention_order); i++)
-      if (shown (k, attention_order[i]))
+      if (iv_stage_shown (k, attention_order[i]))
         {
           L->box[attention_order[i]] = (IvRect) { x, y, bw, bh };
           x += bw + GAP;
@@ -118,7 +105,7 @@ iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPip
   {
     double x = x0;
     for (guint i = 0; i < G_N_ELEMENTS (ffn_order); i++)
-      if (shown (k, ffn_order[i]))
+      if (iv_stage_shown (k, ffn_order[i]))
         {
           L->box[ffn_order[i]] = (IvRect) { x, y, bw, bh };
           x += bw + GAP;

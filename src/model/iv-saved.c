@@ -1,0 +1,315 @@
+/* iv-saved.c: saved model configurations as JSON:
+ *   {"version": 1, "configurations": [{"name": "config1", "model": "Llama-3.1-8B",
+ *    "hardware": "ring4", "mode": "prefill", "batch": 1, "tq": 8192, "context": 0,
+ *    "tp": 4, "cp": 1, "tp_place": "pe", "cp_place": "cube", "ring": "kv",
+ *    "weight_bytes": 2, "act_bytes": 2, "kv_bytes": 2, "partial_bytes": 4}]}
+ * Every member is checked on load; the first problem fails the whole file, naming the
+ * configuration and the member, so nothing is half-loaded. */
+#define G_LOG_DOMAIN "iv-model"
+
+#include "iv-saved.h"
+
+#include <errno.h>
+#include <json-glib/json-glib.h>
+
+#include "iv-atomic-file.h"
+
+void
+iv_saved_free (IvSaved *s)
+{
+  if (!s)
+    return;
+  g_free (s->name);
+  g_free (s->model);
+  g_free (s->hf_config);
+  g_free (s->hardware);
+  g_free (s);
+}
+
+IvSaved *
+iv_saved_copy (const IvSaved *s)
+{
+  IvSaved *c = g_new0 (IvSaved, 1);
+  c->name = g_strdup (s->name);
+  c->model = g_strdup (s->model);
+  c->hf_config = g_strdup (s->hf_config);
+  c->hardware = g_strdup (s->hardware);
+  c->config = s->config;
+  return c;
+}
+
+static gboolean
+fail (GError **error, const char *path, guint index, const char *what)
+{
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: configuration %u: %s", path,
+               index + 1, what);
+  return FALSE;
+}
+
+static gboolean
+get_string (JsonObject *o, const char *key, const char *path, guint i, gboolean optional,
+            char **out, GError **error)
+{
+  JsonNode *n = json_object_get_member (o, key);
+  g_autofree char *what = NULL;
+
+  if (!n && optional)
+    return TRUE;
+  if (n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING
+      && *json_node_get_string (n))
+    {
+      *out = g_strdup (json_node_get_string (n));
+      return TRUE;
+    }
+  what = g_strdup_printf ("“%s” must be a non-empty string", key);
+  return fail (error, path, i, what);
+}
+
+static gboolean
+get_int (JsonObject *o, const char *key, gint64 lo, gint64 hi, const char *path, guint i,
+         gint64 *out, GError **error)
+{
+  JsonNode *n = json_object_get_member (o, key);
+  g_autofree char *what = NULL;
+
+  if (n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_INT64
+      && json_node_get_int (n) >= lo && json_node_get_int (n) <= hi)
+    {
+      *out = json_node_get_int (n);
+      return TRUE;
+    }
+  what = g_strdup_printf ("“%s” must be an integer from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT,
+                          key, lo, hi);
+  return fail (error, path, i, what);
+}
+
+/* Bytes per element: optional (the defaults), a positive number when present. */
+static gboolean
+get_bytes (JsonObject *o, const char *key, const char *path, guint i, double *out, GError **error)
+{
+  JsonNode *n = json_object_get_member (o, key);
+  g_autofree char *what = NULL;
+
+  if (!n)
+    return TRUE;
+  if (JSON_NODE_HOLDS_VALUE (n) && (json_node_get_value_type (n) == G_TYPE_INT64
+                                    || json_node_get_value_type (n) == G_TYPE_DOUBLE)
+      && json_node_get_double (n) > 0 && json_node_get_double (n) <= 64)
+    {
+      *out = json_node_get_double (n);
+      return TRUE;
+    }
+  what = g_strdup_printf ("“%s” must be a number of bytes from 0 to 64", key);
+  return fail (error, path, i, what);
+}
+
+static gboolean
+get_choice (JsonObject *o, const char *key, const char *a, const char *b, const char *path,
+            guint i, int *out, GError **error)
+{
+  g_autofree char *v = NULL;
+  g_autofree char *what = NULL;
+
+  if (!get_string (o, key, path, i, FALSE, &v, error))
+    return FALSE;
+  if (g_str_equal (v, a) || g_str_equal (v, b))
+    {
+      *out = g_str_equal (v, b);
+      return TRUE;
+    }
+  what = g_strdup_printf ("“%s” must be %s or %s", key, a, b);
+  return fail (error, path, i, what);
+}
+
+static IvSaved *
+parse_one (JsonNode *node, const char *path, guint i, GError **error)
+{
+  g_autoptr (IvSaved) s = g_new0 (IvSaved, 1);
+  JsonObject *o;
+  int mode, tpp, cpp, ring;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      fail (error, path, i, "not a JSON object");
+      return NULL;
+    }
+  o = json_node_get_object (node);
+  iv_config_init (&s->config);
+  if (!get_string (o, "name", path, i, FALSE, &s->name, error)
+      || !get_string (o, "model", path, i, FALSE, &s->model, error)
+      || !get_string (o, "hf_config", path, i, TRUE, &s->hf_config, error)
+      || !get_string (o, "hardware", path, i, FALSE, &s->hardware, error)
+      || !get_choice (o, "mode", "prefill", "decode", path, i, &mode, error)
+      || !get_int (o, "batch", 1, G_MAXINT32, path, i, &s->config.B, error)
+      || !get_int (o, "tq", 1, G_MAXINT32, path, i, &s->config.T, error)
+      || !get_int (o, "context", 0, G_MAXINT32, path, i, &s->config.P, error)
+      || !get_int (o, "tp", 1, 1 << 20, path, i, &s->config.t, error)
+      || !get_int (o, "cp", 1, 1 << 20, path, i, &s->config.c, error)
+      || !get_choice (o, "tp_place", "pe", "cube", path, i, &tpp, error)
+      || !get_choice (o, "cp_place", "pe", "cube", path, i, &cpp, error)
+      || !get_choice (o, "ring", "kv", "qoml", path, i, &ring, error)
+      || !get_bytes (o, "weight_bytes", path, i, &s->config.e_w, error)
+      || !get_bytes (o, "act_bytes", path, i, &s->config.e_a, error)
+      || !get_bytes (o, "kv_bytes", path, i, &s->config.e_kv, error)
+      || !get_bytes (o, "partial_bytes", path, i, &s->config.e_p, error))
+    return NULL;
+  s->config.mode = mode ? IV_MODE_DECODE : IV_MODE_PREFILL;
+  s->config.place_tp = tpp ? IV_PLACE_CUBE : IV_PLACE_PE;
+  s->config.place_cp = cpp ? IV_PLACE_CUBE : IV_PLACE_PE;
+  s->config.ring = ring ? IV_RING_QOML : IV_RING_KV;
+  return g_steal_pointer (&s);
+}
+
+GPtrArray *
+iv_saved_load (const char *path, GError **error)
+{
+  g_autoptr (GPtrArray) list = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_saved_free);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) local = NULL;
+  g_autofree char *text = NULL;
+  gsize len;
+  JsonNode *root, *items;
+  JsonObject *o;
+
+  if (!g_file_get_contents (path, &text, &len, &local))
+    {
+      if (g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        return g_steal_pointer (&list);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path, local->message);
+      return NULL;
+    }
+  if (!json_parser_load_from_data (parser, text, (gssize) len, &local))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", path, local->message);
+      return NULL;
+    }
+  root = json_parser_get_root (parser);
+  if (!root || !JSON_NODE_HOLDS_OBJECT (root)
+      || !(items = json_object_get_member (o = json_node_get_object (root), "configurations"))
+      || !JSON_NODE_HOLDS_ARRAY (items))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: not a configurations file (an object with a “configurations” array)", path);
+      return NULL;
+    }
+  if (json_object_get_int_member_with_default (o, "version", 1) != 1)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: version %" G_GINT64_FORMAT " is newer than this Inferview reads (1)", path,
+                   json_object_get_int_member_with_default (o, "version", 1));
+      return NULL;
+    }
+  for (guint i = 0; i < json_array_get_length (json_node_get_array (items)); i++)
+    {
+      IvSaved *s = parse_one (json_array_get_element (json_node_get_array (items), i), path, i, error);
+      if (!s)
+        return NULL;
+      g_ptr_array_add (list, s);
+    }
+  return g_steal_pointer (&list);
+}
+
+gboolean
+iv_saved_save (GPtrArray *list, const char *path, GError **error)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "version");
+  json_builder_add_int_value (b, 1);
+  json_builder_set_member_name (b, "configurations");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < list->len; i++)
+    {
+      const IvSaved *s = list->pdata[i];
+      const IvConfig *c = &s->config;
+#define STR(k, v) (json_builder_set_member_name (b, k), json_builder_add_string_value (b, v))
+#define INT(k, v) (json_builder_set_member_name (b, k), json_builder_add_int_value (b, v))
+#define DBL(k, v) (json_builder_set_member_name (b, k), json_builder_add_double_value (b, v))
+      json_builder_begin_object (b);
+      STR ("name", s->name);
+      STR ("model", s->model);
+      if (s->hf_config)
+        STR ("hf_config", s->hf_config);
+      STR ("hardware", s->hardware);
+      STR ("mode", iv_mode_to_string (c->mode));
+      INT ("batch", c->B);
+      INT ("tq", c->T);
+      INT ("context", c->P);
+      INT ("tp", c->t);
+      INT ("cp", c->c);
+      STR ("tp_place", iv_place_to_string (c->place_tp));
+      STR ("cp_place", iv_place_to_string (c->place_cp));
+      STR ("ring", iv_ring_to_string (c->ring));
+      DBL ("weight_bytes", c->e_w);
+      DBL ("act_bytes", c->e_a);
+      DBL ("kv_bytes", c->e_kv);
+      DBL ("partial_bytes", c->e_p);
+      json_builder_end_object (b);
+#undef STR
+#undef INT
+#undef DBL
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  text = json_generator_to_data (gen, NULL);
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int e = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", dir, g_strerror (e));
+      return FALSE;
+    }
+  return iv_atomic_file_set_contents (path, text, -1, error);
+}
+
+char *
+iv_saved_next_name (GPtrArray *list)
+{
+  for (guint n = 1;; n++)
+    {
+      g_autofree char *name = g_strdup_printf ("config%u", n);
+      gboolean taken = FALSE;
+      for (guint i = 0; i < list->len && !taken; i++)
+        taken = g_str_equal (((IvSaved *) list->pdata[i])->name, name);
+      if (!taken)
+        return g_steal_pointer (&name);
+    }
+}
+
+gboolean
+iv_saved_resolve (const IvSaved *s, GPtrArray *imported, const IvModel **model,
+                  const IvHardware **hardware, GError **error)
+{
+  *model = iv_presets_find (s->model);
+  for (guint i = 0; !*model && imported && i < imported->len; i++)
+    if (g_str_equal (((IvModel *) imported->pdata[i])->name, s->model))
+      *model = imported->pdata[i];
+  *hardware = iv_hardware_find (s->hardware);
+  if (!*model)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "%s: the model “%s” is neither a preset nor open%s%s", s->name, s->model,
+                   s->hf_config ? "; open " : "", s->hf_config ? s->hf_config : "");
+      return FALSE;
+    }
+  if (!*hardware)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: no hardware preset “%s”",
+                   s->name, s->hardware);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+char *
+iv_saved_default_path (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "inferview", "model-configurations.json", NULL);
+}

@@ -1,0 +1,43 @@
+/* iv-saved.h: saved model configurations — what the Model workspace's "Save" keeps and the
+ * Compare page lines up — and their JSON file in the user data folder. */
+#pragma once
+
+#include "iv-model.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  char *name;        /* "config1", … or the user's */
+  char *model;       /* preset name, or the imported model's name */
+  char *hf_config;   /* the config.json an imported model came from, or NULL */
+  char *hardware;    /* hardware preset name */
+  IvConfig config;
+} IvSaved;
+
+void       iv_saved_free        (IvSaved      *saved);
+IvSaved   *iv_saved_copy        (const IvSaved *saved);
+
+/* A GPtrArray of IvSaved. A file that does not exist is an empty list; one that cannot be
+ * read fails with an error naming the file and the problem. */
+GPtrArray *iv_saved_load        (const char   *path,
+                                 GError      **error);
+/* Written atomically: a crash leaves the previous file. */
+gboolean   iv_saved_save        (GPtrArray    *list,
+                                 const char   *path,
+                                 GError      **error);
+/* The first of config1, config2, … not yet in @list. */
+char      *iv_saved_next_name   (GPtrArray    *list);
+/* The model and hardware a saved configuration names (presets, or @imported for models
+ * that are not presets); NULL with @error naming what is missing. */
+gboolean   iv_saved_resolve     (const IvSaved   *saved,
+                                 GPtrArray       *imported,
+                                 const IvModel  **model,
+                                 const IvHardware **hardware,
+                                 GError         **error);
+/* The default file: $XDG_DATA_HOME/inferview/model-configurations.json. */
+char      *iv_saved_default_path (void);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvSaved, iv_saved_free)
+
+G_END_DECLS
