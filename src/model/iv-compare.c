@@ -92,6 +92,13 @@ mark_best (IvCompareRow *row)
   row->best = best;
 }
 
+static char *
+memory_text (double bytes, gboolean fits)
+{
+  g_autofree char *text = iv_units_format_bytes (bytes);
+  return fits ? g_steal_pointer (&text) : g_strdup_printf ("%s (does not fit)", text);
+}
+
 static guint
 main_kind (const IvResult *r)
 {
@@ -165,7 +172,7 @@ iv_compare_build (const IvResult *const *results, const char *const *names, guin
   NUM_ROW ("tokens/s", TRUE, r->tokens_per_s, g_strdup_printf ("%.4g", v));
   NUM_ROW ("memory per PE", FALSE,
            r->weights_bytes_per_pe + r->kv_bytes_per_pe + r->act_bytes_per_pe,
-           g_strdup_printf ("%s%s", iv_units_format_bytes (v), r->fits ? "" : " (does not fit)"));
+           memory_text (v, r->fits));
   NUM_ROW ("replicated bytes per PE", FALSE, waste_bytes (r), iv_units_format_bytes (v));
   NUM_ROW ("idle PEs", FALSE, (double) r->idle_pes, g_strdup_printf ("%.0f", v));
 

@@ -22,7 +22,8 @@ iv_stats_sorted_copy (const double *values, gsize n, gsize *n_finite)
   for (gsize i = 0; i < n; i++)
     if (isfinite (values[i]))
       out[m++] = values[i];
-  qsort (out, m, sizeof (double), compare_doubles);
+  if (m > 0) /* qsort's base may not be NULL, even for 0 items */
+    qsort (out, m, sizeof (double), compare_doubles);
   *n_finite = m;
   return out;
 }

@@ -48,7 +48,8 @@ iv_trace_stats_by_name (const IvTrace *t, gint64 t0, gint64 t1)
         acc[i].mean_ns = (double) acc[i].total_ns / acc[i].count;
         g_array_append_val (out, acc[i]);
       }
-  qsort (out->data, out->len, sizeof (IvNameStats), compare_stats);
+  if (out->len > 0) /* qsort's base may not be NULL, even for 0 items */
+    qsort (out->data, out->len, sizeof (IvNameStats), compare_stats);
   return out;
 }
 
@@ -95,7 +96,8 @@ merge (GArray *pairs)
   gint64 *iv = (gint64 *) pairs->data;
   gsize n = pairs->len / 2, m = 0;
 
-  qsort (iv, n, 2 * sizeof (gint64), compare_pairs);
+  if (n > 0) /* qsort's base may not be NULL, even for 0 items */
+    qsort (iv, n, 2 * sizeof (gint64), compare_pairs);
   for (gsize i = 0; i < n; i++)
     {
       if (m && iv[2 * i] <= iv[2 * (m - 1) + 1])

@@ -215,7 +215,8 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
 
   /* I/O hidden behind GPU compute: the part of each candidate's merged I/O span during
    * which some GPU stream was busy. */
-  qsort (gpu->data, gpu->len / 2, 2 * sizeof (gint64), compare_pairs);
+  if (gpu->len / 2 > 0) /* qsort's base may not be NULL, even for 0 items */
+    qsort (gpu->data, gpu->len / 2, 2 * sizeof (gint64), compare_pairs);
   {
     gsize m = 0;
     gint64 *iv = (gint64 *) gpu->data;

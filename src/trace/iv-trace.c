@@ -186,7 +186,8 @@ match_edges (IvTraceBuilder *b, GArray *edges, gboolean async, gint64 end_ns)
   guint64 unmatched_end = 0, unclosed = 0;
   char open_ph = async ? 'b' : 'B', close_ph = async ? 'e' : 'E';
 
-  qsort (edges->data, edges->len, sizeof (IvRawEdge), compare_edges);
+  if (edges->len > 0) /* qsort's base may not be NULL, even for 0 items */
+    qsort (edges->data, edges->len, sizeof (IvRawEdge), compare_edges);
   for (guint i = 0; i <= edges->len; i++)
     {
       IvRawEdge *e = i < edges->len ? &g_array_index (edges, IvRawEdge, i) : NULL;
@@ -494,7 +495,8 @@ bind_flows (IvTraceBuilder *b)
   GArray *raw = b->flows;
   guint64 dangling = 0;
 
-  qsort (raw->data, raw->len, sizeof (IvRawFlow), compare_flows);
+  if (raw->len > 0) /* qsort's base may not be NULL, even for 0 items */
+    qsort (raw->data, raw->len, sizeof (IvRawFlow), compare_flows);
   for (guint i = 0; i < raw->len;)
     {
       guint j = i;
@@ -649,13 +651,15 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
   process_rank = g_new (guint, MAX (t->processes->len, 1));
   for (guint i = 0; i < t->processes->len; i++)
     proc_order[i] = i;
-  qsort (proc_order, t->processes->len, sizeof (guint), compare_processes);
+  if (t->processes->len > 0) /* qsort's base may not be NULL, even for 0 items */
+    qsort (proc_order, t->processes->len, sizeof (guint), compare_processes);
   for (guint i = 0; i < t->processes->len; i++)
     process_rank[proc_order[i]] = i;
   track_order = g_new (guint, MAX (t->tracks->len, 1));
   for (guint i = 0; i < t->tracks->len; i++)
     track_order[i] = i;
-  qsort (track_order, t->tracks->len, sizeof (guint), compare_tracks);
+  if (t->tracks->len > 0) /* qsort's base may not be NULL, even for 0 items */
+    qsort (track_order, t->tracks->len, sizeof (guint), compare_tracks);
   g_clear_pointer (&process_rank, g_free);
   track_new = g_new (guint, MAX (t->tracks->len, 1));
   {
@@ -707,7 +711,8 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
         for (gsize i = 1; i < m && sorted; i++)
           sorted = compare_slices (&o[i - 1], &o[i]) < 0;
         if (!sorted)
-          qsort (o, m, sizeof (guint32), compare_slices);
+          if (m > 0) /* qsort's base may not be NULL, even for 0 items */
+            qsort (o, m, sizeof (guint32), compare_slices);
         place_track (sort_base, o, m, depth, self, &t->max_depth, &n_overflow[k], &partial);
 
         /* Rows within the track: a stable counting sort by row keeps start order. */
@@ -812,7 +817,8 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
       tr->n_series++;
     }
   bind_flows (b);
-  qsort (t->instants->data, t->instants->len, sizeof (IvInstant), compare_instants);
+  if (t->instants->len > 0) /* qsort's base may not be NULL, even for 0 items */
+    qsort (t->instants->data, t->instants->len, sizeof (IvInstant), compare_instants);
 
   t->t0_ns = start == G_MAXINT64 ? 0 : start;
   t->t1_ns = end == G_MININT64 ? t->t0_ns : end;
