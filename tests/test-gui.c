@@ -10,6 +10,7 @@
 #include "iv-chart-view.h"
 #include "iv-export-dialog.h"
 #include "iv-render-model.h"
+#include "iv-saved.h"
 #include "iv-window.h"
 #include "iv-window-private.h"
 #include "iv-test-util.h"
@@ -711,6 +712,51 @@ test_model_view (void)
     gtk_range_set_value (tp, 1);         /* rebuilt while shown */
     g_assert_true (has_label (details, "Replication Waste"));
     gtk_stack_set_visible_child_name (stack, "pipeline");
+  }
+
+  /* Save & compare: saved with TP 4, loaded back after moving the slider, compared in
+   * CSV, persisted for the next window, and a damaged file set aside rather than lost. */
+  {
+    g_autofree char *path = g_build_filename (g_get_user_data_dir (), "inferview",
+                                              "model-configurations.json", NULL);
+    g_autofree char *aside = g_strconcat (path, ".corrupt", NULL);
+    g_autofree char *csv = NULL;
+    g_autoptr (GError) error = NULL;
+    GPtrArray *saved = iv_model_view_get_saved (view);
+    guint n0 = saved->len, baseline;
+    IvModelView *other;
+
+    gtk_range_set_value (tp, 2);
+    g_assert_true (iv_model_view_save (view, "baseline-tp4", &error));
+    g_assert_no_error (error);
+    baseline = saved->len - 1;
+    g_assert_false (iv_model_view_save (view, "baseline-tp4", &error));
+    g_assert_nonnull (strstr (error->message, "already saved"));
+    g_clear_error (&error);
+    gtk_range_set_value (tp, 0);
+    g_assert_true (iv_model_view_save (view, NULL, &error));
+    g_assert_cmpuint (saved->len, ==, n0 + 2);
+    g_assert_true (g_str_has_prefix (((IvSaved *) saved->pdata[saved->len - 1])->name, "config"));
+    g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 1);
+    g_assert_true (iv_model_view_load_saved (view, baseline, &error));
+    g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 4);
+    csv = iv_model_view_get_compare_csv (view);
+    g_assert_nonnull (strstr (csv, ",baseline-tp4,"));
+    g_assert_nonnull (strstr (csv, "\nTP,"));
+
+    other = g_object_ref_sink (IV_MODEL_VIEW (iv_model_view_new ()));
+    g_assert_cmpuint (iv_model_view_get_saved (other)->len, ==, saved->len);
+    g_assert_cmpstr (((IvSaved *) iv_model_view_get_saved (other)->pdata[baseline])->name, ==, "baseline-tp4");
+    g_object_unref (other);
+
+    g_assert_true (g_file_set_contents (path, "{\"configurations\": [", -1, NULL));
+    g_remove (aside);
+    other = g_object_ref_sink (IV_MODEL_VIEW (iv_model_view_new ()));
+    g_assert_cmpuint (iv_model_view_get_saved (other)->len, ==, 0);
+    g_assert_true (g_file_test (aside, G_FILE_TEST_IS_REGULAR));
+    g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+    g_object_unref (other);
+    g_remove (aside);
   }
 
   g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);

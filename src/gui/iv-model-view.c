@@ -9,10 +9,13 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <math.h>
 
 #include "iv-model-details.h"
+#include "iv-saved.h"
 #include "iv-render-model.h"
+#include "iv-text.h"
 #include "iv-units.h"
 
 typedef struct
@@ -65,6 +68,19 @@ struct _IvModelView
   GtkWidget *areas[G_N_ELEMENTS (figure_info)];
   GtkWidget *details_box;     /* holds the Details page, rebuilt when shown and stale */
   gboolean details_stale;
+
+  /* Save & compare */
+  char *saved_path;
+  GPtrArray *saved;           /* IvSaved */
+  GPtrArray *imported_paths;  /* char *, the config.json of each imported model */
+  GArray *compare_results;    /* IvResult, one per saved configuration that evaluates */
+  IvCompareTable *compare;
+  IvFigure compare_figure;
+  GtkEntry *save_entry;
+  GtkListBox *saved_list;
+  GtkLabel *saved_error;
+  GtkWidget *compare_area;
+  GtkWidget *tabs;            /* linked toggle buttons, one per stack page */
   gboolean updating;          /* controls being set from code: no re-evaluation */
 };
 
@@ -118,6 +134,8 @@ redraw (IvModelView *self)
       gtk_box_append (GTK_BOX (self->details_box), details);
       self->details_stale = FALSE;
     }
+  if (g_strcmp0 (name, "compare") == 0)
+    gtk_widget_queue_draw (self->compare_area);
   for (guint i = 0; i < G_N_ELEMENTS (figure_info); i++)
     if (g_strcmp0 (name, figure_info[i].name) == 0)
       {
@@ -220,11 +238,13 @@ static void
 on_hardware_selected (IvModelView *self)
 {
   const IvHardware *hw = current_hardware (self);
+  gboolean was_updating;
   double top;
 
   if (!hw)
     return;
   top = floor (log2 ((double) hw->n_pe * hw->X * hw->Y));
+  was_updating = self->updating;
   self->updating = TRUE;
   for (int i = 0; i < 2; i++)
     {
@@ -234,7 +254,7 @@ on_hardware_selected (IvModelView *self)
       for (int v = 0; v <= top; v++)
         gtk_scale_add_mark (GTK_SCALE (range), v, GTK_POS_BOTTOM, NULL);
     }
-  self->updating = FALSE;
+  self->updating = was_updating;
   recompute (self);
 }
 
@@ -251,6 +271,268 @@ draw_figure (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer 
     return;
   if (!info->render (cr, &self->model_figure, &options, width, height, &error))
     g_warning ("%s: %s", info->name, error->message);
+}
+
+
+/* ---- save & compare --------------------------------------------------------------- */
+
+static const char *
+imported_path (IvModelView *self, const IvModel *model)
+{
+  for (guint i = 0; i < self->imported->len; i++)
+    if (self->imported->pdata[i] == model)
+      return self->imported_paths->pdata[i];
+  return NULL;
+}
+
+static void
+show_saved_error (IvModelView *self, const char *message)
+{
+  gtk_label_set_text (self->saved_error, message ? message : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->saved_error), message != NULL);
+}
+
+/* Every saved configuration evaluated again (a preset may have changed since), in the
+ * comparison table; those that no longer resolve are named under the list. */
+static void
+refresh_compare (IvModelView *self)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GPtrArray) results = g_ptr_array_new ();
+  g_autoptr (GString) problems = g_string_new (NULL);
+
+  g_array_set_size (self->compare_results, self->saved->len);
+  for (guint i = 0; i < self->saved->len; i++)
+    {
+      const IvSaved *sv = self->saved->pdata[i];
+      IvResult *r = &g_array_index (self->compare_results, IvResult, i);
+      const IvModel *model;
+      const IvHardware *hw;
+      g_autoptr (GError) error = NULL;
+      if (!iv_saved_resolve (sv, self->imported, &model, &hw, &error))
+        {
+          g_string_append_printf (problems, "%s%s", problems->len ? "\n" : "", error->message);
+          continue;
+        }
+      if (!iv_model_evaluate (model, hw, &sv->config, r))
+        {
+          g_string_append_printf (problems, "%s%s: %s", problems->len ? "\n" : "", sv->name, r->error);
+          continue;
+        }
+      g_ptr_array_add (names, sv->name);
+      g_ptr_array_add (results, r);
+    }
+  g_clear_pointer (&self->compare, iv_compare_free);
+  self->compare = iv_compare_build ((const IvResult *const *) results->pdata,
+                                    (const char *const *) names->pdata, results->len);
+  self->compare_figure.data = self->compare;
+  if (problems->len)
+    show_saved_error (self, problems->str);
+  if (self->compare_area)
+    gtk_widget_queue_draw (self->compare_area);
+}
+
+static void
+update_save_placeholder (IvModelView *self)
+{
+  g_autofree char *next = iv_saved_next_name (self->saved);
+  g_object_set (self->save_entry, "placeholder-text", next, NULL);
+}
+
+static void rebuild_saved_list (IvModelView *self);
+
+static gboolean
+write_saved (IvModelView *self, GError **error)
+{
+  return iv_saved_save (self->saved, self->saved_path, error);
+}
+
+static void
+on_delete_clicked (GtkButton *button, IvModelView *self)
+{
+  IvSaved *target = g_object_get_data (G_OBJECT (button), "iv-saved");
+  g_autoptr (GError) error = NULL;
+  guint index;
+
+  if (!g_ptr_array_find (self->saved, target, &index))
+    return;
+  {
+    IvSaved *removed = g_ptr_array_steal_index (self->saved, index);
+    if (!write_saved (self, &error))
+      {
+        /* Nothing changes unless the file does. */
+        g_ptr_array_insert (self->saved, (int) index, removed);
+        show_saved_error (self, error->message);
+        return;
+      }
+    iv_saved_free (removed);
+  }
+  show_saved_error (self, NULL);
+  rebuild_saved_list (self);
+  refresh_compare (self);
+  update_save_placeholder (self);
+}
+
+static void
+on_saved_activated (GtkListBox *box, GtkListBoxRow *row, IvModelView *self)
+{
+  g_autoptr (GError) error = NULL;
+  if (!iv_model_view_load_saved (self, (guint) gtk_list_box_row_get_index (row), &error))
+    show_saved_error (self, error->message);
+}
+
+static void
+rebuild_saved_list (IvModelView *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->saved_list))))
+    gtk_list_box_remove (self->saved_list, child);
+  for (guint i = 0; i < self->saved->len; i++)
+    {
+      IvSaved *sv = self->saved->pdata[i];
+      g_autofree char *sub = g_strdup_printf ("%s · %s · %s · TP %" G_GINT64_FORMAT " · CP %" G_GINT64_FORMAT,
+                                              sv->model, sv->hardware, iv_mode_to_string (sv->config.mode),
+                                              sv->config.t, sv->config.c);
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *del = gtk_button_new_from_icon_name ("user-trash-symbolic");
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), sv->name);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), sub);
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+      gtk_widget_set_tooltip_text (del, _("Delete this saved configuration"));
+      gtk_widget_set_valign (del, GTK_ALIGN_CENTER);
+      gtk_widget_add_css_class (del, "flat");
+      g_object_set_data (G_OBJECT (del), "iv-saved", sv);
+      g_signal_connect (del, "clicked", G_CALLBACK (on_delete_clicked), self);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), del);
+      gtk_list_box_append (self->saved_list, row);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->saved_list), self->saved->len > 0);
+}
+
+static void
+on_save_clicked (IvModelView *self)
+{
+  g_autoptr (GError) error = NULL;
+  const char *name = gtk_editable_get_text (GTK_EDITABLE (self->save_entry));
+
+  if (!iv_model_view_save (self, *name ? name : NULL, &error))
+    {
+      show_saved_error (self, error->message);
+      return;
+    }
+  gtk_editable_set_text (GTK_EDITABLE (self->save_entry), "");
+}
+
+/* A file that cannot be read is moved aside (never overwritten by the next save) and
+ * the reason stays on screen. */
+static void
+load_saved_file (IvModelView *self)
+{
+  g_autoptr (GError) error = NULL;
+  GPtrArray *list = iv_saved_load (self->saved_path, &error);
+
+  if (!list)
+    {
+      g_autofree char *aside = g_strconcat (self->saved_path, ".corrupt", NULL);
+      g_autofree char *message = NULL;
+      if (g_rename (self->saved_path, aside) == 0)
+        message = g_strdup_printf (_("%s\nThe file was kept as %s."), error->message, aside);
+      else
+        message = g_strdup (error->message);
+      g_message ("%s", message);
+      show_saved_error (self, message);
+      list = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_saved_free);
+    }
+  g_clear_pointer (&self->saved, g_ptr_array_unref);
+  self->saved = list;
+}
+
+static void
+draw_compare (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
+{
+  IvModelView *self = IV_MODEL_VIEW (user_data);
+  IvRenderOptions options = { adw_style_manager_get_dark (adw_style_manager_get_default ())
+                                  ? IV_THEME_DARK : IV_THEME_LIGHT, 1.0 };
+  IvText text;
+
+  if (self->compare && self->compare->n > 0)
+    {
+      iv_render_compare (cr, self->compare, &options, width, height, NULL);
+      return;
+    }
+  iv_text_init (&text, cr, 14);
+  iv_text_show (&text, cr, _("Save configurations to compare them here."), width / 2.0,
+                height / 2.0, 0.5, 0.5, 1.0, FALSE, width - 40,
+                &iv_theme_get_colors (options.theme)->foreground_dim);
+  iv_text_clear (&text);
+}
+
+static void
+on_copy_csv (IvModelView *self)
+{
+  g_autofree char *csv = iv_model_view_get_compare_csv (self);
+  if (csv)
+    gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), csv);
+}
+
+static GtkWidget *
+build_saved_section (IvModelView *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *title = gtk_label_new (_("Saved Configurations"));
+  GtkWidget *button = gtk_button_new_with_mnemonic (_("_Save"));
+
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_widget_add_css_class (title, "heading");
+  gtk_widget_set_margin_top (box, 18);
+  self->save_entry = GTK_ENTRY (gtk_entry_new ());
+  gtk_widget_set_hexpand (GTK_WIDGET (self->save_entry), TRUE);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->save_entry),
+                               _("A name for this configuration (empty: the next configN)"));
+  g_signal_connect_swapped (self->save_entry, "activate", G_CALLBACK (on_save_clicked), self);
+  gtk_widget_add_css_class (button, "suggested-action");
+  gtk_widget_set_tooltip_text (button, _("Save this configuration to compare it later"));
+  g_signal_connect_swapped (button, "clicked", G_CALLBACK (on_save_clicked), self);
+  gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->save_entry));
+  gtk_box_append (GTK_BOX (row), button);
+  self->saved_list = GTK_LIST_BOX (gtk_list_box_new ());
+  gtk_list_box_set_selection_mode (self->saved_list, GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->saved_list), "boxed-list");
+  g_signal_connect (self->saved_list, "row-activated", G_CALLBACK (on_saved_activated), self);
+  self->saved_error = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->saved_error, TRUE);
+  gtk_label_set_wrap_mode (self->saved_error, PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (self->saved_error, 0);
+  gtk_label_set_selectable (self->saved_error, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->saved_error), "error");
+  gtk_widget_set_visible (GTK_WIDGET (self->saved_error), FALSE);
+  gtk_box_append (GTK_BOX (box), title);
+  gtk_box_append (GTK_BOX (box), row);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->saved_error));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->saved_list));
+  return box;
+}
+
+static GtkWidget *
+build_compare_page (IvModelView *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *copy = gtk_button_new_with_mnemonic (_("Copy as _CSV"));
+
+  gtk_widget_set_halign (copy, GTK_ALIGN_END);
+  gtk_widget_set_margin_end (copy, 12);
+  gtk_widget_set_margin_top (copy, 6);
+  gtk_widget_set_tooltip_text (copy, _("Copy the comparison to the clipboard as CSV"));
+  g_signal_connect_swapped (copy, "clicked", G_CALLBACK (on_copy_csv), self);
+  self->compare_area = gtk_drawing_area_new ();
+  gtk_widget_set_vexpand (self->compare_area, TRUE);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->compare_area), draw_compare, self, NULL);
+  gtk_box_append (GTK_BOX (box), copy);
+  gtk_box_append (GTK_BOX (box), self->compare_area);
+  return box;
 }
 
 static GtkWidget *
@@ -382,6 +664,7 @@ build_controls (IvModelView *self)
   gtk_widget_set_margin_top (box, 12);
   gtk_widget_set_margin_bottom (box, 12);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (grid));
+  gtk_box_append (GTK_BOX (box), build_saved_section (self));
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER,
                                   GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), box);
@@ -389,11 +672,30 @@ build_controls (IvModelView *self)
   return scroller;
 }
 
+static void
+on_tab_toggled (GtkToggleButton *button, IvModelView *self)
+{
+  if (gtk_toggle_button_get_active (button))
+    gtk_stack_set_visible_child_name (self->figure_stack,
+                                      g_object_get_data (G_OBJECT (button), "iv-page"));
+}
+
+/* The tabs follow the stack when code switches it (tests, restoring a page). */
+static void
+on_page_changed (IvModelView *self)
+{
+  const char *name = gtk_stack_get_visible_child_name (self->figure_stack);
+  for (GtkWidget *b = gtk_widget_get_first_child (self->tabs); b; b = gtk_widget_get_next_sibling (b))
+    if (g_strcmp0 (g_object_get_data (G_OBJECT (b), "iv-page"), name) == 0)
+      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (b), TRUE);
+  redraw (self);
+}
+
 static GtkWidget *
 build_figures (IvModelView *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *switcher = gtk_stack_switcher_new ();
+  GtkToggleButton *first = NULL;
 
   self->figure_stack = GTK_STACK (gtk_stack_new ());
   for (guint i = 0; i < G_N_ELEMENTS (figure_info); i++)
@@ -408,11 +710,31 @@ build_figures (IvModelView *self)
     }
   self->details_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_stack_add_titled (self->figure_stack, self->details_box, "details", _("Details"));
-  g_signal_connect_swapped (self->figure_stack, "notify::visible-child", G_CALLBACK (redraw), self);
-  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->figure_stack);
-  gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
-  gtk_widget_set_margin_top (switcher, 6);
-  gtk_box_append (GTK_BOX (box), switcher);
+  gtk_stack_add_titled (self->figure_stack, build_compare_page (self), "compare", _("Compare"));
+  g_signal_connect_swapped (self->figure_stack, "notify::visible-child", G_CALLBACK (on_page_changed), self);
+
+  /* Linked toggle buttons rather than a GtkStackSwitcher: its seven equal-width tabs
+   * would be as wide as the longest seven times over and push the figure off a laptop
+   * screen; these take their own widths. */
+  self->tabs = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_widget_add_css_class (self->tabs, "linked");
+  for (GtkWidget *page = gtk_widget_get_first_child (GTK_WIDGET (self->figure_stack)); page;
+       page = gtk_widget_get_next_sibling (page))
+    {
+      GtkStackPage *sp = gtk_stack_get_page (self->figure_stack, page);
+      GtkWidget *button = gtk_toggle_button_new_with_label (gtk_stack_page_get_title (sp));
+      g_object_set_data_full (G_OBJECT (button), "iv-page", g_strdup (gtk_stack_page_get_name (sp)), g_free);
+      if (first)
+        gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (button), first);
+      else
+        first = GTK_TOGGLE_BUTTON (button);
+      g_signal_connect (button, "toggled", G_CALLBACK (on_tab_toggled), self);
+      gtk_box_append (GTK_BOX (self->tabs), button);
+    }
+  gtk_toggle_button_set_active (first, TRUE);
+  gtk_widget_set_halign (self->tabs, GTK_ALIGN_CENTER);
+  gtk_widget_set_margin_top (self->tabs, 6);
+  gtk_box_append (GTK_BOX (box), self->tabs);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->figure_stack));
   return box;
 }
@@ -435,6 +757,11 @@ iv_model_view_finalize (GObject *object)
 
   g_ptr_array_unref (self->models);
   g_ptr_array_unref (self->imported);
+  g_ptr_array_unref (self->imported_paths);
+  g_clear_pointer (&self->saved, g_ptr_array_unref);
+  g_array_unref (self->compare_results);
+  g_clear_pointer (&self->compare, iv_compare_free);
+  g_free (self->saved_path);
   g_free (self->error);
   G_OBJECT_CLASS (iv_model_view_parent_class)->finalize (object);
 }
@@ -461,6 +788,10 @@ iv_model_view_init (IvModelView *self)
   for (guint i = 0; i < presets->len; i++)
     g_ptr_array_add (self->models, presets->pdata[i]);
   self->imported = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_model_free);
+  self->imported_paths = g_ptr_array_new_with_free_func (g_free);
+  self->compare_results = g_array_new (FALSE, TRUE, sizeof (IvResult));
+  self->compare_figure = (IvFigure) { iv_render_compare, NULL, "compare", self };
+  self->saved_path = iv_saved_default_path ();
   self->hardware = iv_hardware_presets ();
   self->model_figure.result = &self->result;
   self->figure = (IvFigure) { iv_render_pipeline, &self->model_figure, "pipeline", self };
@@ -476,6 +807,10 @@ iv_model_view_init (IvModelView *self)
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                            G_CALLBACK (redraw), self, G_CONNECT_SWAPPED);
   self->updating = FALSE;
+  load_saved_file (self);
+  rebuild_saved_list (self);
+  update_save_placeholder (self);
+  refresh_compare (self);
   on_hardware_selected (self);
 }
 
@@ -495,9 +830,12 @@ iv_model_view_add_hf_config (IvModelView *self, const char *path, GError **error
   if (!model)
     return FALSE;
   g_ptr_array_add (self->imported, model);
+  g_ptr_array_add (self->imported_paths, g_strdup (path));
   g_ptr_array_add (self->models, model);
   gtk_string_list_append (self->model_names, model->name);
   gtk_drop_down_set_selected (self->model_drop, self->models->len - 1);
+  /* Saved configurations of this model can be compared now. */
+  refresh_compare (self);
   return TRUE;
 }
 
@@ -512,6 +850,8 @@ const IvFigure *
 iv_model_view_get_figure (IvModelView *self)
 {
   g_return_val_if_fail (IV_IS_MODEL_VIEW (self), NULL);
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->figure_stack), "compare") == 0)
+    return self->compare && self->compare->n > 0 ? &self->compare_figure : NULL;
   return self->has_result ? &self->figure : NULL;
 }
 
@@ -520,4 +860,98 @@ iv_model_view_get_error (IvModelView *self)
 {
   g_return_val_if_fail (IV_IS_MODEL_VIEW (self), NULL);
   return self->error;
+}
+
+gboolean
+iv_model_view_save (IvModelView *self, const char *name, GError **error)
+{
+  const IvModel *model;
+  IvSaved *sv;
+
+  g_return_val_if_fail (IV_IS_MODEL_VIEW (self), FALSE);
+  if (!self->has_result || self->error)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("Only a configuration that evaluates can be saved"));
+      return FALSE;
+    }
+  for (guint i = 0; name && i < self->saved->len; i++)
+    if (g_str_equal (((IvSaved *) self->saved->pdata[i])->name, name))
+      {
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+                     _("A configuration named “%s” is already saved"), name);
+        return FALSE;
+      }
+  model = self->result.model;
+  sv = g_new0 (IvSaved, 1);
+  sv->name = name ? g_strdup (name) : iv_saved_next_name (self->saved);
+  sv->model = g_strdup (model->name);
+  sv->hf_config = g_strdup (imported_path (self, model));
+  sv->hardware = g_strdup (self->result.hw->name);
+  sv->config = self->result.config;
+  g_ptr_array_add (self->saved, sv);
+  if (!write_saved (self, error))
+    {
+      g_ptr_array_remove_index (self->saved, self->saved->len - 1);
+      return FALSE;
+    }
+  show_saved_error (self, NULL);
+  rebuild_saved_list (self);
+  update_save_placeholder (self);
+  refresh_compare (self);
+  return TRUE;
+}
+
+GPtrArray *
+iv_model_view_get_saved (IvModelView *self)
+{
+  g_return_val_if_fail (IV_IS_MODEL_VIEW (self), NULL);
+  return self->saved;
+}
+
+static void
+select_by_name (GtkDropDown *drop, GtkStringList *names, const char *name)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (names)); i++)
+    if (g_strcmp0 (gtk_string_list_get_string (names, i), name) == 0)
+      gtk_drop_down_set_selected (drop, i);
+}
+
+gboolean
+iv_model_view_load_saved (IvModelView *self, guint index, GError **error)
+{
+  const IvSaved *sv;
+  const IvModel *model;
+  const IvHardware *hw;
+
+  g_return_val_if_fail (IV_IS_MODEL_VIEW (self), FALSE);
+  g_return_val_if_fail (index < self->saved->len, FALSE);
+  sv = self->saved->pdata[index];
+  if (!iv_saved_resolve (sv, self->imported, &model, &hw, error))
+    return FALSE;
+  self->updating = TRUE;
+  select_by_name (self->model_drop, self->model_names, model->name);
+  for (guint i = 0; i < self->hardware->len; i++)
+    if (self->hardware->pdata[i] == hw)
+      gtk_drop_down_set_selected (self->hardware_drop, i);
+  on_hardware_selected (self);   /* the sliders' ranges for this SIP */
+  gtk_drop_down_set_selected (self->mode_drop, sv->config.mode == IV_MODE_PREFILL ? 0 : 1);
+  gtk_spin_button_set_value (self->batch_spin, (double) sv->config.B);
+  gtk_range_set_value (self->tq_scale, round (log2 ((double) sv->config.T)));
+  gtk_spin_button_set_value (self->context_spin, (double) sv->config.P);
+  gtk_range_set_value (self->tp_scale, round (log2 ((double) sv->config.t)));
+  gtk_range_set_value (self->cp_scale, round (log2 ((double) sv->config.c)));
+  gtk_drop_down_set_selected (self->tp_place_drop, sv->config.place_tp == IV_PLACE_PE ? 0 : 1);
+  gtk_drop_down_set_selected (self->cp_place_drop, sv->config.place_cp == IV_PLACE_PE ? 0 : 1);
+  gtk_drop_down_set_selected (self->ring_drop, sv->config.ring == IV_RING_KV ? 0 : 1);
+  self->updating = FALSE;
+  recompute (self);
+  return TRUE;
+}
+
+char *
+iv_model_view_get_compare_csv (IvModelView *self)
+{
+  g_return_val_if_fail (IV_IS_MODEL_VIEW (self), NULL);
+  return self->compare && self->compare->n > 0 ? iv_compare_to_csv (self->compare) : NULL;
 }

@@ -23,5 +23,18 @@ const IvResult *iv_model_view_get_result     (IvModelView  *self);
 const IvFigure *iv_model_view_get_figure     (IvModelView  *self);
 /* The constraint that the current controls break, or NULL when they evaluate. */
 const char     *iv_model_view_get_error      (IvModelView  *self);
+/* Saves the current configuration under @name (NULL: the next configN) and persists the
+ * list; FALSE with @error when it does not evaluate, the name is taken or the file
+ * cannot be written (then nothing changes). */
+gboolean        iv_model_view_save           (IvModelView  *self,
+                                              const char   *name,
+                                              GError      **error);
+GPtrArray      *iv_model_view_get_saved      (IvModelView  *self);
+/* Sets every control from saved configuration @index. */
+gboolean        iv_model_view_load_saved     (IvModelView  *self,
+                                              guint         index,
+                                              GError      **error);
+/* The comparison of the saved configurations as CSV, or NULL when none evaluates. */
+char           *iv_model_view_get_compare_csv (IvModelView *self);
 
 G_END_DECLS
