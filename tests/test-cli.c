@@ -282,9 +282,13 @@ test_model_figure (void)
   g_assert_cmpuint (be32 ((guchar *) data + 16), ==, 1100);
   g_clear_pointer (&data, g_free);
 
+  r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "sweep", "--sweep", "pp", "-o", bad, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--sweep must be tp, cp, tq or context"));
+  result_clear (&r);
   r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "sankey", "-o", bad, NULL);
   g_assert_cmpint (r.status, ==, 2);
-  g_assert_nonnull (strstr (r.err, "pipeline, stages, memory, roofline or topology"));
+  g_assert_nonnull (strstr (r.err, "pipeline, stages, memory, roofline, topology or sweep"));
   result_clear (&r);
   r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "pipeline", NULL);
   g_assert_cmpint (r.status, ==, 2);

@@ -1063,6 +1063,41 @@ test_compare_table (void)
   }
 }
 
+/* The sweep's values: powers of two up to all PEs for TP and CP (ring4: 4 cubes × 16 PEs
+ * = 64), 1 … 131,072 for T_q, 0 then 1k … 1M for the context; the figure draws each. */
+static void
+test_sweep_figure (void)
+{
+  g_autoptr (IvModel) m = tiny_model ();
+  IvConfig c;
+  IvResult r;
+  IvModelFigure fig = { &r, 0, IV_SWEEP_TP };
+  gint64 v[32];
+  IvSweepAxis axis;
+
+  iv_config_init (&c);
+  c.mode = IV_MODE_PREFILL, c.B = 1, c.T = 1024, c.P = 0, c.t = 4, c.c = 1;
+  g_assert_true (iv_model_evaluate (m, iv_hardware_find ("ring4"), &c, &r));
+  g_assert_cmpuint (iv_sweep_values (&r, IV_SWEEP_TP, v, 32), ==, 7);
+  g_assert_cmpint (v[0], ==, 1);
+  g_assert_cmpint (v[6], ==, 64);
+  g_assert_cmpuint (iv_sweep_values (&r, IV_SWEEP_TQ, v, 32), ==, 18);
+  g_assert_cmpint (v[17], ==, 131072);
+  g_assert_cmpuint (iv_sweep_values (&r, IV_SWEEP_CONTEXT, v, 32), ==, 12);
+  g_assert_cmpint (v[0], ==, 0);
+  g_assert_cmpint (v[1], ==, 1024);
+  g_assert_cmpint (v[11], ==, 1 << 20);
+  g_assert_cmpuint (iv_sweep_values (&r, IV_SWEEP_CP, v, 3), ==, 3);
+  g_assert_true (iv_sweep_axis_from_string ("Context", &axis));
+  g_assert_cmpint (axis, ==, IV_SWEEP_CONTEXT);
+  g_assert_false (iv_sweep_axis_from_string ("pp", &axis));
+  for (fig.sweep = IV_SWEEP_TP; fig.sweep <= IV_SWEEP_CONTEXT; fig.sweep++)
+    {
+      cairo_surface_t *s = render_figure (iv_render_sweep, &fig, IV_THEME_PRINT);
+      cairo_surface_destroy (s);
+    }
+}
+
 /* The other figures draw every theme without error and put ink on the page; one that
  * does not fit says so in the memory figure rather than failing. */
 static void
@@ -1071,7 +1106,7 @@ test_other_figures (void)
   g_autoptr (IvHardware) hw = unit_hw ();
   g_autoptr (IvModel) m = tiny_model ();
   IvRenderFunc renders[] = { iv_render_pipeline, iv_render_stages, iv_render_memory,
-                             iv_render_roofline, iv_render_topology };
+                             iv_render_roofline, iv_render_topology, iv_render_sweep };
   IvTheme themes[] = { IV_THEME_LIGHT, IV_THEME_DARK, IV_THEME_PRINT };
   IvConfig c;
   IvResult r;
@@ -1115,6 +1150,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/units-parse", test_units_parse);
   g_test_add_func ("/model/pipeline-figure", test_pipeline_figure);
   g_test_add_func ("/model/topology-figure", test_topology_figure);
+  g_test_add_func ("/model/sweep-figure", test_sweep_figure);
   g_test_add_func ("/model/other-figures", test_other_figures);
   g_test_add_func ("/model/saved-round-trip", test_saved_round_trip);
   g_test_add_func ("/model/compare-table", test_compare_table);

@@ -27,7 +27,7 @@ typedef struct
   char *pe_mem_capacity, *pe_link_bw, *pe_link_latency, *cube_link_bw, *cube_link_latency;
   char *bidirectional, *eta_compute, *eta_memory, *eta_comm;
   char *weight_bytes, *act_bytes, *kv_bytes, *partial_bytes;
-  char *figure, *output, *theme, *width, *height, *dpi, *kind;
+  char *figure, *output, *theme, *width, *height, *dpi, *kind, *sweep;
 } Options;
 
 static void
@@ -447,12 +447,13 @@ _iv_cli_model (int argc, char **argv)
     { "act-bytes", 0, 0, G_OPTION_ARG_STRING, &o.act_bytes, N_("Bytes per activation (default 2)"), "N" },
     { "kv-bytes", 0, 0, G_OPTION_ARG_STRING, &o.kv_bytes, N_("Bytes per KV element (default 2)"), "N" },
     { "partial-bytes", 0, 0, G_OPTION_ARG_STRING, &o.partial_bytes, N_("Bytes per partial accumulator (default 4)"), "N" },
-    { "figure", 0, 0, G_OPTION_ARG_STRING, &o.figure, N_("Draw a figure: pipeline, stages, memory, roofline or topology"), "NAME" },
+    { "figure", 0, 0, G_OPTION_ARG_STRING, &o.figure, N_("Draw a figure: pipeline, stages, memory, roofline, topology or sweep"), "NAME" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("The figure's file: .png, .pdf or .svg"), "FILE" },
     { "theme", 0, 0, G_OPTION_ARG_STRING, &o.theme, N_("Figure theme: light, dark or print"), "THEME" },
     { "width", 0, 0, G_OPTION_ARG_STRING, &o.width, N_("Figure width in 1/96 in (default depends on the figure)"), "W" },
     { "height", 0, 0, G_OPTION_ARG_STRING, &o.height, N_("Figure height in 1/96 in (default depends on the figure)"), "H" },
     { "dpi", 0, 0, G_OPTION_ARG_STRING, &o.dpi, N_("PNG resolution (default 96)"), "DPI" },
+    { "sweep", 0, 0, G_OPTION_ARG_STRING, &o.sweep, N_("What the sweep figure varies: tp, cp, tq or context (default tp)"), "AXIS" },
     { "kind", 0, 0, G_OPTION_ARG_STRING, &o.kind, N_("Layer kind to draw: dense, moe, local, global… (default: the most numerous)"), "KIND" },
     { NULL },
   };
@@ -540,9 +541,9 @@ _iv_cli_model (int argc, char **argv)
       static const struct { const char *name; IvRenderFunc render; double w, h; } figures[] = {
         { "pipeline", iv_render_pipeline, 1600, 520 }, { "stages", iv_render_stages, 1200, 720 },
         { "memory", iv_render_memory, 1000, 360 }, { "roofline", iv_render_roofline, 1000, 640 },
-        { "topology", iv_render_topology, 1100, 700 },
+        { "topology", iv_render_topology, 1100, 700 }, { "sweep", iv_render_sweep, 1000, 560 },
       };
-      IvModelFigure fig = { &result, 0 };
+      IvModelFigure fig = { &result, 0, IV_SWEEP_TP };
       IvExportOptions eo;
       IvFigure figure = { NULL, &fig, o.figure, NULL };
       guint i;
@@ -552,7 +553,7 @@ _iv_cli_model (int argc, char **argv)
       if (i == G_N_ELEMENTS (figures) || !o.output)
         {
           status = _iv_cli_usage_error ("model", i == G_N_ELEMENTS (figures)
-                                        ? "--figure must be pipeline, stages, memory, roofline or topology"
+                                        ? "--figure must be pipeline, stages, memory, roofline, topology or sweep"
                                         : "--figure needs -o FILE (.png, .pdf or .svg)");
           goto out;
         }
@@ -564,6 +565,11 @@ _iv_cli_model (int argc, char **argv)
           || !number ("dpi", o.dpi, FALSE, &eo.dpi))
         {
           status = _iv_cli_usage_error ("model", "-o must end in .png, .pdf or .svg; --theme is light, dark or print");
+          goto out;
+        }
+      if (o.sweep && !iv_sweep_axis_from_string (o.sweep, &fig.sweep))
+        {
+          status = _iv_cli_usage_error ("model", "--sweep must be tp, cp, tq or context");
           goto out;
         }
       /* The most numerous layer kind unless one is named. */

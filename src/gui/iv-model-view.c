@@ -31,6 +31,7 @@ static const FigureInfo figure_info[] = {
   { "memory", N_("Memory"), iv_render_memory },
   { "roofline", N_("Roofline"), iv_render_roofline },
   { "topology", N_("Topology"), iv_render_topology },
+  { "sweep", N_("Sweep"), iv_render_sweep },
 };
 
 struct _IvModelView
@@ -673,6 +674,39 @@ build_controls (IvModelView *self)
 }
 
 static void
+on_sweep_axis (GtkDropDown *drop, GParamSpec *pspec, IvModelView *self)
+{
+  self->model_figure.sweep = (IvSweepAxis) gtk_drop_down_get_selected (drop);
+  redraw (self);
+}
+
+/* The sweep figure with its choice of what to vary. */
+static GtkWidget *
+build_sweep_page (IvModelView *self, GtkWidget *area)
+{
+  static const char *const axes[] = { N_("TP"), N_("CP"), N_("New tokens T_q"), N_("Context"), NULL };
+  const char *translated[G_N_ELEMENTS (axes)] = { NULL };
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *label = gtk_label_new_with_mnemonic (_("_Vary"));
+  GtkWidget *drop;
+
+  for (guint i = 0; axes[i]; i++)
+    translated[i] = _(axes[i]);
+  drop = gtk_drop_down_new_from_strings (translated);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), drop);
+  g_signal_connect (drop, "notify::selected", G_CALLBACK (on_sweep_axis), self);
+  gtk_widget_set_halign (row, GTK_ALIGN_END);
+  gtk_widget_set_margin_end (row, 12);
+  gtk_widget_set_margin_top (row, 6);
+  gtk_box_append (GTK_BOX (row), label);
+  gtk_box_append (GTK_BOX (row), drop);
+  gtk_box_append (GTK_BOX (box), row);
+  gtk_box_append (GTK_BOX (box), area);
+  return box;
+}
+
+static void
 on_tab_toggled (GtkToggleButton *button, IvModelView *self)
 {
   if (gtk_toggle_button_get_active (button))
@@ -705,8 +739,10 @@ build_figures (IvModelView *self)
       gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_figure, self, NULL);
       gtk_widget_set_hexpand (area, TRUE);
       gtk_widget_set_vexpand (area, TRUE);
-      gtk_stack_add_titled (self->figure_stack, area, figure_info[i].name, _(figure_info[i].title));
       self->areas[i] = area;
+      if (figure_info[i].render == iv_render_sweep)
+        area = build_sweep_page (self, area);
+      gtk_stack_add_titled (self->figure_stack, area, figure_info[i].name, _(figure_info[i].title));
     }
   self->details_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_stack_add_titled (self->figure_stack, self->details_box, "details", _("Details"));

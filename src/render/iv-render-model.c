@@ -1,6 +1,6 @@
 /* iv-render-model.c: the Model workspace's other figures: the per-stage table typeset,
- * memory per PE against capacity, and the PE's roofline with every stage on it. The last
- * two are charts built with the chart toolkit. */
+ * memory per PE against capacity, the PE's roofline with every stage on it, and the
+ * sweep of one parameter. The last three are charts built with the chart toolkit. */
 #define G_LOG_DOMAIN "iv-render"
 
 #include "iv-render-model.h"
@@ -244,6 +244,128 @@ iv_render_roofline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     }
   ridge_label = g_strdup_printf ("ridge %.0f FLOP/B", ridge);
   iv_chart_add_vline (c, ridge, ridge_label);
+  iv_chart_set_legend (c, IV_LEGEND_AUTO);
+  return iv_chart_render (cr, c, options, width, height, error);
+}
+
+gboolean
+iv_sweep_axis_from_string (const char *name, IvSweepAxis *axis)
+{
+  static const char *const names[] = { "tp", "cp", "tq", "context" };
+  for (guint i = 0; name && i < G_N_ELEMENTS (names); i++)
+    if (g_ascii_strcasecmp (name, names[i]) == 0)
+      {
+        *axis = (IvSweepAxis) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+guint
+iv_sweep_values (const IvResult *r, IvSweepAxis axis, gint64 *values, guint max)
+{
+  gint64 pes = r->hw->n_pe * r->hw->X * r->hw->Y;
+  guint n = 0;
+
+  switch (axis)
+    {
+    case IV_SWEEP_TP:
+    case IV_SWEEP_CP:
+      for (gint64 v = 1; v <= pes && n < max; v *= 2)
+        values[n++] = v;
+      break;
+    case IV_SWEEP_TQ:
+      for (gint64 v = 1; v <= 131072 && n < max; v *= 2)
+        values[n++] = v;
+      break;
+    case IV_SWEEP_CONTEXT:
+    default:
+      values[n++] = 0;
+      for (gint64 v = 1024; v <= 1 << 20 && n < max; v *= 2)
+        values[n++] = v;
+      break;
+    }
+  return n;
+}
+
+gboolean
+iv_render_sweep (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
+                 double height, GError **error)
+{
+  /* Stage groups, each a stacked series: where the layer's visible time goes. */
+  static const struct { const char *name; guint32 rgb; IvStageId stages[6]; guint n; } groups[] = {
+    { "norms", 0xa9a9a9, { IV_S1, IV_F1 }, 2 },
+    { "attention projections", 0x56b4e9, { IV_S2, IV_S3, IV_S10 }, 3 },
+    { "attention core", 0x0072b2, { IV_S4, IV_S5, IV_S6, IV_S7, IV_S8, IV_S9 }, 6 },
+    { "FFN", 0xe69f00, { IV_R, IV_F2, IV_F3, IV_F4, IV_F5 }, 5 },
+    { "communication", 0xc62828, { IV_C1, IV_C2, IV_C3, IV_CF1 }, 4 },
+  };
+  static const char *const axis_names[] = { "TP", "CP", "T_q", "context" };
+  const IvModelFigure *fig = data;
+  const IvResult *r = fig->result;
+  g_autoptr (IvChart) c = NULL;
+  g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  double stacks[G_N_ELEMENTS (groups)][32] = { { 0 } };
+  gint64 values[32], current;
+  guint n, ok = 0;
+  g_autofree char *title = NULL, *subtitle = NULL, *xtitle = NULL;
+
+  if (!check (fig, error))
+    return FALSE;
+  n = iv_sweep_values (r, fig->sweep, values, G_N_ELEMENTS (values));
+  current = fig->sweep == IV_SWEEP_TP ? r->config.t : fig->sweep == IV_SWEEP_CP ? r->config.c
+            : fig->sweep == IV_SWEEP_TQ ? r->config.T : r->config.P;
+  for (guint i = 0; i < n; i++)
+    {
+      IvConfig cfg = r->config;
+      IvResult e;
+      gboolean valid;
+      switch (fig->sweep)
+        {
+        case IV_SWEEP_TP: cfg.t = values[i]; break;
+        case IV_SWEEP_CP: cfg.c = values[i]; break;
+        case IV_SWEEP_TQ: cfg.T = values[i]; break;
+        case IV_SWEEP_CONTEXT:
+        default: cfg.P = values[i]; break;
+        }
+      valid = iv_model_evaluate (r->model, r->hw, &cfg, &e);
+      if (valid)
+        {
+          const IvKindResult *k = &e.kinds[MIN (fig->kind, e.n_kinds - 1)];
+          for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
+            for (guint s = 0; s < groups[g].n; s++)
+              if (k->stages[groups[g].stages[s]].present)
+                stacks[g][i] += k->stages[groups[g].stages[s]].visible_s;
+          ok++;
+        }
+      {
+        g_autofree char *num = fig->sweep == IV_SWEEP_CONTEXT && values[i] >= 1024
+                               ? g_strdup_printf ("%" G_GINT64_FORMAT "k", values[i] / 1024)
+                               : g_strdup_printf ("%" G_GINT64_FORMAT, values[i]);
+        g_ptr_array_add (labels, values[i] == current ? g_strdup_printf ("[%s]", num)
+                                 : valid ? g_strdup (num) : g_strdup_printf ("%s ✕", num));
+      }
+    }
+  if (ok == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "no value of %s evaluates on %s", axis_names[fig->sweep], r->hw->name);
+      return FALSE;
+    }
+  c = iv_chart_new ();
+  title = g_strdup_printf ("%s layer time against %s · %s on %s", r->model->name,
+                           axis_names[fig->sweep], iv_mode_to_string (r->config.mode), r->hw->name);
+  subtitle = g_strdup_printf ("%s layer, one PE; the rest as configured; [ ] current, ✕ not possible on this SIP",
+                              r->kinds[MIN (fig->kind, r->n_kinds - 1)].name);
+  iv_chart_set_title (c, title, subtitle);
+  iv_chart_set_categories (c, (const char *const *) labels->pdata, n);
+  iv_chart_set_bar_mode (c, IV_BARS_STACKED, FALSE);
+  xtitle = g_strdup (axis_names[fig->sweep]);
+  iv_chart_axis_set_title (c, IV_AXIS_X, xtitle);
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit) { IV_UNIT_SECONDS, 1, NULL });
+  iv_chart_axis_set_title (c, IV_AXIS_Y, "Layer time");
+  for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
+    iv_series_set_color (iv_chart_add_bars (c, groups[g].name, stacks[g], n), groups[g].rgb);
   iv_chart_set_legend (c, IV_LEGEND_AUTO);
   return iv_chart_render (cr, c, options, width, height, error);
 }

@@ -9,11 +9,30 @@
 
 G_BEGIN_DECLS
 
+/* What the sweep figure varies. */
+typedef enum
+{
+  IV_SWEEP_TP,
+  IV_SWEEP_CP,
+  IV_SWEEP_TQ,
+  IV_SWEEP_CONTEXT,
+} IvSweepAxis;
+
 typedef struct
 {
   const IvResult *result;
   guint kind;       /* which layer kind to show */
+  IvSweepAxis sweep;
 } IvModelFigure;
+
+/* The sweep's values for @axis around @result's configuration (powers of two within what
+ * the SIP holds); returns the count, at most @max. */
+guint    iv_sweep_values         (const IvResult      *result,
+                                  IvSweepAxis          axis,
+                                  gint64              *values,
+                                  guint                max);
+gboolean iv_sweep_axis_from_string (const char        *name,
+                                    IvSweepAxis       *axis);
 
 /* Bound colours, shared by every figure and the workspace's table. */
 #define IV_BOUND_COMPUTE_RGB 0x4682b4
@@ -63,6 +82,14 @@ void     iv_topology_pe_center   (const IvTopologyLayout *layout,
                                   double                 *y);
 /* @figure is an IvCompareTable. */
 gboolean iv_render_compare       (cairo_t               *cr,
+                                  gconstpointer          figure,
+                                  const IvRenderOptions *options,
+                                  double                 width,
+                                  double                 height,
+                                  GError               **error);
+/* Layer time stacked by stage group against TP, CP, T_q or context, the current value in
+ * brackets: where the configuration stops scaling. */
+gboolean iv_render_sweep         (cairo_t               *cr,
                                   gconstpointer          figure,
                                   const IvRenderOptions *options,
                                   double                 width,
