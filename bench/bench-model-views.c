@@ -65,6 +65,7 @@ main (int argc, char **argv)
     { "pipeline", iv_render_pipeline }, { "stages", iv_render_stages },
     { "memory", iv_render_memory }, { "roofline", iv_render_roofline },
     { "topology", iv_render_topology }, { "sweep", iv_render_sweep },
+    { "sharding", iv_render_sharding },
   };
   const IvModel *m = iv_presets_find ("DeepSeek-V3");
   const IvHardware *hw = iv_hardware_find ("torus4x4");

@@ -288,7 +288,7 @@ test_model_figure (void)
   result_clear (&r);
   r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "sankey", "-o", bad, NULL);
   g_assert_cmpint (r.status, ==, 2);
-  g_assert_nonnull (strstr (r.err, "pipeline, stages, memory, roofline, topology or sweep"));
+  g_assert_nonnull (strstr (r.err, "pipeline, stages, memory, roofline, topology, sweep or sharding"));
   result_clear (&r);
   r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "pipeline", NULL);
   g_assert_cmpint (r.status, ==, 2);

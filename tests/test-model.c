@@ -1098,6 +1098,31 @@ test_sweep_figure (void)
     }
 }
 
+/* Where each rank sits (analytical-model.md §2.2), derived by hand. */
+static void
+test_sharding_place (void)
+{
+  IvConfig c;
+  gint64 cube, pe;
+
+  iv_config_init (&c);
+  /* TP 4 on PEs, CP 4 on cubes: TP rank = PE, CP rank = cube. */
+  c.t = 4, c.c = 4, c.place_tp = IV_PLACE_PE, c.place_cp = IV_PLACE_CUBE;
+  iv_sharding_place (&c, 2, 3, &cube, &pe);
+  g_assert_cmpint (cube, ==, 3);
+  g_assert_cmpint (pe, ==, 2);
+  /* Both on PEs, TP fastest: rank (tp 1, cp 3) is PE 1 + 3·2 = 7 of cube 0. */
+  c.t = 2, c.c = 4, c.place_cp = IV_PLACE_PE;
+  iv_sharding_place (&c, 1, 3, &cube, &pe);
+  g_assert_cmpint (cube, ==, 0);
+  g_assert_cmpint (pe, ==, 7);
+  /* Both on cubes: (tp 3, cp 1) is cube 3 + 1·4 = 7, PE 0. */
+  c.t = 4, c.c = 2, c.place_tp = c.place_cp = IV_PLACE_CUBE;
+  iv_sharding_place (&c, 3, 1, &cube, &pe);
+  g_assert_cmpint (cube, ==, 7);
+  g_assert_cmpint (pe, ==, 0);
+}
+
 /* The other figures draw every theme without error and put ink on the page; one that
  * does not fit says so in the memory figure rather than failing. */
 static void
@@ -1106,7 +1131,8 @@ test_other_figures (void)
   g_autoptr (IvHardware) hw = unit_hw ();
   g_autoptr (IvModel) m = tiny_model ();
   IvRenderFunc renders[] = { iv_render_pipeline, iv_render_stages, iv_render_memory,
-                             iv_render_roofline, iv_render_topology, iv_render_sweep };
+                             iv_render_roofline, iv_render_topology, iv_render_sweep,
+                             iv_render_sharding };
   IvTheme themes[] = { IV_THEME_LIGHT, IV_THEME_DARK, IV_THEME_PRINT };
   IvConfig c;
   IvResult r;
@@ -1151,6 +1177,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/pipeline-figure", test_pipeline_figure);
   g_test_add_func ("/model/topology-figure", test_topology_figure);
   g_test_add_func ("/model/sweep-figure", test_sweep_figure);
+  g_test_add_func ("/model/sharding-place", test_sharding_place);
   g_test_add_func ("/model/other-figures", test_other_figures);
   g_test_add_func ("/model/saved-round-trip", test_saved_round_trip);
   g_test_add_func ("/model/compare-table", test_compare_table);

@@ -447,7 +447,7 @@ _iv_cli_model (int argc, char **argv)
     { "act-bytes", 0, 0, G_OPTION_ARG_STRING, &o.act_bytes, N_("Bytes per activation (default 2)"), "N" },
     { "kv-bytes", 0, 0, G_OPTION_ARG_STRING, &o.kv_bytes, N_("Bytes per KV element (default 2)"), "N" },
     { "partial-bytes", 0, 0, G_OPTION_ARG_STRING, &o.partial_bytes, N_("Bytes per partial accumulator (default 4)"), "N" },
-    { "figure", 0, 0, G_OPTION_ARG_STRING, &o.figure, N_("Draw a figure: pipeline, stages, memory, roofline, topology or sweep"), "NAME" },
+    { "figure", 0, 0, G_OPTION_ARG_STRING, &o.figure, N_("Draw a figure: pipeline, stages, memory, roofline, topology, sweep or sharding"), "NAME" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("The figure's file: .png, .pdf or .svg"), "FILE" },
     { "theme", 0, 0, G_OPTION_ARG_STRING, &o.theme, N_("Figure theme: light, dark or print"), "THEME" },
     { "width", 0, 0, G_OPTION_ARG_STRING, &o.width, N_("Figure width in 1/96 in (default depends on the figure)"), "W" },
@@ -542,6 +542,7 @@ _iv_cli_model (int argc, char **argv)
         { "pipeline", iv_render_pipeline, 1600, 520 }, { "stages", iv_render_stages, 1200, 720 },
         { "memory", iv_render_memory, 1000, 360 }, { "roofline", iv_render_roofline, 1000, 640 },
         { "topology", iv_render_topology, 1100, 700 }, { "sweep", iv_render_sweep, 1000, 560 },
+        { "sharding", iv_render_sharding, 1200, 640 },
       };
       IvModelFigure fig = { &result, 0, IV_SWEEP_TP };
       IvExportOptions eo;
@@ -553,7 +554,7 @@ _iv_cli_model (int argc, char **argv)
       if (i == G_N_ELEMENTS (figures) || !o.output)
         {
           status = _iv_cli_usage_error ("model", i == G_N_ELEMENTS (figures)
-                                        ? "--figure must be pipeline, stages, memory, roofline, topology or sweep"
+                                        ? "--figure must be pipeline, stages, memory, roofline, topology, sweep or sharding"
                                         : "--figure needs -o FILE (.png, .pdf or .svg)");
           goto out;
         }

@@ -18,7 +18,7 @@ static const IvCliCommand commands[] = {
   { "model", "[--preset NAME | --hf-config FILE] [--hardware NAME|FILE] [--mode prefill|decode] "
              "[--batch B] [--tq T] [--context P] [--tp N] [--cp N] [--tp-place pe|cube] "
              "[--cp-place pe|cube] [--ring kv|qoml] [hardware overrides] [--format table|json|csv] "
-             "[--figure pipeline|stages|memory|roofline|topology|sweep -o FILE [--sweep tp|cp|tq|context] [--theme T --width W --height H]]",
+             "[--figure pipeline|stages|memory|roofline|topology|sweep|sharding -o FILE [--sweep tp|cp|tq|context] [--theme T --width W --height H]]",
     N_("Evaluate the analytical model of one inference step (--help lists every option)"),
     _iv_cli_model },
   { "presets", "[--json]", N_("List the model presets with their parameter counts"), _iv_cli_presets },

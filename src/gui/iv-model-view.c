@@ -30,6 +30,7 @@ static const FigureInfo figure_info[] = {
   { "stages", N_("Stages"), iv_render_stages },
   { "memory", N_("Memory"), iv_render_memory },
   { "roofline", N_("Roofline"), iv_render_roofline },
+  { "sharding", N_("Sharding"), iv_render_sharding },
   { "topology", N_("Topology"), iv_render_topology },
   { "sweep", N_("Sweep"), iv_render_sweep },
 };

@@ -95,6 +95,18 @@ gboolean iv_render_sweep         (cairo_t               *cr,
                                   double                 width,
                                   double                 height,
                                   GError               **error);
+/* Where TP rank @tp of CP rank @cp sits: its cube and its PE in that cube. */
+void     iv_sharding_place       (const IvConfig        *config,
+                                  gint64                 tp,
+                                  gint64                 cp,
+                                  gint64                *cube,
+                                  gint64                *pe);
+gboolean iv_render_sharding      (cairo_t               *cr,
+                                  gconstpointer          figure,
+                                  const IvRenderOptions *options,
+                                  double                 width,
+                                  double                 height,
+                                  GError               **error);
 gboolean iv_render_topology      (cairo_t               *cr,
                                   gconstpointer          figure,
                                   const IvRenderOptions *options,

@@ -1,0 +1,247 @@
+/* iv-render-sharding.c: how one layer's weights and KV cache are split. Each matrix is a
+ * bar divided into its TP shards, coloured per TP rank and labelled with the rank and
+ * where it sits (cube·PE); a shard that repeats another (K/V heads when TP > Hkv, MLA's
+ * shared latent projections) is hatched. The KV cache is a grid: CP ranks hold slices of
+ * the sequence (rows), TP ranks slices of the heads (columns). Weights are the same on
+ * every CP rank, which the subtitle says rather than drawing c copies. */
+#define G_LOG_DOMAIN "iv-render"
+
+#include "iv-render-model.h"
+
+#include "iv-palette.h"
+#include "iv-text.h"
+#include "iv-units.h"
+
+#include <math.h>
+
+#define PAD 16.0
+#define LABEL_W 210.0
+#define SIZE_W 150.0
+
+typedef struct
+{
+  char name[48];
+  gint64 rows, cols;   /* the matrix's shape */
+  gint64 distinct;     /* distinct shards among the TP ranks (< t: copies, hatched) */
+  gboolean split_rows; /* TP splits the input dimension (W_O, W_down) */
+} Matrix;
+
+/* Where TP rank @tp of CP rank @cp sits (analytical-model.md §2.2: TP fastest when both
+ * groups share a level). */
+void
+iv_sharding_place (const IvConfig *c, gint64 tp, gint64 cp, gint64 *cube, gint64 *pe)
+{
+  gint64 cp_stride = c->place_tp == c->place_cp ? c->t : 1;
+  *cube = (c->place_tp == IV_PLACE_CUBE ? tp : 0) + (c->place_cp == IV_PLACE_CUBE ? cp * cp_stride : 0);
+  *pe = (c->place_tp == IV_PLACE_PE ? tp : 0) + (c->place_cp == IV_PLACE_PE ? cp * cp_stride : 0);
+}
+
+static guint
+layer_matrices (const IvResult *r, const IvKindResult *k, Matrix *out)
+{
+  const IvModel *m = r->model;
+  gint64 t = r->config.t, d = m->d;
+  guint n = 0;
+
+#define ADD(label, R, C, D, SPLIT_ROWS) \
+  (g_snprintf (out[n].name, sizeof out[n].name, "%s", label), out[n].rows = (R), out[n].cols = (C), \
+   out[n].distinct = MIN (t, MAX (1, (D))), out[n].split_rows = (SPLIT_ROWS), n++)
+
+  if (m->attention == IV_ATTENTION_MLA)
+    {
+      if (m->r_q > 0)
+        {
+          ADD ("W_DQ (down)", d, m->r_q, 1, FALSE);
+          ADD ("W_UQ (up)", m->r_q, m->H * (m->d_n + m->d_r), m->H, FALSE);
+        }
+      else
+        ADD ("W_Q", d, m->H * (m->d_n + m->d_r), m->H, FALSE);
+      ADD ("W_DKV (latent)", d, m->r_kv + m->d_r, 1, FALSE);
+      ADD ("W_UK", m->r_kv, m->H * m->d_n, m->H, FALSE);
+      ADD ("W_UV", m->r_kv, m->H * m->d_v, m->H, FALSE);
+      ADD ("W_O", m->H * m->d_v, d, m->H, TRUE);
+    }
+  else
+    {
+      ADD ("W_Q", d, m->H * m->dh, m->H, FALSE);
+      ADD ("W_K", d, m->Hkv * m->dh, m->Hkv, FALSE);
+      ADD ("W_V", d, m->Hkv * m->dh, m->Hkv, FALSE);
+      ADD ("W_O", m->H * m->dh, d, m->H, TRUE);
+    }
+  if (k->moe)
+    {
+      char label[48];
+      g_snprintf (label, sizeof label, "W_gate, W_up per expert (×%" G_GINT64_FORMAT ")", m->E);
+      ADD (label, d, m->F_e, m->F_e, FALSE);
+      g_snprintf (label, sizeof label, "W_down per expert (×%" G_GINT64_FORMAT ")", m->E);
+      ADD (label, m->F_e, d, m->F_e, TRUE);
+    }
+  else
+    {
+      ADD ("W_gate, W_up (each)", d, m->F, m->F, FALSE);
+      ADD ("W_down", m->F, d, m->F, TRUE);
+    }
+#undef ADD
+  return n;
+}
+
+static void
+hatch (cairo_t *cr, double x, double y, double w, double h, const IvColor *color)
+{
+  cairo_save (cr);
+  cairo_rectangle (cr, x, y, w, h);
+  cairo_clip (cr);
+  iv_color_set_source (cr, color);
+  cairo_set_line_width (cr, 1.5);
+  for (double o = -h; o < w; o += 7)
+    {
+      cairo_move_to (cr, x + o, y + h);
+      cairo_line_to (cr, x + o + h, y);
+    }
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+/* One shard: fill in the rank's colour, hatched if a copy, the rank and its place inside
+ * when there is room. */
+static void
+shard (cairo_t *cr, IvText *text, const IvRenderOptions *options, const IvConfig *c, double x,
+       double y, double w, double h, gint64 tp, gint64 cp, gboolean copy)
+{
+  IvColor fill = iv_palette_color (options->theme, (guint) tp);
+  /* Dark ink on the light palette colours (yellow, sky blue, grey), white on the rest. */
+  gboolean light = 0.2126 * fill.r + 0.7152 * fill.g + 0.0722 * fill.b > 0.6;
+  IvColor ink = light ? (IvColor) { 0.1, 0.1, 0.1, 1 } : (IvColor) { 1, 1, 1, 1 };
+  IvColor hatch_ink = { 1, 1, 1, 0.55 };
+  gint64 cube, pe;
+
+  iv_color_set_source (cr, &fill);
+  cairo_rectangle (cr, x, y, w, h);
+  cairo_fill (cr);
+  if (copy)
+    hatch (cr, x, y, w, h, &hatch_ink);
+  iv_color_set_source (cr, &(IvColor) { 1, 1, 1, 1 });
+  cairo_set_line_width (cr, 1);
+  cairo_rectangle (cr, x + 0.5, y + 0.5, w - 1, h - 1);
+  cairo_stroke (cr);
+  iv_sharding_place (c, tp, cp, &cube, &pe);
+  if (w >= 44 && h >= 30)
+    {
+      g_autofree char *rank = g_strdup_printf ("TP %" G_GINT64_FORMAT, tp);
+      g_autofree char *where = g_strdup_printf ("c%" G_GINT64_FORMAT "·p%" G_GINT64_FORMAT, cube, pe);
+      iv_text_show (text, cr, rank, x + w / 2, y + h / 2 - 1, 0.5, 1, 0.75, TRUE, w - 4, &ink);
+      iv_text_show (text, cr, where, x + w / 2, y + h / 2 + 1, 0.5, 0, 0.7, FALSE, w - 4, &ink);
+    }
+  else if (w >= 18 && h >= 14)
+    {
+      g_autofree char *rank = g_strdup_printf ("%" G_GINT64_FORMAT, tp);
+      iv_text_show (text, cr, rank, x + w / 2, y + h / 2, 0.5, 0.5, 0.7, TRUE, w - 2, &ink);
+    }
+}
+
+gboolean
+iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
+                    double height, GError **error)
+{
+  const IvModelFigure *fig = data;
+  const IvResult *r = fig->result;
+  const IvThemeColors *colors = iv_theme_get_colors (options->theme);
+  const IvKindResult *k;
+  const IvConfig *c;
+  Matrix mats[12];
+  guint n;
+  gint64 t, cp_n, kv_heads;
+  double bar_x, bar_w, row_h, y, ew, ekv;
+  IvText text;
+  g_autofree char *title = NULL, *subtitle = NULL;
+
+  if (!r || !r->ok || r->n_kinds == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "no evaluated configuration to draw");
+      return FALSE;
+    }
+  k = &r->kinds[MIN (fig->kind, r->n_kinds - 1)];
+  c = &r->config;
+  t = c->t, cp_n = c->c;
+  ew = c->e_w, ekv = c->e_kv;
+  n = layer_matrices (r, k, mats);
+  iv_text_init (&text, cr, 13 * (options->font_scale > 0 ? options->font_scale : 1));
+  bar_x = PAD + LABEL_W;
+  bar_w = MAX (60, width - bar_x - SIZE_W - PAD);
+  /* n weight rows and a KV block of about three rows, between title and legend. */
+  row_h = CLAMP ((height - 2 * PAD - 70 - 30) / (n + 3.6), 16, 56);
+
+  cairo_save (cr);
+  iv_color_set_source (cr, &colors->background);
+  cairo_paint (cr);
+  title = g_strdup_printf ("Sharding of one %s layer · %s · TP %" G_GINT64_FORMAT " on %s, CP %" G_GINT64_FORMAT " on %s",
+                           k->name, r->model->name, t, c->place_tp == IV_PLACE_PE ? "PEs" : "cubes",
+                           cp_n, c->place_cp == IV_PLACE_PE ? "PEs" : "cubes");
+  subtitle = g_strdup_printf ("colour = TP rank, labelled with its cube·PE%s; hatched = a copy of another rank's shard",
+                              cp_n > 1 ? "; every CP rank holds the same weights" : "");
+  iv_text_show (&text, cr, title, PAD, PAD, 0, 0, 1.2, TRUE, width - 2 * PAD, &colors->foreground);
+  iv_text_show (&text, cr, subtitle, PAD, PAD + 24, 0, 0, 0.9, FALSE, width - 2 * PAD, &colors->foreground_dim);
+
+  y = PAD + 64;
+  for (guint i = 0; i < n; i++, y += row_h * 1.15)
+    {
+      const Matrix *mt = &mats[i];
+      g_autofree char *shape = g_strdup_printf ("%" G_GINT64_FORMAT " × %" G_GINT64_FORMAT, mt->rows, mt->cols);
+      g_autofree char *total = iv_units_format_bytes (ew * mt->rows * mt->cols);
+      g_autofree char *per = iv_units_format_bytes (ew * mt->rows * mt->cols / mt->distinct);
+      g_autofree char *size = g_strdup_printf ("%s · %s per PE", total, per);
+      double h = row_h;
+      iv_text_show (&text, cr, mt->name, PAD, y + h / 2 - 1, 0, 1, 0.9, TRUE, LABEL_W - 10, &colors->foreground);
+      iv_text_show (&text, cr, shape, PAD, y + h / 2 + 1, 0, 0, 0.8, FALSE, LABEL_W - 10, &colors->foreground_dim);
+      for (gint64 tp = 0; tp < t; tp++)
+        {
+          double x0 = bar_x + bar_w * tp / t, x1 = bar_x + bar_w * (tp + 1) / t;
+          /* With fewer distinct shards than ranks, rank tp holds shard tp·distinct/t; the
+           * first rank holding a shard owns it, the others copy it. */
+          gboolean copy = mt->distinct < t && (tp * mt->distinct) / t == ((tp - 1) * mt->distinct) / t && tp > 0;
+          shard (cr, &text, options, c, x0, y, x1 - x0, h, tp, 0, copy);
+        }
+      iv_text_show (&text, cr, size, bar_x + bar_w + 10, y + h / 2, 0, 0.5, 0.8, FALSE, SIZE_W - 10, &colors->foreground_dim);
+    }
+
+  /* The KV cache: CP rows by TP columns. */
+  {
+    gboolean mla = r->model->attention == IV_ATTENTION_MLA;
+    gint64 width_elems = mla ? r->model->r_kv + r->model->d_r : 2 * r->model->Hkv * r->model->dh;
+    double total_bytes = ekv * k->sh.L * width_elems;
+    double block_h = row_h * 2.4, cell_h = block_h / cp_n;
+    g_autofree char *label = g_strdup_printf ("KV cache (%s)", mla ? "latent" : "K and V");
+    g_autofree char *shape = g_strdup_printf ("%.0f × %" G_GINT64_FORMAT, k->sh.L, width_elems);
+    g_autofree char *total = iv_units_format_bytes (total_bytes * c->B);
+    g_autofree char *size = NULL;
+    kv_heads = mla ? 1 : r->model->Hkv;
+    {
+      g_autofree char *per = iv_units_format_bytes (total_bytes * c->B / cp_n / MIN (t, kv_heads));
+      size = g_strdup_printf ("%s · %s per PE", total, per);
+    }
+    y += row_h * 0.4;
+    iv_text_show (&text, cr, label, PAD, y + block_h / 2 - 1, 0, 1, 0.9, TRUE, LABEL_W - 10, &colors->foreground);
+    iv_text_show (&text, cr, shape, PAD, y + block_h / 2 + 1, 0, 0, 0.8, FALSE, LABEL_W - 10, &colors->foreground_dim);
+    for (gint64 cp = 0; cp < cp_n; cp++)
+      for (gint64 tp = 0; tp < t; tp++)
+        {
+          double x0 = bar_x + bar_w * tp / t, x1 = bar_x + bar_w * (tp + 1) / t;
+          gint64 distinct = MIN (t, kv_heads);
+          gboolean copy = distinct < t && tp > 0 && (tp * distinct) / t == ((tp - 1) * distinct) / t;
+          shard (cr, &text, options, c, x0, y + cp * cell_h, x1 - x0, cell_h, tp, cp, copy);
+        }
+    /* CP ranks name their rows on the right; the size goes under the label. */
+    if (cp_n > 1)
+      for (gint64 cp = 0; cp < cp_n; cp++)
+        {
+          g_autofree char *cpl = g_strdup_printf ("CP %" G_GINT64_FORMAT ": positions %.0f…", cp, cp * ceil (k->sh.L / cp_n));
+          if (cell_h >= 12)
+            iv_text_show (&text, cr, cpl, bar_x + bar_w + 10, y + (cp + 0.5) * cell_h, 0, 0.5, 0.7, FALSE,
+                          SIZE_W - 10, &colors->foreground_dim);
+        }
+    iv_text_show (&text, cr, size, PAD, y + block_h / 2 + 18, 0, 0, 0.8, FALSE, LABEL_W - 10, &colors->foreground_dim);
+  }
+  cairo_restore (cr);
+  iv_text_clear (&text);
+  return cairo_status (cr) == CAIRO_STATUS_SUCCESS;
+}
