@@ -606,6 +606,17 @@ control_labelled (GtkWidget *root, const char *label)
   return NULL;
 }
 
+static void
+expand_all (GtkWidget *root)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      if (GTK_IS_EXPANDER (c))
+        gtk_expander_set_expanded (GTK_EXPANDER (c), TRUE);
+      expand_all (c);
+    }
+}
+
 static GtkStack *
 stack_with_page (GtkWidget *root, const char *page)
 {
@@ -698,6 +709,31 @@ test_model_view (void)
   g_assert_nonnull (iv_workspace_page_get_figure (page));
   gtk_range_set_value (tp, 2);
   g_assert_null (iv_model_view_get_error (view));
+
+  /* Hardware details: TP 32 on PEs does not fit ring4's 16 PEs per cube until the cube
+   * is edited to 32; then the result runs on the edited SIP, whose TP slider reaches 128. */
+  expand_all (GTK_WIDGET (view));
+  {
+    GtkSpinButton *pes = GTK_SPIN_BUTTON (control_labelled (GTK_WIDGET (view), "PEs per cube"));
+    GtkSpinButton *flops = GTK_SPIN_BUTTON (control_labelled (GTK_WIDGET (view), "Matrix TFLOP/s per PE"));
+    g_assert_nonnull (pes);
+    g_assert_nonnull (flops);
+    g_assert_cmpfloat (gtk_spin_button_get_value (flops), ==, 32);   /* ring4: 32e12 */
+    gtk_range_set_value (tp, 5);
+    g_assert_nonnull (iv_model_view_get_error (view));
+    gtk_spin_button_set_value (pes, 32);
+    g_assert_null (iv_model_view_get_error (view));
+    g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 32);
+    g_assert_cmpstr (iv_model_view_get_result (view)->hw->name, ==, "ring4 (edited)");
+    g_assert_cmpint (iv_model_view_get_result (view)->hw->n_pe, ==, 32);
+    g_assert_cmpfloat (gtk_adjustment_get_upper (gtk_range_get_adjustment (tp)), ==, 7);
+    /* A ring of cubes with two rows is no SIP: greyed, the rule shown, the result kept. */
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (control_labelled (GTK_WIDGET (view), "Cubes down (Y)")), 2);
+    g_assert_nonnull (strstr (iv_model_view_get_error (view), "N × 1"));
+    g_assert_cmpint (iv_model_view_get_result (view)->hw->n_pe, ==, 32);
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (control_labelled (GTK_WIDGET (view), "Cubes down (Y)")), 1);
+    g_assert_null (iv_model_view_get_error (view));
+  }
 
   /* Details: built when shown, with this result's waste and the glossary's symbols. */
   {

@@ -927,13 +927,20 @@ test_saved_round_trip (void)
   b->hf_config = g_strdup ("/models/My-Finetune-8B/config.json");
   b->config.mode = IV_MODE_DECODE;
   g_ptr_array_add (list, b);
+  /* An edited SIP travels inside its configuration. */
+  b = iv_saved_copy (a);
+  g_free (b->name), b->name = g_strdup ("edited");
+  g_free (b->hardware), b->hardware = g_strdup ("ring4 (edited)");
+  b->hardware_spec = iv_hardware_copy (iv_hardware_find ("ring4"));
+  b->hardware_spec->n_pe = 32;
+  g_ptr_array_add (list, b);
   g_assert_true (iv_saved_save (list, path, &error));
   g_assert_no_error (error);
 
   back = iv_saved_load (path, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (back->len, ==, 2);
-  for (guint i = 0; i < 2; i++)
+  g_assert_cmpuint (back->len, ==, 3);
+  for (guint i = 0; i < 3; i++)
     {
       const IvSaved *x = list->pdata[i], *y = back->pdata[i];
       g_assert_cmpstr (x->name, ==, y->name);
@@ -942,6 +949,18 @@ test_saved_round_trip (void)
       g_assert_cmpstr (x->hardware, ==, y->hardware);
       g_assert_cmpmem (&x->config, sizeof x->config, &y->config, sizeof y->config);
     }
+  g_assert_null (((IvSaved *) back->pdata[0])->hardware_spec);
+  {
+    const IvSaved *e = back->pdata[2];
+    const IvModel *em;
+    const IvHardware *ehw;
+    g_assert_nonnull (e->hardware_spec);
+    g_assert_cmpint (e->hardware_spec->n_pe, ==, 32);
+    g_assert_cmpfloat (e->hardware_spec->P_c, ==, iv_hardware_find ("ring4")->P_c);
+    g_assert_true (iv_saved_resolve (e, NULL, &em, &ehw, &error));
+    g_assert_true (ehw == e->hardware_spec);
+    g_assert_cmpstr (ehw->name, ==, "ring4 (edited)");
+  }
   next = iv_saved_next_name (back);
   g_assert_cmpstr (next, ==, "config2");
 
@@ -969,6 +988,10 @@ test_saved_round_trip (void)
       { "{\"configurations\": [{\"name\": \"x\", \"model\": \"m\", \"hardware\": \"ring4\", \"mode\": \"train\"}]}",
         "“mode” must be prefill or decode" },
       { "{\"version\": 2, \"configurations\": []}", "version 2" },
+      { "{\"configurations\": [{\"name\": \"x\", \"model\": \"m\", \"hardware\": \"h\", \"mode\": \"prefill\","
+        " \"batch\": 1, \"tq\": 1, \"context\": 0, \"tp\": 1, \"cp\": 1, \"tp_place\": \"pe\","
+        " \"cp_place\": \"pe\", \"ring\": \"kv\", \"hardware_spec\": {\"topology\": \"ring\"}}]}",
+        "configuration 1: hardware_spec" },
     };
     for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
       {

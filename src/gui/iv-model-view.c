@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 
+#include "iv-hardware-editor.h"
 #include "iv-model-details.h"
 #include "iv-saved.h"
 #include "iv-render-model.h"
@@ -53,6 +54,11 @@ struct _IvModelView
   GtkStringList *model_names;
   GtkDropDown *model_drop;
   GtkDropDown *hardware_drop;
+  IvHardwareEditor *hw_editor;
+  GPtrArray *custom_hw;       /* IvHardware *, owned: every edited SIP a result may point at */
+  const IvHardware *hw_current; /* the preset, or the last valid edit of it */
+  char *hw_error;             /* why the edited fields are not a SIP, or NULL */
+  GtkDropDown *bytes_drops[4]; /* weights, activations, KV cache, partials */
   GtkDropDown *mode_drop;
   GtkSpinButton *batch_spin;
   GtkRange *tp_scale;
@@ -112,10 +118,33 @@ current_model (IvModelView *self)
 }
 
 static const IvHardware *
-current_hardware (IvModelView *self)
+selected_preset (IvModelView *self)
 {
   guint i = gtk_drop_down_get_selected (self->hardware_drop);
   return i < self->hardware->len ? self->hardware->pdata[i] : NULL;
+}
+
+static const IvHardware *
+current_hardware (IvModelView *self)
+{
+  return self->hw_current ? self->hw_current : selected_preset (self);
+}
+
+/* Bytes per element offered for each datatype, widest first. */
+static const double bytes_choices[] = { 4, 2, 1, 0.5 };
+
+static double
+bytes_of (GtkDropDown *drop)
+{
+  return bytes_choices[MIN (gtk_drop_down_get_selected (drop), G_N_ELEMENTS (bytes_choices) - 1)];
+}
+
+static void
+select_bytes (GtkDropDown *drop, double bytes)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (bytes_choices); i++)
+    if (bytes_choices[i] == bytes)
+      gtk_drop_down_set_selected (drop, i);
 }
 
 static void
@@ -198,11 +227,22 @@ recompute (IvModelView *self)
   c.place_tp = gtk_drop_down_get_selected (self->tp_place_drop) == 0 ? IV_PLACE_PE : IV_PLACE_CUBE;
   c.place_cp = gtk_drop_down_get_selected (self->cp_place_drop) == 0 ? IV_PLACE_PE : IV_PLACE_CUBE;
   c.ring = gtk_drop_down_get_selected (self->ring_drop) == 0 ? IV_RING_KV : IV_RING_QOML;
+  c.e_w = bytes_of (self->bytes_drops[0]);
+  c.e_a = bytes_of (self->bytes_drops[1]);
+  c.e_kv = bytes_of (self->bytes_drops[2]);
+  c.e_p = bytes_of (self->bytes_drops[3]);
   /* The ring variant only exists in prefill with CP > 1. */
   gtk_widget_set_sensitive (GTK_WIDGET (self->ring_drop), c.mode == IV_MODE_PREFILL && c.c > 1);
 
   g_clear_pointer (&self->error, g_free);
-  if (iv_model_evaluate (model, hw, &c, &r))
+  if (self->hw_error)
+    {
+      /* Edited hardware that is not a SIP: like any other broken constraint. */
+      self->error = g_strdup (self->hw_error);
+      gtk_label_set_text (self->error_label, self->hw_error);
+      gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
+    }
+  else if (iv_model_evaluate (model, hw, &c, &r))
     {
       g_autofree char *step = iv_units_format_seconds (r.step_s);
       g_autofree char *summary = NULL;
@@ -235,18 +275,16 @@ on_kind_selected (IvModelView *self)
   redraw (self);
 }
 
-/* The sliders cover what the chosen SIP can hold: TP and CP up to all of its PEs. */
+/* Makes @hw the SIP the model runs on: the editor shows it and the sliders cover what it
+ * can hold (TP and CP up to all of its PEs). */
 static void
-on_hardware_selected (IvModelView *self)
+use_hardware (IvModelView *self, const IvHardware *hw)
 {
-  const IvHardware *hw = current_hardware (self);
-  gboolean was_updating;
-  double top;
+  gboolean was_updating = self->updating;
+  double top = floor (log2 ((double) hw->n_pe * hw->X * hw->Y));
 
-  if (!hw)
-    return;
-  top = floor (log2 ((double) hw->n_pe * hw->X * hw->Y));
-  was_updating = self->updating;
+  self->hw_current = hw;
+  g_clear_pointer (&self->hw_error, g_free);
   self->updating = TRUE;
   for (int i = 0; i < 2; i++)
     {
@@ -257,6 +295,39 @@ on_hardware_selected (IvModelView *self)
         gtk_scale_add_mark (GTK_SCALE (range), v, GTK_POS_BOTTOM, NULL);
     }
   self->updating = was_updating;
+}
+
+static void
+on_hardware_selected (IvModelView *self)
+{
+  const IvHardware *hw = selected_preset (self);
+
+  if (!hw || self->updating)
+    return;
+  use_hardware (self, hw);
+  iv_hardware_editor_set (self->hw_editor, hw);
+  recompute (self);
+}
+
+/* An edit makes a new SIP (kept: earlier results and saved comparisons point at it); one
+ * that breaks a rule keeps the last result greyed with the rule. */
+static void
+on_hardware_edited (IvModelView *self)
+{
+  const IvHardware *preset = selected_preset (self);
+  g_autofree char *name = g_strdup_printf ("%s (edited)", preset ? preset->name : "custom");
+  g_autoptr (GError) error = NULL;
+  IvHardware *hw = iv_hardware_editor_get (self->hw_editor, name, &error);
+
+  if (!hw)
+    {
+      g_free (self->hw_error);
+      self->hw_error = g_strdup (error->message);
+      recompute (self);
+      return;
+    }
+  g_ptr_array_add (self->custom_hw, hw);
+  use_hardware (self, hw);
   recompute (self);
 }
 
@@ -647,6 +718,29 @@ build_controls (IvModelView *self)
   self->kind_drop = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->kind_names)), NULL));
   g_signal_connect_swapped (self->kind_drop, "notify::selected", G_CALLBACK (on_kind_selected), self);
   label_for (grid, row++, _("_Layer kind"), GTK_WIDGET (self->kind_drop));
+  {
+    static const char *const bytes_names[] = { N_("4 B (FP32)"), N_("2 B (BF16)"), N_("1 B (FP8)"),
+                                               N_("0.5 B (FP4)"), NULL };
+    static const char *const labels[] = { N_("_Weights"), N_("_Activations"), N_("KV cac_he"), N_("_Partials") };
+    static const double defaults[] = { 2, 2, 2, 4 };
+    const char *translated[G_N_ELEMENTS (bytes_names)] = { NULL };
+    for (guint i = 0; bytes_names[i]; i++)
+      translated[i] = _(bytes_names[i]);
+    for (guint i = 0; i < 4; i++)
+      {
+        self->bytes_drops[i] = choice (translated, G_CALLBACK (recompute), self);
+        select_bytes (self->bytes_drops[i], defaults[i]);
+        label_for (grid, row++, _(labels[i]), GTK_WIDGET (self->bytes_drops[i]));
+      }
+  }
+  {
+    GtkWidget *expander = gtk_expander_new_with_mnemonic (_("Hardware _details"));
+    self->hw_editor = IV_HARDWARE_EDITOR (iv_hardware_editor_new ());
+    gtk_widget_set_margin_top (GTK_WIDGET (self->hw_editor), 6);
+    g_signal_connect_swapped (self->hw_editor, "changed", G_CALLBACK (on_hardware_edited), self);
+    gtk_expander_set_child (GTK_EXPANDER (expander), GTK_WIDGET (self->hw_editor));
+    gtk_grid_attach (grid, expander, 0, row++, 2, 1);
+  }
 
   self->error_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_wrap (self->error_label, TRUE);
@@ -720,9 +814,13 @@ static void
 on_page_changed (IvModelView *self)
 {
   const char *name = gtk_stack_get_visible_child_name (self->figure_stack);
-  for (GtkWidget *b = gtk_widget_get_first_child (self->tabs); b; b = gtk_widget_get_next_sibling (b))
-    if (g_strcmp0 (g_object_get_data (G_OBJECT (b), "iv-page"), name) == 0)
-      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (b), TRUE);
+  /* Each button sits in a GtkFlowBoxChild. */
+  for (GtkWidget *c = gtk_widget_get_first_child (self->tabs); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *b = gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (c));
+      if (g_strcmp0 (g_object_get_data (G_OBJECT (b), "iv-page"), name) == 0)
+        gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (b), TRUE);
+    }
   redraw (self);
 }
 
@@ -750,11 +848,15 @@ build_figures (IvModelView *self)
   gtk_stack_add_titled (self->figure_stack, build_compare_page (self), "compare", _("Compare"));
   g_signal_connect_swapped (self->figure_stack, "notify::visible-child", G_CALLBACK (on_page_changed), self);
 
-  /* Linked toggle buttons rather than a GtkStackSwitcher: its seven equal-width tabs
-   * would be as wide as the longest seven times over and push the figure off a laptop
-   * screen; these take their own widths. */
-  self->tabs = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  gtk_widget_add_css_class (self->tabs, "linked");
+  /* Toggle buttons in a flow box rather than a GtkStackSwitcher: nine equal-width tabs
+   * would be as wide as the longest nine times over and push the figure off a laptop
+   * screen; these take their own widths and wrap to a second line when they must. */
+  self->tabs = gtk_flow_box_new ();
+  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (self->tabs), GTK_SELECTION_NONE);
+  gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (self->tabs), FALSE);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (self->tabs), 16);
+  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (self->tabs), 4);
+  gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (self->tabs), 4);
   for (GtkWidget *page = gtk_widget_get_first_child (GTK_WIDGET (self->figure_stack)); page;
        page = gtk_widget_get_next_sibling (page))
     {
@@ -766,11 +868,13 @@ build_figures (IvModelView *self)
       else
         first = GTK_TOGGLE_BUTTON (button);
       g_signal_connect (button, "toggled", G_CALLBACK (on_tab_toggled), self);
-      gtk_box_append (GTK_BOX (self->tabs), button);
+      gtk_widget_add_css_class (button, "flat");
+      gtk_flow_box_insert (GTK_FLOW_BOX (self->tabs), button, -1);
     }
   gtk_toggle_button_set_active (first, TRUE);
-  gtk_widget_set_halign (self->tabs, GTK_ALIGN_CENTER);
   gtk_widget_set_margin_top (self->tabs, 6);
+  gtk_widget_set_margin_start (self->tabs, 12);
+  gtk_widget_set_margin_end (self->tabs, 12);
   gtk_box_append (GTK_BOX (box), self->tabs);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->figure_stack));
   return box;
@@ -795,6 +899,8 @@ iv_model_view_finalize (GObject *object)
   g_ptr_array_unref (self->models);
   g_ptr_array_unref (self->imported);
   g_ptr_array_unref (self->imported_paths);
+  g_ptr_array_unref (self->custom_hw);
+  g_free (self->hw_error);
   g_clear_pointer (&self->saved, g_ptr_array_unref);
   g_array_unref (self->compare_results);
   g_clear_pointer (&self->compare, iv_compare_free);
@@ -826,6 +932,7 @@ iv_model_view_init (IvModelView *self)
     g_ptr_array_add (self->models, presets->pdata[i]);
   self->imported = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_model_free);
   self->imported_paths = g_ptr_array_new_with_free_func (g_free);
+  self->custom_hw = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_hardware_free);
   self->compare_results = g_array_new (FALSE, TRUE, sizeof (IvResult));
   self->compare_figure = (IvFigure) { iv_render_compare, NULL, "compare", self };
   self->saved_path = iv_saved_default_path ();
@@ -925,6 +1032,8 @@ iv_model_view_save (IvModelView *self, const char *name, GError **error)
   sv->model = g_strdup (model->name);
   sv->hf_config = g_strdup (imported_path (self, model));
   sv->hardware = g_strdup (self->result.hw->name);
+  if (!iv_hardware_find (self->result.hw->name))
+    sv->hardware_spec = iv_hardware_copy (self->result.hw);
   sv->config = self->result.config;
   g_ptr_array_add (self->saved, sv);
   if (!write_saved (self, error))
@@ -969,9 +1078,21 @@ iv_model_view_load_saved (IvModelView *self, guint index, GError **error)
   self->updating = TRUE;
   select_by_name (self->model_drop, self->model_names, model->name);
   for (guint i = 0; i < self->hardware->len; i++)
-    if (self->hardware->pdata[i] == hw)
+    if (g_str_has_prefix (hw->name, ((IvHardware *) self->hardware->pdata[i])->name))
       gtk_drop_down_set_selected (self->hardware_drop, i);
-  on_hardware_selected (self);   /* the sliders' ranges for this SIP */
+  if (sv->hardware_spec)
+    {
+      /* An edited SIP comes back as an edit: the view keeps its own copy. */
+      IvHardware *copy = iv_hardware_copy (sv->hardware_spec);
+      g_ptr_array_add (self->custom_hw, copy);
+      hw = copy;
+    }
+  use_hardware (self, hw);       /* the sliders' ranges for this SIP */
+  iv_hardware_editor_set (self->hw_editor, hw);
+  select_bytes (self->bytes_drops[0], sv->config.e_w);
+  select_bytes (self->bytes_drops[1], sv->config.e_a);
+  select_bytes (self->bytes_drops[2], sv->config.e_kv);
+  select_bytes (self->bytes_drops[3], sv->config.e_p);
   gtk_drop_down_set_selected (self->mode_drop, sv->config.mode == IV_MODE_PREFILL ? 0 : 1);
   gtk_spin_button_set_value (self->batch_spin, (double) sv->config.B);
   gtk_range_set_value (self->tq_scale, round (log2 ((double) sv->config.T)));

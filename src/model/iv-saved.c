@@ -23,6 +23,7 @@ iv_saved_free (IvSaved *s)
   g_free (s->model);
   g_free (s->hf_config);
   g_free (s->hardware);
+  iv_hardware_free (s->hardware_spec);
   g_free (s);
 }
 
@@ -34,6 +35,7 @@ iv_saved_copy (const IvSaved *s)
   c->model = g_strdup (s->model);
   c->hf_config = g_strdup (s->hf_config);
   c->hardware = g_strdup (s->hardware);
+  c->hardware_spec = s->hardware_spec ? iv_hardware_copy (s->hardware_spec) : NULL;
   c->config = s->config;
   return c;
 }
@@ -153,6 +155,25 @@ parse_one (JsonNode *node, const char *path, guint i, GError **error)
       || !get_bytes (o, "kv_bytes", path, i, &s->config.e_kv, error)
       || !get_bytes (o, "partial_bytes", path, i, &s->config.e_p, error))
     return NULL;
+  /* An edited SIP travels with the configuration, checked like a hardware file. */
+  {
+    JsonNode *spec = json_object_get_member (o, "hardware_spec");
+    if (spec)
+      {
+        g_autofree char *json = json_to_string (spec, FALSE);
+        g_autofree char *source = g_strdup_printf ("%s: configuration %u: hardware_spec", path, i + 1);
+        if (!JSON_NODE_HOLDS_OBJECT (spec))
+          {
+            fail (error, path, i, "“hardware_spec” must be a hardware object");
+            return NULL;
+          }
+        s->hardware_spec = iv_hardware_from_json (json, source, error);
+        if (!s->hardware_spec)
+          return NULL;
+        g_free (s->hardware_spec->name);
+        s->hardware_spec->name = g_strdup (s->hardware);
+      }
+  }
   s->config.mode = mode ? IV_MODE_DECODE : IV_MODE_PREFILL;
   s->config.place_tp = tpp ? IV_PLACE_CUBE : IV_PLACE_PE;
   s->config.place_cp = cpp ? IV_PLACE_CUBE : IV_PLACE_PE;
@@ -236,6 +257,12 @@ iv_saved_save (GPtrArray *list, const char *path, GError **error)
       if (s->hf_config)
         STR ("hf_config", s->hf_config);
       STR ("hardware", s->hardware);
+      if (s->hardware_spec)
+        {
+          g_autofree char *json = iv_hardware_to_json (s->hardware_spec);
+          json_builder_set_member_name (b, "hardware_spec");
+          json_builder_add_value (b, json_from_string (json, NULL));
+        }
       STR ("mode", iv_mode_to_string (c->mode));
       INT ("batch", c->B);
       INT ("tq", c->T);
@@ -291,7 +318,7 @@ iv_saved_resolve (const IvSaved *s, GPtrArray *imported, const IvModel **model,
   for (guint i = 0; !*model && imported && i < imported->len; i++)
     if (g_str_equal (((IvModel *) imported->pdata[i])->name, s->model))
       *model = imported->pdata[i];
-  *hardware = iv_hardware_find (s->hardware);
+  *hardware = s->hardware_spec ? s->hardware_spec : iv_hardware_find (s->hardware);
   if (!*model)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,

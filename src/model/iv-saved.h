@@ -11,7 +11,8 @@ typedef struct
   char *name;        /* "config1", … or the user's */
   char *model;       /* preset name, or the imported model's name */
   char *hf_config;   /* the config.json an imported model came from, or NULL */
-  char *hardware;    /* hardware preset name */
+  char *hardware;    /* hardware preset name, or the edited SIP's name */
+  IvHardware *hardware_spec; /* the edited SIP itself, or NULL for a preset */
   IvConfig config;
 } IvSaved;
 

@@ -1,0 +1,302 @@
+/* iv-hardware-editor.c: the SIP's fields in the units people quote them in (TFLOP/s,
+ * GB/s, GiB, ns) and converted to the model's SI units on the way out. */
+#define G_LOG_DOMAIN "iv-gui"
+
+#include "iv-hardware-editor.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+typedef struct
+{
+  const char *label;
+  double lo, hi, step;
+  guint digits;
+  double scale;       /* model value = shown value × scale */
+  gsize offset;       /* of the double in IvHardware */
+} NumberField;
+
+static const NumberField number_fields[] = {
+  { N_("Matrix TFLOP/s per PE"), 0.001, 1e6, 1, 2, 1e12, G_STRUCT_OFFSET (IvHardware, P_c) },
+  { N_("Vector TFLOP/s per PE"), 0.001, 1e6, 0.5, 2, 1e12, G_STRUCT_OFFSET (IvHardware, P_v) },
+  { N_("Memory GB/s per PE"), 0.1, 1e6, 8, 1, 1e9, G_STRUCT_OFFSET (IvHardware, BW) },
+  { N_("Memory GiB per PE"), 0.001, 1e5, 0.5, 3, 1073741824.0, G_STRUCT_OFFSET (IvHardware, M_pe) },
+  { N_("PE link GB/s"), 0.1, 1e6, 8, 1, 1e9, G_STRUCT_OFFSET (IvHardware, B_pe) },
+  { N_("PE link latency ns"), 0, 1e7, 10, 1, 1e-9, G_STRUCT_OFFSET (IvHardware, a_pe) },
+  { N_("Cube link GB/s"), 0.1, 1e6, 8, 1, 1e9, G_STRUCT_OFFSET (IvHardware, B_cu) },
+  { N_("Cube link latency ns"), 0, 1e7, 50, 1, 1e-9, G_STRUCT_OFFSET (IvHardware, a_cu) },
+  { N_("Compute efficiency η"), 0.01, 1, 0.05, 2, 1, G_STRUCT_OFFSET (IvHardware, eta_c) },
+  { N_("Memory efficiency η"), 0.01, 1, 0.05, 2, 1, G_STRUCT_OFFSET (IvHardware, eta_m) },
+  { N_("Link efficiency η"), 0.01, 1, 0.05, 2, 1, G_STRUCT_OFFSET (IvHardware, eta_n) },
+};
+
+struct _IvHardwareEditor
+{
+  GtkWidget parent_instance;
+
+  GtkWidget *box;
+  GtkDropDown *topology;
+  GtkSpinButton *cubes_x, *cubes_y, *pes;
+  GtkSwitch *duplex;
+  GtkSpinButton *numbers[G_N_ELEMENTS (number_fields)];
+  GtkLabel *message;
+  char *description;
+  gboolean setting;   /* fields being filled from code */
+};
+
+G_DEFINE_FINAL_TYPE (IvHardwareEditor, iv_hardware_editor, GTK_TYPE_WIDGET)
+
+enum { SIGNAL_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static void
+on_field_changed (IvHardwareEditor *self)
+{
+  if (!self->setting)
+    g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+static void
+show_message (IvHardwareEditor *self, const char *text, gboolean error)
+{
+  gtk_label_set_text (self->message, text ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->message), text != NULL);
+  if (error)
+    gtk_widget_add_css_class (GTK_WIDGET (self->message), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->message), "error");
+}
+
+static GtkSpinButton *
+number (GtkGrid *grid, int row, const char *label, double lo, double hi, double step, guint digits,
+        IvHardwareEditor *self)
+{
+  GtkWidget *l = gtk_label_new (label);
+  GtkWidget *s = gtk_spin_button_new_with_range (lo, hi, step);
+
+  gtk_label_set_xalign (GTK_LABEL (l), 0);
+  gtk_widget_add_css_class (l, "dim-label");
+  gtk_label_set_mnemonic_widget (GTK_LABEL (l), s);
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (s), digits);
+  gtk_widget_set_hexpand (s, TRUE);
+  g_signal_connect_swapped (s, "value-changed", G_CALLBACK (on_field_changed), self);
+  gtk_grid_attach (grid, l, 0, row, 1, 1);
+  gtk_grid_attach (grid, s, 1, row, 1, 1);
+  return GTK_SPIN_BUTTON (s);
+}
+
+static void
+on_load_response (GtkNativeDialog *dialog, int response, IvHardwareEditor *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr (GError) error = NULL;
+      if (!iv_hardware_editor_load (self, path, &error))
+        show_message (self, error->message, TRUE);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+on_save_response (GtkNativeDialog *dialog, int response, IvHardwareEditor *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+      g_autofree char *base = g_path_get_basename (path);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (IvHardware) hw = NULL;
+      char *dot = strrchr (base, '.');
+      if (dot)
+        *dot = '\0';
+      hw = iv_hardware_editor_get (self, base, &error);
+      if (!hw || !iv_hardware_save (hw, path, &error))
+        show_message (self, error->message, TRUE);
+      else
+        {
+          g_autofree char *done = g_strdup_printf (_("Saved %s"), path);
+          show_message (self, done, FALSE);
+        }
+    }
+  g_object_unref (dialog);
+}
+
+static GtkFileChooserNative *
+chooser (IvHardwareEditor *self, const char *title, GtkFileChooserAction action, const char *accept)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                              action, accept, NULL);
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("Hardware descriptions (JSON)"));
+  gtk_file_filter_add_suffix (filter, "json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  g_object_unref (filter);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  return dialog;
+}
+
+static void
+on_load_clicked (IvHardwareEditor *self)
+{
+  GtkFileChooserNative *dialog = chooser (self, _("Load Hardware"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Load"));
+  g_signal_connect (dialog, "response", G_CALLBACK (on_load_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+on_save_clicked (IvHardwareEditor *self)
+{
+  GtkFileChooserNative *dialog = chooser (self, _("Save Hardware"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "hardware.json");
+  g_signal_connect (dialog, "response", G_CALLBACK (on_save_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+iv_hardware_editor_dispose (GObject *object)
+{
+  IvHardwareEditor *self = IV_HARDWARE_EDITOR (object);
+
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+  G_OBJECT_CLASS (iv_hardware_editor_parent_class)->dispose (object);
+}
+
+static void
+iv_hardware_editor_finalize (GObject *object)
+{
+  g_free (IV_HARDWARE_EDITOR (object)->description);
+  G_OBJECT_CLASS (iv_hardware_editor_parent_class)->finalize (object);
+}
+
+static void
+iv_hardware_editor_class_init (IvHardwareEditorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = iv_hardware_editor_dispose;
+  object_class->finalize = iv_hardware_editor_finalize;
+  signals[SIGNAL_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                          0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+iv_hardware_editor_init (IvHardwareEditor *self)
+{
+  static const char *const topologies[] = { "ring", "mesh2d", "torus2d", NULL };
+  GtkGrid *grid = GTK_GRID (gtk_grid_new ());
+  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *load = gtk_button_new_with_mnemonic (_("_Load…"));
+  GtkWidget *save = gtk_button_new_with_mnemonic (_("Sa_ve…"));
+  GtkWidget *l;
+  int row = 0;
+
+  self->setting = TRUE;
+  gtk_grid_set_row_spacing (grid, 6);
+  gtk_grid_set_column_spacing (grid, 12);
+  self->topology = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (topologies));
+  g_signal_connect_swapped (self->topology, "notify::selected", G_CALLBACK (on_field_changed), self);
+  l = gtk_label_new (_("Topology"));
+  gtk_label_set_xalign (GTK_LABEL (l), 0);
+  gtk_widget_add_css_class (l, "dim-label");
+  gtk_grid_attach (grid, l, 0, row, 1, 1);
+  gtk_grid_attach (grid, GTK_WIDGET (self->topology), 1, row++, 1, 1);
+  self->cubes_x = number (grid, row++, _("Cubes across (X)"), 1, 64, 1, 0, self);
+  self->cubes_y = number (grid, row++, _("Cubes down (Y)"), 1, 64, 1, 0, self);
+  self->pes = number (grid, row++, _("PEs per cube"), 1, 1024, 1, 0, self);
+  for (guint i = 0; i < G_N_ELEMENTS (number_fields); i++)
+    {
+      const NumberField *f = &number_fields[i];
+      self->numbers[i] = number (grid, row++, _(f->label), f->lo, f->hi, f->step, f->digits, self);
+    }
+  self->duplex = GTK_SWITCH (gtk_switch_new ());
+  gtk_widget_set_halign (GTK_WIDGET (self->duplex), GTK_ALIGN_END);
+  g_signal_connect_swapped (self->duplex, "notify::active", G_CALLBACK (on_field_changed), self);
+  l = gtk_label_new (_("Full-duplex links"));
+  gtk_label_set_xalign (GTK_LABEL (l), 0);
+  gtk_widget_add_css_class (l, "dim-label");
+  gtk_grid_attach (grid, l, 0, row, 1, 1);
+  gtk_grid_attach (grid, GTK_WIDGET (self->duplex), 1, row++, 1, 1);
+
+  g_signal_connect_swapped (load, "clicked", G_CALLBACK (on_load_clicked), self);
+  g_signal_connect_swapped (save, "clicked", G_CALLBACK (on_save_clicked), self);
+  gtk_widget_set_tooltip_text (load, _("Load a hardware description (JSON)"));
+  gtk_widget_set_tooltip_text (save, _("Save these fields as a hardware description (JSON)"));
+  gtk_box_append (GTK_BOX (buttons), load);
+  gtk_box_append (GTK_BOX (buttons), save);
+  gtk_grid_attach (grid, buttons, 0, row++, 2, 1);
+  self->message = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->message, TRUE);
+  gtk_label_set_wrap_mode (self->message, PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (self->message, 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->message), FALSE);
+  gtk_grid_attach (grid, GTK_WIDGET (self->message), 0, row++, 2, 1);
+
+  self->box = GTK_WIDGET (grid);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  self->setting = FALSE;
+}
+
+GtkWidget *
+iv_hardware_editor_new (void)
+{
+  return g_object_new (IV_TYPE_HARDWARE_EDITOR, NULL);
+}
+
+void
+iv_hardware_editor_set (IvHardwareEditor *self, const IvHardware *hw)
+{
+  g_return_if_fail (IV_IS_HARDWARE_EDITOR (self));
+  self->setting = TRUE;
+  gtk_drop_down_set_selected (self->topology, hw->topology);
+  gtk_spin_button_set_value (self->cubes_x, (double) hw->X);
+  gtk_spin_button_set_value (self->cubes_y, (double) hw->Y);
+  gtk_spin_button_set_value (self->pes, (double) hw->n_pe);
+  gtk_switch_set_active (self->duplex, hw->bidir);
+  for (guint i = 0; i < G_N_ELEMENTS (number_fields); i++)
+    gtk_spin_button_set_value (self->numbers[i],
+                               G_STRUCT_MEMBER (double, hw, number_fields[i].offset) / number_fields[i].scale);
+  g_free (self->description);
+  self->description = g_strdup (hw->description);
+  show_message (self, NULL, FALSE);
+  self->setting = FALSE;
+}
+
+IvHardware *
+iv_hardware_editor_get (IvHardwareEditor *self, const char *name, GError **error)
+{
+  g_autoptr (IvHardware) hw = g_new0 (IvHardware, 1);
+
+  g_return_val_if_fail (IV_IS_HARDWARE_EDITOR (self), NULL);
+  hw->name = g_strdup (name);
+  hw->description = g_strdup (self->description ? self->description : "");
+  hw->topology = (IvTopology) gtk_drop_down_get_selected (self->topology);
+  hw->X = gtk_spin_button_get_value_as_int (self->cubes_x);
+  hw->Y = gtk_spin_button_get_value_as_int (self->cubes_y);
+  hw->n_pe = gtk_spin_button_get_value_as_int (self->pes);
+  hw->bidir = gtk_switch_get_active (self->duplex);
+  for (guint i = 0; i < G_N_ELEMENTS (number_fields); i++)
+    G_STRUCT_MEMBER (double, hw, number_fields[i].offset)
+        = gtk_spin_button_get_value (self->numbers[i]) * number_fields[i].scale;
+  if (!iv_hardware_validate (hw, name, error))
+    return NULL;
+  show_message (self, NULL, FALSE);
+  return g_steal_pointer (&hw);
+}
+
+gboolean
+iv_hardware_editor_load (IvHardwareEditor *self, const char *path, GError **error)
+{
+  g_autoptr (IvHardware) hw = iv_hardware_load (path, error);
+
+  if (!hw)
+    return FALSE;
+  iv_hardware_editor_set (self, hw);
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+  return TRUE;
+}
