@@ -11,6 +11,7 @@
 #include "iv-export-dialog.h"
 #include "iv-render-model.h"
 #include "iv-saved.h"
+#include "iv-sidebar.h"
 #include "iv-window.h"
 #include "iv-window-private.h"
 #include "iv-test-util.h"
@@ -617,6 +618,21 @@ expand_all (GtkWidget *root)
     }
 }
 
+static GtkListBoxRow *
+find_preset_row (GtkWidget *root, const char *name)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkListBoxRow *found;
+      const IvModel *m = g_object_get_data (G_OBJECT (c), "iv-preset");
+      if (GTK_IS_LIST_BOX_ROW (c) && m && g_str_equal (m->name, name))
+        return GTK_LIST_BOX_ROW (c);
+      if ((found = find_preset_row (c, name)))
+        return found;
+    }
+  return NULL;
+}
+
 static GtkStack *
 stack_with_page (GtkWidget *root, const char *page)
 {
@@ -793,6 +809,23 @@ test_model_view (void)
     g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
     g_object_unref (other);
     g_remove (aside);
+  }
+
+  /* The sidebar's presets: three DeepSeek rows (as in model-presets.tsv); activating one
+   * opens it in the Model workspace; saved configurations are listed there too. */
+  {
+    IvSidebar *sidebar = window->sidebar;
+    GtkListBoxRow *mixtral = NULL;
+    g_assert_cmpuint (iv_sidebar_count_presets_shown (sidebar), ==, 46);
+    iv_sidebar_set_preset_filter (sidebar, "deepseek");
+    g_assert_cmpuint (iv_sidebar_count_presets_shown (sidebar), ==, 3);
+    iv_sidebar_set_preset_filter (sidebar, "");
+    mixtral = find_preset_row (GTK_WIDGET (sidebar), "Mixtral-8x22B");
+    g_assert_nonnull (mixtral);
+    gtk_widget_activate (GTK_WIDGET (mixtral));
+    g_assert_cmpstr (iv_model_view_get_result (view)->model->name, ==, "Mixtral-8x22B");
+    g_assert_true (_iv_window_get_visible_page (window) == page);
+    g_assert_true (has_label (GTK_WIDGET (sidebar), "baseline-tp4"));
   }
 
   g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);

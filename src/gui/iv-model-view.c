@@ -94,7 +94,7 @@ struct _IvModelView
 
 G_DEFINE_FINAL_TYPE (IvModelView, iv_model_view, GTK_TYPE_WIDGET)
 
-enum { SIGNAL_CHANGED, N_SIGNALS };
+enum { SIGNAL_CHANGED, SIGNAL_SAVED_CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static gint64
@@ -444,6 +444,7 @@ on_delete_clicked (GtkButton *button, IvModelView *self)
   rebuild_saved_list (self);
   refresh_compare (self);
   update_save_placeholder (self);
+  g_signal_emit (self, signals[SIGNAL_SAVED_CHANGED], 0);
 }
 
 static void
@@ -919,6 +920,9 @@ iv_model_view_class_init (IvModelViewClass *klass)
   /* After every re-evaluation, valid or not. */
   signals[SIGNAL_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                           0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* After the saved list changes: a save, a delete. */
+  signals[SIGNAL_SAVED_CHANGED] = g_signal_new ("saved-changed", G_TYPE_FROM_CLASS (klass),
+                                                G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
 }
 
@@ -1045,6 +1049,7 @@ iv_model_view_save (IvModelView *self, const char *name, GError **error)
   rebuild_saved_list (self);
   update_save_placeholder (self);
   refresh_compare (self);
+  g_signal_emit (self, signals[SIGNAL_SAVED_CHANGED], 0);
   return TRUE;
 }
 
@@ -1112,4 +1117,17 @@ iv_model_view_get_compare_csv (IvModelView *self)
 {
   g_return_val_if_fail (IV_IS_MODEL_VIEW (self), NULL);
   return self->compare && self->compare->n > 0 ? iv_compare_to_csv (self->compare) : NULL;
+}
+
+gboolean
+iv_model_view_select_model (IvModelView *self, const char *name)
+{
+  g_return_val_if_fail (IV_IS_MODEL_VIEW (self), FALSE);
+  for (guint i = 0; i < self->models->len; i++)
+    if (g_strcmp0 (((const IvModel *) self->models->pdata[i])->name, name) == 0)
+      {
+        gtk_drop_down_set_selected (self->model_drop, i);
+        return TRUE;
+      }
+  return FALSE;
 }

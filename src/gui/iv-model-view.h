@@ -34,6 +34,9 @@ GPtrArray      *iv_model_view_get_saved      (IvModelView  *self);
 gboolean        iv_model_view_load_saved     (IvModelView  *self,
                                               guint         index,
                                               GError      **error);
+/* Selects the model named @name (a preset or an imported one); FALSE if none is. */
+gboolean        iv_model_view_select_model   (IvModelView  *self,
+                                              const char   *name);
 /* The comparison of the saved configurations as CSV, or NULL when none evaluates. */
 char           *iv_model_view_get_compare_csv (IvModelView *self);
 

@@ -5,7 +5,13 @@
 
 #include "iv-sidebar.h"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
+
+#include "iv-preset.h"
+#include "iv-saved.h"
+
+#include <string.h>
 
 struct _IvSidebar
 {
@@ -13,6 +19,12 @@ struct _IvSidebar
 
   GtkWidget *scroller; /* bound so that dispose_template unparents it */
   GtkListBox *list;
+  GtkBox *model_section;
+  GtkSearchEntry *preset_search;
+  GtkListBox *presets;
+  GtkListBox *saved;
+  GtkWidget *saved_title;
+  char *filter;       /* casefolded search text */
   GListModel *documents;
   gboolean selecting; /* set while the selection is changed from code */
 };
@@ -23,6 +35,8 @@ enum
 {
   SIGNAL_ACTIVATED,
   SIGNAL_CLOSE_REQUESTED,
+  SIGNAL_PRESET_ACTIVATED,
+  SIGNAL_SAVED_ACTIVATED,
   N_SIGNALS
 };
 
@@ -153,6 +167,179 @@ on_row_selected (GtkListBox *list, GtkListBoxRow *row, IvSidebar *self)
     g_signal_emit (self, signals[SIGNAL_ACTIVATED], 0, row_document (row));
 }
 
+/* ---- model presets and saved configurations ---------------------------------------- */
+
+static const IvModel *
+row_preset (GtkListBoxRow *row)
+{
+  return g_object_get_data (G_OBJECT (row), "iv-preset");
+}
+
+static void
+preset_header (GtkListBoxRow *row, GtkListBoxRow *before, gpointer user_data)
+{
+  const IvModel *m = row_preset (row);
+  GtkWidget *header;
+
+  if (before && g_strcmp0 (row_preset (before)->family, m->family) == 0)
+    {
+      gtk_list_box_row_set_header (row, NULL);
+      return;
+    }
+  header = gtk_label_new (m->family);
+  gtk_label_set_xalign (GTK_LABEL (header), 0);
+  gtk_widget_add_css_class (header, "caption-heading");
+  gtk_widget_add_css_class (header, "dim-label");
+  gtk_widget_add_css_class (header, "iv-sidebar-family");
+  gtk_widget_set_margin_start (header, 12);
+  gtk_widget_set_margin_top (header, 8);
+  gtk_widget_set_margin_bottom (header, 2);
+  gtk_list_box_row_set_header (row, header);
+}
+
+static gboolean
+preset_visible (GtkListBoxRow *row, gpointer user_data)
+{
+  IvSidebar *self = user_data;
+  const char *hay = g_object_get_data (G_OBJECT (row), "iv-search");
+  return !self->filter || !*self->filter || strstr (hay, self->filter) != NULL;
+}
+
+static void
+on_preset_search (IvSidebar *self)
+{
+  g_free (self->filter);
+  self->filter = g_utf8_casefold (gtk_editable_get_text (GTK_EDITABLE (self->preset_search)), -1);
+  gtk_list_box_invalidate_filter (self->presets);
+  gtk_list_box_invalidate_headers (self->presets);
+}
+
+static void
+on_preset_activated (GtkListBox *list, GtkListBoxRow *row, IvSidebar *self)
+{
+  g_signal_emit (self, signals[SIGNAL_PRESET_ACTIVATED], 0, row_preset (row)->name);
+}
+
+static void
+on_saved_activated (GtkListBox *list, GtkListBoxRow *row, IvSidebar *self)
+{
+  g_signal_emit (self, signals[SIGNAL_SAVED_ACTIVATED], 0, (guint) gtk_list_box_row_get_index (row));
+}
+
+static GtkWidget *
+two_line_row (const char *title, const char *subtitle)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *t = gtk_label_new (title);
+  GtkWidget *s = gtk_label_new (subtitle);
+
+  gtk_label_set_xalign (GTK_LABEL (t), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (t), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (s), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (s), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (s, "caption");
+  gtk_widget_add_css_class (s, "dim-label");
+  gtk_box_append (GTK_BOX (box), t);
+  gtk_box_append (GTK_BOX (box), s);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  return row;
+}
+
+static GtkWidget *
+section_title (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "heading");
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_add_css_class (label, "iv-sidebar-header");
+  return label;
+}
+
+/* The presets in their table's order, which keeps families together; each row is
+ * searchable by name, family and Hugging Face id. */
+static void
+build_model_section (IvSidebar *self)
+{
+  GPtrArray *presets = iv_presets_get ();
+
+  self->preset_search = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
+  g_object_set (self->preset_search, "placeholder-text", _("Search model presets"), NULL);
+  gtk_widget_set_margin_start (GTK_WIDGET (self->preset_search), 6);
+  gtk_widget_set_margin_end (GTK_WIDGET (self->preset_search), 6);
+  g_signal_connect_swapped (self->preset_search, "search-changed", G_CALLBACK (on_preset_search), self);
+  self->presets = GTK_LIST_BOX (gtk_list_box_new ());
+  gtk_widget_add_css_class (GTK_WIDGET (self->presets), "navigation-sidebar");
+  gtk_list_box_set_selection_mode (self->presets, GTK_SELECTION_NONE);
+  gtk_list_box_set_activate_on_single_click (self->presets, TRUE);
+  gtk_list_box_set_header_func (self->presets, preset_header, NULL, NULL);
+  gtk_list_box_set_filter_func (self->presets, preset_visible, self, NULL);
+  g_signal_connect (self->presets, "row-activated", G_CALLBACK (on_preset_activated), self);
+  for (guint i = 0; i < presets->len; i++)
+    {
+      const IvModel *m = presets->pdata[i];
+      g_autofree char *params = g_strdup_printf (_("%.3g B parameters"), m->params_total / 1e9);
+      g_autofree char *hay = g_strdup_printf ("%s %s %s", m->name, m->family, m->hf_id ? m->hf_id : "");
+      GtkWidget *row = two_line_row (m->name, params);
+      g_object_set_data (G_OBJECT (row), "iv-preset", (gpointer) m);
+      g_object_set_data_full (G_OBJECT (row), "iv-search", g_utf8_casefold (hay, -1), g_free);
+      gtk_widget_set_tooltip_text (row, m->hf_id);
+      gtk_list_box_append (self->presets, row);
+    }
+  self->saved = GTK_LIST_BOX (gtk_list_box_new ());
+  gtk_widget_add_css_class (GTK_WIDGET (self->saved), "navigation-sidebar");
+  gtk_list_box_set_selection_mode (self->saved, GTK_SELECTION_NONE);
+  gtk_list_box_set_activate_on_single_click (self->saved, TRUE);
+  g_signal_connect (self->saved, "row-activated", G_CALLBACK (on_saved_activated), self);
+  self->saved_title = section_title (_("Saved configurations"));
+
+  gtk_box_append (self->model_section, self->saved_title);
+  gtk_box_append (self->model_section, GTK_WIDGET (self->saved));
+  gtk_box_append (self->model_section, section_title (_("Model presets")));
+  gtk_box_append (self->model_section, GTK_WIDGET (self->preset_search));
+  gtk_box_append (self->model_section, GTK_WIDGET (self->presets));
+  gtk_widget_set_visible (self->saved_title, FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->saved), FALSE);
+}
+
+void
+iv_sidebar_set_saved (IvSidebar *self, GPtrArray *saved)
+{
+  GtkWidget *child;
+
+  g_return_if_fail (IV_IS_SIDEBAR (self));
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->saved))))
+    gtk_list_box_remove (self->saved, child);
+  for (guint i = 0; saved && i < saved->len; i++)
+    {
+      const IvSaved *sv = saved->pdata[i];
+      g_autofree char *sub = g_strdup_printf ("%s · %s · TP %" G_GINT64_FORMAT " · CP %" G_GINT64_FORMAT,
+                                              sv->model, sv->hardware, sv->config.t, sv->config.c);
+      gtk_list_box_append (self->saved, two_line_row (sv->name, sub));
+    }
+  gtk_widget_set_visible (self->saved_title, saved && saved->len > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->saved), saved && saved->len > 0);
+}
+
+void
+iv_sidebar_set_preset_filter (IvSidebar *self, const char *text)
+{
+  g_return_if_fail (IV_IS_SIDEBAR (self));
+  gtk_editable_set_text (GTK_EDITABLE (self->preset_search), text);
+  on_preset_search (self);
+}
+
+guint
+iv_sidebar_count_presets_shown (IvSidebar *self)
+{
+  guint n = 0;
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->presets)); row;
+       row = gtk_widget_get_next_sibling (row))
+    n += GTK_IS_LIST_BOX_ROW (row) && preset_visible (GTK_LIST_BOX_ROW (row), self);
+  return n;
+}
+
 static void
 iv_sidebar_dispose (GObject *object)
 {
@@ -160,6 +347,7 @@ iv_sidebar_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_SIDEBAR);
   g_clear_object (&self->documents);
+  g_clear_pointer (&self->filter, g_free);
   G_OBJECT_CLASS (iv_sidebar_parent_class)->dispose (object);
 }
 
@@ -175,11 +363,16 @@ iv_sidebar_class_init (IvSidebarClass *klass)
       G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1, IV_TYPE_DOCUMENT);
   signals[SIGNAL_CLOSE_REQUESTED] = g_signal_new ("close-requested", G_TYPE_FROM_CLASS (klass),
       G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1, IV_TYPE_DOCUMENT);
+  signals[SIGNAL_PRESET_ACTIVATED] = g_signal_new ("preset-activated", G_TYPE_FROM_CLASS (klass),
+      G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[SIGNAL_SAVED_ACTIVATED] = g_signal_new ("saved-activated", G_TYPE_FROM_CLASS (klass),
+      G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/inferview/Inferview/ui/iv-sidebar.ui");
   gtk_widget_class_bind_template_child (widget_class, IvSidebar, scroller);
   gtk_widget_class_bind_template_child (widget_class, IvSidebar, list);
+  gtk_widget_class_bind_template_child (widget_class, IvSidebar, model_section);
   gtk_widget_class_bind_template_callback (widget_class, on_row_selected);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "ivsidebar");
@@ -190,6 +383,7 @@ iv_sidebar_init (IvSidebar *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_list_box_set_header_func (self->list, update_header, NULL, NULL);
+  build_model_section (self);
 }
 
 void

@@ -1,4 +1,7 @@
-/* iv-sidebar.h: the list of what is open, grouped into Runs, Traces and Model. */
+/* iv-sidebar.h: the list of what is open, grouped into Runs, Traces and Model, then the
+ * model presets by family (with a search entry) and the saved model configurations.
+ * Signals: "document-activated", "close-requested", "preset-activated" (name) and
+ * "saved-activated" (index). */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -15,5 +18,13 @@ void        iv_sidebar_set_model    (IvSidebar  *self,
 void        iv_sidebar_select       (IvSidebar  *self,
                                      IvDocument *document);
 const char *iv_sidebar_group_title  (IvGroup     group);
+/* The saved model configurations (IvSaved) listed under the presets. */
+void        iv_sidebar_set_saved    (IvSidebar  *self,
+                                     GPtrArray  *saved);
+/* The preset list's search text (for tests and the search shortcut). */
+void        iv_sidebar_set_preset_filter (IvSidebar  *self,
+                                          const char *text);
+/* Presets currently shown by the filter. */
+guint       iv_sidebar_count_presets_shown (IvSidebar *self);
 
 G_END_DECLS

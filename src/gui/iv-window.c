@@ -264,6 +264,31 @@ on_sidebar_activated (IvSidebar *sidebar, IvDocument *document, IvWindow *self)
   iv_window_select (self, document);
 }
 
+/* The sidebar's model presets and saved configurations open in the Model workspace. */
+static void
+on_sidebar_preset (IvSidebar *sidebar, const char *name, IvWindow *self)
+{
+  adw_view_stack_set_visible_child_name (self->view_stack, "model");
+  iv_model_view_select_model (iv_workspace_page_get_model_view (self->model_page), name);
+}
+
+static void
+on_sidebar_saved (IvSidebar *sidebar, guint index, IvWindow *self)
+{
+  IvModelView *view = iv_workspace_page_get_model_view (self->model_page);
+  g_autoptr (GError) error = NULL;
+
+  adw_view_stack_set_visible_child_name (self->view_stack, "model");
+  if (!iv_model_view_load_saved (view, index, &error))
+    iv_window_toast (self, error->message);
+}
+
+static void
+on_saved_changed (IvModelView *view, IvWindow *self)
+{
+  iv_sidebar_set_saved (self->sidebar, iv_model_view_get_saved (view));
+}
+
 static void
 on_sidebar_close (IvSidebar *sidebar, IvDocument *document, IvWindow *self)
 {
@@ -442,6 +467,11 @@ iv_window_init (IvWindow *self)
   iv_sidebar_set_model (self->sidebar, G_LIST_MODEL (self->documents));
   g_signal_connect (self->sidebar, "document-activated", G_CALLBACK (on_sidebar_activated), self);
   g_signal_connect (self->sidebar, "close-requested", G_CALLBACK (on_sidebar_close), self);
+  g_signal_connect (self->sidebar, "preset-activated", G_CALLBACK (on_sidebar_preset), self);
+  g_signal_connect (self->sidebar, "saved-activated", G_CALLBACK (on_sidebar_saved), self);
+  g_signal_connect_object (iv_workspace_page_get_model_view (self->model_page), "saved-changed",
+                           G_CALLBACK (on_saved_changed), self, 0);
+  on_saved_changed (iv_workspace_page_get_model_view (self->model_page), self);
   g_signal_connect_swapped (self->view_stack, "notify::visible-child",
                             G_CALLBACK (on_visible_page_changed), self);
 
