@@ -10,6 +10,7 @@
 #include "iv-chart-view.h"
 #include "iv-export-dialog.h"
 #include "iv-render-model.h"
+#include "iv-model-stages.h"
 #include "iv-saved.h"
 #include "iv-sidebar.h"
 #include "iv-window.h"
@@ -657,6 +658,17 @@ has_label (GtkWidget *root, const char *text)
   return FALSE;
 }
 
+static gboolean
+has_label_containing (GtkWidget *root, const char *text)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    if ((GTK_IS_LABEL (c) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (c)), text)
+         && strchr (gtk_label_get_text (GTK_LABEL (c)), '\n'))
+        || has_label_containing (c, text))
+      return TRUE;
+  return FALSE;
+}
+
 static cairo_surface_t *
 render_view_figure (IvModelView *view)
 {
@@ -749,6 +761,38 @@ test_model_view (void)
     g_assert_cmpint (iv_model_view_get_result (view)->hw->n_pe, ==, 32);
     gtk_spin_button_set_value (GTK_SPIN_BUTTON (control_labelled (GTK_WIDGET (view), "Cubes down (Y)")), 1);
     g_assert_null (iv_model_view_get_error (view));
+  }
+
+  /* Stages on screen: one row per present stage, sortable by visible time (the largest
+   * first is the result's largest), the CSV is the result's. */
+  {
+    GtkStack *stack = stack_with_page (GTK_WIDGET (view), "stages");
+    IvModelStages *stages = IV_MODEL_STAGES (gtk_stack_get_child_by_name (stack, "stages"));
+    GtkColumnView *cv = iv_model_stages_get_column_view (stages);
+    GListModel *rows = G_LIST_MODEL (gtk_column_view_get_model (cv));
+    g_autoptr (GtkColumnViewColumn) visible_col = g_list_model_get_item (gtk_column_view_get_columns (cv), 2);
+    const IvResult *res = iv_model_view_get_result (view);
+    guint present = 0;
+    double most = 0, first_visible = -1, order = -1;
+    g_autofree char *csv = NULL;
+
+    gtk_stack_set_visible_child_name (stack, "stages");
+    for (int st = 0; st < IV_N_STAGES; st++)
+      if (res->kinds[0].stages[st].present)
+        present++, most = MAX (most, res->kinds[0].stages[st].visible_s);
+    g_assert_cmpuint (g_list_model_get_n_items (rows), ==, present);
+    g_assert_cmpstr (gtk_column_view_column_get_title (visible_col), ==, "Visible");
+    gtk_column_view_sort_by_column (cv, visible_col, GTK_SORT_DESCENDING);
+    {
+      g_autoptr (GObject) top = g_list_model_get_item (rows, 0);
+      g_object_get (top, "visible", &first_visible, "order", &order, NULL);
+    }
+    g_assert_cmpfloat (first_visible, ==, most);
+    gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (rows), 0);
+    g_assert_true (has_label_containing (GTK_WIDGET (stages), iv_stage_id ((IvStageId) order)));
+    csv = iv_result_to_csv (res);
+    g_assert_cmpstr (iv_model_stages_get_csv (stages), ==, csv);
+    gtk_stack_set_visible_child_name (stack, "pipeline");
   }
 
   /* Details: built when shown, with this result's waste and the glossary's symbols. */

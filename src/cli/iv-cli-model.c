@@ -393,23 +393,6 @@ print_table (const IvResult *r)
     printf ("hint  %s\n", r->hints[i].text);
 }
 
-static void
-print_csv (const IvResult *r)
-{
-  printf ("kind,layers,id,name,flops,bytes,comm_bytes,t_compute_s,t_memory_s,t_comm_s,t_s,visible_s,bound\n");
-  for (guint k = 0; k < r->n_kinds; k++)
-    for (int s = 0; s < IV_N_STAGES; s++)
-      {
-        const IvStage *st = &r->kinds[k].stages[s];
-        if (!st->present)
-          continue;
-        printf ("%s,%" G_GINT64_FORMAT ",%s,\"%s\",%.17g,%.17g,%.17g,%.9g,%.9g,%.9g,%.9g,%.9g,%s\n",
-                r->kinds[k].name, r->kinds[k].layers, iv_stage_id (s), iv_stage_name (s),
-                st->flops, st->bytes, st->comm_bytes, st->t_compute_s, st->t_memory_s,
-                st->t_comm_s, st->t_s, st->visible_s, iv_bound_to_string (st->bound));
-      }
-}
-
 int
 _iv_cli_model (int argc, char **argv)
 {
@@ -598,7 +581,10 @@ _iv_cli_model (int argc, char **argv)
       printf ("%s\n", json);
     }
   else if (o.format && g_str_equal (o.format, "csv"))
-    print_csv (&result);
+    {
+      g_autofree char *csv = iv_result_to_csv (&result);
+      fputs (csv, stdout);
+    }
   else
     print_table (&result);
   status = IV_EXIT_OK;

@@ -14,6 +14,7 @@
 
 #include "iv-hardware-editor.h"
 #include "iv-model-details.h"
+#include "iv-model-stages.h"
 #include "iv-saved.h"
 #include "iv-render-model.h"
 #include "iv-text.h"
@@ -76,6 +77,8 @@ struct _IvModelView
   GtkWidget *areas[G_N_ELEMENTS (figure_info)];
   GtkWidget *details_box;     /* holds the Details page, rebuilt when shown and stale */
   gboolean details_stale;
+  IvModelStages *stages;      /* the Stages page on screen (Export draws the typeset table) */
+  gboolean stages_stale;
 
   /* Save & compare */
   char *saved_path;
@@ -167,6 +170,11 @@ redraw (IvModelView *self)
     }
   if (g_strcmp0 (name, "compare") == 0)
     gtk_widget_queue_draw (self->compare_area);
+  if (g_strcmp0 (name, "stages") == 0 && self->stages_stale && self->has_result)
+    {
+      iv_model_stages_set_result (self->stages, &self->result, self->model_figure.kind);
+      self->stages_stale = FALSE;
+    }
   for (guint i = 0; i < G_N_ELEMENTS (figure_info); i++)
     if (g_strcmp0 (name, figure_info[i].name) == 0)
       {
@@ -249,6 +257,7 @@ recompute (IvModelView *self)
       self->result = r;
       self->has_result = TRUE;
       self->details_stale = TRUE;
+      self->stages_stale = TRUE;
       sync_kinds (self);
       summary = g_strdup_printf (_("Step %s · %.4g tokens/s · %s"), step, r.tokens_per_s,
                                  r.fits ? _("fits in memory") : _("does not fit in memory"));
@@ -272,6 +281,7 @@ on_kind_selected (IvModelView *self)
     self->model_figure.kind = MIN (gtk_drop_down_get_selected (self->kind_drop),
                                    self->result.n_kinds - 1);
   self->details_stale = TRUE;
+  self->stages_stale = TRUE;
   redraw (self);
 }
 
@@ -834,7 +844,17 @@ build_figures (IvModelView *self)
   self->figure_stack = GTK_STACK (gtk_stack_new ());
   for (guint i = 0; i < G_N_ELEMENTS (figure_info); i++)
     {
-      GtkWidget *area = gtk_drawing_area_new ();
+      GtkWidget *area;
+      if (figure_info[i].render == iv_render_stages)
+        {
+          /* On screen a sortable table; Export still draws the typeset one. */
+          self->stages = IV_MODEL_STAGES (iv_model_stages_new ());
+          self->areas[i] = GTK_WIDGET (self->stages);
+          gtk_stack_add_titled (self->figure_stack, self->areas[i], figure_info[i].name,
+                                _(figure_info[i].title));
+          continue;
+        }
+      area = gtk_drawing_area_new ();
       g_object_set_data (G_OBJECT (area), "iv-figure", (gpointer) &figure_info[i]);
       gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_figure, self, NULL);
       gtk_widget_set_hexpand (area, TRUE);

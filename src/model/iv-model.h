@@ -143,6 +143,9 @@ const char *iv_mode_to_string     (IvMode            mode);
 const char *iv_place_to_string    (IvPlace           place);
 const char *iv_ring_to_string     (IvRing            ring);
 
+/* iv-model-csv.c: every present stage of every kind, one CSV row each, with a header. */
+char       *iv_result_to_csv      (const IvResult   *result);
+
 /* Memory only (weights + KV + activations per PE), for searching configurations. */
 double      iv_model_memory_per_pe (const IvModel    *model,
                                     const IvConfig   *config,
