@@ -271,6 +271,7 @@ IvHardware *
 iv_hardware_editor_get (IvHardwareEditor *self, const char *name, GError **error)
 {
   g_autoptr (IvHardware) hw = g_new0 (IvHardware, 1);
+  g_autoptr (GError) local = NULL;
 
   g_return_val_if_fail (IV_IS_HARDWARE_EDITOR (self), NULL);
   hw->name = g_strdup (name);
@@ -283,8 +284,12 @@ iv_hardware_editor_get (IvHardwareEditor *self, const char *name, GError **error
   for (guint i = 0; i < G_N_ELEMENTS (number_fields); i++)
     G_STRUCT_MEMBER (double, hw, number_fields[i].offset)
         = gtk_spin_button_get_value (self->numbers[i]) * number_fields[i].scale;
-  if (!iv_hardware_validate (hw, name, error))
-    return NULL;
+  if (!iv_hardware_validate (hw, name, &local))
+    {
+      show_message (self, local->message, TRUE);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
   show_message (self, NULL, FALSE);
   return g_steal_pointer (&hw);
 }

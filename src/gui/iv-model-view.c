@@ -725,6 +725,14 @@ build_controls (IvModelView *self)
   label_for (grid, row++, _("CP on"), GTK_WIDGET (self->cp_place_drop));
   self->ring_drop = choice (translated_rings, G_CALLBACK (recompute), self);
   label_for (grid, row++, _("CP _ring"), GTK_WIDGET (self->ring_drop));
+  /* Right under the parallelism controls, which is what nearly every constraint is about
+   * (edited hardware's rules also appear in its editor). */
+  self->error_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->error_label, TRUE);
+  gtk_label_set_xalign (self->error_label, 0);
+  gtk_widget_add_css_class (GTK_WIDGET (self->error_label), "error");
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
+  gtk_grid_attach (grid, GTK_WIDGET (self->error_label), 0, row++, 2, 1);
   self->kind_names = gtk_string_list_new (NULL);
   self->kind_drop = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->kind_names)), NULL));
   g_signal_connect_swapped (self->kind_drop, "notify::selected", G_CALLBACK (on_kind_selected), self);
@@ -753,12 +761,6 @@ build_controls (IvModelView *self)
     gtk_grid_attach (grid, expander, 0, row++, 2, 1);
   }
 
-  self->error_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_wrap (self->error_label, TRUE);
-  gtk_label_set_xalign (self->error_label, 0);
-  gtk_widget_add_css_class (GTK_WIDGET (self->error_label), "error");
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
-  gtk_grid_attach (grid, GTK_WIDGET (self->error_label), 0, row++, 2, 1);
   self->summary_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_wrap (self->summary_label, TRUE);
   gtk_label_set_xalign (self->summary_label, 0);
