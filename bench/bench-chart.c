@@ -14,6 +14,8 @@
 #include "iv-chart.h"
 #include "iv-export.h"
 
+#include "bench-common.h"
+
 #define W 1920
 #define H 1080
 
@@ -21,20 +23,6 @@ static double
 now_ms (void)
 {
   return g_get_monotonic_time () / 1000.0;
-}
-
-static int
-cmp (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, n, sizeof *v, cmp);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* Latency-like data: uniform in time, log-normal in value, as a TTFT scatter is. */
@@ -80,7 +68,7 @@ time_render (IvChart *chart, int runs)
       t[i] = now_ms () - t0;
       cairo_destroy (cr);
     }
-  m = median (t, runs);
+  m = bench_median (t, runs);
   g_free (t);
   cairo_surface_destroy (surface);
   return m;
@@ -105,7 +93,7 @@ time_drawing (DrawFunc draw, const double *x, const double *y, gsize n, int runs
       t[r] = now_ms () - t0;
       cairo_destroy (cr);
     }
-  m = median (t, runs);
+  m = bench_median (t, runs);
   g_free (t);
   cairo_surface_destroy (surface);
   return m;

@@ -9,15 +9,10 @@
 
 #include "iv-render-model.h"
 
+#include "bench-common.h"
+
 #define W 1920
 #define H 1080
-
-static int
-cmp (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
 
 /* Median milliseconds of @runs slider steps: TP alternates between two values so every
  * step is a real re-evaluation; @render NULL paints the surface flat instead. */
@@ -49,8 +44,7 @@ step_ms (IvRenderFunc render, const IvModel *m, const IvHardware *hw, IvConfig c
       cairo_surface_flush (s);
       t[i] = (g_get_monotonic_time () - t0) / 1000.0;
     }
-  qsort (t, runs, sizeof *t, cmp);
-  med = t[runs / 2];
+  med = bench_median (t, runs);
   g_free (t);
   cairo_surface_destroy (s);
   return med;

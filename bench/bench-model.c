@@ -10,19 +10,7 @@
 #include "iv-glossary.h"
 #include "iv-model.h"
 
-static int
-cmp (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, n, sizeof *v, cmp);
-  return v[n / 2];
-}
+#include "bench-common.h"
 
 static double
 time_us (const IvModel *m, const IvHardware *hw, const IvConfig *c, gboolean with_text, int runs)
@@ -53,7 +41,7 @@ time_us (const IvModel *m, const IvHardware *hw, const IvConfig *c, gboolean wit
         }
       t[i] = (g_get_monotonic_time () - t0) / 100.0;
     }
-  med = median (t, runs);
+  med = bench_median (t, runs);
   g_free (t);
   return med + 0 * sink;
 }

@@ -15,24 +15,12 @@
 
 #include "iv-trace-query.h"
 
+#include "bench-common.h"
+
 static double
 now_s (void)
 {
   return g_get_monotonic_time () / 1e6;
-}
-
-static int
-cmp (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, n, sizeof *v, cmp);
-  return v[n / 2];
 }
 
 static gsize
@@ -116,9 +104,9 @@ bench_file (const char *dir, gsize n, int runs, gboolean baseline, int *missed)
       g_assert (tr && tr->n_slices == slices);
       iv_trace_free (tr);
     }
-  speed = mb / median (t, runs);
+  speed = mb / bench_median (t, runs);
   printf ("%-34s %8.0f MB  %8.2f s  %7.0f MB/s   target ≥ 150 MB/s %s\n", "load", mb,
-          median (t, runs), speed, speed >= 150 ? "ok" : "MISSED");
+          bench_median (t, runs), speed, speed >= 150 ? "ok" : "MISSED");
   *missed += speed < 150;
 
   rss0 = rss_bytes ();
@@ -142,8 +130,8 @@ bench_file (const char *dir, gsize n, int runs, gboolean baseline, int *missed)
         q[r] = (now_s () - t0) * 1e3;
       }
     printf ("%-34s %8.3f ms (%u rows, %u items)   target ≤ 2 ms %s\n", "LOD, whole trace, 2000 px",
-            median (q, 21), trace->rows->len, items->len, median (q, 21) <= 2 ? "ok" : "MISSED");
-    *missed += median (q, 21) > 2;
+            bench_median (q, 21), trace->rows->len, items->len, bench_median (q, 21) <= 2 ? "ok" : "MISSED");
+    *missed += bench_median (q, 21) > 2;
     for (int r = 0; r < 21; r++)
       {
         gint64 span = (trace->t1_ns - trace->t0_ns) / 1000;
@@ -152,7 +140,7 @@ bench_file (const char *dir, gsize n, int runs, gboolean baseline, int *missed)
         iv_trace_lod (trace, from, from + span, 2000, items, first);
         q[r] = (now_s () - t0) * 1e3;
       }
-    printf ("%-34s %8.3f ms (%u items)\n", "LOD, 1/1000 of the trace, 2000 px", median (q, 21), items->len);
+    printf ("%-34s %8.3f ms (%u items)\n", "LOD, 1/1000 of the trace, 2000 px", bench_median (q, 21), items->len);
   }
   iv_trace_free (trace);
 
@@ -163,7 +151,7 @@ bench_file (const char *dir, gsize n, int runs, gboolean baseline, int *missed)
       json_parser_load_from_file (parser, path, NULL);
       double dom = now_s () - t0;
       printf ("%-34s %8.2f s  %7.0f MB/s   (%.1f× slower than the streaming load)\n",
-              "baseline: json-glib DOM load", dom, mb / dom, dom / median (t, runs));
+              "baseline: json-glib DOM load", dom, mb / dom, dom / bench_median (t, runs));
     }
   g_unlink (path);
   g_free (t);

@@ -316,14 +316,11 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     double x = PAD + LABEL_W, y = height - PAD - 8;
     for (guint i = 0; i < G_N_ELEMENTS (items); i++)
       {
-        double w, h;
         IvColor col = iv_color_from_rgb (iv_bound_color (items[i].b), 1);
         iv_rounded_rect (cr, (IvRect) { x, y - 6, 14, 12 }, 3);
         iv_color_set_source (cr, &col);
         cairo_fill (cr);
-        iv_text_show (&text, cr, items[i].name, x + 20, y, 0, 0.5, 0.88, FALSE, 0, &colors->foreground);
-        iv_text_measure (&text, items[i].name, 0.88, FALSE, 0, &w, &h);
-        x += 20 + w + 22;
+        x = iv_text_legend_label (&text, cr, items[i].name, x, y, &colors->foreground);
       }
   }
   cairo_restore (cr);

@@ -373,7 +373,6 @@ iv_render_topology (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     double x = PAD, y = height - PAD - 8;
     for (guint i = 0; i < G_N_ELEMENTS (items); i++)
       {
-        double w, h;
         iv_color_set_source (cr, items[i].color);
         if (items[i].shape == 2)
           {
@@ -394,9 +393,7 @@ iv_render_topology (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
             else
               cairo_fill (cr);
           }
-        iv_text_show (&text, cr, items[i].name, x + 20, y, 0, 0.5, 0.88, FALSE, 0, &colors->foreground);
-        iv_text_measure (&text, items[i].name, 0.88, FALSE, 0, &w, &h);
-        x += 20 + w + 22;
+        x = iv_text_legend_label (&text, cr, items[i].name, x, y, &colors->foreground);
       }
   }
   cairo_restore (cr);

@@ -54,3 +54,14 @@ iv_text_show (IvText *t, cairo_t *cr, const char *str, double x, double y, doubl
   cairo_move_to (cr, x - w * xalign, y - h * yalign);
   pango_cairo_show_layout (cr, t->layout);
 }
+
+double
+iv_text_legend_label (IvText *t, cairo_t *cr, const char *label, double x, double y,
+                      const IvColor *color)
+{
+  double w, h;
+
+  iv_text_show (t, cr, label, x + 20, y, 0, 0.5, 0.88, FALSE, 0, color);
+  iv_text_measure (t, label, 0.88, FALSE, 0, &w, &h);
+  return x + 20 + w + 22;
+}

@@ -36,4 +36,13 @@ void iv_text_show    (IvText        *text,
                       double         max_width,
                       const IvColor *color);
 
+/* A legend entry's label beside the swatch its caller drew at @x (14 px wide), centred
+ * on @y; returns where the next entry's swatch goes. */
+double iv_text_legend_label (IvText        *text,
+                             cairo_t       *cr,
+                             const char    *label,
+                             double         x,
+                             double         y,
+                             const IvColor *color);
+
 G_END_DECLS
