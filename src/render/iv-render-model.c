@@ -17,12 +17,15 @@ kind_of (const IvModelFigure *fig)
   return &fig->result->kinds[MIN (fig->kind, fig->result->n_kinds - 1)];
 }
 
-static gboolean
-check (const IvModelFigure *fig, GError **error)
+gboolean
+iv_model_figure_check (const IvModelFigure *fig, GError **error)
 {
-  if (!fig->result || !fig->result->ok || fig->result->n_kinds == 0)
+  const IvResult *r = fig ? fig->result : NULL;
+
+  if (!r || !r->ok || r->n_kinds == 0)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "no evaluated configuration to draw");
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "no evaluated configuration to draw%s%s",
+                   r && r->error[0] ? ": " : "", r ? r->error : "");
       return FALSE;
     }
   return TRUE;
@@ -49,7 +52,7 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
   guint rows = 0;
   g_autofree char *title = NULL;
 
-  if (!check (fig, error))
+  if (!iv_model_figure_check (fig, error))
     return FALSE;
   k = kind_of (fig);
   for (int s = 0; s < IV_N_STAGES; s++)
@@ -147,7 +150,7 @@ iv_render_memory (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
   double used, weights, kv, act, free_b;
   g_autofree char *title = NULL, *cap = NULL, *sub = NULL;
 
-  if (!check (fig, error))
+  if (!iv_model_figure_check (fig, error))
     return FALSE;
   weights = r->weights_bytes_per_pe, kv = r->kv_bytes_per_pe, act = r->act_bytes_per_pe;
   used = weights + kv + act;
@@ -193,7 +196,7 @@ iv_render_roofline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   double lo = INFINITY, hi = 0;
   g_autofree char *title = NULL, *ridge_label = NULL;
 
-  if (!check (fig, error))
+  if (!iv_model_figure_check (fig, error))
     return FALSE;
   hw = r->hw;
   k = kind_of (fig);
@@ -310,7 +313,7 @@ iv_render_sweep (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
   guint n, ok = 0;
   g_autofree char *title = NULL, *subtitle = NULL, *xtitle = NULL;
 
-  if (!check (fig, error))
+  if (!iv_model_figure_check (fig, error))
     return FALSE;
   n = iv_sweep_values (r, fig->sweep, values, G_N_ELEMENTS (values));
   current = fig->sweep == IV_SWEEP_TP ? r->config.t : fig->sweep == IV_SWEEP_CP ? r->config.c

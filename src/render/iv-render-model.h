@@ -65,6 +65,10 @@ typedef struct
 } IvTopologyLayout;
 
 guint32  iv_bound_color          (IvBound bound);
+/* FALSE with @error ("no evaluated configuration to draw: …") unless @figure holds a
+ * result that evaluated: every model figure's first check. */
+gboolean iv_model_figure_check   (const IvModelFigure *figure,
+                                  GError             **error);
 /* A closed rounded-rectangle path (the boxes of the model's figures). */
 void     iv_rounded_rect         (cairo_t             *cr,
                                   IvRect               rect,

@@ -214,12 +214,8 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   IvText text;
   g_autofree char *title = NULL, *subtitle = NULL;
 
-  if (!r || !r->ok || r->n_kinds == 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "no evaluated configuration to draw%s%s",
-                   r && r->error[0] ? ": " : "", r ? r->error : "");
-      return FALSE;
-    }
+  if (!iv_model_figure_check (fig, error))
+    return FALSE;
   k = &r->kinds[MIN (fig->kind, r->n_kinds - 1)];
   iv_pipeline_layout (fig, width, height, &L);
   iv_text_init (&text, cr, 13 * (options->font_scale > 0 ? options->font_scale : 1));

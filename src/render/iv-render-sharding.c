@@ -155,11 +155,8 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   IvText text;
   g_autofree char *title = NULL, *subtitle = NULL;
 
-  if (!r || !r->ok || r->n_kinds == 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "no evaluated configuration to draw");
-      return FALSE;
-    }
+  if (!iv_model_figure_check (fig, error))
+    return FALSE;
   k = &r->kinds[MIN (fig->kind, r->n_kinds - 1)];
   c = &r->config;
   t = c->t, cp_n = c->c;

@@ -236,12 +236,8 @@ iv_render_topology (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   gint64 tp_pe, cp_pe, tp_cube, cp_cube; /* group sizes at each level (1 when elsewhere) */
   gint64 cp_s = 1;
 
-  if (!r || !r->ok)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "no evaluated configuration to draw%s%s",
-                   r && r->error[0] ? ": " : "", r ? r->error : "");
-      return FALSE;
-    }
+  if (!iv_model_figure_check (fig, error))
+    return FALSE;
   c = &r->config, hw = r->hw;
   if (hw->X * hw->Y > 256 || hw->n_pe > 1024)
     {
