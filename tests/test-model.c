@@ -892,6 +892,16 @@ test_topology_figure (void)
   iv_topology_pe_center (&L, 1, 2, &x, &y);
   g_assert_cmphex (pixel (s, x, y), ==, white);
   cairo_surface_destroy (s);
+  /* The sharding figure on each SIP and placement of this test. */
+  {
+    static const char *const sips[] = { "ring4", "mesh4x4", "torus4x4" };
+    for (guint i = 0; i < G_N_ELEMENTS (sips); i++)
+      {
+        g_assert_true (iv_model_evaluate (m, iv_hardware_find (sips[i]), &c, &r));
+        s = render_figure (iv_render_sharding, &fig, IV_THEME_LIGHT);
+        cairo_surface_destroy (s);
+      }
+  }
 #undef ARC_TOP
 #undef ARC_MID_X
 }

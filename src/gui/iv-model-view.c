@@ -696,7 +696,19 @@ build_controls (IvModelView *self)
     if (g_str_equal (((const IvModel *) self->models->pdata[i])->name, "Llama-3.1-8B"))
       gtk_drop_down_set_selected (self->model_drop, i);
   g_signal_connect_swapped (self->model_drop, "notify::selected", G_CALLBACK (recompute), self);
-  label_for (grid, row++, _("_Model"), GTK_WIDGET (self->model_drop));
+  {
+    /* Any Hugging Face config.json joins the models through the window's Open. */
+    GtkWidget *pick = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+    GtkWidget *import = gtk_button_new_from_icon_name ("document-open-symbolic");
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (import), "win.open");
+    gtk_widget_set_tooltip_text (import, _("Import a Hugging Face config.json"));
+    gtk_widget_set_hexpand (GTK_WIDGET (self->model_drop), TRUE);
+    gtk_box_append (GTK_BOX (pick), GTK_WIDGET (self->model_drop));
+    gtk_box_append (GTK_BOX (pick), import);
+    label_for (grid, row++, _("_Model"), pick);
+    gtk_label_set_mnemonic_widget (GTK_LABEL (gtk_grid_get_child_at (grid, 0, row - 1)),
+                                   GTK_WIDGET (self->model_drop));
+  }
 
   for (guint i = 0; i < self->hardware->len; i++)
     gtk_string_list_append (hw_names, ((const IvHardware *) self->hardware->pdata[i])->name);
