@@ -106,7 +106,7 @@ hatch (cairo_t *cr, double x, double y, double w, double h, const IvColor *color
  * when there is room. */
 static void
 shard (cairo_t *cr, IvText *text, const IvRenderOptions *options, const IvConfig *c, double x,
-       double y, double w, double h, gint64 tp, gint64 cp, gboolean copy)
+       double y, double w, double h, gint64 tp, gint64 cp, gboolean copy, gboolean labelled)
 {
   IvColor fill = iv_palette_color (options->theme, (guint) tp);
   /* Dark ink on the light palette colours (yellow, sky blue, grey), white on the rest. */
@@ -124,6 +124,8 @@ shard (cairo_t *cr, IvText *text, const IvRenderOptions *options, const IvConfig
   cairo_set_line_width (cr, 1);
   cairo_rectangle (cr, x + 0.5, y + 0.5, w - 1, h - 1);
   cairo_stroke (cr);
+  if (!labelled)
+    return;
   iv_sharding_place (c, tp, cp, &cube, &pe);
   if (w >= 44 && h >= 30)
     {
@@ -174,7 +176,7 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   title = g_strdup_printf ("Sharding of one %s layer · %s · TP %" G_GINT64_FORMAT " on %s, CP %" G_GINT64_FORMAT " on %s",
                            k->name, r->model->name, t, c->place_tp == IV_PLACE_PE ? "PEs" : "cubes",
                            cp_n, c->place_cp == IV_PLACE_PE ? "PEs" : "cubes");
-  subtitle = g_strdup_printf ("colour = TP rank, labelled with its cube·PE%s; hatched = a copy of another rank's shard",
+  subtitle = g_strdup_printf ("colour = TP rank, named with its cube·PE in the first row and the KV cache%s; hatched = a copy of another rank's shard",
                               cp_n > 1 ? "; every CP rank holds the same weights" : "");
   iv_text_show (&text, cr, title, PAD, PAD, 0, 0, 1.2, TRUE, width - 2 * PAD, &colors->foreground);
   iv_text_show (&text, cr, subtitle, PAD, PAD + 24, 0, 0, 0.9, FALSE, width - 2 * PAD, &colors->foreground_dim);
@@ -196,7 +198,9 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
           /* With fewer distinct shards than ranks, rank tp holds shard tp·distinct/t; the
            * first rank holding a shard owns it, the others copy it. */
           gboolean copy = mt->distinct < t && (tp * mt->distinct) / t == ((tp - 1) * mt->distinct) / t && tp > 0;
-          shard (cr, &text, options, c, x0, y, x1 - x0, h, tp, 0, copy);
+          /* A rank keeps its colour down the figure: naming it in the first row and in
+           * the KV grid is enough, and keeps a slider step well inside a frame. */
+          shard (cr, &text, options, c, x0, y, x1 - x0, h, tp, 0, copy, i == 0);
         }
       iv_text_show (&text, cr, size, bar_x + bar_w + 10, y + h / 2, 0, 0.5, 0.8, FALSE, SIZE_W - 10, &colors->foreground_dim);
     }
@@ -225,7 +229,7 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
           double x0 = bar_x + bar_w * tp / t, x1 = bar_x + bar_w * (tp + 1) / t;
           gint64 distinct = MIN (t, kv_heads);
           gboolean copy = distinct < t && tp > 0 && (tp * distinct) / t == ((tp - 1) * distinct) / t;
-          shard (cr, &text, options, c, x0, y + cp * cell_h, x1 - x0, cell_h, tp, cp, copy);
+          shard (cr, &text, options, c, x0, y + cp * cell_h, x1 - x0, cell_h, tp, cp, copy, TRUE);
         }
     /* CP ranks name their rows on the right; the size goes under the label. */
     if (cp_n > 1)
