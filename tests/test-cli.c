@@ -303,6 +303,46 @@ test_model_figure (void)
   g_rmdir (dir);
 }
 
+
+/* `trace FILE -o FIGURE`: the timeline at its default size or a range of it; a range that
+ * ends before it starts, or nothing to do, is bad usage and writes nothing. */
+static void
+test_trace_figure (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("iv-cli-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "timeline.png", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "timeline.pdf", NULL);
+  g_autofree char *trace = sample ("traces/kineto_a100_simple_add.json.gz");
+  g_autofree char *data = NULL;
+  gsize len;
+  Result r;
+
+  r = run ("trace", trace, "-o", png, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  g_assert_true (g_file_get_contents (png, &data, &len, NULL));
+  g_assert_cmpuint (be32 ((guchar *) data + 16), ==, 1600);
+  g_assert_cmpuint (be32 ((guchar *) data + 20), ==, 900);
+  g_clear_pointer (&data, g_free);
+  r = run ("trace", trace, "-o", pdf, "--from", "41300", "--to", "41500", "--theme", "print", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  g_assert_true (g_file_get_contents (pdf, &data, &len, NULL));
+  g_assert_true (g_str_has_prefix (data, "%PDF-"));
+  g_unlink (pdf);
+  r = run ("trace", trace, "-o", pdf, "--from", "5", "--to", "2", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--to must be after --from"));
+  result_clear (&r);
+  g_assert_false (g_file_test (pdf, G_FILE_TEST_EXISTS));
+  r = run ("trace", trace, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--stats or -o FIGURE"));
+  result_clear (&r);
+  g_unlink (png);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -318,5 +358,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/model-hf-config-and-csv", test_model_hf_config_and_csv);
   g_test_add_func ("/cli/presets-and-hardware", test_presets_and_hardware);
   g_test_add_func ("/cli/model-figure", test_model_figure);
+  g_test_add_func ("/cli/trace-figure", test_trace_figure);
   return g_test_run ();
 }

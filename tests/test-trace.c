@@ -8,6 +8,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "iv-palette.h"
+#include "iv-render-timeline.h"
 #include "iv-test-util.h"
 #include "iv-trace-pipelined.h"
 #include "iv-trace-query.h"
@@ -536,6 +538,99 @@ test_memory_per_slice (void)
                     - t->instants->len * sizeof (IvInstant) - t->flows->len * sizeof (IvFlow), <=, 64 * t->n_slices);
 }
 
+
+static guint32
+tl_pixel (cairo_surface_t *s, double x, double y)
+{
+  int ix = (int) floor (x), iy = (int) floor (y);
+  return ((guint32 *) (cairo_image_surface_get_data (s) + iy * cairo_image_surface_get_stride (s)))[ix]
+         & 0xffffff;
+}
+
+static guint32
+rgb24 (IvColor c)
+{
+  return (guint32) lround (c.r * 255) << 16 | (guint32) lround (c.g * 255) << 8 | (guint32) lround (c.b * 255);
+}
+
+static guint
+row_of (const IvTrace *t, const char *tid, guint depth)
+{
+  for (guint k = 0; k < t->tracks->len; k++)
+    {
+      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
+      if (g_strcmp0 (tr->key, tid) == 0)
+        return tr->first_row + depth;
+    }
+  g_assert_not_reached ();
+}
+
+/* The timeline draws each slice where its time says, in its name's colour, with its name
+ * inside when it fits; 200 slices of 100 ns inside 20 µs at this zoom become one merged,
+ * lighter block. */
+static void
+test_timeline_render (void)
+{
+  g_autoptr (GString) json = g_string_new ("{\"traceEvents\": ["
+      "{\"ph\": \"X\", \"name\": \"Alpha\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 1000},"
+      "{\"ph\": \"X\", \"name\": \"Beta\", \"pid\": 1, \"tid\": 1, \"ts\": 100, \"dur\": 200}");
+  g_autoptr (IvTrace) t = NULL;
+  IvTimelineFigure fig;
+  IvTimelineLayout L = { 0 };
+  cairo_surface_t *s;
+  cairo_t *cr;
+  IvRenderOptions opt = { IV_THEME_LIGHT, 1.0 };
+  double y, x;
+  guint32 alpha_rgb, tiny_rgb;
+  gboolean label_ink = FALSE;
+
+  for (int i = 0; i < 200; i++)
+    g_string_append_printf (json, ", {\"ph\": \"X\", \"name\": \"tiny\", \"pid\": 1, \"tid\": 2, "
+                            "\"ts\": %.1f, \"dur\": 0.1}", 2000 + i * 0.1);
+  g_string_append (json, "]}");
+  t = load_text ("timeline.json", json->str);
+  fig = (IvTimelineFigure) { t, t->t0_ns, t->t0_ns + 3000000, FALSE };
+  iv_timeline_layout (&fig, 1000, 400, &L);
+  s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1000, 400);
+  cr = cairo_create (s);
+  g_assert_true (iv_render_timeline (cr, &fig, &opt, 1000, 400, NULL));
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+
+  /* Alpha: 0–1000 µs of a 3000 µs view across plot_w pixels; sampled at 700 µs, clear
+   * of its label at the left end. */
+  y = g_array_index (L.row_y, double, row_of (t, "1", 0)) + L.row_h / 2;
+  x = L.plot_x + 700.0 / 3000.0 * L.plot_w;
+  g_assert_cmpfloat (fabs (iv_timeline_x (&L, t->t0_ns + 700000) - x), <, 1e-6);
+  alpha_rgb = rgb24 (iv_timeline_slice_color (&fig, 0, IV_THEME_LIGHT));
+  g_assert_cmphex (tl_pixel (s, x, y), ==, alpha_rgb);
+  /* Its name is inside: some pixel of the first 40 px after the left edge is ink. */
+  for (double lx = L.plot_x + 3; lx < L.plot_x + 40; lx++)
+    label_ink |= tl_pixel (s, lx, y) != alpha_rgb;
+  g_assert_true (label_ink);
+  /* Beta (100–300 µs) one row down, in its own colour. */
+  y = g_array_index (L.row_y, double, row_of (t, "1", 1)) + L.row_h / 2;
+  g_assert_cmphex (tl_pixel (s, iv_timeline_x (&L, t->t0_ns + 250000), y), ==,
+                   rgb24 (iv_timeline_slice_color (&fig, t->n_slices > 1 ? 1 : 0, IV_THEME_LIGHT)));
+  /* The tiny run: the name's colour at 55 % over white. */
+  {
+    IvColor c = iv_palette_color (IV_THEME_LIGHT, iv_palette_index_for ("tiny"));
+    guint32 got;
+    int r, g, b;
+    y = g_array_index (L.row_y, double, row_of (t, "2", 0)) + L.row_h / 2;
+    got = tl_pixel (s, iv_timeline_x (&L, t->t0_ns + 2010000), y);
+    r = got >> 16 & 0xff, g = got >> 8 & 0xff, b = got & 0xff;
+    tiny_rgb = rgb24 ((IvColor) { c.r * 0.55 + 0.45, c.g * 0.55 + 0.45, c.b * 0.55 + 0.45, 1 });
+    g_assert_cmpint (ABS (r - (int) (tiny_rgb >> 16 & 0xff)), <=, 2);
+    g_assert_cmpint (ABS (g - (int) (tiny_rgb >> 8 & 0xff)), <=, 2);
+    g_assert_cmpint (ABS (b - (int) (tiny_rgb & 0xff)), <=, 2);
+    /* Nothing between Alpha's end and the run (clear of the ruler's grid lines). */
+    g_assert_cmphex (tl_pixel (s, iv_timeline_x (&L, t->t0_ns + 1730000), y), ==, 0xffffff);
+  }
+  iv_timeline_layout_clear (&L);
+  cairo_surface_destroy (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -556,6 +651,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/pipelined", test_pipelined);
   g_test_add_func ("/trace/breakdown", test_breakdown);
   g_test_add_func ("/trace/memory-per-slice", test_memory_per_slice);
+  g_test_add_func ("/trace/timeline-render", test_timeline_render);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

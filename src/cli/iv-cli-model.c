@@ -38,30 +38,12 @@ options_clear (Options *o)
     g_free (fields[i]);
 }
 
-/* A number option: SI suffixes and units accepted; must be positive (or ≥ 0). */
-static gboolean
-number (const char *option, const char *text, gboolean allow_zero, double *out)
-{
-  double v;
-
-  if (!text)
-    return TRUE;
-  if (!iv_units_parse (text, &v) || v < 0 || (v == 0 && !allow_zero))
-    {
-      fprintf (stderr, "inferview model: --%s: “%s” is not a %s number (e.g. 100T, 1e12, 1us, 64GiB)\n",
-               option, text, allow_zero ? "non-negative" : "positive");
-      return FALSE;
-    }
-  *out = v;
-  return TRUE;
-}
-
 static gboolean
 whole (const char *option, const char *text, gboolean allow_zero, gint64 *out)
 {
   double v = (double) *out;
 
-  if (!number (option, text, allow_zero, &v))
+  if (!_iv_cli_number ("model", option, text, allow_zero, &v))
     return FALSE;
   if (v != floor (v) || v > 1e15)
     {
@@ -125,17 +107,17 @@ hardware_from_options (Options *o)
       return NULL;
     }
   if (!whole ("pes-per-cube", o->pes_per_cube, FALSE, &hw->n_pe)
-      || !number ("pe-flops", o->pe_flops, FALSE, &hw->P_c)
-      || !number ("pe-vector-flops", o->pe_vector_flops, FALSE, &hw->P_v)
-      || !number ("pe-mem-bw", o->pe_mem_bw, FALSE, &hw->BW)
-      || !number ("pe-mem-capacity", o->pe_mem_capacity, FALSE, &hw->M_pe)
-      || !number ("pe-link-bw", o->pe_link_bw, FALSE, &hw->B_pe)
-      || !number ("pe-link-latency", o->pe_link_latency, TRUE, &hw->a_pe)
-      || !number ("cube-link-bw", o->cube_link_bw, FALSE, &hw->B_cu)
-      || !number ("cube-link-latency", o->cube_link_latency, TRUE, &hw->a_cu)
-      || !number ("eta-compute", o->eta_compute, FALSE, &hw->eta_c)
-      || !number ("eta-memory", o->eta_memory, FALSE, &hw->eta_m)
-      || !number ("eta-comm", o->eta_comm, FALSE, &hw->eta_n)
+      || !_iv_cli_number ("model", "pe-flops", o->pe_flops, FALSE, &hw->P_c)
+      || !_iv_cli_number ("model", "pe-vector-flops", o->pe_vector_flops, FALSE, &hw->P_v)
+      || !_iv_cli_number ("model", "pe-mem-bw", o->pe_mem_bw, FALSE, &hw->BW)
+      || !_iv_cli_number ("model", "pe-mem-capacity", o->pe_mem_capacity, FALSE, &hw->M_pe)
+      || !_iv_cli_number ("model", "pe-link-bw", o->pe_link_bw, FALSE, &hw->B_pe)
+      || !_iv_cli_number ("model", "pe-link-latency", o->pe_link_latency, TRUE, &hw->a_pe)
+      || !_iv_cli_number ("model", "cube-link-bw", o->cube_link_bw, FALSE, &hw->B_cu)
+      || !_iv_cli_number ("model", "cube-link-latency", o->cube_link_latency, TRUE, &hw->a_cu)
+      || !_iv_cli_number ("model", "eta-compute", o->eta_compute, FALSE, &hw->eta_c)
+      || !_iv_cli_number ("model", "eta-memory", o->eta_memory, FALSE, &hw->eta_m)
+      || !_iv_cli_number ("model", "eta-comm", o->eta_comm, FALSE, &hw->eta_n)
       || !choice ("bidirectional", o->bidirectional, "no", "yes", &bidir))
     return NULL;
   if (bidir >= 0)
@@ -466,9 +448,9 @@ _iv_cli_model (int argc, char **argv)
       || !choice ("cp-place", o.cp_place, "pe", "cube", &cpp) || !choice ("ring", o.ring, "kv", "qoml", &ring)
       || !whole ("batch", o.batch, FALSE, &config.B) || !whole ("tq", o.tq, FALSE, &config.T)
       || !whole ("context", o.context, TRUE, &config.P) || !whole ("tp", o.tp, FALSE, &config.t)
-      || !whole ("cp", o.cp, FALSE, &config.c) || !number ("weight-bytes", o.weight_bytes, FALSE, &config.e_w)
-      || !number ("act-bytes", o.act_bytes, FALSE, &config.e_a) || !number ("kv-bytes", o.kv_bytes, FALSE, &config.e_kv)
-      || !number ("partial-bytes", o.partial_bytes, FALSE, &config.e_p))
+      || !whole ("cp", o.cp, FALSE, &config.c) || !_iv_cli_number ("model", "weight-bytes", o.weight_bytes, FALSE, &config.e_w)
+      || !_iv_cli_number ("model", "act-bytes", o.act_bytes, FALSE, &config.e_a) || !_iv_cli_number ("model", "kv-bytes", o.kv_bytes, FALSE, &config.e_kv)
+      || !_iv_cli_number ("model", "partial-bytes", o.partial_bytes, FALSE, &config.e_p))
     goto out;
   /* Malformed hardware numbers are usage errors (2), found before any file is read. */
   {
@@ -483,7 +465,7 @@ _iv_cli_model (int argc, char **argv)
     for (guint i = 0; i < G_N_ELEMENTS (hw_numbers); i++)
       {
         double unused;
-        if (hw_numbers[i].text && !number (hw_numbers[i].name, hw_numbers[i].text, TRUE, &unused))
+        if (hw_numbers[i].text && !_iv_cli_number ("model", hw_numbers[i].name, hw_numbers[i].text, TRUE, &unused))
           goto out;
       }
   }
@@ -545,8 +527,8 @@ _iv_cli_model (int argc, char **argv)
       eo.width = figures[i].w, eo.height = figures[i].h, eo.dpi = 96;
       if (!iv_export_format_from_path (o.output, &eo.format)
           || (o.theme && !iv_theme_from_string (o.theme, &eo.render.theme))
-          || !number ("width", o.width, FALSE, &eo.width) || !number ("height", o.height, FALSE, &eo.height)
-          || !number ("dpi", o.dpi, FALSE, &eo.dpi))
+          || !_iv_cli_number ("model", "width", o.width, FALSE, &eo.width) || !_iv_cli_number ("model", "height", o.height, FALSE, &eo.height)
+          || !_iv_cli_number ("model", "dpi", o.dpi, FALSE, &eo.dpi))
         {
           status = _iv_cli_usage_error ("model", "-o must end in .png, .pdf or .svg; --theme is light, dark or print");
           goto out;

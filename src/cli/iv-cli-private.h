@@ -29,5 +29,13 @@ int  _iv_cli_usage_error    (const char   *command,
                              const char   *format,
                              ...) G_GNUC_PRINTF (2, 3);
 void _iv_cli_print_error    (const GError *error);
+/* A number option of @command: SI suffixes and units accepted (100T, 1e12, 1us, 64GiB);
+ * positive, or ≥ 0 with @allow_zero. A missing option (NULL) leaves @out. FALSE after
+ * one line on stderr naming the option and the text. */
+gboolean _iv_cli_number      (const char   *command,
+                              const char   *option,
+                              const char   *text,
+                              gboolean      allow_zero,
+                              double       *out);
 
 G_END_DECLS

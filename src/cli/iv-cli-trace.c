@@ -1,5 +1,6 @@
 /* iv-cli-trace.c: `inferview trace FILE --stats [--json]`: what a trace holds and where
- * its time goes, without a display. */
+ * its time goes; `inferview trace FILE -o FIGURE [--from MS --to MS]`: its timeline as a
+ * figure. Neither needs a display. */
 #define G_LOG_DOMAIN "iv-cli"
 
 #include <glib/gi18n.h>
@@ -9,6 +10,8 @@
 #include "config.h"
 #include "iv-cli-private.h"
 #include "iv-cli.h"
+#include "iv-export.h"
+#include "iv-render-timeline.h"
 #include "iv-trace-query.h"
 #include "iv-units.h"
 
@@ -187,9 +190,19 @@ _iv_cli_trace (int argc, char **argv)
 {
   gboolean stats = FALSE, json = FALSE;
   g_auto (GStrv) files = NULL;
+  g_autofree char *output = NULL, *from = NULL, *to = NULL, *width = NULL, *height = NULL;
+  g_autofree char *dpi = NULL, *theme = NULL, *color_by = NULL;
   GOptionEntry entries[] = {
     { "stats", 0, 0, G_OPTION_ARG_NONE, &stats, N_("Print what the trace holds and its time by name"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Draw the timeline to FILE (.png, .pdf or .svg)"), "FILE" },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("Start of the range, in ms from the trace's start"), "MS" },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_("End of the range, in ms from the trace's start"), "MS" },
+    { "width", 0, 0, G_OPTION_ARG_STRING, &width, N_("Figure width in 1/96 in (default 1600)"), "W" },
+    { "height", 0, 0, G_OPTION_ARG_STRING, &height, N_("Figure height in 1/96 in (default 900)"), "H" },
+    { "dpi", 0, 0, G_OPTION_ARG_STRING, &dpi, N_("PNG resolution (default 96)"), "DPI" },
+    { "theme", 0, 0, G_OPTION_ARG_STRING, &theme, N_("light, dark or print"), "THEME" },
+    { "color-by", 0, 0, G_OPTION_ARG_STRING, &color_by, N_("Colour slices by name or category"), "name|category" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE") },
     { NULL },
   };
@@ -205,13 +218,47 @@ _iv_cli_trace (int argc, char **argv)
     return _iv_cli_usage_error ("trace", "%s", error->message);
   if (!files || !files[0] || files[1])
     return _iv_cli_usage_error ("trace", "%s", _("name one trace file"));
-  if (!stats)
-    return _iv_cli_usage_error ("trace", "%s", _("say what to do: --stats"));
+  if (!stats && !output)
+    return _iv_cli_usage_error ("trace", "%s", _("say what to do: --stats or -o FIGURE"));
   trace = iv_trace_load (files[0], NULL, NULL, NULL, &error);
   if (!trace)
     {
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
+    }
+  if (output)
+    {
+      IvTimelineFigure fig = { trace, 0, 0, FALSE };
+      IvFigure figure = { iv_render_timeline, &fig, "timeline", NULL };
+      IvExportOptions eo;
+      double from_ms = 0, to_ms = 0;
+
+      iv_export_options_init (&eo);
+      eo.width = 1600, eo.height = 900, eo.dpi = 96;
+      if (!iv_export_format_from_path (output, &eo.format)
+          || (theme && !iv_theme_from_string (theme, &eo.render.theme))
+          || (color_by && !g_str_equal (color_by, "name") && !g_str_equal (color_by, "category")))
+        return _iv_cli_usage_error ("trace", "%s", _("-o must end in .png, .pdf or .svg; --theme is light, "
+                                                     "dark or print; --color-by is name or category"));
+      if (!_iv_cli_number ("trace", "width", width, FALSE, &eo.width)
+          || !_iv_cli_number ("trace", "height", height, FALSE, &eo.height)
+          || !_iv_cli_number ("trace", "dpi", dpi, FALSE, &eo.dpi)
+          || !_iv_cli_number ("trace", "from", from, TRUE, &from_ms)
+          || !_iv_cli_number ("trace", "to", to, TRUE, &to_ms))
+        return IV_EXIT_USAGE;
+      if (to && to_ms <= from_ms)
+        return _iv_cli_usage_error ("trace", "%s", _("--to must be after --from"));
+      fig.color_by_category = color_by && g_str_equal (color_by, "category");
+      /* Milliseconds from the trace's start, as the ruler shows them. */
+      fig.t0_ns = trace->t0_ns + (gint64) (from_ms * 1e6);
+      fig.t1_ns = to ? trace->t0_ns + (gint64) (to_ms * 1e6) : trace->t1_ns;
+      if (!iv_export_to_file (&figure, &eo, output, &error))
+        {
+          _iv_cli_print_error (error);
+          return IV_EXIT_BAD_INPUT;
+        }
+      if (!stats)
+        return IV_EXIT_OK;
     }
   by_name = iv_trace_stats_by_name (trace, G_MININT64, G_MAXINT64);
   gpu = iv_trace_gpu_stats (trace, G_MININT64, G_MAXINT64);

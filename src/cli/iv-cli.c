@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "iv-cli-private.h"
+#include "iv-units.h"
 
 static const IvCliCommand commands[] = {
   { "identify", "PATH... [--json]",
@@ -97,4 +98,22 @@ void
 _iv_cli_print_error (const GError *error)
 {
   fprintf (stderr, "inferview: %s\n", error->message);
+}
+
+gboolean
+_iv_cli_number (const char *command, const char *option, const char *text, gboolean allow_zero,
+                double *out)
+{
+  double v;
+
+  if (!text)
+    return TRUE;
+  if (!iv_units_parse (text, &v) || v < 0 || (v == 0 && !allow_zero))
+    {
+      fprintf (stderr, "inferview %s: --%s: “%s” is not a %s number (e.g. 100T, 1e12, 1us, 64GiB)\n",
+               command, option, text, allow_zero ? "non-negative" : "positive");
+      return FALSE;
+    }
+  *out = v;
+  return TRUE;
 }

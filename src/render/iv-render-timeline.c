@@ -1,0 +1,246 @@
+/* iv-render-timeline.c: the timeline, drawn from the trace engine's level of detail so a
+ * frame costs what the pixels cost, not what the trace holds: every row asks for its
+ * items at the plot's width, runs narrower than a pixel come back merged. */
+#define G_LOG_DOMAIN "iv-render"
+
+#include "iv-render-timeline.h"
+
+#include <math.h>
+
+#include "iv-palette.h"
+#include "iv-scale.h"
+#include "iv-text.h"
+#include "iv-units.h"
+
+#define PAD 12.0
+#define TITLE_H 40.0
+#define RULER_H 26.0
+#define GUTTER_W 190.0
+#define ROW_H 18.0
+#define HEADER_H 22.0
+#define TRACK_GAP 4.0
+
+static void
+range_of (const IvTimelineFigure *fig, gint64 *t0, gint64 *t1)
+{
+  *t0 = fig->t0_ns, *t1 = fig->t1_ns;
+  if (*t1 <= *t0)
+    *t0 = fig->trace->t0_ns, *t1 = fig->trace->t1_ns;
+  if (*t1 <= *t0)
+    *t1 = *t0 + 1000;
+}
+
+void
+iv_timeline_layout (const IvTimelineFigure *fig, double width, double height, IvTimelineLayout *L)
+{
+  const IvTrace *t = fig->trace;
+  guint last_process = G_MAXUINT;
+  double y;
+
+  L->plot_x = GUTTER_W;
+  L->plot_w = MAX (10, width - GUTTER_W - PAD);
+  L->ruler_h = RULER_H;
+  L->row_h = ROW_H;
+  range_of (fig, &L->t0_ns, &L->t1_ns);
+  if (!L->row_y)
+    L->row_y = g_array_new (FALSE, FALSE, sizeof (double));
+  g_array_set_size (L->row_y, t->rows->len);
+  for (guint r = 0; r < t->rows->len; r++)
+    g_array_index (L->row_y, double, r) = -1;
+  y = TITLE_H + RULER_H + 2;
+  for (guint k = 0; k < t->tracks->len; k++)
+    {
+      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
+      if (tr->n_rows == 0)
+        continue;
+      if (tr->process != last_process)
+        y += HEADER_H, last_process = tr->process;
+      for (guint r = 0; r < tr->n_rows; r++, y += ROW_H)
+        if (y + ROW_H <= height - PAD / 2)
+          g_array_index (L->row_y, double, tr->first_row + r) = y;
+      y += TRACK_GAP;
+    }
+}
+
+void
+iv_timeline_layout_clear (IvTimelineLayout *L)
+{
+  g_clear_pointer (&L->row_y, g_array_unref);
+}
+
+double
+iv_timeline_x (const IvTimelineLayout *L, gint64 t_ns)
+{
+  return L->plot_x + (double) (t_ns - L->t0_ns) / (double) (L->t1_ns - L->t0_ns) * L->plot_w;
+}
+
+IvColor
+iv_timeline_slice_color (const IvTimelineFigure *fig, gsize slice, IvTheme theme)
+{
+  const char *key = iv_trace_string (fig->trace, fig->color_by_category ? fig->trace->cat[slice]
+                                                                        : fig->trace->name[slice]);
+  return iv_palette_color (theme, iv_palette_index_for (key ? key : ""));
+}
+
+/* White or near-black, whichever reads on @fill. */
+static IvColor
+ink_for (const IvColor *fill)
+{
+  gboolean light = 0.2126 * fill->r + 0.7152 * fill->g + 0.0722 * fill->b > 0.6;
+  return light ? (IvColor) { 0.1, 0.1, 0.1, 1 } : (IvColor) { 1, 1, 1, 1 };
+}
+
+static void
+draw_ruler (cairo_t *cr, IvText *text, const IvThemeColors *colors, const IvTimelineLayout *L,
+            const IvTrace *t, double height)
+{
+  /* Times relative to the trace's start, in the unit that suits the visible span. */
+  IvScaleSpec spec = { IV_SCALE_TIME, { IV_UNIT_SECONDS, 1e-9, NULL }, FALSE, (double) t->t0_ns };
+  g_autoptr (IvTicks) ticks = iv_ticks_compute (&spec, (double) L->t0_ns, (double) L->t1_ns,
+                                                MAX (2, (guint) (L->plot_w / 110)));
+  double y0 = TITLE_H, y1 = TITLE_H + RULER_H;
+
+  iv_color_set_source (cr, &colors->grid);
+  cairo_rectangle (cr, L->plot_x, y1 - 1, L->plot_w, 1);
+  cairo_fill (cr);
+  for (guint i = 0; i < ticks->n_ticks; i++)
+    {
+      const IvTick *tk = &ticks->ticks[i];
+      double x = iv_timeline_x (L, (gint64) tk->value);
+      if (x < L->plot_x - 0.5 || x > L->plot_x + L->plot_w + 0.5)
+        continue;
+      iv_color_set_source (cr, &colors->grid);
+      cairo_rectangle (cr, floor (x), tk->major ? y0 + 12 : y1 - 5, 1, tk->major ? height - y0 - 12 : 5);
+      cairo_fill (cr);
+      if (tk->label)
+        {
+          g_autofree char *label = ticks->unit_label ? g_strdup_printf ("%s %s", tk->label, ticks->unit_label)
+                                                     : g_strdup (tk->label);
+          double w, h;
+          iv_text_measure (text, label, 0.8, FALSE, 0, &w, &h);
+          /* A label that would run past the plot's end is left out, not cut. */
+          if (x + 3 + w <= L->plot_x + L->plot_w + PAD)
+            iv_text_show (text, cr, label, x + 3, y0 + 2, 0, 0, 0.8, FALSE, 0, &colors->foreground_dim);
+        }
+    }
+}
+
+gboolean
+iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
+                    double height, GError **error)
+{
+  const IvTimelineFigure *fig = data;
+  const IvTrace *t = fig ? fig->trace : NULL;
+  const IvThemeColors *colors = iv_theme_get_colors (options->theme);
+  IvTimelineLayout L = { 0 };
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (IvLodItem));
+  guint last_process = G_MAXUINT;
+  IvText text;
+
+  if (!t)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "no trace to draw");
+      return FALSE;
+    }
+  iv_timeline_layout (fig, width, height, &L);
+  iv_text_init (&text, cr, 12 * (options->font_scale > 0 ? options->font_scale : 1));
+  cairo_save (cr);
+  iv_color_set_source (cr, &colors->background);
+  cairo_paint (cr);
+
+  {
+    g_autofree char *base = g_path_get_basename (t->path ? t->path : "trace");
+    g_autofree char *span = iv_units_format_seconds ((L.t1_ns - L.t0_ns) * 1e-9);
+    g_autofree char *from = iv_units_format_seconds ((L.t0_ns - t->t0_ns) * 1e-9);
+    g_autofree char *title = g_strdup_printf ("%s · %s from %s", base, span, L.t0_ns > t->t0_ns ? from : "the start");
+    iv_text_show (&text, cr, title, PAD, PAD, 0, 0, 1.2, TRUE, width - 2 * PAD, &colors->foreground);
+  }
+  draw_ruler (cr, &text, colors, &L, t, height);
+
+  /* Rows: process headers, track names in the gutter, the slices clipped to the plot. */
+  for (guint k = 0; k < t->tracks->len; k++)
+    {
+      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
+      double ty;
+      if (tr->n_rows == 0)
+        continue;
+      ty = g_array_index (L.row_y, double, tr->first_row);
+      if (ty < 0)
+        break;
+      if (tr->process != last_process)
+        {
+          const IvProcess *p = t->processes->pdata[tr->process];
+          IvColor band = colors->grid;
+          last_process = tr->process;
+          iv_color_set_source (cr, &band);
+          cairo_rectangle (cr, 0, ty - HEADER_H + 2, width, HEADER_H - 3);
+          cairo_fill (cr);
+          iv_text_show (&text, cr, p->name ? p->name : p->key, PAD, ty - HEADER_H / 2 + 0.5, 0, 0.5, 0.9,
+                        TRUE, width - 2 * PAD, &colors->foreground);
+        }
+      iv_text_show (&text, cr, tr->name ? tr->name : tr->key, PAD + 8, ty + ROW_H / 2, 0, 0.5, 0.85, FALSE,
+                    GUTTER_W - PAD - 14, &colors->foreground_dim);
+      cairo_save (cr);
+      cairo_rectangle (cr, L.plot_x, 0, L.plot_w, height);
+      cairo_clip (cr);
+      for (guint r = 0; r < tr->n_rows; r++)
+        {
+          guint row = tr->first_row + r;
+          double y = g_array_index (L.row_y, double, row);
+          if (y < 0)
+            break;
+          g_array_set_size (items, 0);
+          iv_trace_lod_row (t, row, L.t0_ns, L.t1_ns, L.plot_w, items);
+          for (guint i = 0; i < items->len; i++)
+            {
+              const IvLodItem *it = &g_array_index (items, IvLodItem, i);
+              double x0 = MAX (iv_timeline_x (&L, it->start_ns), L.plot_x - 1);
+              double x1 = MIN (iv_timeline_x (&L, it->end_ns), L.plot_x + L.plot_w + 1);
+              double w = MAX (1, x1 - x0);
+              IvColor fill = iv_timeline_slice_color (fig, it->slice, options->theme);
+              /* A merged run is the colour of its first slice, lighter: many things here. */
+              if (it->count > 1)
+                fill.a = 0.55;
+              iv_color_set_source (cr, &fill);
+              /* Neighbours of one colour stay apart by a pixel once there is room. */
+              cairo_rectangle (cr, x0, y + 1, w > 4 ? w - 1 : w, ROW_H - 2);
+              cairo_fill (cr);
+              if (it->count == 1 && w >= 28)
+                {
+                  IvColor ink = ink_for (&fill);
+                  iv_text_show (&text, cr, iv_trace_string (t, t->name[it->slice]), x0 + 3, y + ROW_H / 2,
+                                0, 0.5, 0.8, FALSE, w - 6, &ink);
+                }
+            }
+        }
+      cairo_restore (cr);
+    }
+
+  /* Instants: a small downward triangle at the top of their track (global ones on the ruler). */
+  for (guint i = 0; i < t->instants->len; i++)
+    {
+      const IvInstant *in = &g_array_index (t->instants, IvInstant, i);
+      double x = iv_timeline_x (&L, in->ts_ns), y;
+      if (in->ts_ns < L.t0_ns || in->ts_ns > L.t1_ns)
+        continue;
+      if (in->track == G_MAXUINT)
+        y = TITLE_H + RULER_H - 8;
+      else
+        {
+          const IvTrack *tr = &g_array_index (t->tracks, IvTrack, in->track);
+          if (tr->n_rows == 0 || g_array_index (L.row_y, double, tr->first_row) < 0)
+            continue;
+          y = g_array_index (L.row_y, double, tr->first_row);
+        }
+      iv_color_set_source (cr, &colors->foreground);
+      cairo_move_to (cr, x - 4, y);
+      cairo_line_to (cr, x + 4, y);
+      cairo_line_to (cr, x, y + 7);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+    }
+  cairo_restore (cr);
+  iv_text_clear (&text);
+  iv_timeline_layout_clear (&L);
+  return cairo_status (cr) == CAIRO_STATUS_SUCCESS;
+}

@@ -1,0 +1,48 @@
+/* iv-render-timeline.h: a trace's timeline for a time range — ruler, process headers,
+ * tracks with their nested rows, slices coloured stably by name (or category) with their
+ * names inside when they fit, runs narrower than a pixel merged, instants as markers. The
+ * same renderer draws the Traces workspace and `inferview trace FILE -o FIGURE`. */
+#pragma once
+
+#include "iv-render.h"
+#include "iv-theme.h"
+#include "iv-trace-query.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const IvTrace *trace;
+  gint64 t0_ns, t1_ns;       /* the visible range; t1 ≤ t0 means the whole trace */
+  gboolean color_by_category;
+} IvTimelineFigure;
+
+/* Where the timeline puts things, for hit testing and tests. */
+typedef struct
+{
+  double plot_x, plot_w;     /* the time axis spans these pixels */
+  double ruler_h;
+  double row_h;
+  gint64 t0_ns, t1_ns;       /* the range actually drawn */
+  GArray *row_y;             /* double per trace row: top of the row, or -1 when off the figure */
+} IvTimelineLayout;
+
+void     iv_timeline_layout       (const IvTimelineFigure *figure,
+                                   double                  width,
+                                   double                  height,
+                                   IvTimelineLayout       *layout);
+void     iv_timeline_layout_clear (IvTimelineLayout       *layout);
+double   iv_timeline_x            (const IvTimelineLayout *layout,
+                                   gint64                  t_ns);
+/* The fill of a slice (by its name, or its category). */
+IvColor  iv_timeline_slice_color  (const IvTimelineFigure *figure,
+                                   gsize                   slice,
+                                   IvTheme                 theme);
+gboolean iv_render_timeline       (cairo_t                *cr,
+                                   gconstpointer           figure,
+                                   const IvRenderOptions  *options,
+                                   double                  width,
+                                   double                  height,
+                                   GError                **error);
+
+G_END_DECLS
