@@ -883,6 +883,81 @@ test_model_view (void)
   g_assert_cmpint (iv_model_view_get_result (view)->kinds[0].layers, ==, 36);
 }
 
+
+/* The Traces workspace opens a trace on its timeline: zoom halves the span about its
+ * middle, pan moves it, keys reset and fit, a selection is kept and exportable. */
+static void
+test_timeline_view (void)
+{
+  g_autofree char *path = sample ("traces/kineto_a100_simple_add.json.gz");
+  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_TRACES);
+  IvTimelineView *tl;
+  const IvTrace *trace = NULL;
+  gint64 t0, t1, span, a0, a1;
+  guint n = g_list_model_get_n_items (iv_window_get_documents (window));
+
+  open_paths (path, NULL);
+  settle ();
+  for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
+    {
+      g_autoptr (IvDocument) doc = doc_at (i);
+      g_autofree char *p = g_file_get_path (iv_document_get_file (doc));
+      if (g_str_equal (p, path) && iv_document_get_trace (doc))
+        trace = iv_document_get_trace (doc), iv_window_select (window, doc);
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), >=, n);
+  g_assert_nonnull (trace);
+  settle ();
+  tl = iv_workspace_page_get_timeline (page);
+  g_assert_nonnull (tl);
+  iv_timeline_view_get_range (tl, &t0, &t1);
+  g_assert_cmpint (t0, ==, trace->t0_ns);
+  g_assert_cmpint (t1, ==, trace->t1_ns);
+  span = t1 - t0;
+
+  iv_timeline_view_zoom (tl, 0.5, 0.5);
+  iv_timeline_view_get_range (tl, &a0, &a1);
+  g_assert_cmpint (ABS ((a1 - a0) - span / 2), <=, 1);
+  g_assert_cmpint (ABS ((a0 + a1) / 2 - (t0 + t1) / 2), <=, 1);
+  iv_timeline_view_pan (tl, -0.25);
+  iv_timeline_view_get_range (tl, &t0, &t1);
+  g_assert_cmpint (ABS ((a0 - t0) - (a1 - a0) / 4), <=, 1);
+  /* Panning past the start stops at the start. */
+  iv_timeline_view_pan (tl, -10);
+  iv_timeline_view_get_range (tl, &t0, &t1);
+  g_assert_cmpint (t0, ==, trace->t0_ns);
+
+  /* Select the first slice; F fits it (with a tenth on each side); 0 shows everything. */
+  iv_timeline_view_select (tl, 0);
+  g_assert_cmpuint (iv_timeline_view_get_selected (tl), ==, 0);
+  gtk_widget_grab_focus (GTK_WIDGET (tl));
+  {
+    GtkEventController *key = NULL;
+    GListModel *controllers = gtk_widget_observe_controllers (GTK_WIDGET (tl));
+    for (guint i = 0; i < g_list_model_get_n_items (controllers) && !key; i++)
+      {
+        g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
+        if (GTK_IS_EVENT_CONTROLLER_KEY (c))
+          key = c;
+      }
+    g_object_unref (controllers);
+    g_assert_nonnull (key);
+    {
+      gboolean handled = FALSE;
+      g_signal_emit_by_name (key, "key-pressed", GDK_KEY_f, 0, 0, &handled);
+      g_assert_true (handled);
+      iv_timeline_view_get_range (tl, &t0, &t1);
+      g_assert_cmpint (t0, <=, trace->start_ns[0]);
+      g_assert_cmpint (t1, >=, trace->start_ns[0] + trace->dur_ns[0]);
+      g_assert_cmpint (t1 - t0, <=, MAX (1000, trace->dur_ns[0]) * 13 / 10 + 2);
+      g_signal_emit_by_name (key, "key-pressed", GDK_KEY_0, 0, 0, &handled);
+      iv_timeline_view_get_range (tl, &t0, &t1);
+      g_assert_cmpint (t1 - t0, ==, span);
+    }
+  }
+  g_assert_nonnull (iv_workspace_page_get_figure (page));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -916,6 +991,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/chart-view", test_chart_view);
   g_test_add_func ("/gui/preferences-and-about", test_preferences_and_about);
   g_test_add_func ("/gui/model-view", test_model_view);
+  g_test_add_func ("/gui/timeline-view", test_timeline_view);
   g_test_add_func ("/gui/window-size-saved", test_window_size_saved);
   rc = g_test_run ();
 

@@ -589,7 +589,7 @@ test_timeline_render (void)
                             "\"ts\": %.1f, \"dur\": 0.1}", 2000 + i * 0.1);
   g_string_append (json, "]}");
   t = load_text ("timeline.json", json->str);
-  fig = (IvTimelineFigure) { t, t->t0_ns, t->t0_ns + 3000000, FALSE };
+  fig = (IvTimelineFigure) { t, t->t0_ns, t->t0_ns + 3000000, FALSE, 0, G_MAXSIZE };
   iv_timeline_layout (&fig, 1000, 400, &L);
   s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1000, 400);
   cr = cairo_create (s);
@@ -626,6 +626,23 @@ test_timeline_render (void)
     g_assert_cmpint (ABS (b - (int) (tiny_rgb & 0xff)), <=, 2);
     /* Nothing between Alpha's end and the run (clear of the ruler's grid lines). */
     g_assert_cmphex (tl_pixel (s, iv_timeline_x (&L, t->t0_ns + 1730000), y), ==, 0xffffff);
+  }
+  /* Hit testing finds the same slices where they were drawn, and nothing in the gap. */
+  {
+    gsize alpha = G_MAXSIZE, beta = G_MAXSIZE;
+    double y0 = g_array_index (L.row_y, double, row_of (t, "1", 0)) + L.row_h / 2;
+    double y1 = g_array_index (L.row_y, double, row_of (t, "1", 1)) + L.row_h / 2;
+    for (gsize i = 0; i < t->n_slices; i++)
+      {
+        if (g_str_equal (iv_trace_string (t, t->name[i]), "Alpha"))
+          alpha = i;
+        if (g_str_equal (iv_trace_string (t, t->name[i]), "Beta"))
+          beta = i;
+      }
+    g_assert_cmpuint (iv_timeline_slice_at (&fig, &L, iv_timeline_x (&L, t->t0_ns + 700000), y0), ==, alpha);
+    g_assert_cmpuint (iv_timeline_slice_at (&fig, &L, iv_timeline_x (&L, t->t0_ns + 250000), y1), ==, beta);
+    g_assert_cmpuint (iv_timeline_slice_at (&fig, &L, iv_timeline_x (&L, t->t0_ns + 1500000), y0), ==, G_MAXSIZE);
+    g_assert_cmpuint (iv_timeline_slice_at (&fig, &L, 5, y0), ==, G_MAXSIZE);
   }
   iv_timeline_layout_clear (&L);
   cairo_surface_destroy (s);

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "iv-model-view.h"
+#include "iv-timeline-view.h"
 #include "iv-units.h"
 
 struct _IvWorkspacePage
@@ -22,6 +23,7 @@ struct _IvWorkspacePage
   GtkWidget *run_rows[64];
   guint n_run_rows;
   IvModelView *model_view;    /* the Model workspace only */
+  IvTimelineView *timeline;   /* the Traces workspace only, created with the first trace */
   IvDocument *imported;       /* the HF config last added to the model view */
 
   /* template children */
@@ -134,6 +136,19 @@ show_model (IvWorkspacePage *self, IvDocument *doc)
   gtk_stack_set_visible_child_name (self->stack, "model");
 }
 
+/* A loaded trace opens on its timeline, the whole trace in view. */
+static void
+show_timeline (IvWorkspacePage *self, IvDocument *doc)
+{
+  if (!self->timeline)
+    {
+      self->timeline = IV_TIMELINE_VIEW (iv_timeline_view_new ());
+      gtk_stack_add_named (self->stack, GTK_WIDGET (self->timeline), "timeline");
+    }
+  iv_timeline_view_set_trace (self->timeline, iv_document_get_trace (doc), G_OBJECT (doc));
+  gtk_stack_set_visible_child_name (self->stack, "timeline");
+}
+
 static void
 sync_view (IvWorkspacePage *self)
 {
@@ -156,6 +171,11 @@ sync_view (IvWorkspacePage *self)
   if (self->model_view)
     {
       show_model (self, doc);
+      return;
+    }
+  if (self->group == IV_GROUP_TRACES && iv_document_get_trace (doc))
+    {
+      show_timeline (self, doc);
       return;
     }
   show_overview (self, doc);
@@ -339,7 +359,16 @@ iv_workspace_page_get_figure (IvWorkspacePage *self)
   g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), NULL);
   if (self->model_view && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "model") == 0)
     return iv_model_view_get_figure (self->model_view);
+  if (self->timeline && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "timeline") == 0)
+    return iv_timeline_view_get_figure (self->timeline);
   return NULL;
+}
+
+IvTimelineView *
+iv_workspace_page_get_timeline (IvWorkspacePage *self)
+{
+  g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), NULL);
+  return self->timeline;
 }
 
 IvModelView *

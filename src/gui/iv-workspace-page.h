@@ -6,6 +6,7 @@
 
 #include "iv-document.h"
 #include "iv-model-view.h"
+#include "iv-timeline-view.h"
 #include "iv-render.h"
 
 G_BEGIN_DECLS
@@ -21,5 +22,7 @@ void            iv_workspace_page_set_has_samples (IvWorkspacePage *self,
                                                    gboolean         has_samples);
 const IvFigure *iv_workspace_page_get_figure   (IvWorkspacePage *self);
 IvModelView    *iv_workspace_page_get_model_view (IvWorkspacePage *self);
+/* The Traces workspace's timeline, once a trace has been shown; NULL before. */
+IvTimelineView *iv_workspace_page_get_timeline   (IvWorkspacePage *self);
 
 G_END_DECLS

@@ -47,7 +47,7 @@ iv_timeline_layout (const IvTimelineFigure *fig, double width, double height, Iv
   g_array_set_size (L->row_y, t->rows->len);
   for (guint r = 0; r < t->rows->len; r++)
     g_array_index (L->row_y, double, r) = -1;
-  y = TITLE_H + RULER_H + 2;
+  y = TITLE_H + RULER_H + 2 - MAX (0, fig->scroll_y);
   for (guint k = 0; k < t->tracks->len; k++)
     {
       const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
@@ -56,7 +56,7 @@ iv_timeline_layout (const IvTimelineFigure *fig, double width, double height, Iv
       if (tr->process != last_process)
         y += HEADER_H, last_process = tr->process;
       for (guint r = 0; r < tr->n_rows; r++, y += ROW_H)
-        if (y + ROW_H <= height - PAD / 2)
+        if (y >= TITLE_H + RULER_H && y + ROW_H <= height - PAD / 2)
           g_array_index (L->row_y, double, tr->first_row + r) = y;
       y += TRACK_GAP;
     }
@@ -72,6 +72,40 @@ double
 iv_timeline_x (const IvTimelineLayout *L, gint64 t_ns)
 {
   return L->plot_x + (double) (t_ns - L->t0_ns) / (double) (L->t1_ns - L->t0_ns) * L->plot_w;
+}
+
+gsize
+iv_timeline_slice_at (const IvTimelineFigure *fig, const IvTimelineLayout *L, double x, double y)
+{
+  const IvTrace *t = fig->trace;
+  double ns_per_px = (double) (L->t1_ns - L->t0_ns) / L->plot_w;
+  gint64 at;
+
+  if (x < L->plot_x || x > L->plot_x + L->plot_w)
+    return G_MAXSIZE;
+  at = L->t0_ns + (gint64) ((x - L->plot_x) * ns_per_px);
+  for (guint r = 0; r < t->rows->len; r++)
+    {
+      const IvRow *row = &g_array_index (t->rows, IvRow, r);
+      double ry = g_array_index (L->row_y, double, r);
+      gsize lo = row->first, hi = row->first + row->n;
+      if (ry < 0 || y < ry || y >= ry + L->row_h || row->n == 0)
+        continue;
+      /* Slices of one row do not overlap: the last one starting by the pointer (give or
+       * take half a pixel) is the only candidate. */
+      while (lo < hi)
+        {
+          gsize mid = lo + (hi - lo) / 2;
+          if (t->start_ns[mid] <= at + ns_per_px / 2)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      if (lo > row->first && t->start_ns[lo - 1] + t->dur_ns[lo - 1] >= at - ns_per_px / 2)
+        return lo - 1;
+      return G_MAXSIZE;
+    }
+  return G_MAXSIZE;
 }
 
 IvColor
@@ -214,6 +248,24 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
             }
         }
       cairo_restore (cr);
+    }
+
+  /* The selection: outlined in the text colour, at least 3 px wide so it can be seen. */
+  if (fig->selected < t->n_slices)
+    {
+      double sy = g_array_index (L.row_y, double, t->row[fig->selected]);
+      if (sy >= 0)
+        {
+          double x0 = iv_timeline_x (&L, t->start_ns[fig->selected]);
+          double x1 = iv_timeline_x (&L, t->start_ns[fig->selected] + t->dur_ns[fig->selected]);
+          x0 = MAX (x0, L.plot_x - 2), x1 = MIN (x1, L.plot_x + L.plot_w + 2);
+          if (x1 - x0 < 3)
+            x0 -= 1.5, x1 += 1.5;
+          iv_color_set_source (cr, &colors->foreground);
+          cairo_set_line_width (cr, 2);
+          cairo_rectangle (cr, x0, sy + 0.5, x1 - x0, ROW_H - 1);
+          cairo_stroke (cr);
+        }
     }
 
   /* Instants: a small downward triangle at the top of their track (global ones on the ruler). */

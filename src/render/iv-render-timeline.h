@@ -15,6 +15,8 @@ typedef struct
   const IvTrace *trace;
   gint64 t0_ns, t1_ns;       /* the visible range; t1 ≤ t0 means the whole trace */
   gboolean color_by_category;
+  double scroll_y;           /* pixels of rows scrolled out above the ruler */
+  gsize selected;            /* a slice outlined, or G_MAXSIZE */
 } IvTimelineFigure;
 
 /* Where the timeline puts things, for hit testing and tests. */
@@ -34,6 +36,12 @@ void     iv_timeline_layout       (const IvTimelineFigure *figure,
 void     iv_timeline_layout_clear (IvTimelineLayout       *layout);
 double   iv_timeline_x            (const IvTimelineLayout *layout,
                                    gint64                  t_ns);
+/* The slice under (@x, @y), or G_MAXSIZE; a slice thinner than a pixel is hit within
+ * half a pixel of it. */
+gsize    iv_timeline_slice_at     (const IvTimelineFigure *figure,
+                                   const IvTimelineLayout *layout,
+                                   double                  x,
+                                   double                  y);
 /* The fill of a slice (by its name, or its category). */
 IvColor  iv_timeline_slice_color  (const IvTimelineFigure *figure,
                                    gsize                   slice,

@@ -1,0 +1,355 @@
+/* iv-timeline-view.c: the timeline on screen. Drawing is iv_render_timeline () at the
+ * widget's size (what Export draws too); this file turns pointer and keys into the
+ * visible range, the vertical scroll and the selection. */
+#define G_LOG_DOMAIN "iv-gui"
+
+#include "iv-timeline-view.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "iv-units.h"
+
+#define MIN_SPAN_NS 1000  /* 1 µs across the whole plot is as far as zooming goes */
+
+struct _IvTimelineView
+{
+  GtkWidget parent_instance;
+
+  GtkWidget *box;
+  GtkWidget *area;
+  GtkLabel *details;
+  GObject *owner;
+  IvTimelineFigure fig;
+  IvTimelineLayout layout;    /* of the last frame, for hit testing */
+  IvFigure figure;
+  double pointer_x;
+  gint64 drag_t0, drag_t1;
+  double drag_scroll;
+  gboolean dragged;
+};
+
+G_DEFINE_FINAL_TYPE (IvTimelineView, iv_timeline_view, GTK_TYPE_WIDGET)
+
+static void
+clamp_range (IvTimelineView *self, gint64 *t0, gint64 *t1)
+{
+  const IvTrace *t = self->fig.trace;
+  gint64 extent = MAX (MIN_SPAN_NS, t->t1_ns - t->t0_ns), span = *t1 - *t0;
+
+  span = CLAMP (span, MIN_SPAN_NS, extent);
+  *t0 = CLAMP (*t0, t->t0_ns, t->t0_ns + extent - span);
+  *t1 = *t0 + span;
+}
+
+static void
+draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
+{
+  IvTimelineView *self = data;
+  IvRenderOptions options = { adw_style_manager_get_dark (adw_style_manager_get_default ())
+                                  ? IV_THEME_DARK : IV_THEME_LIGHT, 1.0 };
+
+  if (!self->fig.trace)
+    return;
+  iv_timeline_layout (&self->fig, width, height, &self->layout);
+  iv_render_timeline (cr, &self->fig, &options, width, height, NULL);
+}
+
+static void
+update_details (IvTimelineView *self)
+{
+  const IvTrace *t = self->fig.trace;
+  gsize s = self->fig.selected;
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autofree char *start = NULL, *dur = NULL, *self_time = NULL, *args = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (!t || s >= t->n_slices)
+    {
+      gtk_label_set_text (self->details, _("Click a slice to see its details. Drag to pan, "
+                                           "Ctrl+wheel to zoom, W/S/A/D, 0 to reset, F to fit the selection."));
+      return;
+    }
+  start = iv_units_format_seconds ((t->start_ns[s] - t->t0_ns) * 1e-9);
+  dur = iv_units_format_seconds (t->dur_ns[s] * 1e-9);
+  self_time = iv_units_format_seconds (t->self_ns[s] * 1e-9);
+  g_string_append_printf (text, "%s  ·  %s\n", iv_trace_string (t, t->name[s]),
+                          iv_trace_string (t, t->cat[s]) ? iv_trace_string (t, t->cat[s]) : "");
+  g_string_append_printf (text, _("start %s · duration %s · self %s\n"), start, dur, self_time);
+  /* The parent chain, innermost first. */
+  for (gsize p = iv_trace_parent (t, s), child = s; p != child; child = p, p = iv_trace_parent (t, p))
+    g_string_append_printf (text, _("in %s\n"), iv_trace_string (t, t->name[p]));
+  args = iv_trace_slice_args (t, s, &error);
+  if (args && *args)
+    g_string_append_printf (text, "args %s", args);
+  else if (error)
+    g_string_append_printf (text, _("args could not be read: %s"), error->message);
+  gtk_label_set_text (self->details, text->str);
+}
+
+static gboolean
+query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip, gpointer data)
+{
+  IvTimelineView *self = data;
+  const IvTrace *t = self->fig.trace;
+  gsize s;
+  g_autofree char *start = NULL, *dur = NULL, *self_time = NULL, *text = NULL;
+
+  if (!t || !self->layout.row_y)
+    return FALSE;
+  s = iv_timeline_slice_at (&self->fig, &self->layout, x, y);
+  if (s == G_MAXSIZE)
+    return FALSE;
+  start = iv_units_format_seconds ((t->start_ns[s] - t->t0_ns) * 1e-9);
+  dur = iv_units_format_seconds (t->dur_ns[s] * 1e-9);
+  self_time = iv_units_format_seconds (t->self_ns[s] * 1e-9);
+  text = g_strdup_printf (_("%s\n%s\nstart %s · duration %s · self %s"), iv_trace_string (t, t->name[s]),
+                          iv_trace_string (t, t->cat[s]) ? iv_trace_string (t, t->cat[s]) : "",
+                          start, dur, self_time);
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+static void
+on_motion (GtkEventControllerMotion *motion, double x, double y, IvTimelineView *self)
+{
+  self->pointer_x = x;
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *scroll, double dx, double dy, IvTimelineView *self)
+{
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
+
+  if (!self->fig.trace)
+    return FALSE;
+  if (mods & GDK_CONTROL_MASK)
+    {
+      double anchor = (self->pointer_x - self->layout.plot_x) / MAX (1, self->layout.plot_w);
+      iv_timeline_view_zoom (self, pow (1.2, dy), CLAMP (anchor, 0, 1));
+    }
+  else if (dx != 0 && dy == 0)
+    iv_timeline_view_pan (self, dx * 0.05);
+  else
+    {
+      self->fig.scroll_y = MAX (0, self->fig.scroll_y + dy * 30);
+      gtk_widget_queue_draw (self->area);
+    }
+  return TRUE;
+}
+
+static void
+on_drag_begin (GtkGestureDrag *drag, double x, double y, IvTimelineView *self)
+{
+  self->drag_t0 = self->fig.t0_ns, self->drag_t1 = self->fig.t1_ns;
+  self->drag_scroll = self->fig.scroll_y;
+  self->dragged = FALSE;
+}
+
+static void
+on_drag_update (GtkGestureDrag *drag, double ox, double oy, IvTimelineView *self)
+{
+  gint64 t0, t1;
+  double ns_per_px;
+
+  if (!self->fig.trace)
+    return;
+  self->dragged |= fabs (ox) > 3 || fabs (oy) > 3;
+  ns_per_px = (double) (self->drag_t1 - self->drag_t0) / MAX (1, self->layout.plot_w);
+  t0 = self->drag_t0 - (gint64) (ox * ns_per_px), t1 = self->drag_t1 - (gint64) (ox * ns_per_px);
+  clamp_range (self, &t0, &t1);
+  self->fig.t0_ns = t0, self->fig.t1_ns = t1;
+  self->fig.scroll_y = MAX (0, self->drag_scroll - oy);
+  gtk_widget_queue_draw (self->area);
+}
+
+static void
+on_click (GtkGestureClick *click, int n, double x, double y, IvTimelineView *self)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  if (self->dragged || !self->fig.trace || !self->layout.row_y)
+    return;
+  iv_timeline_view_select (self, iv_timeline_slice_at (&self->fig, &self->layout, x, y));
+}
+
+static gboolean
+on_key (GtkEventControllerKey *key, guint keyval, guint code, GdkModifierType state, IvTimelineView *self)
+{
+  if (!self->fig.trace || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)))
+    return FALSE;
+  switch (gdk_keyval_to_lower (keyval))
+    {
+    case GDK_KEY_w: iv_timeline_view_zoom (self, 0.8, 0.5); return TRUE;
+    case GDK_KEY_s: iv_timeline_view_zoom (self, 1.25, 0.5); return TRUE;
+    case GDK_KEY_a: iv_timeline_view_pan (self, -0.2); return TRUE;
+    case GDK_KEY_d: iv_timeline_view_pan (self, 0.2); return TRUE;
+    case GDK_KEY_0: iv_timeline_view_set_range (self, self->fig.trace->t0_ns, self->fig.trace->t1_ns); return TRUE;
+    case GDK_KEY_f:
+      if (self->fig.selected < self->fig.trace->n_slices)
+        {
+          gint64 s = self->fig.trace->start_ns[self->fig.selected];
+          gint64 d = MAX (MIN_SPAN_NS, self->fig.trace->dur_ns[self->fig.selected]);
+          iv_timeline_view_set_range (self, s - d / 10, s + d + d / 10);
+        }
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static void
+iv_timeline_view_dispose (GObject *object)
+{
+  IvTimelineView *self = IV_TIMELINE_VIEW (object);
+
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+  g_clear_object (&self->owner);
+  iv_timeline_layout_clear (&self->layout);
+  G_OBJECT_CLASS (iv_timeline_view_parent_class)->dispose (object);
+}
+
+static void
+iv_timeline_view_class_init (IvTimelineViewClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = iv_timeline_view_dispose;
+  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+iv_timeline_view_init (IvTimelineView *self)
+{
+  GtkEventController *scroll, *motion, *key;
+  GtkGesture *drag, *click;
+  GtkWidget *details_scroller = gtk_scrolled_window_new ();
+
+  self->fig.selected = G_MAXSIZE;
+  self->figure = (IvFigure) { iv_render_timeline, &self->fig, "timeline", G_OBJECT (self) };
+  self->area = gtk_drawing_area_new ();
+  gtk_widget_set_vexpand (self->area, TRUE);
+  gtk_widget_set_hexpand (self->area, TRUE);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw, self, NULL);
+  gtk_widget_set_has_tooltip (self->area, TRUE);
+  g_signal_connect (self->area, "query-tooltip", G_CALLBACK (query_tooltip), self);
+
+  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (self->area, scroll);
+  motion = gtk_event_controller_motion_new ();
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  gtk_widget_add_controller (self->area, motion);
+  drag = gtk_gesture_drag_new ();
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (drag));
+  click = gtk_gesture_click_new ();
+  g_signal_connect (click, "released", G_CALLBACK (on_click), self);
+  gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (click));
+  key = gtk_event_controller_key_new ();
+  g_signal_connect (key, "key-pressed", G_CALLBACK (on_key), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), key);
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+
+  self->details = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->details, 0);
+  gtk_label_set_yalign (self->details, 0);
+  gtk_label_set_wrap (self->details, TRUE);
+  gtk_label_set_wrap_mode (self->details, PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (self->details, TRUE);
+  gtk_widget_set_margin_start (GTK_WIDGET (self->details), 12);
+  gtk_widget_set_margin_end (GTK_WIDGET (self->details), 12);
+  gtk_widget_set_margin_top (GTK_WIDGET (self->details), 6);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (details_scroller), GTK_WIDGET (self->details));
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (details_scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_widget_set_size_request (details_scroller, -1, 110);
+
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append (GTK_BOX (self->box), self->area);
+  gtk_box_append (GTK_BOX (self->box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  gtk_box_append (GTK_BOX (self->box), details_scroller);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (gtk_widget_queue_draw), self->area, G_CONNECT_SWAPPED);
+  update_details (self);
+}
+
+GtkWidget *
+iv_timeline_view_new (void)
+{
+  return g_object_new (IV_TYPE_TIMELINE_VIEW, NULL);
+}
+
+void
+iv_timeline_view_set_trace (IvTimelineView *self, const IvTrace *trace, GObject *owner)
+{
+  g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
+  g_set_object (&self->owner, owner);
+  self->fig.trace = trace;
+  self->fig.selected = G_MAXSIZE;
+  self->fig.scroll_y = 0;
+  self->fig.t0_ns = trace ? trace->t0_ns : 0;
+  self->fig.t1_ns = trace ? trace->t1_ns : 0;
+  update_details (self);
+  gtk_widget_queue_draw (self->area);
+}
+
+void
+iv_timeline_view_get_range (IvTimelineView *self, gint64 *t0_ns, gint64 *t1_ns)
+{
+  g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
+  *t0_ns = self->fig.t0_ns, *t1_ns = self->fig.t1_ns;
+}
+
+void
+iv_timeline_view_set_range (IvTimelineView *self, gint64 t0_ns, gint64 t1_ns)
+{
+  g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
+  if (!self->fig.trace)
+    return;
+  clamp_range (self, &t0_ns, &t1_ns);
+  self->fig.t0_ns = t0_ns, self->fig.t1_ns = t1_ns;
+  gtk_widget_queue_draw (self->area);
+}
+
+void
+iv_timeline_view_zoom (IvTimelineView *self, double factor, double anchor)
+{
+  gint64 span = self->fig.t1_ns - self->fig.t0_ns, new_span;
+  gint64 at = self->fig.t0_ns + (gint64) (anchor * span);
+
+  g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
+  new_span = (gint64) MAX (MIN_SPAN_NS, span * factor);
+  iv_timeline_view_set_range (self, at - (gint64) (anchor * new_span), at - (gint64) (anchor * new_span) + new_span);
+}
+
+void
+iv_timeline_view_pan (IvTimelineView *self, double fraction)
+{
+  gint64 shift = (gint64) ((self->fig.t1_ns - self->fig.t0_ns) * fraction);
+
+  g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
+  iv_timeline_view_set_range (self, self->fig.t0_ns + shift, self->fig.t1_ns + shift);
+}
+
+gsize
+iv_timeline_view_get_selected (IvTimelineView *self)
+{
+  g_return_val_if_fail (IV_IS_TIMELINE_VIEW (self), G_MAXSIZE);
+  return self->fig.selected;
+}
+
+void
+iv_timeline_view_select (IvTimelineView *self, gsize slice)
+{
+  g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
+  self->fig.selected = self->fig.trace && slice < self->fig.trace->n_slices ? slice : G_MAXSIZE;
+  update_details (self);
+  gtk_widget_queue_draw (self->area);
+}
+
+const IvFigure *
+iv_timeline_view_get_figure (IvTimelineView *self)
+{
+  g_return_val_if_fail (IV_IS_TIMELINE_VIEW (self), NULL);
+  return self->fig.trace ? &self->figure : NULL;
+}

@@ -1,0 +1,39 @@
+/* iv-timeline-view.h: the interactive timeline of a loaded trace — drag to pan,
+ * Ctrl+wheel to zoom at the pointer, W/S/A/D, 0 to reset, F to fit the selection; hover
+ * for a slice's name and times, click to select it and see its details. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "iv-render-timeline.h"
+
+G_BEGIN_DECLS
+
+#define IV_TYPE_TIMELINE_VIEW (iv_timeline_view_get_type ())
+G_DECLARE_FINAL_TYPE (IvTimelineView, iv_timeline_view, IV, TIMELINE_VIEW, GtkWidget)
+
+GtkWidget      *iv_timeline_view_new           (void);
+/* Shows @trace, kept alive by @owner (its document) while shown. */
+void            iv_timeline_view_set_trace     (IvTimelineView *self,
+                                                const IvTrace  *trace,
+                                                GObject        *owner);
+void            iv_timeline_view_get_range     (IvTimelineView *self,
+                                                gint64         *t0_ns,
+                                                gint64         *t1_ns);
+void            iv_timeline_view_set_range     (IvTimelineView *self,
+                                                gint64          t0_ns,
+                                                gint64          t1_ns);
+/* Zooms by @factor (< 1 in, > 1 out) keeping the time at fraction @anchor of the width. */
+void            iv_timeline_view_zoom          (IvTimelineView *self,
+                                                double          factor,
+                                                double          anchor);
+/* Pans by @fraction of the visible span (negative: earlier). */
+void            iv_timeline_view_pan           (IvTimelineView *self,
+                                                double          fraction);
+gsize           iv_timeline_view_get_selected  (IvTimelineView *self);
+void            iv_timeline_view_select        (IvTimelineView *self,
+                                                gsize           slice);
+/* The visible range as a figure, for Export. */
+const IvFigure *iv_timeline_view_get_figure    (IvTimelineView *self);
+
+G_END_DECLS
