@@ -6,6 +6,7 @@
 #include "iv-render-timeline.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "iv-palette.h"
 #include "iv-scale.h"
@@ -113,7 +114,31 @@ iv_timeline_slice_color (const IvTimelineFigure *fig, gsize slice, IvTheme theme
 {
   const char *key = iv_trace_string (fig->trace, fig->color_by_category ? fig->trace->cat[slice]
                                                                         : fig->trace->name[slice]);
-  return iv_palette_color (theme, iv_palette_index_for (key ? key : ""));
+  return iv_palette_color (theme, iv_palette_index_for (key ? key : "") % IV_PALETTE_SIZE);
+}
+
+/* The palette slot of a slice's name (or category), remembered per string for the frame:
+ * hashing each name once instead of once per item. */
+static guint
+palette_slot (const IvTimelineFigure *fig, GByteArray **slots, gsize slice)
+{
+  guint32 id = fig->color_by_category ? fig->trace->cat[slice] : fig->trace->name[slice];
+  const char *key;
+
+  if (!*slots)
+    *slots = g_byte_array_new ();
+  if (id >= (*slots)->len)
+    {
+      guint old = (*slots)->len;
+      g_byte_array_set_size (*slots, id + 64);
+      memset ((*slots)->data + old, 0xff, (*slots)->len - old);
+    }
+  if ((*slots)->data[id] == 0xff)
+    {
+      key = iv_trace_string (fig->trace, id);
+      (*slots)->data[id] = (guint8) (iv_palette_index_for (key ? key : "") % IV_PALETTE_SIZE);
+    }
+  return (*slots)->data[id];
 }
 
 /* White or near-black, whichever reads on @fill. */
@@ -169,6 +194,7 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   IvTimelineLayout L = { 0 };
   g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (IvLodItem));
   guint last_process = G_MAXUINT;
+  g_autoptr (GByteArray) slots = NULL;
   IvText text;
 
   if (!t)
@@ -225,25 +251,52 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
             break;
           g_array_set_size (items, 0);
           iv_trace_lod_row (t, row, L.t0_ns, L.t1_ns, L.plot_w, items);
+          /* One path per colour (and per merged/whole), filled once: a zoomed-out row has
+           * as many items as pixels, and a fill per item would dominate the frame. */
+          for (guint b = 0; b < 2 * IV_PALETTE_SIZE; b++)
+            {
+              gboolean any = FALSE;
+              for (guint i = 0; i < items->len; i++)
+                {
+                  const IvLodItem *it = &g_array_index (items, IvLodItem, i);
+                  double x0, x1, w;
+                  if (palette_slot (fig, &slots, it->slice) + (it->count > 1 ? IV_PALETTE_SIZE : 0) != b)
+                    continue;
+                  x0 = floor (MAX (iv_timeline_x (&L, it->start_ns), L.plot_x - 1));
+                  x1 = ceil (MIN (iv_timeline_x (&L, it->end_ns), L.plot_x + L.plot_w + 1));
+                  w = MAX (1, x1 - x0);
+                  /* Neighbours of one colour stay apart by a pixel once there is room. */
+                  cairo_rectangle (cr, x0, y + 1, w > 4 ? w - 1 : w, ROW_H - 2);
+                  any = TRUE;
+                }
+              if (any)
+                {
+                  IvColor fill = iv_palette_color (options->theme, b % IV_PALETTE_SIZE);
+                  /* Whole-pixel rectangles need no antialiasing, and a zoomed-out row of
+                   * them fills several times faster without it. */
+                  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+                  /* A merged run is the colour of its first slice, lighter: many things here. */
+                  if (b >= IV_PALETTE_SIZE)
+                    fill.a = 0.55;
+                  iv_color_set_source (cr, &fill);
+                  cairo_fill (cr);
+                  cairo_set_antialias (cr, CAIRO_ANTIALIAS_DEFAULT);
+                }
+            }
           for (guint i = 0; i < items->len; i++)
             {
               const IvLodItem *it = &g_array_index (items, IvLodItem, i);
-              double x0 = MAX (iv_timeline_x (&L, it->start_ns), L.plot_x - 1);
-              double x1 = MIN (iv_timeline_x (&L, it->end_ns), L.plot_x + L.plot_w + 1);
-              double w = MAX (1, x1 - x0);
-              IvColor fill = iv_timeline_slice_color (fig, it->slice, options->theme);
-              /* A merged run is the colour of its first slice, lighter: many things here. */
-              if (it->count > 1)
-                fill.a = 0.55;
-              iv_color_set_source (cr, &fill);
-              /* Neighbours of one colour stay apart by a pixel once there is room. */
-              cairo_rectangle (cr, x0, y + 1, w > 4 ? w - 1 : w, ROW_H - 2);
-              cairo_fill (cr);
-              if (it->count == 1 && w >= 28)
+              double x0, x1;
+              if (it->count != 1)
+                continue;
+              x0 = MAX (iv_timeline_x (&L, it->start_ns), L.plot_x - 1);
+              x1 = MIN (iv_timeline_x (&L, it->end_ns), L.plot_x + L.plot_w + 1);
+              if (x1 - x0 >= 28)
                 {
+                  IvColor fill = iv_palette_color (options->theme, palette_slot (fig, &slots, it->slice));
                   IvColor ink = ink_for (&fill);
                   iv_text_show (&text, cr, iv_trace_string (t, t->name[it->slice]), x0 + 3, y + ROW_H / 2,
-                                0, 0.5, 0.8, FALSE, w - 6, &ink);
+                                0, 0.5, 0.8, FALSE, x1 - x0 - 6, &ink);
                 }
             }
         }
