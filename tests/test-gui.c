@@ -634,6 +634,20 @@ find_preset_row (GtkWidget *root, const char *name)
   return NULL;
 }
 
+static GtkSearchEntry *
+find_search_entry (GtkWidget *root)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkSearchEntry *found;
+      if (GTK_IS_SEARCH_ENTRY (c))
+        return GTK_SEARCH_ENTRY (c);
+      if ((found = find_search_entry (c)))
+        return found;
+    }
+  return NULL;
+}
+
 static GtkStack *
 stack_with_page (GtkWidget *root, const char *page)
 {
@@ -956,6 +970,51 @@ test_timeline_view (void)
     }
   }
   g_assert_nonnull (iv_workspace_page_get_figure (page));
+
+  /* Search: every slice whose name contains "cuda" (counted here from the trace itself)
+   * is visited once by stepping, in time order, and the last step wraps to the first. */
+  {
+    GtkSearchEntry *entry = find_search_entry (GTK_WIDGET (tl));
+    guint expected = 0;
+    gsize first, prev;
+    g_assert_nonnull (entry);
+    for (gsize i = 0; i < trace->n_slices; i++)
+      {
+        g_autofree char *name = g_utf8_casefold (iv_trace_string (trace, trace->name[i]), -1);
+        expected += strstr (name, "cuda") != NULL;
+      }
+    g_assert_cmpuint (expected, >, 2);
+    gtk_search_entry_set_search_delay (entry, 0);
+    iv_timeline_view_select (tl, G_MAXSIZE);
+    gtk_editable_set_text (GTK_EDITABLE (entry), "CUDA");
+    for (int i = 0; i < 200 && iv_timeline_view_get_selected (tl) == G_MAXSIZE; i++)
+      {
+        while (g_main_context_pending (NULL))
+          g_main_context_iteration (NULL, FALSE);
+        iv_timeline_view_step_match (tl, 1);
+        if (iv_timeline_view_get_selected (tl) == G_MAXSIZE)
+          g_usleep (5000);
+      }
+    first = prev = iv_timeline_view_get_selected (tl);
+    g_assert_cmpuint (first, !=, G_MAXSIZE);
+    for (guint k = 1; k < expected; k++)
+      {
+        gsize cur;
+        g_autofree char *name = NULL;
+        iv_timeline_view_step_match (tl, 1);
+        cur = iv_timeline_view_get_selected (tl);
+        name = g_utf8_casefold (iv_trace_string (trace, trace->name[cur]), -1);
+        g_assert_nonnull (strstr (name, "cuda"));
+        g_assert_cmpint (trace->start_ns[cur], >=, trace->start_ns[prev]);
+        g_assert_cmpuint (cur, !=, first);
+        prev = cur;
+      }
+    iv_timeline_view_step_match (tl, 1);
+    g_assert_cmpuint (iv_timeline_view_get_selected (tl), ==, first);
+    iv_timeline_view_step_match (tl, -1);
+    g_assert_cmpuint (iv_timeline_view_get_selected (tl), ==, prev);
+    gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  }
 }
 
 int

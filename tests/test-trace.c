@@ -589,7 +589,7 @@ test_timeline_render (void)
                             "\"ts\": %.1f, \"dur\": 0.1}", 2000 + i * 0.1);
   g_string_append (json, "]}");
   t = load_text ("timeline.json", json->str);
-  fig = (IvTimelineFigure) { t, t->t0_ns, t->t0_ns + 3000000, FALSE, 0, G_MAXSIZE };
+  fig = (IvTimelineFigure) { t, t->t0_ns, t->t0_ns + 3000000, FALSE, 0, G_MAXSIZE, NULL };
   iv_timeline_layout (&fig, 1000, 400, &L);
   s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1000, 400);
   cr = cairo_create (s);

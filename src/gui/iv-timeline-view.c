@@ -20,6 +20,10 @@ struct _IvTimelineView
   GtkWidget *box;
   GtkWidget *area;
   GtkLabel *details;
+  GtkSearchEntry *search;
+  GtkLabel *match_count;
+  GArray *matches;            /* gsize, in time order */
+  guint match_index;
   GObject *owner;
   IvTimelineFigure fig;
   IvTimelineLayout layout;    /* of the last frame, for hit testing */
@@ -176,7 +180,14 @@ on_click (GtkGestureClick *click, int n, double x, double y, IvTimelineView *sel
 static gboolean
 on_key (GtkEventControllerKey *key, guint keyval, guint code, GdkModifierType state, IvTimelineView *self)
 {
-  if (!self->fig.trace || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)))
+  if (!self->fig.trace)
+    return FALSE;
+  if (keyval == GDK_KEY_slash || ((state & GDK_CONTROL_MASK) && gdk_keyval_to_lower (keyval) == GDK_KEY_f))
+    {
+      gtk_widget_grab_focus (GTK_WIDGET (self->search));
+      return TRUE;
+    }
+  if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK))
     return FALSE;
   switch (gdk_keyval_to_lower (keyval))
     {
@@ -198,6 +209,92 @@ on_key (GtkEventControllerKey *key, guint keyval, guint code, GdkModifierType st
     }
 }
 
+/* ---- search ----------------------------------------------------------------------- */
+
+static void
+on_search_changed (IvTimelineView *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search));
+  g_autofree char *count = NULL;
+
+  g_clear_pointer (&self->matches, g_array_unref);
+  self->fig.matches = NULL;
+  self->match_index = G_MAXUINT;
+  if (self->fig.trace && *text)
+    {
+      self->matches = iv_trace_search (self->fig.trace, text);
+      self->fig.matches = self->matches;
+      count = g_strdup_printf (g_dngettext (NULL, "%u match", "%u matches", self->matches->len),
+                               self->matches->len);
+    }
+  gtk_label_set_text (self->match_count, count ? count : "");
+  gtk_widget_queue_draw (self->area);
+}
+
+/* Enter: the next match after the current one (or after the view's start), selected and
+ * centred; Shift+Enter: the previous one. */
+void
+iv_timeline_view_step_match (IvTimelineView *self, int direction)
+{
+  const IvTrace *t = self->fig.trace;
+  guint n;
+  gsize s;
+  gint64 span;
+
+  if (!t || !self->matches || self->matches->len == 0)
+    return;
+  n = self->matches->len;
+  if (self->match_index == G_MAXUINT)
+    {
+      /* The first match at or after the view's start, or the last before it. */
+      guint i = 0;
+      while (i < n && t->start_ns[g_array_index (self->matches, gsize, i)] < self->fig.t0_ns)
+        i++;
+      self->match_index = direction > 0 ? (i < n ? i : 0) : (i > 0 ? i - 1 : n - 1);
+    }
+  else
+    self->match_index = (self->match_index + n + (direction > 0 ? 1 : n - 1)) % n;
+  s = g_array_index (self->matches, gsize, self->match_index);
+  iv_timeline_view_select (self, s);
+  span = self->fig.t1_ns - self->fig.t0_ns;
+  iv_timeline_view_set_range (self, t->start_ns[s] + t->dur_ns[s] / 2 - span / 2,
+                              t->start_ns[s] + t->dur_ns[s] / 2 + span / 2);
+  {
+    g_autofree char *count = g_strdup_printf (_("%u of %u"), self->match_index + 1, n);
+    gtk_label_set_text (self->match_count, count);
+  }
+}
+
+static void
+on_search_activate (IvTimelineView *self)
+{
+  iv_timeline_view_step_match (self, 1);
+}
+
+static void
+on_search_previous (IvTimelineView *self)
+{
+  iv_timeline_view_step_match (self, -1);
+}
+
+static void
+on_search_next (IvTimelineView *self)
+{
+  iv_timeline_view_step_match (self, 1);
+}
+
+static gboolean
+on_search_key (GtkEventControllerKey *key, guint keyval, guint code, GdkModifierType state,
+               IvTimelineView *self)
+{
+  if ((keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter) && (state & GDK_SHIFT_MASK))
+    {
+      iv_timeline_view_step_match (self, -1);
+      return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 iv_timeline_view_dispose (GObject *object)
 {
@@ -205,6 +302,7 @@ iv_timeline_view_dispose (GObject *object)
 
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->owner);
+  g_clear_pointer (&self->matches, g_array_unref);
   iv_timeline_layout_clear (&self->layout);
   G_OBJECT_CLASS (iv_timeline_view_parent_class)->dispose (object);
 }
@@ -263,7 +361,30 @@ iv_timeline_view_init (IvTimelineView *self)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (details_scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_widget_set_size_request (details_scroller, -1, 110);
 
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  {
+    GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+    self->search = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
+    g_object_set (self->search, "placeholder-text", _("Search slices by name (/)"), NULL);
+    gtk_widget_set_size_request (GTK_WIDGET (self->search), 280, -1);
+    g_signal_connect_swapped (self->search, "search-changed", G_CALLBACK (on_search_changed), self);
+    g_signal_connect_swapped (self->search, "activate", G_CALLBACK (on_search_activate), self);
+    g_signal_connect_swapped (self->search, "previous-match", G_CALLBACK (on_search_previous), self);
+    g_signal_connect_swapped (self->search, "next-match", G_CALLBACK (on_search_next), self);
+    {
+      GtkEventController *keys = gtk_event_controller_key_new ();
+      g_signal_connect (keys, "key-pressed", G_CALLBACK (on_search_key), self);
+      gtk_widget_add_controller (GTK_WIDGET (self->search), keys);
+    }
+    self->match_count = GTK_LABEL (gtk_label_new (NULL));
+    gtk_widget_add_css_class (GTK_WIDGET (self->match_count), "dim-label");
+    gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->search));
+    gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->match_count));
+    gtk_widget_set_margin_start (row, 12);
+    gtk_widget_set_margin_top (row, 6);
+    gtk_widget_set_margin_bottom (row, 6);
+    self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+    gtk_box_append (GTK_BOX (self->box), row);
+  }
   gtk_box_append (GTK_BOX (self->box), self->area);
   gtk_box_append (GTK_BOX (self->box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
   gtk_box_append (GTK_BOX (self->box), details_scroller);
@@ -289,6 +410,7 @@ iv_timeline_view_set_trace (IvTimelineView *self, const IvTrace *trace, GObject 
   self->fig.scroll_y = 0;
   self->fig.t0_ns = trace ? trace->t0_ns : 0;
   self->fig.t1_ns = trace ? trace->t1_ns : 0;
+  on_search_changed (self);
   update_details (self);
   gtk_widget_queue_draw (self->area);
 }

@@ -33,6 +33,9 @@ void            iv_timeline_view_pan           (IvTimelineView *self,
 gsize           iv_timeline_view_get_selected  (IvTimelineView *self);
 void            iv_timeline_view_select        (IvTimelineView *self,
                                                 gsize           slice);
+/* Steps through the search matches (+1 next, −1 previous): selects and centres one. */
+void            iv_timeline_view_step_match    (IvTimelineView *self,
+                                                int             direction);
 /* The visible range as a figure, for Export. */
 const IvFigure *iv_timeline_view_get_figure    (IvTimelineView *self);
 

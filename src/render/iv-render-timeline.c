@@ -303,6 +303,30 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       cairo_restore (cr);
     }
 
+  /* Search matches: an accent bar under each one in view, at least a pixel wide, so a
+   * match shows even when merged into a run. (A slice that starts before the view may
+   * reach into it, so every match is looked at; that is a few ms for a million.) */
+  if (fig->matches && fig->matches->len)
+    {
+      const gsize *m = (const gsize *) fig->matches->data;
+      guint lo = 0;
+      iv_color_set_source (cr, &colors->accent);
+      cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+      for (guint i = lo; i < fig->matches->len && t->start_ns[m[i]] <= L.t1_ns; i++)
+        {
+          gsize sl = m[i];
+          double sy = g_array_index (L.row_y, double, t->row[sl]);
+          double x0, x1;
+          if (sy < 0 || t->start_ns[sl] + t->dur_ns[sl] < L.t0_ns)
+            continue;
+          x0 = floor (MAX (iv_timeline_x (&L, t->start_ns[sl]), L.plot_x));
+          x1 = ceil (MIN (iv_timeline_x (&L, t->start_ns[sl] + t->dur_ns[sl]), L.plot_x + L.plot_w));
+          cairo_rectangle (cr, x0, sy + ROW_H - 4, MAX (1, x1 - x0), 3);
+        }
+      cairo_fill (cr);
+      cairo_set_antialias (cr, CAIRO_ANTIALIAS_DEFAULT);
+    }
+
   /* The selection: outlined in the text colour, at least 3 px wide so it can be seen. */
   if (fig->selected < t->n_slices)
     {

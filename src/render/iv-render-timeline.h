@@ -17,6 +17,7 @@ typedef struct
   gboolean color_by_category;
   double scroll_y;           /* pixels of rows scrolled out above the ruler */
   gsize selected;            /* a slice outlined, or G_MAXSIZE */
+  GArray *matches;           /* gsize slices found by a search, in time order, or NULL */
 } IvTimelineFigure;
 
 /* Where the timeline puts things, for hit testing and tests. */
