@@ -110,8 +110,7 @@ shard (cairo_t *cr, IvText *text, const IvRenderOptions *options, const IvConfig
 {
   IvColor fill = iv_palette_color (options->theme, (guint) tp);
   /* Dark ink on the light palette colours (yellow, sky blue, grey), white on the rest. */
-  gboolean light = 0.2126 * fill.r + 0.7152 * fill.g + 0.0722 * fill.b > 0.6;
-  IvColor ink = light ? (IvColor) { 0.1, 0.1, 0.1, 1 } : (IvColor) { 1, 1, 1, 1 };
+  IvColor ink = iv_color_ink_for (&fill);
   IvColor hatch_ink = { 1, 1, 1, 0.55 };
   gint64 cube, pe;
 

@@ -141,14 +141,6 @@ palette_slot (const IvTimelineFigure *fig, GByteArray **slots, gsize slice)
   return (*slots)->data[id];
 }
 
-/* White or near-black, whichever reads on @fill. */
-static IvColor
-ink_for (const IvColor *fill)
-{
-  gboolean light = 0.2126 * fill->r + 0.7152 * fill->g + 0.0722 * fill->b > 0.6;
-  return light ? (IvColor) { 0.1, 0.1, 0.1, 1 } : (IvColor) { 1, 1, 1, 1 };
-}
-
 static void
 draw_ruler (cairo_t *cr, IvText *text, const IvThemeColors *colors, const IvTimelineLayout *L,
             const IvTrace *t, double height)
@@ -294,7 +286,7 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
               if (x1 - x0 >= 28)
                 {
                   IvColor fill = iv_palette_color (options->theme, palette_slot (fig, &slots, it->slice));
-                  IvColor ink = ink_for (&fill);
+                  IvColor ink = iv_color_ink_for (&fill);
                   iv_text_show (&text, cr, iv_trace_string (t, t->name[it->slice]), x0 + 3, y + ROW_H / 2,
                                 0, 0.5, 0.8, FALSE, x1 - x0 - 6, &ink);
                 }

@@ -27,6 +27,8 @@ gboolean             iv_theme_from_string  (const char    *name,
                                             IvTheme       *theme);
 void                 iv_color_set_source   (cairo_t       *cr,
                                             const IvColor *color);
+/* Near-black or white, whichever reads on @fill (by its luminance). */
+IvColor              iv_color_ink_for      (const IvColor *fill);
 /* 0xRRGGBB with an alpha. */
 IvColor              iv_color_from_rgb     (guint32        rgb,
                                             double         alpha);
