@@ -587,6 +587,9 @@ test_timeline_render (void)
   for (int i = 0; i < 200; i++)
     g_string_append_printf (json, ", {\"ph\": \"X\", \"name\": \"tiny\", \"pid\": 1, \"tid\": 2, "
                             "\"ts\": %.1f, \"dur\": 0.1}", 2000 + i * 0.1);
+  /* A flow from inside Alpha (500 µs) to the tiny slice at 2005 µs on thread 2. */
+  g_string_append (json, ", {\"ph\": \"s\", \"id\": 7, \"name\": \"flow\", \"cat\": \"c\", \"pid\": 1, \"tid\": 1, \"ts\": 500},"
+                         " {\"ph\": \"f\", \"bp\": \"e\", \"id\": 7, \"name\": \"flow\", \"cat\": \"c\", \"pid\": 1, \"tid\": 2, \"ts\": 2005.05}");
   g_string_append (json, "]}");
   t = load_text ("timeline.json", json->str);
   fig = (IvTimelineFigure) { t, t->t0_ns, t->t0_ns + 3000000, FALSE, 0, G_MAXSIZE, NULL };
@@ -643,6 +646,27 @@ test_timeline_render (void)
     g_assert_cmpuint (iv_timeline_slice_at (&fig, &L, iv_timeline_x (&L, t->t0_ns + 250000), y1), ==, beta);
     g_assert_cmpuint (iv_timeline_slice_at (&fig, &L, iv_timeline_x (&L, t->t0_ns + 1500000), y0), ==, G_MAXSIZE);
     g_assert_cmpuint (iv_timeline_slice_at (&fig, &L, 5, y0), ==, G_MAXSIZE);
+  }
+  /* Selecting Alpha draws its flow: the arrowhead ends at 2005 µs on thread 2's row. */
+  {
+    gsize alpha = G_MAXSIZE;
+    guint32 tip;
+    for (gsize i = 0; i < t->n_slices; i++)
+      if (g_str_equal (iv_trace_string (t, t->name[i]), "Alpha"))
+        alpha = i;
+    g_assert_cmpuint (t->flows->len, ==, 1);
+    g_assert_cmpuint (g_array_index (t->flows, IvFlow, 0).from, ==, alpha);
+    fig.selected = alpha;
+    cr = cairo_create (s);
+    g_assert_true (iv_render_timeline (cr, &fig, &opt, 1000, 400, NULL));
+    cairo_destroy (cr);
+    cairo_surface_flush (s);
+    y = g_array_index (L.row_y, double, row_of (t, "2", 0)) + L.row_h / 2;
+    tip = tl_pixel (s, iv_timeline_x (&L, t->t0_ns + 2005050) - 2, y);
+    g_assert_cmpuint (tip >> 16 & 0xff, <, 0x60);
+    g_assert_cmpuint (tip >> 8 & 0xff, <, 0x60);
+    g_assert_cmpuint (tip & 0xff, <, 0x60);
+    fig.selected = G_MAXSIZE;
   }
   iv_timeline_layout_clear (&L);
   cairo_surface_destroy (s);

@@ -84,6 +84,14 @@ update_details (IvTimelineView *self)
   /* The parent chain, innermost first. */
   for (gsize p = iv_trace_parent (t, s), child = s; p != child; child = p, p = iv_trace_parent (t, p))
     g_string_append_printf (text, _("in %s\n"), iv_trace_string (t, t->name[p]));
+  for (guint i = 0; i < t->flows->len; i++)
+    {
+      const IvFlow *f = &g_array_index (t->flows, IvFlow, i);
+      if (f->from == s && f->to < t->n_slices)
+        g_string_append_printf (text, _("flow to %s\n"), iv_trace_string (t, t->name[f->to]));
+      else if (f->to == s && f->from < t->n_slices)
+        g_string_append_printf (text, _("flow from %s\n"), iv_trace_string (t, t->name[f->from]));
+    }
   args = iv_trace_slice_args (t, s, &error);
   if (args && *args)
     g_string_append_printf (text, "args %s", args);

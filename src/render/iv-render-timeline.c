@@ -337,6 +337,36 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
         }
     }
 
+  /* The selection's flows, in and out: a curve from where the flow leaves to where it
+   * enters, with an arrowhead. */
+  if (fig->selected < t->n_slices)
+    for (guint i = 0; i < t->flows->len; i++)
+      {
+        const IvFlow *f = &g_array_index (t->flows, IvFlow, i);
+        double x0, y0, x1, y1, a;
+        if ((f->from != fig->selected && f->to != fig->selected) || f->from >= t->n_slices
+            || f->to >= t->n_slices)
+          continue;
+        y0 = g_array_index (L.row_y, double, t->row[f->from]);
+        y1 = g_array_index (L.row_y, double, t->row[f->to]);
+        if (y0 < 0 || y1 < 0)
+          continue;
+        x0 = iv_timeline_x (&L, f->from_ns), y0 += ROW_H / 2;
+        x1 = iv_timeline_x (&L, f->to_ns), y1 += ROW_H / 2;
+        iv_color_set_source (cr, &colors->foreground);
+        cairo_set_line_width (cr, 1.5);
+        cairo_move_to (cr, x0, y0);
+        cairo_curve_to (cr, x0 + 30, y0, x1 - 30, y1, x1, y1);
+        cairo_stroke (cr);
+        /* The curve arrives horizontally from the left: the head points right. */
+        a = 0.45;
+        cairo_move_to (cr, x1, y1);
+        cairo_line_to (cr, x1 - 7 * cos (a), y1 - 7 * sin (a));
+        cairo_line_to (cr, x1 - 7 * cos (a), y1 + 7 * sin (a));
+        cairo_close_path (cr);
+        cairo_fill (cr);
+      }
+
   /* Instants: a small downward triangle at the top of their track (global ones on the ruler). */
   for (guint i = 0; i < t->instants->len; i++)
     {
