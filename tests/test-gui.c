@@ -1015,6 +1015,32 @@ test_timeline_view (void)
     g_assert_cmpuint (iv_timeline_view_get_selected (tl), ==, prev);
     gtk_editable_set_text (GTK_EDITABLE (entry), "");
   }
+
+  /* Area selection of the first half: the table's counts add up to the slices that start
+   * in it (counted here from the trace), and its CSV has one line per name. */
+  {
+    gint64 a = trace->t0_ns, b = trace->t0_ns + span / 2;
+    guint64 expected = 0, summed = 0;
+    guint lines = 0;
+    g_auto (GStrv) rows = NULL;
+    IvTraceArea *area = iv_timeline_view_get_area_table (tl);
+    for (gsize i = 0; i < trace->n_slices; i++)
+      expected += trace->start_ns[i] >= a && trace->start_ns[i] < b;
+    iv_timeline_view_set_area (tl, a, b);
+    rows = g_strsplit (iv_trace_area_get_csv (area), "\n", -1);
+    g_assert_cmpstr (rows[0], ==, "name,count,total_s,self_s,mean_s,max_s");
+    for (guint i = 1; rows[i] && *rows[i]; i++, lines++)
+      {
+        /* The count is the fifth field from the end (names may hold commas). */
+        g_auto (GStrv) f = g_strsplit (rows[i], ",", -1);
+        guint nf = g_strv_length (f);
+        summed += g_ascii_strtoull (f[nf - 5], NULL, 10);
+      }
+    g_assert_cmpuint (expected, >, 0);
+    g_assert_cmpuint (summed, ==, expected);
+    g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (
+                          iv_trace_area_get_column_view (area)))), ==, lines);
+  }
 }
 
 int

@@ -592,7 +592,7 @@ test_timeline_render (void)
                          " {\"ph\": \"f\", \"bp\": \"e\", \"id\": 7, \"name\": \"flow\", \"cat\": \"c\", \"pid\": 1, \"tid\": 2, \"ts\": 2005.05}");
   g_string_append (json, "]}");
   t = load_text ("timeline.json", json->str);
-  fig = (IvTimelineFigure) { t, t->t0_ns, t->t0_ns + 3000000, FALSE, 0, G_MAXSIZE, NULL };
+  fig = (IvTimelineFigure) { t, t->t0_ns, t->t0_ns + 3000000, FALSE, 0, G_MAXSIZE, NULL, 0, 0 };
   iv_timeline_layout (&fig, 1000, 400, &L);
   s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1000, 400);
   cr = cairo_create (s);

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "iv-trace-area.h"
 #include "iv-units.h"
 
 #define MIN_SPAN_NS 1000  /* 1 µs across the whole plot is as far as zooming goes */
@@ -21,6 +22,10 @@ struct _IvTimelineView
   GtkWidget *area;
   GtkLabel *details;
   GtkSearchEntry *search;
+  GtkStack *bottom;           /* "details" of the selection, "area" of a Shift+drag range */
+  IvTraceArea *area_table;
+  gboolean area_drag;
+  gint64 area_anchor;
   GtkLabel *match_count;
   GArray *matches;            /* gsize, in time order */
   guint match_index;
@@ -151,9 +156,20 @@ on_scroll (GtkEventControllerScroll *scroll, double dx, double dy, IvTimelineVie
   return TRUE;
 }
 
+static gint64
+time_at (IvTimelineView *self, double x)
+{
+  return self->fig.t0_ns + (gint64) ((x - self->layout.plot_x) / MAX (1, self->layout.plot_w)
+                                     * (self->fig.t1_ns - self->fig.t0_ns));
+}
+
 static void
 on_drag_begin (GtkGestureDrag *drag, double x, double y, IvTimelineView *self)
 {
+  /* Shift+drag selects a range instead of panning. */
+  self->area_drag = (gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (drag))
+                     & GDK_SHIFT_MASK) != 0;
+  self->area_anchor = time_at (self, x);
   self->drag_t0 = self->fig.t0_ns, self->drag_t1 = self->fig.t1_ns;
   self->drag_scroll = self->fig.scroll_y;
   self->dragged = FALSE;
@@ -168,12 +184,28 @@ on_drag_update (GtkGestureDrag *drag, double ox, double oy, IvTimelineView *self
   if (!self->fig.trace)
     return;
   self->dragged |= fabs (ox) > 3 || fabs (oy) > 3;
+  if (self->area_drag)
+    {
+      gint64 a = self->area_anchor, b = self->area_anchor + (gint64) (ox / MAX (1, self->layout.plot_w)
+                                                                      * (self->fig.t1_ns - self->fig.t0_ns));
+      self->fig.area_t0_ns = MIN (a, b), self->fig.area_t1_ns = MAX (a, b);
+      gtk_widget_queue_draw (self->area);
+      return;
+    }
   ns_per_px = (double) (self->drag_t1 - self->drag_t0) / MAX (1, self->layout.plot_w);
   t0 = self->drag_t0 - (gint64) (ox * ns_per_px), t1 = self->drag_t1 - (gint64) (ox * ns_per_px);
   clamp_range (self, &t0, &t1);
   self->fig.t0_ns = t0, self->fig.t1_ns = t1;
   self->fig.scroll_y = MAX (0, self->drag_scroll - oy);
   gtk_widget_queue_draw (self->area);
+}
+
+static void
+on_drag_end (GtkGestureDrag *drag, double ox, double oy, IvTimelineView *self)
+{
+  if (self->area_drag && self->dragged)
+    iv_timeline_view_set_area (self, self->fig.area_t0_ns, self->fig.area_t1_ns);
+  self->area_drag = FALSE;
 }
 
 static void
@@ -347,6 +379,7 @@ iv_timeline_view_init (IvTimelineView *self)
   drag = gtk_gesture_drag_new ();
   g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
   g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
   gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (drag));
   click = gtk_gesture_click_new ();
   g_signal_connect (click, "released", G_CALLBACK (on_click), self);
@@ -367,7 +400,12 @@ iv_timeline_view_init (IvTimelineView *self)
   gtk_widget_set_margin_top (GTK_WIDGET (self->details), 6);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (details_scroller), GTK_WIDGET (self->details));
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (details_scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_size_request (details_scroller, -1, 110);
+  gtk_widget_set_size_request (details_scroller, -1, 150);
+  self->bottom = GTK_STACK (gtk_stack_new ());
+  gtk_stack_add_titled (self->bottom, details_scroller, "details", _("Selection"));
+  self->area_table = IV_TRACE_AREA (iv_trace_area_new ());
+  gtk_widget_set_size_request (GTK_WIDGET (self->area_table), -1, 190);
+  gtk_stack_add_titled (self->bottom, GTK_WIDGET (self->area_table), "area", _("Area"));
 
   {
     GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
@@ -387,6 +425,15 @@ iv_timeline_view_init (IvTimelineView *self)
     gtk_widget_add_css_class (GTK_WIDGET (self->match_count), "dim-label");
     gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->search));
     gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->match_count));
+    {
+      /* Which of the bottom pages shows, at the row's end. */
+      GtkWidget *switcher = gtk_stack_switcher_new ();
+      gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->bottom);
+      gtk_widget_set_hexpand (switcher, TRUE);
+      gtk_widget_set_halign (switcher, GTK_ALIGN_END);
+      gtk_widget_set_margin_end (switcher, 12);
+      gtk_box_append (GTK_BOX (row), switcher);
+    }
     gtk_widget_set_margin_start (row, 12);
     gtk_widget_set_margin_top (row, 6);
     gtk_widget_set_margin_bottom (row, 6);
@@ -395,7 +442,7 @@ iv_timeline_view_init (IvTimelineView *self)
   }
   gtk_box_append (GTK_BOX (self->box), self->area);
   gtk_box_append (GTK_BOX (self->box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
-  gtk_box_append (GTK_BOX (self->box), details_scroller);
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->bottom));
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                            G_CALLBACK (gtk_widget_queue_draw), self->area, G_CONNECT_SWAPPED);
@@ -418,6 +465,8 @@ iv_timeline_view_set_trace (IvTimelineView *self, const IvTrace *trace, GObject 
   self->fig.scroll_y = 0;
   self->fig.t0_ns = trace ? trace->t0_ns : 0;
   self->fig.t1_ns = trace ? trace->t1_ns : 0;
+  self->fig.area_t0_ns = self->fig.area_t1_ns = 0;
+  iv_trace_area_set_range (self->area_table, NULL, 0, 0);
   on_search_changed (self);
   update_details (self);
   gtk_widget_queue_draw (self->area);
@@ -482,4 +531,22 @@ iv_timeline_view_get_figure (IvTimelineView *self)
 {
   g_return_val_if_fail (IV_IS_TIMELINE_VIEW (self), NULL);
   return self->fig.trace ? &self->figure : NULL;
+}
+
+void
+iv_timeline_view_set_area (IvTimelineView *self, gint64 t0_ns, gint64 t1_ns)
+{
+  g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
+  self->fig.area_t0_ns = t0_ns, self->fig.area_t1_ns = t1_ns;
+  iv_trace_area_set_range (self->area_table, self->fig.trace, t0_ns, t1_ns);
+  if (t1_ns > t0_ns)
+    gtk_stack_set_visible_child_name (self->bottom, "area");
+  gtk_widget_queue_draw (self->area);
+}
+
+IvTraceArea *
+iv_timeline_view_get_area_table (IvTimelineView *self)
+{
+  g_return_val_if_fail (IV_IS_TIMELINE_VIEW (self), NULL);
+  return self->area_table;
 }

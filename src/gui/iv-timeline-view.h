@@ -6,6 +6,7 @@
 #include <gtk/gtk.h>
 
 #include "iv-render-timeline.h"
+#include "iv-trace-area.h"
 
 G_BEGIN_DECLS
 
@@ -36,6 +37,11 @@ void            iv_timeline_view_select        (IvTimelineView *self,
 /* Steps through the search matches (+1 next, −1 previous): selects and centres one. */
 void            iv_timeline_view_step_match    (IvTimelineView *self,
                                                 int             direction);
+/* Selects the range [t0, t1) as Shift+drag does and aggregates it below the timeline. */
+void            iv_timeline_view_set_area      (IvTimelineView *self,
+                                                gint64          t0_ns,
+                                                gint64          t1_ns);
+IvTraceArea    *iv_timeline_view_get_area_table (IvTimelineView *self);
 /* The visible range as a figure, for Export. */
 const IvFigure *iv_timeline_view_get_figure    (IvTimelineView *self);
 

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "iv-csv.h"
 #include "iv-units.h"
 
 static void
@@ -195,25 +196,6 @@ iv_compare_build (const IvResult *const *results, const char *const *names, guin
   return t;
 }
 
-/* RFC 4180: fields with a comma, quote or newline are quoted, quotes doubled. */
-static void
-csv_field (GString *out, const char *text)
-{
-  if (!strpbrk (text, ",\"\n"))
-    {
-      g_string_append (out, text);
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '"');
-}
-
 /* Numbers as plain values in SI base units (seconds, bytes, tokens/s), text as text. */
 char *
 iv_compare_to_csv (const IvCompareTable *t)
@@ -223,7 +205,7 @@ iv_compare_to_csv (const IvCompareTable *t)
   for (guint i = 0; i < t->n; i++)
     {
       g_string_append_c (out, ',');
-      csv_field (out, t->names->pdata[i]);
+      iv_csv_append_field (out, t->names->pdata[i]);
     }
   g_string_append (out, ",best\n");
   for (guint r = 0; r < t->rows->len; r++)
@@ -231,19 +213,19 @@ iv_compare_to_csv (const IvCompareTable *t)
       const IvCompareRow *row = t->rows->pdata[r];
       if (row->section)
         continue;
-      csv_field (out, row->label);
+      iv_csv_append_field (out, row->label);
       for (guint i = 0; i < t->n; i++)
         {
           double v = g_array_index (row->values, double, i);
           g_string_append_c (out, ',');
           if (isnan (v))
-            csv_field (out, row->cells->pdata[i]);
+            iv_csv_append_field (out, row->cells->pdata[i]);
           else
             g_string_append_printf (out, "%.9g", v);
         }
       g_string_append_c (out, ',');
       if (row->best >= 0)
-        csv_field (out, t->names->pdata[row->best]);
+        iv_csv_append_field (out, t->names->pdata[row->best]);
       g_string_append_c (out, '\n');
     }
   return g_string_free (out, FALSE);

@@ -295,6 +295,25 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       cairo_restore (cr);
     }
 
+  /* The area selection: the range shaded in the accent colour, edges drawn. */
+  if (fig->area_t1_ns > fig->area_t0_ns)
+    {
+      double x0 = MAX (iv_timeline_x (&L, fig->area_t0_ns), L.plot_x);
+      double x1 = MIN (iv_timeline_x (&L, fig->area_t1_ns), L.plot_x + L.plot_w);
+      IvColor shade = colors->accent;
+      if (x1 > x0)
+        {
+          shade.a = 0.15;
+          iv_color_set_source (cr, &shade);
+          cairo_rectangle (cr, x0, TITLE_H, x1 - x0, height - TITLE_H);
+          cairo_fill (cr);
+          iv_color_set_source (cr, &colors->accent);
+          cairo_rectangle (cr, x0, TITLE_H, 1, height - TITLE_H);
+          cairo_rectangle (cr, x1 - 1, TITLE_H, 1, height - TITLE_H);
+          cairo_fill (cr);
+        }
+    }
+
   /* Search matches: an accent bar under each one in view, at least a pixel wide, so a
    * match shows even when merged into a run. (A slice that starts before the view may
    * reach into it, so every match is looked at; that is a few ms for a million.) */

@@ -18,6 +18,7 @@ typedef struct
   double scroll_y;           /* pixels of rows scrolled out above the ruler */
   gsize selected;            /* a slice outlined, or G_MAXSIZE */
   GArray *matches;           /* gsize slices found by a search, in time order, or NULL */
+  gint64 area_t0_ns, area_t1_ns; /* an area selection, shaded; none unless t1 > t0 */
 } IvTimelineFigure;
 
 /* Where the timeline puts things, for hit testing and tests. */
