@@ -360,6 +360,7 @@ iv_timeline_view_init (IvTimelineView *self)
   GtkEventController *scroll, *motion, *key;
   GtkGesture *drag, *click;
   GtkWidget *details_scroller = gtk_scrolled_window_new ();
+  GtkWidget *top;
 
   self->fig.selected = G_MAXSIZE;
   self->figure = (IvFigure) { iv_render_timeline, &self->fig, "timeline", G_OBJECT (self) };
@@ -437,12 +438,17 @@ iv_timeline_view_init (IvTimelineView *self)
     gtk_widget_set_margin_start (row, 12);
     gtk_widget_set_margin_top (row, 6);
     gtk_widget_set_margin_bottom (row, 6);
-    self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-    gtk_box_append (GTK_BOX (self->box), row);
+    top = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+    gtk_box_append (GTK_BOX (top), row);
   }
-  gtk_box_append (GTK_BOX (self->box), self->area);
-  gtk_box_append (GTK_BOX (self->box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
-  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->bottom));
+  gtk_box_append (GTK_BOX (top), self->area);
+  /* The timeline over the selection/area pane, the split draggable. */
+  self->box = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  gtk_paned_set_start_child (GTK_PANED (self->box), top);
+  gtk_paned_set_end_child (GTK_PANED (self->box), GTK_WIDGET (self->bottom));
+  gtk_paned_set_resize_end_child (GTK_PANED (self->box), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (self->box), FALSE);
+  gtk_paned_set_shrink_start_child (GTK_PANED (self->box), FALSE);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                            G_CALLBACK (gtk_widget_queue_draw), self->area, G_CONNECT_SWAPPED);
