@@ -672,6 +672,41 @@ test_timeline_render (void)
   cairo_surface_destroy (s);
 }
 
+
+/* A counter is a step area scaled to its maximum: at 1.3 ms it holds its maximum (20),
+ * at 2.7 ms a quarter of it (5), so a pixel halfway up the band is filled at the first
+ * and empty at the second. */
+static void
+test_timeline_counter (void)
+{
+  g_autoptr (IvTrace) t = load_text ("counter.json", "{\"traceEvents\": ["
+      "{\"ph\": \"X\", \"name\": \"work\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 3000},"
+      "{\"ph\": \"C\", \"name\": \"memory\", \"pid\": 1, \"ts\": 0, \"args\": {\"bytes\": 10}},"
+      "{\"ph\": \"C\", \"name\": \"memory\", \"pid\": 1, \"ts\": 1000, \"args\": {\"bytes\": 20}},"
+      "{\"ph\": \"C\", \"name\": \"memory\", \"pid\": 1, \"ts\": 2000, \"args\": {\"bytes\": 5}}]}");
+  IvTimelineFigure fig = { t, t->t0_ns, t->t0_ns + 3000000, FALSE, 0, G_MAXSIZE, NULL, 0, 0 };
+  IvTimelineLayout L = { 0 };
+  IvRenderOptions opt = { IV_THEME_LIGHT, 1.0 };
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1000, 400);
+  cairo_t *cr = cairo_create (s);
+  double sy, mid;
+
+  g_assert_cmpuint (t->series->len, ==, 1);
+  g_assert_true (iv_render_timeline (cr, &fig, &opt, 1000, 400, NULL));
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  iv_timeline_layout (&fig, 1000, 400, &L);
+  sy = g_array_index (L.series_y, double, 0);
+  g_assert_cmpfloat (sy, >, 0);
+  mid = sy + L.series_h / 2;
+  g_assert_cmphex (tl_pixel (s, iv_timeline_x (&L, t->t0_ns + 1300000), mid), !=, 0xffffff);
+  g_assert_cmphex (tl_pixel (s, iv_timeline_x (&L, t->t0_ns + 2700000), mid), ==, 0xffffff);
+  /* …and the bottom of the band is filled at 2.7 ms too (clear of the ruler's grid lines). */
+  g_assert_cmphex (tl_pixel (s, iv_timeline_x (&L, t->t0_ns + 2700000), sy + L.series_h - 3), !=, 0xffffff);
+  iv_timeline_layout_clear (&L);
+  cairo_surface_destroy (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -693,6 +728,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/breakdown", test_breakdown);
   g_test_add_func ("/trace/memory-per-slice", test_memory_per_slice);
   g_test_add_func ("/trace/timeline-render", test_timeline_render);
+  g_test_add_func ("/trace/timeline-counter", test_timeline_counter);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

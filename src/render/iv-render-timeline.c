@@ -20,6 +20,7 @@
 #define ROW_H 18.0
 #define HEADER_H 22.0
 #define TRACK_GAP 4.0
+#define COUNTER_H 34.0
 
 static void
 range_of (const IvTimelineFigure *fig, gint64 *t0, gint64 *t1)
@@ -48,17 +49,31 @@ iv_timeline_layout (const IvTimelineFigure *fig, double width, double height, Iv
   g_array_set_size (L->row_y, t->rows->len);
   for (guint r = 0; r < t->rows->len; r++)
     g_array_index (L->row_y, double, r) = -1;
+  if (!L->series_y)
+    L->series_y = g_array_new (FALSE, FALSE, sizeof (double));
+  g_array_set_size (L->series_y, t->series->len);
+  for (guint i = 0; i < t->series->len; i++)
+    g_array_index (L->series_y, double, i) = -1;
+  L->series_h = COUNTER_H;
   y = TITLE_H + RULER_H + 2 - MAX (0, fig->scroll_y);
   for (guint k = 0; k < t->tracks->len; k++)
     {
       const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
-      if (tr->n_rows == 0)
+      if (tr->n_rows == 0 && tr->n_series == 0)
         continue;
       if (tr->process != last_process)
         y += HEADER_H, last_process = tr->process;
       for (guint r = 0; r < tr->n_rows; r++, y += ROW_H)
         if (y >= TITLE_H + RULER_H && y + ROW_H <= height - PAD / 2)
           g_array_index (L->row_y, double, tr->first_row + r) = y;
+      /* A counter track: one band per series (a track's series need not be adjacent). */
+      for (guint i = 0; tr->n_series && i < t->series->len; i++)
+        if (g_array_index (t->series, IvCounterSeries, i).track == k)
+          {
+            if (y >= TITLE_H + RULER_H && y + COUNTER_H <= height - PAD / 2)
+              g_array_index (L->series_y, double, i) = y;
+            y += COUNTER_H;
+          }
       y += TRACK_GAP;
     }
 }
@@ -67,6 +82,7 @@ void
 iv_timeline_layout_clear (IvTimelineLayout *L)
 {
   g_clear_pointer (&L->row_y, g_array_unref);
+  g_clear_pointer (&L->series_y, g_array_unref);
 }
 
 double
@@ -214,11 +230,17 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     {
       const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
       double ty;
-      if (tr->n_rows == 0)
+      if (tr->n_rows == 0 && tr->n_series == 0)
         continue;
-      ty = g_array_index (L.row_y, double, tr->first_row);
+      ty = -1;
+      if (tr->n_rows)
+        ty = g_array_index (L.row_y, double, tr->first_row);
+      else
+        for (guint i = 0; i < t->series->len && ty < 0; i++)
+          if (g_array_index (t->series, IvCounterSeries, i).track == k)
+            ty = g_array_index (L.series_y, double, i);
       if (ty < 0)
-        break;
+        continue;
       if (tr->process != last_process)
         {
           const IvProcess *p = t->processes->pdata[tr->process];
@@ -230,8 +252,10 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
           iv_text_show (&text, cr, p->name ? p->name : p->key, PAD, ty - HEADER_H / 2 + 0.5, 0, 0.5, 0.9,
                         TRUE, width - 2 * PAD, &colors->foreground);
         }
-      iv_text_show (&text, cr, tr->name ? tr->name : tr->key, PAD + 8, ty + ROW_H / 2, 0, 0.5, 0.85, FALSE,
-                    GUTTER_W - PAD - 14, &colors->foreground_dim);
+      /* Counter series carry their own names in the gutter. */
+      if (tr->n_rows)
+        iv_text_show (&text, cr, tr->name ? tr->name : tr->key, PAD + 8, ty + ROW_H / 2, 0, 0.5, 0.85, FALSE,
+                      GUTTER_W - PAD - 14, &colors->foreground_dim);
       cairo_save (cr);
       cairo_rectangle (cr, L.plot_x, 0, L.plot_w, height);
       cairo_clip (cr);
@@ -292,6 +316,62 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
                 }
             }
         }
+      cairo_restore (cr);
+    }
+
+  /* Counters: each series as a step area scaled to its own maximum, one column per pixel
+   * holding the largest value in it, named with that maximum in the gutter. */
+  for (guint i = 0; i < t->series->len; i++)
+    {
+      const IvCounterSeries *se = &g_array_index (t->series, IvCounterSeries, i);
+      double sy = g_array_index (L.series_y, double, i), top = MAX (se->max, 0), px_prev = -1;
+      gsize a = se->first, b = se->first + se->n, lo = a, hi = b;
+      IvColor fill;
+      g_autofree char *label = NULL;
+      if (sy < 0 || se->n == 0)
+        continue;
+      fill = iv_palette_color (options->theme, iv_palette_index_for (iv_trace_string (t, se->name)) % IV_PALETTE_SIZE);
+      label = g_strdup_printf ("%s (max %.4g)", iv_trace_string (t, se->name), se->max);
+      iv_text_show (&text, cr, label, PAD + 8, sy + COUNTER_H / 2, 0, 0.5, 0.8, FALSE, GUTTER_W - PAD - 14,
+                    &colors->foreground_dim);
+      /* The last sample at or before the view's start holds the value there. */
+      while (lo < hi)
+        {
+          gsize mid = lo + (hi - lo) / 2;
+          if (t->sample_ns[mid] <= L.t0_ns)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      cairo_save (cr);
+      cairo_rectangle (cr, L.plot_x, sy, L.plot_w, COUNTER_H);
+      cairo_clip (cr);
+      cairo_move_to (cr, L.plot_x, sy + COUNTER_H - 1);
+      {
+        double v = lo > a ? t->sample_value[lo - 1] : 0, col_max = v;
+        double base = sy + COUNTER_H - 1, scale = top > 0 ? (COUNTER_H - 4) / top : 0;
+        px_prev = L.plot_x;
+        cairo_line_to (cr, L.plot_x, base - MAX (0, v) * scale);
+        for (gsize j = lo; j < b && t->sample_ns[j] <= L.t1_ns; j++)
+          {
+            double x = floor (iv_timeline_x (&L, t->sample_ns[j]));
+            if (x > px_prev)
+              {
+                cairo_line_to (cr, x, base - MAX (0, col_max) * scale);
+                px_prev = x;
+                col_max = t->sample_value[j];
+              }
+            else
+              col_max = MAX (col_max, t->sample_value[j]);
+            cairo_line_to (cr, x, base - MAX (0, col_max) * scale);
+          }
+        cairo_line_to (cr, L.plot_x + L.plot_w, base - MAX (0, col_max) * scale);
+        cairo_line_to (cr, L.plot_x + L.plot_w, base);
+        cairo_close_path (cr);
+      }
+      fill.a = 0.6;
+      iv_color_set_source (cr, &fill);
+      cairo_fill (cr);
       cairo_restore (cr);
     }
 

@@ -29,6 +29,8 @@ typedef struct
   double row_h;
   gint64 t0_ns, t1_ns;       /* the range actually drawn */
   GArray *row_y;             /* double per trace row: top of the row, or -1 when off the figure */
+  GArray *series_y;          /* double per counter series: top of its band, or -1 */
+  double series_h;
 } IvTimelineLayout;
 
 void     iv_timeline_layout       (const IvTimelineFigure *figure,
