@@ -76,7 +76,7 @@ main (int argc, char **argv)
       g_autoptr (GError) error = NULL;
       g_autoptr (IvTrace) trace = NULL;
       gsize n = bench_generate_trace (path, sizes[k]);
-      IvTimelineFigure fig = { NULL, 0, 0, FALSE, 0, G_MAXSIZE, NULL, 0, 0 };
+      IvTimelineFigure fig = { NULL, 0, 0, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
       gint64 span;
 
       trace = iv_trace_load (path, NULL, NULL, NULL, &error);

@@ -592,7 +592,7 @@ test_timeline_render (void)
                          " {\"ph\": \"f\", \"bp\": \"e\", \"id\": 7, \"name\": \"flow\", \"cat\": \"c\", \"pid\": 1, \"tid\": 2, \"ts\": 2005.05}");
   g_string_append (json, "]}");
   t = load_text ("timeline.json", json->str);
-  fig = (IvTimelineFigure) { t, t->t0_ns, t->t0_ns + 3000000, FALSE, 0, G_MAXSIZE, NULL, 0, 0 };
+  fig = (IvTimelineFigure) { t, t->t0_ns, t->t0_ns + 3000000, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
   iv_timeline_layout (&fig, 1000, 400, &L);
   s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1000, 400);
   cr = cairo_create (s);
@@ -668,6 +668,22 @@ test_timeline_render (void)
     g_assert_cmpuint (tip & 0xff, <, 0x60);
     fig.selected = G_MAXSIZE;
   }
+  /* Folding the process keeps its header (a click there finds it) and hides its rows. */
+  {
+    g_autoptr (GByteArray) folded = g_byte_array_new ();
+    double hy;
+    g_byte_array_set_size (folded, t->processes->len);
+    memset (folded->data, 1, folded->len);
+    fig.collapsed = folded;
+    iv_timeline_layout (&fig, 1000, 400, &L);
+    hy = g_array_index (L.header_y, double, 0);
+    g_assert_cmpfloat (hy, >, 0);
+    g_assert_cmpuint (iv_timeline_header_at (&L, hy + 5), ==, 0);
+    g_assert_cmpuint (iv_timeline_header_at (&L, hy - 20), ==, G_MAXUINT);
+    for (guint r = 0; r < t->rows->len; r++)
+      g_assert_cmpfloat (g_array_index (L.row_y, double, r), <, 0);
+    fig.collapsed = NULL;
+  }
   iv_timeline_layout_clear (&L);
   cairo_surface_destroy (s);
 }
@@ -684,7 +700,7 @@ test_timeline_counter (void)
       "{\"ph\": \"C\", \"name\": \"memory\", \"pid\": 1, \"ts\": 0, \"args\": {\"bytes\": 10}},"
       "{\"ph\": \"C\", \"name\": \"memory\", \"pid\": 1, \"ts\": 1000, \"args\": {\"bytes\": 20}},"
       "{\"ph\": \"C\", \"name\": \"memory\", \"pid\": 1, \"ts\": 2000, \"args\": {\"bytes\": 5}}]}");
-  IvTimelineFigure fig = { t, t->t0_ns, t->t0_ns + 3000000, FALSE, 0, G_MAXSIZE, NULL, 0, 0 };
+  IvTimelineFigure fig = { t, t->t0_ns, t->t0_ns + 3000000, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
   IvTimelineLayout L = { 0 };
   IvRenderOptions opt = { IV_THEME_LIGHT, 1.0 };
   cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1000, 400);

@@ -228,7 +228,7 @@ _iv_cli_trace (int argc, char **argv)
     }
   if (output)
     {
-      IvTimelineFigure fig = { trace, 0, 0, FALSE, 0, G_MAXSIZE, NULL, 0, 0 };
+      IvTimelineFigure fig = { trace, 0, 0, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
       IvFigure figure = { iv_render_timeline, &fig, "timeline", NULL };
       IvExportOptions eo;
       double from_ms = 0, to_ms = 0;

@@ -8,6 +8,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "iv-trace-area.h"
 #include "iv-units.h"
@@ -26,6 +27,7 @@ struct _IvTimelineView
   IvTraceArea *area_table;
   gboolean area_drag;
   gint64 area_anchor;
+  GByteArray *collapsed;      /* per process */
   GtkLabel *match_count;
   GArray *matches;            /* gsize, in time order */
   guint match_index;
@@ -209,12 +211,27 @@ on_drag_end (GtkGestureDrag *drag, double ox, double oy, IvTimelineView *self)
 }
 
 static void
+on_click_at (IvTimelineView *self, double x, double y)
+{
+  guint process;
+
+  if (self->dragged || !self->fig.trace || !self->layout.row_y)
+    return;
+  /* A click on a process header folds or unfolds it. */
+  process = iv_timeline_header_at (&self->layout, y);
+  if (process != G_MAXUINT)
+    {
+      iv_timeline_view_toggle_process (self, process);
+      return;
+    }
+  iv_timeline_view_select (self, iv_timeline_slice_at (&self->fig, &self->layout, x, y));
+}
+
+static void
 on_click (GtkGestureClick *click, int n, double x, double y, IvTimelineView *self)
 {
   gtk_widget_grab_focus (GTK_WIDGET (self));
-  if (self->dragged || !self->fig.trace || !self->layout.row_y)
-    return;
-  iv_timeline_view_select (self, iv_timeline_slice_at (&self->fig, &self->layout, x, y));
+  on_click_at (self, x, y);
 }
 
 static gboolean
@@ -323,6 +340,13 @@ on_search_next (IvTimelineView *self)
   iv_timeline_view_step_match (self, 1);
 }
 
+static void
+on_color_by (GtkCheckButton *button, IvTimelineView *self)
+{
+  self->fig.color_by_category = gtk_check_button_get_active (button);
+  gtk_widget_queue_draw (self->area);
+}
+
 static gboolean
 on_search_key (GtkEventControllerKey *key, guint keyval, guint code, GdkModifierType state,
                IvTimelineView *self)
@@ -343,6 +367,7 @@ iv_timeline_view_dispose (GObject *object)
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->owner);
   g_clear_pointer (&self->matches, g_array_unref);
+  g_clear_pointer (&self->collapsed, g_byte_array_unref);
   iv_timeline_layout_clear (&self->layout);
   G_OBJECT_CLASS (iv_timeline_view_parent_class)->dispose (object);
 }
@@ -427,6 +452,11 @@ iv_timeline_view_init (IvTimelineView *self)
     gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->search));
     gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->match_count));
     {
+      GtkWidget *by_cat = gtk_check_button_new_with_mnemonic (_("Colour by _category"));
+      g_signal_connect_swapped (by_cat, "toggled", G_CALLBACK (on_color_by), self);
+      gtk_box_append (GTK_BOX (row), by_cat);
+    }
+    {
       /* Which of the bottom pages shows, at the row's end. */
       GtkWidget *switcher = gtk_stack_switcher_new ();
       gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->bottom);
@@ -472,6 +502,11 @@ iv_timeline_view_set_trace (IvTimelineView *self, const IvTrace *trace, GObject 
   self->fig.t0_ns = trace ? trace->t0_ns : 0;
   self->fig.t1_ns = trace ? trace->t1_ns : 0;
   self->fig.area_t0_ns = self->fig.area_t1_ns = 0;
+  g_clear_pointer (&self->collapsed, g_byte_array_unref);
+  self->collapsed = g_byte_array_new ();
+  g_byte_array_set_size (self->collapsed, trace ? trace->processes->len : 0);
+  memset (self->collapsed->data, 0, self->collapsed->len);
+  self->fig.collapsed = self->collapsed;
   iv_trace_area_set_range (self->area_table, NULL, 0, 0);
   on_search_changed (self);
   update_details (self);
@@ -555,4 +590,14 @@ iv_timeline_view_get_area_table (IvTimelineView *self)
 {
   g_return_val_if_fail (IV_IS_TIMELINE_VIEW (self), NULL);
   return self->area_table;
+}
+
+void
+iv_timeline_view_toggle_process (IvTimelineView *self, guint process)
+{
+  g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
+  if (!self->collapsed || process >= self->collapsed->len)
+    return;
+  self->collapsed->data[process] = !self->collapsed->data[process];
+  gtk_widget_queue_draw (self->area);
 }

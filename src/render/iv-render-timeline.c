@@ -55,6 +55,11 @@ iv_timeline_layout (const IvTimelineFigure *fig, double width, double height, Iv
   for (guint i = 0; i < t->series->len; i++)
     g_array_index (L->series_y, double, i) = -1;
   L->series_h = COUNTER_H;
+  if (!L->header_y)
+    L->header_y = g_array_new (FALSE, FALSE, sizeof (double));
+  g_array_set_size (L->header_y, t->processes->len);
+  for (guint i = 0; i < t->processes->len; i++)
+    g_array_index (L->header_y, double, i) = -1;
   y = TITLE_H + RULER_H + 2 - MAX (0, fig->scroll_y);
   for (guint k = 0; k < t->tracks->len; k++)
     {
@@ -62,7 +67,14 @@ iv_timeline_layout (const IvTimelineFigure *fig, double width, double height, Iv
       if (tr->n_rows == 0 && tr->n_series == 0)
         continue;
       if (tr->process != last_process)
-        y += HEADER_H, last_process = tr->process;
+        {
+          if (y + 2 >= TITLE_H + RULER_H && y + HEADER_H <= height)
+            g_array_index (L->header_y, double, tr->process) = y + 2;
+          y += HEADER_H, last_process = tr->process;
+        }
+      /* A collapsed process keeps only its header. */
+      if (fig->collapsed && tr->process < fig->collapsed->len && fig->collapsed->data[tr->process])
+        continue;
       for (guint r = 0; r < tr->n_rows; r++, y += ROW_H)
         if (y >= TITLE_H + RULER_H && y + ROW_H <= height - PAD / 2)
           g_array_index (L->row_y, double, tr->first_row + r) = y;
@@ -83,6 +95,19 @@ iv_timeline_layout_clear (IvTimelineLayout *L)
 {
   g_clear_pointer (&L->row_y, g_array_unref);
   g_clear_pointer (&L->series_y, g_array_unref);
+  g_clear_pointer (&L->header_y, g_array_unref);
+}
+
+guint
+iv_timeline_header_at (const IvTimelineLayout *L, double y)
+{
+  for (guint p = 0; L->header_y && p < L->header_y->len; p++)
+    {
+      double hy = g_array_index (L->header_y, double, p);
+      if (hy >= 0 && y >= hy && y < hy + HEADER_H - 3)
+        return p;
+    }
+  return G_MAXUINT;
 }
 
 double
@@ -201,7 +226,6 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   const IvThemeColors *colors = iv_theme_get_colors (options->theme);
   IvTimelineLayout L = { 0 };
   g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (IvLodItem));
-  guint last_process = G_MAXUINT;
   g_autoptr (GByteArray) slots = NULL;
   IvText text;
 
@@ -225,7 +249,24 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   }
   draw_ruler (cr, &text, colors, &L, t, height);
 
-  /* Rows: process headers, track names in the gutter, the slices clipped to the plot. */
+  /* Process headers, with ▾ when open and ▸ when collapsed (a click toggles). */
+  for (guint p = 0; p < t->processes->len; p++)
+    {
+      const IvProcess *pr = t->processes->pdata[p];
+      double hy = g_array_index (L.header_y, double, p);
+      gboolean shut = fig->collapsed && p < fig->collapsed->len && fig->collapsed->data[p];
+      g_autofree char *label = NULL;
+      if (hy < 0)
+        continue;
+      label = g_strdup_printf ("%s %s", shut ? "▸" : "▾", pr->name ? pr->name : pr->key);
+      iv_color_set_source (cr, &colors->grid);
+      cairo_rectangle (cr, 0, hy, width, HEADER_H - 3);
+      cairo_fill (cr);
+      iv_text_show (&text, cr, label, PAD, hy + (HEADER_H - 3) / 2, 0, 0.5, 0.9, TRUE, width - 2 * PAD,
+                    &colors->foreground);
+    }
+
+  /* Rows: track names in the gutter, the slices clipped to the plot. */
   for (guint k = 0; k < t->tracks->len; k++)
     {
       const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
@@ -241,17 +282,6 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
             ty = g_array_index (L.series_y, double, i);
       if (ty < 0)
         continue;
-      if (tr->process != last_process)
-        {
-          const IvProcess *p = t->processes->pdata[tr->process];
-          IvColor band = colors->grid;
-          last_process = tr->process;
-          iv_color_set_source (cr, &band);
-          cairo_rectangle (cr, 0, ty - HEADER_H + 2, width, HEADER_H - 3);
-          cairo_fill (cr);
-          iv_text_show (&text, cr, p->name ? p->name : p->key, PAD, ty - HEADER_H / 2 + 0.5, 0, 0.5, 0.9,
-                        TRUE, width - 2 * PAD, &colors->foreground);
-        }
       /* Counter series carry their own names in the gutter. */
       if (tr->n_rows)
         iv_text_show (&text, cr, tr->name ? tr->name : tr->key, PAD + 8, ty + ROW_H / 2, 0, 0.5, 0.85, FALSE,

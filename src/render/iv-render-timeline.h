@@ -19,6 +19,7 @@ typedef struct
   gsize selected;            /* a slice outlined, or G_MAXSIZE */
   GArray *matches;           /* gsize slices found by a search, in time order, or NULL */
   gint64 area_t0_ns, area_t1_ns; /* an area selection, shaded; none unless t1 > t0 */
+  const GByteArray *collapsed;   /* per process: non-zero hides its tracks; NULL: none */
 } IvTimelineFigure;
 
 /* Where the timeline puts things, for hit testing and tests. */
@@ -30,6 +31,7 @@ typedef struct
   gint64 t0_ns, t1_ns;       /* the range actually drawn */
   GArray *row_y;             /* double per trace row: top of the row, or -1 when off the figure */
   GArray *series_y;          /* double per counter series: top of its band, or -1 */
+  GArray *header_y;          /* double per process: top of its header, or -1 */
   double series_h;
 } IvTimelineLayout;
 
@@ -45,6 +47,9 @@ double   iv_timeline_x            (const IvTimelineLayout *layout,
 gsize    iv_timeline_slice_at     (const IvTimelineFigure *figure,
                                    const IvTimelineLayout *layout,
                                    double                  x,
+                                   double                  y);
+/* The process whose header is under @y, or G_MAXUINT. */
+guint    iv_timeline_header_at    (const IvTimelineLayout *layout,
                                    double                  y);
 /* The fill of a slice (by its name, or its category). */
 IvColor  iv_timeline_slice_color  (const IvTimelineFigure *figure,
