@@ -28,6 +28,9 @@ struct _IvTimelineView
   gboolean area_drag;
   gint64 area_anchor;
   GByteArray *collapsed;      /* per process */
+  GtkWidget *minimap;
+  GArray *density;            /* double per minimap column: rows busy there, cached */
+  int density_width;
   GtkLabel *match_count;
   GArray *matches;            /* gsize, in time order */
   guint match_index;
@@ -42,6 +45,14 @@ struct _IvTimelineView
 };
 
 G_DEFINE_FINAL_TYPE (IvTimelineView, iv_timeline_view, GTK_TYPE_WIDGET)
+
+static void
+queue_redraw (IvTimelineView *self)
+{
+  gtk_widget_queue_draw (self->area);
+  if (self->minimap)
+    gtk_widget_queue_draw (self->minimap);
+}
 
 static void
 clamp_range (IvTimelineView *self, gint64 *t0, gint64 *t1)
@@ -65,6 +76,107 @@ draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
     return;
   iv_timeline_layout (&self->fig, width, height, &self->layout);
   iv_render_timeline (cr, &self->fig, &options, width, height, NULL);
+}
+
+/* ---- minimap ----------------------------------------------------------------------- */
+
+#define MINIMAP_H 34
+
+/* How many rows are busy in each column of the whole trace at @width: computed once per
+ * width from the level of detail, so the minimap costs nothing per frame. */
+static void
+ensure_density (IvTimelineView *self, int width)
+{
+  const IvTrace *t = self->fig.trace;
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (IvLodItem));
+
+  if (self->density && self->density_width == width)
+    return;
+  if (!self->density)
+    self->density = g_array_new (FALSE, TRUE, sizeof (double));
+  g_array_set_size (self->density, 0);
+  g_array_set_size (self->density, MAX (width, 1));
+  self->density_width = width;
+  for (guint r = 0; r < t->rows->len; r++)
+    {
+      g_array_set_size (items, 0);
+      iv_trace_lod_row (t, r, t->t0_ns, t->t1_ns, width, items);
+      for (guint i = 0; i < items->len; i++)
+        {
+          const IvLodItem *it = &g_array_index (items, IvLodItem, i);
+          int c0 = (int) ((double) (it->start_ns - t->t0_ns) / MAX (1, t->t1_ns - t->t0_ns) * width);
+          int c1 = (int) ((double) (it->end_ns - t->t0_ns) / MAX (1, t->t1_ns - t->t0_ns) * width);
+          for (int c = MAX (0, c0); c <= MIN (width - 1, c1); c++)
+            g_array_index (self->density, double, c) += 1;
+        }
+    }
+}
+
+static void
+draw_minimap (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
+{
+  IvTimelineView *self = data;
+  const IvTrace *t = self->fig.trace;
+  const IvThemeColors *colors = iv_theme_get_colors (adw_style_manager_get_dark (adw_style_manager_get_default ())
+                                                     ? IV_THEME_DARK : IV_THEME_LIGHT);
+  double peak = 0, x0, x1, extent;
+
+  if (!t)
+    return;
+  ensure_density (self, width);
+  for (int c = 0; c < width; c++)
+    peak = MAX (peak, g_array_index (self->density, double, c));
+  iv_color_set_source (cr, &colors->foreground_dim);
+  for (int c = 0; c < width && peak > 0; c++)
+    {
+      double h = (height - 4) * g_array_index (self->density, double, c) / peak;
+      cairo_rectangle (cr, c, height - 2 - h, 1, h);
+    }
+  cairo_fill (cr);
+  /* The visible window: what lies outside it dimmed, its edges in the accent colour. */
+  extent = MAX (1, t->t1_ns - t->t0_ns);
+  x0 = (double) (self->fig.t0_ns - t->t0_ns) / extent * width;
+  x1 = (double) (self->fig.t1_ns - t->t0_ns) / extent * width;
+  {
+    IvColor dim = colors->background;
+    dim.a = 0.6;
+    iv_color_set_source (cr, &dim);
+    cairo_rectangle (cr, 0, 0, x0, height);
+    cairo_rectangle (cr, x1, 0, width - x1, height);
+    cairo_fill (cr);
+  }
+  iv_color_set_source (cr, &colors->accent);
+  cairo_set_line_width (cr, 2);
+  cairo_rectangle (cr, x0 + 1, 1, MAX (2, x1 - x0 - 2), height - 2);
+  cairo_stroke (cr);
+}
+
+/* Dragging (or clicking) on the minimap centres the window on that time. */
+static void
+minimap_center (IvTimelineView *self, double x)
+{
+  const IvTrace *t = self->fig.trace;
+  gint64 span = self->fig.t1_ns - self->fig.t0_ns;
+  gint64 at;
+
+  if (!t)
+    return;
+  at = t->t0_ns + (gint64) (x / MAX (1, gtk_widget_get_width (self->minimap)) * (t->t1_ns - t->t0_ns));
+  iv_timeline_view_set_range (self, at - span / 2, at - span / 2 + span);
+}
+
+static void
+on_minimap_drag_begin (GtkGestureDrag *drag, double x, double y, IvTimelineView *self)
+{
+  minimap_center (self, x);
+}
+
+static void
+on_minimap_drag_update (GtkGestureDrag *drag, double ox, double oy, IvTimelineView *self)
+{
+  double sx, sy;
+  if (gtk_gesture_drag_get_start_point (drag, &sx, &sy))
+    minimap_center (self, sx + ox);
 }
 
 static void
@@ -153,7 +265,7 @@ on_scroll (GtkEventControllerScroll *scroll, double dx, double dy, IvTimelineVie
   else
     {
       self->fig.scroll_y = MAX (0, self->fig.scroll_y + dy * 30);
-      gtk_widget_queue_draw (self->area);
+      queue_redraw (self);
     }
   return TRUE;
 }
@@ -191,7 +303,7 @@ on_drag_update (GtkGestureDrag *drag, double ox, double oy, IvTimelineView *self
       gint64 a = self->area_anchor, b = self->area_anchor + (gint64) (ox / MAX (1, self->layout.plot_w)
                                                                       * (self->fig.t1_ns - self->fig.t0_ns));
       self->fig.area_t0_ns = MIN (a, b), self->fig.area_t1_ns = MAX (a, b);
-      gtk_widget_queue_draw (self->area);
+      queue_redraw (self);
       return;
     }
   ns_per_px = (double) (self->drag_t1 - self->drag_t0) / MAX (1, self->layout.plot_w);
@@ -199,7 +311,7 @@ on_drag_update (GtkGestureDrag *drag, double ox, double oy, IvTimelineView *self
   clamp_range (self, &t0, &t1);
   self->fig.t0_ns = t0, self->fig.t1_ns = t1;
   self->fig.scroll_y = MAX (0, self->drag_scroll - oy);
-  gtk_widget_queue_draw (self->area);
+  queue_redraw (self);
 }
 
 static void
@@ -285,7 +397,7 @@ on_search_changed (IvTimelineView *self)
                                self->matches->len);
     }
   gtk_label_set_text (self->match_count, count ? count : "");
-  gtk_widget_queue_draw (self->area);
+  queue_redraw (self);
 }
 
 /* Enter: the next match after the current one (or after the view's start), selected and
@@ -344,7 +456,7 @@ static void
 on_color_by (GtkCheckButton *button, IvTimelineView *self)
 {
   self->fig.color_by_category = gtk_check_button_get_active (button);
-  gtk_widget_queue_draw (self->area);
+  queue_redraw (self);
 }
 
 static gboolean
@@ -368,6 +480,7 @@ iv_timeline_view_dispose (GObject *object)
   g_clear_object (&self->owner);
   g_clear_pointer (&self->matches, g_array_unref);
   g_clear_pointer (&self->collapsed, g_byte_array_unref);
+  g_clear_pointer (&self->density, g_array_unref);
   iv_timeline_layout_clear (&self->layout);
   G_OBJECT_CLASS (iv_timeline_view_parent_class)->dispose (object);
 }
@@ -471,6 +584,17 @@ iv_timeline_view_init (IvTimelineView *self)
     top = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
     gtk_box_append (GTK_BOX (top), row);
   }
+  self->minimap = gtk_drawing_area_new ();
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->minimap), MINIMAP_H);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->minimap), draw_minimap, self, NULL);
+  gtk_widget_set_tooltip_text (self->minimap, _("The whole trace: drag to move the view"));
+  {
+    GtkGesture *mdrag = gtk_gesture_drag_new ();
+    g_signal_connect (mdrag, "drag-begin", G_CALLBACK (on_minimap_drag_begin), self);
+    g_signal_connect (mdrag, "drag-update", G_CALLBACK (on_minimap_drag_update), self);
+    gtk_widget_add_controller (self->minimap, GTK_EVENT_CONTROLLER (mdrag));
+  }
+  gtk_box_append (GTK_BOX (top), self->minimap);
   gtk_box_append (GTK_BOX (top), self->area);
   /* The timeline over the selection/area pane, the split draggable. */
   self->box = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
@@ -503,6 +627,7 @@ iv_timeline_view_set_trace (IvTimelineView *self, const IvTrace *trace, GObject 
   self->fig.t1_ns = trace ? trace->t1_ns : 0;
   self->fig.area_t0_ns = self->fig.area_t1_ns = 0;
   g_clear_pointer (&self->collapsed, g_byte_array_unref);
+  g_clear_pointer (&self->density, g_array_unref);
   self->collapsed = g_byte_array_new ();
   g_byte_array_set_size (self->collapsed, trace ? trace->processes->len : 0);
   memset (self->collapsed->data, 0, self->collapsed->len);
@@ -510,7 +635,7 @@ iv_timeline_view_set_trace (IvTimelineView *self, const IvTrace *trace, GObject 
   iv_trace_area_set_range (self->area_table, NULL, 0, 0);
   on_search_changed (self);
   update_details (self);
-  gtk_widget_queue_draw (self->area);
+  queue_redraw (self);
 }
 
 void
@@ -528,7 +653,7 @@ iv_timeline_view_set_range (IvTimelineView *self, gint64 t0_ns, gint64 t1_ns)
     return;
   clamp_range (self, &t0_ns, &t1_ns);
   self->fig.t0_ns = t0_ns, self->fig.t1_ns = t1_ns;
-  gtk_widget_queue_draw (self->area);
+  queue_redraw (self);
 }
 
 void
@@ -564,7 +689,7 @@ iv_timeline_view_select (IvTimelineView *self, gsize slice)
   g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
   self->fig.selected = self->fig.trace && slice < self->fig.trace->n_slices ? slice : G_MAXSIZE;
   update_details (self);
-  gtk_widget_queue_draw (self->area);
+  queue_redraw (self);
 }
 
 const IvFigure *
@@ -582,7 +707,7 @@ iv_timeline_view_set_area (IvTimelineView *self, gint64 t0_ns, gint64 t1_ns)
   iv_trace_area_set_range (self->area_table, self->fig.trace, t0_ns, t1_ns);
   if (t1_ns > t0_ns)
     gtk_stack_set_visible_child_name (self->bottom, "area");
-  gtk_widget_queue_draw (self->area);
+  queue_redraw (self);
 }
 
 IvTraceArea *
@@ -599,5 +724,5 @@ iv_timeline_view_toggle_process (IvTimelineView *self, guint process)
   if (!self->collapsed || process >= self->collapsed->len)
     return;
   self->collapsed->data[process] = !self->collapsed->data[process];
-  gtk_widget_queue_draw (self->area);
+  queue_redraw (self);
 }
