@@ -666,7 +666,19 @@ test_timeline_render (void)
     g_assert_cmpuint (tip >> 16 & 0xff, <, 0x60);
     g_assert_cmpuint (tip >> 8 & 0xff, <, 0x60);
     g_assert_cmpuint (tip & 0xff, <, 0x60);
-    fig.selected = G_MAXSIZE;
+    /* Nothing selected: no arrow, unless every flow is asked for. */
+    for (int all = 0; all < 2; all++)
+      {
+        fig.selected = G_MAXSIZE;
+        fig.all_flows = all;
+        cr = cairo_create (s);
+        g_assert_true (iv_render_timeline (cr, &fig, &opt, 1000, 400, NULL));
+        cairo_destroy (cr);
+        cairo_surface_flush (s);
+        tip = tl_pixel (s, iv_timeline_x (&L, t->t0_ns + 2005050) - 2, y);
+        g_assert_cmpint ((tip >> 16 & 0xff) < 0x60, ==, all);
+      }
+    fig.all_flows = FALSE;
   }
   /* Folding the process keeps its header (a click there finds it) and hides its rows. */
   {

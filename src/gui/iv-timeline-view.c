@@ -453,6 +453,35 @@ on_search_next (IvTimelineView *self)
 }
 
 static void
+on_all_flows (GtkCheckButton *button, IvTimelineView *self)
+{
+  self->fig.all_flows = gtk_check_button_get_active (button);
+  queue_redraw (self);
+}
+
+/* Pinch: the span shrinks as the fingers spread, about the gesture's centre. */
+static void
+on_pinch (GtkGestureZoom *gesture, double scale, IvTimelineView *self)
+{
+  double cx, cy;
+  gint64 span = self->drag_t1 - self->drag_t0, new_span;
+  double anchor;
+
+  if (!self->fig.trace || scale <= 0 || !gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
+    return;
+  anchor = CLAMP ((cx - self->layout.plot_x) / MAX (1, self->layout.plot_w), 0, 1);
+  new_span = (gint64) MAX (MIN_SPAN_NS, span / scale);
+  iv_timeline_view_set_range (self, self->drag_t0 + (gint64) (anchor * span) - (gint64) (anchor * new_span),
+                              self->drag_t0 + (gint64) (anchor * span) - (gint64) (anchor * new_span) + new_span);
+}
+
+static void
+on_pinch_begin (GtkGesture *gesture, GdkEventSequence *sequence, IvTimelineView *self)
+{
+  self->drag_t0 = self->fig.t0_ns, self->drag_t1 = self->fig.t1_ns;
+}
+
+static void
 on_color_by (GtkCheckButton *button, IvTimelineView *self)
 {
   self->fig.color_by_category = gtk_check_button_get_active (button);
@@ -520,6 +549,12 @@ iv_timeline_view_init (IvTimelineView *self)
   g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
   g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
   gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (drag));
+  {
+    GtkGesture *pinch = gtk_gesture_zoom_new ();
+    g_signal_connect (pinch, "begin", G_CALLBACK (on_pinch_begin), self);
+    g_signal_connect (pinch, "scale-changed", G_CALLBACK (on_pinch), self);
+    gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (pinch));
+  }
   click = gtk_gesture_click_new ();
   g_signal_connect (click, "released", G_CALLBACK (on_click), self);
   gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (click));
@@ -566,8 +601,11 @@ iv_timeline_view_init (IvTimelineView *self)
     gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->match_count));
     {
       GtkWidget *by_cat = gtk_check_button_new_with_mnemonic (_("Colour by _category"));
-      g_signal_connect_swapped (by_cat, "toggled", G_CALLBACK (on_color_by), self);
+      GtkWidget *flows = gtk_check_button_new_with_mnemonic (_("All _flows"));
+      g_signal_connect (by_cat, "toggled", G_CALLBACK (on_color_by), self);
+      g_signal_connect (flows, "toggled", G_CALLBACK (on_all_flows), self);
       gtk_box_append (GTK_BOX (row), by_cat);
+      gtk_box_append (GTK_BOX (row), flows);
     }
     {
       /* Which of the bottom pages shows, at the row's end. */

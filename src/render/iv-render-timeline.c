@@ -466,15 +466,16 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
         }
     }
 
-  /* The selection's flows, in and out: a curve from where the flow leaves to where it
+  /* The selection's flows (or all of them), in and out: a curve from where the flow leaves to where it
    * enters, with an arrowhead. */
-  if (fig->selected < t->n_slices)
+  if (fig->selected < t->n_slices || fig->all_flows)
     for (guint i = 0; i < t->flows->len; i++)
       {
         const IvFlow *f = &g_array_index (t->flows, IvFlow, i);
         double x0, y0, x1, y1, a;
-        if ((f->from != fig->selected && f->to != fig->selected) || f->from >= t->n_slices
-            || f->to >= t->n_slices)
+        if ((!fig->all_flows && f->from != fig->selected && f->to != fig->selected)
+            || f->from >= t->n_slices || f->to >= t->n_slices
+            || f->to_ns < L.t0_ns || f->from_ns > L.t1_ns)
           continue;
         y0 = g_array_index (L.row_y, double, t->row[f->from]);
         y1 = g_array_index (L.row_y, double, t->row[f->to]);

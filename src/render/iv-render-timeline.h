@@ -20,6 +20,7 @@ typedef struct
   GArray *matches;           /* gsize slices found by a search, in time order, or NULL */
   gint64 area_t0_ns, area_t1_ns; /* an area selection, shaded; none unless t1 > t0 */
   const GByteArray *collapsed;   /* per process: non-zero hides its tracks; NULL: none */
+  gboolean all_flows;            /* every flow, not only the selection's */
 } IvTimelineFigure;
 
 /* Where the timeline puts things, for hit testing and tests. */
