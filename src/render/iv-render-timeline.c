@@ -227,6 +227,8 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   IvTimelineLayout L = { 0 };
   g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (IvLodItem));
   g_autoptr (GByteArray) slots = NULL;
+  g_autoptr (GByteArray) buckets = g_byte_array_new ();
+  guint bucket_mask = 0;
   IvText text;
 
   if (!t)
@@ -298,15 +300,30 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
           g_array_set_size (items, 0);
           iv_trace_lod_row (t, row, L.t0_ns, L.t1_ns, L.plot_w, items);
           /* One path per colour (and per merged/whole), filled once: a zoomed-out row has
-           * as many items as pixels, and a fill per item would dominate the frame. */
+           * as many items as pixels, and a fill per item would dominate the frame. Each
+           * item's bucket is found once, then each bucket takes one pass. */
+          g_byte_array_set_size (buckets, items->len);
+          {
+            guint present = 0;
+            for (guint i = 0; i < items->len; i++)
+              {
+                const IvLodItem *it = &g_array_index (items, IvLodItem, i);
+                buckets->data[i] = (guint8) (palette_slot (fig, &slots, it->slice)
+                                             + (it->count > 1 ? IV_PALETTE_SIZE : 0));
+                present |= 1u << buckets->data[i];
+              }
+            bucket_mask = present;
+          }
           for (guint b = 0; b < 2 * IV_PALETTE_SIZE; b++)
             {
               gboolean any = FALSE;
+              if (!(bucket_mask & (1u << b)))
+                continue;
               for (guint i = 0; i < items->len; i++)
                 {
                   const IvLodItem *it = &g_array_index (items, IvLodItem, i);
                   double x0, x1, w;
-                  if (palette_slot (fig, &slots, it->slice) + (it->count > 1 ? IV_PALETTE_SIZE : 0) != b)
+                  if (buckets->data[i] != b)
                     continue;
                   x0 = floor (MAX (iv_timeline_x (&L, it->start_ns), L.plot_x - 1));
                   x1 = ceil (MIN (iv_timeline_x (&L, it->end_ns), L.plot_x + L.plot_w + 1));
