@@ -648,6 +648,21 @@ find_search_entry (GtkWidget *root)
   return NULL;
 }
 
+static GtkButton *
+find_button_with_prefix (GtkWidget *root, const char *prefix)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkButton *found;
+      if (GTK_IS_BUTTON (c) && gtk_button_get_label (GTK_BUTTON (c))
+          && g_str_has_prefix (gtk_button_get_label (GTK_BUTTON (c)), prefix))
+        return GTK_BUTTON (c);
+      if ((found = find_button_with_prefix (c, prefix)))
+        return found;
+    }
+  return NULL;
+}
+
 static GtkStack *
 stack_with_page (GtkWidget *root, const char *page)
 {
@@ -1040,6 +1055,36 @@ test_timeline_view (void)
     g_assert_cmpuint (summed, ==, expected);
     g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (
                           iv_trace_area_get_column_view (area)))), ==, lines);
+  }
+
+  /* Following a flow: the selection's pane has a button per flow; clicking it selects the
+   * slice at the other end. */
+  {
+    g_autofree char *flows_path = sample ("traces/catapult_flow_simple.json");
+    const IvTrace *ft = NULL;
+    IvFlow f = { G_MAXSIZE, G_MAXSIZE, 0, 0, 0, 0 };
+    GtkButton *button;
+    open_paths (flows_path, NULL);
+    settle ();
+    for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
+      {
+        g_autoptr (IvDocument) doc = doc_at (i);
+        g_autofree char *p = g_file_get_path (iv_document_get_file (doc));
+        if (g_str_equal (p, flows_path) && iv_document_get_trace (doc))
+          ft = iv_document_get_trace (doc), iv_window_select (window, doc);
+      }
+    settle ();
+    g_assert_nonnull (ft);
+    for (guint i = 0; ft && i < ft->flows->len && f.from == G_MAXSIZE; i++)
+      if (g_array_index (ft->flows, IvFlow, i).from < ft->n_slices
+          && g_array_index (ft->flows, IvFlow, i).to < ft->n_slices)
+        f = g_array_index (ft->flows, IvFlow, i);
+    g_assert_cmpuint (f.from, !=, G_MAXSIZE);
+    iv_timeline_view_select (tl, f.from);
+    button = find_button_with_prefix (GTK_WIDGET (tl), "Flow to ");
+    g_assert_nonnull (button);
+    g_signal_emit_by_name (button, "clicked");
+    g_assert_cmpuint (iv_timeline_view_get_selected (tl), ==, f.to);
   }
 }
 

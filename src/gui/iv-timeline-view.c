@@ -22,6 +22,7 @@ struct _IvTimelineView
   GtkWidget *box;
   GtkWidget *area;
   GtkLabel *details;
+  GtkWidget *flow_buttons;    /* one button per flow of the selection: a click follows it */
   GtkSearchEntry *search;
   GtkStack *bottom;           /* "details" of the selection, "area" of a Shift+drag range */
   IvTraceArea *area_table;
@@ -179,6 +180,13 @@ on_minimap_drag_update (GtkGestureDrag *drag, double ox, double oy, IvTimelineVi
     minimap_center (self, sx + ox);
 }
 
+/* Following a flow selects the slice at its other end and brings it into view. */
+static void
+on_follow_flow (GtkButton *button, IvTimelineView *self)
+{
+  iv_timeline_view_follow (self, GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (button), "iv-slice")));
+}
+
 static void
 update_details (IvTimelineView *self)
 {
@@ -187,7 +195,10 @@ update_details (IvTimelineView *self)
   g_autoptr (GString) text = g_string_new (NULL);
   g_autofree char *start = NULL, *dur = NULL, *self_time = NULL, *args = NULL;
   g_autoptr (GError) error = NULL;
+  GtkWidget *old;
 
+  while ((old = gtk_widget_get_first_child (self->flow_buttons)))
+    gtk_box_remove (GTK_BOX (self->flow_buttons), old);
   if (!t || s >= t->n_slices)
     {
       gtk_label_set_text (self->details, _("Click a slice to see its details. Drag to pan, "
@@ -206,10 +217,18 @@ update_details (IvTimelineView *self)
   for (guint i = 0; i < t->flows->len; i++)
     {
       const IvFlow *f = &g_array_index (t->flows, IvFlow, i);
-      if (f->from == s && f->to < t->n_slices)
-        g_string_append_printf (text, _("flow to %s\n"), iv_trace_string (t, t->name[f->to]));
-      else if (f->to == s && f->from < t->n_slices)
-        g_string_append_printf (text, _("flow from %s\n"), iv_trace_string (t, t->name[f->from]));
+      gsize other = f->from == s ? f->to : f->to == s ? f->from : G_MAXSIZE;
+      g_autofree char *label = NULL;
+      GtkWidget *button;
+      if (other >= t->n_slices)
+        continue;
+      label = g_strdup_printf (f->from == s ? _("Flow to %s →") : _("← Flow from %s"),
+                               iv_trace_string (t, t->name[other]));
+      button = gtk_button_new_with_label (label);
+      gtk_widget_add_css_class (button, "flat");
+      g_object_set_data (G_OBJECT (button), "iv-slice", GSIZE_TO_POINTER (other));
+      g_signal_connect (button, "clicked", G_CALLBACK (on_follow_flow), self);
+      gtk_box_append (GTK_BOX (self->flow_buttons), button);
     }
   args = iv_trace_slice_args (t, s, &error);
   if (args && *args)
@@ -572,7 +591,15 @@ iv_timeline_view_init (IvTimelineView *self)
   gtk_widget_set_margin_start (GTK_WIDGET (self->details), 12);
   gtk_widget_set_margin_end (GTK_WIDGET (self->details), 12);
   gtk_widget_set_margin_top (GTK_WIDGET (self->details), 6);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (details_scroller), GTK_WIDGET (self->details));
+  {
+    GtkWidget *vbox = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+    self->flow_buttons = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+    gtk_widget_set_halign (self->flow_buttons, GTK_ALIGN_START);
+    gtk_widget_set_margin_start (self->flow_buttons, 4);
+    gtk_box_append (GTK_BOX (vbox), GTK_WIDGET (self->details));
+    gtk_box_append (GTK_BOX (vbox), self->flow_buttons);
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (details_scroller), vbox);
+  }
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (details_scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_widget_set_size_request (details_scroller, -1, 150);
   self->bottom = GTK_STACK (gtk_stack_new ());
@@ -763,4 +790,21 @@ iv_timeline_view_toggle_process (IvTimelineView *self, guint process)
     return;
   self->collapsed->data[process] = !self->collapsed->data[process];
   queue_redraw (self);
+}
+
+void
+iv_timeline_view_follow (IvTimelineView *self, gsize slice)
+{
+  const IvTrace *t;
+  gint64 span;
+
+  g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
+  t = self->fig.trace;
+  if (!t || slice >= t->n_slices)
+    return;
+  span = self->fig.t1_ns - self->fig.t0_ns;
+  iv_timeline_view_select (self, slice);
+  if (t->start_ns[slice] + t->dur_ns[slice] < self->fig.t0_ns || t->start_ns[slice] > self->fig.t1_ns)
+    iv_timeline_view_set_range (self, t->start_ns[slice] + t->dur_ns[slice] / 2 - span / 2,
+                                t->start_ns[slice] + t->dur_ns[slice] / 2 - span / 2 + span);
 }

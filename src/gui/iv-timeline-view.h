@@ -42,6 +42,9 @@ void            iv_timeline_view_set_area      (IvTimelineView *self,
                                                 gint64          t0_ns,
                                                 gint64          t1_ns);
 IvTraceArea    *iv_timeline_view_get_area_table (IvTimelineView *self);
+/* Selects @slice and brings it into view if it is not (following a flow does this). */
+void            iv_timeline_view_follow        (IvTimelineView *self,
+                                                gsize           slice);
 /* Folds or unfolds process @process (a click on its header does the same). */
 void            iv_timeline_view_toggle_process (IvTimelineView *self,
                                                  guint           process);
