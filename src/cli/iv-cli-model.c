@@ -575,21 +575,32 @@ out:
   return status;
 }
 
-int
-_iv_cli_presets (int argc, char **argv)
+/* The options of a listing command: only --json. */
+static int
+parse_json_flag (const char *command, int argc, char **argv, gboolean *json)
 {
-  gboolean json = FALSE;
   GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, json, N_("Print JSON"), NULL },
     { NULL },
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
-  GPtrArray *presets = iv_presets_get ();
 
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    return _iv_cli_usage_error ("presets", "%s", error->message);
+    return _iv_cli_usage_error (command, "%s", error->message);
+  return IV_EXIT_OK;
+}
+
+int
+_iv_cli_presets (int argc, char **argv)
+{
+  gboolean json = FALSE;
+  GPtrArray *presets = iv_presets_get ();
+  int status = parse_json_flag ("presets", argc, argv, &json);
+
+  if (status != IV_EXIT_OK)
+    return status;
   if (json)
     {
       g_autoptr (JsonBuilder) b = json_builder_new ();
@@ -652,17 +663,11 @@ int
 _iv_cli_hardware (int argc, char **argv)
 {
   gboolean json = FALSE;
-  GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
-    { NULL },
-  };
-  g_autoptr (GOptionContext) ctx = g_option_context_new (NULL);
-  g_autoptr (GError) error = NULL;
   GPtrArray *presets = iv_hardware_presets ();
+  int status = parse_json_flag ("hardware", argc, argv, &json);
 
-  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    return _iv_cli_usage_error ("hardware", "%s", error->message);
+  if (status != IV_EXIT_OK)
+    return status;
   if (json)
     {
       printf ("[\n");
