@@ -304,6 +304,58 @@ test_model_figure (void)
 }
 
 
+/* `trace PIPELINED -o FIGURE`: the pipelined figure at its default size, a candidate window
+ * and a breakdown; a candidate that is not there is bad input and writes nothing; --from
+ * and --to do not window a pipelined figure. */
+static void
+test_trace_pipelined_figure (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("iv-cli-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "pipe.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "pipe.svg", NULL);
+  g_autofree char *trace = sample ("traces/pipelined_timeline_sample.json");
+  g_autofree char *bd = sample ("traces/candidate_breakdown_sample.json");
+  g_autofree char *data = NULL;
+  gsize len;
+  Result r;
+
+  r = run ("trace", trace, "-o", png, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  g_assert_true (g_file_get_contents (png, &data, &len, NULL));
+  g_assert_cmpuint (be32 ((guchar *) data + 16), ==, 1600);
+  g_assert_cmpuint (be32 ((guchar *) data + 20), ==, 560);
+  g_clear_pointer (&data, g_free);
+  /* The SVG holds the breakdown's folded families and the window's labels as text. */
+  r = run ("trace", trace, "-o", svg, "--start-candidate", "3", "--num-candidates", "2",
+           "--breakdown", bd, "--min-runtime-pct", "5", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  g_assert_true (g_file_get_contents (svg, &data, &len, NULL));
+  g_assert_true (g_str_has_prefix (data, "<?xml"));
+  g_clear_pointer (&data, g_free);
+  g_unlink (svg);
+  r = run ("trace", trace, "-o", svg, "--start-candidate", "42", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "no candidate 42 (candidates 0–9)"));
+  result_clear (&r);
+  g_assert_false (g_file_test (svg, G_FILE_TEST_EXISTS));
+  r = run ("trace", trace, "-o", svg, "--num-candidates", "2.5", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--num-candidates"));
+  result_clear (&r);
+  r = run ("trace", trace, "-o", svg, "--from", "1", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--start-candidate"));
+  result_clear (&r);
+  r = run ("trace", trace, "-o", svg, "--breakdown", trace, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  result_clear (&r);
+  g_assert_false (g_file_test (svg, G_FILE_TEST_EXISTS));
+  g_unlink (png);
+  g_rmdir (dir);
+}
+
 /* `trace FILE -o FIGURE`: the timeline at its default size or a range of it; a range that
  * ends before it starts, or nothing to do, is bad usage and writes nothing. */
 static void
@@ -359,5 +411,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/presets-and-hardware", test_presets_and_hardware);
   g_test_add_func ("/cli/model-figure", test_model_figure);
   g_test_add_func ("/cli/trace-figure", test_trace_figure);
+  g_test_add_func ("/cli/trace-pipelined-figure", test_trace_pipelined_figure);
   return g_test_run ();
 }

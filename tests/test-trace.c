@@ -12,6 +12,8 @@
 #include "iv-render-timeline.h"
 #include "iv-test-util.h"
 #include "iv-trace-pipelined.h"
+#include "iv-pipeline-plot.h"
+#include "iv-render-pipelined.h"
 #include "iv-trace-query.h"
 
 static char *tmpdir;
@@ -502,6 +504,7 @@ test_pipelined (void)
   g_assert_cmpstr (iv_trace_string (t, t->cat[find_slice (t, "hdf5_read")]), ==, "candidate 3");
 }
 
+
 static void
 test_breakdown (void)
 {
@@ -735,6 +738,273 @@ test_timeline_counter (void)
   cairo_surface_destroy (s);
 }
 
+/* ---------- pipelined I/O timelines: the reference plot's semantics ---------- */
+
+/* Candidates 0–3 (times in ms):
+ *   0: GPU compute [0, 20) on buffer 0; host trsm_host [24, 29).
+ *   1: I/O hdf5_read [5, 12), [13, 18), gpu_buffer_wait [18, 21) → one bar [5, 21) of 3 events;
+ *      main wait_for_io [2, 5); GPU compute [30, 50) on buffer 1. Gap [21, 30) minus
+ *      trsm_host [24, 29) leaves [21, 24) (3 ms) and [29, 30) (exactly 1 ms): both filled.
+ *   2: I/O [22, 40); GPU [40.5, 60) on buffer 0: a 0.5 ms gap, not filled.
+ *   3: I/O [45, 70); GPU [70, 90): outside a window of candidates 1–2 but for its I/O.
+ * Window of 1–2: [2, 60) ms (wait_for_io of 1 to the end of 2's compute). */
+static const char pipe_file[] =
+  "{\"format\": \"pipelined_timeline_v1\", \"focus_candidate\": 1, \"num_candidates\": 2, \"events\": ["
+  "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 0, \"dur_ms\": 20, \"candidate\": 0, \"buffer\": 0},"
+  "{\"lane\": \"main\", \"name\": \"trsm_host\", \"start_ms\": 24, \"dur_ms\": 5, \"candidate\": 0},"
+  "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 5, \"dur_ms\": 7, \"candidate\": 1},"
+  "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 13, \"dur_ms\": 5, \"candidate\": 1},"
+  "{\"lane\": \"io\", \"name\": \"gpu_buffer_wait\", \"start_ms\": 18, \"dur_ms\": 3, \"candidate\": 1},"
+  "{\"lane\": \"main\", \"name\": \"wait_for_io\", \"start_ms\": 2, \"dur_ms\": 3, \"candidate\": 1},"
+  "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 30, \"dur_ms\": 20, \"candidate\": 1},"
+  "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 22, \"dur_ms\": 18, \"candidate\": 2},"
+  "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 40.5, \"dur_ms\": 19.5, \"candidate\": 2},"
+  "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 45, \"dur_ms\": 25, \"candidate\": 3},"
+  "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 70, \"dur_ms\": 20, \"candidate\": 3}]}";
+
+#define MS(x) ((gint64) ((x) * 1000000.0))
+
+static void
+assert_bar (const IvPipelinePlot *p, guint i, IvLane lane, IvBarKind kind, const char *name,
+            double start_ms, double end_ms, gint64 candidate, guint n_events)
+{
+  const IvPipelineBar *b;
+  g_assert_cmpuint (i, <, p->bars->len);
+  b = &g_array_index (p->bars, IvPipelineBar, i);
+  g_assert_cmpint (b->lane, ==, lane);
+  g_assert_cmpint (b->kind, ==, kind);
+  g_assert_cmpstr (b->name, ==, name);
+  g_assert_cmpint (b->start_ns, ==, MS (start_ms));
+  g_assert_cmpint (b->end_ns, ==, MS (end_ms));
+  g_assert_cmpint (b->candidate, ==, candidate);
+  g_assert_cmpuint (b->n_events, ==, n_events);
+}
+
+static void
+test_pipeline_plot (void)
+{
+  g_autoptr (IvTrace) t = load_text ("pipe-plot.json", pipe_file);
+  g_autoptr (IvPipelinePlot) p = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (iv_pipeline_plot_supported (t));
+  p = iv_pipeline_plot_new (t, -1, 0, &error);
+  g_assert_no_error (error);
+  g_assert_false (p->legacy);
+  g_assert_cmpint (p->first_candidate, ==, 1);
+  g_assert_cmpint (p->n_candidates, ==, 2);
+  g_assert_cmpint (p->min_candidate, ==, 0);
+  g_assert_cmpint (p->max_candidate, ==, 3);
+  g_assert_cmpint (p->t0_ns, ==, MS (2));
+  g_assert_cmpint (p->t1_ns, ==, MS (60));
+  g_assert_cmpuint (p->bars->len, ==, 10);
+  assert_bar (p, 0, IV_LANE_MAIN, IV_BAR_EVENT, "wait_for_io", 2, 5, 1, 1);
+  assert_bar (p, 1, IV_LANE_MAIN, IV_BAR_FILLED, "await_dispatch", 21, 24, 1, 0);
+  assert_bar (p, 2, IV_LANE_MAIN, IV_BAR_EVENT, "trsm_host", 24, 29, 0, 1);
+  assert_bar (p, 3, IV_LANE_MAIN, IV_BAR_FILLED, "await_dispatch", 29, 30, 1, 0);
+  assert_bar (p, 4, IV_LANE_IO, IV_BAR_MERGED_IO, "I/O", 5, 21, 1, 3);
+  assert_bar (p, 5, IV_LANE_IO, IV_BAR_MERGED_IO, "I/O", 22, 40, 2, 1);
+  assert_bar (p, 6, IV_LANE_IO, IV_BAR_MERGED_IO, "I/O", 45, 70, 3, 1); /* cut by the window's end */
+  assert_bar (p, 7, IV_LANE_GPU0, IV_BAR_EVENT, "compute", 0, 20, 0, 1); /* cut by its start */
+  assert_bar (p, 8, IV_LANE_GPU0, IV_BAR_EVENT, "compute", 40.5, 60, 2, 1);
+  assert_bar (p, 9, IV_LANE_GPU1, IV_BAR_EVENT, "compute", 30, 50, 1, 1);
+  /* The legend: names in lane order, each once. */
+  g_assert_cmpuint (p->names->len, ==, 5);
+  g_assert_cmpstr (p->names->pdata[0], ==, "wait_for_io");
+  g_assert_cmpstr (p->names->pdata[1], ==, "await_dispatch");
+  g_assert_cmpstr (p->names->pdata[2], ==, "trsm_host");
+  g_assert_cmpstr (p->names->pdata[3], ==, "I/O");
+  g_assert_cmpstr (p->names->pdata[4], ==, "compute");
+  g_clear_pointer (&p, iv_pipeline_plot_free);
+
+  /* Candidate 3 alone: [45, 90); more candidates than there are stops at the last. */
+  p = iv_pipeline_plot_new (t, 3, 5, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (p->n_candidates, ==, 1);
+  g_assert_cmpint (p->t0_ns, ==, MS (45));
+  g_assert_cmpint (p->t1_ns, ==, MS (90));
+  g_clear_pointer (&p, iv_pipeline_plot_free);
+
+  /* No such candidate: one error naming the file and the candidates there are. */
+  g_assert_null (iv_pipeline_plot_new (t, 7, 1, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "pipe-plot.json"));
+  g_assert_nonnull (strstr (error->message, "no candidate 7 (candidates 0–3)"));
+}
+
+static void
+test_pipeline_legacy (void)
+{
+  /* Times in µs. Candidate_Eval_0 is [1, 51) ms: reads [2, 12), [13, 18), IO_Wait_For_GPU
+   * [18, 20) merge into [2, 20); Math_Operations [25, 45) on the first GPU track (stream 0),
+   * H2D_Transfer [21, 24) on the other (stream 1); "prepare" [1.5, 4.5) is a child of the
+   * window (Main); the gap [20, 21) between the I/O and the first compute is exactly 1 ms
+   * and uncovered: filled. A read at 55 ms belongs to no window and stays its own bar. */
+  g_autoptr (IvTrace) t = load_text ("legacy.json",
+      "{\"traceEvents\": ["
+      "{\"ph\": \"X\", \"name\": \"Candidate_Eval_0\", \"pid\": 1, \"tid\": 1, \"ts\": 1000, \"dur\": 50000},"
+      "{\"ph\": \"X\", \"name\": \"prepare\", \"pid\": 1, \"tid\": 1, \"ts\": 1500, \"dur\": 3000},"
+      "{\"ph\": \"X\", \"name\": \"POSIX_Lustre_Read_a\", \"pid\": 1, \"tid\": 2, \"ts\": 2000, \"dur\": 10000},"
+      "{\"ph\": \"X\", \"name\": \"POSIX_Lustre_Read_b\", \"pid\": 1, \"tid\": 2, \"ts\": 13000, \"dur\": 5000},"
+      "{\"ph\": \"X\", \"name\": \"IO_Wait_For_GPU\", \"pid\": 1, \"tid\": 2, \"ts\": 18000, \"dur\": 2000},"
+      "{\"ph\": \"X\", \"name\": \"Math_Operations_gemm\", \"pid\": 2, \"tid\": 7, \"ts\": 25000, \"dur\": 20000},"
+      "{\"ph\": \"X\", \"name\": \"H2D_Transfer_x\", \"pid\": 2, \"tid\": 8, \"ts\": 21000, \"dur\": 3000},"
+      "{\"ph\": \"X\", \"name\": \"POSIX_Lustre_Read_c\", \"pid\": 1, \"tid\": 2, \"ts\": 55000, \"dur\": 10000},"
+      "{\"ph\": \"X\", \"name\": \"Candidate_Eval_1\", \"pid\": 1, \"tid\": 1, \"ts\": 60000, \"dur\": 30000}]}");
+  g_autoptr (IvTrace) plain = load_text ("plain.json",
+      "[{\"ph\": \"X\", \"name\": \"Candidate_Eval_1\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 5}]");
+  g_autoptr (IvPipelinePlot) p = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (iv_pipeline_plot_supported (t));
+  g_assert_false (iv_pipeline_plot_supported (plain)); /* no Candidate_Eval_0 */
+  p = iv_pipeline_plot_new (t, -1, 0, &error);
+  g_assert_no_error (error);
+  g_assert_true (p->legacy);
+  g_assert_cmpint (p->first_candidate, ==, 0);
+  g_assert_cmpint (p->n_candidates, ==, 1);
+  g_assert_cmpint (p->max_candidate, ==, 1);
+  g_assert_cmpint (p->t0_ns, ==, MS (1));
+  g_assert_cmpint (p->t1_ns, ==, MS (51));
+  g_assert_cmpuint (p->bars->len, ==, 5);
+  assert_bar (p, 0, IV_LANE_MAIN, IV_BAR_EVENT, "prepare", 1.5, 4.5, 0, 1);
+  assert_bar (p, 1, IV_LANE_MAIN, IV_BAR_FILLED, "await_dispatch", 20, 21, 0, 0);
+  assert_bar (p, 2, IV_LANE_IO, IV_BAR_MERGED_IO, "I/O", 2, 20, 0, 3);
+  assert_bar (p, 3, IV_LANE_GPU0, IV_BAR_EVENT, "Math_Operations_gemm", 25, 45, 0, 1);
+  assert_bar (p, 4, IV_LANE_GPU1, IV_BAR_EVENT, "H2D_Transfer_x", 21, 24, 0, 1);
+  g_clear_pointer (&p, iv_pipeline_plot_free);
+
+  p = iv_pipeline_plot_new (t, 0, 2, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (p->t1_ns, ==, MS (90));
+  assert_bar (p, 3, IV_LANE_IO, IV_BAR_EVENT, "POSIX_Lustre_Read_c", 55, 65, -1, 1);
+  g_clear_pointer (&p, iv_pipeline_plot_free);
+
+  g_assert_null (iv_pipeline_plot_new (plain, -1, 0, &error));
+  g_assert_nonnull (strstr (error->message, "Candidate_Eval_0"));
+}
+
+static void
+test_breakdown_fold (void)
+{
+  /* Total 16 ms: trsm 75.625 %, schur_gemm 18.75 %, _other_raw 2.5 %, tiny 1.875 %,
+   * potrf 1.25 %. At 2 %: tiny, potrf and _other_raw (always) fold: 0.9 ms = 5.625 %. */
+  IvFamily fam[] = { { "potrf", 0.2 }, { "trsm", 12.1 }, { "_other_raw", 0.4 }, { "schur_gemm", 3.0 }, { "tiny", 0.3 } };
+  IvBreakdown bd = { 3, fam, G_N_ELEMENTS (fam), 16.0 };
+  g_autoptr (GArray) at2 = iv_breakdown_fold (&bd, 2);
+  g_autoptr (GArray) at1 = iv_breakdown_fold (&bd, 1);
+  const IvBreakdownSegment *s = (const IvBreakdownSegment *) at2->data;
+  double w[3], sum = 0;
+
+  g_assert_cmpuint (at2->len, ==, 3);
+  g_assert_cmpstr (s[0].name, ==, "trsm");
+  g_assert_cmpfloat_with_epsilon (s[0].pct, 75.625, 1e-9);
+  g_assert_cmpstr (s[1].name, ==, "schur_gemm");
+  g_assert_cmpstr (s[2].name, ==, "Other");
+  g_assert_cmpuint (s[2].n_folded, ==, 3);
+  g_assert_cmpfloat_with_epsilon (s[2].ms, 0.9, 1e-9);
+  g_assert_cmpfloat_with_epsilon (s[2].pct, 5.625, 1e-9);
+  /* At 1 %: only _other_raw folds; the order is by time. */
+  s = (const IvBreakdownSegment *) at1->data;
+  g_assert_cmpuint (at1->len, ==, 5);
+  g_assert_cmpstr (s[2].name, ==, "tiny");
+  g_assert_cmpstr (s[3].name, ==, "potrf");
+  g_assert_cmpuint (s[4].n_folded, ==, 1);
+  g_assert_cmpfloat_with_epsilon (s[4].pct, 2.5, 1e-9);
+
+  /* Minimum widths: 1 % of 100 px is 1 px, raised to 4; the other two share 96 px as 90:9. */
+  iv_stack_widths ((double[]) { 0.9, 0.09, 0.01 }, 3, 100, 4, w);
+  g_assert_cmpfloat_with_epsilon (w[0], 96 * 0.9 / 0.99, 1e-9);
+  g_assert_cmpfloat_with_epsilon (w[1], 96 * 0.09 / 0.99, 1e-9);
+  g_assert_cmpfloat (w[2], ==, 4);
+  /* Pinning one can push another under: 97/2/1 % at min 5 → 90, 5, 5. */
+  iv_stack_widths ((double[]) { 0.97, 0.02, 0.01 }, 3, 100, 5, w);
+  g_assert_cmpfloat_with_epsilon (w[0], 90, 1e-9);
+  g_assert_cmpfloat (w[1], ==, 5);
+  g_assert_cmpfloat (w[2], ==, 5);
+  /* 6 % first → 6 px stays proportional with 89 + 6 ... the sum is always the total. */
+  iv_stack_widths ((double[]) { 0.9, 0.06, 0.04 }, 3, 100, 5, w);
+  for (int i = 0; i < 3; i++)
+    sum += w[i];
+  g_assert_cmpfloat_with_epsilon (sum, 100, 1e-9);
+  g_assert_cmpfloat_with_epsilon (w[0], 95 * 0.9 / 0.96, 1e-9);
+  g_assert_cmpfloat (w[2], ==, 5);
+  /* No room for every minimum: equal shares. */
+  iv_stack_widths ((double[]) { 0.5, 0.5 }, 2, 6, 4, w);
+  g_assert_cmpfloat (w[0], ==, 3);
+}
+
+static double
+color_distance (guint32 px, IvColor c)
+{
+  guint32 want = rgb24 (c);
+  return fabs ((double) ((px >> 16) & 0xff) - ((want >> 16) & 0xff))
+         + fabs ((double) ((px >> 8) & 0xff) - ((want >> 8) & 0xff))
+         + fabs ((double) (px & 0xff) - (want & 0xff));
+}
+
+static void
+test_pipelined_render (void)
+{
+  g_autoptr (IvTrace) t = load_text ("pipe-render.json", pipe_file);
+  g_autoptr (IvPipelinePlot) p = iv_pipeline_plot_new (t, -1, 0, NULL);
+  IvFamily fam[] = { { "trsm", 12.0 }, { "schur_gemm", 4.0 } };
+  IvBreakdown bd = { 1, fam, 2, 16.0 };
+  IvPipelinedFigure fig = { t, p, &bd, 2.0, G_MAXUINT };
+  IvRenderOptions ro = { IV_THEME_LIGHT, 1.0 };
+  IvPipelinedLayout L;
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1200, 420);
+  cairo_t *cr = cairo_create (s);
+  IvColor blue = iv_pipelined_color (&fig, "compute", IV_THEME_LIGHT);
+  IvColor orange = iv_pipelined_color (&fig, "I/O", IV_THEME_LIGHT);
+  double y0, y1, h, x, xc;
+  int n;
+  gboolean ink = FALSE;
+
+  g_assert_true (iv_render_pipelined (cr, &fig, &ro, 1200, 420, NULL));
+  cairo_surface_flush (s);
+  iv_pipelined_layout (&fig, 1200, 420, &L);
+  g_assert_cmpfloat (rgb24 (blue), !=, rgb24 (orange));
+
+  /* The merged I/O bar of candidate 1, [5, 21) ms, is filled near its top... */
+  y0 = L.lane_y[IV_LANE_IO] + 6, y1 = L.lane_y[IV_LANE_IO] + L.lane_h - 6;
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_pipelined_x (&fig, &L, MS (6)), y0 + 2), orange), <, 6);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_pipelined_x (&fig, &L, MS (20)), y0 + 2), orange), <, 6);
+  /* ...and labelled "Candidate 1" in its middle: ink pixels along the centre line. */
+  for (x = iv_pipelined_x (&fig, &L, MS (9)); x < iv_pipelined_x (&fig, &L, MS (17)); x++)
+    ink |= color_distance (tl_pixel (s, x, (y0 + y1) / 2), orange) > 100;
+  g_assert_true (ink);
+  /* Nothing in the I/O lane at 21.5 ms (between two candidates' bars). */
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_pipelined_x (&fig, &L, MS (21.5)), y0 + 2), orange), >, 100);
+
+  /* Candidate 0's compute, [0, 20) ms, starts before the window: its left edge, at the
+   * plot's left, is a zig-zag. With n teeth the edge is IV_PIPELINED_ZIGZAG_PX in at
+   * y1 − h/n (a notch) and at the plot's edge at y1 − 2h/n (a tip). */
+  y0 = L.lane_y[IV_LANE_GPU0] + 6, y1 = L.lane_y[IV_LANE_GPU0] + L.lane_h - 6, h = y1 - y0;
+  n = MAX (2, 2 * (int) round (h / 14.0));
+  xc = L.plot_x + 1.5;
+  g_assert_cmpfloat (color_distance (tl_pixel (s, xc, y1 - h / n), blue), >, 100);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, xc, y1 - 2 * h / n), blue), <, 6);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, L.plot_x + IV_PIPELINED_ZIGZAG_PX + 1.5, y1 - h / n), blue), <, 6);
+  /* Candidate 2's compute starts inside the window: a straight edge, filled at both heights. */
+  xc = ceil (iv_pipelined_x (&fig, &L, MS (40.5))) + 1.5;
+  g_assert_cmpfloat (color_distance (tl_pixel (s, xc, y1 - h / n), blue), <, 6);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, xc, y1 - 2 * h / n), blue), <, 6);
+
+  /* The breakdown bar: trsm (75 %) on top in the first palette colour, schur_gemm below. */
+  g_assert_cmpfloat (L.bd_w, >, 0);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, L.bd_x + L.bd_w / 2, L.bd_y + 3), iv_palette_color (IV_THEME_LIGHT, 0)), <, 6);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, L.bd_x + L.bd_w / 2, L.bd_y + L.bd_h - 3), iv_palette_color (IV_THEME_LIGHT, 1)), <, 6);
+
+  /* Hit testing finds the bar under the pointer. */
+  g_assert_cmpuint (iv_pipelined_bar_at (&fig, &L, iv_pipelined_x (&fig, &L, MS (6)), L.lane_y[IV_LANE_IO] + 10), ==, 4);
+  g_assert_cmpuint (iv_pipelined_bar_at (&fig, &L, iv_pipelined_x (&fig, &L, MS (21.5)), L.lane_y[IV_LANE_IO] + 10), ==, G_MAXUINT);
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
+
 int
 main (int argc, char **argv)
 {
@@ -754,6 +1024,10 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/gpu-analysis", test_gpu_analysis);
   g_test_add_func ("/trace/pipelined", test_pipelined);
   g_test_add_func ("/trace/breakdown", test_breakdown);
+  g_test_add_func ("/trace/pipeline-plot", test_pipeline_plot);
+  g_test_add_func ("/trace/pipeline-legacy", test_pipeline_legacy);
+  g_test_add_func ("/trace/breakdown-fold", test_breakdown_fold);
+  g_test_add_func ("/trace/pipelined-render", test_pipelined_render);
   g_test_add_func ("/trace/memory-per-slice", test_memory_per_slice);
   g_test_add_func ("/trace/timeline-render", test_timeline_render);
   g_test_add_func ("/trace/timeline-counter", test_timeline_counter);

@@ -1,6 +1,8 @@
 /* iv-cli-trace.c: `inferview trace FILE --stats [--json]`: what a trace holds and where
  * its time goes; `inferview trace FILE -o FIGURE [--from MS --to MS]`: its timeline as a
- * figure. Neither needs a display. */
+ * figure; for pipelined timelines (and PyTorch traces with Candidate_Eval_N windows)
+ * `-o FIGURE [--start-candidate N --num-candidates N --breakdown FILE --min-runtime-pct P]`
+ * draws the pipelined figure. None needs a display. */
 #define G_LOG_DOMAIN "iv-cli"
 
 #include <glib/gi18n.h>
@@ -11,6 +13,7 @@
 #include "iv-cli-private.h"
 #include "iv-cli.h"
 #include "iv-export.h"
+#include "iv-render-pipelined.h"
 #include "iv-render-timeline.h"
 #include "iv-trace-query.h"
 #include "iv-units.h"
@@ -185,6 +188,77 @@ stats_text (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
       }
 }
 
+/* Whole candidate numbers: "3", not "3.5" or "3k". */
+static gboolean
+candidate_number (const char *option, const char *text, gboolean positive, gint64 *out)
+{
+  guint64 v;
+
+  if (!text)
+    return TRUE;
+  if (!g_ascii_string_to_unsigned (text, 10, positive ? 1 : 0, G_MAXINT32, &v, NULL))
+    {
+      fprintf (stderr, "inferview trace: --%s: “%s” is not a %s whole number\n", option, text,
+               positive ? "positive" : "non-negative");
+      return FALSE;
+    }
+  *out = (gint64) v;
+  return TRUE;
+}
+
+static int
+export_pipelined (IvTrace *trace, const char *output, const char *start_cand, const char *num_cand,
+                  const char *breakdown_path, const char *min_pct, gboolean ranged, const char *width,
+                  const char *height, const char *dpi, const char *theme)
+{
+  g_autoptr (IvPipelinePlot) plot = NULL;
+  g_autoptr (IvBreakdown) breakdown = NULL;
+  g_autoptr (GError) error = NULL;
+  IvPipelinedFigure fig = { trace, NULL, NULL, 2.0, G_MAXUINT };
+  IvFigure figure = { iv_render_pipelined, &fig, "pipeline", NULL };
+  IvExportOptions eo;
+  gint64 first = -1, n = 0;
+
+  iv_export_options_init (&eo);
+  eo.width = 1600, eo.height = 560, eo.dpi = 96;
+  if (ranged)
+    return _iv_cli_usage_error ("trace", "%s", _("a pipelined figure is windowed by --start-candidate and "
+                                                 "--num-candidates, not --from and --to"));
+  if (!iv_export_format_from_path (output, &eo.format) || (theme && !iv_theme_from_string (theme, &eo.render.theme)))
+    return _iv_cli_usage_error ("trace", "%s", _("-o must end in .png, .pdf or .svg; --theme is light, dark or print"));
+  if (!candidate_number ("start-candidate", start_cand, FALSE, &first)
+      || !candidate_number ("num-candidates", num_cand, TRUE, &n)
+      || !_iv_cli_number ("trace", "min-runtime-pct", min_pct, TRUE, &fig.min_runtime_pct)
+      || !_iv_cli_number ("trace", "width", width, FALSE, &eo.width)
+      || !_iv_cli_number ("trace", "height", height, FALSE, &eo.height)
+      || !_iv_cli_number ("trace", "dpi", dpi, FALSE, &eo.dpi))
+    return IV_EXIT_USAGE;
+  if (fig.min_runtime_pct > 100)
+    return _iv_cli_usage_error ("trace", "%s", _("--min-runtime-pct is a percentage, 0 to 100"));
+  if (!iv_pipeline_plot_supported (trace))
+    {
+      fprintf (stderr, "inferview trace: %s: %s\n", trace->path,
+               _("not a pipelined timeline (no pipelined_timeline format and no Candidate_Eval_0 slice)"));
+      return IV_EXIT_BAD_INPUT;
+    }
+  plot = iv_pipeline_plot_new (trace, first, n, &error);
+  if (plot && breakdown_path)
+    breakdown = iv_breakdown_load (breakdown_path, &error);
+  if (!plot || (breakdown_path && !breakdown))
+    {
+      _iv_cli_print_error (error);
+      return IV_EXIT_BAD_INPUT;
+    }
+  fig.plot = plot;
+  fig.breakdown = breakdown;
+  if (!iv_export_to_file (&figure, &eo, output, &error))
+    {
+      _iv_cli_print_error (error);
+      return IV_EXIT_BAD_INPUT;
+    }
+  return IV_EXIT_OK;
+}
+
 int
 _iv_cli_trace (int argc, char **argv)
 {
@@ -192,6 +266,7 @@ _iv_cli_trace (int argc, char **argv)
   g_auto (GStrv) files = NULL;
   g_autofree char *output = NULL, *from = NULL, *to = NULL, *width = NULL, *height = NULL;
   g_autofree char *dpi = NULL, *theme = NULL, *color_by = NULL;
+  g_autofree char *start_cand = NULL, *num_cand = NULL, *breakdown = NULL, *min_pct = NULL;
   GOptionEntry entries[] = {
     { "stats", 0, 0, G_OPTION_ARG_NONE, &stats, N_("Print what the trace holds and its time by name"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
@@ -203,6 +278,14 @@ _iv_cli_trace (int argc, char **argv)
     { "dpi", 0, 0, G_OPTION_ARG_STRING, &dpi, N_("PNG resolution (default 96)"), "DPI" },
     { "theme", 0, 0, G_OPTION_ARG_STRING, &theme, N_("light, dark or print"), "THEME" },
     { "color-by", 0, 0, G_OPTION_ARG_STRING, &color_by, N_("Colour slices by name or category"), "name|category" },
+    { "start-candidate", 0, 0, G_OPTION_ARG_STRING, &start_cand,
+      N_("Pipelined timelines: the first candidate shown (default: the file's choice)"), "N" },
+    { "num-candidates", 0, 0, G_OPTION_ARG_STRING, &num_cand,
+      N_("Pipelined timelines: how many candidates (default: the file's choice, else 3)"), "N" },
+    { "breakdown", 0, 0, G_OPTION_ARG_FILENAME, &breakdown,
+      N_("Pipelined timelines: a candidate_breakdown_v1 file drawn as a stacked bar"), "FILE" },
+    { "min-runtime-pct", 0, 0, G_OPTION_ARG_STRING, &min_pct,
+      N_("Breakdown families under P percent fold into Other (default 2)"), "P" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE") },
     { NULL },
   };
@@ -226,7 +309,14 @@ _iv_cli_trace (int argc, char **argv)
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
     }
-  if (output)
+  if (output && (trace->format == IV_TRACE_PIPELINED || start_cand || num_cand || breakdown || min_pct))
+    {
+      int rc = export_pipelined (trace, output, start_cand, num_cand, breakdown, min_pct, from || to,
+                                 width, height, dpi, theme);
+      if (rc != IV_EXIT_OK || !stats)
+        return rc;
+    }
+  else if (output)
     {
       IvTimelineFigure fig = { trace, 0, 0, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
       IvFigure figure = { iv_render_timeline, &fig, "timeline", NULL };
