@@ -913,6 +913,26 @@ test_model_view (void)
 }
 
 
+/* Opens a trace and selects its document; returns the loaded trace. */
+static const IvTrace *
+open_trace (const char *path)
+{
+  const IvTrace *trace = NULL;
+
+  open_paths (path, NULL);
+  settle ();
+  for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
+    {
+      g_autoptr (IvDocument) doc = doc_at (i);
+      g_autofree char *p = g_file_get_path (iv_document_get_file (doc));
+      if (g_str_equal (p, path) && iv_document_get_trace (doc))
+        trace = iv_document_get_trace (doc), iv_window_select (window, doc);
+    }
+  g_assert_nonnull (trace);
+  settle ();
+  return trace;
+}
+
 /* The Traces workspace opens a trace on its timeline: zoom halves the span about its
  * middle, pan moves it, keys reset and fit, a selection is kept and exportable. */
 static void
@@ -925,18 +945,8 @@ test_timeline_view (void)
   gint64 t0, t1, span, a0, a1;
   guint n = g_list_model_get_n_items (iv_window_get_documents (window));
 
-  open_paths (path, NULL);
-  settle ();
-  for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
-    {
-      g_autoptr (IvDocument) doc = doc_at (i);
-      g_autofree char *p = g_file_get_path (iv_document_get_file (doc));
-      if (g_str_equal (p, path) && iv_document_get_trace (doc))
-        trace = iv_document_get_trace (doc), iv_window_select (window, doc);
-    }
+  trace = open_trace (path);
   g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), >=, n);
-  g_assert_nonnull (trace);
-  settle ();
   tl = iv_workspace_page_get_timeline (page);
   g_assert_nonnull (tl);
   iv_timeline_view_get_range (tl, &t0, &t1);
@@ -1088,6 +1098,59 @@ test_timeline_view (void)
   }
 }
 
+/* A pipelined timeline opens on its pipeline view with the file's window (candidates 2–4)
+ * and the breakdown found beside it; the window moves, an impossible one keeps what was
+ * shown, a click describes a bar, a bad breakdown keeps the good one, and the figure
+ * exported is the pipeline's. */
+static void
+test_pipelined_view (void)
+{
+  g_autofree char *path = sample ("traces/pipelined_timeline_sample.json");
+  g_autofree char *bad = g_build_filename (tmpdir, "bad-breakdown.json", NULL);
+  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_TRACES);
+  IvPipelinedView *view;
+  const IvPipelinePlot *plot;
+  const IvFigure *figure;
+  guint merged = G_MAXUINT;
+
+  open_trace (path);
+  view = iv_workspace_page_get_pipelined (page);
+  g_assert_nonnull (view);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view)));
+  figure = iv_workspace_page_get_figure (page);
+  g_assert_nonnull (figure);
+  g_assert_true (figure->render == iv_render_pipelined);
+  plot = iv_pipelined_view_get_plot (view);
+  g_assert_cmpint (plot->first_candidate, ==, 2);
+  g_assert_cmpint (plot->n_candidates, ==, 3);
+  g_assert_cmpint (plot->max_candidate, ==, 9);
+  g_assert_nonnull (iv_pipelined_view_get_breakdown (view));
+  g_assert_cmpint (iv_pipelined_view_get_breakdown (view)->candidate, ==, 3);
+
+  iv_pipelined_view_set_window (view, 5, 2);
+  plot = iv_pipelined_view_get_plot (view);
+  g_assert_cmpint (plot->first_candidate, ==, 5);
+  g_assert_cmpint (plot->n_candidates, ==, 2);
+  iv_pipelined_view_set_window (view, 42, 1);
+  g_assert_true (iv_pipelined_view_get_plot (view) == plot);
+  g_assert_cmpint (plot->first_candidate, ==, 5);
+
+  for (guint i = 0; i < plot->bars->len && merged == G_MAXUINT; i++)
+    if (g_array_index (plot->bars, IvPipelineBar, i).kind == IV_BAR_MERGED_IO
+        && g_array_index (plot->bars, IvPipelineBar, i).candidate == 6)
+      merged = i;
+  g_assert_cmpuint (merged, !=, G_MAXUINT);
+  iv_pipelined_view_select (view, merged);
+  g_assert_nonnull (strstr (iv_pipelined_view_get_details (view), "candidate 6"));
+  g_assert_nonnull (strstr (iv_pipelined_view_get_details (view), "I/O events of the candidate"));
+
+  g_assert_true (g_file_set_contents (bad, "{\"format\": \"candidate_breakdown_v1\", \"gpu_ms\": 3}", -1, NULL));
+  g_assert_false (iv_pipelined_view_load_breakdown (view, bad, NULL));
+  g_assert_nonnull (iv_pipelined_view_get_breakdown (view));
+  g_assert_cmpint (iv_pipelined_view_get_breakdown (view)->candidate, ==, 3);
+  settle ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1122,6 +1185,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/preferences-and-about", test_preferences_and_about);
   g_test_add_func ("/gui/model-view", test_model_view);
   g_test_add_func ("/gui/timeline-view", test_timeline_view);
+  g_test_add_func ("/gui/pipelined-view", test_pipelined_view);
   g_test_add_func ("/gui/window-size-saved", test_window_size_saved);
   rc = g_test_run ();
 

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "iv-model-view.h"
+#include "iv-pipelined-view.h"
 #include "iv-timeline-view.h"
 #include "iv-units.h"
 
@@ -24,6 +25,9 @@ struct _IvWorkspacePage
   guint n_run_rows;
   IvModelView *model_view;    /* the Model workspace only */
   IvTimelineView *timeline;   /* the Traces workspace only, created with the first trace */
+  IvPipelinedView *pipelined; /* beside it, for traces that are pipelined timelines */
+  GtkStack *trace_stack;      /* "pipeline" and "timeline" */
+  GtkWidget *trace_switcher;
   IvDocument *imported;       /* the HF config last added to the model view */
 
   /* template children */
@@ -136,16 +140,44 @@ show_model (IvWorkspacePage *self, IvDocument *doc)
   gtk_stack_set_visible_child_name (self->stack, "model");
 }
 
-/* A loaded trace opens on its timeline, the whole trace in view. */
+/* A loaded trace opens on its timeline, the whole trace in view; a pipelined timeline
+ * opens on its pipeline view, with the timeline of every event a click away (and a
+ * PyTorch trace with Candidate_Eval windows offers the pipeline view the same way). */
 static void
 show_timeline (IvWorkspacePage *self, IvDocument *doc)
 {
+  const IvTrace *trace = iv_document_get_trace (doc);
+  gboolean pipelined = FALSE;
+
   if (!self->timeline)
     {
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
       self->timeline = IV_TIMELINE_VIEW (iv_timeline_view_new ());
-      gtk_stack_add_named (self->stack, GTK_WIDGET (self->timeline), "timeline");
+      self->pipelined = IV_PIPELINED_VIEW (iv_pipelined_view_new ());
+      self->trace_stack = GTK_STACK (gtk_stack_new ());
+      gtk_widget_set_vexpand (GTK_WIDGET (self->trace_stack), TRUE);
+      gtk_stack_add_titled (self->trace_stack, GTK_WIDGET (self->pipelined), "pipeline", _("Pipeline"));
+      gtk_stack_add_titled (self->trace_stack, GTK_WIDGET (self->timeline), "timeline", _("All Events"));
+      self->trace_switcher = gtk_stack_switcher_new ();
+      gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (self->trace_switcher), self->trace_stack);
+      gtk_widget_set_halign (self->trace_switcher, GTK_ALIGN_CENTER);
+      gtk_widget_set_margin_top (self->trace_switcher, 6);
+      gtk_box_append (GTK_BOX (box), self->trace_switcher);
+      gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->trace_stack));
+      gtk_stack_add_named (self->stack, box, "timeline");
     }
-  iv_timeline_view_set_trace (self->timeline, iv_document_get_trace (doc), G_OBJECT (doc));
+  iv_timeline_view_set_trace (self->timeline, trace, G_OBJECT (doc));
+  if (iv_pipeline_plot_supported (trace))
+    {
+      g_autoptr (GError) error = NULL;
+      pipelined = iv_pipelined_view_set_trace (self->pipelined, trace, G_OBJECT (doc), &error);
+      if (!pipelined)
+        g_warning ("%s", error->message);
+    }
+  gtk_widget_set_visible (self->trace_switcher, pipelined);
+  gtk_widget_set_visible (GTK_WIDGET (self->pipelined), pipelined);
+  gtk_stack_set_visible_child_name (self->trace_stack,
+                                    pipelined && trace->format == IV_TRACE_PIPELINED ? "pipeline" : "timeline");
   gtk_stack_set_visible_child_name (self->stack, "timeline");
 }
 
@@ -360,7 +392,9 @@ iv_workspace_page_get_figure (IvWorkspacePage *self)
   if (self->model_view && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "model") == 0)
     return iv_model_view_get_figure (self->model_view);
   if (self->timeline && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "timeline") == 0)
-    return iv_timeline_view_get_figure (self->timeline);
+    return g_strcmp0 (gtk_stack_get_visible_child_name (self->trace_stack), "pipeline") == 0
+             ? iv_pipelined_view_get_figure (self->pipelined)
+             : iv_timeline_view_get_figure (self->timeline);
   return NULL;
 }
 
@@ -369,6 +403,13 @@ iv_workspace_page_get_timeline (IvWorkspacePage *self)
 {
   g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), NULL);
   return self->timeline;
+}
+
+IvPipelinedView *
+iv_workspace_page_get_pipelined (IvWorkspacePage *self)
+{
+  g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), NULL);
+  return self->pipelined;
 }
 
 IvModelView *

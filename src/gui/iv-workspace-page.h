@@ -6,6 +6,7 @@
 
 #include "iv-document.h"
 #include "iv-model-view.h"
+#include "iv-pipelined-view.h"
 #include "iv-timeline-view.h"
 #include "iv-render.h"
 
@@ -24,5 +25,7 @@ const IvFigure *iv_workspace_page_get_figure   (IvWorkspacePage *self);
 IvModelView    *iv_workspace_page_get_model_view (IvWorkspacePage *self);
 /* The Traces workspace's timeline, once a trace has been shown; NULL before. */
 IvTimelineView *iv_workspace_page_get_timeline   (IvWorkspacePage *self);
+/* Its pipeline view (hidden unless the trace is a pipelined timeline); NULL before. */
+IvPipelinedView *iv_workspace_page_get_pipelined (IvWorkspacePage *self);
 
 G_END_DECLS

@@ -1,0 +1,612 @@
+/* iv-pipelined-view.c: the pipelined I/O timeline in the Traces workspace. */
+#define G_LOG_DOMAIN "iv-gui"
+
+#include "iv-pipelined-view.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "iv-units.h"
+
+/* Sibling files looked at for breakdowns: enough for a results folder, bounded so a huge
+ * directory does not stall opening a trace. */
+#define MAX_SIBLINGS 400
+#define MAX_BREAKDOWN_BYTES (1 << 20)
+
+struct _IvPipelinedView
+{
+  GtkWidget parent_instance;
+
+  GtkWidget *box;
+  GtkWidget *area;
+  GtkSpinButton *first, *count, *min_pct;
+  GtkDropDown *bd_choice;
+  GtkStringList *bd_names;
+  GPtrArray *bd_paths;        /* char*, parallel to bd_names after its "None" */
+  GtkLabel *error_label;
+  GtkLabel *details;
+  GtkGrid *candidates;
+  gboolean updating;          /* setting the controls from code, not the user */
+
+  const IvTrace *trace;
+  GObject *owner;
+  IvPipelinePlot *plot;
+  IvBreakdown *breakdown;
+  IvPipelinedFigure fig;
+  IvPipelinedLayout layout;   /* of the last frame, for hit testing */
+  IvFigure figure;
+};
+
+G_DEFINE_FINAL_TYPE (IvPipelinedView, iv_pipelined_view, GTK_TYPE_WIDGET)
+
+static void
+show_error (IvPipelinedView *self, const char *message)
+{
+  gtk_label_set_text (self->error_label, message ? message : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), message != NULL);
+}
+
+static void
+draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
+{
+  IvPipelinedView *self = data;
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  IvRenderOptions ro = { adw_style_manager_get_dark (style) ? IV_THEME_DARK : IV_THEME_LIGHT, 1.0 };
+
+  if (!self->plot)
+    return;
+  iv_pipelined_layout (&self->fig, width, height, &self->layout);
+  iv_render_pipelined (cr, &self->fig, &ro, width, height, NULL);
+}
+
+static char *
+ms_text (gint64 ns)
+{
+  return iv_units_format_seconds (ns * 1e-9);
+}
+
+static const IvCandidate *
+find_candidate (const IvTrace *t, gint64 id)
+{
+  for (guint i = 0; t->candidates && i < t->candidates->len; i++)
+    if (g_array_index (t->candidates, IvCandidate, i).id == id)
+      return &g_array_index (t->candidates, IvCandidate, i);
+  return NULL;
+}
+
+static char *
+describe_bar (IvPipelinedView *self, const IvPipelineBar *b)
+{
+  const IvPipelinePlot *p = self->plot;
+  GString *s = g_string_new (NULL);
+  g_autofree char *start = ms_text (b->start_ns - p->t0_ns);
+  g_autofree char *end = ms_text (b->end_ns - p->t0_ns);
+  g_autofree char *dur = ms_text (b->end_ns - b->start_ns);
+  g_autofree char *name = g_markup_escape_text (b->name, -1);
+
+  if (b->candidate >= 0)
+    g_string_append_printf (s, _("<b>%s</b> · candidate %" G_GINT64_FORMAT "\n"), name, b->candidate);
+  else
+    g_string_append_printf (s, "<b>%s</b>\n", name);
+  g_string_append_printf (s, _("%s · from %s to %s · %s"), iv_lane_name (b->lane), start, end, dur);
+  if (b->start_ns < p->t0_ns || b->end_ns > p->t1_ns)
+    g_string_append (s, _(" · runs past the window"));
+  g_string_append_c (s, '\n');
+  switch (b->kind)
+    {
+    case IV_BAR_MERGED_IO:
+      g_string_append_printf (s, g_dngettext (NULL, "%u I/O event of the candidate, drawn as one bar.",
+                                              "%u I/O events of the candidate, drawn as one bar.", b->n_events),
+                              b->n_events);
+      {
+        const IvCandidate *c = self->trace ? find_candidate (self->trace, b->candidate) : NULL;
+        if (c && c->io_start_ns >= 0)
+          {
+            g_autofree char *hidden = ms_text (c->io_hidden_ns), *exposed = ms_text (c->io_exposed_ns);
+            g_string_append_printf (s, _(" %s of it under GPU compute, %s exposed."), hidden, exposed);
+          }
+      }
+      break;
+    case IV_BAR_FILLED:
+      g_string_append (s, _("Not in the file: the main thread shows nothing between the end of this "
+                            "candidate’s I/O and the start of its GPU compute, so the gap is drawn as "
+                            "await_dispatch (gaps of 1 ms or more)."));
+      break;
+    case IV_BAR_EVENT:
+      if (b->slice != G_MAXSIZE && self->trace)
+        {
+          g_autofree char *args = iv_trace_slice_args (self->trace, b->slice, NULL);
+          if (args && *args && !g_str_equal (args, "{}"))
+            {
+              g_autofree char *escaped = g_markup_escape_text (args, -1);
+              g_string_append_printf (s, _("Arguments: <tt>%s</tt>"), escaped);
+            }
+        }
+      break;
+    }
+  return g_string_free (s, FALSE);
+}
+
+void
+iv_pipelined_view_select (IvPipelinedView *self, guint index)
+{
+  g_return_if_fail (IV_IS_PIPELINED_VIEW (self));
+  if (!self->plot || index >= self->plot->bars->len)
+    index = G_MAXUINT;
+  self->fig.highlighted = index;
+  if (index == G_MAXUINT)
+    gtk_label_set_markup (self->details, _("Click a bar for its details."));
+  else
+    {
+      g_autofree char *text = describe_bar (self, &g_array_index (self->plot->bars, IvPipelineBar, index));
+      gtk_label_set_markup (self->details, text);
+    }
+  gtk_widget_queue_draw (self->area);
+}
+
+const char *
+iv_pipelined_view_get_details (IvPipelinedView *self)
+{
+  g_return_val_if_fail (IV_IS_PIPELINED_VIEW (self), NULL);
+  return gtk_label_get_text (self->details);
+}
+
+/* Per candidate of the window: where its I/O went. */
+static void
+fill_candidates (IvPipelinedView *self)
+{
+  GtkWidget *child;
+  static const char *const heads[] = { N_("Candidate"), N_("I/O"), N_("Under compute"), N_("Exposed"), N_("GPU compute") };
+  int row = 1;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->candidates))))
+    gtk_grid_remove (self->candidates, child);
+  if (!self->plot || self->plot->legacy || !self->trace)
+    return;
+  for (int c = 0; c < (int) G_N_ELEMENTS (heads); c++)
+    {
+      GtkWidget *l = gtk_label_new (_(heads[c]));
+      gtk_label_set_xalign (GTK_LABEL (l), c ? 1 : 0);
+      gtk_widget_add_css_class (l, "heading");
+      gtk_grid_attach (self->candidates, l, c, 0, 1, 1);
+    }
+  for (gint64 id = self->plot->first_candidate; id < self->plot->first_candidate + self->plot->n_candidates; id++)
+    {
+      const IvCandidate *c = find_candidate (self->trace, id);
+      g_autofree char *name = g_strdup_printf ("%" G_GINT64_FORMAT, id);
+      g_autofree char *io = NULL, *hidden = NULL, *exposed = NULL, *gpu = NULL;
+      const char *cells[5];
+
+      if (!c)
+        continue;
+      io = c->io_start_ns >= 0 ? ms_text (c->io_end_ns - c->io_start_ns) : g_strdup ("–");
+      hidden = c->io_start_ns >= 0 ? ms_text (c->io_hidden_ns) : g_strdup ("–");
+      exposed = c->io_start_ns >= 0 ? ms_text (c->io_exposed_ns) : g_strdup ("–");
+      gpu = c->gpu_start_ns >= 0 ? ms_text (c->gpu_end_ns - c->gpu_start_ns) : g_strdup ("–");
+      cells[0] = name, cells[1] = io, cells[2] = hidden, cells[3] = exposed, cells[4] = gpu;
+      for (int k = 0; k < 5; k++)
+        {
+          GtkWidget *l = gtk_label_new (cells[k]);
+          gtk_label_set_xalign (GTK_LABEL (l), k ? 1 : 0);
+          gtk_widget_add_css_class (l, "numeric");
+          gtk_grid_attach (self->candidates, l, k, row, 1, 1);
+        }
+      row++;
+    }
+}
+
+static void
+sync_controls (IvPipelinedView *self)
+{
+  const IvPipelinePlot *p = self->plot;
+  gboolean choose = p && p->n_candidates > 0;
+
+  self->updating = TRUE;
+  gtk_widget_set_sensitive (GTK_WIDGET (self->first), choose);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->count), choose);
+  if (choose)
+    {
+      gtk_spin_button_set_range (self->first, p->min_candidate, p->max_candidate);
+      gtk_spin_button_set_value (self->first, p->first_candidate);
+      gtk_spin_button_set_range (self->count, 1, p->max_candidate - p->min_candidate + 1);
+      gtk_spin_button_set_value (self->count, p->n_candidates);
+    }
+  self->updating = FALSE;
+}
+
+/* Rebuilds the plot for a window; an impossible window keeps the one shown. */
+static gboolean
+rebuild (IvPipelinedView *self, gint64 first, gint64 n, GError **error)
+{
+  IvPipelinePlot *plot = iv_pipeline_plot_new (self->trace, first, n, error);
+
+  if (!plot)
+    return FALSE;
+  g_clear_pointer (&self->plot, iv_pipeline_plot_free);
+  self->plot = plot;
+  self->fig.plot = plot;
+  sync_controls (self);
+  fill_candidates (self);
+  iv_pipelined_view_select (self, G_MAXUINT);
+  show_error (self, NULL);
+  return TRUE;
+}
+
+void
+iv_pipelined_view_set_window (IvPipelinedView *self, gint64 first, gint64 n)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_return_if_fail (IV_IS_PIPELINED_VIEW (self));
+  if (self->trace && !rebuild (self, first, n, &error))
+    {
+      show_error (self, error->message);
+      sync_controls (self);
+    }
+}
+
+static void
+on_window_changed (IvPipelinedView *self)
+{
+  if (self->updating)
+    return;
+  iv_pipelined_view_set_window (self, gtk_spin_button_get_value_as_int (self->first),
+                                gtk_spin_button_get_value_as_int (self->count));
+}
+
+void
+iv_pipelined_view_set_min_pct (IvPipelinedView *self, double min_pct)
+{
+  g_return_if_fail (IV_IS_PIPELINED_VIEW (self));
+  self->fig.min_runtime_pct = CLAMP (min_pct, 0, 100);
+  if (!self->updating)
+    {
+      self->updating = TRUE;
+      gtk_spin_button_set_value (self->min_pct, self->fig.min_runtime_pct);
+      self->updating = FALSE;
+    }
+  gtk_widget_queue_draw (self->area);
+}
+
+static void
+on_min_pct (IvPipelinedView *self)
+{
+  if (!self->updating)
+    iv_pipelined_view_set_min_pct (self, gtk_spin_button_get_value (self->min_pct));
+}
+
+static void
+set_breakdown (IvPipelinedView *self, IvBreakdown *bd)
+{
+  g_clear_pointer (&self->breakdown, iv_breakdown_free);
+  self->breakdown = bd;
+  self->fig.breakdown = bd;
+  gtk_widget_queue_draw (self->area);
+}
+
+const IvBreakdown *
+iv_pipelined_view_get_breakdown (IvPipelinedView *self)
+{
+  g_return_val_if_fail (IV_IS_PIPELINED_VIEW (self), NULL);
+  return self->breakdown;
+}
+
+static guint
+add_breakdown_choice (IvPipelinedView *self, const char *path, const IvBreakdown *bd)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *label = g_strdup_printf (_("Candidate %" G_GINT64_FORMAT " · %s"), bd->candidate, base);
+
+  for (guint i = 0; i < self->bd_paths->len; i++)
+    if (g_str_equal (self->bd_paths->pdata[i], path))
+      return i + 1;
+  g_ptr_array_add (self->bd_paths, g_strdup (path));
+  gtk_string_list_append (self->bd_names, label);
+  return self->bd_paths->len;
+}
+
+gboolean
+iv_pipelined_view_load_breakdown (IvPipelinedView *self, const char *path, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  IvBreakdown *bd;
+
+  g_return_val_if_fail (IV_IS_PIPELINED_VIEW (self), FALSE);
+  bd = iv_breakdown_load (path, &local);
+  if (!bd)
+    {
+      show_error (self, local->message);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  self->updating = TRUE;
+  gtk_drop_down_set_selected (self->bd_choice, add_breakdown_choice (self, path, bd));
+  self->updating = FALSE;
+  set_breakdown (self, bd);
+  show_error (self, NULL);
+  return TRUE;
+}
+
+static void
+on_breakdown_chosen (IvPipelinedView *self)
+{
+  guint i = gtk_drop_down_get_selected (self->bd_choice);
+
+  if (self->updating)
+    return;
+  if (i == 0 || i == GTK_INVALID_LIST_POSITION || i > self->bd_paths->len)
+    set_breakdown (self, NULL);
+  else
+    iv_pipelined_view_load_breakdown (self, self->bd_paths->pdata[i - 1], NULL);
+}
+
+static void
+on_open_response (GtkNativeDialog *dialog, int response, IvPipelinedView *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+      if (path)
+        iv_pipelined_view_load_breakdown (self, path, NULL);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+on_open_breakdown (IvPipelinedView *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Open a Candidate Breakdown"),
+                                                              GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                              GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), NULL);
+  g_autoptr (GtkFileFilter) filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("JSON files"));
+  gtk_file_filter_add_suffix (filter, "json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  if (self->trace && self->trace->path)
+    {
+      g_autofree char *dir = g_path_get_dirname (self->trace->path);
+      g_autoptr (GFile) folder = g_file_new_for_path (dir);
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder, NULL);
+    }
+  g_signal_connect (dialog, "response", G_CALLBACK (on_open_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* Breakdown files beside the trace, offered in the drop-down; the one of a candidate in
+ * the window (else the first found) is shown. */
+static void
+discover_breakdowns (IvPipelinedView *self)
+{
+  g_autofree char *dir = self->trace->path ? g_path_get_dirname (self->trace->path) : NULL;
+  g_autoptr (GDir) d = dir ? g_dir_open (dir, 0, NULL) : NULL;
+  g_autoptr (GPtrArray) found = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+  guint seen = 0, pick = 0;
+
+  while (d && (name = g_dir_read_name (d)) && seen++ < MAX_SIBLINGS)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      GStatBuf st;
+      if (g_str_has_suffix (name, ".json") && g_stat (path, &st) == 0 && st.st_size < MAX_BREAKDOWN_BYTES
+          && g_strcmp0 (path, self->trace->path) != 0)
+        g_ptr_array_add (found, g_steal_pointer (&path));
+    }
+  g_ptr_array_sort (found, (GCompareFunc) (void (*) (void)) g_strcmp0);
+  for (guint i = 0; i < found->len; i++)
+    {
+      g_autoptr (IvBreakdown) bd = iv_breakdown_load (found->pdata[i], NULL);
+      guint at;
+      if (!bd)
+        continue;
+      at = add_breakdown_choice (self, found->pdata[i], bd);
+      if (!pick || (self->plot && bd->candidate >= self->plot->first_candidate
+                    && bd->candidate < self->plot->first_candidate + self->plot->n_candidates))
+        pick = at;
+    }
+  if (pick)
+    iv_pipelined_view_load_breakdown (self, self->bd_paths->pdata[pick - 1], NULL);
+}
+
+gboolean
+iv_pipelined_view_set_trace (IvPipelinedView *self, const IvTrace *trace, GObject *owner, GError **error)
+{
+  IvPipelinePlot *plot;
+
+  g_return_val_if_fail (IV_IS_PIPELINED_VIEW (self), FALSE);
+  plot = iv_pipeline_plot_new (trace, -1, 0, error);
+  if (!plot)
+    return FALSE;
+  g_set_object (&self->owner, owner);
+  self->trace = trace;
+  self->fig.trace = trace;
+  g_clear_pointer (&self->plot, iv_pipeline_plot_free);
+  self->plot = plot;
+  self->fig.plot = plot;
+  set_breakdown (self, NULL);
+  self->updating = TRUE;
+  g_ptr_array_set_size (self->bd_paths, 0);
+  gtk_string_list_splice (self->bd_names, 1, g_list_model_get_n_items (G_LIST_MODEL (self->bd_names)) - 1, NULL);
+  gtk_drop_down_set_selected (self->bd_choice, 0);
+  self->updating = FALSE;
+  sync_controls (self);
+  fill_candidates (self);
+  iv_pipelined_view_select (self, G_MAXUINT);
+  show_error (self, NULL);
+  discover_breakdowns (self);
+  return TRUE;
+}
+
+const IvPipelinePlot *
+iv_pipelined_view_get_plot (IvPipelinedView *self)
+{
+  g_return_val_if_fail (IV_IS_PIPELINED_VIEW (self), NULL);
+  return self->plot;
+}
+
+const IvFigure *
+iv_pipelined_view_get_figure (IvPipelinedView *self)
+{
+  g_return_val_if_fail (IV_IS_PIPELINED_VIEW (self), NULL);
+  return self->plot ? &self->figure : NULL;
+}
+
+static gboolean
+query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip, gpointer data)
+{
+  IvPipelinedView *self = data;
+  const IvPipelineBar *b;
+  guint i;
+  g_autofree char *start = NULL, *dur = NULL, *text = NULL;
+
+  if (!self->plot || self->layout.lane_h <= 0)
+    return FALSE;
+  i = iv_pipelined_bar_at (&self->fig, &self->layout, x, y);
+  if (i == G_MAXUINT)
+    return FALSE;
+  b = &g_array_index (self->plot->bars, IvPipelineBar, i);
+  start = ms_text (b->start_ns - self->plot->t0_ns);
+  dur = ms_text (b->end_ns - b->start_ns);
+  text = b->candidate >= 0
+    ? g_strdup_printf (_("%s · candidate %" G_GINT64_FORMAT "\nstart %s · duration %s"), b->name, b->candidate, start, dur)
+    : g_strdup_printf (_("%s\nstart %s · duration %s"), b->name, start, dur);
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+static void
+on_click (GtkGestureClick *click, int n_press, double x, double y, IvPipelinedView *self)
+{
+  if (self->plot && self->layout.lane_h > 0)
+    iv_pipelined_view_select (self, iv_pipelined_bar_at (&self->fig, &self->layout, x, y));
+}
+
+static void
+iv_pipelined_view_dispose (GObject *object)
+{
+  IvPipelinedView *self = IV_PIPELINED_VIEW (object);
+
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+  g_clear_pointer (&self->plot, iv_pipeline_plot_free);
+  g_clear_pointer (&self->breakdown, iv_breakdown_free);
+  g_clear_pointer (&self->bd_paths, g_ptr_array_unref);
+  g_clear_object (&self->owner);
+  G_OBJECT_CLASS (iv_pipelined_view_parent_class)->dispose (object);
+}
+
+static void
+iv_pipelined_view_class_init (IvPipelinedViewClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = iv_pipelined_view_dispose;
+  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+}
+
+static GtkWidget *
+labelled (const char *mnemonic, GtkWidget *widget)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *label = gtk_label_new_with_mnemonic (mnemonic);
+
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), widget);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), widget);
+  return box;
+}
+
+static void
+iv_pipelined_view_init (IvPipelinedView *self)
+{
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 18);
+  GtkWidget *bottom = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 24);
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *open = gtk_button_new_from_icon_name ("document-open-symbolic");
+  GtkGesture *click = gtk_gesture_click_new ();
+  const char *none[] = { N_("None"), NULL };
+
+  self->fig.highlighted = G_MAXUINT;
+  self->fig.min_runtime_pct = 2.0;
+  self->figure = (IvFigure) { iv_render_pipelined, &self->fig, "pipeline", G_OBJECT (self) };
+  self->bd_paths = g_ptr_array_new_with_free_func (g_free);
+
+  self->first = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (0, 0, 1));
+  self->count = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (1, 1, 1));
+  self->min_pct = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (0, 50, 0.5));
+  gtk_spin_button_set_value (self->min_pct, self->fig.min_runtime_pct);
+  g_signal_connect_swapped (self->first, "value-changed", G_CALLBACK (on_window_changed), self);
+  g_signal_connect_swapped (self->count, "value-changed", G_CALLBACK (on_window_changed), self);
+  g_signal_connect_swapped (self->min_pct, "value-changed", G_CALLBACK (on_min_pct), self);
+  none[0] = _(none[0]);
+  self->bd_names = gtk_string_list_new (none);
+  self->bd_choice = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (self->bd_names), NULL));
+  g_signal_connect_swapped (self->bd_choice, "notify::selected", G_CALLBACK (on_breakdown_chosen), self);
+  gtk_widget_set_tooltip_text (open, _("Open a candidate breakdown file…"));
+  g_signal_connect_swapped (open, "clicked", G_CALLBACK (on_open_breakdown), self);
+
+  gtk_box_append (GTK_BOX (row), labelled (_("_First candidate"), GTK_WIDGET (self->first)));
+  gtk_box_append (GTK_BOX (row), labelled (_("_Candidates"), GTK_WIDGET (self->count)));
+  {
+    GtkWidget *bd = labelled (_("GPU _breakdown"), GTK_WIDGET (self->bd_choice));
+    gtk_box_append (GTK_BOX (bd), open);
+    gtk_box_append (GTK_BOX (row), bd);
+  }
+  gtk_box_append (GTK_BOX (row), labelled (_("Fold families under (%)"), GTK_WIDGET (self->min_pct)));
+  gtk_widget_set_margin_start (row, 12);
+  gtk_widget_set_margin_end (row, 12);
+  gtk_widget_set_margin_top (row, 6);
+  gtk_widget_set_margin_bottom (row, 6);
+
+  self->error_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (self->error_label), "error");
+  gtk_label_set_wrap (self->error_label, TRUE);
+  gtk_label_set_xalign (self->error_label, 0);
+  gtk_widget_set_margin_start (GTK_WIDGET (self->error_label), 12);
+  gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
+
+  self->area = gtk_drawing_area_new ();
+  gtk_widget_set_vexpand (self->area, TRUE);
+  gtk_widget_set_hexpand (self->area, TRUE);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw, self, NULL);
+  gtk_widget_set_has_tooltip (self->area, TRUE);
+  g_signal_connect (self->area, "query-tooltip", G_CALLBACK (query_tooltip), self);
+  g_signal_connect (click, "released", G_CALLBACK (on_click), self);
+  gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (click));
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (gtk_widget_queue_draw),
+                           self->area, G_CONNECT_SWAPPED);
+
+  self->details = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->details, TRUE);
+  gtk_label_set_xalign (self->details, 0);
+  gtk_label_set_yalign (self->details, 0);
+  gtk_label_set_selectable (self->details, TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->details), TRUE);
+  self->candidates = GTK_GRID (gtk_grid_new ());
+  gtk_grid_set_column_spacing (self->candidates, 18);
+  gtk_grid_set_row_spacing (self->candidates, 2);
+  gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->details));
+  gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->candidates));
+  gtk_widget_set_margin_start (bottom, 12);
+  gtk_widget_set_margin_end (bottom, 12);
+  gtk_widget_set_margin_top (bottom, 6);
+  gtk_widget_set_margin_bottom (bottom, 6);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), bottom);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_widget_set_size_request (scroller, -1, 130);
+
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append (GTK_BOX (self->box), row);
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->error_label));
+  gtk_box_append (GTK_BOX (self->box), self->area);
+  gtk_box_append (GTK_BOX (self->box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  gtk_box_append (GTK_BOX (self->box), scroller);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  iv_pipelined_view_select (self, G_MAXUINT);
+}
+
+GtkWidget *
+iv_pipelined_view_new (void)
+{
+  return g_object_new (IV_TYPE_PIPELINED_VIEW, NULL);
+}
