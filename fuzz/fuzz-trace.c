@@ -1,10 +1,12 @@
 /* fuzz-trace.c: libFuzzer targets for the trace loaders. Built twice: as
  * fuzz-trace-chrome (the streaming Chrome loader) and, with IV_FUZZ_PIPELINED, as
  * fuzz-trace-pipelined. Whatever loads is then queried (level of detail, search,
- * statistics, GPU analyses) so the index is exercised too. */
+ * statistics, GPU analyses) so the index is exercised too, and shown as a pipelined
+ * timeline (its own window and a few others) when it can be. */
 #include <glib.h>
 #include <stdint.h>
 
+#include "iv-pipeline-plot.h"
 #include "iv-trace-private.h"
 #include "iv-trace-query.h"
 
@@ -43,6 +45,17 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       iv_trace_lod (t, t->t0_ns, t->t1_ns, 1000, items, first);
       for (gsize s = 0; s < t->n_slices && s < 64; s++)
         g_assert (iv_trace_parent (t, s) < t->n_slices);
+      if (iv_pipeline_plot_supported (t))
+        for (gint64 from = -1; from < 3; from++)
+          {
+            IvPipelinePlot *plot = iv_pipeline_plot_new (t, from, from + 1, NULL);
+            for (guint i = 0; plot && i < plot->bars->len; i++)
+              {
+                const IvPipelineBar *bar = &g_array_index (plot->bars, IvPipelineBar, i);
+                g_assert (bar->lane < IV_N_LANES && bar->end_ns >= bar->start_ns);
+              }
+            iv_pipeline_plot_free (plot);
+          }
       iv_gpu_stats_free (gpu);
       iv_trace_free (t);
     }

@@ -5,6 +5,8 @@
 
 #include "iv-samples.h"
 
+#include "iv-sniff.h"
+
 #include "config.h"
 
 const char *
@@ -57,7 +59,13 @@ iv_samples_for_group (IvGroup group)
 
       while (d && (name = g_dir_read_name (d)) != NULL)
         if (name[0] != '.' && (g_str_has_suffix (name, ".json") || g_str_has_suffix (name, ".gz")))
-          g_ptr_array_add (names, g_build_filename (traces, name, NULL));
+          {
+            /* A breakdown is not a trace: the pipeline view finds it beside its timeline. */
+            g_autofree char *path = g_build_filename (traces, name, NULL);
+            g_autoptr (IvSniffResult) kind = iv_sniff_path (path, FALSE, NULL, NULL, NULL, NULL);
+            if (!kind || kind->kind != IV_KIND_CANDIDATE_BREAKDOWN)
+              g_ptr_array_add (names, g_steal_pointer (&path));
+          }
       g_ptr_array_sort (names, compare_strings);
       for (guint i = 0; i < names->len; i++)
         g_ptr_array_add (files, g_file_new_for_path (names->pdata[i]));
