@@ -1,9 +1,11 @@
 /* bench-timeline: one timeline frame at 1920×1080 (issue 7: median ≤ 8 ms, p95 ≤ 16 ms),
- * zoomed out to the whole trace and zoomed in to a thousandth of it, on generated
- * Kineto-like traces of 1 M and 10 M slices; beside a baseline measured in the same run:
+ * zoomed out to the whole trace and zoomed in to a thousandth of it, on a generated trace
+ * shaped like Chromium's 348k-event startup trace (25 processes, 250 threads, deep task
+ * trees, instants, async slices, flows, counters) and on generated Kineto-like traces of
+ * 1 M and 10 M slices; beside a baseline measured in the same run:
  * the same rows drawn naively, one rectangle per slice, without the level of detail; and
  * the size of a PDF of the whole trace (target ≤ 5 MB).
- * Usage: bench-timeline [--quick] (quick: 1 M slices only). */
+ * Usage: bench-timeline [--quick] (quick: the Chromium shape and 1 M slices only). */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -68,16 +70,25 @@ main (int argc, char **argv)
 {
   gboolean quick = argc > 1 && strcmp (argv[1], "--quick") == 0;
   g_autofree char *dir = g_dir_make_tmp ("iv-bench-timeline-XXXXXX", NULL);
-  const gsize sizes[] = { 1000000, 10000000 };
+  static const struct
+  {
+    const char *label;
+    gsize (*generate) (const char *path, gsize n);
+    gsize n;
+  } traces[] = {
+    { "events, Chromium startup shape", bench_generate_chromium_trace, 348000 },
+    { "slices, Kineto-like", bench_generate_trace, 1000000 },
+    { "slices, Kineto-like", bench_generate_trace, 10000000 },
+  };
   int missed = 0;
 
   printf ("bench-timeline: one frame at %d×%d, median and p95 of 31 frames\n\n", W, H);
-  for (guint k = 0; k < (quick ? 1u : G_N_ELEMENTS (sizes)); k++)
+  for (guint k = 0; k < (quick ? 2u : G_N_ELEMENTS (traces)); k++)
     {
       g_autofree char *path = g_build_filename (dir, "trace.json", NULL);
       g_autoptr (GError) error = NULL;
       g_autoptr (IvTrace) trace = NULL;
-      gsize n = bench_generate_trace (path, sizes[k]);
+      gsize n = traces[k].generate (path, traces[k].n);
       IvTimelineFigure fig = { NULL, 0, 0, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
       gint64 span;
 
@@ -90,7 +101,8 @@ main (int argc, char **argv)
         }
       fig.trace = trace;
       span = trace->t1_ns - trace->t0_ns;
-      printf ("== %" G_GSIZE_FORMAT " slices\n", n);
+      printf ("== %" G_GSIZE_FORMAT " %s (%" G_GSIZE_FORMAT " slices, %u rows)\n", n, traces[k].label,
+              trace->n_slices, trace->rows->len);
       for (int zoom = 0; zoom < 2; zoom++)
         {
           double med, p95, naive;
