@@ -217,6 +217,78 @@ draw_ruler (cairo_t *cr, IvText *text, const IvThemeColors *colors, const IvTime
     }
 }
 
+/* On an image surface a row is one scanline of pixels: each item written into it, then
+ * the line stretched over the row's height in one composite. Thousands of one-to-four
+ * pixel boxes per row cost cairo far more than the pixels do; the result is the same
+ * pixel-aligned boxes. Vector targets (PDF, SVG) keep the rectangles. */
+typedef struct
+{
+  cairo_surface_t *line;    /* ARGB32, the plot's width in device pixels × 1 */
+  double scale;             /* device pixels per unit */
+  int n_px;
+} RowRaster;
+
+static gboolean
+row_raster_init (RowRaster *rr, cairo_t *cr, const IvTimelineLayout *L)
+{
+  cairo_matrix_t m;
+
+  rr->line = NULL;
+  if (cairo_surface_get_type (cairo_get_target (cr)) != CAIRO_SURFACE_TYPE_IMAGE)
+    return FALSE;
+  cairo_get_matrix (cr, &m);
+  if (m.xy != 0 || m.yx != 0 || m.xx <= 0 || m.yy <= 0)
+    return FALSE;
+  rr->scale = m.xx;
+  rr->n_px = MAX (1, (int) ceil ((L->plot_w + 2) * rr->scale));
+  rr->line = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, rr->n_px, 1);
+  return cairo_surface_status (rr->line) == CAIRO_STATUS_SUCCESS;
+}
+
+static guint32
+premultiplied (const IvColor *c)
+{
+  double a = CLAMP (c->a, 0, 1);
+  return (guint32) lround (a * 255) << 24 | (guint32) lround (c->r * a * 255) << 16
+         | (guint32) lround (c->g * a * 255) << 8 | (guint32) lround (c->b * a * 255);
+}
+
+/* @px: per item, the box [x0, x0 + w) in units (already rounded to pixels); @argb per
+ * bucket. Boxes are written in order, so a later one wins where two touch. */
+static void
+row_raster_draw (RowRaster *rr, cairo_t *cr, const IvTimelineLayout *L, const GArray *items,
+                 const guint8 *buckets, const guint32 *argb, double y, double h)
+{
+  guint32 *px;
+  double origin = L->plot_x - 1;
+
+  cairo_surface_flush (rr->line);
+  px = (guint32 *) cairo_image_surface_get_data (rr->line);
+  memset (px, 0, (gsize) rr->n_px * 4);
+  for (guint i = 0; i < items->len; i++)
+    {
+      const IvLodItem *it = &g_array_index (items, IvLodItem, i);
+      double x0 = floor (MAX (iv_timeline_x (L, it->start_ns), L->plot_x - 1));
+      double x1 = ceil (MIN (iv_timeline_x (L, it->end_ns), L->plot_x + L->plot_w + 1));
+      double w = MAX (1, x1 - x0);
+      int a = (int) lround ((x0 - origin) * rr->scale);
+      int b = (int) lround ((x0 + (w > 4 ? w - 1 : w) - origin) * rr->scale);
+      guint32 c = argb[buckets[i]];
+      a = MAX (a, 0), b = MIN (b, rr->n_px);
+      for (int x = a; x < b; x++)
+        px[x] = c;
+    }
+  cairo_surface_mark_dirty (rr->line);
+  cairo_save (cr);
+  cairo_translate (cr, origin, y);
+  cairo_scale (cr, 1 / rr->scale, h);
+  cairo_set_source_surface (cr, rr->line, 0, 0);
+  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+  cairo_rectangle (cr, 0, 0, rr->n_px, 1);
+  cairo_fill (cr);
+  cairo_restore (cr);
+}
+
 gboolean
 iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
                     double height, GError **error)
@@ -229,6 +301,8 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   g_autoptr (GByteArray) slots = NULL;
   g_autoptr (GByteArray) buckets = g_byte_array_new ();
   guint bucket_mask = 0;
+  guint32 bucket_argb[2 * IV_PALETTE_SIZE];
+  RowRaster raster = { NULL, 1, 0 };
   IvText text;
 
   if (!t)
@@ -237,6 +311,14 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       return FALSE;
     }
   iv_timeline_layout (fig, width, height, &L);
+  row_raster_init (&raster, cr, &L);
+  for (guint b = 0; b < 2 * IV_PALETTE_SIZE; b++)
+    {
+      IvColor fill = iv_palette_color (options->theme, b % IV_PALETTE_SIZE);
+      if (b >= IV_PALETTE_SIZE)
+        fill.a = 0.55;
+      bucket_argb[b] = premultiplied (&fill);
+    }
   iv_text_init (&text, cr, 12 * (options->font_scale > 0 ? options->font_scale : 1));
   cairo_save (cr);
   iv_color_set_source (cr, &colors->background);
@@ -314,9 +396,12 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
               }
             bucket_mask = present;
           }
-          for (guint b = 0; b < 2 * IV_PALETTE_SIZE; b++)
+          if (raster.line)
+            row_raster_draw (&raster, cr, &L, items, buckets->data, bucket_argb, y + 1, ROW_H - 2);
+          for (guint b = 0; !raster.line && b < 2 * IV_PALETTE_SIZE; b++)
             {
               gboolean any = FALSE;
+              double run_x0 = 0, run_x1 = -1; /* narrow boxes that touch, drawn as one */
               if (!(bucket_mask & (1u << b)))
                 continue;
               for (guint i = 0; i < items->len; i++)
@@ -328,10 +413,30 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
                   x0 = floor (MAX (iv_timeline_x (&L, it->start_ns), L.plot_x - 1));
                   x1 = ceil (MIN (iv_timeline_x (&L, it->end_ns), L.plot_x + L.plot_w + 1));
                   w = MAX (1, x1 - x0);
-                  /* Neighbours of one colour stay apart by a pixel once there is room. */
-                  cairo_rectangle (cr, x0, y + 1, w > 4 ? w - 1 : w, ROW_H - 2);
                   any = TRUE;
+                  /* Items come in time order: a narrow box touching the run before it
+                   * extends it — the same pixels, a fraction of the boxes to fill in a
+                   * dense zoomed-out row. */
+                  if (w <= 4 && run_x1 >= x0)
+                    {
+                      run_x1 = MAX (run_x1, x0 + w);
+                      continue;
+                    }
+                  /* (a run ends where this box starts: boxes that never overlap are
+                   * filled without cairo's sweep over overlapping rectangles) */
+                  if (run_x1 > run_x0)
+                    cairo_rectangle (cr, run_x0, y + 1, MAX (1, MIN (run_x1, x0) - run_x0), ROW_H - 2);
+                  run_x1 = -1;
+                  if (w <= 4)
+                    {
+                      run_x0 = x0, run_x1 = x0 + w;
+                      continue;
+                    }
+                  /* Neighbours of one colour stay apart by a pixel once there is room. */
+                  cairo_rectangle (cr, x0, y + 1, w - 1, ROW_H - 2);
                 }
+              if (run_x1 > run_x0)
+                cairo_rectangle (cr, run_x0, y + 1, run_x1 - run_x0, ROW_H - 2);
               if (any)
                 {
                   IvColor fill = iv_palette_color (options->theme, b % IV_PALETTE_SIZE);
@@ -539,6 +644,7 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     }
   cairo_restore (cr);
   iv_text_clear (&text);
+  g_clear_pointer (&raster.line, cairo_surface_destroy);
   iv_timeline_layout_clear (&L);
   return cairo_status (cr) == CAIRO_STATUS_SUCCESS;
 }
