@@ -1065,6 +1065,12 @@ test_timeline_view (void)
     g_assert_cmpuint (summed, ==, expected);
     g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (
                           iv_trace_area_get_column_view (area)))), ==, lines);
+    /* Its small charts: the names taking the most time, and over the whole trace (which
+     * holds the GPU kernels) the streams and the kernel time by kind. */
+    g_assert_nonnull (iv_trace_area_get_chart (area, 0));
+    iv_timeline_view_set_area (tl, trace->t0_ns, trace->t1_ns);
+    g_assert_nonnull (iv_trace_area_get_chart (area, 1));
+    g_assert_nonnull (iv_trace_area_get_chart (area, 2));
   }
 
   /* Following a flow: the selection's pane has a button per flow; clicking it selects the

@@ -14,6 +14,7 @@
 #include "iv-trace-pipelined.h"
 #include "iv-pipeline-plot.h"
 #include "iv-render-pipelined.h"
+#include "iv-trace-charts.h"
 #include "iv-trace-query.h"
 
 static char *tmpdir;
@@ -1059,6 +1060,63 @@ test_timeline_raster_matches_vector (void)
   cairo_surface_destroy (rec);
 }
 
+/* The area charts carry the analyses' numbers: on the hand-made GPU trace of
+ * /trace/gpu-analysis, communication (10 µs) is half under compute — green to 5 µs,
+ * vermillion from 5 to 10 — and compute is 10 µs of blue; stream 7 is 12/22 busy. */
+static void
+test_area_charts (void)
+{
+  g_autoptr (IvTrace) t = load_text ("gpu-charts.json",
+      "{\"traceEvents\": ["
+      "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 0, \"args\": {\"name\": \"GPU 0\"}},"
+      "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 0, \"tid\": 7, \"args\": {\"name\": \"stream 7\"}},"
+      "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": 0, \"dur\": 10},"
+      "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllReduce\", \"pid\": 0, \"tid\": 8, \"ts\": 5, \"dur\": 10},"
+      "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD\", \"pid\": 0, \"tid\": 7, \"ts\": 20, \"dur\": 2}]}");
+  g_autoptr (IvGpuStats) gpu = iv_trace_gpu_stats (t, t->t0_ns, t->t1_ns);
+  g_autoptr (GArray) stats = iv_trace_stats_by_name (t, G_MININT64, G_MAXINT64);
+  IvChart *kernels = iv_trace_chart_kernels (gpu);
+  IvChart *streams = iv_trace_chart_streams (t, gpu);
+  IvChart *names = iv_trace_chart_top_names (t, stats, 2);
+  IvRenderOptions opt = { IV_THEME_LIGHT, 1.0 };
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 500, 300);
+  cairo_t *cr = cairo_create (s);
+  const IvChartLayout *L;
+  double y;
+
+  g_assert_nonnull (kernels);
+  g_assert_nonnull (streams);
+  g_assert_nonnull (names);
+  g_assert_cmpuint (iv_chart_get_n_series (names), ==, 2);
+  g_assert_null (iv_trace_chart_top_names (t, stats, 0));
+
+  g_assert_true (iv_chart_render (cr, kernels, &opt, 500, 300, NULL));
+  cairo_surface_flush (s);
+  L = iv_chart_get_layout (kernels);
+  y = iv_chart_to_pixel (L, IV_AXIS_Y, 0); /* communication, the last category, at the bottom */
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 2.5e-6), y), iv_color_from_rgb (0x009e73, 1)), <, 6);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 7.5e-6), y), iv_color_from_rgb (0xd55e00, 1)), <, 6);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 10.5e-6), y), iv_color_from_rgb (0xd55e00, 1)), >, 60);
+  y = iv_chart_to_pixel (L, IV_AXIS_Y, 2); /* compute: 10 µs */
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 9.5e-6), y), iv_color_from_rgb (0x0072b2, 1)), <, 6);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 10.5e-6), y), iv_color_from_rgb (0x0072b2, 1)), >, 60);
+  cairo_destroy (cr);
+
+  /* Streams in percent: stream 7 (the first) busy 12 of 22 µs = 54.5 %. */
+  cr = cairo_create (s);
+  g_assert_true (iv_chart_render (cr, streams, &opt, 500, 300, NULL));
+  cairo_surface_flush (s);
+  L = iv_chart_get_layout (streams);
+  y = iv_chart_to_pixel (L, IV_AXIS_Y, gpu->streams->len - 1);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 52), y), iv_color_from_rgb (0x0072b2, 1)), <, 6);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 57), y), iv_color_from_rgb (0xc0bfbc, 1)), <, 6);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  iv_chart_free (kernels);
+  iv_chart_free (streams);
+  iv_chart_free (names);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1086,6 +1144,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/timeline-render", test_timeline_render);
   g_test_add_func ("/trace/timeline-counter", test_timeline_counter);
   g_test_add_func ("/trace/timeline-raster-matches-vector", test_timeline_raster_matches_vector);
+  g_test_add_func ("/trace/area-charts", test_area_charts);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

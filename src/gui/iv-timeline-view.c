@@ -605,7 +605,7 @@ iv_timeline_view_init (IvTimelineView *self)
   self->bottom = GTK_STACK (gtk_stack_new ());
   gtk_stack_add_titled (self->bottom, details_scroller, "details", _("Selection"));
   self->area_table = IV_TRACE_AREA (iv_trace_area_new ());
-  gtk_widget_set_size_request (GTK_WIDGET (self->area_table), -1, 190);
+  gtk_widget_set_size_request (GTK_WIDGET (self->area_table), -1, 240);
   gtk_stack_add_titled (self->bottom, GTK_WIDGET (self->area_table), "area", _("Area"));
 
   {

@@ -8,6 +8,8 @@
 #include <glib/gi18n.h>
 
 #include "iv-csv.h"
+#include "iv-chart-view.h"
+#include "iv-trace-charts.h"
 #include "iv-units.h"
 
 /* ---- IvNameItem ------------------------------------------------------------------- */
@@ -76,6 +78,7 @@ struct _IvTraceArea
   GListStore *items;
   GtkColumnView *view;
   GtkLabel *summary;
+  IvChartView *charts[3];     /* top names, GPU streams, kernel time by kind */
   char *csv;
 };
 
@@ -197,7 +200,29 @@ iv_trace_area_init (IvTraceArea *self)
 
   self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   gtk_box_append (GTK_BOX (self->box), top);
-  gtk_box_append (GTK_BOX (self->box), scroller);
+  {
+    /* The table on the left, the range's analyses as small charts on the right; the
+     * charts scroll rather than widen the window. */
+    GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+    GtkWidget *charts = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+    GtkWidget *chart_scroller = gtk_scrolled_window_new ();
+    for (guint i = 0; i < G_N_ELEMENTS (self->charts); i++)
+      {
+        self->charts[i] = IV_CHART_VIEW (iv_chart_view_new ());
+        gtk_widget_set_size_request (GTK_WIDGET (self->charts[i]), i == 0 ? 380 : 300, 200);
+        gtk_widget_set_visible (GTK_WIDGET (self->charts[i]), FALSE);
+        gtk_box_append (GTK_BOX (charts), GTK_WIDGET (self->charts[i]));
+      }
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (chart_scroller), charts);
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (chart_scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+    gtk_widget_set_size_request (scroller, 420, -1);
+    gtk_paned_set_start_child (GTK_PANED (paned), scroller);
+    gtk_paned_set_end_child (GTK_PANED (paned), chart_scroller);
+    gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
+    gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);
+    gtk_widget_set_vexpand (paned, TRUE);
+    gtk_box_append (GTK_BOX (self->box), paned);
+  }
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   iv_trace_area_set_range (self, NULL, 0, 0);
 }
@@ -240,26 +265,25 @@ iv_trace_area_set_range (IvTraceArea *self, const IvTrace *trace, gint64 t0_ns, 
           g_string_append_printf (csv, ",%" G_GUINT64_FORMAT ",%.9g,%.9g,%.9g,%.9g\n", st->count,
                                   it->v[NUM_TOTAL], it->v[NUM_SELF], it->v[NUM_MEAN], it->v[NUM_MAX]);
         }
-      /* GPU streams busy and idle in the range, then kernel time by kind and overlap. */
-      for (guint i = 0; gpu && i < gpu->streams->len; i++)
-        {
-          const IvStreamStats *ss = &g_array_index (gpu->streams, IvStreamStats, i);
-          const IvTrack *tr = &g_array_index (trace->tracks, IvTrack, ss->track);
-          double busy = ss->busy_ns + ss->idle_ns > 0 ? 100.0 * ss->busy_ns / (ss->busy_ns + ss->idle_ns) : 0;
-          g_string_append_printf (summary, _("\n%s: %.1f %% busy, %" G_GUINT64_FORMAT " kernels"),
-                                  tr->name ? tr->name : tr->key, busy, ss->kernels);
-        }
-      if (gpu && gpu->streams->len)
-        {
-          g_autofree char *c = iv_units_format_seconds (gpu->by_kind_ns[IV_KERNEL_COMPUTE] * 1e-9);
-          g_autofree char *m = iv_units_format_seconds (gpu->by_kind_ns[IV_KERNEL_MEMORY] * 1e-9);
-          g_autofree char *n = iv_units_format_seconds (gpu->by_kind_ns[IV_KERNEL_COMM] * 1e-9);
-          g_string_append_printf (summary, _("\nkernels: compute %s, memory %s, communication %s (%.0f %% of it under compute)"),
-                                  c, m, n, 100 * gpu->comm_overlap_share);
-        }
+      /* GPU streams and kernel time are the charts beside the table; the overlap stays
+       * here as a sentence, it is the number people quote. */
+      if (gpu && gpu->comm_ns > 0)
+        g_string_append_printf (summary, _(" · communication %.0f %% under compute"), 100 * gpu->comm_overlap_share);
     }
   else
     g_string_append (summary, _("Shift+drag across the timeline to aggregate a range."));
+  {
+    IvChart *charts[3] = { trace ? iv_trace_chart_top_names (trace, stats, 6) : NULL,
+                           trace ? iv_trace_chart_streams (trace, gpu) : NULL,
+                           iv_trace_chart_kernels (gpu) };
+    static const char *const names[3] = { "area-names", "area-gpu-streams", "area-kernels" };
+    for (guint i = 0; i < G_N_ELEMENTS (self->charts); i++)
+      {
+        gtk_widget_set_visible (GTK_WIDGET (self->charts[i]), charts[i] != NULL);
+        if (charts[i])
+          iv_chart_view_set_chart (self->charts[i], charts[i], names[i]);
+      }
+  }
   g_list_store_splice (self->items, 0, g_list_model_get_n_items (G_LIST_MODEL (self->items)),
                        items->pdata, items->len);
   gtk_label_set_text (self->summary, summary->str);
@@ -279,4 +303,13 @@ iv_trace_area_get_column_view (IvTraceArea *self)
 {
   g_return_val_if_fail (IV_IS_TRACE_AREA (self), NULL);
   return self->view;
+}
+
+IvChart *
+iv_trace_area_get_chart (IvTraceArea *self, guint index)
+{
+  g_return_val_if_fail (IV_IS_TRACE_AREA (self), NULL);
+  g_return_val_if_fail (index < G_N_ELEMENTS (self->charts), NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->charts[index])) ? iv_chart_view_get_chart (self->charts[index])
+                                                                   : NULL;
 }

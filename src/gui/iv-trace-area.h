@@ -4,6 +4,7 @@
 
 #include <gtk/gtk.h>
 
+#include "iv-chart.h"
 #include "iv-trace-query.h"
 
 G_BEGIN_DECLS
@@ -20,5 +21,9 @@ void           iv_trace_area_set_range       (IvTraceArea   *self,
 /* name,count,total_s,self_s,mean_s,max_s — one row per name, by total descending. */
 const char    *iv_trace_area_get_csv         (IvTraceArea   *self);
 GtkColumnView *iv_trace_area_get_column_view (IvTraceArea   *self);
+/* The small charts of the range: 0 top names, 1 GPU streams, 2 kernel time by kind;
+ * NULL when that analysis has nothing for the range. */
+IvChart       *iv_trace_area_get_chart       (IvTraceArea   *self,
+                                              guint          index);
 
 G_END_DECLS

@@ -1,0 +1,124 @@
+/* iv-trace-charts.c: small charts of a trace range's analyses (see the header). */
+#define G_LOG_DOMAIN "iv-render"
+
+#include "iv-trace-charts.h"
+
+#include <glib/gi18n.h>
+
+#define SECONDS ((IvUnit) { IV_UNIT_SECONDS, 1.0, NULL })
+#define NAME_CHARS 26 /* longer names lose their middle: the chart is small */
+
+/* "[param|pytorch.model.alex_net|0|0|0|warmup|forward]" → "[param|pytorch.…up|forward]":
+ * both ends of a profiler name tell the most. */
+static char *
+shorten (const char *name)
+{
+  glong n = g_utf8_strlen (name, -1);
+  g_autofree char *head = NULL, *tail = NULL;
+
+  if (n <= NAME_CHARS)
+    return g_strdup (name);
+  head = g_utf8_substring (name, 0, NAME_CHARS / 2);
+  tail = g_utf8_substring (name, n - (NAME_CHARS / 2 - 1), n);
+  return g_strconcat (head, "…", tail, NULL);
+}
+
+static char *
+stream_label (const IvTrace *t, guint track)
+{
+  const IvTrack *tr = &g_array_index (t->tracks, IvTrack, track);
+  const IvProcess *p = t->processes->pdata[tr->process];
+  return g_strdup_printf ("%s · %s", p->name ? p->name : p->key, tr->name ? tr->name : tr->key);
+}
+
+IvChart *
+iv_trace_chart_streams (const IvTrace *t, const IvGpuStats *gpu)
+{
+  IvChart *c;
+  g_autoptr (GPtrArray) names = NULL;
+  g_autofree double *busy = NULL, *idle = NULL;
+  guint n = gpu ? gpu->streams->len : 0;
+
+  if (n == 0)
+    return NULL;
+  names = g_ptr_array_new_with_free_func (g_free);
+  busy = g_new (double, n);
+  idle = g_new (double, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const IvStreamStats *s = &g_array_index (gpu->streams, IvStreamStats, i);
+      g_ptr_array_add (names, stream_label (t, s->track));
+      busy[i] = s->busy_ns * 1e-9;
+      idle[i] = s->idle_ns * 1e-9;
+    }
+  c = iv_chart_new ();
+  iv_chart_set_title (c, _("GPU streams, share busy"), NULL);
+  iv_chart_set_categories (c, (const char *const *) names->pdata, n);
+  iv_chart_set_bar_mode (c, IV_BARS_PERCENT, TRUE);
+  iv_chart_set_legend (c, IV_LEGEND_AUTO);
+  iv_series_set_color (iv_chart_add_bars (c, _("busy"), busy, n), 0x0072b2);
+  iv_series_set_color (iv_chart_add_bars (c, _("idle"), idle, n), 0xc0bfbc);
+  return c;
+}
+
+IvChart *
+iv_trace_chart_kernels (const IvGpuStats *gpu)
+{
+  const char *cats[] = { _("compute"), _("memory"), _("communication") };
+  double kernel[3], exposed[3] = { 0 }, hidden[3] = { 0 };
+  IvChart *c;
+
+  if (!gpu || gpu->by_kind_ns[IV_KERNEL_COMPUTE] + gpu->by_kind_ns[IV_KERNEL_MEMORY]
+                  + gpu->by_kind_ns[IV_KERNEL_COMM] <= 0)
+    return NULL;
+  kernel[0] = gpu->by_kind_ns[IV_KERNEL_COMPUTE] * 1e-9;
+  kernel[1] = gpu->by_kind_ns[IV_KERNEL_MEMORY] * 1e-9;
+  kernel[2] = 0;
+  /* Communication split into what compute hides and what it does not. */
+  hidden[2] = gpu->comm_overlapped_ns * 1e-9;
+  exposed[2] = MAX (0, gpu->by_kind_ns[IV_KERNEL_COMM] - gpu->comm_overlapped_ns) * 1e-9;
+  c = iv_chart_new ();
+  iv_chart_set_title (c, _("Kernel time by kind"), NULL);
+  iv_chart_set_categories (c, cats, 3);
+  iv_chart_set_bar_mode (c, IV_BARS_STACKED, TRUE);
+  iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
+  iv_chart_axis_set_title (c, IV_AXIS_X, _("time"));
+  /* below: inside, it would sit on the longest bar, which is the one to read */
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+  iv_series_set_color (iv_chart_add_bars (c, _("kernels"), kernel, 3), 0x0072b2);
+  iv_series_set_color (iv_chart_add_bars (c, _("communication under compute"), hidden, 3), 0x009e73);
+  iv_series_set_color (iv_chart_add_bars (c, _("communication exposed"), exposed, 3), 0xd55e00);
+  return c;
+}
+
+IvChart *
+iv_trace_chart_top_names (const IvTrace *t, const GArray *stats, guint n)
+{
+  g_autoptr (GPtrArray) names = NULL;
+  g_autofree double *total = NULL, *self = NULL;
+  IvChart *c;
+
+  n = stats ? MIN (n, stats->len) : 0;
+  if (n == 0)
+    return NULL;
+  names = g_ptr_array_new_with_free_func (g_free);
+  total = g_new (double, n);
+  self = g_new (double, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const IvNameStats *s = &g_array_index (stats, IvNameStats, i);
+      g_ptr_array_add (names, shorten (iv_trace_string (t, s->name)));
+      total[i] = s->total_ns * 1e-9;
+      self[i] = s->self_ns * 1e-9;
+    }
+  c = iv_chart_new ();
+  iv_chart_set_title (c, _("Most time by name"), NULL);
+  iv_chart_set_categories (c, (const char *const *) names->pdata, n);
+  iv_chart_set_bar_mode (c, IV_BARS_GROUPED, TRUE);
+  iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
+  iv_chart_axis_set_title (c, IV_AXIS_X, _("time"));
+  iv_chart_set_legend (c, IV_LEGEND_AUTO);
+  iv_series_set_color (iv_chart_add_bars (c, _("total"), total, n), 0x0072b2);
+  iv_series_set_color (iv_chart_add_bars (c, _("self"), self, n), 0xe69f00);
+  return c;
+}

@@ -1,0 +1,23 @@
+/* iv-trace-charts.h: the trace engine's analyses of a time range as small charts — GPU
+ * streams busy and idle, kernel time by kind with the communication hidden under
+ * compute, and the names taking the most time. The area selection of the Traces
+ * workspace shows them; each is a chart of the chart toolkit (hover, zoom, export). */
+#pragma once
+
+#include "iv-chart.h"
+#include "iv-trace-query.h"
+
+G_BEGIN_DECLS
+
+/* NULL when @gpu has no streams. */
+IvChart *iv_trace_chart_streams   (const IvTrace    *trace,
+                                   const IvGpuStats *gpu);
+/* NULL when @gpu has no kernel time. */
+IvChart *iv_trace_chart_kernels   (const IvGpuStats *gpu);
+/* The @n names of @stats (by total time descending) with the most total time, with
+ * their self time; NULL when @stats is empty. */
+IvChart *iv_trace_chart_top_names (const IvTrace    *trace,
+                                   const GArray     *stats,
+                                   guint             n);
+
+G_END_DECLS
