@@ -19,25 +19,35 @@ result_clear (Result *r)
 }
 
 static Result
-run (const char *first, ...)
+run_valist (const char *first, va_list ap)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
   Result r = { 0 };
   int wait_status;
-  va_list ap;
 
   g_ptr_array_add (argv, (gpointer) g_getenv ("IV_BINARY"));
-  va_start (ap, first);
   for (const char *a = first; a; a = va_arg (ap, const char *))
     g_ptr_array_add (argv, (gpointer) a);
-  va_end (ap);
   g_ptr_array_add (argv, NULL);
   g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
                                &r.out, &r.err, &wait_status, &error));
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (wait_status));
   r.status = WEXITSTATUS (wait_status);
+  return r;
+}
+
+/* `inferview ARGS…` (NULL-terminated): its exit status and what it printed. */
+static Result
+run (const char *first, ...)
+{
+  Result r;
+  va_list ap;
+
+  va_start (ap, first);
+  r = run_valist (first, ap);
+  va_end (ap);
   return r;
 }
 
@@ -231,6 +241,29 @@ be32 (const guchar *p)
   return (guint32) p[0] << 24 | (guint32) p[1] << 16 | (guint32) p[2] << 8 | p[3];
 }
 
+/* Runs `inferview ARGS…`, expects success and a PNG of @width × @height (0: any) at @png. */
+static void
+assert_png_written (const char *png, guint32 width, guint32 height, const char *first, ...)
+{
+  g_autofree char *data = NULL;
+  gsize len;
+  Result r;
+  va_list ap;
+
+  va_start (ap, first);
+  r = run_valist (first, ap);
+  va_end (ap);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  g_assert_true (g_file_get_contents (png, &data, &len, NULL));
+  g_assert_cmpuint (len, >, 24);
+  g_assert_cmpmem (data, 8, "\x89PNG\r\n\x1a\n", 8);
+  if (width)
+    g_assert_cmpuint (be32 ((guchar *) data + 16), ==, width);
+  if (height)
+    g_assert_cmpuint (be32 ((guchar *) data + 20), ==, height);
+}
+
 /* --figure writes the named figure in the format its extension names, at the figure's
  * default size or the one asked for; usage errors and failed evaluations write nothing. */
 static void
@@ -245,17 +278,9 @@ test_model_figure (void)
   gsize len;
   Result r;
 
-  r = run ("model", "--preset", "Llama-3.1-8B", "--mode", "prefill", "--tq", "8192",
-           "--context", "0", "--tp", "4", "--cp", "4", "--cp-place", "cube",
-           "--figure", "pipeline", "-o", png, NULL);
-  g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
-  g_assert_true (g_file_get_contents (png, &data, &len, NULL));
-  g_assert_cmpuint (len, >, 24);
-  g_assert_cmpmem (data, 8, "\x89PNG\r\n\x1a\n", 8);
-  g_assert_cmpuint (be32 ((guchar *) data + 16), ==, 1600);
-  g_assert_cmpuint (be32 ((guchar *) data + 20), ==, 520);
-  g_clear_pointer (&data, g_free);
+  assert_png_written (png, 1600, 520, "model", "--preset", "Llama-3.1-8B", "--mode", "prefill", "--tq", "8192",
+                      "--context", "0", "--tp", "4", "--cp", "4", "--cp-place", "cube",
+                      "--figure", "pipeline", "-o", png, NULL);
 
   r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "roofline", "-o", pdf, NULL);
   g_assert_cmpint (r.status, ==, 0);
@@ -274,13 +299,8 @@ test_model_figure (void)
   g_assert_nonnull (strstr (data, "width=\"675pt\""));
   g_clear_pointer (&data, g_free);
 
-  r = run ("model", "--preset", "Llama-3.1-8B", "--hardware", "torus4x4", "--tp", "4",
-           "--tp-place", "cube", "--figure", "topology", "-o", png, NULL);
-  g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
-  g_assert_true (g_file_get_contents (png, &data, &len, NULL));
-  g_assert_cmpuint (be32 ((guchar *) data + 16), ==, 1100);
-  g_clear_pointer (&data, g_free);
+  assert_png_written (png, 1100, 0, "model", "--preset", "Llama-3.1-8B", "--hardware", "torus4x4", "--tp", "4",
+                      "--tp-place", "cube", "--figure", "topology", "-o", png, NULL);
 
   r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "sweep", "--sweep", "pp", "-o", bad, NULL);
   g_assert_cmpint (r.status, ==, 2);
@@ -319,13 +339,7 @@ test_trace_pipelined_figure (void)
   gsize len;
   Result r;
 
-  r = run ("trace", trace, "-o", png, NULL);
-  g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
-  g_assert_true (g_file_get_contents (png, &data, &len, NULL));
-  g_assert_cmpuint (be32 ((guchar *) data + 16), ==, 1600);
-  g_assert_cmpuint (be32 ((guchar *) data + 20), ==, 560);
-  g_clear_pointer (&data, g_free);
+  assert_png_written (png, 1600, 560, "trace", trace, "-o", png, NULL);
   /* The SVG holds the breakdown's folded families and the window's labels as text. */
   r = run ("trace", trace, "-o", svg, "--start-candidate", "3", "--num-candidates", "2",
            "--breakdown", bd, "--min-runtime-pct", "5", NULL);
@@ -369,13 +383,7 @@ test_trace_figure (void)
   gsize len;
   Result r;
 
-  r = run ("trace", trace, "-o", png, NULL);
-  g_assert_cmpint (r.status, ==, 0);
-  result_clear (&r);
-  g_assert_true (g_file_get_contents (png, &data, &len, NULL));
-  g_assert_cmpuint (be32 ((guchar *) data + 16), ==, 1600);
-  g_assert_cmpuint (be32 ((guchar *) data + 20), ==, 900);
-  g_clear_pointer (&data, g_free);
+  assert_png_written (png, 1600, 900, "trace", trace, "-o", png, NULL);
   r = run ("trace", trace, "-o", pdf, "--from", "41300", "--to", "41500", "--theme", "print", NULL);
   g_assert_cmpint (r.status, ==, 0);
   result_clear (&r);
