@@ -1,5 +1,5 @@
-/* iv-stats.h: the statistics charts draw: quantiles, histogram bins, box plots, and
- * per-pixel-column decimation of long lines. */
+/* iv-stats.h: the statistics charts draw and runs report: quantiles, histogram bins,
+ * box plots, and per-pixel-column decimation of long lines. */
 #pragma once
 
 #include <glib.h>
