@@ -323,8 +323,8 @@ iv_sniff_input (IvInput *input, gboolean deep, IvProgressFunc progress, gpointer
 
 static const char *const compression_suffixes[] = { ".gz", ".zst", NULL };
 
-static char *
-strip_compression (const char *name)
+char *
+iv_sniff_strip_compression (const char *name)
 {
   for (guint i = 0; compression_suffixes[i]; i++)
     if (g_str_has_suffix (name, compression_suffixes[i]))
@@ -338,7 +338,7 @@ find_records_file (const char *dir, GPtrArray *names)
 {
   for (guint i = 0; i < names->len; i++)
     {
-      g_autofree char *bare = strip_compression (names->pdata[i]);
+      g_autofree char *bare = iv_sniff_strip_compression (names->pdata[i]);
       if (g_str_has_suffix (bare, ".jsonl") && !g_str_has_suffix (bare, "telemetry_export.jsonl")
           && !g_str_has_suffix (bare, "_gpu_telemetry.jsonl"))
         return g_build_filename (dir, names->pdata[i], NULL);
@@ -355,7 +355,7 @@ folder_is_run (const char *dir, GPtrArray *names, gboolean has_aggregate)
     return TRUE;
   for (guint i = 0; i < names->len; i++)
     {
-      g_autofree char *bare = strip_compression (names->pdata[i]);
+      g_autofree char *bare = iv_sniff_strip_compression (names->pdata[i]);
       if (g_str_has_prefix (bare, "profile_export")
           && (g_str_has_suffix (bare, ".json") || g_str_has_suffix (bare, ".jsonl")))
         return TRUE;
@@ -366,7 +366,7 @@ folder_is_run (const char *dir, GPtrArray *names, gboolean has_aggregate)
   /* A custom --profile-export-prefix foo writes foo.jsonl beside foo.json. */
   for (guint i = 0; i < names->len; i++)
     {
-      g_autofree char *bare = strip_compression (names->pdata[i]);
+      g_autofree char *bare = iv_sniff_strip_compression (names->pdata[i]);
       if (g_str_has_suffix (bare, ".jsonl"))
         {
           g_autofree char *json = g_strndup (bare, strlen (bare) - 1);

@@ -54,6 +54,8 @@ IvSniffResult *iv_sniff_input           (IvInput        *input,
                                          GError        **error);
 void           iv_sniff_result_free     (IvSniffResult  *result);
 
+/* @name without a .gz or .zst suffix (newly allocated). */
+char          *iv_sniff_strip_compression (const char *name);
 int            iv_natural_compare       (const char     *a,
                                          const char     *b);
 

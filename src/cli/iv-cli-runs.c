@@ -1,0 +1,215 @@
+/* iv-cli-runs.c: `inferview runs PATH... [--json]`: what was discovered under the paths
+ * — each run's configuration, request and error counts, and every metric's statistics
+ * (from the per-request records of the profiling phase, else from the summary). For
+ * scripts and regression checks. */
+#define G_LOG_DOMAIN "iv-cli"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "config.h"
+#include "iv-cli-private.h"
+#include "iv-cli.h"
+#include "iv-sweep.h"
+
+/* NaN is not JSON: an absent number is null. */
+static void
+add_number (JsonBuilder *b, const char *key, double v)
+{
+  json_builder_set_member_name (b, key);
+  if (isfinite (v))
+    json_builder_add_double_value (b, v);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r)
+{
+  g_autoptr (GPtrArray) tags = iv_run_metric_tags (r);
+  g_autofree char *label = iv_sweep_run_label (sweep, r);
+  GHashTableIter it;
+  gpointer key, value;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "path");
+  json_builder_add_string_value (b, r->path);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, r->name);
+  json_builder_set_member_name (b, "label");
+  json_builder_add_string_value (b, label);
+  json_builder_set_member_name (b, "config");
+  json_builder_begin_object (b);
+  for (IvField f = 0; f < IV_N_FIELDS; f++)
+    {
+      g_autofree char *text = iv_run_field_text (r, f);
+      double v = iv_run_field_number (r, f);
+      json_builder_set_member_name (b, iv_field_key (f));
+      if (!text)
+        json_builder_add_null_value (b);
+      else if (f == IV_FIELD_STREAMING)
+        json_builder_add_boolean_value (b, r->streaming);
+      else if (isfinite (v))
+        json_builder_add_double_value (b, v);
+      else
+        json_builder_add_string_value (b, text);
+    }
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "requests");
+  json_builder_add_int_value (b, r->has_records ? (gint64) r->n_requests
+                                                : (iv_run_get_summary (r, "request_count")
+                                                   ? (gint64) iv_run_get_summary (r, "request_count")->avg : 0));
+  json_builder_set_member_name (b, "warmup_requests");
+  json_builder_add_int_value (b, (gint64) r->n_warmup);
+  json_builder_set_member_name (b, "errors");
+  json_builder_add_int_value (b, (gint64) r->n_errors);
+  json_builder_set_member_name (b, "error_types");
+  json_builder_begin_object (b);
+  g_hash_table_iter_init (&it, r->error_types);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      json_builder_set_member_name (b, key);
+      json_builder_add_int_value (b, GPOINTER_TO_UINT (value));
+    }
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "source");
+  json_builder_add_string_value (b, r->has_records ? "records" : "summary");
+  add_number (b, "duration_s", r->duration_s);
+  json_builder_set_member_name (b, "gpus");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < r->gpus->len; i++)
+    {
+      const IvGpu *g = r->gpus->pdata[i];
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "uuid");
+      json_builder_add_string_value (b, g->uuid);
+      json_builder_set_member_name (b, "index");
+      json_builder_add_int_value (b, g->index);
+      json_builder_set_member_name (b, "model");
+      json_builder_add_string_value (b, g->model);
+      json_builder_set_member_name (b, "samples");
+      json_builder_add_int_value (b, g->ts_ns->len);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "metrics");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < tags->len; i++)
+    {
+      IvMetricSummary s = { 0 };
+      if (!iv_run_metric_stats (r, tags->pdata[i], &s))
+        continue;
+      json_builder_set_member_name (b, tags->pdata[i]);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "unit");
+      json_builder_add_string_value (b, s.unit);
+      add_number (b, "count", s.count);
+      add_number (b, "avg", s.avg);
+      add_number (b, "min", s.min);
+      add_number (b, "max", s.max);
+      add_number (b, "std", s.std);
+      add_number (b, "p50", s.p50);
+      add_number (b, "p90", s.p90);
+      add_number (b, "p95", s.p95);
+      add_number (b, "p99", s.p99);
+      json_builder_end_object (b);
+      iv_metric_summary_clear (&s);
+    }
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+}
+
+static void
+print_text (const IvSweep *s)
+{
+  printf (g_dngettext (NULL, "%u run", "%u runs", s->runs->len), s->runs->len);
+  if (s->varying->len)
+    {
+      printf (" · %s", _("varying:"));
+      for (guint i = 0; i < s->varying->len; i++)
+        printf (" %s", iv_field_key (GPOINTER_TO_UINT (s->varying->pdata[i])));
+    }
+  printf ("\n");
+  for (guint i = 0; i < s->runs->len; i++)
+    {
+      const IvRun *r = s->runs->pdata[i];
+      g_autofree char *label = iv_sweep_run_label (s, r);
+      IvMetricSummary ttft = { 0 }, lat = { 0 };
+      gboolean has_ttft = iv_run_metric_stats (r, "time_to_first_token", &ttft);
+      gboolean has_lat = iv_run_metric_stats (r, "request_latency", &lat);
+      printf ("%-32s %-24s %6" G_GSIZE_FORMAT " requests %4" G_GSIZE_FORMAT " errors", label,
+              r->model ? r->model : "–", r->n_requests, r->n_errors);
+      if (has_ttft)
+        printf ("  TTFT p50 %.4g %s", ttft.p50, ttft.unit ? ttft.unit : "");
+      if (has_lat)
+        printf ("  latency p99 %.4g %s", lat.p99, lat.unit ? lat.unit : "");
+      printf ("\n");
+      iv_metric_summary_clear (&ttft);
+      iv_metric_summary_clear (&lat);
+    }
+  for (guint i = 0; i < s->warnings->len; i++)
+    fprintf (stderr, "inferview runs: %s\n", (const char *) s->warnings->pdata[i]);
+}
+
+int
+_iv_cli_runs (int argc, char **argv)
+{
+  gboolean json = FALSE;
+  g_auto (GStrv) paths = NULL;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_("PATH…") },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvSweep) sweep = NULL;
+
+  g_option_context_set_summary (ctx, _("Discover the AIPerf runs under the paths and report their metrics."));
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    return _iv_cli_usage_error ("runs", "%s", error->message);
+  if (!paths || !paths[0])
+    return _iv_cli_usage_error ("runs", "%s", _("name at least one run or sweep folder"));
+  sweep = iv_sweep_load ((const char *const *) paths, NULL, NULL, NULL, &error);
+  if (!sweep)
+    {
+      _iv_cli_print_error (error);
+      return IV_EXIT_BAD_INPUT;
+    }
+  if (json)
+    {
+      g_autoptr (JsonBuilder) b = json_builder_new ();
+      g_autoptr (JsonGenerator) gen = json_generator_new ();
+      g_autoptr (JsonNode) root = NULL;
+      g_autofree char *text = NULL;
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "varying");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < sweep->varying->len; i++)
+        json_builder_add_string_value (b, iv_field_key (GPOINTER_TO_UINT (sweep->varying->pdata[i])));
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "warnings");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < sweep->warnings->len; i++)
+        json_builder_add_string_value (b, sweep->warnings->pdata[i]);
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "runs");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < sweep->runs->len; i++)
+        add_run (b, sweep, sweep->runs->pdata[i]);
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+      root = json_builder_get_root (b);
+      json_generator_set_root (gen, root);
+      json_generator_set_pretty (gen, TRUE);
+      text = json_generator_to_data (gen, NULL);
+      printf ("%s\n", text);
+    }
+  else
+    print_text (sweep);
+  return IV_EXIT_OK;
+}

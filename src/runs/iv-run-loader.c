@@ -1,0 +1,884 @@
+/* iv-run-loader.c: reading a run folder. The per-request and telemetry JSON Lines are
+ * streamed through yajl (100,000 requests are ~85 MB); the summary, time slices and
+ * aggregate are small documents read with json-glib. Timestamps go from their text
+ * straight to int64 nanoseconds: a double cannot hold an epoch in ns. */
+#define G_LOG_DOMAIN "iv-runs"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iv-run.h"
+#include "iv-sniff.h"
+
+IvRun      *_iv_run_new               (const char *path);
+GHashTable *_iv_run_summary_table_new (void);
+
+/* ---------- the files of a run ---------- */
+
+typedef struct
+{
+  char *records, *summary, *telemetry, *timeslices, *aggregate;
+  char *prefix;
+} RunFiles;
+
+static void
+run_files_clear (RunFiles *f)
+{
+  g_free (f->records);
+  g_free (f->summary);
+  g_free (f->telemetry);
+  g_free (f->timeslices);
+  g_free (f->aggregate);
+  g_free (f->prefix);
+}
+
+/* Which file is which, by name: profile_export.jsonl / profile_export_aiperf.json, or
+ * the same under a custom prefix (foo.jsonl, foo_aiperf.json or foo.json), telemetry
+ * as *gpu_telemetry*.jsonl, time slices as *_timeslices.json; compressed or not. */
+static void
+find_files (const char *dir, RunFiles *f)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+  char *old_summary = NULL;
+
+  while (d && (name = g_dir_read_name (d)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, (GCompareFunc) (void (*) (void)) g_strcmp0);
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *bare = iv_sniff_strip_compression (names->pdata[i]);
+      char *full = g_build_filename (dir, names->pdata[i], NULL);
+      char **slot = NULL;
+
+      if (g_str_has_suffix (bare, ".jsonl"))
+        slot = strstr (bare, "telemetry") ? &f->telemetry : &f->records;
+      else if (g_str_has_suffix (bare, "_timeslices.json"))
+        slot = &f->timeslices;
+      else if (g_str_has_suffix (bare, "_aiperf.json"))
+        slot = &f->summary;
+      else if (g_str_has_suffix (bare, ".json") && !g_str_equal (bare, "inputs.json")
+               && !g_str_has_suffix (bare, "_aggregate.json"))
+        slot = &old_summary;
+      if (slot && !*slot)
+        *slot = g_steal_pointer (&full);
+      g_free (full);
+      if (slot == &f->records && !f->prefix)
+        f->prefix = g_strndup (bare, strlen (bare) - strlen (".jsonl"));
+    }
+  /* The older generation wrote profile_export.json (metrics under "records"). */
+  if (!f->summary)
+    f->summary = old_summary;
+  else
+    g_free (old_summary);
+  {
+    g_autofree char *agg = g_build_filename (dir, "aggregate", "profile_export_aiperf_aggregate.json", NULL);
+    if (g_file_test (agg, G_FILE_TEST_IS_REGULAR))
+      f->aggregate = g_steal_pointer (&agg);
+  }
+  if (!f->prefix && f->summary)
+    {
+      g_autofree char *base = g_path_get_basename (f->summary);
+      g_autofree char *bare = iv_sniff_strip_compression (base);
+      f->prefix = g_str_has_suffix (bare, "_aiperf.json") ? g_strndup (bare, strlen (bare) - strlen ("_aiperf.json"))
+                                                          : g_strndup (bare, strlen (bare) - strlen (".json"));
+    }
+}
+
+/* ---------- numbers from yajl's text ---------- */
+
+static gboolean
+text_to_int64 (const char *s, size_t len, gint64 *out)
+{
+  char buf[40];
+  char *end;
+
+  if (len == 0 || len >= sizeof buf)
+    return FALSE;
+  memcpy (buf, s, len);
+  buf[len] = '\0';
+  *out = g_ascii_strtoll (buf, &end, 10);
+  if (*end == '\0')
+    return TRUE;
+  /* "1.7625e18" or "123.0": through a double, exact enough for what is not a timestamp */
+  *out = (gint64) g_ascii_strtod (buf, &end);
+  return *end == '\0';
+}
+
+static double
+text_to_double (const char *s, size_t len)
+{
+  char buf[64];
+
+  if (len == 0 || len >= sizeof buf)
+    return NAN;
+  memcpy (buf, s, len);
+  buf[len] = '\0';
+  return g_ascii_strtod (buf, NULL);
+}
+
+static gboolean
+key_is (const unsigned char *key, size_t len, const char *name)
+{
+  return strlen (name) == len && memcmp (key, name, len) == 0;
+}
+
+/* ---------- profile_export.jsonl ---------- */
+
+typedef enum { SEC_NONE, SEC_METADATA, SEC_METRICS, SEC_ERROR, SEC_OTHER } Section;
+
+typedef struct
+{
+  guint metric;
+  double value;
+} Pending;
+
+typedef struct
+{
+  IvRun *run;
+  int depth;
+  Section section;
+  char field[48];          /* metadata field or error field being read */
+  gint metric;             /* metrics: the metric being read, or -1 */
+  gboolean in_value;       /* metrics: inside "value" */
+  gboolean in_unit;
+  guint last_metric;       /* where the previous key was: records repeat their order */
+
+  /* the record being read */
+  gint64 start, ack, end;
+  guint32 worker;
+  gboolean warmup, cancelled, failed;
+  char error_type[96];
+  GArray *pending;         /* Pending */
+} RecordCtx;
+
+static void
+record_reset (RecordCtx *c)
+{
+  c->start = c->ack = c->end = -1;
+  c->worker = 0;
+  c->warmup = c->cancelled = c->failed = FALSE;
+  c->error_type[0] = '\0';
+  g_array_set_size (c->pending, 0);
+}
+
+static guint
+metric_for (RecordCtx *c, const unsigned char *key, size_t len)
+{
+  GPtrArray *ms = c->run->metrics;
+  IvRunMetric *m;
+
+  /* Records list their metrics in one order: try the one after the last first. */
+  for (guint k = 0; k < ms->len; k++)
+    {
+      guint i = (c->last_metric + 1 + k) % ms->len;
+      if (key_is (key, len, ((IvRunMetric *) ms->pdata[i])->tag))
+        return c->last_metric = i;
+    }
+  m = g_new0 (IvRunMetric, 1);
+  m->tag = g_strndup ((const char *) key, len);
+  m->values = g_array_new (FALSE, FALSE, sizeof (double));
+  m->request = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_ptr_array_add (ms, m);
+  return c->last_metric = ms->len - 1;
+}
+
+static void
+record_commit (RecordCtx *c)
+{
+  IvRun *r = c->run;
+  guint32 index;
+  guint8 flags;
+
+  if (c->warmup)
+    {
+      r->n_warmup++;
+      return;
+    }
+  index = (guint32) r->n_requests++;
+  flags = (c->failed ? IV_REQUEST_FAILED : 0) | (c->cancelled ? IV_REQUEST_CANCELLED : 0);
+  g_array_append_val (r->start_ns, c->start);
+  g_array_append_val (r->ack_ns, c->ack);
+  g_array_append_val (r->end_ns, c->end);
+  g_array_append_val (r->worker, c->worker);
+  g_array_append_val (r->flags, flags);
+  if (c->start >= 0)
+    r->t0_ns = MIN (r->t0_ns, c->start);
+  if (c->end >= 0)
+    r->t1_ns = MAX (r->t1_ns, c->end);
+  if (c->failed)
+    {
+      const char *type = c->error_type[0] ? c->error_type : "unknown";
+      gpointer old = g_hash_table_lookup (r->error_types, type);
+      r->n_errors++;
+      g_hash_table_insert (r->error_types, g_strdup (type), GUINT_TO_POINTER (GPOINTER_TO_UINT (old) + 1));
+      /* A failed request's few metrics are not the service's performance. */
+      return;
+    }
+  for (guint i = 0; i < c->pending->len; i++)
+    {
+      const Pending *p = &g_array_index (c->pending, Pending, i);
+      IvRunMetric *m = r->metrics->pdata[p->metric];
+      g_array_append_val (m->values, p->value);
+      g_array_append_val (m->request, index);
+    }
+}
+
+static int
+rec_start_map (void *ctx)
+{
+  RecordCtx *c = ctx;
+  c->depth++;
+  if (c->depth == 1)
+    {
+      record_reset (c);
+      c->section = SEC_NONE;
+    }
+  else if (c->depth == 2 && c->section == SEC_ERROR)
+    c->failed = TRUE;
+  return 1;
+}
+
+static int
+rec_end_map (void *ctx)
+{
+  RecordCtx *c = ctx;
+  if (c->depth == 3 && c->section == SEC_METRICS)
+    c->metric = -1;
+  if (c->depth == 2)
+    c->section = SEC_NONE;
+  if (c->depth == 1)
+    record_commit (c);
+  c->depth--;
+  return 1;
+}
+
+static int
+rec_map_key (void *ctx, const unsigned char *key, size_t len)
+{
+  RecordCtx *c = ctx;
+
+  c->in_value = c->in_unit = FALSE;
+  if (c->depth == 1)
+    c->section = key_is (key, len, "metadata") ? SEC_METADATA : key_is (key, len, "metrics") ? SEC_METRICS
+                 : key_is (key, len, "error") ? SEC_ERROR : SEC_OTHER;
+  else if (c->depth == 2 && c->section == SEC_METRICS)
+    c->metric = (gint) metric_for (c, key, len);
+  else if (c->depth == 2)
+    {
+      size_t n = MIN (len, sizeof c->field - 1);
+      memcpy (c->field, key, n);
+      c->field[n] = '\0';
+    }
+  else if (c->depth == 3 && c->section == SEC_METRICS)
+    {
+      c->in_value = key_is (key, len, "value");
+      c->in_unit = key_is (key, len, "unit");
+    }
+  return 1;
+}
+
+static void
+add_value (RecordCtx *c, double v)
+{
+  Pending p = { (guint) c->metric, v };
+  g_array_append_val (c->pending, p);
+}
+
+static int
+rec_number (void *ctx, const char *s, size_t len)
+{
+  RecordCtx *c = ctx;
+
+  if (c->section == SEC_METADATA && c->depth == 2)
+    {
+      gint64 v;
+      if (!text_to_int64 (s, len, &v))
+        return 1;
+      if (g_str_equal (c->field, "request_start_ns"))
+        c->start = v;
+      else if (g_str_equal (c->field, "request_ack_ns"))
+        c->ack = v;
+      else if (g_str_equal (c->field, "request_end_ns"))
+        c->end = v;
+    }
+  else if (c->section == SEC_METRICS && c->metric >= 0 && c->in_value)
+    add_value (c, text_to_double (s, len));
+  return 1;
+}
+
+static int
+rec_string (void *ctx, const unsigned char *s, size_t len)
+{
+  RecordCtx *c = ctx;
+
+  if (c->section == SEC_METADATA && c->depth == 2)
+    {
+      if (g_str_equal (c->field, "benchmark_phase"))
+        c->warmup = key_is (s, len, "warmup");
+      else if (g_str_equal (c->field, "worker_id"))
+        {
+          g_autofree char *w = g_strndup ((const char *) s, len);
+          c->worker = iv_intern_add (c->run->strings, w, -1);
+        }
+    }
+  else if (c->section == SEC_METRICS && c->metric >= 0 && c->in_unit)
+    {
+      IvRunMetric *m = c->run->metrics->pdata[c->metric];
+      if (!m->unit)
+        m->unit = g_strndup ((const char *) s, len);
+    }
+  else if (c->section == SEC_ERROR && c->depth == 2 && g_str_equal (c->field, "type"))
+    {
+      size_t n = MIN (len, sizeof c->error_type - 1);
+      memcpy (c->error_type, s, n);
+      c->error_type[n] = '\0';
+    }
+  return 1;
+}
+
+static int
+rec_boolean (void *ctx, int value)
+{
+  RecordCtx *c = ctx;
+  if (c->section == SEC_METADATA && c->depth == 2 && g_str_equal (c->field, "was_cancelled"))
+    c->cancelled = value;
+  return 1;
+}
+
+static int
+rec_start_array (void *ctx)
+{
+  RecordCtx *c = ctx;
+  if (c->section == SEC_METRICS && c->metric >= 0 && c->in_value)
+    ((IvRunMetric *) c->run->metrics->pdata[c->metric])->list = TRUE;
+  return 1;
+}
+
+static const yajl_callbacks record_callbacks = {
+  .yajl_boolean = rec_boolean,
+  .yajl_number = rec_number,
+  .yajl_string = rec_string,
+  .yajl_start_map = rec_start_map,
+  .yajl_map_key = rec_map_key,
+  .yajl_end_map = rec_end_map,
+  .yajl_start_array = rec_start_array,
+};
+
+static gboolean
+load_records (IvRun *r, const char *path, IvProgressFunc progress, gpointer data, GCancellable *cancellable,
+              GError **error)
+{
+  g_autoptr (IvInput) in = iv_input_open (path, error);
+  RecordCtx c = { .run = r, .metric = -1 };
+  gboolean ok;
+
+  if (!in)
+    return FALSE;
+  c.pending = g_array_new (FALSE, FALSE, sizeof (Pending));
+  iv_intern_add (r->strings, "", -1); /* id 0: no worker */
+  ok = iv_json_stream_parse (in, &record_callbacks, &c, IV_JSON_STREAM_MULTIPLE_VALUES, progress, data,
+                             cancellable, NULL, error);
+  g_array_unref (c.pending);
+  r->has_records = ok;
+  return ok;
+}
+
+/* ---------- gpu_telemetry_export.jsonl ---------- */
+
+typedef struct
+{
+  IvRun *run;
+  int depth;
+  gboolean in_data;
+  char key[64];
+  gint64 ts;
+  gint index;
+  char *uuid, *model, *hostname, *url;
+  GArray *values;          /* double per field of the record */
+  GPtrArray *fields;       /* char* */
+} TelemetryCtx;
+
+static void
+telemetry_commit (TelemetryCtx *c)
+{
+  IvGpu *g = c->uuid ? (IvGpu *) iv_run_find_gpu (c->run, c->uuid) : NULL;
+
+  if (!c->uuid || c->ts < 0)
+    return;
+  if (!g)
+    {
+      g = g_new0 (IvGpu, 1);
+      g->uuid = g_strdup (c->uuid);
+      g->model = g_strdup (c->model);
+      g->hostname = g_strdup (c->hostname);
+      g->url = g_strdup (c->url);
+      g->index = c->index;
+      g->ts_ns = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g->names = g_ptr_array_new_with_free_func (g_free);
+      g->series = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+      g_ptr_array_add (c->run->gpus, g);
+    }
+  /* One GPU scraped through two DCGM endpoints appears twice: keep the first endpoint. */
+  else if (g_strcmp0 (g->url, c->url) != 0)
+    return;
+  g_array_append_val (g->ts_ns, c->ts);
+  for (guint i = 0; i < c->fields->len; i++)
+    {
+      guint at;
+      GArray *series;
+      if (!g_ptr_array_find_with_equal_func (g->names, c->fields->pdata[i], g_str_equal, &at))
+        {
+          GArray *fresh = g_array_new (FALSE, FALSE, sizeof (double));
+          double nan = NAN;
+          for (guint k = 0; k + 1 < g->ts_ns->len; k++)
+            g_array_append_val (fresh, nan);
+          g_ptr_array_add (g->names, g_strdup (c->fields->pdata[i]));
+          g_ptr_array_add (g->series, fresh);
+          at = g->names->len - 1;
+        }
+      series = g->series->pdata[at];
+      g_array_append_val (series, g_array_index (c->values, double, i));
+    }
+  /* Fields this record lacks stay absent, keeping every series as long as the clock. */
+  for (guint i = 0; i < g->series->len; i++)
+    {
+      GArray *series = g->series->pdata[i];
+      double nan = NAN;
+      while (series->len < g->ts_ns->len)
+        g_array_append_val (series, nan);
+    }
+}
+
+static int
+tel_start_map (void *ctx)
+{
+  TelemetryCtx *c = ctx;
+  c->depth++;
+  if (c->depth == 1)
+    {
+      c->ts = -1;
+      c->index = -1;
+      g_clear_pointer (&c->uuid, g_free);
+      g_clear_pointer (&c->model, g_free);
+      g_clear_pointer (&c->hostname, g_free);
+      g_clear_pointer (&c->url, g_free);
+      g_array_set_size (c->values, 0);
+      g_ptr_array_set_size (c->fields, 0);
+    }
+  else if (c->depth == 2)
+    c->in_data = g_str_equal (c->key, "telemetry_data");
+  return 1;
+}
+
+static int
+tel_end_map (void *ctx)
+{
+  TelemetryCtx *c = ctx;
+  if (c->depth == 2)
+    c->in_data = FALSE;
+  if (c->depth == 1)
+    telemetry_commit (c);
+  c->depth--;
+  return 1;
+}
+
+static int
+tel_map_key (void *ctx, const unsigned char *key, size_t len)
+{
+  TelemetryCtx *c = ctx;
+  size_t n = MIN (len, sizeof c->key - 1);
+  memcpy (c->key, key, n);
+  c->key[n] = '\0';
+  return 1;
+}
+
+static int
+tel_number (void *ctx, const char *s, size_t len)
+{
+  TelemetryCtx *c = ctx;
+  if (c->depth == 2 && c->in_data)
+    {
+      double v = text_to_double (s, len);
+      g_array_append_val (c->values, v);
+      g_ptr_array_add (c->fields, g_strdup (c->key));
+    }
+  else if (c->depth == 1 && g_str_equal (c->key, "timestamp_ns"))
+    text_to_int64 (s, len, &c->ts);
+  else if (c->depth == 1 && g_str_equal (c->key, "gpu_index"))
+    {
+      gint64 v;
+      if (text_to_int64 (s, len, &v))
+        c->index = (gint) v;
+    }
+  return 1;
+}
+
+static int
+tel_string (void *ctx, const unsigned char *s, size_t len)
+{
+  TelemetryCtx *c = ctx;
+  char **slot = NULL;
+
+  if (c->depth != 1)
+    return 1;
+  if (g_str_equal (c->key, "gpu_uuid"))
+    slot = &c->uuid;
+  else if (g_str_equal (c->key, "gpu_model_name"))
+    slot = &c->model;
+  else if (g_str_equal (c->key, "hostname"))
+    slot = &c->hostname;
+  else if (g_str_equal (c->key, "dcgm_url"))
+    slot = &c->url;
+  if (slot)
+    {
+      g_free (*slot);
+      *slot = g_strndup ((const char *) s, len);
+    }
+  return 1;
+}
+
+static const yajl_callbacks telemetry_callbacks = {
+  .yajl_number = tel_number,
+  .yajl_string = tel_string,
+  .yajl_start_map = tel_start_map,
+  .yajl_map_key = tel_map_key,
+  .yajl_end_map = tel_end_map,
+};
+
+static gboolean
+load_telemetry (IvRun *r, const char *path, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (IvInput) in = iv_input_open (path, error);
+  TelemetryCtx c = { .run = r };
+  gboolean ok;
+
+  if (!in)
+    return FALSE;
+  c.values = g_array_new (FALSE, FALSE, sizeof (double));
+  c.fields = g_ptr_array_new_with_free_func (g_free);
+  ok = iv_json_stream_parse (in, &telemetry_callbacks, &c, IV_JSON_STREAM_MULTIPLE_VALUES, NULL, NULL,
+                             cancellable, NULL, error);
+  g_array_unref (c.values);
+  g_ptr_array_unref (c.fields);
+  g_free (c.uuid);
+  g_free (c.model);
+  g_free (c.hostname);
+  g_free (c.url);
+  return ok;
+}
+
+/* ---------- summary, time slices, aggregate (json-glib) ---------- */
+
+static JsonNode *
+read_json (const char *path, GError **error)
+{
+  g_autoptr (IvInput) in = iv_input_open (path, error);
+  g_autoptr (GByteArray) bytes = g_byte_array_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) local = NULL;
+  guint8 buf[1 << 15];
+  gssize n;
+
+  if (!in)
+    return NULL;
+  while ((n = iv_input_read (in, (char *) buf, sizeof buf, error)) > 0)
+    g_byte_array_append (bytes, buf, (guint) n);
+  if (n < 0)
+    return NULL;
+  if (!json_parser_load_from_data (parser, (const char *) bytes->data, bytes->len, &local))
+    {
+      g_autofree char *display = g_filename_display_name (path);
+      /* json-glib's message carries the line and column */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", display, local->message);
+      return NULL;
+    }
+  if (!json_parser_get_root (parser) || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      g_autofree char *display = g_filename_display_name (path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: not a JSON object"), display);
+      return NULL;
+    }
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+/* A number member, NaN when absent, null or not a number. */
+static double
+number (JsonObject *o, const char *key)
+{
+  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
+  if (!n || !JSON_NODE_HOLDS_VALUE (n))
+    return NAN;
+  switch (json_node_get_value_type (n))
+    {
+    case G_TYPE_INT64: return (double) json_node_get_int (n);
+    case G_TYPE_DOUBLE: return json_node_get_double (n);
+    default: return NAN;
+    }
+}
+
+static const char *
+string (JsonObject *o, const char *key)
+{
+  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
+  return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING ? json_node_get_string (n)
+                                                                                          : NULL;
+}
+
+static JsonObject *
+object (JsonObject *o, const char *key)
+{
+  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
+  return n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+}
+
+static JsonArray *
+array (JsonObject *o, const char *key)
+{
+  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
+  return n && JSON_NODE_HOLDS_ARRAY (n) ? json_node_get_array (n) : NULL;
+}
+
+/* {"unit", "avg", …}: a metric's statistics; NULL for anything else. */
+static IvMetricSummary *
+metric_summary (JsonNode *node)
+{
+  JsonObject *o = node && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+  IvMetricSummary *s;
+
+  if (!o || !string (o, "unit"))
+    return NULL;
+  s = g_new0 (IvMetricSummary, 1);
+  s->unit = g_strdup (string (o, "unit"));
+  s->avg = number (o, "avg"), s->min = number (o, "min"), s->max = number (o, "max"), s->std = number (o, "std");
+  s->p1 = number (o, "p1"), s->p5 = number (o, "p5"), s->p10 = number (o, "p10"), s->p25 = number (o, "p25");
+  s->p50 = number (o, "p50"), s->p75 = number (o, "p75"), s->p90 = number (o, "p90"), s->p95 = number (o, "p95");
+  s->p99 = number (o, "p99"), s->count = number (o, "count");
+  return s;
+}
+
+/* input_config, both generations: endpoint/loadgen (older) or models/phases (newer). */
+static void
+read_config (IvRun *r, JsonObject *cfg)
+{
+  JsonObject *endpoint = object (cfg, "endpoint"), *loadgen = object (cfg, "loadgen");
+  JsonObject *prompt = object (object (cfg, "input"), "prompt");
+  JsonArray *names = array (endpoint, "model_names");
+  JsonArray *phases = array (cfg, "phases");
+  JsonObject *models = object (cfg, "models");
+  JsonArray *items = array (models, "items");
+
+  if (names && json_array_get_length (names) > 0)
+    r->model = g_strdup (json_array_get_string_element (names, 0));
+  else if (items && json_array_get_length (items) > 0 && JSON_NODE_HOLDS_OBJECT (json_array_get_element (items, 0)))
+    r->model = g_strdup (string (json_array_get_object_element (items, 0), "name"));
+  r->endpoint_type = g_strdup (string (endpoint, "type"));
+  r->endpoint = g_strdup (string (endpoint, "custom_endpoint"));
+  r->url = g_strdup (string (endpoint, "url"));
+  if (!r->url && array (endpoint, "urls") && json_array_get_length (array (endpoint, "urls")) > 0)
+    r->url = g_strdup (json_array_get_string_element (array (endpoint, "urls"), 0));
+  if (endpoint && json_object_has_member (endpoint, "streaming"))
+    r->streaming = json_object_get_boolean_member (endpoint, "streaming");
+  r->concurrency = number (loadgen, "concurrency");
+  r->request_rate = number (loadgen, "request_rate");
+  r->request_count = number (loadgen, "request_count");
+  for (guint i = 0; phases && i < json_array_get_length (phases); i++)
+    {
+      JsonNode *pn = json_array_get_element (phases, i);
+      JsonObject *p = JSON_NODE_HOLDS_OBJECT (pn) ? json_node_get_object (pn) : NULL;
+      if (!p || g_strcmp0 (string (p, "name"), "profiling") != 0)
+        continue;
+      if (isnan (r->concurrency))
+        r->concurrency = number (p, "concurrency");
+      if (isnan (r->request_rate))
+        r->request_rate = number (p, "request_rate");
+      if (isnan (r->request_count))
+        r->request_count = number (p, "requests");
+    }
+  r->isl = number (object (prompt, "input_tokens"), "mean");
+  r->osl = number (object (prompt, "output_tokens"), "mean");
+}
+
+static gboolean
+load_summary (IvRun *r, const char *path, GError **error)
+{
+  g_autoptr (JsonNode) root = read_json (path, error);
+  JsonObject *o, *metrics;
+  JsonArray *errors;
+
+  if (!root)
+    return FALSE;
+  o = json_node_get_object (root);
+  /* The older generation keeps the metrics under "records". */
+  metrics = object (o, "records") ? object (o, "records") : o;
+  {
+    g_autoptr (GList) members = json_object_get_members (metrics);
+    for (GList *l = members; l; l = l->next)
+      {
+        IvMetricSummary *s = metric_summary (json_object_get_member (metrics, l->data));
+        if (!s)
+          continue;
+        g_ptr_array_add (r->summary_tags, g_strdup (l->data));
+        g_hash_table_replace (r->summary, g_strdup (l->data), s);
+      }
+  }
+  if (object (o, "input_config"))
+    read_config (r, object (o, "input_config"));
+  if (iv_run_get_summary (r, "benchmark_duration"))
+    r->duration_s = iv_run_get_summary (r, "benchmark_duration")->avg;
+  /* Without per-request records, the summary's error list is the only one. */
+  errors = array (o, "error_summary");
+  if (!r->has_records)
+    for (guint i = 0; errors && i < json_array_get_length (errors); i++)
+      {
+        JsonNode *en = json_array_get_element (errors, i);
+        JsonObject *e = JSON_NODE_HOLDS_OBJECT (en) ? json_node_get_object (en) : NULL;
+        const char *type = string (object (e, "error_details"), "type");
+        double count = number (e, "count");
+        if (!e || isnan (count))
+          continue;
+        r->n_errors += (gsize) count;
+        g_hash_table_insert (r->error_types, g_strdup (type ? type : "unknown"), GUINT_TO_POINTER ((guint) count));
+      }
+  return TRUE;
+}
+
+static gboolean
+load_timeslices (IvRun *r, const char *path, GError **error)
+{
+  g_autoptr (JsonNode) root = read_json (path, error);
+  JsonArray *slices;
+
+  if (!root)
+    return FALSE;
+  slices = array (json_node_get_object (root), "timeslices");
+  for (guint i = 0; slices && i < json_array_get_length (slices); i++)
+    {
+      JsonNode *sn = json_array_get_element (slices, i);
+      JsonObject *so = JSON_NODE_HOLDS_OBJECT (sn) ? json_node_get_object (sn) : NULL;
+      IvTimeslice *ts;
+      g_autoptr (GList) members = NULL;
+      double v;
+
+      if (!so)
+        continue;
+      ts = g_new0 (IvTimeslice, 1);
+      v = number (so, "timeslice_index");
+      ts->index = isnan (v) ? (gint64) i : (gint64) v;
+      v = number (so, "start_ns");
+      ts->start_ns = isnan (v) ? -1 : (gint64) v;
+      v = number (so, "end_ns");
+      ts->end_ns = isnan (v) ? -1 : (gint64) v;
+      ts->complete = !json_object_has_member (so, "is_complete") || json_object_get_null_member (so, "is_complete")
+                     || json_object_get_boolean_member (so, "is_complete");
+      ts->metrics = _iv_run_summary_table_new ();
+      members = json_object_get_members (so);
+      for (GList *l = members; l; l = l->next)
+        {
+          IvMetricSummary *s = metric_summary (json_object_get_member (so, l->data));
+          if (s)
+            g_hash_table_replace (ts->metrics, g_strdup (l->data), s);
+        }
+      g_ptr_array_add (r->timeslices, ts);
+    }
+  return TRUE;
+}
+
+static gboolean
+load_aggregate (IvRun *r, const char *path, GError **error)
+{
+  g_autoptr (JsonNode) root = read_json (path, error);
+  g_autoptr (GList) members = NULL;
+  JsonObject *o;
+  g_autofree char *trials_dir = NULL;
+
+  if (!root)
+    return FALSE;
+  o = json_node_get_object (root);
+  members = json_object_get_members (o);
+  for (GList *l = members; l; l = l->next)
+    {
+      JsonObject *s = object (o, l->data);
+      IvAggregateStat *a;
+      if (!s || isnan (number (s, "mean")))
+        continue;
+      a = g_new0 (IvAggregateStat, 1);
+      a->unit = g_strdup (string (s, "unit"));
+      a->mean = number (s, "mean"), a->std = number (s, "std"), a->min = number (s, "min");
+      a->max = number (s, "max"), a->cv = number (s, "cv"), a->se = number (s, "se");
+      a->ci_low = number (s, "ci_low"), a->ci_high = number (s, "ci_high");
+      g_hash_table_replace (r->aggregate, g_strdup (l->data), a);
+    }
+  /* The trials: profile_runs/run_NNNN/ or trial_NNNN/ beside aggregate/. */
+  trials_dir = g_build_filename (r->path, "profile_runs", NULL);
+  for (int k = 0; k < 2; k++)
+    {
+      g_autoptr (GDir) d = g_dir_open (k ? r->path : trials_dir, 0, NULL);
+      const char *name;
+      while (d && (name = g_dir_read_name (d)))
+        r->n_trials += k ? g_str_has_prefix (name, "trial_") : (g_str_has_prefix (name, "run_") || g_str_has_prefix (name, "trial_"));
+    }
+  return TRUE;
+}
+
+/* ---------- the run ---------- */
+
+static char *
+run_folder (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    return g_strdup (path);
+  /* A file of a run opens its run; aggregate/… opens the run above it. */
+  {
+    g_autofree char *dir = g_path_get_dirname (path);
+    g_autofree char *base = g_path_get_basename (dir);
+    if (g_str_equal (base, "aggregate"))
+      return g_path_get_dirname (dir);
+    return g_steal_pointer (&dir);
+  }
+}
+
+IvRun *
+iv_run_load (const char *path, IvProgressFunc progress, gpointer progress_data, GCancellable *cancellable,
+             GError **error)
+{
+  g_autofree char *dir = run_folder (path);
+  g_autoptr (IvRun) r = _iv_run_new (dir);
+  RunFiles f = { 0 };
+  gboolean ok = TRUE;
+
+  find_files (dir, &f);
+  if (!f.records && !f.summary && !f.aggregate)
+    {
+      g_autofree char *display = g_filename_display_name (dir);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("%s: not an AIPerf run (no profile_export.jsonl, profile_export_aiperf.json or "
+                     "aggregate/profile_export_aiperf_aggregate.json)"), display);
+      run_files_clear (&f);
+      return NULL;
+    }
+  r->prefix = g_strdup (f.prefix ? f.prefix : "profile_export");
+  if (ok && f.records)
+    ok = load_records (r, f.records, progress, progress_data, cancellable, error);
+  if (ok && f.summary)
+    ok = load_summary (r, f.summary, error);
+  if (ok && f.telemetry)
+    ok = load_telemetry (r, f.telemetry, cancellable, error);
+  if (ok && f.timeslices)
+    ok = load_timeslices (r, f.timeslices, error);
+  if (ok && f.aggregate)
+    ok = load_aggregate (r, f.aggregate, error);
+  run_files_clear (&f);
+  if (!ok)
+    return NULL;
+  if (isnan (r->duration_s) && r->t1_ns > r->t0_ns)
+    r->duration_s = (r->t1_ns - r->t0_ns) * 1e-9;
+  if (r->n_requests == 0 && r->has_records)
+    g_ptr_array_add (r->warnings, g_strdup_printf (_("%s: no request of the profiling phase (%" G_GSIZE_FORMAT
+                                                     " warm-up)"), r->name, r->n_warmup));
+  return g_steal_pointer (&r);
+}

@@ -1,0 +1,180 @@
+/* iv-run.c: a loaded run's data and lookups (loading is iv-run-loader.c, statistics
+ * iv-run-stats.c). */
+#define G_LOG_DOMAIN "iv-runs"
+
+#include "iv-run.h"
+
+#include <math.h>
+#include <string.h>
+
+static void
+metric_free (gpointer p)
+{
+  IvRunMetric *m = p;
+  g_free (m->tag);
+  g_free (m->unit);
+  g_array_unref (m->values);
+  g_array_unref (m->request);
+  g_free (m);
+}
+
+static void
+gpu_free (gpointer p)
+{
+  IvGpu *g = p;
+  g_free (g->uuid);
+  g_free (g->model);
+  g_free (g->hostname);
+  g_free (g->url);
+  g_array_unref (g->ts_ns);
+  g_ptr_array_unref (g->names);
+  g_ptr_array_unref (g->series);
+  g_free (g);
+}
+
+static void
+timeslice_free (gpointer p)
+{
+  IvTimeslice *t = p;
+  g_hash_table_unref (t->metrics);
+  g_free (t);
+}
+
+void
+iv_metric_summary_clear (IvMetricSummary *s)
+{
+  g_clear_pointer (&s->unit, g_free);
+}
+
+static void
+summary_free (gpointer p)
+{
+  iv_metric_summary_clear (p);
+  g_free (p);
+}
+
+static void
+aggregate_free (gpointer p)
+{
+  IvAggregateStat *a = p;
+  g_free (a->unit);
+  g_free (a);
+}
+
+/* Internal: an empty run, every number absent. */
+IvRun *_iv_run_new (const char *path);
+
+IvRun *
+_iv_run_new (const char *path)
+{
+  IvRun *r = g_new0 (IvRun, 1);
+
+  r->path = g_strdup (path);
+  r->name = g_path_get_basename (path);
+  r->concurrency = r->request_rate = r->request_count = r->isl = r->osl = NAN;
+  r->duration_s = NAN;
+  r->start_ns = g_array_new (FALSE, FALSE, sizeof (gint64));
+  r->ack_ns = g_array_new (FALSE, FALSE, sizeof (gint64));
+  r->end_ns = g_array_new (FALSE, FALSE, sizeof (gint64));
+  r->worker = g_array_new (FALSE, FALSE, sizeof (guint32));
+  r->flags = g_array_new (FALSE, FALSE, sizeof (guint8));
+  r->error_types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  r->strings = iv_intern_new ();
+  r->metrics = g_ptr_array_new_with_free_func (metric_free);
+  r->summary = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, summary_free);
+  r->summary_tags = g_ptr_array_new_with_free_func (g_free);
+  r->gpus = g_ptr_array_new_with_free_func (gpu_free);
+  r->timeslices = g_ptr_array_new_with_free_func (timeslice_free);
+  r->aggregate = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, aggregate_free);
+  r->warnings = g_ptr_array_new_with_free_func (g_free);
+  r->t0_ns = G_MAXINT64;
+  r->t1_ns = G_MININT64;
+  return r;
+}
+
+/* Internal: the summary table's value destructor, for loaders building IvTimeslices. */
+GHashTable *_iv_run_summary_table_new (void);
+
+GHashTable *
+_iv_run_summary_table_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, summary_free);
+}
+
+void
+iv_run_free (IvRun *r)
+{
+  if (!r)
+    return;
+  g_free (r->path);
+  g_free (r->name);
+  g_free (r->prefix);
+  g_free (r->model);
+  g_free (r->endpoint_type);
+  g_free (r->endpoint);
+  g_free (r->url);
+  g_array_unref (r->start_ns);
+  g_array_unref (r->ack_ns);
+  g_array_unref (r->end_ns);
+  g_array_unref (r->worker);
+  g_array_unref (r->flags);
+  g_hash_table_unref (r->error_types);
+  iv_intern_free (r->strings);
+  g_ptr_array_unref (r->metrics);
+  g_hash_table_unref (r->summary);
+  g_ptr_array_unref (r->summary_tags);
+  g_ptr_array_unref (r->gpus);
+  g_ptr_array_unref (r->timeslices);
+  g_hash_table_unref (r->aggregate);
+  g_ptr_array_unref (r->warnings);
+  g_free (r);
+}
+
+const IvRunMetric *
+iv_run_get_metric (const IvRun *r, const char *tag)
+{
+  for (guint i = 0; i < r->metrics->len; i++)
+    {
+      const IvRunMetric *m = r->metrics->pdata[i];
+      if (g_str_equal (m->tag, tag))
+        return m;
+    }
+  return NULL;
+}
+
+const IvMetricSummary *
+iv_run_get_summary (const IvRun *r, const char *tag)
+{
+  return g_hash_table_lookup (r->summary, tag);
+}
+
+GPtrArray *
+iv_run_metric_tags (const IvRun *r)
+{
+  GPtrArray *tags = g_ptr_array_new ();
+
+  for (guint i = 0; i < r->metrics->len; i++)
+    g_ptr_array_add (tags, ((IvRunMetric *) r->metrics->pdata[i])->tag);
+  for (guint i = 0; i < r->summary_tags->len; i++)
+    if (!iv_run_get_metric (r, r->summary_tags->pdata[i]))
+      g_ptr_array_add (tags, r->summary_tags->pdata[i]);
+  return tags;
+}
+
+const IvGpu *
+iv_run_find_gpu (const IvRun *r, const char *uuid)
+{
+  for (guint i = 0; i < r->gpus->len; i++)
+    if (g_str_equal (((IvGpu *) r->gpus->pdata[i])->uuid, uuid))
+      return r->gpus->pdata[i];
+  return NULL;
+}
+
+const GArray *
+iv_gpu_get_series (const IvGpu *g, const char *name)
+{
+  for (guint i = 0; i < g->names->len; i++)
+    if (g_str_equal (g->names->pdata[i], name))
+      return g->series->pdata[i];
+  return NULL;
+}

@@ -1,0 +1,136 @@
+/* iv-run.h: one AIPerf run as columns — its configuration, the requests of its profiling
+ * phase (int64 ns timestamps) with every per-request metric, the summary's statistics,
+ * GPU telemetry per GPU (deduplicated by UUID), time slices and the aggregate of
+ * repeated trials. Plain data, no GTK: the CLI, the figures and the window share it. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "iv-intern.h"
+#include "iv-json-stream.h"
+
+G_BEGIN_DECLS
+
+/* Statistics of one metric, as the summary writes them; absent ones are NaN. */
+typedef struct
+{
+  char *unit;
+  double avg, min, max, std;
+  double p1, p5, p10, p25, p50, p75, p90, p95, p99;
+  double count;
+} IvMetricSummary;
+
+/* A per-request metric: values of the profiling phase's successful requests, in file
+ * order; list metrics (inter_chunk_latency) contribute every element. */
+typedef struct
+{
+  char *tag;               /* "time_to_first_token" */
+  char *unit;              /* "ms", "tokens", "tokens/sec/user" */
+  gboolean list;
+  GArray *values;          /* double */
+  GArray *request;         /* guint32: the request (index in the run) of each value */
+} IvRunMetric;
+
+typedef struct
+{
+  char *uuid, *model, *hostname, *url;
+  gint index;
+  GArray *ts_ns;           /* gint64, in file order */
+  GPtrArray *names;        /* char*: the telemetry fields, "gpu_utilization", … */
+  GPtrArray *series;       /* GArray of double per name, parallel to ts_ns (NaN: absent) */
+} IvGpu;
+
+typedef struct
+{
+  gint64 index;
+  gint64 start_ns, end_ns; /* -1 when the file does not say */
+  gboolean complete;
+  GHashTable *metrics;     /* tag → IvMetricSummary* */
+} IvTimeslice;
+
+/* One statistic of repeated trials (aggregate/profile_export_aiperf_aggregate.json). */
+typedef struct
+{
+  char *unit;
+  double mean, std, min, max, cv, se, ci_low, ci_high;
+} IvAggregateStat;
+
+typedef enum
+{
+  IV_REQUEST_OK = 0,
+  IV_REQUEST_FAILED = 1 << 0,
+  IV_REQUEST_CANCELLED = 1 << 1,
+} IvRequestFlags;
+
+typedef struct
+{
+  char *path;              /* the run's folder */
+  char *name;              /* its folder's name */
+  char *prefix;            /* the export prefix: "profile_export" unless customised */
+
+  /* configuration (input_config); NaN / NULL when absent */
+  char *model, *endpoint_type, *endpoint, *url;
+  gboolean streaming;
+  double concurrency, request_rate, request_count, isl, osl;
+
+  /* requests of the profiling phase, in file order */
+  gsize n_requests;
+  GArray *start_ns, *ack_ns, *end_ns; /* gint64; ack -1 when absent */
+  GArray *worker;          /* guint32 string ids */
+  GArray *flags;           /* guint8 IvRequestFlags */
+  gsize n_warmup;          /* warm-up requests: counted, not plotted */
+  gsize n_errors;          /* profiling requests that failed */
+  GHashTable *error_types; /* char* → GUINT_TO_POINTER (count) */
+  IvIntern *strings;
+  GPtrArray *metrics;      /* IvRunMetric*, in order of first appearance */
+  gint64 t0_ns, t1_ns;     /* first start, last end of the profiling requests */
+  gboolean has_records;    /* a per-request file was read */
+
+  GHashTable *summary;     /* tag → IvMetricSummary* (empty without a summary file) */
+  GPtrArray *summary_tags; /* char*, in file order */
+  double duration_s;       /* benchmark_duration, else the requests' span; NaN if neither */
+
+  GPtrArray *gpus;         /* IvGpu*, by first appearance */
+  GPtrArray *timeslices;   /* IvTimeslice*, by index */
+  GHashTable *aggregate;   /* key ("request_latency_p99") → IvAggregateStat* */
+  guint n_trials;
+
+  GPtrArray *warnings;     /* char*: one sentence each, naming the file */
+} IvRun;
+
+/* Loads the run in folder @path (or the run a file of it belongs to). Every file is
+ * optional but one of records or summary; a damaged file is an error naming it, the
+ * line and the column. */
+IvRun             *iv_run_load             (const char     *path,
+                                            IvProgressFunc  progress,
+                                            gpointer        progress_data,
+                                            GCancellable   *cancellable,
+                                            GError        **error);
+void               iv_run_free             (IvRun          *run);
+const IvRunMetric *iv_run_get_metric       (const IvRun    *run,
+                                            const char     *tag);
+const IvMetricSummary *iv_run_get_summary  (const IvRun    *run,
+                                            const char     *tag);
+/* Statistics of @tag: from the requests when the run has them (percentiles by linear
+ * interpolation between closest ranks, std over the population, as AIPerf computes
+ * them), else from the summary. FALSE when the run has neither. */
+gboolean           iv_run_metric_stats     (const IvRun    *run,
+                                            const char     *tag,
+                                            IvMetricSummary *out);
+/* Every metric tag the run has, per-request ones first, then summary-only ones. */
+GPtrArray         *iv_run_metric_tags      (const IvRun    *run);
+void               iv_metric_summary_clear (IvMetricSummary *summary);
+/* Fills @out from @values (NaNs skipped). */
+void               iv_metric_summary_compute (const double   *values,
+                                              gsize           n,
+                                              const char     *unit,
+                                              IvMetricSummary *out);
+const IvGpu       *iv_run_find_gpu         (const IvRun    *run,
+                                            const char     *uuid);
+/* The series @name of @gpu, or NULL. */
+const GArray      *iv_gpu_get_series       (const IvGpu    *gpu,
+                                            const char     *name);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvRun, iv_run_free)
+
+G_END_DECLS

@@ -1,0 +1,184 @@
+/* iv-sweep.c: discovery of runs under paths, and the fields that vary across them. */
+#define G_LOG_DOMAIN "iv-runs"
+
+#include "iv-sweep.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "iv-sniff.h"
+
+static const struct
+{
+  const char *key, *title;
+} fields[IV_N_FIELDS] = {
+  [IV_FIELD_MODEL] = { "model", N_("Model") },
+  [IV_FIELD_CONCURRENCY] = { "concurrency", N_("Concurrency") },
+  [IV_FIELD_REQUEST_RATE] = { "request_rate", N_("Request rate") },
+  [IV_FIELD_ISL] = { "isl", N_("Input tokens (ISL)") },
+  [IV_FIELD_OSL] = { "osl", N_("Output tokens (OSL)") },
+  [IV_FIELD_ENDPOINT_TYPE] = { "endpoint_type", N_("Endpoint type") },
+  [IV_FIELD_STREAMING] = { "streaming", N_("Streaming") },
+  [IV_FIELD_REQUEST_COUNT] = { "request_count", N_("Requests") },
+};
+
+const char *
+iv_field_key (IvField f)
+{
+  g_return_val_if_fail (f < IV_N_FIELDS, "");
+  return fields[f].key;
+}
+
+const char *
+iv_field_title (IvField f)
+{
+  g_return_val_if_fail (f < IV_N_FIELDS, "");
+  return _(fields[f].title);
+}
+
+double
+iv_run_field_number (const IvRun *r, IvField f)
+{
+  switch (f)
+    {
+    case IV_FIELD_CONCURRENCY: return r->concurrency;
+    case IV_FIELD_REQUEST_RATE: return r->request_rate;
+    case IV_FIELD_ISL: return r->isl;
+    case IV_FIELD_OSL: return r->osl;
+    case IV_FIELD_REQUEST_COUNT: return r->request_count;
+    case IV_FIELD_STREAMING: return r->endpoint_type ? (double) r->streaming : NAN;
+    case IV_FIELD_MODEL:
+    case IV_FIELD_ENDPOINT_TYPE:
+    case IV_N_FIELDS:
+      break;
+    }
+  return NAN;
+}
+
+char *
+iv_run_field_text (const IvRun *r, IvField f)
+{
+  double v;
+
+  if (f == IV_FIELD_MODEL)
+    return g_strdup (r->model);
+  if (f == IV_FIELD_ENDPOINT_TYPE)
+    return g_strdup (r->endpoint_type);
+  if (f == IV_FIELD_STREAMING)
+    return r->endpoint_type ? g_strdup (r->streaming ? "true" : "false") : NULL;
+  v = iv_run_field_number (r, f);
+  if (isnan (v))
+    return NULL;
+  return g_strdup_printf ("%.10g", v);
+}
+
+void
+iv_sweep_free (IvSweep *s)
+{
+  if (!s)
+    return;
+  g_ptr_array_unref (s->runs);
+  g_ptr_array_unref (s->varying);
+  g_ptr_array_unref (s->warnings);
+  g_free (s);
+}
+
+IvSweep *
+iv_sweep_load (const char *const *paths, IvProgressFunc progress, gpointer data, GCancellable *cancellable,
+               GError **error)
+{
+  g_autoptr (IvSweep) s = g_new0 (IvSweep, 1);
+  g_autoptr (GError) first = NULL;
+  g_autoptr (GPtrArray) dirs = g_ptr_array_new_with_free_func (g_free);
+
+  s->runs = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_run_free);
+  s->varying = g_ptr_array_new ();
+  s->warnings = g_ptr_array_new_with_free_func (g_free);
+  for (guint p = 0; paths[p]; p++)
+    {
+      g_autoptr (GError) local = NULL;
+      g_autoptr (IvSniffResult) found = iv_sniff_path (paths[p], FALSE, NULL, NULL, cancellable, &local);
+      if (!found || !found->runs || found->runs->len == 0)
+        {
+          if (!local)
+            {
+              g_autofree char *display = g_filename_display_name (paths[p]);
+              g_set_error (&local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("%s: no AIPerf run here"), display);
+            }
+          if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            {
+              g_propagate_error (error, g_steal_pointer (&local));
+              return NULL;
+            }
+          g_ptr_array_add (s->warnings, g_strdup (local->message));
+          if (!first)
+            first = g_steal_pointer (&local);
+          continue;
+        }
+      for (guint i = 0; i < found->runs->len; i++)
+        g_ptr_array_add (dirs, g_strdup (found->runs->pdata[i]));
+    }
+  for (guint i = 0; i < dirs->len; i++)
+    {
+      g_autoptr (GError) local = NULL;
+      IvRun *r = iv_run_load (dirs->pdata[i], NULL, NULL, cancellable, &local);
+      if (progress)
+        progress (i + 1, dirs->len, data);
+      if (!r)
+        {
+          if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            {
+              g_propagate_error (error, g_steal_pointer (&local));
+              return NULL;
+            }
+          g_ptr_array_add (s->warnings, g_strdup (local->message));
+          if (!first)
+            first = g_steal_pointer (&local);
+          continue;
+        }
+      g_ptr_array_add (s->runs, r);
+    }
+  if (s->runs->len == 0)
+    {
+      if (first)
+        g_propagate_error (error, g_steal_pointer (&first));
+      else
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("no AIPerf run found"));
+      return NULL;
+    }
+  /* A field varies when two runs disagree on it (absent counts as a value). */
+  for (IvField f = 0; f < IV_N_FIELDS; f++)
+    {
+      g_autofree char *ref = iv_run_field_text (s->runs->pdata[0], f);
+      for (guint i = 1; i < s->runs->len; i++)
+        {
+          g_autofree char *v = iv_run_field_text (s->runs->pdata[i], f);
+          if (g_strcmp0 (ref, v) != 0)
+            {
+              g_ptr_array_add (s->varying, GUINT_TO_POINTER (f));
+              break;
+            }
+        }
+    }
+  return g_steal_pointer (&s);
+}
+
+char *
+iv_sweep_run_label (const IvSweep *s, const IvRun *r)
+{
+  GString *label = g_string_new (NULL);
+
+  for (guint i = 0; i < s->varying->len; i++)
+    {
+      IvField f = GPOINTER_TO_UINT (s->varying->pdata[i]);
+      g_autofree char *v = iv_run_field_text (r, f);
+      if (f == IV_FIELD_MODEL && s->varying->len > 1)
+        continue; /* the model is the series' colour, not the point's label */
+      if (label->len)
+        g_string_append (label, ", ");
+      g_string_append_printf (label, "%s %s", fields[f].key, v ? v : "–");
+    }
+  if (label->len == 0)
+    g_string_append (label, r->name);
+  return g_string_free (label, FALSE);
+}

@@ -1,0 +1,53 @@
+/* iv-sweep.h: what a set of paths holds — one run, a sweep of runs found at any depth
+ * (sorted naturally), or several paths compared — and which configuration fields vary
+ * across the runs, for grouping and labels. */
+#pragma once
+
+#include "iv-run.h"
+
+G_BEGIN_DECLS
+
+/* The configuration fields a run has, by key. */
+typedef enum
+{
+  IV_FIELD_MODEL,
+  IV_FIELD_CONCURRENCY,
+  IV_FIELD_REQUEST_RATE,
+  IV_FIELD_ISL,
+  IV_FIELD_OSL,
+  IV_FIELD_ENDPOINT_TYPE,
+  IV_FIELD_STREAMING,
+  IV_FIELD_REQUEST_COUNT,
+  IV_N_FIELDS,
+} IvField;
+
+typedef struct
+{
+  GPtrArray *runs;         /* IvRun*, in discovery order */
+  GPtrArray *varying;      /* GUINT_TO_POINTER (IvField) of fields that differ across runs */
+  GPtrArray *warnings;     /* char*: runs that could not be read, and why */
+} IvSweep;
+
+/* Loads every run under @paths. A run that cannot be read is skipped with a warning;
+ * when none can, the first failure is the error. */
+IvSweep    *iv_sweep_load        (const char *const *paths,
+                                  IvProgressFunc     progress,
+                                  gpointer           progress_data,
+                                  GCancellable      *cancellable,
+                                  GError           **error);
+void        iv_sweep_free        (IvSweep           *sweep);
+const char *iv_field_key         (IvField            field);
+const char *iv_field_title       (IvField            field);
+/* A run's value of @field as text ("8", "Qwen/Qwen3-0.6B"), or NULL when absent. */
+char       *iv_run_field_text    (const IvRun       *run,
+                                  IvField            field);
+/* The value as a number (NaN for text fields or when absent). */
+double      iv_run_field_number  (const IvRun       *run,
+                                  IvField            field);
+/* A short label of the run from the varying fields ("concurrency 8"), or its name. */
+char       *iv_sweep_run_label   (const IvSweep     *sweep,
+                                  const IvRun       *run);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvSweep, iv_sweep_free)
+
+G_END_DECLS
