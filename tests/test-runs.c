@@ -1,0 +1,361 @@
+/* test-runs.c: the runs engine — the sample runs against values computed here from the
+ * files themselves, both summary generations and config shapes, warm-up and errors,
+ * custom prefixes and compression, damaged files, time slices, aggregates, and sweep
+ * discovery with the fields that vary. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "iv-run.h"
+#include "iv-sweep.h"
+#include "iv-test-util.h"
+
+static char *tmpdir;
+
+static char *
+shared_run (const char *rel)
+{
+  const char *dir = g_getenv ("IV_SHARED_DATA");
+  g_autofree char *path = dir ? g_build_filename (dir, "aiperf", rel, NULL) : NULL;
+  return path && g_file_test (path, G_FILE_TEST_IS_DIR) ? g_steal_pointer (&path) : NULL;
+}
+
+static char *
+sample_run (const char *rel)
+{
+  return g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "aiperf", rel, NULL);
+}
+
+/* Writes @text to @dir/@name, making @dir. */
+static void
+write_file (const char *dir, const char *name, const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+  g_assert_cmpint (g_mkdir_with_parents (parent, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+}
+
+static char *
+make_dir (const char *name)
+{
+  char *dir = g_build_filename (tmpdir, name, NULL);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  return dir;
+}
+
+/* Type-7 quantile written out here, independent of iv-stats. */
+static double
+quantile7 (GArray *v, double q)
+{
+  double *x = (double *) v->data, h;
+  gsize n = v->len, i;
+  for (gsize a = 1; a < n; a++) /* insertion sort: a few values */
+    for (gsize b = a; b > 0 && x[b - 1] > x[b]; b--)
+      {
+        double t = x[b];
+        x[b] = x[b - 1], x[b - 1] = t;
+      }
+  h = (n - 1) * q;
+  i = (gsize) floor (h);
+  return i + 1 < n ? x[i] + (h - i) * (x[i + 1] - x[i]) : x[n - 1];
+}
+
+/* The bundled and shared sample runs: request counts, a metric's statistics recomputed
+ * from the JSONL with json-glib, int64 timestamps exact, GPUs deduplicated by UUID
+ * (the samples scrape one GPU through two DCGM endpoints: 20 lines, 10 samples). */
+static void
+test_sample_run (void)
+{
+  g_autofree char *dir = sample_run ("qwen_concurrency1");
+  g_autofree char *jsonl = g_build_filename (dir, "profile_export.jsonl", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  g_autoptr (GArray) ttft = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  gint64 first_start = 0;
+  double sum = 0;
+  IvMetricSummary s = { 0 };
+  const IvRunMetric *icl;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (jsonl, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] && *lines[i]; i++)
+    {
+      g_autoptr (JsonParser) p = json_parser_new ();
+      JsonObject *o;
+      double v;
+      g_assert_true (json_parser_load_from_data (p, lines[i], -1, NULL));
+      o = json_node_get_object (json_parser_get_root (p));
+      v = json_object_get_double_member (json_object_get_object_member (
+              json_object_get_object_member (o, "metrics"), "time_to_first_token"), "value");
+      g_array_append_val (ttft, v);
+      sum += v;
+      if (i == 0)
+        first_start = json_object_get_int_member (json_object_get_object_member (o, "metadata"), "request_start_ns");
+    }
+  g_assert_cmpuint (r->n_requests, ==, ttft->len);
+  g_assert_cmpuint (r->n_requests, ==, 10);
+  g_assert_cmpuint (r->n_warmup, ==, 0);
+  g_assert_cmpuint (r->n_errors, ==, 0);
+  g_assert_cmpint (g_array_index (r->start_ns, gint64, 0), ==, first_start);
+  g_assert_cmpint (first_start, ==, G_GINT64_CONSTANT (1762551534797067827));
+  g_assert_cmpstr (r->model, ==, "Qwen/Qwen3-0.6B");
+  g_assert_cmpfloat (r->concurrency, ==, 1);
+  g_assert_cmpfloat (r->isl, ==, 100);
+  g_assert_cmpfloat (r->osl, ==, 200);
+  g_assert_true (r->streaming);
+
+  g_assert_true (iv_run_metric_stats (r, "time_to_first_token", &s));
+  g_assert_cmpstr (s.unit, ==, "ms");
+  g_assert_cmpfloat (s.count, ==, 10);
+  g_assert_cmpfloat_with_epsilon (s.avg, sum / ttft->len, 1e-9);
+  g_assert_cmpfloat_with_epsilon (s.p90, quantile7 (ttft, 0.90), 1e-9);
+  g_assert_cmpfloat_with_epsilon (s.p99, quantile7 (ttft, 0.99), 1e-9);
+  g_assert_cmpfloat (s.min, ==, g_array_index (ttft, double, 0)); /* sorted by quantile7 */
+  iv_metric_summary_clear (&s);
+  /* A list metric contributes every element: 10 requests × 199 chunk gaps. */
+  icl = iv_run_get_metric (r, "inter_chunk_latency");
+  g_assert_nonnull (icl);
+  g_assert_true (icl->list);
+  g_assert_cmpuint (icl->values->len, ==, 1990);
+  g_assert_cmpuint (g_array_index (icl->request, guint32, 1989), ==, 9);
+  /* Summary-only metrics come from the summary file (64 requests there, 10 lines here). */
+  g_assert_true (iv_run_metric_stats (r, "request_throughput", &s));
+  g_assert_cmpfloat_with_epsilon (s.avg, 0.2504302580624667, 1e-12);
+  iv_metric_summary_clear (&s);
+  g_assert_cmpfloat_with_epsilon (r->duration_s, 255.56017270100003, 1e-9);
+
+  g_assert_cmpuint (r->gpus->len, ==, 1);
+  {
+    const IvGpu *g = r->gpus->pdata[0];
+    g_assert_cmpstr (g->uuid, ==, "GPU-ef6ef310-f8e2-cef9-036e-8f12d59b5ffc");
+    g_assert_cmpuint (g->ts_ns->len, ==, 10);
+    g_assert_nonnull (iv_gpu_get_series (g, "gpu_utilization"));
+    g_assert_cmpuint (iv_gpu_get_series (g, "gpu_power_usage")->len, ==, 10);
+    g_assert_cmpfloat (g_array_index (iv_gpu_get_series (g, "gpu_power_usage"), double, 0), ==, 30.257);
+  }
+
+  /* The shared copy of the same run loads the same way, when it is beside us. */
+  {
+    g_autofree char *shared = shared_run ("qwen_concurrency1");
+    if (shared)
+      {
+        g_autoptr (IvRun) again = iv_run_load (shared, NULL, NULL, NULL, &error);
+        g_assert_no_error (error);
+        g_assert_cmpuint (again->n_requests, ==, r->n_requests);
+      }
+  }
+}
+
+/* Warm-up requests are counted, not kept; failed ones are requests with an error type
+ * and no metrics; cancelled ones are flagged. */
+static void
+test_warmup_errors_prefix_gzip (void)
+{
+  g_autofree char *dir = make_dir ("custom");
+  const char *records =
+    "{\"metadata\": {\"benchmark_phase\": \"warmup\", \"request_start_ns\": 1, \"request_end_ns\": 2}, \"metrics\": {\"time_to_first_token\": {\"value\": 999, \"unit\": \"ms\"}}, \"error\": null}\n"
+    "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": 1000000000000000005, \"request_end_ns\": 1000000000500000005, \"worker_id\": \"w1\"}, \"metrics\": {\"time_to_first_token\": {\"value\": 10, \"unit\": \"ms\"}, \"inter_token_latency\": {\"value\": 2.5, \"unit\": \"ms\"}}, \"error\": null}\n"
+    "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": 1000000000100000000, \"request_end_ns\": 1000000000200000000, \"worker_id\": \"w2\"}, \"metrics\": {\"time_to_first_token\": {\"value\": 77, \"unit\": \"ms\"}}, \"error\": {\"code\": 500, \"type\": \"HTTPError\", \"message\": \"boom\"}}\n"
+    "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": 1000000000300000000, \"request_end_ns\": 1000000000900000000, \"worker_id\": \"w1\", \"was_cancelled\": true}, \"metrics\": {\"time_to_first_token\": {\"value\": 30, \"unit\": \"ms\"}}, \"error\": null}\n";
+  g_autofree char *gz = g_build_filename (dir, "bench_a.jsonl.gz", NULL);
+  gzFile f = gzopen (gz, "wb");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = NULL;
+  IvMetricSummary s = { 0 };
+
+  g_assert_cmpint (gzwrite (f, records, strlen (records)), ==, (int) strlen (records));
+  gzclose (f);
+  write_file (dir, "bench_a_aiperf.json",
+              "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 3.5}, \"input_config\": "
+              "{\"models\": {\"items\": [{\"name\": \"m-new\"}]}, \"phases\": [{\"name\": \"warmup\", \"concurrency\": 1},"
+              " {\"name\": \"profiling\", \"concurrency\": 16, \"requests\": 3}]}}");
+  r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (r->prefix, ==, "bench_a");
+  g_assert_cmpuint (r->n_warmup, ==, 1);
+  g_assert_cmpuint (r->n_requests, ==, 3);
+  g_assert_cmpuint (r->n_errors, ==, 1);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (r->error_types, "HTTPError")), ==, 1);
+  g_assert_cmpuint (g_array_index (r->flags, guint8, 1), ==, IV_REQUEST_FAILED);
+  g_assert_cmpuint (g_array_index (r->flags, guint8, 2), ==, IV_REQUEST_CANCELLED);
+  g_assert_cmpint (g_array_index (r->start_ns, gint64, 0), ==, G_GINT64_CONSTANT (1000000000000000005));
+  g_assert_cmpint (r->t0_ns, ==, G_GINT64_CONSTANT (1000000000000000005));
+  g_assert_cmpint (r->t1_ns, ==, G_GINT64_CONSTANT (1000000000900000000));
+  g_assert_cmpstr (iv_intern_get (r->strings, g_array_index (r->worker, guint32, 2)), ==, "w1");
+  /* TTFT: 10 and 30 (the warm-up's 999 and the failure's 77 are not the service's) */
+  g_assert_true (iv_run_metric_stats (r, "time_to_first_token", &s));
+  g_assert_cmpfloat (s.count, ==, 2);
+  g_assert_cmpfloat (s.avg, ==, 20);
+  g_assert_cmpfloat (s.std, ==, 10);
+  g_assert_cmpfloat (s.p50, ==, 20);
+  iv_metric_summary_clear (&s);
+  /* the newer input_config shape */
+  g_assert_cmpstr (r->model, ==, "m-new");
+  g_assert_cmpfloat (r->concurrency, ==, 16);
+  g_assert_cmpfloat (r->request_count, ==, 3);
+  /* without benchmark_duration, the span of the requests: 0.9 s */
+  g_assert_cmpfloat_with_epsilon (r->duration_s, 0.899999995, 1e-9);
+}
+
+/* The older generation: profile_export.json with the metrics under "records", nulls for
+ * what it lacks, the older input_config; no per-request file: statistics and errors come
+ * from the summary. */
+static void
+test_old_summary_only (void)
+{
+  g_autofree char *dir = make_dir ("old");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = NULL;
+  IvMetricSummary s = { 0 };
+
+  write_file (dir, "profile_export.json",
+              "{\"records\": {\"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 12.5, \"p99\": 40.0, \"p50\": null, \"std\": null},"
+              " \"request_count\": {\"unit\": \"requests\", \"avg\": 100}},"
+              " \"error_summary\": [{\"error_details\": {\"code\": 429, \"type\": \"RateLimited\"}, \"count\": 4}],"
+              " \"input_config\": {\"endpoint\": {\"model_names\": [\"m-old\"], \"type\": \"completions\", \"streaming\": false},"
+              " \"loadgen\": {\"request_rate\": 5.0}, \"input\": {\"prompt\": {\"input_tokens\": {\"mean\": 512},"
+              " \"output_tokens\": {\"mean\": 128}}}}}");
+  r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (r->has_records);
+  g_assert_cmpstr (r->model, ==, "m-old");
+  g_assert_cmpstr (r->endpoint_type, ==, "completions");
+  g_assert_false (r->streaming);
+  g_assert_cmpfloat (r->request_rate, ==, 5);
+  g_assert_true (isnan (r->concurrency));
+  g_assert_cmpfloat (r->isl, ==, 512);
+  g_assert_cmpuint (r->n_errors, ==, 4);
+  g_assert_true (iv_run_metric_stats (r, "time_to_first_token", &s));
+  g_assert_cmpfloat (s.avg, ==, 12.5);
+  g_assert_cmpfloat (s.p99, ==, 40);
+  g_assert_true (isnan (s.p50));
+  g_assert_true (isnan (s.std));
+  iv_metric_summary_clear (&s);
+  g_assert_false (iv_run_metric_stats (r, "inter_token_latency", &s));
+}
+
+/* A damaged line is one error naming the file and the line; time slices and the
+ * aggregate of trials are read. */
+static void
+test_damaged_slices_aggregate (void)
+{
+  g_autofree char *bad = make_dir ("bad");
+  g_autofree char *ok = make_dir ("sliced");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = NULL;
+  const IvTimeslice *t;
+  const IvAggregateStat *a;
+
+  write_file (bad, "profile_export.jsonl",
+              "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": {}}\n"
+              "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": {\"x\": {\"value\": 1,, }}}\n");
+  g_assert_null (iv_run_load (bad, NULL, NULL, NULL, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "profile_export.jsonl"));
+  g_assert_nonnull (strstr (error->message, "line 2"));
+  g_clear_error (&error);
+
+  write_file (ok, "profile_export_aiperf.json", "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 1}}");
+  write_file (ok, "profile_export_aiperf_timeslices.json",
+              "{\"timeslices\": [{\"timeslice_index\": 0, \"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 10, \"std\": 2}},"
+              " {\"timeslice_index\": 1, \"is_complete\": false, \"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 14, \"std\": 3}}]}");
+  write_file (ok, "aggregate/profile_export_aiperf_aggregate.json",
+              "{\"request_latency_p99\": {\"mean\": 120.5, \"std\": 4.0, \"min\": 115, \"max\": 126, \"cv\": 0.033,"
+              " \"se\": 2.3, \"ci_low\": 110.6, \"ci_high\": 130.4, \"t_critical\": 4.3, \"unit\": \"ms\"},"
+              " \"metadata\": {\"num_trials\": 3}}");
+  write_file (ok, "profile_runs/run_0001/profile_export_aiperf.json", "{}");
+  write_file (ok, "profile_runs/run_0002/profile_export_aiperf.json", "{}");
+  write_file (ok, "profile_runs/run_0003/profile_export_aiperf.json", "{}");
+  r = iv_run_load (ok, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->timeslices->len, ==, 2);
+  t = r->timeslices->pdata[1];
+  g_assert_cmpint (t->index, ==, 1);
+  g_assert_false (t->complete);
+  g_assert_true (((IvTimeslice *) r->timeslices->pdata[0])->complete);
+  g_assert_cmpfloat (((IvMetricSummary *) g_hash_table_lookup (t->metrics, "time_to_first_token"))->avg, ==, 14);
+  a = g_hash_table_lookup (r->aggregate, "request_latency_p99");
+  g_assert_nonnull (a);
+  g_assert_cmpfloat (a->ci_high, ==, 130.4);
+  g_assert_cmpstr (a->unit, ==, "ms");
+  g_assert_null (g_hash_table_lookup (r->aggregate, "metadata"));
+  g_assert_cmpuint (r->n_trials, ==, 3);
+}
+
+/* A sweep at several depths is found and sorted naturally (c2 before c10); the fields
+ * that differ are the varying ones; a folder without runs is an error naming it. */
+static void
+test_sweep_discovery (void)
+{
+  g_autofree char *root = make_dir ("sweep");
+  g_autofree char *empty = make_dir ("nothing-here");
+  const char *paths[] = { root, NULL };
+  const char *none[] = { empty, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvSweep) s = NULL;
+#define SWEEP_RUN "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 1}, \"input_config\": " \
+                  "{\"endpoint\": {\"model_names\": [\"m\"]}, \"loadgen\": {\"concurrency\": %d}}}"
+  int conc[] = { 10, 2, 1 };
+  const char *where[] = { "c10", "deeper/c2", "a/b/c1" };
+
+  for (int i = 0; i < 3; i++)
+    {
+      g_autofree char *dir = g_build_filename (root, where[i], NULL);
+      g_autofree char *text = g_strdup_printf (SWEEP_RUN, conc[i]);
+      write_file (dir, "profile_export_aiperf.json", text);
+    }
+  s = iv_sweep_load (paths, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (s->runs->len, ==, 3);
+  g_assert_cmpstr (((IvRun *) s->runs->pdata[0])->name, ==, "c1");  /* a/b/c1 */
+  g_assert_cmpstr (((IvRun *) s->runs->pdata[1])->name, ==, "c10"); /* c10 before deeper/ */
+  g_assert_cmpuint (s->varying->len, ==, 1);
+  g_assert_cmpuint (GPOINTER_TO_UINT (s->varying->pdata[0]), ==, IV_FIELD_CONCURRENCY);
+  {
+    g_autofree char *label = iv_sweep_run_label (s, s->runs->pdata[2]);
+    g_assert_cmpstr (label, ==, "concurrency 2");
+  }
+  g_assert_null (iv_sweep_load (none, NULL, NULL, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "nothing-here"));
+}
+
+/* The bundled sweep: three runs (one nested inside another's folder), concurrency 1, 2, 4. */
+static void
+test_sample_sweep (void)
+{
+  g_autofree char *dir = sample_run ("");
+  const char *paths[] = { dir, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvSweep) s = iv_sweep_load (paths, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (s->runs->len, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpfloat (((IvRun *) s->runs->pdata[i])->concurrency, ==, (double) (1u << i));
+}
+
+int
+main (int argc, char **argv)
+{
+  int rc;
+
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = iv_test_make_tmpdir ("iv-runs-XXXXXX");
+  g_test_add_func ("/runs/sample-run", test_sample_run);
+  g_test_add_func ("/runs/warmup-errors-prefix-gzip", test_warmup_errors_prefix_gzip);
+  g_test_add_func ("/runs/old-summary-only", test_old_summary_only);
+  g_test_add_func ("/runs/damaged-slices-aggregate", test_damaged_slices_aggregate);
+  g_test_add_func ("/runs/sweep-discovery", test_sweep_discovery);
+  g_test_add_func ("/runs/sample-sweep", test_sample_sweep);
+  rc = g_test_run ();
+  iv_test_remove_tree (tmpdir);
+  g_free (tmpdir);
+  return rc;
+}
