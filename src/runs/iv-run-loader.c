@@ -13,8 +13,7 @@
 #include "iv-run.h"
 #include "iv-sniff.h"
 
-IvRun      *_iv_run_new               (const char *path);
-GHashTable *_iv_run_summary_table_new (void);
+#include "iv-run-private.h"
 
 /* ---------- the files of a run ---------- */
 
@@ -369,16 +368,13 @@ static const yajl_callbacks record_callbacks = {
   .yajl_start_array = rec_start_array,
 };
 
-static gboolean
-load_records (IvRun *r, const char *path, IvProgressFunc progress, gpointer data, GCancellable *cancellable,
-              GError **error)
+gboolean
+_iv_run_load_records (IvRun *r, IvInput *in, IvProgressFunc progress, gpointer data, GCancellable *cancellable,
+                      GError **error)
 {
-  g_autoptr (IvInput) in = iv_input_open (path, error);
   RecordCtx c = { .run = r, .metric = -1 };
   gboolean ok;
 
-  if (!in)
-    return FALSE;
   c.pending = g_array_new (FALSE, FALSE, sizeof (Pending));
   iv_intern_add (r->strings, "", -1); /* id 0: no worker */
   ok = iv_json_stream_parse (in, &record_callbacks, &c, IV_JSON_STREAM_MULTIPLE_VALUES, progress, data,
@@ -550,15 +546,12 @@ static const yajl_callbacks telemetry_callbacks = {
   .yajl_end_map = tel_end_map,
 };
 
-static gboolean
-load_telemetry (IvRun *r, const char *path, GCancellable *cancellable, GError **error)
+gboolean
+_iv_run_load_telemetry (IvRun *r, IvInput *in, GCancellable *cancellable, GError **error)
 {
-  g_autoptr (IvInput) in = iv_input_open (path, error);
   TelemetryCtx c = { .run = r };
   gboolean ok;
 
-  if (!in)
-    return FALSE;
   c.values = g_array_new (FALSE, FALSE, sizeof (double));
   c.fields = g_ptr_array_new_with_free_func (g_free);
   ok = iv_json_stream_parse (in, &telemetry_callbacks, &c, IV_JSON_STREAM_MULTIPLE_VALUES, NULL, NULL,
@@ -575,35 +568,43 @@ load_telemetry (IvRun *r, const char *path, GCancellable *cancellable, GError **
 /* ---------- summary, time slices, aggregate (json-glib) ---------- */
 
 static JsonNode *
-read_json (const char *path, GError **error)
+read_json_input (IvInput *in, GError **error)
 {
-  g_autoptr (IvInput) in = iv_input_open (path, error);
   g_autoptr (GByteArray) bytes = g_byte_array_new ();
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) local = NULL;
   guint8 buf[1 << 15];
   gssize n;
 
-  if (!in)
-    return NULL;
   while ((n = iv_input_read (in, (char *) buf, sizeof buf, error)) > 0)
     g_byte_array_append (bytes, buf, (guint) n);
   if (n < 0)
     return NULL;
+  if (bytes->len == 0)
+    {
+      /* (json-glib refuses an empty buffer with a critical, not an error) */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: the file is empty"), iv_input_get_name (in));
+      return NULL;
+    }
   if (!json_parser_load_from_data (parser, (const char *) bytes->data, bytes->len, &local))
     {
-      g_autofree char *display = g_filename_display_name (path);
       /* json-glib's message carries the line and column */
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", display, local->message);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", iv_input_get_name (in), local->message);
       return NULL;
     }
   if (!json_parser_get_root (parser) || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
-      g_autofree char *display = g_filename_display_name (path);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: not a JSON object"), display);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: not a JSON object"), iv_input_get_name (in));
       return NULL;
     }
   return json_node_copy (json_parser_get_root (parser));
+}
+
+static JsonNode *
+read_json (const char *path, GError **error)
+{
+  g_autoptr (IvInput) in = iv_input_open (path, error);
+  return in ? read_json_input (in, error) : NULL;
 }
 
 /* A number member, NaN when absent, null or not a number. */
@@ -703,10 +704,10 @@ read_config (IvRun *r, JsonObject *cfg)
   r->osl = number (object (prompt, "output_tokens"), "mean");
 }
 
-static gboolean
-load_summary (IvRun *r, const char *path, GError **error)
+gboolean
+_iv_run_load_summary (IvRun *r, IvInput *in, GError **error)
 {
-  g_autoptr (JsonNode) root = read_json (path, error);
+  g_autoptr (JsonNode) root = read_json_input (in, error);
   JsonObject *o, *metrics;
   JsonArray *errors;
 
@@ -747,10 +748,10 @@ load_summary (IvRun *r, const char *path, GError **error)
   return TRUE;
 }
 
-static gboolean
-load_timeslices (IvRun *r, const char *path, GError **error)
+gboolean
+_iv_run_load_timeslices (IvRun *r, IvInput *in, GError **error)
 {
-  g_autoptr (JsonNode) root = read_json (path, error);
+  g_autoptr (JsonNode) root = read_json_input (in, error);
   JsonArray *slices;
 
   if (!root)
@@ -862,14 +863,26 @@ iv_run_load (const char *path, IvProgressFunc progress, gpointer progress_data, 
       return NULL;
     }
   r->prefix = g_strdup (f.prefix ? f.prefix : "profile_export");
-  if (ok && f.records)
-    ok = load_records (r, f.records, progress, progress_data, cancellable, error);
-  if (ok && f.summary)
-    ok = load_summary (r, f.summary, error);
-  if (ok && f.telemetry)
-    ok = load_telemetry (r, f.telemetry, cancellable, error);
-  if (ok && f.timeslices)
-    ok = load_timeslices (r, f.timeslices, error);
+  {
+    /* Each file in turn; the first that fails is the error. */
+    const char *paths[] = { f.records, f.summary, f.telemetry, f.timeslices };
+    for (guint i = 0; ok && i < G_N_ELEMENTS (paths); i++)
+      {
+        g_autoptr (IvInput) in = NULL;
+        if (!paths[i])
+          continue;
+        in = iv_input_open (paths[i], error);
+        ok = in != NULL;
+        if (ok && i == 0)
+          ok = _iv_run_load_records (r, in, progress, progress_data, cancellable, error);
+        else if (ok && i == 1)
+          ok = _iv_run_load_summary (r, in, error);
+        else if (ok && i == 2)
+          ok = _iv_run_load_telemetry (r, in, cancellable, error);
+        else if (ok)
+          ok = _iv_run_load_timeslices (r, in, error);
+      }
+  }
   if (ok && f.aggregate)
     ok = load_aggregate (r, f.aggregate, error);
   run_files_clear (&f);

@@ -3,6 +3,7 @@
 #define G_LOG_DOMAIN "iv-runs"
 
 #include "iv-run.h"
+#include "iv-run-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -61,9 +62,7 @@ aggregate_free (gpointer p)
   g_free (a);
 }
 
-/* Internal: an empty run, every number absent. */
-IvRun *_iv_run_new (const char *path);
-
+/* An empty run, every number absent. */
 IvRun *
 _iv_run_new (const char *path)
 {
@@ -92,9 +91,7 @@ _iv_run_new (const char *path)
   return r;
 }
 
-/* Internal: the summary table's value destructor, for loaders building IvTimeslices. */
-GHashTable *_iv_run_summary_table_new (void);
-
+/* A tag → IvMetricSummary* table, for loaders building IvTimeslices. */
 GHashTable *
 _iv_run_summary_table_new (void)
 {

@@ -1,0 +1,53 @@
+/* fuzz-runs.c: libFuzzer target for the run loader's parsers. The first byte picks the
+ * parser (per-request records, summary, telemetry, time slices), the rest is its file;
+ * whatever loads then has every metric's statistics computed. */
+#include <glib.h>
+#include <stdint.h>
+
+#include "iv-run-private.h"
+
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvInput) in = NULL;
+  g_autoptr (IvRun) r = NULL;
+  gboolean ok = FALSE;
+
+  if (size < 1)
+    return 0;
+  bytes = g_bytes_new_static (data + 1, size - 1);
+  in = iv_input_new_from_bytes (bytes, "fuzz", &error);
+  if (!in)
+    return 0;
+  r = _iv_run_new ("fuzz");
+  switch (data[0] % 4)
+    {
+    case 0: ok = _iv_run_load_records (r, in, NULL, NULL, NULL, &error); break;
+    case 1: ok = _iv_run_load_summary (r, in, &error); break;
+    case 2: ok = _iv_run_load_telemetry (r, in, NULL, &error); break;
+    default: ok = _iv_run_load_timeslices (r, in, &error); break;
+    }
+  g_assert (ok == (error == NULL));
+  if (ok)
+    {
+      g_autoptr (GPtrArray) tags = iv_run_metric_tags (r);
+      g_assert (r->start_ns->len == r->n_requests && r->flags->len == r->n_requests);
+      for (guint i = 0; i < tags->len; i++)
+        {
+          IvMetricSummary s = { 0 };
+          g_assert (iv_run_metric_stats (r, tags->pdata[i], &s));
+          iv_metric_summary_clear (&s);
+        }
+      for (guint i = 0; i < r->gpus->len; i++)
+        {
+          const IvGpu *g = r->gpus->pdata[i];
+          for (guint k = 0; k < g->series->len; k++)
+            g_assert (((GArray *) g->series->pdata[k])->len == g->ts_ns->len);
+        }
+    }
+  return 0;
+}

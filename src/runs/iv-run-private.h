@@ -1,0 +1,29 @@
+/* iv-run-private.h: the run loader's pieces, for the loader's own files and the fuzz
+ * targets (which feed each parser bytes without a folder). */
+#pragma once
+
+#include "iv-input.h"
+#include "iv-run.h"
+
+G_BEGIN_DECLS
+
+IvRun      *_iv_run_new               (const char      *path);
+GHashTable *_iv_run_summary_table_new (void);
+gboolean    _iv_run_load_records      (IvRun           *run,
+                                       IvInput         *input,
+                                       IvProgressFunc   progress,
+                                       gpointer         progress_data,
+                                       GCancellable    *cancellable,
+                                       GError         **error);
+gboolean    _iv_run_load_summary      (IvRun           *run,
+                                       IvInput         *input,
+                                       GError         **error);
+gboolean    _iv_run_load_telemetry    (IvRun           *run,
+                                       IvInput         *input,
+                                       GCancellable    *cancellable,
+                                       GError         **error);
+gboolean    _iv_run_load_timeslices   (IvRun           *run,
+                                       IvInput         *input,
+                                       GError         **error);
+
+G_END_DECLS
