@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "iv-run.h"
+#include "iv-run-series.h"
 #include "iv-sweep.h"
 #include "iv-test-util.h"
 
@@ -341,6 +342,91 @@ test_sample_sweep (void)
     g_assert_cmpfloat (((IvRun *) s->runs->pdata[i])->concurrency, ==, (double) (1u << i));
 }
 
+/* Two requests by hand (ms from the first start): R1 starts at 0, its first token at
+ * 1000, ends at 3000 with 100 tokens → 50 tok/s over [1, 3) s; R2 starts at 500, first
+ * token at 1000, ends at 2000 with 30 tokens → 30 tok/s over [1, 2) s. The curve: 80 from
+ * 1 s, 50 from 2 s, 0 from 3 s. */
+static void
+test_dispersed_throughput (void)
+{
+  g_autofree char *dir = make_dir ("dispersed");
+  g_autoptr (IvRun) r = NULL;
+  g_autoptr (GArray) t = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) v = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) order = NULL;
+  g_autoptr (GError) error = NULL;
+
+  write_file (dir, "profile_export.jsonl",
+              "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": 1000000500000000, \"request_end_ns\": 1000002000000000},"
+              " \"metrics\": {\"time_to_first_token\": {\"value\": 500, \"unit\": \"ms\"}, \"output_sequence_length\": {\"value\": 30, \"unit\": \"tokens\"}}}\n"
+              "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": 1000000000000000, \"request_end_ns\": 1000003000000000},"
+              " \"metrics\": {\"time_to_first_token\": {\"value\": 1000, \"unit\": \"ms\"}, \"output_sequence_length\": {\"value\": 100, \"unit\": \"tokens\"}}}\n");
+  r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  order = iv_run_order_by_start (r);
+  g_assert_cmpuint (g_array_index (order, guint32, 0), ==, 1);
+  g_assert_true (iv_run_dispersed_throughput (r, t, v));
+  g_assert_cmpuint (t->len, ==, 3);
+  g_assert_cmpfloat_with_epsilon (g_array_index (t, double, 0), 1.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (g_array_index (v, double, 0), 80.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (g_array_index (t, double, 1), 2.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (g_array_index (v, double, 1), 50.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (g_array_index (t, double, 2), 3.0, 1e-9);
+  g_assert_cmpfloat (g_array_index (v, double, 2), ==, 0.0);
+}
+
+/* Latency (lower is better) against throughput (higher is better): A (100, 50) and
+ * B (200, 80) are the frontier, C (150, 40) is beaten by A, D (300, 80) by B, and E, equal
+ * to A, is on it too (nothing beats it). */
+static void
+test_pareto_and_rolling (void)
+{
+  double x[] = { 100, 200, 150, 300, 100 }, y[] = { 50, 80, 40, 80, 50 };
+  gboolean on[5], expect[5] = { TRUE, TRUE, FALSE, FALSE, TRUE };
+  double v[200], out[200];
+  GRand *rng = g_rand_new_with_seed (3);
+
+  g_assert_false (iv_metric_higher_is_better ("request_latency"));
+  g_assert_true (iv_metric_higher_is_better ("output_token_throughput_per_gpu"));
+  iv_pareto_frontier (x, y, 5, FALSE, TRUE, on);
+  for (int i = 0; i < 5; i++)
+    g_assert_cmpint (on[i], ==, expect[i]);
+
+  /* Rolling p90 over 25 values against a sort of each window. */
+  for (int i = 0; i < 200; i++)
+    v[i] = i == 50 ? NAN : g_rand_double (rng);
+  g_rand_free (rng);
+  iv_rolling_quantile (v, 200, 25, 0.9, out);
+  for (int i = 0; i < 200; i++)
+    {
+      g_autoptr (GArray) w = g_array_new (FALSE, FALSE, sizeof (double));
+      for (int k = MAX (0, i - 24); k <= i; k++)
+        if (!isnan (v[k]))
+          g_array_append_val (w, v[k]);
+      g_assert_cmpfloat_with_epsilon (out[i], quantile7 (w, 0.9), 1e-12);
+    }
+}
+
+/* A run's value on a plot axis: statistics, configuration fields, per-GPU throughput. */
+static void
+test_axis_values (void)
+{
+  g_autofree char *dir = sample_run ("qwen_concurrency2");
+  g_autoptr (IvRun) r = iv_run_load (dir, NULL, NULL, NULL, NULL);
+  IvMetricSummary s = { 0 };
+
+  g_assert_cmpfloat (iv_run_axis_value (r, "concurrency", NULL), ==, 2);
+  g_assert_true (iv_run_metric_stats (r, "time_to_first_token", &s));
+  g_assert_cmpfloat (iv_run_axis_value (r, "time_to_first_token", "p90"), ==, s.p90);
+  g_assert_cmpfloat (iv_run_axis_value (r, "time_to_first_token", "avg"), ==, s.avg);
+  iv_metric_summary_clear (&s);
+  /* one GPU in the telemetry: per GPU equals the whole */
+  g_assert_cmpuint (r->gpus->len, ==, 1);
+  g_assert_cmpfloat (iv_run_axis_value (r, "output_token_throughput_per_gpu", "avg"), ==,
+                     iv_run_get_summary (r, "output_token_throughput")->avg);
+  g_assert_true (isnan (iv_run_axis_value (r, "no_such_metric", "avg")));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -354,6 +440,9 @@ main (int argc, char **argv)
   g_test_add_func ("/runs/damaged-slices-aggregate", test_damaged_slices_aggregate);
   g_test_add_func ("/runs/sweep-discovery", test_sweep_discovery);
   g_test_add_func ("/runs/sample-sweep", test_sample_sweep);
+  g_test_add_func ("/runs/dispersed-throughput", test_dispersed_throughput);
+  g_test_add_func ("/runs/pareto-and-rolling", test_pareto_and_rolling);
+  g_test_add_func ("/runs/axis-values", test_axis_values);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

@@ -353,6 +353,23 @@ iv_chart_add_error_bars (IvChart *chart, const char *name, const double *x, cons
 }
 
 IvSeries *
+iv_chart_add_spans (IvChart *chart, const char *name, const double *x0, const double *x1, const double *y,
+                    gsize n)
+{
+  g_autofree double *mid = g_new (double, MAX (n, 1));
+  IvSeries *s;
+
+  /* The middles are the points hover finds; the bars' ends are the x extent. */
+  for (gsize k = 0; k < n; k++)
+    mid[k] = (x0[k] + x1[k]) / 2;
+  s = add_xy (chart, IV_SERIES_SPANS, name, mid, y, n);
+  s->lo = copy (x0, n);
+  s->hi = copy (x1, n);
+  s->alpha = 0.9;
+  return s;
+}
+
+IvSeries *
 iv_chart_add_band (IvChart *chart, const char *name, const double *x, const double *lo,
                    const double *hi, gsize n)
 {
@@ -648,6 +665,16 @@ compute_ranges (IvChart *chart, IvChartLayout *L)
           extend (&e[ya], yk, s->box.whisker_hi);
           for (gsize k = 0; k < s->n; k++)
             extend (&e[ya], yk, s->y[k]);
+          break;
+        case IV_SERIES_SPANS:
+          for (gsize k = 0; k < s->n; k++)
+            {
+              extend (&e[IV_AXIS_X], xk, s->lo[k]);
+              extend (&e[IV_AXIS_X], xk, s->hi[k]);
+              extend (&e[ya], yk, s->y[k] - 0.5);
+              extend (&e[ya], yk, s->y[k] + 0.5);
+            }
+          e[ya].tight = TRUE;
           break;
         case IV_SERIES_BAND:
         case IV_SERIES_ERROR_BARS:

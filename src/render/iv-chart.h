@@ -32,6 +32,7 @@ typedef enum
   IV_SERIES_ERROR_BARS,
   IV_SERIES_BAND,
   IV_SERIES_HEATMAP,
+  IV_SERIES_SPANS,   /* horizontal bars from x0 to x1 at row y: a Gantt chart's */
 } IvSeriesKind;
 
 typedef enum
@@ -178,6 +179,13 @@ IvSeries       *iv_chart_add_band         (IvChart          *chart,
                                            const double     *x,
                                            const double     *lo,
                                            const double     *hi,
+                                           gsize             n);
+/* One horizontal bar per item, from @x0 to @x1 on row @y (rows one y unit apart). */
+IvSeries       *iv_chart_add_spans        (IvChart          *chart,
+                                           const char       *name,
+                                           const double     *x0,
+                                           const double     *x1,
+                                           const double     *y,
                                            gsize             n);
 IvSeries       *iv_chart_add_heatmap      (IvChart          *chart,
                                            const char       *name,

@@ -1,0 +1,373 @@
+/* iv-plot-config.c: reading `aiperf plot`'s configuration (see the header). */
+#define G_LOG_DOMAIN "iv-runs"
+
+#include "iv-plot-config.h"
+
+#include <gio/gio.h>
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+#include <yaml.h>
+
+#define DEFAULT_RESOURCE "/io/github/inferview/Inferview/aiperf/default_plot_config.yaml"
+
+static const struct
+{
+  const char *name;
+  IvPlotType type;
+} type_names[] = {
+  { "scatter", IV_PLOT_SCATTER },
+  { "scatter_with_percentiles", IV_PLOT_SCATTER_PERCENTILES },
+  { "area", IV_PLOT_AREA },
+  { "request_timeline", IV_PLOT_REQUEST_TIMELINE },
+  { "timeslice", IV_PLOT_TIMESLICE },
+  { "dual_axis", IV_PLOT_DUAL_AXIS },
+  { "histogram", IV_PLOT_HISTOGRAM },
+  { "pareto", IV_PLOT_PARETO },
+  { "scatter_line", IV_PLOT_SCATTER_LINE },
+  { "latency_throughput_uncertainty", IV_PLOT_UNCERTAINTY },
+};
+
+/* Keys a preset may have that change nothing here (styling of AIPerf's plotly output). */
+static const char *const ignored_keys[] = {
+  "primary_style", "secondary_style", "supplementary_col", "use_slice_duration", "mode", NULL,
+};
+
+static void
+spec_free (gpointer p)
+{
+  IvPlotSpec *s = p;
+  g_free (s->name);
+  g_free (s->type_name);
+  g_free (s->title);
+  g_free (s->description);
+  g_free (s->x.metric), g_free (s->x.stat);
+  g_free (s->y.metric), g_free (s->y.stat);
+  g_free (s->y2.metric), g_free (s->y2.stat);
+  g_free (s->stat);
+  g_free (s->source);
+  g_strfreev (s->labels);
+  g_strfreev (s->groups);
+  g_free (s);
+}
+
+void
+iv_plot_config_free (IvPlotConfig *c)
+{
+  if (!c)
+    return;
+  g_free (c->origin);
+  g_ptr_array_unref (c->multi_defaults);
+  g_ptr_array_unref (c->single_defaults);
+  g_ptr_array_unref (c->multi_plots);
+  g_ptr_array_unref (c->single_plots);
+  g_ptr_array_unref (c->warnings);
+  g_free (c);
+}
+
+typedef struct
+{
+  yaml_document_t *doc;
+  IvPlotConfig *config;
+  const char *file;
+} Reader;
+
+static yaml_node_t *
+node (Reader *r, int id)
+{
+  return yaml_document_get_node (r->doc, id);
+}
+
+static char *
+scalar (yaml_node_t *n)
+{
+  return n && n->type == YAML_SCALAR_NODE ? g_strndup ((const char *) n->data.scalar.value, n->data.scalar.length)
+                                          : NULL;
+}
+
+static gboolean
+scalar_is (yaml_node_t *n, const char *s)
+{
+  return n && n->type == YAML_SCALAR_NODE && n->data.scalar.length == strlen (s)
+         && memcmp (n->data.scalar.value, s, n->data.scalar.length) == 0;
+}
+
+static void
+warn (Reader *r, yaml_node_t *at, const char *message)
+{
+  g_ptr_array_add (r->config->warnings,
+                   g_strdup_printf ("%s:%lu: %s", r->file, (unsigned long) at->start_mark.line + 1, message));
+}
+
+/* A sequence of scalars (or one scalar) as a NULL-terminated vector. */
+static GStrv
+strings (Reader *r, yaml_node_t *n)
+{
+  g_autoptr (GStrvBuilder) b = g_strv_builder_new ();
+
+  if (n && n->type == YAML_SCALAR_NODE)
+    {
+      g_autofree char *s = scalar (n);
+      g_strv_builder_add (b, s);
+    }
+  else if (n && n->type == YAML_SEQUENCE_NODE)
+    for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top; i++)
+      {
+        g_autofree char *s = scalar (node (r, *i));
+        if (s)
+          g_strv_builder_add (b, s);
+      }
+  return g_strv_builder_end (b);
+}
+
+/* x: request_number, or x: {metric: request_latency, stat: avg}. */
+static void
+axis (Reader *r, yaml_node_t *n, IvPlotAxis *a)
+{
+  if (n->type == YAML_SCALAR_NODE)
+    {
+      a->metric = scalar (n);
+      return;
+    }
+  if (n->type != YAML_MAPPING_NODE)
+    {
+      warn (r, n, _("an axis is a metric name or {metric, stat}"));
+      return;
+    }
+  for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
+    {
+      yaml_node_t *k = node (r, p->key), *v = node (r, p->value);
+      if (scalar_is (k, "metric"))
+        g_free (a->metric), a->metric = scalar (v);
+      else if (scalar_is (k, "stat"))
+        g_free (a->stat), a->stat = scalar (v);
+      else
+        {
+          g_autofree char *key = scalar (k);
+          g_autofree char *msg = g_strdup_printf (_("unknown axis key “%s”, ignored"), key ? key : "?");
+          warn (r, k, msg);
+        }
+    }
+}
+
+static IvPlotSpec *
+read_spec (Reader *r, const char *name, yaml_node_t *n)
+{
+  IvPlotSpec *s;
+
+  if (n->type != YAML_MAPPING_NODE)
+    {
+      g_autofree char *msg = g_strdup_printf (_("plot “%s” is not a mapping, skipped"), name);
+      warn (r, n, msg);
+      return NULL;
+    }
+  s = g_new0 (IvPlotSpec, 1);
+  s->name = g_strdup (name);
+  s->type = IV_PLOT_UNKNOWN;
+  s->ci_level = 0.95;
+  s->line = (guint) n->start_mark.line + 1;
+  for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
+    {
+      yaml_node_t *k = node (r, p->key), *v = node (r, p->value);
+      g_autofree char *key = scalar (k);
+
+      if (!key)
+        continue;
+      if (g_str_equal (key, "type"))
+        {
+          s->type_name = scalar (v);
+          for (guint i = 0; s->type_name && i < G_N_ELEMENTS (type_names); i++)
+            if (g_str_equal (type_names[i].name, s->type_name))
+              s->type = type_names[i].type;
+          if (s->type == IV_PLOT_UNKNOWN)
+            {
+              g_autofree char *msg = g_strdup_printf (_("plot “%s”: unknown type “%s”"), name,
+                                                      s->type_name ? s->type_name : "?");
+              warn (r, v, msg);
+            }
+        }
+      else if (g_str_equal (key, "title"))
+        s->title = scalar (v);
+      else if (g_str_equal (key, "description"))
+        s->description = scalar (v);
+      else if (g_str_equal (key, "x"))
+        axis (r, v, &s->x);
+      else if (g_str_equal (key, "y"))
+        axis (r, v, &s->y);
+      else if (g_str_equal (key, "y2"))
+        axis (r, v, &s->y2);
+      else if (g_str_equal (key, "stat"))
+        s->stat = scalar (v);
+      else if (g_str_equal (key, "source"))
+        s->source = scalar (v);
+      else if (g_str_equal (key, "labels"))
+        s->labels = strings (r, v);
+      else if (g_str_equal (key, "groups"))
+        s->groups = strings (r, v);
+      else if (g_str_equal (key, "ci_level"))
+        {
+          g_autofree char *text = scalar (v);
+          double level = text ? g_ascii_strtod (text, NULL) : NAN;
+          if (level > 0 && level < 1)
+            s->ci_level = level;
+          else
+            warn (r, v, _("ci_level must be between 0 and 1; 0.95 used"));
+        }
+      else if (!g_strv_contains (ignored_keys, key))
+        {
+          g_autofree char *msg = g_strdup_printf (_("plot “%s”: unknown key “%s”, ignored"), name, key);
+          warn (r, k, msg);
+        }
+    }
+  return s;
+}
+
+static void
+read_plots (Reader *r, yaml_node_t *n, GPtrArray *into)
+{
+  if (n->type != YAML_MAPPING_NODE)
+    {
+      warn (r, n, _("the plots are a mapping of names to presets; ignored"));
+      return;
+    }
+  for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
+    {
+      g_autofree char *name = scalar (node (r, p->key));
+      IvPlotSpec *s = name ? read_spec (r, name, node (r, p->value)) : NULL;
+      if (s)
+        g_ptr_array_add (into, s);
+    }
+}
+
+static void
+read_names (Reader *r, yaml_node_t *n, GPtrArray *into)
+{
+  g_auto (GStrv) names = strings (r, n);
+  for (guint i = 0; names[i]; i++)
+    g_ptr_array_add (into, g_strdup (names[i]));
+}
+
+static IvPlotConfig *
+parse (const char *text, gsize len, const char *file, GError **error)
+{
+  yaml_parser_t parser;
+  yaml_document_t doc;
+  yaml_node_t *root, *vis = NULL;
+  g_autoptr (IvPlotConfig) c = g_new0 (IvPlotConfig, 1);
+  Reader r = { &doc, c, file };
+
+  c->origin = g_strdup (file);
+  c->multi_defaults = g_ptr_array_new_with_free_func (g_free);
+  c->single_defaults = g_ptr_array_new_with_free_func (g_free);
+  c->multi_plots = g_ptr_array_new_with_free_func (spec_free);
+  c->single_plots = g_ptr_array_new_with_free_func (spec_free);
+  c->warnings = g_ptr_array_new_with_free_func (g_free);
+
+  yaml_parser_initialize (&parser);
+  yaml_parser_set_input_string (&parser, (const unsigned char *) text, len);
+  if (!yaml_parser_load (&parser, &doc))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s:%lu:%lu: %s"), file,
+                   (unsigned long) parser.problem_mark.line + 1, (unsigned long) parser.problem_mark.column + 1,
+                   parser.problem ? parser.problem : _("not YAML"));
+      yaml_parser_delete (&parser);
+      return NULL;
+    }
+  yaml_parser_delete (&parser);
+  root = yaml_document_get_root_node (&doc);
+  if (root && root->type == YAML_MAPPING_NODE)
+    for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++)
+      {
+        if (scalar_is (node (&r, p->key), "visualization"))
+          vis = node (&r, p->value);
+        else if (!scalar_is (node (&r, p->key), "settings"))
+          {
+            g_autofree char *key = scalar (node (&r, p->key));
+            g_autofree char *msg = g_strdup_printf (_("unknown key “%s”, ignored"), key ? key : "?");
+            warn (&r, node (&r, p->key), msg);
+          }
+      }
+  if (!vis || vis->type != YAML_MAPPING_NODE)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: no “visualization” section"), file);
+      yaml_document_delete (&doc);
+      return NULL;
+    }
+  for (yaml_node_pair_t *p = vis->data.mapping.pairs.start; p < vis->data.mapping.pairs.top; p++)
+    {
+      yaml_node_t *k = node (&r, p->key), *v = node (&r, p->value);
+      if (scalar_is (k, "multi_run_defaults"))
+        read_names (&r, v, c->multi_defaults);
+      else if (scalar_is (k, "single_run_defaults"))
+        read_names (&r, v, c->single_defaults);
+      else if (scalar_is (k, "multi_run_plots"))
+        read_plots (&r, v, c->multi_plots);
+      else if (scalar_is (k, "single_run_plots"))
+        read_plots (&r, v, c->single_plots);
+      else
+        {
+          g_autofree char *key = scalar (k);
+          g_autofree char *msg = g_strdup_printf (_("unknown key “%s” in visualization, ignored"), key ? key : "?");
+          warn (&r, k, msg);
+        }
+    }
+  yaml_document_delete (&doc);
+  /* A default naming a preset that is not defined is reported, not fatal. */
+  for (int multi = 0; multi < 2; multi++)
+    {
+      GPtrArray *names = multi ? c->multi_defaults : c->single_defaults;
+      for (guint i = 0; i < names->len; i++)
+        if (!iv_plot_config_get (c, multi, names->pdata[i]))
+          g_ptr_array_add (c->warnings, g_strdup_printf (_("%s: default plot “%s” is not defined"), file,
+                                                         (const char *) names->pdata[i]));
+    }
+  return g_steal_pointer (&c);
+}
+
+GBytes *
+iv_plot_config_default_text (void)
+{
+  return g_resources_lookup_data (DEFAULT_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+}
+
+IvPlotConfig *
+iv_plot_config_load (const char *path, GError **error)
+{
+  g_autofree char *text = NULL;
+  gsize len = 0;
+
+  if (!path)
+    {
+      g_autoptr (GBytes) bytes = iv_plot_config_default_text ();
+      g_assert (bytes);
+      return parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "built-in", error);
+    }
+  if (!g_file_get_contents (path, &text, &len, error))
+    return NULL;
+  return parse (text, len, path, error);
+}
+
+IvPlotConfig *
+iv_plot_config_find (const char *explicit_path, const char *run_dir, GError **error)
+{
+  g_autofree char *beside = run_dir ? g_build_filename (run_dir, ".aiperf-plot-config.yaml", NULL) : NULL;
+  g_autofree char *home = g_build_filename (g_get_home_dir (), ".aiperf", "plot_config.yaml", NULL);
+
+  if (explicit_path)
+    return iv_plot_config_load (explicit_path, error);
+  if (beside && g_file_test (beside, G_FILE_TEST_IS_REGULAR))
+    return iv_plot_config_load (beside, error);
+  if (g_file_test (home, G_FILE_TEST_IS_REGULAR))
+    return iv_plot_config_load (home, error);
+  return iv_plot_config_load (NULL, error);
+}
+
+const IvPlotSpec *
+iv_plot_config_get (const IvPlotConfig *c, gboolean multi, const char *name)
+{
+  GPtrArray *plots = multi ? c->multi_plots : c->single_plots;
+  for (guint i = 0; i < plots->len; i++)
+    if (g_str_equal (((IvPlotSpec *) plots->pdata[i])->name, name))
+      return plots->pdata[i];
+  return NULL;
+}

@@ -1,0 +1,73 @@
+/* iv-plot-config.h: the plot presets of `aiperf plot` and its configuration file
+ * (visualization.{multi_run_defaults, single_run_defaults, multi_run_plots,
+ * single_run_plots}), read with libyaml. Found from --config, then
+ * <run>/.aiperf-plot-config.yaml, then ~/.aiperf/plot_config.yaml, then the built-in
+ * default (a copy of AIPerf's own). Unknown keys are warnings, never failures. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  IV_PLOT_SCATTER,                  /* a metric per request */
+  IV_PLOT_SCATTER_PERCENTILES,      /* … with rolling p50/p95/p99 */
+  IV_PLOT_AREA,                     /* dispersed output-token throughput over time */
+  IV_PLOT_REQUEST_TIMELINE,         /* one bar per request: prefill and decode */
+  IV_PLOT_TIMESLICE,                /* a statistic per time slice with ±std */
+  IV_PLOT_DUAL_AXIS,                /* throughput with GPU utilisation on a second axis */
+  IV_PLOT_HISTOGRAM,                /* distribution of a metric */
+  IV_PLOT_PARETO,                   /* runs: the frontier of y against x */
+  IV_PLOT_SCATTER_LINE,             /* runs: y against x, one line per group */
+  IV_PLOT_UNCERTAINTY,              /* runs: means with confidence ellipses of repeated trials */
+  IV_PLOT_UNKNOWN,
+} IvPlotType;
+
+typedef struct
+{
+  char *metric;   /* a metric tag, a config field or a derived quantity ("request_number") */
+  char *stat;     /* avg, p50, p90, p99 … (runs), NULL for per-request values */
+} IvPlotAxis;
+
+typedef struct
+{
+  char *name;
+  IvPlotType type;
+  char *type_name;
+  char *title, *description;
+  IvPlotAxis x, y, y2;
+  char *stat;                /* time slices: the statistic */
+  char *source;
+  GStrv labels, groups;      /* runs: what labels points, what makes series */
+  double ci_level;
+  guint line;                /* where it is defined, for messages */
+} IvPlotSpec;
+
+typedef struct
+{
+  char *origin;              /* the file read, or "built-in" */
+  GPtrArray *multi_defaults, *single_defaults; /* char* preset names */
+  GPtrArray *multi_plots, *single_plots;       /* IvPlotSpec* */
+  GPtrArray *warnings;       /* char*: "FILE:LINE: …" */
+} IvPlotConfig;
+
+/* @path NULL: the built-in default. */
+IvPlotConfig     *iv_plot_config_load    (const char          *path,
+                                          GError             **error);
+/* The configuration that applies to a plot of @run_dir: @explicit_path if given, else the
+ * first of <run_dir>/.aiperf-plot-config.yaml and ~/.aiperf/plot_config.yaml that exists,
+ * else the built-in one. */
+IvPlotConfig     *iv_plot_config_find    (const char          *explicit_path,
+                                          const char          *run_dir,
+                                          GError             **error);
+void              iv_plot_config_free    (IvPlotConfig        *config);
+const IvPlotSpec *iv_plot_config_get     (const IvPlotConfig  *config,
+                                          gboolean             multi,
+                                          const char          *name);
+/* The built-in default's text (AIPerf's default_plot_config.yaml). */
+GBytes           *iv_plot_config_default_text (void);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvPlotConfig, iv_plot_config_free)
+
+G_END_DECLS

@@ -1,0 +1,211 @@
+/* iv-run-series.c: series the run plots draw (see the header). */
+#define G_LOG_DOMAIN "iv-runs"
+
+#include "iv-run-series.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iv-stats.h"
+
+static gint
+compare_start (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const IvRun *r = data;
+  gint64 x = g_array_index (r->start_ns, gint64, *(const guint32 *) a);
+  gint64 y = g_array_index (r->start_ns, gint64, *(const guint32 *) b);
+  return (x > y) - (x < y);
+}
+
+GArray *
+iv_run_order_by_start (const IvRun *r)
+{
+  GArray *order = g_array_sized_new (FALSE, FALSE, sizeof (guint32), r->n_requests);
+
+  for (guint32 i = 0; i < r->n_requests; i++)
+    g_array_append_val (order, i);
+  g_array_sort_with_data (order, compare_start, (gpointer) r);
+  return order;
+}
+
+double *
+iv_run_metric_per_request (const IvRun *r, const char *tag)
+{
+  const IvRunMetric *m = iv_run_get_metric (r, tag);
+  double *out = g_new (double, MAX (r->n_requests, 1));
+  g_autofree guint *count = NULL;
+
+  for (gsize i = 0; i < r->n_requests; i++)
+    out[i] = NAN;
+  if (!m)
+    return out;
+  count = g_new0 (guint, MAX (r->n_requests, 1));
+  for (guint k = 0; k < m->values->len; k++)
+    {
+      guint32 req = g_array_index (m->request, guint32, k);
+      double v = g_array_index (m->values, double, k);
+      if (req >= r->n_requests || !isfinite (v))
+        continue;
+      out[req] = count[req] ? out[req] + v : v;
+      count[req]++;
+    }
+  for (gsize i = 0; i < r->n_requests; i++)
+    if (count[i] > 1)
+      out[i] /= count[i];
+  return out;
+}
+
+typedef struct
+{
+  gint64 t;
+  double delta;
+} Event;
+
+static int
+compare_events (const void *a, const void *b)
+{
+  const Event *x = a, *y = b;
+  return (x->t > y->t) - (x->t < y->t);
+}
+
+gboolean
+iv_run_dispersed_throughput (const IvRun *r, GArray *t_s, GArray *tps)
+{
+  g_autofree double *ttft = iv_run_metric_per_request (r, "time_to_first_token");
+  g_autofree double *osl = iv_run_metric_per_request (r, "output_sequence_length");
+  g_autoptr (GArray) events = g_array_new (FALSE, FALSE, sizeof (Event));
+  double level = 0;
+
+  if (!iv_run_get_metric (r, "time_to_first_token") || !iv_run_get_metric (r, "output_sequence_length"))
+    return FALSE;
+  for (gsize i = 0; i < r->n_requests; i++)
+    {
+      gint64 start = g_array_index (r->start_ns, gint64, i), end = g_array_index (r->end_ns, gint64, i);
+      gint64 first = start + (gint64) llround (ttft[i] * 1e6); /* TTFT is in ms */
+      double rate;
+      if (g_array_index (r->flags, guint8, i) & IV_REQUEST_FAILED || !isfinite (ttft[i]) || !isfinite (osl[i])
+          || start < 0 || end <= first)
+        continue;
+      rate = osl[i] / ((end - first) * 1e-9);
+      g_array_append_val (events, ((Event) { first, rate }));
+      g_array_append_val (events, ((Event) { end, -rate }));
+    }
+  if (events->len == 0)
+    return FALSE;
+  qsort (events->data, events->len, sizeof (Event), compare_events);
+  for (guint k = 0; k < events->len; k++)
+    {
+      const Event *e = &g_array_index (events, Event, k);
+      double t = (e->t - r->t0_ns) * 1e-9;
+      level += e->delta;
+      /* events at one instant make one step */
+      if (k + 1 < events->len && g_array_index (events, Event, k + 1).t == e->t)
+        continue;
+      if (fabs (level) < 1e-9)
+        level = 0; /* what floating sums leave behind once every request ended */
+      g_array_append_val (t_s, t);
+      g_array_append_val (tps, level);
+    }
+  return TRUE;
+}
+
+void
+iv_rolling_quantile (const double *v, gsize n, gsize window, double q, double *out)
+{
+  g_autofree double *buf = g_new (double, MAX (window, 1));
+
+  window = MAX (window, 1);
+  /* A sorted window updated by one removal and one insertion per step: n·w, fine for
+   * the windows plots use (a few hundred). */
+  {
+    gsize m = 0;
+    for (gsize i = 0; i < n; i++)
+      {
+        gsize at;
+        if (i >= window && isfinite (v[i - window]))
+          {
+            at = iv_stats_lower_bound (buf, m, v[i - window]);
+            memmove (buf + at, buf + at + 1, (m - at - 1) * sizeof (double));
+            m--;
+          }
+        if (isfinite (v[i]))
+          {
+            at = iv_stats_lower_bound (buf, m, v[i]);
+            memmove (buf + at + 1, buf + at, (m - at) * sizeof (double));
+            buf[at] = v[i];
+            m++;
+          }
+        out[i] = iv_stats_quantile (buf, m, q);
+      }
+  }
+}
+
+static double
+stat_of (const IvMetricSummary *s, const char *stat)
+{
+  static const struct { const char *name; gsize offset; } stats[] = {
+    { "avg", G_STRUCT_OFFSET (IvMetricSummary, avg) }, { "mean", G_STRUCT_OFFSET (IvMetricSummary, avg) },
+    { "min", G_STRUCT_OFFSET (IvMetricSummary, min) }, { "max", G_STRUCT_OFFSET (IvMetricSummary, max) },
+    { "std", G_STRUCT_OFFSET (IvMetricSummary, std) }, { "p1", G_STRUCT_OFFSET (IvMetricSummary, p1) },
+    { "p5", G_STRUCT_OFFSET (IvMetricSummary, p5) }, { "p10", G_STRUCT_OFFSET (IvMetricSummary, p10) },
+    { "p25", G_STRUCT_OFFSET (IvMetricSummary, p25) }, { "p50", G_STRUCT_OFFSET (IvMetricSummary, p50) },
+    { "p75", G_STRUCT_OFFSET (IvMetricSummary, p75) }, { "p90", G_STRUCT_OFFSET (IvMetricSummary, p90) },
+    { "p95", G_STRUCT_OFFSET (IvMetricSummary, p95) }, { "p99", G_STRUCT_OFFSET (IvMetricSummary, p99) },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (stats); i++)
+    if (g_str_equal (stats[i].name, stat ? stat : "avg"))
+      return G_STRUCT_MEMBER (double, s, stats[i].offset);
+  return NAN;
+}
+
+double
+iv_run_axis_value (const IvRun *r, const char *metric, const char *stat)
+{
+  IvMetricSummary s = { 0 };
+  double v = NAN;
+
+  for (IvField f = 0; f < IV_N_FIELDS; f++)
+    if (g_str_equal (metric, iv_field_key (f)))
+      return iv_run_field_number (r, f);
+  if (g_str_equal (metric, "output_token_throughput_per_gpu"))
+    {
+      /* AIPerf divides by the GPUs its telemetry saw; without telemetry, one GPU. */
+      double gpus = MAX (1, r->gpus->len);
+      return iv_run_axis_value (r, "output_token_throughput", stat) / gpus;
+    }
+  /* Throughputs are one number per run: the summary has them, the requests do not. */
+  if (!iv_run_get_metric (r, metric) && iv_run_get_summary (r, metric))
+    return stat_of (iv_run_get_summary (r, metric), stat);
+  if (iv_run_metric_stats (r, metric, &s))
+    {
+      v = stat_of (&s, stat);
+      iv_metric_summary_clear (&s);
+    }
+  return v;
+}
+
+gboolean
+iv_metric_higher_is_better (const char *metric)
+{
+  return strstr (metric, "throughput") || strstr (metric, "goodput") || g_str_equal (metric, "concurrency");
+}
+
+void
+iv_pareto_frontier (const double *x, const double *y, gsize n, gboolean x_hi, gboolean y_hi, gboolean *on)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      on[i] = isfinite (x[i]) && isfinite (y[i]);
+      for (gsize j = 0; j < n && on[i]; j++)
+        {
+          gboolean no_worse, better;
+          if (j == i || !isfinite (x[j]) || !isfinite (y[j]))
+            continue;
+          no_worse = (x_hi ? x[j] >= x[i] : x[j] <= x[i]) && (y_hi ? y[j] >= y[i] : y[j] <= y[i]);
+          better = x[j] != x[i] || y[j] != y[i];
+          if (no_worse && better)
+            on[i] = FALSE;
+        }
+    }
+}
