@@ -4,6 +4,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "iv-test-util.h"
+
 typedef struct
 {
   int status;
@@ -403,6 +405,84 @@ test_trace_figure (void)
   g_rmdir (dir);
 }
 
+/* `runs PATH --json`: the bundled sweep's three runs with their configuration and a
+ * metric's statistics from the requests (checked against the JSONL in test-runs). */
+static void
+test_runs_json (void)
+{
+  g_autofree char *dir = sample ("aiperf");
+  g_autoptr (JsonParser) p = json_parser_new ();
+  JsonObject *root, *last, *ttft;
+  JsonArray *runs;
+  Result r = run ("runs", dir, "--json", NULL);
+
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (p, r.out, -1, NULL));
+  root = json_node_get_object (json_parser_get_root (p));
+  runs = json_object_get_array_member (root, "runs");
+  g_assert_cmpuint (json_array_get_length (runs), ==, 3);
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (root, "varying"), 0), ==, "concurrency");
+  last = json_array_get_object_element (runs, 2);
+  g_assert_cmpfloat (json_object_get_double_member (json_object_get_object_member (last, "config"), "concurrency"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (last, "requests"), ==, 10);
+  g_assert_cmpint (json_object_get_int_member (last, "errors"), ==, 0);
+  ttft = json_object_get_object_member (json_object_get_object_member (last, "metrics"), "time_to_first_token");
+  g_assert_cmpstr (json_object_get_string_member (ttft, "unit"), ==, "ms");
+  g_assert_cmpfloat (json_object_get_double_member (ttft, "count"), ==, 10);
+  g_assert_true (json_object_has_member (ttft, "p99"));
+  result_clear (&r);
+  r = run ("runs", "/nonexistent/folder", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "/nonexistent/folder"));
+  result_clear (&r);
+}
+
+/* `plot`: every default plot of the mode, named as aiperf names them, and summary.txt
+ * saying why the others were skipped; a bad --format writes nothing. */
+static void
+test_plot (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("iv-cli-XXXXXX", NULL);
+  g_autofree char *multi = g_build_filename (dir, "multi", NULL);
+  g_autofree char *single = g_build_filename (dir, "single", NULL);
+  g_autofree char *sweep = sample ("aiperf");
+  g_autofree char *one = sample ("aiperf/qwen_concurrency1");
+  g_autofree char *summary = NULL;
+  g_autofree char *path = NULL;
+  Result r;
+
+  path = g_build_filename (multi, "pareto-curve-throughput-per-gpu-vs-latency.png", NULL);
+  assert_png_written (path, 2400, 1280, "plot", sweep, "-o", multi, NULL);
+  g_clear_pointer (&path, g_free);
+  path = g_build_filename (multi, "summary.txt", NULL);
+  g_assert_true (g_file_get_contents (path, &summary, NULL, NULL));
+  g_assert_nonnull (strstr (summary, "multi-run mode, 3 run(s)"));
+  g_assert_nonnull (strstr (summary, "ttft_vs_throughput: ttft-vs-throughput.png"));
+  g_assert_nonnull (strstr (summary, "latency_throughput_uncertainty: skipped, no repeated trials"));
+  g_clear_pointer (&summary, g_free);
+  g_clear_pointer (&path, g_free);
+
+  r = run ("plot", one, "-o", single, "--format", "svg", "--theme", "dark", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  path = g_build_filename (single, "summary.txt", NULL);
+  g_assert_true (g_file_get_contents (path, &summary, NULL, NULL));
+  g_assert_nonnull (strstr (summary, "single-run mode"));
+  g_assert_nonnull (strstr (summary, "ttft_over_time: ttft-over-time.svg"));
+  g_assert_nonnull (strstr (summary, "ttft_timeline: ttft-timeline.svg"));
+  g_assert_nonnull (strstr (summary, "gpu_utilization_and_throughput_over_time: gpu-utilization-and-throughput-over-time.svg"));
+  g_assert_nonnull (strstr (summary, "timeslices_ttft: skipped, no time slices"));
+  g_clear_pointer (&path, g_free);
+  path = g_build_filename (single, "ttft-over-time.svg", NULL);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+
+  r = run ("plot", one, "-o", dir, "--format", "gif", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--format is png, pdf or svg"));
+  result_clear (&r);
+  iv_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -420,5 +500,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/model-figure", test_model_figure);
   g_test_add_func ("/cli/trace-figure", test_trace_figure);
   g_test_add_func ("/cli/trace-pipelined-figure", test_trace_pipelined_figure);
+  g_test_add_func ("/cli/runs-json", test_runs_json);
+  g_test_add_func ("/cli/plot", test_plot);
   return g_test_run ();
 }

@@ -23,6 +23,8 @@ int  _iv_cli_presets        (int           argc,
                              char        **argv);
 int  _iv_cli_hardware       (int           argc,
                              char        **argv);
+int  _iv_cli_plot           (int           argc,
+                             char        **argv);
 int  _iv_cli_runs           (int           argc,
                              char        **argv);
 int  _iv_cli_trace          (int           argc,

@@ -102,6 +102,18 @@ iv_chart_axis_set_title (IvChart *chart, IvAxisId axis, const char *title)
   chart->axis[axis].title = g_strdup (title);
 }
 
+const char *
+iv_chart_axis_get_title (const IvChart *chart, IvAxisId axis)
+{
+  return chart->axis[axis].title;
+}
+
+const char *
+iv_chart_get_title (const IvChart *chart)
+{
+  return chart->title;
+}
+
 void
 iv_chart_axis_set_scale (IvChart *chart, IvAxisId axis, IvScaleKind kind)
 {

@@ -102,6 +102,9 @@ void            iv_chart_set_categories   (IvChart          *chart,
 void            iv_chart_axis_set_title   (IvChart          *chart,
                                            IvAxisId          axis,
                                            const char       *title);
+const char     *iv_chart_axis_get_title   (const IvChart    *chart,
+                                           IvAxisId          axis);
+const char     *iv_chart_get_title        (const IvChart    *chart);
 void            iv_chart_axis_set_scale   (IvChart          *chart,
                                            IvAxisId          axis,
                                            IvScaleKind       kind);

@@ -1,0 +1,656 @@
+/* iv-render-runs.c: charts of runs, one per plot preset (see the header). */
+#define G_LOG_DOMAIN "iv-render"
+
+#include "iv-render-runs.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "iv-palette.h"
+#include "iv-run-series.h"
+
+#define SECONDS ((IvUnit) { IV_UNIT_SECONDS, 1.0, NULL })
+
+static const struct
+{
+  const char *tag, *title;
+} metric_titles[] = {
+  { "time_to_first_token", N_("Time to first token") },
+  { "time_to_second_token", N_("Time to second token") },
+  { "time_to_first_output_token", N_("Time to first output token") },
+  { "inter_token_latency", N_("Inter-token latency") },
+  { "inter_chunk_latency", N_("Inter-chunk latency") },
+  { "request_latency", N_("Request latency") },
+  { "request_throughput", N_("Request throughput") },
+  { "output_token_throughput", N_("Output token throughput") },
+  { "output_token_throughput_per_gpu", N_("Output token throughput per GPU") },
+  { "output_token_throughput_per_user", N_("Output token throughput per user") },
+  { "output_sequence_length", N_("Output sequence length") },
+  { "input_sequence_length", N_("Input sequence length") },
+  { "prefill_throughput", N_("Prefill throughput") },
+  { "goodput", N_("Goodput") },
+  { "concurrency", N_("Concurrency") },
+  { "request_rate", N_("Request rate") },
+  { "gpu_utilization", N_("GPU utilization") },
+  { "gpu_power_usage", N_("GPU power") },
+  { "gpu_memory_used", N_("GPU memory used") },
+  { "gpu_temperature", N_("GPU temperature") },
+  { "sm_clock_frequency", N_("SM clock") },
+};
+
+char *
+iv_metric_title (const char *tag)
+{
+  char *t;
+
+  for (guint i = 0; i < G_N_ELEMENTS (metric_titles); i++)
+    if (g_str_equal (metric_titles[i].tag, tag))
+      return g_strdup (_(metric_titles[i].title));
+  /* "Some Display Name" or "some_tag": spaces, and a capital first letter */
+  t = g_strdelimit (g_strdup (tag), "_", ' ');
+  if (t[0])
+    t[0] = g_ascii_toupper (t[0]);
+  return t;
+}
+
+IvUnit
+iv_metric_unit (const char *unit)
+{
+  if (!unit)
+    return IV_UNIT_PLAIN;
+  if (g_str_equal (unit, "ms"))
+    return (IvUnit) { IV_UNIT_SECONDS, 1e-3, NULL };
+  if (g_str_equal (unit, "ns"))
+    return (IvUnit) { IV_UNIT_SECONDS, 1e-9, NULL };
+  if (g_str_equal (unit, "us"))
+    return (IvUnit) { IV_UNIT_SECONDS, 1e-6, NULL };
+  if (g_str_equal (unit, "sec") || g_str_equal (unit, "s"))
+    return SECONDS;
+  if (g_str_equal (unit, "%"))
+    return (IvUnit) { IV_UNIT_PERCENT, 1, NULL };
+  if (g_str_equal (unit, "tokens/sec"))
+    return (IvUnit) { IV_UNIT_COUNT, 1, "tokens/s" };
+  if (g_str_equal (unit, "tokens/sec/user"))
+    return (IvUnit) { IV_UNIT_COUNT, 1, "tokens/s/user" };
+  if (g_str_equal (unit, "tokens/sec/gpu"))
+    return (IvUnit) { IV_UNIT_COUNT, 1, "tokens/s/GPU" };
+  if (g_str_equal (unit, "requests/sec"))
+    return (IvUnit) { IV_UNIT_COUNT, 1, "requests/s" };
+  if (g_str_equal (unit, "tokens"))
+    return (IvUnit) { IV_UNIT_COUNT, 1, "tokens" };
+  return IV_UNIT_PLAIN;
+}
+
+/* "Time to First Token" (AIPerf's display names in presets) → "time_to_first_token". */
+static char *
+tag_of (const char *name)
+{
+  char *t = g_ascii_strdown (name, -1);
+  return g_strdelimit (t, " -", '_');
+}
+
+static const char *
+unit_of (const IvRun *r, const char *tag)
+{
+  const IvRunMetric *m = iv_run_get_metric (r, tag);
+  const IvMetricSummary *s = iv_run_get_summary (r, tag);
+  if (m && m->unit)
+    return m->unit;
+  return s ? s->unit : NULL;
+}
+
+static void
+value_axis (IvChart *c, IvAxisId axis, const IvRun *r, const char *tag)
+{
+  g_autofree char *title = iv_metric_title (tag);
+  iv_chart_axis_set_title (c, axis, title);
+  iv_chart_axis_set_unit (c, axis, iv_metric_unit (unit_of (r, tag)));
+}
+
+static IvChart *
+new_chart (const IvPlotSpec *spec, const char *fallback_title, const char *subtitle)
+{
+  IvChart *c = iv_chart_new ();
+  iv_chart_set_title (c, spec->title ? spec->title : fallback_title, subtitle);
+  return c;
+}
+
+static char *
+run_subtitle (const IvRun *r)
+{
+  g_autofree char *conc = isnan (r->concurrency) ? NULL : g_strdup_printf (_("concurrency %g"), r->concurrency);
+  return g_strdup_printf ("%s%s%s%s%s", r->name, r->model ? " · " : "", r->model ? r->model : "",
+                          conc ? " · " : "", conc ? conc : "");
+}
+
+/* ---------- one run ---------- */
+
+/* x for per-request plots: the request's number in start order, or its start in seconds. */
+static gboolean
+x_is_time (const IvPlotSpec *spec)
+{
+  return spec->x.metric && (g_str_has_prefix (spec->x.metric, "timestamp") || g_str_has_suffix (spec->x.metric, "_ns"));
+}
+
+static IvChart *
+per_request (const IvPlotSpec *spec, const IvRun *r, char **reason)
+{
+  const char *tag = spec->y.metric;
+  g_autoptr (GArray) order = NULL;
+  g_autofree double *values = NULL, *x = NULL, *y = NULL;
+  g_autofree char *sub = run_subtitle (r);
+  gboolean time = x_is_time (spec);
+  IvChart *c;
+  gsize n = 0;
+
+  if (!tag || !iv_run_get_metric (r, tag))
+    {
+      *reason = g_strdup_printf (_("no per-request “%s” in this run"), tag ? tag : "?");
+      return NULL;
+    }
+  order = iv_run_order_by_start (r);
+  values = iv_run_metric_per_request (r, tag);
+  x = g_new (double, MAX (order->len, 1));
+  y = g_new (double, MAX (order->len, 1));
+  for (guint k = 0; k < order->len; k++)
+    {
+      guint32 i = g_array_index (order, guint32, k);
+      if (!isfinite (values[i]))
+        continue;
+      x[n] = time ? (g_array_index (r->start_ns, gint64, i) - r->t0_ns) * 1e-9 : (double) (k + 1);
+      y[n] = values[i];
+      n++;
+    }
+  c = new_chart (spec, tag, sub);
+  iv_chart_axis_set_title (c, IV_AXIS_X, time ? _("Time since the first request") : _("Request (in start order)"));
+  if (time)
+    iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
+  value_axis (c, IV_AXIS_Y, r, tag);
+  iv_chart_set_legend (c, spec->type == IV_PLOT_SCATTER_PERCENTILES ? IV_LEGEND_BOTTOM : IV_LEGEND_HIDDEN);
+  {
+    g_autofree char *name = iv_metric_title (tag);
+    IvSeries *s = iv_chart_add_scatter (c, name, x, y, n);
+    iv_series_set_color (s, 0x0072b2);
+    iv_series_set_marker (s, IV_MARKER_CIRCLE, n > 5000 ? 3 : 5);
+    if (spec->type == IV_PLOT_SCATTER_PERCENTILES)
+      iv_series_set_alpha (s, 0.45);
+  }
+  if (spec->type == IV_PLOT_SCATTER_PERCENTILES && n > 0)
+    {
+      /* Rolling over a twentieth of the run (at least 10 requests): long enough to be a
+       * trend, short enough to show a drift. */
+      static const struct { double q; const char *name; guint32 rgb; } pct[] = {
+        { 0.50, N_("p50 (rolling)"), 0x009e73 }, { 0.95, N_("p95 (rolling)"), 0xe69f00 },
+        { 0.99, N_("p99 (rolling)"), 0xd55e00 },
+      };
+      g_autofree double *q = g_new (double, n);
+      for (guint k = 0; k < G_N_ELEMENTS (pct); k++)
+        {
+          IvSeries *s;
+          iv_rolling_quantile (y, n, MAX (10, n / 20), pct[k].q, q);
+          s = iv_chart_add_line (c, _(pct[k].name), x, q, n);
+          iv_series_set_color (s, pct[k].rgb);
+          iv_series_set_line_width (s, 2);
+        }
+    }
+  return c;
+}
+
+static IvChart *
+histogram (const IvPlotSpec *spec, const IvRun *r, char **reason)
+{
+  const char *tag = spec->y.metric ? spec->y.metric : spec->x.metric;
+  const IvRunMetric *m = tag ? iv_run_get_metric (r, tag) : NULL;
+  g_autofree char *sub = run_subtitle (r);
+  g_autofree char *name = NULL;
+  IvMetricSummary s = { 0 };
+  IvChart *c;
+
+  if (!m || m->values->len == 0)
+    {
+      *reason = g_strdup_printf (_("no per-request “%s” in this run"), tag ? tag : "?");
+      return NULL;
+    }
+  name = iv_metric_title (tag);
+  c = new_chart (spec, name, sub);
+  value_axis (c, IV_AXIS_X, r, tag);
+  iv_chart_axis_set_title (c, IV_AXIS_Y, _("Requests"));
+  iv_chart_set_legend (c, IV_LEGEND_HIDDEN);
+  iv_series_set_color (iv_chart_add_histogram (c, name, (const double *) m->values->data, m->values->len, 0), 0x0072b2);
+  iv_metric_summary_compute ((const double *) m->values->data, m->values->len, m->unit, &s);
+  iv_chart_add_vline (c, s.p50, "p50");
+  iv_chart_add_vline (c, s.p90, "p90");
+  iv_chart_add_vline (c, s.p99, "p99");
+  iv_metric_summary_clear (&s);
+  return c;
+}
+
+/* The curve as steps: each value holds until the next time. */
+static void
+steps (GArray *t, GArray *v, double **sx, double **sy, gsize *n)
+{
+  *sx = g_new (double, 2 * t->len + 1);
+  *sy = g_new (double, 2 * t->len + 1);
+  *n = 0;
+  for (guint i = 0; i < t->len; i++)
+    {
+      double prev = i ? g_array_index (v, double, i - 1) : 0;
+      (*sx)[*n] = g_array_index (t, double, i), (*sy)[(*n)++] = prev;
+      (*sx)[*n] = g_array_index (t, double, i), (*sy)[(*n)++] = g_array_index (v, double, i);
+    }
+}
+
+static IvChart *
+dispersed (const IvPlotSpec *spec, const IvRun *r, gboolean with_gpu, char **reason)
+{
+  g_autoptr (GArray) t = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) v = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree double *sx = NULL, *sy = NULL;
+  g_autofree char *sub = run_subtitle (r);
+  IvChart *c;
+  IvSeries *s;
+  gsize n;
+
+  if (!iv_run_dispersed_throughput (r, t, v))
+    {
+      *reason = g_strdup (_("no per-request time to first token and output length in this run"));
+      return NULL;
+    }
+  if (with_gpu && r->gpus->len == 0)
+    {
+      *reason = g_strdup (_("no GPU telemetry in this run"));
+      return NULL;
+    }
+  steps (t, v, &sx, &sy, &n);
+  c = new_chart (spec, _("Dispersed output token throughput"), sub);
+  iv_chart_axis_set_title (c, IV_AXIS_X, _("Time since the first request"));
+  iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
+  iv_chart_axis_set_title (c, IV_AXIS_Y, _("Output token throughput"));
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, iv_metric_unit ("tokens/sec"));
+  iv_chart_set_legend (c, with_gpu ? IV_LEGEND_BOTTOM : IV_LEGEND_HIDDEN);
+  s = with_gpu ? iv_chart_add_line (c, _("output tokens/s"), sx, sy, n)
+               : iv_chart_add_area (c, _("output tokens/s"), sx, sy, n, FALSE);
+  iv_series_set_color (s, 0x0072b2);
+  if (with_gpu)
+    {
+      /* Every GPU's utilisation on the second axis, on the requests' time origin. */
+      const char *field = spec->y2.metric ? spec->y2.metric : "gpu_utilization";
+      g_autofree char *title = iv_metric_title (field);
+      iv_chart_axis_set_title (c, IV_AXIS_Y2, title);
+      if (g_str_equal (field, "gpu_utilization"))
+        iv_chart_axis_set_unit (c, IV_AXIS_Y2, (IvUnit) { IV_UNIT_PERCENT, 1, NULL });
+      for (guint g = 0; g < r->gpus->len; g++)
+        {
+          const IvGpu *gpu = r->gpus->pdata[g];
+          const GArray *series = iv_gpu_get_series (gpu, field);
+          g_autofree double *gx = NULL;
+          g_autofree char *name = NULL;
+          IvSeries *gs;
+          if (!series)
+            continue;
+          gx = g_new (double, MAX (gpu->ts_ns->len, 1));
+          for (guint k = 0; k < gpu->ts_ns->len; k++)
+            gx[k] = (g_array_index (gpu->ts_ns, gint64, k) - r->t0_ns) * 1e-9;
+          name = g_strdup_printf (_("GPU %d"), gpu->index);
+          gs = iv_chart_add_area (c, name, gx, (const double *) series->data, gpu->ts_ns->len, FALSE);
+          iv_series_set_y2 (gs, TRUE);
+          iv_series_set_alpha (gs, 0.25);
+          iv_series_set_color (gs, g == 0 ? 0x009e73 : iv_palette_index_for (name));
+        }
+    }
+  return c;
+}
+
+static IvChart *
+request_timeline (const IvPlotSpec *spec, const IvRun *r, char **reason)
+{
+  g_autofree double *ttft = iv_run_metric_per_request (r, "time_to_first_token");
+  g_autoptr (GArray) order = iv_run_order_by_start (r);
+  g_autofree double *p0 = g_new (double, MAX (r->n_requests, 1)), *p1 = g_new (double, MAX (r->n_requests, 1));
+  g_autofree double *d0 = g_new (double, MAX (r->n_requests, 1)), *d1 = g_new (double, MAX (r->n_requests, 1));
+  g_autofree double *row = g_new (double, MAX (r->n_requests, 1)), *frow = g_new (double, MAX (r->n_requests, 1));
+  g_autofree double *f0 = g_new (double, MAX (r->n_requests, 1)), *f1 = g_new (double, MAX (r->n_requests, 1));
+  g_autofree char *sub = run_subtitle (r);
+  gsize n = 0, nf = 0;
+  IvChart *c;
+
+  if (r->n_requests == 0)
+    {
+      *reason = g_strdup (_("no per-request records in this run"));
+      return NULL;
+    }
+  for (guint k = 0; k < order->len; k++)
+    {
+      guint32 i = g_array_index (order, guint32, k);
+      double s = (g_array_index (r->start_ns, gint64, i) - r->t0_ns) * 1e-9;
+      double e = (g_array_index (r->end_ns, gint64, i) - r->t0_ns) * 1e-9;
+      if (g_array_index (r->flags, guint8, i) & IV_REQUEST_FAILED)
+        {
+          f0[nf] = s, f1[nf] = e, frow[nf++] = k + 1;
+          continue;
+        }
+      if (!isfinite (ttft[i]))
+        continue;
+      p0[n] = s, p1[n] = s + ttft[i] * 1e-3;
+      d0[n] = p1[n], d1[n] = e;
+      row[n++] = k + 1;
+    }
+  c = new_chart (spec, _("Request timeline"), sub);
+  iv_chart_axis_set_title (c, IV_AXIS_X, _("Time since the first request"));
+  iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
+  iv_chart_axis_set_title (c, IV_AXIS_Y, _("Request (in start order)"));
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+  iv_series_set_color (iv_chart_add_spans (c, _("prefill (time to first token)"), p0, p1, row, n), 0xe69f00);
+  iv_series_set_color (iv_chart_add_spans (c, _("decode"), d0, d1, row, n), 0x0072b2);
+  if (nf)
+    iv_series_set_color (iv_chart_add_spans (c, _("failed"), f0, f1, frow, nf), 0xd55e00);
+  return c;
+}
+
+static IvChart *
+timeslices (const IvPlotSpec *spec, const IvRun *r, char **reason)
+{
+  g_autofree char *tag = tag_of (spec->y.metric ? spec->y.metric : "time_to_first_token");
+  const char *stat = spec->stat ? spec->stat : "avg";
+  guint n = r->timeslices->len;
+  g_autofree double *x = g_new (double, MAX (n, 1)), *v = g_new (double, MAX (n, 1));
+  g_autofree double *lo = g_new (double, MAX (n, 1)), *hi = g_new (double, MAX (n, 1));
+  g_autofree double *ox = g_new (double, MAX (n, 1)), *oy = g_new (double, MAX (n, 1));
+  g_autofree char *sub = run_subtitle (r);
+  g_autofree char *name = iv_metric_title (tag);
+  const char *unit = NULL;
+  double mean = 0, sd = 0;
+  guint m = 0, no = 0, complete = 0;
+  IvChart *c;
+
+  if (n == 0)
+    {
+      *reason = g_strdup (_("no time slices in this run (AIPerf writes them with --slice-duration)"));
+      return NULL;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      const IvTimeslice *ts = r->timeslices->pdata[i];
+      const IvMetricSummary *s = g_hash_table_lookup (ts->metrics, tag);
+      double val;
+      if (!s)
+        continue;
+      unit = s->unit;
+      val = g_str_equal (stat, "avg") ? s->avg : g_str_equal (stat, "p50") ? s->p50 : g_str_equal (stat, "p90") ? s->p90
+            : g_str_equal (stat, "p99") ? s->p99 : g_str_equal (stat, "max") ? s->max : g_str_equal (stat, "min") ? s->min : s->avg;
+      x[m] = (double) ts->index;
+      v[m] = val;
+      lo[m] = isfinite (s->std) ? val - s->std : val;
+      hi[m] = isfinite (s->std) ? val + s->std : val;
+      m++;
+      if (ts->complete && isfinite (val))
+        mean += val, complete++;
+    }
+  if (m == 0)
+    {
+      *reason = g_strdup_printf (_("the time slices have no “%s”"), tag);
+      return NULL;
+    }
+  /* Outliers: complete slices more than two standard deviations of the slices from their
+   * mean (the partial last slice is not judged). */
+  mean = complete ? mean / complete : NAN;
+  for (guint i = 0, k = 0; i < n && complete > 1; i++)
+    {
+      const IvTimeslice *ts = r->timeslices->pdata[i];
+      if (!g_hash_table_lookup (ts->metrics, tag))
+        continue;
+      if (ts->complete && isfinite (v[k]))
+        sd += (v[k] - mean) * (v[k] - mean);
+      k++;
+    }
+  sd = complete > 1 ? sqrt (sd / complete) : 0;
+  for (guint i = 0, k = 0; i < n; i++)
+    {
+      const IvTimeslice *ts = r->timeslices->pdata[i];
+      if (!g_hash_table_lookup (ts->metrics, tag))
+        continue;
+      if (ts->complete && sd > 0 && fabs (v[k] - mean) > 2 * sd)
+        ox[no] = x[k], oy[no++] = v[k];
+      k++;
+    }
+  c = new_chart (spec, name, sub);
+  iv_chart_axis_set_title (c, IV_AXIS_X, _("Time slice"));
+  iv_chart_axis_set_title (c, IV_AXIS_Y, name);
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, iv_metric_unit (unit));
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+  iv_series_set_color (iv_chart_add_band (c, _("± std"), x, lo, hi, m), 0x56b4e9);
+  {
+    g_autofree char *label = g_strdup_printf ("%s", stat);
+    IvSeries *s = iv_chart_add_line (c, label, x, v, m);
+    iv_series_set_color (s, 0x0072b2);
+    iv_series_set_marker (s, IV_MARKER_CIRCLE, 6);
+  }
+  if (no)
+    {
+      IvSeries *s = iv_chart_add_scatter (c, _("outlier (> 2σ)"), ox, oy, no);
+      iv_series_set_color (s, 0xd55e00);
+      iv_series_set_marker (s, IV_MARKER_DIAMOND, 11);
+    }
+  return c;
+}
+
+/* ---------- many runs ---------- */
+
+static char *
+group_of (const IvPlotSpec *spec, const IvRun *r)
+{
+  const char *field = spec->groups && spec->groups[0] ? spec->groups[0] : "model";
+  for (IvField f = 0; f < IV_N_FIELDS; f++)
+    if (g_str_equal (field, iv_field_key (f)))
+      {
+        char *v = iv_run_field_text (r, f);
+        return v ? v : g_strdup (_("(unknown)"));
+      }
+  return g_strdup (r->name);
+}
+
+static char *
+label_of (const IvPlotSpec *spec, const IvRun *r)
+{
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; spec->labels && spec->labels[i]; i++)
+    for (IvField f = 0; f < IV_N_FIELDS; f++)
+      if (g_str_equal (spec->labels[i], iv_field_key (f)))
+        {
+          g_autofree char *v = iv_run_field_text (r, f);
+          if (s->len)
+            g_string_append (s, ", ");
+          g_string_append (s, v ? v : "–");
+        }
+  if (s->len == 0)
+    g_string_append (s, r->name);
+  return g_string_free (s, FALSE);
+}
+
+static int
+compare_by_x (const void *a, const void *b, void *data)
+{
+  const double *x = data;
+  double u = x[*(const guint *) a], v = x[*(const guint *) b];
+  return (u > v) - (u < v);
+}
+
+static IvChart *
+across_runs (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
+{
+  const char *xm = spec->x.metric, *ym = spec->y.metric;
+  guint n = sweep->runs->len;
+  g_autofree double *x = g_new (double, MAX (n, 1)), *y = g_new (double, MAX (n, 1));
+  g_autoptr (GPtrArray) groups = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *xt = NULL, *yt = NULL, *sub = NULL;
+  const IvRun *any = NULL;
+  IvChart *c;
+  guint usable = 0;
+
+  if (!xm || !ym)
+    {
+      *reason = g_strdup (_("the preset names no x or y metric"));
+      return NULL;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      const IvRun *r = sweep->runs->pdata[i];
+      x[i] = iv_run_axis_value (r, xm, spec->x.stat);
+      y[i] = iv_run_axis_value (r, ym, spec->y.stat);
+      g_ptr_array_add (groups, group_of (spec, r));
+      g_ptr_array_add (labels, label_of (spec, r));
+      if (isfinite (x[i]) && isfinite (y[i]))
+        usable++, any = any ? any : r;
+    }
+  if (usable == 0)
+    {
+      *reason = g_strdup_printf (_("no run has both “%s” and “%s”"), xm, ym);
+      return NULL;
+    }
+  xt = iv_metric_title (xm);
+  yt = iv_metric_title (ym);
+  if (spec->type == IV_PLOT_PARETO)
+    sub = g_strdup_printf (_("better: %s %s, %s %s · the line joins each group’s frontier"), xt,
+                           iv_metric_higher_is_better (xm) ? _("higher") : _("lower"), yt,
+                           iv_metric_higher_is_better (ym) ? _("higher") : _("lower"));
+  else
+    sub = g_strdup_printf (g_dngettext (NULL, "%u run", "%u runs", usable), usable);
+  c = new_chart (spec, ym, sub);
+  {
+    g_autofree char *xs = g_strdup_printf ("%s (%s)", xt, spec->x.stat ? spec->x.stat : "avg");
+    g_autofree char *ys = g_strdup_printf ("%s (%s)", yt, spec->y.stat ? spec->y.stat : "avg");
+    gboolean field_x = FALSE, field_y = FALSE;
+    for (IvField f = 0; f < IV_N_FIELDS; f++)
+      field_x |= g_str_equal (xm, iv_field_key (f)), field_y |= g_str_equal (ym, iv_field_key (f));
+    iv_chart_axis_set_title (c, IV_AXIS_X, field_x ? xt : xs);
+    iv_chart_axis_set_title (c, IV_AXIS_Y, field_y ? yt : ys);
+  }
+  iv_chart_axis_set_unit (c, IV_AXIS_X, iv_metric_unit (unit_of (any, xm)));
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, g_str_equal (ym, "output_token_throughput_per_gpu")
+                                          ? iv_metric_unit ("tokens/sec/gpu") : iv_metric_unit (unit_of (any, ym)));
+  iv_chart_set_legend (c, IV_LEGEND_AUTO);
+
+  /* One series per group, its points in x order; a pareto draws the frontier as the
+   * line and every run as a labelled point. */
+  for (guint g = 0; g < groups->len; g++)
+    {
+      g_autoptr (GArray) idx = g_array_new (FALSE, FALSE, sizeof (guint));
+      g_autofree double *gx = NULL, *gy = NULL;
+      g_autofree const char **gl = NULL;
+      guint32 rgb;
+      gboolean seen = FALSE;
+      IvSeries *pts;
+
+      for (guint k = 0; k < g && !seen; k++)
+        seen = g_str_equal (groups->pdata[k], groups->pdata[g]);
+      if (seen)
+        continue;
+      for (guint i = 0; i < n; i++)
+        if (g_str_equal (groups->pdata[i], groups->pdata[g]) && isfinite (x[i]) && isfinite (y[i]))
+          g_array_append_val (idx, i);
+      if (idx->len == 0)
+        continue;
+      g_array_sort_with_data (idx, (GCompareDataFunc) compare_by_x, x);
+      gx = g_new (double, idx->len), gy = g_new (double, idx->len);
+      gl = g_new0 (const char *, idx->len + 1);
+      for (guint k = 0; k < idx->len; k++)
+        {
+          guint i = g_array_index (idx, guint, k);
+          gx[k] = x[i], gy[k] = y[i], gl[k] = labels->pdata[i];
+        }
+      rgb = 0;
+      {
+        IvColor col = iv_palette_color (IV_THEME_LIGHT, iv_palette_index_for (groups->pdata[g]));
+        rgb = (guint32) lround (col.r * 255) << 16 | (guint32) lround (col.g * 255) << 8 | (guint32) lround (col.b * 255);
+      }
+      if (spec->type == IV_PLOT_PARETO)
+        {
+          g_autofree gboolean *on = g_new (gboolean, idx->len);
+          g_autofree double *fx = g_new (double, idx->len), *fy = g_new (double, idx->len);
+          guint nf = 0;
+          g_autofree char *fname = g_strdup_printf (_("%s frontier"), (const char *) groups->pdata[g]);
+          IvSeries *line;
+          iv_pareto_frontier (gx, gy, idx->len, iv_metric_higher_is_better (xm), iv_metric_higher_is_better (ym), on);
+          for (guint k = 0; k < idx->len; k++)
+            if (on[k])
+              fx[nf] = gx[k], fy[nf++] = gy[k];
+          line = iv_chart_add_line (c, fname, fx, fy, nf);
+          iv_series_set_color (line, rgb);
+          iv_series_set_line_width (line, 2.5);
+          iv_series_set_show_in_legend (line, FALSE);
+        }
+      else
+        {
+          IvSeries *line = iv_chart_add_line (c, groups->pdata[g], gx, gy, idx->len);
+          iv_series_set_color (line, rgb);
+          iv_series_set_line_width (line, 2);
+          iv_series_set_show_in_legend (line, FALSE);
+        }
+      pts = iv_chart_add_scatter (c, groups->pdata[g], gx, gy, idx->len);
+      iv_series_set_color (pts, rgb);
+      iv_series_set_marker (pts, IV_MARKER_CIRCLE, 9);
+      iv_series_set_labels (pts, gl);
+      /* Repeated trials: the confidence interval of y's mean as error bars. */
+      if (spec->type == IV_PLOT_UNCERTAINTY)
+        {
+          g_autofree double *lo = g_new (double, idx->len), *hi = g_new (double, idx->len);
+          g_autofree char *key = g_strdup_printf ("%s_%s", ym, spec->y.stat ? spec->y.stat : "avg");
+          for (guint k = 0; k < idx->len; k++)
+            {
+              const IvRun *r = sweep->runs->pdata[g_array_index (idx, guint, k)];
+              const IvAggregateStat *a = g_hash_table_lookup (r->aggregate, key);
+              lo[k] = a ? a->ci_low : gy[k];
+              hi[k] = a ? a->ci_high : gy[k];
+            }
+          iv_series_set_color (iv_chart_add_error_bars (c, NULL, gx, gy, lo, hi, idx->len), rgb);
+        }
+    }
+  return c;
+}
+
+static gboolean
+any_aggregate (const IvSweep *sweep)
+{
+  for (guint i = 0; i < sweep->runs->len; i++)
+    if (g_hash_table_size (((IvRun *) sweep->runs->pdata[i])->aggregate) > 0)
+      return TRUE;
+  return FALSE;
+}
+
+IvChart *
+iv_runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, char **reason)
+{
+  *reason = NULL;
+  switch (spec->type)
+    {
+    case IV_PLOT_SCATTER:
+    case IV_PLOT_SCATTER_PERCENTILES:
+      return per_request (spec, run, reason);
+    case IV_PLOT_HISTOGRAM:
+      return histogram (spec, run, reason);
+    case IV_PLOT_AREA:
+      return dispersed (spec, run, FALSE, reason);
+    case IV_PLOT_DUAL_AXIS:
+      return dispersed (spec, run, TRUE, reason);
+    case IV_PLOT_REQUEST_TIMELINE:
+      return request_timeline (spec, run, reason);
+    case IV_PLOT_TIMESLICE:
+      return timeslices (spec, run, reason);
+    case IV_PLOT_UNCERTAINTY:
+      if (!any_aggregate (sweep))
+        {
+          *reason = g_strdup (_("no repeated trials in these runs (AIPerf writes aggregate/ with --num-profile-runs)"));
+          return NULL;
+        }
+      return across_runs (spec, sweep, reason);
+    case IV_PLOT_PARETO:
+    case IV_PLOT_SCATTER_LINE:
+      return across_runs (spec, sweep, reason);
+    case IV_PLOT_UNKNOWN:
+      break;
+    }
+  *reason = g_strdup_printf (_("plot type “%s” is not one Inferview draws"), spec->type_name ? spec->type_name : "?");
+  return NULL;
+}

@@ -1,0 +1,27 @@
+/* iv-render-runs.h: the charts of AIPerf runs, one per plot preset of `aiperf plot` —
+ * per-request metrics over time (with rolling percentiles), distributions, dispersed
+ * throughput, the request timeline, time slices with ±std and outliers, throughput with
+ * GPU utilisation; across runs, pareto frontiers and metric-vs-metric lines grouped by a
+ * configuration field and labelled. Built on the chart toolkit, so each draws in the
+ * window, in exports and from `inferview plot`. */
+#pragma once
+
+#include "iv-chart.h"
+#include "iv-plot-config.h"
+#include "iv-sweep.h"
+
+G_BEGIN_DECLS
+
+/* A metric tag as people read it: "time_to_first_token" → "Time to first token". */
+char    *iv_metric_title (const char        *tag);
+/* The chart's unit for an AIPerf unit ("ms", "tokens/sec/user", …). */
+IvUnit   iv_metric_unit  (const char        *unit);
+/* The chart of preset @spec: single-run presets draw @run, multi-run ones every run of
+ * @sweep. NULL with @reason (one sentence) when the data cannot make it, e.g. a run
+ * without time slices. */
+IvChart *iv_runs_chart   (const IvPlotSpec  *spec,
+                          const IvSweep     *sweep,
+                          const IvRun       *run,
+                          char             **reason);
+
+G_END_DECLS

@@ -1,0 +1,241 @@
+/* test-plots.c: `aiperf plot`'s configuration as Inferview reads it, and the run charts:
+ * every built-in preset on the sample runs draws a non-blank figure with the right axis
+ * titles, or is skipped for the reason the data give; time slices mark their outliers. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "iv-plot-config.h"
+#include "iv-render-runs.h"
+#include "iv-test-util.h"
+
+static char *tmpdir;
+
+static char *
+sample_run (const char *rel)
+{
+  return g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "aiperf", rel, NULL);
+}
+
+static void
+write_file (const char *dir, const char *name, const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+  g_assert_cmpint (g_mkdir_with_parents (parent, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+}
+
+/* The built-in configuration is AIPerf's default: its defaults and presets. */
+static void
+test_builtin_config (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvPlotConfig) c = iv_plot_config_load (NULL, &error);
+  const IvPlotSpec *s;
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (c->origin, ==, "built-in");
+  g_assert_cmpuint (c->warnings->len, ==, 0);
+  g_assert_cmpuint (c->single_defaults->len, ==, 5);
+  g_assert_cmpuint (c->multi_defaults->len, ==, 4);
+  g_assert_cmpstr (c->multi_defaults->pdata[0], ==, "pareto_curve_throughput_per_gpu_vs_latency");
+  s = iv_plot_config_get (c, TRUE, "pareto_curve_throughput_per_gpu_vs_latency");
+  g_assert_nonnull (s);
+  g_assert_cmpint (s->type, ==, IV_PLOT_PARETO);
+  g_assert_cmpstr (s->x.metric, ==, "request_latency");
+  g_assert_cmpstr (s->x.stat, ==, "avg");
+  g_assert_cmpstr (s->y.metric, ==, "output_token_throughput_per_gpu");
+  g_assert_cmpstr (s->labels[0], ==, "concurrency");
+  g_assert_cmpstr (s->groups[0], ==, "model");
+  s = iv_plot_config_get (c, FALSE, "gpu_utilization_and_throughput_over_time");
+  g_assert_cmpint (s->type, ==, IV_PLOT_DUAL_AXIS);
+  g_assert_cmpstr (s->y2.metric, ==, "gpu_utilization");
+  g_assert_cmpint (iv_plot_config_get (c, FALSE, "timeslices_ttft")->type, ==, IV_PLOT_TIMESLICE);
+  g_assert_cmpfloat (iv_plot_config_get (c, TRUE, "latency_throughput_uncertainty")->ci_level, ==, 0.95);
+}
+
+/* A user file: unknown keys and types are warnings naming the line; broken YAML is one
+ * error with line and column; the file beside a run wins over ~/.aiperf and the default. */
+static void
+test_user_config (void)
+{
+  g_autofree char *dir = g_build_filename (tmpdir, "cfg", NULL);
+  g_autofree char *path = g_build_filename (dir, "mine.yaml", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.yaml", NULL);
+  g_autofree char *home_cfg = g_build_filename (tmpdir, "home", ".aiperf", "plot_config.yaml", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvPlotConfig) c = NULL;
+
+  write_file (dir, "mine.yaml",
+              "visualization:\n"
+              "  single_run_defaults: [ttft_hist, missing_one]\n"
+              "  single_run_plots:\n"
+              "    ttft_hist:\n"
+              "      type: histogram\n"
+              "      y: time_to_first_token\n"
+              "      colour: red\n"
+              "    odd:\n"
+              "      type: sankey\n"
+              "extra_section: 1\n");
+  c = iv_plot_config_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (iv_plot_config_get (c, FALSE, "ttft_hist")->type, ==, IV_PLOT_HISTOGRAM);
+  g_assert_cmpint (iv_plot_config_get (c, FALSE, "odd")->type, ==, IV_PLOT_UNKNOWN);
+  g_assert_cmpuint (c->warnings->len, ==, 4);
+  /* the top level is read first */
+  g_assert_nonnull (strstr (c->warnings->pdata[0], "mine.yaml:10: unknown key “extra_section”"));
+  g_assert_nonnull (strstr (c->warnings->pdata[1], "mine.yaml:7: plot “ttft_hist”: unknown key “colour”"));
+  g_assert_nonnull (strstr (c->warnings->pdata[2], "mine.yaml:9: plot “odd”: unknown type “sankey”"));
+  g_assert_nonnull (strstr (c->warnings->pdata[3], "“missing_one” is not defined"));
+  g_clear_pointer (&c, iv_plot_config_free);
+
+  write_file (dir, "bad.yaml", "visualization:\n  single_run_defaults: [a, b\n  x: 1\n");
+  g_assert_null (iv_plot_config_load (bad, &error));
+  g_assert_nonnull (strstr (error->message, "bad.yaml:"));
+  g_clear_error (&error);
+
+  /* the search order ($HOME is this test's folder, set in main) */
+  c = iv_plot_config_find (NULL, dir, &error);
+  g_assert_cmpstr (c->origin, ==, "built-in");
+  g_clear_pointer (&c, iv_plot_config_free);
+  write_file (g_path_get_dirname (home_cfg), "plot_config.yaml",
+              "visualization:\n  single_run_defaults: [from_home]\n");
+  c = iv_plot_config_find (NULL, dir, &error);
+  g_assert_cmpstr (c->origin, ==, home_cfg);
+  g_clear_pointer (&c, iv_plot_config_free);
+  write_file (dir, ".aiperf-plot-config.yaml", "visualization:\n  single_run_defaults: [beside]\n");
+  c = iv_plot_config_find (NULL, dir, &error);
+  g_assert_nonnull (strstr (c->origin, ".aiperf-plot-config.yaml"));
+  g_assert_cmpstr (c->single_defaults->pdata[0], ==, "beside");
+  g_clear_pointer (&c, iv_plot_config_free);
+  c = iv_plot_config_find (path, dir, &error);
+  g_assert_cmpstr (c->origin, ==, path);
+}
+
+/* Pixels that are not the background, as a share of the figure. */
+static double
+ink_share (IvChart *chart)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 800, 450);
+  cairo_t *cr = cairo_create (s);
+  IvRenderOptions o = { IV_THEME_LIGHT, 1.0 };
+  guint64 ink = 0;
+  guint32 bg;
+
+  g_assert_true (iv_chart_render (cr, chart, &o, 800, 450, NULL));
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  bg = *(guint32 *) cairo_image_surface_get_data (s) & 0xffffff;
+  for (int y = 0; y < 450; y++)
+    for (int x = 0; x < 800; x++)
+      ink += (((guint32 *) (cairo_image_surface_get_data (s) + y * cairo_image_surface_get_stride (s)))[x] & 0xffffff) != bg;
+  cairo_surface_destroy (s);
+  return ink / (800.0 * 450.0);
+}
+
+static void
+check_preset (const IvPlotConfig *c, gboolean multi, const char *name, const IvSweep *sweep, const char *x_title,
+              const char *y_title, const char *skip)
+{
+  const IvPlotSpec *spec = iv_plot_config_get (c, multi, name);
+  g_autofree char *reason = NULL;
+  IvChart *chart;
+
+  g_assert_nonnull (spec);
+  chart = iv_runs_chart (spec, sweep, sweep->runs->pdata[0], &reason);
+  if (skip)
+    {
+      g_assert_null (chart);
+      g_assert_nonnull (strstr (reason, skip));
+      return;
+    }
+  g_assert_nonnull (chart);
+  g_assert_cmpstr (iv_chart_get_title (chart), ==, spec->title);
+  g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, x_title);
+  g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_Y), ==, y_title);
+  g_assert_cmpfloat (ink_share (chart), >, 0.02);
+  iv_chart_free (chart);
+}
+
+static void
+test_presets_on_samples (void)
+{
+  g_autofree char *all = sample_run ("");
+  g_autofree char *one = sample_run ("qwen_concurrency1");
+  const char *all_paths[] = { all, NULL }, *one_path[] = { one, NULL };
+  g_autoptr (IvSweep) sweep = iv_sweep_load (all_paths, NULL, NULL, NULL, NULL);
+  g_autoptr (IvSweep) single = iv_sweep_load (one_path, NULL, NULL, NULL, NULL);
+  g_autoptr (IvPlotConfig) c = iv_plot_config_load (NULL, NULL);
+
+  check_preset (c, TRUE, "pareto_curve_throughput_per_gpu_vs_latency", sweep, "Request latency (avg)",
+                "Output token throughput per GPU (avg)", NULL);
+  check_preset (c, TRUE, "pareto_curve_throughput_per_gpu_vs_interactivity", sweep,
+                "Output token throughput per user (avg)", "Output token throughput per GPU (avg)", NULL);
+  check_preset (c, TRUE, "ttft_vs_throughput", sweep, "Time to first token (avg)", "Request throughput (avg)", NULL);
+  check_preset (c, TRUE, "latency_throughput_uncertainty", sweep, NULL, NULL, "no repeated trials");
+  check_preset (c, FALSE, "ttft_over_time", single, "Request (in start order)", "Time to first token", NULL);
+  check_preset (c, FALSE, "itl_over_time", single, "Request (in start order)", "Inter-token latency", NULL);
+  check_preset (c, FALSE, "latency_over_time", single, "Time since the first request", "Request latency", NULL);
+  check_preset (c, FALSE, "dispersed_throughput_over_time", single, "Time since the first request",
+                "Output token throughput", NULL);
+  check_preset (c, FALSE, "ttft_timeline", single, "Time since the first request", "Request (in start order)", NULL);
+  check_preset (c, FALSE, "gpu_utilization_and_throughput_over_time", single, "Time since the first request",
+                "Output token throughput", NULL);
+  check_preset (c, FALSE, "timeslices_ttft", single, NULL, NULL, "no time slices");
+}
+
+/* Time slices: the mean with ±std, and a slice far from the others marked. Averages 10,
+ * 10, 10, 10, 10, 10, 10, 40 and a partial last slice at 90 (not judged): the 40 is more
+ * than two standard deviations (9.9) from the mean of the complete slices (13.75). */
+static void
+test_timeslice_outliers (void)
+{
+  g_autofree char *dir = g_build_filename (tmpdir, "slices", NULL);
+  g_autoptr (GString) json = g_string_new ("{\"timeslices\": [");
+  g_autoptr (IvPlotConfig) c = iv_plot_config_load (NULL, NULL);
+  g_autoptr (IvSweep) sweep = NULL;
+  g_autofree char *reason = NULL;
+  const char *paths[] = { dir, NULL };
+  double avg[] = { 10, 10, 10, 10, 10, 10, 10, 40, 90 };
+  IvChart *chart;
+  gboolean has_outliers = FALSE;
+
+  for (int i = 0; i < 9; i++)
+    g_string_append_printf (json, "%s{\"timeslice_index\": %d,%s \"time_to_first_token\": {\"unit\": \"ms\", \"avg\": %g, \"std\": 1}}",
+                            i ? "," : "", i, i == 8 ? " \"is_complete\": false," : "", avg[i]);
+  g_string_append (json, "]}");
+  write_file (dir, "profile_export_aiperf.json", "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 1}}");
+  write_file (dir, "profile_export_aiperf_timeslices.json", json->str);
+  sweep = iv_sweep_load (paths, NULL, NULL, NULL, NULL);
+  chart = iv_runs_chart (iv_plot_config_get (c, FALSE, "timeslices_ttft"), sweep, sweep->runs->pdata[0], &reason);
+  g_assert_nonnull (chart);
+  for (guint i = 0; i < iv_chart_get_n_series (chart); i++)
+    has_outliers |= g_str_has_prefix (iv_series_get_name (iv_chart_get_series (chart, i)), "outlier");
+  g_assert_true (has_outliers);
+  g_assert_cmpfloat (ink_share (chart), >, 0.02);
+  iv_chart_free (chart);
+}
+
+int
+main (int argc, char **argv)
+{
+  int rc;
+
+  tmpdir = iv_test_make_tmpdir ("iv-plots-XXXXXX");
+  {
+    /* ~/.aiperf is looked at: make it this test's own */
+    g_autofree char *home = g_build_filename (tmpdir, "home", NULL);
+    g_mkdir_with_parents (home, 0755);
+    g_setenv ("HOME", home, TRUE);
+  }
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/plots/builtin-config", test_builtin_config);
+  g_test_add_func ("/plots/user-config", test_user_config);
+  g_test_add_func ("/plots/presets-on-samples", test_presets_on_samples);
+  g_test_add_func ("/plots/timeslice-outliers", test_timeslice_outliers);
+  rc = g_test_run ();
+  iv_test_remove_tree (tmpdir);
+  g_free (tmpdir);
+  return rc;
+}
