@@ -1,7 +1,8 @@
 /* bench-runs: loading a run of 100,000 requests (issue 8: an ~85 MB profile_export.jsonl
  * in ≤ 1 s), median of 5 loads, beside the baseline of the same file parsed line by line
- * with json-glib (what a straightforward loader does) in the same run; and every metric's
- * statistics computed from the loaded requests.
+ * with json-glib (what a straightforward loader does) in the same run; every metric's
+ * statistics computed from the loaded requests; and every default single-run plot of
+ * `inferview plot` drawn to PNG (target ≤ 2 s after loading).
  * Usage: bench-runs [--quick] (quick: 3 loads). The run is generated in a temporary
  * folder and removed. */
 #include <glib.h>
@@ -11,6 +12,8 @@
 #include <string.h>
 
 #include "bench-common.h"
+#include "iv-export.h"
+#include "iv-render-runs.h"
 #include "iv-run.h"
 
 #define N_REQUESTS 100000
@@ -53,6 +56,29 @@ generate (const char *path)
                itl, 1000 / itl);
     }
   fclose (f);
+  /* GPU telemetry every second and 25 time slices, so every default plot has its data. */
+  {
+    g_autofree char *dir = g_path_get_dirname (path);
+    g_autofree char *tel = g_build_filename (dir, "gpu_telemetry_export.jsonl", NULL);
+    g_autofree char *ts = g_build_filename (dir, "profile_export_aiperf_timeslices.json", NULL);
+    double span_s = N_REQUESTS * 2.5e-3;
+    f = fopen (tel, "w");
+    for (int k = 0; k <= (int) span_s; k++)
+      fprintf (f, "{\"timestamp_ns\": %" G_GINT64_FORMAT ", \"dcgm_url\": \"http://localhost:9400/metrics\", "
+                  "\"gpu_index\": 0, \"gpu_uuid\": \"GPU-0\", \"gpu_model_name\": \"H100\", \"telemetry_data\": "
+                  "{\"gpu_utilization\": %.1f, \"gpu_power_usage\": %.1f}}\n",
+               t + (gint64) k * 1000000000, g_rand_double_range (rng, 70, 99), g_rand_double_range (rng, 300, 650));
+    fclose (f);
+    f = fopen (ts, "w");
+    fputs ("{\"timeslices\": [", f);
+    for (int k = 0; k < 25; k++)
+      fprintf (f, "%s{\"timeslice_index\": %d, \"time_to_first_token\": {\"unit\": \"ms\", \"avg\": %.3f, \"std\": %.3f},"
+                  " \"inter_token_latency\": {\"unit\": \"ms\", \"avg\": %.3f, \"std\": %.3f}}",
+               k ? ", " : "", k, g_rand_double_range (rng, 30, 50), g_rand_double_range (rng, 2, 6),
+               g_rand_double_range (rng, 17, 22), g_rand_double_range (rng, 1, 2));
+    fputs ("]}\n", f);
+    fclose (f);
+  }
   g_rand_free (rng);
 }
 
@@ -89,6 +115,7 @@ main (int argc, char **argv)
   g_autofree char *dir = g_dir_make_tmp ("iv-bench-runs-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "profile_export.jsonl", NULL);
   double times[5], med, base, mb, stats_s;
+  g_autofree char *plot_line = NULL;
   GStatBuf st;
   gsize base_n;
   int missed = 0;
@@ -122,6 +149,38 @@ main (int argc, char **argv)
         }
     }
   med = bench_median (times, runs);
+  /* Every default single-run plot, as `inferview plot` writes them (2400 × 1280 PNG). */
+  {
+    const char *paths[] = { dir, NULL };
+    g_autoptr (IvSweep) sweep = iv_sweep_load (paths, NULL, NULL, NULL, NULL);
+    g_autoptr (IvPlotConfig) config = iv_plot_config_load (NULL, NULL);
+    g_autofree char *png = g_build_filename (dir, "plot.png", NULL);
+    IvExportOptions eo;
+    double t0 = now_s (), plots_s;
+    guint drawn = 0;
+    g_autoptr (GString) each = g_string_new (NULL);
+
+    iv_export_options_init (&eo);
+    eo.width = 1200, eo.height = 640, eo.dpi = 192;
+    for (guint i = 0; i < config->single_defaults->len; i++)
+      {
+        const IvPlotSpec *spec = iv_plot_config_get (config, FALSE, config->single_defaults->pdata[i]);
+        g_autofree char *reason = NULL;
+        IvChart *chart = spec ? iv_runs_chart (spec, sweep, sweep->runs->pdata[0], &reason) : NULL;
+        IvFigure figure = { iv_chart_render, chart, "plot", NULL };
+        double p0 = now_s ();
+        if (!chart)
+          continue;
+        drawn += iv_export_to_file (&figure, &eo, png, NULL);
+        iv_chart_free (chart);
+        g_string_append_printf (each, "  %-40s %6.3f s\n", (const char *) config->single_defaults->pdata[i], now_s () - p0);
+      }
+    g_unlink (png);
+    plots_s = now_s () - t0;
+    plot_line = g_strdup_printf ("%u default plots to PNG      %6.3f s               target ≤ 2 s %s\n%s", drawn,
+                                 plots_s, plots_s <= 2.0 ? "ok" : "MISSED", each->str);
+    missed += plots_s > 2.0;
+  }
   {
     double t0 = now_s ();
     base_n = baseline_load (path);
@@ -132,8 +191,17 @@ main (int argc, char **argv)
   printf ("baseline: json-glib per line %6.3f s  %6.1f MB/s   (%" G_GSIZE_FORMAT " records; %.1f× slower)\n", base,
           mb / base, base_n, base / med);
   printf ("statistics of every metric   %6.3f s\n", stats_s);
+  fputs (plot_line, stdout);
   missed += med > 1.0;
-  g_unlink (path);
+  {
+    const char *names[] = { "profile_export.jsonl", "gpu_telemetry_export.jsonl",
+                            "profile_export_aiperf_timeslices.json" };
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      {
+        g_autofree char *p = g_build_filename (dir, names[i], NULL);
+        g_unlink (p);
+      }
+  }
   g_rmdir (dir);
   printf ("\n%s\n", missed ? "some targets missed" : "all targets met");
   return missed ? 1 : 0;
