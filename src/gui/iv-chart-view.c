@@ -16,6 +16,14 @@
 
 #define HOVER_RADIUS 12.0
 
+enum
+{
+  POINT_ACTIVATED,
+  N_SIGNALS,
+};
+
+static guint signals[N_SIGNALS];
+
 struct _IvChartView
 {
   GtkWidget parent_instance;
@@ -388,8 +396,12 @@ on_pressed (GtkGestureClick *click, int n_press, double x, double y, IvChartView
     }
   if (n_press == 2)
     iv_chart_view_reset (self);
-  else if (n_press == 1)
-    iv_chart_view_click (self, x, y);
+  else if (n_press == 1 && !iv_chart_view_click (self, x, y) && self->chart)
+    {
+      IvChartHit hit;
+      if (iv_chart_hit_test (self->chart, x, y, HOVER_RADIUS, &hit))
+        g_signal_emit (self, signals[POINT_ACTIVATED], 0, hit.series_index, (guint64) hit.index, hit.x, hit.y);
+    }
 }
 
 static void
@@ -450,6 +462,11 @@ iv_chart_view_class_init (IvChartViewClass *klass)
   widget_class->snapshot = iv_chart_view_snapshot;
   widget_class->size_allocate = iv_chart_view_size_allocate;
   gtk_widget_class_set_css_name (widget_class, "ivchartview");
+
+  /* A click on a data point (not on the legend): which series, which point, its values. */
+  signals[POINT_ACTIVATED] = g_signal_new ("point-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                           NULL, NULL, NULL, G_TYPE_NONE, 4, G_TYPE_UINT, G_TYPE_UINT64,
+                                           G_TYPE_DOUBLE, G_TYPE_DOUBLE);
 
   gtk_widget_class_install_action (widget_class, "chart.reset", NULL, reset_action);
   gtk_widget_class_install_action (widget_class, "chart.log-x", NULL, log_action);

@@ -20,6 +20,7 @@ struct _IvDocument
   double progress;
   IvSniffResult *info;
   IvTrace *trace;
+  IvSweep *sweep;             /* runs and sweeps: every run loaded */
   GCancellable *cancellable;
   GMainContext *context;
   gint progress_permille; /* last value sent from the worker, atomically */
@@ -71,6 +72,7 @@ iv_document_finalize (GObject *object)
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->info, iv_sniff_result_free);
   g_clear_pointer (&self->trace, iv_trace_free);
+  g_clear_pointer (&self->sweep, iv_sweep_free);
   g_free (self->title);
   g_free (self->subtitle);
   G_OBJECT_CLASS (iv_document_parent_class)->finalize (object);
@@ -255,6 +257,13 @@ describe_trace (const IvTrace *t)
                           kind, t->n_slices, t->tracks->len, span);
 }
 
+const IvSweep *
+iv_document_get_sweep (IvDocument *self)
+{
+  g_return_val_if_fail (IV_IS_DOCUMENT (self), NULL);
+  return self->sweep;
+}
+
 const IvTrace *
 iv_document_get_trace (IvDocument *self)
 {
@@ -316,6 +325,7 @@ on_worker_progress (guint64 done, guint64 total, gpointer user_data)
 typedef struct
 {
   IvTrace *trace;
+  IvSweep *sweep;
 } LoadData;
 
 static void
@@ -323,6 +333,7 @@ load_data_free (gpointer p)
 {
   LoadData *data = p;
   g_clear_pointer (&data->trace, iv_trace_free);
+  g_clear_pointer (&data->sweep, iv_sweep_free);
   g_free (data);
 }
 
@@ -359,8 +370,19 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
     }
   else if (r)
     {
+      gboolean runs = r->kind == IV_KIND_RUN || r->kind == IV_KIND_SWEEP;
       iv_sniff_result_free (r);
       r = iv_sniff_path (path, TRUE, on_worker_progress, self, cancellable, &error);
+      /* Runs are loaded whole too: every request, the summary, telemetry, time slices. */
+      if (r && runs)
+        {
+          const char *paths[] = { path, NULL };
+          IvSweep *sweep = iv_sweep_load (paths, NULL, NULL, cancellable, &error);
+          if (!sweep)
+            g_clear_pointer (&r, iv_sniff_result_free);
+          else
+            ((LoadData *) g_task_get_task_data (task))->sweep = sweep;
+        }
     }
   if (!r)
     g_task_return_error (task, g_steal_pointer (&error));
@@ -406,6 +428,7 @@ iv_document_load_finish (IvDocument *self, GAsyncResult *result, GError **error)
   {
     LoadData *data = g_task_get_task_data (G_TASK (result));
     self->trace = g_steal_pointer (&data->trace);
+    self->sweep = g_steal_pointer (&data->sweep);
   }
   {
     g_autofree char *text = self->trace ? describe_trace (self->trace) : describe (r);

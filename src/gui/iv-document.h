@@ -5,6 +5,7 @@
 #include <gio/gio.h>
 
 #include "iv-sniff.h"
+#include "iv-sweep.h"
 #include "iv-trace.h"
 
 G_BEGIN_DECLS
@@ -29,6 +30,8 @@ IvGroup              iv_document_get_group    (IvDocument           *self);
 const IvSniffResult *iv_document_get_info     (IvDocument           *self);
 const char          *iv_document_get_icon_name(IvDocument           *self);
 const IvTrace       *iv_document_get_trace    (IvDocument           *self);
+/* The runs of a run or sweep document, once loaded. */
+const IvSweep       *iv_document_get_sweep    (IvDocument           *self);
 void                 iv_document_load_async   (IvDocument           *self,
                                                GCancellable         *cancellable,
                                                GAsyncReadyCallback   callback,

@@ -141,6 +141,8 @@ per_request (const IvPlotSpec *spec, const IvRun *r, char **reason)
   g_autofree double *values = NULL, *x = NULL, *y = NULL;
   g_autofree char *sub = run_subtitle (r);
   gboolean time = x_is_time (spec);
+  gboolean by_metric = spec->x.metric && iv_run_get_metric (r, spec->x.metric) != NULL;
+  g_autofree double *xv = by_metric ? iv_run_metric_per_request (r, spec->x.metric) : NULL;
   IvChart *c;
   gsize n = 0;
 
@@ -156,15 +158,18 @@ per_request (const IvPlotSpec *spec, const IvRun *r, char **reason)
   for (guint k = 0; k < order->len; k++)
     {
       guint32 i = g_array_index (order, guint32, k);
-      if (!isfinite (values[i]))
+      if (!isfinite (values[i]) || (xv && !isfinite (xv[i])))
         continue;
-      x[n] = time ? (g_array_index (r->start_ns, gint64, i) - r->t0_ns) * 1e-9 : (double) (k + 1);
+      x[n] = xv ? xv[i] : time ? (g_array_index (r->start_ns, gint64, i) - r->t0_ns) * 1e-9 : (double) (k + 1);
       y[n] = values[i];
       n++;
     }
   c = new_chart (spec, tag, sub);
-  iv_chart_axis_set_title (c, IV_AXIS_X, time ? _("Time since the first request") : _("Request (in start order)"));
-  if (time)
+  if (xv)
+    value_axis (c, IV_AXIS_X, r, spec->x.metric);
+  else
+    iv_chart_axis_set_title (c, IV_AXIS_X, time ? _("Time since the first request") : _("Request (in start order)"));
+  if (time && !xv)
     iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
   value_axis (c, IV_AXIS_Y, r, tag);
   iv_chart_set_legend (c, spec->type == IV_PLOT_SCATTER_PERCENTILES ? IV_LEGEND_BOTTOM : IV_LEGEND_HIDDEN);
@@ -451,7 +456,7 @@ group_of (const IvPlotSpec *spec, const IvRun *r)
 }
 
 static char *
-label_of (const IvPlotSpec *spec, const IvRun *r)
+label_of (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *r)
 {
   GString *s = g_string_new (NULL);
   for (guint i = 0; spec->labels && spec->labels[i]; i++)
@@ -464,7 +469,11 @@ label_of (const IvPlotSpec *spec, const IvRun *r)
           g_string_append (s, v ? v : "–");
         }
   if (s->len == 0)
-    g_string_append (s, r->name);
+    {
+      /* no label fields: what tells the runs apart */
+      g_autofree char *label = iv_sweep_run_label (sweep, r);
+      g_string_append (s, label);
+    }
   return g_string_free (s, FALSE);
 }
 
@@ -500,7 +509,7 @@ across_runs (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
       x[i] = iv_run_axis_value (r, xm, spec->x.stat);
       y[i] = iv_run_axis_value (r, ym, spec->y.stat);
       g_ptr_array_add (groups, group_of (spec, r));
-      g_ptr_array_add (labels, label_of (spec, r));
+      g_ptr_array_add (labels, label_of (spec, sweep, r));
       if (isfinite (x[i]) && isfinite (y[i]))
         usable++, any = any ? any : r;
     }
@@ -610,6 +619,44 @@ across_runs (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
   return c;
 }
 
+/* A metric's distribution in every run, side by side, in the sweep's order. */
+static IvChart *
+boxes (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
+{
+  const char *tag = spec->y.metric ? spec->y.metric : "time_to_first_token";
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *title = iv_metric_title (tag);
+  const IvRun *any = NULL;
+  IvChart *c = NULL;
+
+  for (guint i = 0; i < sweep->runs->len; i++)
+    {
+      const IvRun *r = sweep->runs->pdata[i];
+      const IvRunMetric *m = iv_run_get_metric (r, tag);
+      IvSeries *s;
+      g_ptr_array_add (names, iv_sweep_run_label (sweep, r));
+      if (!m || m->values->len == 0)
+        continue;
+      if (!c)
+        {
+          c = new_chart (spec, title, _("box: quartiles, whiskers to 1.5 IQR"));
+          any = r;
+        }
+      s = iv_chart_add_box (c, names->pdata[i], (double) i, (const double *) m->values->data, m->values->len);
+      iv_series_set_color (s, 0x0072b2);
+    }
+  if (!c)
+    {
+      *reason = g_strdup_printf (_("no run has per-request “%s”"), tag);
+      return NULL;
+    }
+  iv_chart_set_categories (c, (const char *const *) names->pdata, names->len);
+  iv_chart_axis_set_title (c, IV_AXIS_X, _("Run"));
+  value_axis (c, IV_AXIS_Y, any, tag);
+  iv_chart_set_legend (c, IV_LEGEND_HIDDEN);
+  return c;
+}
+
 static gboolean
 any_aggregate (const IvSweep *sweep)
 {
@@ -648,6 +695,8 @@ iv_runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, c
     case IV_PLOT_PARETO:
     case IV_PLOT_SCATTER_LINE:
       return across_runs (spec, sweep, reason);
+    case IV_PLOT_BOX:
+      return boxes (spec, sweep, reason);
     case IV_PLOT_UNKNOWN:
       break;
     }

@@ -26,6 +26,7 @@ static const struct
   { "pareto", IV_PLOT_PARETO },
   { "scatter_line", IV_PLOT_SCATTER_LINE },
   { "latency_throughput_uncertainty", IV_PLOT_UNCERTAINTY },
+  { "box", IV_PLOT_BOX },
 };
 
 /* Keys a preset may have that change nothing here (styling of AIPerf's plotly output). */

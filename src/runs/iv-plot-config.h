@@ -20,7 +20,8 @@ typedef enum
   IV_PLOT_HISTOGRAM,                /* distribution of a metric */
   IV_PLOT_PARETO,                   /* runs: the frontier of y against x */
   IV_PLOT_SCATTER_LINE,             /* runs: y against x, one line per group */
-  IV_PLOT_UNCERTAINTY,              /* runs: means with confidence ellipses of repeated trials */
+  IV_PLOT_UNCERTAINTY,              /* runs: means with confidence intervals of repeated trials */
+  IV_PLOT_BOX,                      /* runs: a metric's distribution per run, side by side */
   IV_PLOT_UNKNOWN,
 } IvPlotType;
 
