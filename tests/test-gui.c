@@ -15,6 +15,7 @@
 #include "iv-sidebar.h"
 #include "iv-window.h"
 #include "iv-window-private.h"
+#include "iv-run-series.h"
 #include "iv-test-util.h"
 
 static IvApplication *app;
@@ -1157,6 +1158,73 @@ test_pipelined_view (void)
   settle ();
 }
 
+/* A sweep opens on the comparison: its runs in a table, the first preset drawn; the
+ * statistic picker changes the axes; a point of a run opens it alone (card, metrics,
+ * its own presets, skipped ones with their reason); Back returns. */
+static void
+test_runs_view (void)
+{
+  g_autofree char *path = sample ("aiperf");
+  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_RUNS);
+  IvRunsView *view;
+  const IvSweep *sweep = NULL;
+  IvChart *chart;
+
+  open_paths (path, NULL);
+  settle ();
+  for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
+    {
+      g_autoptr (IvDocument) doc = doc_at (i);
+      g_autofree char *p = g_file_get_path (iv_document_get_file (doc));
+      if (g_str_equal (p, path) && iv_document_get_sweep (doc))
+        sweep = iv_document_get_sweep (doc), iv_window_select (window, doc);
+    }
+  g_assert_nonnull (sweep);
+  g_assert_cmpuint (sweep->runs->len, ==, 3);
+  settle ();
+  view = iv_workspace_page_get_runs (page);
+  g_assert_nonnull (view);
+  g_assert_null (iv_runs_view_get_run (view));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (iv_runs_view_get_table (view)))),
+                    ==, 3);
+  g_assert_nonnull (iv_runs_view_get_chart_view (view));
+  chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
+  g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Request latency (avg)");
+  g_assert_nonnull (iv_workspace_page_get_figure (page));
+  iv_runs_view_set_stat (view, "p90");
+  chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
+  g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Request latency (p90)");
+  iv_runs_view_set_group_by (view, "concurrency");
+  g_assert_true (iv_runs_view_show_plot (view, "ttft_per_run"));
+  g_assert_nonnull (iv_runs_view_get_chart_view (view));
+  g_assert_true (iv_runs_view_show_plot (view, "latency_throughput_uncertainty"));
+  g_assert_null (iv_runs_view_get_chart_view (view));
+  g_assert_nonnull (strstr (iv_runs_view_get_skip_reason (view), "no repeated trials"));
+
+  /* A click on run 2's point opens it (the signal a chart view emits for a click). */
+  g_assert_true (iv_runs_view_show_plot (view, "ttft_vs_throughput"));
+  iv_runs_view_set_stat (view, "avg");
+  {
+    const IvRun *r = sweep->runs->pdata[1];
+    g_signal_emit_by_name (iv_runs_view_get_chart_view (view), "point-activated", 0u, (guint64) 0,
+                           iv_run_axis_value (r, "time_to_first_token", "avg"),
+                           iv_run_axis_value (r, "request_throughput", "avg"));
+  }
+  g_assert_true (iv_runs_view_get_run (view) == sweep->runs->pdata[1]);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (iv_runs_view_get_table (view)))),
+                    >=, 10);
+  chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
+  g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_Y), ==, "Time to first token");
+  g_assert_true (iv_runs_view_show_plot (view, "timeslices_ttft"));
+  g_assert_nonnull (strstr (iv_runs_view_get_skip_reason (view), "no time slices"));
+  g_assert_true (iv_runs_view_show_plot (view, "ttft_distribution"));
+  g_assert_nonnull (iv_runs_view_get_chart_view (view));
+  g_assert_false (iv_runs_view_show_plot (view, "no_such_plot"));
+  iv_runs_view_open_run (view, G_MAXUINT);
+  g_assert_null (iv_runs_view_get_run (view));
+  settle ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1192,6 +1260,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/model-view", test_model_view);
   g_test_add_func ("/gui/timeline-view", test_timeline_view);
   g_test_add_func ("/gui/pipelined-view", test_pipelined_view);
+  g_test_add_func ("/gui/runs-view", test_runs_view);
   g_test_add_func ("/gui/window-size-saved", test_window_size_saved);
   rc = g_test_run ();
 

@@ -26,6 +26,7 @@ struct _IvWorkspacePage
   IvModelView *model_view;    /* the Model workspace only */
   IvTimelineView *timeline;   /* the Traces workspace only, created with the first trace */
   IvPipelinedView *pipelined; /* beside it, for traces that are pipelined timelines */
+  IvRunsView *runs;           /* the Runs workspace only, created with the first run */
   GtkStack *trace_stack;      /* "pipeline" and "timeline" */
   GtkWidget *trace_switcher;
   IvDocument *imported;       /* the HF config last added to the model view */
@@ -181,6 +182,19 @@ show_timeline (IvWorkspacePage *self, IvDocument *doc)
   gtk_stack_set_visible_child_name (self->stack, "timeline");
 }
 
+/* A loaded run opens on its summary and first plot; a sweep on the comparison. */
+static void
+show_runs (IvWorkspacePage *self, IvDocument *doc)
+{
+  if (!self->runs)
+    {
+      self->runs = IV_RUNS_VIEW (iv_runs_view_new ());
+      gtk_stack_add_named (self->stack, GTK_WIDGET (self->runs), "runs");
+    }
+  iv_runs_view_set_sweep (self->runs, iv_document_get_sweep (doc), G_OBJECT (doc));
+  gtk_stack_set_visible_child_name (self->stack, "runs");
+}
+
 static void
 sync_view (IvWorkspacePage *self)
 {
@@ -208,6 +222,11 @@ sync_view (IvWorkspacePage *self)
   if (self->group == IV_GROUP_TRACES && iv_document_get_trace (doc))
     {
       show_timeline (self, doc);
+      return;
+    }
+  if (self->group == IV_GROUP_RUNS && iv_document_get_sweep (doc))
+    {
+      show_runs (self, doc);
       return;
     }
   show_overview (self, doc);
@@ -391,6 +410,8 @@ iv_workspace_page_get_figure (IvWorkspacePage *self)
   g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), NULL);
   if (self->model_view && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "model") == 0)
     return iv_model_view_get_figure (self->model_view);
+  if (self->runs && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "runs") == 0)
+    return iv_runs_view_get_figure (self->runs);
   if (self->timeline && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "timeline") == 0)
     return g_strcmp0 (gtk_stack_get_visible_child_name (self->trace_stack), "pipeline") == 0
              ? iv_pipelined_view_get_figure (self->pipelined)
@@ -403,6 +424,13 @@ iv_workspace_page_get_timeline (IvWorkspacePage *self)
 {
   g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), NULL);
   return self->timeline;
+}
+
+IvRunsView *
+iv_workspace_page_get_runs (IvWorkspacePage *self)
+{
+  g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), NULL);
+  return self->runs;
 }
 
 IvPipelinedView *

@@ -1,0 +1,808 @@
+/* iv-runs-view.c: a run or a sweep in the Runs workspace (see the header). */
+#define G_LOG_DOMAIN "iv-gui"
+
+#include "iv-runs-view.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "iv-render-runs.h"
+#include "iv-run-series.h"
+
+/* ---- a table row: text cells, and numbers to sort by ---------------------------------- */
+
+#define IV_TYPE_TABLE_ROW (iv_table_row_get_type ())
+G_DECLARE_FINAL_TYPE (IvTableRow, iv_table_row, IV, TABLE_ROW, GObject)
+
+struct _IvTableRow
+{
+  GObject parent_instance;
+  GStrv cells;
+  double *keys;   /* per column: NaN sorts by the text */
+  guint index;    /* the run or metric it shows */
+};
+
+G_DEFINE_FINAL_TYPE (IvTableRow, iv_table_row, G_TYPE_OBJECT)
+
+static void
+iv_table_row_finalize (GObject *object)
+{
+  IvTableRow *self = IV_TABLE_ROW (object);
+  g_strfreev (self->cells);
+  g_free (self->keys);
+  G_OBJECT_CLASS (iv_table_row_parent_class)->finalize (object);
+}
+
+static void
+iv_table_row_class_init (IvTableRowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = iv_table_row_finalize;
+}
+
+static void
+iv_table_row_init (IvTableRow *self)
+{
+}
+
+/* ---- the view -------------------------------------------------------------------------- */
+
+struct _IvRunsView
+{
+  GtkWidget parent_instance;
+
+  GtkWidget *box;
+  GtkLabel *title, *subtitle;
+  GtkButton *back;
+  GtkWidget *card;            /* one run: the summary (a grid in card_frame) */
+  GtkWidget *card_frame;
+  GtkColumnView *table;
+  GListStore *rows;
+  GtkDropDown *plot_choice;
+  GtkStringList *plot_names;
+  GtkWidget *compare_controls; /* stat and grouping, comparisons only */
+  GtkWidget *paned;            /* side by side for one run, table above plot for many */
+  GtkWidget *left;
+  GtkDropDown *stat_choice, *group_choice;
+  GtkStringList *group_names;
+  GtkToggleButton *log_x, *log_y;
+  GtkStack *plot_stack;       /* "chart" or "skipped" */
+  IvChartView *chart;
+  AdwStatusPage *skipped;
+  gboolean updating;
+
+  const IvSweep *sweep;
+  GObject *owner;
+  guint run;                  /* G_MAXUINT: comparing */
+  IvPlotConfig *config;
+  GPtrArray *specs;           /* const IvPlotSpec*, parallel to plot_names */
+  GPtrArray *own_specs;       /* IvPlotSpec* the view made (extra plots), freed with it */
+  IvPlotSpec override;        /* the chosen preset with the picker's stat and grouping */
+  char *stat, *group_by;
+  char *skip_reason;
+  char *group_strv[2];
+};
+
+G_DEFINE_FINAL_TYPE (IvRunsView, iv_runs_view, GTK_TYPE_WIDGET)
+
+static const char *const stats[] = { "avg", "p50", "p90", "p95", "p99", "min", "max", NULL };
+
+static const IvRun *
+shown_run (IvRunsView *self)
+{
+  if (!self->sweep)
+    return NULL;
+  if (self->sweep->runs->len == 1)
+    return self->sweep->runs->pdata[0];
+  return self->run < self->sweep->runs->len ? self->sweep->runs->pdata[self->run] : NULL;
+}
+
+const IvRun *
+iv_runs_view_get_run (IvRunsView *self)
+{
+  g_return_val_if_fail (IV_IS_RUNS_VIEW (self), NULL);
+  return shown_run (self);
+}
+
+static char *
+number_text (double v, const char *unit)
+{
+  if (!isfinite (v))
+    return g_strdup ("–");
+  return unit && *unit ? g_strdup_printf ("%.4g %s", v, unit) : g_strdup_printf ("%.4g", v);
+}
+
+/* ---- tables ---- */
+
+static void
+setup_cell (GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_UINT (data) == 0 ? 0 : 1);
+  gtk_label_set_ellipsize (GTK_LABEL (label), GPOINTER_TO_UINT (data) == 0 ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_NONE);
+  if (GPOINTER_TO_UINT (data))
+    gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
+{
+  IvTableRow *row = gtk_list_item_get_item (item);
+  guint col = GPOINTER_TO_UINT (data);
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
+                      row && col < g_strv_length (row->cells) ? row->cells[col] : "");
+}
+
+static int
+compare_rows (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const IvTableRow *x = a, *y = b;
+  guint col = GPOINTER_TO_UINT (data);
+  double u = x->keys[col], v = y->keys[col];
+
+  if (isnan (u) && isnan (v))
+    return g_utf8_collate (x->cells[col], y->cells[col]);
+  if (isnan (u) != isnan (v))
+    return isnan (u) ? 1 : -1; /* absent values last */
+  return (u > v) - (u < v);
+}
+
+static void
+set_columns (IvRunsView *self, const char *const *titles)
+{
+  GListModel *cols = gtk_column_view_get_columns (self->table);
+
+  while (g_list_model_get_n_items (cols) > 0)
+    {
+      g_autoptr (GtkColumnViewColumn) c = g_list_model_get_item (cols, 0);
+      gtk_column_view_remove_column (self->table, c);
+    }
+  for (guint i = 0; titles[i]; i++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      GtkColumnViewColumn *col;
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (i));
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (i));
+      col = gtk_column_view_column_new (titles[i], factory);
+      gtk_column_view_column_set_sorter (col, GTK_SORTER (gtk_custom_sorter_new (compare_rows, GUINT_TO_POINTER (i), NULL)));
+      gtk_column_view_column_set_expand (col, i == 0);
+      gtk_column_view_column_set_resizable (col, TRUE);
+      if (i == 0)
+        gtk_column_view_column_set_fixed_width (col, 230);
+      gtk_column_view_append_column (self->table, col);
+      g_object_unref (col);
+    }
+}
+
+static void
+add_row (IvRunsView *self, guint index, const char *const *cells, const double *keys, guint n)
+{
+  IvTableRow *row = g_object_new (IV_TYPE_TABLE_ROW, NULL);
+  row->cells = g_strdupv ((char **) cells);
+  row->keys = g_memdup2 (keys, n * sizeof (double));
+  row->index = index;
+  g_list_store_append (self->rows, row);
+  g_object_unref (row);
+}
+
+/* One run: every metric with its statistics. */
+static void
+fill_metrics (IvRunsView *self, const IvRun *r)
+{
+  static const char *const titles[] = { N_("Metric"), N_("avg"), N_("min"), N_("p50"), N_("p90"), N_("p95"),
+                                        N_("p99"), N_("max"), N_("std"), NULL };
+  g_autoptr (GPtrArray) tags = iv_run_metric_tags (r);
+  const char *translated[G_N_ELEMENTS (titles)];
+
+  for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
+    translated[i] = titles[i] ? _(titles[i]) : NULL;
+  set_columns (self, translated);
+  g_list_store_remove_all (self->rows);
+  for (guint i = 0; i < tags->len; i++)
+    {
+      IvMetricSummary s = { 0 };
+      g_autofree char *name = NULL;
+      double v[9];
+      char *cells[10] = { NULL };
+      if (!iv_run_metric_stats (r, tags->pdata[i], &s))
+        continue;
+      name = iv_metric_title (tags->pdata[i]);
+      v[0] = NAN, v[1] = s.avg, v[2] = s.min, v[3] = s.p50, v[4] = s.p90, v[5] = s.p95, v[6] = s.p99, v[7] = s.max, v[8] = s.std;
+      /* the unit once, with the name: the numbers stay narrow */
+      cells[0] = s.unit && *s.unit ? g_strdup_printf ("%s (%s)", name, s.unit) : g_strdup (name);
+      for (guint k = 1; k < 9; k++)
+        cells[k] = number_text (v[k], NULL);
+      add_row (self, i, (const char *const *) cells, v, 9);
+      for (guint k = 0; k < 9; k++)
+        g_free (cells[k]);
+      iv_metric_summary_clear (&s);
+    }
+}
+
+/* Several runs: configuration and headline metrics. */
+static void
+fill_runs (IvRunsView *self)
+{
+  const char *titles[] = { _("Run"), _("Model"), _("Concurrency"), _("Requests"), _("Errors"), _("TTFT p50"),
+                           _("ITL avg"), _("Latency p99"), _("Tokens/s"), NULL };
+
+  set_columns (self, titles);
+  g_list_store_remove_all (self->rows);
+  for (guint i = 0; i < self->sweep->runs->len; i++)
+    {
+      const IvRun *r = self->sweep->runs->pdata[i];
+      g_autofree char *label = iv_sweep_run_label (self->sweep, r);
+      double v[9] = { NAN, NAN, r->concurrency, (double) r->n_requests, (double) r->n_errors,
+                      iv_run_axis_value (r, "time_to_first_token", "p50"),
+                      iv_run_axis_value (r, "inter_token_latency", "avg"),
+                      iv_run_axis_value (r, "request_latency", "p99"),
+                      iv_run_axis_value (r, "output_token_throughput", "avg") };
+      char *cells[10] = { g_strdup (label), g_strdup (r->model ? r->model : "–"), number_text (v[2], NULL),
+                          number_text (v[3], NULL), number_text (v[4], NULL), number_text (v[5], "ms"),
+                          number_text (v[6], "ms"), number_text (v[7], "ms"), number_text (v[8], NULL), NULL };
+      add_row (self, i, (const char *const *) cells, v, 9);
+      for (guint k = 0; k < 9; k++)
+        g_free (cells[k]);
+    }
+}
+
+/* ---- the summary card ---- */
+
+static void
+card_line (GtkGrid *grid, int row, const char *key, const char *value)
+{
+  GtkWidget *k = gtk_label_new (key), *v = gtk_label_new (value ? value : "–");
+  gtk_label_set_xalign (GTK_LABEL (k), 0);
+  gtk_label_set_xalign (GTK_LABEL (v), 0);
+  gtk_widget_add_css_class (k, "dim-label");
+  gtk_label_set_selectable (GTK_LABEL (v), TRUE);
+  gtk_label_set_wrap (GTK_LABEL (v), TRUE);
+  gtk_grid_attach (grid, k, 0, row, 1, 1);
+  gtk_grid_attach (grid, v, 1, row, 1, 1);
+}
+
+static void
+fill_card (IvRunsView *self, const IvRun *r)
+{
+  GtkWidget *child;
+  GtkGrid *grid = GTK_GRID (self->card);
+  g_autofree char *conc = number_text (r->concurrency, NULL);
+  g_autofree char *rate = number_text (r->request_rate, _("requests/s"));
+  g_autofree char *dur = isfinite (r->duration_s) ? g_strdup_printf (_("%.1f s"), r->duration_s) : g_strdup ("–");
+  g_autofree char *reqs = g_strdup_printf (_("%" G_GSIZE_FORMAT " (and %" G_GSIZE_FORMAT " warm-up)"), r->n_requests,
+                                           r->n_warmup);
+  g_autoptr (GString) errors = g_string_new (NULL);
+  g_autofree char *endpoint = g_strdup_printf ("%s%s%s%s", r->endpoint_type ? r->endpoint_type : "–",
+                                               r->endpoint ? " " : "", r->endpoint ? r->endpoint : "",
+                                               r->streaming ? _(", streaming") : "");
+  g_autofree char *isl = number_text (r->isl, NULL), *osl = number_text (r->osl, NULL);
+  g_autofree char *io = g_strdup_printf (_("%s in, %s out (tokens, mean)"), isl, osl);
+  GHashTableIter it;
+  gpointer key, value;
+
+  while ((child = gtk_widget_get_first_child (self->card)))
+    gtk_grid_remove (grid, child);
+  g_string_append_printf (errors, "%" G_GSIZE_FORMAT, r->n_errors);
+  g_hash_table_iter_init (&it, r->error_types);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    g_string_append_printf (errors, "%s%s × %u", errors->len > 3 ? ", " : " — ", (const char *) key, GPOINTER_TO_UINT (value));
+  card_line (grid, 0, _("Model"), r->model);
+  card_line (grid, 1, _("Endpoint"), endpoint);
+  card_line (grid, 2, _("Concurrency"), conc);
+  card_line (grid, 3, _("Request rate"), rate);
+  card_line (grid, 4, _("Sequence lengths"), io);
+  card_line (grid, 5, _("Duration"), dur);
+  card_line (grid, 6, _("Requests"), r->has_records ? reqs : _("summary only"));
+  card_line (grid, 7, _("Errors"), errors->str);
+  card_line (grid, 8, _("GPUs"), r->gpus->len ? ((IvGpu *) r->gpus->pdata[0])->model : _("no telemetry"));
+  card_line (grid, 9, _("Folder"), r->path);
+}
+
+/* ---- plots ---- */
+
+static IvPlotSpec *
+extra_spec (IvRunsView *self, const char *name, IvPlotType type, const char *title, const char *x, const char *y)
+{
+  IvPlotSpec *s = g_new0 (IvPlotSpec, 1);
+  s->name = g_strdup (name);
+  s->type = type;
+  s->title = g_strdup (title);
+  s->x.metric = g_strdup (x);
+  s->y.metric = g_strdup (y);
+  s->ci_level = 0.95;
+  g_ptr_array_add (self->own_specs, s);
+  return s;
+}
+
+static void
+spec_free (gpointer p)
+{
+  IvPlotSpec *s = p;
+  g_free (s->name), g_free (s->title), g_free (s->x.metric), g_free (s->y.metric);
+  g_free (s);
+}
+
+static void
+fill_plot_choices (IvRunsView *self, gboolean multi)
+{
+  GPtrArray *presets = multi ? self->config->multi_plots : self->config->single_plots;
+
+  g_ptr_array_set_size (self->specs, 0);
+  g_ptr_array_set_size (self->own_specs, 0);
+  for (guint i = 0; i < presets->len; i++)
+    g_ptr_array_add (self->specs, presets->pdata[i]);
+  /* What aiperf plot lacks: distributions, ISL against OSL, runs side by side. */
+  if (!multi)
+    {
+      g_ptr_array_add (self->specs, extra_spec (self, "ttft_distribution", IV_PLOT_HISTOGRAM,
+                                                _("Time to First Token Distribution"), NULL, "time_to_first_token"));
+      g_ptr_array_add (self->specs, extra_spec (self, "itl_distribution", IV_PLOT_HISTOGRAM,
+                                                _("Inter-Token Latency Distribution"), NULL, "inter_token_latency"));
+      g_ptr_array_add (self->specs, extra_spec (self, "latency_distribution", IV_PLOT_HISTOGRAM,
+                                                _("Request Latency Distribution"), NULL, "request_latency"));
+      g_ptr_array_add (self->specs, extra_spec (self, "isl_vs_osl", IV_PLOT_SCATTER, _("Input vs Output Length"),
+                                                "input_sequence_length", "output_sequence_length"));
+    }
+  else
+    {
+      g_ptr_array_add (self->specs, extra_spec (self, "ttft_per_run", IV_PLOT_BOX,
+                                                _("Time to First Token per Run"), NULL, "time_to_first_token"));
+      g_ptr_array_add (self->specs, extra_spec (self, "latency_per_run", IV_PLOT_BOX,
+                                                _("Request Latency per Run"), NULL, "request_latency"));
+      g_ptr_array_add (self->specs, extra_spec (self, "itl_vs_concurrency", IV_PLOT_SCATTER_LINE,
+                                                _("Inter-Token Latency vs Concurrency"), "concurrency",
+                                                "inter_token_latency"));
+    }
+  self->updating = TRUE;
+  gtk_string_list_splice (self->plot_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->plot_names)), NULL);
+  for (guint i = 0; i < self->specs->len; i++)
+    {
+      const IvPlotSpec *s = self->specs->pdata[i];
+      gtk_string_list_append (self->plot_names, s->title ? s->title : s->name);
+    }
+  self->updating = FALSE;
+}
+
+static void
+show_chosen_plot (IvRunsView *self)
+{
+  guint i = gtk_drop_down_get_selected (self->plot_choice);
+  const IvPlotSpec *spec;
+  IvChart *chart;
+  gboolean multi = shown_run (self) == NULL;
+
+  g_clear_pointer (&self->skip_reason, g_free);
+  if (!self->sweep || i >= self->specs->len)
+    return;
+  spec = self->specs->pdata[i];
+  /* The picker's statistic and grouping apply to comparisons. */
+  self->override = *spec;
+  if (multi)
+    {
+      /* The picked statistic applies to metrics measured per request; a throughput is
+       * one number per run (its avg), whatever the picker says. */
+      const IvRun *first = self->sweep->runs->pdata[0];
+      if (self->stat && spec->x.metric && iv_run_get_metric (first, spec->x.metric))
+        self->override.x.stat = self->stat;
+      if (self->stat && spec->y.metric && iv_run_get_metric (first, spec->y.metric))
+        self->override.y.stat = self->stat;
+      if (self->group_by)
+        {
+          self->group_strv[0] = self->group_by;
+          self->override.groups = self->group_strv;
+        }
+    }
+  chart = iv_runs_chart (&self->override, self->sweep, multi ? self->sweep->runs->pdata[0] : shown_run (self),
+                         &self->skip_reason);
+  if (!chart)
+    {
+      adw_status_page_set_description (self->skipped, self->skip_reason);
+      gtk_stack_set_visible_child_name (self->plot_stack, "skipped");
+      return;
+    }
+  iv_chart_view_set_chart (self->chart, chart, spec->name);
+  iv_chart_view_set_log (self->chart, IV_AXIS_X, gtk_toggle_button_get_active (self->log_x));
+  iv_chart_view_set_log (self->chart, IV_AXIS_Y, gtk_toggle_button_get_active (self->log_y));
+  gtk_stack_set_visible_child_name (self->plot_stack, "chart");
+}
+
+static void
+on_plot_chosen (IvRunsView *self)
+{
+  if (!self->updating)
+    show_chosen_plot (self);
+}
+
+gboolean
+iv_runs_view_show_plot (IvRunsView *self, const char *name)
+{
+  g_return_val_if_fail (IV_IS_RUNS_VIEW (self), FALSE);
+  for (guint i = 0; i < self->specs->len; i++)
+    if (g_str_equal (((IvPlotSpec *) self->specs->pdata[i])->name, name))
+      {
+        if (gtk_drop_down_get_selected (self->plot_choice) == i)
+          show_chosen_plot (self);
+        else
+          gtk_drop_down_set_selected (self->plot_choice, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+void
+iv_runs_view_set_stat (IvRunsView *self, const char *stat)
+{
+  g_return_if_fail (IV_IS_RUNS_VIEW (self));
+  g_free (self->stat);
+  self->stat = g_strdup (stat);
+  if (!self->updating)
+    {
+      guint at;
+      self->updating = TRUE;
+      if (g_strv_contains (stats, stat))
+        for (at = 0; stats[at]; at++)
+          if (g_str_equal (stats[at], stat))
+            gtk_drop_down_set_selected (self->stat_choice, at);
+      self->updating = FALSE;
+    }
+  show_chosen_plot (self);
+}
+
+void
+iv_runs_view_set_group_by (IvRunsView *self, const char *field)
+{
+  g_return_if_fail (IV_IS_RUNS_VIEW (self));
+  g_free (self->group_by);
+  self->group_by = g_strdup (field);
+  show_chosen_plot (self);
+}
+
+static void
+on_stat_chosen (IvRunsView *self)
+{
+  guint i = gtk_drop_down_get_selected (self->stat_choice);
+  if (!self->updating && i < g_strv_length ((char **) stats))
+    iv_runs_view_set_stat (self, stats[i]);
+}
+
+static void
+on_group_chosen (IvRunsView *self)
+{
+  guint i = gtk_drop_down_get_selected (self->group_choice);
+  if (self->updating || i == GTK_INVALID_LIST_POSITION)
+    return;
+  /* entry 0 is the model; then the varying fields */
+  if (i == 0)
+    iv_runs_view_set_group_by (self, "model");
+  else if (self->sweep && i - 1 < self->sweep->varying->len)
+    iv_runs_view_set_group_by (self, iv_field_key (GPOINTER_TO_UINT (self->sweep->varying->pdata[i - 1])));
+}
+
+static void
+on_log_toggled (IvRunsView *self)
+{
+  iv_chart_view_set_log (self->chart, IV_AXIS_X, gtk_toggle_button_get_active (self->log_x));
+  iv_chart_view_set_log (self->chart, IV_AXIS_Y, gtk_toggle_button_get_active (self->log_y));
+}
+
+/* ---- showing a run, or the comparison ---- */
+
+static void
+refresh (IvRunsView *self)
+{
+  const IvRun *r = shown_run (self);
+  gboolean multi = r == NULL;
+  g_autofree char *sub = NULL;
+
+  g_clear_pointer (&self->config, iv_plot_config_free);
+  self->config = iv_plot_config_find (NULL, r ? r->path : NULL, NULL);
+  if (!self->config)
+    self->config = iv_plot_config_load (NULL, NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->back), r && self->sweep->runs->len > 1);
+  gtk_widget_set_visible (self->card_frame, !multi);
+  /* one run: its card and metrics beside the plot; many: their table above it */
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->paned), multi ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL);
+  gtk_widget_set_size_request (self->left, multi ? -1 : 420, multi ? 150 : -1);
+  gtk_widget_set_margin_end (self->left, multi ? 12 : 0);
+  if (multi)
+    gtk_paned_set_position (GTK_PANED (self->paned), 60 + 34 * MIN (self->sweep->runs->len, 8));
+  gtk_widget_set_visible (self->compare_controls, multi);
+  if (r)
+    {
+      g_autofree char *label = iv_sweep_run_label (self->sweep, r);
+      gtk_label_set_text (self->title, r->name);
+      sub = g_strdup_printf ("%s%s%s", r->model ? r->model : "", r->model ? " · " : "", label);
+      fill_card (self, r);
+      fill_metrics (self, r);
+    }
+  else
+    {
+      GString *vary = g_string_new (NULL);
+      {
+        g_autofree char *t = g_strdup_printf (g_dngettext (NULL, "%u run", "%u runs", self->sweep->runs->len),
+                                              self->sweep->runs->len);
+        gtk_label_set_text (self->title, t);
+      }
+      for (guint i = 0; i < self->sweep->varying->len; i++)
+        g_string_append_printf (vary, "%s%s", i ? ", " : "", iv_field_title (GPOINTER_TO_UINT (self->sweep->varying->pdata[i])));
+      sub = vary->len ? g_strdup_printf (_("varying: %s — click a point or a row to open that run"), vary->str)
+                      : g_strdup (_("click a point or a row to open that run"));
+      g_string_free (vary, TRUE);
+      fill_runs (self);
+      self->updating = TRUE;
+      gtk_string_list_splice (self->group_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->group_names)), NULL);
+      gtk_string_list_append (self->group_names, iv_field_title (IV_FIELD_MODEL));
+      for (guint i = 0; i < self->sweep->varying->len; i++)
+        gtk_string_list_append (self->group_names, iv_field_title (GPOINTER_TO_UINT (self->sweep->varying->pdata[i])));
+      gtk_drop_down_set_selected (self->group_choice, 0);
+      self->updating = FALSE;
+    }
+  gtk_label_set_text (self->subtitle, sub);
+  fill_plot_choices (self, multi);
+  self->updating = TRUE;
+  gtk_drop_down_set_selected (self->plot_choice, 0);
+  self->updating = FALSE;
+  show_chosen_plot (self);
+}
+
+void
+iv_runs_view_open_run (IvRunsView *self, guint index)
+{
+  g_return_if_fail (IV_IS_RUNS_VIEW (self));
+  if (!self->sweep)
+    return;
+  self->run = index < self->sweep->runs->len ? index : G_MAXUINT;
+  refresh (self);
+}
+
+void
+iv_runs_view_set_sweep (IvRunsView *self, const IvSweep *sweep, GObject *owner)
+{
+  g_return_if_fail (IV_IS_RUNS_VIEW (self));
+  g_set_object (&self->owner, owner);
+  self->sweep = sweep;
+  self->run = G_MAXUINT;
+  g_clear_pointer (&self->stat, g_free);
+  g_clear_pointer (&self->group_by, g_free);
+  self->updating = TRUE;
+  gtk_drop_down_set_selected (self->stat_choice, 0);
+  self->updating = FALSE;
+  if (sweep)
+    refresh (self);
+}
+
+/* A click on a run's point in a comparison: the run with those values opens. */
+static void
+on_point_activated (IvChartView *view, guint series, guint64 index, double x, double y, IvRunsView *self)
+{
+  const IvPlotSpec *spec = &self->override;
+
+  if (!self->sweep || shown_run (self) || !spec->x.metric || !spec->y.metric)
+    return;
+  for (guint i = 0; i < self->sweep->runs->len; i++)
+    {
+      const IvRun *r = self->sweep->runs->pdata[i];
+      if (iv_run_axis_value (r, spec->x.metric, spec->x.stat) == x
+          && iv_run_axis_value (r, spec->y.metric, spec->y.stat) == y)
+        {
+          iv_runs_view_open_run (self, i);
+          return;
+        }
+    }
+}
+
+static void
+on_row_activated (GtkColumnView *view, guint position, IvRunsView *self)
+{
+  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+  g_autoptr (IvTableRow) row = g_list_model_get_item (model, position);
+
+  if (row && !shown_run (self))
+    iv_runs_view_open_run (self, row->index);
+}
+
+IvChartView *
+iv_runs_view_get_chart_view (IvRunsView *self)
+{
+  g_return_val_if_fail (IV_IS_RUNS_VIEW (self), NULL);
+  return self->skip_reason ? NULL : self->chart;
+}
+
+const char *
+iv_runs_view_get_skip_reason (IvRunsView *self)
+{
+  g_return_val_if_fail (IV_IS_RUNS_VIEW (self), NULL);
+  return self->skip_reason;
+}
+
+GtkColumnView *
+iv_runs_view_get_table (IvRunsView *self)
+{
+  g_return_val_if_fail (IV_IS_RUNS_VIEW (self), NULL);
+  return self->table;
+}
+
+const IvFigure *
+iv_runs_view_get_figure (IvRunsView *self)
+{
+  g_return_val_if_fail (IV_IS_RUNS_VIEW (self), NULL);
+  return self->skip_reason ? NULL : iv_chart_view_get_figure (self->chart);
+}
+
+static void
+iv_runs_view_dispose (GObject *object)
+{
+  IvRunsView *self = IV_RUNS_VIEW (object);
+
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+  g_clear_object (&self->owner);
+  g_clear_object (&self->rows);
+  g_clear_pointer (&self->config, iv_plot_config_free);
+  g_clear_pointer (&self->specs, g_ptr_array_unref);
+  g_clear_pointer (&self->own_specs, g_ptr_array_unref);
+  g_clear_pointer (&self->stat, g_free);
+  g_clear_pointer (&self->group_by, g_free);
+  g_clear_pointer (&self->skip_reason, g_free);
+  G_OBJECT_CLASS (iv_runs_view_parent_class)->dispose (object);
+}
+
+static void
+iv_runs_view_class_init (IvRunsViewClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = iv_runs_view_dispose;
+  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+on_back (IvRunsView *self)
+{
+  iv_runs_view_open_run (self, G_MAXUINT);
+}
+
+static GtkWidget *
+labelled (const char *mnemonic, GtkWidget *widget)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *label = gtk_label_new_with_mnemonic (mnemonic);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), widget);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), widget);
+  return box;
+}
+
+static void
+iv_runs_view_init (IvRunsView *self)
+{
+  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *titles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *left = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *rows = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *right = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *table_scroller = gtk_scrolled_window_new ();
+  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  GtkSortListModel *sorted;
+
+  self->paned = paned;
+  self->left = left;
+
+  self->run = G_MAXUINT;
+  self->specs = g_ptr_array_new ();
+  self->own_specs = g_ptr_array_new_with_free_func (spec_free);
+
+  /* header: Back, title and subtitle */
+  self->back = GTK_BUTTON (gtk_button_new_from_icon_name ("go-previous-symbolic"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->back), _("Back to the comparison"));
+  gtk_widget_set_valign (GTK_WIDGET (self->back), GTK_ALIGN_CENTER);
+  g_signal_connect_swapped (self->back, "clicked", G_CALLBACK (on_back), self);
+  self->title = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (self->title), "title-2");
+  gtk_label_set_xalign (self->title, 0);
+  self->subtitle = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (self->subtitle), "dim-label");
+  gtk_label_set_xalign (self->subtitle, 0);
+  gtk_label_set_ellipsize (self->subtitle, PANGO_ELLIPSIZE_END);
+  gtk_box_append (GTK_BOX (titles), GTK_WIDGET (self->title));
+  gtk_box_append (GTK_BOX (titles), GTK_WIDGET (self->subtitle));
+  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->back));
+  gtk_box_append (GTK_BOX (header), titles);
+  gtk_widget_set_margin_start (header, 12);
+  gtk_widget_set_margin_top (header, 8);
+
+  /* left: the summary card and the table */
+  self->card = gtk_grid_new ();
+  gtk_grid_set_column_spacing (GTK_GRID (self->card), 12);
+  gtk_grid_set_row_spacing (GTK_GRID (self->card), 3);
+  {
+    /* the summary on a card, its text kept off the rounded edge */
+    GtkWidget *frame = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+    gtk_widget_add_css_class (frame, "card");
+    gtk_widget_set_margin_start (self->card, 12);
+    gtk_widget_set_margin_end (self->card, 12);
+    gtk_widget_set_margin_top (self->card, 10);
+    gtk_widget_set_margin_bottom (self->card, 10);
+    gtk_box_append (GTK_BOX (frame), self->card);
+    self->card_frame = frame;
+  }
+  self->rows = g_list_store_new (IV_TYPE_TABLE_ROW);
+  self->table = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
+  sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->rows)), NULL);
+  gtk_sort_list_model_set_sorter (sorted, gtk_column_view_get_sorter (self->table));
+  gtk_column_view_set_model (self->table, GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (sorted))));
+  gtk_column_view_set_show_row_separators (self->table, TRUE);
+  gtk_column_view_set_single_click_activate (self->table, TRUE);
+  g_signal_connect (self->table, "activate", G_CALLBACK (on_row_activated), self);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (table_scroller), GTK_WIDGET (self->table));
+  gtk_widget_set_vexpand (table_scroller, TRUE);
+  gtk_box_append (GTK_BOX (left), self->card_frame);
+  gtk_box_append (GTK_BOX (left), table_scroller);
+  gtk_widget_set_size_request (left, 420, 150);
+  gtk_widget_set_margin_start (left, 12);
+  gtk_widget_set_margin_bottom (left, 12);
+
+  /* right: the plot and its controls */
+  self->plot_names = gtk_string_list_new (NULL);
+  self->plot_choice = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (self->plot_names), NULL));
+  g_signal_connect_swapped (self->plot_choice, "notify::selected", G_CALLBACK (on_plot_chosen), self);
+  {
+    /* the plot on a row of its own: preset titles are long */
+    GtkWidget *plot_row = labelled (_("_Plot"), GTK_WIDGET (self->plot_choice));
+    gtk_widget_set_hexpand (GTK_WIDGET (self->plot_choice), TRUE);
+    gtk_box_append (GTK_BOX (rows), plot_row);
+  }
+  self->compare_controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  self->stat_choice = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (stats));
+  g_signal_connect_swapped (self->stat_choice, "notify::selected", G_CALLBACK (on_stat_chosen), self);
+  self->group_names = gtk_string_list_new (NULL);
+  self->group_choice = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (self->group_names), NULL));
+  g_signal_connect_swapped (self->group_choice, "notify::selected", G_CALLBACK (on_group_chosen), self);
+  gtk_box_append (GTK_BOX (self->compare_controls), labelled (_("_Statistic"), GTK_WIDGET (self->stat_choice)));
+  gtk_box_append (GTK_BOX (self->compare_controls), labelled (_("_Group by"), GTK_WIDGET (self->group_choice)));
+  gtk_box_append (GTK_BOX (controls), self->compare_controls);
+  self->log_x = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("Log _x")));
+  self->log_y = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("Log _y")));
+  g_signal_connect_swapped (self->log_x, "toggled", G_CALLBACK (on_log_toggled), self);
+  g_signal_connect_swapped (self->log_y, "toggled", G_CALLBACK (on_log_toggled), self);
+  {
+    GtkWidget *logs = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+    gtk_widget_add_css_class (logs, "linked");
+    gtk_box_append (GTK_BOX (logs), GTK_WIDGET (self->log_x));
+    gtk_box_append (GTK_BOX (logs), GTK_WIDGET (self->log_y));
+    gtk_box_append (GTK_BOX (controls), logs);
+  }
+  self->chart = IV_CHART_VIEW (iv_chart_view_new ());
+  g_signal_connect (self->chart, "point-activated", G_CALLBACK (on_point_activated), self);
+  self->skipped = ADW_STATUS_PAGE (adw_status_page_new ());
+  adw_status_page_set_icon_name (self->skipped, "dialog-information-symbolic");
+  adw_status_page_set_title (self->skipped, _("Nothing to Draw"));
+  self->plot_stack = GTK_STACK (gtk_stack_new ());
+  gtk_stack_add_named (self->plot_stack, GTK_WIDGET (self->chart), "chart");
+  gtk_stack_add_named (self->plot_stack, GTK_WIDGET (self->skipped), "skipped");
+  gtk_widget_set_vexpand (GTK_WIDGET (self->plot_stack), TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->plot_stack), TRUE);
+  gtk_box_append (GTK_BOX (rows), controls);
+  gtk_box_append (GTK_BOX (right), rows);
+  gtk_box_append (GTK_BOX (right), GTK_WIDGET (self->plot_stack));
+  gtk_widget_set_margin_start (right, 12);
+  gtk_widget_set_margin_end (right, 12);
+  gtk_widget_set_margin_bottom (right, 12);
+
+  gtk_paned_set_start_child (GTK_PANED (paned), left);
+  gtk_paned_set_end_child (GTK_PANED (paned), right);
+  gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);
+  gtk_widget_set_vexpand (paned, TRUE);
+  gtk_widget_set_margin_top (paned, 8);
+
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append (GTK_BOX (self->box), header);
+  gtk_box_append (GTK_BOX (self->box), paned);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+}
+
+GtkWidget *
+iv_runs_view_new (void)
+{
+  return g_object_new (IV_TYPE_RUNS_VIEW, NULL);
+}

@@ -1,0 +1,44 @@
+/* iv-runs-view.h: the Runs workspace's view of a loaded run or sweep. One run: a summary
+ * card, a table of every metric (avg, min, p50, p90, p95, p99, max, std with units) and
+ * its plots; several runs: a sortable table of runs and the comparison plots, with a
+ * statistic picker, grouping by any varying field and log axes; clicking a run's point
+ * (or its row) opens that run, Back returns. Each plot is a chart view with hover, zoom
+ * and export. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "iv-chart-view.h"
+#include "iv-sweep.h"
+
+G_BEGIN_DECLS
+
+#define IV_TYPE_RUNS_VIEW (iv_runs_view_get_type ())
+G_DECLARE_FINAL_TYPE (IvRunsView, iv_runs_view, IV, RUNS_VIEW, GtkWidget)
+
+GtkWidget      *iv_runs_view_new          (void);
+/* Shows @sweep (kept alive by @owner): the comparison when it has several runs. */
+void            iv_runs_view_set_sweep    (IvRunsView    *self,
+                                           const IvSweep *sweep,
+                                           GObject       *owner);
+/* The run shown alone, or NULL while comparing. */
+const IvRun    *iv_runs_view_get_run      (IvRunsView    *self);
+/* Opens run @index of the sweep alone; G_MAXUINT goes back to the comparison. */
+void            iv_runs_view_open_run     (IvRunsView    *self,
+                                           guint          index);
+/* Chooses a plot by preset name (as in the plot drop-down); FALSE if there is none. */
+gboolean        iv_runs_view_show_plot    (IvRunsView    *self,
+                                           const char    *name);
+/* Comparison plots: the statistic (avg, p50, p90, p99) and the grouping field. */
+void            iv_runs_view_set_stat     (IvRunsView    *self,
+                                           const char    *stat);
+void            iv_runs_view_set_group_by (IvRunsView    *self,
+                                           const char    *field);
+/* The chart on screen (NULL when the preset was skipped), and why it was skipped. */
+IvChartView    *iv_runs_view_get_chart_view (IvRunsView  *self);
+const char     *iv_runs_view_get_skip_reason (IvRunsView *self);
+/* The metrics table (one run) or runs table (several) as shown. */
+GtkColumnView  *iv_runs_view_get_table    (IvRunsView    *self);
+const IvFigure *iv_runs_view_get_figure   (IvRunsView    *self);
+
+G_END_DECLS
