@@ -1201,6 +1201,12 @@ test_runs_view (void)
   g_assert_null (iv_runs_view_get_chart_view (view));
   g_assert_nonnull (strstr (iv_runs_view_get_skip_reason (view), "no repeated trials"));
 
+  /* Any quantity against any other. */
+  iv_runs_view_set_custom (view, "concurrency", "inter_token_latency");
+  chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
+  g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Concurrency");
+  g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_Y), ==, "Inter-token latency (p90)");
+
   /* A click on run 2's point opens it (the signal a chart view emits for a click). */
   g_assert_true (iv_runs_view_show_plot (view, "ttft_vs_throughput"));
   iv_runs_view_set_stat (view, "avg");

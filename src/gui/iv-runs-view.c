@@ -66,6 +66,11 @@ struct _IvRunsView
   GtkDropDown *stat_choice, *group_choice;
   GtkStringList *group_names;
   GtkToggleButton *log_x, *log_y;
+  GtkWidget *custom_controls;  /* a comparison of any two quantities */
+  GtkDropDown *x_choice, *y_choice;
+  GtkStringList *quantity_titles;
+  GPtrArray *quantities;       /* char*: field keys and metric tags, parallel to quantity_titles */
+  IvPlotSpec *custom;
   GtkStack *plot_stack;       /* "chart" or "skipped" */
   IvChartView *chart;
   AdwStatusPage *skipped;
@@ -323,12 +328,52 @@ spec_free (gpointer p)
   g_free (s);
 }
 
+/* Every configuration field and every metric any run has, for the custom comparison. */
+static void
+fill_quantities (IvRunsView *self)
+{
+  self->updating = TRUE;
+  g_ptr_array_set_size (self->quantities, 0);
+  gtk_string_list_splice (self->quantity_titles, 0, g_list_model_get_n_items (G_LIST_MODEL (self->quantity_titles)), NULL);
+  for (IvField f = IV_FIELD_CONCURRENCY; f < IV_N_FIELDS; f++)
+    if (f != IV_FIELD_ENDPOINT_TYPE && f != IV_FIELD_STREAMING)
+      {
+        g_ptr_array_add (self->quantities, g_strdup (iv_field_key (f)));
+        gtk_string_list_append (self->quantity_titles, iv_field_title (f));
+      }
+  g_ptr_array_add (self->quantities, g_strdup ("output_token_throughput_per_gpu"));
+  {
+    g_autofree char *t = iv_metric_title ("output_token_throughput_per_gpu");
+    gtk_string_list_append (self->quantity_titles, t);
+  }
+  for (guint i = 0; i < self->sweep->runs->len; i++)
+    {
+      g_autoptr (GPtrArray) tags = iv_run_metric_tags (self->sweep->runs->pdata[i]);
+      for (guint k = 0; k < tags->len; k++)
+        if (!g_ptr_array_find_with_equal_func (self->quantities, tags->pdata[k], g_str_equal, NULL))
+          {
+            g_autofree char *t = iv_metric_title (tags->pdata[k]);
+            g_ptr_array_add (self->quantities, g_strdup (tags->pdata[k]));
+            gtk_string_list_append (self->quantity_titles, t);
+          }
+    }
+  for (guint i = 0; i < self->quantities->len; i++)
+    {
+      if (g_str_equal (self->quantities->pdata[i], self->custom->x.metric))
+        gtk_drop_down_set_selected (self->x_choice, i);
+      if (g_str_equal (self->quantities->pdata[i], self->custom->y.metric))
+        gtk_drop_down_set_selected (self->y_choice, i);
+    }
+  self->updating = FALSE;
+}
+
 static void
 fill_plot_choices (IvRunsView *self, gboolean multi)
 {
   GPtrArray *presets = multi ? self->config->multi_plots : self->config->single_plots;
 
   g_ptr_array_set_size (self->specs, 0);
+  self->custom = NULL;
   g_ptr_array_set_size (self->own_specs, 0);
   for (guint i = 0; i < presets->len; i++)
     g_ptr_array_add (self->specs, presets->pdata[i]);
@@ -341,8 +386,20 @@ fill_plot_choices (IvRunsView *self, gboolean multi)
                                                 _("Inter-Token Latency Distribution"), NULL, "inter_token_latency"));
       g_ptr_array_add (self->specs, extra_spec (self, "latency_distribution", IV_PLOT_HISTOGRAM,
                                                 _("Request Latency Distribution"), NULL, "request_latency"));
+      g_ptr_array_add (self->specs, extra_spec (self, "ttft_cdf", IV_PLOT_CDF, _("Time to First Token CDF"), NULL,
+                                                "time_to_first_token"));
+      g_ptr_array_add (self->specs, extra_spec (self, "latency_cdf", IV_PLOT_CDF, _("Request Latency CDF"), NULL,
+                                                "request_latency"));
       g_ptr_array_add (self->specs, extra_spec (self, "isl_vs_osl", IV_PLOT_SCATTER, _("Input vs Output Length"),
                                                 "input_sequence_length", "output_sequence_length"));
+      g_ptr_array_add (self->specs, extra_spec (self, "gpu_power", IV_PLOT_GPU, _("GPU Power Over Time"), NULL,
+                                                "gpu_power_usage"));
+      g_ptr_array_add (self->specs, extra_spec (self, "gpu_memory", IV_PLOT_GPU, _("GPU Memory Over Time"), NULL,
+                                                "gpu_memory_used"));
+      g_ptr_array_add (self->specs, extra_spec (self, "gpu_temperature", IV_PLOT_GPU, _("GPU Temperature Over Time"),
+                                                NULL, "gpu_temperature"));
+      g_ptr_array_add (self->specs, extra_spec (self, "gpu_utilization", IV_PLOT_GPU, _("GPU Utilization Over Time"),
+                                                NULL, "gpu_utilization"));
     }
   else
     {
@@ -353,6 +410,11 @@ fill_plot_choices (IvRunsView *self, gboolean multi)
       g_ptr_array_add (self->specs, extra_spec (self, "itl_vs_concurrency", IV_PLOT_SCATTER_LINE,
                                                 _("Inter-Token Latency vs Concurrency"), "concurrency",
                                                 "inter_token_latency"));
+      /* any quantity against any other: the last entry, its axes chosen beside it */
+      self->custom = extra_spec (self, "custom", IV_PLOT_SCATTER_LINE, _("Custom: Any Metric vs Any Metric…"),
+                                 "concurrency", "time_to_first_token");
+      g_ptr_array_add (self->specs, self->custom);
+      fill_quantities (self);
     }
   self->updating = TRUE;
   gtk_string_list_splice (self->plot_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->plot_names)), NULL);
@@ -376,6 +438,7 @@ show_chosen_plot (IvRunsView *self)
   if (!self->sweep || i >= self->specs->len)
     return;
   spec = self->specs->pdata[i];
+  gtk_widget_set_visible (self->custom_controls, spec == self->custom && self->custom);
   /* The picker's statistic and grouping apply to comparisons. */
   self->override = *spec;
   if (multi)
@@ -477,6 +540,34 @@ on_group_chosen (IvRunsView *self)
     iv_runs_view_set_group_by (self, "model");
   else if (self->sweep && i - 1 < self->sweep->varying->len)
     iv_runs_view_set_group_by (self, iv_field_key (GPOINTER_TO_UINT (self->sweep->varying->pdata[i - 1])));
+}
+
+static void
+on_quantity_chosen (IvRunsView *self)
+{
+  guint x = gtk_drop_down_get_selected (self->x_choice), y = gtk_drop_down_get_selected (self->y_choice);
+
+  if (self->updating || !self->custom || x >= self->quantities->len || y >= self->quantities->len)
+    return;
+  g_free (self->custom->x.metric);
+  g_free (self->custom->y.metric);
+  self->custom->x.metric = g_strdup (self->quantities->pdata[x]);
+  self->custom->y.metric = g_strdup (self->quantities->pdata[y]);
+  show_chosen_plot (self);
+}
+
+void
+iv_runs_view_set_custom (IvRunsView *self, const char *x, const char *y)
+{
+  g_return_if_fail (IV_IS_RUNS_VIEW (self));
+  for (guint i = 0; self->custom && i < self->quantities->len; i++)
+    {
+      if (g_str_equal (self->quantities->pdata[i], x))
+        gtk_drop_down_set_selected (self->x_choice, i);
+      if (g_str_equal (self->quantities->pdata[i], y))
+        gtk_drop_down_set_selected (self->y_choice, i);
+    }
+  iv_runs_view_show_plot (self, "custom");
 }
 
 static void
@@ -641,6 +732,8 @@ iv_runs_view_dispose (GObject *object)
   g_clear_pointer (&self->config, iv_plot_config_free);
   g_clear_pointer (&self->specs, g_ptr_array_unref);
   g_clear_pointer (&self->own_specs, g_ptr_array_unref);
+  g_clear_pointer (&self->quantities, g_ptr_array_unref);
+  g_clear_object (&self->quantity_titles);
   g_clear_pointer (&self->stat, g_free);
   g_clear_pointer (&self->group_by, g_free);
   g_clear_pointer (&self->skip_reason, g_free);
@@ -760,6 +853,18 @@ iv_runs_view_init (IvRunsView *self)
   gtk_box_append (GTK_BOX (self->compare_controls), labelled (_("_Statistic"), GTK_WIDGET (self->stat_choice)));
   gtk_box_append (GTK_BOX (self->compare_controls), labelled (_("_Group by"), GTK_WIDGET (self->group_choice)));
   gtk_box_append (GTK_BOX (controls), self->compare_controls);
+  self->quantities = g_ptr_array_new_with_free_func (g_free);
+  self->quantity_titles = gtk_string_list_new (NULL);
+  self->x_choice = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->quantity_titles)), NULL));
+  self->y_choice = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->quantity_titles)), NULL));
+  gtk_drop_down_set_enable_search (self->x_choice, TRUE);
+  gtk_drop_down_set_enable_search (self->y_choice, TRUE);
+  g_signal_connect_swapped (self->x_choice, "notify::selected", G_CALLBACK (on_quantity_chosen), self);
+  g_signal_connect_swapped (self->y_choice, "notify::selected", G_CALLBACK (on_quantity_chosen), self);
+  self->custom_controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  gtk_box_append (GTK_BOX (self->custom_controls), labelled (_("_x"), GTK_WIDGET (self->x_choice)));
+  gtk_box_append (GTK_BOX (self->custom_controls), labelled (_("_y"), GTK_WIDGET (self->y_choice)));
+  gtk_widget_set_visible (self->custom_controls, FALSE);
   self->log_x = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("Log _x")));
   self->log_y = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("Log _y")));
   g_signal_connect_swapped (self->log_x, "toggled", G_CALLBACK (on_log_toggled), self);
@@ -782,6 +887,7 @@ iv_runs_view_init (IvRunsView *self)
   gtk_widget_set_vexpand (GTK_WIDGET (self->plot_stack), TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self->plot_stack), TRUE);
   gtk_box_append (GTK_BOX (rows), controls);
+  gtk_box_append (GTK_BOX (rows), self->custom_controls);
   gtk_box_append (GTK_BOX (right), rows);
   gtk_box_append (GTK_BOX (right), GTK_WIDGET (self->plot_stack));
   gtk_widget_set_margin_start (right, 12);

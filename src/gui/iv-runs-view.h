@@ -34,6 +34,10 @@ void            iv_runs_view_set_stat     (IvRunsView    *self,
                                            const char    *stat);
 void            iv_runs_view_set_group_by (IvRunsView    *self,
                                            const char    *field);
+/* The custom comparison: any quantity (field key or metric tag) against any other. */
+void            iv_runs_view_set_custom   (IvRunsView    *self,
+                                           const char    *x,
+                                           const char    *y);
 /* The chart on screen (NULL when the preset was skipped), and why it was skipped. */
 IvChartView    *iv_runs_view_get_chart_view (IvRunsView  *self);
 const char     *iv_runs_view_get_skip_reason (IvRunsView *self);

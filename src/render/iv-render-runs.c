@@ -141,7 +141,7 @@ per_request (const IvPlotSpec *spec, const IvRun *r, char **reason)
   g_autofree double *values = NULL, *x = NULL, *y = NULL;
   g_autofree char *sub = run_subtitle (r);
   gboolean time = x_is_time (spec);
-  gboolean by_metric = spec->x.metric && iv_run_get_metric (r, spec->x.metric) != NULL;
+  gboolean by_metric = spec->x.metric && iv_run_get_metric (r, spec->x.metric) != NULL, rolling;
   g_autofree double *xv = by_metric ? iv_run_metric_per_request (r, spec->x.metric) : NULL;
   IvChart *c;
   gsize n = 0;
@@ -172,16 +172,19 @@ per_request (const IvPlotSpec *spec, const IvRun *r, char **reason)
   if (time && !xv)
     iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
   value_axis (c, IV_AXIS_Y, r, tag);
-  iv_chart_set_legend (c, spec->type == IV_PLOT_SCATTER_PERCENTILES ? IV_LEGEND_BOTTOM : IV_LEGEND_HIDDEN);
+  /* Over time, every scatter gets the rolling percentiles (aiperf only gives them to
+   * latency): a drift shows in the p99 long before it shows in the cloud. */
+  rolling = !xv && n >= 20;
+  iv_chart_set_legend (c, rolling ? IV_LEGEND_BOTTOM : IV_LEGEND_HIDDEN);
   {
     g_autofree char *name = iv_metric_title (tag);
     IvSeries *s = iv_chart_add_scatter (c, name, x, y, n);
     iv_series_set_color (s, 0x0072b2);
     iv_series_set_marker (s, IV_MARKER_CIRCLE, n > 5000 ? 3 : 5);
-    if (spec->type == IV_PLOT_SCATTER_PERCENTILES)
+    if (rolling)
       iv_series_set_alpha (s, 0.45);
   }
-  if (spec->type == IV_PLOT_SCATTER_PERCENTILES && n > 0)
+  if (rolling)
     {
       /* Rolling over a twentieth of the run (at least 10 requests): long enough to be a
        * trend, short enough to show a drift. */
@@ -220,9 +223,18 @@ histogram (const IvPlotSpec *spec, const IvRun *r, char **reason)
   name = iv_metric_title (tag);
   c = new_chart (spec, name, sub);
   value_axis (c, IV_AXIS_X, r, tag);
-  iv_chart_axis_set_title (c, IV_AXIS_Y, _("Requests"));
   iv_chart_set_legend (c, IV_LEGEND_HIDDEN);
-  iv_series_set_color (iv_chart_add_histogram (c, name, (const double *) m->values->data, m->values->len, 0), 0x0072b2);
+  if (spec->type == IV_PLOT_CDF)
+    {
+      iv_chart_axis_set_title (c, IV_AXIS_Y, _("Share of requests"));
+      iv_series_set_color (iv_chart_add_cdf (c, name, (const double *) m->values->data, m->values->len), 0x0072b2);
+    }
+  else
+    {
+      iv_chart_axis_set_title (c, IV_AXIS_Y, m->list ? _("Values") : _("Requests"));
+      iv_series_set_color (iv_chart_add_histogram (c, name, (const double *) m->values->data, m->values->len, 0),
+                           0x0072b2);
+    }
   iv_metric_summary_compute ((const double *) m->values->data, m->values->len, m->unit, &s);
   iv_chart_add_vline (c, s.p50, "p50");
   iv_chart_add_vline (c, s.p90, "p90");
@@ -304,6 +316,51 @@ dispersed (const IvPlotSpec *spec, const IvRun *r, gboolean with_gpu, char **rea
           iv_series_set_color (gs, g == 0 ? 0x009e73 : iv_palette_index_for (name));
         }
     }
+  return c;
+}
+
+/* A telemetry field of every GPU over time, on the requests' time origin. */
+static IvChart *
+gpu_field (const IvPlotSpec *spec, const IvRun *r, char **reason)
+{
+  const char *field = spec->y.metric ? spec->y.metric : "gpu_utilization";
+  g_autofree char *title = iv_metric_title (field);
+  g_autofree char *sub = run_subtitle (r);
+  IvChart *c = NULL;
+
+  for (guint g = 0; g < r->gpus->len; g++)
+    {
+      const IvGpu *gpu = r->gpus->pdata[g];
+      const GArray *series = iv_gpu_get_series (gpu, field);
+      g_autofree double *gx = NULL;
+      g_autofree char *name = NULL;
+      if (!series)
+        continue;
+      if (!c)
+        {
+          c = new_chart (spec, title, sub);
+          iv_chart_axis_set_title (c, IV_AXIS_X, _("Time since the first request"));
+          iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
+          iv_chart_axis_set_title (c, IV_AXIS_Y, title);
+          if (g_str_equal (field, "gpu_utilization"))
+            iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit) { IV_UNIT_PERCENT, 1, NULL });
+          else if (g_str_equal (field, "gpu_memory_used"))
+            iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit) { IV_UNIT_COUNT, 1, "GB" }); /* as DCGM reports it */
+          else if (g_str_equal (field, "gpu_power_usage"))
+            iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit) { IV_UNIT_COUNT, 1, "W" });
+          else if (g_str_has_suffix (field, "temperature"))
+            iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit) { IV_UNIT_COUNT, 1, "°C" });
+          iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+        }
+      gx = g_new (double, MAX (gpu->ts_ns->len, 1));
+      for (guint k = 0; k < gpu->ts_ns->len; k++)
+        gx[k] = (g_array_index (gpu->ts_ns, gint64, k) - r->t0_ns) * 1e-9;
+      name = g_strdup_printf (_("GPU %d · %s"), gpu->index, gpu->model ? gpu->model : gpu->uuid);
+      iv_chart_add_line (c, name, gx, (const double *) series->data, gpu->ts_ns->len);
+    }
+  if (!c)
+    *reason = r->gpus->len ? g_strdup_printf (_("the GPU telemetry has no “%s”"), field)
+                           : g_strdup (_("no GPU telemetry in this run"));
   return c;
 }
 
@@ -676,7 +733,10 @@ iv_runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, c
     case IV_PLOT_SCATTER_PERCENTILES:
       return per_request (spec, run, reason);
     case IV_PLOT_HISTOGRAM:
+    case IV_PLOT_CDF:
       return histogram (spec, run, reason);
+    case IV_PLOT_GPU:
+      return gpu_field (spec, run, reason);
     case IV_PLOT_AREA:
       return dispersed (spec, run, FALSE, reason);
     case IV_PLOT_DUAL_AXIS:

@@ -23,6 +23,8 @@ static const struct
   { "timeslice", IV_PLOT_TIMESLICE },
   { "dual_axis", IV_PLOT_DUAL_AXIS },
   { "histogram", IV_PLOT_HISTOGRAM },
+  { "cdf", IV_PLOT_CDF },
+  { "gpu_telemetry", IV_PLOT_GPU },
   { "pareto", IV_PLOT_PARETO },
   { "scatter_line", IV_PLOT_SCATTER_LINE },
   { "latency_throughput_uncertainty", IV_PLOT_UNCERTAINTY },

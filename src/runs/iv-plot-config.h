@@ -18,6 +18,8 @@ typedef enum
   IV_PLOT_TIMESLICE,                /* a statistic per time slice with ±std */
   IV_PLOT_DUAL_AXIS,                /* throughput with GPU utilisation on a second axis */
   IV_PLOT_HISTOGRAM,                /* distribution of a metric */
+  IV_PLOT_CDF,                      /* its cumulative distribution, percentiles marked */
+  IV_PLOT_GPU,                      /* a telemetry field per GPU over time */
   IV_PLOT_PARETO,                   /* runs: the frontier of y against x */
   IV_PLOT_SCATTER_LINE,             /* runs: y against x, one line per group */
   IV_PLOT_UNCERTAINTY,              /* runs: means with confidence intervals of repeated trials */
