@@ -1,4 +1,4 @@
-/* iv-test-util.c: temporary folders for tests, removed recursively without a shell. */
+/* iv-test-util.c: temporary folders and files for tests, removed recursively without a shell. */
 #include "iv-test-util.h"
 
 #include <glib/gstdio.h>
@@ -31,4 +31,14 @@ iv_test_remove_tree (const char *path)
       iv_test_remove_tree (child);
     }
   g_rmdir (path);
+}
+
+void
+iv_test_write_file (const char *dir, const char *name, const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *parent = g_path_get_dirname (path);
+
+  g_assert_cmpint (g_mkdir_with_parents (parent, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
 }

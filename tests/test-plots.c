@@ -17,15 +17,6 @@ sample_run (const char *rel)
   return g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "aiperf", rel, NULL);
 }
 
-static void
-write_file (const char *dir, const char *name, const char *text)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autofree char *parent = g_path_get_dirname (path);
-  g_assert_cmpint (g_mkdir_with_parents (parent, 0755), ==, 0);
-  g_assert_true (g_file_set_contents (path, text, -1, NULL));
-}
-
 /* The built-in configuration is AIPerf's default: its defaults and presets. */
 static void
 test_builtin_config (void)
@@ -67,7 +58,7 @@ test_user_config (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (IvPlotConfig) c = NULL;
 
-  write_file (dir, "mine.yaml",
+  iv_test_write_file (dir, "mine.yaml",
               "visualization:\n"
               "  single_run_defaults: [ttft_hist, missing_one]\n"
               "  single_run_plots:\n"
@@ -90,7 +81,7 @@ test_user_config (void)
   g_assert_nonnull (strstr (c->warnings->pdata[3], "“missing_one” is not defined"));
   g_clear_pointer (&c, iv_plot_config_free);
 
-  write_file (dir, "bad.yaml", "visualization:\n  single_run_defaults: [a, b\n  x: 1\n");
+  iv_test_write_file (dir, "bad.yaml", "visualization:\n  single_run_defaults: [a, b\n  x: 1\n");
   g_assert_null (iv_plot_config_load (bad, &error));
   g_assert_nonnull (strstr (error->message, "bad.yaml:"));
   g_clear_error (&error);
@@ -99,12 +90,12 @@ test_user_config (void)
   c = iv_plot_config_find (NULL, dir, &error);
   g_assert_cmpstr (c->origin, ==, "built-in");
   g_clear_pointer (&c, iv_plot_config_free);
-  write_file (g_path_get_dirname (home_cfg), "plot_config.yaml",
+  iv_test_write_file (g_path_get_dirname (home_cfg), "plot_config.yaml",
               "visualization:\n  single_run_defaults: [from_home]\n");
   c = iv_plot_config_find (NULL, dir, &error);
   g_assert_cmpstr (c->origin, ==, home_cfg);
   g_clear_pointer (&c, iv_plot_config_free);
-  write_file (dir, ".aiperf-plot-config.yaml", "visualization:\n  single_run_defaults: [beside]\n");
+  iv_test_write_file (dir, ".aiperf-plot-config.yaml", "visualization:\n  single_run_defaults: [beside]\n");
   c = iv_plot_config_find (NULL, dir, &error);
   g_assert_nonnull (strstr (c->origin, ".aiperf-plot-config.yaml"));
   g_assert_cmpstr (c->single_defaults->pdata[0], ==, "beside");
@@ -205,8 +196,8 @@ test_timeslice_outliers (void)
     g_string_append_printf (json, "%s{\"timeslice_index\": %d,%s \"time_to_first_token\": {\"unit\": \"ms\", \"avg\": %g, \"std\": 1}}",
                             i ? "," : "", i, i == 8 ? " \"is_complete\": false," : "", avg[i]);
   g_string_append (json, "]}");
-  write_file (dir, "profile_export_aiperf.json", "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 1}}");
-  write_file (dir, "profile_export_aiperf_timeslices.json", json->str);
+  iv_test_write_file (dir, "profile_export_aiperf.json", "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 1}}");
+  iv_test_write_file (dir, "profile_export_aiperf_timeslices.json", json->str);
   sweep = iv_sweep_load (paths, NULL, NULL, NULL, NULL);
   chart = iv_runs_chart (iv_plot_config_get (c, FALSE, "timeslices_ttft"), sweep, sweep->runs->pdata[0], &reason);
   g_assert_nonnull (chart);

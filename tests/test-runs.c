@@ -30,16 +30,6 @@ sample_run (const char *rel)
   return g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "aiperf", rel, NULL);
 }
 
-/* Writes @text to @dir/@name, making @dir. */
-static void
-write_file (const char *dir, const char *name, const char *text)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autofree char *parent = g_path_get_dirname (path);
-  g_assert_cmpint (g_mkdir_with_parents (parent, 0755), ==, 0);
-  g_assert_true (g_file_set_contents (path, text, -1, NULL));
-}
-
 static char *
 make_dir (const char *name)
 {
@@ -173,7 +163,7 @@ test_warmup_errors_prefix_gzip (void)
 
   g_assert_cmpint (gzwrite (f, records, strlen (records)), ==, (int) strlen (records));
   gzclose (f);
-  write_file (dir, "bench_a_aiperf.json",
+  iv_test_write_file (dir, "bench_a_aiperf.json",
               "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 3.5}, \"input_config\": "
               "{\"models\": {\"items\": [{\"name\": \"m-new\"}]}, \"phases\": [{\"name\": \"warmup\", \"concurrency\": 1},"
               " {\"name\": \"profiling\", \"concurrency\": 16, \"requests\": 3}]}}");
@@ -216,7 +206,7 @@ test_old_summary_only (void)
   g_autoptr (IvRun) r = NULL;
   IvMetricSummary s = { 0 };
 
-  write_file (dir, "profile_export.json",
+  iv_test_write_file (dir, "profile_export.json",
               "{\"records\": {\"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 12.5, \"p99\": 40.0, \"p50\": null, \"std\": null},"
               " \"request_count\": {\"unit\": \"requests\", \"avg\": 100}},"
               " \"error_summary\": [{\"error_details\": {\"code\": 429, \"type\": \"RateLimited\"}, \"count\": 4}],"
@@ -254,7 +244,7 @@ test_damaged_slices_aggregate (void)
   const IvTimeslice *t;
   const IvAggregateStat *a;
 
-  write_file (bad, "profile_export.jsonl",
+  iv_test_write_file (bad, "profile_export.jsonl",
               "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": {}}\n"
               "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": {\"x\": {\"value\": 1,, }}}\n");
   g_assert_null (iv_run_load (bad, NULL, NULL, NULL, &error));
@@ -263,17 +253,17 @@ test_damaged_slices_aggregate (void)
   g_assert_nonnull (strstr (error->message, "line 2"));
   g_clear_error (&error);
 
-  write_file (ok, "profile_export_aiperf.json", "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 1}}");
-  write_file (ok, "profile_export_aiperf_timeslices.json",
+  iv_test_write_file (ok, "profile_export_aiperf.json", "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 1}}");
+  iv_test_write_file (ok, "profile_export_aiperf_timeslices.json",
               "{\"timeslices\": [{\"timeslice_index\": 0, \"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 10, \"std\": 2}},"
               " {\"timeslice_index\": 1, \"is_complete\": false, \"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 14, \"std\": 3}}]}");
-  write_file (ok, "aggregate/profile_export_aiperf_aggregate.json",
+  iv_test_write_file (ok, "aggregate/profile_export_aiperf_aggregate.json",
               "{\"request_latency_p99\": {\"mean\": 120.5, \"std\": 4.0, \"min\": 115, \"max\": 126, \"cv\": 0.033,"
               " \"se\": 2.3, \"ci_low\": 110.6, \"ci_high\": 130.4, \"t_critical\": 4.3, \"unit\": \"ms\"},"
               " \"metadata\": {\"num_trials\": 3}}");
-  write_file (ok, "profile_runs/run_0001/profile_export_aiperf.json", "{}");
-  write_file (ok, "profile_runs/run_0002/profile_export_aiperf.json", "{}");
-  write_file (ok, "profile_runs/run_0003/profile_export_aiperf.json", "{}");
+  iv_test_write_file (ok, "profile_runs/run_0001/profile_export_aiperf.json", "{}");
+  iv_test_write_file (ok, "profile_runs/run_0002/profile_export_aiperf.json", "{}");
+  iv_test_write_file (ok, "profile_runs/run_0003/profile_export_aiperf.json", "{}");
   r = iv_run_load (ok, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (r->timeslices->len, ==, 2);
@@ -310,7 +300,7 @@ test_sweep_discovery (void)
     {
       g_autofree char *dir = g_build_filename (root, where[i], NULL);
       g_autofree char *text = g_strdup_printf (SWEEP_RUN, conc[i]);
-      write_file (dir, "profile_export_aiperf.json", text);
+      iv_test_write_file (dir, "profile_export_aiperf.json", text);
     }
   s = iv_sweep_load (paths, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
@@ -356,7 +346,7 @@ test_dispersed_throughput (void)
   g_autoptr (GArray) order = NULL;
   g_autoptr (GError) error = NULL;
 
-  write_file (dir, "profile_export.jsonl",
+  iv_test_write_file (dir, "profile_export.jsonl",
               "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": 1000000500000000, \"request_end_ns\": 1000002000000000},"
               " \"metrics\": {\"time_to_first_token\": {\"value\": 500, \"unit\": \"ms\"}, \"output_sequence_length\": {\"value\": 30, \"unit\": \"tokens\"}}}\n"
               "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": 1000000000000000, \"request_end_ns\": 1000003000000000},"

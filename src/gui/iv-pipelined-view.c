@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "iv-units.h"
+#include "iv-widgets.h"
 
 /* Sibling files looked at for breakdowns: enough for a results folder, bounded so a huge
  * directory does not stall opening a trace. */
@@ -504,18 +505,6 @@ iv_pipelined_view_class_init (IvPipelinedViewClass *klass)
   gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
 }
 
-static GtkWidget *
-labelled (const char *mnemonic, GtkWidget *widget)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *label = gtk_label_new_with_mnemonic (mnemonic);
-
-  gtk_label_set_mnemonic_widget (GTK_LABEL (label), widget);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), widget);
-  return box;
-}
-
 static void
 iv_pipelined_view_init (IvPipelinedView *self)
 {
@@ -545,14 +534,14 @@ iv_pipelined_view_init (IvPipelinedView *self)
   gtk_widget_set_tooltip_text (open, _("Open a candidate breakdown file…"));
   g_signal_connect_swapped (open, "clicked", G_CALLBACK (on_open_breakdown), self);
 
-  gtk_box_append (GTK_BOX (row), labelled (_("_First candidate"), GTK_WIDGET (self->first)));
-  gtk_box_append (GTK_BOX (row), labelled (_("_Candidates"), GTK_WIDGET (self->count)));
+  gtk_box_append (GTK_BOX (row), iv_labelled (_("_First candidate"), GTK_WIDGET (self->first)));
+  gtk_box_append (GTK_BOX (row), iv_labelled (_("_Candidates"), GTK_WIDGET (self->count)));
   {
-    GtkWidget *bd = labelled (_("GPU _breakdown"), GTK_WIDGET (self->bd_choice));
+    GtkWidget *bd = iv_labelled (_("GPU _breakdown"), GTK_WIDGET (self->bd_choice));
     gtk_box_append (GTK_BOX (bd), open);
     gtk_box_append (GTK_BOX (row), bd);
   }
-  gtk_box_append (GTK_BOX (row), labelled (_("Fold families under (%)"), GTK_WIDGET (self->min_pct)));
+  gtk_box_append (GTK_BOX (row), iv_labelled (_("Fold families under (%)"), GTK_WIDGET (self->min_pct)));
   gtk_widget_set_margin_start (row, 12);
   gtk_widget_set_margin_end (row, 12);
   gtk_widget_set_margin_top (row, 6);

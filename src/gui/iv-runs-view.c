@@ -9,6 +9,7 @@
 
 #include "iv-render-runs.h"
 #include "iv-run-series.h"
+#include "iv-widgets.h"
 
 /* ---- a table row: text cells, and numbers to sort by ---------------------------------- */
 
@@ -753,17 +754,6 @@ on_back (IvRunsView *self)
   iv_runs_view_open_run (self, G_MAXUINT);
 }
 
-static GtkWidget *
-labelled (const char *mnemonic, GtkWidget *widget)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *label = gtk_label_new_with_mnemonic (mnemonic);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (label), widget);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), widget);
-  return box;
-}
-
 static void
 iv_runs_view_init (IvRunsView *self)
 {
@@ -840,7 +830,7 @@ iv_runs_view_init (IvRunsView *self)
   g_signal_connect_swapped (self->plot_choice, "notify::selected", G_CALLBACK (on_plot_chosen), self);
   {
     /* the plot on a row of its own: preset titles are long */
-    GtkWidget *plot_row = labelled (_("_Plot"), GTK_WIDGET (self->plot_choice));
+    GtkWidget *plot_row = iv_labelled (_("_Plot"), GTK_WIDGET (self->plot_choice));
     gtk_widget_set_hexpand (GTK_WIDGET (self->plot_choice), TRUE);
     gtk_box_append (GTK_BOX (rows), plot_row);
   }
@@ -850,8 +840,8 @@ iv_runs_view_init (IvRunsView *self)
   self->group_names = gtk_string_list_new (NULL);
   self->group_choice = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (self->group_names), NULL));
   g_signal_connect_swapped (self->group_choice, "notify::selected", G_CALLBACK (on_group_chosen), self);
-  gtk_box_append (GTK_BOX (self->compare_controls), labelled (_("_Statistic"), GTK_WIDGET (self->stat_choice)));
-  gtk_box_append (GTK_BOX (self->compare_controls), labelled (_("_Group by"), GTK_WIDGET (self->group_choice)));
+  gtk_box_append (GTK_BOX (self->compare_controls), iv_labelled (_("_Statistic"), GTK_WIDGET (self->stat_choice)));
+  gtk_box_append (GTK_BOX (self->compare_controls), iv_labelled (_("_Group by"), GTK_WIDGET (self->group_choice)));
   gtk_box_append (GTK_BOX (controls), self->compare_controls);
   self->quantities = g_ptr_array_new_with_free_func (g_free);
   self->quantity_titles = gtk_string_list_new (NULL);
@@ -862,8 +852,8 @@ iv_runs_view_init (IvRunsView *self)
   g_signal_connect_swapped (self->x_choice, "notify::selected", G_CALLBACK (on_quantity_chosen), self);
   g_signal_connect_swapped (self->y_choice, "notify::selected", G_CALLBACK (on_quantity_chosen), self);
   self->custom_controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  gtk_box_append (GTK_BOX (self->custom_controls), labelled (_("_x"), GTK_WIDGET (self->x_choice)));
-  gtk_box_append (GTK_BOX (self->custom_controls), labelled (_("_y"), GTK_WIDGET (self->y_choice)));
+  gtk_box_append (GTK_BOX (self->custom_controls), iv_labelled (_("_x"), GTK_WIDGET (self->x_choice)));
+  gtk_box_append (GTK_BOX (self->custom_controls), iv_labelled (_("_y"), GTK_WIDGET (self->y_choice)));
   gtk_widget_set_visible (self->custom_controls, FALSE);
   self->log_x = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("Log _x")));
   self->log_y = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("Log _y")));
