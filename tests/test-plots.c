@@ -174,6 +174,17 @@ test_presets_on_samples (void)
   check_preset (c, FALSE, "gpu_utilization_and_throughput_over_time", single, "Time since the first request",
                 "Output token throughput", NULL);
   check_preset (c, FALSE, "timeslices_ttft", single, NULL, NULL, "no time slices");
+  /* the request timeline by worker: one row per worker */
+  {
+    IvPlotSpec spec = *iv_plot_config_get (c, FALSE, "ttft_timeline");
+    g_autofree char *reason = NULL;
+    IvChart *chart;
+    spec.y.metric = (char *) "worker";
+    chart = iv_runs_chart (&spec, single, single->runs->pdata[0], &reason);
+    g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_Y), ==, "Worker (in order of first request)");
+    g_assert_cmpfloat (ink_share (chart), >, 0.02);
+    iv_chart_free (chart);
+  }
 }
 
 /* Time slices: the mean with ±std, and a slice far from the others marked. Averages 10,

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "iv-run.h"
 #include "iv-run-series.h"
@@ -417,6 +418,32 @@ test_axis_values (void)
   g_assert_true (isnan (iv_run_axis_value (r, "no_such_metric", "avg")));
 }
 
+/* A run whose records are zstd-compressed loads the same as plain. */
+static void
+test_zstd_records (void)
+{
+  g_autofree char *dir = make_dir ("zstd");
+  g_autofree char *plain_dir = sample_run ("qwen_concurrency1");
+  g_autofree char *plain = g_build_filename (plain_dir, "profile_export.jsonl", NULL);
+  g_autofree char *zst = g_build_filename (dir, "profile_export.jsonl.zst", NULL);
+  g_autofree char *text = NULL;
+  g_autofree void *packed = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = NULL;
+  gsize len, bound, n;
+
+  g_assert_true (g_file_get_contents (plain, &text, &len, NULL));
+  bound = ZSTD_compressBound (len);
+  packed = g_malloc (bound);
+  n = ZSTD_compress (packed, bound, text, len, 3);
+  g_assert_false (ZSTD_isError (n));
+  g_assert_true (g_file_set_contents (zst, packed, (gssize) n, NULL));
+  r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->n_requests, ==, 10);
+  g_assert_cmpuint (iv_run_get_metric (r, "inter_chunk_latency")->values->len, ==, 1990);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -433,6 +460,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runs/dispersed-throughput", test_dispersed_throughput);
   g_test_add_func ("/runs/pareto-and-rolling", test_pareto_and_rolling);
   g_test_add_func ("/runs/axis-values", test_axis_values);
+  g_test_add_func ("/runs/zstd-records", test_zstd_records);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

@@ -391,6 +391,8 @@ fill_plot_choices (IvRunsView *self, gboolean multi)
                                                 "time_to_first_token"));
       g_ptr_array_add (self->specs, extra_spec (self, "latency_cdf", IV_PLOT_CDF, _("Request Latency CDF"), NULL,
                                                 "request_latency"));
+      g_ptr_array_add (self->specs, extra_spec (self, "timeline_by_worker", IV_PLOT_REQUEST_TIMELINE,
+                                                _("Request Timeline by Worker"), NULL, "worker"));
       g_ptr_array_add (self->specs, extra_spec (self, "isl_vs_osl", IV_PLOT_SCATTER, _("Input vs Output Length"),
                                                 "input_sequence_length", "output_sequence_length"));
       g_ptr_array_add (self->specs, extra_spec (self, "gpu_power", IV_PLOT_GPU, _("GPU Power Over Time"), NULL,

@@ -382,26 +382,41 @@ request_timeline (const IvPlotSpec *spec, const IvRun *r, char **reason)
       *reason = g_strdup (_("no per-request records in this run"));
       return NULL;
     }
+  /* One row per request in start order, or per worker (its requests overlap on it). */
+  gboolean by_worker = g_strcmp0 (spec->y.metric, "worker") == 0;
+  g_autoptr (GArray) worker_row = g_array_new (FALSE, TRUE, sizeof (double));
+  guint n_workers = 0;
+
   for (guint k = 0; k < order->len; k++)
     {
       guint32 i = g_array_index (order, guint32, k);
       double s = (g_array_index (r->start_ns, gint64, i) - r->t0_ns) * 1e-9;
       double e = (g_array_index (r->end_ns, gint64, i) - r->t0_ns) * 1e-9;
+      double at = k + 1;
+      if (by_worker)
+        {
+          guint32 w = g_array_index (r->worker, guint32, i);
+          if (w >= worker_row->len)
+            g_array_set_size (worker_row, w + 1);
+          if (g_array_index (worker_row, double, w) == 0)
+            g_array_index (worker_row, double, w) = ++n_workers;
+          at = g_array_index (worker_row, double, w);
+        }
       if (g_array_index (r->flags, guint8, i) & IV_REQUEST_FAILED)
         {
-          f0[nf] = s, f1[nf] = e, frow[nf++] = k + 1;
+          f0[nf] = s, f1[nf] = e, frow[nf++] = at;
           continue;
         }
       if (!isfinite (ttft[i]))
         continue;
       p0[n] = s, p1[n] = s + ttft[i] * 1e-3;
       d0[n] = p1[n], d1[n] = e;
-      row[n++] = k + 1;
+      row[n++] = at;
     }
   c = new_chart (spec, _("Request timeline"), sub);
   iv_chart_axis_set_title (c, IV_AXIS_X, _("Time since the first request"));
   iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
-  iv_chart_axis_set_title (c, IV_AXIS_Y, _("Request (in start order)"));
+  iv_chart_axis_set_title (c, IV_AXIS_Y, by_worker ? _("Worker (in order of first request)") : _("Request (in start order)"));
   iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
   iv_series_set_color (iv_chart_add_spans (c, _("prefill (time to first token)"), p0, p1, row, n), 0xe69f00);
   iv_series_set_color (iv_chart_add_spans (c, _("decode"), d0, d1, row, n), 0x0072b2);
