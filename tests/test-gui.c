@@ -1221,6 +1221,26 @@ test_runs_view (void)
                     >=, 10);
   chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
   g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_Y), ==, "Time to first token");
+  /* A request's point selects it; the timeline then marks it too; a second click drops it. */
+  {
+    const IvRun *r = iv_runs_view_get_run (view);
+    g_autoptr (GArray) order = iv_run_order_by_start (r);
+    g_autofree double *ttft = iv_run_metric_per_request (r, "time_to_first_token");
+    guint32 first = g_array_index (order, guint32, 0);
+    gboolean marked = FALSE;
+    g_assert_true (iv_runs_view_show_plot (view, "ttft_over_time"));
+    g_signal_emit_by_name (iv_runs_view_get_chart_view (view), "point-activated", 0u, (guint64) 0, 1.0, ttft[first]);
+    g_assert_cmpuint (iv_runs_view_get_selected_requests (view)->len, ==, 1);
+    g_assert_cmpuint (g_array_index (iv_runs_view_get_selected_requests (view), guint32, 0), ==, first);
+    g_assert_true (iv_runs_view_show_plot (view, "ttft_timeline"));
+    chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
+    for (guint i = 0; i < iv_chart_get_n_series (chart); i++)
+      marked |= g_str_equal (iv_series_get_name (iv_chart_get_series (chart, i)), "selected");
+    g_assert_true (marked);
+    /* its bar in the timeline is row 1: clicking it drops it again */
+    g_signal_emit_by_name (iv_runs_view_get_chart_view (view), "point-activated", 0u, (guint64) 0, 0.5, 1.0);
+    g_assert_cmpuint (iv_runs_view_get_selected_requests (view)->len, ==, 0);
+  }
   g_assert_true (iv_runs_view_show_plot (view, "timeslices_ttft"));
   g_assert_nonnull (strstr (iv_runs_view_get_skip_reason (view), "no time slices"));
   g_assert_true (iv_runs_view_show_plot (view, "ttft_distribution"));

@@ -72,6 +72,9 @@ struct _IvRunsView
   GtkStringList *quantity_titles;
   GPtrArray *quantities;       /* char*: field keys and metric tags, parallel to quantity_titles */
   IvPlotSpec *custom;
+  GArray *selected;            /* guint32 requests of the run shown, picked in any plot */
+  GtkWidget *selection_row;
+  GtkLabel *selection_label;
   GtkStack *plot_stack;       /* "chart" or "skipped" */
   IvChartView *chart;
   AdwStatusPage *skipped;
@@ -467,10 +470,77 @@ show_chosen_plot (IvRunsView *self)
       gtk_stack_set_visible_child_name (self->plot_stack, "skipped");
       return;
     }
+  if (!multi && self->selected->len)
+    iv_runs_chart_highlight (chart, &self->override, shown_run (self), (const guint32 *) self->selected->data,
+                             self->selected->len);
   iv_chart_view_set_chart (self->chart, chart, spec->name);
   iv_chart_view_set_log (self->chart, IV_AXIS_X, gtk_toggle_button_get_active (self->log_x));
   iv_chart_view_set_log (self->chart, IV_AXIS_Y, gtk_toggle_button_get_active (self->log_y));
   gtk_stack_set_visible_child_name (self->plot_stack, "chart");
+}
+
+/* "Request 5: TTFT 31.4 ms, latency 3630 ms" for the first few selected. */
+static void
+describe_selection (IvRunsView *self)
+{
+  const IvRun *r = shown_run (self);
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autoptr (GArray) order = NULL;
+  g_autofree double *ttft = NULL, *lat = NULL;
+  g_autofree guint *rank = NULL;
+
+  gtk_widget_set_visible (self->selection_row, r && self->selected->len > 0);
+  if (!r || self->selected->len == 0)
+    return;
+  order = iv_run_order_by_start (r);
+  rank = g_new (guint, MAX (r->n_requests, 1));
+  for (guint k = 0; k < order->len; k++)
+    rank[g_array_index (order, guint32, k)] = k;
+  ttft = iv_run_metric_per_request (r, "time_to_first_token");
+  lat = iv_run_metric_per_request (r, "request_latency");
+  g_string_append_printf (text, g_dngettext (NULL, "%u request selected", "%u requests selected", self->selected->len),
+                          self->selected->len);
+  for (guint j = 0; j < self->selected->len && j < 3; j++)
+    {
+      guint32 i = g_array_index (self->selected, guint32, j);
+      g_string_append_printf (text, _(" · #%u: TTFT %.4g ms, latency %.4g ms"), rank[i] + 1, ttft[i], lat[i]);
+    }
+  if (self->selected->len > 3)
+    g_string_append (text, " …");
+  gtk_label_set_text (self->selection_label, text->str);
+}
+
+void
+iv_runs_view_select_request (IvRunsView *self, guint32 request)
+{
+  gboolean was = FALSE;
+
+  g_return_if_fail (IV_IS_RUNS_VIEW (self));
+  for (guint j = 0; j < self->selected->len && !was; j++)
+    if (g_array_index (self->selected, guint32, j) == request)
+      {
+        g_array_remove_index (self->selected, j);
+        was = TRUE;
+      }
+  if (!was)
+    g_array_append_val (self->selected, request);
+  describe_selection (self);
+  show_chosen_plot (self);
+}
+
+const GArray *
+iv_runs_view_get_selected_requests (IvRunsView *self)
+{
+  g_return_val_if_fail (IV_IS_RUNS_VIEW (self), NULL);
+  return self->selected;
+}
+
+static void
+on_clear_selection (IvRunsView *self)
+{
+  g_array_set_size (self->selected, 0);
+  describe_selection (self);
+  show_chosen_plot (self);
 }
 
 static void
@@ -647,7 +717,9 @@ iv_runs_view_open_run (IvRunsView *self, guint index)
   if (!self->sweep)
     return;
   self->run = index < self->sweep->runs->len ? index : G_MAXUINT;
+  g_array_set_size (self->selected, 0);
   refresh (self);
+  describe_selection (self);
 }
 
 void
@@ -657,6 +729,7 @@ iv_runs_view_set_sweep (IvRunsView *self, const IvSweep *sweep, GObject *owner)
   g_set_object (&self->owner, owner);
   self->sweep = sweep;
   self->run = G_MAXUINT;
+  g_array_set_size (self->selected, 0);
   g_clear_pointer (&self->stat, g_free);
   g_clear_pointer (&self->group_by, g_free);
   self->updating = TRUE;
@@ -664,6 +737,7 @@ iv_runs_view_set_sweep (IvRunsView *self, const IvSweep *sweep, GObject *owner)
   self->updating = FALSE;
   if (sweep)
     refresh (self);
+  describe_selection (self);
 }
 
 /* A click on a run's point in a comparison: the run with those values opens. */
@@ -672,7 +746,15 @@ on_point_activated (IvChartView *view, guint series, guint64 index, double x, do
 {
   const IvPlotSpec *spec = &self->override;
 
-  if (!self->sweep || shown_run (self) || !spec->x.metric || !spec->y.metric)
+  if (self->sweep && shown_run (self))
+    {
+      /* one run: a request's point (or bar) selects it, in every plot */
+      guint32 request = iv_runs_request_at (spec, shown_run (self), x, y);
+      if (request != G_MAXUINT)
+        iv_runs_view_select_request (self, request);
+      return;
+    }
+  if (!self->sweep || !spec->x.metric || !spec->y.metric)
     return;
   for (guint i = 0; i < self->sweep->runs->len; i++)
     {
@@ -736,6 +818,7 @@ iv_runs_view_dispose (GObject *object)
   g_clear_pointer (&self->specs, g_ptr_array_unref);
   g_clear_pointer (&self->own_specs, g_ptr_array_unref);
   g_clear_pointer (&self->quantities, g_ptr_array_unref);
+  g_clear_pointer (&self->selected, g_array_unref);
   g_clear_object (&self->quantity_titles);
   g_clear_pointer (&self->stat, g_free);
   g_clear_pointer (&self->group_by, g_free);
@@ -774,6 +857,7 @@ iv_runs_view_init (IvRunsView *self)
 
   self->run = G_MAXUINT;
   self->specs = g_ptr_array_new ();
+  self->selected = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->own_specs = g_ptr_array_new_with_free_func (spec_free);
 
   /* header: Back, title and subtitle */
@@ -880,6 +964,19 @@ iv_runs_view_init (IvRunsView *self)
   gtk_widget_set_hexpand (GTK_WIDGET (self->plot_stack), TRUE);
   gtk_box_append (GTK_BOX (rows), controls);
   gtk_box_append (GTK_BOX (rows), self->custom_controls);
+  {
+    GtkWidget *clear = gtk_button_new_with_mnemonic (_("C_lear Selection"));
+    self->selection_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+    self->selection_label = GTK_LABEL (gtk_label_new (NULL));
+    gtk_label_set_ellipsize (self->selection_label, PANGO_ELLIPSIZE_END);
+    gtk_label_set_xalign (self->selection_label, 0);
+    gtk_widget_set_hexpand (GTK_WIDGET (self->selection_label), TRUE);
+    g_signal_connect_swapped (clear, "clicked", G_CALLBACK (on_clear_selection), self);
+    gtk_box_append (GTK_BOX (self->selection_row), GTK_WIDGET (self->selection_label));
+    gtk_box_append (GTK_BOX (self->selection_row), clear);
+    gtk_widget_set_visible (self->selection_row, FALSE);
+    gtk_box_append (GTK_BOX (rows), self->selection_row);
+  }
   gtk_box_append (GTK_BOX (right), rows);
   gtk_box_append (GTK_BOX (right), GTK_WIDGET (self->plot_stack));
   gtk_widget_set_margin_start (right, 12);

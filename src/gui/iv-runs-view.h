@@ -38,6 +38,11 @@ void            iv_runs_view_set_group_by (IvRunsView    *self,
 void            iv_runs_view_set_custom   (IvRunsView    *self,
                                            const char    *x,
                                            const char    *y);
+/* One run: adds @request to the selection (or removes it if selected); the selection
+ * is marked in every per-request plot. A click on a request's point does the same. */
+void            iv_runs_view_select_request (IvRunsView  *self,
+                                             guint32      request);
+const GArray   *iv_runs_view_get_selected_requests (IvRunsView *self);
 /* The chart on screen (NULL when the preset was skipped), and why it was skipped. */
 IvChartView    *iv_runs_view_get_chart_view (IvRunsView  *self);
 const char     *iv_runs_view_get_skip_reason (IvRunsView *self);

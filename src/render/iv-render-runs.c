@@ -778,3 +778,102 @@ iv_runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, c
   *reason = g_strdup_printf (_("plot type “%s” is not one Inferview draws"), spec->type_name ? spec->type_name : "?");
   return NULL;
 }
+
+/* Where request @i is drawn on a per-request plot of @spec: FALSE when it is not. */
+static gboolean
+request_point (const IvPlotSpec *spec, const IvRun *r, const double *values, const double *xv, guint k, guint32 i,
+               double *x, double *y)
+{
+  if (!isfinite (values[i]) || (xv && !isfinite (xv[i])))
+    return FALSE;
+  *x = xv ? xv[i] : x_is_time (spec) ? (g_array_index (r->start_ns, gint64, i) - r->t0_ns) * 1e-9 : (double) (k + 1);
+  *y = values[i];
+  return TRUE;
+}
+
+static gboolean
+is_per_request_scatter (const IvPlotSpec *spec, const IvRun *r)
+{
+  return (spec->type == IV_PLOT_SCATTER || spec->type == IV_PLOT_SCATTER_PERCENTILES) && spec->y.metric
+         && iv_run_get_metric (r, spec->y.metric);
+}
+
+guint32
+iv_runs_request_at (const IvPlotSpec *spec, const IvRun *r, double x, double y)
+{
+  g_autoptr (GArray) order = iv_run_order_by_start (r);
+
+  if (spec->type == IV_PLOT_REQUEST_TIMELINE && g_strcmp0 (spec->y.metric, "worker") != 0)
+    {
+      /* rows are requests in start order, numbered from 1 */
+      guint k = (guint) llround (y) - 1;
+      return k < order->len ? g_array_index (order, guint32, k) : G_MAXUINT;
+    }
+  if (is_per_request_scatter (spec, r))
+    {
+      g_autofree double *values = iv_run_metric_per_request (r, spec->y.metric);
+      g_autofree double *xv = spec->x.metric && iv_run_get_metric (r, spec->x.metric)
+                                ? iv_run_metric_per_request (r, spec->x.metric) : NULL;
+      for (guint k = 0; k < order->len; k++)
+        {
+          guint32 i = g_array_index (order, guint32, k);
+          double px, py;
+          if (request_point (spec, r, values, xv, k, i, &px, &py) && px == x && py == y)
+            return i;
+        }
+    }
+  return G_MAXUINT;
+}
+
+void
+iv_runs_chart_highlight (IvChart *chart, const IvPlotSpec *spec, const IvRun *r, const guint32 *requests, guint n)
+{
+  g_autoptr (GArray) order = NULL;
+  g_autofree guint *rank = NULL;
+  g_autofree double *hx = NULL, *hy = NULL, *h1 = NULL;
+  guint m = 0;
+
+  if (n == 0 || r->n_requests == 0)
+    return;
+  order = iv_run_order_by_start (r);
+  rank = g_new (guint, r->n_requests);
+  for (guint k = 0; k < order->len; k++)
+    rank[g_array_index (order, guint32, k)] = k;
+  hx = g_new (double, n), hy = g_new (double, n), h1 = g_new (double, n);
+  if (is_per_request_scatter (spec, r))
+    {
+      g_autofree double *values = iv_run_metric_per_request (r, spec->y.metric);
+      g_autofree double *xv = spec->x.metric && iv_run_get_metric (r, spec->x.metric)
+                                ? iv_run_metric_per_request (r, spec->x.metric) : NULL;
+      IvSeries *s;
+      for (guint j = 0; j < n; j++)
+        if (requests[j] < r->n_requests && request_point (spec, r, values, xv, rank[requests[j]], requests[j], &hx[m], &hy[m]))
+          m++;
+      s = iv_chart_add_scatter (chart, _("selected"), hx, hy, m);
+      iv_series_set_color (s, 0xd55e00);
+      iv_series_set_marker (s, IV_MARKER_DIAMOND, 13);
+    }
+  else if (spec->type == IV_PLOT_REQUEST_TIMELINE && g_strcmp0 (spec->y.metric, "worker") != 0)
+    {
+      for (guint j = 0; j < n; j++)
+        {
+          guint32 i = requests[j];
+          if (i >= r->n_requests)
+            continue;
+          hx[m] = (g_array_index (r->start_ns, gint64, i) - r->t0_ns) * 1e-9;
+          h1[m] = (g_array_index (r->end_ns, gint64, i) - r->t0_ns) * 1e-9;
+          hy[m++] = rank[i] + 1;
+        }
+      iv_series_set_color (iv_chart_add_spans (chart, _("selected"), hx, h1, hy, m), 0xd55e00);
+    }
+  else if ((spec->type == IV_PLOT_HISTOGRAM || spec->type == IV_PLOT_CDF) && spec->y.metric)
+    {
+      g_autofree double *values = iv_run_metric_per_request (r, spec->y.metric);
+      for (guint j = 0; j < n; j++)
+        if (requests[j] < r->n_requests && isfinite (values[requests[j]]))
+          {
+            g_autofree char *label = g_strdup_printf (_("request %u"), rank[requests[j]] + 1);
+            iv_chart_add_vline (chart, values[requests[j]], label);
+          }
+    }
+}

@@ -24,4 +24,18 @@ IvChart *iv_runs_chart   (const IvPlotSpec  *spec,
                           const IvRun       *run,
                           char             **reason);
 
+/* Per-request plots: the request drawn at data point (@x, @y) of @spec's chart of @run
+ * (a scatter point, or a timeline bar's middle), or G_MAXUINT. */
+guint32  iv_runs_request_at     (const IvPlotSpec  *spec,
+                                 const IvRun       *run,
+                                 double             x,
+                                 double             y);
+/* Marks @requests on @chart of @spec (rings on points, outlined bars, lines at their
+ * values on distributions): what is selected in one plot shows in the others. */
+void     iv_runs_chart_highlight (IvChart          *chart,
+                                  const IvPlotSpec *spec,
+                                  const IvRun      *run,
+                                  const guint32    *requests,
+                                  guint             n);
+
 G_END_DECLS
