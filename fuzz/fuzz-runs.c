@@ -1,10 +1,11 @@
 /* fuzz-runs.c: libFuzzer target for the run loader's parsers. The first byte picks the
  * parser (per-request records, summary, telemetry, time slices), the rest is its file;
- * whatever loads then has every metric's statistics computed. */
+ * whatever loads then has every metric's statistics and the plots' series computed. */
 #include <glib.h>
 #include <stdint.h>
 
 #include "iv-run-private.h"
+#include "iv-run-series.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
@@ -42,6 +43,15 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
           g_assert (iv_run_metric_stats (r, tags->pdata[i], &s));
           iv_metric_summary_clear (&s);
         }
+      {
+        /* what the plots compute from the requests */
+        g_autoptr (GArray) order = iv_run_order_by_start (r);
+        g_autoptr (GArray) t = g_array_new (FALSE, FALSE, sizeof (double));
+        g_autoptr (GArray) v = g_array_new (FALSE, FALSE, sizeof (double));
+        g_assert (order->len == r->n_requests);
+        iv_run_dispersed_throughput (r, t, v);
+        g_assert (t->len == v->len);
+      }
       for (guint i = 0; i < r->gpus->len; i++)
         {
           const IvGpu *g = r->gpus->pdata[i];

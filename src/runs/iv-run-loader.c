@@ -90,6 +90,17 @@ find_files (const char *dir, RunFiles *f)
 
 /* ---------- numbers from yajl's text ---------- */
 
+/* A double that fits an int64 (NaN and out-of-range values do not: casting them is
+ * undefined). */
+static gboolean
+double_to_int64 (double d, gint64 *out)
+{
+  if (!(d > -9.2e18 && d < 9.2e18))
+    return FALSE;
+  *out = (gint64) d;
+  return TRUE;
+}
+
 static gboolean
 text_to_int64 (const char *s, size_t len, gint64 *out)
 {
@@ -104,8 +115,7 @@ text_to_int64 (const char *s, size_t len, gint64 *out)
   if (*end == '\0')
     return TRUE;
   /* "1.7625e18" or "123.0": through a double, exact enough for what is not a timestamp */
-  *out = (gint64) g_ascii_strtod (buf, &end);
-  return *end == '\0';
+  return double_to_int64 (g_ascii_strtod (buf, &end), out) && *end == '\0';
 }
 
 static double
@@ -296,7 +306,9 @@ rec_number (void *ctx, const char *s, size_t len)
   if (c->section == SEC_METADATA && c->depth == 2)
     {
       gint64 v;
-      if (!text_to_int64 (s, len, &v))
+      /* Epoch nanoseconds are positive; anything else is treated as absent, which also
+       * keeps every difference of two timestamps inside int64. */
+      if (!text_to_int64 (s, len, &v) || v < 0)
         return 1;
       if (g_str_equal (c->field, "request_start_ns"))
         c->start = v;
@@ -504,7 +516,10 @@ tel_number (void *ctx, const char *s, size_t len)
       g_ptr_array_add (c->fields, g_strdup (c->key));
     }
   else if (c->depth == 1 && g_str_equal (c->key, "timestamp_ns"))
-    text_to_int64 (s, len, &c->ts);
+    {
+      if (!text_to_int64 (s, len, &c->ts) || c->ts < 0)
+        c->ts = -1;
+    }
   else if (c->depth == 1 && g_str_equal (c->key, "gpu_index"))
     {
       gint64 v;
@@ -740,7 +755,7 @@ _iv_run_load_summary (IvRun *r, IvInput *in, GError **error)
         JsonObject *e = JSON_NODE_HOLDS_OBJECT (en) ? json_node_get_object (en) : NULL;
         const char *type = string (object (e, "error_details"), "type");
         double count = number (e, "count");
-        if (!e || isnan (count))
+        if (!e || !(count >= 0 && count < 4e9))
           continue;
         r->n_errors += (gsize) count;
         g_hash_table_insert (r->error_types, g_strdup (type ? type : "unknown"), GUINT_TO_POINTER ((guint) count));
@@ -769,11 +784,12 @@ _iv_run_load_timeslices (IvRun *r, IvInput *in, GError **error)
         continue;
       ts = g_new0 (IvTimeslice, 1);
       v = number (so, "timeslice_index");
-      ts->index = isnan (v) ? (gint64) i : (gint64) v;
-      v = number (so, "start_ns");
-      ts->start_ns = isnan (v) ? -1 : (gint64) v;
-      v = number (so, "end_ns");
-      ts->end_ns = isnan (v) ? -1 : (gint64) v;
+      if (!double_to_int64 (v, &ts->index))
+        ts->index = (gint64) i;
+      if (!double_to_int64 (number (so, "start_ns"), &ts->start_ns))
+        ts->start_ns = -1;
+      if (!double_to_int64 (number (so, "end_ns"), &ts->end_ns))
+        ts->end_ns = -1;
       ts->complete = !json_object_has_member (so, "is_complete") || json_object_get_null_member (so, "is_complete")
                      || json_object_get_boolean_member (so, "is_complete");
       ts->metrics = _iv_run_summary_table_new ();

@@ -82,10 +82,14 @@ iv_run_dispersed_throughput (const IvRun *r, GArray *t_s, GArray *tps)
   for (gsize i = 0; i < r->n_requests; i++)
     {
       gint64 start = g_array_index (r->start_ns, gint64, i), end = g_array_index (r->end_ns, gint64, i);
-      gint64 first = start + (gint64) llround (ttft[i] * 1e6); /* TTFT is in ms */
+      gint64 first;
       double rate;
-      if (g_array_index (r->flags, guint8, i) & IV_REQUEST_FAILED || !isfinite (ttft[i]) || !isfinite (osl[i])
-          || start < 0 || end <= first)
+      /* (a TTFT beyond a day is not one: it also keeps start + TTFT inside int64) */
+      if (g_array_index (r->flags, guint8, i) & IV_REQUEST_FAILED || !(ttft[i] >= 0 && ttft[i] < 8.64e7)
+          || !isfinite (osl[i]) || start < 0 || start > G_MAXINT64 / 2 || end < 0)
+        continue;
+      first = start + (gint64) llround (ttft[i] * 1e6); /* TTFT is in ms */
+      if (end <= first)
         continue;
       rate = osl[i] / ((end - first) * 1e-9);
       g_array_append_val (events, ((Event) { first, rate }));
