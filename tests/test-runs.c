@@ -383,6 +383,16 @@ test_pareto_and_rolling (void)
   for (int i = 0; i < 5; i++)
     g_assert_cmpint (on[i], ==, expect[i]);
 
+  /* Steps 10 on [0, 1), 20 on [1, 3), 0 after, in two bins of 1.5 over [0, 3]: the first
+   * holds 10·1 + 20·0.5 over 1.5 = 13.33…, the second 20. */
+  {
+    double t[] = { 0, 1, 3 }, s[] = { 10, 20, 0 }, bt[2], bv[2];
+    iv_step_resample (t, s, 3, 0, 3, 2, bt, bv);
+    g_assert_cmpfloat (bt[1], ==, 1.5);
+    g_assert_cmpfloat_with_epsilon (bv[0], 20.0 / 1.5, 1e-12);
+    g_assert_cmpfloat_with_epsilon (bv[1], 20.0, 1e-12);
+  }
+
   /* Rolling p90 over 25 values against a sort of each window. */
   for (int i = 0; i < 200; i++)
     v[i] = i == 50 ? NAN : g_rand_double (rng);

@@ -115,6 +115,30 @@ iv_run_dispersed_throughput (const IvRun *r, GArray *t_s, GArray *tps)
 }
 
 void
+iv_step_resample (const double *t, const double *v, gsize n, double t0, double t1, guint bins, double *out_t,
+                  double *out_v)
+{
+  double width = (t1 - t0) / MAX (bins, 1);
+  gsize i = 0;
+
+  for (guint b = 0; b < bins; b++)
+    {
+      double lo = t0 + b * width, hi = lo + width, area = 0;
+      /* skip the steps that end before this bin; each step spans [t[i], t[i+1]) */
+      while (i + 1 < n && t[i + 1] <= lo)
+        i++;
+      for (gsize k = i; k < n && t[k] < hi; k++)
+        {
+          double s = MAX (t[k], lo), e = MIN (k + 1 < n ? t[k + 1] : hi, hi);
+          if (e > s)
+            area += v[k] * (e - s);
+        }
+      out_t[b] = lo;
+      out_v[b] = width > 0 ? area / width : 0;
+    }
+}
+
+void
 iv_rolling_quantile (const double *v, gsize n, gsize window, double q, double *out)
 {
   g_autofree double *buf = g_new (double, MAX (window, 1));

@@ -20,6 +20,17 @@ double  *iv_run_metric_per_request   (const IvRun  *run,
 gboolean iv_run_dispersed_throughput (const IvRun  *run,
                                       GArray       *t_s,
                                       GArray       *tokens_per_s);
+/* A step curve (@v[i] holds from @t[i] to @t[i+1], 0 before the first time and after the
+ * last) as the time-weighted mean of each of @bins equal bins over [@t0, @t1]: the same
+ * area, at the resolution a figure can show. @out_t gets each bin's start. */
+void     iv_step_resample            (const double *t,
+                                      const double *v,
+                                      gsize         n,
+                                      double        t0,
+                                      double        t1,
+                                      guint         bins,
+                                      double       *out_t,
+                                      double       *out_v);
 /* The @q quantile of the last @window values at each position (fewer at the start). */
 void     iv_rolling_quantile         (const double *values,
                                       gsize         n,
