@@ -90,8 +90,10 @@ test_user_config (void)
   c = iv_plot_config_find (NULL, dir, &error);
   g_assert_cmpstr (c->origin, ==, "built-in");
   g_clear_pointer (&c, iv_plot_config_free);
-  iv_test_write_file (g_path_get_dirname (home_cfg), "plot_config.yaml",
-              "visualization:\n  single_run_defaults: [from_home]\n");
+  {
+    g_autofree char *home_dir = g_path_get_dirname (home_cfg);
+    iv_test_write_file (home_dir, "plot_config.yaml", "visualization:\n  single_run_defaults: [from_home]\n");
+  }
   c = iv_plot_config_find (NULL, dir, &error);
   g_assert_cmpstr (c->origin, ==, home_cfg);
   g_clear_pointer (&c, iv_plot_config_free);
