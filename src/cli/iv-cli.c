@@ -30,8 +30,8 @@ static const IvCliCommand commands[] = {
   { "runs", "PATH... [--json]",
     N_("The AIPerf runs under the paths: configuration, requests, errors, metric statistics"),
     _iv_cli_runs },
-  { "trace", "FILE --stats [--json]",
-    N_("What a Chrome trace or pipelined timeline holds: counts, time by name, GPU streams"),
+  { "trace", "FILE --stats [--json] | FILE -o FIGURE [--from MS --to MS] [--start-candidate N --num-candidates N --breakdown FILE --min-runtime-pct P]",
+    N_("What a Chrome trace or pipelined timeline holds (counts, time by name, GPU streams), or its timeline as a figure"),
     _iv_cli_trace },
 };
 
