@@ -7,6 +7,7 @@
 
 #include "iv-plot-config.h"
 #include "iv-render-runs.h"
+#include "iv-run-series.h"
 #include "iv-test-util.h"
 
 static char *tmpdir;
@@ -221,6 +222,47 @@ test_timeslice_outliers (void)
   iv_chart_free (chart);
 }
 
+/* Runs of repeated trials: their points are the trials' means, each with its
+ * confidence ellipse (x: latency 100 ± 10 ms, y: 500 ± 50 tokens/s/GPU, and a second
+ * run); without trials the preset is skipped (checked on the samples). */
+static void
+test_uncertainty (void)
+{
+  g_autofree char *root = g_build_filename (tmpdir, "trials", NULL);
+  const char *paths[] = { root, NULL };
+  g_autoptr (IvPlotConfig) c = iv_plot_config_load (NULL, NULL);
+  g_autoptr (IvSweep) sweep = NULL;
+  g_autofree char *reason = NULL;
+  IvChart *chart;
+  guint ellipses = 0;
+
+  for (int i = 0; i < 2; i++)
+    {
+      g_autofree char *dir = g_strdup_printf ("%s/c%d", root, i + 1);
+      g_autofree char *agg = g_strdup_printf (
+          "{\"request_latency_avg\": {\"mean\": %d, \"std\": 5, \"ci_low\": %d, \"ci_high\": %d, \"unit\": \"ms\"},"
+          " \"output_token_throughput_per_gpu_avg\": {\"mean\": %d, \"std\": 20, \"ci_low\": %d, \"ci_high\": %d, \"unit\": \"tokens/sec\"}}",
+          100 * (i + 1), 100 * (i + 1) - 10, 100 * (i + 1) + 10, 500 * (i + 1), 500 * (i + 1) - 50, 500 * (i + 1) + 50);
+      g_autofree char *cfg = g_strdup_printf ("{\"input_config\": {\"loadgen\": {\"concurrency\": %d}}}", i + 1);
+      iv_test_write_file (dir, "aggregate/profile_export_aiperf_aggregate.json", agg);
+      iv_test_write_file (dir, "profile_runs/run_0001/profile_export_aiperf.json", cfg);
+    }
+  sweep = iv_sweep_load (paths, NULL, NULL, NULL, NULL);
+  g_assert_nonnull (sweep);
+  g_assert_cmpuint (sweep->runs->len, ==, 2);
+  g_assert_cmpfloat (iv_run_axis_value (sweep->runs->pdata[1], "request_latency", "avg"), ==, 200);
+  /* the configuration of a run of trials is its first trial's */
+  g_assert_cmpfloat (((IvRun *) sweep->runs->pdata[1])->concurrency, ==, 2);
+  g_assert_cmpuint (((IvRun *) sweep->runs->pdata[1])->n_trials, ==, 1);
+  chart = iv_runs_chart (iv_plot_config_get (c, TRUE, "latency_throughput_uncertainty"), sweep, sweep->runs->pdata[0], &reason);
+  g_assert_nonnull (chart);
+  for (guint i = 0; i < iv_chart_get_n_series (chart); i++)
+    ellipses += g_str_equal (iv_series_get_name (iv_chart_get_series (chart, i)), "confidence region");
+  g_assert_cmpuint (ellipses, ==, 2);
+  g_assert_cmpfloat (ink_share (chart), >, 0.02);
+  iv_chart_free (chart);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -238,6 +280,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plots/user-config", test_user_config);
   g_test_add_func ("/plots/presets-on-samples", test_presets_on_samples);
   g_test_add_func ("/plots/timeslice-outliers", test_timeslice_outliers);
+  g_test_add_func ("/plots/uncertainty", test_uncertainty);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

@@ -97,7 +97,14 @@ unit_of (const IvRun *r, const char *tag)
   const IvMetricSummary *s = iv_run_get_summary (r, tag);
   if (m && m->unit)
     return m->unit;
-  return s ? s->unit : NULL;
+  if (s)
+    return s->unit;
+  /* a run of trials only has its aggregate ("request_latency_avg") */
+  {
+    g_autofree char *key = g_strdup_printf ("%s_avg", tag);
+    const IvAggregateStat *a = g_hash_table_lookup (r->aggregate, key);
+    return a ? a->unit : NULL;
+  }
 }
 
 static void
@@ -608,7 +615,9 @@ across_runs (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
     }
   xt = iv_metric_title (xm);
   yt = iv_metric_title (ym);
-  if (spec->type == IV_PLOT_PARETO)
+  if (spec->type == IV_PLOT_UNCERTAINTY)
+    sub = g_strdup (_("ellipses: the confidence intervals of both means over each run’s trials, as AIPerf computed them"));
+  else if (spec->type == IV_PLOT_PARETO)
     sub = g_strdup_printf (_("better: %s %s, %s %s · the line joins each group’s frontier"), xt,
                            iv_metric_higher_is_better (xm) ? _("higher") : _("lower"), yt,
                            iv_metric_higher_is_better (ym) ? _("higher") : _("lower"));
@@ -689,20 +698,30 @@ across_runs (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
       iv_series_set_color (pts, rgb);
       iv_series_set_marker (pts, IV_MARKER_CIRCLE, 9);
       iv_series_set_labels (pts, gl);
-      /* Repeated trials: the confidence interval of y's mean as error bars. */
+      /* Repeated trials: each run's confidence region for the two means, as an ellipse
+       * with the two intervals as its axes (the trials' covariance is not exported). */
       if (spec->type == IV_PLOT_UNCERTAINTY)
-        {
-          g_autofree double *lo = g_new (double, idx->len), *hi = g_new (double, idx->len);
-          g_autofree char *key = g_strdup_printf ("%s_%s", ym, spec->y.stat ? spec->y.stat : "avg");
-          for (guint k = 0; k < idx->len; k++)
-            {
-              const IvRun *r = sweep->runs->pdata[g_array_index (idx, guint, k)];
-              const IvAggregateStat *a = g_hash_table_lookup (r->aggregate, key);
-              lo[k] = a ? a->ci_low : gy[k];
-              hi[k] = a ? a->ci_high : gy[k];
-            }
-          iv_series_set_color (iv_chart_add_error_bars (c, NULL, gx, gy, lo, hi, idx->len), rgb);
-        }
+        for (guint k = 0; k < idx->len; k++)
+          {
+            const IvRun *r = sweep->runs->pdata[g_array_index (idx, guint, k)];
+            g_autofree char *xkey = g_strdup_printf ("%s_%s", xm, spec->x.stat ? spec->x.stat : "avg");
+            g_autofree char *ykey = g_strdup_printf ("%s_%s", ym, spec->y.stat ? spec->y.stat : "avg");
+            const IvAggregateStat *ax = g_hash_table_lookup (r->aggregate, xkey);
+            const IvAggregateStat *ay = g_hash_table_lookup (r->aggregate, ykey);
+            double rx = ax ? (ax->ci_high - ax->ci_low) / 2 : 0, ry = ay ? (ay->ci_high - ay->ci_low) / 2 : 0;
+            double ex[65], ey[65];
+            IvSeries *e;
+            if (!(rx > 0 || ry > 0) || !isfinite (rx) || !isfinite (ry))
+              continue;
+            for (int q = 0; q <= 64; q++)
+              {
+                ex[q] = gx[k] + rx * cos (2 * G_PI * q / 64);
+                ey[q] = gy[k] + ry * sin (2 * G_PI * q / 64);
+              }
+            e = iv_chart_add_line (c, _("confidence region"), ex, ey, 65);
+            iv_series_set_color (e, rgb);
+            iv_series_set_show_in_legend (e, FALSE);
+          }
     }
   return c;
 }

@@ -832,13 +832,34 @@ load_aggregate (IvRun *r, const char *path, GError **error)
     }
   /* The trials: profile_runs/run_NNNN/ or trial_NNNN/ beside aggregate/. */
   trials_dir = g_build_filename (r->path, "profile_runs", NULL);
-  for (int k = 0; k < 2; k++)
-    {
-      g_autoptr (GDir) d = g_dir_open (k ? r->path : trials_dir, 0, NULL);
-      const char *name;
-      while (d && (name = g_dir_read_name (d)))
-        r->n_trials += k ? g_str_has_prefix (name, "trial_") : (g_str_has_prefix (name, "run_") || g_str_has_prefix (name, "trial_"));
-    }
+  {
+    g_autofree char *first = NULL, *first_name = NULL;
+    for (int k = 0; k < 2; k++)
+      {
+        const char *parent = k ? r->path : trials_dir;
+        g_autoptr (GDir) d = g_dir_open (parent, 0, NULL);
+        const char *name;
+        while (d && (name = g_dir_read_name (d)))
+          if (g_str_has_prefix (name, "trial_") || (!k && g_str_has_prefix (name, "run_")))
+            {
+              r->n_trials++;
+              if (!first_name || g_strcmp0 (name, first_name) < 0)
+                {
+                  g_free (first), g_free (first_name);
+                  first = g_build_filename (parent, name, NULL);
+                  first_name = g_strdup (name);
+                }
+            }
+      }
+    /* An aggregated run has no summary of its own: its configuration is its trials'. */
+    if (first && !r->model && isnan (r->concurrency) && isnan (r->request_rate))
+      {
+        g_autofree char *summary = g_build_filename (first, "profile_export_aiperf.json", NULL);
+        g_autoptr (JsonNode) trial = g_file_test (summary, G_FILE_TEST_IS_REGULAR) ? read_json (summary, NULL) : NULL;
+        if (trial && object (json_node_get_object (trial), "input_config"))
+          read_config (r, object (json_node_get_object (trial), "input_config"));
+      }
+  }
   return TRUE;
 }
 

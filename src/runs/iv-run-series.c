@@ -200,7 +200,9 @@ iv_run_axis_value (const IvRun *r, const char *metric, const char *stat)
     {
       /* AIPerf divides by the GPUs its telemetry saw; without telemetry, one GPU. */
       double gpus = MAX (1, r->gpus->len);
-      return iv_run_axis_value (r, "output_token_throughput", stat) / gpus;
+      v = iv_run_axis_value (r, "output_token_throughput", stat) / gpus;
+      if (!isnan (v))
+        return v;
     }
   /* Throughputs are one number per run: the summary has them, the requests do not. */
   if (!iv_run_get_metric (r, metric) && iv_run_get_summary (r, metric))
@@ -209,6 +211,14 @@ iv_run_axis_value (const IvRun *r, const char *metric, const char *stat)
     {
       v = stat_of (&s, stat);
       iv_metric_summary_clear (&s);
+    }
+  /* A run of repeated trials: the mean over its trials ("request_latency_avg"). */
+  if (isnan (v))
+    {
+      g_autofree char *key = g_strdup_printf ("%s_%s", metric, stat ? stat : "avg");
+      const IvAggregateStat *a = g_hash_table_lookup (r->aggregate, key);
+      if (a)
+        v = a->mean;
     }
   return v;
 }

@@ -39,7 +39,8 @@ void     iv_rolling_quantile         (const double *values,
                                       double       *out);
 /* A run's value for a plot axis: a metric's @stat (avg, min, max, std, p1 … p99), a
  * configuration field ("concurrency"), or output_token_throughput_per_gpu (the
- * output-token throughput over the GPUs its telemetry saw, or 1). NaN when absent. */
+ * output-token throughput over the GPUs its telemetry saw, or 1); for a run of repeated
+ * trials, the mean over the trials. NaN when absent. */
 double   iv_run_axis_value           (const IvRun  *run,
                                       const char   *metric,
                                       const char   *stat);
