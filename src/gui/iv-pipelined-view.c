@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "iv-sniff.h"
 #include "iv-units.h"
 #include "iv-widgets.h"
 
@@ -399,7 +400,10 @@ discover_breakdowns (IvPipelinedView *self)
   g_ptr_array_sort (found, (GCompareFunc) (void (*) (void)) g_strcmp0);
   for (guint i = 0; i < found->len; i++)
     {
-      g_autoptr (IvBreakdown) bd = iv_breakdown_load (found->pdata[i], NULL);
+      /* The sniffer decides from the first keys; only breakdowns are then parsed whole. */
+      g_autoptr (IvSniffResult) kind = iv_sniff_path (found->pdata[i], FALSE, NULL, NULL, NULL, NULL);
+      g_autoptr (IvBreakdown) bd = kind && kind->kind == IV_KIND_CANDIDATE_BREAKDOWN
+                                   ? iv_breakdown_load (found->pdata[i], NULL) : NULL;
       guint at;
       if (!bd)
         continue;
