@@ -1,8 +1,13 @@
 /* test-export.c: PNG, PDF and SVG come out valid and at the requested size, and a
- * failing drawing leaves no file (and no temporary) behind. */
+ * failing drawing or a failing disk leaves no file (and no temporary) behind and the
+ * previous file whole. */
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <errno.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "iv-atomic-file.h"
 #include "iv-export.h"
@@ -313,23 +318,116 @@ test_format_from_path (void)
   g_assert_null (iv_export_find_preset ("a4"));
 }
 
+/* Names in @dir that start with "." (the atomic file's temporaries). */
+static guint
+count_hidden (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (d && (name = g_dir_read_name (d)) != NULL)
+    n += name[0] == '.';
+  return n;
+}
+
 static void
 test_atomic_file (void)
 {
   g_autofree char *path = tmp ("atomic.txt");
+  g_autofree char *contents = NULL;
   g_autoptr (GError) error = NULL;
 
   {
     g_autoptr (IvAtomicFile) f = iv_atomic_file_new (path, &error);
     g_assert_no_error (error);
-    g_assert_true (g_file_test (iv_atomic_file_get_temp (f), G_FILE_TEST_EXISTS));
-    /* dropped without commit: nothing appears */
+    g_assert_cmpuint (count_hidden (tmpdir), ==, 1);
+    g_assert_true (iv_atomic_file_write (f, "half", 4, &error));
+    /* dropped without commit: nothing appears and the temporary goes */
   }
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (count_hidden (tmpdir), ==, 0);
   g_assert_true (iv_atomic_file_set_contents (path, "done", -1, &error));
-  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "done");
   g_assert_false (iv_atomic_file_set_contents ("/nonexistent-dir/x.txt", "x", -1, &error));
   g_assert_nonnull (strstr (error->message, "/nonexistent-dir/x.txt"));
+  g_assert_cmpuint (count_hidden (tmpdir), ==, 0);
+}
+
+/* A folder, a FIFO or a device is never replaced; a symlink's target is written. */
+static void
+test_atomic_destinations (void)
+{
+  g_autofree char *fifo = tmp ("pipe");
+  g_autofree char *target = tmp ("target.txt");
+  g_autofree char *link = tmp ("link.txt");
+  g_autofree char *contents = NULL;
+  g_autoptr (GError) error = NULL;
+  GStatBuf st;
+
+  g_assert_false (iv_atomic_file_set_contents (tmpdir, "x", -1, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR);
+  g_assert_nonnull (strstr (error->message, "is a folder"));
+  g_clear_error (&error);
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_false (iv_atomic_file_set_contents (fifo, "x", -1, &error));
+  g_assert_nonnull (strstr (error->message, "not a regular file"));
+  g_assert_nonnull (strstr (error->message, "pipe"));
+  g_clear_error (&error);
+  g_assert_cmpint (g_lstat (fifo, &st), ==, 0);
+  g_assert_true (S_ISFIFO (st.st_mode));
+
+  g_assert_true (g_file_set_contents (target, "old", -1, NULL));
+  g_assert_cmpint (symlink (target, link), ==, 0);
+  g_assert_true (iv_atomic_file_set_contents (link, "new", -1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_lstat (link, &st), ==, 0);
+  g_assert_true (S_ISLNK (st.st_mode));
+  g_assert_true (g_file_get_contents (target, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "new");
+  g_assert_cmpuint (count_hidden (tmpdir), ==, 0);
+}
+
+/* Under a file-size limit every format fails with the file's name and the reason, the
+ * previous file stays whole and no temporary is left. Run in a child process: the limit
+ * must not outlive the test. */
+static void
+test_write_failure (void)
+{
+  static const IvExportFormat formats[] = { IV_EXPORT_PNG, IV_EXPORT_PDF, IV_EXPORT_SVG };
+  static const char *const names[] = { "limit.png", "limit.pdf", "limit.svg" };
+
+  if (g_test_subprocess ())
+    {
+      struct rlimit lim = { 300, 300 };
+      signal (SIGXFSZ, SIG_IGN);
+      for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+        {
+          g_autofree char *path = tmp (names[i]);
+          g_autofree char *contents = NULL;
+          g_autoptr (GError) error = NULL;
+          IvExportOptions opt;
+
+          g_assert_true (g_file_set_contents (path, "previous figure", -1, NULL));
+          g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &lim), ==, 0);
+          iv_export_options_init (&opt);
+          opt.format = formats[i];
+          opt.width = 400;
+          opt.height = 300;
+          g_assert_false (iv_export_to_file (&halves, &opt, path, &error));
+          g_assert_nonnull (error);
+          g_assert_nonnull (strstr (error->message, names[i]));
+          g_assert_nonnull (strstr (error->message, g_strerror (EFBIG)));
+          g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+          g_assert_cmpstr (contents, ==, "previous figure");
+          g_assert_cmpuint (count_hidden (tmpdir), ==, 0);
+        }
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
 }
 
 int
@@ -349,6 +447,8 @@ main (int argc, char **argv)
   g_test_add_func ("/export/png-bytes", test_png_bytes);
   g_test_add_func ("/export/format-from-path", test_format_from_path);
   g_test_add_func ("/export/atomic-file", test_atomic_file);
+  g_test_add_func ("/export/atomic-destinations", test_atomic_destinations);
+  g_test_add_func ("/export/write-failure", test_write_failure);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

@@ -4,6 +4,9 @@
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <sys/stat.h>
+
+#include "iv-test-util.h"
 
 #include "iv-input.h"
 
@@ -179,6 +182,132 @@ test_missing_file (void)
   g_assert_nonnull (strstr (error->message, "/nonexistent/trace.json"));
 }
 
+static GBytes *
+bytes_of (const char *data, gsize len)
+{
+  return g_bytes_new (data, len);
+}
+
+/* A UTF-8 byte-order mark is dropped, in plain and compressed files alike. */
+static void
+test_bom (void)
+{
+  g_autoptr (GBytes) with_bom = bytes_of ("\xef\xbb\xbf{\"a\": 1}", 11);
+  g_autoptr (GBytes) without = bytes_of ("{\"a\": 1}", 8);
+  g_autoptr (GBytes) gz = gzip_bytes (with_bom);
+  g_autoptr (GBytes) tiny = bytes_of ("\xef\xbb\xbf", 3);
+  g_autoptr (GBytes) empty = bytes_of ("", 0);
+
+  roundtrip (without, with_bom, IV_COMPRESSION_NONE);
+  roundtrip (without, gz, IV_COMPRESSION_GZIP);
+  roundtrip (empty, tiny, IV_COMPRESSION_NONE);
+  /* Short files are passed through whole. */
+  {
+    g_autoptr (GBytes) one = bytes_of ("7", 1);
+    roundtrip (one, one, IV_COMPRESSION_NONE);
+  }
+}
+
+static void
+expect_encoding_refused (const char *data, gsize len, const char *message)
+{
+  g_autoptr (GBytes) stored = bytes_of (data, len);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvInput) in = iv_input_new_from_bytes (stored, "wide.json", &error);
+  g_autoptr (GBytes) back = NULL;
+
+  g_assert_no_error (error);
+  back = read_all (in, &error);
+  g_assert_null (back);
+  g_assert_cmpstr (error->message, ==, message);
+}
+
+static void
+test_utf16 (void)
+{
+  expect_encoding_refused ("\xff\xfe{\0}\0", 6, "wide.json: UTF-16 text: save the file as UTF-8");
+  expect_encoding_refused ("\xfe\xff\0{\0}", 6, "wide.json: UTF-16 text: save the file as UTF-8");
+  expect_encoding_refused ("{\0\"\0", 4, "wide.json: UTF-16 text: save the file as UTF-8");
+  expect_encoding_refused ("\0{\0\"", 4, "wide.json: UTF-16 text: save the file as UTF-8");
+  expect_encoding_refused ("\xff\xfe\0\0{\0\0\0", 8, "wide.json: UTF-32 text: save the file as UTF-8");
+  expect_encoding_refused ("\0\0\xfe\xff\0\0\0{", 8, "wide.json: UTF-32 text: save the file as UTF-8");
+}
+
+/* Past the floor, a stream that outgrows the ratio is refused, naming the ratio; with
+ * --allow-huge it reads to the end. 8 MiB of spaces deflate about 1,000-fold. */
+static void
+test_expansion_limit (void)
+{
+  gsize size = 8 << 20;
+  g_autoptr (GBytes) plain = g_bytes_new_take (memset (g_malloc (size), ' ', size), size);
+  g_autoptr (GBytes) gz = gzip_bytes (plain);
+  g_autoptr (GBytes) zs = zstd_bytes (plain);
+  GBytes *stored[] = { gz, zs };
+
+  for (guint i = 0; i < G_N_ELEMENTS (stored); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (IvInput) in = iv_input_new_from_bytes (stored[i], "bomb.json.gz", &error);
+      g_autoptr (GBytes) back = NULL;
+
+      g_assert_no_error (error);
+      iv_input_set_expansion_limit (in, 1 << 20, 50);
+      back = read_all (in, &error);
+      g_assert_null (back);
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+      g_assert_nonnull (strstr (error->message, "bomb.json.gz: the "));
+      g_assert_nonnull (strstr (error->message, "more than the 50:1 a real file reaches"));
+      g_assert_nonnull (strstr (error->message, "--allow-huge"));
+      g_clear_error (&error);
+      g_clear_pointer (&in, iv_input_free);
+
+      iv_input_set_allow_huge (TRUE);
+      in = iv_input_new_from_bytes (stored[i], "bomb.json.gz", &error);
+      iv_input_set_expansion_limit (in, 1 << 20, 50);
+      back = read_all (in, &error);
+      iv_input_set_allow_huge (FALSE);
+      g_assert_no_error (error);
+      g_assert_cmpuint (g_bytes_get_size (back), ==, size);
+    }
+  /* A plain file is never a bomb, whatever the limit. */
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (IvInput) in = iv_input_new_from_bytes (plain, "plain.json", &error);
+    g_autoptr (GBytes) back = NULL;
+    iv_input_set_expansion_limit (in, 1 << 20, 1);
+    back = read_all (in, &error);
+    g_assert_no_error (error);
+  }
+}
+
+/* FIFOs, devices and folders are refused at open, before anything is read. */
+static void
+test_special_files (void)
+{
+  g_autofree char *dir = iv_test_make_tmpdir ("iv-input-XXXXXX");
+  g_autofree char *fifo = g_build_filename (dir, "trace.json", NULL);
+  g_autoptr (GError) error = NULL;
+  IvInput *in;
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  in = iv_input_open (fifo, &error);
+  g_assert_null (in);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE);
+  g_assert_nonnull (strstr (error->message, "trace.json: is a named pipe (FIFO)"));
+  g_clear_error (&error);
+
+  in = iv_input_open ("/dev/null", &error);
+  g_assert_null (in);
+  g_assert_cmpstr (error->message, ==, "/dev/null: is a device; Inferview reads only regular files");
+  g_clear_error (&error);
+
+  in = iv_input_open (dir, &error);
+  g_assert_null (in);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY);
+  g_clear_error (&error);
+  iv_test_remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -190,5 +319,9 @@ main (int argc, char **argv)
   g_test_add_func ("/input/truncated", test_truncated);
   g_test_add_func ("/input/damaged", test_damaged);
   g_test_add_func ("/input/missing-file", test_missing_file);
+  g_test_add_func ("/input/bom", test_bom);
+  g_test_add_func ("/input/utf16", test_utf16);
+  g_test_add_func ("/input/expansion-limit", test_expansion_limit);
+  g_test_add_func ("/input/special-files", test_special_files);
   return g_test_run ();
 }

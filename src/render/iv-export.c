@@ -204,8 +204,17 @@ iv_export_to_png_bytes (const IvFigure *figure, const IvExportOptions *options, 
   return g_byte_array_free_to_bytes (g_steal_pointer (&out));
 }
 
+/* cairo's stream callback: the atomic file keeps the first error, and cairo stops
+ * writing (and reports WRITE_ERROR at finish) once this says so. */
+static cairo_status_t
+write_to_file (void *closure, const unsigned char *data, unsigned int length)
+{
+  return iv_atomic_file_write (closure, data, length, NULL) ? CAIRO_STATUS_SUCCESS
+                                                            : CAIRO_STATUS_WRITE_ERROR;
+}
+
 static gboolean
-export_vector (const IvFigure *figure, const IvExportOptions *options, const char *temp,
+export_vector (const IvFigure *figure, const IvExportOptions *options, IvAtomicFile *file,
                GError **error)
 {
   double w_pt = options->width * POINTS_PER_UNIT;
@@ -216,7 +225,7 @@ export_vector (const IvFigure *figure, const IvExportOptions *options, const cha
 
   if (options->format == IV_EXPORT_PDF)
     {
-      surface = cairo_pdf_surface_create (temp, w_pt, h_pt);
+      surface = cairo_pdf_surface_create_for_stream (write_to_file, file, w_pt, h_pt);
       cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR,
                                       "Inferview " PACKAGE_VERSION);
       if (figure->name)
@@ -224,7 +233,7 @@ export_vector (const IvFigure *figure, const IvExportOptions *options, const cha
     }
   else
     {
-      surface = cairo_svg_surface_create (temp, w_pt, h_pt);
+      surface = cairo_svg_surface_create_for_stream (write_to_file, file, w_pt, h_pt);
       cairo_svg_surface_set_document_unit (surface, CAIRO_SVG_UNIT_PT);
     }
   ok = draw (surface, POINTS_PER_UNIT, figure, options, error);
@@ -268,21 +277,21 @@ iv_export_to_file (const IvFigure *figure, const IvExportOptions *options, const
 
       if (!surface)
         goto fail;
-      status = cairo_surface_write_to_png (surface, iv_atomic_file_get_temp (file));
+      status = cairo_surface_write_to_png_stream (surface, write_to_file, file);
       cairo_surface_destroy (surface);
-      if (status != CAIRO_STATUS_SUCCESS)
-        {
-          g_set_error (&local, G_IO_ERROR, G_IO_ERROR_FAILED, "writing the PNG failed: %s",
-                       cairo_status_to_string (status));
-          goto fail;
-        }
-      ok = TRUE;
+      ok = status == CAIRO_STATUS_SUCCESS;
+      if (!ok && !iv_atomic_file_failed (file))
+        g_set_error (&local, G_IO_ERROR, G_IO_ERROR_FAILED, "writing the PNG failed: %s",
+                     cairo_status_to_string (status));
     }
   else
-    ok = export_vector (figure, options, iv_atomic_file_get_temp (file), &local);
+    ok = export_vector (figure, options, file, &local);
 
-  if (!ok)
+  /* A write error is the file's own sentence (it names the file and errno); the commit
+   * reports it. Anything else failed before a byte could matter. */
+  if (!ok && !iv_atomic_file_failed (file))
     goto fail;
+  g_clear_error (&local);
   return iv_atomic_file_commit (file, error);
 
 fail:

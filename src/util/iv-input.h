@@ -1,4 +1,5 @@
-/* iv-input.h: a byte stream over a file that may be plain, gzip or zstd compressed. */
+/* iv-input.h: a byte stream over a regular file that may be plain, gzip or zstd
+ * compressed: the one way Inferview reads what a user opens. */
 #pragma once
 
 #include <gio/gio.h>
@@ -14,6 +15,15 @@ typedef enum
 
 typedef struct _IvInput IvInput;
 
+/* The cap on a small document (a summary, a config, a hardware or saved-configurations
+ * file): far above any real one, far below what would take the memory with it. */
+#define IV_INPUT_DOCUMENT_MAX ((gsize) 64 << 20)
+
+/* Opens @path for reading only if it is a regular file (never blocking on a FIFO);
+ * returns the descriptor and the size, or -1 with an error naming the file and why. */
+int           iv_input_open_regular_fd (const char  *path,
+                                        guint64     *size,
+                                        GError     **error);
 IvInput      *iv_input_open            (const char  *path,
                                         GError     **error);
 IvInput      *iv_input_new_from_bytes  (GBytes      *bytes,
@@ -28,6 +38,23 @@ IvCompression iv_input_get_compression (IvInput     *input);
 guint64       iv_input_get_raw_offset  (IvInput     *input);
 guint64       iv_input_get_raw_size    (IvInput     *input);
 void          iv_input_free            (IvInput     *input);
+
+/* The whole (decompressed) text, NUL-terminated; refused past @max_bytes. */
+char         *iv_input_read_all        (IvInput     *input,
+                                        gsize        max_bytes,
+                                        gsize       *length,
+                                        GError     **error);
+char         *iv_input_load_document   (const char  *path,
+                                        gsize        max_bytes,
+                                        gsize       *length,
+                                        GError     **error);
+
+/* --allow-huge: read compressed files whatever their expansion ratio (process-wide). */
+void          iv_input_set_allow_huge  (gboolean     allow);
+/* For tests: refuse past @floor_bytes when the text outgrows @ratio × the compressed bytes. */
+void          iv_input_set_expansion_limit (IvInput *input,
+                                            guint64  floor_bytes,
+                                            guint    ratio);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvInput, iv_input_free)
 

@@ -1,0 +1,24 @@
+/* iv-json-writer.h: the one JSON writer for everything Inferview writes (command-line
+ * --json output, hardware files, saved configurations). json-glib 1.6's generator
+ * prints doubles such as 1e-10 as "1e-10.0", which no JSON reader accepts. */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* Room for any double printed by iv_json_format_double. */
+#define IV_JSON_DOUBLE_BUF 32
+
+/* The shortest text that reads back as exactly @value ("0.1", "1e-10", "3.0",
+ * "9007199254740992.0", "-0.0"), always with a fraction or an exponent so it reads back
+ * as a double; "null" for NaN and ±∞, which JSON cannot express. Locale-independent. */
+const char *iv_json_format_double (double  value,
+                                   char    buf[IV_JSON_DOUBLE_BUF]);
+
+/* @node as JSON text, two-space indented when @pretty. Object members keep their
+ * order; strings are escaped (invalid UTF-8 becomes U+FFFD). */
+char       *iv_json_to_string     (JsonNode *node,
+                                   gboolean  pretty);
+
+G_END_DECLS
