@@ -625,6 +625,45 @@ test_hf_import (void)
   g_clear_error (&error);
   g_assert_null (iv_model_from_hf_json ("{\"model_type\": \"llama\", \"hidden_size\": \"big\"}", "c.json", &error));
   g_assert_cmpstr (error->message, ==, "c.json: the field “hidden_size” must be a non-negative whole number");
+  g_clear_error (&error);
+
+  /* Impossible shapes are refused naming the field and the rule (each was accepted once
+   * and gave "329756 h" per step or divided by zero). */
+  {
+#define LLAMA(extra) "{\"model_type\": \"llama\", \"hidden_size\": 4096, \"num_hidden_layers\": 32," \
+  " \"num_attention_heads\": 32, \"intermediate_size\": 14336, \"vocab_size\": 128256" extra "}"
+#define MIXTRAL(extra) "{\"model_type\": \"mixtral\", \"hidden_size\": 4096, \"num_hidden_layers\": 32," \
+  " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"intermediate_size\": 14336," \
+  " \"vocab_size\": 32000" extra "}"
+    static const struct { const char *json, *message; } shapes[] = {
+      { LLAMA (", \"num_key_value_heads\": 0"),
+        "c.json: “num_key_value_heads” must be from 1 to 32, not 0" },
+      { LLAMA (", \"num_key_value_heads\": 12"),
+        "c.json: “num_key_value_heads” (12) must divide “num_attention_heads” (32)" },
+      { LLAMA (", \"num_key_value_heads\": 64"),
+        "c.json: “num_key_value_heads” must be from 1 to 32, not 64" },
+      { LLAMA (", \"head_dim\": 0"),
+        "c.json: “head_dim” must be at least 1 (hidden_size / num_attention_heads is 0)" },
+      { "{\"model_type\": \"llama\", \"hidden_size\": 4611686018427387904, \"num_hidden_layers\": 32,"
+        " \"num_attention_heads\": 32, \"intermediate_size\": 14336, \"vocab_size\": 128256}",
+        "c.json: “hidden_size” must be from 1 to 1048576, not 4611686018427387904" },
+      { LLAMA (", \"vocab_size\": 4611686018427387904"),
+        "c.json: “vocab_size” must be from 1 to 16777216, not 4611686018427387904" },
+      { MIXTRAL (", \"num_local_experts\": 8, \"num_experts_per_tok\": 9"),
+        "c.json: “num_experts_per_tok” must be from 1 to 8, not 9" },
+      { MIXTRAL (", \"num_local_experts\": 8, \"num_experts_per_tok\": 0"),
+        "c.json: “num_experts_per_tok” must be from 1 to 8, not 0" },
+    };
+#undef LLAMA
+#undef MIXTRAL
+    for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+      {
+        g_autoptr (IvModel) m = iv_model_from_hf_json (shapes[i].json, "c.json", &error);
+        g_assert_null (m);
+        g_assert_cmpstr (error->message, ==, shapes[i].message);
+        g_clear_error (&error);
+      }
+  }
 }
 
 static void
@@ -637,7 +676,20 @@ test_hardware_files (void)
   g_autoptr (GError) error = NULL;
   static const struct { const char *json; const char *message; } bad[] = {
     { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 8.5, \"pe_flops\": 1, \"pe_vector_flops\": 1, \"pe_mem_bw\": 1, \"pe_mem_capacity\": 1, \"pe_link_bw\": 1, \"pe_link_latency\": 0, \"cube_link_bw\": 1, \"cube_link_latency\": 0}",
-      "h.json: “pes_per_cube” must be a whole number, not 8.5" },
+      "h.json: “pes_per_cube” must be a whole number from 1 to 65536, not 8.5" },
+    /* Sizes past what the model can multiply without overflow, and wrong types. */
+    { "{\"topology\": \"ring\", \"cubes\": [10000000000, 1], \"pes_per_cube\": 8}",
+      "h.json: “cubes” must be [X, Y], two whole numbers from 1 to 4096" },
+    { "{\"topology\": \"ring\", \"cubes\": [\"4\", 1], \"pes_per_cube\": 8}",
+      "h.json: “cubes” must be [X, Y], two whole numbers from 1 to 4096" },
+    { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 4611686018427387904}",
+      "h.json: “pes_per_cube” must be a whole number from 1 to 65536, not 4.61169e+18" },
+    { "{\"name\": [1], \"topology\": {}, \"cubes\": [4, 1]}",
+      "h.json: “topology” must be ring, mesh2d or torus2d" },
+    { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"bidirectional\": \"yes\"}",
+      "h.json: “bidirectional” must be true or false" },
+    { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 8, \"pe_flops\": \"1T\"}",
+      "h.json: “pe_flops” must be a number" },
     { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 8, \"pe_flops\": -1, \"pe_vector_flops\": 1, \"pe_mem_bw\": 1, \"pe_mem_capacity\": 1, \"pe_link_bw\": 1, \"pe_link_latency\": 0, \"cube_link_bw\": 1, \"cube_link_latency\": 0}",
       "h.json: “pe_flops” must be a positive number, not -1" },
     { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 8, \"pe_flops\": 1, \"pe_vector_flops\": 1, \"pe_mem_bw\": 1, \"pe_mem_capacity\": 1, \"pe_link_bw\": 1, \"pe_link_latency\": 0, \"cube_link_bw\": 1, \"cube_link_latency\": 0, \"eta_comm\": 1.5}",
@@ -658,6 +710,35 @@ test_hardware_files (void)
   g_assert_cmpfloat (back->P_c, ==, torus->P_c);
   g_assert_cmpfloat (back->a_cu, ==, torus->a_cu);
   g_assert_cmpint (back->n_pe, ==, torus->n_pe);
+  g_clear_pointer (&back, iv_hardware_free);
+  /* A latency json-glib would have written as "1e-10.0" reads back exactly. */
+  {
+    g_autoptr (IvHardware) hw = iv_hardware_copy (torus);
+    hw->a_pe = 1e-10, hw->a_cu = 6e-10, hw->M_pe = 1e17;
+    g_assert_true (iv_hardware_save (hw, path, &error));
+    back = iv_hardware_load (path, &error);
+    g_assert_no_error (error);
+    g_assert_cmpfloat (back->a_pe, ==, 1e-10);
+    g_assert_cmpfloat (back->a_cu, ==, 6e-10);
+    g_assert_cmpfloat (back->M_pe, ==, 1e17);
+    g_clear_pointer (&back, iv_hardware_free);
+  }
+  /* A byte-order mark is fine; UTF-16 is refused, saying what to do. */
+  {
+    g_autofree char *text = NULL;
+    g_autofree char *with_bom = NULL;
+    g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+    with_bom = g_strconcat ("\xef\xbb\xbf", text, NULL);
+    g_assert_true (g_file_set_contents (path, with_bom, -1, NULL));
+    back = iv_hardware_load (path, &error);
+    g_assert_no_error (error);
+    g_clear_pointer (&back, iv_hardware_free);
+    g_assert_true (g_file_set_contents (path, "\xff\xfe{\0\"\0", 6, NULL));
+    back = iv_hardware_load (path, &error);
+    g_assert_null (back);
+    g_assert_nonnull (strstr (error->message, "hw.json: UTF-16 text: save the file as UTF-8"));
+    g_clear_error (&error);
+  }
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
       g_autoptr (IvHardware) hw = iv_hardware_from_json (bad[i].json, "h.json", &error);
@@ -666,6 +747,14 @@ test_hardware_files (void)
         g_assert_cmpstr (error->message, ==, bad[i].message);
       g_clear_error (&error);
     }
+  /* Nesting deeper than json-glib's recursion can take is refused before parsing. */
+  {
+    g_autofree char *deep = g_strnfill (300, '[');
+    g_autoptr (IvHardware) hw = iv_hardware_from_json (deep, "h.json", &error);
+    g_assert_null (hw);
+    g_assert_cmpstr (error->message, ==, "h.json: line 1, column 257: nested more than 256 levels deep");
+    g_clear_error (&error);
+  }
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -919,7 +1008,7 @@ test_saved_round_trip (void)
   g_autofree char *next = NULL;
   IvSaved *a = g_new0 (IvSaved, 1), *b;
 
-  back = iv_saved_load (path, &error);
+  back = iv_saved_load (path, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (back->len, ==, 0);
   g_clear_pointer (&back, g_ptr_array_unref);
@@ -943,11 +1032,17 @@ test_saved_round_trip (void)
   g_free (b->hardware), b->hardware = g_strdup ("ring4 (edited)");
   b->hardware_spec = iv_hardware_copy (iv_hardware_find ("ring4"));
   b->hardware_spec->n_pe = 32;
+  /* Values json-glib's generator wrote as "1e-10.0" (invalid JSON): the edited SIP then
+   * lost its place in the file and every configuration was set aside. */
+  b->hardware_spec->a_pe = 1e-10;
+  b->hardware_spec->a_cu = 3e-11;
+  b->hardware_spec->P_c = 1e17;
+  b->hardware_spec->eta_n = 0.1 + 0.2;
   g_ptr_array_add (list, b);
   g_assert_true (iv_saved_save (list, path, &error));
   g_assert_no_error (error);
 
-  back = iv_saved_load (path, &error);
+  back = iv_saved_load (path, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (back->len, ==, 3);
   for (guint i = 0; i < 3; i++)
@@ -966,7 +1061,12 @@ test_saved_round_trip (void)
     const IvHardware *ehw;
     g_assert_nonnull (e->hardware_spec);
     g_assert_cmpint (e->hardware_spec->n_pe, ==, 32);
-    g_assert_cmpfloat (e->hardware_spec->P_c, ==, iv_hardware_find ("ring4")->P_c);
+    g_assert_cmpfloat (e->hardware_spec->a_pe, ==, 1e-10);
+    g_assert_cmpfloat (e->hardware_spec->a_cu, ==, 3e-11);
+    g_assert_cmpfloat (e->hardware_spec->P_c, ==, 1e17);
+    g_assert_cmpfloat (e->hardware_spec->eta_n, ==, 0.1 + 0.2);
+    g_assert_cmpfloat (e->hardware_spec->BW, ==, iv_hardware_find ("ring4")->BW);
+    g_assert_cmpint (e->config.mode, ==, IV_MODE_PREFILL);
     g_assert_true (iv_saved_resolve (e, NULL, &em, &ehw, &error));
     g_assert_true (ehw == e->hardware_spec);
     g_assert_cmpstr (ehw->name, ==, "ring4 (edited)");
@@ -987,26 +1087,21 @@ test_saved_round_trip (void)
   }
   g_clear_pointer (&back, g_ptr_array_unref);
 
-  /* Damage: broken JSON, a wrong type, an unknown choice. */
+  /* Damage to the whole file: broken JSON, the wrong shape, a newer version, nesting
+   * deeper than json-glib's stack allows. The error names the file and the problem. */
   {
+    g_autofree char *deep = g_strnfill (100000, '[');
     static const struct { const char *text, *expect; } bad[] = {
-      { "{\"configurations\": [", "configs.json" },
+      { "{\"configurations\": [", "configs.json: line 1" },
       { "[1, 2]", "not a configurations file" },
-      { "{\"configurations\": [{\"name\": \"x\", \"model\": \"m\", \"hardware\": \"ring4\", \"mode\": \"prefill\","
-        " \"batch\": 1, \"tq\": 1, \"context\": 0, \"tp\": \"four\", \"cp\": 1, \"tp_place\": \"pe\","
-        " \"cp_place\": \"pe\", \"ring\": \"kv\"}]}", "configuration 1: “tp” must be an integer" },
-      { "{\"configurations\": [{\"name\": \"x\", \"model\": \"m\", \"hardware\": \"ring4\", \"mode\": \"train\"}]}",
-        "“mode” must be prefill or decode" },
       { "{\"version\": 2, \"configurations\": []}", "version 2" },
-      { "{\"configurations\": [{\"name\": \"x\", \"model\": \"m\", \"hardware\": \"h\", \"mode\": \"prefill\","
-        " \"batch\": 1, \"tq\": 1, \"context\": 0, \"tp\": 1, \"cp\": 1, \"tp_place\": \"pe\","
-        " \"cp_place\": \"pe\", \"ring\": \"kv\", \"hardware_spec\": {\"topology\": \"ring\"}}]}",
-        "configuration 1: hardware_spec" },
+      { "{\"version\": \"one\", \"configurations\": []}", "version" },
+      { NULL, "nested more than 256 levels deep" },
     };
     for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
       {
-        g_assert_true (g_file_set_contents (path, bad[i].text, -1, NULL));
-        back = iv_saved_load (path, &error);
+        g_assert_true (g_file_set_contents (path, bad[i].text ? bad[i].text : deep, -1, NULL));
+        back = iv_saved_load (path, NULL, &error);
         g_assert_null (back);
         g_assert_nonnull (error);
         g_assert_true (g_str_has_prefix (error->message, path));
@@ -1014,6 +1109,73 @@ test_saved_round_trip (void)
           g_error ("“%s” does not say “%s”", error->message, bad[i].expect);
         g_clear_error (&error);
       }
+  }
+
+  /* Damage to one configuration: it is left out and named, the good ones load. */
+  {
+#define GOOD(name) "{\"name\": \"" name "\", \"model\": \"m\", \"hardware\": \"ring4\", \"mode\": \"prefill\"," \
+  " \"batch\": 1, \"tq\": 1, \"context\": 0, \"tp\": 1, \"cp\": 1, \"tp_place\": \"pe\"," \
+  " \"cp_place\": \"pe\", \"ring\": \"kv\"}"
+    static const char *const text =
+      "{\"configurations\": [" GOOD ("first") ","
+      "{\"name\": \"x\", \"model\": \"m\", \"hardware\": \"ring4\", \"mode\": \"prefill\","
+      " \"batch\": 1, \"tq\": 1, \"context\": 0, \"tp\": \"four\", \"cp\": 1, \"tp_place\": \"pe\","
+      " \"cp_place\": \"pe\", \"ring\": \"kv\"},"
+      "{\"name\": \"x\", \"model\": \"m\", \"hardware\": \"ring4\", \"mode\": \"train\"},"
+      "{\"name\": \"x\", \"model\": \"m\", \"hardware\": \"h\", \"mode\": \"prefill\","
+      " \"batch\": 1, \"tq\": 1, \"context\": 0, \"tp\": 1, \"cp\": 1, \"tp_place\": \"pe\","
+      " \"cp_place\": \"pe\", \"ring\": \"kv\", \"hardware_spec\": {\"topology\": \"ring\"}},"
+      "[[[]]], 7," GOOD ("last") "]}";
+#undef GOOD
+    static const char *const expect[] = {
+      "configuration 2: “tp” must be an integer",
+      "configuration 3: “mode” must be prefill or decode",
+      "configuration 4: hardware_spec",
+      "configuration 5: not a JSON object",
+      "configuration 6: not a JSON object",
+    };
+    g_autoptr (GPtrArray) skipped = NULL;
+    g_assert_true (g_file_set_contents (path, text, -1, NULL));
+    back = iv_saved_load (path, &skipped, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (back->len, ==, 2);
+    g_assert_cmpstr (((IvSaved *) back->pdata[0])->name, ==, "first");
+    g_assert_cmpstr (((IvSaved *) back->pdata[1])->name, ==, "last");
+    g_assert_cmpuint (skipped->len, ==, G_N_ELEMENTS (expect));
+    for (guint i = 0; i < G_N_ELEMENTS (expect); i++)
+      {
+        g_assert_true (g_str_has_prefix (skipped->pdata[i], path));
+        if (!strstr (skipped->pdata[i], expect[i]))
+          g_error ("“%s” does not say “%s”", (char *) skipped->pdata[i], expect[i]);
+      }
+    g_clear_pointer (&back, g_ptr_array_unref);
+  }
+
+  /* Set-aside copies never overwrite each other; a copy leaves the original in place. */
+  {
+    g_autofree char *first = NULL, *second = NULL, *third = NULL, *text = NULL;
+    g_assert_true (g_file_set_contents (path, "one", -1, NULL));
+    first = iv_saved_set_aside (path, TRUE, &error);
+    g_assert_no_error (error);
+    g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+    g_assert_true (g_file_set_contents (path, "two", -1, NULL));
+    second = iv_saved_set_aside (path, FALSE, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+    g_assert_true (g_file_set_contents (path, "three", -1, NULL));
+    third = iv_saved_set_aside (path, TRUE, &error);
+    g_assert_cmpstr (first, !=, second);
+    g_assert_cmpstr (second, !=, third);
+    g_assert_true (g_str_has_suffix (first, "configs.json.corrupt"));
+    g_assert_true (g_str_has_suffix (second, "configs.json.corrupt-2"));
+    g_assert_true (g_file_get_contents (first, &text, NULL, NULL));
+    g_assert_cmpstr (text, ==, "one");
+    g_clear_pointer (&text, g_free);
+    g_assert_true (g_file_get_contents (second, &text, NULL, NULL));
+    g_assert_cmpstr (text, ==, "two");
+    g_clear_pointer (&text, g_free);
+    g_assert_true (g_file_get_contents (third, &text, NULL, NULL));
+    g_assert_cmpstr (text, ==, "three");
   }
   iv_test_remove_tree (dir);
 }

@@ -509,26 +509,41 @@ on_save_clicked (IvModelView *self)
   gtk_editable_set_text (GTK_EDITABLE (self->save_entry), "");
 }
 
-/* A file that cannot be read is moved aside (never overwritten by the next save) and
- * the reason stays on screen. */
+/* A file that cannot be read is moved aside under a name of its own (never overwriting
+ * an earlier copy, never overwritten by the next save) and the reason stays on screen.
+ * Configurations that cannot be read are left out and named; the file as it was is kept
+ * aside too, since the next save writes only the good ones. */
 static void
 load_saved_file (IvModelView *self)
 {
   g_autoptr (GError) error = NULL;
-  GPtrArray *list = iv_saved_load (self->saved_path, &error);
+  g_autoptr (GPtrArray) skipped = NULL;
+  GPtrArray *list = iv_saved_load (self->saved_path, &skipped, &error);
+  g_autofree char *aside = NULL;
+  g_autofree char *message = NULL;
 
-  if (!list)
+  if (!list || (skipped && skipped->len > 0))
     {
-      g_autofree char *aside = g_strconcat (self->saved_path, ".corrupt", NULL);
-      g_autofree char *message = NULL;
-      if (g_rename (self->saved_path, aside) == 0)
-        message = g_strdup_printf (_("%s\nThe file was kept as %s."), error->message, aside);
-      else
-        message = g_strdup (error->message);
+      g_autoptr (GError) aside_error = NULL;
+      g_autoptr (GString) text = g_string_new (error ? error->message : NULL);
+      aside = iv_saved_set_aside (self->saved_path, list == NULL, &aside_error);
+      for (guint i = 0; list && i < skipped->len; i++)
+        g_string_append_printf (text, "%s%s", i ? "\n" : "", (const char *) skipped->pdata[i]);
+      if (list)
+        g_string_append_printf (text, ngettext ("\nThat configuration was left out.",
+                                                "\nThose configurations were left out.",
+                                                skipped->len));
+      if (aside)
+        g_string_append_printf (text, list ? _("\nThe file as it was is kept as %s.")
+                                           : _("\nThe file was kept as %s."), aside);
+      else if (aside_error)
+        g_string_append_printf (text, "\n%s", aside_error->message);
+      message = g_string_free (g_steal_pointer (&text), FALSE);
       g_message ("%s", message);
       show_saved_error (self, message);
-      list = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_saved_free);
     }
+  if (!list)
+    list = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_saved_free);
   g_clear_pointer (&self->saved, g_ptr_array_unref);
   self->saved = list;
 }

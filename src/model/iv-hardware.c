@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "iv-atomic-file.h"
+#include "iv-json-doc.h"
+#include "iv-json-writer.h"
 
 IvHardware *
 iv_hardware_copy (const IvHardware *hw)
@@ -50,6 +52,11 @@ iv_topology_from_string (const char *name, IvTopology *t)
   return TRUE;
 }
 
+/* Far above any SIP worth modelling, far below where cube and PE counts multiplied
+ * together (ranks, links, bytes) could overflow. */
+#define MAX_CUBES_PER_SIDE 4096
+#define MAX_PES_PER_CUBE 65536
+
 /* The JSON keys, in the order files are written. */
 typedef struct
 {
@@ -89,11 +96,18 @@ field_value (const IvHardware *hw, const Field *f)
 gboolean
 iv_hardware_validate (const IvHardware *hw, const char *source, GError **error)
 {
-  if (hw->X < 1 || hw->Y < 1)
+  if (hw->X < 1 || hw->Y < 1 || hw->X > MAX_CUBES_PER_SIDE || hw->Y > MAX_CUBES_PER_SIDE)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: “cubes” must be at least 1 × 1, not %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT,
-                   source, hw->X, hw->Y);
+                   "%s: “cubes” must be from 1 × 1 to %d × %d, not %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT,
+                   source, MAX_CUBES_PER_SIDE, MAX_CUBES_PER_SIDE, hw->X, hw->Y);
+      return FALSE;
+    }
+  if (hw->n_pe < 1 || hw->n_pe > MAX_PES_PER_CUBE)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: “pes_per_cube” must be from 1 to %d, not %" G_GINT64_FORMAT, source,
+                   MAX_PES_PER_CUBE, hw->n_pe);
       return FALSE;
     }
   if (hw->topology == IV_TOPOLOGY_RING && hw->Y != 1)
@@ -118,51 +132,81 @@ iv_hardware_validate (const IvHardware *hw, const char *source, GError **error)
   return TRUE;
 }
 
-IvHardware *
-iv_hardware_from_json (const char *json, const char *source, GError **error)
+/* A count in [1, @max]: an integer, or a double with no fraction. */
+static gboolean
+read_count (JsonNode *n, gint64 max, gint64 *out)
 {
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (IvHardware) hw = g_new0 (IvHardware, 1);
-  g_autoptr (GError) local = NULL;
-  JsonObject *o;
-  JsonNode *n;
+  double v;
 
-  if (!json_parser_load_from_data (parser, json, -1, &local))
+  if (!n || !JSON_NODE_HOLDS_VALUE (n))
+    return FALSE;
+  if (json_node_get_value_type (n) == G_TYPE_INT64)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", source, local->message);
-      return NULL;
+      gint64 i = json_node_get_int (n);
+      if (i < 1 || i > max)
+        return FALSE;
+      *out = i;
+      return TRUE;
     }
-  if (!json_parser_get_root (parser) || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (json_node_get_value_type (n) != G_TYPE_DOUBLE)
+    return FALSE;
+  v = json_node_get_double (n);
+  if (!(v >= 1 && v <= (double) max) || v != floor (v))
+    return FALSE;
+  *out = (gint64) v;
+  return TRUE;
+}
+
+IvHardware *
+iv_hardware_from_node (JsonNode *root, const char *source, GError **error)
+{
+  g_autoptr (IvHardware) hw = g_new0 (IvHardware, 1);
+  JsonObject *o;
+  JsonArray *cubes;
+  const char *text;
+
+  g_return_val_if_fail (source != NULL, NULL);
+
+  if (!root || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: not a JSON object", source);
       return NULL;
     }
-  o = json_node_get_object (json_parser_get_root (parser));
-  hw->name = g_strdup (json_object_get_string_member_with_default (o, "name", "custom"));
-  hw->description = g_strdup (json_object_get_string_member_with_default (o, "description", ""));
-  if (!iv_topology_from_string (json_object_get_string_member_with_default (o, "topology", ""),
-                                &hw->topology))
+  o = json_node_get_object (root);
+  text = iv_json_string (o, "name");
+  hw->name = g_strdup (text && *text ? text : "custom");
+  text = iv_json_string (o, "description");
+  hw->description = g_strdup (text ? text : "");
+  if (!iv_topology_from_string (iv_json_string (o, "topology"), &hw->topology))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    "%s: “topology” must be ring, mesh2d or torus2d", source);
       return NULL;
     }
-  n = json_object_get_member (o, "cubes");
-  if (!n || !JSON_NODE_HOLDS_ARRAY (n) || json_array_get_length (json_node_get_array (n)) != 2)
+  cubes = iv_json_array (o, "cubes");
+  if (!cubes || json_array_get_length (cubes) != 2
+      || !read_count (json_array_get_element (cubes, 0), MAX_CUBES_PER_SIDE, &hw->X)
+      || !read_count (json_array_get_element (cubes, 1), MAX_CUBES_PER_SIDE, &hw->Y))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: “cubes” must be [X, Y]", source);
+                   "%s: “cubes” must be [X, Y], two whole numbers from 1 to %d", source,
+                   MAX_CUBES_PER_SIDE);
       return NULL;
     }
-  hw->X = json_array_get_int_element (json_node_get_array (n), 0);
-  hw->Y = json_array_get_int_element (json_node_get_array (n), 1);
-  hw->bidir = json_object_get_boolean_member_with_default (o, "bidirectional", TRUE);
+  hw->bidir = TRUE;
+  if (json_object_has_member (o, "bidirectional") && !iv_json_bool (o, "bidirectional", &hw->bidir))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: “bidirectional” must be true or false", source);
+      return NULL;
+    }
   hw->eta_c = hw->eta_m = hw->eta_n = 1.0;
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     {
       const Field *f = &fields[i];
+      JsonNode *n = json_object_get_member (o, f->key);
       double v;
-      n = json_object_get_member (o, f->key);
+
       if (!n)
         {
           if (f->fraction)
@@ -171,26 +215,26 @@ iv_hardware_from_json (const char *json, const char *source, GError **error)
                        source, f->key);
           return NULL;
         }
-      if (!JSON_NODE_HOLDS_VALUE (n) || (json_node_get_value_type (n) != G_TYPE_INT64
-                                         && json_node_get_value_type (n) != G_TYPE_DOUBLE))
+      if (f->integral)
+        {
+          if (!read_count (n, MAX_PES_PER_CUBE, &G_STRUCT_MEMBER (gint64, hw, f->offset)))
+            {
+              g_autofree char *was = iv_json_number (o, f->key, &v)
+                                         ? g_strdup_printf (", not %g", v) : g_strdup ("");
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           "%s: “%s” must be a whole number from 1 to %d%s", source, f->key,
+                           MAX_PES_PER_CUBE, was);
+              return NULL;
+            }
+          continue;
+        }
+      if (!iv_json_number (o, f->key, &v))
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: “%s” must be a number",
                        source, f->key);
           return NULL;
         }
-      v = json_node_get_double (n);
-      if (f->integral)
-        {
-          if (v != floor (v))
-            {
-              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           "%s: “%s” must be a whole number, not %g", source, f->key, v);
-              return NULL;
-            }
-          G_STRUCT_MEMBER (gint64, hw, f->offset) = (gint64) v;
-        }
-      else
-        G_STRUCT_MEMBER (double, hw, f->offset) = v;
+      G_STRUCT_MEMBER (double, hw, f->offset) = v;
     }
   if (!iv_hardware_validate (hw, source, error))
     return NULL;
@@ -198,26 +242,29 @@ iv_hardware_from_json (const char *json, const char *source, GError **error)
 }
 
 IvHardware *
-iv_hardware_load (const char *path, GError **error)
+iv_hardware_from_json (const char *json, const char *source, GError **error)
 {
-  g_autofree char *text = NULL;
-  g_autofree char *display = g_filename_display_name (path);
-  g_autoptr (GError) local = NULL;
+  g_autoptr (JsonNode) root = NULL;
 
-  if (!g_file_get_contents (path, &text, NULL, &local))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: %s", display, local->message);
-      return NULL;
-    }
-  return iv_hardware_from_json (text, display, error);
+  g_return_val_if_fail (json != NULL && source != NULL, NULL);
+
+  root = iv_json_parse (json, strlen (json), source, error);
+  return root ? iv_hardware_from_node (root, source, error) : NULL;
 }
 
-char *
-iv_hardware_to_json (const IvHardware *hw)
+IvHardware *
+iv_hardware_load (const char *path, GError **error)
+{
+  g_autoptr (JsonNode) root = iv_json_load (path, error);
+  g_autofree char *display = g_filename_display_name (path);
+
+  return root ? iv_hardware_from_node (root, display, error) : NULL;
+}
+
+JsonNode *
+iv_hardware_to_node (const IvHardware *hw)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  g_autoptr (JsonNode) root = NULL;
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "name");
@@ -242,10 +289,14 @@ iv_hardware_to_json (const IvHardware *hw)
         json_builder_add_double_value (b, field_value (hw, &fields[i]));
     }
   json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  return json_generator_to_data (gen, NULL);
+  return json_builder_get_root (b);
+}
+
+char *
+iv_hardware_to_json (const IvHardware *hw)
+{
+  g_autoptr (JsonNode) root = iv_hardware_to_node (hw);
+  return iv_json_to_string (root, TRUE);
 }
 
 gboolean

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -36,6 +37,10 @@ gboolean      iv_hardware_validate      (const IvHardware *hw,
 IvHardware   *iv_hardware_from_json     (const char       *json,
                                          const char       *source,
                                          GError          **error);
+IvHardware   *iv_hardware_from_node     (JsonNode         *root,
+                                         const char       *source,
+                                         GError          **error);
+JsonNode     *iv_hardware_to_node       (const IvHardware *hw);
 IvHardware   *iv_hardware_load          (const char       *path,
                                          GError          **error);
 char         *iv_hardware_to_json       (const IvHardware *hw);

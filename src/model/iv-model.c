@@ -8,6 +8,9 @@
 #include <math.h>
 #include <string.h>
 
+#define MAX_TOKENS (G_GINT64_CONSTANT (1) << 40)
+#define MAX_RANKS (G_GINT64_CONSTANT (1) << 24)
+
 static const char *const stage_ids[IV_N_STAGES] = {
   "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10",
   "C1", "C2", "C3", "F1", "R", "F2", "F3", "F4", "F5", "CF1",
@@ -439,8 +442,22 @@ check_config (IvResult *r)
     return fail (r, IV_FIELD_TP, "TP must be at least 1, not %" G_GINT64_FORMAT, c->t);
   if (c->c < 1)
     return fail (r, IV_FIELD_CP, "CP must be at least 1, not %" G_GINT64_FORMAT, c->c);
+  /* The upper bounds keep every product of counts (TP×CP, ranks × stride, cubes × PEs)
+   * far inside 64 bits; no real step comes near them. */
+  if (c->B > MAX_TOKENS)
+    return fail (r, IV_FIELD_BATCH, "the batch must be at most %" G_GINT64_FORMAT, MAX_TOKENS);
+  if (c->T > MAX_TOKENS)
+    return fail (r, IV_FIELD_TQ, "T_q must be at most %" G_GINT64_FORMAT, MAX_TOKENS);
+  if (c->P > MAX_TOKENS)
+    return fail (r, IV_FIELD_CONTEXT, "the context must be at most %" G_GINT64_FORMAT, MAX_TOKENS);
+  if (c->t > MAX_RANKS)
+    return fail (r, IV_FIELD_TP, "TP must be at most %" G_GINT64_FORMAT, MAX_RANKS);
+  if (c->c > MAX_RANKS)
+    return fail (r, IV_FIELD_CP, "CP must be at most %" G_GINT64_FORMAT, MAX_RANKS);
   if (!(c->e_w > 0 && c->e_a > 0 && c->e_kv > 0 && c->e_p > 0))
     return fail (r, IV_FIELD_DTYPE, "bytes per element must be positive");
+  if (!(c->e_w <= 64 && c->e_a <= 64 && c->e_kv <= 64 && c->e_p <= 64))
+    return fail (r, IV_FIELD_DTYPE, "bytes per element must be at most 64");
   return TRUE;
 }
 

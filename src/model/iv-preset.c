@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "iv-json-doc.h"
+
 IvModel *
 iv_model_copy (const IvModel *m)
 {
@@ -78,6 +80,70 @@ iv_model_count_params (IvModel *m)
     }
   m->params_total = total;
   m->params_active = active;
+}
+
+/* -------- shape rules -------- */
+
+/* Sizes well beyond any published model (the largest have d = 16,384, 128 heads, 256
+ * experts, a 256k vocabulary) and small enough that the model's products of them stay
+ * exact in doubles and far from overflowing in integers. */
+#define MAX_WIDTH (G_GINT64_CONSTANT (1) << 20)   /* d, F, F_e, F_s, ranks, head dims */
+#define MAX_COUNT (G_GINT64_CONSTANT (1) << 16)   /* layers, heads, experts */
+#define MAX_VOCAB (G_GINT64_CONSTANT (1) << 24)
+#define MAX_WINDOW (G_GINT64_CONSTANT (1) << 32)
+
+static gboolean
+out_of_range (GError **error, const char *source, const char *field, gint64 v, gint64 lo,
+              gint64 hi)
+{
+  if (v >= lo && v <= hi)
+    return FALSE;
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+               "%s: “%s” must be from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT ", not %"
+               G_GINT64_FORMAT, source, field, lo, hi, v);
+  return TRUE;
+}
+
+gboolean
+iv_model_check_shape (const IvModel *m, const char *source, GError **error)
+{
+  gboolean moe = m->E > 0;
+
+  g_return_val_if_fail (m != NULL && source != NULL, FALSE);
+
+  if (out_of_range (error, source, "hidden_size", m->d, 1, MAX_WIDTH)
+      || out_of_range (error, source, "num_hidden_layers", m->n_layers, 1, MAX_COUNT)
+      || out_of_range (error, source, "num_attention_heads", m->H, 1, MAX_COUNT)
+      || out_of_range (error, source, "num_key_value_heads", m->Hkv, 1, m->H)
+      || out_of_range (error, source, "head_dim", m->dh, 1, MAX_WIDTH)
+      || out_of_range (error, source, "intermediate_size", m->F, 0, MAX_WIDTH)
+      || out_of_range (error, source, "vocab_size", m->V, 1, MAX_VOCAB)
+      || out_of_range (error, source, "num_experts", m->E, 0, MAX_COUNT)
+      || out_of_range (error, source, "sliding_window", m->window, 0, MAX_WINDOW)
+      || out_of_range (error, source, "first_k_dense_replace", m->n_dense, 0, m->n_layers)
+      || out_of_range (error, source, "n_shared_experts", m->E_s, 0, MAX_COUNT)
+      || out_of_range (error, source, "shared_expert_intermediate_size", m->F_s, 0, MAX_WIDTH))
+    return FALSE;
+  if (m->H % m->Hkv != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: “num_key_value_heads” (%" G_GINT64_FORMAT ") must divide "
+                   "“num_attention_heads” (%" G_GINT64_FORMAT ")", source, m->Hkv, m->H);
+      return FALSE;
+    }
+  if (moe && (out_of_range (error, source, "num_experts_per_tok", m->k, 1, m->E)
+              || out_of_range (error, source, "moe_intermediate_size", m->F_e, 1, MAX_WIDTH)))
+    return FALSE;
+  if (!moe && m->F < 1)
+    return !out_of_range (error, source, "intermediate_size", m->F, 1, MAX_WIDTH);
+  if (m->attention == IV_ATTENTION_MLA
+      && (out_of_range (error, source, "q_lora_rank", m->r_q, 0, MAX_WIDTH)
+          || out_of_range (error, source, "kv_lora_rank", m->r_kv, 1, MAX_WIDTH)
+          || out_of_range (error, source, "qk_nope_head_dim", m->d_n, 1, MAX_WIDTH)
+          || out_of_range (error, source, "qk_rope_head_dim", m->d_r, 1, MAX_WIDTH)
+          || out_of_range (error, source, "v_head_dim", m->d_v, 1, MAX_WIDTH)))
+    return FALSE;
+  return TRUE;
 }
 
 /* -------- presets (TSV) -------- */
@@ -217,6 +283,11 @@ parse_row (Row *r, GError **error)
   m->qk_norm = g_str_has_prefix (m->name, "Qwen3");
   m->norms_per_layer = g_str_has_prefix (m->name, "Gemma-2") ? 4 : 2;
   {
+    g_autofree char *where = g_strdup_printf ("%s: line %u", r->source, r->line);
+    if (!iv_model_check_shape (m, where, error))
+      return NULL;
+  }
+  {
     const char *t = cell (r, "params_total_B"), *a = cell (r, "params_active_B");
     m->published_total = t && g_ascii_isdigit (t[0]) ? g_ascii_strtod (t, NULL) * 1e9 : 0;
     m->published_active = a && g_ascii_isdigit (a[0]) ? g_ascii_strtod (a, NULL) * 1e9 : 0;
@@ -354,26 +425,29 @@ static const char *const supported_types[] = {
 IvModel *
 iv_model_from_hf_json (const char *json, const char *name, GError **error)
 {
-  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonNode) root = NULL;
+
+  g_return_val_if_fail (json != NULL && name != NULL, NULL);
+
+  root = iv_json_parse (json, strlen (json), name, error);
+  return root ? iv_model_from_hf_node (root, name, error) : NULL;
+}
+
+IvModel *
+iv_model_from_hf_node (JsonNode *root, const char *name, GError **error)
+{
   g_autoptr (IvModel) m = g_new0 (IvModel, 1);
-  g_autoptr (GError) local = NULL;
   Config c = { NULL, name };
   const char *type;
   gboolean ok = TRUE;
 
-  if (!json_parser_load_from_data (parser, json, -1, &local))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", name, local->message);
-      return NULL;
-    }
-  if (!json_parser_get_root (parser) || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: not a JSON object", name);
       return NULL;
     }
-  c.o = json_node_get_object (json_parser_get_root (parser));
-  type = json_object_has_member (c.o, "model_type")
-             ? json_object_get_string_member_with_default (c.o, "model_type", NULL) : NULL;
+  c.o = json_node_get_object (root);
+  type = iv_json_string (c.o, "model_type");
   if (!type)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
@@ -402,6 +476,13 @@ iv_model_from_hf_json (const char *json, const char *name, GError **error)
     }
   if (ok)
     ok = get_int (&c, "head_dim", FALSE, m->d / m->H, &m->dh, error);
+  if (ok && m->dh == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: “head_dim” must be at least 1 (hidden_size / num_attention_heads is 0)",
+                   name);
+      return NULL;
+    }
   if (!ok)
     return NULL;
 
@@ -465,6 +546,8 @@ iv_model_from_hf_json (const char *json, const char *name, GError **error)
     m->window = m->window_kind != IV_WINDOW_NONE ? w : 0;
   }
   m->family = g_strdup (family_of (name));
+  if (!iv_model_check_shape (m, name, error))
+    return NULL;
   iv_model_count_params (m);
   return g_steal_pointer (&m);
 }
@@ -472,19 +555,15 @@ iv_model_from_hf_json (const char *json, const char *name, GError **error)
 IvModel *
 iv_model_from_hf_config (const char *path, GError **error)
 {
-  g_autofree char *text = NULL;
   g_autofree char *display = g_filename_display_name (path);
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *name = g_path_get_basename (dir);
-  g_autoptr (GError) local = NULL;
+  g_autoptr (JsonNode) root = iv_json_load (path, error);
   IvModel *m;
 
-  if (!g_file_get_contents (path, &text, NULL, &local))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: %s", display, local->message);
-      return NULL;
-    }
-  m = iv_model_from_hf_json (text, display, error);
+  if (!root)
+    return NULL;
+  m = iv_model_from_hf_node (root, display, error);
   if (m)
     {
       /* Hugging Face checkouts name the folder after the model. */

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -57,6 +58,15 @@ IvModel      *iv_model_from_hf_config    (const char    *path,
                                           GError       **error);
 IvModel      *iv_model_from_hf_json      (const char    *json,
                                           const char    *name,
+                                          GError       **error);
+IvModel      *iv_model_from_hf_node      (JsonNode      *root,
+                                          const char    *name,
+                                          GError       **error);
+/* The rules a model's shape must follow (heads ≥ 1, KV heads divide heads, experts per
+ * token ≤ experts, every size below a sane maximum); the error names the field (by its
+ * Hugging Face name) and the rule. */
+gboolean      iv_model_check_shape       (const IvModel *model,
+                                          const char    *source,
                                           GError       **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvModel, iv_model_free)

@@ -3,16 +3,22 @@
  *    "hardware": "ring4", "mode": "prefill", "batch": 1, "tq": 8192, "context": 0,
  *    "tp": 4, "cp": 1, "tp_place": "pe", "cp_place": "cube", "ring": "kv",
  *    "weight_bytes": 2, "act_bytes": 2, "kv_bytes": 2, "partial_bytes": 4}]}
- * Every member is checked on load; the first problem fails the whole file, naming the
- * configuration and the member, so nothing is half-loaded. */
+ * Every member is checked on load. A configuration with a problem is left out and
+ * described (naming it and the member); the others load, so one bad entry never costs
+ * the user the rest. A file that is not a configurations file at all fails whole. */
 #define G_LOG_DOMAIN "iv-model"
 
 #include "iv-saved.h"
 
 #include <errno.h>
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <unistd.h>
 
 #include "iv-atomic-file.h"
+#include "iv-input.h"
+#include "iv-json-doc.h"
+#include "iv-json-writer.h"
 
 void
 iv_saved_free (IvSaved *s)
@@ -160,14 +166,13 @@ parse_one (JsonNode *node, const char *path, guint i, GError **error)
     JsonNode *spec = json_object_get_member (o, "hardware_spec");
     if (spec)
       {
-        g_autofree char *json = json_to_string (spec, FALSE);
         g_autofree char *source = g_strdup_printf ("%s: configuration %u: hardware_spec", path, i + 1);
         if (!JSON_NODE_HOLDS_OBJECT (spec))
           {
             fail (error, path, i, "“hardware_spec” must be a hardware object");
             return NULL;
           }
-        s->hardware_spec = iv_hardware_from_json (json, source, error);
+        s->hardware_spec = iv_hardware_from_node (spec, source, error);
         if (!s->hardware_spec)
           return NULL;
         g_free (s->hardware_spec->name);
@@ -182,59 +187,103 @@ parse_one (JsonNode *node, const char *path, guint i, GError **error)
 }
 
 GPtrArray *
-iv_saved_load (const char *path, GError **error)
+iv_saved_load (const char *path, GPtrArray **skipped, GError **error)
 {
   g_autoptr (GPtrArray) list = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_saved_free);
-  g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) local = NULL;
+  g_autoptr (JsonNode) root = NULL;
   g_autofree char *text = NULL;
-  gsize len;
-  JsonNode *root, *items;
+  gsize len = 0;
+  gint64 version = 1;
+  JsonArray *items;
   JsonObject *o;
 
-  if (!g_file_get_contents (path, &text, &len, &local))
+  if (skipped)
+    *skipped = g_ptr_array_new_with_free_func (g_free);
+  text = iv_input_load_document (path, IV_INPUT_DOCUMENT_MAX, &len, &local);
+  if (!text)
     {
-      if (g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+      if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
         return g_steal_pointer (&list);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path, local->message);
+      g_propagate_error (error, g_steal_pointer (&local));
       return NULL;
     }
-  if (!json_parser_load_from_data (parser, text, (gssize) len, &local))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", path, local->message);
-      return NULL;
-    }
-  root = json_parser_get_root (parser);
-  if (!root || !JSON_NODE_HOLDS_OBJECT (root)
-      || !(items = json_object_get_member (o = json_node_get_object (root), "configurations"))
-      || !JSON_NODE_HOLDS_ARRAY (items))
+  root = iv_json_parse (text, len, path, error);
+  if (!root)
+    return NULL;
+  o = JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
+  if (!(items = iv_json_array (o, "configurations")))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    "%s: not a configurations file (an object with a “configurations” array)", path);
       return NULL;
     }
-  if (json_object_get_int_member_with_default (o, "version", 1) != 1)
+  if (json_object_has_member (o, "version") && (!iv_json_int (o, "version", &version) || version != 1))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: version %" G_GINT64_FORMAT " is newer than this Inferview reads (1)", path,
-                   json_object_get_int_member_with_default (o, "version", 1));
+                   "%s: version %" G_GINT64_FORMAT " is not one this Inferview reads (1)", path,
+                   version);
       return NULL;
     }
-  for (guint i = 0; i < json_array_get_length (json_node_get_array (items)); i++)
+  for (guint i = 0; i < json_array_get_length (items); i++)
     {
-      IvSaved *s = parse_one (json_array_get_element (json_node_get_array (items), i), path, i, error);
-      if (!s)
-        return NULL;
-      g_ptr_array_add (list, s);
+      g_autoptr (GError) bad = NULL;
+      IvSaved *s = parse_one (json_array_get_element (items, i), path, i, &bad);
+      if (s)
+        g_ptr_array_add (list, s);
+      else if (skipped)
+        g_ptr_array_add (*skipped, g_strdup (bad->message));
     }
   return g_steal_pointer (&list);
+}
+
+char *
+iv_saved_set_aside (const char *path, gboolean move, GError **error)
+{
+  g_autofree char *display = g_filename_display_name (path);
+
+  for (guint n = 1; n < 1000; n++)
+    {
+      g_autofree char *aside = n == 1 ? g_strconcat (path, ".corrupt", NULL)
+                                      : g_strdup_printf ("%s.corrupt-%u", path, n);
+      /* link() never replaces an existing name, so no earlier copy is ever lost, and it
+       * keeps the original in place when only a copy is wanted. */
+      if (link (path, aside) == 0)
+        {
+          if (move && g_unlink (path) != 0)
+            {
+              int e = errno;
+              g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", display,
+                           g_strerror (e));
+              return NULL;
+            }
+          return g_steal_pointer (&aside);
+        }
+      if (errno == EEXIST)
+        continue;
+      /* A file system without hard links: a copy made the safe way, then the removal. */
+      {
+        g_autofree char *text = NULL;
+        gsize len;
+        if (g_file_test (aside, G_FILE_TEST_EXISTS))
+          continue;
+        if (!g_file_get_contents (path, &text, &len, error)
+            || !iv_atomic_file_set_contents (aside, text, (gssize) len, error))
+          return NULL;
+        if (move)
+          g_unlink (path);
+        return g_steal_pointer (&aside);
+      }
+    }
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+               "%s: too many set-aside copies already; remove some", display);
+  return NULL;
 }
 
 gboolean
 iv_saved_save (GPtrArray *list, const char *path, GError **error)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
   g_autoptr (JsonNode) root = NULL;
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *text = NULL;
@@ -259,9 +308,8 @@ iv_saved_save (GPtrArray *list, const char *path, GError **error)
       STR ("hardware", s->hardware);
       if (s->hardware_spec)
         {
-          g_autofree char *json = iv_hardware_to_json (s->hardware_spec);
           json_builder_set_member_name (b, "hardware_spec");
-          json_builder_add_value (b, json_from_string (json, NULL));
+          json_builder_add_value (b, iv_hardware_to_node (s->hardware_spec));
         }
       STR ("mode", iv_mode_to_string (c->mode));
       INT ("batch", c->B);
@@ -284,9 +332,7 @@ iv_saved_save (GPtrArray *list, const char *path, GError **error)
   json_builder_end_array (b);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  text = json_generator_to_data (gen, NULL);
+  text = iv_json_to_string (root, TRUE);
   if (g_mkdir_with_parents (dir, 0700) != 0)
     {
       int e = errno;

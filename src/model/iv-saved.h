@@ -20,8 +20,17 @@ void       iv_saved_free        (IvSaved      *saved);
 IvSaved   *iv_saved_copy        (const IvSaved *saved);
 
 /* A GPtrArray of IvSaved. A file that does not exist is an empty list; one that cannot be
- * read fails with an error naming the file and the problem. */
+ * read as a configurations file fails with an error naming the file and the problem.
+ * A configuration with a problem is left out and its problem added to @skipped (a new
+ * array of strings, when not NULL). */
 GPtrArray *iv_saved_load        (const char   *path,
+                                 GPtrArray   **skipped,
+                                 GError      **error);
+/* Keeps the file at @path under a name no earlier copy has (PATH.corrupt, then
+ * PATH.corrupt-2, …) and returns that name; @move takes the original away, otherwise it
+ * stays where it is. */
+char      *iv_saved_set_aside   (const char   *path,
+                                 gboolean      move,
                                  GError      **error);
 /* Written atomically: a crash leaves the previous file. */
 gboolean   iv_saved_save        (GPtrArray    *list,

@@ -99,14 +99,14 @@ _iv_trace_parse_us (const char *t, gsize len, gint64 *ns)
       memcpy (buf, t, len);
       buf[len] = '\0';
       v = g_ascii_strtod (buf, NULL) * 1000.0;
-      if (!isfinite (v) || fabs (v) > 9e18)
+      if (!(v > -(double) IV_TRACE_TIME_MAX && v < (double) IV_TRACE_TIME_MAX))
         return FALSE;
       *ns = (gint64) llround (v);
       return TRUE;
     }
   while (frac_digits < 3)
     frac *= 10, frac_digits++;
-  if (whole > (G_MAXINT64 - 1000) / 1000)
+  if (whole > (IV_TRACE_TIME_MAX - 1000) / 1000)
     return FALSE;
   *ns = whole * 1000 + frac;
   if (neg)
@@ -215,7 +215,9 @@ dispatch (Parser *p)
     {
     case 'X':
       {
-        IvRawSlice s = { p->ts_ns, p->has_dur ? MAX (p->dur_ns, 0) : 0, p->args_off, args_len, name, cat,
+        /* Clamped so that the end, too, stays a representable time. */
+        gint64 dur = p->has_dur ? CLAMP (p->dur_ns, 0, IV_TRACE_TIME_MAX - p->ts_ns) : 0;
+        IvRawSlice s = { p->ts_ns, dur, p->args_off, args_len, name, cat,
                          _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD) };
         g_array_append_val (b->slices, s);
         break;

@@ -831,7 +831,7 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
   if (b->unknown_phase)
     _iv_trace_warn (t, "%" G_GUINT64_FORMAT " events with an unknown phase skipped", b->unknown_phase);
   if (b->no_ts)
-    _iv_trace_warn (t, "%" G_GUINT64_FORMAT " events without a timestamp skipped", b->no_ts);
+    _iv_trace_warn (t, "%" G_GUINT64_FORMAT " events without a usable timestamp (missing, or beyond ±146 years) skipped", b->no_ts);
 
   b->trace = NULL;
   return t;

@@ -12,6 +12,11 @@ G_BEGIN_DECLS
 
 #define IV_TRACE_COARSE 64
 
+/* Every time in a trace (start and end, in ns) lies in (−IV_TRACE_TIME_MAX,
+ * IV_TRACE_TIME_MAX]: ±146 years around whatever the clock's zero is, so any two times
+ * can be subtracted and any slice's start and duration added without overflowing. */
+#define IV_TRACE_TIME_MAX (G_GINT64_CONSTANT (1) << 62)
+
 typedef enum
 {
   IV_TRACE_CHROME,

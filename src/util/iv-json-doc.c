@@ -4,6 +4,7 @@
 
 #include "iv-json-doc.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -149,4 +150,79 @@ iv_json_load (const char *path, GError **error)
 
   in = iv_input_open (path, error);
   return in ? iv_json_parse_input (in, IV_INPUT_DOCUMENT_MAX, error) : NULL;
+}
+
+static JsonNode *
+value_member (JsonObject *o, const char *key, GType type)
+{
+  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
+  return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == type ? n : NULL;
+}
+
+const char *
+iv_json_string (JsonObject *o, const char *key)
+{
+  JsonNode *n = value_member (o, key, G_TYPE_STRING);
+  return n ? json_node_get_string (n) : NULL;
+}
+
+JsonObject *
+iv_json_object (JsonObject *o, const char *key)
+{
+  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
+  return n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+}
+
+JsonArray *
+iv_json_array (JsonObject *o, const char *key)
+{
+  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
+  return n && JSON_NODE_HOLDS_ARRAY (n) ? json_node_get_array (n) : NULL;
+}
+
+gboolean
+iv_json_number (JsonObject *o, const char *key, double *out)
+{
+  JsonNode *n = value_member (o, key, G_TYPE_INT64);
+  double v;
+
+  if (!n)
+    n = value_member (o, key, G_TYPE_DOUBLE);
+  if (!n)
+    return FALSE;
+  v = json_node_get_double (n);
+  if (!isfinite (v))
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+gboolean
+iv_json_int (JsonObject *o, const char *key, gint64 *out)
+{
+  JsonNode *n = value_member (o, key, G_TYPE_INT64);
+
+  if (!n)
+    return FALSE;
+  *out = json_node_get_int (n);
+  return TRUE;
+}
+
+gboolean
+iv_json_bool (JsonObject *o, const char *key, gboolean *out)
+{
+  JsonNode *n = value_member (o, key, G_TYPE_BOOLEAN);
+
+  if (!n)
+    return FALSE;
+  *out = json_node_get_boolean (n);
+  return TRUE;
+}
+
+const char *
+iv_json_element_string (JsonArray *a, guint i)
+{
+  JsonNode *n = a && i < json_array_get_length (a) ? json_array_get_element (a, i) : NULL;
+  return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING
+             ? json_node_get_string (n) : NULL;
 }

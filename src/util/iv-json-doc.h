@@ -37,4 +37,26 @@ JsonNode *iv_json_parse_input (IvInput    *input,
 JsonNode *iv_json_load        (const char *path,
                                GError    **error);
 
+/* Typed members of an object (which may be NULL): anything absent, null or of another
+ * type reads as absent, never as a critical or a crash. Numbers accept integers and
+ * doubles and must be finite. */
+const char *iv_json_string   (JsonObject *o,
+                              const char *key);
+JsonObject *iv_json_object   (JsonObject *o,
+                              const char *key);
+JsonArray  *iv_json_array    (JsonObject *o,
+                              const char *key);
+gboolean    iv_json_number   (JsonObject *o,
+                              const char *key,
+                              double     *out);
+gboolean    iv_json_int      (JsonObject *o,
+                              const char *key,
+                              gint64     *out);
+gboolean    iv_json_bool     (JsonObject *o,
+                              const char *key,
+                              gboolean   *out);
+/* Element @i of @a (which may be NULL) if it is a string, else NULL. */
+const char *iv_json_element_string (JsonArray *a,
+                                    guint      i);
+
 G_END_DECLS
