@@ -87,6 +87,37 @@ test_user_config (void)
   g_assert_nonnull (strstr (error->message, "bad.yaml:"));
   g_clear_error (&error);
 
+  /* Deep nesting is refused where it goes too deep, before libyaml's loader (quadratic on
+   * it: 100,000 levels took 82 s and then reported the wrong problem). Flow and block
+   * styles alike. */
+  {
+    g_autofree char *flow = g_strnfill (100000, '[');
+    g_autoptr (GString) block = g_string_new ("visualization:\n");
+    for (guint i = 0; i < 100; i++)
+      g_string_append_printf (block, "%*sk%u:\n", (int) (i + 1) * 2, "", i);
+    iv_test_write_file (dir, "bad.yaml", flow);
+    g_assert_null (iv_plot_config_load (bad, &error));
+    g_assert_nonnull (strstr (error->message, "bad.yaml:1:65: nested more than 64 levels deep"));
+    g_clear_error (&error);
+    iv_test_write_file (dir, "bad.yaml", block->str);
+    g_assert_null (iv_plot_config_load (bad, &error));
+    g_assert_nonnull (strstr (error->message, "bad.yaml:65:"));
+    g_assert_nonnull (strstr (error->message, "nested more than 64 levels deep"));
+    g_clear_error (&error);
+  }
+  /* A byte-order mark is fine; UTF-16 is refused by name. */
+  iv_test_write_file (dir, "bad.yaml", "\xef\xbb\xbfvisualization:\n  single_run_defaults: [x]\n");
+  c = iv_plot_config_load (bad, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&c, iv_plot_config_free);
+  {
+    g_autofree char *wide = g_build_filename (dir, "wide.yaml", NULL);
+    g_assert_true (g_file_set_contents (wide, "\xff\xfev\0i\0s\0", 8, NULL));
+    g_assert_null (iv_plot_config_load (wide, &error));
+    g_assert_nonnull (strstr (error->message, "wide.yaml: UTF-16 text: save the file as UTF-8"));
+    g_clear_error (&error);
+  }
+
   /* the search order ($HOME is this test's folder, set in main) */
   c = iv_plot_config_find (NULL, dir, &error);
   g_assert_cmpstr (c->origin, ==, "built-in");

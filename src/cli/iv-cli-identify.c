@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "iv-cli-private.h"
+#include "iv-json-writer.h"
 #include "iv-cli.h"
 #include "iv-sniff.h"
 
@@ -93,7 +94,7 @@ _iv_cli_identify (int argc, char **argv)
       g_autoptr (JsonNode) root = json_node_new (JSON_NODE_ARRAY);
       g_autofree char *text = NULL;
       json_node_set_array (root, out);
-      text = json_to_string (root, TRUE);
+      text = iv_json_to_string (root, TRUE);
       printf ("%s\n", text);
     }
   return status;

@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "iv-cli-private.h"
+#include "iv-json-writer.h"
 #include "iv-cli.h"
 #include "iv-glossary.h"
 #include "iv-export.h"
@@ -163,7 +164,6 @@ static char *
 result_to_json (const IvResult *r)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
   g_autoptr (JsonNode) root = NULL;
   const IvModel *m = r->model;
   const IvHardware *hw = r->hw;
@@ -181,10 +181,7 @@ result_to_json (const IvResult *r)
   json_builder_end_object (b);
 
   json_builder_set_member_name (b, "hardware");
-  {
-    g_autofree char *hw_json = iv_hardware_to_json (hw);
-    json_builder_add_value (b, json_from_string (hw_json, NULL));
-  }
+  json_builder_add_value (b, iv_hardware_to_node (hw));
 
   json_builder_set_member_name (b, "config");
   json_builder_begin_object (b);
@@ -313,9 +310,7 @@ result_to_json (const IvResult *r)
 #undef NUM
 #undef INT
   root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  return json_generator_to_data (gen, NULL);
+  return iv_json_to_string (root, TRUE);
 }
 
 static char *
@@ -604,7 +599,6 @@ _iv_cli_presets (int argc, char **argv)
   if (json)
     {
       g_autoptr (JsonBuilder) b = json_builder_new ();
-      g_autoptr (JsonGenerator) gen = json_generator_new ();
       g_autoptr (JsonNode) root = NULL;
       g_autofree char *text = NULL;
 
@@ -642,9 +636,7 @@ _iv_cli_presets (int argc, char **argv)
         }
       json_builder_end_array (b);
       root = json_builder_get_root (b);
-      json_generator_set_root (gen, root);
-      json_generator_set_pretty (gen, TRUE);
-      text = json_generator_to_data (gen, NULL);
+      text = iv_json_to_string (root, TRUE);
       printf ("%s\n", text);
       return IV_EXIT_OK;
     }
@@ -670,13 +662,14 @@ _iv_cli_hardware (int argc, char **argv)
     return status;
   if (json)
     {
-      printf ("[\n");
+      g_autoptr (JsonNode) root = json_node_new (JSON_NODE_ARRAY);
+      g_autoptr (JsonArray) list = json_array_new ();
+      g_autofree char *text = NULL;
       for (guint i = 0; i < presets->len; i++)
-        {
-          g_autofree char *one = iv_hardware_to_json (presets->pdata[i]);
-          printf ("%s%s\n", one, i + 1 < presets->len ? "," : "");
-        }
-      printf ("]\n");
+        json_array_add_element (list, iv_hardware_to_node (presets->pdata[i]));
+      json_node_set_array (root, list);
+      text = iv_json_to_string (root, TRUE);
+      printf ("%s\n", text);
       return IV_EXIT_OK;
     }
   for (guint i = 0; i < presets->len; i++)

@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "iv-cli-private.h"
+#include "iv-json-writer.h"
 #include "iv-cli.h"
 #include "iv-sweep.h"
 
@@ -182,7 +183,6 @@ _iv_cli_runs (int argc, char **argv)
   if (json)
     {
       g_autoptr (JsonBuilder) b = json_builder_new ();
-      g_autoptr (JsonGenerator) gen = json_generator_new ();
       g_autoptr (JsonNode) root = NULL;
       g_autofree char *text = NULL;
 
@@ -204,9 +204,7 @@ _iv_cli_runs (int argc, char **argv)
       json_builder_end_array (b);
       json_builder_end_object (b);
       root = json_builder_get_root (b);
-      json_generator_set_root (gen, root);
-      json_generator_set_pretty (gen, TRUE);
-      text = json_generator_to_data (gen, NULL);
+      text = iv_json_to_string (root, TRUE);
       printf ("%s\n", text);
     }
   else

@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "iv-cli-private.h"
+#include "iv-json-writer.h"
 #include "iv-cli.h"
 #include "iv-export.h"
 #include "iv-render-pipelined.h"
@@ -24,7 +25,6 @@ static char *
 stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
   g_autoptr (JsonNode) root = NULL;
 
 #define INT(k, v) json_builder_set_member_name (b, k); json_builder_add_int_value (b, v)
@@ -130,9 +130,7 @@ stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
 #undef INT
 #undef STR
   root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  return json_generator_to_data (gen, NULL);
+  return iv_json_to_string (root, TRUE);
 }
 
 static void

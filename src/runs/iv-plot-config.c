@@ -9,6 +9,8 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "iv-input.h"
+
 #define DEFAULT_RESOURCE "/io/github/inferview/Inferview/aiperf/default_plot_config.yaml"
 
 static const struct
@@ -250,6 +252,46 @@ read_names (Reader *r, yaml_node_t *n, GPtrArray *into)
     g_ptr_array_add (into, g_strdup (names[i]));
 }
 
+/* A plot configuration is five levels deep; libyaml's loader takes quadratic time on
+ * deep nesting (20,000 levels: seconds; 100,000: minutes). Its event parser streams, so
+ * a first pass over the events refuses such a file at the level where it goes too deep,
+ * before the loader sees it. Syntax errors are left to the loader, which reports them. */
+#define MAX_YAML_DEPTH 64
+
+static gboolean
+check_depth (const char *text, gsize len, const char *file, GError **error)
+{
+  yaml_parser_t parser;
+  yaml_event_t event;
+  int depth = 0;
+  gboolean ok = TRUE;
+
+  yaml_parser_initialize (&parser);
+  yaml_parser_set_input_string (&parser, (const unsigned char *) text, len);
+  while (yaml_parser_parse (&parser, &event))
+    {
+      gboolean end = event.type == YAML_STREAM_END_EVENT;
+      if (event.type == YAML_SEQUENCE_START_EVENT || event.type == YAML_MAPPING_START_EVENT)
+        depth++;
+      else if (event.type == YAML_SEQUENCE_END_EVENT || event.type == YAML_MAPPING_END_EVENT)
+        depth--;
+      if (depth > MAX_YAML_DEPTH)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _("%s:%lu:%lu: nested more than %d levels deep"), file,
+                       (unsigned long) event.start_mark.line + 1,
+                       (unsigned long) event.start_mark.column + 1, MAX_YAML_DEPTH);
+          ok = FALSE;
+          end = TRUE;
+        }
+      yaml_event_delete (&event);
+      if (end)
+        break;
+    }
+  yaml_parser_delete (&parser);
+  return ok;
+}
+
 static IvPlotConfig *
 parse (const char *text, gsize len, const char *file, GError **error)
 {
@@ -266,6 +308,8 @@ parse (const char *text, gsize len, const char *file, GError **error)
   c->single_plots = g_ptr_array_new_with_free_func (spec_free);
   c->warnings = g_ptr_array_new_with_free_func (g_free);
 
+  if (!check_depth (text, len, file, error))
+    return NULL;
   yaml_parser_initialize (&parser);
   yaml_parser_set_input_string (&parser, (const unsigned char *) text, len);
   if (!yaml_parser_load (&parser, &doc))
@@ -345,7 +389,9 @@ iv_plot_config_load (const char *path, GError **error)
       g_assert (bytes);
       return parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "built-in", error);
     }
-  if (!g_file_get_contents (path, &text, &len, error))
+  /* A plot configuration is a few kB; the cap keeps /dev/zero and friends out. */
+  text = iv_input_load_document (path, IV_INPUT_DOCUMENT_MAX, &len, error);
+  if (!text)
     return NULL;
   return parse (text, len, path, error);
 }

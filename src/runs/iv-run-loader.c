@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iv-json-doc.h"
 #include "iv-run.h"
 #include "iv-sniff.h"
 
@@ -585,34 +586,14 @@ _iv_run_load_telemetry (IvRun *r, IvInput *in, GCancellable *cancellable, GError
 static JsonNode *
 read_json_input (IvInput *in, GError **error)
 {
-  g_autoptr (GByteArray) bytes = g_byte_array_new ();
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (GError) local = NULL;
-  guint8 buf[1 << 15];
-  gssize n;
+  JsonNode *root = iv_json_parse_input (in, IV_INPUT_DOCUMENT_MAX, error);
 
-  while ((n = iv_input_read (in, (char *) buf, sizeof buf, error)) > 0)
-    g_byte_array_append (bytes, buf, (guint) n);
-  if (n < 0)
-    return NULL;
-  if (bytes->len == 0)
-    {
-      /* (json-glib refuses an empty buffer with a critical, not an error) */
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: the file is empty"), iv_input_get_name (in));
-      return NULL;
-    }
-  if (!json_parser_load_from_data (parser, (const char *) bytes->data, bytes->len, &local))
-    {
-      /* json-glib's message carries the line and column */
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", iv_input_get_name (in), local->message);
-      return NULL;
-    }
-  if (!json_parser_get_root (parser) || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (root && !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: not a JSON object"), iv_input_get_name (in));
-      return NULL;
+      g_clear_pointer (&root, json_node_unref);
     }
-  return json_node_copy (json_parser_get_root (parser));
+  return root;
 }
 
 static JsonNode *
@@ -626,37 +607,8 @@ read_json (const char *path, GError **error)
 static double
 number (JsonObject *o, const char *key)
 {
-  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
-  if (!n || !JSON_NODE_HOLDS_VALUE (n))
-    return NAN;
-  switch (json_node_get_value_type (n))
-    {
-    case G_TYPE_INT64: return (double) json_node_get_int (n);
-    case G_TYPE_DOUBLE: return json_node_get_double (n);
-    default: return NAN;
-    }
-}
-
-static const char *
-string (JsonObject *o, const char *key)
-{
-  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
-  return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING ? json_node_get_string (n)
-                                                                                          : NULL;
-}
-
-static JsonObject *
-object (JsonObject *o, const char *key)
-{
-  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
-  return n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
-}
-
-static JsonArray *
-array (JsonObject *o, const char *key)
-{
-  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
-  return n && JSON_NODE_HOLDS_ARRAY (n) ? json_node_get_array (n) : NULL;
+  double v;
+  return iv_json_number (o, key, &v) ? v : NAN;
 }
 
 /* {"unit", "avg", …}: a metric's statistics; NULL for anything else. */
@@ -666,10 +618,10 @@ metric_summary (JsonNode *node)
   JsonObject *o = node && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
   IvMetricSummary *s;
 
-  if (!o || !string (o, "unit"))
+  if (!o || !iv_json_string (o, "unit"))
     return NULL;
   s = g_new0 (IvMetricSummary, 1);
-  s->unit = g_strdup (string (o, "unit"));
+  s->unit = g_strdup (iv_json_string (o, "unit"));
   s->avg = number (o, "avg"), s->min = number (o, "min"), s->max = number (o, "max"), s->std = number (o, "std");
   s->p1 = number (o, "p1"), s->p5 = number (o, "p5"), s->p10 = number (o, "p10"), s->p25 = number (o, "p25");
   s->p50 = number (o, "p50"), s->p75 = number (o, "p75"), s->p90 = number (o, "p90"), s->p95 = number (o, "p95");
@@ -681,24 +633,23 @@ metric_summary (JsonNode *node)
 static void
 read_config (IvRun *r, JsonObject *cfg)
 {
-  JsonObject *endpoint = object (cfg, "endpoint"), *loadgen = object (cfg, "loadgen");
-  JsonObject *prompt = object (object (cfg, "input"), "prompt");
-  JsonArray *names = array (endpoint, "model_names");
-  JsonArray *phases = array (cfg, "phases");
-  JsonObject *models = object (cfg, "models");
-  JsonArray *items = array (models, "items");
+  JsonObject *endpoint = iv_json_object (cfg, "endpoint"), *loadgen = iv_json_object (cfg, "loadgen");
+  JsonObject *prompt = iv_json_object (iv_json_object (cfg, "input"), "prompt");
+  JsonArray *names = iv_json_array (endpoint, "model_names");
+  JsonArray *phases = iv_json_array (cfg, "phases");
+  JsonObject *models = iv_json_object (cfg, "models");
+  JsonArray *items = iv_json_array (models, "items");
 
   if (names && json_array_get_length (names) > 0)
-    r->model = g_strdup (json_array_get_string_element (names, 0));
+    r->model = g_strdup (iv_json_element_string (names, 0));
   else if (items && json_array_get_length (items) > 0 && JSON_NODE_HOLDS_OBJECT (json_array_get_element (items, 0)))
-    r->model = g_strdup (string (json_array_get_object_element (items, 0), "name"));
-  r->endpoint_type = g_strdup (string (endpoint, "type"));
-  r->endpoint = g_strdup (string (endpoint, "custom_endpoint"));
-  r->url = g_strdup (string (endpoint, "url"));
-  if (!r->url && array (endpoint, "urls") && json_array_get_length (array (endpoint, "urls")) > 0)
-    r->url = g_strdup (json_array_get_string_element (array (endpoint, "urls"), 0));
-  if (endpoint && json_object_has_member (endpoint, "streaming"))
-    r->streaming = json_object_get_boolean_member (endpoint, "streaming");
+    r->model = g_strdup (iv_json_string (json_array_get_object_element (items, 0), "name"));
+  r->endpoint_type = g_strdup (iv_json_string (endpoint, "type"));
+  r->endpoint = g_strdup (iv_json_string (endpoint, "custom_endpoint"));
+  r->url = g_strdup (iv_json_string (endpoint, "url"));
+  if (!r->url && iv_json_array (endpoint, "urls") && json_array_get_length (iv_json_array (endpoint, "urls")) > 0)
+    r->url = g_strdup (iv_json_element_string (iv_json_array (endpoint, "urls"), 0));
+  iv_json_bool (endpoint, "streaming", &r->streaming);
   r->concurrency = number (loadgen, "concurrency");
   r->request_rate = number (loadgen, "request_rate");
   r->request_count = number (loadgen, "request_count");
@@ -706,7 +657,7 @@ read_config (IvRun *r, JsonObject *cfg)
     {
       JsonNode *pn = json_array_get_element (phases, i);
       JsonObject *p = JSON_NODE_HOLDS_OBJECT (pn) ? json_node_get_object (pn) : NULL;
-      if (!p || g_strcmp0 (string (p, "name"), "profiling") != 0)
+      if (!p || g_strcmp0 (iv_json_string (p, "name"), "profiling") != 0)
         continue;
       if (isnan (r->concurrency))
         r->concurrency = number (p, "concurrency");
@@ -715,8 +666,8 @@ read_config (IvRun *r, JsonObject *cfg)
       if (isnan (r->request_count))
         r->request_count = number (p, "requests");
     }
-  r->isl = number (object (prompt, "input_tokens"), "mean");
-  r->osl = number (object (prompt, "output_tokens"), "mean");
+  r->isl = number (iv_json_object (prompt, "input_tokens"), "mean");
+  r->osl = number (iv_json_object (prompt, "output_tokens"), "mean");
 }
 
 gboolean
@@ -730,7 +681,7 @@ _iv_run_load_summary (IvRun *r, IvInput *in, GError **error)
     return FALSE;
   o = json_node_get_object (root);
   /* The older generation keeps the metrics under "records". */
-  metrics = object (o, "records") ? object (o, "records") : o;
+  metrics = iv_json_object (o, "records") ? iv_json_object (o, "records") : o;
   {
     g_autoptr (GList) members = json_object_get_members (metrics);
     for (GList *l = members; l; l = l->next)
@@ -742,18 +693,18 @@ _iv_run_load_summary (IvRun *r, IvInput *in, GError **error)
         g_hash_table_replace (r->summary, g_strdup (l->data), s);
       }
   }
-  if (object (o, "input_config"))
-    read_config (r, object (o, "input_config"));
+  if (iv_json_object (o, "input_config"))
+    read_config (r, iv_json_object (o, "input_config"));
   if (iv_run_get_summary (r, "benchmark_duration"))
     r->duration_s = iv_run_get_summary (r, "benchmark_duration")->avg;
   /* Without per-request records, the summary's error list is the only one. */
-  errors = array (o, "error_summary");
+  errors = iv_json_array (o, "error_summary");
   if (!r->has_records)
     for (guint i = 0; errors && i < json_array_get_length (errors); i++)
       {
         JsonNode *en = json_array_get_element (errors, i);
         JsonObject *e = JSON_NODE_HOLDS_OBJECT (en) ? json_node_get_object (en) : NULL;
-        const char *type = string (object (e, "error_details"), "type");
+        const char *type = iv_json_string (iv_json_object (e, "error_details"), "type");
         double count = number (e, "count");
         if (!e || !(count >= 0 && count < 4e9))
           continue;
@@ -771,7 +722,7 @@ _iv_run_load_timeslices (IvRun *r, IvInput *in, GError **error)
 
   if (!root)
     return FALSE;
-  slices = array (json_node_get_object (root), "timeslices");
+  slices = iv_json_array (json_node_get_object (root), "timeslices");
   for (guint i = 0; slices && i < json_array_get_length (slices); i++)
     {
       JsonNode *sn = json_array_get_element (slices, i);
@@ -790,8 +741,9 @@ _iv_run_load_timeslices (IvRun *r, IvInput *in, GError **error)
         ts->start_ns = -1;
       if (!double_to_int64 (number (so, "end_ns"), &ts->end_ns))
         ts->end_ns = -1;
-      ts->complete = !json_object_has_member (so, "is_complete") || json_object_get_null_member (so, "is_complete")
-                     || json_object_get_boolean_member (so, "is_complete");
+      /* absent, null or not a boolean: complete */
+      ts->complete = TRUE;
+      iv_json_bool (so, "is_complete", &ts->complete);
       ts->metrics = _iv_run_summary_table_new ();
       members = json_object_get_members (so);
       for (GList *l = members; l; l = l->next)
@@ -819,12 +771,12 @@ load_aggregate (IvRun *r, const char *path, GError **error)
   members = json_object_get_members (o);
   for (GList *l = members; l; l = l->next)
     {
-      JsonObject *s = object (o, l->data);
+      JsonObject *s = iv_json_object (o, l->data);
       IvAggregateStat *a;
       if (!s || isnan (number (s, "mean")))
         continue;
       a = g_new0 (IvAggregateStat, 1);
-      a->unit = g_strdup (string (s, "unit"));
+      a->unit = g_strdup (iv_json_string (s, "unit"));
       a->mean = number (s, "mean"), a->std = number (s, "std"), a->min = number (s, "min");
       a->max = number (s, "max"), a->cv = number (s, "cv"), a->se = number (s, "se");
       a->ci_low = number (s, "ci_low"), a->ci_high = number (s, "ci_high");
@@ -856,8 +808,8 @@ load_aggregate (IvRun *r, const char *path, GError **error)
       {
         g_autofree char *summary = g_build_filename (first, "profile_export_aiperf.json", NULL);
         g_autoptr (JsonNode) trial = g_file_test (summary, G_FILE_TEST_IS_REGULAR) ? read_json (summary, NULL) : NULL;
-        if (trial && object (json_node_get_object (trial), "input_config"))
-          read_config (r, object (json_node_get_object (trial), "input_config"));
+        if (trial && iv_json_object (json_node_get_object (trial), "input_config"))
+          read_config (r, iv_json_object (json_node_get_object (trial), "input_config"));
       }
   }
   return TRUE;

@@ -9,54 +9,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iv-json-doc.h"
 #include "iv-trace-pipelined.h"
 #include "iv-trace-private.h"
 
+/* Pipelined timelines are read whole by json-glib: real ones are a few MB; this is far
+ * above them and far below what a DOM of it would cost in memory. */
+#define PIPELINED_MAX_BYTES ((gsize) 256 << 20)
 
-static gboolean
-read_all (IvInput *in, char **text, GError **error)
-{
-  g_autoptr (GByteArray) out = g_byte_array_new ();
-  guint8 buf[65536];
-  gssize n;
 
-  while ((n = iv_input_read (in, buf, sizeof buf, error)) > 0)
-    g_byte_array_append (out, buf, (guint) n);
-  if (n < 0)
-    return FALSE;
-  g_byte_array_append (out, (const guint8 *) "", 1);
-  *text = (char *) g_byte_array_free (g_steal_pointer (&out), FALSE);
-  return TRUE;
-}
-
-/* Typed members: anything of the wrong type is absent, never a crash or a warning. */
+/* Typed members with fallbacks, over the shared typed getters. */
 static const char *
 member_string (JsonObject *o, const char *key, const char *fallback)
 {
-  JsonNode *n = json_object_get_member (o, key);
-  if (!n || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
-    return fallback;
-  return json_node_get_string (n);
+  const char *v = iv_json_string (o, key);
+  return v ? v : fallback;
 }
 
 static gboolean
 member_number (JsonObject *o, const char *key, double *out)
 {
-  JsonNode *n = json_object_get_member (o, key);
-  if (!n || !JSON_NODE_HOLDS_VALUE (n)
-      || (json_node_get_value_type (n) != G_TYPE_INT64 && json_node_get_value_type (n) != G_TYPE_DOUBLE))
-    return FALSE;
-  *out = json_node_get_double (n);
-  return isfinite (*out) && fabs (*out) < 1e12; /* ms: beyond 30 years is not a trace */
+  /* ms: beyond 30 years is not a trace (and keeps every ns sum far from overflowing) */
+  return iv_json_number (o, key, out) && fabs (*out) < 1e12;
 }
 
 static gint64
 member_int (JsonObject *o, const char *key, gint64 fallback)
 {
-  JsonNode *n = json_object_get_member (o, key);
-  if (!n || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64)
-    return fallback;
-  return json_node_get_int (n);
+  gint64 v;
+  return iv_json_int (o, key, &v) ? v : fallback;
 }
 
 static gint64
@@ -91,31 +72,24 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
                           GError **error)
 {
   IvTrace *t = b->trace;
-  g_autofree char *text = NULL;
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (GError) local = NULL;
+  g_autoptr (JsonNode) doc = NULL;
   g_autoptr (GArray) gpu = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr (GHashTable) cands = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr (GHashTable) cands = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   JsonObject *root;
   JsonArray *events;
   const char *name = iv_input_get_name (input);
   gint64 io_total = 0;
 
-  if (!read_all (input, &text, error))
+  doc = iv_json_parse_input (input, PIPELINED_MAX_BYTES, error);
+  if (!doc)
     return FALSE;
-  if (!json_parser_load_from_data (parser, text, -1, &local))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", name, local->message);
-      return FALSE;
-    }
-  if (!json_parser_get_root (parser) || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (!JSON_NODE_HOLDS_OBJECT (doc))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: not a JSON object", name);
       return FALSE;
     }
-  root = json_node_get_object (json_parser_get_root (parser));
-  if (!json_object_has_member (root, "events")
-      || !JSON_NODE_HOLDS_ARRAY (json_object_get_member (root, "events")))
+  root = json_node_get_object (doc);
+  if (!iv_json_array (root, "events"))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: “events” must be an array", name);
       return FALSE;
@@ -125,7 +99,7 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
                                                member_int (root, "focus_candidate", 0)));
   t->num_candidates = member_int (root, "num_candidates", 3);
 
-  events = json_object_get_array_member (root, "events");
+  events = iv_json_array (root, "events");
   for (guint i = 0; i < json_array_get_length (events); i++)
     {
       JsonNode *n = json_array_get_element (events, i);
@@ -183,17 +157,18 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
 
       if (cand >= 0)
         {
-          IvCandidate *c = g_hash_table_lookup (cands, &cand);
-          if (!c)
+          /* The table maps a candidate to its index: pointers into the array would move
+           * as it grows. */
+          guint index = GPOINTER_TO_UINT (g_hash_table_lookup (cands, &cand));
+          IvCandidate *c;
+          if (!index)
             {
               IvCandidate fresh = { cand, -1, -1, -1, -1, 0, 0, (gint) buffer };
               g_array_append_val (t->candidates, fresh);
-              g_hash_table_remove_all (cands);
-              for (guint k = 0; k < t->candidates->len; k++)
-                g_hash_table_insert (cands, &g_array_index (t->candidates, IvCandidate, k).id,
-                                     &g_array_index (t->candidates, IvCandidate, k));
-              c = g_hash_table_lookup (cands, &cand);
+              index = t->candidates->len;
+              g_hash_table_insert (cands, g_memdup2 (&cand, sizeof cand), GUINT_TO_POINTER (index));
             }
+          c = &g_array_index (t->candidates, IvCandidate, index - 1);
           if (g_str_equal (lane, "io"))
             {
               c->io_start_ns = c->io_start_ns < 0 ? start : MIN (c->io_start_ns, start);
@@ -276,33 +251,27 @@ iv_breakdown_free (IvBreakdown *bd)
 IvBreakdown *
 iv_breakdown_load (const char *path, GError **error)
 {
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (GError) local = NULL;
+  g_autoptr (JsonNode) doc = iv_json_load (path, error);
   g_autofree char *display = g_filename_display_name (path);
   JsonObject *root, *gpu;
   IvBreakdown *bd;
   g_autoptr (GList) members = NULL;
 
-  if (!json_parser_load_from_file (parser, path, &local))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", display, local->message);
-      return NULL;
-    }
-  if (!json_parser_get_root (parser) || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (!doc)
+    return NULL;
+  if (!JSON_NODE_HOLDS_OBJECT (doc))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: not a JSON object", display);
       return NULL;
     }
-  root = json_node_get_object (json_parser_get_root (parser));
+  root = json_node_get_object (doc);
   if (g_strcmp0 (member_string (root, "format", ""), "candidate_breakdown_v1") != 0
-      || !json_object_has_member (root, "gpu_ms")
-      || !JSON_NODE_HOLDS_OBJECT (json_object_get_member (root, "gpu_ms")))
+      || !(gpu = iv_json_object (root, "gpu_ms")))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    "%s: not a candidate_breakdown_v1 file with a “gpu_ms” object", display);
       return NULL;
     }
-  gpu = json_object_get_object_member (root, "gpu_ms");
   bd = g_new0 (IvBreakdown, 1);
   bd->candidate = member_int (root, "candidate", -1);
   members = json_object_get_members (gpu);
