@@ -145,14 +145,20 @@ static void
 test_folder_layouts (void)
 {
   g_autofree char *root = g_build_filename (tmpdir, "layouts", NULL);
-  g_autofree char *a = write_temp ("layouts/sweep/run_10/custom.jsonl", "{}\n{}\n");
-  g_autofree char *b = write_temp ("layouts/sweep/run_10/custom.json", "{}");
-  g_autofree char *c = write_temp ("layouts/sweep/run_9/profile_export_aiperf.json", "{}");
-  g_autofree char *d = write_temp ("layouts/sweep/run_2/aggregate/profile_export_aiperf_aggregate.json", "{}");
-  g_autofree char *e = write_temp ("layouts/sweep/run_2/profile_runs/run_0001/profile_export.jsonl", "{}\n");
-  g_autofree char *f = write_temp ("layouts/sweep/notes/readme.txt", "not a run");
+  static const char *const files[][2] = {
+    { "layouts/sweep/run_10/custom.jsonl", "{}\n{}\n" },
+    { "layouts/sweep/run_10/custom.json", "{}" },
+    { "layouts/sweep/run_9/profile_export_aiperf.json", "{}" },
+    { "layouts/sweep/run_2/aggregate/profile_export_aiperf_aggregate.json", "{}" },
+    { "layouts/sweep/run_2/profile_runs/run_0001/profile_export.jsonl", "{}\n" },
+    { "layouts/sweep/notes/readme.txt", "not a run" },
+  };
   g_autofree char *sweep = g_build_filename (root, "sweep", NULL);
-  g_autoptr (IvSniffResult) r = sniff_ok (sweep);
+  g_autoptr (IvSniffResult) r = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    g_free (write_temp (files[i][0], files[i][1]));
+  r = sniff_ok (sweep);
 
   g_assert_cmpint (r->kind, ==, IV_KIND_SWEEP);
   /* The trials of the aggregated run_2 are not runs of their own; natural order. */

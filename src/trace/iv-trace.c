@@ -240,12 +240,13 @@ match_edges (IvTraceBuilder *b, GArray *edges, gboolean async, gint64 end_ns)
 
 /* ---------- nesting and columns ---------- */
 
-static IvRawSlice *sort_base;
-
+/* Comparators get their context as user data (never a file-scope variable): traces load
+ * on worker threads, several at once. */
 static int
-compare_slices (const void *pa, const void *pb)
+compare_slices (const void *pa, const void *pb, void *user_data)
 {
-  const IvRawSlice *a = &sort_base[*(const guint32 *) pa], *b = &sort_base[*(const guint32 *) pb];
+  const IvRawSlice *base = user_data;
+  const IvRawSlice *a = &base[*(const guint32 *) pa], *b = &base[*(const guint32 *) pb];
   if (a->track != b->track)
     return a->track < b->track ? -1 : 1;
   if (a->start_ns != b->start_ns)
@@ -379,7 +380,12 @@ classify (IvTrace *t)
     }
 }
 
-static const IvTrace *order_trace;
+/* What the process and track comparators read. */
+typedef struct
+{
+  const IvTrace *trace;
+  const guint *process_rank;
+} TrackOrder;
 
 static gint64
 numeric_key (const char *key)
@@ -388,10 +394,11 @@ numeric_key (const char *key)
 }
 
 static int
-compare_processes (const void *pa, const void *pb)
+compare_processes (const void *pa, const void *pb, void *user_data)
 {
-  const IvProcess *a = order_trace->processes->pdata[*(const guint *) pa];
-  const IvProcess *b = order_trace->processes->pdata[*(const guint *) pb];
+  const TrackOrder *o = user_data;
+  const IvProcess *a = o->trace->processes->pdata[*(const guint *) pa];
+  const IvProcess *b = o->trace->processes->pdata[*(const guint *) pb];
   if (a->sort_index != b->sort_index)
     return a->sort_index < b->sort_index ? -1 : 1;
   if (a->kind != b->kind)
@@ -403,15 +410,14 @@ compare_processes (const void *pa, const void *pb)
   return g_strcmp0 (a->key, b->key);
 }
 
-static guint *process_rank;
-
 static int
-compare_tracks (const void *pa, const void *pb)
+compare_tracks (const void *pa, const void *pb, void *user_data)
 {
-  const IvTrack *a = &g_array_index (order_trace->tracks, IvTrack, *(const guint *) pa);
-  const IvTrack *b = &g_array_index (order_trace->tracks, IvTrack, *(const guint *) pb);
+  const TrackOrder *o = user_data;
+  const IvTrack *a = &g_array_index (o->trace->tracks, IvTrack, *(const guint *) pa);
+  const IvTrack *b = &g_array_index (o->trace->tracks, IvTrack, *(const guint *) pb);
   if (a->process != b->process)
-    return process_rank[a->process] < process_rank[b->process] ? -1 : 1;
+    return o->process_rank[a->process] < o->process_rank[b->process] ? -1 : 1;
   if (a->kind != b->kind)
     return a->kind < b->kind ? -1 : 1;
   if (a->sort_index != b->sort_index)
@@ -607,6 +613,7 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
 {
   IvTrace *t = b->trace;
   gint64 end = G_MININT64, start = G_MAXINT64;
+  IvRawSlice *raw;
   gsize n;
   g_autofree guint32 *order = NULL;
   g_autofree guint *depth = NULL;
@@ -614,6 +621,7 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
   g_autofree guint *n_overflow = NULL;
   g_autofree guint *track_order = NULL;
   g_autofree guint *proc_order = NULL;
+  g_autofree guint *process_rank = NULL;
   g_autofree guint *track_new = NULL;
   guint64 partial = 0;
 
@@ -646,21 +654,20 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
 
   /* Tracks in display order: processes ranked, then their tracks. */
   classify (t);
-  order_trace = t;
   proc_order = g_new (guint, MAX (t->processes->len, 1));
   process_rank = g_new (guint, MAX (t->processes->len, 1));
-  for (guint i = 0; i < t->processes->len; i++)
-    proc_order[i] = i;
-  if (t->processes->len > 0) /* qsort's base may not be NULL, even for 0 items */
-    qsort (proc_order, t->processes->len, sizeof (guint), compare_processes);
-  for (guint i = 0; i < t->processes->len; i++)
-    process_rank[proc_order[i]] = i;
-  track_order = g_new (guint, MAX (t->tracks->len, 1));
-  for (guint i = 0; i < t->tracks->len; i++)
-    track_order[i] = i;
-  if (t->tracks->len > 0) /* qsort's base may not be NULL, even for 0 items */
-    qsort (track_order, t->tracks->len, sizeof (guint), compare_tracks);
-  g_clear_pointer (&process_rank, g_free);
+  {
+    TrackOrder ord = { t, process_rank };
+    for (guint i = 0; i < t->processes->len; i++)
+      proc_order[i] = i;
+    g_qsort_with_data (proc_order, (gint) t->processes->len, sizeof (guint), compare_processes, &ord);
+    for (guint i = 0; i < t->processes->len; i++)
+      process_rank[proc_order[i]] = i;
+    track_order = g_new (guint, MAX (t->tracks->len, 1));
+    for (guint i = 0; i < t->tracks->len; i++)
+      track_order[i] = i;
+    g_qsort_with_data (track_order, (gint) t->tracks->len, sizeof (guint), compare_tracks, &ord);
+  }
   track_new = g_new (guint, MAX (t->tracks->len, 1));
   {
     GArray *sorted = g_array_sized_new (FALSE, TRUE, sizeof (IvTrack), t->tracks->len);
@@ -685,19 +692,19 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
   /* Nesting per track. Slices are bucketed by track with a counting sort; within a
    * track they usually arrive in time order already, so most buckets skip the sort. */
   n = b->slices->len;
-  sort_base = (IvRawSlice *) b->slices->data;
+  raw = (IvRawSlice *) b->slices->data;
   order = g_new (guint32, MAX (n, 1));
   {
     guint n_tracks = t->tracks->len;
     g_autofree gsize *bucket = g_new0 (gsize, n_tracks + 1);
     for (gsize i = 0; i < n; i++)
-      bucket[sort_base[i].track + 1]++;
+      bucket[raw[i].track + 1]++;
     for (guint k = 0; k < n_tracks; k++)
       bucket[k + 1] += bucket[k];
     {
       g_autofree gsize *fill = g_memdup2 (bucket, (n_tracks + 1) * sizeof (gsize));
       for (gsize i = 0; i < n; i++)
-        order[fill[sort_base[i].track]++] = (guint32) i;
+        order[fill[raw[i].track]++] = (guint32) i;
     }
     /* Not zeroed: place_track writes every entry. */
     depth = g_new (guint, MAX (n, 1));
@@ -709,11 +716,10 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
         gsize m = bucket[k + 1] - bucket[k];
         gboolean sorted = TRUE;
         for (gsize i = 1; i < m && sorted; i++)
-          sorted = compare_slices (&o[i - 1], &o[i]) < 0;
+          sorted = compare_slices (&o[i - 1], &o[i], raw) < 0;
         if (!sorted)
-          if (m > 0) /* qsort's base may not be NULL, even for 0 items */
-            qsort (o, m, sizeof (guint32), compare_slices);
-        place_track (sort_base, o, m, depth, self, &t->max_depth, &n_overflow[k], &partial);
+          g_qsort_with_data (o, (gint) m, sizeof (guint32), compare_slices, raw);
+        place_track (raw, o, m, depth, self, &t->max_depth, &n_overflow[k], &partial);
 
         /* Rows within the track: a stable counting sort by row keeps start order. */
         {
@@ -758,7 +764,7 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
   t->row = g_new (guint32, MAX (n, 1));
   for (gsize i = 0; i < n; i++)
     {
-      IvRawSlice *s = &sort_base[order[i]];
+      IvRawSlice *s = &raw[order[i]];
       IvTrack *tr = &g_array_index (t->tracks, IvTrack, s->track);
       guint d = depth[order[i]];
       IvRow *last = t->rows->len ? &g_array_index (t->rows, IvRow, t->rows->len - 1) : NULL;
