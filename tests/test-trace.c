@@ -739,6 +739,58 @@ test_timeline_counter (void)
   cairo_surface_destroy (s);
 }
 
+/* Series of one counter track that arrive interleaved with another track's are grouped
+ * (first_series … + n_series) with their samples, and the layout gives each its band. */
+static void
+test_counter_series_grouped (void)
+{
+  g_autoptr (IvTrace) t = load_text ("counters2.json", "{\"traceEvents\": ["
+      "{\"ph\": \"C\", \"name\": \"mem\", \"pid\": 1, \"ts\": 0, \"args\": {\"a\": 1}},"
+      "{\"ph\": \"C\", \"name\": \"net\", \"pid\": 1, \"ts\": 0, \"args\": {\"x\": 100}},"
+      "{\"ph\": \"C\", \"name\": \"mem\", \"pid\": 1, \"ts\": 5, \"args\": {\"b\": 7}},"
+      "{\"ph\": \"C\", \"name\": \"mem\", \"pid\": 1, \"ts\": 9, \"args\": {\"a\": 3}}]}");
+  IvTimelineFigure fig = { t, t->t0_ns, t->t1_ns, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
+  IvTimelineLayout L = { 0 };
+  guint seen = 0;
+
+  /* three series: mem·a, net·x, mem·b, in that order of first appearance */
+  g_assert_cmpuint (t->series->len, ==, 3);
+  for (guint k = 0; k < t->tracks->len; k++)
+    {
+      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
+      for (guint i = tr->first_series; i < tr->first_series + tr->n_series; i++)
+        {
+          const IvCounterSeries *se = &g_array_index (t->series, IvCounterSeries, i);
+          const char *name = iv_trace_string (t, se->name);
+          g_assert_cmpuint (se->track, ==, k);
+          seen++;
+          if (g_str_equal (name, "a"))
+            {
+              /* samples at 0 and 9 µs: 1 then 3 */
+              g_assert_cmpuint (se->n, ==, 2);
+              g_assert_cmpfloat (t->sample_value[se->first], ==, 1);
+              g_assert_cmpfloat (t->sample_value[se->first + 1], ==, 3);
+              g_assert_cmpint (t->sample_ns[se->first + 1], ==, 9000);
+            }
+          else if (g_str_equal (name, "b"))
+            g_assert_true (se->n == 1 && t->sample_value[se->first] == 7);
+          else
+            g_assert_true (g_str_equal (name, "x") && se->n == 1 && t->sample_value[se->first] == 100);
+        }
+    }
+  g_assert_cmpuint (seen, ==, 3);
+  /* mem's two series are next to each other: same track, adjacent bands */
+  iv_timeline_layout (&fig, 800, 600, &L);
+  for (guint k = 0; k < t->tracks->len; k++)
+    {
+      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
+      if (tr->n_series == 2)
+        g_assert_cmpfloat (g_array_index (L.series_y, double, tr->first_series + 1)
+                           - g_array_index (L.series_y, double, tr->first_series), ==, L.series_h);
+    }
+  iv_timeline_layout_clear (&L);
+}
+
 /* ---------- pipelined I/O timelines: the reference plot's semantics ---------- */
 
 /* Candidates 0–3 (times in ms):
@@ -1143,6 +1195,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/memory-per-slice", test_memory_per_slice);
   g_test_add_func ("/trace/timeline-render", test_timeline_render);
   g_test_add_func ("/trace/timeline-counter", test_timeline_counter);
+  g_test_add_func ("/trace/counter-series-grouped", test_counter_series_grouped);
   g_test_add_func ("/trace/timeline-raster-matches-vector", test_timeline_raster_matches_vector);
   g_test_add_func ("/trace/area-charts", test_area_charts);
   rc = g_test_run ();

@@ -21,15 +21,16 @@
 
 static const char *const kind_names[IV_N_KERNEL_KINDS] = { "compute", "communication", "memory" };
 
+/* Streamed, not built as a tree: a trace of a million distinct names has a million
+ * by_name entries. */
 static char *
 stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
 {
-  g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonNode) root = NULL;
+  IvJsonWriter *w = iv_json_writer_new (TRUE);
 
-#define INT(k, v) json_builder_set_member_name (b, k); json_builder_add_int_value (b, v)
-#define STR(k, v) json_builder_set_member_name (b, k); json_builder_add_string_value (b, v)
-  json_builder_begin_object (b);
+#define INT(k, v) (iv_json_writer_key (w, k), iv_json_writer_int (w, v))
+#define STR(k, v) (iv_json_writer_key (w, k), iv_json_writer_string (w, v))
+  iv_json_writer_begin_object (w);
   STR ("format", t->format == IV_TRACE_PIPELINED ? "pipelined-timeline" : "chrome-trace");
   INT ("slices", t->n_slices - t->n_async_slices);
   INT ("async_slices", t->n_async_slices);
@@ -43,94 +44,91 @@ stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
   INT ("start_ns", t->t0_ns);
   INT ("end_ns", t->t1_ns);
   INT ("max_depth", t->max_depth);
-  json_builder_set_member_name (b, "truncated");
-  json_builder_add_boolean_value (b, t->truncated);
-  json_builder_set_member_name (b, "warnings");
-  json_builder_begin_array (b);
+  iv_json_writer_key (w, "truncated");
+  iv_json_writer_bool (w, t->truncated);
+  iv_json_writer_key (w, "warnings");
+  iv_json_writer_begin_array (w);
   for (guint i = 0; i < t->warnings->len; i++)
-    json_builder_add_string_value (b, t->warnings->pdata[i]);
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "process_list");
-  json_builder_begin_array (b);
+    iv_json_writer_string (w, t->warnings->pdata[i]);
+  iv_json_writer_end_array (w);
+  iv_json_writer_key (w, "process_list");
+  iv_json_writer_begin_array (w);
   for (guint i = 0; i < t->processes->len; i++)
     {
       const IvProcess *p = t->processes->pdata[i];
-      json_builder_begin_object (b);
+      iv_json_writer_begin_object (w);
       STR ("pid", p->key);
       STR ("name", p->name);
       STR ("kind", p->kind == IV_PROCESS_GPU ? "gpu" : p->kind == IV_PROCESS_CPU ? "cpu" : "other");
-      json_builder_end_object (b);
+      iv_json_writer_end_object (w);
     }
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "by_name");
-  json_builder_begin_array (b);
+  iv_json_writer_end_array (w);
+  iv_json_writer_key (w, "by_name");
+  iv_json_writer_begin_array (w);
   for (guint i = 0; i < by_name->len; i++)
     {
       IvNameStats *s = &g_array_index (by_name, IvNameStats, i);
-      json_builder_begin_object (b);
+      iv_json_writer_begin_object (w);
       STR ("name", iv_trace_string (t, s->name));
       INT ("count", s->count);
       INT ("total_ns", s->total_ns);
       INT ("self_ns", s->self_ns);
       INT ("min_ns", s->min_ns);
       INT ("max_ns", s->max_ns);
-      json_builder_end_object (b);
+      iv_json_writer_end_object (w);
     }
-  json_builder_end_array (b);
+  iv_json_writer_end_array (w);
   if (gpu && gpu->streams->len)
     {
-      json_builder_set_member_name (b, "gpu");
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "streams");
-      json_builder_begin_array (b);
+      iv_json_writer_key (w, "gpu");
+      iv_json_writer_begin_object (w);
+      iv_json_writer_key (w, "streams");
+      iv_json_writer_begin_array (w);
       for (guint i = 0; i < gpu->streams->len; i++)
         {
           IvStreamStats *st = &g_array_index (gpu->streams, IvStreamStats, i);
           const IvTrack *tr = &g_array_index (t->tracks, IvTrack, st->track);
           const IvProcess *p = t->processes->pdata[tr->process];
-          json_builder_begin_object (b);
+          iv_json_writer_begin_object (w);
           STR ("process", p->name);
           STR ("stream", tr->name);
           INT ("busy_ns", st->busy_ns);
           INT ("idle_ns", st->idle_ns);
           INT ("kernels", st->kernels);
-          json_builder_end_object (b);
+          iv_json_writer_end_object (w);
         }
-      json_builder_end_array (b);
-      json_builder_set_member_name (b, "kernel_ns");
-      json_builder_begin_object (b);
+      iv_json_writer_end_array (w);
+      iv_json_writer_key (w, "kernel_ns");
+      iv_json_writer_begin_object (w);
       for (int k = 0; k < IV_N_KERNEL_KINDS; k++)
-        {
-          INT (kind_names[k], gpu->by_kind_ns[k]);
-        }
-      json_builder_end_object (b);
+        INT (kind_names[k], gpu->by_kind_ns[k]);
+      iv_json_writer_end_object (w);
       INT ("communication_overlapped_ns", gpu->comm_overlapped_ns);
-      json_builder_set_member_name (b, "communication_overlap_share");
-      json_builder_add_double_value (b, gpu->comm_overlap_share);
-      json_builder_end_object (b);
+      iv_json_writer_key (w, "communication_overlap_share");
+      iv_json_writer_double (w, gpu->comm_overlap_share);
+      iv_json_writer_end_object (w);
     }
   if (t->format == IV_TRACE_PIPELINED)
     {
-      json_builder_set_member_name (b, "candidates");
-      json_builder_begin_array (b);
+      iv_json_writer_key (w, "candidates");
+      iv_json_writer_begin_array (w);
       for (guint i = 0; i < t->candidates->len; i++)
         {
           IvCandidate *c = &g_array_index (t->candidates, IvCandidate, i);
-          json_builder_begin_object (b);
+          iv_json_writer_begin_object (w);
           INT ("candidate", c->id);
           INT ("buffer", c->buffer);
           INT ("io_ns", c->io_start_ns >= 0 ? c->io_end_ns - c->io_start_ns : 0);
           INT ("io_hidden_ns", c->io_hidden_ns);
           INT ("io_exposed_ns", c->io_exposed_ns);
-          json_builder_end_object (b);
+          iv_json_writer_end_object (w);
         }
-      json_builder_end_array (b);
+      iv_json_writer_end_array (w);
     }
-  json_builder_end_object (b);
+  iv_json_writer_end_object (w);
 #undef INT
 #undef STR
-  root = json_builder_get_root (b);
-  return iv_json_to_string (root, TRUE);
+  return iv_json_writer_finish (w);
 }
 
 static void

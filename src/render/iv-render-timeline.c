@@ -78,14 +78,13 @@ iv_timeline_layout (const IvTimelineFigure *fig, double width, double height, Iv
       for (guint r = 0; r < tr->n_rows; r++, y += ROW_H)
         if (y >= TITLE_H + RULER_H && y + ROW_H <= height - PAD / 2)
           g_array_index (L->row_y, double, tr->first_row + r) = y;
-      /* A counter track: one band per series (a track's series need not be adjacent). */
-      for (guint i = 0; tr->n_series && i < t->series->len; i++)
-        if (g_array_index (t->series, IvCounterSeries, i).track == k)
-          {
-            if (y >= TITLE_H + RULER_H && y + COUNTER_H <= height - PAD / 2)
-              g_array_index (L->series_y, double, i) = y;
-            y += COUNTER_H;
-          }
+      /* A counter track: one band per series (a track's series are contiguous). */
+      for (guint i = tr->first_series; i < tr->first_series + tr->n_series; i++)
+        {
+          if (y >= TITLE_H + RULER_H && y + COUNTER_H <= height - PAD / 2)
+            g_array_index (L->series_y, double, i) = y;
+          y += COUNTER_H;
+        }
       y += TRACK_GAP;
     }
 }
@@ -361,9 +360,7 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       if (tr->n_rows)
         ty = g_array_index (L.row_y, double, tr->first_row);
       else
-        for (guint i = 0; i < t->series->len && ty < 0; i++)
-          if (g_array_index (t->series, IvCounterSeries, i).track == k)
-            ty = g_array_index (L.series_y, double, i);
+        ty = g_array_index (L.series_y, double, tr->first_series);
       if (ty < 0)
         continue;
       /* Counter series carry their own names in the gutter. */

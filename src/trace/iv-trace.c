@@ -601,6 +601,39 @@ build_samples (IvTraceBuilder *b)
     }
 }
 
+/* Series in track order (first appearance within a track), so that a track's series are
+ * first_series … first_series + n_series − 1: drawing 100,000 counter tracks must not
+ * scan every series for each track. A counting sort by track, stable; samples follow. */
+static void
+group_series_by_track (IvTraceBuilder *b)
+{
+  IvTrace *t = b->trace;
+  guint n = t->series->len, n_tracks = t->tracks->len;
+  g_autofree guint *start = g_new0 (guint, n_tracks + 1);
+  g_autofree guint *new_index = g_new (guint, MAX (n, 1));
+  GArray *sorted;
+
+  for (guint s = 0; s < n; s++)
+    start[g_array_index (t->series, IvCounterSeries, s).track + 1]++;
+  for (guint k = 0; k < n_tracks; k++)
+    start[k + 1] += start[k];
+  sorted = g_array_sized_new (FALSE, TRUE, sizeof (IvCounterSeries), n);
+  g_array_set_size (sorted, n);
+  for (guint s = 0; s < n; s++)
+    {
+      IvCounterSeries *se = &g_array_index (t->series, IvCounterSeries, s);
+      new_index[s] = start[se->track]++;
+      g_array_index (sorted, IvCounterSeries, new_index[s]) = *se;
+    }
+  g_array_unref (t->series);
+  t->series = sorted;
+  for (guint i = 0; i < b->samples->len; i++)
+    {
+      IvRawSample *r = &g_array_index (b->samples, IvRawSample, i);
+      r->series = new_index[r->series];
+    }
+}
+
 static int
 compare_instants (const void *pa, const void *pb)
 {
@@ -812,8 +845,9 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
   for (gsize i = 0; i < n; i++)
     t->coarse_max_dur[i / IV_TRACE_COARSE] = MAX (t->coarse_max_dur[i / IV_TRACE_COARSE], t->dur_ns[i]);
 
+  group_series_by_track (b);
   build_samples (b);
-  /* Counter tracks point at their series. */
+  /* Counter tracks point at their series (contiguous now). */
   for (guint s = 0; s < t->series->len; s++)
     {
       IvCounterSeries *se = &g_array_index (t->series, IvCounterSeries, s);

@@ -32,73 +32,202 @@ static void
 append_string (GString *out, const char *s)
 {
   g_autofree char *valid = NULL;
+  const char *run;
 
   if (!g_utf8_validate (s, -1, NULL))
     s = valid = g_utf8_make_valid (s, -1);
   g_string_append_c (out, '"');
-  for (const guchar *p = (const guchar *) s; *p; p++)
+  /* Runs of plain characters are copied at once: most names need no escape at all. */
+  run = s;
+  for (const guchar *p = (const guchar *) s;; p++)
     {
+      const char *esc = NULL;
+      char hex[8];
+      if (*p >= 0x20 && *p != '"' && *p != '\\')
+        continue;
+      g_string_append_len (out, run, (const char *) p - run);
+      if (!*p)
+        break;
       switch (*p)
         {
-        case '"': g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\b': g_string_append (out, "\\b"); break;
-        case '\f': g_string_append (out, "\\f"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
+        case '"': esc = "\\\""; break;
+        case '\\': esc = "\\\\"; break;
+        case '\b': esc = "\\b"; break;
+        case '\f': esc = "\\f"; break;
+        case '\n': esc = "\\n"; break;
+        case '\r': esc = "\\r"; break;
+        case '\t': esc = "\\t"; break;
         default:
-          if (*p < 0x20)
-            g_string_append_printf (out, "\\u%04x", *p);
-          else
-            g_string_append_c (out, (char) *p);
+          g_snprintf (hex, sizeof hex, "\\u%04x", *p);
+          esc = hex;
         }
+      g_string_append (out, esc);
+      run = (const char *) p + 1;
     }
   g_string_append_c (out, '"');
 }
 
-static void
-newline (GString *out, gboolean pretty, guint depth)
+struct _IvJsonWriter
 {
-  if (!pretty)
-    return;
-  g_string_append_c (out, '\n');
-  for (guint i = 0; i < depth; i++)
-    g_string_append (out, "  ");
+  GString *out;
+  gboolean pretty;
+  GArray *first;      /* per open container: no member or element written yet */
+  gboolean after_key; /* the next value completes a member */
+};
+
+IvJsonWriter *
+iv_json_writer_new (gboolean pretty)
+{
+  IvJsonWriter *w = g_new0 (IvJsonWriter, 1);
+
+  w->out = g_string_sized_new (4096);
+  w->pretty = pretty;
+  w->first = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  return w;
 }
 
-static void append_node (GString *out, JsonNode *node, gboolean pretty, guint depth);
+static void
+newline (IvJsonWriter *w)
+{
+  static const char spaces[] = "                                                                ";
+  gsize n = 2 * w->first->len;
+
+  if (!w->pretty)
+    return;
+  g_string_append_c (w->out, '\n');
+  for (; n > 0; n -= MIN (n, sizeof spaces - 1))
+    g_string_append_len (w->out, spaces, (gssize) MIN (n, sizeof spaces - 1));
+}
+
+/* Before any value: the comma and line break an element needs (a member's value follows
+ * its key directly). */
+static void
+before_value (IvJsonWriter *w)
+{
+  if (w->after_key)
+    {
+      w->after_key = FALSE;
+      return;
+    }
+  if (w->first->len == 0)
+    return;
+  if (!g_array_index (w->first, gboolean, w->first->len - 1))
+    g_string_append_c (w->out, ',');
+  g_array_index (w->first, gboolean, w->first->len - 1) = FALSE;
+  newline (w);
+}
 
 static void
-append_value (GString *out, JsonNode *node)
+open_container (IvJsonWriter *w, char c)
+{
+  gboolean first = TRUE;
+
+  before_value (w);
+  g_string_append_c (w->out, c);
+  g_array_append_val (w->first, first);
+}
+
+static void
+close_container (IvJsonWriter *w, char c)
+{
+  gboolean empty;
+
+  g_return_if_fail (w->first->len > 0);
+  empty = g_array_index (w->first, gboolean, w->first->len - 1);
+  g_array_set_size (w->first, w->first->len - 1);
+  if (!empty)
+    newline (w);
+  g_string_append_c (w->out, c);
+}
+
+void
+iv_json_writer_begin_object (IvJsonWriter *w)
+{
+  open_container (w, '{');
+}
+
+void
+iv_json_writer_end_object (IvJsonWriter *w)
+{
+  close_container (w, '}');
+}
+
+void
+iv_json_writer_begin_array (IvJsonWriter *w)
+{
+  open_container (w, '[');
+}
+
+void
+iv_json_writer_end_array (IvJsonWriter *w)
+{
+  close_container (w, ']');
+}
+
+void
+iv_json_writer_key (IvJsonWriter *w, const char *key)
+{
+  before_value (w);
+  append_string (w->out, key);
+  g_string_append (w->out, w->pretty ? ": " : ":");
+  w->after_key = TRUE;
+}
+
+void
+iv_json_writer_string (IvJsonWriter *w, const char *value)
+{
+  before_value (w);
+  if (value)
+    append_string (w->out, value);
+  else
+    g_string_append (w->out, "null");
+}
+
+void
+iv_json_writer_int (IvJsonWriter *w, gint64 value)
+{
+  char buf[24], *p = buf + sizeof buf;
+  /* Digits from the magnitude as unsigned: -G_MININT64 does not fit a gint64. */
+  guint64 u = value < 0 ? -(guint64) value : (guint64) value;
+
+  before_value (w);
+  do
+    *--p = (char) ('0' + u % 10);
+  while ((u /= 10) > 0);
+  if (value < 0)
+    *--p = '-';
+  g_string_append_len (w->out, p, buf + sizeof buf - p);
+}
+
+void
+iv_json_writer_double (IvJsonWriter *w, double value)
 {
   char buf[IV_JSON_DOUBLE_BUF];
 
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_INT64:
-      g_string_append_printf (out, "%" G_GINT64_FORMAT, json_node_get_int (node));
-      break;
-    case G_TYPE_DOUBLE:
-      g_string_append (out, iv_json_format_double (json_node_get_double (node), buf));
-      break;
-    case G_TYPE_BOOLEAN:
-      g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
-      break;
-    case G_TYPE_STRING:
-      append_string (out, json_node_get_string (node));
-      break;
-    default:
-      g_string_append (out, "null");
-    }
+  before_value (w);
+  g_string_append (w->out, iv_json_format_double (value, buf));
 }
 
-static void
-append_node (GString *out, JsonNode *node, gboolean pretty, guint depth)
+void
+iv_json_writer_bool (IvJsonWriter *w, gboolean value)
 {
-  if (!node)
+  before_value (w);
+  g_string_append (w->out, value ? "true" : "false");
+}
+
+void
+iv_json_writer_null (IvJsonWriter *w)
+{
+  before_value (w);
+  g_string_append (w->out, "null");
+}
+
+void
+iv_json_writer_node (IvJsonWriter *w, JsonNode *node)
+{
+  if (!node || JSON_NODE_HOLDS_NULL (node))
     {
-      g_string_append (out, "null");
+      iv_json_writer_null (w);
       return;
     }
   switch (json_node_get_node_type (node))
@@ -107,52 +236,58 @@ append_node (GString *out, JsonNode *node, gboolean pretty, guint depth)
       {
         JsonObject *o = json_node_get_object (node);
         g_autoptr (GList) members = json_object_get_members (o);
-        g_string_append_c (out, '{');
+        iv_json_writer_begin_object (w);
         for (GList *l = members; l; l = l->next)
           {
-            newline (out, pretty, depth + 1);
-            append_string (out, l->data);
-            g_string_append (out, pretty ? ": " : ":");
-            append_node (out, json_object_get_member (o, l->data), pretty, depth + 1);
-            if (l->next)
-              g_string_append_c (out, ',');
+            iv_json_writer_key (w, l->data);
+            iv_json_writer_node (w, json_object_get_member (o, l->data));
           }
-        if (members)
-          newline (out, pretty, depth);
-        g_string_append_c (out, '}');
+        iv_json_writer_end_object (w);
         break;
       }
     case JSON_NODE_ARRAY:
       {
         JsonArray *a = json_node_get_array (node);
-        guint n = json_array_get_length (a);
-        g_string_append_c (out, '[');
-        for (guint i = 0; i < n; i++)
-          {
-            newline (out, pretty, depth + 1);
-            append_node (out, json_array_get_element (a, i), pretty, depth + 1);
-            if (i + 1 < n)
-              g_string_append_c (out, ',');
-          }
-        if (n)
-          newline (out, pretty, depth);
-        g_string_append_c (out, ']');
+        iv_json_writer_begin_array (w);
+        for (guint i = 0; i < json_array_get_length (a); i++)
+          iv_json_writer_node (w, json_array_get_element (a, i));
+        iv_json_writer_end_array (w);
         break;
       }
     case JSON_NODE_VALUE:
-      append_value (out, node);
+      switch (json_node_get_value_type (node))
+        {
+        case G_TYPE_INT64: iv_json_writer_int (w, json_node_get_int (node)); break;
+        case G_TYPE_DOUBLE: iv_json_writer_double (w, json_node_get_double (node)); break;
+        case G_TYPE_BOOLEAN: iv_json_writer_bool (w, json_node_get_boolean (node)); break;
+        case G_TYPE_STRING: iv_json_writer_string (w, json_node_get_string (node)); break;
+        default: iv_json_writer_null (w);
+        }
       break;
     case JSON_NODE_NULL:
     default:
-      g_string_append (out, "null");
+      iv_json_writer_null (w);
     }
+}
+
+char *
+iv_json_writer_finish (IvJsonWriter *w)
+{
+  char *text;
+
+  g_return_val_if_fail (w != NULL, NULL);
+  g_warn_if_fail (w->first->len == 0);
+  g_array_unref (w->first);
+  text = g_string_free (w->out, FALSE);
+  g_free (w);
+  return text;
 }
 
 char *
 iv_json_to_string (JsonNode *node, gboolean pretty)
 {
-  GString *out = g_string_new (NULL);
+  IvJsonWriter *w = iv_json_writer_new (pretty);
 
-  append_node (out, node, pretty, 0);
-  return g_string_free (out, FALSE);
+  iv_json_writer_node (w, node);
+  return iv_json_writer_finish (w);
 }

@@ -6,7 +6,9 @@
 
 #include "iv-sniff.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -377,54 +379,102 @@ folder_is_run (const char *dir, GPtrArray *names, gboolean has_aggregate)
   return FALSE;
 }
 
-static gboolean
-walk (const char *dir, guint depth, GPtrArray *runs, GCancellable *cancellable, GError **error)
+/* A folder's identity: the same folder reached through a symlink (or a bind mount) is
+ * visited once, so links to "." or to a parent cannot multiply the runs or loop. */
+typedef struct
 {
-  g_autoptr (GDir) d = NULL;
+  dev_t dev;
+  ino_t ino;
+} FolderId;
+
+static guint
+folder_id_hash (gconstpointer p)
+{
+  const FolderId *f = p;
+  return (guint) (f->ino ^ (f->ino >> 32) ^ ((guint64) f->dev * 2654435761u));
+}
+
+static gboolean
+folder_id_equal (gconstpointer a, gconstpointer b)
+{
+  const FolderId *x = a, *y = b;
+  return x->dev == y->dev && x->ino == y->ino;
+}
+
+typedef struct
+{
+  GPtrArray *runs;
+  GHashTable *visited;   /* FolderId* */
+  GCancellable *cancellable;
+} Walk;
+
+static gboolean
+walk (Walk *w, const char *dir, guint depth, GError **error)
+{
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GError) local = NULL;
   gboolean has_aggregate = FALSE;
-  gboolean is_run;
-  const char *name;
+  struct dirent *ent;
+  struct stat st;
+  FolderId id;
+  DIR *d;
+  int dfd;
 
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+  if (g_cancellable_set_error_if_cancelled (w->cancellable, error))
     return FALSE;
-  d = g_dir_open (dir, 0, &local);
-  if (!d)
+  d = opendir (dir);
+  if (!d || fstat (dfd = dirfd (d), &st) != 0)
     {
+      int saved = errno;
+      if (d)
+        closedir (d);
       /* An unreadable sub-folder must not hide the runs beside it. */
       if (depth == 0)
         {
           g_autofree char *display = g_filename_display_name (dir);
-          g_set_error (error, G_FILE_ERROR, local->code, "%s: %s", display, local->message);
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s: %s", display,
+                       g_strerror (saved));
           return FALSE;
         }
       return TRUE;
     }
-  while ((name = g_dir_read_name (d)) != NULL)
+  id = (FolderId) { st.st_dev, st.st_ino };
+  if (g_hash_table_contains (w->visited, &id))
     {
-      g_autofree char *full = NULL;
+      closedir (d);
+      return TRUE;
+    }
+  g_hash_table_add (w->visited, g_memdup2 (&id, sizeof id));
+
+  while ((ent = readdir (d)) != NULL)
+    {
+      const char *name = ent->d_name;
+      gboolean is_dir;
       if (name[0] == '.')
         continue;
-      full = g_build_filename (dir, name, NULL);
-      if (g_file_test (full, G_FILE_TEST_IS_DIR))
+      /* The entry's type when the file system says it; a stat for links and the rest. */
+      if (ent->d_type == DT_DIR)
+        is_dir = TRUE;
+      else if (ent->d_type == DT_REG)
+        is_dir = FALSE;
+      else
+        is_dir = fstatat (dfd, name, &st, 0) == 0 && S_ISDIR (st.st_mode);
+      if (is_dir)
         {
           if (g_str_equal (name, "aggregate"))
             {
-              g_autofree char *agg
-                  = g_build_filename (full, "profile_export_aiperf_aggregate.json", NULL);
+              g_autofree char *agg = g_build_filename (dir, name, "profile_export_aiperf_aggregate.json", NULL);
               has_aggregate = g_file_test (agg, G_FILE_TEST_IS_REGULAR);
             }
-          g_ptr_array_add (subdirs, g_steal_pointer (&full));
+          g_ptr_array_add (subdirs, g_build_filename (dir, name, NULL));
         }
       else
         g_ptr_array_add (files, g_strdup (name));
     }
+  closedir (d);
 
-  is_run = folder_is_run (dir, files, has_aggregate);
-  if (is_run)
-    g_ptr_array_add (runs, g_strdup (dir));
+  if (folder_is_run (dir, files, has_aggregate))
+    g_ptr_array_add (w->runs, g_strdup (dir));
   if (depth >= MAX_FOLDER_DEPTH)
     return TRUE;
   for (guint i = 0; i < subdirs->len; i++)
@@ -434,7 +484,7 @@ walk (const char *dir, guint depth, GPtrArray *runs, GCancellable *cancellable, 
       if (has_aggregate
           && (g_str_equal (base, "aggregate") || g_str_equal (base, "profile_runs")))
         continue;
-      if (!walk (subdirs->pdata[i], depth + 1, runs, cancellable, error))
+      if (!walk (w, subdirs->pdata[i], depth + 1, error))
         return FALSE;
     }
   return TRUE;
@@ -483,9 +533,11 @@ static IvSniffResult *
 sniff_folder (const char *path, gboolean deep, GCancellable *cancellable, GError **error)
 {
   g_autoptr (GPtrArray) runs = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) visited = g_hash_table_new_full (folder_id_hash, folder_id_equal, g_free, NULL);
+  Walk w = { runs, visited, cancellable };
   IvSniffResult *r;
 
-  if (!walk (path, 0, runs, cancellable, error))
+  if (!walk (&w, path, 0, error))
     return NULL;
   if (runs->len == 0)
     {
