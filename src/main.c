@@ -2,6 +2,7 @@
  * else opens the window. */
 #include <glib/gi18n.h>
 #include <locale.h>
+#include <signal.h>
 
 #include "config.h"
 #include "iv-cli.h"
@@ -12,6 +13,9 @@
 int
 main (int argc, char **argv)
 {
+  /* Past a file-size limit a write should fail with EFBIG, which the atomic writer
+   * reports and cleans up after, not kill the process half-way through a file. */
+  signal (SIGXFSZ, SIG_IGN);
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");

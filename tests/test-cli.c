@@ -1,8 +1,11 @@
 /* test-cli.c: the command line, run as a user runs it: exit statuses, messages, JSON. */
+#include <errno.h>
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <yajl/yajl_tree.h>
 
 #include "iv-test-util.h"
@@ -21,8 +24,16 @@ result_clear (Result *r)
   g_free (r->err);
 }
 
+/* In the child: a file-size limit, as a full disk or a quota would impose. */
+static void
+limit_file_size (gpointer data)
+{
+  struct rlimit lim = { GPOINTER_TO_SIZE (data), GPOINTER_TO_SIZE (data) };
+  setrlimit (RLIMIT_FSIZE, &lim);
+}
+
 static Result
-run_valist (const char *first, va_list ap)
+run_valist_limited (gsize fsize_limit, const char *first, va_list ap)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
@@ -33,11 +44,31 @@ run_valist (const char *first, va_list ap)
   for (const char *a = first; a; a = va_arg (ap, const char *))
     g_ptr_array_add (argv, (gpointer) a);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT,
+                               fsize_limit ? limit_file_size : NULL, GSIZE_TO_POINTER (fsize_limit),
                                &r.out, &r.err, &wait_status, &error));
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (wait_status));
   r.status = WEXITSTATUS (wait_status);
+  return r;
+}
+
+static Result
+run_valist (const char *first, va_list ap)
+{
+  return run_valist_limited (0, first, ap);
+}
+
+/* `inferview ARGS…` with writes limited to @limit bytes per file. */
+static Result
+run_limited (gsize limit, const char *first, ...)
+{
+  Result r;
+  va_list ap;
+
+  va_start (ap, first);
+  r = run_valist_limited (limit, first, ap);
+  va_end (ap);
   return r;
 }
 
@@ -491,6 +522,70 @@ test_runs_json (void)
 
 /* `plot`: every default plot of the mode, named as aiperf names them, and summary.txt
  * saying why the others were skipped; a bad --format writes nothing. */
+static guint
+count_hidden (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (d && (name = g_dir_read_name (d)) != NULL)
+    n += name[0] == '.';
+  return n;
+}
+
+/* A write that fails (here: a 20 kB file-size limit) is exit status 1 with the file and
+ * the reason, the previous file intact, no temporary left; plot fails if any plot does;
+ * -o naming the wrong kind of thing says so. */
+static void
+test_write_failures (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("iv-cli-XXXXXX", NULL);
+  g_autofree char *fig = g_build_filename (dir, "pipeline.pdf", NULL);
+  g_autofree char *plots = g_build_filename (dir, "plots", NULL);
+  g_autofree char *one = sample ("aiperf/qwen_concurrency1");
+  g_autofree char *trace = sample ("traces/catapult_flow_simple.json");
+  g_autofree char *contents = NULL;
+  Result r;
+
+  g_assert_true (g_file_set_contents (fig, "the previous figure", -1, NULL));
+  r = run_limited (20000, "model", "--preset", "Llama-3.1-8B", "--figure", "pipeline", "-o", fig, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "pipeline.pdf"));
+  g_assert_nonnull (strstr (r.err, g_strerror (EFBIG)));
+  g_assert_true (g_file_get_contents (fig, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "the previous figure");
+  g_assert_cmpuint (count_hidden (dir), ==, 0);
+  result_clear (&r);
+
+  r = run_limited (20000, "plot", one, "-o", plots, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "could not be written"));
+  g_assert_cmpuint (count_hidden (plots), ==, 0);
+  result_clear (&r);
+
+  r = run ("plot", one, "-o", fig, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "pipeline.pdf: is a file; -o names the folder"));
+  result_clear (&r);
+
+  r = run ("trace", trace, "-o", dir, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "is a folder; -o names the figure file to write"));
+  result_clear (&r);
+
+  /* a FIFO (or a device) is never replaced by a figure */
+  {
+    g_autofree char *pipe = g_build_filename (dir, "pipe.pdf", NULL);
+    g_assert_cmpint (mkfifo (pipe, 0600), ==, 0);
+    r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "pipeline", "-o", pipe, NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_nonnull (strstr (r.err, "pipe.pdf: exists and is not a regular file"));
+    result_clear (&r);
+  }
+  iv_test_remove_tree (dir);
+}
+
 static void
 test_plot (void)
 {
@@ -555,5 +650,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/trace-pipelined-figure", test_trace_pipelined_figure);
   g_test_add_func ("/cli/runs-json", test_runs_json);
   g_test_add_func ("/cli/plot", test_plot);
+  g_test_add_func ("/cli/write-failures", test_write_failures);
   return g_test_run ();
 }

@@ -518,6 +518,11 @@ _iv_cli_model (int argc, char **argv)
                                         : "--figure needs -o FILE (.png, .pdf or .svg)");
           goto out;
         }
+      if (_iv_cli_output_is_folder ("model", o.output))
+        {
+          status = IV_EXIT_BAD_INPUT;
+          goto out;
+        }
       iv_export_options_init (&eo);
       eo.width = figures[i].w, eo.height = figures[i].h, eo.dpi = 96;
       if (!iv_export_format_from_path (o.output, &eo.format)

@@ -45,7 +45,7 @@ _iv_cli_plot (int argc, char **argv)
   const char *ext;
   gboolean multi;
   GPtrArray *names;
-  guint written = 0;
+  guint written = 0, failed = 0;
 
   g_option_context_set_summary (ctx, _("Draw every default plot of the runs under the paths, as `aiperf plot` does."));
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
@@ -82,6 +82,12 @@ _iv_cli_plot (int argc, char **argv)
     fprintf (stderr, "inferview plot: %s\n", (const char *) config->warnings->pdata[i]);
   if (!out_dir)
     out_dir = default_dir (paths[0]);
+  if (g_file_test (out_dir, G_FILE_TEST_EXISTS) && !g_file_test (out_dir, G_FILE_TEST_IS_DIR))
+    {
+      g_autofree char *display = g_filename_display_name (out_dir);
+      fprintf (stderr, _("inferview plot: %s: is a file; -o names the folder the plots go to\n"), display);
+      return IV_EXIT_BAD_INPUT;
+    }
   if (g_mkdir_with_parents (out_dir, 0755) != 0)
     {
       g_autofree char *display = g_filename_display_name (out_dir);
@@ -123,7 +129,11 @@ _iv_cli_plot (int argc, char **argv)
             written++;
           }
         else
-          g_string_append_printf (summary, _("%s: failed, %s\n"), name, local->message);
+          {
+            g_string_append_printf (summary, _("%s: failed, %s\n"), name, local->message);
+            fprintf (stderr, "inferview plot: %s\n", local->message);
+            failed++;
+          }
       }
       iv_chart_free (chart);
     }
@@ -135,5 +145,11 @@ _iv_cli_plot (int argc, char **argv)
     }
   fputs (summary->str, stdout);
   printf (_("\n%u plot(s) in %s\n"), written, out_dir);
+  if (failed)
+    {
+      fprintf (stderr, ngettext ("inferview plot: %u plot could not be written\n",
+                                 "inferview plot: %u plots could not be written\n", failed), failed);
+      return IV_EXIT_BAD_INPUT;
+    }
   return IV_EXIT_OK;
 }

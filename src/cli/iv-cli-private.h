@@ -42,4 +42,8 @@ gboolean _iv_cli_number      (const char   *command,
                               gboolean      allow_zero,
                               double       *out);
 
+/* TRUE, after one line on stderr, when -o @output is an existing folder. */
+gboolean _iv_cli_output_is_folder (const char   *command,
+                                   const char   *output);
+
 G_END_DECLS

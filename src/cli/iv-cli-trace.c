@@ -215,6 +215,8 @@ export_pipelined (IvTrace *trace, const char *output, const char *start_cand, co
   IvExportOptions eo;
   gint64 first = -1, n = 0;
 
+  if (_iv_cli_output_is_folder ("trace", output))
+    return IV_EXIT_BAD_INPUT;
   iv_export_options_init (&eo);
   eo.width = 1600, eo.height = 560, eo.dpi = 96;
   if (ranged)
@@ -319,6 +321,8 @@ _iv_cli_trace (int argc, char **argv)
       IvExportOptions eo;
       double from_ms = 0, to_ms = 0;
 
+      if (_iv_cli_output_is_folder ("trace", output))
+        return IV_EXIT_BAD_INPUT;
       iv_export_options_init (&eo);
       eo.width = 1600, eo.height = 900, eo.dpi = 96;
       if (!iv_export_format_from_path (output, &eo.format)

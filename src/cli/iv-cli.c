@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "iv-cli-private.h"
+#include "iv-input.h"
 #include "iv-units.h"
 
 static const IvCliCommand commands[] = {
@@ -46,21 +47,48 @@ print_help (FILE *out)
     fprintf (out, "  inferview %s %s\n      %s\n", commands[i].name, commands[i].args,
              _(commands[i].summary));
   fprintf (out, "  inferview --help | --version\n\n");
+  fprintf (out, "%s\n", _("Every command also takes --allow-huge: read a compressed file even when it "
+                          "expands more than 1000-fold past its first gigabyte (refused by default "
+                          "as a likely decompression bomb)."));
   fprintf (out, "%s\n", _("Exit status: 0 success, 1 bad input, 2 bad usage."));
 }
 
 gboolean
 iv_cli_handles (int argc, char **argv)
 {
-  if (argc < 2)
+  int first = 1;
+
+  while (first < argc && strcmp (argv[first], "--allow-huge") == 0)
+    first++;
+  if (first >= argc)
     return FALSE;
-  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0
-      || strcmp (argv[1], "--version") == 0)
+  if (strcmp (argv[first], "--help") == 0 || strcmp (argv[first], "-h") == 0
+      || strcmp (argv[first], "--version") == 0)
     return TRUE;
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    if (strcmp (argv[1], commands[i].name) == 0)
+    if (strcmp (argv[first], commands[i].name) == 0)
       return TRUE;
   return FALSE;
+}
+
+/* --allow-huge is the same for every command: taken out of @argv here, before the
+ * command parses its own options. */
+static int
+take_global_options (int argc, char **argv)
+{
+  int out = 1;
+
+  for (int i = 1; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--allow-huge") == 0)
+        {
+          iv_input_set_allow_huge (TRUE);
+          continue;
+        }
+      argv[out++] = argv[i];
+    }
+  argv[out] = NULL;
+  return out;
 }
 
 int
@@ -68,6 +96,12 @@ iv_cli_run (int argc, char **argv)
 {
   g_return_val_if_fail (argc >= 2, IV_EXIT_USAGE);
 
+  argc = take_global_options (argc, argv);
+  if (argc < 2)
+    {
+      print_help (stderr);
+      return IV_EXIT_USAGE;
+    }
   if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
     {
       print_help (stdout);
@@ -121,5 +155,20 @@ _iv_cli_number (const char *command, const char *option, const char *text, gbool
       return FALSE;
     }
   *out = v;
+  return TRUE;
+}
+
+gboolean
+_iv_cli_output_is_folder (const char *command, const char *output)
+{
+  g_autofree char *display = NULL;
+  g_autofree char *example = NULL;
+
+  if (!output || !g_file_test (output, G_FILE_TEST_IS_DIR))
+    return FALSE;
+  display = g_filename_display_name (output);
+  example = g_build_filename (display, "figure.png", NULL);
+  fprintf (stderr, _("inferview %s: %s: is a folder; -o names the figure file to write (e.g. %s)\n"),
+           command, display, example);
   return TRUE;
 }

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "config.h"
+#include "iv-input.h"
 #include "iv-preferences-window.h"
 #include "iv-window.h"
 
@@ -163,6 +164,16 @@ iv_application_dispose (GObject *object)
   G_OBJECT_CLASS (iv_application_parent_class)->dispose (object);
 }
 
+/* Handled in the process that was started (before any load runs on a worker thread);
+ * with a running instance, files passed on to it follow that instance's policy. */
+static int
+iv_application_handle_local_options (GApplication *app, GVariantDict *options)
+{
+  if (g_variant_dict_contains (options, "allow-huge"))
+    iv_input_set_allow_huge (TRUE);
+  return -1;
+}
+
 static void
 iv_application_class_init (IvApplicationClass *klass)
 {
@@ -173,11 +184,19 @@ iv_application_class_init (IvApplicationClass *klass)
   app_class->startup = iv_application_startup;
   app_class->activate = iv_application_activate;
   app_class->open = iv_application_open;
+  app_class->handle_local_options = iv_application_handle_local_options;
 }
 
 static void
 iv_application_init (IvApplication *self)
 {
+  static const GOptionEntry entries[] = {
+    { "allow-huge", 0, 0, G_OPTION_ARG_NONE, NULL,
+      N_("Open compressed files even when they expand more than 1000-fold (refused by default as likely decompression bombs)"),
+      NULL },
+    { NULL },
+  };
+  g_application_add_main_option_entries (G_APPLICATION (self), entries);
 }
 
 IvApplication *
