@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "config.h"
+#include "iv-settings.h"
 #include "iv-input.h"
 #include "iv-preferences-window.h"
 #include "iv-window.h"
@@ -134,7 +135,7 @@ iv_application_startup (GApplication *app)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), shortcuts[i].action,
                                            shortcuts[i].accels);
 
-  self->settings = g_settings_new (APP_ID);
+  self->settings = iv_settings_new ();
   g_signal_connect_swapped (self->settings, "changed::color-scheme",
                             G_CALLBACK (apply_color_scheme), self);
   apply_color_scheme (self);

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "config.h"
+#include "iv-settings.h"
 #include "iv-theme.h"
 
 struct _IvExportDialog
@@ -338,7 +339,7 @@ iv_export_dialog_init (IvExportDialog *self)
 
   self->syncing = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->settings = g_settings_new (APP_ID);
+  self->settings = iv_settings_new ();
   self->presets = iv_export_get_presets (&self->n_presets);
   for (guint i = 0; i < self->n_presets; i++)
     gtk_string_list_append (presets, _(self->presets[i].label));

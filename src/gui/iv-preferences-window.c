@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "config.h"
+#include "iv-settings.h"
 
 struct _IvPreferencesWindow
 {
@@ -68,7 +69,7 @@ static void
 iv_preferences_window_init (IvPreferencesWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->settings = g_settings_new (APP_ID);
+  self->settings = iv_settings_new ();
   g_settings_bind_with_mapping (self->settings, "color-scheme", self->style_row, "selected",
                                 G_SETTINGS_BIND_DEFAULT, scheme_to_index, index_to_scheme, NULL,
                                 NULL);

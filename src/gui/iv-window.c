@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "config.h"
+#include "iv-settings.h"
 #include "iv-samples.h"
 #include "iv-window-private.h"
 
@@ -462,7 +463,7 @@ iv_window_init (IvWindow *self)
   self->sidebar_visible = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->settings = g_settings_new (APP_ID);
+  self->settings = iv_settings_new ();
   self->documents = g_list_store_new (IV_TYPE_DOCUMENT);
   iv_sidebar_set_model (self->sidebar, G_LIST_MODEL (self->documents));
   g_signal_connect (self->sidebar, "document-activated", G_CALLBACK (on_sidebar_activated), self);
