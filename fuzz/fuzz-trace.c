@@ -26,7 +26,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   {
     IvTraceBuilder *b = _iv_trace_builder_new (NULL, IV_TRACE_PIPELINED);
     if (_iv_trace_load_pipelined (b, in, NULL, &error))
-      t = _iv_trace_builder_finish (b);
+      t = _iv_trace_builder_finish (b, &error);
     _iv_trace_builder_free (b);
   }
 #else

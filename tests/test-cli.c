@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <yajl/yajl_tree.h>
+#include <zlib.h>
 
 #include "iv-test-util.h"
 
@@ -24,12 +25,16 @@ result_clear (Result *r)
   g_free (r->err);
 }
 
-/* In the child: a file-size limit, as a full disk or a quota would impose. */
+/* In the child: a file-size limit, as a full disk or a quota would impose, or (with
+ * the high bit of @data set) an address-space limit, as a small machine would. */
+#define MEMORY_LIMIT ((gsize) 1 << 62)
+
 static void
 limit_file_size (gpointer data)
 {
-  struct rlimit lim = { GPOINTER_TO_SIZE (data), GPOINTER_TO_SIZE (data) };
-  setrlimit (RLIMIT_FSIZE, &lim);
+  gsize v = GPOINTER_TO_SIZE (data);
+  struct rlimit lim = { v & ~MEMORY_LIMIT, v & ~MEMORY_LIMIT };
+  setrlimit (v & MEMORY_LIMIT ? RLIMIT_AS : RLIMIT_FSIZE, &lim);
 }
 
 static Result
@@ -586,6 +591,50 @@ test_write_failures (void)
   iv_test_remove_tree (dir);
 }
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define UNDER_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define UNDER_SANITIZER 1
+#endif
+#endif
+
+/* A trace larger than the memory allowed: one error naming the file and how far it got,
+ * exit status 1, not GLib's abort. (Sanitizers reserve terabytes of address space, so
+ * the limit cannot be tried under them.) */
+static void
+test_out_of_memory (void)
+{
+#ifdef UNDER_SANITIZER
+  g_test_skip ("an address-space limit cannot be combined with a sanitizer");
+#else
+  g_autofree char *dir = g_dir_make_tmp ("iv-cli-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "big.json.gz", NULL);
+  gzFile gz = gzopen (path, "wb1");
+  Result r;
+
+  g_assert_nonnull (gz);
+  gzputs (gz, "[");
+  for (guint i = 0; i < 1500000; i++)
+    gzprintf (gz, "{\"ph\":\"X\",\"name\":\"k%u\",\"pid\":1,\"tid\":%u,\"ts\":%u,\"dur\":1},",
+              i % 50, i % 4, i * 2);
+  gzputs (gz, "{}]");
+  g_assert_cmpint (gzclose (gz), ==, Z_OK);
+
+  r = run_limited (MEMORY_LIMIT | (120u << 20), "trace", path, "--stats", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "big.json.gz: out of memory after "));
+  g_assert_null (strstr (r.err, "GLib-ERROR"));
+  result_clear (&r);
+  /* and with room enough it loads */
+  r = run ("trace", path, "--stats", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "1500000"));
+  result_clear (&r);
+  iv_test_remove_tree (dir);
+#endif
+}
+
 static void
 test_plot (void)
 {
@@ -651,5 +700,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/runs-json", test_runs_json);
   g_test_add_func ("/cli/plot", test_plot);
   g_test_add_func ("/cli/write-failures", test_write_failures);
+  g_test_add_func ("/cli/out-of-memory", test_out_of_memory);
   return g_test_run ();
 }

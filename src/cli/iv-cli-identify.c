@@ -12,6 +12,8 @@
 #include "iv-cli.h"
 #include "iv-sniff.h"
 
+#define IDENTIFY_HEAD_BYTES (G_GUINT64_CONSTANT (64) << 20)
+
 static JsonNode *
 result_to_json (const char *path, const IvSniffResult *r)
 {
@@ -24,6 +26,8 @@ result_to_json (const char *path, const IvSniffResult *r)
   json_builder_add_string_value (b, iv_kind_to_string (r->kind));
   json_builder_set_member_name (b, "events");
   json_builder_add_int_value (b, r->events);
+  json_builder_set_member_name (b, "events_partial");
+  json_builder_add_boolean_value (b, r->events_partial);
   json_builder_set_member_name (b, "truncated");
   json_builder_add_boolean_value (b, r->truncated);
   json_builder_set_member_name (b, "runs");
@@ -42,8 +46,9 @@ print_text (const char *path, const IvSniffResult *r)
   if (r->runs->len > 0)
     printf (", %u run%s", r->runs->len, r->runs->len == 1 ? "" : "s");
   if (r->events >= 0)
-    printf (", %" G_GINT64_FORMAT " %s", r->events,
-            iv_kind_get_group (r->kind) == IV_GROUP_RUNS ? "requests" : "events");
+    printf (", %s%" G_GINT64_FORMAT " %s%s", r->events_partial ? "at least " : "", r->events,
+            iv_kind_get_group (r->kind) == IV_GROUP_RUNS ? "requests" : "events",
+            r->events_partial ? " (counted in the head of each file)" : "");
   if (r->truncated)
     printf (", %s", "truncated");
   printf ("\n");
@@ -76,7 +81,10 @@ _iv_cli_identify (int argc, char **argv)
 
   for (guint i = 0; paths[i]; i++)
     {
-      g_autoptr (IvSniffResult) r = iv_sniff_path (paths[i], TRUE, NULL, NULL, NULL, &error);
+      /* Only the head of each file: identify answers at once, whatever the size (a
+       * compressed file could expand to terabytes). */
+      g_autoptr (IvSniffResult) r = iv_sniff_path_head (paths[i], TRUE, IDENTIFY_HEAD_BYTES, NULL,
+                                                        NULL, NULL, &error);
       if (!r)
         {
           _iv_cli_print_error (error);

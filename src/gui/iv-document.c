@@ -354,7 +354,8 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
     }
   /* A quick look decides how to load: traces are loaded whole (and kept), runs and
    * model configurations are read through to count and check them. */
-  r = iv_sniff_path (path, FALSE, NULL, NULL, cancellable, &error);
+  /* With progress: a file of nothing but whitespace is read up to the sniff's limit. */
+  r = iv_sniff_path (path, FALSE, on_worker_progress, self, cancellable, &error);
   if (r && (r->kind == IV_KIND_CHROME_TRACE || r->kind == IV_KIND_PIPELINED_TIMELINE))
     {
       IvTrace *trace = iv_trace_load (path, on_worker_progress, self, cancellable, &error);

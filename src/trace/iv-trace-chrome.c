@@ -219,7 +219,7 @@ dispatch (Parser *p)
         gint64 dur = p->has_dur ? CLAMP (p->dur_ns, 0, IV_TRACE_TIME_MAX - p->ts_ns) : 0;
         IvRawSlice s = { p->ts_ns, dur, p->args_off, args_len, name, cat,
                          _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD) };
-        g_array_append_val (b->slices, s);
+        _iv_trace_builder_add (b, b->slices, &s);
         break;
       }
     case 'B':
@@ -227,7 +227,7 @@ dispatch (Parser *p)
       {
         guint track = _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD);
         IvRawEdge e = { p->ts_ns, b->seq++, p->args_off, args_len, name, cat, track, track, p->ph };
-        g_array_append_val (b->edges, e);
+        _iv_trace_builder_add (b, b->edges, &e);
         break;
       }
     case 'i':
@@ -251,7 +251,7 @@ dispatch (Parser *p)
             {
               IvRawSample s = { p->ts_ns, _iv_trace_builder_series (b, track, p->args[i].key),
                                 g_ascii_strtod (p->args[i].text, NULL) };
-              g_array_append_val (b->samples, s);
+              _iv_trace_builder_add (b, b->samples, &s);
             }
         break;
       }
@@ -262,7 +262,7 @@ dispatch (Parser *p)
         IvRawEdge e = { p->ts_ns, b->seq++, p->args_off, args_len, name, cat,
                         _iv_trace_builder_track (b, p->pid, p->name, IV_TRACK_ASYNC),
                         intern_key (b, p->cat, p->name, p->id), p->ph };
-        g_array_append_val (b->async_edges, e);
+        _iv_trace_builder_add (b, b->async_edges, &e);
         break;
       }
     case 's':
@@ -271,7 +271,7 @@ dispatch (Parser *p)
       {
         IvRawFlow f = { p->ts_ns, _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD),
                         intern_key (b, p->cat, p->name, p->id), name, cat, p->ph, p->bp_e, b->seq++ };
-        g_array_append_val (b->flows, f);
+        _iv_trace_builder_add (b, b->flows, &f);
         break;
       }
     default:
@@ -477,6 +477,9 @@ on_end_map (void *ctx)
         {
           p->events++;
           dispatch (p);
+          /* out of memory: stop reading; the loader reports it */
+          if (p->b->out_of_memory)
+            return 0;
         }
     }
   return 1;
@@ -550,6 +553,11 @@ _iv_trace_load_chrome (IvTraceBuilder *b, IvInput *input, IvProgressFunc progres
   if (iv_json_stream_parse_at (input, &callbacks, p, IV_JSON_STREAM_DEFAULT, progress,
                                progress_data, cancellable, &p->pos, &stats, &local))
     {
+      if (b->out_of_memory)
+        {
+          _iv_trace_set_oom_error (b, p->events, error);
+          return FALSE;
+        }
       if (p->events_depth == -1 && p->events == 0 && !p->top_object)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,

@@ -47,17 +47,38 @@ typedef struct
   double value;
 } IvRawSample;
 
+/* A growable array whose growth can fail: the builder's big arrays hold millions of
+ * events, and running out of memory there must be an error the user reads ("out of
+ * memory after N events"), not GLib's abort. Its first two fields are named as GArray's,
+ * so g_array_index() reads it. */
+typedef struct
+{
+  gchar *data;
+  guint len;
+  guint capacity;
+  guint item_size;
+} IvGrowArray;
+
+IvGrowArray    *_iv_grow_array_new           (guint           item_size);
+void            _iv_grow_array_free          (IvGrowArray    *array);
+/* FALSE (nothing added) when the memory for it cannot be had. */
+gboolean        _iv_grow_array_append        (IvGrowArray    *array,
+                                              const void     *item);
+gboolean        _iv_grow_array_reserve       (IvGrowArray    *array,
+                                              gsize           n);
+
 typedef struct
 {
   IvTrace *trace;
   GHashTable *process_index;  /* pid key → index + 1 */
   GHashTable *track_index;    /* "pid\x1ftid", "pid\x1fasync\x1fname", … → index + 1 */
   GHashTable *series_index;   /* "track\x1fname" → index + 1 */
-  GArray *slices;             /* IvRawSlice */
-  GArray *edges;              /* B/E */
-  GArray *async_edges;        /* b/n/e */
-  GArray *flows;              /* IvRawFlow */
-  GArray *samples;            /* IvRawSample */
+  IvGrowArray *slices;        /* IvRawSlice */
+  IvGrowArray *edges;         /* B/E */
+  IvGrowArray *async_edges;   /* b/n/e */
+  IvGrowArray *flows;         /* IvRawFlow */
+  IvGrowArray *samples;       /* IvRawSample */
+  gboolean out_of_memory;     /* an append failed: the load stops with an error */
   guint64 seq;
   /* The last tracks looked up: consecutive events mostly come from a few threads. */
   struct { char pid[64], tid[64]; IvTrackKind kind; guint track; gboolean used; } cache[64];
@@ -82,7 +103,17 @@ guint           _iv_trace_builder_series     (IvTraceBuilder *b,
 void            _iv_trace_warn               (IvTrace        *trace,
                                               const char     *format,
                                               ...) G_GNUC_PRINTF (2, 3);
-IvTrace        *_iv_trace_builder_finish     (IvTraceBuilder *b);
+/* NULL with @error when the memory for the indexed trace cannot be had. */
+IvTrace        *_iv_trace_builder_finish     (IvTraceBuilder *b,
+                                              GError        **error);
+/* Appends to one of the builder's arrays; on failure marks the builder out of memory. */
+gboolean        _iv_trace_builder_add        (IvTraceBuilder *b,
+                                              IvGrowArray    *array,
+                                              const void     *item);
+/* The error for a builder that ran out of memory after @events events. */
+void            _iv_trace_set_oom_error      (IvTraceBuilder *b,
+                                              guint64         events,
+                                              GError        **error);
 
 /* Decimal text ("1712195495520014.900", "-3", "1.5e3") in µs → int64 ns. */
 gboolean        _iv_trace_parse_us           (const char     *text,

@@ -17,7 +17,78 @@
 #include "iv-sniff.h"
 #include "iv-trace-private.h"
 
+/* ---------- arrays that may fail to grow ---------- */
+
+IvGrowArray *
+_iv_grow_array_new (guint item_size)
+{
+  IvGrowArray *a = g_new0 (IvGrowArray, 1);
+  a->item_size = item_size;
+  return a;
+}
+
+void
+_iv_grow_array_free (IvGrowArray *a)
+{
+  if (!a)
+    return;
+  g_free (a->data);
+  g_free (a);
+}
+
+gboolean
+_iv_grow_array_reserve (IvGrowArray *a, gsize n)
+{
+  gsize cap;
+  gpointer grown;
+
+  if (n <= a->capacity)
+    return TRUE;
+  if (n > G_MAXUINT / 2)
+    return FALSE;
+  /* Grow by half again: less slack than doubling when the next step is what fails. */
+  cap = MAX (n, (gsize) a->capacity + a->capacity / 2 + 64);
+  cap = MIN (cap, (gsize) G_MAXUINT / 2);
+  grown = g_try_realloc_n (a->data, cap, a->item_size);
+  if (!grown)
+    return FALSE;
+  a->data = grown;
+  a->capacity = (guint) cap;
+  return TRUE;
+}
+
+gboolean
+_iv_grow_array_append (IvGrowArray *a, const void *item)
+{
+  if (a->len == a->capacity && !_iv_grow_array_reserve (a, (gsize) a->len + 1))
+    return FALSE;
+  memcpy (a->data + (gsize) a->len * a->item_size, item, a->item_size);
+  a->len++;
+  return TRUE;
+}
+
 /* ---------- builder ---------- */
+
+gboolean
+_iv_trace_builder_add (IvTraceBuilder *b, IvGrowArray *array, const void *item)
+{
+  if (b->out_of_memory)
+    return FALSE;
+  if (!_iv_grow_array_append (array, item))
+    b->out_of_memory = TRUE;
+  return !b->out_of_memory;
+}
+
+void
+_iv_trace_set_oom_error (IvTraceBuilder *b, guint64 events, GError **error)
+{
+  const char *path = b->trace && b->trace->path ? b->trace->path : "the trace";
+  g_autofree char *display = g_filename_display_name (path);
+
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+               "%s: out of memory after %" G_GUINT64_FORMAT " events; close other files or "
+               "open a smaller part of the trace", display, events);
+}
 
 IvTraceBuilder *
 _iv_trace_builder_new (const char *path, IvTraceFormat format)
@@ -41,11 +112,11 @@ _iv_trace_builder_new (const char *path, IvTraceFormat format)
   b->process_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   b->track_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   b->series_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  b->slices = g_array_new (FALSE, FALSE, sizeof (IvRawSlice));
-  b->edges = g_array_new (FALSE, FALSE, sizeof (IvRawEdge));
-  b->async_edges = g_array_new (FALSE, FALSE, sizeof (IvRawEdge));
-  b->flows = g_array_new (FALSE, FALSE, sizeof (IvRawFlow));
-  b->samples = g_array_new (FALSE, FALSE, sizeof (IvRawSample));
+  b->slices = _iv_grow_array_new (sizeof (IvRawSlice));
+  b->edges = _iv_grow_array_new (sizeof (IvRawEdge));
+  b->async_edges = _iv_grow_array_new (sizeof (IvRawEdge));
+  b->flows = _iv_grow_array_new (sizeof (IvRawFlow));
+  b->samples = _iv_grow_array_new (sizeof (IvRawSample));
   return b;
 }
 
@@ -58,11 +129,11 @@ _iv_trace_builder_free (IvTraceBuilder *b)
   g_hash_table_unref (b->process_index);
   g_hash_table_unref (b->track_index);
   g_hash_table_unref (b->series_index);
-  g_array_unref (b->slices);
-  g_array_unref (b->edges);
-  g_array_unref (b->async_edges);
-  g_array_unref (b->flows);
-  g_array_unref (b->samples);
+  _iv_grow_array_free (b->slices);
+  _iv_grow_array_free (b->edges);
+  _iv_grow_array_free (b->async_edges);
+  _iv_grow_array_free (b->flows);
+  _iv_grow_array_free (b->samples);
   g_free (b);
 }
 
@@ -180,7 +251,7 @@ compare_edges (const void *pa, const void *pb)
 
 /* Pairs begin and end events per track (and per async id) in time order. */
 static void
-match_edges (IvTraceBuilder *b, GArray *edges, gboolean async, gint64 end_ns)
+match_edges (IvTraceBuilder *b, IvGrowArray *edges, gboolean async, gint64 end_ns)
 {
   g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (IvRawEdge));
   guint64 unmatched_end = 0, unclosed = 0;
@@ -198,7 +269,8 @@ match_edges (IvTraceBuilder *b, GArray *edges, gboolean async, gint64 end_ns)
             {
               IvRawEdge *o = &g_array_index (stack, IvRawEdge, stack->len - 1);
               IvRawSlice s = { o->ts_ns, MAX (end_ns - o->ts_ns, 0), o->args_off, o->args_len, o->name, o->cat, o->track };
-              g_array_append_val (b->slices, s);
+              if (!_iv_trace_builder_add (b, b->slices, &s))
+                return;
               g_array_set_size (stack, stack->len - 1);
               unclosed++;
             }
@@ -219,7 +291,8 @@ match_edges (IvTraceBuilder *b, GArray *edges, gboolean async, gint64 end_ns)
           o = &g_array_index (stack, IvRawEdge, stack->len - 1);
           s = (IvRawSlice) { o->ts_ns, e->ts_ns - o->ts_ns, o->args_off, o->args_len,
                              o->name ? o->name : e->name, o->cat ? o->cat : e->cat, o->track };
-          g_array_append_val (b->slices, s);
+          if (!_iv_trace_builder_add (b, b->slices, &s))
+            return;
           g_array_set_size (stack, stack->len - 1);
         }
       else if (e->ph == 'n')
@@ -498,7 +571,7 @@ static void
 bind_flows (IvTraceBuilder *b)
 {
   IvTrace *t = b->trace;
-  GArray *raw = b->flows;
+  IvGrowArray *raw = b->flows;
   guint64 dangling = 0;
 
   if (raw->len > 0) /* qsort's base may not be NULL, even for 0 items */
@@ -546,11 +619,25 @@ bind_flows (IvTraceBuilder *b)
 
 /* ---------- finish ---------- */
 
-static void
+typedef struct
+{
+  gint64 ts_ns;
+  double value;
+} Sample;
+
+/* g_qsort_with_data is a stable merge sort: equal times keep their file order. */
+static int
+compare_samples (const void *pa, const void *pb, void *user_data)
+{
+  const Sample *a = pa, *b = pb;
+  return a->ts_ns < b->ts_ns ? -1 : a->ts_ns > b->ts_ns;
+}
+
+static gboolean
 build_samples (IvTraceBuilder *b)
 {
   IvTrace *t = b->trace;
-  GArray *raw = b->samples;
+  IvGrowArray *raw = b->samples;
   g_autofree gsize *count = g_new0 (gsize, MAX (t->series->len, 1));
   g_autofree gsize *fill = g_new0 (gsize, MAX (t->series->len, 1));
   gsize off = 0;
@@ -567,9 +654,11 @@ build_samples (IvTraceBuilder *b)
       fill[s] = off;
       off += count[s];
     }
+  t->sample_ns = g_try_new (gint64, MAX (raw->len, 1));
+  t->sample_value = g_try_new (double, MAX (raw->len, 1));
+  if (!t->sample_ns || !t->sample_value)
+    return FALSE;
   t->n_samples = raw->len;
-  t->sample_ns = g_new (gint64, MAX (raw->len, 1));
-  t->sample_value = g_new (double, MAX (raw->len, 1));
   for (guint i = 0; i < raw->len; i++)
     {
       IvRawSample *r = &g_array_index (raw, IvRawSample, i);
@@ -580,25 +669,27 @@ build_samples (IvTraceBuilder *b)
       se->min = MIN (se->min, r->value);
       se->max = MAX (se->max, r->value);
     }
-  /* Samples of a series in time order (insertion sort within series: usually sorted). */
+  /* Samples of a series in time order: usually they are already; otherwise a stable sort
+   * (an insertion sort would be quadratic on a series written backwards). */
   for (guint s = 0; s < t->series->len; s++)
     {
       IvCounterSeries *se = &g_array_index (t->series, IvCounterSeries, s);
-      for (gsize i = se->first + 1; i < se->first + se->n; i++)
+      gboolean sorted = TRUE;
+      for (gsize i = se->first + 1; i < se->first + se->n && sorted; i++)
+        sorted = t->sample_ns[i - 1] <= t->sample_ns[i];
+      if (!sorted)
         {
-          gint64 ts = t->sample_ns[i];
-          double v = t->sample_value[i];
-          gsize j = i;
-          while (j > se->first && t->sample_ns[j - 1] > ts)
-            {
-              t->sample_ns[j] = t->sample_ns[j - 1];
-              t->sample_value[j] = t->sample_value[j - 1];
-              j--;
-            }
-          t->sample_ns[j] = ts;
-          t->sample_value[j] = v;
+          g_autofree Sample *tmp = g_try_new (Sample, se->n);
+          if (!tmp)
+            return FALSE;
+          for (gsize i = 0; i < se->n; i++)
+            tmp[i] = (Sample) { t->sample_ns[se->first + i], t->sample_value[se->first + i] };
+          g_qsort_with_data (tmp, (gint) se->n, sizeof (Sample), compare_samples, NULL);
+          for (gsize i = 0; i < se->n; i++)
+            t->sample_ns[se->first + i] = tmp[i].ts_ns, t->sample_value[se->first + i] = tmp[i].value;
         }
     }
+  return TRUE;
 }
 
 /* Series in track order (first appearance within a track), so that a track's series are
@@ -641,14 +732,40 @@ compare_instants (const void *pa, const void *pb)
   return a->ts_ns < b->ts_ns ? -1 : a->ts_ns > b->ts_ns;
 }
 
+/* The indexed columns and the finish step's scratch, all tried before any work: running
+ * out of memory is found before anything is half-built, and reported. */
+static gboolean
+allocate_columns (IvTrace *t, gsize n, guint32 **order, guint32 **tmp, guint **depth, gint64 **self)
+{
+  gsize m = MAX (n, 1);
+
+  *order = g_try_new (guint32, m);
+  *tmp = g_try_new (guint32, m);
+  *depth = g_try_new (guint, m);
+  *self = g_try_new (gint64, m);
+  t->start_ns = g_try_new (gint64, m);
+  t->dur_ns = g_try_new (gint64, m);
+  t->self_ns = g_try_new (gint64, m);
+  t->name = g_try_new (guint32, m);
+  t->cat = g_try_new (guint32, m);
+  t->args_off = g_try_new (guint64, m);
+  t->args_len = g_try_new (guint32, m);
+  t->row = g_try_new (guint32, m);
+  t->coarse_start = g_try_new (gint64, n / IV_TRACE_COARSE + 1);
+  t->coarse_max_dur = g_try_new0 (gint64, n / IV_TRACE_COARSE + 1);
+  return *order && *tmp && *depth && *self && t->start_ns && t->dur_ns && t->self_ns && t->name
+         && t->cat && t->args_off && t->args_len && t->row && t->coarse_start && t->coarse_max_dur;
+}
+
 IvTrace *
-_iv_trace_builder_finish (IvTraceBuilder *b)
+_iv_trace_builder_finish (IvTraceBuilder *b, GError **error)
 {
   IvTrace *t = b->trace;
   gint64 end = G_MININT64, start = G_MAXINT64;
   IvRawSlice *raw;
   gsize n;
   g_autofree guint32 *order = NULL;
+  g_autofree guint32 *tmp = NULL;
   g_autofree guint *depth = NULL;
   g_autofree gint64 *self = NULL;
   g_autofree guint *n_overflow = NULL;
@@ -684,6 +801,17 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
     match_edges (b, b->async_edges, TRUE, end);
     t->n_async_slices = b->slices->len - before;
   }
+  /* Every begin/end pair is a slice now: the raw edges are done with. */
+  g_clear_pointer (&b->edges, _iv_grow_array_free);
+  g_clear_pointer (&b->async_edges, _iv_grow_array_free);
+  b->edges = _iv_grow_array_new (sizeof (IvRawEdge));
+  b->async_edges = _iv_grow_array_new (sizeof (IvRawEdge));
+  if (b->out_of_memory
+      || !allocate_columns (t, b->slices->len, &order, &tmp, &depth, &self))
+    {
+      _iv_trace_set_oom_error (b, b->slices->len, error);
+      return NULL;
+    }
 
   /* Tracks in display order: processes ranked, then their tracks. */
   classify (t);
@@ -726,7 +854,6 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
    * track they usually arrive in time order already, so most buckets skip the sort. */
   n = b->slices->len;
   raw = (IvRawSlice *) b->slices->data;
-  order = g_new (guint32, MAX (n, 1));
   {
     guint n_tracks = t->tracks->len;
     g_autofree gsize *bucket = g_new0 (gsize, n_tracks + 1);
@@ -739,9 +866,7 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
       for (gsize i = 0; i < n; i++)
         order[fill[raw[i].track]++] = (guint32) i;
     }
-    /* Not zeroed: place_track writes every entry. */
-    depth = g_new (guint, MAX (n, 1));
-    self = g_new (gint64, MAX (n, 1));
+    /* depth and self are not zeroed: place_track writes every entry. */
     n_overflow = g_new0 (guint, MAX (n_tracks, 1));
     for (guint k = 0; k < n_tracks; k++)
       {
@@ -758,7 +883,6 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
         {
           guint deepest = 0, n_rows;
           g_autofree gsize *count = NULL;
-          g_autofree guint32 *tmp = NULL;
           for (gsize i = 0; i < m; i++)
             if (!(depth[o[i]] & OVERFLOW_BIT))
               deepest = MAX (deepest, depth[o[i]] + 1);
@@ -766,7 +890,7 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
           if (n_rows <= 1)
             continue;
           count = g_new0 (gsize, n_rows + 1);
-          tmp = g_memdup2 (o, m * sizeof (guint32));
+          memcpy (tmp, o, m * sizeof (guint32));
           for (gsize i = 0; i < m; i++)
             {
               guint d = depth[tmp[i]];
@@ -787,14 +911,6 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
 
   /* Columns ordered by track, row (depths, then overflow rows) and start. */
   t->n_slices = n;
-  t->start_ns = g_new (gint64, MAX (n, 1));
-  t->dur_ns = g_new (gint64, MAX (n, 1));
-  t->self_ns = g_new (gint64, MAX (n, 1));
-  t->name = g_new (guint32, MAX (n, 1));
-  t->cat = g_new (guint32, MAX (n, 1));
-  t->args_off = g_new (guint64, MAX (n, 1));
-  t->args_len = g_new (guint32, MAX (n, 1));
-  t->row = g_new (guint32, MAX (n, 1));
   for (gsize i = 0; i < n; i++)
     {
       IvRawSlice *s = &raw[order[i]];
@@ -837,16 +953,18 @@ _iv_trace_builder_finish (IvTraceBuilder *b)
           row->depth += deepest;
         }
     }
-  g_array_set_size (b->slices, 0);
-  t->coarse_start = g_new (gint64, n / IV_TRACE_COARSE + 1);
-  t->coarse_max_dur = g_new0 (gint64, n / IV_TRACE_COARSE + 1);
+  b->slices->len = 0;
   for (gsize g = 0; g * IV_TRACE_COARSE < n; g++)
     t->coarse_start[g] = t->start_ns[g * IV_TRACE_COARSE];
   for (gsize i = 0; i < n; i++)
     t->coarse_max_dur[i / IV_TRACE_COARSE] = MAX (t->coarse_max_dur[i / IV_TRACE_COARSE], t->dur_ns[i]);
 
   group_series_by_track (b);
-  build_samples (b);
+  if (!build_samples (b))
+    {
+      _iv_trace_set_oom_error (b, n + b->samples->len, error);
+      return NULL;
+    }
   /* Counter tracks point at their series (contiguous now). */
   for (guint s = 0; s < t->series->len; s++)
     {
@@ -1025,14 +1143,13 @@ iv_trace_load_input (IvInput *input, const char *path, IvProgressFunc progress,
   /* Kineto-like events are 100–200 bytes: reserving up front saves copying a growing
    * array of millions of slices. */
   if (iv_input_get_compression (input) == IV_COMPRESSION_NONE && iv_input_get_raw_size (input) > 0)
-    g_array_set_size (b->slices, MIN (iv_input_get_raw_size (input) / 160, G_MAXUINT / 2)),
-    g_array_set_size (b->slices, 0);
+    _iv_grow_array_reserve (b->slices, MIN (iv_input_get_raw_size (input) / 160, G_MAXUINT / 4));
   if (!_iv_trace_load_chrome (b, input, progress, progress_data, cancellable, error))
     {
       _iv_trace_builder_free (b);
       return NULL;
     }
-  t = _iv_trace_builder_finish (b);
+  t = _iv_trace_builder_finish (b, error);
   _iv_trace_builder_free (b);
 #ifdef __GLIBC__
   /* The builder's temporary arrays (several times the final columns) are free now;
@@ -1065,7 +1182,7 @@ iv_trace_load (const char *path, IvProgressFunc progress, gpointer progress_data
           _iv_trace_builder_free (b);
           return NULL;
         }
-      t = _iv_trace_builder_finish (b);
+      t = _iv_trace_builder_finish (b, error);
       _iv_trace_builder_free (b);
       return t;
     }

@@ -59,6 +59,8 @@ struct _IvInput
   guint head_len, head_pos;
   gboolean head_checked;
   guint64 decoded;      /* decompressed bytes handed out so far */
+  guint64 read_limit;   /* 0: none; else the text ends here for the reader */
+  gboolean hit_limit;
   guint64 huge_floor;
   guint huge_ratio;
 };
@@ -461,6 +463,15 @@ iv_input_read (IvInput *input, void *buffer, gsize size, GError **error)
 
   if (size == 0)
     return 0;
+  if (input->read_limit)
+    {
+      if (input->decoded >= input->read_limit)
+        {
+          input->hit_limit = TRUE;
+          return 0;
+        }
+      size = MIN (size, input->read_limit - input->decoded);
+    }
   if (!input->head_checked && !check_head (input, error))
     return -1;
   if (input->head_pos < input->head_len)
@@ -515,6 +526,20 @@ iv_input_load_document (const char *path, gsize max_bytes, gsize *length, GError
   g_autoptr (IvInput) in = iv_input_open (path, error);
 
   return in ? iv_input_read_all (in, max_bytes, length, error) : NULL;
+}
+
+void
+iv_input_set_read_limit (IvInput *input, guint64 max_bytes)
+{
+  g_return_if_fail (input != NULL);
+  input->read_limit = max_bytes;
+}
+
+gboolean
+iv_input_hit_read_limit (IvInput *input)
+{
+  g_return_val_if_fail (input != NULL, FALSE);
+  return input->hit_limit;
 }
 
 void

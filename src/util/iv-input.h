@@ -49,6 +49,12 @@ char         *iv_input_load_document   (const char  *path,
                                         gsize       *length,
                                         GError     **error);
 
+/* Reading stops (as at the end) after @max_bytes of text, 0 for no limit; then
+ * iv_input_hit_read_limit() says the text went on. For looking at a file's head only. */
+void          iv_input_set_read_limit  (IvInput     *input,
+                                        guint64      max_bytes);
+gboolean      iv_input_hit_read_limit  (IvInput     *input);
+
 /* --allow-huge: read compressed files whatever their expansion ratio (process-wide). */
 void          iv_input_set_allow_huge  (gboolean     allow);
 /* For tests: refuse past @floor_bytes when the text outgrows @ratio × the compressed bytes. */

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 
 #define MAX_FOLDER_DEPTH 8
+/* A quick sniff decides from the first keys; no known format hides them further in. */
+#define QUICK_HEAD_BYTES (G_GUINT64_CONSTANT (16) << 20)
 
 typedef struct
 {
@@ -287,6 +289,25 @@ iv_sniff_input (IvInput *input, gboolean deep, IvProgressFunc progress, gpointer
       g_propagate_error (error, g_steal_pointer (&local));
       return NULL;
     }
+  /* Only the head was read (a read limit): what it showed, counts as lower bounds. */
+  if (iv_input_hit_read_limit (input) && (!local || local->domain == IV_JSON_STREAM_ERROR))
+    {
+      if (s.kind == IV_KIND_UNKNOWN)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "%s: not a trace, an AIPerf run or a model configuration "
+                       "(no known key in its first %" G_GUINT64_FORMAT " MiB)",
+                       iv_input_get_name (input), stats.bytes >> 20);
+          return NULL;
+        }
+      r = result_new (s.kind, iv_input_get_name (input));
+      if (deep)
+        {
+          r->events = s.records ? s.top_values : s.counted ? s.count : -1;
+          r->events_partial = TRUE;
+        }
+      return r;
+    }
   if (!ok && stats.bytes == 0 && local && local->domain == IV_JSON_STREAM_ERROR)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: the file is empty",
@@ -496,9 +517,11 @@ compare_paths (gconstpointer a, gconstpointer b)
   return iv_natural_compare (*(const char *const *) a, *(const char *const *) b);
 }
 
-/* Request records are one JSON object per line: count non-empty lines. */
+/* Request records are one JSON object per line: count non-empty lines (in the first
+ * @head_bytes of text when not 0; then *@partial says whether there was more). */
 static gint64
-count_records (const char *path, GCancellable *cancellable, GError **error)
+count_records (const char *path, guint64 head_bytes, gboolean *partial, GCancellable *cancellable,
+               GError **error)
 {
   g_autoptr (IvInput) in = iv_input_open (path, error);
   g_autofree char *buf = NULL;
@@ -508,6 +531,7 @@ count_records (const char *path, GCancellable *cancellable, GError **error)
 
   if (!in)
     return -1;
+  iv_input_set_read_limit (in, head_bytes);
   buf = g_malloc (1 << 16);
   while ((n = iv_input_read (in, buf, 1 << 16, error)) > 0)
     {
@@ -526,11 +550,14 @@ count_records (const char *path, GCancellable *cancellable, GError **error)
     }
   if (n < 0)
     return -1;
-  return lines + in_line;
+  *partial = iv_input_hit_read_limit (in);
+  /* a line cut by the limit is not a whole record */
+  return lines + (in_line && !*partial);
 }
 
 static IvSniffResult *
-sniff_folder (const char *path, gboolean deep, GCancellable *cancellable, GError **error)
+sniff_folder (const char *path, gboolean deep, guint64 head_bytes, GCancellable *cancellable,
+              GError **error)
 {
   g_autoptr (GPtrArray) runs = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GHashTable) visited = g_hash_table_new_full (folder_id_hash, folder_id_equal, g_free, NULL);
@@ -565,13 +592,15 @@ sniff_folder (const char *path, gboolean deep, GCancellable *cancellable, GError
           records = find_records_file (runs->pdata[i], names);
           if (records)
             {
-              gint64 n = count_records (records, cancellable, error);
+              gboolean partial = FALSE;
+              gint64 n = count_records (records, head_bytes, &partial, cancellable, error);
               if (n < 0)
                 {
                   iv_sniff_result_free (r);
                   return NULL;
                 }
               r->events += n;
+              r->events_partial |= partial;
             }
         }
     }
@@ -582,6 +611,13 @@ sniff_folder (const char *path, gboolean deep, GCancellable *cancellable, GError
 IvSniffResult *
 iv_sniff_path (const char *path, gboolean deep, IvProgressFunc progress, gpointer progress_data,
                GCancellable *cancellable, GError **error)
+{
+  return iv_sniff_path_head (path, deep, 0, progress, progress_data, cancellable, error);
+}
+
+IvSniffResult *
+iv_sniff_path_head (const char *path, gboolean deep, guint64 head_bytes, IvProgressFunc progress,
+                    gpointer progress_data, GCancellable *cancellable, GError **error)
 {
   g_autoptr (IvInput) in = NULL;
   IvSniffResult *r;
@@ -598,11 +634,14 @@ iv_sniff_path (const char *path, gboolean deep, IvProgressFunc progress, gpointe
       return NULL;
     }
   if (S_ISDIR (st.st_mode))
-    return sniff_folder (path, deep, cancellable, error);
+    return sniff_folder (path, deep, head_bytes, cancellable, error);
 
   in = iv_input_open (path, error);
   if (!in)
     return NULL;
+  /* Deciding the kind never needs more than the head; whitespace or an unknown format
+   * must not be read (or decompressed) to the end for that. */
+  iv_input_set_read_limit (in, deep ? head_bytes : QUICK_HEAD_BYTES);
   r = iv_sniff_input (in, deep, progress, progress_data, cancellable, error);
   if (!r)
     return NULL;
@@ -613,7 +652,7 @@ iv_sniff_path (const char *path, gboolean deep, IvProgressFunc progress, gpointe
   if (r->kind == IV_KIND_RUN)
     {
       g_autofree char *dir = g_path_get_dirname (path);
-      IvSniffResult *run = sniff_folder (dir, deep, cancellable, error);
+      IvSniffResult *run = sniff_folder (dir, deep, head_bytes, cancellable, error);
       iv_sniff_result_free (r);
       return run;
     }

@@ -34,6 +34,7 @@ typedef struct
   gint64 events;     /* top-level events (traces) or request records (runs); -1 unknown */
   guint64 size;      /* bytes on disk */
   gboolean truncated;/* a trace whose text ends early: usable up to there */
+  gboolean events_partial; /* only the head was read: events is a lower bound */
 } IvSniffResult;
 
 IvGroup        iv_kind_get_group        (IvKind kind);
@@ -42,6 +43,15 @@ const char    *iv_kind_to_string        (IvKind kind);
 /* deep = FALSE decides from the first keys; TRUE also reads everything to count events. */
 IvSniffResult *iv_sniff_path            (const char     *path,
                                          gboolean        deep,
+                                         IvProgressFunc  progress,
+                                         gpointer        progress_data,
+                                         GCancellable   *cancellable,
+                                         GError        **error);
+/* As iv_sniff_path; a deep sniff counts only in the first @head_bytes of text of each
+ * file (0: all of it), setting events_partial when there was more. */
+IvSniffResult *iv_sniff_path_head       (const char     *path,
+                                         gboolean        deep,
+                                         guint64         head_bytes,
                                          IvProgressFunc  progress,
                                          gpointer        progress_data,
                                          GCancellable   *cancellable,
