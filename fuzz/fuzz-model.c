@@ -1,10 +1,12 @@
 /* fuzz-model.c: libFuzzer target for the model's text parsers: the first byte picks the
- * Hugging Face config importer, the hardware JSON reader or the presets TSV reader; any
- * input must end in a model (then evaluated) or in an error naming the input. */
+ * Hugging Face config importer, the hardware JSON reader, the presets TSV reader or the
+ * saved-configurations reader; any input must end in a result (a model is then
+ * evaluated) or in an error naming the input. */
 #include <glib.h>
 #include <stdint.h>
 
 #include "iv-model.h"
+#include "iv-saved.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
@@ -17,14 +19,14 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (size < 1)
     return 0;
   text = g_strndup ((const char *) data + 1, size - 1);
-  switch (data[0] % 3)
+  switch (data[0] % 4)
     {
     case 0:
       {
         g_autoptr (IvModel) m = iv_model_from_hf_json (text, "fuzz", &error);
         g_assert ((m != NULL) != (error != NULL));
-        if (m && m->d > 0 && m->H > 0 && m->n_layers > 0 && m->d < 1000000 && m->H < 100000
-            && m->n_layers < 100000 && (m->E == 0 || m->k <= m->E))
+        /* every model that passes the shape rules must evaluate cleanly */
+        if (m)
           {
             IvConfig c;
             IvResult r;
@@ -39,10 +41,28 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         g_assert ((hw != NULL) != (error != NULL));
         break;
       }
-    default:
+    case 2:
       {
         g_autoptr (GPtrArray) p = iv_presets_parse_tsv (text, "fuzz", &error);
         g_assert ((p != NULL) != (error != NULL));
+        break;
+      }
+    default:
+      {
+        /* the raw bytes: a saved file may hold anything, NULs included */
+        g_autoptr (GPtrArray) skipped = NULL;
+        g_autoptr (GPtrArray) list = iv_saved_parse ((const char *) data + 1, size - 1, "fuzz",
+                                                     &skipped, &error);
+        g_assert ((list != NULL) != (error != NULL));
+        for (guint i = 0; list && i < list->len; i++)
+          {
+            const IvSaved *sv = list->pdata[i];
+            const IvModel *m;
+            const IvHardware *hw;
+            IvResult r;
+            if (iv_saved_resolve (sv, NULL, &m, &hw, NULL))
+              iv_model_evaluate (m, hw, &sv->config, &r);
+          }
         break;
       }
     }

@@ -1,9 +1,11 @@
 /* fuzz-runs.c: libFuzzer target for the run loader's parsers. The first byte picks the
- * parser (per-request records, summary, telemetry, time slices), the rest is its file;
+ * parser (per-request records, summary, telemetry, time slices, or an aiperf plot
+ * configuration in YAML), the rest is its file;
  * whatever loads then has every metric's statistics and the plots' series computed. */
 #include <glib.h>
 #include <stdint.h>
 
+#include "iv-plot-config.h"
 #include "iv-run-private.h"
 #include "iv-run-series.h"
 
@@ -20,12 +22,18 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
   if (size < 1)
     return 0;
+  if (data[0] % 8 == 4)
+    {
+      g_autoptr (IvPlotConfig) c = iv_plot_config_parse ((const char *) data + 1, size - 1, "fuzz", &error);
+      g_assert ((c != NULL) != (error != NULL));
+      return 0;
+    }
   bytes = g_bytes_new_static (data + 1, size - 1);
   in = iv_input_new_from_bytes (bytes, "fuzz", &error);
   if (!in)
     return 0;
   r = _iv_run_new ("fuzz");
-  switch (data[0] % 4)
+  switch (data[0] % 8 % 4)
     {
     case 0: ok = _iv_run_load_records (r, in, NULL, NULL, NULL, &error); break;
     case 1: ok = _iv_run_load_summary (r, in, &error); break;

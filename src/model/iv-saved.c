@@ -187,54 +187,68 @@ parse_one (JsonNode *node, const char *path, guint i, GError **error)
 }
 
 GPtrArray *
-iv_saved_load (const char *path, GPtrArray **skipped, GError **error)
+iv_saved_parse (const char *text, gsize len, const char *source, GPtrArray **skipped,
+                GError **error)
 {
   g_autoptr (GPtrArray) list = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_saved_free);
-  g_autoptr (GError) local = NULL;
   g_autoptr (JsonNode) root = NULL;
-  g_autofree char *text = NULL;
-  gsize len = 0;
   gint64 version = 1;
   JsonArray *items;
   JsonObject *o;
 
   if (skipped)
     *skipped = g_ptr_array_new_with_free_func (g_free);
-  text = iv_input_load_document (path, IV_INPUT_DOCUMENT_MAX, &len, &local);
-  if (!text)
-    {
-      if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
-        return g_steal_pointer (&list);
-      g_propagate_error (error, g_steal_pointer (&local));
-      return NULL;
-    }
-  root = iv_json_parse (text, len, path, error);
+  root = iv_json_parse (text, len, source, error);
   if (!root)
     return NULL;
   o = JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
   if (!(items = iv_json_array (o, "configurations")))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: not a configurations file (an object with a “configurations” array)", path);
+                   "%s: not a configurations file (an object with a “configurations” array)", source);
       return NULL;
     }
   if (json_object_has_member (o, "version") && (!iv_json_int (o, "version", &version) || version != 1))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: version %" G_GINT64_FORMAT " is not one this Inferview reads (1)", path,
+                   "%s: version %" G_GINT64_FORMAT " is not one this Inferview reads (1)", source,
                    version);
       return NULL;
     }
   for (guint i = 0; i < json_array_get_length (items); i++)
     {
       g_autoptr (GError) bad = NULL;
-      IvSaved *s = parse_one (json_array_get_element (items, i), path, i, &bad);
+      IvSaved *s = parse_one (json_array_get_element (items, i), source, i, &bad);
       if (s)
         g_ptr_array_add (list, s);
       else if (skipped)
         g_ptr_array_add (*skipped, g_strdup (bad->message));
     }
   return g_steal_pointer (&list);
+}
+
+GPtrArray *
+iv_saved_load (const char *path, GPtrArray **skipped, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  g_autofree char *text = NULL;
+  gsize len = 0;
+
+  if (skipped)
+    *skipped = NULL;
+  text = iv_input_load_document (path, IV_INPUT_DOCUMENT_MAX, &len, &local);
+  if (!text)
+    {
+      if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+        {
+          if (skipped)
+            *skipped = g_ptr_array_new_with_free_func (g_free);
+          return g_ptr_array_new_with_free_func ((GDestroyNotify) iv_saved_free);
+        }
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
+  return iv_saved_parse (text, len, path, skipped, error);
 }
 
 char *

@@ -26,6 +26,12 @@ IvSaved   *iv_saved_copy        (const IvSaved *saved);
 GPtrArray *iv_saved_load        (const char   *path,
                                  GPtrArray   **skipped,
                                  GError      **error);
+/* As iv_saved_load, from @text (@len bytes) named @source in messages. */
+GPtrArray *iv_saved_parse       (const char   *text,
+                                 gsize         len,
+                                 const char   *source,
+                                 GPtrArray   **skipped,
+                                 GError      **error);
 /* Keeps the file at @path under a name no earlier copy has (PATH.corrupt, then
  * PATH.corrupt-2, …) and returns that name; @move takes the original away, otherwise it
  * stays where it is. */

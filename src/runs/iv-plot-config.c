@@ -371,6 +371,14 @@ parse (const char *text, gsize len, const char *file, GError **error)
   return g_steal_pointer (&c);
 }
 
+IvPlotConfig *
+iv_plot_config_parse (const char *text, gsize len, const char *source, GError **error)
+{
+  g_return_val_if_fail (text != NULL || len == 0, NULL);
+  g_return_val_if_fail (source != NULL, NULL);
+  return parse (text ? text : "", len, source, error);
+}
+
 GBytes *
 iv_plot_config_default_text (void)
 {

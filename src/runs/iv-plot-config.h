@@ -55,6 +55,11 @@ typedef struct
   GPtrArray *warnings;       /* char*: "FILE:LINE: …" */
 } IvPlotConfig;
 
+/* @text (@len bytes) read as the configuration named @source (for messages). */
+IvPlotConfig     *iv_plot_config_parse   (const char          *text,
+                                          gsize                len,
+                                          const char          *source,
+                                          GError             **error);
 /* @path NULL: the built-in default. */
 IvPlotConfig     *iv_plot_config_load    (const char          *path,
                                           GError             **error);
