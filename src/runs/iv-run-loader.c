@@ -451,7 +451,12 @@ telemetry_commit (TelemetryCtx *c)
           at = g->names->len - 1;
         }
       series = g->series->pdata[at];
-      g_array_append_val (series, g_array_index (c->values, double, i));
+      /* A field named twice in one record: the later value replaces the earlier, so
+       * every series stays exactly as long as the clock. */
+      if (series->len == g->ts_ns->len)
+        g_array_index (series, double, series->len - 1) = g_array_index (c->values, double, i);
+      else
+        g_array_append_val (series, g_array_index (c->values, double, i));
     }
   /* Fields this record lacks stay absent, keeping every series as long as the clock. */
   for (guint i = 0; i < g->series->len; i++)

@@ -37,8 +37,8 @@ iv_trace_stats_by_name (const IvTrace *t, gint64 t0, gint64 t1)
           a->max_ns = G_MININT64;
         }
       a->count++;
-      a->total_ns += t->dur_ns[s];
-      a->self_ns += t->self_ns[s];
+      a->total_ns = iv_trace_add_ns (a->total_ns, t->dur_ns[s]);
+      a->self_ns = iv_trace_add_ns (a->self_ns, t->self_ns[s]);
       a->min_ns = MIN (a->min_ns, t->dur_ns[s]);
       a->max_ns = MAX (a->max_ns, t->dur_ns[s]);
     }
@@ -191,7 +191,7 @@ iv_trace_gpu_stats (const IvTrace *t, gint64 t0, gint64 t1)
               if (row->depth > 0 && !row->overflow)
                 continue;
               kind = iv_trace_kernel_kind (t, s);
-              st.by_kind_ns[kind] += MAX (b - a, 0);
+              st.by_kind_ns[kind] = iv_trace_add_ns (st.by_kind_ns[kind], MAX (b - a, 0));
               st.kernels++;
               g_array_append_vals (kind == IV_KERNEL_COMM ? comm : compute, pair, 2);
             }
@@ -200,7 +200,7 @@ iv_trace_gpu_stats (const IvTrace *t, gint64 t0, gint64 t1)
       st.busy_ns = total (busy);
       st.idle_ns = MAX (hi - lo, 0) - st.busy_ns;
       for (int i = 0; i < IV_N_KERNEL_KINDS; i++)
-        g->by_kind_ns[i] += st.by_kind_ns[i];
+        g->by_kind_ns[i] = iv_trace_add_ns (g->by_kind_ns[i], st.by_kind_ns[i]);
       g_array_append_val (g->streams, st);
     }
   merge (comm);

@@ -78,7 +78,6 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
   JsonObject *root;
   JsonArray *events;
   const char *name = iv_input_get_name (input);
-  gint64 io_total = 0;
 
   doc = iv_json_parse_input (input, PIPELINED_MAX_BYTES, error);
   if (!doc)
@@ -217,10 +216,8 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
           continue;
         c->io_hidden_ns = covered (c->io_start_ns, c->io_end_ns, iv, m);
         c->io_exposed_ns = c->io_end_ns - c->io_start_ns - c->io_hidden_ns;
-        io_total += c->io_end_ns - c->io_start_ns;
       }
   }
-  (void) io_total;
   {
     IvProcess *p = t->processes->len ? t->processes->pdata[0] : NULL;
     if (p && !p->name)

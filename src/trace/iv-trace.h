@@ -17,6 +17,17 @@ G_BEGIN_DECLS
  * can be subtracted and any slice's start and duration added without overflowing. */
 #define IV_TRACE_TIME_MAX (G_GINT64_CONSTANT (1) << 62)
 
+/* Sums of many durations (a name's total time) can pass what 64 bits hold on a hostile
+ * trace; they stop at the limit instead of wrapping. */
+static inline gint64
+iv_trace_add_ns (gint64 a, gint64 b)
+{
+  gint64 r;
+  if (__builtin_add_overflow (a, b, &r))
+    return b > 0 ? G_MAXINT64 : G_MININT64;
+  return r;
+}
+
 typedef enum
 {
   IV_TRACE_CHROME,
