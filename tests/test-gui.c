@@ -882,6 +882,46 @@ test_model_view (void)
     g_assert_true (g_file_test (aside, G_FILE_TEST_IS_REGULAR));
     g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
     g_object_unref (other);
+
+    /* Nested 100,000 deep (it once crashed the app at every launch): set aside too, under
+     * a name of its own; the earlier copy is kept. */
+    {
+      g_autofree char *deep = g_strnfill (100000, '[');
+      g_autofree char *aside2 = g_strconcat (path, ".corrupt-2", NULL);
+      g_autofree char *kept = NULL;
+      g_assert_true (g_file_set_contents (path, deep, -1, NULL));
+      other = g_object_ref_sink (IV_MODEL_VIEW (iv_model_view_new ()));
+      g_assert_cmpuint (iv_model_view_get_saved (other)->len, ==, 0);
+      g_assert_true (g_file_test (aside2, G_FILE_TEST_IS_REGULAR));
+      g_assert_true (g_file_get_contents (aside, &kept, NULL, NULL));
+      g_assert_cmpstr (kept, ==, "{\"configurations\": [");
+      g_object_unref (other);
+      g_remove (aside2);
+    }
+
+    /* One bad configuration among good ones: the good ones load, the file as it was is
+     * kept aside, and the next save keeps the good ones. */
+    {
+      g_autofree char *good = NULL;
+      GPtrArray *list;
+      g_assert_true (g_file_set_contents (path,
+          "{\"configurations\": [{\"name\": \"keep-me\", \"model\": \"Llama-3.1-8B\", \"hardware\": \"ring4\","
+          " \"mode\": \"decode\", \"batch\": 1, \"tq\": 1, \"context\": 0, \"tp\": 1, \"cp\": 1,"
+          " \"tp_place\": \"pe\", \"cp_place\": \"pe\", \"ring\": \"kv\"}, {\"name\": 5}]}", -1, NULL));
+      g_remove (aside);
+      other = g_object_ref_sink (IV_MODEL_VIEW (iv_model_view_new ()));
+      list = iv_model_view_get_saved (other);
+      g_assert_cmpuint (list->len, ==, 1);
+      g_assert_cmpstr (((IvSaved *) list->pdata[0])->name, ==, "keep-me");
+      g_assert_true (g_file_test (aside, G_FILE_TEST_IS_REGULAR));
+      g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+      g_assert_true (iv_model_view_save (other, "another", &error));
+      g_assert_true (g_file_get_contents (path, &good, NULL, NULL));
+      g_assert_nonnull (strstr (good, "keep-me"));
+      g_assert_nonnull (strstr (good, "another"));
+      g_object_unref (other);
+      g_remove (path);
+    }
     g_remove (aside);
   }
 
