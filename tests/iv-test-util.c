@@ -42,3 +42,15 @@ iv_test_write_file (const char *dir, const char *name, const char *text)
   g_assert_cmpint (g_mkdir_with_parents (parent, 0755), ==, 0);
   g_assert_true (g_file_set_contents (path, text, -1, NULL));
 }
+
+guint
+iv_test_count_hidden (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (d && (name = g_dir_read_name (d)) != NULL)
+    n += name[0] == '.';
+  return n;
+}

@@ -12,4 +12,7 @@ void  iv_test_write_file  (const char *dir,
                            const char *name,
                            const char *text);
 
+/* Files in @dir whose name starts with "." (what an interrupted atomic write would leave). */
+guint iv_test_count_hidden (const char *dir);
+
 G_END_DECLS

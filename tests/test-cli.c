@@ -527,17 +527,6 @@ test_runs_json (void)
 
 /* `plot`: every default plot of the mode, named as aiperf names them, and summary.txt
  * saying why the others were skipped; a bad --format writes nothing. */
-static guint
-count_hidden (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-  guint n = 0;
-
-  while (d && (name = g_dir_read_name (d)) != NULL)
-    n += name[0] == '.';
-  return n;
-}
 
 /* A write that fails (here: a 20 kB file-size limit) is exit status 1 with the file and
  * the reason, the previous file intact, no temporary left; plot fails if any plot does;
@@ -560,13 +549,13 @@ test_write_failures (void)
   g_assert_nonnull (strstr (r.err, g_strerror (EFBIG)));
   g_assert_true (g_file_get_contents (fig, &contents, NULL, NULL));
   g_assert_cmpstr (contents, ==, "the previous figure");
-  g_assert_cmpuint (count_hidden (dir), ==, 0);
+  g_assert_cmpuint (iv_test_count_hidden (dir), ==, 0);
   result_clear (&r);
 
   r = run_limited (20000, "plot", one, "-o", plots, NULL);
   g_assert_cmpint (r.status, ==, 1);
   g_assert_nonnull (strstr (r.err, "could not be written"));
-  g_assert_cmpuint (count_hidden (plots), ==, 0);
+  g_assert_cmpuint (iv_test_count_hidden (plots), ==, 0);
   result_clear (&r);
 
   r = run ("plot", one, "-o", fig, NULL);

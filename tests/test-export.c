@@ -318,18 +318,6 @@ test_format_from_path (void)
   g_assert_null (iv_export_find_preset ("a4"));
 }
 
-/* Names in @dir that start with "." (the atomic file's temporaries). */
-static guint
-count_hidden (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-  guint n = 0;
-
-  while (d && (name = g_dir_read_name (d)) != NULL)
-    n += name[0] == '.';
-  return n;
-}
 
 static void
 test_atomic_file (void)
@@ -341,18 +329,18 @@ test_atomic_file (void)
   {
     g_autoptr (IvAtomicFile) f = iv_atomic_file_new (path, &error);
     g_assert_no_error (error);
-    g_assert_cmpuint (count_hidden (tmpdir), ==, 1);
+    g_assert_cmpuint (iv_test_count_hidden (tmpdir), ==, 1);
     g_assert_true (iv_atomic_file_write (f, "half", 4, &error));
     /* dropped without commit: nothing appears and the temporary goes */
   }
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
-  g_assert_cmpuint (count_hidden (tmpdir), ==, 0);
+  g_assert_cmpuint (iv_test_count_hidden (tmpdir), ==, 0);
   g_assert_true (iv_atomic_file_set_contents (path, "done", -1, &error));
   g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
   g_assert_cmpstr (contents, ==, "done");
   g_assert_false (iv_atomic_file_set_contents ("/nonexistent-dir/x.txt", "x", -1, &error));
   g_assert_nonnull (strstr (error->message, "/nonexistent-dir/x.txt"));
-  g_assert_cmpuint (count_hidden (tmpdir), ==, 0);
+  g_assert_cmpuint (iv_test_count_hidden (tmpdir), ==, 0);
 }
 
 /* A folder, a FIFO or a device is never replaced; a symlink's target is written. */
@@ -387,7 +375,7 @@ test_atomic_destinations (void)
   g_assert_true (S_ISLNK (st.st_mode));
   g_assert_true (g_file_get_contents (target, &contents, NULL, NULL));
   g_assert_cmpstr (contents, ==, "new");
-  g_assert_cmpuint (count_hidden (tmpdir), ==, 0);
+  g_assert_cmpuint (iv_test_count_hidden (tmpdir), ==, 0);
 }
 
 /* Under a file-size limit every format fails with the file's name and the reason, the
@@ -422,7 +410,7 @@ test_write_failure (void)
           g_assert_nonnull (strstr (error->message, g_strerror (EFBIG)));
           g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
           g_assert_cmpstr (contents, ==, "previous figure");
-          g_assert_cmpuint (count_hidden (tmpdir), ==, 0);
+          g_assert_cmpuint (iv_test_count_hidden (tmpdir), ==, 0);
         }
       return;
     }
