@@ -20,11 +20,17 @@ test_missing_schema (void)
       g_assert_nonnull (a);
       /* the carried schema's defaults… */
       g_assert_cmpint (g_settings_get_int (a, "window-width"), ==, 1280);
-      g_assert_cmpstr (g_settings_get_string (a, "color-scheme"), ==, "system");
+      {
+        g_autofree char *scheme = g_settings_get_string (a, "color-scheme");
+        g_assert_cmpstr (scheme, ==, "system");
+      }
       /* …and one store for the whole run, with no second warning */
       g_assert_true (g_settings_set_string (a, "color-scheme", "dark"));
       b = iv_settings_new ();
-      g_assert_cmpstr (g_settings_get_string (b, "color-scheme"), ==, "dark");
+      {
+        g_autofree char *scheme = g_settings_get_string (b, "color-scheme");
+        g_assert_cmpstr (scheme, ==, "dark");
+      }
       return;
     }
   /* A child with no schema anywhere GSettings would look. */

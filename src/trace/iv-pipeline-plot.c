@@ -98,20 +98,41 @@ typedef struct
   guint n_io;
 } CandidateSpan;
 
+/* The candidates' spans in order of first appearance, indexed by id: a file of 50,000
+ * candidates must not search the list once per event. */
+typedef struct
+{
+  GArray *list;       /* CandidateSpan */
+  GHashTable *index;  /* gint64* id → index + 1 */
+} Spans;
+
+static void
+spans_clear (Spans *spans)
+{
+  g_clear_pointer (&spans->list, g_array_unref);
+  g_clear_pointer (&spans->index, g_hash_table_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Spans, spans_clear)
+
 static CandidateSpan *
-span_for (GArray *spans, gint64 id)
+span_for (Spans *spans, gint64 id)
 {
   CandidateSpan fresh = { id, G_MAXINT64, G_MININT64, G_MAXINT64, 0 };
-  for (guint i = 0; i < spans->len; i++)
-    if (g_array_index (spans, CandidateSpan, i).id == id)
-      return &g_array_index (spans, CandidateSpan, i);
-  g_array_append_val (spans, fresh);
-  return &g_array_index (spans, CandidateSpan, spans->len - 1);
+  guint at = GPOINTER_TO_UINT (g_hash_table_lookup (spans->index, &id));
+
+  if (!at)
+    {
+      g_array_append_val (spans->list, fresh);
+      at = spans->list->len;
+      g_hash_table_insert (spans->index, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (at));
+    }
+  return &g_array_index (spans->list, CandidateSpan, at - 1);
 }
 
 /* Adds one event: I/O of a candidate only widens its merged bar; the rest are bars. */
 static void
-add_event (GArray *bars, GArray *spans, IvLane lane, gsize slice, const char *name,
+add_event (GArray *bars, Spans *spans, IvLane lane, gsize slice, const char *name,
            gint64 start, gint64 end, gint64 candidate)
 {
   IvPipelineBar bar = { lane, IV_BAR_EVENT, start, end, candidate, name, 1, slice };
@@ -142,7 +163,7 @@ compare_gint64_pairs (const void *pa, const void *pb)
 /* Merged I/O bars, then the await_dispatch fills: the parts of [I/O end, GPU start) of
  * each candidate that no Main-lane bar covers, when at least IV_PIPELINE_FILL_MIN_NS. */
 static void
-merge_and_fill (GArray *bars, GArray *spans)
+merge_and_fill (GArray *bars, Spans *spans)
 {
   g_autoptr (GArray) main_iv = g_array_new (FALSE, FALSE, sizeof (gint64));
 
@@ -157,11 +178,26 @@ merge_and_fill (GArray *bars, GArray *spans)
     }
   if (main_iv->len)
     qsort (main_iv->data, main_iv->len / 2, 2 * sizeof (gint64), compare_gint64_pairs);
+  /* Merged into their union, so each gap below starts at a binary search rather than at
+   * the first Main bar (which was quadratic in candidates). */
+  {
+    gint64 *iv = (gint64 *) main_iv->data;
+    guint m = 0;
+    for (guint i = 0; i < main_iv->len / 2; i++)
+      {
+        if (m && iv[2 * i] <= iv[2 * (m - 1) + 1])
+          iv[2 * (m - 1) + 1] = MAX (iv[2 * (m - 1) + 1], iv[2 * i + 1]);
+        else
+          iv[2 * m] = iv[2 * i], iv[2 * m + 1] = iv[2 * i + 1], m++;
+      }
+    g_array_set_size (main_iv, 2 * m);
+  }
 
-  for (guint k = 0; k < spans->len; k++)
+  for (guint k = 0; k < spans->list->len; k++)
     {
-      const CandidateSpan *s = &g_array_index (spans, CandidateSpan, k);
+      const CandidateSpan *s = &g_array_index (spans->list, CandidateSpan, k);
       gint64 at;
+      guint first;
 
       if (s->n_io == 0)
         continue;
@@ -174,7 +210,19 @@ merge_and_fill (GArray *bars, GArray *spans)
         continue;
       /* Walk the gap, skipping what the Main lane covers (intervals sorted by start). */
       at = s->io_end;
-      for (guint i = 0; i <= main_iv->len / 2 && at < s->gpu_start; i++)
+      {
+        guint lo = 0, hi = main_iv->len / 2;
+        while (lo < hi)
+          {
+            guint mid = lo + (hi - lo) / 2;
+            if (g_array_index (main_iv, gint64, 2 * mid + 1) <= at)
+              lo = mid + 1;
+            else
+              hi = mid;
+          }
+        first = lo;
+      }
+      for (guint i = first; i <= main_iv->len / 2 && at < s->gpu_start; i++)
         {
           gint64 lo = i < main_iv->len / 2 ? g_array_index (main_iv, gint64, 2 * i) : s->gpu_start;
           gint64 hi = i < main_iv->len / 2 ? g_array_index (main_iv, gint64, 2 * i + 1) : s->gpu_start;
@@ -209,7 +257,7 @@ lane_of_key (const char *key)
 }
 
 static void
-collect_pipelined (const IvTrace *t, GArray *bars, GArray *spans)
+collect_pipelined (const IvTrace *t, GArray *bars, Spans *spans)
 {
   for (gsize i = 0; i < t->n_slices; i++)
     {
@@ -241,7 +289,7 @@ compare_windows (const void *pa, const void *pb)
  * compute (the first GPU track seen is stream 0, any other stream 1); the other children
  * of the window slices are the Main lane. */
 static void
-collect_legacy (const IvTrace *t, GArray *windows, GArray *bars, GArray *spans)
+collect_legacy (const IvTrace *t, GArray *windows, GArray *bars, Spans *spans)
 {
   guint gpu0_track = G_MAXUINT;
 
@@ -303,7 +351,8 @@ iv_pipeline_plot_new (const IvTrace *t, gint64 first, gint64 n, GError **error)
 {
   g_autoptr (IvPipelinePlot) plot = g_new0 (IvPipelinePlot, 1);
   g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (IvPipelineBar));
-  g_autoptr (GArray) spans = g_array_new (FALSE, FALSE, sizeof (CandidateSpan));
+  g_auto (Spans) spans = { g_array_new (FALSE, FALSE, sizeof (CandidateSpan)),
+                           g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL) };
   g_autoptr (GArray) windows = g_array_new (FALSE, FALSE, sizeof (EvalWindow));
   const char *file = t->path ? t->path : _("the trace");
 
@@ -315,7 +364,7 @@ iv_pipeline_plot_new (const IvTrace *t, gint64 first, gint64 n, GError **error)
 
   if (plot->legacy)
     {
-      collect_legacy (t, windows, all, spans);
+      collect_legacy (t, windows, all, &spans);
       /* sorted by id: the first is 0 when there is a Candidate_Eval_0 */
       if (windows->len == 0 || g_array_index (windows, EvalWindow, 0).id != 0)
         {
@@ -331,7 +380,7 @@ iv_pipeline_plot_new (const IvTrace *t, gint64 first, gint64 n, GError **error)
     }
   else
     {
-      collect_pipelined (t, all, spans);
+      collect_pipelined (t, all, &spans);
       for (guint k = 0; k < t->candidates->len; k++)
         {
           gint64 id = g_array_index (t->candidates, IvCandidate, k).id;
@@ -339,7 +388,7 @@ iv_pipeline_plot_new (const IvTrace *t, gint64 first, gint64 n, GError **error)
           plot->max_candidate = MAX (plot->max_candidate, id);
         }
     }
-  merge_and_fill (all, spans);
+  merge_and_fill (all, &spans);
 
   if (plot->min_candidate > plot->max_candidate)
     {

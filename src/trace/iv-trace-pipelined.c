@@ -46,16 +46,28 @@ ms_to_ns (double ms)
   return (gint64) llround (ms * 1e6);
 }
 
-/* Time of [a0, a1) covered by the union of sorted, merged intervals. */
+/* Time of [a0, a1) covered by the union of sorted, merged intervals: a binary search to
+ * the first that ends after a0, then only those that overlap (a scan of all of them per
+ * candidate was quadratic in candidates). */
 static gint64
 covered (gint64 a0, gint64 a1, const gint64 *iv, gsize n)
 {
   gint64 total = 0;
-  for (gsize i = 0; i < n; i++)
+  gsize lo = 0, hi = n;
+
+  while (lo < hi)
     {
-      gint64 lo = MAX (a0, iv[2 * i]), hi = MIN (a1, iv[2 * i + 1]);
-      if (hi > lo)
-        total += hi - lo;
+      gsize mid = lo + (hi - lo) / 2;
+      if (iv[2 * mid + 1] <= a0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (gsize i = lo; i < n && iv[2 * i] < a1; i++)
+    {
+      gint64 s = MAX (a0, iv[2 * i]), e = MIN (a1, iv[2 * i + 1]);
+      if (e > s)
+        total += e - s;
     }
   return total;
 }
