@@ -47,7 +47,7 @@ legacy_candidate (const char *name)
   if (!g_ascii_isdigit (*digits))
     return -1;
   n = g_ascii_strtoll (digits, &end, 10);
-  return *end == '\0' ? n : -1;
+  return *end == '\0' && n <= IV_CANDIDATE_MAX ? n : -1;
 }
 
 static gboolean
@@ -457,13 +457,16 @@ iv_pipeline_plot_new (const IvTrace *t, gint64 first, gint64 n, GError **error)
     }
   if (plot->bars->len)
     qsort (plot->bars->data, plot->bars->len, sizeof (IvPipelineBar), compare_bars);
-  for (guint i = 0; i < plot->bars->len; i++)
-    {
-      const char *name = g_array_index (plot->bars, IvPipelineBar, i).name;
-      guint at;
-      if (!g_ptr_array_find_with_equal_func (plot->names, name, g_str_equal, &at))
-        g_ptr_array_add (plot->names, (gpointer) name);
-    }
+  {
+    /* names in order of first appearance; a set, since there may be thousands */
+    g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+    for (guint i = 0; i < plot->bars->len; i++)
+      {
+        const char *name = g_array_index (plot->bars, IvPipelineBar, i).name;
+        if (g_hash_table_add (seen, (gpointer) name))
+          g_ptr_array_add (plot->names, (gpointer) name);
+      }
+  }
   return g_steal_pointer (&plot);
 }
 

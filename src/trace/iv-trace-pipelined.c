@@ -109,6 +109,8 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
                                    member_int (root, "timeline_record_from",
                                                member_int (root, "focus_candidate", 0)));
   t->num_candidates = member_int (root, "num_candidates", 3);
+  t->start_candidate = CLAMP (t->start_candidate, 0, IV_CANDIDATE_MAX);
+  t->num_candidates = CLAMP (t->num_candidates, 0, IV_CANDIDATE_MAX);
 
   events = iv_json_array (root, "events");
   for (guint i = 0; i < json_array_get_length (events); i++)
@@ -140,6 +142,13 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
       start = ms_to_ns (start_ms);
       dur = MAX (0, ms_to_ns (dur_ms));
       cand = member_int (e, "candidate", -1);
+      if (cand > IV_CANDIDATE_MAX)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "%s: event %u: “candidate” must be from 0 to %" G_GINT64_FORMAT, name, i,
+                       IV_CANDIDATE_MAX);
+          return FALSE;
+        }
       buffer = member_int (e, "buffer", cand >= 0 ? cand % 2 : 0);
       if (buffer < 0 || buffer > 1)
         {

@@ -422,8 +422,9 @@ classify (IvTrace *t)
       if (p->name && (g_str_has_prefix (p->name, "GPU ") || g_str_has_prefix (p->name, "gpu ")))
         p->kind = IV_PROCESS_GPU;
       if (p->kind == IV_PROCESS_GPU)
-        p->gpu_index = p->name && g_str_has_prefix (p->name + 0, "GPU ") ? atoi (p->name + 4)
-                       : all_digits (p->key) ? atoi (p->key) : -1;
+        p->gpu_index = (int) CLAMP (p->name && g_str_has_prefix (p->name, "GPU ") ? g_ascii_strtoll (p->name + 4, NULL, 10)
+                                    : all_digits (p->key) ? g_ascii_strtoll (p->key, NULL, 10) : -1,
+                                    -1, G_MAXINT);
       else if (p->name || all_digits (p->key))
         p->kind = IV_PROCESS_CPU;
       if (!p->name)

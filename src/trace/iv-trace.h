@@ -17,6 +17,10 @@ G_BEGIN_DECLS
  * can be subtracted and any slice's start and duration added without overflowing. */
 #define IV_TRACE_TIME_MAX (G_GINT64_CONSTANT (1) << 62)
 
+/* Candidate numbers of pipelined timelines lie in [0, IV_CANDIDATE_MAX]: windows of them
+ * (first + count) are then sums that cannot overflow. */
+#define IV_CANDIDATE_MAX (G_GINT64_CONSTANT (1) << 40)
+
 /* Sums of many durations (a name's total time) can pass what 64 bits hold on a hostile
  * trace; they stop at the limit instead of wrapping. */
 static inline gint64
