@@ -495,11 +495,19 @@ test_chart_view (void)
   g_assert_cmpfloat (L->lo[IV_AXIS_X], <, 0);
   g_assert_cmpfloat (L->hi[IV_AXIS_X], >, 99.5e9);
 
-  /* Log y, then back. */
+  /* Log y, then back: by the property and by the menu's action, which toggles it. */
   iv_chart_view_set_log (cv, IV_AXIS_Y, TRUE);
   wait_for_widget_paint (view);
   g_assert_cmpint (L->kind[IV_AXIS_Y], ==, IV_SCALE_LOG10);
-  iv_chart_view_set_log (cv, IV_AXIS_Y, FALSE);
+  {
+    gboolean log_y = FALSE;
+    g_object_get (cv, "log-y", &log_y, NULL);
+    g_assert_true (log_y);
+  }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (cv), "chart.log-y", NULL));
+  g_assert_false (iv_chart_view_get_log (cv, IV_AXIS_Y));
+  wait_for_widget_paint (view);
+  g_assert_cmpint (L->kind[IV_AXIS_Y], ==, IV_SCALE_LINEAR);
 
   /* Clicking the first legend entry hides that series, again shows it. */
   wait_for_widget_paint (view);
@@ -1240,6 +1248,26 @@ test_runs_view (void)
   g_assert_true (iv_runs_view_show_plot (view, "latency_throughput_uncertainty"));
   g_assert_null (iv_runs_view_get_chart_view (view));
   g_assert_nonnull (strstr (iv_runs_view_get_skip_reason (view), "no repeated trials"));
+
+  /* Log toggles and the chart's right-click actions are one state: each moves the
+   * other, the axis follows, and the state holds across a change of plot. */
+  g_assert_true (iv_runs_view_show_plot (view, "ttft_vs_throughput"));
+  {
+    IvChartView *cv = iv_runs_view_get_chart_view (view);
+    GtkToggleButton *log_y = GTK_TOGGLE_BUTTON (find_button_with_prefix (GTK_WIDGET (view), "Log _y"));
+    g_assert_nonnull (log_y);
+    g_assert_false (gtk_toggle_button_get_active (log_y));
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (cv), "chart.log-y", NULL));
+    g_assert_true (iv_chart_view_get_log (cv, IV_AXIS_Y));
+    g_assert_true (gtk_toggle_button_get_active (log_y));
+    g_assert_cmpint (iv_chart_axis_get_scale (iv_chart_view_get_chart (cv), IV_AXIS_Y), ==, IV_SCALE_LOG10);
+    g_assert_true (iv_runs_view_show_plot (view, "ttft_per_run"));
+    cv = iv_runs_view_get_chart_view (view);
+    g_assert_cmpint (iv_chart_axis_get_scale (iv_chart_view_get_chart (cv), IV_AXIS_Y), ==, IV_SCALE_LOG10);
+    gtk_toggle_button_set_active (log_y, FALSE);
+    g_assert_false (iv_chart_view_get_log (cv, IV_AXIS_Y));
+    g_assert_cmpint (iv_chart_axis_get_scale (iv_chart_view_get_chart (cv), IV_AXIS_Y), ==, IV_SCALE_LINEAR);
+  }
 
   /* Any quantity against any other. */
   iv_runs_view_set_custom (view, "concurrency", "inter_token_latency");

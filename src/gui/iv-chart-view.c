@@ -24,6 +24,16 @@ enum
 
 static guint signals[N_SIGNALS];
 
+enum
+{
+  PROP_0,
+  PROP_LOG_X,
+  PROP_LOG_Y,
+  N_PROPS,
+};
+
+static GParamSpec *properties[N_PROPS];
+
 struct _IvChartView
 {
   GtkWidget parent_instance;
@@ -39,6 +49,10 @@ struct _IvChartView
   double drag_lo[IV_N_AXES], drag_hi[IV_N_AXES];
   IvChartViewAxes drag_axes;
   GtkWidget *menu;
+  /* What is drawn: log-x / log-y hold for every chart shown until turned off, and a
+   * chart built with a log axis turns its property on, so a toggle bound to them and the
+   * menu's check marks always say what the axes are. */
+  gboolean log_x, log_y;
 };
 
 G_DEFINE_FINAL_TYPE (IvChartView, iv_chart_view, GTK_TYPE_WIDGET)
@@ -260,17 +274,38 @@ iv_chart_view_reset (IvChartView *self)
   invalidate (self);
 }
 
+static gboolean *
+log_flag (IvChartView *self, IvAxisId axis)
+{
+  return axis == IV_AXIS_X ? &self->log_x : &self->log_y;
+}
+
 void
 iv_chart_view_set_log (IvChartView *self, IvAxisId axis, gboolean log)
 {
   g_return_if_fail (IV_IS_CHART_VIEW (self));
-  if (!self->chart)
+  g_return_if_fail (axis == IV_AXIS_X || axis == IV_AXIS_Y);
+
+  log = !!log;
+  if (*log_flag (self, axis) == log)
     return;
-  iv_chart_axis_set_scale (self->chart, axis, log ? IV_SCALE_LOG10 : IV_SCALE_LINEAR);
-  /* A zoomed linear range can hold zero or negatives: start the log view afresh. */
-  iv_chart_axis_clear_range (self->chart, axis);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "chart.reset", TRUE);
-  invalidate (self);
+  *log_flag (self, axis) = log;
+  if (self->chart)
+    {
+      iv_chart_axis_set_scale (self->chart, axis, log ? IV_SCALE_LOG10 : IV_SCALE_LINEAR);
+      /* A zoomed linear range can hold zero or negatives: start the log view afresh. */
+      iv_chart_axis_clear_range (self->chart, axis);
+      invalidate (self);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[axis == IV_AXIS_X ? PROP_LOG_X : PROP_LOG_Y]);
+}
+
+gboolean
+iv_chart_view_get_log (IvChartView *self, IvAxisId axis)
+{
+  g_return_val_if_fail (IV_IS_CHART_VIEW (self), FALSE);
+  g_return_val_if_fail (axis == IV_AXIS_X || axis == IV_AXIS_Y, FALSE);
+  return *log_flag (self, axis);
 }
 
 /* A click on a legend entry shows or hides that series. */
@@ -411,17 +446,6 @@ reset_action (GtkWidget *widget, const char *name, GVariant *param)
 }
 
 static void
-log_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  IvChartView *self = IV_CHART_VIEW (widget);
-  IvAxisId axis = g_str_equal (name, "chart.log-x") ? IV_AXIS_X : IV_AXIS_Y;
-
-  if (!self->chart)
-    return;
-  iv_chart_view_set_log (self, axis, iv_chart_axis_get_scale (self->chart, axis) != IV_SCALE_LOG10);
-}
-
-static void
 export_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   IvChartView *self = IV_CHART_VIEW (widget);
@@ -438,6 +462,32 @@ static void
 on_dark_changed (IvChartView *self)
 {
   invalidate (self);
+}
+
+static void
+iv_chart_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  IvChartView *self = IV_CHART_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_LOG_X: g_value_set_boolean (value, self->log_x); break;
+    case PROP_LOG_Y: g_value_set_boolean (value, self->log_y); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+iv_chart_view_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  IvChartView *self = IV_CHART_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_LOG_X: iv_chart_view_set_log (self, IV_AXIS_X, g_value_get_boolean (value)); break;
+    case PROP_LOG_Y: iv_chart_view_set_log (self, IV_AXIS_Y, g_value_get_boolean (value)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -459,6 +509,8 @@ iv_chart_view_class_init (IvChartViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = iv_chart_view_dispose;
+  object_class->get_property = iv_chart_view_get_property;
+  object_class->set_property = iv_chart_view_set_property;
   widget_class->snapshot = iv_chart_view_snapshot;
   widget_class->size_allocate = iv_chart_view_size_allocate;
   gtk_widget_class_set_css_name (widget_class, "ivchartview");
@@ -469,8 +521,15 @@ iv_chart_view_class_init (IvChartViewClass *klass)
                                            G_TYPE_DOUBLE, G_TYPE_DOUBLE);
 
   gtk_widget_class_install_action (widget_class, "chart.reset", NULL, reset_action);
-  gtk_widget_class_install_action (widget_class, "chart.log-x", NULL, log_action);
-  gtk_widget_class_install_action (widget_class, "chart.log-y", NULL, log_action);
+  properties[PROP_LOG_X] = g_param_spec_boolean ("log-x", NULL, NULL, FALSE,
+                                                 G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LOG_Y] = g_param_spec_boolean ("log-y", NULL, NULL, FALSE,
+                                                 G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* Stateful: the menu shows check marks that follow the properties. */
+  gtk_widget_class_install_property_action (widget_class, "chart.log-x", "log-x");
+  gtk_widget_class_install_property_action (widget_class, "chart.log-y", "log-y");
   gtk_widget_class_install_action (widget_class, "chart.export", NULL, export_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "chart.reset", NULL);
 }
@@ -528,6 +587,16 @@ iv_chart_view_set_chart (IvChartView *self, IvChart *chart, const char *figure_n
   if (self->chart != chart)
     g_clear_pointer (&self->chart, iv_chart_free);
   self->chart = chart;
+  for (IvAxisId axis = IV_AXIS_X; chart && axis <= IV_AXIS_Y; axis++)
+    {
+      if (*log_flag (self, axis))
+        iv_chart_axis_set_scale (chart, axis, IV_SCALE_LOG10);
+      else if (iv_chart_axis_get_scale (chart, axis) != IV_SCALE_LINEAR)
+        {
+          *log_flag (self, axis) = TRUE;
+          g_object_notify_by_pspec (G_OBJECT (self), properties[axis == IV_AXIS_X ? PROP_LOG_X : PROP_LOG_Y]);
+        }
+    }
   g_free (self->figure_name);
   self->figure_name = g_strdup (figure_name ? figure_name : "chart");
   self->figure = (IvFigure) { iv_chart_render, chart, self->figure_name, self };

@@ -36,9 +36,12 @@ void            iv_chart_view_pan_by       (IvChartView     *self,
                                             double           dy,
                                             IvChartViewAxes  axes);
 void            iv_chart_view_reset        (IvChartView     *self);
+/* The "log-x" / "log-y" properties (axis IV_AXIS_X or IV_AXIS_Y). */
 void            iv_chart_view_set_log      (IvChartView     *self,
                                             IvAxisId         axis,
                                             gboolean         log);
+gboolean        iv_chart_view_get_log      (IvChartView     *self,
+                                            IvAxisId         axis);
 gboolean        iv_chart_view_click        (IvChartView     *self,
                                             double           x,
                                             double           y);

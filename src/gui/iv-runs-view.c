@@ -474,8 +474,6 @@ show_chosen_plot (IvRunsView *self)
     iv_runs_chart_highlight (chart, &self->override, shown_run (self), (const guint32 *) self->selected->data,
                              self->selected->len);
   iv_chart_view_set_chart (self->chart, chart, spec->name);
-  iv_chart_view_set_log (self->chart, IV_AXIS_X, gtk_toggle_button_get_active (self->log_x));
-  iv_chart_view_set_log (self->chart, IV_AXIS_Y, gtk_toggle_button_get_active (self->log_y));
   gtk_stack_set_visible_child_name (self->plot_stack, "chart");
 }
 
@@ -641,13 +639,6 @@ iv_runs_view_set_custom (IvRunsView *self, const char *x, const char *y)
         gtk_drop_down_set_selected (self->y_choice, i);
     }
   iv_runs_view_show_plot (self, "custom");
-}
-
-static void
-on_log_toggled (IvRunsView *self)
-{
-  iv_chart_view_set_log (self->chart, IV_AXIS_X, gtk_toggle_button_get_active (self->log_x));
-  iv_chart_view_set_log (self->chart, IV_AXIS_Y, gtk_toggle_button_get_active (self->log_y));
 }
 
 /* ---- showing a run, or the comparison ---- */
@@ -943,8 +934,6 @@ iv_runs_view_init (IvRunsView *self)
   gtk_widget_set_visible (self->custom_controls, FALSE);
   self->log_x = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("Log _x")));
   self->log_y = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("Log _y")));
-  g_signal_connect_swapped (self->log_x, "toggled", G_CALLBACK (on_log_toggled), self);
-  g_signal_connect_swapped (self->log_y, "toggled", G_CALLBACK (on_log_toggled), self);
   {
     GtkWidget *logs = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
     gtk_widget_add_css_class (logs, "linked");
@@ -954,6 +943,10 @@ iv_runs_view_init (IvRunsView *self)
   }
   self->chart = IV_CHART_VIEW (iv_chart_view_new ());
   g_signal_connect (self->chart, "point-activated", G_CALLBACK (on_point_activated), self);
+  /* The toggles and the chart's right-click menu drive the same properties. */
+  g_object_bind_property (self->chart, "log-x", self->log_x, "active", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->chart, "log-y", self->log_y, "active", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+
   self->skipped = ADW_STATUS_PAGE (adw_status_page_new ());
   adw_status_page_set_icon_name (self->skipped, "dialog-information-symbolic");
   adw_status_page_set_title (self->skipped, _("Nothing to Draw"));
