@@ -9,6 +9,7 @@
 #include "iv-application.h"
 #include "iv-chart-view.h"
 #include "iv-export-dialog.h"
+#include "iv-units.h"
 #include "iv-render-model.h"
 #include "iv-model-stages.h"
 #include "iv-saved.h"
@@ -1114,6 +1115,31 @@ test_timeline_view (void)
     g_assert_cmpuint (summed, ==, expected);
     g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (
                           iv_trace_area_get_column_view (area)))), ==, lines);
+    /* The columns declared in the template: cells formatted by its closures (the first
+     * row's total as the CSV's first row has it), and a column's sorter orders rows. */
+    {
+      GtkColumnView *cv = iv_trace_area_get_column_view (area);
+      GListModel *columns = gtk_column_view_get_columns (cv);
+      GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (cv));
+      g_auto (GStrv) first = g_strsplit (rows[1], ",", -1);
+      guint nf = g_strv_length (first);
+      g_autofree char *total = iv_units_format_seconds (g_ascii_strtod (first[nf - 4], NULL));
+      double prev = G_MAXDOUBLE;
+      g_autoptr (GtkColumnViewColumn) count_col = g_list_model_get_item (columns, 1);
+      g_assert_cmpuint (g_list_model_get_n_items (columns), ==, 6);
+      g_assert_cmpstr (gtk_column_view_column_get_title (count_col), ==, "Count");
+      wait_for_widget_paint (GTK_WIDGET (area));
+      g_assert_true (has_label (GTK_WIDGET (area), total));
+      gtk_column_view_sort_by_column (cv, count_col, GTK_SORT_DESCENDING);
+      for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+        {
+          g_autoptr (GObject) item = g_list_model_get_item (model, i);
+          double count;
+          g_object_get (item, "count", &count, NULL);
+          g_assert_cmpfloat (count, <=, prev);
+          prev = count;
+        }
+    }
     /* Its small charts: the names taking the most time, and over the whole trace (which
      * holds the GPU kernels) the streams and the kernel time by kind. */
     g_assert_nonnull (iv_trace_area_get_chart (area, 0));

@@ -1,6 +1,7 @@
 /* iv-trace-area.c: the area selection's table. Each row is an IvNameItem whose numbers
- * are properties, so the column sorters compare them directly; the GPU analyses of the
- * same range are summarised above the table. */
+ * are properties, so the columns and sorters declared in iv-trace-area.ui read them
+ * directly; the GPU analyses of the same range are summarised above the table. The
+ * layout is the template; this file fills it. */
 #define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-trace-area.h"
@@ -74,50 +75,31 @@ struct _IvTraceArea
 {
   GtkWidget parent_instance;
 
+  /* template children */
   GtkWidget *box;
   GListStore *items;
   GtkColumnView *view;
   GtkLabel *summary;
-  IvChartView *charts[3];     /* top names, GPU streams, kernel time by kind */
+  IvChartView *chart_names;
+  IvChartView *chart_streams;
+  IvChartView *chart_kernels;
+
   char *csv;
 };
 
 G_DEFINE_FINAL_TYPE (IvTraceArea, iv_trace_area, GTK_TYPE_WIDGET)
 
-typedef struct
+/* Cell text, called by the columns' closures in iv-trace-area.ui. */
+static char *
+format_count (GtkListItem *item, double count)
 {
-  const char *title;
-  int num;            /* -1: the name */
-} Column;
-
-static const Column columns[] = {
-  { N_("Name"), -1 }, { N_("Count"), NUM_COUNT }, { N_("Total"), NUM_TOTAL },
-  { N_("Self"), NUM_SELF }, { N_("Mean"), NUM_MEAN }, { N_("Max"), NUM_MAX },
-};
-
-static void
-setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
-{
-  const Column *col = data;
-  GtkWidget *label = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (label), col->num < 0 ? 0 : 1);
-  if (col->num < 0)
-    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-  else
-    gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (item, label);
+  return g_strdup_printf ("%.0f", count);
 }
 
-static void
-bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+static char *
+format_seconds (GtkListItem *item, double seconds)
 {
-  const Column *col = data;
-  IvNameItem *it = gtk_list_item_get_item (item);
-  g_autofree char *text = col->num < 0 ? g_strdup (it->name)
-                          : col->num == NUM_COUNT ? g_strdup_printf ("%.0f", it->v[NUM_COUNT])
-                          : iv_units_format_seconds (it->v[col->num]);
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
-  gtk_widget_set_tooltip_text (gtk_list_item_get_child (item), col->num < 0 ? it->name : NULL);
+  return iv_units_format_seconds (seconds);
 }
 
 static void
@@ -127,13 +109,19 @@ on_copy (IvTraceArea *self)
     gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), self->csv);
 }
 
+static IvChartView *
+chart_view (IvTraceArea *self, guint index)
+{
+  IvChartView *views[] = { self->chart_names, self->chart_streams, self->chart_kernels };
+  return index < G_N_ELEMENTS (views) ? views[index] : NULL;
+}
+
 static void
 iv_trace_area_dispose (GObject *object)
 {
   IvTraceArea *self = IV_TRACE_AREA (object);
 
-  g_clear_pointer (&self->box, gtk_widget_unparent);
-  g_clear_object (&self->items);
+  gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_TRACE_AREA);
   G_OBJECT_CLASS (iv_trace_area_parent_class)->dispose (object);
 }
 
@@ -147,83 +135,32 @@ iv_trace_area_finalize (GObject *object)
 static void
 iv_trace_area_class_init (IvTraceAreaClass *klass)
 {
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
   G_OBJECT_CLASS (klass)->dispose = iv_trace_area_dispose;
   G_OBJECT_CLASS (klass)->finalize = iv_trace_area_finalize;
-  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+
+  /* The template names these types before any instance exists. */
+  g_type_ensure (IV_TYPE_NAME_ITEM);
+  g_type_ensure (IV_TYPE_CHART_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/inferview/Inferview/ui/iv-trace-area.ui");
+  gtk_widget_class_bind_template_child (widget_class, IvTraceArea, box);
+  gtk_widget_class_bind_template_child (widget_class, IvTraceArea, items);
+  gtk_widget_class_bind_template_child (widget_class, IvTraceArea, view);
+  gtk_widget_class_bind_template_child (widget_class, IvTraceArea, summary);
+  gtk_widget_class_bind_template_child (widget_class, IvTraceArea, chart_names);
+  gtk_widget_class_bind_template_child (widget_class, IvTraceArea, chart_streams);
+  gtk_widget_class_bind_template_child (widget_class, IvTraceArea, chart_kernels);
+  gtk_widget_class_bind_template_callback (widget_class, on_copy);
+  gtk_widget_class_bind_template_callback (widget_class, format_count);
+  gtk_widget_class_bind_template_callback (widget_class, format_seconds);
 }
 
 static void
 iv_trace_area_init (IvTraceArea *self)
 {
-  GtkWidget *scroller = gtk_scrolled_window_new ();
-  GtkWidget *top = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *copy = gtk_button_new_with_mnemonic (_("Copy as _CSV"));
-  GtkSortListModel *sorted;
-
-  self->items = g_list_store_new (IV_TYPE_NAME_ITEM);
-  self->view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
-  sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->items)), NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
-    {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkColumnViewColumn *col;
-      GtkExpression *e = gtk_property_expression_new (IV_TYPE_NAME_ITEM, NULL,
-                                                      columns[i].num < 0 ? "name" : num_props[columns[i].num]);
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), (gpointer) &columns[i]);
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), (gpointer) &columns[i]);
-      col = gtk_column_view_column_new (_(columns[i].title), factory);
-      gtk_column_view_column_set_sorter (col, columns[i].num < 0 ? GTK_SORTER (gtk_string_sorter_new (e))
-                                                                 : GTK_SORTER (gtk_numeric_sorter_new (e)));
-      gtk_column_view_column_set_expand (col, columns[i].num < 0);
-      gtk_column_view_append_column (self->view, col);
-      g_object_unref (col);
-    }
-  gtk_sort_list_model_set_sorter (sorted, gtk_column_view_get_sorter (self->view));
-  gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (sorted))));
-  gtk_column_view_set_show_row_separators (self->view, TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->view));
-  gtk_widget_set_vexpand (scroller, TRUE);
-
-  self->summary = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->summary, 0);
-  gtk_label_set_wrap (self->summary, TRUE);
-  gtk_label_set_selectable (self->summary, TRUE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->summary), TRUE);
-  gtk_widget_set_tooltip_text (copy, _("Copy the table as CSV"));
-  g_signal_connect_swapped (copy, "clicked", G_CALLBACK (on_copy), self);
-  gtk_widget_set_valign (copy, GTK_ALIGN_START);
-  gtk_box_append (GTK_BOX (top), GTK_WIDGET (self->summary));
-  gtk_box_append (GTK_BOX (top), copy);
-  gtk_widget_set_margin_start (top, 12);
-  gtk_widget_set_margin_end (top, 12);
-  gtk_widget_set_margin_top (top, 6);
-
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  gtk_box_append (GTK_BOX (self->box), top);
-  {
-    /* The table on the left, the range's analyses as small charts on the right; the
-     * charts scroll rather than widen the window. */
-    GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-    GtkWidget *charts = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-    GtkWidget *chart_scroller = gtk_scrolled_window_new ();
-    for (guint i = 0; i < G_N_ELEMENTS (self->charts); i++)
-      {
-        self->charts[i] = IV_CHART_VIEW (iv_chart_view_new ());
-        gtk_widget_set_size_request (GTK_WIDGET (self->charts[i]), i == 0 ? 380 : 300, 200);
-        gtk_widget_set_visible (GTK_WIDGET (self->charts[i]), FALSE);
-        gtk_box_append (GTK_BOX (charts), GTK_WIDGET (self->charts[i]));
-      }
-    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (chart_scroller), charts);
-    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (chart_scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
-    gtk_widget_set_size_request (scroller, 420, -1);
-    gtk_paned_set_start_child (GTK_PANED (paned), scroller);
-    gtk_paned_set_end_child (GTK_PANED (paned), chart_scroller);
-    gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
-    gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);
-    gtk_widget_set_vexpand (paned, TRUE);
-    gtk_box_append (GTK_BOX (self->box), paned);
-  }
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  gtk_widget_init_template (GTK_WIDGET (self));
   iv_trace_area_set_range (self, NULL, 0, 0);
 }
 
@@ -277,11 +214,11 @@ iv_trace_area_set_range (IvTraceArea *self, const IvTrace *trace, gint64 t0_ns, 
                            trace ? iv_trace_chart_streams (trace, gpu) : NULL,
                            iv_trace_chart_kernels (gpu) };
     static const char *const names[3] = { "area-names", "area-gpu-streams", "area-kernels" };
-    for (guint i = 0; i < G_N_ELEMENTS (self->charts); i++)
+    for (guint i = 0; i < G_N_ELEMENTS (charts); i++)
       {
-        gtk_widget_set_visible (GTK_WIDGET (self->charts[i]), charts[i] != NULL);
+        gtk_widget_set_visible (GTK_WIDGET (chart_view (self, i)), charts[i] != NULL);
         if (charts[i])
-          iv_chart_view_set_chart (self->charts[i], charts[i], names[i]);
+          iv_chart_view_set_chart (chart_view (self, i), charts[i], names[i]);
       }
   }
   g_list_store_splice (self->items, 0, g_list_model_get_n_items (G_LIST_MODEL (self->items)),
@@ -309,7 +246,7 @@ IvChart *
 iv_trace_area_get_chart (IvTraceArea *self, guint index)
 {
   g_return_val_if_fail (IV_IS_TRACE_AREA (self), NULL);
-  g_return_val_if_fail (index < G_N_ELEMENTS (self->charts), NULL);
-  return gtk_widget_get_visible (GTK_WIDGET (self->charts[index])) ? iv_chart_view_get_chart (self->charts[index])
-                                                                   : NULL;
+  g_return_val_if_fail (index < 3, NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (chart_view (self, index)))
+             ? iv_chart_view_get_chart (chart_view (self, index)) : NULL;
 }
