@@ -1,5 +1,6 @@
 /* iv-hardware-editor.c: the SIP's fields in the units people quote them in (TFLOP/s,
- * GB/s, GiB, ns) and converted to the model's SI units on the way out. */
+ * GB/s, GiB, ns) and converted to the model's SI units on the way out. The fields are
+ * laid out in ui/iv-hardware-editor.ui; this file maps them to IvHardware. */
 #define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-hardware-editor.h"
@@ -7,41 +8,44 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+/* A spin button of the template (by id) and the IvHardware double it edits. */
 typedef struct
 {
-  const char *label;
-  double lo, hi, step;
-  guint digits;
+  const char *id;
   double scale;       /* model value = shown value × scale */
   gsize offset;       /* of the double in IvHardware */
 } NumberField;
 
 static const NumberField number_fields[] = {
-  { N_("Matrix TFLOP/s per PE"), 0.001, 1e6, 1, 2, 1e12, G_STRUCT_OFFSET (IvHardware, P_c) },
-  { N_("Vector TFLOP/s per PE"), 0.001, 1e6, 0.5, 2, 1e12, G_STRUCT_OFFSET (IvHardware, P_v) },
-  { N_("Memory GB/s per PE"), 0.1, 1e6, 8, 1, 1e9, G_STRUCT_OFFSET (IvHardware, BW) },
-  { N_("Memory GiB per PE"), 0.001, 1e5, 0.5, 3, 1073741824.0, G_STRUCT_OFFSET (IvHardware, M_pe) },
-  { N_("PE link GB/s"), 0.1, 1e6, 8, 1, 1e9, G_STRUCT_OFFSET (IvHardware, B_pe) },
-  { N_("PE link latency ns"), 0, 1e7, 10, 1, 1e-9, G_STRUCT_OFFSET (IvHardware, a_pe) },
-  { N_("Cube link GB/s"), 0.1, 1e6, 8, 1, 1e9, G_STRUCT_OFFSET (IvHardware, B_cu) },
-  { N_("Cube link latency ns"), 0, 1e7, 50, 1, 1e-9, G_STRUCT_OFFSET (IvHardware, a_cu) },
-  { N_("Compute efficiency η"), 0.01, 1, 0.05, 2, 1, G_STRUCT_OFFSET (IvHardware, eta_c) },
-  { N_("Memory efficiency η"), 0.01, 1, 0.05, 2, 1, G_STRUCT_OFFSET (IvHardware, eta_m) },
-  { N_("Link efficiency η"), 0.01, 1, 0.05, 2, 1, G_STRUCT_OFFSET (IvHardware, eta_n) },
+  { "pe_flops", 1e12, G_STRUCT_OFFSET (IvHardware, P_c) },
+  { "pe_vector_flops", 1e12, G_STRUCT_OFFSET (IvHardware, P_v) },
+  { "pe_mem_bw", 1e9, G_STRUCT_OFFSET (IvHardware, BW) },
+  { "pe_mem_capacity", 1073741824.0, G_STRUCT_OFFSET (IvHardware, M_pe) },
+  { "pe_link_bw", 1e9, G_STRUCT_OFFSET (IvHardware, B_pe) },
+  { "pe_link_latency", 1e-9, G_STRUCT_OFFSET (IvHardware, a_pe) },
+  { "cube_link_bw", 1e9, G_STRUCT_OFFSET (IvHardware, B_cu) },
+  { "cube_link_latency", 1e-9, G_STRUCT_OFFSET (IvHardware, a_cu) },
+  { "eta_compute", 1, G_STRUCT_OFFSET (IvHardware, eta_c) },
+  { "eta_memory", 1, G_STRUCT_OFFSET (IvHardware, eta_m) },
+  { "eta_comm", 1, G_STRUCT_OFFSET (IvHardware, eta_n) },
 };
 
 struct _IvHardwareEditor
 {
   GtkWidget parent_instance;
 
-  GtkWidget *box;
+  /* template children (the grid is bound so dispose_template unparents it) */
+  GtkWidget *grid;
   GtkDropDown *topology;
   GtkSpinButton *cubes_x, *cubes_y, *pes;
   GtkSwitch *duplex;
   GtkSpinButton *numbers[G_N_ELEMENTS (number_fields)];
   GtkLabel *message;
+
   char *description;
-  gboolean setting;   /* fields being filled from code */
+  /* Filling the fields from a description is not an edit: "changed" means the user
+   * changed something, and every field's own signal would otherwise report it. */
+  gboolean setting;
 };
 
 G_DEFINE_FINAL_TYPE (IvHardwareEditor, iv_hardware_editor, GTK_TYPE_WIDGET)
@@ -65,24 +69,6 @@ show_message (IvHardwareEditor *self, const char *text, gboolean error)
     gtk_widget_add_css_class (GTK_WIDGET (self->message), "error");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self->message), "error");
-}
-
-static GtkSpinButton *
-number (GtkGrid *grid, int row, const char *label, double lo, double hi, double step, guint digits,
-        IvHardwareEditor *self)
-{
-  GtkWidget *l = gtk_label_new (label);
-  GtkWidget *s = gtk_spin_button_new_with_range (lo, hi, step);
-
-  gtk_label_set_xalign (GTK_LABEL (l), 0);
-  gtk_widget_add_css_class (l, "dim-label");
-  gtk_label_set_mnemonic_widget (GTK_LABEL (l), s);
-  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (s), digits);
-  gtk_widget_set_hexpand (s, TRUE);
-  g_signal_connect_swapped (s, "value-changed", G_CALLBACK (on_field_changed), self);
-  gtk_grid_attach (grid, l, 0, row, 1, 1);
-  gtk_grid_attach (grid, s, 1, row, 1, 1);
-  return GTK_SPIN_BUTTON (s);
 }
 
 static void
@@ -160,9 +146,7 @@ on_save_clicked (IvHardwareEditor *self)
 static void
 iv_hardware_editor_dispose (GObject *object)
 {
-  IvHardwareEditor *self = IV_HARDWARE_EDITOR (object);
-
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (object), IV_TYPE_HARDWARE_EDITOR);
   G_OBJECT_CLASS (iv_hardware_editor_parent_class)->dispose (object);
 }
 
@@ -177,68 +161,37 @@ static void
 iv_hardware_editor_class_init (IvHardwareEditorClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = iv_hardware_editor_dispose;
   object_class->finalize = iv_hardware_editor_finalize;
   signals[SIGNAL_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                           0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/inferview/Inferview/ui/iv-hardware-editor.ui");
+  gtk_widget_class_bind_template_child (widget_class, IvHardwareEditor, grid);
+  gtk_widget_class_bind_template_child (widget_class, IvHardwareEditor, topology);
+  gtk_widget_class_bind_template_child (widget_class, IvHardwareEditor, cubes_x);
+  gtk_widget_class_bind_template_child (widget_class, IvHardwareEditor, cubes_y);
+  gtk_widget_class_bind_template_child (widget_class, IvHardwareEditor, pes);
+  gtk_widget_class_bind_template_child (widget_class, IvHardwareEditor, duplex);
+  gtk_widget_class_bind_template_child (widget_class, IvHardwareEditor, message);
+  for (guint i = 0; i < G_N_ELEMENTS (number_fields); i++)
+    gtk_widget_class_bind_template_child_full (widget_class, number_fields[i].id, FALSE,
+                                               G_STRUCT_OFFSET (IvHardwareEditor, numbers)
+                                               + i * sizeof (GtkSpinButton *));
+  gtk_widget_class_bind_template_callback (widget_class, on_field_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_load_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_save_clicked);
 }
 
 static void
 iv_hardware_editor_init (IvHardwareEditor *self)
 {
-  static const char *const topologies[] = { "ring", "mesh2d", "torus2d", NULL };
-  GtkGrid *grid = GTK_GRID (gtk_grid_new ());
-  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *load = gtk_button_new_with_mnemonic (_("_Load…"));
-  GtkWidget *save = gtk_button_new_with_mnemonic (_("Sa_ve…"));
-  GtkWidget *l;
-  int row = 0;
-
   self->setting = TRUE;
-  gtk_grid_set_row_spacing (grid, 6);
-  gtk_grid_set_column_spacing (grid, 12);
-  self->topology = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (topologies));
-  g_signal_connect_swapped (self->topology, "notify::selected", G_CALLBACK (on_field_changed), self);
-  l = gtk_label_new (_("Topology"));
-  gtk_label_set_xalign (GTK_LABEL (l), 0);
-  gtk_widget_add_css_class (l, "dim-label");
-  gtk_grid_attach (grid, l, 0, row, 1, 1);
-  gtk_grid_attach (grid, GTK_WIDGET (self->topology), 1, row++, 1, 1);
-  self->cubes_x = number (grid, row++, _("Cubes across (X)"), 1, 64, 1, 0, self);
-  self->cubes_y = number (grid, row++, _("Cubes down (Y)"), 1, 64, 1, 0, self);
-  self->pes = number (grid, row++, _("PEs per cube"), 1, 1024, 1, 0, self);
-  for (guint i = 0; i < G_N_ELEMENTS (number_fields); i++)
-    {
-      const NumberField *f = &number_fields[i];
-      self->numbers[i] = number (grid, row++, _(f->label), f->lo, f->hi, f->step, f->digits, self);
-    }
-  self->duplex = GTK_SWITCH (gtk_switch_new ());
-  gtk_widget_set_halign (GTK_WIDGET (self->duplex), GTK_ALIGN_END);
-  g_signal_connect_swapped (self->duplex, "notify::active", G_CALLBACK (on_field_changed), self);
-  l = gtk_label_new (_("Full-duplex links"));
-  gtk_label_set_xalign (GTK_LABEL (l), 0);
-  gtk_widget_add_css_class (l, "dim-label");
-  gtk_grid_attach (grid, l, 0, row, 1, 1);
-  gtk_grid_attach (grid, GTK_WIDGET (self->duplex), 1, row++, 1, 1);
-
-  g_signal_connect_swapped (load, "clicked", G_CALLBACK (on_load_clicked), self);
-  g_signal_connect_swapped (save, "clicked", G_CALLBACK (on_save_clicked), self);
-  gtk_widget_set_tooltip_text (load, _("Load a hardware description (JSON)"));
-  gtk_widget_set_tooltip_text (save, _("Save these fields as a hardware description (JSON)"));
-  gtk_box_append (GTK_BOX (buttons), load);
-  gtk_box_append (GTK_BOX (buttons), save);
-  gtk_grid_attach (grid, buttons, 0, row++, 2, 1);
-  self->message = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_wrap (self->message, TRUE);
-  gtk_label_set_wrap_mode (self->message, PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_xalign (self->message, 0);
-  gtk_widget_set_visible (GTK_WIDGET (self->message), FALSE);
-  gtk_grid_attach (grid, GTK_WIDGET (self->message), 0, row++, 2, 1);
-
-  self->box = GTK_WIDGET (grid);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  gtk_widget_init_template (GTK_WIDGET (self));
   self->setting = FALSE;
 }
 
