@@ -1,7 +1,7 @@
 /* iv-model-stages.c: the per-stage table on screen — a GtkColumnView sorted by any
  * column, the selected stage's formula with symbols and with numbers under it, and Copy
  * as CSV. Each row is an IvStageItem holding one stage's numbers as properties, so the
- * column sorters compare them directly. */
+ * columns and sorters declared in ui/iv-model-stages.ui read them directly. */
 #define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-model-stages.h"
@@ -45,6 +45,10 @@ iv_stage_item_get_property (GObject *object, guint prop_id, GValue *value, GPara
     g_value_set_double (value, self->v[prop_id - 1]);
   else if (prop_id == N_NUMBERS + 1)
     g_value_set_string (value, iv_bound_to_string (self->bound));
+  else if (prop_id == N_NUMBERS + 2)
+    g_value_set_string (value, iv_stage_id (self->id));
+  else if (prop_id == N_NUMBERS + 3)
+    g_value_set_string (value, iv_stage_name (self->id));
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
@@ -71,6 +75,10 @@ iv_stage_item_class_init (IvStageItemClass *klass)
                              G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (object_class, N_NUMBERS + 1,
       g_param_spec_string ("bound", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (object_class, N_NUMBERS + 2,
+      g_param_spec_string ("stage", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (object_class, N_NUMBERS + 3,
+      g_param_spec_string ("name", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 }
 
 static void
@@ -84,77 +92,48 @@ struct _IvModelStages
 {
   GtkWidget parent_instance;
 
+  /* template children */
   GtkWidget *box;
   GListStore *items;
   GtkColumnView *view;
   GtkSingleSelection *selection;
   GtkLabel *formula;
+
   char *csv;
 };
 
 G_DEFINE_FINAL_TYPE (IvModelStages, iv_model_stages, GTK_TYPE_WIDGET)
 
-typedef struct
+/* Cell text, called by the columns' closures in the template; "–" where a stage has
+ * none of that quantity. */
+static char *
+format_count (GtkListItem *item, double v)
 {
-  const char *title;
-  int number;        /* index into v, or -1 for text columns */
-  int kind;          /* 0 id, 1 name, 2 count, 3 bytes, 4 seconds, 5 bound */
-} Column;
-
-/* What answers "where does the time go" first; the quantities behind it after. */
-static const Column columns[] = {
-  { N_("Stage"), COL_ORDER, 0 },
-  { N_("Name"), -1, 1 },
-  { N_("Visible"), COL_VISIBLE, 4 },
-  { N_("Bound"), -1, 5 },
-  { N_("Compute"), COL_COMPUTE, 4 },
-  { N_("Memory"), COL_MEMORY, 4 },
-  { N_("Comm time"), COL_COMM_TIME, 4 },
-  { N_("FLOPs"), COL_FLOPS, 2 },
-  { N_("Bytes"), COL_BYTES, 3 },
-  { N_("Comm bytes"), COL_COMM, 3 },
-};
-
-static void
-setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
-{
-  const Column *col = data;
-  GtkWidget *label = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (label), col->kind >= 2 && col->kind <= 4 ? 1 : 0);
-  if (col->kind >= 2 && col->kind <= 4)
-    gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (item, label);
+  return v > 0 ? iv_units_format_count (v) : g_strdup ("–");
 }
 
 static char *
-cell_text (const IvStageItem *it, const Column *col)
+format_bytes (GtkListItem *item, double v)
 {
-  double v = col->number >= 0 ? it->v[col->number] : 0;
-  switch (col->kind)
-    {
-    case 0: return g_strdup (iv_stage_id (it->id));
-    case 1: return g_strdup (iv_stage_name (it->id));
-    case 2: return v > 0 ? iv_units_format_count (v) : g_strdup ("–");
-    case 3: return v > 0 ? iv_units_format_bytes (v) : g_strdup ("–");
-    case 4: return v > 0 ? iv_units_format_seconds (v) : g_strdup ("–");
-    default: return g_strdup (iv_bound_to_string (it->bound));
-    }
+  return v > 0 ? iv_units_format_bytes (v) : g_strdup ("–");
 }
 
-static void
-bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+static char *
+format_seconds (GtkListItem *item, double v)
 {
-  IvStageItem *it = gtk_list_item_get_item (item);
-  g_autofree char *text = cell_text (it, data);
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  return v > 0 ? iv_units_format_seconds (v) : g_strdup ("–");
 }
 
 static void
 on_selected (IvModelStages *self)
 {
-  IvStageItem *it = gtk_single_selection_get_selected_item (self->selection);
+  IvStageItem *it;
   g_autofree char *text = NULL;
 
+  /* The selection still reports while the template is being taken down. */
+  if (!self->selection || !self->formula)
+    return;
+  it = gtk_single_selection_get_selected_item (self->selection);
   if (!it)
     {
       gtk_label_set_text (self->formula, _("Select a stage to see its formula."));
@@ -175,10 +154,7 @@ on_copy (IvModelStages *self)
 static void
 iv_model_stages_dispose (GObject *object)
 {
-  IvModelStages *self = IV_MODEL_STAGES (object);
-
-  g_clear_pointer (&self->box, gtk_widget_unparent);
-  g_clear_object (&self->items);
+  gtk_widget_dispose_template (GTK_WIDGET (object), IV_TYPE_MODEL_STAGES);
   G_OBJECT_CLASS (iv_model_stages_parent_class)->dispose (object);
 }
 
@@ -193,70 +169,30 @@ static void
 iv_model_stages_class_init (IvModelStagesClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = iv_model_stages_dispose;
   object_class->finalize = iv_model_stages_finalize;
-  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+
+  g_type_ensure (IV_TYPE_STAGE_ITEM);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/inferview/Inferview/ui/iv-model-stages.ui");
+  gtk_widget_class_bind_template_child (widget_class, IvModelStages, box);
+  gtk_widget_class_bind_template_child (widget_class, IvModelStages, items);
+  gtk_widget_class_bind_template_child (widget_class, IvModelStages, view);
+  gtk_widget_class_bind_template_child (widget_class, IvModelStages, selection);
+  gtk_widget_class_bind_template_child (widget_class, IvModelStages, formula);
+  gtk_widget_class_bind_template_callback (widget_class, on_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_copy);
+  gtk_widget_class_bind_template_callback (widget_class, format_count);
+  gtk_widget_class_bind_template_callback (widget_class, format_bytes);
+  gtk_widget_class_bind_template_callback (widget_class, format_seconds);
 }
 
 static void
 iv_model_stages_init (IvModelStages *self)
 {
-  GtkWidget *scroller = gtk_scrolled_window_new ();
-  GtkWidget *copy = gtk_button_new_with_mnemonic (_("Copy as _CSV"));
-  GtkSortListModel *sorted;
-
-  self->items = g_list_store_new (IV_TYPE_STAGE_ITEM);
-  self->view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
-  sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->items)), NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
-    {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkColumnViewColumn *col;
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), (gpointer) &columns[i]);
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), (gpointer) &columns[i]);
-      col = gtk_column_view_column_new (_(columns[i].title), factory);
-      if (columns[i].number >= 0)
-        gtk_column_view_column_set_sorter (col, GTK_SORTER (gtk_numeric_sorter_new (
-            gtk_property_expression_new (IV_TYPE_STAGE_ITEM, NULL, number_props[columns[i].number]))));
-      else if (columns[i].kind == 5)
-        gtk_column_view_column_set_sorter (col, GTK_SORTER (gtk_string_sorter_new (
-            gtk_property_expression_new (IV_TYPE_STAGE_ITEM, NULL, "bound"))));
-      gtk_column_view_column_set_expand (col, columns[i].kind == 1);
-      gtk_column_view_append_column (self->view, col);
-      g_object_unref (col);
-    }
-  gtk_sort_list_model_set_sorter (sorted, gtk_column_view_get_sorter (self->view));
-  self->selection = gtk_single_selection_new (G_LIST_MODEL (sorted));
-  gtk_single_selection_set_autoselect (self->selection, FALSE);
-  gtk_single_selection_set_can_unselect (self->selection, TRUE);
-  gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (self->selection));
-  gtk_column_view_set_show_row_separators (self->view, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->view), "data-table");
-  g_signal_connect_swapped (self->selection, "notify::selected", G_CALLBACK (on_selected), self);
-
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->view));
-  gtk_widget_set_vexpand (scroller, TRUE);
-  self->formula = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->formula, 0);
-  gtk_label_set_wrap (self->formula, TRUE);
-  gtk_label_set_wrap_mode (self->formula, PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (self->formula, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->formula), "monospace");
-  gtk_widget_set_margin_start (GTK_WIDGET (self->formula), 12);
-  gtk_widget_set_margin_end (GTK_WIDGET (self->formula), 12);
-  gtk_widget_set_margin_bottom (GTK_WIDGET (self->formula), 8);
-  gtk_widget_set_halign (copy, GTK_ALIGN_END);
-  gtk_widget_set_margin_end (copy, 12);
-  gtk_widget_set_margin_top (copy, 6);
-  gtk_widget_set_tooltip_text (copy, _("Copy every stage of every layer kind as CSV"));
-  g_signal_connect_swapped (copy, "clicked", G_CALLBACK (on_copy), self);
-
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_box_append (GTK_BOX (self->box), copy);
-  gtk_box_append (GTK_BOX (self->box), scroller);
-  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->formula));
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  gtk_widget_init_template (GTK_WIDGET (self));
   on_selected (self);
 }
 
