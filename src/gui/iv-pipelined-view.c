@@ -9,7 +9,6 @@
 
 #include "iv-sniff.h"
 #include "iv-units.h"
-#include "iv-widgets.h"
 
 /* Sibling files looked at for breakdowns: enough for a results folder, bounded so a huge
  * directory does not stall opening a trace. */
@@ -20,16 +19,20 @@ struct _IvPipelinedView
 {
   GtkWidget parent_instance;
 
+  /* template children */
   GtkWidget *box;
   GtkWidget *area;
   GtkSpinButton *first, *count, *min_pct;
   GtkDropDown *bd_choice;
   GtkStringList *bd_names;
-  GPtrArray *bd_paths;        /* char*, parallel to bd_names after its "None" */
   GtkLabel *error_label;
   GtkLabel *details;
   GtkGrid *candidates;
-  gboolean updating;          /* setting the controls from code, not the user */
+
+  GPtrArray *bd_paths;        /* char*, parallel to bd_names after its "None" */
+  /* The spin buttons are set from the plot (its range, a window that had to shrink);
+   * their value-changed must then not rebuild the plot a second time. */
+  gboolean updating;
 
   const IvTrace *trace;
   GObject *owner;
@@ -494,7 +497,7 @@ iv_pipelined_view_dispose (GObject *object)
 {
   IvPipelinedView *self = IV_PIPELINED_VIEW (object);
 
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_PIPELINED_VIEW);
   g_clear_pointer (&self->plot, iv_pipeline_plot_free);
   g_clear_pointer (&self->breakdown, iv_breakdown_free);
   g_clear_pointer (&self->bd_paths, g_ptr_array_unref);
@@ -505,96 +508,44 @@ iv_pipelined_view_dispose (GObject *object)
 static void
 iv_pipelined_view_class_init (IvPipelinedViewClass *klass)
 {
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
   G_OBJECT_CLASS (klass)->dispose = iv_pipelined_view_dispose;
-  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/inferview/Inferview/ui/iv-pipelined-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, box);
+  gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, area);
+  gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, first);
+  gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, count);
+  gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, min_pct);
+  gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, bd_choice);
+  gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, bd_names);
+  gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, error_label);
+  gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, details);
+  gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, candidates);
+  gtk_widget_class_bind_template_callback (widget_class, on_window_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_min_pct);
+  gtk_widget_class_bind_template_callback (widget_class, on_breakdown_chosen);
+  gtk_widget_class_bind_template_callback (widget_class, on_open_breakdown);
+  gtk_widget_class_bind_template_callback (widget_class, query_tooltip);
+  gtk_widget_class_bind_template_callback (widget_class, on_click);
 }
 
 static void
 iv_pipelined_view_init (IvPipelinedView *self)
 {
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 18);
-  GtkWidget *bottom = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 24);
-  GtkWidget *scroller = gtk_scrolled_window_new ();
-  GtkWidget *open = gtk_button_new_from_icon_name ("document-open-symbolic");
-  GtkGesture *click = gtk_gesture_click_new ();
-  const char *none[] = { N_("None"), NULL };
-
   self->fig.highlighted = G_MAXUINT;
-  self->fig.min_runtime_pct = 2.0;
+  self->fig.min_runtime_pct = 2.0;  /* the template's spin button starts there too */
   self->figure = (IvFigure) { iv_render_pipelined, &self->fig, "pipeline", G_OBJECT (self) };
   self->bd_paths = g_ptr_array_new_with_free_func (g_free);
 
-  self->first = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (0, 0, 1));
-  self->count = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (1, 1, 1));
-  self->min_pct = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (0, 50, 0.5));
-  gtk_spin_button_set_value (self->min_pct, self->fig.min_runtime_pct);
-  g_signal_connect_swapped (self->first, "value-changed", G_CALLBACK (on_window_changed), self);
-  g_signal_connect_swapped (self->count, "value-changed", G_CALLBACK (on_window_changed), self);
-  g_signal_connect_swapped (self->min_pct, "value-changed", G_CALLBACK (on_min_pct), self);
-  none[0] = _(none[0]);
-  self->bd_names = gtk_string_list_new (none);
-  self->bd_choice = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (self->bd_names), NULL));
-  g_signal_connect_swapped (self->bd_choice, "notify::selected", G_CALLBACK (on_breakdown_chosen), self);
-  gtk_widget_set_tooltip_text (open, _("Open a candidate breakdown file…"));
-  g_signal_connect_swapped (open, "clicked", G_CALLBACK (on_open_breakdown), self);
-
-  gtk_box_append (GTK_BOX (row), iv_labelled (_("_First candidate"), GTK_WIDGET (self->first)));
-  gtk_box_append (GTK_BOX (row), iv_labelled (_("_Candidates"), GTK_WIDGET (self->count)));
-  {
-    GtkWidget *bd = iv_labelled (_("GPU _breakdown"), GTK_WIDGET (self->bd_choice));
-    gtk_box_append (GTK_BOX (bd), open);
-    gtk_box_append (GTK_BOX (row), bd);
-  }
-  gtk_box_append (GTK_BOX (row), iv_labelled (_("Fold families under (%)"), GTK_WIDGET (self->min_pct)));
-  gtk_widget_set_margin_start (row, 12);
-  gtk_widget_set_margin_end (row, 12);
-  gtk_widget_set_margin_top (row, 6);
-  gtk_widget_set_margin_bottom (row, 6);
-
-  self->error_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_add_css_class (GTK_WIDGET (self->error_label), "error");
-  gtk_label_set_wrap (self->error_label, TRUE);
-  gtk_label_set_xalign (self->error_label, 0);
-  gtk_widget_set_margin_start (GTK_WIDGET (self->error_label), 12);
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
-
-  self->area = gtk_drawing_area_new ();
-  gtk_widget_set_vexpand (self->area, TRUE);
-  gtk_widget_set_hexpand (self->area, TRUE);
+  self->updating = TRUE;
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->updating = FALSE;
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw, self, NULL);
-  gtk_widget_set_has_tooltip (self->area, TRUE);
-  g_signal_connect (self->area, "query-tooltip", G_CALLBACK (query_tooltip), self);
-  g_signal_connect (click, "released", G_CALLBACK (on_click), self);
-  gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (click));
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (gtk_widget_queue_draw),
                            self->area, G_CONNECT_SWAPPED);
-
-  self->details = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_wrap (self->details, TRUE);
-  gtk_label_set_xalign (self->details, 0);
-  gtk_label_set_yalign (self->details, 0);
-  gtk_label_set_selectable (self->details, TRUE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->details), TRUE);
-  self->candidates = GTK_GRID (gtk_grid_new ());
-  gtk_grid_set_column_spacing (self->candidates, 18);
-  gtk_grid_set_row_spacing (self->candidates, 2);
-  gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->details));
-  gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->candidates));
-  gtk_widget_set_margin_start (bottom, 12);
-  gtk_widget_set_margin_end (bottom, 12);
-  gtk_widget_set_margin_top (bottom, 6);
-  gtk_widget_set_margin_bottom (bottom, 6);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), bottom);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_size_request (scroller, -1, 130);
-
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_box_append (GTK_BOX (self->box), row);
-  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->error_label));
-  gtk_box_append (GTK_BOX (self->box), self->area);
-  gtk_box_append (GTK_BOX (self->box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
-  gtk_box_append (GTK_BOX (self->box), scroller);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   iv_pipelined_view_select (self, G_MAXUINT);
 }
 
