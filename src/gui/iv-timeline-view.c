@@ -19,6 +19,7 @@ struct _IvTimelineView
 {
   GtkWidget parent_instance;
 
+  /* template children */
   GtkWidget *box;
   GtkWidget *area;
   GtkLabel *details;
@@ -26,13 +27,14 @@ struct _IvTimelineView
   GtkSearchEntry *search;
   GtkStack *bottom;           /* "details" of the selection, "area" of a Shift+drag range */
   IvTraceArea *area_table;
+  GtkWidget *minimap;
+  GtkLabel *match_count;
+
   gboolean area_drag;
   gint64 area_anchor;
   GByteArray *collapsed;      /* per process */
-  GtkWidget *minimap;
   GArray *density;            /* double per minimap column: rows busy there, cached */
   int density_width;
-  GtkLabel *match_count;
   GArray *matches;            /* gsize, in time order */
   guint match_index;
   GObject *owner;
@@ -80,8 +82,6 @@ draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
 }
 
 /* ---- minimap ----------------------------------------------------------------------- */
-
-#define MINIMAP_H 34
 
 /* How many rows are busy in each column of the whole trace at @width: computed once per
  * width from the level of detail, so the minimap costs nothing per frame. */
@@ -524,7 +524,7 @@ iv_timeline_view_dispose (GObject *object)
 {
   IvTimelineView *self = IV_TIMELINE_VIEW (object);
 
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_TIMELINE_VIEW);
   g_clear_object (&self->owner);
   g_clear_pointer (&self->matches, g_array_unref);
   g_clear_pointer (&self->collapsed, g_byte_array_unref);
@@ -536,139 +536,51 @@ iv_timeline_view_dispose (GObject *object)
 static void
 iv_timeline_view_class_init (IvTimelineViewClass *klass)
 {
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
   G_OBJECT_CLASS (klass)->dispose = iv_timeline_view_dispose;
-  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+
+  g_type_ensure (IV_TYPE_TRACE_AREA);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/inferview/Inferview/ui/iv-timeline-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, IvTimelineView, box);
+  gtk_widget_class_bind_template_child (widget_class, IvTimelineView, area);
+  gtk_widget_class_bind_template_child (widget_class, IvTimelineView, details);
+  gtk_widget_class_bind_template_child (widget_class, IvTimelineView, flow_buttons);
+  gtk_widget_class_bind_template_child (widget_class, IvTimelineView, search);
+  gtk_widget_class_bind_template_child (widget_class, IvTimelineView, bottom);
+  gtk_widget_class_bind_template_child (widget_class, IvTimelineView, area_table);
+  gtk_widget_class_bind_template_child (widget_class, IvTimelineView, minimap);
+  gtk_widget_class_bind_template_child (widget_class, IvTimelineView, match_count);
+  gtk_widget_class_bind_template_callback (widget_class, on_key);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_previous);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_next);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_key);
+  gtk_widget_class_bind_template_callback (widget_class, on_color_by);
+  gtk_widget_class_bind_template_callback (widget_class, on_all_flows);
+  gtk_widget_class_bind_template_callback (widget_class, on_minimap_drag_begin);
+  gtk_widget_class_bind_template_callback (widget_class, on_minimap_drag_update);
+  gtk_widget_class_bind_template_callback (widget_class, query_tooltip);
+  gtk_widget_class_bind_template_callback (widget_class, on_scroll);
+  gtk_widget_class_bind_template_callback (widget_class, on_motion);
+  gtk_widget_class_bind_template_callback (widget_class, on_drag_begin);
+  gtk_widget_class_bind_template_callback (widget_class, on_drag_update);
+  gtk_widget_class_bind_template_callback (widget_class, on_drag_end);
+  gtk_widget_class_bind_template_callback (widget_class, on_pinch_begin);
+  gtk_widget_class_bind_template_callback (widget_class, on_pinch);
+  gtk_widget_class_bind_template_callback (widget_class, on_click);
 }
 
 static void
 iv_timeline_view_init (IvTimelineView *self)
 {
-  GtkEventController *scroll, *motion, *key;
-  GtkGesture *drag, *click;
-  GtkWidget *details_scroller = gtk_scrolled_window_new ();
-  GtkWidget *top;
-
   self->fig.selected = G_MAXSIZE;
   self->figure = (IvFigure) { iv_render_timeline, &self->fig, "timeline", G_OBJECT (self) };
-  self->area = gtk_drawing_area_new ();
-  gtk_widget_set_vexpand (self->area, TRUE);
-  gtk_widget_set_hexpand (self->area, TRUE);
+  gtk_widget_init_template (GTK_WIDGET (self));
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw, self, NULL);
-  gtk_widget_set_has_tooltip (self->area, TRUE);
-  g_signal_connect (self->area, "query-tooltip", G_CALLBACK (query_tooltip), self);
-
-  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
-  gtk_widget_add_controller (self->area, scroll);
-  motion = gtk_event_controller_motion_new ();
-  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
-  gtk_widget_add_controller (self->area, motion);
-  drag = gtk_gesture_drag_new ();
-  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
-  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
-  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
-  gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (drag));
-  {
-    GtkGesture *pinch = gtk_gesture_zoom_new ();
-    g_signal_connect (pinch, "begin", G_CALLBACK (on_pinch_begin), self);
-    g_signal_connect (pinch, "scale-changed", G_CALLBACK (on_pinch), self);
-    gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (pinch));
-  }
-  click = gtk_gesture_click_new ();
-  g_signal_connect (click, "released", G_CALLBACK (on_click), self);
-  gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (click));
-  key = gtk_event_controller_key_new ();
-  g_signal_connect (key, "key-pressed", G_CALLBACK (on_key), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), key);
-  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
-
-  self->details = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->details, 0);
-  gtk_label_set_yalign (self->details, 0);
-  gtk_label_set_wrap (self->details, TRUE);
-  gtk_label_set_wrap_mode (self->details, PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (self->details, TRUE);
-  gtk_widget_set_margin_start (GTK_WIDGET (self->details), 12);
-  gtk_widget_set_margin_end (GTK_WIDGET (self->details), 12);
-  gtk_widget_set_margin_top (GTK_WIDGET (self->details), 6);
-  {
-    GtkWidget *vbox = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-    self->flow_buttons = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-    gtk_widget_set_halign (self->flow_buttons, GTK_ALIGN_START);
-    gtk_widget_set_margin_start (self->flow_buttons, 4);
-    gtk_box_append (GTK_BOX (vbox), GTK_WIDGET (self->details));
-    gtk_box_append (GTK_BOX (vbox), self->flow_buttons);
-    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (details_scroller), vbox);
-  }
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (details_scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_size_request (details_scroller, -1, 150);
-  self->bottom = GTK_STACK (gtk_stack_new ());
-  gtk_stack_add_titled (self->bottom, details_scroller, "details", _("Selection"));
-  self->area_table = IV_TRACE_AREA (iv_trace_area_new ());
-  gtk_widget_set_size_request (GTK_WIDGET (self->area_table), -1, 240);
-  gtk_stack_add_titled (self->bottom, GTK_WIDGET (self->area_table), "area", _("Area"));
-
-  {
-    GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-    self->search = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
-    g_object_set (self->search, "placeholder-text", _("Search slices by name (/)"), NULL);
-    gtk_widget_set_size_request (GTK_WIDGET (self->search), 280, -1);
-    g_signal_connect_swapped (self->search, "search-changed", G_CALLBACK (on_search_changed), self);
-    g_signal_connect_swapped (self->search, "activate", G_CALLBACK (on_search_activate), self);
-    g_signal_connect_swapped (self->search, "previous-match", G_CALLBACK (on_search_previous), self);
-    g_signal_connect_swapped (self->search, "next-match", G_CALLBACK (on_search_next), self);
-    {
-      GtkEventController *keys = gtk_event_controller_key_new ();
-      g_signal_connect (keys, "key-pressed", G_CALLBACK (on_search_key), self);
-      gtk_widget_add_controller (GTK_WIDGET (self->search), keys);
-    }
-    self->match_count = GTK_LABEL (gtk_label_new (NULL));
-    gtk_widget_add_css_class (GTK_WIDGET (self->match_count), "dim-label");
-    gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->search));
-    gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->match_count));
-    {
-      GtkWidget *by_cat = gtk_check_button_new_with_mnemonic (_("Colour by _category"));
-      GtkWidget *flows = gtk_check_button_new_with_mnemonic (_("All _flows"));
-      g_signal_connect (by_cat, "toggled", G_CALLBACK (on_color_by), self);
-      g_signal_connect (flows, "toggled", G_CALLBACK (on_all_flows), self);
-      gtk_box_append (GTK_BOX (row), by_cat);
-      gtk_box_append (GTK_BOX (row), flows);
-    }
-    {
-      /* Which of the bottom pages shows, at the row's end. */
-      GtkWidget *switcher = gtk_stack_switcher_new ();
-      gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->bottom);
-      gtk_widget_set_hexpand (switcher, TRUE);
-      gtk_widget_set_halign (switcher, GTK_ALIGN_END);
-      gtk_widget_set_margin_end (switcher, 12);
-      gtk_box_append (GTK_BOX (row), switcher);
-    }
-    gtk_widget_set_margin_start (row, 12);
-    gtk_widget_set_margin_top (row, 6);
-    gtk_widget_set_margin_bottom (row, 6);
-    top = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-    gtk_box_append (GTK_BOX (top), row);
-  }
-  self->minimap = gtk_drawing_area_new ();
-  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->minimap), MINIMAP_H);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->minimap), draw_minimap, self, NULL);
-  gtk_widget_set_tooltip_text (self->minimap, _("The whole trace: drag to move the view"));
-  {
-    GtkGesture *mdrag = gtk_gesture_drag_new ();
-    g_signal_connect (mdrag, "drag-begin", G_CALLBACK (on_minimap_drag_begin), self);
-    g_signal_connect (mdrag, "drag-update", G_CALLBACK (on_minimap_drag_update), self);
-    gtk_widget_add_controller (self->minimap, GTK_EVENT_CONTROLLER (mdrag));
-  }
-  gtk_box_append (GTK_BOX (top), self->minimap);
-  gtk_box_append (GTK_BOX (top), self->area);
-  /* The timeline over the selection/area pane, the split draggable. */
-  self->box = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
-  gtk_paned_set_start_child (GTK_PANED (self->box), top);
-  gtk_paned_set_end_child (GTK_PANED (self->box), GTK_WIDGET (self->bottom));
-  gtk_paned_set_resize_end_child (GTK_PANED (self->box), FALSE);
-  gtk_paned_set_shrink_end_child (GTK_PANED (self->box), FALSE);
-  gtk_paned_set_shrink_start_child (GTK_PANED (self->box), FALSE);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                            G_CALLBACK (gtk_widget_queue_draw), self->area, G_CONNECT_SWAPPED);
   update_details (self);
