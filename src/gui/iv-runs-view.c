@@ -9,7 +9,6 @@
 
 #include "iv-render-runs.h"
 #include "iv-run-series.h"
-#include "iv-widgets.h"
 
 /* ---- a table row: text cells, and numbers to sort by ---------------------------------- */
 
@@ -52,6 +51,7 @@ struct _IvRunsView
 {
   GtkWidget parent_instance;
 
+  /* template children */
   GtkWidget *box;
   GtkLabel *title, *subtitle;
   GtkButton *back;
@@ -78,6 +78,9 @@ struct _IvRunsView
   GtkStack *plot_stack;       /* "chart" or "skipped" */
   IvChartView *chart;
   AdwStatusPage *skipped;
+  /* The drop-downs are filled and set from code (a new sweep, the chosen preset's own
+   * statistic) and while the template is built or taken down; their notify::selected is
+   * then not the user's choice and must not redraw. */
   gboolean updating;
 
   const IvSweep *sweep;
@@ -595,16 +598,24 @@ iv_runs_view_set_group_by (IvRunsView *self, const char *field)
 static void
 on_stat_chosen (IvRunsView *self)
 {
-  guint i = gtk_drop_down_get_selected (self->stat_choice);
-  if (!self->updating && i < g_strv_length ((char **) stats))
+  guint i;
+
+  if (self->updating)
+    return;
+  i = gtk_drop_down_get_selected (self->stat_choice);
+  if (i < g_strv_length ((char **) stats))
     iv_runs_view_set_stat (self, stats[i]);
 }
 
 static void
 on_group_chosen (IvRunsView *self)
 {
-  guint i = gtk_drop_down_get_selected (self->group_choice);
-  if (self->updating || i == GTK_INVALID_LIST_POSITION)
+  guint i;
+
+  if (self->updating)
+    return;
+  i = gtk_drop_down_get_selected (self->group_choice);
+  if (i == GTK_INVALID_LIST_POSITION)
     return;
   /* entry 0 is the model; then the varying fields */
   if (i == 0)
@@ -616,9 +627,13 @@ on_group_chosen (IvRunsView *self)
 static void
 on_quantity_chosen (IvRunsView *self)
 {
-  guint x = gtk_drop_down_get_selected (self->x_choice), y = gtk_drop_down_get_selected (self->y_choice);
+  guint x, y;
 
-  if (self->updating || !self->custom || x >= self->quantities->len || y >= self->quantities->len)
+  if (self->updating)
+    return;
+  x = gtk_drop_down_get_selected (self->x_choice);
+  y = gtk_drop_down_get_selected (self->y_choice);
+  if (!self->custom || x >= self->quantities->len || y >= self->quantities->len)
     return;
   g_free (self->custom->x.metric);
   g_free (self->custom->y.metric);
@@ -802,26 +817,18 @@ iv_runs_view_dispose (GObject *object)
 {
   IvRunsView *self = IV_RUNS_VIEW (object);
 
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  self->updating = TRUE;
+  gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_RUNS_VIEW);
   g_clear_object (&self->owner);
-  g_clear_object (&self->rows);
   g_clear_pointer (&self->config, iv_plot_config_free);
   g_clear_pointer (&self->specs, g_ptr_array_unref);
   g_clear_pointer (&self->own_specs, g_ptr_array_unref);
   g_clear_pointer (&self->quantities, g_ptr_array_unref);
   g_clear_pointer (&self->selected, g_array_unref);
-  g_clear_object (&self->quantity_titles);
   g_clear_pointer (&self->stat, g_free);
   g_clear_pointer (&self->group_by, g_free);
   g_clear_pointer (&self->skip_reason, g_free);
   G_OBJECT_CLASS (iv_runs_view_parent_class)->dispose (object);
-}
-
-static void
-iv_runs_view_class_init (IvRunsViewClass *klass)
-{
-  G_OBJECT_CLASS (klass)->dispose = iv_runs_view_dispose;
-  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
 }
 
 static void
@@ -831,162 +838,67 @@ on_back (IvRunsView *self)
 }
 
 static void
+iv_runs_view_class_init (IvRunsViewClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = iv_runs_view_dispose;
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+
+  g_type_ensure (IV_TYPE_TABLE_ROW);
+  g_type_ensure (IV_TYPE_CHART_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/inferview/Inferview/ui/iv-runs-view.ui");
+#define CHILD(name) gtk_widget_class_bind_template_child (widget_class, IvRunsView, name)
+  CHILD (box);
+  CHILD (title);
+  CHILD (subtitle);
+  CHILD (back);
+  CHILD (card);
+  CHILD (card_frame);
+  CHILD (table);
+  CHILD (rows);
+  CHILD (plot_choice);
+  CHILD (plot_names);
+  CHILD (compare_controls);
+  CHILD (paned);
+  CHILD (left);
+  CHILD (stat_choice);
+  CHILD (group_choice);
+  CHILD (group_names);
+  CHILD (log_x);
+  CHILD (log_y);
+  CHILD (custom_controls);
+  CHILD (x_choice);
+  CHILD (y_choice);
+  CHILD (quantity_titles);
+  CHILD (selection_row);
+  CHILD (selection_label);
+  CHILD (plot_stack);
+  CHILD (chart);
+  CHILD (skipped);
+#undef CHILD
+  gtk_widget_class_bind_template_callback (widget_class, on_back);
+  gtk_widget_class_bind_template_callback (widget_class, on_row_activated);
+  gtk_widget_class_bind_template_callback (widget_class, on_plot_chosen);
+  gtk_widget_class_bind_template_callback (widget_class, on_stat_chosen);
+  gtk_widget_class_bind_template_callback (widget_class, on_group_chosen);
+  gtk_widget_class_bind_template_callback (widget_class, on_quantity_chosen);
+  gtk_widget_class_bind_template_callback (widget_class, on_point_activated);
+  gtk_widget_class_bind_template_callback (widget_class, on_clear_selection);
+}
+
+static void
 iv_runs_view_init (IvRunsView *self)
 {
-  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  GtkWidget *titles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *left = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *rows = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *right = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  GtkWidget *table_scroller = gtk_scrolled_window_new ();
-  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  GtkSortListModel *sorted;
-
-  self->paned = paned;
-  self->left = left;
-
   self->run = G_MAXUINT;
   self->specs = g_ptr_array_new ();
   self->selected = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->own_specs = g_ptr_array_new_with_free_func (spec_free);
-
-  /* header: Back, title and subtitle */
-  self->back = GTK_BUTTON (gtk_button_new_from_icon_name ("go-previous-symbolic"));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->back), _("Back to the comparison"));
-  gtk_widget_set_valign (GTK_WIDGET (self->back), GTK_ALIGN_CENTER);
-  g_signal_connect_swapped (self->back, "clicked", G_CALLBACK (on_back), self);
-  self->title = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_add_css_class (GTK_WIDGET (self->title), "title-2");
-  gtk_label_set_xalign (self->title, 0);
-  self->subtitle = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_add_css_class (GTK_WIDGET (self->subtitle), "dim-label");
-  gtk_label_set_xalign (self->subtitle, 0);
-  gtk_label_set_ellipsize (self->subtitle, PANGO_ELLIPSIZE_END);
-  gtk_box_append (GTK_BOX (titles), GTK_WIDGET (self->title));
-  gtk_box_append (GTK_BOX (titles), GTK_WIDGET (self->subtitle));
-  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->back));
-  gtk_box_append (GTK_BOX (header), titles);
-  gtk_widget_set_margin_start (header, 12);
-  gtk_widget_set_margin_top (header, 8);
-
-  /* left: the summary card and the table */
-  self->card = gtk_grid_new ();
-  gtk_grid_set_column_spacing (GTK_GRID (self->card), 12);
-  gtk_grid_set_row_spacing (GTK_GRID (self->card), 3);
-  {
-    /* the summary on a card, its text kept off the rounded edge */
-    GtkWidget *frame = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-    gtk_widget_add_css_class (frame, "card");
-    gtk_widget_set_margin_start (self->card, 12);
-    gtk_widget_set_margin_end (self->card, 12);
-    gtk_widget_set_margin_top (self->card, 10);
-    gtk_widget_set_margin_bottom (self->card, 10);
-    gtk_box_append (GTK_BOX (frame), self->card);
-    self->card_frame = frame;
-  }
-  self->rows = g_list_store_new (IV_TYPE_TABLE_ROW);
-  self->table = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
-  sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->rows)), NULL);
-  gtk_sort_list_model_set_sorter (sorted, gtk_column_view_get_sorter (self->table));
-  gtk_column_view_set_model (self->table, GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (sorted))));
-  gtk_column_view_set_show_row_separators (self->table, TRUE);
-  gtk_column_view_set_single_click_activate (self->table, TRUE);
-  g_signal_connect (self->table, "activate", G_CALLBACK (on_row_activated), self);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (table_scroller), GTK_WIDGET (self->table));
-  gtk_widget_set_vexpand (table_scroller, TRUE);
-  gtk_box_append (GTK_BOX (left), self->card_frame);
-  gtk_box_append (GTK_BOX (left), table_scroller);
-  gtk_widget_set_size_request (left, 420, 150);
-  gtk_widget_set_margin_start (left, 12);
-  gtk_widget_set_margin_bottom (left, 12);
-
-  /* right: the plot and its controls */
-  self->plot_names = gtk_string_list_new (NULL);
-  self->plot_choice = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (self->plot_names), NULL));
-  g_signal_connect_swapped (self->plot_choice, "notify::selected", G_CALLBACK (on_plot_chosen), self);
-  {
-    /* the plot on a row of its own: preset titles are long */
-    GtkWidget *plot_row = iv_labelled (_("_Plot"), GTK_WIDGET (self->plot_choice));
-    gtk_widget_set_hexpand (GTK_WIDGET (self->plot_choice), TRUE);
-    gtk_box_append (GTK_BOX (rows), plot_row);
-  }
-  self->compare_controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  self->stat_choice = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (stats));
-  g_signal_connect_swapped (self->stat_choice, "notify::selected", G_CALLBACK (on_stat_chosen), self);
-  self->group_names = gtk_string_list_new (NULL);
-  self->group_choice = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (self->group_names), NULL));
-  g_signal_connect_swapped (self->group_choice, "notify::selected", G_CALLBACK (on_group_chosen), self);
-  gtk_box_append (GTK_BOX (self->compare_controls), iv_labelled (_("_Statistic"), GTK_WIDGET (self->stat_choice)));
-  gtk_box_append (GTK_BOX (self->compare_controls), iv_labelled (_("_Group by"), GTK_WIDGET (self->group_choice)));
-  gtk_box_append (GTK_BOX (controls), self->compare_controls);
   self->quantities = g_ptr_array_new_with_free_func (g_free);
-  self->quantity_titles = gtk_string_list_new (NULL);
-  self->x_choice = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->quantity_titles)), NULL));
-  self->y_choice = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->quantity_titles)), NULL));
-  gtk_drop_down_set_enable_search (self->x_choice, TRUE);
-  gtk_drop_down_set_enable_search (self->y_choice, TRUE);
-  g_signal_connect_swapped (self->x_choice, "notify::selected", G_CALLBACK (on_quantity_chosen), self);
-  g_signal_connect_swapped (self->y_choice, "notify::selected", G_CALLBACK (on_quantity_chosen), self);
-  self->custom_controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  gtk_box_append (GTK_BOX (self->custom_controls), iv_labelled (_("_x"), GTK_WIDGET (self->x_choice)));
-  gtk_box_append (GTK_BOX (self->custom_controls), iv_labelled (_("_y"), GTK_WIDGET (self->y_choice)));
-  gtk_widget_set_visible (self->custom_controls, FALSE);
-  self->log_x = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("Log _x")));
-  self->log_y = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (_("Log _y")));
-  {
-    GtkWidget *logs = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-    gtk_widget_add_css_class (logs, "linked");
-    gtk_box_append (GTK_BOX (logs), GTK_WIDGET (self->log_x));
-    gtk_box_append (GTK_BOX (logs), GTK_WIDGET (self->log_y));
-    gtk_box_append (GTK_BOX (controls), logs);
-  }
-  self->chart = IV_CHART_VIEW (iv_chart_view_new ());
-  g_signal_connect (self->chart, "point-activated", G_CALLBACK (on_point_activated), self);
-  /* The toggles and the chart's right-click menu drive the same properties. */
-  g_object_bind_property (self->chart, "log-x", self->log_x, "active", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  g_object_bind_property (self->chart, "log-y", self->log_y, "active", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
 
-  self->skipped = ADW_STATUS_PAGE (adw_status_page_new ());
-  adw_status_page_set_icon_name (self->skipped, "dialog-information-symbolic");
-  adw_status_page_set_title (self->skipped, _("Nothing to Draw"));
-  self->plot_stack = GTK_STACK (gtk_stack_new ());
-  gtk_stack_add_named (self->plot_stack, GTK_WIDGET (self->chart), "chart");
-  gtk_stack_add_named (self->plot_stack, GTK_WIDGET (self->skipped), "skipped");
-  gtk_widget_set_vexpand (GTK_WIDGET (self->plot_stack), TRUE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->plot_stack), TRUE);
-  gtk_box_append (GTK_BOX (rows), controls);
-  gtk_box_append (GTK_BOX (rows), self->custom_controls);
-  {
-    GtkWidget *clear = gtk_button_new_with_mnemonic (_("C_lear Selection"));
-    self->selection_row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-    self->selection_label = GTK_LABEL (gtk_label_new (NULL));
-    gtk_label_set_ellipsize (self->selection_label, PANGO_ELLIPSIZE_END);
-    gtk_label_set_xalign (self->selection_label, 0);
-    gtk_widget_set_hexpand (GTK_WIDGET (self->selection_label), TRUE);
-    g_signal_connect_swapped (clear, "clicked", G_CALLBACK (on_clear_selection), self);
-    gtk_box_append (GTK_BOX (self->selection_row), GTK_WIDGET (self->selection_label));
-    gtk_box_append (GTK_BOX (self->selection_row), clear);
-    gtk_widget_set_visible (self->selection_row, FALSE);
-    gtk_box_append (GTK_BOX (rows), self->selection_row);
-  }
-  gtk_box_append (GTK_BOX (right), rows);
-  gtk_box_append (GTK_BOX (right), GTK_WIDGET (self->plot_stack));
-  gtk_widget_set_margin_start (right, 12);
-  gtk_widget_set_margin_end (right, 12);
-  gtk_widget_set_margin_bottom (right, 12);
-
-  gtk_paned_set_start_child (GTK_PANED (paned), left);
-  gtk_paned_set_end_child (GTK_PANED (paned), right);
-  gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);
-  gtk_widget_set_vexpand (paned, TRUE);
-  gtk_widget_set_margin_top (paned, 8);
-
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_box_append (GTK_BOX (self->box), header);
-  gtk_box_append (GTK_BOX (self->box), paned);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  self->updating = TRUE;
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->updating = FALSE;
 }
 
 GtkWidget *
