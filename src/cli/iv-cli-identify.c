@@ -30,6 +30,8 @@ result_to_json (const char *path, const IvSniffResult *r)
   json_builder_add_boolean_value (b, r->events_partial);
   json_builder_set_member_name (b, "truncated");
   json_builder_add_boolean_value (b, r->truncated);
+  json_builder_set_member_name (b, "folders_cut");
+  json_builder_add_boolean_value (b, r->folders_cut);
   json_builder_set_member_name (b, "runs");
   json_builder_begin_array (b);
   for (guint i = 0; i < r->runs->len; i++)
@@ -51,6 +53,8 @@ print_text (const char *path, const IvSniffResult *r)
             r->events_partial ? " (counted in the head of each file)" : "");
   if (r->truncated)
     printf (", %s", "truncated");
+  if (r->folders_cut)
+    printf (", stopped looking after %d folders", IV_SNIFF_MAX_FOLDERS);
   printf ("\n");
   for (guint i = 0; i < r->runs->len; i++)
     printf ("  %s\n", (const char *) r->runs->pdata[i]);

@@ -115,6 +115,13 @@ iv_sweep_load (const char *const *paths, IvProgressFunc progress, gpointer data,
             first = g_steal_pointer (&local);
           continue;
         }
+      if (found->folders_cut)
+        {
+          g_autofree char *display = g_filename_display_name (paths[p]);
+          g_ptr_array_add (s->warnings, g_strdup_printf (_("%s: stopped looking for runs after %d folders "
+                                                           "(links may lead far outside it)"),
+                                                         display, IV_SNIFF_MAX_FOLDERS));
+        }
       for (guint i = 0; i < found->runs->len; i++)
         g_ptr_array_add (dirs, g_strdup (found->runs->pdata[i]));
     }

@@ -422,15 +422,39 @@ folder_id_equal (gconstpointer a, gconstpointer b)
   return x->dev == y->dev && x->ino == y->ino;
 }
 
+/* Breadth first, so that the runs near the opened folder are found before a link that
+ * leads far away (to /, say) uses up the budget. */
 typedef struct
 {
   GPtrArray *runs;
   GHashTable *visited;   /* FolderId* */
   GCancellable *cancellable;
+  guint folders_left;    /* a link to / must not mean reading the whole disk */
+  GQueue pending;        /* Pending*: folders found, not yet read */
 } Walk;
 
+typedef struct
+{
+  char *dir;
+  guint depth;
+} Pending;
+
+static void
+pending_free (gpointer p)
+{
+  g_free (((Pending *) p)->dir);
+  g_free (p);
+}
+
+static gint
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return iv_natural_compare (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* Reads one folder: is it a run; its sub-folders join the queue. */
 static gboolean
-walk (Walk *w, const char *dir, guint depth, GError **error)
+visit (Walk *w, const char *dir, guint depth, GError **error)
 {
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
@@ -443,6 +467,9 @@ walk (Walk *w, const char *dir, guint depth, GError **error)
 
   if (g_cancellable_set_error_if_cancelled (w->cancellable, error))
     return FALSE;
+  if (w->folders_left == 0)
+    return TRUE;
+  w->folders_left--;
   d = opendir (dir);
   if (!d || fstat (dfd = dirfd (d), &st) != 0)
     {
@@ -498,17 +525,37 @@ walk (Walk *w, const char *dir, guint depth, GError **error)
     g_ptr_array_add (w->runs, g_strdup (dir));
   if (depth >= MAX_FOLDER_DEPTH)
     return TRUE;
+  /* In name order: which of two names of one folder is kept must not depend on readdir. */
+  g_ptr_array_sort (subdirs, compare_names);
   for (guint i = 0; i < subdirs->len; i++)
     {
       g_autofree char *base = g_path_get_basename (subdirs->pdata[i]);
+      Pending *next;
       /* The trials of an aggregated run belong to that one run. */
       if (has_aggregate
           && (g_str_equal (base, "aggregate") || g_str_equal (base, "profile_runs")))
         continue;
-      if (!walk (w, subdirs->pdata[i], depth + 1, error))
-        return FALSE;
+      next = g_new (Pending, 1);
+      next->dir = g_strdup (subdirs->pdata[i]);
+      next->depth = depth + 1;
+      g_queue_push_tail (&w->pending, next);
     }
   return TRUE;
+}
+
+static gboolean
+walk (Walk *w, const char *root, GError **error)
+{
+  gboolean ok = visit (w, root, 0, error);
+  Pending *p;
+
+  while (ok && (p = g_queue_pop_head (&w->pending)) != NULL)
+    {
+      ok = visit (w, p->dir, p->depth, error);
+      pending_free (p);
+    }
+  g_queue_clear_full (&w->pending, pending_free);
+  return ok;
 }
 
 static gint
@@ -561,22 +608,29 @@ sniff_folder (const char *path, gboolean deep, guint64 head_bytes, GCancellable 
 {
   g_autoptr (GPtrArray) runs = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GHashTable) visited = g_hash_table_new_full (folder_id_hash, folder_id_equal, g_free, NULL);
-  Walk w = { runs, visited, cancellable };
+  Walk w = { runs, visited, cancellable, IV_SNIFF_MAX_FOLDERS, G_QUEUE_INIT };
   IvSniffResult *r;
 
-  if (!walk (&w, path, 0, error))
+  if (!walk (&w, path, error))
     return NULL;
   if (runs->len == 0)
     {
       g_autofree char *display = g_filename_display_name (path);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   "%s: no AIPerf run in this folder or the %d levels below it "
-                   "(a run holds profile_export.jsonl or profile_export_aiperf.json)",
-                   display, MAX_FOLDER_DEPTH);
+      if (w.folders_left == 0)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                     "%s: no AIPerf run in the first %d folders under it (a run holds "
+                     "profile_export.jsonl or profile_export_aiperf.json)",
+                     display, IV_SNIFF_MAX_FOLDERS);
+      else
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                     "%s: no AIPerf run in this folder or the %d levels below it "
+                     "(a run holds profile_export.jsonl or profile_export_aiperf.json)",
+                     display, MAX_FOLDER_DEPTH);
       return NULL;
     }
   g_ptr_array_sort (runs, compare_paths);
   r = result_new (runs->len == 1 ? IV_KIND_RUN : IV_KIND_SWEEP, path);
+  r->folders_cut = w.folders_left == 0;
   if (deep)
     {
       r->events = 0;

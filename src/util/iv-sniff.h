@@ -19,6 +19,10 @@ typedef enum
   IV_KIND_HF_CONFIG,           /* a Hugging Face config.json: a model for the Model workspace */
 } IvKind;
 
+/* Folder discovery looks into at most this many folders (a sweep has tens; a symlink to
+ * / would otherwise mean the whole disk). */
+#define IV_SNIFF_MAX_FOLDERS 10000
+
 typedef enum
 {
   IV_GROUP_RUNS,
@@ -35,6 +39,7 @@ typedef struct
   guint64 size;      /* bytes on disk */
   gboolean truncated;/* a trace whose text ends early: usable up to there */
   gboolean events_partial; /* only the head was read: events is a lower bound */
+  gboolean folders_cut;    /* a folder: discovery stopped at IV_SNIFF_MAX_FOLDERS */
 } IvSniffResult;
 
 IvGroup        iv_kind_get_group        (IvKind kind);
