@@ -11,6 +11,7 @@
 #include "iv-model.h"
 #include "iv-render-model.h"
 #include "iv-saved.h"
+#include "iv-model-state.h"
 #include "iv-test-util.h"
 #include "iv-units.h"
 
@@ -1180,6 +1181,76 @@ test_saved_round_trip (void)
   iv_test_remove_tree (dir);
 }
 
+static void
+count_signal (gpointer instance, gpointer data)
+{
+  (*(guint *) data)++;
+}
+
+static void
+count_notify (GObject *object, GParamSpec *pspec, gpointer data)
+{
+  (*(guint *) data)++;
+}
+
+/* The Model workspace's state: each property notifies only when it changes, "changed"
+ * follows every change and once for a whole configuration, and a saved configuration
+ * carries exactly the state. */
+static void
+test_model_state (void)
+{
+  g_autoptr (IvModelState) st = iv_model_state_new ();
+  const IvModel *llama = iv_presets_find ("Llama-3.1-8B");
+  const IvHardware *ring = iv_hardware_find ("ring4");
+  guint changes = 0, tp_notes = 0;
+  IvConfig c;
+  gint64 tp;
+
+  g_signal_connect (st, "changed", G_CALLBACK (count_signal), &changes);
+  g_signal_connect (st, "notify::tp", G_CALLBACK (count_notify), &tp_notes);
+  /* the workspace's opening configuration */
+  iv_model_state_get_config (st, &c);
+  g_assert_cmpint (c.mode, ==, IV_MODE_PREFILL);
+  g_assert_cmpint (c.T, ==, 8192);
+  g_assert_cmpint (c.t, ==, 4);
+  g_assert_cmpint (c.place_cp, ==, IV_PLACE_CUBE);
+
+  g_object_set (st, "tp", (gint64) 8, NULL);
+  g_object_set (st, "tp", (gint64) 8, NULL);   /* same value: nothing */
+  g_assert_cmpuint (tp_notes, ==, 1);
+  g_assert_cmpuint (changes, ==, 1);
+  g_object_get (st, "tp", &tp, NULL);
+  g_assert_cmpint (tp, ==, 8);
+
+  iv_model_state_set_model (st, llama);
+  iv_model_state_set_hardware (st, ring);
+  g_assert_cmpuint (changes, ==, 3);
+
+  c.mode = IV_MODE_DECODE, c.B = 16, c.T = 1, c.P = 32768, c.t = 2, c.c = 4;
+  c.place_tp = IV_PLACE_CUBE, c.ring = IV_RING_QOML, c.e_w = 0.5;
+  iv_model_state_set_config (st, &c);
+  g_assert_cmpuint (changes, ==, 4);          /* one for the whole configuration */
+  g_assert_cmpuint (tp_notes, ==, 2);
+  {
+    IvConfig back;
+    iv_model_state_get_config (st, &back);
+    g_assert_cmpmem (&back, sizeof back, &c, sizeof c);
+  }
+  iv_model_state_set_config (st, &c);         /* nothing new: no signal */
+  g_assert_cmpuint (changes, ==, 4);
+
+  {
+    g_autoptr (IvSaved) sv = iv_model_state_to_saved (st, "mine", NULL, TRUE);
+    g_autoptr (IvSaved) edited = iv_model_state_to_saved (st, "edited", "/m/config.json", FALSE);
+    g_assert_cmpstr (sv->model, ==, "Llama-3.1-8B");
+    g_assert_cmpstr (sv->hardware, ==, "ring4");
+    g_assert_null (sv->hardware_spec);
+    g_assert_cmpmem (&sv->config, sizeof c, &c, sizeof c);
+    g_assert_nonnull (edited->hardware_spec);
+    g_assert_cmpstr (edited->hf_config, ==, "/m/config.json");
+  }
+}
+
 /* Compare: the best of each numeric row is the right configuration, equal values have no
  * best, and the CSV carries the numbers in base units. */
 static void
@@ -1375,6 +1446,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/sharding-place", test_sharding_place);
   g_test_add_func ("/model/other-figures", test_other_figures);
   g_test_add_func ("/model/saved-round-trip", test_saved_round_trip);
+  g_test_add_func ("/model/state", test_model_state);
   g_test_add_func ("/model/compare-table", test_compare_table);
   return g_test_run ();
 }

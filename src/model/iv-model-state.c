@@ -1,0 +1,316 @@
+/* iv-model-state.c: properties over an IvConfig. The setters compare before they store
+ * so that a control bound both ways (control → state → control) settles after one round,
+ * and "changed" is what the view listens to: one re-evaluation per change, however many
+ * properties a saved configuration sets at once. */
+#define G_LOG_DOMAIN "iv-model"
+
+#include "iv-model-state.h"
+
+struct _IvModelState
+{
+  GObject parent_instance;
+
+  const IvModel *model;
+  const IvHardware *hardware;
+  IvConfig config;
+  guint layer_kind;
+  guint frozen;          /* inside set_config: hold "changed" */
+  gboolean pending;      /* something changed while frozen */
+};
+
+G_DEFINE_FINAL_TYPE (IvModelState, iv_model_state, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_MODEL,
+  PROP_HARDWARE,
+  PROP_MODE,
+  PROP_BATCH,
+  PROP_TQ,
+  PROP_CONTEXT,
+  PROP_TP,
+  PROP_CP,
+  PROP_TP_PLACE,
+  PROP_CP_PLACE,
+  PROP_RING,
+  PROP_WEIGHT_BYTES,
+  PROP_ACT_BYTES,
+  PROP_KV_BYTES,
+  PROP_PARTIAL_BYTES,
+  PROP_LAYER_KIND,
+  N_PROPS,
+};
+
+static GParamSpec *properties[N_PROPS];
+
+enum { CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static void
+changed (IvModelState *self, guint prop)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+  if (self->frozen)
+    self->pending = TRUE;
+  else
+    g_signal_emit (self, signals[CHANGED], 0);
+}
+
+/* The int64 and double members each property stands for. */
+static gint64 *
+int_member (IvModelState *self, guint prop)
+{
+  switch (prop)
+    {
+    case PROP_BATCH: return &self->config.B;
+    case PROP_TQ: return &self->config.T;
+    case PROP_CONTEXT: return &self->config.P;
+    case PROP_TP: return &self->config.t;
+    case PROP_CP: return &self->config.c;
+    default: return NULL;
+    }
+}
+
+static double *
+bytes_member (IvModelState *self, guint prop)
+{
+  switch (prop)
+    {
+    case PROP_WEIGHT_BYTES: return &self->config.e_w;
+    case PROP_ACT_BYTES: return &self->config.e_a;
+    case PROP_KV_BYTES: return &self->config.e_kv;
+    case PROP_PARTIAL_BYTES: return &self->config.e_p;
+    default: return NULL;
+    }
+}
+
+static int
+enum_value (IvModelState *self, guint prop)
+{
+  switch (prop)
+    {
+    case PROP_MODE: return self->config.mode;
+    case PROP_TP_PLACE: return self->config.place_tp;
+    case PROP_CP_PLACE: return self->config.place_cp;
+    case PROP_RING: return self->config.ring;
+    default: g_assert_not_reached ();
+    }
+}
+
+static void
+set_enum (IvModelState *self, guint prop, int value)
+{
+  if (enum_value (self, prop) == value)
+    return;
+  switch (prop)
+    {
+    case PROP_MODE: self->config.mode = (IvMode) value; break;
+    case PROP_TP_PLACE: self->config.place_tp = (IvPlace) value; break;
+    case PROP_CP_PLACE: self->config.place_cp = (IvPlace) value; break;
+    case PROP_RING: self->config.ring = (IvRing) value; break;
+    default: g_assert_not_reached ();
+    }
+  changed (self, prop);
+}
+
+static void
+iv_model_state_get_property (GObject *object, guint prop, GValue *value, GParamSpec *pspec)
+{
+  IvModelState *self = IV_MODEL_STATE (object);
+
+  if (int_member (self, prop))
+    g_value_set_int64 (value, *int_member (self, prop));
+  else if (bytes_member (self, prop))
+    g_value_set_double (value, *bytes_member (self, prop));
+  else
+    switch (prop)
+      {
+      case PROP_MODEL: g_value_set_pointer (value, (gpointer) self->model); break;
+      case PROP_HARDWARE: g_value_set_pointer (value, (gpointer) self->hardware); break;
+      case PROP_MODE:
+      case PROP_TP_PLACE:
+      case PROP_CP_PLACE:
+      case PROP_RING: g_value_set_int (value, enum_value (self, prop)); break;
+      case PROP_LAYER_KIND: g_value_set_uint (value, self->layer_kind); break;
+      default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop, pspec);
+      }
+}
+
+static void
+iv_model_state_set_property (GObject *object, guint prop, const GValue *value, GParamSpec *pspec)
+{
+  IvModelState *self = IV_MODEL_STATE (object);
+  gint64 *i = int_member (self, prop);
+  double *d = bytes_member (self, prop);
+
+  if (i)
+    {
+      if (*i != g_value_get_int64 (value))
+        *i = g_value_get_int64 (value), changed (self, prop);
+    }
+  else if (d)
+    {
+      if (*d != g_value_get_double (value))
+        *d = g_value_get_double (value), changed (self, prop);
+    }
+  else
+    switch (prop)
+      {
+      case PROP_MODEL: iv_model_state_set_model (self, g_value_get_pointer (value)); break;
+      case PROP_HARDWARE: iv_model_state_set_hardware (self, g_value_get_pointer (value)); break;
+      case PROP_MODE:
+      case PROP_TP_PLACE:
+      case PROP_CP_PLACE:
+      case PROP_RING: set_enum (self, prop, g_value_get_int (value)); break;
+      case PROP_LAYER_KIND:
+        if (self->layer_kind != g_value_get_uint (value))
+          self->layer_kind = g_value_get_uint (value), changed (self, prop);
+        break;
+      default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop, pspec);
+      }
+}
+
+static void
+iv_model_state_class_init (IvModelStateClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->get_property = iv_model_state_get_property;
+  object_class->set_property = iv_model_state_set_property;
+
+  properties[PROP_MODEL] = g_param_spec_pointer ("model", NULL, NULL, flags);
+  properties[PROP_HARDWARE] = g_param_spec_pointer ("hardware", NULL, NULL, flags);
+  properties[PROP_MODE] = g_param_spec_int ("mode", NULL, NULL, IV_MODE_PREFILL, IV_MODE_DECODE,
+                                            IV_MODE_PREFILL, flags);
+  /* The ranges are the model's own (iv_model_evaluate refuses beyond them with a reason);
+   * here they only keep the types honest. */
+  properties[PROP_BATCH] = g_param_spec_int64 ("batch", NULL, NULL, 1, G_MAXINT64, 1, flags);
+  properties[PROP_TQ] = g_param_spec_int64 ("tq", NULL, NULL, 1, G_MAXINT64, 8192, flags);
+  properties[PROP_CONTEXT] = g_param_spec_int64 ("context", NULL, NULL, 0, G_MAXINT64, 0, flags);
+  properties[PROP_TP] = g_param_spec_int64 ("tp", NULL, NULL, 1, G_MAXINT64, 4, flags);
+  properties[PROP_CP] = g_param_spec_int64 ("cp", NULL, NULL, 1, G_MAXINT64, 1, flags);
+  properties[PROP_TP_PLACE] = g_param_spec_int ("tp-place", NULL, NULL, IV_PLACE_PE, IV_PLACE_CUBE,
+                                                IV_PLACE_PE, flags);
+  properties[PROP_CP_PLACE] = g_param_spec_int ("cp-place", NULL, NULL, IV_PLACE_PE, IV_PLACE_CUBE,
+                                                IV_PLACE_CUBE, flags);
+  properties[PROP_RING] = g_param_spec_int ("ring", NULL, NULL, IV_RING_KV, IV_RING_QOML, IV_RING_KV, flags);
+  properties[PROP_WEIGHT_BYTES] = g_param_spec_double ("weight-bytes", NULL, NULL, 0, 64, 2, flags);
+  properties[PROP_ACT_BYTES] = g_param_spec_double ("act-bytes", NULL, NULL, 0, 64, 2, flags);
+  properties[PROP_KV_BYTES] = g_param_spec_double ("kv-bytes", NULL, NULL, 0, 64, 2, flags);
+  properties[PROP_PARTIAL_BYTES] = g_param_spec_double ("partial-bytes", NULL, NULL, 0, 64, 4, flags);
+  properties[PROP_LAYER_KIND] = g_param_spec_uint ("layer-kind", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* After any change: what the view re-evaluates on. */
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                   NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+iv_model_state_init (IvModelState *self)
+{
+  /* What the workspace opens on: a prefill of 8192 tokens, TP 4 on PEs, CP on cubes. */
+  iv_config_init (&self->config);
+  self->config.mode = IV_MODE_PREFILL;
+  self->config.B = 1;
+  self->config.T = 8192;
+  self->config.P = 0;
+  self->config.t = 4;
+  self->config.c = 1;
+  self->config.place_tp = IV_PLACE_PE;
+  self->config.place_cp = IV_PLACE_CUBE;
+  self->config.ring = IV_RING_KV;
+}
+
+IvModelState *
+iv_model_state_new (void)
+{
+  return g_object_new (IV_TYPE_MODEL_STATE, NULL);
+}
+
+const IvModel *
+iv_model_state_get_model (IvModelState *self)
+{
+  g_return_val_if_fail (IV_IS_MODEL_STATE (self), NULL);
+  return self->model;
+}
+
+void
+iv_model_state_set_model (IvModelState *self, const IvModel *model)
+{
+  g_return_if_fail (IV_IS_MODEL_STATE (self));
+  if (self->model != model)
+    self->model = model, changed (self, PROP_MODEL);
+}
+
+const IvHardware *
+iv_model_state_get_hardware (IvModelState *self)
+{
+  g_return_val_if_fail (IV_IS_MODEL_STATE (self), NULL);
+  return self->hardware;
+}
+
+void
+iv_model_state_set_hardware (IvModelState *self, const IvHardware *hardware)
+{
+  g_return_if_fail (IV_IS_MODEL_STATE (self));
+  if (self->hardware != hardware)
+    self->hardware = hardware, changed (self, PROP_HARDWARE);
+}
+
+void
+iv_model_state_get_config (IvModelState *self, IvConfig *config)
+{
+  g_return_if_fail (IV_IS_MODEL_STATE (self) && config != NULL);
+  *config = self->config;
+}
+
+void
+iv_model_state_set_config (IvModelState *self, const IvConfig *c)
+{
+  g_return_if_fail (IV_IS_MODEL_STATE (self) && c != NULL);
+
+  self->frozen++;
+  g_object_freeze_notify (G_OBJECT (self));
+  set_enum (self, PROP_MODE, c->mode);
+  g_object_set (self, "batch", c->B, "tq", c->T, "context", c->P, "tp", c->t, "cp", c->c,
+                "weight-bytes", c->e_w, "act-bytes", c->e_a, "kv-bytes", c->e_kv,
+                "partial-bytes", c->e_p, NULL);
+  set_enum (self, PROP_TP_PLACE, c->place_tp);
+  set_enum (self, PROP_CP_PLACE, c->place_cp);
+  set_enum (self, PROP_RING, c->ring);
+  g_object_thaw_notify (G_OBJECT (self));
+  if (--self->frozen == 0 && self->pending)
+    {
+      self->pending = FALSE;
+      g_signal_emit (self, signals[CHANGED], 0);
+    }
+}
+
+guint
+iv_model_state_get_layer_kind (IvModelState *self)
+{
+  g_return_val_if_fail (IV_IS_MODEL_STATE (self), 0);
+  return self->layer_kind;
+}
+
+IvSaved *
+iv_model_state_to_saved (IvModelState *self, const char *name, const char *hf_config,
+                         gboolean hardware_is_preset)
+{
+  IvSaved *sv;
+
+  g_return_val_if_fail (IV_IS_MODEL_STATE (self), NULL);
+  g_return_val_if_fail (self->model != NULL && self->hardware != NULL && name != NULL, NULL);
+
+  sv = g_new0 (IvSaved, 1);
+  sv->name = g_strdup (name);
+  sv->model = g_strdup (self->model->name);
+  sv->hf_config = g_strdup (hf_config);
+  sv->hardware = g_strdup (self->hardware->name);
+  sv->hardware_spec = hardware_is_preset ? NULL : iv_hardware_copy (self->hardware);
+  sv->config = self->config;
+  return sv;
+}
