@@ -767,6 +767,42 @@ test_model_view (void)
   cairo_surface_destroy (before);
   cairo_surface_destroy (after);
 
+  /* The state object both ways: a property moves the control and re-evaluates (the
+   * figure changes); a control moves the property. */
+  {
+    IvModelState *state = iv_model_view_get_state (view);
+    GtkRange *cp = GTK_RANGE (control_labelled (GTK_WIDGET (view), "_CP"));
+    GtkDropDown *mode = GTK_DROP_DOWN (control_labelled (GTK_WIDGET (view), "M_ode"));
+    GtkDropDown *weights = GTK_DROP_DOWN (control_labelled (GTK_WIDGET (view), "_Weights"));
+    gint64 cp_value;
+    double bytes;
+    g_assert_nonnull (cp);
+    before = render_view_figure (view);
+    g_object_set (state, "tp", (gint64) 2, NULL);
+    g_assert_cmpfloat (gtk_range_get_value (tp), ==, 1);
+    g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 2);
+    after = render_view_figure (view);
+    g_assert_false (surfaces_equal (before, after));
+    cairo_surface_destroy (before);
+    cairo_surface_destroy (after);
+    gtk_range_set_value (cp, 1);           /* CP = 2 */
+    g_object_get (state, "cp", &cp_value, NULL);
+    g_assert_cmpint (cp_value, ==, 2);
+    g_assert_cmpint (iv_model_view_get_result (view)->config.c, ==, 2);
+    gtk_range_set_value (cp, 0);
+    g_object_set (state, "mode", IV_MODE_DECODE, NULL);
+    g_assert_cmpuint (gtk_drop_down_get_selected (mode), ==, 1);
+    g_assert_cmpint (iv_model_view_get_result (view)->config.mode, ==, IV_MODE_DECODE);
+    gtk_drop_down_set_selected (mode, 0);
+    g_assert_cmpint (iv_model_view_get_result (view)->config.mode, ==, IV_MODE_PREFILL);
+    gtk_drop_down_set_selected (weights, 2);  /* 1 B */
+    g_object_get (state, "weight-bytes", &bytes, NULL);
+    g_assert_cmpfloat (bytes, ==, 1);
+    g_assert_cmpfloat (iv_model_view_get_result (view)->config.e_w, ==, 1);
+    g_object_set (state, "weight-bytes", 2.0, NULL);
+    g_assert_cmpuint (gtk_drop_down_get_selected (weights), ==, 1);
+  }
+
   gtk_range_set_value (tp, 3);             /* TP = 8 */
   g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 8);
   gtk_range_set_value (tp, 6);             /* TP = 64 on PEs: ring4 cubes have 16 */
@@ -875,6 +911,13 @@ test_model_view (void)
     g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 1);
     g_assert_true (iv_model_view_load_saved (view, baseline, &error));
     g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 4);
+    /* loading sets the state: it holds exactly the saved configuration */
+    {
+      IvConfig now;
+      iv_model_state_get_config (iv_model_view_get_state (view), &now);
+      g_assert_cmpmem (&now, sizeof now, &((IvSaved *) saved->pdata[baseline])->config, sizeof now);
+      g_assert_cmpfloat (gtk_range_get_value (tp), ==, 2);
+    }
     csv = iv_model_view_get_compare_csv (view);
     g_assert_nonnull (strstr (csv, ",baseline-tp4,"));
     g_assert_nonnull (strstr (csv, "\nTP,"));

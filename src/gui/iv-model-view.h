@@ -4,6 +4,8 @@
 
 #include <gtk/gtk.h>
 
+#include "iv-model-state.h"
+
 #include "iv-model.h"
 #include "iv-render.h"
 
@@ -39,5 +41,8 @@ gboolean        iv_model_view_select_model   (IvModelView  *self,
                                               const char   *name);
 /* The comparison of the saved configurations as CSV, or NULL when none evaluates. */
 char           *iv_model_view_get_compare_csv (IvModelView *self);
+
+/* The configuration the controls are bound to (owned by the view). */
+IvModelState   *iv_model_view_get_state     (IvModelView  *self);
 
 G_END_DECLS

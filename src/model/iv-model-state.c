@@ -51,6 +51,9 @@ static void
 changed (IvModelState *self, guint prop)
 {
   g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+  /* The layer kind is which part of the result is shown, not what is evaluated. */
+  if (prop == PROP_LAYER_KIND)
+    return;
   if (self->frozen)
     self->pending = TRUE;
   else

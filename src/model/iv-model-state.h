@@ -16,8 +16,9 @@ G_DECLARE_FINAL_TYPE (IvModelState, iv_model_state, IV, MODEL_STATE, GObject)
 /* Properties: "model" and "hardware" (pointers, not owned: the caller keeps them alive),
  * "mode", "batch", "tq", "context", "tp", "cp", "tp-place", "cp-place", "ring",
  * "weight-bytes", "act-bytes", "kv-bytes", "partial-bytes", "layer-kind".
- * Each notifies only when it changes; "changed" follows every change once, and once for
- * all of them when several are set together (iv_model_state_set_config). */
+ * Each notifies only when it changes; "changed" follows every change of what is evaluated
+ * (all but "layer-kind") once, and once for all of them when several are set together
+ * (iv_model_state_set_config). */
 IvModelState      *iv_model_state_new           (void);
 const IvModel     *iv_model_state_get_model     (IvModelState     *self);
 void               iv_model_state_set_model     (IvModelState     *self,
