@@ -1311,6 +1311,21 @@ test_runs_view (void)
   iv_runs_view_set_stat (view, "p90");
   chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
   g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Request latency (p90)");
+  /* The state both ways: its property moves the picker and the plot; the picker moves it. */
+  {
+    IvRunsState *state = iv_runs_view_get_state (view);
+    GtkDropDown *stat = GTK_DROP_DOWN (control_labelled (GTK_WIDGET (view), "_Statistic"));
+    g_autofree char *now = NULL;
+    g_assert_cmpstr (iv_runs_state_get_statistic (state), ==, "p90");
+    g_assert_cmpuint (gtk_drop_down_get_selected (stat), ==, 2);
+    g_object_set (state, "statistic", "p99", NULL);
+    g_assert_cmpuint (gtk_drop_down_get_selected (stat), ==, 4);
+    chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
+    g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Request latency (p99)");
+    gtk_drop_down_set_selected (stat, 2);
+    g_object_get (state, "statistic", &now, NULL);
+    g_assert_cmpstr (now, ==, "p90");
+  }
   iv_runs_view_set_group_by (view, "concurrency");
   g_assert_true (iv_runs_view_show_plot (view, "ttft_per_run"));
   g_assert_nonnull (iv_runs_view_get_chart_view (view));
@@ -1335,6 +1350,11 @@ test_runs_view (void)
     g_assert_cmpint (iv_chart_axis_get_scale (iv_chart_view_get_chart (cv), IV_AXIS_Y), ==, IV_SCALE_LOG10);
     gtk_toggle_button_set_active (log_y, FALSE);
     g_assert_false (iv_chart_view_get_log (cv, IV_AXIS_Y));
+    {
+      gboolean state_log = TRUE;
+      g_object_get (iv_runs_view_get_state (view), "log-y", &state_log, NULL);
+      g_assert_false (state_log);
+    }
     g_assert_cmpint (iv_chart_axis_get_scale (iv_chart_view_get_chart (cv), IV_AXIS_Y), ==, IV_SCALE_LINEAR);
   }
 

@@ -9,6 +9,7 @@
 
 #include "iv-render-runs.h"
 #include "iv-run-series.h"
+#include "iv-runs-state.h"
 
 /* ---- a table row: text cells, and numbers to sort by ---------------------------------- */
 
@@ -72,7 +73,6 @@ struct _IvRunsView
   GtkStringList *quantity_titles;
   GPtrArray *quantities;       /* char*: field keys and metric tags, parallel to quantity_titles */
   IvPlotSpec *custom;
-  GArray *selected;            /* guint32 requests of the run shown, picked in any plot */
   GtkWidget *selection_row;
   GtkLabel *selection_label;
   GtkStack *plot_stack;       /* "chart" or "skipped" */
@@ -89,8 +89,8 @@ struct _IvRunsView
   IvPlotConfig *config;
   GPtrArray *specs;           /* const IvPlotSpec*, parallel to plot_names */
   GPtrArray *own_specs;       /* IvPlotSpec* the view made (extra plots), freed with it */
-  IvPlotSpec override;        /* the chosen preset with the picker's stat and grouping */
-  char *stat, *group_by;
+  IvPlotSpec override;        /* the chosen preset with the state's statistic and grouping */
+  IvRunsState *state;         /* statistic, grouping, log axes, picked requests */
   char *skip_reason;
   char *group_strv[2];
 };
@@ -455,13 +455,15 @@ show_chosen_plot (IvRunsView *self)
       /* The picked statistic applies to metrics measured per request; a throughput is
        * one number per run (its avg), whatever the picker says. */
       const IvRun *first = self->sweep->runs->pdata[0];
-      if (self->stat && spec->x.metric && iv_run_get_metric (first, spec->x.metric))
-        self->override.x.stat = self->stat;
-      if (self->stat && spec->y.metric && iv_run_get_metric (first, spec->y.metric))
-        self->override.y.stat = self->stat;
-      if (self->group_by)
+      const char *stat = iv_runs_state_get_statistic (self->state);
+      const char *group_by = iv_runs_state_get_group_by (self->state);
+      if (stat && spec->x.metric && iv_run_get_metric (first, spec->x.metric))
+        self->override.x.stat = (char *) stat;
+      if (stat && spec->y.metric && iv_run_get_metric (first, spec->y.metric))
+        self->override.y.stat = (char *) stat;
+      if (group_by)
         {
-          self->group_strv[0] = self->group_by;
+          self->group_strv[0] = (char *) group_by;
           self->override.groups = self->group_strv;
         }
     }
@@ -473,9 +475,12 @@ show_chosen_plot (IvRunsView *self)
       gtk_stack_set_visible_child_name (self->plot_stack, "skipped");
       return;
     }
-  if (!multi && self->selected->len)
-    iv_runs_chart_highlight (chart, &self->override, shown_run (self), (const guint32 *) self->selected->data,
-                             self->selected->len);
+  {
+    const GArray *picked = iv_runs_state_get_selection (self->state);
+    if (!multi && picked->len)
+      iv_runs_chart_highlight (chart, &self->override, shown_run (self), (const guint32 *) picked->data,
+                               picked->len);
+  }
   iv_chart_view_set_chart (self->chart, chart, spec->name);
   gtk_stack_set_visible_child_name (self->plot_stack, "chart");
 }
@@ -489,9 +494,10 @@ describe_selection (IvRunsView *self)
   g_autoptr (GArray) order = NULL;
   g_autofree double *ttft = NULL, *lat = NULL;
   g_autofree guint *rank = NULL;
+  const GArray *picked = iv_runs_state_get_selection (self->state);
 
-  gtk_widget_set_visible (self->selection_row, r && self->selected->len > 0);
-  if (!r || self->selected->len == 0)
+  gtk_widget_set_visible (self->selection_row, r && picked->len > 0);
+  if (!r || picked->len == 0)
     return;
   order = iv_run_order_by_start (r);
   rank = g_new (guint, MAX (r->n_requests, 1));
@@ -499,14 +505,14 @@ describe_selection (IvRunsView *self)
     rank[g_array_index (order, guint32, k)] = k;
   ttft = iv_run_metric_per_request (r, "time_to_first_token");
   lat = iv_run_metric_per_request (r, "request_latency");
-  g_string_append_printf (text, g_dngettext (NULL, "%u request selected", "%u requests selected", self->selected->len),
-                          self->selected->len);
-  for (guint j = 0; j < self->selected->len && j < 3; j++)
+  g_string_append_printf (text, g_dngettext (NULL, "%u request selected", "%u requests selected", picked->len),
+                          picked->len);
+  for (guint j = 0; j < picked->len && j < 3; j++)
     {
-      guint32 i = g_array_index (self->selected, guint32, j);
+      guint32 i = g_array_index (picked, guint32, j);
       g_string_append_printf (text, _(" · #%u: TTFT %.4g ms, latency %.4g ms"), rank[i] + 1, ttft[i], lat[i]);
     }
-  if (self->selected->len > 3)
+  if (picked->len > 3)
     g_string_append (text, " …");
   gtk_label_set_text (self->selection_label, text->str);
 }
@@ -514,32 +520,26 @@ describe_selection (IvRunsView *self)
 void
 iv_runs_view_select_request (IvRunsView *self, guint32 request)
 {
-  gboolean was = FALSE;
-
   g_return_if_fail (IV_IS_RUNS_VIEW (self));
-  for (guint j = 0; j < self->selected->len && !was; j++)
-    if (g_array_index (self->selected, guint32, j) == request)
-      {
-        g_array_remove_index (self->selected, j);
-        was = TRUE;
-      }
-  if (!was)
-    g_array_append_val (self->selected, request);
-  describe_selection (self);
-  show_chosen_plot (self);
+  iv_runs_state_toggle_request (self->state, request);
 }
 
 const GArray *
 iv_runs_view_get_selected_requests (IvRunsView *self)
 {
   g_return_val_if_fail (IV_IS_RUNS_VIEW (self), NULL);
-  return self->selected;
+  return iv_runs_state_get_selection (self->state);
 }
 
 static void
 on_clear_selection (IvRunsView *self)
 {
-  g_array_set_size (self->selected, 0);
+  iv_runs_state_clear_selection (self->state);
+}
+
+static void
+on_selection_changed (IvRunsView *self)
+{
   describe_selection (self);
   show_chosen_plot (self);
 }
@@ -571,57 +571,93 @@ void
 iv_runs_view_set_stat (IvRunsView *self, const char *stat)
 {
   g_return_if_fail (IV_IS_RUNS_VIEW (self));
-  g_free (self->stat);
-  self->stat = g_strdup (stat);
-  if (!self->updating)
-    {
-      guint at;
-      self->updating = TRUE;
-      if (g_strv_contains (stats, stat))
-        for (at = 0; stats[at]; at++)
-          if (g_str_equal (stats[at], stat))
-            gtk_drop_down_set_selected (self->stat_choice, at);
-      self->updating = FALSE;
-    }
-  show_chosen_plot (self);
+  g_object_set (self->state, "statistic", stat, NULL);
 }
 
 void
 iv_runs_view_set_group_by (IvRunsView *self, const char *field)
 {
   g_return_if_fail (IV_IS_RUNS_VIEW (self));
-  g_free (self->group_by);
-  self->group_by = g_strdup (field);
-  show_chosen_plot (self);
+  g_object_set (self->state, "group-by", field, NULL);
 }
 
-static void
-on_stat_chosen (IvRunsView *self)
+IvRunsState *
+iv_runs_view_get_state (IvRunsView *self)
 {
-  guint i;
-
-  if (self->updating)
-    return;
-  i = gtk_drop_down_get_selected (self->stat_choice);
-  if (i < g_strv_length ((char **) stats))
-    iv_runs_view_set_stat (self, stats[i]);
+  g_return_val_if_fail (IV_IS_RUNS_VIEW (self), NULL);
+  return self->state;
 }
 
-static void
-on_group_chosen (IvRunsView *self)
+/* The statistic picker lists stats[]; "no statistic" (each preset's own) shows as avg. */
+static gboolean
+stat_to_index (GBinding *binding, const GValue *from, GValue *to, gpointer data)
 {
-  guint i;
+  const char *stat = g_value_get_string (from);
+  guint at = 0;
+  for (guint i = 0; stat && stats[i]; i++)
+    if (g_str_equal (stats[i], stat))
+      at = i;
+  g_value_set_uint (to, at);
+  return TRUE;
+}
 
-  if (self->updating)
-    return;
-  i = gtk_drop_down_get_selected (self->group_choice);
-  if (i == GTK_INVALID_LIST_POSITION)
-    return;
-  /* entry 0 is the model; then the varying fields */
+static gboolean
+index_to_stat (GBinding *binding, const GValue *from, GValue *to, gpointer data)
+{
+  guint i = g_value_get_uint (from);
+  if (i >= g_strv_length ((char **) stats))
+    return FALSE;
+  g_value_set_string (to, stats[i]);
+  return TRUE;
+}
+
+/* The grouping picker: entry 0 is the model, then the sweep's varying fields. */
+static gboolean
+group_to_index (GBinding *binding, const GValue *from, GValue *to, gpointer data)
+{
+  IvRunsView *self = data;
+  const char *key = g_value_get_string (from);
+  guint at = 0;
+  for (guint i = 0; key && self->sweep && i < self->sweep->varying->len; i++)
+    if (g_str_equal (iv_field_key (GPOINTER_TO_UINT (self->sweep->varying->pdata[i])), key))
+      at = i + 1;
+  g_value_set_uint (to, at);
+  return TRUE;
+}
+
+static gboolean
+index_to_group (GBinding *binding, const GValue *from, GValue *to, gpointer data)
+{
+  IvRunsView *self = data;
+  guint i = g_value_get_uint (from);
+  if (self->updating || i == GTK_INVALID_LIST_POSITION)
+    return FALSE;
   if (i == 0)
-    iv_runs_view_set_group_by (self, "model");
+    g_value_set_string (to, "model");
   else if (self->sweep && i - 1 < self->sweep->varying->len)
-    iv_runs_view_set_group_by (self, iv_field_key (GPOINTER_TO_UINT (self->sweep->varying->pdata[i - 1])));
+    g_value_set_string (to, iv_field_key (GPOINTER_TO_UINT (self->sweep->varying->pdata[i - 1])));
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static void
+bind_state (IvRunsView *self)
+{
+  const GBindingFlags both = G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE;
+
+  g_object_bind_property_full (self->state, "statistic", self->stat_choice, "selected", both,
+                               stat_to_index, index_to_stat, NULL, NULL);
+  g_object_bind_property_full (self->state, "group-by", self->group_choice, "selected", both,
+                               group_to_index, index_to_group, self, NULL);
+  /* the toggles and the chart's right-click menu are two views of the same state */
+  g_object_bind_property (self->state, "log-x", self->log_x, "active", both);
+  g_object_bind_property (self->state, "log-y", self->log_y, "active", both);
+  g_object_bind_property (self->state, "log-x", self->chart, "log-x", both);
+  g_object_bind_property (self->state, "log-y", self->chart, "log-y", both);
+  g_signal_connect_swapped (self->state, "notify::statistic", G_CALLBACK (show_chosen_plot), self);
+  g_signal_connect_swapped (self->state, "notify::group-by", G_CALLBACK (show_chosen_plot), self);
+  g_signal_connect_swapped (self->state, "selection-changed", G_CALLBACK (on_selection_changed), self);
 }
 
 static void
@@ -723,7 +759,9 @@ iv_runs_view_open_run (IvRunsView *self, guint index)
   if (!self->sweep)
     return;
   self->run = index < self->sweep->runs->len ? index : G_MAXUINT;
-  g_array_set_size (self->selected, 0);
+  self->updating = TRUE;   /* the old selection is not this run's: no redraw for it */
+  iv_runs_state_clear_selection (self->state);
+  self->updating = FALSE;
   refresh (self);
   describe_selection (self);
 }
@@ -735,11 +773,9 @@ iv_runs_view_set_sweep (IvRunsView *self, const IvSweep *sweep, GObject *owner)
   g_set_object (&self->owner, owner);
   self->sweep = sweep;
   self->run = G_MAXUINT;
-  g_array_set_size (self->selected, 0);
-  g_clear_pointer (&self->stat, g_free);
-  g_clear_pointer (&self->group_by, g_free);
+  /* New runs start from each preset's own statistic and grouping; refresh draws once. */
   self->updating = TRUE;
-  gtk_drop_down_set_selected (self->stat_choice, 0);
+  iv_runs_state_reset (self->state);
   self->updating = FALSE;
   if (sweep)
     refresh (self);
@@ -824,9 +860,7 @@ iv_runs_view_dispose (GObject *object)
   g_clear_pointer (&self->specs, g_ptr_array_unref);
   g_clear_pointer (&self->own_specs, g_ptr_array_unref);
   g_clear_pointer (&self->quantities, g_ptr_array_unref);
-  g_clear_pointer (&self->selected, g_array_unref);
-  g_clear_pointer (&self->stat, g_free);
-  g_clear_pointer (&self->group_by, g_free);
+  g_clear_object (&self->state);
   g_clear_pointer (&self->skip_reason, g_free);
   G_OBJECT_CLASS (iv_runs_view_parent_class)->dispose (object);
 }
@@ -880,8 +914,6 @@ iv_runs_view_class_init (IvRunsViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_back);
   gtk_widget_class_bind_template_callback (widget_class, on_row_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_plot_chosen);
-  gtk_widget_class_bind_template_callback (widget_class, on_stat_chosen);
-  gtk_widget_class_bind_template_callback (widget_class, on_group_chosen);
   gtk_widget_class_bind_template_callback (widget_class, on_quantity_chosen);
   gtk_widget_class_bind_template_callback (widget_class, on_point_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_clear_selection);
@@ -892,13 +924,14 @@ iv_runs_view_init (IvRunsView *self)
 {
   self->run = G_MAXUINT;
   self->specs = g_ptr_array_new ();
-  self->selected = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->own_specs = g_ptr_array_new_with_free_func (spec_free);
   self->quantities = g_ptr_array_new_with_free_func (g_free);
 
   self->updating = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
   self->updating = FALSE;
+  self->state = iv_runs_state_new ();
+  bind_state (self);
 }
 
 GtkWidget *

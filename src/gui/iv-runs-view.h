@@ -8,6 +8,8 @@
 
 #include <gtk/gtk.h>
 
+#include "iv-runs-state.h"
+
 #include "iv-chart-view.h"
 #include "iv-sweep.h"
 
@@ -49,5 +51,8 @@ const char     *iv_runs_view_get_skip_reason (IvRunsView *self);
 /* The metrics table (one run) or runs table (several) as shown. */
 GtkColumnView  *iv_runs_view_get_table    (IvRunsView    *self);
 const IvFigure *iv_runs_view_get_figure   (IvRunsView    *self);
+
+/* Statistic, grouping, log axes and picked requests, which the controls are bound to. */
+IvRunsState    *iv_runs_view_get_state              (IvRunsView    *self);
 
 G_END_DECLS
