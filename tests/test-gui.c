@@ -1115,6 +1115,9 @@ test_timeline_view (void)
       }
     first = prev = iv_timeline_view_get_selected (tl);
     g_assert_cmpuint (first, !=, G_MAXSIZE);
+    /* the entry wrote the state */
+    g_assert_cmpstr (iv_timeline_state_get_search (iv_timeline_view_get_state (tl)), ==, "CUDA");
+    g_assert_cmpuint (iv_timeline_state_get_selected (iv_timeline_view_get_state (tl)), ==, first);
     for (guint k = 1; k < expected; k++)
       {
         gsize cur;
@@ -1132,6 +1135,36 @@ test_timeline_view (void)
     iv_timeline_view_step_match (tl, -1);
     g_assert_cmpuint (iv_timeline_view_get_selected (tl), ==, prev);
     gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  }
+
+  /* The view follows its state: a range, a selection and a search set on the state are
+   * what the figure draws, what the details describe and what the entry shows. */
+  {
+    IvTimelineState *st = iv_timeline_view_get_state (tl);
+    const IvTimelineFigure *fig = iv_timeline_view_get_figure (tl)->data;
+    GtkSearchEntry *entry = find_search_entry (GTK_WIDGET (tl));
+    gsize longest = 0;
+    g_autofree char *header = NULL;
+
+    iv_timeline_state_set_range (st, trace->t0_ns + span / 4, trace->t0_ns + span / 2);
+    g_assert_cmpint (fig->t0_ns, ==, trace->t0_ns + span / 4);
+    g_assert_cmpint (fig->t1_ns, ==, trace->t0_ns + span / 2);
+    for (gsize i = 1; i < trace->n_slices; i++)
+      if (trace->dur_ns[i] > trace->dur_ns[longest])
+        longest = i;
+    g_object_set (st, "selected", (guint64) longest, NULL);
+    g_assert_cmpuint (iv_timeline_view_get_selected (tl), ==, longest);
+    g_assert_cmpuint (fig->selected, ==, longest);
+    header = g_strdup_printf ("%s  ·  ", iv_trace_string (trace, trace->name[longest]));
+    g_assert_true (has_label_containing (GTK_WIDGET (tl), header));
+    g_object_set (st, "search", "cuda", NULL);
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "cuda");
+    g_assert_nonnull (fig->matches);
+    g_assert_cmpuint (fig->matches->len, >, 2);
+    g_object_set (st, "search", "", "selected", IV_TIMELINE_NONE, NULL);
+    g_assert_null (fig->matches);
+    g_assert_cmpuint (iv_timeline_view_get_selected (tl), ==, G_MAXSIZE);
+    g_assert_false (has_label_containing (GTK_WIDGET (tl), header));
   }
 
   /* Area selection of the first half: the table's counts add up to the slices that start

@@ -16,6 +16,7 @@
 #include "iv-render-pipelined.h"
 #include "iv-trace-charts.h"
 #include "iv-trace-query.h"
+#include "iv-timeline-state.h"
 
 static char *tmpdir;
 
@@ -1169,6 +1170,55 @@ test_area_charts (void)
   iv_chart_free (names);
 }
 
+/* Logs each notification with the range as it stands then. */
+static void
+log_notify (GObject *object, GParamSpec *pspec, gpointer data)
+{
+  GString *log = data;
+  gint64 a, b;
+  iv_timeline_state_get_range (IV_TIMELINE_STATE (object), &a, &b);
+  g_string_append_printf (log, "%s %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT ";", pspec->name, a, b);
+}
+
+/* The timeline's state: a range notifies its two ends once each, after both are set (a
+ * reader of "start-ns" already sees the new end); setting what is already there notifies
+ * nothing; the search is never NULL. */
+static void
+test_timeline_state (void)
+{
+  g_autoptr (IvTimelineState) st = iv_timeline_state_new ();
+  g_autoptr (GString) log = g_string_new (NULL);
+  gint64 a, b;
+  char *search = NULL;
+
+  g_assert_cmpuint (iv_timeline_state_get_selected (st), ==, IV_TIMELINE_NONE);
+  g_assert_cmpstr (iv_timeline_state_get_search (st), ==, "");
+  g_signal_connect (st, "notify", G_CALLBACK (log_notify), log);
+  iv_timeline_state_set_range (st, 100, 900);
+  /* GLib dispatches a thawed queue newest first; either way both ends are already set. */
+  g_assert_cmpstr (log->str, ==, "end-ns 100-900;start-ns 100-900;");
+  iv_timeline_state_get_range (st, &a, &b);
+  g_assert_cmpint (a, ==, 100);
+  g_assert_cmpint (b, ==, 900);
+  g_string_truncate (log, 0);
+  iv_timeline_state_set_range (st, 100, 900);
+  iv_timeline_state_set_range (st, 100, 950);
+  g_assert_cmpstr (log->str, ==, "end-ns 100-950;");
+  g_string_truncate (log, 0);
+  iv_timeline_state_set_area (st, 200, 300);
+  g_object_set (st, "selected", (guint64) 42, "search", "gemm", NULL);
+  g_object_set (st, "selected", (guint64) 42, "search", NULL, NULL);
+  g_assert_cmpstr (log->str, ==, "area-end-ns 100-950;area-start-ns 100-950;search 100-950;"
+                                 "selected 100-950;search 100-950;");
+  iv_timeline_state_get_area (st, &a, &b);
+  g_assert_cmpint (a, ==, 200);
+  g_assert_cmpint (b, ==, 300);
+  g_assert_cmpuint (iv_timeline_state_get_selected (st), ==, 42);
+  g_object_get (st, "search", &search, NULL);
+  g_assert_cmpstr (search, ==, "");
+  g_free (search);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1198,6 +1248,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/counter-series-grouped", test_counter_series_grouped);
   g_test_add_func ("/trace/timeline-raster-matches-vector", test_timeline_raster_matches_vector);
   g_test_add_func ("/trace/area-charts", test_area_charts);
+  g_test_add_func ("/trace/timeline-state", test_timeline_state);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

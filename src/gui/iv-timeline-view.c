@@ -1,6 +1,10 @@
 /* iv-timeline-view.c: the timeline on screen. Drawing is iv_render_timeline () at the
  * widget's size (what Export draws too); this file turns pointer and keys into the
- * visible range, the vertical scroll and the selection. */
+ * visible range, the vertical scroll and the selection.
+ *
+ * Where things are: the layout is ui/iv-timeline-view.ui; the range, the selection, the
+ * area and the search live in an IvTimelineState (gestures and the search entry write
+ * it, the figure, the details and the area table follow its notifications). */
 #define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-timeline-view.h"
@@ -10,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "iv-timeline-state.h"
 #include "iv-trace-area.h"
 #include "iv-units.h"
 
@@ -29,6 +34,8 @@ struct _IvTimelineView
   IvTraceArea *area_table;
   GtkWidget *minimap;
   GtkLabel *match_count;
+
+  IvTimelineState *state;
 
   gboolean area_drag;
   gint64 area_anchor;
@@ -328,8 +335,8 @@ on_drag_update (GtkGestureDrag *drag, double ox, double oy, IvTimelineView *self
   ns_per_px = (double) (self->drag_t1 - self->drag_t0) / MAX (1, self->layout.plot_w);
   t0 = self->drag_t0 - (gint64) (ox * ns_per_px), t1 = self->drag_t1 - (gint64) (ox * ns_per_px);
   clamp_range (self, &t0, &t1);
-  self->fig.t0_ns = t0, self->fig.t1_ns = t1;
   self->fig.scroll_y = MAX (0, self->drag_scroll - oy);
+  iv_timeline_state_set_range (self->state, t0, t1);
   queue_redraw (self);
 }
 
@@ -402,13 +409,19 @@ on_key (GtkEventControllerKey *key, guint keyval, guint code, GdkModifierType st
 static void
 on_search_changed (IvTimelineView *self)
 {
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search));
+  const char *text = iv_timeline_state_get_search (self->state);
   g_autofree char *count = NULL;
+
+  /* State → entry by hand rather than by a binding: GtkText replaces its text by a
+   * deletion then an insertion, and the deletion alone would come back as an empty
+   * search ("search-changed" is immediate for empty text). */
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->search)), text) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->search), text);
 
   g_clear_pointer (&self->matches, g_array_unref);
   self->fig.matches = NULL;
   self->match_index = G_MAXUINT;
-  if (self->fig.trace && *text)
+  if (self->fig.trace && text && *text)
     {
       self->matches = iv_trace_search (self->fig.trace, text);
       self->fig.matches = self->matches;
@@ -524,6 +537,7 @@ iv_timeline_view_dispose (GObject *object)
 {
   IvTimelineView *self = IV_TIMELINE_VIEW (object);
 
+  g_clear_object (&self->state);
   gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_TIMELINE_VIEW);
   g_clear_object (&self->owner);
   g_clear_pointer (&self->matches, g_array_unref);
@@ -531,6 +545,44 @@ iv_timeline_view_dispose (GObject *object)
   g_clear_pointer (&self->density, g_array_unref);
   iv_timeline_layout_clear (&self->layout);
   G_OBJECT_CLASS (iv_timeline_view_parent_class)->dispose (object);
+}
+
+static void
+on_search_entry_changed (IvTimelineView *self)
+{
+  g_object_set (self->state, "search", gtk_editable_get_text (GTK_EDITABLE (self->search)), NULL);
+}
+
+/* ---- following the state ---------------------------------------------------------- */
+
+static void
+on_range_changed (IvTimelineView *self)
+{
+  iv_timeline_state_get_range (self->state, &self->fig.t0_ns, &self->fig.t1_ns);
+  queue_redraw (self);
+}
+
+static void
+on_selected_changed (IvTimelineView *self)
+{
+  guint64 s = iv_timeline_state_get_selected (self->state);
+
+  self->fig.selected = s == IV_TIMELINE_NONE ? G_MAXSIZE : (gsize) s;
+  update_details (self);
+  queue_redraw (self);
+}
+
+static void
+on_area_changed (IvTimelineView *self)
+{
+  gint64 t0, t1;
+
+  iv_timeline_state_get_area (self->state, &t0, &t1);
+  self->fig.area_t0_ns = t0, self->fig.area_t1_ns = t1;
+  iv_trace_area_set_range (self->area_table, self->fig.trace, t0, t1);
+  if (t1 > t0)
+    gtk_stack_set_visible_child_name (self->bottom, "area");
+  queue_redraw (self);
 }
 
 static void
@@ -553,7 +605,7 @@ iv_timeline_view_class_init (IvTimelineViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, IvTimelineView, minimap);
   gtk_widget_class_bind_template_child (widget_class, IvTimelineView, match_count);
   gtk_widget_class_bind_template_callback (widget_class, on_key);
-  gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_entry_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_search_previous);
   gtk_widget_class_bind_template_callback (widget_class, on_search_next);
@@ -579,6 +631,17 @@ iv_timeline_view_init (IvTimelineView *self)
   self->fig.selected = G_MAXSIZE;
   self->figure = (IvFigure) { iv_render_timeline, &self->fig, "timeline", G_OBJECT (self) };
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->state = iv_timeline_state_new ();
+  /* Entry → state on "search-changed" (see the template), which GTK debounces, so a
+   * million-slice trace is not searched on every keystroke; state → entry in
+   * on_search_changed. */
+  /* The figure's ends are read together: "end-ns" follows "start-ns" in one thaw. */
+  g_signal_connect_swapped (self->state, "notify::end-ns", G_CALLBACK (on_range_changed), self);
+  g_signal_connect_swapped (self->state, "notify::start-ns", G_CALLBACK (on_range_changed), self);
+  g_signal_connect_swapped (self->state, "notify::selected", G_CALLBACK (on_selected_changed), self);
+  g_signal_connect_swapped (self->state, "notify::area-start-ns", G_CALLBACK (on_area_changed), self);
+  g_signal_connect_swapped (self->state, "notify::area-end-ns", G_CALLBACK (on_area_changed), self);
+  g_signal_connect_swapped (self->state, "notify::search", G_CALLBACK (on_search_changed), self);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw, self, NULL);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->minimap), draw_minimap, self, NULL);
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
@@ -598,11 +661,10 @@ iv_timeline_view_set_trace (IvTimelineView *self, const IvTrace *trace, GObject 
   g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
   g_set_object (&self->owner, owner);
   self->fig.trace = trace;
-  self->fig.selected = G_MAXSIZE;
   self->fig.scroll_y = 0;
-  self->fig.t0_ns = trace ? trace->t0_ns : 0;
-  self->fig.t1_ns = trace ? trace->t1_ns : 0;
-  self->fig.area_t0_ns = self->fig.area_t1_ns = 0;
+  g_object_set (self->state, "selected", IV_TIMELINE_NONE, NULL);
+  iv_timeline_state_set_range (self->state, trace ? trace->t0_ns : 0, trace ? trace->t1_ns : 0);
+  iv_timeline_state_set_area (self->state, 0, 0);
   g_clear_pointer (&self->collapsed, g_byte_array_unref);
   g_clear_pointer (&self->density, g_array_unref);
   self->collapsed = g_byte_array_new ();
@@ -619,7 +681,7 @@ void
 iv_timeline_view_get_range (IvTimelineView *self, gint64 *t0_ns, gint64 *t1_ns)
 {
   g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
-  *t0_ns = self->fig.t0_ns, *t1_ns = self->fig.t1_ns;
+  iv_timeline_state_get_range (self->state, t0_ns, t1_ns);
 }
 
 void
@@ -629,8 +691,7 @@ iv_timeline_view_set_range (IvTimelineView *self, gint64 t0_ns, gint64 t1_ns)
   if (!self->fig.trace)
     return;
   clamp_range (self, &t0_ns, &t1_ns);
-  self->fig.t0_ns = t0_ns, self->fig.t1_ns = t1_ns;
-  queue_redraw (self);
+  iv_timeline_state_set_range (self->state, t0_ns, t1_ns);
 }
 
 void
@@ -664,9 +725,8 @@ void
 iv_timeline_view_select (IvTimelineView *self, gsize slice)
 {
   g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
-  self->fig.selected = self->fig.trace && slice < self->fig.trace->n_slices ? slice : G_MAXSIZE;
-  update_details (self);
-  queue_redraw (self);
+  g_object_set (self->state, "selected",
+                (guint64) (self->fig.trace && slice < self->fig.trace->n_slices ? slice : IV_TIMELINE_NONE), NULL);
 }
 
 const IvFigure *
@@ -680,11 +740,14 @@ void
 iv_timeline_view_set_area (IvTimelineView *self, gint64 t0_ns, gint64 t1_ns)
 {
   g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
-  self->fig.area_t0_ns = t0_ns, self->fig.area_t1_ns = t1_ns;
-  iv_trace_area_set_range (self->area_table, self->fig.trace, t0_ns, t1_ns);
-  if (t1_ns > t0_ns)
-    gtk_stack_set_visible_child_name (self->bottom, "area");
-  queue_redraw (self);
+  iv_timeline_state_set_area (self->state, t0_ns, t1_ns);
+}
+
+IvTimelineState *
+iv_timeline_view_get_state (IvTimelineView *self)
+{
+  g_return_val_if_fail (IV_IS_TIMELINE_VIEW (self), NULL);
+  return self->state;
 }
 
 IvTraceArea *

@@ -5,6 +5,8 @@
 
 #include <gtk/gtk.h>
 
+#include "iv-timeline-state.h"
+
 #include "iv-render-timeline.h"
 #include "iv-trace-area.h"
 
@@ -50,5 +52,8 @@ void            iv_timeline_view_toggle_process (IvTimelineView *self,
                                                  guint           process);
 /* The visible range as a figure, for Export. */
 const IvFigure *iv_timeline_view_get_figure    (IvTimelineView *self);
+
+/* The visible range, selection, area and search the view follows. */
+IvTimelineState *iv_timeline_view_get_state  (IvTimelineView *self);
 
 G_END_DECLS
