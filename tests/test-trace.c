@@ -361,6 +361,27 @@ test_lod (void)
       }
     g_rand_free (rng);
   }
+  /* The per-row searches agree with a scan of the row, at slice starts, between them and
+   * past both ends (every row, including the one with the wide slice). */
+  for (guint r = 0; r < t->rows->len; r++)
+    {
+      const IvRow *row = &g_array_index (t->rows, IvRow, r);
+      gint64 probes[] = { G_MININT64, -1, 0, 1, 9999, 10000, 10001, 299999999, 300000000,
+                          300000001, 199990000, 199990001, G_MAXINT64 };
+      for (guint p = 0; p < G_N_ELEMENTS (probes); p++)
+        {
+          gsize first_at = row->first + row->n, last_by = G_MAXSIZE;
+          for (gsize i = row->first; i < row->first + row->n; i++)
+            {
+              if (t->start_ns[i] >= probes[p] && first_at == row->first + row->n)
+                first_at = i;
+              if (t->start_ns[i] <= probes[p])
+                last_by = i;
+            }
+          g_assert_cmpuint (iv_trace_row_first_at (t, r, probes[p]), ==, first_at);
+          g_assert_cmpuint (iv_trace_row_last_by (t, r, probes[p]), ==, last_by);
+        }
+    }
   /* Zoomed in to 100 µs over 1000 px: every slice is wider than a pixel, none merged. */
   iv_trace_lod (t, 0, 100000, 1000, items, first);
   for (guint i = 0; i < items->len; i++)

@@ -127,23 +127,15 @@ iv_timeline_slice_at (const IvTimelineFigure *fig, const IvTimelineLayout *L, do
   at = L->t0_ns + (gint64) ((x - L->plot_x) * ns_per_px);
   for (guint r = 0; r < t->rows->len; r++)
     {
-      const IvRow *row = &g_array_index (t->rows, IvRow, r);
       double ry = g_array_index (L->row_y, double, r);
-      gsize lo = row->first, hi = row->first + row->n;
-      if (ry < 0 || y < ry || y >= ry + L->row_h || row->n == 0)
+      gsize s;
+      if (ry < 0 || y < ry || y >= ry + L->row_h)
         continue;
       /* Slices of one row do not overlap: the last one starting by the pointer (give or
        * take half a pixel) is the only candidate. */
-      while (lo < hi)
-        {
-          gsize mid = lo + (hi - lo) / 2;
-          if (t->start_ns[mid] <= at + ns_per_px / 2)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      if (lo > row->first && t->start_ns[lo - 1] + t->dur_ns[lo - 1] >= at - ns_per_px / 2)
-        return lo - 1;
+      s = iv_trace_row_last_by (t, r, at + (gint64) floor (ns_per_px / 2));
+      if (s != G_MAXSIZE && t->start_ns[s] + t->dur_ns[s] >= at - ns_per_px / 2)
+        return s;
       return G_MAXSIZE;
     }
   return G_MAXSIZE;
@@ -288,360 +280,483 @@ row_raster_draw (RowRaster *rr, cairo_t *cr, const IvTimelineLayout *L, const GA
   cairo_restore (cr);
 }
 
-gboolean
-iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
-                    double height, GError **error)
+/* One frame's drawing context: what every phase of iv_render_timeline reads, and the
+ * per-frame caches (palette slots, colour buckets, the row raster) they share. */
+typedef struct
 {
-  const IvTimelineFigure *fig = data;
-  const IvTrace *t = fig ? fig->trace : NULL;
-  const IvThemeColors *colors = iv_theme_get_colors (options->theme);
-  IvTimelineLayout L = { 0 };
-  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (IvLodItem));
-  g_autoptr (GByteArray) slots = NULL;
-  g_autoptr (GByteArray) buckets = g_byte_array_new ();
-  guint bucket_mask = 0;
-  guint32 bucket_argb[2 * IV_PALETTE_SIZE];
-  RowRaster raster = { NULL, 1, 0 };
+  cairo_t *cr;
+  const IvTimelineFigure *fig;
+  const IvTrace *t;
+  const IvRenderOptions *options;
+  const IvThemeColors *colors;
+  double width, height;
+  IvTimelineLayout L;
   IvText text;
+  GArray *items;                            /* IvLodItem, one row's at a time */
+  GByteArray *buckets;                      /* per item: palette slot, + IV_PALETTE_SIZE when merged */
+  GByteArray *slots;                        /* palette slot per string id, see palette_slot */
+  guint32 bucket_argb[2 * IV_PALETTE_SIZE]; /* premultiplied, per bucket */
+  RowRaster raster;                         /* .line NULL on vector targets */
+} Frame;
 
-  if (!t)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "no trace to draw");
-      return FALSE;
-    }
-  iv_timeline_layout (fig, width, height, &L);
-  row_raster_init (&raster, cr, &L);
+static void
+frame_init (Frame *f, cairo_t *cr, const IvTimelineFigure *fig, const IvRenderOptions *options,
+            double width, double height)
+{
+  *f = (Frame) { cr, fig, fig->trace, options, iv_theme_get_colors (options->theme), width, height };
+  f->items = g_array_new (FALSE, FALSE, sizeof (IvLodItem));
+  f->buckets = g_byte_array_new ();
+  iv_timeline_layout (fig, width, height, &f->L);
+  row_raster_init (&f->raster, cr, &f->L);
   for (guint b = 0; b < 2 * IV_PALETTE_SIZE; b++)
     {
       IvColor fill = iv_palette_color (options->theme, b % IV_PALETTE_SIZE);
+      /* A merged run is the colour of its first slice, lighter: many things here. */
       if (b >= IV_PALETTE_SIZE)
         fill.a = 0.55;
-      bucket_argb[b] = premultiplied (&fill);
+      f->bucket_argb[b] = premultiplied (&fill);
     }
-  iv_text_init (&text, cr, 12 * (options->font_scale > 0 ? options->font_scale : 1));
-  cairo_save (cr);
-  iv_color_set_source (cr, &colors->background);
-  cairo_paint (cr);
+  iv_text_init (&f->text, cr, 12 * (options->font_scale > 0 ? options->font_scale : 1));
+}
 
-  {
-    g_autofree char *base = g_path_get_basename (t->path ? t->path : "trace");
-    g_autofree char *span = iv_units_format_seconds ((L.t1_ns - L.t0_ns) * 1e-9);
-    g_autofree char *from = iv_units_format_seconds ((L.t0_ns - t->t0_ns) * 1e-9);
-    g_autofree char *title = g_strdup_printf ("%s · %s from %s", base, span, L.t0_ns > t->t0_ns ? from : "the start");
-    iv_text_show (&text, cr, title, PAD, PAD, 0, 0, 1.2, TRUE, width - 2 * PAD, &colors->foreground);
-  }
-  draw_ruler (cr, &text, colors, &L, t, height);
+static void
+frame_clear (Frame *f)
+{
+  iv_text_clear (&f->text);
+  g_clear_pointer (&f->raster.line, cairo_surface_destroy);
+  iv_timeline_layout_clear (&f->L);
+  g_clear_pointer (&f->items, g_array_unref);
+  g_clear_pointer (&f->buckets, g_byte_array_unref);
+  g_clear_pointer (&f->slots, g_byte_array_unref);
+}
 
-  /* Process headers, with ▾ when open and ▸ when collapsed (a click toggles). */
+/* The file, the visible span and where it starts. */
+static void
+draw_title (Frame *f)
+{
+  const IvTrace *t = f->t;
+  g_autofree char *base = g_path_get_basename (t->path ? t->path : "trace");
+  g_autofree char *span = iv_units_format_seconds ((f->L.t1_ns - f->L.t0_ns) * 1e-9);
+  g_autofree char *from = iv_units_format_seconds ((f->L.t0_ns - t->t0_ns) * 1e-9);
+  g_autofree char *title = g_strdup_printf ("%s · %s from %s", base, span,
+                                            f->L.t0_ns > t->t0_ns ? from : "the start");
+
+  iv_text_show (&f->text, f->cr, title, PAD, PAD, 0, 0, 1.2, TRUE, f->width - 2 * PAD, &f->colors->foreground);
+}
+
+/* Process headers, with ▾ when open and ▸ when collapsed (a click toggles). */
+static void
+draw_headers (Frame *f)
+{
+  const IvTrace *t = f->t;
+
   for (guint p = 0; p < t->processes->len; p++)
     {
       const IvProcess *pr = t->processes->pdata[p];
-      double hy = g_array_index (L.header_y, double, p);
-      gboolean shut = fig->collapsed && p < fig->collapsed->len && fig->collapsed->data[p];
+      double hy = g_array_index (f->L.header_y, double, p);
+      gboolean shut = f->fig->collapsed && p < f->fig->collapsed->len && f->fig->collapsed->data[p];
       g_autofree char *label = NULL;
       if (hy < 0)
         continue;
       label = g_strdup_printf ("%s %s", shut ? "▸" : "▾", pr->name ? pr->name : pr->key);
-      iv_color_set_source (cr, &colors->grid);
-      cairo_rectangle (cr, 0, hy, width, HEADER_H - 3);
-      cairo_fill (cr);
-      iv_text_show (&text, cr, label, PAD, hy + (HEADER_H - 3) / 2, 0, 0.5, 0.9, TRUE, width - 2 * PAD,
-                    &colors->foreground);
+      iv_color_set_source (f->cr, &f->colors->grid);
+      cairo_rectangle (f->cr, 0, hy, f->width, HEADER_H - 3);
+      cairo_fill (f->cr);
+      iv_text_show (&f->text, f->cr, label, PAD, hy + (HEADER_H - 3) / 2, 0, 0.5, 0.9, TRUE, f->width - 2 * PAD,
+                    &f->colors->foreground);
     }
+}
 
-  /* Rows: track names in the gutter, the slices clipped to the plot. */
+/* Each item's bucket (palette slot, merged or whole), found once per frame and row;
+ * returns the set of buckets present, one bit each. */
+static guint
+bucket_items (Frame *f)
+{
+  guint present = 0;
+
+  g_byte_array_set_size (f->buckets, f->items->len);
+  for (guint i = 0; i < f->items->len; i++)
+    {
+      const IvLodItem *it = &g_array_index (f->items, IvLodItem, i);
+      f->buckets->data[i] = (guint8) (palette_slot (f->fig, &f->slots, it->slice)
+                                      + (it->count > 1 ? IV_PALETTE_SIZE : 0));
+      present |= 1u << f->buckets->data[i];
+    }
+  return present;
+}
+
+/* A row's items as vector rectangles: one path per bucket, filled once — a zoomed-out
+ * row has as many items as pixels, and a fill per item would dominate the frame. */
+static void
+fill_row_vector (Frame *f, guint present, double y)
+{
+  cairo_t *cr = f->cr;
+  const IvTimelineLayout *L = &f->L;
+
+  for (guint b = 0; b < 2 * IV_PALETTE_SIZE; b++)
+    {
+      gboolean any = FALSE;
+      double run_x0 = 0, run_x1 = -1; /* narrow boxes that touch, drawn as one */
+      IvColor fill;
+      if (!(present & (1u << b)))
+        continue;
+      for (guint i = 0; i < f->items->len; i++)
+        {
+          const IvLodItem *it = &g_array_index (f->items, IvLodItem, i);
+          double x0, x1, w;
+          if (f->buckets->data[i] != b)
+            continue;
+          x0 = floor (MAX (iv_timeline_x (L, it->start_ns), L->plot_x - 1));
+          x1 = ceil (MIN (iv_timeline_x (L, it->end_ns), L->plot_x + L->plot_w + 1));
+          w = MAX (1, x1 - x0);
+          any = TRUE;
+          /* Items come in time order: a narrow box touching the run before it extends
+           * it — the same pixels, a fraction of the boxes to fill in a dense row. */
+          if (w <= 4 && run_x1 >= x0)
+            {
+              run_x1 = MAX (run_x1, x0 + w);
+              continue;
+            }
+          /* (a run ends where this box starts: boxes that never overlap are filled
+           * without cairo's sweep over overlapping rectangles) */
+          if (run_x1 > run_x0)
+            cairo_rectangle (cr, run_x0, y + 1, MAX (1, MIN (run_x1, x0) - run_x0), ROW_H - 2);
+          run_x1 = -1;
+          if (w <= 4)
+            {
+              run_x0 = x0, run_x1 = x0 + w;
+              continue;
+            }
+          /* Neighbours of one colour stay apart by a pixel once there is room. */
+          cairo_rectangle (cr, x0, y + 1, w - 1, ROW_H - 2);
+        }
+      if (run_x1 > run_x0)
+        cairo_rectangle (cr, run_x0, y + 1, run_x1 - run_x0, ROW_H - 2);
+      if (!any)
+        continue;
+      fill = iv_palette_color (f->options->theme, b % IV_PALETTE_SIZE);
+      if (b >= IV_PALETTE_SIZE)
+        fill.a = 0.55;
+      /* Whole-pixel rectangles need no antialiasing, and a zoomed-out row of them fills
+       * several times faster without it. */
+      cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+      iv_color_set_source (cr, &fill);
+      cairo_fill (cr);
+      cairo_set_antialias (cr, CAIRO_ANTIALIAS_DEFAULT);
+    }
+}
+
+/* Names on the slices wide enough to carry one, in the ink that reads on their colour. */
+static void
+label_row (Frame *f, double y)
+{
+  const IvTimelineLayout *L = &f->L;
+
+  for (guint i = 0; i < f->items->len; i++)
+    {
+      const IvLodItem *it = &g_array_index (f->items, IvLodItem, i);
+      double x0, x1;
+      IvColor fill, ink;
+      if (it->count != 1)
+        continue;
+      x0 = MAX (iv_timeline_x (L, it->start_ns), L->plot_x - 1);
+      x1 = MIN (iv_timeline_x (L, it->end_ns), L->plot_x + L->plot_w + 1);
+      if (x1 - x0 < 28)
+        continue;
+      fill = iv_palette_color (f->options->theme, palette_slot (f->fig, &f->slots, it->slice));
+      ink = iv_color_ink_for (&fill);
+      iv_text_show (&f->text, f->cr, iv_trace_string (f->t, f->t->name[it->slice]), x0 + 3, y + ROW_H / 2,
+                    0, 0.5, 0.8, FALSE, x1 - x0 - 6, &ink);
+    }
+}
+
+/* One row at the plot's width: its level-of-detail items, filled, then named. */
+static void
+draw_row (Frame *f, guint row, double y)
+{
+  guint present;
+
+  g_array_set_size (f->items, 0);
+  iv_trace_lod_row (f->t, row, f->L.t0_ns, f->L.t1_ns, f->L.plot_w, f->items);
+  present = bucket_items (f);
+  if (f->raster.line)
+    row_raster_draw (&f->raster, f->cr, &f->L, f->items, f->buckets->data, f->bucket_argb, y + 1, ROW_H - 2);
+  else
+    fill_row_vector (f, present, y);
+  label_row (f, y);
+}
+
+/* Rows: track names in the gutter, the slices clipped to the plot. */
+static void
+draw_tracks (Frame *f)
+{
+  const IvTrace *t = f->t;
+  const IvTimelineLayout *L = &f->L;
+
   for (guint k = 0; k < t->tracks->len; k++)
     {
       const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
       double ty;
-      if (tr->n_rows == 0 && tr->n_series == 0)
-        continue;
-      ty = -1;
-      if (tr->n_rows)
-        ty = g_array_index (L.row_y, double, tr->first_row);
-      else
-        ty = g_array_index (L.series_y, double, tr->first_series);
+      if (tr->n_rows == 0)
+        continue; /* counter tracks: each series is named by draw_counters */
+      ty = g_array_index (L->row_y, double, tr->first_row);
       if (ty < 0)
         continue;
-      /* Counter series carry their own names in the gutter. */
-      if (tr->n_rows)
-        iv_text_show (&text, cr, tr->name ? tr->name : tr->key, PAD + 8, ty + ROW_H / 2, 0, 0.5, 0.85, FALSE,
-                      GUTTER_W - PAD - 14, &colors->foreground_dim);
-      cairo_save (cr);
-      cairo_rectangle (cr, L.plot_x, 0, L.plot_w, height);
-      cairo_clip (cr);
+      iv_text_show (&f->text, f->cr, tr->name ? tr->name : tr->key, PAD + 8, ty + ROW_H / 2, 0, 0.5, 0.85, FALSE,
+                    GUTTER_W - PAD - 14, &f->colors->foreground_dim);
+      cairo_save (f->cr);
+      cairo_rectangle (f->cr, L->plot_x, 0, L->plot_w, f->height);
+      cairo_clip (f->cr);
       for (guint r = 0; r < tr->n_rows; r++)
         {
-          guint row = tr->first_row + r;
-          double y = g_array_index (L.row_y, double, row);
+          double y = g_array_index (L->row_y, double, tr->first_row + r);
           if (y < 0)
             break;
-          g_array_set_size (items, 0);
-          iv_trace_lod_row (t, row, L.t0_ns, L.t1_ns, L.plot_w, items);
-          /* One path per colour (and per merged/whole), filled once: a zoomed-out row has
-           * as many items as pixels, and a fill per item would dominate the frame. Each
-           * item's bucket is found once, then each bucket takes one pass. */
-          g_byte_array_set_size (buckets, items->len);
-          {
-            guint present = 0;
-            for (guint i = 0; i < items->len; i++)
-              {
-                const IvLodItem *it = &g_array_index (items, IvLodItem, i);
-                buckets->data[i] = (guint8) (palette_slot (fig, &slots, it->slice)
-                                             + (it->count > 1 ? IV_PALETTE_SIZE : 0));
-                present |= 1u << buckets->data[i];
-              }
-            bucket_mask = present;
-          }
-          if (raster.line)
-            row_raster_draw (&raster, cr, &L, items, buckets->data, bucket_argb, y + 1, ROW_H - 2);
-          for (guint b = 0; !raster.line && b < 2 * IV_PALETTE_SIZE; b++)
-            {
-              gboolean any = FALSE;
-              double run_x0 = 0, run_x1 = -1; /* narrow boxes that touch, drawn as one */
-              if (!(bucket_mask & (1u << b)))
-                continue;
-              for (guint i = 0; i < items->len; i++)
-                {
-                  const IvLodItem *it = &g_array_index (items, IvLodItem, i);
-                  double x0, x1, w;
-                  if (buckets->data[i] != b)
-                    continue;
-                  x0 = floor (MAX (iv_timeline_x (&L, it->start_ns), L.plot_x - 1));
-                  x1 = ceil (MIN (iv_timeline_x (&L, it->end_ns), L.plot_x + L.plot_w + 1));
-                  w = MAX (1, x1 - x0);
-                  any = TRUE;
-                  /* Items come in time order: a narrow box touching the run before it
-                   * extends it — the same pixels, a fraction of the boxes to fill in a
-                   * dense zoomed-out row. */
-                  if (w <= 4 && run_x1 >= x0)
-                    {
-                      run_x1 = MAX (run_x1, x0 + w);
-                      continue;
-                    }
-                  /* (a run ends where this box starts: boxes that never overlap are
-                   * filled without cairo's sweep over overlapping rectangles) */
-                  if (run_x1 > run_x0)
-                    cairo_rectangle (cr, run_x0, y + 1, MAX (1, MIN (run_x1, x0) - run_x0), ROW_H - 2);
-                  run_x1 = -1;
-                  if (w <= 4)
-                    {
-                      run_x0 = x0, run_x1 = x0 + w;
-                      continue;
-                    }
-                  /* Neighbours of one colour stay apart by a pixel once there is room. */
-                  cairo_rectangle (cr, x0, y + 1, w - 1, ROW_H - 2);
-                }
-              if (run_x1 > run_x0)
-                cairo_rectangle (cr, run_x0, y + 1, run_x1 - run_x0, ROW_H - 2);
-              if (any)
-                {
-                  IvColor fill = iv_palette_color (options->theme, b % IV_PALETTE_SIZE);
-                  /* Whole-pixel rectangles need no antialiasing, and a zoomed-out row of
-                   * them fills several times faster without it. */
-                  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
-                  /* A merged run is the colour of its first slice, lighter: many things here. */
-                  if (b >= IV_PALETTE_SIZE)
-                    fill.a = 0.55;
-                  iv_color_set_source (cr, &fill);
-                  cairo_fill (cr);
-                  cairo_set_antialias (cr, CAIRO_ANTIALIAS_DEFAULT);
-                }
-            }
-          for (guint i = 0; i < items->len; i++)
-            {
-              const IvLodItem *it = &g_array_index (items, IvLodItem, i);
-              double x0, x1;
-              if (it->count != 1)
-                continue;
-              x0 = MAX (iv_timeline_x (&L, it->start_ns), L.plot_x - 1);
-              x1 = MIN (iv_timeline_x (&L, it->end_ns), L.plot_x + L.plot_w + 1);
-              if (x1 - x0 >= 28)
-                {
-                  IvColor fill = iv_palette_color (options->theme, palette_slot (fig, &slots, it->slice));
-                  IvColor ink = iv_color_ink_for (&fill);
-                  iv_text_show (&text, cr, iv_trace_string (t, t->name[it->slice]), x0 + 3, y + ROW_H / 2,
-                                0, 0.5, 0.8, FALSE, x1 - x0 - 6, &ink);
-                }
-            }
+          draw_row (f, tr->first_row + r, y);
         }
-      cairo_restore (cr);
+      cairo_restore (f->cr);
     }
+}
 
-  /* Counters: each series as a step area scaled to its own maximum, one column per pixel
-   * holding the largest value in it, named with that maximum in the gutter. */
-  for (guint i = 0; i < t->series->len; i++)
+/* One counter series as a step area scaled to its own maximum, one column per pixel
+ * holding the largest value in it, named with that maximum in the gutter. */
+static void
+draw_counter (Frame *f, const IvCounterSeries *se, double sy)
+{
+  cairo_t *cr = f->cr;
+  const IvTrace *t = f->t;
+  const IvTimelineLayout *L = &f->L;
+  double top = MAX (se->max, 0), px_prev, v, col_max, base, scale;
+  gsize a = se->first, b = se->first + se->n, lo = a, hi = b;
+  IvColor fill = iv_palette_color (f->options->theme,
+                                   iv_palette_index_for (iv_trace_string (t, se->name)) % IV_PALETTE_SIZE);
+  g_autofree char *label = g_strdup_printf ("%s (max %.4g)", iv_trace_string (t, se->name), se->max);
+
+  iv_text_show (&f->text, cr, label, PAD + 8, sy + COUNTER_H / 2, 0, 0.5, 0.8, FALSE, GUTTER_W - PAD - 14,
+                &f->colors->foreground_dim);
+  /* The last sample at or before the view's start holds the value there. */
+  while (lo < hi)
     {
-      const IvCounterSeries *se = &g_array_index (t->series, IvCounterSeries, i);
-      double sy = g_array_index (L.series_y, double, i), top = MAX (se->max, 0), px_prev = -1;
-      gsize a = se->first, b = se->first + se->n, lo = a, hi = b;
-      IvColor fill;
-      g_autofree char *label = NULL;
-      if (sy < 0 || se->n == 0)
+      gsize mid = lo + (hi - lo) / 2;
+      if (t->sample_ns[mid] <= L->t0_ns)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  cairo_save (cr);
+  cairo_rectangle (cr, L->plot_x, sy, L->plot_w, COUNTER_H);
+  cairo_clip (cr);
+  cairo_move_to (cr, L->plot_x, sy + COUNTER_H - 1);
+  v = lo > a ? t->sample_value[lo - 1] : 0, col_max = v;
+  base = sy + COUNTER_H - 1, scale = top > 0 ? (COUNTER_H - 4) / top : 0;
+  px_prev = L->plot_x;
+  cairo_line_to (cr, L->plot_x, base - MAX (0, v) * scale);
+  for (gsize j = lo; j < b && t->sample_ns[j] <= L->t1_ns; j++)
+    {
+      double x = floor (iv_timeline_x (L, t->sample_ns[j]));
+      if (x > px_prev)
+        {
+          cairo_line_to (cr, x, base - MAX (0, col_max) * scale);
+          px_prev = x;
+          col_max = t->sample_value[j];
+        }
+      else
+        col_max = MAX (col_max, t->sample_value[j]);
+      cairo_line_to (cr, x, base - MAX (0, col_max) * scale);
+    }
+  cairo_line_to (cr, L->plot_x + L->plot_w, base - MAX (0, col_max) * scale);
+  cairo_line_to (cr, L->plot_x + L->plot_w, base);
+  cairo_close_path (cr);
+  fill.a = 0.6;
+  iv_color_set_source (cr, &fill);
+  cairo_fill (cr);
+  cairo_restore (cr);
+}
+
+static void
+draw_counters (Frame *f)
+{
+  for (guint i = 0; i < f->t->series->len; i++)
+    {
+      const IvCounterSeries *se = &g_array_index (f->t->series, IvCounterSeries, i);
+      double sy = g_array_index (f->L.series_y, double, i);
+      if (sy >= 0 && se->n > 0)
+        draw_counter (f, se, sy);
+    }
+}
+
+/* The area selection: the range shaded in the accent colour, edges drawn. */
+static void
+draw_area (Frame *f)
+{
+  const IvTimelineLayout *L = &f->L;
+  double x0 = MAX (iv_timeline_x (L, f->fig->area_t0_ns), L->plot_x);
+  double x1 = MIN (iv_timeline_x (L, f->fig->area_t1_ns), L->plot_x + L->plot_w);
+  IvColor shade = f->colors->accent;
+
+  if (f->fig->area_t1_ns <= f->fig->area_t0_ns || x1 <= x0)
+    return;
+  shade.a = 0.15;
+  iv_color_set_source (f->cr, &shade);
+  cairo_rectangle (f->cr, x0, TITLE_H, x1 - x0, f->height - TITLE_H);
+  cairo_fill (f->cr);
+  iv_color_set_source (f->cr, &f->colors->accent);
+  cairo_rectangle (f->cr, x0, TITLE_H, 1, f->height - TITLE_H);
+  cairo_rectangle (f->cr, x1 - 1, TITLE_H, 1, f->height - TITLE_H);
+  cairo_fill (f->cr);
+}
+
+/* Search matches: an accent bar under each one in view, at least a pixel wide, so a
+ * match shows even when merged into a run. (A slice that starts before the view may
+ * reach into it, so every match is looked at; that is a few ms for a million.) */
+static void
+draw_matches (Frame *f)
+{
+  const IvTrace *t = f->t;
+  const IvTimelineLayout *L = &f->L;
+  const gsize *m;
+
+  if (!f->fig->matches || f->fig->matches->len == 0)
+    return;
+  m = (const gsize *) f->fig->matches->data;
+  iv_color_set_source (f->cr, &f->colors->accent);
+  cairo_set_antialias (f->cr, CAIRO_ANTIALIAS_NONE);
+  for (guint i = 0; i < f->fig->matches->len && t->start_ns[m[i]] <= L->t1_ns; i++)
+    {
+      gsize sl = m[i];
+      double sy = g_array_index (L->row_y, double, t->row[sl]);
+      double x0, x1;
+      if (sy < 0 || t->start_ns[sl] + t->dur_ns[sl] < L->t0_ns)
         continue;
-      fill = iv_palette_color (options->theme, iv_palette_index_for (iv_trace_string (t, se->name)) % IV_PALETTE_SIZE);
-      label = g_strdup_printf ("%s (max %.4g)", iv_trace_string (t, se->name), se->max);
-      iv_text_show (&text, cr, label, PAD + 8, sy + COUNTER_H / 2, 0, 0.5, 0.8, FALSE, GUTTER_W - PAD - 14,
-                    &colors->foreground_dim);
-      /* The last sample at or before the view's start holds the value there. */
-      while (lo < hi)
-        {
-          gsize mid = lo + (hi - lo) / 2;
-          if (t->sample_ns[mid] <= L.t0_ns)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      cairo_save (cr);
-      cairo_rectangle (cr, L.plot_x, sy, L.plot_w, COUNTER_H);
-      cairo_clip (cr);
-      cairo_move_to (cr, L.plot_x, sy + COUNTER_H - 1);
-      {
-        double v = lo > a ? t->sample_value[lo - 1] : 0, col_max = v;
-        double base = sy + COUNTER_H - 1, scale = top > 0 ? (COUNTER_H - 4) / top : 0;
-        px_prev = L.plot_x;
-        cairo_line_to (cr, L.plot_x, base - MAX (0, v) * scale);
-        for (gsize j = lo; j < b && t->sample_ns[j] <= L.t1_ns; j++)
-          {
-            double x = floor (iv_timeline_x (&L, t->sample_ns[j]));
-            if (x > px_prev)
-              {
-                cairo_line_to (cr, x, base - MAX (0, col_max) * scale);
-                px_prev = x;
-                col_max = t->sample_value[j];
-              }
-            else
-              col_max = MAX (col_max, t->sample_value[j]);
-            cairo_line_to (cr, x, base - MAX (0, col_max) * scale);
-          }
-        cairo_line_to (cr, L.plot_x + L.plot_w, base - MAX (0, col_max) * scale);
-        cairo_line_to (cr, L.plot_x + L.plot_w, base);
-        cairo_close_path (cr);
-      }
-      fill.a = 0.6;
-      iv_color_set_source (cr, &fill);
+      x0 = floor (MAX (iv_timeline_x (L, t->start_ns[sl]), L->plot_x));
+      x1 = ceil (MIN (iv_timeline_x (L, t->start_ns[sl] + t->dur_ns[sl]), L->plot_x + L->plot_w));
+      cairo_rectangle (f->cr, x0, sy + ROW_H - 4, MAX (1, x1 - x0), 3);
+    }
+  cairo_fill (f->cr);
+  cairo_set_antialias (f->cr, CAIRO_ANTIALIAS_DEFAULT);
+}
+
+/* The selection: outlined in the text colour, at least 3 px wide so it can be seen. */
+static void
+draw_selection (Frame *f)
+{
+  const IvTrace *t = f->t;
+  const IvTimelineLayout *L = &f->L;
+  gsize s = f->fig->selected;
+  double sy, x0, x1;
+
+  if (s >= t->n_slices || (sy = g_array_index (L->row_y, double, t->row[s])) < 0)
+    return;
+  x0 = MAX (iv_timeline_x (L, t->start_ns[s]), L->plot_x - 2);
+  x1 = MIN (iv_timeline_x (L, t->start_ns[s] + t->dur_ns[s]), L->plot_x + L->plot_w + 2);
+  if (x1 - x0 < 3)
+    x0 -= 1.5, x1 += 1.5;
+  iv_color_set_source (f->cr, &f->colors->foreground);
+  cairo_set_line_width (f->cr, 2);
+  cairo_rectangle (f->cr, x0, sy + 0.5, x1 - x0, ROW_H - 1);
+  cairo_stroke (f->cr);
+}
+
+/* The selection's flows (or all of them), in and out: a curve from where the flow
+ * leaves to where it enters, with an arrowhead. */
+static void
+draw_flows (Frame *f)
+{
+  cairo_t *cr = f->cr;
+  const IvTrace *t = f->t;
+  const IvTimelineLayout *L = &f->L;
+  const IvTimelineFigure *fig = f->fig;
+
+  if (fig->selected >= t->n_slices && !fig->all_flows)
+    return;
+  for (guint i = 0; i < t->flows->len; i++)
+    {
+      const IvFlow *fl = &g_array_index (t->flows, IvFlow, i);
+      const double a = 0.45;
+      double x0, y0, x1, y1;
+      if ((!fig->all_flows && fl->from != fig->selected && fl->to != fig->selected)
+          || fl->from >= t->n_slices || fl->to >= t->n_slices
+          || fl->to_ns < L->t0_ns || fl->from_ns > L->t1_ns)
+        continue;
+      y0 = g_array_index (L->row_y, double, t->row[fl->from]);
+      y1 = g_array_index (L->row_y, double, t->row[fl->to]);
+      if (y0 < 0 || y1 < 0)
+        continue;
+      x0 = iv_timeline_x (L, fl->from_ns), y0 += ROW_H / 2;
+      x1 = iv_timeline_x (L, fl->to_ns), y1 += ROW_H / 2;
+      iv_color_set_source (cr, &f->colors->foreground);
+      cairo_set_line_width (cr, 1.5);
+      cairo_move_to (cr, x0, y0);
+      cairo_curve_to (cr, x0 + 30, y0, x1 - 30, y1, x1, y1);
+      cairo_stroke (cr);
+      /* The curve arrives horizontally from the left: the head points right. */
+      cairo_move_to (cr, x1, y1);
+      cairo_line_to (cr, x1 - 7 * cos (a), y1 - 7 * sin (a));
+      cairo_line_to (cr, x1 - 7 * cos (a), y1 + 7 * sin (a));
+      cairo_close_path (cr);
       cairo_fill (cr);
-      cairo_restore (cr);
     }
+}
 
-  /* The area selection: the range shaded in the accent colour, edges drawn. */
-  if (fig->area_t1_ns > fig->area_t0_ns)
-    {
-      double x0 = MAX (iv_timeline_x (&L, fig->area_t0_ns), L.plot_x);
-      double x1 = MIN (iv_timeline_x (&L, fig->area_t1_ns), L.plot_x + L.plot_w);
-      IvColor shade = colors->accent;
-      if (x1 > x0)
-        {
-          shade.a = 0.15;
-          iv_color_set_source (cr, &shade);
-          cairo_rectangle (cr, x0, TITLE_H, x1 - x0, height - TITLE_H);
-          cairo_fill (cr);
-          iv_color_set_source (cr, &colors->accent);
-          cairo_rectangle (cr, x0, TITLE_H, 1, height - TITLE_H);
-          cairo_rectangle (cr, x1 - 1, TITLE_H, 1, height - TITLE_H);
-          cairo_fill (cr);
-        }
-    }
+/* Instants: a small downward triangle at the top of their track (global ones on the ruler). */
+static void
+draw_instants (Frame *f)
+{
+  const IvTrace *t = f->t;
+  const IvTimelineLayout *L = &f->L;
 
-  /* Search matches: an accent bar under each one in view, at least a pixel wide, so a
-   * match shows even when merged into a run. (A slice that starts before the view may
-   * reach into it, so every match is looked at; that is a few ms for a million.) */
-  if (fig->matches && fig->matches->len)
-    {
-      const gsize *m = (const gsize *) fig->matches->data;
-      guint lo = 0;
-      iv_color_set_source (cr, &colors->accent);
-      cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
-      for (guint i = lo; i < fig->matches->len && t->start_ns[m[i]] <= L.t1_ns; i++)
-        {
-          gsize sl = m[i];
-          double sy = g_array_index (L.row_y, double, t->row[sl]);
-          double x0, x1;
-          if (sy < 0 || t->start_ns[sl] + t->dur_ns[sl] < L.t0_ns)
-            continue;
-          x0 = floor (MAX (iv_timeline_x (&L, t->start_ns[sl]), L.plot_x));
-          x1 = ceil (MIN (iv_timeline_x (&L, t->start_ns[sl] + t->dur_ns[sl]), L.plot_x + L.plot_w));
-          cairo_rectangle (cr, x0, sy + ROW_H - 4, MAX (1, x1 - x0), 3);
-        }
-      cairo_fill (cr);
-      cairo_set_antialias (cr, CAIRO_ANTIALIAS_DEFAULT);
-    }
-
-  /* The selection: outlined in the text colour, at least 3 px wide so it can be seen. */
-  if (fig->selected < t->n_slices)
-    {
-      double sy = g_array_index (L.row_y, double, t->row[fig->selected]);
-      if (sy >= 0)
-        {
-          double x0 = iv_timeline_x (&L, t->start_ns[fig->selected]);
-          double x1 = iv_timeline_x (&L, t->start_ns[fig->selected] + t->dur_ns[fig->selected]);
-          x0 = MAX (x0, L.plot_x - 2), x1 = MIN (x1, L.plot_x + L.plot_w + 2);
-          if (x1 - x0 < 3)
-            x0 -= 1.5, x1 += 1.5;
-          iv_color_set_source (cr, &colors->foreground);
-          cairo_set_line_width (cr, 2);
-          cairo_rectangle (cr, x0, sy + 0.5, x1 - x0, ROW_H - 1);
-          cairo_stroke (cr);
-        }
-    }
-
-  /* The selection's flows (or all of them), in and out: a curve from where the flow leaves to where it
-   * enters, with an arrowhead. */
-  if (fig->selected < t->n_slices || fig->all_flows)
-    for (guint i = 0; i < t->flows->len; i++)
-      {
-        const IvFlow *f = &g_array_index (t->flows, IvFlow, i);
-        double x0, y0, x1, y1, a;
-        if ((!fig->all_flows && f->from != fig->selected && f->to != fig->selected)
-            || f->from >= t->n_slices || f->to >= t->n_slices
-            || f->to_ns < L.t0_ns || f->from_ns > L.t1_ns)
-          continue;
-        y0 = g_array_index (L.row_y, double, t->row[f->from]);
-        y1 = g_array_index (L.row_y, double, t->row[f->to]);
-        if (y0 < 0 || y1 < 0)
-          continue;
-        x0 = iv_timeline_x (&L, f->from_ns), y0 += ROW_H / 2;
-        x1 = iv_timeline_x (&L, f->to_ns), y1 += ROW_H / 2;
-        iv_color_set_source (cr, &colors->foreground);
-        cairo_set_line_width (cr, 1.5);
-        cairo_move_to (cr, x0, y0);
-        cairo_curve_to (cr, x0 + 30, y0, x1 - 30, y1, x1, y1);
-        cairo_stroke (cr);
-        /* The curve arrives horizontally from the left: the head points right. */
-        a = 0.45;
-        cairo_move_to (cr, x1, y1);
-        cairo_line_to (cr, x1 - 7 * cos (a), y1 - 7 * sin (a));
-        cairo_line_to (cr, x1 - 7 * cos (a), y1 + 7 * sin (a));
-        cairo_close_path (cr);
-        cairo_fill (cr);
-      }
-
-  /* Instants: a small downward triangle at the top of their track (global ones on the ruler). */
   for (guint i = 0; i < t->instants->len; i++)
     {
       const IvInstant *in = &g_array_index (t->instants, IvInstant, i);
-      double x = iv_timeline_x (&L, in->ts_ns), y;
-      if (in->ts_ns < L.t0_ns || in->ts_ns > L.t1_ns)
+      double x = iv_timeline_x (L, in->ts_ns), y;
+      if (in->ts_ns < L->t0_ns || in->ts_ns > L->t1_ns)
         continue;
       if (in->track == G_MAXUINT)
         y = TITLE_H + RULER_H - 8;
       else
         {
           const IvTrack *tr = &g_array_index (t->tracks, IvTrack, in->track);
-          if (tr->n_rows == 0 || g_array_index (L.row_y, double, tr->first_row) < 0)
+          if (tr->n_rows == 0 || g_array_index (L->row_y, double, tr->first_row) < 0)
             continue;
-          y = g_array_index (L.row_y, double, tr->first_row);
+          y = g_array_index (L->row_y, double, tr->first_row);
         }
-      iv_color_set_source (cr, &colors->foreground);
-      cairo_move_to (cr, x - 4, y);
-      cairo_line_to (cr, x + 4, y);
-      cairo_line_to (cr, x, y + 7);
-      cairo_close_path (cr);
-      cairo_fill (cr);
+      iv_color_set_source (f->cr, &f->colors->foreground);
+      cairo_move_to (f->cr, x - 4, y);
+      cairo_line_to (f->cr, x + 4, y);
+      cairo_line_to (f->cr, x, y + 7);
+      cairo_close_path (f->cr);
+      cairo_fill (f->cr);
     }
+}
+
+gboolean
+iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
+                    double height, GError **error)
+{
+  const IvTimelineFigure *fig = data;
+  Frame f;
+
+  if (!fig || !fig->trace)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "no trace to draw");
+      return FALSE;
+    }
+  frame_init (&f, cr, fig, options, width, height);
+  cairo_save (cr);
+  iv_color_set_source (cr, &f.colors->background);
+  cairo_paint (cr);
+  draw_title (&f);
+  draw_ruler (cr, &f.text, f.colors, &f.L, f.t, height);
+  draw_headers (&f);
+  draw_tracks (&f);
+  draw_counters (&f);
+  /* What is marked goes over what is drawn, the selection over the matches. */
+  draw_area (&f);
+  draw_matches (&f);
+  draw_selection (&f);
+  draw_flows (&f);
+  draw_instants (&f);
   cairo_restore (cr);
-  iv_text_clear (&text);
-  g_clear_pointer (&raster.line, cairo_surface_destroy);
-  iv_timeline_layout_clear (&L);
+  frame_clear (&f);
   return cairo_status (cr) == CAIRO_STATUS_SUCCESS;
 }

@@ -51,6 +51,21 @@ first_starting_at (const IvTrace *t, gsize lo, gsize hi, gint64 ts)
   return lo;
 }
 
+gsize
+iv_trace_row_first_at (const IvTrace *t, guint row, gint64 ts_ns)
+{
+  const IvRow *r = &g_array_index (t->rows, IvRow, row);
+  return first_starting_at (t, r->first, r->first + r->n, ts_ns);
+}
+
+gsize
+iv_trace_row_last_by (const IvTrace *t, guint row, gint64 ts_ns)
+{
+  const IvRow *r = &g_array_index (t->rows, IvRow, row);
+  gsize j = ts_ns == G_MAXINT64 ? r->first + r->n : first_starting_at (t, r->first, r->first + r->n, ts_ns + 1);
+  return j > r->first ? j - 1 : G_MAXSIZE;
+}
+
 /* First index in [lo, hi) whose end is > ts: slices in a row do not overlap, so it is
  * the first starting at or after ts, or the one just before if it reaches past ts. */
 static gsize

@@ -29,6 +29,17 @@ gsize   iv_trace_lod           (const IvTrace *trace,
                                 GArray        *items,
                                 GArray        *row_first);
 
+/* The first slice of row @row starting at or after @ts: an index in
+ * [row->first, row->first + row->n], the end when there is none. Slices of a row do
+ * not overlap, so the one before it is the only one that can contain @ts. */
+gsize   iv_trace_row_first_at  (const IvTrace *trace,
+                                guint          row,
+                                gint64         ts_ns);
+/* The last slice of row @row starting at or before @ts, or G_MAXSIZE. */
+gsize   iv_trace_row_last_by   (const IvTrace *trace,
+                                guint          row,
+                                gint64         ts_ns);
+
 /* Slices whose name contains @needle (case-insensitive), in time order. */
 GArray *iv_trace_search        (const IvTrace *trace,
                                 const char    *needle);

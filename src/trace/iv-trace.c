@@ -16,6 +16,7 @@
 #include "iv-input.h"
 #include "iv-sniff.h"
 #include "iv-trace-private.h"
+#include "iv-trace-query.h"
 
 /* ---------- arrays that may fail to grow ---------- */
 
@@ -512,19 +513,10 @@ enclosing_slice (const IvTrace *t, guint track, gint64 ts)
 
   for (guint r = 0; r < tr->n_rows; r++)
     {
-      const IvRow *row = &g_array_index (t->rows, IvRow, tr->first_row + r);
-      gsize lo = row->first, hi = row->first + row->n;
-      /* The last slice starting at or before ts. */
-      while (lo < hi)
-        {
-          gsize mid = lo + (hi - lo) / 2;
-          if (t->start_ns[mid] <= ts)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      if (lo > row->first && t->start_ns[lo - 1] + t->dur_ns[lo - 1] >= ts && !row->overflow)
-        best = lo - 1;
+      gsize s = iv_trace_row_last_by (t, tr->first_row + r, ts);
+      if (s != G_MAXSIZE && t->start_ns[s] + t->dur_ns[s] >= ts
+          && !g_array_index (t->rows, IvRow, tr->first_row + r).overflow)
+        best = s;
     }
   return best;
 }
@@ -539,17 +531,9 @@ next_slice (const IvTrace *t, guint track, gint64 ts)
   for (guint r = 0; r < tr->n_rows; r++)
     {
       const IvRow *row = &g_array_index (t->rows, IvRow, tr->first_row + r);
-      gsize lo = row->first, hi = row->first + row->n;
-      while (lo < hi)
-        {
-          gsize mid = lo + (hi - lo) / 2;
-          if (t->start_ns[mid] < ts)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      if (lo < row->first + row->n && (best == G_MAXSIZE || t->start_ns[lo] < t->start_ns[best]))
-        best = lo;
+      gsize s = iv_trace_row_first_at (t, tr->first_row + r, ts);
+      if (s < row->first + row->n && (best == G_MAXSIZE || t->start_ns[s] < t->start_ns[best]))
+        best = s;
     }
   return best;
 }
@@ -758,89 +742,83 @@ allocate_columns (IvTrace *t, gsize n, guint32 **order, guint32 **tmp, guint **d
          && t->cat && t->args_off && t->args_len && t->row && t->coarse_start && t->coarse_max_dur;
 }
 
-IvTrace *
-_iv_trace_builder_finish (IvTraceBuilder *b, GError **error)
+/* The trace's extent over everything with a time, for closing what is left open. */
+static void
+trace_extent (IvTraceBuilder *b, gint64 *start, gint64 *end)
 {
   IvTrace *t = b->trace;
-  gint64 end = G_MININT64, start = G_MAXINT64;
-  IvRawSlice *raw;
-  gsize n;
-  g_autofree guint32 *order = NULL;
-  g_autofree guint32 *tmp = NULL;
-  g_autofree guint *depth = NULL;
-  g_autofree gint64 *self = NULL;
-  g_autofree guint *n_overflow = NULL;
-  g_autofree guint *track_order = NULL;
-  g_autofree guint *proc_order = NULL;
-  g_autofree guint *process_rank = NULL;
-  g_autofree guint *track_new = NULL;
-  guint64 partial = 0;
 
-  /* The trace's extent, for closing what is left open. */
+  *start = G_MAXINT64, *end = G_MININT64;
   for (guint i = 0; i < b->slices->len; i++)
     {
       IvRawSlice *s = &g_array_index (b->slices, IvRawSlice, i);
-      start = MIN (start, s->start_ns);
-      end = MAX (end, s->start_ns + s->dur_ns);
+      *start = MIN (*start, s->start_ns);
+      *end = MAX (*end, s->start_ns + s->dur_ns);
     }
   for (guint i = 0; i < b->edges->len; i++)
-    start = MIN (start, g_array_index (b->edges, IvRawEdge, i).ts_ns),
-    end = MAX (end, g_array_index (b->edges, IvRawEdge, i).ts_ns);
+    *start = MIN (*start, g_array_index (b->edges, IvRawEdge, i).ts_ns),
+    *end = MAX (*end, g_array_index (b->edges, IvRawEdge, i).ts_ns);
   for (guint i = 0; i < b->async_edges->len; i++)
-    start = MIN (start, g_array_index (b->async_edges, IvRawEdge, i).ts_ns),
-    end = MAX (end, g_array_index (b->async_edges, IvRawEdge, i).ts_ns);
+    *start = MIN (*start, g_array_index (b->async_edges, IvRawEdge, i).ts_ns),
+    *end = MAX (*end, g_array_index (b->async_edges, IvRawEdge, i).ts_ns);
   for (guint i = 0; i < t->instants->len; i++)
-    start = MIN (start, g_array_index (t->instants, IvInstant, i).ts_ns),
-    end = MAX (end, g_array_index (t->instants, IvInstant, i).ts_ns);
+    *start = MIN (*start, g_array_index (t->instants, IvInstant, i).ts_ns),
+    *end = MAX (*end, g_array_index (t->instants, IvInstant, i).ts_ns);
   for (guint i = 0; i < b->samples->len; i++)
-    start = MIN (start, g_array_index (b->samples, IvRawSample, i).ts_ns),
-    end = MAX (end, g_array_index (b->samples, IvRawSample, i).ts_ns);
+    *start = MIN (*start, g_array_index (b->samples, IvRawSample, i).ts_ns),
+    *end = MAX (*end, g_array_index (b->samples, IvRawSample, i).ts_ns);
+}
+
+/* Every begin/end pair becomes a slice (what is left open closes at @end); the raw edges
+ * are freed as soon as they are done with. */
+static void
+pair_edges (IvTraceBuilder *b, gint64 end)
+{
+  gsize before;
 
   match_edges (b, b->edges, FALSE, end);
-  {
-    gsize before = b->slices->len;
-    match_edges (b, b->async_edges, TRUE, end);
-    t->n_async_slices = b->slices->len - before;
-  }
-  /* Every begin/end pair is a slice now: the raw edges are done with. */
+  before = b->slices->len;
+  match_edges (b, b->async_edges, TRUE, end);
+  b->trace->n_async_slices = b->slices->len - before;
   g_clear_pointer (&b->edges, _iv_grow_array_free);
   g_clear_pointer (&b->async_edges, _iv_grow_array_free);
   b->edges = _iv_grow_array_new (sizeof (IvRawEdge));
   b->async_edges = _iv_grow_array_new (sizeof (IvRawEdge));
-  if (b->out_of_memory
-      || !allocate_columns (t, b->slices->len, &order, &tmp, &depth, &self))
-    {
-      _iv_trace_set_oom_error (b, b->slices->len, error);
-      return NULL;
-    }
+}
 
-  /* Tracks in display order: processes ranked, then their tracks. */
+/* Tracks in display order (processes ranked, then their tracks), and every track index
+ * the builder holds (slices, instants, flows, series) renumbered to match. */
+static void
+order_tracks (IvTraceBuilder *b)
+{
+  IvTrace *t = b->trace;
+  guint n_proc = t->processes->len, n_tracks = t->tracks->len;
+  g_autofree guint *proc_order = g_new (guint, MAX (n_proc, 1));
+  g_autofree guint *process_rank = g_new (guint, MAX (n_proc, 1));
+  g_autofree guint *track_order = g_new (guint, MAX (n_tracks, 1));
+  g_autofree guint *track_new = g_new (guint, MAX (n_tracks, 1));
+  TrackOrder ord = { t, process_rank };
+  GArray *sorted;
+
   classify (t);
-  proc_order = g_new (guint, MAX (t->processes->len, 1));
-  process_rank = g_new (guint, MAX (t->processes->len, 1));
-  {
-    TrackOrder ord = { t, process_rank };
-    for (guint i = 0; i < t->processes->len; i++)
-      proc_order[i] = i;
-    g_qsort_with_data (proc_order, (gint) t->processes->len, sizeof (guint), compare_processes, &ord);
-    for (guint i = 0; i < t->processes->len; i++)
-      process_rank[proc_order[i]] = i;
-    track_order = g_new (guint, MAX (t->tracks->len, 1));
-    for (guint i = 0; i < t->tracks->len; i++)
-      track_order[i] = i;
-    g_qsort_with_data (track_order, (gint) t->tracks->len, sizeof (guint), compare_tracks, &ord);
-  }
-  track_new = g_new (guint, MAX (t->tracks->len, 1));
-  {
-    GArray *sorted = g_array_sized_new (FALSE, TRUE, sizeof (IvTrack), t->tracks->len);
-    for (guint i = 0; i < t->tracks->len; i++)
-      {
-        g_array_append_val (sorted, g_array_index (t->tracks, IvTrack, track_order[i]));
-        track_new[track_order[i]] = i;
-      }
-    g_array_unref (t->tracks);
-    t->tracks = sorted;
-  }
+  for (guint i = 0; i < n_proc; i++)
+    proc_order[i] = i;
+  g_qsort_with_data (proc_order, (gint) n_proc, sizeof (guint), compare_processes, &ord);
+  for (guint i = 0; i < n_proc; i++)
+    process_rank[proc_order[i]] = i;
+  for (guint i = 0; i < n_tracks; i++)
+    track_order[i] = i;
+  g_qsort_with_data (track_order, (gint) n_tracks, sizeof (guint), compare_tracks, &ord);
+
+  sorted = g_array_sized_new (FALSE, TRUE, sizeof (IvTrack), n_tracks);
+  for (guint i = 0; i < n_tracks; i++)
+    {
+      g_array_append_val (sorted, g_array_index (t->tracks, IvTrack, track_order[i]));
+      track_new[track_order[i]] = i;
+    }
+  g_array_unref (t->tracks);
+  t->tracks = sorted;
+
   for (guint i = 0; i < b->slices->len; i++)
     g_array_index (b->slices, IvRawSlice, i).track = track_new[g_array_index (b->slices, IvRawSlice, i).track];
   for (guint i = 0; i < t->instants->len; i++)
@@ -850,67 +828,85 @@ _iv_trace_builder_finish (IvTraceBuilder *b, GError **error)
     g_array_index (b->flows, IvRawFlow, i).track = track_new[g_array_index (b->flows, IvRawFlow, i).track];
   for (guint i = 0; i < t->series->len; i++)
     g_array_index (t->series, IvCounterSeries, i).track = track_new[g_array_index (t->series, IvCounterSeries, i).track];
+}
 
-  /* Nesting per track. Slices are bucketed by track with a counting sort; within a
-   * track they usually arrive in time order already, so most buckets skip the sort. */
-  n = b->slices->len;
-  raw = (IvRawSlice *) b->slices->data;
-  {
-    guint n_tracks = t->tracks->len;
-    g_autofree gsize *bucket = g_new0 (gsize, n_tracks + 1);
-    for (gsize i = 0; i < n; i++)
-      bucket[raw[i].track + 1]++;
-    for (guint k = 0; k < n_tracks; k++)
-      bucket[k + 1] += bucket[k];
+/* Within one track's slices @o (in start order, depths placed), rows in order — depths,
+ * then overflow rows — by a stable counting sort that keeps start order in each row. */
+static void
+sort_track_rows (guint32 *o, gsize m, const guint *depth, guint n_overflow, guint32 *tmp)
+{
+  guint deepest = 0, n_rows;
+  g_autofree gsize *count = NULL;
+
+  for (gsize i = 0; i < m; i++)
+    if (!(depth[o[i]] & OVERFLOW_BIT))
+      deepest = MAX (deepest, depth[o[i]] + 1);
+  n_rows = deepest + n_overflow;
+  if (n_rows <= 1)
+    return;
+  count = g_new0 (gsize, n_rows + 1);
+  memcpy (tmp, o, m * sizeof (guint32));
+  for (gsize i = 0; i < m; i++)
     {
-      g_autofree gsize *fill = g_memdup2 (bucket, (n_tracks + 1) * sizeof (gsize));
-      for (gsize i = 0; i < n; i++)
-        order[fill[raw[i].track]++] = (guint32) i;
+      guint d = depth[tmp[i]];
+      count[((d & OVERFLOW_BIT) ? deepest + (d & ~OVERFLOW_BIT) : d) + 1]++;
     }
-    /* depth and self are not zeroed: place_track writes every entry. */
-    n_overflow = g_new0 (guint, MAX (n_tracks, 1));
-    for (guint k = 0; k < n_tracks; k++)
-      {
-        guint32 *o = order + bucket[k];
-        gsize m = bucket[k + 1] - bucket[k];
-        gboolean sorted = TRUE;
-        for (gsize i = 1; i < m && sorted; i++)
-          sorted = compare_slices (&o[i - 1], &o[i], raw) < 0;
-        if (!sorted)
-          g_qsort_with_data (o, (gint) m, sizeof (guint32), compare_slices, raw);
-        place_track (raw, o, m, depth, self, &t->max_depth, &n_overflow[k], &partial);
+  for (guint r = 0; r < n_rows; r++)
+    count[r + 1] += count[r];
+  for (gsize i = 0; i < m; i++)
+    {
+      guint d = depth[tmp[i]];
+      o[count[(d & OVERFLOW_BIT) ? deepest + (d & ~OVERFLOW_BIT) : d]++] = tmp[i];
+    }
+}
 
-        /* Rows within the track: a stable counting sort by row keeps start order. */
-        {
-          guint deepest = 0, n_rows;
-          g_autofree gsize *count = NULL;
-          for (gsize i = 0; i < m; i++)
-            if (!(depth[o[i]] & OVERFLOW_BIT))
-              deepest = MAX (deepest, depth[o[i]] + 1);
-          n_rows = deepest + n_overflow[k];
-          if (n_rows <= 1)
-            continue;
-          count = g_new0 (gsize, n_rows + 1);
-          memcpy (tmp, o, m * sizeof (guint32));
-          for (gsize i = 0; i < m; i++)
-            {
-              guint d = depth[tmp[i]];
-              count[((d & OVERFLOW_BIT) ? deepest + (d & ~OVERFLOW_BIT) : d) + 1]++;
-            }
-          for (guint r = 0; r < n_rows; r++)
-            count[r + 1] += count[r];
-          for (gsize i = 0; i < m; i++)
-            {
-              guint d = depth[tmp[i]];
-              o[count[(d & OVERFLOW_BIT) ? deepest + (d & ~OVERFLOW_BIT) : d]++] = tmp[i];
-            }
-        }
-      }
-  }
+/* Nesting per track: @order receives the raw slices by track, row and start, with each
+ * one's @depth and @self time. Slices are bucketed by track with a counting sort; within
+ * a track they usually arrive in time order already, so most buckets skip the sort. */
+static void
+nest_tracks (IvTraceBuilder *b, guint32 *order, guint32 *tmp, guint *depth, gint64 *self)
+{
+  IvTrace *t = b->trace;
+  IvRawSlice *raw = (IvRawSlice *) b->slices->data;
+  gsize n = b->slices->len;
+  guint n_tracks = t->tracks->len;
+  g_autofree gsize *bucket = g_new0 (gsize, n_tracks + 1);
+  g_autofree gsize *fill = NULL;
+  guint64 partial = 0;
+
+  for (gsize i = 0; i < n; i++)
+    bucket[raw[i].track + 1]++;
+  for (guint k = 0; k < n_tracks; k++)
+    bucket[k + 1] += bucket[k];
+  fill = g_memdup2 (bucket, (n_tracks + 1) * sizeof (gsize));
+  for (gsize i = 0; i < n; i++)
+    order[fill[raw[i].track]++] = (guint32) i;
+  /* depth and self are not zeroed: place_track writes every entry. */
+  for (guint k = 0; k < n_tracks; k++)
+    {
+      guint32 *o = order + bucket[k];
+      gsize m = bucket[k + 1] - bucket[k];
+      gboolean sorted = TRUE;
+      guint n_overflow = 0;
+      for (gsize i = 1; i < m && sorted; i++)
+        sorted = compare_slices (&o[i - 1], &o[i], raw) < 0;
+      if (!sorted)
+        g_qsort_with_data (o, (gint) m, sizeof (guint32), compare_slices, raw);
+      place_track (raw, o, m, depth, self, &t->max_depth, &n_overflow, &partial);
+      sort_track_rows (o, m, depth, n_overflow, tmp);
+    }
   if (partial)
     _iv_trace_warn (t, "%" G_GUINT64_FORMAT " slices partially overlap their parent; they are drawn on rows of their own", partial);
+}
 
-  /* Columns ordered by track, row (depths, then overflow rows) and start. */
+/* The slice columns in @order, the rows they form, and the coarse index over starts. */
+static void
+fill_columns (IvTraceBuilder *b, const guint32 *order, const guint *depth, const gint64 *self)
+{
+  IvTrace *t = b->trace;
+  IvRawSlice *raw = (IvRawSlice *) b->slices->data;
+  gsize n = b->slices->len;
+
   t->n_slices = n;
   for (gsize i = 0; i < n; i++)
     {
@@ -959,14 +955,18 @@ _iv_trace_builder_finish (IvTraceBuilder *b, GError **error)
     t->coarse_start[g] = t->start_ns[g * IV_TRACE_COARSE];
   for (gsize i = 0; i < n; i++)
     t->coarse_max_dur[i / IV_TRACE_COARSE] = MAX (t->coarse_max_dur[i / IV_TRACE_COARSE], t->dur_ns[i]);
+}
+
+/* Counter series grouped by track with their samples in time order, and each counter
+ * track pointing at its (now contiguous) series. FALSE when out of memory. */
+static gboolean
+attach_series (IvTraceBuilder *b)
+{
+  IvTrace *t = b->trace;
 
   group_series_by_track (b);
   if (!build_samples (b))
-    {
-      _iv_trace_set_oom_error (b, n + b->samples->len, error);
-      return NULL;
-    }
-  /* Counter tracks point at their series (contiguous now). */
+    return FALSE;
   for (guint s = 0; s < t->series->len; s++)
     {
       IvCounterSeries *se = &g_array_index (t->series, IvCounterSeries, s);
@@ -975,12 +975,14 @@ _iv_trace_builder_finish (IvTraceBuilder *b, GError **error)
         tr->first_series = s;
       tr->n_series++;
     }
-  bind_flows (b);
-  if (t->instants->len > 0) /* qsort's base may not be NULL, even for 0 items */
-    qsort (t->instants->data, t->instants->len, sizeof (IvInstant), compare_instants);
+  return TRUE;
+}
 
-  t->t0_ns = start == G_MAXINT64 ? 0 : start;
-  t->t1_ns = end == G_MININT64 ? t->t0_ns : end;
+/* What the parser left out, said once per kind. */
+static void
+warn_skipped (IvTraceBuilder *b)
+{
+  IvTrace *t = b->trace;
 
   for (guint c = 0; c < 128; c++)
     if (b->skipped[c])
@@ -991,7 +993,42 @@ _iv_trace_builder_finish (IvTraceBuilder *b, GError **error)
     _iv_trace_warn (t, "%" G_GUINT64_FORMAT " events with an unknown phase skipped", b->unknown_phase);
   if (b->no_ts)
     _iv_trace_warn (t, "%" G_GUINT64_FORMAT " events without a usable timestamp (missing, or beyond ±146 years) skipped", b->no_ts);
+}
 
+IvTrace *
+_iv_trace_builder_finish (IvTraceBuilder *b, GError **error)
+{
+  IvTrace *t = b->trace;
+  gint64 start, end;
+  gsize n;
+  g_autofree guint32 *order = NULL;
+  g_autofree guint32 *tmp = NULL;
+  g_autofree guint *depth = NULL;
+  g_autofree gint64 *self = NULL;
+
+  trace_extent (b, &start, &end);
+  pair_edges (b, end);
+  if (b->out_of_memory
+      || !allocate_columns (t, b->slices->len, &order, &tmp, &depth, &self))
+    {
+      _iv_trace_set_oom_error (b, b->slices->len, error);
+      return NULL;
+    }
+  order_tracks (b);
+  nest_tracks (b, order, tmp, depth, self);
+  n = b->slices->len;
+  fill_columns (b, order, depth, self);
+  if (!attach_series (b))
+    {
+      _iv_trace_set_oom_error (b, n + b->samples->len, error);
+      return NULL;
+    }
+  bind_flows (b);
+  if (t->instants->len > 0) /* qsort's base may not be NULL, even for 0 items */
+    qsort (t->instants->data, t->instants->len, sizeof (IvInstant), compare_instants);
+  t->t0_ns = start == G_MAXINT64 ? 0 : start;
+  t->t1_ns = end == G_MININT64 ? t->t0_ns : end;
+  warn_skipped (b);
   b->trace = NULL;
   return t;
 }
@@ -1117,19 +1154,11 @@ iv_trace_parent (const IvTrace *t, gsize slice)
   for (guint r = 0; r < tr->n_rows; r++)
     {
       const IvRow *pr = &g_array_index (t->rows, IvRow, tr->first_row + r);
-      gsize lo = pr->first, hi = pr->first + pr->n;
+      gsize p;
       if (pr->overflow || pr->depth + 1 != row->depth)
         continue;
-      while (lo < hi)
-        {
-          gsize mid = lo + (hi - lo) / 2;
-          if (t->start_ns[mid] <= t->start_ns[slice])
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      if (lo > pr->first)
-        return lo - 1;
+      if ((p = iv_trace_row_last_by (t, tr->first_row + r, t->start_ns[slice])) != G_MAXSIZE)
+        return p;
     }
   return slice;
 }
