@@ -197,6 +197,21 @@ test_bars (void)
   g_assert_cmpfloat_with_epsilon (iv_chart_get_layout (c)->hi[IV_AXIS_Y], 104, 1e-9);
   g_assert_cmpint (dist (px (img, X (c, 0), Y (c, 20)), RED), <, 10);
   g_assert_cmpint (dist (px (img, X (c, 0), Y (c, 30)), BLUE), <, 10);
+  /* A bar is hit where it is drawn: at 90 % of category A lies b (25 % to 100 %) — its
+   * raw stack (1 + 3 = 4) would put it far below — and the hit reports b's own value. */
+  {
+    IvChartHit hit;
+    g_assert_true (iv_chart_hit_test (c, X (c, 0), Y (c, 90), 1, &hit));
+    g_assert_true (hit.series == sb);
+    g_assert_cmpuint (hit.index, ==, 0);
+    g_assert_cmpfloat (hit.y, ==, 3);
+    g_assert_cmpfloat (hit.distance, ==, 0);
+    g_assert_cmpfloat_with_epsilon (hit.py, Y (c, 100), 1e-6);
+    g_assert_true (iv_chart_hit_test (c, X (c, 0), Y (c, 10), 1, &hit));
+    g_assert_true (hit.series == sa);
+    /* between categories nothing is hit */
+    g_assert_false (iv_chart_hit_test (c, X (c, 0.5), Y (c, 50), 1, &hit));
+  }
   cairo_surface_destroy (img);
 
   /* Grouped: side by side, each 0.4 wide. */

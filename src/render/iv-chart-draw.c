@@ -165,48 +165,12 @@ static void
 draw_bars (IvChartCtx *ctx, IvSeries *s)
 {
   cairo_t *cr = ctx->cr;
-  IvChart *chart = ctx->chart;
-  gboolean h = chart->bars_horizontal;
-  guint n_bars, index = _iv_chart_bar_index (chart, s, &n_bars);
-  double offset, width;
-  gsize n_cat = (gsize) (chart->layout.hi[h ? IV_AXIS_Y : IV_AXIS_X] + 0.5);
 
-  _iv_chart_bar_geometry (chart, index, n_bars, &offset, &width);
   for (gsize k = 0; k < s->n; k++)
     {
-      double v = isfinite (s->y[k]) ? s->y[k] : 0;
-      double bottom = s->base ? s->base[k] : 0, top;
-      double c0, c1;
-
-      if (chart->bar_mode == IV_BARS_PERCENT && s->base)
-        {
-          double total = 0;
-          for (guint i = 0; i < chart->series->len; i++)
-            {
-              const IvSeries *o = chart->series->pdata[i];
-              if (o->kind == IV_SERIES_BARS && o->visible && k < o->n && isfinite (o->y[k]))
-                total += fabs (o->y[k]);
-            }
-          v = total > 0 ? fabs (v) * 100 / total : 0;
-        }
-      top = bottom + v;
-      {
-        double pos = _iv_chart_category_position (chart, k, n_cat);
-        c0 = pos + offset;
-        c1 = pos + offset + width;
-      }
-      if (h)
-        {
-          double y0 = _iv_px_y (ctx->L, IV_AXIS_Y, c0), y1 = _iv_px_y (ctx->L, IV_AXIS_Y, c1);
-          double x0 = _iv_px_x (ctx->L, bottom), x1 = _iv_px_x (ctx->L, top);
-          cairo_rectangle (cr, MIN (x0, x1), MIN (y0, y1), fabs (x1 - x0), fabs (y1 - y0));
-        }
-      else
-        {
-          double x0 = _iv_px_x (ctx->L, c0), x1 = _iv_px_x (ctx->L, c1);
-          double y0 = _iv_px_y (ctx->L, IV_AXIS_Y, bottom), y1 = _iv_px_y (ctx->L, IV_AXIS_Y, top);
-          cairo_rectangle (cr, x0, MIN (y0, y1), x1 - x0, fabs (y1 - y0));
-        }
+      double x0, y0, x1, y1;
+      _iv_chart_bar_rect (ctx->chart, s, k, &x0, &y0, &x1, &y1);
+      cairo_rectangle (cr, x0, y0, x1 - x0, y1 - y0);
     }
   set_fill (ctx, s, s->alpha);
   cairo_fill_preserve (cr);

@@ -153,6 +153,20 @@ void     _iv_chart_bar_geometry  (const IvChart  *chart,
                                   guint           n_bar_series,
                                   double         *offset,
                                   double         *width);
+/* Bar @k of @series: its top, and its bottom in @bottom, in value units (percent of the
+ * category's total in IV_BARS_PERCENT mode). */
+double   _iv_chart_bar_top       (const IvChart  *chart,
+                                  const IvSeries *series,
+                                  gsize           k,
+                                  double         *bottom);
+/* Bar @k of @series as drawn, in pixels of the chart's layout (x0 ≤ x1, y0 ≤ y1). */
+void     _iv_chart_bar_rect      (const IvChart  *chart,
+                                  const IvSeries *series,
+                                  gsize           k,
+                                  double         *x0,
+                                  double         *y0,
+                                  double         *x1,
+                                  double         *y1);
 guint    _iv_chart_bar_index     (const IvChart  *chart,
                                   const IvSeries *series,
                                   guint          *n_bar_series);

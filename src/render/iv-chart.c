@@ -527,6 +527,27 @@ _iv_chart_bar_geometry (const IvChart *chart, guint bar_index, guint n_bar_serie
   *offset = -group / 2 + bar_index * *width;
 }
 
+/* Bar @k of @s as drawn, in pixels of the chart's layout: drawing and hit tests share it. */
+void
+_iv_chart_bar_rect (const IvChart *chart, const IvSeries *s, gsize k, double *x0, double *y0,
+                    double *x1, double *y1)
+{
+  const IvChartLayout *L = &chart->layout;
+  gboolean h = chart->bars_horizontal;
+  gsize n_cat = (gsize) (L->hi[h ? IV_AXIS_Y : IV_AXIS_X] + 0.5);
+  guint n_bars, index = _iv_chart_bar_index (chart, s, &n_bars);
+  double offset, width, bottom, top, c0, c1, a, b, c, d;
+
+  _iv_chart_bar_geometry (chart, index, n_bars, &offset, &width);
+  top = _iv_chart_bar_top (chart, s, k, &bottom);
+  c0 = _iv_chart_category_position (chart, k, n_cat) + offset, c1 = c0 + width;
+  if (h)
+    a = _iv_px_x (L, bottom), b = _iv_px_x (L, top), c = _iv_px_y (L, IV_AXIS_Y, c0), d = _iv_px_y (L, IV_AXIS_Y, c1);
+  else
+    a = _iv_px_x (L, c0), b = _iv_px_x (L, c1), c = _iv_px_y (L, IV_AXIS_Y, bottom), d = _iv_px_y (L, IV_AXIS_Y, top);
+  *x0 = MIN (a, b), *x1 = MAX (a, b), *y0 = MIN (c, d), *y1 = MAX (c, d);
+}
+
 /* Baselines of stacked bars and areas, in drawing order. */
 static void
 compute_stacks (IvChart *chart)
@@ -583,9 +604,10 @@ compute_stacks (IvChart *chart)
     }
 }
 
-/* The value a stacked bar's top reaches, as drawn. */
-static double
-bar_top (const IvChart *chart, const IvSeries *s, gsize k, double *bottom)
+/* The value a stacked bar's top reaches, as drawn: ranges, drawing and hit tests all ask
+ * here, so they cannot disagree. */
+double
+_iv_chart_bar_top (const IvChart *chart, const IvSeries *s, gsize k, double *bottom)
 {
   double v = isfinite (s->y[k]) ? s->y[k] : 0;
   double base = s->base ? s->base[k] : 0;
@@ -655,7 +677,7 @@ compute_ranges (IvChart *chart, IvChartLayout *L)
           has_bars = TRUE;
           for (gsize k = 0; k < s->n; k++)
             {
-              double bottom, top = bar_top (chart, s, k, &bottom);
+              double bottom, top = _iv_chart_bar_top (chart, s, k, &bottom);
               extend (&e[val_axis], chart->axis[val_axis].spec.kind, top);
               extend (&e[val_axis], chart->axis[val_axis].spec.kind, bottom);
             }
@@ -954,6 +976,27 @@ iv_chart_hit_test (const IvChart *chart, double px, double py, double radius, Iv
       if (!s->visible || !s->x || !s->y || s->kind == IV_SERIES_HEATMAP
           || s->kind == IV_SERIES_HISTOGRAM || s->kind == IV_SERIES_BOX)
         continue;
+      if (s->kind == IV_SERIES_BARS)
+        {
+          /* A bar is hit where it is drawn (or within the radius of it), its value shown
+           * at the middle of its end. */
+          for (gsize k = 0; k < s->n; k++)
+            {
+              double x0, y0, x1, y1, d;
+              _iv_chart_bar_rect (chart, s, k, &x0, &y0, &x1, &y1);
+              d = hypot (MAX (0, MAX (x0 - px, px - x1)), MAX (0, MAX (y0 - py, py - y1)));
+              if (d <= best)
+                {
+                  gboolean h = chart->bars_horizontal;
+                  best = d;
+                  found = TRUE;
+                  *hit = (IvChartHit) { s, i, k, s->x[k], s->y[k],
+                                        h ? (s->y[k] < 0 ? x0 : x1) : (x0 + x1) / 2,
+                                        h ? (y0 + y1) / 2 : (s->y[k] < 0 ? y1 : y0), d };
+                }
+            }
+          continue;
+        }
       if (s->sorted_x)
         {
           /* Only the points within the radius in x: O(log n + k). */

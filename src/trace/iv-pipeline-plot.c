@@ -7,6 +7,8 @@
 
 #include "iv-pipeline-plot.h"
 
+#include "iv-intervals.h"
+
 #define LEGACY_WINDOW "Candidate_Eval_"
 
 const char *
@@ -153,13 +155,6 @@ add_event (GArray *bars, Spans *spans, IvLane lane, gsize slice, const char *nam
   g_array_append_val (bars, bar);
 }
 
-static int
-compare_gint64_pairs (const void *pa, const void *pb)
-{
-  const gint64 *a = pa, *b = pb;
-  return (a[0] > b[0]) - (a[0] < b[0]);
-}
-
 /* Merged I/O bars, then the await_dispatch fills: the parts of [I/O end, GPU start) of
  * each candidate that no Main-lane bar covers, when at least IV_PIPELINE_FILL_MIN_NS. */
 static void
@@ -171,27 +166,11 @@ merge_and_fill (GArray *bars, Spans *spans)
     {
       const IvPipelineBar *b = &g_array_index (bars, IvPipelineBar, i);
       if (b->lane == IV_LANE_MAIN)
-        {
-          gint64 pair[2] = { b->start_ns, b->end_ns };
-          g_array_append_vals (main_iv, pair, 2);
-        }
+        iv_intervals_add (main_iv, b->start_ns, b->end_ns);
     }
-  if (main_iv->len)
-    qsort (main_iv->data, main_iv->len / 2, 2 * sizeof (gint64), compare_gint64_pairs);
   /* Merged into their union, so each gap below starts at a binary search rather than at
    * the first Main bar (which was quadratic in candidates). */
-  {
-    gint64 *iv = (gint64 *) main_iv->data;
-    guint m = 0;
-    for (guint i = 0; i < main_iv->len / 2; i++)
-      {
-        if (m && iv[2 * i] <= iv[2 * (m - 1) + 1])
-          iv[2 * (m - 1) + 1] = MAX (iv[2 * (m - 1) + 1], iv[2 * i + 1]);
-        else
-          iv[2 * m] = iv[2 * i], iv[2 * m + 1] = iv[2 * i + 1], m++;
-      }
-    g_array_set_size (main_iv, 2 * m);
-  }
+  iv_intervals_merge (main_iv);
 
   for (guint k = 0; k < spans->list->len; k++)
     {
@@ -210,18 +189,7 @@ merge_and_fill (GArray *bars, Spans *spans)
         continue;
       /* Walk the gap, skipping what the Main lane covers (intervals sorted by start). */
       at = s->io_end;
-      {
-        guint lo = 0, hi = main_iv->len / 2;
-        while (lo < hi)
-          {
-            guint mid = lo + (hi - lo) / 2;
-            if (g_array_index (main_iv, gint64, 2 * mid + 1) <= at)
-              lo = mid + 1;
-            else
-              hi = mid;
-          }
-        first = lo;
-      }
+      first = (guint) iv_intervals_first_ending_after (main_iv, at);
       for (guint i = first; i <= main_iv->len / 2 && at < s->gpu_start; i++)
         {
           gint64 lo = i < main_iv->len / 2 ? g_array_index (main_iv, gint64, 2 * i) : s->gpu_start;

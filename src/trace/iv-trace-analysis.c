@@ -5,6 +5,8 @@
 
 #include "iv-trace-query.h"
 
+#include "iv-intervals.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,68 +90,6 @@ iv_trace_kernel_kind (const IvTrace *t, gsize s)
   return IV_KERNEL_COMPUTE;
 }
 
-static int
-compare_pairs (const void *pa, const void *pb)
-{
-  const gint64 *a = pa, *b = pb;
-  return a[0] < b[0] ? -1 : a[0] > b[0];
-}
-
-/* Sorts and merges [start, end) pairs in place; returns the merged count. */
-static gsize
-merge (GArray *pairs)
-{
-  gint64 *iv = (gint64 *) pairs->data;
-  gsize n = pairs->len / 2, m = 0;
-
-  if (n > 0) /* qsort's base may not be NULL, even for 0 items */
-    qsort (iv, n, 2 * sizeof (gint64), compare_pairs);
-  for (gsize i = 0; i < n; i++)
-    {
-      if (m && iv[2 * i] <= iv[2 * (m - 1) + 1])
-        iv[2 * (m - 1) + 1] = MAX (iv[2 * (m - 1) + 1], iv[2 * i + 1]);
-      else
-        {
-          iv[2 * m] = iv[2 * i];
-          iv[2 * m + 1] = iv[2 * i + 1];
-          m++;
-        }
-    }
-  g_array_set_size (pairs, 2 * m);
-  return m;
-}
-
-static gint64
-total (GArray *merged)
-{
-  gint64 sum = 0;
-  for (guint i = 0; i + 1 < merged->len; i += 2)
-    sum += g_array_index (merged, gint64, i + 1) - g_array_index (merged, gint64, i);
-  return sum;
-}
-
-/* Length of the intersection of two merged interval lists. */
-static gint64
-intersection (GArray *a, GArray *b)
-{
-  gint64 sum = 0;
-  guint i = 0, j = 0;
-
-  while (i + 1 < a->len && j + 1 < b->len)
-    {
-      gint64 a0 = g_array_index (a, gint64, i), a1 = g_array_index (a, gint64, i + 1);
-      gint64 b0 = g_array_index (b, gint64, j), b1 = g_array_index (b, gint64, j + 1);
-      gint64 lo = MAX (a0, b0), hi = MIN (a1, b1);
-      if (hi > lo)
-        sum += hi - lo;
-      if (a1 < b1)
-        i += 2;
-      else
-        j += 2;
-    }
-  return sum;
-}
-
 void
 iv_gpu_stats_free (IvGpuStats *s)
 {
@@ -183,30 +123,29 @@ iv_trace_gpu_stats (const IvTrace *t, gint64 t0, gint64 t1)
             {
               gint64 a = MAX (t->start_ns[s], lo), b = MIN (t->start_ns[s] + t->dur_ns[s], hi);
               IvKernelKind kind;
-              gint64 pair[2] = { a, b };
               if (b <= a && !(t->dur_ns[s] == 0 && t->start_ns[s] >= lo && t->start_ns[s] < hi))
                 continue;
               /* Nested GPU slices (annotations over kernels) count once via the union. */
-              g_array_append_vals (busy, pair, 2);
+              iv_intervals_add (busy, a, b);
               if (row->depth > 0 && !row->overflow)
                 continue;
               kind = iv_trace_kernel_kind (t, s);
               st.by_kind_ns[kind] = iv_trace_add_ns (st.by_kind_ns[kind], MAX (b - a, 0));
               st.kernels++;
-              g_array_append_vals (kind == IV_KERNEL_COMM ? comm : compute, pair, 2);
+              iv_intervals_add (kind == IV_KERNEL_COMM ? comm : compute, a, b);
             }
         }
-      merge (busy);
-      st.busy_ns = total (busy);
+      iv_intervals_merge (busy);
+      st.busy_ns = iv_intervals_total (busy);
       st.idle_ns = MAX (hi - lo, 0) - st.busy_ns;
       for (int i = 0; i < IV_N_KERNEL_KINDS; i++)
         g->by_kind_ns[i] = iv_trace_add_ns (g->by_kind_ns[i], st.by_kind_ns[i]);
       g_array_append_val (g->streams, st);
     }
-  merge (comm);
-  merge (compute);
-  g->comm_ns = total (comm);
-  g->comm_overlapped_ns = intersection (comm, compute);
+  iv_intervals_merge (comm);
+  iv_intervals_merge (compute);
+  g->comm_ns = iv_intervals_total (comm);
+  g->comm_overlapped_ns = iv_intervals_intersection (comm, compute);
   g->comm_overlap_share = g->comm_ns > 0 ? (double) g->comm_overlapped_ns / g->comm_ns : 0;
   return g;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iv-intervals.h"
 #include "iv-json-doc.h"
 #include "iv-trace-pipelined.h"
 #include "iv-trace-private.h"
@@ -44,39 +45,6 @@ static gint64
 ms_to_ns (double ms)
 {
   return (gint64) llround (ms * 1e6);
-}
-
-/* Time of [a0, a1) covered by the union of sorted, merged intervals: a binary search to
- * the first that ends after a0, then only those that overlap (a scan of all of them per
- * candidate was quadratic in candidates). */
-static gint64
-covered (gint64 a0, gint64 a1, const gint64 *iv, gsize n)
-{
-  gint64 total = 0;
-  gsize lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (iv[2 * mid + 1] <= a0)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  for (gsize i = lo; i < n && iv[2 * i] < a1; i++)
-    {
-      gint64 s = MAX (a0, iv[2 * i]), e = MIN (a1, iv[2 * i + 1]);
-      if (e > s)
-        total += e - s;
-    }
-  return total;
-}
-
-static int
-compare_pairs (const void *pa, const void *pb)
-{
-  const gint64 *a = pa, *b = pb;
-  return a[0] < b[0] ? -1 : a[0] > b[0];
 }
 
 gboolean
@@ -206,39 +174,20 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
             }
         }
       if (g_str_equal (lane, "gpu"))
-        {
-          gint64 pair[2] = { start, start + dur };
-          g_array_append_vals (gpu, pair, 2);
-        }
+        iv_intervals_add (gpu, start, start + dur);
     }
 
   /* I/O hidden behind GPU compute: the part of each candidate's merged I/O span during
    * which some GPU stream was busy. */
-  if (gpu->len / 2 > 0) /* qsort's base may not be NULL, even for 0 items */
-    qsort (gpu->data, gpu->len / 2, 2 * sizeof (gint64), compare_pairs);
-  {
-    gsize m = 0;
-    gint64 *iv = (gint64 *) gpu->data;
-    for (gsize i = 0; i < gpu->len / 2; i++)
-      {
-        if (m && iv[2 * i] <= iv[2 * (m - 1) + 1])
-          iv[2 * (m - 1) + 1] = MAX (iv[2 * (m - 1) + 1], iv[2 * i + 1]);
-        else
-          {
-            iv[2 * m] = iv[2 * i];
-            iv[2 * m + 1] = iv[2 * i + 1];
-            m++;
-          }
-      }
-    for (guint k = 0; k < t->candidates->len; k++)
-      {
-        IvCandidate *c = &g_array_index (t->candidates, IvCandidate, k);
-        if (c->io_start_ns < 0)
-          continue;
-        c->io_hidden_ns = covered (c->io_start_ns, c->io_end_ns, iv, m);
-        c->io_exposed_ns = c->io_end_ns - c->io_start_ns - c->io_hidden_ns;
-      }
-  }
+  iv_intervals_merge (gpu);
+  for (guint k = 0; k < t->candidates->len; k++)
+    {
+      IvCandidate *c = &g_array_index (t->candidates, IvCandidate, k);
+      if (c->io_start_ns < 0)
+        continue;
+      c->io_hidden_ns = iv_intervals_covered (gpu, c->io_start_ns, c->io_end_ns);
+      c->io_exposed_ns = c->io_end_ns - c->io_start_ns - c->io_hidden_ns;
+    }
   {
     IvProcess *p = t->processes->len ? t->processes->pdata[0] : NULL;
     if (p && !p->name)
