@@ -70,16 +70,13 @@ _iv_cli_identify (int argc, char **argv)
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_("PATH…") },
     { NULL },
   };
-  g_autoptr (GOptionContext) ctx = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (JsonArray) out = json_array_new ();
   int status = IV_EXIT_OK;
 
-  g_option_context_set_summary (ctx, _("Say what each path is: an AIPerf run or sweep, a "
-                                       "trace, a model configuration."));
-  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    return _iv_cli_usage_error ("identify", "%s", error->message);
+  if (!_iv_cli_parse ("identify", _("Say what each path is: an AIPerf run or sweep, a trace, "
+                                    "a model configuration."), entries, &argc, &argv))
+    return IV_EXIT_USAGE;
   if (!paths || !paths[0])
     return _iv_cli_usage_error ("identify", "%s", _("name at least one file or folder"));
 
@@ -104,10 +101,8 @@ _iv_cli_identify (int argc, char **argv)
   if (json)
     {
       g_autoptr (JsonNode) root = json_node_new (JSON_NODE_ARRAY);
-      g_autofree char *text = NULL;
       json_node_set_array (root, out);
-      text = iv_json_to_string (root, TRUE);
-      printf ("%s\n", text);
+      _iv_cli_print_json (root);
     }
   return status;
 }

@@ -131,6 +131,11 @@ hardware_from_options (Options *o)
   return g_steal_pointer (&hw);
 }
 
+#define NUM(key, v) (json_builder_set_member_name (b, key), json_builder_add_double_value (b, v))
+#define INT(key, v) (json_builder_set_member_name (b, key), json_builder_add_int_value (b, v))
+#define STR(key, v) (json_builder_set_member_name (b, key), json_builder_add_string_value (b, v))
+#define BOOL(key, v) (json_builder_set_member_name (b, key), json_builder_add_boolean_value (b, v))
+
 static void
 add_stage_json (JsonBuilder *b, const IvResult *r, guint kind, IvStageId id, const IvStage *s)
 {
@@ -138,11 +143,8 @@ add_stage_json (JsonBuilder *b, const IvResult *r, guint kind, IvStageId id, con
   g_autofree char *values = iv_stage_formula (r, kind, id, TRUE);
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "id");
-  json_builder_add_string_value (b, iv_stage_id (id));
-  json_builder_set_member_name (b, "name");
-  json_builder_add_string_value (b, iv_stage_name (id));
-#define NUM(key, v) json_builder_set_member_name (b, key); json_builder_add_double_value (b, v)
+  STR ("id", iv_stage_id (id));
+  STR ("name", iv_stage_name (id));
   NUM ("flops", s->flops);
   NUM ("bytes", s->bytes);
   NUM ("comm_bytes", s->comm_bytes);
@@ -151,68 +153,55 @@ add_stage_json (JsonBuilder *b, const IvResult *r, guint kind, IvStageId id, con
   NUM ("t_comm_s", s->t_comm_s);
   NUM ("t_s", s->t_s);
   NUM ("visible_s", s->visible_s);
-  json_builder_set_member_name (b, "bound");
-  json_builder_add_string_value (b, iv_bound_to_string (s->bound));
-  json_builder_set_member_name (b, "formula");
-  json_builder_add_string_value (b, formula);
-  json_builder_set_member_name (b, "formula_values");
-  json_builder_add_string_value (b, values);
+  STR ("bound", iv_bound_to_string (s->bound));
+  STR ("formula", formula);
+  STR ("formula_values", values);
   json_builder_end_object (b);
 }
 
-static char *
-result_to_json (const IvResult *r)
+/* What was evaluated: the model, the hardware and the configuration. */
+static void
+add_inputs_json (JsonBuilder *b, const IvResult *r)
 {
-  g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonNode) root = NULL;
-  const IvModel *m = r->model;
-  const IvHardware *hw = r->hw;
   const IvConfig *c = &r->config;
-  IvGlossaryEntry gl[64];
-  guint n_gl;
 
-  json_builder_begin_object (b);
   json_builder_set_member_name (b, "model");
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "name");
-  json_builder_add_string_value (b, m->name);
-  NUM ("params_total", m->params_total);
-  NUM ("params_active", m->params_active);
+  STR ("name", r->model->name);
+  NUM ("params_total", r->model->params_total);
+  NUM ("params_active", r->model->params_active);
   json_builder_end_object (b);
-
   json_builder_set_member_name (b, "hardware");
-  json_builder_add_value (b, iv_hardware_to_node (hw));
-
+  json_builder_add_value (b, iv_hardware_to_node (r->hw));
   json_builder_set_member_name (b, "config");
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "mode");
-  json_builder_add_string_value (b, iv_mode_to_string (c->mode));
-#define INT(key, v) json_builder_set_member_name (b, key); json_builder_add_int_value (b, v)
+  STR ("mode", iv_mode_to_string (c->mode));
   INT ("batch", c->B);
   INT ("tq", c->T);
   INT ("context", c->P);
   INT ("tp", c->t);
   INT ("cp", c->c);
-  json_builder_set_member_name (b, "tp_place");
-  json_builder_add_string_value (b, iv_place_to_string (c->place_tp));
-  json_builder_set_member_name (b, "cp_place");
-  json_builder_add_string_value (b, iv_place_to_string (c->place_cp));
-  json_builder_set_member_name (b, "ring");
-  json_builder_add_string_value (b, iv_ring_to_string (c->ring));
+  STR ("tp_place", iv_place_to_string (c->place_tp));
+  STR ("cp_place", iv_place_to_string (c->place_cp));
+  STR ("ring", iv_ring_to_string (c->ring));
   NUM ("weight_bytes", c->e_w);
   NUM ("act_bytes", c->e_a);
   NUM ("kv_bytes", c->e_kv);
   NUM ("partial_bytes", c->e_p);
   json_builder_end_object (b);
+}
 
+/* Per layer kind, its stages; then the step's totals. */
+static void
+add_times_json (JsonBuilder *b, const IvResult *r)
+{
   json_builder_set_member_name (b, "layer_kinds");
   json_builder_begin_array (b);
   for (guint k = 0; k < r->n_kinds; k++)
     {
       const IvKindResult *kr = &r->kinds[k];
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "kind");
-      json_builder_add_string_value (b, kr->name);
+      STR ("kind", kr->name);
       INT ("layers", kr->layers);
       json_builder_set_member_name (b, "stages");
       json_builder_begin_array (b);
@@ -229,23 +218,25 @@ result_to_json (const IvResult *r)
   NUM ("lm_head_s", r->lm_head.t_s);
   NUM ("step_s", r->step_s);
   NUM ("tokens_per_s", r->tokens_per_s);
+}
 
+/* Memory per PE, what is idle, and how the TP and CP groups sit on the interconnect. */
+static void
+add_placement_json (JsonBuilder *b, const IvResult *r)
+{
   json_builder_set_member_name (b, "memory");
   json_builder_begin_object (b);
   NUM ("weights_bytes_per_pe", r->weights_bytes_per_pe);
   NUM ("kv_bytes_per_pe", r->kv_bytes_per_pe);
   NUM ("activation_bytes_per_pe", r->act_bytes_per_pe);
   NUM ("capacity_bytes_per_pe", r->capacity_bytes_per_pe);
-  json_builder_set_member_name (b, "fits");
-  json_builder_add_boolean_value (b, r->fits);
+  BOOL ("fits", r->fits);
   json_builder_end_object (b);
-
   json_builder_set_member_name (b, "idle");
   json_builder_begin_object (b);
   INT ("pes", r->idle_pes);
   INT ("cubes", r->idle_cubes);
   json_builder_end_object (b);
-
   json_builder_set_member_name (b, "groups");
   json_builder_begin_object (b);
   for (int g = 0; g < 2; g++)
@@ -253,27 +244,31 @@ result_to_json (const IvResult *r)
       const IvCommGroup *grp = g == 0 ? &r->tp_group : &r->cp_group;
       json_builder_set_member_name (b, g == 0 ? "tp" : "cp");
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "embedding");
-      json_builder_add_string_value (b, iv_embed_kind_to_string (grp->kind));
+      STR ("embedding", iv_embed_kind_to_string (grp->kind));
       INT ("members", grp->N);
       INT ("hops", grp->h);
-      json_builder_set_member_name (b, "wraps");
-      json_builder_add_boolean_value (b, grp->wrap || grp->wrap_x || grp->wrap_y);
+      BOOL ("wraps", grp->wrap || grp->wrap_x || grp->wrap_y);
       json_builder_end_object (b);
     }
   json_builder_end_object (b);
+}
+
+/* Replication waste, hints and the glossary of the symbols used. */
+static void
+add_advice_json (JsonBuilder *b, const IvResult *r)
+{
+  IvGlossaryEntry gl[64];
+  guint n_gl = iv_glossary (r, r->n_kinds - 1, gl, G_N_ELEMENTS (gl));
 
   json_builder_set_member_name (b, "waste");
   json_builder_begin_array (b);
   for (guint i = 0; i < r->n_waste; i++)
     {
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "id");
-      json_builder_add_string_value (b, r->waste[i].id);
+      STR ("id", r->waste[i].id);
       NUM ("bytes", r->waste[i].bytes);
       NUM ("percent", r->waste[i].percent);
-      json_builder_set_member_name (b, "text");
-      json_builder_add_string_value (b, r->waste[i].text);
+      STR ("text", r->waste[i].text);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -282,35 +277,42 @@ result_to_json (const IvResult *r)
   for (guint i = 0; i < r->n_hints; i++)
     {
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "id");
-      json_builder_add_string_value (b, r->hints[i].id);
-      json_builder_set_member_name (b, "text");
-      json_builder_add_string_value (b, r->hints[i].text);
+      STR ("id", r->hints[i].id);
+      STR ("text", r->hints[i].text);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
-
   json_builder_set_member_name (b, "glossary");
   json_builder_begin_array (b);
-  n_gl = iv_glossary (r, r->n_kinds - 1, gl, G_N_ELEMENTS (gl));
   for (guint i = 0; i < n_gl; i++)
     {
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "symbol");
-      json_builder_add_string_value (b, gl[i].symbol);
-      json_builder_set_member_name (b, "meaning");
-      json_builder_add_string_value (b, gl[i].meaning);
-      json_builder_set_member_name (b, "unit");
-      json_builder_add_string_value (b, gl[i].unit);
+      STR ("symbol", gl[i].symbol);
+      STR ("meaning", gl[i].meaning);
+      STR ("unit", gl[i].unit);
       NUM ("value", gl[i].value);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
-  json_builder_end_object (b);
+}
+
 #undef NUM
 #undef INT
-  root = json_builder_get_root (b);
-  return iv_json_to_string (root, TRUE);
+#undef STR
+#undef BOOL
+
+static void
+print_result_json (const IvResult *r)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  add_inputs_json (b, r);
+  add_times_json (b, r);
+  add_placement_json (b, r);
+  add_advice_json (b, r);
+  json_builder_end_object (b);
+  _iv_cli_print_json_builder (b);
 }
 
 static char *
@@ -370,207 +372,231 @@ print_table (const IvResult *r)
     printf ("hint  %s\n", r->hints[i].text);
 }
 
-int
-_iv_cli_model (int argc, char **argv)
+/* The options, as offsets into Options: the table is data, bound to one Options when
+ * parsed. */
+static const struct
 {
-  Options o = { 0 };
-  GOptionEntry entries[] = {
-    { "preset", 0, 0, G_OPTION_ARG_STRING, &o.preset, N_("Model preset (see inferview presets)"), "NAME" },
-    { "hf-config", 0, 0, G_OPTION_ARG_FILENAME, &o.hf_config, N_("Hugging Face config.json to import"), "FILE" },
-    { "hardware", 0, 0, G_OPTION_ARG_STRING, &o.hardware, N_("Hardware preset or JSON file (default ring4)"), "NAME|FILE" },
-    { "mode", 0, 0, G_OPTION_ARG_STRING, &o.mode, N_("prefill or decode (default decode)"), "MODE" },
-    { "batch", 0, 0, G_OPTION_ARG_STRING, &o.batch, N_("Sequences B (default 1)"), "B" },
-    { "tq", 0, 0, G_OPTION_ARG_STRING, &o.tq, N_("New tokens per sequence T_q (default 1)"), "T" },
-    { "context", 0, 0, G_OPTION_ARG_STRING, &o.context, N_("Tokens already cached P (default 4096)"), "P" },
-    { "tp", 0, 0, G_OPTION_ARG_STRING, &o.tp, N_("Tensor-parallel size"), "N" },
-    { "cp", 0, 0, G_OPTION_ARG_STRING, &o.cp, N_("Context-parallel size"), "N" },
-    { "tp-place", 0, 0, G_OPTION_ARG_STRING, &o.tp_place, N_("TP group on pe or cube"), "pe|cube" },
-    { "cp-place", 0, 0, G_OPTION_ARG_STRING, &o.cp_place, N_("CP group on pe or cube"), "pe|cube" },
-    { "ring", 0, 0, G_OPTION_ARG_STRING, &o.ring, N_("CP ring variant in prefill"), "kv|qoml" },
-    { "format", 0, 0, G_OPTION_ARG_STRING, &o.format, N_("Output: table, json or csv"), "FORMAT" },
-    { "cubes", 0, 0, G_OPTION_ARG_STRING, &o.cubes, N_("Cube grid"), "X[xY]" },
-    { "topology", 0, 0, G_OPTION_ARG_STRING, &o.topology, N_("ring, mesh2d or torus2d"), "T" },
-    { "pes-per-cube", 0, 0, G_OPTION_ARG_STRING, &o.pes_per_cube, N_("PEs per cube"), "N" },
-    { "pe-flops", 0, 0, G_OPTION_ARG_STRING, &o.pe_flops, N_("Matrix FLOP/s per PE"), "F" },
-    { "pe-vector-flops", 0, 0, G_OPTION_ARG_STRING, &o.pe_vector_flops, N_("Vector FLOP/s per PE"), "F" },
-    { "pe-mem-bw", 0, 0, G_OPTION_ARG_STRING, &o.pe_mem_bw, N_("Memory bandwidth per PE"), "B/s" },
-    { "pe-mem-capacity", 0, 0, G_OPTION_ARG_STRING, &o.pe_mem_capacity, N_("Memory per PE"), "B" },
-    { "pe-link-bw", 0, 0, G_OPTION_ARG_STRING, &o.pe_link_bw, N_("PE link bandwidth per direction"), "B/s" },
-    { "pe-link-latency", 0, 0, G_OPTION_ARG_STRING, &o.pe_link_latency, N_("PE link step latency"), "S" },
-    { "cube-link-bw", 0, 0, G_OPTION_ARG_STRING, &o.cube_link_bw, N_("Cube link bandwidth per direction"), "B/s" },
-    { "cube-link-latency", 0, 0, G_OPTION_ARG_STRING, &o.cube_link_latency, N_("Cube link step latency"), "S" },
-    { "bidirectional", 0, 0, G_OPTION_ARG_STRING, &o.bidirectional, N_("Full-duplex links"), "yes|no" },
-    { "eta-compute", 0, 0, G_OPTION_ARG_STRING, &o.eta_compute, N_("Achieved fraction of peak FLOP/s"), "X" },
-    { "eta-memory", 0, 0, G_OPTION_ARG_STRING, &o.eta_memory, N_("Achieved fraction of memory bandwidth"), "X" },
-    { "eta-comm", 0, 0, G_OPTION_ARG_STRING, &o.eta_comm, N_("Achieved fraction of link bandwidth"), "X" },
-    { "weight-bytes", 0, 0, G_OPTION_ARG_STRING, &o.weight_bytes, N_("Bytes per weight (default 2)"), "N" },
-    { "act-bytes", 0, 0, G_OPTION_ARG_STRING, &o.act_bytes, N_("Bytes per activation (default 2)"), "N" },
-    { "kv-bytes", 0, 0, G_OPTION_ARG_STRING, &o.kv_bytes, N_("Bytes per KV element (default 2)"), "N" },
-    { "partial-bytes", 0, 0, G_OPTION_ARG_STRING, &o.partial_bytes, N_("Bytes per partial accumulator (default 4)"), "N" },
-    { "figure", 0, 0, G_OPTION_ARG_STRING, &o.figure, N_("Draw a figure: pipeline, stages, memory, roofline, topology, sweep or sharding"), "NAME" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("The figure's file: .png, .pdf or .svg"), "FILE" },
-    { "theme", 0, 0, G_OPTION_ARG_STRING, &o.theme, N_("Figure theme: light, dark or print"), "THEME" },
-    { "width", 0, 0, G_OPTION_ARG_STRING, &o.width, N_("Figure width in 1/96 in (default depends on the figure)"), "W" },
-    { "height", 0, 0, G_OPTION_ARG_STRING, &o.height, N_("Figure height in 1/96 in (default depends on the figure)"), "H" },
-    { "dpi", 0, 0, G_OPTION_ARG_STRING, &o.dpi, N_("PNG resolution (default 96)"), "DPI" },
-    { "sweep", 0, 0, G_OPTION_ARG_STRING, &o.sweep, N_("What the sweep figure varies: tp, cp, tq or context (default tp)"), "AXIS" },
-    { "kind", 0, 0, G_OPTION_ARG_STRING, &o.kind, N_("Layer kind to draw: dense, moe, local, global… (default: the most numerous)"), "KIND" },
-    { NULL },
+  const char *name;
+  char short_name;
+  GOptionArg arg;
+  gsize offset;
+  const char *description, *arg_description;
+} model_options[] = {
+#define OPT(name, field, description, arg) { name, 0, G_OPTION_ARG_STRING, G_STRUCT_OFFSET (Options, field), description, arg }
+  OPT ("preset", preset, N_("Model preset (see inferview presets)"), "NAME"),
+  { "hf-config", 0, G_OPTION_ARG_FILENAME, G_STRUCT_OFFSET (Options, hf_config), N_("Hugging Face config.json to import"), "FILE" },
+  OPT ("hardware", hardware, N_("Hardware preset or JSON file (default ring4)"), "NAME|FILE"),
+  OPT ("mode", mode, N_("prefill or decode (default decode)"), "MODE"),
+  OPT ("batch", batch, N_("Sequences B (default 1)"), "B"),
+  OPT ("tq", tq, N_("New tokens per sequence T_q (default 1)"), "T"),
+  OPT ("context", context, N_("Tokens already cached P (default 4096)"), "P"),
+  OPT ("tp", tp, N_("Tensor-parallel size"), "N"),
+  OPT ("cp", cp, N_("Context-parallel size"), "N"),
+  OPT ("tp-place", tp_place, N_("TP group on pe or cube"), "pe|cube"),
+  OPT ("cp-place", cp_place, N_("CP group on pe or cube"), "pe|cube"),
+  OPT ("ring", ring, N_("CP ring variant in prefill"), "kv|qoml"),
+  OPT ("format", format, N_("Output: table, json or csv"), "FORMAT"),
+  OPT ("cubes", cubes, N_("Cube grid"), "X[xY]"),
+  OPT ("topology", topology, N_("ring, mesh2d or torus2d"), "T"),
+  OPT ("pes-per-cube", pes_per_cube, N_("PEs per cube"), "N"),
+  OPT ("pe-flops", pe_flops, N_("Matrix FLOP/s per PE"), "F"),
+  OPT ("pe-vector-flops", pe_vector_flops, N_("Vector FLOP/s per PE"), "F"),
+  OPT ("pe-mem-bw", pe_mem_bw, N_("Memory bandwidth per PE"), "B/s"),
+  OPT ("pe-mem-capacity", pe_mem_capacity, N_("Memory per PE"), "B"),
+  OPT ("pe-link-bw", pe_link_bw, N_("PE link bandwidth per direction"), "B/s"),
+  OPT ("pe-link-latency", pe_link_latency, N_("PE link step latency"), "S"),
+  OPT ("cube-link-bw", cube_link_bw, N_("Cube link bandwidth per direction"), "B/s"),
+  OPT ("cube-link-latency", cube_link_latency, N_("Cube link step latency"), "S"),
+  OPT ("bidirectional", bidirectional, N_("Full-duplex links"), "yes|no"),
+  OPT ("eta-compute", eta_compute, N_("Achieved fraction of peak FLOP/s"), "X"),
+  OPT ("eta-memory", eta_memory, N_("Achieved fraction of memory bandwidth"), "X"),
+  OPT ("eta-comm", eta_comm, N_("Achieved fraction of link bandwidth"), "X"),
+  OPT ("weight-bytes", weight_bytes, N_("Bytes per weight (default 2)"), "N"),
+  OPT ("act-bytes", act_bytes, N_("Bytes per activation (default 2)"), "N"),
+  OPT ("kv-bytes", kv_bytes, N_("Bytes per KV element (default 2)"), "N"),
+  OPT ("partial-bytes", partial_bytes, N_("Bytes per partial accumulator (default 4)"), "N"),
+  OPT ("figure", figure, N_("Draw a figure: pipeline, stages, memory, roofline, topology, sweep or sharding"), "NAME"),
+  { "output", 'o', G_OPTION_ARG_FILENAME, G_STRUCT_OFFSET (Options, output), N_("The figure's file: .png, .pdf or .svg"), "FILE" },
+  OPT ("theme", theme, N_("Figure theme: light, dark or print"), "THEME"),
+  OPT ("width", width, N_("Figure width in 1/96 in (default depends on the figure)"), "W"),
+  OPT ("height", height, N_("Figure height in 1/96 in (default depends on the figure)"), "H"),
+  OPT ("dpi", dpi, N_("PNG resolution (default 96)"), "DPI"),
+  OPT ("sweep", sweep, N_("What the sweep figure varies: tp, cp, tq or context (default tp)"), "AXIS"),
+  OPT ("kind", kind, N_("Layer kind to draw: dense, moe, local, global… (default: the most numerous)"), "KIND"),
+#undef OPT
+};
+
+/* Parses argv into @o. FALSE after a usage error. */
+static gboolean
+parse_options (Options *o, int *argc, char ***argv)
+{
+  GOptionEntry entries[G_N_ELEMENTS (model_options) + 1] = { { NULL } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (model_options); i++)
+    entries[i] = (GOptionEntry) { model_options[i].name, model_options[i].short_name, 0, model_options[i].arg,
+                                  G_STRUCT_MEMBER_P (o, model_options[i].offset),
+                                  model_options[i].description, model_options[i].arg_description };
+  if (!_iv_cli_parse ("model", _("Evaluate the analytical model of one inference step on a SIP."),
+                      entries, argc, argv))
+    return FALSE;
+  if (*argc > 1)
+    {
+      _iv_cli_usage_error ("model", "unexpected argument “%s”", (*argv)[1]);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The configuration the options name, and every number checked before any file is read
+ * (a malformed hardware number is a usage error, 2, not bad input). FALSE after one
+ * line on stderr. */
+static gboolean
+config_from_options (const Options *o, IvConfig *config)
+{
+  const char *hw_numbers[][2] = {
+    { "pes-per-cube", o->pes_per_cube }, { "pe-flops", o->pe_flops },
+    { "pe-vector-flops", o->pe_vector_flops }, { "pe-mem-bw", o->pe_mem_bw },
+    { "pe-mem-capacity", o->pe_mem_capacity }, { "pe-link-bw", o->pe_link_bw },
+    { "pe-link-latency", o->pe_link_latency }, { "cube-link-bw", o->cube_link_bw },
+    { "cube-link-latency", o->cube_link_latency }, { "eta-compute", o->eta_compute },
+    { "eta-memory", o->eta_memory }, { "eta-comm", o->eta_comm },
   };
-  g_autoptr (GOptionContext) ctx = g_option_context_new (NULL);
+  int mode = 1, tpp = 0, cpp = 0, ring = 0;
+
+  iv_config_init (config);
+  if (!choice ("mode", o->mode, "prefill", "decode", &mode) || !choice ("tp-place", o->tp_place, "pe", "cube", &tpp)
+      || !choice ("cp-place", o->cp_place, "pe", "cube", &cpp) || !choice ("ring", o->ring, "kv", "qoml", &ring)
+      || !whole ("batch", o->batch, FALSE, &config->B) || !whole ("tq", o->tq, FALSE, &config->T)
+      || !whole ("context", o->context, TRUE, &config->P) || !whole ("tp", o->tp, FALSE, &config->t)
+      || !whole ("cp", o->cp, FALSE, &config->c)
+      || !_iv_cli_number ("model", "weight-bytes", o->weight_bytes, FALSE, &config->e_w)
+      || !_iv_cli_number ("model", "act-bytes", o->act_bytes, FALSE, &config->e_a)
+      || !_iv_cli_number ("model", "kv-bytes", o->kv_bytes, FALSE, &config->e_kv)
+      || !_iv_cli_number ("model", "partial-bytes", o->partial_bytes, FALSE, &config->e_p))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (hw_numbers); i++)
+    {
+      double unused;
+      if (hw_numbers[i][1] && !_iv_cli_number ("model", hw_numbers[i][0], hw_numbers[i][1], TRUE, &unused))
+        return FALSE;
+    }
+  if (o->format && !g_strv_contains ((const char *[]) { "table", "json", "csv", NULL }, o->format))
+    {
+      _iv_cli_usage_error ("model", "--format must be table, json or csv");
+      return FALSE;
+    }
+  config->mode = mode == 0 ? IV_MODE_PREFILL : IV_MODE_DECODE;
+  config->place_tp = tpp ? IV_PLACE_CUBE : IV_PLACE_PE;
+  config->place_cp = cpp ? IV_PLACE_CUBE : IV_PLACE_PE;
+  config->ring = ring ? IV_RING_QOML : IV_RING_KV;
+  return TRUE;
+}
+
+/* The model the options name: imported from --hf-config (into @imported) or a preset.
+ * NULL after one line on stderr. */
+static const IvModel *
+model_from_options (const Options *o, IvModel **imported)
+{
   g_autoptr (GError) error = NULL;
+  const IvModel *model;
+
+  if (o->hf_config)
+    {
+      if (!(*imported = iv_model_from_hf_config (o->hf_config, &error)))
+        _iv_cli_print_error (error);
+      return *imported;
+    }
+  if (!(model = iv_presets_find (o->preset ? o->preset : "Llama-3.1-8B")))
+    fprintf (stderr, "inferview model: no preset named “%s” (inferview presets lists them)\n", o->preset);
+  return model;
+}
+
+/* --figure NAME -o FILE: the figure of @result, drawn to the file. An exit status. */
+static int
+draw_figure (const Options *o, const IvResult *result)
+{
+  static const struct { const char *name; IvRenderFunc render; double w, h; } figures[] = {
+    { "pipeline", iv_render_pipeline, 1600, 520 }, { "stages", iv_render_stages, 1200, 720 },
+    { "memory", iv_render_memory, 1000, 360 }, { "roofline", iv_render_roofline, 1000, 640 },
+    { "topology", iv_render_topology, 1100, 700 }, { "sweep", iv_render_sweep, 1000, 560 },
+    { "sharding", iv_render_sharding, 1200, 640 },
+  };
+  IvModelFigure fig = { result, 0, IV_SWEEP_TP };
+  IvFigure figure = { NULL, &fig, o->figure, NULL };
+  g_autoptr (GError) error = NULL;
+  IvExportOptions eo;
+  guint i;
+  int rc;
+
+  for (i = 0; i < G_N_ELEMENTS (figures) && !g_str_equal (figures[i].name, o->figure); i++)
+    ;
+  if (i == G_N_ELEMENTS (figures))
+    return _iv_cli_usage_error ("model", "--figure must be pipeline, stages, memory, roofline, topology, sweep or sharding");
+  if (!o->output)
+    return _iv_cli_usage_error ("model", "--figure needs -o FILE (.png, .pdf or .svg)");
+  iv_export_options_init (&eo);
+  eo.width = figures[i].w, eo.height = figures[i].h, eo.dpi = 96;
+  if ((rc = _iv_cli_figure_options ("model", o->output, o->theme, o->width, o->height, o->dpi, &eo)) != IV_EXIT_OK)
+    return rc;
+  if (o->sweep && !iv_sweep_axis_from_string (o->sweep, &fig.sweep))
+    return _iv_cli_usage_error ("model", "--sweep must be tp, cp, tq or context");
+  /* The most numerous layer kind unless one is named. */
+  for (guint k = 0; k < result->n_kinds; k++)
+    if (o->kind ? g_str_equal (result->kinds[k].name, o->kind)
+                : result->kinds[k].layers > result->kinds[fig.kind].layers)
+      fig.kind = k;
+  if (o->kind && !g_str_equal (result->kinds[fig.kind].name, o->kind))
+    {
+      fprintf (stderr, "inferview model: this model has no “%s” layers\n", o->kind);
+      return IV_EXIT_BAD_INPUT;
+    }
+  figure.render = figures[i].render;
+  if (!iv_export_to_file (&figure, &eo, o->output, &error))
+    {
+      _iv_cli_print_error (error);
+      return IV_EXIT_BAD_INPUT;
+    }
+  return IV_EXIT_OK;
+}
+
+static int
+run_model (Options *o, int argc, char **argv)
+{
   g_autoptr (IvModel) imported = NULL;
   g_autoptr (IvHardware) hw = NULL;
   const IvModel *model;
   IvConfig config;
   IvResult result;
-  int mode = 1, tpp = 0, cpp = 0, ring = 0, status = IV_EXIT_USAGE;
 
-  g_option_context_set_summary (ctx, _("Evaluate the analytical model of one inference step on a SIP."));
-  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    {
-      status = _iv_cli_usage_error ("model", "%s", error->message);
-      goto out;
-    }
-  if (argc > 1)
-    {
-      status = _iv_cli_usage_error ("model", "unexpected argument “%s”", argv[1]);
-      goto out;
-    }
-  iv_config_init (&config);
-  if (!choice ("mode", o.mode, "prefill", "decode", &mode) || !choice ("tp-place", o.tp_place, "pe", "cube", &tpp)
-      || !choice ("cp-place", o.cp_place, "pe", "cube", &cpp) || !choice ("ring", o.ring, "kv", "qoml", &ring)
-      || !whole ("batch", o.batch, FALSE, &config.B) || !whole ("tq", o.tq, FALSE, &config.T)
-      || !whole ("context", o.context, TRUE, &config.P) || !whole ("tp", o.tp, FALSE, &config.t)
-      || !whole ("cp", o.cp, FALSE, &config.c) || !_iv_cli_number ("model", "weight-bytes", o.weight_bytes, FALSE, &config.e_w)
-      || !_iv_cli_number ("model", "act-bytes", o.act_bytes, FALSE, &config.e_a) || !_iv_cli_number ("model", "kv-bytes", o.kv_bytes, FALSE, &config.e_kv)
-      || !_iv_cli_number ("model", "partial-bytes", o.partial_bytes, FALSE, &config.e_p))
-    goto out;
-  /* Malformed hardware numbers are usage errors (2), found before any file is read. */
-  {
-    struct { const char *name; const char *text; } hw_numbers[] = {
-      { "pes-per-cube", o.pes_per_cube }, { "pe-flops", o.pe_flops },
-      { "pe-vector-flops", o.pe_vector_flops }, { "pe-mem-bw", o.pe_mem_bw },
-      { "pe-mem-capacity", o.pe_mem_capacity }, { "pe-link-bw", o.pe_link_bw },
-      { "pe-link-latency", o.pe_link_latency }, { "cube-link-bw", o.cube_link_bw },
-      { "cube-link-latency", o.cube_link_latency }, { "eta-compute", o.eta_compute },
-      { "eta-memory", o.eta_memory }, { "eta-comm", o.eta_comm },
-    };
-    for (guint i = 0; i < G_N_ELEMENTS (hw_numbers); i++)
-      {
-        double unused;
-        if (hw_numbers[i].text && !_iv_cli_number ("model", hw_numbers[i].name, hw_numbers[i].text, TRUE, &unused))
-          goto out;
-      }
-  }
-  if (o.format && !g_strv_contains ((const char *[]) { "table", "json", "csv", NULL }, o.format))
-    {
-      status = _iv_cli_usage_error ("model", "--format must be table, json or csv");
-      goto out;
-    }
-  config.mode = mode == 0 ? IV_MODE_PREFILL : IV_MODE_DECODE;
-  config.place_tp = tpp ? IV_PLACE_CUBE : IV_PLACE_PE;
-  config.place_cp = cpp ? IV_PLACE_CUBE : IV_PLACE_PE;
-  config.ring = ring ? IV_RING_QOML : IV_RING_KV;
-
-  status = IV_EXIT_BAD_INPUT;
-  if (o.hf_config)
-    {
-      if (!(imported = iv_model_from_hf_config (o.hf_config, &error)))
-        {
-          _iv_cli_print_error (error);
-          goto out;
-        }
-      model = imported;
-    }
-  else if (!(model = iv_presets_find (o.preset ? o.preset : "Llama-3.1-8B")))
-    {
-      fprintf (stderr, "inferview model: no preset named “%s” (inferview presets lists them)\n", o.preset);
-      goto out;
-    }
-  if (!(hw = hardware_from_options (&o)))
-    goto out;
+  if (!parse_options (o, &argc, &argv) || !config_from_options (o, &config))
+    return IV_EXIT_USAGE;
+  if (!(model = model_from_options (o, &imported)) || !(hw = hardware_from_options (o)))
+    return IV_EXIT_BAD_INPUT;
   if (!iv_model_evaluate (model, hw, &config, &result))
     {
       fprintf (stderr, "inferview model: %s\n", result.error);
-      goto out;
+      return IV_EXIT_BAD_INPUT;
     }
-  if (o.figure)
-    {
-      static const struct { const char *name; IvRenderFunc render; double w, h; } figures[] = {
-        { "pipeline", iv_render_pipeline, 1600, 520 }, { "stages", iv_render_stages, 1200, 720 },
-        { "memory", iv_render_memory, 1000, 360 }, { "roofline", iv_render_roofline, 1000, 640 },
-        { "topology", iv_render_topology, 1100, 700 }, { "sweep", iv_render_sweep, 1000, 560 },
-        { "sharding", iv_render_sharding, 1200, 640 },
-      };
-      IvModelFigure fig = { &result, 0, IV_SWEEP_TP };
-      IvExportOptions eo;
-      IvFigure figure = { NULL, &fig, o.figure, NULL };
-      guint i;
-
-      for (i = 0; i < G_N_ELEMENTS (figures) && !g_str_equal (figures[i].name, o.figure); i++)
-        ;
-      if (i == G_N_ELEMENTS (figures) || !o.output)
-        {
-          status = _iv_cli_usage_error ("model", i == G_N_ELEMENTS (figures)
-                                        ? "--figure must be pipeline, stages, memory, roofline, topology, sweep or sharding"
-                                        : "--figure needs -o FILE (.png, .pdf or .svg)");
-          goto out;
-        }
-      if (_iv_cli_output_is_folder ("model", o.output))
-        {
-          status = IV_EXIT_BAD_INPUT;
-          goto out;
-        }
-      iv_export_options_init (&eo);
-      eo.width = figures[i].w, eo.height = figures[i].h, eo.dpi = 96;
-      if (!iv_export_format_from_path (o.output, &eo.format)
-          || (o.theme && !iv_theme_from_string (o.theme, &eo.render.theme))
-          || !_iv_cli_number ("model", "width", o.width, FALSE, &eo.width) || !_iv_cli_number ("model", "height", o.height, FALSE, &eo.height)
-          || !_iv_cli_number ("model", "dpi", o.dpi, FALSE, &eo.dpi))
-        {
-          status = _iv_cli_usage_error ("model", "-o must end in .png, .pdf or .svg; --theme is light, dark or print");
-          goto out;
-        }
-      if (o.sweep && !iv_sweep_axis_from_string (o.sweep, &fig.sweep))
-        {
-          status = _iv_cli_usage_error ("model", "--sweep must be tp, cp, tq or context");
-          goto out;
-        }
-      /* The most numerous layer kind unless one is named. */
-      for (guint k = 0; k < result.n_kinds; k++)
-        {
-          if (o.kind ? g_str_equal (result.kinds[k].name, o.kind)
-                     : result.kinds[k].layers > result.kinds[fig.kind].layers)
-            fig.kind = k;
-        }
-      if (o.kind && !g_str_equal (result.kinds[fig.kind].name, o.kind))
-        {
-          fprintf (stderr, "inferview model: this model has no “%s” layers\n", o.kind);
-          goto out;
-        }
-      figure.render = figures[i].render;
-      if (!iv_export_to_file (&figure, &eo, o.output, &error))
-        {
-          _iv_cli_print_error (error);
-          goto out;
-        }
-    }
-  else if (o.format && g_str_equal (o.format, "json"))
-    {
-      g_autofree char *json = result_to_json (&result);
-      printf ("%s\n", json);
-    }
-  else if (o.format && g_str_equal (o.format, "csv"))
+  if (o->figure)
+    return draw_figure (o, &result);
+  if (o->format && g_str_equal (o->format, "json"))
+    print_result_json (&result);
+  else if (o->format && g_str_equal (o->format, "csv"))
     {
       g_autofree char *csv = iv_result_to_csv (&result);
       fputs (csv, stdout);
     }
   else
     print_table (&result);
-  status = IV_EXIT_OK;
-out:
+  return IV_EXIT_OK;
+}
+
+int
+_iv_cli_model (int argc, char **argv)
+{
+  Options o = { 0 };
+  int status = run_model (&o, argc, argv);
+
   options_clear (&o);
   return status;
 }
@@ -583,13 +609,8 @@ parse_json_flag (const char *command, int argc, char **argv, gboolean *json)
     { "json", 0, 0, G_OPTION_ARG_NONE, json, N_("Print JSON"), NULL },
     { NULL },
   };
-  g_autoptr (GOptionContext) ctx = g_option_context_new (NULL);
-  g_autoptr (GError) error = NULL;
 
-  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    return _iv_cli_usage_error (command, "%s", error->message);
-  return IV_EXIT_OK;
+  return _iv_cli_parse (command, NULL, entries, &argc, &argv) ? IV_EXIT_OK : IV_EXIT_USAGE;
 }
 
 int
@@ -604,17 +625,15 @@ _iv_cli_presets (int argc, char **argv)
   if (json)
     {
       g_autoptr (JsonBuilder) b = json_builder_new ();
-      g_autoptr (JsonNode) root = NULL;
-      g_autofree char *text = NULL;
 
       json_builder_begin_array (b);
       for (guint i = 0; i < presets->len; i++)
         {
           const IvModel *m = presets->pdata[i];
           json_builder_begin_object (b);
-#define S(k, v) json_builder_set_member_name (b, k); json_builder_add_string_value (b, v)
-#define I(k, v) json_builder_set_member_name (b, k); json_builder_add_int_value (b, v)
-#define D(k, v) json_builder_set_member_name (b, k); json_builder_add_double_value (b, v)
+#define S(k, v) (json_builder_set_member_name (b, k), json_builder_add_string_value (b, v))
+#define I(k, v) (json_builder_set_member_name (b, k), json_builder_add_int_value (b, v))
+#define D(k, v) (json_builder_set_member_name (b, k), json_builder_add_double_value (b, v))
           S ("name", m->name);
           S ("family", m->family);
           S ("hf_id", m->hf_id);
@@ -640,9 +659,7 @@ _iv_cli_presets (int argc, char **argv)
           json_builder_end_object (b);
         }
       json_builder_end_array (b);
-      root = json_builder_get_root (b);
-      text = iv_json_to_string (root, TRUE);
-      printf ("%s\n", text);
+      _iv_cli_print_json_builder (b);
       return IV_EXIT_OK;
     }
   printf ("%-24s %-10s %-4s %10s %10s\n", "name", "family", "attn", "total", "active");
@@ -669,12 +686,10 @@ _iv_cli_hardware (int argc, char **argv)
     {
       g_autoptr (JsonNode) root = json_node_new (JSON_NODE_ARRAY);
       g_autoptr (JsonArray) list = json_array_new ();
-      g_autofree char *text = NULL;
       for (guint i = 0; i < presets->len; i++)
         json_array_add_element (list, iv_hardware_to_node (presets->pdata[i]));
       json_node_set_array (root, list);
-      text = iv_json_to_string (root, TRUE);
-      printf ("%s\n", text);
+      _iv_cli_print_json (root);
       return IV_EXIT_OK;
     }
   for (guint i = 0; i < presets->len; i++)

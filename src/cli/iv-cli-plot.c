@@ -35,7 +35,6 @@ _iv_cli_plot (int argc, char **argv)
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_("PATH…") },
     { NULL },
   };
-  g_autoptr (GOptionContext) ctx = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (IvSweep) sweep = NULL;
   g_autoptr (IvPlotConfig) config = NULL;
@@ -47,10 +46,9 @@ _iv_cli_plot (int argc, char **argv)
   GPtrArray *names;
   guint written = 0, failed = 0;
 
-  g_option_context_set_summary (ctx, _("Draw every default plot of the runs under the paths, as `aiperf plot` does."));
-  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    return _iv_cli_usage_error ("plot", "%s", error->message);
+  if (!_iv_cli_parse ("plot", _("Draw every default plot of the runs under the paths, as `aiperf plot` does."),
+                      entries, &argc, &argv))
+    return IV_EXIT_USAGE;
   if (!paths || !paths[0])
     return _iv_cli_usage_error ("plot", "%s", _("name at least one run or sweep folder"));
   iv_export_options_init (&eo);

@@ -2,6 +2,9 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "iv-export.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +32,13 @@ int  _iv_cli_runs           (int           argc,
                              char        **argv);
 int  _iv_cli_trace          (int           argc,
                              char        **argv);
+/* Parses @command's options (@summary for --help; NULL for none). FALSE after a usage
+ * error on stderr: exit with IV_EXIT_USAGE. */
+gboolean _iv_cli_parse       (const char         *command,
+                              const char         *summary,
+                              const GOptionEntry *entries,
+                              int                *argc,
+                              char             ***argv);
 int  _iv_cli_usage_error    (const char   *command,
                              const char   *format,
                              ...) G_GNUC_PRINTF (2, 3);
@@ -45,5 +55,20 @@ gboolean _iv_cli_number      (const char   *command,
 /* TRUE, after one line on stderr, when -o @output is an existing folder. */
 gboolean _iv_cli_output_is_folder (const char   *command,
                                    const char   *output);
+
+/* The options of a figure written to -o @output (--theme, --width, --height, --dpi) into
+ * @eo, whose defaults stay where an option is absent. IV_EXIT_OK, or the exit status
+ * after one line on stderr: a folder as the output is bad input, the rest usage. */
+int      _iv_cli_figure_options (const char      *command,
+                                 const char      *output,
+                                 const char      *theme,
+                                 const char      *width,
+                                 const char      *height,
+                                 const char      *dpi,
+                                 IvExportOptions *eo);
+
+/* Every --json output: @root indented, through Inferview's JSON writer, and a newline. */
+void     _iv_cli_print_json         (JsonNode    *root);
+void     _iv_cli_print_json_builder (JsonBuilder *builder);
 
 G_END_DECLS

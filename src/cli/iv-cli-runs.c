@@ -164,14 +164,12 @@ _iv_cli_runs (int argc, char **argv)
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_("PATH…") },
     { NULL },
   };
-  g_autoptr (GOptionContext) ctx = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (IvSweep) sweep = NULL;
 
-  g_option_context_set_summary (ctx, _("Discover the AIPerf runs under the paths and report their metrics."));
-  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    return _iv_cli_usage_error ("runs", "%s", error->message);
+  if (!_iv_cli_parse ("runs", _("Discover the AIPerf runs under the paths and report their metrics."),
+                      entries, &argc, &argv))
+    return IV_EXIT_USAGE;
   if (!paths || !paths[0])
     return _iv_cli_usage_error ("runs", "%s", _("name at least one run or sweep folder"));
   sweep = iv_sweep_load ((const char *const *) paths, NULL, NULL, NULL, &error);
@@ -183,8 +181,6 @@ _iv_cli_runs (int argc, char **argv)
   if (json)
     {
       g_autoptr (JsonBuilder) b = json_builder_new ();
-      g_autoptr (JsonNode) root = NULL;
-      g_autofree char *text = NULL;
 
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "varying");
@@ -203,9 +199,7 @@ _iv_cli_runs (int argc, char **argv)
         add_run (b, sweep, sweep->runs->pdata[i]);
       json_builder_end_array (b);
       json_builder_end_object (b);
-      root = json_builder_get_root (b);
-      text = iv_json_to_string (root, TRUE);
-      printf ("%s\n", text);
+      _iv_cli_print_json_builder (b);
     }
   else
     print_text (sweep);

@@ -214,22 +214,20 @@ export_pipelined (IvTrace *trace, const char *output, const char *start_cand, co
   IvFigure figure = { iv_render_pipelined, &fig, "pipeline", NULL };
   IvExportOptions eo;
   gint64 first = -1, n = 0;
+  int rc;
 
-  if (_iv_cli_output_is_folder ("trace", output))
-    return IV_EXIT_BAD_INPUT;
   iv_export_options_init (&eo);
   eo.width = 1600, eo.height = 560, eo.dpi = 96;
+  if (_iv_cli_output_is_folder ("trace", output))
+    return IV_EXIT_BAD_INPUT;
   if (ranged)
     return _iv_cli_usage_error ("trace", "%s", _("a pipelined figure is windowed by --start-candidate and "
                                                  "--num-candidates, not --from and --to"));
-  if (!iv_export_format_from_path (output, &eo.format) || (theme && !iv_theme_from_string (theme, &eo.render.theme)))
-    return _iv_cli_usage_error ("trace", "%s", _("-o must end in .png, .pdf or .svg; --theme is light, dark or print"));
+  if ((rc = _iv_cli_figure_options ("trace", output, theme, width, height, dpi, &eo)) != IV_EXIT_OK)
+    return rc;
   if (!candidate_number ("start-candidate", start_cand, FALSE, &first)
       || !candidate_number ("num-candidates", num_cand, TRUE, &n)
-      || !_iv_cli_number ("trace", "min-runtime-pct", min_pct, TRUE, &fig.min_runtime_pct)
-      || !_iv_cli_number ("trace", "width", width, FALSE, &eo.width)
-      || !_iv_cli_number ("trace", "height", height, FALSE, &eo.height)
-      || !_iv_cli_number ("trace", "dpi", dpi, FALSE, &eo.dpi))
+      || !_iv_cli_number ("trace", "min-runtime-pct", min_pct, TRUE, &fig.min_runtime_pct))
     return IV_EXIT_USAGE;
   if (fig.min_runtime_pct > 100)
     return _iv_cli_usage_error ("trace", "%s", _("--min-runtime-pct is a percentage, 0 to 100"));
@@ -287,16 +285,14 @@ _iv_cli_trace (int argc, char **argv)
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE") },
     { NULL },
   };
-  g_autoptr (GOptionContext) ctx = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (IvTrace) trace = NULL;
   g_autoptr (GArray) by_name = NULL;
   g_autoptr (IvGpuStats) gpu = NULL;
 
-  g_option_context_set_summary (ctx, _("Load a Chrome trace or a pipelined timeline and report on it."));
-  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    return _iv_cli_usage_error ("trace", "%s", error->message);
+  if (!_iv_cli_parse ("trace", _("Load a Chrome trace or a pipelined timeline and report on it."),
+                      entries, &argc, &argv))
+    return IV_EXIT_USAGE;
   if (!files || !files[0] || files[1])
     return _iv_cli_usage_error ("trace", "%s", _("name one trace file"));
   if (!stats && !output)
@@ -320,20 +316,15 @@ _iv_cli_trace (int argc, char **argv)
       IvFigure figure = { iv_render_timeline, &fig, "timeline", NULL };
       IvExportOptions eo;
       double from_ms = 0, to_ms = 0;
+      int rc;
 
-      if (_iv_cli_output_is_folder ("trace", output))
-        return IV_EXIT_BAD_INPUT;
       iv_export_options_init (&eo);
       eo.width = 1600, eo.height = 900, eo.dpi = 96;
-      if (!iv_export_format_from_path (output, &eo.format)
-          || (theme && !iv_theme_from_string (theme, &eo.render.theme))
-          || (color_by && !g_str_equal (color_by, "name") && !g_str_equal (color_by, "category")))
-        return _iv_cli_usage_error ("trace", "%s", _("-o must end in .png, .pdf or .svg; --theme is light, "
-                                                     "dark or print; --color-by is name or category"));
-      if (!_iv_cli_number ("trace", "width", width, FALSE, &eo.width)
-          || !_iv_cli_number ("trace", "height", height, FALSE, &eo.height)
-          || !_iv_cli_number ("trace", "dpi", dpi, FALSE, &eo.dpi)
-          || !_iv_cli_number ("trace", "from", from, TRUE, &from_ms)
+      if ((rc = _iv_cli_figure_options ("trace", output, theme, width, height, dpi, &eo)) != IV_EXIT_OK)
+        return rc;
+      if (color_by && !g_str_equal (color_by, "name") && !g_str_equal (color_by, "category"))
+        return _iv_cli_usage_error ("trace", "%s", _("--color-by is name or category"));
+      if (!_iv_cli_number ("trace", "from", from, TRUE, &from_ms)
           || !_iv_cli_number ("trace", "to", to, TRUE, &to_ms))
         return IV_EXIT_USAGE;
       if (to && to_ms <= from_ms)

@@ -11,7 +11,6 @@
 #include "config.h"
 #include "iv-cli-private.h"
 #include "iv-input.h"
-#include "iv-units.h"
 
 static const IvCliCommand commands[] = {
   { "identify", "PATH... [--json]",
@@ -118,57 +117,4 @@ iv_cli_run (int argc, char **argv)
 
   print_help (stderr);
   return IV_EXIT_USAGE;
-}
-
-int
-_iv_cli_usage_error (const char *command, const char *format, ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  fprintf (stderr, "inferview %s: %s\n", command, message);
-  fprintf (stderr, _("Try “inferview %s --help”.\n"), command);
-  return IV_EXIT_USAGE;
-}
-
-void
-_iv_cli_print_error (const GError *error)
-{
-  fprintf (stderr, "inferview: %s\n", error->message);
-}
-
-gboolean
-_iv_cli_number (const char *command, const char *option, const char *text, gboolean allow_zero,
-                double *out)
-{
-  double v;
-
-  if (!text)
-    return TRUE;
-  if (!iv_units_parse (text, &v) || v < 0 || (v == 0 && !allow_zero))
-    {
-      fprintf (stderr, "inferview %s: --%s: “%s” is not a %s number (e.g. 100T, 1e12, 1us, 64GiB)\n",
-               command, option, text, allow_zero ? "non-negative" : "positive");
-      return FALSE;
-    }
-  *out = v;
-  return TRUE;
-}
-
-gboolean
-_iv_cli_output_is_folder (const char *command, const char *output)
-{
-  g_autofree char *display = NULL;
-  g_autofree char *example = NULL;
-
-  if (!output || !g_file_test (output, G_FILE_TEST_IS_DIR))
-    return FALSE;
-  display = g_filename_display_name (output);
-  example = g_build_filename (display, "figure.png", NULL);
-  fprintf (stderr, _("inferview %s: %s: is a folder; -o names the figure file to write (e.g. %s)\n"),
-           command, display, example);
-  return TRUE;
 }

@@ -1,0 +1,116 @@
+/* iv-cli-common.c: what every sub-command does the same way — parse its options, refuse
+ * a usage error with a pointer to --help, report a failure, read a number with units,
+ * read the options of a figure to draw, print JSON. One place, so every command answers
+ * alike. */
+#define G_LOG_DOMAIN "iv-cli"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "config.h"
+#include "iv-cli-private.h"
+#include "iv-cli.h"
+#include "iv-json-writer.h"
+#include "iv-theme.h"
+#include "iv-units.h"
+
+gboolean
+_iv_cli_parse (const char *command, const char *summary, const GOptionEntry *entries, int *argc,
+               char ***argv)
+{
+  g_autoptr (GOptionContext) ctx = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+
+  if (summary)
+    g_option_context_set_summary (ctx, summary);
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (ctx, argc, argv, &error))
+    {
+      _iv_cli_usage_error (command, "%s", error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+int
+_iv_cli_usage_error (const char *command, const char *format, ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  fprintf (stderr, "inferview %s: %s\n", command, message);
+  fprintf (stderr, _("Try “inferview %s --help”.\n"), command);
+  return IV_EXIT_USAGE;
+}
+
+void
+_iv_cli_print_error (const GError *error)
+{
+  fprintf (stderr, "inferview: %s\n", error->message);
+}
+
+gboolean
+_iv_cli_number (const char *command, const char *option, const char *text, gboolean allow_zero,
+                double *out)
+{
+  double v;
+
+  if (!text)
+    return TRUE;
+  if (!iv_units_parse (text, &v) || v < 0 || (v == 0 && !allow_zero))
+    {
+      fprintf (stderr, "inferview %s: --%s: “%s” is not a %s number (e.g. 100T, 1e12, 1us, 64GiB)\n",
+               command, option, text, allow_zero ? "non-negative" : "positive");
+      return FALSE;
+    }
+  *out = v;
+  return TRUE;
+}
+
+gboolean
+_iv_cli_output_is_folder (const char *command, const char *output)
+{
+  g_autofree char *display = NULL;
+  g_autofree char *example = NULL;
+
+  if (!output || !g_file_test (output, G_FILE_TEST_IS_DIR))
+    return FALSE;
+  display = g_filename_display_name (output);
+  example = g_build_filename (display, "figure.png", NULL);
+  fprintf (stderr, _("inferview %s: %s: is a folder; -o names the figure file to write (e.g. %s)\n"),
+           command, display, example);
+  return TRUE;
+}
+
+int
+_iv_cli_figure_options (const char *command, const char *output, const char *theme, const char *width,
+                        const char *height, const char *dpi, IvExportOptions *eo)
+{
+  if (_iv_cli_output_is_folder (command, output))
+    return IV_EXIT_BAD_INPUT;
+  if (!iv_export_format_from_path (output, &eo->format)
+      || (theme && !iv_theme_from_string (theme, &eo->render.theme)))
+    return _iv_cli_usage_error (command, "%s", _("-o must end in .png, .pdf or .svg; --theme is light, dark or print"));
+  if (!_iv_cli_number (command, "width", width, FALSE, &eo->width)
+      || !_iv_cli_number (command, "height", height, FALSE, &eo->height)
+      || !_iv_cli_number (command, "dpi", dpi, FALSE, &eo->dpi))
+    return IV_EXIT_USAGE;
+  return IV_EXIT_OK;
+}
+
+void
+_iv_cli_print_json (JsonNode *root)
+{
+  g_autofree char *text = iv_json_to_string (root, TRUE);
+  printf ("%s\n", text);
+}
+
+void
+_iv_cli_print_json_builder (JsonBuilder *builder)
+{
+  g_autoptr (JsonNode) root = json_builder_get_root (builder);
+  _iv_cli_print_json (root);
+}
