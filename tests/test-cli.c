@@ -162,6 +162,13 @@ test_bad_usage (void)
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "--frobnicate"));
   result_clear (&r);
+
+  /* A listing takes no paths: one named is refused, not ignored. */
+  r = run ("presets", "Llama-3.1-8B", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "unexpected argument “Llama-3.1-8B”"));
+  g_assert_cmpstr (r.out, ==, "");
+  result_clear (&r);
 }
 
 static void

@@ -32,6 +32,33 @@ _iv_cli_parse (const char *command, const char *summary, const GOptionEntry *ent
   return TRUE;
 }
 
+gboolean
+_iv_cli_parse_listing (const char *command, const char *summary, const char *no_paths, gboolean *json,
+                       char ***paths, int argc, char **argv)
+{
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, json, N_("Print JSON"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, paths, NULL, N_("PATH…") },
+    { NULL },
+  };
+
+  if (!paths)
+    entries[1] = (GOptionEntry) { NULL };
+  if (!_iv_cli_parse (command, summary, entries, &argc, &argv))
+    return FALSE;
+  if (paths && (!*paths || !(*paths)[0]))
+    {
+      _iv_cli_usage_error (command, "%s", no_paths);
+      return FALSE;
+    }
+  if (!paths && argc > 1)
+    {
+      _iv_cli_usage_error (command, _("unexpected argument “%s”"), argv[1]);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 int
 _iv_cli_usage_error (const char *command, const char *format, ...)
 {

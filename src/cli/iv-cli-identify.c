@@ -65,20 +65,14 @@ _iv_cli_identify (int argc, char **argv)
 {
   gboolean json = FALSE;
   g_auto (GStrv) paths = NULL;
-  GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_("PATH…") },
-    { NULL },
-  };
   g_autoptr (GError) error = NULL;
   g_autoptr (JsonArray) out = json_array_new ();
   int status = IV_EXIT_OK;
 
-  if (!_iv_cli_parse ("identify", _("Say what each path is: an AIPerf run or sweep, a trace, "
-                                    "a model configuration."), entries, &argc, &argv))
+  if (!_iv_cli_parse_listing ("identify", _("Say what each path is: an AIPerf run or sweep, a trace, "
+                                            "a model configuration."),
+                              _("name at least one file or folder"), &json, &paths, argc, argv))
     return IV_EXIT_USAGE;
-  if (!paths || !paths[0])
-    return _iv_cli_usage_error ("identify", "%s", _("name at least one file or folder"));
 
   for (guint i = 0; paths[i]; i++)
     {

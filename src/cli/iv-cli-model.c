@@ -17,6 +17,7 @@
 #include "iv-export.h"
 #include "iv-model.h"
 #include "iv-render-model.h"
+#include "iv-saved.h"
 #include "iv-theme.h"
 #include "iv-units.h"
 
@@ -163,8 +164,6 @@ add_stage_json (JsonBuilder *b, const IvResult *r, guint kind, IvStageId id, con
 static void
 add_inputs_json (JsonBuilder *b, const IvResult *r)
 {
-  const IvConfig *c = &r->config;
-
   json_builder_set_member_name (b, "model");
   json_builder_begin_object (b);
   STR ("name", r->model->name);
@@ -175,19 +174,7 @@ add_inputs_json (JsonBuilder *b, const IvResult *r)
   json_builder_add_value (b, iv_hardware_to_node (r->hw));
   json_builder_set_member_name (b, "config");
   json_builder_begin_object (b);
-  STR ("mode", iv_mode_to_string (c->mode));
-  INT ("batch", c->B);
-  INT ("tq", c->T);
-  INT ("context", c->P);
-  INT ("tp", c->t);
-  INT ("cp", c->c);
-  STR ("tp_place", iv_place_to_string (c->place_tp));
-  STR ("cp_place", iv_place_to_string (c->place_cp));
-  STR ("ring", iv_ring_to_string (c->ring));
-  NUM ("weight_bytes", c->e_w);
-  NUM ("act_bytes", c->e_a);
-  NUM ("kv_bytes", c->e_kv);
-  NUM ("partial_bytes", c->e_p);
+  iv_config_build_json (b, &r->config);
   json_builder_end_object (b);
 }
 
@@ -601,27 +588,15 @@ _iv_cli_model (int argc, char **argv)
   return status;
 }
 
-/* The options of a listing command: only --json. */
-static int
-parse_json_flag (const char *command, int argc, char **argv, gboolean *json)
-{
-  GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, json, N_("Print JSON"), NULL },
-    { NULL },
-  };
-
-  return _iv_cli_parse (command, NULL, entries, &argc, &argv) ? IV_EXIT_OK : IV_EXIT_USAGE;
-}
-
 int
 _iv_cli_presets (int argc, char **argv)
 {
   gboolean json = FALSE;
   GPtrArray *presets = iv_presets_get ();
-  int status = parse_json_flag ("presets", argc, argv, &json);
 
-  if (status != IV_EXIT_OK)
-    return status;
+  if (!_iv_cli_parse_listing ("presets", _("List the model presets with their parameter counts."), NULL, &json,
+                              NULL, argc, argv))
+    return IV_EXIT_USAGE;
   if (json)
     {
       g_autoptr (JsonBuilder) b = json_builder_new ();
@@ -678,10 +653,9 @@ _iv_cli_hardware (int argc, char **argv)
 {
   gboolean json = FALSE;
   GPtrArray *presets = iv_hardware_presets ();
-  int status = parse_json_flag ("hardware", argc, argv, &json);
 
-  if (status != IV_EXIT_OK)
-    return status;
+  if (!_iv_cli_parse_listing ("hardware", _("List the hardware presets."), NULL, &json, NULL, argc, argv))
+    return IV_EXIT_USAGE;
   if (json)
     {
       g_autoptr (JsonNode) root = json_node_new (JSON_NODE_ARRAY);

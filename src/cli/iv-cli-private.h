@@ -39,6 +39,15 @@ gboolean _iv_cli_parse       (const char         *command,
                               const GOptionEntry *entries,
                               int                *argc,
                               char             ***argv);
+/* A listing command: --json, and PATH… into @paths (at least one, else @no_paths as the
+ * usage error) or, with @paths NULL, no arguments at all. FALSE after a usage error. */
+gboolean _iv_cli_parse_listing (const char  *command,
+                                const char  *summary,
+                                const char  *no_paths,
+                                gboolean    *json,
+                                char      ***paths,
+                                int          argc,
+                                char       **argv);
 int  _iv_cli_usage_error    (const char   *command,
                              const char   *format,
                              ...) G_GNUC_PRINTF (2, 3);

@@ -159,19 +159,12 @@ _iv_cli_runs (int argc, char **argv)
 {
   gboolean json = FALSE;
   g_auto (GStrv) paths = NULL;
-  GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_("PATH…") },
-    { NULL },
-  };
   g_autoptr (GError) error = NULL;
   g_autoptr (IvSweep) sweep = NULL;
 
-  if (!_iv_cli_parse ("runs", _("Discover the AIPerf runs under the paths and report their metrics."),
-                      entries, &argc, &argv))
+  if (!_iv_cli_parse_listing ("runs", _("Discover the AIPerf runs under the paths and report their metrics."),
+                              _("name at least one run or sweep folder"), &json, &paths, argc, argv))
     return IV_EXIT_USAGE;
-  if (!paths || !paths[0])
-    return _iv_cli_usage_error ("runs", "%s", _("name at least one run or sweep folder"));
   sweep = iv_sweep_load ((const char *const *) paths, NULL, NULL, NULL, &error);
   if (!sweep)
     {

@@ -294,6 +294,30 @@ iv_saved_set_aside (const char *path, gboolean move, GError **error)
   return NULL;
 }
 
+void
+iv_config_build_json (JsonBuilder *b, const IvConfig *c)
+{
+#define STR(k, v) (json_builder_set_member_name (b, k), json_builder_add_string_value (b, v))
+#define INT(k, v) (json_builder_set_member_name (b, k), json_builder_add_int_value (b, v))
+#define DBL(k, v) (json_builder_set_member_name (b, k), json_builder_add_double_value (b, v))
+  STR ("mode", iv_mode_to_string (c->mode));
+  INT ("batch", c->B);
+  INT ("tq", c->T);
+  INT ("context", c->P);
+  INT ("tp", c->t);
+  INT ("cp", c->c);
+  STR ("tp_place", iv_place_to_string (c->place_tp));
+  STR ("cp_place", iv_place_to_string (c->place_cp));
+  STR ("ring", iv_ring_to_string (c->ring));
+  DBL ("weight_bytes", c->e_w);
+  DBL ("act_bytes", c->e_a);
+  DBL ("kv_bytes", c->e_kv);
+  DBL ("partial_bytes", c->e_p);
+#undef STR
+#undef INT
+#undef DBL
+}
+
 gboolean
 iv_saved_save (GPtrArray *list, const char *path, GError **error)
 {
@@ -310,10 +334,7 @@ iv_saved_save (GPtrArray *list, const char *path, GError **error)
   for (guint i = 0; i < list->len; i++)
     {
       const IvSaved *s = list->pdata[i];
-      const IvConfig *c = &s->config;
 #define STR(k, v) (json_builder_set_member_name (b, k), json_builder_add_string_value (b, v))
-#define INT(k, v) (json_builder_set_member_name (b, k), json_builder_add_int_value (b, v))
-#define DBL(k, v) (json_builder_set_member_name (b, k), json_builder_add_double_value (b, v))
       json_builder_begin_object (b);
       STR ("name", s->name);
       STR ("model", s->model);
@@ -325,23 +346,9 @@ iv_saved_save (GPtrArray *list, const char *path, GError **error)
           json_builder_set_member_name (b, "hardware_spec");
           json_builder_add_value (b, iv_hardware_to_node (s->hardware_spec));
         }
-      STR ("mode", iv_mode_to_string (c->mode));
-      INT ("batch", c->B);
-      INT ("tq", c->T);
-      INT ("context", c->P);
-      INT ("tp", c->t);
-      INT ("cp", c->c);
-      STR ("tp_place", iv_place_to_string (c->place_tp));
-      STR ("cp_place", iv_place_to_string (c->place_cp));
-      STR ("ring", iv_ring_to_string (c->ring));
-      DBL ("weight_bytes", c->e_w);
-      DBL ("act_bytes", c->e_a);
-      DBL ("kv_bytes", c->e_kv);
-      DBL ("partial_bytes", c->e_p);
+      iv_config_build_json (b, &s->config);
       json_builder_end_object (b);
 #undef STR
-#undef INT
-#undef DBL
     }
   json_builder_end_array (b);
   json_builder_end_object (b);

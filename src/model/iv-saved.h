@@ -39,6 +39,11 @@ char      *iv_saved_set_aside   (const char   *path,
                                  gboolean      move,
                                  GError      **error);
 /* Written atomically: a crash leaves the previous file. */
+/* The members of @config (mode, batch, tq, context, tp, cp, placements, ring, bytes)
+ * into the object @builder is building: the keys saved configurations and
+ * `inferview model --format json` share. */
+void       iv_config_build_json (JsonBuilder    *builder,
+                                 const IvConfig *config);
 gboolean   iv_saved_save        (GPtrArray    *list,
                                  const char   *path,
                                  GError      **error);
