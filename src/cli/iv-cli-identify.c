@@ -20,18 +20,12 @@ result_to_json (const char *path, const IvSniffResult *r)
   g_autoptr (JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "path");
-  json_builder_add_string_value (b, path);
-  json_builder_set_member_name (b, "kind");
-  json_builder_add_string_value (b, iv_kind_to_string (r->kind));
-  json_builder_set_member_name (b, "events");
-  json_builder_add_int_value (b, r->events);
-  json_builder_set_member_name (b, "events_partial");
-  json_builder_add_boolean_value (b, r->events_partial);
-  json_builder_set_member_name (b, "truncated");
-  json_builder_add_boolean_value (b, r->truncated);
-  json_builder_set_member_name (b, "folders_cut");
-  json_builder_add_boolean_value (b, r->folders_cut);
+  iv_json_member_string (b, "path", path);
+  iv_json_member_string (b, "kind", iv_kind_to_string (r->kind));
+  iv_json_member_int (b, "events", r->events);
+  iv_json_member_bool (b, "events_partial", r->events_partial);
+  iv_json_member_bool (b, "truncated", r->truncated);
+  iv_json_member_bool (b, "folders_cut", r->folders_cut);
   json_builder_set_member_name (b, "runs");
   json_builder_begin_array (b);
   for (guint i = 0; i < r->runs->len; i++)

@@ -132,10 +132,6 @@ hardware_from_options (Options *o)
   return g_steal_pointer (&hw);
 }
 
-#define NUM(key, v) (json_builder_set_member_name (b, key), json_builder_add_double_value (b, v))
-#define INT(key, v) (json_builder_set_member_name (b, key), json_builder_add_int_value (b, v))
-#define STR(key, v) (json_builder_set_member_name (b, key), json_builder_add_string_value (b, v))
-#define BOOL(key, v) (json_builder_set_member_name (b, key), json_builder_add_boolean_value (b, v))
 
 static void
 add_stage_json (JsonBuilder *b, const IvResult *r, guint kind, IvStageId id, const IvStage *s)
@@ -144,19 +140,19 @@ add_stage_json (JsonBuilder *b, const IvResult *r, guint kind, IvStageId id, con
   g_autofree char *values = iv_stage_formula (r, kind, id, TRUE);
 
   json_builder_begin_object (b);
-  STR ("id", iv_stage_id (id));
-  STR ("name", iv_stage_name (id));
-  NUM ("flops", s->flops);
-  NUM ("bytes", s->bytes);
-  NUM ("comm_bytes", s->comm_bytes);
-  NUM ("t_compute_s", s->t_compute_s);
-  NUM ("t_memory_s", s->t_memory_s);
-  NUM ("t_comm_s", s->t_comm_s);
-  NUM ("t_s", s->t_s);
-  NUM ("visible_s", s->visible_s);
-  STR ("bound", iv_bound_to_string (s->bound));
-  STR ("formula", formula);
-  STR ("formula_values", values);
+  iv_json_member_string (b, "id", iv_stage_id (id));
+  iv_json_member_string (b, "name", iv_stage_name (id));
+  iv_json_member_double (b, "flops", s->flops);
+  iv_json_member_double (b, "bytes", s->bytes);
+  iv_json_member_double (b, "comm_bytes", s->comm_bytes);
+  iv_json_member_double (b, "t_compute_s", s->t_compute_s);
+  iv_json_member_double (b, "t_memory_s", s->t_memory_s);
+  iv_json_member_double (b, "t_comm_s", s->t_comm_s);
+  iv_json_member_double (b, "t_s", s->t_s);
+  iv_json_member_double (b, "visible_s", s->visible_s);
+  iv_json_member_string (b, "bound", iv_bound_to_string (s->bound));
+  iv_json_member_string (b, "formula", formula);
+  iv_json_member_string (b, "formula_values", values);
   json_builder_end_object (b);
 }
 
@@ -166,9 +162,9 @@ add_inputs_json (JsonBuilder *b, const IvResult *r)
 {
   json_builder_set_member_name (b, "model");
   json_builder_begin_object (b);
-  STR ("name", r->model->name);
-  NUM ("params_total", r->model->params_total);
-  NUM ("params_active", r->model->params_active);
+  iv_json_member_string (b, "name", r->model->name);
+  iv_json_member_double (b, "params_total", r->model->params_total);
+  iv_json_member_double (b, "params_active", r->model->params_active);
   json_builder_end_object (b);
   json_builder_set_member_name (b, "hardware");
   json_builder_add_value (b, iv_hardware_to_node (r->hw));
@@ -188,23 +184,23 @@ add_times_json (JsonBuilder *b, const IvResult *r)
     {
       const IvKindResult *kr = &r->kinds[k];
       json_builder_begin_object (b);
-      STR ("kind", kr->name);
-      INT ("layers", kr->layers);
+      iv_json_member_string (b, "kind", kr->name);
+      iv_json_member_int (b, "layers", kr->layers);
       json_builder_set_member_name (b, "stages");
       json_builder_begin_array (b);
       for (int s = 0; s < IV_N_STAGES; s++)
         if (kr->stages[s].present)
           add_stage_json (b, r, k, s, &kr->stages[s]);
       json_builder_end_array (b);
-      NUM ("attention_s", kr->attention_s);
-      NUM ("ffn_s", kr->ffn_s);
-      NUM ("layer_s", kr->layer_s);
+      iv_json_member_double (b, "attention_s", kr->attention_s);
+      iv_json_member_double (b, "ffn_s", kr->ffn_s);
+      iv_json_member_double (b, "layer_s", kr->layer_s);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
-  NUM ("lm_head_s", r->lm_head.t_s);
-  NUM ("step_s", r->step_s);
-  NUM ("tokens_per_s", r->tokens_per_s);
+  iv_json_member_double (b, "lm_head_s", r->lm_head.t_s);
+  iv_json_member_double (b, "step_s", r->step_s);
+  iv_json_member_double (b, "tokens_per_s", r->tokens_per_s);
 }
 
 /* Memory per PE, what is idle, and how the TP and CP groups sit on the interconnect. */
@@ -213,16 +209,16 @@ add_placement_json (JsonBuilder *b, const IvResult *r)
 {
   json_builder_set_member_name (b, "memory");
   json_builder_begin_object (b);
-  NUM ("weights_bytes_per_pe", r->weights_bytes_per_pe);
-  NUM ("kv_bytes_per_pe", r->kv_bytes_per_pe);
-  NUM ("activation_bytes_per_pe", r->act_bytes_per_pe);
-  NUM ("capacity_bytes_per_pe", r->capacity_bytes_per_pe);
-  BOOL ("fits", r->fits);
+  iv_json_member_double (b, "weights_bytes_per_pe", r->weights_bytes_per_pe);
+  iv_json_member_double (b, "kv_bytes_per_pe", r->kv_bytes_per_pe);
+  iv_json_member_double (b, "activation_bytes_per_pe", r->act_bytes_per_pe);
+  iv_json_member_double (b, "capacity_bytes_per_pe", r->capacity_bytes_per_pe);
+  iv_json_member_bool (b, "fits", r->fits);
   json_builder_end_object (b);
   json_builder_set_member_name (b, "idle");
   json_builder_begin_object (b);
-  INT ("pes", r->idle_pes);
-  INT ("cubes", r->idle_cubes);
+  iv_json_member_int (b, "pes", r->idle_pes);
+  iv_json_member_int (b, "cubes", r->idle_cubes);
   json_builder_end_object (b);
   json_builder_set_member_name (b, "groups");
   json_builder_begin_object (b);
@@ -231,10 +227,10 @@ add_placement_json (JsonBuilder *b, const IvResult *r)
       const IvCommGroup *grp = g == 0 ? &r->tp_group : &r->cp_group;
       json_builder_set_member_name (b, g == 0 ? "tp" : "cp");
       json_builder_begin_object (b);
-      STR ("embedding", iv_embed_kind_to_string (grp->kind));
-      INT ("members", grp->N);
-      INT ("hops", grp->h);
-      BOOL ("wraps", grp->wrap || grp->wrap_x || grp->wrap_y);
+      iv_json_member_string (b, "embedding", iv_embed_kind_to_string (grp->kind));
+      iv_json_member_int (b, "members", grp->N);
+      iv_json_member_int (b, "hops", grp->h);
+      iv_json_member_bool (b, "wraps", grp->wrap || grp->wrap_x || grp->wrap_y);
       json_builder_end_object (b);
     }
   json_builder_end_object (b);
@@ -252,10 +248,10 @@ add_advice_json (JsonBuilder *b, const IvResult *r)
   for (guint i = 0; i < r->n_waste; i++)
     {
       json_builder_begin_object (b);
-      STR ("id", r->waste[i].id);
-      NUM ("bytes", r->waste[i].bytes);
-      NUM ("percent", r->waste[i].percent);
-      STR ("text", r->waste[i].text);
+      iv_json_member_string (b, "id", r->waste[i].id);
+      iv_json_member_double (b, "bytes", r->waste[i].bytes);
+      iv_json_member_double (b, "percent", r->waste[i].percent);
+      iv_json_member_string (b, "text", r->waste[i].text);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -264,8 +260,8 @@ add_advice_json (JsonBuilder *b, const IvResult *r)
   for (guint i = 0; i < r->n_hints; i++)
     {
       json_builder_begin_object (b);
-      STR ("id", r->hints[i].id);
-      STR ("text", r->hints[i].text);
+      iv_json_member_string (b, "id", r->hints[i].id);
+      iv_json_member_string (b, "text", r->hints[i].text);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -274,19 +270,15 @@ add_advice_json (JsonBuilder *b, const IvResult *r)
   for (guint i = 0; i < n_gl; i++)
     {
       json_builder_begin_object (b);
-      STR ("symbol", gl[i].symbol);
-      STR ("meaning", gl[i].meaning);
-      STR ("unit", gl[i].unit);
-      NUM ("value", gl[i].value);
+      iv_json_member_string (b, "symbol", gl[i].symbol);
+      iv_json_member_string (b, "meaning", gl[i].meaning);
+      iv_json_member_string (b, "unit", gl[i].unit);
+      iv_json_member_double (b, "value", gl[i].value);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
 }
 
-#undef NUM
-#undef INT
-#undef STR
-#undef BOOL
 
 static void
 print_result_json (const IvResult *r)
@@ -606,31 +598,25 @@ _iv_cli_presets (int argc, char **argv)
         {
           const IvModel *m = presets->pdata[i];
           json_builder_begin_object (b);
-#define S(k, v) (json_builder_set_member_name (b, k), json_builder_add_string_value (b, v))
-#define I(k, v) (json_builder_set_member_name (b, k), json_builder_add_int_value (b, v))
-#define D(k, v) (json_builder_set_member_name (b, k), json_builder_add_double_value (b, v))
-          S ("name", m->name);
-          S ("family", m->family);
-          S ("hf_id", m->hf_id);
-          S ("source", m->source);
-          S ("attention", m->attention == IV_ATTENTION_MLA ? "MLA" : m->H == m->Hkv ? "MHA" : "GQA");
-          I ("hidden_size", m->d);
-          I ("layers", m->n_layers);
-          I ("heads", m->H);
-          I ("kv_heads", m->Hkv);
-          I ("head_dim", m->dh);
-          I ("intermediate_size", m->F);
-          I ("vocab_size", m->V);
-          I ("experts", m->E);
-          I ("experts_per_token", m->k);
-          I ("sliding_window", m->window);
-          D ("params_total", m->params_total);
-          D ("params_active", m->params_active);
-          D ("published_total", m->published_total);
-          D ("published_active", m->published_active);
-#undef S
-#undef I
-#undef D
+          iv_json_member_string (b, "name", m->name);
+          iv_json_member_string (b, "family", m->family);
+          iv_json_member_string (b, "hf_id", m->hf_id);
+          iv_json_member_string (b, "source", m->source);
+          iv_json_member_string (b, "attention", m->attention == IV_ATTENTION_MLA ? "MLA" : m->H == m->Hkv ? "MHA" : "GQA");
+          iv_json_member_int (b, "hidden_size", m->d);
+          iv_json_member_int (b, "layers", m->n_layers);
+          iv_json_member_int (b, "heads", m->H);
+          iv_json_member_int (b, "kv_heads", m->Hkv);
+          iv_json_member_int (b, "head_dim", m->dh);
+          iv_json_member_int (b, "intermediate_size", m->F);
+          iv_json_member_int (b, "vocab_size", m->V);
+          iv_json_member_int (b, "experts", m->E);
+          iv_json_member_int (b, "experts_per_token", m->k);
+          iv_json_member_int (b, "sliding_window", m->window);
+          iv_json_member_double (b, "params_total", m->params_total);
+          iv_json_member_double (b, "params_active", m->params_active);
+          iv_json_member_double (b, "published_total", m->published_total);
+          iv_json_member_double (b, "published_active", m->published_active);
           json_builder_end_object (b);
         }
       json_builder_end_array (b);

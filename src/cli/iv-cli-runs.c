@@ -35,12 +35,9 @@ add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r)
   gpointer key, value;
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "path");
-  json_builder_add_string_value (b, r->path);
-  json_builder_set_member_name (b, "name");
-  json_builder_add_string_value (b, r->name);
-  json_builder_set_member_name (b, "label");
-  json_builder_add_string_value (b, label);
+  iv_json_member_string (b, "path", r->path);
+  iv_json_member_string (b, "name", r->name);
+  iv_json_member_string (b, "label", label);
   json_builder_set_member_name (b, "config");
   json_builder_begin_object (b);
   for (IvField f = 0; f < IV_N_FIELDS; f++)
@@ -62,21 +59,17 @@ add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r)
   json_builder_add_int_value (b, r->has_records ? (gint64) r->n_requests
                                                 : (iv_run_get_summary (r, "request_count")
                                                    ? (gint64) iv_run_get_summary (r, "request_count")->avg : 0));
-  json_builder_set_member_name (b, "warmup_requests");
-  json_builder_add_int_value (b, (gint64) r->n_warmup);
-  json_builder_set_member_name (b, "errors");
-  json_builder_add_int_value (b, (gint64) r->n_errors);
+  iv_json_member_int (b, "warmup_requests", (gint64) r->n_warmup);
+  iv_json_member_int (b, "errors", (gint64) r->n_errors);
   json_builder_set_member_name (b, "error_types");
   json_builder_begin_object (b);
   g_hash_table_iter_init (&it, r->error_types);
   while (g_hash_table_iter_next (&it, &key, &value))
     {
-      json_builder_set_member_name (b, key);
-      json_builder_add_int_value (b, GPOINTER_TO_UINT (value));
+      iv_json_member_int (b, key, GPOINTER_TO_UINT (value));
     }
   json_builder_end_object (b);
-  json_builder_set_member_name (b, "source");
-  json_builder_add_string_value (b, r->has_records ? "records" : "summary");
+  iv_json_member_string (b, "source", r->has_records ? "records" : "summary");
   add_number (b, "duration_s", r->duration_s);
   json_builder_set_member_name (b, "gpus");
   json_builder_begin_array (b);
@@ -84,14 +77,10 @@ add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r)
     {
       const IvGpu *g = r->gpus->pdata[i];
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "uuid");
-      json_builder_add_string_value (b, g->uuid);
-      json_builder_set_member_name (b, "index");
-      json_builder_add_int_value (b, g->index);
-      json_builder_set_member_name (b, "model");
-      json_builder_add_string_value (b, g->model);
-      json_builder_set_member_name (b, "samples");
-      json_builder_add_int_value (b, g->ts_ns->len);
+      iv_json_member_string (b, "uuid", g->uuid);
+      iv_json_member_int (b, "index", g->index);
+      iv_json_member_string (b, "model", g->model);
+      iv_json_member_int (b, "samples", g->ts_ns->len);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -104,8 +93,7 @@ add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r)
         continue;
       json_builder_set_member_name (b, tags->pdata[i]);
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "unit");
-      json_builder_add_string_value (b, s.unit);
+      iv_json_member_string (b, "unit", s.unit);
       add_number (b, "count", s.count);
       add_number (b, "avg", s.avg);
       add_number (b, "min", s.min);

@@ -267,19 +267,15 @@ iv_hardware_to_node (const IvHardware *hw)
   g_autoptr (JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "name");
-  json_builder_add_string_value (b, hw->name ? hw->name : "custom");
-  json_builder_set_member_name (b, "description");
-  json_builder_add_string_value (b, hw->description ? hw->description : "");
-  json_builder_set_member_name (b, "topology");
-  json_builder_add_string_value (b, iv_topology_to_string (hw->topology));
+  iv_json_member_string (b, "name", hw->name ? hw->name : "custom");
+  iv_json_member_string (b, "description", hw->description ? hw->description : "");
+  iv_json_member_string (b, "topology", iv_topology_to_string (hw->topology));
   json_builder_set_member_name (b, "cubes");
   json_builder_begin_array (b);
   json_builder_add_int_value (b, hw->X);
   json_builder_add_int_value (b, hw->Y);
   json_builder_end_array (b);
-  json_builder_set_member_name (b, "bidirectional");
-  json_builder_add_boolean_value (b, hw->bidir);
+  iv_json_member_bool (b, "bidirectional", hw->bidir);
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     {
       json_builder_set_member_name (b, fields[i].key);

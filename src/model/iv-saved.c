@@ -297,25 +297,19 @@ iv_saved_set_aside (const char *path, gboolean move, GError **error)
 void
 iv_config_build_json (JsonBuilder *b, const IvConfig *c)
 {
-#define STR(k, v) (json_builder_set_member_name (b, k), json_builder_add_string_value (b, v))
-#define INT(k, v) (json_builder_set_member_name (b, k), json_builder_add_int_value (b, v))
-#define DBL(k, v) (json_builder_set_member_name (b, k), json_builder_add_double_value (b, v))
-  STR ("mode", iv_mode_to_string (c->mode));
-  INT ("batch", c->B);
-  INT ("tq", c->T);
-  INT ("context", c->P);
-  INT ("tp", c->t);
-  INT ("cp", c->c);
-  STR ("tp_place", iv_place_to_string (c->place_tp));
-  STR ("cp_place", iv_place_to_string (c->place_cp));
-  STR ("ring", iv_ring_to_string (c->ring));
-  DBL ("weight_bytes", c->e_w);
-  DBL ("act_bytes", c->e_a);
-  DBL ("kv_bytes", c->e_kv);
-  DBL ("partial_bytes", c->e_p);
-#undef STR
-#undef INT
-#undef DBL
+  iv_json_member_string (b, "mode", iv_mode_to_string (c->mode));
+  iv_json_member_int (b, "batch", c->B);
+  iv_json_member_int (b, "tq", c->T);
+  iv_json_member_int (b, "context", c->P);
+  iv_json_member_int (b, "tp", c->t);
+  iv_json_member_int (b, "cp", c->c);
+  iv_json_member_string (b, "tp_place", iv_place_to_string (c->place_tp));
+  iv_json_member_string (b, "cp_place", iv_place_to_string (c->place_cp));
+  iv_json_member_string (b, "ring", iv_ring_to_string (c->ring));
+  iv_json_member_double (b, "weight_bytes", c->e_w);
+  iv_json_member_double (b, "act_bytes", c->e_a);
+  iv_json_member_double (b, "kv_bytes", c->e_kv);
+  iv_json_member_double (b, "partial_bytes", c->e_p);
 }
 
 gboolean
@@ -327,20 +321,18 @@ iv_saved_save (GPtrArray *list, const char *path, GError **error)
   g_autofree char *text = NULL;
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "version");
-  json_builder_add_int_value (b, 1);
+  iv_json_member_int (b, "version", 1);
   json_builder_set_member_name (b, "configurations");
   json_builder_begin_array (b);
   for (guint i = 0; i < list->len; i++)
     {
       const IvSaved *s = list->pdata[i];
-#define STR(k, v) (json_builder_set_member_name (b, k), json_builder_add_string_value (b, v))
       json_builder_begin_object (b);
-      STR ("name", s->name);
-      STR ("model", s->model);
+      iv_json_member_string (b, "name", s->name);
+      iv_json_member_string (b, "model", s->model);
       if (s->hf_config)
-        STR ("hf_config", s->hf_config);
-      STR ("hardware", s->hardware);
+        iv_json_member_string (b, "hf_config", s->hf_config);
+      iv_json_member_string (b, "hardware", s->hardware);
       if (s->hardware_spec)
         {
           json_builder_set_member_name (b, "hardware_spec");
@@ -348,7 +340,6 @@ iv_saved_save (GPtrArray *list, const char *path, GError **error)
         }
       iv_config_build_json (b, &s->config);
       json_builder_end_object (b);
-#undef STR
     }
   json_builder_end_array (b);
   json_builder_end_object (b);

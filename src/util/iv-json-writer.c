@@ -291,3 +291,34 @@ iv_json_to_string (JsonNode *node, gboolean pretty)
   iv_json_writer_node (w, node);
   return iv_json_writer_finish (w);
 }
+
+void
+iv_json_member_string (JsonBuilder *builder, const char *key, const char *value)
+{
+  json_builder_set_member_name (builder, key);
+  if (value)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+void
+iv_json_member_int (JsonBuilder *builder, const char *key, gint64 value)
+{
+  json_builder_set_member_name (builder, key);
+  json_builder_add_int_value (builder, value);
+}
+
+void
+iv_json_member_double (JsonBuilder *builder, const char *key, double value)
+{
+  json_builder_set_member_name (builder, key);
+  json_builder_add_double_value (builder, value);
+}
+
+void
+iv_json_member_bool (JsonBuilder *builder, const char *key, gboolean value)
+{
+  json_builder_set_member_name (builder, key);
+  json_builder_add_boolean_value (builder, value);
+}

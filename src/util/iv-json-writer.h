@@ -42,6 +42,21 @@ void          iv_json_writer_node         (IvJsonWriter *writer,
 /* The text; frees the writer. */
 char         *iv_json_writer_finish       (IvJsonWriter *writer);
 
+/* One member — its key, then its value — of the object @builder is building. A NULL
+ * string is written as null. */
+void        iv_json_member_string (JsonBuilder *builder,
+                                   const char  *key,
+                                   const char  *value);
+void        iv_json_member_int    (JsonBuilder *builder,
+                                   const char  *key,
+                                   gint64       value);
+void        iv_json_member_double (JsonBuilder *builder,
+                                   const char  *key,
+                                   double       value);
+void        iv_json_member_bool   (JsonBuilder *builder,
+                                   const char  *key,
+                                   gboolean     value);
+
 /* @node as JSON text, two-space indented when @pretty. Object members keep their
  * order; strings are escaped (invalid UTF-8 becomes U+FFFD). */
 char       *iv_json_to_string     (JsonNode *node,
