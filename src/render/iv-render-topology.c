@@ -219,26 +219,192 @@ in_group (gint64 index, gint64 n, gint64 stride)
   return index % stride == 0 && index / stride < n;
 }
 
+/* What every phase of one topology drawing reads. */
+typedef struct
+{
+  cairo_t *cr;
+  const IvResult *r;
+  const IvConfig *c;
+  const IvThemeColors *colors;
+  IvTopologyLayout L;
+  IvText text;
+  IvColor tp, cp, link, idle, used;
+  gint64 tp_pe, cp_pe, tp_cube, cp_cube; /* group sizes at each level (1 when elsewhere) */
+  gint64 cp_s;                           /* the CP group's stride */
+} Topo;
+
+static void
+draw_titles (Topo *T, double width)
+{
+  const IvHardware *hw = T->r->hw;
+  const IvConfig *c = T->c;
+  g_autofree char *title = g_strdup_printf ("%s · %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT " cubes (%s) × %"
+                                            G_GINT64_FORMAT " PEs", hw->name, hw->X, hw->Y,
+                                            iv_topology_to_string (hw->topology), hw->n_pe);
+  g_autofree char *subtitle = g_strdup_printf ("TP %" G_GINT64_FORMAT " on %s, CP %" G_GINT64_FORMAT " on %s · %"
+                                               G_GINT64_FORMAT " of %" G_GINT64_FORMAT " PEs idle",
+                                               c->t, c->place_tp == IV_PLACE_PE ? "PEs" : "cubes", c->c,
+                                               c->place_cp == IV_PLACE_PE ? "PEs" : "cubes", T->r->idle_pes,
+                                               hw->X * hw->Y * hw->n_pe);
+
+  iv_text_show (&T->text, T->cr, title, PAD, PAD, 0, 0, 1.25, TRUE, width - 2 * PAD, &T->colors->foreground);
+  iv_text_show (&T->text, T->cr, subtitle, PAD, PAD + 24, 0, 0, 0.95, FALSE, width - 2 * PAD,
+                &T->colors->foreground_dim);
+}
+
+/* Cube links under everything, then the cube-level groups' links over them. */
+static void
+draw_links (Topo *T)
+{
+  draw_cube_links (T->cr, &T->L, T->r->hw->topology, &T->link, MAX (2, T->L.cube_size * 0.05));
+  cairo_set_line_width (T->cr, MAX (3, T->L.cube_size * 0.07));
+  iv_color_set_source (T->cr, &T->tp);
+  if (T->c->place_tp == IV_PLACE_CUBE)
+    draw_group_cube_links (T->cr, &T->L, &T->r->tp_group, 1);
+  iv_color_set_source (T->cr, &T->cp);
+  if (T->c->place_cp == IV_PLACE_CUBE)
+    draw_group_cube_links (T->cr, &T->L, &T->r->cp_group, T->cp_s);
+}
+
+/* A cube: its outline, the cube-level groups' outlines (TP outside, CP inside), its name. */
+static void
+draw_cube (Topo *T, gint64 cube)
+{
+  cairo_t *cr = T->cr;
+  IvRect rc = iv_topology_cube_rect (&T->L, cube);
+  gboolean cube_used = cube < T->r->used_cubes;
+  g_autofree char *label = g_strdup_printf ("cube %" G_GINT64_FORMAT, cube);
+
+  iv_rounded_rect (cr, rc, T->L.cube_size * 0.08);
+  iv_color_set_source (cr, &T->colors->background);
+  cairo_fill_preserve (cr);
+  iv_color_set_source (cr, cube_used ? &T->colors->foreground_dim : &T->idle);
+  cairo_set_line_width (cr, 1.5);
+  cairo_stroke (cr);
+  if (T->c->place_tp == IV_PLACE_CUBE && T->tp_cube > 1 && in_group (cube, T->tp_cube, 1))
+    {
+      iv_rounded_rect (cr, (IvRect) { rc.x - 5, rc.y - 5, rc.w + 10, rc.h + 10 }, T->L.cube_size * 0.1);
+      iv_color_set_source (cr, &T->tp);
+      cairo_set_line_width (cr, 3);
+      cairo_stroke (cr);
+    }
+  if (T->c->place_cp == IV_PLACE_CUBE && T->cp_cube > 1 && in_group (cube, T->cp_cube, T->cp_s))
+    {
+      iv_rounded_rect (cr, (IvRect) { rc.x + 3, rc.y + 3, rc.w - 6, rc.h - 6 }, T->L.cube_size * 0.07);
+      iv_color_set_source (cr, &T->cp);
+      cairo_set_line_width (cr, 3);
+      cairo_stroke (cr);
+    }
+  iv_text_show (&T->text, cr, label, rc.x + rc.w / 2, rc.y + rc.h - 4, 0.5, 1, T->L.cube_size < 90 ? 0.7 : 0.85,
+                FALSE, rc.w - 8, cube_used ? &T->colors->foreground : &T->colors->foreground_dim);
+}
+
+/* A cube's ring of PEs: the ring, the PE-level groups' links along it, then each PE —
+ * idle hollow, in use filled, a member of a first group in its group's colour (a PE in
+ * both: TP fill, CP ring). */
+static void
+draw_pe_ring (Topo *T, gint64 cube)
+{
+  cairo_t *cr = T->cr;
+  const IvTopologyLayout *L = &T->L;
+  gboolean cube_used = cube < T->r->used_cubes;
+  double cx, cy;
+
+  centre (L, cube, &cx, &cy);
+  iv_color_set_source (cr, &T->link);
+  cairo_set_line_width (cr, MAX (1, L->pe_radius * 0.35));
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, cx, cy, L->pe_ring_radius, 0, 2 * G_PI);
+  cairo_stroke (cr);
+  if (cube_used)
+    {
+      cairo_set_line_width (cr, MAX (2, L->pe_radius * 0.6));
+      iv_color_set_source (cr, &T->tp);
+      if (T->c->place_tp == IV_PLACE_PE)
+        draw_group_pe_links (cr, L, cube, &T->r->tp_group, 1);
+      iv_color_set_source (cr, &T->cp);
+      if (T->c->place_cp == IV_PLACE_PE)
+        draw_group_pe_links (cr, L, cube, &T->r->cp_group, T->cp_s);
+    }
+  for (gint64 pe = 0; pe < L->n_pe; pe++)
+    {
+      gboolean pe_used = cube_used && pe < T->r->used_pes_per_cube;
+      gboolean is_tp = pe_used && T->tp_pe > 1 && in_group (pe, T->tp_pe, 1);
+      gboolean is_cp = pe_used && T->cp_pe > 1 && in_group (pe, T->cp_pe, T->cp_s);
+      double px, py;
+      iv_topology_pe_center (L, cube, pe, &px, &py);
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, px, py, L->pe_radius, 0, 2 * G_PI);
+      if (!pe_used)
+        {
+          iv_color_set_source (cr, &T->colors->background);
+          cairo_fill_preserve (cr);
+          iv_color_set_source (cr, &T->idle);
+          cairo_set_line_width (cr, 1.2);
+          cairo_stroke (cr);
+          continue;
+        }
+      iv_color_set_source (cr, is_tp ? &T->tp : is_cp ? &T->cp : &T->used);
+      cairo_fill (cr);
+      if (is_tp && is_cp)
+        {
+          cairo_new_sub_path (cr);
+          cairo_arc (cr, px, py, L->pe_radius + 2.5, 0, 2 * G_PI);
+          iv_color_set_source (cr, &T->cp);
+          cairo_set_line_width (cr, 2);
+          cairo_stroke (cr);
+        }
+    }
+}
+
+static void
+draw_legend (Topo *T, double height)
+{
+  cairo_t *cr = T->cr;
+  const struct { const IvColor *color; int shape; const char *name; } items[] = {
+    { &T->tp, 0, "first TP group and its links" }, { &T->cp, 0, "first CP group and its links" },
+    { &T->used, 0, "PE in use" }, { &T->idle, 1, "idle PE" }, { &T->link, 2, "link" },
+  };
+  double x = PAD, y = height - PAD - 8;
+
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    {
+      iv_color_set_source (cr, items[i].color);
+      if (items[i].shape == 2)
+        {
+          cairo_set_line_width (cr, 3);
+          cairo_move_to (cr, x - 2, y);
+          cairo_line_to (cr, x + 14, y);
+          cairo_stroke (cr);
+        }
+      else
+        {
+          cairo_new_sub_path (cr);
+          cairo_arc (cr, x + 6, y, 6, 0, 2 * G_PI);
+          if (items[i].shape == 1)
+            {
+              cairo_set_line_width (cr, 1.2);
+              cairo_stroke (cr);
+            }
+          else
+            cairo_fill (cr);
+        }
+      x = iv_text_legend_label (&T->text, cr, items[i].name, x, y, &T->colors->foreground);
+    }
+}
+
 gboolean
 iv_render_topology (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
                     double height, GError **error)
 {
   const IvModelFigure *fig = data;
-  const IvResult *r = fig->result;
-  const IvConfig *c;
   const IvHardware *hw;
-  const IvThemeColors *colors = iv_theme_get_colors (options->theme);
-  IvColor tp = iv_color_from_rgb (TP_RGB, 1), cp = iv_color_from_rgb (CP_RGB, 1);
-  IvColor link = colors->grid, idle = colors->grid, used = colors->foreground_dim;
-  IvTopologyLayout L;
-  IvText text;
-  g_autofree char *title = NULL, *subtitle = NULL;
-  gint64 tp_pe, cp_pe, tp_cube, cp_cube; /* group sizes at each level (1 when elsewhere) */
-  gint64 cp_s = 1;
+  const IvConfig *c;
+  Topo T;
 
   if (!iv_model_figure_check (fig, error))
     return FALSE;
-  c = &r->config, hw = r->hw;
+  hw = fig->result->hw, c = &fig->result->config;
   if (hw->X * hw->Y > 256 || hw->n_pe > 1024)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
@@ -246,153 +412,32 @@ iv_render_topology (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
                    hw->X * hw->Y, hw->n_pe);
       return FALSE;
     }
-  cp_s = cp_stride (c);
-  tp_pe = c->place_tp == IV_PLACE_PE ? c->t : 1;
-  cp_pe = c->place_cp == IV_PLACE_PE ? c->c : 1;
-  tp_cube = c->place_tp == IV_PLACE_CUBE ? c->t : 1;
-  cp_cube = c->place_cp == IV_PLACE_CUBE ? c->c : 1;
-  iv_topology_layout (fig, width, height, &L);
-  iv_text_init (&text, cr, 13 * (options->font_scale > 0 ? options->font_scale : 1));
+  T = (Topo) { cr, fig->result, c, iv_theme_get_colors (options->theme) };
+  T.tp = iv_color_from_rgb (TP_RGB, 1), T.cp = iv_color_from_rgb (CP_RGB, 1);
   /* Links a little stronger than grid lines; idle PEs fainter than used ones. */
-  link.a = MIN (1, link.a * 3), idle = colors->foreground_dim, idle.a *= 0.6;
+  T.link = T.colors->grid, T.link.a = MIN (1, T.link.a * 3);
+  T.idle = T.colors->foreground_dim, T.idle.a *= 0.6;
+  T.used = T.colors->foreground_dim;
+  T.cp_s = cp_stride (c);
+  T.tp_pe = c->place_tp == IV_PLACE_PE ? c->t : 1;
+  T.cp_pe = c->place_cp == IV_PLACE_PE ? c->c : 1;
+  T.tp_cube = c->place_tp == IV_PLACE_CUBE ? c->t : 1;
+  T.cp_cube = c->place_cp == IV_PLACE_CUBE ? c->c : 1;
+  iv_topology_layout (fig, width, height, &T.L);
+  iv_text_init (&T.text, cr, 13 * (options->font_scale > 0 ? options->font_scale : 1));
 
   cairo_save (cr);
-  iv_color_set_source (cr, &colors->background);
+  iv_color_set_source (cr, &T.colors->background);
   cairo_paint (cr);
-  title = g_strdup_printf ("%s · %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT " cubes (%s) × %" G_GINT64_FORMAT " PEs",
-                           hw->name, hw->X, hw->Y, iv_topology_to_string (hw->topology), hw->n_pe);
-  subtitle = g_strdup_printf ("TP %" G_GINT64_FORMAT " on %s, CP %" G_GINT64_FORMAT " on %s · %" G_GINT64_FORMAT
-                              " of %" G_GINT64_FORMAT " PEs idle",
-                              c->t, c->place_tp == IV_PLACE_PE ? "PEs" : "cubes", c->c,
-                              c->place_cp == IV_PLACE_PE ? "PEs" : "cubes", r->idle_pes,
-                              hw->X * hw->Y * hw->n_pe);
-  iv_text_show (&text, cr, title, PAD, PAD, 0, 0, 1.25, TRUE, width - 2 * PAD, &colors->foreground);
-  iv_text_show (&text, cr, subtitle, PAD, PAD + 24, 0, 0, 0.95, FALSE, width - 2 * PAD, &colors->foreground_dim);
-
-  /* Cube links under everything, then the groups' links over them. */
-  draw_cube_links (cr, &L, hw->topology, &link, MAX (2, L.cube_size * 0.05));
-  cairo_set_line_width (cr, MAX (3, L.cube_size * 0.07));
-  iv_color_set_source (cr, &tp);
-  if (c->place_tp == IV_PLACE_CUBE)
-    draw_group_cube_links (cr, &L, &r->tp_group, 1);
-  iv_color_set_source (cr, &cp);
-  if (c->place_cp == IV_PLACE_CUBE)
-    draw_group_cube_links (cr, &L, &r->cp_group, cp_s);
-
-  for (gint64 cube = 0; cube < L.X * L.Y; cube++)
+  draw_titles (&T, width);
+  draw_links (&T);
+  for (gint64 cube = 0; cube < T.L.X * T.L.Y; cube++)
     {
-      IvRect rc = iv_topology_cube_rect (&L, cube);
-      gboolean cube_used = cube < r->used_cubes;
-      double cx, cy;
-      IvColor fill = colors->background;
-      g_autofree char *label = g_strdup_printf ("cube %" G_GINT64_FORMAT, cube);
-
-      iv_rounded_rect (cr, rc, L.cube_size * 0.08);
-      iv_color_set_source (cr, &fill);
-      cairo_fill_preserve (cr);
-      iv_color_set_source (cr, cube_used ? &colors->foreground_dim : &idle);
-      cairo_set_line_width (cr, 1.5);
-      cairo_stroke (cr);
-      /* Cube-level groups: the TP outline outside, CP inside it. */
-      if (c->place_tp == IV_PLACE_CUBE && tp_cube > 1 && in_group (cube, tp_cube, 1))
-        {
-          iv_rounded_rect (cr, (IvRect) { rc.x - 5, rc.y - 5, rc.w + 10, rc.h + 10 }, L.cube_size * 0.1);
-          iv_color_set_source (cr, &tp);
-          cairo_set_line_width (cr, 3);
-          cairo_stroke (cr);
-        }
-      if (c->place_cp == IV_PLACE_CUBE && cp_cube > 1 && in_group (cube, cp_cube, cp_s))
-        {
-          iv_rounded_rect (cr, (IvRect) { rc.x + 3, rc.y + 3, rc.w - 6, rc.h - 6 }, L.cube_size * 0.07);
-          iv_color_set_source (cr, &cp);
-          cairo_set_line_width (cr, 3);
-          cairo_stroke (cr);
-        }
-      iv_text_show (&text, cr, label, rc.x + rc.w / 2, rc.y + rc.h - 4, 0.5, 1, L.cube_size < 90 ? 0.7 : 0.85,
-                    FALSE, rc.w - 8, cube_used ? &colors->foreground : &colors->foreground_dim);
-
-      /* The PE ring and its PEs. */
-      centre (&L, cube, &cx, &cy);
-      iv_color_set_source (cr, &link);
-      cairo_set_line_width (cr, MAX (1, L.pe_radius * 0.35));
-      cairo_new_sub_path (cr);
-      cairo_arc (cr, cx, cy, L.pe_ring_radius, 0, 2 * G_PI);
-      cairo_stroke (cr);
-      if (cube_used)
-        {
-          cairo_set_line_width (cr, MAX (2, L.pe_radius * 0.6));
-          iv_color_set_source (cr, &tp);
-          if (c->place_tp == IV_PLACE_PE)
-            draw_group_pe_links (cr, &L, cube, &r->tp_group, 1);
-          iv_color_set_source (cr, &cp);
-          if (c->place_cp == IV_PLACE_PE)
-            draw_group_pe_links (cr, &L, cube, &r->cp_group, cp_s);
-        }
-      for (gint64 pe = 0; pe < L.n_pe; pe++)
-        {
-          gboolean pe_used = cube_used && pe < r->used_pes_per_cube;
-          gboolean is_tp = pe_used && tp_pe > 1 && in_group (pe, tp_pe, 1);
-          gboolean is_cp = pe_used && cp_pe > 1 && in_group (pe, cp_pe, cp_s);
-          double px, py;
-          iv_topology_pe_center (&L, cube, pe, &px, &py);
-          cairo_new_sub_path (cr);
-          cairo_arc (cr, px, py, L.pe_radius, 0, 2 * G_PI);
-          if (!pe_used)
-            {
-              iv_color_set_source (cr, &colors->background);
-              cairo_fill_preserve (cr);
-              iv_color_set_source (cr, &idle);
-              cairo_set_line_width (cr, 1.2);
-              cairo_stroke (cr);
-              continue;
-            }
-          iv_color_set_source (cr, is_tp ? &tp : is_cp ? &cp : &used);
-          cairo_fill (cr);
-          /* A PE in both first groups: TP fill, CP ring. */
-          if (is_tp && is_cp)
-            {
-              cairo_new_sub_path (cr);
-              cairo_arc (cr, px, py, L.pe_radius + 2.5, 0, 2 * G_PI);
-              iv_color_set_source (cr, &cp);
-              cairo_set_line_width (cr, 2);
-              cairo_stroke (cr);
-            }
-        }
+      draw_cube (&T, cube);
+      draw_pe_ring (&T, cube);
     }
-
-  /* Legend. */
-  {
-    const struct { const IvColor *color; int shape; const char *name; } items[] = {
-      { &tp, 0, "first TP group and its links" }, { &cp, 0, "first CP group and its links" },
-      { &used, 0, "PE in use" }, { &idle, 1, "idle PE" }, { &link, 2, "link" },
-    };
-    double x = PAD, y = height - PAD - 8;
-    for (guint i = 0; i < G_N_ELEMENTS (items); i++)
-      {
-        iv_color_set_source (cr, items[i].color);
-        if (items[i].shape == 2)
-          {
-            cairo_set_line_width (cr, 3);
-            cairo_move_to (cr, x - 2, y);
-            cairo_line_to (cr, x + 14, y);
-            cairo_stroke (cr);
-          }
-        else
-          {
-            cairo_new_sub_path (cr);
-            cairo_arc (cr, x + 6, y, 6, 0, 2 * G_PI);
-            if (items[i].shape == 1)
-              {
-                cairo_set_line_width (cr, 1.2);
-                cairo_stroke (cr);
-              }
-            else
-              cairo_fill (cr);
-          }
-        x = iv_text_legend_label (&text, cr, items[i].name, x, y, &colors->foreground);
-      }
-  }
+  draw_legend (&T, height);
   cairo_restore (cr);
-  iv_text_clear (&text);
+  iv_text_clear (&T.text);
   return cairo_status (cr) == CAIRO_STATUS_SUCCESS;
 }

@@ -83,6 +83,22 @@ iv_sweep_free (IvSweep *s)
   g_free (s);
 }
 
+/* A path or run that failed: a cancellation goes to @error (TRUE: stop); anything else
+ * becomes a warning, the first one kept in @first for when nothing loads at all. */
+static gboolean
+set_aside (IvSweep *s, GError **local, GError **first, GError **error)
+{
+  if (g_error_matches (*local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, g_steal_pointer (local));
+      return TRUE;
+    }
+  g_ptr_array_add (s->warnings, g_strdup ((*local)->message));
+  if (!*first)
+    *first = g_steal_pointer (local);
+  return FALSE;
+}
+
 IvSweep *
 iv_sweep_load (const char *const *paths, IvProgressFunc progress, gpointer data, GCancellable *cancellable,
                GError **error)
@@ -105,14 +121,8 @@ iv_sweep_load (const char *const *paths, IvProgressFunc progress, gpointer data,
               g_autofree char *display = g_filename_display_name (paths[p]);
               g_set_error (&local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("%s: no AIPerf run here"), display);
             }
-          if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-            {
-              g_propagate_error (error, g_steal_pointer (&local));
-              return NULL;
-            }
-          g_ptr_array_add (s->warnings, g_strdup (local->message));
-          if (!first)
-            first = g_steal_pointer (&local);
+          if (set_aside (s, &local, &first, error))
+            return NULL;
           continue;
         }
       if (found->folders_cut)
@@ -133,14 +143,8 @@ iv_sweep_load (const char *const *paths, IvProgressFunc progress, gpointer data,
         progress (i + 1, dirs->len, data);
       if (!r)
         {
-          if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-            {
-              g_propagate_error (error, g_steal_pointer (&local));
-              return NULL;
-            }
-          g_ptr_array_add (s->warnings, g_strdup (local->message));
-          if (!first)
-            first = g_steal_pointer (&local);
+          if (set_aside (s, &local, &first, error))
+            return NULL;
           continue;
         }
       g_ptr_array_add (s->runs, r);
