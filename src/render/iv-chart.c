@@ -648,175 +648,190 @@ extend (Extent *e, IvScaleKind kind, double v)
   e->hi = MAX (e->hi, v);
 }
 
+static gboolean
+is_log (IvScaleKind kind)
+{
+  return kind == IV_SCALE_LOG10 || kind == IV_SCALE_LOG2;
+}
+
+/* Widens @e (per axis) to hold what series @s draws. */
+static void
+extend_by_series (const IvChart *chart, const IvSeries *s, Extent *e)
+{
+  IvAxisId ya = s->y2 ? IV_AXIS_Y2 : IV_AXIS_Y;
+  IvAxisId val_axis = chart->bars_horizontal ? IV_AXIS_X : IV_AXIS_Y;
+  IvScaleKind xk = chart->axis[IV_AXIS_X].spec.kind, yk = chart->axis[ya].spec.kind;
+
+  switch (s->kind)
+    {
+    case IV_SERIES_BARS:
+      for (gsize k = 0; k < s->n; k++)
+        {
+          double bottom, top = _iv_chart_bar_top (chart, s, k, &bottom);
+          extend (&e[val_axis], chart->axis[val_axis].spec.kind, top);
+          extend (&e[val_axis], chart->axis[val_axis].spec.kind, bottom);
+        }
+      extend (&e[val_axis], chart->axis[val_axis].spec.kind, 0);
+      e[val_axis].zero_floor = TRUE;
+      break;
+    case IV_SERIES_HISTOGRAM:
+      extend (&e[IV_AXIS_X], xk, s->x[0]);
+      extend (&e[IV_AXIS_X], xk, s->x[s->n]);
+      for (gsize k = 0; k < s->n; k++)
+        extend (&e[ya], yk, s->y[k]);
+      extend (&e[ya], yk, 0);
+      e[ya].zero_floor = TRUE;
+      break;
+    case IV_SERIES_BOX:
+      extend (&e[IV_AXIS_X], xk, s->position - 0.5);
+      extend (&e[IV_AXIS_X], xk, s->position + 0.5);
+      extend (&e[ya], yk, s->box.whisker_lo);
+      extend (&e[ya], yk, s->box.whisker_hi);
+      for (gsize k = 0; k < s->n; k++)
+        extend (&e[ya], yk, s->y[k]);
+      break;
+    case IV_SERIES_SPANS:
+      for (gsize k = 0; k < s->n; k++)
+        {
+          extend (&e[IV_AXIS_X], xk, s->lo[k]);
+          extend (&e[IV_AXIS_X], xk, s->hi[k]);
+          extend (&e[ya], yk, s->y[k] - 0.5);
+          extend (&e[ya], yk, s->y[k] + 0.5);
+        }
+      e[ya].tight = TRUE;
+      break;
+    case IV_SERIES_BAND:
+    case IV_SERIES_ERROR_BARS:
+      for (gsize k = 0; k < s->n; k++)
+        {
+          extend (&e[IV_AXIS_X], xk, s->x[k]);
+          extend (&e[ya], yk, s->lo[k]);
+          extend (&e[ya], yk, s->hi[k]);
+          if (s->y)
+            extend (&e[ya], yk, s->y[k]);
+        }
+      break;
+    case IV_SERIES_HEATMAP:
+      extend (&e[IV_AXIS_X], xk, s->x0);
+      extend (&e[IV_AXIS_X], xk, s->x1);
+      extend (&e[ya], yk, s->y0);
+      extend (&e[ya], yk, s->y1);
+      e[IV_AXIS_X].tight = e[ya].tight = TRUE;
+      break;
+    case IV_SERIES_AREA:
+      for (gsize k = 0; k < s->n; k++)
+        {
+          extend (&e[IV_AXIS_X], xk, s->x[k]);
+          extend (&e[ya], yk, (s->base ? s->base[k] : 0) + s->y[k]);
+        }
+      extend (&e[ya], yk, 0);
+      e[ya].zero_floor = TRUE;
+      break;
+    case IV_SERIES_SCATTER:
+    case IV_SERIES_LINE:
+    case IV_SERIES_STEP:
+    case IV_SERIES_CDF:
+    default:
+      /* The extents kept as points were added; on a log axis, the smallest positive. */
+      extend (&e[IV_AXIS_X], xk, is_log (xk) ? s->pos_lo[0] : s->ext_lo[0]);
+      extend (&e[IV_AXIS_X], xk, s->ext_hi[0]);
+      extend (&e[ya], yk, is_log (yk) ? s->pos_lo[1] : s->ext_lo[1]);
+      extend (&e[ya], yk, s->ext_hi[1]);
+      if (s->kind == IV_SERIES_CDF)
+        {
+          extend (&e[ya], yk, 0);
+          extend (&e[ya], yk, 1);
+        }
+      break;
+    }
+  /* Anything but a heatmap wants the usual margin on its axes. */
+  if (s->kind != IV_SERIES_HEATMAP)
+    e[IV_AXIS_X].loose = e[ya].loose = TRUE;
+}
+
+/* The categories of a bar chart: the declared ones, or as many as the longest bars. */
+static guint
+bar_categories (const IvChart *chart)
+{
+  guint n = chart->n_categories;
+
+  for (guint i = 0; i < chart->series->len; i++)
+    {
+      const IvSeries *s = chart->series->pdata[i];
+      if (s->kind == IV_SERIES_BARS)
+        n = MAX (n, s->n);
+    }
+  return n;
+}
+
+/* Axis @a's drawn range from its extent @e: one slot per category on a bar chart's
+ * category axis, else fixed limits, a heatmap's exact extent, zero-based growth, or the
+ * extent with a margin. A log axis never reaches zero. */
+static void
+axis_range (const IvChart *chart, IvAxisId a, const Extent *e, gboolean category_axis, IvChartLayout *L)
+{
+  const IvAxis *ax = &chart->axis[a];
+  double lo = e->lo, hi = e->hi;
+
+  L->kind[a] = ax->spec.kind;
+  if (category_axis)
+    {
+      lo = -0.5;
+      hi = bar_categories (chart) - 0.5;
+      L->kind[a] = IV_SCALE_LINEAR;
+    }
+  else if (ax->fixed)
+    {
+      lo = ax->lo;
+      hi = ax->hi;
+      if (!(hi > lo))
+        iv_range_pad (ax->spec.kind, &lo, &hi, RANGE_MARGIN);
+    }
+  else if (e->tight && !e->loose && hi > lo)
+    ; /* exactly the heatmap's extent */
+  else if (e->zero_floor && lo >= 0 && L->kind[a] == IV_SCALE_LINEAR)
+    {
+      iv_range_pad (ax->spec.kind, &lo, &hi, RANGE_MARGIN);
+      lo = 0;
+    }
+  else
+    iv_range_pad (ax->spec.kind, &lo, &hi, RANGE_MARGIN);
+  if (is_log (L->kind[a]) && lo <= 0)
+    lo = hi > 0 ? hi / 1000 : 1;
+  L->lo[a] = lo;
+  L->hi[a] = hi;
+}
+
+/* Every axis's range: the extent of the visible series and of the reference lines. */
 static void
 compute_ranges (IvChart *chart, IvChartLayout *L)
 {
   Extent e[IV_N_AXES];
-  gboolean horizontal = chart->bars_horizontal;
-  IvAxisId cat_axis = horizontal ? IV_AXIS_Y : IV_AXIS_X;
-  IvAxisId val_axis = horizontal ? IV_AXIS_X : IV_AXIS_Y;
+  IvAxisId cat_axis = chart->bars_horizontal ? IV_AXIS_Y : IV_AXIS_X;
   gboolean has_bars = FALSE;
 
   for (guint a = 0; a < IV_N_AXES; a++)
     e[a] = (Extent) { INFINITY, -INFINITY, FALSE };
   L->has_y2 = FALSE;
-
   for (guint i = 0; i < chart->series->len; i++)
     {
-      IvSeries *s = chart->series->pdata[i];
-      IvAxisId ya = s->y2 ? IV_AXIS_Y2 : IV_AXIS_Y;
-      IvScaleKind xk = chart->axis[IV_AXIS_X].spec.kind, yk = chart->axis[ya].spec.kind;
-
-      if (s->y2)
-        L->has_y2 = TRUE;
+      const IvSeries *s = chart->series->pdata[i];
+      L->has_y2 |= s->y2;
       if (!s->visible)
         continue;
-      switch (s->kind)
-        {
-        case IV_SERIES_BARS:
-          has_bars = TRUE;
-          for (gsize k = 0; k < s->n; k++)
-            {
-              double bottom, top = _iv_chart_bar_top (chart, s, k, &bottom);
-              extend (&e[val_axis], chart->axis[val_axis].spec.kind, top);
-              extend (&e[val_axis], chart->axis[val_axis].spec.kind, bottom);
-            }
-          extend (&e[val_axis], chart->axis[val_axis].spec.kind, 0);
-          e[val_axis].zero_floor = TRUE;
-          break;
-        case IV_SERIES_HISTOGRAM:
-          extend (&e[IV_AXIS_X], xk, s->x[0]);
-          extend (&e[IV_AXIS_X], xk, s->x[s->n]);
-          for (gsize k = 0; k < s->n; k++)
-            extend (&e[ya], yk, s->y[k]);
-          extend (&e[ya], yk, 0);
-          e[ya].zero_floor = TRUE;
-          break;
-        case IV_SERIES_BOX:
-          extend (&e[IV_AXIS_X], xk, s->position - 0.5);
-          extend (&e[IV_AXIS_X], xk, s->position + 0.5);
-          extend (&e[ya], yk, s->box.whisker_lo);
-          extend (&e[ya], yk, s->box.whisker_hi);
-          for (gsize k = 0; k < s->n; k++)
-            extend (&e[ya], yk, s->y[k]);
-          break;
-        case IV_SERIES_SPANS:
-          for (gsize k = 0; k < s->n; k++)
-            {
-              extend (&e[IV_AXIS_X], xk, s->lo[k]);
-              extend (&e[IV_AXIS_X], xk, s->hi[k]);
-              extend (&e[ya], yk, s->y[k] - 0.5);
-              extend (&e[ya], yk, s->y[k] + 0.5);
-            }
-          e[ya].tight = TRUE;
-          break;
-        case IV_SERIES_BAND:
-        case IV_SERIES_ERROR_BARS:
-          for (gsize k = 0; k < s->n; k++)
-            {
-              extend (&e[IV_AXIS_X], xk, s->x[k]);
-              extend (&e[ya], yk, s->lo[k]);
-              extend (&e[ya], yk, s->hi[k]);
-              if (s->y)
-                extend (&e[ya], yk, s->y[k]);
-            }
-          break;
-        case IV_SERIES_HEATMAP:
-          extend (&e[IV_AXIS_X], xk, s->x0);
-          extend (&e[IV_AXIS_X], xk, s->x1);
-          extend (&e[ya], yk, s->y0);
-          extend (&e[ya], yk, s->y1);
-          e[IV_AXIS_X].tight = e[ya].tight = TRUE;
-          break;
-        case IV_SERIES_AREA:
-          for (gsize k = 0; k < s->n; k++)
-            {
-              double base = s->base ? s->base[k] : 0;
-              extend (&e[IV_AXIS_X], xk, s->x[k]);
-              extend (&e[ya], yk, base + s->y[k]);
-            }
-          extend (&e[ya], yk, 0);
-          e[ya].zero_floor = TRUE;
-          break;
-        case IV_SERIES_SCATTER:
-        case IV_SERIES_LINE:
-        case IV_SERIES_STEP:
-        case IV_SERIES_CDF:
-        default:
-          {
-            gboolean xlog = xk == IV_SCALE_LOG10 || xk == IV_SCALE_LOG2;
-            gboolean ylog = yk == IV_SCALE_LOG10 || yk == IV_SCALE_LOG2;
-            extend (&e[IV_AXIS_X], xk, xlog ? s->pos_lo[0] : s->ext_lo[0]);
-            extend (&e[IV_AXIS_X], xk, s->ext_hi[0]);
-            extend (&e[ya], yk, ylog ? s->pos_lo[1] : s->ext_lo[1]);
-            extend (&e[ya], yk, s->ext_hi[1]);
-          }
-          if (s->kind == IV_SERIES_CDF)
-            {
-              extend (&e[ya], yk, 0);
-              extend (&e[ya], yk, 1);
-            }
-          break;
-        }
-    }
-  for (guint i = 0; i < chart->series->len; i++)
-    {
-      IvSeries *s = chart->series->pdata[i];
-      if (s->visible && s->kind != IV_SERIES_HEATMAP)
-        e[IV_AXIS_X].loose = e[s->y2 ? IV_AXIS_Y2 : IV_AXIS_Y].loose = TRUE;
+      has_bars |= s->kind == IV_SERIES_BARS;
+      extend_by_series (chart, s, e);
     }
   for (guint i = 0; i < chart->annotations->len; i++)
     {
-      IvAnnotation *a = &g_array_index (chart->annotations, IvAnnotation, i);
+      const IvAnnotation *a = &g_array_index (chart->annotations, IvAnnotation, i);
       if (a->kind == IV_ANNOTATION_HLINE)
         extend (&e[IV_AXIS_Y], chart->axis[IV_AXIS_Y].spec.kind, a->y);
       else if (a->kind == IV_ANNOTATION_VLINE)
         extend (&e[IV_AXIS_X], chart->axis[IV_AXIS_X].spec.kind, a->x);
     }
-
   for (guint a = 0; a < IV_N_AXES; a++)
-    {
-      IvAxis *ax = &chart->axis[a];
-      double lo = e[a].lo, hi = e[a].hi;
-
-      L->kind[a] = ax->spec.kind;
-      if (has_bars && a == cat_axis)
-        {
-          guint n = chart->n_categories;
-          for (guint i = 0; i < chart->series->len; i++)
-            {
-              IvSeries *s = chart->series->pdata[i];
-              if (s->kind == IV_SERIES_BARS)
-                n = MAX (n, s->n);
-            }
-          lo = -0.5;
-          hi = n - 0.5;
-          L->kind[a] = IV_SCALE_LINEAR;
-        }
-      else if (ax->fixed)
-        {
-          lo = ax->lo;
-          hi = ax->hi;
-          if (!(hi > lo))
-            iv_range_pad (ax->spec.kind, &lo, &hi, RANGE_MARGIN);
-        }
-      else if (e[a].tight && !e[a].loose && hi > lo)
-        ; /* exactly the heatmap's extent */
-      else if (e[a].zero_floor && lo >= 0 && L->kind[a] == IV_SCALE_LINEAR)
-        {
-          iv_range_pad (ax->spec.kind, &lo, &hi, RANGE_MARGIN);
-          lo = 0;
-        }
-      else
-        iv_range_pad (ax->spec.kind, &lo, &hi, RANGE_MARGIN);
-      if (L->kind[a] == IV_SCALE_LOG10 || L->kind[a] == IV_SCALE_LOG2)
-        {
-          if (lo <= 0)
-            lo = hi > 0 ? hi / 1000 : 1;
-        }
-      L->lo[a] = lo;
-      L->hi[a] = hi;
-    }
+    axis_range (chart, a, &e[a], has_bars && a == cat_axis, L);
 }
 
 /* -------- render -------- */
