@@ -580,6 +580,144 @@ compare_by_x (const void *a, const void *b, void *data)
   return (u > v) - (u < v);
 }
 
+/* What the chart of a metric against a metric says under its title. */
+static char *
+across_runs_subtitle (const IvPlotSpec *spec, const char *xt, const char *yt, guint usable)
+{
+  if (spec->type == IV_PLOT_UNCERTAINTY)
+    return g_strdup (_("ellipses: the confidence intervals of both means over each run’s trials, as AIPerf computed them"));
+  if (spec->type == IV_PLOT_PARETO)
+    return g_strdup_printf (_("better: %s %s, %s %s · the line joins each group’s frontier"), xt,
+                            iv_metric_higher_is_better (spec->x.metric) ? _("higher") : _("lower"), yt,
+                            iv_metric_higher_is_better (spec->y.metric) ? _("higher") : _("lower"));
+  return g_strdup_printf (g_dngettext (NULL, "%u run", "%u runs", usable), usable);
+}
+
+/* Axis titles (with the statistic unless the metric is a configuration field) and units,
+ * read from @any run that has both metrics. */
+static void
+set_across_axes (IvChart *c, const IvPlotSpec *spec, const IvRun *any, const char *xt, const char *yt)
+{
+  const char *xm = spec->x.metric, *ym = spec->y.metric;
+  g_autofree char *xs = g_strdup_printf ("%s (%s)", xt, spec->x.stat ? spec->x.stat : "avg");
+  g_autofree char *ys = g_strdup_printf ("%s (%s)", yt, spec->y.stat ? spec->y.stat : "avg");
+  gboolean field_x = FALSE, field_y = FALSE;
+
+  for (IvField f = 0; f < IV_N_FIELDS; f++)
+    field_x |= g_str_equal (xm, iv_field_key (f)), field_y |= g_str_equal (ym, iv_field_key (f));
+  iv_chart_axis_set_title (c, IV_AXIS_X, field_x ? xt : xs);
+  iv_chart_axis_set_title (c, IV_AXIS_Y, field_y ? yt : ys);
+  iv_chart_axis_set_unit (c, IV_AXIS_X, iv_metric_unit (unit_of (any, xm)));
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, g_str_equal (ym, "output_token_throughput_per_gpu")
+                                          ? iv_metric_unit ("tokens/sec/gpu") : iv_metric_unit (unit_of (any, ym)));
+}
+
+/* A group's colour: its palette slot by name, so a group keeps its colour across plots. */
+static guint32
+group_rgb (const char *group)
+{
+  IvColor col = iv_palette_color (IV_THEME_LIGHT, iv_palette_index_for (group));
+  return (guint32) lround (col.r * 255) << 16 | (guint32) lround (col.g * 255) << 8 | (guint32) lround (col.b * 255);
+}
+
+/* The line of one group's @n points (in x order): its pareto frontier on a pareto plot,
+ * else all of them joined. */
+static void
+add_group_line (IvChart *c, const IvPlotSpec *spec, const char *group, const double *gx, const double *gy,
+                guint n, guint32 rgb)
+{
+  IvSeries *line;
+
+  if (spec->type == IV_PLOT_PARETO)
+    {
+      g_autofree gboolean *on = g_new (gboolean, n);
+      g_autofree double *fx = g_new (double, n), *fy = g_new (double, n);
+      g_autofree char *name = g_strdup_printf (_("%s frontier"), group);
+      guint nf = 0;
+      iv_pareto_frontier (gx, gy, n, iv_metric_higher_is_better (spec->x.metric),
+                          iv_metric_higher_is_better (spec->y.metric), on);
+      for (guint k = 0; k < n; k++)
+        if (on[k])
+          fx[nf] = gx[k], fy[nf++] = gy[k];
+      line = iv_chart_add_line (c, name, fx, fy, nf);
+      iv_series_set_line_width (line, 2.5);
+    }
+  else
+    {
+      line = iv_chart_add_line (c, group, gx, gy, n);
+      iv_series_set_line_width (line, 2);
+    }
+  iv_series_set_color (line, rgb);
+  iv_series_set_show_in_legend (line, FALSE);
+}
+
+/* Repeated trials: each run's confidence region for the two means, as an ellipse with
+ * the two intervals as its axes (the trials' covariance is not exported). @idx: the
+ * group's runs, matching the points @gx, @gy. */
+static void
+add_confidence_regions (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep, const GArray *idx,
+                        const double *gx, const double *gy, guint32 rgb)
+{
+  g_autofree char *xkey = g_strdup_printf ("%s_%s", spec->x.metric, spec->x.stat ? spec->x.stat : "avg");
+  g_autofree char *ykey = g_strdup_printf ("%s_%s", spec->y.metric, spec->y.stat ? spec->y.stat : "avg");
+
+  for (guint k = 0; k < idx->len; k++)
+    {
+      const IvRun *r = sweep->runs->pdata[g_array_index (idx, guint, k)];
+      const IvAggregateStat *ax = g_hash_table_lookup (r->aggregate, xkey);
+      const IvAggregateStat *ay = g_hash_table_lookup (r->aggregate, ykey);
+      double rx = ax ? (ax->ci_high - ax->ci_low) / 2 : 0, ry = ay ? (ay->ci_high - ay->ci_low) / 2 : 0;
+      double ex[65], ey[65];
+      IvSeries *e;
+      if (!(rx > 0 || ry > 0) || !isfinite (rx) || !isfinite (ry))
+        continue;
+      for (int q = 0; q <= 64; q++)
+        {
+          ex[q] = gx[k] + rx * cos (2 * G_PI * q / 64);
+          ey[q] = gy[k] + ry * sin (2 * G_PI * q / 64);
+        }
+      e = iv_chart_add_line (c, _("confidence region"), ex, ey, 65);
+      iv_series_set_color (e, rgb);
+      iv_series_set_show_in_legend (e, FALSE);
+    }
+}
+
+/* One group's series: its runs with both values, in x order, as a line (or frontier) and
+ * labelled points, with confidence regions on an uncertainty plot. */
+static void
+add_group (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep, const char *group, GPtrArray *groups,
+           GPtrArray *labels, const double *x, const double *y)
+{
+  g_autoptr (GArray) idx = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree double *gx = NULL, *gy = NULL;
+  g_autofree const char **gl = NULL;
+  guint32 rgb = group_rgb (group);
+  IvSeries *pts;
+
+  for (guint i = 0; i < groups->len; i++)
+    if (g_str_equal (groups->pdata[i], group) && isfinite (x[i]) && isfinite (y[i]))
+      g_array_append_val (idx, i);
+  if (idx->len == 0)
+    return;
+  g_array_sort_with_data (idx, (GCompareDataFunc) compare_by_x, (gpointer) x);
+  gx = g_new (double, idx->len), gy = g_new (double, idx->len);
+  gl = g_new0 (const char *, idx->len + 1);
+  for (guint k = 0; k < idx->len; k++)
+    {
+      guint i = g_array_index (idx, guint, k);
+      gx[k] = x[i], gy[k] = y[i], gl[k] = labels->pdata[i];
+    }
+  add_group_line (c, spec, group, gx, gy, idx->len, rgb);
+  pts = iv_chart_add_scatter (c, group, gx, gy, idx->len);
+  iv_series_set_color (pts, rgb);
+  iv_series_set_marker (pts, IV_MARKER_CIRCLE, 9);
+  iv_series_set_labels (pts, gl);
+  if (spec->type == IV_PLOT_UNCERTAINTY)
+    add_confidence_regions (c, spec, sweep, idx, gx, gy, rgb);
+}
+
+/* A metric against a metric, one point per run, one series per group (in order of first
+ * appearance). */
 static IvChart *
 across_runs (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
 {
@@ -615,113 +753,17 @@ across_runs (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
     }
   xt = iv_metric_title (xm);
   yt = iv_metric_title (ym);
-  if (spec->type == IV_PLOT_UNCERTAINTY)
-    sub = g_strdup (_("ellipses: the confidence intervals of both means over each run’s trials, as AIPerf computed them"));
-  else if (spec->type == IV_PLOT_PARETO)
-    sub = g_strdup_printf (_("better: %s %s, %s %s · the line joins each group’s frontier"), xt,
-                           iv_metric_higher_is_better (xm) ? _("higher") : _("lower"), yt,
-                           iv_metric_higher_is_better (ym) ? _("higher") : _("lower"));
-  else
-    sub = g_strdup_printf (g_dngettext (NULL, "%u run", "%u runs", usable), usable);
+  sub = across_runs_subtitle (spec, xt, yt, usable);
   c = new_chart (spec, ym, sub);
-  {
-    g_autofree char *xs = g_strdup_printf ("%s (%s)", xt, spec->x.stat ? spec->x.stat : "avg");
-    g_autofree char *ys = g_strdup_printf ("%s (%s)", yt, spec->y.stat ? spec->y.stat : "avg");
-    gboolean field_x = FALSE, field_y = FALSE;
-    for (IvField f = 0; f < IV_N_FIELDS; f++)
-      field_x |= g_str_equal (xm, iv_field_key (f)), field_y |= g_str_equal (ym, iv_field_key (f));
-    iv_chart_axis_set_title (c, IV_AXIS_X, field_x ? xt : xs);
-    iv_chart_axis_set_title (c, IV_AXIS_Y, field_y ? yt : ys);
-  }
-  iv_chart_axis_set_unit (c, IV_AXIS_X, iv_metric_unit (unit_of (any, xm)));
-  iv_chart_axis_set_unit (c, IV_AXIS_Y, g_str_equal (ym, "output_token_throughput_per_gpu")
-                                          ? iv_metric_unit ("tokens/sec/gpu") : iv_metric_unit (unit_of (any, ym)));
+  set_across_axes (c, spec, any, xt, yt);
   iv_chart_set_legend (c, IV_LEGEND_AUTO);
-
-  /* One series per group, its points in x order; a pareto draws the frontier as the
-   * line and every run as a labelled point. */
   for (guint g = 0; g < groups->len; g++)
     {
-      g_autoptr (GArray) idx = g_array_new (FALSE, FALSE, sizeof (guint));
-      g_autofree double *gx = NULL, *gy = NULL;
-      g_autofree const char **gl = NULL;
-      guint32 rgb;
       gboolean seen = FALSE;
-      IvSeries *pts;
-
       for (guint k = 0; k < g && !seen; k++)
         seen = g_str_equal (groups->pdata[k], groups->pdata[g]);
-      if (seen)
-        continue;
-      for (guint i = 0; i < n; i++)
-        if (g_str_equal (groups->pdata[i], groups->pdata[g]) && isfinite (x[i]) && isfinite (y[i]))
-          g_array_append_val (idx, i);
-      if (idx->len == 0)
-        continue;
-      g_array_sort_with_data (idx, (GCompareDataFunc) compare_by_x, x);
-      gx = g_new (double, idx->len), gy = g_new (double, idx->len);
-      gl = g_new0 (const char *, idx->len + 1);
-      for (guint k = 0; k < idx->len; k++)
-        {
-          guint i = g_array_index (idx, guint, k);
-          gx[k] = x[i], gy[k] = y[i], gl[k] = labels->pdata[i];
-        }
-      rgb = 0;
-      {
-        IvColor col = iv_palette_color (IV_THEME_LIGHT, iv_palette_index_for (groups->pdata[g]));
-        rgb = (guint32) lround (col.r * 255) << 16 | (guint32) lround (col.g * 255) << 8 | (guint32) lround (col.b * 255);
-      }
-      if (spec->type == IV_PLOT_PARETO)
-        {
-          g_autofree gboolean *on = g_new (gboolean, idx->len);
-          g_autofree double *fx = g_new (double, idx->len), *fy = g_new (double, idx->len);
-          guint nf = 0;
-          g_autofree char *fname = g_strdup_printf (_("%s frontier"), (const char *) groups->pdata[g]);
-          IvSeries *line;
-          iv_pareto_frontier (gx, gy, idx->len, iv_metric_higher_is_better (xm), iv_metric_higher_is_better (ym), on);
-          for (guint k = 0; k < idx->len; k++)
-            if (on[k])
-              fx[nf] = gx[k], fy[nf++] = gy[k];
-          line = iv_chart_add_line (c, fname, fx, fy, nf);
-          iv_series_set_color (line, rgb);
-          iv_series_set_line_width (line, 2.5);
-          iv_series_set_show_in_legend (line, FALSE);
-        }
-      else
-        {
-          IvSeries *line = iv_chart_add_line (c, groups->pdata[g], gx, gy, idx->len);
-          iv_series_set_color (line, rgb);
-          iv_series_set_line_width (line, 2);
-          iv_series_set_show_in_legend (line, FALSE);
-        }
-      pts = iv_chart_add_scatter (c, groups->pdata[g], gx, gy, idx->len);
-      iv_series_set_color (pts, rgb);
-      iv_series_set_marker (pts, IV_MARKER_CIRCLE, 9);
-      iv_series_set_labels (pts, gl);
-      /* Repeated trials: each run's confidence region for the two means, as an ellipse
-       * with the two intervals as its axes (the trials' covariance is not exported). */
-      if (spec->type == IV_PLOT_UNCERTAINTY)
-        for (guint k = 0; k < idx->len; k++)
-          {
-            const IvRun *r = sweep->runs->pdata[g_array_index (idx, guint, k)];
-            g_autofree char *xkey = g_strdup_printf ("%s_%s", xm, spec->x.stat ? spec->x.stat : "avg");
-            g_autofree char *ykey = g_strdup_printf ("%s_%s", ym, spec->y.stat ? spec->y.stat : "avg");
-            const IvAggregateStat *ax = g_hash_table_lookup (r->aggregate, xkey);
-            const IvAggregateStat *ay = g_hash_table_lookup (r->aggregate, ykey);
-            double rx = ax ? (ax->ci_high - ax->ci_low) / 2 : 0, ry = ay ? (ay->ci_high - ay->ci_low) / 2 : 0;
-            double ex[65], ey[65];
-            IvSeries *e;
-            if (!(rx > 0 || ry > 0) || !isfinite (rx) || !isfinite (ry))
-              continue;
-            for (int q = 0; q <= 64; q++)
-              {
-                ex[q] = gx[k] + rx * cos (2 * G_PI * q / 64);
-                ey[q] = gy[k] + ry * sin (2 * G_PI * q / 64);
-              }
-            e = iv_chart_add_line (c, _("confidence region"), ex, ey, 65);
-            iv_series_set_color (e, rgb);
-            iv_series_set_show_in_legend (e, FALSE);
-          }
+      if (!seen)
+        add_group (c, spec, sweep, groups->pdata[g], groups, labels, x, y);
     }
   return c;
 }
