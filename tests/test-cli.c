@@ -672,6 +672,45 @@ test_plot (void)
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "--format is png, pdf or svg"));
   result_clear (&r);
+
+  /* Every plot the window draws, from the command line: --plot names presets (Inferview's
+   * own too), --plot all draws each, --list names them with the defaults marked. */
+  {
+    g_autofree char *chosen = g_build_filename (dir, "chosen", NULL);
+    g_autofree char *every = g_build_filename (dir, "every", NULL);
+    g_autofree char *cdf = g_build_filename (chosen, "ttft-cdf.png", NULL);
+    g_autofree char *boxes = g_build_filename (every, "ttft-per-run.png", NULL);
+    g_autofree char *pareto = g_build_filename (every, "pareto-curve-throughput-per-gpu-vs-latency.png", NULL);
+    g_autofree char *not_default = g_build_filename (chosen, "ttft-over-time.png", NULL);
+
+    r = run ("plot", one, "-o", chosen, "--plot", "ttft_cdf", "--plot", "gpu_power", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "gpu_power: gpu-power.png"));
+    g_assert_nonnull (strstr (r.out, "2 plot(s)"));
+    result_clear (&r);
+    g_assert_true (g_file_test (cdf, G_FILE_TEST_IS_REGULAR));
+    g_assert_false (g_file_test (not_default, G_FILE_TEST_EXISTS));
+
+    r = run ("plot", sweep, "-o", every, "--plot", "all", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "itl_vs_concurrency: itl-vs-concurrency.png"));
+    g_assert_nonnull (strstr (r.out, "6 plot(s)"));   /* 7 presets, the uncertainty one skipped */
+    result_clear (&r);
+    g_assert_true (g_file_test (boxes, G_FILE_TEST_IS_REGULAR));
+    g_assert_true (g_file_test (pareto, G_FILE_TEST_IS_REGULAR));
+
+    r = run ("plot", sweep, "--list", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.out, "* ttft_vs_throughput"));
+    g_assert_nonnull (strstr (r.out, "+ latency_per_run"));
+    g_assert_null (strstr (r.out, "gpu_power"));  /* a single-run preset */
+    result_clear (&r);
+
+    r = run ("plot", sweep, "-o", every, "--plot", "gpu_power", NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_nonnull (strstr (r.err, "no multi-run preset “gpu_power”"));
+    result_clear (&r);
+  }
   iv_test_remove_tree (dir);
 }
 

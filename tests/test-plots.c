@@ -45,6 +45,23 @@ test_builtin_config (void)
   g_assert_cmpstr (s->y2.metric, ==, "gpu_utilization");
   g_assert_cmpint (iv_plot_config_get (c, FALSE, "timeslices_ttft")->type, ==, IV_PLOT_TIMESLICE);
   g_assert_cmpfloat (iv_plot_config_get (c, TRUE, "latency_throughput_uncertainty")->ci_level, ==, 0.95);
+  g_assert_false (iv_plot_config_get (c, TRUE, "latency_throughput_uncertainty")->inferview);
+  /* After AIPerf's presets, Inferview's own: 11 for one run, 3 for several; none is a
+   * default, so `inferview plot` alone draws what `aiperf plot` draws. */
+  g_assert_cmpuint (c->single_plots->len, ==, 10 + 11);
+  g_assert_cmpuint (c->multi_plots->len, ==, 4 + 3);
+  s = c->single_plots->pdata[10];
+  g_assert_cmpstr (s->name, ==, "ttft_distribution");
+  g_assert_true (s->inferview);
+  g_assert_cmpint (s->type, ==, IV_PLOT_HISTOGRAM);
+  g_assert_cmpstr (s->y.metric, ==, "time_to_first_token");
+  g_assert_cmpint (iv_plot_config_get (c, FALSE, "gpu_power")->type, ==, IV_PLOT_GPU);
+  g_assert_cmpint (iv_plot_config_get (c, FALSE, "latency_cdf")->type, ==, IV_PLOT_CDF);
+  s = iv_plot_config_get (c, TRUE, "itl_vs_concurrency");
+  g_assert_cmpint (s->type, ==, IV_PLOT_SCATTER_LINE);
+  g_assert_cmpstr (s->x.metric, ==, "concurrency");
+  g_assert_null (s->x.stat);
+  g_assert_cmpint (iv_plot_config_get (c, TRUE, "ttft_per_run")->type, ==, IV_PLOT_BOX);
 }
 
 /* A user file: unknown keys and types are warnings naming the line; broken YAML is one
@@ -69,14 +86,22 @@ test_user_config (void)
               "      colour: red\n"
               "    odd:\n"
               "      type: sankey\n"
+              "    gpu_power:\n"
+              "      type: scatter\n"
+              "      x: request_number\n"
+              "      y: time_to_first_token\n"
               "extra_section: 1\n");
   c = iv_plot_config_load (path, &error);
   g_assert_no_error (error);
   g_assert_cmpint (iv_plot_config_get (c, FALSE, "ttft_hist")->type, ==, IV_PLOT_HISTOGRAM);
+  /* Inferview's own presets follow a user file's too; one it defines itself is its own */
+  g_assert_true (iv_plot_config_get (c, FALSE, "ttft_cdf")->inferview);
+  g_assert_cmpint (iv_plot_config_get (c, FALSE, "gpu_power")->type, ==, IV_PLOT_SCATTER);
+  g_assert_false (iv_plot_config_get (c, FALSE, "gpu_power")->inferview);
   g_assert_cmpint (iv_plot_config_get (c, FALSE, "odd")->type, ==, IV_PLOT_UNKNOWN);
   g_assert_cmpuint (c->warnings->len, ==, 4);
   /* the top level is read first */
-  g_assert_nonnull (strstr (c->warnings->pdata[0], "mine.yaml:10: unknown key “extra_section”"));
+  g_assert_nonnull (strstr (c->warnings->pdata[0], "mine.yaml:14: unknown key “extra_section”"));
   g_assert_nonnull (strstr (c->warnings->pdata[1], "mine.yaml:7: plot “ttft_hist”: unknown key “colour”"));
   g_assert_nonnull (strstr (c->warnings->pdata[2], "mine.yaml:9: plot “odd”: unknown type “sankey”"));
   g_assert_nonnull (strstr (c->warnings->pdata[3], "“missing_one” is not defined"));
@@ -208,17 +233,22 @@ test_presets_on_samples (void)
   check_preset (c, FALSE, "gpu_utilization_and_throughput_over_time", single, "Time since the first request",
                 "Output token throughput", NULL);
   check_preset (c, FALSE, "timeslices_ttft", single, NULL, NULL, "no time slices");
-  /* the request timeline by worker: one row per worker */
-  {
-    IvPlotSpec spec = *iv_plot_config_get (c, FALSE, "ttft_timeline");
-    g_autofree char *reason = NULL;
-    IvChart *chart;
-    spec.y.metric = (char *) "worker";
-    chart = iv_runs_chart (&spec, single, single->runs->pdata[0], &reason);
-    g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_Y), ==, "Worker (in order of first request)");
-    g_assert_cmpfloat (ink_share (chart), >, 0.02);
-    iv_chart_free (chart);
-  }
+  /* Inferview's own presets, as the Runs workspace and `inferview plot --plot` draw them */
+  check_preset (c, FALSE, "ttft_distribution", single, "Time to first token", "Requests", NULL);
+  check_preset (c, FALSE, "itl_distribution", single, "Inter-token latency", "Requests", NULL);
+  check_preset (c, FALSE, "latency_distribution", single, "Request latency", "Requests", NULL);
+  check_preset (c, FALSE, "ttft_cdf", single, "Time to first token", "Share of requests", NULL);
+  check_preset (c, FALSE, "latency_cdf", single, "Request latency", "Share of requests", NULL);
+  check_preset (c, FALSE, "timeline_by_worker", single, "Time since the first request",
+                "Worker (in order of first request)", NULL);
+  check_preset (c, FALSE, "isl_vs_osl", single, "Input sequence length", "Output sequence length", NULL);
+  check_preset (c, FALSE, "gpu_power", single, "Time since the first request", "GPU power", NULL);
+  check_preset (c, FALSE, "gpu_memory", single, "Time since the first request", "GPU memory used", NULL);
+  check_preset (c, FALSE, "gpu_temperature", single, "Time since the first request", "GPU temperature", NULL);
+  check_preset (c, FALSE, "gpu_utilization", single, "Time since the first request", "GPU utilization", NULL);
+  check_preset (c, TRUE, "ttft_per_run", sweep, "Run", "Time to first token", NULL);
+  check_preset (c, TRUE, "latency_per_run", sweep, "Run", "Request latency", NULL);
+  check_preset (c, TRUE, "itl_vs_concurrency", sweep, "Concurrency", "Inter-token latency (avg)", NULL);
 }
 
 /* Time slices: the mean with ±std, and a slice far from the others marked. Averages 10,

@@ -1,7 +1,9 @@
 /* iv-cli-plot.c: `inferview plot PATH... [-o DIR] [--format png|pdf|svg]
- * [--theme light|dark] [--config FILE]`: every default plot of the detected mode (one run,
- * or several runs compared) written to DIR as <preset>.<ext>, and DIR/summary.txt listing
- * each file or why a preset was skipped. What `aiperf plot` does, without Python. */
+ * [--theme light|dark] [--config FILE] [--plot NAME|all ...] [--list]`: every default plot
+ * of the detected mode (one run, or several runs compared) — or the presets named,
+ * Inferview's own among them — written to DIR as <preset>.<ext>, and DIR/summary.txt
+ * listing each file or why a preset was skipped. What `aiperf plot` does, without
+ * Python, and every plot the Runs workspace draws. */
 #define G_LOG_DOMAIN "iv-cli"
 
 #include <glib/gi18n.h>
@@ -22,32 +24,148 @@ default_dir (const char *path)
   return g_build_filename (base, "plots", NULL);
 }
 
+/* The presets to draw: the configuration's defaults, or those --plot names ("all": every
+ * preset of the mode, the configuration's then Inferview's own). NULL after a usage
+ * error naming the first unknown preset. */
+static GPtrArray *
+chosen_presets (const IvPlotConfig *config, gboolean multi, char **wanted)
+{
+  GPtrArray *defaults = multi ? config->multi_defaults : config->single_defaults;
+  GPtrArray *plots = multi ? config->multi_plots : config->single_plots;
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+
+  if (!wanted || !wanted[0])
+    {
+      for (guint i = 0; i < defaults->len; i++)
+        g_ptr_array_add (names, defaults->pdata[i]);
+      return g_steal_pointer (&names);
+    }
+  for (guint w = 0; wanted[w]; w++)
+    {
+      if (g_str_equal (wanted[w], "all"))
+        {
+          for (guint i = 0; i < plots->len; i++)
+            g_ptr_array_add (names, ((IvPlotSpec *) plots->pdata[i])->name);
+          continue;
+        }
+      if (!iv_plot_config_get (config, multi, wanted[w]))
+        {
+          _iv_cli_usage_error ("plot", _("no %s preset “%s” (--list names them)"),
+                               multi ? _("multi-run") : _("single-run"), wanted[w]);
+          return NULL;
+        }
+      g_ptr_array_add (names, wanted[w]);
+    }
+  return g_steal_pointer (&names);
+}
+
+/* --list: every preset of the mode, the defaults marked, Inferview's own said. */
+static void
+list_presets (const IvPlotConfig *config, gboolean multi)
+{
+  GPtrArray *defaults = multi ? config->multi_defaults : config->single_defaults;
+  GPtrArray *plots = multi ? config->multi_plots : config->single_plots;
+
+  printf (_("%s presets (* drawn by default; + Inferview's own), configuration %s:\n"),
+          multi ? _("Multi-run") : _("Single-run"), config->origin);
+  for (guint i = 0; i < plots->len; i++)
+    {
+      const IvPlotSpec *s = plots->pdata[i];
+      gboolean is_default = g_ptr_array_find_with_equal_func (defaults, s->name, g_str_equal, NULL);
+      printf ("%c %-48s %s\n", is_default ? '*' : s->inferview ? '+' : ' ', s->name, s->title ? s->title : "");
+    }
+}
+
+/* The output folder, made if it is not there. FALSE after one line on stderr. */
+static gboolean
+prepare_dir (const char *out_dir)
+{
+  g_autofree char *display = g_filename_display_name (out_dir);
+
+  if (g_file_test (out_dir, G_FILE_TEST_EXISTS) && !g_file_test (out_dir, G_FILE_TEST_IS_DIR))
+    {
+      fprintf (stderr, _("inferview plot: %s: is a file; -o names the folder the plots go to\n"), display);
+      return FALSE;
+    }
+  if (g_mkdir_with_parents (out_dir, 0755) != 0)
+    {
+      fprintf (stderr, "inferview plot: %s: %s\n", display, g_strerror (errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* One preset drawn to @out_dir as aiperf names it (the preset with dashes), its outcome
+ * a line of @summary. FALSE when the file could not be written. */
+static gboolean
+draw_preset (const IvPlotConfig *config, const IvSweep *sweep, gboolean multi, const char *name,
+             const IvExportOptions *eo, const char *ext, const char *out_dir, GString *summary, guint *written)
+{
+  const IvPlotSpec *spec = iv_plot_config_get (config, multi, name);
+  g_autofree char *reason = NULL, *file = NULL, *path = NULL;
+  g_autoptr (GError) error = NULL;
+  IvChart *chart;
+  IvFigure figure = { iv_chart_render, NULL, name, NULL };
+  gboolean ok;
+
+  if (!spec)
+    {
+      g_string_append_printf (summary, _("%s: skipped, the preset is not defined\n"), name);
+      return TRUE;
+    }
+  if (!(chart = iv_runs_chart (spec, sweep, sweep->runs->pdata[0], &reason)))
+    {
+      g_string_append_printf (summary, _("%s: skipped, %s\n"), name, reason);
+      return TRUE;
+    }
+  file = g_strdup_printf ("%s.%s", name, ext);
+  g_strdelimit (file, "_", '-');
+  path = g_build_filename (out_dir, file, NULL);
+  figure.data = chart;
+  if ((ok = iv_export_to_file (&figure, eo, path, &error)))
+    {
+      g_string_append_printf (summary, "%s: %s\n", name, file);
+      (*written)++;
+    }
+  else
+    {
+      g_string_append_printf (summary, _("%s: failed, %s\n"), name, error->message);
+      fprintf (stderr, "inferview plot: %s\n", error->message);
+    }
+  iv_chart_free (chart);
+  return ok;
+}
+
 int
 _iv_cli_plot (int argc, char **argv)
 {
-  g_auto (GStrv) paths = NULL;
+  g_auto (GStrv) paths = NULL, wanted = NULL;
   g_autofree char *out_dir = NULL, *format = NULL, *theme = NULL, *config_path = NULL;
+  gboolean list = FALSE;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir, N_("Write the plots to DIR (default PATH/plots/)"), "DIR" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format, N_("png (default), pdf or svg"), "FORMAT" },
     { "theme", 0, 0, G_OPTION_ARG_STRING, &theme, N_("light (default) or dark"), "THEME" },
     { "config", 0, 0, G_OPTION_ARG_FILENAME, &config_path, N_("An aiperf plot configuration (YAML)"), "FILE" },
+    { "plot", 0, 0, G_OPTION_ARG_STRING_ARRAY, &wanted,
+      N_("Draw this preset instead of the defaults (repeatable; “all” for every one)"), "NAME" },
+    { "list", 0, 0, G_OPTION_ARG_NONE, &list, N_("List the presets for these runs and draw nothing"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_("PATH…") },
     { NULL },
   };
   g_autoptr (GError) error = NULL;
   g_autoptr (IvSweep) sweep = NULL;
   g_autoptr (IvPlotConfig) config = NULL;
+  g_autoptr (GPtrArray) names = NULL;
   g_autoptr (GString) summary = g_string_new (NULL);
   g_autofree char *summary_path = NULL;
   IvExportOptions eo;
   const char *ext;
   gboolean multi;
-  GPtrArray *names;
   guint written = 0, failed = 0;
 
-  if (!_iv_cli_parse ("plot", _("Draw every default plot of the runs under the paths, as `aiperf plot` does."),
-                      entries, &argc, &argv))
+  if (!_iv_cli_parse ("plot", _("Draw every default plot of the runs under the paths, as `aiperf plot` does, "
+                                "or the presets --plot names."), entries, &argc, &argv))
     return IV_EXIT_USAGE;
   if (!paths || !paths[0])
     return _iv_cli_usage_error ("plot", "%s", _("name at least one run or sweep folder"));
@@ -61,8 +179,7 @@ _iv_cli_plot (int argc, char **argv)
   eo.format = g_str_equal (ext, "pdf") ? IV_EXPORT_PDF : g_str_equal (ext, "svg") ? IV_EXPORT_SVG : IV_EXPORT_PNG;
   eo.render.theme = theme && g_str_equal (theme, "dark") ? IV_THEME_DARK : IV_THEME_LIGHT;
 
-  sweep = iv_sweep_load ((const char *const *) paths, NULL, NULL, NULL, &error);
-  if (!sweep)
+  if (!(sweep = iv_sweep_load ((const char *const *) paths, NULL, NULL, NULL, &error)))
     {
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
@@ -70,71 +187,30 @@ _iv_cli_plot (int argc, char **argv)
   for (guint i = 0; i < sweep->warnings->len; i++)
     fprintf (stderr, "inferview plot: %s\n", (const char *) sweep->warnings->pdata[i]);
   multi = sweep->runs->len > 1;
-  config = iv_plot_config_find (config_path, multi ? NULL : ((IvRun *) sweep->runs->pdata[0])->path, &error);
-  if (!config)
+  if (!(config = iv_plot_config_find (config_path, multi ? NULL : ((IvRun *) sweep->runs->pdata[0])->path, &error)))
     {
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
     }
   for (guint i = 0; i < config->warnings->len; i++)
     fprintf (stderr, "inferview plot: %s\n", (const char *) config->warnings->pdata[i]);
+  if (list)
+    {
+      list_presets (config, multi);
+      return IV_EXIT_OK;
+    }
+  if (!(names = chosen_presets (config, multi, wanted)))
+    return IV_EXIT_USAGE;
   if (!out_dir)
     out_dir = default_dir (paths[0]);
-  if (g_file_test (out_dir, G_FILE_TEST_EXISTS) && !g_file_test (out_dir, G_FILE_TEST_IS_DIR))
-    {
-      g_autofree char *display = g_filename_display_name (out_dir);
-      fprintf (stderr, _("inferview plot: %s: is a file; -o names the folder the plots go to\n"), display);
-      return IV_EXIT_BAD_INPUT;
-    }
-  if (g_mkdir_with_parents (out_dir, 0755) != 0)
-    {
-      g_autofree char *display = g_filename_display_name (out_dir);
-      fprintf (stderr, "inferview plot: %s: %s\n", display, g_strerror (errno));
-      return IV_EXIT_BAD_INPUT;
-    }
+  if (!prepare_dir (out_dir))
+    return IV_EXIT_BAD_INPUT;
 
   g_string_append_printf (summary, _("inferview plot: %s mode, %u run(s), configuration %s\n\n"),
                           multi ? "multi-run" : "single-run", sweep->runs->len, config->origin);
-  names = multi ? config->multi_defaults : config->single_defaults;
   for (guint i = 0; i < names->len; i++)
-    {
-      const char *name = names->pdata[i];
-      const IvPlotSpec *spec = iv_plot_config_get (config, multi, name);
-      g_autofree char *reason = NULL, *file = NULL, *path = NULL;
-      g_autoptr (GError) local = NULL;
-      IvChart *chart;
-
-      if (!spec)
-        {
-          g_string_append_printf (summary, _("%s: skipped, the preset is not defined\n"), name);
-          continue;
-        }
-      chart = iv_runs_chart (spec, sweep, sweep->runs->pdata[0], &reason);
-      if (!chart)
-        {
-          g_string_append_printf (summary, _("%s: skipped, %s\n"), name, reason);
-          continue;
-        }
-      /* aiperf's file names: the preset with dashes */
-      file = g_strdup_printf ("%s.%s", name, ext);
-      g_strdelimit (file, "_", '-');
-      path = g_build_filename (out_dir, file, NULL);
-      {
-        IvFigure figure = { iv_chart_render, chart, name, NULL };
-        if (iv_export_to_file (&figure, &eo, path, &local))
-          {
-            g_string_append_printf (summary, "%s: %s\n", name, file);
-            written++;
-          }
-        else
-          {
-            g_string_append_printf (summary, _("%s: failed, %s\n"), name, local->message);
-            fprintf (stderr, "inferview plot: %s\n", local->message);
-            failed++;
-          }
-      }
-      iv_chart_free (chart);
-    }
+    if (!draw_preset (config, sweep, multi, names->pdata[i], &eo, ext, out_dir, summary, &written))
+      failed++;
   summary_path = g_build_filename (out_dir, "summary.txt", NULL);
   if (!iv_atomic_file_set_contents (summary_path, summary->str, summary->len, &error))
     {

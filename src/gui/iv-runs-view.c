@@ -88,7 +88,7 @@ struct _IvRunsView
   guint run;                  /* G_MAXUINT: comparing */
   IvPlotConfig *config;
   GPtrArray *specs;           /* const IvPlotSpec*, parallel to plot_names */
-  GPtrArray *own_specs;       /* IvPlotSpec* the view made (extra plots), freed with it */
+  IvPlotSpec *custom_spec;    /* owned; self->custom points at it in multi-run mode */
   IvPlotSpec override;        /* the chosen preset with the state's statistic and grouping */
   IvRunsState *state;         /* statistic, grouping, log axes, picked requests */
   char *skip_reason;
@@ -313,18 +313,25 @@ fill_card (IvRunsView *self, const IvRun *r)
 
 /* ---- plots ---- */
 
+/* Any quantity against any other, its axes chosen beside the plot list: the one plot
+ * whose definition the window makes, since the user picks it there. */
 static IvPlotSpec *
-extra_spec (IvRunsView *self, const char *name, IvPlotType type, const char *title, const char *x, const char *y)
+custom_spec_new (void)
 {
   IvPlotSpec *s = g_new0 (IvPlotSpec, 1);
-  s->name = g_strdup (name);
-  s->type = type;
-  s->title = g_strdup (title);
-  s->x.metric = g_strdup (x);
-  s->y.metric = g_strdup (y);
+  s->name = g_strdup ("custom");
+  s->type = IV_PLOT_SCATTER_LINE;
+  s->title = g_strdup (_("Custom: Any Metric vs Any Metric…"));
   s->ci_level = 0.95;
-  g_ptr_array_add (self->own_specs, s);
   return s;
+}
+
+static void
+custom_spec_reset (IvPlotSpec *s)
+{
+  g_free (s->x.metric), g_free (s->y.metric);
+  s->x.metric = g_strdup ("concurrency");
+  s->y.metric = g_strdup ("time_to_first_token");
 }
 
 static void
@@ -381,47 +388,14 @@ fill_plot_choices (IvRunsView *self, gboolean multi)
 
   g_ptr_array_set_size (self->specs, 0);
   self->custom = NULL;
-  g_ptr_array_set_size (self->own_specs, 0);
+  /* The configuration's presets, then Inferview's own (iv_plot_config_load adds them). */
   for (guint i = 0; i < presets->len; i++)
     g_ptr_array_add (self->specs, presets->pdata[i]);
-  /* What aiperf plot lacks: distributions, ISL against OSL, runs side by side. */
-  if (!multi)
+  if (multi)
     {
-      g_ptr_array_add (self->specs, extra_spec (self, "ttft_distribution", IV_PLOT_HISTOGRAM,
-                                                _("Time to First Token Distribution"), NULL, "time_to_first_token"));
-      g_ptr_array_add (self->specs, extra_spec (self, "itl_distribution", IV_PLOT_HISTOGRAM,
-                                                _("Inter-Token Latency Distribution"), NULL, "inter_token_latency"));
-      g_ptr_array_add (self->specs, extra_spec (self, "latency_distribution", IV_PLOT_HISTOGRAM,
-                                                _("Request Latency Distribution"), NULL, "request_latency"));
-      g_ptr_array_add (self->specs, extra_spec (self, "ttft_cdf", IV_PLOT_CDF, _("Time to First Token CDF"), NULL,
-                                                "time_to_first_token"));
-      g_ptr_array_add (self->specs, extra_spec (self, "latency_cdf", IV_PLOT_CDF, _("Request Latency CDF"), NULL,
-                                                "request_latency"));
-      g_ptr_array_add (self->specs, extra_spec (self, "timeline_by_worker", IV_PLOT_REQUEST_TIMELINE,
-                                                _("Request Timeline by Worker"), NULL, "worker"));
-      g_ptr_array_add (self->specs, extra_spec (self, "isl_vs_osl", IV_PLOT_SCATTER, _("Input vs Output Length"),
-                                                "input_sequence_length", "output_sequence_length"));
-      g_ptr_array_add (self->specs, extra_spec (self, "gpu_power", IV_PLOT_GPU, _("GPU Power Over Time"), NULL,
-                                                "gpu_power_usage"));
-      g_ptr_array_add (self->specs, extra_spec (self, "gpu_memory", IV_PLOT_GPU, _("GPU Memory Over Time"), NULL,
-                                                "gpu_memory_used"));
-      g_ptr_array_add (self->specs, extra_spec (self, "gpu_temperature", IV_PLOT_GPU, _("GPU Temperature Over Time"),
-                                                NULL, "gpu_temperature"));
-      g_ptr_array_add (self->specs, extra_spec (self, "gpu_utilization", IV_PLOT_GPU, _("GPU Utilization Over Time"),
-                                                NULL, "gpu_utilization"));
-    }
-  else
-    {
-      g_ptr_array_add (self->specs, extra_spec (self, "ttft_per_run", IV_PLOT_BOX,
-                                                _("Time to First Token per Run"), NULL, "time_to_first_token"));
-      g_ptr_array_add (self->specs, extra_spec (self, "latency_per_run", IV_PLOT_BOX,
-                                                _("Request Latency per Run"), NULL, "request_latency"));
-      g_ptr_array_add (self->specs, extra_spec (self, "itl_vs_concurrency", IV_PLOT_SCATTER_LINE,
-                                                _("Inter-Token Latency vs Concurrency"), "concurrency",
-                                                "inter_token_latency"));
-      /* any quantity against any other: the last entry, its axes chosen beside it */
-      self->custom = extra_spec (self, "custom", IV_PLOT_SCATTER_LINE, _("Custom: Any Metric vs Any Metric…"),
-                                 "concurrency", "time_to_first_token");
+      /* the last entry, reset for each sweep */
+      self->custom = self->custom_spec;
+      custom_spec_reset (self->custom);
       g_ptr_array_add (self->specs, self->custom);
       fill_quantities (self);
     }
@@ -858,7 +832,7 @@ iv_runs_view_dispose (GObject *object)
   g_clear_object (&self->owner);
   g_clear_pointer (&self->config, iv_plot_config_free);
   g_clear_pointer (&self->specs, g_ptr_array_unref);
-  g_clear_pointer (&self->own_specs, g_ptr_array_unref);
+  g_clear_pointer (&self->custom_spec, spec_free);
   g_clear_pointer (&self->quantities, g_ptr_array_unref);
   g_clear_object (&self->state);
   g_clear_pointer (&self->skip_reason, g_free);
@@ -924,7 +898,7 @@ iv_runs_view_init (IvRunsView *self)
 {
   self->run = G_MAXUINT;
   self->specs = g_ptr_array_new ();
-  self->own_specs = g_ptr_array_new_with_free_func (spec_free);
+  self->custom_spec = custom_spec_new ();
   self->quantities = g_ptr_array_new_with_free_func (g_free);
 
   self->updating = TRUE;

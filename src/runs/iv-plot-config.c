@@ -12,6 +12,7 @@
 #include "iv-input.h"
 
 #define DEFAULT_RESOURCE "/io/github/inferview/Inferview/aiperf/default_plot_config.yaml"
+#define OWN_RESOURCE "/io/github/inferview/Inferview/aiperf/inferview_plots.yaml"
 
 static const struct
 {
@@ -385,23 +386,53 @@ iv_plot_config_default_text (void)
   return g_resources_lookup_data (DEFAULT_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
 }
 
+/* Inferview's own presets after @c's, those it does not define itself. */
+static void
+add_own_presets (IvPlotConfig *c)
+{
+  g_autoptr (GBytes) bytes = g_resources_lookup_data (OWN_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  g_autoptr (IvPlotConfig) own = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert (bytes);
+  own = parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "built-in", &error);
+  g_assert_no_error (error); /* ours, parsed by the tests */
+  for (int multi = 0; multi < 2; multi++)
+    {
+      GPtrArray *from = multi ? own->multi_plots : own->single_plots;
+      GPtrArray *into = multi ? c->multi_plots : c->single_plots;
+      for (guint i = 0; i < from->len; i++)
+        {
+          IvPlotSpec *s = from->pdata[i];
+          if (iv_plot_config_get (c, multi, s->name))
+            continue;
+          s->inferview = TRUE;
+          g_ptr_array_add (into, g_ptr_array_steal_index (from, i--));
+        }
+    }
+}
+
 IvPlotConfig *
 iv_plot_config_load (const char *path, GError **error)
 {
   g_autofree char *text = NULL;
+  IvPlotConfig *c;
   gsize len = 0;
 
   if (!path)
     {
       g_autoptr (GBytes) bytes = iv_plot_config_default_text ();
       g_assert (bytes);
-      return parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "built-in", error);
+      c = parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "built-in", error);
     }
   /* A plot configuration is a few kB; the cap keeps /dev/zero and friends out. */
-  text = iv_input_load_document (path, IV_INPUT_DOCUMENT_MAX, &len, error);
-  if (!text)
-    return NULL;
-  return parse (text, len, path, error);
+  else if ((text = iv_input_load_document (path, IV_INPUT_DOCUMENT_MAX, &len, error)))
+    c = parse (text, len, path, error);
+  else
+    c = NULL;
+  if (c)
+    add_own_presets (c);
+  return c;
 }
 
 IvPlotConfig *

@@ -2,7 +2,8 @@
  * (visualization.{multi_run_defaults, single_run_defaults, multi_run_plots,
  * single_run_plots}), read with libyaml. Found from --config, then
  * <run>/.aiperf-plot-config.yaml, then ~/.aiperf/plot_config.yaml, then the built-in
- * default (a copy of AIPerf's own). Unknown keys are warnings, never failures. */
+ * default (a copy of AIPerf's own); Inferview's own presets are added to whichever is
+ * read. Unknown keys are warnings, never failures. */
 #pragma once
 
 #include <glib.h>
@@ -45,6 +46,7 @@ typedef struct
   GStrv labels, groups;      /* runs: what labels points, what makes series */
   double ci_level;
   guint line;                /* where it is defined, for messages */
+  gboolean inferview;        /* one of Inferview's own presets, beyond the configuration */
 } IvPlotSpec;
 
 typedef struct
@@ -60,7 +62,9 @@ IvPlotConfig     *iv_plot_config_parse   (const char          *text,
                                           gsize                len,
                                           const char          *source,
                                           GError             **error);
-/* @path NULL: the built-in default. */
+/* @path NULL: the built-in default. Either way Inferview's own presets (distributions,
+ * CDFs, GPU telemetry, runs side by side: data/aiperf/inferview_plots.yaml) follow the
+ * configuration's, except where it defines one of the same name. */
 IvPlotConfig     *iv_plot_config_load    (const char          *path,
                                           GError             **error);
 /* The configuration that applies to a plot of @run_dir: @explicit_path if given, else the
