@@ -18,57 +18,16 @@
 #include "iv-window-private.h"
 #include "iv-run-series.h"
 #include "iv-test-util.h"
+#include "iv-gui-test-util.h"
 
 static IvApplication *app;
 static IvWindow *window;
 static char *tmpdir;
 
 static gboolean
-timed_out (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop until @done says so, for at most @seconds. */
-static gboolean
-wait_for (gboolean (*done) (gpointer), gpointer data, guint seconds)
-{
-  gboolean expired = FALSE;
-  guint id = g_timeout_add_seconds (seconds, timed_out, &expired);
-
-  while (!done (data) && !expired)
-    g_main_context_iteration (NULL, TRUE);
-  if (!expired)
-    g_source_remove (id);
-  return done (data);
-}
-
-static gboolean
 is_mapped (gpointer data)
 {
   return gtk_widget_get_mapped (GTK_WIDGET (data));
-}
-
-static gboolean
-none_loading (gpointer data)
-{
-  GListModel *docs = iv_window_get_documents (window);
-  for (guint i = 0; i < g_list_model_get_n_items (docs); i++)
-    {
-      g_autoptr (IvDocument) doc = g_list_model_get_item (docs, i);
-      if (iv_document_get_state (doc) == IV_DOCUMENT_LOADING)
-        return FALSE;
-    }
-  return TRUE;
-}
-
-static void
-settle (void)
-{
-  g_assert_true (wait_for (none_loading, NULL, 20));
-  while (g_main_context_pending (NULL))
-    g_main_context_iteration (NULL, FALSE);
 }
 
 static void
@@ -83,6 +42,14 @@ flag_set (gpointer data)
   return *(gboolean *) data;
 }
 
+#define wait_for iv_gui_wait_for
+
+static void
+settle (void)
+{
+  iv_gui_settle (window);
+}
+
 static IvDocument *
 doc_at (guint i)
 {
@@ -95,18 +62,7 @@ sample (const char *rel)
   return g_build_filename (g_getenv ("IV_SAMPLES_DIR"), rel, NULL);
 }
 
-static void
-open_paths (const char *first, ...)
-{
-  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
-  va_list ap;
-
-  va_start (ap, first);
-  for (const char *p = first; p; p = va_arg (ap, const char *))
-    g_ptr_array_add (files, g_file_new_for_path (p));
-  va_end (ap);
-  iv_window_open (window, (GFile **) files->pdata, (int) files->len);
-}
+#define open_paths(...) iv_gui_open_paths (window, __VA_ARGS__)
 
 static void
 test_window_opens (void)
@@ -554,52 +510,13 @@ test_preferences_and_about (void)
   g_list_free (tops);
 }
 
-/* Lets the window lay out and paint one frame, so every child has an allocation. */
-static void
-wait_for_paint (void)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
-  gboolean painted = FALSE;
-  gulong id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &painted);
-
-  gtk_widget_queue_draw (GTK_WIDGET (window));
-  g_assert_true (wait_for (flag_set, &painted, 10));
-  g_signal_handler_disconnect (clock, id);
-}
 
 static void
 test_screenshot_not_blank (void)
 {
-  /* Snapshot the window's children the way a frame does (a widget paintable of a
-   * toplevel stays empty until a compositor asks for it). */
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  int w = gtk_widget_get_width (GTK_WIDGET (window));
-  int h = gtk_widget_get_height (GTK_WIDGET (window));
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
-  g_autofree guchar *pixels = NULL;
-  g_autoptr (GHashTable) colours = g_hash_table_new (NULL, NULL);
-  const char *out = g_getenv ("IV_SCREENSHOT");
-
-  g_assert_cmpint (w, >, 300);
-  wait_for_paint ();
-  gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 1, 1, 1, 1 },
-                             &GRAPHENE_RECT_INIT (0, 0, w, h));
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (window)); child;
-       child = gtk_widget_get_next_sibling (child))
-    if (gtk_widget_get_mapped (child))
-      gtk_widget_snapshot_child (GTK_WIDGET (window), child, snapshot);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node, NULL);
-  pixels = g_malloc ((gsize) w * h * 4);
-  gdk_texture_download (texture, pixels, (gsize) w * 4);
-  for (int i = 0; i < w * h; i += 7)
-    g_hash_table_add (colours, GUINT_TO_POINTER (((guint32 *) pixels)[i]));
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), >, 300);
   /* Text, icons and the sidebar give a real window hundreds of colours. */
-  g_assert_cmpuint (g_hash_table_size (colours), >, 50);
-  if (out)
-    g_assert_true (gdk_texture_save_to_png (texture, out));
+  g_assert_cmpuint (iv_gui_snapshot (window, g_getenv ("IV_SCREENSHOT")), >, 50);
 }
 
 

@@ -231,7 +231,11 @@ update_details (IvTimelineView *self)
         continue;
       label = g_strdup_printf (f->from == s ? _("Flow to %s →") : _("← Flow from %s"),
                                iv_trace_string (t, t->name[other]));
+      /* Kernel names run to hundreds of characters: ellipsized, whole in the tooltip, so
+       * a selection can never widen the window. */
       button = gtk_button_new_with_label (label);
+      gtk_label_set_ellipsize (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_widget_set_tooltip_text (button, label);
       gtk_widget_add_css_class (button, "flat");
       g_object_set_data (G_OBJECT (button), "iv-slice", GSIZE_TO_POINTER (other));
       g_signal_connect (button, "clicked", G_CALLBACK (on_follow_flow), self);

@@ -259,10 +259,20 @@ iv_window_open (IvWindow *self, GFile **files, int n_files)
     }
 }
 
+/* Folded, the sidebar is a modal overlay over the workspace: a choice in it closes it,
+ * so what was chosen can be seen. */
+static void
+close_folded_sidebar (IvWindow *self)
+{
+  if (adw_flap_get_folded (self->flap))
+    g_object_set (self, "sidebar-visible", FALSE, NULL);
+}
+
 static void
 on_sidebar_activated (IvSidebar *sidebar, IvDocument *document, IvWindow *self)
 {
   iv_window_select (self, document);
+  close_folded_sidebar (self);
 }
 
 /* The sidebar's model presets and saved configurations open in the Model workspace. */
@@ -271,6 +281,7 @@ on_sidebar_preset (IvSidebar *sidebar, const char *name, IvWindow *self)
 {
   adw_view_stack_set_visible_child_name (self->view_stack, "model");
   iv_model_view_select_model (iv_workspace_page_get_model_view (self->model_page), name);
+  close_folded_sidebar (self);
 }
 
 static void
@@ -282,6 +293,25 @@ on_sidebar_saved (IvSidebar *sidebar, guint index, IvWindow *self)
   adw_view_stack_set_visible_child_name (self->view_stack, "model");
   if (!iv_model_view_load_saved (view, index, &error))
     iv_window_toast (self, error->message);
+  close_folded_sidebar (self);
+}
+
+/* "sidebar-visible" is whether the flap shows now; the setting keeps the choice made
+ * with room for it. Folding hides the overlay; unfolding brings back that choice. */
+static void
+on_folded_changed (IvWindow *self)
+{
+  g_object_set (self, "sidebar-visible",
+                !adw_flap_get_folded (self->flap) && g_settings_get_boolean (self->settings, "sidebar-visible"),
+                NULL);
+}
+
+static void
+on_sidebar_visible_changed (IvWindow *self)
+{
+  if (!adw_flap_get_folded (self->flap)
+      && g_settings_get_boolean (self->settings, "sidebar-visible") != self->sidebar_visible)
+    g_settings_set_boolean (self->settings, "sidebar-visible", self->sidebar_visible);
 }
 
 static void
@@ -480,10 +510,11 @@ iv_window_init (IvWindow *self)
                                g_settings_get_int (self->settings, "window-height"));
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
-  g_settings_bind (self->settings, "sidebar-visible", self, "sidebar-visible",
-                   G_SETTINGS_BIND_DEFAULT);
+  self->sidebar_visible = g_settings_get_boolean (self->settings, "sidebar-visible");
   g_object_bind_property (self, "sidebar-visible", self->flap, "reveal-flap",
                           G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
+  g_signal_connect_swapped (self, "notify::sidebar-visible", G_CALLBACK (on_sidebar_visible_changed), self);
+  g_signal_connect_swapped (self->flap, "notify::folded", G_CALLBACK (on_folded_changed), self);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);

@@ -1,0 +1,113 @@
+/* iv-gui-test-util.c: see the header. */
+#include "iv-gui-test-util.h"
+
+#include "iv-document.h"
+
+static gboolean
+timed_out (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+gboolean
+iv_gui_wait_for (gboolean (*done) (gpointer), gpointer data, guint seconds)
+{
+  gboolean expired = FALSE;
+  guint id = g_timeout_add_seconds (seconds, timed_out, &expired);
+
+  while (!done (data) && !expired)
+    g_main_context_iteration (NULL, TRUE);
+  if (!expired)
+    g_source_remove (id);
+  return done (data);
+}
+
+static gboolean
+none_loading (gpointer data)
+{
+  GListModel *docs = iv_window_get_documents (data);
+  for (guint i = 0; i < g_list_model_get_n_items (docs); i++)
+    {
+      g_autoptr (IvDocument) doc = g_list_model_get_item (docs, i);
+      if (iv_document_get_state (doc) == IV_DOCUMENT_LOADING)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+void
+iv_gui_settle (IvWindow *window)
+{
+  g_assert_true (iv_gui_wait_for (none_loading, window, 20));
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static void
+on_after_paint (GdkFrameClock *clock, gpointer data)
+{
+  *(gboolean *) data = TRUE;
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+void
+iv_gui_wait_for_paint (IvWindow *window)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  gboolean painted = FALSE;
+  gulong id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &painted);
+
+  gtk_widget_queue_draw (GTK_WIDGET (window));
+  g_assert_true (iv_gui_wait_for (flag_set, &painted, 10));
+  g_signal_handler_disconnect (clock, id);
+}
+
+void
+iv_gui_open_paths (IvWindow *window, const char *first, ...)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  va_list ap;
+
+  va_start (ap, first);
+  for (const char *p = first; p; p = va_arg (ap, const char *))
+    g_ptr_array_add (files, g_file_new_for_path (p));
+  va_end (ap);
+  iv_window_open (window, (GFile **) files->pdata, (int) files->len);
+}
+
+guint
+iv_gui_snapshot (IvWindow *window, const char *png)
+{
+  /* Snapshot the window's children the way a frame does (a widget paintable of a
+   * toplevel stays empty until a compositor asks for it). */
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  int w = gtk_widget_get_width (GTK_WIDGET (window));
+  int h = gtk_widget_get_height (GTK_WIDGET (window));
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree guchar *pixels = NULL;
+  g_autoptr (GHashTable) colours = g_hash_table_new (NULL, NULL);
+
+  iv_gui_wait_for_paint (window);
+  gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 1, 1, 1, 1 }, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (window)); child;
+       child = gtk_widget_get_next_sibling (child))
+    if (gtk_widget_get_mapped (child))
+      gtk_widget_snapshot_child (GTK_WIDGET (window), child, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node, NULL);
+  pixels = g_malloc ((gsize) w * h * 4);
+  gdk_texture_download (texture, pixels, (gsize) w * 4);
+  for (int i = 0; i < w * h; i += 7)
+    g_hash_table_add (colours, GUINT_TO_POINTER (((guint32 *) pixels)[i]));
+  if (png)
+    g_assert_true (gdk_texture_save_to_png (texture, png));
+  return g_hash_table_size (colours);
+}
