@@ -625,6 +625,17 @@ has_label_containing (GtkWidget *root, const char *text)
   return FALSE;
 }
 
+/* A label under @root whose text contains @needle. */
+static gboolean
+some_label_contains (GtkWidget *root, const char *needle)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    if ((GTK_IS_LABEL (c) && strstr (gtk_label_get_text (GTK_LABEL (c)), needle))
+        || some_label_contains (c, needle))
+      return TRUE;
+  return FALSE;
+}
+
 static cairo_surface_t *
 render_view_figure (IvModelView *view)
 {
@@ -710,8 +721,10 @@ test_model_view (void)
     g_object_set (state, "mode", IV_MODE_DECODE, NULL);
     g_assert_cmpuint (gtk_drop_down_get_selected (mode), ==, 1);
     g_assert_cmpint (iv_model_view_get_result (view)->config.mode, ==, IV_MODE_DECODE);
+    g_assert_cmpint (iv_model_view_get_result (view)->config.T, ==, 1);   /* one token per step */
     gtk_drop_down_set_selected (mode, 0);
     g_assert_cmpint (iv_model_view_get_result (view)->config.mode, ==, IV_MODE_PREFILL);
+    g_assert_cmpint (iv_model_view_get_result (view)->config.T, ==, 8192); /* the prefill's T_q back */
     gtk_drop_down_set_selected (weights, 2);  /* 1 B */
     g_object_get (state, "weight-bytes", &bytes, NULL);
     g_assert_cmpfloat (bytes, ==, 1);
@@ -722,13 +735,36 @@ test_model_view (void)
 
   gtk_range_set_value (tp, 3);             /* TP = 8 */
   g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 8);
+  /* The answer first: the result bar shows the step, tokens/s (SI, never e-notation),
+   * the memory badge in the colour of its verdict and the idle PEs. */
+  {
+    GtkWidget *bar = iv_model_view_get_result_bar (view);
+    const IvResult *res = iv_model_view_get_result (view);
+    g_autofree char *step = iv_units_format_seconds (res->step_s);
+    g_autofree char *tps = iv_units_format_si (res->tokens_per_s, NULL);
+    g_autofree char *idle = g_strdup_printf ("%" G_GINT64_FORMAT, res->idle_pes);
+    g_assert_true (has_label (bar, step));
+    g_assert_true (has_label (bar, tps));
+    g_assert_null (strchr (tps, 'e'));
+    g_assert_true (has_label (bar, idle));
+    g_assert_true (some_label_contains (bar, res->fits ? "fits ·" : "does not fit ·"));
+    g_assert_false (some_label_contains (bar, "Not updated"));
+  }
   gtk_range_set_value (tp, 6);             /* TP = 64 on PEs: ring4 cubes have 16 */
   g_assert_nonnull (iv_model_view_get_error (view));
   g_assert_nonnull (strstr (iv_model_view_get_error (view), "TP=64"));
   g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 8);
   g_assert_nonnull (iv_workspace_page_get_figure (page));
+  /* stale: the last answer dimmed, the reason beside it */
+  {
+    GtkWidget *bar = iv_model_view_get_result_bar (view);
+    g_assert_true (some_label_contains (bar, "Not updated: "));
+    g_assert_true (some_label_contains (bar, "TP=64"));
+    g_assert_true (gtk_widget_has_css_class (gtk_widget_get_first_child (bar), "iv-stale"));
+  }
   gtk_range_set_value (tp, 2);
   g_assert_null (iv_model_view_get_error (view));
+  g_assert_false (gtk_widget_has_css_class (gtk_widget_get_first_child (iv_model_view_get_result_bar (view)), "iv-stale"));
 
   /* Hardware details: TP 32 on PEs does not fit ring4's 16 PEs per cube until the cube
    * is edited to 32; then the result runs on the edited SIP, whose TP slider reaches 128. */

@@ -1249,6 +1249,32 @@ test_model_state (void)
     g_assert_nonnull (edited->hardware_spec);
     g_assert_cmpstr (edited->hf_config, ==, "/m/config.json");
   }
+
+  /* Choosing the mode on its own: prefill brings back its T_q (the 8192 it opened on,
+   * the configuration above was a decode), decode makes it 1; one "changed" each. */
+  {
+    gint64 tq;
+    g_object_set (st, "mode", IV_MODE_PREFILL, NULL);
+    g_object_get (st, "tq", &tq, NULL);
+    g_assert_cmpint (tq, ==, 8192);
+    g_assert_cmpuint (changes, ==, 5);
+    g_object_set (st, "tq", (gint64) 2048, NULL);
+    g_object_set (st, "mode", IV_MODE_DECODE, NULL);
+    g_object_get (st, "tq", &tq, NULL);
+    g_assert_cmpint (tq, ==, 1);
+    g_assert_cmpuint (changes, ==, 7);
+    g_object_set (st, "tq", (gint64) 4, NULL);   /* a decode step of 4 (speculation) is kept */
+    g_object_get (st, "tq", &tq, NULL);
+    g_assert_cmpint (tq, ==, 4);
+    g_object_set (st, "mode", IV_MODE_PREFILL, NULL);
+    g_object_get (st, "tq", &tq, NULL);
+    g_assert_cmpint (tq, ==, 2048);
+    /* a whole configuration keeps its own T_q, whatever its mode */
+    c.mode = IV_MODE_DECODE, c.T = 4;
+    iv_model_state_set_config (st, &c);
+    g_object_get (st, "tq", &tq, NULL);
+    g_assert_cmpint (tq, ==, 4);
+  }
 }
 
 /* Compare: the best of each numeric row is the right configuration, equal values have no

@@ -49,6 +49,30 @@ test_count (void)
   check (iv_units_format_count (0.25), "0.25");
 }
 
+static void
+test_si (void)
+{
+  check (iv_units_format_si (3.2e13, "FLOP/s"), "32 TFLOP/s");
+  check (iv_units_format_si (1.5e-4, "W"), "150 µW");
+  check (iv_units_format_si (20110, NULL), "20.1k");
+  check (iv_units_format_si (999.96, NULL), "1k");
+  check (iv_units_format_si (999.4, "W"), "999 W");
+  check (iv_units_format_si (0.95, NULL), "0.95");
+  check (iv_units_format_si (0.000123, NULL), "0.000123");
+  check (iv_units_format_si (1.234e-7, ""), "0.000000123");
+  check (iv_units_format_si (-4.5e9, "B/s"), "-4.5 GB/s");
+  check (iv_units_format_si (0, "FLOP"), "0 FLOP");
+  check (iv_units_format_si (12, NULL), "12");
+  check (iv_units_format_si (2.5e21, "FLOP"), "2500 EFLOP");
+  check (iv_units_format_si (INFINITY, "W"), "–");
+  check (iv_units_format_compact (1024), "1024");
+  check (iv_units_format_compact (3.2e13), "32T");
+  check (iv_units_format_compact (0.8), "0.8");
+  check (iv_units_format_compact (1e-7), "100n");
+  check (iv_units_format_compact (1234567), "1.23M");
+  check (iv_units_format_compact (-2.5e-4), "-250µ");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -56,5 +80,6 @@ main (int argc, char **argv)
   g_test_add_func ("/units/seconds", test_seconds);
   g_test_add_func ("/units/bytes", test_bytes);
   g_test_add_func ("/units/count", test_count);
+  g_test_add_func ("/units/si", test_si);
   return g_test_run ();
 }

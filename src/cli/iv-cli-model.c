@@ -340,7 +340,8 @@ print_table (const IvResult *r)
     g_autofree char *w = iv_units_format_bytes (r->weights_bytes_per_pe);
     g_autofree char *kv = iv_units_format_bytes (r->kv_bytes_per_pe);
     g_autofree char *cap = iv_units_format_bytes (r->capacity_bytes_per_pe);
-    printf ("\nLM head %s · step %s · %.4g tokens/s\n", lm, step, r->tokens_per_s);
+    g_autofree char *tps = iv_units_format_si (r->tokens_per_s, NULL);
+    printf ("\nLM head %s · step %s · %s tokens/s\n", lm, step, tps);
     printf ("memory per PE: weights %s + KV %s of %s: %s\n", w, kv, cap,
             r->fits ? "fits" : "DOES NOT FIT");
     printf ("idle: %" G_GINT64_FORMAT " PEs, %" G_GINT64_FORMAT " cubes\n", r->idle_pes, r->idle_cubes);
@@ -656,10 +657,11 @@ _iv_cli_hardware (int argc, char **argv)
     {
       const IvHardware *hw = presets->pdata[i];
       g_autofree char *bw = iv_units_format_bytes (hw->BW), *mem = iv_units_format_bytes (hw->M_pe);
+      g_autofree char *flops = iv_units_format_si (hw->P_c, "FLOP/s");
       printf ("%-10s %-8s %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT " cubes × %" G_GINT64_FORMAT
-              " PEs · %.3g TFLOP/s, %s/s, %s per PE\n  %s\n",
+              " PEs · %s, %s/s, %s per PE\n  %s\n",
               hw->name, iv_topology_to_string (hw->topology), hw->X, hw->Y, hw->n_pe,
-              hw->P_c / 1e12, bw, mem, hw->description);
+              flops, bw, mem, hw->description);
     }
   return IV_EXIT_OK;
 }

@@ -14,6 +14,7 @@
 #include "iv-json-writer.h"
 #include "iv-cli.h"
 #include "iv-sweep.h"
+#include "iv-units.h"
 
 /* NaN is not JSON: an absent number is null. */
 static void
@@ -131,9 +132,15 @@ print_text (const IvSweep *s)
       printf ("%-32s %-24s %6" G_GSIZE_FORMAT " requests %4" G_GSIZE_FORMAT " errors", label,
               r->model ? r->model : "–", r->n_requests, r->n_errors);
       if (has_ttft)
-        printf ("  TTFT p50 %.4g %s", ttft.p50, ttft.unit ? ttft.unit : "");
+        {
+          g_autofree char *v = iv_units_format_si (ttft.p50, NULL);
+          printf ("  TTFT p50 %s %s", v, ttft.unit ? ttft.unit : "");
+        }
       if (has_lat)
-        printf ("  latency p99 %.4g %s", lat.p99, lat.unit ? lat.unit : "");
+        {
+          g_autofree char *v = iv_units_format_si (lat.p99, NULL);
+          printf ("  latency p99 %s %s", v, lat.unit ? lat.unit : "");
+        }
       printf ("\n");
       iv_metric_summary_clear (&ttft);
       iv_metric_summary_clear (&lat);

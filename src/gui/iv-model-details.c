@@ -21,8 +21,8 @@ format_value (const char *unit, double value)
   if (g_strcmp0 (unit, "s") == 0)
     return iv_units_format_seconds (value);
   if (!unit || g_str_equal (unit, "–"))
-    return g_strdup_printf ("%.6g", value);
-  return g_strdup_printf ("%.6g %s", value, unit);
+    return iv_units_format_si (value, NULL);
+  return iv_units_format_si (value, unit);
 }
 
 static GtkWidget *

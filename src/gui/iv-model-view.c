@@ -81,7 +81,9 @@ struct _IvModelView
   GtkDropDown *kind_drop;
   GtkStringList *kind_names;
   GtkLabel *error_label;
-  GtkLabel *summary_label;
+  GtkWidget *result_bar;
+  GtkLabel *result_step, *result_step_caption, *result_tps, *result_memory, *result_memory_caption;
+  GtkLabel *result_idle, *result_idle_caption, *result_stale;
   GtkStack *figure_stack;
   GtkWidget *areas[G_N_ELEMENTS (figure_info)];
   GtkWidget *details_box;     /* holds the Details page, rebuilt when shown and stale */
@@ -273,6 +275,63 @@ sync_kinds (IvModelView *self)
   self->model_figure.kind = MIN (iv_model_state_get_layer_kind (self->state), self->result.n_kinds - 1);
 }
 
+/* The result bar: the step (what it means in this mode), tokens/s, memory per PE against
+ * its capacity as a badge, the idle PEs. */
+static void
+show_result (IvModelView *self, const IvResult *r)
+{
+  double used = r->weights_bytes_per_pe + r->kv_bytes_per_pe + r->act_bytes_per_pe;
+  g_autofree char *step = iv_units_format_seconds (r->step_s);
+  g_autofree char *tps = iv_units_format_si (r->tokens_per_s, NULL);
+  g_autofree char *mem = iv_units_format_bytes (used), *cap = iv_units_format_bytes (r->capacity_bytes_per_pe);
+  g_autofree char *memory = NULL, *memory_caption = NULL, *step_caption = NULL, *idle = NULL, *idle_caption = NULL;
+  gint64 all = r->hw->X * r->hw->Y * r->hw->n_pe;
+
+  if (r->config.mode == IV_MODE_PREFILL)
+    step_caption = g_strdup_printf (_("to first token · %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT " tokens"),
+                                    r->config.B, r->config.T);
+  else
+    step_caption = g_strdup_printf (_("per token · %" G_GINT64_FORMAT " seq. at %" G_GINT64_FORMAT),
+                                    r->config.B, r->config.P);
+  memory = r->fits ? g_strdup_printf (_("fits · %.0f %%"), 100 * used / MAX (r->capacity_bytes_per_pe, 1))
+                   : g_strdup_printf (_("does not fit · %.0f %%"), 100 * used / MAX (r->capacity_bytes_per_pe, 1));
+  memory_caption = g_strdup_printf (_("%s of %s per PE"), mem, cap);
+  idle = g_strdup_printf ("%" G_GINT64_FORMAT, r->idle_pes);
+  idle_caption = g_strdup_printf (_("of %" G_GINT64_FORMAT " PEs idle"), all);
+  gtk_label_set_text (self->result_step, step);
+  gtk_label_set_text (self->result_step_caption, step_caption);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->result_step_caption), step_caption);
+  gtk_label_set_text (self->result_tps, tps);
+  gtk_label_set_text (self->result_memory, memory);
+  gtk_label_set_text (self->result_memory_caption, memory_caption);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->result_memory), r->fits ? "error" : "success");
+  gtk_widget_add_css_class (GTK_WIDGET (self->result_memory), r->fits ? "success" : "error");
+  gtk_label_set_text (self->result_idle, idle);
+  gtk_label_set_text (self->result_idle_caption, idle_caption);
+}
+
+/* While the settings cannot be evaluated, the last answer stays, dimmed, with the reason
+ * beside it: never a stale number that looks current. */
+static void
+show_stale (IvModelView *self)
+{
+  gboolean stale = self->error != NULL;
+  g_autofree char *why = stale ? g_strdup_printf (_("Not updated: %s"), self->error) : NULL;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (self->result_bar); c; c = gtk_widget_get_next_sibling (c))
+    if (c != GTK_WIDGET (self->result_stale))
+      {
+        if (stale)
+          gtk_widget_add_css_class (c, "iv-stale");
+        else
+          gtk_widget_remove_css_class (c, "iv-stale");
+      }
+  gtk_label_set_text (self->result_stale, why ? why : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->result_stale), why);
+  gtk_widget_set_visible (GTK_WIDGET (self->result_stale), stale);
+  gtk_widget_set_visible (self->result_bar, self->has_result || stale);
+}
+
 static void
 recompute (IvModelView *self)
 {
@@ -297,16 +356,12 @@ recompute (IvModelView *self)
     }
   else if (iv_model_evaluate (model, hw, &c, &r))
     {
-      g_autofree char *step = iv_units_format_seconds (r.step_s);
-      g_autofree char *summary = NULL;
       self->result = r;
       self->has_result = TRUE;
       self->details_stale = TRUE;
       self->stages_stale = TRUE;
       sync_kinds (self);
-      summary = g_strdup_printf (_("Step %s · %.4g tokens/s · %s"), step, r.tokens_per_s,
-                                 r.fits ? _("fits in memory") : _("does not fit in memory"));
-      gtk_label_set_text (self->summary_label, summary);
+      show_result (self, &r);
       gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
     }
   else
@@ -315,6 +370,7 @@ recompute (IvModelView *self)
       gtk_label_set_text (self->error_label, r.error);
       gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
     }
+  show_stale (self);
   redraw (self);
   g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
@@ -644,13 +700,9 @@ on_page_changed (IvModelView *self)
   if (!self->figure_stack || !self->tabs)
     return;
   name = gtk_stack_get_visible_child_name (self->figure_stack);
-  /* Each button sits in a GtkFlowBoxChild. */
-  for (GtkWidget *c = gtk_widget_get_first_child (self->tabs); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *b = gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (c));
-      if (g_strcmp0 (gtk_widget_get_name (b), name) == 0)
-        gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (b), TRUE);
-    }
+  for (GtkWidget *b = gtk_widget_get_first_child (self->tabs); b; b = gtk_widget_get_next_sibling (b))
+    if (g_strcmp0 (gtk_widget_get_name (b), name) == 0)
+      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (b), TRUE);
   redraw (self);
 }
 
@@ -726,7 +778,15 @@ iv_model_view_class_init (IvModelViewClass *klass)
   CHILD (kind_drop);
   CHILD (kind_names);
   CHILD (error_label);
-  CHILD (summary_label);
+  CHILD (result_bar);
+  CHILD (result_step);
+  CHILD (result_step_caption);
+  CHILD (result_tps);
+  CHILD (result_memory);
+  CHILD (result_memory_caption);
+  CHILD (result_idle);
+  CHILD (result_idle_caption);
+  CHILD (result_stale);
   CHILD (figure_stack);
   CHILD (details_box);
   CHILD (stages);
@@ -967,4 +1027,11 @@ iv_model_view_get_state (IvModelView *self)
 {
   g_return_val_if_fail (IV_IS_MODEL_VIEW (self), NULL);
   return self->state;
+}
+
+GtkWidget *
+iv_model_view_get_result_bar (IvModelView *self)
+{
+  g_return_val_if_fail (IV_IS_MODEL_VIEW (self), NULL);
+  return self->result_bar;
 }

@@ -44,5 +44,7 @@ char           *iv_model_view_get_compare_csv (IvModelView *self);
 
 /* The configuration the controls are bound to (owned by the view). */
 IvModelState   *iv_model_view_get_state     (IvModelView  *self);
+/* The bar of the result's headline figures above the tabs. */
+GtkWidget      *iv_model_view_get_result_bar (IvModelView *self);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include "iv-render-runs.h"
 #include "iv-run-series.h"
 #include "iv-runs-state.h"
+#include "iv-units.h"
 
 /* ---- a table row: text cells, and numbers to sort by ---------------------------------- */
 
@@ -121,7 +122,8 @@ number_text (double v, const char *unit)
 {
   if (!isfinite (v))
     return g_strdup ("–");
-  return unit && *unit ? g_strdup_printf ("%.4g %s", v, unit) : g_strdup_printf ("%.4g", v);
+  g_autofree char *num = iv_units_format_si (v, NULL);
+  return unit && *unit ? g_strdup_printf ("%s %s", num, unit) : g_steal_pointer (&num);
 }
 
 /* ---- tables ---- */
@@ -484,7 +486,8 @@ describe_selection (IvRunsView *self)
   for (guint j = 0; j < picked->len && j < 3; j++)
     {
       guint32 i = g_array_index (picked, guint32, j);
-      g_string_append_printf (text, _(" · #%u: TTFT %.4g ms, latency %.4g ms"), rank[i] + 1, ttft[i], lat[i]);
+      g_autofree char *tt = iv_units_format_seconds (ttft[i] * 1e-3), *lt = iv_units_format_seconds (lat[i] * 1e-3);
+      g_string_append_printf (text, _(" · #%u: TTFT %s, latency %s"), rank[i] + 1, tt, lt);
     }
   if (picked->len > 3)
     g_string_append (text, " …");

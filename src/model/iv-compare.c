@@ -170,7 +170,7 @@ iv_compare_build (const IvResult *const *results, const char *const *names, guin
 
   add_section (t, "Result");
   NUM_ROW ("step time", FALSE, r->step_s, iv_units_format_seconds (v));
-  NUM_ROW ("tokens/s", TRUE, r->tokens_per_s, g_strdup_printf ("%.4g", v));
+  NUM_ROW ("tokens/s", TRUE, r->tokens_per_s, iv_units_format_si (v, NULL));
   NUM_ROW ("memory per PE", FALSE,
            r->weights_bytes_per_pe + r->kv_bytes_per_pe + r->act_bytes_per_pe,
            memory_text (v, r->fits));

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "iv-units.h"
+
 #define MAX_SYMBOLS 64
 
 static guint
@@ -200,7 +202,10 @@ substitute (GString *out, const char *text, const IvGlossaryEntry *e, guint n)
             if (strlen (e[i].symbol) == (gsize) (p - start)
                 && strncmp (e[i].symbol, start, p - start) == 0)
               {
-                g_string_append_printf (out, "%.6g", e[i].value);
+                {
+                  g_autofree char *num = iv_units_format_compact (e[i].value);
+                  g_string_append (out, num);
+                }
                 replaced = TRUE;
                 break;
               }

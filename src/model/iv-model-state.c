@@ -14,6 +14,7 @@ struct _IvModelState
   const IvHardware *hardware;
   IvConfig config;
   guint layer_kind;
+  gint64 prefill_tq;      /* T_q of the last prefill, restored when prefill is chosen again */
   guint frozen;          /* inside set_config: hold "changed" */
   gboolean pending;      /* something changed while frozen */
 };
@@ -118,6 +119,40 @@ set_enum (IvModelState *self, guint prop, int value)
 }
 
 static void
+hold (IvModelState *self)
+{
+  self->frozen++;
+  g_object_freeze_notify (G_OBJECT (self));
+}
+
+static void
+release (IvModelState *self)
+{
+  g_object_thaw_notify (G_OBJECT (self));
+  if (--self->frozen == 0 && self->pending)
+    {
+      self->pending = FALSE;
+      g_signal_emit (self, signals[CHANGED], 0);
+    }
+}
+
+/* The mode chosen on its own (a control): decode produces one token per step, so T_q
+ * becomes 1, and prefill brings back the T_q it had — one "changed" for both. A whole
+ * configuration (set_config) sets the mode and T_q it holds. */
+static void
+choose_mode (IvModelState *self, int mode)
+{
+  if ((int) self->config.mode == mode)
+    return;
+  hold (self);
+  if (mode == IV_MODE_DECODE)
+    self->prefill_tq = self->config.T;
+  set_enum (self, PROP_MODE, mode);
+  g_object_set (self, "tq", mode == IV_MODE_DECODE ? (gint64) 1 : MAX (self->prefill_tq, 1), NULL);
+  release (self);
+}
+
+static void
 iv_model_state_get_property (GObject *object, guint prop, GValue *value, GParamSpec *pspec)
 {
   IvModelState *self = IV_MODEL_STATE (object);
@@ -162,7 +197,7 @@ iv_model_state_set_property (GObject *object, guint prop, const GValue *value, G
       {
       case PROP_MODEL: iv_model_state_set_model (self, g_value_get_pointer (value)); break;
       case PROP_HARDWARE: iv_model_state_set_hardware (self, g_value_get_pointer (value)); break;
-      case PROP_MODE:
+      case PROP_MODE: choose_mode (self, g_value_get_int (value)); break;
       case PROP_TP_PLACE:
       case PROP_CP_PLACE:
       case PROP_RING: set_enum (self, prop, g_value_get_int (value)); break;
@@ -219,6 +254,7 @@ iv_model_state_init (IvModelState *self)
   self->config.mode = IV_MODE_PREFILL;
   self->config.B = 1;
   self->config.T = 8192;
+  self->prefill_tq = 8192;
   self->config.P = 0;
   self->config.t = 4;
   self->config.c = 1;
@@ -275,8 +311,7 @@ iv_model_state_set_config (IvModelState *self, const IvConfig *c)
 {
   g_return_if_fail (IV_IS_MODEL_STATE (self) && c != NULL);
 
-  self->frozen++;
-  g_object_freeze_notify (G_OBJECT (self));
+  hold (self);
   set_enum (self, PROP_MODE, c->mode);
   g_object_set (self, "batch", c->B, "tq", c->T, "context", c->P, "tp", c->t, "cp", c->c,
                 "weight-bytes", c->e_w, "act-bytes", c->e_a, "kv-bytes", c->e_kv,
@@ -284,12 +319,9 @@ iv_model_state_set_config (IvModelState *self, const IvConfig *c)
   set_enum (self, PROP_TP_PLACE, c->place_tp);
   set_enum (self, PROP_CP_PLACE, c->place_cp);
   set_enum (self, PROP_RING, c->ring);
-  g_object_thaw_notify (G_OBJECT (self));
-  if (--self->frozen == 0 && self->pending)
-    {
-      self->pending = FALSE;
-      g_signal_emit (self, signals[CHANGED], 0);
-    }
+  if (c->mode == IV_MODE_PREFILL)
+    self->prefill_tq = c->T;
+  release (self);
 }
 
 guint

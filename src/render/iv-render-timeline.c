@@ -530,7 +530,8 @@ draw_counter (Frame *f, const IvCounterSeries *se, double sy)
   gsize a = se->first, b = se->first + se->n, lo = a, hi = b;
   IvColor fill = iv_palette_color (f->options->theme,
                                    iv_palette_index_for (iv_trace_string (t, se->name)) % IV_PALETTE_SIZE);
-  g_autofree char *label = g_strdup_printf ("%s (max %.4g)", iv_trace_string (t, se->name), se->max);
+  g_autofree char *max = iv_units_format_si (se->max, NULL);
+  g_autofree char *label = g_strdup_printf ("%s (max %s)", iv_trace_string (t, se->name), max);
 
   iv_text_show (&f->text, cr, label, PAD + 8, sy + COUNTER_H / 2, 0, 0.5, 0.8, FALSE, GUTTER_W - PAD - 14,
                 &f->colors->foreground_dim);

@@ -151,3 +151,66 @@ iv_units_parse (const char *text, double *value)
     }
   return FALSE;
 }
+
+/* @v (|v| < 1000, ≠ 0) with three significant digits, trailing zeros dropped. */
+static char *
+significant (double v)
+{
+  int decimals = (int) CLAMP (2 - floor (log10 (fabs (v))), 0, 15);
+  char *num = g_strdup_printf ("%.*f", decimals, v);
+
+  if (decimals > 0)
+    {
+      char *end = num + strlen (num) - 1;
+      while (*end == '0')
+        *end-- = '\0';
+      if (*end == '.')
+        *end = '\0';
+    }
+  return num;
+}
+
+/* @small_prefixes: m, µ, n, p for values under 1 (with a unit, or compact). */
+static char *
+format_si (double value, const char *unit, gboolean small_prefixes)
+{
+  static const struct { double scale; const char *prefix; } steps[] = {
+    { 1e18, "E" }, { 1e15, "P" }, { 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" }, { 1, "" },
+    { 1e-3, "m" }, { 1e-6, "µ" }, { 1e-9, "n" }, { 1e-12, "p" },
+  };
+  const guint unit_step = 6;
+  gboolean has_unit = unit && *unit;
+  g_autofree char *num = NULL;
+  guint i;
+
+  if (!isfinite (value))
+    return g_strdup ("–");
+  if (value == 0)
+    return has_unit ? g_strdup_printf ("0 %s", unit) : g_strdup ("0");
+  /* 3 significant digits rounded first, so 999.96 becomes "1k", not "1000". */
+  for (i = 0; i < G_N_ELEMENTS (steps) - 1; i++)
+    if (fabs (value) / steps[i].scale >= 0.9995 || (!small_prefixes && i == unit_step))
+      break;
+  num = significant (value / steps[i].scale);
+  if (fabs (value / steps[i].scale) >= 999.5 && i > 0)
+    num = (g_free (num), significant (value / steps[--i].scale));
+  if (g_str_equal (num, "-0"))
+    num = (g_free (num), g_strdup ("0"));
+  return has_unit ? g_strdup_printf ("%s %s%s", num, steps[i].prefix, unit)
+                  : g_strdup_printf ("%s%s", num, steps[i].prefix);
+}
+
+char *
+iv_units_format_si (double value, const char *unit)
+{
+  /* Without a unit a fraction stays a fraction: 0.95, not 950m. */
+  return format_si (value, unit, unit && *unit);
+}
+
+char *
+iv_units_format_compact (double value)
+{
+  if (isfinite (value) && value == rint (value) && fabs (value) < 1e6)
+    return g_strdup_printf ("%.0f", value);
+  return format_si (value, NULL, fabs (value) < 1e-3);
+}
