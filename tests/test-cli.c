@@ -379,6 +379,21 @@ test_model_figure (void)
                       "--context", "0", "--tp", "4", "--cp", "4", "--cp-place", "cube",
                       "--figure", "pipeline", "-o", png, NULL);
 
+  /* pages by name: a slide is 1920 × 1080 px, a column 3.5 in at 300 dpi; --width
+   * still wins over the page's */
+  assert_png_written (png, 1920, 1080, "model", "--figure", "pipeline", "--size", "slide", "-o", png, NULL);
+  assert_png_written (png, 1050, 788, "model", "--figure", "stages", "--size", "column", "-o", png, NULL);
+  assert_png_written (png, 1500, 1080, "model", "--figure", "stages", "--size", "slide", "--width", "1000",
+                      "-o", png, NULL);
+  r = run ("model", "--figure", "pipeline", "--size", "poster", "-o", png, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--size is slide, column or double-column"));
+  result_clear (&r);
+  r = run ("model", "--figure", "pipeline", "--text-size", "200", "-o", png, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--text-size is 4 to 72 points"));
+  result_clear (&r);
+
   r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "roofline", "-o", pdf, NULL);
   g_assert_cmpint (r.status, ==, 0);
   result_clear (&r);

@@ -12,6 +12,9 @@
 #include "iv-atomic-file.h"
 #include "iv-export.h"
 #include "iv-theme.h"
+#include "iv-text.h"
+#include "iv-preset.h"
+#include "iv-render-model.h"
 #include "iv-test-util.h"
 
 static char *tmpdir;
@@ -100,6 +103,88 @@ test_png_dark (void)
   g_assert_cmpint (cairo_image_surface_get_width (back), ==, 200);
   g_assert_cmphex (pixel (back, 150, 20), ==, 0xff1e1e1e);
   cairo_surface_destroy (back);
+}
+
+/* Body text ("H" at the size every figure draws body text) at the top left. */
+static gboolean
+render_letter (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double w, double h,
+               GError **error)
+{
+  IvText text;
+  IvColor black = { 0, 0, 0, 1 };
+
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  iv_text_init (&text, cr, 13);
+  iv_text_show (&text, cr, "H", 10, 10, 0, 0, 1, FALSE, 0, &black);
+  iv_text_clear (&text);
+  return TRUE;
+}
+
+/* Rows (or columns) from the first to the last holding a pixel unlike @background. */
+static void
+ink_extent (cairo_surface_t *s, guint32 background, int *x0, int *y0, int *x1, int *y1)
+{
+  int w = cairo_image_surface_get_width (s), h = cairo_image_surface_get_height (s);
+
+  *x0 = w, *y0 = h, *x1 = -1, *y1 = -1;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      if (pixel (s, x, y) != background)
+        *x0 = MIN (*x0, x), *x1 = MAX (*x1, x), *y0 = MIN (*y0, y), *y1 = MAX (*y1, y);
+}
+
+/* The slide preset: 13.33 × 7.5 in is a 1920 × 1080 PNG; body text is 18 pt on the page,
+ * 36 px (an "H" at least 24 px tall would need a 34 px font; as drawn on screen it is 14
+ * px); a figure lays itself out for the page: the pipeline's ink fills the canvas but
+ * for margins of at most 5 %. */
+static void
+test_slide (void)
+{
+  const IvExportPreset *slide = iv_export_find_preset ("slide");
+  static const IvFigure letter = { render_letter, NULL, "letter", NULL };
+  IvExportOptions opt;
+  cairo_surface_t *img;
+  int x0, y0, x1, y1;
+
+  g_assert_nonnull (slide);
+  iv_export_options_init (&opt);
+  opt.width = slide->width, opt.height = slide->height, opt.dpi = slide->dpi, opt.text_pt = slide->text_pt;
+  g_assert_cmpfloat (slide->text_pt, >=, 18);
+  img = iv_export_to_image (&letter, &opt, NULL);
+  g_assert_cmpint (cairo_image_surface_get_width (img), ==, 1920);
+  g_assert_cmpint (cairo_image_surface_get_height (img), ==, 1080);
+  ink_extent (img, 0xffffffff, &x0, &y0, &x1, &y1);
+  /* a cap height of 0.7 em: 36 px text has a 25 px "H"; anything under 24 px text fails */
+  g_assert_cmpint (y1 - y0 + 1, >=, 17);
+  cairo_surface_destroy (img);
+  /* the same page as drawn on screen: half the size */
+  opt.text_pt = 0;
+  img = iv_export_to_image (&letter, &opt, NULL);
+  ink_extent (img, 0xffffffff, &x0, &y0, &x1, &y1);
+  g_assert_cmpint (y1 - y0 + 1, <, 17);
+  cairo_surface_destroy (img);
+
+  {
+    const IvModel *m = iv_presets_find ("Llama-3.1-8B");
+    IvConfig c;
+    IvResult r;
+    IvModelFigure fig;
+    IvFigure pipeline = { iv_render_pipeline, &fig, "pipeline", NULL };
+
+    iv_config_init (&c);
+    c.mode = IV_MODE_PREFILL, c.T = 4096, c.t = 4;
+    g_assert_true (iv_model_evaluate (m, iv_hardware_find ("ring4"), &c, &r));
+    fig = (IvModelFigure) { &r, 0, IV_SWEEP_TP };
+    opt.text_pt = slide->text_pt;
+    img = iv_export_to_image (&pipeline, &opt, NULL);
+    ink_extent (img, pixel (img, 0, 0), &x0, &y0, &x1, &y1);
+    g_assert_cmpint (x0, <=, 1920 / 20);
+    g_assert_cmpint (x1, >=, 1920 - 1920 / 20);
+    g_assert_cmpint (y0, <=, 1080 / 20);
+    g_assert_cmpint (y1, >=, 1080 - 1080 / 20);
+    cairo_surface_destroy (img);
+  }
 }
 
 static char *
@@ -427,6 +512,7 @@ main (int argc, char **argv)
   tmpdir = iv_test_make_tmpdir ("iv-export-XXXXXX");
   g_test_add_func ("/export/png", test_png);
   g_test_add_func ("/export/png-dark", test_png_dark);
+  g_test_add_func ("/export/slide", test_slide);
   g_test_add_func ("/export/pdf", test_pdf);
   g_test_add_func ("/export/svg", test_svg);
   g_test_add_func ("/export/failure-leaves-nothing", test_failure_leaves_nothing);

@@ -326,6 +326,10 @@ test_export_dialog (void)
   g_assert_cmpint (options.format, ==, IV_EXPORT_PDF);
   g_assert_cmpfloat (options.width, ==, 336);
   g_assert_cmpfloat (options.dpi, ==, 300);
+  g_assert_cmpfloat (options.text_pt, ==, 8.5);
+  /* the summary says what the file will be: a PDF has no pixels */
+  g_assert_nonnull (strstr (iv_export_dialog_get_summary (dialog), "vector PDF"));
+  g_assert_nonnull (strstr (iv_export_dialog_get_summary (dialog), "text 8.5 pt"));
   g_assert_true (iv_export_dialog_export (dialog, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_test (pdf, G_FILE_TEST_IS_REGULAR));
@@ -344,6 +348,27 @@ test_export_dialog (void)
   g_clear_error (&error);
   g_assert_true (iv_export_dialog_copy (dialog, &error));
   g_assert_no_error (error);
+
+  /* the slide: a 1920 × 1080 PNG with 18 pt text */
+  iv_export_dialog_set_preset (dialog, "slide");
+  iv_export_dialog_set_path (dialog, png);
+  g_assert_nonnull (strstr (iv_export_dialog_get_summary (dialog), "1920 × 1080 px PNG"));
+  g_assert_nonnull (strstr (iv_export_dialog_get_summary (dialog), "text 18 pt"));
+  g_assert_true (iv_export_dialog_export (dialog, &error));
+  back = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_image_surface_get_width (back), ==, 1920);
+  g_assert_cmpint (cairo_image_surface_get_height (back), ==, 1080);
+  cairo_surface_destroy (back);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+
+  /* the next export starts where the last one went, with its size */
+  dialog = iv_export_dialog_new (GTK_WINDOW (window), &figure);
+  iv_export_dialog_get_options (dialog, &options);
+  g_assert_cmpfloat (options.text_pt, ==, 18);
+  {
+    g_autofree char *dir = g_path_get_dirname (iv_export_dialog_get_path (dialog));
+    g_assert_cmpstr (dir, ==, tmpdir);
+  }
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 

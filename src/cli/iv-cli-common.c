@@ -113,19 +113,47 @@ _iv_cli_output_is_folder (const char *command, const char *output)
 }
 
 int
-_iv_cli_figure_options (const char *command, const char *output, const char *theme, const char *width,
-                        const char *height, const char *dpi, IvExportOptions *eo)
+_iv_cli_figure_size (const char *command, const IvCliFigureArgs *args, IvExportOptions *eo)
+{
+  if (args->size)
+    {
+      const IvExportPreset *p = iv_export_find_preset (g_str_equal (args->size, "column") ? "single-column"
+                                                                                         : args->size);
+      if (!p)
+        return _iv_cli_usage_error (command, "%s", _("--size is slide, column or double-column"));
+      eo->width = p->width, eo->height = p->height, eo->dpi = p->dpi, eo->text_pt = p->text_pt;
+    }
+  if (!_iv_cli_number (command, "width", args->width, FALSE, &eo->width)
+      || !_iv_cli_number (command, "height", args->height, FALSE, &eo->height)
+      || !_iv_cli_number (command, "dpi", args->dpi, FALSE, &eo->dpi)
+      || !_iv_cli_number (command, "text-size", args->text_size, FALSE, &eo->text_pt))
+    return IV_EXIT_USAGE;
+  if (eo->text_pt != 0 && !(eo->text_pt >= 4 && eo->text_pt <= 72))
+    return _iv_cli_usage_error (command, "%s", _("--text-size is 4 to 72 points"));
+  return IV_EXIT_OK;
+}
+
+int
+_iv_cli_figure_options (const char *command, const char *output, const IvCliFigureArgs *args,
+                        IvExportOptions *eo)
 {
   if (_iv_cli_output_is_folder (command, output))
     return IV_EXIT_BAD_INPUT;
   if (!iv_export_format_from_path (output, &eo->format)
-      || (theme && !iv_theme_from_string (theme, &eo->render.theme)))
+      || (args->theme && !iv_theme_from_string (args->theme, &eo->render.theme)))
     return _iv_cli_usage_error (command, "%s", _("-o must end in .png, .pdf or .svg; --theme is light, dark or print"));
-  if (!_iv_cli_number (command, "width", width, FALSE, &eo->width)
-      || !_iv_cli_number (command, "height", height, FALSE, &eo->height)
-      || !_iv_cli_number (command, "dpi", dpi, FALSE, &eo->dpi))
-    return IV_EXIT_USAGE;
-  return IV_EXIT_OK;
+  return _iv_cli_figure_size (command, args, eo);
+}
+
+void
+_iv_cli_figure_args_clear (IvCliFigureArgs *args)
+{
+  g_clear_pointer (&args->size, g_free);
+  g_clear_pointer (&args->theme, g_free);
+  g_clear_pointer (&args->width, g_free);
+  g_clear_pointer (&args->height, g_free);
+  g_clear_pointer (&args->dpi, g_free);
+  g_clear_pointer (&args->text_size, g_free);
 }
 
 void

@@ -29,7 +29,8 @@ typedef struct
   char *pe_mem_capacity, *pe_link_bw, *pe_link_latency, *cube_link_bw, *cube_link_latency;
   char *bidirectional, *eta_compute, *eta_memory, *eta_comm;
   char *weight_bytes, *act_bytes, *kv_bytes, *partial_bytes;
-  char *figure, *output, *theme, *width, *height, *dpi, *kind, *sweep;
+  char *figure, *output, *kind, *sweep;
+  IvCliFigureArgs fig;  /* char* only, like the rest: options_clear frees them all */
 } Options;
 
 static void
@@ -397,10 +398,12 @@ static const struct
   OPT ("partial-bytes", partial_bytes, N_("Bytes per partial accumulator (default 4)"), "N"),
   OPT ("figure", figure, N_("Draw a figure: pipeline, stages, memory, roofline, topology, sweep or sharding"), "NAME"),
   { "output", 'o', G_OPTION_ARG_FILENAME, G_STRUCT_OFFSET (Options, output), N_("The figure's file: .png, .pdf or .svg"), "FILE" },
-  OPT ("theme", theme, N_("Figure theme: light, dark or print"), "THEME"),
-  OPT ("width", width, N_("Figure width in 1/96 in (default depends on the figure)"), "W"),
-  OPT ("height", height, N_("Figure height in 1/96 in (default depends on the figure)"), "H"),
-  OPT ("dpi", dpi, N_("PNG resolution (default 96)"), "DPI"),
+  OPT ("theme", fig.theme, N_("Figure theme: light, dark or print"), "THEME"),
+  OPT ("size", fig.size, N_("A page: slide (13.33 × 7.5 in, 18 pt text), column (3.5 in, 8.5 pt) or double-column (7 in, 9 pt)"), "SIZE"),
+  OPT ("width", fig.width, N_("Figure width in 1/96 in (default depends on the figure)"), "W"),
+  OPT ("height", fig.height, N_("Figure height in 1/96 in (default depends on the figure)"), "H"),
+  OPT ("dpi", fig.dpi, N_("PNG resolution (default 96)"), "DPI"),
+  OPT ("text-size", fig.text_size, N_("Body text in points on the page (default: as on screen)"), "PT"),
   OPT ("sweep", sweep, N_("What the sweep figure varies: tp, cp, tq or context (default tp)"), "AXIS"),
   OPT ("kind", kind, N_("Layer kind to draw: dense, moe, local, global… (default: the most numerous)"), "KIND"),
 #undef OPT
@@ -516,7 +519,7 @@ draw_figure (const Options *o, const IvResult *result)
     return _iv_cli_usage_error ("model", "--figure needs -o FILE (.png, .pdf or .svg)");
   iv_export_options_init (&eo);
   eo.width = figures[i].w, eo.height = figures[i].h, eo.dpi = 96;
-  if ((rc = _iv_cli_figure_options ("model", o->output, o->theme, o->width, o->height, o->dpi, &eo)) != IV_EXIT_OK)
+  if ((rc = _iv_cli_figure_options ("model", o->output, &o->fig, &eo)) != IV_EXIT_OK)
     return rc;
   if (o->sweep && !iv_sweep_axis_from_string (o->sweep, &fig.sweep))
     return _iv_cli_usage_error ("model", "--sweep must be tp, cp, tq or context");

@@ -142,6 +142,7 @@ _iv_cli_plot (int argc, char **argv)
   g_auto (GStrv) paths = NULL, wanted = NULL;
   g_autofree char *out_dir = NULL, *format = NULL, *theme = NULL, *config_path = NULL;
   gboolean list = FALSE;
+  g_auto (IvCliFigureArgs) fig = { NULL };
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir, N_("Write the plots to DIR (default PATH/plots/)"), "DIR" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format, N_("png (default), pdf or svg"), "FORMAT" },
@@ -150,6 +151,7 @@ _iv_cli_plot (int argc, char **argv)
     { "plot", 0, 0, G_OPTION_ARG_STRING_ARRAY, &wanted,
       N_("Draw this preset instead of the defaults (repeatable; “all” for every one)"), "NAME" },
     { "list", 0, 0, G_OPTION_ARG_NONE, &list, N_("List the presets for these runs and draw nothing"), NULL },
+    IV_CLI_FIGURE_ENTRIES (&fig),
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_("PATH…") },
     { NULL },
   };
@@ -178,6 +180,11 @@ _iv_cli_plot (int argc, char **argv)
   ext = format ? format : "png";
   eo.format = g_str_equal (ext, "pdf") ? IV_EXPORT_PDF : g_str_equal (ext, "svg") ? IV_EXPORT_SVG : IV_EXPORT_PNG;
   eo.render.theme = theme && g_str_equal (theme, "dark") ? IV_THEME_DARK : IV_THEME_LIGHT;
+  {
+    int rc = _iv_cli_figure_size ("plot", &fig, &eo);
+    if (rc != IV_EXIT_OK)
+      return rc;
+  }
 
   if (!(sweep = iv_sweep_load ((const char *const *) paths, NULL, NULL, NULL, &error)))
     {

@@ -65,16 +65,39 @@ gboolean _iv_cli_number      (const char   *command,
 gboolean _iv_cli_output_is_folder (const char   *command,
                                    const char   *output);
 
-/* The options of a figure written to -o @output (--theme, --width, --height, --dpi) into
- * @eo, whose defaults stay where an option is absent. IV_EXIT_OK, or the exit status
- * after one line on stderr: a folder as the output is bad input, the rest usage. */
-int      _iv_cli_figure_options (const char      *command,
-                                 const char      *output,
-                                 const char      *theme,
-                                 const char      *width,
-                                 const char      *height,
-                                 const char      *dpi,
-                                 IvExportOptions *eo);
+/* The texts of a figure's options, NULL where absent. */
+typedef struct
+{
+  char *size;       /* --size slide|column|double-column: page size, resolution, text size */
+  char *theme, *width, *height, *dpi;
+  char *text_size;  /* --text-size PT: body text on the page */
+} IvCliFigureArgs;
+
+/* The GOptionEntry rows of IvCliFigureArgs (five), for a command's table. */
+#define IV_CLI_FIGURE_ENTRIES(a)                                                                        \
+  { "size", 0, 0, G_OPTION_ARG_STRING, &(a)->size,                                                     \
+    N_("A page: slide (13.33 × 7.5 in, 18 pt), column (3.5 in, 8.5 pt) or double-column (7 in, 9 pt)"), \
+    "SIZE" },                                                                                           \
+  { "width", 0, 0, G_OPTION_ARG_STRING, &(a)->width, N_("Figure width in 1/96 in"), "W" },              \
+  { "height", 0, 0, G_OPTION_ARG_STRING, &(a)->height, N_("Figure height in 1/96 in"), "H" },           \
+  { "dpi", 0, 0, G_OPTION_ARG_STRING, &(a)->dpi, N_("PNG resolution"), "DPI" },                         \
+  { "text-size", 0, 0, G_OPTION_ARG_STRING, &(a)->text_size, N_("Body text in points on the page"), "PT" }
+
+void     _iv_cli_figure_args_clear (IvCliFigureArgs *args);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (IvCliFigureArgs, _iv_cli_figure_args_clear)
+
+/* --size, then --width, --height, --dpi and --text-size over it, into @eo. */
+int      _iv_cli_figure_size    (const char            *command,
+                                 const IvCliFigureArgs *args,
+                                 IvExportOptions       *eo);
+/* The options of a figure written to -o @output into @eo: --size first, then --width,
+ * --height, --dpi, --text-size and --theme over it; @eo's defaults stay where nothing is
+ * said. IV_EXIT_OK, or the exit status after one line on stderr: a folder as the output
+ * is bad input, the rest usage. */
+int      _iv_cli_figure_options (const char            *command,
+                                 const char            *output,
+                                 const IvCliFigureArgs *args,
+                                 IvExportOptions       *eo);
 
 /* Every --json output: @root indented, through Inferview's JSON writer, and a newline. */
 void     _iv_cli_print_json         (JsonNode    *root);

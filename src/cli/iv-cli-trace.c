@@ -204,8 +204,8 @@ candidate_number (const char *option, const char *text, gboolean positive, gint6
 
 static int
 export_pipelined (IvTrace *trace, const char *output, const char *start_cand, const char *num_cand,
-                  const char *breakdown_path, const char *min_pct, gboolean ranged, const char *width,
-                  const char *height, const char *dpi, const char *theme)
+                  const char *breakdown_path, const char *min_pct, gboolean ranged,
+                  const IvCliFigureArgs *fig_args)
 {
   g_autoptr (IvPipelinePlot) plot = NULL;
   g_autoptr (IvBreakdown) breakdown = NULL;
@@ -223,7 +223,7 @@ export_pipelined (IvTrace *trace, const char *output, const char *start_cand, co
   if (ranged)
     return _iv_cli_usage_error ("trace", "%s", _("a pipelined figure is windowed by --start-candidate and "
                                                  "--num-candidates, not --from and --to"));
-  if ((rc = _iv_cli_figure_options ("trace", output, theme, width, height, dpi, &eo)) != IV_EXIT_OK)
+  if ((rc = _iv_cli_figure_options ("trace", output, fig_args, &eo)) != IV_EXIT_OK)
     return rc;
   if (!candidate_number ("start-candidate", start_cand, FALSE, &first)
       || !candidate_number ("num-candidates", num_cand, TRUE, &n)
@@ -260,8 +260,8 @@ _iv_cli_trace (int argc, char **argv)
 {
   gboolean stats = FALSE, json = FALSE;
   g_auto (GStrv) files = NULL;
-  g_autofree char *output = NULL, *from = NULL, *to = NULL, *width = NULL, *height = NULL;
-  g_autofree char *dpi = NULL, *theme = NULL, *color_by = NULL;
+  g_autofree char *output = NULL, *from = NULL, *to = NULL, *color_by = NULL;
+  g_auto (IvCliFigureArgs) fig = { NULL };
   g_autofree char *start_cand = NULL, *num_cand = NULL, *breakdown = NULL, *min_pct = NULL;
   GOptionEntry entries[] = {
     { "stats", 0, 0, G_OPTION_ARG_NONE, &stats, N_("Print what the trace holds and its time by name"), NULL },
@@ -269,10 +269,8 @@ _iv_cli_trace (int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Draw the timeline to FILE (.png, .pdf or .svg)"), "FILE" },
     { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("Start of the range, in ms from the trace's start"), "MS" },
     { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_("End of the range, in ms from the trace's start"), "MS" },
-    { "width", 0, 0, G_OPTION_ARG_STRING, &width, N_("Figure width in 1/96 in (default 1600)"), "W" },
-    { "height", 0, 0, G_OPTION_ARG_STRING, &height, N_("Figure height in 1/96 in (default 900)"), "H" },
-    { "dpi", 0, 0, G_OPTION_ARG_STRING, &dpi, N_("PNG resolution (default 96)"), "DPI" },
-    { "theme", 0, 0, G_OPTION_ARG_STRING, &theme, N_("light, dark or print"), "THEME" },
+    IV_CLI_FIGURE_ENTRIES (&fig),
+    { "theme", 0, 0, G_OPTION_ARG_STRING, &fig.theme, N_("light, dark or print"), "THEME" },
     { "color-by", 0, 0, G_OPTION_ARG_STRING, &color_by, N_("Colour slices by name or category"), "name|category" },
     { "start-candidate", 0, 0, G_OPTION_ARG_STRING, &start_cand,
       N_("Pipelined timelines: the first candidate shown (default: the file's choice)"), "N" },
@@ -306,21 +304,21 @@ _iv_cli_trace (int argc, char **argv)
   if (output && (trace->format == IV_TRACE_PIPELINED || start_cand || num_cand || breakdown || min_pct))
     {
       int rc = export_pipelined (trace, output, start_cand, num_cand, breakdown, min_pct, from || to,
-                                 width, height, dpi, theme);
+                                 &fig);
       if (rc != IV_EXIT_OK || !stats)
         return rc;
     }
   else if (output)
     {
-      IvTimelineFigure fig = { trace, 0, 0, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
-      IvFigure figure = { iv_render_timeline, &fig, "timeline", NULL };
+      IvTimelineFigure tl = { trace, 0, 0, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
+      IvFigure figure = { iv_render_timeline, &tl, "timeline", NULL };
       IvExportOptions eo;
       double from_ms = 0, to_ms = 0;
       int rc;
 
       iv_export_options_init (&eo);
       eo.width = 1600, eo.height = 900, eo.dpi = 96;
-      if ((rc = _iv_cli_figure_options ("trace", output, theme, width, height, dpi, &eo)) != IV_EXIT_OK)
+      if ((rc = _iv_cli_figure_options ("trace", output, &fig, &eo)) != IV_EXIT_OK)
         return rc;
       if (color_by && !g_str_equal (color_by, "name") && !g_str_equal (color_by, "category"))
         return _iv_cli_usage_error ("trace", "%s", _("--color-by is name or category"));
@@ -329,10 +327,10 @@ _iv_cli_trace (int argc, char **argv)
         return IV_EXIT_USAGE;
       if (to && to_ms <= from_ms)
         return _iv_cli_usage_error ("trace", "%s", _("--to must be after --from"));
-      fig.color_by_category = color_by && g_str_equal (color_by, "category");
+      tl.color_by_category = color_by && g_str_equal (color_by, "category");
       /* Milliseconds from the trace's start, as the ruler shows them. */
-      fig.t0_ns = trace->t0_ns + (gint64) (from_ms * 1e6);
-      fig.t1_ns = to ? trace->t0_ns + (gint64) (to_ms * 1e6) : trace->t1_ns;
+      tl.t0_ns = trace->t0_ns + (gint64) (from_ms * 1e6);
+      tl.t1_ns = to ? trace->t0_ns + (gint64) (to_ms * 1e6) : trace->t1_ns;
       if (!iv_export_to_file (&figure, &eo, output, &error))
         {
           _iv_cli_print_error (error);

@@ -31,6 +31,7 @@ struct _IvExportDialog
   GtkSpinButton *width_spin;
   GtkSpinButton *height_spin;
   GtkSpinButton *dpi_spin;
+  GtkSpinButton *text_spin;
   AdwActionRow *pixels_row;
   AdwComboRow *theme_row;
   GtkButton *export_button;
@@ -52,6 +53,7 @@ iv_export_dialog_get_options (IvExportDialog *self, IvExportOptions *options)
   options->width = gtk_spin_button_get_value (self->width_spin);
   options->height = gtk_spin_button_get_value (self->height_spin);
   options->dpi = gtk_spin_button_get_value (self->dpi_spin);
+  options->text_pt = gtk_spin_button_get_value (self->text_spin);
   options->render.theme = theme < G_N_ELEMENTS (theme_order) ? theme_order[theme] : IV_THEME_LIGHT;
 }
 
@@ -80,8 +82,7 @@ draw_preview (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer
   cairo_rectangle (cr, 0, 0, options.width * scale, options.height * scale);
   cairo_clip (cr);
   cairo_scale (cr, scale, scale);
-  if (!self->figure.render (cr, self->figure.data, &options.render, options.width,
-                            options.height, &error))
+  if (!iv_export_render (cr, &self->figure, &options, &error))
     {
       cairo_restore (cr);
       gtk_widget_set_tooltip_text (GTK_WIDGET (area), error ? error->message : NULL);
@@ -112,9 +113,15 @@ update_derived (IvExportDialog *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->dpi_spin), !known || format == IV_EXPORT_PNG);
 
   iv_export_pixel_size (&options, &w, &h);
-  pixels = g_strdup_printf (_("%.2f × %.2f in · %d × %d px as PNG"),
-                            options.width / IV_UNITS_PER_INCH, options.height / IV_UNITS_PER_INCH,
-                            w, h);
+  /* What the file will be: pixels only mean something for a PNG. */
+  if (!known || format == IV_EXPORT_PNG)
+    pixels = g_strdup_printf (_("%.2f × %.2f in · %d × %d px PNG · text %.3g pt"),
+                              options.width / IV_UNITS_PER_INCH, options.height / IV_UNITS_PER_INCH,
+                              w, h, options.text_pt);
+  else
+    pixels = g_strdup_printf (_("%.2f × %.2f in · vector %s · text %.3g pt"),
+                              options.width / IV_UNITS_PER_INCH, options.height / IV_UNITS_PER_INCH,
+                              format == IV_EXPORT_PDF ? "PDF" : "SVG", options.text_pt);
   adw_action_row_set_subtitle (self->pixels_row, pixels);
   gtk_widget_queue_draw (GTK_WIDGET (self->preview));
 }
@@ -128,7 +135,8 @@ on_size_changed (IvExportDialog *self)
   self->syncing = TRUE;
   for (guint i = 0; i < self->n_presets; i++)
     if (fabs (self->presets[i].width - gtk_spin_button_get_value (self->width_spin)) < 0.5
-        && fabs (self->presets[i].height - gtk_spin_button_get_value (self->height_spin)) < 0.5)
+        && fabs (self->presets[i].height - gtk_spin_button_get_value (self->height_spin)) < 0.5
+        && fabs (self->presets[i].text_pt - gtk_spin_button_get_value (self->text_spin)) < 0.05)
       {
         adw_combo_row_set_selected (self->preset_row, i);
         goto done;
@@ -152,6 +160,7 @@ on_preset_changed (IvExportDialog *self)
       gtk_spin_button_set_value (self->width_spin, self->presets[i].width);
       gtk_spin_button_set_value (self->height_spin, self->presets[i].height);
       gtk_spin_button_set_value (self->dpi_spin, self->presets[i].dpi);
+      gtk_spin_button_set_value (self->text_spin, self->presets[i].text_pt);
       self->syncing = FALSE;
     }
   update_derived (self);
@@ -178,6 +187,7 @@ remember (IvExportDialog *self)
   g_settings_set_double (self->settings, "export-width", options.width);
   g_settings_set_double (self->settings, "export-height", options.height);
   g_settings_set_double (self->settings, "export-dpi", options.dpi);
+  g_settings_set_double (self->settings, "export-text-pt", options.text_pt);
   g_settings_set_string (self->settings, "export-theme", iv_theme_to_string (options.render.theme));
   g_settings_set_string (self->settings, "export-folder", dir);
   g_settings_apply (self->settings);
@@ -316,6 +326,7 @@ iv_export_dialog_class_init (IvExportDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, IvExportDialog, path_row);
   gtk_widget_class_bind_template_child (widget_class, IvExportDialog, format_row);
   gtk_widget_class_bind_template_child (widget_class, IvExportDialog, preset_row);
+  gtk_widget_class_bind_template_child (widget_class, IvExportDialog, text_spin);
   gtk_widget_class_bind_template_child (widget_class, IvExportDialog, width_spin);
   gtk_widget_class_bind_template_child (widget_class, IvExportDialog, height_spin);
   gtk_widget_class_bind_template_child (widget_class, IvExportDialog, dpi_spin);
@@ -367,6 +378,7 @@ restore (IvExportDialog *self)
   gtk_spin_button_set_value (self->width_spin, g_settings_get_double (self->settings, "export-width"));
   gtk_spin_button_set_value (self->height_spin, g_settings_get_double (self->settings, "export-height"));
   gtk_spin_button_set_value (self->dpi_spin, g_settings_get_double (self->settings, "export-dpi"));
+  gtk_spin_button_set_value (self->text_spin, g_settings_get_double (self->settings, "export-text-pt"));
   self->syncing = FALSE;
   if (iv_export_find_preset (preset))
     iv_export_dialog_set_preset (self, preset);
@@ -435,4 +447,18 @@ iv_export_dialog_set_theme (IvExportDialog *self, IvTheme theme)
     if (theme_order[i] == theme)
       adw_combo_row_set_selected (self->theme_row, i);
   update_derived (self);
+}
+
+const char *
+iv_export_dialog_get_path (IvExportDialog *self)
+{
+  g_return_val_if_fail (IV_IS_EXPORT_DIALOG (self), NULL);
+  return gtk_editable_get_text (GTK_EDITABLE (self->path_row));
+}
+
+const char *
+iv_export_dialog_get_summary (IvExportDialog *self)
+{
+  g_return_val_if_fail (IV_IS_EXPORT_DIALOG (self), NULL);
+  return adw_action_row_get_subtitle (self->pixels_row);
 }

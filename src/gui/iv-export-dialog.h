@@ -24,5 +24,8 @@ gboolean        iv_export_dialog_export       (IvExportDialog  *self,
                                                GError         **error);
 gboolean        iv_export_dialog_copy         (IvExportDialog  *self,
                                                GError         **error);
+const char     *iv_export_dialog_get_path     (IvExportDialog  *self);
+/* The line saying what the file will be: inches, then pixels (PNG) or "vector", text. */
+const char     *iv_export_dialog_get_summary  (IvExportDialog  *self);
 
 G_END_DECLS

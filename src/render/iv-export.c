@@ -19,11 +19,12 @@
 #define MAX_PIXELS 32767
 
 static const IvExportPreset presets[] = {
-  { "slide", "Slide (1920 × 1080)", 1920, 1080, 96 },
-  { "single-column", "Paper, single column (3.5 in)", 3.5 * IV_UNITS_PER_INCH,
-    3.5 * IV_UNITS_PER_INCH * 0.75, 300 },
-  { "double-column", "Paper, double column (7 in)", 7.0 * IV_UNITS_PER_INCH,
-    7.0 * IV_UNITS_PER_INCH * 0.45, 300 },
+  /* 13.33 × 7.5 in at 144 dpi is a 1920 × 1080 PNG */
+  { "slide", "Slide (13.33 × 7.5 in, 18 pt text)", 40.0 / 3 * IV_UNITS_PER_INCH, 7.5 * IV_UNITS_PER_INCH, 144, 18 },
+  { "single-column", "Paper, single column (3.5 in, 8.5 pt text)", 3.5 * IV_UNITS_PER_INCH,
+    3.5 * IV_UNITS_PER_INCH * 0.75, 300, 8.5 },
+  { "double-column", "Paper, double column (7 in, 9 pt text)", 7.0 * IV_UNITS_PER_INCH,
+    7.0 * IV_UNITS_PER_INCH * 0.45, 300, 9 },
 };
 
 const IvExportPreset *
@@ -50,6 +51,7 @@ iv_export_options_init (IvExportOptions *options)
   options->width = presets[0].width;
   options->height = presets[0].height;
   options->dpi = presets[0].dpi;
+  options->text_pt = 0;
   options->render.theme = IV_THEME_LIGHT;
   options->render.font_scale = 1.0;
 }
@@ -103,6 +105,12 @@ check_options (const IvExportOptions *options, GError **error)
                    options->height);
       return FALSE;
     }
+  if (options->text_pt != 0 && !(options->text_pt >= 4 && options->text_pt <= 72))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "a text size of %g pt is outside 4 … 72", options->text_pt);
+      return FALSE;
+    }
   if (options->format != IV_EXPORT_PNG)
     return TRUE;
   if (!(options->dpi >= 10 && options->dpi <= 2400))
@@ -122,6 +130,26 @@ check_options (const IvExportOptions *options, GError **error)
   return TRUE;
 }
 
+double
+iv_export_zoom (const IvExportOptions *options)
+{
+  return options->text_pt > 0 && isfinite (options->text_pt) ? options->text_pt / IV_EXPORT_SCREEN_PT : 1.0;
+}
+
+gboolean
+iv_export_render (cairo_t *cr, const IvFigure *figure, const IvExportOptions *options, GError **error)
+{
+  double zoom = iv_export_zoom (options);
+  gboolean ok;
+
+  cairo_save (cr);
+  cairo_scale (cr, zoom, zoom);
+  ok = figure->render (cr, figure->data, &options->render, options->width / zoom, options->height / zoom,
+                       error);
+  cairo_restore (cr);
+  return ok;
+}
+
 /* Draws the figure; FALSE when the renderer or cairo failed. */
 static gboolean
 draw (cairo_surface_t *surface, double scale, const IvFigure *figure,
@@ -132,8 +160,7 @@ draw (cairo_surface_t *surface, double scale, const IvFigure *figure,
   gboolean ok;
 
   cairo_scale (cr, scale, scale);
-  ok = figure->render (cr, figure->data, &options->render, options->width, options->height,
-                       error);
+  ok = iv_export_render (cr, figure, options, error);
   status = cairo_status (cr);
   cairo_destroy (cr);
   if (ok && status != CAIRO_STATUS_SUCCESS)

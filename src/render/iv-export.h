@@ -20,10 +20,12 @@ typedef struct
   double width;   /* logical units: 1/96 in (a CSS pixel) */
   double height;
   double dpi;     /* PNG pixels per inch; 96 maps one unit to one pixel */
+  double text_pt; /* body text in points on the page; 0: as on screen (IV_EXPORT_SCREEN_PT) */
   IvRenderOptions render;
 } IvExportOptions;
 
-/* Sizes users pick most: a 16:9 slide and one or two journal columns. */
+/* Sizes by the page they land on: a 13.33 × 7.5 in slide with 18 pt text, one or two
+ * journal columns with 8.5–9 pt text. */
 typedef struct
 {
   const char *id;
@@ -31,9 +33,12 @@ typedef struct
   double width;
   double height;
   double dpi;
+  double text_pt;
 } IvExportPreset;
 
 #define IV_UNITS_PER_INCH 96.0
+/* Figures draw body text at 13 units: 9.75 pt on a page at 96 units per inch. */
+#define IV_EXPORT_SCREEN_PT 9.75
 
 const IvExportPreset *iv_export_get_presets      (guint                 *n_presets);
 const IvExportPreset *iv_export_find_preset      (const char            *id);
@@ -41,6 +46,14 @@ void                  iv_export_options_init     (IvExportOptions       *options
 gboolean              iv_export_format_from_path (const char            *path,
                                                   IvExportFormat        *format);
 const char           *iv_export_format_to_string (IvExportFormat         format);
+/* How much the figure is enlarged so its body text has @options' size on the page: the
+ * figure lays itself out for its size divided by this, then is scaled up by it. */
+double                iv_export_zoom             (const IvExportOptions *options);
+/* Draws @figure on @cr, whose units are the page's (1/96 in), as the file would have it. */
+gboolean              iv_export_render           (cairo_t               *cr,
+                                                  const IvFigure        *figure,
+                                                  const IvExportOptions *options,
+                                                  GError               **error);
 void                  iv_export_pixel_size       (const IvExportOptions *options,
                                                   int                   *width_px,
                                                   int                   *height_px);

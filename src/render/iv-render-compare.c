@@ -6,7 +6,7 @@
 
 #include "iv-text.h"
 
-#define PAD 16.0
+#define PAD IV_FIGURE_PAD
 #define BEST_RGB 0x009e73
 
 gboolean

@@ -11,7 +11,7 @@
 #include "iv-text.h"
 #include "iv-units.h"
 
-#define PAD 16.0
+#define PAD IV_FIGURE_PAD
 #define LABEL_W 118.0
 #define GAP 14.0
 #define ROW_GAP 34.0

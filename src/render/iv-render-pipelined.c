@@ -12,7 +12,7 @@
 #include "iv-text.h"
 #include "iv-units.h"
 
-#define PAD 16.0
+#define PAD IV_FIGURE_PAD
 #define TITLE_H 26.0
 #define LEGEND_ROW_H 22.0
 #define GUTTER_W 118.0

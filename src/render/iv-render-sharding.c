@@ -14,7 +14,7 @@
 
 #include <math.h>
 
-#define PAD 16.0
+#define PAD IV_FIGURE_PAD
 #define LABEL_W 210.0
 #define SIZE_W 150.0
 

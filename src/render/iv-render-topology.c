@@ -11,7 +11,7 @@
 
 #include "iv-text.h"
 
-#define PAD 16.0
+#define PAD IV_FIGURE_PAD
 #define TITLE_H 56.0
 #define LEGEND_H 34.0
 #define TP_RGB 0x0072b2

@@ -15,6 +15,10 @@ typedef enum
   IV_THEME_PRINT, /* white background, black text, no transparency */
 } IvTheme;
 
+/* The margin every figure keeps around itself, in logical units: at the slide preset's
+ * zoom it stays under 5 % of the page. */
+#define IV_FIGURE_PAD 12.0
+
 typedef struct
 {
   IvTheme theme;
