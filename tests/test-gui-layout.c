@@ -121,6 +121,20 @@ visit_stacks (IvWindow *window, const Size *size, GtkWidget *root, const char *w
     }
 }
 
+static GtkStack *
+find_stack_with (GtkWidget *root, const char *page)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkStack *found;
+      if (GTK_IS_STACK (c) && gtk_stack_get_child_by_name (GTK_STACK (c), page))
+        return GTK_STACK (c);
+      if ((found = find_stack_with (c, page)))
+        return found;
+    }
+  return NULL;
+}
+
 static IvDocument *
 open_document (IvWindow *window, const char *rel)
 {
@@ -234,6 +248,21 @@ exercise_window (gconstpointer data)
   assert_size (window, size, "the Model workspace");
   visit_stacks (window, size, GTK_WIDGET (_iv_window_get_page (window, IV_GROUP_MODEL)), "the Model workspace");
   save_screen (window, size, "model");
+  /* each of the Model's figures, for review */
+  {
+    static const char *const tabs[] = { "stages", "memory", "roofline", "sharding", "topology", "sweep",
+                                        "details", "compare" };
+    GtkStack *stack = find_stack_with (GTK_WIDGET (_iv_window_get_page (window, IV_GROUP_MODEL)), "stages");
+    g_assert_nonnull (stack);
+    for (guint i = 0; i < G_N_ELEMENTS (tabs); i++)
+      {
+        g_autofree char *name = g_strdup_printf ("model-%s", tabs[i]);
+        gtk_stack_set_visible_child_name (stack, tabs[i]);
+        assert_size (window, size, name);
+        save_screen (window, size, name);
+      }
+    gtk_stack_set_visible_child_name (stack, "pipeline");
+  }
 
   /* Folded, the sidebar lies over the workspace: opaque, and gone after a choice. */
   if (adw_flap_get_folded (window->flap))

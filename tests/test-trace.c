@@ -1040,6 +1040,23 @@ test_pipelined_render (void)
   cairo_surface_flush (s);
   iv_pipelined_layout (&fig, 1200, 420, &L);
   g_assert_cmpfloat (rgb24 (blue), !=, rgb24 (orange));
+  /* One colour per event name: a slice on the All Events timeline has the colour its
+   * name has on the Pipeline figure. */
+  {
+    IvTimelineFigure tf = { t, 0, 0, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
+    guint checked = 0;
+    for (gsize i = 0; i < t->n_slices; i++)
+      {
+        IvColor a = iv_timeline_slice_color (&tf, i, IV_THEME_LIGHT);
+        IvColor b = iv_pipelined_color (&fig, iv_trace_string (t, t->name[i]), IV_THEME_LIGHT);
+        g_assert_cmpfloat (rgb24 (a), ==, rgb24 (b));
+        checked++;
+      }
+    g_assert_cmpuint (checked, >, 3);
+    /* the reference figure's names keep their fixed colours, whatever else is drawn */
+    g_assert_cmpuint (iv_palette_index_for ("await_dispatch"), ==, 6);
+    g_assert_cmpuint (iv_palette_index_for ("wait_for_io"), ==, 3);
+  }
 
   /* The merged I/O bar of candidate 1, [5, 21) ms, is filled near its top... */
   y0 = L.lane_y[IV_LANE_IO] + 6, y1 = L.lane_y[IV_LANE_IO] + L.lane_h - 6;

@@ -106,6 +106,14 @@ G_DEFINE_FINAL_TYPE (IvModelStages, iv_model_stages, GTK_TYPE_WIDGET)
 
 /* Cell text, called by the columns' closures in the template; "–" where a stage has
  * none of that quantity. */
+/* The Bound cell's style: the bound's name is also its CSS class (style.css colours it). */
+static GStrv
+bound_classes (GtkListItem *item, const char *bound)
+{
+  const char *classes[] = { "iv-bound", bound ? bound : "trivial", NULL };
+  return g_strdupv ((char **) classes);
+}
+
 static char *
 format_count (GtkListItem *item, double v)
 {
@@ -185,6 +193,7 @@ iv_model_stages_class_init (IvModelStagesClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_copy);
   gtk_widget_class_bind_template_callback (widget_class, format_count);
+  gtk_widget_class_bind_template_callback (widget_class, bound_classes);
   gtk_widget_class_bind_template_callback (widget_class, format_bytes);
   gtk_widget_class_bind_template_callback (widget_class, format_seconds);
 }

@@ -4,6 +4,8 @@
  * in every chart of a session; charts resolve collisions by probing (iv-chart.c). */
 #include "iv-palette.h"
 
+#include <string.h>
+
 #include <math.h>
 
 static const guint32 okabe_ito[IV_PALETTE_SIZE] = {
@@ -30,12 +32,28 @@ iv_palette_color (IvTheme theme, guint index)
   return iv_color_from_rgb (rgb, 1.0);
 }
 
+/* Names whose colour the pipelined I/O reference figure fixes (Okabe–Ito slots): they keep
+ * it in every view — the pipelined figure, the timeline, the charts. */
+static const struct { const char *name; guint slot; } fixed_slots[] = {
+  { "compute", 0 },
+  { "I/O", 1 },
+  { "hdf5_read", 1 },
+  { "wait_for_io", 3 },
+  { "trsm_host", 4 },
+  { "gpu_buffer_wait", 5 },
+  { "await_dispatch", 6 },
+};
+
 guint
 iv_palette_index_for (const char *name)
 {
   /* FNV-1a: stable across runs and platforms, unlike g_str_hash's seedless but
    * unspecified value. */
   guint32 h = 2166136261u;
+
+  for (guint i = 0; name && i < G_N_ELEMENTS (fixed_slots); i++)
+    if (strcmp (fixed_slots[i].name, name) == 0)
+      return fixed_slots[i].slot;
   for (const guchar *p = (const guchar *) (name ? name : ""); *p; p++)
     {
       h ^= *p;

@@ -39,6 +39,9 @@ gboolean iv_sweep_axis_from_string (const char        *name,
 #define IV_BOUND_MEMORY_RGB  0xe37400
 #define IV_BOUND_COMM_RGB    0xc62828
 #define IV_BOUND_TRIVIAL_RGB 0xa9a9a9
+/* The ring-attention loop: purple, unlike every bound colour, since it is a loop over
+ * stages and not a stage's verdict. */
+#define IV_RING_LOOP_RGB     0x7b3fa0
 
 typedef struct
 {

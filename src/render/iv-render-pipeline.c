@@ -273,7 +273,7 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     {
       IvRect a = L.arc;
       double x0 = a.x + a.w, x1 = a.x, ybase = L.box[IV_S5].y - (L.box[IV_C1].w > 0 || L.box[IV_C3].w > 0 ? L.box[IV_C1].h + L.box[IV_C3].h * 0 + 10 : 2);
-      IvColor c = iv_color_from_rgb (IV_BOUND_COMM_RGB, 1);
+      IvColor c = iv_color_from_rgb (IV_RING_LOOP_RGB, 1);
       gboolean prefill = r->config.mode == IV_MODE_PREFILL;
       g_autofree char *label = prefill
           ? g_strdup_printf (r->config.ring == IV_RING_KV

@@ -23,53 +23,11 @@
 #define BD_BAR_W 46.0
 #define TOOTH_PX 7.0
 
-/* The reference plot's colours for its own names (Okabe–Ito slots). */
-static const struct { const char *name; guint slot; } known_colors[] = {
-  { "compute", 0 },
-  { "I/O", 1 },
-  { "hdf5_read", 1 },
-  { "wait_for_io", 3 },
-  { "trsm_host", 4 },
-  { "gpu_buffer_wait", 5 },
-  { "await_dispatch", 6 },
-};
-
-static gboolean
-known_slot (const char *name, guint *slot)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (known_colors); i++)
-    if (g_str_equal (known_colors[i].name, name))
-      {
-        *slot = known_colors[i].slot;
-        return TRUE;
-      }
-  return FALSE;
-}
-
+/* One colour per event name in every view: the palette's, by name (the reference
+ * figure's names have fixed slots there). */
 IvColor
 iv_pipelined_color (const IvPipelinedFigure *fig, const char *name, IvTheme theme)
 {
-  guint used = 0, slot = 0;
-
-  /* Known names keep their slots; the others take the first free slot from their hash,
-   * in legend order, so no two names of one figure share a colour while slots last. */
-  for (guint i = 0; fig->plot && i < fig->plot->names->len; i++)
-    if (known_slot (fig->plot->names->pdata[i], &slot))
-      used |= 1u << slot;
-  if (known_slot (name, &slot))
-    return iv_palette_color (theme, slot);
-  for (guint i = 0; fig->plot && i < fig->plot->names->len; i++)
-    {
-      const char *other = fig->plot->names->pdata[i];
-      guint s = iv_palette_index_for (other);
-      if (known_slot (other, &slot))
-        continue;
-      for (guint probe = 0; probe < IV_PALETTE_SIZE && (used & (1u << s)); probe++)
-        s = (s + 1) % IV_PALETTE_SIZE;
-      used |= 1u << s;
-      if (g_str_equal (other, name))
-        return iv_palette_color (theme, s);
-    }
   return iv_palette_color (theme, iv_palette_index_for (name));
 }
 
