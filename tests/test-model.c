@@ -885,7 +885,7 @@ test_pipeline_figure (void)
   g_assert_cmpfloat (L.arc.y + L.arc.h, <=, L.box[IV_C1].y);
   g_assert_cmpfloat (L.box[IV_C1].y + L.box[IV_C1].h, <, L.box[IV_S5].y);
   s = render_figure (iv_render_pipeline, &fig, IV_THEME_LIGHT);
-  g_assert_cmpuint (count_pixels (s, L.arc, 0xc62828), >, 50);
+  g_assert_cmpuint (count_pixels (s, L.arc, IV_RING_LOOP_RGB), >, 50);
   cairo_surface_destroy (s);
   /* …and with CP = 1 the same rectangle holds none of it. */
   c.c = 1;
@@ -895,7 +895,7 @@ test_pipeline_figure (void)
     iv_pipeline_layout (&fig, FIG_W, FIG_H, &L);
     g_assert_false (L.has_arc);
     s = render_figure (iv_render_pipeline, &fig, IV_THEME_LIGHT);
-    g_assert_cmpuint (count_pixels (s, arc, 0xc62828), ==, 0);
+    g_assert_cmpuint (count_pixels (s, arc, IV_RING_LOOP_RGB), ==, 0);
     cairo_surface_destroy (s);
   }
 }
