@@ -81,6 +81,23 @@ iv_gui_open_paths (IvWindow *window, const char *first, ...)
   iv_window_open (window, (GFile **) files->pdata, (int) files->len);
 }
 
+static gboolean
+transitioning (GtkWidget *w)
+{
+  if (GTK_IS_STACK (w) && gtk_stack_get_transition_running (GTK_STACK (w)))
+    return TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    if (transitioning (c))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+settled (gpointer data)
+{
+  return !transitioning (data);
+}
+
 guint
 iv_gui_snapshot (IvWindow *window, const char *png)
 {
@@ -94,6 +111,8 @@ iv_gui_snapshot (IvWindow *window, const char *png)
   g_autofree guchar *pixels = NULL;
   g_autoptr (GHashTable) colours = g_hash_table_new (NULL, NULL);
 
+  /* no page half-faded into the next */
+  g_assert_true (iv_gui_wait_for (settled, window, 5));
   iv_gui_wait_for_paint (window);
   gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 1, 1, 1, 1 }, &GRAPHENE_RECT_INIT (0, 0, w, h));
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (window)); child;

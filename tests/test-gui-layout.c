@@ -195,6 +195,10 @@ exercise_trace (IvWindow *window, const Size *size, const char *rel, const char 
     {
       iv_timeline_view_select (tl, longest_slice (t));
       assert_size (window, size, "a slice with a long name selected");
+      {
+        g_autofree char *name = g_strdup_printf ("%s-selected", shot);
+        save_screen (window, size, name);
+      }
       g_object_set (iv_timeline_view_get_state (tl), "search", "a", NULL);
       iv_timeline_view_step_match (tl, 1);
       iv_timeline_view_step_match (tl, 1);

@@ -14,6 +14,7 @@
 #include "iv-model-stages.h"
 #include "iv-saved.h"
 #include "iv-sidebar.h"
+#include "iv-slice-details.h"
 #include "iv-window.h"
 #include "iv-window-private.h"
 #include "iv-run-series.h"
@@ -1133,8 +1134,15 @@ test_timeline_view (void)
     g_object_set (st, "selected", (guint64) longest, NULL);
     g_assert_cmpuint (iv_timeline_view_get_selected (tl), ==, longest);
     g_assert_cmpuint (fig->selected, ==, longest);
-    header = g_strdup_printf ("%s  ·  ", iv_trace_string (trace, trace->name[longest]));
-    g_assert_true (has_label_containing (GTK_WIDGET (tl), header));
+    {
+      g_autofree char *dur = iv_units_format_seconds (trace->dur_ns[longest] * 1e-9);
+      g_autofree char *details = iv_slice_details_to_text (iv_timeline_view_get_details (tl));
+      header = g_strdup_printf ("%s\n", iv_trace_string (trace, trace->name[longest]));
+      g_assert_true (g_str_has_prefix (details, header));
+      g_assert_nonnull (strstr (details, dur));
+      /* the pane under the timeline shows while there is a selection */
+      g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (GTK_WIDGET (iv_timeline_view_get_details (tl)))));
+    }
     g_object_set (st, "search", "cuda", NULL);
     g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "cuda");
     g_assert_nonnull (fig->matches);
@@ -1142,7 +1150,15 @@ test_timeline_view (void)
     g_object_set (st, "search", "", "selected", IV_TIMELINE_NONE, NULL);
     g_assert_null (fig->matches);
     g_assert_cmpuint (iv_timeline_view_get_selected (tl), ==, G_MAXSIZE);
-    g_assert_false (has_label_containing (GTK_WIDGET (tl), header));
+    {
+      g_autofree char *details = iv_slice_details_to_text (iv_timeline_view_get_details (tl));
+      gint64 area0, area1;
+      g_assert_cmpstr (details, ==, "");
+      /* nothing selected and no area: the pane folds away */
+      iv_timeline_state_get_area (st, &area0, &area1);
+      g_assert_cmpint (area1, <=, area0);
+      g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (GTK_WIDGET (iv_timeline_view_get_details (tl)))));
+    }
   }
 
   /* Area selection of the first half: the table's counts add up to the slices that start
@@ -1419,6 +1435,45 @@ test_runs_view (void)
   settle ();
 }
 
+/* A slice's details: its properties as name/value pairs, the slice it is in, and its
+ * arguments as a tree (paths as keys), nested objects and arrays included. */
+static void
+test_slice_details (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "args.json", NULL);
+  g_autoptr (IvTrace) t = NULL;
+  g_autoptr (GError) error = NULL;
+  IvSliceDetails *details = IV_SLICE_DETAILS (g_object_ref_sink (iv_slice_details_new ()));
+  g_autofree char *text = NULL;
+  gsize inner = G_MAXSIZE;
+
+  g_assert_true (g_file_set_contents (path,
+      "[{\"ph\": \"X\", \"name\": \"outer\", \"pid\": 1, \"tid\": 2, \"ts\": 0, \"dur\": 100},"
+      " {\"ph\": \"X\", \"name\": \"inner\", \"cat\": \"kernel\", \"pid\": 1, \"tid\": 2, \"ts\": 10, \"dur\": 50,"
+      "  \"args\": {\"a\": 1, \"nested\": {\"b\": \"x\", \"list\": [1, 2.5]}}}]", -1, NULL));
+  t = iv_trace_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (gsize i = 0; i < t->n_slices; i++)
+    if (g_str_equal (iv_trace_string (t, t->name[i]), "inner"))
+      inner = i;
+  iv_slice_details_set (details, t, inner);
+  text = iv_slice_details_to_text (details);
+  g_assert_true (g_str_has_prefix (text, "inner\n"));
+  g_assert_nonnull (strstr (text, "Category: kernel\n"));
+  g_assert_nonnull (strstr (text, "Duration: 50 µs\n"));
+  g_assert_nonnull (strstr (text, "Start: 10 µs\n"));
+  g_assert_nonnull (strstr (text, "Self time: 50 µs\n"));
+  g_assert_nonnull (strstr (text, "In: outer\n"));
+  g_assert_nonnull (strstr (text, "args.a: 1\n"));
+  g_assert_nonnull (strstr (text, "args.nested.b: x\n"));
+  g_assert_nonnull (strstr (text, "args.nested.list[1]: 2.5\n"));
+  iv_slice_details_set (details, NULL, G_MAXSIZE);
+  g_clear_pointer (&text, g_free);
+  text = iv_slice_details_to_text (details);
+  g_assert_cmpstr (text, ==, "");
+  g_object_unref (details);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1453,6 +1508,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/preferences-and-about", test_preferences_and_about);
   g_test_add_func ("/gui/model-view", test_model_view);
   g_test_add_func ("/gui/timeline-view", test_timeline_view);
+  g_test_add_func ("/gui/slice-details", test_slice_details);
   g_test_add_func ("/gui/pipelined-view", test_pipelined_view);
   g_test_add_func ("/gui/runs-view", test_runs_view);
   g_test_add_func ("/gui/window-size-saved", test_window_size_saved);

@@ -9,6 +9,8 @@
 
 #include "iv-timeline-view.h"
 
+#include "iv-slice-details.h"
+
 #include <adwaita.h>
 #include <glib/gi18n.h>
 #include <math.h>
@@ -27,8 +29,7 @@ struct _IvTimelineView
   /* template children */
   GtkWidget *box;
   GtkWidget *area;
-  GtkLabel *details;
-  GtkWidget *flow_buttons;    /* one button per flow of the selection: a click follows it */
+  IvSliceDetails *details;
   GtkSearchEntry *search;
   GtkStack *bottom;           /* "details" of the selection, "area" of a Shift+drag range */
   IvTraceArea *area_table;
@@ -189,64 +190,27 @@ on_minimap_drag_update (GtkGestureDrag *drag, double ox, double oy, IvTimelineVi
 
 /* Following a flow selects the slice at its other end and brings it into view. */
 static void
-on_follow_flow (GtkButton *button, IvTimelineView *self)
+on_follow (IvTimelineView *self, guint64 slice)
 {
-  iv_timeline_view_follow (self, GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (button), "iv-slice")));
+  iv_timeline_view_follow (self, (gsize) slice);
+}
+
+/* The pane under the timeline shows what there is to show — the selection's details, the
+ * area's table — and folds away when there is neither, leaving the timeline the room. */
+static void
+update_bottom (IvTimelineView *self)
+{
+  gboolean selection = self->fig.trace && self->fig.selected < self->fig.trace->n_slices;
+  gboolean area = self->fig.area_t1_ns > self->fig.area_t0_ns;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->bottom), selection || area);
 }
 
 static void
 update_details (IvTimelineView *self)
 {
-  const IvTrace *t = self->fig.trace;
-  gsize s = self->fig.selected;
-  g_autoptr (GString) text = g_string_new (NULL);
-  g_autofree char *start = NULL, *dur = NULL, *self_time = NULL, *args = NULL;
-  g_autoptr (GError) error = NULL;
-  GtkWidget *old;
-
-  while ((old = gtk_widget_get_first_child (self->flow_buttons)))
-    gtk_box_remove (GTK_BOX (self->flow_buttons), old);
-  if (!t || s >= t->n_slices)
-    {
-      gtk_label_set_text (self->details, _("Click a slice to see its details. Drag to pan, "
-                                           "Ctrl+wheel to zoom, W/S/A/D, 0 to reset, F to fit the selection."));
-      return;
-    }
-  start = iv_units_format_seconds ((t->start_ns[s] - t->t0_ns) * 1e-9);
-  dur = iv_units_format_seconds (t->dur_ns[s] * 1e-9);
-  self_time = iv_units_format_seconds (t->self_ns[s] * 1e-9);
-  g_string_append_printf (text, "%s  ·  %s\n", iv_trace_string (t, t->name[s]),
-                          iv_trace_string (t, t->cat[s]) ? iv_trace_string (t, t->cat[s]) : "");
-  g_string_append_printf (text, _("start %s · duration %s · self %s\n"), start, dur, self_time);
-  /* The parent chain, innermost first. */
-  for (gsize p = iv_trace_parent (t, s), child = s; p != child; child = p, p = iv_trace_parent (t, p))
-    g_string_append_printf (text, _("in %s\n"), iv_trace_string (t, t->name[p]));
-  for (guint i = 0; i < t->flows->len; i++)
-    {
-      const IvFlow *f = &g_array_index (t->flows, IvFlow, i);
-      gsize other = f->from == s ? f->to : f->to == s ? f->from : G_MAXSIZE;
-      g_autofree char *label = NULL;
-      GtkWidget *button;
-      if (other >= t->n_slices)
-        continue;
-      label = g_strdup_printf (f->from == s ? _("Flow to %s →") : _("← Flow from %s"),
-                               iv_trace_string (t, t->name[other]));
-      /* Kernel names run to hundreds of characters: ellipsized, whole in the tooltip, so
-       * a selection can never widen the window. */
-      button = gtk_button_new_with_label (label);
-      gtk_label_set_ellipsize (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), PANGO_ELLIPSIZE_MIDDLE);
-      gtk_widget_set_tooltip_text (button, label);
-      gtk_widget_add_css_class (button, "flat");
-      g_object_set_data (G_OBJECT (button), "iv-slice", GSIZE_TO_POINTER (other));
-      g_signal_connect (button, "clicked", G_CALLBACK (on_follow_flow), self);
-      gtk_box_append (GTK_BOX (self->flow_buttons), button);
-    }
-  args = iv_trace_slice_args (t, s, &error);
-  if (args && *args)
-    g_string_append_printf (text, "args %s", args);
-  else if (error)
-    g_string_append_printf (text, _("args could not be read: %s"), error->message);
-  gtk_label_set_text (self->details, text->str);
+  iv_slice_details_set (self->details, self->fig.trace, self->fig.selected);
+  update_bottom (self);
 }
 
 static gboolean
@@ -572,6 +536,8 @@ on_selected_changed (IvTimelineView *self)
   guint64 s = iv_timeline_state_get_selected (self->state);
 
   self->fig.selected = s == IV_TIMELINE_NONE ? G_MAXSIZE : (gsize) s;
+  if (s != IV_TIMELINE_NONE)
+    gtk_stack_set_visible_child_name (self->bottom, "details");
   update_details (self);
   queue_redraw (self);
 }
@@ -586,6 +552,7 @@ on_area_changed (IvTimelineView *self)
   iv_trace_area_set_range (self->area_table, self->fig.trace, t0, t1);
   if (t1 > t0)
     gtk_stack_set_visible_child_name (self->bottom, "area");
+  update_bottom (self);
   queue_redraw (self);
 }
 
@@ -596,13 +563,13 @@ iv_timeline_view_class_init (IvTimelineViewClass *klass)
 
   G_OBJECT_CLASS (klass)->dispose = iv_timeline_view_dispose;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  g_type_ensure (IV_TYPE_SLICE_DETAILS);
 
   g_type_ensure (IV_TYPE_TRACE_AREA);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/inferview/Inferview/ui/iv-timeline-view.ui");
   gtk_widget_class_bind_template_child (widget_class, IvTimelineView, box);
   gtk_widget_class_bind_template_child (widget_class, IvTimelineView, area);
   gtk_widget_class_bind_template_child (widget_class, IvTimelineView, details);
-  gtk_widget_class_bind_template_child (widget_class, IvTimelineView, flow_buttons);
   gtk_widget_class_bind_template_child (widget_class, IvTimelineView, search);
   gtk_widget_class_bind_template_child (widget_class, IvTimelineView, bottom);
   gtk_widget_class_bind_template_child (widget_class, IvTimelineView, area_table);
@@ -621,6 +588,7 @@ iv_timeline_view_class_init (IvTimelineViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, query_tooltip);
   gtk_widget_class_bind_template_callback (widget_class, on_scroll);
   gtk_widget_class_bind_template_callback (widget_class, on_motion);
+  gtk_widget_class_bind_template_callback (widget_class, on_follow);
   gtk_widget_class_bind_template_callback (widget_class, on_drag_begin);
   gtk_widget_class_bind_template_callback (widget_class, on_drag_update);
   gtk_widget_class_bind_template_callback (widget_class, on_drag_end);
@@ -786,4 +754,11 @@ iv_timeline_view_follow (IvTimelineView *self, gsize slice)
   if (t->start_ns[slice] + t->dur_ns[slice] < self->fig.t0_ns || t->start_ns[slice] > self->fig.t1_ns)
     iv_timeline_view_set_range (self, t->start_ns[slice] + t->dur_ns[slice] / 2 - span / 2,
                                 t->start_ns[slice] + t->dur_ns[slice] / 2 - span / 2 + span);
+}
+
+IvSliceDetails *
+iv_timeline_view_get_details (IvTimelineView *self)
+{
+  g_return_val_if_fail (IV_IS_TIMELINE_VIEW (self), NULL);
+  return self->details;
 }

@@ -6,6 +6,7 @@
 #include <gtk/gtk.h>
 
 #include "iv-timeline-state.h"
+#include "iv-slice-details.h"
 
 #include "iv-render-timeline.h"
 #include "iv-trace-area.h"
@@ -53,6 +54,8 @@ void            iv_timeline_view_toggle_process (IvTimelineView *self,
 /* The visible range as a figure, for Export. */
 const IvFigure *iv_timeline_view_get_figure    (IvTimelineView *self);
 
+/* The selection's details pane. */
+IvSliceDetails *iv_timeline_view_get_details (IvTimelineView *self);
 /* The visible range, selection, area and search the view follows. */
 IvTimelineState *iv_timeline_view_get_state  (IvTimelineView *self);
 
