@@ -216,7 +216,11 @@ iv_trace_area_set_range (IvTraceArea *self, const IvTrace *trace, gint64 t0_ns, 
     static const char *const names[3] = { "area-names", "area-gpu-streams", "area-kernels" };
     for (guint i = 0; i < G_N_ELEMENTS (charts); i++)
       {
-        gtk_widget_set_visible (GTK_WIDGET (chart_view (self, i)), charts[i] != NULL);
+        GtkWidget *view = GTK_WIDGET (chart_view (self, i));
+        gtk_widget_set_visible (view, charts[i] != NULL);
+        /* its slot in the flow box too, or an empty one keeps its spacing */
+        if (gtk_widget_get_parent (view))
+          gtk_widget_set_visible (gtk_widget_get_parent (view), charts[i] != NULL);
         if (charts[i])
           iv_chart_view_set_chart (chart_view (self, i), charts[i], names[i]);
       }

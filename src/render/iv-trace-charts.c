@@ -55,7 +55,8 @@ iv_trace_chart_streams (const IvTrace *t, const IvGpuStats *gpu)
   iv_chart_set_title (c, _("GPU streams, share busy"), NULL);
   iv_chart_set_categories (c, (const char *const *) names->pdata, n);
   iv_chart_set_bar_mode (c, IV_BARS_PERCENT, TRUE);
-  iv_chart_set_legend (c, IV_LEGEND_AUTO);
+  /* bars fill the plot's width: a legend inside would cover them */
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
   iv_series_set_color (iv_chart_add_bars (c, _("busy"), busy, n), 0x0072b2);
   iv_series_set_color (iv_chart_add_bars (c, _("idle"), idle, n), 0xc0bfbc);
   return c;
@@ -117,7 +118,7 @@ iv_trace_chart_top_names (const IvTrace *t, const GArray *stats, guint n)
   iv_chart_set_bar_mode (c, IV_BARS_GROUPED, TRUE);
   iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
   iv_chart_axis_set_title (c, IV_AXIS_X, _("time"));
-  iv_chart_set_legend (c, IV_LEGEND_AUTO);
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
   iv_series_set_color (iv_chart_add_bars (c, _("total"), total, n), 0x0072b2);
   iv_series_set_color (iv_chart_add_bars (c, _("self"), self, n), 0xe69f00);
   return c;
