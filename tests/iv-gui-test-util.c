@@ -57,7 +57,7 @@ flag_set (gpointer data)
 }
 
 void
-iv_gui_wait_for_paint (IvWindow *window)
+iv_gui_wait_for_paint (GtkWindow *window)
 {
   GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
   gboolean painted = FALSE;
@@ -98,22 +98,32 @@ settled (gpointer data)
   return !transitioning (data);
 }
 
+static gboolean
+has_size (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0 && gtk_widget_get_height (data) > 0;
+}
+
 guint
-iv_gui_snapshot (IvWindow *window, const char *png)
+iv_gui_snapshot (GtkWindow *window, const char *png)
 {
   /* Snapshot the window's children the way a frame does (a widget paintable of a
    * toplevel stays empty until a compositor asks for it). */
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  int w = gtk_widget_get_width (GTK_WIDGET (window));
-  int h = gtk_widget_get_height (GTK_WIDGET (window));
+  GtkSnapshot *snapshot;
+  int w, h;
   g_autoptr (GskRenderNode) node = NULL;
   g_autoptr (GdkTexture) texture = NULL;
   g_autofree guchar *pixels = NULL;
   g_autoptr (GHashTable) colours = g_hash_table_new (NULL, NULL);
 
+  /* a window just presented has no size until its first layout */
+  g_assert_true (iv_gui_wait_for (has_size, window, 5));
   /* no page half-faded into the next */
   g_assert_true (iv_gui_wait_for (settled, window, 5));
   iv_gui_wait_for_paint (window);
+  snapshot = gtk_snapshot_new ();
+  w = gtk_widget_get_width (GTK_WIDGET (window));
+  h = gtk_widget_get_height (GTK_WIDGET (window));
   gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 1, 1, 1, 1 }, &GRAPHENE_RECT_INIT (0, 0, w, h));
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (window)); child;
        child = gtk_widget_get_next_sibling (child))
@@ -121,7 +131,9 @@ iv_gui_snapshot (IvWindow *window, const char *png)
       gtk_widget_snapshot_child (GTK_WIDGET (window), child, snapshot);
   node = gtk_snapshot_free_to_node (snapshot);
   g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node, NULL);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         /* the window's own box: a dialog's shadow draws outside it */
+                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
   pixels = g_malloc ((gsize) w * h * 4);
   gdk_texture_download (texture, pixels, (gsize) w * 4);
   for (int i = 0; i < w * h; i += 7)
@@ -129,4 +141,56 @@ iv_gui_snapshot (IvWindow *window, const char *png)
   if (png)
     g_assert_true (gdk_texture_save_to_png (texture, png));
   return g_hash_table_size (colours);
+}
+
+GtkWidget *
+iv_gui_find_child (GtkWidget *root,
+                   GType      type)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type))
+        return c;
+      if ((found = iv_gui_find_child (c, type)))
+        return found;
+    }
+  return NULL;
+}
+
+GtkWidget *
+iv_gui_find_by_id (GtkWidget  *root,
+                   const char *id)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+      if (g_strcmp0 (gtk_buildable_get_buildable_id (GTK_BUILDABLE (c)), id) == 0)
+        return c;
+      if ((found = iv_gui_find_by_id (c, id)))
+        return found;
+    }
+  return NULL;
+}
+
+GtkEventController *
+iv_gui_find_controller (GtkWidget *widget,
+                        GType      type)
+{
+  GListModel *controllers;
+  GtkEventController *found = NULL;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
+  controllers = gtk_widget_observe_controllers (widget);
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && !found; i++)
+    {
+      /* the widget holds its controllers, so the borrowed pointer outlives the list */
+      g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
+      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type))
+        found = c;
+    }
+  g_object_unref (controllers);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c && !found; c = gtk_widget_get_next_sibling (c))
+    found = iv_gui_find_controller (c, type);
+  return found;
 }

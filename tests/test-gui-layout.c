@@ -69,7 +69,7 @@ assert_size (IvWindow *window, const Size *size, const char *what)
 {
   int min_w, min_h, nat;
 
-  iv_gui_wait_for_paint (window);
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
   gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, &nat, NULL, NULL);
   gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_VERTICAL, size->width, &min_h, &nat, NULL, NULL);
   if (gtk_widget_get_width (GTK_WIDGET (window)) != start_width
@@ -88,7 +88,7 @@ save_screen (IvWindow *window, const Size *size, const char *name)
 {
   g_autofree char *file = g_strdup_printf ("layout-%dx%d-%s.png", size->width, size->height, name);
   g_autofree char *path = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), file, NULL);
-  g_assert_cmpuint (iv_gui_snapshot (window, path), >, 20);
+  g_assert_cmpuint (iv_gui_snapshot (GTK_WINDOW (window), path), >, 20);
 }
 
 /* Every page of every GtkStack under @root shown in turn, the size checked on each. */
@@ -221,7 +221,7 @@ exercise_window (gconstpointer data)
   gtk_window_set_default_size (GTK_WINDOW (window), size->width, size->height);
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (iv_gui_wait_for (is_mapped, window, 10));
-  iv_gui_wait_for_paint (window);
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
   start_width = gtk_widget_get_width (GTK_WIDGET (window));
   start_height = gtk_widget_get_height (GTK_WIDGET (window));
   g_assert_cmpint (start_width, >, size->width - 60);

@@ -542,7 +542,7 @@ test_screenshot_not_blank (void)
 {
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), >, 300);
   /* Text, icons and the sidebar give a real window hundreds of colours. */
-  g_assert_cmpuint (iv_gui_snapshot (window, g_getenv ("IV_SCREENSHOT")), >, 50);
+  g_assert_cmpuint (iv_gui_snapshot (GTK_WINDOW (window), g_getenv ("IV_SCREENSHOT")), >, 50);
 }
 
 
@@ -590,15 +590,7 @@ find_preset_row (GtkWidget *root, const char *name)
 static GtkSearchEntry *
 find_search_entry (GtkWidget *root)
 {
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkSearchEntry *found;
-      if (GTK_IS_SEARCH_ENTRY (c))
-        return GTK_SEARCH_ENTRY (c);
-      if ((found = find_search_entry (c)))
-        return found;
-    }
-  return NULL;
+  return GTK_SEARCH_ENTRY (iv_gui_find_child (root, GTK_TYPE_SEARCH_ENTRY));
 }
 
 static GtkButton *
@@ -1043,15 +1035,7 @@ test_timeline_view (void)
   g_assert_cmpuint (iv_timeline_view_get_selected (tl), ==, 0);
   gtk_widget_grab_focus (GTK_WIDGET (tl));
   {
-    GtkEventController *key = NULL;
-    GListModel *controllers = gtk_widget_observe_controllers (GTK_WIDGET (tl));
-    for (guint i = 0; i < g_list_model_get_n_items (controllers) && !key; i++)
-      {
-        g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
-        if (GTK_IS_EVENT_CONTROLLER_KEY (c))
-          key = c;
-      }
-    g_object_unref (controllers);
+    GtkEventController *key = iv_gui_find_controller (GTK_WIDGET (tl), GTK_TYPE_EVENT_CONTROLLER_KEY);
     g_assert_nonnull (key);
     {
       gboolean handled = FALSE;
@@ -1064,6 +1048,31 @@ test_timeline_view (void)
       g_signal_emit_by_name (key, "key-pressed", GDK_KEY_0, 0, 0, &handled);
       iv_timeline_view_get_range (tl, &t0, &t1);
       g_assert_cmpint (t1 - t0, ==, span);
+
+      /* W zooms about the pointer: at the plot's left edge the start stays, at its
+       * right edge the end stays; once the pointer has left, about the middle. */
+      {
+        GtkEventController *motion = iv_gui_find_controller (iv_gui_find_by_id (GTK_WIDGET (tl), "area"),
+                                                             GTK_TYPE_EVENT_CONTROLLER_MOTION);
+        gint64 b0, b1;
+        g_assert_nonnull (motion);
+        g_signal_emit_by_name (motion, "motion", 0.0, 40.0);
+        g_signal_emit_by_name (key, "key-pressed", GDK_KEY_w, 0, 0, &handled);
+        iv_timeline_view_get_range (tl, &b0, &b1);
+        g_assert_cmpint (b0, ==, t0);
+        g_assert_cmpint (ABS ((b1 - b0) - span * 8 / 10), <=, 2);
+        g_signal_emit_by_name (motion, "motion", 1e6, 40.0);
+        g_signal_emit_by_name (key, "key-pressed", GDK_KEY_w, 0, 0, &handled);
+        iv_timeline_view_get_range (tl, &a0, &a1);
+        g_assert_cmpint (a1, ==, b1);
+        g_assert_cmpint (a0, >, b0);
+        g_signal_emit_by_name (motion, "leave");
+        g_signal_emit_by_name (key, "key-pressed", GDK_KEY_s, 0, 0, &handled);
+        iv_timeline_view_get_range (tl, &b0, &b1);
+        g_assert_cmpint (ABS ((b0 + b1) / 2 - (a0 + a1) / 2), <=, 2);
+        g_assert_cmpint (b1 - b0, >, a1 - a0);
+        g_signal_emit_by_name (key, "key-pressed", GDK_KEY_0, 0, 0, &handled);
+      }
     }
   }
   g_assert_nonnull (iv_workspace_page_get_figure (page));
@@ -1474,6 +1483,65 @@ test_slice_details (void)
   g_object_unref (details);
 }
 
+static void
+collect_accelerators (GtkWidget *root, GPtrArray *out)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      if (GTK_IS_SHORTCUTS_SHORTCUT (c))
+        {
+          char *accel = NULL;
+          g_object_get (c, "accelerator", &accel, NULL);
+          if (accel)
+            g_ptr_array_add (out, accel);
+        }
+      collect_accelerators (c, out);
+    }
+}
+
+/* The shortcuts window lists every key the timeline answers to, and each single key it
+ * lists for the timeline is one the timeline really handles. */
+static void
+test_shortcuts_window_keys (void)
+{
+  g_autofree char *path = sample ("traces/kineto_a100_simple_add.json.gz");
+  g_autoptr (GPtrArray) accels = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *png = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                                          "shortcuts-window.png", NULL);
+  const char *timeline_keys[] = { "w", "a", "s", "d", "f", "0" };
+  const char *listed[] = { "w", "a", "s", "d", "f", "0", "slash <Control>f", "Return", "<Shift>Return",
+                           "<Shift>", "<Control>" };
+  GtkShortcutsWindow *overlay;
+  GtkEventController *key;
+  IvTimelineView *tl;
+
+  open_trace (path);
+  tl = iv_workspace_page_get_timeline (_iv_window_get_page (window, IV_GROUP_TRACES));
+  key = iv_gui_find_controller (GTK_WIDGET (tl), GTK_TYPE_EVENT_CONTROLLER_KEY);
+  g_assert_nonnull (key);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-help-overlay", NULL);
+  overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window));
+  g_assert_nonnull (overlay);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (overlay)));
+  collect_accelerators (GTK_WIDGET (overlay), accels);
+  for (guint i = 0; i < G_N_ELEMENTS (listed); i++)
+    if (!g_ptr_array_find_with_equal_func (accels, listed[i], g_str_equal, NULL))
+      g_error ("the shortcuts window does not list %s", listed[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (timeline_keys); i++)
+    {
+      guint keyval = 0;
+      gboolean handled = FALSE;
+      g_assert_true (gtk_accelerator_parse (timeline_keys[i], &keyval, NULL));
+      g_signal_emit_by_name (key, "key-pressed", keyval, 0, 0, &handled);
+      if (!handled)
+        g_error ("the shortcuts window lists %s, which the timeline ignores", timeline_keys[i]);
+    }
+  g_assert_cmpuint (iv_gui_snapshot (GTK_WINDOW (overlay), png), >, 5);
+  gtk_window_close (GTK_WINDOW (overlay));
+  settle ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1509,6 +1577,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/model-view", test_model_view);
   g_test_add_func ("/gui/timeline-view", test_timeline_view);
   g_test_add_func ("/gui/slice-details", test_slice_details);
+  g_test_add_func ("/gui/shortcuts-window-keys", test_shortcuts_window_keys);
   g_test_add_func ("/gui/pipelined-view", test_pipelined_view);
   g_test_add_func ("/gui/runs-view", test_runs_view);
   g_test_add_func ("/gui/window-size-saved", test_window_size_saved);

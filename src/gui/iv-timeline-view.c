@@ -50,6 +50,7 @@ struct _IvTimelineView
   IvTimelineLayout layout;    /* of the last frame, for hit testing */
   IvFigure figure;
   double pointer_x;
+  gboolean pointer_inside; /* W/S zoom about the pointer while it is over the area */
   gint64 drag_t0, drag_t1;
   double drag_scroll;
   gboolean dragged;
@@ -240,6 +241,23 @@ static void
 on_motion (GtkEventControllerMotion *motion, double x, double y, IvTimelineView *self)
 {
   self->pointer_x = x;
+  self->pointer_inside = TRUE;
+}
+
+static void
+on_leave (GtkEventControllerMotion *motion, IvTimelineView *self)
+{
+  self->pointer_inside = FALSE;
+}
+
+/* Where zooming keeps its place: the time under the pointer, as a fraction of the plot's
+ * width, or the middle when the pointer is elsewhere (keyboard-only use). */
+static double
+zoom_anchor (IvTimelineView *self)
+{
+  if (!self->pointer_inside)
+    return 0.5;
+  return CLAMP ((self->pointer_x - self->layout.plot_x) / MAX (1, self->layout.plot_w), 0, 1);
 }
 
 static gboolean
@@ -251,8 +269,7 @@ on_scroll (GtkEventControllerScroll *scroll, double dx, double dy, IvTimelineVie
     return FALSE;
   if (mods & GDK_CONTROL_MASK)
     {
-      double anchor = (self->pointer_x - self->layout.plot_x) / MAX (1, self->layout.plot_w);
-      iv_timeline_view_zoom (self, pow (1.2, dy), CLAMP (anchor, 0, 1));
+      iv_timeline_view_zoom (self, pow (1.2, dy), zoom_anchor (self));
     }
   else if (dx != 0 && dy == 0)
     iv_timeline_view_pan (self, dx * 0.05);
@@ -354,8 +371,8 @@ on_key (GtkEventControllerKey *key, guint keyval, guint code, GdkModifierType st
     return FALSE;
   switch (gdk_keyval_to_lower (keyval))
     {
-    case GDK_KEY_w: iv_timeline_view_zoom (self, 0.8, 0.5); return TRUE;
-    case GDK_KEY_s: iv_timeline_view_zoom (self, 1.25, 0.5); return TRUE;
+    case GDK_KEY_w: iv_timeline_view_zoom (self, 0.8, zoom_anchor (self)); return TRUE;
+    case GDK_KEY_s: iv_timeline_view_zoom (self, 1.25, zoom_anchor (self)); return TRUE;
     case GDK_KEY_a: iv_timeline_view_pan (self, -0.2); return TRUE;
     case GDK_KEY_d: iv_timeline_view_pan (self, 0.2); return TRUE;
     case GDK_KEY_0: iv_timeline_view_set_range (self, self->fig.trace->t0_ns, self->fig.trace->t1_ns); return TRUE;
@@ -588,6 +605,7 @@ iv_timeline_view_class_init (IvTimelineViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, query_tooltip);
   gtk_widget_class_bind_template_callback (widget_class, on_scroll);
   gtk_widget_class_bind_template_callback (widget_class, on_motion);
+  gtk_widget_class_bind_template_callback (widget_class, on_leave);
   gtk_widget_class_bind_template_callback (widget_class, on_follow);
   gtk_widget_class_bind_template_callback (widget_class, on_drag_begin);
   gtk_widget_class_bind_template_callback (widget_class, on_drag_update);
