@@ -458,6 +458,31 @@ test_chart_view (void)
   g_assert_nonnull (strstr (tip, "TTFT: 60 ms"));
   g_assert_nonnull (strstr (tip, "Time since start: 50 s"));
 
+  /* The hover card stays inside the chart (so inside the window) and beside its point:
+   * at the last point, on the right edge, it flips to the point's left. */
+  {
+    GtkEventController *motion = iv_gui_find_controller (view, GTK_TYPE_EVENT_CONTROLLER_MOTION);
+    const double at[][2] = { { 20e9, 30 }, { 99.5e9, 40 + 15 * sin (199 / 15.0) }, { 50e9, 60 } };
+    int w = gtk_widget_get_width (view), h = gtk_widget_get_height (view);
+    graphene_rect_t box;
+    for (guint i = 0; i < G_N_ELEMENTS (at); i++)
+      {
+        double px = iv_chart_to_pixel (L, IV_AXIS_X, at[i][0]), py = iv_chart_to_pixel (L, IV_AXIS_Y, at[i][1]);
+        g_signal_emit_by_name (motion, "motion", px, py);
+        g_assert_true (iv_chart_view_get_card (cv, &box));
+        g_assert_cmpfloat (box.origin.x, >=, 0);
+        g_assert_cmpfloat (box.origin.y, >=, 0);
+        g_assert_cmpfloat (box.origin.x + box.size.width, <=, w);
+        g_assert_cmpfloat (box.origin.y + box.size.height, <=, h);
+        g_assert_false (graphene_rect_contains_point (&box, &GRAPHENE_POINT_INIT (px, py)));
+        if (i == 1)
+          g_assert_cmpfloat (box.origin.x + box.size.width, <, px);
+      }
+    wait_for_widget_paint (view);
+    g_signal_emit_by_name (motion, "leave");
+    g_assert_false (iv_chart_view_get_card (cv, &box));
+  }
+
   /* Wheel zoom at the centre halves both ranges around it. */
   lo = L->lo[IV_AXIS_X], hi = L->hi[IV_AXIS_X];
   cx = L->plot_x + L->plot_w / 2, cy = L->plot_y + L->plot_h / 2;

@@ -1,8 +1,9 @@
 /* iv-chart-view.c: the chart is drawn once into an image at the widget's size and
  * scale (the expensive base layer, reusing the fast raster paths of the renderer) and
  * kept until the data, the view range, the size or the style change; the hover marker
- * is drawn over it each frame. Zoom and pan set fixed axis ranges on the chart itself,
- * so Export draws exactly what is on screen. */
+ * and its card of values are drawn over it each frame — inside the widget, where a
+ * toolkit tooltip could hang off the window's edge. Zoom and pan set fixed axis ranges
+ * on the chart itself, so Export draws exactly what is on screen. */
 #define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-chart-view.h"
@@ -10,11 +11,16 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "iv-chart-private.h"
 #include "iv-export-dialog.h"
 
 #define HOVER_RADIUS 12.0
+#define CARD_PAD 8.0       /* text to the card's edge */
+#define CARD_GAP 14.0      /* the card's corner to the point */
+#define CARD_MARGIN 4.0    /* the card to the widget's edge */
+#define CARD_MAX_WIDTH 420 /* long names wrap rather than widen it */
 
 enum
 {
@@ -46,6 +52,7 @@ struct _IvChartView
   gboolean hovering;
   IvChartHit hit;
   gboolean has_hit;
+  char *card_text;          /* what the hovered point's card says, NULL without one */
   double drag_lo[IV_N_AXES], drag_hi[IV_N_AXES];
   IvChartViewAxes drag_axes;
   GtkWidget *menu;
@@ -67,6 +74,9 @@ current_theme (void)
 static void
 invalidate (IvChartView *self)
 {
+  /* the hovered point moved or went: the next motion finds it again */
+  self->has_hit = FALSE;
+  g_clear_pointer (&self->card_text, g_free);
   g_clear_pointer (&self->cache, cairo_surface_destroy);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -89,6 +99,85 @@ ensure_cache (IvChartView *self, int width, int height)
     iv_chart_render (cr, self->chart, &options, width, height, NULL);
   cairo_destroy (cr);
   cairo_surface_set_device_scale (self->cache, scale, scale);
+}
+
+/* The card's text laid out for the widget's width, and where it goes: beside the
+ * point, below and to the right, flipped to the other side where it would not fit, and
+ * finally clamped inside the widget. */
+static PangoLayout *
+card_layout (IvChartView *self, graphene_rect_t *box)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self)), height = gtk_widget_get_height (GTK_WIDGET (self));
+  int max_w = MIN (CARD_MAX_WIDTH, width - 2 * (int) (CARD_MARGIN + CARD_PAD));
+  PangoLayout *layout;
+  PangoRectangle ink, logical;
+  double w, h, x, y;
+
+  if (!self->card_text || max_w < 40)
+    return NULL;
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), self->card_text);
+  pango_layout_set_width (layout, max_w * PANGO_SCALE);
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  {
+    /* the first line names the point */
+    PangoAttrList *attrs = pango_attr_list_new ();
+    PangoAttribute *bold = pango_attr_weight_new (PANGO_WEIGHT_BOLD);
+    const char *nl = strchr (self->card_text, '\n');
+    bold->start_index = 0;
+    bold->end_index = nl ? (guint) (nl - self->card_text) : G_MAXUINT;
+    pango_attr_list_insert (attrs, bold);
+    pango_layout_set_attributes (layout, attrs);
+    pango_attr_list_unref (attrs);
+  }
+  pango_layout_get_pixel_extents (layout, &ink, &logical);
+  w = logical.width + 2 * CARD_PAD;
+  h = logical.height + 2 * CARD_PAD;
+  x = self->hit.px + CARD_GAP;
+  y = self->hit.py + CARD_GAP;
+  if (x + w > width - CARD_MARGIN)
+    x = self->hit.px - CARD_GAP - w;
+  if (y + h > height - CARD_MARGIN)
+    y = self->hit.py - CARD_GAP - h;
+  x = CLAMP (x, CARD_MARGIN, MAX (CARD_MARGIN, width - CARD_MARGIN - w));
+  y = CLAMP (y, CARD_MARGIN, MAX (CARD_MARGIN, height - CARD_MARGIN - h));
+  *box = GRAPHENE_RECT_INIT (x, y, w, h);
+  return layout;
+}
+
+gboolean
+iv_chart_view_get_card (IvChartView *self, graphene_rect_t *box)
+{
+  g_autoptr (PangoLayout) layout = NULL;
+
+  g_return_val_if_fail (IV_IS_CHART_VIEW (self), FALSE);
+  layout = self->has_hit ? card_layout (self, box) : NULL;
+  return layout != NULL;
+}
+
+static void
+draw_card (IvChartView *self, cairo_t *cr)
+{
+  graphene_rect_t box;
+  g_autoptr (PangoLayout) layout = card_layout (self, &box);
+  double r = 6;
+
+  if (!layout)
+    return;
+  /* the toolkit's tooltip look: dark and translucent in both styles */
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, box.origin.x + box.size.width - r, box.origin.y + r, r, -G_PI / 2, 0);
+  cairo_arc (cr, box.origin.x + box.size.width - r, box.origin.y + box.size.height - r, r, 0, G_PI / 2);
+  cairo_arc (cr, box.origin.x + r, box.origin.y + box.size.height - r, r, G_PI / 2, G_PI);
+  cairo_arc (cr, box.origin.x + r, box.origin.y + r, r, G_PI, 3 * G_PI / 2);
+  cairo_close_path (cr);
+  cairo_set_source_rgba (cr, 0, 0, 0, 0.85);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgba (cr, 1, 1, 1, 0.12);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_move_to (cr, box.origin.x + CARD_PAD, box.origin.y + CARD_PAD);
+  pango_cairo_show_layout (cr, layout);
 }
 
 static void
@@ -123,6 +212,7 @@ draw_hover (IvChartView *self, cairo_t *cr)
       cairo_set_line_width (cr, 2.5);
       cairo_arc (cr, self->hit.px, self->hit.py, 5, 0, 2 * G_PI);
       cairo_stroke (cr);
+      draw_card (self, cr);
     }
   cairo_restore (cr);
 }
@@ -356,18 +446,6 @@ iv_chart_view_describe_at (IvChartView *self, double x, double y)
                           iv_series_get_name (hit.series), hit.index, xt, xs, yt, ys);
 }
 
-static gboolean
-on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
-                  gpointer data)
-{
-  g_autofree char *text = iv_chart_view_describe_at (IV_CHART_VIEW (widget), x, y);
-
-  if (!text)
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
-}
-
 static void
 on_motion (GtkEventControllerMotion *motion, double x, double y, IvChartView *self)
 {
@@ -375,6 +453,9 @@ on_motion (GtkEventControllerMotion *motion, double x, double y, IvChartView *se
   self->hover_y = y;
   self->hovering = TRUE;
   self->has_hit = self->chart && iv_chart_hit_test (self->chart, x, y, HOVER_RADIUS, &self->hit);
+  g_clear_pointer (&self->card_text, g_free);
+  if (self->has_hit)
+    self->card_text = iv_chart_view_describe_at (self, x, y);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -383,6 +464,7 @@ on_leave (GtkEventControllerMotion *motion, IvChartView *self)
 {
   self->hovering = FALSE;
   self->has_hit = FALSE;
+  g_clear_pointer (&self->card_text, g_free);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -499,6 +581,7 @@ iv_chart_view_dispose (GObject *object)
   g_clear_pointer (&self->cache, cairo_surface_destroy);
   g_clear_pointer (&self->chart, iv_chart_free);
   g_clear_pointer (&self->figure_name, g_free);
+  g_clear_pointer (&self->card_text, g_free);
   G_OBJECT_CLASS (iv_chart_view_parent_class)->dispose (object);
 }
 
@@ -544,9 +627,7 @@ iv_chart_view_init (IvChartView *self)
   g_autoptr (GMenu) menu = g_menu_new ();
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
-  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_size_request (GTK_WIDGET (self), 240, 160);
-  g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
 
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (motion, "leave", G_CALLBACK (on_leave), self);
@@ -600,7 +681,6 @@ iv_chart_view_set_chart (IvChartView *self, IvChart *chart, const char *figure_n
   g_free (self->figure_name);
   self->figure_name = g_strdup (figure_name ? figure_name : "chart");
   self->figure = (IvFigure) { iv_chart_render, chart, self->figure_name, self };
-  self->has_hit = FALSE;
   invalidate (self);
 }
 

@@ -1,4 +1,4 @@
-/* iv-chart-view.h: one chart on screen: hover tooltips, wheel zoom and drag pan on
+/* iv-chart-view.h: one chart on screen: hover cards, wheel zoom and drag pan on
  * either axis, reset, log toggles, series toggled from the legend, export. */
 #pragma once
 
@@ -48,5 +48,8 @@ gboolean        iv_chart_view_click        (IvChartView     *self,
 char           *iv_chart_view_describe_at  (IvChartView     *self,
                                             double           x,
                                             double           y);
+/* Where the hovered point's card of values is drawn, in widget pixels; FALSE without one. */
+gboolean        iv_chart_view_get_card     (IvChartView     *self,
+                                            graphene_rect_t *box);
 
 G_END_DECLS
