@@ -1424,6 +1424,7 @@ test_runs_view (void)
   chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
   g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Concurrency");
   g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_Y), ==, "Inter-token latency (p90)");
+  g_assert_cmpstr (iv_chart_get_title (chart), ==, "Inter-token latency vs Concurrency");
 
   /* A click on run 2's point opens it (the signal a chart view emits for a click). */
   g_assert_true (iv_runs_view_show_plot (view, "ttft_vs_throughput"));

@@ -249,6 +249,17 @@ test_presets_on_samples (void)
   check_preset (c, TRUE, "ttft_per_run", sweep, "Run", "Time to first token", NULL);
   check_preset (c, TRUE, "latency_per_run", sweep, "Run", "Request latency", NULL);
   check_preset (c, TRUE, "itl_vs_concurrency", sweep, "Concurrency", "Inter-token latency (avg)", NULL);
+
+  /* A comparison without a title (the window's custom one) is titled by its axes. */
+  {
+    IvPlotSpec untitled = { .name = (char *) "custom", .type = IV_PLOT_SCATTER_LINE,
+                            .x.metric = (char *) "concurrency", .y.metric = (char *) "time_to_first_token" };
+    g_autofree char *reason = NULL;
+    IvChart *chart = iv_runs_chart (&untitled, sweep, sweep->runs->pdata[0], &reason);
+    g_assert_nonnull (chart);
+    g_assert_cmpstr (iv_chart_get_title (chart), ==, "Time to first token vs Concurrency");
+    iv_chart_free (chart);
+  }
 }
 
 /* Time slices: the mean with ±std, and a slice far from the others marked. Averages 10,

@@ -323,7 +323,8 @@ custom_spec_new (void)
   IvPlotSpec *s = g_new0 (IvPlotSpec, 1);
   s->name = g_strdup ("custom");
   s->type = IV_PLOT_SCATTER_LINE;
-  s->title = g_strdup (_("Custom: Any Metric vs Any Metric…"));
+  /* untitled, so the chart is titled from the axes picked ("Inter-token latency vs
+   * Concurrency"); the plot list names it by what it is */
   s->ci_level = 0.95;
   return s;
 }
@@ -406,7 +407,10 @@ fill_plot_choices (IvRunsView *self, gboolean multi)
   for (guint i = 0; i < self->specs->len; i++)
     {
       const IvPlotSpec *s = self->specs->pdata[i];
-      gtk_string_list_append (self->plot_names, s->title ? s->title : s->name);
+      if (s == self->custom)
+        gtk_string_list_append (self->plot_names, _("Custom: Any Metric vs Any Metric…"));
+      else
+        gtk_string_list_append (self->plot_names, s->title ? s->title : s->name);
     }
   self->updating = FALSE;
 }

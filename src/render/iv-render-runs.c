@@ -726,7 +726,7 @@ across_runs (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
   g_autofree double *x = g_new (double, MAX (n, 1)), *y = g_new (double, MAX (n, 1));
   g_autoptr (GPtrArray) groups = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *xt = NULL, *yt = NULL, *sub = NULL;
+  g_autofree char *xt = NULL, *yt = NULL, *sub = NULL, *fallback = NULL;
   const IvRun *any = NULL;
   IvChart *c;
   guint usable = 0;
@@ -754,7 +754,9 @@ across_runs (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
   xt = iv_metric_title (xm);
   yt = iv_metric_title (ym);
   sub = across_runs_subtitle (spec, xt, yt, usable);
-  c = new_chart (spec, ym, sub);
+  /* untitled (the window's custom comparison, a config entry without one): its axes */
+  fallback = g_strdup_printf (_("%s vs %s"), yt, xt);
+  c = new_chart (spec, fallback, sub);
   set_across_axes (c, spec, any, xt, yt);
   iv_chart_set_legend (c, IV_LEGEND_AUTO);
   for (guint g = 0; g < groups->len; g++)
