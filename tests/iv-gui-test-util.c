@@ -194,3 +194,19 @@ iv_gui_find_controller (GtkWidget *widget,
     found = iv_gui_find_controller (c, type);
   return found;
 }
+
+GtkLabel *
+iv_gui_find_ellipsized_label (GtkWidget *root)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkLabel *found;
+      if (!gtk_widget_get_mapped (c))
+        continue;
+      if (GTK_IS_LABEL (c) && pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (c))))
+        return GTK_LABEL (c);
+      if ((found = iv_gui_find_ellipsized_label (c)))
+        return found;
+    }
+  return NULL;
+}

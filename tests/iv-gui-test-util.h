@@ -29,6 +29,8 @@ guint    iv_gui_snapshot      (GtkWindow   *window,
 /* The first descendant of @root (depth first, @root excluded) that is a @type, or NULL. */
 GtkWidget *iv_gui_find_child  (GtkWidget   *root,
                                GType        type);
+/* A visible label under @root whose text is shown cut short (ellipsized), or NULL. */
+GtkLabel  *iv_gui_find_ellipsized_label (GtkWidget *root);
 /* The descendant of @root whose template or builder id is @id, or NULL. */
 GtkWidget *iv_gui_find_by_id  (GtkWidget   *root,
                                const char  *id);

@@ -552,6 +552,19 @@ test_preferences_and_about (void)
   GList *tops;
 
   g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
+  /* every word of the preferences shows whole: no "Follow …" */
+  tops = gtk_window_list_toplevels ();
+  for (GList *l = tops; l; l = l->next)
+    if (ADW_IS_PREFERENCES_WINDOW (l->data))
+      {
+        g_autofree char *png = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                                                "preferences-window.png", NULL);
+        GtkLabel *cut;
+        g_assert_cmpuint (iv_gui_snapshot (GTK_WINDOW (l->data), png), >, 5);
+        if ((cut = iv_gui_find_ellipsized_label (l->data)))
+          g_error ("the preferences cut “%s” short", gtk_label_get_text (cut));
+      }
+  g_list_free (tops);
   g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
   tops = gtk_window_list_toplevels ();
   g_assert_cmpuint (g_list_length (tops), ==, before + 2);
