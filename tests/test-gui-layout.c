@@ -241,6 +241,14 @@ exercise_window (gconstpointer data)
   assert_size (window, size, "one run");
   visit_stacks (window, size, GTK_WIDGET (runs), "one run");
   save_screen (window, size, "runs-one");
+  /* every statistic of the run's metrics in view, none behind a sideways scroll */
+  {
+    GtkWidget *table = GTK_WIDGET (iv_runs_view_get_table (rv));
+    GtkWidget *scroller = gtk_widget_get_ancestor (table, GTK_TYPE_SCROLLED_WINDOW);
+    if (gtk_widget_get_width (table) > gtk_widget_get_width (scroller))
+      g_error ("at %d×%d the run's metrics table is %d px in a %d px pane", size->width, size->height,
+               gtk_widget_get_width (table), gtk_widget_get_width (scroller));
+  }
 
   /* Traces: every sample. */
   exercise_trace (window, size, "traces/kineto_a100_simple_add.json.gz", "trace-kineto");

@@ -1378,6 +1378,17 @@ test_runs_view (void)
   g_assert_null (iv_runs_view_get_run (view));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (iv_runs_view_get_table (view)))),
                     ==, 3);
+  /* durations in their own units (the samples' TTFT p50 and latency p99, concurrency
+   * 1, 2 and 4): never "3.66k ms" */
+  {
+    const char *ttft[] = { "31.4 ms", "36.7 ms", "53.5 ms" }, *p99[] = { "3.66 s", "3.85 s", "3.78 s" };
+    for (guint i = 0; i < 3; i++)
+      {
+        g_assert_cmpstr (iv_runs_view_get_cell (view, i, 5), ==, ttft[i]);
+        g_assert_cmpstr (iv_runs_view_get_cell (view, i, 7), ==, p99[i]);
+      }
+    g_assert_null (iv_runs_view_get_cell (view, 3, 0));
+  }
   g_assert_nonnull (iv_runs_view_get_chart_view (view));
   chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
   g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Request latency (avg)");
@@ -1451,6 +1462,24 @@ test_runs_view (void)
   g_assert_true (iv_runs_view_get_run (view) == sweep->runs->pdata[1]);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (iv_runs_view_get_table (view)))),
                     >=, 10);
+  /* its metrics: a name with its unit, then eight statistics; latency in whole ms */
+  {
+    gboolean seen = FALSE;
+    for (guint i = 0; iv_runs_view_get_cell (view, i, 0); i++)
+      if (g_str_equal (iv_runs_view_get_cell (view, i, 0), "Request latency (ms)"))
+        {
+          IvMetricSummary m = { 0 };
+          g_autofree char *avg = NULL;
+          g_assert_true (iv_run_metric_stats (iv_runs_view_get_run (view), "request_latency", &m));
+          g_assert_cmpfloat (m.avg, >, 1000);
+          avg = g_strdup_printf ("%.0f", m.avg);
+          g_assert_cmpstr (iv_runs_view_get_cell (view, i, 1), ==, avg);
+          g_assert_nonnull (iv_runs_view_get_cell (view, i, 8));
+          iv_metric_summary_clear (&m);
+          seen = TRUE;
+        }
+    g_assert_true (seen);
+  }
   chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
   g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_Y), ==, "Time to first token");
   /* A request's point selects it; the timeline then marks it too; a second click drops it. */

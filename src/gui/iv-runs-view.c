@@ -57,15 +57,14 @@ struct _IvRunsView
   GtkWidget *box;
   GtkLabel *title, *subtitle;
   GtkButton *back;
-  GtkWidget *card;            /* one run: the summary (a grid in card_frame) */
-  GtkWidget *card_frame;
+  GtkWidget *card;            /* one run: the summary (a grid in Run Details' popover) */
+  GtkWidget *details_button;  /* one run: opens the card */
   GtkColumnView *table;
   GListStore *rows;
   GtkDropDown *plot_choice;
   GtkStringList *plot_names;
   GtkWidget *compare_controls; /* stat and grouping, comparisons only */
-  GtkWidget *paned;            /* side by side for one run, table above plot for many */
-  GtkWidget *left;
+  GtkWidget *paned;            /* the table above the plot */
   GtkDropDown *stat_choice, *group_choice;
   GtkStringList *group_names;
   GtkToggleButton *log_x, *log_y;
@@ -122,6 +121,12 @@ number_text (double v, const char *unit)
 {
   if (!isfinite (v))
     return g_strdup ("–");
+  /* a duration in its own unit: "3.66 s", not "3.66k ms" */
+  if (g_strcmp0 (unit, "ms") == 0)
+    return iv_units_format_seconds (v * 1e-3);
+  /* under 100,000, whole: "3634" in a column of milliseconds reads better than "3.63k" */
+  if (fabs (v) >= 1000 && fabs (v) < 1e5)
+    return unit && *unit ? g_strdup_printf ("%.0f %s", v, unit) : g_strdup_printf ("%.0f", v);
   g_autofree char *num = iv_units_format_si (v, NULL);
   return unit && *unit ? g_strdup_printf ("%s %s", num, unit) : g_steal_pointer (&num);
 }
@@ -144,8 +149,11 @@ bind_cell (GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
 {
   IvTableRow *row = gtk_list_item_get_item (item);
   guint col = GPOINTER_TO_UINT (data);
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
-                      row && col < g_strv_length (row->cells) ? row->cells[col] : "");
+  const char *text = row && col < g_strv_length (row->cells) ? row->cells[col] : "";
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  /* the name column is a fixed width: its whole text on hover */
+  if (col == 0)
+    gtk_widget_set_tooltip_text (gtk_list_item_get_child (item), text);
 }
 
 static int
@@ -162,8 +170,9 @@ compare_rows (gconstpointer a, gconstpointer b, gpointer data)
   return (u > v) - (u < v);
 }
 
+/* @first_width: the name column's width (names ellipsize, the full text on hover). */
 static void
-set_columns (IvRunsView *self, const char *const *titles)
+set_columns (IvRunsView *self, const char *const *titles, int first_width)
 {
   GListModel *cols = gtk_column_view_get_columns (self->table);
 
@@ -183,7 +192,7 @@ set_columns (IvRunsView *self, const char *const *titles)
       gtk_column_view_column_set_expand (col, i == 0);
       gtk_column_view_column_set_resizable (col, TRUE);
       if (i == 0)
-        gtk_column_view_column_set_fixed_width (col, 230);
+        gtk_column_view_column_set_fixed_width (col, first_width);
       gtk_column_view_append_column (self->table, col);
       g_object_unref (col);
     }
@@ -211,7 +220,7 @@ fill_metrics (IvRunsView *self, const IvRun *r)
 
   for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
     translated[i] = titles[i] ? _(titles[i]) : NULL;
-  set_columns (self, translated);
+  set_columns (self, translated, 230);
   g_list_store_remove_all (self->rows);
   for (guint i = 0; i < tags->len; i++)
     {
@@ -241,7 +250,8 @@ fill_runs (IvRunsView *self)
   const char *titles[] = { _("Run"), _("Model"), _("Concurrency"), _("Requests"), _("Errors"), _("TTFT p50"),
                            _("ITL avg"), _("Latency p99"), _("Tokens/s"), NULL };
 
-  set_columns (self, titles);
+  /* a run's label is short (what varies); the headline numbers get the room */
+  set_columns (self, titles, 150);
   g_list_store_remove_all (self->rows);
   for (guint i = 0; i < self->sweep->runs->len; i++)
     {
@@ -272,6 +282,8 @@ card_line (GtkGrid *grid, int row, const char *key, const char *value)
   gtk_widget_add_css_class (k, "dim-label");
   gtk_label_set_selectable (GTK_LABEL (v), TRUE);
   gtk_label_set_wrap (GTK_LABEL (v), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (v), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (v), 60);
   gtk_grid_attach (grid, k, 0, row, 1, 1);
   gtk_grid_attach (grid, v, 1, row, 1, 1);
 }
@@ -687,19 +699,29 @@ refresh (IvRunsView *self)
   if (!self->config)
     self->config = iv_plot_config_load (NULL, NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->back), r && self->sweep->runs->len > 1);
-  gtk_widget_set_visible (self->card_frame, !multi);
-  /* one run: its card and metrics beside the plot; many: their table above it */
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->paned), multi ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL);
-  gtk_widget_set_size_request (self->left, multi ? -1 : 420, multi ? 150 : -1);
-  gtk_widget_set_margin_end (self->left, multi ? 12 : 0);
-  if (multi)
-    gtk_paned_set_position (GTK_PANED (self->paned), 60 + 34 * MIN (self->sweep->runs->len, 8));
+  gtk_widget_set_visible (self->details_button, !multi);
+  /* The table above the plot, both the page's width: a run's eight statistics side by
+   * side and a time series as wide as it can be. The table shows a few rows (more
+   * when the page is tall); the divider gives it more. */
+  {
+    guint rows = multi ? self->sweep->runs->len : 6;
+    int tall = gtk_widget_get_height (self->paned);
+    int pos = 60 + 34 * (int) MIN (rows, 8);
+    if (!multi && tall > 0)
+      pos = CLAMP (tall * 2 / 5, 150, 60 + 34 * 12);
+    gtk_paned_set_position (GTK_PANED (self->paned), pos);
+  }
   gtk_widget_set_visible (self->compare_controls, multi);
   if (r)
     {
       g_autofree char *label = iv_sweep_run_label (self->sweep, r);
       gtk_label_set_text (self->title, r->name);
-      sub = g_strdup_printf ("%s%s%s", r->model ? r->model : "", r->model ? " · " : "", label);
+      g_autofree char *reqs = g_strdup_printf (g_dngettext (NULL, "%" G_GSIZE_FORMAT " request", "%" G_GSIZE_FORMAT " requests",
+                                                            r->n_requests), r->n_requests);
+      g_autofree char *errs = g_strdup_printf (g_dngettext (NULL, "%" G_GSIZE_FORMAT " error", "%" G_GSIZE_FORMAT " errors",
+                                                            r->n_errors), r->n_errors);
+      /* the card's headline facts, so the popover is for the rest */
+      sub = g_strdup_printf ("%s%s%s · %s · %s", r->model ? r->model : "", r->model ? " · " : "", label, reqs, errs);
       fill_card (self, r);
       fill_metrics (self, r);
     }
@@ -822,6 +844,19 @@ iv_runs_view_get_table (IvRunsView *self)
   return self->table;
 }
 
+const char *
+iv_runs_view_get_cell (IvRunsView *self, guint row, guint column)
+{
+  g_autoptr (IvTableRow) r = NULL;
+
+  g_return_val_if_fail (IV_IS_RUNS_VIEW (self), NULL);
+  r = g_list_model_get_item (G_LIST_MODEL (self->rows), row);
+  if (!r || column >= g_strv_length (r->cells))
+    return NULL;
+  /* the store holds the row, so its cells outlive this reference */
+  return r->cells[column];
+}
+
 const IvFigure *
 iv_runs_view_get_figure (IvRunsView *self)
 {
@@ -869,14 +904,13 @@ iv_runs_view_class_init (IvRunsViewClass *klass)
   CHILD (subtitle);
   CHILD (back);
   CHILD (card);
-  CHILD (card_frame);
+  CHILD (details_button);
   CHILD (table);
   CHILD (rows);
   CHILD (plot_choice);
   CHILD (plot_names);
   CHILD (compare_controls);
   CHILD (paned);
-  CHILD (left);
   CHILD (stat_choice);
   CHILD (group_choice);
   CHILD (group_names);

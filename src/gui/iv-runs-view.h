@@ -50,6 +50,11 @@ IvChartView    *iv_runs_view_get_chart_view (IvRunsView  *self);
 const char     *iv_runs_view_get_skip_reason (IvRunsView *self);
 /* The metrics table (one run) or runs table (several) as shown. */
 GtkColumnView  *iv_runs_view_get_table    (IvRunsView    *self);
+/* The text of the table's cell at @row (in the order filled, before any sorting) and
+ * @column, as shown; NULL outside the table. */
+const char     *iv_runs_view_get_cell     (IvRunsView    *self,
+                                           guint          row,
+                                           guint          column);
 const IvFigure *iv_runs_view_get_figure   (IvRunsView    *self);
 
 /* Statistic, grouping, log axes and picked requests, which the controls are bound to. */
