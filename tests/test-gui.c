@@ -1610,6 +1610,32 @@ test_shortcuts_window_keys (void)
   settle ();
 }
 
+static gboolean
+presets_listed (gpointer data)
+{
+  return iv_sidebar_count_presets_shown (data) == 46;
+}
+
+/* A new window shows its first frame before it builds what that frame does not show:
+ * until then the sidebar lists no preset and the Model workspace has no view; after it,
+ * both come without anything asking. */
+static void
+test_first_frame_first (void)
+{
+  IvWindow *second = iv_window_new (ADW_APPLICATION (app));
+  IvWorkspacePage *model = _iv_window_get_page (second, IV_GROUP_MODEL);
+  GtkStack *stack = GTK_STACK (iv_gui_find_child (GTK_WIDGET (model), GTK_TYPE_STACK));
+
+  g_assert_nonnull (stack);
+  g_assert_cmpuint (iv_sidebar_count_presets_shown (second->sidebar), ==, 0);
+  g_assert_null (gtk_stack_get_child_by_name (stack, "model"));
+  gtk_window_present (GTK_WINDOW (second));
+  g_assert_true (iv_gui_wait_for (presets_listed, second->sidebar, 10));
+  g_assert_nonnull (gtk_stack_get_child_by_name (stack, "model"));
+  gtk_window_destroy (GTK_WINDOW (second));
+  settle ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1631,6 +1657,7 @@ main (int argc, char **argv)
   gtk_window_set_default_size (GTK_WINDOW (window), 1200, 760);
 
   g_test_add_func ("/gui/window-opens", test_window_opens);
+  g_test_add_func ("/gui/first-frame-first", test_first_frame_first);
   g_test_add_func ("/gui/open-folder-and-files", test_open_folder_and_files);
   g_test_add_func ("/gui/bad-file-keeps-what-was-open", test_bad_file_keeps_what_was_open);
   g_test_add_func ("/gui/reopen-replaces", test_reopen_replaces);

@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "iv-settings.h"
+#include "iv-startup-probe.h"
 #include "iv-input.h"
 #include "iv-preferences-window.h"
 #include "iv-window.h"
@@ -44,10 +45,13 @@ static IvWindow *
 get_window (IvApplication *self)
 {
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  IvWindow *created;
 
   if (IV_IS_WINDOW (window))
     return IV_WINDOW (window);
-  return iv_window_new (ADW_APPLICATION (self));
+  created = iv_window_new (ADW_APPLICATION (self));
+  iv_startup_probe_watch (GTK_WINDOW (created));
+  return created;
 }
 
 static void

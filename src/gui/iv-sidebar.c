@@ -258,12 +258,33 @@ section_title (const char *text)
 }
 
 /* The presets in their table's order, which keeps families together; each row is
- * searchable by name, family and Hugging Face id. */
+ * searchable by name, family and Hugging Face id. Filled after the window's first frame
+ * (iv_sidebar_fill_presets): 46 rows of text are not worth delaying it for. */
+void
+iv_sidebar_fill_presets (IvSidebar *self)
+{
+  GPtrArray *presets;
+
+  g_return_if_fail (IV_IS_SIDEBAR (self));
+  if (gtk_widget_get_first_child (GTK_WIDGET (self->presets)))
+    return;
+  presets = iv_presets_get ();
+  for (guint i = 0; i < presets->len; i++)
+    {
+      const IvModel *m = presets->pdata[i];
+      g_autofree char *params = g_strdup_printf (_("%.3g B parameters"), m->params_total / 1e9);
+      g_autofree char *hay = g_strdup_printf ("%s %s %s", m->name, m->family, m->hf_id ? m->hf_id : "");
+      GtkWidget *row = two_line_row (m->name, params);
+      g_object_set_data (G_OBJECT (row), "iv-preset", (gpointer) m);
+      g_object_set_data_full (G_OBJECT (row), "iv-search", g_utf8_casefold (hay, -1), g_free);
+      gtk_widget_set_tooltip_text (row, m->hf_id);
+      gtk_list_box_append (self->presets, row);
+    }
+}
+
 static void
 build_model_section (IvSidebar *self)
 {
-  GPtrArray *presets = iv_presets_get ();
-
   self->preset_search = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
   g_object_set (self->preset_search, "placeholder-text", _("Search model presets"), NULL);
   gtk_widget_set_margin_start (GTK_WIDGET (self->preset_search), 6);
@@ -276,17 +297,6 @@ build_model_section (IvSidebar *self)
   gtk_list_box_set_header_func (self->presets, preset_header, NULL, NULL);
   gtk_list_box_set_filter_func (self->presets, preset_visible, self, NULL);
   g_signal_connect (self->presets, "row-activated", G_CALLBACK (on_preset_activated), self);
-  for (guint i = 0; i < presets->len; i++)
-    {
-      const IvModel *m = presets->pdata[i];
-      g_autofree char *params = g_strdup_printf (_("%.3g B parameters"), m->params_total / 1e9);
-      g_autofree char *hay = g_strdup_printf ("%s %s %s", m->name, m->family, m->hf_id ? m->hf_id : "");
-      GtkWidget *row = two_line_row (m->name, params);
-      g_object_set_data (G_OBJECT (row), "iv-preset", (gpointer) m);
-      g_object_set_data_full (G_OBJECT (row), "iv-search", g_utf8_casefold (hay, -1), g_free);
-      gtk_widget_set_tooltip_text (row, m->hf_id);
-      gtk_list_box_append (self->presets, row);
-    }
   self->saved = GTK_LIST_BOX (gtk_list_box_new ());
   gtk_widget_add_css_class (GTK_WIDGET (self->saved), "navigation-sidebar");
   gtk_list_box_set_selection_mode (self->saved, GTK_SELECTION_NONE);

@@ -24,6 +24,8 @@ void        iv_sidebar_set_saved    (IvSidebar  *self,
 /* The preset list's search text (for tests and the search shortcut). */
 void        iv_sidebar_set_preset_filter (IvSidebar  *self,
                                           const char *text);
+/* Adds the model presets' rows, once (the window calls it after its first frame). */
+void        iv_sidebar_fill_presets (IvSidebar  *self);
 /* Presets currently shown by the filter. */
 guint       iv_sidebar_count_presets_shown (IvSidebar *self);
 

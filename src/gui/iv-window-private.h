@@ -16,6 +16,7 @@ struct _IvWindow
   IvDocument *selected;
   gboolean sidebar_visible;
   gulong recent_changed_id;
+  guint deferred_id;        /* building what the first frame does not show */
   guint n_opened;
 
   /* template children */

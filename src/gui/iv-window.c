@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "iv-settings.h"
+#include "iv-first-frame.h"
 #include "iv-samples.h"
 #include "iv-window-private.h"
 
@@ -413,6 +414,7 @@ iv_window_dispose (GObject *object)
     }
   if (self->recent_changed_id)
     g_clear_signal_handler (&self->recent_changed_id, gtk_recent_manager_get_default ());
+  g_clear_handle_id (&self->deferred_id, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_WINDOW);
   g_clear_object (&self->selected);
   g_clear_object (&self->documents);
@@ -484,6 +486,34 @@ iv_window_class_init (IvWindowClass *klass)
   _iv_window_class_init_actions (widget_class);
 }
 
+/* After the first frame: what the window shows later is built now, off the start-up's
+ * critical path (the frame clock paints at a higher priority than this idle). */
+static gboolean
+build_deferred (gpointer data)
+{
+  IvWindow *self = data;
+  IvModelView *view;
+
+  self->deferred_id = 0;
+  iv_sidebar_fill_presets (self->sidebar);
+  /* the recent files' list is read from disk when first asked for */
+  self->recent_changed_id = g_signal_connect_swapped (gtk_recent_manager_get_default (), "changed",
+                                                      G_CALLBACK (rebuild_recent_menu), self);
+  rebuild_recent_menu (self);
+  view = iv_workspace_page_get_model_view (self->model_page);
+  g_signal_connect_object (view, "saved-changed", G_CALLBACK (on_saved_changed), self, 0);
+  on_saved_changed (view, self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_first_frame (GtkWidget *widget, gpointer data)
+{
+  IvWindow *self = IV_WINDOW (widget);
+  if (!self->deferred_id)
+    self->deferred_id = g_idle_add_full (G_PRIORITY_LOW, build_deferred, self, NULL);
+}
+
 static void
 iv_window_init (IvWindow *self)
 {
@@ -500,9 +530,9 @@ iv_window_init (IvWindow *self)
   g_signal_connect (self->sidebar, "close-requested", G_CALLBACK (on_sidebar_close), self);
   g_signal_connect (self->sidebar, "preset-activated", G_CALLBACK (on_sidebar_preset), self);
   g_signal_connect (self->sidebar, "saved-activated", G_CALLBACK (on_sidebar_saved), self);
-  g_signal_connect_object (iv_workspace_page_get_model_view (self->model_page), "saved-changed",
-                           G_CALLBACK (on_saved_changed), self, 0);
-  on_saved_changed (iv_workspace_page_get_model_view (self->model_page), self);
+  /* the Model workspace (and with it the saved configurations the sidebar lists) is
+   * made once the window has shown its first frame */
+  iv_first_frame_connect (GTK_WIDGET (self), on_first_frame, NULL);
   g_signal_connect_swapped (self->view_stack, "notify::visible-child",
                             G_CALLBACK (on_visible_page_changed), self);
 
@@ -519,10 +549,6 @@ iv_window_init (IvWindow *self)
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
-
-  self->recent_changed_id = g_signal_connect_swapped (gtk_recent_manager_get_default (), "changed",
-                                                      G_CALLBACK (rebuild_recent_menu), self);
-  rebuild_recent_menu (self);
 
   has_samples = iv_samples_get_dir () != NULL;
   iv_workspace_page_set_has_samples (self->runs_page, has_samples);

@@ -125,6 +125,26 @@ show_overview (IvWorkspacePage *self, IvDocument *doc)
   gtk_stack_set_visible_child_name (self->stack, "overview");
 }
 
+/* The Model workspace's view, made the first time it is shown or asked for: it is the
+ * largest tree of widgets in the window, and an empty start that opens on Runs should
+ * not pay for it before its first frame. */
+static void sync_view (IvWorkspacePage *self);
+
+static IvModelView *
+ensure_model_view (IvWorkspacePage *self)
+{
+  if (self->group != IV_GROUP_MODEL)
+    return NULL;
+  if (!self->model_view)
+    {
+      self->model_view = IV_MODEL_VIEW (iv_model_view_new ());
+      gtk_stack_add_named (self->stack, GTK_WIDGET (self->model_view), "model");
+      /* shown in place of the empty page (or of the document's view) */
+      sync_view (self);
+    }
+  return self->model_view;
+}
+
 /* An opened config.json joins the model choices once and is selected; one that does not
  * import leaves the view as it was, with the reason in a toast by the window. */
 static void
@@ -135,7 +155,7 @@ show_model (IvWorkspacePage *self, IvDocument *doc)
       g_autofree char *path = g_file_get_path (iv_document_get_file (doc));
       g_autoptr (GError) error = NULL;
       g_set_object (&self->imported, doc);
-      if (!iv_model_view_add_hf_config (self->model_view, path, &error))
+      if (!iv_model_view_add_hf_config (ensure_model_view (self), path, &error))
         g_warning ("%s", error->message);
     }
   gtk_stack_set_visible_child_name (self->stack, "model");
@@ -202,7 +222,8 @@ sync_view (IvWorkspacePage *self)
 
   if (!doc || iv_document_get_state (doc) == IV_DOCUMENT_FAILED)
     {
-      /* The presets make the model useful before anything is opened. */
+      /* The presets make the model useful before anything is opened (its view is made
+       * once the page is shown: see on_map). */
       gtk_stack_set_visible_child_name (self->stack, self->model_view ? "model" : "empty");
       return;
     }
@@ -214,7 +235,7 @@ sync_view (IvWorkspacePage *self)
       gtk_stack_set_visible_child_name (self->stack, "loading");
       return;
     }
-  if (self->model_view)
+  if (self->group == IV_GROUP_MODEL)
     {
       show_model (self, doc);
       return;
@@ -247,12 +268,6 @@ setup_empty (IvWorkspacePage *self)
       gtk_actionable_set_action_target (GTK_ACTIONABLE (self->samples_button), "s", "traces");
       break;
     case IV_GROUP_MODEL:
-      if (!self->model_view)
-        {
-          self->model_view = IV_MODEL_VIEW (iv_model_view_new ());
-          gtk_stack_add_named (self->stack, GTK_WIDGET (self->model_view), "model");
-          gtk_stack_set_visible_child_name (self->stack, "model");
-        }
       adw_status_page_set_icon_name (self->empty_status, "iv-model-symbolic");
       adw_status_page_set_title (self->empty_status, _("No Model Configurations Open"));
       adw_status_page_set_description (self->empty_status,
@@ -277,6 +292,14 @@ static void
 on_document_notify (IvWorkspacePage *self)
 {
   sync_view (self);
+}
+
+/* The Model workspace shows its view, with the presets, from the first time it is seen. */
+static void
+on_map (IvWorkspacePage *self)
+{
+  if (self->group == IV_GROUP_MODEL)
+    ensure_model_view (self);
 }
 
 static void
@@ -366,6 +389,7 @@ iv_workspace_page_init (IvWorkspacePage *self)
                                   G_CALLBACK (on_document_notify), self);
   g_signal_group_connect_swapped (self->document_signals, "notify::progress",
                                   G_CALLBACK (on_document_notify), self);
+  g_signal_connect (self, "map", G_CALLBACK (on_map), NULL);
   setup_empty (self);
 }
 
@@ -444,5 +468,5 @@ IvModelView *
 iv_workspace_page_get_model_view (IvWorkspacePage *self)
 {
   g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), NULL);
-  return self->model_view;
+  return ensure_model_view (self);
 }
