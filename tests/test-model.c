@@ -898,6 +898,30 @@ test_pipeline_figure (void)
     g_assert_cmpuint (count_pixels (s, arc, IV_RING_LOOP_RGB), ==, 0);
     cairo_surface_destroy (s);
   }
+
+  /* Too narrow for eleven readable boxes (690 px: 1280 wide with the sidebar and the
+   * controls), the attention row wraps before S5: S1–S4 on one line, the core below it
+   * with its loop and exchanges still above S5…S8; every box at least 76 px wide and
+   * inside the figure. 1600 px keeps one line. */
+  c.c = 4;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  iv_pipeline_layout (&fig, 690, 560, &L);
+  g_assert_cmpfloat (L.box[IV_S1].y, ==, L.box[IV_S4].y);
+  g_assert_cmpfloat (L.box[IV_S4].y + L.box[IV_S4].h, <, L.arc.y);
+  g_assert_cmpfloat (L.box[IV_S5].y, ==, L.box[IV_S10].y);
+  g_assert_cmpfloat (L.box[IV_S5].x, ==, L.box[IV_S1].x);
+  g_assert_cmpfloat (L.arc.y + L.arc.h, <=, L.box[IV_C1].y + 1e-9);
+  g_assert_cmpfloat (L.box[IV_C1].y + L.box[IV_C1].h, <, L.box[IV_S5].y);
+  g_assert_cmpfloat (L.box[IV_S10].y + L.box[IV_S10].h, <, L.ffn_row.y);
+  for (int id = 0; id < IV_N_STAGES; id++)
+    if (L.box[id].w > 0 && id != IV_C1 && id != IV_C3)
+      {
+        g_assert_cmpfloat (L.box[id].w, >=, 76);
+        g_assert_cmpfloat (L.box[id].x + L.box[id].w, <=, 690);
+        g_assert_cmpfloat (L.box[id].y + L.box[id].h, <=, 560);
+      }
+  iv_pipeline_layout (&fig, FIG_W, FIG_H, &L);
+  g_assert_cmpfloat (L.box[IV_S1].y, ==, L.box[IV_S5].y);
 }
 
 /* The topology figure puts the first TP group's PEs, the first CP group's cubes, the

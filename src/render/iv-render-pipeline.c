@@ -1,5 +1,6 @@
 /* iv-render-pipeline.c: the per-layer pipeline of one PE, the Model workspace's main
- * figure: an attention row S1 → … → S10 → C2 and an FFN row F1 → … → F5 → CF1, each box
+ * figure: an attention row S1 → … → S10 → C2 (wrapped before S5 when the boxes would be
+ * too narrow to read) and an FFN row F1 → … → F5 → CF1, each box
  * filled by what bounds it and labelled with its visible time; the CP exchanges that run
  * under the attention core drawn above it, and the ring-attention loop as an arc. */
 #define G_LOG_DOMAIN "iv-render"
@@ -50,39 +51,78 @@ static const IvStageId attention_order[] = { IV_S1, IV_S2, IV_S3, IV_S4, IV_S5, 
                                              IV_S8, IV_S9, IV_S10, IV_C2 };
 static const IvStageId ffn_order[] = { IV_F1, IV_R, IV_F2, IV_F3, IV_F4, IV_F5, IV_CF1 };
 
+/* Boxes narrower than this wrap the attention row before S5, so each name and time
+ * still reads (the core S5–S8, its loop and its exchanges stay on one line). */
+#define MIN_BOX_W 76.0
+
+/* Places the shown stages of @order[from, to) left to right from @x0 on @y. */
+static void
+place_line (IvPipelineLayout *L, const IvKindResult *k, const IvStageId *order, guint from, guint to,
+            double x0, double y, double bw, double bh)
+{
+  double x = x0;
+  for (guint i = from; i < to; i++)
+    if (iv_stage_shown (k, order[i]))
+      {
+        L->box[order[i]] = (IvRect) { x, y, bw, bh };
+        x += bw + GAP;
+      }
+}
+
+static guint
+count_shown (const IvKindResult *k, const IvStageId *order, guint from, guint to)
+{
+  guint n = 0;
+  for (guint i = from; i < to; i++)
+    n += iv_stage_shown (k, order[i]);
+  return n;
+}
+
 void
 iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPipelineLayout *L)
 {
   const IvResult *r = fig->result;
   const IvKindResult *k = &r->kinds[MIN (fig->kind, r->n_kinds - 1)];
-  guint n_att = 0, n_ffn = 0, n;
+  const guint core = 4; /* attention_order[4] is S5 */
+  guint n_att = count_shown (k, attention_order, 0, G_N_ELEMENTS (attention_order));
+  guint n_ffn = count_shown (k, ffn_order, 0, G_N_ELEMENTS (ffn_order));
+  guint n_head = count_shown (k, attention_order, 0, core), n_core = n_att - n_head, n;
   gboolean c1 = iv_stage_shown (k, IV_C1), c3 = iv_stage_shown (k, IV_C3), conc = c1 || c3;
-  double top = PAD + 50, bottom = height - PAD - 30, bw, bh, x0 = PAD + LABEL_W, y;
+  double top = PAD + 50, bottom = height - PAD - 30, bw, bh, x0 = PAD + LABEL_W, y, above, used;
+  double avail_w = width - x0 - PAD;
+  gboolean wrap;
 
   memset (L, 0, sizeof *L);
-  for (guint i = 0; i < G_N_ELEMENTS (attention_order); i++)
-    n_att += iv_stage_shown (k, attention_order[i]);
-  for (guint i = 0; i < G_N_ELEMENTS (ffn_order); i++)
-    n_ffn += iv_stage_shown (k, ffn_order[i]);
   n = MAX (n_att, n_ffn);
-  bw = MAX (20, (width - x0 - PAD - (n - 1) * GAP) / n);
+  wrap = n_head > 0 && (avail_w - (n - 1) * GAP) / n < MIN_BOX_W;
+  if (wrap)
+    n = MAX (MAX (n_head, n_core), n_ffn);
+  bw = MAX (20, (avail_w - (n - 1) * GAP) / n);
   L->has_arc = r->config.c > 1;
-  bh = (bottom - top - (L->has_arc ? ARC_H : 0) - ROW_GAP) / (2 + (conc ? 0.55 : 0));
+  /* what sits above the core's line: the loop, then the exchanges (0.55 of a box) */
+  above = (L->has_arc ? ARC_H : 0) + (conc ? 8 : 0);
+  bh = (bottom - top - above - ROW_GAP * (wrap ? 2 : 1)) / ((wrap ? 3 : 2) + (conc ? 0.55 : 0));
   bh = CLAMP (bh, 28, 92);
+  used = above + (conc ? 0.55 * bh : 0) + (wrap ? 3 : 2) * bh + ROW_GAP * (wrap ? 2 : 1);
   /* Boxes stop growing at 92 px; centre what is left between the title and the legend. */
-  top += MAX (0, (bottom - top - ((L->has_arc ? ARC_H : 0) + (conc ? 0.55 * bh + 8 : 0)
-                                  + 2 * bh + ROW_GAP)) / 2);
+  top += MAX (0, (bottom - top - used) / 2);
 
-  y = top + (L->has_arc ? ARC_H : 0) + (conc ? 0.55 * bh + 8 : 0);
-  L->attention_row = (IvRect) { x0, y, width - x0 - PAD, bh };
+  y = top;
+  if (wrap)
+    {
+      place_line (L, k, attention_order, 0, core, x0, y, bw, bh);
+      y += bh + ROW_GAP;
+    }
   {
-    double x = x0;
-    for (guint i = 0; i < G_N_ELEMENTS (attention_order); i++)
-      if (iv_stage_shown (k, attention_order[i]))
-        {
-          L->box[attention_order[i]] = (IvRect) { x, y, bw, bh };
-          x += bw + GAP;
-        }
+    double core_top = y;
+    y += above + (conc ? 0.55 * bh : 0);
+    place_line (L, k, attention_order, wrap ? core : 0, G_N_ELEMENTS (attention_order), x0, y, bw, bh);
+    L->attention_row = (IvRect) { x0, wrap ? top : y, avail_w, y + bh - (wrap ? top : y) };
+    if (L->has_arc)
+      {
+        IvRect s5 = L->box[IV_S5], s8 = L->box[IV_S8];
+        L->arc = (IvRect) { s5.x + s5.w / 2, core_top + 14, s8.x + s8.w / 2 - (s5.x + s5.w / 2), ARC_H - 14 };
+      }
   }
   /* Concurrent exchanges sit above S5–S7, the attention core they overlap. */
   if (conc)
@@ -95,22 +135,9 @@ iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPip
       if (c3)
         L->box[IV_C3] = (IvRect) { both ? a.x + cw / 2 + GAP / 2 : a.x, cy, both ? cw / 2 - GAP / 2 : cw, 0.55 * bh };
     }
-  if (L->has_arc)
-    {
-      IvRect s5 = L->box[IV_S5], s8 = L->box[IV_S8];
-      L->arc = (IvRect) { s5.x + s5.w / 2, top + 14, s8.x + s8.w / 2 - (s5.x + s5.w / 2), ARC_H - 14 };
-    }
   y += bh + ROW_GAP;
-  L->ffn_row = (IvRect) { x0, y, width - x0 - PAD, bh };
-  {
-    double x = x0;
-    for (guint i = 0; i < G_N_ELEMENTS (ffn_order); i++)
-      if (iv_stage_shown (k, ffn_order[i]))
-        {
-          L->box[ffn_order[i]] = (IvRect) { x, y, bw, bh };
-          x += bw + GAP;
-        }
-  }
+  L->ffn_row = (IvRect) { x0, y, avail_w, bh };
+  place_line (L, k, ffn_order, 0, G_N_ELEMENTS (ffn_order), x0, y, bw, bh);
 }
 
 void
@@ -258,8 +285,22 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
           IvRect b = L.box[order[i]];
           if (b.w <= 0)
             continue;
-          if (prev.w > 0)
+          if (prev.w > 0 && prev.y == b.y)
             arrow (cr, prev.x + prev.w + 1, prev.y + prev.h / 2, b.x - 1, b.y + b.h / 2, &colors->foreground_dim);
+          else if (prev.w > 0)
+            {
+              /* a wrapped row: down from the line's last box, back along the gap and
+               * into the next line's first box from its left */
+              double xm = prev.x + prev.w / 2, ym = prev.y + prev.h + ROW_GAP / 2, xl = b.x - GAP / 2 - 4;
+              iv_color_set_source (cr, &colors->foreground_dim);
+              cairo_set_line_width (cr, 1.5);
+              cairo_move_to (cr, xm, prev.y + prev.h + 1);
+              cairo_line_to (cr, xm, ym);
+              cairo_line_to (cr, xl, ym);
+              cairo_line_to (cr, xl, b.y + b.h / 2);
+              cairo_stroke (cr);
+              arrow (cr, xl, b.y + b.h / 2, b.x - 1, b.y + b.h / 2, &colors->foreground_dim);
+            }
           draw_box (cr, &text, colors, options->theme, b, order[i], &k->stages[order[i]], FALSE);
           prev = b;
         }
