@@ -83,12 +83,72 @@ assert_size (IvWindow *window, const Size *size, const char *what)
     }
 }
 
+typedef struct
+{
+  GtkWidget *label;
+  graphene_rect_t box;   /* in window coordinates, clipped to what scrolls it */
+} Shown;
+
+/* Every mapped, non-empty label under @w with where it shows, clipped by @clip (the
+ * nearest scrolled window's visible box, or the window). */
+static void
+collect_labels (GtkWidget *w, GtkWidget *window, const graphene_rect_t *clip, GArray *out)
+{
+  graphene_rect_t inner = *clip;
+
+  if (!gtk_widget_get_mapped (w) || gtk_widget_get_opacity (w) == 0)
+    return;
+  if (GTK_IS_SCROLLED_WINDOW (w) || GTK_IS_VIEWPORT (w))
+    {
+      graphene_rect_t b;
+      if (!gtk_widget_compute_bounds (w, window, &b) || !graphene_rect_intersection (clip, &b, &inner))
+        return;
+    }
+  if (GTK_IS_LABEL (w) && *gtk_label_get_text (GTK_LABEL (w)))
+    {
+      Shown s = { w };
+      graphene_rect_t b;
+      if (gtk_widget_compute_bounds (w, window, &b) && graphene_rect_intersection (&inner, &b, &s.box)
+          && s.box.size.width > 1 && s.box.size.height > 1)
+        g_array_append_val (out, s);
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    collect_labels (c, window, &inner, out);
+}
+
+/* No two pieces of text print over each other (a folded sidebar, when open, covers the
+ * workspace with an opaque overlay: that page is checked with it closed). */
+static void
+assert_no_overlapping_text (IvWindow *window, const char *what)
+{
+  g_autoptr (GArray) labels = g_array_new (FALSE, FALSE, sizeof (Shown));
+  graphene_rect_t all = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (GTK_WIDGET (window)),
+                                            gtk_widget_get_height (GTK_WIDGET (window)));
+
+  collect_labels (GTK_WIDGET (window), GTK_WIDGET (window), &all, labels);
+  g_test_message ("%s: %u labels shown", what, labels->len);
+  g_assert_cmpuint (labels->len, >, 5);
+  for (guint i = 0; i < labels->len; i++)
+    for (guint j = i + 1; j < labels->len; j++)
+      {
+        Shown *a = &g_array_index (labels, Shown, i), *b = &g_array_index (labels, Shown, j);
+        graphene_rect_t both;
+        /* a pixel of touching is not overlapping */
+        if (graphene_rect_intersection (&a->box, &b->box, &both) && both.size.width > 2 && both.size.height > 2)
+          g_error ("%s: “%s” and “%s” overlap (%.0f×%.0f px at %.0f,%.0f)", what,
+                   gtk_label_get_text (GTK_LABEL (a->label)), gtk_label_get_text (GTK_LABEL (b->label)),
+                   both.size.width, both.size.height, both.origin.x, both.origin.y);
+      }
+}
+
 static void
 save_screen (IvWindow *window, const Size *size, const char *name)
 {
   g_autofree char *file = g_strdup_printf ("layout-%dx%d-%s.png", size->width, size->height, name);
   g_autofree char *path = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), file, NULL);
   g_assert_cmpuint (iv_gui_snapshot (GTK_WINDOW (window), path), >, 20);
+  if (!g_str_equal (name, "sidebar-open"))
+    assert_no_overlapping_text (window, path);
 }
 
 /* Every page of every GtkStack under @root shown in turn, the size checked on each. */
