@@ -20,6 +20,7 @@
 #include "iv-run-series.h"
 #include "iv-test-util.h"
 #include "iv-gui-test-util.h"
+#include "iv-tooltip.h"
 
 static IvApplication *app;
 static IvWindow *window;
@@ -1636,6 +1637,29 @@ test_first_frame_first (void)
   settle ();
 }
 
+/* A tooltip of a 250-character name without spaces wraps to a readable width (GTK's own
+ * label would make it one line as wide as the name). */
+static void
+test_tooltip_wraps (void)
+{
+  g_autoptr (GString) name = g_string_new ("void at::native::elementwise_kernel_with_index<");
+  GtkWidget *label, *plain;
+  int min, nat, nat_plain, h_one, h;
+
+  while (name->len < 250)
+    g_string_append (name, "c10::Scalar_const&,");
+  label = g_object_ref_sink (iv_tooltip_label_new (name->str));
+  plain = g_object_ref_sink (gtk_label_new (name->str));
+  gtk_widget_measure (label, GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat, NULL, NULL);
+  gtk_widget_measure (plain, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &nat_plain, NULL, NULL);
+  gtk_widget_measure (plain, GTK_ORIENTATION_VERTICAL, -1, NULL, &h_one, NULL, NULL);
+  gtk_widget_measure (label, GTK_ORIENTATION_VERTICAL, nat, NULL, &h, NULL, NULL);
+  g_assert_cmpint (nat, <, nat_plain / 3);
+  g_assert_cmpint (h, >=, 4 * h_one);
+  g_object_unref (label);
+  g_object_unref (plain);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1658,6 +1682,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/gui/window-opens", test_window_opens);
   g_test_add_func ("/gui/first-frame-first", test_first_frame_first);
+  g_test_add_func ("/gui/tooltip-wraps", test_tooltip_wraps);
   g_test_add_func ("/gui/open-folder-and-files", test_open_folder_and_files);
   g_test_add_func ("/gui/bad-file-keeps-what-was-open", test_bad_file_keeps_what_was_open);
   g_test_add_func ("/gui/reopen-replaces", test_reopen_replaces);

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-pipelined-view.h"
+#include "iv-tooltip.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
@@ -481,7 +482,7 @@ query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *t
   text = b->candidate >= 0
     ? g_strdup_printf (_("%s · candidate %" G_GINT64_FORMAT "\nstart %s · duration %s"), b->name, b->candidate, start, dur)
     : g_strdup_printf (_("%s\nstart %s · duration %s"), b->name, start, dur);
-  gtk_tooltip_set_text (tooltip, text);
+  iv_tooltip_set_text (tooltip, text);
   return TRUE;
 }
 

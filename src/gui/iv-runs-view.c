@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-runs-view.h"
+#include "iv-tooltip.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
@@ -139,6 +140,8 @@ setup_cell (GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
   GtkWidget *label = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_UINT (data) == 0 ? 0 : 1);
   gtk_label_set_ellipsize (GTK_LABEL (label), GPOINTER_TO_UINT (data) == 0 ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_NONE);
+  if (GPOINTER_TO_UINT (data) == 0)
+    iv_tooltip_wrap (label);
   if (GPOINTER_TO_UINT (data))
     gtk_widget_add_css_class (label, "numeric");
   gtk_list_item_set_child (item, label);

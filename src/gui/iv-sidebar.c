@@ -4,6 +4,7 @@
 #define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-sidebar.h"
+#include "iv-tooltip.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
@@ -106,6 +107,7 @@ create_row (gpointer item, gpointer user_data)
   gtk_widget_add_css_class (row, "iv-sidebar-row");
   g_object_set_data_full (G_OBJECT (row), "iv-document", g_object_ref (doc), g_object_unref);
   gtk_widget_set_tooltip_text (row, path);
+  iv_tooltip_wrap (row);
 
   gtk_label_set_xalign (GTK_LABEL (title), 0);
   gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_MIDDLE);

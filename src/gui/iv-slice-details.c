@@ -4,6 +4,7 @@
 #define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-slice-details.h"
+#include "iv-tooltip.h"
 
 #include <glib/gi18n.h>
 
@@ -54,6 +55,7 @@ value_label (const char *text)
   gtk_label_set_selectable (GTK_LABEL (l), TRUE);
   gtk_widget_set_hexpand (l, TRUE);
   gtk_widget_set_tooltip_text (l, text);
+  iv_tooltip_wrap (l);
   return l;
 }
 
@@ -93,6 +95,7 @@ add_flows (IvSliceDetails *self, const IvTrace *t, gsize s)
       button = gtk_button_new_with_label (label);
       gtk_label_set_ellipsize (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), PANGO_ELLIPSIZE_MIDDLE);
       gtk_widget_set_tooltip_text (button, label);
+      iv_tooltip_wrap (button);
       gtk_widget_add_css_class (button, "flat");
       g_object_set_data (G_OBJECT (button), "iv-slice", GSIZE_TO_POINTER (other));
       g_signal_connect (button, "clicked", G_CALLBACK (on_flow_clicked), self);
@@ -296,6 +299,7 @@ iv_slice_details_init (IvSliceDetails *self)
 {
   self->text = g_string_new (NULL);
   gtk_widget_init_template (GTK_WIDGET (self));
+  iv_tooltip_wrap (GTK_WIDGET (self->title));
 }
 
 GtkWidget *

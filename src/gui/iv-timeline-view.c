@@ -8,6 +8,7 @@
 #define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-timeline-view.h"
+#include "iv-tooltip.h"
 
 #include "iv-slice-details.h"
 
@@ -233,7 +234,7 @@ query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *t
   text = g_strdup_printf (_("%s\n%s\nstart %s · duration %s · self %s"), iv_trace_string (t, t->name[s]),
                           iv_trace_string (t, t->cat[s]) ? iv_trace_string (t, t->cat[s]) : "",
                           start, dur, self_time);
-  gtk_tooltip_set_text (tooltip, text);
+  iv_tooltip_set_text (tooltip, text);
   return TRUE;
 }
 

@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-trace-area.h"
+#include "iv-tooltip.h"
 
 #include <glib/gi18n.h>
 
@@ -155,6 +156,7 @@ iv_trace_area_class_init (IvTraceAreaClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_copy);
   gtk_widget_class_bind_template_callback (widget_class, format_count);
   gtk_widget_class_bind_template_callback (widget_class, format_seconds);
+  gtk_widget_class_bind_template_callback (widget_class, iv_tooltip_query_wrapped);
 }
 
 static void
