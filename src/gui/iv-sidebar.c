@@ -270,6 +270,7 @@ iv_sidebar_fill_presets (IvSidebar *self)
   g_return_if_fail (IV_IS_SIDEBAR (self));
   if (gtk_widget_get_first_child (GTK_WIDGET (self->presets)))
     return;
+  gtk_widget_set_visible (GTK_WIDGET (self->model_section), TRUE);
   presets = iv_presets_get ();
   for (guint i = 0; i < presets->len; i++)
     {
@@ -313,6 +314,8 @@ build_model_section (IvSidebar *self)
   gtk_box_append (self->model_section, GTK_WIDGET (self->presets));
   gtk_widget_set_visible (self->saved_title, FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->saved), FALSE);
+  /* shown with its rows (iv_sidebar_fill_presets): its search entry is not free */
+  gtk_widget_set_visible (GTK_WIDGET (self->model_section), FALSE);
 }
 
 void
