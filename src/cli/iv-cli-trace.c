@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "config.h"
@@ -44,6 +45,7 @@ stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
   INT ("start_ns", t->t0_ns);
   INT ("end_ns", t->t1_ns);
   INT ("max_depth", t->max_depth);
+  INT ("clamped_to_parent", t->n_clamped);
   iv_json_writer_key (w, "truncated");
   iv_json_writer_bool (w, t->truncated);
   iv_json_writer_key (w, "warnings");
@@ -263,6 +265,7 @@ _iv_cli_trace (int argc, char **argv)
   g_autofree char *output = NULL, *from = NULL, *to = NULL, *color_by = NULL;
   g_auto (IvCliFigureArgs) fig = { NULL };
   g_autofree char *start_cand = NULL, *num_cand = NULL, *breakdown = NULL, *min_pct = NULL;
+  g_autofree char *tolerance = NULL;
   GOptionEntry entries[] = {
     { "stats", 0, 0, G_OPTION_ARG_NONE, &stats, N_("Print what the trace holds and its time by name"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
@@ -280,6 +283,9 @@ _iv_cli_trace (int argc, char **argv)
       N_("Pipelined timelines: a candidate_breakdown_v1 file drawn as a stacked bar"), "FILE" },
     { "min-runtime-pct", 0, 0, G_OPTION_ARG_STRING, &min_pct,
       N_("Breakdown families under P percent fold into Other (default 2)"), "P" },
+    { "overlap-tolerance", 0, 0, G_OPTION_ARG_STRING, &tolerance,
+      N_("A slice ending at most US microseconds after the slice it starts in is its child, "
+         "clamped to it (profiler rounding; default 1)"), "US" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE") },
     { NULL },
   };
@@ -295,6 +301,15 @@ _iv_cli_trace (int argc, char **argv)
     return _iv_cli_usage_error ("trace", "%s", _("name one trace file"));
   if (!stats && !output)
     return _iv_cli_usage_error ("trace", "%s", _("say what to do: --stats or -o FIGURE"));
+  if (tolerance)
+    {
+      double us = 0;
+      if (!_iv_cli_number ("trace", "overlap-tolerance", tolerance, TRUE, &us))
+        return IV_EXIT_USAGE;
+      if (us > 1e6)
+        return _iv_cli_usage_error ("trace", "%s", _("--overlap-tolerance is at most 1000000 µs (1 s)"));
+      iv_trace_set_overlap_tolerance ((gint64) llround (us * 1e3));
+    }
   trace = iv_trace_load (files[0], NULL, NULL, NULL, &error);
   if (!trace)
     {

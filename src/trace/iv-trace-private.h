@@ -86,6 +86,7 @@ typedef struct
   guint64 skipped[128];       /* by phase letter */
   guint64 no_ts;
   guint64 unknown_phase;
+  gint64 overlap_tolerance_ns; /* read once per load: iv_trace_set_overlap_tolerance () */
 } IvTraceBuilder;
 
 IvTraceBuilder *_iv_trace_builder_new        (const char     *path,

@@ -91,11 +91,31 @@ _iv_trace_set_oom_error (IvTraceBuilder *b, guint64 events, GError **error)
                "open a smaller part of the trace", display, events);
 }
 
+#define DEFAULT_OVERLAP_TOLERANCE_NS 1000
+
+/* Process-wide like --allow-huge: atomic, so a load on a worker reads what the main
+ * thread set before starting it. */
+static gint overlap_tolerance_ns = DEFAULT_OVERLAP_TOLERANCE_NS;
+
+void
+iv_trace_set_overlap_tolerance (gint64 ns)
+{
+  g_atomic_int_set (&overlap_tolerance_ns, (gint) CLAMP (ns, 0, G_MAXINT));
+}
+
+gint64
+iv_trace_get_overlap_tolerance (void)
+{
+  return g_atomic_int_get (&overlap_tolerance_ns);
+}
+
 IvTraceBuilder *
 _iv_trace_builder_new (const char *path, IvTraceFormat format)
 {
   IvTraceBuilder *b = g_new0 (IvTraceBuilder, 1);
   IvTrace *t = g_new0 (IvTrace, 1);
+
+  b->overlap_tolerance_ns = iv_trace_get_overlap_tolerance ();
 
   t->format = format;
   t->path = g_strdup (path);
@@ -345,10 +365,78 @@ end_of (const IvRawSlice *s)
   return s->start_ns + s->dur_ns;
 }
 
-/* Depths for the slices of one track (order: by start, longest first). */
+/* Self times of one track's slices (@order: by start, longest first), by attributing
+ * each instant the thread was busy to the innermost slice covering it — the one that
+ * started last. For properly nested slices that is their duration less their children's;
+ * where a slice only partly overlaps another it still counts every instant once, so a
+ * thread's self times always add up to exactly the time it was busy. A max-heap of
+ * positions in @order holds the open slices (a later position is further in); slices
+ * that have ended leave it when they reach the top. */
 static void
-place_track (IvRawSlice *raw, guint32 *order, gsize n, guint *depth, gint64 *self, guint *max_depth,
-             guint *n_overflow, guint64 *partial)
+attribute_self (const IvRawSlice *raw, const guint32 *order, gsize n, gint64 *self)
+{
+  g_autoptr (GArray) heap = g_array_new (FALSE, FALSE, sizeof (gsize));
+  gint64 now = G_MININT64;
+
+  for (gsize i = 0; i < n; i++)
+    self[order[i]] = 0;
+  for (gsize i = 0; i <= n; i++)
+    {
+      gint64 next = i < n ? raw[order[i]].start_ns : G_MAXINT64;
+      /* the time up to @next goes to whichever open slice is innermost */
+      while (heap->len && now < next)
+        {
+          gsize top = g_array_index (heap, gsize, 0);
+          gint64 end = end_of (&raw[order[top]]);
+          if (end <= now)
+            {
+              /* pop: the last element sifts down from the root */
+              gsize last = g_array_index (heap, gsize, heap->len - 1), at = 0;
+              g_array_set_size (heap, heap->len - 1);
+              while (heap->len)
+                {
+                  gsize l = 2 * at + 1, r = l + 1, big = at;
+                  gsize vbig = last;
+                  if (l < heap->len && g_array_index (heap, gsize, l) > vbig)
+                    big = l, vbig = g_array_index (heap, gsize, l);
+                  if (r < heap->len && g_array_index (heap, gsize, r) > vbig)
+                    big = r, vbig = g_array_index (heap, gsize, r);
+                  if (big == at)
+                    break;
+                  g_array_index (heap, gsize, at) = vbig;
+                  at = big;
+                }
+              if (heap->len)
+                g_array_index (heap, gsize, at) = last;
+              continue;
+            }
+          self[order[top]] += MIN (end, next) - now;
+          now = MIN (end, next);
+        }
+      if (i == n)
+        break;
+      now = MAX (now, next);
+      {
+        /* push @i: positions only grow, so it sifts up to the root */
+        gsize at = heap->len;
+        g_array_set_size (heap, heap->len + 1);
+        while (at > 0 && g_array_index (heap, gsize, (at - 1) / 2) < i)
+          {
+            g_array_index (heap, gsize, at) = g_array_index (heap, gsize, (at - 1) / 2);
+            at = (at - 1) / 2;
+          }
+        g_array_index (heap, gsize, at) = i;
+      }
+    }
+}
+
+/* Depths for the slices of one track (order: by start, longest first). A slice ending at
+ * most @tolerance after the one it starts in is its child, clamped to end with it (the
+ * profiler rounded the two times apart); one ending later gets a row of its own. Self
+ * times follow (attribute_self). */
+static void
+place_track (IvRawSlice *raw, guint32 *order, gsize n, gint64 tolerance, guint *depth, gint64 *self,
+             guint *max_depth, guint *n_overflow, guint64 *partial, guint64 *clamped)
 {
   g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr (GArray) overflow_end = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -358,9 +446,14 @@ place_track (IvRawSlice *raw, guint32 *order, gsize n, guint *depth, gint64 *sel
       guint32 si = order[i];
       IvRawSlice *s = &raw[si];
 
-      self[si] = s->dur_ns;
       while (stack->len && end_of (&raw[g_array_index (stack, guint32, stack->len - 1)]) <= s->start_ns)
         g_array_set_size (stack, stack->len - 1);
+      if (stack->len && end_of (s) > end_of (&raw[g_array_index (stack, guint32, stack->len - 1)])
+          && end_of (s) - end_of (&raw[g_array_index (stack, guint32, stack->len - 1)]) <= tolerance)
+        {
+          s->dur_ns = end_of (&raw[g_array_index (stack, guint32, stack->len - 1)]) - s->start_ns;
+          (*clamped)++;
+        }
       if (stack->len && end_of (s) > end_of (&raw[g_array_index (stack, guint32, stack->len - 1)]))
         {
           /* Starts inside its parent but ends after it: a row of its own, first fit. */
@@ -374,13 +467,12 @@ place_track (IvRawSlice *raw, guint32 *order, gsize n, guint *depth, gint64 *sel
           (*partial)++;
           continue;
         }
-      if (stack->len)
-        self[g_array_index (stack, guint32, stack->len - 1)] -= s->dur_ns;
       depth[si] = stack->len;
       *max_depth = MAX (*max_depth, stack->len);
       g_array_append_val (stack, si);
     }
   *n_overflow = overflow_end->len;
+  attribute_self (raw, order, n, self);
 }
 
 /* ---------- process and track order ---------- */
@@ -872,7 +964,7 @@ nest_tracks (IvTraceBuilder *b, guint32 *order, guint32 *tmp, guint *depth, gint
   guint n_tracks = t->tracks->len;
   g_autofree gsize *bucket = g_new0 (gsize, n_tracks + 1);
   g_autofree gsize *fill = NULL;
-  guint64 partial = 0;
+  guint64 partial = 0, clamped = 0;
 
   for (gsize i = 0; i < n; i++)
     bucket[raw[i].track + 1]++;
@@ -892,11 +984,13 @@ nest_tracks (IvTraceBuilder *b, guint32 *order, guint32 *tmp, guint *depth, gint
         sorted = compare_slices (&o[i - 1], &o[i], raw) < 0;
       if (!sorted)
         g_qsort_with_data (o, (gint) m, sizeof (guint32), compare_slices, raw);
-      place_track (raw, o, m, depth, self, &t->max_depth, &n_overflow, &partial);
+      place_track (raw, o, m, b->overlap_tolerance_ns, depth, self, &t->max_depth, &n_overflow, &partial,
+                   &clamped);
       sort_track_rows (o, m, depth, n_overflow, tmp);
     }
   if (partial)
     _iv_trace_warn (t, "%" G_GUINT64_FORMAT " slices partially overlap their parent; they are drawn on rows of their own", partial);
+  t->n_clamped = clamped;
 }
 
 /* The slice columns in @order, the rows they form, and the coarse index over starts. */

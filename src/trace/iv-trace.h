@@ -149,6 +149,7 @@ typedef struct
   guint max_depth;
   GPtrArray *warnings;     /* char*, one sentence each */
   gboolean truncated;
+  guint64 n_clamped;       /* children ended within the overlap tolerance of their parent */
 
   /* pipelined timelines */
   GArray *candidates;      /* IvCandidate */
@@ -167,6 +168,12 @@ IvTrace    *iv_trace_load_input    (IvInput        *input,
                                     GCancellable   *cancellable,
                                     GError        **error);
 void        iv_trace_free          (IvTrace        *trace);
+/* How far (ns) a slice may end after the slice it starts in and still be its child, its
+ * end clamped to its parent's: profilers round times (Kineto to whole microseconds), so
+ * children overrun parents by up to 1 µs, the default. Set on the main thread before
+ * loading (the command line's --overlap-tolerance); a load reads it once. */
+void        iv_trace_set_overlap_tolerance (gint64 ns);
+gint64      iv_trace_get_overlap_tolerance (void);
 const char *iv_trace_string        (const IvTrace  *trace,
                                     guint32         id);
 gsize       iv_trace_memory_bytes  (const IvTrace  *trace);
