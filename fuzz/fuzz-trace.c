@@ -48,7 +48,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       if (iv_pipeline_plot_supported (t))
         for (gint64 from = -1; from < 3; from++)
           {
-            IvPipelinePlot *plot = iv_pipeline_plot_new (t, from, from + 1, NULL);
+            IvPipelinePlot *plot = iv_pipeline_plot_new (t, from, NULL);
             for (guint i = 0; plot && i < plot->bars->len; i++)
               {
                 const IvPipelineBar *bar = &g_array_index (plot->bars, IvPipelineBar, i);

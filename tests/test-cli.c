@@ -451,8 +451,9 @@ test_trace_pipelined_figure (void)
   gsize len;
   Result r;
 
-  assert_png_written (png, 1600, 560, "trace", trace, "-o", png, NULL);
-  /* The SVG holds the breakdown's folded families and the window's labels as text. */
+  /* the reference's 10 × 3.2 in figure */
+  assert_png_written (png, 1440, 460, "trace", trace, "-o", png, NULL);
+  /* The SVG holds the breakdown's merged families and the lane names as text. */
   r = run ("trace", trace, "-o", svg, "--start-candidate", "3", "--num-candidates", "2",
            "--breakdown", bd, "--min-runtime-pct", "5", NULL);
   g_assert_cmpint (r.status, ==, 0);
@@ -461,9 +462,33 @@ test_trace_pipelined_figure (void)
   g_assert_true (g_str_has_prefix (data, "<?xml"));
   g_clear_pointer (&data, g_free);
   g_unlink (svg);
+  /* --pipeline-json: the window of candidate 3 and its bars, every one inside it or cut */
+  r = run ("trace", trace, "--pipeline-json", "--start-candidate", "3", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  {
+    g_autoptr (JsonParser) parser = json_parser_new ();
+    JsonObject *o, *w;
+    JsonArray *bars;
+    g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+    o = json_node_get_object (json_parser_get_root (parser));
+    g_assert_cmpint (json_object_get_int_member (o, "start_candidate"), ==, 3);
+    w = json_object_get_object_member (o, "window");
+    bars = json_object_get_array_member (o, "bars");
+    g_assert_cmpuint (json_array_get_length (bars), >, 8);
+    for (guint i = 0; i < json_array_get_length (bars); i++)
+      {
+        JsonObject *b = json_array_get_object_element (bars, i);
+        g_assert_cmpfloat (json_object_get_double_member (b, "end_ms"), >=,
+                           json_object_get_double_member (w, "start_ms"));
+        g_assert_cmpfloat (json_object_get_double_member (b, "start_ms"), <=,
+                           json_object_get_double_member (w, "end_ms"));
+      }
+  }
+  result_clear (&r);
   r = run ("trace", trace, "-o", svg, "--start-candidate", "42", NULL);
   g_assert_cmpint (r.status, ==, 1);
-  g_assert_nonnull (strstr (r.err, "no candidate 42 (candidates 0–9)"));
+  g_assert_nonnull (strstr (r.err, "no events to draw for start candidate 42"));
+  g_assert_nonnull (strstr (r.err, "candidates 0–9"));
   result_clear (&r);
   g_assert_false (g_file_test (svg, G_FILE_TEST_EXISTS));
   r = run ("trace", trace, "-o", svg, "--num-candidates", "2.5", NULL);
@@ -509,7 +534,7 @@ test_trace_figure (void)
   g_assert_false (g_file_test (pdf, G_FILE_TEST_EXISTS));
   r = run ("trace", trace, NULL);
   g_assert_cmpint (r.status, ==, 2);
-  g_assert_nonnull (strstr (r.err, "--stats or -o FIGURE"));
+  g_assert_nonnull (strstr (r.err, "--stats, --pipeline-json or -o FIGURE"));
   result_clear (&r);
   g_unlink (png);
   g_rmdir (dir);

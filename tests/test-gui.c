@@ -1321,16 +1321,15 @@ test_pipelined_view (void)
   g_assert_true (figure->render == iv_render_pipelined);
   plot = iv_pipelined_view_get_plot (view);
   g_assert_cmpint (plot->first_candidate, ==, 2);
-  g_assert_cmpint (plot->n_candidates, ==, 3);
   g_assert_cmpint (plot->max_candidate, ==, 9);
   g_assert_nonnull (iv_pipelined_view_get_breakdown (view));
   g_assert_cmpint (iv_pipelined_view_get_breakdown (view)->candidate, ==, 3);
 
-  iv_pipelined_view_set_window (view, 5, 2);
+  iv_pipelined_view_set_window (view, 5);
   plot = iv_pipelined_view_get_plot (view);
   g_assert_cmpint (plot->first_candidate, ==, 5);
-  g_assert_cmpint (plot->n_candidates, ==, 2);
-  iv_pipelined_view_set_window (view, 42, 1);
+  /* nothing to draw from 42: the window shown stays, the reason is said */
+  iv_pipelined_view_set_window (view, 42);
   g_assert_true (iv_pipelined_view_get_plot (view) == plot);
   g_assert_cmpint (plot->first_candidate, ==, 5);
 

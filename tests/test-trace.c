@@ -813,16 +813,15 @@ test_counter_series_grouped (void)
   iv_timeline_layout_clear (&L);
 }
 
-/* ---------- pipelined I/O timelines: the reference plot's semantics ---------- */
+/* ---------- pipelined I/O timelines: the reference script's rules ---------- */
 
-/* Candidates 0–3 (times in ms):
- *   0: GPU compute [0, 20) on buffer 0; host trsm_host [24, 29).
- *   1: I/O hdf5_read [5, 12), [13, 18), gpu_buffer_wait [18, 21) → one bar [5, 21) of 3 events;
- *      main wait_for_io [2, 5); GPU compute [30, 50) on buffer 1. Gap [21, 30) minus
- *      trsm_host [24, 29) leaves [21, 24) (3 ms) and [29, 30) (exactly 1 ms): both filled.
- *   2: I/O [22, 40); GPU [40.5, 60) on buffer 0: a 0.5 ms gap, not filled.
- *   3: I/O [45, 70); GPU [70, 90): outside a window of candidates 1–2 but for its I/O.
- * Window of 1–2: [2, 60) ms (wait_for_io of 1 to the end of 2's compute). */
+/* Written as the old paraphrase had it (the buffer wait after the reads), times in ms:
+ *   0: GPU [0, 20) buffer 0; trsm_host [24, 29).
+ *   1: reads [5, 12), [13, 18), then gpu_buffer_wait [18, 21): the reference's bar runs
+ *      from the wait's end (21) to the reads' end (18) — empty, so not drawn;
+ *      wait_for_io [2, 5); GPU [30, 50) on buffer 1 (1 % 2).
+ *   2: reads [22, 40); GPU [40.5, 60) on buffer 0: a 0.5 ms gap, not filled.
+ *   3: reads [45, 70); GPU [70, 90) on buffer 1: no gap. */
 static const char pipe_file[] =
   "{\"format\": \"pipelined_timeline_v1\", \"focus_candidate\": 1, \"num_candidates\": 2, \"events\": ["
   "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 0, \"dur_ms\": 20, \"candidate\": 0, \"buffer\": 0},"
@@ -837,92 +836,151 @@ static const char pipe_file[] =
   "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 45, \"dur_ms\": 25, \"candidate\": 3},"
   "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 70, \"dur_ms\": 20, \"candidate\": 3}]}";
 
-#define MS(x) ((gint64) ((x) * 1000000.0))
+/* In the reference's layout (wait, then reads), ms:
+ *   0: GPU [0, 50) buffer 0.
+ *   1: wait [0, 10), reads [10, 30), [31, 40) → I/O bar [10, 40); GPU [55, 100) buffer 1:
+ *      the 15 ms gap [40, 55) is covered by nothing → await_dispatch.
+ *   2: wait [40, 52), read [52, 60) → [52, 60); wait_for_io [59.96, 101.04) covers the gap
+ *      [60, 101) within 0.05 ms → no fill; GPU [101, 150) buffer 0. */
+static const char pipe_ref_file[] =
+  "{\"format\": \"pipelined_timeline_v2\", \"start_candidate\": 1, \"events\": ["
+  "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 0, \"dur_ms\": 50, \"candidate\": 0},"
+  "{\"lane\": \"io\", \"name\": \"gpu_buffer_wait\", \"start_ms\": 0, \"dur_ms\": 10, \"candidate\": 1},"
+  "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 10, \"dur_ms\": 20, \"candidate\": 1},"
+  "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 31, \"dur_ms\": 9, \"candidate\": 1},"
+  "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 55, \"dur_ms\": 45, \"candidate\": 1},"
+  "{\"lane\": \"io\", \"name\": \"gpu_buffer_wait\", \"start_ms\": 40, \"dur_ms\": 12, \"candidate\": 2},"
+  "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 52, \"dur_ms\": 8, \"candidate\": 2},"
+  "{\"lane\": \"main\", \"name\": \"wait_for_io\", \"start_ms\": 59.96, \"dur_ms\": 41.08, \"candidate\": 2},"
+  "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 101, \"dur_ms\": 49, \"candidate\": 2}]}";
+
+#define MS(x) ((gint64) llround ((x) * 1000000.0))
+
+/* The bar of @lane and @candidate (and @kind), or NULL. */
+static const IvPipelineBar *
+find_bar (const IvPipelinePlot *p, IvLane lane, IvBarKind kind, gint64 candidate)
+{
+  for (guint i = 0; i < p->bars->len; i++)
+    {
+      const IvPipelineBar *b = &g_array_index (p->bars, IvPipelineBar, i);
+      if (b->lane == lane && b->kind == kind && b->candidate == candidate)
+        return b;
+    }
+  return NULL;
+}
 
 static void
-assert_bar (const IvPipelinePlot *p, guint i, IvLane lane, IvBarKind kind, const char *name,
-            double start_ms, double end_ms, gint64 candidate, guint n_events)
+assert_bar (const IvPipelinePlot *p, IvLane lane, IvBarKind kind, gint64 candidate, const char *name,
+            double start_ms, double end_ms, gboolean cut_left, gboolean labelled)
 {
-  const IvPipelineBar *b;
-  g_assert_cmpuint (i, <, p->bars->len);
-  b = &g_array_index (p->bars, IvPipelineBar, i);
-  g_assert_cmpint (b->lane, ==, lane);
-  g_assert_cmpint (b->kind, ==, kind);
+  const IvPipelineBar *b = find_bar (p, lane, kind, candidate);
+  if (!b)
+    g_error ("no %s bar of candidate %" G_GINT64_FORMAT, name, candidate);
   g_assert_cmpstr (b->name, ==, name);
   g_assert_cmpint (b->start_ns, ==, MS (start_ms));
   g_assert_cmpint (b->end_ns, ==, MS (end_ms));
-  g_assert_cmpint (b->candidate, ==, candidate);
-  g_assert_cmpuint (b->n_events, ==, n_events);
+  g_assert_cmpint (b->cut_left, ==, cut_left);
+  g_assert_false (b->cut_right);
+  g_assert_cmpint (b->labelled, ==, labelled);
+}
+
+static void
+assert_legend (const IvPipelinePlot *p, const char *const *labels)
+{
+  guint n = g_strv_length ((char **) labels);
+  g_assert_cmpuint (p->legend->len, ==, n);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpstr (g_array_index (p->legend, IvPipelineKey, i).label, ==, labels[i]);
 }
 
 static void
 test_pipeline_plot (void)
 {
   g_autoptr (IvTrace) t = load_text ("pipe-plot.json", pipe_file);
+  g_autoptr (IvTrace) r = load_text ("pipe-ref.json", pipe_ref_file);
   g_autoptr (IvPipelinePlot) p = NULL;
   g_autoptr (GError) error = NULL;
 
   g_assert_true (iv_pipeline_plot_supported (t));
-  p = iv_pipeline_plot_new (t, -1, 0, &error);
+  /* x = 1 (focus_candidate): anchored at GPU 1 (30) and I/O 2 (22) → 22; the core 1…4
+   * ends at 90; + 3 % of 68 ms = 92.04. Candidate 1's I/O is empty (its wait ends after its
+   * reads), its wait_for_io and GPU 0 end before the window, trsm_host is candidate 0's:
+   * main is not in the range at all. */
+  p = iv_pipeline_plot_new (t, -1, &error);
   g_assert_no_error (error);
   g_assert_false (p->legacy);
   g_assert_cmpint (p->first_candidate, ==, 1);
-  g_assert_cmpint (p->n_candidates, ==, 2);
   g_assert_cmpint (p->min_candidate, ==, 0);
   g_assert_cmpint (p->max_candidate, ==, 3);
-  g_assert_cmpint (p->t0_ns, ==, MS (2));
-  g_assert_cmpint (p->t1_ns, ==, MS (60));
-  g_assert_cmpuint (p->bars->len, ==, 10);
-  assert_bar (p, 0, IV_LANE_MAIN, IV_BAR_EVENT, "wait_for_io", 2, 5, 1, 1);
-  assert_bar (p, 1, IV_LANE_MAIN, IV_BAR_FILLED, "await_dispatch", 21, 24, 1, 0);
-  assert_bar (p, 2, IV_LANE_MAIN, IV_BAR_EVENT, "trsm_host", 24, 29, 0, 1);
-  assert_bar (p, 3, IV_LANE_MAIN, IV_BAR_FILLED, "await_dispatch", 29, 30, 1, 0);
-  assert_bar (p, 4, IV_LANE_IO, IV_BAR_MERGED_IO, "I/O", 5, 21, 1, 3);
-  assert_bar (p, 5, IV_LANE_IO, IV_BAR_MERGED_IO, "I/O", 22, 40, 2, 1);
-  assert_bar (p, 6, IV_LANE_IO, IV_BAR_MERGED_IO, "I/O", 45, 70, 3, 1); /* cut by the window's end */
-  assert_bar (p, 7, IV_LANE_GPU0, IV_BAR_EVENT, "compute", 0, 20, 0, 1); /* cut by its start */
-  assert_bar (p, 8, IV_LANE_GPU0, IV_BAR_EVENT, "compute", 40.5, 60, 2, 1);
-  assert_bar (p, 9, IV_LANE_GPU1, IV_BAR_EVENT, "compute", 30, 50, 1, 1);
-  /* The legend: names in lane order, each once. */
-  g_assert_cmpuint (p->names->len, ==, 5);
-  g_assert_cmpstr (p->names->pdata[0], ==, "wait_for_io");
-  g_assert_cmpstr (p->names->pdata[1], ==, "await_dispatch");
-  g_assert_cmpstr (p->names->pdata[2], ==, "trsm_host");
-  g_assert_cmpstr (p->names->pdata[3], ==, "I/O");
-  g_assert_cmpstr (p->names->pdata[4], ==, "compute");
+  g_assert_cmpint (p->t0_ns, ==, MS (22));
+  g_assert_cmpint (p->t1_ns, ==, MS (92.04));
+  g_assert_cmpuint (p->bars->len, ==, 5);
+  g_assert_null (find_bar (p, IV_LANE_IO, IV_BAR_MERGED_IO, 1));
+  assert_bar (p, IV_LANE_IO, IV_BAR_MERGED_IO, 2, "hdf5_io", 22, 40, FALSE, FALSE);
+  assert_bar (p, IV_LANE_IO, IV_BAR_MERGED_IO, 3, "hdf5_io", 45, 70, FALSE, FALSE);
+  assert_bar (p, IV_LANE_GPU1, IV_BAR_EVENT, 1, "compute", 30, 50, FALSE, FALSE);
+  assert_bar (p, IV_LANE_GPU0, IV_BAR_EVENT, 2, "compute", 40.5, 60, FALSE, FALSE);
+  assert_bar (p, IV_LANE_GPU1, IV_BAR_EVENT, 3, "compute", 70, 90, FALSE, FALSE);
+  g_assert_null (find_bar (p, IV_LANE_MAIN, IV_BAR_FILLED, 2)); /* a 0.5 ms gap */
+  g_assert_true (p->has_lane[IV_LANE_MAIN]); /* wait_for_io is drawn in no window here, but exists */
+  assert_legend (p, (const char *const[]) { "HDF5 read", "GPU compute", NULL });
   g_clear_pointer (&p, iv_pipeline_plot_free);
 
-  /* Candidate 3 alone: [45, 90); more candidates than there are stops at the last. */
-  p = iv_pipeline_plot_new (t, 3, 5, &error);
+  /* x = 0: anchored at GPU 0 (0); the core 0…3 ends at 90 → [0, 92.7]; trsm_host of 0 and
+   * wait_for_io of 1 are in; the legend names them in the reference's order. */
+  p = iv_pipeline_plot_new (t, 0, &error);
   g_assert_no_error (error);
-  g_assert_cmpint (p->n_candidates, ==, 1);
-  g_assert_cmpint (p->t0_ns, ==, MS (45));
-  g_assert_cmpint (p->t1_ns, ==, MS (90));
+  g_assert_cmpint (p->t0_ns, ==, 0);
+  g_assert_cmpint (p->t1_ns, ==, MS (92.7));
+  g_assert_cmpuint (p->bars->len, ==, 8);
+  assert_bar (p, IV_LANE_MAIN, IV_BAR_EVENT, 0, "trsm_host", 24, 29, FALSE, FALSE);
+  assert_legend (p, (const char *const[]) { "TRSM (host)", "Wait for prefetch", "HDF5 read", "GPU compute", NULL });
   g_clear_pointer (&p, iv_pipeline_plot_free);
 
-  /* No such candidate: one error naming the file and the candidates there are. */
-  g_assert_null (iv_pipeline_plot_new (t, 7, 1, &error));
+  /* Past the file's candidates: one error naming the file and what each lane would show. */
+  g_assert_null (iv_pipeline_plot_new (t, 9, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (error->message, "pipe-plot.json"));
-  g_assert_nonnull (strstr (error->message, "no candidate 7 (candidates 0–3)"));
+  g_assert_nonnull (strstr (error->message, "candidates 0–3"));
+  g_clear_error (&error);
+
+  /* The reference layout, x = 1: anchored at min(GPU 1 at 55, I/O 2 at 52) = 52; the core
+   * ends at 150; + 3 % of 98 = 152.94. The fill [40, 55) starts 12 ms before the window:
+   * cut on the left, 3 ms drawn, no label. GPU 1 (45 ms), GPU 2 (49 ms) and wait_for_io of
+   * 2 (41.08 ms) are labelled; the I/O bar of 2 (8 ms) is not; candidate 1's I/O [10, 40)
+   * and GPU 0 [0, 50) end before the window. */
+  p = iv_pipeline_plot_new (r, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (p->t0_ns, ==, MS (52));
+  g_assert_cmpint (p->t1_ns, ==, MS (152.94));
+  assert_bar (p, IV_LANE_MAIN, IV_BAR_FILLED, 1, "await_dispatch", 40, 55, TRUE, FALSE);
+  assert_bar (p, IV_LANE_IO, IV_BAR_MERGED_IO, 2, "hdf5_io", 52, 60, FALSE, FALSE);
+  assert_bar (p, IV_LANE_MAIN, IV_BAR_EVENT, 2, "wait_for_io", 59.96, 101.04, FALSE, TRUE);
+  assert_bar (p, IV_LANE_GPU1, IV_BAR_EVENT, 1, "compute", 55, 100, FALSE, TRUE);
+  assert_bar (p, IV_LANE_GPU0, IV_BAR_EVENT, 2, "compute", 101, 150, FALSE, TRUE);
+  g_assert_null (find_bar (p, IV_LANE_MAIN, IV_BAR_FILLED, 2)); /* covered by wait_for_io */
+  g_assert_null (find_bar (p, IV_LANE_IO, IV_BAR_MERGED_IO, 1));
+  g_assert_null (find_bar (p, IV_LANE_GPU0, IV_BAR_EVENT, 0));
+  g_assert_cmpuint (p->bars->len, ==, 5);
+  assert_legend (p, (const char *const[]) { "Wait for prefetch", "Ready → launch", "HDF5 read", "GPU compute", NULL });
+  for (guint l = 0; l < IV_N_LANES; l++)
+    g_assert_true (p->has_lane[l]);
 }
 
 static void
 test_pipeline_legacy (void)
 {
-  /* Times in µs. Candidate_Eval_0 is [1, 51) ms: reads [2, 12), [13, 18), IO_Wait_For_GPU
-   * [18, 20) merge into [2, 20); Math_Operations [25, 45) on the first GPU track (stream 0),
-   * H2D_Transfer [21, 24) on the other (stream 1); "prepare" [1.5, 4.5) is a child of the
-   * window (Main); the gap [20, 21) between the I/O and the first compute is exactly 1 ms
-   * and uncovered: filled. A read at 55 ms belongs to no window and stays its own bar. */
+  /* Times in µs. The window is Candidate_Eval_0 [1, 51) ms widened by 2 % (1 ms) before
+   * and 5 % (2.5 ms) after: [0, 53.5). POSIX_Lustre_Read_* and IO_Wait_For_GPU are I/O,
+   * Math_Operations_* and H2D_Transfer_* GPU compute, drawn whole; "prepare" is neither;
+   * the read at 55 ms is outside. */
   g_autoptr (IvTrace) t = load_text ("legacy.json",
       "{\"traceEvents\": ["
       "{\"ph\": \"X\", \"name\": \"Candidate_Eval_0\", \"pid\": 1, \"tid\": 1, \"ts\": 1000, \"dur\": 50000},"
       "{\"ph\": \"X\", \"name\": \"prepare\", \"pid\": 1, \"tid\": 1, \"ts\": 1500, \"dur\": 3000},"
       "{\"ph\": \"X\", \"name\": \"POSIX_Lustre_Read_a\", \"pid\": 1, \"tid\": 2, \"ts\": 2000, \"dur\": 10000},"
-      "{\"ph\": \"X\", \"name\": \"POSIX_Lustre_Read_b\", \"pid\": 1, \"tid\": 2, \"ts\": 13000, \"dur\": 5000},"
       "{\"ph\": \"X\", \"name\": \"IO_Wait_For_GPU\", \"pid\": 1, \"tid\": 2, \"ts\": 18000, \"dur\": 2000},"
-      "{\"ph\": \"X\", \"name\": \"Math_Operations_gemm\", \"pid\": 2, \"tid\": 7, \"ts\": 25000, \"dur\": 20000},"
+      "{\"ph\": \"X\", \"name\": \"Math_Operations_gemm\", \"pid\": 2, \"tid\": 7, \"ts\": 25000, \"dur\": 40000},"
       "{\"ph\": \"X\", \"name\": \"H2D_Transfer_x\", \"pid\": 2, \"tid\": 8, \"ts\": 21000, \"dur\": 3000},"
       "{\"ph\": \"X\", \"name\": \"POSIX_Lustre_Read_c\", \"pid\": 1, \"tid\": 2, \"ts\": 55000, \"dur\": 10000},"
       "{\"ph\": \"X\", \"name\": \"Candidate_Eval_1\", \"pid\": 1, \"tid\": 1, \"ts\": 60000, \"dur\": 30000}]}");
@@ -933,80 +991,58 @@ test_pipeline_legacy (void)
 
   g_assert_true (iv_pipeline_plot_supported (t));
   g_assert_false (iv_pipeline_plot_supported (plain)); /* no Candidate_Eval_0 */
-  p = iv_pipeline_plot_new (t, -1, 0, &error);
+  p = iv_pipeline_plot_new (t, -1, &error);
   g_assert_no_error (error);
   g_assert_true (p->legacy);
-  g_assert_cmpint (p->first_candidate, ==, 0);
-  g_assert_cmpint (p->n_candidates, ==, 1);
-  g_assert_cmpint (p->max_candidate, ==, 1);
-  g_assert_cmpint (p->t0_ns, ==, MS (1));
-  g_assert_cmpint (p->t1_ns, ==, MS (51));
-  g_assert_cmpuint (p->bars->len, ==, 5);
-  assert_bar (p, 0, IV_LANE_MAIN, IV_BAR_EVENT, "prepare", 1.5, 4.5, 0, 1);
-  assert_bar (p, 1, IV_LANE_MAIN, IV_BAR_FILLED, "await_dispatch", 20, 21, 0, 0);
-  assert_bar (p, 2, IV_LANE_IO, IV_BAR_MERGED_IO, "I/O", 2, 20, 0, 3);
-  assert_bar (p, 3, IV_LANE_GPU0, IV_BAR_EVENT, "Math_Operations_gemm", 25, 45, 0, 1);
-  assert_bar (p, 4, IV_LANE_GPU1, IV_BAR_EVENT, "H2D_Transfer_x", 21, 24, 0, 1);
-  g_clear_pointer (&p, iv_pipeline_plot_free);
-
-  p = iv_pipeline_plot_new (t, 0, 2, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (p->t1_ns, ==, MS (90));
-  assert_bar (p, 3, IV_LANE_IO, IV_BAR_EVENT, "POSIX_Lustre_Read_c", 55, 65, -1, 1);
-  g_clear_pointer (&p, iv_pipeline_plot_free);
-
-  g_assert_null (iv_pipeline_plot_new (plain, -1, 0, &error));
+  g_assert_cmpint (p->t0_ns, ==, 0);
+  g_assert_cmpint (p->t1_ns, ==, MS (53.5));
+  g_assert_cmpuint (p->bars->len, ==, 4);
+  g_assert_true (p->has_lane[IV_LANE_IO] && p->has_lane[IV_LANE_GPU0]);
+  g_assert_false (p->has_lane[IV_LANE_MAIN] || p->has_lane[IV_LANE_GPU1]);
+  for (guint i = 0; i < p->bars->len; i++)
+    {
+      const IvPipelineBar *b = &g_array_index (p->bars, IvPipelineBar, i);
+      gboolean io = g_str_has_prefix (b->name, "POSIX") || g_str_has_prefix (b->name, "IO_Wait");
+      g_assert_cmpint (b->lane, ==, io ? IV_LANE_IO : IV_LANE_GPU0);
+      g_assert_false (b->cut_left || b->cut_right || b->labelled);
+      g_assert_cmpstr (b->name, !=, "POSIX_Lustre_Read_c");
+    }
+  g_assert_cmpstr (iv_lane_name (IV_LANE_GPU0, TRUE), ==, "GPU compute");
+  g_assert_null (iv_pipeline_plot_new (plain, -1, &error));
   g_assert_nonnull (strstr (error->message, "Candidate_Eval_0"));
 }
 
+/* The reference's breakdown: families merged, unknown ones and _other_raw into
+ * Preprocess, drawn widths at least 1.2 % and renormalised. By hand: Preprocess = h2d_si
+ * 0.2 + cast_ii 0.1 + potrf 0.3 (unknown) + _other_raw 0.4 = 1.0 ms, Triangular Solve 12,
+ * Cholesky + Schur Complement = schur_gemm 3 + chol 0.1 = 3.1; total 16.1 ms. */
 static void
-test_breakdown_fold (void)
+test_breakdown_segments (void)
 {
-  /* Total 16 ms: trsm 75.625 %, schur_gemm 18.75 %, _other_raw 2.5 %, tiny 1.875 %,
-   * potrf 1.25 %. At 2 %: tiny, potrf and _other_raw (always) fold: 0.9 ms = 5.625 %. */
-  IvFamily fam[] = { { "potrf", 0.2 }, { "trsm", 12.1 }, { "_other_raw", 0.4 }, { "schur_gemm", 3.0 }, { "tiny", 0.3 } };
-  IvBreakdown bd = { 3, fam, G_N_ELEMENTS (fam), 16.0 };
-  g_autoptr (GArray) at2 = iv_breakdown_fold (&bd, 2);
-  g_autoptr (GArray) at1 = iv_breakdown_fold (&bd, 1);
-  const IvBreakdownSegment *s = (const IvBreakdownSegment *) at2->data;
-  double w[3], sum = 0;
+  IvFamily fam[] = { { "h2d_si", 0.2 }, { "trsm", 12.0 }, { "_other_raw", 0.4 }, { "schur_gemm", 3.0 },
+                     { "potrf", 0.3 }, { "cast_ii", 0.1 }, { "chol", 0.1 } };
+  IvBreakdown bd = { 3, fam, G_N_ELEMENTS (fam), 16.1 };
+  g_autoptr (GArray) segs = iv_breakdown_segments (&bd);
+  const IvBreakdownSegment *s = (const IvBreakdownSegment *) segs->data;
+  IvFamily tiny_fam[] = { { "trsm", 99.5 }, { "chol", 0.5 } };
+  IvBreakdown tiny = { 1, tiny_fam, 2, 100 };
+  g_autoptr (GArray) t = iv_breakdown_segments (&tiny);
 
-  g_assert_cmpuint (at2->len, ==, 3);
-  g_assert_cmpstr (s[0].name, ==, "trsm");
-  g_assert_cmpfloat_with_epsilon (s[0].pct, 75.625, 1e-9);
-  g_assert_cmpstr (s[1].name, ==, "schur_gemm");
-  g_assert_cmpstr (s[2].name, ==, "Other");
-  g_assert_cmpuint (s[2].n_folded, ==, 3);
-  g_assert_cmpfloat_with_epsilon (s[2].ms, 0.9, 1e-9);
-  g_assert_cmpfloat_with_epsilon (s[2].pct, 5.625, 1e-9);
-  /* At 1 %: only _other_raw folds; the order is by time. */
-  s = (const IvBreakdownSegment *) at1->data;
-  g_assert_cmpuint (at1->len, ==, 5);
-  g_assert_cmpstr (s[2].name, ==, "tiny");
-  g_assert_cmpstr (s[3].name, ==, "potrf");
-  g_assert_cmpuint (s[4].n_folded, ==, 1);
-  g_assert_cmpfloat_with_epsilon (s[4].pct, 2.5, 1e-9);
-
-  /* Minimum widths: 1 % of 100 px is 1 px, raised to 4; the other two share 96 px as 90:9. */
-  iv_stack_widths ((double[]) { 0.9, 0.09, 0.01 }, 3, 100, 4, w);
-  g_assert_cmpfloat_with_epsilon (w[0], 96 * 0.9 / 0.99, 1e-9);
-  g_assert_cmpfloat_with_epsilon (w[1], 96 * 0.09 / 0.99, 1e-9);
-  g_assert_cmpfloat (w[2], ==, 4);
-  /* Pinning one can push another under: 97/2/1 % at min 5 → 90, 5, 5. */
-  iv_stack_widths ((double[]) { 0.97, 0.02, 0.01 }, 3, 100, 5, w);
-  g_assert_cmpfloat_with_epsilon (w[0], 90, 1e-9);
-  g_assert_cmpfloat (w[1], ==, 5);
-  g_assert_cmpfloat (w[2], ==, 5);
-  /* 6 % first → 6 px stays proportional with 89 + 6 ... the sum is always the total. */
-  iv_stack_widths ((double[]) { 0.9, 0.06, 0.04 }, 3, 100, 5, w);
-  for (int i = 0; i < 3; i++)
-    sum += w[i];
-  g_assert_cmpfloat_with_epsilon (sum, 100, 1e-9);
-  g_assert_cmpfloat_with_epsilon (w[0], 95 * 0.9 / 0.96, 1e-9);
-  g_assert_cmpfloat (w[2], ==, 5);
-  /* No room for every minimum: equal shares. */
-  iv_stack_widths ((double[]) { 0.5, 0.5 }, 2, 6, 4, w);
-  g_assert_cmpfloat (w[0], ==, 3);
+  g_assert_cmpuint (segs->len, ==, 3);
+  g_assert_cmpstr (s[0].label, ==, "Preprocess");
+  g_assert_cmpfloat_with_epsilon (s[0].ms, 1.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (s[0].pct, 100 * 1.0 / 16.1, 1e-9);
+  g_assert_cmpstr (s[1].label, ==, "Triangular Solve");
+  g_assert_cmpfloat_with_epsilon (s[1].pct, 100 * 12 / 16.1, 1e-9);
+  g_assert_cmpstr (s[2].label, ==, "Cholesky + Schur Complement");
+  g_assert_cmpfloat_with_epsilon (s[2].pct, 100 * 3.1 / 16.1, 1e-9);
+  g_assert_cmphex (s[0].rgb, ==, 0xAA3377);
+  g_assert_cmphex (s[1].rgb, ==, 0x004488);
+  g_assert_cmphex (s[2].rgb, ==, 0xC9A227);
+  /* 0.5 % is drawn as 1.2 of 100.7: 1.1917 %, the rest 98.8083 % */
+  g_assert_cmpuint (t->len, ==, 2);
+  g_assert_cmpfloat_with_epsilon (g_array_index (t, IvBreakdownSegment, 1).width, 100 * 1.2 / 100.7, 1e-9);
+  g_assert_cmpfloat_with_epsilon (g_array_index (t, IvBreakdownSegment, 0).width, 100 * 99.5 / 100.7, 1e-9);
 }
 
 static double
@@ -1018,80 +1054,68 @@ color_distance (guint32 px, IvColor c)
          + fabs ((double) (px & 0xff) - (want & 0xff));
 }
 
+/* The figure: bars in the reference's colours where the plot puts them, a zig-zag where
+ * the window cuts one, the breakdown's segments on the right. */
 static void
 test_pipelined_render (void)
 {
-  g_autoptr (IvTrace) t = load_text ("pipe-render.json", pipe_file);
-  g_autoptr (IvPipelinePlot) p = iv_pipeline_plot_new (t, -1, 0, NULL);
+  g_autoptr (IvTrace) t = load_text ("pipe-render.json", pipe_ref_file);
+  g_autoptr (IvPipelinePlot) p = iv_pipeline_plot_new (t, -1, NULL);
   IvFamily fam[] = { { "trsm", 12.0 }, { "schur_gemm", 4.0 } };
   IvBreakdown bd = { 1, fam, 2, 16.0 };
-  IvPipelinedFigure fig = { t, p, &bd, 2.0, G_MAXUINT };
+  IvPipelinedFigure fig = { t, p, &bd, G_MAXUINT };
   IvRenderOptions ro = { IV_THEME_LIGHT, 1.0 };
   IvPipelinedLayout L;
-  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1200, 420);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1440, 460);
   cairo_t *cr = cairo_create (s);
-  IvColor blue = iv_pipelined_color (&fig, "compute", IV_THEME_LIGHT);
-  IvColor orange = iv_pipelined_color (&fig, "I/O", IV_THEME_LIGHT);
-  double y0, y1, h, x, xc;
-  int n;
-  gboolean ink = FALSE;
+  IvColor io = iv_color_from_rgb (0xB8B8B8, 1), gpu1 = iv_color_from_rgb (0x3DA56A, 1);
+  IvColor dispatch = iv_color_from_rgb (0xE67E22, 1), wait = iv_color_from_rgb (0xD35400, 1);
+  double y, xl;
 
-  g_assert_true (iv_render_pipelined (cr, &fig, &ro, 1200, 420, NULL));
+  g_assert_nonnull (p);
+  g_assert_true (iv_render_pipelined (cr, &fig, &ro, 1440, 460, NULL));
   cairo_surface_flush (s);
-  iv_pipelined_layout (&fig, 1200, 420, &L);
-  g_assert_cmpfloat (rgb24 (blue), !=, rgb24 (orange));
-  /* One colour per event name: a slice on the All Events timeline has the colour its
-   * name has on the Pipeline figure. */
+  iv_pipelined_layout (&fig, 1440, 460, &L);
+  /* lanes top to bottom: Main, I/O, GPU 0, GPU 1 */
+  g_assert_cmpfloat (L.lane_y[IV_LANE_MAIN], <, L.lane_y[IV_LANE_IO]);
+  g_assert_cmpfloat (L.lane_y[IV_LANE_IO], <, L.lane_y[IV_LANE_GPU0]);
+  g_assert_cmpfloat (L.lane_y[IV_LANE_GPU0], <, L.lane_y[IV_LANE_GPU1]);
+  /* the I/O bar of candidate 2, [52, 60) ms, in grey; nothing in its lane at 70 ms */
+  y = L.lane_y[IV_LANE_IO] + L.lane_h * 0.25;
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_pipelined_x (&fig, &L, MS (56)), y), io), <, 6);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_pipelined_x (&fig, &L, MS (70)), y), io), >, 100);
+  /* GPU 1's compute [55, 100) in the second green; wait_for_io of 2 in its orange-red */
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_pipelined_x (&fig, &L, MS (65)),
+                                               L.lane_y[IV_LANE_GPU1] + L.lane_h * 0.25), gpu1), <, 6);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_pipelined_x (&fig, &L, MS (80)),
+                                               L.lane_y[IV_LANE_MAIN] + L.lane_h * 0.25), wait), <, 6);
+  /* the await_dispatch fill, cut on the left: at the plot's left edge its zig-zag leaves
+   * notches (background) between teeth, while 2 px further in it is filled */
+  xl = L.plot_x + 2.5;
   {
-    IvTimelineFigure tf = { t, 0, 0, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
-    guint checked = 0;
-    for (gsize i = 0; i < t->n_slices; i++)
+    guint notches = 0, filled = 0;
+    for (y = L.lane_y[IV_LANE_MAIN] + 2; y < L.lane_y[IV_LANE_MAIN] + L.lane_h - 2; y++)
       {
-        IvColor a = iv_timeline_slice_color (&tf, i, IV_THEME_LIGHT);
-        IvColor b = iv_pipelined_color (&fig, iv_trace_string (t, t->name[i]), IV_THEME_LIGHT);
-        g_assert_cmpfloat (rgb24 (a), ==, rgb24 (b));
-        checked++;
+        double d = color_distance (tl_pixel (s, xl, y), dispatch);
+        notches += d > 100, filled += d < 6;
       }
-    g_assert_cmpuint (checked, >, 3);
-    /* the reference figure's names keep their fixed colours, whatever else is drawn */
-    g_assert_cmpuint (iv_palette_index_for ("await_dispatch"), ==, 6);
-    g_assert_cmpuint (iv_palette_index_for ("wait_for_io"), ==, 3);
+    g_assert_cmpuint (notches, >, 3);
+    g_assert_cmpuint (filled, >, 3);
   }
-
-  /* The merged I/O bar of candidate 1, [5, 21) ms, is filled near its top... */
-  y0 = L.lane_y[IV_LANE_IO] + 6, y1 = L.lane_y[IV_LANE_IO] + L.lane_h - 6;
-  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_pipelined_x (&fig, &L, MS (6)), y0 + 2), orange), <, 6);
-  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_pipelined_x (&fig, &L, MS (20)), y0 + 2), orange), <, 6);
-  /* ...and labelled "Candidate 1" in its middle: ink pixels along the centre line. */
-  for (x = iv_pipelined_x (&fig, &L, MS (9)); x < iv_pipelined_x (&fig, &L, MS (17)); x++)
-    ink |= color_distance (tl_pixel (s, x, (y0 + y1) / 2), orange) > 100;
-  g_assert_true (ink);
-  /* Nothing in the I/O lane at 21.5 ms (between two candidates' bars). */
-  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_pipelined_x (&fig, &L, MS (21.5)), y0 + 2), orange), >, 100);
-
-  /* Candidate 0's compute, [0, 20) ms, starts before the window: its left edge, at the
-   * plot's left, is a zig-zag. With n teeth the edge is IV_PIPELINED_ZIGZAG_PX in at
-   * y1 − h/n (a notch) and at the plot's edge at y1 − 2h/n (a tip). */
-  y0 = L.lane_y[IV_LANE_GPU0] + 6, y1 = L.lane_y[IV_LANE_GPU0] + L.lane_h - 6, h = y1 - y0;
-  n = MAX (2, 2 * (int) round (h / 14.0));
-  xc = L.plot_x + 1.5;
-  g_assert_cmpfloat (color_distance (tl_pixel (s, xc, y1 - h / n), blue), >, 100);
-  g_assert_cmpfloat (color_distance (tl_pixel (s, xc, y1 - 2 * h / n), blue), <, 6);
-  g_assert_cmpfloat (color_distance (tl_pixel (s, L.plot_x + IV_PIPELINED_ZIGZAG_PX + 1.5, y1 - h / n), blue), <, 6);
-  /* Candidate 2's compute starts inside the window: a straight edge, filled at both heights. */
-  xc = ceil (iv_pipelined_x (&fig, &L, MS (40.5))) + 1.5;
-  g_assert_cmpfloat (color_distance (tl_pixel (s, xc, y1 - h / n), blue), <, 6);
-  g_assert_cmpfloat (color_distance (tl_pixel (s, xc, y1 - 2 * h / n), blue), <, 6);
-
-  /* The breakdown bar: trsm (75 %) on top in the first palette colour, schur_gemm below. */
+  /* the breakdown: Triangular Solve (75 %) first from the left in its blue */
   g_assert_cmpfloat (L.bd_w, >, 0);
-  g_assert_cmpfloat (color_distance (tl_pixel (s, L.bd_x + L.bd_w / 2, L.bd_y + 3), iv_palette_color (IV_THEME_LIGHT, 0)), <, 6);
-  g_assert_cmpfloat (color_distance (tl_pixel (s, L.bd_x + L.bd_w / 2, L.bd_y + L.bd_h - 3), iv_palette_color (IV_THEME_LIGHT, 1)), <, 6);
-
-  /* Hit testing finds the bar under the pointer. */
-  g_assert_cmpuint (iv_pipelined_bar_at (&fig, &L, iv_pipelined_x (&fig, &L, MS (6)), L.lane_y[IV_LANE_IO] + 10), ==, 4);
-  g_assert_cmpuint (iv_pipelined_bar_at (&fig, &L, iv_pipelined_x (&fig, &L, MS (21.5)), L.lane_y[IV_LANE_IO] + 10), ==, G_MAXUINT);
-
+  g_assert_cmpfloat (color_distance (tl_pixel (s, L.bd_x + L.bd_w * 0.3, L.bd_y + L.bd_h * (1 - 0.2 / 0.72)),
+                                     iv_color_from_rgb (0x004488, 1)), <, 6);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, L.bd_x + L.bd_w * 0.9, L.bd_y + L.bd_h * (1 - 0.2 / 0.72)),
+                                     iv_color_from_rgb (0xC9A227, 1)), <, 6);
+  /* hit testing finds the bar under the pointer */
+  {
+    guint i = iv_pipelined_bar_at (&fig, &L, iv_pipelined_x (&fig, &L, MS (56)), L.lane_y[IV_LANE_IO] + 10);
+    g_assert_cmpuint (i, <, p->bars->len);
+    g_assert_cmpint (g_array_index (p->bars, IvPipelineBar, i).candidate, ==, 2);
+    g_assert_cmpuint (iv_pipelined_bar_at (&fig, &L, iv_pipelined_x (&fig, &L, MS (70)), L.lane_y[IV_LANE_IO] + 10),
+                      ==, G_MAXUINT);
+  }
   cairo_destroy (cr);
   cairo_surface_destroy (s);
 }
@@ -1278,7 +1302,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/breakdown", test_breakdown);
   g_test_add_func ("/trace/pipeline-plot", test_pipeline_plot);
   g_test_add_func ("/trace/pipeline-legacy", test_pipeline_legacy);
-  g_test_add_func ("/trace/breakdown-fold", test_breakdown_fold);
+  g_test_add_func ("/trace/breakdown-segments", test_breakdown_segments);
   g_test_add_func ("/trace/pipelined-render", test_pipelined_render);
   g_test_add_func ("/trace/memory-per-slice", test_memory_per_slice);
   g_test_add_func ("/trace/timeline-render", test_timeline_render);

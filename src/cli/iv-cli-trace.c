@@ -204,34 +204,29 @@ candidate_number (const char *option, const char *text, gboolean positive, gint6
   return TRUE;
 }
 
-static int
-export_pipelined (IvTrace *trace, const char *output, const char *start_cand, const char *num_cand,
-                  const char *breakdown_path, const char *min_pct, gboolean ranged,
-                  const IvCliFigureArgs *fig_args)
+/* The pipelined options, checked, and the plot (and breakdown) they ask for. */
+typedef struct
 {
-  g_autoptr (IvPipelinePlot) plot = NULL;
-  g_autoptr (IvBreakdown) breakdown = NULL;
-  g_autoptr (GError) error = NULL;
-  IvPipelinedFigure fig = { trace, NULL, NULL, 2.0, G_MAXUINT };
-  IvFigure figure = { iv_render_pipelined, &fig, "pipeline", NULL };
-  IvExportOptions eo;
-  gint64 first = -1, n = 0;
-  int rc;
+  const char *start_cand, *num_cand, *breakdown_path, *min_pct;
+  IvPipelinePlot *plot;
+  IvBreakdown *breakdown;
+} PipelineArgs;
 
-  iv_export_options_init (&eo);
-  eo.width = 1600, eo.height = 560, eo.dpi = 96;
-  if (_iv_cli_output_is_folder ("trace", output))
-    return IV_EXIT_BAD_INPUT;
-  if (ranged)
-    return _iv_cli_usage_error ("trace", "%s", _("a pipelined figure is windowed by --start-candidate and "
-                                                 "--num-candidates, not --from and --to"));
-  if ((rc = _iv_cli_figure_options ("trace", output, fig_args, &eo)) != IV_EXIT_OK)
-    return rc;
-  if (!candidate_number ("start-candidate", start_cand, FALSE, &first)
-      || !candidate_number ("num-candidates", num_cand, TRUE, &n)
-      || !_iv_cli_number ("trace", "min-runtime-pct", min_pct, TRUE, &fig.min_runtime_pct))
+static int
+load_pipeline (IvTrace *trace, PipelineArgs *a)
+{
+  g_autoptr (GError) error = NULL;
+  gint64 first = -1, n = 0;
+  double min_pct = 0;
+
+  /* --num-candidates and --min-runtime-pct are the reference script's options: taken and
+   * checked, but its rules fix the window (x−1…x+5) and always show the three merged
+   * breakdown families, so neither changes the figure */
+  if (!candidate_number ("start-candidate", a->start_cand, FALSE, &first)
+      || !candidate_number ("num-candidates", a->num_cand, TRUE, &n)
+      || !_iv_cli_number ("trace", "min-runtime-pct", a->min_pct, TRUE, &min_pct))
     return IV_EXIT_USAGE;
-  if (fig.min_runtime_pct > 100)
+  if (min_pct > 100)
     return _iv_cli_usage_error ("trace", "%s", _("--min-runtime-pct is a percentage, 0 to 100"));
   if (!iv_pipeline_plot_supported (trace))
     {
@@ -239,16 +234,150 @@ export_pipelined (IvTrace *trace, const char *output, const char *start_cand, co
                _("not a pipelined timeline (no pipelined_timeline format and no Candidate_Eval_0 slice)"));
       return IV_EXIT_BAD_INPUT;
     }
-  plot = iv_pipeline_plot_new (trace, first, n, &error);
-  if (plot && breakdown_path)
-    breakdown = iv_breakdown_load (breakdown_path, &error);
-  if (!plot || (breakdown_path && !breakdown))
+  a->plot = iv_pipeline_plot_new (trace, first, &error);
+  if (a->plot && a->breakdown_path)
+    a->breakdown = iv_breakdown_load (a->breakdown_path, &error);
+  if (!a->plot || (a->breakdown_path && !a->breakdown))
     {
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
     }
-  fig.plot = plot;
-  fig.breakdown = breakdown;
+  return IV_EXIT_OK;
+}
+
+static void
+pipeline_args_clear (PipelineArgs *a)
+{
+  g_clear_pointer (&a->plot, iv_pipeline_plot_free);
+  g_clear_pointer (&a->breakdown, iv_breakdown_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (PipelineArgs, pipeline_args_clear)
+
+static void
+json_ms (IvJsonWriter *w, const char *key, gint64 ns)
+{
+  iv_json_writer_key (w, key);
+  iv_json_writer_double (w, (double) ns / 1e6);
+}
+
+/* --pipeline-json: the window, every drawn bar and the breakdown's segments, in the
+ * file's milliseconds — the figure's content, checkable without pixels. */
+static int
+print_pipeline_json (const IvPipelinePlot *p, const IvBreakdown *bd)
+{
+  IvJsonWriter *w = iv_json_writer_new (TRUE);
+  g_autofree char *text = NULL;
+
+  iv_json_writer_begin_object (w);
+  iv_json_writer_key (w, "format");
+  iv_json_writer_string (w, p->legacy ? "pytorch" : "manual");
+  iv_json_writer_key (w, "start_candidate");
+  iv_json_writer_int (w, p->first_candidate);
+  iv_json_writer_key (w, "window");
+  iv_json_writer_begin_object (w);
+  json_ms (w, "start_ms", p->t0_ns);
+  json_ms (w, "end_ms", p->t1_ns);
+  iv_json_writer_end_object (w);
+  iv_json_writer_key (w, "lanes");
+  iv_json_writer_begin_array (w);
+  for (guint l = 0; l < IV_N_LANES; l++)
+    if (p->has_lane[l])
+      iv_json_writer_string (w, iv_lane_key (l));
+  iv_json_writer_end_array (w);
+  iv_json_writer_key (w, "bars");
+  iv_json_writer_begin_array (w);
+  for (guint i = 0; i < p->bars->len; i++)
+    {
+      const IvPipelineBar *b = &g_array_index (p->bars, IvPipelineBar, i);
+      g_autofree char *label = b->labelled ? g_strdup_printf ("%" G_GINT64_FORMAT, b->candidate) : NULL;
+      iv_json_writer_begin_object (w);
+      iv_json_writer_key (w, "lane");
+      iv_json_writer_string (w, iv_lane_key (b->lane));
+      iv_json_writer_key (w, "name");
+      iv_json_writer_string (w, b->name);
+      iv_json_writer_key (w, "candidate");
+      if (b->candidate >= 0)
+        iv_json_writer_int (w, b->candidate);
+      else
+        iv_json_writer_null (w);
+      json_ms (w, "start_ms", b->start_ns);
+      json_ms (w, "end_ms", b->end_ns);
+      iv_json_writer_key (w, "cut_left");
+      iv_json_writer_bool (w, b->cut_left);
+      iv_json_writer_key (w, "cut_right");
+      iv_json_writer_bool (w, b->cut_right);
+      iv_json_writer_key (w, "label");
+      if (label)
+        iv_json_writer_string (w, label);
+      else
+        iv_json_writer_null (w);
+      iv_json_writer_end_object (w);
+    }
+  iv_json_writer_end_array (w);
+  iv_json_writer_key (w, "legend");
+  iv_json_writer_begin_array (w);
+  for (guint i = 0; i < p->legend->len; i++)
+    iv_json_writer_string (w, g_array_index (p->legend, IvPipelineKey, i).label);
+  iv_json_writer_end_array (w);
+  iv_json_writer_key (w, "breakdown");
+  if (!bd)
+    iv_json_writer_null (w);
+  else
+    {
+      g_autoptr (GArray) segs = iv_breakdown_segments (bd);
+      iv_json_writer_begin_object (w);
+      iv_json_writer_key (w, "candidate");
+      iv_json_writer_int (w, bd->candidate);
+      iv_json_writer_key (w, "segments");
+      iv_json_writer_begin_array (w);
+      for (guint i = 0; i < segs->len; i++)
+        {
+          const IvBreakdownSegment *sg = &g_array_index (segs, IvBreakdownSegment, i);
+          iv_json_writer_begin_object (w);
+          iv_json_writer_key (w, "family");
+          iv_json_writer_string (w, sg->family);
+          iv_json_writer_key (w, "label");
+          iv_json_writer_string (w, sg->label);
+          iv_json_writer_key (w, "percent");
+          iv_json_writer_double (w, sg->pct);
+          iv_json_writer_key (w, "width_percent");
+          iv_json_writer_double (w, sg->width);
+          iv_json_writer_end_object (w);
+        }
+      iv_json_writer_end_array (w);
+      iv_json_writer_end_object (w);
+    }
+  iv_json_writer_end_object (w);
+  text = iv_json_writer_finish (w);
+  printf ("%s\n", text);
+  return IV_EXIT_OK;
+}
+
+static int
+export_pipelined (IvTrace *trace, const char *output, PipelineArgs *a, gboolean ranged,
+                  const IvCliFigureArgs *fig_args)
+{
+  g_autoptr (GError) error = NULL;
+  IvPipelinedFigure fig = { trace, NULL, NULL, G_MAXUINT };
+  IvFigure figure = { iv_render_pipelined, &fig, "pipeline", NULL };
+  IvExportOptions eo;
+  int rc;
+
+  iv_export_options_init (&eo);
+  /* the reference's 10-inch figure, about 3.2 inches high */
+  eo.width = 1440, eo.height = 460, eo.dpi = 96;
+  if (_iv_cli_output_is_folder ("trace", output))
+    return IV_EXIT_BAD_INPUT;
+  if (ranged)
+    return _iv_cli_usage_error ("trace", "%s", _("a pipelined figure is windowed by --start-candidate, "
+                                                 "not --from and --to"));
+  if ((rc = _iv_cli_figure_options ("trace", output, fig_args, &eo)) != IV_EXIT_OK)
+    return rc;
+  if (!a->plot && (rc = load_pipeline (trace, a)) != IV_EXIT_OK)
+    return rc;
+  fig.plot = a->plot;
+  fig.breakdown = a->breakdown;
   if (!iv_export_to_file (&figure, &eo, output, &error))
     {
       _iv_cli_print_error (error);
@@ -266,6 +395,7 @@ _iv_cli_trace (int argc, char **argv)
   g_auto (IvCliFigureArgs) fig = { NULL };
   g_autofree char *start_cand = NULL, *num_cand = NULL, *breakdown = NULL, *min_pct = NULL;
   g_autofree char *tolerance = NULL;
+  gboolean pipeline_json = FALSE;
   GOptionEntry entries[] = {
     { "stats", 0, 0, G_OPTION_ARG_NONE, &stats, N_("Print what the trace holds and its time by name"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
@@ -278,11 +408,13 @@ _iv_cli_trace (int argc, char **argv)
     { "start-candidate", 0, 0, G_OPTION_ARG_STRING, &start_cand,
       N_("Pipelined timelines: the first candidate shown (default: the file's choice)"), "N" },
     { "num-candidates", 0, 0, G_OPTION_ARG_STRING, &num_cand,
-      N_("Pipelined timelines: how many candidates (default: the file's choice, else 3)"), "N" },
+      N_("Pipelined timelines: taken as the reference script takes it; its rules fix the window"), "N" },
     { "breakdown", 0, 0, G_OPTION_ARG_FILENAME, &breakdown,
       N_("Pipelined timelines: a candidate_breakdown_v1 file drawn as a stacked bar"), "FILE" },
     { "min-runtime-pct", 0, 0, G_OPTION_ARG_STRING, &min_pct,
-      N_("Breakdown families under P percent fold into Other (default 2)"), "P" },
+      N_("Taken as the reference script takes it; the three merged families always show"), "P" },
+    { "pipeline-json", 0, 0, G_OPTION_ARG_NONE, &pipeline_json,
+      N_("Pipelined timelines: print the figure's window, bars and breakdown as JSON"), NULL },
     { "overlap-tolerance", 0, 0, G_OPTION_ARG_STRING, &tolerance,
       N_("A slice ending at most US microseconds after the slice it starts in is its child, "
          "clamped to it (profiler rounding; default 1)"), "US" },
@@ -299,8 +431,8 @@ _iv_cli_trace (int argc, char **argv)
     return IV_EXIT_USAGE;
   if (!files || !files[0] || files[1])
     return _iv_cli_usage_error ("trace", "%s", _("name one trace file"));
-  if (!stats && !output)
-    return _iv_cli_usage_error ("trace", "%s", _("say what to do: --stats or -o FIGURE"));
+  if (!stats && !output && !pipeline_json)
+    return _iv_cli_usage_error ("trace", "%s", _("say what to do: --stats, --pipeline-json or -o FIGURE"));
   if (tolerance)
     {
       double us = 0;
@@ -316,10 +448,15 @@ _iv_cli_trace (int argc, char **argv)
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
     }
-  if (output && (trace->format == IV_TRACE_PIPELINED || start_cand || num_cand || breakdown || min_pct))
+  if (pipeline_json || (output && (trace->format == IV_TRACE_PIPELINED || start_cand || num_cand || breakdown
+                                    || min_pct)))
     {
-      int rc = export_pipelined (trace, output, start_cand, num_cand, breakdown, min_pct, from || to,
-                                 &fig);
+      g_auto (PipelineArgs) pa = { start_cand, num_cand, breakdown, min_pct, NULL, NULL };
+      int rc = load_pipeline (trace, &pa);
+      if (rc == IV_EXIT_OK && pipeline_json)
+        rc = print_pipeline_json (pa.plot, pa.breakdown);
+      if (rc == IV_EXIT_OK && output)
+        rc = export_pipelined (trace, output, &pa, from || to, &fig);
       if (rc != IV_EXIT_OK || !stats)
         return rc;
     }

@@ -23,7 +23,7 @@ struct _IvPipelinedView
   /* template children */
   GtkWidget *box;
   GtkWidget *area;
-  GtkSpinButton *first, *count, *min_pct;
+  GtkSpinButton *first;
   GtkDropDown *bd_choice;
   GtkStringList *bd_names;
   GtkLabel *error_label;
@@ -95,15 +95,17 @@ describe_bar (IvPipelinedView *self, const IvPipelineBar *b)
     g_string_append_printf (s, _("<b>%s</b> · candidate %" G_GINT64_FORMAT "\n"), name, b->candidate);
   else
     g_string_append_printf (s, "<b>%s</b>\n", name);
-  g_string_append_printf (s, _("%s · from %s to %s · %s"), iv_lane_name (b->lane), start, end, dur);
-  if (b->start_ns < p->t0_ns || b->end_ns > p->t1_ns)
+  g_string_append_printf (s, _("%s · from %s to %s · %s"), iv_lane_name (b->lane, p->legacy), start, end, dur);
+  if (b->cut_left || b->cut_right)
     g_string_append (s, _(" · runs past the window"));
   g_string_append_c (s, '\n');
   switch (b->kind)
     {
     case IV_BAR_MERGED_IO:
-      g_string_append_printf (s, g_dngettext (NULL, "%u I/O event of the candidate, drawn as one bar.",
-                                              "%u I/O events of the candidate, drawn as one bar.", b->n_events),
+      g_string_append_printf (s, g_dngettext (NULL, "%u I/O event of the candidate, drawn as one bar "
+                                              "from the end of its GPU buffer wait to the end of its last read.",
+                                              "%u I/O events of the candidate, drawn as one bar from the end "
+                                              "of its GPU buffer wait to the end of its last read.", b->n_events),
                               b->n_events);
       {
         const IvCandidate *c = self->trace ? find_candidate (self->trace, b->candidate) : NULL;
@@ -115,9 +117,9 @@ describe_bar (IvPipelinedView *self, const IvPipelineBar *b)
       }
       break;
     case IV_BAR_FILLED:
-      g_string_append (s, _("Not in the file: the main thread shows nothing between the end of this "
-                            "candidate’s I/O and the start of its GPU compute, so the gap is drawn as "
-                            "await_dispatch (gaps of 1 ms or more)."));
+      g_string_append (s, _("Not in the file: no main-thread event of this candidate covers the gap "
+                            "between the end of its I/O and the start of its GPU compute, so the gap is "
+                            "drawn as await_dispatch (gaps of 1 ms or more)."));
       break;
     case IV_BAR_EVENT:
       if (b->slice != G_MAXSIZE && self->trace)
@@ -177,7 +179,8 @@ fill_candidates (IvPipelinedView *self)
       gtk_widget_add_css_class (l, "heading");
       gtk_grid_attach (self->candidates, l, c, 0, 1, 1);
     }
-  for (gint64 id = self->plot->first_candidate; id < self->plot->first_candidate + self->plot->n_candidates; id++)
+  /* the candidates the window is made for: x…x+3 */
+  for (gint64 id = self->plot->first_candidate; id <= self->plot->first_candidate + 3; id++)
     {
       const IvCandidate *c = find_candidate (self->trace, id);
       g_autofree char *name = g_strdup_printf ("%" G_GINT64_FORMAT, id);
@@ -206,26 +209,24 @@ static void
 sync_controls (IvPipelinedView *self)
 {
   const IvPipelinePlot *p = self->plot;
-  gboolean choose = p && p->n_candidates > 0;
+  gboolean choose = p && !p->legacy && p->min_candidate <= p->max_candidate;
 
   self->updating = TRUE;
   gtk_widget_set_sensitive (GTK_WIDGET (self->first), choose);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->count), choose);
   if (choose)
     {
-      gtk_spin_button_set_range (self->first, p->min_candidate, p->max_candidate);
+      gtk_spin_button_set_range (self->first, MIN (p->min_candidate, p->first_candidate),
+                                 MAX (p->max_candidate, p->first_candidate));
       gtk_spin_button_set_value (self->first, p->first_candidate);
-      gtk_spin_button_set_range (self->count, 1, p->max_candidate - p->min_candidate + 1);
-      gtk_spin_button_set_value (self->count, p->n_candidates);
     }
   self->updating = FALSE;
 }
 
 /* Rebuilds the plot for a window; an impossible window keeps the one shown. */
 static gboolean
-rebuild (IvPipelinedView *self, gint64 first, gint64 n, GError **error)
+rebuild (IvPipelinedView *self, gint64 first, GError **error)
 {
-  IvPipelinePlot *plot = iv_pipeline_plot_new (self->trace, first, n, error);
+  IvPipelinePlot *plot = iv_pipeline_plot_new (self->trace, first, error);
 
   if (!plot)
     return FALSE;
@@ -240,12 +241,12 @@ rebuild (IvPipelinedView *self, gint64 first, gint64 n, GError **error)
 }
 
 void
-iv_pipelined_view_set_window (IvPipelinedView *self, gint64 first, gint64 n)
+iv_pipelined_view_set_window (IvPipelinedView *self, gint64 first)
 {
   g_autoptr (GError) error = NULL;
 
   g_return_if_fail (IV_IS_PIPELINED_VIEW (self));
-  if (self->trace && !rebuild (self, first, n, &error))
+  if (self->trace && !rebuild (self, first, &error))
     {
       show_error (self, error->message);
       sync_controls (self);
@@ -257,29 +258,7 @@ on_window_changed (IvPipelinedView *self)
 {
   if (self->updating)
     return;
-  iv_pipelined_view_set_window (self, gtk_spin_button_get_value_as_int (self->first),
-                                gtk_spin_button_get_value_as_int (self->count));
-}
-
-void
-iv_pipelined_view_set_min_pct (IvPipelinedView *self, double min_pct)
-{
-  g_return_if_fail (IV_IS_PIPELINED_VIEW (self));
-  self->fig.min_runtime_pct = CLAMP (min_pct, 0, 100);
-  if (!self->updating)
-    {
-      self->updating = TRUE;
-      gtk_spin_button_set_value (self->min_pct, self->fig.min_runtime_pct);
-      self->updating = FALSE;
-    }
-  gtk_widget_queue_draw (self->area);
-}
-
-static void
-on_min_pct (IvPipelinedView *self)
-{
-  if (!self->updating)
-    iv_pipelined_view_set_min_pct (self, gtk_spin_button_get_value (self->min_pct));
+  iv_pipelined_view_set_window (self, gtk_spin_button_get_value_as_int (self->first));
 }
 
 static void
@@ -413,7 +392,7 @@ discover_breakdowns (IvPipelinedView *self)
         continue;
       at = add_breakdown_choice (self, found->pdata[i], bd);
       if (!pick || (self->plot && bd->candidate >= self->plot->first_candidate
-                    && bd->candidate < self->plot->first_candidate + self->plot->n_candidates))
+                    && bd->candidate <= self->plot->first_candidate + 3))
         pick = at;
     }
   if (pick)
@@ -426,7 +405,7 @@ iv_pipelined_view_set_trace (IvPipelinedView *self, const IvTrace *trace, GObjec
   IvPipelinePlot *plot;
 
   g_return_val_if_fail (IV_IS_PIPELINED_VIEW (self), FALSE);
-  plot = iv_pipeline_plot_new (trace, -1, 0, error);
+  plot = iv_pipeline_plot_new (trace, -1, error);
   if (!plot)
     return FALSE;
   g_set_object (&self->owner, owner);
@@ -518,15 +497,12 @@ iv_pipelined_view_class_init (IvPipelinedViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, box);
   gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, area);
   gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, first);
-  gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, count);
-  gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, min_pct);
   gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, bd_choice);
   gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, bd_names);
   gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, error_label);
   gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, details);
   gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, candidates);
   gtk_widget_class_bind_template_callback (widget_class, on_window_changed);
-  gtk_widget_class_bind_template_callback (widget_class, on_min_pct);
   gtk_widget_class_bind_template_callback (widget_class, on_breakdown_chosen);
   gtk_widget_class_bind_template_callback (widget_class, on_open_breakdown);
   gtk_widget_class_bind_template_callback (widget_class, query_tooltip);
@@ -537,7 +513,6 @@ static void
 iv_pipelined_view_init (IvPipelinedView *self)
 {
   self->fig.highlighted = G_MAXUINT;
-  self->fig.min_runtime_pct = 2.0;  /* the template's spin button starts there too */
   self->figure = (IvFigure) { iv_render_pipelined, &self->fig, "pipeline", G_OBJECT (self) };
   self->bd_paths = g_ptr_array_new_with_free_func (g_free);
 

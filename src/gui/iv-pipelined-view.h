@@ -20,9 +20,9 @@ gboolean              iv_pipelined_view_set_trace      (IvPipelinedView *self,
                                                         const IvTrace   *trace,
                                                         GObject         *owner,
                                                         GError         **error);
+/* The window of the reference's rules for start candidate @first_candidate. */
 void                  iv_pipelined_view_set_window     (IvPipelinedView *self,
-                                                        gint64           first_candidate,
-                                                        gint64           n_candidates);
+                                                        gint64           first_candidate);
 const IvPipelinePlot *iv_pipelined_view_get_plot       (IvPipelinedView *self);
 /* Draws @path's breakdown beside the timeline; on failure keeps what was shown and
  * reports the error in the view. */
@@ -30,8 +30,6 @@ gboolean              iv_pipelined_view_load_breakdown (IvPipelinedView *self,
                                                         const char      *path,
                                                         GError         **error);
 const IvBreakdown    *iv_pipelined_view_get_breakdown  (IvPipelinedView *self);
-void                  iv_pipelined_view_set_min_pct    (IvPipelinedView *self,
-                                                        double           min_pct);
 /* Selects bar @index of the plot (G_MAXUINT: none) and describes it. */
 void                  iv_pipelined_view_select         (IvPipelinedView *self,
                                                         guint            index);

@@ -1,9 +1,11 @@
-/* iv-render-pipelined.h: the pipelined I/O timeline as the reference plot draws it —
- * four lanes (Main thread, I/O, GPU stream 0, GPU stream 1) over a window of candidates,
- * bars labelled "Candidate N" when they fit, zig-zag edges where the window cuts a bar,
- * inferred await_dispatch gaps hatched, a legend, and beside it the GPU runtime
- * breakdown of one candidate as a 100 % stacked bar. The Traces workspace and
- * `inferview trace FILE -o FIGURE` for pipelined files both draw it. */
+/* iv-render-pipelined.h: the pipelined I/O timeline as the reference script draws it
+ * (../shared/reference/pipelined_timeline_reference.py): lanes Main Thread, I/O Thread,
+ * GPU Stream 0 and GPU Stream 1 (those with bars) filled edge to edge, bars outlined in
+ * black in the reference's colours, cut ends as zig-zag edges, bare candidate numbers on
+ * bars of at least 40 ms, "Time (ms)" from the window's start under dashed grid lines,
+ * and either the legend below or, with a breakdown file, the GPU runtime breakdown of
+ * one candidate on the right as a horizontal 0–100 % bar with its legend titled by that
+ * candidate. The Traces workspace and `inferview trace FILE -o FIGURE` both draw it. */
 #pragma once
 
 #include "iv-pipeline-plot.h"
@@ -12,25 +14,21 @@
 
 G_BEGIN_DECLS
 
-#define IV_PIPELINED_MIN_SEGMENT_PX 4.0 /* the thinnest breakdown segment drawn */
-#define IV_PIPELINED_ZIGZAG_PX 4.0      /* depth of the teeth on a cut edge */
-
 typedef struct
 {
   const IvTrace *trace;
   const IvPipelinePlot *plot;
-  const IvBreakdown *breakdown;  /* NULL: no breakdown bar */
-  double min_runtime_pct;        /* breakdown families under this fold into "Other" */
+  const IvBreakdown *breakdown;  /* NULL: the legend below instead */
   guint highlighted;             /* a bar outlined (index in plot->bars), or G_MAXUINT */
 } IvPipelinedFigure;
 
 typedef struct
 {
-  double plot_x, plot_w;             /* the window spans these pixels */
-  double lane_y[IV_N_LANES], lane_h; /* each lane's band */
-  double axis_y;                     /* the time axis' line */
-  double bd_x, bd_y, bd_w, bd_h;     /* the breakdown bar; bd_w = 0 without one */
-  double legend_y;
+  double plot_x, plot_y, plot_w, plot_h; /* the timeline's axes */
+  double lane_y[IV_N_LANES], lane_h;     /* each shown lane's band; lane_h 0 for a dropped one */
+  gboolean shown[IV_N_LANES];
+  double t0_ms, t1_ms;                   /* the x axis, ms from the window's start */
+  double bd_x, bd_y, bd_w, bd_h;         /* the breakdown's axes; bd_w = 0 without one */
 } IvPipelinedLayout;
 
 void     iv_pipelined_layout    (const IvPipelinedFigure *figure,
@@ -45,10 +43,6 @@ guint    iv_pipelined_bar_at    (const IvPipelinedFigure *figure,
                                  const IvPipelinedLayout *layout,
                                  double                   x,
                                  double                   y);
-/* The fill of a bar's name: fixed for the reference plot's names, stable for the rest. */
-IvColor  iv_pipelined_color     (const IvPipelinedFigure *figure,
-                                 const char              *name,
-                                 IvTheme                  theme);
 gboolean iv_render_pipelined    (cairo_t                 *cr,
                                  gconstpointer            figure,
                                  const IvRenderOptions   *options,

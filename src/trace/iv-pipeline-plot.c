@@ -1,28 +1,61 @@
-/* iv-pipeline-plot.c: bars of the pipelined I/O timeline (see the header for the rules). */
+/* iv-pipeline-plot.c: the reference script's rules for the pipelined I/O timeline (see
+ * the header); times are the file's milliseconds as nanoseconds, thresholds likewise. */
 #define G_LOG_DOMAIN "iv-trace"
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "iv-pipeline-plot.h"
 
-#include "iv-intervals.h"
-
-#define LEGACY_WINDOW "Candidate_Eval_"
+#define MS 1000000                    /* ns */
+#define MAIN_MIN_NS (1 * MS)          /* MAIN_MIN_MS: shorter main events and gaps are not drawn */
+#define COVER_EPS_NS 50000            /* 0.05 ms: a main bar "covers" a gap within this */
+#define EDGE_CLIP_EPS_NS 500000       /* EDGE_CLIP_EPS_MS: cut only past this */
+#define LABEL_MIN_NS (40 * MS)        /* CANDIDATE_LABEL_MIN_MS */
+#define PAD_FRAC 0.03
+#define LEGACY_WINDOW "Candidate_Eval_0"
 
 const char *
-iv_lane_name (IvLane lane)
+iv_lane_name (IvLane lane, gboolean legacy)
 {
   switch (lane)
     {
-    case IV_LANE_MAIN: return _("Main thread");
-    case IV_LANE_IO: return _("I/O");
-    case IV_LANE_GPU0: return _("GPU stream 0");
-    case IV_LANE_GPU1: return _("GPU stream 1");
+    case IV_LANE_MAIN: return _("Main Thread");
+    case IV_LANE_IO: return legacy ? _("I/O") : _("I/O Thread");
+    case IV_LANE_GPU0: return legacy ? _("GPU compute") : _("GPU Stream 0");
+    case IV_LANE_GPU1: return _("GPU Stream 1");
     case IV_N_LANES: break;
     }
   g_return_val_if_reached ("");
+}
+
+const char *
+iv_lane_key (IvLane lane)
+{
+  static const char *const keys[IV_N_LANES] = { "main", "io", "gpu0", "gpu1" };
+  g_return_val_if_fail (lane < IV_N_LANES, "");
+  return keys[lane];
+}
+
+guint32
+iv_pipeline_bar_rgb (const IvPipelineBar *b)
+{
+  switch (b->lane)
+    {
+    case IV_LANE_MAIN:
+      if (g_strcmp0 (b->name, "wait_for_io") == 0)
+        return 0xD35400;
+      if (g_strcmp0 (b->name, "trsm_host") == 0)
+        return 0x5B2C6F;
+      return 0xE67E22; /* await_dispatch, and the reference's default */
+    case IV_LANE_IO: return 0xB8B8B8;
+    case IV_LANE_GPU0: return 0x2E8B57;
+    case IV_LANE_GPU1: return 0x3DA56A;
+    case IV_N_LANES: break;
+    }
+  return 0xB8B8B8;
 }
 
 void
@@ -31,497 +64,394 @@ iv_pipeline_plot_free (IvPipelinePlot *plot)
   if (!plot)
     return;
   g_array_unref (plot->bars);
-  g_ptr_array_unref (plot->names);
+  g_array_unref (plot->legend);
   g_free (plot);
 }
 
-/* N of "Candidate_Eval_N", or -1. */
-static gint64
-legacy_candidate (const char *name)
+/* The Candidate_Eval_0 slice that starts first (the reference takes the first in the
+ * file, which for a profiler's output is the same one), or G_MAXSIZE. */
+static gsize
+legacy_window (const IvTrace *t)
 {
-  const char *digits;
-  char *end;
-  gint64 n;
+  guint32 window = iv_intern_lookup (t->strings, LEGACY_WINDOW);
+  gsize best = G_MAXSIZE;
 
-  if (!g_str_has_prefix (name, LEGACY_WINDOW))
-    return -1;
-  digits = name + strlen (LEGACY_WINDOW);
-  if (!g_ascii_isdigit (*digits))
-    return -1;
-  n = g_ascii_strtoll (digits, &end, 10);
-  return *end == '\0' && n <= IV_CANDIDATE_MAX ? n : -1;
-}
-
-static gboolean
-legacy_is_io (const char *name)
-{
-  return g_str_has_prefix (name, "POSIX_Lustre_Read") || g_str_has_prefix (name, "IO_Wait_For_GPU");
-}
-
-static gboolean
-legacy_is_compute (const char *name)
-{
-  return g_str_has_prefix (name, "Math_Operations") || g_str_has_prefix (name, "H2D_Transfer");
+  if (window == IV_INTERN_NONE)
+    return G_MAXSIZE;
+  for (gsize i = 0; i < t->n_slices; i++)
+    if (t->name[i] == window && (best == G_MAXSIZE || t->start_ns[i] < t->start_ns[best]))
+      best = i;
+  return best;
 }
 
 gboolean
 iv_pipeline_plot_supported (const IvTrace *t)
 {
-  guint32 window;
-
-  if (t->format == IV_TRACE_PIPELINED)
-    return TRUE;
-  /* Asked for every trace opened: the string pool answers for almost all of them, and
-   * the rest compare ids, not text. */
-  window = iv_intern_lookup (t->strings, LEGACY_WINDOW "0");
-  if (window == IV_INTERN_NONE)
-    return FALSE;
-  for (gsize i = 0; i < t->n_slices; i++)
-    if (t->name[i] == window)
-      return TRUE;
-  return FALSE;
-}
-
-static int
-compare_bars (const void *pa, const void *pb)
-{
-  const IvPipelineBar *a = pa, *b = pb;
-  if (a->lane != b->lane)
-    return a->lane < b->lane ? -1 : 1;
-  if (a->start_ns != b->start_ns)
-    return a->start_ns < b->start_ns ? -1 : 1;
-  return (a->end_ns > b->end_ns) - (a->end_ns < b->end_ns);
-}
-
-typedef struct
-{
-  gint64 id;
-  gint64 io_start, io_end, gpu_start;
-  guint n_io;
-} CandidateSpan;
-
-/* The candidates' spans in order of first appearance, indexed by id: a file of 50,000
- * candidates must not search the list once per event. */
-typedef struct
-{
-  GArray *list;       /* CandidateSpan */
-  GHashTable *index;  /* gint64* id → index + 1 */
-} Spans;
-
-static void
-spans_clear (Spans *spans)
-{
-  g_clear_pointer (&spans->list, g_array_unref);
-  g_clear_pointer (&spans->index, g_hash_table_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Spans, spans_clear)
-
-static CandidateSpan *
-span_for (Spans *spans, gint64 id)
-{
-  CandidateSpan fresh = { id, G_MAXINT64, G_MININT64, G_MAXINT64, 0 };
-  guint at = GPOINTER_TO_UINT (g_hash_table_lookup (spans->index, &id));
-
-  if (!at)
-    {
-      g_array_append_val (spans->list, fresh);
-      at = spans->list->len;
-      g_hash_table_insert (spans->index, g_memdup2 (&id, sizeof id), GUINT_TO_POINTER (at));
-    }
-  return &g_array_index (spans->list, CandidateSpan, at - 1);
-}
-
-/* Adds one event: I/O of a candidate only widens its merged bar; the rest are bars. */
-static void
-add_event (GArray *bars, Spans *spans, IvLane lane, gsize slice, const char *name,
-           gint64 start, gint64 end, gint64 candidate)
-{
-  IvPipelineBar bar = { lane, IV_BAR_EVENT, start, end, candidate, name, 1, slice };
-
-  if (candidate >= 0)
-    {
-      CandidateSpan *s = span_for (spans, candidate);
-      if (lane == IV_LANE_IO)
-        {
-          s->io_start = MIN (s->io_start, start);
-          s->io_end = MAX (s->io_end, end);
-          s->n_io++;
-          return;
-        }
-      if (lane == IV_LANE_GPU0 || lane == IV_LANE_GPU1)
-        s->gpu_start = MIN (s->gpu_start, start);
-    }
-  g_array_append_val (bars, bar);
-}
-
-/* Merged I/O bars, then the await_dispatch fills: the parts of [I/O end, GPU start) of
- * each candidate that no Main-lane bar covers, when at least IV_PIPELINE_FILL_MIN_NS. */
-static void
-merge_and_fill (GArray *bars, Spans *spans)
-{
-  g_autoptr (GArray) main_iv = g_array_new (FALSE, FALSE, sizeof (gint64));
-
-  for (guint i = 0; i < bars->len; i++)
-    {
-      const IvPipelineBar *b = &g_array_index (bars, IvPipelineBar, i);
-      if (b->lane == IV_LANE_MAIN)
-        iv_intervals_add (main_iv, b->start_ns, b->end_ns);
-    }
-  /* Merged into their union, so each gap below starts at a binary search rather than at
-   * the first Main bar (which was quadratic in candidates). */
-  iv_intervals_merge (main_iv);
-
-  for (guint k = 0; k < spans->list->len; k++)
-    {
-      const CandidateSpan *s = &g_array_index (spans->list, CandidateSpan, k);
-      gint64 at;
-      guint first;
-
-      if (s->n_io == 0)
-        continue;
-      {
-        IvPipelineBar io = { IV_LANE_IO, IV_BAR_MERGED_IO, s->io_start, s->io_end, s->id,
-                             "I/O", s->n_io, G_MAXSIZE };
-        g_array_append_val (bars, io);
-      }
-      if (s->gpu_start == G_MAXINT64 || s->gpu_start - s->io_end < IV_PIPELINE_FILL_MIN_NS)
-        continue;
-      /* Walk the gap, skipping what the Main lane covers (intervals sorted by start). */
-      at = s->io_end;
-      first = (guint) iv_intervals_first_ending_after (main_iv, at);
-      for (guint i = first; i <= main_iv->len / 2 && at < s->gpu_start; i++)
-        {
-          gint64 lo = i < main_iv->len / 2 ? g_array_index (main_iv, gint64, 2 * i) : s->gpu_start;
-          gint64 hi = i < main_iv->len / 2 ? g_array_index (main_iv, gint64, 2 * i + 1) : s->gpu_start;
-          gint64 piece_end = MIN (lo, s->gpu_start);
-
-          if (hi <= at)
-            continue;
-          if (piece_end - at >= IV_PIPELINE_FILL_MIN_NS)
-            {
-              IvPipelineBar fill = { IV_LANE_MAIN, IV_BAR_FILLED, at, piece_end, s->id,
-                                     "await_dispatch", 0, G_MAXSIZE };
-              g_array_append_val (bars, fill);
-            }
-          at = MAX (at, hi);
-        }
-    }
+  return t->format == IV_TRACE_PIPELINED || legacy_window (t) != G_MAXSIZE;
 }
 
 static gint64
-candidate_of_category (const char *cat)
+candidate_of (const IvTrace *t, gsize i)
 {
-  if (!g_str_has_prefix (cat, "candidate "))
+  const char *cat = iv_trace_string (t, t->cat[i]);
+  if (!cat || !g_str_has_prefix (cat, "candidate "))
     return -1;
   return g_ascii_strtoll (cat + strlen ("candidate "), NULL, 10);
 }
 
 static IvLane
-lane_of_key (const char *key)
+lane_of (const IvTrace *t, gsize i)
 {
+  const IvRow *row = &g_array_index (t->rows, IvRow, t->row[i]);
+  const char *key = g_array_index (t->tracks, IvTrack, row->track).key;
   return g_str_equal (key, "main") ? IV_LANE_MAIN : g_str_equal (key, "io") ? IV_LANE_IO
          : g_str_equal (key, "gpu1") ? IV_LANE_GPU1 : IV_LANE_GPU0;
 }
 
-static void
-collect_pipelined (const IvTrace *t, GArray *bars, Spans *spans)
+static gboolean
+is_gpu (IvLane lane)
 {
-  for (gsize i = 0; i < t->n_slices; i++)
-    {
-      const IvRow *row = &g_array_index (t->rows, IvRow, t->row[i]);
-      const IvTrack *track = &g_array_index (t->tracks, IvTrack, row->track);
-      add_event (bars, spans, lane_of_key (track->key), i, iv_trace_string (t, t->name[i]),
-                 t->start_ns[i], t->start_ns[i] + t->dur_ns[i],
-                 candidate_of_category (iv_trace_string (t, t->cat[i])));
-    }
+  return lane == IV_LANE_GPU0 || lane == IV_LANE_GPU1;
 }
 
+static gint64
+end_of (const IvPipelineBar *b)
+{
+  return b->end_ns;
+}
+
+/* Per candidate of the I/O range: its buffer waits' and reads' extents. */
 typedef struct
 {
-  gint64 id, start, end;
-  guint track, depth;
-} EvalWindow;
+  gint64 wait_start, wait_end, read_start, read_end;
+  guint n_waits, n_reads;
+} IoSpan;
 
-static int
-compare_windows (const void *pa, const void *pb)
-{
-  const EvalWindow *a = pa, *b = pb;
-  if (a->id != b->id)
-    return (a->id > b->id) - (a->id < b->id);
-  return (a->start > b->start) - (a->start < b->start);
-}
-
-/* The PyTorch variant: the first Candidate_Eval_N slice of each N is candidate N's window;
- * POSIX_Lustre_Read* / IO_Wait_For_GPU* are its I/O, Math_Operations* / H2D_Transfer* its
- * compute (the first GPU track seen is stream 0, any other stream 1); the other children
- * of the window slices are the Main lane. */
+/* _events_for_plot, _merge_io_events, _fill_dispatch_gaps and _build_plot_events of the
+ * reference: the bars before the window, I/O then main then GPU. */
 static void
-collect_legacy (const IvTrace *t, GArray *windows, GArray *bars, Spans *spans)
+build_bars (const IvTrace *t, gint64 x, GArray *bars)
 {
-  guint gpu0_track = G_MAXUINT;
+  gint64 gpu_min = x > 0 ? x - 1 : x, gpu_max = x + 4, main_min = x, main_max = x + 4;
+  gint64 io_min = x, io_max = x + 5;
+  IoSpan io[6] = { { 0 } };
+  gint64 gpu_start[6];
+  gboolean has_gpu[6] = { FALSE };
+  g_autoptr (GArray) main_bars = g_array_new (FALSE, FALSE, sizeof (IvPipelineBar));
+  g_autoptr (GArray) gpu_bars = g_array_new (FALSE, FALSE, sizeof (IvPipelineBar));
 
   for (gsize i = 0; i < t->n_slices; i++)
     {
-      gint64 id = legacy_candidate (iv_trace_string (t, t->name[i]));
-      const IvRow *row = &g_array_index (t->rows, IvRow, t->row[i]);
-      if (id >= 0)
+      gint64 c = candidate_of (t, i), start = t->start_ns[i], end = start + t->dur_ns[i];
+      IvLane lane = lane_of (t, i);
+      const char *name = iv_trace_string (t, t->name[i]);
+      IvPipelineBar bar = { lane, IV_BAR_EVENT, start, end, c, name, 1, i };
+
+      if (c < 0)
+        continue;
+      if (lane == IV_LANE_IO && c >= io_min && c <= io_max)
         {
-          EvalWindow w = { id, t->start_ns[i], t->start_ns[i] + t->dur_ns[i], row->track, row->depth };
-          g_array_append_val (windows, w);
+          IoSpan *s = &io[c - io_min];
+          if (g_str_equal (name, "gpu_buffer_wait"))
+            {
+              s->wait_start = s->n_waits ? MIN (s->wait_start, start) : start;
+              s->wait_end = s->n_waits ? MAX (s->wait_end, end) : end;
+              s->n_waits++;
+            }
+          else if (g_str_equal (name, "hdf5_read"))
+            {
+              s->read_start = s->n_reads ? MIN (s->read_start, start) : start;
+              s->read_end = s->n_reads ? MAX (s->read_end, end) : end;
+              s->n_reads++;
+            }
+        }
+      else if (lane == IV_LANE_MAIN && c >= main_min && c <= main_max && t->dur_ns[i] >= MAIN_MIN_NS
+               && (g_str_equal (name, "wait_for_io") || g_str_equal (name, "await_dispatch")
+                   || g_str_equal (name, "trsm_host")))
+        g_array_append_val (main_bars, bar);
+      else if (is_gpu (lane) && c >= gpu_min && c <= gpu_max && g_str_equal (name, "compute"))
+        {
+          g_array_append_val (gpu_bars, bar);
+          /* the GPU start a gap runs to; with several, the latest (the reference keeps
+           * the last one it reads, and files are written in time order) */
+          if (c >= io_min && c <= io_max && (!has_gpu[c - io_min] || start >= gpu_start[c - io_min]))
+            {
+              gpu_start[c - io_min] = start;
+              has_gpu[c - io_min] = TRUE;
+            }
         }
     }
-  if (windows->len)
-    qsort (windows->data, windows->len, sizeof (EvalWindow), compare_windows);
-  /* keep the first window of each candidate */
-  for (guint i = 1; i < windows->len;)
-    if (g_array_index (windows, EvalWindow, i).id == g_array_index (windows, EvalWindow, i - 1).id)
-      g_array_remove_index (windows, i);
-    else
-      i++;
+
+  /* one I/O bar per candidate */
+  for (gint64 c = io_min; c <= io_max; c++)
+    {
+      const IoSpan *s = &io[c - io_min];
+      IvPipelineBar bar = { IV_LANE_IO, IV_BAR_MERGED_IO, 0, 0, c, "hdf5_io", s->n_waits + s->n_reads, G_MAXSIZE };
+      if (s->n_reads && s->n_waits)
+        bar.start_ns = s->wait_end, bar.end_ns = s->read_end;
+      else if (s->n_reads)
+        bar.start_ns = s->read_start, bar.end_ns = s->read_end;
+      else if (s->n_waits)
+        bar.start_ns = s->wait_start, bar.end_ns = s->wait_end;
+      else
+        continue;
+      if (bar.end_ns - bar.start_ns <= 0)
+        continue;
+      g_array_append_val (bars, bar);
+    }
+
+  /* await_dispatch where nothing on the main lane of that candidate covers the gap */
+  for (guint k = 0; k < bars->len; k++)
+    {
+      const IvPipelineBar *b = &g_array_index (bars, IvPipelineBar, k);
+      gint64 c = b->candidate, io_end = b->end_ns, gstart;
+      gboolean covered = FALSE;
+      if (!has_gpu[c - io_min])
+        continue;
+      gstart = gpu_start[c - io_min];
+      if (gstart - io_end < MAIN_MIN_NS)
+        continue;
+      for (guint m = 0; m < main_bars->len && !covered; m++)
+        {
+          const IvPipelineBar *mb = &g_array_index (main_bars, IvPipelineBar, m);
+          covered = mb->candidate == c && mb->start_ns <= io_end + COVER_EPS_NS
+                    && end_of (mb) >= gstart - COVER_EPS_NS;
+        }
+      if (!covered)
+        {
+          IvPipelineBar fill = { IV_LANE_MAIN, IV_BAR_FILLED, io_end, gstart, c, "await_dispatch", 0, G_MAXSIZE };
+          g_array_append_val (main_bars, fill);
+        }
+    }
+  g_array_append_vals (bars, main_bars->data, main_bars->len);
+  g_array_append_vals (bars, gpu_bars->data, gpu_bars->len);
+}
+
+/* _plot_window_bounds: from GPU x and I/O x+1; to the last end among x…x+3, plus 3 % of
+ * the span (at least 1 ms). */
+static void
+window_bounds (const GArray *bars, gint64 x, gint64 *t0, gint64 *t1)
+{
+  gboolean anchored = FALSE, any_core = FALSE;
+  gint64 start = 0, end = G_MININT64;
+  double span;
+
+  for (guint i = 0; i < bars->len; i++)
+    {
+      const IvPipelineBar *b = &g_array_index (bars, IvPipelineBar, i);
+      if ((is_gpu (b->lane) && b->candidate == x) || (b->lane == IV_LANE_IO && b->candidate == x + 1))
+        {
+          start = anchored ? MIN (start, b->start_ns) : b->start_ns;
+          anchored = TRUE;
+        }
+      any_core |= b->candidate >= x && b->candidate <= x + 3;
+    }
+  for (guint i = 0; i < bars->len; i++)
+    {
+      const IvPipelineBar *b = &g_array_index (bars, IvPipelineBar, i);
+      if (!any_core || (b->candidate >= x && b->candidate <= x + 3))
+        end = MAX (end, b->end_ns);
+    }
+  span = MAX ((double) (end - start), (double) MS);
+  *t0 = start;
+  *t1 = end + (gint64) llround (PAD_FRAC * span);
+}
+
+static void
+add_key (GArray *legend, const char *label, guint32 rgb)
+{
+  IvPipelineKey k = { label, rgb };
+  g_array_append_val (legend, k);
+}
+
+/* Cuts, labels and the legend, for the bars the window shows. */
+static void
+finish (IvPipelinePlot *plot, GArray *all, gint64 x)
+{
+  gboolean seen_wait = FALSE, seen_dispatch = FALSE, seen_trsm = FALSE;
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      IvPipelineBar b = g_array_index (all, IvPipelineBar, i);
+      gint64 lo, hi;
+
+      plot->has_lane[b.lane] = TRUE;
+      if (b.end_ns < plot->t0_ns || b.start_ns > plot->t1_ns)
+        continue;
+      if (b.lane == IV_LANE_MAIN)
+        {
+          seen_wait |= g_str_equal (b.name, "wait_for_io");
+          seen_dispatch |= g_str_equal (b.name, "await_dispatch");
+          seen_trsm |= g_str_equal (b.name, "trsm_host");
+        }
+      lo = MAX (b.start_ns, plot->t0_ns);
+      hi = MIN (b.end_ns, plot->t1_ns);
+      if (hi <= lo)
+        continue;
+      b.cut_left = b.start_ns < plot->t0_ns - EDGE_CLIP_EPS_NS;
+      b.cut_right = b.end_ns > plot->t1_ns + EDGE_CLIP_EPS_NS;
+      if (!plot->legacy && b.candidate >= 0 && hi - lo >= LABEL_MIN_NS)
+        {
+          if (b.lane == IV_LANE_IO && (b.cut_left || b.cut_right))
+            b.labelled = FALSE;
+          else
+            b.labelled = b.candidate >= x || (is_gpu (b.lane) && b.cut_left);
+        }
+      g_array_append_val (plot->bars, b);
+    }
+  if (plot->legacy)
+    return;
+  if (seen_trsm)
+    add_key (plot->legend, _("TRSM (host)"), 0x5B2C6F);
+  if (seen_wait)
+    add_key (plot->legend, _("Wait for prefetch"), 0xD35400);
+  if (seen_dispatch)
+    add_key (plot->legend, _("Ready → launch"), 0xE67E22);
+  add_key (plot->legend, _("HDF5 read"), 0xB8B8B8);
+  add_key (plot->legend, _("GPU compute"), 0x2E8B57);
+}
+
+static gboolean
+legacy_is_io (const char *name)
+{
+  return strstr (name, "POSIX_Lustre_Read") || g_str_equal (name, "IO_Wait_For_GPU");
+}
+
+static gboolean
+legacy_is_compute (const char *name)
+{
+  return strstr (name, "Math_Operations") || strstr (name, "H2D_Transfer");
+}
+
+/* plot_pytorch_trace: the window is the first Candidate_Eval_0 widened by 2 % before and
+ * 5 % after; every I/O and compute slice touching it is drawn whole. */
+static void
+build_legacy (IvPipelinePlot *plot, const IvTrace *t, gsize window)
+{
+  gint64 s = t->start_ns[window], d = t->dur_ns[window];
+  gint64 lo = s - (gint64) llround (d * 0.02), hi = s + d + (gint64) llround (d * 0.05);
 
   for (gsize i = 0; i < t->n_slices; i++)
     {
       const char *name = iv_trace_string (t, t->name[i]);
-      const IvRow *row = &g_array_index (t->rows, IvRow, t->row[i]);
-      gint64 start = t->start_ns[i], end = start + t->dur_ns[i], cand = -1;
-      gboolean io = legacy_is_io (name), compute = legacy_is_compute (name), child = FALSE;
-      IvLane lane;
-
-      for (guint k = 0; k < windows->len; k++)
-        {
-          const EvalWindow *w = &g_array_index (windows, EvalWindow, k);
-          if (start >= w->start && start < w->end)
-            {
-              cand = w->id;
-              child = row->track == w->track && row->depth == w->depth + 1;
-              break;
-            }
-        }
-      if (io)
-        lane = IV_LANE_IO;
-      else if (compute)
-        {
-          if (gpu0_track == G_MAXUINT)
-            gpu0_track = row->track;
-          lane = row->track == gpu0_track ? IV_LANE_GPU0 : IV_LANE_GPU1;
-        }
-      else if (child)
-        lane = IV_LANE_MAIN;
+      gint64 start = t->start_ns[i], end = start + t->dur_ns[i];
+      IvPipelineBar bar = { IV_LANE_IO, IV_BAR_EVENT, start, end, -1, name, 1, i };
+      if (end < lo || start > hi)
+        continue;
+      if (legacy_is_io (name))
+        bar.lane = IV_LANE_IO;
+      else if (legacy_is_compute (name))
+        bar.lane = IV_LANE_GPU0;
       else
         continue;
-      add_event (bars, spans, lane, i, name, start, end, cand);
+      g_array_append_val (plot->bars, bar);
     }
+  /* the reference's window; its bars are drawn whole, the axis reaching them */
+  plot->t0_ns = lo;
+  plot->t1_ns = hi;
 }
 
 IvPipelinePlot *
-iv_pipeline_plot_new (const IvTrace *t, gint64 first, gint64 n, GError **error)
+iv_pipeline_plot_new (const IvTrace *t, gint64 first, GError **error)
 {
   g_autoptr (IvPipelinePlot) plot = g_new0 (IvPipelinePlot, 1);
   g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (IvPipelineBar));
-  g_auto (Spans) spans = { g_array_new (FALSE, FALSE, sizeof (CandidateSpan)),
-                           g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL) };
-  g_autoptr (GArray) windows = g_array_new (FALSE, FALSE, sizeof (EvalWindow));
   const char *file = t->path ? t->path : _("the trace");
 
   plot->bars = g_array_new (FALSE, FALSE, sizeof (IvPipelineBar));
-  plot->names = g_ptr_array_new ();
+  plot->legend = g_array_new (FALSE, FALSE, sizeof (IvPipelineKey));
   plot->legacy = t->format != IV_TRACE_PIPELINED;
   plot->min_candidate = G_MAXINT64;
   plot->max_candidate = G_MININT64;
 
   if (plot->legacy)
     {
-      collect_legacy (t, windows, all, &spans);
-      /* sorted by id: the first is 0 when there is a Candidate_Eval_0 */
-      if (windows->len == 0 || g_array_index (windows, EvalWindow, 0).id != 0)
+      gsize window = legacy_window (t);
+      if (window == G_MAXSIZE)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                        _("%s: no “Candidate_Eval_0” slice, so it is not a pipelined timeline"), file);
           return NULL;
         }
-      for (guint k = 0; k < windows->len; k++)
-        {
-          plot->min_candidate = MIN (plot->min_candidate, g_array_index (windows, EvalWindow, k).id);
-          plot->max_candidate = MAX (plot->max_candidate, g_array_index (windows, EvalWindow, k).id);
-        }
+      plot->min_candidate = plot->max_candidate = plot->first_candidate = 0;
+      build_legacy (plot, t, window);
+      /* both lanes are always drawn */
+      plot->has_lane[IV_LANE_IO] = plot->has_lane[IV_LANE_GPU0] = TRUE;
+      return g_steal_pointer (&plot);
     }
-  else
-    {
-      collect_pipelined (t, all, &spans);
-      for (guint k = 0; k < t->candidates->len; k++)
-        {
-          gint64 id = g_array_index (t->candidates, IvCandidate, k).id;
-          plot->min_candidate = MIN (plot->min_candidate, id);
-          plot->max_candidate = MAX (plot->max_candidate, id);
-        }
-    }
-  merge_and_fill (all, &spans);
 
-  if (plot->min_candidate > plot->max_candidate)
+  for (guint k = 0; k < t->candidates->len; k++)
     {
-      /* no candidates at all: the whole file, nothing to choose */
-      plot->first_candidate = plot->n_candidates = 0;
-      plot->t0_ns = t->t0_ns;
-      plot->t1_ns = t->t1_ns;
+      gint64 id = g_array_index (t->candidates, IvCandidate, k).id;
+      plot->min_candidate = MIN (plot->min_candidate, id);
+      plot->max_candidate = MAX (plot->max_candidate, id);
     }
-  else
+  if (first < 0)
+    first = t->start_candidate;
+  /* candidates are bounded on load; x+5 must not overflow */
+  first = MIN (first, IV_CANDIDATE_MAX);
+  plot->first_candidate = first;
+  build_bars (t, first, all);
+  if (all->len == 0)
     {
-      if (first < 0)
-        first = plot->legacy ? 0 : t->start_candidate;
-      if (first < plot->min_candidate && first == 0 && !plot->legacy)
-        first = plot->min_candidate; /* "start_candidate" absent: the first there is */
-      if (n <= 0)
-        n = plot->legacy ? 1 : MAX (1, t->num_candidates);
-      if (first < plot->min_candidate || first > plot->max_candidate)
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                       _("%s: there is no candidate %" G_GINT64_FORMAT " (candidates %"
-                         G_GINT64_FORMAT "–%" G_GINT64_FORMAT ")"),
-                       file, first, plot->min_candidate, plot->max_candidate);
-          return NULL;
-        }
-      n = MIN (n, plot->max_candidate - first + 1);
-      plot->first_candidate = first;
-      plot->n_candidates = n;
-      plot->t0_ns = G_MAXINT64;
-      plot->t1_ns = G_MININT64;
-      if (plot->legacy)
-        for (guint k = 0; k < windows->len; k++)
-          {
-            const EvalWindow *w = &g_array_index (windows, EvalWindow, k);
-            if (w->id >= first && w->id < first + n)
-              {
-                plot->t0_ns = MIN (plot->t0_ns, w->start);
-                plot->t1_ns = MAX (plot->t1_ns, w->end);
-              }
-          }
+      if (plot->min_candidate > plot->max_candidate)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: no event names a candidate"), file);
       else
-        for (guint i = 0; i < all->len; i++)
-          {
-            const IvPipelineBar *b = &g_array_index (all, IvPipelineBar, i);
-            if (b->candidate >= first && b->candidate < first + n)
-              {
-                plot->t0_ns = MIN (plot->t0_ns, b->start_ns);
-                plot->t1_ns = MAX (plot->t1_ns, b->end_ns);
-              }
-          }
-      if (plot->t0_ns > plot->t1_ns)
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                       _("%s: candidates %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT " have no events"),
-                       file, first, first + n - 1);
-          return NULL;
-        }
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                     _("%s: no events to draw for start candidate %" G_GINT64_FORMAT " (GPU %" G_GINT64_FORMAT
+                       "–%" G_GINT64_FORMAT ", main %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT ", I/O %"
+                       G_GINT64_FORMAT "–%" G_GINT64_FORMAT "; the file has candidates %" G_GINT64_FORMAT
+                       "–%" G_GINT64_FORMAT ")"),
+                     file, first, MAX (0, first - 1), first + 4, first, first + 4, first, first + 5,
+                     plot->min_candidate, plot->max_candidate);
+      return NULL;
     }
-
-  for (guint i = 0; i < all->len; i++)
-    {
-      const IvPipelineBar *b = &g_array_index (all, IvPipelineBar, i);
-      gboolean inside = b->end_ns > b->start_ns ? b->end_ns > plot->t0_ns && b->start_ns < plot->t1_ns
-                                                : b->start_ns >= plot->t0_ns && b->start_ns <= plot->t1_ns;
-      if (inside)
-        g_array_append_val (plot->bars, *b);
-    }
-  if (plot->bars->len)
-    qsort (plot->bars->data, plot->bars->len, sizeof (IvPipelineBar), compare_bars);
-  {
-    /* names in order of first appearance; a set, since there may be thousands */
-    g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-    for (guint i = 0; i < plot->bars->len; i++)
-      {
-        const char *name = g_array_index (plot->bars, IvPipelineBar, i).name;
-        if (g_hash_table_add (seen, (gpointer) name))
-          g_ptr_array_add (plot->names, (gpointer) name);
-      }
-  }
+  window_bounds (all, first, &plot->t0_ns, &plot->t1_ns);
+  finish (plot, all, first);
   return g_steal_pointer (&plot);
 }
 
-/* ---------- the runtime breakdown ---------- */
-
-static int
-compare_segments (const void *pa, const void *pb)
-{
-  const IvBreakdownSegment *a = pa, *b = pb;
-  if (a->ms != b->ms)
-    return a->ms > b->ms ? -1 : 1;
-  return strcmp (a->name, b->name);
-}
+/* ---------- the GPU runtime breakdown ---------- */
 
 GArray *
-iv_breakdown_fold (const IvBreakdown *bd, double min_pct)
+iv_breakdown_segments (const IvBreakdown *bd)
 {
+  static const struct { const char *family; const char *label; guint32 rgb; } groups[3] = {
+    { "cast", N_("Preprocess"), 0xAA3377 },
+    { "trsm", N_("Triangular Solve"), 0x004488 },
+    { "gemm_chol", N_("Cholesky + Schur Complement"), 0xC9A227 },
+  };
   GArray *out = g_array_new (FALSE, FALSE, sizeof (IvBreakdownSegment));
-  IvBreakdownSegment other = { "Other", 0, 0, 0 };
-  double total = 0;
+  double ms[3] = { 0, 0, 0 }, total = 0, boosted = 0;
 
   for (guint i = 0; i < bd->n_families; i++)
-    total += MAX (0, bd->families[i].ms);
+    {
+      const char *name = bd->families[i].name;
+      /* the h2d/cast/scale families and add_identity are Preprocess, and so is everything
+       * the reference does not place (unknown families, _other_raw) */
+      guint g = 0;
+      if (g_str_equal (name, "trsm"))
+        g = 1;
+      else if (g_str_equal (name, "schur_gemm") || g_str_equal (name, "chol"))
+        g = 2;
+      ms[g] += MAX (0, bd->families[i].ms);
+    }
+  for (guint g = 0; g < 3; g++)
+    total += ms[g];
   if (total <= 0)
     return out;
-  for (guint i = 0; i < bd->n_families; i++)
-    {
-      IvBreakdownSegment s = { bd->families[i].name, MAX (0, bd->families[i].ms), 0, 0 };
-      s.pct = 100.0 * s.ms / total;
-      if (s.ms <= 0)
-        continue;
-      if (s.pct < min_pct || s.name[0] == '_' || g_str_equal (s.name, "Other"))
-        {
-          other.ms += s.ms;
-          other.n_folded++;
-        }
-      else
+  for (guint g = 0; g < 3; g++)
+    if (ms[g] > 0)
+      {
+        IvBreakdownSegment s = { groups[g].family, _(groups[g].label), ms[g], 100.0 * ms[g] / total, 0,
+                                 groups[g].rgb };
+        boosted += MAX (s.pct, 1.2);
         g_array_append_val (out, s);
-    }
-  if (out->len)
-    qsort (out->data, out->len, sizeof (IvBreakdownSegment), compare_segments);
-  if (other.n_folded)
+      }
+  for (guint i = 0; i < out->len; i++)
     {
-      other.pct = 100.0 * other.ms / total;
-      g_array_append_val (out, other);
+      IvBreakdownSegment *s = &g_array_index (out, IvBreakdownSegment, i);
+      s->width = 100.0 * MAX (s->pct, 1.2) / boosted;
     }
   return out;
-}
-
-void
-iv_stack_widths (const double *frac, guint n, double total, double min_width, double *widths)
-{
-  g_autofree gboolean *pinned = g_new0 (gboolean, n);
-  gboolean changed = TRUE;
-
-  if (n == 0)
-    return;
-  if (min_width * n >= total)
-    {
-      for (guint i = 0; i < n; i++)
-        widths[i] = total / n;
-      return;
-    }
-  /* Pin segments below the minimum to it; the rest share what is left in proportion.
-   * Shrinking the rest can push another under the minimum, hence the loop (≤ n rounds). */
-  while (changed)
-    {
-      double free_total = total, free_frac = 0;
-      changed = FALSE;
-      for (guint i = 0; i < n; i++)
-        if (pinned[i])
-          free_total -= min_width;
-        else
-          free_frac += frac[i];
-      for (guint i = 0; i < n; i++)
-        {
-          if (pinned[i])
-            {
-              widths[i] = min_width;
-              continue;
-            }
-          widths[i] = free_frac > 0 ? free_total * frac[i] / free_frac : 0;
-          if (widths[i] < min_width)
-            {
-              pinned[i] = TRUE;
-              changed = TRUE;
-            }
-        }
-    }
 }

@@ -115,7 +115,8 @@ _iv_trace_builder_new (const char *path, IvTraceFormat format)
   IvTraceBuilder *b = g_new0 (IvTraceBuilder, 1);
   IvTrace *t = g_new0 (IvTrace, 1);
 
-  b->overlap_tolerance_ns = iv_trace_get_overlap_tolerance ();
+  /* a pipelined file's lanes are its events as written, never adjusted */
+  b->overlap_tolerance_ns = format == IV_TRACE_PIPELINED ? 0 : iv_trace_get_overlap_tolerance ();
 
   t->format = format;
   t->path = g_strdup (path);
