@@ -520,7 +520,25 @@ test_trace_figure (void)
   gsize len;
   Result r;
 
-  assert_png_written (png, 1600, 900, "trace", trace, "-o", png, NULL);
+  /* a height asked for is kept; without one the figure is as tall as its rows (this
+   * trace's 4 processes and 7 tracks need far less than 900 px, and at least 300 px) */
+  assert_png_written (png, 1600, 900, "trace", trace, "-o", png, "--height", "900", NULL);
+  assert_png_written (png, 1600, 0, "trace", trace, "-o", png, NULL);
+  {
+    g_autofree char *head = NULL;
+    gsize n;
+    g_assert_true (g_file_get_contents (png, &head, &n, NULL));
+    g_assert_cmpuint (be32 ((guchar *) head + 20), <, 900);
+    g_assert_cmpuint (be32 ((guchar *) head + 20), >=, 300);
+  }
+  /* --processes naming nothing in the trace is a usage error */
+  r = run ("trace", trace, "-o", png, "--processes", "no-such-process", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--processes"));
+  result_clear (&r);
+  r = run ("trace", trace, "-o", pdf, "--processes", "python,GPU", "--flows", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
   r = run ("trace", trace, "-o", pdf, "--from", "41300", "--to", "41500", "--theme", "print", NULL);
   g_assert_cmpint (r.status, ==, 0);
   result_clear (&r);

@@ -1281,6 +1281,78 @@ test_timeline_state (void)
   g_free (search);
 }
 
+/* What exports show: names that tell tracks apart, the extent of the work, every process
+ * or a note of what was cut, and only the processes asked for. */
+static void
+test_export_names_and_extent (void)
+{
+  g_autoptr (IvTrace) t = load_text ("names.json",
+      "{\"traceEvents\": ["
+      "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"args\": {\"name\": \"Renderer\"}},"
+      "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 11, \"args\": {\"name\": \"Worker\"}},"
+      "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 12, \"args\": {\"name\": \"Worker\"}},"
+      "{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 11, \"ts\": 400, \"dur\": 50},"
+      "{\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 12, \"ts\": 450, \"dur\": 50},"
+      "{\"ph\": \"X\", \"name\": \"c\", \"pid\": 1, \"tid\": -247463936, \"ts\": 420, \"dur\": 10},"
+      "{\"ph\": \"X\", \"name\": \"k\", \"pid\": \"GPU 0\", \"tid\": \"stream 7\", \"ts\": 430, \"dur\": 20},"
+      "{\"ph\": \"X\", \"name\": \"PyTorch Profiler (0)\", \"cat\": \"Trace\", \"pid\": \"Spans\", "
+      "\"tid\": \"PyTorch Profiler\", \"ts\": 0, \"dur\": 10000}]}");
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  IvTimelineFigure fig = { t, 0, 0, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
+  IvTimelineLayout L = { 0 };
+  g_autoptr (GByteArray) hidden = g_byte_array_new ();
+  gint64 t0, t1;
+  double full;
+  guint renderer = G_MAXUINT;
+
+  for (guint k = 0; k < t->tracks->len; k++)
+    g_ptr_array_add (names, g_array_index (t->tracks, IvTrack, k).name);
+  /* two "Worker"s carry their tids; a negative tid reads as the unsigned 32-bit number;
+   * a GPU stream named "stream 7" stays "stream 7" */
+  g_assert_true (g_ptr_array_find_with_equal_func (names, "Worker (11)", g_str_equal, NULL));
+  g_assert_true (g_ptr_array_find_with_equal_func (names, "Worker (12)", g_str_equal, NULL));
+  g_assert_true (g_ptr_array_find_with_equal_func (names, "Thread 4047503360", g_str_equal, NULL));
+  g_assert_true (g_ptr_array_find_with_equal_func (names, "stream 7", g_str_equal, NULL));
+  for (guint p = 0; p < t->processes->len; p++)
+    {
+      const IvProcess *pr = t->processes->pdata[p];
+      /* a pid that is text is the name */
+      g_assert_false (g_str_has_prefix (pr->name, "GPU GPU") || g_str_has_prefix (pr->name, "Process Spans"));
+      if (g_str_equal (pr->name, "Renderer"))
+        renderer = p;
+    }
+  g_assert_cmpuint (renderer, !=, G_MAXUINT);
+
+  /* the work, [400, 500) µs, not the 10 ms profiler span */
+  iv_trace_activity_range (t, &t0, &t1);
+  g_assert_cmpint (t0, ==, 400000);
+  g_assert_cmpint (t1, ==, 500000);
+
+  /* every row fits the content height; 60 px less cuts tracks and says how many */
+  fig.note_cut = TRUE;
+  full = iv_timeline_content_height (&fig, 1200);
+  iv_timeline_layout (&fig, 1200, full, &L);
+  g_assert_cmpuint (L.cut_tracks, ==, 0);
+  iv_timeline_layout (&fig, 1200, full - 60, &L);
+  g_assert_cmpuint (L.cut_tracks, >, 0);
+  g_assert_cmpuint (L.cut_processes, >, 0);
+  /* the Renderer left out: no header for it, nothing of its rows */
+  g_byte_array_set_size (hidden, t->processes->len);
+  memset (hidden->data, 0, hidden->len);
+  hidden->data[renderer] = 1;
+  fig.hidden = hidden;
+  iv_timeline_layout (&fig, 1200, full, &L);
+  g_assert_cmpfloat (g_array_index (L.header_y, double, renderer), <, 0);
+  for (guint k = 0; k < t->tracks->len; k++)
+    {
+      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
+      if (tr->process == renderer && tr->n_rows)
+        g_assert_cmpfloat (g_array_index (L.row_y, double, tr->first_row), <, 0);
+    }
+  g_assert_cmpfloat (iv_timeline_content_height (&fig, 1200), <, full);
+  iv_timeline_layout_clear (&L);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1311,6 +1383,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/timeline-raster-matches-vector", test_timeline_raster_matches_vector);
   g_test_add_func ("/trace/area-charts", test_area_charts);
   g_test_add_func ("/trace/timeline-state", test_timeline_state);
+  g_test_add_func ("/trace/export-names-and-extent", test_export_names_and_extent);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "config.h"
 #include "iv-cli-private.h"
@@ -62,6 +63,13 @@ stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
       STR ("pid", p->key);
       STR ("name", p->name);
       STR ("kind", p->kind == IV_PROCESS_GPU ? "gpu" : p->kind == IV_PROCESS_CPU ? "cpu" : "other");
+      /* its tracks by the names the timeline shows */
+      iv_json_writer_key (w, "tracks");
+      iv_json_writer_begin_array (w);
+      for (guint k = 0; k < t->tracks->len; k++)
+        if (g_array_index (t->tracks, IvTrack, k).process == i)
+          iv_json_writer_string (w, g_array_index (t->tracks, IvTrack, k).name);
+      iv_json_writer_end_array (w);
       iv_json_writer_end_object (w);
     }
   iv_json_writer_end_array (w);
@@ -386,6 +394,39 @@ export_pipelined (IvTrace *trace, const char *output, PipelineArgs *a, gboolean 
   return IV_EXIT_OK;
 }
 
+/* --processes: which processes to leave out (those no item of @list names: a pid, or
+ * part of the name, case-folded); NULL after a usage error. */
+static GByteArray *
+hidden_processes (const IvTrace *t, const char *list)
+{
+  g_auto (GStrv) items = g_strsplit (list, ",", -1);
+  GByteArray *hidden = g_byte_array_sized_new (t->processes->len);
+  guint shown = 0;
+
+  g_byte_array_set_size (hidden, t->processes->len);
+  for (guint p = 0; p < t->processes->len; p++)
+    {
+      const IvProcess *pr = t->processes->pdata[p];
+      g_autofree char *name = g_utf8_casefold (pr->name ? pr->name : "", -1);
+      gboolean keep = FALSE;
+      for (guint i = 0; items[i] && !keep; i++)
+        {
+          g_autofree char *item = g_utf8_casefold (g_strstrip (items[i]), -1);
+          keep = *item && (g_str_equal (item, pr->key) || strstr (name, item));
+        }
+      hidden->data[p] = !keep;
+      shown += keep;
+    }
+  if (shown == 0)
+    {
+      _iv_cli_usage_error ("trace", _("--processes “%s” names none of the trace's %u processes"), list,
+                           t->processes->len);
+      g_byte_array_unref (hidden);
+      return NULL;
+    }
+  return hidden;
+}
+
 int
 _iv_cli_trace (int argc, char **argv)
 {
@@ -394,8 +435,8 @@ _iv_cli_trace (int argc, char **argv)
   g_autofree char *output = NULL, *from = NULL, *to = NULL, *color_by = NULL;
   g_auto (IvCliFigureArgs) fig = { NULL };
   g_autofree char *start_cand = NULL, *num_cand = NULL, *breakdown = NULL, *min_pct = NULL;
-  g_autofree char *tolerance = NULL;
-  gboolean pipeline_json = FALSE;
+  g_autofree char *tolerance = NULL, *processes = NULL;
+  gboolean pipeline_json = FALSE, flows = FALSE;
   GOptionEntry entries[] = {
     { "stats", 0, 0, G_OPTION_ARG_NONE, &stats, N_("Print what the trace holds and its time by name"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
@@ -405,6 +446,9 @@ _iv_cli_trace (int argc, char **argv)
     IV_CLI_FIGURE_ENTRIES (&fig),
     { "theme", 0, 0, G_OPTION_ARG_STRING, &fig.theme, N_("light, dark or print"), "THEME" },
     { "color-by", 0, 0, G_OPTION_ARG_STRING, &color_by, N_("Colour slices by name or category"), "name|category" },
+    { "processes", 0, 0, G_OPTION_ARG_STRING, &processes,
+      N_("Draw only these processes: comma-separated pids or parts of their names"), "LIST" },
+    { "flows", 0, 0, G_OPTION_ARG_NONE, &flows, N_("Draw every flow as an arrow"), NULL },
     { "start-candidate", 0, 0, G_OPTION_ARG_STRING, &start_cand,
       N_("Pipelined timelines: the first candidate shown (default: the file's choice)"), "N" },
     { "num-candidates", 0, 0, G_OPTION_ARG_STRING, &num_cand,
@@ -464,6 +508,7 @@ _iv_cli_trace (int argc, char **argv)
     {
       IvTimelineFigure tl = { trace, 0, 0, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
       IvFigure figure = { iv_render_timeline, &tl, "timeline", NULL };
+      g_autoptr (GByteArray) hidden = NULL;
       IvExportOptions eo;
       double from_ms = 0, to_ms = 0;
       int rc;
@@ -480,9 +525,23 @@ _iv_cli_trace (int argc, char **argv)
       if (to && to_ms <= from_ms)
         return _iv_cli_usage_error ("trace", "%s", _("--to must be after --from"));
       tl.color_by_category = color_by && g_str_equal (color_by, "category");
-      /* Milliseconds from the trace's start, as the ruler shows them. */
-      tl.t0_ns = trace->t0_ns + (gint64) (from_ms * 1e6);
-      tl.t1_ns = to ? trace->t0_ns + (gint64) (to_ms * 1e6) : trace->t1_ns;
+      tl.all_flows = flows;
+      tl.note_cut = TRUE;
+      if (processes && !(hidden = hidden_processes (trace, processes)))
+        return IV_EXIT_USAGE;
+      tl.hidden = hidden;
+      /* Milliseconds from the trace's start, as the ruler shows them; without a range,
+       * the extent of the work rather than of a capture-wide profiler span */
+      if (from || to)
+        {
+          tl.t0_ns = trace->t0_ns + (gint64) (from_ms * 1e6);
+          tl.t1_ns = to ? trace->t0_ns + (gint64) (to_ms * 1e6) : trace->t1_ns;
+        }
+      else
+        iv_trace_activity_range (trace, &tl.t0_ns, &tl.t1_ns);
+      /* without a height or a page, as tall as every row needs (within reason) */
+      if (!fig.height && !fig.size)
+        eo.height = (int) CLAMP (ceil (iv_timeline_content_height (&tl, eo.width)), 300, 16000);
       if (!iv_export_to_file (&figure, &eo, output, &error))
         {
           _iv_cli_print_error (error);

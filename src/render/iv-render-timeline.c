@@ -5,6 +5,7 @@
 
 #include "iv-render-timeline.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@
 #define HEADER_H 22.0
 #define TRACK_GAP 4.0
 #define COUNTER_H 34.0
+#define NOTE_H 24.0
 
 static void
 range_of (const IvTimelineFigure *fig, gint64 *t0, gint64 *t1)
@@ -60,33 +62,65 @@ iv_timeline_layout (const IvTimelineFigure *fig, double width, double height, Iv
   g_array_set_size (L->header_y, t->processes->len);
   for (guint i = 0; i < t->processes->len; i++)
     g_array_index (L->header_y, double, i) = -1;
+  L->cut_processes = L->cut_tracks = 0;
   y = TITLE_H + RULER_H + 2 - MAX (0, fig->scroll_y);
-  for (guint k = 0; k < t->tracks->len; k++)
-    {
-      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
-      if (tr->n_rows == 0 && tr->n_series == 0)
-        continue;
-      if (tr->process != last_process)
-        {
-          if (y + 2 >= TITLE_H + RULER_H && y + HEADER_H <= height)
-            g_array_index (L->header_y, double, tr->process) = y + 2;
-          y += HEADER_H, last_process = tr->process;
-        }
-      /* A collapsed process keeps only its header. */
-      if (fig->collapsed && tr->process < fig->collapsed->len && fig->collapsed->data[tr->process])
-        continue;
-      for (guint r = 0; r < tr->n_rows; r++, y += ROW_H)
-        if (y >= TITLE_H + RULER_H && y + ROW_H <= height - PAD / 2)
-          g_array_index (L->row_y, double, tr->first_row + r) = y;
-      /* A counter track: one band per series (a track's series are contiguous). */
-      for (guint i = tr->first_series; i < tr->first_series + tr->n_series; i++)
-        {
-          if (y >= TITLE_H + RULER_H && y + COUNTER_H <= height - PAD / 2)
-            g_array_index (L->series_y, double, i) = y;
-          y += COUNTER_H;
-        }
-      y += TRACK_GAP;
-    }
+  {
+    /* a note about what is cut takes the last line of an export */
+    double bottom = height - PAD / 2 - (fig->note_cut ? NOTE_H : 0);
+    guint cut_process = G_MAXUINT;
+    for (guint k = 0; k < t->tracks->len; k++)
+      {
+        const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
+        gboolean cut = FALSE;
+        if (tr->n_rows == 0 && tr->n_series == 0)
+          continue;
+        if (fig->hidden && tr->process < fig->hidden->len && fig->hidden->data[tr->process])
+          continue;
+        if (tr->process != last_process)
+          {
+            if (y + 2 >= TITLE_H + RULER_H && y + HEADER_H <= bottom)
+              g_array_index (L->header_y, double, tr->process) = y + 2;
+            y += HEADER_H, last_process = tr->process;
+          }
+        /* A collapsed process keeps only its header. */
+        if (fig->collapsed && tr->process < fig->collapsed->len && fig->collapsed->data[tr->process])
+          continue;
+        for (guint r = 0; r < tr->n_rows; r++, y += ROW_H)
+          if (y >= TITLE_H + RULER_H && y + ROW_H <= bottom)
+            g_array_index (L->row_y, double, tr->first_row + r) = y;
+          else
+            cut |= y + ROW_H > bottom;
+        /* A counter track: one band per series (a track's series are contiguous). */
+        for (guint i = tr->first_series; i < tr->first_series + tr->n_series; i++)
+          {
+            if (y >= TITLE_H + RULER_H && y + COUNTER_H <= bottom)
+              g_array_index (L->series_y, double, i) = y;
+            else
+              cut |= y + COUNTER_H > bottom;
+            y += COUNTER_H;
+          }
+        y += TRACK_GAP;
+        if (cut)
+          {
+            L->cut_tracks++;
+            if (cut_process != tr->process)
+              L->cut_processes++, cut_process = tr->process;
+          }
+      }
+  }
+  L->content_h = y + MAX (0, fig->scroll_y) + PAD / 2 + (fig->note_cut ? NOTE_H : 0);
+}
+
+double
+iv_timeline_content_height (const IvTimelineFigure *fig, double width)
+{
+  IvTimelineLayout L = { 0 };
+  double h;
+
+  iv_timeline_layout (fig, width, G_MAXINT32, &L);
+  h = L.content_h;
+  iv_timeline_layout_clear (&L);
+  return h;
 }
 
 void
@@ -502,8 +536,11 @@ draw_tracks (Frame *f)
       ty = g_array_index (L->row_y, double, tr->first_row);
       if (ty < 0)
         continue;
+      /* "ThreadPoolForegroundWorker (13571)": the tid at the end tells the rows apart */
+      f->text.middle = TRUE;
       iv_text_show (&f->text, f->cr, tr->name ? tr->name : tr->key, PAD + 8, ty + ROW_H / 2, 0, 0.5, 0.85, FALSE,
                     GUTTER_W - PAD - 14, &f->colors->foreground_dim);
+      f->text.middle = FALSE;
       cairo_save (f->cr);
       cairo_rectangle (f->cr, L->plot_x, 0, L->plot_w, f->height);
       cairo_clip (f->cr);
@@ -730,6 +767,25 @@ draw_instants (Frame *f)
     }
 }
 
+/* An export that could not show every row says so on its last line. */
+static void
+draw_cut_note (Frame *f)
+{
+  g_autofree char *note = NULL;
+
+  if (!f->fig->note_cut || f->L.cut_tracks == 0)
+    return;
+  note = g_strdup_printf (g_dngettext (NULL, "%u more track in %u process below: a larger --height, or --processes",
+                                       "%u more tracks in %u processes below: a larger --height, or --processes",
+                                       f->L.cut_tracks),
+                          f->L.cut_tracks, f->L.cut_processes);
+  iv_color_set_source (f->cr, &f->colors->background);
+  cairo_rectangle (f->cr, 0, f->height - NOTE_H - PAD / 2, f->width, NOTE_H + PAD / 2);
+  cairo_fill (f->cr);
+  iv_text_show (&f->text, f->cr, note, PAD, f->height - PAD / 2 - NOTE_H / 2, 0, 0.5, 0.95, TRUE,
+                f->width - 2 * PAD, &f->colors->foreground_dim);
+}
+
 gboolean
 iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
                     double height, GError **error)
@@ -757,6 +813,7 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   draw_selection (&f);
   draw_flows (&f);
   draw_instants (&f);
+  draw_cut_note (&f);
   cairo_restore (cr);
   frame_clear (&f);
   return cairo_status (cr) == CAIRO_STATUS_SUCCESS;

@@ -21,6 +21,8 @@ typedef struct
   gint64 area_t0_ns, area_t1_ns; /* an area selection, shaded; none unless t1 > t0 */
   const GByteArray *collapsed;   /* per process: non-zero hides its tracks; NULL: none */
   gboolean all_flows;            /* every flow, not only the selection's */
+  const GByteArray *hidden;      /* per process: non-zero leaves it out entirely; NULL: none */
+  gboolean note_cut;             /* an export: say at the bottom what did not fit */
 } IvTimelineFigure;
 
 /* Where the timeline puts things, for hit testing and tests. */
@@ -34,6 +36,8 @@ typedef struct
   GArray *series_y;          /* double per counter series: top of its band, or -1 */
   GArray *header_y;          /* double per process: top of its header, or -1 */
   double series_h;
+  double content_h;          /* the height that shows every row (unscrolled) */
+  guint cut_processes, cut_tracks; /* below the figure's bottom, in part or whole */
 } IvTimelineLayout;
 
 void     iv_timeline_layout       (const IvTimelineFigure *figure,
@@ -41,6 +45,9 @@ void     iv_timeline_layout       (const IvTimelineFigure *figure,
                                    double                  height,
                                    IvTimelineLayout       *layout);
 void     iv_timeline_layout_clear (IvTimelineLayout       *layout);
+/* The height at @width that shows every process and row of @figure, unscrolled. */
+double   iv_timeline_content_height (const IvTimelineFigure *figure,
+                                     double                  width);
 double   iv_timeline_x            (const IvTimelineLayout *layout,
                                    gint64                  t_ns);
 /* The slice under (@x, @y), or G_MAXSIZE; a slice thinner than a pixel is hit within

@@ -7,6 +7,7 @@ iv_text_init (IvText *t, cairo_t *cr, double size_px)
 {
   t->layout = pango_cairo_create_layout (cr);
   t->size_px = size_px;
+  t->middle = FALSE;
 }
 
 void
@@ -25,7 +26,8 @@ prepare (IvText *t, const char *str, double scale, gboolean bold, double max_wid
   pango_layout_set_font_description (t->layout, fd);
   pango_font_description_free (fd);
   pango_layout_set_width (t->layout, max_width > 0 ? (int) (max_width * PANGO_SCALE) : -1);
-  pango_layout_set_ellipsize (t->layout, max_width > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
+  pango_layout_set_ellipsize (t->layout, max_width <= 0 ? PANGO_ELLIPSIZE_NONE
+                                         : t->middle ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END);
   pango_layout_set_text (t->layout, str ? str : "", -1);
 }
 

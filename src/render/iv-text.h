@@ -11,6 +11,7 @@ typedef struct
 {
   PangoLayout *layout;
   double size_px;     /* the body size; calls scale it */
+  gboolean middle;    /* ellipsize in the middle (names whose ends tell them apart) */
 } IvText;
 
 void iv_text_init    (IvText        *text,

@@ -149,3 +149,29 @@ iv_trace_gpu_stats (const IvTrace *t, gint64 t0, gint64 t1)
   g->comm_overlap_share = g->comm_ns > 0 ? (double) g->comm_overlapped_ns / g->comm_ns : 0;
   return g;
 }
+
+void
+iv_trace_activity_range (const IvTrace *t, gint64 *t0_ns, gint64 *t1_ns)
+{
+  g_autofree gboolean *span_track = g_new0 (gboolean, MAX (t->tracks->len, 1));
+  gint64 lo = G_MAXINT64, hi = G_MININT64;
+
+  for (guint k = 0; k < t->tracks->len; k++)
+    {
+      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
+      const IvProcess *p = t->processes->pdata[tr->process];
+      span_track[k] = g_strcmp0 (p->key, "Spans") == 0 || g_strcmp0 (p->key, "Traces") == 0;
+    }
+  for (gsize i = 0; i < t->n_slices; i++)
+    {
+      const IvRow *row = &g_array_index (t->rows, IvRow, t->row[i]);
+      if (span_track[row->track])
+        continue;
+      lo = MIN (lo, t->start_ns[i]);
+      hi = MAX (hi, t->start_ns[i] + t->dur_ns[i]);
+    }
+  if (lo >= hi)
+    lo = t->t0_ns, hi = t->t1_ns;
+  *t0_ns = lo;
+  *t1_ns = hi;
+}

@@ -52,6 +52,13 @@ typedef struct
   double mean_ns;
 } IvNameStats;
 
+/* The extent of the work: every slice's, except Kineto's capture-wide profiler spans
+ * (the tracks of its "Spans" and "Traces" pseudo-processes), which otherwise stretch the
+ * range so the work fills a sliver of it. The whole trace when nothing else is there. */
+void    iv_trace_activity_range (const IvTrace *trace,
+                                 gint64        *t0_ns,
+                                 gint64        *t1_ns);
+
 /* Slices starting in [t0, t1), grouped by name, by total time descending. */
 GArray *iv_trace_stats_by_name (const IvTrace *trace,
                                 gint64         t0_ns,

@@ -489,6 +489,56 @@ all_digits (const char *s)
   return TRUE;
 }
 
+/* "Thread 7"; a negative tid is a 32-bit one printed signed (Chrome, some Kineto builds
+ * do), so it reads as the unsigned number it is; text is a name already. */
+static char *
+thread_name_of_key (const char *key)
+{
+  gint64 tid;
+
+  if (!key[0])
+    return g_strdup ("Process events");
+  if (!all_digits (key))
+    return g_strdup (key);
+  tid = g_ascii_strtoll (key, NULL, 10);
+  if (tid < 0 && tid >= G_MININT32)
+    return g_strdup_printf ("Thread %u", (guint32) tid);
+  return g_strdup_printf ("Thread %s", key);
+}
+
+/* Threads of one process sharing a name (seven "ThreadPoolForegroundWorker"s) each carry
+ * their tid, so rows and exports can be told apart. */
+static void
+name_duplicate_threads (IvTrace *t)
+{
+  g_autoptr (GHashTable) count = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < t->tracks->len; i++)
+    {
+      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, i);
+      if (tr->kind == IV_TRACK_THREAD && tr->name)
+        {
+          char *k = g_strdup_printf ("%u\x1f%s", tr->process, tr->name);
+          guint n = GPOINTER_TO_UINT (g_hash_table_lookup (count, k));
+          g_hash_table_replace (count, k, GUINT_TO_POINTER (n + 1));
+        }
+    }
+  for (guint i = 0; i < t->tracks->len; i++)
+    {
+      IvTrack *tr = &g_array_index (t->tracks, IvTrack, i);
+      g_autofree char *k = NULL;
+      if (tr->kind != IV_TRACK_THREAD || !tr->name || !tr->key[0])
+        continue;
+      k = g_strdup_printf ("%u\x1f%s", tr->process, tr->name);
+      if (GPOINTER_TO_UINT (g_hash_table_lookup (count, k)) > 1)
+        {
+          char *named = g_strdup_printf ("%s (%s)", tr->name, tr->key);
+          g_free (tr->name);
+          tr->name = named;
+        }
+    }
+}
+
 static void
 classify (IvTrace *t)
 {
@@ -522,7 +572,9 @@ classify (IvTrace *t)
       else if (p->name || all_digits (p->key))
         p->kind = IV_PROCESS_CPU;
       if (!p->name)
-        p->name = g_strdup_printf (p->kind == IV_PROCESS_GPU ? "GPU %s" : "Process %s", p->key);
+        /* a pid that is text is already a name ("GPU 0", "Browser"); a number is not */
+        p->name = !all_digits (p->key) ? g_strdup (p->key)
+                  : g_strdup_printf (p->kind == IV_PROCESS_GPU ? "GPU %s" : "Process %s", p->key);
     }
   for (guint i = 0; i < t->tracks->len; i++)
     {
@@ -540,12 +592,13 @@ classify (IvTrace *t)
       if (tr->name)
         continue;
       if (tr->gpu_stream)
-        tr->name = g_strdup_printf ("stream %s", tr->key);
+        tr->name = g_str_has_prefix (tr->key, "stream") ? g_strdup (tr->key) : g_strdup_printf ("stream %s", tr->key);
       else if (tr->kind == IV_TRACK_THREAD)
-        tr->name = g_strdup_printf (tr->key[0] ? "Thread %s" : "Process events", tr->key);
+        tr->name = thread_name_of_key (tr->key);
       else
         tr->name = g_strdup (tr->key);
     }
+  name_duplicate_threads (t);
 }
 
 /* What the process and track comparators read. */
