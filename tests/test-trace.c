@@ -786,7 +786,8 @@ test_counter_series_grouped (void)
           const char *name = iv_trace_string (t, se->name);
           g_assert_cmpuint (se->track, ==, k);
           seen++;
-          if (g_str_equal (name, "a"))
+          /* each series reads "counter · key" */
+          if (g_str_equal (name, "mem · a"))
             {
               /* samples at 0 and 9 µs: 1 then 3 */
               g_assert_cmpuint (se->n, ==, 2);
@@ -794,10 +795,10 @@ test_counter_series_grouped (void)
               g_assert_cmpfloat (t->sample_value[se->first + 1], ==, 3);
               g_assert_cmpint (t->sample_ns[se->first + 1], ==, 9000);
             }
-          else if (g_str_equal (name, "b"))
+          else if (g_str_equal (name, "mem · b"))
             g_assert_true (se->n == 1 && t->sample_value[se->first] == 7);
           else
-            g_assert_true (g_str_equal (name, "x") && se->n == 1 && t->sample_value[se->first] == 100);
+            g_assert_true (g_str_equal (name, "net · x") && se->n == 1 && t->sample_value[se->first] == 100);
         }
     }
   g_assert_cmpuint (seen, ==, 3);
@@ -1353,6 +1354,50 @@ test_export_names_and_extent (void)
   iv_timeline_layout_clear (&L);
 }
 
+/* The format's less common corners: counters by name and id with "name · key" series and
+ * text values reported; flow events v2 bound to their slices; what was left open named;
+ * async instants kept. */
+static void
+test_format_corners (void)
+{
+  g_autoptr (IvTrace) t = load_text ("corners.json",
+      "{\"traceEvents\": ["
+      "{\"ph\": \"C\", \"name\": \"mem\", \"id\": \"1\", \"pid\": 1, \"ts\": 0, \"args\": {\"used\": 5, \"state\": \"on\"}},"
+      "{\"ph\": \"C\", \"name\": \"mem\", \"id\": \"2\", \"pid\": 1, \"ts\": 0, \"args\": {\"used\": 7, \"state\": \"off\"}},"
+      "{\"ph\": \"C\", \"name\": \"mem\", \"id\": \"1\", \"pid\": 1, \"ts\": 10, \"args\": {\"used\": 6}},"
+      "{\"ph\": \"X\", \"name\": \"send\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 10, \"bind_id\": \"0x7\", \"flow_out\": true},"
+      "{\"ph\": \"X\", \"name\": \"recv\", \"pid\": 1, \"tid\": 2, \"ts\": 20, \"dur\": 10, \"bind_id\": \"0x7\", \"flow_in\": true},"
+      "{\"ph\": \"B\", \"name\": \"left-open\", \"pid\": 1, \"tid\": 3, \"ts\": 5},"
+      "{\"ph\": \"b\", \"name\": \"req\", \"cat\": \"net\", \"id\": \"9\", \"pid\": 1, \"ts\": 1},"
+      "{\"ph\": \"n\", \"name\": \"req-step\", \"cat\": \"net\", \"id\": \"9\", \"pid\": 1, \"ts\": 3},"
+      "{\"ph\": \"e\", \"name\": \"req\", \"cat\": \"net\", \"id\": \"9\", \"pid\": 1, \"ts\": 8}]}");
+  guint counters = 0, instants = 0;
+  gboolean used1 = FALSE, text_warned = FALSE;
+
+  for (guint k = 0; k < t->tracks->len; k++)
+    counters += g_array_index (t->tracks, IvTrack, k).kind == IV_TRACK_COUNTER;
+  g_assert_cmpuint (counters, ==, 2);
+  for (guint i = 0; i < t->series->len; i++)
+    used1 |= g_str_equal (iv_trace_string (t, g_array_index (t->series, IvCounterSeries, i).name), "mem (id 1) · used");
+  g_assert_true (used1);
+  g_assert_cmpuint (t->series->len, ==, 2); /* the text "state" makes no series */
+  for (guint i = 0; i < t->warnings->len; i++)
+    text_warned |= strstr (t->warnings->pdata[i], "2 counter values that are not numbers") != NULL;
+  g_assert_true (text_warned);
+
+  g_assert_cmpuint (t->flows->len, ==, 1);
+  {
+    const IvFlow *f = &g_array_index (t->flows, IvFlow, 0);
+    g_assert_cmpuint (f->from, ==, find_slice (t, "send"));
+    g_assert_cmpuint (f->to, ==, find_slice (t, "recv"));
+  }
+  g_assert_cmpuint (t->open_names->len, ==, 1);
+  g_assert_cmpstr (iv_trace_string (t, g_array_index (t->open_names, guint32, 0)), ==, "left-open");
+  for (guint i = 0; i < t->instants->len; i++)
+    instants += g_str_equal (iv_trace_string (t, g_array_index (t->instants, IvInstant, i).name), "req-step");
+  g_assert_cmpuint (instants, ==, 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1384,6 +1429,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/area-charts", test_area_charts);
   g_test_add_func ("/trace/timeline-state", test_timeline_state);
   g_test_add_func ("/trace/export-names-and-extent", test_export_names_and_extent);
+  g_test_add_func ("/trace/format-corners", test_format_corners);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

@@ -54,6 +54,11 @@ stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
   for (guint i = 0; i < t->warnings->len; i++)
     iv_json_writer_string (w, t->warnings->pdata[i]);
   iv_json_writer_end_array (w);
+  iv_json_writer_key (w, "open_names");
+  iv_json_writer_begin_array (w);
+  for (guint i = 0; t->open_names && i < t->open_names->len; i++)
+    iv_json_writer_string (w, iv_trace_string (t, g_array_index (t->open_names, guint32, i)));
+  iv_json_writer_end_array (w);
   iv_json_writer_key (w, "process_list");
   iv_json_writer_begin_array (w);
   for (guint i = 0; i < t->processes->len; i++)

@@ -23,6 +23,7 @@ typedef struct
 typedef enum
 {
   F_NONE, F_PH, F_NAME, F_CAT, F_TS, F_DUR, F_PID, F_TID, F_ID, F_ID2, F_BP, F_S, F_ARGS,
+  F_BIND_ID, F_FLOW_IN, F_FLOW_OUT, /* flow events v2, on the slices they bind */
 } Field;
 
 typedef struct
@@ -42,8 +43,9 @@ typedef struct
   /* the event being read */
   char ph;
   char name[TEXT_MAX], cat[TEXT_MAX], pid[64], tid[64], id[96], s_scope;
+  char bind_id[96];
   gsize name_len, cat_len;
-  gboolean has_ts, has_dur, bp_e;
+  gboolean has_ts, has_dur, bp_e, flow_in, flow_out;
   gint64 ts_ns, dur_ns;
   guint64 args_off, args_end;
   SmallArg args[MAX_SMALL_ARGS];
@@ -220,6 +222,22 @@ dispatch (Parser *p)
         IvRawSlice s = { p->ts_ns, dur, p->args_off, args_len, name, cat,
                          _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD) };
         _iv_trace_builder_add (b, b->slices, &s);
+        /* flow events v2: the slice itself leaves (flow_out) or receives (flow_in) the
+         * flow named by bind_id; as a v1 flow start or an enclosing-slice end at its start */
+        if (p->bind_id[0] && (p->flow_out || p->flow_in))
+          {
+            guint32 key = intern_key (b, "\x1fv2", "", p->bind_id);
+            if (p->flow_out)
+              {
+                IvRawFlow f = { p->ts_ns, s.track, key, name, cat, 's', FALSE, b->seq++ };
+                _iv_trace_builder_add (b, b->flows, &f);
+              }
+            if (p->flow_in)
+              {
+                IvRawFlow f = { p->ts_ns, s.track, key, name, cat, 'f', TRUE, b->seq++ };
+                _iv_trace_builder_add (b, b->flows, &f);
+              }
+          }
         break;
       }
     case 'B':
@@ -245,14 +263,20 @@ dispatch (Parser *p)
       }
     case 'C':
       {
-        guint track = _iv_trace_builder_track (b, p->pid, p->name, IV_TRACK_COUNTER);
+        /* a counter is its name and id (two "memory" counters of ids 1 and 2 are two);
+         * each series reads "name · key" */
+        g_autofree char *counter = p->id[0] ? g_strdup_printf ("%s (id %s)", p->name, p->id) : g_strdup (p->name);
+        guint track = _iv_trace_builder_track (b, p->pid, counter, IV_TRACK_COUNTER);
         for (guint i = 0; i < p->n_args; i++)
           if (p->args[i].is_number)
             {
-              IvRawSample s = { p->ts_ns, _iv_trace_builder_series (b, track, p->args[i].key),
+              g_autofree char *label = g_strdup_printf ("%s · %s", counter, p->args[i].key);
+              IvRawSample s = { p->ts_ns, _iv_trace_builder_series (b, track, label),
                                 g_ascii_strtod (p->args[i].text, NULL) };
               _iv_trace_builder_add (b, b->samples, &s);
             }
+          else
+            b->text_counter_values++;
         break;
       }
     case 'b':
@@ -292,7 +316,8 @@ reset_event (Parser *p)
   g_strlcpy (p->pid, "0", sizeof p->pid);
   g_strlcpy (p->tid, "0", sizeof p->tid);
   p->s_scope = 0;
-  p->has_ts = p->has_dur = p->bp_e = FALSE;
+  p->has_ts = p->has_dur = p->bp_e = p->flow_in = p->flow_out = FALSE;
+  p->bind_id[0] = '\0';
   p->args_off = p->args_end = 0;
   p->n_args = 0;
 }
@@ -322,6 +347,13 @@ field_of (const unsigned char *k, size_t len)
     case 4:
       if (memcmp (k, "name", 4) == 0) return F_NAME;
       if (memcmp (k, "args", 4) == 0) return F_ARGS;
+      return F_NONE;
+    case 7:
+      if (memcmp (k, "bind_id", 7) == 0) return F_BIND_ID;
+      if (memcmp (k, "flow_in", 7) == 0) return F_FLOW_IN;
+      return F_NONE;
+    case 8:
+      if (memcmp (k, "flow_out", 8) == 0) return F_FLOW_OUT;
       return F_NONE;
     default:
       return F_NONE;
@@ -377,6 +409,15 @@ scalar (Parser *p, const char *v, size_t len, gboolean is_number)
         case F_S:
           p->s_scope = len ? v[0] : 0;
           break;
+        case F_BIND_ID:
+          copy_text (p->bind_id, sizeof p->bind_id, v, len, NULL);
+          break;
+        case F_FLOW_IN:
+          p->flow_in = len == 4 && memcmp (v, "true", 4) == 0;
+          break;
+        case F_FLOW_OUT:
+          p->flow_out = len == 4 && memcmp (v, "true", 4) == 0;
+          break;
         case F_NONE:
         case F_ID2:
         case F_ARGS:
@@ -411,7 +452,8 @@ static int
 on_bool (void *ctx, int v)
 {
   Parser *p = ctx;
-  if (p->ev_level == 2 && p->field == F_ARGS && p->n_args < MAX_SMALL_ARGS)
+  if ((p->ev_level == 2 && p->field == F_ARGS && p->n_args < MAX_SMALL_ARGS)
+      || (p->ev_level == 1 && (p->field == F_FLOW_IN || p->field == F_FLOW_OUT)))
     scalar (p, v ? "true" : "false", v ? 4 : 5, FALSE);
   return 1;
 }

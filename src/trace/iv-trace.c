@@ -117,6 +117,7 @@ _iv_trace_builder_new (const char *path, IvTraceFormat format)
 
   /* a pipelined file's lanes are its events as written, never adjusted */
   b->overlap_tolerance_ns = format == IV_TRACE_PIPELINED ? 0 : iv_trace_get_overlap_tolerance ();
+  t->open_names = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   t->format = format;
   t->path = g_strdup (path);
@@ -291,6 +292,12 @@ match_edges (IvTraceBuilder *b, IvGrowArray *edges, gboolean async, gint64 end_n
             {
               IvRawEdge *o = &g_array_index (stack, IvRawEdge, stack->len - 1);
               IvRawSlice s = { o->ts_ns, MAX (end_ns - o->ts_ns, 0), o->args_off, o->args_len, o->name, o->cat, o->track };
+              /* what was left open, by name (--stats --json's open_names) */
+              gboolean seen = FALSE;
+              for (guint k = 0; k < b->trace->open_names->len && !seen && k < 1000; k++)
+                seen = g_array_index (b->trace->open_names, guint32, k) == o->name;
+              if (!seen && b->trace->open_names->len < 1000)
+                g_array_append_val (b->trace->open_names, o->name);
               if (!_iv_trace_builder_add (b, b->slices, &s))
                 return;
               g_array_set_size (stack, stack->len - 1);
@@ -1141,6 +1148,9 @@ warn_skipped (IvTraceBuilder *b)
     _iv_trace_warn (t, "%" G_GUINT64_FORMAT " events with an unknown phase skipped", b->unknown_phase);
   if (b->no_ts)
     _iv_trace_warn (t, "%" G_GUINT64_FORMAT " events without a usable timestamp (missing, or beyond ±146 years) skipped", b->no_ts);
+  if (b->text_counter_values)
+    _iv_trace_warn (t, "%" G_GUINT64_FORMAT " counter values that are not numbers (text) were not drawn",
+                    b->text_counter_values);
 }
 
 IvTrace *
@@ -1223,6 +1233,7 @@ iv_trace_free (IvTrace *t)
   g_free (t->sample_value);
   g_array_unref (t->flows);
   g_ptr_array_unref (t->warnings);
+  g_clear_pointer (&t->open_names, g_array_unref);
   g_array_unref (t->candidates);
   g_free (t);
 }

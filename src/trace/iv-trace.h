@@ -150,6 +150,7 @@ typedef struct
   GPtrArray *warnings;     /* char*, one sentence each */
   gboolean truncated;
   guint64 n_clamped;       /* children ended within the overlap tolerance of their parent */
+  GArray *open_names;      /* guint32 names of B/b events never closed, each once, in order seen */
 
   /* pipelined timelines */
   GArray *candidates;      /* IvCandidate */
