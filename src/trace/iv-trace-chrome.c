@@ -176,6 +176,41 @@ intern_key (IvTraceBuilder *b, const char *a, const char *c, const char *d)
   return iv_intern_add (b->trace->strings, key, -1);
 }
 
+/* An async event's track: its name's, unless a span of the same category and id is open
+ * (in file order) — then that span's, so nested async slices nest under their parent
+ * instead of each going to a track of its own name. */
+typedef struct
+{
+  guint track, depth;
+} AsyncOpen;
+
+static guint
+async_track (Parser *p)
+{
+  IvTraceBuilder *b = p->b;
+  g_autofree char *key = g_strdup_printf ("%s\x1f%s\x1f%s", p->pid, p->cat, p->id);
+  AsyncOpen *open = g_hash_table_lookup (b->async_open, key);
+  guint track;
+
+  if (open && open->depth > 0)
+    {
+      track = open->track;
+      if (p->ph == 'b')
+        open->depth++;
+      else if (p->ph == 'e' && --open->depth == 0)
+        g_hash_table_remove (b->async_open, key);
+      return track;
+    }
+  track = _iv_trace_builder_track (b, p->pid, p->name, IV_TRACK_ASYNC);
+  if (p->ph == 'b' && p->id[0])
+    {
+      AsyncOpen *fresh = g_new (AsyncOpen, 1);
+      fresh->track = track, fresh->depth = 1;
+      g_hash_table_replace (b->async_open, g_steal_pointer (&key), fresh);
+    }
+  return track;
+}
+
 static void
 dispatch (Parser *p)
 {
@@ -284,8 +319,7 @@ dispatch (Parser *p)
     case 'e':
       {
         IvRawEdge e = { p->ts_ns, b->seq++, p->args_off, args_len, name, cat,
-                        _iv_trace_builder_track (b, p->pid, p->name, IV_TRACK_ASYNC),
-                        intern_key (b, p->cat, p->name, p->id), p->ph };
+                        async_track (p), intern_key (b, p->cat, p->name, p->id), p->ph };
         _iv_trace_builder_add (b, b->async_edges, &e);
         break;
       }

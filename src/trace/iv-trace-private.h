@@ -88,6 +88,7 @@ typedef struct
   guint64 unknown_phase;
   gint64 overlap_tolerance_ns; /* read once per load: iv_trace_set_overlap_tolerance () */
   guint64 text_counter_values; /* counter args that are not numbers: reported, not drawn */
+  GHashTable *async_open;     /* "pid\x1fcat\x1fid" → open async spans (track, depth), in file order */
 } IvTraceBuilder;
 
 IvTraceBuilder *_iv_trace_builder_new        (const char     *path,

@@ -118,6 +118,7 @@ _iv_trace_builder_new (const char *path, IvTraceFormat format)
   /* a pipelined file's lanes are its events as written, never adjusted */
   b->overlap_tolerance_ns = format == IV_TRACE_PIPELINED ? 0 : iv_trace_get_overlap_tolerance ();
   t->open_names = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->async_open = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
   t->format = format;
   t->path = g_strdup (path);
@@ -152,6 +153,7 @@ _iv_trace_builder_free (IvTraceBuilder *b)
   g_hash_table_unref (b->process_index);
   g_hash_table_unref (b->track_index);
   g_hash_table_unref (b->series_index);
+  g_clear_pointer (&b->async_open, g_hash_table_unref);
   _iv_grow_array_free (b->slices);
   _iv_grow_array_free (b->edges);
   _iv_grow_array_free (b->async_edges);
