@@ -1105,6 +1105,19 @@ test_pipelined_render (void)
     g_assert_cmpuint (notches, >, 3);
     g_assert_cmpuint (filled, >, 3);
   }
+  /* one colour per event name: the All Events timeline gives each slice the colour its
+   * name has in this figure (wait_for_io, compute on stream 0, the I/O events' grey) */
+  {
+    IvTimelineFigure tf = { t, 0, 0, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
+    g_assert_cmphex (rgb24 (iv_timeline_slice_color (&tf, find_slice (t, "wait_for_io"), IV_THEME_LIGHT)), ==,
+                     rgb24 (wait));
+    g_assert_cmphex (rgb24 (iv_timeline_slice_color (&tf, find_slice (t, "hdf5_read"), IV_THEME_LIGHT)), ==,
+                     rgb24 (io));
+    g_assert_cmphex (rgb24 (iv_timeline_slice_color (&tf, find_slice (t, "compute"), IV_THEME_LIGHT)), ==, 0x2E8B57);
+    g_assert_cmpfloat (color_distance (tl_pixel (s, iv_pipelined_x (&fig, &L, MS (120)),
+                                                 L.lane_y[IV_LANE_GPU0] + L.lane_h * 0.25),
+                                       iv_color_from_rgb (0x2E8B57, 1)), <, 6);
+  }
   /* the breakdown: Triangular Solve (75 %) first from the left in its blue */
   g_assert_cmpfloat (L.bd_w, >, 0);
   g_assert_cmpfloat (color_distance (tl_pixel (s, L.bd_x + L.bd_w * 0.3, L.bd_y + L.bd_h * (1 - 0.2 / 0.72)),

@@ -32,17 +32,34 @@ iv_palette_color (IvTheme theme, guint index)
   return iv_color_from_rgb (rgb, 1.0);
 }
 
-/* Names whose colour the pipelined I/O reference figure fixes (Okabe–Ito slots): they keep
- * it in every view — the pipelined figure, the timeline, the charts. */
-static const struct { const char *name; guint slot; } fixed_slots[] = {
-  { "compute", 0 },
-  { "I/O", 1 },
-  { "hdf5_read", 1 },
-  { "wait_for_io", 3 },
-  { "trsm_host", 4 },
-  { "gpu_buffer_wait", 5 },
-  { "await_dispatch", 6 },
+/* The reference script's colours (pipelined_timeline_reference.py), by event name. */
+static const struct { const char *name; guint index; } fixed_names[] = {
+  { "wait_for_io", 0 },
+  { "await_dispatch", 1 },
+  { "trsm_host", 2 },
+  { "hdf5_read", 3 },
+  { "gpu_buffer_wait", 3 },
+  { "hdf5_io", 3 },
+  { "compute", 4 },
 };
+static const guint32 fixed_rgb[IV_FIXED_COLORS] = { 0xD35400, 0xE67E22, 0x5B2C6F, 0xB8B8B8, 0x2E8B57 };
+
+guint
+iv_color_slot_for (const char *name)
+{
+  for (guint i = 0; name && i < G_N_ELEMENTS (fixed_names); i++)
+    if (strcmp (fixed_names[i].name, name) == 0)
+      return IV_PALETTE_SIZE + fixed_names[i].index;
+  return iv_palette_index_for (name);
+}
+
+IvColor
+iv_color_slot_color (IvTheme theme, guint slot)
+{
+  if (slot >= IV_PALETTE_SIZE && slot < IV_COLOR_SLOTS)
+    return iv_color_from_rgb (fixed_rgb[slot - IV_PALETTE_SIZE], 1.0);
+  return iv_palette_color (theme, slot);
+}
 
 guint
 iv_palette_index_for (const char *name)
@@ -51,9 +68,6 @@ iv_palette_index_for (const char *name)
    * unspecified value. */
   guint32 h = 2166136261u;
 
-  for (guint i = 0; name && i < G_N_ELEMENTS (fixed_slots); i++)
-    if (strcmp (fixed_slots[i].name, name) == 0)
-      return fixed_slots[i].slot;
   for (const guchar *p = (const guchar *) (name ? name : ""); *p; p++)
     {
       h ^= *p;

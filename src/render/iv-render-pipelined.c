@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "iv-palette.h"
 #include "iv-scale.h"
 #include "iv-text.h"
 
@@ -22,6 +23,28 @@
 #define ZIGZAG_MAX_MS 14.0
 
 static const IvColor black = { 0, 0, 0, 1 };
+
+/* The reference's colours: by name on the main lane (the palette's fixed colours, which
+ * the All Events timeline uses too), grey I/O, green compute — a lighter green on stream 1. */
+static IvColor
+bar_color (const IvPipelineBar *b)
+{
+  switch (b->lane)
+    {
+    case IV_LANE_MAIN:
+      /* a main event the reference does not name is drawn as await_dispatch */
+      return iv_color_slot_color (IV_THEME_LIGHT, iv_color_slot_for (
+          g_str_equal (b->name, "wait_for_io") || g_str_equal (b->name, "trsm_host") ? b->name : "await_dispatch"));
+    case IV_LANE_IO:
+      return iv_color_slot_color (IV_THEME_LIGHT, iv_color_slot_for ("hdf5_io"));
+    case IV_LANE_GPU1:
+      return iv_color_from_rgb (0x3DA56A, 1);
+    case IV_LANE_GPU0:
+    case IV_N_LANES:
+    default:
+      return iv_color_slot_color (IV_THEME_LIGHT, iv_color_slot_for ("compute"));
+    }
+}
 static const IvColor white = { 1, 1, 1, 1 };
 
 static double
@@ -153,9 +176,8 @@ bar_path (cairo_t *cr, double x0, double x1, double y0, double y1, gboolean cut0
 }
 
 static void
-swatch (cairo_t *cr, double x, double y, guint32 rgb)
+swatch (cairo_t *cr, double x, double y, IvColor c)
 {
-  IvColor c = iv_color_from_rgb (rgb, 1);
   cairo_rectangle (cr, x, y - 6, 16, 12);
   iv_color_set_source (cr, &c);
   cairo_fill_preserve (cr);
@@ -212,7 +234,7 @@ draw_bars (cairo_t *cr, IvText *text, const IvPipelinedFigure *fig, const IvPipe
   for (guint i = 0; i < p->bars->len; i++)
     {
       const IvPipelineBar *b = &g_array_index (p->bars, IvPipelineBar, i);
-      IvColor fill = iv_color_from_rgb (iv_pipeline_bar_rgb (b), 1);
+      IvColor fill = bar_color (b);
       double x0, x1, y0 = L->lane_y[b->lane], y1 = y0 + L->lane_h;
       if (!L->shown[b->lane])
         continue;
@@ -263,7 +285,7 @@ draw_legend (cairo_t *cr, IvText *text, const IvPipelinedFigure *fig, const IvPi
     {
       const IvPipelineKey *k = &g_array_index (p->legend, IvPipelineKey, i);
       double w, th;
-      swatch (cr, x, y, k->rgb);
+      swatch (cr, x, y, iv_color_slot_color (IV_THEME_LIGHT, iv_color_slot_for (k->name)));
       iv_text_measure (text, k->label, 0.85, FALSE, 0, &w, &th);
       iv_text_show (text, cr, k->label, x + 22, y, 0, 0.5, 0.85, FALSE, 0, &colors->foreground);
       x += 22 + w + 18;
@@ -352,7 +374,7 @@ draw_breakdown (cairo_t *cr, IvText *text, const IvPipelinedFigure *fig, const I
     for (guint i = 0; i < segs->len; i++, ly += row)
       {
         const IvBreakdownSegment *s = &g_array_index (segs, IvBreakdownSegment, i);
-        swatch (cr, lx, ly, s->rgb);
+        swatch (cr, lx, ly, iv_color_from_rgb (s->rgb, 1));
         iv_text_show (text, cr, s->label, lx + 22, ly, 0, 0.5, 0.85, FALSE, 0, &colors->foreground);
       }
   }

@@ -180,7 +180,7 @@ iv_timeline_slice_color (const IvTimelineFigure *fig, gsize slice, IvTheme theme
 {
   const char *key = iv_trace_string (fig->trace, fig->color_by_category ? fig->trace->cat[slice]
                                                                         : fig->trace->name[slice]);
-  return iv_palette_color (theme, iv_palette_index_for (key ? key : "") % IV_PALETTE_SIZE);
+  return iv_color_slot_color (theme, iv_color_slot_for (key ? key : ""));
 }
 
 /* The palette slot of a slice's name (or category), remembered per string for the frame:
@@ -202,7 +202,7 @@ palette_slot (const IvTimelineFigure *fig, GByteArray **slots, gsize slice)
   if ((*slots)->data[id] == 0xff)
     {
       key = iv_trace_string (fig->trace, id);
-      (*slots)->data[id] = (guint8) (iv_palette_index_for (key ? key : "") % IV_PALETTE_SIZE);
+      (*slots)->data[id] = (guint8) iv_color_slot_for (key ? key : "");
     }
   return (*slots)->data[id];
 }
@@ -327,9 +327,9 @@ typedef struct
   IvTimelineLayout L;
   IvText text;
   GArray *items;                            /* IvLodItem, one row's at a time */
-  GByteArray *buckets;                      /* per item: palette slot, + IV_PALETTE_SIZE when merged */
+  GByteArray *buckets;                      /* per item: colour slot, + IV_COLOR_SLOTS when merged */
   GByteArray *slots;                        /* palette slot per string id, see palette_slot */
-  guint32 bucket_argb[2 * IV_PALETTE_SIZE]; /* premultiplied, per bucket */
+  guint32 bucket_argb[2 * IV_COLOR_SLOTS]; /* premultiplied, per bucket */
   RowRaster raster;                         /* .line NULL on vector targets */
 } Frame;
 
@@ -342,11 +342,11 @@ frame_init (Frame *f, cairo_t *cr, const IvTimelineFigure *fig, const IvRenderOp
   f->buckets = g_byte_array_new ();
   iv_timeline_layout (fig, width, height, &f->L);
   row_raster_init (&f->raster, cr, &f->L);
-  for (guint b = 0; b < 2 * IV_PALETTE_SIZE; b++)
+  for (guint b = 0; b < 2 * IV_COLOR_SLOTS; b++)
     {
-      IvColor fill = iv_palette_color (options->theme, b % IV_PALETTE_SIZE);
+      IvColor fill = iv_color_slot_color (options->theme, b % IV_COLOR_SLOTS);
       /* A merged run is the colour of its first slice, lighter: many things here. */
-      if (b >= IV_PALETTE_SIZE)
+      if (b >= IV_COLOR_SLOTS)
         fill.a = 0.55;
       f->bucket_argb[b] = premultiplied (&fill);
     }
@@ -413,7 +413,7 @@ bucket_items (Frame *f)
     {
       const IvLodItem *it = &g_array_index (f->items, IvLodItem, i);
       f->buckets->data[i] = (guint8) (palette_slot (f->fig, &f->slots, it->slice)
-                                      + (it->count > 1 ? IV_PALETTE_SIZE : 0));
+                                      + (it->count > 1 ? IV_COLOR_SLOTS : 0));
       present |= 1u << f->buckets->data[i];
     }
   return present;
@@ -427,7 +427,7 @@ fill_row_vector (Frame *f, guint present, double y)
   cairo_t *cr = f->cr;
   const IvTimelineLayout *L = &f->L;
 
-  for (guint b = 0; b < 2 * IV_PALETTE_SIZE; b++)
+  for (guint b = 0; b < 2 * IV_COLOR_SLOTS; b++)
     {
       gboolean any = FALSE;
       double run_x0 = 0, run_x1 = -1; /* narrow boxes that touch, drawn as one */
@@ -468,8 +468,8 @@ fill_row_vector (Frame *f, guint present, double y)
         cairo_rectangle (cr, run_x0, y + 1, run_x1 - run_x0, ROW_H - 2);
       if (!any)
         continue;
-      fill = iv_palette_color (f->options->theme, b % IV_PALETTE_SIZE);
-      if (b >= IV_PALETTE_SIZE)
+      fill = iv_color_slot_color (f->options->theme, b % IV_COLOR_SLOTS);
+      if (b >= IV_COLOR_SLOTS)
         fill.a = 0.55;
       /* Whole-pixel rectangles need no antialiasing, and a zoomed-out row of them fills
        * several times faster without it. */

@@ -39,25 +39,6 @@ iv_lane_key (IvLane lane)
   return keys[lane];
 }
 
-guint32
-iv_pipeline_bar_rgb (const IvPipelineBar *b)
-{
-  switch (b->lane)
-    {
-    case IV_LANE_MAIN:
-      if (g_strcmp0 (b->name, "wait_for_io") == 0)
-        return 0xD35400;
-      if (g_strcmp0 (b->name, "trsm_host") == 0)
-        return 0x5B2C6F;
-      return 0xE67E22; /* await_dispatch, and the reference's default */
-    case IV_LANE_IO: return 0xB8B8B8;
-    case IV_LANE_GPU0: return 0x2E8B57;
-    case IV_LANE_GPU1: return 0x3DA56A;
-    case IV_N_LANES: break;
-    }
-  return 0xB8B8B8;
-}
-
 void
 iv_pipeline_plot_free (IvPipelinePlot *plot)
 {
@@ -258,9 +239,9 @@ window_bounds (const GArray *bars, gint64 x, gint64 *t0, gint64 *t1)
 }
 
 static void
-add_key (GArray *legend, const char *label, guint32 rgb)
+add_key (GArray *legend, const char *label, const char *name)
 {
-  IvPipelineKey k = { label, rgb };
+  IvPipelineKey k = { label, name };
   g_array_append_val (legend, k);
 }
 
@@ -302,13 +283,13 @@ finish (IvPipelinePlot *plot, GArray *all, gint64 x)
   if (plot->legacy)
     return;
   if (seen_trsm)
-    add_key (plot->legend, _("TRSM (host)"), 0x5B2C6F);
+    add_key (plot->legend, _("TRSM (host)"), "trsm_host");
   if (seen_wait)
-    add_key (plot->legend, _("Wait for prefetch"), 0xD35400);
+    add_key (plot->legend, _("Wait for prefetch"), "wait_for_io");
   if (seen_dispatch)
-    add_key (plot->legend, _("Ready → launch"), 0xE67E22);
-  add_key (plot->legend, _("HDF5 read"), 0xB8B8B8);
-  add_key (plot->legend, _("GPU compute"), 0x2E8B57);
+    add_key (plot->legend, _("Ready → launch"), "await_dispatch");
+  add_key (plot->legend, _("HDF5 read"), "hdf5_io");
+  add_key (plot->legend, _("GPU compute"), "compute");
 }
 
 static gboolean

@@ -53,11 +53,11 @@ typedef struct
   gboolean labelled;        /* carries its bare candidate number */
 } IvPipelineBar;
 
-/* A legend entry: the reference's wording and colour. */
+/* A legend entry: the reference's wording, and the event name whose colour it shows. */
 typedef struct
 {
   const char *label;
-  guint32 rgb;
+  const char *name;
 } IvPipelineKey;
 
 typedef struct
@@ -86,8 +86,6 @@ const char     *iv_lane_name               (IvLane          lane,
                                             gboolean        legacy);
 /* The reference's key for @lane in JSON: main, io, gpu0, gpu1. */
 const char     *iv_lane_key                (IvLane          lane);
-/* The reference's colour of a bar: by name on the main lane, by lane otherwise. */
-guint32         iv_pipeline_bar_rgb        (const IvPipelineBar *bar);
 
 /* A segment of the GPU runtime breakdown: the families merged as the reference merges
  * them — Preprocess (the h2d/cast/scale families, `add_identity`, every family it does not
