@@ -497,7 +497,7 @@ label_row (Frame *f, double y)
       x1 = MIN (iv_timeline_x (L, it->end_ns), L->plot_x + L->plot_w + 1);
       if (x1 - x0 < 28)
         continue;
-      fill = iv_palette_color (f->options->theme, palette_slot (f->fig, &f->slots, it->slice));
+      fill = iv_color_slot_color (f->options->theme, palette_slot (f->fig, &f->slots, it->slice));
       ink = iv_color_ink_for (&fill);
       iv_text_show (&f->text, f->cr, iv_trace_string (f->t, f->t->name[it->slice]), x0 + 3, y + ROW_H / 2,
                     0, 0.5, 0.8, FALSE, x1 - x0 - 6, &ink);
