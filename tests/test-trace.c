@@ -496,13 +496,15 @@ test_gpu_analysis (void)
 static void
 test_pipelined (void)
 {
-  /* Candidate 3: I/O [10, 45.2) ms; GPU compute of candidate 2 [0, 30) ms on buffer 0 and of
-   * candidate 3 [49.3, 129.3) ms on buffer 1. I/O under GPU: [10, 30) = 20 ms; exposed 15.2 ms. */
+  /* Candidate 3 waits for a free buffer [10, 20) ms, then reads [20, 45.2): its I/O, as the
+   * reference draws it, is [20, 45.2). GPU compute of candidate 2 [0, 30) ms on buffer 0
+   * and of candidate 3 [49.3, 129.3) ms on buffer 1. I/O under GPU: [20, 30) = 10 ms;
+   * exposed 15.2 ms. */
   g_autoptr (IvTrace) t = load_text ("pipe.json",
       "{\"format\": \"pipelined_timeline_v2\", \"timeline_record_from\": 2, \"events\": ["
       "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 0, \"dur_ms\": 30, \"candidate\": 2},"
-      "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 10.0, \"dur_ms\": 20.0, \"candidate\": 3},"
-      "{\"lane\": \"io\", \"name\": \"gpu_buffer_wait\", \"start_ms\": 30.0, \"dur_ms\": 15.2, \"candidate\": 3},"
+      "{\"lane\": \"io\", \"name\": \"gpu_buffer_wait\", \"start_ms\": 10.0, \"dur_ms\": 10.0, \"candidate\": 3},"
+      "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 20.0, \"dur_ms\": 25.2, \"candidate\": 3},"
       "{\"lane\": \"main\", \"name\": \"wait_for_io\", \"start_ms\": 45.1, \"dur_ms\": 4.0, \"candidate\": 3},"
       "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 49.3, \"dur_ms\": 80.0, \"candidate\": 3, \"buffer\": 1}]}");
   IvCandidate *c3 = NULL;
@@ -521,9 +523,9 @@ test_pipelined (void)
     if (g_array_index (t->candidates, IvCandidate, i).id == 3)
       c3 = &g_array_index (t->candidates, IvCandidate, i);
   g_assert_nonnull (c3);
-  g_assert_cmpint (c3->io_start_ns, ==, 10000000);
+  g_assert_cmpint (c3->io_start_ns, ==, 20000000);
   g_assert_cmpint (c3->io_end_ns, ==, 45200000);
-  g_assert_cmpint (c3->io_hidden_ns, ==, 20000000);
+  g_assert_cmpint (c3->io_hidden_ns, ==, 10000000);
   g_assert_cmpint (c3->io_exposed_ns, ==, 15200000);
   g_assert_cmpint (c3->buffer, ==, 1);
   g_assert_cmpstr (iv_trace_string (t, t->cat[find_slice (t, "hdf5_read")]), ==, "candidate 3");

@@ -41,6 +41,12 @@ member_int (JsonObject *o, const char *key, gint64 fallback)
   return iv_json_int (o, key, &v) ? v : fallback;
 }
 
+/* A candidate's buffer waits and reads, kept apart until the I/O span is decided. */
+typedef struct
+{
+  gint64 wait_start, wait_end, read_start, read_end;
+} IoParts;
+
 static gint64
 ms_to_ns (double ms)
 {
@@ -54,6 +60,7 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
   IvTrace *t = b->trace;
   g_autoptr (JsonNode) doc = NULL;
   g_autoptr (GArray) gpu = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (GArray) io_parts = g_array_new (FALSE, FALSE, sizeof (IoParts)); /* per candidate */
   g_autoptr (GHashTable) cands = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   JsonObject *root;
   JsonArray *events;
@@ -156,15 +163,20 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
           if (!index)
             {
               IvCandidate fresh = { cand, -1, -1, -1, -1, 0, 0, (gint) buffer };
+              IoParts none = { G_MAXINT64, G_MININT64, G_MAXINT64, G_MININT64 };
               g_array_append_val (t->candidates, fresh);
+              g_array_append_val (io_parts, none);
               index = t->candidates->len;
               g_hash_table_insert (cands, g_memdup2 (&cand, sizeof cand), GUINT_TO_POINTER (index));
             }
           c = &g_array_index (t->candidates, IvCandidate, index - 1);
           if (g_str_equal (lane, "io"))
             {
-              c->io_start_ns = c->io_start_ns < 0 ? start : MIN (c->io_start_ns, start);
-              c->io_end_ns = MAX (c->io_end_ns, start + dur);
+              IoParts *io = &g_array_index (io_parts, IoParts, index - 1);
+              if (g_str_equal (ev_name, "gpu_buffer_wait"))
+                io->wait_start = MIN (io->wait_start, start), io->wait_end = MAX (io->wait_end, start + dur);
+              else if (g_str_equal (ev_name, "hdf5_read"))
+                io->read_start = MIN (io->read_start, start), io->read_end = MAX (io->read_end, start + dur);
             }
           else if (g_str_equal (lane, "gpu"))
             {
@@ -177,14 +189,20 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
         iv_intervals_add (gpu, start, start + dur);
     }
 
-  /* I/O hidden behind GPU compute: the part of each candidate's merged I/O span during
-   * which some GPU stream was busy. */
+  /* Each candidate's I/O as the reference figure draws it: from the end of its buffer
+   * wait to the end of its reads (the reads, or the waits, alone when only those exist);
+   * then the part of it during which some GPU stream was busy. */
   iv_intervals_merge (gpu);
   for (guint k = 0; k < t->candidates->len; k++)
     {
       IvCandidate *c = &g_array_index (t->candidates, IvCandidate, k);
-      if (c->io_start_ns < 0)
+      const IoParts *io = &g_array_index (io_parts, IoParts, k);
+      gboolean waits = io->wait_end > G_MININT64, reads = io->read_end > G_MININT64;
+      gint64 lo = waits && reads ? io->wait_end : reads ? io->read_start : io->wait_start;
+      gint64 hi = reads ? io->read_end : io->wait_end;
+      if (!(waits || reads) || hi <= lo)
         continue;
+      c->io_start_ns = lo, c->io_end_ns = hi;
       c->io_hidden_ns = iv_intervals_covered (gpu, c->io_start_ns, c->io_end_ns);
       c->io_exposed_ns = c->io_end_ns - c->io_start_ns - c->io_hidden_ns;
     }
