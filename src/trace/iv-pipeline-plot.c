@@ -95,12 +95,6 @@ is_gpu (IvLane lane)
   return lane == IV_LANE_GPU0 || lane == IV_LANE_GPU1;
 }
 
-static gint64
-end_of (const IvPipelineBar *b)
-{
-  return b->end_ns;
-}
-
 /* Per candidate of the I/O range: its buffer waits' and reads' extents. */
 typedef struct
 {
@@ -196,7 +190,7 @@ build_bars (const IvTrace *t, gint64 x, GArray *bars)
         {
           const IvPipelineBar *mb = &g_array_index (main_bars, IvPipelineBar, m);
           covered = mb->candidate == c && mb->start_ns <= io_end + COVER_EPS_NS
-                    && end_of (mb) >= gstart - COVER_EPS_NS;
+                    && mb->end_ns >= gstart - COVER_EPS_NS;
         }
       if (!covered)
         {

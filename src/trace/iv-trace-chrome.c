@@ -188,8 +188,12 @@ static guint
 async_track (Parser *p)
 {
   IvTraceBuilder *b = p->b;
-  g_autofree char *key = g_strdup_printf ("%s\x1f%s\x1f%s", p->pid, p->cat, p->id);
-  AsyncOpen *open = g_hash_table_lookup (b->async_open, key);
+  /* on the stack: this runs for every async event */
+  char key[64 + TEXT_MAX + 96 + 2];
+  AsyncOpen *open;
+
+  g_snprintf (key, sizeof key, "%s\x1f%s\x1f%s", p->pid, p->cat, p->id);
+  open = g_hash_table_lookup (b->async_open, key);
   guint track;
 
   if (open && open->depth > 0)
@@ -206,7 +210,7 @@ async_track (Parser *p)
     {
       AsyncOpen *fresh = g_new (AsyncOpen, 1);
       fresh->track = track, fresh->depth = 1;
-      g_hash_table_replace (b->async_open, g_steal_pointer (&key), fresh);
+      g_hash_table_replace (b->async_open, g_strdup (key), fresh);
     }
   return track;
 }
