@@ -260,7 +260,7 @@ dispatch (Parser *p)
         gint64 dur = p->has_dur ? CLAMP (p->dur_ns, 0, IV_TRACE_TIME_MAX - p->ts_ns) : 0;
         IvRawSlice s = { p->ts_ns, dur, p->args_off, args_len, name, cat,
                          _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD) };
-        _iv_trace_builder_add (b, b->slices, &s);
+        _iv_trace_builder_add_slice (b, &s);
         /* flow events v2: the slice itself leaves (flow_out) or receives (flow_in) the
          * flow named by bind_id; as a v1 flow start or an enclosing-slice end at its start */
         if (p->bind_id[0] && (p->flow_out || p->flow_in))

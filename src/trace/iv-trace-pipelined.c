@@ -148,7 +148,7 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
       s = (IvRawSlice) { start, dur, 0, 0, iv_intern_add (t->strings, ev_name, -1),
                          iv_intern_add (t->strings, cat, -1),
                          _iv_trace_builder_track (b, "pipeline", tid, IV_TRACK_LANE) };
-      if (!_iv_trace_builder_add (b, b->slices, &s))
+      if (!_iv_trace_builder_add_slice (b, &s))
         {
           _iv_trace_set_oom_error (b, i, error);
           return FALSE;

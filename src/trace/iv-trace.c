@@ -13,6 +13,7 @@
 #include <malloc.h>
 #endif
 
+#include "iv-big-alloc.h"
 #include "iv-input.h"
 #include "iv-sniff.h"
 #include "iv-trace-private.h"
@@ -33,7 +34,7 @@ _iv_grow_array_free (IvGrowArray *a)
 {
   if (!a)
     return;
-  g_free (a->data);
+  iv_big_free (a->data);
   g_free (a);
 }
 
@@ -50,7 +51,7 @@ _iv_grow_array_reserve (IvGrowArray *a, gsize n)
   /* Grow by half again: less slack than doubling when the next step is what fails. */
   cap = MAX (n, (gsize) a->capacity + a->capacity / 2 + 64);
   cap = MIN (cap, (gsize) G_MAXUINT / 2);
-  grown = g_try_realloc_n (a->data, cap, a->item_size);
+  grown = iv_big_realloc (a->data, cap * a->item_size);
   if (!grown)
     return FALSE;
   a->data = grown;
@@ -69,6 +70,74 @@ _iv_grow_array_append (IvGrowArray *a, const void *item)
 }
 
 /* ---------- builder ---------- */
+
+/* Grows every slice column to hold @want (at least) slices; FALSE when the memory cannot
+ * be had (columns already grown keep their new size: the next attempt reuses it). */
+static gboolean
+reserve_slices (IvSliceColumns *c, gsize want)
+{
+  gsize cap;
+
+  if (want <= c->capacity)
+    return TRUE;
+  if (want > IV_SLICES_MAX)
+    return FALSE;
+  cap = MIN (MAX (want, c->capacity + c->capacity / 2 + 1024), (gsize) IV_SLICES_MAX);
+#define GROW(col)                                                        \
+  do {                                                                   \
+    gpointer grown = iv_big_realloc (c->col, cap * sizeof *c->col);      \
+    if (!grown)                                                          \
+      return FALSE;                                                      \
+    c->col = grown;                                                      \
+  } while (0)
+  GROW (start_ns);
+  GROW (dur_ns);
+  GROW (args_off);
+  GROW (args_len);
+  GROW (name);
+  GROW (cat);
+  GROW (track);
+#undef GROW
+  c->capacity = cap;
+  return TRUE;
+}
+
+static void
+free_slices (IvSliceColumns *c)
+{
+  iv_big_free (c->start_ns);
+  iv_big_free (c->dur_ns);
+  iv_big_free (c->args_off);
+  iv_big_free (c->args_len);
+  iv_big_free (c->name);
+  iv_big_free (c->cat);
+  iv_big_free (c->track);
+  memset (c, 0, sizeof *c);
+}
+
+gboolean
+_iv_trace_builder_add_slice (IvTraceBuilder *b, const IvRawSlice *s)
+{
+  IvSliceColumns *c = &b->slices;
+  gsize i = c->len;
+
+  if (b->out_of_memory)
+    return FALSE;
+  if (i == c->capacity && !reserve_slices (c, i + 1))
+    {
+      b->out_of_memory = TRUE;
+      return FALSE;
+    }
+  c->start_ns[i] = s->start_ns;
+  c->dur_ns[i] = s->dur_ns;
+  c->args_off[i] = s->args_off;
+  c->args_len[i] = s->args_len;
+  c->name[i] = s->name;
+  c->cat[i] = s->cat;
+  c->track[i] = s->track;
+  c->len = i + 1;
+  return TRUE;
+}
 
 gboolean
 _iv_trace_builder_add (IvTraceBuilder *b, IvGrowArray *array, const void *item)
@@ -136,7 +205,6 @@ _iv_trace_builder_new (const char *path, IvTraceFormat format)
   b->process_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   b->track_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   b->series_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  b->slices = _iv_grow_array_new (sizeof (IvRawSlice));
   b->edges = _iv_grow_array_new (sizeof (IvRawEdge));
   b->async_edges = _iv_grow_array_new (sizeof (IvRawEdge));
   b->flows = _iv_grow_array_new (sizeof (IvRawFlow));
@@ -154,7 +222,7 @@ _iv_trace_builder_free (IvTraceBuilder *b)
   g_hash_table_unref (b->track_index);
   g_hash_table_unref (b->series_index);
   g_clear_pointer (&b->async_open, g_hash_table_unref);
-  _iv_grow_array_free (b->slices);
+  free_slices (&b->slices);
   _iv_grow_array_free (b->edges);
   _iv_grow_array_free (b->async_edges);
   _iv_grow_array_free (b->flows);
@@ -300,7 +368,7 @@ match_edges (IvTraceBuilder *b, IvGrowArray *edges, gboolean async, gint64 end_n
                 seen = g_array_index (b->trace->open_names, guint32, k) == o->name;
               if (!seen && b->trace->open_names->len < 1000)
                 g_array_append_val (b->trace->open_names, o->name);
-              if (!_iv_trace_builder_add (b, b->slices, &s))
+              if (!_iv_trace_builder_add_slice (b, &s))
                 return;
               g_array_set_size (stack, stack->len - 1);
               unclosed++;
@@ -322,7 +390,7 @@ match_edges (IvTraceBuilder *b, IvGrowArray *edges, gboolean async, gint64 end_n
           o = &g_array_index (stack, IvRawEdge, stack->len - 1);
           s = (IvRawSlice) { o->ts_ns, e->ts_ns - o->ts_ns, o->args_off, o->args_len,
                              o->name ? o->name : e->name, o->cat ? o->cat : e->cat, o->track };
-          if (!_iv_trace_builder_add (b, b->slices, &s))
+          if (!_iv_trace_builder_add_slice (b, &s))
             return;
           g_array_set_size (stack, stack->len - 1);
         }
@@ -349,30 +417,24 @@ match_edges (IvTraceBuilder *b, IvGrowArray *edges, gboolean async, gint64 end_n
 static int
 compare_slices (const void *pa, const void *pb, void *user_data)
 {
-  const IvRawSlice *base = user_data;
-  const IvRawSlice *a = &base[*(const guint32 *) pa], *b = &base[*(const guint32 *) pb];
-  if (a->track != b->track)
-    return a->track < b->track ? -1 : 1;
-  if (a->start_ns != b->start_ns)
-    return a->start_ns < b->start_ns ? -1 : 1;
+  const IvSliceColumns *c = user_data;
+  guint32 a = *(const guint32 *) pa, b = *(const guint32 *) pb;
+  if (c->track[a] != c->track[b])
+    return c->track[a] < c->track[b] ? -1 : 1;
+  if (c->start_ns[a] != c->start_ns[b])
+    return c->start_ns[a] < c->start_ns[b] ? -1 : 1;
   /* Longer first: a parent comes before the children that start with it. */
-  if (a->dur_ns != b->dur_ns)
-    return a->dur_ns > b->dur_ns ? -1 : 1;
-  return *(const guint32 *) pa < *(const guint32 *) pb ? -1 : 1;
+  if (c->dur_ns[a] != c->dur_ns[b])
+    return c->dur_ns[a] > c->dur_ns[b] ? -1 : 1;
+  return a < b ? -1 : 1;
 }
-
-typedef struct
-{
-  guint32 slice;
-  guint depth;     /* nesting depth, or overflow row index with the high bit set */
-} Placement;
 
 #define OVERFLOW_BIT 0x80000000u
 
 static gint64
-end_of (const IvRawSlice *s)
+end_of (const IvSliceColumns *c, guint32 i)
 {
-  return s->start_ns + s->dur_ns;
+  return c->start_ns[i] + c->dur_ns[i];
 }
 
 /* Self times of one track's slices (@order: by start, longest first), by attributing
@@ -383,7 +445,7 @@ end_of (const IvRawSlice *s)
  * positions in @order holds the open slices (a later position is further in); slices
  * that have ended leave it when they reach the top. */
 static void
-attribute_self (const IvRawSlice *raw, const guint32 *order, gsize n, gint64 *self)
+attribute_self (const IvSliceColumns *c, const guint32 *order, gsize n, gint64 *self)
 {
   g_autoptr (GArray) heap = g_array_new (FALSE, FALSE, sizeof (gsize));
   gint64 now = G_MININT64;
@@ -392,12 +454,12 @@ attribute_self (const IvRawSlice *raw, const guint32 *order, gsize n, gint64 *se
     self[order[i]] = 0;
   for (gsize i = 0; i <= n; i++)
     {
-      gint64 next = i < n ? raw[order[i]].start_ns : G_MAXINT64;
+      gint64 next = i < n ? c->start_ns[order[i]] : G_MAXINT64;
       /* the time up to @next goes to whichever open slice is innermost */
       while (heap->len && now < next)
         {
           gsize top = g_array_index (heap, gsize, 0);
-          gint64 end = end_of (&raw[order[top]]);
+          gint64 end = end_of (c, order[top]);
           if (end <= now)
             {
               /* pop: the last element sifts down from the root */
@@ -445,8 +507,8 @@ attribute_self (const IvRawSlice *raw, const guint32 *order, gsize n, gint64 *se
  * profiler rounded the two times apart); one ending later gets a row of its own. Self
  * times follow (attribute_self). */
 static void
-place_track (IvRawSlice *raw, guint32 *order, gsize n, gint64 tolerance, guint *depth, gint64 *self,
-             guint *max_depth, guint *n_overflow, guint64 *partial, guint64 *clamped)
+place_track (IvSliceColumns *c, const guint32 *order, gsize n, gint64 tolerance, guint32 *depth,
+             gint64 *self, guint *max_depth, guint *n_overflow, guint64 *partial, guint64 *clamped)
 {
   g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr (GArray) overflow_end = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -454,25 +516,27 @@ place_track (IvRawSlice *raw, guint32 *order, gsize n, gint64 tolerance, guint *
   for (gsize i = 0; i < n; i++)
     {
       guint32 si = order[i];
-      IvRawSlice *s = &raw[si];
+      gint64 start = c->start_ns[si];
+      gint64 parent_end = 0;
 
-      while (stack->len && end_of (&raw[g_array_index (stack, guint32, stack->len - 1)]) <= s->start_ns)
+      while (stack->len && end_of (c, g_array_index (stack, guint32, stack->len - 1)) <= start)
         g_array_set_size (stack, stack->len - 1);
-      if (stack->len && end_of (s) > end_of (&raw[g_array_index (stack, guint32, stack->len - 1)])
-          && end_of (s) - end_of (&raw[g_array_index (stack, guint32, stack->len - 1)]) <= tolerance)
+      if (stack->len)
+        parent_end = end_of (c, g_array_index (stack, guint32, stack->len - 1));
+      if (stack->len && end_of (c, si) > parent_end && end_of (c, si) - parent_end <= tolerance)
         {
-          s->dur_ns = end_of (&raw[g_array_index (stack, guint32, stack->len - 1)]) - s->start_ns;
+          c->dur_ns[si] = parent_end - start;
           (*clamped)++;
         }
-      if (stack->len && end_of (s) > end_of (&raw[g_array_index (stack, guint32, stack->len - 1)]))
+      if (stack->len && end_of (c, si) > parent_end)
         {
           /* Starts inside its parent but ends after it: a row of its own, first fit. */
           guint row = 0;
-          while (row < overflow_end->len && g_array_index (overflow_end, gint64, row) > s->start_ns)
+          while (row < overflow_end->len && g_array_index (overflow_end, gint64, row) > start)
             row++;
           if (row == overflow_end->len)
             g_array_set_size (overflow_end, row + 1);
-          g_array_index (overflow_end, gint64, row) = end_of (s);
+          g_array_index (overflow_end, gint64, row) = end_of (c, si);
           depth[si] = OVERFLOW_BIT | row;
           (*partial)++;
           continue;
@@ -482,7 +546,7 @@ place_track (IvRawSlice *raw, guint32 *order, gsize n, gint64 tolerance, guint *
       g_array_append_val (stack, si);
     }
   *n_overflow = overflow_end->len;
-  attribute_self (raw, order, n, self);
+  attribute_self (c, order, n, self);
 }
 
 /* ---------- process and track order ---------- */
@@ -872,29 +936,19 @@ compare_instants (const void *pa, const void *pb)
   return a->ts_ns < b->ts_ns ? -1 : a->ts_ns > b->ts_ns;
 }
 
-/* The indexed columns and the finish step's scratch, all tried before any work: running
+/* The finish step's scratch and the columns it adds, all tried before any work: running
  * out of memory is found before anything is half-built, and reported. */
 static gboolean
-allocate_columns (IvTrace *t, gsize n, guint32 **order, guint32 **tmp, guint **depth, gint64 **self)
+allocate_scratch (IvTrace *t, gsize n, guint32 **order, guint32 **depth, gint64 **self)
 {
   gsize m = MAX (n, 1);
 
-  *order = g_try_new (guint32, m);
-  *tmp = g_try_new (guint32, m);
-  *depth = g_try_new (guint, m);
-  *self = g_try_new (gint64, m);
-  t->start_ns = g_try_new (gint64, m);
-  t->dur_ns = g_try_new (gint64, m);
-  t->self_ns = g_try_new (gint64, m);
-  t->name = g_try_new (guint32, m);
-  t->cat = g_try_new (guint32, m);
-  t->args_off = g_try_new (guint64, m);
-  t->args_len = g_try_new (guint32, m);
-  t->row = g_try_new (guint32, m);
+  *order = iv_big_alloc (m * sizeof (guint32));
+  *depth = iv_big_alloc (m * sizeof (guint32));
+  *self = iv_big_alloc (m * sizeof (gint64));
   t->coarse_start = g_try_new (gint64, n / IV_TRACE_COARSE + 1);
   t->coarse_max_dur = g_try_new0 (gint64, n / IV_TRACE_COARSE + 1);
-  return *order && *tmp && *depth && *self && t->start_ns && t->dur_ns && t->self_ns && t->name
-         && t->cat && t->args_off && t->args_len && t->row && t->coarse_start && t->coarse_max_dur;
+  return *order && *depth && *self && t->coarse_start && t->coarse_max_dur;
 }
 
 /* The trace's extent over everything with a time, for closing what is left open. */
@@ -904,11 +958,10 @@ trace_extent (IvTraceBuilder *b, gint64 *start, gint64 *end)
   IvTrace *t = b->trace;
 
   *start = G_MAXINT64, *end = G_MININT64;
-  for (guint i = 0; i < b->slices->len; i++)
+  for (gsize i = 0; i < b->slices.len; i++)
     {
-      IvRawSlice *s = &g_array_index (b->slices, IvRawSlice, i);
-      *start = MIN (*start, s->start_ns);
-      *end = MAX (*end, s->start_ns + s->dur_ns);
+      *start = MIN (*start, b->slices.start_ns[i]);
+      *end = MAX (*end, b->slices.start_ns[i] + b->slices.dur_ns[i]);
     }
   for (guint i = 0; i < b->edges->len; i++)
     *start = MIN (*start, g_array_index (b->edges, IvRawEdge, i).ts_ns),
@@ -932,9 +985,9 @@ pair_edges (IvTraceBuilder *b, gint64 end)
   gsize before;
 
   match_edges (b, b->edges, FALSE, end);
-  before = b->slices->len;
+  before = b->slices.len;
   match_edges (b, b->async_edges, TRUE, end);
-  b->trace->n_async_slices = b->slices->len - before;
+  b->trace->n_async_slices = b->slices.len - before;
   g_clear_pointer (&b->edges, _iv_grow_array_free);
   g_clear_pointer (&b->async_edges, _iv_grow_array_free);
   b->edges = _iv_grow_array_new (sizeof (IvRawEdge));
@@ -974,8 +1027,8 @@ order_tracks (IvTraceBuilder *b)
   g_array_unref (t->tracks);
   t->tracks = sorted;
 
-  for (guint i = 0; i < b->slices->len; i++)
-    g_array_index (b->slices, IvRawSlice, i).track = track_new[g_array_index (b->slices, IvRawSlice, i).track];
+  for (gsize i = 0; i < b->slices.len; i++)
+    b->slices.track[i] = track_new[b->slices.track[i]];
   for (guint i = 0; i < t->instants->len; i++)
     if (g_array_index (t->instants, IvInstant, i).track != G_MAXUINT)
       g_array_index (t->instants, IvInstant, i).track = track_new[g_array_index (t->instants, IvInstant, i).track];
@@ -988,7 +1041,7 @@ order_tracks (IvTraceBuilder *b)
 /* Within one track's slices @o (in start order, depths placed), rows in order — depths,
  * then overflow rows — by a stable counting sort that keeps start order in each row. */
 static void
-sort_track_rows (guint32 *o, gsize m, const guint *depth, guint n_overflow, guint32 *tmp)
+sort_track_rows (guint32 *o, gsize m, const guint32 *depth, guint n_overflow, guint32 *tmp)
 {
   guint deepest = 0, n_rows;
   g_autofree gsize *count = NULL;
@@ -1015,27 +1068,36 @@ sort_track_rows (guint32 *o, gsize m, const guint *depth, guint n_overflow, guin
     }
 }
 
-/* Nesting per track: @order receives the raw slices by track, row and start, with each
- * one's @depth and @self time. Slices are bucketed by track with a counting sort; within
- * a track they usually arrive in time order already, so most buckets skip the sort. */
-static void
-nest_tracks (IvTraceBuilder *b, guint32 *order, guint32 *tmp, guint *depth, gint64 *self)
+/* Nesting per track: @order receives the slices by track, row and start, with each
+ * one's @depth and @self time (both indexed by slice). Slices are bucketed by track with
+ * a counting sort; within a track they usually arrive in time order already, so most
+ * buckets skip the sort. FALSE when out of memory. */
+static gboolean
+nest_tracks (IvTraceBuilder *b, guint32 *order, guint32 *depth, gint64 *self)
 {
   IvTrace *t = b->trace;
-  IvRawSlice *raw = (IvRawSlice *) b->slices->data;
-  gsize n = b->slices->len;
+  IvSliceColumns *c = &b->slices;
+  gsize n = c->len, largest = 0;
   guint n_tracks = t->tracks->len;
   g_autofree gsize *bucket = g_new0 (gsize, n_tracks + 1);
   g_autofree gsize *fill = NULL;
+  guint32 *tmp;
   guint64 partial = 0, clamped = 0;
 
   for (gsize i = 0; i < n; i++)
-    bucket[raw[i].track + 1]++;
+    bucket[c->track[i] + 1]++;
   for (guint k = 0; k < n_tracks; k++)
-    bucket[k + 1] += bucket[k];
+    {
+      largest = MAX (largest, bucket[k + 1]);
+      bucket[k + 1] += bucket[k];
+    }
+  /* the row sort's scratch: one track's worth, not the whole trace's */
+  tmp = iv_big_alloc (MAX (largest, 1) * sizeof (guint32));
+  if (!tmp)
+    return FALSE;
   fill = g_memdup2 (bucket, (n_tracks + 1) * sizeof (gsize));
   for (gsize i = 0; i < n; i++)
-    order[fill[raw[i].track]++] = (guint32) i;
+    order[fill[c->track[i]]++] = (guint32) i;
   /* depth and self are not zeroed: place_track writes every entry. */
   for (guint k = 0; k < n_tracks; k++)
     {
@@ -1044,39 +1106,40 @@ nest_tracks (IvTraceBuilder *b, guint32 *order, guint32 *tmp, guint *depth, gint
       gboolean sorted = TRUE;
       guint n_overflow = 0;
       for (gsize i = 1; i < m && sorted; i++)
-        sorted = compare_slices (&o[i - 1], &o[i], raw) < 0;
+        sorted = compare_slices (&o[i - 1], &o[i], c) < 0;
       if (!sorted)
-        g_qsort_with_data (o, (gint) m, sizeof (guint32), compare_slices, raw);
-      place_track (raw, o, m, b->overlap_tolerance_ns, depth, self, &t->max_depth, &n_overflow, &partial,
+        g_qsort_with_data (o, (gint) m, sizeof (guint32), compare_slices, c);
+      place_track (c, o, m, b->overlap_tolerance_ns, depth, self, &t->max_depth, &n_overflow, &partial,
                    &clamped);
       sort_track_rows (o, m, depth, n_overflow, tmp);
     }
+  iv_big_free (tmp);
   if (partial)
     _iv_trace_warn (t, "%" G_GUINT64_FORMAT " slices partially overlap their parent; they are drawn on rows of their own", partial);
   t->n_clamped = clamped;
+  return TRUE;
 }
 
-/* The slice columns in @order, the rows they form, and the coarse index over starts. */
+/* The rows the ordered slices form; each slice's @depth is replaced by its row. */
 static void
-fill_columns (IvTraceBuilder *b, const guint32 *order, const guint *depth, const gint64 *self)
+form_rows (IvTraceBuilder *b, const guint32 *order, guint32 *depth)
 {
   IvTrace *t = b->trace;
-  IvRawSlice *raw = (IvRawSlice *) b->slices->data;
-  gsize n = b->slices->len;
+  const IvSliceColumns *c = &b->slices;
+  IvRow *last = NULL;
 
-  t->n_slices = n;
-  for (gsize i = 0; i < n; i++)
+  for (gsize i = 0; i < c->len; i++)
     {
-      IvRawSlice *s = &raw[order[i]];
-      IvTrack *tr = &g_array_index (t->tracks, IvTrack, s->track);
-      guint d = depth[order[i]];
-      IvRow *last = t->rows->len ? &g_array_index (t->rows, IvRow, t->rows->len - 1) : NULL;
+      guint32 s = order[i];
+      guint32 track = c->track[s];
+      guint d = depth[s];
       gboolean over = (d & OVERFLOW_BIT) != 0;
       guint row_depth = over ? (d & ~OVERFLOW_BIT) : d;
 
-      if (!last || last->track != s->track || last->overflow != over || last->depth != row_depth)
+      if (!last || last->track != track || last->overflow != over || last->depth != row_depth)
         {
-          IvRow r = { s->track, row_depth, over, i, 0 };
+          IvTrack *tr = &g_array_index (t->tracks, IvTrack, track);
+          IvRow r = { track, row_depth, over, i, 0 };
           if (tr->n_rows == 0)
             tr->first_row = t->rows->len;
           tr->n_rows++;
@@ -1084,14 +1147,7 @@ fill_columns (IvTraceBuilder *b, const guint32 *order, const guint *depth, const
           last = &g_array_index (t->rows, IvRow, t->rows->len - 1);
         }
       last->n++;
-      t->start_ns[i] = s->start_ns;
-      t->dur_ns[i] = s->dur_ns;
-      t->self_ns[i] = self[order[i]];
-      t->name[i] = s->name;
-      t->cat[i] = s->cat;
-      t->args_off[i] = s->args_off;
-      t->args_len[i] = s->args_len;
-      t->row[i] = t->rows->len - 1;
+      depth[s] = t->rows->len - 1;
     }
   /* Overflow rows are numbered after the track's deepest row. */
   for (guint r = 0; r < t->rows->len; r++)
@@ -1107,7 +1163,83 @@ fill_columns (IvTraceBuilder *b, const guint32 *order, const guint *depth, const
           row->depth += deepest;
         }
     }
-  b->slices->len = 0;
+}
+
+/* @col[i] = @col[order[i]] for every i, through @spare (a column of the same width and
+ * length), which comes back as the old column: reordering never holds all the columns
+ * twice. */
+#define GATHER(type, col, spare, order, n)                   \
+  G_STMT_START {                                             \
+    type *from_ = (type *) (col), *to_ = (type *) (spare);   \
+    for (gsize i_ = 0; i_ < (n); i_++)                       \
+      to_[i_] = from_[(order)[i_]];                          \
+    (spare) = (gpointer) from_;                              \
+    (col) = (gpointer) to_;                                  \
+  } G_STMT_END
+
+/* The slice columns in @order, shrunk to their length, handed to the trace; @rows (each
+ * slice's row) becomes its row column and @self its self-time column, and both are
+ * NULL then. FALSE when out of memory: whatever @rows and @self point to is the
+ * caller's to free, as before. */
+static gboolean
+order_columns (IvTraceBuilder *b, const guint32 *order, guint32 **rows, gint64 **self)
+{
+  IvTrace *t = b->trace;
+  IvSliceColumns *c = &b->slices;
+  gsize n = c->len, m = MAX (n, 1);
+  gpointer spare, spare32;
+
+  /* The track column is done with: its memory is the 4-byte spare. The 4-byte columns
+   * go first so that the 8-byte spare is only taken once that one is given back (peak
+   * memory is what the largest traces run out of). */
+  spare32 = c->track;
+  c->track = NULL;
+  GATHER (guint32, c->args_len, spare32, order, n);
+  GATHER (guint32, c->name, spare32, order, n);
+  GATHER (guint32, c->cat, spare32, order, n);
+  GATHER (guint32, *rows, spare32, order, n);
+  iv_big_free (spare32);
+  spare = iv_big_alloc (m * sizeof (gint64));
+  if (!spare)
+    return FALSE;
+  GATHER (gint64, c->start_ns, spare, order, n);
+  GATHER (gint64, c->dur_ns, spare, order, n);
+  GATHER (guint64, c->args_off, spare, order, n);
+  GATHER (gint64, *self, spare, order, n);
+  iv_big_free (spare);
+
+  /* Shrinking keeps the memory (only the unused tail goes), so it cannot fail in a way
+   * that loses data: on failure the longer column is kept. */
+#define HAND_OVER(dst, col, size)                                   \
+  G_STMT_START {                                                    \
+    gpointer fit_ = iv_big_realloc ((col), m * (size));             \
+    (dst) = fit_ ? fit_ : (gpointer) (col);                         \
+  } G_STMT_END
+  HAND_OVER (t->start_ns, c->start_ns, sizeof (gint64));
+  HAND_OVER (t->dur_ns, c->dur_ns, sizeof (gint64));
+  HAND_OVER (t->args_off, c->args_off, sizeof (guint64));
+  HAND_OVER (t->args_len, c->args_len, sizeof (guint32));
+  HAND_OVER (t->name, c->name, sizeof (guint32));
+  HAND_OVER (t->cat, c->cat, sizeof (guint32));
+#undef HAND_OVER
+  t->self_ns = g_steal_pointer (self);
+  t->row = g_steal_pointer (rows);
+  c->start_ns = c->dur_ns = NULL;
+  c->args_off = NULL;
+  c->args_len = c->name = c->cat = NULL;
+  c->len = c->capacity = 0;
+  t->n_slices = n;
+  return TRUE;
+}
+#undef GATHER
+
+/* The coarse index over starts: every IV_TRACE_COARSE-th start, and each block's longest
+ * slice. */
+static void
+index_coarse (IvTrace *t)
+{
+  gsize n = t->n_slices;
+
   for (gsize g = 0; g * IV_TRACE_COARSE < n; g++)
     t->coarse_start[g] = t->start_ns[g * IV_TRACE_COARSE];
   for (gsize i = 0; i < n; i++)
@@ -1161,23 +1293,24 @@ _iv_trace_builder_finish (IvTraceBuilder *b, GError **error)
   IvTrace *t = b->trace;
   gint64 start, end;
   gsize n;
-  g_autofree guint32 *order = NULL;
-  g_autofree guint32 *tmp = NULL;
-  g_autofree guint *depth = NULL;
-  g_autofree gint64 *self = NULL;
+  guint32 *order = NULL, *depth = NULL;
+  gint64 *self = NULL;
 
   trace_extent (b, &start, &end);
   pair_edges (b, end);
-  if (b->out_of_memory
-      || !allocate_columns (t, b->slices->len, &order, &tmp, &depth, &self))
-    {
-      _iv_trace_set_oom_error (b, b->slices->len, error);
-      return NULL;
-    }
+  n = b->slices.len;
+  /* columns for at least one slice: readers may take a column's address when empty */
+  if (b->out_of_memory || !reserve_slices (&b->slices, MAX (n, 1))
+      || !allocate_scratch (t, n, &order, &depth, &self))
+    goto out_of_memory;
   order_tracks (b);
-  nest_tracks (b, order, tmp, depth, self);
-  n = b->slices->len;
-  fill_columns (b, order, depth, self);
+  if (!nest_tracks (b, order, depth, self))
+    goto out_of_memory;
+  form_rows (b, order, depth);
+  if (!order_columns (b, order, &depth, &self))
+    goto out_of_memory;
+  g_clear_pointer (&order, iv_big_free);
+  index_coarse (t);
   if (!attach_series (b))
     {
       _iv_trace_set_oom_error (b, n + b->samples->len, error);
@@ -1191,6 +1324,13 @@ _iv_trace_builder_finish (IvTraceBuilder *b, GError **error)
   warn_skipped (b);
   b->trace = NULL;
   return t;
+
+out_of_memory:
+  iv_big_free (order);
+  iv_big_free (depth);
+  iv_big_free (self);
+  _iv_trace_set_oom_error (b, n, error);
+  return NULL;
 }
 
 /* ---------- public ---------- */
@@ -1219,14 +1359,14 @@ iv_trace_free (IvTrace *t)
     }
   g_array_unref (t->tracks);
   g_array_unref (t->rows);
-  g_free (t->start_ns);
-  g_free (t->dur_ns);
-  g_free (t->self_ns);
-  g_free (t->name);
-  g_free (t->cat);
-  g_free (t->args_off);
-  g_free (t->args_len);
-  g_free (t->row);
+  iv_big_free (t->start_ns);
+  iv_big_free (t->dur_ns);
+  iv_big_free (t->self_ns);
+  iv_big_free (t->name);
+  iv_big_free (t->cat);
+  iv_big_free (t->args_off);
+  iv_big_free (t->args_len);
+  iv_big_free (t->row);
   g_free (t->coarse_start);
   g_free (t->coarse_max_dur);
   g_array_unref (t->instants);
@@ -1331,10 +1471,11 @@ iv_trace_load_input (IvInput *input, const char *path, IvProgressFunc progress,
   IvTraceBuilder *b = _iv_trace_builder_new (path, IV_TRACE_CHROME);
   IvTrace *t;
 
-  /* Kineto-like events are 100–200 bytes: reserving up front saves copying a growing
-   * array of millions of slices. */
-  if (iv_input_get_compression (input) == IV_COMPRESSION_NONE && iv_input_get_raw_size (input) > 0)
-    _iv_grow_array_reserve (b->slices, MIN (iv_input_get_raw_size (input) / 160, G_MAXUINT / 4));
+  /* Kineto-like events are 100–200 bytes: reserving up front saves growing the columns
+   * step by step (the reservation is address space; only what is filled takes memory). */
+  if (iv_input_get_compression (input) == IV_COMPRESSION_NONE && iv_input_get_raw_size (input) > 0
+      && !reserve_slices (&b->slices, MIN (iv_input_get_raw_size (input) / 160, IV_SLICES_MAX)))
+    b->out_of_memory = TRUE;
   if (!_iv_trace_load_chrome (b, input, progress, progress_data, cancellable, error))
     {
       _iv_trace_builder_free (b);
