@@ -1,13 +1,16 @@
-/* iv-trace-chrome.c: the Chrome Trace Event Format, streamed through yajl. Each event's
- * fields are collected as the parser walks them (keys come in any order), then the event
- * is dispatched by phase. "args" objects are not kept: their byte range is, and they are
- * decoded again when a slice is selected. Numbers arrive as their text so timestamps go
- * straight to int64 nanoseconds without a double in between. */
+/* iv-trace-chrome.c: the Chrome Trace Event Format, read with the pull reader
+ * (iv-json-pull): one event at a time straight from the window, no callback per token —
+ * the parse is most of a load, and a yajl walk with callbacks cost twice a bare scan.
+ * Each event's fields are collected as they come (keys come in any order), then the
+ * event is dispatched by phase. "args" objects are not kept: their byte range is, and
+ * they are decoded again when a slice is selected. Numbers are read as their text so
+ * timestamps go straight to int64 nanoseconds without a double in between. */
 #define G_LOG_DOMAIN "iv-trace"
 
 #include <math.h>
 #include <string.h>
 
+#include "iv-json-pull.h"
 #include "iv-trace-private.h"
 
 #define MAX_SMALL_ARGS 16
@@ -29,15 +32,10 @@ typedef enum
 typedef struct
 {
   IvTraceBuilder *b;
-  IvJsonStreamPos pos;
+  IvJsonPull r;
 
-  int depth;            /* containers open */
-  int events_depth;     /* depth of the array whose elements are events; -1 until known */
   gboolean top_object;
-  gboolean in_trace_events;
-  int ev_level;         /* 0 outside an event; 1 directly inside it */
-  Field field;          /* the level-1 key whose value is being read */
-  char key2[64];        /* the level-2 key (inside args or id2) */
+  gboolean seen_events; /* an event array was found */
   guint64 events;
 
   /* the event being read */
@@ -53,6 +51,9 @@ typedef struct
   char last_cat[TEXT_MAX];
   gsize last_cat_len;
   guint32 last_cat_id;
+  /* names seen lately, by a hash of their ends: one comparison instead of a copy, a full
+   * hash and a table lookup per event (the pool's strings never move) */
+  struct { const char *text; gsize len; guint32 id; } names[256];
 } Parser;
 
 /* ---------- numbers ---------- */
@@ -215,12 +216,35 @@ async_track (Parser *p)
   return track;
 }
 
+static guint32
+intern_name (Parser *p)
+{
+  gsize len = p->name_len;
+  guint32 h = (guint32) len * 2654435761u;
+  guint slot;
+
+  /* the first and last four bytes: kernel names share long prefixes, numbered ops their
+   * stems */
+  for (gsize i = 0; i < MIN (len, 4); i++)
+    h = (h ^ (guchar) p->name[i]) * 16777619u;
+  for (gsize i = len > 4 ? MAX (len - 4, 4) : len; i < len; i++)
+    h = (h ^ (guchar) p->name[i]) * 16777619u;
+  slot = (h ^ (h >> 16)) % G_N_ELEMENTS (p->names);
+  if (p->names[slot].text && p->names[slot].len == len && memcmp (p->names[slot].text, p->name, len) == 0)
+    return p->names[slot].id;
+  p->names[slot].id = iv_intern_add (p->b->trace->strings, p->name, (gssize) len);
+  p->names[slot].text = iv_intern_get (p->b->trace->strings, p->names[slot].id);
+  /* a name with a NUL inside (\u0000) is kept up to it: never cached, never over-read */
+  p->names[slot].len = strlen (p->names[slot].text) == len ? len : G_MAXSIZE;
+  return p->names[slot].id;
+}
+
 static void
 dispatch (Parser *p)
 {
   IvTraceBuilder *b = p->b;
   IvTrace *t = b->trace;
-  guint32 name = iv_intern_add (t->strings, p->name, (gssize) p->name_len);
+  guint32 name = intern_name (p);
   guint32 cat;
 
   /* Categories repeat from one event to the next: skip the hash most of the time. */
@@ -408,256 +432,419 @@ copy_text (char *dst, gsize cap, const char *src, gsize len, gsize *out_len)
     *out_len = n;
 }
 
-/* A scalar at level 1 (an event field) or level 2 (inside args or id2). */
+/* The value of an event's field, as text (numbers as written, booleans as true/false). */
 static void
-scalar (Parser *p, const char *v, size_t len, gboolean is_number)
+event_field (Parser *p, Field field, const char *v, size_t len, gboolean is_number)
 {
-  if (p->ev_level == 1)
+  switch (field)
     {
-      switch (p->field)
-        {
-        case F_PH:
-          p->ph = len ? v[0] : 0;
-          break;
-        case F_NAME:
-          copy_text (p->name, sizeof p->name, v, len, &p->name_len);
-          break;
-        case F_CAT:
-          copy_text (p->cat, sizeof p->cat, v, len, &p->cat_len);
-          break;
-        case F_TS:
-          p->has_ts = is_number ? _iv_trace_parse_us (v, len, &p->ts_ns)
-                                : _iv_trace_parse_us (v, len, &p->ts_ns);
-          break;
-        case F_DUR:
-          p->has_dur = _iv_trace_parse_us (v, len, &p->dur_ns);
-          break;
-        case F_PID:
-          copy_text (p->pid, sizeof p->pid, v, len, NULL);
-          break;
-        case F_TID:
-          copy_text (p->tid, sizeof p->tid, v, len, NULL);
-          break;
-        case F_ID:
-          copy_text (p->id, sizeof p->id, v, len, NULL);
-          break;
-        case F_BP:
-          p->bp_e = len == 1 && v[0] == 'e';
-          break;
-        case F_S:
-          p->s_scope = len ? v[0] : 0;
-          break;
-        case F_BIND_ID:
-          copy_text (p->bind_id, sizeof p->bind_id, v, len, NULL);
-          break;
-        case F_FLOW_IN:
-          p->flow_in = len == 4 && memcmp (v, "true", 4) == 0;
-          break;
-        case F_FLOW_OUT:
-          p->flow_out = len == 4 && memcmp (v, "true", 4) == 0;
-          break;
-        case F_NONE:
-        case F_ID2:
-        case F_ARGS:
-        default:
-          break;
-        }
+    case F_PH:
+      p->ph = len ? v[0] : 0;
+      break;
+    case F_NAME:
+      copy_text (p->name, sizeof p->name, v, len, &p->name_len);
+      break;
+    case F_CAT:
+      copy_text (p->cat, sizeof p->cat, v, len, &p->cat_len);
+      break;
+    case F_TS:
+      p->has_ts = _iv_trace_parse_us (v, len, &p->ts_ns);
+      break;
+    case F_DUR:
+      p->has_dur = _iv_trace_parse_us (v, len, &p->dur_ns);
+      break;
+    case F_PID:
+      copy_text (p->pid, sizeof p->pid, v, len, NULL);
+      break;
+    case F_TID:
+      copy_text (p->tid, sizeof p->tid, v, len, NULL);
+      break;
+    case F_ID:
+      copy_text (p->id, sizeof p->id, v, len, NULL);
+      break;
+    case F_BP:
+      p->bp_e = len == 1 && v[0] == 'e';
+      break;
+    case F_S:
+      p->s_scope = len ? v[0] : 0;
+      break;
+    case F_BIND_ID:
+      copy_text (p->bind_id, sizeof p->bind_id, v, len, NULL);
+      break;
+    case F_FLOW_IN:
+      p->flow_in = !is_number && len == 4 && memcmp (v, "true", 4) == 0;
+      break;
+    case F_FLOW_OUT:
+      p->flow_out = !is_number && len == 4 && memcmp (v, "true", 4) == 0;
+      break;
+    case F_NONE:
+    case F_ID2:
+    case F_ARGS:
+    default:
+      break;
     }
-  else if (p->ev_level == 2 && p->field == F_ARGS && p->n_args < MAX_SMALL_ARGS
-           && (p->ph == 0 || p->ph == 'M' || p->ph == 'C'))
+}
+
+/* A scalar value at the cursor: its text, whether it is a number, and for null @text
+ * NULL. */
+static IvPullStatus
+read_scalar (IvJsonPull *r, const char **text, gsize *len, gboolean *is_number)
+{
+  char c = r->at[r->pos];
+  int value;
+  IvPullStatus st;
+
+  *is_number = FALSE;
+  if (c == '"')
+    return iv_json_pull_string (r, text, len);
+  if (c == '-' || (c >= '0' && c <= '9'))
     {
-      /* Only metadata and counters need their args now (the phase usually comes first;
-       * when it does not, the args are kept just in case). */
+      *is_number = TRUE;
+      return iv_json_pull_number (r, text, len);
+    }
+  if ((st = iv_json_pull_literal (r, &value)) != IV_PULL_OK)
+    return st;
+  *text = value < 0 ? NULL : value ? "true" : "false";
+  *len = value < 0 ? 0 : value ? 4 : 5;
+  return IV_PULL_OK;
+}
+
+static IvPullStatus
+need_byte (IvJsonPull *r)
+{
+  if (iv_json_pull_ws (r))
+    return IV_PULL_OK;
+  return r->eof ? iv_json_pull_fail (r, r->len, "the text ends inside an event") : IV_PULL_MORE;
+}
+
+/* "key": at the cursor. */
+static IvPullStatus
+read_key (IvJsonPull *r, const char **key, gsize *len)
+{
+  IvPullStatus st;
+
+  if ((st = need_byte (r)) != IV_PULL_OK)
+    return st;
+  if (r->at[r->pos] != '"')
+    return iv_json_pull_fail (r, r->pos, "an object key that is not a string");
+  if ((st = iv_json_pull_string (r, key, len)) != IV_PULL_OK)
+    return st;
+  if ((st = need_byte (r)) != IV_PULL_OK)
+    return st;
+  if (r->at[r->pos] != ':')
+    return iv_json_pull_fail (r, r->pos, "a missing ':' after an object key");
+  r->pos++;
+  return need_byte (r);
+}
+
+/* After a member of an object: ',' (TRUE in @more) or '}'. */
+static IvPullStatus
+next_member (IvJsonPull *r, gboolean *more)
+{
+  IvPullStatus st;
+
+  if ((st = need_byte (r)) != IV_PULL_OK)
+    return st;
+  if (r->at[r->pos] == ',' || r->at[r->pos] == '}')
+    {
+      *more = r->at[r->pos] == ',';
+      r->pos++;
+      return IV_PULL_OK;
+    }
+  return iv_json_pull_fail (r, r->pos, "a missing ',' or '}' in an object");
+}
+
+/* An object one level deep, each scalar member handed to @member (containers inside are
+ * passed over). The cursor is at '{'. */
+typedef void (*MemberFunc) (Parser *p, const char *key, gsize key_len, const char *v, gsize len,
+                            gboolean is_number);
+
+static IvPullStatus
+read_flat_object (Parser *p, MemberFunc member)
+{
+  IvJsonPull *r = &p->r;
+  IvPullStatus st;
+  gboolean more = TRUE;
+
+  r->pos++;
+  if ((st = need_byte (r)) != IV_PULL_OK)
+    return st;
+  if (r->at[r->pos] == '}')
+    {
+      r->pos++;
+      return IV_PULL_OK;
+    }
+  while (more)
+    {
+      const char *k, *v;
+      gsize klen, vlen;
+      gboolean is_number;
+      char key[64];
+
+      if ((st = read_key (r, &k, &klen)) != IV_PULL_OK)
+        return st;
+      /* the key's text may live in the scratch buffer the value's string reuses */
+      copy_text (key, sizeof key, k, klen, &klen);
+      if (r->at[r->pos] == '{' || r->at[r->pos] == '[')
+        st = iv_json_pull_skip (r);
+      else if ((st = read_scalar (r, &v, &vlen, &is_number)) == IV_PULL_OK && v)
+        member (p, key, klen, v, vlen, is_number);
+      if (st != IV_PULL_OK)
+        return st;
+      if ((st = next_member (r, &more)) != IV_PULL_OK)
+        return st;
+    }
+  return IV_PULL_OK;
+}
+
+/* Only metadata and counters need their args now (the phase usually comes first; when
+ * it does not, the args are kept just in case). */
+static void
+small_arg_member (Parser *p, const char *key, gsize key_len, const char *v, gsize len, gboolean is_number)
+{
+  if (p->n_args < MAX_SMALL_ARGS)
+    {
       SmallArg *a = &p->args[p->n_args++];
-      copy_text (a->key, sizeof a->key, p->key2, strlen (p->key2), NULL);
+      copy_text (a->key, sizeof a->key, key, key_len, NULL);
       copy_text (a->text, sizeof a->text, v, len, NULL);
       a->is_number = is_number;
     }
-  else if (p->ev_level == 2 && p->field == F_ID2)
+}
+
+/* id2: {"local": …} or {"global": …} stands in for id. */
+static void
+id2_member (Parser *p, const char *key, gsize key_len, const char *v, gsize len, gboolean is_number)
+{
+  copy_text (p->id, sizeof p->id, v, len, NULL);
+}
+
+/* One event object at the cursor, its fields collected; dispatched by the caller. */
+static IvPullStatus
+read_event (Parser *p)
+{
+  IvJsonPull *r = &p->r;
+  IvPullStatus st;
+  gboolean more = TRUE;
+
+  reset_event (p);
+  r->pos++;
+  if ((st = need_byte (r)) != IV_PULL_OK)
+    return st;
+  if (r->at[r->pos] == '}')
     {
-      /* id2: {"local": …} or {"global": …} stands in for id. */
-      copy_text (p->id, sizeof p->id, v, len, NULL);
+      r->pos++;
+      return IV_PULL_OK;
     }
-}
-
-static int
-on_null (void *ctx)
-{
-  return 1;
-}
-
-static int
-on_bool (void *ctx, int v)
-{
-  Parser *p = ctx;
-  if ((p->ev_level == 2 && p->field == F_ARGS && p->n_args < MAX_SMALL_ARGS)
-      || (p->ev_level == 1 && (p->field == F_FLOW_IN || p->field == F_FLOW_OUT)))
-    scalar (p, v ? "true" : "false", v ? 4 : 5, FALSE);
-  return 1;
-}
-
-static int
-on_number (void *ctx, const char *v, size_t len)
-{
-  Parser *p = ctx;
-  if (p->ev_level == 1 || p->ev_level == 2)
-    scalar (p, v, len, TRUE);
-  return 1;
-}
-
-static int
-on_string (void *ctx, const unsigned char *v, size_t len)
-{
-  Parser *p = ctx;
-  if (p->ev_level == 1 || p->ev_level == 2)
-    scalar (p, (const char *) v, len, FALSE);
-  return 1;
-}
-
-static gboolean
-at_event (Parser *p)
-{
-  return p->events_depth >= 0 && p->depth == p->events_depth && p->ev_level == 0;
-}
-
-static int
-on_start_map (void *ctx)
-{
-  Parser *p = ctx;
-
-  if (p->depth == 0)
-    p->top_object = TRUE;
-  if (at_event (p))
+  while (more)
     {
-      reset_event (p);
-      p->ev_level = 1;
-    }
-  else if (p->ev_level > 0)
-    {
-      if (p->ev_level == 1 && p->field == F_ARGS)
-        p->args_off = iv_json_stream_pos_tell (&p->pos) - 1;
-      p->ev_level++;
-    }
-  p->depth++;
-  return 1;
-}
+      const char *k, *v;
+      gsize klen, vlen;
+      gboolean is_number;
+      Field field;
+      char c;
 
-static int
-on_end_map (void *ctx)
-{
-  Parser *p = ctx;
-
-  p->depth--;
-  if (p->ev_level > 0)
-    {
-      p->ev_level--;
-      if (p->ev_level == 1 && p->field == F_ARGS)
-        p->args_end = iv_json_stream_pos_tell (&p->pos);
-      if (p->ev_level == 0)
+      if ((st = read_key (r, &k, &klen)) != IV_PULL_OK)
+        return st;
+      field = field_of ((const unsigned char *) k, klen);
+      c = r->at[r->pos];
+      if (c == '{' && field == F_ARGS)
         {
+          gsize from = r->pos;
+          st = p->ph == 0 || p->ph == 'M' || p->ph == 'C' ? read_flat_object (p, small_arg_member)
+                                                          : iv_json_pull_skip (r);
+          p->args_off = iv_json_pull_offset (r, from);
+          p->args_end = iv_json_pull_offset (r, r->pos);
+        }
+      else if (c == '{' && field == F_ID2)
+        st = read_flat_object (p, id2_member);
+      else if (c == '{' || c == '[')
+        st = iv_json_pull_skip (r);
+      else if ((st = read_scalar (r, &v, &vlen, &is_number)) == IV_PULL_OK && v
+               /* true and false mean something to the flow fields only */
+               && ((c != 't' && c != 'f') || field == F_FLOW_IN || field == F_FLOW_OUT))
+        event_field (p, field, v, vlen, is_number);
+      if (st != IV_PULL_OK)
+        return st;
+      if ((st = next_member (r, &more)) != IV_PULL_OK)
+        return st;
+    }
+  return IV_PULL_OK;
+}
+
+/* Where the reader is between steps. */
+typedef enum
+{
+  AT_START,         /* before the top value */
+  AT_MEMBER,        /* in the top object: before a member, or its end */
+  AT_MEMBER_NEXT,   /* in the top object: after a member */
+  AT_ELEMENT,       /* in the event array: before an element, or its end */
+  AT_ELEMENT_NEXT,  /* in the event array: after an element */
+  AT_END,           /* after the top value */
+} State;
+
+/* One step from @state: a member of the top object, an event, a separator. Nothing is
+ * changed until the step completes (an event is dispatched last), so a step cut by the
+ * window's end is simply run again. */
+static IvPullStatus
+step (Parser *p, State *state, gboolean *first)
+{
+  IvJsonPull *r = &p->r;
+  IvPullStatus st;
+  const char *k;
+  gsize klen;
+  char c;
+
+  if (*state == AT_END)
+    {
+      if (iv_json_pull_ws (r))
+        return iv_json_pull_fail (r, r->pos, "more text after the JSON value");
+      return r->eof ? IV_PULL_OK : IV_PULL_MORE;
+    }
+  if ((st = need_byte (r)) != IV_PULL_OK)
+    return st;
+  c = r->at[r->pos];
+  switch (*state)
+    {
+    case AT_START:
+      if (c == '[')
+        r->pos++, *state = AT_ELEMENT, *first = TRUE, p->seen_events = TRUE;
+      else if (c == '{')
+        r->pos++, *state = AT_MEMBER, *first = TRUE, p->top_object = TRUE;
+      else if ((st = iv_json_pull_skip (r)) == IV_PULL_OK)
+        *state = AT_END;
+      return st;
+    case AT_MEMBER:
+      if (*first && c == '}')
+        {
+          r->pos++, *state = AT_END;
+          return IV_PULL_OK;
+        }
+      if ((st = read_key (r, &k, &klen)) != IV_PULL_OK)
+        return st;
+      if (klen == 11 && memcmp (k, "traceEvents", 11) == 0 && r->at[r->pos] == '[')
+        {
+          r->pos++, *state = AT_ELEMENT, *first = TRUE, p->seen_events = TRUE;
+          return IV_PULL_OK;
+        }
+      if ((st = iv_json_pull_skip (r)) == IV_PULL_OK)
+        *state = AT_MEMBER_NEXT;
+      return st;
+    case AT_MEMBER_NEXT:
+      if (c != ',' && c != '}')
+        return iv_json_pull_fail (r, r->pos, "a missing ',' or '}' in the top object");
+      r->pos++, *first = FALSE;
+      *state = c == ',' ? AT_MEMBER : AT_END;
+      return IV_PULL_OK;
+    case AT_ELEMENT:
+      if (*first && c == ']')
+        {
+          r->pos++;
+          *state = p->top_object ? AT_MEMBER_NEXT : AT_END;
+          return IV_PULL_OK;
+        }
+      if (c == '{')
+        {
+          if ((st = read_event (p)) != IV_PULL_OK)
+            return st;
           p->events++;
           dispatch (p);
-          /* out of memory: stop reading; the loader reports it */
-          if (p->b->out_of_memory)
-            return 0;
         }
+      else if ((st = iv_json_pull_skip (r)) != IV_PULL_OK)
+        return st;
+      *state = AT_ELEMENT_NEXT;
+      return IV_PULL_OK;
+    case AT_ELEMENT_NEXT:
+      if (c != ',' && c != ']')
+        return iv_json_pull_fail (r, r->pos, "a missing ',' or ']' in the event array");
+      r->pos++, *first = FALSE;
+      *state = c == ',' ? AT_ELEMENT : p->top_object ? AT_MEMBER_NEXT : AT_END;
+      return IV_PULL_OK;
+    case AT_END:
+    default:
+      g_assert_not_reached ();
     }
-  return 1;
 }
-
-static int
-on_start_array (void *ctx)
-{
-  Parser *p = ctx;
-
-  /* The events: the top-level array, or the array under "traceEvents". */
-  if (p->depth == 0 && p->events_depth < 0)
-    p->events_depth = 1;
-  else if (p->depth == 1 && p->top_object && p->in_trace_events)
-    p->events_depth = 2;
-  if (p->ev_level > 0)
-    p->ev_level++;
-  p->depth++;
-  return 1;
-}
-
-static int
-on_end_array (void *ctx)
-{
-  Parser *p = ctx;
-
-  p->depth--;
-  if (p->ev_level > 0)
-    p->ev_level--;
-  if (p->depth == 1 && p->events_depth == 2)
-    p->events_depth = -2; /* traceEvents ended; later arrays are not events */
-  return 1;
-}
-
-static int
-on_map_key (void *ctx, const unsigned char *k, size_t len)
-{
-  Parser *p = ctx;
-
-  if (p->depth == 1 && p->top_object && p->ev_level == 0)
-    p->in_trace_events = len == 11 && memcmp (k, "traceEvents", 11) == 0;
-  else if (p->ev_level == 1)
-    p->field = field_of (k, len);
-  else if (p->ev_level == 2)
-    copy_text (p->key2, sizeof p->key2, (const char *) k, len, NULL);
-  return 1;
-}
-
-static const yajl_callbacks callbacks = {
-  .yajl_null = on_null,
-  .yajl_boolean = on_bool,
-  .yajl_number = on_number,
-  .yajl_string = on_string,
-  .yajl_start_map = on_start_map,
-  .yajl_map_key = on_map_key,
-  .yajl_end_map = on_end_map,
-  .yajl_start_array = on_start_array,
-  .yajl_end_array = on_end_array,
-};
 
 gboolean
 _iv_trace_load_chrome (IvTraceBuilder *b, IvInput *input, IvProgressFunc progress,
                        gpointer progress_data, GCancellable *cancellable, GError **error)
 {
   g_autofree Parser *p = g_new0 (Parser, 1);
-  g_autoptr (GError) local = NULL;
-  IvJsonStreamStats stats;
+  IvJsonPull *r = &p->r;
+  State state = AT_START;
+  gboolean first = TRUE, ok = TRUE;
+  IvPullStatus st = IV_PULL_OK;
+  const char *name = iv_input_get_name (input);
 
   p->b = b;
-  p->events_depth = -1;
-  if (iv_json_stream_parse_at (input, &callbacks, p, IV_JSON_STREAM_DEFAULT, progress,
-                               progress_data, cancellable, &p->pos, &stats, &local))
+  if (!iv_json_pull_init (r, input, progress, progress_data, cancellable, error))
     {
+      iv_json_pull_clear (r);
+      return FALSE;
+    }
+  for (;;)
+    {
+      gsize from = r->pos;
+      State before = state;
+      gboolean first_before = first;
+
+      st = step (p, &state, &first);
       if (b->out_of_memory)
         {
           _iv_trace_set_oom_error (b, p->events, error);
-          return FALSE;
+          ok = FALSE;
+          break;
         }
-      if (p->events_depth == -1 && p->events == 0 && !p->top_object)
+      if (st == IV_PULL_OK && state == AT_END && r->pos == r->len && r->eof)
+        break;
+      if (st == IV_PULL_MORE)
         {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       "%s: not a Chrome trace (no event array)", iv_input_get_name (input));
-          return FALSE;
+          /* the window ended inside the step: from its start again, with more text */
+          state = before, first = first_before;
+          if (r->eof)
+            {
+              st = iv_json_pull_fail (r, r->len, "the text ends early");
+              break;
+            }
+          if (!iv_json_pull_refill (r, from, error))
+            {
+              ok = FALSE;
+              break;
+            }
+          continue;
         }
-      return TRUE;
+      if (st == IV_PULL_ERROR)
+        break;
     }
-  if (local->domain == IV_JSON_STREAM_ERROR && p->events > 0)
+  if (ok && st == IV_PULL_ERROR)
     {
-      /* A writer killed mid-file: keep every complete event before the damage. */
-      b->trace->truncated = TRUE;
-      if (local->code == IV_JSON_STREAM_ERROR_TRUNCATED)
-        _iv_trace_warn (b->trace, "the file ends early at line %u, column %u; the %" G_GUINT64_FORMAT
-                        " complete events before that point are kept", stats.line, stats.column, p->events);
+      guint line, column;
+      /* at the end of the text: the file stops inside a value */
+      gboolean early = r->eof && r->error_at >= r->len;
+
+      iv_json_pull_where (r, r->error_at, &line, &column);
+      if (p->events > 0)
+        {
+          /* A writer killed mid-file: keep every complete event before the damage. */
+          b->trace->truncated = TRUE;
+          _iv_trace_warn (b->trace, "the file %s at line %u, column %u; the %" G_GUINT64_FORMAT
+                          " complete events before that point are kept",
+                          early ? "ends early" : "is damaged", line, column, p->events);
+        }
       else
-        _iv_trace_warn (b->trace, "the file is damaged at line %u, column %u; the %" G_GUINT64_FORMAT
-                        " complete events before that point are kept", stats.line, stats.column, p->events);
-      return TRUE;
+        {
+          g_set_error (error, IV_JSON_STREAM_ERROR,
+                       early ? IV_JSON_STREAM_ERROR_TRUNCATED : IV_JSON_STREAM_ERROR_SYNTAX,
+                       "%s: line %u, column %u: %s", name, line, column,
+                       early ? "the JSON text ends early" : r->error_reason);
+          ok = FALSE;
+        }
     }
-  g_propagate_error (error, g_steal_pointer (&local));
-  return FALSE;
+  else if (ok && !p->seen_events && p->events == 0 && !p->top_object)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: not a Chrome trace (no event array)", name);
+      ok = FALSE;
+    }
+  iv_json_pull_clear (r);
+  return ok;
 }

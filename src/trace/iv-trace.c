@@ -102,6 +102,29 @@ reserve_slices (IvSliceColumns *c, gsize want)
   return TRUE;
 }
 
+/* The columns shrunk to their length (shrinking keeps the data, and a column that cannot
+ * shrink just stays longer). */
+static void
+fit_slices (IvSliceColumns *c)
+{
+  gsize m = MAX (c->len, 1);
+#define FIT(col)                                                         \
+  G_STMT_START {                                                         \
+    gpointer fit_ = iv_big_realloc (c->col, m * sizeof *c->col);         \
+    if (fit_)                                                            \
+      c->col = fit_;                                                     \
+  } G_STMT_END
+  FIT (start_ns);
+  FIT (dur_ns);
+  FIT (args_off);
+  FIT (args_len);
+  FIT (name);
+  FIT (cat);
+  FIT (track);
+#undef FIT
+  c->capacity = m;
+}
+
 static void
 free_slices (IvSliceColumns *c)
 {
@@ -1221,9 +1244,11 @@ order_columns (IvTraceBuilder *b, const guint32 *order, guint32 **rows, gint64 *
   HAND_OVER (t->args_len, c->args_len, sizeof (guint32));
   HAND_OVER (t->name, c->name, sizeof (guint32));
   HAND_OVER (t->cat, c->cat, sizeof (guint32));
+  HAND_OVER (t->self_ns, *self, sizeof (gint64));
+  HAND_OVER (t->row, *rows, sizeof (guint32));
 #undef HAND_OVER
-  t->self_ns = g_steal_pointer (self);
-  t->row = g_steal_pointer (rows);
+  *self = NULL;
+  *rows = NULL;
   c->start_ns = c->dur_ns = NULL;
   c->args_off = NULL;
   c->args_len = c->name = c->cat = NULL;
@@ -1300,8 +1325,11 @@ _iv_trace_builder_finish (IvTraceBuilder *b, GError **error)
   pair_edges (b, end);
   n = b->slices.len;
   /* columns for at least one slice: readers may take a column's address when empty */
-  if (b->out_of_memory || !reserve_slices (&b->slices, MAX (n, 1))
-      || !allocate_scratch (t, n, &order, &depth, &self))
+  if (b->out_of_memory || !reserve_slices (&b->slices, MAX (n, 1)))
+    goto out_of_memory;
+  /* the room the columns had to grow goes back before the scratch is taken */
+  fit_slices (&b->slices);
+  if (!allocate_scratch (t, n, &order, &depth, &self))
     goto out_of_memory;
   order_tracks (b);
   if (!nest_tracks (b, order, depth, self))

@@ -11,10 +11,11 @@
 
 G_BEGIN_DECLS
 
-/* NULL when @bytes cannot be had. */
+/* NULL when @bytes cannot be had. Sized exactly: for arrays that will not grow. */
 gpointer        iv_big_alloc                 (gsize           bytes);
 /* @mem (NULL allocates) grown or shrunk to @bytes, contents kept up to the smaller
- * size; NULL when it cannot be had, and then @mem is untouched and still valid. */
+ * size; NULL when it cannot be had, and then @mem is untouched and still valid. Grown
+ * blocks end on a huge-page boundary (room to grow into); shrunk ones end exactly. */
 gpointer        iv_big_realloc               (gpointer        mem,
                                               gsize           bytes);
 /* NULL is fine. */

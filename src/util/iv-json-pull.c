@@ -1,0 +1,471 @@
+/* iv-json-pull.c: see iv-json-pull.h. */
+#define G_LOG_DOMAIN "iv-util"
+
+#include "iv-json-pull.h"
+
+#include <string.h>
+
+#define WINDOW (256 * 1024)
+
+gboolean
+iv_json_pull_init (IvJsonPull *r, IvInput *input, IvProgressFunc progress, gpointer progress_data,
+                   GCancellable *cancellable, GError **error)
+{
+  memset (r, 0, sizeof *r);
+  r->input = input;
+  r->progress = progress;
+  r->progress_data = progress_data;
+  r->cancellable = cancellable;
+  r->line = r->column = 1;
+  r->retry_from = G_MAXSIZE;
+  r->cap = WINDOW;
+  r->buf = g_try_malloc (r->cap);
+  r->scratch = g_string_new (NULL);
+  if (!r->buf)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "%s: out of memory", iv_input_get_name (input));
+      return FALSE;
+    }
+  r->at = r->buf;
+  return iv_json_pull_refill (r, 0, error);
+}
+
+void
+iv_json_pull_clear (IvJsonPull *r)
+{
+  g_clear_pointer (&r->buf, g_free);
+  if (r->scratch)
+    g_string_free (r->scratch, TRUE);
+  r->scratch = NULL;
+}
+
+/* Line and column after @len bytes from (@line, @column). */
+static void
+advance (guint *line, guint *column, const char *p, gsize len)
+{
+  const char *end = p + len, *nl;
+
+  while ((nl = memchr (p, '\n', (gsize) (end - p))) != NULL)
+    {
+      (*line)++;
+      *column = 1;
+      p = nl + 1;
+    }
+  *column += (guint) (end - p);
+}
+
+void
+iv_json_pull_where (const IvJsonPull *r, gsize i, guint *line, guint *column)
+{
+  *line = r->line;
+  *column = r->column;
+  advance (line, column, r->at, MIN (i, r->len));
+}
+
+gboolean
+iv_json_pull_refill (IvJsonPull *r, gsize keep_from, GError **error)
+{
+  gboolean again;
+  gsize kept;
+
+  keep_from = MIN (keep_from, r->len);
+  /* the same step as the last refill's, run out again */
+  again = r->retry_from == r->base + keep_from;
+  /* the bytes dropped still count for line numbers */
+  advance (&r->line, &r->column, r->buf, keep_from);
+  kept = r->len - keep_from;
+  memmove (r->buf, r->buf + keep_from, kept);
+  r->base += keep_from;
+  r->len = kept;
+  r->pos = 0;
+  /* A step that needs more than the window holds: a bigger window. */
+  if (again && kept > r->cap / 2)
+    {
+      gsize cap = r->cap > G_MAXSIZE / 2 ? G_MAXSIZE : r->cap * 2;
+      char *grown = cap > r->cap ? g_try_realloc (r->buf, cap) : NULL;
+      if (!grown)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+                       "%s: out of memory for a value of more than %" G_GSIZE_FORMAT " bytes",
+                       iv_input_get_name (r->input), kept);
+          return FALSE;
+        }
+      r->buf = grown;
+      r->cap = cap;
+    }
+  r->at = r->buf;
+  /* A step retried: fill the window, so it is rescanned only once per doubling. */
+  do
+    {
+      gssize n;
+      if (g_cancellable_set_error_if_cancelled (r->cancellable, error))
+        return FALSE;
+      n = iv_input_read (r->input, r->buf + r->len, r->cap - r->len, error);
+      if (n < 0)
+        return FALSE;
+      if (n == 0)
+        {
+          r->eof = TRUE;
+          break;
+        }
+      r->len += (gsize) n;
+      if (r->progress)
+        r->progress (iv_input_get_raw_offset (r->input), iv_input_get_raw_size (r->input), r->progress_data);
+    }
+  while (again && r->len < r->cap);
+  r->retry_from = r->base;
+  return TRUE;
+}
+
+IvPullStatus
+iv_json_pull_fail (IvJsonPull *r, gsize at, const char *reason)
+{
+  r->error_at = at;
+  r->error_reason = reason;
+  return IV_PULL_ERROR;
+}
+
+/* Bytes a string's fast loop stops at: the closing quote, an escape, control characters. */
+static const guint8 string_stop[256] = {
+  [0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1,
+};
+
+static int
+hex_digit (char c)
+{
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+/* Four hex digits at @p (the window holds them). */
+static int
+hex4 (const char *p)
+{
+  int v = 0;
+  for (int i = 0; i < 4; i++)
+    {
+      int d = hex_digit (p[i]);
+      if (d < 0)
+        return -1;
+      v = v * 16 + d;
+    }
+  return v;
+}
+
+static void
+put_utf8 (GString *s, gunichar c)
+{
+  char out[6];
+  g_string_append_len (s, out, g_unichar_to_utf8 (c, out));
+}
+
+/* The slow path: a string with escapes, decoded into the scratch buffer. @q is at the
+ * first backslash; @start just past the opening quote. */
+static IvPullStatus
+decode_string (IvJsonPull *r, gsize start, gsize q, const char **text, gsize *len)
+{
+  GString *s = r->scratch;
+
+  g_string_truncate (s, 0);
+  g_string_append_len (s, r->at + start, (gssize) (q - start));
+  for (;;)
+    {
+      char c;
+      if (q >= r->len)
+        return r->eof ? iv_json_pull_fail (r, r->len, "the text ends inside a string") : IV_PULL_MORE;
+      c = r->at[q];
+      if (c == '"')
+        break;
+      if ((guchar) c < 0x20)
+        return iv_json_pull_fail (r, q, "a control character inside a string");
+      if (c != '\\')
+        {
+          g_string_append_c (s, c);
+          q++;
+          continue;
+        }
+      if (q + 1 >= r->len)
+        return r->eof ? iv_json_pull_fail (r, r->len, "the text ends inside a string") : IV_PULL_MORE;
+      switch (r->at[q + 1])
+        {
+        case '"': g_string_append_c (s, '"'); break;
+        case '\\': g_string_append_c (s, '\\'); break;
+        case '/': g_string_append_c (s, '/'); break;
+        case 'b': g_string_append_c (s, '\b'); break;
+        case 'f': g_string_append_c (s, '\f'); break;
+        case 'n': g_string_append_c (s, '\n'); break;
+        case 'r': g_string_append_c (s, '\r'); break;
+        case 't': g_string_append_c (s, '\t'); break;
+        case 'u':
+          {
+            int u, lo;
+            if (q + 6 > r->len)
+              return r->eof ? iv_json_pull_fail (r, r->len, "the text ends inside a string") : IV_PULL_MORE;
+            if ((u = hex4 (r->at + q + 2)) < 0)
+              return iv_json_pull_fail (r, q, "a \\u escape without four hex digits");
+            if (u >= 0xd800 && u < 0xdc00)
+              {
+                /* a high surrogate: its low half follows as a second escape */
+                if (q + 12 > r->len && !r->eof)
+                  return IV_PULL_MORE;
+                if (q + 12 <= r->len && r->at[q + 6] == '\\' && r->at[q + 7] == 'u'
+                    && (lo = hex4 (r->at + q + 8)) >= 0xdc00 && lo < 0xe000)
+                  {
+                    put_utf8 (s, 0x10000 + ((gunichar) (u - 0xd800) << 10) + (gunichar) (lo - 0xdc00));
+                    q += 12;
+                    continue;
+                  }
+                u = 0xfffd; /* an unpaired half stands for nothing: the replacement character */
+              }
+            else if (u >= 0xdc00 && u < 0xe000)
+              u = 0xfffd;
+            put_utf8 (s, (gunichar) u);
+            q += 6;
+            continue;
+          }
+        default:
+          return iv_json_pull_fail (r, q + 1, "an invalid escape in a string");
+        }
+      q += 2;
+    }
+  r->pos = q + 1;
+  *text = s->str;
+  *len = s->len;
+  return IV_PULL_OK;
+}
+
+IvPullStatus
+iv_json_pull_string (IvJsonPull *r, const char **text, gsize *len)
+{
+  gsize start = r->pos + 1, q = start;
+  const guint8 *at = (const guint8 *) r->at;
+
+  while (q < r->len && !string_stop[at[q]])
+    q++;
+  if (q >= r->len)
+    return r->eof ? iv_json_pull_fail (r, r->len, "the text ends inside a string") : IV_PULL_MORE;
+  if (at[q] == '"')
+    {
+      *text = r->at + start;
+      *len = q - start;
+      r->pos = q + 1;
+      return IV_PULL_OK;
+    }
+  if (at[q] < 0x20)
+    return iv_json_pull_fail (r, q, "a control character inside a string");
+  return decode_string (r, start, q, text, len);
+}
+
+static gboolean
+is_digit (char c)
+{
+  return c >= '0' && c <= '9';
+}
+
+/* -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? — checked part by part; a number that
+ * reaches the window's end may go on in the next read. */
+IvPullStatus
+iv_json_pull_number (IvJsonPull *r, const char **text, gsize *len)
+{
+  gsize start = r->pos, q = start;
+  const char *at = r->at;
+
+#define NEED(cond_at_end) \
+  if (q >= r->len) return r->eof ? (cond_at_end) : IV_PULL_MORE
+#define BAD(reason) iv_json_pull_fail (r, q, reason)
+  if (at[q] == '-')
+    q++;
+  NEED (BAD ("a number without digits"));
+  if (at[q] == '0')
+    q++;
+  else if (is_digit (at[q]))
+    while (q < r->len && is_digit (at[q]))
+      q++;
+  else
+    return BAD ("a number without digits");
+  if (q < r->len && at[q] == '.')
+    {
+      q++;
+      NEED (BAD ("a number without digits after its point"));
+      if (!is_digit (at[q]))
+        return BAD ("a number without digits after its point");
+      while (q < r->len && is_digit (at[q]))
+        q++;
+    }
+  if (q < r->len && (at[q] == 'e' || at[q] == 'E'))
+    {
+      q++;
+      NEED (BAD ("a number without digits in its exponent"));
+      if (at[q] == '+' || at[q] == '-')
+        q++;
+      NEED (BAD ("a number without digits in its exponent"));
+      if (!is_digit (at[q]))
+        return BAD ("a number without digits in its exponent");
+      while (q < r->len && is_digit (at[q]))
+        q++;
+    }
+  /* the number may continue past the window */
+  if (q >= r->len && !r->eof)
+    return IV_PULL_MORE;
+#undef NEED
+#undef BAD
+  *text = at + start;
+  *len = q - start;
+  r->pos = q;
+  return IV_PULL_OK;
+}
+
+IvPullStatus
+iv_json_pull_literal (IvJsonPull *r, int *value)
+{
+  static const struct { const char *word; gsize len; int value; } words[] = {
+    { "true", 4, 1 }, { "false", 5, 0 }, { "null", 4, -1 },
+  };
+
+  for (guint w = 0; w < G_N_ELEMENTS (words); w++)
+    {
+      gsize have = MIN (r->len - r->pos, words[w].len);
+      if (r->at[r->pos] != words[w].word[0])
+        continue;
+      if (memcmp (r->at + r->pos, words[w].word, have) != 0)
+        {
+          gsize q = r->pos;
+          while (q < r->pos + have && r->at[q] == words[w].word[q - r->pos])
+            q++;
+          return iv_json_pull_fail (r, q, "an invalid literal (not true, false or null)");
+        }
+      if (have < words[w].len)
+        return r->eof ? iv_json_pull_fail (r, r->len, "the text ends inside a literal") : IV_PULL_MORE;
+      *value = words[w].value;
+      r->pos += words[w].len;
+      return IV_PULL_OK;
+    }
+  return iv_json_pull_fail (r, r->pos, "an invalid character where a value should be");
+}
+
+/* Passes over one scalar at the cursor. */
+static IvPullStatus
+skip_scalar (IvJsonPull *r)
+{
+  const char *text;
+  gsize len;
+  int value;
+  char c = r->at[r->pos];
+
+  if (c == '"')
+    return iv_json_pull_string (r, &text, &len);
+  if (c == '-' || is_digit (c))
+    return iv_json_pull_number (r, &text, &len);
+  return iv_json_pull_literal (r, &value);
+}
+
+/* The cursor past whitespace; MORE (or an error at the end of the input) when the window
+ * ends first. */
+static IvPullStatus
+need_byte (IvJsonPull *r)
+{
+  if (iv_json_pull_ws (r))
+    return IV_PULL_OK;
+  return r->eof ? iv_json_pull_fail (r, r->len, "the text ends inside a value") : IV_PULL_MORE;
+}
+
+/* "key": in an object being skipped. */
+static IvPullStatus
+skip_key (IvJsonPull *r)
+{
+  const char *text;
+  gsize len;
+  IvPullStatus st;
+
+  if ((st = need_byte (r)) != IV_PULL_OK)
+    return st;
+  if (r->at[r->pos] != '"')
+    return iv_json_pull_fail (r, r->pos, "an object key that is not a string");
+  if ((st = iv_json_pull_string (r, &text, &len)) != IV_PULL_OK)
+    return st;
+  if ((st = need_byte (r)) != IV_PULL_OK)
+    return st;
+  if (r->at[r->pos] != ':')
+    return iv_json_pull_fail (r, r->pos, "a missing ':' after an object key");
+  r->pos++;
+  return IV_PULL_OK;
+}
+
+IvPullStatus
+iv_json_pull_skip (IvJsonPull *r)
+{
+  /* what each open container is: '{' or '['; deeper than the stack grows onto the heap */
+  char local[256];
+  g_autofree char *heap = NULL;
+  char *stack = local;
+  gsize depth = 0, cap = sizeof local;
+  IvPullStatus st;
+
+  for (;;)
+    {
+      /* a value */
+      char c;
+      if ((st = need_byte (r)) != IV_PULL_OK)
+        return st;
+      c = r->at[r->pos];
+      if (c == '{' || c == '[')
+        {
+          if (depth == cap)
+            {
+              char *grown = g_try_realloc (heap, cap * 2);
+              if (!grown)
+                return iv_json_pull_fail (r, r->pos, "values nested too deeply");
+              if (!heap)
+                memcpy (grown, local, sizeof local);
+              heap = stack = grown;
+              cap *= 2;
+            }
+          stack[depth++] = c;
+          r->pos++;
+          if ((st = need_byte (r)) != IV_PULL_OK)
+            return st;
+          if (r->at[r->pos] == (c == '{' ? '}' : ']'))
+            {
+              r->pos++;
+              depth--;
+            }
+          else
+            {
+              if (c == '{' && (st = skip_key (r)) != IV_PULL_OK)
+                return st;
+              continue;
+            }
+        }
+      else if ((st = skip_scalar (r)) != IV_PULL_OK)
+        return st;
+      /* after a value: the container goes on or closes */
+      for (;;)
+        {
+          char close;
+          if (depth == 0)
+            return IV_PULL_OK;
+          if ((st = need_byte (r)) != IV_PULL_OK)
+            return st;
+          close = stack[depth - 1] == '{' ? '}' : ']';
+          c = r->at[r->pos];
+          if (c == close)
+            {
+              r->pos++;
+              depth--;
+              continue;
+            }
+          if (c != ',')
+            return iv_json_pull_fail (r, r->pos, stack[depth - 1] == '{' ? "a missing ',' or '}' in an object"
+                                                                        : "a missing ',' or ']' in an array");
+          r->pos++;
+          if (stack[depth - 1] == '{' && (st = skip_key (r)) != IV_PULL_OK)
+            return st;
+          break;
+        }
+    }
+}

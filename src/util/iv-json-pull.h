@@ -1,0 +1,117 @@
+/* iv-json-pull.h: a pull reader for JSON too large to hold and too hot for callbacks —
+ * a window of the (decompressed) input that refills, and tokens read straight from it.
+ *
+ * The caller reads in steps that change nothing until they complete (one event, one
+ * member of the top object): a step that runs past the window's end answers
+ * IV_PULL_MORE; the caller puts the cursor back where the step began, refills (the bytes
+ * from there on are kept) and runs the step again. The window grows when one step needs
+ * more than it holds, so a step may span any length; a step that fails again after a
+ * refill gets the window filled to its capacity first, so a value of many megabytes is
+ * rescanned a logarithmic number of times, not once per read.
+ *
+ * Everything JSON requires is checked (control characters in strings, escapes, the
+ * number grammar, literals, nesting), as yajl does; UTF-8 is not validated, as the yajl
+ * readers here are configured: whoever keeps a string validates it. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "iv-input.h"
+#include "iv-json-stream.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  IV_PULL_OK,
+  IV_PULL_MORE,  /* the window ended first: refill and retry the step */
+  IV_PULL_ERROR, /* not JSON: iv_json_pull_fail () was called */
+} IvPullStatus;
+
+typedef struct
+{
+  const char *at;     /* the window: at[0 .. len) */
+  gsize pos;          /* the cursor */
+  gsize len;
+  gboolean eof;       /* nothing follows the window */
+  /* set by the token readers on IV_PULL_ERROR */
+  gsize error_at;
+  const char *error_reason;
+  /* private */
+  char *buf;
+  gsize cap;
+  guint64 base;       /* input bytes before at[0] */
+  guint line;         /* 1-based line and column of at[0] */
+  guint column;
+  gsize retry_from;   /* G_MAXSIZE, or where the last refill's step began */
+  GString *scratch;   /* strings with escapes, decoded */
+  IvInput *input;
+  IvProgressFunc progress;
+  gpointer progress_data;
+  GCancellable *cancellable;
+} IvJsonPull;
+
+/* Reads the first window. FALSE with @error when the input cannot be read. */
+gboolean     iv_json_pull_init      (IvJsonPull     *r,
+                                     IvInput        *input,
+                                     IvProgressFunc  progress,
+                                     gpointer        progress_data,
+                                     GCancellable   *cancellable,
+                                     GError        **error);
+void         iv_json_pull_clear     (IvJsonPull     *r);
+
+/* Drops the bytes before @keep_from, reads more after the rest, and puts the cursor at
+ * the first kept byte. FALSE with @error when reading fails, memory runs out or the
+ * load is cancelled; at the end of the input it only sets eof. */
+gboolean     iv_json_pull_refill    (IvJsonPull     *r,
+                                     gsize           keep_from,
+                                     GError        **error);
+
+/* The input offset of window index @i (for byte ranges read again later). */
+static inline guint64
+iv_json_pull_offset (const IvJsonPull *r, gsize i)
+{
+  return r->base + i;
+}
+
+/* Line and column (1-based, bytes) of window index @i. */
+void         iv_json_pull_where     (const IvJsonPull *r,
+                                     gsize           i,
+                                     guint          *line,
+                                     guint          *column);
+
+/* Records a syntax error at window index @at; returns IV_PULL_ERROR. */
+IvPullStatus iv_json_pull_fail      (IvJsonPull     *r,
+                                     gsize           at,
+                                     const char     *reason);
+
+/* Moves past whitespace; TRUE when a byte follows in the window. */
+static inline gboolean
+iv_json_pull_ws (IvJsonPull *r)
+{
+  while (r->pos < r->len)
+    {
+      char c = r->at[r->pos];
+      if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+        return TRUE;
+      r->pos++;
+    }
+  return FALSE;
+}
+
+/* A string at the cursor ('"'): its text (decoded; valid until the next string read)
+ * and length. */
+IvPullStatus iv_json_pull_string    (IvJsonPull     *r,
+                                     const char    **text,
+                                     gsize          *len);
+/* A number at the cursor: its text as written. */
+IvPullStatus iv_json_pull_number    (IvJsonPull     *r,
+                                     const char    **text,
+                                     gsize          *len);
+/* true, false or null at the cursor: 1, 0, or -1 for null in @value. */
+IvPullStatus iv_json_pull_literal   (IvJsonPull     *r,
+                                     int            *value);
+/* Any value at the cursor, checked and passed over. */
+IvPullStatus iv_json_pull_skip      (IvJsonPull     *r);
+
+G_END_DECLS
