@@ -777,7 +777,8 @@ _iv_trace_load_chrome (IvTraceBuilder *b, IvInput *input, IvProgressFunc progres
   const char *name = iv_input_get_name (input);
 
   p->b = b;
-  if (!iv_json_pull_init (r, input, progress, progress_data, cancellable, error))
+  if (!(b->window ? iv_json_pull_init_sized (r, input, b->window, progress, progress_data, cancellable, error)
+                  : iv_json_pull_init (r, input, progress, progress_data, cancellable, error)))
     {
       iv_json_pull_clear (r);
       return FALSE;

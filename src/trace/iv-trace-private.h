@@ -103,6 +103,8 @@ typedef struct
   gint64 overlap_tolerance_ns; /* read once per load: iv_trace_set_overlap_tolerance () */
   guint64 text_counter_values; /* counter args that are not numbers: reported, not drawn */
   GHashTable *async_open;     /* "pid\x1fcat\x1fid" → open async spans (track, depth), in file order */
+  gsize window;               /* the Chrome reader's window in bytes; 0: its default (fuzzing
+                               * sets a few bytes, so every event is cut by a refill) */
 } IvTraceBuilder;
 
 IvTraceBuilder *_iv_trace_builder_new        (const char     *path,

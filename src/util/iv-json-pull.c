@@ -11,6 +11,13 @@ gboolean
 iv_json_pull_init (IvJsonPull *r, IvInput *input, IvProgressFunc progress, gpointer progress_data,
                    GCancellable *cancellable, GError **error)
 {
+  return iv_json_pull_init_sized (r, input, WINDOW, progress, progress_data, cancellable, error);
+}
+
+gboolean
+iv_json_pull_init_sized (IvJsonPull *r, IvInput *input, gsize window, IvProgressFunc progress,
+                         gpointer progress_data, GCancellable *cancellable, GError **error)
+{
   memset (r, 0, sizeof *r);
   r->input = input;
   r->progress = progress;
@@ -18,7 +25,7 @@ iv_json_pull_init (IvJsonPull *r, IvInput *input, IvProgressFunc progress, gpoin
   r->cancellable = cancellable;
   r->line = r->column = 1;
   r->retry_from = G_MAXSIZE;
-  r->cap = WINDOW;
+  r->cap = MAX (window, 1);
   r->buf = g_try_malloc (r->cap);
   r->scratch = g_string_new (NULL);
   if (!r->buf)

@@ -51,9 +51,17 @@ typedef struct
   GCancellable *cancellable;
 } IvJsonPull;
 
-/* Reads the first window. FALSE with @error when the input cannot be read. */
+/* Reads the first window (256 KiB). FALSE with @error when the input cannot be read. */
 gboolean     iv_json_pull_init      (IvJsonPull     *r,
                                      IvInput        *input,
+                                     IvProgressFunc  progress,
+                                     gpointer        progress_data,
+                                     GCancellable   *cancellable,
+                                     GError        **error);
+/* The same with a window of @window bytes (at least 1): tests cut steps everywhere. */
+gboolean     iv_json_pull_init_sized (IvJsonPull    *r,
+                                     IvInput        *input,
+                                     gsize           window,
                                      IvProgressFunc  progress,
                                      gpointer        progress_data,
                                      GCancellable   *cancellable,

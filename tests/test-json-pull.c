@@ -1,0 +1,214 @@
+/* test-json-pull.c: the pull reader reads the same values, and reports the same errors
+ * at the same line and column, whatever its window's size — every step cut at every
+ * byte by windows of 1 to 40 bytes — and a value far larger than the window is read
+ * whole. */
+#include <gio/gio.h>
+#include <string.h>
+
+#include "iv-json-pull.h"
+
+/* One element of an array: its scalar as "s:text", "n:text", "l:1" / "l:0" / "l:null",
+ * or "skip" for a container. */
+static IvPullStatus
+element (IvJsonPull *r, GString *out)
+{
+  const char *text;
+  gsize len;
+  int value;
+  IvPullStatus st;
+  char c = r->at[r->pos];
+
+  if (c == '"')
+    {
+      if ((st = iv_json_pull_string (r, &text, &len)) == IV_PULL_OK)
+        g_string_append (out, "s:"), g_string_append_len (out, text, (gssize) len);
+    }
+  else if (c == '-' || g_ascii_isdigit (c))
+    {
+      if ((st = iv_json_pull_number (r, &text, &len)) == IV_PULL_OK)
+        g_string_append (out, "n:"), g_string_append_len (out, text, (gssize) len);
+    }
+  else if (c == '{' || c == '[')
+    {
+      if ((st = iv_json_pull_skip (r)) == IV_PULL_OK)
+        g_string_append (out, "skip");
+    }
+  else if ((st = iv_json_pull_literal (r, &value)) == IV_PULL_OK)
+    g_string_append_printf (out, "l:%s", value < 0 ? "null" : value ? "1" : "0");
+  if (st == IV_PULL_OK)
+    g_string_append_c (out, '|');
+  return st;
+}
+
+/* One step: the separator before an element (or the opening bracket), then the element.
+ * A step cut by the window's end is run again from its start after a refill. */
+static IvPullStatus
+step (IvJsonPull *r, gboolean *first, gboolean *done, GString *out)
+{
+  IvPullStatus st;
+  gsize mark = out->len;
+
+  if (!iv_json_pull_ws (r))
+    return r->eof ? iv_json_pull_fail (r, r->len, "ends") : IV_PULL_MORE;
+  if (*first)
+    {
+      if (r->at[r->pos] != '[')
+        return iv_json_pull_fail (r, r->pos, "not an array");
+      r->pos++;
+    }
+  else if (r->at[r->pos] == ']')
+    {
+      r->pos++;
+      *done = TRUE;
+      return IV_PULL_OK;
+    }
+  else if (r->at[r->pos] != ',')
+    return iv_json_pull_fail (r, r->pos, "no comma");
+  else
+    r->pos++;
+  if (!iv_json_pull_ws (r))
+    return r->eof ? iv_json_pull_fail (r, r->len, "ends") : IV_PULL_MORE;
+  if (*first && r->at[r->pos] == ']')
+    {
+      r->pos++;
+      *done = TRUE;
+      return IV_PULL_OK;
+    }
+  st = element (r, out);
+  if (st != IV_PULL_OK)
+    g_string_truncate (out, mark);
+  else
+    *first = FALSE;
+  return st;
+}
+
+/* The elements of the array in @text read with a window of @window bytes; on an error,
+ * "error L:C" (and whether the text ended there) instead. */
+static char *
+read_all (const char *text, gsize length, gsize window)
+{
+  g_autoptr (GBytes) bytes = g_bytes_new (text, length);
+  g_autoptr (IvInput) in = iv_input_new_from_bytes (bytes, "doc.json", NULL);
+  GString *out = g_string_new (NULL);
+  IvJsonPull r;
+  gboolean first = TRUE, done = FALSE;
+
+  g_assert_true (iv_json_pull_init_sized (&r, in, window, NULL, NULL, NULL, NULL));
+  while (!done)
+    {
+      gsize from = r.pos;
+      gboolean was_first = first;
+      IvPullStatus st = step (&r, &first, &done, out);
+      if (st == IV_PULL_MORE)
+        {
+          first = was_first;
+          if (r.eof)
+            st = iv_json_pull_fail (&r, r.len, "ends");
+          else
+            {
+              g_assert_true (iv_json_pull_refill (&r, from, NULL));
+              continue;
+            }
+        }
+      if (st == IV_PULL_ERROR)
+        {
+          guint line, column;
+          iv_json_pull_where (&r, r.error_at, &line, &column);
+          g_string_assign (out, "");
+          g_string_append_printf (out, "error %u:%u%s", line, column,
+                                  r.eof && r.error_at >= r.len ? " at the end" : "");
+          break;
+        }
+    }
+  iv_json_pull_clear (&r);
+  return g_string_free (out, FALSE);
+}
+
+static void
+check_every_window (const char *text, const char *expected)
+{
+  for (gsize w = 1; w <= 40; w++)
+    {
+      g_autofree char *got = read_all (text, strlen (text), w);
+      if (g_strcmp0 (got, expected) != 0)
+        g_error ("window %" G_GSIZE_FORMAT ": “%s”, expected “%s” (text: %s)", w, got, expected, text);
+    }
+  {
+    g_autofree char *got = read_all (text, strlen (text), 1 << 16);
+    g_assert_cmpstr (got, ==, expected);
+  }
+}
+
+static void
+test_values (void)
+{
+  /* é is C3 A9; U+1F600 (a surrogate pair) is F0 9F 98 80; a lone surrogate reads as
+   * the replacement character EF BF BD */
+  check_every_window ("[ \"plain\", \"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\", \"\\u00e9\\ud83d\\ude00\\udc00\","
+                      " -12.5e+3, 0, 7, 1E5, 0.25, true, false, null,"
+                      " {\"a\": [1, {\"b\": \"c,]}\"}], \"d\": {}}, [], [[[\"deep\"]]], \"last\" ]",
+                      "s:plain|s:a\"b\\c/d\b\f\n\r\t|s:\xc3\xa9\xf0\x9f\x98\x80\xef\xbf\xbd|"
+                      "n:-12.5e+3|n:0|n:7|n:1E5|n:0.25|l:1|l:0|l:null|skip|skip|skip|s:last|");
+  /* an empty array, and whitespace of every kind */
+  check_every_window (" \t\r\n[ ]\n", "");
+}
+
+static void
+test_errors (void)
+{
+  static const struct { const char *text, *expected; } cases[] = {
+    /* the offending byte's line and column */
+    { "[1, 2,\n  x]", "error 2:3" },
+    { "[\"a\x01\"]", "error 1:4" },
+    { "[01]", "error 1:3" },
+    { "[1.]", "error 1:4" },
+    { "[1e]", "error 1:4" },
+    { "[-]", "error 1:3" },
+    { "[tru]", "error 1:5" },
+    { "[nulL]", "error 1:5" },
+    { "[\"\\x\"]", "error 1:4" },
+    { "[\"\\u12G4\"]", "error 1:3" },
+    { "[{\"a\" 1}]", "error 1:7" },
+    { "[{1: 2}]", "error 1:3" },
+    { "[{\"a\": 1,}]", "error 1:10" },
+    { "[[1 2]]", "error 1:5" },
+    /* the text ends inside a value: the error is at its end */
+    { "[1, {\"a\": ", "error 1:11 at the end" },
+    { "[\"abc", "error 1:6 at the end" },
+    { "[1, 2", "error 1:6 at the end" },
+    { "[tr", "error 1:4 at the end" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    check_every_window (cases[i].text, cases[i].expected);
+}
+
+/* A string of 3 MB read through a window of 16 bytes: the window grows to hold it, and
+ * (as the text arrives) is rescanned a number of times that grows with the log of the
+ * value's size, not with the number of reads. */
+static void
+test_large_value (void)
+{
+  gsize n = 3 << 20;
+  g_autofree char *text = g_malloc (n + 16);
+  g_autofree char *got = NULL;
+  g_autofree char *expected = NULL;
+
+  memcpy (text, "[\"", 2);
+  memset (text + 2, 'x', n);
+  memcpy (text + 2 + n, "\", 5]", 6);
+  got = read_all (text, strlen (text), 16);
+  g_assert_cmpuint (strlen (got), ==, n + 2 + 1 + 4);
+  g_assert_true (g_str_has_prefix (got, "s:xxxx"));
+  g_assert_true (g_str_has_suffix (got, "x|n:5|"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/json-pull/values", test_values);
+  g_test_add_func ("/json-pull/errors", test_errors);
+  g_test_add_func ("/json-pull/large-value", test_large_value);
+  return g_test_run ();
+}
