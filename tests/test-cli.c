@@ -531,6 +531,23 @@ test_trace_figure (void)
     g_assert_cmpuint (be32 ((guchar *) head + 20), <, 900);
     g_assert_cmpuint (be32 ((guchar *) head + 20), >=, 300);
   }
+  /* --threads keeps the tracks it names: one GPU stream needs less height than the whole
+   * trace (the height fits the content), and naming nothing is a usage error */
+  {
+    g_autofree char *head = NULL;
+    gsize n;
+    guint32 all_h;
+    g_assert_true (g_file_get_contents (png, &head, &n, NULL));
+    all_h = be32 ((guchar *) head + 20);
+    g_clear_pointer (&head, g_free);
+    assert_png_written (png, 1600, 0, "trace", trace, "-o", png, "--threads", "stream 7", NULL);
+    g_assert_true (g_file_get_contents (png, &head, &n, NULL));
+    g_assert_cmpuint (be32 ((guchar *) head + 20), <, all_h);
+  }
+  r = run ("trace", trace, "-o", png, "--threads", "no-such-thread", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--threads"));
+  result_clear (&r);
   /* --processes naming nothing in the trace is a usage error */
   r = run ("trace", trace, "-o", png, "--processes", "no-such-process", NULL);
   g_assert_cmpint (r.status, ==, 2);

@@ -399,6 +399,22 @@ export_pipelined (IvTrace *trace, const char *output, PipelineArgs *a, gboolean 
   return IV_EXIT_OK;
 }
 
+/* Whether an item of @items names a process or track: its key (pid, tid) exactly, or part
+ * of its name, case-folded. */
+static gboolean
+list_names (char **items, const char *key, const char *name)
+{
+  g_autofree char *folded = g_utf8_casefold (name ? name : "", -1);
+
+  for (guint i = 0; items[i]; i++)
+    {
+      g_autofree char *item = g_utf8_casefold (g_strstrip (items[i]), -1);
+      if (*item && (g_str_equal (item, key) || strstr (folded, item)))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* --processes: which processes to leave out (those no item of @list names: a pid, or
  * part of the name, case-folded); NULL after a usage error. */
 static GByteArray *
@@ -412,13 +428,7 @@ hidden_processes (const IvTrace *t, const char *list)
   for (guint p = 0; p < t->processes->len; p++)
     {
       const IvProcess *pr = t->processes->pdata[p];
-      g_autofree char *name = g_utf8_casefold (pr->name ? pr->name : "", -1);
-      gboolean keep = FALSE;
-      for (guint i = 0; items[i] && !keep; i++)
-        {
-          g_autofree char *item = g_utf8_casefold (g_strstrip (items[i]), -1);
-          keep = *item && (g_str_equal (item, pr->key) || strstr (name, item));
-        }
+      gboolean keep = list_names (items, pr->key, pr->name);
       hidden->data[p] = !keep;
       shown += keep;
     }
@@ -426,6 +436,33 @@ hidden_processes (const IvTrace *t, const char *list)
     {
       _iv_cli_usage_error ("trace", _("--processes “%s” names none of the trace's %u processes"), list,
                            t->processes->len);
+      g_byte_array_unref (hidden);
+      return NULL;
+    }
+  return hidden;
+}
+
+/* --threads: which tracks to leave out (those no item of @list names: a tid, or part of
+ * the track's name, case-folded); NULL after a usage error. */
+static GByteArray *
+hidden_threads (const IvTrace *t, const char *list)
+{
+  g_auto (GStrv) items = g_strsplit (list, ",", -1);
+  GByteArray *hidden = g_byte_array_sized_new (t->tracks->len);
+  guint shown = 0;
+
+  g_byte_array_set_size (hidden, t->tracks->len);
+  for (guint k = 0; k < t->tracks->len; k++)
+    {
+      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
+      gboolean keep = list_names (items, tr->key, tr->name ? tr->name : tr->key);
+      hidden->data[k] = !keep;
+      shown += keep && (tr->n_rows || tr->n_series);
+    }
+  if (shown == 0)
+    {
+      _iv_cli_usage_error ("trace", _("--threads “%s” names none of the trace's %u tracks"), list,
+                           t->tracks->len);
       g_byte_array_unref (hidden);
       return NULL;
     }
@@ -440,7 +477,7 @@ _iv_cli_trace (int argc, char **argv)
   g_autofree char *output = NULL, *from = NULL, *to = NULL, *color_by = NULL;
   g_auto (IvCliFigureArgs) fig = { NULL };
   g_autofree char *start_cand = NULL, *num_cand = NULL, *breakdown = NULL, *min_pct = NULL;
-  g_autofree char *tolerance = NULL, *processes = NULL;
+  g_autofree char *tolerance = NULL, *processes = NULL, *threads = NULL;
   gboolean pipeline_json = FALSE, flows = FALSE;
   GOptionEntry entries[] = {
     { "stats", 0, 0, G_OPTION_ARG_NONE, &stats, N_("Print what the trace holds and its time by name"), NULL },
@@ -453,6 +490,8 @@ _iv_cli_trace (int argc, char **argv)
     { "color-by", 0, 0, G_OPTION_ARG_STRING, &color_by, N_("Colour slices by name or category"), "name|category" },
     { "processes", 0, 0, G_OPTION_ARG_STRING, &processes,
       N_("Draw only these processes: comma-separated pids or parts of their names"), "LIST" },
+    { "threads", 0, 0, G_OPTION_ARG_STRING, &threads,
+      N_("Draw only these threads (and other tracks): comma-separated tids or parts of their names"), "LIST" },
     { "flows", 0, 0, G_OPTION_ARG_NONE, &flows, N_("Draw every flow as an arrow"), NULL },
     { "start-candidate", 0, 0, G_OPTION_ARG_STRING, &start_cand,
       N_("Pipelined timelines: the first candidate shown (default: the file's choice)"), "N" },
@@ -514,6 +553,7 @@ _iv_cli_trace (int argc, char **argv)
       IvTimelineFigure tl = { trace, 0, 0, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
       IvFigure figure = { iv_render_timeline, &tl, "timeline", NULL };
       g_autoptr (GByteArray) hidden = NULL;
+      g_autoptr (GByteArray) hidden_tracks = NULL;
       IvExportOptions eo;
       double from_ms = 0, to_ms = 0;
       int rc;
@@ -534,7 +574,10 @@ _iv_cli_trace (int argc, char **argv)
       tl.note_cut = TRUE;
       if (processes && !(hidden = hidden_processes (trace, processes)))
         return IV_EXIT_USAGE;
+      if (threads && !(hidden_tracks = hidden_threads (trace, threads)))
+        return IV_EXIT_USAGE;
       tl.hidden = hidden;
+      tl.hidden_tracks = hidden_tracks;
       /* Milliseconds from the trace's start, as the ruler shows them; without a range,
        * the extent of the work rather than of a capture-wide profiler span */
       if (from || to)

@@ -76,6 +76,8 @@ iv_timeline_layout (const IvTimelineFigure *fig, double width, double height, Iv
           continue;
         if (fig->hidden && tr->process < fig->hidden->len && fig->hidden->data[tr->process])
           continue;
+        if (fig->hidden_tracks && k < fig->hidden_tracks->len && fig->hidden_tracks->data[k])
+          continue;
         if (tr->process != last_process)
           {
             if (y + 2 >= TITLE_H + RULER_H && y + HEADER_H <= bottom)

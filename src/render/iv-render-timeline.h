@@ -22,6 +22,8 @@ typedef struct
   const GByteArray *collapsed;   /* per process: non-zero hides its tracks; NULL: none */
   gboolean all_flows;            /* every flow, not only the selection's */
   const GByteArray *hidden;      /* per process: non-zero leaves it out entirely; NULL: none */
+  const GByteArray *hidden_tracks; /* per track: the same for one track (a process none of
+                                    * whose tracks is left has no header); NULL: none */
   gboolean note_cut;             /* an export: say at the bottom what did not fit */
 } IvTimelineFigure;
 
