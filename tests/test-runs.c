@@ -104,7 +104,9 @@ test_sample_run (void)
   g_assert_cmpfloat (r->osl, ==, 200);
   g_assert_true (r->streaming);
 
-  g_assert_true (iv_run_metric_stats (r, "time_to_first_token", &s));
+  /* The records' own statistics, beside numpy's way of computing them */
+  g_assert_true (iv_run_metric_stats_records (r, "time_to_first_token", &s));
+  g_assert_cmpint (s.source, ==, IV_STATS_RECORDS);
   g_assert_cmpstr (s.unit, ==, "ms");
   g_assert_cmpfloat (s.count, ==, 10);
   g_assert_cmpfloat_with_epsilon (s.avg, sum / ttft->len, 1e-9);
@@ -112,6 +114,23 @@ test_sample_run (void)
   g_assert_cmpfloat_with_epsilon (s.p99, quantile7 (ttft, 0.99), 1e-9);
   g_assert_cmpfloat (s.min, ==, g_array_index (ttft, double, 0)); /* sorted by quantile7 */
   iv_metric_summary_clear (&s);
+  /* By default a metric's statistics are AIPerf's summary of all 64 requests (the
+   * export holds 10 records): the numbers in profile_export_aiperf.json, and a note says
+   * the records cover 10 of 64 and disagree with it. */
+  g_assert_true (iv_run_metric_stats (r, "time_to_first_token", &s));
+  g_assert_cmpint (s.source, ==, IV_STATS_SUMMARY);
+  g_assert_cmpfloat (s.avg, ==, 30.814987671875);
+  g_assert_cmpfloat (s.p99, ==, 34.344268879999994);
+  iv_metric_summary_clear (&s);
+  g_assert_cmpfloat (iv_run_summary_requests (r), ==, 64);
+  g_assert_cmpuint (iv_run_good_records (r), ==, 10);
+  {
+    g_autofree char *note = iv_run_records_note (r);
+    g_autofree char *disagree = iv_run_stats_note (r, "time_to_first_token");
+    g_assert_nonnull (strstr (note, "10 of 64 requests"));
+    g_assert_nonnull (strstr (disagree, "the 10 values in the records give avg"));
+    g_assert_nonnull (strstr (disagree, "30.8"));
+  }
   /* A list metric contributes every element: 10 requests × 199 chunk gaps. */
   icl = iv_run_get_metric (r, "inter_chunk_latency");
   g_assert_nonnull (icl);
@@ -234,8 +253,9 @@ test_old_summary_only (void)
   g_assert_false (iv_run_metric_stats (r, "inter_token_latency", &s));
 }
 
-/* A damaged line is one error naming the file and the line; time slices and the
- * aggregate of trials are read. */
+/* A damaged line is skipped, and one warning names the file, the line and the column
+ * (the second comma of ",,": column 77); time slices and the aggregate of trials are
+ * read. */
 static void
 test_damaged_slices_aggregate (void)
 {
@@ -245,15 +265,19 @@ test_damaged_slices_aggregate (void)
   g_autoptr (IvRun) r = NULL;
   const IvTimeslice *t;
   const IvAggregateStat *a;
+  const char *line2 = "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": {\"x\": {\"value\": 1,, }}}";
 
+  g_assert_cmpint ((int) (strstr (line2, ",,") - line2) + 2, ==, 77);
   iv_test_write_file (bad, "profile_export.jsonl",
               "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": {}}\n"
               "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": {\"x\": {\"value\": 1,, }}}\n");
-  g_assert_null (iv_run_load (bad, NULL, NULL, NULL, &error));
-  g_assert_nonnull (error);
-  g_assert_nonnull (strstr (error->message, "profile_export.jsonl"));
-  g_assert_nonnull (strstr (error->message, "line 2"));
-  g_clear_error (&error);
+  r = iv_run_load (bad, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->n_requests, ==, 1);
+  g_assert_cmpuint (r->damaged_lines, ==, 1);
+  g_assert_cmpuint (r->warnings->len, ==, 1);
+  g_assert_nonnull (strstr (r->warnings->pdata[0], "profile_export.jsonl: 1 damaged line skipped (line 2, column 77"));
+  g_clear_pointer (&r, iv_run_free);
 
   iv_test_write_file (ok, "profile_export_aiperf.json", "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 1}}");
   iv_test_write_file (ok, "profile_export_aiperf_timeslices.json",
@@ -284,6 +308,102 @@ test_damaged_slices_aggregate (void)
 
 /* A sweep at several depths is found and sorted naturally (c2 before c10); the fields
  * that differ are the varying ones; a folder without runs is an error naming it. */
+/* What AIPerf leaves behind loads: a last line cut by a killed writer (skipped, said in
+ * plain words), a byte order mark, an empty record file beside a summary (a summary-only
+ * run, said so), a folder holding only the CSV summary (its display names folded to
+ * tags, its rounded numbers, a warning), and in a sweep that CSV-only run is a run, not
+ * dropped; a record file of nothing but damage, with no summary, is one error. */
+static void
+test_what_aiperf_leaves (void)
+{
+  g_autofree char *cut = make_dir ("leaves/cut");
+  g_autofree char *empty = make_dir ("leaves/empty");
+  g_autofree char *csv = make_dir ("leaves/csv");
+  g_autofree char *junk = make_dir ("junk");
+  g_autofree char *sweep = g_build_filename (tmpdir, "leaves", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = NULL;
+#define REC(ttft) "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": 5, \"request_end_ns\": 9}," \
+                  " \"metrics\": {\"time_to_first_token\": {\"value\": " ttft ", \"unit\": \"ms\"}}}\n"
+  const char *r1 = REC ("10"), *r2 = REC ("30");
+#undef REC
+  g_autofree char *records = g_strconcat ("\xef\xbb\xbf", r1, r2, "{\"metadata\": {\"benchmark_ph", NULL);
+  IvMetricSummary s = { 0 };
+
+  iv_test_write_file (cut, "profile_export.jsonl", records);
+  iv_test_write_file (cut, "profile_export_aiperf.json",
+                      "\xef\xbb\xbf{\"request_count\": {\"unit\": \"requests\", \"avg\": 3}}");
+  r = iv_run_load (cut, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->n_requests, ==, 2);
+  g_assert_true (iv_run_metric_stats (r, "time_to_first_token", &s));
+  g_assert_cmpint (s.source, ==, IV_STATS_RECORDS);
+  g_assert_cmpfloat (s.avg, ==, 20);
+  iv_metric_summary_clear (&s);
+  g_assert_cmpuint (r->warnings->len, ==, 1);
+  g_assert_nonnull (strstr (r->warnings->pdata[0], "profile_export.jsonl: the last line is cut short (line 3)"));
+  {
+    g_autofree char *note = iv_run_records_note (r);
+    g_assert_nonnull (strstr (note, "2 of 3 requests"));
+  }
+  g_clear_pointer (&r, iv_run_free);
+
+  iv_test_write_file (empty, "profile_export.jsonl", "");
+  iv_test_write_file (empty, "profile_export_aiperf.json",
+                      "{\"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 12.5, \"p50\": 12}}");
+  r = iv_run_load (empty, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (r->has_records);
+  g_assert_cmpuint (r->warnings->len, ==, 1);
+  g_assert_nonnull (strstr (r->warnings->pdata[0], "profile_export.jsonl is empty: the numbers are the summary's"));
+  g_assert_true (iv_run_metric_stats (r, "time_to_first_token", &s));
+  g_assert_cmpfloat (s.avg, ==, 12.5);
+  iv_metric_summary_clear (&s);
+  g_clear_pointer (&r, iv_run_free);
+
+  iv_test_write_file (csv, "profile_export_aiperf.csv",
+                      "Metric,avg,min,max,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n"
+                      "Request Latency (ms),6550.36,4996.25,9383.37,5523.64,5641.18,5649.25,5678.54,5799.90,7314.96,8594.21,8980.84,9381.63,1171.14\r\n"
+                      "Time to First Token (ms),1588.80,382.24,4121.09,403.48,547.97,641.77,659.03,787.54,2439.00,3695.10,4051.43,4119.33,1189.99\r\n"
+                      "\r\n"
+                      "Metric,Value\r\n"
+                      "Benchmark Duration (sec),15.20\r\n"
+                      "Request Throughput (requests/sec),13.16\r\n"
+                      "\"Request Count\",200.00\r\n"
+                      "\r\n"
+                      "Endpoint,GPU_Index,GPU_Name,GPU_UUID,Metric,avg,min,max,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n"
+                      "localhost:9401,0,NVIDIA RTX 6000 Ada Generation,GPU-f35d,GPU Power Usage (W),43.37,26.68,299.28,26.68,26.68,26.68,26.68,26.68,26.68,26.68,190.24,299.28,65.35\r\n");
+  r = iv_run_load (csv, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (iv_run_metric_stats (r, "time_to_first_token", &s));
+  g_assert_cmpstr (s.unit, ==, "ms");
+  g_assert_cmpfloat (s.p50, ==, 787.54);
+  g_assert_cmpfloat (s.std, ==, 1189.99);
+  g_assert_cmpfloat (s.p25, ==, 659.03);
+  iv_metric_summary_clear (&s);
+  g_assert_cmpfloat (iv_run_get_summary (r, "request_throughput")->avg, ==, 13.16);
+  g_assert_cmpstr (iv_run_get_summary (r, "request_throughput")->unit, ==, "requests/sec");
+  g_assert_cmpfloat (iv_run_summary_requests (r), ==, 200);
+  g_assert_cmpfloat (r->duration_s, ==, 15.20);
+  /* GPU rows are not metrics of the run */
+  g_assert_null (iv_run_get_summary (r, "gpu_power_usage"));
+  g_assert_cmpuint (r->warnings->len, ==, 2);
+  g_assert_nonnull (strstr (r->warnings->pdata[0], "only AIPerf's CSV summary is here"));
+  g_clear_pointer (&r, iv_run_free);
+
+  /* the three are a sweep of three runs: none dropped */
+  {
+    const char *paths[] = { sweep, NULL };
+    g_autoptr (IvSweep) sw = iv_sweep_load (paths, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (sw->runs->len, ==, 3);
+  }
+
+  iv_test_write_file (junk, "profile_export.jsonl", "not json\n{\"cut\n");
+  g_assert_null (iv_run_load (junk, NULL, NULL, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "every line is damaged, and there is no summary beside it"));
+}
+
 static void
 test_sweep_discovery (void)
 {
@@ -502,6 +622,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runs/warmup-errors-prefix-gzip", test_warmup_errors_prefix_gzip);
   g_test_add_func ("/runs/old-summary-only", test_old_summary_only);
   g_test_add_func ("/runs/damaged-slices-aggregate", test_damaged_slices_aggregate);
+  g_test_add_func ("/runs/what-aiperf-leaves", test_what_aiperf_leaves);
   g_test_add_func ("/runs/sweep-discovery", test_sweep_discovery);
   g_test_add_func ("/runs/sample-sweep", test_sample_sweep);
   g_test_add_func ("/runs/dispersed-throughput", test_dispersed_throughput);

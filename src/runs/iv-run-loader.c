@@ -20,7 +20,7 @@
 
 typedef struct
 {
-  char *records, *summary, *telemetry, *timeslices, *aggregate;
+  char *records, *summary, *csv_summary, *telemetry, *timeslices, *aggregate;
   char *prefix;
 } RunFiles;
 
@@ -29,6 +29,7 @@ run_files_clear (RunFiles *f)
 {
   g_free (f->records);
   g_free (f->summary);
+  g_free (f->csv_summary);
   g_free (f->telemetry);
   g_free (f->timeslices);
   g_free (f->aggregate);
@@ -61,6 +62,8 @@ find_files (const char *dir, RunFiles *f)
         slot = &f->timeslices;
       else if (g_str_has_suffix (bare, "_aiperf.json"))
         slot = &f->summary;
+      else if (g_str_has_suffix (bare, "_aiperf.csv"))
+        slot = &f->csv_summary;
       else if (g_str_has_suffix (bare, ".json") && !g_str_equal (bare, "inputs.json")
                && !g_str_has_suffix (bare, "_aggregate.json"))
         slot = &old_summary;
@@ -162,6 +165,7 @@ typedef struct
   gint64 start, ack, end;
   guint32 worker;
   gboolean warmup, cancelled, failed;
+  gboolean complete;       /* the line's record was read to its end */
   char error_type[96];
   GArray *pending;         /* Pending */
 } RecordCtx;
@@ -171,7 +175,7 @@ record_reset (RecordCtx *c)
 {
   c->start = c->ack = c->end = -1;
   c->worker = 0;
-  c->warmup = c->cancelled = c->failed = FALSE;
+  c->warmup = c->cancelled = c->failed = c->complete = FALSE;
   c->error_type[0] = '\0';
   g_array_set_size (c->pending, 0);
 }
@@ -262,9 +266,23 @@ rec_end_map (void *ctx)
   if (c->depth == 2)
     c->section = SEC_NONE;
   if (c->depth == 1)
-    record_commit (c);
+    c->complete = TRUE;
   c->depth--;
   return 1;
+}
+
+/* A line read: its record is kept only when the whole line parsed. */
+static void
+rec_line_done (gpointer ctx, gboolean ok)
+{
+  RecordCtx *c = ctx;
+  if (ok && c->complete)
+    record_commit (c);
+  record_reset (c);
+  c->depth = 0;
+  c->section = SEC_NONE;
+  c->metric = -1;
+  c->in_value = c->in_unit = FALSE;
 }
 
 static int
@@ -386,15 +404,37 @@ _iv_run_load_records (IvRun *r, IvInput *in, IvProgressFunc progress, gpointer d
                       GError **error)
 {
   RecordCtx c = { .run = r, .metric = -1 };
+  IvJsonLinesStats st;
   gboolean ok;
 
   c.pending = g_array_new (FALSE, FALSE, sizeof (Pending));
+  record_reset (&c);
   iv_intern_add (r->strings, "", -1); /* id 0: no worker */
-  ok = iv_json_stream_parse (in, &record_callbacks, &c, IV_JSON_STREAM_MULTIPLE_VALUES, progress, data,
-                             cancellable, NULL, error);
+  ok = iv_json_stream_parse_lines (in, &record_callbacks, &c, rec_line_done, progress, data, cancellable, &st,
+                                   error);
   g_array_unref (c.pending);
-  r->has_records = ok;
-  return ok;
+  if (!ok)
+    return FALSE;
+  r->records_lines = st.lines;
+  r->damaged_lines = st.damaged;
+  if (st.damaged)
+    {
+      /* a writer killed mid-line leaves its last line cut: say so in plain words */
+      if (st.damaged == 1 && st.last_line_cut)
+        _iv_run_warn (r, _("%s: the last line is cut short (line %u); it was skipped"),
+                      iv_input_get_name (in), st.first_damaged_line);
+      else if (st.damaged == 1)
+        _iv_run_warn (r, _("%s: 1 damaged line skipped (line %u, column %u: %s)"), iv_input_get_name (in),
+                      st.first_damaged_line, st.first_damaged_column, st.first_damaged_reason);
+      else
+        _iv_run_warn (r, _("%s: %" G_GUINT64_FORMAT " damaged lines skipped (the first at line %u, column %u: %s)"),
+                      iv_input_get_name (in), st.damaged, st.first_damaged_line, st.first_damaged_column,
+                      st.first_damaged_reason);
+    }
+  g_free (st.first_damaged_reason);
+  /* an empty file holds no requests: the run is what its summary says, if it has one */
+  r->has_records = st.lines > st.damaged;
+  return TRUE;
 }
 
 /* ---------- gpu_telemetry_export.jsonl ---------- */
@@ -847,7 +887,10 @@ iv_run_load (const char *path, IvProgressFunc progress, gpointer progress_data, 
   gboolean ok = TRUE;
 
   find_files (dir, &f);
-  if (!f.records && !f.summary && !f.aggregate)
+  /* the CSV summary stands in only for a missing JSON one */
+  if (f.summary)
+    g_clear_pointer (&f.csv_summary, g_free);
+  if (!f.records && !f.summary && !f.csv_summary && !f.aggregate)
     {
       g_autofree char *display = g_filename_display_name (dir);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
@@ -859,7 +902,7 @@ iv_run_load (const char *path, IvProgressFunc progress, gpointer progress_data, 
   r->prefix = g_strdup (f.prefix ? f.prefix : "profile_export");
   {
     /* Each file in turn; the first that fails is the error. */
-    const char *paths[] = { f.records, f.summary, f.telemetry, f.timeslices };
+    const char *paths[] = { f.records, f.summary ? f.summary : f.csv_summary, f.telemetry, f.timeslices };
     for (guint i = 0; ok && i < G_N_ELEMENTS (paths); i++)
       {
         g_autoptr (IvInput) in = NULL;
@@ -869,6 +912,8 @@ iv_run_load (const char *path, IvProgressFunc progress, gpointer progress_data, 
         ok = in != NULL;
         if (ok && i == 0)
           ok = _iv_run_load_records (r, in, progress, progress_data, cancellable, error);
+        else if (ok && i == 1 && !f.summary)
+          ok = _iv_run_load_summary_csv (r, in, error);
         else if (ok && i == 1)
           ok = _iv_run_load_summary (r, in, error);
         else if (ok && i == 2)
@@ -879,6 +924,27 @@ iv_run_load (const char *path, IvProgressFunc progress, gpointer progress_data, 
   }
   if (ok && f.aggregate)
     ok = load_aggregate (r, f.aggregate, error);
+  if (ok && f.records && !r->has_records && g_hash_table_size (r->summary) == 0 && !f.aggregate)
+    {
+      /* nothing usable at all: an error, not an empty run */
+      g_autofree char *display = g_filename_display_name (f.records);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   r->records_lines ? _("%s: every line is damaged, and there is no summary beside it")
+                                    : _("%s: the file is empty, and there is no summary beside it"),
+                   display);
+      ok = FALSE;
+    }
+  else if (ok && !r->has_records && g_hash_table_size (r->summary) > 0)
+    {
+      /* say so: per-request figures cannot be drawn, statistics are the summary's */
+      g_autofree char *records = g_strdup_printf ("%s.jsonl", r->prefix);
+      if (!f.records)
+        _iv_run_warn (r, _("%s: no per-request records (%s): the numbers are the summary's, and figures "
+                           "of requests over time are not drawn"), r->name, records);
+      else if (!r->records_lines)
+        _iv_run_warn (r, _("%s: %s is empty: the numbers are the summary's, and figures of requests over "
+                           "time are not drawn"), r->name, records);
+    }
   run_files_clear (&f);
   if (!ok)
     return NULL;

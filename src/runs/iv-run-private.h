@@ -8,6 +8,10 @@
 G_BEGIN_DECLS
 
 IvRun      *_iv_run_new               (const char      *path);
+/* Adds a warning (one sentence naming the file) to the run. */
+void        _iv_run_warn              (IvRun           *run,
+                                       const char      *format,
+                                       ...) G_GNUC_PRINTF (2, 3);
 GHashTable *_iv_run_summary_table_new (void);
 gboolean    _iv_run_load_records      (IvRun           *run,
                                        IvInput         *input,
@@ -16,6 +20,10 @@ gboolean    _iv_run_load_records      (IvRun           *run,
                                        GCancellable    *cancellable,
                                        GError         **error);
 gboolean    _iv_run_load_summary      (IvRun           *run,
+                                       IvInput         *input,
+                                       GError         **error);
+/* AIPerf's CSV summary, for a run without the JSON one. */
+gboolean    _iv_run_load_summary_csv  (IvRun           *run,
                                        IvInput         *input,
                                        GError         **error);
 gboolean    _iv_run_load_telemetry    (IvRun           *run,

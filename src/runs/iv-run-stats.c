@@ -5,9 +5,11 @@
 
 #include "iv-run.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 
 #include "iv-stats.h"
+#include "iv-units.h"
 
 void
 iv_metric_summary_compute (const double *values, gsize n, const char *unit, IvMetricSummary *out)
@@ -20,6 +22,7 @@ iv_metric_summary_compute (const double *values, gsize n, const char *unit, IvMe
 
   out->unit = g_strdup (unit);
   out->count = (double) m;
+  out->source = IV_STATS_RECORDS;
   if (m == 0)
     {
       out->avg = out->min = out->max = out->std = NAN;
@@ -43,20 +46,92 @@ iv_metric_summary_compute (const double *values, gsize n, const char *unit, IvMe
 }
 
 gboolean
-iv_run_metric_stats (const IvRun *r, const char *tag, IvMetricSummary *out)
+iv_run_metric_stats_records (const IvRun *r, const char *tag, IvMetricSummary *out)
 {
   const IvRunMetric *m = iv_run_get_metric (r, tag);
-  const IvMetricSummary *s;
 
-  if (m)
+  if (!m)
+    return FALSE;
+  iv_metric_summary_compute ((const double *) m->values->data, m->values->len, m->unit, out);
+  return TRUE;
+}
+
+/* AIPerf's summary covers every request; the records read may be fewer (a partial
+ * export, damaged lines), so the summary comes first wherever it has the metric. */
+gboolean
+iv_run_metric_stats (const IvRun *r, const char *tag, IvMetricSummary *out)
+{
+  const IvMetricSummary *s = iv_run_get_summary (r, tag);
+
+  if (s && isfinite (s->avg))
     {
-      iv_metric_summary_compute ((const double *) m->values->data, m->values->len, m->unit, out);
+      *out = *s;
+      out->unit = g_strdup (s->unit);
+      out->source = IV_STATS_SUMMARY;
       return TRUE;
     }
-  s = iv_run_get_summary (r, tag);
+  if (iv_run_metric_stats_records (r, tag, out))
+    return TRUE;
   if (!s)
     return FALSE;
   *out = *s;
   out->unit = g_strdup (s->unit);
+  out->source = IV_STATS_SUMMARY;
   return TRUE;
+}
+
+double
+iv_run_summary_requests (const IvRun *r)
+{
+  const IvMetricSummary *s = iv_run_get_summary (r, "request_count");
+  return s && isfinite (s->avg) && s->avg >= 0 ? s->avg : NAN;
+}
+
+gsize
+iv_run_good_records (const IvRun *r)
+{
+  return r->has_records ? r->n_requests - MIN (r->n_errors, r->n_requests) : 0;
+}
+
+char *
+iv_run_records_note (const IvRun *r)
+{
+  double summary = iv_run_summary_requests (r);
+  gsize good = iv_run_good_records (r);
+
+  if (!r->has_records || isnan (summary) || (double) good >= summary)
+    return NULL;
+  return g_strdup_printf (_("%" G_GSIZE_FORMAT " of %.0f requests have per-request records: figures of "
+                            "requests show those %" G_GSIZE_FORMAT "; statistics are AIPerf's summary of all %.0f"),
+                          good, summary, good, summary);
+}
+
+static gboolean
+close_to (double a, double b)
+{
+  if (isnan (a) || isnan (b))
+    return TRUE; /* only what both have is compared */
+  return fabs (a - b) <= 1e-6 * MAX (1.0, MAX (fabs (a), fabs (b)));
+}
+
+char *
+iv_run_stats_note (const IvRun *r, const char *tag)
+{
+  const IvMetricSummary *s = iv_run_get_summary (r, tag);
+  IvMetricSummary rec = { 0 };
+  char *note = NULL;
+
+  if (!s || !isfinite (s->avg) || !iv_run_metric_stats_records (r, tag, &rec))
+    return NULL;
+  if (!(close_to (s->avg, rec.avg) && close_to (s->p50, rec.p50) && close_to (s->p99, rec.p99)
+        && close_to (s->min, rec.min) && close_to (s->max, rec.max) && close_to (s->std, rec.std)))
+    {
+      g_autofree char *ours = iv_units_format_si (rec.avg, NULL);
+      g_autofree char *theirs = iv_units_format_si (s->avg, NULL);
+      note = g_strdup_printf (_("%s: the %.0f values in the records give avg %s %s, AIPerf's summary says %s %s; "
+                                "the summary's statistics are shown"),
+                              tag, rec.count, ours, rec.unit ? rec.unit : "", theirs, s->unit ? s->unit : "");
+    }
+  iv_metric_summary_clear (&rec);
+  return note;
 }

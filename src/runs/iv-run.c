@@ -99,6 +99,15 @@ _iv_run_summary_table_new (void)
 }
 
 void
+_iv_run_warn (IvRun *r, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_ptr_array_add (r->warnings, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+void
 iv_run_free (IvRun *r)
 {
   if (!r)

@@ -11,6 +11,14 @@
 
 G_BEGIN_DECLS
 
+/* Where a metric's statistics come from: AIPerf's summary of every request, or the
+ * per-request records that were read (which may be only some of them). */
+typedef enum
+{
+  IV_STATS_SUMMARY,
+  IV_STATS_RECORDS,
+} IvStatsSource;
+
 /* Statistics of one metric, as the summary writes them; absent ones are NaN. */
 typedef struct
 {
@@ -18,6 +26,7 @@ typedef struct
   double avg, min, max, std;
   double p1, p5, p10, p25, p50, p75, p90, p95, p99;
   double count;
+  IvStatsSource source;
 } IvMetricSummary;
 
 /* A per-request metric: values of the profiling phase's successful requests, in file
@@ -84,7 +93,9 @@ typedef struct
   IvIntern *strings;
   GPtrArray *metrics;      /* IvRunMetric*, in order of first appearance */
   gint64 t0_ns, t1_ns;     /* first start, last end of the profiling requests */
-  gboolean has_records;    /* a per-request file was read */
+  gboolean has_records;    /* a per-request file with at least one good line was read */
+  guint64 records_lines;   /* lines of the per-request file holding a value */
+  guint64 damaged_lines;   /* of those, skipped as damaged (warned about) */
 
   GHashTable *summary;     /* tag → IvMetricSummary* (empty without a summary file) */
   GPtrArray *summary_tags; /* char*, in file order */
@@ -111,12 +122,26 @@ const IvRunMetric *iv_run_get_metric       (const IvRun    *run,
                                             const char     *tag);
 const IvMetricSummary *iv_run_get_summary  (const IvRun    *run,
                                             const char     *tag);
-/* Statistics of @tag: from the requests when the run has them (percentiles by linear
- * interpolation between closest ranks, std over the population, as AIPerf computes
- * them), else from the summary. FALSE when the run has neither. */
+/* Statistics of @tag: AIPerf's summary where it has the metric (it covers every
+ * request; the records read may be fewer), else computed from the records; out->source
+ * says which. FALSE when the run has neither. */
 gboolean           iv_run_metric_stats     (const IvRun    *run,
                                             const char     *tag,
                                             IvMetricSummary *out);
+/* Statistics of @tag from the records read (percentiles by linear interpolation between
+ * closest ranks, std over the population, as AIPerf computes them). FALSE without them. */
+gboolean           iv_run_metric_stats_records (const IvRun *run,
+                                            const char     *tag,
+                                            IvMetricSummary *out);
+/* The summary's request count (NaN without one). */
+double             iv_run_summary_requests (const IvRun    *run);
+/* Successful profiling requests with a record (0 without records). */
+gsize              iv_run_good_records     (const IvRun    *run);
+/* A sentence when the records cover fewer requests than the summary; else NULL. */
+char              *iv_run_records_note     (const IvRun    *run);
+/* A sentence when the records' statistics of @tag disagree with the summary's; else NULL. */
+char              *iv_run_stats_note       (const IvRun    *run,
+                                            const char     *tag);
 /* Every metric tag the run has, per-request ones first, then summary-only ones. */
 GPtrArray         *iv_run_metric_tags      (const IvRun    *run);
 void               iv_metric_summary_clear (IvMetricSummary *summary);

@@ -138,6 +138,9 @@ iv_json_parse_input (IvInput *input, gsize max_bytes, GError **error)
   text = iv_input_read_all (input, max_bytes, &len, error);
   if (!text)
     return NULL;
+  /* a UTF-8 byte order mark (Windows editors write one) is not part of the JSON */
+  if (len >= 3 && memcmp (text, "\xef\xbb\xbf", 3) == 0)
+    return iv_json_parse (text + 3, len - 3, iv_input_get_name (input), error);
   return iv_json_parse (text, len, iv_input_get_name (input), error);
 }
 

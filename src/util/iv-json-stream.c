@@ -166,3 +166,128 @@ iv_json_stream_parse_at (IvInput              *input,
     }
   return ok;
 }
+
+/* One line through a fresh parser; FALSE with the column (1-based) and reason when it is
+ * not one complete value. */
+static gboolean
+parse_line (const yajl_callbacks *callbacks, gpointer ctx, const guint8 *line, gsize len, guint *column,
+            char **reason)
+{
+  yajl_handle h = yajl_alloc (callbacks, NULL, ctx);
+  yajl_status st;
+
+  yajl_config (h, yajl_dont_validate_strings, 1);
+  st = yajl_parse (h, line, len);
+  if (st == yajl_status_ok)
+    st = yajl_complete_parse (h);
+  if (st != yajl_status_ok)
+    {
+      gsize used = yajl_get_bytes_consumed (h);
+      /* cut short: the column after the line's end; else the offending byte */
+      *column = (guint) MIN ((used > 0 && used <= len ? used : len + 1), G_MAXUINT);
+      *reason = st == yajl_status_error ? yajl_reason (h, line, len) : g_strdup ("stopped by the reader");
+    }
+  yajl_free (h);
+  return st == yajl_status_ok;
+}
+
+static gboolean
+blank (const guint8 *p, gsize len)
+{
+  for (gsize i = 0; i < len; i++)
+    if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+      return FALSE;
+  return TRUE;
+}
+
+gboolean
+iv_json_stream_parse_lines (IvInput *input, const yajl_callbacks *callbacks, gpointer ctx,
+                            IvJsonLineDone line_done, IvProgressFunc progress, gpointer progress_data,
+                            GCancellable *cancellable, IvJsonLinesStats *stats, GError **error)
+{
+  g_autofree guint8 *buf = g_malloc (CHUNK);
+  g_autoptr (GByteArray) carry = g_byte_array_new (); /* a line begun in an earlier chunk */
+  guint line_no = 1;
+  gboolean first = TRUE;
+
+  memset (stats, 0, sizeof *stats);
+  for (;;)
+    {
+      gssize n;
+      const guint8 *p, *end;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      n = iv_input_read (input, buf, CHUNK, error);
+      if (n < 0)
+        return FALSE;
+      p = buf, end = buf + n;
+      if (first && n > 0)
+        {
+          /* a byte order mark (some Windows tools write one) */
+          if (n >= 3 && memcmp (p, "\xef\xbb\xbf", 3) == 0)
+            p += 3;
+          first = FALSE;
+        }
+      for (;;)
+        {
+          const guint8 *nl = n > 0 ? memchr (p, '\n', (gsize) (end - p)) : NULL;
+          const guint8 *line;
+          gsize len;
+          guint column = 0;
+          g_autofree char *reason = NULL;
+          gboolean ok;
+
+          if (!nl && n > 0)
+            {
+              /* the rest of the chunk starts a line the next chunk ends */
+              g_byte_array_append (carry, p, (guint) (end - p));
+              break;
+            }
+          if (!nl)
+            {
+              /* end of input: a last line without its newline */
+              if (carry->len == 0)
+                break;
+              line = carry->data, len = carry->len;
+            }
+          else if (carry->len)
+            {
+              g_byte_array_append (carry, p, (guint) (nl - p));
+              line = carry->data, len = carry->len;
+            }
+          else
+            line = p, len = (gsize) (nl - p);
+          if (!blank (line, len))
+            {
+              stats->lines++;
+              ok = parse_line (callbacks, ctx, line, len, &column, &reason);
+              if (!ok)
+                {
+                  stats->damaged++;
+                  if (!stats->first_damaged_line)
+                    {
+                      stats->first_damaged_line = line_no;
+                      stats->first_damaged_column = column;
+                      stats->first_damaged_reason = g_steal_pointer (&reason);
+                    }
+                  stats->last_line_cut = !nl;
+                }
+              else
+                stats->last_line_cut = FALSE;
+              if (line_done)
+                line_done (ctx, ok);
+            }
+          g_byte_array_set_size (carry, 0);
+          if (!nl)
+            break;
+          line_no++;
+          p = nl + 1;
+        }
+      if (n == 0)
+        break;
+      if (progress)
+        progress (iv_input_get_raw_offset (input), iv_input_get_raw_size (input), progress_data);
+    }
+  return TRUE;
+}

@@ -70,4 +70,34 @@ gboolean iv_json_stream_parse_at (IvInput              *input,
                                   IvJsonStreamStats    *stats,
                                   GError              **error);
 
+/* JSON Lines read line by line, each line parsed on its own, so that one damaged line
+ * (bad JSON, or cut short by a writer that was killed) is skipped and counted instead of
+ * ending the file. A UTF-8 byte order mark before the first line is ignored; blank lines
+ * are not values. */
+typedef struct
+{
+  guint64 lines;                 /* lines holding a value (blank ones not counted) */
+  guint64 damaged;               /* of those, the lines skipped */
+  guint first_damaged_line;      /* 1-based; 0 when none */
+  guint first_damaged_column;
+  char *first_damaged_reason;    /* yajl's reason; free it with g_free */
+  gboolean last_line_cut;        /* the last line had no newline and did not parse */
+} IvJsonLinesStats;
+
+/* Called after each line holding a value with whether it parsed: the client keeps what
+ * the callbacks collected from a good line and drops what it took from a damaged one. */
+typedef void (*IvJsonLineDone) (gpointer ctx,
+                                gboolean ok);
+
+/* FALSE with @error only when the input cannot be read or the load is cancelled. */
+gboolean iv_json_stream_parse_lines (IvInput              *input,
+                                     const yajl_callbacks *callbacks,
+                                     gpointer              ctx,
+                                     IvJsonLineDone        line_done,
+                                     IvProgressFunc        progress,
+                                     gpointer              progress_data,
+                                     GCancellable         *cancellable,
+                                     IvJsonLinesStats     *stats,
+                                     GError              **error);
+
 G_END_DECLS

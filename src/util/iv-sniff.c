@@ -382,7 +382,8 @@ folder_is_run (const char *dir, GPtrArray *names, gboolean has_aggregate)
       if (g_str_has_prefix (bare, "profile_export")
           && (g_str_has_suffix (bare, ".json") || g_str_has_suffix (bare, ".jsonl")))
         return TRUE;
-      if (g_str_has_suffix (bare, "_aiperf.json"))
+      /* a run that kept only AIPerf's CSV summary is a run too */
+      if (g_str_has_suffix (bare, "_aiperf.json") || g_str_has_suffix (bare, "_aiperf.csv"))
         return TRUE;
       g_hash_table_add (bases, g_steal_pointer (&bare));
     }

@@ -1,0 +1,143 @@
+/* iv-run-csv.c: AIPerf's CSV summary (profile_export_aiperf.csv), for runs that kept only
+ * it. Three sections separated by blank lines: statistics ("Metric,avg,min,…"), single
+ * values ("Metric,Value") and GPU telemetry ("Endpoint,GPU_Index,…", not kept: the run
+ * has no samples to draw). Metrics are named for display — "Time to First Token (ms)" —
+ * so the tag is the name folded to snake case and the unit comes from the parentheses;
+ * the CSV rounds to two decimals, which the run's warning says. */
+#define G_LOG_DOMAIN "iv-runs"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "iv-csv.h"
+#include "iv-run-private.h"
+
+/* "Time to First Token (ms)" → tag "time_to_first_token", unit "ms". */
+static char *
+tag_of (const char *display, char **unit)
+{
+  const char *open = strrchr (display, '(');
+  const char *close = open ? strchr (open, ')') : NULL;
+  gsize name_len = open && close ? (gsize) (open - display) : strlen (display);
+  GString *tag = g_string_new (NULL);
+
+  *unit = open && close ? g_strndup (open + 1, (gsize) (close - open - 1)) : g_strdup ("");
+  for (gsize i = 0; i < name_len; i++)
+    {
+      char c = display[i];
+      if (g_ascii_isalnum (c))
+        g_string_append_c (tag, g_ascii_tolower (c));
+      else if (tag->len && tag->str[tag->len - 1] != '_')
+        g_string_append_c (tag, '_');
+    }
+  while (tag->len && tag->str[tag->len - 1] == '_')
+    g_string_truncate (tag, tag->len - 1);
+  return g_string_free (tag, FALSE);
+}
+
+static double
+cell_number (const char *text)
+{
+  char *end = NULL;
+  double v;
+
+  if (!text || !*text)
+    return NAN;
+  v = g_ascii_strtod (text, &end);
+  return end && *end == '\0' && isfinite (v) ? v : NAN;
+}
+
+gboolean
+_iv_run_load_summary_csv (IvRun *r, IvInput *in, GError **error)
+{
+  gsize len = 0;
+  g_autofree char *text = iv_input_read_all (in, IV_INPUT_DOCUMENT_MAX, &len, error);
+  const char *cursor, *end;
+  g_autoptr (GPtrArray) header = NULL;
+  guint line = 0, kept = 0;
+
+  if (!text)
+    return FALSE;
+  cursor = text, end = text + len;
+  if (len >= 3 && memcmp (text, "\xef\xbb\xbf", 3) == 0)
+    cursor += 3;
+  for (;;)
+    {
+      g_autoptr (GPtrArray) row = iv_csv_next_record (&cursor, end);
+      const char *first;
+
+      if (!row)
+        break;
+      line++;
+      if (row->len == 0)
+        {
+          g_clear_pointer (&header, g_ptr_array_unref);
+          continue;
+        }
+      first = row->pdata[0];
+      if (!header)
+        {
+          /* a section's header: statistics or single values by metric; GPUs are passed over */
+          if (g_str_equal (first, "Metric"))
+            header = g_ptr_array_ref (row);
+          else if (!g_str_equal (first, "Endpoint"))
+            {
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _("%s: line %u: not an AIPerf summary (a section starts “%s”, not “Metric”)"),
+                           iv_input_get_name (in), line, first);
+              return FALSE;
+            }
+          else
+            header = g_ptr_array_ref (row);
+          continue;
+        }
+      if (!g_str_equal (header->pdata[0], "Metric"))
+        continue;
+      {
+        g_autofree char *unit = NULL;
+        g_autofree char *tag = tag_of (first, &unit);
+        IvMetricSummary *s;
+
+        if (!*tag || g_hash_table_contains (r->summary, tag))
+          continue;
+        s = g_new0 (IvMetricSummary, 1);
+        s->unit = g_steal_pointer (&unit);
+        s->avg = s->min = s->max = s->std = s->count = NAN;
+        s->p1 = s->p5 = s->p10 = s->p25 = s->p50 = s->p75 = s->p90 = s->p95 = s->p99 = NAN;
+        for (guint c = 1; c < header->len && c < row->len; c++)
+          {
+            const char *col = header->pdata[c];
+            double v = cell_number (row->pdata[c]);
+            static const struct { const char *name; gsize offset; } cols[] = {
+              { "avg", G_STRUCT_OFFSET (IvMetricSummary, avg) }, { "Value", G_STRUCT_OFFSET (IvMetricSummary, avg) },
+              { "min", G_STRUCT_OFFSET (IvMetricSummary, min) }, { "max", G_STRUCT_OFFSET (IvMetricSummary, max) },
+              { "std", G_STRUCT_OFFSET (IvMetricSummary, std) }, { "p1", G_STRUCT_OFFSET (IvMetricSummary, p1) },
+              { "p5", G_STRUCT_OFFSET (IvMetricSummary, p5) }, { "p10", G_STRUCT_OFFSET (IvMetricSummary, p10) },
+              { "p25", G_STRUCT_OFFSET (IvMetricSummary, p25) }, { "p50", G_STRUCT_OFFSET (IvMetricSummary, p50) },
+              { "p75", G_STRUCT_OFFSET (IvMetricSummary, p75) }, { "p90", G_STRUCT_OFFSET (IvMetricSummary, p90) },
+              { "p95", G_STRUCT_OFFSET (IvMetricSummary, p95) }, { "p99", G_STRUCT_OFFSET (IvMetricSummary, p99) },
+            };
+            for (guint k = 0; k < G_N_ELEMENTS (cols); k++)
+              if (g_str_equal (col, cols[k].name))
+                G_STRUCT_MEMBER (double, s, cols[k].offset) = v;
+          }
+        s->source = IV_STATS_SUMMARY;
+        g_ptr_array_add (r->summary_tags, g_strdup (tag));
+        g_hash_table_replace (r->summary, g_steal_pointer (&tag), s);
+        kept++;
+      }
+    }
+  if (kept == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: no metric in this CSV summary"),
+                   iv_input_get_name (in));
+      return FALSE;
+    }
+  if (iv_run_get_summary (r, "benchmark_duration"))
+    r->duration_s = iv_run_get_summary (r, "benchmark_duration")->avg;
+  _iv_run_warn (r, _("%s: only AIPerf's CSV summary is here — its numbers are rounded to two decimals, and "
+                     "without the JSON summary the run's configuration (model, concurrency) is unknown"),
+                iv_input_get_name (in));
+  return TRUE;
+}
