@@ -192,7 +192,6 @@ test_large_value (void)
   gsize n = 3 << 20;
   g_autofree char *text = g_malloc (n + 16);
   g_autofree char *got = NULL;
-  g_autofree char *expected = NULL;
 
   memcpy (text, "[\"", 2);
   memset (text + 2, 'x', n);
