@@ -397,6 +397,23 @@ test_what_aiperf_leaves (void)
     g_autoptr (IvSweep) sw = iv_sweep_load (paths, NULL, NULL, NULL, &error);
     g_assert_no_error (error);
     g_assert_cmpuint (sw->runs->len, ==, 3);
+    /* none has a configuration: nothing varies, and each is labelled by its folder */
+    g_assert_cmpuint (sw->varying->len, ==, 0);
+    for (guint i = 0; i < sw->runs->len; i++)
+      {
+        const IvRun *run = sw->runs->pdata[i];
+        g_autofree char *label = iv_sweep_run_label (sw, run);
+        g_assert_cmpstr (label, ==, run->name);
+      }
+  }
+  /* beside a configured run, a run without configuration does not make its fields vary */
+  {
+    g_autofree char *one = sample_run ("qwen_concurrency1");
+    const char *paths[] = { one, csv, NULL };
+    g_autoptr (IvSweep) sw = iv_sweep_load (paths, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (sw->runs->len, ==, 2);
+    g_assert_cmpuint (sw->varying->len, ==, 0);
   }
 
   iv_test_write_file (junk, "profile_export.jsonl", "not json\n{\"cut\n");

@@ -1,7 +1,8 @@
 /* iv-cli-runs.c: `inferview runs PATH... [--json]`: what was discovered under the paths
- * — each run's configuration, request and error counts, and every metric's statistics
- * (from the per-request records of the profiling phase, else from the summary). For
- * scripts and regression checks. */
+ * — each run's configuration, request and error counts (records present beside the
+ * summary's request count), every metric's statistics (AIPerf's summary where it has
+ * the metric, else the per-request records; each says which) and the notes and
+ * warnings that say what a number holds. For scripts and regression checks. */
 #define G_LOG_DOMAIN "iv-cli"
 
 #include <glib/gi18n.h>
@@ -71,6 +72,29 @@ add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r)
     }
   json_builder_end_object (b);
   iv_json_member_string (b, "source", r->has_records ? "records" : "summary");
+  /* what the records hold beside what the summary counted */
+  iv_json_member_int (b, "records_present", r->has_records ? (gint64) r->n_requests : 0);
+  iv_json_member_int (b, "damaged_lines", (gint64) r->damaged_lines);
+  add_number (b, "request_count", iv_run_summary_requests (r));
+  json_builder_set_member_name (b, "notes");
+  json_builder_begin_array (b);
+  {
+    g_autofree char *note = iv_run_records_note (r);
+    if (note)
+      json_builder_add_string_value (b, note);
+    for (guint i = 0; i < tags->len; i++)
+      {
+        g_autofree char *disagree = iv_run_stats_note (r, tags->pdata[i]);
+        if (disagree)
+          json_builder_add_string_value (b, disagree);
+      }
+  }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "warnings");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < r->warnings->len; i++)
+    json_builder_add_string_value (b, r->warnings->pdata[i]);
+  json_builder_end_array (b);
   add_number (b, "duration_s", r->duration_s);
   json_builder_set_member_name (b, "gpus");
   json_builder_begin_array (b);
@@ -95,12 +119,18 @@ add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r)
       json_builder_set_member_name (b, tags->pdata[i]);
       json_builder_begin_object (b);
       iv_json_member_string (b, "unit", s.unit);
+      iv_json_member_string (b, "source", s.source == IV_STATS_SUMMARY ? "summary" : "records");
       add_number (b, "count", s.count);
       add_number (b, "avg", s.avg);
       add_number (b, "min", s.min);
       add_number (b, "max", s.max);
       add_number (b, "std", s.std);
+      add_number (b, "p1", s.p1);
+      add_number (b, "p5", s.p5);
+      add_number (b, "p10", s.p10);
+      add_number (b, "p25", s.p25);
       add_number (b, "p50", s.p50);
+      add_number (b, "p75", s.p75);
       add_number (b, "p90", s.p90);
       add_number (b, "p95", s.p95);
       add_number (b, "p99", s.p99);
@@ -129,8 +159,13 @@ print_text (const IvSweep *s)
       IvMetricSummary ttft = { 0 }, lat = { 0 };
       gboolean has_ttft = iv_run_metric_stats (r, "time_to_first_token", &ttft);
       gboolean has_lat = iv_run_metric_stats (r, "request_latency", &lat);
-      printf ("%-32s %-24s %6" G_GSIZE_FORMAT " requests %4" G_GSIZE_FORMAT " errors", label,
-              r->model ? r->model : "–", r->n_requests, r->n_errors);
+      double summary = iv_run_summary_requests (r);
+      g_autofree char *reqs = !r->has_records ? (isnan (summary) ? g_strdup ("–") : g_strdup_printf ("%.0f (summary)", summary))
+                              : isnan (summary) || (double) iv_run_good_records (r) >= summary
+                                  ? g_strdup_printf ("%" G_GSIZE_FORMAT, r->n_requests)
+                                  : g_strdup_printf ("%" G_GSIZE_FORMAT " of %.0f", r->n_requests, summary);
+      printf ("%-32s %-24s %9s requests %4" G_GSIZE_FORMAT " errors", label,
+              r->model ? r->model : "–", reqs, r->n_errors);
       if (has_ttft)
         {
           g_autofree char *v = iv_units_format_si (ttft.p50, NULL);
@@ -147,6 +182,16 @@ print_text (const IvSweep *s)
     }
   for (guint i = 0; i < s->warnings->len; i++)
     fprintf (stderr, "inferview runs: %s\n", (const char *) s->warnings->pdata[i]);
+  /* what each run's numbers hold, and what was skipped in it */
+  for (guint i = 0; i < s->runs->len; i++)
+    {
+      const IvRun *r = s->runs->pdata[i];
+      g_autofree char *note = iv_run_records_note (r);
+      if (note)
+        fprintf (stderr, "inferview runs: %s: %s\n", r->name, note);
+      for (guint w = 0; w < r->warnings->len; w++)
+        fprintf (stderr, "inferview runs: %s\n", (const char *) r->warnings->pdata[w]);
+    }
 }
 
 int

@@ -9,7 +9,6 @@
 #include <math.h>
 
 #include "iv-stats.h"
-#include "iv-units.h"
 
 void
 iv_metric_summary_compute (const double *values, gsize n, const char *unit, IvMetricSummary *out)
@@ -123,15 +122,19 @@ iv_run_stats_note (const IvRun *r, const char *tag)
 
   if (!s || !isfinite (s->avg) || !iv_run_metric_stats_records (r, tag, &rec))
     return NULL;
-  if (!(close_to (s->avg, rec.avg) && close_to (s->p50, rec.p50) && close_to (s->p99, rec.p99)
-        && close_to (s->min, rec.min) && close_to (s->max, rec.max) && close_to (s->std, rec.std)))
-    {
-      g_autofree char *ours = iv_units_format_si (rec.avg, NULL);
-      g_autofree char *theirs = iv_units_format_si (s->avg, NULL);
-      note = g_strdup_printf (_("%s: the %.0f values in the records give avg %s %s, AIPerf's summary says %s %s; "
-                                "the summary's statistics are shown"),
-                              tag, rec.count, ours, rec.unit ? rec.unit : "", theirs, s->unit ? s->unit : "");
-    }
+  {
+    /* the first statistic on which they part, with both values */
+    const struct { const char *name; double ours, theirs; } stats[] = {
+      { "avg", rec.avg, s->avg }, { "p50", rec.p50, s->p50 }, { "p99", rec.p99, s->p99 },
+      { "min", rec.min, s->min }, { "max", rec.max, s->max }, { "std", rec.std, s->std },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (stats) && !note; i++)
+      if (!close_to (stats[i].ours, stats[i].theirs))
+        note = g_strdup_printf (_("%s: the %.0f values in the records give %s %.6g %s, AIPerf's summary says "
+                                  "%.6g; the summary's statistics are shown"),
+                                tag, rec.count, stats[i].name, stats[i].ours, s->unit ? s->unit : "",
+                                stats[i].theirs);
+  }
   iv_metric_summary_clear (&rec);
   return note;
 }

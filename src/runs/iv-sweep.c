@@ -157,14 +157,19 @@ iv_sweep_load (const char *const *paths, IvProgressFunc progress, gpointer data,
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("no AIPerf run found"));
       return NULL;
     }
-  /* A field varies when two runs disagree on it (absent counts as a value). */
+  /* A field varies when two runs that have it disagree on it: a run without its
+   * configuration (CSV-only, an old summary) does not make every field vary. */
   for (IvField f = 0; f < IV_N_FIELDS; f++)
     {
-      g_autofree char *ref = iv_run_field_text (s->runs->pdata[0], f);
-      for (guint i = 1; i < s->runs->len; i++)
+      g_autofree char *ref = NULL;
+      for (guint i = 0; i < s->runs->len; i++)
         {
           g_autofree char *v = iv_run_field_text (s->runs->pdata[i], f);
-          if (g_strcmp0 (ref, v) != 0)
+          if (!v)
+            continue;
+          if (!ref)
+            ref = g_steal_pointer (&v);
+          else if (!g_str_equal (ref, v))
             {
               g_ptr_array_add (s->varying, GUINT_TO_POINTER (f));
               break;
@@ -185,9 +190,16 @@ iv_sweep_run_label (const IvSweep *s, const IvRun *r)
       g_autofree char *v = iv_run_field_text (r, f);
       if (f == IV_FIELD_MODEL && s->varying->len > 1)
         continue; /* the model is the series' colour, not the point's label */
+      if (!v)
+        {
+          /* a run without that part of the configuration (a CSV-only run, an old
+           * summary): its folder tells it apart, "concurrency –" would not */
+          g_string_assign (label, "");
+          break;
+        }
       if (label->len)
         g_string_append (label, ", ");
-      g_string_append_printf (label, "%s %s", fields[f].key, v ? v : "–");
+      g_string_append_printf (label, "%s %s", fields[f].key, v);
     }
   if (label->len == 0)
     g_string_append (label, r->name);
