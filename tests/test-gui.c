@@ -1378,10 +1378,11 @@ test_runs_view (void)
   g_assert_null (iv_runs_view_get_run (view));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (iv_runs_view_get_table (view)))),
                     ==, 3);
-  /* durations in their own units (the samples' TTFT p50 and latency p99, concurrency
-   * 1, 2 and 4): never "3.66k ms" */
+  /* durations in their own units (TTFT p50 and latency p99 of concurrency 1, 2 and 4,
+   * from AIPerf's summaries of 64 requests each: 30.67, 35.50, 52.65 ms and 3.909,
+   * 4.129, 3.941 s): never "3.66k ms" */
   {
-    const char *ttft[] = { "31.4 ms", "36.7 ms", "53.5 ms" }, *p99[] = { "3.66 s", "3.85 s", "3.78 s" };
+    const char *ttft[] = { "30.7 ms", "35.5 ms", "52.6 ms" }, *p99[] = { "3.91 s", "4.13 s", "3.94 s" };
     for (guint i = 0; i < 3; i++)
       {
         g_assert_cmpstr (iv_runs_view_get_cell (view, i, 5), ==, ttft[i]);

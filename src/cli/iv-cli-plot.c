@@ -215,6 +215,29 @@ _iv_cli_plot (int argc, char **argv)
 
   g_string_append_printf (summary, _("inferview plot: %s mode, %u run(s), configuration %s\n\n"),
                           multi ? "multi-run" : "single-run", sweep->runs->len, config->origin);
+  /* what the figures hold and what was left out, in the summary and on stderr */
+  {
+    guint before = summary->len;
+    for (guint i = 0; i < sweep->warnings->len; i++)
+      g_string_append_printf (summary, _("not loaded: %s\n"), (const char *) sweep->warnings->pdata[i]);
+    for (guint i = 0; i < sweep->runs->len; i++)
+      {
+        const IvRun *r = sweep->runs->pdata[i];
+        g_autofree char *note = iv_run_records_note (r);
+        if (note)
+          {
+            g_string_append_printf (summary, _("note: %s: %s\n"), r->name, note);
+            fprintf (stderr, "inferview plot: %s: %s\n", r->name, note);
+          }
+        for (guint w = 0; w < r->warnings->len; w++)
+          {
+            g_string_append_printf (summary, _("note: %s\n"), (const char *) r->warnings->pdata[w]);
+            fprintf (stderr, "inferview plot: %s\n", (const char *) r->warnings->pdata[w]);
+          }
+      }
+    if (summary->len > before)
+      g_string_append_c (summary, '\n');
+  }
   for (guint i = 0; i < names->len; i++)
     if (!draw_preset (config, sweep, multi, names->pdata[i], &eo, ext, out_dir, summary, &written))
       failed++;

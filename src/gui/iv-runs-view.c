@@ -56,7 +56,7 @@ struct _IvRunsView
 
   /* template children */
   GtkWidget *box;
-  GtkLabel *title, *subtitle;
+  GtkLabel *title, *subtitle, *notes;
   GtkButton *back;
   GtkWidget *card;            /* one run: the summary (a grid in Run Details' popover) */
   GtkWidget *details_button;  /* one run: opens the card */
@@ -265,13 +265,72 @@ fill_runs (IvRunsView *self)
                       iv_run_axis_value (r, "inter_token_latency", "avg"),
                       iv_run_axis_value (r, "request_latency", "p99"),
                       iv_run_axis_value (r, "output_token_throughput", "avg") };
+      double summary = iv_run_summary_requests (r);
+      /* records present beside the requests AIPerf counted, when they are fewer */
+      char *requests = !r->has_records ? number_text (summary, NULL)
+                       : isnan (summary) || (double) iv_run_good_records (r) >= summary
+                           ? number_text (v[3], NULL)
+                           : g_strdup_printf (_("%" G_GSIZE_FORMAT " of %.0f"), r->n_requests, summary);
       char *cells[10] = { g_strdup (label), g_strdup (r->model ? r->model : "–"), number_text (v[2], NULL),
-                          number_text (v[3], NULL), number_text (v[4], NULL), number_text (v[5], "ms"),
+                          requests, number_text (v[4], NULL), number_text (v[5], "ms"),
                           number_text (v[6], "ms"), number_text (v[7], "ms"), number_text (v[8], NULL), NULL };
       add_row (self, i, (const char *const *) cells, v, 9);
       for (guint k = 0; k < 9; k++)
         g_free (cells[k]);
     }
+}
+
+/* ---- notes ---- */
+
+/* What the shown numbers hold and what was left out, one line each: for one run its
+ * records-versus-summary note, the metrics whose records disagree with the summary and
+ * its warnings; for the comparison the runs that did not load and each run's notes. */
+static void
+fill_notes (IvRunsView *self, const IvRun *r)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+  guint n_lines = 0;
+
+#define LINE(str) G_STMT_START { if (text->len) g_string_append_c (text, '\n'); g_string_append (text, (str)); n_lines++; } G_STMT_END
+  if (!r)
+    for (guint i = 0; i < self->sweep->warnings->len; i++)
+      LINE ((const char *) self->sweep->warnings->pdata[i]);
+  for (guint i = 0; i < self->sweep->runs->len; i++)
+    {
+      const IvRun *run = self->sweep->runs->pdata[i];
+      g_autofree char *note = NULL;
+      if (r && run != r)
+        continue;
+      note = iv_run_records_note (run);
+      if (note)
+        {
+          g_autofree char *line = r ? g_strdup (note) : g_strdup_printf ("%s: %s", run->name, note);
+          LINE (line);
+        }
+      for (guint w = 0; w < run->warnings->len; w++)
+        LINE ((const char *) run->warnings->pdata[w]);
+    }
+  if (r)
+    {
+      /* which metrics the records would tell differently: names only, the numbers are
+       * in the table's tooltips and in `runs --json` */
+      g_autoptr (GPtrArray) tags = iv_run_metric_tags (r);
+      g_autoptr (GString) differ = g_string_new (NULL);
+      for (guint i = 0; i < tags->len; i++)
+        {
+          g_autofree char *d = iv_run_stats_note (r, tags->pdata[i]);
+          if (d)
+            g_string_append_printf (differ, "%s%s", differ->len ? ", " : "", (const char *) tags->pdata[i]);
+        }
+      if (differ->len)
+        {
+          g_autofree char *line = g_strdup_printf (_("From the summary, where the records differ: %s"), differ->str);
+          LINE (line);
+        }
+    }
+#undef LINE
+  gtk_label_set_text (self->notes, text->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->notes), n_lines > 0);
 }
 
 /* ---- the summary card ---- */
@@ -322,7 +381,16 @@ fill_card (IvRunsView *self, const IvRun *r)
   card_line (grid, 3, _("Request rate"), rate);
   card_line (grid, 4, _("Sequence lengths"), io);
   card_line (grid, 5, _("Duration"), dur);
-  card_line (grid, 6, _("Requests"), r->has_records ? reqs : _("summary only"));
+  {
+    double summary = iv_run_summary_requests (r);
+    g_autofree char *of = !r->has_records ? (isnan (summary) ? g_strdup (_("summary only"))
+                                                             : g_strdup_printf (_("%.0f (summary only)"), summary))
+                          : isnan (summary) || (double) iv_run_good_records (r) >= summary
+                              ? g_strdup (reqs)
+                              : g_strdup_printf (_("%s — records of %" G_GSIZE_FORMAT " of the %.0f requests in "
+                                                   "AIPerf's summary"), reqs, iv_run_good_records (r), summary);
+    card_line (grid, 6, _("Requests"), of);
+  }
   card_line (grid, 7, _("Errors"), errors->str);
   card_line (grid, 8, _("GPUs"), r->gpus->len ? ((IvGpu *) r->gpus->pdata[0])->model : _("no telemetry"));
   card_line (grid, 9, _("Folder"), r->path);
@@ -719,8 +787,11 @@ refresh (IvRunsView *self)
     {
       g_autofree char *label = iv_sweep_run_label (self->sweep, r);
       gtk_label_set_text (self->title, r->name);
-      g_autofree char *reqs = g_strdup_printf (g_dngettext (NULL, "%" G_GSIZE_FORMAT " request", "%" G_GSIZE_FORMAT " requests",
-                                                            r->n_requests), r->n_requests);
+      double summary = iv_run_summary_requests (r);
+      g_autofree char *reqs = r->has_records && isfinite (summary) && (double) iv_run_good_records (r) < summary
+                                ? g_strdup_printf (_("%" G_GSIZE_FORMAT " of %.0f requests"), r->n_requests, summary)
+                                : g_strdup_printf (g_dngettext (NULL, "%" G_GSIZE_FORMAT " request", "%" G_GSIZE_FORMAT " requests",
+                                                                r->n_requests), r->n_requests);
       g_autofree char *errs = g_strdup_printf (g_dngettext (NULL, "%" G_GSIZE_FORMAT " error", "%" G_GSIZE_FORMAT " errors",
                                                             r->n_errors), r->n_errors);
       /* the card's headline facts, so the popover is for the rest */
@@ -751,6 +822,7 @@ refresh (IvRunsView *self)
       self->updating = FALSE;
     }
   gtk_label_set_text (self->subtitle, sub);
+  fill_notes (self, r);
   fill_plot_choices (self, multi);
   self->updating = TRUE;
   gtk_drop_down_set_selected (self->plot_choice, 0);
@@ -905,6 +977,7 @@ iv_runs_view_class_init (IvRunsViewClass *klass)
   CHILD (box);
   CHILD (title);
   CHILD (subtitle);
+  CHILD (notes);
   CHILD (back);
   CHILD (card);
   CHILD (details_button);

@@ -127,8 +127,14 @@ static char *
 run_subtitle (const IvRun *r)
 {
   g_autofree char *conc = isnan (r->concurrency) ? NULL : g_strdup_printf (_("concurrency %g"), r->concurrency);
-  return g_strdup_printf ("%s%s%s%s%s", r->name, r->model ? " · " : "", r->model ? r->model : "",
-                          conc ? " · " : "", conc ? conc : "");
+  double summary = iv_run_summary_requests (r);
+  /* a figure of requests drawn from fewer records than the run had requests says so */
+  g_autofree char *partial = r->has_records && isfinite (summary) && (double) iv_run_good_records (r) < summary
+                               ? g_strdup_printf (_(" · records of %" G_GSIZE_FORMAT " of %.0f requests"),
+                                                  iv_run_good_records (r), summary)
+                               : NULL;
+  return g_strdup_printf ("%s%s%s%s%s%s", r->name, r->model ? " · " : "", r->model ? r->model : "",
+                          conc ? " · " : "", conc ? conc : "", partial ? partial : "");
 }
 
 /* ---------- one run ---------- */
