@@ -610,6 +610,14 @@ test_runs_json (void)
   g_assert_nonnull (strstr (json_array_get_string_element (json_object_get_array_member (last, "notes"), 0),
                             "10 of 64 requests have per-request records"));
   result_clear (&r);
+  /* the GPU count: by UUID, with AIPerf's beside it; --gpus sets it, and must be whole */
+  g_assert_cmpint (json_object_get_int_member (last, "gpu_count"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (last, "gpu_count_aiperf"), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (last, "gpu_count_source"), ==, "telemetry");
+  r = run ("runs", dir, "--gpus", "0.5", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "--gpus"));
+  result_clear (&r);
   r = run ("runs", "/nonexistent/folder", NULL);
   g_assert_cmpint (r.status, ==, 1);
   g_assert_nonnull (strstr (r.err, "/nonexistent/folder"));

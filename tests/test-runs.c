@@ -385,8 +385,15 @@ test_what_aiperf_leaves (void)
   g_assert_cmpstr (iv_run_get_summary (r, "request_throughput")->unit, ==, "requests/sec");
   g_assert_cmpfloat (iv_run_summary_requests (r), ==, 200);
   g_assert_cmpfloat (r->duration_s, ==, 15.20);
-  /* GPU rows are not metrics of the run */
+  /* GPU rows are not metrics of the run; with no telemetry one GPU is assumed, and said */
   g_assert_null (iv_run_get_summary (r, "gpu_power_usage"));
+  {
+    IvGpuCountSource from;
+    g_autofree char *note = iv_run_gpu_note (r);
+    g_assert_cmpuint (iv_run_gpu_count (r, &from), ==, 1);
+    g_assert_cmpint (from, ==, IV_GPUS_ASSUMED);
+    g_assert_nonnull (strstr (note, "per-GPU throughput assumes 1 GPU"));
+  }
   g_assert_cmpuint (r->warnings->len, ==, 2);
   g_assert_nonnull (strstr (r->warnings->pdata[0], "only AIPerf's CSV summary is here"));
   g_clear_pointer (&r, iv_run_free);
@@ -559,10 +566,28 @@ test_axis_values (void)
   g_assert_cmpfloat (iv_run_axis_value (r, "time_to_first_token", "p90"), ==, s.p90);
   g_assert_cmpfloat (iv_run_axis_value (r, "time_to_first_token", "avg"), ==, s.avg);
   iv_metric_summary_clear (&s);
-  /* one GPU in the telemetry: per GPU equals the whole */
+  /* one GPU in the telemetry (one UUID, scraped through two DCGM endpoints, 9400 and
+   * 9402): per GPU equals the whole; AIPerf counts 2, and a note says so */
   g_assert_cmpuint (r->gpus->len, ==, 1);
   g_assert_cmpfloat (iv_run_axis_value (r, "output_token_throughput_per_gpu", "avg"), ==,
                      iv_run_get_summary (r, "output_token_throughput")->avg);
+  {
+    IvGpuCountSource from;
+    g_autofree char *note = NULL;
+    g_assert_cmpuint (iv_run_gpu_count (r, &from), ==, 1);
+    g_assert_cmpint (from, ==, IV_GPUS_TELEMETRY);
+    g_assert_cmpuint (iv_run_gpu_count_aiperf (r), ==, 2);
+    note = iv_run_gpu_note (r);
+    g_assert_nonnull (strstr (note, "1 GPU by UUID; AIPerf counts 2"));
+    g_assert_nonnull (strstr (note, "0.5× this"));
+    /* --gpus 4: a quarter per GPU */
+    r->gpus_override = 4;
+    g_assert_cmpuint (iv_run_gpu_count (r, &from), ==, 4);
+    g_assert_cmpint (from, ==, IV_GPUS_USER);
+    g_assert_cmpfloat_with_epsilon (iv_run_axis_value (r, "output_token_throughput_per_gpu", "avg"),
+                                    iv_run_get_summary (r, "output_token_throughput")->avg / 4, 1e-9);
+    r->gpus_override = 0;
+  }
   g_assert_true (isnan (iv_run_axis_value (r, "no_such_metric", "avg")));
 }
 

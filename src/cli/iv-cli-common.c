@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "iv-cli"
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "config.h"
@@ -168,4 +169,23 @@ _iv_cli_print_json_builder (JsonBuilder *builder)
 {
   g_autoptr (JsonNode) root = json_builder_get_root (builder);
   _iv_cli_print_json (root);
+}
+
+gboolean
+_iv_cli_apply_gpus (const char *command, const char *text, IvSweep *sweep)
+{
+  double n = 0;
+
+  if (!text)
+    return TRUE;
+  if (!_iv_cli_number (command, "gpus", text, FALSE, &n))
+    return FALSE;
+  if (n != floor (n) || n > 1000000)
+    {
+      _iv_cli_usage_error (command, _("--gpus “%s” is not a whole number of GPUs (1 to 1000000)"), text);
+      return FALSE;
+    }
+  for (guint i = 0; i < sweep->runs->len; i++)
+    ((IvRun *) sweep->runs->pdata[i])->gpus_override = (guint) n;
+  return TRUE;
 }

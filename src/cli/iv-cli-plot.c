@@ -140,7 +140,7 @@ int
 _iv_cli_plot (int argc, char **argv)
 {
   g_auto (GStrv) paths = NULL, wanted = NULL;
-  g_autofree char *out_dir = NULL, *format = NULL, *theme = NULL, *config_path = NULL;
+  g_autofree char *out_dir = NULL, *format = NULL, *theme = NULL, *config_path = NULL, *gpus = NULL;
   gboolean list = FALSE;
   g_auto (IvCliFigureArgs) fig = { NULL };
   GOptionEntry entries[] = {
@@ -151,6 +151,8 @@ _iv_cli_plot (int argc, char **argv)
     { "plot", 0, 0, G_OPTION_ARG_STRING_ARRAY, &wanted,
       N_("Draw this preset instead of the defaults (repeatable; “all” for every one)"), "NAME" },
     { "list", 0, 0, G_OPTION_ARG_NONE, &list, N_("List the presets for these runs and draw nothing"), NULL },
+    { "gpus", 0, 0, G_OPTION_ARG_STRING, &gpus,
+      N_("The GPUs that served each run (per-GPU throughput divides by it; default: the telemetry's)"), "N" },
     IV_CLI_FIGURE_ENTRIES (&fig),
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_("PATH…") },
     { NULL },
@@ -193,6 +195,8 @@ _iv_cli_plot (int argc, char **argv)
     }
   for (guint i = 0; i < sweep->warnings->len; i++)
     fprintf (stderr, "inferview plot: %s\n", (const char *) sweep->warnings->pdata[i]);
+  if (!_iv_cli_apply_gpus ("plot", gpus, sweep))
+    return IV_EXIT_USAGE;
   multi = sweep->runs->len > 1;
   if (!(config = iv_plot_config_find (config_path, multi ? NULL : ((IvRun *) sweep->runs->pdata[0])->path, &error)))
     {
@@ -224,10 +228,17 @@ _iv_cli_plot (int argc, char **argv)
       {
         const IvRun *r = sweep->runs->pdata[i];
         g_autofree char *note = iv_run_records_note (r);
+        g_autofree char *gpu_note = multi ? iv_run_gpu_note (r) : NULL;
         if (note)
           {
             g_string_append_printf (summary, _("note: %s: %s\n"), r->name, note);
             fprintf (stderr, "inferview plot: %s: %s\n", r->name, note);
+          }
+        /* per-GPU throughput is drawn across runs only */
+        if (gpu_note)
+          {
+            g_string_append_printf (summary, _("note: %s: %s\n"), r->name, gpu_note);
+            fprintf (stderr, "inferview plot: %s: %s\n", r->name, gpu_note);
           }
         for (guint w = 0; w < r->warnings->len; w++)
           {

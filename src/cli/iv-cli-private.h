@@ -1,6 +1,7 @@
 /* iv-cli-private.h: what the sub-command files share with the dispatcher. */
 #pragma once
 
+#include "iv-sweep.h"
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
@@ -60,6 +61,12 @@ gboolean _iv_cli_number      (const char   *command,
                               const char   *text,
                               gboolean      allow_zero,
                               double       *out);
+
+/* --gpus N: every run of @sweep served by N GPUs (per-GPU throughput divides by it).
+ * NULL leaves the runs' own counts. FALSE after one line on stderr naming the option. */
+gboolean _iv_cli_apply_gpus  (const char      *command,
+                              const char      *text,
+                              IvSweep         *sweep);
 
 /* TRUE, after one line on stderr, when -o @output is an existing folder. */
 gboolean _iv_cli_output_is_folder (const char   *command,

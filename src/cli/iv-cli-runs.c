@@ -80,8 +80,11 @@ add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r)
   json_builder_begin_array (b);
   {
     g_autofree char *note = iv_run_records_note (r);
+    g_autofree char *gpu_note = iv_run_gpu_note (r);
     if (note)
       json_builder_add_string_value (b, note);
+    if (gpu_note)
+      json_builder_add_string_value (b, gpu_note);
     for (guint i = 0; i < tags->len; i++)
       {
         g_autofree char *disagree = iv_run_stats_note (r, tags->pdata[i]);
@@ -96,6 +99,14 @@ add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r)
     json_builder_add_string_value (b, r->warnings->pdata[i]);
   json_builder_end_array (b);
   add_number (b, "duration_s", r->duration_s);
+  {
+    IvGpuCountSource from;
+    guint n = iv_run_gpu_count (r, &from);
+    static const char *const sources[] = { "telemetry", "summary", "user", "assumed" };
+    iv_json_member_int (b, "gpu_count", n);
+    iv_json_member_string (b, "gpu_count_source", sources[from]);
+    iv_json_member_int (b, "gpu_count_aiperf", iv_run_gpu_count_aiperf (r));
+  }
   json_builder_set_member_name (b, "gpus");
   json_builder_begin_array (b);
   for (guint i = 0; i < r->gpus->len; i++)
@@ -187,8 +198,11 @@ print_text (const IvSweep *s)
     {
       const IvRun *r = s->runs->pdata[i];
       g_autofree char *note = iv_run_records_note (r);
+      g_autofree char *gpu_note = iv_run_gpu_note (r);
       if (note)
         fprintf (stderr, "inferview runs: %s: %s\n", r->name, note);
+      if (gpu_note)
+        fprintf (stderr, "inferview runs: %s: %s\n", r->name, gpu_note);
       for (guint w = 0; w < r->warnings->len; w++)
         fprintf (stderr, "inferview runs: %s\n", (const char *) r->warnings->pdata[w]);
     }
@@ -199,18 +213,30 @@ _iv_cli_runs (int argc, char **argv)
 {
   gboolean json = FALSE;
   g_auto (GStrv) paths = NULL;
+  g_autofree char *gpus = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (IvSweep) sweep = NULL;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
+    { "gpus", 0, 0, G_OPTION_ARG_STRING, &gpus,
+      N_("The GPUs that served each run (per-GPU throughput divides by it; default: the telemetry's)"), "N" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_("PATH…") },
+    { NULL },
+  };
 
-  if (!_iv_cli_parse_listing ("runs", _("Discover the AIPerf runs under the paths and report their metrics."),
-                              _("name at least one run or sweep folder"), &json, &paths, argc, argv))
+  if (!_iv_cli_parse ("runs", _("Discover the AIPerf runs under the paths and report their metrics."), entries,
+                      &argc, &argv))
     return IV_EXIT_USAGE;
+  if (!paths || !paths[0])
+    return _iv_cli_usage_error ("runs", "%s", _("name at least one run or sweep folder"));
   sweep = iv_sweep_load ((const char *const *) paths, NULL, NULL, NULL, &error);
   if (!sweep)
     {
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
     }
+  if (!_iv_cli_apply_gpus ("runs", gpus, sweep))
+    return IV_EXIT_USAGE;
   if (json)
     {
       g_autoptr (JsonBuilder) b = json_builder_new ();

@@ -307,6 +307,16 @@ fill_notes (IvRunsView *self, const IvRun *r)
           g_autofree char *line = r ? g_strdup (note) : g_strdup_printf ("%s: %s", run->name, note);
           LINE (line);
         }
+      /* the GPU count matters where per-GPU throughput is drawn: across runs */
+      if (!r)
+        {
+          g_autofree char *gpu_note = iv_run_gpu_note (run);
+          if (gpu_note)
+            {
+              g_autofree char *line = g_strdup_printf ("%s: %s", run->name, gpu_note);
+              LINE (line);
+            }
+        }
       for (guint w = 0; w < run->warnings->len; w++)
         LINE ((const char *) run->warnings->pdata[w]);
     }
@@ -392,7 +402,17 @@ fill_card (IvRunsView *self, const IvRun *r)
     card_line (grid, 6, _("Requests"), of);
   }
   card_line (grid, 7, _("Errors"), errors->str);
-  card_line (grid, 8, _("GPUs"), r->gpus->len ? ((IvGpu *) r->gpus->pdata[0])->model : _("no telemetry"));
+  {
+    IvGpuCountSource from;
+    guint n = iv_run_gpu_count (r, &from);
+    g_autofree char *gpu_note = iv_run_gpu_note (r);
+    static const char *const sources[] = { N_("by UUID in the telemetry"), N_("in the summary's telemetry"),
+                                           N_("as set"), N_("assumed: no telemetry") };
+    g_autofree char *gpus = g_strdup_printf ("%u × %s (%s)%s%s", n,
+                                             r->gpus->len ? ((IvGpu *) r->gpus->pdata[0])->model : _("GPU"),
+                                             _(sources[from]), gpu_note ? " — " : "", gpu_note ? gpu_note : "");
+    card_line (grid, 8, _("GPUs"), gpus);
+  }
   card_line (grid, 9, _("Folder"), r->path);
 }
 

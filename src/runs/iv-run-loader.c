@@ -450,6 +450,7 @@ typedef struct
   char *uuid, *model, *hostname, *url;
   GArray *values;          /* double per field of the record */
   GPtrArray *fields;       /* char* */
+  GHashTable *pairs;       /* "endpoint\x1fuuid": every (endpoint, GPU) seen */
 } TelemetryCtx;
 
 static void
@@ -459,6 +460,8 @@ telemetry_commit (TelemetryCtx *c)
 
   if (!c->uuid || c->ts < 0)
     return;
+  /* AIPerf counts a GPU per endpoint that reports it: count the pairs too */
+  g_hash_table_add (c->pairs, g_strdup_printf ("%s\x1f%s", c->url ? c->url : "", c->uuid));
   if (!g)
     {
       g = g_new0 (IvGpu, 1);
@@ -615,8 +618,11 @@ _iv_run_load_telemetry (IvRun *r, IvInput *in, GCancellable *cancellable, GError
 
   c.values = g_array_new (FALSE, FALSE, sizeof (double));
   c.fields = g_ptr_array_new_with_free_func (g_free);
+  c.pairs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   ok = iv_json_stream_parse (in, &telemetry_callbacks, &c, IV_JSON_STREAM_MULTIPLE_VALUES, NULL, NULL,
                              cancellable, NULL, error);
+  r->gpu_endpoint_pairs = g_hash_table_size (c.pairs);
+  g_hash_table_unref (c.pairs);
   g_array_unref (c.values);
   g_ptr_array_unref (c.fields);
   g_free (c.uuid);
@@ -740,6 +746,24 @@ _iv_run_load_summary (IvRun *r, IvInput *in, GError **error)
   }
   if (iv_json_object (o, "input_config"))
     read_config (r, iv_json_object (o, "input_config"));
+  {
+    /* the GPUs the summary's telemetry lists, per endpoint (AIPerf's count) and by UUID */
+    JsonObject *endpoints = iv_json_object (iv_json_object (o, "telemetry_data"), "endpoints");
+    g_autoptr (GHashTable) uuids = g_hash_table_new (g_str_hash, g_str_equal);
+    g_autoptr (GList) names = endpoints ? json_object_get_members (endpoints) : NULL;
+    for (GList *l = names; l; l = l->next)
+      {
+        JsonObject *gpus = iv_json_object (iv_json_object (endpoints, l->data), "gpus");
+        g_autoptr (GList) ids = gpus ? json_object_get_members (gpus) : NULL;
+        for (GList *k = ids; k; k = k->next)
+          {
+            const char *uuid = iv_json_string (iv_json_object (gpus, k->data), "gpu_uuid");
+            r->summary_gpu_pairs++;
+            g_hash_table_add (uuids, (gpointer) (uuid ? uuid : (const char *) k->data));
+          }
+      }
+    r->summary_gpu_uuids = g_hash_table_size (uuids);
+  }
   if (iv_run_get_summary (r, "benchmark_duration"))
     r->duration_s = iv_run_get_summary (r, "benchmark_duration")->avg;
   /* Without per-request records, the summary's error list is the only one. */

@@ -198,8 +198,8 @@ iv_run_axis_value (const IvRun *r, const char *metric, const char *stat)
       return iv_run_field_number (r, f);
   if (g_str_equal (metric, "output_token_throughput_per_gpu"))
     {
-      /* AIPerf divides by the GPUs its telemetry saw; without telemetry, one GPU. */
-      double gpus = MAX (1, r->gpus->len);
+      /* by the GPUs that served the run: distinct UUIDs (or as set); see iv_run_gpu_note () */
+      double gpus = iv_run_gpu_count (r, NULL);
       v = iv_run_axis_value (r, "output_token_throughput", stat) / gpus;
       if (!isnan (v))
         return v;

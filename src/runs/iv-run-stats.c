@@ -138,3 +138,48 @@ iv_run_stats_note (const IvRun *r, const char *tag)
   iv_metric_summary_clear (&rec);
   return note;
 }
+
+guint
+iv_run_gpu_count (const IvRun *r, IvGpuCountSource *source)
+{
+  IvGpuCountSource from;
+  guint n;
+
+  if (r->gpus_override)
+    from = IV_GPUS_USER, n = r->gpus_override;
+  else if (r->gpus->len)
+    from = IV_GPUS_TELEMETRY, n = r->gpus->len;
+  else if (r->summary_gpu_uuids)
+    from = IV_GPUS_SUMMARY, n = r->summary_gpu_uuids;
+  else
+    from = IV_GPUS_ASSUMED, n = 1;
+  if (source)
+    *source = from;
+  return n;
+}
+
+guint
+iv_run_gpu_count_aiperf (const IvRun *r)
+{
+  return r->gpus->len ? MAX (r->gpu_endpoint_pairs, r->gpus->len) : r->summary_gpu_pairs;
+}
+
+char *
+iv_run_gpu_note (const IvRun *r)
+{
+  IvGpuCountSource from;
+  guint n = iv_run_gpu_count (r, &from), theirs = iv_run_gpu_count_aiperf (r);
+
+  if (from == IV_GPUS_ASSUMED)
+    return g_strdup (_("no GPU telemetry: per-GPU throughput assumes 1 GPU (--gpus N sets the count)"));
+  if (theirs && theirs != n)
+    {
+      g_autofree char *count = g_strdup_printf (from == IV_GPUS_USER
+                                                  ? g_dngettext (NULL, "%u GPU (as set)", "%u GPUs (as set)", n)
+                                                  : g_dngettext (NULL, "%u GPU by UUID", "%u GPUs by UUID", n), n);
+      return g_strdup_printf (_("%s; AIPerf counts %u (one per telemetry endpoint reporting a GPU, the same GPU "
+                                "scraped twice counted twice), so its per-GPU throughput is %.3g× this"),
+                              count, theirs, (double) n / theirs);
+    }
+  return NULL;
+}

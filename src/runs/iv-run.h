@@ -102,6 +102,9 @@ typedef struct
   double duration_s;       /* benchmark_duration, else the requests' span; NaN if neither */
 
   GPtrArray *gpus;         /* IvGpu*, by first appearance */
+  guint gpu_endpoint_pairs;/* (endpoint, GPU) pairs in the telemetry: AIPerf's count */
+  guint summary_gpu_pairs, summary_gpu_uuids; /* the same from the summary's telemetry_data */
+  guint gpus_override;     /* the user's GPU count (--gpus), or 0 */
   GPtrArray *timeslices;   /* IvTimeslice*, by index */
   GHashTable *aggregate;   /* key ("request_latency_p99") → IvAggregateStat* */
   guint n_trials;
@@ -139,6 +142,22 @@ double             iv_run_summary_requests (const IvRun    *run);
 gsize              iv_run_good_records     (const IvRun    *run);
 /* A sentence when the records cover fewer requests than the summary; else NULL. */
 char              *iv_run_records_note     (const IvRun    *run);
+/* Where a run's GPU count comes from. */
+typedef enum
+{
+  IV_GPUS_TELEMETRY, /* distinct GPU UUIDs in the telemetry export */
+  IV_GPUS_SUMMARY,   /* distinct GPU UUIDs in the summary's telemetry */
+  IV_GPUS_USER,      /* --gpus, or the window's choice */
+  IV_GPUS_ASSUMED,   /* nothing says: one */
+} IvGpuCountSource;
+
+/* The GPUs that served the run (per-GPU throughput divides by it), and from what. */
+guint              iv_run_gpu_count        (const IvRun    *run,
+                                            IvGpuCountSource *source);
+/* What AIPerf would count: a GPU per endpoint reporting it (0 when nothing says). */
+guint              iv_run_gpu_count_aiperf (const IvRun    *run);
+/* A sentence when the count is assumed or differs from AIPerf's; else NULL. */
+char              *iv_run_gpu_note         (const IvRun    *run);
 /* A sentence when the records' statistics of @tag disagree with the summary's; else NULL. */
 char              *iv_run_stats_note       (const IvRun    *run,
                                             const char     *tag);
