@@ -423,6 +423,22 @@ test_what_aiperf_leaves (void)
     g_assert_cmpuint (sw->varying->len, ==, 0);
   }
 
+  /* values that are text or null are not numbers to count, and the warning says so */
+  {
+    g_autofree char *odd = make_dir ("odd");
+    iv_test_write_file (odd, "profile_export.jsonl",
+                        "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": {\"time_to_first_token\": {\"value\": \"n/a\", \"unit\": \"ms\"}}}\n"
+                        "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": {\"time_to_first_token\": {\"value\": null, \"unit\": \"ms\"},"
+                        " \"inter_token_latency\": {\"value\": 4, \"unit\": \"ms\"}}}\n");
+    r = iv_run_load (odd, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (r->n_requests, ==, 2);
+    g_assert_cmpuint (r->warnings->len, ==, 1);
+    g_assert_nonnull (strstr (r->warnings->pdata[0], "1 metric values that are text and 1 that are null were not "
+                                                     "counted (the first in time_to_first_token)"));
+    g_clear_pointer (&r, iv_run_free);
+  }
+
   iv_test_write_file (junk, "profile_export.jsonl", "not json\n{\"cut\n");
   g_assert_null (iv_run_load (junk, NULL, NULL, NULL, &error));
   g_assert_nonnull (strstr (error->message, "every line is damaged, and there is no summary beside it"));

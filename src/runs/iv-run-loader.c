@@ -166,6 +166,9 @@ typedef struct
   guint32 worker;
   gboolean warmup, cancelled, failed;
   gboolean complete;       /* the line's record was read to its end */
+  guint text_values, null_values; /* metric values of this record that are not numbers */
+  guint64 total_text, total_null; /* the same over the records kept */
+  char first_odd[64];      /* the first metric with such a value */
   char error_type[96];
   GArray *pending;         /* Pending */
 } RecordCtx;
@@ -176,6 +179,7 @@ record_reset (RecordCtx *c)
   c->start = c->ack = c->end = -1;
   c->worker = 0;
   c->warmup = c->cancelled = c->failed = c->complete = FALSE;
+  c->text_values = c->null_values = 0;
   c->error_type[0] = '\0';
   g_array_set_size (c->pending, 0);
 }
@@ -277,7 +281,11 @@ rec_line_done (gpointer ctx, gboolean ok)
 {
   RecordCtx *c = ctx;
   if (ok && c->complete)
-    record_commit (c);
+    {
+      record_commit (c);
+      c->total_text += c->text_values;
+      c->total_null += c->null_values;
+    }
   record_reset (c);
   c->depth = 0;
   c->section = SEC_NONE;
@@ -341,6 +349,25 @@ rec_number (void *ctx, const char *s, size_t len)
   return 1;
 }
 
+/* A metric value that is text or null: not a number to count, but never dropped
+ * silently — the load's warning says how many and the first metric that had one. */
+static void
+note_odd_value (RecordCtx *c, guint *count)
+{
+  (*count)++;
+  if (!c->first_odd[0])
+    g_strlcpy (c->first_odd, ((IvRunMetric *) c->run->metrics->pdata[c->metric])->tag, sizeof c->first_odd);
+}
+
+static int
+rec_null (void *ctx)
+{
+  RecordCtx *c = ctx;
+  if (c->section == SEC_METRICS && c->metric >= 0 && c->in_value)
+    note_odd_value (c, &c->null_values);
+  return 1;
+}
+
 static int
 rec_string (void *ctx, const unsigned char *s, size_t len)
 {
@@ -356,6 +383,8 @@ rec_string (void *ctx, const unsigned char *s, size_t len)
           c->worker = iv_intern_add (c->run->strings, w, -1);
         }
     }
+  else if (c->section == SEC_METRICS && c->metric >= 0 && c->in_value)
+    note_odd_value (c, &c->text_values);
   else if (c->section == SEC_METRICS && c->metric >= 0 && c->in_unit)
     {
       IvRunMetric *m = c->run->metrics->pdata[c->metric];
@@ -390,6 +419,7 @@ rec_start_array (void *ctx)
 }
 
 static const yajl_callbacks record_callbacks = {
+  .yajl_null = rec_null,
   .yajl_boolean = rec_boolean,
   .yajl_number = rec_number,
   .yajl_string = rec_string,
@@ -432,6 +462,10 @@ _iv_run_load_records (IvRun *r, IvInput *in, IvProgressFunc progress, gpointer d
                       st.first_damaged_reason);
     }
   g_free (st.first_damaged_reason);
+  if (c.total_text || c.total_null)
+    _iv_run_warn (r, _("%s: %" G_GUINT64_FORMAT " metric values that are text and %" G_GUINT64_FORMAT
+                       " that are null were not counted (the first in %s)"),
+                  iv_input_get_name (in), c.total_text, c.total_null, c.first_odd);
   /* an empty file holds no requests: the run is what its summary says, if it has one */
   r->has_records = st.lines > st.damaged;
   return TRUE;
