@@ -765,6 +765,17 @@ test_plot (void)
   g_assert_nonnull (strstr (r.err, "--format is png, pdf or svg"));
   result_clear (&r);
 
+  /* a configuration whose defaults name nothing is an error, never "0 plots" */
+  {
+    g_autofree char *cfg = g_build_filename (dir, "none.yaml", NULL);
+    g_autofree char *out = g_build_filename (dir, "none", NULL);
+    g_assert_true (g_file_set_contents (cfg, "visualization:\n  single_run_defaults: []\n", -1, NULL));
+    r = run ("plot", one, "-o", out, "--config", cfg, NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_nonnull (strstr (r.err, "none.yaml: no single-run plot to draw"));
+    result_clear (&r);
+  }
+
   /* Every plot the window draws, from the command line: --plot names presets (Inferview's
    * own too), --plot all draws each, --list names them with the defaults marked. */
   {

@@ -8,6 +8,7 @@
 #include "iv-plot-config.h"
 #include "iv-render-runs.h"
 #include "iv-run-series.h"
+#include "iv-sweep.h"
 #include "iv-test-util.h"
 
 static char *tmpdir;
@@ -335,6 +336,100 @@ test_uncertainty (void)
   iv_chart_free (chart);
 }
 
+/* AIPerf's whole configuration: x_label / y_label / autoscale (documented by its own
+ * default, so not "unknown"), YAML merge keys, a user file merged over the built-in
+ * presets (its defaults list replaces theirs only where it has one), server-metrics
+ * downsampling settings, and experiment classification: runs grouped by experiment,
+ * baselines first whatever the alphabet says. */
+static void
+test_config_aiperf_keys (void)
+{
+  g_autofree char *dir = g_build_filename (tmpdir, "cfg2", NULL);
+  g_autofree char *path = g_build_filename (dir, "mine.yaml", NULL);
+  g_autofree char *root = g_build_filename (tmpdir, "experiments", NULL);
+  const char *paths[] = { root, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvPlotConfig) c = NULL;
+  g_autoptr (IvSweep) sweep = NULL;
+  g_autofree char *reason = NULL;
+  const IvPlotSpec *s;
+  IvChart *chart;
+
+  iv_test_write_file (dir, "mine.yaml",
+              "visualization:\n"
+              "  multi_run_plots:\n"
+              "    base_pareto: &base\n"
+              "      type: pareto\n"
+              "      x: {metric: request_latency, stat: avg}\n"
+              "      y: {metric: output_token_throughput_per_gpu, stat: avg}\n"
+              "      autoscale: both\n"
+              "    my_pareto:\n"
+              "      <<: *base\n"
+              "      title: Mine\n"
+              "      x_label: Latency as I call it\n"
+              "      y_label: Tokens per GPU\n"
+              "settings:\n"
+              "  server_metrics_downsampling: {enabled: false, window_size_seconds: 2.5, aggregation_method: max}\n"
+              "experiment_classification:\n"
+              "  baselines: [\"zz_*\"]\n"
+              "  treatments: [\"*new*\"]\n"
+              "  default: treatment\n");
+  c = iv_plot_config_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (c->warnings->len, ==, 0);
+  /* the merge key brought type and axes; the preset's own keys came on top */
+  s = iv_plot_config_get (c, TRUE, "my_pareto");
+  g_assert_cmpint (s->type, ==, IV_PLOT_PARETO);
+  g_assert_cmpstr (s->x.metric, ==, "request_latency");
+  g_assert_cmpstr (s->title, ==, "Mine");
+  g_assert_cmpstr (s->autoscale, ==, "both");
+  /* no defaults list of its own: AIPerf's four stay, and its presets are all there */
+  g_assert_cmpuint (c->multi_defaults->len, ==, 4);
+  g_assert_nonnull (iv_plot_config_get (c, TRUE, "pareto_curve_throughput_per_gpu_vs_latency"));
+  g_assert_nonnull (iv_plot_config_get (c, FALSE, "ttft_over_time"));
+  g_assert_false (c->downsampling.enabled);
+  g_assert_cmpfloat (c->downsampling.window_s, ==, 2.5);
+  g_assert_cmpstr (c->downsampling.method, ==, "max");
+  g_assert_true (iv_plot_spec_is_baseline (s, "zz_agg"));
+  g_assert_false (iv_plot_spec_is_baseline (s, "aa_new"));
+  g_assert_false (iv_plot_spec_is_baseline (s, "other"));
+
+  /* two experiments of two runs: zz_agg (a baseline) and aa_new (a treatment) */
+  for (int e = 0; e < 2; e++)
+    for (int k = 1; k <= 2; k++)
+      {
+        g_autofree char *run = g_strdup_printf ("%s/%s/c%d", root, e ? "aa_new" : "zz_agg", k);
+        g_autofree char *summary = g_strdup_printf (
+            "{\"request_latency\": {\"unit\": \"ms\", \"avg\": %d},"
+            " \"output_token_throughput\": {\"unit\": \"tokens/sec\", \"avg\": %d},"
+            " \"input_config\": {\"loadgen\": {\"concurrency\": %d}}}", 100 * k + e, 50 * k + e, k);
+        iv_test_write_file (run, "profile_export_aiperf.json", summary);
+      }
+  sweep = iv_sweep_load (paths, NULL, NULL, NULL, NULL);
+  g_assert_cmpuint (sweep->runs->len, ==, 4);
+  chart = iv_runs_chart (s, sweep, NULL, &reason);
+  g_assert_nonnull (chart);
+  g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Latency as I call it");
+  g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_Y), ==, "Tokens per GPU");
+  /* grouped by experiment, the baseline first though "aa" sorts before "zz" */
+  g_assert_cmpstr (iv_series_get_name (iv_chart_get_series (chart, 0)), ==, "zz_agg frontier");
+  g_assert_cmpstr (iv_series_get_name (iv_chart_get_series (chart, 2)), ==, "aa_new frontier");
+  iv_chart_free (chart);
+  g_clear_pointer (&c, iv_plot_config_free);
+
+  /* a defaults list of its own replaces AIPerf's */
+  iv_test_write_file (dir, "mine.yaml",
+              "visualization:\n"
+              "  multi_run_defaults: [only]\n"
+              "  multi_run_plots:\n"
+              "    only: {type: scatter_line, x: concurrency, y: {metric: request_latency, stat: avg}}\n");
+  c = iv_plot_config_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (c->multi_defaults->len, ==, 1);
+  g_assert_cmpstr (c->multi_defaults->pdata[0], ==, "only");
+  g_assert_nonnull (iv_plot_config_get (c, TRUE, "ttft_vs_throughput"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -353,6 +448,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plots/presets-on-samples", test_presets_on_samples);
   g_test_add_func ("/plots/timeslice-outliers", test_timeslice_outliers);
   g_test_add_func ("/plots/uncertainty", test_uncertainty);
+  g_test_add_func ("/plots/config-aiperf-keys", test_config_aiperf_keys);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

@@ -212,6 +212,19 @@ _iv_cli_plot (int argc, char **argv)
     }
   if (!(names = chosen_presets (config, multi, wanted)))
     return IV_EXIT_USAGE;
+  {
+    /* a configuration whose defaults name nothing drawable is an error, not 0 plots */
+    guint defined = 0;
+    for (guint i = 0; i < names->len; i++)
+      defined += iv_plot_config_get (config, multi, names->pdata[i]) != NULL;
+    if (defined == 0)
+      {
+        fprintf (stderr, _("inferview plot: %s: no %s plot to draw (the %s list names none of its presets)\n"),
+                 config->origin, multi ? _("multi-run") : _("single-run"),
+                 multi ? "multi_run_defaults" : "single_run_defaults");
+        return IV_EXIT_BAD_INPUT;
+      }
+  }
   if (!out_dir)
     out_dir = default_dir (paths[0]);
   if (!prepare_dir (out_dir))

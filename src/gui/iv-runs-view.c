@@ -88,6 +88,7 @@ struct _IvRunsView
   GObject *owner;
   guint run;                  /* G_MAXUINT: comparing */
   IvPlotConfig *config;
+  char *config_error;       /* why the plot configuration found could not be read */
   GPtrArray *specs;           /* const IvPlotSpec*, parallel to plot_names */
   IvPlotSpec *custom_spec;    /* owned; self->custom points at it in multi-run mode */
   IvPlotSpec override;        /* the chosen preset with the state's statistic and grouping */
@@ -292,6 +293,11 @@ fill_notes (IvRunsView *self, const IvRun *r)
   guint n_lines = 0;
 
 #define LINE(str) G_STMT_START { if (text->len) g_string_append_c (text, '\n'); g_string_append (text, (str)); n_lines++; } G_STMT_END
+  if (self->config_error)
+    LINE (self->config_error);
+  /* the plot configuration's own warnings (unknown keys, undefined defaults) */
+  for (guint i = 0; self->config && i < self->config->warnings->len; i++)
+    LINE ((const char *) self->config->warnings->pdata[i]);
   if (!r)
     for (guint i = 0; i < self->sweep->warnings->len; i++)
       LINE ((const char *) self->sweep->warnings->pdata[i]);
@@ -786,9 +792,17 @@ refresh (IvRunsView *self)
   g_autofree char *sub = NULL;
 
   g_clear_pointer (&self->config, iv_plot_config_free);
-  self->config = iv_plot_config_find (NULL, r ? r->path : NULL, NULL);
-  if (!self->config)
-    self->config = iv_plot_config_load (NULL, NULL);
+  g_clear_pointer (&self->config_error, g_free);
+  {
+    g_autoptr (GError) error = NULL;
+    self->config = iv_plot_config_find (NULL, r ? r->path : NULL, &error);
+    if (!self->config)
+      {
+        /* a broken configuration is said, then the built-in one is used */
+        self->config_error = g_strdup_printf (_("%s — the built-in plot configuration is used"), error->message);
+        self->config = iv_plot_config_load (NULL, NULL);
+      }
+  }
   gtk_widget_set_visible (GTK_WIDGET (self->back), r && self->sweep->runs->len > 1);
   gtk_widget_set_visible (self->details_button, !multi);
   /* The table above the plot, both the page's width: a run's eight statistics side by
@@ -968,6 +982,7 @@ iv_runs_view_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_RUNS_VIEW);
   g_clear_object (&self->owner);
   g_clear_pointer (&self->config, iv_plot_config_free);
+  g_clear_pointer (&self->config_error, g_free);
   g_clear_pointer (&self->specs, g_ptr_array_unref);
   g_clear_pointer (&self->custom_spec, spec_free);
   g_clear_pointer (&self->quantities, g_ptr_array_unref);

@@ -543,10 +543,21 @@ timeslices (const IvPlotSpec *spec, const IvRun *r, char **reason)
 
 /* ---------- many runs ---------- */
 
+/* An experiment: the folder holding the run's folder (a sweep keeps each experiment's
+ * runs together). */
+static char *
+experiment_of (const IvRun *r)
+{
+  g_autofree char *parent = g_path_get_dirname (r->path);
+  return g_path_get_basename (parent);
+}
+
 static char *
 group_of (const IvPlotSpec *spec, const IvRun *r)
 {
   const char *field = spec->groups && spec->groups[0] ? spec->groups[0] : "model";
+  if (spec->baselines)
+    return experiment_of (r);
   for (IvField f = 0; f < IV_N_FIELDS; f++)
     if (g_str_equal (field, iv_field_key (f)))
       {
@@ -619,6 +630,17 @@ set_across_axes (IvChart *c, const IvPlotSpec *spec, const IvRun *any, const cha
 }
 
 /* A group's colour: its palette slot by name, so a group keeps its colour across plots. */
+/* Classified experiments: baselines in greys, treatments in NVIDIA greens, a shade each
+ * in legend order, as aiperf colours them. */
+static guint32
+classified_rgb (const IvPlotSpec *spec, const char *group, guint nth)
+{
+  static const guint32 greys[] = { 0x4d4d4d, 0x808080, 0xa6a6a6, 0x333333, 0x999999, 0x666666 };
+  static const guint32 greens[] = { 0x76b900, 0x4a7a00, 0x9fd43f, 0x2e5200, 0xbfe67a, 0x5f9400 };
+  return iv_plot_spec_is_baseline (spec, group) ? greys[nth % G_N_ELEMENTS (greys)]
+                                                : greens[nth % G_N_ELEMENTS (greens)];
+}
+
 static guint32
 group_rgb (const char *group)
 {
@@ -692,12 +714,12 @@ add_confidence_regions (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep
  * labelled points, with confidence regions on an uncertainty plot. */
 static void
 add_group (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep, const char *group, GPtrArray *groups,
-           GPtrArray *labels, const double *x, const double *y)
+           GPtrArray *labels, const double *x, const double *y, guint nth)
 {
   g_autoptr (GArray) idx = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autofree double *gx = NULL, *gy = NULL;
   g_autofree const char **gl = NULL;
-  guint32 rgb = group_rgb (group);
+  guint32 rgb = spec->baselines ? classified_rgb (spec, group, nth) : group_rgb (group);
   IvSeries *pts;
 
   for (guint i = 0; i < groups->len; i++)
@@ -720,6 +742,17 @@ add_group (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep, const char 
   iv_series_set_labels (pts, gl);
   if (spec->type == IV_PLOT_UNCERTAINTY)
     add_confidence_regions (c, spec, sweep, idx, gx, gy, rgb);
+}
+
+static int
+compare_classified (gconstpointer pa, gconstpointer pb, gpointer user_data)
+{
+  const IvPlotSpec *spec = user_data;
+  const char *a = *(const char *const *) pa, *b = *(const char *const *) pb;
+  gboolean ba = iv_plot_spec_is_baseline (spec, a), bb = iv_plot_spec_is_baseline (spec, b);
+  if (ba != bb)
+    return ba ? -1 : 1;
+  return g_strcmp0 (a, b);
 }
 
 /* A metric against a metric, one point per run, one series per group (in order of first
@@ -765,14 +798,27 @@ across_runs (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
   c = new_chart (spec, fallback, sub);
   set_across_axes (c, spec, any, xt, yt);
   iv_chart_set_legend (c, IV_LEGEND_AUTO);
-  for (guint g = 0; g < groups->len; g++)
-    {
-      gboolean seen = FALSE;
-      for (guint k = 0; k < g && !seen; k++)
-        seen = g_str_equal (groups->pdata[k], groups->pdata[g]);
-      if (!seen)
-        add_group (c, spec, sweep, groups->pdata[g], groups, labels, x, y);
-    }
+  {
+    /* each group once, in order of first appearance; classified: baselines first, then
+     * treatments, each alphabetically, and a shade per group within its kind */
+    g_autoptr (GPtrArray) order = g_ptr_array_new ();
+    guint n_base = 0, n_treat = 0;
+    for (guint g = 0; g < groups->len; g++)
+      {
+        gboolean seen = FALSE;
+        for (guint k = 0; k < order->len && !seen; k++)
+          seen = g_str_equal (order->pdata[k], groups->pdata[g]);
+        if (!seen)
+          g_ptr_array_add (order, groups->pdata[g]);
+      }
+    if (spec->baselines)
+      g_ptr_array_sort_with_data (order, compare_classified, (gpointer) spec);
+    for (guint g = 0; g < order->len; g++)
+      {
+        gboolean base = spec->baselines && iv_plot_spec_is_baseline (spec, order->pdata[g]);
+        add_group (c, spec, sweep, order->pdata[g], groups, labels, x, y, base ? n_base++ : n_treat++);
+      }
+  }
   return c;
 }
 
@@ -823,8 +869,23 @@ any_aggregate (const IvSweep *sweep)
   return FALSE;
 }
 
+static IvChart *
+runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, char **reason);
+
+/* The preset's x_label and y_label replace the axis titles the metrics give. */
 IvChart *
 iv_runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, char **reason)
+{
+  IvChart *c = runs_chart (spec, sweep, run, reason);
+  if (c && spec->x_label)
+    iv_chart_axis_set_title (c, IV_AXIS_X, spec->x_label);
+  if (c && spec->y_label)
+    iv_chart_axis_set_title (c, IV_AXIS_Y, spec->y_label);
+  return c;
+}
+
+static IvChart *
+runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, char **reason)
 {
   *reason = NULL;
   switch (spec->type)

@@ -54,6 +54,9 @@ spec_free (gpointer p)
   g_free (s->source);
   g_strfreev (s->labels);
   g_strfreev (s->groups);
+  g_free (s->x_label);
+  g_free (s->y_label);
+  g_free (s->autoscale);
   g_free (s);
 }
 
@@ -68,6 +71,10 @@ iv_plot_config_free (IvPlotConfig *c)
   g_ptr_array_unref (c->multi_plots);
   g_ptr_array_unref (c->single_plots);
   g_ptr_array_unref (c->warnings);
+  g_strfreev (c->baselines);
+  g_strfreev (c->treatments);
+  g_free (c->classification_default);
+  g_free (c->downsampling.method);
   g_free (c);
 }
 
@@ -132,6 +139,7 @@ axis (Reader *r, yaml_node_t *n, IvPlotAxis *a)
 {
   if (n->type == YAML_SCALAR_NODE)
     {
+      g_free (a->metric);
       a->metric = scalar (n);
       return;
     }
@@ -156,6 +164,113 @@ axis (Reader *r, yaml_node_t *n, IvPlotAxis *a)
     }
 }
 
+/* One key of a preset. */
+static void
+spec_key (Reader *r, IvPlotSpec *s, const char *name, yaml_node_t *k, yaml_node_t *v, const char *key)
+{
+  if (g_str_equal (key, "type"))
+    {
+      g_free (s->type_name);
+      s->type_name = scalar (v);
+      s->type = IV_PLOT_UNKNOWN;
+      for (guint i = 0; s->type_name && i < G_N_ELEMENTS (type_names); i++)
+        if (g_str_equal (type_names[i].name, s->type_name))
+          s->type = type_names[i].type;
+      if (s->type == IV_PLOT_UNKNOWN)
+        {
+          g_autofree char *msg = g_strdup_printf (_("plot “%s”: unknown type “%s”"), name,
+                                                  s->type_name ? s->type_name : "?");
+          warn (r, v, msg);
+        }
+    }
+#define TEXT(field) (g_free (s->field), s->field = scalar (v))
+  else if (g_str_equal (key, "title"))
+    TEXT (title);
+  else if (g_str_equal (key, "description"))
+    TEXT (description);
+  else if (g_str_equal (key, "x_label"))
+    TEXT (x_label);
+  else if (g_str_equal (key, "y_label"))
+    TEXT (y_label);
+  else if (g_str_equal (key, "stat"))
+    TEXT (stat);
+  else if (g_str_equal (key, "source"))
+    TEXT (source);
+#undef TEXT
+  else if (g_str_equal (key, "autoscale"))
+    {
+      g_autofree char *value = scalar (v);
+      if (value && (g_str_equal (value, "none") || g_str_equal (value, "x") || g_str_equal (value, "y")
+                    || g_str_equal (value, "both")))
+        g_free (s->autoscale), s->autoscale = g_steal_pointer (&value);
+      else
+        warn (r, v, _("autoscale is none, x, y or both; ignored"));
+    }
+  else if (g_str_equal (key, "x"))
+    axis (r, v, &s->x);
+  else if (g_str_equal (key, "y"))
+    axis (r, v, &s->y);
+  else if (g_str_equal (key, "y2"))
+    axis (r, v, &s->y2);
+  else if (g_str_equal (key, "labels"))
+    g_strfreev (s->labels), s->labels = strings (r, v);
+  else if (g_str_equal (key, "groups"))
+    g_strfreev (s->groups), s->groups = strings (r, v);
+  else if (g_str_equal (key, "ci_level"))
+    {
+      g_autofree char *text = scalar (v);
+      double level = text ? g_ascii_strtod (text, NULL) : NAN;
+      if (level > 0 && level < 1)
+        s->ci_level = level;
+      else
+        warn (r, v, _("ci_level must be between 0 and 1; 0.95 used"));
+    }
+  else if (!g_strv_contains (ignored_keys, key))
+    {
+      g_autofree char *msg = g_strdup_printf (_("plot “%s”: unknown key “%s”, ignored"), name, key);
+      warn (r, k, msg);
+    }
+}
+
+/* The keys of preset mapping @n into @s: YAML merge keys first ("<<: *base", or a list
+ * of them; the mapping's own keys override what they bring), then its own keys. */
+static void
+spec_keys (Reader *r, IvPlotSpec *s, const char *name, yaml_node_t *n, int depth)
+{
+  if (depth > 8)
+    {
+      warn (r, n, _("merge keys (<<) nested more than 8 deep; ignored"));
+      return;
+    }
+  for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
+    {
+      yaml_node_t *k = node (r, p->key), *v = node (r, p->value);
+      if (!scalar_is (k, "<<") || !v)
+        continue;
+      if (v->type == YAML_MAPPING_NODE)
+        spec_keys (r, s, name, v, depth + 1);
+      else if (v->type == YAML_SEQUENCE_NODE)
+        {
+          /* earlier mappings in the list win: apply them last */
+          for (yaml_node_item_t *i = v->data.sequence.items.top; i > v->data.sequence.items.start; i--)
+            {
+              yaml_node_t *m = node (r, i[-1]);
+              if (m && m->type == YAML_MAPPING_NODE)
+                spec_keys (r, s, name, m, depth + 1);
+            }
+        }
+      else
+        warn (r, v, _("a merge key (<<) takes a mapping or a list of them; ignored"));
+    }
+  for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
+    {
+      yaml_node_t *k = node (r, p->key), *v = node (r, p->value);
+      g_autofree char *key = scalar (k);
+      if (key && !g_str_equal (key, "<<"))
+        spec_key (r, s, name, k, v, key);
+    }
+}
+
 static IvPlotSpec *
 read_spec (Reader *r, const char *name, yaml_node_t *n)
 {
@@ -172,59 +287,7 @@ read_spec (Reader *r, const char *name, yaml_node_t *n)
   s->type = IV_PLOT_UNKNOWN;
   s->ci_level = 0.95;
   s->line = (guint) n->start_mark.line + 1;
-  for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
-    {
-      yaml_node_t *k = node (r, p->key), *v = node (r, p->value);
-      g_autofree char *key = scalar (k);
-
-      if (!key)
-        continue;
-      if (g_str_equal (key, "type"))
-        {
-          s->type_name = scalar (v);
-          for (guint i = 0; s->type_name && i < G_N_ELEMENTS (type_names); i++)
-            if (g_str_equal (type_names[i].name, s->type_name))
-              s->type = type_names[i].type;
-          if (s->type == IV_PLOT_UNKNOWN)
-            {
-              g_autofree char *msg = g_strdup_printf (_("plot “%s”: unknown type “%s”"), name,
-                                                      s->type_name ? s->type_name : "?");
-              warn (r, v, msg);
-            }
-        }
-      else if (g_str_equal (key, "title"))
-        s->title = scalar (v);
-      else if (g_str_equal (key, "description"))
-        s->description = scalar (v);
-      else if (g_str_equal (key, "x"))
-        axis (r, v, &s->x);
-      else if (g_str_equal (key, "y"))
-        axis (r, v, &s->y);
-      else if (g_str_equal (key, "y2"))
-        axis (r, v, &s->y2);
-      else if (g_str_equal (key, "stat"))
-        s->stat = scalar (v);
-      else if (g_str_equal (key, "source"))
-        s->source = scalar (v);
-      else if (g_str_equal (key, "labels"))
-        s->labels = strings (r, v);
-      else if (g_str_equal (key, "groups"))
-        s->groups = strings (r, v);
-      else if (g_str_equal (key, "ci_level"))
-        {
-          g_autofree char *text = scalar (v);
-          double level = text ? g_ascii_strtod (text, NULL) : NAN;
-          if (level > 0 && level < 1)
-            s->ci_level = level;
-          else
-            warn (r, v, _("ci_level must be between 0 and 1; 0.95 used"));
-        }
-      else if (!g_strv_contains (ignored_keys, key))
-        {
-          g_autofree char *msg = g_strdup_printf (_("plot “%s”: unknown key “%s”, ignored"), name, key);
-          warn (r, k, msg);
-        }
-    }
+  spec_keys (r, s, name, n, 0);
   return s;
 }
 
@@ -293,6 +356,100 @@ check_depth (const char *text, gsize len, const char *file, GError **error)
   return ok;
 }
 
+/* settings.server_metrics_downsampling: {enabled, window_size_seconds, aggregation_method}. */
+static void
+read_settings (Reader *r, yaml_node_t *n)
+{
+  IvDownsampling *d = &r->config->downsampling;
+
+  if (!n || n->type != YAML_MAPPING_NODE)
+    return;
+  for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
+    {
+      yaml_node_t *k = node (r, p->key), *v = node (r, p->value);
+      if (!scalar_is (k, "server_metrics_downsampling"))
+        {
+          g_autofree char *key = scalar (k);
+          g_autofree char *msg = g_strdup_printf (_("unknown key “%s” in settings, ignored"), key ? key : "?");
+          warn (r, k, msg);
+          continue;
+        }
+      if (!v || v->type != YAML_MAPPING_NODE)
+        continue;
+      for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top; q++)
+        {
+          yaml_node_t *kk = node (r, q->key), *vv = node (r, q->value);
+          g_autofree char *value = scalar (vv);
+          if (scalar_is (kk, "enabled"))
+            d->enabled = value && (g_ascii_strcasecmp (value, "true") == 0 || g_str_equal (value, "1"));
+          else if (scalar_is (kk, "window_size_seconds"))
+            {
+              double w = value ? g_ascii_strtod (value, NULL) : NAN;
+              if (w > 0 && w < 1e6)
+                d->window_s = w;
+              else
+                warn (r, vv, _("window_size_seconds must be a positive number of seconds; 5 used"));
+            }
+          else if (scalar_is (kk, "aggregation_method"))
+            {
+              if (value && (g_str_equal (value, "mean") || g_str_equal (value, "max") || g_str_equal (value, "min")
+                            || g_str_equal (value, "median")))
+                g_free (d->method), d->method = g_steal_pointer (&value);
+              else
+                warn (r, vv, _("aggregation_method is mean, max, min or median; mean used"));
+            }
+          else
+            {
+              g_autofree char *key = scalar (kk);
+              g_autofree char *msg = g_strdup_printf (_("unknown key “%s” in server_metrics_downsampling, ignored"),
+                                                      key ? key : "?");
+              warn (r, kk, msg);
+            }
+        }
+    }
+}
+
+/* experiment_classification: {baselines: [globs], treatments: [globs], default}. */
+static void
+read_classification (Reader *r, yaml_node_t *n)
+{
+  IvPlotConfig *c = r->config;
+
+  if (!n || n->type != YAML_MAPPING_NODE)
+    {
+      if (n)
+        warn (r, n, _("experiment_classification is a mapping of baselines, treatments and default; ignored"));
+      return;
+    }
+  g_clear_pointer (&c->baselines, g_strfreev);
+  g_clear_pointer (&c->treatments, g_strfreev);
+  c->baselines = g_new0 (char *, 1);
+  c->treatments = g_new0 (char *, 1);
+  for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
+    {
+      yaml_node_t *k = node (r, p->key), *v = node (r, p->value);
+      if (scalar_is (k, "baselines"))
+        g_strfreev (c->baselines), c->baselines = strings (r, v);
+      else if (scalar_is (k, "treatments"))
+        g_strfreev (c->treatments), c->treatments = strings (r, v);
+      else if (scalar_is (k, "default"))
+        {
+          g_autofree char *value = scalar (v);
+          if (value && (g_str_equal (value, "baseline") || g_str_equal (value, "treatment")))
+            g_free (c->classification_default), c->classification_default = g_steal_pointer (&value);
+          else
+            warn (r, v, _("default is baseline or treatment; treatment used"));
+        }
+      else
+        {
+          g_autofree char *key = scalar (k);
+          g_autofree char *msg = g_strdup_printf (_("unknown key “%s” in experiment_classification, ignored"),
+                                                  key ? key : "?");
+          warn (r, k, msg);
+        }
+    }
+}
+
 static IvPlotConfig *
 parse (const char *text, gsize len, const char *file, GError **error)
 {
@@ -308,6 +465,9 @@ parse (const char *text, gsize len, const char *file, GError **error)
   c->multi_plots = g_ptr_array_new_with_free_func (spec_free);
   c->single_plots = g_ptr_array_new_with_free_func (spec_free);
   c->warnings = g_ptr_array_new_with_free_func (g_free);
+  c->downsampling.enabled = TRUE;
+  c->downsampling.window_s = 5.0;
+  c->downsampling.method = g_strdup ("mean");
 
   if (!check_depth (text, len, file, error))
     return NULL;
@@ -328,7 +488,11 @@ parse (const char *text, gsize len, const char *file, GError **error)
       {
         if (scalar_is (node (&r, p->key), "visualization"))
           vis = node (&r, p->value);
-        else if (!scalar_is (node (&r, p->key), "settings"))
+        else if (scalar_is (node (&r, p->key), "settings"))
+          read_settings (&r, node (&r, p->value));
+        else if (scalar_is (node (&r, p->key), "experiment_classification"))
+          read_classification (&r, node (&r, p->value));
+        else
           {
             g_autofree char *key = scalar (node (&r, p->key));
             g_autofree char *msg = g_strdup_printf (_("unknown key “%s”, ignored"), key ? key : "?");
@@ -345,9 +509,9 @@ parse (const char *text, gsize len, const char *file, GError **error)
     {
       yaml_node_t *k = node (&r, p->key), *v = node (&r, p->value);
       if (scalar_is (k, "multi_run_defaults"))
-        read_names (&r, v, c->multi_defaults);
+        read_names (&r, v, c->multi_defaults), c->has_multi_defaults = TRUE;
       else if (scalar_is (k, "single_run_defaults"))
-        read_names (&r, v, c->single_defaults);
+        read_names (&r, v, c->single_defaults), c->has_single_defaults = TRUE;
       else if (scalar_is (k, "multi_run_plots"))
         read_plots (&r, v, c->multi_plots);
       else if (scalar_is (k, "single_run_plots"))
@@ -360,7 +524,13 @@ parse (const char *text, gsize len, const char *file, GError **error)
         }
     }
   yaml_document_delete (&doc);
-  /* A default naming a preset that is not defined is reported, not fatal. */
+  return g_steal_pointer (&c);
+}
+
+/* A default naming a preset that is not defined is reported, not fatal. */
+static void
+check_defaults (IvPlotConfig *c, const char *file)
+{
   for (int multi = 0; multi < 2; multi++)
     {
       GPtrArray *names = multi ? c->multi_defaults : c->single_defaults;
@@ -369,15 +539,62 @@ parse (const char *text, gsize len, const char *file, GError **error)
           g_ptr_array_add (c->warnings, g_strdup_printf (_("%s: default plot “%s” is not defined"), file,
                                                          (const char *) names->pdata[i]));
     }
-  return g_steal_pointer (&c);
+}
+
+/* @user over @base, as a user's copy of AIPerf's default would be: its presets replace
+ * those of the same name and add the rest, its default lists (where it has them) replace
+ * the built-in ones, its classification and settings apply. @user is emptied. */
+static void
+merge_over (IvPlotConfig *base, IvPlotConfig *user)
+{
+  for (int multi = 0; multi < 2; multi++)
+    {
+      GPtrArray *from = multi ? user->multi_plots : user->single_plots;
+      GPtrArray *into = multi ? base->multi_plots : base->single_plots;
+      while (from->len)
+        {
+          IvPlotSpec *s = g_ptr_array_steal_index (from, 0);
+          for (guint i = 0; i < into->len; i++)
+            if (g_str_equal (((IvPlotSpec *) into->pdata[i])->name, s->name))
+              {
+                g_ptr_array_remove_index (into, i);
+                break;
+              }
+          g_ptr_array_add (into, s);
+        }
+      if (multi ? user->has_multi_defaults : user->has_single_defaults)
+        {
+          GPtrArray **names = multi ? &base->multi_defaults : &base->single_defaults;
+          g_ptr_array_unref (*names);
+          *names = g_ptr_array_ref (multi ? user->multi_defaults : user->single_defaults);
+        }
+    }
+  if (user->baselines)
+    {
+      g_strfreev (base->baselines), base->baselines = g_steal_pointer (&user->baselines);
+      g_strfreev (base->treatments), base->treatments = g_steal_pointer (&user->treatments);
+      g_free (base->classification_default);
+      base->classification_default = g_steal_pointer (&user->classification_default);
+    }
+  g_free (base->downsampling.method);
+  base->downsampling = user->downsampling;
+  user->downsampling.method = NULL;
+  g_ptr_array_extend_and_steal (base->warnings, g_ptr_array_ref (user->warnings));
+  g_free (base->origin);
+  base->origin = g_strdup (user->origin);
 }
 
 IvPlotConfig *
 iv_plot_config_parse (const char *text, gsize len, const char *source, GError **error)
 {
   g_return_val_if_fail (text != NULL || len == 0, NULL);
+  IvPlotConfig *c;
+
   g_return_val_if_fail (source != NULL, NULL);
-  return parse (text ? text : "", len, source, error);
+  c = parse (text ? text : "", len, source, error);
+  if (c)
+    check_defaults (c, source);
+  return c;
 }
 
 GBytes *
@@ -419,19 +636,35 @@ iv_plot_config_load (const char *path, GError **error)
   IvPlotConfig *c;
   gsize len = 0;
 
-  if (!path)
+  g_autoptr (GBytes) bytes = iv_plot_config_default_text ();
+
+  g_assert (bytes);
+  /* the built-in default (AIPerf's), then the user's file over it */
+  c = parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "built-in", error);
+  g_assert (c); /* ours, parsed by the tests */
+  if (path)
     {
-      g_autoptr (GBytes) bytes = iv_plot_config_default_text ();
-      g_assert (bytes);
-      c = parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "built-in", error);
+      g_autoptr (IvPlotConfig) user = NULL;
+      /* A plot configuration is a few kB; the cap keeps /dev/zero and friends out. */
+      if (!(text = iv_input_load_document (path, IV_INPUT_DOCUMENT_MAX, &len, error))
+          || !(user = parse (text, len, path, error)))
+        {
+          iv_plot_config_free (c);
+          return NULL;
+        }
+      merge_over (c, user);
     }
-  /* A plot configuration is a few kB; the cap keeps /dev/zero and friends out. */
-  else if ((text = iv_input_load_document (path, IV_INPUT_DOCUMENT_MAX, &len, error)))
-    c = parse (text, len, path, error);
-  else
-    c = NULL;
-  if (c)
-    add_own_presets (c);
+  check_defaults (c, c->origin);
+  add_own_presets (c);
+  /* every multi-run plot groups by experiment when the classification is on */
+  if (c->baselines)
+    for (guint i = 0; i < c->multi_plots->len; i++)
+      {
+        IvPlotSpec *s = c->multi_plots->pdata[i];
+        s->baselines = (const char *const *) c->baselines;
+        s->treatments = (const char *const *) c->treatments;
+        s->default_baseline = g_strcmp0 (c->classification_default, "baseline") == 0;
+      }
   return c;
 }
 
@@ -458,4 +691,17 @@ iv_plot_config_get (const IvPlotConfig *c, gboolean multi, const char *name)
     if (g_str_equal (((IvPlotSpec *) plots->pdata[i])->name, name))
       return plots->pdata[i];
   return NULL;
+}
+
+gboolean
+iv_plot_spec_is_baseline (const IvPlotSpec *spec, const char *experiment)
+{
+  /* patterns first (baselines before treatments), then the default */
+  for (guint i = 0; spec->baselines && spec->baselines[i]; i++)
+    if (g_pattern_match_simple (spec->baselines[i], experiment))
+      return TRUE;
+  for (guint i = 0; spec->treatments && spec->treatments[i]; i++)
+    if (g_pattern_match_simple (spec->treatments[i], experiment))
+      return FALSE;
+  return spec->default_baseline;
 }

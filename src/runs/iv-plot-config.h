@@ -45,13 +45,32 @@ typedef struct
   char *source;
   GStrv labels, groups;      /* runs: what labels points, what makes series */
   double ci_level;
+  char *x_label, *y_label;   /* axis titles replacing the metric's, or NULL */
+  char *autoscale;           /* none, x, y, both: Inferview's axes always fit their data */
+  /* experiment_classification, borrowed from the configuration (multi-run plots): runs
+   * are grouped by experiment (their folder's parent) and each experiment is a baseline
+   * or a treatment; NULL when off */
+  const char *const *baselines, *const *treatments;
+  gboolean default_baseline;
   guint line;                /* where it is defined, for messages */
   gboolean inferview;        /* one of Inferview's own presets, beyond the configuration */
 } IvPlotSpec;
 
+/* settings.server_metrics_downsampling: how server metrics are thinned for drawing. */
+typedef struct
+{
+  gboolean enabled;
+  double window_s;
+  char *method;              /* mean, max, min, median */
+} IvDownsampling;
+
 typedef struct
 {
   char *origin;              /* the file read, or "built-in" */
+  GStrv baselines, treatments; /* experiment_classification: glob patterns of run names; NULL: off */
+  char *classification_default; /* "baseline" or "treatment" when no pattern matches */
+  IvDownsampling downsampling;
+  gboolean has_multi_defaults, has_single_defaults; /* the file lists them (else a user file keeps the built-in lists) */
   GPtrArray *multi_defaults, *single_defaults; /* char* preset names */
   GPtrArray *multi_plots, *single_plots;       /* IvPlotSpec* */
   GPtrArray *warnings;       /* char*: "FILE:LINE: …" */
@@ -62,6 +81,11 @@ IvPlotConfig     *iv_plot_config_parse   (const char          *text,
                                           gsize                len,
                                           const char          *source,
                                           GError             **error);
+/* The experiment (a run folder's parent folder name) a run belongs to, and whether
+ * @spec's classification makes it a baseline (glob patterns, baselines first). */
+gboolean          iv_plot_spec_is_baseline (const IvPlotSpec  *spec,
+                                          const char          *experiment);
+
 /* @path NULL: the built-in default. Either way Inferview's own presets (distributions,
  * CDFs, GPU telemetry, runs side by side: data/aiperf/inferview_plots.yaml) follow the
  * configuration's, except where it defines one of the same name. */
