@@ -259,6 +259,48 @@ test_quantiles (void)
   g_assert_true (isnan (iv_stats_quantile (s, 0, 0.5)));
 }
 
+/* Quantiles by selection equal those of the sorted array (exactly: the same two order
+ * statistics, the same interpolation) on numpy's example, on arrays of every size up to
+ * 300 and on larger ones — random, all equal, few distinct values (token counts),
+ * sorted and reversed — with NaN and infinities skipped. */
+static void
+test_quantiles_by_selection (void)
+{
+  static const double qs[] = { 0, 0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99, 1 };
+  double v4[] = { 4, NAN, 1, 3, INFINITY, 2 }, got[G_N_ELEMENTS (qs)], lo, hi;
+  GRand *rng = g_rand_new_with_seed (16);
+  gsize m;
+
+  iv_stats_quantiles (v4, 6, (const double[]) { 0.25, 0.5, 0.9 }, 3, got, &lo, &hi, &m);
+  g_assert_cmpuint (m, ==, 4);
+  g_assert_cmpfloat (got[0], ==, 1.75);
+  g_assert_cmpfloat (got[1], ==, 2.5);
+  g_assert_cmpfloat (got[2], ==, 3.7);
+  g_assert_cmpfloat (lo, ==, 1);
+  g_assert_cmpfloat (hi, ==, 4);
+  iv_stats_quantiles (v4, 0, qs, 1, got, &lo, &hi, &m);
+  g_assert_cmpuint (m, ==, 0);
+  g_assert_true (isnan (got[0]) && isnan (lo) && isnan (hi));
+  for (guint shape = 0; shape < 5; shape++)
+    for (gsize n = 1; n < 3000; n = n < 300 ? n + 1 : n * 3)
+      {
+        g_autofree double *v = g_new (double, n);
+        g_autofree double *sorted = NULL;
+        gsize ns;
+        for (gsize i = 0; i < n; i++)
+          v[i] = shape == 0 ? g_rand_double (rng) * 1000 : shape == 1 ? 7.0
+                 : shape == 2 ? (double) g_rand_int_range (rng, 0, 4) : shape == 3 ? (double) i : (double) (n - i);
+        sorted = iv_stats_sorted_copy (v, n, &ns);
+        iv_stats_quantiles (v, n, qs, G_N_ELEMENTS (qs), got, &lo, &hi, &m);
+        g_assert_cmpuint (m, ==, ns);
+        g_assert_cmpfloat (lo, ==, sorted[0]);
+        g_assert_cmpfloat (hi, ==, sorted[ns - 1]);
+        for (guint q = 0; q < G_N_ELEMENTS (qs); q++)
+          g_assert_cmpfloat (got[q], ==, iv_stats_quantile (sorted, ns, qs[q]));
+      }
+  g_rand_free (rng);
+}
+
 static void
 test_histogram_bins (void)
 {
@@ -360,6 +402,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scale/transforms", test_transforms);
   g_test_add_func ("/scale/format-value", test_format_value);
   g_test_add_func ("/stats/quantiles", test_quantiles);
+  g_test_add_func ("/stats/quantiles-by-selection", test_quantiles_by_selection);
   g_test_add_func ("/stats/histogram-bins", test_histogram_bins);
   g_test_add_func ("/stats/box", test_box);
   g_test_add_func ("/stats/decimate", test_decimate);

@@ -13,35 +13,38 @@
 void
 iv_metric_summary_compute (const double *values, gsize n, const char *unit, IvMetricSummary *out)
 {
-  gsize m = 0;
-  g_autofree double *sorted = iv_stats_sorted_copy (values, n, &m);
-  double sum = 0, sq = 0, mean;
   static const double qs[] = { 0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99 };
   double *ps[] = { &out->p1, &out->p5, &out->p10, &out->p25, &out->p50, &out->p75, &out->p90, &out->p95, &out->p99 };
+  double got[G_N_ELEMENTS (qs)];
+  double sum = 0, sq = 0, mean;
+  gsize m = 0;
 
+  /* percentiles by selection, not a sort: a sweep's list metrics are tens of millions
+   * of values */
+  iv_stats_quantiles (values, n, qs, G_N_ELEMENTS (qs), got, &out->min, &out->max, &m);
   out->unit = g_strdup (unit);
   out->count = (double) m;
   out->source = IV_STATS_RECORDS;
   if (m == 0)
     {
-      out->avg = out->min = out->max = out->std = NAN;
+      out->avg = out->std = NAN;
       for (guint i = 0; i < G_N_ELEMENTS (ps); i++)
         *ps[i] = NAN;
       return;
     }
-  for (gsize i = 0; i < m; i++)
-    sum += sorted[i];
+  for (gsize i = 0; i < n; i++)
+    if (isfinite (values[i]))
+      sum += values[i];
   mean = sum / m;
   /* Two passes: the sum of squared deviations stays exact for values far from zero
    * (epoch timestamps, large token counts). */
-  for (gsize i = 0; i < m; i++)
-    sq += (sorted[i] - mean) * (sorted[i] - mean);
+  for (gsize i = 0; i < n; i++)
+    if (isfinite (values[i]))
+      sq += (values[i] - mean) * (values[i] - mean);
   out->avg = mean;
   out->std = sqrt (sq / m);
-  out->min = sorted[0];
-  out->max = sorted[m - 1];
   for (guint i = 0; i < G_N_ELEMENTS (ps); i++)
-    *ps[i] = iv_stats_quantile (sorted, m, qs[i]);
+    *ps[i] = got[i];
 }
 
 gboolean

@@ -13,6 +13,13 @@ compare_doubles (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+static int
+compare_sizes (const void *a, const void *b)
+{
+  gsize x = *(const gsize *) a, y = *(const gsize *) b;
+  return (x > y) - (x < y);
+}
+
 double *
 iv_stats_sorted_copy (const double *values, gsize n, gsize *n_finite)
 {
@@ -185,4 +192,108 @@ iv_stats_decimate (const double *x, const double *y, gsize n, double x_lo, doubl
       }
     }
   return out;
+}
+
+/* ---------- selection ---------- */
+
+/* Puts the order statistics at @want[0..nw) (ascending positions within [lo, hi]) of @a
+ * in place: a three-way partition (duplicates — token counts — are common) around a
+ * median of three, recursing only into the sides that hold a wanted position; past a
+ * depth limit the range is sorted instead, so no input makes it quadratic. */
+static void
+select_many (double *a, gsize lo, gsize hi, const gsize *want, gsize nw, guint depth)
+{
+  while (nw > 0 && lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2, lt = lo, gt = hi, i = lo;
+      double x = a[lo], y = a[mid], z = a[hi], p;
+
+      if (hi - lo < 16 || depth == 0)
+        {
+          qsort (a + lo, hi - lo + 1, sizeof (double), compare_doubles);
+          return;
+        }
+      depth--;
+      p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+      while (i <= gt)
+        {
+          if (a[i] < p)
+            {
+              double t = a[i]; a[i] = a[lt]; a[lt] = t;
+              lt++, i++;
+            }
+          else if (a[i] > p)
+            {
+              double t = a[i]; a[i] = a[gt]; a[gt] = t;
+              gt--;
+            }
+          else
+            i++;
+        }
+      /* [lo, lt) < p, [lt, gt] == p, (gt, hi] > p */
+      {
+        gsize left = 0, right = nw;
+        while (left < nw && want[left] < lt)
+          left++;
+        while (right > left && want[right - 1] > gt)
+          right--;
+        if (left > 0 && lt > lo)
+          select_many (a, lo, lt - 1, want, left, depth);
+        /* the right side in this loop: no recursion for the tail */
+        want += right, nw -= right;
+        lo = gt + 1;
+      }
+    }
+}
+
+void
+iv_stats_quantiles (const double *values, gsize n, const double *qs, guint nq, double *out, double *min,
+                    double *max, gsize *n_finite)
+{
+  g_autofree double *a = g_new (double, MAX (n, 1));
+  g_autofree gsize *want = g_new (gsize, 2 * nq + 2);
+  gsize m = 0, nw = 0, k = 0;
+  double lo = INFINITY, hi = -INFINITY;
+  guint depth = 0;
+
+  for (gsize i = 0; i < n; i++)
+    if (isfinite (values[i]))
+      {
+        a[m++] = values[i];
+        lo = MIN (lo, values[i]);
+        hi = MAX (hi, values[i]);
+      }
+  *n_finite = m;
+  if (min)
+    *min = m ? lo : NAN;
+  if (max)
+    *max = m ? hi : NAN;
+  if (m == 0)
+    {
+      for (guint q = 0; q < nq; q++)
+        out[q] = NAN;
+      return;
+    }
+  /* each quantile needs the order statistics at floor(h) and the one after */
+  for (guint q = 0; q < nq; q++)
+    {
+      double h = (m - 1) * CLAMP (qs[q], 0.0, 1.0);
+      gsize i = (gsize) floor (h);
+      want[nw++] = i;
+      if (i + 1 < m)
+        want[nw++] = i + 1;
+    }
+  qsort (want, nw, sizeof (gsize), compare_sizes);
+  for (gsize i = 0; i < nw; i++)
+    if (k == 0 || want[i] != want[k - 1])
+      want[k++] = want[i];
+  for (gsize s = m; s > 1; s /= 2)
+    depth += 2;
+  select_many (a, 0, m - 1, want, k, depth + 4);
+  for (guint q = 0; q < nq; q++)
+    {
+      double h = (m - 1) * CLAMP (qs[q], 0.0, 1.0);
+      gsize i = (gsize) floor (h);
+      out[q] = i + 1 >= m ? a[m - 1] : a[i] + (h - i) * (a[i + 1] - a[i]);
+    }
 }

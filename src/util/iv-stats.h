@@ -23,6 +23,18 @@ gsize    iv_stats_lower_bound    (const double *sorted,
 double   iv_stats_quantile       (const double *sorted,
                                   gsize         n,
                                   double        q);
+/* The @nq quantiles @qs of @values (NaN and infinities skipped) into @out, as
+ * iv_stats_quantile () would give on the sorted values, found by selection in linear
+ * expected time instead of a sort; also the minimum and maximum (either may be NULL).
+ * @n_finite receives the number of values counted. */
+void     iv_stats_quantiles      (const double *values,
+                                  gsize         n,
+                                  const double *qs,
+                                  guint         nq,
+                                  double       *out,
+                                  double       *min,
+                                  double       *max,
+                                  gsize        *n_finite);
 guint    iv_stats_fd_bins        (const double *sorted,
                                   gsize         n);
 void     iv_stats_histogram      (const double *values,
