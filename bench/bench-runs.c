@@ -1,8 +1,10 @@
-/* bench-runs: loading a run of 100,000 requests (issue 8: an ~85 MB profile_export.jsonl
- * in ≤ 1 s), median of 5 loads, beside the baseline of the same file parsed line by line
- * with json-glib (what a straightforward loader does) in the same run; every metric's
- * statistics computed from the loaded requests; and every default single-run plot of
- * `inferview plot` drawn to PNG (target ≤ 2 s after loading).
+/* bench-runs: loading a run of 50,000 realistic requests (AIPerf's record fields and
+ * metrics, 80-value inter-chunk latency lists: ~2.5 KB lines, ~125 MB; issue 16: at
+ * ≥ 150 MB/s), median of 5 loads, beside the baseline of the same file parsed line by
+ * line with json-glib (what a straightforward loader does) in the same run; every
+ * metric's statistics from the loaded requests (by selection) beside the same with a
+ * full sort of every metric; and every default single-run plot of `inferview plot`
+ * drawn to PNG (target ≤ 2 s after loading).
  * Usage: bench-runs [--quick] (quick: 3 loads). The run is generated in a temporary
  * folder and removed. */
 #include <glib.h>
@@ -15,8 +17,9 @@
 #include "iv-export.h"
 #include "iv-render-runs.h"
 #include "iv-run.h"
+#include "iv-stats.h"
 
-#define N_REQUESTS 100000
+#define N_REQUESTS 50000
 
 static double
 now_s (void)
@@ -24,8 +27,10 @@ now_s (void)
   return g_get_monotonic_time () / 1e6;
 }
 
-/* Records shaped like AIPerf's for a streaming chat endpoint, with a short list of
- * inter-chunk latencies: about 850 bytes each. */
+/* Records as AIPerf 0.3 writes them for a streaming chat endpoint (the fields and metric
+ * set of the bundled sample's lines), with 80 inter-chunk latencies each (an OSL of
+ * 81): about 2.2 KB a line. Numbers are written as AIPerf writes them: list values
+ * short ("17.868007"), computed ones as Python's 17-digit repr. */
 static void
 generate (const char *path)
 {
@@ -36,24 +41,31 @@ generate (const char *path)
   for (int i = 0; i < N_REQUESTS; i++)
     {
       double ttft = g_rand_double_range (rng, 20, 60), itl = g_rand_double_range (rng, 15, 25);
-      gint64 start = t + (gint64) i * 2500000, end = start + (gint64) ((ttft + 12 * itl) * 1e6);
+      gint64 start = t + (gint64) i * 2500000, end = start + (gint64) ((ttft + 80 * itl) * 1e6);
       fprintf (f, "{\"metadata\": {\"session_num\": %d, \"x_request_id\": \"%08x-2a8f-43b0-8327-0f97e76c6a9c\", "
-                  "\"conversation_id\": null, \"turn_index\": 0, \"request_start_ns\": %" G_GINT64_FORMAT ", "
-                  "\"request_ack_ns\": %" G_GINT64_FORMAT ", \"request_end_ns\": %" G_GINT64_FORMAT ", "
-                  "\"worker_id\": \"worker_%d\", \"record_processor_id\": \"record_processor_63b1a30c\", "
-                  "\"benchmark_phase\": \"%s\", \"was_cancelled\": false, \"cancellation_time_ns\": null}, "
-                  "\"metrics\": {\"output_sequence_length\": {\"value\": 13, \"unit\": \"tokens\"}, "
+                  "\"x_correlation_id\": \"%08x-77ec-4efc-9579-cd695c6e89c4\", "
+                  "\"conversation_id\": \"%08x-5dbc-41a5-a353-99ae06a53bc5\", \"turn_index\": 0, "
+                  "\"request_start_ns\": %" G_GINT64_FORMAT ", \"request_ack_ns\": %" G_GINT64_FORMAT ", "
+                  "\"request_end_ns\": %" G_GINT64_FORMAT ", \"worker_id\": \"worker_%d\", "
+                  "\"record_processor_id\": \"record_processor_63b1a30c\", \"benchmark_phase\": \"%s\", "
+                  "\"was_cancelled\": false, \"cancellation_time_ns\": null}, "
+                  "\"metrics\": {\"output_sequence_length\": {\"value\": 81, \"unit\": \"tokens\"}, "
                   "\"input_sequence_length\": {\"value\": 100, \"unit\": \"tokens\"}, "
-                  "\"time_to_first_token\": {\"value\": %.9f, \"unit\": \"ms\"}, "
-                  "\"request_latency\": {\"value\": %.9f, \"unit\": \"ms\"}, \"inter_chunk_latency\": {\"value\": [",
-               i, (unsigned) i, start, start + 10000000, end, i % 8, i < 10 ? "warmup" : "profiling", ttft,
-               (end - start) / 1e6);
-      for (int k = 0; k < 12; k++)
+                  "\"time_to_first_token\": {\"value\": %.17g, \"unit\": \"ms\"}, "
+                  "\"output_token_count\": {\"value\": 81, \"unit\": \"tokens\"}, "
+                  "\"time_to_second_token\": {\"value\": %.17g, \"unit\": \"ms\"}, "
+                  "\"request_latency\": {\"value\": %.17g, \"unit\": \"ms\"}, "
+                  "\"time_to_first_output_token\": {\"value\": %.17g, \"unit\": \"ms\"}, "
+                  "\"inter_chunk_latency\": {\"value\": [",
+               i, (unsigned) i, (unsigned) i * 7, (unsigned) i * 13, start, start + 10000000, end, i % 8,
+               i < 10 ? "warmup" : "profiling", ttft, itl, (end - start) / 1e6, ttft);
+      for (int k = 0; k < 80; k++)
         fprintf (f, "%s%.6f", k ? ", " : "", itl + g_rand_double_range (rng, -1, 1));
-      fprintf (f, "], \"unit\": \"ms\"}, \"inter_token_latency\": {\"value\": %.9f, \"unit\": \"ms\"}, "
-                  "\"output_token_throughput_per_user\": {\"value\": %.9f, \"unit\": \"tokens/sec/user\"}}, "
+      fprintf (f, "], \"unit\": \"ms\"}, \"prefill_throughput\": {\"value\": %.17g, \"unit\": \"tokens/sec\"}, "
+                  "\"inter_token_latency\": {\"value\": %.17g, \"unit\": \"ms\"}, "
+                  "\"output_token_throughput_per_user\": {\"value\": %.17g, \"unit\": \"tokens/sec/user\"}}, "
                   "\"error\": null}\n",
-               itl, 1000 / itl);
+               100 / ttft * 1000, itl, 1000 / itl);
     }
   fclose (f);
   /* GPU telemetry every second and 25 time slices, so every default plot has its data. */
@@ -114,7 +126,7 @@ main (int argc, char **argv)
   int runs = quick ? 3 : 5;
   g_autofree char *dir = g_dir_make_tmp ("iv-bench-runs-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "profile_export.jsonl", NULL);
-  double times[5], med, base, mb, stats_s;
+  double times[5], med, base, mb, stats_s = 0, sort_s = 0, sink = 0;
   g_autofree char *plot_line = NULL;
   GStatBuf st;
   gsize base_n;
@@ -142,10 +154,22 @@ main (int argc, char **argv)
           for (guint k = 0; k < tags->len; k++)
             {
               IvMetricSummary s = { 0 };
-              iv_run_metric_stats (r, tags->pdata[k], &s);
+              iv_run_metric_stats_records (r, tags->pdata[k], &s);
               iv_metric_summary_clear (&s);
             }
           stats_s = now_s () - t0;
+          /* the baseline: a sorted copy of every metric, nine quantiles read off it */
+          t0 = now_s ();
+          for (guint k = 0; k < tags->len; k++)
+            {
+              const IvRunMetric *m = iv_run_get_metric (r, tags->pdata[k]);
+              gsize n = 0;
+              g_autofree double *sorted = m ? iv_stats_sorted_copy ((const double *) m->values->data,
+                                                                    m->values->len, &n) : NULL;
+              for (int q = 1; q < 10 && n; q++)
+                sink += iv_stats_quantile (sorted, n, q / 10.0);
+            }
+          sort_s = now_s () - t0;
         }
     }
   med = bench_median (times, runs);
@@ -186,13 +210,14 @@ main (int argc, char **argv)
     base_n = baseline_load (path);
     base = now_s () - t0;
   }
-  printf ("load (median of %d)          %6.3f s  %6.1f MB/s   target ≤ 1 s %s\n", runs, med, mb / med,
-          med <= 1.0 ? "ok" : "MISSED");
+  printf ("load (median of %d)          %6.3f s  %6.1f MB/s   target ≥ 150 MB/s %s\n", runs, med, mb / med,
+          mb / med >= 150 ? "ok" : "MISSED");
   printf ("baseline: json-glib per line %6.3f s  %6.1f MB/s   (%" G_GSIZE_FORMAT " records; %.1f× slower)\n", base,
           mb / base, base_n, base / med);
-  printf ("statistics of every metric   %6.3f s\n", stats_s);
+  printf ("statistics of every metric   %6.3f s  beside sorting every metric %.3f s (%.1f× faster)%s\n", stats_s,
+          sort_s, sort_s / MAX (stats_s, 1e-9), sink == 42 ? " " : "");
   fputs (plot_line, stdout);
-  missed += med > 1.0;
+  missed += mb / med < 150;
   {
     const char *names[] = { "profile_export.jsonl", "gpu_telemetry_export.jsonl",
                             "profile_export_aiperf_timeslices.json" };

@@ -202,6 +202,30 @@ test_large_value (void)
   g_assert_true (g_str_has_suffix (got, "x|n:5|"));
 }
 
+/* A value longer than the most one step may span is an error naming its place, not a
+ * window grown without end (a gigabyte of one string is an attack). */
+static void
+test_step_limit (void)
+{
+  g_autofree char *xs = g_strnfill (5000, 'x');
+  g_autofree char *text = g_strdup_printf ("\"%s\"", xs);
+  g_autoptr (GBytes) bytes = g_bytes_new (text, strlen (text));
+  g_autoptr (IvInput) in = iv_input_new_from_bytes (bytes, "doc.json", NULL);
+  g_autoptr (GError) error = NULL;
+  IvJsonPull r;
+  const char *s;
+  gsize len;
+
+  g_assert_true (iv_json_pull_init_sized (&r, in, 64, NULL, NULL, NULL, NULL));
+  r.max_step = 1024;
+  while (iv_json_pull_string (&r, &s, &len) == IV_PULL_MORE)
+    if (!iv_json_pull_refill (&r, 0, &error))
+      break;
+  g_assert_nonnull (error);
+  g_assert_cmpstr (error->message, ==, "doc.json: line 1, column 1: one value longer than 1024 bytes, the most read");
+  iv_json_pull_clear (&r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -209,5 +233,6 @@ main (int argc, char **argv)
   g_test_add_func ("/json-pull/values", test_values);
   g_test_add_func ("/json-pull/errors", test_errors);
   g_test_add_func ("/json-pull/large-value", test_large_value);
+  g_test_add_func ("/json-pull/step-limit", test_step_limit);
   return g_test_run ();
 }

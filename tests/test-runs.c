@@ -444,6 +444,37 @@ test_what_aiperf_leaves (void)
   g_assert_nonnull (strstr (error->message, "every line is damaged, and there is no summary beside it"));
 }
 
+/* Numbers are read exactly as strtod reads them, on the fast path (≤ 15 digits) and off
+ * it (17-digit reprs, exponents, long integers). */
+static void
+test_number_reading (void)
+{
+  static const char *const texts[] = {
+    "17.868007", "0.000123", "1234567.125", "3644.2601019999997", "-2.5", "100", "0", "-0.0",
+    "31.742933999999998", "1e-7", "123456789012345678", "0.1", "9007199254740993", "1.7976931348623157e308",
+    "0.00000000000000000000001", "999999999999999.9",
+  };
+  g_autofree char *dir = make_dir ("numbers");
+  g_autoptr (GString) rec = g_string_new ("{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": "
+                                          "{\"inter_chunk_latency\": {\"value\": [");
+  g_autoptr (IvRun) r = NULL;
+  const IvRunMetric *m;
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    g_string_append_printf (rec, "%s%s", i ? ", " : "", texts[i]);
+  g_string_append (rec, "], \"unit\": \"ms\"}}}\n");
+  iv_test_write_file (dir, "profile_export.jsonl", rec->str);
+  r = iv_run_load (dir, NULL, NULL, NULL, NULL);
+  m = iv_run_get_metric (r, "inter_chunk_latency");
+  g_assert_cmpuint (m->values->len, ==, G_N_ELEMENTS (texts));
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      double want = g_ascii_strtod (texts[i], NULL), got = g_array_index (m->values, double, i);
+      if (memcmp (&want, &got, sizeof want) != 0)
+        g_error ("%s read as %.17g, strtod says %.17g", texts[i], got, want);
+    }
+}
+
 static void
 test_sweep_discovery (void)
 {
@@ -681,6 +712,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runs/old-summary-only", test_old_summary_only);
   g_test_add_func ("/runs/damaged-slices-aggregate", test_damaged_slices_aggregate);
   g_test_add_func ("/runs/what-aiperf-leaves", test_what_aiperf_leaves);
+  g_test_add_func ("/runs/number-reading", test_number_reading);
   g_test_add_func ("/runs/sweep-discovery", test_sweep_discovery);
   g_test_add_func ("/runs/sample-sweep", test_sample_sweep);
   g_test_add_func ("/runs/dispersed-throughput", test_dispersed_throughput);

@@ -785,10 +785,22 @@ _iv_trace_load_chrome (IvTraceBuilder *b, IvInput *input, IvProgressFunc progres
     }
   for (;;)
     {
-      gsize from = r->pos;
+      gsize from;
       State before = state;
       gboolean first_before = first;
 
+      /* Whitespace between steps is passed over for good: a gigabyte of it (a bomb) must
+       * not be kept and rescanned as the start of the next step. */
+      if (!iv_json_pull_ws (r) && !r->eof)
+        {
+          if (!iv_json_pull_refill (r, r->pos, error))
+            {
+              ok = FALSE;
+              break;
+            }
+          continue;
+        }
+      from = r->pos;
       st = step (p, &state, &first);
       if (b->out_of_memory)
         {

@@ -26,6 +26,7 @@ iv_json_pull_init_sized (IvJsonPull *r, IvInput *input, gsize window, IvProgress
   r->line = r->column = 1;
   r->retry_from = G_MAXSIZE;
   r->cap = MAX (window, 1);
+  r->max_step = IV_JSON_PULL_MAX_STEP;
   r->buf = g_try_malloc (r->cap);
   r->scratch = g_string_new (NULL);
   if (!r->buf)
@@ -85,11 +86,22 @@ iv_json_pull_refill (IvJsonPull *r, gsize keep_from, GError **error)
   r->base += keep_from;
   r->len = kept;
   r->pos = 0;
-  /* A step that needs more than the window holds: a bigger window. */
+  /* A step that needs more than the window holds: a bigger window, up to a limit no
+   * real event or member reaches (a gigabyte of one value is an attack, not a trace). */
   if (again && kept > r->cap / 2)
     {
       gsize cap = r->cap > G_MAXSIZE / 2 ? G_MAXSIZE : r->cap * 2;
-      char *grown = cap > r->cap ? g_try_realloc (r->buf, cap) : NULL;
+      char *grown;
+      if (cap > r->max_step)
+        {
+          guint line, column;
+          iv_json_pull_where (r, 0, &line, &column);
+          g_set_error (error, IV_JSON_STREAM_ERROR, IV_JSON_STREAM_ERROR_SYNTAX,
+                       "%s: line %u, column %u: one value longer than %" G_GSIZE_FORMAT " bytes, the most read",
+                       iv_input_get_name (r->input), line, column, r->max_step);
+          return FALSE;
+        }
+      grown = cap > r->cap ? g_try_realloc (r->buf, cap) : NULL;
       if (!grown)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,

@@ -21,6 +21,9 @@
 
 G_BEGIN_DECLS
 
+/* The most one step may span (a refill past it is an error naming the place). */
+#define IV_JSON_PULL_MAX_STEP ((gsize) 512 << 20)
+
 typedef enum
 {
   IV_PULL_OK,
@@ -44,6 +47,7 @@ typedef struct
   guint line;         /* 1-based line and column of at[0] */
   guint column;
   gsize retry_from;   /* G_MAXSIZE, or where the last refill's step began */
+  gsize max_step;     /* IV_JSON_PULL_MAX_STEP unless a test lowers it */
   GString *scratch;   /* strings with escapes, decoded */
   IvInput *input;
   IvProgressFunc progress;
