@@ -230,7 +230,23 @@ test_presets_on_samples (void)
   check_preset (c, FALSE, "latency_over_time", single, "Time since the first request", "Request latency", NULL);
   check_preset (c, FALSE, "dispersed_throughput_over_time", single, "Time since the first request",
                 "Output token throughput", NULL);
-  check_preset (c, FALSE, "ttft_timeline", single, "Time since the first request", "Request (in start order)", NULL);
+  check_preset (c, FALSE, "ttft_timeline", single, "Time since the first request", "Time to first token", NULL);
+  /* aiperf's encoding: each request a line at its TTFT across its lifetime; a point on
+   * it finds the request (the sample's first line: start 1762551534797067827 ns, TTFT
+   * 31.742933999999998 ms) */
+  {
+    const IvRun *r = single->runs->pdata[0];
+    const IvPlotSpec *spec = iv_plot_config_get (c, FALSE, "ttft_timeline");
+    gint64 start = G_GINT64_CONSTANT (1762551534797067827);
+    guint32 first = 0;
+    while (g_array_index (r->start_ns, gint64, first) != start)
+      first++;
+    g_assert_cmpuint (iv_runs_request_at (spec, r, (start - r->t0_ns) * 1e-9 + 0.5, 31.742933999999998), ==, first);
+    /* at that time no request has a TTFT near 40 ms… but the nearest line running then is still it */
+    g_assert_cmpuint (iv_runs_request_at (spec, r, (start - r->t0_ns) * 1e-9 + 0.5, 40), ==, first);
+    /* before the run starts, none */
+    g_assert_cmpuint (iv_runs_request_at (spec, r, -1, 31.7), ==, G_MAXUINT);
+  }
   check_preset (c, FALSE, "gpu_utilization_and_throughput_over_time", single, "Time since the first request",
                 "Output token throughput", NULL);
   check_preset (c, FALSE, "timeslices_ttft", single, NULL, NULL, "no time slices");

@@ -393,6 +393,23 @@ gpu_field (const IvPlotSpec *spec, const IvRun *r, char **reason)
   return c;
 }
 
+/* The request timeline's y for request @i (@k: its rank in start order; @yv: the y
+ * metric per request): its value of the metric (aiperf's encoding), or its row in start
+ * order with y "request_number". Workers are placed by the drawing itself. */
+static const char *
+timeline_y_tag (const IvPlotSpec *spec)
+{
+  if (!spec->y.metric || g_str_equal (spec->y.metric, "worker") || g_str_equal (spec->y.metric, "request_number"))
+    return "time_to_first_token";
+  return spec->y.metric;
+}
+
+static double
+timeline_y (const IvPlotSpec *spec, const double *yv, guint k, guint32 i)
+{
+  return g_strcmp0 (spec->y.metric, "request_number") == 0 ? k + 1 : yv[i];
+}
+
 static IvChart *
 request_timeline (const IvPlotSpec *spec, const IvRun *r, char **reason)
 {
@@ -411,8 +428,13 @@ request_timeline (const IvPlotSpec *spec, const IvRun *r, char **reason)
       *reason = g_strdup (_("no per-request records in this run"));
       return NULL;
     }
-  /* One row per request in start order, or per worker (its requests overlap on it). */
+  /* As aiperf draws it: each request a horizontal line at its value of the y metric
+   * (TTFT by default), prefill then decode along the time axis. y "worker" puts each
+   * worker's requests on a row of its own; "request_number" one row per request. */
   gboolean by_worker = g_strcmp0 (spec->y.metric, "worker") == 0;
+  gboolean by_number = g_strcmp0 (spec->y.metric, "request_number") == 0;
+  const char *y_tag = timeline_y_tag (spec);
+  g_autofree double *yv = iv_run_metric_per_request (r, y_tag);
   g_autoptr (GArray) worker_row = g_array_new (FALSE, TRUE, sizeof (double));
   guint n_workers = 0;
 
@@ -421,7 +443,7 @@ request_timeline (const IvPlotSpec *spec, const IvRun *r, char **reason)
       guint32 i = g_array_index (order, guint32, k);
       double s = (g_array_index (r->start_ns, gint64, i) - r->t0_ns) * 1e-9;
       double e = (g_array_index (r->end_ns, gint64, i) - r->t0_ns) * 1e-9;
-      double at = k + 1;
+      double at = timeline_y (spec, yv, k, i);
       if (by_worker)
         {
           guint32 w = g_array_index (r->worker, guint32, i);
@@ -433,10 +455,11 @@ request_timeline (const IvPlotSpec *spec, const IvRun *r, char **reason)
         }
       if (g_array_index (r->flags, guint8, i) & IV_REQUEST_FAILED)
         {
-          f0[nf] = s, f1[nf] = e, frow[nf++] = at;
+          /* a failed request has no TTFT: on the metric's axis it sits at zero */
+          f0[nf] = s, f1[nf] = e, frow[nf++] = isfinite (at) ? at : 0;
           continue;
         }
-      if (!isfinite (ttft[i]))
+      if (!isfinite (ttft[i]) || !isfinite (at))
         continue;
       p0[n] = s, p1[n] = s + ttft[i] * 1e-3;
       d0[n] = p1[n], d1[n] = e;
@@ -445,9 +468,13 @@ request_timeline (const IvPlotSpec *spec, const IvRun *r, char **reason)
   c = new_chart (spec, _("Request timeline"), sub);
   iv_chart_axis_set_title (c, IV_AXIS_X, _("Time since the first request"));
   iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
-  iv_chart_axis_set_title (c, IV_AXIS_Y, by_worker ? _("Worker (in order of first request)") : _("Request (in start order)"));
+  if (by_worker || by_number)
+    iv_chart_axis_set_title (c, IV_AXIS_Y, by_worker ? _("Worker (in order of first request)") : _("Request (in start order)"));
+  else
+    value_axis (c, IV_AXIS_Y, r, y_tag);
   iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
-  iv_series_set_color (iv_chart_add_spans (c, _("prefill (time to first token)"), p0, p1, row, n), 0xe69f00);
+  /* aiperf's colours: prefill NVIDIA green */
+  iv_series_set_color (iv_chart_add_spans (c, _("prefill (time to first token)"), p0, p1, row, n), 0x76b900);
   iv_series_set_color (iv_chart_add_spans (c, _("decode"), d0, d1, row, n), 0x0072b2);
   if (nf)
     iv_series_set_color (iv_chart_add_spans (c, _("failed"), f0, f1, frow, nf), 0xd55e00);
@@ -951,9 +978,20 @@ iv_runs_request_at (const IvPlotSpec *spec, const IvRun *r, double x, double y)
 
   if (spec->type == IV_PLOT_REQUEST_TIMELINE && g_strcmp0 (spec->y.metric, "worker") != 0)
     {
-      /* rows are requests in start order, numbered from 1 */
-      guint k = (guint) llround (y) - 1;
-      return k < order->len ? g_array_index (order, guint32, k) : G_MAXUINT;
+      /* the request whose line passes through (x, y): running at x, its y the nearest */
+      g_autofree double *yv = iv_run_metric_per_request (r, timeline_y_tag (spec));
+      guint32 best = G_MAXUINT;
+      double best_d = INFINITY;
+      for (guint k = 0; k < order->len; k++)
+        {
+          guint32 i = g_array_index (order, guint32, k);
+          double s = (g_array_index (r->start_ns, gint64, i) - r->t0_ns) * 1e-9;
+          double e = (g_array_index (r->end_ns, gint64, i) - r->t0_ns) * 1e-9;
+          double d = fabs (timeline_y (spec, yv, k, i) - y);
+          if (x >= s && x <= e && d < best_d)
+            best = i, best_d = d;
+        }
+      return best;
     }
   if (is_per_request_scatter (spec, r))
     {
@@ -1001,14 +1039,15 @@ iv_runs_chart_highlight (IvChart *chart, const IvPlotSpec *spec, const IvRun *r,
     }
   else if (spec->type == IV_PLOT_REQUEST_TIMELINE && g_strcmp0 (spec->y.metric, "worker") != 0)
     {
+      g_autofree double *yv = iv_run_metric_per_request (r, timeline_y_tag (spec));
       for (guint j = 0; j < n; j++)
         {
           guint32 i = requests[j];
-          if (i >= r->n_requests)
+          if (i >= r->n_requests || !isfinite (timeline_y (spec, yv, rank[i], i)))
             continue;
           hx[m] = (g_array_index (r->start_ns, gint64, i) - r->t0_ns) * 1e-9;
           h1[m] = (g_array_index (r->end_ns, gint64, i) - r->t0_ns) * 1e-9;
-          hy[m++] = rank[i] + 1;
+          hy[m++] = timeline_y (spec, yv, rank[i], i);
         }
       iv_series_set_color (iv_chart_add_spans (chart, _("selected"), hx, h1, hy, m), 0xd55e00);
     }
