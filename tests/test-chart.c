@@ -2,6 +2,7 @@
  * layout says its data are; labels never leave the figure; hit-testing finds the point
  * under the pointer; colours are stable per series name. */
 #include <glib.h>
+#include <cairo-svg.h>
 #include <math.h>
 
 #include "iv-chart.h"
@@ -573,11 +574,56 @@ test_grid_shared_axes (void)
   cairo_surface_destroy (s);
 }
 
+
+static cairo_status_t
+count_bytes (void *closure, const unsigned char *data, unsigned int length)
+{
+  *(gsize *) closure += length;
+  return CAIRO_STATUS_SUCCESS;
+}
+
+/* A dense area (200,000 telemetry samples) is drawn as the first, lowest, highest and
+ * last point of each pixel column: its SVG stays small (every point would be megabytes),
+ * and the filled shape still reaches each column's highest sample (the ink at a column
+ * whose only high sample is one of 400 is there). */
+static void
+test_dense_area (void)
+{
+  gsize n = 200000, bytes = 0;
+  g_autofree double *x = g_new (double, n), *y = g_new (double, n);
+  IvChart *c = iv_chart_new ();
+  cairo_surface_t *svg;
+  cairo_t *cr;
+  IvRenderOptions opt = { IV_THEME_LIGHT, 1.0 };
+
+  for (gsize i = 0; i < n; i++)
+    x[i] = (double) i, y[i] = i % 400 == 200 ? 100 : 10 + (double) (i % 7);
+  iv_chart_add_area (c, "gpu", x, y, n, FALSE);
+  iv_chart_set_legend (c, IV_LEGEND_HIDDEN);
+  svg = cairo_svg_surface_create_for_stream (count_bytes, &bytes, W, H);
+  cr = cairo_create (svg);
+  g_assert_true (iv_chart_render (cr, c, &opt, W, H, NULL));
+  cairo_destroy (cr);
+  cairo_surface_finish (svg);
+  cairo_surface_destroy (svg);
+  g_assert_cmpuint (bytes, <, 200000);
+  {
+    cairo_surface_t *img = draw (c, IV_THEME_LIGHT);
+    const IvChartLayout *L = iv_chart_get_layout (c);
+    /* near the top of the plot (value ~95), in the middle column: the spikes' fill */
+    double cx = L->plot_x + L->plot_w / 2, cy = _iv_px_y (L, IV_AXIS_Y, 95);
+    g_assert_cmphex (px (img, cx, cy) & 0xffffff, !=, 0xffffff);
+    cairo_surface_destroy (img);
+  }
+  iv_chart_free (c);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/chart/scatter", test_scatter);
+  g_test_add_func ("/chart/dense-area", test_dense_area);
   g_test_add_func ("/chart/scatter-vector-path", test_scatter_vector_path);
   g_test_add_func ("/chart/line-and-step", test_line_and_step);
   g_test_add_func ("/chart/area-stacked", test_area_stacked);
