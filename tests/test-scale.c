@@ -3,6 +3,7 @@
  * empty; and the statistics under histograms, CDFs and box plots (numpy's numbers). */
 #include <glib.h>
 #include <math.h>
+#include <string.h>
 
 #include "iv-scale.h"
 #include "iv-stats.h"
@@ -301,6 +302,43 @@ test_quantiles_by_selection (void)
   g_rand_free (rng);
 }
 
+/* Tick labels stay short for any magnitude: an outlier of 10³⁰⁰ (or 10⁻³⁰⁰, or a range
+ * beyond the largest prefix) shares a power of ten in the unit label instead of a
+ * 300-digit number, in every unit; a tiny span beside huge values gets at most twelve
+ * decimals. */
+static void
+test_extreme_tick_labels (void)
+{
+  static const double ranges[][2] = {
+    { 0, 1e300 }, { -1e300, 1e300 }, { 1e-300, 2e-300 }, { 0, 1e20 }, { 1e17, 1e17 + 4000 },
+    { 0, 3e-20 }, { 1e250, 1.00000001e250 }, { 0, 100 },
+  };
+  static const IvUnitKind kinds[] = { IV_UNIT_NONE, IV_UNIT_COUNT, IV_UNIT_PERCENT, IV_UNIT_SECONDS, IV_UNIT_BYTES };
+
+  for (guint u = 0; u < G_N_ELEMENTS (kinds); u++)
+    for (guint i = 0; i < G_N_ELEMENTS (ranges); i++)
+      {
+        IvScaleSpec spec = { IV_SCALE_LINEAR, { kinds[u], 1, NULL }, FALSE, 0 };
+        g_autoptr (IvTicks) t = iv_ticks_compute (&spec, ranges[i][0], ranges[i][1], 6);
+        guint labels = 0;
+        for (guint k = 0; k < t->n_ticks; k++)
+          if (t->ticks[k].label)
+            {
+              labels++;
+              if (strlen (t->ticks[k].label) > 20)
+                g_error ("unit kind %u, range [%g, %g]: label “%s”", kinds[u], ranges[i][0], ranges[i][1],
+                         t->ticks[k].label);
+            }
+        g_assert_cmpuint (labels, >=, 2);
+      }
+  {
+    /* 0 … 10³⁰⁰: labels 0 … 1 (or the like) ×10³⁰⁰ */
+    IvScaleSpec spec = { IV_SCALE_LINEAR, IV_UNIT_PLAIN, FALSE, 0 };
+    g_autoptr (IvTicks) t = iv_ticks_compute (&spec, 0, 1e300, 6);
+    g_assert_cmpstr (t->unit_label, ==, "×10³⁰⁰");
+  }
+}
+
 static void
 test_histogram_bins (void)
 {
@@ -401,6 +439,7 @@ main (int argc, char **argv)
   g_test_add_func ("/scale/time-clock", test_time_clock);
   g_test_add_func ("/scale/transforms", test_transforms);
   g_test_add_func ("/scale/format-value", test_format_value);
+  g_test_add_func ("/scale/extreme-tick-labels", test_extreme_tick_labels);
   g_test_add_func ("/stats/quantiles", test_quantiles);
   g_test_add_func ("/stats/quantiles-by-selection", test_quantiles_by_selection);
   g_test_add_func ("/stats/histogram-bins", test_histogram_bins);

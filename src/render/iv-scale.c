@@ -284,29 +284,33 @@ linear_ticks (IvTicks *t, const IvScaleSpec *spec, double lo, double hi, guint t
     }
 
   du = pick_display_unit (&spec->unit, MAX (fabs (lo - origin), fabs (hi - origin)));
-  /* Plain numbers far from 1 share a power of ten instead of long digit runs. */
-  if (spec->unit.kind == IV_UNIT_NONE)
-    {
-      double m = MAX (fabs (lo), fabs (hi));
-      if (m >= 1e6 || (m > 0 && m < 1e-3))
-        {
-          int e = (int) floor (log10 (m) / 3) * 3;
-          g_autofree char *p = power_of_ten (e);
-          du.factor = pow (10, e);
-          t->unit_label = g_strdup_printf ("×%s", p);
-        }
-    }
-  else if (du.label)
+  if (du.label)
     t->unit_label = spec->unit.kind == IV_UNIT_COUNT && spec->unit.suffix
                         ? g_strdup_printf ("%s %s", du.label, spec->unit.suffix)
                         : g_strdup (du.label);
   else if (spec->unit.suffix)
     t->unit_label = g_strdup (spec->unit.suffix);
+  {
+    /* Numbers far from 1 in their unit (plain numbers, or beyond the largest prefix: a
+     * 10³⁰⁰ outlier) share a power of ten instead of long digit runs: labels stay a
+     * few characters for any magnitude. */
+    double m = MAX (fabs (lo - origin), fabs (hi - origin)) * spec->unit.to_base / du.factor;
+    if (isfinite (m) && (m >= 1e6 || (m > 0 && m < 1e-3)))
+      {
+        int e = (int) floor (log10 (m) / 3) * 3;
+        g_autofree char *p = power_of_ten (e);
+        g_autofree char *rest = g_steal_pointer (&t->unit_label);
+        du.factor *= pow (10, e);
+        t->unit_label = rest ? g_strdup_printf ("×%s %s", p, rest) : g_strdup_printf ("×%s", p);
+      }
+  }
 
   dlo = (lo - origin) * spec->unit.to_base / du.factor;
   dhi = (hi - origin) * spec->unit.to_base / du.factor;
   step = iv_nice_step ((dhi - dlo) / MAX (target, 1));
-  decimals = decimals_for_step (step);
+  /* a span tiny beside its values (10¹⁷ ± 4000) would need more decimals than a double
+   * holds: twelve at most */
+  decimals = MIN (decimals_for_step (step), 12);
   first = ceil (dlo / step - 1e-9) * step;
   for (double d = first; d <= dhi + step * 1e-9; d += step)
     {
