@@ -126,7 +126,7 @@ main (int argc, char **argv)
   int runs = quick ? 3 : 5;
   g_autofree char *dir = g_dir_make_tmp ("iv-bench-runs-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "profile_export.jsonl", NULL);
-  double times[5], med, base, mb, stats_s = 0, sort_s = 0, sink = 0;
+  double times[5], med, base, mb, stats_s = 0, sort_s = 0, sink = 0, plots_s = 0;
   g_autofree char *plot_line = NULL;
   GStatBuf st;
   gsize base_n;
@@ -180,7 +180,7 @@ main (int argc, char **argv)
     g_autoptr (IvPlotConfig) config = iv_plot_config_load (NULL, NULL);
     g_autofree char *png = g_build_filename (dir, "plot.png", NULL);
     IvExportOptions eo;
-    double t0 = now_s (), plots_s;
+    double t0 = now_s ();
     guint drawn = 0;
     g_autoptr (GString) each = g_string_new (NULL);
 
@@ -218,6 +218,28 @@ main (int argc, char **argv)
           sort_s, sort_s / MAX (stats_s, 1e-9), sink == 42 ? " " : "");
   fputs (plot_line, stdout);
   missed += mb / med < 150;
+  {
+    /* what users script today, on the same folder: pandas + matplotlib (when installed) */
+    g_autofree char *script = g_build_filename (IV_BENCH_SOURCE_DIR, "runs-pandas-baseline.py", NULL);
+    /* the system's Python: where Debian's python3-pandas is (a PATH may lead elsewhere) */
+    const char *argv_py[] = { g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE) ? "/usr/bin/python3" : "python3",
+                              script, dir, NULL };
+    g_autofree char *out = NULL;
+    int status = 0;
+    double py_s = 0, ours = med + stats_s + plots_s;
+    if (g_spawn_sync (NULL, (char **) argv_py, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                      &out, NULL, &status, NULL)
+        && g_spawn_check_wait_status (status, NULL) && out && sscanf (out, "pandas+matplotlib %lf", &py_s) == 1
+        && py_s > 0)
+      {
+        printf ("load + statistics + plots     %6.3f s  beside pandas + matplotlib %.3f s: %.2f×   target ≤ 0.15× %s\n",
+                ours, py_s, ours / py_s, ours / py_s <= 0.15 ? "ok" : "MISSED");
+        missed += ours / py_s > 0.15;
+      }
+    else
+      printf ("load + statistics + plots     %6.3f s  (pandas + matplotlib baseline skipped: python3-pandas and "
+              "python3-matplotlib are not installed)\n", ours);
+  }
   {
     const char *names[] = { "profile_export.jsonl", "gpu_telemetry_export.jsonl",
                             "profile_export_aiperf_timeslices.json" };

@@ -393,6 +393,55 @@ gpu_field (const IvPlotSpec *spec, const IvRun *r, char **reason)
   return c;
 }
 
+typedef struct
+{
+  double a, b, y;
+  guint bin;
+} Span;
+
+static int
+compare_spans (const void *pa, const void *pb)
+{
+  const Span *x = pa, *y = pb;
+  if (x->bin != y->bin)
+    return x->bin < y->bin ? -1 : 1;
+  return (x->a > y->a) - (x->a < y->a);
+}
+
+/* Dense timelines (tens of thousands of requests, hundreds at once) drawn as they look:
+ * spans whose y falls in one of @bins bands of [lo, hi] (finer than a pixel at any
+ * export size) and that overlap or touch along x are one span at the band's middle. The
+ * picture is the same; the rectangles drawn are a few per band instead of one per
+ * request. Returns the new count; @a, @b, @y are rewritten. */
+static gsize
+merge_dense_spans (double *a, double *b, double *y, gsize n, double lo, double hi, guint bins)
+{
+  g_autofree Span *sp = g_new (Span, MAX (n, 1));
+  double h = hi > lo ? (hi - lo) / bins : 1;
+  gsize m = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      double t = hi > lo ? (y[i] - lo) / h : 0;
+      sp[i] = (Span) { a[i], b[i], y[i], (guint) CLAMP (t, 0, bins - 1) };
+    }
+  qsort (sp, n, sizeof (Span), compare_spans);
+  for (gsize i = 0; i < n; i++)
+    {
+      if (m > 0 && sp[i].bin == sp[m - 1].bin && sp[i].a <= sp[m - 1].b)
+        {
+          sp[m - 1].b = MAX (sp[m - 1].b, sp[i].b);
+          continue;
+        }
+      sp[m] = sp[i];
+      sp[m].y = lo + (sp[i].bin + 0.5) * h;
+      m++;
+    }
+  for (gsize i = 0; i < m; i++)
+    a[i] = sp[i].a, b[i] = sp[i].b, y[i] = sp[i].y;
+  return m;
+}
+
 /* The request timeline's y for request @i (@k: its rank in start order; @yv: the y
  * metric per request): its value of the metric (aiperf's encoding), or its row in start
  * order with y "request_number". Workers are placed by the drawing itself. */
@@ -420,7 +469,9 @@ request_timeline (const IvPlotSpec *spec, const IvRun *r, char **reason)
   g_autofree double *row = g_new (double, MAX (r->n_requests, 1)), *frow = g_new (double, MAX (r->n_requests, 1));
   g_autofree double *f0 = g_new (double, MAX (r->n_requests, 1)), *f1 = g_new (double, MAX (r->n_requests, 1));
   g_autofree char *sub = run_subtitle (r);
-  gsize n = 0, nf = 0;
+  g_autofree double *dense_rows = NULL;
+  double *prow;
+  gsize n = 0, nf = 0, np, nd;
   IvChart *c;
 
   if (r->n_requests == 0)
@@ -465,6 +516,17 @@ request_timeline (const IvPlotSpec *spec, const IvRun *r, char **reason)
       d0[n] = p1[n], d1[n] = e;
       row[n++] = at;
     }
+  prow = row, np = nd = n;
+  if (n > 5000 && !by_worker && !by_number)
+    {
+      /* dense: one band per 1/2000 of the y range, overlapping spans merged */
+      double lo = INFINITY, hi = -INFINITY;
+      for (gsize i = 0; i < n; i++)
+        lo = MIN (lo, row[i]), hi = MAX (hi, row[i]);
+      prow = dense_rows = g_memdup2 (row, n * sizeof (double));
+      np = merge_dense_spans (p0, p1, prow, n, lo, hi, 2000);
+      nd = merge_dense_spans (d0, d1, row, n, lo, hi, 2000);
+    }
   c = new_chart (spec, _("Request timeline"), sub);
   iv_chart_axis_set_title (c, IV_AXIS_X, _("Time since the first request"));
   iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
@@ -474,8 +536,8 @@ request_timeline (const IvPlotSpec *spec, const IvRun *r, char **reason)
     value_axis (c, IV_AXIS_Y, r, y_tag);
   iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
   /* aiperf's colours: prefill NVIDIA green */
-  iv_series_set_color (iv_chart_add_spans (c, _("prefill (time to first token)"), p0, p1, row, n), 0x76b900);
-  iv_series_set_color (iv_chart_add_spans (c, _("decode"), d0, d1, row, n), 0x0072b2);
+  iv_series_set_color (iv_chart_add_spans (c, _("prefill (time to first token)"), p0, p1, prow, np), 0x76b900);
+  iv_series_set_color (iv_chart_add_spans (c, _("decode"), d0, d1, row, nd), 0x0072b2);
   if (nf)
     iv_series_set_color (iv_chart_add_spans (c, _("failed"), f0, f1, frow, nf), 0xd55e00);
   return c;
