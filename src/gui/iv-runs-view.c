@@ -57,6 +57,7 @@ struct _IvRunsView
   /* template children */
   GtkWidget *box;
   GtkLabel *title, *subtitle, *notes;
+  GtkWidget *notes_scroller;
   GtkButton *back;
   GtkWidget *card;            /* one run: the summary (a grid in Run Details' popover) */
   GtkWidget *details_button;  /* one run: opens the card */
@@ -301,31 +302,53 @@ fill_notes (IvRunsView *self, const IvRun *r)
   if (!r)
     for (guint i = 0; i < self->sweep->warnings->len; i++)
       LINE ((const char *) self->sweep->warnings->pdata[i]);
-  for (guint i = 0; i < self->sweep->runs->len; i++)
-    {
-      const IvRun *run = self->sweep->runs->pdata[i];
-      g_autofree char *note = NULL;
-      if (r && run != r)
-        continue;
-      note = iv_run_records_note (run);
-      if (note)
-        {
-          g_autofree char *line = r ? g_strdup (note) : g_strdup_printf ("%s: %s", run->name, note);
-          LINE (line);
-        }
-      /* the GPU count matters where per-GPU throughput is drawn: across runs */
-      if (!r)
-        {
-          g_autofree char *gpu_note = iv_run_gpu_note (run);
-          if (gpu_note)
-            {
-              g_autofree char *line = g_strdup_printf ("%s: %s", run->name, gpu_note);
-              LINE (line);
-            }
-        }
-      for (guint w = 0; w < run->warnings->len; w++)
-        LINE ((const char *) run->warnings->pdata[w]);
-    }
+  {
+    /* each note once, with the runs it applies to ("3 runs" say the same thing once) */
+    g_autoptr (GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+    g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+    for (guint i = 0; i < self->sweep->runs->len; i++)
+      {
+        const IvRun *run = self->sweep->runs->pdata[i];
+        char *found[2] = { NULL, NULL };
+        if (r && run != r)
+          continue;
+        found[0] = iv_run_records_note (run);
+        /* the GPU count matters where per-GPU throughput is drawn: across runs */
+        found[1] = r ? NULL : iv_run_gpu_note (run);
+        for (guint f = 0; f < 2; f++)
+          {
+            guint at;
+            if (!found[f])
+              continue;
+            if (!g_ptr_array_find_with_equal_func (texts, found[f], g_str_equal, &at))
+              {
+                g_ptr_array_add (texts, g_strdup (found[f]));
+                g_ptr_array_add (names, g_ptr_array_new ());
+                at = texts->len - 1;
+              }
+            g_ptr_array_add (names->pdata[at], run->name);
+            g_free (found[f]);
+          }
+        for (guint w = 0; w < run->warnings->len; w++)
+          LINE ((const char *) run->warnings->pdata[w]);
+      }
+    for (guint k = 0; k < texts->len; k++)
+      {
+        GPtrArray *who = names->pdata[k];
+        g_autofree char *line = NULL;
+        if (r)
+          line = g_strdup (texts->pdata[k]);
+        else if (who->len == self->sweep->runs->len && who->len > 1)
+          line = g_strdup_printf (_("every run: %s"), (const char *) texts->pdata[k]);
+        else
+          {
+            g_ptr_array_add (who, NULL);
+            g_autofree char *list = g_strjoinv (", ", (char **) who->pdata);
+            line = g_strdup_printf ("%s: %s", list, (const char *) texts->pdata[k]);
+          }
+        LINE (line);
+      }
+  }
   if (r)
     {
       /* which metrics the records would tell differently: names only, the numbers are
@@ -346,7 +369,7 @@ fill_notes (IvRunsView *self, const IvRun *r)
     }
 #undef LINE
   gtk_label_set_text (self->notes, text->str);
-  gtk_widget_set_visible (GTK_WIDGET (self->notes), n_lines > 0);
+  gtk_widget_set_visible (self->notes_scroller, n_lines > 0);
 }
 
 /* ---- the summary card ---- */
@@ -1013,6 +1036,7 @@ iv_runs_view_class_init (IvRunsViewClass *klass)
   CHILD (title);
   CHILD (subtitle);
   CHILD (notes);
+  CHILD (notes_scroller);
   CHILD (back);
   CHILD (card);
   CHILD (details_button);
