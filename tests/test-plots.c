@@ -446,6 +446,40 @@ test_config_aiperf_keys (void)
   g_assert_nonnull (iv_plot_config_get (c, TRUE, "ttft_vs_throughput"));
 }
 
+/* A dense request timeline (6,000 requests, hundreds at once) merges the spans that
+ * overlap within one band of the y range: requests of one TTFT running back to back are
+ * one decode span and one prefill span per gap-free stretch; spread TTFTs stay apart. */
+static void
+test_dense_timeline (void)
+{
+  g_autofree char *dir = g_build_filename (tmpdir, "dense", NULL);
+  g_autoptr (GString) text = g_string_new (NULL);
+  const char *paths[] = { dir, NULL };
+  g_autoptr (IvSweep) sweep = NULL;
+  g_autoptr (IvPlotConfig) c = iv_plot_config_load (NULL, NULL);
+  g_autofree char *reason = NULL;
+  IvChart *chart;
+  guint decode = G_MAXUINT;
+
+  /* requests every 1 ms lasting 500 ms: 500 at once; TTFT 30 ms for the first 3000,
+   * 90 ms for the rest */
+  for (int i = 0; i < 6000; i++)
+    g_string_append_printf (text, "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": %d000000, "
+                                  "\"request_end_ns\": %d000000}, \"metrics\": {\"time_to_first_token\": {\"value\": %d, "
+                                  "\"unit\": \"ms\"}}}\n", 1000 + i, 1500 + i, i < 3000 ? 30 : 90);
+  iv_test_write_file (dir, "profile_export.jsonl", text->str);
+  sweep = iv_sweep_load (paths, NULL, NULL, NULL, NULL);
+  chart = iv_runs_chart (iv_plot_config_get (c, FALSE, "ttft_timeline"), sweep, sweep->runs->pdata[0], &reason);
+  g_assert_nonnull (chart);
+  for (guint k = 0; k < iv_chart_get_n_series (chart); k++)
+    if (g_str_equal (iv_series_get_name (iv_chart_get_series (chart, k)), "decode"))
+      decode = k;
+  g_assert_cmpuint (decode, !=, G_MAXUINT);
+  /* two TTFTs, each one unbroken stretch of overlapping requests: two spans */
+  g_assert_cmpuint (iv_series_get_length (iv_chart_get_series (chart, decode)), ==, 2);
+  iv_chart_free (chart);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -465,6 +499,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plots/timeslice-outliers", test_timeslice_outliers);
   g_test_add_func ("/plots/uncertainty", test_uncertainty);
   g_test_add_func ("/plots/config-aiperf-keys", test_config_aiperf_keys);
+  g_test_add_func ("/plots/dense-timeline", test_dense_timeline);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

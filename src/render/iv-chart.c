@@ -452,6 +452,7 @@ void iv_series_set_y2 (IvSeries *s, gboolean y2) { s->y2 = y2; }
 void iv_series_set_visible (IvSeries *s, gboolean visible) { s->visible = visible; }
 gboolean iv_series_get_visible (const IvSeries *s) { return s->visible; }
 const char *iv_series_get_name (const IvSeries *s) { return s->name; }
+gsize iv_series_get_length (const IvSeries *s) { return s->n; }
 IvSeriesKind iv_series_get_kind (const IvSeries *s) { return s->kind; }
 void iv_series_set_show_in_legend (IvSeries *s, gboolean show) { s->in_legend = show; }
 

@@ -228,6 +228,8 @@ void            iv_series_set_visible     (IvSeries         *series,
                                            gboolean          visible);
 gboolean        iv_series_get_visible     (const IvSeries   *series);
 const char     *iv_series_get_name        (const IvSeries   *series);
+/* The points, bars or spans the series holds. */
+gsize           iv_series_get_length      (const IvSeries   *series);
 IvSeriesKind    iv_series_get_kind        (const IvSeries   *series);
 void            iv_series_set_labels      (IvSeries         *series,
                                            const char *const *labels);
