@@ -206,3 +206,15 @@ iv_big_free (gpointer mem)
 #endif
   g_free (h);
 }
+
+void
+iv_big_advise (gpointer mem, gsize bytes)
+{
+#if defined (__linux__) && defined (MADV_HUGEPAGE)
+  guintptr from = ((guintptr) mem + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1);
+  guintptr to = ((guintptr) mem + bytes) & ~(guintptr) (HUGE_PAGE - 1);
+
+  if (mem && to > from)
+    madvise ((void *) from, to - from, MADV_HUGEPAGE);
+#endif
+}

@@ -20,5 +20,9 @@ gpointer        iv_big_realloc               (gpointer        mem,
                                               gsize           bytes);
 /* NULL is fine. */
 void            iv_big_free                  (gpointer        mem);
+/* Asks for huge pages under @bytes of any memory at @mem (a large GArray about to be
+ * filled): a hint, for the whole 2 MiB pages inside it. */
+void            iv_big_advise                (gpointer        mem,
+                                              gsize           bytes);
 
 G_END_DECLS
