@@ -387,7 +387,7 @@ test_config_aiperf_keys (void)
               "settings:\n"
               "  server_metrics_downsampling: {enabled: false, window_size_seconds: 2.5, aggregation_method: max}\n"
               "experiment_classification:\n"
-              "  baselines: [\"zz_*\"]\n"
+              "  baselines: [\"*zz_*\"]\n"
               "  treatments: [\"*new*\"]\n"
               "  default: treatment\n");
   c = iv_plot_config_load (path, &error);
@@ -406,9 +406,18 @@ test_config_aiperf_keys (void)
   g_assert_false (c->downsampling.enabled);
   g_assert_cmpfloat (c->downsampling.window_s, ==, 2.5);
   g_assert_cmpstr (c->downsampling.method, ==, "max");
-  g_assert_true (iv_plot_spec_is_baseline (s, "zz_agg"));
-  g_assert_false (iv_plot_spec_is_baseline (s, "aa_new"));
-  g_assert_false (iv_plot_spec_is_baseline (s, "other"));
+  /* as aiperf classifies: a pattern matching the run's name or its path; the experiment
+   * is the parent folder when a pattern matches its name, else the run's name */
+  g_assert_true (iv_plot_spec_is_baseline (s, "c1", "/x/zz_agg/c1"));
+  g_assert_true (iv_plot_spec_is_baseline (s, "zz_run", "/x/y/zz_run"));
+  g_assert_false (iv_plot_spec_is_baseline (s, "c1", "/x/aa_new/c1"));
+  g_assert_false (iv_plot_spec_is_baseline (s, "other", "/x/other"));
+  {
+    g_autofree char *e1 = iv_plot_spec_experiment (s, "c1", "/x/zz_agg/c1");
+    g_autofree char *e2 = iv_plot_spec_experiment (s, "c1", "/x/plain/c1");
+    g_assert_cmpstr (e1, ==, "zz_agg");
+    g_assert_cmpstr (e2, ==, "c1");
+  }
 
   /* two experiments of two runs: zz_agg (a baseline) and aa_new (a treatment) */
   for (int e = 0; e < 2; e++)

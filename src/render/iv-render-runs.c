@@ -632,21 +632,12 @@ timeslices (const IvPlotSpec *spec, const IvRun *r, char **reason)
 
 /* ---------- many runs ---------- */
 
-/* An experiment: the folder holding the run's folder (a sweep keeps each experiment's
- * runs together). */
-static char *
-experiment_of (const IvRun *r)
-{
-  g_autofree char *parent = g_path_get_dirname (r->path);
-  return g_path_get_basename (parent);
-}
-
 static char *
 group_of (const IvPlotSpec *spec, const IvRun *r)
 {
   const char *field = spec->groups && spec->groups[0] ? spec->groups[0] : "model";
   if (spec->baselines)
-    return experiment_of (r);
+    return iv_plot_spec_experiment (spec, r->name, r->path);
   for (IvField f = 0; f < IV_N_FIELDS; f++)
     if (g_str_equal (field, iv_field_key (f)))
       {
@@ -722,12 +713,11 @@ set_across_axes (IvChart *c, const IvPlotSpec *spec, const IvRun *any, const cha
 /* Classified experiments: baselines in greys, treatments in NVIDIA greens, a shade each
  * in legend order, as aiperf colours them. */
 static guint32
-classified_rgb (const IvPlotSpec *spec, const char *group, guint nth)
+classified_rgb (gboolean baseline, guint nth)
 {
   static const guint32 greys[] = { 0x4d4d4d, 0x808080, 0xa6a6a6, 0x333333, 0x999999, 0x666666 };
   static const guint32 greens[] = { 0x76b900, 0x4a7a00, 0x9fd43f, 0x2e5200, 0xbfe67a, 0x5f9400 };
-  return iv_plot_spec_is_baseline (spec, group) ? greys[nth % G_N_ELEMENTS (greys)]
-                                                : greens[nth % G_N_ELEMENTS (greens)];
+  return baseline ? greys[nth % G_N_ELEMENTS (greys)] : greens[nth % G_N_ELEMENTS (greens)];
 }
 
 static guint32
@@ -803,12 +793,12 @@ add_confidence_regions (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep
  * labelled points, with confidence regions on an uncertainty plot. */
 static void
 add_group (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep, const char *group, GPtrArray *groups,
-           GPtrArray *labels, const double *x, const double *y, guint nth)
+           GPtrArray *labels, const double *x, const double *y, gboolean baseline, guint nth)
 {
   g_autoptr (GArray) idx = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autofree double *gx = NULL, *gy = NULL;
   g_autofree const char **gl = NULL;
-  guint32 rgb = spec->baselines ? classified_rgb (spec, group, nth) : group_rgb (group);
+  guint32 rgb = spec->baselines ? classified_rgb (baseline, nth) : group_rgb (group);
   IvSeries *pts;
 
   for (guint i = 0; i < groups->len; i++)
@@ -833,15 +823,20 @@ add_group (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep, const char 
     add_confidence_regions (c, spec, sweep, idx, gx, gy, rgb);
 }
 
-static int
-compare_classified (gconstpointer pa, gconstpointer pb, gpointer user_data)
+/* A group of classified runs, for ordering the legend: baselines first, then by name. */
+typedef struct
 {
-  const IvPlotSpec *spec = user_data;
-  const char *a = *(const char *const *) pa, *b = *(const char *const *) pb;
-  gboolean ba = iv_plot_spec_is_baseline (spec, a), bb = iv_plot_spec_is_baseline (spec, b);
-  if (ba != bb)
-    return ba ? -1 : 1;
-  return g_strcmp0 (a, b);
+  const char *name;
+  gboolean baseline;
+} ClassifiedGroup;
+
+static int
+compare_classified (gconstpointer pa, gconstpointer pb)
+{
+  const ClassifiedGroup *a = pa, *b = pb;
+  if (a->baseline != b->baseline)
+    return a->baseline ? -1 : 1;
+  return g_strcmp0 (a->name, b->name);
 }
 
 /* A metric against a metric, one point per run, one series per group (in order of first
@@ -889,23 +884,29 @@ across_runs (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
   iv_chart_set_legend (c, IV_LEGEND_AUTO);
   {
     /* each group once, in order of first appearance; classified: baselines first, then
-     * treatments, each alphabetically, and a shade per group within its kind */
-    g_autoptr (GPtrArray) order = g_ptr_array_new ();
+     * treatments, each alphabetically, a shade per group within its kind (a group is a
+     * baseline when its first run is) */
+    g_autoptr (GArray) order = g_array_new (FALSE, FALSE, sizeof (ClassifiedGroup));
     guint n_base = 0, n_treat = 0;
     for (guint g = 0; g < groups->len; g++)
       {
         gboolean seen = FALSE;
         for (guint k = 0; k < order->len && !seen; k++)
-          seen = g_str_equal (order->pdata[k], groups->pdata[g]);
+          seen = g_str_equal (g_array_index (order, ClassifiedGroup, k).name, groups->pdata[g]);
         if (!seen)
-          g_ptr_array_add (order, groups->pdata[g]);
+          {
+            const IvRun *r = sweep->runs->pdata[g];
+            ClassifiedGroup cg = { groups->pdata[g],
+                                   spec->baselines && iv_plot_spec_is_baseline (spec, r->name, r->path) };
+            g_array_append_val (order, cg);
+          }
       }
     if (spec->baselines)
-      g_ptr_array_sort_with_data (order, compare_classified, (gpointer) spec);
+      g_array_sort (order, compare_classified);
     for (guint g = 0; g < order->len; g++)
       {
-        gboolean base = spec->baselines && iv_plot_spec_is_baseline (spec, order->pdata[g]);
-        add_group (c, spec, sweep, order->pdata[g], groups, labels, x, y, base ? n_base++ : n_treat++);
+        const ClassifiedGroup *cg = &g_array_index (order, ClassifiedGroup, g);
+        add_group (c, spec, sweep, cg->name, groups, labels, x, y, cg->baseline, cg->baseline ? n_base++ : n_treat++);
       }
   }
   return c;

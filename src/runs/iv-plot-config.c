@@ -693,15 +693,32 @@ iv_plot_config_get (const IvPlotConfig *c, gboolean multi, const char *name)
   return NULL;
 }
 
-gboolean
-iv_plot_spec_is_baseline (const IvPlotSpec *spec, const char *experiment)
+static gboolean
+any_matches (const char *const *patterns, const char *text)
 {
-  /* patterns first (baselines before treatments), then the default */
-  for (guint i = 0; spec->baselines && spec->baselines[i]; i++)
-    if (g_pattern_match_simple (spec->baselines[i], experiment))
+  for (guint i = 0; patterns && text && patterns[i]; i++)
+    if (g_pattern_match_simple (patterns[i], text))
       return TRUE;
-  for (guint i = 0; spec->treatments && spec->treatments[i]; i++)
-    if (g_pattern_match_simple (spec->treatments[i], experiment))
-      return FALSE;
+  return FALSE;
+}
+
+gboolean
+iv_plot_spec_is_baseline (const IvPlotSpec *spec, const char *run_name, const char *run_path)
+{
+  if (any_matches (spec->baselines, run_name) || any_matches (spec->baselines, run_path))
+    return TRUE;
+  if (any_matches (spec->treatments, run_name) || any_matches (spec->treatments, run_path))
+    return FALSE;
   return spec->default_baseline;
+}
+
+char *
+iv_plot_spec_experiment (const IvPlotSpec *spec, const char *run_name, const char *run_path)
+{
+  g_autofree char *dir = run_path ? g_path_get_dirname (run_path) : NULL;
+  g_autofree char *parent = dir ? g_path_get_basename (dir) : NULL;
+
+  if (parent && (any_matches (spec->baselines, parent) || any_matches (spec->treatments, parent)))
+    return g_steal_pointer (&parent);
+  return g_strdup (run_name);
 }

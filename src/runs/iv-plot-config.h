@@ -48,8 +48,8 @@ typedef struct
   char *x_label, *y_label;   /* axis titles replacing the metric's, or NULL */
   char *autoscale;           /* none, x, y, both: Inferview's axes always fit their data */
   /* experiment_classification, borrowed from the configuration (multi-run plots): runs
-   * are grouped by experiment (their folder's parent) and each experiment is a baseline
-   * or a treatment; NULL when off */
+   * are grouped by experiment and each is a baseline or a treatment (see
+   * iv_plot_spec_is_baseline ()); NULL when off */
   const char *const *baselines, *const *treatments;
   gboolean default_baseline;
   guint line;                /* where it is defined, for messages */
@@ -81,10 +81,16 @@ IvPlotConfig     *iv_plot_config_parse   (const char          *text,
                                           gsize                len,
                                           const char          *source,
                                           GError             **error);
-/* The experiment (a run folder's parent folder name) a run belongs to, and whether
- * @spec's classification makes it a baseline (glob patterns, baselines first). */
+/* experiment_classification as aiperf applies it: a run is a baseline when a baseline
+ * pattern matches its name or its path, else a treatment when a treatment pattern does,
+ * else the configured default; its experiment (the series it joins) is its folder's
+ * parent when a pattern matches that parent's name, else the run's own name. */
 gboolean          iv_plot_spec_is_baseline (const IvPlotSpec  *spec,
-                                          const char          *experiment);
+                                          const char          *run_name,
+                                          const char          *run_path);
+char             *iv_plot_spec_experiment (const IvPlotSpec   *spec,
+                                          const char          *run_name,
+                                          const char          *run_path);
 
 /* @path NULL: the built-in default. Either way Inferview's own presets (distributions,
  * CDFs, GPU telemetry, runs side by side: data/aiperf/inferview_plots.yaml) follow the

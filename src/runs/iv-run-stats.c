@@ -161,10 +161,14 @@ iv_run_gpu_count (const IvRun *r, IvGpuCountSource *source)
   return n;
 }
 
+/* aiperf sums the GPUs of every endpoint in the summary's telemetry_data; without it,
+ * the telemetry export's (endpoint, GPU) pairs are the same count. */
 guint
 iv_run_gpu_count_aiperf (const IvRun *r)
 {
-  return r->gpus->len ? MAX (r->gpu_endpoint_pairs, r->gpus->len) : r->summary_gpu_pairs;
+  if (r->summary_gpu_pairs)
+    return r->summary_gpu_pairs;
+  return r->gpus->len ? MAX (r->gpu_endpoint_pairs, r->gpus->len) : 0;
 }
 
 char *
