@@ -436,6 +436,13 @@ test_config_aiperf_keys (void)
   g_assert_nonnull (chart);
   g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Latency as I call it");
   g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_Y), ==, "Tokens per GPU");
+  /* autoscale: both — the axes span the runs exactly: latency 100 … 201 ms (100k + e),
+   * throughput per GPU 50 … 101 tokens/s (50k + e, one GPU assumed) */
+  g_assert_cmpfloat (ink_share (chart), >, 0);
+  g_assert_cmpfloat (iv_chart_get_layout (chart)->lo[IV_AXIS_X], ==, 100);
+  g_assert_cmpfloat (iv_chart_get_layout (chart)->hi[IV_AXIS_X], ==, 201);
+  g_assert_cmpfloat (iv_chart_get_layout (chart)->lo[IV_AXIS_Y], ==, 50);
+  g_assert_cmpfloat (iv_chart_get_layout (chart)->hi[IV_AXIS_Y], ==, 101);
   /* grouped by experiment, the baseline first though "aa" sorts before "zz" */
   g_assert_cmpstr (iv_series_get_name (iv_chart_get_series (chart, 0)), ==, "zz_agg frontier");
   g_assert_cmpstr (iv_series_get_name (iv_chart_get_series (chart, 2)), ==, "aa_new frontier");

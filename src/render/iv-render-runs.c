@@ -3,6 +3,8 @@
 
 #include "iv-render-runs.h"
 
+#include "iv-chart-private.h"
+
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
@@ -962,7 +964,34 @@ any_aggregate (const IvSweep *sweep)
 static IvChart *
 runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, char **reason);
 
-/* The preset's x_label and y_label replace the axis titles the metrics give. */
+/* autoscale: x, y or both — "reduces whitespace", as aiperf's default configuration puts
+ * it: the axes named span exactly the points and lines drawn, without the margin every
+ * axis otherwise keeps. */
+static void
+tighten (IvChart *c, gboolean x, gboolean y)
+{
+  double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+
+  for (guint i = 0; i < iv_chart_get_n_series (c); i++)
+    {
+      const IvSeries *s = iv_chart_get_series (c, i);
+      if ((s->kind != IV_SERIES_SCATTER && s->kind != IV_SERIES_LINE) || s->y2 || !s->visible)
+        continue;
+      for (gsize k = 0; k < s->n; k++)
+        if (isfinite (s->x[k]) && isfinite (s->y[k]))
+          {
+            lo[0] = MIN (lo[0], s->x[k]), hi[0] = MAX (hi[0], s->x[k]);
+            lo[1] = MIN (lo[1], s->y[k]), hi[1] = MAX (hi[1], s->y[k]);
+          }
+    }
+  if (x && hi[0] > lo[0])
+    iv_chart_axis_set_range (c, IV_AXIS_X, lo[0], hi[0]);
+  if (y && hi[1] > lo[1])
+    iv_chart_axis_set_range (c, IV_AXIS_Y, lo[1], hi[1]);
+}
+
+/* The preset's x_label and y_label replace the axis titles the metrics give; its
+ * autoscale tightens the axes it names. */
 IvChart *
 iv_runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, char **reason)
 {
@@ -971,6 +1000,8 @@ iv_runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, c
     iv_chart_axis_set_title (c, IV_AXIS_X, spec->x_label);
   if (c && spec->y_label)
     iv_chart_axis_set_title (c, IV_AXIS_Y, spec->y_label);
+  if (c && spec->autoscale && !g_str_equal (spec->autoscale, "none"))
+    tighten (c, !g_str_equal (spec->autoscale, "y"), !g_str_equal (spec->autoscale, "x"));
   return c;
 }
 
