@@ -112,6 +112,15 @@ warn (Reader *r, yaml_node_t *at, const char *message)
                    g_strdup_printf ("%s:%lu: %s", r->file, (unsigned long) at->start_mark.line + 1, message));
 }
 
+/* "unknown key “K” in SECTION, ignored", at the key. */
+static void
+warn_unknown (Reader *r, yaml_node_t *k, const char *section)
+{
+  g_autofree char *key = scalar (k);
+  g_autofree char *msg = g_strdup_printf (_("unknown key “%s” in %s, ignored"), key ? key : "?", section);
+  warn (r, k, msg);
+}
+
 /* A sequence of scalars (or one scalar) as a NULL-terminated vector. */
 static GStrv
 strings (Reader *r, yaml_node_t *n)
@@ -369,9 +378,7 @@ read_settings (Reader *r, yaml_node_t *n)
       yaml_node_t *k = node (r, p->key), *v = node (r, p->value);
       if (!scalar_is (k, "server_metrics_downsampling"))
         {
-          g_autofree char *key = scalar (k);
-          g_autofree char *msg = g_strdup_printf (_("unknown key “%s” in settings, ignored"), key ? key : "?");
-          warn (r, k, msg);
+          warn_unknown (r, k, "settings");
           continue;
         }
       if (!v || v->type != YAML_MAPPING_NODE)
@@ -399,12 +406,7 @@ read_settings (Reader *r, yaml_node_t *n)
                 warn (r, vv, _("aggregation_method is mean, max, min or median; mean used"));
             }
           else
-            {
-              g_autofree char *key = scalar (kk);
-              g_autofree char *msg = g_strdup_printf (_("unknown key “%s” in server_metrics_downsampling, ignored"),
-                                                      key ? key : "?");
-              warn (r, kk, msg);
-            }
+            warn_unknown (r, kk, "server_metrics_downsampling");
         }
     }
 }
@@ -441,12 +443,7 @@ read_classification (Reader *r, yaml_node_t *n)
             warn (r, v, _("default is baseline or treatment; treatment used"));
         }
       else
-        {
-          g_autofree char *key = scalar (k);
-          g_autofree char *msg = g_strdup_printf (_("unknown key “%s” in experiment_classification, ignored"),
-                                                  key ? key : "?");
-          warn (r, k, msg);
-        }
+        warn_unknown (r, k, "experiment_classification");
     }
 }
 
@@ -517,11 +514,7 @@ parse (const char *text, gsize len, const char *file, GError **error)
       else if (scalar_is (k, "single_run_plots"))
         read_plots (&r, v, c->single_plots);
       else
-        {
-          g_autofree char *key = scalar (k);
-          g_autofree char *msg = g_strdup_printf (_("unknown key “%s” in visualization, ignored"), key ? key : "?");
-          warn (&r, k, msg);
-        }
+        warn_unknown (&r, k, "visualization");
     }
   yaml_document_delete (&doc);
   return g_steal_pointer (&c);

@@ -109,18 +109,10 @@ _iv_run_load_summary_csv (IvRun *r, IvInput *in, GError **error)
           {
             const char *col = header->pdata[c];
             double v = cell_number (row->pdata[c]);
-            static const struct { const char *name; gsize offset; } cols[] = {
-              { "avg", G_STRUCT_OFFSET (IvMetricSummary, avg) }, { "Value", G_STRUCT_OFFSET (IvMetricSummary, avg) },
-              { "min", G_STRUCT_OFFSET (IvMetricSummary, min) }, { "max", G_STRUCT_OFFSET (IvMetricSummary, max) },
-              { "std", G_STRUCT_OFFSET (IvMetricSummary, std) }, { "p1", G_STRUCT_OFFSET (IvMetricSummary, p1) },
-              { "p5", G_STRUCT_OFFSET (IvMetricSummary, p5) }, { "p10", G_STRUCT_OFFSET (IvMetricSummary, p10) },
-              { "p25", G_STRUCT_OFFSET (IvMetricSummary, p25) }, { "p50", G_STRUCT_OFFSET (IvMetricSummary, p50) },
-              { "p75", G_STRUCT_OFFSET (IvMetricSummary, p75) }, { "p90", G_STRUCT_OFFSET (IvMetricSummary, p90) },
-              { "p95", G_STRUCT_OFFSET (IvMetricSummary, p95) }, { "p99", G_STRUCT_OFFSET (IvMetricSummary, p99) },
-            };
-            for (guint k = 0; k < G_N_ELEMENTS (cols); k++)
-              if (g_str_equal (col, cols[k].name))
-                G_STRUCT_MEMBER (double, s, cols[k].offset) = v;
+            /* "Value": the single-value section's one number */
+            double *field = iv_metric_summary_stat (s, g_str_equal (col, "Value") ? "avg" : col);
+            if (field && !g_str_equal (col, "mean"))
+              *field = v;
           }
         s->source = IV_STATS_SUMMARY;
         g_ptr_array_add (r->summary_tags, g_strdup (tag));

@@ -172,19 +172,8 @@ iv_rolling_quantile (const double *v, gsize n, gsize window, double q, double *o
 static double
 stat_of (const IvMetricSummary *s, const char *stat)
 {
-  static const struct { const char *name; gsize offset; } stats[] = {
-    { "avg", G_STRUCT_OFFSET (IvMetricSummary, avg) }, { "mean", G_STRUCT_OFFSET (IvMetricSummary, avg) },
-    { "min", G_STRUCT_OFFSET (IvMetricSummary, min) }, { "max", G_STRUCT_OFFSET (IvMetricSummary, max) },
-    { "std", G_STRUCT_OFFSET (IvMetricSummary, std) }, { "p1", G_STRUCT_OFFSET (IvMetricSummary, p1) },
-    { "p5", G_STRUCT_OFFSET (IvMetricSummary, p5) }, { "p10", G_STRUCT_OFFSET (IvMetricSummary, p10) },
-    { "p25", G_STRUCT_OFFSET (IvMetricSummary, p25) }, { "p50", G_STRUCT_OFFSET (IvMetricSummary, p50) },
-    { "p75", G_STRUCT_OFFSET (IvMetricSummary, p75) }, { "p90", G_STRUCT_OFFSET (IvMetricSummary, p90) },
-    { "p95", G_STRUCT_OFFSET (IvMetricSummary, p95) }, { "p99", G_STRUCT_OFFSET (IvMetricSummary, p99) },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (stats); i++)
-    if (g_str_equal (stats[i].name, stat ? stat : "avg"))
-      return G_STRUCT_MEMBER (double, s, stats[i].offset);
-  return NAN;
+  const double *v = iv_metric_summary_stat ((IvMetricSummary *) s, stat ? stat : "avg");
+  return v ? *v : NAN;
 }
 
 double

@@ -164,6 +164,10 @@ char              *iv_run_stats_note       (const IvRun    *run,
 /* Every metric tag the run has, per-request ones first, then summary-only ones. */
 GPtrArray         *iv_run_metric_tags      (const IvRun    *run);
 void               iv_metric_summary_clear (IvMetricSummary *summary);
+/* The field of @summary a statistic names ("avg" or "mean", "min", "max", "std",
+ * "p1" … "p99"), or NULL. */
+double            *iv_metric_summary_stat  (IvMetricSummary *summary,
+                                            const char     *stat);
 /* Fills @out from @values (NaNs skipped). */
 void               iv_metric_summary_compute (const double   *values,
                                               gsize           n,

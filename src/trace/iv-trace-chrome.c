@@ -485,116 +485,40 @@ event_field (Parser *p, Field field, const char *v, size_t len, gboolean is_numb
     }
 }
 
-/* A scalar value at the cursor: its text, whether it is a number, and for null @text
- * NULL. */
-static IvPullStatus
-read_scalar (IvJsonPull *r, const char **text, gsize *len, gboolean *is_number)
-{
-  char c = r->at[r->pos];
-  int value;
-  IvPullStatus st;
-
-  *is_number = FALSE;
-  if (c == '"')
-    return iv_json_pull_string (r, text, len);
-  if (c == '-' || (c >= '0' && c <= '9'))
-    {
-      *is_number = TRUE;
-      return iv_json_pull_number (r, text, len);
-    }
-  if ((st = iv_json_pull_literal (r, &value)) != IV_PULL_OK)
-    return st;
-  *text = value < 0 ? NULL : value ? "true" : "false";
-  *len = value < 0 ? 0 : value ? 4 : 5;
-  return IV_PULL_OK;
-}
-
-static IvPullStatus
-need_byte (IvJsonPull *r)
-{
-  if (iv_json_pull_ws (r))
-    return IV_PULL_OK;
-  return r->eof ? iv_json_pull_fail (r, r->len, "the text ends inside an event") : IV_PULL_MORE;
-}
-
-/* "key": at the cursor. */
-static IvPullStatus
-read_key (IvJsonPull *r, const char **key, gsize *len)
-{
-  IvPullStatus st;
-
-  if ((st = need_byte (r)) != IV_PULL_OK)
-    return st;
-  if (r->at[r->pos] != '"')
-    return iv_json_pull_fail (r, r->pos, "an object key that is not a string");
-  if ((st = iv_json_pull_string (r, key, len)) != IV_PULL_OK)
-    return st;
-  if ((st = need_byte (r)) != IV_PULL_OK)
-    return st;
-  if (r->at[r->pos] != ':')
-    return iv_json_pull_fail (r, r->pos, "a missing ':' after an object key");
-  r->pos++;
-  return need_byte (r);
-}
-
-/* After a member of an object: ',' (TRUE in @more) or '}'. */
-static IvPullStatus
-next_member (IvJsonPull *r, gboolean *more)
-{
-  IvPullStatus st;
-
-  if ((st = need_byte (r)) != IV_PULL_OK)
-    return st;
-  if (r->at[r->pos] == ',' || r->at[r->pos] == '}')
-    {
-      *more = r->at[r->pos] == ',';
-      r->pos++;
-      return IV_PULL_OK;
-    }
-  return iv_json_pull_fail (r, r->pos, "a missing ',' or '}' in an object");
-}
-
-/* An object one level deep, each scalar member handed to @member (containers inside are
- * passed over). The cursor is at '{'. */
+/* A member of args or id2 (one level deep: containers inside are passed over). */
 typedef void (*MemberFunc) (Parser *p, const char *key, gsize key_len, const char *v, gsize len,
                             gboolean is_number);
+
+typedef struct
+{
+  Parser *p;
+  MemberFunc member;
+} FlatObject;
+
+static IvPullStatus
+flat_member (IvJsonPull *r, const char *k, gsize klen, gpointer data)
+{
+  FlatObject *o = data;
+  const char *v;
+  gsize vlen;
+  gboolean is_number;
+  char key[64];
+  IvPullStatus st;
+
+  if (r->at[r->pos] == '{' || r->at[r->pos] == '[')
+    return iv_json_pull_skip (r);
+  /* the key's text may live in the scratch buffer the value's string reuses */
+  copy_text (key, sizeof key, k, klen, &klen);
+  if ((st = iv_json_pull_scalar (r, &v, &vlen, &is_number)) == IV_PULL_OK && v)
+    o->member (o->p, key, klen, v, vlen, is_number);
+  return st;
+}
 
 static IvPullStatus
 read_flat_object (Parser *p, MemberFunc member)
 {
-  IvJsonPull *r = &p->r;
-  IvPullStatus st;
-  gboolean more = TRUE;
-
-  r->pos++;
-  if ((st = need_byte (r)) != IV_PULL_OK)
-    return st;
-  if (r->at[r->pos] == '}')
-    {
-      r->pos++;
-      return IV_PULL_OK;
-    }
-  while (more)
-    {
-      const char *k, *v;
-      gsize klen, vlen;
-      gboolean is_number;
-      char key[64];
-
-      if ((st = read_key (r, &k, &klen)) != IV_PULL_OK)
-        return st;
-      /* the key's text may live in the scratch buffer the value's string reuses */
-      copy_text (key, sizeof key, k, klen, &klen);
-      if (r->at[r->pos] == '{' || r->at[r->pos] == '[')
-        st = iv_json_pull_skip (r);
-      else if ((st = read_scalar (r, &v, &vlen, &is_number)) == IV_PULL_OK && v)
-        member (p, key, klen, v, vlen, is_number);
-      if (st != IV_PULL_OK)
-        return st;
-      if ((st = next_member (r, &more)) != IV_PULL_OK)
-        return st;
-    }
-  return IV_PULL_OK;
+  FlatObject o = { p, member };
+  return iv_json_pull_object (&p->r, flat_member, &o);
 }
 
 /* Only metadata and counters need their args now (the phase usually comes first; when
@@ -618,57 +542,44 @@ id2_member (Parser *p, const char *key, gsize key_len, const char *v, gsize len,
   copy_text (p->id, sizeof p->id, v, len, NULL);
 }
 
+/* One field of an event. */
+static IvPullStatus
+event_member (IvJsonPull *r, const char *k, gsize klen, gpointer data)
+{
+  Parser *p = data;
+  Field field = field_of ((const unsigned char *) k, klen);
+  char c = r->at[r->pos];
+  const char *v;
+  gsize vlen;
+  gboolean is_number;
+  IvPullStatus st;
+
+  if (c == '{' && field == F_ARGS)
+    {
+      gsize from = r->pos;
+      st = p->ph == 0 || p->ph == 'M' || p->ph == 'C' ? read_flat_object (p, small_arg_member)
+                                                      : iv_json_pull_skip (r);
+      p->args_off = iv_json_pull_offset (r, from);
+      p->args_end = iv_json_pull_offset (r, r->pos);
+      return st;
+    }
+  if (c == '{' && field == F_ID2)
+    return read_flat_object (p, id2_member);
+  if (c == '{' || c == '[')
+    return iv_json_pull_skip (r);
+  if ((st = iv_json_pull_scalar (r, &v, &vlen, &is_number)) == IV_PULL_OK && v
+      /* true and false mean something to the flow fields only */
+      && ((c != 't' && c != 'f') || field == F_FLOW_IN || field == F_FLOW_OUT))
+    event_field (p, field, v, vlen, is_number);
+  return st;
+}
+
 /* One event object at the cursor, its fields collected; dispatched by the caller. */
 static IvPullStatus
 read_event (Parser *p)
 {
-  IvJsonPull *r = &p->r;
-  IvPullStatus st;
-  gboolean more = TRUE;
-
   reset_event (p);
-  r->pos++;
-  if ((st = need_byte (r)) != IV_PULL_OK)
-    return st;
-  if (r->at[r->pos] == '}')
-    {
-      r->pos++;
-      return IV_PULL_OK;
-    }
-  while (more)
-    {
-      const char *k, *v;
-      gsize klen, vlen;
-      gboolean is_number;
-      Field field;
-      char c;
-
-      if ((st = read_key (r, &k, &klen)) != IV_PULL_OK)
-        return st;
-      field = field_of ((const unsigned char *) k, klen);
-      c = r->at[r->pos];
-      if (c == '{' && field == F_ARGS)
-        {
-          gsize from = r->pos;
-          st = p->ph == 0 || p->ph == 'M' || p->ph == 'C' ? read_flat_object (p, small_arg_member)
-                                                          : iv_json_pull_skip (r);
-          p->args_off = iv_json_pull_offset (r, from);
-          p->args_end = iv_json_pull_offset (r, r->pos);
-        }
-      else if (c == '{' && field == F_ID2)
-        st = read_flat_object (p, id2_member);
-      else if (c == '{' || c == '[')
-        st = iv_json_pull_skip (r);
-      else if ((st = read_scalar (r, &v, &vlen, &is_number)) == IV_PULL_OK && v
-               /* true and false mean something to the flow fields only */
-               && ((c != 't' && c != 'f') || field == F_FLOW_IN || field == F_FLOW_OUT))
-        event_field (p, field, v, vlen, is_number);
-      if (st != IV_PULL_OK)
-        return st;
-      if ((st = next_member (r, &more)) != IV_PULL_OK)
-        return st;
-    }
-  return IV_PULL_OK;
+  return iv_json_pull_object (&p->r, event_member, p);
 }
 
 /* Where the reader is between steps. */
@@ -700,7 +611,7 @@ step (Parser *p, State *state, gboolean *first)
         return iv_json_pull_fail (r, r->pos, "more text after the JSON value");
       return r->eof ? IV_PULL_OK : IV_PULL_MORE;
     }
-  if ((st = need_byte (r)) != IV_PULL_OK)
+  if ((st = iv_json_pull_need (r)) != IV_PULL_OK)
     return st;
   c = r->at[r->pos];
   switch (*state)
@@ -719,7 +630,7 @@ step (Parser *p, State *state, gboolean *first)
           r->pos++, *state = AT_END;
           return IV_PULL_OK;
         }
-      if ((st = read_key (r, &k, &klen)) != IV_PULL_OK)
+      if ((st = iv_json_pull_key (r, &k, &klen)) != IV_PULL_OK)
         return st;
       if (klen == 11 && memcmp (k, "traceEvents", 11) == 0 && r->at[r->pos] == '[')
         {

@@ -367,51 +367,82 @@ iv_json_pull_literal (IvJsonPull *r, int *value)
   return iv_json_pull_fail (r, r->pos, "an invalid character where a value should be");
 }
 
-/* Passes over one scalar at the cursor. */
-static IvPullStatus
-skip_scalar (IvJsonPull *r)
+IvPullStatus
+iv_json_pull_scalar (IvJsonPull *r, const char **text, gsize *len, gboolean *is_number)
 {
-  const char *text;
-  gsize len;
-  int value;
   char c = r->at[r->pos];
+  int value;
+  IvPullStatus st;
 
+  *is_number = FALSE;
   if (c == '"')
-    return iv_json_pull_string (r, &text, &len);
+    return iv_json_pull_string (r, text, len);
   if (c == '-' || is_digit (c))
-    return iv_json_pull_number (r, &text, &len);
-  return iv_json_pull_literal (r, &value);
+    {
+      *is_number = TRUE;
+      return iv_json_pull_number (r, text, len);
+    }
+  if ((st = iv_json_pull_literal (r, &value)) != IV_PULL_OK)
+    return st;
+  *text = value < 0 ? NULL : value ? "true" : "false";
+  *len = value < 0 ? 0 : value ? 4 : 5;
+  return IV_PULL_OK;
 }
 
-/* The cursor past whitespace; MORE (or an error at the end of the input) when the window
- * ends first. */
-static IvPullStatus
-need_byte (IvJsonPull *r)
+IvPullStatus
+iv_json_pull_need (IvJsonPull *r)
 {
   if (iv_json_pull_ws (r))
     return IV_PULL_OK;
   return r->eof ? iv_json_pull_fail (r, r->len, "the text ends inside a value") : IV_PULL_MORE;
 }
 
-/* "key": in an object being skipped. */
-static IvPullStatus
-skip_key (IvJsonPull *r)
+IvPullStatus
+iv_json_pull_key (IvJsonPull *r, const char **key, gsize *len)
 {
-  const char *text;
-  gsize len;
   IvPullStatus st;
 
-  if ((st = need_byte (r)) != IV_PULL_OK)
+  if ((st = iv_json_pull_need (r)) != IV_PULL_OK)
     return st;
   if (r->at[r->pos] != '"')
     return iv_json_pull_fail (r, r->pos, "an object key that is not a string");
-  if ((st = iv_json_pull_string (r, &text, &len)) != IV_PULL_OK)
+  if ((st = iv_json_pull_string (r, key, len)) != IV_PULL_OK)
     return st;
-  if ((st = need_byte (r)) != IV_PULL_OK)
+  if ((st = iv_json_pull_need (r)) != IV_PULL_OK)
     return st;
   if (r->at[r->pos] != ':')
     return iv_json_pull_fail (r, r->pos, "a missing ':' after an object key");
   r->pos++;
+  return iv_json_pull_need (r);
+}
+
+IvPullStatus
+iv_json_pull_object (IvJsonPull *r, IvPullMemberFunc member, gpointer data)
+{
+  IvPullStatus st;
+  gboolean more = TRUE;
+
+  r->pos++;
+  if ((st = iv_json_pull_need (r)) != IV_PULL_OK)
+    return st;
+  if (r->at[r->pos] == '}')
+    {
+      r->pos++;
+      return IV_PULL_OK;
+    }
+  while (more)
+    {
+      const char *key;
+      gsize len;
+
+      if ((st = iv_json_pull_key (r, &key, &len)) != IV_PULL_OK
+          || (st = member (r, key, len, data)) != IV_PULL_OK || (st = iv_json_pull_need (r)) != IV_PULL_OK)
+        return st;
+      if (r->at[r->pos] != ',' && r->at[r->pos] != '}')
+        return iv_json_pull_fail (r, r->pos, "a missing ',' or '}' in an object");
+      more = r->at[r->pos] == ',';
+      r->pos++;
+    }
   return IV_PULL_OK;
 }
 
@@ -422,14 +453,16 @@ iv_json_pull_skip (IvJsonPull *r)
   char local[256];
   g_autofree char *heap = NULL;
   char *stack = local;
-  gsize depth = 0, cap = sizeof local;
+  gsize depth = 0, cap = sizeof local, len;
+  const char *text;
+  gboolean is_number;
   IvPullStatus st;
 
   for (;;)
     {
       /* a value */
       char c;
-      if ((st = need_byte (r)) != IV_PULL_OK)
+      if ((st = iv_json_pull_need (r)) != IV_PULL_OK)
         return st;
       c = r->at[r->pos];
       if (c == '{' || c == '[')
@@ -446,7 +479,7 @@ iv_json_pull_skip (IvJsonPull *r)
             }
           stack[depth++] = c;
           r->pos++;
-          if ((st = need_byte (r)) != IV_PULL_OK)
+          if ((st = iv_json_pull_need (r)) != IV_PULL_OK)
             return st;
           if (r->at[r->pos] == (c == '{' ? '}' : ']'))
             {
@@ -455,12 +488,12 @@ iv_json_pull_skip (IvJsonPull *r)
             }
           else
             {
-              if (c == '{' && (st = skip_key (r)) != IV_PULL_OK)
+              if (c == '{' && (st = iv_json_pull_key (r, &text, &len)) != IV_PULL_OK)
                 return st;
               continue;
             }
         }
-      else if ((st = skip_scalar (r)) != IV_PULL_OK)
+      else if ((st = iv_json_pull_scalar (r, &text, &len, &is_number)) != IV_PULL_OK)
         return st;
       /* after a value: the container goes on or closes */
       for (;;)
@@ -468,7 +501,7 @@ iv_json_pull_skip (IvJsonPull *r)
           char close;
           if (depth == 0)
             return IV_PULL_OK;
-          if ((st = need_byte (r)) != IV_PULL_OK)
+          if ((st = iv_json_pull_need (r)) != IV_PULL_OK)
             return st;
           close = stack[depth - 1] == '{' ? '}' : ']';
           c = r->at[r->pos];
@@ -482,7 +515,7 @@ iv_json_pull_skip (IvJsonPull *r)
             return iv_json_pull_fail (r, r->pos, stack[depth - 1] == '{' ? "a missing ',' or '}' in an object"
                                                                         : "a missing ',' or ']' in an array");
           r->pos++;
-          if (stack[depth - 1] == '{' && (st = skip_key (r)) != IV_PULL_OK)
+          if (stack[depth - 1] == '{' && (st = iv_json_pull_key (r, &text, &len)) != IV_PULL_OK)
             return st;
           break;
         }

@@ -123,6 +123,29 @@ IvPullStatus iv_json_pull_number    (IvJsonPull     *r,
 /* true, false or null at the cursor: 1, 0, or -1 for null in @value. */
 IvPullStatus iv_json_pull_literal   (IvJsonPull     *r,
                                      int            *value);
+/* The cursor past whitespace to a byte: MORE (or an error at the end of the input) when
+ * the window ends first. */
+IvPullStatus iv_json_pull_need      (IvJsonPull     *r);
+/* A string, number or literal at the cursor: its text (numbers as written, true and
+ * false as words, NULL for null) and whether it is a number. */
+IvPullStatus iv_json_pull_scalar    (IvJsonPull     *r,
+                                     const char    **text,
+                                     gsize          *len,
+                                     gboolean       *is_number);
+/* "key": at the cursor, the cursor moved to the value after it. */
+IvPullStatus iv_json_pull_key       (IvJsonPull     *r,
+                                     const char    **key,
+                                     gsize          *len);
+/* Called with the cursor at a member's value, which it must read or skip; @key is valid
+ * only until the next string is read. */
+typedef IvPullStatus (*IvPullMemberFunc) (IvJsonPull *r,
+                                          const char *key,
+                                          gsize       key_len,
+                                          gpointer    data);
+/* The object at the cursor ('{'), each member handed to @member. */
+IvPullStatus iv_json_pull_object    (IvJsonPull     *r,
+                                     IvPullMemberFunc member,
+                                     gpointer        data);
 /* Any value at the cursor, checked and passed over. */
 IvPullStatus iv_json_pull_skip      (IvJsonPull     *r);
 
