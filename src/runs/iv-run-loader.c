@@ -520,46 +520,105 @@ static const yajl_callbacks record_callbacks = {
   .yajl_start_array = rec_start_array,
 };
 
+/* The per-request file may come in pieces (a run followed while AIPerf writes it): the
+ * reader keeps its place between them, and the lines' numbers run on across pieces. */
+struct _IvRecordReader
+{
+  RecordCtx c;
+  guint64 lines, damaged;
+  guint first_line, first_column;
+  char *first_reason;
+  gboolean last_cut;
+};
+
+IvRecordReader *
+_iv_record_reader_new (IvRun *r, gboolean pieces)
+{
+  IvRecordReader *rr = g_new0 (IvRecordReader, 1);
+
+  rr->c.run = r;
+  rr->c.metric = -1;
+  /* room is reserved from the share of the file read: pieces do not know the whole */
+  rr->c.reserved = pieces;
+  rr->c.pending = g_array_new (FALSE, FALSE, sizeof (Pending));
+  record_reset (&rr->c);
+  iv_intern_add (r->strings, "", -1); /* id 0: no worker (adding it again is a lookup) */
+  return rr;
+}
+
+gboolean
+_iv_record_reader_feed (IvRecordReader *rr, IvInput *in, IvProgressFunc progress, gpointer data,
+                        GCancellable *cancellable, GError **error)
+{
+  IvJsonLinesStats st;
+
+  rr->c.input = in;
+  if (!iv_json_stream_parse_lines (in, &record_callbacks, &rr->c, rec_line_done, progress, data, cancellable, &st,
+                                   error))
+    return FALSE;
+  rr->c.input = NULL;
+  if (st.damaged && !rr->damaged)
+    {
+      rr->first_line = (guint) (rr->lines + st.first_damaged_line);
+      rr->first_column = st.first_damaged_column;
+      rr->first_reason = g_steal_pointer (&st.first_damaged_reason);
+    }
+  g_free (st.first_damaged_reason);
+  rr->lines += st.lines;
+  rr->damaged += st.damaged;
+  rr->last_cut = st.last_line_cut;
+  rr->c.run->records_lines = rr->lines;
+  rr->c.run->damaged_lines = rr->damaged;
+  /* an empty file holds no requests: the run is what its summary says, if it has one */
+  rr->c.run->has_records = rr->lines > rr->damaged;
+  return TRUE;
+}
+
+/* Says what was skipped, once, naming the file. */
+void
+_iv_record_reader_finish (IvRecordReader *rr, const char *name)
+{
+  IvRun *r = rr->c.run;
+
+  if (rr->damaged)
+    {
+      /* a writer killed mid-line leaves its last line cut: say so in plain words */
+      if (rr->damaged == 1 && rr->last_cut)
+        _iv_run_warn (r, _("%s: the last line is cut short (line %u); it was skipped"), name, rr->first_line);
+      else if (rr->damaged == 1)
+        _iv_run_warn (r, _("%s: 1 damaged line skipped (line %u, column %u: %s)"), name, rr->first_line,
+                      rr->first_column, rr->first_reason);
+      else
+        _iv_run_warn (r, _("%s: %" G_GUINT64_FORMAT " damaged lines skipped (the first at line %u, column %u: %s)"),
+                      name, rr->damaged, rr->first_line, rr->first_column, rr->first_reason);
+    }
+  if (rr->c.total_text || rr->c.total_null)
+    _iv_run_warn (r, _("%s: %" G_GUINT64_FORMAT " metric values that are text and %" G_GUINT64_FORMAT
+                       " that are null were not counted (the first in %s)"),
+                  name, rr->c.total_text, rr->c.total_null, rr->c.first_odd);
+}
+
+void
+_iv_record_reader_free (IvRecordReader *rr)
+{
+  if (!rr)
+    return;
+  g_array_unref (rr->c.pending);
+  g_free (rr->first_reason);
+  g_free (rr);
+}
+
 gboolean
 _iv_run_load_records (IvRun *r, IvInput *in, IvProgressFunc progress, gpointer data, GCancellable *cancellable,
                       GError **error)
 {
-  RecordCtx c = { .run = r, .metric = -1, .input = in };
-  IvJsonLinesStats st;
-  gboolean ok;
+  IvRecordReader *rr = _iv_record_reader_new (r, FALSE);
+  gboolean ok = _iv_record_reader_feed (rr, in, progress, data, cancellable, error);
 
-  c.pending = g_array_new (FALSE, FALSE, sizeof (Pending));
-  record_reset (&c);
-  iv_intern_add (r->strings, "", -1); /* id 0: no worker */
-  ok = iv_json_stream_parse_lines (in, &record_callbacks, &c, rec_line_done, progress, data, cancellable, &st,
-                                   error);
-  g_array_unref (c.pending);
-  if (!ok)
-    return FALSE;
-  r->records_lines = st.lines;
-  r->damaged_lines = st.damaged;
-  if (st.damaged)
-    {
-      /* a writer killed mid-line leaves its last line cut: say so in plain words */
-      if (st.damaged == 1 && st.last_line_cut)
-        _iv_run_warn (r, _("%s: the last line is cut short (line %u); it was skipped"),
-                      iv_input_get_name (in), st.first_damaged_line);
-      else if (st.damaged == 1)
-        _iv_run_warn (r, _("%s: 1 damaged line skipped (line %u, column %u: %s)"), iv_input_get_name (in),
-                      st.first_damaged_line, st.first_damaged_column, st.first_damaged_reason);
-      else
-        _iv_run_warn (r, _("%s: %" G_GUINT64_FORMAT " damaged lines skipped (the first at line %u, column %u: %s)"),
-                      iv_input_get_name (in), st.damaged, st.first_damaged_line, st.first_damaged_column,
-                      st.first_damaged_reason);
-    }
-  g_free (st.first_damaged_reason);
-  if (c.total_text || c.total_null)
-    _iv_run_warn (r, _("%s: %" G_GUINT64_FORMAT " metric values that are text and %" G_GUINT64_FORMAT
-                       " that are null were not counted (the first in %s)"),
-                  iv_input_get_name (in), c.total_text, c.total_null, c.first_odd);
-  /* an empty file holds no requests: the run is what its summary says, if it has one */
-  r->has_records = st.lines > st.damaged;
-  return TRUE;
+  if (ok)
+    _iv_record_reader_finish (rr, iv_input_get_name (in));
+  _iv_record_reader_free (rr);
+  return ok;
 }
 
 /* ---------- gpu_telemetry_export.jsonl ---------- */
@@ -735,25 +794,54 @@ static const yajl_callbacks telemetry_callbacks = {
   .yajl_end_map = tel_end_map,
 };
 
+struct _IvTelemetryReader
+{
+  TelemetryCtx c;
+};
+
+IvTelemetryReader *
+_iv_telemetry_reader_new (IvRun *r)
+{
+  IvTelemetryReader *tr = g_new0 (IvTelemetryReader, 1);
+
+  tr->c.run = r;
+  tr->c.values = g_array_new (FALSE, FALSE, sizeof (double));
+  tr->c.fields = g_ptr_array_new_with_free_func (g_free);
+  tr->c.pairs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  return tr;
+}
+
+gboolean
+_iv_telemetry_reader_feed (IvTelemetryReader *tr, IvInput *in, GCancellable *cancellable, GError **error)
+{
+  gboolean ok = iv_json_stream_parse (in, &telemetry_callbacks, &tr->c, IV_JSON_STREAM_MULTIPLE_VALUES, NULL, NULL,
+                                      cancellable, NULL, error);
+  tr->c.run->gpu_endpoint_pairs = g_hash_table_size (tr->c.pairs);
+  return ok;
+}
+
+void
+_iv_telemetry_reader_free (IvTelemetryReader *tr)
+{
+  if (!tr)
+    return;
+  g_hash_table_unref (tr->c.pairs);
+  g_array_unref (tr->c.values);
+  g_ptr_array_unref (tr->c.fields);
+  g_free (tr->c.uuid);
+  g_free (tr->c.model);
+  g_free (tr->c.hostname);
+  g_free (tr->c.url);
+  g_free (tr);
+}
+
 gboolean
 _iv_run_load_telemetry (IvRun *r, IvInput *in, GCancellable *cancellable, GError **error)
 {
-  TelemetryCtx c = { .run = r };
-  gboolean ok;
+  IvTelemetryReader *tr = _iv_telemetry_reader_new (r);
+  gboolean ok = _iv_telemetry_reader_feed (tr, in, cancellable, error);
 
-  c.values = g_array_new (FALSE, FALSE, sizeof (double));
-  c.fields = g_ptr_array_new_with_free_func (g_free);
-  c.pairs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  ok = iv_json_stream_parse (in, &telemetry_callbacks, &c, IV_JSON_STREAM_MULTIPLE_VALUES, NULL, NULL,
-                             cancellable, NULL, error);
-  r->gpu_endpoint_pairs = g_hash_table_size (c.pairs);
-  g_hash_table_unref (c.pairs);
-  g_array_unref (c.values);
-  g_ptr_array_unref (c.fields);
-  g_free (c.uuid);
-  g_free (c.model);
-  g_free (c.hostname);
-  g_free (c.url);
+  _iv_telemetry_reader_free (tr);
   return ok;
 }
 

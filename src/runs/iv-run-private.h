@@ -13,6 +13,28 @@ void        _iv_run_warn              (IvRun           *run,
                                        const char      *format,
                                        ...) G_GNUC_PRINTF (2, 3);
 GHashTable *_iv_run_summary_table_new (void);
+/* The per-request file read in pieces (@pieces: a run followed as it is written), and
+ * the telemetry the same way. */
+typedef struct _IvRecordReader IvRecordReader;
+IvRecordReader *_iv_record_reader_new    (IvRun           *run,
+                                          gboolean         pieces);
+gboolean    _iv_record_reader_feed    (IvRecordReader  *reader,
+                                       IvInput         *input,
+                                       IvProgressFunc   progress,
+                                       gpointer         progress_data,
+                                       GCancellable    *cancellable,
+                                       GError         **error);
+/* Warns, once, about the lines skipped and the values not counted. */
+void        _iv_record_reader_finish  (IvRecordReader  *reader,
+                                       const char      *name);
+void        _iv_record_reader_free    (IvRecordReader  *reader);
+typedef struct _IvTelemetryReader IvTelemetryReader;
+IvTelemetryReader *_iv_telemetry_reader_new (IvRun    *run);
+gboolean    _iv_telemetry_reader_feed (IvTelemetryReader *reader,
+                                       IvInput         *input,
+                                       GCancellable    *cancellable,
+                                       GError         **error);
+void        _iv_telemetry_reader_free (IvTelemetryReader *reader);
 gboolean    _iv_run_load_records      (IvRun           *run,
                                        IvInput         *input,
                                        IvProgressFunc   progress,
