@@ -22,6 +22,7 @@
 typedef struct
 {
   char *records, *summary, *csv_summary, *telemetry, *timeslices, *aggregate;
+  char *server_metrics, *server_metadata, *server_summary; /* the inference server's own */
   char *prefix;
 } RunFiles;
 
@@ -34,12 +35,17 @@ run_files_clear (RunFiles *f)
   g_free (f->telemetry);
   g_free (f->timeslices);
   g_free (f->aggregate);
+  g_free (f->server_metrics);
+  g_free (f->server_metadata);
+  g_free (f->server_summary);
   g_free (f->prefix);
 }
 
 /* Which file is which, by name: profile_export.jsonl / profile_export_aiperf.json, or
  * the same under a custom prefix (foo.jsonl, foo_aiperf.json or foo.json), telemetry
- * as *gpu_telemetry*.jsonl, time slices as *_timeslices.json; compressed or not. */
+ * as *gpu_telemetry*.jsonl, time slices as *_timeslices.json, the server's metrics as
+ * *server_metrics*.jsonl with *server_metrics_metadata.json and the aggregated
+ * *server_metrics*.json; compressed or not. */
 static void
 find_files (const char *dir, RunFiles *f)
 {
@@ -57,7 +63,12 @@ find_files (const char *dir, RunFiles *f)
       char *full = g_build_filename (dir, names->pdata[i], NULL);
       char **slot = NULL;
 
-      if (g_str_has_suffix (bare, ".jsonl"))
+      if (strstr (bare, "server_metrics"))
+        slot = g_str_has_suffix (bare, ".jsonl")              ? &f->server_metrics
+               : g_str_has_suffix (bare, "_metadata.json")    ? &f->server_metadata
+               : g_str_has_suffix (bare, ".json")             ? &f->server_summary
+                                                              : NULL;
+      else if (g_str_has_suffix (bare, ".jsonl"))
         slot = strstr (bare, "telemetry") ? &f->telemetry : &f->records;
       else if (g_str_has_suffix (bare, "_timeslices.json"))
         slot = &f->timeslices;
@@ -1114,9 +1125,110 @@ run_folder (const char *path)
   }
 }
 
+/* The run's documents — its summary (JSON, else CSV), time slices and aggregate — and
+ * what follows from them. A followed run reads them when AIPerf has written them. */
+static gboolean
+load_documents (IvRun *r, const RunFiles *f, GError **error)
+{
+  const char *summary = f->summary ? f->summary : f->csv_summary;
+  gboolean ok = TRUE;
+
+  if (summary)
+    {
+      g_autoptr (IvInput) in = iv_input_open (summary, error);
+      ok = in && (f->summary ? _iv_run_load_summary (r, in, error) : _iv_run_load_summary_csv (r, in, error));
+    }
+  if (ok && f->timeslices)
+    {
+      g_autoptr (IvInput) in = iv_input_open (f->timeslices, error);
+      ok = in && _iv_run_load_timeslices (r, in, error);
+    }
+  if (ok && f->aggregate)
+    ok = load_aggregate (r, f->aggregate, error);
+  return ok;
+}
+
+/* What a loaded run says about itself once every file is read. */
+static void
+conclude (IvRun *r, const RunFiles *f)
+{
+  if (!r->has_records && g_hash_table_size (r->summary) > 0)
+    {
+      /* say so: per-request figures cannot be drawn, statistics are the summary's */
+      g_autofree char *records = g_strdup_printf ("%s.jsonl", r->prefix);
+      if (!f->records)
+        _iv_run_warn (r, _("%s: no per-request records (%s): the numbers are the summary's, and figures "
+                           "of requests over time are not drawn"), r->name, records);
+      else if (!r->records_lines)
+        _iv_run_warn (r, _("%s: %s is empty: the numbers are the summary's, and figures of requests over "
+                           "time are not drawn"), r->name, records);
+    }
+  if (isnan (r->duration_s) && r->t1_ns > r->t0_ns)
+    r->duration_s = (r->t1_ns - r->t0_ns) * 1e-9;
+  if (r->n_requests == 0 && r->has_records)
+    g_ptr_array_add (r->warnings, g_strdup_printf (_("%s: no request of the profiling phase (%" G_GSIZE_FORMAT
+                                                     " warm-up)"), r->name, r->n_warmup));
+}
+
+void
+_iv_run_find_streams (const char *dir, char **records, char **telemetry)
+{
+  RunFiles f = { 0 };
+
+  find_files (dir, &f);
+  *records = g_steal_pointer (&f.records);
+  *telemetry = g_steal_pointer (&f.telemetry);
+  run_files_clear (&f);
+}
+
+/* A run being written has per-request records (plain: AIPerf does not compress as it
+ * writes) and nothing AIPerf writes at the end. */
+static gboolean
+files_are_live (const RunFiles *f)
+{
+  g_autofree char *bare = f->records ? iv_sniff_strip_compression (f->records) : NULL;
+  return bare && g_str_equal (bare, f->records) && !f->summary && !f->csv_summary && !f->aggregate
+         && !f->timeslices;
+}
+
+gboolean
+_iv_run_is_complete (const char *dir)
+{
+  RunFiles f = { 0 };
+  gboolean done;
+
+  find_files (dir, &f);
+  done = !files_are_live (&f);
+  run_files_clear (&f);
+  return done;
+}
+
+gboolean
+_iv_run_complete (IvRun *r, GError **error)
+{
+  RunFiles f = { 0 };
+  gboolean ok;
+
+  find_files (r->path, &f);
+  if (f.summary)
+    g_clear_pointer (&f.csv_summary, g_free);
+  ok = load_documents (r, &f, error);
+  if (ok)
+    conclude (r, &f);
+  run_files_clear (&f);
+  return ok;
+}
+
 IvRun *
 iv_run_load (const char *path, IvProgressFunc progress, gpointer progress_data, GCancellable *cancellable,
              GError **error)
+{
+  return iv_run_load_full (path, IV_RUN_LOAD_DEFAULT, progress, progress_data, cancellable, error);
+}
+
+IvRun *
+iv_run_load_full (const char *path, IvRunLoadFlags flags, IvProgressFunc progress, gpointer progress_data,
+                  GCancellable *cancellable, GError **error)
 {
   g_autofree char *dir = run_folder (path);
   g_autoptr (IvRun) r = _iv_run_new (dir);
@@ -1137,30 +1249,26 @@ iv_run_load (const char *path, IvProgressFunc progress, gpointer progress_data, 
       return NULL;
     }
   r->prefix = g_strdup (f.prefix ? f.prefix : "profile_export");
-  {
-    /* Each file in turn; the first that fails is the error. */
-    const char *paths[] = { f.records, f.summary ? f.summary : f.csv_summary, f.telemetry, f.timeslices };
-    for (guint i = 0; ok && i < G_N_ELEMENTS (paths); i++)
-      {
-        g_autoptr (IvInput) in = NULL;
-        if (!paths[i])
-          continue;
-        in = iv_input_open (paths[i], error);
-        ok = in != NULL;
-        if (ok && i == 0)
-          ok = _iv_run_load_records (r, in, progress, progress_data, cancellable, error);
-        else if (ok && i == 1 && !f.summary)
-          ok = _iv_run_load_summary_csv (r, in, error);
-        else if (ok && i == 1)
-          ok = _iv_run_load_summary (r, in, error);
-        else if (ok && i == 2)
-          ok = _iv_run_load_telemetry (r, in, cancellable, error);
-        else if (ok)
-          ok = _iv_run_load_timeslices (r, in, error);
-      }
-  }
-  if (ok && f.aggregate)
-    ok = load_aggregate (r, f.aggregate, error);
+  if ((flags & IV_RUN_LOAD_FOLLOW) && files_are_live (&f))
+    {
+      /* the complete lines written so far; the rest as it comes (iv_run_follow) */
+      ok = _iv_run_live_start (r, f.records, f.telemetry, progress, progress_data, cancellable, error);
+      run_files_clear (&f);
+      return ok ? g_steal_pointer (&r) : NULL;
+    }
+  /* Each file in turn; the first that fails is the error. */
+  if (f.records)
+    {
+      g_autoptr (IvInput) in = iv_input_open (f.records, error);
+      ok = in && _iv_run_load_records (r, in, progress, progress_data, cancellable, error);
+    }
+  if (ok)
+    ok = load_documents (r, &f, error);
+  if (ok && f.telemetry)
+    {
+      g_autoptr (IvInput) in = iv_input_open (f.telemetry, error);
+      ok = in && _iv_run_load_telemetry (r, in, cancellable, error);
+    }
   if (ok && f.records && !r->has_records && g_hash_table_size (r->summary) == 0 && !f.aggregate)
     {
       /* nothing usable at all: an error, not an empty run */
@@ -1171,24 +1279,8 @@ iv_run_load (const char *path, IvProgressFunc progress, gpointer progress_data, 
                    display);
       ok = FALSE;
     }
-  else if (ok && !r->has_records && g_hash_table_size (r->summary) > 0)
-    {
-      /* say so: per-request figures cannot be drawn, statistics are the summary's */
-      g_autofree char *records = g_strdup_printf ("%s.jsonl", r->prefix);
-      if (!f.records)
-        _iv_run_warn (r, _("%s: no per-request records (%s): the numbers are the summary's, and figures "
-                           "of requests over time are not drawn"), r->name, records);
-      else if (!r->records_lines)
-        _iv_run_warn (r, _("%s: %s is empty: the numbers are the summary's, and figures of requests over "
-                           "time are not drawn"), r->name, records);
-    }
+  if (ok)
+    conclude (r, &f);
   run_files_clear (&f);
-  if (!ok)
-    return NULL;
-  if (isnan (r->duration_s) && r->t1_ns > r->t0_ns)
-    r->duration_s = (r->t1_ns - r->t0_ns) * 1e-9;
-  if (r->n_requests == 0 && r->has_records)
-    g_ptr_array_add (r->warnings, g_strdup_printf (_("%s: no request of the profiling phase (%" G_GSIZE_FORMAT
-                                                     " warm-up)"), r->name, r->n_warmup));
-  return g_steal_pointer (&r);
+  return ok ? g_steal_pointer (&r) : NULL;
 }

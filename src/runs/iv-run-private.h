@@ -56,4 +56,24 @@ gboolean    _iv_run_load_timeslices   (IvRun           *run,
                                        IvInput         *input,
                                        GError         **error);
 
+/* Starts following a run being written: reads the complete lines of @records (and of
+ * @telemetry, either may be NULL). */
+gboolean    _iv_run_live_start        (IvRun           *run,
+                                       const char      *records,
+                                       const char      *telemetry,
+                                       IvProgressFunc   progress,
+                                       gpointer         progress_data,
+                                       GCancellable    *cancellable,
+                                       GError         **error);
+/* The run's per-request and telemetry files, if it has them. */
+void        _iv_run_find_streams      (const char      *dir,
+                                       char           **records,
+                                       char           **telemetry);
+void        _iv_run_live_free         (struct _IvRunLive *live);
+/* Whether AIPerf has finished the run in @dir (written its summary). */
+gboolean    _iv_run_is_complete       (const char      *dir);
+/* Reads a finished run's documents (summary, time slices, aggregate) into @run. */
+gboolean    _iv_run_complete          (IvRun           *run,
+                                       GError         **error);
+
 G_END_DECLS

@@ -133,6 +133,7 @@ iv_run_free (IvRun *r)
   g_ptr_array_unref (r->timeslices);
   g_hash_table_unref (r->aggregate);
   g_ptr_array_unref (r->warnings);
+  _iv_run_live_free (r->live);
   g_free (r);
 }
 

@@ -110,7 +110,28 @@ typedef struct
   guint n_trials;
 
   GPtrArray *warnings;     /* char*: one sentence each, naming the file */
+
+  /* Non-NULL while AIPerf is still writing the run and it is followed (iv_run_follow):
+   * only complete lines have been read, and the summary is not there yet. */
+  struct _IvRunLive *live;
 } IvRun;
+
+typedef enum
+{
+  IV_RUN_LOAD_DEFAULT = 0,
+  /* A run still being written (records but no summary yet) is read up to its last
+   * complete line and followed from there, instead of read as finished. */
+  IV_RUN_LOAD_FOLLOW = 1 << 0,
+} IvRunLoadFlags;
+
+/* What one iv_run_follow() found. */
+typedef struct
+{
+  guint new_records;       /* request records read (profiling and warm-up) */
+  guint new_samples;       /* telemetry samples read */
+  gboolean finished;       /* the summary appeared: the run is complete now */
+  gboolean restarted;      /* the records file was replaced or cut: load the run again */
+} IvRunFollow;
 
 /* Loads the run in folder @path (or the run a file of it belongs to). Every file is
  * optional but one of records or summary; a damaged file is an error naming it, the
@@ -120,6 +141,24 @@ IvRun             *iv_run_load             (const char     *path,
                                             gpointer        progress_data,
                                             GCancellable   *cancellable,
                                             GError        **error);
+IvRun             *iv_run_load_full        (const char     *path,
+                                            IvRunLoadFlags  flags,
+                                            IvProgressFunc  progress,
+                                            gpointer        progress_data,
+                                            GCancellable   *cancellable,
+                                            GError        **error);
+/* Reads what AIPerf appended to a followed run since the last call: the complete new
+ * lines of its records and telemetry (a partial last line waits for its newline), at
+ * most @max_bytes of each (0: no limit). When the summary has appeared, reads the rest
+ * and the summary, and the run is no longer live. Does nothing for a finished run. */
+gboolean           iv_run_follow           (IvRun          *run,
+                                            gsize           max_bytes,
+                                            IvRunFollow    *out,
+                                            GError        **error);
+/* Stops following: the run keeps what was read. */
+void               iv_run_unfollow         (IvRun          *run);
+/* Monotonic time (µs) the followed run last grew; 0 when it is not live. */
+gint64             iv_run_live_last_growth (const IvRun    *run);
 void               iv_run_free             (IvRun          *run);
 const IvRunMetric *iv_run_get_metric       (const IvRun    *run,
                                             const char     *tag);

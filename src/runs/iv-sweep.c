@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "iv-sniff.h"
 
@@ -80,6 +81,7 @@ iv_sweep_free (IvSweep *s)
   g_ptr_array_unref (s->runs);
   g_ptr_array_unref (s->varying);
   g_ptr_array_unref (s->warnings);
+  g_strfreev (s->paths);
   g_free (s);
 }
 
@@ -99,17 +101,13 @@ set_aside (IvSweep *s, GError **local, GError **first, GError **error)
   return FALSE;
 }
 
-IvSweep *
-iv_sweep_load (const char *const *paths, IvProgressFunc progress, gpointer data, GCancellable *cancellable,
-               GError **error)
+/* The run folders under the sweep's paths, in the order they are shown. */
+static GPtrArray *
+discover (IvSweep *s, gboolean quiet, GCancellable *cancellable, GError **first, GError **error)
 {
-  g_autoptr (IvSweep) s = g_new0 (IvSweep, 1);
-  g_autoptr (GError) first = NULL;
   g_autoptr (GPtrArray) dirs = g_ptr_array_new_with_free_func (g_free);
+  const char *const *paths = (const char *const *) s->paths;
 
-  s->runs = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_run_free);
-  s->varying = g_ptr_array_new ();
-  s->warnings = g_ptr_array_new_with_free_func (g_free);
   for (guint p = 0; paths[p]; p++)
     {
       g_autoptr (GError) local = NULL;
@@ -121,11 +119,13 @@ iv_sweep_load (const char *const *paths, IvProgressFunc progress, gpointer data,
               g_autofree char *display = g_filename_display_name (paths[p]);
               g_set_error (&local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("%s: no AIPerf run here"), display);
             }
-          if (set_aside (s, &local, &first, error))
+          if (quiet)
+            continue;
+          if (set_aside (s, &local, first, error))
             return NULL;
           continue;
         }
-      if (found->folders_cut)
+      if (found->folders_cut && !quiet)
         {
           g_autofree char *display = g_filename_display_name (paths[p]);
           g_ptr_array_add (s->warnings, g_strdup_printf (_("%s: stopped looking for runs after %d folders "
@@ -135,10 +135,62 @@ iv_sweep_load (const char *const *paths, IvProgressFunc progress, gpointer data,
       for (guint i = 0; i < found->runs->len; i++)
         g_ptr_array_add (dirs, g_strdup (found->runs->pdata[i]));
     }
+  return g_steal_pointer (&dirs);
+}
+
+/* A field varies when two runs that have it disagree on it: a run without its
+ * configuration (CSV-only, an old summary, one still being written) does not make every
+ * field vary. */
+static void
+find_varying (IvSweep *s)
+{
+  g_ptr_array_set_size (s->varying, 0);
+  for (IvField f = 0; f < IV_N_FIELDS; f++)
+    {
+      g_autofree char *ref = NULL;
+      for (guint i = 0; i < s->runs->len; i++)
+        {
+          g_autofree char *v = iv_run_field_text (s->runs->pdata[i], f);
+          if (!v)
+            continue;
+          if (!ref)
+            ref = g_steal_pointer (&v);
+          else if (!g_str_equal (ref, v))
+            {
+              g_ptr_array_add (s->varying, GUINT_TO_POINTER (f));
+              break;
+            }
+        }
+    }
+}
+
+IvSweep *
+iv_sweep_load (const char *const *paths, IvProgressFunc progress, gpointer data, GCancellable *cancellable,
+               GError **error)
+{
+  return iv_sweep_load_full (paths, IV_RUN_LOAD_DEFAULT, progress, data, cancellable, error);
+}
+
+IvSweep *
+iv_sweep_load_full (const char *const *paths, IvRunLoadFlags flags, IvProgressFunc progress, gpointer data,
+                    GCancellable *cancellable, GError **error)
+{
+  g_autoptr (IvSweep) s = g_new0 (IvSweep, 1);
+  g_autoptr (GError) first = NULL;
+  g_autoptr (GPtrArray) dirs = NULL;
+
+  s->runs = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_run_free);
+  s->varying = g_ptr_array_new ();
+  s->warnings = g_ptr_array_new_with_free_func (g_free);
+  s->paths = g_strdupv ((char **) paths);
+  s->flags = flags;
+  dirs = discover (s, FALSE, cancellable, &first, error);
+  if (!dirs)
+    return NULL;
   for (guint i = 0; i < dirs->len; i++)
     {
       g_autoptr (GError) local = NULL;
-      IvRun *r = iv_run_load (dirs->pdata[i], NULL, NULL, cancellable, &local);
+      IvRun *r = iv_run_load_full (dirs->pdata[i], flags, NULL, NULL, cancellable, &local);
       if (progress)
         progress (i + 1, dirs->len, data);
       if (!r)
@@ -157,26 +209,116 @@ iv_sweep_load (const char *const *paths, IvProgressFunc progress, gpointer data,
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("no AIPerf run found"));
       return NULL;
     }
-  /* A field varies when two runs that have it disagree on it: a run without its
-   * configuration (CSV-only, an old summary) does not make every field vary. */
-  for (IvField f = 0; f < IV_N_FIELDS; f++)
+  find_varying (s);
+  return g_steal_pointer (&s);
+}
+
+guint
+iv_sweep_n_live (const IvSweep *s)
+{
+  guint n = 0;
+  for (guint i = 0; i < s->runs->len; i++)
+    n += ((const IvRun *) s->runs->pdata[i])->live != NULL;
+  return n;
+}
+
+static gboolean
+has_run (const IvSweep *s, const char *dir)
+{
+  for (guint i = 0; i < s->runs->len; i++)
+    if (g_str_equal (((const IvRun *) s->runs->pdata[i])->path, dir))
+      return TRUE;
+  return FALSE;
+}
+
+/* A warning said once, however often the same thing happens while following. */
+static void
+warn_once (IvSweep *s, char *message)
+{
+  for (guint i = 0; i < s->warnings->len; i++)
+    if (g_str_equal (s->warnings->pdata[i], message))
+      {
+        g_free (message);
+        return;
+      }
+  g_ptr_array_add (s->warnings, message);
+}
+
+void
+iv_sweep_follow (IvSweep *s, gsize max_bytes, gboolean look, IvSweepFollow *out)
+{
+  gboolean changed = FALSE;
+
+  memset (out, 0, sizeof *out);
+  for (guint i = 0; i < s->runs->len; i++)
     {
-      g_autofree char *ref = NULL;
-      for (guint i = 0; i < s->runs->len; i++)
+      IvRun *r = s->runs->pdata[i];
+      IvRunFollow f;
+      g_autoptr (GError) local = NULL;
+
+      if (!r->live)
+        continue;
+      if (!iv_run_follow (r, max_bytes, &f, &local))
         {
-          g_autofree char *v = iv_run_field_text (s->runs->pdata[i], f);
-          if (!v)
-            continue;
-          if (!ref)
-            ref = g_steal_pointer (&v);
-          else if (!g_str_equal (ref, v))
+          /* what was read stays; the run is no longer followed */
+          warn_once (s, g_strdup (local->message));
+          iv_run_unfollow (r);
+          continue;
+        }
+      if (f.restarted)
+        {
+          /* AIPerf began the run again in its folder: read it from the start */
+          IvRun *again = iv_run_load_full (r->path, s->flags, NULL, NULL, NULL, &local);
+          if (!again)
             {
-              g_ptr_array_add (s->varying, GUINT_TO_POINTER (f));
-              break;
+              warn_once (s, g_strdup (local->message));
+              continue;
             }
+          g_ptr_array_index (s->runs, i) = again;
+          iv_run_free (r);
+          out->new_records += (guint) (again->n_requests + again->n_warmup);
+          changed = TRUE;
+          continue;
+        }
+      out->new_records += f.new_records;
+      out->new_samples += f.new_samples;
+      out->finished_runs += f.finished;
+      changed |= f.finished;
+    }
+  if (look && (s->flags & IV_RUN_LOAD_FOLLOW))
+    {
+      g_autoptr (GError) first = NULL;
+      g_autoptr (GPtrArray) dirs = discover (s, TRUE, NULL, &first, NULL);
+      g_autoptr (GPtrArray) order = g_ptr_array_new ();
+
+      for (guint i = 0; dirs && i < dirs->len; i++)
+        {
+          g_autoptr (GError) local = NULL;
+          IvRun *r;
+          if (has_run (s, dirs->pdata[i]))
+            continue;
+          /* a folder just made may not be a run yet: it is looked at again next time */
+          r = iv_run_load_full (dirs->pdata[i], s->flags, NULL, NULL, NULL, &local);
+          if (!r)
+            continue;
+          g_ptr_array_add (s->runs, r);
+          out->new_runs++;
+          out->new_records += (guint) (r->n_requests + r->n_warmup);
+        }
+      /* in the order discovery gives (names sorted naturally), as a first load would */
+      if (out->new_runs && dirs)
+        {
+          for (guint d = 0; d < dirs->len; d++)
+            for (guint i = 0; i < s->runs->len; i++)
+              if (g_str_equal (((IvRun *) s->runs->pdata[i])->path, dirs->pdata[d]))
+                g_ptr_array_add (order, s->runs->pdata[i]);
+          if (order->len == s->runs->len)
+            memcpy (s->runs->pdata, order->pdata, order->len * sizeof (gpointer));
+          changed = TRUE;
         }
     }
-  return g_steal_pointer (&s);
+  if (changed)
+    find_varying (s);
 }
 
 char *

@@ -26,7 +26,17 @@ typedef struct
   GPtrArray *runs;         /* IvRun*, in discovery order */
   GPtrArray *varying;      /* GUINT_TO_POINTER (IvField) of fields that differ across runs */
   GPtrArray *warnings;     /* char*: runs that could not be read, and why */
+  char **paths;            /* what was opened */
+  IvRunLoadFlags flags;
 } IvSweep;
+
+/* What one iv_sweep_follow() found. */
+typedef struct
+{
+  guint new_records, new_samples; /* over every run */
+  guint new_runs;          /* run folders that appeared */
+  guint finished_runs;     /* runs whose summary appeared */
+} IvSweepFollow;
 
 /* Loads every run under @paths. A run that cannot be read is skipped with a warning;
  * when none can, the first failure is the error. */
@@ -35,6 +45,22 @@ IvSweep    *iv_sweep_load        (const char *const *paths,
                                   gpointer           progress_data,
                                   GCancellable      *cancellable,
                                   GError           **error);
+IvSweep    *iv_sweep_load_full   (const char *const *paths,
+                                  IvRunLoadFlags     flags,
+                                  IvProgressFunc     progress,
+                                  gpointer           progress_data,
+                                  GCancellable      *cancellable,
+                                  GError           **error);
+/* For a sweep loaded with IV_RUN_LOAD_FOLLOW: reads what AIPerf appended to each live run
+ * (at most @max_bytes per file and call), and with @discover looks for run folders that
+ * appeared since (they join the sweep, followed too). A run that fails is set aside with
+ * a warning; the rest stays. */
+void        iv_sweep_follow      (IvSweep           *sweep,
+                                  gsize              max_bytes,
+                                  gboolean           discover,
+                                  IvSweepFollow     *out);
+/* Runs AIPerf is still writing. */
+guint       iv_sweep_n_live      (const IvSweep     *sweep);
 void        iv_sweep_free        (IvSweep           *sweep);
 const char *iv_field_key         (IvField            field);
 const char *iv_field_title       (IvField            field);

@@ -363,7 +363,7 @@ find_records_file (const char *dir, GPtrArray *names)
     {
       g_autofree char *bare = iv_sniff_strip_compression (names->pdata[i]);
       if (g_str_has_suffix (bare, ".jsonl") && !g_str_has_suffix (bare, "telemetry_export.jsonl")
-          && !g_str_has_suffix (bare, "_gpu_telemetry.jsonl"))
+          && !g_str_has_suffix (bare, "_gpu_telemetry.jsonl") && !strstr (bare, "server_metrics"))
         return g_build_filename (dir, names->pdata[i], NULL);
     }
   return NULL;
@@ -391,7 +391,7 @@ folder_is_run (const char *dir, GPtrArray *names, gboolean has_aggregate)
   for (guint i = 0; i < names->len; i++)
     {
       g_autofree char *bare = iv_sniff_strip_compression (names->pdata[i]);
-      if (g_str_has_suffix (bare, ".jsonl"))
+      if (g_str_has_suffix (bare, ".jsonl") && !strstr (bare, "server_metrics"))
         {
           g_autofree char *json = g_strndup (bare, strlen (bare) - 1);
           if (g_hash_table_contains (bases, json))
