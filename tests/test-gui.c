@@ -1515,6 +1515,108 @@ test_runs_view (void)
 
 /* A slice's details: its properties as name/value pairs, the slice it is in, and its
  * arguments as a tree (paths as keys), nested objects and arrays included. */
+/* A run AIPerf is still writing: shown live, grown by the file monitor without a click,
+ * the user's plot kept, and finished when the summary appears. */
+static gboolean
+run_has (gpointer data)
+{
+  gpointer *what = data;
+  const IvSweep *sweep = iv_document_get_sweep (what[0]);
+  return sweep && ((const IvRun *) sweep->runs->pdata[0])->n_requests == GPOINTER_TO_UINT (what[1]);
+}
+
+static gboolean
+run_finished (gpointer data)
+{
+  const IvSweep *sweep = iv_document_get_sweep (data);
+  return sweep && ((const IvRun *) sweep->runs->pdata[0])->live == NULL;
+}
+
+static void
+append_lines (const char *path, char **lines, guint from, guint to)
+{
+  FILE *f = fopen (path, "a");
+  g_assert_nonnull (f);
+  for (guint i = from; i < to; i++)
+    fprintf (f, "%s\n", lines[i]);
+  fclose (f);
+}
+
+static void
+test_live_run (void)
+{
+  g_autofree char *src = sample ("aiperf/qwen_concurrency1/profile_export.jsonl");
+  g_autofree char *text = NULL;
+  g_autofree char *dir = g_build_filename (tmpdir, "live-run", NULL);
+  g_autofree char *records = g_build_filename (dir, "profile_export.jsonl", NULL);
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (IvDocument) doc = NULL;
+  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_RUNS);
+  IvRunsView *view;
+  GtkWidget *badge;
+  gpointer what[2];
+
+  g_assert_true (g_file_get_contents (src, &text, NULL, NULL));
+  lines = g_strsplit (g_strchomp (text), "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 10);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  append_lines (records, lines, 0, 3);
+  open_paths (dir, NULL);
+  settle ();
+  for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
+    {
+      g_autoptr (IvDocument) d = doc_at (i);
+      g_autofree char *p = g_file_get_path (iv_document_get_file (d));
+      if (g_str_equal (p, dir))
+        g_set_object (&doc, d);
+    }
+  g_assert_nonnull (doc);
+  iv_window_select (window, doc);
+  settle ();
+  view = iv_workspace_page_get_runs (page);
+  badge = iv_gui_find_by_id (GTK_WIDGET (view), "live_badge");
+  g_assert_nonnull (badge);
+  g_assert_true (gtk_widget_get_visible (badge));
+  g_assert_nonnull (strstr (iv_document_get_subtitle (doc), "3 requests so far"));
+  g_assert_true (iv_runs_view_show_plot (view, "ttft_timeline"));
+  /* appended lines arrive by themselves (the folder's monitor), at most twice a second */
+  append_lines (records, lines, 3, 7);
+  what[0] = doc, what[1] = GUINT_TO_POINTER (7);
+  g_assert_true (iv_gui_wait_for (run_has, what, 10));
+  g_assert_nonnull (strstr (iv_document_get_subtitle (doc), "7 requests so far"));
+  /* the metrics table and the plot the user chose follow */
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (iv_runs_view_get_table (view)))),
+                    >, 0);
+  {
+    IvChart *chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
+    g_assert_nonnull (strstr (iv_chart_get_title (chart), "TTFT"));
+  }
+  /* a half-written line waits for its newline */
+  {
+    FILE *f = fopen (records, "a");
+    fprintf (f, "%.*s", 50, lines[7]);
+    fclose (f);
+    iv_document_follow_now (doc);
+    g_assert_cmpuint (((const IvRun *) iv_document_get_sweep (doc)->runs->pdata[0])->n_requests, ==, 7);
+    f = fopen (records, "a");
+    fprintf (f, "%s\n", lines[7] + 50);
+    fclose (f);
+    iv_document_follow_now (doc);
+    g_assert_cmpuint (((const IvRun *) iv_document_get_sweep (doc)->runs->pdata[0])->n_requests, ==, 8);
+  }
+  /* the summary appears: the run is finished, the badge goes */
+  {
+    g_autofree char *summary = sample ("aiperf/qwen_concurrency1/profile_export_aiperf.json");
+    g_autofree char *json = NULL;
+    g_assert_true (g_file_get_contents (summary, &json, NULL, NULL));
+    iv_test_write_file (dir, "profile_export_aiperf.json", json);
+  }
+  g_assert_true (iv_gui_wait_for (run_finished, doc, 10));
+  settle ();
+  g_assert_false (gtk_widget_get_visible (badge));
+  g_assert_null (strstr (iv_document_get_subtitle (doc), "so far"));
+}
+
 static void
 test_slice_details (void)
 {
@@ -1688,6 +1790,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/reopen-replaces", test_reopen_replaces);
   g_test_add_func ("/gui/screenshot-not-blank", test_screenshot_not_blank);
   g_test_add_func ("/gui/close-item", test_close_item);
+  g_test_add_func ("/gui/live-run", test_live_run);
   g_test_add_func ("/gui/shortcuts-actions-exist", test_shortcuts_actions_exist);
   g_test_add_func ("/gui/toggle-sidebar", test_toggle_sidebar);
   g_test_add_func ("/gui/export-dialog", test_export_dialog);

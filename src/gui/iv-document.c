@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "iv-live-follow.h"
 #include "iv-units.h"
 
 struct _IvDocument
@@ -21,12 +22,21 @@ struct _IvDocument
   IvSniffResult *info;
   IvTrace *trace;
   IvSweep *sweep;             /* runs and sweeps: every run loaded */
+  IvLiveFollow *follow;       /* keeps the sweep up to date while AIPerf writes it */
   GCancellable *cancellable;
   GMainContext *context;
   gint progress_permille; /* last value sent from the worker, atomically */
 };
 
 G_DEFINE_FINAL_TYPE (IvDocument, iv_document, G_TYPE_OBJECT)
+
+enum
+{
+  SIGNAL_RUNS_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 enum
 {
@@ -71,6 +81,9 @@ iv_document_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->info, iv_sniff_result_free);
+  if (self->follow)
+    iv_live_follow_stop (self->follow);
+  g_clear_object (&self->follow);
   g_clear_pointer (&self->trace, iv_trace_free);
   g_clear_pointer (&self->sweep, iv_sweep_free);
   g_free (self->title);
@@ -134,6 +147,9 @@ iv_document_class_init (IvDocumentClass *klass)
   properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, TRUE,
       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  /* A followed sweep grew: new requests, new runs, or runs that finished. */
+  signals[SIGNAL_RUNS_CHANGED] = g_signal_new ("runs-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                               NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -257,6 +273,36 @@ describe_trace (const IvTrace *t)
                           kind, t->n_slices, t->tracks->len, span);
 }
 
+/* A followed sweep's line: live while a run is being written, its requests so far. */
+static void
+on_runs_changed (IvDocument *self)
+{
+  guint64 requests = 0;
+  guint live = iv_sweep_n_live (self->sweep), runs = self->sweep->runs->len;
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; i < runs; i++)
+    requests += ((const IvRun *) self->sweep->runs->pdata[i])->n_requests;
+  if (live)
+    text = runs == 1 ? g_strdup_printf (_("Live AIPerf run · %" G_GUINT64_FORMAT " requests so far"), requests)
+                     : g_strdup_printf (_("%u runs (%u live) · %" G_GUINT64_FORMAT " requests so far"), runs, live,
+                                        requests);
+  else
+    text = runs == 1 ? g_strdup_printf (_("AIPerf run · %" G_GUINT64_FORMAT " requests"), requests)
+                     : g_strdup_printf (_("%u runs · %" G_GUINT64_FORMAT " requests"), runs, requests);
+  set_subtitle (self, text);
+  g_signal_emit (self, signals[SIGNAL_RUNS_CHANGED], 0);
+}
+
+/* Reads what AIPerf wrote since the last read now (tests; the user's refresh). */
+void
+iv_document_follow_now (IvDocument *self)
+{
+  g_return_if_fail (IV_IS_DOCUMENT (self));
+  if (self->follow)
+    iv_live_follow_poll (self->follow);
+}
+
 const IvSweep *
 iv_document_get_sweep (IvDocument *self)
 {
@@ -378,7 +424,8 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
       if (r && runs)
         {
           const char *paths[] = { path, NULL };
-          IvSweep *sweep = iv_sweep_load (paths, NULL, NULL, cancellable, &error);
+          /* followed: a run AIPerf is still writing keeps growing in the window */
+          IvSweep *sweep = iv_sweep_load_full (paths, IV_RUN_LOAD_FOLLOW, NULL, NULL, cancellable, &error);
           if (!sweep)
             g_clear_pointer (&r, iv_sniff_result_free);
           else
@@ -435,6 +482,14 @@ iv_document_load_finish (IvDocument *self, GAsyncResult *result, GError **error)
     g_autofree char *text = self->trace ? describe_trace (self->trace) : describe (r);
     set_subtitle (self, text);
   }
+  /* Runs still being written are followed, and a sweep for the runs that join it. */
+  if (self->sweep && (iv_sweep_n_live (self->sweep) || r->kind == IV_KIND_SWEEP))
+    {
+      self->follow = iv_live_follow_new (self->sweep);
+      g_signal_connect_swapped (self->follow, "changed", G_CALLBACK (on_runs_changed), self);
+      if (iv_sweep_n_live (self->sweep))
+        on_runs_changed (self);
+    }
   self->progress = 1.0;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
   set_state (self, IV_DOCUMENT_READY);

@@ -40,5 +40,8 @@ gboolean             iv_document_load_finish  (IvDocument           *self,
                                                GAsyncResult         *result,
                                                GError              **error);
 void                 iv_document_cancel       (IvDocument           *self);
+/* A run or sweep still being written is followed: "runs-changed" says it grew. This
+ * reads what was written since the last read at once. */
+void                 iv_document_follow_now   (IvDocument           *self);
 
 G_END_DECLS

@@ -57,6 +57,9 @@ struct _IvRunsView
   /* template children */
   GtkWidget *box;
   GtkLabel *title, *subtitle, *notes;
+  GtkWidget *live_badge;      /* AIPerf is still writing what is shown */
+  gboolean growing;           /* refreshing for new data: the user's choices stay */
+  char *shown_path;           /* the folder of the run opened from the comparison */
   GtkWidget *notes_scroller;
   GtkButton *back;
   GtkWidget *card;            /* one run: the summary (a grid in Run Details' popover) */
@@ -814,6 +817,9 @@ refresh (IvRunsView *self)
   gboolean multi = r == NULL;
   g_autofree char *sub = NULL;
 
+  /* growing, the plots listed stay the ones of this configuration (they point into it) */
+  if (!self->growing || !self->config)
+  {
   g_clear_pointer (&self->config, iv_plot_config_free);
   g_clear_pointer (&self->config_error, g_free);
   {
@@ -826,11 +832,14 @@ refresh (IvRunsView *self)
         self->config = iv_plot_config_load (NULL, NULL);
       }
   }
+  }
   gtk_widget_set_visible (GTK_WIDGET (self->back), r && self->sweep->runs->len > 1);
   gtk_widget_set_visible (self->details_button, !multi);
+  gtk_widget_set_visible (self->live_badge, r ? r->live != NULL : iv_sweep_n_live (self->sweep) > 0);
   /* The table above the plot, both the page's width: a run's eight statistics side by
    * side and a time series as wide as it can be. The table shows a few rows (more
    * when the page is tall); the divider gives it more. */
+  if (!self->growing)
   {
     guint rows = multi ? self->sweep->runs->len : 6;
     int tall = gtk_widget_get_height (self->paned);
@@ -870,6 +879,8 @@ refresh (IvRunsView *self)
                       : g_strdup (_("click a point or a row to open that run"));
       g_string_free (vary, TRUE);
       fill_runs (self);
+      if (!self->growing || g_list_model_get_n_items (G_LIST_MODEL (self->group_names)) != self->sweep->varying->len + 1)
+      {
       self->updating = TRUE;
       gtk_string_list_splice (self->group_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->group_names)), NULL);
       gtk_string_list_append (self->group_names, iv_field_title (IV_FIELD_MODEL));
@@ -877,14 +888,40 @@ refresh (IvRunsView *self)
         gtk_string_list_append (self->group_names, iv_field_title (GPOINTER_TO_UINT (self->sweep->varying->pdata[i])));
       gtk_drop_down_set_selected (self->group_choice, 0);
       self->updating = FALSE;
+      }
     }
   gtk_label_set_text (self->subtitle, sub);
   fill_notes (self, r);
-  fill_plot_choices (self, multi);
-  self->updating = TRUE;
-  gtk_drop_down_set_selected (self->plot_choice, 0);
-  self->updating = FALSE;
+  if (!self->growing)
+    {
+      fill_plot_choices (self, multi);
+      self->updating = TRUE;
+      gtk_drop_down_set_selected (self->plot_choice, 0);
+      self->updating = FALSE;
+    }
   show_chosen_plot (self);
+}
+
+void
+iv_runs_view_update (IvRunsView *self)
+{
+  g_autofree char *shown = NULL;
+
+  g_return_if_fail (IV_IS_RUNS_VIEW (self));
+  if (!self->sweep)
+    return;
+  /* the run shown stays shown, wherever new runs put it (and however it was reloaded) */
+  if (self->run != G_MAXUINT && self->sweep->runs->len > 1)
+    {
+      shown = g_strdup (self->shown_path);
+      self->run = G_MAXUINT;
+      for (guint i = 0; shown && i < self->sweep->runs->len; i++)
+        if (g_str_equal (((const IvRun *) self->sweep->runs->pdata[i])->path, shown))
+          self->run = i;
+    }
+  self->growing = TRUE;
+  refresh (self);
+  self->growing = FALSE;
 }
 
 void
@@ -894,6 +931,8 @@ iv_runs_view_open_run (IvRunsView *self, guint index)
   if (!self->sweep)
     return;
   self->run = index < self->sweep->runs->len ? index : G_MAXUINT;
+  g_free (self->shown_path);
+  self->shown_path = self->run != G_MAXUINT ? g_strdup (((const IvRun *) self->sweep->runs->pdata[index])->path) : NULL;
   self->updating = TRUE;   /* the old selection is not this run's: no redraw for it */
   iv_runs_state_clear_selection (self->state);
   self->updating = FALSE;
@@ -1011,6 +1050,7 @@ iv_runs_view_dispose (GObject *object)
   g_clear_pointer (&self->quantities, g_ptr_array_unref);
   g_clear_object (&self->state);
   g_clear_pointer (&self->skip_reason, g_free);
+  g_clear_pointer (&self->shown_path, g_free);
   G_OBJECT_CLASS (iv_runs_view_parent_class)->dispose (object);
 }
 
@@ -1032,6 +1072,7 @@ iv_runs_view_class_init (IvRunsViewClass *klass)
   g_type_ensure (IV_TYPE_CHART_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/inferview/Inferview/ui/iv-runs-view.ui");
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, IvRunsView, name)
+  CHILD (live_badge);
   CHILD (box);
   CHILD (title);
   CHILD (subtitle);

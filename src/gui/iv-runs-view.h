@@ -23,6 +23,9 @@ GtkWidget      *iv_runs_view_new          (void);
 void            iv_runs_view_set_sweep    (IvRunsView    *self,
                                            const IvSweep *sweep,
                                            GObject       *owner);
+/* The sweep grew (new requests, runs or summaries): redraws what is shown, keeping the
+ * run, the plot and the user's choices. */
+void            iv_runs_view_update       (IvRunsView    *self);
 /* The run shown alone, or NULL while comparing. */
 const IvRun    *iv_runs_view_get_run      (IvRunsView    *self);
 /* Opens run @index of the sweep alone; G_MAXUINT goes back to the comparison. */

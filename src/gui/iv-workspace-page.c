@@ -202,6 +202,14 @@ show_timeline (IvWorkspacePage *self, IvDocument *doc)
   gtk_stack_set_visible_child_name (self->stack, "timeline");
 }
 
+/* A followed document grew: redrawn if it is the one shown. */
+static void
+on_runs_changed (IvDocument *doc, IvWorkspacePage *self)
+{
+  if (self->runs && self->document == doc)
+    iv_runs_view_update (self->runs);
+}
+
 /* A loaded run opens on its summary and first plot; a sweep on the comparison. */
 static void
 show_runs (IvWorkspacePage *self, IvDocument *doc)
@@ -212,6 +220,9 @@ show_runs (IvWorkspacePage *self, IvDocument *doc)
       gtk_stack_add_named (self->stack, GTK_WIDGET (self->runs), "runs");
     }
   iv_runs_view_set_sweep (self->runs, iv_document_get_sweep (doc), G_OBJECT (doc));
+  /* a followed run grows in place: the view keeps the user's choices */
+  g_signal_handlers_disconnect_by_func (doc, on_runs_changed, self);
+  g_signal_connect_object (doc, "runs-changed", G_CALLBACK (on_runs_changed), self, 0);
   gtk_stack_set_visible_child_name (self->stack, "runs");
 }
 
