@@ -817,6 +817,95 @@ test_plot (void)
   iv_test_remove_tree (dir);
 }
 
+/* `plot --watch`: a run written line by line while the command follows it; summary.txt
+ * counts exactly what was written, a half-written line waits, the command ends when the
+ * summary appears. */
+static gboolean
+file_says (const char *path, const char *text, guint seconds)
+{
+  gint64 until = g_get_monotonic_time () + (gint64) seconds * G_USEC_PER_SEC;
+  do
+    {
+      g_autofree char *got = NULL;
+      if (g_file_get_contents (path, &got, NULL, NULL) && strstr (got, text))
+        return TRUE;
+      g_usleep (50000);
+    }
+  while (g_get_monotonic_time () < until);
+  return FALSE;
+}
+
+static void
+append_text (const char *path, const char *text, gssize len)
+{
+  FILE *f = fopen (path, "a");
+  g_assert_nonnull (f);
+  fwrite (text, 1, len < 0 ? strlen (text) : (gsize) len, f);
+  fclose (f);
+}
+
+static void
+test_plot_watch (void)
+{
+  g_autofree char *src = g_build_filename (g_getenv ("IV_SAMPLES_DIR"), "aiperf", "qwen_concurrency1", NULL);
+  g_autofree char *src_records = g_build_filename (src, "profile_export.jsonl", NULL);
+  g_autofree char *src_summary = g_build_filename (src, "profile_export_aiperf.json", NULL);
+  g_autofree char *tmp = g_dir_make_tmp ("iv-cli-XXXXXX", NULL);
+  g_autofree char *dir = g_build_filename (tmp, "run", NULL);
+  g_autofree char *out = g_build_filename (tmp, "plots", NULL);
+  g_autofree char *records = g_build_filename (dir, "profile_export.jsonl", NULL);
+  g_autofree char *summary_txt = g_build_filename (out, "summary.txt", NULL);
+  g_autofree char *text = NULL, *summary = NULL, *stdout_text = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (g_file_get_contents (src_records, &text, NULL, NULL));
+  g_assert_true (g_file_get_contents (src_summary, &summary, NULL, NULL));
+  lines = g_strsplit (g_strchomp (text), "\n", -1);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  for (guint i = 0; i < 7; i++)
+    {
+      g_autofree char *line = g_strconcat (lines[i], "\n", NULL);
+      if (i == 3)
+        {
+          /* three records before the command starts, four while it follows */
+          proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error,
+                                   g_getenv ("IV_BINARY"), "plot", dir, "--watch", "--linger", "0", "-o", out,
+                                   "--plot", "ttft_timeline", NULL);
+          g_assert_no_error (error);
+          g_assert_true (file_says (summary_txt, "(1 live, 3 requests so far)", 20));
+        }
+      append_text (records, line, -1);
+    }
+  g_assert_true (file_says (summary_txt, "(1 live, 7 requests so far)", 20));
+  /* half a line: nothing new is read (summary.txt stays at 7 over a few reads) */
+  append_text (records, lines[7], 60);
+  g_assert_false (file_says (summary_txt, "8 requests", 2));
+  {
+    g_autofree char *rest = g_strconcat (lines[7] + 60, "\n", NULL);
+    append_text (records, rest, -1);
+  }
+  g_assert_true (file_says (summary_txt, "(1 live, 8 requests so far)", 20));
+  /* AIPerf writes the summary last: the command draws the finished run and ends */
+  {
+    g_autofree char *path = g_build_filename (dir, "profile_export_aiperf.json", NULL);
+    append_text (path, summary, -1);
+  }
+  g_assert_true (g_subprocess_communicate_utf8 (proc, NULL, NULL, &stdout_text, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+  g_assert_true (file_says (summary_txt, "single-run mode, 1 run(s), configuration", 1));
+  g_assert_true (file_says (summary_txt, "8 of 64 requests have per-request records", 1));
+  g_assert_true (file_says (summary_txt, "ttft_timeline: ttft-timeline.png", 1));
+  g_assert_nonnull (strstr (stdout_text, "7 requests, 1 run(s) (1 live): 1 plot(s) rewritten"));
+  g_assert_nonnull (strstr (stdout_text, "8 requests, 1 run(s) (0 live): 1 plot(s) rewritten"));
+  /* each count said once: no record was read twice */
+  g_assert_null (strstr (stdout_text, "9 requests"));
+  iv_test_remove_tree (tmp);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -837,6 +926,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/trace-pipelined-figure", test_trace_pipelined_figure);
   g_test_add_func ("/cli/runs-json", test_runs_json);
   g_test_add_func ("/cli/plot", test_plot);
+  g_test_add_func ("/cli/plot-watch", test_plot_watch);
   g_test_add_func ("/cli/write-failures", test_write_failures);
   g_test_add_func ("/cli/out-of-memory", test_out_of_memory);
   return g_test_run ();

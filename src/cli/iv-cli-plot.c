@@ -3,11 +3,14 @@
  * of the detected mode (one run, or several runs compared) — or the presets named,
  * Inferview's own among them — written to DIR as <preset>.<ext>, and DIR/summary.txt
  * listing each file or why a preset was skipped. What `aiperf plot` does, without
- * Python, and every plot the Runs workspace draws. */
+ * Python, and every plot the Runs workspace draws. With --watch, runs AIPerf is still
+ * writing are followed and the figures rewritten as data arrives. */
 #define G_LOG_DOMAIN "iv-cli"
 
 #include <glib/gi18n.h>
+#include <glib-unix.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <stdio.h>
 
 #include "config.h"
@@ -136,12 +139,207 @@ draw_preset (const IvPlotConfig *config, const IvSweep *sweep, gboolean multi, c
   return ok;
 }
 
+/* Draws @names into @out_dir and writes its summary.txt; FALSE when that cannot be
+ * written. @again: a redraw of a followed sweep (its notes were said the first time). */
+static gboolean
+write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names, gboolean multi,
+             const IvExportOptions *eo, const char *ext, const char *out_dir, gboolean again, guint *failed)
+{
+  g_autoptr (GString) summary = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *summary_path = NULL;
+  guint written = 0, live = iv_sweep_n_live (sweep);
+  guint64 requests = 0;
+  gboolean say = !again;
+
+  *failed = 0;
+  for (guint i = 0; i < sweep->runs->len; i++)
+    requests += ((const IvRun *) sweep->runs->pdata[i])->n_requests;
+  if (live)
+    g_string_append_printf (summary, _("inferview plot: %s mode, %u run(s) (%u live, %" G_GUINT64_FORMAT
+                                       " requests so far), configuration %s\n\n"),
+                            multi ? "multi-run" : "single-run", sweep->runs->len, live, requests, config->origin);
+  else
+    g_string_append_printf (summary, _("inferview plot: %s mode, %u run(s), configuration %s\n\n"),
+                            multi ? "multi-run" : "single-run", sweep->runs->len, config->origin);
+  /* what the figures hold and what was left out, in the summary and on stderr */
+  {
+    guint before = summary->len;
+    for (guint i = 0; i < sweep->warnings->len; i++)
+      g_string_append_printf (summary, _("not loaded: %s\n"), (const char *) sweep->warnings->pdata[i]);
+    for (guint i = 0; i < sweep->runs->len; i++)
+      {
+        const IvRun *r = sweep->runs->pdata[i];
+        g_autofree char *note = iv_run_records_note (r);
+        g_autofree char *gpu_note = multi ? iv_run_gpu_note (r) : NULL;
+        if (note)
+          {
+            g_string_append_printf (summary, _("note: %s: %s\n"), r->name, note);
+            if (say)
+              fprintf (stderr, "inferview plot: %s: %s\n", r->name, note);
+          }
+        /* per-GPU throughput is drawn across runs only */
+        if (gpu_note)
+          {
+            g_string_append_printf (summary, _("note: %s: %s\n"), r->name, gpu_note);
+            if (say)
+              fprintf (stderr, "inferview plot: %s: %s\n", r->name, gpu_note);
+          }
+        for (guint w = 0; w < r->warnings->len; w++)
+          {
+            g_string_append_printf (summary, _("note: %s\n"), (const char *) r->warnings->pdata[w]);
+            if (say)
+              fprintf (stderr, "inferview plot: %s\n", (const char *) r->warnings->pdata[w]);
+          }
+      }
+    if (summary->len > before)
+      g_string_append_c (summary, '\n');
+  }
+  for (guint i = 0; i < names->len; i++)
+    if (!draw_preset (config, sweep, multi, names->pdata[i], eo, ext, out_dir, summary, &written))
+      (*failed)++;
+  summary_path = g_build_filename (out_dir, "summary.txt", NULL);
+  if (!iv_atomic_file_set_contents (summary_path, summary->str, summary->len, &error))
+    {
+      _iv_cli_print_error (error);
+      return FALSE;
+    }
+  if (again)
+    printf (_("%" G_GUINT64_FORMAT " requests, %u run(s) (%u live): %u plot(s) rewritten in %s\n"), requests,
+            sweep->runs->len, live, written, out_dir);
+  else
+    {
+      fputs (summary->str, stdout);
+      printf (_("\n%u plot(s) in %s\n"), written, out_dir);
+    }
+  fflush (stdout);
+  return TRUE;
+}
+
+/* ---- --watch ---- */
+
+typedef struct
+{
+  IvSweep *sweep;
+  IvPlotConfig *config;
+  GPtrArray *names;
+  gboolean multi;
+  const char *config_path;
+  char **wanted;
+  const IvExportOptions *eo;
+  const char *ext, *out_dir;
+  guint linger_s;
+  gint64 last_change_us, last_discover_us;
+  GMainLoop *loop;
+  int status;
+} Watch;
+
+/* A sweep that became several runs is drawn as a comparison: the configuration and
+ * presets of that mode. */
+static gboolean
+watch_choose (Watch *w)
+{
+  g_autoptr (GError) error = NULL;
+  gboolean multi = w->sweep->runs->len > 1;
+
+  if (w->config && multi == w->multi)
+    return TRUE;
+  g_clear_pointer (&w->config, iv_plot_config_free);
+  g_clear_pointer (&w->names, g_ptr_array_unref);
+  w->multi = multi;
+  if (!(w->config = iv_plot_config_find (w->config_path, multi ? NULL : ((IvRun *) w->sweep->runs->pdata[0])->path,
+                                         &error)))
+    {
+      _iv_cli_print_error (error);
+      return FALSE;
+    }
+  /* a preset of the other mode named with --plot: the defaults of this one */
+  {
+    g_autoptr (GPtrArray) names = NULL;
+    gboolean known = TRUE;
+    for (guint i = 0; w->wanted && w->wanted[i]; i++)
+      known &= g_str_equal (w->wanted[i], "all") || iv_plot_config_get (w->config, multi, w->wanted[i]) != NULL;
+    names = chosen_presets (w->config, multi, known ? w->wanted : NULL);
+    w->names = g_steal_pointer (&names);
+  }
+  return w->names != NULL;
+}
+
+static gboolean
+watch_tick (gpointer data)
+{
+  Watch *w = data;
+  IvSweepFollow f;
+  gint64 now = g_get_monotonic_time ();
+  gboolean discover = now - w->last_discover_us >= 2 * G_USEC_PER_SEC;
+  guint failed;
+
+  if (discover)
+    w->last_discover_us = now;
+  iv_sweep_follow (w->sweep, 0, discover, &f);
+  if (f.new_records || f.new_samples || f.new_runs || f.finished_runs)
+    {
+      w->last_change_us = now;
+      if (!watch_choose (w)
+          || !write_plots (w->config, w->sweep, w->names, w->multi, w->eo, w->ext, w->out_dir, TRUE, &failed))
+        {
+          w->status = IV_EXIT_BAD_INPUT;
+          g_main_loop_quit (w->loop);
+          return G_SOURCE_REMOVE;
+        }
+    }
+  /* done: every run has its summary, and no new run for the time --linger gives */
+  if (iv_sweep_n_live (w->sweep) == 0 && now - w->last_change_us >= (gint64) w->linger_s * G_USEC_PER_SEC)
+    {
+      g_main_loop_quit (w->loop);
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+watch_interrupted (gpointer data)
+{
+  Watch *w = data;
+  g_main_loop_quit (w->loop);
+  return G_SOURCE_REMOVE;
+}
+
+/* Reads what AIPerf appends, twice a second, and rewrites the figures when something
+ * came; until every run is finished and --linger seconds pass without a new run, or an
+ * interrupt. */
+static int
+watch_and_redraw (IvSweep *sweep, const char *config_path, char **wanted, const IvExportOptions *eo, const char *ext,
+                  const char *out_dir, guint linger_s)
+{
+  Watch w = { sweep, NULL, NULL, FALSE, config_path, wanted, eo, ext, out_dir, linger_s, 0, 0, NULL, IV_EXIT_OK };
+  guint sigint, sigterm;
+
+  if (!watch_choose (&w))
+    return IV_EXIT_BAD_INPUT;
+  w.loop = g_main_loop_new (NULL, FALSE);
+  w.last_change_us = w.last_discover_us = g_get_monotonic_time ();
+  if (iv_sweep_n_live (sweep))
+    fprintf (stderr, _("inferview plot: following %u live run(s); Ctrl+C stops\n"), iv_sweep_n_live (sweep));
+  g_timeout_add (500, watch_tick, &w);
+  sigint = g_unix_signal_add (SIGINT, watch_interrupted, &w);
+  sigterm = g_unix_signal_add (SIGTERM, watch_interrupted, &w);
+  g_main_loop_run (w.loop);
+  g_source_remove (sigint);
+  g_source_remove (sigterm);
+  g_main_loop_unref (w.loop);
+  g_clear_pointer (&w.config, iv_plot_config_free);
+  g_clear_pointer (&w.names, g_ptr_array_unref);
+  return w.status;
+}
+
 int
 _iv_cli_plot (int argc, char **argv)
 {
   g_auto (GStrv) paths = NULL, wanted = NULL;
   g_autofree char *out_dir = NULL, *format = NULL, *theme = NULL, *config_path = NULL, *gpus = NULL;
-  gboolean list = FALSE;
+  gboolean list = FALSE, watch = FALSE;
+  gint linger = 10;
   g_auto (IvCliFigureArgs) fig = { NULL };
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir, N_("Write the plots to DIR (default PATH/plots/)"), "DIR" },
@@ -153,6 +351,12 @@ _iv_cli_plot (int argc, char **argv)
     { "list", 0, 0, G_OPTION_ARG_NONE, &list, N_("List the presets for these runs and draw nothing"), NULL },
     { "gpus", 0, 0, G_OPTION_ARG_STRING, &gpus,
       N_("The GPUs that served each run (per-GPU throughput divides by it; default: the telemetry's)"), "N" },
+    { "watch", 0, 0, G_OPTION_ARG_NONE, &watch,
+      N_("Follow runs AIPerf is still writing and rewrite the plots as data arrives (twice a second at most)"),
+      NULL },
+    { "linger", 0, 0, G_OPTION_ARG_INT, &linger,
+      N_("With --watch: once every run is finished, wait this long for a new run of the sweep (default 10)"),
+      "SECONDS" },
     IV_CLI_FIGURE_ENTRIES (&fig),
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_("PATH…") },
     { NULL },
@@ -161,18 +365,18 @@ _iv_cli_plot (int argc, char **argv)
   g_autoptr (IvSweep) sweep = NULL;
   g_autoptr (IvPlotConfig) config = NULL;
   g_autoptr (GPtrArray) names = NULL;
-  g_autoptr (GString) summary = g_string_new (NULL);
-  g_autofree char *summary_path = NULL;
   IvExportOptions eo;
   const char *ext;
   gboolean multi;
-  guint written = 0, failed = 0;
+  guint failed = 0;
 
   if (!_iv_cli_parse ("plot", _("Draw every default plot of the runs under the paths, as `aiperf plot` does, "
                                 "or the presets --plot names."), entries, &argc, &argv))
     return IV_EXIT_USAGE;
   if (!paths || !paths[0])
     return _iv_cli_usage_error ("plot", "%s", _("name at least one run or sweep folder"));
+  if (linger < 0 || linger > 86400)
+    return _iv_cli_usage_error ("plot", "%s", _("--linger is 0 to 86400 seconds"));
   iv_export_options_init (&eo);
   eo.width = 1200, eo.height = 640, eo.dpi = 192; /* a 2400 × 1280 PNG, as sharp as aiperf's */
   if (format && !g_str_equal (format, "png") && !g_str_equal (format, "pdf") && !g_str_equal (format, "svg"))
@@ -188,7 +392,9 @@ _iv_cli_plot (int argc, char **argv)
       return rc;
   }
 
-  if (!(sweep = iv_sweep_load ((const char *const *) paths, NULL, NULL, NULL, &error)))
+  /* followed, a run still being written is read to its last whole line */
+  if (!(sweep = iv_sweep_load_full ((const char *const *) paths, watch ? IV_RUN_LOAD_FOLLOW : IV_RUN_LOAD_DEFAULT,
+                                    NULL, NULL, NULL, &error)))
     {
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
@@ -229,50 +435,14 @@ _iv_cli_plot (int argc, char **argv)
     out_dir = default_dir (paths[0]);
   if (!prepare_dir (out_dir))
     return IV_EXIT_BAD_INPUT;
-
-  g_string_append_printf (summary, _("inferview plot: %s mode, %u run(s), configuration %s\n\n"),
-                          multi ? "multi-run" : "single-run", sweep->runs->len, config->origin);
-  /* what the figures hold and what was left out, in the summary and on stderr */
-  {
-    guint before = summary->len;
-    for (guint i = 0; i < sweep->warnings->len; i++)
-      g_string_append_printf (summary, _("not loaded: %s\n"), (const char *) sweep->warnings->pdata[i]);
-    for (guint i = 0; i < sweep->runs->len; i++)
-      {
-        const IvRun *r = sweep->runs->pdata[i];
-        g_autofree char *note = iv_run_records_note (r);
-        g_autofree char *gpu_note = multi ? iv_run_gpu_note (r) : NULL;
-        if (note)
-          {
-            g_string_append_printf (summary, _("note: %s: %s\n"), r->name, note);
-            fprintf (stderr, "inferview plot: %s: %s\n", r->name, note);
-          }
-        /* per-GPU throughput is drawn across runs only */
-        if (gpu_note)
-          {
-            g_string_append_printf (summary, _("note: %s: %s\n"), r->name, gpu_note);
-            fprintf (stderr, "inferview plot: %s: %s\n", r->name, gpu_note);
-          }
-        for (guint w = 0; w < r->warnings->len; w++)
-          {
-            g_string_append_printf (summary, _("note: %s\n"), (const char *) r->warnings->pdata[w]);
-            fprintf (stderr, "inferview plot: %s\n", (const char *) r->warnings->pdata[w]);
-          }
-      }
-    if (summary->len > before)
-      g_string_append_c (summary, '\n');
-  }
-  for (guint i = 0; i < names->len; i++)
-    if (!draw_preset (config, sweep, multi, names->pdata[i], &eo, ext, out_dir, summary, &written))
-      failed++;
-  summary_path = g_build_filename (out_dir, "summary.txt", NULL);
-  if (!iv_atomic_file_set_contents (summary_path, summary->str, summary->len, &error))
+  if (!write_plots (config, sweep, names, multi, &eo, ext, out_dir, FALSE, &failed))
+    return IV_EXIT_BAD_INPUT;
+  if (watch)
     {
-      _iv_cli_print_error (error);
-      return IV_EXIT_BAD_INPUT;
+      int rc = watch_and_redraw (sweep, config_path, wanted, &eo, ext, out_dir, (guint) linger);
+      if (rc != IV_EXIT_OK)
+        return rc;
     }
-  fputs (summary->str, stdout);
-  printf (_("\n%u plot(s) in %s\n"), written, out_dir);
   if (failed)
     {
       fprintf (stderr, ngettext ("inferview plot: %u plot could not be written\n",
