@@ -32,6 +32,30 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   in = iv_input_new_from_bytes (bytes, "fuzz", &error);
   if (!in)
     return 0;
+  if (data[0] % 8 == 5)
+    {
+      /* the server's metrics: every quantity as long as its endpoint's clock, and their
+       * statistics computable */
+      IvServerMetrics *m = iv_server_metrics_parse (in, &error);
+      g_assert ((m != NULL) != (error != NULL));
+      if (!m)
+        return 0;
+      for (guint e = 0; e < m->endpoints->len; e++)
+        {
+          const IvServerEndpoint *ep = m->endpoints->pdata[e];
+          for (guint q = 0; q < IV_N_SERVER_QUANTITIES; q++)
+            g_assert (ep->values[q]->len == ep->ts_ns->len);
+        }
+      r = _iv_run_new ("fuzz");
+      r->server = m;
+      for (guint q = 0; q < IV_N_SERVER_QUANTITIES; q++)
+        {
+          IvMetricSummary s = { 0 };
+          g_assert (iv_run_metric_stats (r, iv_server_quantity_key (q), &s) == m->has[q]);
+          iv_metric_summary_clear (&s);
+        }
+      return 0;
+    }
   r = _iv_run_new ("fuzz");
   switch (data[0] % 8 % 4)
     {

@@ -609,6 +609,16 @@ test_runs_json (void)
                  && json_object_has_member (ttft, "p75"));
   g_assert_nonnull (strstr (json_array_get_string_element (json_object_get_array_member (last, "notes"), 0),
                             "10 of 64 requests have per-request records"));
+  {
+    /* the server's metrics among the run's, from AIPerf's aggregate of them
+     * (server_metrics_export.json of qwen_concurrency4: vllm:num_requests_running avg) */
+    JsonObject *kv = json_object_get_object_member (json_object_get_object_member (last, "metrics"),
+                                                    "server_requests_running");
+    g_assert_nonnull (kv);
+    g_assert_cmpstr (json_object_get_string_member (kv, "source"), ==, "server_aggregate");
+    g_assert_cmpstr (json_object_get_string_member (kv, "unit"), ==, "requests");
+    g_assert_cmpfloat (json_object_get_double_member (kv, "max"), ==, 4);
+  }
   result_clear (&r);
   /* the GPU count: by UUID, with AIPerf's beside it; --gpus sets it, and must be whole */
   g_assert_cmpint (json_object_get_int_member (last, "gpu_count"), ==, 1);
@@ -797,7 +807,8 @@ test_plot (void)
     r = run ("plot", sweep, "-o", every, "--plot", "all", NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_nonnull (strstr (r.out, "itl_vs_concurrency: itl-vs-concurrency.png"));
-    g_assert_nonnull (strstr (r.out, "6 plot(s)"));   /* 7 presets, the uncertainty one skipped */
+    g_assert_nonnull (strstr (r.out, "9 plot(s)"));   /* 10 presets, the uncertainty one skipped */
+    g_assert_nonnull (strstr (r.out, "kv_cache_vs_concurrency: kv-cache-vs-concurrency.png"));
     result_clear (&r);
     g_assert_true (g_file_test (boxes, G_FILE_TEST_IS_REGULAR));
     g_assert_true (g_file_test (pareto, G_FILE_TEST_IS_REGULAR));

@@ -47,10 +47,12 @@ test_builtin_config (void)
   g_assert_cmpint (iv_plot_config_get (c, FALSE, "timeslices_ttft")->type, ==, IV_PLOT_TIMESLICE);
   g_assert_cmpfloat (iv_plot_config_get (c, TRUE, "latency_throughput_uncertainty")->ci_level, ==, 0.95);
   g_assert_false (iv_plot_config_get (c, TRUE, "latency_throughput_uncertainty")->inferview);
-  /* After AIPerf's presets, Inferview's own: 11 for one run, 3 for several; none is a
-   * default, so `inferview plot` alone draws what `aiperf plot` draws. */
-  g_assert_cmpuint (c->single_plots->len, ==, 10 + 11);
-  g_assert_cmpuint (c->multi_plots->len, ==, 4 + 3);
+  /* After AIPerf's presets, Inferview's own: 14 for one run (3 of the server's metrics),
+   * 6 for several; none is a default, so `inferview plot` alone draws what `aiperf plot`
+   * draws. */
+  g_assert_cmpuint (c->single_plots->len, ==, 10 + 14);
+  g_assert_cmpuint (c->multi_plots->len, ==, 4 + 6);
+  g_assert_cmpint (iv_plot_config_get (c, FALSE, "server_load_over_time")->type, ==, IV_PLOT_SERVER);
   s = c->single_plots->pdata[10];
   g_assert_cmpstr (s->name, ==, "ttft_distribution");
   g_assert_true (s->inferview);

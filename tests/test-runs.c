@@ -700,6 +700,155 @@ test_runs_state (void)
   g_assert_cmpuint (picks, ==, 4);
 }
 
+/* Server metrics: the bundled sample's aggregate read as AIPerf wrote it (values read
+ * here with json-glib), the time series without it (means recomputed here from the
+ * JSONL), and SGLang's names on a hand-made series whose rates, ratios and queue
+ * means are worked out below, a counter reset included. */
+static double
+aggregate_stat (JsonObject *metrics, const char *name, const char *stat)
+{
+  JsonObject *m = json_object_get_object_member (metrics, name);
+  JsonArray *series = json_object_get_array_member (m, "series");
+  JsonObject *stats = json_object_get_object_member (json_array_get_object_element (series, 0), "stats");
+  return json_object_get_double_member (stats, stat);
+}
+
+static void
+test_server_metrics (void)
+{
+  g_autofree char *dir = sample_run ("qwen_concurrency2/qwen_concurrency4");
+  g_autofree char *agg_path = g_build_filename (dir, "server_metrics_export.json", NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  IvMetricSummary st = { 0 };
+  JsonObject *metrics;
+
+  g_assert_no_error (error);
+  g_assert_true (json_parser_load_from_file (parser, agg_path, &error));
+  metrics = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "metrics");
+  g_assert_nonnull (r->server);
+  g_assert_cmpstr (r->server->engine, ==, "vLLM");
+  g_assert_cmpuint (r->server->endpoints->len, ==, 1);
+  g_assert_true (iv_run_metric_stats (r, "server_kv_cache_usage", &st));
+  g_assert_cmpint (st.source, ==, IV_STATS_SERVER_AGGREGATE);
+  g_assert_cmpfloat_with_epsilon (st.avg, 100 * aggregate_stat (metrics, "vllm:kv_cache_usage_perc", "avg"), 1e-9);
+  g_assert_cmpfloat_with_epsilon (st.p99, 100 * aggregate_stat (metrics, "vllm:kv_cache_usage_perc", "p99"), 1e-9);
+  g_assert_cmpstr (st.unit, ==, "%");
+  iv_metric_summary_clear (&st);
+  g_assert_true (iv_run_metric_stats (r, "server_generation_tokens_per_sec", &st));
+  g_assert_cmpfloat_with_epsilon (st.avg, aggregate_stat (metrics, "vllm:generation_tokens", "rate"), 1e-9);
+  iv_metric_summary_clear (&st);
+  g_assert_true (iv_run_metric_stats (r, "server_queue_time", &st));
+  g_assert_cmpfloat_with_epsilon (st.avg, 1000 * aggregate_stat (metrics, "vllm:request_queue_time_seconds", "sum")
+                                            / aggregate_stat (metrics, "vllm:request_queue_time_seconds", "count"),
+                                  1e-9);
+  iv_metric_summary_clear (&st);
+  g_assert_true (iv_run_metric_stats (r, "server_prefix_cache_hit_rate", &st));
+  g_assert_cmpfloat_with_epsilon (st.avg, 100 * aggregate_stat (metrics, "vllm:prefix_cache_hits", "total")
+                                            / aggregate_stat (metrics, "vllm:prefix_cache_queries", "total"), 1e-9);
+  iv_metric_summary_clear (&st);
+  {
+    /* the server's quantities are among the run's metrics, last */
+    g_autoptr (GPtrArray) tags = iv_run_metric_tags (r);
+    g_assert_cmpstr (tags->pdata[tags->len - 1], ==, "server_queue_time");
+  }
+
+  /* Without the aggregate: statistics of the scrapes taken while the run's requests ran. */
+  {
+    g_autofree char *copy = make_dir ("server-series");
+    g_autofree char *jsonl = g_build_filename (dir, "server_metrics_export.jsonl", NULL);
+    g_autofree char *text = NULL, *records = NULL, *rec_path = g_build_filename (dir, "profile_export.jsonl", NULL);
+    g_auto (GStrv) lines = NULL;
+    g_autoptr (IvRun) s = NULL;
+    double sum = 0;
+    guint n = 0;
+    g_assert_true (g_file_get_contents (jsonl, &text, NULL, NULL));
+    g_assert_true (g_file_get_contents (rec_path, &records, NULL, NULL));
+    iv_test_write_file (copy, "server_metrics_export.jsonl", text);
+    iv_test_write_file (copy, "profile_export.jsonl", records);
+    s = iv_run_load (copy, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    lines = g_strsplit (text, "\n", -1);
+    for (guint i = 0; lines[i] && lines[i][0]; i++)
+      {
+        g_autoptr (JsonParser) p = json_parser_new ();
+        JsonObject *o, *m;
+        gint64 t;
+        g_assert_true (json_parser_load_from_data (p, lines[i], -1, NULL));
+        o = json_node_get_object (json_parser_get_root (p));
+        t = json_object_get_int_member (o, "timestamp_ns");
+        m = json_object_get_object_member (o, "metrics");
+        if (t < s->t0_ns || t > s->t1_ns)
+          continue;
+        sum += 100 * json_object_get_double_member (
+                       json_array_get_object_element (json_object_get_array_member (m, "vllm:kv_cache_usage_perc"), 0),
+                       "value");
+        n++;
+      }
+    g_assert_cmpuint (n, >, 3);
+    g_assert_true (iv_run_metric_stats (s, "server_kv_cache_usage", &st));
+    g_assert_cmpint (st.source, ==, IV_STATS_SERVER_SERIES);
+    g_assert_cmpfloat (st.count, ==, n);
+    g_assert_cmpfloat_with_epsilon (st.avg, sum / n, 1e-9);
+    iv_metric_summary_clear (&st);
+  }
+
+  /* SGLang's names, by hand: scrapes at 0, 1, 3 and 4 s; generation 0 → 100 → 400 → 50
+   * (a restart: that interval says nothing); the queue histogram's sum 0 → 0.5 → 0.5 →
+   * 0.8 over counts 0 → 10 → 10 → 13. */
+  {
+    g_autofree char *hand = make_dir ("server-sglang");
+#define SGLANG_LINE "{\"endpoint_url\": \"http://h:30000/metrics\", \"timestamp_ns\": %s, \"metrics\": {" \
+                      "\"sglang:num_running_reqs\": [{\"labels\": {\"tp_rank\": \"0\"}, \"value\": %s}, " \
+                      "{\"labels\": {\"tp_rank\": \"1\"}, \"value\": 1}], " \
+                      "\"sglang:token_usage\": [{\"value\": %s}, {\"value\": 0.5}], " \
+                      "\"sglang:generation_tokens_total\": [{\"value\": %s}], " \
+                      "\"sglang:cache_hit_rate\": [{\"value\": 0.25}], " \
+                      "\"sglang:queue_time_seconds\": [{\"buckets\": {\"0.1\": 1, \"+Inf\": %s}, " \
+                      "\"sum\": %s, \"count\": %s}]}}\n"
+    const char *rows[][7] = { { "1000000000", "2", "0.1", "0", "0", "0", "0" },
+                              { "2000000000", "3", "0.3", "100", "10", "0.5", "10" },
+                              { "4000000000", "4", "0.1", "400", "10", "0.5", "10" },
+                              { "5000000000", "2", "0.3", "50", "13", "0.8", "13" } };
+    g_autoptr (GString) text = g_string_new (NULL);
+    g_autoptr (IvServerMetrics) m = NULL;
+    const IvServerEndpoint *e;
+    for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+      g_string_append_printf (text, SGLANG_LINE, rows[i][0], rows[i][1], rows[i][2], rows[i][3], rows[i][4], rows[i][5],
+                              rows[i][6]);
+#undef SGLANG_LINE
+    g_string_append (text, "{\"endpoint_url\": \"cut");
+    iv_test_write_file (hand, "server_metrics_export.jsonl", text->str);
+    {
+      g_autofree char *path = g_build_filename (hand, "server_metrics_export.jsonl", NULL);
+      m = iv_server_metrics_load (path, NULL, &error);
+    }
+    g_assert_no_error (error);
+    g_assert_cmpstr (m->engine, ==, "SGLang");
+    g_assert_cmpuint (m->damaged, ==, 1);
+    e = m->endpoints->pdata[0];
+    g_assert_cmpuint (e->ts_ns->len, ==, 4);
+#define V(q, i) g_array_index (e->values[q], double, i)
+    /* running: summed over the label sets (tp ranks) */
+    g_assert_cmpfloat (V (IV_SERVER_RUNNING, 1), ==, 4);
+    /* KV usage: averaged over them, in % */
+    g_assert_cmpfloat_with_epsilon (V (IV_SERVER_KV_USAGE, 1), 40, 1e-9);
+    /* generation rate: 100 tokens in 1 s, 300 in 2 s, then a reset */
+    g_assert_true (isnan (V (IV_SERVER_GEN_RATE, 0)));
+    g_assert_cmpfloat_with_epsilon (V (IV_SERVER_GEN_RATE, 1), 100, 1e-9);
+    g_assert_cmpfloat_with_epsilon (V (IV_SERVER_GEN_RATE, 2), 150, 1e-9);
+    g_assert_true (isnan (V (IV_SERVER_GEN_RATE, 3)));
+    g_assert_cmpfloat_with_epsilon (V (IV_SERVER_PREFIX_HIT, 2), 25, 1e-9);
+    /* queue time: 0.5 s over 10 requests = 50 ms; none in the next interval; 0.3 s over 3 */
+    g_assert_cmpfloat_with_epsilon (V (IV_SERVER_QUEUE_TIME, 1), 50, 1e-9);
+    g_assert_true (isnan (V (IV_SERVER_QUEUE_TIME, 2)));
+    g_assert_cmpfloat_with_epsilon (V (IV_SERVER_QUEUE_TIME, 3), 100, 1e-9);
+#undef V
+    g_assert_false (m->has[IV_SERVER_WAITING]);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -720,6 +869,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runs/axis-values", test_axis_values);
   g_test_add_func ("/runs/zstd-records", test_zstd_records);
   g_test_add_func ("/runs/state", test_runs_state);
+  g_test_add_func ("/runs/server-metrics", test_server_metrics);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

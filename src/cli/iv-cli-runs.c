@@ -130,7 +130,10 @@ add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r)
       json_builder_set_member_name (b, tags->pdata[i]);
       json_builder_begin_object (b);
       iv_json_member_string (b, "unit", s.unit);
-      iv_json_member_string (b, "source", s.source == IV_STATS_SUMMARY ? "summary" : "records");
+      iv_json_member_string (b, "source", s.source == IV_STATS_SUMMARY             ? "summary"
+                                          : s.source == IV_STATS_SERVER_AGGREGATE ? "server_aggregate"
+                                          : s.source == IV_STATS_SERVER_SERIES    ? "server_series"
+                                                                                  : "records");
       add_number (b, "count", s.count);
       add_number (b, "avg", s.avg);
       add_number (b, "min", s.min);

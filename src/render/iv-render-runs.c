@@ -39,6 +39,14 @@ static const struct
   { "gpu_memory_used", N_("GPU memory used") },
   { "gpu_temperature", N_("GPU temperature") },
   { "sm_clock_frequency", N_("SM clock") },
+  { "server_requests_running", N_("Server: requests running") },
+  { "server_requests_waiting", N_("Server: requests waiting") },
+  { "server_kv_cache_usage", N_("Server: KV-cache usage") },
+  { "server_prefix_cache_hit_rate", N_("Server: prefix-cache hit rate") },
+  { "server_generation_tokens_per_sec", N_("Server: generated tokens/s") },
+  { "server_prompt_tokens_per_sec", N_("Server: prompt tokens/s") },
+  { "server_queue_time", N_("Server: queue time") },
+  { "client_in_flight", N_("Client: requests in flight") },
 };
 
 char *
@@ -96,6 +104,9 @@ static const char *
 unit_of (const IvRun *r, const char *tag)
 {
   const IvRunMetric *m = iv_run_get_metric (r, tag);
+  IvServerQuantity q;
+  if (iv_server_quantity_from_key (tag, &q))
+    return iv_server_quantity_unit (q);
   const IvMetricSummary *s = iv_run_get_summary (r, tag);
   if (m && m->unit)
     return m->unit;
@@ -1005,6 +1016,131 @@ iv_runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, c
   return c;
 }
 
+/* Each server quantity its own colour (Okabe–Ito), whatever the figure pairs it with. */
+static const guint32 server_colours[IV_N_SERVER_QUANTITIES] = {
+  [IV_SERVER_RUNNING] = 0xe69f00, [IV_SERVER_WAITING] = 0x0072b2, [IV_SERVER_KV_USAGE] = 0xcc79a7,
+  [IV_SERVER_PREFIX_HIT] = 0x009e73, [IV_SERVER_GEN_RATE] = 0xd55e00, [IV_SERVER_PROMPT_RATE] = 0x56b4e9,
+  [IV_SERVER_QUEUE_TIME] = 0xcc79a7,
+};
+
+/* One quantity of a server-metrics figure on @axis: a server quantity per endpoint, the
+ * requests the client had in flight, or a client per-request metric at each request's
+ * start — all on the clock of the run's first request. */
+static gboolean
+add_over_time (IvChart *c, const IvRun *r, const char *key, IvAxisId axis, gint64 origin)
+{
+  IvServerQuantity q;
+  g_autofree char *title = iv_metric_title (key);
+
+  if (iv_server_quantity_from_key (key, &q))
+    {
+      gboolean any = FALSE;
+      for (guint e = 0; r->server && r->server->has[q] && e < r->server->endpoints->len; e++)
+        {
+          const IvServerEndpoint *ep = r->server->endpoints->pdata[e];
+          g_autofree double *x = g_new (double, MAX (ep->ts_ns->len, 1));
+          g_autofree char *name = r->server->endpoints->len > 1 ? g_strdup_printf ("%s · %s", title, ep->url)
+                                                                : g_strdup (title);
+          IvSeries *s;
+          for (guint i = 0; i < ep->ts_ns->len; i++)
+            x[i] = (g_array_index (ep->ts_ns, gint64, i) - origin) * 1e-9;
+          s = iv_chart_add_line (c, name, x, (const double *) ep->values[q]->data, ep->ts_ns->len);
+          iv_series_set_y2 (s, axis == IV_AXIS_Y2);
+          if (r->server->endpoints->len == 1)
+            iv_series_set_color (s, server_colours[q]);
+          any = TRUE;
+        }
+      return any;
+    }
+  if (g_str_equal (key, "client_in_flight"))
+    {
+      g_autoptr (GArray) t = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr (GArray) v = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autofree double *sx = NULL, *sy = NULL;
+      gsize n;
+      IvSeries *s;
+      if (!iv_run_in_flight (r, origin, t, v))
+        return FALSE;
+      steps (t, v, &sx, &sy, &n);
+      s = iv_chart_add_line (c, title, sx, sy, n);
+      iv_series_set_y2 (s, axis == IV_AXIS_Y2);
+      /* the client's view, dashed and neutral beside the server's coloured lines */
+      iv_series_set_dashed (s, TRUE);
+      iv_series_set_color (s, 0x555555);
+      return TRUE;
+    }
+  {
+    const IvRunMetric *m = iv_run_get_metric (r, key);
+    g_autoptr (GArray) x = NULL;
+    IvSeries *s;
+    if (!m || m->list)
+      return FALSE;
+    x = g_array_sized_new (FALSE, FALSE, sizeof (double), m->values->len);
+    for (guint i = 0; i < m->values->len; i++)
+      {
+        gint64 start = g_array_index (r->start_ns, gint64, g_array_index (m->request, guint32, i));
+        double xv = start >= 0 ? (start - origin) * 1e-9 : NAN;
+        g_array_append_val (x, xv);
+      }
+    s = iv_chart_add_scatter (c, title, (const double *) x->data, (const double *) m->values->data, m->values->len);
+    iv_series_set_y2 (s, axis == IV_AXIS_Y2);
+    return TRUE;
+  }
+}
+
+/* The server's metrics over the run, beside the client's on one clock: y (and y2) name
+ * quantities joined by "+". */
+static IvChart *
+server_over_time (const IvPlotSpec *spec, const IvRun *r, char **reason)
+{
+  g_auto (GStrv) left = g_strsplit (spec->y.metric ? spec->y.metric : "server_requests_running", "+", -1);
+  g_auto (GStrv) right = spec->y2.metric ? g_strsplit (spec->y2.metric, "+", -1) : NULL;
+  g_autofree char *sub = NULL;
+  gint64 origin;
+  IvChart *c;
+  gboolean any = FALSE;
+
+  if (!r->server || r->server->endpoints->len == 0)
+    {
+      *reason = g_strdup (r->server ? _("the server metrics have no time series (AIPerf writes "
+                                        "server_metrics_export.jsonl with --server-metrics-formats … jsonl)")
+                                    : _("no server metrics in this run"));
+      return NULL;
+    }
+  /* the client's clock when it has requests, else the first scrape's */
+  origin = r->t1_ns > r->t0_ns ? r->t0_ns : g_array_index (((IvServerEndpoint *) r->server->endpoints->pdata[0])->ts_ns,
+                                                           gint64, 0);
+  sub = g_strdup_printf (_("%s · %s server metrics, %u endpoint(s), on the client's clock"), r->name,
+                         r->server->engine ? r->server->engine : _("inference"), r->server->endpoints->len);
+  c = new_chart (spec, _("Server metrics over time"), sub);
+  iv_chart_axis_set_title (c, IV_AXIS_X, _("Time since the first request"));
+  iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+  for (guint i = 0; left[i]; i++)
+    any |= add_over_time (c, r, left[i], IV_AXIS_Y, origin);
+  for (guint i = 0; right && right[i]; i++)
+    add_over_time (c, r, right[i], IV_AXIS_Y2, origin);
+  if (!any)
+    {
+      *reason = g_strdup_printf (_("the server metrics have no “%s”"), left[0]);
+      iv_chart_free (c);
+      return NULL;
+    }
+  /* one title per axis: the quantity when it is alone, else what they share */
+  {
+    g_autofree char *t = g_strv_length (left) == 1 ? iv_metric_title (left[0]) : NULL;
+    iv_chart_axis_set_title (c, IV_AXIS_Y, spec->y_label ? spec->y_label : t ? t : _("Requests"));
+    iv_chart_axis_set_unit (c, IV_AXIS_Y, iv_metric_unit (unit_of (r, left[0])));
+  }
+  if (right)
+    {
+      g_autofree char *t = iv_metric_title (right[0]);
+      iv_chart_axis_set_title (c, IV_AXIS_Y2, t);
+      iv_chart_axis_set_unit (c, IV_AXIS_Y2, iv_metric_unit (unit_of (r, right[0])));
+    }
+  return c;
+}
+
 static IvChart *
 runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, char **reason)
 {
@@ -1039,6 +1175,8 @@ runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, char
       return across_runs (spec, sweep, reason);
     case IV_PLOT_BOX:
       return boxes (spec, sweep, reason);
+    case IV_PLOT_SERVER:
+      return server_over_time (spec, run, reason);
     case IV_PLOT_UNKNOWN:
       break;
     }

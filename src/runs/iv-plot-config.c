@@ -32,6 +32,7 @@ static const struct
   { "scatter_line", IV_PLOT_SCATTER_LINE },
   { "latency_throughput_uncertainty", IV_PLOT_UNCERTAINTY },
   { "box", IV_PLOT_BOX },
+  { "server_metrics", IV_PLOT_SERVER },
 };
 
 /* Keys a preset may have that change nothing here (styling of AIPerf's plotly output). */

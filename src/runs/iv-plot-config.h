@@ -25,6 +25,7 @@ typedef enum
   IV_PLOT_SCATTER_LINE,             /* runs: y against x, one line per group */
   IV_PLOT_UNCERTAINTY,              /* runs: means with confidence intervals of repeated trials */
   IV_PLOT_BOX,                      /* runs: a metric's distribution per run, side by side */
+  IV_PLOT_SERVER,                   /* the server's metrics over time, beside the client's */
   IV_PLOT_UNKNOWN,
 } IvPlotType;
 

@@ -1145,6 +1145,21 @@ load_documents (IvRun *r, const RunFiles *f, GError **error)
     }
   if (ok && f->aggregate)
     ok = load_aggregate (r, f->aggregate, error);
+  if (ok && (f->server_metrics || f->server_summary))
+    {
+      /* the server's metrics are beside the run's: a damaged file costs them, not the run */
+      g_autoptr (GError) local = NULL;
+      iv_server_metrics_free (r->server);
+      r->server = iv_server_metrics_load (f->server_metrics, f->server_summary, &local);
+      if (!r->server)
+        _iv_run_warn (r, _("server metrics not read: %s"), local->message);
+      else if (r->server->damaged)
+        {
+          g_autofree char *display = g_filename_display_name (f->server_metrics);
+          _iv_run_warn (r, _("%s: %" G_GUINT64_FORMAT " damaged lines of server metrics skipped"), display,
+                        r->server->damaged);
+        }
+    }
   return ok;
 }
 

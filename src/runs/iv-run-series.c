@@ -236,3 +236,46 @@ iv_pareto_frontier (const double *x, const double *y, gsize n, gboolean x_hi, gb
         }
     }
 }
+
+static int
+compare_flight_events (const void *a, const void *b)
+{
+  const Event *x = a, *y = b;
+  /* by time; at one time an end before a start: a request replaced at once is not two
+   * in flight */
+  return x->t < y->t ? -1 : x->t > y->t ? 1 : (x->delta > y->delta) - (x->delta < y->delta);
+}
+
+gboolean
+iv_run_in_flight (const IvRun *r, gint64 origin, GArray *t, GArray *v)
+{
+  g_autoptr (GArray) ev = g_array_new (FALSE, FALSE, sizeof (Event));
+  double level = 0;
+
+  for (gsize i = 0; i < r->n_requests; i++)
+    {
+      Event a = { g_array_index (r->start_ns, gint64, i), 1 }, b = { g_array_index (r->end_ns, gint64, i), -1 };
+      if (a.t < 0 || b.t < a.t)
+        continue;
+      g_array_append_val (ev, a);
+      g_array_append_val (ev, b);
+    }
+  if (ev->len == 0)
+    return FALSE;
+  g_array_sort (ev, compare_flight_events);
+  for (guint i = 0; i < ev->len; i++)
+    {
+      const Event *x = &g_array_index (ev, Event, i);
+      double ts = (x->t - origin) * 1e-9;
+      level += x->delta;
+      /* one step per instant: events at the same time make one */
+      if (t->len && g_array_index (t, double, t->len - 1) == ts)
+        g_array_index (v, double, v->len - 1) = level;
+      else
+        {
+          g_array_append_val (t, ts);
+          g_array_append_val (v, level);
+        }
+    }
+  return TRUE;
+}

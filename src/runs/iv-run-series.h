@@ -17,6 +17,12 @@ double  *iv_run_metric_per_request   (const IvRun  *run,
  * its end; the running sum is a step curve: @t_s (seconds from the first request's start)
  * and @tokens_per_s, the value holding from each time to the next. FALSE without the
  * metrics it needs. */
+/* The requests the client had in flight: a step curve (@v[i] from @t_s[i] on), times in
+ * seconds since @origin_ns. FALSE without records. */
+gboolean iv_run_in_flight            (const IvRun  *run,
+                                      gint64        origin_ns,
+                                      GArray       *t_s,
+                                      GArray       *count);
 gboolean iv_run_dispersed_throughput (const IvRun  *run,
                                       GArray       *t_s,
                                       GArray       *tokens_per_s);

@@ -78,10 +78,54 @@ iv_run_metric_stats_records (const IvRun *r, const char *tag, IvMetricSummary *o
 
 /* AIPerf's summary covers every request; the records read may be fewer (a partial
  * export, damaged lines), so the summary comes first wherever it has the metric. */
+/* A server quantity: AIPerf's aggregate over the profiling phase where it has one, else
+ * the scrapes of the time series taken during the run's requests. */
+static gboolean
+server_stats (const IvRun *r, IvServerQuantity q, IvMetricSummary *out)
+{
+  const IvServerMetrics *m = r->server;
+  g_autoptr (GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
+  gboolean window = r->t1_ns > r->t0_ns;
+
+  if (!m || !m->has[q])
+    return FALSE;
+  if (m->has_aggregate[q])
+    {
+      const IvServerStats *a = &m->agg[q];
+      iv_metric_summary_compute (NULL, 0, iv_server_quantity_unit (q), out);
+      out->avg = a->avg, out->min = a->min, out->max = a->max, out->std = a->std;
+      out->p1 = a->p1, out->p5 = a->p5, out->p10 = a->p10, out->p25 = a->p25, out->p50 = a->p50;
+      out->p75 = a->p75, out->p90 = a->p90, out->p95 = a->p95, out->p99 = a->p99;
+      out->count = NAN; /* the aggregate does not say how many scrapes */
+      out->source = IV_STATS_SERVER_AGGREGATE;
+      return TRUE;
+    }
+  for (guint e = 0; e < m->endpoints->len; e++)
+    {
+      const IvServerEndpoint *ep = m->endpoints->pdata[e];
+      for (guint i = 0; i < ep->ts_ns->len; i++)
+        {
+          gint64 t = g_array_index (ep->ts_ns, gint64, i);
+          double v = g_array_index (ep->values[q], double, i);
+          if (!isnan (v) && (!window || (t >= r->t0_ns && t <= r->t1_ns)))
+            g_array_append_val (values, v);
+        }
+    }
+  if (values->len == 0)
+    return FALSE;
+  iv_metric_summary_compute ((const double *) values->data, values->len, iv_server_quantity_unit (q), out);
+  out->source = IV_STATS_SERVER_SERIES;
+  return TRUE;
+}
+
 gboolean
 iv_run_metric_stats (const IvRun *r, const char *tag, IvMetricSummary *out)
 {
   const IvMetricSummary *s = iv_run_get_summary (r, tag);
+  IvServerQuantity q;
+
+  if (iv_server_quantity_from_key (tag, &q))
+    return server_stats (r, q, out);
 
   if (s && isfinite (s->avg))
     {

@@ -134,6 +134,7 @@ iv_run_free (IvRun *r)
   g_hash_table_unref (r->aggregate);
   g_ptr_array_unref (r->warnings);
   _iv_run_live_free (r->live);
+  iv_server_metrics_free (r->server);
   g_free (r);
 }
 
@@ -165,6 +166,10 @@ iv_run_metric_tags (const IvRun *r)
   for (guint i = 0; i < r->summary_tags->len; i++)
     if (!iv_run_get_metric (r, r->summary_tags->pdata[i]))
       g_ptr_array_add (tags, r->summary_tags->pdata[i]);
+  /* the server's own, last */
+  for (guint q = 0; r->server && q < IV_N_SERVER_QUANTITIES; q++)
+    if (r->server->has[q])
+      g_ptr_array_add (tags, (gpointer) iv_server_quantity_key (q));
   return tags;
 }
 

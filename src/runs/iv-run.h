@@ -8,6 +8,7 @@
 
 #include "iv-intern.h"
 #include "iv-json-stream.h"
+#include "iv-server-metrics.h"
 
 G_BEGIN_DECLS
 
@@ -17,6 +18,8 @@ typedef enum
 {
   IV_STATS_SUMMARY,
   IV_STATS_RECORDS,
+  IV_STATS_SERVER_AGGREGATE, /* the server's metrics, as AIPerf aggregated them */
+  IV_STATS_SERVER_SERIES,    /* the server's metrics, from their time series */
 } IvStatsSource;
 
 /* Statistics of one metric, as the summary writes them; absent ones are NaN. */
@@ -110,6 +113,7 @@ typedef struct
   guint n_trials;
 
   GPtrArray *warnings;     /* char*: one sentence each, naming the file */
+  IvServerMetrics *server; /* the inference server's own metrics, or NULL */
 
   /* Non-NULL while AIPerf is still writing the run and it is followed (iv_run_follow):
    * only complete lines have been read, and the summary is not there yet. */
