@@ -19,6 +19,7 @@
 #include "iv-cli.h"
 #include "iv-export.h"
 #include "iv-render-runs.h"
+#include "iv-report.h"
 
 static char *
 default_dir (const char *path)
@@ -338,7 +339,7 @@ _iv_cli_plot (int argc, char **argv)
 {
   g_auto (GStrv) paths = NULL, wanted = NULL;
   g_autofree char *out_dir = NULL, *format = NULL, *theme = NULL, *config_path = NULL, *gpus = NULL;
-  gboolean list = FALSE, watch = FALSE;
+  gboolean list = FALSE, watch = FALSE, html = FALSE;
   gint linger = 10;
   g_auto (IvCliFigureArgs) fig = { NULL };
   GOptionEntry entries[] = {
@@ -353,6 +354,9 @@ _iv_cli_plot (int argc, char **argv)
       N_("The GPUs that served each run (per-GPU throughput divides by it; default: the telemetry's)"), "N" },
     { "watch", 0, 0, G_OPTION_ARG_NONE, &watch,
       N_("Follow runs AIPerf is still writing and rewrite the plots as data arrives (twice a second at most)"),
+      NULL },
+    { "html", 0, 0, G_OPTION_ARG_NONE, &html,
+      N_("Write one self-contained, offline report.html (tables, every figure with tooltips) instead of image files"),
       NULL },
     { "linger", 0, 0, G_OPTION_ARG_INT, &linger,
       N_("With --watch: once every run is finished, wait this long for a new run of the sweep (default 10)"),
@@ -375,6 +379,8 @@ _iv_cli_plot (int argc, char **argv)
     return IV_EXIT_USAGE;
   if (!paths || !paths[0])
     return _iv_cli_usage_error ("plot", "%s", _("name at least one run or sweep folder"));
+  if (html && (watch || format))
+    return _iv_cli_usage_error ("plot", "%s", _("--html writes one page: not with --watch or --format"));
   if (linger < 0 || linger > 86400)
     return _iv_cli_usage_error ("plot", "%s", _("--linger is 0 to 86400 seconds"));
   iv_export_options_init (&eo);
@@ -416,8 +422,12 @@ _iv_cli_plot (int argc, char **argv)
       list_presets (config, multi);
       return IV_EXIT_OK;
     }
-  if (!(names = chosen_presets (config, multi, wanted)))
-    return IV_EXIT_USAGE;
+  {
+    /* a report holds every figure of the mode unless --plot names some */
+    char *all[] = { (char *) "all", NULL };
+    if (!(names = chosen_presets (config, multi, html && !wanted ? all : wanted)))
+      return IV_EXIT_USAGE;
+  }
   {
     /* a configuration whose defaults name nothing drawable is an error, not 0 plots */
     guint defined = 0;
@@ -435,6 +445,22 @@ _iv_cli_plot (int argc, char **argv)
     out_dir = default_dir (paths[0]);
   if (!prepare_dir (out_dir))
     return IV_EXIT_BAD_INPUT;
+  if (html)
+    {
+      /* one page: the figures at a screen's size, as the window draws them */
+      g_autoptr (GString) page = NULL;
+      g_autofree char *path = g_build_filename (out_dir, "report.html", NULL);
+      eo.width = 1000, eo.height = 520, eo.text_pt = 0;
+      eo.render.theme = IV_THEME_LIGHT;
+      if (!(page = iv_report_html (sweep, config, names, multi, &eo, &error))
+          || !iv_atomic_file_set_contents (path, page->str, page->len, &error))
+        {
+          _iv_cli_print_error (error);
+          return IV_EXIT_BAD_INPUT;
+        }
+      printf (_("report.html (%.1f MB, %u run(s)) in %s\n"), page->len / 1e6, sweep->runs->len, out_dir);
+      return IV_EXIT_OK;
+    }
   if (!write_plots (config, sweep, names, multi, &eo, ext, out_dir, FALSE, &failed))
     return IV_EXIT_BAD_INPUT;
   if (watch)

@@ -479,10 +479,62 @@ draw_point_labels (IvChartCtx *ctx, IvSeries *s)
     }
 }
 
+static void draw_series_shapes (IvChartCtx *ctx, IvSeries *s);
+
+/* Tens of thousands of markers or spans in a vector file are megabytes of paths that look
+ * like their picture: past this many they go in as an image of the plot at twice its
+ * resolution (as matplotlib's rasterized=True), the axes and text staying vectors. */
+#define RASTERIZE_FROM 20000
+#define RASTER_SCALE 2.0
+
+static gboolean
+draw_rasterized (IvChartCtx *ctx, IvSeries *s)
+{
+  cairo_surface_type_t type = cairo_surface_get_type (cairo_get_target (ctx->cr));
+  const IvChartLayout *L = ctx->L;
+  cairo_surface_t *image;
+  cairo_t *cr;
+  IvChartCtx sub = *ctx;
+  int w, h;
+
+  if ((type != CAIRO_SURFACE_TYPE_SVG && type != CAIRO_SURFACE_TYPE_PDF && type != CAIRO_SURFACE_TYPE_PS)
+      || s->n < RASTERIZE_FROM || (s->kind != IV_SERIES_SCATTER && s->kind != IV_SERIES_SPANS))
+    return FALSE;
+  w = (int) ceil (L->plot_w * RASTER_SCALE);
+  h = (int) ceil (L->plot_h * RASTER_SCALE);
+  if (w <= 0 || h <= 0 || (gint64) w * h > 64 << 20)
+    return FALSE;
+  image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cr = cairo_create (image);
+  cairo_scale (cr, RASTER_SCALE, RASTER_SCALE);
+  cairo_translate (cr, -L->plot_x, -L->plot_y);
+  sub.cr = cr;
+  draw_series_shapes (&sub, s);
+  cairo_destroy (cr);
+  cairo_save (ctx->cr);
+  cairo_translate (ctx->cr, L->plot_x, L->plot_y);
+  cairo_scale (ctx->cr, 1 / RASTER_SCALE, 1 / RASTER_SCALE);
+  cairo_set_source_surface (ctx->cr, image, 0, 0);
+  cairo_paint (ctx->cr);
+  cairo_restore (ctx->cr);
+  cairo_surface_destroy (image);
+  return TRUE;
+}
+
 void
 _iv_chart_draw_series (IvChartCtx *ctx, IvSeries *s, guint index)
 {
   cairo_save (ctx->cr);
+  if (!draw_rasterized (ctx, s))
+    draw_series_shapes (ctx, s);
+  if (s->labels)
+    draw_point_labels (ctx, s);
+  cairo_restore (ctx->cr);
+}
+
+static void
+draw_series_shapes (IvChartCtx *ctx, IvSeries *s)
+{
   switch (s->kind)
     {
     case IV_SERIES_SCATTER:
@@ -522,7 +574,4 @@ _iv_chart_draw_series (IvChartCtx *ctx, IvSeries *s, guint index)
     default:
       break;
     }
-  if (s->labels)
-    draw_point_labels (ctx, s);
-  cairo_restore (ctx->cr);
 }

@@ -77,6 +77,7 @@ struct _IvChart
   char **categories;
   guint n_categories;
   IvChartLayout layout; /* cache of the last drawing, for pointer queries */
+  gint layer;           /* what iv_chart_render draws: IV_CHART_LAYER_ALL, _FRAME or a series */
 };
 
 typedef struct

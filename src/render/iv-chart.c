@@ -20,6 +20,7 @@ iv_chart_new (void)
 {
   IvChart *c = g_new0 (IvChart, 1);
 
+  c->layer = IV_CHART_LAYER_ALL;
   c->series = g_ptr_array_new ();
   c->annotations = g_array_new (FALSE, TRUE, sizeof (IvAnnotation));
   for (guint a = 0; a < IV_N_AXES; a++)
@@ -61,6 +62,12 @@ iv_chart_free (IvChart *chart)
   g_free (chart->title);
   g_free (chart->subtitle);
   g_free (chart);
+}
+
+void
+iv_chart_set_layer (IvChart *chart, gint layer)
+{
+  chart->layer = layer;
 }
 
 void
@@ -887,6 +894,20 @@ iv_chart_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
   L->valid = TRUE;
 
   cairo_save (cr);
+  if (chart->layer >= 0)
+    {
+      /* one series alone, where the whole chart puts it */
+      IvSeries *s = (guint) chart->layer < chart->series->len ? chart->series->pdata[chart->layer] : NULL;
+      cairo_rectangle (cr, L->plot_x, L->plot_y, L->plot_w, L->plot_h);
+      cairo_clip (cr);
+      if (s && s->visible)
+        _iv_chart_draw_series (&ctx, s, (guint) chart->layer);
+      cairo_restore (cr);
+      for (guint a = 0; a < IV_N_AXES; a++)
+        iv_ticks_free (ticks[a].ticks);
+      g_object_unref (ctx.text);
+      return cairo_status (cr) == CAIRO_STATUS_SUCCESS;
+    }
   /* The figure owns its box and nothing outside it (panels share one surface). */
   iv_color_set_source (cr, &ctx.colors->background);
   cairo_rectangle (cr, 0, 0, width, height);
@@ -927,7 +948,7 @@ iv_chart_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
         gboolean fill = s->kind == IV_SERIES_AREA || s->kind == IV_SERIES_BAND
                         || s->kind == IV_SERIES_BARS || s->kind == IV_SERIES_HISTOGRAM
                         || s->kind == IV_SERIES_HEATMAP;
-        if (s->visible && fill == (pass == 0))
+        if (s->visible && fill == (pass == 0) && chart->layer != IV_CHART_LAYER_FRAME)
           _iv_chart_draw_series (&ctx, s, i);
       }
   _iv_chart_draw_annotations (&ctx);

@@ -84,6 +84,14 @@ typedef struct
 } IvChartHit;
 
 IvChart        *iv_chart_new              (void);
+/* What iv_chart_render draws: everything (the default), the frame alone (background,
+ * titles, grid, annotations, axes, legend: every series hidden, the layout unchanged),
+ * or one series alone on a transparent ground where the whole chart would put it — the
+ * layers of a figure whose series a reader can show and hide (the HTML report). */
+#define IV_CHART_LAYER_ALL   (-2)
+#define IV_CHART_LAYER_FRAME (-1)
+void            iv_chart_set_layer        (IvChart          *chart,
+                                           gint              layer);
 void            iv_chart_free             (IvChart          *chart);
 
 void            iv_chart_set_title        (IvChart          *chart,

@@ -1,0 +1,233 @@
+/* iv-chart-html.c: a chart as inline SVG for an HTML page, drawn by the same renderer as
+ * every export: the frame (titles, grid, axes) and each series as its own layer, so a
+ * reader can show and hide series, and for each series the points a pointer can hover
+ * (a few thousand at most: one per cell of a few pixels) with their values written out.
+ * cairo's SVG names its glyphs and clips "glyph0-1", "clip1" in every document: each
+ * layer's names get a prefix of their own so that many figures share one page. */
+#define G_LOG_DOMAIN "iv-render"
+
+#include "iv-chart-html.h"
+
+#include <cairo-svg.h>
+#include <math.h>
+#include <string.h>
+
+#include "iv-chart-private.h"
+
+/* Hover targets: one per cell of this many units, at most this many per series. */
+#define HOVER_CELL 5.0
+#define HOVER_MAX 4000
+
+static cairo_status_t
+append_bytes (void *closure, const unsigned char *data, unsigned int length)
+{
+  g_byte_array_append (closure, data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+/* The body of one SVG document of the figure drawn at @layer, names prefixed with @prefix. */
+static char *
+layer_svg (IvChart *chart, gint layer, const IvExportOptions *eo, const char *prefix, GError **error)
+{
+  g_autoptr (GByteArray) bytes = g_byte_array_new ();
+  cairo_surface_t *surface = cairo_svg_surface_create_for_stream (append_bytes, bytes, eo->width, eo->height);
+  IvFigure figure = { iv_chart_render, chart, NULL, NULL };
+  cairo_t *cr;
+  gboolean ok;
+  g_autofree char *text = NULL;
+  const char *open, *body, *close;
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autofree char *id = g_strdup_printf ("id=\"%s-", prefix);
+  g_autofree char *href = g_strdup_printf ("href=\"#%s-", prefix);
+  g_autofree char *url = g_strdup_printf ("url(#%s-", prefix);
+
+  cairo_svg_surface_set_document_unit (surface, CAIRO_SVG_UNIT_USER);
+  chart->layer = layer;
+  cr = cairo_create (surface);
+  ok = iv_export_render (cr, &figure, eo, error);
+  cairo_destroy (cr);
+  cairo_surface_finish (surface);
+  chart->layer = IV_CHART_LAYER_ALL;
+  if (ok && cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "drawing the SVG failed: %s",
+                   cairo_status_to_string (cairo_surface_status (surface)));
+      ok = FALSE;
+    }
+  cairo_surface_destroy (surface);
+  if (!ok)
+    return NULL;
+  g_byte_array_append (bytes, (const guint8 *) "", 1);
+  text = (char *) g_byte_array_free (g_steal_pointer (&bytes), FALSE);
+  /* what is inside the root element */
+  open = strstr (text, "<svg");
+  body = open ? strchr (open, '>') : NULL;
+  close = g_strrstr (text, "</svg>");
+  if (!body || !close || close < body)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cairo wrote an SVG without a root element");
+      return NULL;
+    }
+  body++;
+  for (const char *p = body; p < close;)
+    {
+      if (g_str_has_prefix (p, "id=\""))
+        g_string_append (out, id), p += 4;
+      else if (g_str_has_prefix (p, "href=\"#"))
+        g_string_append (out, href), p += 7;
+      else if (g_str_has_prefix (p, "url(#"))
+        g_string_append (out, url), p += 5;
+      else
+        g_string_append_c (out, *p++);
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static void
+append_json_string (GString *out, const char *s)
+{
+  g_string_append_c (out, '"');
+  for (const unsigned char *p = (const unsigned char *) (s ? s : ""); *p; p++)
+    {
+      if (*p == '"' || *p == '\\')
+        g_string_append_printf (out, "\\%c", *p);
+      else if (*p < 0x20)
+        g_string_append_printf (out, "\\u%04x", *p);
+      /* "</script>" must not end the block it is in */
+      else if (*p == '<')
+        g_string_append (out, "\\u003c");
+      else
+        g_string_append_c (out, (char) *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+void
+iv_html_escape (GString *out, const char *s)
+{
+  for (const char *p = s ? s : ""; *p; p++)
+    switch (*p)
+      {
+      case '<': g_string_append (out, "&lt;"); break;
+      case '>': g_string_append (out, "&gt;"); break;
+      case '&': g_string_append (out, "&amp;"); break;
+      case '"': g_string_append (out, "&quot;"); break;
+      default: g_string_append_c (out, *p);
+      }
+}
+
+/* The hover targets of one series: [x, y, "text"] in the figure's units, the first point
+ * of each cell kept. Kinds without single points (bars, heat maps, spans) have none. */
+static void
+hover_points (IvChart *chart, IvSeries *s, GString *out)
+{
+  const IvChartLayout *L = &chart->layout;
+  IvAxisId ya = s->y2 ? IV_AXIS_Y2 : IV_AXIS_Y;
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+  const IvUnit *ux = iv_chart_axis_get_unit (chart, IV_AXIS_X), *uy = iv_chart_axis_get_unit (chart, ya);
+  guint kept = 0;
+  double cell = HOVER_CELL;
+
+  g_string_append_c (out, '[');
+  if (s->kind != IV_SERIES_SCATTER && s->kind != IV_SERIES_LINE && s->kind != IV_SERIES_STEP
+      && s->kind != IV_SERIES_AREA && s->kind != IV_SERIES_CDF)
+    {
+      g_string_append_c (out, ']');
+      return;
+    }
+  /* a coarser grid when the series would have more targets than a page needs */
+  while ((L->plot_w / cell) * (L->plot_h / cell) > HOVER_MAX * 8.0)
+    cell *= 1.5;
+  for (gsize i = 0; i < s->n && kept < HOVER_MAX; i++)
+    {
+      double px = _iv_px_x (L, s->x[i]), py = _iv_px_y (L, ya, s->y[i]);
+      guint key;
+      g_autofree char *tx = NULL, *ty = NULL;
+      if (!isfinite (px) || !isfinite (py) || px < L->plot_x - 0.5 || px > L->plot_x + L->plot_w + 0.5
+          || py < L->plot_y - 0.5 || py > L->plot_y + L->plot_h + 0.5)
+        continue;
+      key = 1 + (guint) ((px - L->plot_x) / cell) * 65536u + (guint) ((py - L->plot_y) / cell);
+      if (g_hash_table_contains (seen, GUINT_TO_POINTER (key)))
+        continue;
+      g_hash_table_add (seen, GUINT_TO_POINTER (key));
+      tx = iv_unit_format_value (ux, s->x[i]);
+      ty = iv_unit_format_value (uy, s->y[i]);
+      if (kept++)
+        g_string_append_c (out, ',');
+      g_string_append_printf (out, "[%.1f,%.1f,", px, py);
+      {
+        g_autofree char *label = s->labels && s->labels[i] ? g_strdup_printf ("%s: %s, %s", s->labels[i], tx, ty)
+                                                            : g_strdup_printf ("%s, %s", tx, ty);
+        append_json_string (out, label);
+      }
+      g_string_append_c (out, ']');
+    }
+  g_string_append_c (out, ']');
+}
+
+char *
+iv_chart_to_html (IvChart *chart, const IvExportOptions *eo, const char *id, GError **error)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autoptr (GString) points = g_string_new ("[");
+  IvLegendPlacement legend = chart->legend;
+  g_autofree char *frame = NULL;
+  char prefix[64];
+  guint shown = 0;
+
+  /* the page's buttons are the legend: the figure keeps the room for its data */
+  chart->legend = IV_LEGEND_HIDDEN;
+  g_snprintf (prefix, sizeof prefix, "%s-f", id);
+  frame = layer_svg (chart, IV_CHART_LAYER_FRAME, eo, prefix, error);
+  if (!frame)
+    {
+      chart->legend = legend;
+      return NULL;
+    }
+  g_string_append_printf (out, "<figure class=\"iv-figure\" id=\"%s\">\n<svg class=\"iv-svg\" viewBox=\"0 0 %.0f %.0f\" "
+                          "role=\"img\" aria-label=\"", id, eo->width, eo->height);
+  iv_html_escape (out, chart->title);
+  g_string_append (out, "\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n");
+  g_string_append_printf (out, "<g class=\"iv-frame\">%s</g>\n", frame);
+  for (guint i = 0; i < chart->series->len; i++)
+    {
+      IvSeries *s = chart->series->pdata[i];
+      g_autofree char *body = NULL;
+      g_snprintf (prefix, sizeof prefix, "%s-s%u", id, i);
+      if (!s->visible)
+        continue;
+      body = layer_svg (chart, (gint) i, eo, prefix, error);
+      if (!body)
+        {
+          chart->legend = legend;
+          return NULL;
+        }
+      g_string_append_printf (out, "<g class=\"iv-layer\" data-series=\"%u\">%s</g>\n", i, body);
+      if (shown++)
+        g_string_append_c (points, ',');
+      g_string_append_printf (points, "{\"series\":%u,\"name\":", i);
+      append_json_string (points, s->name);
+      g_string_append (points, ",\"points\":");
+      hover_points (chart, s, points);
+      g_string_append_c (points, '}');
+    }
+  g_string_append (points, "]");
+  g_string_append (out, "</svg>\n<div class=\"iv-legend\">");
+  for (guint i = 0; i < chart->series->len; i++)
+    {
+      IvSeries *s = chart->series->pdata[i];
+      if (!s->visible || !s->in_legend || !s->name || !*s->name)
+        continue;
+      g_string_append_printf (out, "<button type=\"button\" class=\"iv-toggle\" aria-pressed=\"true\" data-series=\"%u\">"
+                              "<span class=\"iv-swatch\" aria-hidden=\"true\" style=\"color:#%02x%02x%02x\">&#9679;</span>",
+                              i, (guint) lround (s->color.r * 255), (guint) lround (s->color.g * 255),
+                              (guint) lround (s->color.b * 255));
+      iv_html_escape (out, s->name);
+      g_string_append (out, "</button>");
+    }
+  g_string_append (out, "</div>\n<script type=\"application/json\" class=\"iv-points\">");
+  g_string_append_len (out, points->str, points->len);
+  g_string_append (out, "</script>\n</figure>\n");
+  chart->legend = legend;
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""test-report.py: `inferview plot --html` as a reader gets it (TAP).
+
+The report of the bundled sweep and of one run: one file and nothing else, nothing it
+could fetch (no src/href but in-page anchors, a Content Security Policy of
+default-src 'none'), every figure inline with its layers and hover targets; an HTML
+checker (tidy, where installed) finds nothing to say; and in a real browser engine
+(headless Chromium, where installed) the figures are counted, a pointer hovers a point
+and its tooltip says that point's values, a series toggle hides its layer, and a column
+header sorts its table. A dense generated run stays under 5 MB.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+BIN = os.environ["IV_BINARY"]
+SAMPLES = os.environ["IV_SAMPLES_DIR"]
+results = []
+
+
+def check(ok, name, detail=""):
+    results.append(ok)
+    print(("ok" if ok else "not ok") + " %d - %s%s" % (len(results), name, "" if ok else " # " + detail))
+
+
+def skip(name, why):
+    results.append(True)
+    print("ok %d - %s # SKIP %s" % (len(results), name, why))
+
+
+def report(path, out, *extra):
+    r = subprocess.run([BIN, "plot", path, "--html", "-o", out] + list(extra), capture_output=True, text=True)
+    return r, os.path.join(out, "report.html")
+
+
+# Injected into a copy of the page: what a reader's pointer and clicks do, reported back
+# through the DOM that --dump-dom prints.
+PROBE = r"""
+<script>
+window.addEventListener('load', function () {
+  var out = {figures: document.querySelectorAll('figure.iv-figure').length};
+  var fig = null, data = null, pt = null;
+  document.querySelectorAll('figure.iv-figure').forEach(function (f) {
+    var d = JSON.parse(f.querySelector('script.iv-points').textContent);
+    d.forEach(function (s) {
+      if (!pt && s.points.length && f.querySelector('.iv-toggle[data-series="' + s.series + '"]')) {
+        fig = f; data = s; pt = s.points[0];
+      }
+    });
+  });
+  if (pt) {
+    var svg = fig.querySelector('svg');
+    var p = svg.createSVGPoint(); p.x = pt[0]; p.y = pt[1];
+    p = p.matrixTransform(svg.getScreenCTM());
+    svg.dispatchEvent(new MouseEvent('mousemove', {clientX: p.x, clientY: p.y, bubbles: true}));
+    var tip = document.getElementById('iv-tip');
+    out.tip = tip.hidden ? null : tip.textContent;
+    out.expected = data.name + ' \u2014 ' + pt[2];
+    var b = fig.querySelector('.iv-toggle[data-series="' + data.series + '"]');
+    if (b) {
+      b.click();
+      out.layer_hidden = fig.querySelector('g.iv-layer[data-series="' + data.series + '"]').style.display === 'none';
+      svg.dispatchEvent(new MouseEvent('mousemove', {clientX: p.x, clientY: p.y, bubbles: true}));
+      out.tip_after_hide = tip.hidden ? null : tip.textContent;
+    }
+  }
+  var t = document.getElementById('runs');
+  t.querySelectorAll('th')[2].click(); t.querySelectorAll('th')[2].click();
+  out.sorted = Array.prototype.map.call(t.tBodies[0].rows, function (r) { return r.cells[2].textContent; });
+  document.body.setAttribute('data-probe', JSON.stringify(out));
+});
+</script>
+"""
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="iv-report-")
+    try:
+        sweep = os.path.join(SAMPLES, "aiperf")
+        r, page = report(sweep, os.path.join(tmp, "sweep"))
+        check(r.returncode == 0 and os.path.isfile(page), "plot --html writes report.html", r.stderr)
+        check(os.listdir(os.path.dirname(page)) == ["report.html"], "and nothing else",
+              str(os.listdir(os.path.dirname(page))))
+        html = open(page, encoding="utf-8").read()
+        fetches = re.findall(r'\s(?:src|href|xlink:href|action|poster|data)="(?!#)[^"]*"', html)
+        check(not fetches, "no attribute that could fetch anything", str(fetches[:3]))
+        check("url(http" not in html and "@import" not in html, "no stylesheet fetch")
+        check("default-src 'none'" in html, "a Content Security Policy forbids every request")
+        figures = html.count('<figure class="iv-figure"')
+        # every multi-run preset but the one of repeated trials, which the samples lack
+        check(figures == 9, "the sweep's figures are inline", "%d figures" % figures)
+        check("latency_throughput_uncertainty: not drawn, no repeated trials" in html,
+              "a preset that cannot be drawn says why")
+        check(html.count("<svg ") == figures and html.count('class="iv-points"') == figures,
+              "each figure an inline SVG with its hover targets")
+        ids = re.findall(r'\sid="([^"]+)"', html)
+        check(len(ids) == len(set(ids)), "every id unique across the figures' layers",
+              str([i for i in set(ids) if ids.count(i) > 1][:3]))
+        check("concurrency 4" in html and "Server KV cache avg" in html,
+              "the runs table, with the server's metrics")
+        check("Server: KV-cache usage" in html, "each run's metrics table has the server's metrics")
+
+        one = os.path.join(SAMPLES, "aiperf", "qwen_concurrency1")
+        r, page_one = report(one, os.path.join(tmp, "one"), "--plot", "all")
+        check(r.returncode == 0, "a run's report with every preset", r.stderr)
+
+        r = subprocess.run([BIN, "plot", sweep, "--html", "--watch"], capture_output=True, text=True)
+        check(r.returncode == 2 and "--html" in r.stderr, "--html with --watch is a usage error", r.stderr)
+
+        # a dense run: 100,000 requests stay under 5 MB (hover targets and markers thinned
+        # per cell, lines per pixel column)
+        dense = os.path.join(tmp, "dense")
+        os.makedirs(dense)
+        with open(os.path.join(SAMPLES, "aiperf", "qwen_concurrency1", "profile_export.jsonl")) as f:
+            line = json.loads(f.readline())
+        with open(os.path.join(dense, "profile_export.jsonl"), "w") as f:
+            t0 = line["metadata"]["request_start_ns"]
+            for i in range(100000):
+                rec = line
+                rec["metadata"]["request_start_ns"] = t0 + i * 2000000
+                rec["metadata"]["request_ack_ns"] = t0 + i * 2000000 + 1000000
+                rec["metadata"]["request_end_ns"] = t0 + i * 2000000 + 3000000000 + (i * 7919) % 900000000
+                rec["metrics"]["time_to_first_token"]["value"] = 20 + (i * 7919) % 1000 / 10.0
+                rec["metrics"]["request_latency"]["value"] = 3000 + (i * 104729) % 900
+                rec["metrics"]["inter_chunk_latency"]["value"] = [18.0, 18.5]
+                f.write(json.dumps(rec) + "\n")
+        r, page_dense = report(dense, os.path.join(tmp, "dense-out"))
+        size = os.path.getsize(page_dense) if os.path.exists(page_dense) else 0
+        check(r.returncode == 0 and 0 < size <= 5 * 1024 * 1024, "a 100,000-request run's report is at most 5 MB",
+              "%d bytes; %s" % (size, r.stderr))
+        print("# 100k-request report: %.2f MB" % (size / 1e6))
+
+        tidy = shutil.which("tidy")
+        if tidy:
+            for p in (page, page_one):
+                t = subprocess.run([tidy, "-q", "-e", p], capture_output=True, text=True)
+                check(t.returncode == 0 and not t.stderr.strip(), "tidy finds nothing to say: " +
+                      os.path.basename(os.path.dirname(p)), t.stderr[:300])
+        else:
+            skip("HTML checker", "tidy is not installed")
+
+        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+        if chromium:
+            probe = os.path.join(tmp, "probe.html")
+            with open(probe, "w", encoding="utf-8") as f:
+                f.write(html.replace("</body>", PROBE + "</body>"))
+            c = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                                "--window-size=1280,900", "--virtual-time-budget=3000", "--dump-dom",
+                                "file://" + probe], capture_output=True, text=True, timeout=120)
+            m = re.search(r'data-probe="([^"]*)"', c.stdout)
+            out = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&")) if m else {}
+            check(out.get("figures") == figures, "Chromium counts the figures",
+                  "%s; %s" % (out, c.stderr[-300:]))
+            check(out.get("tip") is not None and out.get("expected") in out.get("tip").split("\n"),
+                  "hovering a point shows its tooltip (every series drawn there)", str(out))
+            check(out.get("layer_hidden") is True, "its series' toggle hides its layer", str(out))
+            check(out.get("expected") not in (out.get("tip_after_hide") or "").split("\n"),
+                  "a hidden series is not hovered", str(out))
+            sorted_ = out.get("sorted") or []
+            check(sorted_ and [float(x) for x in sorted_] == sorted([float(x) for x in sorted_], reverse=True),
+                  "a header click sorts the runs (twice: descending)", str(sorted_))
+        else:
+            skip("browser engine", "chromium is not installed")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("1..%d" % len(results))
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
