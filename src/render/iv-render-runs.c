@@ -1110,8 +1110,12 @@ server_over_time (const IvPlotSpec *spec, const IvRun *r, char **reason)
   /* the client's clock when it has requests, else the first scrape's */
   origin = r->t1_ns > r->t0_ns ? r->t0_ns : g_array_index (((IvServerEndpoint *) r->server->endpoints->pdata[0])->ts_ns,
                                                            gint64, 0);
-  sub = g_strdup_printf (_("%s · %s server metrics, %u endpoint(s), on the client's clock"), r->name,
-                         r->server->engine ? r->server->engine : _("inference"), r->server->endpoints->len);
+  {
+    /* the run's line (it says when the client's records are only some requests) */
+    g_autofree char *line = run_subtitle (r);
+    sub = g_strdup_printf (_("%s · %s server metrics, %u endpoint(s), on the client's clock"), line,
+                           r->server->engine ? r->server->engine : _("inference"), r->server->endpoints->len);
+  }
   c = new_chart (spec, _("Server metrics over time"), sub);
   iv_chart_axis_set_title (c, IV_AXIS_X, _("Time since the first request"));
   iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
