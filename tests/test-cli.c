@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <yajl/yajl_tree.h>
 #include <zlib.h>
 
