@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "iv-chart-private.h"
+#include "iv-json-writer.h"
 
 /* Hover targets: one per cell of this many units, at most this many per series. */
 #define HOVER_CELL 5.0
@@ -83,25 +84,6 @@ layer_svg (IvChart *chart, gint layer, const IvExportOptions *eo, const char *pr
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
-static void
-append_json_string (GString *out, const char *s)
-{
-  g_string_append_c (out, '"');
-  for (const unsigned char *p = (const unsigned char *) (s ? s : ""); *p; p++)
-    {
-      if (*p == '"' || *p == '\\')
-        g_string_append_printf (out, "\\%c", *p);
-      else if (*p < 0x20)
-        g_string_append_printf (out, "\\u%04x", *p);
-      /* "</script>" must not end the block it is in */
-      else if (*p == '<')
-        g_string_append (out, "\\u003c");
-      else
-        g_string_append_c (out, (char) *p);
-    }
-  g_string_append_c (out, '"');
-}
-
 void
 iv_html_escape (GString *out, const char *s)
 {
@@ -119,7 +101,7 @@ iv_html_escape (GString *out, const char *s)
 /* The hover targets of one series: [x, y, "text"] in the figure's units, the first point
  * of each cell kept. Kinds without single points (bars, heat maps, spans) have none. */
 static void
-hover_points (IvChart *chart, IvSeries *s, GString *out)
+hover_points (IvChart *chart, IvSeries *s, IvJsonWriter *out)
 {
   const IvChartLayout *L = &chart->layout;
   IvAxisId ya = s->y2 ? IV_AXIS_Y2 : IV_AXIS_Y;
@@ -128,11 +110,11 @@ hover_points (IvChart *chart, IvSeries *s, GString *out)
   guint kept = 0;
   double cell = HOVER_CELL;
 
-  g_string_append_c (out, '[');
+  iv_json_writer_begin_array (out);
   if (s->kind != IV_SERIES_SCATTER && s->kind != IV_SERIES_LINE && s->kind != IV_SERIES_STEP
       && s->kind != IV_SERIES_AREA && s->kind != IV_SERIES_CDF)
     {
-      g_string_append_c (out, ']');
+      iv_json_writer_end_array (out);
       return;
     }
   /* a coarser grid when the series would have more targets than a page needs */
@@ -152,36 +134,39 @@ hover_points (IvChart *chart, IvSeries *s, GString *out)
       g_hash_table_add (seen, GUINT_TO_POINTER (key));
       tx = iv_unit_format_value (ux, s->x[i]);
       ty = iv_unit_format_value (uy, s->y[i]);
-      if (kept++)
-        g_string_append_c (out, ',');
-      g_string_append_printf (out, "[%.1f,%.1f,", px, py);
+      kept++;
+      iv_json_writer_begin_array (out);
+      iv_json_writer_double (out, round (px * 10) / 10);
+      iv_json_writer_double (out, round (py * 10) / 10);
       {
         g_autofree char *label = s->labels && s->labels[i] ? g_strdup_printf ("%s: %s, %s", s->labels[i], tx, ty)
                                                             : g_strdup_printf ("%s, %s", tx, ty);
-        append_json_string (out, label);
+        iv_json_writer_string (out, label);
       }
-      g_string_append_c (out, ']');
+      iv_json_writer_end_array (out);
     }
-  g_string_append_c (out, ']');
+  iv_json_writer_end_array (out);
 }
 
 char *
 iv_chart_to_html (IvChart *chart, const IvExportOptions *eo, const char *id, GError **error)
 {
   g_autoptr (GString) out = g_string_new (NULL);
-  g_autoptr (GString) points = g_string_new ("[");
+  IvJsonWriter *points = iv_json_writer_new (FALSE);
+  g_autofree char *points_text = NULL;
   IvLegendPlacement legend = chart->legend;
   g_autofree char *frame = NULL;
   char prefix[64];
-  guint shown = 0;
 
   /* the page's buttons are the legend: the figure keeps the room for its data */
   chart->legend = IV_LEGEND_HIDDEN;
+  iv_json_writer_begin_array (points);
   g_snprintf (prefix, sizeof prefix, "%s-f", id);
   frame = layer_svg (chart, IV_CHART_LAYER_FRAME, eo, prefix, error);
   if (!frame)
     {
       chart->legend = legend;
+      g_free (iv_json_writer_finish (points));
       return NULL;
     }
   g_string_append_printf (out, "<figure class=\"iv-figure\" id=\"%s\">\n<svg class=\"iv-svg\" viewBox=\"0 0 %.0f %.0f\" "
@@ -200,18 +185,21 @@ iv_chart_to_html (IvChart *chart, const IvExportOptions *eo, const char *id, GEr
       if (!body)
         {
           chart->legend = legend;
+          g_free (iv_json_writer_finish (points));
           return NULL;
         }
       g_string_append_printf (out, "<g class=\"iv-layer\" data-series=\"%u\">%s</g>\n", i, body);
-      if (shown++)
-        g_string_append_c (points, ',');
-      g_string_append_printf (points, "{\"series\":%u,\"name\":", i);
-      append_json_string (points, s->name);
-      g_string_append (points, ",\"points\":");
+      iv_json_writer_begin_object (points);
+      iv_json_writer_key (points, "series");
+      iv_json_writer_int (points, i);
+      iv_json_writer_key (points, "name");
+      iv_json_writer_string (points, s->name ? s->name : "");
+      iv_json_writer_key (points, "points");
       hover_points (chart, s, points);
-      g_string_append_c (points, '}');
+      iv_json_writer_end_object (points);
     }
-  g_string_append (points, "]");
+  iv_json_writer_end_array (points);
+  points_text = iv_json_writer_finish (points);
   g_string_append (out, "</svg>\n<div class=\"iv-legend\">");
   for (guint i = 0; i < chart->series->len; i++)
     {
@@ -226,7 +214,14 @@ iv_chart_to_html (IvChart *chart, const IvExportOptions *eo, const char *id, GEr
       g_string_append (out, "</button>");
     }
   g_string_append (out, "</div>\n<script type=\"application/json\" class=\"iv-points\">");
-  g_string_append_len (out, points->str, points->len);
+  /* "</" would end the script element: "<\/" is the same JSON */
+  for (const char *p = points_text; *p; p++)
+    {
+      if (p[0] == '<' && p[1] == '/')
+        g_string_append (out, "<\\");
+      else
+        g_string_append_c (out, *p);
+    }
   g_string_append (out, "</script>\n</figure>\n");
   chart->legend = legend;
   return g_string_free (g_steal_pointer (&out), FALSE);
