@@ -77,6 +77,79 @@ window.addEventListener('load', function () {
 """
 
 
+# Hovers one target of each figure named in window.IV_FIGS, chosen by a text it holds.
+PROBE_FIGS = r"""
+<script>
+window.addEventListener('load', function () {
+  var out = {figures: document.querySelectorAll('figure.iv-figure').length, hovers: {}};
+  Object.keys(window.IV_FIGS).forEach(function (id) {
+    var fig = document.getElementById(id), want = window.IV_FIGS[id], hit = null;
+    if (!fig) return;
+    JSON.parse(fig.querySelector('script.iv-points').textContent).forEach(function (s) {
+      s.points.forEach(function (q) { if (!hit && q[2].indexOf(want) >= 0) hit = {s: s, q: q}; });
+    });
+    if (!hit) { out.hovers[id] = {missing: want}; return; }
+    var svg = fig.querySelector('svg'), p = svg.createSVGPoint();
+    p.x = hit.q[0]; p.y = hit.q[1];
+    p = p.matrixTransform(svg.getScreenCTM());
+    svg.dispatchEvent(new MouseEvent('mousemove', {clientX: p.x, clientY: p.y, bubbles: true}));
+    var tip = document.getElementById('iv-tip');
+    out.hovers[id] = {tip: tip.hidden ? null : tip.textContent, expected: hit.s.name + ' \u2014 ' + hit.q[2]};
+  });
+  document.body.setAttribute('data-probe', JSON.stringify(out));
+});
+</script>
+"""
+
+
+def chromium_probe(chromium, html, probe_script, tmp, name):
+    probe = os.path.join(tmp, name)
+    with open(probe, "w", encoding="utf-8") as f:
+        f.write(html.replace("</body>", probe_script + "</body>"))
+    c = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                        "--window-size=1280,900", "--virtual-time-budget=3000", "--dump-dom",
+                        "file://" + probe], capture_output=True, text=True, timeout=120)
+    m = re.search(r'data-probe="([^"]*)"', c.stdout)
+    return (json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&")) if m else {}), c.stderr
+
+
+def isl_osl(tmp, tidy, chromium):
+    """The ISL x OSL sweep's report: the heat maps, small multiples and surface, hovered."""
+    sweep = os.path.join(SAMPLES, "isl-osl-sweep")
+    r, page = report(sweep, os.path.join(tmp, "isl-osl"))
+    check(r.returncode == 0 and os.path.isfile(page), "an ISL x OSL sweep's report", r.stderr)
+    html = open(page, encoding="utf-8").read()
+    ids = ["fig-isl-osl-throughput-heatmap", "fig-isl-osl-ttft-heatmap", "fig-isl-osl-pareto-grid",
+           "fig-isl-osl-pareto-surface"]
+    for i in ids:
+        check('id="%s"' % i in html, "the report draws " + i)
+    # the cell ISL 128, OSL 128 at concurrency 64, read from the run's own summary
+    with open(os.path.join(sweep, "isl128_osl128", "concurrency64", "profile_export_aiperf.json")) as f:
+        tps = json.load(f)["output_token_throughput"]["avg"]
+    want = "%.2gk" % (tps / 1000)
+    if tidy:
+        t = subprocess.run([tidy, "-q", "-e", page], capture_output=True, text=True)
+        check(t.returncode == 0 and not t.stderr.strip(), "tidy finds nothing to say: isl-osl", t.stderr[:300])
+    if not chromium:
+        skip("ISL x OSL in a browser engine", "chromium is not installed")
+        return
+    figs = {"fig-isl-osl-throughput-heatmap": "Output tokens (OSL): 128\nInput tokens (ISL): 128",
+            "fig-isl-osl-pareto-grid": "64:", "fig-isl-osl-pareto-surface": "OSL 2048 \u2014 concurrency 16"}
+    script = "<script>window.IV_FIGS=%s;</script>" % json.dumps(figs) + PROBE_FIGS
+    out, err = chromium_probe(chromium, html, script, tmp, "probe-isl-osl.html")
+    for fid in figs:
+        h = (out.get("hovers") or {}).get(fid) or {}
+        check(h.get("tip") is not None and h.get("expected") in h.get("tip"),
+              "hovering " + fid + " shows its card", "%s; %s" % (h, err[-300:]))
+    heat = ((out.get("hovers") or {}).get("fig-isl-osl-throughput-heatmap") or {}).get("tip") or ""
+    with open(os.path.join(sweep, "isl128_osl128", "concurrency1", "profile_export_aiperf.json")) as f:
+        one = "%.3g" % json.load(f)["output_token_throughput"]["avg"]
+    check(heat.startswith("concurrency 1 \u2014 Output token throughput per GPU (avg): %s tokens/s/GPU" % one),
+          "the heat map card names its panel and the cell's value", heat)
+    # the same cell at concurrency 64: its value as the summary has it
+    check(want in html, "the heat map writes the summary's throughput (%s) in its cell" % want)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="iv-report-")
     try:
@@ -165,6 +238,7 @@ def main():
                   "a header click sorts the runs (twice: descending)", str(sorted_))
         else:
             skip("browser engine", "chromium is not installed")
+        isl_osl(tmp, tidy, chromium)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("1..%d" % len(results))

@@ -108,8 +108,8 @@ draw_preset (const IvPlotConfig *config, const IvSweep *sweep, gboolean multi, c
   const IvPlotSpec *spec = iv_plot_config_get (config, multi, name);
   g_autofree char *reason = NULL, *file = NULL, *path = NULL;
   g_autoptr (GError) error = NULL;
-  IvChart *chart;
-  IvFigure figure = { iv_chart_render, NULL, name, NULL };
+  IvRunsFigure drawn;
+  IvFigure figure;
   gboolean ok;
 
   if (!spec)
@@ -117,7 +117,7 @@ draw_preset (const IvPlotConfig *config, const IvSweep *sweep, gboolean multi, c
       g_string_append_printf (summary, _("%s: skipped, the preset is not defined\n"), name);
       return TRUE;
     }
-  if (!(chart = iv_runs_chart (spec, sweep, sweep->runs->pdata[0], &reason)))
+  if (!iv_runs_figure (spec, sweep, sweep->runs->pdata[0], &drawn, &reason))
     {
       g_string_append_printf (summary, _("%s: skipped, %s\n"), name, reason);
       return TRUE;
@@ -125,7 +125,7 @@ draw_preset (const IvPlotConfig *config, const IvSweep *sweep, gboolean multi, c
   file = g_strdup_printf ("%s.%s", name, ext);
   g_strdelimit (file, "_", '-');
   path = g_build_filename (out_dir, file, NULL);
-  figure.data = chart;
+  figure = iv_runs_figure_get (&drawn, name);
   if ((ok = iv_export_to_file (&figure, eo, path, &error)))
     {
       g_string_append_printf (summary, "%s: %s\n", name, file);
@@ -136,7 +136,7 @@ draw_preset (const IvPlotConfig *config, const IvSweep *sweep, gboolean multi, c
       g_string_append_printf (summary, _("%s: failed, %s\n"), name, error->message);
       fprintf (stderr, "inferview plot: %s\n", error->message);
     }
-  iv_chart_free (chart);
+  iv_runs_figure_clear (&drawn);
   return ok;
 }
 

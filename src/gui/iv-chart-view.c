@@ -423,27 +423,11 @@ char *
 iv_chart_view_describe_at (IvChartView *self, double x, double y)
 {
   IvChartHit hit;
-  IvAxisId ya;
-  g_autofree char *xs = NULL, *ys = NULL;
-  const char *xt, *yt;
 
   g_return_val_if_fail (IV_IS_CHART_VIEW (self), NULL);
   if (!self->chart || !iv_chart_hit_test (self->chart, x, y, HOVER_RADIUS, &hit))
     return NULL;
-  ya = hit.series->y2 ? IV_AXIS_Y2 : IV_AXIS_Y;
-  if (self->chart->axis[IV_AXIS_X].spec.kind == IV_SCALE_TIME && !self->chart->axis[IV_AXIS_X].spec.clock)
-    xs = iv_unit_format_value (iv_chart_axis_get_unit (self->chart, IV_AXIS_X),
-                               hit.x - self->chart->axis[IV_AXIS_X].spec.origin);
-  else
-    xs = iv_unit_format_value (iv_chart_axis_get_unit (self->chart, IV_AXIS_X), hit.x);
-  ys = iv_unit_format_value (iv_chart_axis_get_unit (self->chart, ya), hit.y);
-  xt = self->chart->axis[IV_AXIS_X].title ? self->chart->axis[IV_AXIS_X].title : "x";
-  yt = self->chart->axis[ya].title ? self->chart->axis[ya].title : "y";
-  if (hit.series->labels && hit.series->labels[hit.index] && hit.series->labels[hit.index][0])
-    return g_strdup_printf ("%s — %s\n%s: %s\n%s: %s", iv_series_get_name (hit.series),
-                            hit.series->labels[hit.index], xt, xs, yt, ys);
-  return g_strdup_printf ("%s (#%" G_GSIZE_FORMAT ")\n%s: %s\n%s: %s",
-                          iv_series_get_name (hit.series), hit.index, xt, xs, yt, ys);
+  return iv_chart_describe_hit (self->chart, &hit);
 }
 
 static void

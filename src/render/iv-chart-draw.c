@@ -369,6 +369,30 @@ draw_band (IvChartCtx *ctx, IvSeries *s)
   cairo_fill (cr);
 }
 
+/* Each cell's text in the ink that reads on its colour, when the cell can hold it. */
+static void
+heatmap_labels (IvChartCtx *ctx, IvSeries *s, double x0, double x1, double y0, double y1)
+{
+  double cw = (x1 - x0) / s->nx, ch = (y0 - y1) / s->ny;
+  double span = s->vmax > s->vmin ? s->vmax - s->vmin : 1;
+
+  for (guint j = 0; j < s->ny; j++)
+    for (guint i = 0; i < s->nx; i++)
+      {
+        gsize k = (gsize) j * s->nx + i;
+        double v = s->y[k], w, h;
+        IvColor c, ink;
+        if (!s->labels[k] || !s->labels[k][0] || !isfinite (v))
+          continue;
+        _iv_chart_text_size (ctx, s->labels[k], 0.92, FALSE, &w, &h);
+        if (w > cw - 4 || h > ch - 2)
+          continue;
+        c = iv_colormap_viridis (CLAMP ((v - s->vmin) / span, 0, 1));
+        ink = iv_color_ink_for (&c);
+        _iv_chart_show_text (ctx, s->labels[k], x0 + (i + 0.5) * cw, y0 - (j + 0.5) * ch, 0.5, 0.5, 0.92, FALSE, &ink);
+      }
+}
+
 static void
 draw_heatmap (IvChartCtx *ctx, IvSeries *s)
 {
@@ -396,7 +420,7 @@ draw_heatmap (IvChartCtx *ctx, IvSeries *s)
               row[i] = 0;
               continue;
             }
-          c = iv_colormap_viridis ((v - s->vmin) / span);
+          c = iv_colormap_viridis (CLAMP ((v - s->vmin) / span, 0, 1));
           row[i] = 0xff000000u | ((guint32) (c.r * 255 + 0.5) << 16)
                    | ((guint32) (c.g * 255 + 0.5) << 8) | (guint32) (c.b * 255 + 0.5);
         }
@@ -412,6 +436,8 @@ draw_heatmap (IvChartCtx *ctx, IvSeries *s)
   cairo_fill (cr);
   cairo_pattern_destroy (pattern);
   cairo_surface_destroy (img);
+  if (s->labels)
+    heatmap_labels (ctx, s, x0, x1, y0, y1);
 }
 
 typedef struct
@@ -527,7 +553,7 @@ _iv_chart_draw_series (IvChartCtx *ctx, IvSeries *s, guint index)
   cairo_save (ctx->cr);
   if (!draw_rasterized (ctx, s))
     draw_series_shapes (ctx, s);
-  if (s->labels)
+  if (s->labels && s->kind != IV_SERIES_HEATMAP) /* a heat map writes them in its cells */
     draw_point_labels (ctx, s);
   cairo_restore (ctx->cr);
 }

@@ -16,6 +16,8 @@ struct _IvChartGrid
   IvChart **charts;
   char *title;
   gboolean share_x, share_y;
+  double left, top, cell_w, cell_h; /* where the last drawing put the panels */
+  gboolean drawn;
 };
 
 IvChartGrid *
@@ -64,6 +66,12 @@ iv_chart_grid_set_title (IvChartGrid *grid, const char *title)
   grid->title = g_strdup (title);
 }
 
+const char *
+iv_chart_grid_get_title (const IvChartGrid *grid)
+{
+  return grid->title;
+}
+
 void
 iv_chart_grid_share_axes (IvChartGrid *grid, gboolean share_x, gboolean share_y)
 {
@@ -100,7 +108,8 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
 {
   IvChartGrid *grid = (IvChartGrid *) data;
   const IvThemeColors *colors = iv_theme_get_colors (options->theme);
-  double top = 0, cell_w, cell_h;
+  double top = 0, left = 0, bottom = 0, cell_w, cell_h;
+  char *shared_title[2] = { NULL, NULL };
   double union_lo[2] = { INFINITY, INFINITY }, union_hi[2] = { -INFINITY, -INFINITY };
   gboolean ok = TRUE;
   guint n = grid->rows * grid->columns;
@@ -143,8 +152,58 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
         union_hi[a] = MAX (union_hi[a], hi);
       }
 
-  cell_w = width / grid->columns;
-  cell_h = (height - top) / grid->rows;
+  /* Shared axes: one title each, for the whole grid (a panel's would not fit its side) */
+  {
+    IvChart *first = NULL;
+    for (guint i = 0; i < n && !first; i++)
+      first = grid->charts[i];
+    for (int a = 0; first && a < 2; a++)
+      {
+        IvAxis *ax = &first->axis[a == 0 ? IV_AXIS_X : IV_AXIS_Y];
+        if ((a == 0 ? grid->share_x : grid->share_y) && ax->title && isfinite (union_lo[a]) && union_hi[a] > union_lo[a])
+          {
+            g_autoptr (IvTicks) t = iv_ticks_compute (&ax->spec, union_lo[a], union_hi[a], 5);
+            shared_title[a] = t->unit_label ? g_strdup_printf ("%s (%s)", ax->title, t->unit_label) : g_strdup (ax->title);
+          }
+      }
+  }
+  if (shared_title[0] || shared_title[1])
+    {
+      PangoLayout *layout = pango_cairo_create_layout (cr);
+      PangoFontDescription *fd = pango_font_description_from_string ("Cantarell, Sans");
+      int tw, th;
+      pango_font_description_set_absolute_size (fd, 13.0 * (options->font_scale > 0 ? options->font_scale : 1) * PANGO_SCALE);
+      pango_layout_set_font_description (layout, fd);
+      iv_color_set_source (cr, &colors->foreground);
+      if (shared_title[0])
+        {
+          pango_layout_set_text (layout, shared_title[0], -1);
+          pango_layout_get_pixel_size (layout, &tw, &th);
+          bottom = th + 8;
+          cairo_move_to (cr, left + (width - left - tw) / 2, height - th - 4);
+          pango_cairo_show_layout (cr, layout);
+        }
+      if (shared_title[1])
+        {
+          pango_layout_set_text (layout, shared_title[1], -1);
+          pango_layout_get_pixel_size (layout, &tw, &th);
+          left = th + 8;
+          cairo_save (cr);
+          cairo_translate (cr, 4, top + (height - top - bottom + tw) / 2);
+          cairo_rotate (cr, -G_PI / 2);
+          cairo_move_to (cr, 0, 0);
+          pango_cairo_show_layout (cr, layout);
+          cairo_restore (cr);
+        }
+      pango_font_description_free (fd);
+      g_object_unref (layout);
+    }
+
+  cell_w = (width - left) / grid->columns;
+  cell_h = (height - top - bottom) / grid->rows;
+  grid->left = left;
+  grid->top = top, grid->cell_w = cell_w, grid->cell_h = cell_h;
+  grid->drawn = TRUE;
   for (guint r = 0; r < grid->rows && ok; r++)
     for (guint col = 0; col < grid->columns && ok; col++)
       {
@@ -166,13 +225,12 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
             ax->lo = union_lo[a];
             ax->hi = union_hi[a];
             if (inner)
-              {
-                ax->hide_labels = TRUE;
-                ax->title = NULL;
-              }
+              ax->hide_labels = TRUE;
+            if (inner || shared_title[a])
+              ax->title = NULL;
           }
         cairo_save (cr);
-        cairo_translate (cr, col * cell_w, top + r * cell_h);
+        cairo_translate (cr, left + col * cell_w, top + r * cell_h);
         cairo_rectangle (cr, 0, 0, cell_w, cell_h);
         cairo_clip (cr);
         ok = iv_chart_render (cr, c, options, cell_w, cell_h, error);
@@ -186,5 +244,59 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
           }
       }
   cairo_restore (cr);
+  g_free (shared_title[0]);
+  g_free (shared_title[1]);
   return ok;
+}
+
+guint
+iv_chart_grid_get_rows (const IvChartGrid *grid)
+{
+  return grid->rows;
+}
+
+guint
+iv_chart_grid_get_columns (const IvChartGrid *grid)
+{
+  return grid->columns;
+}
+
+gboolean
+iv_chart_grid_panel_origin (const IvChartGrid *grid, guint row, guint column, double *x, double *y)
+{
+  if (!grid->drawn || row >= grid->rows || column >= grid->columns)
+    return FALSE;
+  *x = grid->left + column * grid->cell_w;
+  *y = grid->top + row * grid->cell_h;
+  return TRUE;
+}
+
+IvChart *
+iv_chart_grid_panel_at (IvChartGrid *grid, double px, double py, double *lx, double *ly)
+{
+  guint r, c;
+
+  if (!grid->drawn || px < grid->left || py < grid->top || grid->cell_w <= 0 || grid->cell_h <= 0)
+    return NULL;
+  c = (guint) ((px - grid->left) / grid->cell_w);
+  r = (guint) ((py - grid->top) / grid->cell_h);
+  if (r >= grid->rows || c >= grid->columns)
+    return NULL;
+  *lx = px - grid->left - c * grid->cell_w;
+  *ly = py - grid->top - r * grid->cell_h;
+  return grid->charts[r * grid->columns + c];
+}
+
+char *
+iv_chart_grid_describe_at (IvChartGrid *grid, double px, double py, double radius)
+{
+  double lx, ly;
+  IvChart *c = iv_chart_grid_panel_at (grid, px, py, &lx, &ly);
+  IvChartHit hit;
+  g_autofree char *text = NULL;
+
+  if (!c || !iv_chart_hit_test (c, lx, ly, radius, &hit))
+    return NULL;
+  text = iv_chart_describe_hit (c, &hit);
+  return c->title ? g_strdup_printf ("%s\n%s", c->title, text) : g_steal_pointer (&text);
 }

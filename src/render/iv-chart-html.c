@@ -26,13 +26,12 @@ append_bytes (void *closure, const unsigned char *data, unsigned int length)
   return CAIRO_STATUS_SUCCESS;
 }
 
-/* The body of one SVG document of the figure drawn at @layer, names prefixed with @prefix. */
+/* The body of one SVG document of @figure, names prefixed with @prefix. */
 static char *
-layer_svg (IvChart *chart, gint layer, const IvExportOptions *eo, const char *prefix, GError **error)
+figure_svg (const IvFigure *figure, const IvExportOptions *eo, const char *prefix, GError **error)
 {
   g_autoptr (GByteArray) bytes = g_byte_array_new ();
   cairo_surface_t *surface = cairo_svg_surface_create_for_stream (append_bytes, bytes, eo->width, eo->height);
-  IvFigure figure = { iv_chart_render, chart, NULL, NULL };
   cairo_t *cr;
   gboolean ok;
   g_autofree char *text = NULL;
@@ -43,12 +42,10 @@ layer_svg (IvChart *chart, gint layer, const IvExportOptions *eo, const char *pr
   g_autofree char *url = g_strdup_printf ("url(#%s-", prefix);
 
   cairo_svg_surface_set_document_unit (surface, CAIRO_SVG_UNIT_USER);
-  chart->layer = layer;
   cr = cairo_create (surface);
-  ok = iv_export_render (cr, &figure, eo, error);
+  ok = iv_export_render (cr, figure, eo, error);
   cairo_destroy (cr);
   cairo_surface_finish (surface);
-  chart->layer = IV_CHART_LAYER_ALL;
   if (ok && cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "drawing the SVG failed: %s",
@@ -84,6 +81,19 @@ layer_svg (IvChart *chart, gint layer, const IvExportOptions *eo, const char *pr
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
+/* The chart drawn at @layer (a series, or its frame). */
+static char *
+layer_svg (IvChart *chart, gint layer, const IvExportOptions *eo, const char *prefix, GError **error)
+{
+  IvFigure figure = { iv_chart_render, chart, NULL, NULL };
+  char *body;
+
+  chart->layer = layer;
+  body = figure_svg (&figure, eo, prefix, error);
+  chart->layer = IV_CHART_LAYER_ALL;
+  return body;
+}
+
 void
 iv_html_escape (GString *out, const char *s)
 {
@@ -101,7 +111,37 @@ iv_html_escape (GString *out, const char *s)
 /* The hover targets of one series: [x, y, "text"] in the figure's units, the first point
  * of each cell kept. Kinds without single points (bars, heat maps, spans) have none. */
 static void
-hover_points (IvChart *chart, IvSeries *s, IvJsonWriter *out)
+hover_target (IvJsonWriter *out, double px, double py, const char *text)
+{
+  iv_json_writer_begin_array (out);
+  iv_json_writer_double (out, round (px * 10) / 10);
+  iv_json_writer_double (out, round (py * 10) / 10);
+  iv_json_writer_string (out, text);
+  iv_json_writer_end_array (out);
+}
+
+/* A heat map's cells: each centre, with what the window's hover card says of it. */
+static void
+heatmap_targets (IvChart *chart, guint index, IvSeries *s, double dx, double dy, IvJsonWriter *out)
+{
+  const IvChartLayout *L = &chart->layout;
+  IvAxisId ya = s->y2 ? IV_AXIS_Y2 : IV_AXIS_Y;
+
+  for (guint j = 0; j < s->ny; j++)
+    for (guint i = 0; i < s->nx; i++)
+      {
+        double cx = s->x0 + (i + 0.5) * (s->x1 - s->x0) / s->nx, cy = s->y0 + (j + 0.5) * (s->y1 - s->y0) / s->ny;
+        IvChartHit hit = { s, index, (gsize) j * s->nx + i, cx, cy, _iv_px_x (L, cx), _iv_px_y (L, ya, cy), 0 };
+        g_autofree char *text = NULL;
+        if (!isfinite (s->y[hit.index]))
+          continue;
+        text = iv_chart_describe_hit (chart, &hit);
+        hover_target (out, hit.px + dx, hit.py + dy, text);
+      }
+}
+
+static void
+hover_points (IvChart *chart, guint index, IvSeries *s, double dx, double dy, IvJsonWriter *out)
 {
   const IvChartLayout *L = &chart->layout;
   IvAxisId ya = s->y2 ? IV_AXIS_Y2 : IV_AXIS_Y;
@@ -111,6 +151,8 @@ hover_points (IvChart *chart, IvSeries *s, IvJsonWriter *out)
   double cell = HOVER_CELL;
 
   iv_json_writer_begin_array (out);
+  if (s->kind == IV_SERIES_HEATMAP)
+    heatmap_targets (chart, index, s, dx, dy, out);
   if (s->kind != IV_SERIES_SCATTER && s->kind != IV_SERIES_LINE && s->kind != IV_SERIES_STEP
       && s->kind != IV_SERIES_AREA && s->kind != IV_SERIES_CDF)
     {
@@ -135,17 +177,29 @@ hover_points (IvChart *chart, IvSeries *s, IvJsonWriter *out)
       tx = iv_unit_format_value (ux, s->x[i]);
       ty = iv_unit_format_value (uy, s->y[i]);
       kept++;
-      iv_json_writer_begin_array (out);
-      iv_json_writer_double (out, round (px * 10) / 10);
-      iv_json_writer_double (out, round (py * 10) / 10);
       {
         g_autofree char *label = s->labels && s->labels[i] ? g_strdup_printf ("%s: %s, %s", s->labels[i], tx, ty)
                                                             : g_strdup_printf ("%s, %s", tx, ty);
-        iv_json_writer_string (out, label);
+        hover_target (out, px + dx, py + dy, label);
       }
-      iv_json_writer_end_array (out);
     }
   iv_json_writer_end_array (out);
+}
+
+/* The hover targets as JSON in a script element that ends the figure. */
+static void
+append_points (GString *out, const char *points_text)
+{
+  g_string_append (out, "<script type=\"application/json\" class=\"iv-points\">");
+  /* "</" would end the script element: "<\/" is the same JSON */
+  for (const char *p = points_text; *p; p++)
+    {
+      if (p[0] == '<' && p[1] == '/')
+        g_string_append (out, "<\\");
+      else
+        g_string_append_c (out, *p);
+    }
+  g_string_append (out, "</script>\n</figure>\n");
 }
 
 char *
@@ -195,7 +249,7 @@ iv_chart_to_html (IvChart *chart, const IvExportOptions *eo, const char *id, GEr
       iv_json_writer_key (points, "name");
       iv_json_writer_string (points, s->name ? s->name : "");
       iv_json_writer_key (points, "points");
-      hover_points (chart, s, points);
+      hover_points (chart, i, s, 0, 0, points);
       iv_json_writer_end_object (points);
     }
   iv_json_writer_end_array (points);
@@ -213,16 +267,103 @@ iv_chart_to_html (IvChart *chart, const IvExportOptions *eo, const char *id, GEr
       iv_html_escape (out, s->name);
       g_string_append (out, "</button>");
     }
-  g_string_append (out, "</div>\n<script type=\"application/json\" class=\"iv-points\">");
-  /* "</" would end the script element: "<\/" is the same JSON */
-  for (const char *p = points_text; *p; p++)
-    {
-      if (p[0] == '<' && p[1] == '/')
-        g_string_append (out, "<\\");
-      else
-        g_string_append_c (out, *p);
-    }
-  g_string_append (out, "</script>\n</figure>\n");
+  g_string_append (out, "</div>\n");
+  append_points (out, points_text);
   chart->legend = legend;
   return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* A panel grid's hover targets: each panel's series where the grid put the panel. */
+static void
+grid_targets (IvChartGrid *grid, IvJsonWriter *out)
+{
+  for (guint r = 0; r < iv_chart_grid_get_rows (grid); r++)
+    for (guint c = 0; c < iv_chart_grid_get_columns (grid); c++)
+      {
+        IvChart *chart = iv_chart_grid_get (grid, r, c);
+        double x, y;
+        if (!chart || !iv_chart_grid_panel_origin (grid, r, c, &x, &y))
+          continue;
+        for (guint i = 0; i < chart->series->len; i++)
+          {
+            IvSeries *s = chart->series->pdata[i];
+            if (!s->visible)
+              continue;
+            iv_json_writer_begin_object (out);
+            iv_json_writer_key (out, "series");
+            iv_json_writer_int (out, i);
+            iv_json_writer_key (out, "name");
+            iv_json_writer_string (out, chart->title ? chart->title : "");
+            iv_json_writer_key (out, "points");
+            hover_points (chart, i, s, x, y, out);
+            iv_json_writer_end_object (out);
+          }
+      }
+}
+
+static void
+surface_targets (IvSurface *surface, IvJsonWriter *out)
+{
+  iv_json_writer_begin_object (out);
+  iv_json_writer_key (out, "series");
+  iv_json_writer_int (out, 0);
+  iv_json_writer_key (out, "name");
+  iv_json_writer_string (out, iv_surface_get_title (surface) ? iv_surface_get_title (surface) : "");
+  iv_json_writer_key (out, "points");
+  iv_json_writer_begin_array (out);
+  for (guint i = 0; i < iv_surface_get_n_points (surface); i++)
+    {
+      double px, py;
+      g_autofree char *text = NULL;
+      if (iv_surface_get_point (surface, i, &px, &py, &text))
+        hover_target (out, px, py, text);
+    }
+  iv_json_writer_end_array (out);
+  iv_json_writer_end_object (out);
+}
+
+static char *
+whole_figure_html (const IvFigure *figure, IvChartGrid *grid, IvSurface *surface, const char *title,
+                   const IvExportOptions *eo, const char *id, GError **error)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  IvJsonWriter *points = iv_json_writer_new (FALSE);
+  g_autofree char *points_text = NULL, *body = NULL;
+  char prefix[64];
+
+  g_snprintf (prefix, sizeof prefix, "%s-f", id);
+  /* drawn once to the page's size: the hover targets are where this drawing put things */
+  if (!(body = figure_svg (figure, eo, prefix, error)))
+    {
+      g_free (iv_json_writer_finish (points));
+      return NULL;
+    }
+  g_string_append_printf (out, "<figure class=\"iv-figure\" id=\"%s\">\n<svg class=\"iv-svg\" viewBox=\"0 0 %.0f %.0f\" "
+                          "role=\"img\" aria-label=\"", id, eo->width, eo->height);
+  iv_html_escape (out, title);
+  g_string_append (out, "\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n");
+  g_string_append_printf (out, "<g class=\"iv-frame\">%s</g>\n</svg>\n", body);
+  iv_json_writer_begin_array (points);
+  if (grid)
+    grid_targets (grid, points);
+  else
+    surface_targets (surface, points);
+  iv_json_writer_end_array (points);
+  points_text = iv_json_writer_finish (points);
+  append_points (out, points_text);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+char *
+iv_chart_grid_to_html (IvChartGrid *grid, const IvExportOptions *eo, const char *id, GError **error)
+{
+  IvFigure figure = { iv_chart_grid_render, grid, NULL, NULL };
+  return whole_figure_html (&figure, grid, NULL, iv_chart_grid_get_title (grid), eo, id, error);
+}
+
+char *
+iv_surface_to_html (IvSurface *surface, const IvExportOptions *eo, const char *id, GError **error)
+{
+  IvFigure figure = { iv_surface_render, surface, NULL, NULL };
+  return whole_figure_html (&figure, NULL, surface, iv_surface_get_title (surface), eo, id, error);
 }

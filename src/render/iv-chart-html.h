@@ -2,6 +2,8 @@
 #pragma once
 
 #include "iv-chart.h"
+#include "iv-chart-grid.h"
+#include "iv-surface.h"
 #include "iv-export.h"
 
 G_BEGIN_DECLS
@@ -14,6 +16,16 @@ char *iv_chart_to_html (IvChart               *chart,
                         const IvExportOptions *options,
                         const char            *id,
                         GError               **error);
+/* Panels and surfaces: one SVG of the whole figure (no layers to toggle) with hover
+ * targets — each panel's points and heat map cells, each surface point. */
+char *iv_chart_grid_to_html (IvChartGrid          *grid,
+                             const IvExportOptions *options,
+                             const char            *id,
+                             GError               **error);
+char *iv_surface_to_html    (IvSurface             *surface,
+                             const IvExportOptions *options,
+                             const char            *id,
+                             GError               **error);
 /* @s with <, >, & and " escaped, appended to @out. */
 void  iv_html_escape   (GString               *out,
                         const char            *s);

@@ -143,6 +143,20 @@ category_ticks (const IvChart *chart, const IvChartLayout *L, IvAxisId a)
   return t;
 }
 
+/* An axis with named positions: a tick at each, when they fit. */
+static IvTicks *
+named_ticks (const IvAxis *axis)
+{
+  IvTicks *t = iv_ticks_compute (&(IvScaleSpec) { IV_SCALE_LINEAR, IV_UNIT_PLAIN }, 0, 0, 1);
+
+  g_free (t->ticks);
+  t->ticks = g_new0 (IvTick, MAX (axis->n_categories, 1));
+  t->n_ticks = axis->n_categories;
+  for (guint i = 0; i < axis->n_categories; i++)
+    t->ticks[i] = (IvTick) { (double) i, g_strdup (axis->categories[i]), TRUE };
+  return t;
+}
+
 /* Ticks whose labels fit the axis length without touching each other. */
 static void
 fit_ticks (IvChartCtx *ctx, IvAxisId a, double length, AxisTicks *out)
@@ -155,7 +169,11 @@ fit_ticks (IvChartCtx *ctx, IvAxisId a, double length, AxisTicks *out)
   spec.kind = L->kind[a] == IV_SCALE_LINEAR && spec.kind == IV_SCALE_TIME ? IV_SCALE_TIME
                                                                            : L->kind[a];
   out->max_w = out->max_h = 0;
-  if (is_category_axis (chart, a))
+  if (chart->axis[a].categories)
+    {
+      out->ticks = named_ticks (&chart->axis[a]);
+    }
+  else if (is_category_axis (chart, a))
     {
       out->ticks = category_ticks (chart, L, a);
     }

@@ -62,6 +62,8 @@ typedef struct
   double lo, hi;
   gboolean grid;
   gboolean hide_labels;
+  char **categories;   /* labels of the positions 0, 1, …: a heat map's rows or columns */
+  guint n_categories;
 } IvAxis;
 
 struct _IvChart

@@ -57,7 +57,10 @@ iv_chart_free (IvChart *chart)
     g_free (g_array_index (chart->annotations, IvAnnotation, i).text);
   g_array_unref (chart->annotations);
   for (guint a = 0; a < IV_N_AXES; a++)
-    g_free (chart->axis[a].title);
+    {
+      g_free (chart->axis[a].title);
+      g_strfreev (chart->axis[a].categories);
+    }
   g_strfreev (chart->categories);
   g_free (chart->title);
   g_free (chart->subtitle);
@@ -179,6 +182,18 @@ void
 iv_chart_axis_hide_labels (IvChart *chart, IvAxisId axis, gboolean hide)
 {
   chart->axis[axis].hide_labels = hide;
+}
+
+void
+iv_chart_axis_set_categories (IvChart *chart, IvAxisId axis, const char *const *names, guint n)
+{
+  IvAxis *a = &chart->axis[axis];
+
+  g_strfreev (a->categories);
+  a->categories = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    a->categories[i] = g_strdup (names[i] ? names[i] : "");
+  a->n_categories = n;
 }
 
 static gboolean
@@ -477,6 +492,14 @@ iv_series_set_labels (IvSeries *s, const char *const *labels)
   s->labels = g_new0 (char *, s->n + 1);
   for (gsize i = 0; i < s->n; i++)
     s->labels[i] = g_strdup (labels[i] ? labels[i] : "");
+}
+
+void
+iv_series_set_value_range (IvSeries *s, double lo, double hi)
+{
+  g_return_if_fail (s->kind == IV_SERIES_HEATMAP);
+  if (isfinite (lo) && isfinite (hi) && hi >= lo)
+    s->vmin = lo, s->vmax = hi;
 }
 
 guint
@@ -1057,7 +1080,61 @@ iv_chart_hit_test (const IvChart *chart, double px, double py, double radius, Iv
             }
         }
     }
+  /* under the points: the heat map cell the pointer is in */
+  for (guint i = 0; i < chart->series->len && !found; i++)
+    {
+      const IvSeries *s = chart->series->pdata[i];
+      double dx, dy;
+      if (s->kind != IV_SERIES_HEATMAP || !s->visible || s->nx == 0 || s->ny == 0)
+        continue;
+      dx = iv_chart_to_data (L, IV_AXIS_X, px);
+      dy = iv_chart_to_data (L, s->y2 ? IV_AXIS_Y2 : IV_AXIS_Y, py);
+      if (dx >= MIN (s->x0, s->x1) && dx < MAX (s->x0, s->x1) && dy >= MIN (s->y0, s->y1) && dy < MAX (s->y0, s->y1))
+        {
+          guint ci = MIN ((guint) ((dx - s->x0) / (s->x1 - s->x0) * s->nx), s->nx - 1);
+          guint cj = MIN ((guint) ((dy - s->y0) / (s->y1 - s->y0) * s->ny), s->ny - 1);
+          double cx = s->x0 + (ci + 0.5) * (s->x1 - s->x0) / s->nx, cy = s->y0 + (cj + 0.5) * (s->y1 - s->y0) / s->ny;
+          found = TRUE;
+          *hit = (IvChartHit) { s, i, (gsize) cj * s->nx + ci, cx, cy, px, py, 0 };
+        }
+    }
   return found;
+}
+
+/* A value on @axis as its category name, or formatted in the axis's unit. */
+static char *
+axis_value_text (const IvChart *chart, IvAxisId axis, double v)
+{
+  const IvAxis *a = &chart->axis[axis];
+  double k = round (v);
+
+  if (a->categories && fabs (v - k) < 1e-9 && k >= 0 && k < a->n_categories)
+    return g_strdup (a->categories[(guint) k]);
+  if (a->spec.kind == IV_SCALE_TIME && !a->spec.clock)
+    v -= a->spec.origin;
+  return iv_unit_format_value (&a->spec.unit, v);
+}
+
+char *
+iv_chart_describe_hit (const IvChart *chart, const IvChartHit *hit)
+{
+  const IvSeries *s = hit->series;
+  IvAxisId ya = s->y2 ? IV_AXIS_Y2 : IV_AXIS_Y;
+  const char *xt = chart->axis[IV_AXIS_X].title ? chart->axis[IV_AXIS_X].title : "x";
+  const char *yt = chart->axis[ya].title ? chart->axis[ya].title : "y";
+  const char *label = s->labels && s->labels[hit->index] && s->labels[hit->index][0] ? s->labels[hit->index] : NULL;
+  g_autofree char *xs = axis_value_text (chart, IV_AXIS_X, hit->x);
+  g_autofree char *ys = axis_value_text (chart, ya, hit->y);
+
+  if (s->kind == IV_SERIES_HEATMAP)
+    {
+      g_autofree char *vs = label ? g_strdup (label) : g_strdup_printf ("%.4g", s->y[hit->index]);
+      return g_strdup_printf ("%s: %s\n%s: %s\n%s: %s", s->name ? s->name : "", vs, xt, xs, yt, ys);
+    }
+  if (label)
+    return g_strdup_printf ("%s — %s\n%s: %s\n%s: %s", s->name ? s->name : "", label, xt, xs, yt, ys);
+  return g_strdup_printf ("%s (#%" G_GSIZE_FORMAT ")\n%s: %s\n%s: %s", s->name ? s->name : "", hit->index, xt, xs, yt,
+                          ys);
 }
 
 int

@@ -137,6 +137,12 @@ void            iv_chart_axis_set_grid    (IvChart          *chart,
 void            iv_chart_axis_hide_labels (IvChart          *chart,
                                            IvAxisId          axis,
                                            gboolean          hide);
+/* The axis labels positions 0 … @n − 1 with @names instead of numbers (a heat map's
+ * rows and columns: give it x0 = −0.5, x1 = n − 0.5). */
+void            iv_chart_axis_set_categories (IvChart       *chart,
+                                              IvAxisId       axis,
+                                              const char *const *names,
+                                              guint          n);
 
 /* Series: the data are copied. Colours are picked per name unless set. */
 IvSeries       *iv_chart_add_scatter      (IvChart          *chart,
@@ -239,8 +245,13 @@ const char     *iv_series_get_name        (const IvSeries   *series);
 /* The points, bars or spans the series holds. */
 gsize           iv_series_get_length      (const IvSeries   *series);
 IvSeriesKind    iv_series_get_kind        (const IvSeries   *series);
+/* Point labels; on a heat map, the text written in each cell (NULL or "" for none). */
 void            iv_series_set_labels      (IvSeries         *series,
                                            const char *const *labels);
+/* A heat map's colour range, so that panels share one scale (default: its data's). */
+void            iv_series_set_value_range (IvSeries         *series,
+                                           double            lo,
+                                           double            hi);
 void            iv_series_set_show_in_legend (IvSeries      *series,
                                               gboolean       show);
 
@@ -265,6 +276,10 @@ gboolean        iv_chart_hit_test         (const IvChart    *chart,
                                            double            py,
                                            double            radius,
                                            IvChartHit       *hit);
+/* What a hover card says of @hit: the series, the point's label, both values in their
+ * axes' units (or category names); a heat map cell's value and its row and column. */
+char           *iv_chart_describe_hit     (const IvChart    *chart,
+                                           const IvChartHit *hit);
 int             iv_chart_legend_hit       (const IvChart    *chart,
                                            double            px,
                                            double            py);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "iv-palette.h"
+#include "iv-render-isl-osl.h"
 #include "iv-run-series.h"
 
 #define SECONDS ((IvUnit) { IV_UNIT_SECONDS, 1.0, NULL })
@@ -118,6 +119,14 @@ unit_of (const IvRun *r, const char *tag)
     const IvAggregateStat *a = g_hash_table_lookup (r->aggregate, key);
     return a ? a->unit : NULL;
   }
+}
+
+IvUnit
+iv_runs_metric_unit (const IvRun *r, const char *tag)
+{
+  if (g_str_equal (tag, "output_token_throughput_per_gpu"))
+    return iv_metric_unit ("tokens/sec/gpu");
+  return iv_metric_unit (unit_of (r, tag));
 }
 
 static void
@@ -718,8 +727,7 @@ set_across_axes (IvChart *c, const IvPlotSpec *spec, const IvRun *any, const cha
   iv_chart_axis_set_title (c, IV_AXIS_X, field_x ? xt : xs);
   iv_chart_axis_set_title (c, IV_AXIS_Y, field_y ? yt : ys);
   iv_chart_axis_set_unit (c, IV_AXIS_X, iv_metric_unit (unit_of (any, xm)));
-  iv_chart_axis_set_unit (c, IV_AXIS_Y, g_str_equal (ym, "output_token_throughput_per_gpu")
-                                          ? iv_metric_unit ("tokens/sec/gpu") : iv_metric_unit (unit_of (any, ym)));
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, iv_runs_metric_unit (any, ym));
 }
 
 /* A group's colour: its palette slot by name, so a group keeps its colour across plots. */
@@ -1016,6 +1024,57 @@ iv_runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, c
   return c;
 }
 
+gboolean
+iv_runs_figure (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, IvRunsFigure *out, char **reason)
+{
+  *out = (IvRunsFigure) { 0 };
+  *reason = NULL;
+  switch (spec->type)
+    {
+    case IV_PLOT_ISL_OSL_HEATMAP:
+      out->grid = iv_isl_osl_heatmaps (spec, sweep, reason);
+      break;
+    case IV_PLOT_ISL_OSL_PARETO:
+      out->grid = iv_isl_osl_paretos (spec, sweep, reason);
+      break;
+    case IV_PLOT_PARETO_SURFACE:
+      out->surface = iv_isl_osl_surface (spec, sweep, reason);
+      break;
+    default:
+      out->chart = iv_runs_chart (spec, sweep, run, reason);
+      break;
+    }
+  return out->chart || out->grid || out->surface;
+}
+
+void
+iv_runs_figure_clear (IvRunsFigure *f)
+{
+  g_clear_pointer (&f->chart, iv_chart_free);
+  g_clear_pointer (&f->grid, iv_chart_grid_free);
+  g_clear_pointer (&f->surface, iv_surface_free);
+}
+
+IvFigure
+iv_runs_figure_get (const IvRunsFigure *f, const char *name)
+{
+  if (f->grid)
+    return (IvFigure) { iv_chart_grid_render, f->grid, name, NULL };
+  if (f->surface)
+    return (IvFigure) { iv_surface_render, f->surface, name, NULL };
+  return (IvFigure) { iv_chart_render, f->chart, name, NULL };
+}
+
+const char *
+iv_runs_figure_title (const IvRunsFigure *f)
+{
+  if (f->grid)
+    return iv_chart_grid_get_title (f->grid);
+  if (f->surface)
+    return iv_surface_get_title (f->surface);
+  return f->chart ? iv_chart_get_title (f->chart) : NULL;
+}
+
 /* Each server quantity its own colour (Okabe–Ito), whatever the figure pairs it with. */
 static const guint32 server_colours[IV_N_SERVER_QUANTITIES] = {
   [IV_SERVER_RUNNING] = 0xe69f00, [IV_SERVER_WAITING] = 0x0072b2, [IV_SERVER_KV_USAGE] = 0xcc79a7,
@@ -1181,6 +1240,11 @@ runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, char
       return boxes (spec, sweep, reason);
     case IV_PLOT_SERVER:
       return server_over_time (spec, run, reason);
+    case IV_PLOT_ISL_OSL_HEATMAP:
+    case IV_PLOT_ISL_OSL_PARETO:
+    case IV_PLOT_PARETO_SURFACE:
+      *reason = g_strdup (_("this preset draws panels or a surface, not one chart"));
+      return NULL;
     case IV_PLOT_UNKNOWN:
       break;
     }

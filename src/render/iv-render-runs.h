@@ -7,7 +7,9 @@
 #pragma once
 
 #include "iv-chart.h"
+#include "iv-chart-grid.h"
 #include "iv-plot-config.h"
+#include "iv-surface.h"
 #include "iv-sweep.h"
 
 G_BEGIN_DECLS
@@ -16,13 +18,37 @@ G_BEGIN_DECLS
 char    *iv_metric_title (const char        *tag);
 /* The chart's unit for an AIPerf unit ("ms", "tokens/sec/user", …). */
 IvUnit   iv_metric_unit  (const char        *unit);
+/* The unit of @metric's values as @run records it (a server quantity's, a summary's). */
+IvUnit   iv_runs_metric_unit (const IvRun       *run,
+                              const char        *metric);
 /* The chart of preset @spec: single-run presets draw @run, multi-run ones every run of
  * @sweep. NULL with @reason (one sentence) when the data cannot make it, e.g. a run
- * without time slices. */
+ * without time slices, or when the preset draws panels or a surface (iv_runs_figure ()). */
 IvChart *iv_runs_chart   (const IvPlotSpec  *spec,
                           const IvSweep     *sweep,
                           const IvRun       *run,
                           char             **reason);
+
+/* What a preset draws: one chart, panels (the ISL × OSL heat maps and small multiples)
+ * or a surface in three dimensions (the pareto surface); exactly one is set. */
+typedef struct
+{
+  IvChart *chart;
+  IvChartGrid *grid;
+  IvSurface *surface;
+} IvRunsFigure;
+
+/* Any preset's figure; FALSE with @reason as for iv_runs_chart (). */
+gboolean iv_runs_figure       (const IvPlotSpec  *spec,
+                               const IvSweep     *sweep,
+                               const IvRun       *run,
+                               IvRunsFigure      *out,
+                               char             **reason);
+void     iv_runs_figure_clear (IvRunsFigure      *figure);
+/* Its drawing function and data, to render or export; @name: the file's suggested name. */
+IvFigure iv_runs_figure_get   (const IvRunsFigure *figure,
+                               const char        *name);
+const char *iv_runs_figure_title (const IvRunsFigure *figure);
 
 /* Per-request plots: the request drawn at data point (@x, @y) of @spec's chart of @run
  * (a scatter point, or a timeline bar's middle), or G_MAXUINT. */

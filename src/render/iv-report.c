@@ -266,11 +266,10 @@ iv_report_html (const IvSweep *sweep, const IvPlotConfig *config, GPtrArray *nam
     {
       const IvPlotSpec *spec = iv_plot_config_get (config, multi, names->pdata[i]);
       g_autofree char *reason = NULL, *id = NULL, *html = NULL;
-      IvChart *chart;
+      IvRunsFigure figure;
       if (!spec)
         continue;
-      chart = iv_runs_chart (spec, sweep, first, &reason);
-      if (!chart)
+      if (!iv_runs_figure (spec, sweep, first, &figure, &reason))
         {
           g_string_append (out, "<p class=\"iv-skip\">");
           {
@@ -282,8 +281,13 @@ iv_report_html (const IvSweep *sweep, const IvPlotConfig *config, GPtrArray *nam
         }
       id = g_strdup_printf ("fig-%s", (const char *) names->pdata[i]);
       g_strdelimit (id, "_", '-');
-      html = iv_chart_to_html (chart, eo, id, error);
-      iv_chart_free (chart);
+      if (figure.grid)
+        html = iv_chart_grid_to_html (figure.grid, eo, id, error);
+      else if (figure.surface)
+        html = iv_surface_to_html (figure.surface, eo, id, error);
+      else
+        html = iv_chart_to_html (figure.chart, eo, id, error);
+      iv_runs_figure_clear (&figure);
       if (!html)
         return NULL;
       g_string_append (out, html);

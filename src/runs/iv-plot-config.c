@@ -33,6 +33,9 @@ static const struct
   { "latency_throughput_uncertainty", IV_PLOT_UNCERTAINTY },
   { "box", IV_PLOT_BOX },
   { "server_metrics", IV_PLOT_SERVER },
+  { "isl_osl_heatmap", IV_PLOT_ISL_OSL_HEATMAP },
+  { "isl_osl_pareto", IV_PLOT_ISL_OSL_PARETO },
+  { "pareto_surface", IV_PLOT_PARETO_SURFACE },
 };
 
 /* Keys a preset may have that change nothing here (styling of AIPerf's plotly output). */

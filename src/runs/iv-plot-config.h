@@ -26,6 +26,9 @@ typedef enum
   IV_PLOT_UNCERTAINTY,              /* runs: means with confidence intervals of repeated trials */
   IV_PLOT_BOX,                      /* runs: a metric's distribution per run, side by side */
   IV_PLOT_SERVER,                   /* the server's metrics over time, beside the client's */
+  IV_PLOT_ISL_OSL_HEATMAP,          /* runs: a metric over input × output length, a panel per load */
+  IV_PLOT_ISL_OSL_PARETO,           /* runs: small multiples, a pareto panel per (ISL, OSL) */
+  IV_PLOT_PARETO_SURFACE,           /* runs: the pareto curves of each ISL as a surface, one per OSL */
   IV_PLOT_UNKNOWN,
 } IvPlotType;
 
