@@ -1352,14 +1352,11 @@ test_pipelined_view (void)
 /* A sweep opens on the comparison: its runs in a table, the first preset drawn; the
  * statistic picker changes the axes; a point of a run opens it alone (card, metrics,
  * its own presets, skipped ones with their reason); Back returns. */
-static void
-test_runs_view (void)
+/* Opens the runs under @path and shows them: their sweep. */
+static const IvSweep *
+open_sweep (const char *path)
 {
-  g_autofree char *path = sample ("aiperf");
-  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_RUNS);
-  IvRunsView *view;
   const IvSweep *sweep = NULL;
-  IvChart *chart;
 
   open_paths (path, NULL);
   settle ();
@@ -1371,6 +1368,19 @@ test_runs_view (void)
         sweep = iv_document_get_sweep (doc), iv_window_select (window, doc);
     }
   g_assert_nonnull (sweep);
+  return sweep;
+}
+
+static void
+test_runs_view (void)
+{
+  g_autofree char *path = sample ("aiperf");
+  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_RUNS);
+  IvRunsView *view;
+  const IvSweep *sweep;
+  IvChart *chart;
+
+  sweep = open_sweep (path);
   g_assert_cmpuint (sweep->runs->len, ==, 3);
   settle ();
   view = iv_workspace_page_get_runs (page);
@@ -1540,6 +1550,92 @@ append_lines (const char *path, char **lines, guint from, guint to)
   for (guint i = from; i < to; i++)
     fprintf (f, "%s\n", lines[i]);
   fclose (f);
+}
+
+/* An ISL × OSL sweep: its heat maps, small multiples and surface show in the window, a
+ * cell's card gives its value, and a drag turns the surface. */
+static void
+test_isl_osl (void)
+{
+  g_autofree char *path = sample ("isl-osl-sweep");
+  g_autofree char *heat_png = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                                                "isl-osl-heatmap.png", NULL);
+  g_autofree char *surface_png = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                                                   "isl-osl-surface.png", NULL);
+  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_RUNS);
+  const IvSweep *sweep;
+  IvRunsView *view;
+  IvFigureView *fv;
+  IvSurface *surface;
+  double az0, el0, az, el;
+
+  gtk_window_present (GTK_WINDOW (window));
+  sweep = open_sweep (path);
+  g_assert_cmpuint (sweep->runs->len, ==, 36);
+  settle ();
+  view = iv_workspace_page_get_runs (page);
+  fv = iv_runs_view_get_figure_view (view);
+  /* the table a few rows tall, the figure the rest: as a reader looking at it drags it */
+  gtk_paned_set_position (GTK_PANED (iv_gui_find_by_id (GTK_WIDGET (view), "paned")), 120);
+
+  g_assert_true (iv_runs_view_show_plot (view, "isl_osl_throughput_heatmap"));
+  g_assert_true (wait_for (is_mapped, fv, 10));
+  g_assert_nonnull (iv_runs_view_get_figure (view));
+  g_assert_true (iv_runs_view_get_figure (view)->render == iv_chart_grid_render);
+  iv_gui_snapshot (GTK_WINDOW (window), heat_png);
+  {
+    /* the top-left panel is concurrency 1; its bottom-left cell ISL 128, OSL 128, whose
+     * value is the run's own summary (one GPU: no telemetry) */
+    IvChartGrid *grid = (IvChartGrid *) iv_runs_view_get_figure (view)->data;
+    IvChart *panel = iv_chart_grid_get (grid, 0, 0);
+    const IvChartLayout *L = iv_chart_get_layout (panel);
+    const IvRun *r = NULL;
+    double ox, oy, want;
+    g_autofree char *card = NULL, *value = NULL;
+    for (guint i = 0; i < sweep->runs->len && !r; i++)
+      {
+        const IvRun *q = sweep->runs->pdata[i];
+        if (q->concurrency == 1 && q->isl == 128 && q->osl == 128)
+          r = q;
+      }
+    g_assert_nonnull (r);
+    want = iv_run_get_summary (r, "output_token_throughput")->avg;
+    g_assert_true (iv_chart_grid_panel_origin (grid, 0, 0, &ox, &oy));
+    card = iv_figure_view_describe_at (fv, ox + iv_chart_to_pixel (L, IV_AXIS_X, 0), oy + iv_chart_to_pixel (L, IV_AXIS_Y, 0));
+    g_assert_nonnull (card);
+    value = g_strdup_printf ("%.3g tokens/s/GPU", want);
+    g_assert_nonnull (strstr (card, "concurrency 1"));
+    g_assert_nonnull (strstr (card, value));
+    g_assert_nonnull (strstr (card, "Input tokens (ISL): 128"));
+  }
+
+  g_assert_true (iv_runs_view_show_plot (view, "isl_osl_pareto_grid"));
+  g_assert_true (iv_runs_view_get_figure (view)->render == iv_chart_grid_render);
+
+  g_assert_true (iv_runs_view_show_plot (view, "isl_osl_pareto_surface"));
+  surface = iv_figure_view_get_surface (fv);
+  g_assert_nonnull (surface);
+  iv_gui_snapshot (GTK_WINDOW (window), surface_png);
+  /* 3 surfaces (one per OSL) of 3 ISL × 4 concurrencies */
+  g_assert_cmpuint (iv_surface_get_n_points (surface), ==, 36);
+  iv_surface_get_view (surface, &az0, &el0);
+  g_assert_cmpfloat (az0, ==, IV_SURFACE_AZIMUTH);
+  iv_figure_view_rotate (fv, 30, -10);
+  iv_surface_get_view (surface, &az, &el);
+  g_assert_cmpfloat_with_epsilon (az, az0 + 30, 1e-9);
+  g_assert_cmpfloat_with_epsilon (el, el0 - 10, 1e-9);
+  /* a point's card after the turn: where it is drawn now */
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  {
+    double px, py;
+    g_autofree char *text = NULL, *card = NULL;
+    g_assert_true (iv_surface_get_point (surface, 0, &px, &py, &text));
+    card = iv_figure_view_describe_at (fv, px, py);
+    g_assert_cmpstr (card, ==, text);
+    g_assert_nonnull (strstr (card, "OSL 128"));
+  }
+  /* the window's export draws what is shown */
+  g_assert_true (iv_runs_view_get_figure (view)->render == iv_surface_render);
 }
 
 static void
@@ -1791,6 +1887,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/screenshot-not-blank", test_screenshot_not_blank);
   g_test_add_func ("/gui/close-item", test_close_item);
   g_test_add_func ("/gui/live-run", test_live_run);
+  g_test_add_func ("/gui/isl-osl", test_isl_osl);
   g_test_add_func ("/gui/shortcuts-actions-exist", test_shortcuts_actions_exist);
   g_test_add_func ("/gui/toggle-sidebar", test_toggle_sidebar);
   g_test_add_func ("/gui/export-dialog", test_export_dialog);

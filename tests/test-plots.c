@@ -3,8 +3,10 @@
  * titles, or is skipped for the reason the data give; time slices mark their outliers. */
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
+#include "iv-chart-private.h"
 #include "iv-plot-config.h"
 #include "iv-render-runs.h"
 #include "iv-run-series.h"
@@ -48,10 +50,13 @@ test_builtin_config (void)
   g_assert_cmpfloat (iv_plot_config_get (c, TRUE, "latency_throughput_uncertainty")->ci_level, ==, 0.95);
   g_assert_false (iv_plot_config_get (c, TRUE, "latency_throughput_uncertainty")->inferview);
   /* After AIPerf's presets, Inferview's own: 14 for one run (3 of the server's metrics),
-   * 6 for several; none is a default, so `inferview plot` alone draws what `aiperf plot`
+   * 10 for several (4 of them ISL × OSL); none is a default, so `inferview plot` alone draws what `aiperf plot`
    * draws. */
   g_assert_cmpuint (c->single_plots->len, ==, 10 + 14);
-  g_assert_cmpuint (c->multi_plots->len, ==, 4 + 6);
+  g_assert_cmpuint (c->multi_plots->len, ==, 4 + 10);
+  g_assert_cmpint (iv_plot_config_get (c, TRUE, "isl_osl_throughput_heatmap")->type, ==, IV_PLOT_ISL_OSL_HEATMAP);
+  g_assert_cmpint (iv_plot_config_get (c, TRUE, "isl_osl_pareto_grid")->type, ==, IV_PLOT_ISL_OSL_PARETO);
+  g_assert_cmpint (iv_plot_config_get (c, TRUE, "isl_osl_pareto_surface")->type, ==, IV_PLOT_PARETO_SURFACE);
   g_assert_cmpint (iv_plot_config_get (c, FALSE, "server_load_over_time")->type, ==, IV_PLOT_SERVER);
   s = c->single_plots->pdata[10];
   g_assert_cmpstr (s->name, ==, "ttft_distribution");
@@ -166,25 +171,35 @@ test_user_config (void)
   g_assert_cmpstr (c->origin, ==, path);
 }
 
-/* Pixels that are not the background, as a share of the figure. */
+/* Pixels that are not the background (the top-left pixel's colour), as a share. */
+static double
+ink_share_of (cairo_surface_t *s)
+{
+  int w = cairo_image_surface_get_width (s), h = cairo_image_surface_get_height (s);
+  guint64 ink = 0;
+  guint32 bg;
+
+  cairo_surface_flush (s);
+  bg = *(guint32 *) cairo_image_surface_get_data (s) & 0xffffff;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      ink += (((guint32 *) (cairo_image_surface_get_data (s) + y * cairo_image_surface_get_stride (s)))[x] & 0xffffff) != bg;
+  return ink / ((double) w * h);
+}
+
 static double
 ink_share (IvChart *chart)
 {
   cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 800, 450);
   cairo_t *cr = cairo_create (s);
   IvRenderOptions o = { IV_THEME_LIGHT, 1.0 };
-  guint64 ink = 0;
-  guint32 bg;
+  double share;
 
   g_assert_true (iv_chart_render (cr, chart, &o, 800, 450, NULL));
   cairo_destroy (cr);
-  cairo_surface_flush (s);
-  bg = *(guint32 *) cairo_image_surface_get_data (s) & 0xffffff;
-  for (int y = 0; y < 450; y++)
-    for (int x = 0; x < 800; x++)
-      ink += (((guint32 *) (cairo_image_surface_get_data (s) + y * cairo_image_surface_get_stride (s)))[x] & 0xffffff) != bg;
+  share = ink_share_of (s);
   cairo_surface_destroy (s);
-  return ink / (800.0 * 450.0);
+  return share;
 }
 
 static void
@@ -279,6 +294,147 @@ test_presets_on_samples (void)
     g_assert_cmpstr (iv_chart_get_title (chart), ==, "Time to first token vs Concurrency");
     iv_chart_free (chart);
   }
+}
+
+static char *
+isl_osl_run (const char *rel)
+{
+  return g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "isl-osl-sweep", rel, NULL);
+}
+
+/* A copy of a sample run's summary (no records) with its output token throughput set. */
+static char *
+copy_run (const char *from, const char *name, const char *throughput)
+{
+  g_autofree char *src = isl_osl_run (from), *text = NULL;
+  g_autofree char *dir = g_build_filename (tmpdir, "isl-osl", name, NULL);
+  g_autofree char *summary = g_build_filename (src, "profile_export_aiperf.json", NULL);
+  g_autofree char *out = g_build_filename (dir, "profile_export_aiperf.json", NULL);
+  g_autoptr (GRegex) re = g_regex_new ("(\"output_token_throughput\": \\{\\s*\"unit\": \"tokens/sec\",\\s*\"avg\": )[0-9.e+-]+",
+                                      0, 0, NULL);
+  g_autofree char *changed = NULL;
+
+  g_assert_true (g_file_get_contents (summary, &text, NULL, NULL));
+  changed = throughput ? g_regex_replace (re, text, -1, 0, throughput, 0, NULL) : g_strdup (text);
+  g_assert_true (throughput == NULL || !g_str_equal (changed, text));
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (out, changed, -1, NULL));
+  return g_steal_pointer (&dir);
+}
+
+/* The ISL × OSL figures. Three runs at concurrency 1 — two of ISL 128 × OSL 128 with
+ * throughputs 100 and 300 tokens/s (their cell: the mean, 200) and one of ISL 128 ×
+ * OSL 512 at 50 — make one panel of 1 × 2 cells; one ISL and one load make no surface. */
+static void
+test_isl_osl (void)
+{
+  g_autofree char *a = copy_run ("isl128_osl128/concurrency1", "a", "\\g<1>100");
+  g_autofree char *b = copy_run ("isl128_osl128/concurrency1", "b", "\\g<1>300");
+  g_autofree char *c512 = copy_run ("isl128_osl512/concurrency1", "c", "\\g<1>50");
+  const char *paths[] = { a, b, c512, NULL }, *only_one[] = { a, b, NULL };
+  g_autoptr (IvSweep) sweep = iv_sweep_load (paths, NULL, NULL, NULL, NULL);
+  g_autoptr (IvSweep) one_cell = iv_sweep_load (only_one, NULL, NULL, NULL, NULL);
+  g_autoptr (IvPlotConfig) config = iv_plot_config_load (NULL, NULL);
+  IvPlotSpec heat = *iv_plot_config_get (config, TRUE, "isl_osl_throughput_heatmap");
+  g_autofree char *reason = NULL;
+  IvRunsFigure f;
+  IvChart *panel;
+  const IvSeries *cells;
+
+  g_assert_nonnull (sweep);
+  g_assert_cmpuint (sweep->runs->len, ==, 3);
+  heat.y.metric = (char *) "output_token_throughput";
+  g_assert_true (iv_runs_figure (&heat, sweep, sweep->runs->pdata[0], &f, &reason));
+  g_assert_nonnull (f.grid);
+  g_assert_null (f.chart);
+  g_assert_cmpuint (iv_chart_grid_get_rows (f.grid), ==, 1);
+  g_assert_cmpuint (iv_chart_grid_get_columns (f.grid), ==, 1);
+  panel = iv_chart_grid_get (f.grid, 0, 0);
+  g_assert_cmpstr (iv_chart_get_title (panel), ==, "concurrency 1");
+  cells = iv_chart_get_series (panel, 0);
+  g_assert_cmpint (iv_series_get_kind (cells), ==, IV_SERIES_HEATMAP);
+  /* one row (ISL 128), two columns (OSL 128, 512): the mean of the pair, then the one */
+  g_assert_cmpuint (iv_series_get_length (cells), ==, 2);
+  g_assert_cmpfloat_with_epsilon (cells->y[0], 200, 1e-9);
+  g_assert_cmpfloat_with_epsilon (cells->y[1], 50, 1e-9);
+  g_assert_cmpstr (cells->labels[0], ==, "200 tokens/s");
+  {
+    /* the card of the first cell, where the grid drew it */
+    cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 800, 500);
+    cairo_t *cr = cairo_create (img);
+    IvRenderOptions opt = { IV_THEME_LIGHT, 1.0 };
+    const IvChartLayout *L;
+    double ox, oy;
+    g_autofree char *card = NULL;
+    g_assert_true (iv_chart_grid_render (cr, f.grid, &opt, 800, 500, NULL));
+    L = iv_chart_get_layout (panel);
+    g_assert_true (iv_chart_grid_panel_origin (f.grid, 0, 0, &ox, &oy));
+    card = iv_chart_grid_describe_at (f.grid, ox + iv_chart_to_pixel (L, IV_AXIS_X, 1),
+                                      oy + iv_chart_to_pixel (L, IV_AXIS_Y, 0), 10);
+    g_assert_cmpstr (card, ==, "concurrency 1\nOutput token throughput (avg): 50 tokens/s\n"
+                               "Output tokens (OSL): 512\nInput tokens (ISL): 128");
+    cairo_destroy (cr);
+    cairo_surface_destroy (img);
+  }
+  iv_runs_figure_clear (&f);
+  g_clear_pointer (&reason, g_free);
+
+  /* small multiples: a panel per cell, the pair's two points in the first */
+  g_assert_true (iv_runs_figure (iv_plot_config_get (config, TRUE, "isl_osl_pareto_grid"), sweep, sweep->runs->pdata[0],
+                                 &f, &reason));
+  g_assert_cmpuint (iv_chart_grid_get_columns (f.grid), ==, 2);
+  g_assert_cmpstr (iv_chart_get_title (iv_chart_grid_get (f.grid, 0, 1)), ==, "ISL 128 · OSL 512");
+  iv_runs_figure_clear (&f);
+  g_clear_pointer (&reason, g_free);
+
+  /* a surface needs two input lengths */
+  g_assert_false (iv_runs_figure (iv_plot_config_get (config, TRUE, "isl_osl_pareto_surface"), sweep,
+                                  sweep->runs->pdata[0], &f, &reason));
+  g_assert_nonnull (strstr (reason, "two input lengths"));
+  g_clear_pointer (&reason, g_free);
+
+  /* one cell is no ISL × OSL comparison */
+  g_assert_false (iv_runs_figure (&heat, one_cell, one_cell->runs->pdata[0], &f, &reason));
+  g_assert_nonnull (strstr (reason, "one ISL × OSL cell"));
+}
+
+/* The bundled sweep's surface: 3 OSL × 3 ISL × 4 concurrencies, every point drawn with
+ * its card; a turn moves the points, not the data. */
+static void
+test_isl_osl_surface (void)
+{
+  g_autofree char *dir = isl_osl_run ("");
+  const char *paths[] = { dir, NULL };
+  g_autoptr (IvSweep) sweep = iv_sweep_load (paths, NULL, NULL, NULL, NULL);
+  g_autoptr (IvPlotConfig) config = iv_plot_config_load (NULL, NULL);
+  g_autofree char *reason = NULL, *text = NULL, *card = NULL;
+  cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 900, 600);
+  cairo_t *cr = cairo_create (img);
+  IvRenderOptions opt = { IV_THEME_LIGHT, 1.0 };
+  IvRunsFigure f;
+  double px, py, qx, qy;
+
+  g_assert_cmpuint (sweep->runs->len, ==, 36);
+  g_assert_true (iv_runs_figure (iv_plot_config_get (config, TRUE, "isl_osl_pareto_surface"), sweep,
+                                 sweep->runs->pdata[0], &f, &reason));
+  g_assert_nonnull (f.surface);
+  g_assert_true (iv_surface_render (cr, f.surface, &opt, 900, 600, NULL));
+  g_assert_cmpuint (iv_surface_get_n_points (f.surface), ==, 36);
+  g_assert_true (iv_surface_get_point (f.surface, 0, &px, &py, &text));
+  g_assert_true (g_str_has_prefix (text, "OSL 128 — concurrency 1\n"));
+  g_assert_nonnull (strstr (text, "Input tokens (ISL): 128"));
+  card = iv_surface_describe_at (f.surface, px, py, 5);
+  g_assert_cmpstr (card, ==, text);
+  g_assert_true (px > 0 && px < 900 && py > 0 && py < 600);
+  g_assert_cmpfloat (ink_share_of (img), >, 0.03);
+  iv_surface_set_view (f.surface, IV_SURFACE_AZIMUTH + 90, IV_SURFACE_ELEVATION);
+  g_assert_true (iv_surface_render (cr, f.surface, &opt, 900, 600, NULL));
+  g_clear_pointer (&text, g_free);
+  g_assert_true (iv_surface_get_point (f.surface, 0, &qx, &qy, &text));
+  g_assert_true (fabs (qx - px) + fabs (qy - py) > 5);
+  cairo_destroy (cr);
+  cairo_surface_destroy (img);
+  iv_runs_figure_clear (&f);
 }
 
 /* Time slices: the mean with ±std, and a slice far from the others marked. Averages 10,
@@ -518,6 +674,8 @@ main (int argc, char **argv)
   g_test_add_func ("/plots/uncertainty", test_uncertainty);
   g_test_add_func ("/plots/config-aiperf-keys", test_config_aiperf_keys);
   g_test_add_func ("/plots/dense-timeline", test_dense_timeline);
+  g_test_add_func ("/plots/isl-osl", test_isl_osl);
+  g_test_add_func ("/plots/isl-osl-surface", test_isl_osl_surface);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

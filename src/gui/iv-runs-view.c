@@ -80,7 +80,8 @@ struct _IvRunsView
   IvPlotSpec *custom;
   GtkWidget *selection_row;
   GtkLabel *selection_label;
-  GtkStack *plot_stack;       /* "chart" or "skipped" */
+  GtkStack *plot_stack;       /* "chart", "figure" (panels, a surface) or "skipped" */
+  IvFigureView *figure_view;
   IvChartView *chart;
   AdwStatusPage *skipped;
   /* The drop-downs are filled and set from code (a new sweep, the chosen preset's own
@@ -556,6 +557,7 @@ show_chosen_plot (IvRunsView *self)
   guint i = gtk_drop_down_get_selected (self->plot_choice);
   const IvPlotSpec *spec;
   IvChart *chart;
+  IvRunsFigure drawn;
   gboolean multi = shown_run (self) == NULL;
 
   g_clear_pointer (&self->skip_reason, g_free);
@@ -582,14 +584,20 @@ show_chosen_plot (IvRunsView *self)
           self->override.groups = self->group_strv;
         }
     }
-  chart = iv_runs_chart (&self->override, self->sweep, multi ? self->sweep->runs->pdata[0] : shown_run (self),
-                         &self->skip_reason);
-  if (!chart)
+  if (!iv_runs_figure (&self->override, self->sweep, multi ? self->sweep->runs->pdata[0] : shown_run (self), &drawn,
+                       &self->skip_reason))
     {
       adw_status_page_set_description (self->skipped, self->skip_reason);
       gtk_stack_set_visible_child_name (self->plot_stack, "skipped");
       return;
     }
+  if (!drawn.chart)
+    {
+      iv_figure_view_set_figure (self->figure_view, &drawn, spec->name);
+      gtk_stack_set_visible_child_name (self->plot_stack, "figure");
+      return;
+    }
+  chart = g_steal_pointer (&drawn.chart);
   {
     const GArray *picked = iv_runs_state_get_selection (self->state);
     if (!multi && picked->len)
@@ -1032,7 +1040,18 @@ const IvFigure *
 iv_runs_view_get_figure (IvRunsView *self)
 {
   g_return_val_if_fail (IV_IS_RUNS_VIEW (self), NULL);
-  return self->skip_reason ? NULL : iv_chart_view_get_figure (self->chart);
+  if (self->skip_reason)
+    return NULL;
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->plot_stack), "figure") == 0)
+    return iv_figure_view_get_figure (self->figure_view);
+  return iv_chart_view_get_figure (self->chart);
+}
+
+IvFigureView *
+iv_runs_view_get_figure_view (IvRunsView *self)
+{
+  g_return_val_if_fail (IV_IS_RUNS_VIEW (self), NULL);
+  return self->figure_view;
 }
 
 static void
@@ -1070,6 +1089,7 @@ iv_runs_view_class_init (IvRunsViewClass *klass)
 
   g_type_ensure (IV_TYPE_TABLE_ROW);
   g_type_ensure (IV_TYPE_CHART_VIEW);
+  g_type_ensure (IV_TYPE_FIGURE_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/inferview/Inferview/ui/iv-runs-view.ui");
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, IvRunsView, name)
   CHILD (live_badge);
@@ -1099,6 +1119,7 @@ iv_runs_view_class_init (IvRunsViewClass *klass)
   CHILD (selection_row);
   CHILD (selection_label);
   CHILD (plot_stack);
+  CHILD (figure_view);
   CHILD (chart);
   CHILD (skipped);
 #undef CHILD

@@ -11,6 +11,7 @@
 #include "iv-runs-state.h"
 
 #include "iv-chart-view.h"
+#include "iv-figure-view.h"
 #include "iv-sweep.h"
 
 G_BEGIN_DECLS
@@ -59,6 +60,8 @@ const char     *iv_runs_view_get_cell     (IvRunsView    *self,
                                            guint          row,
                                            guint          column);
 const IvFigure *iv_runs_view_get_figure   (IvRunsView    *self);
+/* What shows presets that draw panels or a surface (the ISL × OSL figures). */
+IvFigureView   *iv_runs_view_get_figure_view (IvRunsView  *self);
 
 /* Statistic, grouping, log axes and picked requests, which the controls are bound to. */
 IvRunsState    *iv_runs_view_get_state              (IvRunsView    *self);

@@ -308,7 +308,7 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
       IvSeries *s = chart->series->pdata[i];
       if (s->kind == IV_SERIES_HEATMAP && s->visible && s->vmax >= s->vmin)
         {
-          IvScaleSpec spec = { IV_SCALE_LINEAR, IV_UNIT_PLAIN };
+          IvScaleSpec spec = { IV_SCALE_LINEAR, s->value_unit };
           g_autoptr (IvTicks) t = iv_ticks_compute (&spec, s->vmin,
                                                     s->vmax > s->vmin ? s->vmax : s->vmin + 1, 5);
           double label_w = 0;
@@ -747,7 +747,7 @@ _iv_chart_draw_colorbar (IvChartCtx *ctx, IvSeries *s)
   IvChartLayout *L = ctx->L;
   double x = L->plot_x + L->plot_w + 10, y = L->plot_y, w = 12, h = L->plot_h;
   g_autoptr (IvTicks) ticks = NULL;
-  IvScaleSpec spec = { IV_SCALE_LINEAR, IV_UNIT_PLAIN };
+  IvScaleSpec spec = { IV_SCALE_LINEAR, s->value_unit };
 
   if (!(s->vmax >= s->vmin))
     return;
@@ -767,5 +767,8 @@ _iv_chart_draw_colorbar (IvChartCtx *ctx, IvSeries *s)
       _iv_chart_show_text (ctx, ticks->ticks[i].label, x + w + 4, ty, 0, 0.5, 0.85, FALSE,
                            &ctx->colors->foreground);
     }
+  /* the unit the labels share, over the bar */
+  if (ticks->unit_label)
+    _iv_chart_show_text (ctx, ticks->unit_label, x, y - 3, 0, 1, 0.85, FALSE, &ctx->colors->foreground_dim);
 }
 

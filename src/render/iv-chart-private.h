@@ -35,6 +35,7 @@ struct _IvSeries
   double position;      /* box: where on x */
   guint nx, ny;         /* heatmap */
   double x0, x1, y0, y1, vmin, vmax;
+  IvUnit value_unit;            /* a heat map's values, for its colour bar */
   double *base;         /* stacking baseline per point, filled when drawing */
   double ext_lo[2], ext_hi[2]; /* finite extents of x and y (positive-only for log: [1]) */
   double pos_lo[2];     /* smallest positive x and y, for log axes */

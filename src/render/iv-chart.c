@@ -429,6 +429,7 @@ iv_chart_add_heatmap (IvChart *chart, const char *name, const double *values, gu
   s->y = copy (values, (gsize) nx * ny);
   s->n = (gsize) nx * ny;
   s->x0 = x0, s->x1 = x1, s->y0 = y0, s->y1 = y1;
+  s->value_unit = IV_UNIT_PLAIN;
   s->vmin = INFINITY;
   s->vmax = -INFINITY;
   for (gsize i = 0; i < s->n; i++)
@@ -492,6 +493,13 @@ iv_series_set_labels (IvSeries *s, const char *const *labels)
   s->labels = g_new0 (char *, s->n + 1);
   for (gsize i = 0; i < s->n; i++)
     s->labels[i] = g_strdup (labels[i] ? labels[i] : "");
+}
+
+void
+iv_series_set_value_unit (IvSeries *s, IvUnit unit)
+{
+  g_return_if_fail (s->kind == IV_SERIES_HEATMAP);
+  s->value_unit = unit;
 }
 
 void

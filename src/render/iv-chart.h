@@ -249,6 +249,9 @@ IvSeriesKind    iv_series_get_kind        (const IvSeries   *series);
 void            iv_series_set_labels      (IvSeries         *series,
                                            const char *const *labels);
 /* A heat map's colour range, so that panels share one scale (default: its data's). */
+/* The unit of a heat map's values, for its colour bar's labels. */
+void            iv_series_set_value_unit  (IvSeries         *series,
+                                           IvUnit            unit);
 void            iv_series_set_value_range (IvSeries         *series,
                                            double            lo,
                                            double            hi);

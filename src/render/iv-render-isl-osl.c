@@ -109,6 +109,7 @@ iv_isl_osl_heatmaps (const IvPlotSpec *spec, const IvSweep *sweep, char **reason
       s = iv_chart_add_heatmap (c, what, values + l * cells, g->n_osl, g->n_isl, -0.5, g->n_osl - 0.5, -0.5,
                                 g->n_isl - 0.5);
       iv_series_set_value_range (s, lo, hi);
+      iv_series_set_value_unit (s, unit);
       iv_series_set_labels (s, (const char *const *) labels->pdata);
       iv_chart_axis_set_categories (c, IV_AXIS_X, (const char *const *) osl_names->pdata, osl_names->len);
       iv_chart_axis_set_categories (c, IV_AXIS_Y, (const char *const *) isl_names->pdata, isl_names->len);
@@ -119,6 +120,8 @@ iv_isl_osl_heatmaps (const IvPlotSpec *spec, const IvSweep *sweep, char **reason
       iv_chart_set_legend (c, IV_LEGEND_HIDDEN);
       iv_chart_grid_set (grid, l / columns, l % columns, c);
     }
+  /* every panel has the same rows and columns: their names once, at the grid's edges */
+  iv_chart_grid_share_axes (grid, TRUE, TRUE);
   return grid;
 }
 

@@ -259,7 +259,7 @@ line (const Ctx *c, Projected a, Projected b)
 /* One axis's ticks and title along the box edge from @from to @to (cube coordinates,
  * the varying one ignored), labels pushed away from the cube's centre on the page. */
 static void
-axis_labels (Ctx *c, int a, const double from[3])
+axis_labels (Ctx *c, int a, const double from[3], double other_x)
 {
   const Axis *ax = &c->s->axis[a];
   IvScaleSpec spec = { ax->kind, ax->unit, FALSE, 0 };
@@ -301,8 +301,10 @@ axis_labels (Ctx *c, int a, const double from[3])
       /* the vertical's title runs up beside its labels */
       cairo_save (c->cr);
       cairo_translate (c->cr, tx + ux * (label_w + 14), ty);
+      double edge = fabs (project (c->s, 0, 0, 1).sy - project (c->s, 0, 0, -1).sy) * c->ky;
       cairo_rotate (c->cr, ux < 0 ? -G_PI / 2 : G_PI / 2);
-      iv_text_show (&c->text, c->cr, title, 0, 0, 0.5, 1, 0.92, TRUE, 0, &c->colors->foreground);
+      /* no longer than the vertical it names (a little more when that is short) */
+      iv_text_show (&c->text, c->cr, title, 0, 0, 0.5, 1, 0.92, TRUE, MAX (edge * 1.3, 140), &c->colors->foreground);
       cairo_restore (c->cr);
       return;
     }
@@ -313,8 +315,9 @@ axis_labels (Ctx *c, int a, const double from[3])
       lo_end[a] = -1, hi_end[a] = 1;
       to_page (c, project (c->s, lo_end[0], lo_end[1], lo_end[2]), &x0, &y0);
       to_page (c, project (c->s, hi_end[0], hi_end[1], hi_end[2]), &x1, &y1);
-      iv_text_show (&c->text, c->cr, title, tx, ty + (uy >= 0 ? 1 : -1) * (label_w + 16 + fabs (y1 - y0) / 2), 0.5,
-                    uy >= 0 ? 0 : 1, 0.92, TRUE, 0, &c->colors->foreground);
+      /* and away from the other floor axis's title: it ends (or starts) near the middle */
+      iv_text_show (&c->text, c->cr, title, tx, ty + (uy >= 0 ? 1 : -1) * (label_w + 16 + fabs (y1 - y0) / 2),
+                    other_x > tx ? 0.85 : 0.15, uy >= 0 ? 0 : 1, 0.92, TRUE, 0, &c->colors->foreground);
       return;
     }
   iv_text_show (&c->text, c->cr, title, tx + ux * (label_w + 18), ty + uy * (label_w + 18), 0.5 - 0.5 * ux,
@@ -374,9 +377,14 @@ draw_box (Ctx *c)
     }
   line (c, project (c->s, zx, zy, -1), project (c->s, zx, zy, 1));
   cairo_stroke (c->cr);
-  axis_labels (c, IV_SURFACE_X, (double[3]) { 0, y_edge, -1 });
-  axis_labels (c, IV_SURFACE_Y, (double[3]) { x_edge, 0, -1 });
-  axis_labels (c, IV_SURFACE_Z, (double[3]) { zx, zy, 0 });
+  {
+    double xm, ym, dummy;
+    to_page (c, project (c->s, 0, y_edge, -1), &xm, &dummy);
+    to_page (c, project (c->s, x_edge, 0, -1), &ym, &dummy);
+    axis_labels (c, IV_SURFACE_X, (double[3]) { 0, y_edge, -1 }, ym);
+    axis_labels (c, IV_SURFACE_Y, (double[3]) { x_edge, 0, -1 }, xm);
+    axis_labels (c, IV_SURFACE_Z, (double[3]) { zx, zy, 0 }, xm);
+  }
 }
 
 /* How squarely a quad faces the light: 0.55 (edge-on) … 1 (facing it). */
@@ -511,7 +519,7 @@ iv_surface_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *optio
   IvSurface *s = (IvSurface *) data;
   Ctx c = { cr, { 0 }, iv_theme_get_colors (options->theme), 0, 0, 0, 0, s };
   double fs = options->font_scale > 0 ? options->font_scale : 1;
-  double top = IV_FIGURE_PAD, w, h, legend_h = 0, lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
+  double top = IV_FIGURE_PAD, w, h, legend_x, legend_y, lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
   double room_x, room_y, room_w, room_h, x;
 
   g_array_set_size (s->drawn, 0);
@@ -538,17 +546,35 @@ iv_surface_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *optio
                     &c.colors->foreground_dim);
       top += h + 4;
     }
-  /* the legend: one row under the cube */
-  iv_text_measure (&c.text, "Mg", 0.88, FALSE, 0, &w, &legend_h);
-  legend_h += 10;
+  /* the legend: one row at the top right, under the titles when it does not fit beside them */
+  {
+    double lw = 0, tw = 0, th;
+    for (guint k = 0; k < s->meshes->len; k++)
+      {
+        iv_text_measure (&c.text, ((const Mesh *) s->meshes->pdata[k])->name, 0.88, FALSE, 0, &w, &h);
+        lw += 20 + w + 22;
+      }
+    if (s->title)
+      iv_text_measure (&c.text, s->title, 1.27, TRUE, 0, &tw, &th);
+    legend_x = width - IV_FIGURE_PAD - lw + 22;
+    legend_y = IV_FIGURE_PAD + 10;
+    if (legend_x < IV_FIGURE_PAD + tw + 24)
+      {
+        legend_x = IV_FIGURE_PAD;
+        legend_y = top + 10;
+        top += 22;
+      }
+  }
   /* the cube's eight corners fix its extent on the page; the labels need a margin */
   for (int i = 0; i < 8; i++)
     {
       Projected p = project (s, i & 1 ? 1 : -1, i & 2 ? 1 : -1, i & 4 ? 1 : -1);
       lo_x = MIN (lo_x, p.sx), hi_x = MAX (hi_x, p.sx), lo_y = MIN (lo_y, p.sy), hi_y = MAX (hi_y, p.sy);
     }
-  room_x = IV_FIGURE_PAD + 110 * fs, room_w = width - 2 * room_x;
-  room_y = top + 20 * fs, room_h = height - room_y - legend_h - 80 * fs;
+  /* room for the labels around the box: less of it on a small page, never all of it */
+  room_x = IV_FIGURE_PAD + MIN (110 * fs, width * 0.18), room_w = MAX (20, width - 2 * room_x);
+  room_y = top + MIN (20 * fs, height * 0.04);
+  room_h = MAX (20, height - room_y - MIN (80 * fs, height * 0.22));
   /* the room filled, the box's proportions bent by at most 1.5 (a wide page takes a wide box) */
   c.kx = MAX (1, room_w / (hi_x - lo_x));
   c.ky = MAX (1, room_h / (hi_y - lo_y));
@@ -557,12 +583,12 @@ iv_surface_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *optio
   c.cy = room_y + room_h / 2 + (lo_y + hi_y) / 2 * c.ky;
   draw_box (&c);
   draw_meshes (&c);
-  x = IV_FIGURE_PAD;
+  x = legend_x;
   for (guint k = 0; k < s->meshes->len; k++)
     {
       const Mesh *m = s->meshes->pdata[k];
       IvColor col = iv_color_from_rgb (m->rgb, 1);
-      double y = height - IV_FIGURE_PAD - legend_h / 2;
+      double y = legend_y;
       iv_color_set_source (cr, &col);
       cairo_rectangle (cr, x, y - 5, 14, 10);
       cairo_fill (cr);
