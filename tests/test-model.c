@@ -240,6 +240,23 @@ test_mla_decode (void)
       hint |= g_str_equal (r.hints[i].id, "mla-cp");
     g_assert_true (waste && hint);
   }
+  /* With CP = 2 (on PEs): the absorbed output stays r_kv = 128 wide per head until
+   * W_UV, so S8's all-reduce carries B·T·H_l·(e_p·r_kv + 8) = 1·1·4·(4·128 + 8) = 2080 B
+   * (not 4·(4·64 + 8) = 1056 with dv), S8 computes (c−1)·B·T_l·H_l·(3·r_kv + 8) =
+   * 1·1·1·4·392 = 1568 FLOPs and S9 reads e_a·B·T_l·H_l·r_kv = 2·4·128 = 1024 B. */
+  c.c = 2;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  REL (stage (&r, 0, IV_S8)->comm_bytes, 2080);
+  REL (stage (&r, 0, IV_S8)->flops, 1568);
+  REL (stage (&r, 0, IV_S8)->bytes, 2 * 1 * 1 * 4 * (4 * 128 + 8));
+  REL (stage (&r, 0, IV_S9)->flops, 512);
+  REL (stage (&r, 0, IV_S9)->bytes, 1024);
+  /* prefill is naive: O is dv = 64 wide; a Q+O/m/l ring step carries
+   * e_a·B·T_l·H_l·dh + B·T_l·H_l·(e_p·dv + 8) = 2·1·32·4·96 + 1·32·4·(4·64 + 8) = 24,576 + 33,792 */
+  c.mode = IV_MODE_PREFILL, c.T = 64, c.P = 0, c.ring = IV_RING_QOML;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  REL (stage (&r, 0, IV_C1)->comm_bytes, 2 * (24576 + 33792));
+  REL (stage (&r, 0, IV_S9)->bytes, 2 * 32 * 4 * 64);
 }
 
 static void
@@ -296,6 +313,24 @@ test_sliding_window (void)
   c.mode = IV_MODE_PREFILL, c.T = 512, c.P = 0;
   g_assert_true (iv_model_evaluate (m, hw, &c, &r));
   g_assert_cmpfloat (r.kinds[0].sh.N_pairs, ==, 98432);
+
+  /* Prefill reads the positions its T queries reach together, L_w = min(L, T + W − 1):
+   * T = 64 after P = 1024 touches 64 + 255 = 319 of the 1088 (not W = 256). S5 reads
+   * q (2·1·64·8·128 = 131,072 B) and those keys (2·1·319·2·128 = 163,328 B); S7 their
+   * values (163,328 B); the K/V ring with CP = 2 moves ceil(319/2) = 160 positions a step. */
+  c.mode = IV_MODE_PREFILL, c.T = 64, c.P = 1024;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  g_assert_cmpfloat (r.kinds[0].sh.L_eff, ==, 319);
+  REL (stage (&r, 0, IV_S5)->bytes, 131072 + 163328);
+  REL (stage (&r, 0, IV_S7)->bytes, 163328);
+  c.c = 2;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  REL (stage (&r, 0, IV_C1)->comm_bytes, 1 * 2 * 2 * 1 * 160 * 2 * 128);
+  c.c = 1;
+  /* a long prefill from empty touches all it attends: T = 512 ≤ T + W − 1 */
+  c.T = 512, c.P = 0;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  g_assert_cmpfloat (r.kinds[0].sh.L_eff, ==, 512);
 
   /* Gemma 2 alternates: layers 0, 2, … local; 1, 3, … global. 2 layers → 1 + 1. */
   m->window_kind = IV_WINDOW_ALTERNATING;
@@ -459,6 +494,95 @@ test_head_split (void)
       seen |= g_str_equal (r.hints[i].id, "reshard-heads");
     g_assert_true (seen);
   }
+
+  /* TP = 12 over 8 heads: each head split over ⌈12/8⌉ = 2 PEs, never 12/8 rounded down
+   * to 1 (an all-reduce over one PE, free): C3 costs 2·1 µs + 2·1/2·4096 B/(2·10 GB/s)
+   * on a 2-PE line (wraps: 2 members) — and the split is called a split, not padding. */
+  c.t = 12;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  g_assert_cmpint (r.c3_group.N, ==, 2);
+  REL (stage (&r, 0, IV_C3)->comm_bytes, 4096);
+  g_assert_cmpfloat (stage (&r, 0, IV_C3)->t_comm_s, >, 0);
+  {
+    gboolean padding = FALSE, split = FALSE;
+    for (guint i = 0; i < r.n_waste; i++)
+      {
+        padding |= g_str_equal (r.waste[i].id, "padding-heads");
+        split |= g_str_equal (r.waste[i].id, "uneven-head-split");
+      }
+    g_assert_false (padding);
+    g_assert_true (split);
+  }
+}
+
+/* The ring hint agrees with the model: it fires exactly when the other ring variant's
+ * C1, evaluated as its own configuration, is cheaper than the current one's. */
+static void
+test_ring_hint_agrees (void)
+{
+  g_autoptr (IvHardware) hw = unit_hw ();
+  g_autoptr (IvModel) m = tiny_model ();
+  const gint64 Ts[] = { 16, 256, 4096 }, Ps[] = { 0, 2048, 65536 }, cs[] = { 2, 4, 8 };
+  IvConfig c;
+  g_autofree IvResult *r = g_new0 (IvResult, 1), *o = g_new0 (IvResult, 1);
+  guint fired = 0, checked = 0;
+
+  iv_config_init (&c);
+  c.mode = IV_MODE_PREFILL, c.B = 1;
+  for (guint a = 0; a < G_N_ELEMENTS (Ts); a++)
+    for (guint b = 0; b < G_N_ELEMENTS (Ps); b++)
+      for (guint k = 0; k < G_N_ELEMENTS (cs); k++)
+        for (int ring = 0; ring < 2; ring++)
+          for (int place = 0; place < 2; place++)
+            {
+              gboolean hinted = FALSE;
+              c.T = Ts[a], c.P = Ps[b], c.c = cs[k], c.t = 1;
+              c.ring = ring ? IV_RING_QOML : IV_RING_KV;
+              c.place_cp = place ? IV_PLACE_CUBE : IV_PLACE_PE;
+              if (!iv_model_evaluate (m, hw, &c, r))
+                continue;
+              c.ring = ring ? IV_RING_KV : IV_RING_QOML;
+              g_assert_true (iv_model_evaluate (m, hw, &c, o));
+              for (guint i = 0; i < r->n_hints; i++)
+                hinted |= g_str_has_prefix (r->hints[i].id, "ring-");
+              g_assert_cmpint (hinted, ==, o->kinds[0].stages[IV_C1].t_s < r->kinds[0].stages[IV_C1].t_s);
+              fired += hinted, checked++;
+            }
+  /* both answers occur */
+  g_assert_cmpuint (fired, >, 0);
+  g_assert_cmpuint (fired, <, checked);
+}
+
+/* The memory hint proposes sizes this SIP can place and that fit: applied, they evaluate. */
+static void
+test_memory_hint_places (void)
+{
+  g_autoptr (IvHardware) hw = unit_hw ();
+  g_autoptr (IvModel) m = tiny_model ();
+  IvConfig c;
+  g_autofree IvResult *r = g_new0 (IvResult, 1);
+
+  /* 4 cubes × 8 PEs; about 97 MB of weights at TP = 1: 10 MB per PE needs TP ≥ 16,
+   * which only cubes × PEs… cannot hold (TP on 8 PEs or 4 cubes): no TP alone is offered
+   * beyond what places */
+  hw->M_pe = 30e6;
+  iv_config_init (&c);
+  c.B = 1, c.T = 1, c.P = 1023;
+  g_assert_true (iv_model_evaluate (m, hw, &c, r));
+  g_assert_false (r->fits);
+  for (guint i = 0; i < r->n_hints; i++)
+    if (g_str_equal (r->hints[i].id, "memory"))
+      {
+        const char *p = strstr (r->hints[i].text, "TP=");
+        gint64 v = p ? g_ascii_strtoll (p + 3, NULL, 10) : 0;
+        g_assert_nonnull (p);
+        c.t = v;
+        c.place_tp = strstr (p, " on PEs") == strchr (p, ' ') ? IV_PLACE_PE : IV_PLACE_CUBE;
+        g_assert_true (iv_model_evaluate (m, hw, &c, r));
+        g_assert_true (r->fits);
+        return;
+      }
+  g_assert_not_reached ();
 }
 
 static void
@@ -496,7 +620,7 @@ test_trivial_and_memory (void)
       if (g_str_equal (r.hints[i].id, "memory"))
         {
           seen = TRUE;
-          g_assert_nonnull (strstr (r.hints[i].text, "the smallest fitting TP is 2"));
+          g_assert_nonnull (strstr (r.hints[i].text, "TP=2 on PEs fits and can be placed"));
         }
     g_assert_true (seen);
   }
@@ -1484,6 +1608,8 @@ main (int argc, char **argv)
   g_test_add_func ("/model/embeddings", test_embeddings);
   g_test_add_func ("/model/constraints", test_constraints);
   g_test_add_func ("/model/head-split", test_head_split);
+  g_test_add_func ("/model/ring-hint-agrees", test_ring_hint_agrees);
+  g_test_add_func ("/model/memory-hint-places", test_memory_hint_places);
   g_test_add_func ("/model/trivial-and-memory", test_trivial_and_memory);
   g_test_add_func ("/model/glossary-and-formulas", test_glossary_and_formulas);
   g_test_add_func ("/model/preset-counts", test_preset_counts);

@@ -26,7 +26,7 @@ fill (const IvResult *r, guint kind, IvGlossaryEntry *e, guint max)
   ADD ("B", "batch: sequences in the step", "–", c->B);
   ADD ("T", "new query tokens per sequence (T_q)", "tokens", c->T);
   ADD ("P", "tokens already cached before the step", "tokens", c->P);
-  ADD ("L", "KV positions attended after the step, P + T (capped by the window W)", "tokens", sh->L_eff);
+  ADD ("L", "KV positions touched in the step: P + T, or with a window W min(P + T, T + W − 1) in prefill and min(P + T, W) in decode", "tokens", sh->L_eff);
   ADD ("t", "tensor-parallel size (TP)", "PEs", c->t);
   ADD ("c", "context-parallel size (CP)", "PEs", c->c);
   ADD ("d", "hidden size", "–", m->d);
@@ -139,9 +139,14 @@ formula_for (const IvResult *r, const IvKindResult *k, IvStageId s)
         return (Formula) { decode ? "2·H_l·r_kv·N_pairs" : "2·H_l·dv·N_pairs", "0 (fused with S5)", NULL };
       return (Formula) { "2·H_l·dv·N_pairs", "e_kv·B·L_l·Hkv_l·dv", NULL };
     case IV_S8:
+      if (mla && decode)
+        return (Formula) { "(c−1)·B·T_l·H_l·(3·r_kv + 8)", "c·B·T_l·H_l·(e_p·r_kv + 8) if c > 1",
+                           "all-reduce of B·T·H_l·(e_p·r_kv + 8) over the CP group" };
       return (Formula) { "(c−1)·B·T_l·H_l·(3·dv + 8)", "c·B·T_l·H_l·(e_p·dv + 8) if c > 1",
                          decode ? "all-reduce of B·T·H_l·(e_p·dv + 8) over the CP group" : NULL };
     case IV_S9:
+      if (mla && decode)
+        return (Formula) { "B·T_l·H_l·r_kv", "e_a·B·T_l·H_l·r_kv", NULL };
       return (Formula) { "B·T_l·H_l·dv", "e_a·B·T_l·H_l·dv", NULL };
     case IV_S10:
       if (mla && decode)
@@ -153,7 +158,7 @@ formula_for (const IvResult *r, const IvKindResult *k, IvStageId s)
     case IV_C2:
       return (Formula) { NULL, NULL, "all-reduce of e_a·B·T_l·d over the TP group" };
     case IV_C3:
-      return (Formula) { NULL, NULL, "all-reduce of e_p·B·T_l·H_l·L_l over the t/H PEs sharing a head" };
+      return (Formula) { NULL, NULL, "all-reduce of e_p·B·T_l·H_l·L_l over the ⌈t/H⌉ PEs sharing a head" };
     case IV_R:
       return (Formula) { "2·B·T_l·d·E", "e_w·d·E + e_a·B·T_l·(d + E)", NULL };
     case IV_F2:

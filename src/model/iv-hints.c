@@ -49,22 +49,56 @@ hint (IvResult *r, const char *id, const char *format, ...)
   va_end (args);
 }
 
-/* The smallest t (then c) from 1, 2, 4, … that makes memory per PE fit, or 0. */
-static gint64
-smallest_fitting (const IvResult *r, gboolean vary_tp)
+/* The smallest TP (@vary_tp) or CP, the other kept, whose memory per PE fits and which
+ * this SIP can place (at the current level, else the other): FALSE when none up to every
+ * PE of the SIP does. Memory first (cheap, and falls as the size grows), then placement. */
+static gboolean
+smallest_fitting (const IvResult *r, gboolean vary_tp, gint64 *size, IvPlace *place)
 {
+  const IvHardware *hw = r->hw;
+  gint64 limit = MIN ((gint64) hw->X * hw->Y * hw->n_pe, 4096);
+  g_autofree IvResult *trial = g_new0 (IvResult, 1);
   IvConfig c = r->config;
 
-  for (gint64 v = 1; v <= 1024; v *= 2)
+  for (gint64 v = 1; v <= limit; v++)
     {
+      IvPlace now = vary_tp ? r->config.place_tp : r->config.place_cp;
       if (vary_tp)
         c.t = v;
       else
         c.c = v;
-      if (iv_model_memory_per_pe (r->model, &c, NULL, NULL) <= r->hw->M_pe)
-        return v;
+      if (iv_model_memory_per_pe (r->model, &c, NULL, NULL) > hw->M_pe)
+        continue;
+      for (int k = 0; k < 2; k++)
+        {
+          IvPlace p = k == 0 ? now : (now == IV_PLACE_PE ? IV_PLACE_CUBE : IV_PLACE_PE);
+          if (vary_tp)
+            c.place_tp = p;
+          else
+            c.place_cp = p;
+          if (_iv_model_evaluate_plain (r->model, hw, &c, trial) && trial->fits)
+            {
+              *size = v;
+              *place = p;
+              return TRUE;
+            }
+        }
+      c.place_tp = r->config.place_tp, c.place_cp = r->config.place_cp;
     }
-  return 0;
+  return FALSE;
+}
+
+static char *
+fitting_text (const IvResult *r, gboolean vary_tp)
+{
+  gint64 v;
+  IvPlace p;
+  const char *what = vary_tp ? "TP" : "CP";
+
+  if (!smallest_fitting (r, vary_tp, &v, &p))
+    return g_strdup_printf ("no %s that this SIP can place fits", what);
+  return g_strdup_printf ("%s=%" G_GINT64_FORMAT " on %s fits and can be placed", what, v,
+                          p == IV_PLACE_PE ? "PEs" : "cubes");
 }
 
 void
@@ -99,7 +133,16 @@ _iv_model_waste_and_hints (IvResult *r)
   if (c->mode == IV_MODE_DECODE && cp > 1)
     waste (r, "decode-cp-linear", 0, 100 * (cp - 1) / cp,
            "decode with CP=%.0f computes the linear layers on every CP rank (%.0f×)", cp, cp);
-  if (t * k->sh.H_l > m->H)
+  if (t > m->H && fmod (t, m->H) != 0)
+    {
+      /* more ranks than heads: each head split over ⌈t/H⌉ PEs, some over fewer — a split
+       * (C3 pays for it), no head slot is empty */
+      double per = ceil (t / m->H);
+      waste (r, "uneven-head-split", 0, 100 * (per * m->H - t) / (per * m->H),
+             "TP=%.0f splits the %" G_GINT64_FORMAT " heads unevenly: a head is split over up to %.0f PEs, "
+             "some over %.0f", t, m->H, per, per - 1);
+    }
+  else if (t <= m->H && t * k->sh.H_l > m->H)
     waste (r, "padding-heads", 0, 100 * (t * k->sh.H_l - m->H) / (t * k->sh.H_l),
            "TP=%.0f does not divide the %" G_GINT64_FORMAT " heads: %.0f head slots are padding",
            t, m->H, t * k->sh.H_l - m->H);
@@ -136,28 +179,48 @@ _iv_model_waste_and_hints (IvResult *r)
           "TP=%.0f exceeds the %" G_GINT64_FORMAT " KV heads, so each is stored on %.0f PEs: "
           "keep TP ≤ %" G_GINT64_FORMAT " (inside a cube) and use CP for the rest",
           t, m->Hkv, t / m->Hkv, m->Hkv);
-  for (int s = IV_C2; s <= IV_C2; s++)
-    {
-      const IvStage *st = &k->stages[s];
-      if (st->t_comm_s > 0 && st->comm_latency_s > st->comm_bandwidth_s)
-        {
-          g_autofree char *lat = iv_units_format_seconds (st->comm_latency_s);
-          g_autofree char *bw = iv_units_format_seconds (st->comm_bandwidth_s);
+  {
+    /* fewer hops: only what is not already so — TP inside a cube, or a torus for TP
+     * across cubes on a ring or mesh */
+    const IvStage *st = &k->stages[IV_C2];
+    if (st->t_comm_s > 0 && st->comm_latency_s > st->comm_bandwidth_s)
+      {
+        g_autofree char *lat = iv_units_format_seconds (st->comm_latency_s);
+        g_autofree char *bw = iv_units_format_seconds (st->comm_bandwidth_s);
+        gboolean fits_pe = c->place_tp == IV_PLACE_CUBE && c->t * (c->place_cp == IV_PLACE_PE ? c->c : 1) <= hw->n_pe;
+        gboolean torus = c->place_tp == IV_PLACE_CUBE && hw->topology == IV_TOPOLOGY_MESH2D;
+        if (fits_pe || torus)
           hint (r, "allreduce-latency",
-                "the TP all-reduce spends %s in hop latency and %s moving data: fewer hops help "
-                "(TP on PEs, or a torus)", lat, bw);
+                "the TP all-reduce spends %s in hop latency and %s moving data: fewer hops help (%s%s%s)", lat, bw,
+                fits_pe ? "TP on PEs" : "", fits_pe && torus ? ", or " : "", torus ? "a torus" : "");
+        else
+          hint (r, "allreduce-latency",
+                "the TP all-reduce spends %s in hop latency and %s moving data: fewer TP ranks, or more "
+                "tokens per all-reduce (a larger B), pay the hops less often", lat, bw);
+      }
+  }
+  if (c->mode == IV_MODE_PREFILL && cp > 1)
+    {
+      /* the other ring, evaluated: switch only when its C1 is cheaper */
+      IvRing other = c->ring == IV_RING_KV ? IV_RING_QOML : IV_RING_KV;
+      IvStage alt;
+      const IvStage *now = &k->stages[IV_C1];
+      _iv_model_ring_stage (r, k, other, &alt);
+      if (alt.t_s < now->t_s)
+        {
+          g_autofree char *t_alt = iv_units_format_seconds (alt.t_s), *t_now = iv_units_format_seconds (now->t_s);
+          g_autofree char *b_alt = iv_units_format_bytes (alt.comm_bytes), *b_now = iv_units_format_bytes (now->comm_bytes);
+          hint (r, other == IV_RING_QOML ? "ring-qoml" : "ring-kv",
+                "the %s ring's C1 would take %s moving %s per PE, against %s moving %s for the %s ring now set: "
+                "switch to %s", other == IV_RING_QOML ? "Q+O/m/l" : "K/V", t_alt, b_alt, t_now, b_now,
+                c->ring == IV_RING_KV ? "K/V" : "Q+O/m/l", other == IV_RING_QOML ? "qoml" : "kv");
         }
     }
-  if (c->mode == IV_MODE_PREFILL && cp > 1 && c->ring == IV_RING_KV && !mla
-      && (double) c->T / (c->T + c->P) <= 2.0 * m->Hkv / m->H)
-    hint (r, "ring-qoml",
-          "T/(T+P) = %.3f ≤ 2·Hkv/H = %.3f: the Q+O/m/l ring moves fewer bytes than the K/V ring",
-          (double) c->T / (c->T + c->P), 2.0 * m->Hkv / m->H);
   if (t > m->H)
     hint (r, "reshard-heads",
           "TP=%.0f exceeds the %" G_GINT64_FORMAT " heads: a head is split over %.0f PEs and its "
           "scores need an all-reduce (C3); shard by heads (TP ≤ %" G_GINT64_FORMAT ") and add CP",
-          t, m->H, t / m->H, m->H);
+          t, m->H, ceil (t / m->H), m->H);
   if (mla && t > 1)
     hint (r, "mla-cp",
           "MLA with TP=%.0f keeps the whole latent cache on every TP rank: CP splits it instead",
@@ -166,11 +229,8 @@ _iv_model_waste_and_hints (IvResult *r)
     {
       g_autofree char *need = iv_units_format_bytes (r->weights_bytes_per_pe + r->kv_bytes_per_pe + r->act_bytes_per_pe);
       g_autofree char *have = iv_units_format_bytes (hw->M_pe);
-      gint64 tp_fit = smallest_fitting (r, TRUE), cp_fit = smallest_fitting (r, FALSE);
-      g_autofree char *tp_text = tp_fit ? g_strdup_printf ("the smallest fitting TP is %" G_GINT64_FORMAT, tp_fit)
-                                        : g_strdup ("no TP up to 1024 fits it alone");
-      g_autofree char *cp_text = cp_fit ? g_strdup_printf ("the smallest fitting CP is %" G_GINT64_FORMAT, cp_fit)
-                                        : g_strdup ("no CP up to 1024 fits it alone");
-      hint (r, "memory", "%s per PE does not fit in %s: %s; %s", need, have, tp_text, cp_text);
+      g_autofree char *tp_text = fitting_text (r, TRUE), *cp_text = fitting_text (r, FALSE);
+      hint (r, "memory", "%s per PE does not fit in %s: %s (CP=%.0f kept); %s (TP=%.0f kept)", need, have, tp_text,
+            cp, cp_text, t);
     }
 }

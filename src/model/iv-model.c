@@ -160,6 +160,33 @@ set_comm (IvStage *s, IvCollectiveCost cost, double bytes)
 
 /* -------- one layer kind -------- */
 
+void
+_iv_model_ring_stage (const IvResult *r, const IvKindResult *k, IvRing ring, IvStage *out)
+{
+  const IvModel *m = r->model;
+  const IvConfig *c = &r->config;
+  const IvShares *sh = &k->sh;
+  double B = c->B, cp = c->c, msg, hops = ring == IV_RING_KV ? cp - 1 : cp;
+  IvCollectiveCost step;
+
+  memset (out, 0, sizeof *out);
+  out->present = TRUE;
+  if (cp > 1)
+    {
+      if (ring == IV_RING_KV)
+        msg = m->attention == IV_ATTENTION_MLA ? c->e_kv * B * sh->L_l * (m->r_kv + m->d_r)
+                                               : c->e_kv * 2 * B * sh->L_l * sh->Hkv_l * m->dh;
+      else
+        msg = c->e_a * B * sh->T_l * sh->H_l * m->dh + B * sh->T_l * sh->H_l * (c->e_p * sh->d_o + 8);
+      step = iv_ring_step (&r->cp_group, r->hw, msg);
+      step.total_s *= hops;
+      step.latency_s *= hops;
+      step.bandwidth_s *= hops;
+      set_comm (out, step, msg * hops);
+    }
+  time_stage (out, r->hw);
+}
+
 static void
 evaluate_kind (IvResult *r, IvKindResult *k)
 {
@@ -178,8 +205,11 @@ evaluate_kind (IvResult *r, IvKindResult *k)
   sh->Hkv_l = Hkv_l = t <= m->Hkv ? ceil_div (m->Hkv, t) : 1;
   sh->F_l = ceil_div (m->F, t);
   sh->L = P + T;
-  /* A sliding window caps the positions attended. */
-  sh->L_eff = k->window > 0 ? MIN (sh->L, (double) k->window) : sh->L;
+  /* A sliding window caps the positions touched: in decode the last W; in prefill the
+   * T queries together reach back W − 1 before the first of them, so T + W − 1. */
+  sh->L_eff = k->window <= 0 ? sh->L
+              : prefill      ? MIN (sh->L, T + (double) k->window - 1)
+                             : MIN (sh->L, (double) k->window);
   sh->T_l = T_l = prefill ? ceil_div (T, cp) : T;
   sh->L_l = L_l = ceil_div (sh->L_eff, cp);
   sh->dv = dv = iv_model_value_head_dim (m);
@@ -250,35 +280,25 @@ evaluate_kind (IvResult *r, IvKindResult *k)
     }
   set_compute (&st[IV_S6], FALSE, 5 * H_l * Np, 0);
 
+  /* What leaves the attention core per head: dv wide, but r_kv in MLA's absorbed decode
+   * (W_UV is applied only in S10), so S8, S9 and a Q+O/m/l ring carry r_kv there. */
+  sh->d_o = mla && !prefill ? m->r_kv : dv;
+
   /* S8: merging partial O, m, l across CP ranks. */
-  set_compute (&st[IV_S8], FALSE, (cp - 1) * B * T_l * H_l * (3 * dv + 8),
-               cp > 1 ? cp * B * T_l * H_l * (ep * dv + 8) : 0);
+  set_compute (&st[IV_S8], FALSE, (cp - 1) * B * T_l * H_l * (3 * sh->d_o + 8),
+               cp > 1 ? cp * B * T_l * H_l * (ep * sh->d_o + 8) : 0);
   if (!prefill && cp > 1)
     {
-      double bytes = B * T * H_l * (ep * dv + 8);
+      double bytes = B * T * H_l * (ep * sh->d_o + 8);
       set_comm (&st[IV_S8], iv_allreduce (&r->cp_group, hw, bytes), bytes);
     }
-  set_compute (&st[IV_S9], FALSE, B * T_l * H_l * dv, ea * B * T_l * H_l * dv);
+  set_compute (&st[IV_S9], FALSE, B * T_l * H_l * sh->d_o, ea * B * T_l * H_l * sh->d_o);
 
   /* C1: the CP ring in prefill, overlapped with the attention core. */
   if (prefill)
     {
-      st[IV_C1].present = TRUE;
-      if (cp > 1)
-        {
-          double msg, hops = r->config.ring == IV_RING_KV ? cp - 1 : cp;
-          IvCollectiveCost step;
-          if (r->config.ring == IV_RING_KV)
-            msg = mla ? ekv * B * L_l * (m->r_kv + m->d_r) : ekv * 2 * B * L_l * Hkv_l * dh;
-          else
-            msg = ea * B * T_l * H_l * dh + B * T_l * H_l * (ep * dv + 8);
-          step = iv_ring_step (&r->cp_group, hw, msg);
-          step.total_s *= hops;
-          step.latency_s *= hops;
-          step.bandwidth_s *= hops;
-          set_comm (&st[IV_C1], step, msg * hops);
-          sh->n_hops = hops;
-        }
+      _iv_model_ring_stage (r, k, r->config.ring, &st[IV_C1]);
+      sh->n_hops = cp > 1 ? (r->config.ring == IV_RING_KV ? cp - 1 : cp) : 0;
     }
   /* C2: the TP all-reduce after W_O. */
   {
@@ -502,16 +522,32 @@ place (IvResult *r)
   if (!iv_group_embed (&r->cp_group, c->c, c->place_tp == c->place_cp ? c->t : 1,
                        c->place_cp == IV_PLACE_PE, hw, err, sizeof err))
     return fail (r, IV_FIELD_CP_PLACE, "CP: %s", err);
+  /* ⌈t/H⌉ PEs share a head (an uneven split still splits each head over that many) */
   if (c->t > r->model->H
-      && !iv_group_embed (&r->c3_group, c->t / r->model->H, 1, c->place_tp == IV_PLACE_PE, hw,
+      && !iv_group_embed (&r->c3_group, (c->t + r->model->H - 1) / r->model->H, 1, c->place_tp == IV_PLACE_PE, hw,
                           err, sizeof err))
     return fail (r, IV_FIELD_TP, "TP (score all-reduce): %s", err);
   return TRUE;
 }
 
+static gboolean evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config, IvResult *r,
+                          gboolean hints);
+
 gboolean
-iv_model_evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config,
-                   IvResult *r)
+iv_model_evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config, IvResult *r)
+{
+  return evaluate (model, hw, config, r, TRUE);
+}
+
+gboolean
+_iv_model_evaluate_plain (const IvModel *model, const IvHardware *hw, const IvConfig *config, IvResult *r)
+{
+  return evaluate (model, hw, config, r, FALSE);
+}
+
+/* @hints: the waste and hints too (the hints evaluate other configurations without). */
+static gboolean
+evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config, IvResult *r, gboolean hints)
 {
   const IvConfig *c = config;
   double n_h, weights, kv, act;
@@ -553,6 +589,7 @@ iv_model_evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *c
   r->capacity_bytes_per_pe = hw->M_pe;
   r->fits = weights + kv + act <= hw->M_pe;
 
-  _iv_model_waste_and_hints (r);
+  if (hints)
+    _iv_model_waste_and_hints (r);
   return TRUE;
 }

@@ -55,6 +55,7 @@ typedef struct
 typedef struct
 {
   double H_l, Hkv_l, F_l, T_l, L, L_eff, L_l, N_pairs, dv;
+  double d_o;                 /* per head out of the attention core: dv, r_kv in MLA decode */
   double F_act, F_w, E_touch; /* MoE */
   double n_hops;              /* C1: ring steps */
 } IvShares;
@@ -154,5 +155,15 @@ double      iv_model_memory_per_pe (const IvModel    *model,
 
 /* iv-hints.c */
 void        _iv_model_waste_and_hints (IvResult *result);
+/* iv_model_evaluate () without the waste and hints. */
+gboolean    _iv_model_evaluate_plain  (const IvModel      *model,
+                                       const IvHardware   *hw,
+                                       const IvConfig     *config,
+                                       IvResult           *result);
+/* The CP ring stage (C1) of kind @kind under @ring, evaluated: what the hints compare. */
+void        _iv_model_ring_stage      (const IvResult     *result,
+                                       const IvKindResult *kind,
+                                       IvRing              ring,
+                                       IvStage            *out);
 
 G_END_DECLS
