@@ -268,12 +268,36 @@ test_model_errors (void)
 {
   Result r = run ("model", "--preset", "Llama-3.1-8B", "--tp", "32", NULL);
   g_assert_cmpint (r.status, ==, 1);
-  g_assert_cmpstr (r.err, ==, "inferview model: TP=32 on PEs needs 32 PEs per cube; this SIP has 16\n");
+  g_assert_cmpstr (r.err, ==, "inferview model: --tp: TP=32 on PEs needs 32 PEs per cube; this SIP has 16\n");
   result_clear (&r);
 
-  r = run ("model", "--preset", "No-Such-Model", NULL);
-  g_assert_cmpint (r.status, ==, 1);
-  g_assert_nonnull (strstr (r.err, "No-Such-Model"));
+  /* malformed values exit 2, constraint violations 1; each error names its option */
+  {
+    static const struct { const char *a[5]; int status; const char *option; } cases[] = {
+      { { "--preset", "No-Such-Model" }, 2, "--preset" },
+      { { "--cubes", "abc" }, 2, "--cubes" },
+      { { "--topology", "hypercube" }, 2, "--topology" },
+      { { "--pes-per-cube", "2.5" }, 2, "--pes-per-cube" },
+      { { "--tp", "abc" }, 2, "--tp" },
+      { { "--eta-compute", "2" }, 1, "--eta-compute" },
+      { { "--cubes", "3x3", "--topology", "ring" }, 1, "--cubes" },
+      { { "--weight-bytes", "100" }, 1, "--weight-bytes" },
+      { { "--cp", "64", "--cp-place", "cube" }, 1, "--cp" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        r = run ("model", cases[i].a[0], cases[i].a[1], cases[i].a[2], cases[i].a[3], NULL);
+        g_assert_cmpint (r.status, ==, cases[i].status);
+        g_assert_true (g_str_has_prefix (r.err, "inferview model: "));
+        g_assert_nonnull (strstr (r.err, cases[i].option));
+        result_clear (&r);
+      }
+  }
+  /* the header says the hardware used, overrides and all */
+  r = run ("model", "--preset", "Llama-3.1-8B", "--topology", "torus2d", "--cubes", "4x4", "--pes-per-cube", "4",
+           NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "Llama-3.1-8B on ring4 + overrides: torus2d, 4×4 cubes, 4 PEs/cube · "));
   result_clear (&r);
 
   r = run ("model", "--pe-flops", "lots", NULL);

@@ -74,62 +74,143 @@ choice (const char *option, const char *text, const char *a, const char *b, int 
   return TRUE;
 }
 
+/* The hardware option a field of a hardware description is set by ("eta_compute" →
+ * "eta-compute"), when it was given; else NULL. */
+static const char *
+option_of_field (const Options *o, const char *message)
+{
+  static const char *const options[] = { "cubes", "topology", "pes-per-cube", "pe-flops", "pe-vector-flops",
+                                         "pe-mem-bw", "pe-mem-capacity", "pe-link-bw", "pe-link-latency",
+                                         "cube-link-bw", "cube-link-latency", "eta-compute", "eta-memory",
+                                         "eta-comm", "bidirectional" };
+  const char *const given[] = { o->cubes, o->topology, o->pes_per_cube, o->pe_flops, o->pe_vector_flops,
+                                o->pe_mem_bw, o->pe_mem_capacity, o->pe_link_bw, o->pe_link_latency,
+                                o->cube_link_bw, o->cube_link_latency, o->eta_compute, o->eta_memory,
+                                o->eta_comm, o->bidirectional };
+
+  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+    {
+      g_autofree char *field = g_strdelimit (g_strdup (options[i]), "-", '_');
+      g_autofree char *quoted = g_strdup_printf ("“%s”", field);
+      if (given[i] && strstr (message, quoted))
+        return options[i];
+    }
+  /* a ring's one row: what --cubes or --topology set */
+  if (strstr (message, "ring of cubes"))
+    return o->cubes ? "cubes" : o->topology ? "topology" : NULL;
+  return NULL;
+}
+
+/* The hardware the options name, overrides applied and named in its name ("ring4 +
+ * overrides: torus2d 4×4, 4 PEs/cube") so every output says what was used. NULL with
+ * @status: IV_EXIT_USAGE for a malformed value, IV_EXIT_BAD_INPUT for an unreadable
+ * file or a value the hardware rejects, after one line on stderr naming the option. */
 static IvHardware *
-hardware_from_options (Options *o)
+hardware_from_options (Options *o, int *status)
 {
   g_autoptr (IvHardware) hw = NULL;
   g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) changes = g_ptr_array_new_with_free_func (g_free);
   const IvHardware *preset;
   int bidir = -1;
+  gint64 x = 0, y = 1, pes = 0;
+  IvTopology topology = IV_TOPOLOGY_RING;
 
+  *status = IV_EXIT_USAGE;
+  if (o->cubes)
+    {
+      char *end;
+      x = g_ascii_strtoll (o->cubes, &end, 10);
+      if (*end == 'x' || *end == 'X')
+        y = g_ascii_strtoll (end + 1, &end, 10);
+      if (*end || x < 1 || y < 1 || x > 4096 || y > 4096)
+        {
+          _iv_cli_usage_error ("model", "--cubes: must be X or XxY (whole numbers, 1 to 4096), not “%s”", o->cubes);
+          return NULL;
+        }
+    }
+  if (o->topology && !iv_topology_from_string (o->topology, &topology))
+    {
+      _iv_cli_usage_error ("model", "--topology: must be ring, mesh2d or torus2d, not “%s”", o->topology);
+      return NULL;
+    }
+  if (!whole ("pes-per-cube", o->pes_per_cube, FALSE, &pes) || !choice ("bidirectional", o->bidirectional, "no", "yes", &bidir))
+    return NULL;
+
+  *status = IV_EXIT_BAD_INPUT;
   preset = iv_hardware_find (o->hardware ? o->hardware : "ring4");
   if (preset)
     hw = iv_hardware_copy (preset);
   else if (!(hw = iv_hardware_load (o->hardware, &error)))
     {
-      fprintf (stderr, "inferview model: %s\n", error->message);
+      fprintf (stderr, "inferview model: --hardware: “%s” is not a hardware preset (inferview hardware lists them), "
+               "and as a file: %s\n", o->hardware, error->message);
       return NULL;
+    }
+  if (o->topology)
+    {
+      hw->topology = topology;
+      g_ptr_array_add (changes, g_strdup (iv_topology_to_string (topology)));
     }
   if (o->cubes)
     {
-      gint64 x = 0, y = 1;
-      char *end;
-      x = g_ascii_strtoll (o->cubes, &end, 10);
-      if (*end == 'x' || *end == 'X')
-        y = g_ascii_strtoll (end + 1, &end, 10);
-      if (*end || x < 1 || y < 1)
-        {
-          fprintf (stderr, "inferview model: --cubes must be X or XxY, not “%s”\n", o->cubes);
-          return NULL;
-        }
       hw->X = x, hw->Y = y;
+      g_ptr_array_add (changes, g_strdup_printf ("%" G_GINT64_FORMAT "×%" G_GINT64_FORMAT " cubes", x, y));
     }
-  if (o->topology && !iv_topology_from_string (o->topology, &hw->topology))
+  if (o->pes_per_cube)
     {
-      fprintf (stderr, "inferview model: --topology must be ring, mesh2d or torus2d\n");
-      return NULL;
+      hw->n_pe = pes;
+      g_ptr_array_add (changes, g_strdup_printf ("%" G_GINT64_FORMAT " PEs/cube", pes));
     }
-  if (!whole ("pes-per-cube", o->pes_per_cube, FALSE, &hw->n_pe)
-      || !_iv_cli_number ("model", "pe-flops", o->pe_flops, FALSE, &hw->P_c)
-      || !_iv_cli_number ("model", "pe-vector-flops", o->pe_vector_flops, FALSE, &hw->P_v)
-      || !_iv_cli_number ("model", "pe-mem-bw", o->pe_mem_bw, FALSE, &hw->BW)
-      || !_iv_cli_number ("model", "pe-mem-capacity", o->pe_mem_capacity, FALSE, &hw->M_pe)
-      || !_iv_cli_number ("model", "pe-link-bw", o->pe_link_bw, FALSE, &hw->B_pe)
-      || !_iv_cli_number ("model", "pe-link-latency", o->pe_link_latency, TRUE, &hw->a_pe)
-      || !_iv_cli_number ("model", "cube-link-bw", o->cube_link_bw, FALSE, &hw->B_cu)
-      || !_iv_cli_number ("model", "cube-link-latency", o->cube_link_latency, TRUE, &hw->a_cu)
-      || !_iv_cli_number ("model", "eta-compute", o->eta_compute, FALSE, &hw->eta_c)
-      || !_iv_cli_number ("model", "eta-memory", o->eta_memory, FALSE, &hw->eta_m)
-      || !_iv_cli_number ("model", "eta-comm", o->eta_comm, FALSE, &hw->eta_n)
-      || !choice ("bidirectional", o->bidirectional, "no", "yes", &bidir))
-    return NULL;
+  {
+    struct { const char *option, *text; double *field; gboolean zero; } numbers[] = {
+      { "pe-flops", o->pe_flops, &hw->P_c, FALSE }, { "pe-vector-flops", o->pe_vector_flops, &hw->P_v, FALSE },
+      { "pe-mem-bw", o->pe_mem_bw, &hw->BW, FALSE }, { "pe-mem-capacity", o->pe_mem_capacity, &hw->M_pe, FALSE },
+      { "pe-link-bw", o->pe_link_bw, &hw->B_pe, FALSE }, { "pe-link-latency", o->pe_link_latency, &hw->a_pe, TRUE },
+      { "cube-link-bw", o->cube_link_bw, &hw->B_cu, FALSE },
+      { "cube-link-latency", o->cube_link_latency, &hw->a_cu, TRUE },
+      { "eta-compute", o->eta_compute, &hw->eta_c, FALSE }, { "eta-memory", o->eta_memory, &hw->eta_m, FALSE },
+      { "eta-comm", o->eta_comm, &hw->eta_n, FALSE },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
+      {
+        if (!numbers[i].text)
+          continue;
+        if (!_iv_cli_number ("model", numbers[i].option, numbers[i].text, numbers[i].zero, numbers[i].field))
+          {
+            *status = IV_EXIT_USAGE;
+            return NULL;
+          }
+        g_ptr_array_add (changes, g_strdup_printf ("%s %s", numbers[i].option, numbers[i].text));
+      }
+  }
   if (bidir >= 0)
-    hw->bidir = bidir;
+    {
+      hw->bidir = bidir;
+      g_ptr_array_add (changes, g_strdup (bidir ? "bidirectional" : "one-way links"));
+    }
   if (!iv_hardware_validate (hw, "hardware", &error))
     {
-      fprintf (stderr, "inferview model: %s\n", error->message);
+      const char *option = option_of_field (o, error->message);
+      const char *text = g_str_has_prefix (error->message, "hardware: ") ? error->message + 10 : error->message;
+      if (option)
+        fprintf (stderr, "inferview model: --%s: %s\n", option, text);
+      else
+        fprintf (stderr, "inferview model: --hardware %s: %s\n", o->hardware ? o->hardware : "ring4", text);
       return NULL;
     }
+  if (changes->len)
+    {
+      g_autofree char *list = NULL;
+      g_ptr_array_add (changes, NULL);
+      list = g_strjoinv (", ", (char **) changes->pdata);
+      {
+        char *name = g_strdup_printf ("%s + overrides: %s", hw->name, list);
+        g_free (hw->name);
+        hw->name = name;
+      }
+    }
+  *status = IV_EXIT_OK;
   return g_steal_pointer (&hw);
 }
 
@@ -478,20 +559,50 @@ config_from_options (const Options *o, IvConfig *config)
 /* The model the options name: imported from --hf-config (into @imported) or a preset.
  * NULL after one line on stderr. */
 static const IvModel *
-model_from_options (const Options *o, IvModel **imported)
+model_from_options (const Options *o, IvModel **imported, int *status)
 {
   g_autoptr (GError) error = NULL;
   const IvModel *model;
 
+  *status = IV_EXIT_BAD_INPUT;
   if (o->hf_config)
     {
       if (!(*imported = iv_model_from_hf_config (o->hf_config, &error)))
-        _iv_cli_print_error (error);
+        fprintf (stderr, "inferview model: --hf-config: %s\n", error->message);
       return *imported;
     }
   if (!(model = iv_presets_find (o->preset ? o->preset : "Llama-3.1-8B")))
-    fprintf (stderr, "inferview model: no preset named “%s” (inferview presets lists them)\n", o->preset);
+    {
+      /* a name that is none of the presets: a malformed value */
+      _iv_cli_usage_error ("model", "--preset: no preset named “%s” (inferview presets lists them)", o->preset);
+      *status = IV_EXIT_USAGE;
+    }
   return model;
+}
+
+/* The option that sets a configuration field the model refused. */
+static const char *
+option_of_error (const IvConfig *c, IvConfigField field)
+{
+  switch (field)
+    {
+    case IV_FIELD_BATCH: return "--batch";
+    case IV_FIELD_TQ: return "--tq";
+    case IV_FIELD_CONTEXT: return "--context";
+    case IV_FIELD_TP: return "--tp";
+    case IV_FIELD_CP: return "--cp";
+    case IV_FIELD_TP_PLACE: return "--tp-place";
+    case IV_FIELD_CP_PLACE: return "--cp-place";
+    case IV_FIELD_DTYPE:
+      /* the first size out of range */
+      return !(c->e_w > 0 && c->e_w <= 64)   ? "--weight-bytes"
+             : !(c->e_a > 0 && c->e_a <= 64) ? "--act-bytes"
+             : !(c->e_kv > 0 && c->e_kv <= 64) ? "--kv-bytes"
+                                                : "--partial-bytes";
+    case IV_FIELD_NONE:
+    default:
+      return "--hardware";
+    }
 }
 
 /* --figure NAME -o FILE: the figure of @result, drawn to the file. An exit status. */
@@ -550,14 +661,18 @@ run_model (Options *o, int argc, char **argv)
   const IvModel *model;
   IvConfig config;
   IvResult result;
+  int status;
 
   if (!parse_options (o, &argc, &argv) || !config_from_options (o, &config))
     return IV_EXIT_USAGE;
-  if (!(model = model_from_options (o, &imported)) || !(hw = hardware_from_options (o)))
-    return IV_EXIT_BAD_INPUT;
+  if (!(hw = hardware_from_options (o, &status)))
+    return status;
+  if (!(model = model_from_options (o, &imported, &status)))
+    return status;
   if (!iv_model_evaluate (model, hw, &config, &result))
     {
-      fprintf (stderr, "inferview model: %s\n", result.error);
+      /* a constraint of this SIP or of the step, said with the option that sets it */
+      fprintf (stderr, "inferview model: %s: %s\n", option_of_error (&config, result.error_field), result.error);
       return IV_EXIT_BAD_INPUT;
     }
   if (o->figure)
