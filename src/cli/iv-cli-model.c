@@ -386,13 +386,11 @@ static void
 print_table (const IvResult *r)
 {
   const IvModel *m = r->model;
-  const IvConfig *c = &r->config;
 
-  printf ("%s on %s · %s · B=%" G_GINT64_FORMAT " T_q=%" G_GINT64_FORMAT " P=%" G_GINT64_FORMAT
-          " · TP=%" G_GINT64_FORMAT " (%s) CP=%" G_GINT64_FORMAT " (%s, %s ring)\n",
-          m->name, r->hw->name, iv_mode_to_string (c->mode), c->B, c->T, c->P, c->t,
-          iv_place_to_string (c->place_tp), c->c, iv_place_to_string (c->place_cp),
-          iv_ring_to_string (c->ring));
+  {
+    g_autofree char *config = iv_result_config_text (r);
+    printf ("%s on %s · %s\n", m->name, r->hw->name, config);
+  }
   for (guint k = 0; k < r->n_kinds; k++)
     {
       const IvKindResult *kr = &r->kinds[k];

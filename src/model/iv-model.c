@@ -47,6 +47,17 @@ const char *iv_mode_to_string (IvMode m) { return m == IV_MODE_PREFILL ? "prefil
 const char *iv_place_to_string (IvPlace p) { return p == IV_PLACE_CUBE ? "cube" : "pe"; }
 const char *iv_ring_to_string (IvRing r) { return r == IV_RING_QOML ? "qoml" : "kv"; }
 
+char *
+iv_result_config_text (const IvResult *r)
+{
+  const IvConfig *c = &r->config;
+
+  return g_strdup_printf ("%s · B=%" G_GINT64_FORMAT " T_q=%" G_GINT64_FORMAT " P=%" G_GINT64_FORMAT " · TP=%" G_GINT64_FORMAT
+                          " (%s) CP=%" G_GINT64_FORMAT " (%s, %s ring)",
+                          iv_mode_to_string (c->mode), c->B, c->T, c->P, c->t, iv_place_to_string (c->place_tp), c->c,
+                          iv_place_to_string (c->place_cp), iv_ring_to_string (c->ring));
+}
+
 void
 iv_config_init (IvConfig *c)
 {

@@ -143,6 +143,8 @@ const char *iv_bound_to_string    (IvBound           bound);
 const char *iv_mode_to_string     (IvMode            mode);
 const char *iv_place_to_string    (IvPlace           place);
 const char *iv_ring_to_string     (IvRing            ring);
+/* "decode · B=1 T_q=1 P=4096 · TP=4 (pe) CP=2 (cube, kv ring)": the step evaluated. */
+char       *iv_result_config_text (const IvResult   *result);
 
 /* iv-model-csv.c: every present stage of every kind, one CSV row each, with a header. */
 char       *iv_result_to_csv      (const IvResult   *result);

@@ -453,55 +453,118 @@ overlap (const Rect *a, const Rect *b)
   return w > 0 && h > 0 ? w * h : 0;
 }
 
-/* Point labels, placed greedily in the first of eight spots around the point that
- * neither leaves the plot nor covers a label or a point already there. */
-static void
-draw_point_labels (IvChartCtx *ctx, IvSeries *s)
+static gboolean
+has_point_labels (const IvSeries *s)
 {
-  IvAxisId ya = y_axis (s);
+  return s->visible && s->labels && s->x && s->y && s->kind != IV_SERIES_HEATMAP;
+}
+
+/* Point labels of every series, placed greedily in order: the first of eight spots
+ * around the point that neither leaves the plot nor covers a label or a point already
+ * there; when every near spot is taken, the same spots farther out, with a leader line
+ * back to the point; failing all, the least covered spot. */
+void
+_iv_chart_place_labels (IvChartCtx *ctx)
+{
+  IvChart *chart = ctx->chart;
+  const IvChartLayout *L = ctx->L;
   g_autoptr (GArray) placed = g_array_new (FALSE, FALSE, sizeof (Rect));
   static const double dirs[8][2] = { { 1, 0 }, { 1, -1 }, { 0, -1 }, { -1, -1 },
                                      { -1, 0 }, { -1, 1 }, { 0, 1 }, { 1, 1 } };
-  double r = s->size / 2 + 3;
+  static const double reach[] = { 1, 2.4, 4, 6 };
 
-  for (gsize k = 0; k < s->n; k++)
+  for (guint i = 0; i < chart->series->len; i++)
     {
-      double px = _iv_px_x (ctx->L, s->x[k]), py = _iv_px_y (ctx->L, ya, s->y[k]);
-      Rect mark = { px - s->size / 2, py - s->size / 2, s->size, s->size };
-      if (isfinite (px) && isfinite (py))
-        g_array_append_val (placed, mark);
-    }
-  for (gsize k = 0; k < s->n; k++)
-    {
-      const char *label = s->labels[k];
-      double px = _iv_px_x (ctx->L, s->x[k]), py = _iv_px_y (ctx->L, ya, s->y[k]);
-      double w, h, best_cost = INFINITY;
-      Rect best = { 0 };
-
-      if (!label || !label[0] || !isfinite (px) || !isfinite (py))
+      IvSeries *s = chart->series->pdata[i];
+      if (!has_point_labels (s))
         continue;
-      _iv_chart_text_size (ctx, label, 0.85, FALSE, &w, &h);
-      for (guint d = 0; d < 8; d++)
+      for (gsize k = 0; k < s->n; k++)
         {
-          Rect c = { px + dirs[d][0] * r - (dirs[d][0] < 0 ? w : dirs[d][0] == 0 ? w / 2 : 0),
-                     py + dirs[d][1] * r - (dirs[d][1] < 0 ? h : dirs[d][1] == 0 ? h / 2 : 0), w, h };
-          double cost = 0;
-          if (c.x < ctx->L->plot_x || c.y < ctx->L->plot_y || c.x + w > ctx->L->plot_x + ctx->L->plot_w
-              || c.y + h > ctx->L->plot_y + ctx->L->plot_h)
-            cost += w * h;
-          for (guint i = 0; i < placed->len; i++)
-            cost += overlap (&c, &g_array_index (placed, Rect, i));
-          if (cost < best_cost - 1e-9)
-            {
-              best_cost = cost;
-              best = c;
-            }
-          if (cost == 0)
-            break;
+          double px = _iv_px_x (L, s->x[k]), py = _iv_px_y (L, y_axis (s), s->y[k]);
+          Rect mark = { px - s->size / 2, py - s->size / 2, s->size, s->size };
+          if (isfinite (px) && isfinite (py))
+            g_array_append_val (placed, mark);
         }
-      g_array_append_val (placed, best);
-      _iv_chart_show_text (ctx, label, best.x, best.y, 0, 0, 0.85, FALSE,
-                           &ctx->colors->foreground);
+    }
+  for (guint i = 0; i < chart->series->len; i++)
+    {
+      IvSeries *s = chart->series->pdata[i];
+      double r0 = s->size / 2 + 3;
+      g_clear_pointer (&s->label_at, g_free);
+      g_clear_pointer (&s->label_leader, g_free);
+      if (!has_point_labels (s))
+        continue;
+      s->label_at = g_new (double, 2 * MAX (s->n, 1));
+      s->label_leader = g_new0 (gboolean, MAX (s->n, 1));
+      for (gsize k = 0; k < s->n; k++)
+        {
+          const char *label = s->labels[k];
+          double px = _iv_px_x (L, s->x[k]), py = _iv_px_y (L, y_axis (s), s->y[k]);
+          double w, h, best_cost = INFINITY;
+          Rect best = { 0 };
+          guint best_reach = 0;
+
+          s->label_at[2 * k] = s->label_at[2 * k + 1] = NAN;
+          if (!label || !label[0] || !isfinite (px) || !isfinite (py))
+            continue;
+          _iv_chart_text_size (ctx, label, 0.85, FALSE, &w, &h);
+          for (guint q = 0; q < G_N_ELEMENTS (reach) && best_cost > 0; q++)
+            for (guint d = 0; d < 8; d++)
+              {
+                double r = r0 * reach[q] + (q ? h * 0.5 : 0);
+                Rect c = { px + dirs[d][0] * r - (dirs[d][0] < 0 ? w : dirs[d][0] == 0 ? w / 2 : 0),
+                           py + dirs[d][1] * r - (dirs[d][1] < 0 ? h : dirs[d][1] == 0 ? h / 2 : 0), w, h };
+                double cost = 0;
+                if (c.x < L->plot_x || c.y < L->plot_y || c.x + w > L->plot_x + L->plot_w
+                    || c.y + h > L->plot_y + L->plot_h)
+                  cost += w * h;
+                for (guint j = 0; j < placed->len; j++)
+                  cost += overlap (&c, &g_array_index (placed, Rect, j));
+                /* a farther spot has to be free to beat a nearer one */
+                if (cost < best_cost - 1e-9 && (q == 0 || cost == 0))
+                  {
+                    best_cost = cost;
+                    best = c;
+                    best_reach = q;
+                  }
+                if (cost == 0)
+                  break;
+              }
+          g_array_append_val (placed, best);
+          s->label_at[2 * k] = best.x, s->label_at[2 * k + 1] = best.y;
+          s->label_leader[k] = best_reach > 0;
+        }
+    }
+}
+
+static void
+draw_point_labels (IvChartCtx *ctx, IvSeries *s)
+{
+  if (!s->label_at)
+    return;
+  for (gsize k = 0; k < s->n; k++)
+    {
+      double lx = s->label_at[2 * k], ly = s->label_at[2 * k + 1], w, h;
+      if (!isfinite (lx) || !s->labels[k])
+        continue;
+      _iv_chart_text_size (ctx, s->labels[k], 0.85, FALSE, &w, &h);
+      if (s->label_leader[k])
+        {
+          /* from the point's edge to the nearest point of the label's box */
+          double px = _iv_px_x (ctx->L, s->x[k]), py = _iv_px_y (ctx->L, y_axis (s), s->y[k]);
+          double qx = CLAMP (px, lx, lx + w), qy = CLAMP (py, ly, ly + h), len = hypot (qx - px, qy - py);
+          if (len > s->size / 2 + 2)
+            {
+              cairo_save (ctx->cr);
+              cairo_set_line_width (ctx->cr, 0.8);
+              iv_color_set_source (ctx->cr, &ctx->colors->foreground_dim);
+              cairo_move_to (ctx->cr, px + (qx - px) / len * (s->size / 2 + 1), py + (qy - py) / len * (s->size / 2 + 1));
+              cairo_line_to (ctx->cr, qx, qy);
+              cairo_stroke (ctx->cr);
+              cairo_restore (ctx->cr);
+            }
+        }
+      _iv_chart_show_text (ctx, s->labels[k], lx, ly, 0, 0, 0.85, FALSE, &ctx->colors->foreground);
     }
 }
 

@@ -36,6 +36,9 @@ _iv_chart_text_size (IvChartCtx *ctx, const char *text, double scale, gboolean b
   pango_layout_set_text (ctx->text, text ? text : "", -1);
   pango_layout_set_width (ctx->text, ctx->max_text_w > 0 ? (int) (ctx->max_text_w * PANGO_SCALE) : -1);
   pango_layout_set_ellipsize (ctx->text, ctx->max_text_w > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
+  pango_layout_set_wrap (ctx->text, PANGO_WRAP_WORD_CHAR);
+  /* negative: at most that many lines, the last ellipsized */
+  pango_layout_set_height (ctx->text, ctx->max_text_w > 0 && ctx->max_lines > 1 ? -ctx->max_lines : -1);
   pango_layout_get_extents (ctx->text, NULL, &logical);
   *w = (double) logical.width / PANGO_SCALE;
   *h = (double) logical.height / PANGO_SCALE;
@@ -279,7 +282,10 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
     }
   if (chart->subtitle)
     {
+      /* a long subtitle (a configuration) wraps to a second line on a narrow page */
+      ctx->max_lines = 3;
       _iv_chart_text_size (ctx, chart->subtitle, 0.95, FALSE, &w, &h);
+      ctx->max_lines = 0;
       top += h;
     }
   ctx->max_text_w = 0;

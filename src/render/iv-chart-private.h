@@ -31,6 +31,8 @@ struct _IvSeries
   gboolean in_legend;
   gboolean stacked;
   char **labels;        /* one per point, NULL entries allowed */
+  double *label_at;     /* where the last drawing put each label: x, y (top left), NaN for none */
+  gboolean *label_leader; /* … away from its point, a line leading to it */
   IvBoxStats box;
   double position;      /* box: where on x */
   guint nx, ny;         /* heatmap */
@@ -111,6 +113,7 @@ typedef struct
   IvChart *chart;
   IvChartLayout *L;
   double max_text_w;  /* > 0: text wider than this is ellipsized (titles) */
+  int max_lines;      /* with max_text_w: wrapped to at most this many lines first (subtitles) */
 } IvChartCtx;
 
 static inline double
@@ -139,6 +142,7 @@ void     _iv_chart_draw_axes     (IvChartCtx     *ctx,
 void     _iv_chart_draw_annotations (IvChartCtx  *ctx);
 void     _iv_chart_draw_legend   (IvChartCtx     *ctx,
                                   const LegendSize *size);
+void     _iv_chart_place_labels  (IvChartCtx     *ctx);
 void     _iv_chart_draw_colorbar (IvChartCtx     *ctx,
                                   IvSeries       *series);
 gboolean _iv_chart_series_in_legend (const IvSeries *series);

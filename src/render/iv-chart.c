@@ -42,6 +42,8 @@ series_free (IvSeries *s)
   g_free (s->hi);
   g_free (s->base);
   g_strfreev (s->labels);
+  g_free (s->label_at);
+  g_free (s->label_leader);
   g_free (s);
 }
 
@@ -923,6 +925,9 @@ iv_chart_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
   compute_ranges (chart, L);
   _iv_chart_layout (&ctx, width, height, ticks, &legend);
   L->valid = TRUE;
+  /* every series' labels placed together, whichever layer is drawn, so that they avoid
+   * each other and land in the same spots in every layer */
+  _iv_chart_place_labels (&ctx);
 
   cairo_save (cr);
   if (chart->layer >= 0)
@@ -953,6 +958,24 @@ iv_chart_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
         tx = IV_CHART_PAD;
         ctx.max_text_w = width - 2 * IV_CHART_PAD;
       }
+    if (chart->subtitle && tx > IV_CHART_PAD)
+      {
+        /* the layout made room for the subtitle at the full width: from the plot's
+         * edge it must not take more lines than that */
+        int here, full;
+        double sw, sh;
+        ctx.max_lines = 3;
+        _iv_chart_text_size (&ctx, chart->subtitle, 0.95, FALSE, &sw, &sh);
+        here = pango_layout_get_line_count (ctx.text);
+        ctx.max_text_w = width - 2 * IV_CHART_PAD;
+        _iv_chart_text_size (&ctx, chart->subtitle, 0.95, FALSE, &sw, &sh);
+        full = pango_layout_get_line_count (ctx.text);
+        ctx.max_lines = 0;
+        if (here > full)
+          tx = IV_CHART_PAD;
+        else
+          ctx.max_text_w = width - IV_CHART_PAD - tx;
+      }
     if (chart->title)
       {
         _iv_chart_show_text (&ctx, chart->title, tx, IV_CHART_PAD, 0, 0, 1.25, TRUE,
@@ -961,8 +984,12 @@ iv_chart_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
         h += 2;
       }
     if (chart->subtitle)
-      _iv_chart_show_text (&ctx, chart->subtitle, tx, IV_CHART_PAD + h, 0, 0, 0.95, FALSE,
-                           &ctx.colors->foreground_dim);
+      {
+        ctx.max_lines = 3;
+        _iv_chart_show_text (&ctx, chart->subtitle, tx, IV_CHART_PAD + h, 0, 0, 0.95, FALSE,
+                             &ctx.colors->foreground_dim);
+        ctx.max_lines = 0;
+      }
     ctx.max_text_w = 0;
   }
 

@@ -37,6 +37,14 @@ fmt_time (double s)
   return s > 0 ? iv_units_format_seconds (s) : g_strdup ("–");
 }
 
+/* The figure's subtitle: the model, hardware and step, so an exported figure says what it shows. */
+static char *
+config_subtitle (const IvResult *r, const char *what)
+{
+  g_autofree char *config = iv_result_config_text (r);
+  return g_strdup_printf ("%s%s%s on %s · %s", what ? what : "", what ? " · " : "", r->model->name, r->hw->name, config);
+}
+
 gboolean
 iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
                   double height, GError **error)
@@ -139,6 +147,9 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
   return TRUE;
 }
 
+/* Memory per PE: weights, KV cache, activations and their total as bars on a log axis
+ * (weights are often a thousand times the rest: on a linear axis the others vanish),
+ * each with its value, against the capacity. */
 gboolean
 iv_render_memory (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
                   double height, GError **error)
@@ -146,34 +157,58 @@ iv_render_memory (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
   const IvModelFigure *fig = data;
   const IvResult *r = fig->result;
   g_autoptr (IvChart) c = NULL;
-  const char *cats[] = { "per PE" };
-  double used, weights, kv, act, free_b;
-  g_autofree char *title = NULL, *cap = NULL, *sub = NULL;
+  const char *rows[] = { "total", "activations", "KV cache", "weights" };
+  double v[4], lo = INFINITY, hi;
+  const guint32 rgb[] = { 0x505050, 0x009e73, 0xcc79a7, 0x0072b2 };
+  g_autofree char *title = NULL, *cap = NULL, *sub = NULL, *config = NULL;
 
   if (!iv_model_figure_check (fig, error))
     return FALSE;
-  weights = r->weights_bytes_per_pe, kv = r->kv_bytes_per_pe, act = r->act_bytes_per_pe;
-  used = weights + kv + act;
-  free_b = MAX (0, r->capacity_bytes_per_pe - used);
+  v[3] = r->weights_bytes_per_pe, v[2] = r->kv_bytes_per_pe, v[1] = r->act_bytes_per_pe;
+  v[0] = v[1] + v[2] + v[3];
+  for (int i = 0; i < 4; i++)
+    if (v[i] > 0)
+      lo = MIN (lo, v[i]);
+  if (!isfinite (lo))
+    lo = 1;
+  lo = pow (2, floor (log2 (lo)) - 1);
+  /* the longest bar ends three quarters of the way: its value fits after it */
+  hi = MAX (v[0], r->capacity_bytes_per_pe);
+  hi = exp (log (lo) + (log (hi) - log (lo)) / 0.75);
   c = iv_chart_new ();
-  title = g_strdup_printf ("Memory per PE · %s on %s", r->model->name, r->hw->name);
+  title = g_strdup ("Memory per PE");
   cap = iv_units_format_bytes (r->capacity_bytes_per_pe);
+  config = config_subtitle (r, NULL);
   {
-    g_autofree char *used_text = iv_units_format_bytes (used);
-    sub = g_strdup_printf (r->fits ? "fits: %s of %s used" : "does not fit: %s needed, %s available",
-                           used_text, cap);
+    g_autofree char *used_text = iv_units_format_bytes (v[0]);
+    sub = g_strdup_printf (r->fits ? "fits: %s of %s · %s" : "does not fit: %s needed, %s available · %s", used_text,
+                           cap, config);
   }
   iv_chart_set_title (c, title, sub);
-  iv_chart_set_categories (c, cats, 1);
-  iv_chart_set_bar_mode (c, IV_BARS_STACKED, TRUE);
+  /* powers of two: bytes read as KiB, MiB, GiB */
+  iv_chart_axis_set_scale (c, IV_AXIS_X, IV_SCALE_LOG2);
+  iv_chart_axis_set_range (c, IV_AXIS_X, lo, hi);
   iv_chart_axis_set_unit (c, IV_AXIS_X, (IvUnit) { IV_UNIT_BYTES, 1, NULL });
-  iv_chart_axis_set_title (c, IV_AXIS_X, "Memory");
-  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
-  iv_series_set_color (iv_chart_add_bars (c, "weights", &weights, 1), 0x4682b4);
-  iv_series_set_color (iv_chart_add_bars (c, "KV cache", &kv, 1), 0xe37400);
-  iv_series_set_color (iv_chart_add_bars (c, "activations", &act, 1), 0x009e73);
-  if (free_b > 0)
-    iv_series_set_color (iv_chart_add_bars (c, "free", &free_b, 1), 0xd0d0d0);
+  iv_chart_axis_set_title (c, IV_AXIS_X, "Bytes per PE (log scale)");
+  iv_chart_axis_set_categories (c, IV_AXIS_Y, rows, 4);
+  iv_chart_axis_set_range (c, IV_AXIS_Y, -0.6, 3.6);
+  iv_chart_axis_set_grid (c, IV_AXIS_Y, FALSE);
+  iv_chart_set_legend (c, IV_LEGEND_HIDDEN);
+  for (int i = 0; i < 4; i++)
+    {
+      double y = i, x0 = lo, x1 = MAX (v[i], lo);
+      g_autofree char *value = iv_units_format_bytes (v[i]);
+      const char *label[] = { value, NULL };
+      IvSeries *bar = iv_chart_add_spans (c, rows[i], &x0, &x1, &y, 1);
+      IvSeries *end;
+      iv_series_set_color (bar, rgb[i]);
+      /* the value right of the bar's end */
+      end = iv_chart_add_scatter (c, rows[i], &x1, &y, 1);
+      iv_series_set_marker (end, IV_MARKER_CIRCLE, 0.1);
+      iv_series_set_color (end, rgb[i]);
+      iv_series_set_labels (end, label);
+      iv_series_set_show_in_legend (end, FALSE);
+    }
   {
     g_autofree char *label = g_strdup_printf ("capacity %s", cap);
     iv_chart_add_vline (c, r->capacity_bytes_per_pe, label);
@@ -185,40 +220,39 @@ gboolean
 iv_render_roofline (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
                     double height, GError **error)
 {
+  static const struct { IvBound bound; const char *name; } kinds[] = {
+    { IV_BOUND_COMPUTE, "compute-bound" }, { IV_BOUND_MEMORY, "memory-bound" },
+    { IV_BOUND_COMM, "communication-bound" }, { IV_BOUND_TRIVIAL, "trivial (< 1 % of the layer)" },
+  };
   const IvModelFigure *fig = data;
   const IvResult *r = fig->result;
   const IvHardware *hw;
   const IvKindResult *k;
   g_autoptr (IvChart) c = NULL;
-  double xs[64], ys[64], roof_x[2], ridge;
-  const char *labels[64];
-  gsize n = 0;
+  double roof_x[2], ridge_m, ridge_v, bw;
   double lo = INFINITY, hi = 0;
-  g_autofree char *title = NULL, *ridge_label = NULL;
+  g_autofree char *title = NULL, *sub = NULL;
 
   if (!iv_model_figure_check (fig, error))
     return FALSE;
   hw = r->hw;
   k = kind_of (fig);
+  bw = hw->eta_m * hw->BW;
+  ridge_m = hw->eta_c * hw->P_c / bw;
+  ridge_v = hw->eta_c * hw->P_v / bw;
   for (int s = 0; s < IV_N_STAGES; s++)
     {
       const IvStage *st = &k->stages[s];
-      if (!st->present || st->flops <= 0 || st->bytes <= 0 || st->t_s <= 0)
-        continue;
-      xs[n] = st->flops / st->bytes;
-      ys[n] = st->flops / st->t_s;
-      labels[n] = iv_stage_id (s);
-      lo = MIN (lo, xs[n]);
-      hi = MAX (hi, xs[n]);
-      n++;
+      if (st->present && st->flops > 0 && st->bytes > 0 && st->t_s > 0)
+        lo = MIN (lo, st->flops / st->bytes), hi = MAX (hi, st->flops / st->bytes);
     }
-  ridge = hw->eta_c * hw->P_c / (hw->eta_m * hw->BW);
-  lo = MIN (lo, 0.1);
-  hi = MAX (hi, ridge * 10);
+  lo = MIN (lo, MIN (ridge_v, ridge_m) / 20);
+  hi = MAX (hi, MAX (ridge_v, ridge_m) * 10);
   roof_x[0] = lo / 2, roof_x[1] = hi * 2;
   c = iv_chart_new ();
-  title = g_strdup_printf ("Roofline of one PE · %s %s layer", r->model->name, k->name);
-  iv_chart_set_title (c, title, "each stage at its arithmetic intensity and achieved FLOP/s");
+  title = g_strdup_printf ("Roofline of one PE · %s layer", k->name);
+  sub = config_subtitle (r, NULL);
+  iv_chart_set_title (c, title, sub);
   iv_chart_axis_set_scale (c, IV_AXIS_X, IV_SCALE_LOG10);
   iv_chart_axis_set_scale (c, IV_AXIS_Y, IV_SCALE_LOG10);
   iv_chart_axis_set_title (c, IV_AXIS_X, "Arithmetic intensity (FLOP/B)");
@@ -231,22 +265,47 @@ iv_render_roofline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     for (int i = 0; i < 64; i++)
       {
         xx[i] = roof_x[0] * pow (roof_x[1] / roof_x[0], i / 63.0);
-        yc[i] = MIN (hw->eta_c * hw->P_c, xx[i] * hw->eta_m * hw->BW);
-        yv[i] = MIN (hw->eta_c * hw->P_v, xx[i] * hw->eta_m * hw->BW);
+        yc[i] = MIN (hw->eta_c * hw->P_c, xx[i] * bw);
+        yv[i] = MIN (hw->eta_c * hw->P_v, xx[i] * bw);
       }
-    iv_series_set_color (iv_chart_add_line (c, "matrix ceiling", xx, yc, 64), 0x4682b4);
-    iv_series_set_dashed (iv_chart_add_line (c, "vector ceiling", xx, yv, 64), TRUE);
-  }
-  if (n > 0)
+    iv_series_set_color (iv_chart_add_line (c, "matrix ceiling", xx, yc, 64), 0x404040);
     {
-      IvSeries *pts = iv_chart_add_scatter (c, "stages", xs, ys, n);
-      iv_series_set_marker (pts, IV_MARKER_DIAMOND, 9);
-      iv_series_set_alpha (pts, 1);
-      iv_series_set_color (pts, 0xc62828);
-      iv_series_set_labels (pts, labels);
+      IvSeries *v = iv_chart_add_line (c, "vector ceiling", xx, yv, 64);
+      iv_series_set_dashed (v, TRUE);
+      iv_series_set_color (v, 0x808080);
     }
-  ridge_label = g_strdup_printf ("ridge %.0f FLOP/B", ridge);
-  iv_chart_add_vline (c, ridge, ridge_label);
+  }
+  /* each stage in the colour of its bound (as in the pipeline and the table) */
+  for (guint b = 0; b < G_N_ELEMENTS (kinds); b++)
+    {
+      double xs[IV_N_STAGES], ys[IV_N_STAGES];
+      const char *labels[IV_N_STAGES + 1];
+      gsize n = 0;
+      for (int s = 0; s < IV_N_STAGES; s++)
+        {
+          const IvStage *st = &k->stages[s];
+          if (!st->present || st->flops <= 0 || st->bytes <= 0 || st->t_s <= 0 || st->bound != kinds[b].bound)
+            continue;
+          xs[n] = st->flops / st->bytes;
+          ys[n] = st->flops / st->t_s;
+          labels[n++] = iv_stage_id (s);
+        }
+      labels[n] = NULL;
+      if (n > 0)
+        {
+          IvSeries *pts = iv_chart_add_scatter (c, kinds[b].name, xs, ys, n);
+          iv_series_set_marker (pts, IV_MARKER_DIAMOND, 9);
+          iv_series_set_alpha (pts, 1);
+          iv_series_set_color (pts, iv_bound_color (kinds[b].bound));
+          iv_series_set_labels (pts, labels);
+        }
+    }
+  {
+    g_autofree char *m_label = g_strdup_printf ("matrix ridge %.3g FLOP/B", ridge_m);
+    g_autofree char *v_label = g_strdup_printf ("vector ridge %.3g FLOP/B", ridge_v);
+    iv_chart_add_vline (c, ridge_m, m_label);
+    iv_chart_add_vline (c, ridge_v, v_label);
+  }
   iv_chart_set_legend (c, IV_LEGEND_AUTO);
   return iv_chart_render (cr, c, options, width, height, error);
 }
@@ -297,11 +356,12 @@ iv_render_sweep (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
 {
   /* Stage groups, each a stacked series: where the layer's visible time goes. */
   static const struct { const char *name; guint32 rgb; IvStageId stages[6]; guint n; } groups[] = {
-    { "norms", 0xa9a9a9, { IV_S1, IV_F1 }, 2 },
-    { "attention projections", 0x56b4e9, { IV_S2, IV_S3, IV_S10 }, 3 },
-    { "attention core", 0x0072b2, { IV_S4, IV_S5, IV_S6, IV_S7, IV_S8, IV_S9 }, 6 },
-    { "FFN", 0xe69f00, { IV_R, IV_F2, IV_F3, IV_F4, IV_F5 }, 5 },
-    { "communication", 0xc62828, { IV_C1, IV_C2, IV_C3, IV_CF1 }, 4 },
+    /* Paul Tol's muted scheme: none of the bound colours (blue, orange, red, grey) */
+    { "norms", 0xddcc77, { IV_S1, IV_F1 }, 2 },
+    { "attention projections", 0x88ccee, { IV_S2, IV_S3, IV_S10 }, 3 },
+    { "attention core", 0x332288, { IV_S4, IV_S5, IV_S6, IV_S7, IV_S8, IV_S9 }, 6 },
+    { "FFN", 0x117733, { IV_R, IV_F2, IV_F3, IV_F4, IV_F5 }, 5 },
+    { "communication", 0xaa4499, { IV_C1, IV_C2, IV_C3, IV_CF1 }, 4 },
   };
   static const char *const axis_names[] = { "TP", "CP", "T_q", "context" };
   const IvModelFigure *fig = data;
@@ -356,19 +416,67 @@ iv_render_sweep (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
       return FALSE;
     }
   c = iv_chart_new ();
-  title = g_strdup_printf ("%s layer time against %s · %s on %s", r->model->name,
-                           axis_names[fig->sweep], iv_mode_to_string (r->config.mode), r->hw->name);
-  subtitle = g_strdup_printf ("%s layer, one PE; the rest as configured; [ ] current, ✕ not possible on this SIP",
-                              r->kinds[MIN (fig->kind, r->n_kinds - 1)].name);
+  title = g_strdup_printf ("Time of one %s layer on one PE against %s", r->kinds[MIN (fig->kind, r->n_kinds - 1)].name,
+                           axis_names[fig->sweep]);
+  subtitle = config_subtitle (r, NULL);
   iv_chart_set_title (c, title, subtitle);
-  iv_chart_set_categories (c, (const char *const *) labels->pdata, n);
-  iv_chart_set_bar_mode (c, IV_BARS_STACKED, FALSE);
-  xtitle = g_strdup (axis_names[fig->sweep]);
+  xtitle = g_strdup_printf ("%s   ([ ] current · ✕ not possible on this SIP)", axis_names[fig->sweep]);
   iv_chart_axis_set_title (c, IV_AXIS_X, xtitle);
   iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit) { IV_UNIT_SECONDS, 1, NULL });
   iv_chart_axis_set_title (c, IV_AXIS_Y, "Layer time");
-  for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
-    iv_series_set_color (iv_chart_add_bars (c, groups[g].name, stacks[g], n), groups[g].rgb);
+  {
+    double lo = INFINITY, hi = 0, totals[32], xs[32];
+    for (guint i = 0; i < n; i++)
+      {
+        totals[i] = 0, xs[i] = i;
+        for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
+          totals[i] += stacks[g][i];
+        if (totals[i] > 0)
+          lo = MIN (lo, totals[i]), hi = MAX (hi, totals[i]);
+        else
+          totals[i] = NAN;
+      }
+    if (hi <= 100 * lo)
+      {
+        /* one scale: where the time goes, stacked */
+        iv_chart_set_categories (c, (const char *const *) labels->pdata, n);
+        iv_chart_set_bar_mode (c, IV_BARS_STACKED, FALSE);
+        for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
+          iv_series_set_color (iv_chart_add_bars (c, groups[g].name, stacks[g], n), groups[g].rgb);
+      }
+    else
+      {
+        /* more than two decades: on a log axis stacked segments would lie about their
+         * shares, so each group is its own line, the layer's total over them */
+        iv_chart_axis_set_scale (c, IV_AXIS_Y, IV_SCALE_LOG10);
+        iv_chart_axis_set_categories (c, IV_AXIS_X, (const char *const *) labels->pdata, n);
+        iv_chart_axis_set_range (c, IV_AXIS_X, -0.5, n - 0.5);
+        for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
+          {
+            double ys[32];
+            IvSeries *line;
+            gboolean any = FALSE;
+            for (guint i = 0; i < n; i++)
+              ys[i] = stacks[g][i] > 0 ? stacks[g][i] : NAN, any |= stacks[g][i] > 0;
+            if (!any)
+              continue;
+            line = iv_chart_add_line (c, groups[g].name, xs, ys, n);
+            iv_series_set_color (line, groups[g].rgb);
+            iv_series_set_line_width (line, 2);
+            iv_series_set_marker (line, IV_MARKER_CIRCLE, 6);
+          }
+        {
+          IvSeries *total = iv_chart_add_line (c, "layer total", xs, totals, n);
+          iv_series_set_color (total, 0x202020);
+          iv_series_set_line_width (total, 3);
+          iv_series_set_dashed (total, TRUE);
+        }
+        {
+          g_autofree char *yt = g_strdup_printf ("Layer time, log scale (a %.0f× span)", hi / lo);
+          iv_chart_axis_set_title (c, IV_AXIS_Y, yt);
+        }
+      }
+  }
   iv_chart_set_legend (c, IV_LEGEND_AUTO);
   return iv_chart_render (cr, c, options, width, height, error);
 }
