@@ -1061,9 +1061,9 @@ test_topology_figure (void)
   cairo_surface_t *s;
   double x, y;
   const guint32 tp = 0x0072b2, cp = 0x009e73, white = 0xffffff;
-  /* The top of the row-0 wrap arc: a cubic from the top of cube X−1 to the top of cube 0
-   * with both controls 0.7·cs above, so its midpoint is 0.75 · 0.7·cs above the tops. */
-#define ARC_TOP(L) ((L).y0 - 0.75 * 0.7 * (L).cube_size)
+  /* The top of a ring's wrap arc: a cubic from the top of cube X−1 to the top of cube 0
+   * with both controls 0.45·cs above, so its midpoint is 0.75 · 0.45·cs above the tops. */
+#define ARC_TOP(L) ((L).y0 - 0.75 * 0.45 * (L).cube_size)
 #define ARC_MID_X(L) ((iv_topology_cube_rect (&(L), 0).x + iv_topology_cube_rect (&(L), (L).X - 1).x + (L).cube_size) / 2)
 
   iv_config_init (&c);
@@ -1074,13 +1074,19 @@ test_topology_figure (void)
   g_assert_cmpint (L.X, ==, 4);
   g_assert_cmpint (L.n_pe, ==, 16);
   s = render_figure (iv_render_topology, &fig, IV_THEME_LIGHT);
-  /* TP 4 on PEs: PEs 0–3 of every used cube are the first TP group; PE 4 is idle. */
+  /* TP 4 on PEs: PEs 0–3 of cube 0 are the first TP group; the first CP group is TP rank
+   * 0 — PE 0 — of each cube; only those two groups are coloured. PE 4 is idle. */
   for (int cube = 0; cube < 4; cube++)
     {
       for (int pe = 0; pe < 4; pe++)
         {
           iv_topology_pe_center (&L, cube, pe, &x, &y);
-          g_assert_cmphex (pixel (s, x, y), ==, tp);
+          if (cube == 0)
+            g_assert_cmphex (pixel (s, x, y), ==, tp);
+          else if (pe == 0)
+            g_assert_cmphex (pixel (s, x, y), ==, cp);
+          else
+            g_assert_true (pixel (s, x, y) != tp && pixel (s, x, y) != cp && pixel (s, x, y) != white);
         }
       iv_topology_pe_center (&L, cube, 4, &x, &y);
       g_assert_cmphex (pixel (s, x, y), ==, white);
@@ -1103,18 +1109,24 @@ test_topology_figure (void)
   g_assert_cmphex (pixel (s, ARC_MID_X (L), ARC_TOP (L)), ==, white);
   cairo_surface_destroy (s);
 
-  /* On a torus it wraps again; cube 4 (row 1) is idle: hollow PEs. */
+  /* On a torus it wraps again, drawn as two stubs leaving row 0 outside its end cubes
+   * (nothing crosses the grid); cube 4 (row 1) is idle: hollow PEs. */
   g_assert_true (iv_model_evaluate (m, iv_hardware_find ("torus4x4"), &c, &r));
   iv_topology_layout (&fig, FIG_W, FIG_H, &L);
   s = render_figure (iv_render_topology, &fig, IV_THEME_LIGHT);
   g_assert_true (r.cp_group.wrap);
-  g_assert_cmphex (pixel (s, ARC_MID_X (L), ARC_TOP (L)), ==, cp);
+  {
+    IvRect first = iv_topology_cube_rect (&L, 0), last = iv_topology_cube_rect (&L, 3);
+    g_assert_cmphex (pixel (s, first.x - 0.1 * L.cube_size, first.y + first.h / 2), ==, cp);
+    g_assert_cmphex (pixel (s, last.x + last.w + 0.1 * L.cube_size, last.y + last.h / 2), ==, cp);
+    g_assert_cmphex (pixel (s, ARC_MID_X (L), ARC_TOP (L)), ==, white);
+  }
   iv_topology_pe_center (&L, 4, 0, &x, &y);
   g_assert_cmphex (pixel (s, x, y), ==, white);
   cairo_surface_destroy (s);
 
-  /* TP 4 on cubes, CP 2 on PEs: cubes 0–3 get the TP outline 5 px outside; PE 0 and PE 1
-   * of a used cube are the CP group (stride 1: TP is at the other level). */
+  /* TP 4 on cubes, CP 2 on PEs: cubes 0–3 get the TP outline 5 px outside (stride 1 for CP:
+   * TP is at the other level). */
   c.place_tp = IV_PLACE_CUBE, c.place_cp = IV_PLACE_PE, c.c = 2;
   g_assert_true (iv_model_evaluate (m, iv_hardware_find ("torus4x4"), &c, &r));
   iv_topology_layout (&fig, FIG_W, FIG_H, &L);
@@ -1125,8 +1137,13 @@ test_topology_figure (void)
     rc = iv_topology_cube_rect (&L, 5);
     g_assert_cmphex (pixel (s, rc.x - 5, rc.y + rc.h / 2), !=, tp);
   }
-  iv_topology_pe_center (&L, 1, 1, &x, &y);
+  /* the first CP group: PEs 0 and 1 of cube 0; the first TP group: PE 0 of cubes 0–3 */
+  iv_topology_pe_center (&L, 0, 1, &x, &y);
   g_assert_cmphex (pixel (s, x, y), ==, cp);
+  iv_topology_pe_center (&L, 1, 0, &x, &y);
+  g_assert_cmphex (pixel (s, x, y), ==, tp);
+  iv_topology_pe_center (&L, 1, 1, &x, &y);
+  g_assert_true (pixel (s, x, y) != cp && pixel (s, x, y) != white);
   iv_topology_pe_center (&L, 1, 2, &x, &y);
   g_assert_cmphex (pixel (s, x, y), ==, white);
   cairo_surface_destroy (s);

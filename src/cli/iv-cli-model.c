@@ -31,13 +31,14 @@ typedef struct
   char *weight_bytes, *act_bytes, *kv_bytes, *partial_bytes;
   char *figure, *output, *kind, *sweep;
   IvCliFigureArgs fig;  /* char* only, like the rest: options_clear frees them all */
+  gboolean annotate;    /* the one flag, after every string */
 } Options;
 
 static void
 options_clear (Options *o)
 {
   char **fields = (char **) o;
-  for (gsize i = 0; i < sizeof *o / sizeof (char *); i++)
+  for (gsize i = 0; i < G_STRUCT_OFFSET (Options, annotate) / sizeof (char *); i++)
     g_free (fields[i]);
 }
 
@@ -485,6 +486,8 @@ static const struct
   OPT ("text-size", fig.text_size, N_("Body text in points on the page (default: as on screen)"), "PT"),
   OPT ("sweep", sweep, N_("What the sweep figure varies: tp, cp, tq or context (default tp)"), "AXIS"),
   OPT ("kind", kind, N_("Layer kind to draw: dense, moe, local, global… (default: the most numerous)"), "KIND"),
+  { "annotate", 0, G_OPTION_ARG_NONE, G_STRUCT_OFFSET (Options, annotate),
+    N_("Sharding figure: write each shard's cube and PE in it"), NULL },
 #undef OPT
 };
 
@@ -613,7 +616,7 @@ draw_figure (const Options *o, const IvResult *result)
     { "topology", iv_render_topology, 1100, 700 }, { "sweep", iv_render_sweep, 1000, 560 },
     { "sharding", iv_render_sharding, 1200, 640 },
   };
-  IvModelFigure fig = { result, 0, IV_SWEEP_TP };
+  IvModelFigure fig = { result, 0, IV_SWEEP_TP, o->annotate };
   IvFigure figure = { NULL, &fig, o->figure, NULL };
   g_autoptr (GError) error = NULL;
   IvExportOptions eo;

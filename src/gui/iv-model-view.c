@@ -677,6 +677,13 @@ on_copy_csv (IvModelView *self)
 }
 
 static void
+on_annotate (GtkCheckButton *check, IvModelView *self)
+{
+  self->model_figure.annotate = gtk_check_button_get_active (check);
+  redraw (self);
+}
+
+static void
 on_sweep_axis (GtkDropDown *drop, GParamSpec *pspec, IvModelView *self)
 {
   self->model_figure.sweep = (IvSweepAxis) gtk_drop_down_get_selected (drop);
@@ -808,6 +815,7 @@ iv_model_view_class_init (IvModelViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_save_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_saved_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_sweep_axis);
+  gtk_widget_class_bind_template_callback (widget_class, on_annotate);
   gtk_widget_class_bind_template_callback (widget_class, on_copy_csv);
   gtk_widget_class_bind_template_callback (widget_class, on_tab_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_page_changed);

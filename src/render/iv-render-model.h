@@ -23,6 +23,7 @@ typedef struct
   const IvResult *result;
   guint kind;       /* which layer kind to show */
   IvSweepAxis sweep;
+  gboolean annotate; /* sharding: each shard's cube and PE written in it */
 } IvModelFigure;
 
 /* The sweep's values for @axis around @result's configuration (powers of two within what
@@ -56,6 +57,7 @@ typedef struct
   gboolean has_arc;
   IvRect arc;       /* bounding box of the ring-attention loop arc */
   IvRect attention_row, ffn_row;
+  double gap, row_gap;  /* between boxes, between rows: tighter on a narrow page */
 } IvPipelineLayout;
 
 /* Where the topology figure puts things: cube i at iv_topology_cube_rect (), PE p of cube

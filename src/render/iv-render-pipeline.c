@@ -17,6 +17,11 @@
 #define GAP 14.0
 #define ROW_GAP 34.0
 #define ARC_H 46.0
+/* … and on a narrow page, where boxes hold only stage ids */
+#define NARROW_GAP 7.0
+#define NARROW_ROW_GAP 30.0
+#define NARROW_ARC_H 32.0
+#define NARROW_MIN_BOX_W 24.0
 
 static const char *const short_names[IV_N_STAGES] = {
   "RMSNorm", "W_Q", "W_K+W_V", "KV append", "Q·Kᵀ", "softmax", "P·V", "merge", "norm O/l",
@@ -54,6 +59,8 @@ static const IvStageId ffn_order[] = { IV_F1, IV_R, IV_F2, IV_F3, IV_F4, IV_F5, 
 /* Boxes narrower than this wrap the attention row before S5, so each name and time
  * still reads (the core S5–S8, its loop and its exchanges stay on one line). */
 #define MIN_BOX_W 76.0
+/* Narrower figures put the row names above their rows. */
+#define NARROW_W 640.0
 
 /* Places the shown stages of @order[from, to) left to right from @x0 on @y. */
 static void
@@ -65,7 +72,7 @@ place_line (IvPipelineLayout *L, const IvKindResult *k, const IvStageId *order, 
     if (iv_stage_shown (k, order[i]))
       {
         L->box[order[i]] = (IvRect) { x, y, bw, bh };
-        x += bw + GAP;
+        x += bw + L->gap;
       }
 }
 
@@ -88,22 +95,27 @@ iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPip
   guint n_ffn = count_shown (k, ffn_order, 0, G_N_ELEMENTS (ffn_order));
   guint n_head = count_shown (k, attention_order, 0, core), n_core = n_att - n_head, n;
   gboolean c1 = iv_stage_shown (k, IV_C1), c3 = iv_stage_shown (k, IV_C3), conc = c1 || c3;
-  double top = PAD + 50, bottom = height - PAD - 30, bw, bh, x0 = PAD + LABEL_W, y, above, used;
+  /* a narrow page (a paper's column): row names above the rows, the legend in two lines */
+  gboolean narrow = width < NARROW_W;
+  double top = PAD + (narrow ? 44 + 16 : 50), bottom = height - PAD - 30, bw, bh;
+  double x0 = PAD + (narrow ? 0 : LABEL_W), y, above, used;
   double avail_w = width - x0 - PAD;
   gboolean wrap;
 
   memset (L, 0, sizeof *L);
+  L->gap = narrow ? NARROW_GAP : GAP;
+  L->row_gap = narrow ? NARROW_ROW_GAP : ROW_GAP;
   n = MAX (n_att, n_ffn);
-  wrap = n_head > 0 && (avail_w - (n - 1) * GAP) / n < MIN_BOX_W;
+  wrap = n_head > 0 && (avail_w - (n - 1) * L->gap) / n < (narrow ? NARROW_MIN_BOX_W : MIN_BOX_W);
   if (wrap)
     n = MAX (MAX (n_head, n_core), n_ffn);
-  bw = MAX (20, (avail_w - (n - 1) * GAP) / n);
+  bw = MAX (20, (avail_w - (n - 1) * L->gap) / n);
   L->has_arc = r->config.c > 1;
   /* what sits above the core's line: the loop, then the exchanges (0.55 of a box) */
-  above = (L->has_arc ? ARC_H : 0) + (conc ? 8 : 0);
-  bh = (bottom - top - above - ROW_GAP * (wrap ? 2 : 1)) / ((wrap ? 3 : 2) + (conc ? 0.55 : 0));
-  bh = CLAMP (bh, 28, 92);
-  used = above + (conc ? 0.55 * bh : 0) + (wrap ? 3 : 2) * bh + ROW_GAP * (wrap ? 2 : 1);
+  above = (L->has_arc ? (narrow ? NARROW_ARC_H : ARC_H) : 0) + (conc ? 8 : 0);
+  bh = (bottom - top - above - L->row_gap * (wrap ? 2 : 1)) / ((wrap ? 3 : 2) + (conc ? 0.55 : 0));
+  bh = CLAMP (bh, narrow ? 20 : 28, 92);
+  used = above + (conc ? 0.55 * bh : 0) + (wrap ? 3 : 2) * bh + L->row_gap * (wrap ? 2 : 1);
   /* Boxes stop growing at 92 px; centre what is left between the title and the legend. */
   top += MAX (0, (bottom - top - used) / 2);
 
@@ -111,7 +123,7 @@ iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPip
   if (wrap)
     {
       place_line (L, k, attention_order, 0, core, x0, y, bw, bh);
-      y += bh + ROW_GAP;
+      y += bh + L->row_gap;
     }
   {
     double core_top = y;
@@ -121,7 +133,8 @@ iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPip
     if (L->has_arc)
       {
         IvRect s5 = L->box[IV_S5], s8 = L->box[IV_S8];
-        L->arc = (IvRect) { s5.x + s5.w / 2, core_top + 14, s8.x + s8.w / 2 - (s5.x + s5.w / 2), ARC_H - 14 };
+        L->arc = (IvRect) { s5.x + s5.w / 2, core_top + 14, s8.x + s8.w / 2 - (s5.x + s5.w / 2),
+                            (narrow ? NARROW_ARC_H : ARC_H) - 14 };
       }
   }
   /* Concurrent exchanges sit above S5–S7, the attention core they overlap. */
@@ -131,11 +144,12 @@ iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPip
       double cy = y - 0.55 * bh - 8, cw = b.x + b.w - a.x;
       gboolean both = c1 && c3;
       if (c1)
-        L->box[IV_C1] = (IvRect) { a.x, cy, both ? cw / 2 - GAP / 2 : cw, 0.55 * bh };
+        L->box[IV_C1] = (IvRect) { a.x, cy, both ? cw / 2 - L->gap / 2 : cw, 0.55 * bh };
       if (c3)
-        L->box[IV_C3] = (IvRect) { both ? a.x + cw / 2 + GAP / 2 : a.x, cy, both ? cw / 2 - GAP / 2 : cw, 0.55 * bh };
+        L->box[IV_C3] = (IvRect) { both ? a.x + cw / 2 + L->gap / 2 : a.x, cy, both ? cw / 2 - L->gap / 2 : cw,
+                                   0.55 * bh };
     }
-  y += bh + ROW_GAP;
+  y += bh + L->row_gap;
   L->ffn_row = (IvRect) { x0, y, avail_w, bh };
   place_line (L, k, ffn_order, 0, G_N_ELEMENTS (ffn_order), x0, y, bw, bh);
 }
@@ -169,24 +183,81 @@ arrow (cairo_t *cr, double x0, double y0, double x1, double y1, const IvColor *c
   cairo_fill (cr);
 }
 
+/* The scale a box's name is set at, and whether every shown name fits its box at it
+ * (else every box shows its stage id: one rule for the whole figure). */
+static double
+name_scale (const IvRect *r)
+{
+  return r->w < 70 ? 0.78 : 0.9;
+}
+
+static gboolean
+names_fit (IvText *text, const IvPipelineLayout *L)
+{
+  for (int id = 0; id < IV_N_STAGES; id++)
+    {
+      double w, h, scale = name_scale (&L->box[id]) * 0.82;
+      if (L->box[id].w <= 0 || id == IV_C1 || id == IV_C3)
+        continue;
+      iv_text_measure (text, short_names[id], scale, TRUE, -1, &w, &h);
+      if (w > L->box[id].w - 6)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Whether every box can show its visible time under its name: else none does. */
+static gboolean
+times_fit (IvText *text, const IvPipelineLayout *L, const IvKindResult *k)
+{
+  for (int id = 0; id < IV_N_STAGES; id++)
+    {
+      double w, h;
+      g_autofree char *time = NULL;
+      if (L->box[id].w <= 0 || id == IV_C1 || id == IV_C3)
+        continue;
+      if (L->box[id].h < 40)
+        return FALSE;
+      time = iv_units_format_seconds (k->stages[id].visible_s);
+      iv_text_measure (text, time, name_scale (&L->box[id]) * 0.92, FALSE, -1, &w, &h);
+      if (w > L->box[id].w - 6)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 draw_box (cairo_t *cr, IvText *text, const IvThemeColors *colors, IvTheme theme, IvRect r,
-          IvStageId id, const IvStage *st, gboolean concurrent)
+          IvStageId id, const IvStage *st, gboolean concurrent, gboolean use_ids, gboolean with_time)
 {
   IvColor fill = iv_color_from_rgb (iv_bound_color (st->bound), concurrent ? 0.3 : 1);
   IvColor ink = st->bound == IV_BOUND_TRIVIAL && !concurrent ? (IvColor) { 0.12, 0.12, 0.12, 1 }
                 : concurrent ? colors->foreground : (IvColor) { 1, 1, 1, 1 };
   g_autofree char *time = iv_units_format_seconds (st->visible_s);
   g_autofree char *label = NULL;
-  const char *name = short_names[id];
-  double scale = r.w < 70 ? 0.78 : 0.9;
+  const char *name = use_ids ? iv_stage_id (id) : short_names[id];
+  double scale = name_scale (&r);
 
   if (concurrent)
     {
       g_autofree char *total = iv_units_format_seconds (st->t_s);
+      double w, h;
       label = st->visible_s > 0
               ? g_strdup_printf ("%s · %s, %s not hidden", short_names[id], total, time)
               : g_strdup_printf ("%s · %s, hidden under compute", short_names[id], total);
+      /* shorter where the box is narrow: "C1 134 µs", then "C1" */
+      iv_text_measure (text, label, 0.85, FALSE, -1, &w, &h);
+      if (w > r.w - 8)
+        {
+          g_free (label);
+          label = g_strdup_printf ("%s %s", iv_stage_id (id), total);
+          iv_text_measure (text, label, 0.85, FALSE, -1, &w, &h);
+          if (w > r.w - 8)
+            {
+              g_free (label);
+              label = g_strdup (iv_stage_id (id));
+            }
+        }
     }
   iv_rounded_rect (cr, r, 7);
   iv_color_set_source (cr, (IvColor[]) { blend (fill, &colors->background, theme) });
@@ -205,19 +276,14 @@ draw_box (cairo_t *cr, IvText *text, const IvThemeColors *colors, IvTheme theme,
       return;
     }
   cairo_new_path (cr);
-  /* A name too wide for a narrow box shrinks once, then gives way to the stage's id. */
+  /* A name too wide for its box shrinks once (names_fit () made sure it then fits). */
   {
     double w, h;
     iv_text_measure (text, name, scale, TRUE, -1, &w, &h);
     if (w > r.w - 6)
-      {
-        scale *= 0.82;
-        iv_text_measure (text, name, scale, TRUE, -1, &w, &h);
-        if (w > r.w - 6)
-          name = iv_stage_id (id);
-      }
+      scale *= 0.82;
   }
-  if (r.h >= 40)
+  if (with_time)
     {
       iv_text_show (text, cr, name, r.x + r.w / 2, r.y + r.h / 2 - 1, 0.5, 1, scale,
                     TRUE, r.w - 6, &ink);
@@ -240,6 +306,7 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   IvPipelineLayout L;
   IvText text;
   g_autofree char *title = NULL, *subtitle = NULL;
+  gboolean narrow = width < NARROW_W, use_ids, with_time;
 
   if (!iv_model_figure_check (fig, error))
     return FALSE;
@@ -252,14 +319,26 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   cairo_rectangle (cr, 0, 0, width, height);
   cairo_fill (cr);
 
-  title = g_strdup_printf ("%s · %s · T_q = %" G_GINT64_FORMAT " · local sequence %.0f of %.0f",
-                           r->model->name, iv_mode_to_string (r->config.mode), r->config.T,
-                           k->sh.L_l, k->sh.L);
-  subtitle = g_strdup_printf ("%s layer (%" G_GINT64_FORMAT " of them) on one PE of %s · TP %" G_GINT64_FORMAT
-                              " on %ss · CP %" G_GINT64_FORMAT " on %ss · batch %" G_GINT64_FORMAT,
-                              k->name, k->layers, r->hw->name, r->config.t,
-                              r->config.place_tp == IV_PLACE_PE ? "PE" : "cube",
-                              r->config.c, r->config.place_cp == IV_PLACE_PE ? "PE" : "cube", r->config.B);
+  if (narrow)
+    {
+      /* the same facts in fewer words: a column holds about forty characters */
+      title = g_strdup_printf ("%s · %s · T_q = %" G_GINT64_FORMAT, r->model->name, iv_mode_to_string (r->config.mode),
+                               r->config.T);
+      subtitle = g_strdup_printf ("%s × %" G_GINT64_FORMAT " · TP %" G_GINT64_FORMAT " · CP %" G_GINT64_FORMAT
+                                  " · B %" G_GINT64_FORMAT " · %s",
+                                  k->name, k->layers, r->config.t, r->config.c, r->config.B, r->hw->name);
+    }
+  else
+    {
+      title = g_strdup_printf ("%s · %s · T_q = %" G_GINT64_FORMAT " · local sequence %.0f of %.0f",
+                               r->model->name, iv_mode_to_string (r->config.mode), r->config.T,
+                               k->sh.L_l, k->sh.L);
+      subtitle = g_strdup_printf ("%s layer (%" G_GINT64_FORMAT " of them) on one PE of %s · TP %" G_GINT64_FORMAT
+                                  " on %ss · CP %" G_GINT64_FORMAT " on %ss · batch %" G_GINT64_FORMAT,
+                                  k->name, k->layers, r->hw->name, r->config.t,
+                                  r->config.place_tp == IV_PLACE_PE ? "PE" : "cube",
+                                  r->config.c, r->config.place_cp == IV_PLACE_PE ? "PE" : "cube", r->config.B);
+    }
   iv_text_show (&text, cr, title, PAD, PAD, 0, 0, 1.25, TRUE, width - 2 * PAD, &colors->foreground);
   iv_text_show (&text, cr, subtitle, PAD, PAD + 24, 0, 0, 0.95, FALSE, width - 2 * PAD, &colors->foreground_dim);
 
@@ -268,11 +347,23 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     g_autofree char *att = iv_units_format_seconds (k->attention_s);
     g_autofree char *ffn = iv_units_format_seconds (k->ffn_s);
     IvRect a = L.attention_row, f = L.ffn_row;
+    if (narrow)
+      {
+        /* above each row: "Attention · 15.5 ms" */
+        g_autofree char *al = g_strdup_printf ("Attention · %s", att), *fl = g_strdup_printf ("FFN · %s", ffn);
+        iv_text_show (&text, cr, al, PAD, a.y - 4, 0, 1, 0.9, TRUE, width - 2 * PAD, &colors->foreground);
+        iv_text_show (&text, cr, fl, PAD, f.y - 4, 0, 1, 0.9, TRUE, width - 2 * PAD, &colors->foreground);
+      }
+    else
+    {
     iv_text_show (&text, cr, "Attention", PAD, a.y + a.h / 2 - 1, 0, 1, 1.0, TRUE, LABEL_W - 8, &colors->foreground);
     iv_text_show (&text, cr, att, PAD, a.y + a.h / 2 + 1, 0, 0, 0.95, FALSE, LABEL_W - 8, &colors->foreground_dim);
     iv_text_show (&text, cr, "FFN", PAD, f.y + f.h / 2 - 1, 0, 1, 1.0, TRUE, LABEL_W - 8, &colors->foreground);
     iv_text_show (&text, cr, ffn, PAD, f.y + f.h / 2 + 1, 0, 0, 0.95, FALSE, LABEL_W - 8, &colors->foreground_dim);
+    }
   }
+  use_ids = !names_fit (&text, &L);
+  with_time = times_fit (&text, &L, k);
 
   /* Boxes and the arrows between them, row by row. */
   for (int row = 0; row < 2; row++)
@@ -291,7 +382,7 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
             {
               /* a wrapped row: down from the line's last box, back along the gap and
                * into the next line's first box from its left */
-              double xm = prev.x + prev.w / 2, ym = prev.y + prev.h + ROW_GAP / 2, xl = b.x - GAP / 2 - 4;
+              double xm = prev.x + prev.w / 2, ym = prev.y + prev.h + L.row_gap / 2, xl = b.x - L.gap / 2 - 4;
               iv_color_set_source (cr, &colors->foreground_dim);
               cairo_set_line_width (cr, 1.5);
               cairo_move_to (cr, xm, prev.y + prev.h + 1);
@@ -301,13 +392,13 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
               cairo_stroke (cr);
               arrow (cr, xl, b.y + b.h / 2, b.x - 1, b.y + b.h / 2, &colors->foreground_dim);
             }
-          draw_box (cr, &text, colors, options->theme, b, order[i], &k->stages[order[i]], FALSE);
+          draw_box (cr, &text, colors, options->theme, b, order[i], &k->stages[order[i]], FALSE, use_ids, with_time);
           prev = b;
         }
     }
   for (IvStageId s = IV_C1; s <= IV_C3; s += 2)
     if (L.box[s].w > 0)
-      draw_box (cr, &text, colors, options->theme, L.box[s], s, &k->stages[s], TRUE);
+      draw_box (cr, &text, colors, options->theme, L.box[s], s, &k->stages[s], TRUE, use_ids, FALSE);
 
   /* The ring-attention loop: from S8 back over the core to S5. */
   if (L.has_arc)
@@ -329,10 +420,23 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       cairo_curve_to (cr, x0, ytop, x1, ytop, x1, ybase - 7);
       cairo_stroke (cr);
       arrow (cr, x1, ybase - 12, x1, ybase, &c);
-      iv_text_show (&text, cr, label, (x0 + x1) / 2, ytop - 4, 0.5, 1, 0.85, FALSE, MAX (a.w + 200, 200), &colors->foreground);
+      {
+        /* the whole sentence where it fits over the loop, else its first words */
+        double lw, lh;
+        iv_text_measure (&text, label, 0.85, FALSE, -1, &lw, &lh);
+        if (narrow || lw > MIN (a.w + 200, width - 2 * PAD))
+          {
+            g_free (label);
+            label = g_strdup (prefill ? "ring attention loop" : "decode: O/m/l all-reduce");
+          }
+        iv_text_show (&text, cr, label, CLAMP ((x0 + x1) / 2, PAD + lw / 2, width - PAD - lw / 2), ytop - 4, 0.5, 1,
+                      0.85, FALSE, width - 2 * PAD, &colors->foreground);
+      }
       if (prefill)
         {
-          g_autofree char *badge = g_strdup_printf ("× %" G_GINT64_FORMAT " hops", r->config.c);
+          /* the steps C1 is charged: c − 1 for the K/V ring, c for Q+O/m/l */
+          const IvKindResult *kr = &r->kinds[MIN (fig->kind, r->n_kinds - 1)];
+          g_autofree char *badge = g_strdup_printf ("× %.0f hop%s", kr->sh.n_hops, kr->sh.n_hops == 1 ? "" : "s");
           double bw, bh, bx, by;
           iv_text_measure (&text, badge, 0.8, TRUE, 0, &bw, &bh);
           bx = (x0 + x1) / 2 - bw / 2 - 6;
@@ -350,14 +454,15 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       { IV_BOUND_COMPUTE, "compute-bound" }, { IV_BOUND_MEMORY, "memory-bound" },
       { IV_BOUND_COMM, "communication-bound" }, { IV_BOUND_TRIVIAL, "trivial (< 1 % of the layer)" },
     };
-    double x = PAD + LABEL_W, y = height - PAD - 8;
+    static const char *const short_items[] = { "compute", "memory", "comm.", "trivial" };
+    double x = PAD + (narrow ? 0 : LABEL_W), y = height - PAD - 8;
     for (guint i = 0; i < G_N_ELEMENTS (items); i++)
       {
         IvColor col = iv_color_from_rgb (iv_bound_color (items[i].b), 1);
         iv_rounded_rect (cr, (IvRect) { x, y - 6, 14, 12 }, 3);
         iv_color_set_source (cr, &col);
         cairo_fill (cr);
-        x = iv_text_legend_label (&text, cr, items[i].name, x, y, &colors->foreground);
+        x = iv_text_legend_label (&text, cr, narrow ? short_items[i] : items[i].name, x, y, &colors->foreground);
       }
   }
   cairo_restore (cr);

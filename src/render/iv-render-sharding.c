@@ -16,7 +16,6 @@
 
 #define PAD IV_FIGURE_PAD
 #define LABEL_W 210.0
-#define SIZE_W 150.0
 
 typedef struct
 {
@@ -85,6 +84,25 @@ layer_matrices (const IvResult *r, const IvKindResult *k, Matrix *out)
   return n;
 }
 
+static char *
+matrix_size_text (const Matrix *mt, double ew)
+{
+  g_autofree char *total = iv_units_format_bytes (ew * mt->rows * mt->cols);
+  g_autofree char *per = iv_units_format_bytes (ew * mt->rows * mt->cols / mt->distinct);
+  return g_strdup_printf ("%s · %s per PE", total, per);
+}
+
+/* "CP 1: positions 3072–6143": the rows of the KV cache a CP rank holds. */
+static char *
+cp_range_text (const IvKindResult *k, gint64 cp, gint64 cp_n)
+{
+  double per = ceil (k->sh.L_eff / cp_n), first = cp * per, last = MIN (k->sh.L_eff, (cp + 1) * per) - 1;
+
+  if (last < first)
+    return g_strdup_printf ("CP %" G_GINT64_FORMAT ": none", cp);
+  return g_strdup_printf ("CP %" G_GINT64_FORMAT ": positions %.0f–%.0f", cp, first, last);
+}
+
 static void
 hatch (cairo_t *cr, double x, double y, double w, double h, const IvColor *color)
 {
@@ -102,13 +120,29 @@ hatch (cairo_t *cr, double x, double y, double w, double h, const IvColor *color
   cairo_restore (cr);
 }
 
-/* One shard: fill in the rank's colour, hatched if a copy, the rank and its place inside
- * when there is room. */
+/* A TP rank's colour: the palette's eight hues, then the same hues lighter, darker and
+ * lighter still, so 32 ranks stay apart (beyond that, the labels tell them apart). */
+static IvColor
+rank_color (IvTheme theme, gint64 tp)
+{
+  IvColor c = iv_palette_color (theme, (guint) (tp % 8));
+  static const double mix[4] = { 0, 0.45, -0.4, 0.7 };
+  double m = mix[(tp / 8) % 4];
+
+  if (m > 0)
+    c.r += (1 - c.r) * m, c.g += (1 - c.g) * m, c.b += (1 - c.b) * m;
+  else if (m < 0)
+    c.r *= 1 + m, c.g *= 1 + m, c.b *= 1 + m;
+  return c;
+}
+
+/* One shard: fill in the rank's colour, hatched if a copy, the rank (and with @where its
+ * cube and PE) inside when there is room. */
 static void
 shard (cairo_t *cr, IvText *text, const IvRenderOptions *options, const IvConfig *c, double x,
-       double y, double w, double h, gint64 tp, gint64 cp, gboolean copy, gboolean labelled)
+       double y, double w, double h, gint64 tp, gint64 cp, gboolean copy, gboolean labelled, gboolean where_too)
 {
-  IvColor fill = iv_palette_color (options->theme, (guint) tp);
+  IvColor fill = rank_color (options->theme, tp);
   /* Dark ink on the light palette colours (yellow, sky blue, grey), white on the rest. */
   IvColor ink = iv_color_ink_for (&fill);
   IvColor hatch_ink = { 1, 1, 1, 0.55 };
@@ -126,17 +160,22 @@ shard (cairo_t *cr, IvText *text, const IvRenderOptions *options, const IvConfig
   if (!labelled)
     return;
   iv_sharding_place (c, tp, cp, &cube, &pe);
-  if (w >= 44 && h >= 30)
+  if (where_too && w >= 44 && h >= 30)
     {
       g_autofree char *rank = g_strdup_printf ("TP %" G_GINT64_FORMAT, tp);
       g_autofree char *where = g_strdup_printf ("c%" G_GINT64_FORMAT "·p%" G_GINT64_FORMAT, cube, pe);
       iv_text_show (text, cr, rank, x + w / 2, y + h / 2 - 1, 0.5, 1, 0.75, TRUE, w - 4, &ink);
       iv_text_show (text, cr, where, x + w / 2, y + h / 2 + 1, 0.5, 0, 0.7, FALSE, w - 4, &ink);
     }
-  else if (w >= 18 && h >= 14)
+  else if (w >= 44 && h >= 14)
+    {
+      g_autofree char *rank = g_strdup_printf ("TP %" G_GINT64_FORMAT, tp);
+      iv_text_show (text, cr, rank, x + w / 2, y + h / 2, 0.5, 0.5, 0.75, TRUE, w - 2, &ink);
+    }
+  else if (w >= 14 && h >= 12)
     {
       g_autofree char *rank = g_strdup_printf ("%" G_GINT64_FORMAT, tp);
-      iv_text_show (text, cr, rank, x + w / 2, y + h / 2, 0.5, 0.5, 0.7, TRUE, w - 2, &ink);
+      iv_text_show (text, cr, rank, x + w / 2, y + h / 2, 0.5, 0.5, 0.65, TRUE, w - 1, &ink);
     }
 }
 
@@ -152,8 +191,9 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   Matrix mats[12];
   guint n;
   gint64 t, cp_n, kv_heads;
-  double bar_x, bar_w, row_h, y, ew, ekv;
+  double bar_x, bar_w, row_h, y, ew, ekv, size_w;
   IvText text;
+  gboolean named;
   g_autofree char *title = NULL, *subtitle = NULL;
 
   if (!iv_model_figure_check (fig, error))
@@ -161,11 +201,30 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   k = &r->kinds[MIN (fig->kind, r->n_kinds - 1)];
   c = &r->config;
   t = c->t, cp_n = c->c;
+  named = t > 8; /* past the palette's eight hues, every shard says its rank */
   ew = c->e_w, ekv = c->e_kv;
   n = layer_matrices (r, k, mats);
   iv_text_init (&text, cr, 13 * (options->font_scale > 0 ? options->font_scale : 1));
+  {
+    /* the right column as wide as its widest line: the sizes, and the CP rows' ranges */
+    double w, h;
+    size_w = 0;
+    for (guint i = 0; i < n; i++)
+      {
+        g_autofree char *size = matrix_size_text (&mats[i], ew);
+        iv_text_measure (&text, size, 0.8, FALSE, 0, &w, &h);
+        size_w = MAX (size_w, w);
+      }
+    for (gint64 cp = 0; cp_n > 1 && cp < cp_n; cp++)
+      {
+        g_autofree char *cpl = cp_range_text (k, cp, cp_n);
+        iv_text_measure (&text, cpl, 0.7, FALSE, 0, &w, &h);
+        size_w = MAX (size_w, w);
+      }
+    size_w = MIN (size_w + 14, width / 3);
+  }
   bar_x = PAD + LABEL_W;
-  bar_w = MAX (60, width - bar_x - SIZE_W - PAD);
+  bar_w = MAX (60, width - bar_x - size_w - PAD);
   /* n weight rows and a KV block of about three rows, between title and legend. */
   row_h = CLAMP ((height - 2 * PAD - 70 - 30) / (n + 3.6), 16, 56);
 
@@ -175,7 +234,8 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   title = g_strdup_printf ("Sharding of one %s layer · %s · TP %" G_GINT64_FORMAT " on %s, CP %" G_GINT64_FORMAT " on %s",
                            k->name, r->model->name, t, c->place_tp == IV_PLACE_PE ? "PEs" : "cubes",
                            cp_n, c->place_cp == IV_PLACE_PE ? "PEs" : "cubes");
-  subtitle = g_strdup_printf ("colour = TP rank, named with its cube·PE in the first row and the KV cache%s; hatched = a copy of another rank's shard",
+  subtitle = g_strdup_printf ("colour = TP rank%s%s; hatched = a copy of another rank's shard",
+                              fig->annotate ? ", with its cube·PE in the first row and the KV cache" : "",
                               cp_n > 1 ? "; every CP rank holds the same weights" : "");
   iv_text_show (&text, cr, title, PAD, PAD, 0, 0, 1.2, TRUE, width - 2 * PAD, &colors->foreground);
   iv_text_show (&text, cr, subtitle, PAD, PAD + 24, 0, 0, 0.9, FALSE, width - 2 * PAD, &colors->foreground_dim);
@@ -185,9 +245,7 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     {
       const Matrix *mt = &mats[i];
       g_autofree char *shape = g_strdup_printf ("%" G_GINT64_FORMAT " × %" G_GINT64_FORMAT, mt->rows, mt->cols);
-      g_autofree char *total = iv_units_format_bytes (ew * mt->rows * mt->cols);
-      g_autofree char *per = iv_units_format_bytes (ew * mt->rows * mt->cols / mt->distinct);
-      g_autofree char *size = g_strdup_printf ("%s · %s per PE", total, per);
+      g_autofree char *size = matrix_size_text (mt, ew);
       double h = row_h;
       iv_text_show (&text, cr, mt->name, PAD, y + h / 2 - 1, 0, 1, 0.9, TRUE, LABEL_W - 10, &colors->foreground);
       iv_text_show (&text, cr, shape, PAD, y + h / 2 + 1, 0, 0, 0.8, FALSE, LABEL_W - 10, &colors->foreground_dim);
@@ -199,9 +257,9 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
           gboolean copy = mt->distinct < t && (tp * mt->distinct) / t == ((tp - 1) * mt->distinct) / t && tp > 0;
           /* A rank keeps its colour down the figure: naming it in the first row and in
            * the KV grid is enough, and keeps a slider step well inside a frame. */
-          shard (cr, &text, options, c, x0, y, x1 - x0, h, tp, 0, copy, i == 0);
+          shard (cr, &text, options, c, x0, y, x1 - x0, h, tp, 0, copy, i == 0 || named, i == 0 && fig->annotate);
         }
-      iv_text_show (&text, cr, size, bar_x + bar_w + 10, y + h / 2, 0, 0.5, 0.8, FALSE, SIZE_W - 10, &colors->foreground_dim);
+      iv_text_show (&text, cr, size, bar_x + bar_w + 10, y + h / 2, 0, 0.5, 0.8, FALSE, size_w - 10, &colors->foreground_dim);
     }
 
   /* The KV cache: CP rows by TP columns. */
@@ -228,16 +286,16 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
           double x0 = bar_x + bar_w * tp / t, x1 = bar_x + bar_w * (tp + 1) / t;
           gint64 distinct = MIN (t, kv_heads);
           gboolean copy = distinct < t && tp > 0 && (tp * distinct) / t == ((tp - 1) * distinct) / t;
-          shard (cr, &text, options, c, x0, y + cp * cell_h, x1 - x0, cell_h, tp, cp, copy, TRUE);
+          shard (cr, &text, options, c, x0, y + cp * cell_h, x1 - x0, cell_h, tp, cp, copy, TRUE, fig->annotate);
         }
     /* CP ranks name their rows on the right; the size goes under the label. */
     if (cp_n > 1)
       for (gint64 cp = 0; cp < cp_n; cp++)
         {
-          g_autofree char *cpl = g_strdup_printf ("CP %" G_GINT64_FORMAT ": positions %.0f…", cp, cp * ceil (k->sh.L / cp_n));
+          g_autofree char *cpl = cp_range_text (k, cp, cp_n);
           if (cell_h >= 12)
-            iv_text_show (&text, cr, cpl, bar_x + bar_w + 10, y + (cp + 0.5) * cell_h, 0, 0.5, 0.7, FALSE,
-                          SIZE_W - 10, &colors->foreground_dim);
+            iv_text_show (&text, cr, cpl, bar_x + bar_w + 10, y + (cp + 0.5) * cell_h, 0, 0.5, 0.7, FALSE, 0,
+                          &colors->foreground_dim);
         }
     iv_text_show (&text, cr, size, PAD, y + block_h / 2 + 18, 0, 0, 0.8, FALSE, LABEL_W - 10, &colors->foreground_dim);
   }

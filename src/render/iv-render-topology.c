@@ -39,16 +39,16 @@ iv_topology_layout (const IvModelFigure *fig, double width, double height, IvTop
 
   memset (L, 0, sizeof *L);
   L->X = hw->X, L->Y = hw->Y, L->n_pe = hw->n_pe;
-  /* Cubes of side cs, gaps of 0.6·cs, and 0.6·cs of margin around for the
-   * wrap-around arcs of a ring or torus. */
+  /* Cubes of side cs, gaps of 0.45·cs, and 0.4·cs of margin on each side for the
+   * wrap-around stubs (a ring's arc above): the grid as large as the canvas allows. */
   avail_w = width - 2 * PAD;
   avail_h = height - TITLE_H - LEGEND_H - 2 * PAD;
-  cs = MIN (avail_w / (L->X + 0.6 * (L->X - 1) + 1.2), avail_h / (L->Y + 0.6 * (L->Y - 1) + 1.2));
+  cs = MIN (avail_w / (L->X + 0.45 * (L->X - 1) + 0.8), avail_h / (L->Y + 0.45 * (L->Y - 1) + 0.8));
   L->cube_size = MAX (cs, 8);
-  L->gap = 0.6 * L->cube_size;
+  L->gap = 0.45 * L->cube_size;
   L->x0 = (width - (L->X * L->cube_size + (L->X - 1) * L->gap)) / 2;
-  L->y0 = TITLE_H + PAD + 0.6 * L->cube_size
-          + MAX (0, (avail_h - (L->Y * L->cube_size + (L->Y - 1) * L->gap + 1.2 * L->cube_size)) / 2);
+  L->y0 = TITLE_H + PAD + 0.4 * L->cube_size
+          + MAX (0, (avail_h - (L->Y * L->cube_size + (L->Y - 1) * L->gap + 0.8 * L->cube_size)) / 2);
   L->pe_ring_radius = 0.28 * L->cube_size;
   L->pe_radius = MIN (0.07 * L->cube_size, 0.8 * G_PI * L->pe_ring_radius / MAX (1, L->n_pe));
 }
@@ -79,26 +79,41 @@ centre (const IvTopologyLayout *L, gint64 cube, double *x, double *y)
   *x = r.x + r.w / 2, *y = r.y + 0.44 * r.h;
 }
 
-/* The wrap-around link of row @row (or of column @col when @row < 0): an arc from the top
- * of the row's last cube to the top of its first, inside the gap above the row (from the
- * left sides of a column's bottom and top cubes, inside the gap left of it), so it passes
- * over no cube. */
+/* The wrap-around link of row @row (or of column @col when @row < 0), routed outside the
+ * cubes: a ring's one row closes in an arc above it; a torus's rows and columns each end
+ * in two stubs leaving the grid from their end cubes, arrowed outwards (a line across the
+ * grid would cross every cube between) — the legend says the two stubs are one link. */
 static void
 wrap_arc (cairo_t *cr, const IvTopologyLayout *L, gint64 row, gint64 col)
 {
-  double bulge = 0.7 * L->cube_size;
+  double bulge = 0.45 * L->cube_size, st = 0.3 * L->cube_size, ah = MAX (3, 0.06 * L->cube_size);
 
+  if (row >= 0 && L->Y == 1)
+    {
+      IvRect a = iv_topology_cube_rect (L, L->X - 1), b = iv_topology_cube_rect (L, 0);
+      cairo_move_to (cr, a.x + a.w / 2, a.y);
+      cairo_curve_to (cr, a.x + a.w / 2, a.y - bulge, b.x + b.w / 2, b.y - bulge, b.x + b.w / 2, b.y);
+      return;
+    }
   if (row >= 0)
     {
       IvRect a = iv_topology_cube_rect (L, row * L->X + L->X - 1), b = iv_topology_cube_rect (L, row * L->X);
-      cairo_move_to (cr, a.x + a.w / 2, a.y);
-      cairo_curve_to (cr, a.x + a.w / 2, a.y - bulge, b.x + b.w / 2, b.y - bulge, b.x + b.w / 2, b.y);
+      double y = a.y + a.h / 2;
+      cairo_move_to (cr, b.x, y), cairo_line_to (cr, b.x - st, y);
+      cairo_move_to (cr, b.x - st + ah, y - ah), cairo_line_to (cr, b.x - st, y), cairo_line_to (cr, b.x - st + ah, y + ah);
+      cairo_move_to (cr, a.x + a.w, y), cairo_line_to (cr, a.x + a.w + st, y);
+      cairo_move_to (cr, a.x + a.w + st - ah, y - ah), cairo_line_to (cr, a.x + a.w + st, y);
+      cairo_line_to (cr, a.x + a.w + st - ah, y + ah);
     }
   else
     {
       IvRect a = iv_topology_cube_rect (L, (L->Y - 1) * L->X + col), b = iv_topology_cube_rect (L, col);
-      cairo_move_to (cr, a.x, a.y + a.h / 2);
-      cairo_curve_to (cr, a.x - bulge, a.y + a.h / 2, b.x - bulge, b.y + b.h / 2, b.x, b.y + b.h / 2);
+      double x = a.x + a.w / 2;
+      cairo_move_to (cr, x, b.y), cairo_line_to (cr, x, b.y - st);
+      cairo_move_to (cr, x - ah, b.y - st + ah), cairo_line_to (cr, x, b.y - st), cairo_line_to (cr, x + ah, b.y - st + ah);
+      cairo_move_to (cr, x, a.y + a.h), cairo_line_to (cr, x, a.y + a.h + st);
+      cairo_move_to (cr, x - ah, a.y + a.h + st - ah), cairo_line_to (cr, x, a.y + a.h + st);
+      cairo_line_to (cr, x + ah, a.y + a.h + st - ah);
     }
 }
 
@@ -316,7 +331,12 @@ draw_pe_ring (Topo *T, gint64 cube)
   cairo_new_sub_path (cr);
   cairo_arc (cr, cx, cy, L->pe_ring_radius, 0, 2 * G_PI);
   cairo_stroke (cr);
-  if (cube_used)
+  /* The first TP group and the first CP group only: a PE-level group is in cube 0; a
+   * cube-level group's members are PE 0 of its cubes (TP rank 0, CP rank 0). */
+  gboolean first_tp_cube = T->c->place_tp == IV_PLACE_PE ? cube == 0 : in_group (cube, T->tp_cube, 1);
+  gboolean first_cp_cube = T->c->place_cp == IV_PLACE_PE ? cube == 0 : in_group (cube, T->cp_cube, T->cp_s);
+
+  if (cube_used && cube == 0)
     {
       cairo_set_line_width (cr, MAX (2, L->pe_radius * 0.6));
       iv_color_set_source (cr, &T->tp);
@@ -329,8 +349,10 @@ draw_pe_ring (Topo *T, gint64 cube)
   for (gint64 pe = 0; pe < L->n_pe; pe++)
     {
       gboolean pe_used = cube_used && pe < T->r->used_pes_per_cube;
-      gboolean is_tp = pe_used && T->tp_pe > 1 && in_group (pe, T->tp_pe, 1);
-      gboolean is_cp = pe_used && T->cp_pe > 1 && in_group (pe, T->cp_pe, T->cp_s);
+      gboolean is_tp = pe_used && T->c->t > 1 && first_tp_cube
+                       && (T->c->place_tp == IV_PLACE_PE ? in_group (pe, T->tp_pe, 1) : pe == 0);
+      gboolean is_cp = pe_used && T->c->c > 1 && first_cp_cube
+                       && (T->c->place_cp == IV_PLACE_PE ? in_group (pe, T->cp_pe, T->cp_s) : pe == 0);
       double px, py;
       iv_topology_pe_center (L, cube, pe, &px, &py);
       cairo_new_sub_path (cr);
@@ -366,8 +388,9 @@ draw_legend (Topo *T, double height)
     { &T->used, 0, "PE in use" }, { &T->idle, 1, "idle PE" }, { &T->link, 2, "link" },
   };
   double x = PAD, y = height - PAD - 8;
+  guint n = G_N_ELEMENTS (items);
 
-  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+  for (guint i = 0; i < n; i++)
     {
       iv_color_set_source (cr, items[i].color);
       if (items[i].shape == 2)
@@ -390,6 +413,17 @@ draw_legend (Topo *T, double height)
             cairo_fill (cr);
         }
       x = iv_text_legend_label (&T->text, cr, items[i].name, x, y, &T->colors->foreground);
+    }
+  if (T->r->hw->topology == IV_TOPOLOGY_TORUS2D && T->L.Y > 1)
+    {
+      /* the stubs' key: an arrow leaving the grid */
+      iv_color_set_source (cr, &T->link);
+      cairo_set_line_width (cr, 3);
+      cairo_move_to (cr, x - 2, y), cairo_line_to (cr, x + 14, y);
+      cairo_move_to (cr, x + 9, y - 5), cairo_line_to (cr, x + 14, y), cairo_line_to (cr, x + 9, y + 5);
+      cairo_stroke (cr);
+      iv_text_legend_label (&T->text, cr, "wrap-around: a row's (column's) two arrows are one link", x, y,
+                            &T->colors->foreground);
     }
 }
 
