@@ -268,11 +268,17 @@ iv_render_roofline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
         yc[i] = MIN (hw->eta_c * hw->P_c, xx[i] * bw);
         yv[i] = MIN (hw->eta_c * hw->P_v, xx[i] * bw);
       }
-    iv_series_set_color (iv_chart_add_line (c, "matrix ceiling", xx, yc, 64), 0x404040);
+    /* mid greys: they read on a light page and on a dark one */
+    {
+      IvSeries *m = iv_chart_add_line (c, "matrix ceiling", xx, yc, 64);
+      iv_series_set_color (m, 0x8a8a8a);
+      iv_series_set_line_width (m, 2.5);
+    }
     {
       IvSeries *v = iv_chart_add_line (c, "vector ceiling", xx, yv, 64);
       iv_series_set_dashed (v, TRUE);
-      iv_series_set_color (v, 0x808080);
+      iv_series_set_color (v, 0x8a8a8a);
+      iv_series_set_line_width (v, 1.5);
     }
   }
   /* each stage in the colour of its bound (as in the pipeline and the table) */

@@ -346,6 +346,21 @@ draw_pe_ring (Topo *T, gint64 cube)
       if (T->c->place_cp == IV_PLACE_PE)
         draw_group_pe_links (cr, L, cube, &T->r->cp_group, T->cp_s);
     }
+  /* Idle PEs, then PEs in use outside the first groups, each kind one path: a 4×4 torus
+   * of 16-PE cubes is 256 circles, and one fill per circle is most of a redraw. */
+  cairo_new_path (cr);
+  for (gint64 pe = cube_used ? T->r->used_pes_per_cube : 0; pe < L->n_pe; pe++)
+    {
+      double px, py;
+      iv_topology_pe_center (L, cube, pe, &px, &py);
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, px, py, L->pe_radius, 0, 2 * G_PI);
+    }
+  iv_color_set_source (cr, &T->colors->background);
+  cairo_fill_preserve (cr);
+  iv_color_set_source (cr, &T->idle);
+  cairo_set_line_width (cr, 1.2);
+  cairo_stroke (cr);
   for (gint64 pe = 0; pe < L->n_pe; pe++)
     {
       gboolean pe_used = cube_used && pe < T->r->used_pes_per_cube;
@@ -359,11 +374,7 @@ draw_pe_ring (Topo *T, gint64 cube)
       cairo_arc (cr, px, py, L->pe_radius, 0, 2 * G_PI);
       if (!pe_used)
         {
-          iv_color_set_source (cr, &T->colors->background);
-          cairo_fill_preserve (cr);
-          iv_color_set_source (cr, &T->idle);
-          cairo_set_line_width (cr, 1.2);
-          cairo_stroke (cr);
+          cairo_new_path (cr); /* drawn above, with the other idle PEs */
           continue;
         }
       iv_color_set_source (cr, is_tp ? &T->tp : is_cp ? &T->cp : &T->used);
