@@ -312,7 +312,8 @@ iv_render_roofline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     iv_chart_add_vline (c, ridge_m, m_label);
     iv_chart_add_vline (c, ridge_v, v_label);
   }
-  iv_chart_set_legend (c, IV_LEGEND_AUTO);
+  /* beside the plot: inside, it would cover a ridge label or a stage */
+  iv_chart_set_legend (c, IV_LEGEND_RIGHT);
   return iv_chart_render (cr, c, options, width, height, error);
 }
 
