@@ -73,6 +73,9 @@ def embed(N, s, on_pe, hw):
         X, Y, topo, B, a = hw["X"], hw["Y"], hw["topology"], hw["B_cu"], hw["a_cu"]
     if N == 1:
         return ("one", 1, False, False, 1, 1, B, a)
+    if topo == "switch":
+        # §8: any set of GPUs, a ring through the switch, one link each way (η_dir = 1)
+        return ("switch", 1, False, False, N, 1, B, a)
     if s * N <= X:
         return ("line", s, topo in ("ring", "torus2d") and s * N == X, False, N, 1, B, a)
     if s % X == 0 and (s // X) * N <= Y:
@@ -88,7 +91,7 @@ def allreduce(g, S, hw):
     if kind == "one":
         return 0.0
     Bp, ap = hw["eta_n"] * B / h, h * a
-    if kind == "line":
+    if kind in ("line", "switch"):
         N = Xg
         ed = 2 if (wx and hw["bidir"]) else 1
         return 2 * (N - 1) * ap + 2 * (N - 1) / N * S / (ed * Bp)
@@ -103,7 +106,9 @@ def ring_step(g, S, hw):
     if kind == "one":
         return 0.0
     Bp, ap = hw["eta_n"] * B / h, h * a
-    if kind == "line":
+    if kind == "switch":
+        delta = 1
+    elif kind == "line":
         delta = 1 if (wx or Xg == 2) else 2
     else:
         delta = 1 if (wx or wy or Xg % 2 == 0 or Yg % 2 == 0) else 2

@@ -353,7 +353,13 @@ test_presets_and_hardware (void)
   r = run ("hardware", "--json", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
-  g_assert_cmpuint (json_array_get_length (json_node_get_array (json_parser_get_root (parser))), ==, 3);
+  /* three SIPs and four GPU servers */
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (json_parser_get_root (parser))), ==, 7);
+  result_clear (&r);
+  /* a GPU server's groups span its GPUs without being told: TP 8 on h100x8 */
+  r = run ("model", "--preset", "Llama-3.1-70B", "--hardware", "h100x8", "--tp", "8", "--batch", "32", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "on h100x8 · decode · B=32 T_q=1 P=4096 · TP=8 (cube)"));
   result_clear (&r);
 }
 

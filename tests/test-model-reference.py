@@ -36,7 +36,7 @@ def close(a, b, rel=1e-9):
 def draw(rng, names):
     mode = rng.choice(["prefill", "decode"])
     cfg = {
-        "preset": rng.choice(names), "hardware": rng.choice(["ring4", "mesh4x4", "torus4x4"]),
+        "preset": rng.choice(names), "hardware": rng.choice(["ring4", "mesh4x4", "torus4x4", "h100x8", "mi300x8"]),
         "mode": mode, "B": rng.choice([1, 2, 8, 32]),
         "T": rng.choice([1, 1, 4]) if mode == "decode" else rng.choice([7, 128, 1000, 4096]),
         "P": rng.choice([0, 511, 3000, 8192, 40000]), "t": rng.choice([1, 2, 3, 4, 8, 12, 16, 32]),
@@ -44,6 +44,9 @@ def draw(rng, names):
         "place_cp": rng.choice(["pe", "cube"]), "ring": rng.choice(["kv", "qoml"]),
         "e_w": 2.0, "e_a": 2.0, "e_kv": 2.0, "e_p": 4.0,
     }
+    if cfg["hardware"] in ("h100x8", "mi300x8"):
+        # one GPU per "cube": groups live across GPUs, through the switch
+        cfg.update(place_tp="cube", place_cp="cube", t=rng.choice([1, 2, 4, 8]), c=rng.choice([1, 1, 2]))
     return cfg
 
 

@@ -515,6 +515,41 @@ test_head_split (void)
   }
 }
 
+/* GPUs on a switch (analytical-model.md §8): any group is a ring through the switch, one
+ * link of B_cu per direction each, η_dir = 1 whatever `bidirectional` says. */
+static void
+test_switch (void)
+{
+  g_autoptr (IvModel) m = tiny_model ();
+  const IvHardware *hw = iv_hardware_find ("h100x8");
+  IvConfig c;
+  IvResult r;
+
+  g_assert_nonnull (hw);
+  g_assert_cmpint (hw->topology, ==, IV_TOPOLOGY_SWITCH);
+  g_assert_cmpint (hw->X, ==, 8);
+  g_assert_cmpint (hw->n_pe, ==, 1);
+  g_assert_cmpfloat (hw->B_cu, ==, 450e9);
+  iv_config_init (&c);
+  c.mode = IV_MODE_DECODE, c.B = 2, c.T = 1, c.P = 1023, c.t = 8, c.place_tp = IV_PLACE_CUBE;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  g_assert_cmpint (r.tp_group.kind, ==, IV_EMBED_SWITCH);
+  /* C2: e_a·B·T_l·d = 2·2·1·1024 = 4096 B; AR = 2·7·1 µs + 2·7/8 · 4096 B / 450 GB/s */
+  REL (stage (&r, 0, IV_C2)->comm_bytes, 4096);
+  REL (stage (&r, 0, IV_C2)->t_comm_s, 14e-6 + 1.75 * 4096 / 450e9);
+  /* Prefill, CP 2 with TP 2 at the same level (members 2 apart: no rule on a switch).
+   * K/V ring: e_kv·2·B·L_l·Hkv_l·dh = 2·2·1·512·1·128 = 262,144 B per step, one step:
+   * α + S/B = 1 µs + 262,144 / 450 GB/s. */
+  c.mode = IV_MODE_PREFILL, c.B = 1, c.T = 1024, c.P = 0, c.t = 2, c.c = 2, c.place_cp = IV_PLACE_CUBE;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  g_assert_cmpint (r.cp_group.kind, ==, IV_EMBED_SWITCH);
+  REL (stage (&r, 0, IV_C1)->comm_bytes, 262144);
+  REL (stage (&r, 0, IV_C1)->t_comm_s, 1e-6 + 262144 / 450e9);
+  /* nine GPUs are not on an eight-GPU server */
+  c.t = 9, c.c = 1;
+  g_assert_false (iv_model_evaluate (m, hw, &c, &r));
+}
+
 /* The ring hint agrees with the model: it fires exactly when the other ring variant's
  * C1, evaluated as its own configuration, is cheaper than the current one's. */
 static void
@@ -810,7 +845,7 @@ test_hardware_files (void)
     { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 4611686018427387904}",
       "h.json: “pes_per_cube” must be a whole number from 1 to 65536, not 4.61169e+18" },
     { "{\"name\": [1], \"topology\": {}, \"cubes\": [4, 1]}",
-      "h.json: “topology” must be ring, mesh2d or torus2d" },
+      "h.json: “topology” must be ring, mesh2d, torus2d or switch" },
     { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"bidirectional\": \"yes\"}",
       "h.json: “bidirectional” must be true or false" },
     { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 8, \"pe_flops\": \"1T\"}",
@@ -821,11 +856,32 @@ test_hardware_files (void)
       "h.json: “eta_comm” must be in (0, 1], not 1.5" },
     { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 8, \"pe_flops\": 1}",
       "h.json: “pe_vector_flops” is missing" },
-    { "{\"topology\": \"hypercube\"}", "h.json: “topology” must be ring, mesh2d or torus2d" },
+    { "{\"topology\": \"hypercube\"}", "h.json: “topology” must be ring, mesh2d, torus2d or switch" },
     { "{\"topology\": \"ring\", \"cubes\": [4, 2]}", NULL },
   };
 
-  g_assert_cmpuint (iv_hardware_presets ()->len, ==, 3);
+  /* three SIPs and four GPU servers (analytical-model.md §8), each from its datasheet */
+  g_assert_cmpuint (iv_hardware_presets ()->len, ==, 7);
+  {
+    static const struct { const char *name; double P_c, BW, M, B; } gpus[] = {
+      { "h100x8", 989e12, 3.35e12, 80e9, 450e9 }, { "h200x8", 989e12, 4.8e12, 141e9, 450e9 },
+      { "b200x8", 2.25e15, 8e12, 180e9, 900e9 }, { "mi300x8", 1307.4e12, 5.3e12, 192e9, 448e9 },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (gpus); i++)
+      {
+        const IvHardware *g = iv_hardware_find (gpus[i].name);
+        g_assert_nonnull (g);
+        g_assert_cmpint (g->topology, ==, IV_TOPOLOGY_SWITCH);
+        g_assert_cmpint (g->X, ==, 8);
+        g_assert_cmpfloat (g->P_c, ==, gpus[i].P_c);
+        g_assert_cmpfloat (g->BW, ==, gpus[i].BW);
+        g_assert_cmpfloat (g->M_pe, ==, gpus[i].M);
+        g_assert_cmpfloat (g->B_cu, ==, gpus[i].B);
+        g_assert_cmpfloat (g->a_cu, ==, 1e-6);
+        g_assert_cmpfloat (g->eta_c, ==, 1);
+        g_assert_nonnull (strstr (g->description, "Source:"));
+      }
+  }
   g_assert_nonnull (torus);
   g_assert_cmpint (torus->X * torus->Y, ==, 16);
   g_assert_true (iv_hardware_save (torus, path, &error));
@@ -1626,6 +1682,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/constraints", test_constraints);
   g_test_add_func ("/model/head-split", test_head_split);
   g_test_add_func ("/model/ring-hint-agrees", test_ring_hint_agrees);
+  g_test_add_func ("/model/switch", test_switch);
   g_test_add_func ("/model/memory-hint-places", test_memory_hint_places);
   g_test_add_func ("/model/trivial-and-memory", test_trivial_and_memory);
   g_test_add_func ("/model/glossary-and-formulas", test_glossary_and_formulas);

@@ -132,7 +132,7 @@ hardware_from_options (Options *o, int *status)
     }
   if (o->topology && !iv_topology_from_string (o->topology, &topology))
     {
-      _iv_cli_usage_error ("model", "--topology: must be ring, mesh2d or torus2d, not “%s”", o->topology);
+      _iv_cli_usage_error ("model", "--topology: must be ring, mesh2d, torus2d or switch, not “%s”", o->topology);
       return NULL;
     }
   if (!whole ("pes-per-cube", o->pes_per_cube, FALSE, &pes) || !choice ("bidirectional", o->bidirectional, "no", "yes", &bidir))
@@ -458,7 +458,7 @@ static const struct
   OPT ("ring", ring, N_("CP ring variant in prefill"), "kv|qoml"),
   OPT ("format", format, N_("Output: table, json or csv"), "FORMAT"),
   OPT ("cubes", cubes, N_("Cube grid"), "X[xY]"),
-  OPT ("topology", topology, N_("ring, mesh2d or torus2d"), "T"),
+  OPT ("topology", topology, N_("ring, mesh2d, torus2d or switch"), "T"),
   OPT ("pes-per-cube", pes_per_cube, N_("PEs per cube"), "N"),
   OPT ("pe-flops", pe_flops, N_("Matrix FLOP/s per PE"), "F"),
   OPT ("pe-vector-flops", pe_vector_flops, N_("Vector FLOP/s per PE"), "F"),
@@ -668,6 +668,14 @@ run_model (Options *o, int argc, char **argv)
     return IV_EXIT_USAGE;
   if (!(hw = hardware_from_options (o, &status)))
     return status;
+  /* a GPU server has one "PE" per GPU: its groups live across GPUs unless told otherwise */
+  if (hw->n_pe == 1)
+    {
+      if (!o->tp_place)
+        config.place_tp = IV_PLACE_CUBE;
+      if (!o->cp_place)
+        config.place_cp = IV_PLACE_CUBE;
+    }
   if (!(model = model_from_options (o, &imported, &status)))
     return status;
   if (!iv_model_evaluate (model, hw, &config, &result))

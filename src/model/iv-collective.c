@@ -16,6 +16,7 @@ iv_embed_kind_to_string (IvEmbedKind kind)
     case IV_EMBED_LINE_X: return "line-x";
     case IV_EMBED_LINE_Y: return "line-y";
     case IV_EMBED_SUBGRID: return "subgrid";
+    case IV_EMBED_SWITCH: return "switch";
     case IV_EMBED_SINGLE:
     default: return "single";
     }
@@ -34,6 +35,13 @@ iv_group_embed (IvCommGroup *g, gint64 N, gint64 s, gboolean on_pes, const IvHar
                    on_pes ? hw->B_pe : hw->B_cu, on_pes ? hw->a_pe : hw->a_cu };
   if (N <= 1)
     return TRUE;
+  if (topo == IV_TOPOLOGY_SWITCH)
+    {
+      /* §8: no embedding rule; one link per GPU into the switch, a ring of N steps */
+      g->kind = IV_EMBED_SWITCH;
+      g->wrap = TRUE;
+      return TRUE;
+    }
   if (s * N <= X)
     {
       g->kind = IV_EMBED_LINE_X;
@@ -82,8 +90,9 @@ iv_allreduce (const IvCommGroup *g, const IvHardware *hw, double S)
     }
   else
     {
+      /* through a switch each GPU's one link per direction carries the ring: η_dir = 1 */
       double Bp = hw->eta_n * g->B / g->h, ap = g->h * g->alpha;
-      double edir = g->wrap && hw->bidir ? 2 : 1;
+      double edir = g->wrap && hw->bidir && g->kind != IV_EMBED_SWITCH ? 2 : 1;
       double N = g->N;
       c.latency_s = 2 * (N - 1) * ap;
       c.bandwidth_s = 2 * (N - 1) / N * S / (edir * Bp);
@@ -98,6 +107,8 @@ iv_group_dilation (const IvCommGroup *g)
 {
   if (g->kind == IV_EMBED_SUBGRID)
     return g->wrap_x || g->wrap_y || g->Xg % 2 == 0 || g->Yg % 2 == 0 ? 1 : 2;
+  if (g->kind == IV_EMBED_SWITCH)
+    return 1;
   return g->wrap || g->N == 2 ? 1 : 2;
 }
 

@@ -12,6 +12,7 @@ typedef enum
   IV_EMBED_LINE_X,
   IV_EMBED_LINE_Y,
   IV_EMBED_SUBGRID,
+  IV_EMBED_SWITCH,  /* any cubes of a switched server: a ring through the switch */
 } IvEmbedKind;
 
 typedef struct

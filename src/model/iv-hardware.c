@@ -35,7 +35,10 @@ iv_hardware_free (IvHardware *hw)
 const char *
 iv_topology_to_string (IvTopology t)
 {
-  return t == IV_TOPOLOGY_MESH2D ? "mesh2d" : t == IV_TOPOLOGY_TORUS2D ? "torus2d" : "ring";
+  return t == IV_TOPOLOGY_MESH2D    ? "mesh2d"
+         : t == IV_TOPOLOGY_TORUS2D ? "torus2d"
+         : t == IV_TOPOLOGY_SWITCH  ? "switch"
+                                    : "ring";
 }
 
 gboolean
@@ -47,6 +50,8 @@ iv_topology_from_string (const char *name, IvTopology *t)
     *t = IV_TOPOLOGY_MESH2D;
   else if (g_strcmp0 (name, "torus2d") == 0 || g_strcmp0 (name, "torus") == 0)
     *t = IV_TOPOLOGY_TORUS2D;
+  else if (g_strcmp0 (name, "switch") == 0)
+    *t = IV_TOPOLOGY_SWITCH;
   else
     return FALSE;
   return TRUE;
@@ -116,6 +121,12 @@ iv_hardware_validate (const IvHardware *hw, const char *source, GError **error)
                    "%s: a ring of cubes has one row: “cubes” must be N × 1", source);
       return FALSE;
     }
+  if (hw->topology == IV_TOPOLOGY_SWITCH && hw->Y != 1)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: a switch joins one row of GPUs: “cubes” must be N × 1", source);
+      return FALSE;
+    }
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     {
       double v = field_value (hw, &fields[i]);
@@ -180,7 +191,7 @@ iv_hardware_from_node (JsonNode *root, const char *source, GError **error)
   if (!iv_topology_from_string (iv_json_string (o, "topology"), &hw->topology))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: “topology” must be ring, mesh2d or torus2d", source);
+                   "%s: “topology” must be ring, mesh2d, torus2d or switch", source);
       return NULL;
     }
   cubes = iv_json_array (o, "cubes");
@@ -314,7 +325,8 @@ iv_hardware_presets (void)
 
   if (g_once_init_enter (&init))
     {
-      static const char *const files[] = { "ring4.json", "mesh4x4.json", "torus4x4.json" };
+      static const char *const files[] = { "ring4.json", "mesh4x4.json", "torus4x4.json", "h100x8.json",
+                                           "h200x8.json", "b200x8.json", "mi300x8.json" };
       presets = g_ptr_array_new ();
       for (guint i = 0; i < G_N_ELEMENTS (files); i++)
         {

@@ -11,6 +11,7 @@ typedef enum
   IV_TOPOLOGY_RING,
   IV_TOPOLOGY_MESH2D,
   IV_TOPOLOGY_TORUS2D,
+  IV_TOPOLOGY_SWITCH,  /* GPUs on a non-blocking switch: any group is a ring (§8) */
 } IvTopology;
 
 typedef struct

@@ -295,8 +295,18 @@ void
 iv_model_state_set_hardware (IvModelState *self, const IvHardware *hardware)
 {
   g_return_if_fail (IV_IS_MODEL_STATE (self));
-  if (self->hardware != hardware)
-    self->hardware = hardware, changed (self, PROP_HARDWARE);
+  if (self->hardware == hardware)
+    return;
+  hold (self);
+  self->hardware = hardware;
+  changed (self, PROP_HARDWARE);
+  /* a GPU server has one PE per GPU: its TP and CP groups can only span GPUs */
+  if (hardware && hardware->n_pe == 1)
+    {
+      set_enum (self, PROP_TP_PLACE, IV_PLACE_CUBE);
+      set_enum (self, PROP_CP_PLACE, IV_PLACE_CUBE);
+    }
+  release (self);
 }
 
 void

@@ -35,7 +35,7 @@ void
 iv_topology_layout (const IvModelFigure *fig, double width, double height, IvTopologyLayout *L)
 {
   const IvHardware *hw = fig->result->hw;
-  double avail_w, avail_h, cs;
+  double avail_w, avail_h, cs, rows;
 
   memset (L, 0, sizeof *L);
   L->X = hw->X, L->Y = hw->Y, L->n_pe = hw->n_pe;
@@ -43,12 +43,15 @@ iv_topology_layout (const IvModelFigure *fig, double width, double height, IvTop
    * wrap-around stubs (a ring's arc above): the grid as large as the canvas allows. */
   avail_w = width - 2 * PAD;
   avail_h = height - TITLE_H - LEGEND_H - 2 * PAD;
-  cs = MIN (avail_w / (L->X + 0.45 * (L->X - 1) + 0.8), avail_h / (L->Y + 0.45 * (L->Y - 1) + 0.8));
+  /* a switched server: the GPUs' row and, under it, the switch they all plug into */
+  rows = hw->topology == IV_TOPOLOGY_SWITCH ? L->Y + 0.9 : L->Y;
+  cs = MIN (avail_w / (L->X + 0.45 * (L->X - 1) + 0.8), avail_h / (rows + 0.45 * (L->Y - 1) + 0.8));
+  cs = MIN (cs, 0.3 * width); /* one or two GPUs: not the whole page */
   L->cube_size = MAX (cs, 8);
   L->gap = 0.45 * L->cube_size;
   L->x0 = (width - (L->X * L->cube_size + (L->X - 1) * L->gap)) / 2;
   L->y0 = TITLE_H + PAD + 0.4 * L->cube_size
-          + MAX (0, (avail_h - (L->Y * L->cube_size + (L->Y - 1) * L->gap + 0.8 * L->cube_size)) / 2);
+          + MAX (0, (avail_h - (rows * L->cube_size + (L->Y - 1) * L->gap + 0.8 * L->cube_size)) / 2);
   L->pe_ring_radius = 0.28 * L->cube_size;
   L->pe_radius = MIN (0.07 * L->cube_size, 0.8 * G_PI * L->pe_ring_radius / MAX (1, L->n_pe));
 }
@@ -135,11 +138,37 @@ grid_link (cairo_t *cr, const IvTopologyLayout *L, gint64 a, gint64 b)
     }
 }
 
+/* The switch under a row of GPUs: where its bar sits. */
+static IvRect
+switch_rect (const IvTopologyLayout *L)
+{
+  IvRect first = iv_topology_cube_rect (L, 0), last = iv_topology_cube_rect (L, L->X - 1);
+  return (IvRect) { first.x, first.y + first.h + 0.45 * L->cube_size, last.x + last.w - first.x, 0.3 * L->cube_size };
+}
+
+/* GPU @cube's link down into the switch. */
+static void
+switch_link (cairo_t *cr, const IvTopologyLayout *L, gint64 cube)
+{
+  IvRect r = iv_topology_cube_rect (L, cube), sw = switch_rect (L);
+  cairo_move_to (cr, r.x + r.w / 2, r.y + r.h);
+  cairo_line_to (cr, r.x + r.w / 2, sw.y);
+}
+
 /* Every link of the SIP's topology, in @color at @width. */
 static void
 draw_cube_links (cairo_t *cr, const IvTopologyLayout *L, IvTopology topology, const IvColor *color,
                  double width)
 {
+  if (topology == IV_TOPOLOGY_SWITCH)
+    {
+      iv_color_set_source (cr, color);
+      cairo_set_line_width (cr, width);
+      for (gint64 x = 0; x < L->X; x++)
+        switch_link (cr, L, x);
+      cairo_stroke (cr);
+      return;
+    }
   iv_color_set_source (cr, color);
   cairo_set_line_width (cr, width);
   for (gint64 y = 0; y < L->Y; y++)
@@ -168,6 +197,14 @@ draw_group_cube_links (cairo_t *cr, const IvTopologyLayout *L, const IvCommGroup
 {
   if (g->kind == IV_EMBED_SINGLE)
     return;
+  if (g->kind == IV_EMBED_SWITCH)
+    {
+      /* the members' links into the switch carry the group's ring */
+      for (gint64 k = 0; k < g->N; k++)
+        switch_link (cr, L, member (k, g->N, stride));
+      cairo_stroke (cr);
+      return;
+    }
   if (g->kind == IV_EMBED_SUBGRID)
     {
       for (gint64 y = 0; y < g->Yg; y++)
@@ -253,9 +290,11 @@ draw_titles (Topo *T, double width)
 {
   const IvHardware *hw = T->r->hw;
   const IvConfig *c = T->c;
-  g_autofree char *title = g_strdup_printf ("%s · %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT " cubes (%s) × %"
-                                            G_GINT64_FORMAT " PEs", hw->name, hw->X, hw->Y,
-                                            iv_topology_to_string (hw->topology), hw->n_pe);
+  g_autofree char *title = hw->topology == IV_TOPOLOGY_SWITCH
+                              ? g_strdup_printf ("%s · %" G_GINT64_FORMAT " GPUs on a switch", hw->name, hw->X)
+                              : g_strdup_printf ("%s · %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT " cubes (%s) × %"
+                                                 G_GINT64_FORMAT " PEs", hw->name, hw->X, hw->Y,
+                                                 iv_topology_to_string (hw->topology), hw->n_pe);
   g_autofree char *subtitle = g_strdup_printf ("TP %" G_GINT64_FORMAT " on %s, CP %" G_GINT64_FORMAT " on %s · %"
                                                G_GINT64_FORMAT " of %" G_GINT64_FORMAT " PEs idle",
                                                c->t, c->place_tp == IV_PLACE_PE ? "PEs" : "cubes", c->c,
@@ -288,7 +327,9 @@ draw_cube (Topo *T, gint64 cube)
   cairo_t *cr = T->cr;
   IvRect rc = iv_topology_cube_rect (&T->L, cube);
   gboolean cube_used = cube < T->r->used_cubes;
-  g_autofree char *label = g_strdup_printf ("cube %" G_GINT64_FORMAT, cube);
+  g_autofree char *label = g_strdup_printf (T->r->hw->topology == IV_TOPOLOGY_SWITCH ? "GPU %" G_GINT64_FORMAT
+                                                                                      : "cube %" G_GINT64_FORMAT,
+                                            cube);
 
   iv_rounded_rect (cr, rc, T->L.cube_size * 0.08);
   iv_color_set_source (cr, &T->colors->background);
@@ -475,6 +516,15 @@ iv_render_topology (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   iv_color_set_source (cr, &T.colors->background);
   cairo_paint (cr);
   draw_titles (&T, width);
+  if (hw->topology == IV_TOPOLOGY_SWITCH)
+    {
+      IvRect sw = switch_rect (&T.L);
+      iv_rounded_rect (cr, sw, sw.h / 3);
+      iv_color_set_source (cr, &T.colors->foreground_dim);
+      cairo_fill (cr);
+      iv_text_show (&T.text, cr, "switch — every group a ring through it", sw.x + sw.w / 2, sw.y + sw.h / 2, 0.5, 0.5,
+                    0.85, TRUE, sw.w - 8, &T.colors->background);
+    }
   draw_links (&T);
   for (gint64 cube = 0; cube < T.L.X * T.L.Y; cube++)
     {
