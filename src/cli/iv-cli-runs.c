@@ -14,6 +14,7 @@
 #include "iv-cli-private.h"
 #include "iv-json-writer.h"
 #include "iv-cli.h"
+#include "iv-run-bound.h"
 #include "iv-sweep.h"
 #include "iv-units.h"
 
@@ -28,8 +29,47 @@ add_number (JsonBuilder *b, const char *key, double v)
     json_builder_add_null_value (b);
 }
 
+/* "prediction": §9 for the run on the hardware asked for (see iv-run-bound.h). */
 static void
-add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r)
+add_prediction (JsonBuilder *b, const IvRunBound *pb, const IvHardware *hw)
+{
+  json_builder_set_member_name (b, "prediction");
+  json_builder_begin_object (b);
+  iv_json_member_string (b, "model", pb->model_name);
+  iv_json_member_string (b, "preset", pb->model ? pb->model->name : NULL);
+  iv_json_member_string (b, "hardware", hw->name);
+  iv_json_member_string (b, "caveat", IV_BOUND_CAVEAT);
+  if (!pb->ok)
+    {
+      iv_json_member_string (b, "error", pb->error);
+      json_builder_end_object (b);
+      return;
+    }
+  iv_json_member_int (b, "tp", pb->pred.tp);
+  add_number (b, "concurrency", pb->pred.concurrency);
+  iv_json_member_string (b, "concurrency_source", pb->concurrency_from_config ? "config" : "little");
+  add_number (b, "isl", pb->pred.isl);
+  add_number (b, "osl", pb->pred.osl);
+  json_builder_set_member_name (b, "fits");
+  json_builder_add_boolean_value (b, pb->pred.fits);
+  add_number (b, "memory_bytes_per_gpu", pb->pred.memory_bytes);
+  for (int i = 0; i < IV_N_BOUND_MEASURES; i++)
+    {
+      /* times in seconds here (the metrics above keep AIPerf's milliseconds) */
+      json_builder_set_member_name (b, iv_bound_measure_key (i));
+      json_builder_begin_object (b);
+      iv_json_member_string (b, "unit", iv_bound_measure_is_time (i) ? "s" : i == IV_BOUND_THROUGHPUT ? "tokens/sec"
+                                                                                                      : "tokens/sec/gpu");
+      add_number (b, "predicted", pb->predicted[i]);
+      add_number (b, "measured", pb->measured[i]);
+      add_number (b, "efficiency", pb->efficiency[i]);
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
+}
+
+static void
+add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r, const IvRunBound *pb, const IvHardware *hw)
 {
   g_autoptr (GPtrArray) tags = iv_run_metric_tags (r);
   g_autofree char *label = iv_sweep_run_label (sweep, r);
@@ -152,7 +192,35 @@ add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r)
       iv_metric_summary_clear (&s);
     }
   json_builder_end_object (b);
+  if (pb)
+    add_prediction (b, pb, hw);
   json_builder_end_object (b);
+}
+
+/* The bound of each run, as text: one line per run under its row. */
+static void
+print_predictions (const IvSweep *s, const IvRunBound *bounds, const IvHardware *hw)
+{
+  printf ("\n%s %s (%s)\n", _("Against the model on"), hw->name, IV_BOUND_CAVEAT);
+  for (guint i = 0; i < s->runs->len; i++)
+    {
+      const IvRunBound *pb = &bounds[i];
+      const IvRun *r = s->runs->pdata[i];
+      if (!pb->ok)
+        {
+          printf ("%s: %s\n", r->name, pb->error);
+          continue;
+        }
+      {
+        g_autofree char *ttft = iv_units_format_seconds (pb->predicted[IV_BOUND_TTFT]);
+        g_autofree char *itl = iv_units_format_seconds (pb->predicted[IV_BOUND_ITL]);
+        printf ("%s: %s TP=%" G_GINT64_FORMAT " C=%g ISL=%.0f OSL=%.0f · bound TTFT %s (%.0f %%), ITL %s (%.0f %%), "
+                "%.4g tokens/s (%.0f %%)\n",
+                r->name, pb->model->name, pb->pred.tp, pb->pred.concurrency, pb->pred.isl, pb->pred.osl, ttft,
+                100 * pb->efficiency[IV_BOUND_TTFT], itl, 100 * pb->efficiency[IV_BOUND_ITL],
+                pb->predicted[IV_BOUND_THROUGHPUT], 100 * pb->efficiency[IV_BOUND_THROUGHPUT]);
+      }
+    }
 }
 
 static void
@@ -214,15 +282,24 @@ print_text (const IvSweep *s)
 int
 _iv_cli_runs (int argc, char **argv)
 {
-  gboolean json = FALSE;
+  gboolean json = FALSE, predict = FALSE;
   g_auto (GStrv) paths = NULL;
-  g_autofree char *gpus = NULL;
+  g_autofree char *gpus = NULL, *hardware = NULL, *tp_text = NULL;
+  g_autofree IvRunBound *bounds = NULL;
+  const IvHardware *hw = NULL;
+  gint64 tp = 0;
   g_autoptr (GError) error = NULL;
   g_autoptr (IvSweep) sweep = NULL;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
     { "gpus", 0, 0, G_OPTION_ARG_STRING, &gpus,
       N_("The GPUs that served each run (per-GPU throughput divides by it; default: the telemetry's)"), "N" },
+    { "predict", 0, 0, G_OPTION_ARG_NONE, &predict,
+      N_("Set each run against the analytical bound of its model on --hardware (TTFT, ITL, latency, throughput, efficiency)"),
+      NULL },
+    { "hardware", 0, 0, G_OPTION_ARG_STRING, &hardware, N_("With --predict: the hardware preset (e.g. h100x8)"), "NAME" },
+    { "tp", 0, 0, G_OPTION_ARG_STRING, &tp_text, N_("With --predict: TP over the GPUs (default: the smallest that fits)"),
+      "N" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_("PATH…") },
     { NULL },
   };
@@ -232,6 +309,20 @@ _iv_cli_runs (int argc, char **argv)
     return IV_EXIT_USAGE;
   if (!paths || !paths[0])
     return _iv_cli_usage_error ("runs", "%s", _("name at least one run or sweep folder"));
+  if ((hardware || tp_text) && !predict)
+    return _iv_cli_usage_error ("runs", "%s", _("--hardware and --tp go with --predict"));
+  if (predict)
+    {
+      char *end = NULL;
+      if (!hardware)
+        return _iv_cli_usage_error ("runs", "%s", _("--predict needs --hardware NAME (inferview hardware lists them)"));
+      if (!(hw = iv_hardware_find (hardware)))
+        return _iv_cli_usage_error ("runs", _("--hardware: no hardware preset named “%s” (inferview hardware lists them)"),
+                                    hardware);
+      if (tp_text && ((tp = g_ascii_strtoll (tp_text, &end, 10)) < 1 || *end || tp > hw->X * hw->Y))
+        return _iv_cli_usage_error ("runs", _("--tp: must be a whole number from 1 to the %" G_GINT64_FORMAT
+                                              " GPUs of %s, not “%s”"), hw->X * hw->Y, hw->name, tp_text);
+    }
   sweep = iv_sweep_load ((const char *const *) paths, NULL, NULL, NULL, &error);
   if (!sweep)
     {
@@ -240,6 +331,12 @@ _iv_cli_runs (int argc, char **argv)
     }
   if (!_iv_cli_apply_gpus ("runs", gpus, sweep))
     return IV_EXIT_USAGE;
+  if (predict)
+    {
+      bounds = g_new0 (IvRunBound, MAX (sweep->runs->len, 1));
+      for (guint i = 0; i < sweep->runs->len; i++)
+        iv_run_bound_compute (sweep->runs->pdata[i], NULL, hw, tp, &bounds[i]);
+    }
   if (json)
     {
       g_autoptr (JsonBuilder) b = json_builder_new ();
@@ -258,12 +355,18 @@ _iv_cli_runs (int argc, char **argv)
       json_builder_set_member_name (b, "runs");
       json_builder_begin_array (b);
       for (guint i = 0; i < sweep->runs->len; i++)
-        add_run (b, sweep, sweep->runs->pdata[i]);
+        add_run (b, sweep, sweep->runs->pdata[i], bounds ? &bounds[i] : NULL, hw);
       json_builder_end_array (b);
       json_builder_end_object (b);
       _iv_cli_print_json_builder (b);
     }
   else
-    print_text (sweep);
+    {
+      print_text (sweep);
+      if (bounds)
+        print_predictions (sweep, bounds, hw);
+    }
+  for (guint i = 0; bounds && i < sweep->runs->len; i++)
+    iv_run_bound_clear (&bounds[i]);
   return IV_EXIT_OK;
 }
