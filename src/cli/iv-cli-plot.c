@@ -16,6 +16,7 @@
 #include "config.h"
 #include "iv-atomic-file.h"
 #include "iv-cli-private.h"
+#include "iv-hardware.h"
 #include "iv-cli.h"
 #include "iv-export.h"
 #include "iv-render-runs.h"
@@ -233,7 +234,21 @@ typedef struct
   gint64 last_change_us, last_discover_us;
   GMainLoop *loop;
   int status;
+  const IvHardware *bound_hw;  /* --hardware: what bound_efficiency sets the runs against */
+  gint64 bound_tp;
 } Watch;
+
+/* The presets that set runs against the model's bound get the hardware asked for. */
+static void
+apply_bound (IvPlotConfig *config, const IvHardware *hw, gint64 tp)
+{
+  for (guint i = 0; i < config->multi_plots->len; i++)
+    {
+      IvPlotSpec *spec = config->multi_plots->pdata[i];
+      if (spec->type == IV_PLOT_BOUND)
+        spec->bound_hardware = hw, spec->bound_tp = tp;
+    }
+}
 
 /* A sweep that became several runs is drawn as a comparison: the configuration and
  * presets of that mode. */
@@ -254,6 +269,7 @@ watch_choose (Watch *w)
       _iv_cli_print_error (error);
       return FALSE;
     }
+  apply_bound (w->config, w->bound_hw, w->bound_tp);
   /* a preset of the other mode named with --plot: the defaults of this one */
   {
     g_autoptr (GPtrArray) names = NULL;
@@ -311,9 +327,10 @@ watch_interrupted (gpointer data)
  * interrupt. */
 static int
 watch_and_redraw (IvSweep *sweep, const char *config_path, char **wanted, const IvExportOptions *eo, const char *ext,
-                  const char *out_dir, guint linger_s)
+                  const char *out_dir, guint linger_s, const IvHardware *bound_hw, gint64 bound_tp)
 {
-  Watch w = { sweep, NULL, NULL, FALSE, config_path, wanted, eo, ext, out_dir, linger_s, 0, 0, NULL, IV_EXIT_OK };
+  Watch w = { sweep, NULL, NULL, FALSE, config_path, wanted, eo, ext, out_dir, linger_s, 0, 0, NULL, IV_EXIT_OK,
+              bound_hw, bound_tp };
   guint sigint, sigterm;
 
   if (!watch_choose (&w))
@@ -339,6 +356,9 @@ _iv_cli_plot (int argc, char **argv)
 {
   g_auto (GStrv) paths = NULL, wanted = NULL;
   g_autofree char *out_dir = NULL, *format = NULL, *theme = NULL, *config_path = NULL, *gpus = NULL;
+  g_autofree char *hardware = NULL, *tp_text = NULL;
+  const IvHardware *bound_hw = NULL;
+  gint64 bound_tp = 0;
   gboolean list = FALSE, watch = FALSE, html = FALSE;
   gint linger = 10;
   g_auto (IvCliFigureArgs) fig = { NULL };
@@ -358,6 +378,10 @@ _iv_cli_plot (int argc, char **argv)
     { "html", 0, 0, G_OPTION_ARG_NONE, &html,
       N_("Write one self-contained, offline report.html (tables, every figure with tooltips) instead of image files"),
       NULL },
+    { "hardware", 0, 0, G_OPTION_ARG_STRING, &hardware,
+      N_("Set the runs against the analytical bound of their model on this hardware preset (bound_efficiency)"), "NAME" },
+    { "tp", 0, 0, G_OPTION_ARG_STRING, &tp_text, N_("With --hardware: TP over its GPUs (default: the smallest that fits)"),
+      "N" },
     { "linger", 0, 0, G_OPTION_ARG_INT, &linger,
       N_("With --watch: once every run is finished, wait this long for a new run of the sweep (default 10)"),
       "SECONDS" },
@@ -409,12 +433,25 @@ _iv_cli_plot (int argc, char **argv)
     fprintf (stderr, "inferview plot: %s\n", (const char *) sweep->warnings->pdata[i]);
   if (!_iv_cli_apply_gpus ("plot", gpus, sweep))
     return IV_EXIT_USAGE;
+  if (tp_text && !hardware)
+    return _iv_cli_usage_error ("plot", "%s", _("--tp goes with --hardware"));
+  if (hardware)
+    {
+      char *end = NULL;
+      if (!(bound_hw = iv_hardware_find (hardware)))
+        return _iv_cli_usage_error ("plot", _("--hardware: no hardware preset named “%s” (inferview hardware lists them)"),
+                                    hardware);
+      if (tp_text && ((bound_tp = g_ascii_strtoll (tp_text, &end, 10)) < 1 || *end || bound_tp > bound_hw->X * bound_hw->Y))
+        return _iv_cli_usage_error ("plot", _("--tp: must be a whole number from 1 to the %" G_GINT64_FORMAT
+                                              " GPUs of %s, not “%s”"), bound_hw->X * bound_hw->Y, bound_hw->name, tp_text);
+    }
   multi = sweep->runs->len > 1;
   if (!(config = iv_plot_config_find (config_path, multi ? NULL : ((IvRun *) sweep->runs->pdata[0])->path, &error)))
     {
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
     }
+  apply_bound (config, bound_hw, bound_tp);
   for (guint i = 0; i < config->warnings->len; i++)
     fprintf (stderr, "inferview plot: %s\n", (const char *) config->warnings->pdata[i]);
   if (list)
@@ -465,7 +502,7 @@ _iv_cli_plot (int argc, char **argv)
     return IV_EXIT_BAD_INPUT;
   if (watch)
     {
-      int rc = watch_and_redraw (sweep, config_path, wanted, &eo, ext, out_dir, (guint) linger);
+      int rc = watch_and_redraw (sweep, config_path, wanted, &eo, ext, out_dir, (guint) linger, bound_hw, bound_tp);
       if (rc != IV_EXIT_OK)
         return rc;
     }

@@ -11,6 +11,7 @@
 
 #include "iv-palette.h"
 #include "iv-render-isl-osl.h"
+#include "iv-run-bound.h"
 #include "iv-run-series.h"
 
 #define SECONDS ((IvUnit) { IV_UNIT_SECONDS, 1.0, NULL })
@@ -1245,6 +1246,8 @@ runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, char
     case IV_PLOT_PARETO_SURFACE:
       *reason = g_strdup (_("this preset draws panels or a surface, not one chart"));
       return NULL;
+    case IV_PLOT_BOUND:
+      return iv_run_bound_chart (sweep, spec->bound_hardware, spec->bound_tp, spec->x.metric, spec->title, reason);
     case IV_PLOT_UNKNOWN:
       break;
     }

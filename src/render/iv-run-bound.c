@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "iv-render-runs.h"
 #include "iv-run-series.h"
 
 static const char *const keys[IV_N_BOUND_MEASURES] = {
@@ -86,4 +87,94 @@ iv_run_bound_compute (const IvRun *r, const IvModel *model, const IvHardware *hw
   b->measured[IV_BOUND_THROUGHPUT_PER_GPU] = b->measured[IV_BOUND_THROUGHPUT] / (double) b->pred.tp;
   for (int i = 0; i < IV_N_BOUND_MEASURES; i++)
     b->efficiency[i] = iv_predict_efficiency (b->predicted[i], b->measured[i], iv_bound_measure_is_time (i));
+}
+
+static int
+compare_x (const void *a, const void *b, void *data)
+{
+  const double *x = data;
+  double u = x[*(const guint *) a], v = x[*(const guint *) b];
+  return (u > v) - (u < v);
+}
+
+IvChart *
+iv_run_bound_chart (const IvSweep *sweep, const IvHardware *hw, gint64 tp, const char *x_metric, const char *title,
+                    char **reason)
+{
+  static const struct { IvBoundMeasure m; const char *name; guint32 rgb; IvMarker marker; } lines[] = {
+    { IV_BOUND_TTFT, "time to first token", 0x0072b2, IV_MARKER_CIRCLE },
+    { IV_BOUND_ITL, "inter-token latency", 0xe69f00, IV_MARKER_SQUARE },
+    { IV_BOUND_THROUGHPUT, "output throughput", 0x009e73, IV_MARKER_TRIANGLE },
+  };
+  guint n = sweep->runs->len, usable = 0;
+  g_autofree IvRunBound *b = g_new0 (IvRunBound, MAX (n, 1));
+  g_autofree double *x = g_new (double, MAX (n, 1));
+  g_autoptr (GArray) order = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree char *first_error = NULL, *sub = NULL, *xt = NULL;
+  const char *xm = x_metric ? x_metric : "concurrency";
+  IvChart *c;
+
+  if (!hw)
+    {
+      *reason = g_strdup ("choose the hardware to set the runs against (“Bound on”, or --hardware NAME)");
+      return NULL;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      const IvRun *r = sweep->runs->pdata[i];
+      iv_run_bound_compute (r, NULL, hw, tp, &b[i]);
+      x[i] = iv_run_axis_value (r, xm, NULL);
+      if (b[i].ok && isfinite (x[i]))
+        g_array_append_val (order, i), usable++;
+      else if (!first_error && b[i].error)
+        first_error = g_strdup (b[i].error);
+    }
+  if (usable == 0)
+    {
+      *reason = first_error ? g_steal_pointer (&first_error) : g_strdup_printf ("no run has “%s”", xm);
+      for (guint i = 0; i < n; i++)
+        iv_run_bound_clear (&b[i]);
+      return NULL;
+    }
+  g_array_sort_with_data (order, compare_x, x);
+  c = iv_chart_new ();
+  sub = g_strdup_printf ("%s on %s, TP %" G_GINT64_FORMAT " · 100 %% = the bound · %s",
+                         b[g_array_index (order, guint, 0)].model->name, hw->name,
+                         b[g_array_index (order, guint, 0)].pred.tp, IV_BOUND_CAVEAT);
+  iv_chart_set_title (c, title ? title : "Measured vs Bound", sub);
+  xt = iv_metric_title (xm);
+  iv_chart_axis_set_title (c, IV_AXIS_X, xt);
+  iv_chart_axis_set_title (c, IV_AXIS_Y, "Share of the bound reached");
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit) { IV_UNIT_PERCENT, 1, NULL });
+  /* a line joins the runs only where each x is one run; a sweep of other fields too
+   * (sequence lengths at each concurrency) is a cloud of points per x */
+  gboolean unique = TRUE;
+  for (guint j = 1; j < usable; j++)
+    unique &= x[g_array_index (order, guint, j)] != x[g_array_index (order, guint, j - 1)];
+  for (guint k = 0; k < G_N_ELEMENTS (lines); k++)
+    {
+      g_autofree double *xs = g_new (double, usable), *ys = g_new (double, usable);
+      IvSeries *s;
+      for (guint j = 0; j < usable; j++)
+        {
+          guint i = g_array_index (order, guint, j);
+          xs[j] = x[i];
+          ys[j] = 100 * b[i].efficiency[lines[k].m];
+        }
+      s = iv_chart_add_scatter (c, lines[k].name, xs, ys, usable);
+      iv_series_set_color (s, lines[k].rgb);
+      iv_series_set_marker (s, lines[k].marker, 9);
+      if (unique)
+        {
+          s = iv_chart_add_line (c, lines[k].name, xs, ys, usable);
+          iv_series_set_color (s, lines[k].rgb);
+          iv_series_set_line_width (s, 2);
+          iv_series_set_show_in_legend (s, FALSE);
+        }
+    }
+  iv_chart_add_hline (c, 100, "the bound");
+  iv_chart_set_legend (c, IV_LEGEND_RIGHT);
+  for (guint i = 0; i < n; i++)
+    iv_run_bound_clear (&b[i]);
+  return c;
 }

@@ -5,8 +5,10 @@
  * efficiency plot share. */
 #pragma once
 
+#include "iv-chart.h"
 #include "iv-predict.h"
 #include "iv-run.h"
+#include "iv-sweep.h"
 
 G_BEGIN_DECLS
 
@@ -44,6 +46,14 @@ void        iv_run_bound_compute (const IvRun        *run,
                                   IvRunBound         *out);
 void        iv_run_bound_clear   (IvRunBound         *bound);
 const char *iv_bound_measure_key (IvBoundMeasure      measure);
+/* Across a sweep: each run's efficiency (TTFT, ITL, throughput) against @x_metric, the
+ * bound at 100 %. NULL with @reason when no run could be predicted. */
+IvChart    *iv_run_bound_chart   (const IvSweep      *sweep,
+                                  const IvHardware   *hw,
+                                  gint64              tp,
+                                  const char         *x_metric,
+                                  const char         *title,
+                                  char              **reason);
 gboolean    iv_bound_measure_is_time (IvBoundMeasure  measure);
 
 G_END_DECLS

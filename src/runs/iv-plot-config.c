@@ -36,6 +36,7 @@ static const struct
   { "isl_osl_heatmap", IV_PLOT_ISL_OSL_HEATMAP },
   { "isl_osl_pareto", IV_PLOT_ISL_OSL_PARETO },
   { "pareto_surface", IV_PLOT_PARETO_SURFACE },
+  { "bound_efficiency", IV_PLOT_BOUND },
 };
 
 /* Keys a preset may have that change nothing here (styling of AIPerf's plotly output). */

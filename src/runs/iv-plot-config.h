@@ -29,6 +29,7 @@ typedef enum
   IV_PLOT_ISL_OSL_HEATMAP,          /* runs: a metric over input × output length, a panel per load */
   IV_PLOT_ISL_OSL_PARETO,           /* runs: small multiples, a pareto panel per (ISL, OSL) */
   IV_PLOT_PARETO_SURFACE,           /* runs: the pareto curves of each ISL as a surface, one per OSL */
+  IV_PLOT_BOUND,                    /* runs: how much of the model's bound each run reached */
   IV_PLOT_UNKNOWN,
 } IvPlotType;
 
@@ -56,6 +57,11 @@ typedef struct
    * iv_plot_spec_is_baseline ()); NULL when off */
   const char *const *baselines, *const *treatments;
   gboolean default_baseline;
+  /* runs against the model's bound (IV_PLOT_BOUND): an IvHardware* the viewer chose (the
+   * runs layer does not know the model's types) and TP over its GPUs, 0 for the smallest
+   * that fits; NULL: none chosen */
+  gconstpointer bound_hardware;
+  gint64 bound_tp;
   guint line;                /* where it is defined, for messages */
   gboolean inferview;        /* one of Inferview's own presets, beyond the configuration */
 } IvPlotSpec;
