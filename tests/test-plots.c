@@ -9,6 +9,7 @@
 #include "iv-chart-private.h"
 #include "iv-plot-config.h"
 #include "iv-render-runs.h"
+#include "iv-run-bound.h"
 #include "iv-run-series.h"
 #include "iv-sweep.h"
 #include "iv-test-util.h"
@@ -50,10 +51,11 @@ test_builtin_config (void)
   g_assert_cmpfloat (iv_plot_config_get (c, TRUE, "latency_throughput_uncertainty")->ci_level, ==, 0.95);
   g_assert_false (iv_plot_config_get (c, TRUE, "latency_throughput_uncertainty")->inferview);
   /* After AIPerf's presets, Inferview's own: 14 for one run (3 of the server's metrics),
-   * 10 for several (4 of them ISL × OSL); none is a default, so `inferview plot` alone draws what `aiperf plot`
+   * 11 for several (4 of them ISL × OSL, 1 against the model's bound); none is a default, so `inferview plot` alone draws what `aiperf plot`
    * draws. */
   g_assert_cmpuint (c->single_plots->len, ==, 10 + 14);
-  g_assert_cmpuint (c->multi_plots->len, ==, 4 + 10);
+  g_assert_cmpuint (c->multi_plots->len, ==, 4 + 11);
+  g_assert_cmpint (iv_plot_config_get (c, TRUE, "bound_efficiency")->type, ==, IV_PLOT_BOUND);
   g_assert_cmpint (iv_plot_config_get (c, TRUE, "isl_osl_throughput_heatmap")->type, ==, IV_PLOT_ISL_OSL_HEATMAP);
   g_assert_cmpint (iv_plot_config_get (c, TRUE, "isl_osl_pareto_grid")->type, ==, IV_PLOT_ISL_OSL_PARETO);
   g_assert_cmpint (iv_plot_config_get (c, TRUE, "isl_osl_pareto_surface")->type, ==, IV_PLOT_PARETO_SURFACE);
@@ -283,6 +285,30 @@ test_presets_on_samples (void)
   check_preset (c, TRUE, "ttft_per_run", sweep, "Run", "Time to first token", NULL);
   check_preset (c, TRUE, "latency_per_run", sweep, "Run", "Request latency", NULL);
   check_preset (c, TRUE, "itl_vs_concurrency", sweep, "Concurrency", "Inter-token latency (avg)", NULL);
+  /* against the model's bound: nothing until hardware is chosen, then one point per run
+   * and measure, each run's efficiency in percent */
+  check_preset (c, TRUE, "bound_efficiency", sweep, NULL, NULL, "choose the hardware");
+  {
+    IvPlotSpec bound = *iv_plot_config_get (c, TRUE, "bound_efficiency");
+    g_autofree char *reason = NULL;
+    IvChart *chart;
+    IvRunBound b;
+    bound.bound_hardware = iv_hardware_find ("h100x8");
+    chart = iv_runs_chart (&bound, sweep, sweep->runs->pdata[0], &reason);
+    g_assert_nonnull (chart);
+    g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Concurrency");
+    /* concurrency 1 is the first point of the TTFT series */
+    for (guint i = 0; i < sweep->runs->len; i++)
+      if (((IvRun *) sweep->runs->pdata[i])->concurrency == 1)
+        {
+          iv_run_bound_compute (sweep->runs->pdata[i], NULL, bound.bound_hardware, 0, &b);
+          g_assert_true (b.ok);
+          g_assert_cmpfloat_with_epsilon (iv_chart_get_series (chart, 0)->y[0], 100 * b.efficiency[IV_BOUND_TTFT], 1e-9);
+          g_assert_cmpfloat (b.efficiency[IV_BOUND_TTFT], <, 1);
+          iv_run_bound_clear (&b);
+        }
+    iv_chart_free (chart);
+  }
 
   /* A comparison without a title (the window's custom one) is titled by its axes. */
   {
