@@ -21,6 +21,7 @@
 #include "iv-test-util.h"
 #include "iv-gui-test-util.h"
 #include "iv-tooltip.h"
+#include "iv-run-bound.h"
 
 static IvApplication *app;
 static IvWindow *window;
@@ -1636,6 +1637,32 @@ test_isl_osl (void)
   }
   /* the window's export draws what is shown */
   g_assert_true (iv_runs_view_get_figure (view)->render == iv_surface_render);
+
+  /* set against the bound of its model on 8× H100 (§9): three columns more, each run's
+   * share of the bound; the efficiency plot; a run's card says the bound and the caveat */
+  iv_runs_view_set_bound (view, "h100x8", 0);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_column_view_get_columns (iv_runs_view_get_table (view))), ==, 12);
+  {
+    IvRunBound b;
+    const IvRun *first = sweep->runs->pdata[0];
+    const char *cell;
+    iv_run_bound_compute (first, NULL, iv_hardware_find ("h100x8"), 0, &b);
+    g_assert_true (b.ok);
+    cell = iv_runs_view_get_cell (view, 0, 10);
+    g_assert_true (g_str_has_suffix (cell, " %"));
+    g_assert_cmpfloat_with_epsilon (g_ascii_strtod (cell, NULL), 100 * b.efficiency[IV_BOUND_ITL], 0.06);
+    g_assert_cmpfloat (b.efficiency[IV_BOUND_ITL], <, 1);
+    iv_run_bound_clear (&b);
+  }
+  g_assert_true (iv_runs_view_show_plot (view, "bound_efficiency"));
+  g_assert_nonnull (iv_runs_view_get_chart_view (view));
+  {
+    g_autofree char *png = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                                             "runs-bound.png", NULL);
+    iv_gui_snapshot (GTK_WINDOW (window), png);
+  }
+  iv_runs_view_set_bound (view, NULL, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_column_view_get_columns (iv_runs_view_get_table (view))), ==, 9);
 }
 
 static void

@@ -9,6 +9,8 @@
 #include <math.h>
 
 #include "iv-render-runs.h"
+#include "iv-run-bound.h"
+#include "iv-settings.h"
 #include "iv-run-series.h"
 #include "iv-runs-state.h"
 #include "iv-units.h"
@@ -100,9 +102,17 @@ struct _IvRunsView
   IvRunsState *state;         /* statistic, grouping, log axes, picked requests */
   char *skip_reason;
   char *group_strv[2];
+  /* the hardware the runs are set against (§9), remembered per folder */
+  GtkDropDown *bound_choice, *bound_tp_choice;
+  GtkStringList *bound_names;
+  const IvHardware *bound_hw; /* NULL: none */
+  gint64 bound_tp;            /* 0: the smallest that fits */
+  GSettings *settings;
 };
 
 G_DEFINE_FINAL_TYPE (IvRunsView, iv_runs_view, GTK_TYPE_WIDGET)
+
+static void restore_bound (IvRunsView *self);
 
 static const char *const stats[] = { "avg", "p50", "p90", "p95", "p99", "min", "max", NULL };
 
@@ -257,9 +267,13 @@ static void
 fill_runs (IvRunsView *self)
 {
   const char *titles[] = { _("Run"), _("Model"), _("Concurrency"), _("Requests"), _("Errors"), _("TTFT p50"),
-                           _("ITL avg"), _("Latency p99"), _("Tokens/s"), NULL };
+                           _("ITL avg"), _("Latency p99"), _("Tokens/s"), _("Bound ITL"), _("ITL of bound"),
+                           _("Tokens/s of bound"), NULL };
 
-  /* a run's label is short (what varies); the headline numbers get the room */
+  /* a run's label is short (what varies); the headline numbers get the room; the bound's
+   * three columns only when hardware is chosen */
+  if (!self->bound_hw)
+    titles[9] = NULL;
   set_columns (self, titles, 150);
   g_list_store_remove_all (self->rows);
   for (guint i = 0; i < self->sweep->runs->len; i++)
@@ -277,11 +291,26 @@ fill_runs (IvRunsView *self)
                        : isnan (summary) || (double) iv_run_good_records (r) >= summary
                            ? number_text (v[3], NULL)
                            : g_strdup_printf (_("%" G_GSIZE_FORMAT " of %.0f"), r->n_requests, summary);
-      char *cells[10] = { g_strdup (label), g_strdup (r->model ? r->model : "–"), number_text (v[2], NULL),
+      char *cells[13] = { g_strdup (label), g_strdup (r->model ? r->model : "–"), number_text (v[2], NULL),
                           requests, number_text (v[4], NULL), number_text (v[5], "ms"),
                           number_text (v[6], "ms"), number_text (v[7], "ms"), number_text (v[8], NULL), NULL };
-      add_row (self, i, (const char *const *) cells, v, 9);
-      for (guint k = 0; k < 9; k++)
+      double keys[12];
+      memcpy (keys, v, sizeof v);
+      keys[9] = keys[10] = keys[11] = NAN;
+      if (self->bound_hw)
+        {
+          IvRunBound b;
+          iv_run_bound_compute (r, NULL, self->bound_hw, self->bound_tp, &b);
+          keys[9] = b.predicted[IV_BOUND_ITL] * 1e3;
+          keys[10] = 100 * b.efficiency[IV_BOUND_ITL];
+          keys[11] = 100 * b.efficiency[IV_BOUND_THROUGHPUT];
+          cells[9] = b.ok ? number_text (keys[9], "ms") : g_strdup (_("no preset"));
+          cells[10] = number_text (keys[10], "%");
+          cells[11] = number_text (keys[11], "%");
+          iv_run_bound_clear (&b);
+        }
+      add_row (self, i, (const char *const *) cells, keys, self->bound_hw ? 12 : 9);
+      for (guint k = 0; k < 12; k++)
         g_free (cells[k]);
     }
 }
@@ -306,6 +335,25 @@ fill_notes (IvRunsView *self, const IvRun *r)
   if (!r)
     for (guint i = 0; i < self->sweep->warnings->len; i++)
       LINE ((const char *) self->sweep->warnings->pdata[i]);
+  if (self->bound_hw)
+    {
+      /* a run the bound cannot be computed for says why, once per reason */
+      g_autoptr (GPtrArray) said = g_ptr_array_new_with_free_func (g_free);
+      for (guint i = 0; i < self->sweep->runs->len; i++)
+        {
+          IvRunBound b;
+          if (r && self->sweep->runs->pdata[i] != r)
+            continue;
+          iv_run_bound_compute (self->sweep->runs->pdata[i], NULL, self->bound_hw, self->bound_tp, &b);
+          if (!b.ok && !g_ptr_array_find_with_equal_func (said, b.error, g_str_equal, NULL))
+            {
+              g_autofree char *line = g_strdup_printf (_("Bound on %s: %s"), self->bound_hw->name, b.error);
+              LINE (line);
+              g_ptr_array_add (said, g_strdup (b.error));
+            }
+          iv_run_bound_clear (&b);
+        }
+    }
   {
     /* each note once, with the runs it applies to ("3 runs" say the same thing once) */
     g_autoptr (GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
@@ -447,6 +495,33 @@ fill_card (IvRunsView *self, const IvRun *r)
     card_line (grid, 8, _("GPUs"), gpus);
   }
   card_line (grid, 9, _("Folder"), r->path);
+  if (self->bound_hw)
+    {
+      IvRunBound b;
+      g_autofree char *bound_title = g_strdup_printf (_("Bound on %s"), self->bound_hw->name);
+      iv_run_bound_compute (r, NULL, self->bound_hw, self->bound_tp, &b);
+      if (b.ok)
+        {
+          g_autofree char *ttft = iv_units_format_seconds (b.predicted[IV_BOUND_TTFT]);
+          g_autofree char *itl = iv_units_format_seconds (b.predicted[IV_BOUND_ITL]);
+          g_autofree char *lat = iv_units_format_seconds (b.predicted[IV_BOUND_LATENCY]);
+          g_autofree char *bound = g_strdup_printf (_("%s, TP %" G_GINT64_FORMAT ", concurrency %g, ISL %.0f, OSL %.0f: "
+                                                      "TTFT ≥ %s, ITL ≥ %s, latency ≥ %s, ≤ %.4g tokens/s"),
+                                                    b.model->name, b.pred.tp, b.pred.concurrency, b.pred.isl,
+                                                    b.pred.osl, ttft, itl, lat, b.predicted[IV_BOUND_THROUGHPUT]);
+          g_autofree char *reached = g_strdup_printf (_("TTFT %.0f %%, ITL %.0f %%, latency %.0f %%, throughput %.0f %% "
+                                                        "of the bound"),
+                                                      100 * b.efficiency[IV_BOUND_TTFT], 100 * b.efficiency[IV_BOUND_ITL],
+                                                      100 * b.efficiency[IV_BOUND_LATENCY],
+                                                      100 * b.efficiency[IV_BOUND_THROUGHPUT]);
+          card_line (grid, 10, bound_title, bound);
+          card_line (grid, 11, _("Reached"), reached);
+          card_line (grid, 12, _("Caveat"), IV_BOUND_CAVEAT);
+        }
+      else
+        card_line (grid, 10, bound_title, b.error);
+      iv_run_bound_clear (&b);
+    }
 }
 
 /* ---- plots ---- */
@@ -567,6 +642,8 @@ show_chosen_plot (IvRunsView *self)
   gtk_widget_set_visible (self->custom_controls, spec == self->custom && self->custom);
   /* The picker's statistic and grouping apply to comparisons. */
   self->override = *spec;
+  self->override.bound_hardware = self->bound_hw;
+  self->override.bound_tp = self->bound_tp;
   if (multi)
     {
       /* The picked statistic applies to metrics measured per request; a throughput is
@@ -959,9 +1036,108 @@ iv_runs_view_set_sweep (IvRunsView *self, const IvSweep *sweep, GObject *owner)
   self->updating = TRUE;
   iv_runs_state_reset (self->state);
   self->updating = FALSE;
+  restore_bound (self);
   if (sweep)
     refresh (self);
   describe_selection (self);
+}
+
+/* The folder whose choice of hardware is remembered: the first path opened. */
+static const char *
+bound_key (IvRunsView *self)
+{
+  return self->sweep && self->sweep->paths && self->sweep->paths[0] ? self->sweep->paths[0] : NULL;
+}
+
+static const gint64 bound_tps[] = { 0, 1, 2, 4, 8 };
+
+static void
+on_bound_chosen (IvRunsView *self)
+{
+  guint hw = gtk_drop_down_get_selected (self->bound_choice), tp = gtk_drop_down_get_selected (self->bound_tp_choice);
+  GPtrArray *presets = iv_hardware_presets ();
+
+  if (self->updating)
+    return;
+  self->bound_hw = hw > 0 && hw <= presets->len ? presets->pdata[hw - 1] : NULL;
+  self->bound_tp = tp < G_N_ELEMENTS (bound_tps) ? bound_tps[tp] : 0;
+  gtk_widget_set_visible (GTK_WIDGET (self->bound_tp_choice), self->bound_hw != NULL);
+  if (self->settings && bound_key (self))
+    {
+      /* remembered for this folder: {path: "name:tp"} */
+      g_autoptr (GVariant) old = g_settings_get_value (self->settings, "run-bounds");
+      GVariantBuilder b;
+      GVariantIter it;
+      const char *k, *v;
+      g_variant_builder_init (&b, G_VARIANT_TYPE ("a{ss}"));
+      g_variant_iter_init (&it, old);
+      while (g_variant_iter_next (&it, "{&s&s}", &k, &v))
+        if (!g_str_equal (k, bound_key (self)))
+          g_variant_builder_add (&b, "{ss}", k, v);
+      if (self->bound_hw)
+        {
+          g_autofree char *value = g_strdup_printf ("%s:%" G_GINT64_FORMAT, self->bound_hw->name, self->bound_tp);
+          g_variant_builder_add (&b, "{ss}", bound_key (self), value);
+        }
+      g_settings_set_value (self->settings, "run-bounds", g_variant_builder_end (&b));
+    }
+  if (self->sweep)
+    refresh (self);
+}
+
+/* The hardware remembered for this folder, if any, into the drop-downs (no redraw). */
+static void
+restore_bound (IvRunsView *self)
+{
+  g_autofree char *value = NULL;
+  GPtrArray *presets = iv_hardware_presets ();
+  guint hw = 0, tp = 0;
+
+  if (self->settings && bound_key (self))
+    {
+      g_autoptr (GVariant) map = g_settings_get_value (self->settings, "run-bounds");
+      g_variant_lookup (map, bound_key (self), "s", &value);
+    }
+  if (value)
+    {
+      char *colon = strrchr (value, ':');
+      gint64 t = colon ? g_ascii_strtoll (colon + 1, NULL, 10) : 0;
+      if (colon)
+        *colon = '\0';
+      for (guint i = 0; i < presets->len; i++)
+        if (g_str_equal (((IvHardware *) presets->pdata[i])->name, value))
+          hw = i + 1;
+      for (guint i = 0; i < G_N_ELEMENTS (bound_tps); i++)
+        if (bound_tps[i] == t)
+          tp = i;
+    }
+  self->updating = TRUE;
+  gtk_drop_down_set_selected (self->bound_choice, hw);
+  gtk_drop_down_set_selected (self->bound_tp_choice, tp);
+  self->updating = FALSE;
+  self->bound_hw = hw ? presets->pdata[hw - 1] : NULL;
+  self->bound_tp = bound_tps[tp];
+  gtk_widget_set_visible (GTK_WIDGET (self->bound_tp_choice), self->bound_hw != NULL);
+}
+
+void
+iv_runs_view_set_bound (IvRunsView *self, const char *hardware, gint64 tp)
+{
+  GPtrArray *presets = iv_hardware_presets ();
+  guint hw = 0, t = 0;
+
+  g_return_if_fail (IV_IS_RUNS_VIEW (self));
+  for (guint i = 0; hardware && i < presets->len; i++)
+    if (g_str_equal (((IvHardware *) presets->pdata[i])->name, hardware))
+      hw = i + 1;
+  for (guint i = 0; i < G_N_ELEMENTS (bound_tps); i++)
+    if (bound_tps[i] == tp)
+      t = i;
+  self->updating = TRUE;
+  gtk_drop_down_set_selected (self->bound_tp_choice, t);
+  self->updating = FALSE;
+  gtk_drop_down_set_selected (self->bound_choice, hw);
+  on_bound_chosen (self);
 }
 
 /* A click on a run's point in a comparison: the run with those values opens. */
@@ -1070,6 +1246,7 @@ iv_runs_view_dispose (GObject *object)
   g_clear_object (&self->state);
   g_clear_pointer (&self->skip_reason, g_free);
   g_clear_pointer (&self->shown_path, g_free);
+  g_clear_object (&self->settings);
   G_OBJECT_CLASS (iv_runs_view_parent_class)->dispose (object);
 }
 
@@ -1122,6 +1299,9 @@ iv_runs_view_class_init (IvRunsViewClass *klass)
   CHILD (figure_view);
   CHILD (chart);
   CHILD (skipped);
+  CHILD (bound_choice);
+  CHILD (bound_tp_choice);
+  CHILD (bound_names);
 #undef CHILD
   gtk_widget_class_bind_template_callback (widget_class, on_back);
   gtk_widget_class_bind_template_callback (widget_class, on_row_activated);
@@ -1129,6 +1309,7 @@ iv_runs_view_class_init (IvRunsViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_quantity_chosen);
   gtk_widget_class_bind_template_callback (widget_class, on_point_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_clear_selection);
+  gtk_widget_class_bind_template_callback (widget_class, on_bound_chosen);
 }
 
 static void
@@ -1141,7 +1322,15 @@ iv_runs_view_init (IvRunsView *self)
 
   self->updating = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
+  {
+    GPtrArray *presets = iv_hardware_presets ();
+    gtk_string_list_append (self->bound_names, _("No bound"));
+    for (guint i = 0; i < presets->len; i++)
+      gtk_string_list_append (self->bound_names, ((IvHardware *) presets->pdata[i])->name);
+    gtk_widget_set_visible (GTK_WIDGET (self->bound_tp_choice), FALSE);
+  }
   self->updating = FALSE;
+  self->settings = iv_settings_new ();
   self->state = iv_runs_state_new ();
   bind_state (self);
 }

@@ -60,6 +60,11 @@ const char     *iv_runs_view_get_cell     (IvRunsView    *self,
                                            guint          row,
                                            guint          column);
 const IvFigure *iv_runs_view_get_figure   (IvRunsView    *self);
+/* Sets the runs against the bound of their model on @hardware (a preset's name; NULL:
+ * none), TP @tp over its GPUs (0: the smallest that fits), as the "Bound on" choice does. */
+void            iv_runs_view_set_bound    (IvRunsView  *self,
+                                           const char  *hardware,
+                                           gint64       tp);
 /* What shows presets that draw panels or a surface (the ISL × OSL figures). */
 IvFigureView   *iv_runs_view_get_figure_view (IvRunsView  *self);
 
