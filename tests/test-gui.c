@@ -22,6 +22,8 @@
 #include "iv-gui-test-util.h"
 #include "iv-tooltip.h"
 #include "iv-run-bound.h"
+#include "iv-model-view.h"
+#include "iv-workspace-page.h"
 
 static IvApplication *app;
 static IvWindow *window;
@@ -1663,6 +1665,29 @@ test_isl_osl (void)
   }
   iv_runs_view_set_bound (view, NULL, 0);
   g_assert_cmpuint (g_list_model_get_n_items (gtk_column_view_get_columns (iv_runs_view_get_table (view))), ==, 9);
+
+  /* a run's step in the Model workspace (the card's button): its model on the hardware,
+   * decode, batch = concurrency, context = ISL + OSL/2, TP across GPUs */
+  {
+    IvModelView *mv = iv_workspace_page_get_model_view (_iv_window_get_page (window, IV_GROUP_MODEL));
+    IvModelState *st = iv_model_view_get_state (mv);
+    IvConfig c;
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.model-from-run", "(ssxxx)", "Llama-3.1-8B",
+                                               "h100x8", (gint64) 2, (gint64) 16, (gint64) 1088));
+    settle ();
+    iv_model_state_get_config (st, &c);
+    g_assert_cmpstr (iv_model_state_get_model (st)->name, ==, "Llama-3.1-8B");
+    g_assert_cmpstr (iv_model_state_get_hardware (st)->name, ==, "h100x8");
+    g_assert_cmpint (c.mode, ==, IV_MODE_DECODE);
+    g_assert_cmpint (c.B, ==, 16);
+    g_assert_cmpint (c.P, ==, 1088);
+    g_assert_cmpint (c.t, ==, 2);
+    g_assert_cmpint (c.place_tp, ==, IV_PLACE_CUBE);
+    g_assert_nonnull (iv_model_view_get_result (mv));
+    g_assert_true (iv_model_view_get_result (mv)->ok);
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.show-workspace", "s", "runs");
+    settle ();
+  }
 }
 
 static void

@@ -517,6 +517,16 @@ fill_card (IvRunsView *self, const IvRun *r)
           card_line (grid, 10, bound_title, bound);
           card_line (grid, 11, _("Reached"), reached);
           card_line (grid, 12, _("Caveat"), IV_BOUND_CAVEAT);
+          {
+            /* which stage bounds it: the same step in the Model workspace */
+            GtkWidget *open = gtk_button_new_with_mnemonic (_("Open This Step in the _Model Workspace"));
+            gtk_widget_set_halign (open, GTK_ALIGN_START);
+            gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "win.model-from-run");
+            gtk_actionable_set_action_target (GTK_ACTIONABLE (open), "(ssxxx)", b.model->name, self->bound_hw->name,
+                                              b.pred.tp, (gint64) llround (b.pred.concurrency),
+                                              (gint64) llround (b.pred.isl + b.pred.osl / 2));
+            gtk_grid_attach (grid, open, 1, 13, 1, 1);
+          }
         }
       else
         card_line (grid, 10, bound_title, b.error);

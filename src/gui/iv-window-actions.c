@@ -126,6 +126,31 @@ show_workspace_action (GtkWidget *widget, const char *name, GVariant *param)
   adw_view_stack_set_visible_child_name (self->view_stack, g_variant_get_string (param, NULL));
 }
 
+/* A run's step in the Model workspace (§9): its model, the hardware it was set against,
+ * decode with batch = concurrency and context = ISL + OSL/2 — which stage bounds it. */
+static void
+model_from_run_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  IvWindow *self = IV_WINDOW (widget);
+  IvModelView *view = iv_workspace_page_get_model_view (_iv_window_get_page (self, IV_GROUP_MODEL));
+  const char *model, *hardware;
+  gint64 tp, batch, context;
+  const IvHardware *hw;
+  IvModelState *state;
+  IvConfig c;
+
+  g_variant_get (param, "(&s&sxxx)", &model, &hardware, &tp, &batch, &context);
+  if (!view || !(hw = iv_hardware_find (hardware)) || !iv_model_view_select_model (view, model))
+    return;
+  state = iv_model_view_get_state (view);
+  iv_model_state_set_hardware (state, hw);
+  iv_model_state_get_config (state, &c);
+  c.mode = IV_MODE_DECODE, c.B = MAX (batch, 1), c.T = 1, c.P = MAX (context, 0);
+  c.t = MAX (tp, 1), c.c = 1, c.place_tp = c.place_cp = IV_PLACE_CUBE;
+  iv_model_state_set_config (state, &c);
+  adw_view_stack_set_visible_child_name (self->view_stack, "model");
+}
+
 void
 _iv_window_update_actions (IvWindow *self)
 {
@@ -145,6 +170,7 @@ _iv_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.open-samples", "s", open_samples_action);
   gtk_widget_class_install_action (widget_class, "win.close-item", NULL, close_item_action);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "win.model-from-run", "(ssxxx)", model_from_run_action);
   gtk_widget_class_install_action (widget_class, "win.show-workspace", "s",
                                    show_workspace_action);
   gtk_widget_class_install_property_action (widget_class, "win.toggle-sidebar",
