@@ -1671,7 +1671,10 @@ test_isl_osl (void)
   {
     IvModelView *mv = iv_workspace_page_get_model_view (_iv_window_get_page (window, IV_GROUP_MODEL));
     IvModelState *st = iv_model_view_get_state (mv);
-    IvConfig c;
+    const IvModel *was_model = iv_model_state_get_model (st);
+    const IvHardware *was_hw = iv_model_state_get_hardware (st);
+    IvConfig c, was;
+    iv_model_state_get_config (st, &was);
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.model-from-run", "(ssxxx)", "Llama-3.1-8B",
                                                "h100x8", (gint64) 2, (gint64) 16, (gint64) 1088));
     settle ();
@@ -1685,6 +1688,10 @@ test_isl_osl (void)
     g_assert_cmpint (c.place_tp, ==, IV_PLACE_CUBE);
     g_assert_nonnull (iv_model_view_get_result (mv));
     g_assert_true (iv_model_view_get_result (mv)->ok);
+    /* the workspace as the later tests expect it */
+    iv_model_view_select_model (mv, was_model->name);
+    iv_model_state_set_hardware (st, was_hw);
+    iv_model_state_set_config (st, &was);
     gtk_widget_activate_action (GTK_WIDGET (window), "win.show-workspace", "s", "runs");
     settle ();
   }
