@@ -13,6 +13,9 @@
 
 #include "config.h"
 #include "iv-cli-private.h"
+#include "iv-preset.h"
+#include "iv-model.h"
+#include "iv-hardware.h"
 #include "iv-json-writer.h"
 #include "iv-cli.h"
 #include "iv-export.h"
@@ -121,6 +124,24 @@ stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
       INT ("communication_overlapped_ns", gpu->comm_overlapped_ns);
       iv_json_writer_key (w, "communication_overlap_share");
       iv_json_writer_double (w, gpu->comm_overlap_share);
+      {
+        /* the busy time split by what the model calls its stages (sums to busy_ns) */
+        gint64 by_class[IV_N_KCLASSES], busy;
+        guint64 kernels[IV_N_KCLASSES];
+        iv_trace_class_times (t, G_MININT64, G_MAXINT64, by_class, kernels, &busy);
+        INT ("busy_ns", busy);
+        iv_json_writer_key (w, "classes");
+        iv_json_writer_begin_object (w);
+        for (int k = 0; k < IV_N_KCLASSES; k++)
+          {
+            iv_json_writer_key (w, iv_kernel_class_name (k));
+            iv_json_writer_begin_object (w);
+            INT ("ns", by_class[k]);
+            INT ("slices", kernels[k]);
+            iv_json_writer_end_object (w);
+          }
+        iv_json_writer_end_object (w);
+      }
       iv_json_writer_end_object (w);
     }
   if (t->format == IV_TRACE_PIPELINED)
@@ -188,6 +209,20 @@ stats_text (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
           printf ("  %-14s %s\n", kind_names[k], v);
         }
       printf ("  communication under compute: %.1f %%\n", 100 * gpu->comm_overlap_share);
+      {
+        gint64 by_class[IV_N_KCLASSES], busy;
+        guint64 kernels[IV_N_KCLASSES];
+        g_autofree char *b = NULL;
+        iv_trace_class_times (t, G_MININT64, G_MAXINT64, by_class, kernels, &busy);
+        b = iv_units_format_seconds (busy * 1e-9);
+        printf ("\nGPU busy %s, by what the model calls it (each busy instant counted once)\n", b);
+        for (int k = 0; k < IV_N_KCLASSES; k++)
+          {
+            g_autofree char *v = iv_units_format_seconds (by_class[k] * 1e-9);
+            printf ("  %-12s %-10s %5.1f %%  %" G_GUINT64_FORMAT " slices\n", iv_kernel_class_name (k), v,
+                    busy > 0 ? 100.0 * by_class[k] / busy : 0, kernels[k]);
+          }
+      }
     }
   if (t->format == IV_TRACE_PIPELINED)
     for (guint i = 0; i < t->candidates->len; i++)
@@ -469,6 +504,71 @@ hidden_threads (const IvTrace *t, const char *list)
   return hidden;
 }
 
+/* Measured GPU time by class beside the model's step: per step (the trace's time over
+ * --steps) and as shares, so a trace of many steps reads against one. */
+static void
+print_against_text (const IvTrace *t, const IvResult *r, double n_steps)
+{
+  gint64 by_class[IV_N_KCLASSES], busy;
+  guint64 kernels[IV_N_KCLASSES];
+  double model[4], model_total = 0;
+  g_autofree char *config = iv_result_config_text (r);
+
+  iv_trace_class_times (t, G_MININT64, G_MAXINT64, by_class, kernels, &busy);
+  iv_result_class_times (r, model);
+  for (int k = 0; k < 4; k++)
+    model_total += model[k];
+  printf ("\nAgainst the model: %s on %s · %s · per step (the trace over %g step%s)\n", r->model->name, r->hw->name,
+          config, n_steps, n_steps == 1 ? "" : "s");
+  printf ("  %-12s %12s %8s %12s %8s %8s\n", "class", "measured", "share", "model", "share", "ratio");
+  for (int k = 0; k < IV_N_KCLASSES; k++)
+    {
+      g_autofree char *mt = iv_units_format_seconds (by_class[k] * 1e-9 / n_steps);
+      g_autofree char *mo = iv_units_format_seconds (model[k]);
+      printf ("  %-12s %12s %7.1f%% %12s %7.1f%% %8.2f\n", iv_kernel_class_name (k), mt,
+              busy > 0 ? 100.0 * by_class[k] / busy : 0, mo, model_total > 0 ? 100 * model[k] / model_total : 0,
+              model[k] > 0 ? by_class[k] * 1e-9 / n_steps / model[k] : NAN);
+    }
+  printf ("  the model's step is a bound at %s's datasheet speed: a ratio is how many times longer the trace took\n",
+          r->hw->name);
+}
+
+static void
+print_against_json (const IvTrace *t, const IvResult *r, double n_steps)
+{
+  gint64 by_class[IV_N_KCLASSES], busy;
+  guint64 kernels[IV_N_KCLASSES];
+  double model[4];
+  IvJsonWriter *w = iv_json_writer_new (TRUE);
+  g_autofree char *text = NULL;
+
+  iv_trace_class_times (t, G_MININT64, G_MAXINT64, by_class, kernels, &busy);
+  iv_result_class_times (r, model);
+  iv_json_writer_begin_object (w);
+  iv_json_writer_key (w, "model");
+  iv_json_writer_string (w, r->model->name);
+  iv_json_writer_key (w, "hardware");
+  iv_json_writer_string (w, r->hw->name);
+  iv_json_writer_key (w, "steps");
+  iv_json_writer_double (w, n_steps);
+  iv_json_writer_key (w, "classes");
+  iv_json_writer_begin_object (w);
+  for (int k = 0; k < IV_N_KCLASSES; k++)
+    {
+      iv_json_writer_key (w, iv_kernel_class_name (k));
+      iv_json_writer_begin_object (w);
+      iv_json_writer_key (w, "measured_s_per_step");
+      iv_json_writer_double (w, by_class[k] * 1e-9 / n_steps);
+      iv_json_writer_key (w, "model_s");
+      iv_json_writer_double (w, model[k]);
+      iv_json_writer_end_object (w);
+    }
+  iv_json_writer_end_object (w);
+  iv_json_writer_end_object (w);
+  text = iv_json_writer_finish (w);
+  printf ("%s\n", text);
+}
+
 int
 _iv_cli_trace (int argc, char **argv)
 {
@@ -479,7 +579,18 @@ _iv_cli_trace (int argc, char **argv)
   g_autofree char *start_cand = NULL, *num_cand = NULL, *breakdown = NULL, *min_pct = NULL;
   g_autofree char *tolerance = NULL, *processes = NULL, *threads = NULL;
   gboolean pipeline_json = FALSE, flows = FALSE;
+  g_autofree char *against = NULL, *hardware = NULL, *mode = NULL, *batch = NULL, *tq = NULL, *context = NULL;
+  g_autofree char *tp = NULL, *steps = NULL;
   GOptionEntry entries[] = {
+    { "against", 0, 0, G_OPTION_ARG_STRING, &against,
+      N_("With --stats: the model preset whose step the GPU time by kernel class is set beside"), "PRESET" },
+    { "hardware", 0, 0, G_OPTION_ARG_STRING, &hardware, N_("With --against: the hardware preset (e.g. h100x8)"), "NAME" },
+    { "mode", 0, 0, G_OPTION_ARG_STRING, &mode, N_("With --against: prefill or decode (default decode)"), "MODE" },
+    { "batch", 0, 0, G_OPTION_ARG_STRING, &batch, N_("With --against: sequences B (default 1)"), "B" },
+    { "tq", 0, 0, G_OPTION_ARG_STRING, &tq, N_("With --against: new tokens per sequence (default 1)"), "T" },
+    { "context", 0, 0, G_OPTION_ARG_STRING, &context, N_("With --against: tokens already cached (default 0)"), "P" },
+    { "tp", 0, 0, G_OPTION_ARG_STRING, &tp, N_("With --against: TP over the GPUs (default 1)"), "N" },
+    { "steps", 0, 0, G_OPTION_ARG_STRING, &steps, N_("With --against: the steps the trace holds (default 1)"), "N" },
     { "stats", 0, 0, G_OPTION_ARG_NONE, &stats, N_("Print what the trace holds and its time by name"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Draw the timeline to FILE (.png, .pdf or .svg)"), "FILE" },
@@ -600,6 +711,49 @@ _iv_cli_trace (int argc, char **argv)
     }
   by_name = iv_trace_stats_by_name (trace, G_MININT64, G_MAXINT64);
   gpu = iv_trace_gpu_stats (trace, G_MININT64, G_MAXINT64);
+  if (against)
+    {
+      /* the model's step on the configuration asked for, by the same classes */
+      const IvModel *m = iv_presets_find (against);
+      const IvHardware *hw = hardware ? iv_hardware_find (hardware) : NULL;
+      g_autofree IvResult *r = g_new0 (IvResult, 1);
+      IvConfig c;
+      double n_steps = 1, v;
+      if (!m)
+        return _iv_cli_usage_error ("trace", _("--against: no preset named “%s” (inferview presets lists them)"), against);
+      if (!hw)
+        return _iv_cli_usage_error ("trace", "%s", _("--against needs --hardware NAME (inferview hardware lists them)"));
+      iv_config_init (&c);
+      c.P = 0;
+      if (hw->n_pe == 1)
+        c.place_tp = c.place_cp = IV_PLACE_CUBE;
+      if (mode && !g_str_equal (mode, "prefill") && !g_str_equal (mode, "decode"))
+        return _iv_cli_usage_error ("trace", "%s", _("--mode is prefill or decode"));
+      c.mode = mode && g_str_equal (mode, "prefill") ? IV_MODE_PREFILL : IV_MODE_DECODE;
+      if ((batch && !_iv_cli_number ("trace", "batch", batch, FALSE, &v)) || (batch && (c.B = (gint64) v) < 1)
+          || (tq && !_iv_cli_number ("trace", "tq", tq, FALSE, &v)) || (tq && (c.T = (gint64) v) < 1)
+          || (context && !_iv_cli_number ("trace", "context", context, TRUE, &v)) || (context && (c.P = (gint64) v) < 0)
+          || (tp && !_iv_cli_number ("trace", "tp", tp, FALSE, &v)) || (tp && (c.t = (gint64) v) < 1)
+          || (steps && !_iv_cli_number ("trace", "steps", steps, FALSE, &n_steps)))
+        return IV_EXIT_USAGE;
+      if (!iv_model_evaluate (m, hw, &c, r))
+        {
+          fprintf (stderr, "inferview trace: --against: %s\n", r->error);
+          return IV_EXIT_BAD_INPUT;
+        }
+      if (json)
+        {
+          g_autofree char *text = stats_json (trace, by_name, gpu);
+          printf ("%s\n", text);
+          print_against_json (trace, r, n_steps);
+        }
+      else
+        {
+          stats_text (trace, by_name, gpu);
+          print_against_text (trace, r, n_steps);
+        }
+      return IV_EXIT_OK;
+    }
   if (json)
     {
       g_autofree char *text = stats_json (trace, by_name, gpu);

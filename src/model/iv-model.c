@@ -47,6 +47,24 @@ const char *iv_mode_to_string (IvMode m) { return m == IV_MODE_PREFILL ? "prefil
 const char *iv_place_to_string (IvPlace p) { return p == IV_PLACE_CUBE ? "cube" : "pe"; }
 const char *iv_ring_to_string (IvRing r) { return r == IV_RING_QOML ? "qoml" : "kv"; }
 
+void
+iv_result_class_times (const IvResult *r, double seconds[4])
+{
+  static const int class_of[IV_N_STAGES] = {
+    [IV_S1] = 3, [IV_S2] = 0, [IV_S3] = 0, [IV_S4] = 3, [IV_S5] = 1, [IV_S6] = 1, [IV_S7] = 1, [IV_S8] = 1,
+    [IV_S9] = 1, [IV_S10] = 0, [IV_C1] = 2, [IV_C2] = 2, [IV_C3] = 2, [IV_F1] = 3, [IV_R] = 0, [IV_F2] = 0,
+    [IV_F3] = 0, [IV_F4] = 3, [IV_F5] = 0, [IV_CF1] = 2,
+  };
+
+  for (int c = 0; c < 4; c++)
+    seconds[c] = 0;
+  for (guint k = 0; k < r->n_kinds; k++)
+    for (int s = 0; s < IV_N_STAGES; s++)
+      if (r->kinds[k].stages[s].present)
+        seconds[class_of[s]] += r->kinds[k].layers * r->kinds[k].stages[s].visible_s;
+  seconds[0] += r->lm_head.t_s;
+}
+
 char *
 iv_result_config_text (const IvResult *r)
 {

@@ -143,6 +143,12 @@ const char *iv_bound_to_string    (IvBound           bound);
 const char *iv_mode_to_string     (IvMode            mode);
 const char *iv_place_to_string    (IvPlace           place);
 const char *iv_ring_to_string     (IvRing            ring);
+/* The step's time by the groups a profiler trace's kernels fall into (iv-trace-query.h:
+ * 0 GEMM — S2, S3, S10, router, F2, F3, F5, the LM head; 1 attention — S5–S9;
+ * 2 collectives — C1, C2, C3, CF1; 3 the rest — norms, KV append, activation), summed
+ * over the layers of every kind: seconds per step, visible time. */
+void        iv_result_class_times (const IvResult *result,
+                                   double          seconds[4]);
 /* "decode · B=1 T_q=1 P=4096 · TP=4 (pe) CP=2 (cube, kv ring)": the step evaluated. */
 char       *iv_result_config_text (const IvResult   *result);
 

@@ -90,6 +90,105 @@ iv_trace_kernel_kind (const IvTrace *t, gsize s)
   return IV_KERNEL_COMPUTE;
 }
 
+/* Name patterns, matched case-insensitively anywhere in the kernel's name:
+ * collectives: NCCL/RCCL kernels and all-reduce/all-gather/reduce-scatter/all-to-all;
+ * attention: FlashAttention, fused MHA (fmha), SDPA, paged attention, xformers,
+ * "attention"/"attn", and softmax (the attention core's);
+ * GEMM: cuBLAS/cuBLASLt/CUTLASS (gemm, xmma, cutlass, nvjet, s/h/i884–16816 tile names),
+ * rocBLAS/hipBLASLt Tensile (Cijk_), and matmul/gemv/addmm/bmm.
+ * The order matters: a flash-attention kernel built on CUTLASS is attention. GPU user
+ * annotations (ranges over kernels) are "other", the lowest class, so the kernels under
+ * them keep theirs (iv_trace_class_times leaves them, and stream syncs, out of the busy
+ * time altogether). */
+static const char *const attention_patterns[] = { "flash", "fmha", "attention", "attn", "sdpa",
+                                                  "scaled_dot_product", "xformers", "softmax", NULL };
+static const char *const gemm_patterns[] = { "gemm", "xmma", "cutlass", "nvjet", "cijk_", "matmul", "gemv",
+                                             "addmm", "bmm_", "s884", "h884", "s1688", "h1688", "s16816",
+                                             "h16816", "i8816", "sm80_", "sm90_", "wgmma", NULL };
+
+static gboolean
+matches_any (const char *name, const char *const *patterns)
+{
+  for (guint i = 0; patterns[i]; i++)
+    if (contains_ci (name, patterns[i]))
+      return TRUE;
+  return FALSE;
+}
+
+IvKernelClass
+iv_trace_kernel_class (const IvTrace *t, gsize s)
+{
+  const char *cat = iv_trace_string (t, t->cat[s]);
+  const char *name = iv_trace_string (t, t->name[s]);
+
+  if (contains_ci (cat, "annotation"))
+    return IV_KCLASS_OTHER;
+  if (iv_trace_kernel_kind (t, s) == IV_KERNEL_COMM || contains_ci (name, "alltoall") || contains_ci (name, "all_to_all"))
+    return IV_KCLASS_COLLECTIVE;
+  if (iv_trace_kernel_kind (t, s) == IV_KERNEL_MEMORY)
+    return IV_KCLASS_OTHER;
+  if (matches_any (name, attention_patterns))
+    return IV_KCLASS_ATTENTION;
+  if (matches_any (name, gemm_patterns))
+    return IV_KCLASS_GEMM;
+  return IV_KCLASS_OTHER;
+}
+
+const char *
+iv_kernel_class_name (IvKernelClass k)
+{
+  static const char *const names[IV_N_KCLASSES] = { "gemm", "attention", "collective", "other" };
+  return k < IV_N_KCLASSES ? names[k] : "";
+}
+
+void
+iv_trace_class_times (const IvTrace *t, gint64 t0, gint64 t1, gint64 by_class[IV_N_KCLASSES],
+                      guint64 kernels[IV_N_KCLASSES], gint64 *busy_ns)
+{
+  g_autoptr (GArray) covered = g_array_new (FALSE, FALSE, sizeof (gint64));
+  GArray *per[IV_N_KCLASSES];
+  gint64 lo = MAX (t0, t->t0_ns), hi = MIN (t1, t->t1_ns), before = 0;
+
+  for (int k = 0; k < IV_N_KCLASSES; k++)
+    per[k] = g_array_new (FALSE, FALSE, sizeof (gint64)), by_class[k] = 0, kernels[k] = 0;
+  for (guint k = 0; k < t->tracks->len; k++)
+    {
+      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
+      if (!tr->gpu_stream)
+        continue;
+      for (guint r = 0; r < tr->n_rows; r++)
+        {
+          const IvRow *row = &g_array_index (t->rows, IvRow, tr->first_row + r);
+          for (gsize s = row->first; s < row->first + row->n; s++)
+            {
+              gint64 a = MAX (t->start_ns[s], lo), b = MIN (t->start_ns[s] + t->dur_ns[s], hi);
+              const char *cat = iv_trace_string (t, t->cat[s]);
+              IvKernelClass c;
+              /* work only: a stream waiting (cuda_sync) or a range drawn over kernels (a
+               * user annotation) is not the GPU being busy */
+              if (b <= a || contains_ci (cat, "annotation") || g_ascii_strcasecmp (cat, "cuda_sync") == 0)
+                continue;
+              c = iv_trace_kernel_class (t, s);
+              iv_intervals_add (per[c], a, b);
+              kernels[c]++;
+            }
+        }
+    }
+  /* class k gets what it covers beyond classes 0 … k−1 */
+  for (int k = 0; k < IV_N_KCLASSES; k++)
+    {
+      gint64 now;
+      for (guint i = 0; i < per[k]->len; i += 2)
+        iv_intervals_add (covered, g_array_index (per[k], gint64, i), g_array_index (per[k], gint64, i + 1));
+      iv_intervals_merge (covered);
+      now = iv_intervals_total (covered);
+      by_class[k] = now - before;
+      before = now;
+      g_array_unref (per[k]);
+    }
+  *busy_ns = before;
+}
+
 void
 iv_gpu_stats_free (IvGpuStats *s)
 {

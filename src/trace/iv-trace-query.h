@@ -95,6 +95,33 @@ IvGpuStats  *iv_trace_gpu_stats   (const IvTrace *trace,
                                    gint64         t1_ns);
 void         iv_gpu_stats_free    (IvGpuStats    *stats);
 
+/* What a GPU slice does, as the analytical model's stage groups name it, by its name
+ * (patterns in iv-trace-analysis.c): matrix multiplies (the attention projections and
+ * the FFN), the attention core, collectives, and the rest (norms, activations, copies,
+ * annotations). */
+typedef enum
+{
+  IV_KCLASS_GEMM,
+  IV_KCLASS_ATTENTION,
+  IV_KCLASS_COLLECTIVE,
+  IV_KCLASS_OTHER,
+  IV_N_KCLASSES,
+} IvKernelClass;
+
+IvKernelClass iv_trace_kernel_class  (const IvTrace *trace,
+                                      gsize          slice);
+const char   *iv_kernel_class_name   (IvKernelClass  klass);
+/* The GPU streams' busy time in [t0, t1) — the union of their kernels, copies, sets and
+ * profiled ranges; not syncs, not annotations — split by class:
+ * each busy instant goes to the first class running then, in the order of the enum, so
+ * the classes sum to @busy_ns exactly. @kernels: slices of each class. */
+void          iv_trace_class_times   (const IvTrace *trace,
+                                      gint64         t0_ns,
+                                      gint64         t1_ns,
+                                      gint64         by_class_ns[IV_N_KCLASSES],
+                                      guint64        kernels[IV_N_KCLASSES],
+                                      gint64        *busy_ns);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvGpuStats, iv_gpu_stats_free)
 
 G_END_DECLS
