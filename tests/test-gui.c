@@ -8,6 +8,7 @@
 
 #include "iv-application.h"
 #include "iv-chart-view.h"
+#include "iv-chart-private.h"
 #include "iv-export-dialog.h"
 #include "iv-units.h"
 #include "iv-render-model.h"
@@ -1267,6 +1268,19 @@ test_timeline_view (void)
     iv_timeline_view_set_area (tl, trace->t0_ns, trace->t1_ns);
     g_assert_nonnull (iv_trace_area_get_chart (area, 1));
     g_assert_nonnull (iv_trace_area_get_chart (area, 2));
+    /* the GPU time by stage group, beside the Model workspace's step: the measured shares
+     * add up to 100 %, and so do the model's */
+    {
+      IvChart *classes = iv_trace_area_get_chart (area, 3);
+      double sum[2] = { 0, 0 };
+      g_assert_nonnull (classes);
+      g_assert_cmpuint (iv_chart_get_n_series (classes), ==, 2);
+      for (guint k = 0; k < 2; k++)
+        for (gsize i = 0; i < iv_series_get_length (iv_chart_get_series (classes, k)); i++)
+          sum[k] += iv_chart_get_series (classes, k)->y[i];
+      g_assert_cmpfloat_with_epsilon (sum[0], 100, 1e-9);
+      g_assert_cmpfloat_with_epsilon (sum[1], 100, 1e-9);
+    }
   }
 
   /* Following a flow: the selection's pane has a button per flow; clicking it selects the

@@ -84,6 +84,10 @@ struct _IvTraceArea
   IvChartView *chart_names;
   IvChartView *chart_streams;
   IvChartView *chart_kernels;
+  IvChartView *chart_classes;  /* GPU time by stage group, beside the Model workspace's step */
+  const IvTrace *trace;        /* the range shown, for a redraw when the model changes */
+  gint64 t0_ns, t1_ns;
+  const IvResult *model;       /* owned by the Model workspace's view, or NULL */
 
   char *csv;
 };
@@ -113,7 +117,7 @@ on_copy (IvTraceArea *self)
 static IvChartView *
 chart_view (IvTraceArea *self, guint index)
 {
-  IvChartView *views[] = { self->chart_names, self->chart_streams, self->chart_kernels };
+  IvChartView *views[] = { self->chart_names, self->chart_streams, self->chart_kernels, self->chart_classes };
   return index < G_N_ELEMENTS (views) ? views[index] : NULL;
 }
 
@@ -153,6 +157,7 @@ iv_trace_area_class_init (IvTraceAreaClass *klass)
   gtk_widget_class_bind_template_child (widget_class, IvTraceArea, chart_names);
   gtk_widget_class_bind_template_child (widget_class, IvTraceArea, chart_streams);
   gtk_widget_class_bind_template_child (widget_class, IvTraceArea, chart_kernels);
+  gtk_widget_class_bind_template_child (widget_class, IvTraceArea, chart_classes);
   gtk_widget_class_bind_template_callback (widget_class, on_copy);
   gtk_widget_class_bind_template_callback (widget_class, format_count);
   gtk_widget_class_bind_template_callback (widget_class, format_seconds);
@@ -211,11 +216,18 @@ iv_trace_area_set_range (IvTraceArea *self, const IvTrace *trace, gint64 t0_ns, 
     }
   else
     g_string_append (summary, _("Shift+drag across the timeline to aggregate a range."));
+  self->trace = trace, self->t0_ns = t0_ns, self->t1_ns = t1_ns;
   {
-    IvChart *charts[3] = { trace ? iv_trace_chart_top_names (trace, stats, 6) : NULL,
-                           trace ? iv_trace_chart_streams (trace, gpu) : NULL,
-                           iv_trace_chart_kernels (gpu) };
-    static const char *const names[3] = { "area-names", "area-gpu-streams", "area-kernels" };
+    gint64 by_class[IV_N_KCLASSES] = { 0 }, busy = 0;
+    guint64 kernels[IV_N_KCLASSES];
+    IvChart *charts[4];
+    static const char *const names[4] = { "area-names", "area-gpu-streams", "area-kernels", "area-stage-groups" };
+    if (trace && t1_ns > t0_ns)
+      iv_trace_class_times (trace, t0_ns, t1_ns, by_class, kernels, &busy);
+    charts[0] = trace ? iv_trace_chart_top_names (trace, stats, 6) : NULL;
+    charts[1] = trace ? iv_trace_chart_streams (trace, gpu) : NULL;
+    charts[2] = iv_trace_chart_kernels (gpu);
+    charts[3] = iv_trace_chart_classes (by_class, busy, self->model);
     for (guint i = 0; i < G_N_ELEMENTS (charts); i++)
       {
         GtkWidget *view = GTK_WIDGET (chart_view (self, i));
@@ -252,7 +264,17 @@ IvChart *
 iv_trace_area_get_chart (IvTraceArea *self, guint index)
 {
   g_return_val_if_fail (IV_IS_TRACE_AREA (self), NULL);
-  g_return_val_if_fail (index < 3, NULL);
+  g_return_val_if_fail (index < 4, NULL);
   return gtk_widget_get_visible (GTK_WIDGET (chart_view (self, index)))
              ? iv_chart_view_get_chart (chart_view (self, index)) : NULL;
+}
+
+void
+iv_trace_area_set_model (IvTraceArea *self, const IvResult *model)
+{
+  g_return_if_fail (IV_IS_TRACE_AREA (self));
+  self->model = model;
+  /* only the stage-group chart reads it, but the range's other numbers are cheap */
+  if (self->trace)
+    iv_trace_area_set_range (self, self->trace, self->t0_ns, self->t1_ns);
 }

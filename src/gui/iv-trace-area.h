@@ -4,6 +4,8 @@
 
 #include <gtk/gtk.h>
 
+#include "iv-model.h"
+
 #include "iv-chart.h"
 #include "iv-trace-query.h"
 
@@ -25,5 +27,10 @@ GtkColumnView *iv_trace_area_get_column_view (IvTraceArea   *self);
  * NULL when that analysis has nothing for the range. */
 IvChart       *iv_trace_area_get_chart       (IvTraceArea   *self,
                                               guint          index);
+
+/* The Model workspace's evaluated step (owned there; NULL: none): the stage-group chart
+ * sets the range's GPU time beside it. */
+void           iv_trace_area_set_model       (IvTraceArea   *self,
+                                              const IvResult *model);
 
 G_END_DECLS

@@ -488,6 +488,16 @@ iv_window_class_init (IvWindowClass *klass)
 
 /* After the first frame: what the window shows later is built now, off the start-up's
  * critical path (the frame clock paints at a higher priority than this idle). */
+static void
+on_model_changed (IvModelView *view, IvWindow *self)
+{
+  IvTimelineView *tl = iv_workspace_page_get_timeline (self->traces_page);
+  const IvResult *r = iv_model_view_get_result (view);
+
+  if (tl && iv_timeline_view_get_area_table (tl))
+    iv_trace_area_set_model (iv_timeline_view_get_area_table (tl), r && r->ok ? r : NULL);
+}
+
 static gboolean
 build_deferred (gpointer data)
 {
@@ -503,6 +513,9 @@ build_deferred (gpointer data)
   view = iv_workspace_page_get_model_view (self->model_page);
   g_signal_connect_object (view, "saved-changed", G_CALLBACK (on_saved_changed), self, 0);
   on_saved_changed (view, self);
+  /* a trace's GPU time by stage group is set beside the Model workspace's step */
+  g_signal_connect_object (view, "changed", G_CALLBACK (on_model_changed), self, 0);
+  on_model_changed (view, self);
   return G_SOURCE_REMOVE;
 }
 

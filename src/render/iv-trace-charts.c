@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "iv-render"
 
 #include "iv-trace-charts.h"
+#include "iv-units.h"
 
 #include <glib/gi18n.h>
 
@@ -89,6 +90,45 @@ iv_trace_chart_kernels (const IvGpuStats *gpu)
   iv_series_set_color (iv_chart_add_bars (c, _("kernels"), kernel, 3), 0x0072b2);
   iv_series_set_color (iv_chart_add_bars (c, _("communication under compute"), hidden, 3), 0x009e73);
   iv_series_set_color (iv_chart_add_bars (c, _("communication exposed"), exposed, 3), 0xd55e00);
+  return c;
+}
+
+IvChart *
+iv_trace_chart_classes (const gint64 by_class[IV_N_KCLASSES], gint64 busy, const IvResult *model)
+{
+  const char *cats[IV_N_KCLASSES] = { _("GEMM"), _("attention"), _("collectives"), _("other") };
+  double measured[IV_N_KCLASSES], predicted[IV_N_KCLASSES], seconds[4], total = 0;
+  g_autofree char *sub = NULL, *b = NULL;
+  IvChart *c;
+
+  if (busy <= 0)
+    return NULL;
+  for (int k = 0; k < IV_N_KCLASSES; k++)
+    measured[k] = 100.0 * by_class[k] / busy;
+  b = iv_units_format_seconds (busy * 1e-9);
+  c = iv_chart_new ();
+  if (model && model->ok)
+    {
+      g_autofree char *config = iv_result_config_text (model);
+      iv_result_class_times (model, seconds);
+      for (int k = 0; k < 4; k++)
+        total += seconds[k];
+      for (int k = 0; k < IV_N_KCLASSES; k++)
+        predicted[k] = total > 0 ? 100 * seconds[k] / total : 0;
+      sub = g_strdup_printf (_("GPU busy %s here · the model: %s on %s, %s (the Model workspace)"), b,
+                             model->model->name, model->hw->name, config);
+    }
+  else
+    sub = g_strdup_printf (_("GPU busy %s; each busy instant counted once"), b);
+  iv_chart_set_title (c, _("GPU time by stage group"), sub);
+  iv_chart_set_categories (c, cats, IV_N_KCLASSES);
+  iv_chart_set_bar_mode (c, IV_BARS_GROUPED, TRUE);
+  iv_chart_axis_set_unit (c, IV_AXIS_X, (IvUnit) { IV_UNIT_PERCENT, 1, NULL });
+  iv_chart_axis_set_title (c, IV_AXIS_X, _("share of the time"));
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+  iv_series_set_color (iv_chart_add_bars (c, _("measured"), measured, IV_N_KCLASSES), 0x0072b2);
+  if (model && model->ok)
+    iv_series_set_color (iv_chart_add_bars (c, _("the model's step"), predicted, IV_N_KCLASSES), 0xcc79a7);
   return c;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "iv-chart.h"
+#include "iv-model.h"
 #include "iv-trace-query.h"
 
 G_BEGIN_DECLS
@@ -19,5 +20,12 @@ IvChart *iv_trace_chart_kernels   (const IvGpuStats *gpu);
 IvChart *iv_trace_chart_top_names (const IvTrace    *trace,
                                    const GArray     *stats,
                                    guint             n);
+
+/* The GPU busy time of a range by the model's stage groups (iv_trace_class_times ()), as
+ * shares, beside the shares of @model's step (NULL: the measurement alone) — where the
+ * time goes in the trace against where the model says it goes. NULL when nothing ran. */
+IvChart *iv_trace_chart_classes   (const gint64      by_class_ns[IV_N_KCLASSES],
+                                   gint64            busy_ns,
+                                   const IvResult   *model);
 
 G_END_DECLS
