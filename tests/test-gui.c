@@ -23,6 +23,7 @@
 #include "iv-gui-test-util.h"
 #include "iv-tooltip.h"
 #include "iv-run-bound.h"
+#include "iv-preset.h"
 #include "iv-model-view.h"
 #include "iv-workspace-page.h"
 
@@ -1569,6 +1570,23 @@ append_lines (const char *path, char **lines, guint from, guint to)
   fclose (f);
 }
 
+/* "4.49 ms", "363 µs", "1.2 s" as seconds. */
+static double
+seconds_of (const char *text)
+{
+  char *end = NULL;
+  double v = g_ascii_strtod (text, &end);
+  while (end && *end == ' ')
+    end++;
+  if (g_str_has_prefix (end, "ns"))
+    return v * 1e-9;
+  if (g_str_has_prefix (end, "µs"))
+    return v * 1e-6;
+  if (g_str_has_prefix (end, "ms"))
+    return v * 1e-3;
+  return v;
+}
+
 /* An ISL × OSL sweep: its heat maps, small multiples and surface show in the window, a
  * cell's card gives its value, and a drag turns the surface. */
 static void
@@ -1676,6 +1694,24 @@ test_isl_osl (void)
     g_autofree char *png = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
                                              "runs-bound.png", NULL);
     iv_gui_snapshot (GTK_WINDOW (window), png);
+  }
+  /* the model chosen beside the hardware replaces each run's own: a 0.6 B model's ITL
+   * bound is far below an 8 B one's */
+  {
+    GtkDropDown *models = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (view), "bound_model_choice"));
+    GPtrArray *presets = iv_presets_get ();
+    double before = seconds_of (iv_runs_view_get_cell (view, 0, 9)), after;
+    guint qwen = 0;
+    g_assert_nonnull (models);
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (models)));
+    for (guint i = 0; i < presets->len; i++)
+      if (g_str_equal (((IvModel *) presets->pdata[i])->name, "Qwen3-0.6B"))
+        qwen = i + 1;
+    g_assert_cmpuint (qwen, >, 0);
+    gtk_drop_down_set_selected (models, qwen);
+    after = seconds_of (iv_runs_view_get_cell (view, 0, 9));
+    g_assert_cmpfloat (after, <, before / 3);
+    gtk_drop_down_set_selected (models, 0);
   }
   iv_runs_view_set_bound (view, NULL, 0);
   g_assert_cmpuint (g_list_model_get_n_items (gtk_column_view_get_columns (iv_runs_view_get_table (view))), ==, 9);

@@ -7,8 +7,10 @@ and the generated ISL x OSL sweep (Llama-3.1-8B-Instruct, matched to its preset)
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BIN = os.environ.get("IV_BINARY", "inferview")
@@ -91,6 +93,24 @@ def main():
     r = subprocess.run([BIN, "runs", os.path.join(SAMPLES, "aiperf"), "--predict", "--hardware", "h100x8", "--tp", "9"],
                        capture_output=True, text=True)
     check(r.returncode == 2 and "--tp" in r.stderr, "--tp beyond the server's GPUs is a usage error", r.stderr)
+    # a model the run's name does not give: chosen, and said when not
+    tmp = tempfile.mkdtemp(prefix="iv-predict-")
+    run = os.path.join(tmp, "renamed")
+    shutil.copytree(os.path.join(SAMPLES, "aiperf", "qwen_concurrency1"), run)
+    with open(os.path.join(run, "profile_export_aiperf.json")) as f:
+        s = json.load(f)
+    s["input_config"]["endpoint"]["model_names"] = ["my-private-finetune"]
+    with open(os.path.join(run, "profile_export_aiperf.json"), "w") as f:
+        json.dump(s, f)
+    r = subprocess.run([BIN, "runs", run, "--predict", "--hardware", "h100x8", "--json"], capture_output=True, text=True)
+    p = json.loads(r.stdout)["runs"][0]["prediction"] if r.returncode == 0 else {}
+    check("my-private-finetune" in p.get("error", "") and "tp" not in p,
+          "an unknown model gives no number, and says so with its name", p)
+    r = subprocess.run([BIN, "runs", run, "--predict", "--hardware", "h100x8", "--model", "Qwen3-0.6B", "--json"],
+                       capture_output=True, text=True)
+    p = json.loads(r.stdout)["runs"][0]["prediction"] if r.returncode == 0 else {}
+    check(p.get("preset") == "Qwen3-0.6B" and p.get("tp") == 1, "--model names it", p)
+    shutil.rmtree(tmp, ignore_errors=True)
     print("1..%d" % len(results))
     return 0 if all(results) else 1
 

@@ -14,6 +14,7 @@
 #include "iv-cli-private.h"
 #include "iv-json-writer.h"
 #include "iv-cli.h"
+#include "iv-preset.h"
 #include "iv-run-bound.h"
 #include "iv-sweep.h"
 #include "iv-units.h"
@@ -284,7 +285,8 @@ _iv_cli_runs (int argc, char **argv)
 {
   gboolean json = FALSE, predict = FALSE;
   g_auto (GStrv) paths = NULL;
-  g_autofree char *gpus = NULL, *hardware = NULL, *tp_text = NULL;
+  g_autofree char *gpus = NULL, *hardware = NULL, *tp_text = NULL, *model_name = NULL;
+  const IvModel *model = NULL;
   g_autofree IvRunBound *bounds = NULL;
   const IvHardware *hw = NULL;
   gint64 tp = 0;
@@ -300,6 +302,8 @@ _iv_cli_runs (int argc, char **argv)
     { "hardware", 0, 0, G_OPTION_ARG_STRING, &hardware, N_("With --predict: the hardware preset (e.g. h100x8)"), "NAME" },
     { "tp", 0, 0, G_OPTION_ARG_STRING, &tp_text, N_("With --predict: TP over the GPUs (default: the smallest that fits)"),
       "N" },
+    { "model", 0, 0, G_OPTION_ARG_STRING, &model_name,
+      N_("With --predict: the model preset the runs served (default: matched from each run's model name)"), "PRESET" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_("PATH…") },
     { NULL },
   };
@@ -309,8 +313,10 @@ _iv_cli_runs (int argc, char **argv)
     return IV_EXIT_USAGE;
   if (!paths || !paths[0])
     return _iv_cli_usage_error ("runs", "%s", _("name at least one run or sweep folder"));
-  if ((hardware || tp_text) && !predict)
-    return _iv_cli_usage_error ("runs", "%s", _("--hardware and --tp go with --predict"));
+  if ((hardware || tp_text || model_name) && !predict)
+    return _iv_cli_usage_error ("runs", "%s", _("--hardware, --tp and --model go with --predict"));
+  if (model_name && !(model = iv_presets_find (model_name)))
+    return _iv_cli_usage_error ("runs", _("--model: no preset named “%s” (inferview presets lists them)"), model_name);
   if (predict)
     {
       char *end = NULL;
@@ -335,7 +341,7 @@ _iv_cli_runs (int argc, char **argv)
     {
       bounds = g_new0 (IvRunBound, MAX (sweep->runs->len, 1));
       for (guint i = 0; i < sweep->runs->len; i++)
-        iv_run_bound_compute (sweep->runs->pdata[i], NULL, hw, tp, &bounds[i]);
+        iv_run_bound_compute (sweep->runs->pdata[i], model, hw, tp, &bounds[i]);
     }
   if (json)
     {

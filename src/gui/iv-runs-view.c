@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "iv-render-runs.h"
+#include "iv-preset.h"
 #include "iv-run-bound.h"
 #include "iv-settings.h"
 #include "iv-run-series.h"
@@ -103,9 +104,10 @@ struct _IvRunsView
   char *skip_reason;
   char *group_strv[2];
   /* the hardware the runs are set against (§9), remembered per folder */
-  GtkDropDown *bound_choice, *bound_tp_choice;
-  GtkStringList *bound_names;
+  GtkDropDown *bound_choice, *bound_tp_choice, *bound_model_choice;
+  GtkStringList *bound_names, *bound_model_names;
   const IvHardware *bound_hw; /* NULL: none */
+  const IvModel *bound_model; /* NULL: each run's own, matched by name */
   gint64 bound_tp;            /* 0: the smallest that fits */
   GSettings *settings;
 };
@@ -300,7 +302,7 @@ fill_runs (IvRunsView *self)
       if (self->bound_hw)
         {
           IvRunBound b;
-          iv_run_bound_compute (r, NULL, self->bound_hw, self->bound_tp, &b);
+          iv_run_bound_compute (r, self->bound_model, self->bound_hw, self->bound_tp, &b);
           keys[9] = b.predicted[IV_BOUND_ITL] * 1e3;
           keys[10] = 100 * b.efficiency[IV_BOUND_ITL];
           keys[11] = 100 * b.efficiency[IV_BOUND_THROUGHPUT];
@@ -344,7 +346,7 @@ fill_notes (IvRunsView *self, const IvRun *r)
           IvRunBound b;
           if (r && self->sweep->runs->pdata[i] != r)
             continue;
-          iv_run_bound_compute (self->sweep->runs->pdata[i], NULL, self->bound_hw, self->bound_tp, &b);
+          iv_run_bound_compute (self->sweep->runs->pdata[i], self->bound_model, self->bound_hw, self->bound_tp, &b);
           if (!b.ok && !g_ptr_array_find_with_equal_func (said, b.error, g_str_equal, NULL))
             {
               g_autofree char *line = g_strdup_printf (_("Bound on %s: %s"), self->bound_hw->name, b.error);
@@ -499,7 +501,7 @@ fill_card (IvRunsView *self, const IvRun *r)
     {
       IvRunBound b;
       g_autofree char *bound_title = g_strdup_printf (_("Bound on %s"), self->bound_hw->name);
-      iv_run_bound_compute (r, NULL, self->bound_hw, self->bound_tp, &b);
+      iv_run_bound_compute (r, self->bound_model, self->bound_hw, self->bound_tp, &b);
       if (b.ok)
         {
           g_autofree char *ttft = iv_units_format_seconds (b.predicted[IV_BOUND_TTFT]);
@@ -654,6 +656,7 @@ show_chosen_plot (IvRunsView *self)
   self->override = *spec;
   self->override.bound_hardware = self->bound_hw;
   self->override.bound_tp = self->bound_tp;
+  self->override.bound_model = self->bound_model;
   if (multi)
     {
       /* The picked statistic applies to metrics measured per request; a throughput is
@@ -1065,13 +1068,16 @@ static void
 on_bound_chosen (IvRunsView *self)
 {
   guint hw = gtk_drop_down_get_selected (self->bound_choice), tp = gtk_drop_down_get_selected (self->bound_tp_choice);
-  GPtrArray *presets = iv_hardware_presets ();
+  guint mi = gtk_drop_down_get_selected (self->bound_model_choice);
+  GPtrArray *presets = iv_hardware_presets (), *models = iv_presets_get ();
 
   if (self->updating)
     return;
   self->bound_hw = hw > 0 && hw <= presets->len ? presets->pdata[hw - 1] : NULL;
   self->bound_tp = tp < G_N_ELEMENTS (bound_tps) ? bound_tps[tp] : 0;
+  self->bound_model = mi > 0 && mi <= models->len ? models->pdata[mi - 1] : NULL;
   gtk_widget_set_visible (GTK_WIDGET (self->bound_tp_choice), self->bound_hw != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->bound_model_choice), self->bound_hw != NULL);
   if (self->settings && bound_key (self))
     {
       /* remembered for this folder: {path: "name:tp"} */
@@ -1086,7 +1092,8 @@ on_bound_chosen (IvRunsView *self)
           g_variant_builder_add (&b, "{ss}", k, v);
       if (self->bound_hw)
         {
-          g_autofree char *value = g_strdup_printf ("%s:%" G_GINT64_FORMAT, self->bound_hw->name, self->bound_tp);
+          g_autofree char *value = g_strdup_printf ("%s:%" G_GINT64_FORMAT ":%s", self->bound_hw->name, self->bound_tp,
+                                                    self->bound_model ? self->bound_model->name : "");
           g_variant_builder_add (&b, "{ss}", bound_key (self), value);
         }
       g_settings_set_value (self->settings, "run-bounds", g_variant_builder_end (&b));
@@ -1101,7 +1108,7 @@ restore_bound (IvRunsView *self)
 {
   g_autofree char *value = NULL;
   GPtrArray *presets = iv_hardware_presets ();
-  guint hw = 0, tp = 0;
+  guint hw = 0, tp = 0, mi = 0;
 
   if (self->settings && bound_key (self))
     {
@@ -1110,24 +1117,30 @@ restore_bound (IvRunsView *self)
     }
   if (value)
     {
-      char *colon = strrchr (value, ':');
-      gint64 t = colon ? g_ascii_strtoll (colon + 1, NULL, 10) : 0;
-      if (colon)
-        *colon = '\0';
-      for (guint i = 0; i < presets->len; i++)
-        if (g_str_equal (((IvHardware *) presets->pdata[i])->name, value))
+      /* "hardware:tp:model" (the model empty: each run's own) */
+      g_auto (GStrv) parts = g_strsplit (value, ":", 3);
+      gint64 t = parts[0] && parts[1] ? g_ascii_strtoll (parts[1], NULL, 10) : 0;
+      GPtrArray *models = iv_presets_get ();
+      for (guint i = 0; parts[0] && i < presets->len; i++)
+        if (g_str_equal (((IvHardware *) presets->pdata[i])->name, parts[0]))
           hw = i + 1;
       for (guint i = 0; i < G_N_ELEMENTS (bound_tps); i++)
         if (bound_tps[i] == t)
           tp = i;
+      for (guint i = 0; parts[0] && parts[1] && parts[2] && i < models->len; i++)
+        if (g_str_equal (((IvModel *) models->pdata[i])->name, parts[2]))
+          mi = i + 1;
     }
   self->updating = TRUE;
   gtk_drop_down_set_selected (self->bound_choice, hw);
   gtk_drop_down_set_selected (self->bound_tp_choice, tp);
+  gtk_drop_down_set_selected (self->bound_model_choice, mi);
   self->updating = FALSE;
   self->bound_hw = hw ? presets->pdata[hw - 1] : NULL;
   self->bound_tp = bound_tps[tp];
+  self->bound_model = mi ? g_ptr_array_index (iv_presets_get (), mi - 1) : NULL;
   gtk_widget_set_visible (GTK_WIDGET (self->bound_tp_choice), self->bound_hw != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->bound_model_choice), self->bound_hw != NULL);
 }
 
 void
@@ -1312,6 +1325,8 @@ iv_runs_view_class_init (IvRunsViewClass *klass)
   CHILD (bound_choice);
   CHILD (bound_tp_choice);
   CHILD (bound_names);
+  CHILD (bound_model_choice);
+  CHILD (bound_model_names);
 #undef CHILD
   gtk_widget_class_bind_template_callback (widget_class, on_back);
   gtk_widget_class_bind_template_callback (widget_class, on_row_activated);
@@ -1338,6 +1353,10 @@ iv_runs_view_init (IvRunsView *self)
     for (guint i = 0; i < presets->len; i++)
       gtk_string_list_append (self->bound_names, ((IvHardware *) presets->pdata[i])->name);
     gtk_widget_set_visible (GTK_WIDGET (self->bound_tp_choice), FALSE);
+    gtk_string_list_append (self->bound_model_names, _("Model as each run names it"));
+    for (guint i = 0; i < iv_presets_get ()->len; i++)
+      gtk_string_list_append (self->bound_model_names, ((IvModel *) iv_presets_get ()->pdata[i])->name);
+    gtk_widget_set_visible (GTK_WIDGET (self->bound_model_choice), FALSE);
   }
   self->updating = FALSE;
   self->settings = iv_settings_new ();

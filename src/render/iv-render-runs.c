@@ -1247,7 +1247,8 @@ runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, char
       *reason = g_strdup (_("this preset draws panels or a surface, not one chart"));
       return NULL;
     case IV_PLOT_BOUND:
-      return iv_run_bound_chart (sweep, spec->bound_hardware, spec->bound_tp, spec->x.metric, spec->title, reason);
+      return iv_run_bound_chart (sweep, spec->bound_hardware, spec->bound_tp, spec->bound_model, spec->x.metric,
+                                 spec->title, reason);
     case IV_PLOT_UNKNOWN:
       break;
     }

@@ -59,7 +59,8 @@ iv_run_bound_compute (const IvRun *r, const IvModel *model, const IvHardware *hw
     }
   if (!b->model)
     {
-      b->error = g_strdup_printf ("the run's model “%s” matches no preset: choose a preset or a config.json",
+      b->error = g_strdup_printf ("the run's model “%s” matches no preset: choose the model beside the hardware "
+                                  "(window), or --model PRESET (command line)",
                                   r->model ? r->model : "?");
       return;
     }
@@ -98,8 +99,8 @@ compare_x (const void *a, const void *b, void *data)
 }
 
 IvChart *
-iv_run_bound_chart (const IvSweep *sweep, const IvHardware *hw, gint64 tp, const char *x_metric, const char *title,
-                    char **reason)
+iv_run_bound_chart (const IvSweep *sweep, const IvHardware *hw, gint64 tp, const IvModel *model, const char *x_metric,
+                    const char *title, char **reason)
 {
   static const struct { IvBoundMeasure m; const char *name; guint32 rgb; IvMarker marker; } lines[] = {
     { IV_BOUND_TTFT, "time to first token", 0x0072b2, IV_MARKER_CIRCLE },
@@ -122,7 +123,7 @@ iv_run_bound_chart (const IvSweep *sweep, const IvHardware *hw, gint64 tp, const
   for (guint i = 0; i < n; i++)
     {
       const IvRun *r = sweep->runs->pdata[i];
-      iv_run_bound_compute (r, NULL, hw, tp, &b[i]);
+      iv_run_bound_compute (r, model, hw, tp, &b[i]);
       x[i] = iv_run_axis_value (r, xm, NULL);
       if (b[i].ok && isfinite (x[i]))
         g_array_append_val (order, i), usable++;

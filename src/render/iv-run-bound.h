@@ -47,10 +47,11 @@ void        iv_run_bound_compute (const IvRun        *run,
 void        iv_run_bound_clear   (IvRunBound         *bound);
 const char *iv_bound_measure_key (IvBoundMeasure      measure);
 /* Across a sweep: each run's efficiency (TTFT, ITL, throughput) against @x_metric, the
- * bound at 100 %. NULL with @reason when no run could be predicted. */
+ * bound at 100 %; @model NULL: each run's own, matched by name. NULL with @reason when no run could be predicted. */
 IvChart    *iv_run_bound_chart   (const IvSweep      *sweep,
                                   const IvHardware   *hw,
                                   gint64              tp,
+                                  const IvModel      *model,
                                   const char         *x_metric,
                                   const char         *title,
                                   char              **reason);

@@ -62,6 +62,7 @@ typedef struct
    * that fits; NULL: none chosen */
   gconstpointer bound_hardware;
   gint64 bound_tp;
+  gconstpointer bound_model;  /* an IvModel* the viewer chose for every run, or NULL: each run's own */
   guint line;                /* where it is defined, for messages */
   gboolean inferview;        /* one of Inferview's own presets, beyond the configuration */
 } IvPlotSpec;
