@@ -110,6 +110,19 @@ def main():
                        capture_output=True, text=True)
     p = json.loads(r.stdout)["runs"][0]["prediction"] if r.returncode == 0 else {}
     check(p.get("preset") == "Qwen3-0.6B" and p.get("tp") == 1, "--model names it", p)
+    # … or its config.json: Qwen3-0.6B's own numbers give the preset's prediction
+    cfg = os.path.join(tmp, "Qwen3-0.6B", "config.json")
+    os.makedirs(os.path.dirname(cfg))
+    with open(cfg, "w") as f:
+        json.dump({"model_type": "qwen3", "hidden_size": 1024, "num_hidden_layers": 28, "num_attention_heads": 16,
+                   "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 3072, "vocab_size": 151936,
+                   "tie_word_embeddings": True, "max_position_embeddings": 40960}, f)
+    r = subprocess.run([BIN, "runs", run, "--predict", "--hardware", "h100x8", "--hf-config", cfg, "--json"],
+                       capture_output=True, text=True)
+    q = json.loads(r.stdout)["runs"][0]["prediction"] if r.returncode == 0 else {}
+    check(q.get("time_to_first_token") == p.get("time_to_first_token")
+          and q.get("inter_token_latency") == p.get("inter_token_latency"),
+          "--hf-config: the model from its config.json", "%s %s" % (q, r.stderr[-200:]))
     shutil.rmtree(tmp, ignore_errors=True)
     print("1..%d" % len(results))
     return 0 if all(results) else 1

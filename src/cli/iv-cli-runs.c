@@ -285,8 +285,9 @@ _iv_cli_runs (int argc, char **argv)
 {
   gboolean json = FALSE, predict = FALSE;
   g_auto (GStrv) paths = NULL;
-  g_autofree char *gpus = NULL, *hardware = NULL, *tp_text = NULL, *model_name = NULL;
+  g_autofree char *gpus = NULL, *hardware = NULL, *tp_text = NULL, *model_name = NULL, *hf_config = NULL;
   const IvModel *model = NULL;
+  g_autoptr (IvModel) imported = NULL;
   g_autofree IvRunBound *bounds = NULL;
   const IvHardware *hw = NULL;
   gint64 tp = 0;
@@ -304,6 +305,8 @@ _iv_cli_runs (int argc, char **argv)
       "N" },
     { "model", 0, 0, G_OPTION_ARG_STRING, &model_name,
       N_("With --predict: the model preset the runs served (default: matched from each run's model name)"), "PRESET" },
+    { "hf-config", 0, 0, G_OPTION_ARG_FILENAME, &hf_config,
+      N_("With --predict: the model the runs served, from its Hugging Face config.json"), "FILE" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_("PATH…") },
     { NULL },
   };
@@ -313,8 +316,20 @@ _iv_cli_runs (int argc, char **argv)
     return IV_EXIT_USAGE;
   if (!paths || !paths[0])
     return _iv_cli_usage_error ("runs", "%s", _("name at least one run or sweep folder"));
-  if ((hardware || tp_text || model_name) && !predict)
-    return _iv_cli_usage_error ("runs", "%s", _("--hardware, --tp and --model go with --predict"));
+  if ((hardware || tp_text || model_name || hf_config) && !predict)
+    return _iv_cli_usage_error ("runs", "%s", _("--hardware, --tp, --model and --hf-config go with --predict"));
+  if (model_name && hf_config)
+    return _iv_cli_usage_error ("runs", "%s", _("--model or --hf-config, not both"));
+  if (hf_config)
+    {
+      g_autoptr (GError) hf_error = NULL;
+      if (!(imported = iv_model_from_hf_config (hf_config, &hf_error)))
+        {
+          fprintf (stderr, "inferview runs: --hf-config: %s\n", hf_error->message);
+          return IV_EXIT_BAD_INPUT;
+        }
+      model = imported;
+    }
   if (model_name && !(model = iv_presets_find (model_name)))
     return _iv_cli_usage_error ("runs", _("--model: no preset named “%s” (inferview presets lists them)"), model_name);
   if (predict)
