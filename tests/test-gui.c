@@ -1711,6 +1711,23 @@ test_isl_osl (void)
     gtk_drop_down_set_selected (models, qwen);
     after = seconds_of (iv_runs_view_get_cell (view, 0, 9));
     g_assert_cmpfloat (after, <, before / 3);
+    /* … or from a config.json (Qwen3-0.6B's own numbers: the same bound) */
+    {
+      g_autofree char *dir = g_build_filename (tmpdir, "Qwen3-0.6B", NULL);
+      g_autofree char *cfg = g_build_filename (dir, "config.json", NULL);
+      g_autoptr (GError) error = NULL;
+      g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+      g_assert_true (g_file_set_contents (cfg, "{\"model_type\": \"qwen3\", \"hidden_size\": 1024, "
+                                          "\"num_hidden_layers\": 28, \"num_attention_heads\": 16, "
+                                          "\"num_key_value_heads\": 8, \"head_dim\": 128, \"intermediate_size\": 3072, "
+                                          "\"vocab_size\": 151936, \"tie_word_embeddings\": true}", -1, NULL));
+      gtk_drop_down_set_selected (models, 0);
+      g_assert_true (iv_runs_view_set_bound_model_file (view, cfg, &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat_with_epsilon (seconds_of (iv_runs_view_get_cell (view, 0, 9)), after, after * 1e-9);
+      g_assert_false (iv_runs_view_set_bound_model_file (view, "/nonexistent/config.json", &error));
+      g_assert_nonnull (error);
+    }
     gtk_drop_down_set_selected (models, 0);
   }
   iv_runs_view_set_bound (view, NULL, 0);

@@ -108,6 +108,8 @@ struct _IvRunsView
   GtkStringList *bound_names, *bound_model_names;
   const IvHardware *bound_hw; /* NULL: none */
   const IvModel *bound_model; /* NULL: each run's own, matched by name */
+  IvModel *bound_imported;    /* a config.json the user gave (owned; listed after the presets) */
+  char *bound_imported_path;
   gint64 bound_tp;            /* 0: the smallest that fits */
   GSettings *settings;
 };
@@ -115,6 +117,9 @@ struct _IvRunsView
 G_DEFINE_FINAL_TYPE (IvRunsView, iv_runs_view, GTK_TYPE_WIDGET)
 
 static void restore_bound (IvRunsView *self);
+static guint bound_model_import_index (IvRunsView *self);
+static const IvModel *bound_model_at (IvRunsView *self, guint i);
+static void choose_config_json (IvRunsView *self);
 
 static const char *const stats[] = { "avg", "p50", "p90", "p95", "p99", "min", "max", NULL };
 
@@ -1069,13 +1074,26 @@ on_bound_chosen (IvRunsView *self)
 {
   guint hw = gtk_drop_down_get_selected (self->bound_choice), tp = gtk_drop_down_get_selected (self->bound_tp_choice);
   guint mi = gtk_drop_down_get_selected (self->bound_model_choice);
-  GPtrArray *presets = iv_hardware_presets (), *models = iv_presets_get ();
+  GPtrArray *presets = iv_hardware_presets ();
 
   if (self->updating)
     return;
+  if (mi == bound_model_import_index (self))
+    {
+      /* "config.json…": back to the choice it was, and ask for the file */
+      guint back = 0;
+      for (guint i = 0; self->bound_model && i < bound_model_import_index (self); i++)
+        if (bound_model_at (self, i) == self->bound_model)
+          back = i;
+      self->updating = TRUE;
+      gtk_drop_down_set_selected (self->bound_model_choice, back);
+      self->updating = FALSE;
+      choose_config_json (self);
+      return;
+    }
   self->bound_hw = hw > 0 && hw <= presets->len ? presets->pdata[hw - 1] : NULL;
   self->bound_tp = tp < G_N_ELEMENTS (bound_tps) ? bound_tps[tp] : 0;
-  self->bound_model = mi > 0 && mi <= models->len ? models->pdata[mi - 1] : NULL;
+  self->bound_model = bound_model_at (self, mi);
   gtk_widget_set_visible (GTK_WIDGET (self->bound_tp_choice), self->bound_hw != NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->bound_model_choice), self->bound_hw != NULL);
   if (self->settings && bound_key (self))
@@ -1092,14 +1110,115 @@ on_bound_chosen (IvRunsView *self)
           g_variant_builder_add (&b, "{ss}", k, v);
       if (self->bound_hw)
         {
+          /* an imported model by its file ("@/path/config.json"), a preset by its name */
+          g_autofree char *which = !self->bound_model ? g_strdup ("")
+                                   : self->bound_model == self->bound_imported
+                                       ? g_strdup_printf ("@%s", self->bound_imported_path)
+                                       : g_strdup (self->bound_model->name);
           g_autofree char *value = g_strdup_printf ("%s:%" G_GINT64_FORMAT ":%s", self->bound_hw->name, self->bound_tp,
-                                                    self->bound_model ? self->bound_model->name : "");
+                                                    which);
           g_variant_builder_add (&b, "{ss}", bound_key (self), value);
         }
       g_settings_set_value (self->settings, "run-bounds", g_variant_builder_end (&b));
     }
   if (self->sweep)
     refresh (self);
+}
+
+/* The model choice's entries: the run's own, the presets, an imported config.json's model
+ * when there is one, then "config.json…" to import one. */
+static guint
+bound_model_import_index (IvRunsView *self)
+{
+  return 1 + iv_presets_get ()->len + (self->bound_imported ? 1 : 0);
+}
+
+static const IvModel *
+bound_model_at (IvRunsView *self, guint i)
+{
+  GPtrArray *models = iv_presets_get ();
+
+  if (i >= 1 && i <= models->len)
+    return models->pdata[i - 1];
+  if (self->bound_imported && i == models->len + 1)
+    return self->bound_imported;
+  return NULL;
+}
+
+static void
+fill_bound_models (IvRunsView *self)
+{
+  GPtrArray *models = iv_presets_get ();
+
+  self->updating = TRUE;
+  gtk_string_list_splice (self->bound_model_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->bound_model_names)),
+                          NULL);
+  gtk_string_list_append (self->bound_model_names, _("Model as each run names it"));
+  for (guint i = 0; i < models->len; i++)
+    gtk_string_list_append (self->bound_model_names, ((IvModel *) models->pdata[i])->name);
+  if (self->bound_imported)
+    {
+      g_autofree char *label = g_strdup_printf (_("%s (config.json)"), self->bound_imported->name);
+      gtk_string_list_append (self->bound_model_names, label);
+    }
+  gtk_string_list_append (self->bound_model_names, _("config.json…"));
+  self->updating = FALSE;
+}
+
+gboolean
+iv_runs_view_set_bound_model_file (IvRunsView *self, const char *path, GError **error)
+{
+  IvModel *m;
+
+  g_return_val_if_fail (IV_IS_RUNS_VIEW (self), FALSE);
+  if (!(m = iv_model_from_hf_config (path, error)))
+    return FALSE;
+  g_clear_pointer (&self->bound_imported, iv_model_free);
+  g_free (self->bound_imported_path);
+  self->bound_imported = m;
+  self->bound_imported_path = g_strdup (path);
+  self->bound_model = NULL;
+  fill_bound_models (self);
+  gtk_drop_down_set_selected (self->bound_model_choice, iv_presets_get ()->len + 1);
+  return TRUE;
+}
+
+static void
+on_config_json_response (GtkNativeDialog *dialog, int response, IvRunsView *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+      g_autoptr (GError) error = NULL;
+      if (path && !iv_runs_view_set_bound_model_file (self, path, &error))
+        {
+          /* said where the numbers would be: the notes */
+          g_free (self->config_error);
+          self->config_error = g_strdup (error->message);
+          if (self->sweep)
+            refresh (self);
+        }
+    }
+  g_object_unref (dialog);
+}
+
+static void
+choose_config_json (IvRunsView *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("The Model the Runs Served"),
+                                                              GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                              GTK_FILE_CHOOSER_ACTION_OPEN, _("_Choose"), NULL);
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("Hugging Face config.json"));
+  gtk_file_filter_add_suffix (filter, "json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  g_object_unref (filter);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_config_json_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
 /* The hardware remembered for this folder, if any, into the drop-downs (no redraw). */
@@ -1130,6 +1249,20 @@ restore_bound (IvRunsView *self)
       for (guint i = 0; parts[0] && parts[1] && parts[2] && i < models->len; i++)
         if (g_str_equal (((IvModel *) models->pdata[i])->name, parts[2]))
           mi = i + 1;
+      if (parts[0] && parts[1] && parts[2] && parts[2][0] == '@')
+        {
+          /* the config.json given for this folder, read again (gone or broken: each run's own) */
+          IvModel *m = iv_model_from_hf_config (parts[2] + 1, NULL);
+          if (m)
+            {
+              g_clear_pointer (&self->bound_imported, iv_model_free);
+              g_free (self->bound_imported_path);
+              self->bound_imported = m;
+              self->bound_imported_path = g_strdup (parts[2] + 1);
+              fill_bound_models (self);
+              mi = models->len + 1;
+            }
+        }
     }
   self->updating = TRUE;
   gtk_drop_down_set_selected (self->bound_choice, hw);
@@ -1138,7 +1271,7 @@ restore_bound (IvRunsView *self)
   self->updating = FALSE;
   self->bound_hw = hw ? presets->pdata[hw - 1] : NULL;
   self->bound_tp = bound_tps[tp];
-  self->bound_model = mi ? g_ptr_array_index (iv_presets_get (), mi - 1) : NULL;
+  self->bound_model = bound_model_at (self, mi);
   gtk_widget_set_visible (GTK_WIDGET (self->bound_tp_choice), self->bound_hw != NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->bound_model_choice), self->bound_hw != NULL);
 }
@@ -1270,6 +1403,8 @@ iv_runs_view_dispose (GObject *object)
   g_clear_pointer (&self->skip_reason, g_free);
   g_clear_pointer (&self->shown_path, g_free);
   g_clear_object (&self->settings);
+  g_clear_pointer (&self->bound_imported, iv_model_free);
+  g_clear_pointer (&self->bound_imported_path, g_free);
   G_OBJECT_CLASS (iv_runs_view_parent_class)->dispose (object);
 }
 
@@ -1353,9 +1488,8 @@ iv_runs_view_init (IvRunsView *self)
     for (guint i = 0; i < presets->len; i++)
       gtk_string_list_append (self->bound_names, ((IvHardware *) presets->pdata[i])->name);
     gtk_widget_set_visible (GTK_WIDGET (self->bound_tp_choice), FALSE);
-    gtk_string_list_append (self->bound_model_names, _("Model as each run names it"));
-    for (guint i = 0; i < iv_presets_get ()->len; i++)
-      gtk_string_list_append (self->bound_model_names, ((IvModel *) iv_presets_get ()->pdata[i])->name);
+    fill_bound_models (self);
+    self->updating = TRUE;
     gtk_widget_set_visible (GTK_WIDGET (self->bound_model_choice), FALSE);
   }
   self->updating = FALSE;

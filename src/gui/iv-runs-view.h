@@ -65,6 +65,11 @@ const IvFigure *iv_runs_view_get_figure   (IvRunsView    *self);
 void            iv_runs_view_set_bound    (IvRunsView  *self,
                                            const char  *hardware,
                                            gint64       tp);
+/* The runs' model from a Hugging Face config.json (what "config.json…" beside the
+ * hardware does after its file dialog); FALSE with @error when it cannot be read. */
+gboolean        iv_runs_view_set_bound_model_file (IvRunsView *self,
+                                                   const char *path,
+                                                   GError    **error);
 /* What shows presets that draw panels or a surface (the ISL × OSL figures). */
 IvFigureView   *iv_runs_view_get_figure_view (IvRunsView  *self);
 
