@@ -224,6 +224,18 @@ iv_trace_area_set_range (IvTraceArea *self, const IvTrace *trace, gint64 t0_ns, 
     static const char *const names[4] = { "area-names", "area-gpu-streams", "area-kernels", "area-stage-groups" };
     if (trace && t1_ns > t0_ns)
       iv_trace_class_times (trace, t0_ns, t1_ns, by_class, kernels, &busy);
+    if (busy > 0)
+      {
+        /* the stage groups' numbers in words too: the chart's bars are shares */
+        g_autofree char *b = iv_units_format_seconds (busy * 1e-9);
+        g_string_append_printf (summary, _("\nGPU busy %s:"), b);
+        for (int k = 0; k < IV_N_KCLASSES; k++)
+          {
+            g_autofree char *v = iv_units_format_seconds (by_class[k] * 1e-9);
+            g_string_append_printf (summary, " %s %s (%.0f %%)%s", iv_kernel_class_name (k), v,
+                                    100.0 * by_class[k] / busy, k + 1 < IV_N_KCLASSES ? "," : "");
+          }
+      }
     charts[0] = trace ? iv_trace_chart_top_names (trace, stats, 6) : NULL;
     charts[1] = trace ? iv_trace_chart_streams (trace, gpu) : NULL;
     charts[2] = iv_trace_chart_kernels (gpu);
