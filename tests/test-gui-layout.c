@@ -296,6 +296,13 @@ exercise_window (gconstpointer data)
   assert_size (window, size, "a sweep");
   visit_stacks (window, size, GTK_WIDGET (runs), "a sweep");
   save_screen (window, size, "runs-sweep");
+  /* set against a bound: its hardware, model and TP choices in the same row */
+  iv_runs_view_set_bound (rv, "h100x8", 0);
+  iv_gui_settle (window);
+  assert_size (window, size, "a sweep set against a bound");
+  save_screen (window, size, "runs-bound");
+  iv_runs_view_set_bound (rv, NULL, 0);
+  iv_gui_settle (window);
   iv_runs_view_open_run (rv, 0);
   iv_gui_settle (window);
   assert_size (window, size, "one run");
