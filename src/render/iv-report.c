@@ -81,7 +81,10 @@ cell_number (GString *out, double v, const char *unit)
       return;
     }
   g_string_append_printf (out, "<td data-value=\"%.17g\">", v);
-  if (fabs (v) >= 1e5 || (fabs (v) < 1e-3 && v != 0))
+  /* whole numbers from 10,000 up ("15460", not "1.546e+04"); exponents only far out */
+  if (fabs (v) >= 1e4 && fabs (v) < 1e12)
+    g_string_append_printf (out, "%.0f", v);
+  else if (fabs (v) >= 1e12 || (fabs (v) < 1e-3 && v != 0))
     g_string_append_printf (out, "%.3g", v);
   else
     g_string_append_printf (out, "%.4g", v);
