@@ -300,7 +300,6 @@ exercise_window (gconstpointer data)
   iv_runs_view_set_bound (rv, "h100x8", 0);
   iv_gui_settle (window);
   assert_size (window, size, "a sweep set against a bound");
-  save_screen (window, size, "runs-bound");
   iv_runs_view_set_bound (rv, NULL, 0);
   iv_gui_settle (window);
   iv_runs_view_open_run (rv, 0);
