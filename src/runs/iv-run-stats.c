@@ -124,7 +124,9 @@ iv_run_metric_stats (const IvRun *r, const char *tag, IvMetricSummary *out)
   const IvMetricSummary *s = iv_run_get_summary (r, tag);
   IvServerQuantity q;
 
-  if (iv_server_quantity_from_key (tag, &q))
+  /* the server's quantity where the run has it; a summary or records that happen to use
+   * the same name (AIPerf does not, a hand-made file may) are read as any metric */
+  if (iv_server_quantity_from_key (tag, &q) && r->server && r->server->has[q])
     return server_stats (r, q, out);
 
   if (s && isfinite (s->avg))
