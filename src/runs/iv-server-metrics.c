@@ -289,7 +289,15 @@ on_number (void *ctx, const char *s, size_t len)
       /* an epoch in ns does not fit a double exactly: read it as an integer */
       char *end;
       gint64 t = g_ascii_strtoll (buf, &end, 10);
-      c->ts = *end == '\0' && t >= 0 ? t : (gint64) g_ascii_strtod (buf, NULL);
+      double d;
+      if (*end == '\0' && t >= 0)
+        c->ts = t;
+      else
+        {
+          /* a float (1.7e18): converted only within range, else no clock at all (-1) */
+          d = g_ascii_strtod (buf, NULL);
+          c->ts = isfinite (d) && d >= 0 && d < 9.2e18 ? (gint64) d : -1;
+        }
       return 1;
     }
   if (!c->in_sample || c->raw < 0 || c->depth != 4)
