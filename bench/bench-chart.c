@@ -46,7 +46,7 @@ scatter_chart (const double *x, const double *y, gsize n)
   iv_chart_set_title (c, "Time to first token", NULL);
   iv_chart_axis_set_time (c, IV_AXIS_X, 0, FALSE);
   iv_chart_axis_set_title (c, IV_AXIS_X, "Time since start");
-  iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit) { IV_UNIT_SECONDS, 1e-3, NULL });
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit){ IV_UNIT_SECONDS, 1e-3, NULL });
   iv_chart_axis_set_title (c, IV_AXIS_Y, "TTFT");
   iv_series_set_marker (iv_chart_add_scatter (c, "TTFT", x, y, n), IV_MARKER_CIRCLE, 4);
   return c;
@@ -106,7 +106,8 @@ naive_scatter (cairo_t *cr, const double *x, const double *y, gsize n)
   cairo_set_source_rgba (cr, 0, 0.45, 0.7, 0.85);
   for (gsize i = 0; i < n; i++)
     {
-      cairo_arc (cr, 60 + x[i] / x[n - 1] * (W - 80), H - 40 - y[i] / 200 * (H - 80), 2, 0, 2 * G_PI);
+      cairo_arc (cr, 60 + x[i] / x[n - 1] * (W - 80), H - 40 - y[i] / 200 * (H - 80), 2, 0,
+                 2 * G_PI);
       cairo_fill (cr);
     }
 }
@@ -144,7 +145,8 @@ main (int argc, char **argv)
 
   {
     g_autoptr (IvChart) c = scatter_chart (x1, y1, 100000);
-    double t = time_render (c, runs), b = time_drawing (naive_scatter, x1, y1, 100000, MAX (3, runs / 3));
+    double t = time_render (c, runs),
+           b = time_drawing (naive_scatter, x1, y1, 100000, MAX (3, runs / 3));
     row ("scatter, 100,000 points (full redraw)", t, "ms", b, "≤ 16 ms", t <= 16);
     missed += t > 16;
   }
@@ -183,7 +185,8 @@ main (int argc, char **argv)
     g_stat (pdf, &st);
     mb = st.st_size / 1e6;
     printf ("%-44s %9.2f %-3s  (written in %.0f ms)           %-10s %s\n",
-            "PDF of 1,000,000 scatter points (slide)", mb, "MB", t, "≤ 5 MB", mb <= 5 ? "ok" : "MISSED");
+            "PDF of 1,000,000 scatter points (slide)", mb, "MB", t, "≤ 5 MB",
+            mb <= 5 ? "ok" : "MISSED");
     missed += mb > 5;
     g_unlink (pdf);
     g_rmdir (dir);

@@ -48,8 +48,9 @@ names_trace (const char *file, guint n, guint n_names)
   g_autoptr (GString) s = g_string_sized_new ((gsize) n * 70);
   g_string_append_c (s, '[');
   for (guint i = 0; i < n; i++)
-    g_string_append_printf (s, "%s{\"ph\":\"X\",\"name\":\"n%u\",\"pid\":1,\"tid\":%u,\"ts\":%u,\"dur\":1}",
-                            i ? "," : "", i % n_names, i % 8, i * 2);
+    g_string_append_printf (
+        s, "%s{\"ph\":\"X\",\"name\":\"n%u\",\"pid\":1,\"tid\":%u,\"ts\":%u,\"dur\":1}",
+        i ? "," : "", i % n_names, i % 8, i * 2);
   g_string_append_c (s, ']');
   return write_text (file, s);
 }
@@ -62,8 +63,9 @@ counters_trace (const char *file, guint n_tracks, guint per_track)
   gboolean first = TRUE;
   for (guint k = 0; k < n_tracks; k++)
     for (guint j = 0; j < per_track; j++, first = FALSE)
-      g_string_append_printf (s, "%s{\"ph\":\"C\",\"name\":\"c%u\",\"pid\":1,\"ts\":%u,\"args\":{\"v\":%u}}",
-                              first ? "" : ",", k, k + j * 50, j);
+      g_string_append_printf (
+          s, "%s{\"ph\":\"C\",\"name\":\"c%u\",\"pid\":1,\"ts\":%u,\"args\":{\"v\":%u}}",
+          first ? "" : ",", k, k + j * 50, j);
   g_string_append_c (s, ']');
   return write_text (file, s);
 }
@@ -165,14 +167,14 @@ bare_walk (const char *dir)
   return n;
 }
 
-#define MEASURE(out, expr)                          \
-  do                                                \
-    {                                               \
-      double v_[3];                                 \
-      for (int i_ = 0; i_ < samples; i_++)          \
-        v_[i_] = (expr);                            \
-      out = bench_median (v_, samples);             \
-    }                                               \
+#define MEASURE(out, expr)                                                                         \
+  do                                                                                               \
+    {                                                                                              \
+      double v_[3];                                                                                \
+      for (int i_ = 0; i_ < samples; i_++)                                                         \
+        v_[i_] = (expr);                                                                           \
+      out = bench_median (v_, samples);                                                            \
+    }                                                                                              \
   while (0)
 
 static double
@@ -219,22 +221,30 @@ main (int argc, char **argv)
   few = names_trace ("names-50.json", 1000000, 50);
   MEASURE (a, stats_json_s (many));
   MEASURE (b, stats_json_s (few));
-  printf ("10^6 distinct names, load + stats + JSON: %.2f s (target <= 3 s); baseline 50 names: %.2f s\n", a, b);
+  printf ("10^6 distinct names, load + stats + JSON: %.2f s (target <= 3 s); baseline 50 names: "
+          "%.2f s\n",
+          a, b);
 
   tracks = counters_trace ("tracks-100k.json", 100000, 2);
   one = counters_trace ("track-1.json", 1, 200000);
   MEASURE (a, draw_s (tracks));
   MEASURE (b, draw_s (one));
-  printf ("100,000 counter tracks drawn at 1600x900: %.3f s (target <= 5 s); baseline one track of as many samples: %.3f s\n", a, b);
+  printf ("100,000 counter tracks drawn at 1600x900: %.3f s (target <= 5 s); baseline one track of "
+          "as many samples: %.3f s\n",
+          a, b);
 
   wide = wide_folder ();
   MEASURE (a, discover_s (wide));
   MEASURE (b, walk_s (wide));
-  printf ("run discovery in 50,500 entries: %.3f s (target about 1 s); baseline bare readdir walk: %.3f s\n", a, b);
+  printf ("run discovery in 50,500 entries: %.3f s (target about 1 s); baseline bare readdir walk: "
+          "%.3f s\n",
+          a, b);
 
   MEASURE (a, yaml_s (deep, strlen (deep)));
   MEASURE (b, yaml_s (NULL, 0));
-  printf ("plot config nested 100,000 deep refused: %.4f s (target < 1 s); baseline built-in config read: %.4f s\n", a, b);
+  printf ("plot config nested 100,000 deep refused: %.4f s (target < 1 s); baseline built-in "
+          "config read: %.4f s\n",
+          a, b);
 
   {
     g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", tmpdir);

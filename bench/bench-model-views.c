@@ -55,9 +55,13 @@ main (int argc, char **argv)
 {
   gboolean quick = argc > 1 && strcmp (argv[1], "--quick") == 0;
   int runs = quick ? 11 : 101, missed = 0;
-  static const struct { const char *name; IvRenderFunc render; } figures[] = {
+  static const struct
+  {
+    const char *name;
+    IvRenderFunc render;
+  } figures[] = {
     { "pipeline", iv_render_pipeline }, { "stages", iv_render_stages },
-    { "memory", iv_render_memory }, { "roofline", iv_render_roofline },
+    { "memory", iv_render_memory },     { "roofline", iv_render_roofline },
     { "topology", iv_render_topology }, { "sweep", iv_render_sweep },
     { "sharding", iv_render_sharding },
   };
@@ -69,8 +73,9 @@ main (int argc, char **argv)
   iv_config_init (&c);
   c.mode = IV_MODE_PREFILL, c.B = 1, c.T = 8192, c.P = 0, c.c = 4, c.place_cp = IV_PLACE_CUBE;
   floor_ms = step_ms (NULL, m, hw, c, runs);
-  printf ("bench-model-views: median slider step (evaluate + render), %s on %s, %d×%d, %d samples\n\n",
-          m->name, hw->name, W, H, runs);
+  printf (
+      "bench-model-views: median slider step (evaluate + render), %s on %s, %d×%d, %d samples\n\n",
+      m->name, hw->name, W, H, runs);
   printf ("%-10s %12s %22s  %s\n", "figure", "step", "baseline (flat paint)", "target");
   for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
     {

@@ -52,7 +52,13 @@ main (int argc, char **argv)
   gboolean quick = argc > 1 && strcmp (argv[1], "--quick") == 0;
   int runs = quick ? 21 : 201;
   const IvHardware *hw = iv_hardware_find ("torus4x4");
-  static const struct { const char *model; IvMode mode; gint64 B, T, P, t, c; IvPlace tp, cp; } cases[] = {
+  static const struct
+  {
+    const char *model;
+    IvMode mode;
+    gint64 B, T, P, t, c;
+    IvPlace tp, cp;
+  } cases[] = {
     { "Llama-3.1-70B", IV_MODE_DECODE, 32, 1, 8192, 8, 4, IV_PLACE_PE, IV_PLACE_CUBE },
     { "Mixtral-8x22B", IV_MODE_PREFILL, 4, 8192, 0, 16, 4, IV_PLACE_PE, IV_PLACE_CUBE },
     { "DeepSeek-V3", IV_MODE_DECODE, 64, 2, 32768, 16, 16, IV_PLACE_PE, IV_PLACE_CUBE },
@@ -60,7 +66,8 @@ main (int argc, char **argv)
   int missed = 0;
 
   printf ("bench-model: median time of one evaluation (%d samples of 100), torus4x4\n\n", runs);
-  printf ("%-16s %-8s %12s %28s  %s\n", "model", "mode", "evaluate", "baseline (+ glossary, formulas)", "target");
+  printf ("%-16s %-8s %12s %28s  %s\n", "model", "mode", "evaluate",
+          "baseline (+ glossary, formulas)", "target");
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       const IvModel *m = iv_presets_find (cases[i].model);

@@ -42,29 +42,35 @@ generate (const char *path)
     {
       double ttft = g_rand_double_range (rng, 20, 60), itl = g_rand_double_range (rng, 15, 25);
       gint64 start = t + (gint64) i * 2500000, end = start + (gint64) ((ttft + 80 * itl) * 1e6);
-      fprintf (f, "{\"metadata\": {\"session_num\": %d, \"x_request_id\": \"%08x-2a8f-43b0-8327-0f97e76c6a9c\", "
-                  "\"x_correlation_id\": \"%08x-77ec-4efc-9579-cd695c6e89c4\", "
-                  "\"conversation_id\": \"%08x-5dbc-41a5-a353-99ae06a53bc5\", \"turn_index\": 0, "
-                  "\"request_start_ns\": %" G_GINT64_FORMAT ", \"request_ack_ns\": %" G_GINT64_FORMAT ", "
-                  "\"request_end_ns\": %" G_GINT64_FORMAT ", \"worker_id\": \"worker_%d\", "
-                  "\"record_processor_id\": \"record_processor_63b1a30c\", \"benchmark_phase\": \"%s\", "
-                  "\"was_cancelled\": false, \"cancellation_time_ns\": null}, "
-                  "\"metrics\": {\"output_sequence_length\": {\"value\": 81, \"unit\": \"tokens\"}, "
-                  "\"input_sequence_length\": {\"value\": 100, \"unit\": \"tokens\"}, "
-                  "\"time_to_first_token\": {\"value\": %.17g, \"unit\": \"ms\"}, "
-                  "\"output_token_count\": {\"value\": 81, \"unit\": \"tokens\"}, "
-                  "\"time_to_second_token\": {\"value\": %.17g, \"unit\": \"ms\"}, "
-                  "\"request_latency\": {\"value\": %.17g, \"unit\": \"ms\"}, "
-                  "\"time_to_first_output_token\": {\"value\": %.17g, \"unit\": \"ms\"}, "
-                  "\"inter_chunk_latency\": {\"value\": [",
-               i, (unsigned) i, (unsigned) i * 7, (unsigned) i * 13, start, start + 10000000, end, i % 8,
-               i < 10 ? "warmup" : "profiling", ttft, itl, (end - start) / 1e6, ttft);
+      fprintf (
+          f,
+          "{\"metadata\": {\"session_num\": %d, \"x_request_id\": "
+          "\"%08x-2a8f-43b0-8327-0f97e76c6a9c\", "
+          "\"x_correlation_id\": \"%08x-77ec-4efc-9579-cd695c6e89c4\", "
+          "\"conversation_id\": \"%08x-5dbc-41a5-a353-99ae06a53bc5\", \"turn_index\": 0, "
+          "\"request_start_ns\": %" G_GINT64_FORMAT ", \"request_ack_ns\": %" G_GINT64_FORMAT ", "
+          "\"request_end_ns\": %" G_GINT64_FORMAT ", \"worker_id\": \"worker_%d\", "
+          "\"record_processor_id\": \"record_processor_63b1a30c\", \"benchmark_phase\": \"%s\", "
+          "\"was_cancelled\": false, \"cancellation_time_ns\": null}, "
+          "\"metrics\": {\"output_sequence_length\": {\"value\": 81, \"unit\": \"tokens\"}, "
+          "\"input_sequence_length\": {\"value\": 100, \"unit\": \"tokens\"}, "
+          "\"time_to_first_token\": {\"value\": %.17g, \"unit\": \"ms\"}, "
+          "\"output_token_count\": {\"value\": 81, \"unit\": \"tokens\"}, "
+          "\"time_to_second_token\": {\"value\": %.17g, \"unit\": \"ms\"}, "
+          "\"request_latency\": {\"value\": %.17g, \"unit\": \"ms\"}, "
+          "\"time_to_first_output_token\": {\"value\": %.17g, \"unit\": \"ms\"}, "
+          "\"inter_chunk_latency\": {\"value\": [",
+          i, (unsigned) i, (unsigned) i * 7, (unsigned) i * 13, start, start + 10000000, end, i % 8,
+          i < 10 ? "warmup" : "profiling", ttft, itl, (end - start) / 1e6, ttft);
       for (int k = 0; k < 80; k++)
         fprintf (f, "%s%.6f", k ? ", " : "", itl + g_rand_double_range (rng, -1, 1));
-      fprintf (f, "], \"unit\": \"ms\"}, \"prefill_throughput\": {\"value\": %.17g, \"unit\": \"tokens/sec\"}, "
-                  "\"inter_token_latency\": {\"value\": %.17g, \"unit\": \"ms\"}, "
-                  "\"output_token_throughput_per_user\": {\"value\": %.17g, \"unit\": \"tokens/sec/user\"}}, "
-                  "\"error\": null}\n",
+      fprintf (f,
+               "], \"unit\": \"ms\"}, \"prefill_throughput\": {\"value\": %.17g, \"unit\": "
+               "\"tokens/sec\"}, "
+               "\"inter_token_latency\": {\"value\": %.17g, \"unit\": \"ms\"}, "
+               "\"output_token_throughput_per_user\": {\"value\": %.17g, \"unit\": "
+               "\"tokens/sec/user\"}}, "
+               "\"error\": null}\n",
                100 / ttft * 1000, itl, 1000 / itl);
     }
   fclose (f);
@@ -76,16 +82,22 @@ generate (const char *path)
     double span_s = N_REQUESTS * 2.5e-3;
     f = fopen (tel, "w");
     for (int k = 0; k <= (int) span_s; k++)
-      fprintf (f, "{\"timestamp_ns\": %" G_GINT64_FORMAT ", \"dcgm_url\": \"http://localhost:9400/metrics\", "
-                  "\"gpu_index\": 0, \"gpu_uuid\": \"GPU-0\", \"gpu_model_name\": \"H100\", \"telemetry_data\": "
-                  "{\"gpu_utilization\": %.1f, \"gpu_power_usage\": %.1f}}\n",
-               t + (gint64) k * 1000000000, g_rand_double_range (rng, 70, 99), g_rand_double_range (rng, 300, 650));
+      fprintf (f,
+               "{\"timestamp_ns\": %" G_GINT64_FORMAT
+               ", \"dcgm_url\": \"http://localhost:9400/metrics\", "
+               "\"gpu_index\": 0, \"gpu_uuid\": \"GPU-0\", \"gpu_model_name\": \"H100\", "
+               "\"telemetry_data\": "
+               "{\"gpu_utilization\": %.1f, \"gpu_power_usage\": %.1f}}\n",
+               t + (gint64) k * 1000000000, g_rand_double_range (rng, 70, 99),
+               g_rand_double_range (rng, 300, 650));
     fclose (f);
     f = fopen (ts, "w");
     fputs ("{\"timeslices\": [", f);
     for (int k = 0; k < 25; k++)
-      fprintf (f, "%s{\"timeslice_index\": %d, \"time_to_first_token\": {\"unit\": \"ms\", \"avg\": %.3f, \"std\": %.3f},"
-                  " \"inter_token_latency\": {\"unit\": \"ms\", \"avg\": %.3f, \"std\": %.3f}}",
+      fprintf (f,
+               "%s{\"timeslice_index\": %d, \"time_to_first_token\": {\"unit\": \"ms\", \"avg\": "
+               "%.3f, \"std\": %.3f},"
+               " \"inter_token_latency\": {\"unit\": \"ms\", \"avg\": %.3f, \"std\": %.3f}}",
                k ? ", " : "", k, g_rand_double_range (rng, 30, 50), g_rand_double_range (rng, 2, 6),
                g_rand_double_range (rng, 17, 22), g_rand_double_range (rng, 1, 2));
     fputs ("]}\n", f);
@@ -113,7 +125,8 @@ baseline_load (const char *path)
         continue;
       o = json_node_get_object (json_parser_get_root (parser));
       m = json_object_get_object_member (o, "metrics");
-      v = json_object_get_double_member (json_object_get_object_member (m, "time_to_first_token"), "value");
+      v = json_object_get_double_member (json_object_get_object_member (m, "time_to_first_token"),
+                                         "value");
       g_array_append_val (ttft, v);
     }
   return ttft->len;
@@ -164,8 +177,9 @@ main (int argc, char **argv)
             {
               const IvRunMetric *m = iv_run_get_metric (r, tags->pdata[k]);
               gsize n = 0;
-              g_autofree double *sorted = m ? iv_stats_sorted_copy ((const double *) m->values->data,
-                                                                    m->values->len, &n) : NULL;
+              g_autofree double *sorted
+                  = m ? iv_stats_sorted_copy ((const double *) m->values->data, m->values->len, &n)
+                      : NULL;
               for (int q = 1; q < 10 && n; q++)
                 sink += iv_stats_quantile (sorted, n, q / 10.0);
             }
@@ -188,7 +202,8 @@ main (int argc, char **argv)
     eo.width = 1200, eo.height = 640, eo.dpi = 192;
     for (guint i = 0; i < config->single_defaults->len; i++)
       {
-        const IvPlotSpec *spec = iv_plot_config_get (config, FALSE, config->single_defaults->pdata[i]);
+        const IvPlotSpec *spec
+            = iv_plot_config_get (config, FALSE, config->single_defaults->pdata[i]);
         g_autofree char *reason = NULL;
         IvChart *chart = spec ? iv_runs_chart (spec, sweep, sweep->runs->pdata[0], &reason) : NULL;
         IvFigure figure = { iv_chart_render, chart, "plot", NULL };
@@ -197,12 +212,14 @@ main (int argc, char **argv)
           continue;
         drawn += iv_export_to_file (&figure, &eo, png, NULL);
         iv_chart_free (chart);
-        g_string_append_printf (each, "  %-40s %6.3f s\n", (const char *) config->single_defaults->pdata[i], now_s () - p0);
+        g_string_append_printf (each, "  %-40s %6.3f s\n",
+                                (const char *) config->single_defaults->pdata[i], now_s () - p0);
       }
     g_unlink (png);
     plots_s = now_s () - t0;
-    plot_line = g_strdup_printf ("%u default plots to PNG      %6.3f s               target ≤ 2 s %s\n%s", drawn,
-                                 plots_s, plots_s <= 2.0 ? "ok" : "MISSED", each->str);
+    plot_line
+        = g_strdup_printf ("%u default plots to PNG      %6.3f s               target ≤ 2 s %s\n%s",
+                           drawn, plots_s, plots_s <= 2.0 ? "ok" : "MISSED", each->str);
     missed += plots_s > 2.0;
   }
   {
@@ -210,35 +227,44 @@ main (int argc, char **argv)
     base_n = baseline_load (path);
     base = now_s () - t0;
   }
-  printf ("load (median of %d)          %6.3f s  %6.1f MB/s   target ≥ 150 MB/s %s\n", runs, med, mb / med,
-          mb / med >= 150 ? "ok" : "MISSED");
-  printf ("baseline: json-glib per line %6.3f s  %6.1f MB/s   (%" G_GSIZE_FORMAT " records; %.1f× slower)\n", base,
-          mb / base, base_n, base / med);
-  printf ("statistics of every metric   %6.3f s  beside sorting every metric %.3f s (%.1f× faster)%s\n", stats_s,
-          sort_s, sort_s / MAX (stats_s, 1e-9), sink == 42 ? " " : "");
+  printf ("load (median of %d)          %6.3f s  %6.1f MB/s   target ≥ 150 MB/s %s\n", runs, med,
+          mb / med, mb / med >= 150 ? "ok" : "MISSED");
+  printf ("baseline: json-glib per line %6.3f s  %6.1f MB/s   (%" G_GSIZE_FORMAT
+          " records; %.1f× slower)\n",
+          base, mb / base, base_n, base / med);
+  printf (
+      "statistics of every metric   %6.3f s  beside sorting every metric %.3f s (%.1f× faster)%s\n",
+      stats_s, sort_s, sort_s / MAX (stats_s, 1e-9), sink == 42 ? " " : "");
   fputs (plot_line, stdout);
   missed += mb / med < 150;
   {
     /* what users script today, on the same folder: pandas + matplotlib (when installed) */
-    g_autofree char *script = g_build_filename (IV_BENCH_SOURCE_DIR, "runs-pandas-baseline.py", NULL);
+    g_autofree char *script
+        = g_build_filename (IV_BENCH_SOURCE_DIR, "runs-pandas-baseline.py", NULL);
     /* the system's Python: where Debian's python3-pandas is (a PATH may lead elsewhere) */
-    const char *argv_py[] = { g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE) ? "/usr/bin/python3" : "python3",
-                              script, dir, NULL };
+    const char *argv_py[]
+        = { g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE) ? "/usr/bin/python3"
+                                                                        : "python3",
+            script, dir, NULL };
     g_autofree char *out = NULL;
     int status = 0;
     double py_s = 0, ours = med + stats_s + plots_s;
-    if (g_spawn_sync (NULL, (char **) argv_py, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
-                      &out, NULL, &status, NULL)
-        && g_spawn_check_wait_status (status, NULL) && out && sscanf (out, "pandas+matplotlib %lf", &py_s) == 1
-        && py_s > 0)
+    if (g_spawn_sync (NULL, (char **) argv_py, NULL,
+                      G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+                      &status, NULL)
+        && g_spawn_check_wait_status (status, NULL) && out
+        && sscanf (out, "pandas+matplotlib %lf", &py_s) == 1 && py_s > 0)
       {
-        printf ("load + statistics + plots     %6.3f s  beside pandas + matplotlib %.3f s: %.2f×   target ≤ 0.15× %s\n",
+        printf ("load + statistics + plots     %6.3f s  beside pandas + matplotlib %.3f s: %.2f×   "
+                "target ≤ 0.15× %s\n",
                 ours, py_s, ours / py_s, ours / py_s <= 0.15 ? "ok" : "MISSED");
         missed += ours / py_s > 0.15;
       }
     else
-      printf ("load + statistics + plots     %6.3f s  (pandas + matplotlib baseline skipped: python3-pandas and "
-              "python3-matplotlib are not installed)\n", ours);
+      printf ("load + statistics + plots     %6.3f s  (pandas + matplotlib baseline skipped: "
+              "python3-pandas and "
+              "python3-matplotlib are not installed)\n",
+              ours);
   }
   {
     const char *names[] = { "profile_export.jsonl", "gpu_telemetry_export.jsonl",

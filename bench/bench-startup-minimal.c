@@ -29,8 +29,8 @@ main (int argc, char **argv)
 
   if (argc > 1 && strcmp (argv[1], "--adw") == 0)
     {
-      g_autoptr (AdwApplication) app = adw_application_new ("io.github.inferview.BenchStartup",
-                                                            G_APPLICATION_NON_UNIQUE);
+      g_autoptr (AdwApplication) app
+          = adw_application_new ("io.github.inferview.BenchStartup", G_APPLICATION_NON_UNIQUE);
       g_signal_connect (app, "activate", G_CALLBACK (on_activate), NULL);
       return g_application_run (G_APPLICATION (app), 1, argv);
     }

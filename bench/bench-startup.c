@@ -26,7 +26,8 @@ first_frame_ms (char **argv, char **envp)
   const char *line;
   gint64 frame;
 
-  if (!g_spawn_sync (NULL, argv, envp, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, &error))
+  if (!g_spawn_sync (NULL, argv, envp, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status,
+                     &error))
     {
       g_printerr ("%s: %s\n", argv[0], error->message);
       return -1;
@@ -62,12 +63,13 @@ child_env (const char *home)
   char **env = g_get_environ ();
   const char *vars[][2] = {
     { "INFERVIEW_STARTUP_PROBE", "quit" }, { "GSETTINGS_BACKEND", "memory" },
-    { "XDG_DATA_HOME", "data" }, { "XDG_CONFIG_HOME", "config" }, { "XDG_CACHE_HOME", "cache" },
-    { "NO_AT_BRIDGE", "1" },
+    { "XDG_DATA_HOME", "data" },           { "XDG_CONFIG_HOME", "config" },
+    { "XDG_CACHE_HOME", "cache" },         { "NO_AT_BRIDGE", "1" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (vars); i++)
     {
-      g_autofree char *value = i >= 2 && i <= 4 ? g_build_filename (home, vars[i][1], NULL) : g_strdup (vars[i][1]);
+      g_autofree char *value
+          = i >= 2 && i <= 4 ? g_build_filename (home, vars[i][1], NULL) : g_strdup (vars[i][1]);
       env = g_environ_setenv (env, vars[i][0], value, TRUE);
     }
   return env;
@@ -83,11 +85,18 @@ main (int argc, char **argv)
   char *baseline[] = { (char *) BENCH_MINIMAL, NULL };
   char *adw[] = { (char *) BENCH_MINIMAL, (char *) "--adw", NULL };
   char *empty[] = { (char *) BENCH_INFERVIEW, NULL };
-  char *samples[] = { (char *) BENCH_INFERVIEW, (char *) SAMPLES "/aiperf",
+  char *samples[] = { (char *) BENCH_INFERVIEW,
+                      (char *) SAMPLES "/aiperf",
                       (char *) SAMPLES "/traces/kineto_a100_simple_add.json.gz",
                       (char *) SAMPLES "/traces/catapult_flow_simple.json",
-                      (char *) SAMPLES "/traces/pipelined_timeline_sample.json", NULL };
-  const struct { const char *what; char **argv; double goal_ms; } cases[] = {
+                      (char *) SAMPLES "/traces/pipelined_timeline_sample.json",
+                      NULL };
+  const struct
+  {
+    const char *what;
+    char **argv;
+    double goal_ms;
+  } cases[] = {
     { "minimal GTK window (baseline)", baseline, 0 },
     { "empty libadwaita app window", adw, 0 },
     { "Inferview, empty", empty, 300 },
@@ -125,7 +134,8 @@ main (int argc, char **argv)
         printf ("  %.1f× the baseline", medians[c] / medians[0]);
       if (cases[c].goal_ms > 0)
         {
-          printf (", goal ≤ %.0f ms%s", cases[c].goal_ms, medians[c] <= cases[c].goal_ms ? "" : "  MISSED");
+          printf (", goal ≤ %.0f ms%s", cases[c].goal_ms,
+                  medians[c] <= cases[c].goal_ms ? "" : "  MISSED");
           missed += medians[c] > cases[c].goal_ms;
         }
       printf ("\n");

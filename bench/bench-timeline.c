@@ -35,7 +35,7 @@ frame_times (IvTimelineFigure *fig, int runs, double *median_ms, double *p95_ms)
       cairo_surface_flush (s);
       t[i] = (g_get_monotonic_time () - t0) / 1000.0;
     }
-  *median_ms = bench_median (t, runs);   /* sorts t */
+  *median_ms = bench_median (t, runs); /* sorts t */
   *p95_ms = t[(int) (runs * 0.95) < runs ? (int) (runs * 0.95) : runs - 1];
   g_free (t);
   cairo_surface_destroy (s);
@@ -101,8 +101,8 @@ main (int argc, char **argv)
         }
       fig.trace = trace;
       span = trace->t1_ns - trace->t0_ns;
-      printf ("== %" G_GSIZE_FORMAT " %s (%" G_GSIZE_FORMAT " slices, %u rows)\n", n, traces[k].label,
-              trace->n_slices, trace->rows->len);
+      printf ("== %" G_GSIZE_FORMAT " %s (%" G_GSIZE_FORMAT " slices, %u rows)\n", n,
+              traces[k].label, trace->n_slices, trace->rows->len);
       for (int zoom = 0; zoom < 2; zoom++)
         {
           double med, p95, naive;
@@ -110,7 +110,8 @@ main (int argc, char **argv)
           fig.t1_ns = zoom ? fig.t0_ns + span / 1000 : trace->t1_ns;
           frame_times (&fig, 31, &med, &p95);
           naive = naive_ms (trace, fig.t0_ns, fig.t1_ns);
-          printf ("%-22s median %6.2f ms  p95 %6.2f ms   baseline (every slice drawn) %8.2f ms   target ≤ 8 / ≤ 16 ms %s\n",
+          printf ("%-22s median %6.2f ms  p95 %6.2f ms   baseline (every slice drawn) %8.2f ms   "
+                  "target ≤ 8 / ≤ 16 ms %s\n",
                   zoom ? "zoomed in (1/1000)" : "zoomed out (all)", med, p95, naive,
                   med <= 8 && p95 <= 16 ? "ok" : "MISSED");
           missed += med > 8 || p95 > 16;
@@ -126,8 +127,8 @@ main (int argc, char **argv)
         eo.format = IV_EXPORT_PDF, eo.width = W, eo.height = H;
         if (iv_export_to_file (&figure, &eo, pdf, NULL) && g_stat (pdf, &st) == 0)
           {
-            printf ("%-22s %6.2f MB   target ≤ 5 MB %s\n", "PDF of the whole trace", st.st_size / 1e6,
-                    st.st_size <= 5000000 ? "ok" : "MISSED");
+            printf ("%-22s %6.2f MB   target ≤ 5 MB %s\n", "PDF of the whole trace",
+                    st.st_size / 1e6, st.st_size <= 5000000 ? "ok" : "MISSED");
             missed += st.st_size > 5000000;
           }
         g_unlink (pdf);

@@ -15,7 +15,9 @@ bench_generate_trace (const char *path, gsize n_slices)
 
   fputs ("{\"schemaVersion\": 1, \"traceEvents\": [\n", f);
   for (int tid = 0; tid < 10; tid++)
-    fprintf (f, "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": %d, \"tid\": %d, \"args\": {\"name\": \"%s %d\"}},\n",
+    fprintf (f,
+             "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": %d, \"tid\": %d, \"args\": "
+             "{\"name\": \"%s %d\"}},\n",
              tid < 8 ? 4242 : 0, tid, tid < 8 ? "thread" : "stream", tid);
   while (written < n_slices)
     {
@@ -25,9 +27,10 @@ bench_generate_trace (const char *path, gsize n_slices)
       int op = g_rand_int_range (rng, 0, 200);
       /* A parent of 30–60 µs with two children when on the CPU. */
       gint64 dur = g_rand_int_range (rng, 30000, 60000);
-      fprintf (f, "{\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"%s_%d\", \"pid\": %d, \"tid\": %d, "
-                  "\"ts\": %" G_GINT64_FORMAT ".%03d, \"dur\": %" G_GINT64_FORMAT ".%03d, "
-                  "\"args\": {\"External id\": %" G_GSIZE_FORMAT ", \"Sequence number\": %d}},\n",
+      fprintf (f,
+               "{\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"%s_%d\", \"pid\": %d, \"tid\": %d, "
+               "\"ts\": %" G_GINT64_FORMAT ".%03d, \"dur\": %" G_GINT64_FORMAT ".%03d, "
+               "\"args\": {\"External id\": %" G_GSIZE_FORMAT ", \"Sequence number\": %d}},\n",
                gpu ? "kernel" : "cpu_op", gpu ? "kernel" : "aten::op", op, gpu ? 0 : 4242, tid,
                start / 1000, (int) (start % 1000), dur / 1000, (int) (dur % 1000), written, op);
       written++;
@@ -37,20 +40,25 @@ bench_generate_trace (const char *path, gsize n_slices)
             {
               gint64 cs = start + 1000 + c * (dur / 2);
               gint64 cd = dur / 2 - 2000;
-              fprintf (f, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::child_%d\", \"pid\": 4242, \"tid\": %d, "
-                          "\"ts\": %" G_GINT64_FORMAT ".%03d, \"dur\": %" G_GINT64_FORMAT ".%03d, \"args\": {\"External id\": %" G_GSIZE_FORMAT "}},\n",
-                       op % 50, tid, cs / 1000, (int) (cs % 1000), cd / 1000, (int) (cd % 1000), written);
+              fprintf (f,
+                       "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::child_%d\", "
+                       "\"pid\": 4242, \"tid\": %d, "
+                       "\"ts\": %" G_GINT64_FORMAT ".%03d, \"dur\": %" G_GINT64_FORMAT
+                       ".%03d, \"args\": {\"External id\": %" G_GSIZE_FORMAT "}},\n",
+                       op % 50, tid, cs / 1000, (int) (cs % 1000), cd / 1000, (int) (cd % 1000),
+                       written);
               written++;
             }
         }
       ts[tid] = start + dur + g_rand_int_range (rng, 1000, 20000);
     }
-  fputs ("{\"ph\": \"i\", \"name\": \"Record Window End\", \"pid\": 4242, \"tid\": 0, \"ts\": 0, \"s\": \"g\"}\n]}\n", f);
+  fputs ("{\"ph\": \"i\", \"name\": \"Record Window End\", \"pid\": 4242, \"tid\": 0, \"ts\": 0, "
+         "\"s\": \"g\"}\n]}\n",
+         f);
   fclose (f);
   g_rand_free (rng);
   return written;
 }
-
 
 typedef struct
 {
@@ -71,18 +79,31 @@ static void
 task_tree (Gen *g, int pid, int tid, gint64 start, gint64 dur, int depth, gsize budget)
 {
   static const char *const names[] = {
-    "ThreadControllerImpl::RunTask", "SimpleWatcher::OnHandleReady", "v8.callFunction",
-    "ParseHTML", "Layout", "UpdateLayoutTree", "Paint", "CompositeLayers", "v8.compile",
-    "ResourceDispatcher::OnReceivedResponse", "SequenceManager::DoIdleWork", "LocalFrameView::RunPostLifecycleSteps",
-    "RenderWidget::OnBeginMainFrame", "Graphics.Pipeline", "GpuChannel::ExecuteDeferredRequest",
-    "URLLoader::OnReceiveResponse", "ScheduledTasks", "TaskGraphRunner::RunTask",
+    "ThreadControllerImpl::RunTask",
+    "SimpleWatcher::OnHandleReady",
+    "v8.callFunction",
+    "ParseHTML",
+    "Layout",
+    "UpdateLayoutTree",
+    "Paint",
+    "CompositeLayers",
+    "v8.compile",
+    "ResourceDispatcher::OnReceivedResponse",
+    "SequenceManager::DoIdleWork",
+    "LocalFrameView::RunPostLifecycleSteps",
+    "RenderWidget::OnBeginMainFrame",
+    "Graphics.Pipeline",
+    "GpuChannel::ExecuteDeferredRequest",
+    "URLLoader::OnReceiveResponse",
+    "ScheduledTasks",
+    "TaskGraphRunner::RunTask",
   };
   int children;
   gint64 at;
 
   fprintf (g->f, "{\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"%s\", \"pid\": %d, \"tid\": %d, ",
-           depth ? "blink,devtools.timeline" : "toplevel", names[g_rand_int_range (g->rng, 0, G_N_ELEMENTS (names))],
-           pid, tid);
+           depth ? "blink,devtools.timeline" : "toplevel",
+           names[g_rand_int_range (g->rng, 0, G_N_ELEMENTS (names))], pid, tid);
   put_time (g->f, "ts", start);
   fputs (", ", g->f);
   put_time (g->f, "dur", dur);
@@ -106,7 +127,11 @@ task_tree (Gen *g, int pid, int tid, gint64 start, gint64 dur, int depth, gsize 
 gsize
 bench_generate_chromium_trace (const char *path, gsize n_events)
 {
-  enum { N_PROC = 25, N_THREAD = 10 };
+  enum
+  {
+    N_PROC = 25,
+    N_THREAD = 10
+  };
   Gen g = { fopen (path, "w"), g_rand_new_with_seed (348), 0, 0 };
   gint64 clock[N_PROC][N_THREAD] = { { 0 } };
   gint64 counter_at[N_PROC] = { 0 };
@@ -114,12 +139,23 @@ bench_generate_chromium_trace (const char *path, gsize n_events)
   fputs ("{\"traceEvents\": [\n", g.f);
   for (int p = 0; p < N_PROC; p++)
     {
-      fprintf (g.f, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": %d, \"tid\": 0, \"args\": {\"name\": \"%s\"}},\n",
-               1000 + p, p == 0 ? "Browser" : p == 1 ? "GPU Process" : p < 4 ? "Utility" : "Renderer");
+      fprintf (g.f,
+               "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": %d, \"tid\": 0, \"args\": "
+               "{\"name\": \"%s\"}},\n",
+               1000 + p,
+               p == 0   ? "Browser"
+               : p == 1 ? "GPU Process"
+               : p < 4  ? "Utility"
+                        : "Renderer");
       for (int t = 0; t < N_THREAD; t++)
-        fprintf (g.f, "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": %d, \"tid\": %d, \"args\": {\"name\": \"%s\"}},\n",
-                 1000 + p, t, t == 0 ? "CrBrowserMain" : t == 1 ? "Chrome_IOThread" : t == 2 ? "Compositor"
-                 : "ThreadPoolForegroundWorker");
+        fprintf (g.f,
+                 "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": %d, \"tid\": %d, \"args\": "
+                 "{\"name\": \"%s\"}},\n",
+                 1000 + p, t,
+                 t == 0   ? "CrBrowserMain"
+                 : t == 1 ? "Chrome_IOThread"
+                 : t == 2 ? "Compositor"
+                          : "ThreadPoolForegroundWorker");
     }
   while (g.written < n_events)
     {
@@ -131,7 +167,9 @@ bench_generate_chromium_trace (const char *path, gsize n_events)
 
       if (kind < 0.12) /* an instant */
         {
-          fprintf (g.f, "{\"ph\": \"i\", \"name\": \"MarkDOMContent\", \"cat\": \"devtools.timeline\", \"pid\": %d, \"tid\": %d, \"s\": \"t\", ",
+          fprintf (g.f,
+                   "{\"ph\": \"i\", \"name\": \"MarkDOMContent\", \"cat\": \"devtools.timeline\", "
+                   "\"pid\": %d, \"tid\": %d, \"s\": \"t\", ",
                    1000 + p, t);
           put_time (g.f, "ts", start);
           fputs ("},\n", g.f);
@@ -142,7 +180,9 @@ bench_generate_chromium_trace (const char *path, gsize n_events)
           gint64 d = g_rand_int_range (g.rng, 100000, 50000000);
           for (int e = 0; e < 2; e++)
             {
-              fprintf (g.f, "{\"ph\": \"%c\", \"name\": \"NavigationRequest\", \"cat\": \"navigation\", \"id\": \"0x%x\", \"pid\": %d, \"tid\": %d, ",
+              fprintf (g.f,
+                       "{\"ph\": \"%c\", \"name\": \"NavigationRequest\", \"cat\": \"navigation\", "
+                       "\"id\": \"0x%x\", \"pid\": %d, \"tid\": %d, ",
                        e ? 'e' : 'b', (unsigned) g.written, 1000 + p, t);
               put_time (g.f, "ts", start + e * d);
               fputs ("},\n", g.f);
@@ -153,10 +193,14 @@ bench_generate_chromium_trace (const char *path, gsize n_events)
         {
           int p2 = g_rand_int_range (g.rng, 0, N_PROC), t2 = g_rand_int_range (g.rng, 0, N_THREAD);
           g.flow_id++;
-          fprintf (g.f, "{\"ph\": \"s\", \"name\": \"mojo\", \"cat\": \"toplevel.flow\", \"id\": %u, \"pid\": %d, \"tid\": %d, ",
+          fprintf (g.f,
+                   "{\"ph\": \"s\", \"name\": \"mojo\", \"cat\": \"toplevel.flow\", \"id\": %u, "
+                   "\"pid\": %d, \"tid\": %d, ",
                    g.flow_id, 1000 + p, t);
           put_time (g.f, "ts", start);
-          fprintf (g.f, "},\n{\"ph\": \"f\", \"bp\": \"e\", \"name\": \"mojo\", \"cat\": \"toplevel.flow\", \"id\": %u, \"pid\": %d, \"tid\": %d, ",
+          fprintf (g.f,
+                   "},\n{\"ph\": \"f\", \"bp\": \"e\", \"name\": \"mojo\", \"cat\": "
+                   "\"toplevel.flow\", \"id\": %u, \"pid\": %d, \"tid\": %d, ",
                    g.flow_id, 1000 + p2, t2);
           put_time (g.f, "ts", MAX (start, clock[p2][t2]) + 5000);
           fputs ("},\n", g.f);
@@ -165,7 +209,9 @@ bench_generate_chromium_trace (const char *path, gsize n_events)
       else if (kind < 0.52) /* a counter sample */
         {
           counter_at[p] = MAX (counter_at[p], start);
-          fprintf (g.f, "{\"ph\": \"C\", \"name\": \"MemoryUsage\", \"pid\": %d, \"tid\": 0, \"args\": {\"JSHeap\": %u}, ",
+          fprintf (g.f,
+                   "{\"ph\": \"C\", \"name\": \"MemoryUsage\", \"pid\": %d, \"tid\": 0, \"args\": "
+                   "{\"JSHeap\": %u}, ",
                    1000 + p, g_rand_int_range (g.rng, 1000000, 90000000));
           put_time (g.f, "ts", counter_at[p]);
           fputs ("},\n", g.f);

@@ -5,11 +5,9 @@
 
 #include <glib.h>
 
-gsize bench_generate_trace (const char *path,
-                            gsize       n_slices);
+gsize bench_generate_trace (const char *path, gsize n_slices);
 
 /* About @n_events events shaped like Chromium's startup trace (348k events): ~25
  * processes of ~10 threads, deep task trees with heavy-tailed durations, instants, async
  * slices, flows between threads and counters. */
-gsize bench_generate_chromium_trace (const char *path,
-                                     gsize       n_events);
+gsize bench_generate_chromium_trace (const char *path, gsize n_events);

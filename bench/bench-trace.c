@@ -45,7 +45,6 @@ rss_bytes (void)
   return (gsize) pages * (gsize) sysconf (_SC_PAGESIZE);
 }
 
-
 /* The least any streaming JSON load does: yajl over the file's bytes with no callbacks,
  * read (and for .gz decompressed) in 256 KiB chunks as the loader reads them. */
 static double
@@ -125,7 +124,8 @@ peak_ratio (const char *path)
       tr = iv_trace_load (path, NULL, NULL, NULL, NULL);
       peak = status_kib ("VmHWM:");
       after = status_kib ("VmRSS:");
-      fprintf (w, "%f\n", after > before ? (double) (peak - before) / (double) (after - before) : 0.0);
+      fprintf (w, "%f\n",
+               after > before ? (double) (peak - before) / (double) (after - before) : 0.0);
       fclose (w);
       iv_trace_free (tr);
       _exit (0);
@@ -173,9 +173,11 @@ bench_ratios (const char *path, gsize slices, int runs, int *missed)
   r_plain = bench_median (load, runs) / bench_median (scan, runs);
   r_gz = bench_median (loadz, runs) / bench_median (scanz, runs);
   printf ("%-34s %8.2f s vs %.2f s   %5.2f×   target ≤ 1.5× %s\n", "load ÷ bare yajl scan, plain",
-          bench_median (load, runs), bench_median (scan, runs), r_plain, r_plain <= 1.5 ? "ok" : "MISSED");
+          bench_median (load, runs), bench_median (scan, runs), r_plain,
+          r_plain <= 1.5 ? "ok" : "MISSED");
   printf ("%-34s %8.2f s vs %.2f s   %5.2f×   target ≤ 1.5× %s\n", "load ÷ bare yajl scan, gzip",
-          bench_median (loadz, runs), bench_median (scanz, runs), r_gz, r_gz <= 1.5 ? "ok" : "MISSED");
+          bench_median (loadz, runs), bench_median (scanz, runs), r_gz,
+          r_gz <= 1.5 ? "ok" : "MISSED");
   *missed += (r_plain > 1.5) + (r_gz > 1.5);
   peak = peak_ratio (path);
   printf ("%-34s %8.2f×   target ≤ 1.3× %s\n", "peak ÷ steady memory of a load", peak,
@@ -229,7 +231,8 @@ bench_file (const char *dir, gsize n, int runs, gboolean baseline, int *missed)
         q[r] = (now_s () - t0) * 1e3;
       }
     printf ("%-34s %8.3f ms (%u rows, %u items)   target ≤ 2 ms %s\n", "LOD, whole trace, 2000 px",
-            bench_median (q, 21), trace->rows->len, items->len, bench_median (q, 21) <= 2 ? "ok" : "MISSED");
+            bench_median (q, 21), trace->rows->len, items->len,
+            bench_median (q, 21) <= 2 ? "ok" : "MISSED");
     *missed += bench_median (q, 21) > 2;
     for (int r = 0; r < 21; r++)
       {
@@ -239,7 +242,8 @@ bench_file (const char *dir, gsize n, int runs, gboolean baseline, int *missed)
         iv_trace_lod (trace, from, from + span, 2000, items, first);
         q[r] = (now_s () - t0) * 1e3;
       }
-    printf ("%-34s %8.3f ms (%u items)\n", "LOD, 1/1000 of the trace, 2000 px", bench_median (q, 21), items->len);
+    printf ("%-34s %8.3f ms (%u items)\n", "LOD, 1/1000 of the trace, 2000 px",
+            bench_median (q, 21), items->len);
   }
   iv_trace_free (trace);
   bench_ratios (path, slices, MIN (runs, 5), missed);
@@ -264,7 +268,8 @@ main (int argc, char **argv)
   g_autofree char *dir = g_dir_make_tmp ("bench-trace-XXXXXX", NULL);
   int missed = 0;
 
-  printf ("bench-trace: generated Kineto-like traces, one core for parsing\n\n== 1,000,000 slices\n");
+  printf (
+      "bench-trace: generated Kineto-like traces, one core for parsing\n\n== 1,000,000 slices\n");
   bench_file (dir, 1000000, quick ? 3 : 5, TRUE, &missed);
   if (!quick)
     {

@@ -51,8 +51,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       {
         /* the raw bytes: a saved file may hold anything, NULs included */
         g_autoptr (GPtrArray) skipped = NULL;
-        g_autoptr (GPtrArray) list = iv_saved_parse ((const char *) data + 1, size - 1, "fuzz",
-                                                     &skipped, &error);
+        g_autoptr (GPtrArray) list
+            = iv_saved_parse ((const char *) data + 1, size - 1, "fuzz", &skipped, &error);
         g_assert ((list != NULL) != (error != NULL));
         for (guint i = 0; list && i < list->len; i++)
           {

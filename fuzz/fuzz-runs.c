@@ -24,7 +24,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     return 0;
   if (data[0] % 8 == 4)
     {
-      g_autoptr (IvPlotConfig) c = iv_plot_config_parse ((const char *) data + 1, size - 1, "fuzz", &error);
+      g_autoptr (IvPlotConfig) c
+          = iv_plot_config_parse ((const char *) data + 1, size - 1, "fuzz", &error);
       g_assert ((c != NULL) != (error != NULL));
       return 0;
     }
@@ -59,10 +60,18 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   r = _iv_run_new ("fuzz");
   switch (data[0] % 8 % 4)
     {
-    case 0: ok = _iv_run_load_records (r, in, NULL, NULL, NULL, &error); break;
-    case 1: ok = _iv_run_load_summary (r, in, &error); break;
-    case 2: ok = _iv_run_load_telemetry (r, in, NULL, &error); break;
-    default: ok = _iv_run_load_timeslices (r, in, &error); break;
+    case 0:
+      ok = _iv_run_load_records (r, in, NULL, NULL, NULL, &error);
+      break;
+    case 1:
+      ok = _iv_run_load_summary (r, in, &error);
+      break;
+    case 2:
+      ok = _iv_run_load_telemetry (r, in, NULL, &error);
+      break;
+    default:
+      ok = _iv_run_load_timeslices (r, in, &error);
+      break;
     }
   g_assert (ok == (error == NULL));
   if (ok)

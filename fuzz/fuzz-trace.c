@@ -32,34 +32,35 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 #else
   t = iv_trace_load_input (in, NULL, NULL, NULL, NULL, &error);
   if (iv_input_get_compression (in) == IV_COMPRESSION_NONE)
-  {
-    /* The same bytes through a window of a few bytes, so that every event is cut by the
-     * window's end somewhere: the reader must come to the same trace. (Not for
-     * compressed input: how far damaged data decompresses before the damage is found
-     * depends on how much is asked for at once.) */
-    g_autoptr (IvInput) again = iv_input_new_from_bytes (bytes, "fuzz", NULL);
-    IvTraceBuilder *b = _iv_trace_builder_new (NULL, IV_TRACE_CHROME);
-    g_autoptr (GError) small_error = NULL;
-    IvTrace *small = NULL;
+    {
+      /* The same bytes through a window of a few bytes, so that every event is cut by the
+       * window's end somewhere: the reader must come to the same trace. (Not for
+       * compressed input: how far damaged data decompresses before the damage is found
+       * depends on how much is asked for at once.) */
+      g_autoptr (IvInput) again = iv_input_new_from_bytes (bytes, "fuzz", NULL);
+      IvTraceBuilder *b = _iv_trace_builder_new (NULL, IV_TRACE_CHROME);
+      g_autoptr (GError) small_error = NULL;
+      IvTrace *small = NULL;
 
-    b->window = 1 + (size ? data[size - 1] % 48 : 0);
-    if (_iv_trace_load_chrome (b, again, NULL, NULL, NULL, &small_error))
-      small = _iv_trace_builder_finish (b, &small_error);
-    _iv_trace_builder_free (b);
-    g_assert ((small != NULL) == (t != NULL));
-    if (small)
-      {
-        g_assert (small->n_slices == t->n_slices && small->warnings->len == t->warnings->len);
-        for (gsize s = 0; s < t->n_slices; s++)
-          g_assert (small->start_ns[s] == t->start_ns[s] && small->dur_ns[s] == t->dur_ns[s]
-                    && small->args_off[s] == t->args_off[s] && small->args_len[s] == t->args_len[s]);
-        for (guint w = 0; w < t->warnings->len; w++)
-          g_assert (g_str_equal (small->warnings->pdata[w], t->warnings->pdata[w]));
-      }
-    else
-      g_assert (g_str_equal (small_error->message, error->message));
-    iv_trace_free (small);
-  }
+      b->window = 1 + (size ? data[size - 1] % 48 : 0);
+      if (_iv_trace_load_chrome (b, again, NULL, NULL, NULL, &small_error))
+        small = _iv_trace_builder_finish (b, &small_error);
+      _iv_trace_builder_free (b);
+      g_assert ((small != NULL) == (t != NULL));
+      if (small)
+        {
+          g_assert (small->n_slices == t->n_slices && small->warnings->len == t->warnings->len);
+          for (gsize s = 0; s < t->n_slices; s++)
+            g_assert (small->start_ns[s] == t->start_ns[s] && small->dur_ns[s] == t->dur_ns[s]
+                      && small->args_off[s] == t->args_off[s]
+                      && small->args_len[s] == t->args_len[s]);
+          for (guint w = 0; w < t->warnings->len; w++)
+            g_assert (g_str_equal (small->warnings->pdata[w], t->warnings->pdata[w]));
+        }
+      else
+        g_assert (g_str_equal (small_error->message, error->message));
+      iv_trace_free (small);
+    }
 #endif
   g_assert ((t != NULL) != (error != NULL));
   if (t)

@@ -33,6 +33,6 @@ main (int argc, char **argv)
 #else
   if (argc < 2)
     return iv_cli_run (argc, argv);
-  return iv_cli_run (2, (char *[]) { argv[0], (char *) "--help", NULL });
+  return iv_cli_run (2, (char *[]){ argv[0], (char *) "--help", NULL });
 #endif
 }

@@ -101,7 +101,8 @@ settled (gpointer data)
 static gboolean
 has_size (gpointer data)
 {
-  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0 && gtk_widget_get_height (data) > 0;
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0
+         && gtk_widget_get_height (data) > 0;
 }
 
 guint
@@ -124,16 +125,17 @@ iv_gui_snapshot (GtkWindow *window, const char *png)
   snapshot = gtk_snapshot_new ();
   w = gtk_widget_get_width (GTK_WIDGET (window));
   h = gtk_widget_get_height (GTK_WIDGET (window));
-  gtk_snapshot_append_color (snapshot, &(GdkRGBA) { 1, 1, 1, 1 }, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  gtk_snapshot_append_color (snapshot, &(GdkRGBA){ 1, 1, 1, 1 }, &GRAPHENE_RECT_INIT (0, 0, w, h));
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (window)); child;
        child = gtk_widget_get_next_sibling (child))
     if (gtk_widget_get_mapped (child))
       gtk_widget_snapshot_child (GTK_WIDGET (window), child, snapshot);
   node = gtk_snapshot_free_to_node (snapshot);
   g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                         /* the window's own box: a dialog's shadow draws outside it */
-                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
+  texture
+      = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                     /* the window's own box: a dialog's shadow draws outside it */
+                                     &GRAPHENE_RECT_INIT (0, 0, w, h));
   pixels = g_malloc ((gsize) w * h * 4);
   gdk_texture_download (texture, pixels, (gsize) w * 4);
   for (int i = 0; i < w * h; i += 7)
@@ -144,8 +146,7 @@ iv_gui_snapshot (GtkWindow *window, const char *png)
 }
 
 GtkWidget *
-iv_gui_find_child (GtkWidget *root,
-                   GType      type)
+iv_gui_find_child (GtkWidget *root, GType type)
 {
   for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
     {
@@ -159,8 +160,7 @@ iv_gui_find_child (GtkWidget *root,
 }
 
 GtkWidget *
-iv_gui_find_by_id (GtkWidget  *root,
-                   const char *id)
+iv_gui_find_by_id (GtkWidget *root, const char *id)
 {
   for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
     {
@@ -174,8 +174,7 @@ iv_gui_find_by_id (GtkWidget  *root,
 }
 
 GtkEventController *
-iv_gui_find_controller (GtkWidget *widget,
-                        GType      type)
+iv_gui_find_controller (GtkWidget *widget, GType type)
 {
   GListModel *controllers;
   GtkEventController *found = NULL;
@@ -190,7 +189,8 @@ iv_gui_find_controller (GtkWidget *widget,
         found = c;
     }
   g_object_unref (controllers);
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c && !found; c = gtk_widget_get_next_sibling (c))
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c && !found;
+       c = gtk_widget_get_next_sibling (c))
     found = iv_gui_find_controller (c, type);
   return found;
 }

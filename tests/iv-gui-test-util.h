@@ -10,33 +10,25 @@
 G_BEGIN_DECLS
 
 /* Runs the main loop until @done (@data) is true, for at most @seconds. */
-gboolean iv_gui_wait_for      (gboolean   (*done) (gpointer),
-                               gpointer     data,
-                               guint        seconds);
+gboolean iv_gui_wait_for (gboolean (*done) (gpointer), gpointer data, guint seconds);
 /* Until no document of @window is loading, then until the loop is idle. */
-void     iv_gui_settle        (IvWindow    *window);
+void iv_gui_settle (IvWindow *window);
 /* One frame laid out and painted, so every child has an allocation. */
-void     iv_gui_wait_for_paint (GtkWindow  *window);
+void iv_gui_wait_for_paint (GtkWindow *window);
 /* Opens the NULL-terminated paths in @window. */
-void     iv_gui_open_paths    (IvWindow    *window,
-                               const char  *first,
-                               ...) G_GNUC_NULL_TERMINATED;
+void iv_gui_open_paths (IvWindow *window, const char *first, ...) G_GNUC_NULL_TERMINATED;
 /* What @window (any toplevel) shows, rendered as its frame would be; NULL-safe @png
  * writes it. Returns the number of distinct colours in a sample of its pixels. */
-guint    iv_gui_snapshot      (GtkWindow   *window,
-                               const char  *png);
+guint iv_gui_snapshot (GtkWindow *window, const char *png);
 
 /* The first descendant of @root (depth first, @root excluded) that is a @type, or NULL. */
-GtkWidget *iv_gui_find_child  (GtkWidget   *root,
-                               GType        type);
+GtkWidget *iv_gui_find_child (GtkWidget *root, GType type);
 /* A visible label under @root whose text is shown cut short (ellipsized), or NULL. */
-GtkLabel  *iv_gui_find_ellipsized_label (GtkWidget *root);
+GtkLabel *iv_gui_find_ellipsized_label (GtkWidget *root);
 /* The descendant of @root whose template or builder id is @id, or NULL. */
-GtkWidget *iv_gui_find_by_id  (GtkWidget   *root,
-                               const char  *id);
+GtkWidget *iv_gui_find_by_id (GtkWidget *root, const char *id);
 /* The first event controller that is a @type on @widget or else on its descendants
  * (depth first), or NULL. */
-GtkEventController *iv_gui_find_controller (GtkWidget *widget,
-                                            GType      type);
+GtkEventController *iv_gui_find_controller (GtkWidget *widget, GType type);
 
 G_END_DECLS

@@ -36,7 +36,8 @@ px (cairo_surface_t *s, double x, double y)
   g_assert_cmpint (iy, >=, 0);
   g_assert_cmpint (ix, <, cairo_image_surface_get_width (s));
   g_assert_cmpint (iy, <, cairo_image_surface_get_height (s));
-  return ((guint32 *) (cairo_image_surface_get_data (s) + iy * cairo_image_surface_get_stride (s)))[ix];
+  return (
+      (guint32 *) (cairo_image_surface_get_data (s) + iy * cairo_image_surface_get_stride (s)))[ix];
 }
 
 /* Colour distance in 0 … 255 per channel, ignoring alpha (the surfaces are opaque). */
@@ -317,8 +318,10 @@ test_heatmap_and_lines (void)
   double v[] = { 0, 1, 1, 1 }; /* 2 × 2, row 0 at the bottom */
   cairo_surface_t *img;
   IvColor lo = iv_colormap_viridis (0), hi = iv_colormap_viridis (1);
-  guint32 lo_px = 0xff000000u | (guint32) (lo.r * 255 + 0.5) << 16 | (guint32) (lo.g * 255 + 0.5) << 8 | (guint32) (lo.b * 255 + 0.5);
-  guint32 hi_px = 0xff000000u | (guint32) (hi.r * 255 + 0.5) << 16 | (guint32) (hi.g * 255 + 0.5) << 8 | (guint32) (hi.b * 255 + 0.5);
+  guint32 lo_px = 0xff000000u | (guint32) (lo.r * 255 + 0.5) << 16
+                  | (guint32) (lo.g * 255 + 0.5) << 8 | (guint32) (lo.b * 255 + 0.5);
+  guint32 hi_px = 0xff000000u | (guint32) (hi.r * 255 + 0.5) << 16
+                  | (guint32) (hi.g * 255 + 0.5) << 8 | (guint32) (hi.b * 255 + 0.5);
 
   iv_chart_add_heatmap (c, "heat", v, 2, 2, 0, 10, 0, 10);
   iv_chart_axis_set_range (c, IV_AXIS_X, 0, 10);
@@ -334,7 +337,8 @@ static void
 check_inside (IvChart *c, double w, double h, IvTheme theme)
 {
   const int m = 80;
-  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) w + 2 * m, (int) h + 2 * m);
+  cairo_surface_t *s
+      = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) w + 2 * m, (int) h + 2 * m);
   cairo_t *cr = cairo_create (s);
   IvRenderOptions opt = { theme, 1.0 };
   const guint8 *data;
@@ -370,7 +374,7 @@ test_labels_stay_inside (void)
                       "and a subtitle with the configuration");
   iv_chart_axis_set_time (c, IV_AXIS_X, 0, TRUE);
   iv_chart_axis_set_title (c, IV_AXIS_X, "Wall-clock time");
-  iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit) { IV_UNIT_BYTES, 1, NULL });
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit){ IV_UNIT_BYTES, 1, NULL });
   iv_chart_axis_set_title (c, IV_AXIS_Y, "GPU memory used");
   iv_chart_axis_set_title (c, IV_AXIS_Y2, "Utilisation");
   iv_chart_add_line (c, "memory used by the inference server", x, y, 2);
@@ -466,11 +470,14 @@ test_inverse_transform (void)
   img = draw (c, IV_THEME_LIGHT);
   L = iv_chart_get_layout (c);
   for (double v = 1; v <= 1000; v *= 10)
-    g_assert_cmpfloat_with_epsilon (iv_chart_to_data (L, IV_AXIS_X, iv_chart_to_pixel (L, IV_AXIS_X, v)), v, v * 1e-9);
-  g_assert_cmpfloat_with_epsilon (iv_chart_to_data (L, IV_AXIS_Y, iv_chart_to_pixel (L, IV_AXIS_Y, 1.5)), 1.5, 1e-9);
+    g_assert_cmpfloat_with_epsilon (
+        iv_chart_to_data (L, IV_AXIS_X, iv_chart_to_pixel (L, IV_AXIS_X, v)), v, v * 1e-9);
+  g_assert_cmpfloat_with_epsilon (
+      iv_chart_to_data (L, IV_AXIS_Y, iv_chart_to_pixel (L, IV_AXIS_Y, 1.5)), 1.5, 1e-9);
   /* Decades are equally spaced on screen. */
-  g_assert_cmpfloat_with_epsilon (iv_chart_to_pixel (L, IV_AXIS_X, 10) - iv_chart_to_pixel (L, IV_AXIS_X, 1),
-                                  iv_chart_to_pixel (L, IV_AXIS_X, 1000) - iv_chart_to_pixel (L, IV_AXIS_X, 100), 1e-6);
+  g_assert_cmpfloat_with_epsilon (
+      iv_chart_to_pixel (L, IV_AXIS_X, 10) - iv_chart_to_pixel (L, IV_AXIS_X, 1),
+      iv_chart_to_pixel (L, IV_AXIS_X, 1000) - iv_chart_to_pixel (L, IV_AXIS_X, 100), 1e-6);
   cairo_surface_destroy (img);
 }
 
@@ -573,7 +580,6 @@ test_grid_shared_axes (void)
   cairo_destroy (cr);
   cairo_surface_destroy (s);
 }
-
 
 static cairo_status_t
 count_bytes (void *closure, const unsigned char *data, unsigned int length)

@@ -183,23 +183,30 @@ test_model_json (void)
   g_autoptr (JsonParser) parser = json_parser_new ();
   JsonObject *o, *kind, *s1;
   JsonArray *stages;
-  static const char *const top[] = { "model", "hardware", "config", "layer_kinds", "lm_head_s",
-                                     "step_s", "tokens_per_s", "memory", "idle", "waste",
-                                     "hints", "glossary", NULL };
-  static const char *const stage_keys[] = { "id", "name", "flops", "bytes", "comm_bytes",
-                                            "t_compute_s", "t_memory_s", "t_comm_s", "t_s",
-                                            "visible_s", "bound", "formula", NULL };
+  static const char *const top[]
+      = { "model",  "hardware", "config", "layer_kinds", "lm_head_s", "step_s", "tokens_per_s",
+          "memory", "idle",     "waste",  "hints",       "glossary",  NULL };
+  static const char *const stage_keys[]
+      = { "id",       "name", "flops",     "bytes", "comm_bytes", "t_compute_s", "t_memory_s",
+          "t_comm_s", "t_s",  "visible_s", "bound", "formula",    NULL };
 
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
   o = json_node_get_object (json_parser_get_root (parser));
   for (guint i = 0; top[i]; i++)
     g_assert_true (json_object_has_member (o, top[i]));
-  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (o, "model"), "name"), ==, "Llama-3.1-8B");
-  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (o, "config"), "cp"), ==, 2);
-  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (o, "config"), "cp_place"), ==, "cube");
+  g_assert_cmpstr (
+      json_object_get_string_member (json_object_get_object_member (o, "model"), "name"), ==,
+      "Llama-3.1-8B");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (o, "config"), "cp"),
+                   ==, 2);
+  g_assert_cmpstr (
+      json_object_get_string_member (json_object_get_object_member (o, "config"), "cp_place"), ==,
+      "cube");
   /* The override reached the model: 64 GiB per PE. */
-  g_assert_cmpfloat (json_object_get_double_member (json_object_get_object_member (o, "memory"), "capacity_bytes_per_pe"), ==, 64.0 * 1073741824);
+  g_assert_cmpfloat (json_object_get_double_member (json_object_get_object_member (o, "memory"),
+                                                    "capacity_bytes_per_pe"),
+                     ==, 64.0 * 1073741824);
   kind = json_array_get_object_element (json_object_get_array_member (o, "layer_kinds"), 0);
   g_assert_cmpint (json_object_get_int_member (kind, "layers"), ==, 32);
   stages = json_object_get_array_member (kind, "stages");
@@ -245,7 +252,8 @@ test_model_json_valid (void)
   for (guint i = 0; i < json_array_get_length (presets); i++)
     for (guint k = 0; k < G_N_ELEMENTS (shapes); k++)
       {
-        const char *name = json_object_get_string_member (json_array_get_object_element (presets, i), "name");
+        const char *name
+            = json_object_get_string_member (json_array_get_object_element (presets, i), "name");
         Result r = run ("model", "--preset", name, "--tp-place", "pe", "--format", "json",
                         shapes[k][0], shapes[k][1], shapes[k][2], shapes[k][3], shapes[k][4],
                         shapes[k][5], shapes[k][6], shapes[k][7], NULL);
@@ -268,12 +276,18 @@ test_model_errors (void)
 {
   Result r = run ("model", "--preset", "Llama-3.1-8B", "--tp", "32", NULL);
   g_assert_cmpint (r.status, ==, 1);
-  g_assert_cmpstr (r.err, ==, "inferview model: --tp: TP=32 on PEs needs 32 PEs per cube; this SIP has 16\n");
+  g_assert_cmpstr (r.err, ==,
+                   "inferview model: --tp: TP=32 on PEs needs 32 PEs per cube; this SIP has 16\n");
   result_clear (&r);
 
   /* malformed values exit 2, constraint violations 1; each error names its option */
   {
-    static const struct { const char *a[5]; int status; const char *option; } cases[] = {
+    static const struct
+    {
+      const char *a[5];
+      int status;
+      const char *option;
+    } cases[] = {
       { { "--preset", "No-Such-Model" }, 2, "--preset" },
       { { "--cubes", "abc" }, 2, "--cubes" },
       { { "--topology", "hypercube" }, 2, "--topology" },
@@ -294,10 +308,11 @@ test_model_errors (void)
       }
   }
   /* the header says the hardware used, overrides and all */
-  r = run ("model", "--preset", "Llama-3.1-8B", "--topology", "torus2d", "--cubes", "4x4", "--pes-per-cube", "4",
-           NULL);
+  r = run ("model", "--preset", "Llama-3.1-8B", "--topology", "torus2d", "--cubes", "4x4",
+           "--pes-per-cube", "4", NULL);
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_true (g_str_has_prefix (r.out, "Llama-3.1-8B on ring4 + overrides: torus2d, 4×4 cubes, 4 PEs/cube · "));
+  g_assert_true (g_str_has_prefix (
+      r.out, "Llama-3.1-8B on ring4 + overrides: torus2d, 4×4 cubes, 4 PEs/cube · "));
   result_clear (&r);
 
   r = run ("model", "--pe-flops", "lots", NULL);
@@ -324,10 +339,12 @@ test_model_hf_config_and_csv (void)
   Result r;
 
   g_mkdir (model_dir, 0755);
-  g_assert_true (g_file_set_contents (path,
+  g_assert_true (g_file_set_contents (
+      path,
       "{\"model_type\": \"qwen3\", \"hidden_size\": 4096, \"num_hidden_layers\": 36,"
       " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"head_dim\": 128,"
-      " \"intermediate_size\": 12288, \"vocab_size\": 151936}", -1, NULL));
+      " \"intermediate_size\": 12288, \"vocab_size\": 151936}",
+      -1, NULL));
   r = run ("model", "--hf-config", path, "--format", "csv", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (g_str_has_prefix (r.out, "kind,layers,id,name,flops"));
@@ -354,15 +371,16 @@ test_presets_and_hardware (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
   /* three SIPs and four GPU servers */
-  g_assert_cmpuint (json_array_get_length (json_node_get_array (json_parser_get_root (parser))), ==, 7);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (json_parser_get_root (parser))), ==,
+                    7);
   result_clear (&r);
   /* a GPU server's groups span its GPUs without being told: TP 8 on h100x8 */
-  r = run ("model", "--preset", "Llama-3.1-70B", "--hardware", "h100x8", "--tp", "8", "--batch", "32", NULL);
+  r = run ("model", "--preset", "Llama-3.1-70B", "--hardware", "h100x8", "--tp", "8", "--batch",
+           "32", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "on h100x8 · decode · B=32 T_q=1 P=4096 · TP=8 (cube)"));
   result_clear (&r);
 }
-
 
 static guint32
 be32 (const guchar *p)
@@ -407,16 +425,18 @@ test_model_figure (void)
   gsize len;
   Result r;
 
-  assert_png_written (png, 1600, 520, "model", "--preset", "Llama-3.1-8B", "--mode", "prefill", "--tq", "8192",
-                      "--context", "0", "--tp", "4", "--cp", "4", "--cp-place", "cube",
-                      "--figure", "pipeline", "-o", png, NULL);
+  assert_png_written (png, 1600, 520, "model", "--preset", "Llama-3.1-8B", "--mode", "prefill",
+                      "--tq", "8192", "--context", "0", "--tp", "4", "--cp", "4", "--cp-place",
+                      "cube", "--figure", "pipeline", "-o", png, NULL);
 
   /* pages by name: a slide is 1920 × 1080 px, a column 3.5 in at 300 dpi; --width
    * still wins over the page's */
-  assert_png_written (png, 1920, 1080, "model", "--figure", "pipeline", "--size", "slide", "-o", png, NULL);
-  assert_png_written (png, 1050, 788, "model", "--figure", "stages", "--size", "column", "-o", png, NULL);
-  assert_png_written (png, 1500, 1080, "model", "--figure", "stages", "--size", "slide", "--width", "1000",
-                      "-o", png, NULL);
+  assert_png_written (png, 1920, 1080, "model", "--figure", "pipeline", "--size", "slide", "-o",
+                      png, NULL);
+  assert_png_written (png, 1050, 788, "model", "--figure", "stages", "--size", "column", "-o", png,
+                      NULL);
+  assert_png_written (png, 1500, 1080, "model", "--figure", "stages", "--size", "slide", "--width",
+                      "1000", "-o", png, NULL);
   r = run ("model", "--figure", "pipeline", "--size", "poster", "-o", png, NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "--size is slide, column or double-column"));
@@ -433,8 +453,8 @@ test_model_figure (void)
   g_assert_true (g_str_has_prefix (data, "%PDF-"));
   g_clear_pointer (&data, g_free);
 
-  r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "stages", "--theme", "print",
-           "--width", "900", "--height", "500", "-o", svg, NULL);
+  r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "stages", "--theme", "print", "--width",
+           "900", "--height", "500", "-o", svg, NULL);
   g_assert_cmpint (r.status, ==, 0);
   result_clear (&r);
   g_assert_true (g_file_get_contents (svg, &data, &len, NULL));
@@ -443,22 +463,25 @@ test_model_figure (void)
   g_assert_nonnull (strstr (data, "width=\"675pt\""));
   g_clear_pointer (&data, g_free);
 
-  assert_png_written (png, 1100, 0, "model", "--preset", "Llama-3.1-8B", "--hardware", "torus4x4", "--tp", "4",
-                      "--tp-place", "cube", "--figure", "topology", "-o", png, NULL);
+  assert_png_written (png, 1100, 0, "model", "--preset", "Llama-3.1-8B", "--hardware", "torus4x4",
+                      "--tp", "4", "--tp-place", "cube", "--figure", "topology", "-o", png, NULL);
 
-  r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "sweep", "--sweep", "pp", "-o", bad, NULL);
+  r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "sweep", "--sweep", "pp", "-o", bad,
+           NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "--sweep must be tp, cp, tq or context"));
   result_clear (&r);
   r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "sankey", "-o", bad, NULL);
   g_assert_cmpint (r.status, ==, 2);
-  g_assert_nonnull (strstr (r.err, "pipeline, stages, memory, roofline, topology, sweep or sharding"));
+  g_assert_nonnull (
+      strstr (r.err, "pipeline, stages, memory, roofline, topology, sweep or sharding"));
   result_clear (&r);
   r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "pipeline", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "-o FILE"));
   result_clear (&r);
-  r = run ("model", "--preset", "Llama-3.1-8B", "--tp", "32", "--figure", "pipeline", "-o", bad, NULL);
+  r = run ("model", "--preset", "Llama-3.1-8B", "--tp", "32", "--figure", "pipeline", "-o", bad,
+           NULL);
   g_assert_cmpint (r.status, ==, 1);
   result_clear (&r);
   g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
@@ -466,7 +489,6 @@ test_model_figure (void)
   g_unlink (png), g_unlink (pdf), g_unlink (svg);
   g_rmdir (dir);
 }
-
 
 /* `trace PIPELINED -o FIGURE`: the pipelined figure at its default size, a candidate window
  * and a breakdown; a candidate that is not there is bad input and writes nothing; --from
@@ -623,12 +645,17 @@ test_runs_json (void)
   root = json_node_get_object (json_parser_get_root (p));
   runs = json_object_get_array_member (root, "runs");
   g_assert_cmpuint (json_array_get_length (runs), ==, 3);
-  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (root, "varying"), 0), ==, "concurrency");
+  g_assert_cmpstr (
+      json_array_get_string_element (json_object_get_array_member (root, "varying"), 0), ==,
+      "concurrency");
   last = json_array_get_object_element (runs, 2);
-  g_assert_cmpfloat (json_object_get_double_member (json_object_get_object_member (last, "config"), "concurrency"), ==, 4);
+  g_assert_cmpfloat (
+      json_object_get_double_member (json_object_get_object_member (last, "config"), "concurrency"),
+      ==, 4);
   g_assert_cmpint (json_object_get_int_member (last, "requests"), ==, 10);
   g_assert_cmpint (json_object_get_int_member (last, "errors"), ==, 0);
-  ttft = json_object_get_object_member (json_object_get_object_member (last, "metrics"), "time_to_first_token");
+  ttft = json_object_get_object_member (json_object_get_object_member (last, "metrics"),
+                                        "time_to_first_token");
   g_assert_cmpstr (json_object_get_string_member (ttft, "unit"), ==, "ms");
   /* 10 records, 64 requests in AIPerf's summary: the statistics are the summary's
    * (profile_export_aiperf.json of qwen_concurrency4), and the notes say why */
@@ -639,8 +666,9 @@ test_runs_json (void)
   g_assert_true (json_object_has_member (ttft, "p1") && json_object_has_member (ttft, "p5")
                  && json_object_has_member (ttft, "p10") && json_object_has_member (ttft, "p25")
                  && json_object_has_member (ttft, "p75"));
-  g_assert_nonnull (strstr (json_array_get_string_element (json_object_get_array_member (last, "notes"), 0),
-                            "10 of 64 requests have per-request records"));
+  g_assert_nonnull (
+      strstr (json_array_get_string_element (json_object_get_array_member (last, "notes"), 0),
+              "10 of 64 requests have per-request records"));
   {
     /* the server's metrics among the run's, from AIPerf's aggregate of them
      * (server_metrics_export.json of qwen_concurrency4: vllm:num_requests_running avg) */
@@ -684,7 +712,8 @@ test_write_failures (void)
   Result r;
 
   g_assert_true (g_file_set_contents (fig, "the previous figure", -1, NULL));
-  r = run_limited (20000, "model", "--preset", "Llama-3.1-8B", "--figure", "pipeline", "-o", fig, NULL);
+  r = run_limited (20000, "model", "--preset", "Llama-3.1-8B", "--figure", "pipeline", "-o", fig,
+                   NULL);
   g_assert_cmpint (r.status, ==, 1);
   g_assert_nonnull (strstr (r.err, "pipeline.pdf"));
   g_assert_nonnull (strstr (r.err, g_strerror (EFBIG)));
@@ -784,7 +813,8 @@ test_plot (void)
   g_assert_true (g_file_get_contents (path, &summary, NULL, NULL));
   g_assert_nonnull (strstr (summary, "multi-run mode, 3 run(s)"));
   g_assert_nonnull (strstr (summary, "ttft_vs_throughput: ttft-vs-throughput.png"));
-  g_assert_nonnull (strstr (summary, "latency_throughput_uncertainty: skipped, no repeated trials"));
+  g_assert_nonnull (
+      strstr (summary, "latency_throughput_uncertainty: skipped, no repeated trials"));
   g_clear_pointer (&summary, g_free);
   g_clear_pointer (&path, g_free);
 
@@ -796,7 +826,9 @@ test_plot (void)
   g_assert_nonnull (strstr (summary, "single-run mode"));
   g_assert_nonnull (strstr (summary, "ttft_over_time: ttft-over-time.svg"));
   g_assert_nonnull (strstr (summary, "ttft_timeline: ttft-timeline.svg"));
-  g_assert_nonnull (strstr (summary, "gpu_utilization_and_throughput_over_time: gpu-utilization-and-throughput-over-time.svg"));
+  g_assert_nonnull (strstr (
+      summary,
+      "gpu_utilization_and_throughput_over_time: gpu-utilization-and-throughput-over-time.svg"));
   g_assert_nonnull (strstr (summary, "timeslices_ttft: skipped, no time slices"));
   g_clear_pointer (&path, g_free);
   path = g_build_filename (single, "ttft-over-time.svg", NULL);
@@ -811,7 +843,8 @@ test_plot (void)
   {
     g_autofree char *cfg = g_build_filename (dir, "none.yaml", NULL);
     g_autofree char *out = g_build_filename (dir, "none", NULL);
-    g_assert_true (g_file_set_contents (cfg, "visualization:\n  single_run_defaults: []\n", -1, NULL));
+    g_assert_true (
+        g_file_set_contents (cfg, "visualization:\n  single_run_defaults: []\n", -1, NULL));
     r = run ("plot", one, "-o", out, "--config", cfg, NULL);
     g_assert_cmpint (r.status, ==, 1);
     g_assert_nonnull (strstr (r.err, "none.yaml: no single-run plot to draw"));
@@ -825,7 +858,8 @@ test_plot (void)
     g_autofree char *every = g_build_filename (dir, "every", NULL);
     g_autofree char *cdf = g_build_filename (chosen, "ttft-cdf.png", NULL);
     g_autofree char *boxes = g_build_filename (every, "ttft-per-run.png", NULL);
-    g_autofree char *pareto = g_build_filename (every, "pareto-curve-throughput-per-gpu-vs-latency.png", NULL);
+    g_autofree char *pareto
+        = g_build_filename (every, "pareto-curve-throughput-per-gpu-vs-latency.png", NULL);
     g_autofree char *not_default = g_build_filename (chosen, "ttft-over-time.png", NULL);
 
     r = run ("plot", one, "-o", chosen, "--plot", "ttft_cdf", "--plot", "gpu_power", NULL);
@@ -839,7 +873,7 @@ test_plot (void)
     r = run ("plot", sweep, "-o", every, "--plot", "all", NULL);
     g_assert_cmpint (r.status, ==, 0);
     g_assert_nonnull (strstr (r.out, "itl_vs_concurrency: itl-vs-concurrency.png"));
-    g_assert_nonnull (strstr (r.out, "9 plot(s)"));   /* 10 presets, the uncertainty one skipped */
+    g_assert_nonnull (strstr (r.out, "9 plot(s)")); /* 10 presets, the uncertainty one skipped */
     g_assert_nonnull (strstr (r.out, "kv_cache_vs_concurrency: kv-cache-vs-concurrency.png"));
     result_clear (&r);
     g_assert_true (g_file_test (boxes, G_FILE_TEST_IS_REGULAR));
@@ -849,7 +883,7 @@ test_plot (void)
     g_assert_cmpint (r.status, ==, 0);
     g_assert_nonnull (strstr (r.out, "* ttft_vs_throughput"));
     g_assert_nonnull (strstr (r.out, "+ latency_per_run"));
-    g_assert_null (strstr (r.out, "gpu_power"));  /* a single-run preset */
+    g_assert_null (strstr (r.out, "gpu_power")); /* a single-run preset */
     result_clear (&r);
 
     r = run ("plot", sweep, "-o", every, "--plot", "gpu_power", NULL);
@@ -890,7 +924,8 @@ append_text (const char *path, const char *text, gssize len)
 static void
 test_plot_watch (void)
 {
-  g_autofree char *src = g_build_filename (g_getenv ("IV_SAMPLES_DIR"), "aiperf", "qwen_concurrency1", NULL);
+  g_autofree char *src
+      = g_build_filename (g_getenv ("IV_SAMPLES_DIR"), "aiperf", "qwen_concurrency1", NULL);
   g_autofree char *src_records = g_build_filename (src, "profile_export.jsonl", NULL);
   g_autofree char *src_summary = g_build_filename (src, "profile_export_aiperf.json", NULL);
   g_autofree char *tmp = g_dir_make_tmp ("iv-cli-XXXXXX", NULL);
@@ -916,11 +951,13 @@ test_plot_watch (void)
         {
           /* three records before the command starts, four while it follows */
           /* spawned without GSubprocess, whose GLib worker thread TSan faults in GLib */
-          const char *argv[] = { g_getenv ("IV_BINARY"), "plot", dir, "--watch", "--linger", "0", "-o", out,
-                                 "--plot", "ttft_timeline", NULL };
-          g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
-                                                   G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
-                                                   NULL, &pid, NULL, &out_fd, NULL, &error));
+          const char *argv[] = {
+            g_getenv ("IV_BINARY"), "plot", dir, "--watch", "--linger", "0", "-o", out, "--plot",
+            "ttft_timeline",        NULL
+          };
+          g_assert_true (g_spawn_async_with_pipes (
+              NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL,
+              NULL, NULL, &pid, NULL, &out_fd, NULL, &error));
           g_assert_no_error (error);
           g_assert_true (file_says (summary_txt, "(1 live, 3 requests so far)", 20));
         }

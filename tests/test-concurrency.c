@@ -23,26 +23,33 @@ write_trace (const char *name, guint n, guint32 seed)
   char *path = g_build_filename (tmpdir, name, NULL);
 
   for (guint p = 0; p < 6; p++)
-    g_string_append_printf (s, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": %u, "
-                               "\"args\": {\"name\": \"proc %u\"}},\n", p, (p * 7) % 6);
+    g_string_append_printf (s,
+                            "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": %u, "
+                            "\"args\": {\"name\": \"proc %u\"}},\n",
+                            p, (p * 7) % 6);
   for (guint i = 0; i < n; i++)
     {
       guint pid = g_rand_int_range (rand, 0, 6), tid = g_rand_int_range (rand, 0, 8);
       guint64 ts = g_rand_int_range (rand, 0, 50000000);
       guint dur = g_rand_int_range (rand, 1, 4000);
-      g_string_append_printf (s, "{\"ph\": \"X\", \"name\": \"op_%u\", \"cat\": \"c%u\", \"pid\": %u, "
-                                 "\"tid\": %u, \"ts\": %" G_GUINT64_FORMAT ".%03u, \"dur\": %u, "
-                                 "\"args\": {\"i\": %u}},\n",
+      g_string_append_printf (s,
+                              "{\"ph\": \"X\", \"name\": \"op_%u\", \"cat\": \"c%u\", \"pid\": %u, "
+                              "\"tid\": %u, \"ts\": %" G_GUINT64_FORMAT ".%03u, \"dur\": %u, "
+                              "\"args\": {\"i\": %u}},\n",
                               g_rand_int_range (rand, 0, 300), i % 5, pid, tid, ts,
                               g_rand_int_range (rand, 0, 1000), dur, i);
       /* a child starting with its parent: nesting */
       if (i % 3 == 0)
-        g_string_append_printf (s, "{\"ph\": \"X\", \"name\": \"child\", \"pid\": %u, \"tid\": %u, "
-                                   "\"ts\": %" G_GUINT64_FORMAT ", \"dur\": %u},\n",
+        g_string_append_printf (s,
+                                "{\"ph\": \"X\", \"name\": \"child\", \"pid\": %u, \"tid\": %u, "
+                                "\"ts\": %" G_GUINT64_FORMAT ", \"dur\": %u},\n",
                                 pid, tid, ts, dur / 2);
       if (i % 50 == 0)
-        g_string_append_printf (s, "{\"ph\": \"C\", \"name\": \"mem\", \"pid\": %u, \"ts\": %"
-                                   G_GUINT64_FORMAT ", \"args\": {\"bytes\": %u}},\n", pid, ts, i);
+        g_string_append_printf (
+            s,
+            "{\"ph\": \"C\", \"name\": \"mem\", \"pid\": %u, \"ts\": %" G_GUINT64_FORMAT
+            ", \"args\": {\"bytes\": %u}},\n",
+            pid, ts, i);
     }
   g_string_append (s, "{\"ph\": \"i\", \"name\": \"end\", \"pid\": 0, \"tid\": 0, \"ts\": 1}]}\n");
   g_assert_true (g_file_set_contents (path, s->str, (gssize) s->len, NULL));
@@ -154,14 +161,17 @@ test_concurrent_loads (void)
   g_autofree char *big2 = write_trace ("big2.json", 200000, 2);
   g_autofree char *shared = g_strdup (g_getenv ("IV_SHARED_DATA"));
   g_autofree char *samples = g_strdup (g_getenv ("IV_SAMPLES_DIR"));
-  g_autofree char *kineto = g_build_filename (shared, "traces", "kineto_train_rank0_68k_events.json.gz", NULL);
-  g_autofree char *chrome = g_build_filename (shared, "traces", "chrome116_devtools_trace.json", NULL);
+  g_autofree char *kineto
+      = g_build_filename (shared, "traces", "kineto_train_rank0_68k_events.json.gz", NULL);
+  g_autofree char *chrome
+      = g_build_filename (shared, "traces", "chrome116_devtools_trace.json", NULL);
   g_autofree char *run1 = g_build_filename (shared, "aiperf", "qwen_concurrency1", NULL);
   g_autofree char *run2 = g_build_filename (shared, "aiperf", "qwen_concurrency2", NULL);
-  g_autofree char *pipelined = g_build_filename (samples, "traces", "pipelined_timeline_sample.json", NULL);
+  g_autofree char *pipelined
+      = g_build_filename (samples, "traces", "pipelined_timeline_sample.json", NULL);
   Job jobs[] = {
-    { big1, FALSE }, { big2, FALSE }, { kineto, FALSE }, { chrome, FALSE },
-    { pipelined, FALSE }, { run1, TRUE }, { run2, TRUE }, { big1, FALSE },
+    { big1, FALSE },      { big2, FALSE }, { kineto, FALSE }, { chrome, FALSE },
+    { pipelined, FALSE }, { run1, TRUE },  { run2, TRUE },    { big1, FALSE },
   };
   g_autoptr (GPtrArray) serial = g_ptr_array_new_with_free_func (g_free);
 

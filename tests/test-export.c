@@ -21,8 +21,8 @@ static char *tmpdir;
 
 /* Left half red, right half the theme's background: easy to probe by pixel. */
 static gboolean
-render_halves (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double w,
-               double h, GError **error)
+render_halves (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double w, double h,
+               GError **error)
 {
   iv_color_set_source (cr, &iv_theme_get_colors (options->theme)->background);
   cairo_paint (cr);
@@ -37,8 +37,8 @@ render_halves (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, 
 }
 
 static gboolean
-render_fails (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double w,
-              double h, GError **error)
+render_fails (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double w, double h,
+              GError **error)
 {
   cairo_paint (cr);
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "no data to draw");
@@ -70,7 +70,7 @@ test_png (void)
   cairo_surface_t *back;
 
   iv_export_options_init (&opt);
-  opt.width = 336;   /* 3.5 in */
+  opt.width = 336; /* 3.5 in */
   opt.height = 252;
   opt.dpi = 300;
   g_assert_true (iv_export_to_file (&halves, &opt, path, &error));
@@ -149,7 +149,8 @@ test_slide (void)
 
   g_assert_nonnull (slide);
   iv_export_options_init (&opt);
-  opt.width = slide->width, opt.height = slide->height, opt.dpi = slide->dpi, opt.text_pt = slide->text_pt;
+  opt.width = slide->width, opt.height = slide->height, opt.dpi = slide->dpi,
+  opt.text_pt = slide->text_pt;
   g_assert_cmpfloat (slide->text_pt, >=, 18);
   img = iv_export_to_image (&letter, &opt, NULL);
   g_assert_cmpint (cairo_image_surface_get_width (img), ==, 1920);
@@ -175,7 +176,7 @@ test_slide (void)
     iv_config_init (&c);
     c.mode = IV_MODE_PREFILL, c.T = 4096, c.t = 4;
     g_assert_true (iv_model_evaluate (m, iv_hardware_find ("ring4"), &c, &r));
-    fig = (IvModelFigure) { &r, 0, IV_SWEEP_TP };
+    fig = (IvModelFigure){ &r, 0, IV_SWEEP_TP };
     opt.text_pt = slide->text_pt;
     img = iv_export_to_image (&pipeline, &opt, NULL);
     ink_extent (img, pixel (img, 0, 0), &x0, &y0, &x1, &y1);
@@ -402,7 +403,6 @@ test_format_from_path (void)
   g_assert_cmpfloat (iv_export_find_preset ("single-column")->width, ==, 336);
   g_assert_null (iv_export_find_preset ("a4"));
 }
-
 
 static void
 test_atomic_file (void)

@@ -17,7 +17,7 @@
 
 typedef struct
 {
-  int width, height;     /* asked for */
+  int width, height; /* asked for */
 } Size;
 
 /* What the window got at the start (the default size less its decorations): every later
@@ -70,23 +70,29 @@ assert_size (IvWindow *window, const Size *size, const char *what)
   int min_w, min_h, nat;
 
   iv_gui_wait_for_paint (GTK_WINDOW (window));
-  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, &nat, NULL, NULL);
-  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_VERTICAL, size->width, &min_h, &nat, NULL, NULL);
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, &nat, NULL,
+                      NULL);
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_VERTICAL, size->width, &min_h, &nat,
+                      NULL, NULL);
   if (gtk_widget_get_width (GTK_WIDGET (window)) != start_width
       || gtk_widget_get_height (GTK_WIDGET (window)) != start_height || min_w > start_width
       || min_h > start_height)
     {
-      print_wide (GTK_WIDGET (window), g_getenv ("IV_LAYOUT_LIMIT") ? atoi (g_getenv ("IV_LAYOUT_LIMIT")) : start_width - 200, 0);
-      g_error ("%s at %d×%d: the window is %d×%d (was %d×%d) and asks for at least %d×%d", what, size->width,
-             size->height, gtk_widget_get_width (GTK_WIDGET (window)), gtk_widget_get_height (GTK_WIDGET (window)),
-             start_width, start_height, min_w, min_h);
+      print_wide (GTK_WIDGET (window),
+                  g_getenv ("IV_LAYOUT_LIMIT") ? atoi (g_getenv ("IV_LAYOUT_LIMIT"))
+                                               : start_width - 200,
+                  0);
+      g_error ("%s at %d×%d: the window is %d×%d (was %d×%d) and asks for at least %d×%d", what,
+               size->width, size->height, gtk_widget_get_width (GTK_WIDGET (window)),
+               gtk_widget_get_height (GTK_WIDGET (window)), start_width, start_height, min_w,
+               min_h);
     }
 }
 
 typedef struct
 {
   GtkWidget *label;
-  graphene_rect_t box;   /* in window coordinates, clipped to what scrolls it */
+  graphene_rect_t box; /* in window coordinates, clipped to what scrolls it */
 } Shown;
 
 /* Every mapped, non-empty label under @w with where it shows, clipped by @clip (the
@@ -101,15 +107,17 @@ collect_labels (GtkWidget *w, GtkWidget *window, const graphene_rect_t *clip, GA
   if (GTK_IS_SCROLLED_WINDOW (w) || GTK_IS_VIEWPORT (w))
     {
       graphene_rect_t b;
-      if (!gtk_widget_compute_bounds (w, window, &b) || !graphene_rect_intersection (clip, &b, &inner))
+      if (!gtk_widget_compute_bounds (w, window, &b)
+          || !graphene_rect_intersection (clip, &b, &inner))
         return;
     }
   if (GTK_IS_LABEL (w) && *gtk_label_get_text (GTK_LABEL (w)))
     {
       Shown s = { w };
       graphene_rect_t b;
-      if (gtk_widget_compute_bounds (w, window, &b) && graphene_rect_intersection (&inner, &b, &s.box)
-          && s.box.size.width > 1 && s.box.size.height > 1)
+      if (gtk_widget_compute_bounds (w, window, &b)
+          && graphene_rect_intersection (&inner, &b, &s.box) && s.box.size.width > 1
+          && s.box.size.height > 1)
         g_array_append_val (out, s);
     }
   for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
@@ -134,10 +142,12 @@ assert_no_overlapping_text (IvWindow *window, const char *what)
         Shown *a = &g_array_index (labels, Shown, i), *b = &g_array_index (labels, Shown, j);
         graphene_rect_t both;
         /* a pixel of touching is not overlapping */
-        if (graphene_rect_intersection (&a->box, &b->box, &both) && both.size.width > 2 && both.size.height > 2)
+        if (graphene_rect_intersection (&a->box, &b->box, &both) && both.size.width > 2
+            && both.size.height > 2)
           g_error ("%s: “%s” and “%s” overlap (%.0f×%.0f px at %.0f,%.0f)", what,
-                   gtk_label_get_text (GTK_LABEL (a->label)), gtk_label_get_text (GTK_LABEL (b->label)),
-                   both.size.width, both.size.height, both.origin.x, both.origin.y);
+                   gtk_label_get_text (GTK_LABEL (a->label)),
+                   gtk_label_get_text (GTK_LABEL (b->label)), both.size.width, both.size.height,
+                   both.origin.x, both.origin.y);
       }
 }
 
@@ -166,8 +176,9 @@ visit_stacks (IvWindow *window, const Size *size, GtkWidget *root, const char *w
               g_autoptr (GObject) item = g_list_model_get_item (pages, i);
               GtkStackPage *page = GTK_STACK_PAGE (item);
               GtkWidget *child = gtk_stack_page_get_child (page);
-              g_autofree char *step = g_strdup_printf ("%s, tab %s", what,
-                                                       gtk_stack_page_get_name (page) ? gtk_stack_page_get_name (page) : "?");
+              g_autofree char *step = g_strdup_printf (
+                  "%s, tab %s", what,
+                  gtk_stack_page_get_name (page) ? gtk_stack_page_get_name (page) : "?");
               if (!gtk_stack_page_get_visible (page))
                 continue;
               gtk_stack_set_visible_child (GTK_STACK (c), child);
@@ -312,8 +323,8 @@ exercise_window (gconstpointer data)
     GtkWidget *table = GTK_WIDGET (iv_runs_view_get_table (rv));
     GtkWidget *scroller = gtk_widget_get_ancestor (table, GTK_TYPE_SCROLLED_WINDOW);
     if (gtk_widget_get_width (table) > gtk_widget_get_width (scroller))
-      g_error ("at %d×%d the run's metrics table is %d px in a %d px pane", size->width, size->height,
-               gtk_widget_get_width (table), gtk_widget_get_width (scroller));
+      g_error ("at %d×%d the run's metrics table is %d px in a %d px pane", size->width,
+               size->height, gtk_widget_get_width (table), gtk_widget_get_width (scroller));
   }
 
   /* Traces: every sample. */
@@ -324,13 +335,15 @@ exercise_window (gconstpointer data)
   /* Model: every tab. */
   adw_view_stack_set_visible_child_name (window->view_stack, "model");
   assert_size (window, size, "the Model workspace");
-  visit_stacks (window, size, GTK_WIDGET (_iv_window_get_page (window, IV_GROUP_MODEL)), "the Model workspace");
+  visit_stacks (window, size, GTK_WIDGET (_iv_window_get_page (window, IV_GROUP_MODEL)),
+                "the Model workspace");
   save_screen (window, size, "model");
   /* each of the Model's figures, for review */
   {
-    static const char *const tabs[] = { "stages", "memory", "roofline", "sharding", "topology", "sweep",
-                                        "details", "compare" };
-    GtkStack *stack = find_stack_with (GTK_WIDGET (_iv_window_get_page (window, IV_GROUP_MODEL)), "stages");
+    static const char *const tabs[]
+        = { "stages", "memory", "roofline", "sharding", "topology", "sweep", "details", "compare" };
+    GtkStack *stack
+        = find_stack_with (GTK_WIDGET (_iv_window_get_page (window, IV_GROUP_MODEL)), "stages");
     g_assert_nonnull (stack);
     for (guint i = 0; i < G_N_ELEMENTS (tabs); i++)
       {
@@ -374,7 +387,8 @@ main (int argc, char **argv)
     }
   adw_init ();
   app = iv_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
     {

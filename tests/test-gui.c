@@ -132,8 +132,10 @@ test_cancel_long_load (void)
 
   /* About 60 MB: long enough that the load is still running when it is stopped. */
   for (guint i = 0; i < 700000; i++)
-    g_string_append_printf (text, "{\"ph\": \"X\", \"name\": \"kernel_%u\", \"ts\": %u.5, "
-                                  "\"dur\": 3, \"pid\": 1, \"tid\": 7},\n", i % 101, i * 4);
+    g_string_append_printf (text,
+                            "{\"ph\": \"X\", \"name\": \"kernel_%u\", \"ts\": %u.5, "
+                            "\"dur\": 3, \"pid\": 1, \"tid\": 7},\n",
+                            i % 101, i * 4);
   g_string_append (text, "{}]}");
   g_assert_true (g_file_set_contents (big, text->str, (gssize) text->len, NULL));
   g_string_free (text, TRUE);
@@ -201,9 +203,8 @@ window_has_action (const char *name)
   const char *action_name, *property;
   const GVariantType *param_type;
 
-  for (guint i = 0; gtk_widget_class_query_action (klass, i, &owner, &action_name, &param_type,
-                                                   &property);
-       i++)
+  for (guint i = 0;
+       gtk_widget_class_query_action (klass, i, &owner, &action_name, &param_type, &property); i++)
     if (g_str_equal (action_name, name))
       return TRUE;
   /* GtkApplicationWindow's own actions (show-help-overlay) live in its action map. */
@@ -231,8 +232,7 @@ start_element (GMarkupParseContext *ctx, const char *name, const char **attr_nam
 }
 
 static void
-collect_text (GMarkupParseContext *ctx, const char *text, gsize len, gpointer data,
-              GError **error)
+collect_text (GMarkupParseContext *ctx, const char *text, gsize len, gpointer data, GError **error)
 {
   OverlayScan *scan = data;
 
@@ -244,8 +244,8 @@ collect_text (GMarkupParseContext *ctx, const char *text, gsize len, gpointer da
 static void
 test_shortcuts_actions_exist (void)
 {
-  g_autoptr (GBytes) ui = g_resources_lookup_data ("/io/github/inferview/Inferview/gtk/help-overlay.ui",
-                                                   0, NULL);
+  g_autoptr (GBytes) ui
+      = g_resources_lookup_data ("/io/github/inferview/Inferview/gtk/help-overlay.ui", 0, NULL);
   GMarkupParser parser = { start_element, NULL, collect_text };
   g_autoptr (GPtrArray) actions = g_ptr_array_new_with_free_func (g_free);
   OverlayScan scan = { FALSE, actions };
@@ -253,8 +253,8 @@ test_shortcuts_actions_exist (void)
 
   g_assert_nonnull (ui);
   ctx = g_markup_parse_context_new (&parser, 0, &scan, NULL);
-  g_assert_true (g_markup_parse_context_parse (ctx, g_bytes_get_data (ui, NULL),
-                                               g_bytes_get_size (ui), NULL));
+  g_assert_true (
+      g_markup_parse_context_parse (ctx, g_bytes_get_data (ui, NULL), g_bytes_get_size (ui), NULL));
   g_markup_parse_context_free (ctx);
   g_assert_cmpuint (actions->len, >=, 10);
 
@@ -279,14 +279,14 @@ test_shortcuts_actions_exist (void)
     }
   /* The required shortcuts are among them. */
   {
-    const char *required[][2] = { { "win.open", "<Control>o" }, { "win.export", "<Control>e" },
-                                  { "win.close-item", "<Control>w" }, { "app.quit", "<Control>q" },
-                                  { "win.toggle-sidebar", "F9" },
-                                  { "win.show-help-overlay", "<Control>question" } };
+    const char *required[][2]
+        = { { "win.open", "<Control>o" },       { "win.export", "<Control>e" },
+            { "win.close-item", "<Control>w" }, { "app.quit", "<Control>q" },
+            { "win.toggle-sidebar", "F9" },     { "win.show-help-overlay", "<Control>question" } };
     for (guint i = 0; i < G_N_ELEMENTS (required); i++)
       {
-        g_auto (GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app),
-                                                                        required[i][0]);
+        g_auto (GStrv) accels
+            = gtk_application_get_accels_for_action (GTK_APPLICATION (app), required[i][0]);
         g_assert_true (g_strv_contains ((const char *const *) accels, required[i][1]));
       }
   }
@@ -394,7 +394,7 @@ demo_chart (void)
   iv_chart_set_title (c, "Time to first token", "demo data");
   iv_chart_axis_set_time (c, IV_AXIS_X, 0, FALSE);
   iv_chart_axis_set_title (c, IV_AXIS_X, "Time since start");
-  iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit) { IV_UNIT_SECONDS, 1e-3, NULL });
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit){ IV_UNIT_SECONDS, 1e-3, NULL });
   iv_chart_axis_set_title (c, IV_AXIS_Y, "TTFT");
   iv_chart_add_line (c, "rolling p50", x, y, 200);
   s = iv_chart_add_scatter (c, "requests", px, py, 3);
@@ -429,7 +429,8 @@ save_widget_png (GtkWidget *widget, const char *path)
   gtk_widget_snapshot_child (parent, widget, snapshot);
   node = gtk_snapshot_free_to_node (snapshot);
   g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node, NULL);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
+                                         node, NULL);
   if (path)
     g_assert_true (gdk_texture_save_to_png (texture, path));
 }
@@ -473,7 +474,8 @@ test_chart_view (void)
     graphene_rect_t box;
     for (guint i = 0; i < G_N_ELEMENTS (at); i++)
       {
-        double px = iv_chart_to_pixel (L, IV_AXIS_X, at[i][0]), py = iv_chart_to_pixel (L, IV_AXIS_Y, at[i][1]);
+        double px = iv_chart_to_pixel (L, IV_AXIS_X, at[i][0]),
+               py = iv_chart_to_pixel (L, IV_AXIS_Y, at[i][1]);
         g_signal_emit_by_name (motion, "motion", px, py);
         g_assert_true (iv_chart_view_get_card (cv, &box));
         g_assert_cmpfloat (box.origin.x, >=, 0);
@@ -494,8 +496,10 @@ test_chart_view (void)
   cx = L->plot_x + L->plot_w / 2, cy = L->plot_y + L->plot_h / 2;
   iv_chart_view_zoom_at (cv, cx, cy, 0.5, IV_CHART_VIEW_AXIS_X);
   wait_for_widget_paint (view);
-  g_assert_cmpfloat_with_epsilon (L->hi[IV_AXIS_X] - L->lo[IV_AXIS_X], (hi - lo) / 2, (hi - lo) * 1e-9);
-  g_assert_cmpfloat_with_epsilon ((L->hi[IV_AXIS_X] + L->lo[IV_AXIS_X]) / 2, (hi + lo) / 2, (hi - lo) * 1e-9);
+  g_assert_cmpfloat_with_epsilon (L->hi[IV_AXIS_X] - L->lo[IV_AXIS_X], (hi - lo) / 2,
+                                  (hi - lo) * 1e-9);
+  g_assert_cmpfloat_with_epsilon ((L->hi[IV_AXIS_X] + L->lo[IV_AXIS_X]) / 2, (hi + lo) / 2,
+                                  (hi - lo) * 1e-9);
 
   /* Dragging right by a quarter of the plot shows earlier data. */
   lo = L->lo[IV_AXIS_X], hi = L->hi[IV_AXIS_X];
@@ -563,8 +567,9 @@ test_preferences_and_about (void)
   for (GList *l = tops; l; l = l->next)
     if (ADW_IS_PREFERENCES_WINDOW (l->data))
       {
-        g_autofree char *png = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
-                                                "preferences-window.png", NULL);
+        g_autofree char *png
+            = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                                "preferences-window.png", NULL);
         GtkLabel *cut;
         g_assert_cmpuint (iv_gui_snapshot (GTK_WINDOW (l->data), png), >, 5);
         if ((cut = iv_gui_find_ellipsized_label (l->data)))
@@ -580,7 +585,6 @@ test_preferences_and_about (void)
   g_list_free (tops);
 }
 
-
 static void
 test_screenshot_not_blank (void)
 {
@@ -588,7 +592,6 @@ test_screenshot_not_blank (void)
   /* Text, icons and the sidebar give a real window hundreds of colours. */
   g_assert_cmpuint (iv_gui_snapshot (GTK_WINDOW (window), g_getenv ("IV_SCREENSHOT")), >, 50);
 }
-
 
 /* The control a mnemonic label names, found under @root. */
 static GtkWidget *
@@ -717,7 +720,8 @@ static gboolean
 surfaces_equal (cairo_surface_t *a, cairo_surface_t *b)
 {
   return memcmp (cairo_image_surface_get_data (a), cairo_image_surface_get_data (b),
-                 (gsize) cairo_image_surface_get_stride (a) * cairo_image_surface_get_height (a)) == 0;
+                 (gsize) cairo_image_surface_get_stride (a) * cairo_image_surface_get_height (a))
+         == 0;
 }
 
 /* The Model workspace works before anything is opened: moving the TP slider re-evaluates
@@ -735,7 +739,8 @@ test_model_view (void)
   IvPipelineLayout L;
   IvModelFigure fig;
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-workspace", "s", "model"));
+  g_assert_true (
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.show-workspace", "s", "model"));
   settle ();
   g_assert_true (_iv_window_get_visible_page (window) == page);
   g_assert_nonnull (view);
@@ -747,9 +752,9 @@ test_model_view (void)
   tp = GTK_RANGE (control_labelled (GTK_WIDGET (view), "T_P"));
   g_assert_nonnull (tp);
   before = render_view_figure (view);
-  gtk_range_set_value (tp, 0);             /* TP = 1: nothing to all-reduce */
+  gtk_range_set_value (tp, 0); /* TP = 1: nothing to all-reduce */
   g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 1);
-  fig = (IvModelFigure) { iv_model_view_get_result (view), 0 };
+  fig = (IvModelFigure){ iv_model_view_get_result (view), 0 };
   iv_pipeline_layout (&fig, 1200, 460, &L);
   g_assert_cmpfloat (L.box[IV_C2].w, ==, 0);
   after = render_view_figure (view);
@@ -775,7 +780,7 @@ test_model_view (void)
     g_assert_false (surfaces_equal (before, after));
     cairo_surface_destroy (before);
     cairo_surface_destroy (after);
-    gtk_range_set_value (cp, 1);           /* CP = 2 */
+    gtk_range_set_value (cp, 1); /* CP = 2 */
     g_object_get (state, "cp", &cp_value, NULL);
     g_assert_cmpint (cp_value, ==, 2);
     g_assert_cmpint (iv_model_view_get_result (view)->config.c, ==, 2);
@@ -783,11 +788,12 @@ test_model_view (void)
     g_object_set (state, "mode", IV_MODE_DECODE, NULL);
     g_assert_cmpuint (gtk_drop_down_get_selected (mode), ==, 1);
     g_assert_cmpint (iv_model_view_get_result (view)->config.mode, ==, IV_MODE_DECODE);
-    g_assert_cmpint (iv_model_view_get_result (view)->config.T, ==, 1);   /* one token per step */
+    g_assert_cmpint (iv_model_view_get_result (view)->config.T, ==, 1); /* one token per step */
     gtk_drop_down_set_selected (mode, 0);
     g_assert_cmpint (iv_model_view_get_result (view)->config.mode, ==, IV_MODE_PREFILL);
-    g_assert_cmpint (iv_model_view_get_result (view)->config.T, ==, 8192); /* the prefill's T_q back */
-    gtk_drop_down_set_selected (weights, 2);  /* 1 B */
+    g_assert_cmpint (iv_model_view_get_result (view)->config.T, ==,
+                     8192);                  /* the prefill's T_q back */
+    gtk_drop_down_set_selected (weights, 2); /* 1 B */
     g_object_get (state, "weight-bytes", &bytes, NULL);
     g_assert_cmpfloat (bytes, ==, 1);
     g_assert_cmpfloat (iv_model_view_get_result (view)->config.e_w, ==, 1);
@@ -795,7 +801,7 @@ test_model_view (void)
     g_assert_cmpuint (gtk_drop_down_get_selected (weights), ==, 1);
   }
 
-  gtk_range_set_value (tp, 3);             /* TP = 8 */
+  gtk_range_set_value (tp, 3); /* TP = 8 */
   g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 8);
   /* The answer first: the result bar shows the step, tokens/s (SI, never e-notation),
    * the memory badge in the colour of its verdict and the idle PEs. */
@@ -812,7 +818,7 @@ test_model_view (void)
     g_assert_true (some_label_contains (bar, res->fits ? "fits ·" : "does not fit ·"));
     g_assert_false (some_label_contains (bar, "Not updated"));
   }
-  gtk_range_set_value (tp, 6);             /* TP = 64 on PEs: ring4 cubes have 16 */
+  gtk_range_set_value (tp, 6); /* TP = 64 on PEs: ring4 cubes have 16 */
   g_assert_nonnull (iv_model_view_get_error (view));
   g_assert_nonnull (strstr (iv_model_view_get_error (view), "TP=64"));
   g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 8);
@@ -826,17 +832,19 @@ test_model_view (void)
   }
   gtk_range_set_value (tp, 2);
   g_assert_null (iv_model_view_get_error (view));
-  g_assert_false (gtk_widget_has_css_class (gtk_widget_get_first_child (iv_model_view_get_result_bar (view)), "iv-stale"));
+  g_assert_false (gtk_widget_has_css_class (
+      gtk_widget_get_first_child (iv_model_view_get_result_bar (view)), "iv-stale"));
 
   /* Hardware details: TP 32 on PEs does not fit ring4's 16 PEs per cube until the cube
    * is edited to 32; then the result runs on the edited SIP, whose TP slider reaches 128. */
   expand_all (GTK_WIDGET (view));
   {
     GtkSpinButton *pes = GTK_SPIN_BUTTON (control_labelled (GTK_WIDGET (view), "PEs per cube"));
-    GtkSpinButton *flops = GTK_SPIN_BUTTON (control_labelled (GTK_WIDGET (view), "Matrix TFLOP/s per PE"));
+    GtkSpinButton *flops
+        = GTK_SPIN_BUTTON (control_labelled (GTK_WIDGET (view), "Matrix TFLOP/s per PE"));
     g_assert_nonnull (pes);
     g_assert_nonnull (flops);
-    g_assert_cmpfloat (gtk_spin_button_get_value (flops), ==, 32);   /* ring4: 32e12 */
+    g_assert_cmpfloat (gtk_spin_button_get_value (flops), ==, 32); /* ring4: 32e12 */
     gtk_range_set_value (tp, 5);
     g_assert_nonnull (iv_model_view_get_error (view));
     gtk_spin_button_set_value (pes, 32);
@@ -846,10 +854,12 @@ test_model_view (void)
     g_assert_cmpint (iv_model_view_get_result (view)->hw->n_pe, ==, 32);
     g_assert_cmpfloat (gtk_adjustment_get_upper (gtk_range_get_adjustment (tp)), ==, 7);
     /* A ring of cubes with two rows is no SIP: greyed, the rule shown, the result kept. */
-    gtk_spin_button_set_value (GTK_SPIN_BUTTON (control_labelled (GTK_WIDGET (view), "Cubes down (Y)")), 2);
+    gtk_spin_button_set_value (
+        GTK_SPIN_BUTTON (control_labelled (GTK_WIDGET (view), "Cubes down (Y)")), 2);
     g_assert_nonnull (strstr (iv_model_view_get_error (view), "N × 1"));
     g_assert_cmpint (iv_model_view_get_result (view)->hw->n_pe, ==, 32);
-    gtk_spin_button_set_value (GTK_SPIN_BUTTON (control_labelled (GTK_WIDGET (view), "Cubes down (Y)")), 1);
+    gtk_spin_button_set_value (
+        GTK_SPIN_BUTTON (control_labelled (GTK_WIDGET (view), "Cubes down (Y)")), 1);
     g_assert_null (iv_model_view_get_error (view));
   }
 
@@ -860,7 +870,8 @@ test_model_view (void)
     IvModelStages *stages = IV_MODEL_STAGES (gtk_stack_get_child_by_name (stack, "stages"));
     GtkColumnView *cv = iv_model_stages_get_column_view (stages);
     GListModel *rows = G_LIST_MODEL (gtk_column_view_get_model (cv));
-    g_autoptr (GtkColumnViewColumn) visible_col = g_list_model_get_item (gtk_column_view_get_columns (cv), 2);
+    g_autoptr (GtkColumnViewColumn) visible_col
+        = g_list_model_get_item (gtk_column_view_get_columns (cv), 2);
     const IvResult *res = iv_model_view_get_result (view);
     guint present = 0;
     double most = 0, first_visible = -1, order = -1;
@@ -895,7 +906,7 @@ test_model_view (void)
     gtk_stack_set_visible_child_name (stack, "details");
     g_assert_true (has_label (details, "Replication Waste"));
     g_assert_true (has_label (details, "d_ff") || has_label (details, "F"));
-    gtk_range_set_value (tp, 1);         /* rebuilt while shown */
+    gtk_range_set_value (tp, 1); /* rebuilt while shown */
     g_assert_true (has_label (details, "Replication Waste"));
     gtk_stack_set_visible_child_name (stack, "pipeline");
   }
@@ -903,8 +914,8 @@ test_model_view (void)
   /* Save & compare: saved with TP 4, loaded back after moving the slider, compared in
    * CSV, persisted for the next window, and a damaged file set aside rather than lost. */
   {
-    g_autofree char *path = g_build_filename (g_get_user_data_dir (), "inferview",
-                                              "model-configurations.json", NULL);
+    g_autofree char *path
+        = g_build_filename (g_get_user_data_dir (), "inferview", "model-configurations.json", NULL);
     g_autofree char *aside = g_strconcat (path, ".corrupt", NULL);
     g_autofree char *csv = NULL;
     g_autoptr (GError) error = NULL;
@@ -939,7 +950,8 @@ test_model_view (void)
 
     other = g_object_ref_sink (IV_MODEL_VIEW (iv_model_view_new ()));
     g_assert_cmpuint (iv_model_view_get_saved (other)->len, ==, saved->len);
-    g_assert_cmpstr (((IvSaved *) iv_model_view_get_saved (other)->pdata[baseline])->name, ==, "baseline-tp4");
+    g_assert_cmpstr (((IvSaved *) iv_model_view_get_saved (other)->pdata[baseline])->name, ==,
+                     "baseline-tp4");
     g_object_unref (other);
 
     g_assert_true (g_file_set_contents (path, "{\"configurations\": [", -1, NULL));
@@ -971,10 +983,13 @@ test_model_view (void)
     {
       g_autofree char *good = NULL;
       GPtrArray *list;
-      g_assert_true (g_file_set_contents (path,
-          "{\"configurations\": [{\"name\": \"keep-me\", \"model\": \"Llama-3.1-8B\", \"hardware\": \"ring4\","
+      g_assert_true (g_file_set_contents (
+          path,
+          "{\"configurations\": [{\"name\": \"keep-me\", \"model\": \"Llama-3.1-8B\", "
+          "\"hardware\": \"ring4\","
           " \"mode\": \"decode\", \"batch\": 1, \"tq\": 1, \"context\": 0, \"tp\": 1, \"cp\": 1,"
-          " \"tp_place\": \"pe\", \"cp_place\": \"pe\", \"ring\": \"kv\"}, {\"name\": 5}]}", -1, NULL));
+          " \"tp_place\": \"pe\", \"cp_place\": \"pe\", \"ring\": \"kv\"}, {\"name\": 5}]}",
+          -1, NULL));
       g_remove (aside);
       other = g_object_ref_sink (IV_MODEL_VIEW (iv_model_view_new ()));
       list = iv_model_view_get_saved (other);
@@ -1010,16 +1025,17 @@ test_model_view (void)
   }
 
   g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
-  g_assert_true (g_file_set_contents (config,
+  g_assert_true (g_file_set_contents (
+      config,
       "{\"model_type\": \"qwen3\", \"hidden_size\": 4096, \"num_hidden_layers\": 36,"
       " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"head_dim\": 128,"
-      " \"intermediate_size\": 12288, \"vocab_size\": 151936}", -1, NULL));
+      " \"intermediate_size\": 12288, \"vocab_size\": 151936}",
+      -1, NULL));
   open_paths (config, NULL);
   settle ();
   g_assert_cmpstr (iv_model_view_get_result (view)->model->name, ==, "Qwen3-8B");
   g_assert_cmpint (iv_model_view_get_result (view)->kinds[0].layers, ==, 36);
 }
-
 
 /* Opens a trace and selects its document; returns the loaded trace. */
 static const IvTrace *
@@ -1079,7 +1095,8 @@ test_timeline_view (void)
   g_assert_cmpuint (iv_timeline_view_get_selected (tl), ==, 0);
   gtk_widget_grab_focus (GTK_WIDGET (tl));
   {
-    GtkEventController *key = iv_gui_find_controller (GTK_WIDGET (tl), GTK_TYPE_EVENT_CONTROLLER_KEY);
+    GtkEventController *key
+        = iv_gui_find_controller (GTK_WIDGET (tl), GTK_TYPE_EVENT_CONTROLLER_KEY);
     g_assert_nonnull (key);
     {
       gboolean handled = FALSE;
@@ -1096,8 +1113,8 @@ test_timeline_view (void)
       /* W zooms about the pointer: at the plot's left edge the start stays, at its
        * right edge the end stays; once the pointer has left, about the middle. */
       {
-        GtkEventController *motion = iv_gui_find_controller (iv_gui_find_by_id (GTK_WIDGET (tl), "area"),
-                                                             GTK_TYPE_EVENT_CONTROLLER_MOTION);
+        GtkEventController *motion = iv_gui_find_controller (
+            iv_gui_find_by_id (GTK_WIDGET (tl), "area"), GTK_TYPE_EVENT_CONTROLLER_MOTION);
         gint64 b0, b1;
         g_assert_nonnull (motion);
         g_signal_emit_by_name (motion, "motion", 0.0, 40.0);
@@ -1194,7 +1211,8 @@ test_timeline_view (void)
       g_assert_true (g_str_has_prefix (details, header));
       g_assert_nonnull (strstr (details, dur));
       /* the pane under the timeline shows while there is a selection */
-      g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (GTK_WIDGET (iv_timeline_view_get_details (tl)))));
+      g_assert_true (gtk_widget_get_visible (
+          gtk_widget_get_parent (GTK_WIDGET (iv_timeline_view_get_details (tl)))));
     }
     g_object_set (st, "search", "cuda", NULL);
     g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "cuda");
@@ -1210,7 +1228,8 @@ test_timeline_view (void)
       /* nothing selected and no area: the pane folds away */
       iv_timeline_state_get_area (st, &area0, &area1);
       g_assert_cmpint (area1, <=, area0);
-      g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (GTK_WIDGET (iv_timeline_view_get_details (tl)))));
+      g_assert_false (gtk_widget_get_visible (
+          gtk_widget_get_parent (GTK_WIDGET (iv_timeline_view_get_details (tl)))));
     }
   }
 
@@ -1236,8 +1255,9 @@ test_timeline_view (void)
       }
     g_assert_cmpuint (expected, >, 0);
     g_assert_cmpuint (summed, ==, expected);
-    g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (
-                          iv_trace_area_get_column_view (area)))), ==, lines);
+    g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (
+                          gtk_column_view_get_model (iv_trace_area_get_column_view (area)))),
+                      ==, lines);
     /* The columns declared in the template: cells formatted by its closures (the first
      * row's total as the CSV's first row has it), and a column's sorter orders rows. */
     {
@@ -1360,7 +1380,8 @@ test_pipelined_view (void)
   g_assert_nonnull (strstr (iv_pipelined_view_get_details (view), "candidate 6"));
   g_assert_nonnull (strstr (iv_pipelined_view_get_details (view), "I/O events of the candidate"));
 
-  g_assert_true (g_file_set_contents (bad, "{\"format\": \"candidate_breakdown_v1\", \"gpu_ms\": 3}", -1, NULL));
+  g_assert_true (g_file_set_contents (
+      bad, "{\"format\": \"candidate_breakdown_v1\", \"gpu_ms\": 3}", -1, NULL));
   g_assert_false (iv_pipelined_view_load_breakdown (view, bad, NULL));
   g_assert_nonnull (iv_pipelined_view_get_breakdown (view));
   g_assert_cmpint (iv_pipelined_view_get_breakdown (view)->candidate, ==, 3);
@@ -1404,13 +1425,15 @@ test_runs_view (void)
   view = iv_workspace_page_get_runs (page);
   g_assert_nonnull (view);
   g_assert_null (iv_runs_view_get_run (view));
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (iv_runs_view_get_table (view)))),
+  g_assert_cmpuint (g_list_model_get_n_items (
+                        G_LIST_MODEL (gtk_column_view_get_model (iv_runs_view_get_table (view)))),
                     ==, 3);
   /* durations in their own units (TTFT p50 and latency p99 of concurrency 1, 2 and 4,
    * from AIPerf's summaries of 64 requests each: 30.67, 35.50, 52.65 ms and 3.909,
    * 4.129, 3.941 s): never "3.66k ms" */
   {
-    const char *ttft[] = { "30.7 ms", "35.5 ms", "52.6 ms" }, *p99[] = { "3.91 s", "4.13 s", "3.94 s" };
+    const char *ttft[] = { "30.7 ms", "35.5 ms", "52.6 ms" },
+               *p99[] = { "3.91 s", "4.13 s", "3.94 s" };
     for (guint i = 0; i < 3; i++)
       {
         g_assert_cmpstr (iv_runs_view_get_cell (view, i, 5), ==, ttft[i]);
@@ -1452,16 +1475,19 @@ test_runs_view (void)
   g_assert_true (iv_runs_view_show_plot (view, "ttft_vs_throughput"));
   {
     IvChartView *cv = iv_runs_view_get_chart_view (view);
-    GtkToggleButton *log_y = GTK_TOGGLE_BUTTON (find_button_with_prefix (GTK_WIDGET (view), "Log _y"));
+    GtkToggleButton *log_y
+        = GTK_TOGGLE_BUTTON (find_button_with_prefix (GTK_WIDGET (view), "Log _y"));
     g_assert_nonnull (log_y);
     g_assert_false (gtk_toggle_button_get_active (log_y));
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (cv), "chart.log-y", NULL));
     g_assert_true (iv_chart_view_get_log (cv, IV_AXIS_Y));
     g_assert_true (gtk_toggle_button_get_active (log_y));
-    g_assert_cmpint (iv_chart_axis_get_scale (iv_chart_view_get_chart (cv), IV_AXIS_Y), ==, IV_SCALE_LOG10);
+    g_assert_cmpint (iv_chart_axis_get_scale (iv_chart_view_get_chart (cv), IV_AXIS_Y), ==,
+                     IV_SCALE_LOG10);
     g_assert_true (iv_runs_view_show_plot (view, "ttft_per_run"));
     cv = iv_runs_view_get_chart_view (view);
-    g_assert_cmpint (iv_chart_axis_get_scale (iv_chart_view_get_chart (cv), IV_AXIS_Y), ==, IV_SCALE_LOG10);
+    g_assert_cmpint (iv_chart_axis_get_scale (iv_chart_view_get_chart (cv), IV_AXIS_Y), ==,
+                     IV_SCALE_LOG10);
     gtk_toggle_button_set_active (log_y, FALSE);
     g_assert_false (iv_chart_view_get_log (cv, IV_AXIS_Y));
     {
@@ -1469,7 +1495,8 @@ test_runs_view (void)
       g_object_get (iv_runs_view_get_state (view), "log-y", &state_log, NULL);
       g_assert_false (state_log);
     }
-    g_assert_cmpint (iv_chart_axis_get_scale (iv_chart_view_get_chart (cv), IV_AXIS_Y), ==, IV_SCALE_LINEAR);
+    g_assert_cmpint (iv_chart_axis_get_scale (iv_chart_view_get_chart (cv), IV_AXIS_Y), ==,
+                     IV_SCALE_LINEAR);
   }
 
   /* Any quantity against any other. */
@@ -1489,7 +1516,8 @@ test_runs_view (void)
                            iv_run_axis_value (r, "request_throughput", "avg"));
   }
   g_assert_true (iv_runs_view_get_run (view) == sweep->runs->pdata[1]);
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (iv_runs_view_get_table (view)))),
+  g_assert_cmpuint (g_list_model_get_n_items (
+                        G_LIST_MODEL (gtk_column_view_get_model (iv_runs_view_get_table (view)))),
                     >=, 10);
   /* its metrics: a name with its unit, then eight statistics; latency in whole ms */
   {
@@ -1519,16 +1547,19 @@ test_runs_view (void)
     guint32 first = g_array_index (order, guint32, 0);
     gboolean marked = FALSE;
     g_assert_true (iv_runs_view_show_plot (view, "ttft_over_time"));
-    g_signal_emit_by_name (iv_runs_view_get_chart_view (view), "point-activated", 0u, (guint64) 0, 1.0, ttft[first]);
+    g_signal_emit_by_name (iv_runs_view_get_chart_view (view), "point-activated", 0u, (guint64) 0,
+                           1.0, ttft[first]);
     g_assert_cmpuint (iv_runs_view_get_selected_requests (view)->len, ==, 1);
-    g_assert_cmpuint (g_array_index (iv_runs_view_get_selected_requests (view), guint32, 0), ==, first);
+    g_assert_cmpuint (g_array_index (iv_runs_view_get_selected_requests (view), guint32, 0), ==,
+                      first);
     g_assert_true (iv_runs_view_show_plot (view, "ttft_timeline"));
     chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
     for (guint i = 0; i < iv_chart_get_n_series (chart); i++)
       marked |= g_str_equal (iv_series_get_name (iv_chart_get_series (chart, i)), "selected");
     g_assert_true (marked);
     /* its bar in the timeline is row 1: clicking it drops it again */
-    g_signal_emit_by_name (iv_runs_view_get_chart_view (view), "point-activated", 0u, (guint64) 0, 0.5, 1.0);
+    g_signal_emit_by_name (iv_runs_view_get_chart_view (view), "point-activated", 0u, (guint64) 0,
+                           0.5, 1.0);
     g_assert_cmpuint (iv_runs_view_get_selected_requests (view)->len, ==, 0);
   }
   g_assert_true (iv_runs_view_show_plot (view, "timeslices_ttft"));
@@ -1593,10 +1624,12 @@ static void
 test_isl_osl (void)
 {
   g_autofree char *path = sample ("isl-osl-sweep");
-  g_autofree char *heat_png = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
-                                                "isl-osl-heatmap.png", NULL);
-  g_autofree char *surface_png = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
-                                                   "isl-osl-surface.png", NULL);
+  g_autofree char *heat_png
+      = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                          "isl-osl-heatmap.png", NULL);
+  g_autofree char *surface_png
+      = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                          "isl-osl-surface.png", NULL);
   IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_RUNS);
   const IvSweep *sweep;
   IvRunsView *view;
@@ -1636,7 +1669,8 @@ test_isl_osl (void)
     g_assert_nonnull (r);
     want = iv_run_get_summary (r, "output_token_throughput")->avg;
     g_assert_true (iv_chart_grid_panel_origin (grid, 0, 0, &ox, &oy));
-    card = iv_figure_view_describe_at (fv, ox + iv_chart_to_pixel (L, IV_AXIS_X, 0), oy + iv_chart_to_pixel (L, IV_AXIS_Y, 0));
+    card = iv_figure_view_describe_at (fv, ox + iv_chart_to_pixel (L, IV_AXIS_X, 0),
+                                       oy + iv_chart_to_pixel (L, IV_AXIS_Y, 0));
     g_assert_nonnull (card);
     value = g_strdup_printf ("%.3g tokens/s/GPU", want);
     g_assert_nonnull (strstr (card, "concurrency 1"));
@@ -1675,7 +1709,9 @@ test_isl_osl (void)
   /* set against the bound of its model on 8× H100 (§9): three columns more, each run's
    * share of the bound; the efficiency plot; a run's card says the bound and the caveat */
   iv_runs_view_set_bound (view, "h100x8", 0);
-  g_assert_cmpuint (g_list_model_get_n_items (gtk_column_view_get_columns (iv_runs_view_get_table (view))), ==, 12);
+  g_assert_cmpuint (
+      g_list_model_get_n_items (gtk_column_view_get_columns (iv_runs_view_get_table (view))), ==,
+      12);
   {
     IvRunBound b;
     const IvRun *first = sweep->runs->pdata[0];
@@ -1684,21 +1720,23 @@ test_isl_osl (void)
     g_assert_true (b.ok);
     cell = iv_runs_view_get_cell (view, 0, 10);
     g_assert_true (g_str_has_suffix (cell, " %"));
-    g_assert_cmpfloat_with_epsilon (g_ascii_strtod (cell, NULL), 100 * b.efficiency[IV_BOUND_ITL], 0.06);
+    g_assert_cmpfloat_with_epsilon (g_ascii_strtod (cell, NULL), 100 * b.efficiency[IV_BOUND_ITL],
+                                    0.06);
     g_assert_cmpfloat (b.efficiency[IV_BOUND_ITL], <, 1);
     iv_run_bound_clear (&b);
   }
   g_assert_true (iv_runs_view_show_plot (view, "bound_efficiency"));
   g_assert_nonnull (iv_runs_view_get_chart_view (view));
   {
-    g_autofree char *png = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
-                                             "runs-bound.png", NULL);
+    g_autofree char *png = g_build_filename (
+        g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".", "runs-bound.png", NULL);
     iv_gui_snapshot (GTK_WINDOW (window), png);
   }
   /* the model chosen beside the hardware replaces each run's own: a 0.6 B model's ITL
    * bound is far below an 8 B one's */
   {
-    GtkDropDown *models = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (view), "bound_model_choice"));
+    GtkDropDown *models
+        = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (view), "bound_model_choice"));
     GPtrArray *presets = iv_presets_get ();
     double before = seconds_of (iv_runs_view_get_cell (view, 0, 9)), after;
     guint qwen = 0;
@@ -1717,33 +1755,41 @@ test_isl_osl (void)
       g_autofree char *cfg = g_build_filename (dir, "config.json", NULL);
       g_autoptr (GError) error = NULL;
       g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-      g_assert_true (g_file_set_contents (cfg, "{\"model_type\": \"qwen3\", \"hidden_size\": 1024, "
-                                          "\"num_hidden_layers\": 28, \"num_attention_heads\": 16, "
-                                          "\"num_key_value_heads\": 8, \"head_dim\": 128, \"intermediate_size\": 3072, "
-                                          "\"vocab_size\": 151936, \"tie_word_embeddings\": true}", -1, NULL));
+      g_assert_true (g_file_set_contents (
+          cfg,
+          "{\"model_type\": \"qwen3\", \"hidden_size\": 1024, "
+          "\"num_hidden_layers\": 28, \"num_attention_heads\": 16, "
+          "\"num_key_value_heads\": 8, \"head_dim\": 128, \"intermediate_size\": 3072, "
+          "\"vocab_size\": 151936, \"tie_word_embeddings\": true}",
+          -1, NULL));
       gtk_drop_down_set_selected (models, 0);
       g_assert_true (iv_runs_view_set_bound_model_file (view, cfg, &error));
       g_assert_no_error (error);
-      g_assert_cmpfloat_with_epsilon (seconds_of (iv_runs_view_get_cell (view, 0, 9)), after, after * 1e-9);
+      g_assert_cmpfloat_with_epsilon (seconds_of (iv_runs_view_get_cell (view, 0, 9)), after,
+                                      after * 1e-9);
       g_assert_false (iv_runs_view_set_bound_model_file (view, "/nonexistent/config.json", &error));
       g_assert_nonnull (error);
     }
     gtk_drop_down_set_selected (models, 0);
   }
   iv_runs_view_set_bound (view, NULL, 0);
-  g_assert_cmpuint (g_list_model_get_n_items (gtk_column_view_get_columns (iv_runs_view_get_table (view))), ==, 9);
+  g_assert_cmpuint (
+      g_list_model_get_n_items (gtk_column_view_get_columns (iv_runs_view_get_table (view))), ==,
+      9);
 
   /* a run's step in the Model workspace (the card's button): its model on the hardware,
    * decode, batch = concurrency, context = ISL + OSL/2, TP across GPUs */
   {
-    IvModelView *mv = iv_workspace_page_get_model_view (_iv_window_get_page (window, IV_GROUP_MODEL));
+    IvModelView *mv
+        = iv_workspace_page_get_model_view (_iv_window_get_page (window, IV_GROUP_MODEL));
     IvModelState *st = iv_model_view_get_state (mv);
     const IvModel *was_model = iv_model_state_get_model (st);
     const IvHardware *was_hw = iv_model_state_get_hardware (st);
     IvConfig c, was;
     iv_model_state_get_config (st, &was);
-    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.model-from-run", "(ssxxx)", "Llama-3.1-8B",
-                                               "h100x8", (gint64) 2, (gint64) 16, (gint64) 1088));
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.model-from-run", "(ssxxx)",
+                                               "Llama-3.1-8B", "h100x8", (gint64) 2, (gint64) 16,
+                                               (gint64) 1088));
     settle ();
     iv_model_state_get_config (st, &c);
     g_assert_cmpstr (iv_model_state_get_model (st)->name, ==, "Llama-3.1-8B");
@@ -1807,7 +1853,8 @@ test_live_run (void)
   g_assert_true (iv_gui_wait_for (run_has, what, 10));
   g_assert_nonnull (strstr (iv_document_get_subtitle (doc), "7 requests so far"));
   /* the metrics table and the plot the user chose follow */
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (iv_runs_view_get_table (view)))),
+  g_assert_cmpuint (g_list_model_get_n_items (
+                        G_LIST_MODEL (gtk_column_view_get_model (iv_runs_view_get_table (view)))),
                     >, 0);
   {
     IvChart *chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
@@ -1819,12 +1866,14 @@ test_live_run (void)
     fprintf (f, "%.*s", 50, lines[7]);
     fclose (f);
     iv_document_follow_now (doc);
-    g_assert_cmpuint (((const IvRun *) iv_document_get_sweep (doc)->runs->pdata[0])->n_requests, ==, 7);
+    g_assert_cmpuint (((const IvRun *) iv_document_get_sweep (doc)->runs->pdata[0])->n_requests, ==,
+                      7);
     f = fopen (records, "a");
     fprintf (f, "%s\n", lines[7] + 50);
     fclose (f);
     iv_document_follow_now (doc);
-    g_assert_cmpuint (((const IvRun *) iv_document_get_sweep (doc)->runs->pdata[0])->n_requests, ==, 8);
+    g_assert_cmpuint (((const IvRun *) iv_document_get_sweep (doc)->runs->pdata[0])->n_requests, ==,
+                      8);
   }
   /* the summary appears: the run is finished, the badge goes */
   {
@@ -1849,10 +1898,13 @@ test_slice_details (void)
   g_autofree char *text = NULL;
   gsize inner = G_MAXSIZE;
 
-  g_assert_true (g_file_set_contents (path,
+  g_assert_true (g_file_set_contents (
+      path,
       "[{\"ph\": \"X\", \"name\": \"outer\", \"pid\": 1, \"tid\": 2, \"ts\": 0, \"dur\": 100},"
-      " {\"ph\": \"X\", \"name\": \"inner\", \"cat\": \"kernel\", \"pid\": 1, \"tid\": 2, \"ts\": 10, \"dur\": 50,"
-      "  \"args\": {\"a\": 1, \"nested\": {\"b\": \"x\", \"list\": [1, 2.5]}}}]", -1, NULL));
+      " {\"ph\": \"X\", \"name\": \"inner\", \"cat\": \"kernel\", \"pid\": 1, \"tid\": 2, \"ts\": "
+      "10, \"dur\": 50,"
+      "  \"args\": {\"a\": 1, \"nested\": {\"b\": \"x\", \"list\": [1, 2.5]}}}]",
+      -1, NULL));
   t = iv_trace_load (path, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   for (gsize i = 0; i < t->n_slices; i++)
@@ -1899,11 +1951,13 @@ test_shortcuts_window_keys (void)
 {
   g_autofree char *path = sample ("traces/kineto_a100_simple_add.json.gz");
   g_autoptr (GPtrArray) accels = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *png = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
-                                          "shortcuts-window.png", NULL);
+  g_autofree char *png
+      = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                          "shortcuts-window.png", NULL);
   const char *timeline_keys[] = { "w", "a", "s", "d", "f", "0" };
-  const char *listed[] = { "w", "a", "s", "d", "f", "0", "slash <Control>f", "Return", "<Shift>Return",
-                           "<Shift>", "<Control>" };
+  const char *listed[]
+      = { "w",       "a",        "s", "d", "f", "0", "slash <Control>f", "Return", "<Shift>Return",
+          "<Shift>", "<Control>" };
   GtkShortcutsWindow *overlay;
   GtkEventController *key;
   IvTimelineView *tl;
@@ -1999,7 +2053,8 @@ main (int argc, char **argv)
   tmpdir = iv_test_make_tmpdir ("iv-gui-XXXXXX");
 
   app = iv_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
   window = iv_window_new (ADW_APPLICATION (app));
   gtk_window_set_default_size (GTK_WINDOW (window), 1200, 760);

@@ -31,7 +31,8 @@ gzip_bytes (GBytes *plain)
   gsize cap = compressBound (len) + 64;
   guint8 *out = g_malloc (cap);
 
-  g_assert_cmpint (deflateInit2 (&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), ==, Z_OK);
+  g_assert_cmpint (deflateInit2 (&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), ==,
+                   Z_OK);
   z.next_in = (guint8 *) data;
   z.avail_in = len;
   z.next_out = out;
@@ -229,8 +230,10 @@ test_utf16 (void)
   expect_encoding_refused ("\xfe\xff\0{\0}", 6, "wide.json: UTF-16 text: save the file as UTF-8");
   expect_encoding_refused ("{\0\"\0", 4, "wide.json: UTF-16 text: save the file as UTF-8");
   expect_encoding_refused ("\0{\0\"", 4, "wide.json: UTF-16 text: save the file as UTF-8");
-  expect_encoding_refused ("\xff\xfe\0\0{\0\0\0", 8, "wide.json: UTF-32 text: save the file as UTF-8");
-  expect_encoding_refused ("\0\0\xfe\xff\0\0\0{", 8, "wide.json: UTF-32 text: save the file as UTF-8");
+  expect_encoding_refused ("\xff\xfe\0\0{\0\0\0", 8,
+                           "wide.json: UTF-32 text: save the file as UTF-8");
+  expect_encoding_refused ("\0\0\xfe\xff\0\0\0{", 8,
+                           "wide.json: UTF-32 text: save the file as UTF-8");
 }
 
 /* Past the floor, a stream that outgrows the ratio is refused, naming the ratio; with
@@ -298,7 +301,8 @@ test_special_files (void)
 
   in = iv_input_open ("/dev/null", &error);
   g_assert_null (in);
-  g_assert_cmpstr (error->message, ==, "/dev/null: is a device; Inferview reads only regular files");
+  g_assert_cmpstr (error->message, ==,
+                   "/dev/null: is a device; Inferview reads only regular files");
   g_clear_error (&error);
 
   in = iv_input_open (dir, &error);

@@ -75,7 +75,7 @@ test_random_against_counting (void)
         }
       iv_intervals_merge (a);
       iv_intervals_merge (b);
-      for (guint i = 2; i < a->len; i += 2)   /* disjoint and in order, not touching */
+      for (guint i = 2; i < a->len; i += 2) /* disjoint and in order, not touching */
         g_assert_cmpint (g_array_index (a, gint64, i), >, g_array_index (a, gint64, i - 1));
       g_assert_cmpint (iv_intervals_total (a), ==, total_a);
       g_assert_cmpint (iv_intervals_intersection (a, b), ==, both);

@@ -131,7 +131,8 @@ check_every_window (const char *text, const char *expected)
     {
       g_autofree char *got = read_all (text, strlen (text), w);
       if (g_strcmp0 (got, expected) != 0)
-        g_error ("window %" G_GSIZE_FORMAT ": “%s”, expected “%s” (text: %s)", w, got, expected, text);
+        g_error ("window %" G_GSIZE_FORMAT ": “%s”, expected “%s” (text: %s)", w, got, expected,
+                 text);
     }
   {
     g_autofree char *got = read_all (text, strlen (text), 1 << 16);
@@ -144,11 +145,12 @@ test_values (void)
 {
   /* é is C3 A9; U+1F600 (a surrogate pair) is F0 9F 98 80; a lone surrogate reads as
    * the replacement character EF BF BD */
-  check_every_window ("[ \"plain\", \"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\", \"\\u00e9\\ud83d\\ude00\\udc00\","
-                      " -12.5e+3, 0, 7, 1E5, 0.25, true, false, null,"
-                      " {\"a\": [1, {\"b\": \"c,]}\"}], \"d\": {}}, [], [[[\"deep\"]]], \"last\" ]",
-                      "s:plain|s:a\"b\\c/d\b\f\n\r\t|s:\xc3\xa9\xf0\x9f\x98\x80\xef\xbf\xbd|"
-                      "n:-12.5e+3|n:0|n:7|n:1E5|n:0.25|l:1|l:0|l:null|skip|skip|skip|s:last|");
+  check_every_window (
+      "[ \"plain\", \"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\", \"\\u00e9\\ud83d\\ude00\\udc00\","
+      " -12.5e+3, 0, 7, 1E5, 0.25, true, false, null,"
+      " {\"a\": [1, {\"b\": \"c,]}\"}], \"d\": {}}, [], [[[\"deep\"]]], \"last\" ]",
+      "s:plain|s:a\"b\\c/d\b\f\n\r\t|s:\xc3\xa9\xf0\x9f\x98\x80\xef\xbf\xbd|"
+      "n:-12.5e+3|n:0|n:7|n:1E5|n:0.25|l:1|l:0|l:null|skip|skip|skip|s:last|");
   /* an empty array, and whitespace of every kind */
   check_every_window (" \t\r\n[ ]\n", "");
 }
@@ -156,7 +158,10 @@ test_values (void)
 static void
 test_errors (void)
 {
-  static const struct { const char *text, *expected; } cases[] = {
+  static const struct
+  {
+    const char *text, *expected;
+  } cases[] = {
     /* the offending byte's line and column */
     { "[1, 2,\n  x]", "error 2:3" },
     { "[\"a\x01\"]", "error 1:4" },
@@ -222,7 +227,8 @@ test_step_limit (void)
     if (!iv_json_pull_refill (&r, 0, &error))
       break;
   g_assert_nonnull (error);
-  g_assert_cmpstr (error->message, ==, "doc.json: line 1, column 1: one value longer than 1024 bytes, the most read");
+  g_assert_cmpstr (error->message, ==,
+                   "doc.json: line 1, column 1: one value longer than 1024 bytes, the most read");
   iv_json_pull_clear (&r);
 }
 

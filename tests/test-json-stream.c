@@ -5,13 +5,42 @@
 
 #include "iv-json-stream.h"
 
-static int count_values (void *ctx) { (*(int *) ctx)++; return 1; }
-static int count_number (void *ctx, const char *s, size_t l) { return count_values (ctx); }
-static int count_string (void *ctx, const unsigned char *s, size_t l) { return count_values (ctx); }
-static int count_bool (void *ctx, int b) { return count_values (ctx); }
-static int stop_at_string (void *ctx, const unsigned char *s, size_t l) { return 0; }
-static int ok_map (void *ctx) { return 1; }
-static int ok_key (void *ctx, const unsigned char *s, size_t l) { return 1; }
+static int
+count_values (void *ctx)
+{
+  (*(int *) ctx)++;
+  return 1;
+}
+static int
+count_number (void *ctx, const char *s, size_t l)
+{
+  return count_values (ctx);
+}
+static int
+count_string (void *ctx, const unsigned char *s, size_t l)
+{
+  return count_values (ctx);
+}
+static int
+count_bool (void *ctx, int b)
+{
+  return count_values (ctx);
+}
+static int
+stop_at_string (void *ctx, const unsigned char *s, size_t l)
+{
+  return 0;
+}
+static int
+ok_map (void *ctx)
+{
+  return 1;
+}
+static int
+ok_key (void *ctx, const unsigned char *s, size_t l)
+{
+  return 1;
+}
 
 static const yajl_callbacks counting = {
   .yajl_null = count_values,
@@ -102,8 +131,8 @@ test_multiple_values (void)
 static void
 test_client_stop (void)
 {
-  const yajl_callbacks stopping = { .yajl_string = stop_at_string, .yajl_start_map = ok_map,
-                                    .yajl_map_key = ok_key };
+  const yajl_callbacks stopping
+      = { .yajl_string = stop_at_string, .yajl_start_map = ok_map, .yajl_map_key = ok_key };
   g_autoptr (GBytes) bytes = g_bytes_new_static ("{\"a\": \"stop here\", \"b\": [", 26);
   g_autoptr (IvInput) in = iv_input_new_from_bytes (bytes, "doc.json", NULL);
   IvJsonStreamStats stats;
@@ -139,8 +168,8 @@ test_progress_and_cancel (void)
   g_string_append (s, "]");
   bytes = g_string_free_to_bytes (s);
   in = iv_input_new_from_bytes (bytes, "big.json", NULL);
-  g_assert_true (iv_json_stream_parse (in, &counting, &values, 0, on_progress, calls, NULL, NULL,
-                                       &error));
+  g_assert_true (
+      iv_json_stream_parse (in, &counting, &values, 0, on_progress, calls, NULL, NULL, &error));
   g_assert_cmpint (values, ==, 200000);
   g_assert_cmpuint (calls->len, >=, 2);
   g_assert_cmpuint (g_array_index (calls, guint64, calls->len - 1), ==, g_bytes_get_size (bytes));
@@ -148,8 +177,8 @@ test_progress_and_cancel (void)
   g_clear_pointer (&in, iv_input_free);
   in = iv_input_new_from_bytes (bytes, "big.json", NULL);
   g_cancellable_cancel (cancel);
-  g_assert_false (iv_json_stream_parse (in, &counting, &values, 0, NULL, NULL, cancel, NULL,
-                                        &error));
+  g_assert_false (
+      iv_json_stream_parse (in, &counting, &values, 0, NULL, NULL, cancel, NULL, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 

@@ -33,7 +33,11 @@ test_doubles (void)
 {
   /* The expected texts are the shortest decimal forms (as Python's repr gives them,
    * with a ".0" where repr prints an integer-looking double). */
-  static const struct { double v; const char *text; } cases[] = {
+  static const struct
+  {
+    double v;
+    const char *text;
+  } cases[] = {
     { 1e-8, "1e-08" },
     { 1e-10, "1e-10" },
     { 3e-11, "3e-11" },
@@ -78,7 +82,7 @@ test_doubles_random (void)
         continue;
       iv_json_format_double (v, buf);
       g_assert_true (strpbrk (buf, ".e") != NULL);
-      g_assert_true (memcmp (&(double) { g_ascii_strtod (buf, NULL) }, &v, sizeof v) == 0);
+      g_assert_true (memcmp (&(double){ g_ascii_strtod (buf, NULL) }, &v, sizeof v) == 0);
     }
 }
 
@@ -136,9 +140,12 @@ test_writer_invalid_utf8 (void)
   g_autoptr (JsonNode) n = json_node_new (JSON_NODE_VALUE);
   g_autofree char *text = NULL;
 
-  json_node_set_string (n, "a\xff" "b");
+  json_node_set_string (n, "a\xff"
+                           "b");
   text = iv_json_to_string (n, FALSE);
-  g_assert_cmpstr (text, ==, "\"a\xef\xbf\xbd" "b\"");
+  g_assert_cmpstr (text, ==,
+                   "\"a\xef\xbf\xbd"
+                   "b\"");
 }
 
 static char *
@@ -169,7 +176,8 @@ test_depth (void)
 
   refused = iv_json_parse (deep, strlen (deep), "deep.json", &error);
   g_assert_null (refused);
-  g_assert_cmpstr (error->message, ==, "deep.json: line 1, column 257: nested more than 256 levels deep");
+  g_assert_cmpstr (error->message, ==,
+                   "deep.json: line 1, column 257: nested more than 256 levels deep");
   g_clear_error (&error);
 
   g_assert_false (iv_json_check_depth (bomb, strlen (bomb), IV_JSON_MAX_DEPTH, &line, &column));
@@ -177,7 +185,8 @@ test_depth (void)
   g_assert_cmpuint (column, ==, 256 * 5 + 1);
   refused = iv_json_parse (bomb, strlen (bomb), "bomb.json", &error);
   g_assert_null (refused);
-  g_assert_nonnull (strstr (error->message, "bomb.json: line 1, column 1281: nested more than 256"));
+  g_assert_nonnull (
+      strstr (error->message, "bomb.json: line 1, column 1281: nested more than 256"));
   g_clear_error (&error);
 
   /* Brackets inside strings, escaped quotes included, do not nest. */
@@ -201,7 +210,8 @@ test_parse_errors (void)
   n = iv_json_parse ("{\n  \"a\": tru\n}", 14, "cfg.json", &error);
   g_assert_null (n);
   /* json-glib places the error just past the offending token ("tru" is columns 8–10). */
-  g_assert_cmpstr (error->message, ==, "cfg.json: line 2, column 10: unexpected identifier `tru', expected value");
+  g_assert_cmpstr (error->message, ==,
+                   "cfg.json: line 2, column 10: unexpected identifier `tru', expected value");
   g_clear_error (&error);
 
   n = iv_json_parse ("   \n", 4, "blank.json", &error);
@@ -240,12 +250,14 @@ test_load_special_files (void)
   n = iv_json_load (fifo, &error);
   g_assert_null (n);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE);
-  g_assert_nonnull (strstr (error->message, "fifo.json: is a named pipe (FIFO); Inferview reads only regular files"));
+  g_assert_nonnull (strstr (
+      error->message, "fifo.json: is a named pipe (FIFO); Inferview reads only regular files"));
   g_clear_error (&error);
 
   n = iv_json_load ("/dev/zero", &error);
   g_assert_null (n);
-  g_assert_cmpstr (error->message, ==, "/dev/zero: is a device; Inferview reads only regular files");
+  g_assert_cmpstr (error->message, ==,
+                   "/dev/zero: is a device; Inferview reads only regular files");
   g_clear_error (&error);
 
   n = iv_json_load (tmpdir, &error);

@@ -25,21 +25,23 @@ static char *
 record_line (guint i)
 {
   /* request i starts at i ms, takes 10 ms; its TTFT is i + 0.5 ms */
-  return g_strdup_printf ("{\"metadata\": {\"request_start_ns\": %" G_GINT64_FORMAT ", \"request_ack_ns\": null, "
-                          "\"request_end_ns\": %" G_GINT64_FORMAT ", \"worker_id\": \"worker_%u\", "
-                          "\"benchmark_phase\": \"profiling\", \"was_cancelled\": false}, "
-                          "\"metrics\": {\"time_to_first_token\": {\"value\": %u.5, \"unit\": \"ms\"}, "
-                          "\"request_latency\": {\"value\": 10.0, \"unit\": \"ms\"}}, \"error\": null}\n",
-                          BASE_NS + (gint64) i * 1000000, BASE_NS + (gint64) i * 1000000 + 10000000, i % 3, i);
+  return g_strdup_printf (
+      "{\"metadata\": {\"request_start_ns\": %" G_GINT64_FORMAT ", \"request_ack_ns\": null, "
+      "\"request_end_ns\": %" G_GINT64_FORMAT ", \"worker_id\": \"worker_%u\", "
+      "\"benchmark_phase\": \"profiling\", \"was_cancelled\": false}, "
+      "\"metrics\": {\"time_to_first_token\": {\"value\": %u.5, \"unit\": \"ms\"}, "
+      "\"request_latency\": {\"value\": 10.0, \"unit\": \"ms\"}}, \"error\": null}\n",
+      BASE_NS + (gint64) i * 1000000, BASE_NS + (gint64) i * 1000000 + 10000000, i % 3, i);
 }
 
 static char *
 telemetry_line (guint i)
 {
-  return g_strdup_printf ("{\"timestamp_ns\": %" G_GINT64_FORMAT ", \"dcgm_url\": \"http://localhost:9400/metrics\", "
-                          "\"gpu_index\": 0, \"gpu_uuid\": \"GPU-live\", \"gpu_model_name\": \"Test GPU\", "
-                          "\"telemetry_data\": {\"gpu_utilization\": %u.0}}\n",
-                          BASE_NS + (gint64) i * 5000000, i % 100);
+  return g_strdup_printf (
+      "{\"timestamp_ns\": %" G_GINT64_FORMAT ", \"dcgm_url\": \"http://localhost:9400/metrics\", "
+      "\"gpu_index\": 0, \"gpu_uuid\": \"GPU-live\", \"gpu_model_name\": \"Test GPU\", "
+      "\"telemetry_data\": {\"gpu_utilization\": %u.0}}\n",
+      BASE_NS + (gint64) i * 5000000, i % 100);
 }
 
 static void
@@ -168,7 +170,8 @@ static void
 test_follow_sweep (void)
 {
   g_autofree char *root = g_build_filename (tmpdir, "sweep", NULL);
-  Writer w = { g_build_filename (root, "run_c1", NULL), g_build_filename (root, "run_c2", NULL), 0 };
+  Writer w
+      = { g_build_filename (root, "run_c1", NULL), g_build_filename (root, "run_c2", NULL), 0 };
   const char *paths[] = { root, NULL };
   g_autoptr (GError) error = NULL;
   g_autoptr (IvSweep) s = NULL;
@@ -200,7 +203,8 @@ test_follow_sweep (void)
           {
             /* the run is read while it grows: what is there is exact so far */
             for (guint i = max_seen; i < r1->n_requests; i++)
-              g_assert_cmpint (g_array_index (r1->start_ns, gint64, i), ==, BASE_NS + (gint64) i * 1000000);
+              g_assert_cmpint (g_array_index (r1->start_ns, gint64, i), ==,
+                               BASE_NS + (gint64) i * 1000000);
             if (max_seen > 0 && r1->n_requests < N_RECORDS)
               growing_seen = TRUE;
             max_seen = (guint) r1->n_requests;
@@ -227,7 +231,8 @@ test_follow_sweep (void)
     gpu = r1->gpus->pdata[0];
     g_assert_cmpuint (gpu->ts_ns->len, ==, (N_RECORDS - 52 + 3) / 4);
     for (guint i = 0; i < gpu->ts_ns->len; i++)
-      g_assert_cmpint (g_array_index (gpu->ts_ns, gint64, i), ==, BASE_NS + (gint64) (13 + i) * 5000000);
+      g_assert_cmpint (g_array_index (gpu->ts_ns, gint64, i), ==,
+                       BASE_NS + (gint64) (13 + i) * 5000000);
   }
   {
     /* the concurrency came with the summary: the runs no longer differ by folder only */
@@ -311,7 +316,8 @@ test_restart (void)
   iv_test_write_file (dir, "profile_export.jsonl", l7);
   iv_sweep_follow (s, 0, FALSE, &f);
   g_assert_cmpuint (((IvRun *) s->runs->pdata[0])->n_requests, ==, 1);
-  g_assert_cmpint (g_array_index (((IvRun *) s->runs->pdata[0])->start_ns, gint64, 0), ==, BASE_NS + 7000000);
+  g_assert_cmpint (g_array_index (((IvRun *) s->runs->pdata[0])->start_ns, gint64, 0), ==,
+                   BASE_NS + 7000000);
   g_assert_nonnull (((IvRun *) s->runs->pdata[0])->live);
 }
 

@@ -15,7 +15,8 @@
 #include "iv-test-util.h"
 #include "iv-units.h"
 
-#define REL(a, b) g_assert_cmpfloat_with_epsilon ((a), (double) (b), fabs ((double) (b)) * 1e-9 + 1e-15)
+#define REL(a, b)                                                                                  \
+  g_assert_cmpfloat_with_epsilon ((a), (double) (b), fabs ((double) (b)) * 1e-9 + 1e-15)
 
 /* Round numbers so derivations stay readable: 4 cubes on a ring, 8 PEs per cube. */
 static IvHardware *
@@ -252,7 +253,8 @@ test_mla_decode (void)
   REL (stage (&r, 0, IV_S9)->flops, 512);
   REL (stage (&r, 0, IV_S9)->bytes, 1024);
   /* prefill is naive: O is dv = 64 wide; a Q+O/m/l ring step carries
-   * e_a·B·T_l·H_l·dh + B·T_l·H_l·(e_p·dv + 8) = 2·1·32·4·96 + 1·32·4·(4·64 + 8) = 24,576 + 33,792 */
+   * e_a·B·T_l·H_l·dh + B·T_l·H_l·(e_p·dv + 8) = 2·1·32·4·96 + 1·32·4·(4·64 + 8) = 24,576 + 33,792
+   */
   c.mode = IV_MODE_PREFILL, c.T = 64, c.P = 0, c.ring = IV_RING_QOML;
   g_assert_true (iv_model_evaluate (m, hw, &c, &r));
   REL (stage (&r, 0, IV_C1)->comm_bytes, 2 * (24576 + 33792));
@@ -456,7 +458,8 @@ test_constraints (void)
   c.t = 4, c.c = 2, c.place_tp = IV_PLACE_CUBE;
   expect_error (hw, m, &c, IV_FIELD_TP, "TP×CP=8 on cubes needs 8 cubes; this SIP has 4");
   c.t = 2, c.c = 3;
-  expect_error (mesh, m, &c, IV_FIELD_CP_PLACE, "CP: cannot embed a group of 3 cubes with stride 2 on 4×4");
+  expect_error (mesh, m, &c, IV_FIELD_CP_PLACE,
+                "CP: cannot embed a group of 3 cubes with stride 2 on 4×4");
   iv_config_init (&c);
   c.B = 0;
   expect_error (hw, m, &c, IV_FIELD_BATCH, "the batch must be at least 1, not 0");
@@ -540,7 +543,8 @@ test_switch (void)
   /* Prefill, CP 2 with TP 2 at the same level (members 2 apart: no rule on a switch).
    * K/V ring: e_kv·2·B·L_l·Hkv_l·dh = 2·2·1·512·1·128 = 262,144 B per step, one step:
    * α + S/B = 1 µs + 262,144 / 450 GB/s. */
-  c.mode = IV_MODE_PREFILL, c.B = 1, c.T = 1024, c.P = 0, c.t = 2, c.c = 2, c.place_cp = IV_PLACE_CUBE;
+  c.mode = IV_MODE_PREFILL, c.B = 1, c.T = 1024, c.P = 0, c.t = 2, c.c = 2,
+  c.place_cp = IV_PLACE_CUBE;
   g_assert_true (iv_model_evaluate (m, hw, &c, &r));
   g_assert_cmpint (r.cp_group.kind, ==, IV_EMBED_SWITCH);
   REL (stage (&r, 0, IV_C1)->comm_bytes, 262144);
@@ -580,7 +584,8 @@ test_ring_hint_agrees (void)
               g_assert_true (iv_model_evaluate (m, hw, &c, o));
               for (guint i = 0; i < r->n_hints; i++)
                 hinted |= g_str_has_prefix (r->hints[i].id, "ring-");
-              g_assert_cmpint (hinted, ==, o->kinds[0].stages[IV_C1].t_s < r->kinds[0].stages[IV_C1].t_s);
+              g_assert_cmpint (hinted, ==,
+                               o->kinds[0].stages[IV_C1].t_s < r->kinds[0].stages[IV_C1].t_s);
               fired += hinted, checked++;
             }
   /* both answers occur */
@@ -682,21 +687,24 @@ test_glossary_and_formulas (void)
       g_assert_cmpfloat (g[i].value, ==, 2);
   sym = iv_stage_formula (&r, 0, IV_S2, FALSE);
   val = iv_stage_formula (&r, 0, IV_S2, TRUE);
-  g_assert_cmpstr (sym, ==, "FLOPs = 2·B·T_l·d·H_l·dh; bytes = e_w·d·H_l·dh + e_a·B·T_l·(d + H_l·dh)");
-  g_assert_cmpstr (val, ==, "FLOPs = 2·2·1·1024·2·128; bytes = 2·1024·2·128 + 2·2·1·(1024 + 2·128)");
+  g_assert_cmpstr (sym, ==,
+                   "FLOPs = 2·B·T_l·d·H_l·dh; bytes = e_w·d·H_l·dh + e_a·B·T_l·(d + H_l·dh)");
+  g_assert_cmpstr (val, ==,
+                   "FLOPs = 2·2·1·1024·2·128; bytes = 2·1024·2·128 + 2·2·1·(1024 + 2·128)");
 }
 
 static void
 test_preset_counts (void)
 {
   GPtrArray *presets = iv_presets_get ();
-  static const struct { const char *name; double total, active; } published[] = {
-    { "Llama-3.1-8B", 8.03e9, 8.03e9 },
-    { "Qwen2.5-72B-Instruct", 72.71e9, 72.71e9 },
-    { "Mixtral-8x7B", 46.7e9, 12.9e9 },
-    { "DeepSeek-V3", 671e9, 37.5e9 },
-    { "Qwen3-235B-A22B", 235e9, 22e9 },
-    { "Grok-1-314B", 314e9, 0 },
+  static const struct
+  {
+    const char *name;
+    double total, active;
+  } published[] = {
+    { "Llama-3.1-8B", 8.03e9, 8.03e9 }, { "Qwen2.5-72B-Instruct", 72.71e9, 72.71e9 },
+    { "Mixtral-8x7B", 46.7e9, 12.9e9 }, { "DeepSeek-V3", 671e9, 37.5e9 },
+    { "Qwen3-235B-A22B", 235e9, 22e9 }, { "Grok-1-314B", 314e9, 0 },
   };
 
   g_assert_cmpuint (presets->len, ==, 46);
@@ -725,42 +733,46 @@ test_preset_counts (void)
   g_assert_cmpint (iv_presets_find ("DeepSeek-V2-Lite")->r_q, ==, 0);
 }
 
-static const char *llama_json =
-  "{\"model_type\": \"llama\", \"hidden_size\": 4096, \"num_hidden_layers\": 32,"
-  " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"intermediate_size\": 14336,"
-  " \"vocab_size\": 128256, \"tie_word_embeddings\": false}";
-static const char *qwen2_json =
-  "{\"model_type\": \"qwen2\", \"hidden_size\": 3584, \"num_hidden_layers\": 28,"
-  " \"num_attention_heads\": 28, \"num_key_value_heads\": 4, \"intermediate_size\": 18944,"
-  " \"vocab_size\": 152064, \"tie_word_embeddings\": false, \"sliding_window\": 131072,"
-  " \"use_sliding_window\": false}";
-static const char *mixtral_json =
-  "{\"model_type\": \"mixtral\", \"hidden_size\": 4096, \"num_hidden_layers\": 32,"
-  " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"intermediate_size\": 14336,"
-  " \"vocab_size\": 32000, \"num_local_experts\": 8, \"num_experts_per_tok\": 2,"
-  " \"sliding_window\": null}";
-static const char *qwen3_moe_json =
-  "{\"model_type\": \"qwen3_moe\", \"hidden_size\": 2048, \"num_hidden_layers\": 48,"
-  " \"num_attention_heads\": 32, \"num_key_value_heads\": 4, \"head_dim\": 128,"
-  " \"intermediate_size\": 6144, \"moe_intermediate_size\": 768, \"num_experts\": 128,"
-  " \"num_experts_per_tok\": 8, \"vocab_size\": 151936, \"tie_word_embeddings\": false}";
-static const char *deepseek_json =
-  "{\"model_type\": \"deepseek_v3\", \"hidden_size\": 7168, \"num_hidden_layers\": 61,"
-  " \"num_attention_heads\": 128, \"num_key_value_heads\": 128, \"intermediate_size\": 18432,"
-  " \"moe_intermediate_size\": 2048, \"n_routed_experts\": 256, \"n_shared_experts\": 1,"
-  " \"num_experts_per_tok\": 8, \"first_k_dense_replace\": 3, \"q_lora_rank\": 1536,"
-  " \"kv_lora_rank\": 512, \"qk_nope_head_dim\": 128, \"qk_rope_head_dim\": 64,"
-  " \"v_head_dim\": 128, \"vocab_size\": 129280}";
-static const char *gemma2_json =
-  "{\"model_type\": \"gemma2\", \"hidden_size\": 3584, \"num_hidden_layers\": 42,"
-  " \"num_attention_heads\": 16, \"num_key_value_heads\": 8, \"head_dim\": 256,"
-  " \"intermediate_size\": 14336, \"vocab_size\": 256000, \"sliding_window\": 4096}";
+static const char *llama_json
+    = "{\"model_type\": \"llama\", \"hidden_size\": 4096, \"num_hidden_layers\": 32,"
+      " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"intermediate_size\": 14336,"
+      " \"vocab_size\": 128256, \"tie_word_embeddings\": false}";
+static const char *qwen2_json
+    = "{\"model_type\": \"qwen2\", \"hidden_size\": 3584, \"num_hidden_layers\": 28,"
+      " \"num_attention_heads\": 28, \"num_key_value_heads\": 4, \"intermediate_size\": 18944,"
+      " \"vocab_size\": 152064, \"tie_word_embeddings\": false, \"sliding_window\": 131072,"
+      " \"use_sliding_window\": false}";
+static const char *mixtral_json
+    = "{\"model_type\": \"mixtral\", \"hidden_size\": 4096, \"num_hidden_layers\": 32,"
+      " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"intermediate_size\": 14336,"
+      " \"vocab_size\": 32000, \"num_local_experts\": 8, \"num_experts_per_tok\": 2,"
+      " \"sliding_window\": null}";
+static const char *qwen3_moe_json
+    = "{\"model_type\": \"qwen3_moe\", \"hidden_size\": 2048, \"num_hidden_layers\": 48,"
+      " \"num_attention_heads\": 32, \"num_key_value_heads\": 4, \"head_dim\": 128,"
+      " \"intermediate_size\": 6144, \"moe_intermediate_size\": 768, \"num_experts\": 128,"
+      " \"num_experts_per_tok\": 8, \"vocab_size\": 151936, \"tie_word_embeddings\": false}";
+static const char *deepseek_json
+    = "{\"model_type\": \"deepseek_v3\", \"hidden_size\": 7168, \"num_hidden_layers\": 61,"
+      " \"num_attention_heads\": 128, \"num_key_value_heads\": 128, \"intermediate_size\": 18432,"
+      " \"moe_intermediate_size\": 2048, \"n_routed_experts\": 256, \"n_shared_experts\": 1,"
+      " \"num_experts_per_tok\": 8, \"first_k_dense_replace\": 3, \"q_lora_rank\": 1536,"
+      " \"kv_lora_rank\": 512, \"qk_nope_head_dim\": 128, \"qk_rope_head_dim\": 64,"
+      " \"v_head_dim\": 128, \"vocab_size\": 129280}";
+static const char *gemma2_json
+    = "{\"model_type\": \"gemma2\", \"hidden_size\": 3584, \"num_hidden_layers\": 42,"
+      " \"num_attention_heads\": 16, \"num_key_value_heads\": 8, \"head_dim\": 256,"
+      " \"intermediate_size\": 14336, \"vocab_size\": 256000, \"sliding_window\": 4096}";
 
 static void
 test_hf_import (void)
 {
-  static const struct { const char **json; const char *preset; } cases[] = {
-    { &llama_json, "Llama-3.1-8B" }, { &qwen2_json, "Qwen2.5-7B-Instruct" },
+  static const struct
+  {
+    const char **json;
+    const char *preset;
+  } cases[] = {
+    { &llama_json, "Llama-3.1-8B" },   { &qwen2_json, "Qwen2.5-7B-Instruct" },
     { &mixtral_json, "Mixtral-8x7B" }, { &qwen3_moe_json, "Qwen3-30B-A3B" },
     { &deepseek_json, "DeepSeek-V3" }, { &gemma2_json, "Gemma-2-9B" },
   };
@@ -777,25 +789,36 @@ test_hf_import (void)
       g_assert_cmpfloat (fabs (m->params_active / p->params_active - 1), <, 1e-6);
       g_assert_cmpint (m->window_kind, ==, p->window_kind);
     }
-  g_assert_null (iv_model_from_hf_json ("{\"model_type\": \"gpt2\", \"n_embd\": 768}", "config.json", &error));
+  g_assert_null (
+      iv_model_from_hf_json ("{\"model_type\": \"gpt2\", \"n_embd\": 768}", "config.json", &error));
   g_assert_nonnull (strstr (error->message, "model_type “gpt2” is not supported"));
   g_clear_error (&error);
-  g_assert_null (iv_model_from_hf_json ("{\"model_type\": \"llama\", \"hidden_size\": 4096, \"num_hidden_layers\": 2, \"num_attention_heads\": 32, \"vocab_size\": 10}", "x/config.json", &error));
+  g_assert_null (iv_model_from_hf_json (
+      "{\"model_type\": \"llama\", \"hidden_size\": 4096, \"num_hidden_layers\": 2, "
+      "\"num_attention_heads\": 32, \"vocab_size\": 10}",
+      "x/config.json", &error));
   g_assert_cmpstr (error->message, ==, "x/config.json: the field “intermediate_size” is missing");
   g_clear_error (&error);
-  g_assert_null (iv_model_from_hf_json ("{\"model_type\": \"llama\", \"hidden_size\": \"big\"}", "c.json", &error));
-  g_assert_cmpstr (error->message, ==, "c.json: the field “hidden_size” must be a non-negative whole number");
+  g_assert_null (iv_model_from_hf_json ("{\"model_type\": \"llama\", \"hidden_size\": \"big\"}",
+                                        "c.json", &error));
+  g_assert_cmpstr (error->message, ==,
+                   "c.json: the field “hidden_size” must be a non-negative whole number");
   g_clear_error (&error);
 
   /* Impossible shapes are refused naming the field and the rule (each was accepted once
    * and gave "329756 h" per step or divided by zero). */
   {
-#define LLAMA(extra) "{\"model_type\": \"llama\", \"hidden_size\": 4096, \"num_hidden_layers\": 32," \
+#define LLAMA(extra)                                                                               \
+  "{\"model_type\": \"llama\", \"hidden_size\": 4096, \"num_hidden_layers\": 32,"                  \
   " \"num_attention_heads\": 32, \"intermediate_size\": 14336, \"vocab_size\": 128256" extra "}"
-#define MIXTRAL(extra) "{\"model_type\": \"mixtral\", \"hidden_size\": 4096, \"num_hidden_layers\": 32," \
-  " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"intermediate_size\": 14336," \
+#define MIXTRAL(extra)                                                                             \
+  "{\"model_type\": \"mixtral\", \"hidden_size\": 4096, \"num_hidden_layers\": 32,"                \
+  " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"intermediate_size\": 14336,"        \
   " \"vocab_size\": 32000" extra "}"
-    static const struct { const char *json, *message; } shapes[] = {
+    static const struct
+    {
+      const char *json, *message;
+    } shapes[] = {
       { LLAMA (", \"num_key_value_heads\": 0"),
         "c.json: “num_key_value_heads” must be from 1 to 32, not 0" },
       { LLAMA (", \"num_key_value_heads\": 12"),
@@ -804,7 +827,8 @@ test_hf_import (void)
         "c.json: “num_key_value_heads” must be from 1 to 32, not 64" },
       { LLAMA (", \"head_dim\": 0"),
         "c.json: “head_dim” must be at least 1 (hidden_size / num_attention_heads is 0)" },
-      { "{\"model_type\": \"llama\", \"hidden_size\": 4611686018427387904, \"num_hidden_layers\": 32,"
+      { "{\"model_type\": \"llama\", \"hidden_size\": 4611686018427387904, \"num_hidden_layers\": "
+        "32,"
         " \"num_attention_heads\": 32, \"intermediate_size\": 14336, \"vocab_size\": 128256}",
         "c.json: “hidden_size” must be from 1 to 1048576, not 4611686018427387904" },
       { LLAMA (", \"vocab_size\": 4611686018427387904"),
@@ -834,8 +858,14 @@ test_hardware_files (void)
   const IvHardware *torus = iv_hardware_find ("torus4x4");
   g_autoptr (IvHardware) back = NULL;
   g_autoptr (GError) error = NULL;
-  static const struct { const char *json; const char *message; } bad[] = {
-    { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 8.5, \"pe_flops\": 1, \"pe_vector_flops\": 1, \"pe_mem_bw\": 1, \"pe_mem_capacity\": 1, \"pe_link_bw\": 1, \"pe_link_latency\": 0, \"cube_link_bw\": 1, \"cube_link_latency\": 0}",
+  static const struct
+  {
+    const char *json;
+    const char *message;
+  } bad[] = {
+    { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 8.5, \"pe_flops\": 1, "
+      "\"pe_vector_flops\": 1, \"pe_mem_bw\": 1, \"pe_mem_capacity\": 1, \"pe_link_bw\": 1, "
+      "\"pe_link_latency\": 0, \"cube_link_bw\": 1, \"cube_link_latency\": 0}",
       "h.json: “pes_per_cube” must be a whole number from 1 to 65536, not 8.5" },
     /* Sizes past what the model can multiply without overflow, and wrong types. */
     { "{\"topology\": \"ring\", \"cubes\": [10000000000, 1], \"pes_per_cube\": 8}",
@@ -850,22 +880,33 @@ test_hardware_files (void)
       "h.json: “bidirectional” must be true or false" },
     { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 8, \"pe_flops\": \"1T\"}",
       "h.json: “pe_flops” must be a number" },
-    { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 8, \"pe_flops\": -1, \"pe_vector_flops\": 1, \"pe_mem_bw\": 1, \"pe_mem_capacity\": 1, \"pe_link_bw\": 1, \"pe_link_latency\": 0, \"cube_link_bw\": 1, \"cube_link_latency\": 0}",
+    { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 8, \"pe_flops\": -1, "
+      "\"pe_vector_flops\": 1, \"pe_mem_bw\": 1, \"pe_mem_capacity\": 1, \"pe_link_bw\": 1, "
+      "\"pe_link_latency\": 0, \"cube_link_bw\": 1, \"cube_link_latency\": 0}",
       "h.json: “pe_flops” must be a positive number, not -1" },
-    { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 8, \"pe_flops\": 1, \"pe_vector_flops\": 1, \"pe_mem_bw\": 1, \"pe_mem_capacity\": 1, \"pe_link_bw\": 1, \"pe_link_latency\": 0, \"cube_link_bw\": 1, \"cube_link_latency\": 0, \"eta_comm\": 1.5}",
+    { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 8, \"pe_flops\": 1, "
+      "\"pe_vector_flops\": 1, \"pe_mem_bw\": 1, \"pe_mem_capacity\": 1, \"pe_link_bw\": 1, "
+      "\"pe_link_latency\": 0, \"cube_link_bw\": 1, \"cube_link_latency\": 0, \"eta_comm\": 1.5}",
       "h.json: “eta_comm” must be in (0, 1], not 1.5" },
     { "{\"topology\": \"ring\", \"cubes\": [4, 1], \"pes_per_cube\": 8, \"pe_flops\": 1}",
       "h.json: “pe_vector_flops” is missing" },
-    { "{\"topology\": \"hypercube\"}", "h.json: “topology” must be ring, mesh2d, torus2d or switch" },
+    { "{\"topology\": \"hypercube\"}",
+      "h.json: “topology” must be ring, mesh2d, torus2d or switch" },
     { "{\"topology\": \"ring\", \"cubes\": [4, 2]}", NULL },
   };
 
   /* three SIPs and four GPU servers (analytical-model.md §8), each from its datasheet */
   g_assert_cmpuint (iv_hardware_presets ()->len, ==, 7);
   {
-    static const struct { const char *name; double P_c, BW, M, B; } gpus[] = {
-      { "h100x8", 989e12, 3.35e12, 80e9, 450e9 }, { "h200x8", 989e12, 4.8e12, 141e9, 450e9 },
-      { "b200x8", 2.25e15, 8e12, 180e9, 900e9 }, { "mi300x8", 1307.4e12, 5.3e12, 192e9, 448e9 },
+    static const struct
+    {
+      const char *name;
+      double P_c, BW, M, B;
+    } gpus[] = {
+      { "h100x8", 989e12, 3.35e12, 80e9, 450e9 },
+      { "h200x8", 989e12, 4.8e12, 141e9, 450e9 },
+      { "b200x8", 2.25e15, 8e12, 180e9, 900e9 },
+      { "mi300x8", 1307.4e12, 5.3e12, 192e9, 448e9 },
     };
     for (guint i = 0; i < G_N_ELEMENTS (gpus); i++)
       {
@@ -933,7 +974,8 @@ test_hardware_files (void)
     g_autofree char *deep = g_strnfill (300, '[');
     g_autoptr (IvHardware) hw = iv_hardware_from_json (deep, "h.json", &error);
     g_assert_null (hw);
-    g_assert_cmpstr (error->message, ==, "h.json: line 1, column 257: nested more than 256 levels deep");
+    g_assert_cmpstr (error->message, ==,
+                     "h.json: line 1, column 257: nested more than 256 levels deep");
     g_clear_error (&error);
   }
   g_unlink (path);
@@ -963,7 +1005,6 @@ test_units_parse (void)
   g_assert_false (iv_units_parse ("10 parsecs", &v));
 }
 
-
 /* ---- figures ---------------------------------------------------------------------- */
 
 #define FIG_W 1600
@@ -989,7 +1030,8 @@ pixel (cairo_surface_t *s, double x, double y)
 {
   int ix = (int) floor (x), iy = (int) floor (y);
   g_assert_true (ix >= 0 && iy >= 0 && ix < FIG_W && iy < FIG_H);
-  return ((guint32 *) (cairo_image_surface_get_data (s) + iy * cairo_image_surface_get_stride (s)))[ix]
+  return ((guint32 *) (cairo_image_surface_get_data (s)
+                       + iy * cairo_image_surface_get_stride (s)))[ix]
          & 0xffffff;
 }
 
@@ -1120,7 +1162,9 @@ test_topology_figure (void)
   /* The top of a ring's wrap arc: a cubic from the top of cube X−1 to the top of cube 0
    * with both controls 0.45·cs above, so its midpoint is 0.75 · 0.45·cs above the tops. */
 #define ARC_TOP(L) ((L).y0 - 0.75 * 0.45 * (L).cube_size)
-#define ARC_MID_X(L) ((iv_topology_cube_rect (&(L), 0).x + iv_topology_cube_rect (&(L), (L).X - 1).x + (L).cube_size) / 2)
+#define ARC_MID_X(L)                                                                               \
+  ((iv_topology_cube_rect (&(L), 0).x + iv_topology_cube_rect (&(L), (L).X - 1).x + (L).cube_size) \
+   / 2)
 
   iv_config_init (&c);
   c.mode = IV_MODE_PREFILL, c.B = 1, c.T = 1024, c.P = 0, c.t = 4, c.c = 4;
@@ -1142,7 +1186,8 @@ test_topology_figure (void)
           else if (pe == 0)
             g_assert_cmphex (pixel (s, x, y), ==, cp);
           else
-            g_assert_true (pixel (s, x, y) != tp && pixel (s, x, y) != cp && pixel (s, x, y) != white);
+            g_assert_true (pixel (s, x, y) != tp && pixel (s, x, y) != cp
+                           && pixel (s, x, y) != white);
         }
       iv_topology_pe_center (&L, cube, 4, &x, &y);
       g_assert_cmphex (pixel (s, x, y), ==, white);
@@ -1313,7 +1358,10 @@ test_saved_round_trip (void)
    * deeper than json-glib's stack allows. The error names the file and the problem. */
   {
     g_autofree char *deep = g_strnfill (100000, '[');
-    static const struct { const char *text, *expect; } bad[] = {
+    static const struct
+    {
+      const char *text, *expect;
+    } bad[] = {
       { "{\"configurations\": [", "configs.json: line 1" },
       { "[1, 2]", "not a configurations file" },
       { "{\"version\": 2, \"configurations\": []}", "version 2" },
@@ -1335,19 +1383,25 @@ test_saved_round_trip (void)
 
   /* Damage to one configuration: it is left out and named, the good ones load. */
   {
-#define GOOD(name) "{\"name\": \"" name "\", \"model\": \"m\", \"hardware\": \"ring4\", \"mode\": \"prefill\"," \
-  " \"batch\": 1, \"tq\": 1, \"context\": 0, \"tp\": 1, \"cp\": 1, \"tp_place\": \"pe\"," \
+#define GOOD(name)                                                                                 \
+  "{\"name\": \"" name "\", \"model\": \"m\", \"hardware\": \"ring4\", \"mode\": \"prefill\","     \
+  " \"batch\": 1, \"tq\": 1, \"context\": 0, \"tp\": 1, \"cp\": 1, \"tp_place\": \"pe\","          \
   " \"cp_place\": \"pe\", \"ring\": \"kv\"}"
-    static const char *const text =
-      "{\"configurations\": [" GOOD ("first") ","
-      "{\"name\": \"x\", \"model\": \"m\", \"hardware\": \"ring4\", \"mode\": \"prefill\","
-      " \"batch\": 1, \"tq\": 1, \"context\": 0, \"tp\": \"four\", \"cp\": 1, \"tp_place\": \"pe\","
-      " \"cp_place\": \"pe\", \"ring\": \"kv\"},"
-      "{\"name\": \"x\", \"model\": \"m\", \"hardware\": \"ring4\", \"mode\": \"train\"},"
-      "{\"name\": \"x\", \"model\": \"m\", \"hardware\": \"h\", \"mode\": \"prefill\","
-      " \"batch\": 1, \"tq\": 1, \"context\": 0, \"tp\": 1, \"cp\": 1, \"tp_place\": \"pe\","
-      " \"cp_place\": \"pe\", \"ring\": \"kv\", \"hardware_spec\": {\"topology\": \"ring\"}},"
-      "[[[]]], 7," GOOD ("last") "]}";
+    static const char *const text = "{\"configurations\": [" GOOD (
+        "first") ","
+                 "{\"name\": \"x\", \"model\": \"m\", \"hardware\": \"ring4\", \"mode\": "
+                 "\"prefill\","
+                 " \"batch\": 1, \"tq\": 1, \"context\": 0, \"tp\": \"four\", \"cp\": 1, "
+                 "\"tp_place\": \"pe\","
+                 " \"cp_place\": \"pe\", \"ring\": \"kv\"},"
+                 "{\"name\": \"x\", \"model\": \"m\", \"hardware\": \"ring4\", \"mode\": "
+                 "\"train\"},"
+                 "{\"name\": \"x\", \"model\": \"m\", \"hardware\": \"h\", \"mode\": \"prefill\","
+                 " \"batch\": 1, \"tq\": 1, \"context\": 0, \"tp\": 1, \"cp\": 1, \"tp_place\": "
+                 "\"pe\","
+                 " \"cp_place\": \"pe\", \"ring\": \"kv\", \"hardware_spec\": {\"topology\": "
+                 "\"ring\"}},"
+                 "[[[]]], 7," GOOD ("last") "]}";
 #undef GOOD
     static const char *const expect[] = {
       "configuration 2: “tp” must be an integer",
@@ -1437,7 +1491,7 @@ test_model_state (void)
   g_assert_cmpint (c.place_cp, ==, IV_PLACE_CUBE);
 
   g_object_set (st, "tp", (gint64) 8, NULL);
-  g_object_set (st, "tp", (gint64) 8, NULL);   /* same value: nothing */
+  g_object_set (st, "tp", (gint64) 8, NULL); /* same value: nothing */
   g_assert_cmpuint (tp_notes, ==, 1);
   g_assert_cmpuint (changes, ==, 1);
   g_object_get (st, "tp", &tp, NULL);
@@ -1450,14 +1504,14 @@ test_model_state (void)
   c.mode = IV_MODE_DECODE, c.B = 16, c.T = 1, c.P = 32768, c.t = 2, c.c = 4;
   c.place_tp = IV_PLACE_CUBE, c.ring = IV_RING_QOML, c.e_w = 0.5;
   iv_model_state_set_config (st, &c);
-  g_assert_cmpuint (changes, ==, 4);          /* one for the whole configuration */
+  g_assert_cmpuint (changes, ==, 4); /* one for the whole configuration */
   g_assert_cmpuint (tp_notes, ==, 2);
   {
     IvConfig back;
     iv_model_state_get_config (st, &back);
     g_assert_cmpmem (&back, sizeof back, &c, sizeof c);
   }
-  iv_model_state_set_config (st, &c);         /* nothing new: no signal */
+  iv_model_state_set_config (st, &c); /* nothing new: no signal */
   g_assert_cmpuint (changes, ==, 4);
 
   {
@@ -1484,7 +1538,7 @@ test_model_state (void)
     g_object_get (st, "tq", &tq, NULL);
     g_assert_cmpint (tq, ==, 1);
     g_assert_cmpuint (changes, ==, 7);
-    g_object_set (st, "tq", (gint64) 4, NULL);   /* a decode step of 4 (speculation) is kept */
+    g_object_set (st, "tq", (gint64) 4, NULL); /* a decode step of 4 (speculation) is kept */
     g_object_get (st, "tq", &tq, NULL);
     g_assert_cmpint (tq, ==, 4);
     g_object_set (st, "mode", IV_MODE_PREFILL, NULL);
@@ -1643,9 +1697,9 @@ test_other_figures (void)
 {
   g_autoptr (IvHardware) hw = unit_hw ();
   g_autoptr (IvModel) m = tiny_model ();
-  IvRenderFunc renders[] = { iv_render_pipeline, iv_render_stages, iv_render_memory,
-                             iv_render_roofline, iv_render_topology, iv_render_sweep,
-                             iv_render_sharding };
+  IvRenderFunc renders[]
+      = { iv_render_pipeline, iv_render_stages, iv_render_memory,  iv_render_roofline,
+          iv_render_topology, iv_render_sweep,  iv_render_sharding };
   IvTheme themes[] = { IV_THEME_LIGHT, IV_THEME_DARK, IV_THEME_PRINT };
   IvConfig c;
   IvResult r;

@@ -48,18 +48,23 @@ test_builtin_config (void)
   g_assert_cmpint (s->type, ==, IV_PLOT_DUAL_AXIS);
   g_assert_cmpstr (s->y2.metric, ==, "gpu_utilization");
   g_assert_cmpint (iv_plot_config_get (c, FALSE, "timeslices_ttft")->type, ==, IV_PLOT_TIMESLICE);
-  g_assert_cmpfloat (iv_plot_config_get (c, TRUE, "latency_throughput_uncertainty")->ci_level, ==, 0.95);
+  g_assert_cmpfloat (iv_plot_config_get (c, TRUE, "latency_throughput_uncertainty")->ci_level, ==,
+                     0.95);
   g_assert_false (iv_plot_config_get (c, TRUE, "latency_throughput_uncertainty")->inferview);
   /* After AIPerf's presets, Inferview's own: 14 for one run (3 of the server's metrics),
-   * 11 for several (4 of them ISL × OSL, 1 against the model's bound); none is a default, so `inferview plot` alone draws what `aiperf plot`
-   * draws. */
+   * 11 for several (4 of them ISL × OSL, 1 against the model's bound); none is a default, so
+   * `inferview plot` alone draws what `aiperf plot` draws. */
   g_assert_cmpuint (c->single_plots->len, ==, 10 + 14);
   g_assert_cmpuint (c->multi_plots->len, ==, 4 + 11);
   g_assert_cmpint (iv_plot_config_get (c, TRUE, "bound_efficiency")->type, ==, IV_PLOT_BOUND);
-  g_assert_cmpint (iv_plot_config_get (c, TRUE, "isl_osl_throughput_heatmap")->type, ==, IV_PLOT_ISL_OSL_HEATMAP);
-  g_assert_cmpint (iv_plot_config_get (c, TRUE, "isl_osl_pareto_grid")->type, ==, IV_PLOT_ISL_OSL_PARETO);
-  g_assert_cmpint (iv_plot_config_get (c, TRUE, "isl_osl_pareto_surface")->type, ==, IV_PLOT_PARETO_SURFACE);
-  g_assert_cmpint (iv_plot_config_get (c, FALSE, "server_load_over_time")->type, ==, IV_PLOT_SERVER);
+  g_assert_cmpint (iv_plot_config_get (c, TRUE, "isl_osl_throughput_heatmap")->type, ==,
+                   IV_PLOT_ISL_OSL_HEATMAP);
+  g_assert_cmpint (iv_plot_config_get (c, TRUE, "isl_osl_pareto_grid")->type, ==,
+                   IV_PLOT_ISL_OSL_PARETO);
+  g_assert_cmpint (iv_plot_config_get (c, TRUE, "isl_osl_pareto_surface")->type, ==,
+                   IV_PLOT_PARETO_SURFACE);
+  g_assert_cmpint (iv_plot_config_get (c, FALSE, "server_load_over_time")->type, ==,
+                   IV_PLOT_SERVER);
   s = c->single_plots->pdata[10];
   g_assert_cmpstr (s->name, ==, "ttft_distribution");
   g_assert_true (s->inferview);
@@ -82,25 +87,26 @@ test_user_config (void)
   g_autofree char *dir = g_build_filename (tmpdir, "cfg", NULL);
   g_autofree char *path = g_build_filename (dir, "mine.yaml", NULL);
   g_autofree char *bad = g_build_filename (dir, "bad.yaml", NULL);
-  g_autofree char *home_cfg = g_build_filename (tmpdir, "home", ".aiperf", "plot_config.yaml", NULL);
+  g_autofree char *home_cfg
+      = g_build_filename (tmpdir, "home", ".aiperf", "plot_config.yaml", NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (IvPlotConfig) c = NULL;
 
   iv_test_write_file (dir, "mine.yaml",
-              "visualization:\n"
-              "  single_run_defaults: [ttft_hist, missing_one]\n"
-              "  single_run_plots:\n"
-              "    ttft_hist:\n"
-              "      type: histogram\n"
-              "      y: time_to_first_token\n"
-              "      colour: red\n"
-              "    odd:\n"
-              "      type: sankey\n"
-              "    gpu_power:\n"
-              "      type: scatter\n"
-              "      x: request_number\n"
-              "      y: time_to_first_token\n"
-              "extra_section: 1\n");
+                      "visualization:\n"
+                      "  single_run_defaults: [ttft_hist, missing_one]\n"
+                      "  single_run_plots:\n"
+                      "    ttft_hist:\n"
+                      "      type: histogram\n"
+                      "      y: time_to_first_token\n"
+                      "      colour: red\n"
+                      "    odd:\n"
+                      "      type: sankey\n"
+                      "    gpu_power:\n"
+                      "      type: scatter\n"
+                      "      x: request_number\n"
+                      "      y: time_to_first_token\n"
+                      "extra_section: 1\n");
   c = iv_plot_config_load (path, &error);
   g_assert_no_error (error);
   g_assert_cmpint (iv_plot_config_get (c, FALSE, "ttft_hist")->type, ==, IV_PLOT_HISTOGRAM);
@@ -112,8 +118,10 @@ test_user_config (void)
   g_assert_cmpuint (c->warnings->len, ==, 4);
   /* the top level is read first */
   g_assert_nonnull (strstr (c->warnings->pdata[0], "mine.yaml:14: unknown key “extra_section”"));
-  g_assert_nonnull (strstr (c->warnings->pdata[1], "mine.yaml:7: plot “ttft_hist”: unknown key “colour”"));
-  g_assert_nonnull (strstr (c->warnings->pdata[2], "mine.yaml:9: plot “odd”: unknown type “sankey”"));
+  g_assert_nonnull (
+      strstr (c->warnings->pdata[1], "mine.yaml:7: plot “ttft_hist”: unknown key “colour”"));
+  g_assert_nonnull (
+      strstr (c->warnings->pdata[2], "mine.yaml:9: plot “odd”: unknown type “sankey”"));
   g_assert_nonnull (strstr (c->warnings->pdata[3], "“missing_one” is not defined"));
   g_clear_pointer (&c, iv_plot_config_free);
 
@@ -159,12 +167,14 @@ test_user_config (void)
   g_clear_pointer (&c, iv_plot_config_free);
   {
     g_autofree char *home_dir = g_path_get_dirname (home_cfg);
-    iv_test_write_file (home_dir, "plot_config.yaml", "visualization:\n  single_run_defaults: [from_home]\n");
+    iv_test_write_file (home_dir, "plot_config.yaml",
+                        "visualization:\n  single_run_defaults: [from_home]\n");
   }
   c = iv_plot_config_find (NULL, dir, &error);
   g_assert_cmpstr (c->origin, ==, home_cfg);
   g_clear_pointer (&c, iv_plot_config_free);
-  iv_test_write_file (dir, ".aiperf-plot-config.yaml", "visualization:\n  single_run_defaults: [beside]\n");
+  iv_test_write_file (dir, ".aiperf-plot-config.yaml",
+                      "visualization:\n  single_run_defaults: [beside]\n");
   c = iv_plot_config_find (NULL, dir, &error);
   g_assert_nonnull (strstr (c->origin, ".aiperf-plot-config.yaml"));
   g_assert_cmpstr (c->single_defaults->pdata[0], ==, "beside");
@@ -185,7 +195,10 @@ ink_share_of (cairo_surface_t *s)
   bg = *(guint32 *) cairo_image_surface_get_data (s) & 0xffffff;
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
-      ink += (((guint32 *) (cairo_image_surface_get_data (s) + y * cairo_image_surface_get_stride (s)))[x] & 0xffffff) != bg;
+      ink += (((guint32 *) (cairo_image_surface_get_data (s)
+                            + y * cairo_image_surface_get_stride (s)))[x]
+              & 0xffffff)
+             != bg;
   return ink / ((double) w * h);
 }
 
@@ -205,8 +218,8 @@ ink_share (IvChart *chart)
 }
 
 static void
-check_preset (const IvPlotConfig *c, gboolean multi, const char *name, const IvSweep *sweep, const char *x_title,
-              const char *y_title, const char *skip)
+check_preset (const IvPlotConfig *c, gboolean multi, const char *name, const IvSweep *sweep,
+              const char *x_title, const char *y_title, const char *skip)
 {
   const IvPlotSpec *spec = iv_plot_config_get (c, multi, name);
   g_autofree char *reason = NULL;
@@ -238,18 +251,24 @@ test_presets_on_samples (void)
   g_autoptr (IvSweep) single = iv_sweep_load (one_path, NULL, NULL, NULL, NULL);
   g_autoptr (IvPlotConfig) c = iv_plot_config_load (NULL, NULL);
 
-  check_preset (c, TRUE, "pareto_curve_throughput_per_gpu_vs_latency", sweep, "Request latency (avg)",
-                "Output token throughput per GPU (avg)", NULL);
+  check_preset (c, TRUE, "pareto_curve_throughput_per_gpu_vs_latency", sweep,
+                "Request latency (avg)", "Output token throughput per GPU (avg)", NULL);
   check_preset (c, TRUE, "pareto_curve_throughput_per_gpu_vs_interactivity", sweep,
-                "Output token throughput per user (avg)", "Output token throughput per GPU (avg)", NULL);
-  check_preset (c, TRUE, "ttft_vs_throughput", sweep, "Time to first token (avg)", "Request throughput (avg)", NULL);
+                "Output token throughput per user (avg)", "Output token throughput per GPU (avg)",
+                NULL);
+  check_preset (c, TRUE, "ttft_vs_throughput", sweep, "Time to first token (avg)",
+                "Request throughput (avg)", NULL);
   check_preset (c, TRUE, "latency_throughput_uncertainty", sweep, NULL, NULL, "no repeated trials");
-  check_preset (c, FALSE, "ttft_over_time", single, "Request (in start order)", "Time to first token", NULL);
-  check_preset (c, FALSE, "itl_over_time", single, "Request (in start order)", "Inter-token latency", NULL);
-  check_preset (c, FALSE, "latency_over_time", single, "Time since the first request", "Request latency", NULL);
+  check_preset (c, FALSE, "ttft_over_time", single, "Request (in start order)",
+                "Time to first token", NULL);
+  check_preset (c, FALSE, "itl_over_time", single, "Request (in start order)",
+                "Inter-token latency", NULL);
+  check_preset (c, FALSE, "latency_over_time", single, "Time since the first request",
+                "Request latency", NULL);
   check_preset (c, FALSE, "dispersed_throughput_over_time", single, "Time since the first request",
                 "Output token throughput", NULL);
-  check_preset (c, FALSE, "ttft_timeline", single, "Time since the first request", "Time to first token", NULL);
+  check_preset (c, FALSE, "ttft_timeline", single, "Time since the first request",
+                "Time to first token", NULL);
   /* aiperf's encoding: each request a line at its TTFT across its lifetime; a point on
    * it finds the request (the sample's first line: start 1762551534797067827 ns, TTFT
    * 31.742933999999998 ms) */
@@ -260,14 +279,17 @@ test_presets_on_samples (void)
     guint32 first = 0;
     while (g_array_index (r->start_ns, gint64, first) != start)
       first++;
-    g_assert_cmpuint (iv_runs_request_at (spec, r, (start - r->t0_ns) * 1e-9 + 0.5, 31.742933999999998), ==, first);
-    /* at that time no request has a TTFT near 40 ms… but the nearest line running then is still it */
+    g_assert_cmpuint (
+        iv_runs_request_at (spec, r, (start - r->t0_ns) * 1e-9 + 0.5, 31.742933999999998), ==,
+        first);
+    /* at that time no request has a TTFT near 40 ms… but the nearest line running then is still it
+     */
     g_assert_cmpuint (iv_runs_request_at (spec, r, (start - r->t0_ns) * 1e-9 + 0.5, 40), ==, first);
     /* before the run starts, none */
     g_assert_cmpuint (iv_runs_request_at (spec, r, -1, 31.7), ==, G_MAXUINT);
   }
-  check_preset (c, FALSE, "gpu_utilization_and_throughput_over_time", single, "Time since the first request",
-                "Output token throughput", NULL);
+  check_preset (c, FALSE, "gpu_utilization_and_throughput_over_time", single,
+                "Time since the first request", "Output token throughput", NULL);
   check_preset (c, FALSE, "timeslices_ttft", single, NULL, NULL, "no time slices");
   /* Inferview's own presets, as the Runs workspace and `inferview plot --plot` draw them */
   check_preset (c, FALSE, "ttft_distribution", single, "Time to first token", "Requests", NULL);
@@ -277,14 +299,19 @@ test_presets_on_samples (void)
   check_preset (c, FALSE, "latency_cdf", single, "Request latency", "Share of requests", NULL);
   check_preset (c, FALSE, "timeline_by_worker", single, "Time since the first request",
                 "Worker (in order of first request)", NULL);
-  check_preset (c, FALSE, "isl_vs_osl", single, "Input sequence length", "Output sequence length", NULL);
+  check_preset (c, FALSE, "isl_vs_osl", single, "Input sequence length", "Output sequence length",
+                NULL);
   check_preset (c, FALSE, "gpu_power", single, "Time since the first request", "GPU power", NULL);
-  check_preset (c, FALSE, "gpu_memory", single, "Time since the first request", "GPU memory used", NULL);
-  check_preset (c, FALSE, "gpu_temperature", single, "Time since the first request", "GPU temperature", NULL);
-  check_preset (c, FALSE, "gpu_utilization", single, "Time since the first request", "GPU utilization", NULL);
+  check_preset (c, FALSE, "gpu_memory", single, "Time since the first request", "GPU memory used",
+                NULL);
+  check_preset (c, FALSE, "gpu_temperature", single, "Time since the first request",
+                "GPU temperature", NULL);
+  check_preset (c, FALSE, "gpu_utilization", single, "Time since the first request",
+                "GPU utilization", NULL);
   check_preset (c, TRUE, "ttft_per_run", sweep, "Run", "Time to first token", NULL);
   check_preset (c, TRUE, "latency_per_run", sweep, "Run", "Request latency", NULL);
-  check_preset (c, TRUE, "itl_vs_concurrency", sweep, "Concurrency", "Inter-token latency (avg)", NULL);
+  check_preset (c, TRUE, "itl_vs_concurrency", sweep, "Concurrency", "Inter-token latency (avg)",
+                NULL);
   /* against the model's bound: nothing until hardware is chosen, then one point per run
    * and measure, each run's efficiency in percent */
   check_preset (c, TRUE, "bound_efficiency", sweep, NULL, NULL, "choose the hardware");
@@ -303,7 +330,8 @@ test_presets_on_samples (void)
         {
           iv_run_bound_compute (sweep->runs->pdata[i], NULL, bound.bound_hardware, 0, &b);
           g_assert_true (b.ok);
-          g_assert_cmpfloat_with_epsilon (iv_chart_get_series (chart, 0)->y[0], 100 * b.efficiency[IV_BOUND_TTFT], 1e-9);
+          g_assert_cmpfloat_with_epsilon (iv_chart_get_series (chart, 0)->y[0],
+                                          100 * b.efficiency[IV_BOUND_TTFT], 1e-9);
           g_assert_cmpfloat (b.efficiency[IV_BOUND_TTFT], <, 1);
           iv_run_bound_clear (&b);
         }
@@ -312,8 +340,10 @@ test_presets_on_samples (void)
 
   /* A comparison without a title (the window's custom one) is titled by its axes. */
   {
-    IvPlotSpec untitled = { .name = (char *) "custom", .type = IV_PLOT_SCATTER_LINE,
-                            .x.metric = (char *) "concurrency", .y.metric = (char *) "time_to_first_token" };
+    IvPlotSpec untitled = { .name = (char *) "custom",
+                            .type = IV_PLOT_SCATTER_LINE,
+                            .x.metric = (char *) "concurrency",
+                            .y.metric = (char *) "time_to_first_token" };
     g_autofree char *reason = NULL;
     IvChart *chart = iv_runs_chart (&untitled, sweep, sweep->runs->pdata[0], &reason);
     g_assert_nonnull (chart);
@@ -336,8 +366,9 @@ copy_run (const char *from, const char *name, const char *throughput)
   g_autofree char *dir = g_build_filename (tmpdir, "isl-osl", name, NULL);
   g_autofree char *summary = g_build_filename (src, "profile_export_aiperf.json", NULL);
   g_autofree char *out = g_build_filename (dir, "profile_export_aiperf.json", NULL);
-  g_autoptr (GRegex) re = g_regex_new ("(\"output_token_throughput\": \\{\\s*\"unit\": \"tokens/sec\",\\s*\"avg\": )[0-9.e+-]+",
-                                      0, 0, NULL);
+  g_autoptr (GRegex) re = g_regex_new (
+      "(\"output_token_throughput\": \\{\\s*\"unit\": \"tokens/sec\",\\s*\"avg\": )[0-9.e+-]+", 0,
+      0, NULL);
   g_autofree char *changed = NULL;
 
   g_assert_true (g_file_get_contents (summary, &text, NULL, NULL));
@@ -397,8 +428,9 @@ test_isl_osl (void)
     g_assert_true (iv_chart_grid_panel_origin (f.grid, 0, 0, &ox, &oy));
     card = iv_chart_grid_describe_at (f.grid, ox + iv_chart_to_pixel (L, IV_AXIS_X, 1),
                                       oy + iv_chart_to_pixel (L, IV_AXIS_Y, 0), 10);
-    g_assert_cmpstr (card, ==, "concurrency 1\nOutput token throughput (avg): 50 tokens/s\n"
-                               "Output tokens (OSL): 512\nInput tokens (ISL): 128");
+    g_assert_cmpstr (card, ==,
+                     "concurrency 1\nOutput token throughput (avg): 50 tokens/s\n"
+                     "Output tokens (OSL): 512\nInput tokens (ISL): 128");
     cairo_destroy (cr);
     cairo_surface_destroy (img);
   }
@@ -406,16 +438,16 @@ test_isl_osl (void)
   g_clear_pointer (&reason, g_free);
 
   /* small multiples: a panel per cell, the pair's two points in the first */
-  g_assert_true (iv_runs_figure (iv_plot_config_get (config, TRUE, "isl_osl_pareto_grid"), sweep, sweep->runs->pdata[0],
-                                 &f, &reason));
+  g_assert_true (iv_runs_figure (iv_plot_config_get (config, TRUE, "isl_osl_pareto_grid"), sweep,
+                                 sweep->runs->pdata[0], &f, &reason));
   g_assert_cmpuint (iv_chart_grid_get_columns (f.grid), ==, 2);
   g_assert_cmpstr (iv_chart_get_title (iv_chart_grid_get (f.grid, 0, 1)), ==, "ISL 128 · OSL 512");
   iv_runs_figure_clear (&f);
   g_clear_pointer (&reason, g_free);
 
   /* a surface needs two input lengths */
-  g_assert_false (iv_runs_figure (iv_plot_config_get (config, TRUE, "isl_osl_pareto_surface"), sweep,
-                                  sweep->runs->pdata[0], &f, &reason));
+  g_assert_false (iv_runs_figure (iv_plot_config_get (config, TRUE, "isl_osl_pareto_surface"),
+                                  sweep, sweep->runs->pdata[0], &f, &reason));
   g_assert_nonnull (strstr (reason, "two input lengths"));
   g_clear_pointer (&reason, g_free);
 
@@ -480,16 +512,21 @@ test_timeslice_outliers (void)
   gboolean has_outliers = FALSE;
 
   for (int i = 0; i < 9; i++)
-    g_string_append_printf (json, "%s{\"timeslice_index\": %d,%s \"time_to_first_token\": {\"unit\": \"ms\", \"avg\": %g, \"std\": 1}}",
+    g_string_append_printf (json,
+                            "%s{\"timeslice_index\": %d,%s \"time_to_first_token\": {\"unit\": "
+                            "\"ms\", \"avg\": %g, \"std\": 1}}",
                             i ? "," : "", i, i == 8 ? " \"is_complete\": false," : "", avg[i]);
   g_string_append (json, "]}");
-  iv_test_write_file (dir, "profile_export_aiperf.json", "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 1}}");
+  iv_test_write_file (dir, "profile_export_aiperf.json",
+                      "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 1}}");
   iv_test_write_file (dir, "profile_export_aiperf_timeslices.json", json->str);
   sweep = iv_sweep_load (paths, NULL, NULL, NULL, NULL);
-  chart = iv_runs_chart (iv_plot_config_get (c, FALSE, "timeslices_ttft"), sweep, sweep->runs->pdata[0], &reason);
+  chart = iv_runs_chart (iv_plot_config_get (c, FALSE, "timeslices_ttft"), sweep,
+                         sweep->runs->pdata[0], &reason);
   g_assert_nonnull (chart);
   for (guint i = 0; i < iv_chart_get_n_series (chart); i++)
-    has_outliers |= g_str_has_prefix (iv_series_get_name (iv_chart_get_series (chart, i)), "outlier");
+    has_outliers
+        |= g_str_has_prefix (iv_series_get_name (iv_chart_get_series (chart, i)), "outlier");
   g_assert_true (has_outliers);
   g_assert_cmpfloat (ink_share (chart), >, 0.02);
   iv_chart_free (chart);
@@ -512,11 +549,15 @@ test_uncertainty (void)
   for (int i = 0; i < 2; i++)
     {
       g_autofree char *dir = g_strdup_printf ("%s/c%d", root, i + 1);
-      g_autofree char *agg = g_strdup_printf (
-          "{\"request_latency_avg\": {\"mean\": %d, \"std\": 5, \"ci_low\": %d, \"ci_high\": %d, \"unit\": \"ms\"},"
-          " \"output_token_throughput_per_gpu_avg\": {\"mean\": %d, \"std\": 20, \"ci_low\": %d, \"ci_high\": %d, \"unit\": \"tokens/sec\"}}",
-          100 * (i + 1), 100 * (i + 1) - 10, 100 * (i + 1) + 10, 500 * (i + 1), 500 * (i + 1) - 50, 500 * (i + 1) + 50);
-      g_autofree char *cfg = g_strdup_printf ("{\"input_config\": {\"loadgen\": {\"concurrency\": %d}}}", i + 1);
+      g_autofree char *agg
+          = g_strdup_printf ("{\"request_latency_avg\": {\"mean\": %d, \"std\": 5, \"ci_low\": %d, "
+                             "\"ci_high\": %d, \"unit\": \"ms\"},"
+                             " \"output_token_throughput_per_gpu_avg\": {\"mean\": %d, \"std\": "
+                             "20, \"ci_low\": %d, \"ci_high\": %d, \"unit\": \"tokens/sec\"}}",
+                             100 * (i + 1), 100 * (i + 1) - 10, 100 * (i + 1) + 10, 500 * (i + 1),
+                             500 * (i + 1) - 50, 500 * (i + 1) + 50);
+      g_autofree char *cfg
+          = g_strdup_printf ("{\"input_config\": {\"loadgen\": {\"concurrency\": %d}}}", i + 1);
       iv_test_write_file (dir, "aggregate/profile_export_aiperf_aggregate.json", agg);
       iv_test_write_file (dir, "profile_runs/run_0001/profile_export_aiperf.json", cfg);
     }
@@ -527,10 +568,12 @@ test_uncertainty (void)
   /* the configuration of a run of trials is its first trial's */
   g_assert_cmpfloat (((IvRun *) sweep->runs->pdata[1])->concurrency, ==, 2);
   g_assert_cmpuint (((IvRun *) sweep->runs->pdata[1])->n_trials, ==, 1);
-  chart = iv_runs_chart (iv_plot_config_get (c, TRUE, "latency_throughput_uncertainty"), sweep, sweep->runs->pdata[0], &reason);
+  chart = iv_runs_chart (iv_plot_config_get (c, TRUE, "latency_throughput_uncertainty"), sweep,
+                         sweep->runs->pdata[0], &reason);
   g_assert_nonnull (chart);
   for (guint i = 0; i < iv_chart_get_n_series (chart); i++)
-    ellipses += g_str_equal (iv_series_get_name (iv_chart_get_series (chart, i)), "confidence region");
+    ellipses
+        += g_str_equal (iv_series_get_name (iv_chart_get_series (chart, i)), "confidence region");
   g_assert_cmpuint (ellipses, ==, 2);
   g_assert_cmpfloat (ink_share (chart), >, 0.02);
   iv_chart_free (chart);
@@ -556,24 +599,25 @@ test_config_aiperf_keys (void)
   IvChart *chart;
 
   iv_test_write_file (dir, "mine.yaml",
-              "visualization:\n"
-              "  multi_run_plots:\n"
-              "    base_pareto: &base\n"
-              "      type: pareto\n"
-              "      x: {metric: request_latency, stat: avg}\n"
-              "      y: {metric: output_token_throughput_per_gpu, stat: avg}\n"
-              "      autoscale: both\n"
-              "    my_pareto:\n"
-              "      <<: *base\n"
-              "      title: Mine\n"
-              "      x_label: Latency as I call it\n"
-              "      y_label: Tokens per GPU\n"
-              "settings:\n"
-              "  server_metrics_downsampling: {enabled: false, window_size_seconds: 2.5, aggregation_method: max}\n"
-              "experiment_classification:\n"
-              "  baselines: [\"*zz_*\"]\n"
-              "  treatments: [\"*new*\"]\n"
-              "  default: treatment\n");
+                      "visualization:\n"
+                      "  multi_run_plots:\n"
+                      "    base_pareto: &base\n"
+                      "      type: pareto\n"
+                      "      x: {metric: request_latency, stat: avg}\n"
+                      "      y: {metric: output_token_throughput_per_gpu, stat: avg}\n"
+                      "      autoscale: both\n"
+                      "    my_pareto:\n"
+                      "      <<: *base\n"
+                      "      title: Mine\n"
+                      "      x_label: Latency as I call it\n"
+                      "      y_label: Tokens per GPU\n"
+                      "settings:\n"
+                      "  server_metrics_downsampling: {enabled: false, window_size_seconds: 2.5, "
+                      "aggregation_method: max}\n"
+                      "experiment_classification:\n"
+                      "  baselines: [\"*zz_*\"]\n"
+                      "  treatments: [\"*new*\"]\n"
+                      "  default: treatment\n");
   c = iv_plot_config_load (path, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (c->warnings->len, ==, 0);
@@ -611,7 +655,8 @@ test_config_aiperf_keys (void)
         g_autofree char *summary = g_strdup_printf (
             "{\"request_latency\": {\"unit\": \"ms\", \"avg\": %d},"
             " \"output_token_throughput\": {\"unit\": \"tokens/sec\", \"avg\": %d},"
-            " \"input_config\": {\"loadgen\": {\"concurrency\": %d}}}", 100 * k + e, 50 * k + e, k);
+            " \"input_config\": {\"loadgen\": {\"concurrency\": %d}}}",
+            100 * k + e, 50 * k + e, k);
         iv_test_write_file (run, "profile_export_aiperf.json", summary);
       }
   sweep = iv_sweep_load (paths, NULL, NULL, NULL, NULL);
@@ -634,11 +679,12 @@ test_config_aiperf_keys (void)
   g_clear_pointer (&c, iv_plot_config_free);
 
   /* a defaults list of its own replaces AIPerf's */
-  iv_test_write_file (dir, "mine.yaml",
-              "visualization:\n"
-              "  multi_run_defaults: [only]\n"
-              "  multi_run_plots:\n"
-              "    only: {type: scatter_line, x: concurrency, y: {metric: request_latency, stat: avg}}\n");
+  iv_test_write_file (
+      dir, "mine.yaml",
+      "visualization:\n"
+      "  multi_run_defaults: [only]\n"
+      "  multi_run_plots:\n"
+      "    only: {type: scatter_line, x: concurrency, y: {metric: request_latency, stat: avg}}\n");
   c = iv_plot_config_load (path, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (c->multi_defaults->len, ==, 1);
@@ -664,12 +710,16 @@ test_dense_timeline (void)
   /* requests every 1 ms lasting 500 ms: 500 at once; TTFT 30 ms for the first 3000,
    * 90 ms for the rest */
   for (int i = 0; i < 6000; i++)
-    g_string_append_printf (text, "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": %d000000, "
-                                  "\"request_end_ns\": %d000000}, \"metrics\": {\"time_to_first_token\": {\"value\": %d, "
-                                  "\"unit\": \"ms\"}}}\n", 1000 + i, 1500 + i, i < 3000 ? 30 : 90);
+    g_string_append_printf (
+        text,
+        "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": %d000000, "
+        "\"request_end_ns\": %d000000}, \"metrics\": {\"time_to_first_token\": {\"value\": %d, "
+        "\"unit\": \"ms\"}}}\n",
+        1000 + i, 1500 + i, i < 3000 ? 30 : 90);
   iv_test_write_file (dir, "profile_export.jsonl", text->str);
   sweep = iv_sweep_load (paths, NULL, NULL, NULL, NULL);
-  chart = iv_runs_chart (iv_plot_config_get (c, FALSE, "ttft_timeline"), sweep, sweep->runs->pdata[0], &reason);
+  chart = iv_runs_chart (iv_plot_config_get (c, FALSE, "ttft_timeline"), sweep,
+                         sweep->runs->pdata[0], &reason);
   g_assert_nonnull (chart);
   for (guint k = 0; k < iv_chart_get_n_series (chart); k++)
     if (g_str_equal (iv_series_get_name (iv_chart_get_series (chart, k)), "decode"))

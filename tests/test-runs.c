@@ -85,12 +85,15 @@ test_sample_run (void)
       double v;
       g_assert_true (json_parser_load_from_data (p, lines[i], -1, NULL));
       o = json_node_get_object (json_parser_get_root (p));
-      v = json_object_get_double_member (json_object_get_object_member (
-              json_object_get_object_member (o, "metrics"), "time_to_first_token"), "value");
+      v = json_object_get_double_member (
+          json_object_get_object_member (json_object_get_object_member (o, "metrics"),
+                                         "time_to_first_token"),
+          "value");
       g_array_append_val (ttft, v);
       sum += v;
       if (i == 0)
-        first_start = json_object_get_int_member (json_object_get_object_member (o, "metadata"), "request_start_ns");
+        first_start = json_object_get_int_member (json_object_get_object_member (o, "metadata"),
+                                                  "request_start_ns");
     }
   g_assert_cmpuint (r->n_requests, ==, ttft->len);
   g_assert_cmpuint (r->n_requests, ==, 10);
@@ -150,7 +153,8 @@ test_sample_run (void)
     g_assert_cmpuint (g->ts_ns->len, ==, 10);
     g_assert_nonnull (iv_gpu_get_series (g, "gpu_utilization"));
     g_assert_cmpuint (iv_gpu_get_series (g, "gpu_power_usage")->len, ==, 10);
-    g_assert_cmpfloat (g_array_index (iv_gpu_get_series (g, "gpu_power_usage"), double, 0), ==, 30.257);
+    g_assert_cmpfloat (g_array_index (iv_gpu_get_series (g, "gpu_power_usage"), double, 0), ==,
+                       30.257);
   }
 
   /* The shared copy of the same run loads the same way, when it is beside us. */
@@ -171,11 +175,22 @@ static void
 test_warmup_errors_prefix_gzip (void)
 {
   g_autofree char *dir = make_dir ("custom");
-  const char *records =
-    "{\"metadata\": {\"benchmark_phase\": \"warmup\", \"request_start_ns\": 1, \"request_end_ns\": 2}, \"metrics\": {\"time_to_first_token\": {\"value\": 999, \"unit\": \"ms\"}}, \"error\": null}\n"
-    "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": 1000000000000000005, \"request_end_ns\": 1000000000500000005, \"worker_id\": \"w1\"}, \"metrics\": {\"time_to_first_token\": {\"value\": 10, \"unit\": \"ms\"}, \"inter_token_latency\": {\"value\": 2.5, \"unit\": \"ms\"}}, \"error\": null}\n"
-    "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": 1000000000100000000, \"request_end_ns\": 1000000000200000000, \"worker_id\": \"w2\"}, \"metrics\": {\"time_to_first_token\": {\"value\": 77, \"unit\": \"ms\"}}, \"error\": {\"code\": 500, \"type\": \"HTTPError\", \"message\": \"boom\"}}\n"
-    "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": 1000000000300000000, \"request_end_ns\": 1000000000900000000, \"worker_id\": \"w1\", \"was_cancelled\": true}, \"metrics\": {\"time_to_first_token\": {\"value\": 30, \"unit\": \"ms\"}}, \"error\": null}\n";
+  const char *records
+      = "{\"metadata\": {\"benchmark_phase\": \"warmup\", \"request_start_ns\": 1, "
+        "\"request_end_ns\": 2}, \"metrics\": {\"time_to_first_token\": {\"value\": 999, \"unit\": "
+        "\"ms\"}}, \"error\": null}\n"
+        "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": "
+        "1000000000000000005, \"request_end_ns\": 1000000000500000005, \"worker_id\": \"w1\"}, "
+        "\"metrics\": {\"time_to_first_token\": {\"value\": 10, \"unit\": \"ms\"}, "
+        "\"inter_token_latency\": {\"value\": 2.5, \"unit\": \"ms\"}}, \"error\": null}\n"
+        "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": "
+        "1000000000100000000, \"request_end_ns\": 1000000000200000000, \"worker_id\": \"w2\"}, "
+        "\"metrics\": {\"time_to_first_token\": {\"value\": 77, \"unit\": \"ms\"}}, \"error\": "
+        "{\"code\": 500, \"type\": \"HTTPError\", \"message\": \"boom\"}}\n"
+        "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": "
+        "1000000000300000000, \"request_end_ns\": 1000000000900000000, \"worker_id\": \"w1\", "
+        "\"was_cancelled\": true}, \"metrics\": {\"time_to_first_token\": {\"value\": 30, "
+        "\"unit\": \"ms\"}}, \"error\": null}\n";
   g_autofree char *gz = g_build_filename (dir, "bench_a.jsonl.gz", NULL);
   gzFile f = gzopen (gz, "wb");
   g_autoptr (GError) error = NULL;
@@ -184,10 +199,12 @@ test_warmup_errors_prefix_gzip (void)
 
   g_assert_cmpint (gzwrite (f, records, strlen (records)), ==, (int) strlen (records));
   gzclose (f);
-  iv_test_write_file (dir, "bench_a_aiperf.json",
-              "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 3.5}, \"input_config\": "
-              "{\"models\": {\"items\": [{\"name\": \"m-new\"}]}, \"phases\": [{\"name\": \"warmup\", \"concurrency\": 1},"
-              " {\"name\": \"profiling\", \"concurrency\": 16, \"requests\": 3}]}}");
+  iv_test_write_file (
+      dir, "bench_a_aiperf.json",
+      "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 3.5}, \"input_config\": "
+      "{\"models\": {\"items\": [{\"name\": \"m-new\"}]}, \"phases\": [{\"name\": \"warmup\", "
+      "\"concurrency\": 1},"
+      " {\"name\": \"profiling\", \"concurrency\": 16, \"requests\": 3}]}}");
   r = iv_run_load (dir, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (r->prefix, ==, "bench_a");
@@ -197,7 +214,8 @@ test_warmup_errors_prefix_gzip (void)
   g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (r->error_types, "HTTPError")), ==, 1);
   g_assert_cmpuint (g_array_index (r->flags, guint8, 1), ==, IV_REQUEST_FAILED);
   g_assert_cmpuint (g_array_index (r->flags, guint8, 2), ==, IV_REQUEST_CANCELLED);
-  g_assert_cmpint (g_array_index (r->start_ns, gint64, 0), ==, G_GINT64_CONSTANT (1000000000000000005));
+  g_assert_cmpint (g_array_index (r->start_ns, gint64, 0), ==,
+                   G_GINT64_CONSTANT (1000000000000000005));
   g_assert_cmpint (r->t0_ns, ==, G_GINT64_CONSTANT (1000000000000000005));
   g_assert_cmpint (r->t1_ns, ==, G_GINT64_CONSTANT (1000000000900000000));
   g_assert_cmpstr (iv_intern_get (r->strings, g_array_index (r->worker, guint32, 2)), ==, "w1");
@@ -228,12 +246,16 @@ test_old_summary_only (void)
   IvMetricSummary s = { 0 };
 
   iv_test_write_file (dir, "profile_export.json",
-              "{\"records\": {\"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 12.5, \"p99\": 40.0, \"p50\": null, \"std\": null},"
-              " \"request_count\": {\"unit\": \"requests\", \"avg\": 100}},"
-              " \"error_summary\": [{\"error_details\": {\"code\": 429, \"type\": \"RateLimited\"}, \"count\": 4}],"
-              " \"input_config\": {\"endpoint\": {\"model_names\": [\"m-old\"], \"type\": \"completions\", \"streaming\": false},"
-              " \"loadgen\": {\"request_rate\": 5.0}, \"input\": {\"prompt\": {\"input_tokens\": {\"mean\": 512},"
-              " \"output_tokens\": {\"mean\": 128}}}}}");
+                      "{\"records\": {\"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 12.5, "
+                      "\"p99\": 40.0, \"p50\": null, \"std\": null},"
+                      " \"request_count\": {\"unit\": \"requests\", \"avg\": 100}},"
+                      " \"error_summary\": [{\"error_details\": {\"code\": 429, \"type\": "
+                      "\"RateLimited\"}, \"count\": 4}],"
+                      " \"input_config\": {\"endpoint\": {\"model_names\": [\"m-old\"], \"type\": "
+                      "\"completions\", \"streaming\": false},"
+                      " \"loadgen\": {\"request_rate\": 5.0}, \"input\": {\"prompt\": "
+                      "{\"input_tokens\": {\"mean\": 512},"
+                      " \"output_tokens\": {\"mean\": 128}}}}}");
   r = iv_run_load (dir, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_false (r->has_records);
@@ -265,28 +287,36 @@ test_damaged_slices_aggregate (void)
   g_autoptr (IvRun) r = NULL;
   const IvTimeslice *t;
   const IvAggregateStat *a;
-  const char *line2 = "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": {\"x\": {\"value\": 1,, }}}";
+  const char *line2 = "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": {\"x\": "
+                      "{\"value\": 1,, }}}";
 
   g_assert_cmpint ((int) (strstr (line2, ",,") - line2) + 2, ==, 77);
   iv_test_write_file (bad, "profile_export.jsonl",
-              "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": {}}\n"
-              "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": {\"x\": {\"value\": 1,, }}}\n");
+                      "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": {}}\n"
+                      "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": {\"x\": "
+                      "{\"value\": 1,, }}}\n");
   r = iv_run_load (bad, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (r->n_requests, ==, 1);
   g_assert_cmpuint (r->damaged_lines, ==, 1);
   g_assert_cmpuint (r->warnings->len, ==, 1);
-  g_assert_nonnull (strstr (r->warnings->pdata[0], "profile_export.jsonl: 1 damaged line skipped (line 2, column 77"));
+  g_assert_nonnull (strstr (r->warnings->pdata[0],
+                            "profile_export.jsonl: 1 damaged line skipped (line 2, column 77"));
   g_clear_pointer (&r, iv_run_free);
 
-  iv_test_write_file (ok, "profile_export_aiperf.json", "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 1}}");
+  iv_test_write_file (ok, "profile_export_aiperf.json",
+                      "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 1}}");
   iv_test_write_file (ok, "profile_export_aiperf_timeslices.json",
-              "{\"timeslices\": [{\"timeslice_index\": 0, \"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 10, \"std\": 2}},"
-              " {\"timeslice_index\": 1, \"is_complete\": false, \"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 14, \"std\": 3}}]}");
-  iv_test_write_file (ok, "aggregate/profile_export_aiperf_aggregate.json",
-              "{\"request_latency_p99\": {\"mean\": 120.5, \"std\": 4.0, \"min\": 115, \"max\": 126, \"cv\": 0.033,"
-              " \"se\": 2.3, \"ci_low\": 110.6, \"ci_high\": 130.4, \"t_critical\": 4.3, \"unit\": \"ms\"},"
-              " \"metadata\": {\"num_trials\": 3}}");
+                      "{\"timeslices\": [{\"timeslice_index\": 0, \"time_to_first_token\": "
+                      "{\"unit\": \"ms\", \"avg\": 10, \"std\": 2}},"
+                      " {\"timeslice_index\": 1, \"is_complete\": false, \"time_to_first_token\": "
+                      "{\"unit\": \"ms\", \"avg\": 14, \"std\": 3}}]}");
+  iv_test_write_file (
+      ok, "aggregate/profile_export_aiperf_aggregate.json",
+      "{\"request_latency_p99\": {\"mean\": 120.5, \"std\": 4.0, \"min\": 115, \"max\": 126, "
+      "\"cv\": 0.033,"
+      " \"se\": 2.3, \"ci_low\": 110.6, \"ci_high\": 130.4, \"t_critical\": 4.3, \"unit\": \"ms\"},"
+      " \"metadata\": {\"num_trials\": 3}}");
   iv_test_write_file (ok, "profile_runs/run_0001/profile_export_aiperf.json", "{}");
   iv_test_write_file (ok, "profile_runs/run_0002/profile_export_aiperf.json", "{}");
   iv_test_write_file (ok, "profile_runs/run_0003/profile_export_aiperf.json", "{}");
@@ -297,7 +327,8 @@ test_damaged_slices_aggregate (void)
   g_assert_cmpint (t->index, ==, 1);
   g_assert_false (t->complete);
   g_assert_true (((IvTimeslice *) r->timeslices->pdata[0])->complete);
-  g_assert_cmpfloat (((IvMetricSummary *) g_hash_table_lookup (t->metrics, "time_to_first_token"))->avg, ==, 14);
+  g_assert_cmpfloat (
+      ((IvMetricSummary *) g_hash_table_lookup (t->metrics, "time_to_first_token"))->avg, ==, 14);
   a = g_hash_table_lookup (r->aggregate, "request_latency_p99");
   g_assert_nonnull (a);
   g_assert_cmpfloat (a->ci_high, ==, 130.4);
@@ -323,11 +354,14 @@ test_what_aiperf_leaves (void)
   g_autofree char *sweep = g_build_filename (tmpdir, "leaves", NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (IvRun) r = NULL;
-#define REC(ttft) "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": 5, \"request_end_ns\": 9}," \
-                  " \"metrics\": {\"time_to_first_token\": {\"value\": " ttft ", \"unit\": \"ms\"}}}\n"
+#define REC(ttft)                                                                                  \
+  "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": 5, "                  \
+  "\"request_end_ns\": 9},"                                                                        \
+  " \"metrics\": {\"time_to_first_token\": {\"value\": " ttft ", \"unit\": \"ms\"}}}\n"
   const char *r1 = REC ("10"), *r2 = REC ("30");
 #undef REC
-  g_autofree char *records = g_strconcat ("\xef\xbb\xbf", r1, r2, "{\"metadata\": {\"benchmark_ph", NULL);
+  g_autofree char *records
+      = g_strconcat ("\xef\xbb\xbf", r1, r2, "{\"metadata\": {\"benchmark_ph", NULL);
   IvMetricSummary s = { 0 };
 
   iv_test_write_file (cut, "profile_export.jsonl", records);
@@ -341,7 +375,8 @@ test_what_aiperf_leaves (void)
   g_assert_cmpfloat (s.avg, ==, 20);
   iv_metric_summary_clear (&s);
   g_assert_cmpuint (r->warnings->len, ==, 1);
-  g_assert_nonnull (strstr (r->warnings->pdata[0], "profile_export.jsonl: the last line is cut short (line 3)"));
+  g_assert_nonnull (
+      strstr (r->warnings->pdata[0], "profile_export.jsonl: the last line is cut short (line 3)"));
   {
     g_autofree char *note = iv_run_records_note (r);
     g_assert_nonnull (strstr (note, "2 of 3 requests"));
@@ -355,24 +390,32 @@ test_what_aiperf_leaves (void)
   g_assert_no_error (error);
   g_assert_false (r->has_records);
   g_assert_cmpuint (r->warnings->len, ==, 1);
-  g_assert_nonnull (strstr (r->warnings->pdata[0], "profile_export.jsonl is empty: the numbers are the summary's"));
+  g_assert_nonnull (strstr (r->warnings->pdata[0],
+                            "profile_export.jsonl is empty: the numbers are the summary's"));
   g_assert_true (iv_run_metric_stats (r, "time_to_first_token", &s));
   g_assert_cmpfloat (s.avg, ==, 12.5);
   iv_metric_summary_clear (&s);
   g_clear_pointer (&r, iv_run_free);
 
-  iv_test_write_file (csv, "profile_export_aiperf.csv",
-                      "Metric,avg,min,max,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n"
-                      "Request Latency (ms),6550.36,4996.25,9383.37,5523.64,5641.18,5649.25,5678.54,5799.90,7314.96,8594.21,8980.84,9381.63,1171.14\r\n"
-                      "Time to First Token (ms),1588.80,382.24,4121.09,403.48,547.97,641.77,659.03,787.54,2439.00,3695.10,4051.43,4119.33,1189.99\r\n"
-                      "\r\n"
-                      "Metric,Value\r\n"
-                      "Benchmark Duration (sec),15.20\r\n"
-                      "Request Throughput (requests/sec),13.16\r\n"
-                      "\"Request Count\",200.00\r\n"
-                      "\r\n"
-                      "Endpoint,GPU_Index,GPU_Name,GPU_UUID,Metric,avg,min,max,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n"
-                      "localhost:9401,0,NVIDIA RTX 6000 Ada Generation,GPU-f35d,GPU Power Usage (W),43.37,26.68,299.28,26.68,26.68,26.68,26.68,26.68,26.68,26.68,190.24,299.28,65.35\r\n");
+  iv_test_write_file (
+      csv, "profile_export_aiperf.csv",
+      "Metric,avg,min,max,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n"
+      "Request Latency "
+      "(ms),6550.36,4996.25,9383.37,5523.64,5641.18,5649.25,5678.54,5799.90,7314.96,8594.21,8980."
+      "84,9381.63,1171.14\r\n"
+      "Time to First Token "
+      "(ms),1588.80,382.24,4121.09,403.48,547.97,641.77,659.03,787.54,2439.00,3695.10,4051.43,4119."
+      "33,1189.99\r\n"
+      "\r\n"
+      "Metric,Value\r\n"
+      "Benchmark Duration (sec),15.20\r\n"
+      "Request Throughput (requests/sec),13.16\r\n"
+      "\"Request Count\",200.00\r\n"
+      "\r\n"
+      "Endpoint,GPU_Index,GPU_Name,GPU_UUID,Metric,avg,min,max,p1,p5,p10,p25,p50,p75,p90,p95,p99,"
+      "std\r\n"
+      "localhost:9401,0,NVIDIA RTX 6000 Ada Generation,GPU-f35d,GPU Power Usage "
+      "(W),43.37,26.68,299.28,26.68,26.68,26.68,26.68,26.68,26.68,26.68,190.24,299.28,65.35\r\n");
   r = iv_run_load (csv, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (iv_run_metric_stats (r, "time_to_first_token", &s));
@@ -427,21 +470,25 @@ test_what_aiperf_leaves (void)
   {
     g_autofree char *odd = make_dir ("odd");
     iv_test_write_file (odd, "profile_export.jsonl",
-                        "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": {\"time_to_first_token\": {\"value\": \"n/a\", \"unit\": \"ms\"}}}\n"
-                        "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": {\"time_to_first_token\": {\"value\": null, \"unit\": \"ms\"},"
+                        "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": "
+                        "{\"time_to_first_token\": {\"value\": \"n/a\", \"unit\": \"ms\"}}}\n"
+                        "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": "
+                        "{\"time_to_first_token\": {\"value\": null, \"unit\": \"ms\"},"
                         " \"inter_token_latency\": {\"value\": 4, \"unit\": \"ms\"}}}\n");
     r = iv_run_load (odd, NULL, NULL, NULL, &error);
     g_assert_no_error (error);
     g_assert_cmpuint (r->n_requests, ==, 2);
     g_assert_cmpuint (r->warnings->len, ==, 1);
-    g_assert_nonnull (strstr (r->warnings->pdata[0], "1 metric values that are text and 1 that are null were not "
-                                                     "counted (the first in time_to_first_token)"));
+    g_assert_nonnull (strstr (r->warnings->pdata[0],
+                              "1 metric values that are text and 1 that are null were not "
+                              "counted (the first in time_to_first_token)"));
     g_clear_pointer (&r, iv_run_free);
   }
 
   iv_test_write_file (junk, "profile_export.jsonl", "not json\n{\"cut\n");
   g_assert_null (iv_run_load (junk, NULL, NULL, NULL, &error));
-  g_assert_nonnull (strstr (error->message, "every line is damaged, and there is no summary beside it"));
+  g_assert_nonnull (
+      strstr (error->message, "every line is damaged, and there is no summary beside it"));
 }
 
 /* Numbers are read exactly as strtod reads them, on the fast path (≤ 15 digits) and off
@@ -450,13 +497,27 @@ static void
 test_number_reading (void)
 {
   static const char *const texts[] = {
-    "17.868007", "0.000123", "1234567.125", "3644.2601019999997", "-2.5", "100", "0", "-0.0",
-    "31.742933999999998", "1e-7", "123456789012345678", "0.1", "9007199254740993", "1.7976931348623157e308",
-    "0.00000000000000000000001", "999999999999999.9",
+    "17.868007",
+    "0.000123",
+    "1234567.125",
+    "3644.2601019999997",
+    "-2.5",
+    "100",
+    "0",
+    "-0.0",
+    "31.742933999999998",
+    "1e-7",
+    "123456789012345678",
+    "0.1",
+    "9007199254740993",
+    "1.7976931348623157e308",
+    "0.00000000000000000000001",
+    "999999999999999.9",
   };
   g_autofree char *dir = make_dir ("numbers");
-  g_autoptr (GString) rec = g_string_new ("{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": "
-                                          "{\"inter_chunk_latency\": {\"value\": [");
+  g_autoptr (GString) rec
+      = g_string_new ("{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": "
+                      "{\"inter_chunk_latency\": {\"value\": [");
   g_autoptr (IvRun) r = NULL;
   const IvRunMetric *m;
 
@@ -484,8 +545,9 @@ test_sweep_discovery (void)
   const char *none[] = { empty, NULL };
   g_autoptr (GError) error = NULL;
   g_autoptr (IvSweep) s = NULL;
-#define SWEEP_RUN "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 1}, \"input_config\": " \
-                  "{\"endpoint\": {\"model_names\": [\"m\"]}, \"loadgen\": {\"concurrency\": %d}}}"
+#define SWEEP_RUN                                                                                  \
+  "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 1}, \"input_config\": "          \
+  "{\"endpoint\": {\"model_names\": [\"m\"]}, \"loadgen\": {\"concurrency\": %d}}}"
   int conc[] = { 10, 2, 1 };
   const char *where[] = { "c10", "deeper/c2", "a/b/c1" };
 
@@ -539,11 +601,16 @@ test_dispersed_throughput (void)
   g_autoptr (GArray) order = NULL;
   g_autoptr (GError) error = NULL;
 
-  iv_test_write_file (dir, "profile_export.jsonl",
-              "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": 1000000500000000, \"request_end_ns\": 1000002000000000},"
-              " \"metrics\": {\"time_to_first_token\": {\"value\": 500, \"unit\": \"ms\"}, \"output_sequence_length\": {\"value\": 30, \"unit\": \"tokens\"}}}\n"
-              "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": 1000000000000000, \"request_end_ns\": 1000003000000000},"
-              " \"metrics\": {\"time_to_first_token\": {\"value\": 1000, \"unit\": \"ms\"}, \"output_sequence_length\": {\"value\": 100, \"unit\": \"tokens\"}}}\n");
+  iv_test_write_file (
+      dir, "profile_export.jsonl",
+      "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": 1000000500000000, "
+      "\"request_end_ns\": 1000002000000000},"
+      " \"metrics\": {\"time_to_first_token\": {\"value\": 500, \"unit\": \"ms\"}, "
+      "\"output_sequence_length\": {\"value\": 30, \"unit\": \"tokens\"}}}\n"
+      "{\"metadata\": {\"benchmark_phase\": \"profiling\", \"request_start_ns\": 1000000000000000, "
+      "\"request_end_ns\": 1000003000000000},"
+      " \"metrics\": {\"time_to_first_token\": {\"value\": 1000, \"unit\": \"ms\"}, "
+      "\"output_sequence_length\": {\"value\": 100, \"unit\": \"tokens\"}}}\n");
   r = iv_run_load (dir, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   order = iv_run_order_by_start (r);
@@ -632,7 +699,8 @@ test_axis_values (void)
     g_assert_cmpuint (iv_run_gpu_count (r, &from), ==, 4);
     g_assert_cmpint (from, ==, IV_GPUS_USER);
     g_assert_cmpfloat_with_epsilon (iv_run_axis_value (r, "output_token_throughput_per_gpu", "avg"),
-                                    iv_run_get_summary (r, "output_token_throughput")->avg / 4, 1e-9);
+                                    iv_run_get_summary (r, "output_token_throughput")->avg / 4,
+                                    1e-9);
     r->gpus_override = 0;
   }
   g_assert_true (isnan (iv_run_axis_value (r, "no_such_metric", "avg")));
@@ -696,7 +764,7 @@ test_runs_state (void)
   g_assert_cmpuint (iv_runs_state_get_selection (st)->len, ==, 0);
   g_object_get (st, "log-y", &log_y, NULL);
   g_assert_true (log_y);
-  iv_runs_state_clear_selection (st);           /* nothing to clear: no signal */
+  iv_runs_state_clear_selection (st); /* nothing to clear: no signal */
   g_assert_cmpuint (picks, ==, 4);
 }
 
@@ -709,7 +777,8 @@ aggregate_stat (JsonObject *metrics, const char *name, const char *stat)
 {
   JsonObject *m = json_object_get_object_member (metrics, name);
   JsonArray *series = json_object_get_array_member (m, "series");
-  JsonObject *stats = json_object_get_object_member (json_array_get_object_element (series, 0), "stats");
+  JsonObject *stats
+      = json_object_get_object_member (json_array_get_object_element (series, 0), "stats");
   return json_object_get_double_member (stats, stat);
 }
 
@@ -726,27 +795,36 @@ test_server_metrics (void)
 
   g_assert_no_error (error);
   g_assert_true (json_parser_load_from_file (parser, agg_path, &error));
-  metrics = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "metrics");
+  metrics = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                           "metrics");
   g_assert_nonnull (r->server);
   g_assert_cmpstr (r->server->engine, ==, "vLLM");
   g_assert_cmpuint (r->server->endpoints->len, ==, 1);
   g_assert_true (iv_run_metric_stats (r, "server_kv_cache_usage", &st));
   g_assert_cmpint (st.source, ==, IV_STATS_SERVER_AGGREGATE);
-  g_assert_cmpfloat_with_epsilon (st.avg, 100 * aggregate_stat (metrics, "vllm:kv_cache_usage_perc", "avg"), 1e-9);
-  g_assert_cmpfloat_with_epsilon (st.p99, 100 * aggregate_stat (metrics, "vllm:kv_cache_usage_perc", "p99"), 1e-9);
+  g_assert_cmpfloat_with_epsilon (
+      st.avg, 100 * aggregate_stat (metrics, "vllm:kv_cache_usage_perc", "avg"), 1e-9);
+  g_assert_cmpfloat_with_epsilon (
+      st.p99, 100 * aggregate_stat (metrics, "vllm:kv_cache_usage_perc", "p99"), 1e-9);
   g_assert_cmpstr (st.unit, ==, "%");
   iv_metric_summary_clear (&st);
   g_assert_true (iv_run_metric_stats (r, "server_generation_tokens_per_sec", &st));
-  g_assert_cmpfloat_with_epsilon (st.avg, aggregate_stat (metrics, "vllm:generation_tokens", "rate"), 1e-9);
+  g_assert_cmpfloat_with_epsilon (st.avg,
+                                  aggregate_stat (metrics, "vllm:generation_tokens", "rate"), 1e-9);
   iv_metric_summary_clear (&st);
   g_assert_true (iv_run_metric_stats (r, "server_queue_time", &st));
-  g_assert_cmpfloat_with_epsilon (st.avg, 1000 * aggregate_stat (metrics, "vllm:request_queue_time_seconds", "sum")
-                                            / aggregate_stat (metrics, "vllm:request_queue_time_seconds", "count"),
-                                  1e-9);
+  g_assert_cmpfloat_with_epsilon (
+      st.avg,
+      1000 * aggregate_stat (metrics, "vllm:request_queue_time_seconds", "sum")
+          / aggregate_stat (metrics, "vllm:request_queue_time_seconds", "count"),
+      1e-9);
   iv_metric_summary_clear (&st);
   g_assert_true (iv_run_metric_stats (r, "server_prefix_cache_hit_rate", &st));
-  g_assert_cmpfloat_with_epsilon (st.avg, 100 * aggregate_stat (metrics, "vllm:prefix_cache_hits", "total")
-                                            / aggregate_stat (metrics, "vllm:prefix_cache_queries", "total"), 1e-9);
+  g_assert_cmpfloat_with_epsilon (
+      st.avg,
+      100 * aggregate_stat (metrics, "vllm:prefix_cache_hits", "total")
+          / aggregate_stat (metrics, "vllm:prefix_cache_queries", "total"),
+      1e-9);
   iv_metric_summary_clear (&st);
   {
     /* the server's quantities are among the run's metrics, last */
@@ -758,7 +836,8 @@ test_server_metrics (void)
   {
     g_autofree char *copy = make_dir ("server-series");
     g_autofree char *jsonl = g_build_filename (dir, "server_metrics_export.jsonl", NULL);
-    g_autofree char *text = NULL, *records = NULL, *rec_path = g_build_filename (dir, "profile_export.jsonl", NULL);
+    g_autofree char *text = NULL, *records = NULL,
+                    *rec_path = g_build_filename (dir, "profile_export.jsonl", NULL);
     g_auto (GStrv) lines = NULL;
     g_autoptr (IvRun) s = NULL;
     double sum = 0;
@@ -781,9 +860,11 @@ test_server_metrics (void)
         m = json_object_get_object_member (o, "metrics");
         if (t < s->t0_ns || t > s->t1_ns)
           continue;
-        sum += 100 * json_object_get_double_member (
-                       json_array_get_object_element (json_object_get_array_member (m, "vllm:kv_cache_usage_perc"), 0),
-                       "value");
+        sum += 100
+               * json_object_get_double_member (
+                   json_array_get_object_element (
+                       json_object_get_array_member (m, "vllm:kv_cache_usage_perc"), 0),
+                   "value");
         n++;
       }
     g_assert_cmpuint (n, >, 3);
@@ -799,14 +880,15 @@ test_server_metrics (void)
    * 0.8 over counts 0 → 10 → 10 → 13. */
   {
     g_autofree char *hand = make_dir ("server-sglang");
-#define SGLANG_LINE "{\"endpoint_url\": \"http://h:30000/metrics\", \"timestamp_ns\": %s, \"metrics\": {" \
-                      "\"sglang:num_running_reqs\": [{\"labels\": {\"tp_rank\": \"0\"}, \"value\": %s}, " \
-                      "{\"labels\": {\"tp_rank\": \"1\"}, \"value\": 1}], " \
-                      "\"sglang:token_usage\": [{\"value\": %s}, {\"value\": 0.5}], " \
-                      "\"sglang:generation_tokens_total\": [{\"value\": %s}], " \
-                      "\"sglang:cache_hit_rate\": [{\"value\": 0.25}], " \
-                      "\"sglang:queue_time_seconds\": [{\"buckets\": {\"0.1\": 1, \"+Inf\": %s}, " \
-                      "\"sum\": %s, \"count\": %s}]}}\n"
+#define SGLANG_LINE                                                                                \
+  "{\"endpoint_url\": \"http://h:30000/metrics\", \"timestamp_ns\": %s, \"metrics\": {"            \
+  "\"sglang:num_running_reqs\": [{\"labels\": {\"tp_rank\": \"0\"}, \"value\": %s}, "              \
+  "{\"labels\": {\"tp_rank\": \"1\"}, \"value\": 1}], "                                            \
+  "\"sglang:token_usage\": [{\"value\": %s}, {\"value\": 0.5}], "                                  \
+  "\"sglang:generation_tokens_total\": [{\"value\": %s}], "                                        \
+  "\"sglang:cache_hit_rate\": [{\"value\": 0.25}], "                                               \
+  "\"sglang:queue_time_seconds\": [{\"buckets\": {\"0.1\": 1, \"+Inf\": %s}, "                     \
+  "\"sum\": %s, \"count\": %s}]}}\n"
     const char *rows[][7] = { { "1000000000", "2", "0.1", "0", "0", "0", "0" },
                               { "2000000000", "3", "0.3", "100", "10", "0.5", "10" },
                               { "4000000000", "4", "0.1", "400", "10", "0.5", "10" },
@@ -815,8 +897,8 @@ test_server_metrics (void)
     g_autoptr (IvServerMetrics) m = NULL;
     const IvServerEndpoint *e;
     for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
-      g_string_append_printf (text, SGLANG_LINE, rows[i][0], rows[i][1], rows[i][2], rows[i][3], rows[i][4], rows[i][5],
-                              rows[i][6]);
+      g_string_append_printf (text, SGLANG_LINE, rows[i][0], rows[i][1], rows[i][2], rows[i][3],
+                              rows[i][4], rows[i][5], rows[i][6]);
 #undef SGLANG_LINE
     g_string_append (text, "{\"endpoint_url\": \"cut");
     iv_test_write_file (hand, "server_metrics_export.jsonl", text->str);

@@ -28,7 +28,7 @@ expect_labels (const IvTicks *t, const char *const *want, const char *unit)
 static IvScaleSpec
 linear (IvUnitKind kind, double to_base)
 {
-  return (IvScaleSpec) { IV_SCALE_LINEAR, { kind, to_base, NULL } };
+  return (IvScaleSpec){ IV_SCALE_LINEAR, { kind, to_base, NULL } };
 }
 
 static void
@@ -213,8 +213,8 @@ test_time_clock (void)
   IvScaleSpec spec = { IV_SCALE_TIME, { IV_UNIT_SECONDS, 1, NULL }, TRUE, 0 };
   g_autoptr (IvTicks) t = iv_ticks_compute (&spec, 1700000000, 1700000060, 6);
   g_autoptr (IvTicks) fine = iv_ticks_compute (&spec, 1700000000, 1700000000.5, 5);
-  const char *want[] = { "22:13:20", "22:13:30", "22:13:40", "22:13:50", "22:14:00",
-                         "22:14:10", "22:14:20", NULL };
+  const char *want[] = { "22:13:20", "22:13:30", "22:13:40", "22:13:50",
+                         "22:14:00", "22:14:10", "22:14:20", NULL };
 
   expect_labels (t, want, NULL);
   g_assert_cmpstr (fine->ticks[1].label, ==, "22:13:20.1");
@@ -228,7 +228,8 @@ test_transforms (void)
   g_assert_true (isnan (iv_scale_normalize (IV_SCALE_LOG10, 1, 1000, -1)));
   for (double v = 1; v < 1000; v *= 3.7)
     g_assert_cmpfloat_with_epsilon (
-        iv_scale_denormalize (IV_SCALE_LOG10, 1, 1000, iv_scale_normalize (IV_SCALE_LOG10, 1, 1000, v)),
+        iv_scale_denormalize (IV_SCALE_LOG10, 1, 1000,
+                              iv_scale_normalize (IV_SCALE_LOG10, 1, 1000, v)),
         v, v * 1e-12);
 }
 
@@ -272,7 +273,7 @@ test_quantiles_by_selection (void)
   GRand *rng = g_rand_new_with_seed (16);
   gsize m;
 
-  iv_stats_quantiles (v4, 6, (const double[]) { 0.25, 0.5, 0.9 }, 3, got, &lo, &hi, &m);
+  iv_stats_quantiles (v4, 6, (const double[]){ 0.25, 0.5, 0.9 }, 3, got, &lo, &hi, &m);
   g_assert_cmpuint (m, ==, 4);
   g_assert_cmpfloat (got[0], ==, 1.75);
   g_assert_cmpfloat (got[1], ==, 2.5);
@@ -289,8 +290,11 @@ test_quantiles_by_selection (void)
         g_autofree double *sorted = NULL;
         gsize ns;
         for (gsize i = 0; i < n; i++)
-          v[i] = shape == 0 ? g_rand_double (rng) * 1000 : shape == 1 ? 7.0
-                 : shape == 2 ? (double) g_rand_int_range (rng, 0, 4) : shape == 3 ? (double) i : (double) (n - i);
+          v[i] = shape == 0   ? g_rand_double (rng) * 1000
+                 : shape == 1 ? 7.0
+                 : shape == 2 ? (double) g_rand_int_range (rng, 0, 4)
+                 : shape == 3 ? (double) i
+                              : (double) (n - i);
         sorted = iv_stats_sorted_copy (v, n, &ns);
         iv_stats_quantiles (v, n, qs, G_N_ELEMENTS (qs), got, &lo, &hi, &m);
         g_assert_cmpuint (m, ==, ns);
@@ -310,10 +314,11 @@ static void
 test_extreme_tick_labels (void)
 {
   static const double ranges[][2] = {
-    { 0, 1e300 }, { -1e300, 1e300 }, { 1e-300, 2e-300 }, { 0, 1e20 }, { 1e17, 1e17 + 4000 },
-    { 0, 3e-20 }, { 1e250, 1.00000001e250 }, { 0, 100 },
+    { 0, 1e300 },          { -1e300, 1e300 }, { 1e-300, 2e-300 },        { 0, 1e20 },
+    { 1e17, 1e17 + 4000 }, { 0, 3e-20 },      { 1e250, 1.00000001e250 }, { 0, 100 },
   };
-  static const IvUnitKind kinds[] = { IV_UNIT_NONE, IV_UNIT_COUNT, IV_UNIT_PERCENT, IV_UNIT_SECONDS, IV_UNIT_BYTES };
+  static const IvUnitKind kinds[]
+      = { IV_UNIT_NONE, IV_UNIT_COUNT, IV_UNIT_PERCENT, IV_UNIT_SECONDS, IV_UNIT_BYTES };
 
   for (guint u = 0; u < G_N_ELEMENTS (kinds); u++)
     for (guint i = 0; i < G_N_ELEMENTS (ranges); i++)
@@ -326,8 +331,8 @@ test_extreme_tick_labels (void)
             {
               labels++;
               if (strlen (t->ticks[k].label) > 20)
-                g_error ("unit kind %u, range [%g, %g]: label “%s”", kinds[u], ranges[i][0], ranges[i][1],
-                         t->ticks[k].label);
+                g_error ("unit kind %u, range [%g, %g]: label “%s”", kinds[u], ranges[i][0],
+                         ranges[i][1], t->ticks[k].label);
             }
         g_assert_cmpuint (labels, >=, 2);
       }

@@ -92,7 +92,12 @@ test_sample_traces (void)
 static void
 test_shared_traces (void)
 {
-  static const struct { const char *file; gint64 events; gboolean truncated; } cases[] = {
+  static const struct
+  {
+    const char *file;
+    gint64 events;
+    gboolean truncated;
+  } cases[] = {
     { "traces/chrome116_devtools_trace.json", 3108, FALSE }, /* "metadata" after traceEvents */
     { "traces/catapult_async_begin_end.json", 35, FALSE },   /* array form */
     { "traces/edge_uint64_comms_id.json.gz", 2, FALSE },     /* integer beyond int64 */
@@ -123,13 +128,16 @@ test_shared_traces (void)
 static void
 test_other_kinds (void)
 {
-  g_autofree char *hf = write_temp ("config.json",
-      "{\"architectures\": [\"LlamaForCausalLM\"], \"hidden_size\": 4096, \"model_type\": \"llama\"}");
-  g_autofree char *pipe = write_temp ("pipe.json",
+  g_autofree char *hf
+      = write_temp ("config.json", "{\"architectures\": [\"LlamaForCausalLM\"], \"hidden_size\": "
+                                   "4096, \"model_type\": \"llama\"}");
+  g_autofree char *pipe = write_temp (
+      "pipe.json",
       "{\"format\": \"pipelined_timeline_v2\", \"start_candidate\": 2, \"events\": ["
       "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 10.0, \"dur_ms\": 35.2},"
       "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 49.3, \"dur_ms\": 80.0}]}");
-  g_autofree char *breakdown = write_temp ("breakdown.json",
+  g_autofree char *breakdown = write_temp (
+      "breakdown.json",
       "{\"format\": \"candidate_breakdown_v1\", \"candidate\": 3, \"gpu_ms\": {\"trsm\": 12.1}}");
   g_autoptr (IvSniffResult) a = sniff_ok (hf);
   g_autoptr (IvSniffResult) b = sniff_ok (pipe);
@@ -276,7 +284,8 @@ test_errors (void)
   g_autofree char *empty = write_temp ("errors/empty.json", "");
   g_autofree char *text = write_temp ("errors/notes.json", "hello\nworld");
   g_autofree char *unknown = write_temp ("errors/other.json", "{\"name\": \"x\",\n \"value\": 3}");
-  g_autofree char *broken = write_temp ("errors/broken.json", "{\"traceEvents\": [\n {\"ph\": \"X\"},\n {\"ph\" \"X\"}]}");
+  g_autofree char *broken = write_temp (
+      "errors/broken.json", "{\"traceEvents\": [\n {\"ph\": \"X\"},\n {\"ph\" \"X\"}]}");
   g_autofree char *folder = g_build_filename (tmpdir, "errors", NULL);
 
   expect_error (empty, "empty.json: the file is empty");

@@ -172,7 +172,13 @@ test_kineto_layout (void)
 static void
 test_speedscope_edge_cases (void)
 {
-  static const struct { const char *file; gsize slices; guint depth; const char *warning; } cases[] = {
+  static const struct
+  {
+    const char *file;
+    gsize slices;
+    guint depth;
+    const char *warning;
+  } cases[] = {
     { "simple.json", 4, 2, NULL },
     { "simple-object.json", 3, 2, NULL },
     /* Unterminated, or ending with a comma: the complete events are kept. */
@@ -223,14 +229,17 @@ test_simple_nesting_and_self (void)
 {
   /* speedscope's simple.json, inline: alpha [0,14] ⊃ beta [1,13] ⊃ gamma [2,7] and
    * epsilon (no dur: 0) at 7. Self: alpha 14 − 12 = 2 µs; beta 12 − 5 − 0 = 7 µs. */
-  g_autoptr (IvTrace) t = load_text ("simple.json",
+  g_autoptr (IvTrace) t = load_text (
+      "simple.json",
       "[{\"pid\": 0, \"tid\": 0, \"ph\": \"B\", \"name\": \"alpha\", \"ts\": 0},"
       " {\"pid\": 0, \"tid\": 0, \"ph\": \"B\", \"name\": \"beta\", \"ts\": 1},"
-      " {\"pid\": 0, \"tid\": 0, \"ph\": \"X\", \"name\": \"gamma\", \"ts\": 2, \"dur\": 5, \"args\": {\"detail\": \"foobar\"}},"
+      " {\"pid\": 0, \"tid\": 0, \"ph\": \"X\", \"name\": \"gamma\", \"ts\": 2, \"dur\": 5, "
+      "\"args\": {\"detail\": \"foobar\"}},"
       " {\"pid\": 0, \"tid\": 0, \"ph\": \"X\", \"name\": \"epsilon\", \"ts\": 7, \"tdur\": 4},"
       " {\"pid\": 0, \"tid\": 0, \"ph\": \"E\", \"name\": \"beta\", \"ts\": 13},"
       " {\"pid\": 0, \"tid\": 0, \"ph\": \"E\", \"name\": \"alpha\", \"ts\": 14}]");
-  gsize alpha = find_slice (t, "alpha"), beta = find_slice (t, "beta"), gamma = find_slice (t, "gamma");
+  gsize alpha = find_slice (t, "alpha"), beta = find_slice (t, "beta"),
+        gamma = find_slice (t, "gamma");
   g_autofree char *args = iv_trace_slice_args (t, gamma, NULL);
 
   g_assert_cmpint (t->dur_ns[alpha], ==, 14000);
@@ -247,11 +256,13 @@ test_simple_nesting_and_self (void)
 static void
 test_precision_and_tids (void)
 {
-  g_autoptr (IvTrace) t = load_text ("precise.json",
-      "{\"traceEvents\": ["
-      "{\"ph\": \"X\", \"name\": \"a\", \"pid\": \"1\", \"tid\": \"25738\", \"ts\": 1712195495520014.900, \"dur\": 0.5},"
-      "{\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 25738, \"ts\": 1712195495520016.0004, \"dur\": 1e1}],"
-      " \"deviceProperties\": [{\"id\": 0}], \"schemaVersion\": 1}");
+  g_autoptr (IvTrace) t
+      = load_text ("precise.json", "{\"traceEvents\": ["
+                                   "{\"ph\": \"X\", \"name\": \"a\", \"pid\": \"1\", \"tid\": "
+                                   "\"25738\", \"ts\": 1712195495520014.900, \"dur\": 0.5},"
+                                   "{\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 25738, "
+                                   "\"ts\": 1712195495520016.0004, \"dur\": 1e1}],"
+                                   " \"deviceProperties\": [{\"id\": 0}], \"schemaVersion\": 1}");
   gsize a = find_slice (t, "a"), b = find_slice (t, "b");
 
   /* 1712195495520014.900 µs keeps its 0.9 µs: a double would not. */
@@ -271,7 +282,8 @@ test_truncated_and_errors (void)
   g_autofree char *bad = g_build_filename (tmpdir, "notes.json", NULL);
   g_autofree char *other = g_build_filename (tmpdir, "other.json", NULL);
   g_autoptr (GError) error = NULL;
-  g_autoptr (IvTrace) t = load_text ("cut.json",
+  g_autoptr (IvTrace) t = load_text (
+      "cut.json",
       "[{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 1},\n"
       " {\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 3, \"dur\": 1},\n"
       " {\"ph\": \"X\", \"name\": \"c\", \"pid\": 1, \"tid\": 1, \"ts\": 5, \"du");
@@ -292,7 +304,8 @@ test_truncated_and_errors (void)
 static void
 test_partial_overlap_row (void)
 {
-  g_autoptr (IvTrace) t = load_text ("overlap.json",
+  g_autoptr (IvTrace) t = load_text (
+      "overlap.json",
       "[{\"ph\": \"X\", \"name\": \"parent\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 10},"
       " {\"ph\": \"X\", \"name\": \"child\", \"pid\": 1, \"tid\": 1, \"ts\": 2, \"dur\": 3},"
       " {\"ph\": \"X\", \"name\": \"straddles\", \"pid\": 1, \"tid\": 1, \"ts\": 5, \"dur\": 10}]");
@@ -318,9 +331,11 @@ test_lod (void)
 
   /* 20,000 slices of 1 µs every 10 µs (sub-pixel at 1000 px over 200 ms) and one of 50 ms. */
   for (int i = 0; i < 20000; i++)
-    g_string_append_printf (json, "%s{\"ph\": \"X\", \"name\": \"k\", \"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 1}",
-                            i ? "," : "", i * 10);
-  g_string_append (json, ",{\"ph\": \"X\", \"name\": \"wide\", \"pid\": 1, \"tid\": 1, \"ts\": 300000, \"dur\": 50000}]");
+    g_string_append_printf (
+        json, "%s{\"ph\": \"X\", \"name\": \"k\", \"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 1}",
+        i ? "," : "", i * 10);
+  g_string_append (json, ",{\"ph\": \"X\", \"name\": \"wide\", \"pid\": 1, \"tid\": 1, \"ts\": "
+                         "300000, \"dur\": 50000}]");
   t = load_text ("lod.json", json->str);
   g_string_free (json, TRUE);
 
@@ -340,7 +355,9 @@ test_lod (void)
           wide_alone = TRUE;
         /* A merged run covers the span of all its slices. */
         g_assert_cmpint (it->start_ns, ==, t->start_ns[it->slice]);
-        g_assert_cmpint (it->end_ns, ==, t->start_ns[it->slice + it->count - 1] + t->dur_ns[it->slice + it->count - 1]);
+        g_assert_cmpint (it->end_ns, ==,
+                         t->start_ns[it->slice + it->count - 1]
+                             + t->dur_ns[it->slice + it->count - 1]);
       }
     g_assert_cmpuint (counted, ==, t->n_slices);
     g_assert_true (wide_alone);
@@ -351,7 +368,8 @@ test_lod (void)
     GRand *rng = g_rand_new_with_seed (5);
     for (int k = 0; k < 200; k++)
       {
-        gint64 a = g_rand_int_range (rng, 0, 200000) * 1000, b = a + g_rand_int_range (rng, 1, 200000) * 1000;
+        gint64 a = g_rand_int_range (rng, 0, 200000) * 1000,
+               b = a + g_rand_int_range (rng, 1, 200000) * 1000;
         double w = g_rand_int_range (rng, 1, 3000);
         guint64 expected = 0, counted = 0;
         for (gsize i = 0; i < t->n_slices; i++)
@@ -368,8 +386,8 @@ test_lod (void)
   for (guint r = 0; r < t->rows->len; r++)
     {
       const IvRow *row = &g_array_index (t->rows, IvRow, r);
-      gint64 probes[] = { G_MININT64, -1, 0, 1, 9999, 10000, 10001, 299999999, 300000000,
-                          300000001, 199990000, 199990001, G_MAXINT64 };
+      gint64 probes[] = { G_MININT64, -1,        0,         1,         9999,      10000,     10001,
+                          299999999,  300000000, 300000001, 199990000, 199990001, G_MAXINT64 };
       for (guint p = 0; p < G_N_ELEMENTS (probes); p++)
         {
           gsize first_at = row->first + row->n, last_by = G_MAXSIZE;
@@ -394,10 +412,12 @@ test_lod (void)
 static void
 test_search_and_stats (void)
 {
-  g_autoptr (IvTrace) t = load_text ("names.json",
+  g_autoptr (IvTrace) t = load_text (
+      "names.json",
       "[{\"ph\": \"X\", \"name\": \"MatMul\", \"pid\": 1, \"tid\": 1, \"ts\": 50, \"dur\": 10},"
       " {\"ph\": \"X\", \"name\": \"softmax\", \"pid\": 1, \"tid\": 1, \"ts\": 52, \"dur\": 2},"
-      " {\"ph\": \"X\", \"name\": \"matmul_kernel\", \"pid\": 1, \"tid\": 2, \"ts\": 10, \"dur\": 30},"
+      " {\"ph\": \"X\", \"name\": \"matmul_kernel\", \"pid\": 1, \"tid\": 2, \"ts\": 10, \"dur\": "
+      "30},"
       " {\"ph\": \"X\", \"name\": \"MatMul\", \"pid\": 1, \"tid\": 1, \"ts\": 100, \"dur\": 20}]");
   g_autoptr (GArray) found = iv_trace_search (t, "MATMUL");
   g_autoptr (GArray) stats = iv_trace_stats_by_name (t, G_MININT64, G_MAXINT64);
@@ -439,15 +459,22 @@ test_gpu_analysis (void)
   /* GPU 0, streams 7 and 8: compute [0,10) µs on 7, an NCCL all-reduce [5,15) on 8,
    * a memcpy [20,22) on 7. Busy: 7 → 12 µs, 8 → 10 µs of the 22 µs trace.
    * Communication under compute: [5,10) = 5 of 10 µs = 50 %. */
-  g_autoptr (IvTrace) t = load_text ("gpu.json",
+  g_autoptr (IvTrace) t = load_text (
+      "gpu.json",
       "{\"traceEvents\": ["
       "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 0, \"args\": {\"name\": \"GPU 0\"}},"
-      "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 0, \"tid\": 7, \"args\": {\"name\": \"stream 7\"}},"
-      "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": 0, \"dur\": 10},"
-      "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllReduce\", \"pid\": 0, \"tid\": 8, \"ts\": 5, \"dur\": 10},"
-      "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD\", \"pid\": 0, \"tid\": 7, \"ts\": 20, \"dur\": 2},"
-      "{\"ph\": \"C\", \"name\": \"GPU memory\", \"pid\": 0, \"ts\": 0, \"args\": {\"allocated\": 5, \"reserved\": 8}},"
-      "{\"ph\": \"C\", \"name\": \"GPU memory\", \"pid\": 0, \"ts\": 10, \"args\": {\"allocated\": 7, \"reserved\": 8}}"
+      "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 0, \"tid\": 7, \"args\": {\"name\": "
+      "\"stream 7\"}},"
+      "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": 0, "
+      "\"dur\": 10},"
+      "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllReduce\", \"pid\": 0, "
+      "\"tid\": 8, \"ts\": 5, \"dur\": 10},"
+      "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD\", \"pid\": 0, \"tid\": 7, "
+      "\"ts\": 20, \"dur\": 2},"
+      "{\"ph\": \"C\", \"name\": \"GPU memory\", \"pid\": 0, \"ts\": 0, \"args\": {\"allocated\": "
+      "5, \"reserved\": 8}},"
+      "{\"ph\": \"C\", \"name\": \"GPU memory\", \"pid\": 0, \"ts\": 10, \"args\": {\"allocated\": "
+      "7, \"reserved\": 8}}"
       "]}");
   g_autoptr (IvGpuStats) g = iv_trace_gpu_stats (t, G_MININT64, G_MAXINT64);
 
@@ -500,13 +527,19 @@ test_pipelined (void)
    * reference draws it, is [20, 45.2). GPU compute of candidate 2 [0, 30) ms on buffer 0
    * and of candidate 3 [49.3, 129.3) ms on buffer 1. I/O under GPU: [20, 30) = 10 ms;
    * exposed 15.2 ms. */
-  g_autoptr (IvTrace) t = load_text ("pipe.json",
+  g_autoptr (IvTrace) t = load_text (
+      "pipe.json",
       "{\"format\": \"pipelined_timeline_v2\", \"timeline_record_from\": 2, \"events\": ["
-      "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 0, \"dur_ms\": 30, \"candidate\": 2},"
-      "{\"lane\": \"io\", \"name\": \"gpu_buffer_wait\", \"start_ms\": 10.0, \"dur_ms\": 10.0, \"candidate\": 3},"
-      "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 20.0, \"dur_ms\": 25.2, \"candidate\": 3},"
-      "{\"lane\": \"main\", \"name\": \"wait_for_io\", \"start_ms\": 45.1, \"dur_ms\": 4.0, \"candidate\": 3},"
-      "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 49.3, \"dur_ms\": 80.0, \"candidate\": 3, \"buffer\": 1}]}");
+      "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 0, \"dur_ms\": 30, \"candidate\": "
+      "2},"
+      "{\"lane\": \"io\", \"name\": \"gpu_buffer_wait\", \"start_ms\": 10.0, \"dur_ms\": 10.0, "
+      "\"candidate\": 3},"
+      "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 20.0, \"dur_ms\": 25.2, "
+      "\"candidate\": 3},"
+      "{\"lane\": \"main\", \"name\": \"wait_for_io\", \"start_ms\": 45.1, \"dur_ms\": 4.0, "
+      "\"candidate\": 3},"
+      "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 49.3, \"dur_ms\": 80.0, "
+      "\"candidate\": 3, \"buffer\": 1}]}");
   IvCandidate *c3 = NULL;
 
   g_assert_cmpint (t->format, ==, IV_TRACE_PIPELINED);
@@ -531,7 +564,6 @@ test_pipelined (void)
   g_assert_cmpstr (iv_trace_string (t, t->cat[find_slice (t, "hdf5_read")]), ==, "candidate 3");
 }
 
-
 static void
 test_breakdown (void)
 {
@@ -539,15 +571,18 @@ test_breakdown (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (IvBreakdown) bd = NULL;
 
-  g_assert_true (g_file_set_contents (path,
-      "{\"format\": \"candidate_breakdown_v1\", \"candidate\": 3, \"gpu_ms\": {\"trsm\": 12.1, \"schur_gemm\": 3.0, \"_other_raw\": 0.4}}",
-      -1, NULL));
+  g_assert_true (
+      g_file_set_contents (path,
+                           "{\"format\": \"candidate_breakdown_v1\", \"candidate\": 3, \"gpu_ms\": "
+                           "{\"trsm\": 12.1, \"schur_gemm\": 3.0, \"_other_raw\": 0.4}}",
+                           -1, NULL));
   bd = iv_breakdown_load (path, &error);
   g_assert_no_error (error);
   g_assert_cmpint (bd->candidate, ==, 3);
   g_assert_cmpuint (bd->n_families, ==, 3);
   g_assert_cmpfloat_with_epsilon (bd->total_ms, 15.5, 1e-12);
-  g_assert_true (g_file_set_contents (path, "{\"format\": \"candidate_breakdown_v1\", \"gpu_ms\": {\"a\": -1}}", -1, NULL));
+  g_assert_true (g_file_set_contents (
+      path, "{\"format\": \"candidate_breakdown_v1\", \"gpu_ms\": {\"a\": -1}}", -1, NULL));
   g_assert_null (iv_breakdown_load (path, &error) ? (gpointer) 1 : NULL);
 }
 
@@ -565,22 +600,24 @@ test_memory_per_slice (void)
   t = iv_trace_load (path, NULL, NULL, NULL, NULL);
   /* Columns: ≤ 64 bytes per slice plus interned strings (rows and tracks are few). */
   g_assert_cmpuint (iv_trace_memory_bytes (t) - iv_intern_bytes (t->strings)
-                    - t->instants->len * sizeof (IvInstant) - t->flows->len * sizeof (IvFlow), <=, 64 * t->n_slices);
+                        - t->instants->len * sizeof (IvInstant) - t->flows->len * sizeof (IvFlow),
+                    <=, 64 * t->n_slices);
 }
-
 
 static guint32
 tl_pixel (cairo_surface_t *s, double x, double y)
 {
   int ix = (int) floor (x), iy = (int) floor (y);
-  return ((guint32 *) (cairo_image_surface_get_data (s) + iy * cairo_image_surface_get_stride (s)))[ix]
+  return ((guint32 *) (cairo_image_surface_get_data (s)
+                       + iy * cairo_image_surface_get_stride (s)))[ix]
          & 0xffffff;
 }
 
 static guint32
 rgb24 (IvColor c)
 {
-  return (guint32) lround (c.r * 255) << 16 | (guint32) lround (c.g * 255) << 8 | (guint32) lround (c.b * 255);
+  return (guint32) lround (c.r * 255) << 16 | (guint32) lround (c.g * 255) << 8
+         | (guint32) lround (c.b * 255);
 }
 
 static guint
@@ -601,7 +638,8 @@ row_of (const IvTrace *t, const char *tid, guint depth)
 static void
 test_timeline_render (void)
 {
-  g_autoptr (GString) json = g_string_new ("{\"traceEvents\": ["
+  g_autoptr (GString) json = g_string_new (
+      "{\"traceEvents\": ["
       "{\"ph\": \"X\", \"name\": \"Alpha\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 1000},"
       "{\"ph\": \"X\", \"name\": \"Beta\", \"pid\": 1, \"tid\": 1, \"ts\": 100, \"dur\": 200}");
   g_autoptr (IvTrace) t = NULL;
@@ -615,14 +653,20 @@ test_timeline_render (void)
   gboolean label_ink = FALSE;
 
   for (int i = 0; i < 200; i++)
-    g_string_append_printf (json, ", {\"ph\": \"X\", \"name\": \"tiny\", \"pid\": 1, \"tid\": 2, "
-                            "\"ts\": %.1f, \"dur\": 0.1}", 2000 + i * 0.1);
+    g_string_append_printf (json,
+                            ", {\"ph\": \"X\", \"name\": \"tiny\", \"pid\": 1, \"tid\": 2, "
+                            "\"ts\": %.1f, \"dur\": 0.1}",
+                            2000 + i * 0.1);
   /* A flow from inside Alpha (500 µs) to the tiny slice at 2005 µs on thread 2. */
-  g_string_append (json, ", {\"ph\": \"s\", \"id\": 7, \"name\": \"flow\", \"cat\": \"c\", \"pid\": 1, \"tid\": 1, \"ts\": 500},"
-                         " {\"ph\": \"f\", \"bp\": \"e\", \"id\": 7, \"name\": \"flow\", \"cat\": \"c\", \"pid\": 1, \"tid\": 2, \"ts\": 2005.05}");
+  g_string_append (json, ", {\"ph\": \"s\", \"id\": 7, \"name\": \"flow\", \"cat\": \"c\", "
+                         "\"pid\": 1, \"tid\": 1, \"ts\": 500},"
+                         " {\"ph\": \"f\", \"bp\": \"e\", \"id\": 7, \"name\": \"flow\", \"cat\": "
+                         "\"c\", \"pid\": 1, \"tid\": 2, \"ts\": 2005.05}");
   g_string_append (json, "]}");
   t = load_text ("timeline.json", json->str);
-  fig = (IvTimelineFigure) { t, t->t0_ns, t->t0_ns + 3000000, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
+  fig = (IvTimelineFigure){
+    t, t->t0_ns, t->t0_ns + 3000000, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL
+  };
   iv_timeline_layout (&fig, 1000, 400, &L);
   s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1000, 400);
   cr = cairo_create (s);
@@ -653,7 +697,7 @@ test_timeline_render (void)
     y = g_array_index (L.row_y, double, row_of (t, "2", 0)) + L.row_h / 2;
     got = tl_pixel (s, iv_timeline_x (&L, t->t0_ns + 2010000), y);
     r = got >> 16 & 0xff, g = got >> 8 & 0xff, b = got & 0xff;
-    tiny_rgb = rgb24 ((IvColor) { c.r * 0.55 + 0.45, c.g * 0.55 + 0.45, c.b * 0.55 + 0.45, 1 });
+    tiny_rgb = rgb24 ((IvColor){ c.r * 0.55 + 0.45, c.g * 0.55 + 0.45, c.b * 0.55 + 0.45, 1 });
     g_assert_cmpint (ABS (r - (int) (tiny_rgb >> 16 & 0xff)), <=, 2);
     g_assert_cmpint (ABS (g - (int) (tiny_rgb >> 8 & 0xff)), <=, 2);
     g_assert_cmpint (ABS (b - (int) (tiny_rgb & 0xff)), <=, 2);
@@ -672,9 +716,12 @@ test_timeline_render (void)
         if (g_str_equal (iv_trace_string (t, t->name[i]), "Beta"))
           beta = i;
       }
-    g_assert_cmpuint (iv_timeline_slice_at (&fig, &L, iv_timeline_x (&L, t->t0_ns + 700000), y0), ==, alpha);
-    g_assert_cmpuint (iv_timeline_slice_at (&fig, &L, iv_timeline_x (&L, t->t0_ns + 250000), y1), ==, beta);
-    g_assert_cmpuint (iv_timeline_slice_at (&fig, &L, iv_timeline_x (&L, t->t0_ns + 1500000), y0), ==, G_MAXSIZE);
+    g_assert_cmpuint (iv_timeline_slice_at (&fig, &L, iv_timeline_x (&L, t->t0_ns + 700000), y0),
+                      ==, alpha);
+    g_assert_cmpuint (iv_timeline_slice_at (&fig, &L, iv_timeline_x (&L, t->t0_ns + 250000), y1),
+                      ==, beta);
+    g_assert_cmpuint (iv_timeline_slice_at (&fig, &L, iv_timeline_x (&L, t->t0_ns + 1500000), y0),
+                      ==, G_MAXSIZE);
     g_assert_cmpuint (iv_timeline_slice_at (&fig, &L, 5, y0), ==, G_MAXSIZE);
   }
   /* Selecting Alpha draws its flow: the arrowhead ends at 2005 µs on thread 2's row. */
@@ -730,18 +777,20 @@ test_timeline_render (void)
   cairo_surface_destroy (s);
 }
 
-
 /* A counter is a step area scaled to its maximum: at 1.3 ms it holds its maximum (20),
  * at 2.7 ms a quarter of it (5), so a pixel halfway up the band is filled at the first
  * and empty at the second. */
 static void
 test_timeline_counter (void)
 {
-  g_autoptr (IvTrace) t = load_text ("counter.json", "{\"traceEvents\": ["
+  g_autoptr (IvTrace) t = load_text (
+      "counter.json",
+      "{\"traceEvents\": ["
       "{\"ph\": \"X\", \"name\": \"work\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 3000},"
       "{\"ph\": \"C\", \"name\": \"memory\", \"pid\": 1, \"ts\": 0, \"args\": {\"bytes\": 10}},"
       "{\"ph\": \"C\", \"name\": \"memory\", \"pid\": 1, \"ts\": 1000, \"args\": {\"bytes\": 20}},"
-      "{\"ph\": \"C\", \"name\": \"memory\", \"pid\": 1, \"ts\": 2000, \"args\": {\"bytes\": 5}}]}");
+      "{\"ph\": \"C\", \"name\": \"memory\", \"pid\": 1, \"ts\": 2000, \"args\": {\"bytes\": "
+      "5}}]}");
   IvTimelineFigure fig = { t, t->t0_ns, t->t0_ns + 3000000, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
   IvTimelineLayout L = { 0 };
   IvRenderOptions opt = { IV_THEME_LIGHT, 1.0 };
@@ -760,7 +809,8 @@ test_timeline_counter (void)
   g_assert_cmphex (tl_pixel (s, iv_timeline_x (&L, t->t0_ns + 1300000), mid), !=, 0xffffff);
   g_assert_cmphex (tl_pixel (s, iv_timeline_x (&L, t->t0_ns + 2700000), mid), ==, 0xffffff);
   /* …and the bottom of the band is filled at 2.7 ms too (clear of the ruler's grid lines). */
-  g_assert_cmphex (tl_pixel (s, iv_timeline_x (&L, t->t0_ns + 2700000), sy + L.series_h - 3), !=, 0xffffff);
+  g_assert_cmphex (tl_pixel (s, iv_timeline_x (&L, t->t0_ns + 2700000), sy + L.series_h - 3), !=,
+                   0xffffff);
   iv_timeline_layout_clear (&L);
   cairo_surface_destroy (s);
 }
@@ -770,7 +820,9 @@ test_timeline_counter (void)
 static void
 test_counter_series_grouped (void)
 {
-  g_autoptr (IvTrace) t = load_text ("counters2.json", "{\"traceEvents\": ["
+  g_autoptr (IvTrace) t = load_text (
+      "counters2.json",
+      "{\"traceEvents\": ["
       "{\"ph\": \"C\", \"name\": \"mem\", \"pid\": 1, \"ts\": 0, \"args\": {\"a\": 1}},"
       "{\"ph\": \"C\", \"name\": \"net\", \"pid\": 1, \"ts\": 0, \"args\": {\"x\": 100}},"
       "{\"ph\": \"C\", \"name\": \"mem\", \"pid\": 1, \"ts\": 5, \"args\": {\"b\": 7}},"
@@ -802,7 +854,8 @@ test_counter_series_grouped (void)
           else if (g_str_equal (name, "mem · b"))
             g_assert_true (se->n == 1 && t->sample_value[se->first] == 7);
           else
-            g_assert_true (g_str_equal (name, "net · x") && se->n == 1 && t->sample_value[se->first] == 100);
+            g_assert_true (g_str_equal (name, "net · x") && se->n == 1
+                           && t->sample_value[se->first] == 100);
         }
     }
   g_assert_cmpuint (seen, ==, 3);
@@ -813,7 +866,8 @@ test_counter_series_grouped (void)
       const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
       if (tr->n_series == 2)
         g_assert_cmpfloat (g_array_index (L.series_y, double, tr->first_series + 1)
-                           - g_array_index (L.series_y, double, tr->first_series), ==, L.series_h);
+                               - g_array_index (L.series_y, double, tr->first_series),
+                           ==, L.series_h);
     }
   iv_timeline_layout_clear (&L);
 }
@@ -827,19 +881,30 @@ test_counter_series_grouped (void)
  *      wait_for_io [2, 5); GPU [30, 50) on buffer 1 (1 % 2).
  *   2: reads [22, 40); GPU [40.5, 60) on buffer 0: a 0.5 ms gap, not filled.
  *   3: reads [45, 70); GPU [70, 90) on buffer 1: no gap. */
-static const char pipe_file[] =
-  "{\"format\": \"pipelined_timeline_v1\", \"focus_candidate\": 1, \"num_candidates\": 2, \"events\": ["
-  "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 0, \"dur_ms\": 20, \"candidate\": 0, \"buffer\": 0},"
-  "{\"lane\": \"main\", \"name\": \"trsm_host\", \"start_ms\": 24, \"dur_ms\": 5, \"candidate\": 0},"
-  "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 5, \"dur_ms\": 7, \"candidate\": 1},"
-  "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 13, \"dur_ms\": 5, \"candidate\": 1},"
-  "{\"lane\": \"io\", \"name\": \"gpu_buffer_wait\", \"start_ms\": 18, \"dur_ms\": 3, \"candidate\": 1},"
-  "{\"lane\": \"main\", \"name\": \"wait_for_io\", \"start_ms\": 2, \"dur_ms\": 3, \"candidate\": 1},"
-  "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 30, \"dur_ms\": 20, \"candidate\": 1},"
-  "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 22, \"dur_ms\": 18, \"candidate\": 2},"
-  "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 40.5, \"dur_ms\": 19.5, \"candidate\": 2},"
-  "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 45, \"dur_ms\": 25, \"candidate\": 3},"
-  "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 70, \"dur_ms\": 20, \"candidate\": 3}]}";
+static const char pipe_file[] = "{\"format\": \"pipelined_timeline_v1\", \"focus_candidate\": 1, "
+                                "\"num_candidates\": 2, \"events\": ["
+                                "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 0, "
+                                "\"dur_ms\": 20, \"candidate\": 0, \"buffer\": 0},"
+                                "{\"lane\": \"main\", \"name\": \"trsm_host\", \"start_ms\": 24, "
+                                "\"dur_ms\": 5, \"candidate\": 0},"
+                                "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 5, "
+                                "\"dur_ms\": 7, \"candidate\": 1},"
+                                "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 13, "
+                                "\"dur_ms\": 5, \"candidate\": 1},"
+                                "{\"lane\": \"io\", \"name\": \"gpu_buffer_wait\", \"start_ms\": "
+                                "18, \"dur_ms\": 3, \"candidate\": 1},"
+                                "{\"lane\": \"main\", \"name\": \"wait_for_io\", \"start_ms\": 2, "
+                                "\"dur_ms\": 3, \"candidate\": 1},"
+                                "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 30, "
+                                "\"dur_ms\": 20, \"candidate\": 1},"
+                                "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 22, "
+                                "\"dur_ms\": 18, \"candidate\": 2},"
+                                "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 40.5, "
+                                "\"dur_ms\": 19.5, \"candidate\": 2},"
+                                "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 45, "
+                                "\"dur_ms\": 25, \"candidate\": 3},"
+                                "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 70, "
+                                "\"dur_ms\": 20, \"candidate\": 3}]}";
 
 /* In the reference's layout (wait, then reads), ms:
  *   0: GPU [0, 50) buffer 0.
@@ -847,19 +912,28 @@ static const char pipe_file[] =
  *      the 15 ms gap [40, 55) is covered by nothing → await_dispatch.
  *   2: wait [40, 52), read [52, 60) → [52, 60); wait_for_io [59.96, 101.04) covers the gap
  *      [60, 101) within 0.05 ms → no fill; GPU [101, 150) buffer 0. */
-static const char pipe_ref_file[] =
-  "{\"format\": \"pipelined_timeline_v2\", \"start_candidate\": 1, \"events\": ["
-  "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 0, \"dur_ms\": 50, \"candidate\": 0},"
-  "{\"lane\": \"io\", \"name\": \"gpu_buffer_wait\", \"start_ms\": 0, \"dur_ms\": 10, \"candidate\": 1},"
-  "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 10, \"dur_ms\": 20, \"candidate\": 1},"
-  "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 31, \"dur_ms\": 9, \"candidate\": 1},"
-  "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 55, \"dur_ms\": 45, \"candidate\": 1},"
-  "{\"lane\": \"io\", \"name\": \"gpu_buffer_wait\", \"start_ms\": 40, \"dur_ms\": 12, \"candidate\": 2},"
-  "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 52, \"dur_ms\": 8, \"candidate\": 2},"
-  "{\"lane\": \"main\", \"name\": \"wait_for_io\", \"start_ms\": 59.96, \"dur_ms\": 41.08, \"candidate\": 2},"
-  "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 101, \"dur_ms\": 49, \"candidate\": 2}]}";
+static const char pipe_ref_file[]
+    = "{\"format\": \"pipelined_timeline_v2\", \"start_candidate\": 1, \"events\": ["
+      "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 0, \"dur_ms\": 50, \"candidate\": "
+      "0},"
+      "{\"lane\": \"io\", \"name\": \"gpu_buffer_wait\", \"start_ms\": 0, \"dur_ms\": 10, "
+      "\"candidate\": 1},"
+      "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 10, \"dur_ms\": 20, "
+      "\"candidate\": 1},"
+      "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 31, \"dur_ms\": 9, \"candidate\": "
+      "1},"
+      "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 55, \"dur_ms\": 45, \"candidate\": "
+      "1},"
+      "{\"lane\": \"io\", \"name\": \"gpu_buffer_wait\", \"start_ms\": 40, \"dur_ms\": 12, "
+      "\"candidate\": 2},"
+      "{\"lane\": \"io\", \"name\": \"hdf5_read\", \"start_ms\": 52, \"dur_ms\": 8, \"candidate\": "
+      "2},"
+      "{\"lane\": \"main\", \"name\": \"wait_for_io\", \"start_ms\": 59.96, \"dur_ms\": 41.08, "
+      "\"candidate\": 2},"
+      "{\"lane\": \"gpu\", \"name\": \"compute\", \"start_ms\": 101, \"dur_ms\": 49, "
+      "\"candidate\": 2}]}";
 
-#define MS(x) ((gint64) llround ((x) * 1000000.0))
+#define MS(x) ((gint64) llround ((x) *1000000.0))
 
 /* The bar of @lane and @candidate (and @kind), or NULL. */
 static const IvPipelineBar *
@@ -875,8 +949,8 @@ find_bar (const IvPipelinePlot *p, IvLane lane, IvBarKind kind, gint64 candidate
 }
 
 static void
-assert_bar (const IvPipelinePlot *p, IvLane lane, IvBarKind kind, gint64 candidate, const char *name,
-            double start_ms, double end_ms, gboolean cut_left, gboolean labelled)
+assert_bar (const IvPipelinePlot *p, IvLane lane, IvBarKind kind, gint64 candidate,
+            const char *name, double start_ms, double end_ms, gboolean cut_left, gboolean labelled)
 {
   const IvPipelineBar *b = find_bar (p, lane, kind, candidate);
   if (!b)
@@ -927,8 +1001,9 @@ test_pipeline_plot (void)
   assert_bar (p, IV_LANE_GPU0, IV_BAR_EVENT, 2, "compute", 40.5, 60, FALSE, FALSE);
   assert_bar (p, IV_LANE_GPU1, IV_BAR_EVENT, 3, "compute", 70, 90, FALSE, FALSE);
   g_assert_null (find_bar (p, IV_LANE_MAIN, IV_BAR_FILLED, 2)); /* a 0.5 ms gap */
-  g_assert_true (p->has_lane[IV_LANE_MAIN]); /* wait_for_io is drawn in no window here, but exists */
-  assert_legend (p, (const char *const[]) { "HDF5 read", "GPU compute", NULL });
+  g_assert_true (
+      p->has_lane[IV_LANE_MAIN]); /* wait_for_io is drawn in no window here, but exists */
+  assert_legend (p, (const char *const[]){ "HDF5 read", "GPU compute", NULL });
   g_clear_pointer (&p, iv_pipeline_plot_free);
 
   /* x = 0: anchored at GPU 0 (0); the core 0…3 ends at 90 → [0, 92.7]; trsm_host of 0 and
@@ -939,7 +1014,8 @@ test_pipeline_plot (void)
   g_assert_cmpint (p->t1_ns, ==, MS (92.7));
   g_assert_cmpuint (p->bars->len, ==, 8);
   assert_bar (p, IV_LANE_MAIN, IV_BAR_EVENT, 0, "trsm_host", 24, 29, FALSE, FALSE);
-  assert_legend (p, (const char *const[]) { "TRSM (host)", "Wait for prefetch", "HDF5 read", "GPU compute", NULL });
+  assert_legend (p, (const char *const[]){ "TRSM (host)", "Wait for prefetch", "HDF5 read",
+                                           "GPU compute", NULL });
   g_clear_pointer (&p, iv_pipeline_plot_free);
 
   /* Past the file's candidates: one error naming the file and what each lane would show. */
@@ -967,7 +1043,8 @@ test_pipeline_plot (void)
   g_assert_null (find_bar (p, IV_LANE_IO, IV_BAR_MERGED_IO, 1));
   g_assert_null (find_bar (p, IV_LANE_GPU0, IV_BAR_EVENT, 0));
   g_assert_cmpuint (p->bars->len, ==, 5);
-  assert_legend (p, (const char *const[]) { "Wait for prefetch", "Ready → launch", "HDF5 read", "GPU compute", NULL });
+  assert_legend (p, (const char *const[]){ "Wait for prefetch", "Ready → launch", "HDF5 read",
+                                           "GPU compute", NULL });
   for (guint l = 0; l < IV_N_LANES; l++)
     g_assert_true (p->has_lane[l]);
 }
@@ -979,18 +1056,27 @@ test_pipeline_legacy (void)
    * and 5 % (2.5 ms) after: [0, 53.5). POSIX_Lustre_Read_* and IO_Wait_For_GPU are I/O,
    * Math_Operations_* and H2D_Transfer_* GPU compute, drawn whole; "prepare" is neither;
    * the read at 55 ms is outside. */
-  g_autoptr (IvTrace) t = load_text ("legacy.json",
+  g_autoptr (IvTrace) t = load_text (
+      "legacy.json",
       "{\"traceEvents\": ["
-      "{\"ph\": \"X\", \"name\": \"Candidate_Eval_0\", \"pid\": 1, \"tid\": 1, \"ts\": 1000, \"dur\": 50000},"
+      "{\"ph\": \"X\", \"name\": \"Candidate_Eval_0\", \"pid\": 1, \"tid\": 1, \"ts\": 1000, "
+      "\"dur\": 50000},"
       "{\"ph\": \"X\", \"name\": \"prepare\", \"pid\": 1, \"tid\": 1, \"ts\": 1500, \"dur\": 3000},"
-      "{\"ph\": \"X\", \"name\": \"POSIX_Lustre_Read_a\", \"pid\": 1, \"tid\": 2, \"ts\": 2000, \"dur\": 10000},"
-      "{\"ph\": \"X\", \"name\": \"IO_Wait_For_GPU\", \"pid\": 1, \"tid\": 2, \"ts\": 18000, \"dur\": 2000},"
-      "{\"ph\": \"X\", \"name\": \"Math_Operations_gemm\", \"pid\": 2, \"tid\": 7, \"ts\": 25000, \"dur\": 40000},"
-      "{\"ph\": \"X\", \"name\": \"H2D_Transfer_x\", \"pid\": 2, \"tid\": 8, \"ts\": 21000, \"dur\": 3000},"
-      "{\"ph\": \"X\", \"name\": \"POSIX_Lustre_Read_c\", \"pid\": 1, \"tid\": 2, \"ts\": 55000, \"dur\": 10000},"
-      "{\"ph\": \"X\", \"name\": \"Candidate_Eval_1\", \"pid\": 1, \"tid\": 1, \"ts\": 60000, \"dur\": 30000}]}");
-  g_autoptr (IvTrace) plain = load_text ("plain.json",
-      "[{\"ph\": \"X\", \"name\": \"Candidate_Eval_1\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 5}]");
+      "{\"ph\": \"X\", \"name\": \"POSIX_Lustre_Read_a\", \"pid\": 1, \"tid\": 2, \"ts\": 2000, "
+      "\"dur\": 10000},"
+      "{\"ph\": \"X\", \"name\": \"IO_Wait_For_GPU\", \"pid\": 1, \"tid\": 2, \"ts\": 18000, "
+      "\"dur\": 2000},"
+      "{\"ph\": \"X\", \"name\": \"Math_Operations_gemm\", \"pid\": 2, \"tid\": 7, \"ts\": 25000, "
+      "\"dur\": 40000},"
+      "{\"ph\": \"X\", \"name\": \"H2D_Transfer_x\", \"pid\": 2, \"tid\": 8, \"ts\": 21000, "
+      "\"dur\": 3000},"
+      "{\"ph\": \"X\", \"name\": \"POSIX_Lustre_Read_c\", \"pid\": 1, \"tid\": 2, \"ts\": 55000, "
+      "\"dur\": 10000},"
+      "{\"ph\": \"X\", \"name\": \"Candidate_Eval_1\", \"pid\": 1, \"tid\": 1, \"ts\": 60000, "
+      "\"dur\": 30000}]}");
+  g_autoptr (IvTrace) plain
+      = load_text ("plain.json", "[{\"ph\": \"X\", \"name\": \"Candidate_Eval_1\", \"pid\": 1, "
+                                 "\"tid\": 1, \"ts\": 0, \"dur\": 5}]");
   g_autoptr (IvPipelinePlot) p = NULL;
   g_autoptr (GError) error = NULL;
 
@@ -1024,8 +1110,9 @@ test_pipeline_legacy (void)
 static void
 test_breakdown_segments (void)
 {
-  IvFamily fam[] = { { "h2d_si", 0.2 }, { "trsm", 12.0 }, { "_other_raw", 0.4 }, { "schur_gemm", 3.0 },
-                     { "potrf", 0.3 }, { "cast_ii", 0.1 }, { "chol", 0.1 } };
+  IvFamily fam[]
+      = { { "h2d_si", 0.2 }, { "trsm", 12.0 },   { "_other_raw", 0.4 }, { "schur_gemm", 3.0 },
+          { "potrf", 0.3 },  { "cast_ii", 0.1 }, { "chol", 0.1 } };
   IvBreakdown bd = { 3, fam, G_N_ELEMENTS (fam), 16.1 };
   g_autoptr (GArray) segs = iv_breakdown_segments (&bd);
   const IvBreakdownSegment *s = (const IvBreakdownSegment *) segs->data;
@@ -1046,8 +1133,10 @@ test_breakdown_segments (void)
   g_assert_cmphex (s[2].rgb, ==, 0xC9A227);
   /* 0.5 % is drawn as 1.2 of 100.7: 1.1917 %, the rest 98.8083 % */
   g_assert_cmpuint (t->len, ==, 2);
-  g_assert_cmpfloat_with_epsilon (g_array_index (t, IvBreakdownSegment, 1).width, 100 * 1.2 / 100.7, 1e-9);
-  g_assert_cmpfloat_with_epsilon (g_array_index (t, IvBreakdownSegment, 0).width, 100 * 99.5 / 100.7, 1e-9);
+  g_assert_cmpfloat_with_epsilon (g_array_index (t, IvBreakdownSegment, 1).width, 100 * 1.2 / 100.7,
+                                  1e-9);
+  g_assert_cmpfloat_with_epsilon (g_array_index (t, IvBreakdownSegment, 0).width,
+                                  100 * 99.5 / 100.7, 1e-9);
 }
 
 static double
@@ -1087,13 +1176,19 @@ test_pipelined_render (void)
   g_assert_cmpfloat (L.lane_y[IV_LANE_GPU0], <, L.lane_y[IV_LANE_GPU1]);
   /* the I/O bar of candidate 2, [52, 60) ms, in grey; nothing in its lane at 70 ms */
   y = L.lane_y[IV_LANE_IO] + L.lane_h * 0.25;
-  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_pipelined_x (&fig, &L, MS (56)), y), io), <, 6);
-  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_pipelined_x (&fig, &L, MS (70)), y), io), >, 100);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_pipelined_x (&fig, &L, MS (56)), y), io), <,
+                     6);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_pipelined_x (&fig, &L, MS (70)), y), io), >,
+                     100);
   /* GPU 1's compute [55, 100) in the second green; wait_for_io of 2 in its orange-red */
   g_assert_cmpfloat (color_distance (tl_pixel (s, iv_pipelined_x (&fig, &L, MS (65)),
-                                               L.lane_y[IV_LANE_GPU1] + L.lane_h * 0.25), gpu1), <, 6);
+                                               L.lane_y[IV_LANE_GPU1] + L.lane_h * 0.25),
+                                     gpu1),
+                     <, 6);
   g_assert_cmpfloat (color_distance (tl_pixel (s, iv_pipelined_x (&fig, &L, MS (80)),
-                                               L.lane_y[IV_LANE_MAIN] + L.lane_h * 0.25), wait), <, 6);
+                                               L.lane_y[IV_LANE_MAIN] + L.lane_h * 0.25),
+                                     wait),
+                     <, 6);
   /* the await_dispatch fill, cut on the left: at the plot's left edge its zig-zag leaves
    * notches (background) between teeth, while 2 px further in it is filled */
   xl = L.plot_x + 2.5;
@@ -1111,33 +1206,43 @@ test_pipelined_render (void)
    * name has in this figure (wait_for_io, compute on stream 0, the I/O events' grey) */
   {
     IvTimelineFigure tf = { t, 0, 0, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
-    g_assert_cmphex (rgb24 (iv_timeline_slice_color (&tf, find_slice (t, "wait_for_io"), IV_THEME_LIGHT)), ==,
-                     rgb24 (wait));
-    g_assert_cmphex (rgb24 (iv_timeline_slice_color (&tf, find_slice (t, "hdf5_read"), IV_THEME_LIGHT)), ==,
-                     rgb24 (io));
-    g_assert_cmphex (rgb24 (iv_timeline_slice_color (&tf, find_slice (t, "compute"), IV_THEME_LIGHT)), ==, 0x2E8B57);
+    g_assert_cmphex (
+        rgb24 (iv_timeline_slice_color (&tf, find_slice (t, "wait_for_io"), IV_THEME_LIGHT)), ==,
+        rgb24 (wait));
+    g_assert_cmphex (
+        rgb24 (iv_timeline_slice_color (&tf, find_slice (t, "hdf5_read"), IV_THEME_LIGHT)), ==,
+        rgb24 (io));
+    g_assert_cmphex (
+        rgb24 (iv_timeline_slice_color (&tf, find_slice (t, "compute"), IV_THEME_LIGHT)), ==,
+        0x2E8B57);
     g_assert_cmpfloat (color_distance (tl_pixel (s, iv_pipelined_x (&fig, &L, MS (120)),
                                                  L.lane_y[IV_LANE_GPU0] + L.lane_h * 0.25),
-                                       iv_color_from_rgb (0x2E8B57, 1)), <, 6);
+                                       iv_color_from_rgb (0x2E8B57, 1)),
+                       <, 6);
   }
   /* the breakdown: Triangular Solve (75 %) first from the left in its blue */
   g_assert_cmpfloat (L.bd_w, >, 0);
-  g_assert_cmpfloat (color_distance (tl_pixel (s, L.bd_x + L.bd_w * 0.3, L.bd_y + L.bd_h * (1 - 0.2 / 0.72)),
-                                     iv_color_from_rgb (0x004488, 1)), <, 6);
-  g_assert_cmpfloat (color_distance (tl_pixel (s, L.bd_x + L.bd_w * 0.9, L.bd_y + L.bd_h * (1 - 0.2 / 0.72)),
-                                     iv_color_from_rgb (0xC9A227, 1)), <, 6);
+  g_assert_cmpfloat (
+      color_distance (tl_pixel (s, L.bd_x + L.bd_w * 0.3, L.bd_y + L.bd_h * (1 - 0.2 / 0.72)),
+                      iv_color_from_rgb (0x004488, 1)),
+      <, 6);
+  g_assert_cmpfloat (
+      color_distance (tl_pixel (s, L.bd_x + L.bd_w * 0.9, L.bd_y + L.bd_h * (1 - 0.2 / 0.72)),
+                      iv_color_from_rgb (0xC9A227, 1)),
+      <, 6);
   /* hit testing finds the bar under the pointer */
   {
-    guint i = iv_pipelined_bar_at (&fig, &L, iv_pipelined_x (&fig, &L, MS (56)), L.lane_y[IV_LANE_IO] + 10);
+    guint i = iv_pipelined_bar_at (&fig, &L, iv_pipelined_x (&fig, &L, MS (56)),
+                                   L.lane_y[IV_LANE_IO] + 10);
     g_assert_cmpuint (i, <, p->bars->len);
     g_assert_cmpint (g_array_index (p->bars, IvPipelineBar, i).candidate, ==, 2);
-    g_assert_cmpuint (iv_pipelined_bar_at (&fig, &L, iv_pipelined_x (&fig, &L, MS (70)), L.lane_y[IV_LANE_IO] + 10),
+    g_assert_cmpuint (iv_pipelined_bar_at (&fig, &L, iv_pipelined_x (&fig, &L, MS (70)),
+                                           L.lane_y[IV_LANE_IO] + 10),
                       ==, G_MAXUINT);
   }
   cairo_destroy (cr);
   cairo_surface_destroy (s);
 }
-
 
 /* Rows on an image surface are drawn as scanlines; through a recording surface (what a
  * PDF or SVG gets) as rectangles. Both give the same pixels for the Chromium-like dense
@@ -1161,14 +1266,16 @@ test_timeline_raster_matches_vector (void)
   for (int i = 0; i < 3000; i++)
     {
       double dur = g_rand_double_range (rng, 0.05, i % 50 == 0 ? 400 : 20);
-      g_string_append_printf (json, "%s{\"ph\": \"X\", \"name\": \"n%d\", \"pid\": 1, \"tid\": %d, \"ts\": %.3f, \"dur\": %.3f}",
+      g_string_append_printf (json,
+                              "%s{\"ph\": \"X\", \"name\": \"n%d\", \"pid\": 1, \"tid\": %d, "
+                              "\"ts\": %.3f, \"dur\": %.3f}",
                               i ? "," : "", i % 7, 1 + i % 3, at, dur);
       at += i % 3 == 2 ? dur + g_rand_double_range (rng, 0, 30) : 0;
     }
   g_string_append (json, "]");
   g_rand_free (rng);
   t = load_text ("dense.json", json->str);
-  fig = (IvTimelineFigure) { t, 0, 0, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
+  fig = (IvTimelineFigure){ t, 0, 0, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
   cr = cairo_create (direct);
   g_assert_true (iv_render_timeline (cr, &fig, &opt, 900, 300, NULL));
   cairo_destroy (cr);
@@ -1199,13 +1306,18 @@ test_timeline_raster_matches_vector (void)
 static void
 test_area_charts (void)
 {
-  g_autoptr (IvTrace) t = load_text ("gpu-charts.json",
+  g_autoptr (IvTrace) t = load_text (
+      "gpu-charts.json",
       "{\"traceEvents\": ["
       "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 0, \"args\": {\"name\": \"GPU 0\"}},"
-      "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 0, \"tid\": 7, \"args\": {\"name\": \"stream 7\"}},"
-      "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": 0, \"dur\": 10},"
-      "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllReduce\", \"pid\": 0, \"tid\": 8, \"ts\": 5, \"dur\": 10},"
-      "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD\", \"pid\": 0, \"tid\": 7, \"ts\": 20, \"dur\": 2}]}");
+      "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 0, \"tid\": 7, \"args\": {\"name\": "
+      "\"stream 7\"}},"
+      "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": 0, "
+      "\"dur\": 10},"
+      "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllReduce\", \"pid\": 0, "
+      "\"tid\": 8, \"ts\": 5, \"dur\": 10},"
+      "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD\", \"pid\": 0, \"tid\": 7, "
+      "\"ts\": 20, \"dur\": 2}]}");
   g_autoptr (IvGpuStats) gpu = iv_trace_gpu_stats (t, t->t0_ns, t->t1_ns);
   g_autoptr (GArray) stats = iv_trace_stats_by_name (t, G_MININT64, G_MAXINT64);
   IvChart *kernels = iv_trace_chart_kernels (gpu);
@@ -1227,12 +1339,22 @@ test_area_charts (void)
   cairo_surface_flush (s);
   L = iv_chart_get_layout (kernels);
   y = iv_chart_to_pixel (L, IV_AXIS_Y, 0); /* communication, the last category, at the bottom */
-  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 2.5e-6), y), iv_color_from_rgb (0x009e73, 1)), <, 6);
-  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 7.5e-6), y), iv_color_from_rgb (0xd55e00, 1)), <, 6);
-  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 10.5e-6), y), iv_color_from_rgb (0xd55e00, 1)), >, 60);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 2.5e-6), y),
+                                     iv_color_from_rgb (0x009e73, 1)),
+                     <, 6);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 7.5e-6), y),
+                                     iv_color_from_rgb (0xd55e00, 1)),
+                     <, 6);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 10.5e-6), y),
+                                     iv_color_from_rgb (0xd55e00, 1)),
+                     >, 60);
   y = iv_chart_to_pixel (L, IV_AXIS_Y, 2); /* compute: 10 µs */
-  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 9.5e-6), y), iv_color_from_rgb (0x0072b2, 1)), <, 6);
-  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 10.5e-6), y), iv_color_from_rgb (0x0072b2, 1)), >, 60);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 9.5e-6), y),
+                                     iv_color_from_rgb (0x0072b2, 1)),
+                     <, 6);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 10.5e-6), y),
+                                     iv_color_from_rgb (0x0072b2, 1)),
+                     >, 60);
   cairo_destroy (cr);
 
   /* Streams in percent: stream 7 (the first) busy 12 of 22 µs = 54.5 %. */
@@ -1241,8 +1363,12 @@ test_area_charts (void)
   cairo_surface_flush (s);
   L = iv_chart_get_layout (streams);
   y = iv_chart_to_pixel (L, IV_AXIS_Y, gpu->streams->len - 1);
-  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 52), y), iv_color_from_rgb (0x0072b2, 1)), <, 6);
-  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 57), y), iv_color_from_rgb (0xc0bfbc, 1)), <, 6);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 52), y),
+                                     iv_color_from_rgb (0x0072b2, 1)),
+                     <, 6);
+  g_assert_cmpfloat (color_distance (tl_pixel (s, iv_chart_to_pixel (L, IV_AXIS_X, 57), y),
+                                     iv_color_from_rgb (0xc0bfbc, 1)),
+                     <, 6);
   cairo_destroy (cr);
   cairo_surface_destroy (s);
   iv_chart_free (kernels);
@@ -1288,8 +1414,9 @@ test_timeline_state (void)
   iv_timeline_state_set_area (st, 200, 300);
   g_object_set (st, "selected", (guint64) 42, "search", "gemm", NULL);
   g_object_set (st, "selected", (guint64) 42, "search", NULL, NULL);
-  g_assert_cmpstr (log->str, ==, "area-end-ns 100-950;area-start-ns 100-950;search 100-950;"
-                                 "selected 100-950;search 100-950;");
+  g_assert_cmpstr (log->str, ==,
+                   "area-end-ns 100-950;area-start-ns 100-950;search 100-950;"
+                   "selected 100-950;search 100-950;");
   iv_timeline_state_get_area (st, &a, &b);
   g_assert_cmpint (a, ==, 200);
   g_assert_cmpint (b, ==, 300);
@@ -1304,15 +1431,19 @@ test_timeline_state (void)
 static void
 test_export_names_and_extent (void)
 {
-  g_autoptr (IvTrace) t = load_text ("names.json",
+  g_autoptr (IvTrace) t = load_text (
+      "names.json",
       "{\"traceEvents\": ["
       "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"args\": {\"name\": \"Renderer\"}},"
-      "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 11, \"args\": {\"name\": \"Worker\"}},"
-      "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 12, \"args\": {\"name\": \"Worker\"}},"
+      "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 11, \"args\": {\"name\": "
+      "\"Worker\"}},"
+      "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 12, \"args\": {\"name\": "
+      "\"Worker\"}},"
       "{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 11, \"ts\": 400, \"dur\": 50},"
       "{\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 12, \"ts\": 450, \"dur\": 50},"
       "{\"ph\": \"X\", \"name\": \"c\", \"pid\": 1, \"tid\": -247463936, \"ts\": 420, \"dur\": 10},"
-      "{\"ph\": \"X\", \"name\": \"k\", \"pid\": \"GPU 0\", \"tid\": \"stream 7\", \"ts\": 430, \"dur\": 20},"
+      "{\"ph\": \"X\", \"name\": \"k\", \"pid\": \"GPU 0\", \"tid\": \"stream 7\", \"ts\": 430, "
+      "\"dur\": 20},"
       "{\"ph\": \"X\", \"name\": \"PyTorch Profiler (0)\", \"cat\": \"Trace\", \"pid\": \"Spans\", "
       "\"tid\": \"PyTorch Profiler\", \"ts\": 0, \"dur\": 10000}]}");
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
@@ -1335,7 +1466,8 @@ test_export_names_and_extent (void)
     {
       const IvProcess *pr = t->processes->pdata[p];
       /* a pid that is text is the name */
-      g_assert_false (g_str_has_prefix (pr->name, "GPU GPU") || g_str_has_prefix (pr->name, "Process Spans"));
+      g_assert_false (g_str_has_prefix (pr->name, "GPU GPU")
+                      || g_str_has_prefix (pr->name, "Process Spans"));
       if (g_str_equal (pr->name, "Renderer"))
         renderer = p;
     }
@@ -1377,21 +1509,29 @@ test_export_names_and_extent (void)
 static void
 test_format_corners (void)
 {
-  g_autoptr (IvTrace) t = load_text ("corners.json",
+  g_autoptr (IvTrace) t = load_text (
+      "corners.json",
       "{\"traceEvents\": ["
-      "{\"ph\": \"C\", \"name\": \"mem\", \"id\": \"1\", \"pid\": 1, \"ts\": 0, \"args\": {\"used\": 5, \"state\": \"on\"}},"
-      "{\"ph\": \"C\", \"name\": \"mem\", \"id\": \"2\", \"pid\": 1, \"ts\": 0, \"args\": {\"used\": 7, \"state\": \"off\"}},"
-      "{\"ph\": \"C\", \"name\": \"mem\", \"id\": \"1\", \"pid\": 1, \"ts\": 10, \"args\": {\"used\": 6}},"
-      "{\"ph\": \"X\", \"name\": \"send\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 10, \"bind_id\": \"0x7\", \"flow_out\": true},"
-      "{\"ph\": \"X\", \"name\": \"recv\", \"pid\": 1, \"tid\": 2, \"ts\": 20, \"dur\": 10, \"bind_id\": \"0x7\", \"flow_in\": true},"
+      "{\"ph\": \"C\", \"name\": \"mem\", \"id\": \"1\", \"pid\": 1, \"ts\": 0, \"args\": "
+      "{\"used\": 5, \"state\": \"on\"}},"
+      "{\"ph\": \"C\", \"name\": \"mem\", \"id\": \"2\", \"pid\": 1, \"ts\": 0, \"args\": "
+      "{\"used\": 7, \"state\": \"off\"}},"
+      "{\"ph\": \"C\", \"name\": \"mem\", \"id\": \"1\", \"pid\": 1, \"ts\": 10, \"args\": "
+      "{\"used\": 6}},"
+      "{\"ph\": \"X\", \"name\": \"send\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 10, "
+      "\"bind_id\": \"0x7\", \"flow_out\": true},"
+      "{\"ph\": \"X\", \"name\": \"recv\", \"pid\": 1, \"tid\": 2, \"ts\": 20, \"dur\": 10, "
+      "\"bind_id\": \"0x7\", \"flow_in\": true},"
       "{\"ph\": \"B\", \"name\": \"left-open\", \"pid\": 1, \"tid\": 3, \"ts\": 5},"
       "{\"ph\": \"b\", \"name\": \"req\", \"cat\": \"net\", \"id\": \"9\", \"pid\": 1, \"ts\": 1},"
-      "{\"ph\": \"n\", \"name\": \"req-step\", \"cat\": \"net\", \"id\": \"9\", \"pid\": 1, \"ts\": 3},"
+      "{\"ph\": \"n\", \"name\": \"req-step\", \"cat\": \"net\", \"id\": \"9\", \"pid\": 1, "
+      "\"ts\": 3},"
       "{\"ph\": \"e\", \"name\": \"req\", \"cat\": \"net\", \"id\": \"9\", \"pid\": 1, \"ts\": 8},"
       "{\"ph\": \"b\", \"name\": \"outer\", \"cat\": \"c\", \"id\": \"5\", \"pid\": 1, \"ts\": 30},"
       "{\"ph\": \"b\", \"name\": \"inner\", \"cat\": \"c\", \"id\": \"5\", \"pid\": 1, \"ts\": 32},"
       "{\"ph\": \"e\", \"name\": \"inner\", \"cat\": \"c\", \"id\": \"5\", \"pid\": 1, \"ts\": 36},"
-      "{\"ph\": \"e\", \"name\": \"outer\", \"cat\": \"c\", \"id\": \"5\", \"pid\": 1, \"ts\": 40}]}");
+      "{\"ph\": \"e\", \"name\": \"outer\", \"cat\": \"c\", \"id\": \"5\", \"pid\": 1, \"ts\": "
+      "40}]}");
   guint counters = 0, instants = 0;
   gboolean used1 = FALSE, text_warned = FALSE;
 
@@ -1399,7 +1539,8 @@ test_format_corners (void)
     counters += g_array_index (t->tracks, IvTrack, k).kind == IV_TRACK_COUNTER;
   g_assert_cmpuint (counters, ==, 2);
   for (guint i = 0; i < t->series->len; i++)
-    used1 |= g_str_equal (iv_trace_string (t, g_array_index (t->series, IvCounterSeries, i).name), "mem (id 1) · used");
+    used1 |= g_str_equal (iv_trace_string (t, g_array_index (t->series, IvCounterSeries, i).name),
+                          "mem (id 1) · used");
   g_assert_true (used1);
   g_assert_cmpuint (t->series->len, ==, 2); /* the text "state" makes no series */
   for (guint i = 0; i < t->warnings->len; i++)
@@ -1415,7 +1556,8 @@ test_format_corners (void)
   g_assert_cmpuint (t->open_names->len, ==, 1);
   g_assert_cmpstr (iv_trace_string (t, g_array_index (t->open_names, guint32, 0)), ==, "left-open");
   for (guint i = 0; i < t->instants->len; i++)
-    instants += g_str_equal (iv_trace_string (t, g_array_index (t->instants, IvInstant, i).name), "req-step");
+    instants += g_str_equal (iv_trace_string (t, g_array_index (t->instants, IvInstant, i).name),
+                             "req-step");
   g_assert_cmpuint (instants, ==, 1);
   /* nested async spans of one id: the inner one under the outer, on its track */
   {

@@ -34,17 +34,17 @@ _iv_cli_parse (const char *command, const char *summary, const GOptionEntry *ent
 }
 
 gboolean
-_iv_cli_parse_listing (const char *command, const char *summary, const char *no_paths, gboolean *json,
-                       char ***paths, int argc, char **argv)
+_iv_cli_parse_listing (const char *command, const char *summary, const char *no_paths,
+                       gboolean *json, char ***paths, int argc, char **argv)
 {
   GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, json, N_("Print JSON"), NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, paths, NULL, N_("PATH…") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, json, N_ ("Print JSON"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, paths, NULL, N_ ("PATH…") },
     { NULL },
   };
 
   if (!paths)
-    entries[1] = (GOptionEntry) { NULL };
+    entries[1] = (GOptionEntry){ NULL };
   if (!_iv_cli_parse (command, summary, entries, &argc, &argv))
     return FALSE;
   if (paths && (!*paths || !(*paths)[0]))
@@ -54,7 +54,7 @@ _iv_cli_parse_listing (const char *command, const char *summary, const char *no_
     }
   if (!paths && argc > 1)
     {
-      _iv_cli_usage_error (command, _("unexpected argument “%s”"), argv[1]);
+      _iv_cli_usage_error (command, _ ("unexpected argument “%s”"), argv[1]);
       return FALSE;
     }
   return TRUE;
@@ -70,7 +70,7 @@ _iv_cli_usage_error (const char *command, const char *format, ...)
   message = g_strdup_vprintf (format, args);
   va_end (args);
   fprintf (stderr, "inferview %s: %s\n", command, message);
-  fprintf (stderr, _("Try “inferview %s --help”.\n"), command);
+  fprintf (stderr, _ ("Try “inferview %s --help”.\n"), command);
   return IV_EXIT_USAGE;
 }
 
@@ -90,7 +90,8 @@ _iv_cli_number (const char *command, const char *option, const char *text, gbool
     return TRUE;
   if (!iv_units_parse (text, &v) || v < 0 || (v == 0 && !allow_zero))
     {
-      fprintf (stderr, "inferview %s: --%s: “%s” is not a %s number (e.g. 100T, 1e12, 1us, 64GiB)\n",
+      fprintf (stderr,
+               "inferview %s: --%s: “%s” is not a %s number (e.g. 100T, 1e12, 1us, 64GiB)\n",
                command, option, text, allow_zero ? "non-negative" : "positive");
       return FALSE;
     }
@@ -108,7 +109,8 @@ _iv_cli_output_is_folder (const char *command, const char *output)
     return FALSE;
   display = g_filename_display_name (output);
   example = g_build_filename (display, "figure.png", NULL);
-  fprintf (stderr, _("inferview %s: %s: is a folder; -o names the figure file to write (e.g. %s)\n"),
+  fprintf (stderr,
+           _ ("inferview %s: %s: is a folder; -o names the figure file to write (e.g. %s)\n"),
            command, display, example);
   return TRUE;
 }
@@ -118,10 +120,10 @@ _iv_cli_figure_size (const char *command, const IvCliFigureArgs *args, IvExportO
 {
   if (args->size)
     {
-      const IvExportPreset *p = iv_export_find_preset (g_str_equal (args->size, "column") ? "single-column"
-                                                                                         : args->size);
+      const IvExportPreset *p = iv_export_find_preset (
+          g_str_equal (args->size, "column") ? "single-column" : args->size);
       if (!p)
-        return _iv_cli_usage_error (command, "%s", _("--size is slide, column or double-column"));
+        return _iv_cli_usage_error (command, "%s", _ ("--size is slide, column or double-column"));
       eo->width = p->width, eo->height = p->height, eo->dpi = p->dpi, eo->text_pt = p->text_pt;
     }
   if (!_iv_cli_number (command, "width", args->width, FALSE, &eo->width)
@@ -130,7 +132,7 @@ _iv_cli_figure_size (const char *command, const IvCliFigureArgs *args, IvExportO
       || !_iv_cli_number (command, "text-size", args->text_size, FALSE, &eo->text_pt))
     return IV_EXIT_USAGE;
   if (eo->text_pt != 0 && !(eo->text_pt >= 4 && eo->text_pt <= 72))
-    return _iv_cli_usage_error (command, "%s", _("--text-size is 4 to 72 points"));
+    return _iv_cli_usage_error (command, "%s", _ ("--text-size is 4 to 72 points"));
   return IV_EXIT_OK;
 }
 
@@ -142,7 +144,8 @@ _iv_cli_figure_options (const char *command, const char *output, const IvCliFigu
     return IV_EXIT_BAD_INPUT;
   if (!iv_export_format_from_path (output, &eo->format)
       || (args->theme && !iv_theme_from_string (args->theme, &eo->render.theme)))
-    return _iv_cli_usage_error (command, "%s", _("-o must end in .png, .pdf or .svg; --theme is light, dark or print"));
+    return _iv_cli_usage_error (
+        command, "%s", _ ("-o must end in .png, .pdf or .svg; --theme is light, dark or print"));
   return _iv_cli_figure_size (command, args, eo);
 }
 
@@ -182,7 +185,8 @@ _iv_cli_apply_gpus (const char *command, const char *text, IvSweep *sweep)
     return FALSE;
   if (n != floor (n) || n > 1000000)
     {
-      _iv_cli_usage_error (command, _("--gpus “%s” is not a whole number of GPUs (1 to 1000000)"), text);
+      _iv_cli_usage_error (command, _ ("--gpus “%s” is not a whole number of GPUs (1 to 1000000)"),
+                           text);
       return FALSE;
     }
   for (guint i = 0; i < sweep->runs->len; i++)

@@ -63,17 +63,18 @@ _iv_cli_identify (int argc, char **argv)
   g_autoptr (JsonArray) out = json_array_new ();
   int status = IV_EXIT_OK;
 
-  if (!_iv_cli_parse_listing ("identify", _("Say what each path is: an AIPerf run or sweep, a trace, "
-                                            "a model configuration."),
-                              _("name at least one file or folder"), &json, &paths, argc, argv))
+  if (!_iv_cli_parse_listing ("identify",
+                              _ ("Say what each path is: an AIPerf run or sweep, a trace, "
+                                 "a model configuration."),
+                              _ ("name at least one file or folder"), &json, &paths, argc, argv))
     return IV_EXIT_USAGE;
 
   for (guint i = 0; paths[i]; i++)
     {
       /* Only the head of each file: identify answers at once, whatever the size (a
        * compressed file could expand to terabytes). */
-      g_autoptr (IvSniffResult) r = iv_sniff_path_head (paths[i], TRUE, IDENTIFY_HEAD_BYTES, NULL,
-                                                        NULL, NULL, &error);
+      g_autoptr (IvSniffResult) r
+          = iv_sniff_path_head (paths[i], TRUE, IDENTIFY_HEAD_BYTES, NULL, NULL, NULL, &error);
       if (!r)
         {
           _iv_cli_print_error (error);

@@ -30,8 +30,8 @@ typedef struct
   char *bidirectional, *eta_compute, *eta_memory, *eta_comm;
   char *weight_bytes, *act_bytes, *kv_bytes, *partial_bytes;
   char *figure, *output, *kind, *sweep;
-  IvCliFigureArgs fig;  /* char* only, like the rest: options_clear frees them all */
-  gboolean annotate;    /* the one flag, after every string */
+  IvCliFigureArgs fig; /* char* only, like the rest: options_clear frees them all */
+  gboolean annotate;   /* the one flag, after every string */
 } Options;
 
 static void
@@ -80,14 +80,16 @@ choice (const char *option, const char *text, const char *a, const char *b, int 
 static const char *
 option_of_field (const Options *o, const char *message)
 {
-  static const char *const options[] = { "cubes", "topology", "pes-per-cube", "pe-flops", "pe-vector-flops",
-                                         "pe-mem-bw", "pe-mem-capacity", "pe-link-bw", "pe-link-latency",
-                                         "cube-link-bw", "cube-link-latency", "eta-compute", "eta-memory",
-                                         "eta-comm", "bidirectional" };
-  const char *const given[] = { o->cubes, o->topology, o->pes_per_cube, o->pe_flops, o->pe_vector_flops,
-                                o->pe_mem_bw, o->pe_mem_capacity, o->pe_link_bw, o->pe_link_latency,
-                                o->cube_link_bw, o->cube_link_latency, o->eta_compute, o->eta_memory,
-                                o->eta_comm, o->bidirectional };
+  static const char *const options[]
+      = { "cubes",           "topology",     "pes-per-cube",      "pe-flops",
+          "pe-vector-flops", "pe-mem-bw",    "pe-mem-capacity",   "pe-link-bw",
+          "pe-link-latency", "cube-link-bw", "cube-link-latency", "eta-compute",
+          "eta-memory",      "eta-comm",     "bidirectional" };
+  const char *const given[]
+      = { o->cubes,           o->topology,     o->pes_per_cube,      o->pe_flops,
+          o->pe_vector_flops, o->pe_mem_bw,    o->pe_mem_capacity,   o->pe_link_bw,
+          o->pe_link_latency, o->cube_link_bw, o->cube_link_latency, o->eta_compute,
+          o->eta_memory,      o->eta_comm,     o->bidirectional };
 
   for (guint i = 0; i < G_N_ELEMENTS (options); i++)
     {
@@ -126,16 +128,19 @@ hardware_from_options (Options *o, int *status)
         y = g_ascii_strtoll (end + 1, &end, 10);
       if (*end || x < 1 || y < 1 || x > 4096 || y > 4096)
         {
-          _iv_cli_usage_error ("model", "--cubes: must be X or XxY (whole numbers, 1 to 4096), not “%s”", o->cubes);
+          _iv_cli_usage_error (
+              "model", "--cubes: must be X or XxY (whole numbers, 1 to 4096), not “%s”", o->cubes);
           return NULL;
         }
     }
   if (o->topology && !iv_topology_from_string (o->topology, &topology))
     {
-      _iv_cli_usage_error ("model", "--topology: must be ring, mesh2d, torus2d or switch, not “%s”", o->topology);
+      _iv_cli_usage_error ("model", "--topology: must be ring, mesh2d, torus2d or switch, not “%s”",
+                           o->topology);
       return NULL;
     }
-  if (!whole ("pes-per-cube", o->pes_per_cube, FALSE, &pes) || !choice ("bidirectional", o->bidirectional, "no", "yes", &bidir))
+  if (!whole ("pes-per-cube", o->pes_per_cube, FALSE, &pes)
+      || !choice ("bidirectional", o->bidirectional, "no", "yes", &bidir))
     return NULL;
 
   *status = IV_EXIT_BAD_INPUT;
@@ -144,8 +149,11 @@ hardware_from_options (Options *o, int *status)
     hw = iv_hardware_copy (preset);
   else if (!(hw = iv_hardware_load (o->hardware, &error)))
     {
-      fprintf (stderr, "inferview model: --hardware: “%s” is not a hardware preset (inferview hardware lists them), "
-               "and as a file: %s\n", o->hardware, error->message);
+      fprintf (stderr,
+               "inferview model: --hardware: “%s” is not a hardware preset (inferview hardware "
+               "lists them), "
+               "and as a file: %s\n",
+               o->hardware, error->message);
       return NULL;
     }
   if (o->topology)
@@ -156,7 +164,8 @@ hardware_from_options (Options *o, int *status)
   if (o->cubes)
     {
       hw->X = x, hw->Y = y;
-      g_ptr_array_add (changes, g_strdup_printf ("%" G_GINT64_FORMAT "×%" G_GINT64_FORMAT " cubes", x, y));
+      g_ptr_array_add (changes,
+                       g_strdup_printf ("%" G_GINT64_FORMAT "×%" G_GINT64_FORMAT " cubes", x, y));
     }
   if (o->pes_per_cube)
     {
@@ -164,20 +173,30 @@ hardware_from_options (Options *o, int *status)
       g_ptr_array_add (changes, g_strdup_printf ("%" G_GINT64_FORMAT " PEs/cube", pes));
     }
   {
-    struct { const char *option, *text; double *field; gboolean zero; } numbers[] = {
-      { "pe-flops", o->pe_flops, &hw->P_c, FALSE }, { "pe-vector-flops", o->pe_vector_flops, &hw->P_v, FALSE },
-      { "pe-mem-bw", o->pe_mem_bw, &hw->BW, FALSE }, { "pe-mem-capacity", o->pe_mem_capacity, &hw->M_pe, FALSE },
-      { "pe-link-bw", o->pe_link_bw, &hw->B_pe, FALSE }, { "pe-link-latency", o->pe_link_latency, &hw->a_pe, TRUE },
+    struct
+    {
+      const char *option, *text;
+      double *field;
+      gboolean zero;
+    } numbers[] = {
+      { "pe-flops", o->pe_flops, &hw->P_c, FALSE },
+      { "pe-vector-flops", o->pe_vector_flops, &hw->P_v, FALSE },
+      { "pe-mem-bw", o->pe_mem_bw, &hw->BW, FALSE },
+      { "pe-mem-capacity", o->pe_mem_capacity, &hw->M_pe, FALSE },
+      { "pe-link-bw", o->pe_link_bw, &hw->B_pe, FALSE },
+      { "pe-link-latency", o->pe_link_latency, &hw->a_pe, TRUE },
       { "cube-link-bw", o->cube_link_bw, &hw->B_cu, FALSE },
       { "cube-link-latency", o->cube_link_latency, &hw->a_cu, TRUE },
-      { "eta-compute", o->eta_compute, &hw->eta_c, FALSE }, { "eta-memory", o->eta_memory, &hw->eta_m, FALSE },
+      { "eta-compute", o->eta_compute, &hw->eta_c, FALSE },
+      { "eta-memory", o->eta_memory, &hw->eta_m, FALSE },
       { "eta-comm", o->eta_comm, &hw->eta_n, FALSE },
     };
     for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
       {
         if (!numbers[i].text)
           continue;
-        if (!_iv_cli_number ("model", numbers[i].option, numbers[i].text, numbers[i].zero, numbers[i].field))
+        if (!_iv_cli_number ("model", numbers[i].option, numbers[i].text, numbers[i].zero,
+                             numbers[i].field))
           {
             *status = IV_EXIT_USAGE;
             return NULL;
@@ -193,11 +212,13 @@ hardware_from_options (Options *o, int *status)
   if (!iv_hardware_validate (hw, "hardware", &error))
     {
       const char *option = option_of_field (o, error->message);
-      const char *text = g_str_has_prefix (error->message, "hardware: ") ? error->message + 10 : error->message;
+      const char *text
+          = g_str_has_prefix (error->message, "hardware: ") ? error->message + 10 : error->message;
       if (option)
         fprintf (stderr, "inferview model: --%s: %s\n", option, text);
       else
-        fprintf (stderr, "inferview model: --hardware %s: %s\n", o->hardware ? o->hardware : "ring4", text);
+        fprintf (stderr, "inferview model: --hardware %s: %s\n",
+                 o->hardware ? o->hardware : "ring4", text);
       return NULL;
     }
   if (changes->len)
@@ -214,7 +235,6 @@ hardware_from_options (Options *o, int *status)
   *status = IV_EXIT_OK;
   return g_steal_pointer (&hw);
 }
-
 
 static void
 add_stage_json (JsonBuilder *b, const IvResult *r, guint kind, IvStageId id, const IvStage *s)
@@ -362,7 +382,6 @@ add_advice_json (JsonBuilder *b, const IvResult *r)
   json_builder_end_array (b);
 }
 
-
 static void
 print_result_json (const IvResult *r)
 {
@@ -412,7 +431,8 @@ print_table (const IvResult *r)
                   iv_stage_name (s), fl, by, cb, tc, tm, tn, tv, iv_bound_to_string (st->bound));
         }
       {
-        g_autofree char *a = fmt_s (kr->attention_s), *f = fmt_s (kr->ffn_s), *l = fmt_s (kr->layer_s);
+        g_autofree char *a = fmt_s (kr->attention_s), *f = fmt_s (kr->ffn_s),
+                        *l = fmt_s (kr->layer_s);
         printf ("  attention %s · FFN %s · layer %s\n", a, f, l);
       }
     }
@@ -425,7 +445,8 @@ print_table (const IvResult *r)
     printf ("\nLM head %s · step %s · %s tokens/s\n", lm, step, tps);
     printf ("memory per PE: weights %s + KV %s of %s: %s\n", w, kv, cap,
             r->fits ? "fits" : "DOES NOT FIT");
-    printf ("idle: %" G_GINT64_FORMAT " PEs, %" G_GINT64_FORMAT " cubes\n", r->idle_pes, r->idle_cubes);
+    printf ("idle: %" G_GINT64_FORMAT " PEs, %" G_GINT64_FORMAT " cubes\n", r->idle_pes,
+            r->idle_cubes);
   }
   for (guint i = 0; i < r->n_waste; i++)
     printf ("waste %-18s %5.1f %%  %s\n", r->waste[i].id, r->waste[i].percent, r->waste[i].text);
@@ -443,51 +464,64 @@ static const struct
   gsize offset;
   const char *description, *arg_description;
 } model_options[] = {
-#define OPT(name, field, description, arg) { name, 0, G_OPTION_ARG_STRING, G_STRUCT_OFFSET (Options, field), description, arg }
-  OPT ("preset", preset, N_("Model preset (see inferview presets)"), "NAME"),
-  { "hf-config", 0, G_OPTION_ARG_FILENAME, G_STRUCT_OFFSET (Options, hf_config), N_("Hugging Face config.json to import"), "FILE" },
-  OPT ("hardware", hardware, N_("Hardware preset or JSON file (default ring4)"), "NAME|FILE"),
-  OPT ("mode", mode, N_("prefill or decode (default decode)"), "MODE"),
-  OPT ("batch", batch, N_("Sequences B (default 1)"), "B"),
-  OPT ("tq", tq, N_("New tokens per sequence T_q (default 1)"), "T"),
-  OPT ("context", context, N_("Tokens already cached P (default 4096)"), "P"),
-  OPT ("tp", tp, N_("Tensor-parallel size"), "N"),
-  OPT ("cp", cp, N_("Context-parallel size"), "N"),
-  OPT ("tp-place", tp_place, N_("TP group on pe or cube"), "pe|cube"),
-  OPT ("cp-place", cp_place, N_("CP group on pe or cube"), "pe|cube"),
-  OPT ("ring", ring, N_("CP ring variant in prefill"), "kv|qoml"),
-  OPT ("format", format, N_("Output: table, json or csv"), "FORMAT"),
-  OPT ("cubes", cubes, N_("Cube grid"), "X[xY]"),
-  OPT ("topology", topology, N_("ring, mesh2d, torus2d or switch"), "T"),
-  OPT ("pes-per-cube", pes_per_cube, N_("PEs per cube"), "N"),
-  OPT ("pe-flops", pe_flops, N_("Matrix FLOP/s per PE"), "F"),
-  OPT ("pe-vector-flops", pe_vector_flops, N_("Vector FLOP/s per PE"), "F"),
-  OPT ("pe-mem-bw", pe_mem_bw, N_("Memory bandwidth per PE"), "B/s"),
-  OPT ("pe-mem-capacity", pe_mem_capacity, N_("Memory per PE"), "B"),
-  OPT ("pe-link-bw", pe_link_bw, N_("PE link bandwidth per direction"), "B/s"),
-  OPT ("pe-link-latency", pe_link_latency, N_("PE link step latency"), "S"),
-  OPT ("cube-link-bw", cube_link_bw, N_("Cube link bandwidth per direction"), "B/s"),
-  OPT ("cube-link-latency", cube_link_latency, N_("Cube link step latency"), "S"),
-  OPT ("bidirectional", bidirectional, N_("Full-duplex links"), "yes|no"),
-  OPT ("eta-compute", eta_compute, N_("Achieved fraction of peak FLOP/s"), "X"),
-  OPT ("eta-memory", eta_memory, N_("Achieved fraction of memory bandwidth"), "X"),
-  OPT ("eta-comm", eta_comm, N_("Achieved fraction of link bandwidth"), "X"),
-  OPT ("weight-bytes", weight_bytes, N_("Bytes per weight (default 2)"), "N"),
-  OPT ("act-bytes", act_bytes, N_("Bytes per activation (default 2)"), "N"),
-  OPT ("kv-bytes", kv_bytes, N_("Bytes per KV element (default 2)"), "N"),
-  OPT ("partial-bytes", partial_bytes, N_("Bytes per partial accumulator (default 4)"), "N"),
-  OPT ("figure", figure, N_("Draw a figure: pipeline, stages, memory, roofline, topology, sweep or sharding"), "NAME"),
-  { "output", 'o', G_OPTION_ARG_FILENAME, G_STRUCT_OFFSET (Options, output), N_("The figure's file: .png, .pdf or .svg"), "FILE" },
-  OPT ("theme", fig.theme, N_("Figure theme: light, dark or print"), "THEME"),
-  OPT ("size", fig.size, N_("A page: slide (13.33 × 7.5 in, 18 pt text), column (3.5 in, 8.5 pt) or double-column (7 in, 9 pt)"), "SIZE"),
-  OPT ("width", fig.width, N_("Figure width in 1/96 in (default depends on the figure)"), "W"),
-  OPT ("height", fig.height, N_("Figure height in 1/96 in (default depends on the figure)"), "H"),
-  OPT ("dpi", fig.dpi, N_("PNG resolution (default 96)"), "DPI"),
-  OPT ("text-size", fig.text_size, N_("Body text in points on the page (default: as on screen)"), "PT"),
-  OPT ("sweep", sweep, N_("What the sweep figure varies: tp, cp, tq or context (default tp)"), "AXIS"),
-  OPT ("kind", kind, N_("Layer kind to draw: dense, moe, local, global… (default: the most numerous)"), "KIND"),
+#define OPT(name, field, description, arg)                                                         \
+  {                                                                                                \
+    name, 0, G_OPTION_ARG_STRING, G_STRUCT_OFFSET (Options, field), description, arg               \
+  }
+  OPT ("preset", preset, N_ ("Model preset (see inferview presets)"), "NAME"),
+  { "hf-config", 0, G_OPTION_ARG_FILENAME, G_STRUCT_OFFSET (Options, hf_config),
+    N_ ("Hugging Face config.json to import"), "FILE" },
+  OPT ("hardware", hardware, N_ ("Hardware preset or JSON file (default ring4)"), "NAME|FILE"),
+  OPT ("mode", mode, N_ ("prefill or decode (default decode)"), "MODE"),
+  OPT ("batch", batch, N_ ("Sequences B (default 1)"), "B"),
+  OPT ("tq", tq, N_ ("New tokens per sequence T_q (default 1)"), "T"),
+  OPT ("context", context, N_ ("Tokens already cached P (default 4096)"), "P"),
+  OPT ("tp", tp, N_ ("Tensor-parallel size"), "N"),
+  OPT ("cp", cp, N_ ("Context-parallel size"), "N"),
+  OPT ("tp-place", tp_place, N_ ("TP group on pe or cube"), "pe|cube"),
+  OPT ("cp-place", cp_place, N_ ("CP group on pe or cube"), "pe|cube"),
+  OPT ("ring", ring, N_ ("CP ring variant in prefill"), "kv|qoml"),
+  OPT ("format", format, N_ ("Output: table, json or csv"), "FORMAT"),
+  OPT ("cubes", cubes, N_ ("Cube grid"), "X[xY]"),
+  OPT ("topology", topology, N_ ("ring, mesh2d, torus2d or switch"), "T"),
+  OPT ("pes-per-cube", pes_per_cube, N_ ("PEs per cube"), "N"),
+  OPT ("pe-flops", pe_flops, N_ ("Matrix FLOP/s per PE"), "F"),
+  OPT ("pe-vector-flops", pe_vector_flops, N_ ("Vector FLOP/s per PE"), "F"),
+  OPT ("pe-mem-bw", pe_mem_bw, N_ ("Memory bandwidth per PE"), "B/s"),
+  OPT ("pe-mem-capacity", pe_mem_capacity, N_ ("Memory per PE"), "B"),
+  OPT ("pe-link-bw", pe_link_bw, N_ ("PE link bandwidth per direction"), "B/s"),
+  OPT ("pe-link-latency", pe_link_latency, N_ ("PE link step latency"), "S"),
+  OPT ("cube-link-bw", cube_link_bw, N_ ("Cube link bandwidth per direction"), "B/s"),
+  OPT ("cube-link-latency", cube_link_latency, N_ ("Cube link step latency"), "S"),
+  OPT ("bidirectional", bidirectional, N_ ("Full-duplex links"), "yes|no"),
+  OPT ("eta-compute", eta_compute, N_ ("Achieved fraction of peak FLOP/s"), "X"),
+  OPT ("eta-memory", eta_memory, N_ ("Achieved fraction of memory bandwidth"), "X"),
+  OPT ("eta-comm", eta_comm, N_ ("Achieved fraction of link bandwidth"), "X"),
+  OPT ("weight-bytes", weight_bytes, N_ ("Bytes per weight (default 2)"), "N"),
+  OPT ("act-bytes", act_bytes, N_ ("Bytes per activation (default 2)"), "N"),
+  OPT ("kv-bytes", kv_bytes, N_ ("Bytes per KV element (default 2)"), "N"),
+  OPT ("partial-bytes", partial_bytes, N_ ("Bytes per partial accumulator (default 4)"), "N"),
+  OPT ("figure", figure,
+       N_ ("Draw a figure: pipeline, stages, memory, roofline, topology, sweep or sharding"),
+       "NAME"),
+  { "output", 'o', G_OPTION_ARG_FILENAME, G_STRUCT_OFFSET (Options, output),
+    N_ ("The figure's file: .png, .pdf or .svg"), "FILE" },
+  OPT ("theme", fig.theme, N_ ("Figure theme: light, dark or print"), "THEME"),
+  OPT ("size", fig.size,
+       N_ ("A page: slide (13.33 × 7.5 in, 18 pt text), column (3.5 in, 8.5 pt) or double-column "
+           "(7 in, 9 pt)"),
+       "SIZE"),
+  OPT ("width", fig.width, N_ ("Figure width in 1/96 in (default depends on the figure)"), "W"),
+  OPT ("height", fig.height, N_ ("Figure height in 1/96 in (default depends on the figure)"), "H"),
+  OPT ("dpi", fig.dpi, N_ ("PNG resolution (default 96)"), "DPI"),
+  OPT ("text-size", fig.text_size, N_ ("Body text in points on the page (default: as on screen)"),
+       "PT"),
+  OPT ("sweep", sweep, N_ ("What the sweep figure varies: tp, cp, tq or context (default tp)"),
+       "AXIS"),
+  OPT ("kind", kind,
+       N_ ("Layer kind to draw: dense, moe, local, global… (default: the most numerous)"), "KIND"),
   { "annotate", 0, G_OPTION_ARG_NONE, G_STRUCT_OFFSET (Options, annotate),
-    N_("Sharding figure: write each shard's cube and PE in it"), NULL },
+    N_ ("Sharding figure: write each shard's cube and PE in it"), NULL },
 #undef OPT
 };
 
@@ -498,10 +532,14 @@ parse_options (Options *o, int *argc, char ***argv)
   GOptionEntry entries[G_N_ELEMENTS (model_options) + 1] = { { NULL } };
 
   for (guint i = 0; i < G_N_ELEMENTS (model_options); i++)
-    entries[i] = (GOptionEntry) { model_options[i].name, model_options[i].short_name, 0, model_options[i].arg,
-                                  G_STRUCT_MEMBER_P (o, model_options[i].offset),
-                                  model_options[i].description, model_options[i].arg_description };
-  if (!_iv_cli_parse ("model", _("Evaluate the analytical model of one inference step on a SIP."),
+    entries[i] = (GOptionEntry){ model_options[i].name,
+                                 model_options[i].short_name,
+                                 0,
+                                 model_options[i].arg,
+                                 G_STRUCT_MEMBER_P (o, model_options[i].offset),
+                                 model_options[i].description,
+                                 model_options[i].arg_description };
+  if (!_iv_cli_parse ("model", _ ("Evaluate the analytical model of one inference step on a SIP."),
                       entries, argc, argv))
     return FALSE;
   if (*argc > 1)
@@ -519,18 +557,26 @@ static gboolean
 config_from_options (const Options *o, IvConfig *config)
 {
   const char *hw_numbers[][2] = {
-    { "pes-per-cube", o->pes_per_cube }, { "pe-flops", o->pe_flops },
-    { "pe-vector-flops", o->pe_vector_flops }, { "pe-mem-bw", o->pe_mem_bw },
-    { "pe-mem-capacity", o->pe_mem_capacity }, { "pe-link-bw", o->pe_link_bw },
-    { "pe-link-latency", o->pe_link_latency }, { "cube-link-bw", o->cube_link_bw },
-    { "cube-link-latency", o->cube_link_latency }, { "eta-compute", o->eta_compute },
-    { "eta-memory", o->eta_memory }, { "eta-comm", o->eta_comm },
+    { "pes-per-cube", o->pes_per_cube },
+    { "pe-flops", o->pe_flops },
+    { "pe-vector-flops", o->pe_vector_flops },
+    { "pe-mem-bw", o->pe_mem_bw },
+    { "pe-mem-capacity", o->pe_mem_capacity },
+    { "pe-link-bw", o->pe_link_bw },
+    { "pe-link-latency", o->pe_link_latency },
+    { "cube-link-bw", o->cube_link_bw },
+    { "cube-link-latency", o->cube_link_latency },
+    { "eta-compute", o->eta_compute },
+    { "eta-memory", o->eta_memory },
+    { "eta-comm", o->eta_comm },
   };
   int mode = 1, tpp = 0, cpp = 0, ring = 0;
 
   iv_config_init (config);
-  if (!choice ("mode", o->mode, "prefill", "decode", &mode) || !choice ("tp-place", o->tp_place, "pe", "cube", &tpp)
-      || !choice ("cp-place", o->cp_place, "pe", "cube", &cpp) || !choice ("ring", o->ring, "kv", "qoml", &ring)
+  if (!choice ("mode", o->mode, "prefill", "decode", &mode)
+      || !choice ("tp-place", o->tp_place, "pe", "cube", &tpp)
+      || !choice ("cp-place", o->cp_place, "pe", "cube", &cpp)
+      || !choice ("ring", o->ring, "kv", "qoml", &ring)
       || !whole ("batch", o->batch, FALSE, &config->B) || !whole ("tq", o->tq, FALSE, &config->T)
       || !whole ("context", o->context, TRUE, &config->P) || !whole ("tp", o->tp, FALSE, &config->t)
       || !whole ("cp", o->cp, FALSE, &config->c)
@@ -542,10 +588,11 @@ config_from_options (const Options *o, IvConfig *config)
   for (guint i = 0; i < G_N_ELEMENTS (hw_numbers); i++)
     {
       double unused;
-      if (hw_numbers[i][1] && !_iv_cli_number ("model", hw_numbers[i][0], hw_numbers[i][1], TRUE, &unused))
+      if (hw_numbers[i][1]
+          && !_iv_cli_number ("model", hw_numbers[i][0], hw_numbers[i][1], TRUE, &unused))
         return FALSE;
     }
-  if (o->format && !g_strv_contains ((const char *[]) { "table", "json", "csv", NULL }, o->format))
+  if (o->format && !g_strv_contains ((const char *[]){ "table", "json", "csv", NULL }, o->format))
     {
       _iv_cli_usage_error ("model", "--format must be table, json or csv");
       return FALSE;
@@ -575,7 +622,8 @@ model_from_options (const Options *o, IvModel **imported, int *status)
   if (!(model = iv_presets_find (o->preset ? o->preset : "Llama-3.1-8B")))
     {
       /* a name that is none of the presets: a malformed value */
-      _iv_cli_usage_error ("model", "--preset: no preset named “%s” (inferview presets lists them)", o->preset);
+      _iv_cli_usage_error ("model", "--preset: no preset named “%s” (inferview presets lists them)",
+                           o->preset);
       *status = IV_EXIT_USAGE;
     }
   return model;
@@ -587,19 +635,26 @@ option_of_error (const IvConfig *c, IvConfigField field)
 {
   switch (field)
     {
-    case IV_FIELD_BATCH: return "--batch";
-    case IV_FIELD_TQ: return "--tq";
-    case IV_FIELD_CONTEXT: return "--context";
-    case IV_FIELD_TP: return "--tp";
-    case IV_FIELD_CP: return "--cp";
-    case IV_FIELD_TP_PLACE: return "--tp-place";
-    case IV_FIELD_CP_PLACE: return "--cp-place";
+    case IV_FIELD_BATCH:
+      return "--batch";
+    case IV_FIELD_TQ:
+      return "--tq";
+    case IV_FIELD_CONTEXT:
+      return "--context";
+    case IV_FIELD_TP:
+      return "--tp";
+    case IV_FIELD_CP:
+      return "--cp";
+    case IV_FIELD_TP_PLACE:
+      return "--tp-place";
+    case IV_FIELD_CP_PLACE:
+      return "--cp-place";
     case IV_FIELD_DTYPE:
       /* the first size out of range */
-      return !(c->e_w > 0 && c->e_w <= 64)   ? "--weight-bytes"
-             : !(c->e_a > 0 && c->e_a <= 64) ? "--act-bytes"
+      return !(c->e_w > 0 && c->e_w <= 64)     ? "--weight-bytes"
+             : !(c->e_a > 0 && c->e_a <= 64)   ? "--act-bytes"
              : !(c->e_kv > 0 && c->e_kv <= 64) ? "--kv-bytes"
-                                                : "--partial-bytes";
+                                               : "--partial-bytes";
     case IV_FIELD_NONE:
     default:
       return "--hardware";
@@ -610,9 +665,14 @@ option_of_error (const IvConfig *c, IvConfigField field)
 static int
 draw_figure (const Options *o, const IvResult *result)
 {
-  static const struct { const char *name; IvRenderFunc render; double w, h; } figures[] = {
+  static const struct
+  {
+    const char *name;
+    IvRenderFunc render;
+    double w, h;
+  } figures[] = {
     { "pipeline", iv_render_pipeline, 1600, 520 }, { "stages", iv_render_stages, 1200, 720 },
-    { "memory", iv_render_memory, 1000, 360 }, { "roofline", iv_render_roofline, 1000, 640 },
+    { "memory", iv_render_memory, 1000, 360 },     { "roofline", iv_render_roofline, 1000, 640 },
     { "topology", iv_render_topology, 1100, 700 }, { "sweep", iv_render_sweep, 1000, 560 },
     { "sharding", iv_render_sharding, 1200, 640 },
   };
@@ -626,7 +686,9 @@ draw_figure (const Options *o, const IvResult *result)
   for (i = 0; i < G_N_ELEMENTS (figures) && !g_str_equal (figures[i].name, o->figure); i++)
     ;
   if (i == G_N_ELEMENTS (figures))
-    return _iv_cli_usage_error ("model", "--figure must be pipeline, stages, memory, roofline, topology, sweep or sharding");
+    return _iv_cli_usage_error (
+        "model",
+        "--figure must be pipeline, stages, memory, roofline, topology, sweep or sharding");
   if (!o->output)
     return _iv_cli_usage_error ("model", "--figure needs -o FILE (.png, .pdf or .svg)");
   iv_export_options_init (&eo);
@@ -681,7 +743,8 @@ run_model (Options *o, int argc, char **argv)
   if (!iv_model_evaluate (model, hw, &config, &result))
     {
       /* a constraint of this SIP or of the step, said with the option that sets it */
-      fprintf (stderr, "inferview model: %s: %s\n", option_of_error (&config, result.error_field), result.error);
+      fprintf (stderr, "inferview model: %s: %s\n", option_of_error (&config, result.error_field),
+               result.error);
       return IV_EXIT_BAD_INPUT;
     }
   if (o->figure)
@@ -714,8 +777,8 @@ _iv_cli_presets (int argc, char **argv)
   gboolean json = FALSE;
   GPtrArray *presets = iv_presets_get ();
 
-  if (!_iv_cli_parse_listing ("presets", _("List the model presets with their parameter counts."), NULL, &json,
-                              NULL, argc, argv))
+  if (!_iv_cli_parse_listing ("presets", _ ("List the model presets with their parameter counts."),
+                              NULL, &json, NULL, argc, argv))
     return IV_EXIT_USAGE;
   if (json)
     {
@@ -730,7 +793,10 @@ _iv_cli_presets (int argc, char **argv)
           iv_json_member_string (b, "family", m->family);
           iv_json_member_string (b, "hf_id", m->hf_id);
           iv_json_member_string (b, "source", m->source);
-          iv_json_member_string (b, "attention", m->attention == IV_ATTENTION_MLA ? "MLA" : m->H == m->Hkv ? "MHA" : "GQA");
+          iv_json_member_string (b, "attention",
+                                 m->attention == IV_ATTENTION_MLA ? "MLA"
+                                 : m->H == m->Hkv                 ? "MHA"
+                                                                  : "GQA");
           iv_json_member_int (b, "hidden_size", m->d);
           iv_json_member_int (b, "layers", m->n_layers);
           iv_json_member_int (b, "heads", m->H);
@@ -756,7 +822,9 @@ _iv_cli_presets (int argc, char **argv)
     {
       const IvModel *m = presets->pdata[i];
       printf ("%-24s %-10s %-4s %9.2fB %9.2fB\n", m->name, m->family,
-              m->attention == IV_ATTENTION_MLA ? "MLA" : m->H == m->Hkv ? "MHA" : "GQA",
+              m->attention == IV_ATTENTION_MLA ? "MLA"
+              : m->H == m->Hkv                 ? "MHA"
+                                               : "GQA",
               m->params_total / 1e9, m->params_active / 1e9);
     }
   return IV_EXIT_OK;
@@ -768,7 +836,8 @@ _iv_cli_hardware (int argc, char **argv)
   gboolean json = FALSE;
   GPtrArray *presets = iv_hardware_presets ();
 
-  if (!_iv_cli_parse_listing ("hardware", _("List the hardware presets."), NULL, &json, NULL, argc, argv))
+  if (!_iv_cli_parse_listing ("hardware", _ ("List the hardware presets."), NULL, &json, NULL, argc,
+                              argv))
     return IV_EXIT_USAGE;
   if (json)
     {
@@ -787,8 +856,8 @@ _iv_cli_hardware (int argc, char **argv)
       g_autofree char *flops = iv_units_format_si (hw->P_c, "FLOP/s");
       printf ("%-10s %-8s %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT " cubes × %" G_GINT64_FORMAT
               " PEs · %s, %s/s, %s per PE\n  %s\n",
-              hw->name, iv_topology_to_string (hw->topology), hw->X, hw->Y, hw->n_pe,
-              flops, bw, mem, hw->description);
+              hw->name, iv_topology_to_string (hw->topology), hw->X, hw->Y, hw->n_pe, flops, bw,
+              mem, hw->description);
     }
   return IV_EXIT_OK;
 }

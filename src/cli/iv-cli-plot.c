@@ -25,7 +25,8 @@
 static char *
 default_dir (const char *path)
 {
-  g_autofree char *base = g_file_test (path, G_FILE_TEST_IS_DIR) ? g_strdup (path) : g_path_get_dirname (path);
+  g_autofree char *base
+      = g_file_test (path, G_FILE_TEST_IS_DIR) ? g_strdup (path) : g_path_get_dirname (path);
   return g_build_filename (base, "plots", NULL);
 }
 
@@ -55,8 +56,8 @@ chosen_presets (const IvPlotConfig *config, gboolean multi, char **wanted)
         }
       if (!iv_plot_config_get (config, multi, wanted[w]))
         {
-          _iv_cli_usage_error ("plot", _("no %s preset “%s” (--list names them)"),
-                               multi ? _("multi-run") : _("single-run"), wanted[w]);
+          _iv_cli_usage_error ("plot", _ ("no %s preset “%s” (--list names them)"),
+                               multi ? _ ("multi-run") : _ ("single-run"), wanted[w]);
           return NULL;
         }
       g_ptr_array_add (names, wanted[w]);
@@ -71,13 +72,17 @@ list_presets (const IvPlotConfig *config, gboolean multi)
   GPtrArray *defaults = multi ? config->multi_defaults : config->single_defaults;
   GPtrArray *plots = multi ? config->multi_plots : config->single_plots;
 
-  printf (_("%s presets (* drawn by default; + Inferview's own), configuration %s:\n"),
-          multi ? _("Multi-run") : _("Single-run"), config->origin);
+  printf (_ ("%s presets (* drawn by default; + Inferview's own), configuration %s:\n"),
+          multi ? _ ("Multi-run") : _ ("Single-run"), config->origin);
   for (guint i = 0; i < plots->len; i++)
     {
       const IvPlotSpec *s = plots->pdata[i];
       gboolean is_default = g_ptr_array_find_with_equal_func (defaults, s->name, g_str_equal, NULL);
-      printf ("%c %-48s %s\n", is_default ? '*' : s->inferview ? '+' : ' ', s->name, s->title ? s->title : "");
+      printf ("%c %-48s %s\n",
+              is_default     ? '*'
+              : s->inferview ? '+'
+                             : ' ',
+              s->name, s->title ? s->title : "");
     }
 }
 
@@ -89,7 +94,8 @@ prepare_dir (const char *out_dir)
 
   if (g_file_test (out_dir, G_FILE_TEST_EXISTS) && !g_file_test (out_dir, G_FILE_TEST_IS_DIR))
     {
-      fprintf (stderr, _("inferview plot: %s: is a file; -o names the folder the plots go to\n"), display);
+      fprintf (stderr, _ ("inferview plot: %s: is a file; -o names the folder the plots go to\n"),
+               display);
       return FALSE;
     }
   if (g_mkdir_with_parents (out_dir, 0755) != 0)
@@ -104,7 +110,8 @@ prepare_dir (const char *out_dir)
  * a line of @summary. FALSE when the file could not be written. */
 static gboolean
 draw_preset (const IvPlotConfig *config, const IvSweep *sweep, gboolean multi, const char *name,
-             const IvExportOptions *eo, const char *ext, const char *out_dir, GString *summary, guint *written)
+             const IvExportOptions *eo, const char *ext, const char *out_dir, GString *summary,
+             guint *written)
 {
   const IvPlotSpec *spec = iv_plot_config_get (config, multi, name);
   g_autofree char *reason = NULL, *file = NULL, *path = NULL;
@@ -115,12 +122,12 @@ draw_preset (const IvPlotConfig *config, const IvSweep *sweep, gboolean multi, c
 
   if (!spec)
     {
-      g_string_append_printf (summary, _("%s: skipped, the preset is not defined\n"), name);
+      g_string_append_printf (summary, _ ("%s: skipped, the preset is not defined\n"), name);
       return TRUE;
     }
   if (!iv_runs_figure (spec, sweep, sweep->runs->pdata[0], &drawn, &reason))
     {
-      g_string_append_printf (summary, _("%s: skipped, %s\n"), name, reason);
+      g_string_append_printf (summary, _ ("%s: skipped, %s\n"), name, reason);
       return TRUE;
     }
   file = g_strdup_printf ("%s.%s", name, ext);
@@ -134,7 +141,7 @@ draw_preset (const IvPlotConfig *config, const IvSweep *sweep, gboolean multi, c
     }
   else
     {
-      g_string_append_printf (summary, _("%s: failed, %s\n"), name, error->message);
+      g_string_append_printf (summary, _ ("%s: failed, %s\n"), name, error->message);
       fprintf (stderr, "inferview plot: %s\n", error->message);
     }
   iv_runs_figure_clear (&drawn);
@@ -145,7 +152,8 @@ draw_preset (const IvPlotConfig *config, const IvSweep *sweep, gboolean multi, c
  * written. @again: a redraw of a followed sweep (its notes were said the first time). */
 static gboolean
 write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names, gboolean multi,
-             const IvExportOptions *eo, const char *ext, const char *out_dir, gboolean again, guint *failed)
+             const IvExportOptions *eo, const char *ext, const char *out_dir, gboolean again,
+             guint *failed)
 {
   g_autoptr (GString) summary = g_string_new (NULL);
   g_autoptr (GError) error = NULL;
@@ -158,17 +166,20 @@ write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names,
   for (guint i = 0; i < sweep->runs->len; i++)
     requests += ((const IvRun *) sweep->runs->pdata[i])->n_requests;
   if (live)
-    g_string_append_printf (summary, _("inferview plot: %s mode, %u run(s) (%u live, %" G_GUINT64_FORMAT
-                                       " requests so far), configuration %s\n\n"),
-                            multi ? "multi-run" : "single-run", sweep->runs->len, live, requests, config->origin);
+    g_string_append_printf (summary,
+                            _ ("inferview plot: %s mode, %u run(s) (%u live, %" G_GUINT64_FORMAT
+                               " requests so far), configuration %s\n\n"),
+                            multi ? "multi-run" : "single-run", sweep->runs->len, live, requests,
+                            config->origin);
   else
-    g_string_append_printf (summary, _("inferview plot: %s mode, %u run(s), configuration %s\n\n"),
+    g_string_append_printf (summary, _ ("inferview plot: %s mode, %u run(s), configuration %s\n\n"),
                             multi ? "multi-run" : "single-run", sweep->runs->len, config->origin);
   /* what the figures hold and what was left out, in the summary and on stderr */
   {
     guint before = summary->len;
     for (guint i = 0; i < sweep->warnings->len; i++)
-      g_string_append_printf (summary, _("not loaded: %s\n"), (const char *) sweep->warnings->pdata[i]);
+      g_string_append_printf (summary, _ ("not loaded: %s\n"),
+                              (const char *) sweep->warnings->pdata[i]);
     for (guint i = 0; i < sweep->runs->len; i++)
       {
         const IvRun *r = sweep->runs->pdata[i];
@@ -176,20 +187,21 @@ write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names,
         g_autofree char *gpu_note = multi ? iv_run_gpu_note (r) : NULL;
         if (note)
           {
-            g_string_append_printf (summary, _("note: %s: %s\n"), r->name, note);
+            g_string_append_printf (summary, _ ("note: %s: %s\n"), r->name, note);
             if (say)
               fprintf (stderr, "inferview plot: %s: %s\n", r->name, note);
           }
         /* per-GPU throughput is drawn across runs only */
         if (gpu_note)
           {
-            g_string_append_printf (summary, _("note: %s: %s\n"), r->name, gpu_note);
+            g_string_append_printf (summary, _ ("note: %s: %s\n"), r->name, gpu_note);
             if (say)
               fprintf (stderr, "inferview plot: %s: %s\n", r->name, gpu_note);
           }
         for (guint w = 0; w < r->warnings->len; w++)
           {
-            g_string_append_printf (summary, _("note: %s\n"), (const char *) r->warnings->pdata[w]);
+            g_string_append_printf (summary, _ ("note: %s\n"),
+                                    (const char *) r->warnings->pdata[w]);
             if (say)
               fprintf (stderr, "inferview plot: %s\n", (const char *) r->warnings->pdata[w]);
           }
@@ -207,12 +219,12 @@ write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names,
       return FALSE;
     }
   if (again)
-    printf (_("%" G_GUINT64_FORMAT " requests, %u run(s) (%u live): %u plot(s) rewritten in %s\n"), requests,
-            sweep->runs->len, live, written, out_dir);
+    printf (_ ("%" G_GUINT64_FORMAT " requests, %u run(s) (%u live): %u plot(s) rewritten in %s\n"),
+            requests, sweep->runs->len, live, written, out_dir);
   else
     {
       fputs (summary->str, stdout);
-      printf (_("\n%u plot(s) in %s\n"), written, out_dir);
+      printf (_ ("\n%u plot(s) in %s\n"), written, out_dir);
     }
   fflush (stdout);
   return TRUE;
@@ -234,7 +246,7 @@ typedef struct
   gint64 last_change_us, last_discover_us;
   GMainLoop *loop;
   int status;
-  const IvHardware *bound_hw;  /* --hardware: what bound_efficiency sets the runs against */
+  const IvHardware *bound_hw; /* --hardware: what bound_efficiency sets the runs against */
   gint64 bound_tp;
 } Watch;
 
@@ -263,8 +275,8 @@ watch_choose (Watch *w)
   g_clear_pointer (&w->config, iv_plot_config_free);
   g_clear_pointer (&w->names, g_ptr_array_unref);
   w->multi = multi;
-  if (!(w->config = iv_plot_config_find (w->config_path, multi ? NULL : ((IvRun *) w->sweep->runs->pdata[0])->path,
-                                         &error)))
+  if (!(w->config = iv_plot_config_find (
+            w->config_path, multi ? NULL : ((IvRun *) w->sweep->runs->pdata[0])->path, &error)))
     {
       _iv_cli_print_error (error);
       return FALSE;
@@ -275,7 +287,8 @@ watch_choose (Watch *w)
     g_autoptr (GPtrArray) names = NULL;
     gboolean known = TRUE;
     for (guint i = 0; w->wanted && w->wanted[i]; i++)
-      known &= g_str_equal (w->wanted[i], "all") || iv_plot_config_get (w->config, multi, w->wanted[i]) != NULL;
+      known &= g_str_equal (w->wanted[i], "all")
+               || iv_plot_config_get (w->config, multi, w->wanted[i]) != NULL;
     names = chosen_presets (w->config, multi, known ? w->wanted : NULL);
     w->names = g_steal_pointer (&names);
   }
@@ -298,7 +311,8 @@ watch_tick (gpointer data)
     {
       w->last_change_us = now;
       if (!watch_choose (w)
-          || !write_plots (w->config, w->sweep, w->names, w->multi, w->eo, w->ext, w->out_dir, TRUE, &failed))
+          || !write_plots (w->config, w->sweep, w->names, w->multi, w->eo, w->ext, w->out_dir, TRUE,
+                           &failed))
         {
           w->status = IV_EXIT_BAD_INPUT;
           g_main_loop_quit (w->loop);
@@ -306,7 +320,8 @@ watch_tick (gpointer data)
         }
     }
   /* done: every run has its summary, and no new run for the time --linger gives */
-  if (iv_sweep_n_live (w->sweep) == 0 && now - w->last_change_us >= (gint64) w->linger_s * G_USEC_PER_SEC)
+  if (iv_sweep_n_live (w->sweep) == 0
+      && now - w->last_change_us >= (gint64) w->linger_s * G_USEC_PER_SEC)
     {
       g_main_loop_quit (w->loop);
       return G_SOURCE_REMOVE;
@@ -326,11 +341,12 @@ watch_interrupted (gpointer data)
  * came; until every run is finished and --linger seconds pass without a new run, or an
  * interrupt. */
 static int
-watch_and_redraw (IvSweep *sweep, const char *config_path, char **wanted, const IvExportOptions *eo, const char *ext,
-                  const char *out_dir, guint linger_s, const IvHardware *bound_hw, gint64 bound_tp)
+watch_and_redraw (IvSweep *sweep, const char *config_path, char **wanted, const IvExportOptions *eo,
+                  const char *ext, const char *out_dir, guint linger_s, const IvHardware *bound_hw,
+                  gint64 bound_tp)
 {
-  Watch w = { sweep, NULL, NULL, FALSE, config_path, wanted, eo, ext, out_dir, linger_s, 0, 0, NULL, IV_EXIT_OK,
-              bound_hw, bound_tp };
+  Watch w = { sweep,   NULL,     NULL, FALSE, config_path, wanted,     eo,       ext,
+              out_dir, linger_s, 0,    0,     NULL,        IV_EXIT_OK, bound_hw, bound_tp };
   guint sigint, sigterm;
 
   if (!watch_choose (&w))
@@ -338,7 +354,8 @@ watch_and_redraw (IvSweep *sweep, const char *config_path, char **wanted, const 
   w.loop = g_main_loop_new (NULL, FALSE);
   w.last_change_us = w.last_discover_us = g_get_monotonic_time ();
   if (iv_sweep_n_live (sweep))
-    fprintf (stderr, _("inferview plot: following %u live run(s); Ctrl+C stops\n"), iv_sweep_n_live (sweep));
+    fprintf (stderr, _ ("inferview plot: following %u live run(s); Ctrl+C stops\n"),
+             iv_sweep_n_live (sweep));
   g_timeout_add (500, watch_tick, &w);
   sigint = g_unix_signal_add (SIGINT, watch_interrupted, &w);
   sigterm = g_unix_signal_add (SIGTERM, watch_interrupted, &w);
@@ -363,30 +380,40 @@ _iv_cli_plot (int argc, char **argv)
   gint linger = 10;
   g_auto (IvCliFigureArgs) fig = { NULL };
   GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir, N_("Write the plots to DIR (default PATH/plots/)"), "DIR" },
-    { "format", 0, 0, G_OPTION_ARG_STRING, &format, N_("png (default), pdf or svg"), "FORMAT" },
-    { "theme", 0, 0, G_OPTION_ARG_STRING, &theme, N_("light (default) or dark"), "THEME" },
-    { "config", 0, 0, G_OPTION_ARG_FILENAME, &config_path, N_("An aiperf plot configuration (YAML)"), "FILE" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir,
+      N_ ("Write the plots to DIR (default PATH/plots/)"), "DIR" },
+    { "format", 0, 0, G_OPTION_ARG_STRING, &format, N_ ("png (default), pdf or svg"), "FORMAT" },
+    { "theme", 0, 0, G_OPTION_ARG_STRING, &theme, N_ ("light (default) or dark"), "THEME" },
+    { "config", 0, 0, G_OPTION_ARG_FILENAME, &config_path,
+      N_ ("An aiperf plot configuration (YAML)"), "FILE" },
     { "plot", 0, 0, G_OPTION_ARG_STRING_ARRAY, &wanted,
-      N_("Draw this preset instead of the defaults (repeatable; “all” for every one)"), "NAME" },
-    { "list", 0, 0, G_OPTION_ARG_NONE, &list, N_("List the presets for these runs and draw nothing"), NULL },
+      N_ ("Draw this preset instead of the defaults (repeatable; “all” for every one)"), "NAME" },
+    { "list", 0, 0, G_OPTION_ARG_NONE, &list,
+      N_ ("List the presets for these runs and draw nothing"), NULL },
     { "gpus", 0, 0, G_OPTION_ARG_STRING, &gpus,
-      N_("The GPUs that served each run (per-GPU throughput divides by it; default: the telemetry's)"), "N" },
+      N_ ("The GPUs that served each run (per-GPU throughput divides by it; default: the "
+          "telemetry's)"),
+      "N" },
     { "watch", 0, 0, G_OPTION_ARG_NONE, &watch,
-      N_("Follow runs AIPerf is still writing and rewrite the plots as data arrives (twice a second at most)"),
+      N_ ("Follow runs AIPerf is still writing and rewrite the plots as data arrives (twice a "
+          "second at most)"),
       NULL },
     { "html", 0, 0, G_OPTION_ARG_NONE, &html,
-      N_("Write one self-contained, offline report.html (tables, every figure with tooltips) instead of image files"),
+      N_ ("Write one self-contained, offline report.html (tables, every figure with tooltips) "
+          "instead of image files"),
       NULL },
     { "hardware", 0, 0, G_OPTION_ARG_STRING, &hardware,
-      N_("Set the runs against the analytical bound of their model on this hardware preset (bound_efficiency)"), "NAME" },
-    { "tp", 0, 0, G_OPTION_ARG_STRING, &tp_text, N_("With --hardware: TP over its GPUs (default: the smallest that fits)"),
-      "N" },
+      N_ ("Set the runs against the analytical bound of their model on this hardware preset "
+          "(bound_efficiency)"),
+      "NAME" },
+    { "tp", 0, 0, G_OPTION_ARG_STRING, &tp_text,
+      N_ ("With --hardware: TP over its GPUs (default: the smallest that fits)"), "N" },
     { "linger", 0, 0, G_OPTION_ARG_INT, &linger,
-      N_("With --watch: once every run is finished, wait this long for a new run of the sweep (default 10)"),
+      N_ ("With --watch: once every run is finished, wait this long for a new run of the sweep "
+          "(default 10)"),
       "SECONDS" },
     IV_CLI_FIGURE_ENTRIES (&fig),
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_("PATH…") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_ ("PATH…") },
     { NULL },
   };
   g_autoptr (GError) error = NULL;
@@ -398,23 +425,30 @@ _iv_cli_plot (int argc, char **argv)
   gboolean multi;
   guint failed = 0;
 
-  if (!_iv_cli_parse ("plot", _("Draw every default plot of the runs under the paths, as `aiperf plot` does, "
-                                "or the presets --plot names."), entries, &argc, &argv))
+  if (!_iv_cli_parse (
+          "plot",
+          _ ("Draw every default plot of the runs under the paths, as `aiperf plot` does, "
+             "or the presets --plot names."),
+          entries, &argc, &argv))
     return IV_EXIT_USAGE;
   if (!paths || !paths[0])
-    return _iv_cli_usage_error ("plot", "%s", _("name at least one run or sweep folder"));
+    return _iv_cli_usage_error ("plot", "%s", _ ("name at least one run or sweep folder"));
   if (html && (watch || format))
-    return _iv_cli_usage_error ("plot", "%s", _("--html writes one page: not with --watch or --format"));
+    return _iv_cli_usage_error ("plot", "%s",
+                                _ ("--html writes one page: not with --watch or --format"));
   if (linger < 0 || linger > 86400)
-    return _iv_cli_usage_error ("plot", "%s", _("--linger is 0 to 86400 seconds"));
+    return _iv_cli_usage_error ("plot", "%s", _ ("--linger is 0 to 86400 seconds"));
   iv_export_options_init (&eo);
   eo.width = 1200, eo.height = 640, eo.dpi = 192; /* a 2400 × 1280 PNG, as sharp as aiperf's */
-  if (format && !g_str_equal (format, "png") && !g_str_equal (format, "pdf") && !g_str_equal (format, "svg"))
-    return _iv_cli_usage_error ("plot", "%s", _("--format is png, pdf or svg"));
+  if (format && !g_str_equal (format, "png") && !g_str_equal (format, "pdf")
+      && !g_str_equal (format, "svg"))
+    return _iv_cli_usage_error ("plot", "%s", _ ("--format is png, pdf or svg"));
   if (theme && !g_str_equal (theme, "light") && !g_str_equal (theme, "dark"))
-    return _iv_cli_usage_error ("plot", "%s", _("--theme is light or dark"));
+    return _iv_cli_usage_error ("plot", "%s", _ ("--theme is light or dark"));
   ext = format ? format : "png";
-  eo.format = g_str_equal (ext, "pdf") ? IV_EXPORT_PDF : g_str_equal (ext, "svg") ? IV_EXPORT_SVG : IV_EXPORT_PNG;
+  eo.format = g_str_equal (ext, "pdf")   ? IV_EXPORT_PDF
+              : g_str_equal (ext, "svg") ? IV_EXPORT_SVG
+                                         : IV_EXPORT_PNG;
   eo.render.theme = theme && g_str_equal (theme, "dark") ? IV_THEME_DARK : IV_THEME_LIGHT;
   {
     int rc = _iv_cli_figure_size ("plot", &fig, &eo);
@@ -423,8 +457,9 @@ _iv_cli_plot (int argc, char **argv)
   }
 
   /* followed, a run still being written is read to its last whole line */
-  if (!(sweep = iv_sweep_load_full ((const char *const *) paths, watch ? IV_RUN_LOAD_FOLLOW : IV_RUN_LOAD_DEFAULT,
-                                    NULL, NULL, NULL, &error)))
+  if (!(sweep = iv_sweep_load_full ((const char *const *) paths,
+                                    watch ? IV_RUN_LOAD_FOLLOW : IV_RUN_LOAD_DEFAULT, NULL, NULL,
+                                    NULL, &error)))
     {
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
@@ -434,19 +469,26 @@ _iv_cli_plot (int argc, char **argv)
   if (!_iv_cli_apply_gpus ("plot", gpus, sweep))
     return IV_EXIT_USAGE;
   if (tp_text && !hardware)
-    return _iv_cli_usage_error ("plot", "%s", _("--tp goes with --hardware"));
+    return _iv_cli_usage_error ("plot", "%s", _ ("--tp goes with --hardware"));
   if (hardware)
     {
       char *end = NULL;
       if (!(bound_hw = iv_hardware_find (hardware)))
-        return _iv_cli_usage_error ("plot", _("--hardware: no hardware preset named “%s” (inferview hardware lists them)"),
-                                    hardware);
-      if (tp_text && ((bound_tp = g_ascii_strtoll (tp_text, &end, 10)) < 1 || *end || bound_tp > bound_hw->X * bound_hw->Y))
-        return _iv_cli_usage_error ("plot", _("--tp: must be a whole number from 1 to the %" G_GINT64_FORMAT
-                                              " GPUs of %s, not “%s”"), bound_hw->X * bound_hw->Y, bound_hw->name, tp_text);
+        return _iv_cli_usage_error (
+            "plot", _ ("--hardware: no hardware preset named “%s” (inferview hardware lists them)"),
+            hardware);
+      if (tp_text
+          && ((bound_tp = g_ascii_strtoll (tp_text, &end, 10)) < 1 || *end
+              || bound_tp > bound_hw->X * bound_hw->Y))
+        return _iv_cli_usage_error (
+            "plot",
+            _ ("--tp: must be a whole number from 1 to the %" G_GINT64_FORMAT
+               " GPUs of %s, not “%s”"),
+            bound_hw->X * bound_hw->Y, bound_hw->name, tp_text);
     }
   multi = sweep->runs->len > 1;
-  if (!(config = iv_plot_config_find (config_path, multi ? NULL : ((IvRun *) sweep->runs->pdata[0])->path, &error)))
+  if (!(config = iv_plot_config_find (
+            config_path, multi ? NULL : ((IvRun *) sweep->runs->pdata[0])->path, &error)))
     {
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
@@ -472,9 +514,11 @@ _iv_cli_plot (int argc, char **argv)
       defined += iv_plot_config_get (config, multi, names->pdata[i]) != NULL;
     if (defined == 0)
       {
-        fprintf (stderr, _("inferview plot: %s: no %s plot to draw (the %s list names none of its presets)\n"),
-                 config->origin, multi ? _("multi-run") : _("single-run"),
-                 multi ? "multi_run_defaults" : "single_run_defaults");
+        fprintf (
+            stderr,
+            _ ("inferview plot: %s: no %s plot to draw (the %s list names none of its presets)\n"),
+            config->origin, multi ? _ ("multi-run") : _ ("single-run"),
+            multi ? "multi_run_defaults" : "single_run_defaults");
         return IV_EXIT_BAD_INPUT;
       }
   }
@@ -495,21 +539,25 @@ _iv_cli_plot (int argc, char **argv)
           _iv_cli_print_error (error);
           return IV_EXIT_BAD_INPUT;
         }
-      printf (_("report.html (%.1f MB, %u run(s)) in %s\n"), page->len / 1e6, sweep->runs->len, out_dir);
+      printf (_ ("report.html (%.1f MB, %u run(s)) in %s\n"), page->len / 1e6, sweep->runs->len,
+              out_dir);
       return IV_EXIT_OK;
     }
   if (!write_plots (config, sweep, names, multi, &eo, ext, out_dir, FALSE, &failed))
     return IV_EXIT_BAD_INPUT;
   if (watch)
     {
-      int rc = watch_and_redraw (sweep, config_path, wanted, &eo, ext, out_dir, (guint) linger, bound_hw, bound_tp);
+      int rc = watch_and_redraw (sweep, config_path, wanted, &eo, ext, out_dir, (guint) linger,
+                                 bound_hw, bound_tp);
       if (rc != IV_EXIT_OK)
         return rc;
     }
   if (failed)
     {
-      fprintf (stderr, ngettext ("inferview plot: %u plot could not be written\n",
-                                 "inferview plot: %u plots could not be written\n", failed), failed);
+      fprintf (stderr,
+               ngettext ("inferview plot: %u plot could not be written\n",
+                         "inferview plot: %u plots could not be written\n", failed),
+               failed);
       return IV_EXIT_BAD_INPUT;
     }
   return IV_EXIT_OK;

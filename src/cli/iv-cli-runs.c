@@ -48,7 +48,8 @@ add_prediction (JsonBuilder *b, const IvRunBound *pb, const IvHardware *hw)
     }
   iv_json_member_int (b, "tp", pb->pred.tp);
   add_number (b, "concurrency", pb->pred.concurrency);
-  iv_json_member_string (b, "concurrency_source", pb->concurrency_from_config ? "config" : "little");
+  iv_json_member_string (b, "concurrency_source",
+                         pb->concurrency_from_config ? "config" : "little");
   add_number (b, "isl", pb->pred.isl);
   add_number (b, "osl", pb->pred.osl);
   json_builder_set_member_name (b, "fits");
@@ -59,8 +60,10 @@ add_prediction (JsonBuilder *b, const IvRunBound *pb, const IvHardware *hw)
       /* times in seconds here (the metrics above keep AIPerf's milliseconds) */
       json_builder_set_member_name (b, iv_bound_measure_key (i));
       json_builder_begin_object (b);
-      iv_json_member_string (b, "unit", iv_bound_measure_is_time (i) ? "s" : i == IV_BOUND_THROUGHPUT ? "tokens/sec"
-                                                                                                      : "tokens/sec/gpu");
+      iv_json_member_string (b, "unit",
+                             iv_bound_measure_is_time (i) ? "s"
+                             : i == IV_BOUND_THROUGHPUT   ? "tokens/sec"
+                                                          : "tokens/sec/gpu");
       add_number (b, "predicted", pb->predicted[i]);
       add_number (b, "measured", pb->measured[i]);
       add_number (b, "efficiency", pb->efficiency[i]);
@@ -70,7 +73,8 @@ add_prediction (JsonBuilder *b, const IvRunBound *pb, const IvHardware *hw)
 }
 
 static void
-add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r, const IvRunBound *pb, const IvHardware *hw)
+add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r, const IvRunBound *pb,
+         const IvHardware *hw)
 {
   g_autoptr (GPtrArray) tags = iv_run_metric_tags (r);
   g_autofree char *label = iv_sweep_run_label (sweep, r);
@@ -99,9 +103,11 @@ add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r, const IvRunBound 
     }
   json_builder_end_object (b);
   json_builder_set_member_name (b, "requests");
-  json_builder_add_int_value (b, r->has_records ? (gint64) r->n_requests
-                                                : (iv_run_get_summary (r, "request_count")
-                                                   ? (gint64) iv_run_get_summary (r, "request_count")->avg : 0));
+  json_builder_add_int_value (b, r->has_records
+                                     ? (gint64) r->n_requests
+                                     : (iv_run_get_summary (r, "request_count")
+                                            ? (gint64) iv_run_get_summary (r, "request_count")->avg
+                                            : 0));
   iv_json_member_int (b, "warmup_requests", (gint64) r->n_warmup);
   iv_json_member_int (b, "errors", (gint64) r->n_errors);
   json_builder_set_member_name (b, "error_types");
@@ -171,10 +177,11 @@ add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r, const IvRunBound 
       json_builder_set_member_name (b, tags->pdata[i]);
       json_builder_begin_object (b);
       iv_json_member_string (b, "unit", s.unit);
-      iv_json_member_string (b, "source", s.source == IV_STATS_SUMMARY             ? "summary"
-                                          : s.source == IV_STATS_SERVER_AGGREGATE ? "server_aggregate"
-                                          : s.source == IV_STATS_SERVER_SERIES    ? "server_series"
-                                                                                  : "records");
+      iv_json_member_string (b, "source",
+                             s.source == IV_STATS_SUMMARY            ? "summary"
+                             : s.source == IV_STATS_SERVER_AGGREGATE ? "server_aggregate"
+                             : s.source == IV_STATS_SERVER_SERIES    ? "server_series"
+                                                                     : "records");
       add_number (b, "count", s.count);
       add_number (b, "avg", s.avg);
       add_number (b, "min", s.min);
@@ -202,7 +209,7 @@ add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r, const IvRunBound 
 static void
 print_predictions (const IvSweep *s, const IvRunBound *bounds, const IvHardware *hw)
 {
-  printf ("\n%s %s (%s)\n", _("Against the model on"), hw->name, IV_BOUND_CAVEAT);
+  printf ("\n%s %s (%s)\n", _ ("Against the model on"), hw->name, IV_BOUND_CAVEAT);
   for (guint i = 0; i < s->runs->len; i++)
     {
       const IvRunBound *pb = &bounds[i];
@@ -215,11 +222,13 @@ print_predictions (const IvSweep *s, const IvRunBound *bounds, const IvHardware 
       {
         g_autofree char *ttft = iv_units_format_seconds (pb->predicted[IV_BOUND_TTFT]);
         g_autofree char *itl = iv_units_format_seconds (pb->predicted[IV_BOUND_ITL]);
-        printf ("%s: %s TP=%" G_GINT64_FORMAT " C=%g ISL=%.0f OSL=%.0f · bound TTFT %s (%.0f %%), ITL %s (%.0f %%), "
+        printf ("%s: %s TP=%" G_GINT64_FORMAT
+                " C=%g ISL=%.0f OSL=%.0f · bound TTFT %s (%.0f %%), ITL %s (%.0f %%), "
                 "%.4g tokens/s (%.0f %%)\n",
-                r->name, pb->model->name, pb->pred.tp, pb->pred.concurrency, pb->pred.isl, pb->pred.osl, ttft,
-                100 * pb->efficiency[IV_BOUND_TTFT], itl, 100 * pb->efficiency[IV_BOUND_ITL],
-                pb->predicted[IV_BOUND_THROUGHPUT], 100 * pb->efficiency[IV_BOUND_THROUGHPUT]);
+                r->name, pb->model->name, pb->pred.tp, pb->pred.concurrency, pb->pred.isl,
+                pb->pred.osl, ttft, 100 * pb->efficiency[IV_BOUND_TTFT], itl,
+                100 * pb->efficiency[IV_BOUND_ITL], pb->predicted[IV_BOUND_THROUGHPUT],
+                100 * pb->efficiency[IV_BOUND_THROUGHPUT]);
       }
     }
 }
@@ -230,7 +239,7 @@ print_text (const IvSweep *s)
   printf (g_dngettext (NULL, "%u run", "%u runs", s->runs->len), s->runs->len);
   if (s->varying->len)
     {
-      printf (" · %s", _("varying:"));
+      printf (" · %s", _ ("varying:"));
       for (guint i = 0; i < s->varying->len; i++)
         printf (" %s", iv_field_key (GPOINTER_TO_UINT (s->varying->pdata[i])));
     }
@@ -243,10 +252,12 @@ print_text (const IvSweep *s)
       gboolean has_ttft = iv_run_metric_stats (r, "time_to_first_token", &ttft);
       gboolean has_lat = iv_run_metric_stats (r, "request_latency", &lat);
       double summary = iv_run_summary_requests (r);
-      g_autofree char *reqs = !r->has_records ? (isnan (summary) ? g_strdup ("–") : g_strdup_printf ("%.0f (summary)", summary))
-                              : isnan (summary) || (double) iv_run_good_records (r) >= summary
-                                  ? g_strdup_printf ("%" G_GSIZE_FORMAT, r->n_requests)
-                                  : g_strdup_printf ("%" G_GSIZE_FORMAT " of %.0f", r->n_requests, summary);
+      g_autofree char *reqs
+          = !r->has_records
+                ? (isnan (summary) ? g_strdup ("–") : g_strdup_printf ("%.0f (summary)", summary))
+            : isnan (summary) || (double) iv_run_good_records (r) >= summary
+                ? g_strdup_printf ("%" G_GSIZE_FORMAT, r->n_requests)
+                : g_strdup_printf ("%" G_GSIZE_FORMAT " of %.0f", r->n_requests, summary);
       printf ("%-32s %-24s %9s requests %4" G_GSIZE_FORMAT " errors", label,
               r->model ? r->model : "–", reqs, r->n_errors);
       if (has_ttft)
@@ -285,7 +296,8 @@ _iv_cli_runs (int argc, char **argv)
 {
   gboolean json = FALSE, predict = FALSE;
   g_auto (GStrv) paths = NULL;
-  g_autofree char *gpus = NULL, *hardware = NULL, *tp_text = NULL, *model_name = NULL, *hf_config = NULL;
+  g_autofree char *gpus = NULL, *hardware = NULL, *tp_text = NULL, *model_name = NULL,
+                  *hf_config = NULL;
   const IvModel *model = NULL;
   g_autoptr (IvModel) imported = NULL;
   g_autofree IvRunBound *bounds = NULL;
@@ -294,32 +306,40 @@ _iv_cli_runs (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (IvSweep) sweep = NULL;
   GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Print JSON"), NULL },
     { "gpus", 0, 0, G_OPTION_ARG_STRING, &gpus,
-      N_("The GPUs that served each run (per-GPU throughput divides by it; default: the telemetry's)"), "N" },
-    { "predict", 0, 0, G_OPTION_ARG_NONE, &predict,
-      N_("Set each run against the analytical bound of its model on --hardware (TTFT, ITL, latency, throughput, efficiency)"),
-      NULL },
-    { "hardware", 0, 0, G_OPTION_ARG_STRING, &hardware, N_("With --predict: the hardware preset (e.g. h100x8)"), "NAME" },
-    { "tp", 0, 0, G_OPTION_ARG_STRING, &tp_text, N_("With --predict: TP over the GPUs (default: the smallest that fits)"),
+      N_ ("The GPUs that served each run (per-GPU throughput divides by it; default: the "
+          "telemetry's)"),
       "N" },
+    { "predict", 0, 0, G_OPTION_ARG_NONE, &predict,
+      N_ ("Set each run against the analytical bound of its model on --hardware (TTFT, ITL, "
+          "latency, throughput, efficiency)"),
+      NULL },
+    { "hardware", 0, 0, G_OPTION_ARG_STRING, &hardware,
+      N_ ("With --predict: the hardware preset (e.g. h100x8)"), "NAME" },
+    { "tp", 0, 0, G_OPTION_ARG_STRING, &tp_text,
+      N_ ("With --predict: TP over the GPUs (default: the smallest that fits)"), "N" },
     { "model", 0, 0, G_OPTION_ARG_STRING, &model_name,
-      N_("With --predict: the model preset the runs served (default: matched from each run's model name)"), "PRESET" },
+      N_ ("With --predict: the model preset the runs served (default: matched from each run's "
+          "model name)"),
+      "PRESET" },
     { "hf-config", 0, 0, G_OPTION_ARG_FILENAME, &hf_config,
-      N_("With --predict: the model the runs served, from its Hugging Face config.json"), "FILE" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_("PATH…") },
+      N_ ("With --predict: the model the runs served, from its Hugging Face config.json"), "FILE" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_ ("PATH…") },
     { NULL },
   };
 
-  if (!_iv_cli_parse ("runs", _("Discover the AIPerf runs under the paths and report their metrics."), entries,
-                      &argc, &argv))
+  if (!_iv_cli_parse ("runs",
+                      _ ("Discover the AIPerf runs under the paths and report their metrics."),
+                      entries, &argc, &argv))
     return IV_EXIT_USAGE;
   if (!paths || !paths[0])
-    return _iv_cli_usage_error ("runs", "%s", _("name at least one run or sweep folder"));
+    return _iv_cli_usage_error ("runs", "%s", _ ("name at least one run or sweep folder"));
   if ((hardware || tp_text || model_name || hf_config) && !predict)
-    return _iv_cli_usage_error ("runs", "%s", _("--hardware, --tp, --model and --hf-config go with --predict"));
+    return _iv_cli_usage_error ("runs", "%s",
+                                _ ("--hardware, --tp, --model and --hf-config go with --predict"));
   if (model_name && hf_config)
-    return _iv_cli_usage_error ("runs", "%s", _("--model or --hf-config, not both"));
+    return _iv_cli_usage_error ("runs", "%s", _ ("--model or --hf-config, not both"));
   if (hf_config)
     {
       g_autoptr (GError) hf_error = NULL;
@@ -331,18 +351,24 @@ _iv_cli_runs (int argc, char **argv)
       model = imported;
     }
   if (model_name && !(model = iv_presets_find (model_name)))
-    return _iv_cli_usage_error ("runs", _("--model: no preset named “%s” (inferview presets lists them)"), model_name);
+    return _iv_cli_usage_error (
+        "runs", _ ("--model: no preset named “%s” (inferview presets lists them)"), model_name);
   if (predict)
     {
       char *end = NULL;
       if (!hardware)
-        return _iv_cli_usage_error ("runs", "%s", _("--predict needs --hardware NAME (inferview hardware lists them)"));
+        return _iv_cli_usage_error (
+            "runs", "%s", _ ("--predict needs --hardware NAME (inferview hardware lists them)"));
       if (!(hw = iv_hardware_find (hardware)))
-        return _iv_cli_usage_error ("runs", _("--hardware: no hardware preset named “%s” (inferview hardware lists them)"),
-                                    hardware);
+        return _iv_cli_usage_error (
+            "runs", _ ("--hardware: no hardware preset named “%s” (inferview hardware lists them)"),
+            hardware);
       if (tp_text && ((tp = g_ascii_strtoll (tp_text, &end, 10)) < 1 || *end || tp > hw->X * hw->Y))
-        return _iv_cli_usage_error ("runs", _("--tp: must be a whole number from 1 to the %" G_GINT64_FORMAT
-                                              " GPUs of %s, not “%s”"), hw->X * hw->Y, hw->name, tp_text);
+        return _iv_cli_usage_error (
+            "runs",
+            _ ("--tp: must be a whole number from 1 to the %" G_GINT64_FORMAT
+               " GPUs of %s, not “%s”"),
+            hw->X * hw->Y, hw->name, tp_text);
     }
   sweep = iv_sweep_load ((const char *const *) paths, NULL, NULL, NULL, &error);
   if (!sweep)
@@ -366,7 +392,8 @@ _iv_cli_runs (int argc, char **argv)
       json_builder_set_member_name (b, "varying");
       json_builder_begin_array (b);
       for (guint i = 0; i < sweep->varying->len; i++)
-        json_builder_add_string_value (b, iv_field_key (GPOINTER_TO_UINT (sweep->varying->pdata[i])));
+        json_builder_add_string_value (b,
+                                       iv_field_key (GPOINTER_TO_UINT (sweep->varying->pdata[i])));
       json_builder_end_array (b);
       json_builder_set_member_name (b, "warnings");
       json_builder_begin_array (b);

@@ -185,8 +185,9 @@ stats_text (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
       IvNameStats *s = &g_array_index (by_name, IvNameStats, i);
       g_autofree char *tot = iv_units_format_seconds (s->total_ns * 1e-9);
       g_autofree char *self = iv_units_format_seconds (s->self_ns * 1e-9);
-      g_autofree char *name = g_utf8_substring (iv_trace_string (t, s->name), 0,
-                                                MIN (g_utf8_strlen (iv_trace_string (t, s->name), -1), 48));
+      g_autofree char *name
+          = g_utf8_substring (iv_trace_string (t, s->name), 0,
+                              MIN (g_utf8_strlen (iv_trace_string (t, s->name), -1), 48));
       printf ("%-48s %8" G_GUINT64_FORMAT " %12s %12s\n", name, s->count, tot, self);
     }
   if (by_name->len > 25)
@@ -201,7 +202,8 @@ stats_text (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
           g_autofree char *busy = iv_units_format_seconds (st->busy_ns * 1e-9);
           g_autofree char *idle = iv_units_format_seconds (st->idle_ns * 1e-9);
           printf ("  %-10s %-12s busy %-10s idle %-10s %" G_GUINT64_FORMAT " kernels\n",
-                  ((IvProcess *) t->processes->pdata[tr->process])->name, tr->name, busy, idle, st->kernels);
+                  ((IvProcess *) t->processes->pdata[tr->process])->name, tr->name, busy, idle,
+                  st->kernels);
         }
       for (int k = 0; k < IV_N_KERNEL_KINDS; k++)
         {
@@ -219,8 +221,9 @@ stats_text (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
         for (int k = 0; k < IV_N_KCLASSES; k++)
           {
             g_autofree char *v = iv_units_format_seconds (by_class[k] * 1e-9);
-            printf ("  %-12s %-10s %5.1f %%  %" G_GUINT64_FORMAT " slices\n", iv_kernel_class_name (k), v,
-                    busy > 0 ? 100.0 * by_class[k] / busy : 0, kernels[k]);
+            printf ("  %-12s %-10s %5.1f %%  %" G_GUINT64_FORMAT " slices\n",
+                    iv_kernel_class_name (k), v, busy > 0 ? 100.0 * by_class[k] / busy : 0,
+                    kernels[k]);
           }
       }
     }
@@ -275,11 +278,12 @@ load_pipeline (IvTrace *trace, PipelineArgs *a)
       || !_iv_cli_number ("trace", "min-runtime-pct", a->min_pct, TRUE, &min_pct))
     return IV_EXIT_USAGE;
   if (min_pct > 100)
-    return _iv_cli_usage_error ("trace", "%s", _("--min-runtime-pct is a percentage, 0 to 100"));
+    return _iv_cli_usage_error ("trace", "%s", _ ("--min-runtime-pct is a percentage, 0 to 100"));
   if (!iv_pipeline_plot_supported (trace))
     {
       fprintf (stderr, "inferview trace: %s: %s\n", trace->path,
-               _("not a pipelined timeline (no pipelined_timeline format and no Candidate_Eval_0 slice)"));
+               _ ("not a pipelined timeline (no pipelined_timeline format and no Candidate_Eval_0 "
+                  "slice)"));
       return IV_EXIT_BAD_INPUT;
     }
   a->plot = iv_pipeline_plot_new (trace, first, &error);
@@ -338,7 +342,8 @@ print_pipeline_json (const IvPipelinePlot *p, const IvBreakdown *bd)
   for (guint i = 0; i < p->bars->len; i++)
     {
       const IvPipelineBar *b = &g_array_index (p->bars, IvPipelineBar, i);
-      g_autofree char *label = b->labelled ? g_strdup_printf ("%" G_GINT64_FORMAT, b->candidate) : NULL;
+      g_autofree char *label
+          = b->labelled ? g_strdup_printf ("%" G_GINT64_FORMAT, b->candidate) : NULL;
       iv_json_writer_begin_object (w);
       iv_json_writer_key (w, "lane");
       iv_json_writer_string (w, iv_lane_key (b->lane));
@@ -418,8 +423,9 @@ export_pipelined (IvTrace *trace, const char *output, PipelineArgs *a, gboolean 
   if (_iv_cli_output_is_folder ("trace", output))
     return IV_EXIT_BAD_INPUT;
   if (ranged)
-    return _iv_cli_usage_error ("trace", "%s", _("a pipelined figure is windowed by --start-candidate, "
-                                                 "not --from and --to"));
+    return _iv_cli_usage_error ("trace", "%s",
+                                _ ("a pipelined figure is windowed by --start-candidate, "
+                                   "not --from and --to"));
   if ((rc = _iv_cli_figure_options ("trace", output, fig_args, &eo)) != IV_EXIT_OK)
     return rc;
   if (!a->plot && (rc = load_pipeline (trace, a)) != IV_EXIT_OK)
@@ -469,8 +475,8 @@ hidden_processes (const IvTrace *t, const char *list)
     }
   if (shown == 0)
     {
-      _iv_cli_usage_error ("trace", _("--processes “%s” names none of the trace's %u processes"), list,
-                           t->processes->len);
+      _iv_cli_usage_error ("trace", _ ("--processes “%s” names none of the trace's %u processes"),
+                           list, t->processes->len);
       g_byte_array_unref (hidden);
       return NULL;
     }
@@ -496,7 +502,7 @@ hidden_threads (const IvTrace *t, const char *list)
     }
   if (shown == 0)
     {
-      _iv_cli_usage_error ("trace", _("--threads “%s” names none of the trace's %u tracks"), list,
+      _iv_cli_usage_error ("trace", _ ("--threads “%s” names none of the trace's %u tracks"), list,
                            t->tracks->len);
       g_byte_array_unref (hidden);
       return NULL;
@@ -518,18 +524,21 @@ print_against_text (const IvTrace *t, const IvResult *r, double n_steps)
   iv_result_class_times (r, model);
   for (int k = 0; k < 4; k++)
     model_total += model[k];
-  printf ("\nAgainst the model: %s on %s · %s · per step (the trace over %g step%s)\n", r->model->name, r->hw->name,
-          config, n_steps, n_steps == 1 ? "" : "s");
-  printf ("  %-12s %12s %8s %12s %8s %8s\n", "class", "measured", "share", "model", "share", "ratio");
+  printf ("\nAgainst the model: %s on %s · %s · per step (the trace over %g step%s)\n",
+          r->model->name, r->hw->name, config, n_steps, n_steps == 1 ? "" : "s");
+  printf ("  %-12s %12s %8s %12s %8s %8s\n", "class", "measured", "share", "model", "share",
+          "ratio");
   for (int k = 0; k < IV_N_KCLASSES; k++)
     {
       g_autofree char *mt = iv_units_format_seconds (by_class[k] * 1e-9 / n_steps);
       g_autofree char *mo = iv_units_format_seconds (model[k]);
       printf ("  %-12s %12s %7.1f%% %12s %7.1f%% %8.2f\n", iv_kernel_class_name (k), mt,
-              busy > 0 ? 100.0 * by_class[k] / busy : 0, mo, model_total > 0 ? 100 * model[k] / model_total : 0,
+              busy > 0 ? 100.0 * by_class[k] / busy : 0, mo,
+              model_total > 0 ? 100 * model[k] / model_total : 0,
               model[k] > 0 ? by_class[k] * 1e-9 / n_steps / model[k] : NAN);
     }
-  printf ("  the model's step is a bound at %s's datasheet speed: a ratio is how many times longer the trace took\n",
+  printf ("  the model's step is a bound at %s's datasheet speed: a ratio is how many times longer "
+          "the trace took\n",
           r->hw->name);
 }
 
@@ -579,45 +588,63 @@ _iv_cli_trace (int argc, char **argv)
   g_autofree char *start_cand = NULL, *num_cand = NULL, *breakdown = NULL, *min_pct = NULL;
   g_autofree char *tolerance = NULL, *processes = NULL, *threads = NULL;
   gboolean pipeline_json = FALSE, flows = FALSE;
-  g_autofree char *against = NULL, *hardware = NULL, *mode = NULL, *batch = NULL, *tq = NULL, *context = NULL;
+  g_autofree char *against = NULL, *hardware = NULL, *mode = NULL, *batch = NULL, *tq = NULL,
+                  *context = NULL;
   g_autofree char *tp = NULL, *steps = NULL;
   GOptionEntry entries[] = {
     { "against", 0, 0, G_OPTION_ARG_STRING, &against,
-      N_("With --stats: the model preset whose step the GPU time by kernel class is set beside"), "PRESET" },
-    { "hardware", 0, 0, G_OPTION_ARG_STRING, &hardware, N_("With --against: the hardware preset (e.g. h100x8)"), "NAME" },
-    { "mode", 0, 0, G_OPTION_ARG_STRING, &mode, N_("With --against: prefill or decode (default decode)"), "MODE" },
-    { "batch", 0, 0, G_OPTION_ARG_STRING, &batch, N_("With --against: sequences B (default 1)"), "B" },
-    { "tq", 0, 0, G_OPTION_ARG_STRING, &tq, N_("With --against: new tokens per sequence (default 1)"), "T" },
-    { "context", 0, 0, G_OPTION_ARG_STRING, &context, N_("With --against: tokens already cached (default 0)"), "P" },
-    { "tp", 0, 0, G_OPTION_ARG_STRING, &tp, N_("With --against: TP over the GPUs (default 1)"), "N" },
-    { "steps", 0, 0, G_OPTION_ARG_STRING, &steps, N_("With --against: the steps the trace holds (default 1)"), "N" },
-    { "stats", 0, 0, G_OPTION_ARG_NONE, &stats, N_("Print what the trace holds and its time by name"), NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Draw the timeline to FILE (.png, .pdf or .svg)"), "FILE" },
-    { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("Start of the range, in ms from the trace's start"), "MS" },
-    { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_("End of the range, in ms from the trace's start"), "MS" },
+      N_ ("With --stats: the model preset whose step the GPU time by kernel class is set beside"),
+      "PRESET" },
+    { "hardware", 0, 0, G_OPTION_ARG_STRING, &hardware,
+      N_ ("With --against: the hardware preset (e.g. h100x8)"), "NAME" },
+    { "mode", 0, 0, G_OPTION_ARG_STRING, &mode,
+      N_ ("With --against: prefill or decode (default decode)"), "MODE" },
+    { "batch", 0, 0, G_OPTION_ARG_STRING, &batch, N_ ("With --against: sequences B (default 1)"),
+      "B" },
+    { "tq", 0, 0, G_OPTION_ARG_STRING, &tq,
+      N_ ("With --against: new tokens per sequence (default 1)"), "T" },
+    { "context", 0, 0, G_OPTION_ARG_STRING, &context,
+      N_ ("With --against: tokens already cached (default 0)"), "P" },
+    { "tp", 0, 0, G_OPTION_ARG_STRING, &tp, N_ ("With --against: TP over the GPUs (default 1)"),
+      "N" },
+    { "steps", 0, 0, G_OPTION_ARG_STRING, &steps,
+      N_ ("With --against: the steps the trace holds (default 1)"), "N" },
+    { "stats", 0, 0, G_OPTION_ARG_NONE, &stats,
+      N_ ("Print what the trace holds and its time by name"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Print JSON"), NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      N_ ("Draw the timeline to FILE (.png, .pdf or .svg)"), "FILE" },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from,
+      N_ ("Start of the range, in ms from the trace's start"), "MS" },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_ ("End of the range, in ms from the trace's start"),
+      "MS" },
     IV_CLI_FIGURE_ENTRIES (&fig),
-    { "theme", 0, 0, G_OPTION_ARG_STRING, &fig.theme, N_("light, dark or print"), "THEME" },
-    { "color-by", 0, 0, G_OPTION_ARG_STRING, &color_by, N_("Colour slices by name or category"), "name|category" },
+    { "theme", 0, 0, G_OPTION_ARG_STRING, &fig.theme, N_ ("light, dark or print"), "THEME" },
+    { "color-by", 0, 0, G_OPTION_ARG_STRING, &color_by, N_ ("Colour slices by name or category"),
+      "name|category" },
     { "processes", 0, 0, G_OPTION_ARG_STRING, &processes,
-      N_("Draw only these processes: comma-separated pids or parts of their names"), "LIST" },
+      N_ ("Draw only these processes: comma-separated pids or parts of their names"), "LIST" },
     { "threads", 0, 0, G_OPTION_ARG_STRING, &threads,
-      N_("Draw only these threads (and other tracks): comma-separated tids or parts of their names"), "LIST" },
-    { "flows", 0, 0, G_OPTION_ARG_NONE, &flows, N_("Draw every flow as an arrow"), NULL },
+      N_ ("Draw only these threads (and other tracks): comma-separated tids or parts of their "
+          "names"),
+      "LIST" },
+    { "flows", 0, 0, G_OPTION_ARG_NONE, &flows, N_ ("Draw every flow as an arrow"), NULL },
     { "start-candidate", 0, 0, G_OPTION_ARG_STRING, &start_cand,
-      N_("Pipelined timelines: the first candidate shown (default: the file's choice)"), "N" },
+      N_ ("Pipelined timelines: the first candidate shown (default: the file's choice)"), "N" },
     { "num-candidates", 0, 0, G_OPTION_ARG_STRING, &num_cand,
-      N_("Pipelined timelines: taken as the reference script takes it; its rules fix the window"), "N" },
+      N_ ("Pipelined timelines: taken as the reference script takes it; its rules fix the window"),
+      "N" },
     { "breakdown", 0, 0, G_OPTION_ARG_FILENAME, &breakdown,
-      N_("Pipelined timelines: a candidate_breakdown_v1 file drawn as a stacked bar"), "FILE" },
+      N_ ("Pipelined timelines: a candidate_breakdown_v1 file drawn as a stacked bar"), "FILE" },
     { "min-runtime-pct", 0, 0, G_OPTION_ARG_STRING, &min_pct,
-      N_("Taken as the reference script takes it; the three merged families always show"), "P" },
+      N_ ("Taken as the reference script takes it; the three merged families always show"), "P" },
     { "pipeline-json", 0, 0, G_OPTION_ARG_NONE, &pipeline_json,
-      N_("Pipelined timelines: print the figure's window, bars and breakdown as JSON"), NULL },
+      N_ ("Pipelined timelines: print the figure's window, bars and breakdown as JSON"), NULL },
     { "overlap-tolerance", 0, 0, G_OPTION_ARG_STRING, &tolerance,
-      N_("A slice ending at most US microseconds after the slice it starts in is its child, "
-         "clamped to it (profiler rounding; default 1)"), "US" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE") },
+      N_ ("A slice ending at most US microseconds after the slice it starts in is its child, "
+          "clamped to it (profiler rounding; default 1)"),
+      "US" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_ ("FILE") },
     { NULL },
   };
   g_autoptr (GError) error = NULL;
@@ -625,20 +652,22 @@ _iv_cli_trace (int argc, char **argv)
   g_autoptr (GArray) by_name = NULL;
   g_autoptr (IvGpuStats) gpu = NULL;
 
-  if (!_iv_cli_parse ("trace", _("Load a Chrome trace or a pipelined timeline and report on it."),
+  if (!_iv_cli_parse ("trace", _ ("Load a Chrome trace or a pipelined timeline and report on it."),
                       entries, &argc, &argv))
     return IV_EXIT_USAGE;
   if (!files || !files[0] || files[1])
-    return _iv_cli_usage_error ("trace", "%s", _("name one trace file"));
+    return _iv_cli_usage_error ("trace", "%s", _ ("name one trace file"));
   if (!stats && !output && !pipeline_json)
-    return _iv_cli_usage_error ("trace", "%s", _("say what to do: --stats, --pipeline-json or -o FIGURE"));
+    return _iv_cli_usage_error ("trace", "%s",
+                                _ ("say what to do: --stats, --pipeline-json or -o FIGURE"));
   if (tolerance)
     {
       double us = 0;
       if (!_iv_cli_number ("trace", "overlap-tolerance", tolerance, TRUE, &us))
         return IV_EXIT_USAGE;
       if (us > 1e6)
-        return _iv_cli_usage_error ("trace", "%s", _("--overlap-tolerance is at most 1000000 µs (1 s)"));
+        return _iv_cli_usage_error ("trace", "%s",
+                                    _ ("--overlap-tolerance is at most 1000000 µs (1 s)"));
       iv_trace_set_overlap_tolerance ((gint64) llround (us * 1e3));
     }
   trace = iv_trace_load (files[0], NULL, NULL, NULL, &error);
@@ -647,8 +676,10 @@ _iv_cli_trace (int argc, char **argv)
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
     }
-  if (pipeline_json || (output && (trace->format == IV_TRACE_PIPELINED || start_cand || num_cand || breakdown
-                                    || min_pct)))
+  if (pipeline_json
+      || (output
+          && (trace->format == IV_TRACE_PIPELINED || start_cand || num_cand || breakdown
+              || min_pct)))
     {
       g_auto (PipelineArgs) pa = { start_cand, num_cand, breakdown, min_pct, NULL, NULL };
       int rc = load_pipeline (trace, &pa);
@@ -674,12 +705,12 @@ _iv_cli_trace (int argc, char **argv)
       if ((rc = _iv_cli_figure_options ("trace", output, &fig, &eo)) != IV_EXIT_OK)
         return rc;
       if (color_by && !g_str_equal (color_by, "name") && !g_str_equal (color_by, "category"))
-        return _iv_cli_usage_error ("trace", "%s", _("--color-by is name or category"));
+        return _iv_cli_usage_error ("trace", "%s", _ ("--color-by is name or category"));
       if (!_iv_cli_number ("trace", "from", from, TRUE, &from_ms)
           || !_iv_cli_number ("trace", "to", to, TRUE, &to_ms))
         return IV_EXIT_USAGE;
       if (to && to_ms <= from_ms)
-        return _iv_cli_usage_error ("trace", "%s", _("--to must be after --from"));
+        return _iv_cli_usage_error ("trace", "%s", _ ("--to must be after --from"));
       tl.color_by_category = color_by && g_str_equal (color_by, "category");
       tl.all_flows = flows;
       tl.note_cut = TRUE;
@@ -720,20 +751,26 @@ _iv_cli_trace (int argc, char **argv)
       IvConfig c;
       double n_steps = 1, v;
       if (!m)
-        return _iv_cli_usage_error ("trace", _("--against: no preset named “%s” (inferview presets lists them)"), against);
+        return _iv_cli_usage_error (
+            "trace", _ ("--against: no preset named “%s” (inferview presets lists them)"), against);
       if (!hw)
-        return _iv_cli_usage_error ("trace", "%s", _("--against needs --hardware NAME (inferview hardware lists them)"));
+        return _iv_cli_usage_error (
+            "trace", "%s", _ ("--against needs --hardware NAME (inferview hardware lists them)"));
       iv_config_init (&c);
       c.P = 0;
       if (hw->n_pe == 1)
         c.place_tp = c.place_cp = IV_PLACE_CUBE;
       if (mode && !g_str_equal (mode, "prefill") && !g_str_equal (mode, "decode"))
-        return _iv_cli_usage_error ("trace", "%s", _("--mode is prefill or decode"));
+        return _iv_cli_usage_error ("trace", "%s", _ ("--mode is prefill or decode"));
       c.mode = mode && g_str_equal (mode, "prefill") ? IV_MODE_PREFILL : IV_MODE_DECODE;
-      if ((batch && !_iv_cli_number ("trace", "batch", batch, FALSE, &v)) || (batch && (c.B = (gint64) v) < 1)
-          || (tq && !_iv_cli_number ("trace", "tq", tq, FALSE, &v)) || (tq && (c.T = (gint64) v) < 1)
-          || (context && !_iv_cli_number ("trace", "context", context, TRUE, &v)) || (context && (c.P = (gint64) v) < 0)
-          || (tp && !_iv_cli_number ("trace", "tp", tp, FALSE, &v)) || (tp && (c.t = (gint64) v) < 1)
+      if ((batch && !_iv_cli_number ("trace", "batch", batch, FALSE, &v))
+          || (batch && (c.B = (gint64) v) < 1)
+          || (tq && !_iv_cli_number ("trace", "tq", tq, FALSE, &v))
+          || (tq && (c.T = (gint64) v) < 1)
+          || (context && !_iv_cli_number ("trace", "context", context, TRUE, &v))
+          || (context && (c.P = (gint64) v) < 0)
+          || (tp && !_iv_cli_number ("trace", "tp", tp, FALSE, &v))
+          || (tp && (c.t = (gint64) v) < 1)
           || (steps && !_iv_cli_number ("trace", "steps", steps, FALSE, &n_steps)))
         return IV_EXIT_USAGE;
       if (!iv_model_evaluate (m, hw, &c, r))

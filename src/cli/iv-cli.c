@@ -14,42 +14,52 @@
 
 static const IvCliCommand commands[] = {
   { "identify", "PATH... [--json]",
-    N_("Say what each path is: an AIPerf run or sweep, a trace, a model configuration"),
+    N_ ("Say what each path is: an AIPerf run or sweep, a trace, a model configuration"),
     _iv_cli_identify },
-  { "model", "[--preset NAME | --hf-config FILE] [--hardware NAME|FILE] [--mode prefill|decode] "
-             "[--batch B] [--tq T] [--context P] [--tp N] [--cp N] [--tp-place pe|cube] "
-             "[--cp-place pe|cube] [--ring kv|qoml] [hardware overrides] [--format table|json|csv] "
-             "[--figure pipeline|stages|memory|roofline|topology|sweep|sharding -o FILE [--sweep tp|cp|tq|context] [--theme T --width W --height H]]",
-    N_("Evaluate the analytical model of one inference step (--help lists every option)"),
+  { "model",
+    "[--preset NAME | --hf-config FILE] [--hardware NAME|FILE] [--mode prefill|decode] "
+    "[--batch B] [--tq T] [--context P] [--tp N] [--cp N] [--tp-place pe|cube] "
+    "[--cp-place pe|cube] [--ring kv|qoml] [hardware overrides] [--format table|json|csv] "
+    "[--figure pipeline|stages|memory|roofline|topology|sweep|sharding -o FILE [--sweep "
+    "tp|cp|tq|context] [--theme T --width W --height H]]",
+    N_ ("Evaluate the analytical model of one inference step (--help lists every option)"),
     _iv_cli_model },
-  { "presets", "[--json]", N_("List the model presets with their parameter counts"), _iv_cli_presets },
-  { "hardware", "[--json]", N_("List the hardware presets"), _iv_cli_hardware },
-  { "plot", "PATH... [-o DIR] [--format png|pdf|svg] [--theme light|dark] [--config FILE] [--plot NAME|all] [--list]",
-    N_("Draw every default plot of the runs under the paths, as aiperf plot does, or the presets named"),
+  { "presets", "[--json]", N_ ("List the model presets with their parameter counts"),
+    _iv_cli_presets },
+  { "hardware", "[--json]", N_ ("List the hardware presets"), _iv_cli_hardware },
+  { "plot",
+    "PATH... [-o DIR] [--format png|pdf|svg] [--theme light|dark] [--config FILE] [--plot "
+    "NAME|all] [--list]",
+    N_ ("Draw every default plot of the runs under the paths, as aiperf plot does, or the presets "
+        "named"),
     _iv_cli_plot },
   { "runs", "PATH... [--json]",
-    N_("The AIPerf runs under the paths: configuration, requests, errors, metric statistics"),
+    N_ ("The AIPerf runs under the paths: configuration, requests, errors, metric statistics"),
     _iv_cli_runs },
-  { "trace", "FILE --stats [--json] | FILE -o FIGURE [--from MS --to MS] [--start-candidate N --num-candidates N --breakdown FILE --min-runtime-pct P]",
-    N_("What a Chrome trace or pipelined timeline holds (counts, time by name, GPU streams), or its timeline as a figure"),
+  { "trace",
+    "FILE --stats [--json] | FILE -o FIGURE [--from MS --to MS] [--start-candidate N "
+    "--num-candidates N --breakdown FILE --min-runtime-pct P]",
+    N_ ("What a Chrome trace or pipelined timeline holds (counts, time by name, GPU streams), or "
+        "its timeline as a figure"),
     _iv_cli_trace },
 };
 
 static void
 print_help (FILE *out)
 {
-  fprintf (out, "%s\n\n", _("Inferview: AI inference runs, traces and models, natively."));
-  fprintf (out, "%s\n", _("Usage:"));
+  fprintf (out, "%s\n\n", _ ("Inferview: AI inference runs, traces and models, natively."));
+  fprintf (out, "%s\n", _ ("Usage:"));
   fprintf (out, "  inferview [FILE|FOLDER...]        %s\n",
-           _("Open the window on runs, sweeps, traces and model configurations"));
+           _ ("Open the window on runs, sweeps, traces and model configurations"));
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     fprintf (out, "  inferview %s %s\n      %s\n", commands[i].name, commands[i].args,
-             _(commands[i].summary));
+             _ (commands[i].summary));
   fprintf (out, "  inferview --help | --version\n\n");
-  fprintf (out, "%s\n", _("Every command also takes --allow-huge: read a compressed file even when it "
-                          "expands more than 1000-fold past its first gigabyte (refused by default "
-                          "as a likely decompression bomb)."));
-  fprintf (out, "%s\n", _("Exit status: 0 success, 1 bad input, 2 bad usage."));
+  fprintf (out, "%s\n",
+           _ ("Every command also takes --allow-huge: read a compressed file even when it "
+              "expands more than 1000-fold past its first gigabyte (refused by default "
+              "as a likely decompression bomb)."));
+  fprintf (out, "%s\n", _ ("Exit status: 0 success, 1 bad input, 2 bad usage."));
 }
 
 gboolean

@@ -10,9 +10,7 @@ G_BEGIN_DECLS
 #define IV_EXIT_BAD_INPUT 1
 #define IV_EXIT_USAGE 2
 
-gboolean iv_cli_handles (int    argc,
-                         char **argv);
-int      iv_cli_run     (int    argc,
-                         char **argv);
+gboolean iv_cli_handles (int argc, char **argv);
+int iv_cli_run (int argc, char **argv);
 
 G_END_DECLS

@@ -87,8 +87,8 @@ static void
 preferences_action (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   IvApplication *self = user_data;
-  IvPreferencesWindow *prefs = iv_preferences_window_new (
-      gtk_application_get_active_window (GTK_APPLICATION (self)));
+  IvPreferencesWindow *prefs
+      = iv_preferences_window_new (gtk_application_get_active_window (GTK_APPLICATION (self)));
   gtk_window_present (GTK_WINDOW (prefs));
 }
 
@@ -99,24 +99,20 @@ about_action (GSimpleAction *action, GVariant *param, gpointer user_data)
   const char *developers[] = { "The Inferview developers", NULL };
   GtkWidget *about = adw_about_window_new ();
 
-  g_object_set (about,
-                "transient-for", gtk_application_get_active_window (GTK_APPLICATION (self)),
-                "application-name", _("Inferview"),
-                "application-icon", APP_ID,
-                "version", PACKAGE_VERSION,
-                "developer-name", _("The Inferview developers"),
-                "developers", developers,
-                "comments", _("AI inference benchmark runs, profiler traces and an analytical "
-                              "model of transformer inference, in one fast native tool."),
-                "website", "https://github.com/inferview/inferview",
-                "issue-url", "https://github.com/inferview/inferview/issues",
-                "license-type", GTK_LICENSE_GPL_3_0,
-                "copyright", "© 2026 The Inferview developers",
-                NULL);
-  adw_about_window_add_credit_section (ADW_ABOUT_WINDOW (about), _("Sample data"),
-      (const char *[]) { "AIPerf (ai-dynamo/aiperf, Apache-2.0)",
-                         "HolisticTraceAnalysis (facebookresearch, BSD-3-Clause)",
-                         "Catapult (catapult-project, BSD-3-Clause)", NULL });
+  g_object_set (about, "transient-for", gtk_application_get_active_window (GTK_APPLICATION (self)),
+                "application-name", _ ("Inferview"), "application-icon", APP_ID, "version",
+                PACKAGE_VERSION, "developer-name", _ ("The Inferview developers"), "developers",
+                developers, "comments",
+                _ ("AI inference benchmark runs, profiler traces and an analytical "
+                   "model of transformer inference, in one fast native tool."),
+                "website", "https://github.com/inferview/inferview", "issue-url",
+                "https://github.com/inferview/inferview/issues", "license-type",
+                GTK_LICENSE_GPL_3_0, "copyright", "© 2026 The Inferview developers", NULL);
+  adw_about_window_add_credit_section (
+      ADW_ABOUT_WINDOW (about), _ ("Sample data"),
+      (const char *[]){ "AIPerf (ai-dynamo/aiperf, Apache-2.0)",
+                        "HolisticTraceAnalysis (facebookresearch, BSD-3-Clause)",
+                        "Catapult (catapult-project, BSD-3-Clause)", NULL });
   gtk_window_present (GTK_WINDOW (about));
 }
 
@@ -197,7 +193,8 @@ iv_application_init (IvApplication *self)
 {
   static const GOptionEntry entries[] = {
     { "allow-huge", 0, 0, G_OPTION_ARG_NONE, NULL,
-      N_("Open compressed files even when they expand more than 1000-fold (refused by default as likely decompression bombs)"),
+      N_ ("Open compressed files even when they expand more than 1000-fold (refused by default as "
+          "likely decompression bombs)"),
       NULL },
     { NULL },
   };
@@ -207,9 +204,7 @@ iv_application_init (IvApplication *self)
 IvApplication *
 iv_application_new (void)
 {
-  return g_object_new (IV_TYPE_APPLICATION,
-                       "application-id", APP_ID,
-                       "flags", G_APPLICATION_HANDLES_OPEN,
-                       "resource-base-path", "/io/github/inferview/Inferview",
-                       NULL);
+  return g_object_new (IV_TYPE_APPLICATION, "application-id", APP_ID, "flags",
+                       G_APPLICATION_HANDLES_OPEN, "resource-base-path",
+                       "/io/github/inferview/Inferview", NULL);
 }

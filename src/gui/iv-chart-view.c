@@ -47,12 +47,12 @@ struct _IvChartView
   IvChart *chart;
   IvFigure figure;
   char *figure_name;
-  cairo_surface_t *cache;   /* the chart at the current size, NULL when stale */
+  cairo_surface_t *cache; /* the chart at the current size, NULL when stale */
   double hover_x, hover_y;
   gboolean hovering;
   IvChartHit hit;
   gboolean has_hit;
-  char *card_text;          /* what the hovered point's card says, NULL without one */
+  char *card_text; /* what the hovered point's card says, NULL without one */
   double drag_lo[IV_N_AXES], drag_hi[IV_N_AXES];
   IvChartViewAxes drag_axes;
   GtkWidget *menu;
@@ -68,7 +68,7 @@ static IvTheme
 current_theme (void)
 {
   return adw_style_manager_get_dark (adw_style_manager_get_default ()) ? IV_THEME_DARK
-                                                                        : IV_THEME_LIGHT;
+                                                                       : IV_THEME_LIGHT;
 }
 
 static void
@@ -107,7 +107,8 @@ ensure_cache (IvChartView *self, int width, int height)
 static PangoLayout *
 card_layout (IvChartView *self, graphene_rect_t *box)
 {
-  int width = gtk_widget_get_width (GTK_WIDGET (self)), height = gtk_widget_get_height (GTK_WIDGET (self));
+  int width = gtk_widget_get_width (GTK_WIDGET (self)),
+      height = gtk_widget_get_height (GTK_WIDGET (self));
   int max_w = MIN (CARD_MAX_WIDTH, width - 2 * (int) (CARD_MARGIN + CARD_PAD));
   PangoLayout *layout;
   PangoRectangle ink, logical;
@@ -166,7 +167,8 @@ draw_card (IvChartView *self, cairo_t *cr)
   /* the toolkit's tooltip look: dark and translucent in both styles */
   cairo_new_sub_path (cr);
   cairo_arc (cr, box.origin.x + box.size.width - r, box.origin.y + r, r, -G_PI / 2, 0);
-  cairo_arc (cr, box.origin.x + box.size.width - r, box.origin.y + box.size.height - r, r, 0, G_PI / 2);
+  cairo_arc (cr, box.origin.x + box.size.width - r, box.origin.y + box.size.height - r, r, 0,
+             G_PI / 2);
   cairo_arc (cr, box.origin.x + r, box.origin.y + box.size.height - r, r, G_PI / 2, G_PI);
   cairo_arc (cr, box.origin.x + r, box.origin.y + r, r, G_PI, 3 * G_PI / 2);
   cairo_close_path (cr);
@@ -241,8 +243,11 @@ iv_chart_view_size_allocate (GtkWidget *widget, int width, int height, int basel
 
   if (self->menu)
     gtk_popover_present (GTK_POPOVER (self->menu));
-  if (self->cache && (cairo_image_surface_get_width (self->cache) != width * gtk_widget_get_scale_factor (widget)
-                      || cairo_image_surface_get_height (self->cache) != height * gtk_widget_get_scale_factor (widget)))
+  if (self->cache
+      && (cairo_image_surface_get_width (self->cache)
+              != width * gtk_widget_get_scale_factor (widget)
+          || cairo_image_surface_get_height (self->cache)
+                 != height * gtk_widget_get_scale_factor (widget)))
     g_clear_pointer (&self->cache, cairo_surface_destroy);
 }
 
@@ -276,8 +281,8 @@ current_range (IvChartView *self, IvAxisId axis, double *lo, double *hi)
 
 /* Shows the part [t0, t1] of a range, in its normalised (linear or log) coordinates. */
 static void
-set_axis_normalized (IvChartView *self, IvAxisId axis, double from_lo, double from_hi,
-                     double t0, double t1)
+set_axis_normalized (IvChartView *self, IvAxisId axis, double from_lo, double from_hi, double t0,
+                     double t1)
 {
   IvScaleKind kind = iv_chart_get_layout (self->chart)->kind[axis];
   double lo = iv_scale_denormalize (kind, from_lo, from_hi, t0);
@@ -387,7 +392,8 @@ iv_chart_view_set_log (IvChartView *self, IvAxisId axis, gboolean log)
       iv_chart_axis_clear_range (self->chart, axis);
       invalidate (self);
     }
-  g_object_notify_by_pspec (G_OBJECT (self), properties[axis == IV_AXIS_X ? PROP_LOG_X : PROP_LOG_Y]);
+  g_object_notify_by_pspec (G_OBJECT (self),
+                            properties[axis == IV_AXIS_X ? PROP_LOG_X : PROP_LOG_Y]);
 }
 
 gboolean
@@ -491,7 +497,8 @@ on_pressed (GtkGestureClick *click, int n_press, double x, double y, IvChartView
 
   if (button == GDK_BUTTON_SECONDARY)
     {
-      gtk_popover_set_pointing_to (GTK_POPOVER (self->menu), &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+      gtk_popover_set_pointing_to (GTK_POPOVER (self->menu),
+                                   &(GdkRectangle){ (int) x, (int) y, 1, 1 });
       gtk_popover_popup (GTK_POPOVER (self->menu));
       return;
     }
@@ -501,7 +508,8 @@ on_pressed (GtkGestureClick *click, int n_press, double x, double y, IvChartView
     {
       IvChartHit hit;
       if (iv_chart_hit_test (self->chart, x, y, HOVER_RADIUS, &hit))
-        g_signal_emit (self, signals[POINT_ACTIVATED], 0, hit.series_index, (guint64) hit.index, hit.x, hit.y);
+        g_signal_emit (self, signals[POINT_ACTIVATED], 0, hit.series_index, (guint64) hit.index,
+                       hit.x, hit.y);
     }
 }
 
@@ -537,9 +545,14 @@ iv_chart_view_get_property (GObject *object, guint prop_id, GValue *value, GPara
 
   switch (prop_id)
     {
-    case PROP_LOG_X: g_value_set_boolean (value, self->log_x); break;
-    case PROP_LOG_Y: g_value_set_boolean (value, self->log_y); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    case PROP_LOG_X:
+      g_value_set_boolean (value, self->log_x);
+      break;
+    case PROP_LOG_Y:
+      g_value_set_boolean (value, self->log_y);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -550,9 +563,14 @@ iv_chart_view_set_property (GObject *object, guint prop_id, const GValue *value,
 
   switch (prop_id)
     {
-    case PROP_LOG_X: iv_chart_view_set_log (self, IV_AXIS_X, g_value_get_boolean (value)); break;
-    case PROP_LOG_Y: iv_chart_view_set_log (self, IV_AXIS_Y, g_value_get_boolean (value)); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    case PROP_LOG_X:
+      iv_chart_view_set_log (self, IV_AXIS_X, g_value_get_boolean (value));
+      break;
+    case PROP_LOG_Y:
+      iv_chart_view_set_log (self, IV_AXIS_Y, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -583,29 +601,33 @@ iv_chart_view_class_init (IvChartViewClass *klass)
   gtk_widget_class_set_css_name (widget_class, "ivchartview");
 
   /* A click on a data point (not on the legend): which series, which point, its values. */
-  signals[POINT_ACTIVATED] = g_signal_new ("point-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                                           NULL, NULL, NULL, G_TYPE_NONE, 4, G_TYPE_UINT, G_TYPE_UINT64,
-                                           G_TYPE_DOUBLE, G_TYPE_DOUBLE);
+  signals[POINT_ACTIVATED] = g_signal_new (
+      "point-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+      G_TYPE_NONE, 4, G_TYPE_UINT, G_TYPE_UINT64, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
 
   gtk_widget_class_install_action (widget_class, "chart.reset", NULL, reset_action);
-  properties[PROP_LOG_X] = g_param_spec_boolean ("log-x", NULL, NULL, FALSE,
-                                                 G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_LOG_Y] = g_param_spec_boolean ("log-y", NULL, NULL, FALSE,
-                                                 G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LOG_X]
+      = g_param_spec_boolean ("log-x", NULL, NULL, FALSE,
+                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LOG_Y]
+      = g_param_spec_boolean ("log-y", NULL, NULL, FALSE,
+                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* Stateful: the menu shows check marks that follow the properties. */
   gtk_widget_class_install_property_action (widget_class, "chart.log-x", "log-x");
   gtk_widget_class_install_property_action (widget_class, "chart.log-y", "log-y");
   gtk_widget_class_install_action (widget_class, "chart.export", NULL, export_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "chart.reset", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "chart.reset",
+                                       NULL);
 }
 
 static void
 iv_chart_view_init (IvChartView *self)
 {
   GtkEventController *motion = gtk_event_controller_motion_new ();
-  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  GtkEventController *scroll
+      = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
   GtkGesture *drag = gtk_gesture_drag_new ();
   GtkGesture *click = gtk_gesture_click_new ();
   g_autoptr (GMenu) menu = g_menu_new ();
@@ -626,10 +648,10 @@ iv_chart_view_init (IvChartView *self)
   g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
 
-  g_menu_append (menu, _("Reset Zoom"), "chart.reset");
-  g_menu_append (menu, _("Logarithmic X Axis"), "chart.log-x");
-  g_menu_append (menu, _("Logarithmic Y Axis"), "chart.log-y");
-  g_menu_append (menu, _("Export Figure…"), "chart.export");
+  g_menu_append (menu, _ ("Reset Zoom"), "chart.reset");
+  g_menu_append (menu, _ ("Logarithmic X Axis"), "chart.log-x");
+  g_menu_append (menu, _ ("Logarithmic Y Axis"), "chart.log-y");
+  g_menu_append (menu, _ ("Export Figure…"), "chart.export");
   self->menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
   gtk_popover_set_has_arrow (GTK_POPOVER (self->menu), FALSE);
   gtk_widget_set_parent (self->menu, GTK_WIDGET (self));
@@ -659,12 +681,13 @@ iv_chart_view_set_chart (IvChartView *self, IvChart *chart, const char *figure_n
       else if (iv_chart_axis_get_scale (chart, axis) != IV_SCALE_LINEAR)
         {
           *log_flag (self, axis) = TRUE;
-          g_object_notify_by_pspec (G_OBJECT (self), properties[axis == IV_AXIS_X ? PROP_LOG_X : PROP_LOG_Y]);
+          g_object_notify_by_pspec (G_OBJECT (self),
+                                    properties[axis == IV_AXIS_X ? PROP_LOG_X : PROP_LOG_Y]);
         }
     }
   g_free (self->figure_name);
   self->figure_name = g_strdup (figure_name ? figure_name : "chart");
-  self->figure = (IvFigure) { iv_chart_render, chart, self->figure_name, self };
+  self->figure = (IvFigure){ iv_chart_render, chart, self->figure_name, self };
   invalidate (self);
 }
 

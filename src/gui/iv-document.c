@@ -21,8 +21,8 @@ struct _IvDocument
   double progress;
   IvSniffResult *info;
   IvTrace *trace;
-  IvSweep *sweep;             /* runs and sweeps: every run loaded */
-  IvLiveFollow *follow;       /* keeps the sweep up to date while AIPerf writes it */
+  IvSweep *sweep;       /* runs and sweeps: every run loaded */
+  IvLiveFollow *follow; /* keeps the sweep up to date while AIPerf writes it */
   GCancellable *cancellable;
   GMainContext *context;
   gint progress_permille; /* last value sent from the worker, atomically */
@@ -98,19 +98,31 @@ iv_document_get_property (GObject *object, guint prop_id, GValue *value, GParamS
 
   switch (prop_id)
     {
-    case PROP_FILE: g_value_set_object (value, self->file); break;
-    case PROP_TITLE: g_value_set_string (value, self->title); break;
-    case PROP_SUBTITLE: g_value_set_string (value, self->subtitle); break;
-    case PROP_STATE: g_value_set_int (value, self->state); break;
-    case PROP_PROGRESS: g_value_set_double (value, self->progress); break;
-    case PROP_LOADING: g_value_set_boolean (value, self->state == IV_DOCUMENT_LOADING); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    case PROP_FILE:
+      g_value_set_object (value, self->file);
+      break;
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    case PROP_SUBTITLE:
+      g_value_set_string (value, self->subtitle);
+      break;
+    case PROP_STATE:
+      g_value_set_int (value, self->state);
+      break;
+    case PROP_PROGRESS:
+      g_value_set_double (value, self->progress);
+      break;
+    case PROP_LOADING:
+      g_value_set_boolean (value, self->state == IV_DOCUMENT_LOADING);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
 static void
-iv_document_set_property (GObject *object, guint prop_id, const GValue *value,
-                          GParamSpec *pspec)
+iv_document_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
 {
   IvDocument *self = IV_DOCUMENT (object);
 
@@ -120,7 +132,8 @@ iv_document_set_property (GObject *object, guint prop_id, const GValue *value,
       self->file = g_value_dup_object (value);
       self->title = g_file_get_basename (self->file);
       break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -133,30 +146,35 @@ iv_document_class_init (IvDocumentClass *klass)
   object_class->get_property = iv_document_get_property;
   object_class->set_property = iv_document_set_property;
 
-  properties[PROP_FILE] = g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE,
-      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL,
-      G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  properties[PROP_SUBTITLE] = g_param_spec_string ("subtitle", NULL, NULL, NULL,
+  properties[PROP_FILE]
+      = g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE,
+                             G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TITLE]
+      = g_param_spec_string ("title", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SUBTITLE]
+      = g_param_spec_string ("subtitle", NULL, NULL, NULL,
+                             G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STATE] = g_param_spec_int (
+      "state", NULL, NULL, IV_DOCUMENT_LOADING, IV_DOCUMENT_FAILED, IV_DOCUMENT_LOADING,
       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_STATE] = g_param_spec_int ("state", NULL, NULL, IV_DOCUMENT_LOADING,
-      IV_DOCUMENT_FAILED, IV_DOCUMENT_LOADING,
-      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_PROGRESS] = g_param_spec_double ("progress", NULL, NULL, 0.0, 1.0, 0.0,
-      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, TRUE,
-      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PROGRESS]
+      = g_param_spec_double ("progress", NULL, NULL, 0.0, 1.0, 0.0,
+                             G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LOADING]
+      = g_param_spec_boolean ("loading", NULL, NULL, TRUE,
+                              G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   /* A followed sweep grew: new requests, new runs, or runs that finished. */
-  signals[SIGNAL_RUNS_CHANGED] = g_signal_new ("runs-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                                               NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_RUNS_CHANGED]
+      = g_signal_new ("runs-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                      NULL, G_TYPE_NONE, 0);
 }
 
 static void
 iv_document_init (IvDocument *self)
 {
   self->state = IV_DOCUMENT_LOADING;
-  self->subtitle = g_strdup (_("Waiting to load…"));
+  self->subtitle = g_strdup (_ ("Waiting to load…"));
 }
 
 IvDocument *
@@ -223,39 +241,44 @@ iv_document_get_icon_name (IvDocument *self)
 {
   switch (self->info ? self->info->kind : IV_KIND_UNKNOWN)
     {
-    case IV_KIND_SWEEP: return "iv-sweep-symbolic";
+    case IV_KIND_SWEEP:
+      return "iv-sweep-symbolic";
     case IV_KIND_CHROME_TRACE:
     case IV_KIND_PIPELINED_TIMELINE:
-    case IV_KIND_CANDIDATE_BREAKDOWN: return "iv-traces-symbolic";
-    case IV_KIND_HF_CONFIG: return "iv-model-symbolic";
-    case IV_KIND_RUN: return "iv-runs-symbolic";
+    case IV_KIND_CANDIDATE_BREAKDOWN:
+      return "iv-traces-symbolic";
+    case IV_KIND_HF_CONFIG:
+      return "iv-model-symbolic";
+    case IV_KIND_RUN:
+      return "iv-runs-symbolic";
     case IV_KIND_UNKNOWN:
-    default: return "folder-symbolic";
+    default:
+      return "folder-symbolic";
     }
 }
 
 static char *
 describe (const IvSniffResult *r)
 {
-  g_autofree char *events = r->events >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, r->events)
-                                           : NULL;
+  g_autofree char *events
+      = r->events >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, r->events) : NULL;
   switch (r->kind)
     {
     case IV_KIND_RUN:
-      return events ? g_strdup_printf (_("AIPerf run · %s requests"), events)
-                    : g_strdup (_("AIPerf run · summary only"));
+      return events ? g_strdup_printf (_ ("AIPerf run · %s requests"), events)
+                    : g_strdup (_ ("AIPerf run · summary only"));
     case IV_KIND_SWEEP:
-      return g_strdup_printf (_("%u runs · %s requests"), r->runs->len, events ? events : "–");
+      return g_strdup_printf (_ ("%u runs · %s requests"), r->runs->len, events ? events : "–");
     case IV_KIND_CHROME_TRACE:
-      return g_strdup_printf (r->truncated ? _("Trace · %s events · ends early")
-                                           : _("Trace · %s events"),
+      return g_strdup_printf (r->truncated ? _ ("Trace · %s events · ends early")
+                                           : _ ("Trace · %s events"),
                               events ? events : "–");
     case IV_KIND_PIPELINED_TIMELINE:
-      return g_strdup_printf (_("Pipelined timeline · %s events"), events ? events : "–");
+      return g_strdup_printf (_ ("Pipelined timeline · %s events"), events ? events : "–");
     case IV_KIND_CANDIDATE_BREAKDOWN:
-      return g_strdup (_("Candidate GPU breakdown"));
+      return g_strdup (_ ("Candidate GPU breakdown"));
     case IV_KIND_HF_CONFIG:
-      return g_strdup (_("Hugging Face model configuration"));
+      return g_strdup (_ ("Hugging Face model configuration"));
     case IV_KIND_UNKNOWN:
     default:
       return g_strdup ("");
@@ -265,11 +288,12 @@ describe (const IvSniffResult *r)
 static char *
 describe_trace (const IvTrace *t)
 {
-  const char *kind = t->format == IV_TRACE_PIPELINED ? _("Pipelined timeline") : _("Trace");
+  const char *kind = t->format == IV_TRACE_PIPELINED ? _ ("Pipelined timeline") : _ ("Trace");
   g_autofree char *span = iv_units_format_seconds ((t->t1_ns - t->t0_ns) * 1e-9);
 
-  return g_strdup_printf (t->truncated ? _("%s · %" G_GSIZE_FORMAT " slices · %u tracks · %s · ends early")
-                                       : _("%s · %" G_GSIZE_FORMAT " slices · %u tracks · %s"),
+  return g_strdup_printf (t->truncated
+                              ? _ ("%s · %" G_GSIZE_FORMAT " slices · %u tracks · %s · ends early")
+                              : _ ("%s · %" G_GSIZE_FORMAT " slices · %u tracks · %s"),
                           kind, t->n_slices, t->tracks->len, span);
 }
 
@@ -284,12 +308,15 @@ on_runs_changed (IvDocument *self)
   for (guint i = 0; i < runs; i++)
     requests += ((const IvRun *) self->sweep->runs->pdata[i])->n_requests;
   if (live)
-    text = runs == 1 ? g_strdup_printf (_("Live AIPerf run · %" G_GUINT64_FORMAT " requests so far"), requests)
-                     : g_strdup_printf (_("%u runs (%u live) · %" G_GUINT64_FORMAT " requests so far"), runs, live,
-                                        requests);
+    text = runs == 1
+               ? g_strdup_printf (_ ("Live AIPerf run · %" G_GUINT64_FORMAT " requests so far"),
+                                  requests)
+               : g_strdup_printf (_ ("%u runs (%u live) · %" G_GUINT64_FORMAT " requests so far"),
+                                  runs, live, requests);
   else
-    text = runs == 1 ? g_strdup_printf (_("AIPerf run · %" G_GUINT64_FORMAT " requests"), requests)
-                     : g_strdup_printf (_("%u runs · %" G_GUINT64_FORMAT " requests"), runs, requests);
+    text = runs == 1
+               ? g_strdup_printf (_ ("AIPerf run · %" G_GUINT64_FORMAT " requests"), requests)
+               : g_strdup_printf (_ ("%u runs · %" G_GUINT64_FORMAT " requests"), runs, requests);
   set_subtitle (self, text);
   g_signal_emit (self, signals[SIGNAL_RUNS_CHANGED], 0);
 }
@@ -330,7 +357,7 @@ apply_progress (gpointer data)
 
   if (u->self->state == IV_DOCUMENT_LOADING && u->self->progress != u->fraction)
     {
-      g_autofree char *text = g_strdup_printf (_("Loading… %.0f %%"), 100.0 * u->fraction);
+      g_autofree char *text = g_strdup_printf (_ ("Loading… %.0f %%"), 100.0 * u->fraction);
       u->self->progress = u->fraction;
       g_object_notify_by_pspec (G_OBJECT (u->self), properties[PROP_PROGRESS]);
       set_subtitle (u->self, text);
@@ -395,7 +422,7 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
     {
       g_autofree char *uri = g_file_get_uri (self->file);
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                               _("%s: only local files can be opened"), uri);
+                               _ ("%s: only local files can be opened"), uri);
       return;
     }
   /* A quick look decides how to load: traces are loaded whole (and kept), runs and
@@ -425,7 +452,8 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
         {
           const char *paths[] = { path, NULL };
           /* followed: a run AIPerf is still writing keeps growing in the window */
-          IvSweep *sweep = iv_sweep_load_full (paths, IV_RUN_LOAD_FOLLOW, NULL, NULL, cancellable, &error);
+          IvSweep *sweep
+              = iv_sweep_load_full (paths, IV_RUN_LOAD_FOLLOW, NULL, NULL, cancellable, &error);
           if (!sweep)
             g_clear_pointer (&r, iv_sniff_result_free);
           else
@@ -439,8 +467,8 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
 }
 
 void
-iv_document_load_async (IvDocument *self, GCancellable *cancellable,
-                        GAsyncReadyCallback callback, gpointer user_data)
+iv_document_load_async (IvDocument *self, GCancellable *cancellable, GAsyncReadyCallback callback,
+                        gpointer user_data)
 {
   g_autoptr (GTask) task = NULL;
 
@@ -449,7 +477,7 @@ iv_document_load_async (IvDocument *self, GCancellable *cancellable,
 
   self->cancellable = cancellable ? g_object_ref (cancellable) : g_cancellable_new ();
   self->context = g_main_context_ref_thread_default ();
-  set_subtitle (self, _("Loading…"));
+  set_subtitle (self, _ ("Loading…"));
   task = g_task_new (self, self->cancellable, callback, user_data);
   g_task_set_source_tag (task, iv_document_load_async);
   g_task_set_task_data (task, g_new0 (LoadData, 1), load_data_free);
@@ -467,7 +495,7 @@ iv_document_load_finish (IvDocument *self, GAsyncResult *result, GError **error)
   r = g_task_propagate_pointer (G_TASK (result), error);
   if (!r)
     {
-      set_subtitle (self, _("Failed to load"));
+      set_subtitle (self, _ ("Failed to load"));
       set_state (self, IV_DOCUMENT_FAILED);
       return FALSE;
     }

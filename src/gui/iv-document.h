@@ -20,28 +20,24 @@ typedef enum
 #define IV_TYPE_DOCUMENT (iv_document_get_type ())
 G_DECLARE_FINAL_TYPE (IvDocument, iv_document, IV, DOCUMENT, GObject)
 
-IvDocument          *iv_document_new          (GFile                *file);
-GFile               *iv_document_get_file     (IvDocument           *self);
-const char          *iv_document_get_title    (IvDocument           *self);
-const char          *iv_document_get_subtitle (IvDocument           *self);
-IvDocumentState      iv_document_get_state    (IvDocument           *self);
-double               iv_document_get_progress (IvDocument           *self);
-IvGroup              iv_document_get_group    (IvDocument           *self);
-const IvSniffResult *iv_document_get_info     (IvDocument           *self);
-const char          *iv_document_get_icon_name(IvDocument           *self);
-const IvTrace       *iv_document_get_trace    (IvDocument           *self);
+IvDocument *iv_document_new (GFile *file);
+GFile *iv_document_get_file (IvDocument *self);
+const char *iv_document_get_title (IvDocument *self);
+const char *iv_document_get_subtitle (IvDocument *self);
+IvDocumentState iv_document_get_state (IvDocument *self);
+double iv_document_get_progress (IvDocument *self);
+IvGroup iv_document_get_group (IvDocument *self);
+const IvSniffResult *iv_document_get_info (IvDocument *self);
+const char *iv_document_get_icon_name (IvDocument *self);
+const IvTrace *iv_document_get_trace (IvDocument *self);
 /* The runs of a run or sweep document, once loaded. */
-const IvSweep       *iv_document_get_sweep    (IvDocument           *self);
-void                 iv_document_load_async   (IvDocument           *self,
-                                               GCancellable         *cancellable,
-                                               GAsyncReadyCallback   callback,
-                                               gpointer              user_data);
-gboolean             iv_document_load_finish  (IvDocument           *self,
-                                               GAsyncResult         *result,
-                                               GError              **error);
-void                 iv_document_cancel       (IvDocument           *self);
+const IvSweep *iv_document_get_sweep (IvDocument *self);
+void iv_document_load_async (IvDocument *self, GCancellable *cancellable,
+                             GAsyncReadyCallback callback, gpointer user_data);
+gboolean iv_document_load_finish (IvDocument *self, GAsyncResult *result, GError **error);
+void iv_document_cancel (IvDocument *self);
 /* A run or sweep still being written is followed: "runs-changed" says it grew. This
  * reads what was written since the last read at once. */
-void                 iv_document_follow_now   (IvDocument           *self);
+void iv_document_follow_now (IvDocument *self);
 
 G_END_DECLS

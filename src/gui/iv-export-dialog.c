@@ -108,18 +108,19 @@ update_derived (IvExportDialog *self)
       adw_action_row_set_subtitle (self->format_row, upper);
     }
   else
-    adw_action_row_set_subtitle (self->format_row, _("The file name must end in .png, .pdf or .svg"));
+    adw_action_row_set_subtitle (self->format_row,
+                                 _ ("The file name must end in .png, .pdf or .svg"));
   gtk_widget_set_sensitive (GTK_WIDGET (self->export_button), known && path[0] != '\0');
   gtk_widget_set_sensitive (GTK_WIDGET (self->dpi_spin), !known || format == IV_EXPORT_PNG);
 
   iv_export_pixel_size (&options, &w, &h);
   /* What the file will be: pixels only mean something for a PNG. */
   if (!known || format == IV_EXPORT_PNG)
-    pixels = g_strdup_printf (_("%.2f × %.2f in · %d × %d px PNG · text %.3g pt"),
+    pixels = g_strdup_printf (_ ("%.2f × %.2f in · %d × %d px PNG · text %.3g pt"),
                               options.width / IV_UNITS_PER_INCH, options.height / IV_UNITS_PER_INCH,
                               w, h, options.text_pt);
   else
-    pixels = g_strdup_printf (_("%.2f × %.2f in · vector %s · text %.3g pt"),
+    pixels = g_strdup_printf (_ ("%.2f × %.2f in · vector %s · text %.3g pt"),
                               options.width / IV_UNITS_PER_INCH, options.height / IV_UNITS_PER_INCH,
                               format == IV_EXPORT_PDF ? "PDF" : "SVG", options.text_pt);
   adw_action_row_set_subtitle (self->pixels_row, pixels);
@@ -206,7 +207,7 @@ iv_export_dialog_export (IvExportDialog *self, GError **error)
   if (!iv_export_format_from_path (path, &format))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
-                   _("%s: the file name must end in .png, .pdf or .svg"), path);
+                   _ ("%s: the file name must end in .png, .pdf or .svg"), path);
       return FALSE;
     }
   iv_export_dialog_get_options (self, &options);
@@ -258,7 +259,7 @@ on_copy_clicked (IvExportDialog *self)
   if (!iv_export_dialog_copy (self, &error))
     adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (error->message));
   else
-    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (_("Copied as PNG")));
+    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (_ ("Copied as PNG")));
 }
 
 static void
@@ -278,10 +279,11 @@ on_save_chooser_response (GtkNativeDialog *chooser, int response, IvExportDialog
 static void
 on_choose_clicked (IvExportDialog *self)
 {
-  GtkFileChooserNative *chooser = gtk_file_chooser_native_new (
-      _("Export Figure"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Select"),
-      _("_Cancel"));
-  g_autofree char *name = g_path_get_basename (gtk_editable_get_text (GTK_EDITABLE (self->path_row)));
+  GtkFileChooserNative *chooser
+      = gtk_file_chooser_native_new (_ ("Export Figure"), GTK_WINDOW (self),
+                                     GTK_FILE_CHOOSER_ACTION_SAVE, _ ("_Select"), _ ("_Cancel"));
+  g_autofree char *name
+      = g_path_get_basename (gtk_editable_get_text (GTK_EDITABLE (self->path_row)));
 
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
@@ -319,8 +321,8 @@ iv_export_dialog_class_init (IvExportDialogClass *klass)
   object_class->dispose = iv_export_dialog_dispose;
   object_class->finalize = iv_export_dialog_finalize;
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-      "/io/github/inferview/Inferview/ui/iv-export-dialog.ui");
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/inferview/Inferview/ui/iv-export-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, IvExportDialog, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, IvExportDialog, preview);
   gtk_widget_class_bind_template_child (widget_class, IvExportDialog, path_row);
@@ -353,12 +355,12 @@ iv_export_dialog_init (IvExportDialog *self)
   self->settings = iv_settings_new ();
   self->presets = iv_export_get_presets (&self->n_presets);
   for (guint i = 0; i < self->n_presets; i++)
-    gtk_string_list_append (presets, _(self->presets[i].label));
-  gtk_string_list_append (presets, _("Custom"));
+    gtk_string_list_append (presets, _ (self->presets[i].label));
+  gtk_string_list_append (presets, _ ("Custom"));
   adw_combo_row_set_model (self->preset_row, G_LIST_MODEL (presets));
-  gtk_string_list_append (themes, _("Light"));
-  gtk_string_list_append (themes, _("Dark"));
-  gtk_string_list_append (themes, _("Print (white, no transparency)"));
+  gtk_string_list_append (themes, _ ("Light"));
+  gtk_string_list_append (themes, _ ("Dark"));
+  gtk_string_list_append (themes, _ ("Print (white, no transparency)"));
   adw_combo_row_set_model (self->theme_row, G_LIST_MODEL (themes));
   gtk_drawing_area_set_draw_func (self->preview, draw_preview, self, NULL);
   self->syncing = FALSE;
@@ -375,10 +377,13 @@ restore (IvExportDialog *self)
   IvTheme theme = IV_THEME_LIGHT;
 
   self->syncing = TRUE;
-  gtk_spin_button_set_value (self->width_spin, g_settings_get_double (self->settings, "export-width"));
-  gtk_spin_button_set_value (self->height_spin, g_settings_get_double (self->settings, "export-height"));
+  gtk_spin_button_set_value (self->width_spin,
+                             g_settings_get_double (self->settings, "export-width"));
+  gtk_spin_button_set_value (self->height_spin,
+                             g_settings_get_double (self->settings, "export-height"));
   gtk_spin_button_set_value (self->dpi_spin, g_settings_get_double (self->settings, "export-dpi"));
-  gtk_spin_button_set_value (self->text_spin, g_settings_get_double (self->settings, "export-text-pt"));
+  gtk_spin_button_set_value (self->text_spin,
+                             g_settings_get_double (self->settings, "export-text-pt"));
   self->syncing = FALSE;
   if (iv_export_find_preset (preset))
     iv_export_dialog_set_preset (self, preset);

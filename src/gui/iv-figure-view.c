@@ -28,7 +28,8 @@ G_DEFINE_FINAL_TYPE (IvFigureView, iv_figure_view, GTK_TYPE_WIDGET)
 static IvTheme
 current_theme (void)
 {
-  return adw_style_manager_get_dark (adw_style_manager_get_default ()) ? IV_THEME_DARK : IV_THEME_LIGHT;
+  return adw_style_manager_get_dark (adw_style_manager_get_default ()) ? IV_THEME_DARK
+                                                                       : IV_THEME_LIGHT;
 }
 
 static void
@@ -58,7 +59,8 @@ iv_figure_view_describe_at (IvFigureView *self, double x, double y)
 }
 
 static gboolean
-on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip, gpointer data)
+on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                  gpointer data)
 {
   g_autofree char *text = iv_figure_view_describe_at (IV_FIGURE_VIEW (widget), x, y);
 
@@ -104,16 +106,25 @@ on_drag_update (GtkGestureDrag *gesture, double dx, double dy, IvFigureView *sel
 }
 
 static gboolean
-on_key (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModifierType state, IvFigureView *self)
+on_key (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModifierType state,
+        IvFigureView *self)
 {
   if (!self->figure.surface)
     return FALSE;
   switch (keyval)
     {
-    case GDK_KEY_Left: iv_figure_view_rotate (self, KEY_DEGREES, 0); return TRUE;
-    case GDK_KEY_Right: iv_figure_view_rotate (self, -KEY_DEGREES, 0); return TRUE;
-    case GDK_KEY_Up: iv_figure_view_rotate (self, 0, KEY_DEGREES); return TRUE;
-    case GDK_KEY_Down: iv_figure_view_rotate (self, 0, -KEY_DEGREES); return TRUE;
+    case GDK_KEY_Left:
+      iv_figure_view_rotate (self, KEY_DEGREES, 0);
+      return TRUE;
+    case GDK_KEY_Right:
+      iv_figure_view_rotate (self, -KEY_DEGREES, 0);
+      return TRUE;
+    case GDK_KEY_Up:
+      iv_figure_view_rotate (self, 0, KEY_DEGREES);
+      return TRUE;
+    case GDK_KEY_Down:
+      iv_figure_view_rotate (self, 0, -KEY_DEGREES);
+      return TRUE;
     case GDK_KEY_Home:
       iv_surface_set_view (self->figure.surface, IV_SURFACE_AZIMUTH, IV_SURFACE_ELEVATION);
       gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -135,12 +146,12 @@ iv_figure_view_set_figure (IvFigureView *self, IvRunsFigure *figure, const char 
   self->drawn = iv_runs_figure_get (&self->figure, self->name);
   self->drawn.owner = self;
   if (!self->figure.grid && !self->figure.surface)
-    self->drawn = (IvFigure) { 0 };
+    self->drawn = (IvFigure){ 0 };
   gtk_widget_set_focusable (GTK_WIDGET (self), self->figure.surface != NULL);
   gtk_widget_set_cursor_from_name (GTK_WIDGET (self), self->figure.surface ? "grab" : NULL);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  iv_runs_figure_title (&self->figure) ? iv_runs_figure_title (&self->figure) : "",
-                                  -1);
+  gtk_accessible_update_property (
+      GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+      iv_runs_figure_title (&self->figure) ? iv_runs_figure_title (&self->figure) : "", -1);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -201,6 +212,6 @@ iv_figure_view_init (IvFigureView *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
   g_signal_connect (key, "key-pressed", G_CALLBACK (on_key), self);
   gtk_widget_add_controller (GTK_WIDGET (self), key);
-  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (gtk_widget_queue_draw), self,
-                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
 }

@@ -8,9 +8,9 @@ typedef struct
   GWeakRef widget;
   IvFirstFrameFunc func;
   gpointer data;
-  gulong handler;     /* on the frame clock */
-  gulong realize;     /* on the widget, until realized */
-  gboolean on_clock;  /* the clock's handler owns it */
+  gulong handler;    /* on the frame clock */
+  gulong realize;    /* on the widget, until realized */
+  gboolean on_clock; /* the clock's handler owns it */
 } Pending;
 
 static void

@@ -12,8 +12,8 @@
 typedef struct
 {
   const char *id;
-  double scale;       /* model value = shown value × scale */
-  gsize offset;       /* of the double in IvHardware */
+  double scale; /* model value = shown value × scale */
+  gsize offset; /* of the double in IvHardware */
 } NumberField;
 
 static const NumberField number_fields[] = {
@@ -50,7 +50,11 @@ struct _IvHardwareEditor
 
 G_DEFINE_FINAL_TYPE (IvHardwareEditor, iv_hardware_editor, GTK_TYPE_WIDGET)
 
-enum { SIGNAL_CHANGED, N_SIGNALS };
+enum
+{
+  SIGNAL_CHANGED,
+  N_SIGNALS
+};
 static guint signals[N_SIGNALS];
 
 static void
@@ -103,7 +107,7 @@ on_save_response (GtkNativeDialog *dialog, int response, IvHardwareEditor *self)
         show_message (self, error->message, TRUE);
       else
         {
-          g_autofree char *done = g_strdup_printf (_("Saved %s"), path);
+          g_autofree char *done = g_strdup_printf (_ ("Saved %s"), path);
           show_message (self, done, FALSE);
         }
     }
@@ -114,11 +118,11 @@ static GtkFileChooserNative *
 chooser (IvHardwareEditor *self, const char *title, GtkFileChooserAction action, const char *accept)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                              action, accept, NULL);
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
+      title, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, action, accept, NULL);
   GtkFileFilter *filter = gtk_file_filter_new ();
 
-  gtk_file_filter_set_name (filter, _("Hardware descriptions (JSON)"));
+  gtk_file_filter_set_name (filter, _ ("Hardware descriptions (JSON)"));
   gtk_file_filter_add_suffix (filter, "json");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
   g_object_unref (filter);
@@ -129,7 +133,8 @@ chooser (IvHardwareEditor *self, const char *title, GtkFileChooserAction action,
 static void
 on_load_clicked (IvHardwareEditor *self)
 {
-  GtkFileChooserNative *dialog = chooser (self, _("Load Hardware"), GTK_FILE_CHOOSER_ACTION_OPEN, _("_Load"));
+  GtkFileChooserNative *dialog
+      = chooser (self, _ ("Load Hardware"), GTK_FILE_CHOOSER_ACTION_OPEN, _ ("_Load"));
   g_signal_connect (dialog, "response", G_CALLBACK (on_load_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
@@ -137,7 +142,8 @@ on_load_clicked (IvHardwareEditor *self)
 static void
 on_save_clicked (IvHardwareEditor *self)
 {
-  GtkFileChooserNative *dialog = chooser (self, _("Save Hardware"), GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"));
+  GtkFileChooserNative *dialog
+      = chooser (self, _ ("Save Hardware"), GTK_FILE_CHOOSER_ACTION_SAVE, _ ("_Save"));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "hardware.json");
   g_signal_connect (dialog, "response", G_CALLBACK (on_save_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
@@ -169,8 +175,8 @@ iv_hardware_editor_class_init (IvHardwareEditorClass *klass)
                                           0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/inferview/Inferview/ui/iv-hardware-editor.ui");
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/inferview/Inferview/ui/iv-hardware-editor.ui");
   gtk_widget_class_bind_template_child (widget_class, IvHardwareEditor, grid);
   gtk_widget_class_bind_template_child (widget_class, IvHardwareEditor, topology);
   gtk_widget_class_bind_template_child (widget_class, IvHardwareEditor, cubes_x);
@@ -181,7 +187,7 @@ iv_hardware_editor_class_init (IvHardwareEditorClass *klass)
   for (guint i = 0; i < G_N_ELEMENTS (number_fields); i++)
     gtk_widget_class_bind_template_child_full (widget_class, number_fields[i].id, FALSE,
                                                G_STRUCT_OFFSET (IvHardwareEditor, numbers)
-                                               + i * sizeof (GtkSpinButton *));
+                                                   + i * sizeof (GtkSpinButton *));
   gtk_widget_class_bind_template_callback (widget_class, on_field_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_load_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_save_clicked);
@@ -213,7 +219,8 @@ iv_hardware_editor_set (IvHardwareEditor *self, const IvHardware *hw)
   gtk_switch_set_active (self->duplex, hw->bidir);
   for (guint i = 0; i < G_N_ELEMENTS (number_fields); i++)
     gtk_spin_button_set_value (self->numbers[i],
-                               G_STRUCT_MEMBER (double, hw, number_fields[i].offset) / number_fields[i].scale);
+                               G_STRUCT_MEMBER (double, hw, number_fields[i].offset)
+                                   / number_fields[i].scale);
   g_free (self->description);
   self->description = g_strdup (hw->description);
   show_message (self, NULL, FALSE);

@@ -22,9 +22,9 @@ struct _IvLiveFollow
   GObject parent_instance;
 
   IvSweep *sweep;
-  GHashTable *monitors;    /* folder → GFileMonitor */
-  guint pending;           /* a read scheduled by a monitor event */
-  guint fallback;          /* the slow timer */
+  GHashTable *monitors; /* folder → GFileMonitor */
+  guint pending;        /* a read scheduled by a monitor event */
+  guint fallback;       /* the slow timer */
   guint fallback_ms;
   gint64 last_read_us, last_discover_us;
 };
@@ -126,7 +126,8 @@ read_now (IvLiveFollow *self)
     watch_folders (self);
   set_fallback (self);
   if (out.new_records || out.new_samples || out.new_runs || out.finished_runs)
-    g_signal_emit (self, signals[SIGNAL_CHANGED], 0, out.new_records, out.new_runs, out.finished_runs);
+    g_signal_emit (self, signals[SIGNAL_CHANGED], 0, out.new_records, out.new_runs,
+                   out.finished_runs);
   /* a file that had more than one read takes is read on at the next slot */
   if (out.new_records || out.new_samples)
     schedule (self);
@@ -148,8 +149,8 @@ schedule (IvLiveFollow *self)
 
   if (self->pending || !self->sweep)
     return;
-  self->pending = g_timeout_add (since_ms >= MIN_INTERVAL_MS ? 0 : (guint) (MIN_INTERVAL_MS - since_ms), on_pending,
-                                 self);
+  self->pending = g_timeout_add (
+      since_ms >= MIN_INTERVAL_MS ? 0 : (guint) (MIN_INTERVAL_MS - since_ms), on_pending, self);
 }
 
 static gboolean
@@ -205,8 +206,9 @@ iv_live_follow_class_init (IvLiveFollowClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = iv_live_follow_dispose;
-  signals[SIGNAL_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                                          NULL, G_TYPE_NONE, 3, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT);
+  signals[SIGNAL_CHANGED]
+      = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                      G_TYPE_NONE, 3, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT);
 }
 
 static void

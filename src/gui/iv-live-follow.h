@@ -15,9 +15,9 @@ G_DECLARE_FINAL_TYPE (IvLiveFollow, iv_live_follow, IV, LIVE_FOLLOW, GObject)
 /* Follows @sweep (not owned: it must outlive the follower, or iv_live_follow_stop() be
  * called first). "changed" (guint new_records, guint new_runs, guint finished_runs) is
  * emitted after each read that found something. */
-IvLiveFollow *iv_live_follow_new  (IvSweep      *sweep);
+IvLiveFollow *iv_live_follow_new (IvSweep *sweep);
 /* Reads now, whatever the rate limit (tests, and a user's "refresh"). */
-void          iv_live_follow_poll (IvLiveFollow *self);
-void          iv_live_follow_stop (IvLiveFollow *self);
+void iv_live_follow_poll (IvLiveFollow *self);
+void iv_live_follow_stop (IvLiveFollow *self);
 
 G_END_DECLS

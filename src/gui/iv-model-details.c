@@ -67,7 +67,8 @@ on_search_changed (GtkSearchEntry *entry, GtkWidget *glossary)
   g_autofree char *needle = g_utf8_casefold (gtk_editable_get_text (GTK_EDITABLE (entry)), -1);
   GtkWidget *list = g_object_get_data (G_OBJECT (glossary), "iv-list");
 
-  for (GtkWidget *row = gtk_widget_get_first_child (list); row; row = gtk_widget_get_next_sibling (row))
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row;
+       row = gtk_widget_get_next_sibling (row))
     {
       const char *hay = g_object_get_data (G_OBJECT (row), "iv-search");
       if (hay)
@@ -79,12 +80,14 @@ GtkWidget *
 iv_model_details_new (const IvResult *r, guint kind)
 {
   GtkWidget *page = adw_preferences_page_new ();
-  GtkWidget *waste = group (_("Replication Waste"),
-                            _("Memory and PEs spent on copies rather than on the model"));
-  GtkWidget *hints = group (_("Hints"), _("What would make this configuration faster, and why"));
-  GtkWidget *formulas = group (_("Stage Formulas"),
-                               _("FLOPs, bytes and communication of each stage, with symbols and with this configuration's numbers"));
-  GtkWidget *glossary = group (_("Glossary"), _("Every symbol, its meaning, unit and current value"));
+  GtkWidget *waste = group (_ ("Replication Waste"),
+                            _ ("Memory and PEs spent on copies rather than on the model"));
+  GtkWidget *hints = group (_ ("Hints"), _ ("What would make this configuration faster, and why"));
+  GtkWidget *formulas
+      = group (_ ("Stage Formulas"), _ ("FLOPs, bytes and communication of each stage, with "
+                                        "symbols and with this configuration's numbers"));
+  GtkWidget *glossary
+      = group (_ ("Glossary"), _ ("Every symbol, its meaning, unit and current value"));
   GtkWidget *search = gtk_search_entry_new ();
   GtkWidget *list = gtk_list_box_new ();
   IvGlossaryEntry entries[128];
@@ -94,12 +97,13 @@ iv_model_details_new (const IvResult *r, guint kind)
     {
       g_autofree char *bytes = iv_units_format_bytes (r->waste[i].bytes);
       g_autofree char *sub = r->waste[i].bytes > 0
-                             ? g_strdup_printf ("%s · %.1f %%", bytes, r->waste[i].percent)
-                             : g_strdup_printf ("%.1f %%", r->waste[i].percent);
+                                 ? g_strdup_printf ("%s · %.1f %%", bytes, r->waste[i].percent)
+                                 : g_strdup_printf ("%.1f %%", r->waste[i].percent);
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (waste), text_row (r->waste[i].text, sub));
     }
   if (r->n_waste == 0)
-    adw_preferences_group_add (ADW_PREFERENCES_GROUP (waste), text_row (_("Nothing is replicated"), NULL));
+    adw_preferences_group_add (ADW_PREFERENCES_GROUP (waste),
+                               text_row (_ ("Nothing is replicated"), NULL));
 
   for (guint i = 0; i < r->n_hints; i++)
     {
@@ -108,7 +112,8 @@ iv_model_details_new (const IvResult *r, guint kind)
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (hints), row);
     }
   if (r->n_hints == 0)
-    adw_preferences_group_add (ADW_PREFERENCES_GROUP (hints), text_row (_("No hints: nothing stands out"), NULL));
+    adw_preferences_group_add (ADW_PREFERENCES_GROUP (hints),
+                               text_row (_ ("No hints: nothing stands out"), NULL));
 
   for (int s = 0; s < IV_N_STAGES; s++)
     {
@@ -150,7 +155,7 @@ iv_model_details_new (const IvResult *r, guint kind)
     }
   g_object_set_data (G_OBJECT (glossary), "iv-list", list);
   /* gtk_search_entry_set_placeholder_text () is GTK 4.10; the property is older. */
-  g_object_set (search, "placeholder-text", _("Search symbols"), NULL);
+  g_object_set (search, "placeholder-text", _ ("Search symbols"), NULL);
   gtk_widget_set_margin_bottom (search, 6);
   g_signal_connect (search, "search-changed", G_CALLBACK (on_search_changed), glossary);
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (glossary), search);

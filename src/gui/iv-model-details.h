@@ -8,7 +8,6 @@
 
 G_BEGIN_DECLS
 
-GtkWidget *iv_model_details_new (const IvResult *result,
-                                 guint           kind);
+GtkWidget *iv_model_details_new (const IvResult *result, guint kind);
 
 G_END_DECLS

@@ -18,7 +18,14 @@ G_DECLARE_FINAL_TYPE (IvStageItem, iv_stage_item, IV, STAGE_ITEM, GObject)
 
 enum
 {
-  COL_ORDER, COL_FLOPS, COL_BYTES, COL_COMM, COL_COMPUTE, COL_MEMORY, COL_COMM_TIME, COL_VISIBLE,
+  COL_ORDER,
+  COL_FLOPS,
+  COL_BYTES,
+  COL_COMM,
+  COL_COMPUTE,
+  COL_MEMORY,
+  COL_COMM_TIME,
+  COL_VISIBLE,
   N_NUMBERS
 };
 
@@ -70,14 +77,18 @@ iv_stage_item_class_init (IvStageItemClass *klass)
   object_class->get_property = iv_stage_item_get_property;
   object_class->finalize = iv_stage_item_finalize;
   for (guint i = 0; i < N_NUMBERS; i++)
-    g_object_class_install_property (object_class, i + 1,
+    g_object_class_install_property (
+        object_class, i + 1,
         g_param_spec_double (number_props[i], NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0,
                              G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (object_class, N_NUMBERS + 1,
+  g_object_class_install_property (
+      object_class, N_NUMBERS + 1,
       g_param_spec_string ("bound", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (object_class, N_NUMBERS + 2,
+  g_object_class_install_property (
+      object_class, N_NUMBERS + 2,
       g_param_spec_string ("stage", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (object_class, N_NUMBERS + 3,
+  g_object_class_install_property (
+      object_class, N_NUMBERS + 3,
       g_param_spec_string ("name", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 }
 
@@ -144,11 +155,11 @@ on_selected (IvModelStages *self)
   it = gtk_single_selection_get_selected_item (self->selection);
   if (!it)
     {
-      gtk_label_set_text (self->formula, _("Select a stage to see its formula."));
+      gtk_label_set_text (self->formula, _ ("Select a stage to see its formula."));
       return;
     }
-  text = g_strdup_printf ("%s %s\n%s\n%s", iv_stage_id (it->id), iv_stage_name (it->id), it->formula,
-                          it->formula_values);
+  text = g_strdup_printf ("%s %s\n%s\n%s", iv_stage_id (it->id), iv_stage_name (it->id),
+                          it->formula, it->formula_values);
   gtk_label_set_text (self->formula, text);
 }
 
@@ -184,7 +195,8 @@ iv_model_stages_class_init (IvModelStagesClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 
   g_type_ensure (IV_TYPE_STAGE_ITEM);
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/inferview/Inferview/ui/iv-model-stages.ui");
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/inferview/Inferview/ui/iv-model-stages.ui");
   gtk_widget_class_bind_template_child (widget_class, IvModelStages, box);
   gtk_widget_class_bind_template_child (widget_class, IvModelStages, items);
   gtk_widget_class_bind_template_child (widget_class, IvModelStages, view);
@@ -251,7 +263,8 @@ iv_model_stages_set_result (IvModelStages *self, const IvResult *r, guint kind)
   g_free (self->csv);
   self->csv = iv_result_to_csv (r);
   /* The same stage stays selected as the sliders move. */
-  for (guint i = 0; keep != IV_N_STAGES && i < g_list_model_get_n_items (G_LIST_MODEL (self->selection)); i++)
+  for (guint i = 0;
+       keep != IV_N_STAGES && i < g_list_model_get_n_items (G_LIST_MODEL (self->selection)); i++)
     {
       g_autoptr (IvStageItem) it = g_list_model_get_item (G_LIST_MODEL (self->selection), i);
       if (it->id == keep)

@@ -27,37 +27,37 @@
 
 typedef struct
 {
-  const char *name;    /* stack page name, also the exported file's name */
+  const char *name; /* stack page name, also the exported file's name */
   const char *title;
   IvRenderFunc render;
 } FigureInfo;
 
 static const FigureInfo figure_info[] = {
-  { "pipeline", N_("Pipeline"), iv_render_pipeline },
-  { "stages", N_("Stages"), iv_render_stages },
-  { "memory", N_("Memory"), iv_render_memory },
-  { "roofline", N_("Roofline"), iv_render_roofline },
-  { "sharding", N_("Sharding"), iv_render_sharding },
-  { "topology", N_("Topology"), iv_render_topology },
-  { "sweep", N_("Sweep"), iv_render_sweep },
+  { "pipeline", N_ ("Pipeline"), iv_render_pipeline },
+  { "stages", N_ ("Stages"), iv_render_stages },
+  { "memory", N_ ("Memory"), iv_render_memory },
+  { "roofline", N_ ("Roofline"), iv_render_roofline },
+  { "sharding", N_ ("Sharding"), iv_render_sharding },
+  { "topology", N_ ("Topology"), iv_render_topology },
+  { "sweep", N_ ("Sweep"), iv_render_sweep },
 };
 
 struct _IvModelView
 {
   GtkWidget parent_instance;
 
-  GPtrArray *models;          /* const IvModel *: the presets, then imported models */
-  GPtrArray *imported;        /* IvModel *, owned; outlive any result pointing at them */
-  GPtrArray *hardware;        /* const IvHardware * (the presets) */
-  IvModelState *state;        /* what is evaluated: the controls are bound to it */
+  GPtrArray *models;   /* const IvModel *: the presets, then imported models */
+  GPtrArray *imported; /* IvModel *, owned; outlive any result pointing at them */
+  GPtrArray *hardware; /* const IvHardware * (the presets) */
+  IvModelState *state; /* what is evaluated: the controls are bound to it */
 
-  IvResult result;            /* the last configuration that evaluated */
+  IvResult result; /* the last configuration that evaluated */
   gboolean has_result;
-  char *error;                /* why the current configuration does not evaluate, or NULL */
+  char *error; /* why the current configuration does not evaluate, or NULL */
   IvModelFigure model_figure;
   IvFigure figure;
-  GPtrArray *custom_hw;       /* IvHardware *, owned: every edited SIP a result may point at */
-  char *hw_error;             /* why the edited fields are not a SIP, or NULL */
+  GPtrArray *custom_hw; /* IvHardware *, owned: every edited SIP a result may point at */
+  char *hw_error;       /* why the edited fields are not a SIP, or NULL */
   gboolean details_stale;
   gboolean stages_stale;
 
@@ -86,9 +86,9 @@ struct _IvModelView
   GtkLabel *result_idle, *result_idle_caption, *result_stale;
   GtkStack *figure_stack;
   GtkWidget *areas[G_N_ELEMENTS (figure_info)];
-  GtkWidget *details_box;     /* holds the Details page, rebuilt when shown and stale */
-  IvModelStages *stages;      /* the Stages page on screen (Export draws the typeset table) */
-  GtkWidget *tabs;            /* toggle buttons named after the stack's pages */
+  GtkWidget *details_box; /* holds the Details page, rebuilt when shown and stale */
+  IvModelStages *stages;  /* the Stages page on screen (Export draws the typeset table) */
+  GtkWidget *tabs;        /* toggle buttons named after the stack's pages */
   GtkEntry *save_entry;
   GtkListBox *saved_list;
   GtkLabel *saved_error;
@@ -96,16 +96,21 @@ struct _IvModelView
 
   /* Save & compare */
   char *saved_path;
-  GPtrArray *saved;           /* IvSaved */
-  GPtrArray *imported_paths;  /* char *, the config.json of each imported model */
-  GArray *compare_results;    /* IvResult, one per saved configuration that evaluates */
+  GPtrArray *saved;          /* IvSaved */
+  GPtrArray *imported_paths; /* char *, the config.json of each imported model */
+  GArray *compare_results;   /* IvResult, one per saved configuration that evaluates */
   IvCompareTable *compare;
   IvFigure compare_figure;
 };
 
 G_DEFINE_FINAL_TYPE (IvModelView, iv_model_view, GTK_TYPE_WIDGET)
 
-enum { SIGNAL_CHANGED, SIGNAL_SAVED_CHANGED, N_SIGNALS };
+enum
+{
+  SIGNAL_CHANGED,
+  SIGNAL_SAVED_CHANGED,
+  N_SIGNALS
+};
 static guint signals[N_SIGNALS];
 
 static char *
@@ -189,26 +194,36 @@ static void
 bind_controls (IvModelView *self)
 {
   const GBindingFlags both = G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE;
-  static const char *const bytes_props[] = { "weight-bytes", "act-bytes", "kv-bytes", "partial-bytes" };
-  struct { const char *prop; GtkRange *scale; } exponents[] = {
-    { "tq", self->tq_scale }, { "tp", self->tp_scale }, { "cp", self->cp_scale },
+  static const char *const bytes_props[]
+      = { "weight-bytes", "act-bytes", "kv-bytes", "partial-bytes" };
+  struct
+  {
+    const char *prop;
+    GtkRange *scale;
+  } exponents[] = {
+    { "tq", self->tq_scale },
+    { "tp", self->tp_scale },
+    { "cp", self->cp_scale },
   };
 
   g_object_bind_property_full (self->state, "model", self->model_drop, "selected", both,
                                model_to_index, index_to_model, self, NULL);
   g_object_bind_property (self->state, "mode", self->mode_drop, "selected", both);
-  g_object_bind_property (self->state, "batch", gtk_spin_button_get_adjustment (self->batch_spin), "value", both);
-  g_object_bind_property (self->state, "context", gtk_spin_button_get_adjustment (self->context_spin), "value", both);
+  g_object_bind_property (self->state, "batch", gtk_spin_button_get_adjustment (self->batch_spin),
+                          "value", both);
+  g_object_bind_property (self->state, "context",
+                          gtk_spin_button_get_adjustment (self->context_spin), "value", both);
   for (guint i = 0; i < G_N_ELEMENTS (exponents); i++)
-    g_object_bind_property_full (self->state, exponents[i].prop, gtk_range_get_adjustment (exponents[i].scale),
-                                 "value", both, count_to_exponent, exponent_to_count, NULL, NULL);
+    g_object_bind_property_full (self->state, exponents[i].prop,
+                                 gtk_range_get_adjustment (exponents[i].scale), "value", both,
+                                 count_to_exponent, exponent_to_count, NULL, NULL);
   g_object_bind_property (self->state, "tp-place", self->tp_place_drop, "selected", both);
   g_object_bind_property (self->state, "cp-place", self->cp_place_drop, "selected", both);
   g_object_bind_property (self->state, "ring", self->ring_drop, "selected", both);
   g_object_bind_property (self->state, "layer-kind", self->kind_drop, "selected", both);
   for (guint i = 0; i < G_N_ELEMENTS (bytes_props); i++)
-    g_object_bind_property_full (self->state, bytes_props[i], self->bytes_drops[i], "selected", both,
-                                 bytes_to_index, index_to_bytes, NULL, NULL);
+    g_object_bind_property_full (self->state, bytes_props[i], self->bytes_drops[i], "selected",
+                                 both, bytes_to_index, index_to_bytes, NULL, NULL);
 }
 
 static void
@@ -256,8 +271,8 @@ sync_kinds (IvModelView *self)
   gboolean same = n == self->result.n_kinds;
 
   for (guint i = 0; same && i < n; i++)
-    same = g_strcmp0 (gtk_string_list_get_string (self->kind_names, i),
-                      self->result.kinds[i].name) == 0;
+    same = g_strcmp0 (gtk_string_list_get_string (self->kind_names, i), self->result.kinds[i].name)
+           == 0;
   if (!same)
     {
       const char *names[IV_MAX_KINDS + 1] = { NULL };
@@ -272,7 +287,8 @@ sync_kinds (IvModelView *self)
       g_object_set (self->state, "layer-kind", most, NULL);
     }
   gtk_widget_set_sensitive (GTK_WIDGET (self->kind_drop), self->result.n_kinds > 1);
-  self->model_figure.kind = MIN (iv_model_state_get_layer_kind (self->state), self->result.n_kinds - 1);
+  self->model_figure.kind
+      = MIN (iv_model_state_get_layer_kind (self->state), self->result.n_kinds - 1);
 }
 
 /* The result bar: the step (what it means in this mode), tokens/s, memory per PE against
@@ -283,21 +299,26 @@ show_result (IvModelView *self, const IvResult *r)
   double used = r->weights_bytes_per_pe + r->kv_bytes_per_pe + r->act_bytes_per_pe;
   g_autofree char *step = iv_units_format_seconds (r->step_s);
   g_autofree char *tps = iv_units_format_si (r->tokens_per_s, NULL);
-  g_autofree char *mem = iv_units_format_bytes (used), *cap = iv_units_format_bytes (r->capacity_bytes_per_pe);
-  g_autofree char *memory = NULL, *memory_caption = NULL, *step_caption = NULL, *idle = NULL, *idle_caption = NULL;
+  g_autofree char *mem = iv_units_format_bytes (used),
+                  *cap = iv_units_format_bytes (r->capacity_bytes_per_pe);
+  g_autofree char *memory = NULL, *memory_caption = NULL, *step_caption = NULL, *idle = NULL,
+                  *idle_caption = NULL;
   gint64 all = r->hw->X * r->hw->Y * r->hw->n_pe;
 
   if (r->config.mode == IV_MODE_PREFILL)
-    step_caption = g_strdup_printf (_("to first token · %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT " tokens"),
-                                    r->config.B, r->config.T);
+    step_caption = g_strdup_printf (
+        _ ("to first token · %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT " tokens"), r->config.B,
+        r->config.T);
   else
-    step_caption = g_strdup_printf (_("per token · %" G_GINT64_FORMAT " seq. at %" G_GINT64_FORMAT),
-                                    r->config.B, r->config.P);
-  memory = r->fits ? g_strdup_printf (_("fits · %.0f %%"), 100 * used / MAX (r->capacity_bytes_per_pe, 1))
-                   : g_strdup_printf (_("does not fit · %.0f %%"), 100 * used / MAX (r->capacity_bytes_per_pe, 1));
-  memory_caption = g_strdup_printf (_("%s of %s per PE"), mem, cap);
+    step_caption = g_strdup_printf (
+        _ ("per token · %" G_GINT64_FORMAT " seq. at %" G_GINT64_FORMAT), r->config.B, r->config.P);
+  memory = r->fits ? g_strdup_printf (_ ("fits · %.0f %%"),
+                                      100 * used / MAX (r->capacity_bytes_per_pe, 1))
+                   : g_strdup_printf (_ ("does not fit · %.0f %%"),
+                                      100 * used / MAX (r->capacity_bytes_per_pe, 1));
+  memory_caption = g_strdup_printf (_ ("%s of %s per PE"), mem, cap);
   idle = g_strdup_printf ("%" G_GINT64_FORMAT, r->idle_pes);
-  idle_caption = g_strdup_printf (_("of %" G_GINT64_FORMAT " PEs idle"), all);
+  idle_caption = g_strdup_printf (_ ("of %" G_GINT64_FORMAT " PEs idle"), all);
   gtk_label_set_text (self->result_step, step);
   gtk_label_set_text (self->result_step_caption, step_caption);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->result_step_caption), step_caption);
@@ -316,9 +337,10 @@ static void
 show_stale (IvModelView *self)
 {
   gboolean stale = self->error != NULL;
-  g_autofree char *why = stale ? g_strdup_printf (_("Not updated: %s"), self->error) : NULL;
+  g_autofree char *why = stale ? g_strdup_printf (_ ("Not updated: %s"), self->error) : NULL;
 
-  for (GtkWidget *c = gtk_widget_get_first_child (self->result_bar); c; c = gtk_widget_get_next_sibling (c))
+  for (GtkWidget *c = gtk_widget_get_first_child (self->result_bar); c;
+       c = gtk_widget_get_next_sibling (c))
     if (c != GTK_WIDGET (self->result_stale))
       {
         if (stale)
@@ -379,7 +401,8 @@ static void
 on_kind_selected (IvModelView *self)
 {
   if (self->has_result)
-    self->model_figure.kind = MIN (iv_model_state_get_layer_kind (self->state), self->result.n_kinds - 1);
+    self->model_figure.kind
+        = MIN (iv_model_state_get_layer_kind (self->state), self->result.n_kinds - 1);
   self->details_stale = TRUE;
   self->stages_stale = TRUE;
   redraw (self);
@@ -446,8 +469,10 @@ draw_figure (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer 
 {
   IvModelView *self = IV_MODEL_VIEW (user_data);
   const FigureInfo *info = g_object_get_data (G_OBJECT (area), "iv-figure");
-  IvRenderOptions options = { adw_style_manager_get_dark (adw_style_manager_get_default ())
-                                  ? IV_THEME_DARK : IV_THEME_LIGHT, 1.0 };
+  IvRenderOptions options
+      = { adw_style_manager_get_dark (adw_style_manager_get_default ()) ? IV_THEME_DARK
+                                                                        : IV_THEME_LIGHT,
+          1.0 };
   g_autoptr (GError) error = NULL;
 
   if (!self->has_result)
@@ -455,7 +480,6 @@ draw_figure (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer 
   if (!info->render (cr, &self->model_figure, &options, width, height, &error))
     g_warning ("%s: %s", info->name, error->message);
 }
-
 
 /* ---- save & compare --------------------------------------------------------------- */
 
@@ -499,7 +523,8 @@ refresh_compare (IvModelView *self)
         }
       if (!iv_model_evaluate (model, hw, &sv->config, r))
         {
-          g_string_append_printf (problems, "%s%s: %s", problems->len ? "\n" : "", sv->name, r->error);
+          g_string_append_printf (problems, "%s%s: %s", problems->len ? "\n" : "", sv->name,
+                                  r->error);
           continue;
         }
       g_ptr_array_add (names, sv->name);
@@ -575,16 +600,16 @@ rebuild_saved_list (IvModelView *self)
   for (guint i = 0; i < self->saved->len; i++)
     {
       IvSaved *sv = self->saved->pdata[i];
-      g_autofree char *sub = g_strdup_printf ("%s · %s · %s · TP %" G_GINT64_FORMAT " · CP %" G_GINT64_FORMAT,
-                                              sv->model, sv->hardware, iv_mode_to_string (sv->config.mode),
-                                              sv->config.t, sv->config.c);
+      g_autofree char *sub = g_strdup_printf (
+          "%s · %s · %s · TP %" G_GINT64_FORMAT " · CP %" G_GINT64_FORMAT, sv->model, sv->hardware,
+          iv_mode_to_string (sv->config.mode), sv->config.t, sv->config.c);
       GtkWidget *row = adw_action_row_new ();
       GtkWidget *del = gtk_button_new_from_icon_name ("user-trash-symbolic");
       adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), sv->name);
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), sub);
       gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
-      gtk_widget_set_tooltip_text (del, _("Delete this saved configuration"));
+      gtk_widget_set_tooltip_text (del, _ ("Delete this saved configuration"));
       gtk_widget_set_valign (del, GTK_ALIGN_CENTER);
       gtk_widget_add_css_class (del, "flat");
       g_object_set_data (G_OBJECT (del), "iv-saved", sv);
@@ -630,12 +655,14 @@ load_saved_file (IvModelView *self)
       for (guint i = 0; list && i < skipped->len; i++)
         g_string_append_printf (text, "%s%s", i ? "\n" : "", (const char *) skipped->pdata[i]);
       if (list)
-        g_string_append_printf (text, ngettext ("\nThat configuration was left out.",
-                                                "\nThose configurations were left out.",
-                                                skipped->len));
+        g_string_append_printf (text,
+                                ngettext ("\nThat configuration was left out.",
+                                          "\nThose configurations were left out.", skipped->len));
       if (aside)
-        g_string_append_printf (text, list ? _("\nThe file as it was is kept as %s.")
-                                           : _("\nThe file was kept as %s."), aside);
+        g_string_append_printf (text,
+                                list ? _ ("\nThe file as it was is kept as %s.")
+                                     : _ ("\nThe file was kept as %s."),
+                                aside);
       else if (aside_error)
         g_string_append_printf (text, "\n%s", aside_error->message);
       message = g_string_free (g_steal_pointer (&text), FALSE);
@@ -652,8 +679,10 @@ static void
 draw_compare (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
 {
   IvModelView *self = IV_MODEL_VIEW (user_data);
-  IvRenderOptions options = { adw_style_manager_get_dark (adw_style_manager_get_default ())
-                                  ? IV_THEME_DARK : IV_THEME_LIGHT, 1.0 };
+  IvRenderOptions options
+      = { adw_style_manager_get_dark (adw_style_manager_get_default ()) ? IV_THEME_DARK
+                                                                        : IV_THEME_LIGHT,
+          1.0 };
   IvText text;
 
   if (self->compare && self->compare->n > 0)
@@ -662,7 +691,7 @@ draw_compare (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer
       return;
     }
   iv_text_init (&text, cr, 14);
-  iv_text_show (&text, cr, _("Save configurations to compare them here."), width / 2.0,
+  iv_text_show (&text, cr, _ ("Save configurations to compare them here."), width / 2.0,
                 height / 2.0, 0.5, 0.5, 1.0, FALSE, width - 40,
                 &iv_theme_get_colors (options.theme)->foreground_dim);
   iv_text_clear (&text);
@@ -695,7 +724,8 @@ static void
 on_tab_toggled (GtkToggleButton *button, IvModelView *self)
 {
   if (gtk_toggle_button_get_active (button) && self->figure_stack)
-    gtk_stack_set_visible_child_name (self->figure_stack, gtk_widget_get_name (GTK_WIDGET (button)));
+    gtk_stack_set_visible_child_name (self->figure_stack,
+                                      gtk_widget_get_name (GTK_WIDGET (button)));
 }
 
 /* The tabs follow the stack when code switches it (tests, restoring a page). */
@@ -707,7 +737,8 @@ on_page_changed (IvModelView *self)
   if (!self->figure_stack || !self->tabs)
     return;
   name = gtk_stack_get_visible_child_name (self->figure_stack);
-  for (GtkWidget *b = gtk_widget_get_first_child (self->tabs); b; b = gtk_widget_get_next_sibling (b))
+  for (GtkWidget *b = gtk_widget_get_first_child (self->tabs); b;
+       b = gtk_widget_get_next_sibling (b))
     if (g_strcmp0 (gtk_widget_get_name (b), name) == 0)
       gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (b), TRUE);
   redraw (self);
@@ -749,7 +780,8 @@ iv_model_view_class_init (IvModelViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   /* the Stages page is bound as "stages"; its slot in areas is filled in init */
   static const char *const areas[G_N_ELEMENTS (figure_info)] = {
-    "area_pipeline", NULL, "area_memory", "area_roofline", "area_sharding", "area_topology", "area_sweep",
+    "area_pipeline", NULL,         "area_memory", "area_roofline", "area_sharding",
+    "area_topology", "area_sweep",
   };
   static const char *const bytes[] = { "weight_drop", "act_drop", "kv_drop", "partial_drop" };
 
@@ -759,13 +791,15 @@ iv_model_view_class_init (IvModelViewClass *klass)
   signals[SIGNAL_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                           0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   /* After the saved list changes: a save, a delete. */
-  signals[SIGNAL_SAVED_CHANGED] = g_signal_new ("saved-changed", G_TYPE_FROM_CLASS (klass),
-                                                G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_SAVED_CHANGED]
+      = g_signal_new ("saved-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                      NULL, G_TYPE_NONE, 0);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 
   g_type_ensure (IV_TYPE_HARDWARE_EDITOR);
   g_type_ensure (IV_TYPE_MODEL_STAGES);
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/inferview/Inferview/ui/iv-model-view.ui");
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/inferview/Inferview/ui/iv-model-view.ui");
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, IvModelView, name)
   CHILD (paned);
   CHILD (model_names);
@@ -806,10 +840,12 @@ iv_model_view_class_init (IvModelViewClass *klass)
   for (guint i = 0; i < G_N_ELEMENTS (areas); i++)
     if (areas[i])
       gtk_widget_class_bind_template_child_full (widget_class, areas[i], FALSE,
-                                               G_STRUCT_OFFSET (IvModelView, areas) + i * sizeof (GtkWidget *));
+                                                 G_STRUCT_OFFSET (IvModelView, areas)
+                                                     + i * sizeof (GtkWidget *));
   for (guint i = 0; i < G_N_ELEMENTS (bytes); i++)
     gtk_widget_class_bind_template_child_full (widget_class, bytes[i], FALSE,
-                                               G_STRUCT_OFFSET (IvModelView, bytes_drops) + i * sizeof (GtkDropDown *));
+                                               G_STRUCT_OFFSET (IvModelView, bytes_drops)
+                                                   + i * sizeof (GtkDropDown *));
   gtk_widget_class_bind_template_callback (widget_class, on_hardware_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_hardware_edited);
   gtk_widget_class_bind_template_callback (widget_class, on_save_clicked);
@@ -828,9 +864,12 @@ fill_controls (IvModelView *self)
   for (guint i = 0; i < self->models->len; i++)
     gtk_string_list_append (self->model_names, ((const IvModel *) self->models->pdata[i])->name);
   for (guint i = 0; i < self->hardware->len; i++)
-    gtk_string_list_append (self->hardware_names, ((const IvHardware *) self->hardware->pdata[i])->name);
+    gtk_string_list_append (self->hardware_names,
+                            ((const IvHardware *) self->hardware->pdata[i])->name);
   for (int i = 0; i < 3; i++)
-    gtk_scale_set_format_value_func (GTK_SCALE (i == 0 ? self->tq_scale : i == 1 ? self->tp_scale : self->cp_scale),
+    gtk_scale_set_format_value_func (GTK_SCALE (i == 0   ? self->tq_scale
+                                                : i == 1 ? self->tp_scale
+                                                         : self->cp_scale),
                                      format_pow2, NULL, NULL);
   for (int v = 0; v <= 17; v++)
     gtk_scale_add_mark (GTK_SCALE (self->tq_scale), v, GTK_POS_BOTTOM, NULL);
@@ -855,11 +894,11 @@ iv_model_view_init (IvModelView *self)
   self->imported_paths = g_ptr_array_new_with_free_func (g_free);
   self->custom_hw = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_hardware_free);
   self->compare_results = g_array_new (FALSE, TRUE, sizeof (IvResult));
-  self->compare_figure = (IvFigure) { iv_render_compare, NULL, "compare", self };
+  self->compare_figure = (IvFigure){ iv_render_compare, NULL, "compare", self };
   self->saved_path = iv_saved_default_path ();
   self->hardware = iv_hardware_presets ();
   self->model_figure.result = &self->result;
-  self->figure = (IvFigure) { iv_render_pipeline, &self->model_figure, "pipeline", self };
+  self->figure = (IvFigure){ iv_render_pipeline, &self->model_figure, "pipeline", self };
 
   gtk_widget_init_template (GTK_WIDGET (self));
   for (guint i = 0; i < G_N_ELEMENTS (figure_info); i++)
@@ -871,8 +910,8 @@ iv_model_view_init (IvModelView *self)
   bind_controls (self);
   g_signal_connect_swapped (self->state, "changed", G_CALLBACK (recompute), self);
   g_signal_connect_swapped (self->state, "notify::layer-kind", G_CALLBACK (on_kind_selected), self);
-  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
-                           G_CALLBACK (redraw), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (redraw),
+                           self, G_CONNECT_SWAPPED);
   load_saved_file (self);
   rebuild_saved_list (self);
   update_save_placeholder (self);
@@ -938,14 +977,14 @@ iv_model_view_save (IvModelView *self, const char *name, GError **error)
   if (!self->has_result || self->error)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   _("Only a configuration that evaluates can be saved"));
+                   _ ("Only a configuration that evaluates can be saved"));
       return FALSE;
     }
   for (guint i = 0; name && i < self->saved->len; i++)
     if (g_str_equal (((IvSaved *) self->saved->pdata[i])->name, name))
       {
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
-                     _("A configuration named “%s” is already saved"), name);
+                     _ ("A configuration named “%s” is already saved"), name);
         return FALSE;
       }
   model = iv_model_state_get_model (self->state);
@@ -1005,7 +1044,7 @@ iv_model_view_load_saved (IvModelView *self, guint index, GError **error)
     }
   iv_hardware_editor_set (self->hw_editor, hw);
   iv_model_state_set_model (self->state, model);
-  use_hardware (self, hw);       /* the sliders' ranges for this SIP */
+  use_hardware (self, hw); /* the sliders' ranges for this SIP */
   iv_model_state_set_config (self->state, &sv->config);
   return TRUE;
 }

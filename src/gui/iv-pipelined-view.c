@@ -30,7 +30,7 @@ struct _IvPipelinedView
   GtkLabel *details;
   GtkGrid *candidates;
 
-  GPtrArray *bd_paths;        /* char*, parallel to bd_names after its "None" */
+  GPtrArray *bd_paths; /* char*, parallel to bd_names after its "None" */
   /* The spin buttons are set from the plot (its range, a window that had to shrink);
    * their value-changed must then not rebuild the plot a second time. */
   gboolean updating;
@@ -40,7 +40,7 @@ struct _IvPipelinedView
   IvPipelinePlot *plot;
   IvBreakdown *breakdown;
   IvPipelinedFigure fig;
-  IvPipelinedLayout layout;   /* of the last frame, for hit testing */
+  IvPipelinedLayout layout; /* of the last frame, for hit testing */
   IvFigure figure;
 };
 
@@ -92,34 +92,43 @@ describe_bar (IvPipelinedView *self, const IvPipelineBar *b)
   g_autofree char *name = g_markup_escape_text (b->name, -1);
 
   if (b->candidate >= 0)
-    g_string_append_printf (s, _("<b>%s</b> · candidate %" G_GINT64_FORMAT "\n"), name, b->candidate);
+    g_string_append_printf (s, _ ("<b>%s</b> · candidate %" G_GINT64_FORMAT "\n"), name,
+                            b->candidate);
   else
     g_string_append_printf (s, "<b>%s</b>\n", name);
-  g_string_append_printf (s, _("%s · from %s to %s · %s"), iv_lane_name (b->lane, p->legacy), start, end, dur);
+  g_string_append_printf (s, _ ("%s · from %s to %s · %s"), iv_lane_name (b->lane, p->legacy),
+                          start, end, dur);
   if (b->cut_left || b->cut_right)
-    g_string_append (s, _(" · runs past the window"));
+    g_string_append (s, _ (" · runs past the window"));
   g_string_append_c (s, '\n');
   switch (b->kind)
     {
     case IV_BAR_MERGED_IO:
-      g_string_append_printf (s, g_dngettext (NULL, "%u I/O event of the candidate, drawn as one bar "
-                                              "from the end of its GPU buffer wait to the end of its last read.",
-                                              "%u I/O events of the candidate, drawn as one bar from the end "
-                                              "of its GPU buffer wait to the end of its last read.", b->n_events),
-                              b->n_events);
+      g_string_append_printf (
+          s,
+          g_dngettext (NULL,
+                       "%u I/O event of the candidate, drawn as one bar "
+                       "from the end of its GPU buffer wait to the end of its last read.",
+                       "%u I/O events of the candidate, drawn as one bar from the end "
+                       "of its GPU buffer wait to the end of its last read.",
+                       b->n_events),
+          b->n_events);
       {
         const IvCandidate *c = self->trace ? find_candidate (self->trace, b->candidate) : NULL;
         if (c && c->io_start_ns >= 0)
           {
-            g_autofree char *hidden = ms_text (c->io_hidden_ns), *exposed = ms_text (c->io_exposed_ns);
-            g_string_append_printf (s, _(" %s of it under GPU compute, %s exposed."), hidden, exposed);
+            g_autofree char *hidden = ms_text (c->io_hidden_ns),
+                            *exposed = ms_text (c->io_exposed_ns);
+            g_string_append_printf (s, _ (" %s of it under GPU compute, %s exposed."), hidden,
+                                    exposed);
           }
       }
       break;
     case IV_BAR_FILLED:
-      g_string_append (s, _("Not in the file: no main-thread event of this candidate covers the gap "
-                            "between the end of its I/O and the start of its GPU compute, so the gap is "
-                            "drawn as await_dispatch (gaps of 1 ms or more)."));
+      g_string_append (
+          s, _ ("Not in the file: no main-thread event of this candidate covers the gap "
+                "between the end of its I/O and the start of its GPU compute, so the gap is "
+                "drawn as await_dispatch (gaps of 1 ms or more)."));
       break;
     case IV_BAR_EVENT:
       if (b->slice != G_MAXSIZE && self->trace)
@@ -128,7 +137,7 @@ describe_bar (IvPipelinedView *self, const IvPipelineBar *b)
           if (args && *args && !g_str_equal (args, "{}"))
             {
               g_autofree char *escaped = g_markup_escape_text (args, -1);
-              g_string_append_printf (s, _("Arguments: <tt>%s</tt>"), escaped);
+              g_string_append_printf (s, _ ("Arguments: <tt>%s</tt>"), escaped);
             }
         }
       break;
@@ -144,10 +153,11 @@ iv_pipelined_view_select (IvPipelinedView *self, guint index)
     index = G_MAXUINT;
   self->fig.highlighted = index;
   if (index == G_MAXUINT)
-    gtk_label_set_markup (self->details, _("Click a bar for its details."));
+    gtk_label_set_markup (self->details, _ ("Click a bar for its details."));
   else
     {
-      g_autofree char *text = describe_bar (self, &g_array_index (self->plot->bars, IvPipelineBar, index));
+      g_autofree char *text
+          = describe_bar (self, &g_array_index (self->plot->bars, IvPipelineBar, index));
       gtk_label_set_markup (self->details, text);
     }
   gtk_widget_queue_draw (self->area);
@@ -165,7 +175,8 @@ static void
 fill_candidates (IvPipelinedView *self)
 {
   GtkWidget *child;
-  static const char *const heads[] = { N_("Candidate"), N_("I/O"), N_("Under compute"), N_("Exposed"), N_("GPU compute") };
+  static const char *const heads[]
+      = { N_ ("Candidate"), N_ ("I/O"), N_ ("Under compute"), N_ ("Exposed"), N_ ("GPU compute") };
   int row = 1;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->candidates))))
@@ -174,7 +185,7 @@ fill_candidates (IvPipelinedView *self)
     return;
   for (int c = 0; c < (int) G_N_ELEMENTS (heads); c++)
     {
-      GtkWidget *l = gtk_label_new (_(heads[c]));
+      GtkWidget *l = gtk_label_new (_ (heads[c]));
       gtk_label_set_xalign (GTK_LABEL (l), c ? 1 : 0);
       gtk_widget_add_css_class (l, "heading");
       gtk_grid_attach (self->candidates, l, c, 0, 1, 1);
@@ -281,7 +292,8 @@ static guint
 add_breakdown_choice (IvPipelinedView *self, const char *path, const IvBreakdown *bd)
 {
   g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *label = g_strdup_printf (_("Candidate %" G_GINT64_FORMAT " · %s"), bd->candidate, base);
+  g_autofree char *label
+      = g_strdup_printf (_ ("Candidate %" G_GINT64_FORMAT " · %s"), bd->candidate, base);
 
   for (guint i = 0; i < self->bd_paths->len; i++)
     if (g_str_equal (self->bd_paths->pdata[i], path))
@@ -343,12 +355,12 @@ static void
 on_open_breakdown (IvPipelinedView *self)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Open a Candidate Breakdown"),
-                                                              GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                              GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), NULL);
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
+      _ ("Open a Candidate Breakdown"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+      GTK_FILE_CHOOSER_ACTION_OPEN, _ ("_Open"), NULL);
   g_autoptr (GtkFileFilter) filter = gtk_file_filter_new ();
 
-  gtk_file_filter_set_name (filter, _("JSON files"));
+  gtk_file_filter_set_name (filter, _ ("JSON files"));
   gtk_file_filter_add_suffix (filter, "json");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
   if (self->trace && self->trace->path)
@@ -376,23 +388,26 @@ discover_breakdowns (IvPipelinedView *self)
     {
       g_autofree char *path = g_build_filename (dir, name, NULL);
       GStatBuf st;
-      if (g_str_has_suffix (name, ".json") && g_stat (path, &st) == 0 && st.st_size < MAX_BREAKDOWN_BYTES
-          && g_strcmp0 (path, self->trace->path) != 0)
+      if (g_str_has_suffix (name, ".json") && g_stat (path, &st) == 0
+          && st.st_size < MAX_BREAKDOWN_BYTES && g_strcmp0 (path, self->trace->path) != 0)
         g_ptr_array_add (found, g_steal_pointer (&path));
     }
   g_ptr_array_sort (found, (GCompareFunc) (void (*) (void)) g_strcmp0);
   for (guint i = 0; i < found->len; i++)
     {
       /* The sniffer decides from the first keys; only breakdowns are then parsed whole. */
-      g_autoptr (IvSniffResult) kind = iv_sniff_path (found->pdata[i], FALSE, NULL, NULL, NULL, NULL);
+      g_autoptr (IvSniffResult) kind
+          = iv_sniff_path (found->pdata[i], FALSE, NULL, NULL, NULL, NULL);
       g_autoptr (IvBreakdown) bd = kind && kind->kind == IV_KIND_CANDIDATE_BREAKDOWN
-                                   ? iv_breakdown_load (found->pdata[i], NULL) : NULL;
+                                       ? iv_breakdown_load (found->pdata[i], NULL)
+                                       : NULL;
       guint at;
       if (!bd)
         continue;
       at = add_breakdown_choice (self, found->pdata[i], bd);
-      if (!pick || (self->plot && bd->candidate >= self->plot->first_candidate
-                    && bd->candidate <= self->plot->first_candidate + 3))
+      if (!pick
+          || (self->plot && bd->candidate >= self->plot->first_candidate
+              && bd->candidate <= self->plot->first_candidate + 3))
         pick = at;
     }
   if (pick)
@@ -400,7 +415,8 @@ discover_breakdowns (IvPipelinedView *self)
 }
 
 gboolean
-iv_pipelined_view_set_trace (IvPipelinedView *self, const IvTrace *trace, GObject *owner, GError **error)
+iv_pipelined_view_set_trace (IvPipelinedView *self, const IvTrace *trace, GObject *owner,
+                             GError **error)
 {
   IvPipelinePlot *plot;
 
@@ -417,7 +433,8 @@ iv_pipelined_view_set_trace (IvPipelinedView *self, const IvTrace *trace, GObjec
   set_breakdown (self, NULL);
   self->updating = TRUE;
   g_ptr_array_set_size (self->bd_paths, 0);
-  gtk_string_list_splice (self->bd_names, 1, g_list_model_get_n_items (G_LIST_MODEL (self->bd_names)) - 1, NULL);
+  gtk_string_list_splice (self->bd_names, 1,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->bd_names)) - 1, NULL);
   gtk_drop_down_set_selected (self->bd_choice, 0);
   self->updating = FALSE;
   sync_controls (self);
@@ -443,7 +460,8 @@ iv_pipelined_view_get_figure (IvPipelinedView *self)
 }
 
 static gboolean
-query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip, gpointer data)
+query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+               gpointer data)
 {
   IvPipelinedView *self = data;
   const IvPipelineBar *b;
@@ -459,8 +477,9 @@ query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *t
   start = ms_text (b->start_ns - self->plot->t0_ns);
   dur = ms_text (b->end_ns - b->start_ns);
   text = b->candidate >= 0
-    ? g_strdup_printf (_("%s · candidate %" G_GINT64_FORMAT "\nstart %s · duration %s"), b->name, b->candidate, start, dur)
-    : g_strdup_printf (_("%s\nstart %s · duration %s"), b->name, start, dur);
+             ? g_strdup_printf (_ ("%s · candidate %" G_GINT64_FORMAT "\nstart %s · duration %s"),
+                                b->name, b->candidate, start, dur)
+             : g_strdup_printf (_ ("%s\nstart %s · duration %s"), b->name, start, dur);
   iv_tooltip_set_text (tooltip, text);
   return TRUE;
 }
@@ -493,7 +512,8 @@ iv_pipelined_view_class_init (IvPipelinedViewClass *klass)
   G_OBJECT_CLASS (klass)->dispose = iv_pipelined_view_dispose;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/inferview/Inferview/ui/iv-pipelined-view.ui");
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/inferview/Inferview/ui/iv-pipelined-view.ui");
   gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, box);
   gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, area);
   gtk_widget_class_bind_template_child (widget_class, IvPipelinedView, first);
@@ -513,15 +533,15 @@ static void
 iv_pipelined_view_init (IvPipelinedView *self)
 {
   self->fig.highlighted = G_MAXUINT;
-  self->figure = (IvFigure) { iv_render_pipelined, &self->fig, "pipeline", G_OBJECT (self) };
+  self->figure = (IvFigure){ iv_render_pipelined, &self->fig, "pipeline", G_OBJECT (self) };
   self->bd_paths = g_ptr_array_new_with_free_func (g_free);
 
   self->updating = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
   self->updating = FALSE;
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw, self, NULL);
-  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (gtk_widget_queue_draw),
-                           self->area, G_CONNECT_SWAPPED);
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (gtk_widget_queue_draw), self->area, G_CONNECT_SWAPPED);
   iv_pipelined_view_select (self, G_MAXUINT);
 }
 

@@ -60,8 +60,8 @@ iv_preferences_window_class_init (IvPreferencesWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = iv_preferences_window_dispose;
-  gtk_widget_class_set_template_from_resource (widget_class,
-      "/io/github/inferview/Inferview/ui/iv-preferences-window.ui");
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/inferview/Inferview/ui/iv-preferences-window.ui");
   gtk_widget_class_bind_template_child (widget_class, IvPreferencesWindow, style_row);
 }
 

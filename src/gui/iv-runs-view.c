@@ -25,8 +25,8 @@ struct _IvTableRow
 {
   GObject parent_instance;
   GStrv cells;
-  double *keys;   /* per column: NaN sorts by the text */
-  guint index;    /* the run or metric it shows */
+  double *keys; /* per column: NaN sorts by the text */
+  guint index;  /* the run or metric it shows */
 };
 
 G_DEFINE_FINAL_TYPE (IvTableRow, iv_table_row, G_TYPE_OBJECT)
@@ -60,13 +60,13 @@ struct _IvRunsView
   /* template children */
   GtkWidget *box;
   GtkLabel *title, *subtitle, *notes;
-  GtkWidget *live_badge;      /* AIPerf is still writing what is shown */
-  gboolean growing;           /* refreshing for new data: the user's choices stay */
-  char *shown_path;           /* the folder of the run opened from the comparison */
+  GtkWidget *live_badge; /* AIPerf is still writing what is shown */
+  gboolean growing;      /* refreshing for new data: the user's choices stay */
+  char *shown_path;      /* the folder of the run opened from the comparison */
   GtkWidget *notes_scroller;
   GtkButton *back;
-  GtkWidget *card;            /* one run: the summary (a grid in Run Details' popover) */
-  GtkWidget *details_button;  /* one run: opens the card */
+  GtkWidget *card;           /* one run: the summary (a grid in Run Details' popover) */
+  GtkWidget *details_button; /* one run: opens the card */
   GtkColumnView *table;
   GListStore *rows;
   GtkDropDown *plot_choice;
@@ -76,14 +76,14 @@ struct _IvRunsView
   GtkDropDown *stat_choice, *group_choice;
   GtkStringList *group_names;
   GtkToggleButton *log_x, *log_y;
-  GtkWidget *custom_controls;  /* a comparison of any two quantities */
+  GtkWidget *custom_controls; /* a comparison of any two quantities */
   GtkDropDown *x_choice, *y_choice;
   GtkStringList *quantity_titles;
-  GPtrArray *quantities;       /* char*: field keys and metric tags, parallel to quantity_titles */
+  GPtrArray *quantities; /* char*: field keys and metric tags, parallel to quantity_titles */
   IvPlotSpec *custom;
   GtkWidget *selection_row;
   GtkLabel *selection_label;
-  GtkStack *plot_stack;       /* "chart", "figure" (panels, a surface) or "skipped" */
+  GtkStack *plot_stack; /* "chart", "figure" (panels, a surface) or "skipped" */
   IvFigureView *figure_view;
   IvChartView *chart;
   AdwStatusPage *skipped;
@@ -94,13 +94,13 @@ struct _IvRunsView
 
   const IvSweep *sweep;
   GObject *owner;
-  guint run;                  /* G_MAXUINT: comparing */
+  guint run; /* G_MAXUINT: comparing */
   IvPlotConfig *config;
-  char *config_error;       /* why the plot configuration found could not be read */
-  GPtrArray *specs;           /* const IvPlotSpec*, parallel to plot_names */
-  IvPlotSpec *custom_spec;    /* owned; self->custom points at it in multi-run mode */
-  IvPlotSpec override;        /* the chosen preset with the state's statistic and grouping */
-  IvRunsState *state;         /* statistic, grouping, log axes, picked requests */
+  char *config_error;      /* why the plot configuration found could not be read */
+  GPtrArray *specs;        /* const IvPlotSpec*, parallel to plot_names */
+  IvPlotSpec *custom_spec; /* owned; self->custom points at it in multi-run mode */
+  IvPlotSpec override;     /* the chosen preset with the state's statistic and grouping */
+  IvRunsState *state;      /* statistic, grouping, log axes, picked requests */
   char *skip_reason;
   char *group_strv[2];
   /* the hardware the runs are set against (§9), remembered per folder */
@@ -110,7 +110,7 @@ struct _IvRunsView
   const IvModel *bound_model; /* NULL: each run's own, matched by name */
   IvModel *bound_imported;    /* a config.json the user gave (owned; listed after the presets) */
   char *bound_imported_path;
-  gint64 bound_tp;            /* 0: the smallest that fits */
+  gint64 bound_tp; /* 0: the smallest that fits */
   GSettings *settings;
 };
 
@@ -162,7 +162,8 @@ setup_cell (GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
 {
   GtkWidget *label = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_UINT (data) == 0 ? 0 : 1);
-  gtk_label_set_ellipsize (GTK_LABEL (label), GPOINTER_TO_UINT (data) == 0 ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_NONE);
+  gtk_label_set_ellipsize (GTK_LABEL (label), GPOINTER_TO_UINT (data) == 0 ? PANGO_ELLIPSIZE_MIDDLE
+                                                                           : PANGO_ELLIPSIZE_NONE);
   if (GPOINTER_TO_UINT (data) == 0)
     iv_tooltip_wrap (label);
   if (GPOINTER_TO_UINT (data))
@@ -214,7 +215,8 @@ set_columns (IvRunsView *self, const char *const *titles, int first_width)
       g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (i));
       g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (i));
       col = gtk_column_view_column_new (titles[i], factory);
-      gtk_column_view_column_set_sorter (col, GTK_SORTER (gtk_custom_sorter_new (compare_rows, GUINT_TO_POINTER (i), NULL)));
+      gtk_column_view_column_set_sorter (
+          col, GTK_SORTER (gtk_custom_sorter_new (compare_rows, GUINT_TO_POINTER (i), NULL)));
       gtk_column_view_column_set_expand (col, i == 0);
       gtk_column_view_column_set_resizable (col, TRUE);
       if (i == 0)
@@ -239,13 +241,14 @@ add_row (IvRunsView *self, guint index, const char *const *cells, const double *
 static void
 fill_metrics (IvRunsView *self, const IvRun *r)
 {
-  static const char *const titles[] = { N_("Metric"), N_("avg"), N_("min"), N_("p50"), N_("p90"), N_("p95"),
-                                        N_("p99"), N_("max"), N_("std"), NULL };
+  static const char *const titles[]
+      = { N_ ("Metric"), N_ ("avg"), N_ ("min"), N_ ("p50"), N_ ("p90"),
+          N_ ("p95"),    N_ ("p99"), N_ ("max"), N_ ("std"), NULL };
   g_autoptr (GPtrArray) tags = iv_run_metric_tags (r);
   const char *translated[G_N_ELEMENTS (titles)];
 
   for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
-    translated[i] = titles[i] ? _(titles[i]) : NULL;
+    translated[i] = titles[i] ? _ (titles[i]) : NULL;
   set_columns (self, translated, 230);
   g_list_store_remove_all (self->rows);
   for (guint i = 0; i < tags->len; i++)
@@ -257,7 +260,8 @@ fill_metrics (IvRunsView *self, const IvRun *r)
       if (!iv_run_metric_stats (r, tags->pdata[i], &s))
         continue;
       name = iv_metric_title (tags->pdata[i]);
-      v[0] = NAN, v[1] = s.avg, v[2] = s.min, v[3] = s.p50, v[4] = s.p90, v[5] = s.p95, v[6] = s.p99, v[7] = s.max, v[8] = s.std;
+      v[0] = NAN, v[1] = s.avg, v[2] = s.min, v[3] = s.p50, v[4] = s.p90, v[5] = s.p95,
+      v[6] = s.p99, v[7] = s.max, v[8] = s.std;
       /* the unit once, with the name: the numbers stay narrow */
       cells[0] = s.unit && *s.unit ? g_strdup_printf ("%s (%s)", name, s.unit) : g_strdup (name);
       for (guint k = 1; k < 9; k++)
@@ -273,9 +277,19 @@ fill_metrics (IvRunsView *self, const IvRun *r)
 static void
 fill_runs (IvRunsView *self)
 {
-  const char *titles[] = { _("Run"), _("Model"), _("Concurrency"), _("Requests"), _("Errors"), _("TTFT p50"),
-                           _("ITL avg"), _("Latency p99"), _("Tokens/s"), _("Bound ITL"), _("ITL of bound"),
-                           _("Tokens/s of bound"), NULL };
+  const char *titles[] = { _ ("Run"),
+                           _ ("Model"),
+                           _ ("Concurrency"),
+                           _ ("Requests"),
+                           _ ("Errors"),
+                           _ ("TTFT p50"),
+                           _ ("ITL avg"),
+                           _ ("Latency p99"),
+                           _ ("Tokens/s"),
+                           _ ("Bound ITL"),
+                           _ ("ITL of bound"),
+                           _ ("Tokens/s of bound"),
+                           NULL };
 
   /* a run's label is short (what varies); the headline numbers get the room; the bound's
    * three columns only when hardware is chosen */
@@ -287,20 +301,27 @@ fill_runs (IvRunsView *self)
     {
       const IvRun *r = self->sweep->runs->pdata[i];
       g_autofree char *label = iv_sweep_run_label (self->sweep, r);
-      double v[9] = { NAN, NAN, r->concurrency, (double) r->n_requests, (double) r->n_errors,
+      double v[9] = { NAN,
+                      NAN,
+                      r->concurrency,
+                      (double) r->n_requests,
+                      (double) r->n_errors,
                       iv_run_axis_value (r, "time_to_first_token", "p50"),
                       iv_run_axis_value (r, "inter_token_latency", "avg"),
                       iv_run_axis_value (r, "request_latency", "p99"),
                       iv_run_axis_value (r, "output_token_throughput", "avg") };
       double summary = iv_run_summary_requests (r);
       /* records present beside the requests AIPerf counted, when they are fewer */
-      char *requests = !r->has_records ? number_text (summary, NULL)
-                       : isnan (summary) || (double) iv_run_good_records (r) >= summary
-                           ? number_text (v[3], NULL)
-                           : g_strdup_printf (_("%" G_GSIZE_FORMAT " of %.0f"), r->n_requests, summary);
-      char *cells[13] = { g_strdup (label), g_strdup (r->model ? r->model : "–"), number_text (v[2], NULL),
-                          requests, number_text (v[4], NULL), number_text (v[5], "ms"),
-                          number_text (v[6], "ms"), number_text (v[7], "ms"), number_text (v[8], NULL), NULL };
+      char *requests
+          = !r->has_records ? number_text (summary, NULL)
+            : isnan (summary) || (double) iv_run_good_records (r) >= summary
+                ? number_text (v[3], NULL)
+                : g_strdup_printf (_ ("%" G_GSIZE_FORMAT " of %.0f"), r->n_requests, summary);
+      char *cells[13] = { g_strdup (label),         g_strdup (r->model ? r->model : "–"),
+                          number_text (v[2], NULL), requests,
+                          number_text (v[4], NULL), number_text (v[5], "ms"),
+                          number_text (v[6], "ms"), number_text (v[7], "ms"),
+                          number_text (v[8], NULL), NULL };
       double keys[12];
       memcpy (keys, v, sizeof v);
       keys[9] = keys[10] = keys[11] = NAN;
@@ -311,7 +332,7 @@ fill_runs (IvRunsView *self)
           keys[9] = b.predicted[IV_BOUND_ITL] * 1e3;
           keys[10] = 100 * b.efficiency[IV_BOUND_ITL];
           keys[11] = 100 * b.efficiency[IV_BOUND_THROUGHPUT];
-          cells[9] = b.ok ? number_text (keys[9], "ms") : g_strdup (_("no preset"));
+          cells[9] = b.ok ? number_text (keys[9], "ms") : g_strdup (_ ("no preset"));
           cells[10] = number_text (keys[10], "%");
           cells[11] = number_text (keys[11], "%");
           iv_run_bound_clear (&b);
@@ -333,7 +354,15 @@ fill_notes (IvRunsView *self, const IvRun *r)
   g_autoptr (GString) text = g_string_new (NULL);
   guint n_lines = 0;
 
-#define LINE(str) G_STMT_START { if (text->len) g_string_append_c (text, '\n'); g_string_append (text, (str)); n_lines++; } G_STMT_END
+#define LINE(str)                                                                                  \
+  G_STMT_START                                                                                     \
+  {                                                                                                \
+    if (text->len)                                                                                 \
+      g_string_append_c (text, '\n');                                                              \
+    g_string_append (text, (str));                                                                 \
+    n_lines++;                                                                                     \
+  }                                                                                                \
+  G_STMT_END
   if (self->config_error)
     LINE (self->config_error);
   /* the plot configuration's own warnings (unknown keys, undefined defaults) */
@@ -351,10 +380,12 @@ fill_notes (IvRunsView *self, const IvRun *r)
           IvRunBound b;
           if (r && self->sweep->runs->pdata[i] != r)
             continue;
-          iv_run_bound_compute (self->sweep->runs->pdata[i], self->bound_model, self->bound_hw, self->bound_tp, &b);
+          iv_run_bound_compute (self->sweep->runs->pdata[i], self->bound_model, self->bound_hw,
+                                self->bound_tp, &b);
           if (!b.ok && !g_ptr_array_find_with_equal_func (said, b.error, g_str_equal, NULL))
             {
-              g_autofree char *line = g_strdup_printf (_("Bound on %s: %s"), self->bound_hw->name, b.error);
+              g_autofree char *line
+                  = g_strdup_printf (_ ("Bound on %s: %s"), self->bound_hw->name, b.error);
               LINE (line);
               g_ptr_array_add (said, g_strdup (b.error));
             }
@@ -364,7 +395,8 @@ fill_notes (IvRunsView *self, const IvRun *r)
   {
     /* each note once, with the runs it applies to ("3 runs" say the same thing once) */
     g_autoptr (GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
-    g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+    g_autoptr (GPtrArray) names
+        = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
     for (guint i = 0; i < self->sweep->runs->len; i++)
       {
         const IvRun *run = self->sweep->runs->pdata[i];
@@ -398,7 +430,7 @@ fill_notes (IvRunsView *self, const IvRun *r)
         if (r)
           line = g_strdup (texts->pdata[k]);
         else if (who->len == self->sweep->runs->len && who->len > 1)
-          line = g_strdup_printf (_("every run: %s"), (const char *) texts->pdata[k]);
+          line = g_strdup_printf (_ ("every run: %s"), (const char *) texts->pdata[k]);
         else
           {
             g_ptr_array_add (who, NULL);
@@ -418,11 +450,13 @@ fill_notes (IvRunsView *self, const IvRun *r)
         {
           g_autofree char *d = iv_run_stats_note (r, tags->pdata[i]);
           if (d)
-            g_string_append_printf (differ, "%s%s", differ->len ? ", " : "", (const char *) tags->pdata[i]);
+            g_string_append_printf (differ, "%s%s", differ->len ? ", " : "",
+                                    (const char *) tags->pdata[i]);
         }
       if (differ->len)
         {
-          g_autofree char *line = g_strdup_printf (_("From the summary, where the records differ: %s"), differ->str);
+          g_autofree char *line
+              = g_strdup_printf (_ ("From the summary, where the records differ: %s"), differ->str);
           LINE (line);
         }
     }
@@ -454,16 +488,17 @@ fill_card (IvRunsView *self, const IvRun *r)
   GtkWidget *child;
   GtkGrid *grid = GTK_GRID (self->card);
   g_autofree char *conc = number_text (r->concurrency, NULL);
-  g_autofree char *rate = number_text (r->request_rate, _("requests/s"));
-  g_autofree char *dur = isfinite (r->duration_s) ? g_strdup_printf (_("%.1f s"), r->duration_s) : g_strdup ("–");
-  g_autofree char *reqs = g_strdup_printf (_("%" G_GSIZE_FORMAT " (and %" G_GSIZE_FORMAT " warm-up)"), r->n_requests,
-                                           r->n_warmup);
+  g_autofree char *rate = number_text (r->request_rate, _ ("requests/s"));
+  g_autofree char *dur
+      = isfinite (r->duration_s) ? g_strdup_printf (_ ("%.1f s"), r->duration_s) : g_strdup ("–");
+  g_autofree char *reqs = g_strdup_printf (
+      _ ("%" G_GSIZE_FORMAT " (and %" G_GSIZE_FORMAT " warm-up)"), r->n_requests, r->n_warmup);
   g_autoptr (GString) errors = g_string_new (NULL);
-  g_autofree char *endpoint = g_strdup_printf ("%s%s%s%s", r->endpoint_type ? r->endpoint_type : "–",
-                                               r->endpoint ? " " : "", r->endpoint ? r->endpoint : "",
-                                               r->streaming ? _(", streaming") : "");
+  g_autofree char *endpoint = g_strdup_printf (
+      "%s%s%s%s", r->endpoint_type ? r->endpoint_type : "–", r->endpoint ? " " : "",
+      r->endpoint ? r->endpoint : "", r->streaming ? _ (", streaming") : "");
   g_autofree char *isl = number_text (r->isl, NULL), *osl = number_text (r->osl, NULL);
-  g_autofree char *io = g_strdup_printf (_("%s in, %s out (tokens, mean)"), isl, osl);
+  g_autofree char *io = g_strdup_printf (_ ("%s in, %s out (tokens, mean)"), isl, osl);
   GHashTableIter it;
   gpointer key, value;
 
@@ -472,65 +507,72 @@ fill_card (IvRunsView *self, const IvRun *r)
   g_string_append_printf (errors, "%" G_GSIZE_FORMAT, r->n_errors);
   g_hash_table_iter_init (&it, r->error_types);
   while (g_hash_table_iter_next (&it, &key, &value))
-    g_string_append_printf (errors, "%s%s × %u", errors->len > 3 ? ", " : " — ", (const char *) key, GPOINTER_TO_UINT (value));
-  card_line (grid, 0, _("Model"), r->model);
-  card_line (grid, 1, _("Endpoint"), endpoint);
-  card_line (grid, 2, _("Concurrency"), conc);
-  card_line (grid, 3, _("Request rate"), rate);
-  card_line (grid, 4, _("Sequence lengths"), io);
-  card_line (grid, 5, _("Duration"), dur);
+    g_string_append_printf (errors, "%s%s × %u", errors->len > 3 ? ", " : " — ", (const char *) key,
+                            GPOINTER_TO_UINT (value));
+  card_line (grid, 0, _ ("Model"), r->model);
+  card_line (grid, 1, _ ("Endpoint"), endpoint);
+  card_line (grid, 2, _ ("Concurrency"), conc);
+  card_line (grid, 3, _ ("Request rate"), rate);
+  card_line (grid, 4, _ ("Sequence lengths"), io);
+  card_line (grid, 5, _ ("Duration"), dur);
   {
     double summary = iv_run_summary_requests (r);
-    g_autofree char *of = !r->has_records ? (isnan (summary) ? g_strdup (_("summary only"))
-                                                             : g_strdup_printf (_("%.0f (summary only)"), summary))
-                          : isnan (summary) || (double) iv_run_good_records (r) >= summary
-                              ? g_strdup (reqs)
-                              : g_strdup_printf (_("%s — records of %" G_GSIZE_FORMAT " of the %.0f requests in "
-                                                   "AIPerf's summary"), reqs, iv_run_good_records (r), summary);
-    card_line (grid, 6, _("Requests"), of);
+    g_autofree char *of
+        = !r->has_records ? (isnan (summary) ? g_strdup (_ ("summary only"))
+                                             : g_strdup_printf (_ ("%.0f (summary only)"), summary))
+          : isnan (summary) || (double) iv_run_good_records (r) >= summary
+              ? g_strdup (reqs)
+              : g_strdup_printf (_ ("%s — records of %" G_GSIZE_FORMAT " of the %.0f requests in "
+                                    "AIPerf's summary"),
+                                 reqs, iv_run_good_records (r), summary);
+    card_line (grid, 6, _ ("Requests"), of);
   }
-  card_line (grid, 7, _("Errors"), errors->str);
+  card_line (grid, 7, _ ("Errors"), errors->str);
   {
     IvGpuCountSource from;
     guint n = iv_run_gpu_count (r, &from);
     g_autofree char *gpu_note = iv_run_gpu_note (r);
-    static const char *const sources[] = { N_("by UUID in the telemetry"), N_("in the summary's telemetry"),
-                                           N_("as set"), N_("assumed: no telemetry") };
-    g_autofree char *gpus = g_strdup_printf ("%u × %s (%s)%s%s", n,
-                                             r->gpus->len ? ((IvGpu *) r->gpus->pdata[0])->model : _("GPU"),
-                                             _(sources[from]), gpu_note ? " — " : "", gpu_note ? gpu_note : "");
-    card_line (grid, 8, _("GPUs"), gpus);
+    static const char *const sources[]
+        = { N_ ("by UUID in the telemetry"), N_ ("in the summary's telemetry"), N_ ("as set"),
+            N_ ("assumed: no telemetry") };
+    g_autofree char *gpus = g_strdup_printf (
+        "%u × %s (%s)%s%s", n, r->gpus->len ? ((IvGpu *) r->gpus->pdata[0])->model : _ ("GPU"),
+        _ (sources[from]), gpu_note ? " — " : "", gpu_note ? gpu_note : "");
+    card_line (grid, 8, _ ("GPUs"), gpus);
   }
-  card_line (grid, 9, _("Folder"), r->path);
+  card_line (grid, 9, _ ("Folder"), r->path);
   if (self->bound_hw)
     {
       IvRunBound b;
-      g_autofree char *bound_title = g_strdup_printf (_("Bound on %s"), self->bound_hw->name);
+      g_autofree char *bound_title = g_strdup_printf (_ ("Bound on %s"), self->bound_hw->name);
       iv_run_bound_compute (r, self->bound_model, self->bound_hw, self->bound_tp, &b);
       if (b.ok)
         {
           g_autofree char *ttft = iv_units_format_seconds (b.predicted[IV_BOUND_TTFT]);
           g_autofree char *itl = iv_units_format_seconds (b.predicted[IV_BOUND_ITL]);
           g_autofree char *lat = iv_units_format_seconds (b.predicted[IV_BOUND_LATENCY]);
-          g_autofree char *bound = g_strdup_printf (_("%s, TP %" G_GINT64_FORMAT ", concurrency %g, ISL %.0f, OSL %.0f: "
-                                                      "TTFT ≥ %s, ITL ≥ %s, latency ≥ %s, ≤ %.4g tokens/s"),
-                                                    b.model->name, b.pred.tp, b.pred.concurrency, b.pred.isl,
-                                                    b.pred.osl, ttft, itl, lat, b.predicted[IV_BOUND_THROUGHPUT]);
-          g_autofree char *reached = g_strdup_printf (_("TTFT %.0f %%, ITL %.0f %%, latency %.0f %%, throughput %.0f %% "
-                                                        "of the bound"),
-                                                      100 * b.efficiency[IV_BOUND_TTFT], 100 * b.efficiency[IV_BOUND_ITL],
-                                                      100 * b.efficiency[IV_BOUND_LATENCY],
-                                                      100 * b.efficiency[IV_BOUND_THROUGHPUT]);
+          g_autofree char *bound = g_strdup_printf (
+              _ ("%s, TP %" G_GINT64_FORMAT ", concurrency %g, ISL %.0f, OSL %.0f: "
+                 "TTFT ≥ %s, ITL ≥ %s, latency ≥ %s, ≤ %.4g tokens/s"),
+              b.model->name, b.pred.tp, b.pred.concurrency, b.pred.isl, b.pred.osl, ttft, itl, lat,
+              b.predicted[IV_BOUND_THROUGHPUT]);
+          g_autofree char *reached = g_strdup_printf (
+              _ ("TTFT %.0f %%, ITL %.0f %%, latency %.0f %%, throughput %.0f %% "
+                 "of the bound"),
+              100 * b.efficiency[IV_BOUND_TTFT], 100 * b.efficiency[IV_BOUND_ITL],
+              100 * b.efficiency[IV_BOUND_LATENCY], 100 * b.efficiency[IV_BOUND_THROUGHPUT]);
           card_line (grid, 10, bound_title, bound);
-          card_line (grid, 11, _("Reached"), reached);
-          card_line (grid, 12, _("Caveat"), IV_BOUND_CAVEAT);
+          card_line (grid, 11, _ ("Reached"), reached);
+          card_line (grid, 12, _ ("Caveat"), IV_BOUND_CAVEAT);
           {
             /* which stage bounds it: the same step in the Model workspace */
-            GtkWidget *open = gtk_button_new_with_mnemonic (_("Open This Step in the _Model Workspace"));
+            GtkWidget *open
+                = gtk_button_new_with_mnemonic (_ ("Open This Step in the _Model Workspace"));
             gtk_widget_set_halign (open, GTK_ALIGN_START);
             gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "win.model-from-run");
-            gtk_actionable_set_action_target (GTK_ACTIONABLE (open), "(ssxxx)", b.model->name, self->bound_hw->name,
-                                              b.pred.tp, (gint64) llround (b.pred.concurrency),
+            gtk_actionable_set_action_target (GTK_ACTIONABLE (open), "(ssxxx)", b.model->name,
+                                              self->bound_hw->name, b.pred.tp,
+                                              (gint64) llround (b.pred.concurrency),
                                               (gint64) llround (b.pred.isl + b.pred.osl / 2));
             gtk_grid_attach (grid, open, 1, 13, 1, 1);
           }
@@ -579,7 +621,8 @@ fill_quantities (IvRunsView *self)
 {
   self->updating = TRUE;
   g_ptr_array_set_size (self->quantities, 0);
-  gtk_string_list_splice (self->quantity_titles, 0, g_list_model_get_n_items (G_LIST_MODEL (self->quantity_titles)), NULL);
+  gtk_string_list_splice (self->quantity_titles, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->quantity_titles)), NULL);
   for (IvField f = IV_FIELD_CONCURRENCY; f < IV_N_FIELDS; f++)
     if (f != IV_FIELD_ENDPOINT_TYPE && f != IV_FIELD_STREAMING)
       {
@@ -631,12 +674,13 @@ fill_plot_choices (IvRunsView *self, gboolean multi)
       fill_quantities (self);
     }
   self->updating = TRUE;
-  gtk_string_list_splice (self->plot_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->plot_names)), NULL);
+  gtk_string_list_splice (self->plot_names, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->plot_names)), NULL);
   for (guint i = 0; i < self->specs->len; i++)
     {
       const IvPlotSpec *s = self->specs->pdata[i];
       if (s == self->custom)
-        gtk_string_list_append (self->plot_names, _("Custom: Any Metric vs Any Metric…"));
+        gtk_string_list_append (self->plot_names, _ ("Custom: Any Metric vs Any Metric…"));
       else
         gtk_string_list_append (self->plot_names, s->title ? s->title : s->name);
     }
@@ -679,7 +723,8 @@ show_chosen_plot (IvRunsView *self)
           self->override.groups = self->group_strv;
         }
     }
-  if (!iv_runs_figure (&self->override, self->sweep, multi ? self->sweep->runs->pdata[0] : shown_run (self), &drawn,
+  if (!iv_runs_figure (&self->override, self->sweep,
+                       multi ? self->sweep->runs->pdata[0] : shown_run (self), &drawn,
                        &self->skip_reason))
     {
       adw_status_page_set_description (self->skipped, self->skip_reason);
@@ -696,8 +741,8 @@ show_chosen_plot (IvRunsView *self)
   {
     const GArray *picked = iv_runs_state_get_selection (self->state);
     if (!multi && picked->len)
-      iv_runs_chart_highlight (chart, &self->override, shown_run (self), (const guint32 *) picked->data,
-                               picked->len);
+      iv_runs_chart_highlight (chart, &self->override, shown_run (self),
+                               (const guint32 *) picked->data, picked->len);
   }
   iv_chart_view_set_chart (self->chart, chart, spec->name);
   gtk_stack_set_visible_child_name (self->plot_stack, "chart");
@@ -723,13 +768,15 @@ describe_selection (IvRunsView *self)
     rank[g_array_index (order, guint32, k)] = k;
   ttft = iv_run_metric_per_request (r, "time_to_first_token");
   lat = iv_run_metric_per_request (r, "request_latency");
-  g_string_append_printf (text, g_dngettext (NULL, "%u request selected", "%u requests selected", picked->len),
-                          picked->len);
+  g_string_append_printf (
+      text, g_dngettext (NULL, "%u request selected", "%u requests selected", picked->len),
+      picked->len);
   for (guint j = 0; j < picked->len && j < 3; j++)
     {
       guint32 i = g_array_index (picked, guint32, j);
-      g_autofree char *tt = iv_units_format_seconds (ttft[i] * 1e-3), *lt = iv_units_format_seconds (lat[i] * 1e-3);
-      g_string_append_printf (text, _(" · #%u: TTFT %s, latency %s"), rank[i] + 1, tt, lt);
+      g_autofree char *tt = iv_units_format_seconds (ttft[i] * 1e-3),
+                      *lt = iv_units_format_seconds (lat[i] * 1e-3);
+      g_string_append_printf (text, _ (" · #%u: TTFT %s, latency %s"), rank[i] + 1, tt, lt);
     }
   if (picked->len > 3)
     g_string_append (text, " …");
@@ -876,7 +923,8 @@ bind_state (IvRunsView *self)
   g_object_bind_property (self->state, "log-y", self->chart, "log-y", both);
   g_signal_connect_swapped (self->state, "notify::statistic", G_CALLBACK (show_chosen_plot), self);
   g_signal_connect_swapped (self->state, "notify::group-by", G_CALLBACK (show_chosen_plot), self);
-  g_signal_connect_swapped (self->state, "selection-changed", G_CALLBACK (on_selection_changed), self);
+  g_signal_connect_swapped (self->state, "selection-changed", G_CALLBACK (on_selection_changed),
+                            self);
 }
 
 static void
@@ -922,49 +970,57 @@ refresh (IvRunsView *self)
 
   /* growing, the plots listed stay the ones of this configuration (they point into it) */
   if (!self->growing || !self->config)
-  {
-  g_clear_pointer (&self->config, iv_plot_config_free);
-  g_clear_pointer (&self->config_error, g_free);
-  {
-    g_autoptr (GError) error = NULL;
-    self->config = iv_plot_config_find (NULL, r ? r->path : NULL, &error);
-    if (!self->config)
+    {
+      g_clear_pointer (&self->config, iv_plot_config_free);
+      g_clear_pointer (&self->config_error, g_free);
       {
-        /* a broken configuration is said, then the built-in one is used */
-        self->config_error = g_strdup_printf (_("%s — the built-in plot configuration is used"), error->message);
-        self->config = iv_plot_config_load (NULL, NULL);
+        g_autoptr (GError) error = NULL;
+        self->config = iv_plot_config_find (NULL, r ? r->path : NULL, &error);
+        if (!self->config)
+          {
+            /* a broken configuration is said, then the built-in one is used */
+            self->config_error = g_strdup_printf (
+                _ ("%s — the built-in plot configuration is used"), error->message);
+            self->config = iv_plot_config_load (NULL, NULL);
+          }
       }
-  }
-  }
+    }
   gtk_widget_set_visible (GTK_WIDGET (self->back), r && self->sweep->runs->len > 1);
   gtk_widget_set_visible (self->details_button, !multi);
-  gtk_widget_set_visible (self->live_badge, r ? r->live != NULL : iv_sweep_n_live (self->sweep) > 0);
+  gtk_widget_set_visible (self->live_badge,
+                          r ? r->live != NULL : iv_sweep_n_live (self->sweep) > 0);
   /* The table above the plot, both the page's width: a run's eight statistics side by
    * side and a time series as wide as it can be. The table shows a few rows (more
    * when the page is tall); the divider gives it more. */
   if (!self->growing)
-  {
-    guint rows = multi ? self->sweep->runs->len : 6;
-    int tall = gtk_widget_get_height (self->paned);
-    int pos = 60 + 34 * (int) MIN (rows, 8);
-    if (!multi && tall > 0)
-      pos = CLAMP (tall * 2 / 5, 150, 60 + 34 * 12);
-    gtk_paned_set_position (GTK_PANED (self->paned), pos);
-  }
+    {
+      guint rows = multi ? self->sweep->runs->len : 6;
+      int tall = gtk_widget_get_height (self->paned);
+      int pos = 60 + 34 * (int) MIN (rows, 8);
+      if (!multi && tall > 0)
+        pos = CLAMP (tall * 2 / 5, 150, 60 + 34 * 12);
+      gtk_paned_set_position (GTK_PANED (self->paned), pos);
+    }
   gtk_widget_set_visible (self->compare_controls, multi);
   if (r)
     {
       g_autofree char *label = iv_sweep_run_label (self->sweep, r);
       gtk_label_set_text (self->title, r->name);
       double summary = iv_run_summary_requests (r);
-      g_autofree char *reqs = r->has_records && isfinite (summary) && (double) iv_run_good_records (r) < summary
-                                ? g_strdup_printf (_("%" G_GSIZE_FORMAT " of %.0f requests"), r->n_requests, summary)
-                                : g_strdup_printf (g_dngettext (NULL, "%" G_GSIZE_FORMAT " request", "%" G_GSIZE_FORMAT " requests",
-                                                                r->n_requests), r->n_requests);
-      g_autofree char *errs = g_strdup_printf (g_dngettext (NULL, "%" G_GSIZE_FORMAT " error", "%" G_GSIZE_FORMAT " errors",
-                                                            r->n_errors), r->n_errors);
+      g_autofree char *reqs
+          = r->has_records && isfinite (summary) && (double) iv_run_good_records (r) < summary
+                ? g_strdup_printf (_ ("%" G_GSIZE_FORMAT " of %.0f requests"), r->n_requests,
+                                   summary)
+                : g_strdup_printf (g_dngettext (NULL, "%" G_GSIZE_FORMAT " request",
+                                                "%" G_GSIZE_FORMAT " requests", r->n_requests),
+                                   r->n_requests);
+      g_autofree char *errs
+          = g_strdup_printf (g_dngettext (NULL, "%" G_GSIZE_FORMAT " error",
+                                          "%" G_GSIZE_FORMAT " errors", r->n_errors),
+                             r->n_errors);
       /* the card's headline facts, so the popover is for the rest */
-      sub = g_strdup_printf ("%s%s%s · %s · %s", r->model ? r->model : "", r->model ? " · " : "", label, reqs, errs);
+      sub = g_strdup_printf ("%s%s%s · %s · %s", r->model ? r->model : "", r->model ? " · " : "",
+                             label, reqs, errs);
       fill_card (self, r);
       fill_metrics (self, r);
     }
@@ -972,26 +1028,34 @@ refresh (IvRunsView *self)
     {
       GString *vary = g_string_new (NULL);
       {
-        g_autofree char *t = g_strdup_printf (g_dngettext (NULL, "%u run", "%u runs", self->sweep->runs->len),
-                                              self->sweep->runs->len);
+        g_autofree char *t
+            = g_strdup_printf (g_dngettext (NULL, "%u run", "%u runs", self->sweep->runs->len),
+                               self->sweep->runs->len);
         gtk_label_set_text (self->title, t);
       }
       for (guint i = 0; i < self->sweep->varying->len; i++)
-        g_string_append_printf (vary, "%s%s", i ? ", " : "", iv_field_title (GPOINTER_TO_UINT (self->sweep->varying->pdata[i])));
-      sub = vary->len ? g_strdup_printf (_("varying: %s — click a point or a row to open that run"), vary->str)
-                      : g_strdup (_("click a point or a row to open that run"));
+        g_string_append_printf (vary, "%s%s", i ? ", " : "",
+                                iv_field_title (GPOINTER_TO_UINT (self->sweep->varying->pdata[i])));
+      sub = vary->len ? g_strdup_printf (
+                _ ("varying: %s — click a point or a row to open that run"), vary->str)
+                      : g_strdup (_ ("click a point or a row to open that run"));
       g_string_free (vary, TRUE);
       fill_runs (self);
-      if (!self->growing || g_list_model_get_n_items (G_LIST_MODEL (self->group_names)) != self->sweep->varying->len + 1)
-      {
-      self->updating = TRUE;
-      gtk_string_list_splice (self->group_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->group_names)), NULL);
-      gtk_string_list_append (self->group_names, iv_field_title (IV_FIELD_MODEL));
-      for (guint i = 0; i < self->sweep->varying->len; i++)
-        gtk_string_list_append (self->group_names, iv_field_title (GPOINTER_TO_UINT (self->sweep->varying->pdata[i])));
-      gtk_drop_down_set_selected (self->group_choice, 0);
-      self->updating = FALSE;
-      }
+      if (!self->growing
+          || g_list_model_get_n_items (G_LIST_MODEL (self->group_names))
+                 != self->sweep->varying->len + 1)
+        {
+          self->updating = TRUE;
+          gtk_string_list_splice (self->group_names, 0,
+                                  g_list_model_get_n_items (G_LIST_MODEL (self->group_names)),
+                                  NULL);
+          gtk_string_list_append (self->group_names, iv_field_title (IV_FIELD_MODEL));
+          for (guint i = 0; i < self->sweep->varying->len; i++)
+            gtk_string_list_append (self->group_names, iv_field_title (GPOINTER_TO_UINT (
+                                                           self->sweep->varying->pdata[i])));
+          gtk_drop_down_set_selected (self->group_choice, 0);
+          self->updating = FALSE;
+        }
     }
   gtk_label_set_text (self->subtitle, sub);
   fill_notes (self, r);
@@ -1035,8 +1099,10 @@ iv_runs_view_open_run (IvRunsView *self, guint index)
     return;
   self->run = index < self->sweep->runs->len ? index : G_MAXUINT;
   g_free (self->shown_path);
-  self->shown_path = self->run != G_MAXUINT ? g_strdup (((const IvRun *) self->sweep->runs->pdata[index])->path) : NULL;
-  self->updating = TRUE;   /* the old selection is not this run's: no redraw for it */
+  self->shown_path = self->run != G_MAXUINT
+                         ? g_strdup (((const IvRun *) self->sweep->runs->pdata[index])->path)
+                         : NULL;
+  self->updating = TRUE; /* the old selection is not this run's: no redraw for it */
   iv_runs_state_clear_selection (self->state);
   self->updating = FALSE;
   refresh (self);
@@ -1072,7 +1138,8 @@ static const gint64 bound_tps[] = { 0, 1, 2, 4, 8 };
 static void
 on_bound_chosen (IvRunsView *self)
 {
-  guint hw = gtk_drop_down_get_selected (self->bound_choice), tp = gtk_drop_down_get_selected (self->bound_tp_choice);
+  guint hw = gtk_drop_down_get_selected (self->bound_choice),
+        tp = gtk_drop_down_get_selected (self->bound_tp_choice);
   guint mi = gtk_drop_down_get_selected (self->bound_model_choice);
   GPtrArray *presets = iv_hardware_presets ();
 
@@ -1115,8 +1182,8 @@ on_bound_chosen (IvRunsView *self)
                                    : self->bound_model == self->bound_imported
                                        ? g_strdup_printf ("@%s", self->bound_imported_path)
                                        : g_strdup (self->bound_model->name);
-          g_autofree char *value = g_strdup_printf ("%s:%" G_GINT64_FORMAT ":%s", self->bound_hw->name, self->bound_tp,
-                                                    which);
+          g_autofree char *value = g_strdup_printf ("%s:%" G_GINT64_FORMAT ":%s",
+                                                    self->bound_hw->name, self->bound_tp, which);
           g_variant_builder_add (&b, "{ss}", bound_key (self), value);
         }
       g_settings_set_value (self->settings, "run-bounds", g_variant_builder_end (&b));
@@ -1151,17 +1218,17 @@ fill_bound_models (IvRunsView *self)
   GPtrArray *models = iv_presets_get ();
 
   self->updating = TRUE;
-  gtk_string_list_splice (self->bound_model_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->bound_model_names)),
-                          NULL);
-  gtk_string_list_append (self->bound_model_names, _("Model as each run names it"));
+  gtk_string_list_splice (self->bound_model_names, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->bound_model_names)), NULL);
+  gtk_string_list_append (self->bound_model_names, _ ("Model as each run names it"));
   for (guint i = 0; i < models->len; i++)
     gtk_string_list_append (self->bound_model_names, ((IvModel *) models->pdata[i])->name);
   if (self->bound_imported)
     {
-      g_autofree char *label = g_strdup_printf (_("%s (config.json)"), self->bound_imported->name);
+      g_autofree char *label = g_strdup_printf (_ ("%s (config.json)"), self->bound_imported->name);
       gtk_string_list_append (self->bound_model_names, label);
     }
-  gtk_string_list_append (self->bound_model_names, _("config.json…"));
+  gtk_string_list_append (self->bound_model_names, _ ("config.json…"));
   self->updating = FALSE;
 }
 
@@ -1207,12 +1274,12 @@ static void
 choose_config_json (IvRunsView *self)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("The Model the Runs Served"),
-                                                              GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                              GTK_FILE_CHOOSER_ACTION_OPEN, _("_Choose"), NULL);
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
+      _ ("The Model the Runs Served"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+      GTK_FILE_CHOOSER_ACTION_OPEN, _ ("_Choose"), NULL);
   GtkFileFilter *filter = gtk_file_filter_new ();
 
-  gtk_file_filter_set_name (filter, _("Hugging Face config.json"));
+  gtk_file_filter_set_name (filter, _ ("Hugging Face config.json"));
   gtk_file_filter_add_suffix (filter, "json");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
   g_object_unref (filter);
@@ -1298,7 +1365,8 @@ iv_runs_view_set_bound (IvRunsView *self, const char *hardware, gint64 tp)
 
 /* A click on a run's point in a comparison: the run with those values opens. */
 static void
-on_point_activated (IvChartView *view, guint series, guint64 index, double x, double y, IvRunsView *self)
+on_point_activated (IvChartView *view, guint series, guint64 index, double x, double y,
+                    IvRunsView *self)
 {
   const IvPlotSpec *spec = &self->override;
 
@@ -1425,7 +1493,8 @@ iv_runs_view_class_init (IvRunsViewClass *klass)
   g_type_ensure (IV_TYPE_TABLE_ROW);
   g_type_ensure (IV_TYPE_CHART_VIEW);
   g_type_ensure (IV_TYPE_FIGURE_VIEW);
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/inferview/Inferview/ui/iv-runs-view.ui");
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/inferview/Inferview/ui/iv-runs-view.ui");
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, IvRunsView, name)
   CHILD (live_badge);
   CHILD (box);
@@ -1484,7 +1553,7 @@ iv_runs_view_init (IvRunsView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   {
     GPtrArray *presets = iv_hardware_presets ();
-    gtk_string_list_append (self->bound_names, _("No bound"));
+    gtk_string_list_append (self->bound_names, _ ("No bound"));
     for (guint i = 0; i < presets->len; i++)
       gtk_string_list_append (self->bound_names, ((IvHardware *) presets->pdata[i])->name);
     gtk_widget_set_visible (GTK_WIDGET (self->bound_tp_choice), FALSE);

@@ -17,8 +17,8 @@ iv_samples_get_dir (void)
 
   if (g_once_init_enter (&init))
     {
-      const char *candidates[] = { g_getenv ("IV_SAMPLES_DIR"), SAMPLES_INSTALL_DIR,
-                                   SAMPLES_SOURCE_DIR };
+      const char *candidates[]
+          = { g_getenv ("IV_SAMPLES_DIR"), SAMPLES_INSTALL_DIR, SAMPLES_SOURCE_DIR };
       for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
         if (candidates[i] && g_file_test (candidates[i], G_FILE_TEST_IS_DIR))
           {

@@ -7,7 +7,7 @@
 
 G_BEGIN_DECLS
 
-const char *iv_samples_get_dir   (void);
-GPtrArray  *iv_samples_for_group (IvGroup group);
+const char *iv_samples_get_dir (void);
+GPtrArray *iv_samples_for_group (IvGroup group);
 
 G_END_DECLS

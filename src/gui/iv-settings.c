@@ -34,7 +34,8 @@ load_carried_schema (void)
   if (!bytes || !(dir = g_dir_make_tmp ("inferview-schema-XXXXXX", &error)))
     return NULL;
   file = g_build_filename (dir, "gschemas.compiled", NULL);
-  if (g_file_set_contents (file, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), &error))
+  if (g_file_set_contents (file, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes),
+                           &error))
     {
       source = g_settings_schema_source_new_from_directory (dir, NULL, TRUE, &error);
       if (source)
@@ -58,7 +59,8 @@ get_fallback (void)
       fallback.schema = load_carried_schema ();
       fallback.backend = g_memory_settings_backend_new ();
       g_warning ("the settings schema %s is not installed: preferences and the window size "
-                 "are kept for this run only", APP_ID);
+                 "are kept for this run only",
+                 APP_ID);
       g_once_init_leave (&init, 1);
     }
   return &fallback;
@@ -68,8 +70,8 @@ GSettings *
 iv_settings_new (void)
 {
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr (GSettingsSchema) installed = source ? g_settings_schema_source_lookup (source, APP_ID, TRUE)
-                                                 : NULL;
+  g_autoptr (GSettingsSchema) installed
+      = source ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
   const Fallback *fallback;
 
   if (installed)

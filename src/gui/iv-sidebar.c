@@ -25,7 +25,7 @@ struct _IvSidebar
   GtkListBox *presets;
   GtkListBox *saved;
   GtkWidget *saved_title;
-  char *filter;       /* casefolded search text */
+  char *filter; /* casefolded search text */
   GListModel *documents;
   gboolean selecting; /* set while the selection is changed from code */
 };
@@ -48,10 +48,13 @@ iv_sidebar_group_title (IvGroup group)
 {
   switch (group)
     {
-    case IV_GROUP_TRACES: return _("Traces");
-    case IV_GROUP_MODEL: return _("Model configurations");
+    case IV_GROUP_TRACES:
+      return _ ("Traces");
+    case IV_GROUP_MODEL:
+      return _ ("Model configurations");
     case IV_GROUP_RUNS:
-    default: return _("Runs");
+    default:
+      return _ ("Runs");
     }
 }
 
@@ -79,7 +82,7 @@ close_icon_from_loading (GBinding *binding, const GValue *from, GValue *to, gpoi
 static gboolean
 close_tooltip_from_loading (GBinding *binding, const GValue *from, GValue *to, gpointer data)
 {
-  g_value_set_string (to, g_value_get_boolean (from) ? _("Stop Loading") : _("Close"));
+  g_value_set_string (to, g_value_get_boolean (from) ? _ ("Stop Loading") : _ ("Close"));
   return TRUE;
 }
 
@@ -225,7 +228,8 @@ on_preset_activated (GtkListBox *list, GtkListBoxRow *row, IvSidebar *self)
 static void
 on_saved_activated (GtkListBox *list, GtkListBoxRow *row, IvSidebar *self)
 {
-  g_signal_emit (self, signals[SIGNAL_SAVED_ACTIVATED], 0, (guint) gtk_list_box_row_get_index (row));
+  g_signal_emit (self, signals[SIGNAL_SAVED_ACTIVATED], 0,
+                 (guint) gtk_list_box_row_get_index (row));
 }
 
 static GtkWidget *
@@ -275,8 +279,9 @@ iv_sidebar_fill_presets (IvSidebar *self)
   for (guint i = 0; i < presets->len; i++)
     {
       const IvModel *m = presets->pdata[i];
-      g_autofree char *params = g_strdup_printf (_("%.3g B parameters"), m->params_total / 1e9);
-      g_autofree char *hay = g_strdup_printf ("%s %s %s", m->name, m->family, m->hf_id ? m->hf_id : "");
+      g_autofree char *params = g_strdup_printf (_ ("%.3g B parameters"), m->params_total / 1e9);
+      g_autofree char *hay
+          = g_strdup_printf ("%s %s %s", m->name, m->family, m->hf_id ? m->hf_id : "");
       GtkWidget *row = two_line_row (m->name, params);
       g_object_set_data (G_OBJECT (row), "iv-preset", (gpointer) m);
       g_object_set_data_full (G_OBJECT (row), "iv-search", g_utf8_casefold (hay, -1), g_free);
@@ -289,10 +294,11 @@ static void
 build_model_section (IvSidebar *self)
 {
   self->preset_search = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
-  g_object_set (self->preset_search, "placeholder-text", _("Search model presets"), NULL);
+  g_object_set (self->preset_search, "placeholder-text", _ ("Search model presets"), NULL);
   gtk_widget_set_margin_start (GTK_WIDGET (self->preset_search), 6);
   gtk_widget_set_margin_end (GTK_WIDGET (self->preset_search), 6);
-  g_signal_connect_swapped (self->preset_search, "search-changed", G_CALLBACK (on_preset_search), self);
+  g_signal_connect_swapped (self->preset_search, "search-changed", G_CALLBACK (on_preset_search),
+                            self);
   self->presets = GTK_LIST_BOX (gtk_list_box_new ());
   gtk_widget_add_css_class (GTK_WIDGET (self->presets), "navigation-sidebar");
   gtk_list_box_set_selection_mode (self->presets, GTK_SELECTION_NONE);
@@ -305,11 +311,11 @@ build_model_section (IvSidebar *self)
   gtk_list_box_set_selection_mode (self->saved, GTK_SELECTION_NONE);
   gtk_list_box_set_activate_on_single_click (self->saved, TRUE);
   g_signal_connect (self->saved, "row-activated", G_CALLBACK (on_saved_activated), self);
-  self->saved_title = section_title (_("Saved configurations"));
+  self->saved_title = section_title (_ ("Saved configurations"));
 
   gtk_box_append (self->model_section, self->saved_title);
   gtk_box_append (self->model_section, GTK_WIDGET (self->saved));
-  gtk_box_append (self->model_section, section_title (_("Model presets")));
+  gtk_box_append (self->model_section, section_title (_ ("Model presets")));
   gtk_box_append (self->model_section, GTK_WIDGET (self->preset_search));
   gtk_box_append (self->model_section, GTK_WIDGET (self->presets));
   gtk_widget_set_visible (self->saved_title, FALSE);
@@ -329,8 +335,9 @@ iv_sidebar_set_saved (IvSidebar *self, GPtrArray *saved)
   for (guint i = 0; saved && i < saved->len; i++)
     {
       const IvSaved *sv = saved->pdata[i];
-      g_autofree char *sub = g_strdup_printf ("%s · %s · TP %" G_GINT64_FORMAT " · CP %" G_GINT64_FORMAT,
-                                              sv->model, sv->hardware, sv->config.t, sv->config.c);
+      g_autofree char *sub
+          = g_strdup_printf ("%s · %s · TP %" G_GINT64_FORMAT " · CP %" G_GINT64_FORMAT, sv->model,
+                             sv->hardware, sv->config.t, sv->config.c);
       gtk_list_box_append (self->saved, two_line_row (sv->name, sub));
     }
   gtk_widget_set_visible (self->saved_title, saved && saved->len > 0);
@@ -374,14 +381,18 @@ iv_sidebar_class_init (IvSidebarClass *klass)
 
   object_class->dispose = iv_sidebar_dispose;
 
-  signals[SIGNAL_ACTIVATED] = g_signal_new ("document-activated", G_TYPE_FROM_CLASS (klass),
-      G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1, IV_TYPE_DOCUMENT);
-  signals[SIGNAL_CLOSE_REQUESTED] = g_signal_new ("close-requested", G_TYPE_FROM_CLASS (klass),
-      G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1, IV_TYPE_DOCUMENT);
-  signals[SIGNAL_PRESET_ACTIVATED] = g_signal_new ("preset-activated", G_TYPE_FROM_CLASS (klass),
-      G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
-  signals[SIGNAL_SAVED_ACTIVATED] = g_signal_new ("saved-activated", G_TYPE_FROM_CLASS (klass),
-      G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+  signals[SIGNAL_ACTIVATED]
+      = g_signal_new ("document-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                      NULL, NULL, G_TYPE_NONE, 1, IV_TYPE_DOCUMENT);
+  signals[SIGNAL_CLOSE_REQUESTED]
+      = g_signal_new ("close-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                      NULL, NULL, G_TYPE_NONE, 1, IV_TYPE_DOCUMENT);
+  signals[SIGNAL_PRESET_ACTIVATED]
+      = g_signal_new ("preset-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                      NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[SIGNAL_SAVED_ACTIVATED]
+      = g_signal_new ("saved-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                      NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/inferview/Inferview/ui/iv-sidebar.ui");
@@ -424,7 +435,8 @@ iv_sidebar_select (IvSidebar *self, IvDocument *document)
         g_autoptr (IvDocument) doc = g_list_model_get_item (self->documents, i);
         if (doc == document)
           {
-            gtk_list_box_select_row (self->list, gtk_list_box_get_row_at_index (self->list, (int) i));
+            gtk_list_box_select_row (self->list,
+                                     gtk_list_box_get_row_at_index (self->list, (int) i));
             break;
           }
       }

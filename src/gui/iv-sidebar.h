@@ -13,20 +13,16 @@ G_BEGIN_DECLS
 #define IV_TYPE_SIDEBAR (iv_sidebar_get_type ())
 G_DECLARE_FINAL_TYPE (IvSidebar, iv_sidebar, IV, SIDEBAR, GtkWidget)
 
-void        iv_sidebar_set_model    (IvSidebar  *self,
-                                     GListModel *documents);
-void        iv_sidebar_select       (IvSidebar  *self,
-                                     IvDocument *document);
-const char *iv_sidebar_group_title  (IvGroup     group);
+void iv_sidebar_set_model (IvSidebar *self, GListModel *documents);
+void iv_sidebar_select (IvSidebar *self, IvDocument *document);
+const char *iv_sidebar_group_title (IvGroup group);
 /* The saved model configurations (IvSaved) listed under the presets. */
-void        iv_sidebar_set_saved    (IvSidebar  *self,
-                                     GPtrArray  *saved);
+void iv_sidebar_set_saved (IvSidebar *self, GPtrArray *saved);
 /* The preset list's search text (for tests and the search shortcut). */
-void        iv_sidebar_set_preset_filter (IvSidebar  *self,
-                                          const char *text);
+void iv_sidebar_set_preset_filter (IvSidebar *self, const char *text);
 /* Adds the model presets' rows, once (the window calls it after its first frame). */
-void        iv_sidebar_fill_presets (IvSidebar  *self);
+void iv_sidebar_fill_presets (IvSidebar *self);
 /* Presets currently shown by the filter. */
-guint       iv_sidebar_count_presets_shown (IvSidebar *self);
+guint iv_sidebar_count_presets_shown (IvSidebar *self);
 
 G_END_DECLS

@@ -28,12 +28,16 @@ struct _IvSliceDetails
   GtkWidget *args;
   guint n_properties;
   guint n_arg_rows;
-  GString *text;              /* what is shown, for iv_slice_details_to_text */
+  GString *text; /* what is shown, for iv_slice_details_to_text */
 };
 
 G_DEFINE_FINAL_TYPE (IvSliceDetails, iv_slice_details, GTK_TYPE_WIDGET)
 
-enum { SIGNAL_FOLLOW, N_SIGNALS };
+enum
+{
+  SIGNAL_FOLLOW,
+  N_SIGNALS
+};
 static guint signals[N_SIGNALS];
 
 static void
@@ -75,7 +79,8 @@ add_property (IvSliceDetails *self, const char *name, const char *value)
 static void
 on_flow_clicked (GtkButton *button, IvSliceDetails *self)
 {
-  g_signal_emit (self, signals[SIGNAL_FOLLOW], 0, GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (button), "iv-slice")));
+  g_signal_emit (self, signals[SIGNAL_FOLLOW], 0,
+                 GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (button), "iv-slice")));
 }
 
 static void
@@ -89,11 +94,12 @@ add_flows (IvSliceDetails *self, const IvTrace *t, gsize s)
       GtkWidget *button;
       if (other >= t->n_slices)
         continue;
-      label = g_strdup_printf (f->from == s ? _("Flow to %s →") : _("← Flow from %s"),
+      label = g_strdup_printf (f->from == s ? _ ("Flow to %s →") : _ ("← Flow from %s"),
                                iv_trace_string (t, t->name[other]));
       /* Kernel names run to hundreds of characters: ellipsized, whole in the tooltip. */
       button = gtk_button_new_with_label (label);
-      gtk_label_set_ellipsize (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_label_set_ellipsize (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))),
+                               PANGO_ELLIPSIZE_MIDDLE);
       gtk_widget_set_tooltip_text (button, label);
       iv_tooltip_wrap (button);
       gtk_widget_add_css_class (button, "flat");
@@ -114,8 +120,8 @@ scalar_text (JsonNode *n)
   return iv_json_to_string (n, FALSE);
 }
 
-static void add_node (IvSliceDetails *self, GtkWidget *box, const char *key, JsonNode *n, guint depth,
-                      const char *path);
+static void add_node (IvSliceDetails *self, GtkWidget *box, const char *key, JsonNode *n,
+                      guint depth, const char *path);
 
 /* The members (or items) of a container, each a row or a branch. */
 static void
@@ -127,7 +133,8 @@ add_children (IvSliceDetails *self, GtkWidget *box, JsonNode *n, guint depth, co
       for (GList *m = members; m; m = m->next)
         {
           g_autofree char *sub = g_strdup_printf ("%s.%s", path, (const char *) m->data);
-          add_node (self, box, m->data, json_object_get_member (json_node_get_object (n), m->data), depth, sub);
+          add_node (self, box, m->data, json_object_get_member (json_node_get_object (n), m->data),
+                    depth, sub);
         }
     }
   else
@@ -143,7 +150,8 @@ add_children (IvSliceDetails *self, GtkWidget *box, JsonNode *n, guint depth, co
 }
 
 static void
-add_node (IvSliceDetails *self, GtkWidget *box, const char *key, JsonNode *n, guint depth, const char *path)
+add_node (IvSliceDetails *self, GtkWidget *box, const char *key, JsonNode *n, guint depth,
+          const char *path)
 {
   gboolean container = JSON_NODE_HOLDS_OBJECT (n) || JSON_NODE_HOLDS_ARRAY (n);
 
@@ -154,7 +162,8 @@ add_node (IvSliceDetails *self, GtkWidget *box, const char *key, JsonNode *n, gu
     {
       guint count = JSON_NODE_HOLDS_OBJECT (n) ? json_object_get_size (json_node_get_object (n))
                                                : json_array_get_length (json_node_get_array (n));
-      g_autofree char *label = g_strdup_printf (JSON_NODE_HOLDS_OBJECT (n) ? "%s  {%u}" : "%s  [%u]", key, count);
+      g_autofree char *label
+          = g_strdup_printf (JSON_NODE_HOLDS_OBJECT (n) ? "%s  {%u}" : "%s  [%u]", key, count);
       GtkWidget *expander = gtk_expander_new (label);
       GtkWidget *inner = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
       gtk_widget_set_margin_start (inner, 14);
@@ -203,7 +212,7 @@ show_args (IvSliceDetails *self, const IvTrace *t, gsize s)
   add_children (self, self->args, root, 0, "args");
   if (self->n_arg_rows >= MAX_ARG_ROWS)
     {
-      g_autofree char *more = g_strdup_printf (_("… the first %d shown"), MAX_ARG_ROWS);
+      g_autofree char *more = g_strdup_printf (_ ("… the first %d shown"), MAX_ARG_ROWS);
       gtk_box_append (GTK_BOX (self->args), value_label (more));
     }
 }
@@ -237,18 +246,19 @@ iv_slice_details_set (IvSliceDetails *self, const IvTrace *t, gsize s)
   g_string_append_printf (self->text, "%s\n", iv_trace_string (t, t->name[s]));
   cat = iv_trace_string (t, t->cat[s]);
   if (cat && *cat)
-    add_property (self, _("Category"), cat);
+    add_property (self, _ ("Category"), cat);
   start = iv_units_format_seconds ((t->start_ns[s] - t->t0_ns) * 1e-9);
   dur = iv_units_format_seconds (t->dur_ns[s] * 1e-9);
   self_time = iv_units_format_seconds (t->self_ns[s] * 1e-9);
-  add_property (self, _("Start"), start);
-  add_property (self, _("Duration"), dur);
-  add_property (self, _("Self time"), self_time);
-  add_property (self, _("Thread"), track->name ? track->name : track->key);
-  add_property (self, _("Process"), process->name ? process->name : process->key);
+  add_property (self, _ ("Start"), start);
+  add_property (self, _ ("Duration"), dur);
+  add_property (self, _ ("Self time"), self_time);
+  add_property (self, _ ("Thread"), track->name ? track->name : track->key);
+  add_property (self, _ ("Process"), process->name ? process->name : process->key);
   /* The slices it is in, innermost first. */
-  for (gsize p = iv_trace_parent (t, s), child = s; p != child; child = p, p = iv_trace_parent (t, p))
-    add_property (self, _("In"), iv_trace_string (t, t->name[p]));
+  for (gsize p = iv_trace_parent (t, s), child = s; p != child;
+       child = p, p = iv_trace_parent (t, p))
+    add_property (self, _ ("In"), iv_trace_string (t, t->name[p]));
   add_flows (self, t, s);
   show_args (self, t, s);
 }
@@ -282,10 +292,11 @@ iv_slice_details_class_init (IvSliceDetailsClass *klass)
 
   object_class->dispose = iv_slice_details_dispose;
   object_class->finalize = iv_slice_details_finalize;
-  signals[SIGNAL_FOLLOW] = g_signal_new ("follow", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                                         NULL, G_TYPE_NONE, 1, G_TYPE_UINT64);
+  signals[SIGNAL_FOLLOW] = g_signal_new ("follow", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                         NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT64);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/inferview/Inferview/ui/iv-slice-details.ui");
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/inferview/Inferview/ui/iv-slice-details.ui");
   gtk_widget_class_bind_template_child (widget_class, IvSliceDetails, scroller);
   gtk_widget_class_bind_template_child (widget_class, IvSliceDetails, title);
   gtk_widget_class_bind_template_child (widget_class, IvSliceDetails, properties);

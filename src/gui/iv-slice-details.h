@@ -13,12 +13,10 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (IvSliceDetails, iv_slice_details, IV, SLICE_DETAILS, GtkWidget)
 
 /* Signal "follow" (gsize slice): a flow's button was clicked. */
-GtkWidget *iv_slice_details_new      (void);
+GtkWidget *iv_slice_details_new (void);
 /* Shows slice @slice of @trace; G_MAXSIZE or a NULL trace: nothing. */
-void       iv_slice_details_set      (IvSliceDetails *self,
-                                      const IvTrace  *trace,
-                                      gsize           slice);
+void iv_slice_details_set (IvSliceDetails *self, const IvTrace *trace, gsize slice);
 /* What is shown, as text (tests, copying): one "name: value" line per property. */
-char      *iv_slice_details_to_text  (IvSliceDetails *self);
+char *iv_slice_details_to_text (IvSliceDetails *self);
 
 G_END_DECLS

@@ -21,7 +21,7 @@
 #include "iv-trace-area.h"
 #include "iv-units.h"
 
-#define MIN_SPAN_NS 1000  /* 1 µs across the whole plot is as far as zooming goes */
+#define MIN_SPAN_NS 1000 /* 1 µs across the whole plot is as far as zooming goes */
 
 struct _IvTimelineView
 {
@@ -32,7 +32,7 @@ struct _IvTimelineView
   GtkWidget *area;
   IvSliceDetails *details;
   GtkSearchEntry *search;
-  GtkStack *bottom;           /* "details" of the selection, "area" of a Shift+drag range */
+  GtkStack *bottom; /* "details" of the selection, "area" of a Shift+drag range */
   IvTraceArea *area_table;
   GtkWidget *minimap;
   GtkLabel *match_count;
@@ -41,14 +41,14 @@ struct _IvTimelineView
 
   gboolean area_drag;
   gint64 area_anchor;
-  GByteArray *collapsed;      /* per process */
-  GArray *density;            /* double per minimap column: rows busy there, cached */
+  GByteArray *collapsed; /* per process */
+  GArray *density;       /* double per minimap column: rows busy there, cached */
   int density_width;
-  GArray *matches;            /* gsize, in time order */
+  GArray *matches; /* gsize, in time order */
   guint match_index;
   GObject *owner;
   IvTimelineFigure fig;
-  IvTimelineLayout layout;    /* of the last frame, for hit testing */
+  IvTimelineLayout layout; /* of the last frame, for hit testing */
   IvFigure figure;
   double pointer_x;
   gboolean pointer_inside; /* W/S zoom about the pointer while it is over the area */
@@ -82,8 +82,10 @@ static void
 draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
 {
   IvTimelineView *self = data;
-  IvRenderOptions options = { adw_style_manager_get_dark (adw_style_manager_get_default ())
-                                  ? IV_THEME_DARK : IV_THEME_LIGHT, 1.0 };
+  IvRenderOptions options
+      = { adw_style_manager_get_dark (adw_style_manager_get_default ()) ? IV_THEME_DARK
+                                                                        : IV_THEME_LIGHT,
+          1.0 };
 
   if (!self->fig.trace)
     return;
@@ -115,7 +117,8 @@ ensure_density (IvTimelineView *self, int width)
       for (guint i = 0; i < items->len; i++)
         {
           const IvLodItem *it = &g_array_index (items, IvLodItem, i);
-          int c0 = (int) ((double) (it->start_ns - t->t0_ns) / MAX (1, t->t1_ns - t->t0_ns) * width);
+          int c0
+              = (int) ((double) (it->start_ns - t->t0_ns) / MAX (1, t->t1_ns - t->t0_ns) * width);
           int c1 = (int) ((double) (it->end_ns - t->t0_ns) / MAX (1, t->t1_ns - t->t0_ns) * width);
           for (int c = MAX (0, c0); c <= MIN (width - 1, c1); c++)
             g_array_index (self->density, double, c) += 1;
@@ -128,8 +131,9 @@ draw_minimap (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer
 {
   IvTimelineView *self = data;
   const IvTrace *t = self->fig.trace;
-  const IvThemeColors *colors = iv_theme_get_colors (adw_style_manager_get_dark (adw_style_manager_get_default ())
-                                                     ? IV_THEME_DARK : IV_THEME_LIGHT);
+  const IvThemeColors *colors = iv_theme_get_colors (
+      adw_style_manager_get_dark (adw_style_manager_get_default ()) ? IV_THEME_DARK
+                                                                    : IV_THEME_LIGHT);
   double peak = 0, x0, x1, extent;
 
   if (!t)
@@ -172,7 +176,8 @@ minimap_center (IvTimelineView *self, double x)
 
   if (!t)
     return;
-  at = t->t0_ns + (gint64) (x / MAX (1, gtk_widget_get_width (self->minimap)) * (t->t1_ns - t->t0_ns));
+  at = t->t0_ns
+       + (gint64) (x / MAX (1, gtk_widget_get_width (self->minimap)) * (t->t1_ns - t->t0_ns));
   iv_timeline_view_set_range (self, at - span / 2, at - span / 2 + span);
 }
 
@@ -216,7 +221,8 @@ update_details (IvTimelineView *self)
 }
 
 static gboolean
-query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip, gpointer data)
+query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+               gpointer data)
 {
   IvTimelineView *self = data;
   const IvTrace *t = self->fig.trace;
@@ -231,9 +237,9 @@ query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *t
   start = iv_units_format_seconds ((t->start_ns[s] - t->t0_ns) * 1e-9);
   dur = iv_units_format_seconds (t->dur_ns[s] * 1e-9);
   self_time = iv_units_format_seconds (t->self_ns[s] * 1e-9);
-  text = g_strdup_printf (_("%s\n%s\nstart %s · duration %s · self %s"), iv_trace_string (t, t->name[s]),
-                          iv_trace_string (t, t->cat[s]) ? iv_trace_string (t, t->cat[s]) : "",
-                          start, dur, self_time);
+  text = g_strdup_printf (
+      _ ("%s\n%s\nstart %s · duration %s · self %s"), iv_trace_string (t, t->name[s]),
+      iv_trace_string (t, t->cat[s]) ? iv_trace_string (t, t->cat[s]) : "", start, dur, self_time);
   iv_tooltip_set_text (tooltip, text);
   return TRUE;
 }
@@ -264,7 +270,8 @@ zoom_anchor (IvTimelineView *self)
 static gboolean
 on_scroll (GtkEventControllerScroll *scroll, double dx, double dy, IvTimelineView *self)
 {
-  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
+  GdkModifierType mods
+      = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
 
   if (!self->fig.trace)
     return FALSE;
@@ -285,8 +292,9 @@ on_scroll (GtkEventControllerScroll *scroll, double dx, double dy, IvTimelineVie
 static gint64
 time_at (IvTimelineView *self, double x)
 {
-  return self->fig.t0_ns + (gint64) ((x - self->layout.plot_x) / MAX (1, self->layout.plot_w)
-                                     * (self->fig.t1_ns - self->fig.t0_ns));
+  return self->fig.t0_ns
+         + (gint64) ((x - self->layout.plot_x) / MAX (1, self->layout.plot_w)
+                     * (self->fig.t1_ns - self->fig.t0_ns));
 }
 
 static void
@@ -294,7 +302,8 @@ on_drag_begin (GtkGestureDrag *drag, double x, double y, IvTimelineView *self)
 {
   /* Shift+drag selects a range instead of panning. */
   self->area_drag = (gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (drag))
-                     & GDK_SHIFT_MASK) != 0;
+                     & GDK_SHIFT_MASK)
+                    != 0;
   self->area_anchor = time_at (self, x);
   self->drag_t0 = self->fig.t0_ns, self->drag_t1 = self->fig.t1_ns;
   self->drag_scroll = self->fig.scroll_y;
@@ -312,8 +321,9 @@ on_drag_update (GtkGestureDrag *drag, double ox, double oy, IvTimelineView *self
   self->dragged |= fabs (ox) > 3 || fabs (oy) > 3;
   if (self->area_drag)
     {
-      gint64 a = self->area_anchor, b = self->area_anchor + (gint64) (ox / MAX (1, self->layout.plot_w)
-                                                                      * (self->fig.t1_ns - self->fig.t0_ns));
+      gint64 a = self->area_anchor, b = self->area_anchor
+                                        + (gint64) (ox / MAX (1, self->layout.plot_w)
+                                                    * (self->fig.t1_ns - self->fig.t0_ns));
       self->fig.area_t0_ns = MIN (a, b), self->fig.area_t1_ns = MAX (a, b);
       queue_redraw (self);
       return;
@@ -359,11 +369,13 @@ on_click (GtkGestureClick *click, int n, double x, double y, IvTimelineView *sel
 }
 
 static gboolean
-on_key (GtkEventControllerKey *key, guint keyval, guint code, GdkModifierType state, IvTimelineView *self)
+on_key (GtkEventControllerKey *key, guint keyval, guint code, GdkModifierType state,
+        IvTimelineView *self)
 {
   if (!self->fig.trace)
     return FALSE;
-  if (keyval == GDK_KEY_slash || ((state & GDK_CONTROL_MASK) && gdk_keyval_to_lower (keyval) == GDK_KEY_f))
+  if (keyval == GDK_KEY_slash
+      || ((state & GDK_CONTROL_MASK) && gdk_keyval_to_lower (keyval) == GDK_KEY_f))
     {
       gtk_widget_grab_focus (GTK_WIDGET (self->search));
       return TRUE;
@@ -372,11 +384,21 @@ on_key (GtkEventControllerKey *key, guint keyval, guint code, GdkModifierType st
     return FALSE;
   switch (gdk_keyval_to_lower (keyval))
     {
-    case GDK_KEY_w: iv_timeline_view_zoom (self, 0.8, zoom_anchor (self)); return TRUE;
-    case GDK_KEY_s: iv_timeline_view_zoom (self, 1.25, zoom_anchor (self)); return TRUE;
-    case GDK_KEY_a: iv_timeline_view_pan (self, -0.2); return TRUE;
-    case GDK_KEY_d: iv_timeline_view_pan (self, 0.2); return TRUE;
-    case GDK_KEY_0: iv_timeline_view_set_range (self, self->fig.trace->t0_ns, self->fig.trace->t1_ns); return TRUE;
+    case GDK_KEY_w:
+      iv_timeline_view_zoom (self, 0.8, zoom_anchor (self));
+      return TRUE;
+    case GDK_KEY_s:
+      iv_timeline_view_zoom (self, 1.25, zoom_anchor (self));
+      return TRUE;
+    case GDK_KEY_a:
+      iv_timeline_view_pan (self, -0.2);
+      return TRUE;
+    case GDK_KEY_d:
+      iv_timeline_view_pan (self, 0.2);
+      return TRUE;
+    case GDK_KEY_0:
+      iv_timeline_view_set_range (self, self->fig.trace->t0_ns, self->fig.trace->t1_ns);
+      return TRUE;
     case GDK_KEY_f:
       if (self->fig.selected < self->fig.trace->n_slices)
         {
@@ -447,7 +469,7 @@ iv_timeline_view_step_match (IvTimelineView *self, int direction)
   iv_timeline_view_set_range (self, t->start_ns[s] + t->dur_ns[s] / 2 - span / 2,
                               t->start_ns[s] + t->dur_ns[s] / 2 + span / 2);
   {
-    g_autofree char *count = g_strdup_printf (_("%u of %u"), self->match_index + 1, n);
+    g_autofree char *count = g_strdup_printf (_ ("%u of %u"), self->match_index + 1, n);
     gtk_label_set_text (self->match_count, count);
   }
 }
@@ -485,12 +507,14 @@ on_pinch (GtkGestureZoom *gesture, double scale, IvTimelineView *self)
   gint64 span = self->drag_t1 - self->drag_t0, new_span;
   double anchor;
 
-  if (!self->fig.trace || scale <= 0 || !gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
+  if (!self->fig.trace || scale <= 0
+      || !gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
     return;
   anchor = CLAMP ((cx - self->layout.plot_x) / MAX (1, self->layout.plot_w), 0, 1);
   new_span = (gint64) MAX (MIN_SPAN_NS, span / scale);
-  iv_timeline_view_set_range (self, self->drag_t0 + (gint64) (anchor * span) - (gint64) (anchor * new_span),
-                              self->drag_t0 + (gint64) (anchor * span) - (gint64) (anchor * new_span) + new_span);
+  iv_timeline_view_set_range (
+      self, self->drag_t0 + (gint64) (anchor * span) - (gint64) (anchor * new_span),
+      self->drag_t0 + (gint64) (anchor * span) - (gint64) (anchor * new_span) + new_span);
 }
 
 static void
@@ -584,7 +608,8 @@ iv_timeline_view_class_init (IvTimelineViewClass *klass)
   g_type_ensure (IV_TYPE_SLICE_DETAILS);
 
   g_type_ensure (IV_TYPE_TRACE_AREA);
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/inferview/Inferview/ui/iv-timeline-view.ui");
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/inferview/Inferview/ui/iv-timeline-view.ui");
   gtk_widget_class_bind_template_child (widget_class, IvTimelineView, box);
   gtk_widget_class_bind_template_child (widget_class, IvTimelineView, area);
   gtk_widget_class_bind_template_child (widget_class, IvTimelineView, details);
@@ -620,7 +645,7 @@ static void
 iv_timeline_view_init (IvTimelineView *self)
 {
   self->fig.selected = G_MAXSIZE;
-  self->figure = (IvFigure) { iv_render_timeline, &self->fig, "timeline", G_OBJECT (self) };
+  self->figure = (IvFigure){ iv_render_timeline, &self->fig, "timeline", G_OBJECT (self) };
   gtk_widget_init_template (GTK_WIDGET (self));
   self->state = iv_timeline_state_new ();
   /* Entry → state on "search-changed" (see the template), which GTK debounces, so a
@@ -629,8 +654,10 @@ iv_timeline_view_init (IvTimelineView *self)
   /* The figure's ends are read together: "end-ns" follows "start-ns" in one thaw. */
   g_signal_connect_swapped (self->state, "notify::end-ns", G_CALLBACK (on_range_changed), self);
   g_signal_connect_swapped (self->state, "notify::start-ns", G_CALLBACK (on_range_changed), self);
-  g_signal_connect_swapped (self->state, "notify::selected", G_CALLBACK (on_selected_changed), self);
-  g_signal_connect_swapped (self->state, "notify::area-start-ns", G_CALLBACK (on_area_changed), self);
+  g_signal_connect_swapped (self->state, "notify::selected", G_CALLBACK (on_selected_changed),
+                            self);
+  g_signal_connect_swapped (self->state, "notify::area-start-ns", G_CALLBACK (on_area_changed),
+                            self);
   g_signal_connect_swapped (self->state, "notify::area-end-ns", G_CALLBACK (on_area_changed), self);
   g_signal_connect_swapped (self->state, "notify::search", G_CALLBACK (on_search_changed), self);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw, self, NULL);
@@ -693,7 +720,8 @@ iv_timeline_view_zoom (IvTimelineView *self, double factor, double anchor)
 
   g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
   new_span = (gint64) MAX (MIN_SPAN_NS, span * factor);
-  iv_timeline_view_set_range (self, at - (gint64) (anchor * new_span), at - (gint64) (anchor * new_span) + new_span);
+  iv_timeline_view_set_range (self, at - (gint64) (anchor * new_span),
+                              at - (gint64) (anchor * new_span) + new_span);
 }
 
 void
@@ -716,8 +744,10 @@ void
 iv_timeline_view_select (IvTimelineView *self, gsize slice)
 {
   g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
-  g_object_set (self->state, "selected",
-                (guint64) (self->fig.trace && slice < self->fig.trace->n_slices ? slice : IV_TIMELINE_NONE), NULL);
+  g_object_set (
+      self->state, "selected",
+      (guint64) (self->fig.trace && slice < self->fig.trace->n_slices ? slice : IV_TIMELINE_NONE),
+      NULL);
 }
 
 const IvFigure *
@@ -770,7 +800,8 @@ iv_timeline_view_follow (IvTimelineView *self, gsize slice)
     return;
   span = self->fig.t1_ns - self->fig.t0_ns;
   iv_timeline_view_select (self, slice);
-  if (t->start_ns[slice] + t->dur_ns[slice] < self->fig.t0_ns || t->start_ns[slice] > self->fig.t1_ns)
+  if (t->start_ns[slice] + t->dur_ns[slice] < self->fig.t0_ns
+      || t->start_ns[slice] > self->fig.t1_ns)
     iv_timeline_view_set_range (self, t->start_ns[slice] + t->dur_ns[slice] / 2 - span / 2,
                                 t->start_ns[slice] + t->dur_ns[slice] / 2 - span / 2 + span);
 }

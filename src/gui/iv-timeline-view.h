@@ -16,47 +16,32 @@ G_BEGIN_DECLS
 #define IV_TYPE_TIMELINE_VIEW (iv_timeline_view_get_type ())
 G_DECLARE_FINAL_TYPE (IvTimelineView, iv_timeline_view, IV, TIMELINE_VIEW, GtkWidget)
 
-GtkWidget      *iv_timeline_view_new           (void);
+GtkWidget *iv_timeline_view_new (void);
 /* Shows @trace, kept alive by @owner (its document) while shown. */
-void            iv_timeline_view_set_trace     (IvTimelineView *self,
-                                                const IvTrace  *trace,
-                                                GObject        *owner);
-void            iv_timeline_view_get_range     (IvTimelineView *self,
-                                                gint64         *t0_ns,
-                                                gint64         *t1_ns);
-void            iv_timeline_view_set_range     (IvTimelineView *self,
-                                                gint64          t0_ns,
-                                                gint64          t1_ns);
+void iv_timeline_view_set_trace (IvTimelineView *self, const IvTrace *trace, GObject *owner);
+void iv_timeline_view_get_range (IvTimelineView *self, gint64 *t0_ns, gint64 *t1_ns);
+void iv_timeline_view_set_range (IvTimelineView *self, gint64 t0_ns, gint64 t1_ns);
 /* Zooms by @factor (< 1 in, > 1 out) keeping the time at fraction @anchor of the width. */
-void            iv_timeline_view_zoom          (IvTimelineView *self,
-                                                double          factor,
-                                                double          anchor);
+void iv_timeline_view_zoom (IvTimelineView *self, double factor, double anchor);
 /* Pans by @fraction of the visible span (negative: earlier). */
-void            iv_timeline_view_pan           (IvTimelineView *self,
-                                                double          fraction);
-gsize           iv_timeline_view_get_selected  (IvTimelineView *self);
-void            iv_timeline_view_select        (IvTimelineView *self,
-                                                gsize           slice);
+void iv_timeline_view_pan (IvTimelineView *self, double fraction);
+gsize iv_timeline_view_get_selected (IvTimelineView *self);
+void iv_timeline_view_select (IvTimelineView *self, gsize slice);
 /* Steps through the search matches (+1 next, −1 previous): selects and centres one. */
-void            iv_timeline_view_step_match    (IvTimelineView *self,
-                                                int             direction);
+void iv_timeline_view_step_match (IvTimelineView *self, int direction);
 /* Selects the range [t0, t1) as Shift+drag does and aggregates it below the timeline. */
-void            iv_timeline_view_set_area      (IvTimelineView *self,
-                                                gint64          t0_ns,
-                                                gint64          t1_ns);
-IvTraceArea    *iv_timeline_view_get_area_table (IvTimelineView *self);
+void iv_timeline_view_set_area (IvTimelineView *self, gint64 t0_ns, gint64 t1_ns);
+IvTraceArea *iv_timeline_view_get_area_table (IvTimelineView *self);
 /* Selects @slice and brings it into view if it is not (following a flow does this). */
-void            iv_timeline_view_follow        (IvTimelineView *self,
-                                                gsize           slice);
+void iv_timeline_view_follow (IvTimelineView *self, gsize slice);
 /* Folds or unfolds process @process (a click on its header does the same). */
-void            iv_timeline_view_toggle_process (IvTimelineView *self,
-                                                 guint           process);
+void iv_timeline_view_toggle_process (IvTimelineView *self, guint process);
 /* The visible range as a figure, for Export. */
-const IvFigure *iv_timeline_view_get_figure    (IvTimelineView *self);
+const IvFigure *iv_timeline_view_get_figure (IvTimelineView *self);
 
 /* The selection's details pane. */
 IvSliceDetails *iv_timeline_view_get_details (IvTimelineView *self);
 /* The visible range, selection, area and search the view follows. */
-IvTimelineState *iv_timeline_view_get_state  (IvTimelineView *self);
+IvTimelineState *iv_timeline_view_get_state (IvTimelineView *self);
 
 G_END_DECLS

@@ -19,14 +19,22 @@
 #define IV_TYPE_NAME_ITEM (iv_name_item_get_type ())
 G_DECLARE_FINAL_TYPE (IvNameItem, iv_name_item, IV, NAME_ITEM, GObject)
 
-enum { NUM_COUNT, NUM_TOTAL, NUM_SELF, NUM_MEAN, NUM_MAX, N_NUMS };
+enum
+{
+  NUM_COUNT,
+  NUM_TOTAL,
+  NUM_SELF,
+  NUM_MEAN,
+  NUM_MAX,
+  N_NUMS
+};
 static const char *const num_props[N_NUMS] = { "count", "total", "self", "mean", "max" };
 
 struct _IvNameItem
 {
   GObject parent_instance;
   char *name;
-  double v[N_NUMS];   /* count, then seconds */
+  double v[N_NUMS]; /* count, then seconds */
 };
 
 G_DEFINE_FINAL_TYPE (IvNameItem, iv_name_item, G_TYPE_OBJECT)
@@ -57,10 +65,12 @@ iv_name_item_class_init (IvNameItemClass *klass)
 
   object_class->get_property = iv_name_item_get_property;
   object_class->finalize = iv_name_item_finalize;
-  g_object_class_install_property (object_class, 1,
+  g_object_class_install_property (
+      object_class, 1,
       g_param_spec_string ("name", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   for (guint i = 0; i < N_NUMS; i++)
-    g_object_class_install_property (object_class, 2 + i,
+    g_object_class_install_property (
+        object_class, 2 + i,
         g_param_spec_double (num_props[i], NULL, NULL, 0, G_MAXDOUBLE, 0,
                              G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 }
@@ -84,10 +94,10 @@ struct _IvTraceArea
   IvChartView *chart_names;
   IvChartView *chart_streams;
   IvChartView *chart_kernels;
-  IvChartView *chart_classes;  /* GPU time by stage group, beside the Model workspace's step */
-  const IvTrace *trace;        /* the range shown, for a redraw when the model changes */
+  IvChartView *chart_classes; /* GPU time by stage group, beside the Model workspace's step */
+  const IvTrace *trace;       /* the range shown, for a redraw when the model changes */
   gint64 t0_ns, t1_ns;
-  const IvResult *model;       /* owned by the Model workspace's view, or NULL */
+  const IvResult *model; /* owned by the Model workspace's view, or NULL */
 
   char *csv;
 };
@@ -117,7 +127,8 @@ on_copy (IvTraceArea *self)
 static IvChartView *
 chart_view (IvTraceArea *self, guint index)
 {
-  IvChartView *views[] = { self->chart_names, self->chart_streams, self->chart_kernels, self->chart_classes };
+  IvChartView *views[]
+      = { self->chart_names, self->chart_streams, self->chart_kernels, self->chart_classes };
   return index < G_N_ELEMENTS (views) ? views[index] : NULL;
 }
 
@@ -149,7 +160,8 @@ iv_trace_area_class_init (IvTraceAreaClass *klass)
   /* The template names these types before any instance exists. */
   g_type_ensure (IV_TYPE_NAME_ITEM);
   g_type_ensure (IV_TYPE_CHART_VIEW);
-  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/inferview/Inferview/ui/iv-trace-area.ui");
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/inferview/Inferview/ui/iv-trace-area.ui");
   gtk_widget_class_bind_template_child (widget_class, IvTraceArea, box);
   gtk_widget_class_bind_template_child (widget_class, IvTraceArea, items);
   gtk_widget_class_bind_template_child (widget_class, IvTraceArea, view);
@@ -193,7 +205,7 @@ iv_trace_area_set_range (IvTraceArea *self, const IvTrace *trace, gint64 t0_ns, 
       g_autofree char *from = iv_units_format_seconds ((t0_ns - trace->t0_ns) * 1e-9);
       stats = iv_trace_stats_by_name (trace, t0_ns, t1_ns);
       gpu = iv_trace_gpu_stats (trace, t0_ns, t1_ns);
-      g_string_append_printf (summary, _("%s from %s: %u names"), span, from, stats->len);
+      g_string_append_printf (summary, _ ("%s from %s: %u names"), span, from, stats->len);
       for (guint i = 0; i < stats->len; i++)
         {
           const IvNameStats *st = &g_array_index (stats, IvNameStats, i);
@@ -207,28 +219,31 @@ iv_trace_area_set_range (IvTraceArea *self, const IvTrace *trace, gint64 t0_ns, 
           g_ptr_array_add (items, it);
           iv_csv_append_field (csv, it->name);
           g_string_append_printf (csv, ",%" G_GUINT64_FORMAT ",%.9g,%.9g,%.9g,%.9g\n", st->count,
-                                  it->v[NUM_TOTAL], it->v[NUM_SELF], it->v[NUM_MEAN], it->v[NUM_MAX]);
+                                  it->v[NUM_TOTAL], it->v[NUM_SELF], it->v[NUM_MEAN],
+                                  it->v[NUM_MAX]);
         }
       /* GPU streams and kernel time are the charts beside the table; the overlap stays
        * here as a sentence, it is the number people quote. */
       if (gpu && gpu->comm_ns > 0)
-        g_string_append_printf (summary, _(" · communication %.0f %% under compute"), 100 * gpu->comm_overlap_share);
+        g_string_append_printf (summary, _ (" · communication %.0f %% under compute"),
+                                100 * gpu->comm_overlap_share);
     }
   else
-    g_string_append (summary, _("Shift+drag across the timeline to aggregate a range."));
+    g_string_append (summary, _ ("Shift+drag across the timeline to aggregate a range."));
   self->trace = trace, self->t0_ns = t0_ns, self->t1_ns = t1_ns;
   {
     gint64 by_class[IV_N_KCLASSES] = { 0 }, busy = 0;
     guint64 kernels[IV_N_KCLASSES];
     IvChart *charts[4];
-    static const char *const names[4] = { "area-names", "area-gpu-streams", "area-kernels", "area-stage-groups" };
+    static const char *const names[4]
+        = { "area-names", "area-gpu-streams", "area-kernels", "area-stage-groups" };
     if (trace && t1_ns > t0_ns)
       iv_trace_class_times (trace, t0_ns, t1_ns, by_class, kernels, &busy);
     if (busy > 0)
       {
         /* the stage groups' numbers in words too: the chart's bars are shares */
         g_autofree char *b = iv_units_format_seconds (busy * 1e-9);
-        g_string_append_printf (summary, _("\nGPU busy %s:"), b);
+        g_string_append_printf (summary, _ ("\nGPU busy %s:"), b);
         for (int k = 0; k < IV_N_KCLASSES; k++)
           {
             g_autofree char *v = iv_units_format_seconds (by_class[k] * 1e-9);
@@ -278,7 +293,8 @@ iv_trace_area_get_chart (IvTraceArea *self, guint index)
   g_return_val_if_fail (IV_IS_TRACE_AREA (self), NULL);
   g_return_val_if_fail (index < 4, NULL);
   return gtk_widget_get_visible (GTK_WIDGET (chart_view (self, index)))
-             ? iv_chart_view_get_chart (chart_view (self, index)) : NULL;
+             ? iv_chart_view_get_chart (chart_view (self, index))
+             : NULL;
 }
 
 void

@@ -37,20 +37,20 @@ show_chooser (IvWindow *self, GtkFileChooserAction action, const char *title)
 {
   GtkFileChooserNative *chooser;
 
-  chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), action, _("_Open"),
-                                         _("_Cancel"));
+  chooser
+      = gtk_file_chooser_native_new (title, GTK_WINDOW (self), action, _ ("_Open"), _ ("_Cancel"));
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
   if (action == GTK_FILE_CHOOSER_ACTION_OPEN)
     {
       g_autoptr (GtkFileFilter) known = gtk_file_filter_new ();
       g_autoptr (GtkFileFilter) all = gtk_file_filter_new ();
 
-      gtk_file_filter_set_name (known, _("Traces, runs and model configurations"));
+      gtk_file_filter_set_name (known, _ ("Traces, runs and model configurations"));
       gtk_file_filter_add_suffix (known, "json");
       gtk_file_filter_add_suffix (known, "jsonl");
       gtk_file_filter_add_suffix (known, "gz");
       gtk_file_filter_add_suffix (known, "zst");
-      gtk_file_filter_set_name (all, _("All files"));
+      gtk_file_filter_set_name (all, _ ("All files"));
       gtk_file_filter_add_pattern (all, "*");
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), known);
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
@@ -63,14 +63,15 @@ show_chooser (IvWindow *self, GtkFileChooserAction action, const char *title)
 static void
 open_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  show_chooser (IV_WINDOW (widget), GTK_FILE_CHOOSER_ACTION_OPEN, _("Open Traces, Runs or Models"));
+  show_chooser (IV_WINDOW (widget), GTK_FILE_CHOOSER_ACTION_OPEN,
+                _ ("Open Traces, Runs or Models"));
 }
 
 static void
 open_folder_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   show_chooser (IV_WINDOW (widget), GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                _("Open AIPerf Result Folders"));
+                _ ("Open AIPerf Result Folders"));
 }
 
 static void
@@ -84,14 +85,14 @@ static void
 open_samples_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   const char *group_name = g_variant_get_string (param, NULL);
-  IvGroup group = g_str_equal (group_name, "traces") ? IV_GROUP_TRACES
+  IvGroup group = g_str_equal (group_name, "traces")  ? IV_GROUP_TRACES
                   : g_str_equal (group_name, "model") ? IV_GROUP_MODEL
-                                                       : IV_GROUP_RUNS;
+                                                      : IV_GROUP_RUNS;
   g_autoptr (GPtrArray) files = iv_samples_for_group (group);
 
   if (files->len == 0)
     {
-      iv_window_toast (IV_WINDOW (widget), _("No samples are installed for this workspace"));
+      iv_window_toast (IV_WINDOW (widget), _ ("No samples are installed for this workspace"));
       return;
     }
   iv_window_open (IV_WINDOW (widget), (GFile **) files->pdata, (int) files->len);
@@ -170,9 +171,8 @@ _iv_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.open-samples", "s", open_samples_action);
   gtk_widget_class_install_action (widget_class, "win.close-item", NULL, close_item_action);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, export_action);
-  gtk_widget_class_install_action (widget_class, "win.model-from-run", "(ssxxx)", model_from_run_action);
-  gtk_widget_class_install_action (widget_class, "win.show-workspace", "s",
-                                   show_workspace_action);
-  gtk_widget_class_install_property_action (widget_class, "win.toggle-sidebar",
-                                            "sidebar-visible");
+  gtk_widget_class_install_action (widget_class, "win.model-from-run", "(ssxxx)",
+                                   model_from_run_action);
+  gtk_widget_class_install_action (widget_class, "win.show-workspace", "s", show_workspace_action);
+  gtk_widget_class_install_property_action (widget_class, "win.toggle-sidebar", "sidebar-visible");
 }

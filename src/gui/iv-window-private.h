@@ -16,7 +16,7 @@ struct _IvWindow
   IvDocument *selected;
   gboolean sidebar_visible;
   gulong recent_changed_id;
-  guint deferred_id;        /* building what the first frame does not show */
+  guint deferred_id; /* building what the first frame does not show */
   guint n_opened;
 
   /* template children */
@@ -32,10 +32,9 @@ struct _IvWindow
   GMenu *recent_section;
 };
 
-void             _iv_window_class_init_actions (GtkWidgetClass *widget_class);
-void             _iv_window_update_actions     (IvWindow       *self);
-IvWorkspacePage *_iv_window_get_page           (IvWindow       *self,
-                                                IvGroup         group);
-IvWorkspacePage *_iv_window_get_visible_page   (IvWindow       *self);
+void _iv_window_class_init_actions (GtkWidgetClass *widget_class);
+void _iv_window_update_actions (IvWindow *self);
+IvWorkspacePage *_iv_window_get_page (IvWindow *self, IvGroup group);
+IvWorkspacePage *_iv_window_get_visible_page (IvWindow *self);
 
 G_END_DECLS

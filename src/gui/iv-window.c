@@ -31,10 +31,13 @@ _iv_window_get_page (IvWindow *self, IvGroup group)
 {
   switch (group)
     {
-    case IV_GROUP_TRACES: return self->traces_page;
-    case IV_GROUP_MODEL: return self->model_page;
+    case IV_GROUP_TRACES:
+      return self->traces_page;
+    case IV_GROUP_MODEL:
+      return self->model_page;
     case IV_GROUP_RUNS:
-    default: return self->runs_page;
+    default:
+      return self->runs_page;
     }
 }
 
@@ -204,8 +207,8 @@ on_load_done (GObject *source, GAsyncResult *result, gpointer user_data)
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
-          g_autofree char *msg = g_strdup_printf (_("Stopped loading “%s”"),
-                                                  iv_document_get_title (doc));
+          g_autofree char *msg
+              = g_strdup_printf (_ ("Stopped loading “%s”"), iv_document_get_title (doc));
           iv_window_toast (self, msg);
         }
       else
@@ -235,10 +238,9 @@ on_load_done (GObject *source, GAsyncResult *result, gpointer user_data)
   }
   if (was_selected || !self->selected)
     iv_window_select (self, doc);
-  else if (!iv_workspace_page_get_document (_iv_window_get_page (self,
-                                                                 iv_document_get_group (doc))))
-    iv_workspace_page_set_document (_iv_window_get_page (self, iv_document_get_group (doc)),
-                                    doc);
+  else if (!iv_workspace_page_get_document (
+               _iv_window_get_page (self, iv_document_get_group (doc))))
+    iv_workspace_page_set_document (_iv_window_get_page (self, iv_document_get_group (doc)), doc);
   g_object_unref (doc);
   _iv_window_update_actions (self);
 }
@@ -303,7 +305,8 @@ static void
 on_folded_changed (IvWindow *self)
 {
   g_object_set (self, "sidebar-visible",
-                !adw_flap_get_folded (self->flap) && g_settings_get_boolean (self->settings, "sidebar-visible"),
+                !adw_flap_get_folded (self->flap)
+                    && g_settings_get_boolean (self->settings, "sidebar-visible"),
                 NULL);
 }
 
@@ -407,7 +410,8 @@ iv_window_dispose (GObject *object)
   IvWindow *self = IV_WINDOW (object);
 
   /* Loads still running must not report into a window that is going away. */
-  for (guint i = 0; self->documents && i < g_list_model_get_n_items (G_LIST_MODEL (self->documents)); i++)
+  for (guint i = 0;
+       self->documents && i < g_list_model_get_n_items (G_LIST_MODEL (self->documents)); i++)
     {
       g_autoptr (IvDocument) doc = g_list_model_get_item (G_LIST_MODEL (self->documents), i);
       iv_document_cancel (doc);
@@ -429,8 +433,11 @@ iv_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSpe
 
   switch (prop_id)
     {
-    case PROP_SIDEBAR_VISIBLE: g_value_set_boolean (value, self->sidebar_visible); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    case PROP_SIDEBAR_VISIBLE:
+      g_value_set_boolean (value, self->sidebar_visible);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -448,7 +455,8 @@ iv_window_set_property (GObject *object, guint prop_id, const GValue *value, GPa
           g_object_notify_by_pspec (object, pspec);
         }
       break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -464,8 +472,9 @@ iv_window_class_init (IvWindowClass *klass)
   object_class->set_property = iv_window_set_property;
   window_class->close_request = iv_window_close_request;
 
-  properties[PROP_SIDEBAR_VISIBLE] = g_param_spec_boolean ("sidebar-visible", NULL, NULL, TRUE,
-      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SIDEBAR_VISIBLE]
+      = g_param_spec_boolean ("sidebar-visible", NULL, NULL, TRUE,
+                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (IV_TYPE_SIDEBAR);
@@ -549,14 +558,16 @@ iv_window_init (IvWindow *self)
   g_signal_connect_swapped (self->view_stack, "notify::visible-child",
                             G_CALLBACK (on_visible_page_changed), self);
 
-  gtk_window_set_default_size (GTK_WINDOW (self), g_settings_get_int (self->settings, "window-width"),
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
                                g_settings_get_int (self->settings, "window-height"));
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
   self->sidebar_visible = g_settings_get_boolean (self->settings, "sidebar-visible");
   g_object_bind_property (self, "sidebar-visible", self->flap, "reveal-flap",
                           G_BINDING_SYNC_CREATE | G_BINDING_BIDIRECTIONAL);
-  g_signal_connect_swapped (self, "notify::sidebar-visible", G_CALLBACK (on_sidebar_visible_changed), self);
+  g_signal_connect_swapped (self, "notify::sidebar-visible",
+                            G_CALLBACK (on_sidebar_visible_changed), self);
   g_signal_connect_swapped (self->flap, "notify::folded", G_CALLBACK (on_folded_changed), self);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);

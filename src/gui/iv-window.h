@@ -10,17 +10,12 @@ G_BEGIN_DECLS
 #define IV_TYPE_WINDOW (iv_window_get_type ())
 G_DECLARE_FINAL_TYPE (IvWindow, iv_window, IV, WINDOW, AdwApplicationWindow)
 
-IvWindow   *iv_window_new            (AdwApplication *application);
-void        iv_window_open           (IvWindow       *self,
-                                      GFile         **files,
-                                      int             n_files);
-GListModel *iv_window_get_documents  (IvWindow       *self);
-IvDocument *iv_window_get_selected   (IvWindow       *self);
-void        iv_window_select         (IvWindow       *self,
-                                      IvDocument     *document);
-void        iv_window_close_document (IvWindow       *self,
-                                      IvDocument     *document);
-void        iv_window_toast          (IvWindow       *self,
-                                      const char     *message);
+IvWindow *iv_window_new (AdwApplication *application);
+void iv_window_open (IvWindow *self, GFile **files, int n_files);
+GListModel *iv_window_get_documents (IvWindow *self);
+IvDocument *iv_window_get_selected (IvWindow *self);
+void iv_window_select (IvWindow *self, IvDocument *document);
+void iv_window_close_document (IvWindow *self, IvDocument *document);
+void iv_window_toast (IvWindow *self, const char *message);
 
 G_END_DECLS

@@ -29,7 +29,7 @@ struct _IvWorkspacePage
   IvRunsView *runs;           /* the Runs workspace only, created with the first run */
   GtkStack *trace_stack;      /* "pipeline" and "timeline" */
   GtkWidget *trace_switcher;
-  IvDocument *imported;       /* the HF config last added to the model view */
+  IvDocument *imported; /* the HF config last added to the model view */
 
   /* template children */
   GtkStack *stack;
@@ -63,14 +63,21 @@ kind_title (IvKind kind)
 {
   switch (kind)
     {
-    case IV_KIND_RUN: return _("AIPerf run");
-    case IV_KIND_SWEEP: return _("AIPerf sweep (several runs)");
-    case IV_KIND_CHROME_TRACE: return _("Chrome trace event format");
-    case IV_KIND_PIPELINED_TIMELINE: return _("Pipelined I/O timeline");
-    case IV_KIND_CANDIDATE_BREAKDOWN: return _("Candidate GPU-time breakdown");
-    case IV_KIND_HF_CONFIG: return _("Hugging Face model configuration");
+    case IV_KIND_RUN:
+      return _ ("AIPerf run");
+    case IV_KIND_SWEEP:
+      return _ ("AIPerf sweep (several runs)");
+    case IV_KIND_CHROME_TRACE:
+      return _ ("Chrome trace event format");
+    case IV_KIND_PIPELINED_TIMELINE:
+      return _ ("Pipelined I/O timeline");
+    case IV_KIND_CANDIDATE_BREAKDOWN:
+      return _ ("Candidate GPU-time breakdown");
+    case IV_KIND_HF_CONFIG:
+      return _ ("Hugging Face model configuration");
     case IV_KIND_UNKNOWN:
-    default: return _("Unknown");
+    default:
+      return _ ("Unknown");
     }
 }
 
@@ -98,16 +105,16 @@ show_overview (IvWorkspacePage *self, IvDocument *doc)
   g_autofree char *events = NULL;
 
   if (info->events >= 0)
-    events = g_strdup_printf ("%" G_GINT64_FORMAT "%s", info->events,
-                              info->truncated ? _(" (the file ends early; kept up to there)")
-                                              : "");
+    events
+        = g_strdup_printf ("%" G_GINT64_FORMAT "%s", info->events,
+                           info->truncated ? _ (" (the file ends early; kept up to there)") : "");
   adw_preferences_group_set_title (self->overview_group, iv_document_get_title (doc));
   adw_preferences_group_set_description (self->overview_group, iv_document_get_subtitle (doc));
   set_row (self->kind_row, kind_title (info->kind));
   set_row (self->location_row, path);
   set_row (self->size_row, size);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->events_row),
-                                 self->group == IV_GROUP_RUNS ? _("Requests") : _("Events"));
+                                 self->group == IV_GROUP_RUNS ? _ ("Requests") : _ ("Events"));
   set_row (self->events_row, events);
 
   clear_run_rows (self);
@@ -177,8 +184,10 @@ show_timeline (IvWorkspacePage *self, IvDocument *doc)
       self->pipelined = IV_PIPELINED_VIEW (iv_pipelined_view_new ());
       self->trace_stack = GTK_STACK (gtk_stack_new ());
       gtk_widget_set_vexpand (GTK_WIDGET (self->trace_stack), TRUE);
-      gtk_stack_add_titled (self->trace_stack, GTK_WIDGET (self->pipelined), "pipeline", _("Pipeline"));
-      gtk_stack_add_titled (self->trace_stack, GTK_WIDGET (self->timeline), "timeline", _("All Events"));
+      gtk_stack_add_titled (self->trace_stack, GTK_WIDGET (self->pipelined), "pipeline",
+                            _ ("Pipeline"));
+      gtk_stack_add_titled (self->trace_stack, GTK_WIDGET (self->timeline), "timeline",
+                            _ ("All Events"));
       self->trace_switcher = gtk_stack_switcher_new ();
       gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (self->trace_switcher), self->trace_stack);
       gtk_widget_set_halign (self->trace_switcher, GTK_ALIGN_CENTER);
@@ -198,7 +207,8 @@ show_timeline (IvWorkspacePage *self, IvDocument *doc)
   gtk_widget_set_visible (self->trace_switcher, pipelined);
   gtk_widget_set_visible (GTK_WIDGET (self->pipelined), pipelined);
   gtk_stack_set_visible_child_name (self->trace_stack,
-                                    pipelined && trace->format == IV_TRACE_PIPELINED ? "pipeline" : "timeline");
+                                    pipelined && trace->format == IV_TRACE_PIPELINED ? "pipeline"
+                                                                                     : "timeline");
   gtk_stack_set_visible_child_name (self->stack, "timeline");
 }
 
@@ -271,28 +281,31 @@ setup_empty (IvWorkspacePage *self)
     {
     case IV_GROUP_TRACES:
       adw_status_page_set_icon_name (self->empty_status, "iv-traces-symbolic");
-      adw_status_page_set_title (self->empty_status, _("No Traces Open"));
-      adw_status_page_set_description (self->empty_status,
-          _("Open a Chrome trace (PyTorch profiler, Chromium; .json or .json.gz) or a "
-            "pipelined I/O timeline, or drop it on this window."));
+      adw_status_page_set_title (self->empty_status, _ ("No Traces Open"));
+      adw_status_page_set_description (
+          self->empty_status,
+          _ ("Open a Chrome trace (PyTorch profiler, Chromium; .json or .json.gz) or a "
+             "pipelined I/O timeline, or drop it on this window."));
       gtk_actionable_set_action_name (GTK_ACTIONABLE (self->open_button), "win.open");
       gtk_actionable_set_action_target (GTK_ACTIONABLE (self->samples_button), "s", "traces");
       break;
     case IV_GROUP_MODEL:
       adw_status_page_set_icon_name (self->empty_status, "iv-model-symbolic");
-      adw_status_page_set_title (self->empty_status, _("No Model Configurations Open"));
-      adw_status_page_set_description (self->empty_status,
-          _("Open a Hugging Face config.json to model its inference on a SIP."));
+      adw_status_page_set_title (self->empty_status, _ ("No Model Configurations Open"));
+      adw_status_page_set_description (
+          self->empty_status,
+          _ ("Open a Hugging Face config.json to model its inference on a SIP."));
       gtk_actionable_set_action_name (GTK_ACTIONABLE (self->open_button), "win.open");
       gtk_actionable_set_action_target (GTK_ACTIONABLE (self->samples_button), "s", "model");
       break;
     case IV_GROUP_RUNS:
     default:
       adw_status_page_set_icon_name (self->empty_status, "iv-runs-symbolic");
-      adw_status_page_set_title (self->empty_status, _("No Runs Open"));
-      adw_status_page_set_description (self->empty_status,
-          _("Open an AIPerf result folder: one run, or a sweep of runs to compare. "
-            "You can also drop folders on this window."));
+      adw_status_page_set_title (self->empty_status, _ ("No Runs Open"));
+      adw_status_page_set_description (
+          self->empty_status,
+          _ ("Open an AIPerf result folder: one run, or a sweep of runs to compare. "
+             "You can also drop folders on this window."));
       gtk_actionable_set_action_name (GTK_ACTIONABLE (self->open_button), "win.open-folder");
       gtk_actionable_set_action_target (GTK_ACTIONABLE (self->samples_button), "s", "runs");
       break;
@@ -326,16 +339,20 @@ iv_workspace_page_dispose (GObject *object)
 }
 
 static void
-iv_workspace_page_get_property (GObject *object, guint prop_id, GValue *value,
-                                GParamSpec *pspec)
+iv_workspace_page_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
   IvWorkspacePage *self = IV_WORKSPACE_PAGE (object);
 
   switch (prop_id)
     {
-    case PROP_GROUP: g_value_set_int (value, self->group); break;
-    case PROP_DOCUMENT: g_value_set_object (value, self->document); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    case PROP_GROUP:
+      g_value_set_int (value, self->group);
+      break;
+    case PROP_DOCUMENT:
+      g_value_set_object (value, self->document);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -354,7 +371,8 @@ iv_workspace_page_set_property (GObject *object, guint prop_id, const GValue *va
     case PROP_DOCUMENT:
       iv_workspace_page_set_document (self, g_value_get_object (value));
       break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -368,14 +386,16 @@ iv_workspace_page_class_init (IvWorkspacePageClass *klass)
   object_class->get_property = iv_workspace_page_get_property;
   object_class->set_property = iv_workspace_page_set_property;
 
-  properties[PROP_GROUP] = g_param_spec_int ("group", NULL, NULL, IV_GROUP_RUNS, IV_GROUP_MODEL,
-      IV_GROUP_RUNS, G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_DOCUMENT] = g_param_spec_object ("document", NULL, NULL, IV_TYPE_DOCUMENT,
-      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_GROUP]
+      = g_param_spec_int ("group", NULL, NULL, IV_GROUP_RUNS, IV_GROUP_MODEL, IV_GROUP_RUNS,
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DOCUMENT]
+      = g_param_spec_object ("document", NULL, NULL, IV_TYPE_DOCUMENT,
+                             G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-      "/io/github/inferview/Inferview/ui/iv-workspace-page.ui");
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/inferview/Inferview/ui/iv-workspace-page.ui");
   gtk_widget_class_bind_template_child (widget_class, IvWorkspacePage, stack);
   gtk_widget_class_bind_template_child (widget_class, IvWorkspacePage, empty_status);
   gtk_widget_class_bind_template_child (widget_class, IvWorkspacePage, open_button);
@@ -449,8 +469,8 @@ iv_workspace_page_get_figure (IvWorkspacePage *self)
     return iv_runs_view_get_figure (self->runs);
   if (self->timeline && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "timeline") == 0)
     return g_strcmp0 (gtk_stack_get_visible_child_name (self->trace_stack), "pipeline") == 0
-             ? iv_pipelined_view_get_figure (self->pipelined)
-             : iv_timeline_view_get_figure (self->timeline);
+               ? iv_pipelined_view_get_figure (self->pipelined)
+               : iv_timeline_view_get_figure (self->timeline);
   return NULL;
 }
 

@@ -16,18 +16,16 @@ G_BEGIN_DECLS
 #define IV_TYPE_WORKSPACE_PAGE (iv_workspace_page_get_type ())
 G_DECLARE_FINAL_TYPE (IvWorkspacePage, iv_workspace_page, IV, WORKSPACE_PAGE, GtkWidget)
 
-IvGroup         iv_workspace_page_get_group    (IvWorkspacePage *self);
-IvDocument     *iv_workspace_page_get_document (IvWorkspacePage *self);
-void            iv_workspace_page_set_document (IvWorkspacePage *self,
-                                                IvDocument      *document);
-void            iv_workspace_page_set_has_samples (IvWorkspacePage *self,
-                                                   gboolean         has_samples);
-const IvFigure *iv_workspace_page_get_figure   (IvWorkspacePage *self);
-IvModelView    *iv_workspace_page_get_model_view (IvWorkspacePage *self);
+IvGroup iv_workspace_page_get_group (IvWorkspacePage *self);
+IvDocument *iv_workspace_page_get_document (IvWorkspacePage *self);
+void iv_workspace_page_set_document (IvWorkspacePage *self, IvDocument *document);
+void iv_workspace_page_set_has_samples (IvWorkspacePage *self, gboolean has_samples);
+const IvFigure *iv_workspace_page_get_figure (IvWorkspacePage *self);
+IvModelView *iv_workspace_page_get_model_view (IvWorkspacePage *self);
 /* The Traces workspace's timeline, once a trace has been shown; NULL before. */
-IvTimelineView *iv_workspace_page_get_timeline   (IvWorkspacePage *self);
+IvTimelineView *iv_workspace_page_get_timeline (IvWorkspacePage *self);
 /* The Runs workspace's view of runs, once a run has been shown; NULL before. */
-IvRunsView      *iv_workspace_page_get_runs      (IvWorkspacePage *self);
+IvRunsView *iv_workspace_page_get_runs (IvWorkspacePage *self);
 /* Its pipeline view (hidden unless the trace is a pipelined timeline); NULL before. */
 IvPipelinedView *iv_workspace_page_get_pipelined (IvWorkspacePage *self);
 

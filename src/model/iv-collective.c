@@ -13,12 +13,17 @@ iv_embed_kind_to_string (IvEmbedKind kind)
 {
   switch (kind)
     {
-    case IV_EMBED_LINE_X: return "line-x";
-    case IV_EMBED_LINE_Y: return "line-y";
-    case IV_EMBED_SUBGRID: return "subgrid";
-    case IV_EMBED_SWITCH: return "switch";
+    case IV_EMBED_LINE_X:
+      return "line-x";
+    case IV_EMBED_LINE_Y:
+      return "line-y";
+    case IV_EMBED_SUBGRID:
+      return "subgrid";
+    case IV_EMBED_SWITCH:
+      return "switch";
     case IV_EMBED_SINGLE:
-    default: return "single";
+    default:
+      return "single";
     }
 }
 
@@ -31,8 +36,18 @@ iv_group_embed (IvCommGroup *g, gint64 N, gint64 s, gboolean on_pes, const IvHar
   IvTopology topo = on_pes ? IV_TOPOLOGY_RING : hw->topology;
   const char *unit = on_pes ? "PEs" : "cubes";
 
-  *g = (IvCommGroup) { IV_EMBED_SINGLE, N, s, 1, 1, 1, FALSE, FALSE, FALSE, on_pes,
-                   on_pes ? hw->B_pe : hw->B_cu, on_pes ? hw->a_pe : hw->a_cu };
+  *g = (IvCommGroup){ IV_EMBED_SINGLE,
+                      N,
+                      s,
+                      1,
+                      1,
+                      1,
+                      FALSE,
+                      FALSE,
+                      FALSE,
+                      on_pes,
+                      on_pes ? hw->B_pe : hw->B_cu,
+                      on_pes ? hw->a_pe : hw->a_cu };
   if (N <= 1)
     return TRUE;
   if (topo == IV_TOPOLOGY_SWITCH)

@@ -78,17 +78,18 @@ mark_best (IvCompareRow *row)
         continue;
       count++;
       lo = MIN (lo, v), hi = MAX (hi, v);
-      if (best < 0 || (row->higher_is_better ? v > g_array_index (row->values, double, best)
-                                             : v < g_array_index (row->values, double, best)))
+      if (best < 0
+          || (row->higher_is_better ? v > g_array_index (row->values, double, best)
+                                    : v < g_array_index (row->values, double, best)))
         best = (int) i;
     }
   if (count < 2 || hi - lo <= 5e-4 * MAX (fabs (hi), fabs (lo)))
     return;
   /* A tie for the best value is no single best either. */
   for (guint i = 0; i < row->values->len; i++)
-    if ((int) i != best && fabs (g_array_index (row->values, double, i)
-                                 - g_array_index (row->values, double, best))
-                           <= 5e-4 * fabs (g_array_index (row->values, double, best)))
+    if ((int) i != best
+        && fabs (g_array_index (row->values, double, i) - g_array_index (row->values, double, best))
+               <= 5e-4 * fabs (g_array_index (row->values, double, best)))
       return;
   row->best = best;
 }
@@ -131,15 +132,17 @@ iv_compare_build (const IvResult *const *results, const char *const *names, guin
   for (guint i = 0; i < n; i++)
     g_ptr_array_add (t->names, g_strdup (names[i]));
 
-#define TEXT_ROW(label, expr)                                                        \
-  do {                                                                               \
-    row = add_row (t, label, FALSE);                                                 \
-    for (guint i = 0; i < n; i++)                                                    \
-      {                                                                              \
-        const IvResult *r = results[i];                                              \
-        cell (row, expr, NAN);                                                       \
-      }                                                                              \
-  } while (0)
+#define TEXT_ROW(label, expr)                                                                      \
+  do                                                                                               \
+    {                                                                                              \
+      row = add_row (t, label, FALSE);                                                             \
+      for (guint i = 0; i < n; i++)                                                                \
+        {                                                                                          \
+          const IvResult *r = results[i];                                                          \
+          cell (row, expr, NAN);                                                                   \
+        }                                                                                          \
+    }                                                                                              \
+  while (0)
 
   add_section (t, "Configuration");
   TEXT_ROW ("model", g_strdup (r->model->name));
@@ -153,20 +156,23 @@ iv_compare_build (const IvResult *const *results, const char *const *names, guin
   TEXT_ROW ("CP", g_strdup_printf ("%" G_GINT64_FORMAT " on %s", r->config.c,
                                    r->config.place_cp == IV_PLACE_PE ? "PEs" : "cubes"));
   TEXT_ROW ("CP ring", g_strdup (r->config.c > 1 && r->config.mode == IV_MODE_PREFILL
-                                 ? (r->config.ring == IV_RING_KV ? "K/V" : "Q+O/m/l") : "–"));
+                                     ? (r->config.ring == IV_RING_KV ? "K/V" : "Q+O/m/l")
+                                     : "–"));
 #undef TEXT_ROW
 
-#define NUM_ROW(label, better_high, value, text)                                     \
-  do {                                                                               \
-    row = add_row (t, label, better_high);                                           \
-    for (guint i = 0; i < n; i++)                                                    \
-      {                                                                              \
-        const IvResult *r = results[i];                                              \
-        double v = (value);                                                          \
-        cell (row, text, v);                                                         \
-      }                                                                              \
-    mark_best (row);                                                                 \
-  } while (0)
+#define NUM_ROW(label, better_high, value, text)                                                   \
+  do                                                                                               \
+    {                                                                                              \
+      row = add_row (t, label, better_high);                                                       \
+      for (guint i = 0; i < n; i++)                                                                \
+        {                                                                                          \
+          const IvResult *r = results[i];                                                          \
+          double v = (value);                                                                      \
+          cell (row, text, v);                                                                     \
+        }                                                                                          \
+      mark_best (row);                                                                             \
+    }                                                                                              \
+  while (0)
 
   add_section (t, "Result");
   NUM_ROW ("step time", FALSE, r->step_s, iv_units_format_seconds (v));
@@ -189,7 +195,9 @@ iv_compare_build (const IvResult *const *results, const char *const *names, guin
       if (!any)
         continue;
       NUM_ROW (label, FALSE,
-               iv_stage_shown (&r->kinds[main_kind (r)], s) ? r->kinds[main_kind (r)].stages[s].visible_s : NAN,
+               iv_stage_shown (&r->kinds[main_kind (r)], s)
+                   ? r->kinds[main_kind (r)].stages[s].visible_s
+                   : NAN,
                isnan (v) ? g_strdup ("–") : iv_units_format_seconds (v));
     }
 #undef NUM_ROW

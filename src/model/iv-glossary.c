@@ -20,13 +20,17 @@ fill (const IvResult *r, guint kind, IvGlossaryEntry *e, guint max)
   const IvShares *sh = &k->sh;
   guint n = 0;
 
-#define ADD(sym, mean, unit, val) \
-  if (n < max) e[n++] = (IvGlossaryEntry) { sym, mean, unit, (double) (val) }
+#define ADD(sym, mean, unit, val)                                                                  \
+  if (n < max)                                                                                     \
+  e[n++] = (IvGlossaryEntry){ sym, mean, unit, (double) (val) }
 
   ADD ("B", "batch: sequences in the step", "–", c->B);
   ADD ("T", "new query tokens per sequence (T_q)", "tokens", c->T);
   ADD ("P", "tokens already cached before the step", "tokens", c->P);
-  ADD ("L", "KV positions touched in the step: P + T, or with a window W min(P + T, T + W − 1) in prefill and min(P + T, W) in decode", "tokens", sh->L_eff);
+  ADD ("L",
+       "KV positions touched in the step: P + T, or with a window W min(P + T, T + W − 1) in "
+       "prefill and min(P + T, W) in decode",
+       "tokens", sh->L_eff);
   ADD ("t", "tensor-parallel size (TP)", "PEs", c->t);
   ADD ("c", "context-parallel size (CP)", "PEs", c->c);
   ADD ("d", "hidden size", "–", m->d);
@@ -59,7 +63,8 @@ fill (const IvResult *r, guint kind, IvGlossaryEntry *e, guint max)
       ADD ("E_s", "shared experts", "–", m->E_s);
       ADD ("F_s", "shared expert FFN size", "–", m->F_s);
       ADD ("F_act", "active FFN width per token, k·F_e + E_s·F_s", "–", sh->F_act);
-      ADD ("E_touch", "experts touched by B·T_l tokens, E·(1 − (1 − k/E)^(B·T_l))", "–", sh->E_touch);
+      ADD ("E_touch", "experts touched by B·T_l tokens, E·(1 − (1 − k/E)^(B·T_l))", "–",
+           sh->E_touch);
       ADD ("F_w", "FFN width of weights read, E_touch·F_e + E_s·F_s", "–", sh->F_w);
     }
   ADD ("e_w", "bytes per weight", "B", c->e_w);
@@ -109,73 +114,98 @@ formula_for (const IvResult *r, const IvKindResult *k, IvStageId s)
     {
     case IV_S1:
     case IV_F1:
-      return (Formula) { "4·B·T_l·d", "e_a·2·B·T_l·d + e_w·d", NULL };
+      return (Formula){ "4·B·T_l·d", "e_a·2·B·T_l·d + e_w·d", NULL };
     case IV_S2:
       if (mla && decode)
-        return direct_q ? (Formula) { "2·B·T·(d·H_l·(d_n+d_r) + H_l·d_n·r_kv)", "e_w·(d·H_l·(d_n+d_r) + H_l·d_n·r_kv) + e_a·B·T_l·(d + H_l·(r_kv+d_r))", NULL }
-                        : (Formula) { "2·B·T·(d·r_q + r_q·H_l·(d_n+d_r) + H_l·d_n·r_kv)", "e_w·(d·r_q + r_q·H_l·(d_n+d_r) + H_l·d_n·r_kv) + e_a·B·T_l·(d + H_l·(r_kv+d_r))", NULL };
+        return direct_q ? (Formula){ "2·B·T·(d·H_l·(d_n+d_r) + H_l·d_n·r_kv)",
+                                     "e_w·(d·H_l·(d_n+d_r) + H_l·d_n·r_kv) + e_a·B·T_l·(d + "
+                                     "H_l·(r_kv+d_r))",
+                                     NULL }
+                        : (Formula){ "2·B·T·(d·r_q + r_q·H_l·(d_n+d_r) + H_l·d_n·r_kv)",
+                                     "e_w·(d·r_q + r_q·H_l·(d_n+d_r) + H_l·d_n·r_kv) + "
+                                     "e_a·B·T_l·(d + H_l·(r_kv+d_r))",
+                                     NULL };
       if (mla)
-        return direct_q ? (Formula) { "2·B·T_l·d·H_l·(d_n+d_r)", "e_w·d·H_l·(d_n+d_r) + e_a·B·T_l·(d + H_l·(d_n+d_r))", NULL }
-                        : (Formula) { "2·B·T_l·(d·r_q + r_q·H_l·(d_n+d_r))", "e_w·(d·r_q + r_q·H_l·(d_n+d_r)) + e_a·B·T_l·(d + H_l·(d_n+d_r))", NULL };
-      return (Formula) { "2·B·T_l·d·H_l·dh", "e_w·d·H_l·dh + e_a·B·T_l·(d + H_l·dh)", NULL };
+        return direct_q
+                   ? (Formula){ "2·B·T_l·d·H_l·(d_n+d_r)",
+                                "e_w·d·H_l·(d_n+d_r) + e_a·B·T_l·(d + H_l·(d_n+d_r))", NULL }
+                   : (Formula){ "2·B·T_l·(d·r_q + r_q·H_l·(d_n+d_r))",
+                                "e_w·(d·r_q + r_q·H_l·(d_n+d_r)) + e_a·B·T_l·(d + H_l·(d_n+d_r))",
+                                NULL };
+      return (Formula){ "2·B·T_l·d·H_l·dh", "e_w·d·H_l·dh + e_a·B·T_l·(d + H_l·dh)", NULL };
     case IV_S3:
       if (mla && decode)
-        return (Formula) { "2·B·T·d·(r_kv+d_r)", "e_w·d·(r_kv+d_r) + e_a·B·T_l·(d + r_kv+d_r)", NULL };
+        return (Formula){ "2·B·T·d·(r_kv+d_r)", "e_w·d·(r_kv+d_r) + e_a·B·T_l·(d + r_kv+d_r)",
+                          NULL };
       if (mla)
-        return (Formula) { "2·B·T_l·d·(r_kv+d_r) + 2·B·T_l·r_kv·H_l·(d_n+dv)", "e_w·(d·(r_kv+d_r) + r_kv·H_l·(d_n+dv)) + e_a·B·T_l·(d + r_kv+d_r + H_l·(d_n+dv))", NULL };
-      return (Formula) { "2·B·T_l·d·2·Hkv_l·dh", "e_w·2·d·Hkv_l·dh + e_a·B·T_l·(d + 2·Hkv_l·dh)", NULL };
+        return (Formula){
+          "2·B·T_l·d·(r_kv+d_r) + 2·B·T_l·r_kv·H_l·(d_n+dv)",
+          "e_w·(d·(r_kv+d_r) + r_kv·H_l·(d_n+dv)) + e_a·B·T_l·(d + r_kv+d_r + H_l·(d_n+dv))", NULL
+        };
+      return (Formula){ "2·B·T_l·d·2·Hkv_l·dh", "e_w·2·d·Hkv_l·dh + e_a·B·T_l·(d + 2·Hkv_l·dh)",
+                        NULL };
     case IV_S4:
-      return mla ? (Formula) { "0", "e_kv·B·T_l·(r_kv+d_r)", NULL } : (Formula) { "0", "e_kv·2·B·T_l·Hkv_l·dh", NULL };
+      return mla ? (Formula){ "0", "e_kv·B·T_l·(r_kv+d_r)", NULL }
+                 : (Formula){ "0", "e_kv·2·B·T_l·Hkv_l·dh", NULL };
     case IV_S5:
       if (mla && decode)
-        return (Formula) { "2·H_l·(r_kv+d_r)·N_pairs", "e_a·B·T_l·H_l·(r_kv+d_r) + e_kv·B·L_l·(r_kv+d_r)", NULL };
+        return (Formula){ "2·H_l·(r_kv+d_r)·N_pairs",
+                          "e_a·B·T_l·H_l·(r_kv+d_r) + e_kv·B·L_l·(r_kv+d_r)", NULL };
       if (mla)
-        return (Formula) { "2·H_l·(d_n+d_r)·N_pairs", "e_a·B·T_l·H_l·(d_n+d_r) + e_kv·B·L_l·(r_kv+d_r)", NULL };
-      return (Formula) { "2·H_l·dh·N_pairs", "e_a·B·T_l·H_l·dh + e_kv·B·L_l·Hkv_l·dh", NULL };
+        return (Formula){ "2·H_l·(d_n+d_r)·N_pairs",
+                          "e_a·B·T_l·H_l·(d_n+d_r) + e_kv·B·L_l·(r_kv+d_r)", NULL };
+      return (Formula){ "2·H_l·dh·N_pairs", "e_a·B·T_l·H_l·dh + e_kv·B·L_l·Hkv_l·dh", NULL };
     case IV_S6:
-      return (Formula) { "5·H_l·N_pairs", "0", NULL };
+      return (Formula){ "5·H_l·N_pairs", "0", NULL };
     case IV_S7:
       if (mla)
-        return (Formula) { decode ? "2·H_l·r_kv·N_pairs" : "2·H_l·dv·N_pairs", "0 (fused with S5)", NULL };
-      return (Formula) { "2·H_l·dv·N_pairs", "e_kv·B·L_l·Hkv_l·dv", NULL };
+        return (Formula){ decode ? "2·H_l·r_kv·N_pairs" : "2·H_l·dv·N_pairs", "0 (fused with S5)",
+                          NULL };
+      return (Formula){ "2·H_l·dv·N_pairs", "e_kv·B·L_l·Hkv_l·dv", NULL };
     case IV_S8:
       if (mla && decode)
-        return (Formula) { "(c−1)·B·T_l·H_l·(3·r_kv + 8)", "c·B·T_l·H_l·(e_p·r_kv + 8) if c > 1",
-                           "all-reduce of B·T·H_l·(e_p·r_kv + 8) over the CP group" };
-      return (Formula) { "(c−1)·B·T_l·H_l·(3·dv + 8)", "c·B·T_l·H_l·(e_p·dv + 8) if c > 1",
-                         decode ? "all-reduce of B·T·H_l·(e_p·dv + 8) over the CP group" : NULL };
+        return (Formula){ "(c−1)·B·T_l·H_l·(3·r_kv + 8)", "c·B·T_l·H_l·(e_p·r_kv + 8) if c > 1",
+                          "all-reduce of B·T·H_l·(e_p·r_kv + 8) over the CP group" };
+      return (Formula){ "(c−1)·B·T_l·H_l·(3·dv + 8)", "c·B·T_l·H_l·(e_p·dv + 8) if c > 1",
+                        decode ? "all-reduce of B·T·H_l·(e_p·dv + 8) over the CP group" : NULL };
     case IV_S9:
       if (mla && decode)
-        return (Formula) { "B·T_l·H_l·r_kv", "e_a·B·T_l·H_l·r_kv", NULL };
-      return (Formula) { "B·T_l·H_l·dv", "e_a·B·T_l·H_l·dv", NULL };
+        return (Formula){ "B·T_l·H_l·r_kv", "e_a·B·T_l·H_l·r_kv", NULL };
+      return (Formula){ "B·T_l·H_l·dv", "e_a·B·T_l·H_l·dv", NULL };
     case IV_S10:
       if (mla && decode)
-        return (Formula) { "2·B·T·H_l·r_kv·dv + 2·B·T_l·H_l·dv·d", "e_w·(H_l·r_kv·dv + H_l·dv·d) + e_a·B·T_l·(H_l·r_kv + d)", NULL };
-      return (Formula) { "2·B·T_l·H_l·dv·d", "e_w·H_l·dv·d + e_a·B·T_l·(H_l·dv + d)", NULL };
+        return (Formula){ "2·B·T·H_l·r_kv·dv + 2·B·T_l·H_l·dv·d",
+                          "e_w·(H_l·r_kv·dv + H_l·dv·d) + e_a·B·T_l·(H_l·r_kv + d)", NULL };
+      return (Formula){ "2·B·T_l·H_l·dv·d", "e_w·H_l·dv·d + e_a·B·T_l·(H_l·dv + d)", NULL };
     case IV_C1:
-      return (Formula) { NULL, NULL, kv ? (mla ? "(c−1) ring steps of e_kv·B·L_l·(r_kv+d_r)" : "(c−1) ring steps of e_kv·2·B·L_l·Hkv_l·dh")
-                                        : "c ring steps of e_a·B·T_l·H_l·dh + B·T_l·H_l·(e_p·dv + 8)" };
+      return (Formula){ NULL, NULL,
+                        kv ? (mla ? "(c−1) ring steps of e_kv·B·L_l·(r_kv+d_r)"
+                                  : "(c−1) ring steps of e_kv·2·B·L_l·Hkv_l·dh")
+                           : "c ring steps of e_a·B·T_l·H_l·dh + B·T_l·H_l·(e_p·dv + 8)" };
     case IV_C2:
-      return (Formula) { NULL, NULL, "all-reduce of e_a·B·T_l·d over the TP group" };
+      return (Formula){ NULL, NULL, "all-reduce of e_a·B·T_l·d over the TP group" };
     case IV_C3:
-      return (Formula) { NULL, NULL, "all-reduce of e_p·B·T_l·H_l·L_l over the ⌈t/H⌉ PEs sharing a head" };
+      return (Formula){ NULL, NULL,
+                        "all-reduce of e_p·B·T_l·H_l·L_l over the ⌈t/H⌉ PEs sharing a head" };
     case IV_R:
-      return (Formula) { "2·B·T_l·d·E", "e_w·d·E + e_a·B·T_l·(d + E)", NULL };
+      return (Formula){ "2·B·T_l·d·E", "e_w·d·E + e_a·B·T_l·(d + E)", NULL };
     case IV_F2:
     case IV_F3:
-      return k->moe ? (Formula) { "2·B·T_l·d·F_act/t", "e_w·d·F_w/t + e_a·B·T_l·(d + F_act/t)", NULL }
-                    : (Formula) { "2·B·T_l·d·F_l", "e_w·d·F_l + e_a·B·T_l·(d + F_l)", NULL };
+      return k->moe
+                 ? (Formula){ "2·B·T_l·d·F_act/t", "e_w·d·F_w/t + e_a·B·T_l·(d + F_act/t)", NULL }
+                 : (Formula){ "2·B·T_l·d·F_l", "e_w·d·F_l + e_a·B·T_l·(d + F_l)", NULL };
     case IV_F4:
-      return k->moe ? (Formula) { "5·B·T_l·F_act/t", "3·e_a·B·T_l·F_act/t", NULL }
-                    : (Formula) { "5·B·T_l·F_l", "3·e_a·B·T_l·F_l", NULL };
+      return k->moe ? (Formula){ "5·B·T_l·F_act/t", "3·e_a·B·T_l·F_act/t", NULL }
+                    : (Formula){ "5·B·T_l·F_l", "3·e_a·B·T_l·F_l", NULL };
     case IV_F5:
-      return k->moe ? (Formula) { "2·B·T_l·F_act/t·d", "e_w·F_w/t·d + e_a·B·T_l·(F_act/t + d)", NULL }
-                    : (Formula) { "2·B·T_l·F_l·d", "e_w·F_l·d + e_a·B·T_l·(F_l + d)", NULL };
+      return k->moe
+                 ? (Formula){ "2·B·T_l·F_act/t·d", "e_w·F_w/t·d + e_a·B·T_l·(F_act/t + d)", NULL }
+                 : (Formula){ "2·B·T_l·F_l·d", "e_w·F_l·d + e_a·B·T_l·(F_l + d)", NULL };
     case IV_CF1:
-      return (Formula) { NULL, NULL, "all-reduce of e_a·B·T_l·d over the TP group" };
+      return (Formula){ NULL, NULL, "all-reduce of e_a·B·T_l·d over the TP group" };
     case IV_N_STAGES:
     default:
-      return (Formula) { NULL, NULL, NULL };
+      return (Formula){ NULL, NULL, NULL };
     }
 }
 

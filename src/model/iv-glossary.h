@@ -15,14 +15,8 @@ typedef struct
 } IvGlossaryEntry;
 
 /* Fills @out (at most @max entries) for layer kind @kind; returns the count. */
-guint  iv_glossary            (const IvResult  *result,
-                               guint            kind,
-                               IvGlossaryEntry *out,
-                               guint            max);
+guint iv_glossary (const IvResult *result, guint kind, IvGlossaryEntry *out, guint max);
 /* "FLOPs = 2·B·T_l·d·H_l·dh; bytes = …; comm = …" for the stage as evaluated. */
-char  *iv_stage_formula       (const IvResult  *result,
-                               guint            kind,
-                               IvStageId        stage,
-                               gboolean         with_values);
+char *iv_stage_formula (const IvResult *result, guint kind, IvStageId stage, gboolean with_values);
 
 G_END_DECLS

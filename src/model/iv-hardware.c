@@ -72,22 +72,18 @@ typedef struct
   gboolean may_be_zero;
 } Field;
 
-#define F(key, member, integral, fraction, zero) \
-  { key, G_STRUCT_OFFSET (IvHardware, member), integral, fraction, zero }
+#define F(key, member, integral, fraction, zero)                                                   \
+  {                                                                                                \
+    key, G_STRUCT_OFFSET (IvHardware, member), integral, fraction, zero                            \
+  }
 
 static const Field fields[] = {
-  F ("pes_per_cube", n_pe, TRUE, FALSE, FALSE),
-  F ("pe_flops", P_c, FALSE, FALSE, FALSE),
-  F ("pe_vector_flops", P_v, FALSE, FALSE, FALSE),
-  F ("pe_mem_bw", BW, FALSE, FALSE, FALSE),
-  F ("pe_mem_capacity", M_pe, FALSE, FALSE, FALSE),
-  F ("pe_link_bw", B_pe, FALSE, FALSE, FALSE),
-  F ("pe_link_latency", a_pe, FALSE, FALSE, TRUE),
-  F ("cube_link_bw", B_cu, FALSE, FALSE, FALSE),
-  F ("cube_link_latency", a_cu, FALSE, FALSE, TRUE),
-  F ("eta_compute", eta_c, FALSE, TRUE, FALSE),
-  F ("eta_memory", eta_m, FALSE, TRUE, FALSE),
-  F ("eta_comm", eta_n, FALSE, TRUE, FALSE),
+  F ("pes_per_cube", n_pe, TRUE, FALSE, FALSE),      F ("pe_flops", P_c, FALSE, FALSE, FALSE),
+  F ("pe_vector_flops", P_v, FALSE, FALSE, FALSE),   F ("pe_mem_bw", BW, FALSE, FALSE, FALSE),
+  F ("pe_mem_capacity", M_pe, FALSE, FALSE, FALSE),  F ("pe_link_bw", B_pe, FALSE, FALSE, FALSE),
+  F ("pe_link_latency", a_pe, FALSE, FALSE, TRUE),   F ("cube_link_bw", B_cu, FALSE, FALSE, FALSE),
+  F ("cube_link_latency", a_cu, FALSE, FALSE, TRUE), F ("eta_compute", eta_c, FALSE, TRUE, FALSE),
+  F ("eta_memory", eta_m, FALSE, TRUE, FALSE),       F ("eta_comm", eta_n, FALSE, TRUE, FALSE),
 };
 
 static double
@@ -104,7 +100,8 @@ iv_hardware_validate (const IvHardware *hw, const char *source, GError **error)
   if (hw->X < 1 || hw->Y < 1 || hw->X > MAX_CUBES_PER_SIDE || hw->Y > MAX_CUBES_PER_SIDE)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: “cubes” must be from 1 × 1 to %d × %d, not %" G_GINT64_FORMAT " × %" G_GINT64_FORMAT,
+                   "%s: “cubes” must be from 1 × 1 to %d × %d, not %" G_GINT64_FORMAT
+                   " × %" G_GINT64_FORMAT,
                    source, MAX_CUBES_PER_SIDE, MAX_CUBES_PER_SIDE, hw->X, hw->Y);
       return FALSE;
     }
@@ -222,8 +219,8 @@ iv_hardware_from_node (JsonNode *root, const char *source, GError **error)
         {
           if (f->fraction)
             continue; /* efficiencies default to 1 */
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: “%s” is missing",
-                       source, f->key);
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: “%s” is missing", source,
+                       f->key);
           return NULL;
         }
       if (f->integral)
@@ -231,7 +228,8 @@ iv_hardware_from_node (JsonNode *root, const char *source, GError **error)
           if (!read_count (n, MAX_PES_PER_CUBE, &G_STRUCT_MEMBER (gint64, hw, f->offset)))
             {
               g_autofree char *was = iv_json_number (o, f->key, &v)
-                                         ? g_strdup_printf (", not %g", v) : g_strdup ("");
+                                         ? g_strdup_printf (", not %g", v)
+                                         : g_strdup ("");
               g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                            "%s: “%s” must be a whole number from 1 to %d%s", source, f->key,
                            MAX_PES_PER_CUBE, was);
@@ -325,15 +323,18 @@ iv_hardware_presets (void)
 
   if (g_once_init_enter (&init))
     {
-      static const char *const files[] = { "ring4.json", "mesh4x4.json", "torus4x4.json", "h100x8.json",
-                                           "h200x8.json", "b200x8.json", "mi300x8.json" };
+      static const char *const files[]
+          = { "ring4.json",  "mesh4x4.json", "torus4x4.json", "h100x8.json",
+              "h200x8.json", "b200x8.json",  "mi300x8.json" };
       presets = g_ptr_array_new ();
       for (guint i = 0; i < G_N_ELEMENTS (files); i++)
         {
-          g_autofree char *path = g_strdup_printf ("/io/github/inferview/Inferview/presets/hardware/%s", files[i]);
+          g_autofree char *path
+              = g_strdup_printf ("/io/github/inferview/Inferview/presets/hardware/%s", files[i]);
           g_autoptr (GBytes) bytes = g_resources_lookup_data (path, 0, NULL);
           g_autoptr (GError) error = NULL;
-          g_autofree char *text = bytes ? g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes)) : NULL;
+          g_autofree char *text
+              = bytes ? g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes)) : NULL;
           IvHardware *hw = text ? iv_hardware_from_json (text, files[i], &error) : NULL;
           if (hw)
             g_ptr_array_add (presets, hw);

@@ -11,49 +11,39 @@ typedef enum
   IV_TOPOLOGY_RING,
   IV_TOPOLOGY_MESH2D,
   IV_TOPOLOGY_TORUS2D,
-  IV_TOPOLOGY_SWITCH,  /* GPUs on a non-blocking switch: any group is a ring (§8) */
+  IV_TOPOLOGY_SWITCH, /* GPUs on a non-blocking switch: any group is a ring (§8) */
 } IvTopology;
 
 typedef struct
 {
   char *name;
   char *description;
-  gint64 X, Y;            /* cube grid; a ring has Y = 1 */
+  gint64 X, Y; /* cube grid; a ring has Y = 1 */
   IvTopology topology;
-  gint64 n_pe;            /* PEs per cube */
-  double P_c, P_v;        /* FLOP/s per PE: matrix, vector */
-  double BW;              /* local memory bandwidth per PE, B/s */
-  double M_pe;            /* local memory per PE, B */
-  double B_pe, a_pe;      /* PE-to-PE link: B/s per direction, s per step */
-  double B_cu, a_cu;      /* cube-to-cube link */
+  gint64 n_pe;       /* PEs per cube */
+  double P_c, P_v;   /* FLOP/s per PE: matrix, vector */
+  double BW;         /* local memory bandwidth per PE, B/s */
+  double M_pe;       /* local memory per PE, B */
+  double B_pe, a_pe; /* PE-to-PE link: B/s per direction, s per step */
+  double B_cu, a_cu; /* cube-to-cube link */
   gboolean bidir;
   double eta_c, eta_m, eta_n;
 } IvHardware;
 
-IvHardware   *iv_hardware_copy          (const IvHardware *hw);
-void          iv_hardware_free          (IvHardware       *hw);
-gboolean      iv_hardware_validate      (const IvHardware *hw,
-                                         const char       *source,
-                                         GError          **error);
-IvHardware   *iv_hardware_from_json     (const char       *json,
-                                         const char       *source,
-                                         GError          **error);
-IvHardware   *iv_hardware_from_node     (JsonNode         *root,
-                                         const char       *source,
-                                         GError          **error);
-JsonNode     *iv_hardware_to_node       (const IvHardware *hw);
-IvHardware   *iv_hardware_load          (const char       *path,
-                                         GError          **error);
-char         *iv_hardware_to_json       (const IvHardware *hw);
-gboolean      iv_hardware_save          (const IvHardware *hw,
-                                         const char       *path,
-                                         GError          **error);
-const char   *iv_topology_to_string     (IvTopology        topology);
-gboolean      iv_topology_from_string   (const char       *name,
-                                         IvTopology       *topology);
+IvHardware *iv_hardware_copy (const IvHardware *hw);
+void iv_hardware_free (IvHardware *hw);
+gboolean iv_hardware_validate (const IvHardware *hw, const char *source, GError **error);
+IvHardware *iv_hardware_from_json (const char *json, const char *source, GError **error);
+IvHardware *iv_hardware_from_node (JsonNode *root, const char *source, GError **error);
+JsonNode *iv_hardware_to_node (const IvHardware *hw);
+IvHardware *iv_hardware_load (const char *path, GError **error);
+char *iv_hardware_to_json (const IvHardware *hw);
+gboolean iv_hardware_save (const IvHardware *hw, const char *path, GError **error);
+const char *iv_topology_to_string (IvTopology topology);
+gboolean iv_topology_from_string (const char *name, IvTopology *topology);
 
-GPtrArray    *iv_hardware_presets       (void);
-const IvHardware *iv_hardware_find      (const char       *name);
+GPtrArray *iv_hardware_presets (void);
+const IvHardware *iv_hardware_find (const char *name);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvHardware, iv_hardware_free)
 

@@ -10,9 +10,8 @@
 
 #include "iv-units.h"
 
-static void
-waste (IvResult *r, const char *id, double bytes, double percent, const char *format, ...)
-  G_GNUC_PRINTF (5, 6);
+static void waste (IvResult *r, const char *id, double bytes, double percent, const char *format,
+                   ...) G_GNUC_PRINTF (5, 6);
 
 static void
 waste (IvResult *r, const char *id, double bytes, double percent, const char *format, ...)
@@ -31,8 +30,7 @@ waste (IvResult *r, const char *id, double bytes, double percent, const char *fo
   va_end (args);
 }
 
-static void
-hint (IvResult *r, const char *id, const char *format, ...) G_GNUC_PRINTF (3, 4);
+static void hint (IvResult *r, const char *id, const char *format, ...) G_GNUC_PRINTF (3, 4);
 
 static void
 hint (IvResult *r, const char *id, const char *format, ...)
@@ -122,8 +120,9 @@ _iv_model_waste_and_hints (IvResult *r)
            t, m->Hkv, t / m->Hkv);
   if (mla && t > 1)
     {
-      double per_rank = r->kv_bytes_per_pe
-                        + c->e_w * m->n_layers * ((double) m->d * m->r_q + (double) m->d * (m->r_kv + m->d_r));
+      double per_rank
+          = r->kv_bytes_per_pe
+            + c->e_w * m->n_layers * ((double) m->d * m->r_q + (double) m->d * (m->r_kv + m->d_r));
       waste (r, "mla-replication", per_rank * (t - 1) / t, 100 * (t - 1) / t,
              "the MLA latent cache and down-projections are held by each of the %.0f TP ranks", t);
     }
@@ -139,21 +138,23 @@ _iv_model_waste_and_hints (IvResult *r)
        * (C3 pays for it), no head slot is empty */
       double per = ceil (t / m->H);
       waste (r, "uneven-head-split", 0, 100 * (per * m->H - t) / (per * m->H),
-             "TP=%.0f splits the %" G_GINT64_FORMAT " heads unevenly: a head is split over up to %.0f PEs, "
-             "some over %.0f", t, m->H, per, per - 1);
+             "TP=%.0f splits the %" G_GINT64_FORMAT
+             " heads unevenly: a head is split over up to %.0f PEs, "
+             "some over %.0f",
+             t, m->H, per, per - 1);
     }
   else if (t <= m->H && t * k->sh.H_l > m->H)
     waste (r, "padding-heads", 0, 100 * (t * k->sh.H_l - m->H) / (t * k->sh.H_l),
-           "TP=%.0f does not divide the %" G_GINT64_FORMAT " heads: %.0f head slots are padding",
-           t, m->H, t * k->sh.H_l - m->H);
+           "TP=%.0f does not divide the %" G_GINT64_FORMAT " heads: %.0f head slots are padding", t,
+           m->H, t * k->sh.H_l - m->H);
   if (!k->moe && t * k->sh.F_l > m->F)
     waste (r, "padding-ffn", 0, 100 * (t * k->sh.F_l - m->F) / (t * k->sh.F_l),
-           "TP=%.0f does not divide F=%" G_GINT64_FORMAT ": %.0f FFN columns are padding",
-           t, m->F, t * k->sh.F_l - m->F);
+           "TP=%.0f does not divide F=%" G_GINT64_FORMAT ": %.0f FFN columns are padding", t, m->F,
+           t * k->sh.F_l - m->F);
   if (c->mode == IV_MODE_PREFILL && cp * k->sh.T_l > c->T)
     waste (r, "padding-tokens", 0, 100 * (cp * k->sh.T_l - c->T) / (cp * k->sh.T_l),
-           "CP=%.0f does not divide T=%" G_GINT64_FORMAT ": %.0f token slots are padding",
-           cp, c->T, cp * k->sh.T_l - c->T);
+           "CP=%.0f does not divide T=%" G_GINT64_FORMAT ": %.0f token slots are padding", cp, c->T,
+           cp * k->sh.T_l - c->T);
   if (r->idle_pes > 0)
     {
       double total = (double) hw->X * hw->Y * hw->n_pe;
@@ -187,16 +188,21 @@ _iv_model_waste_and_hints (IvResult *r)
       {
         g_autofree char *lat = iv_units_format_seconds (st->comm_latency_s);
         g_autofree char *bw = iv_units_format_seconds (st->comm_bandwidth_s);
-        gboolean fits_pe = c->place_tp == IV_PLACE_CUBE && c->t * (c->place_cp == IV_PLACE_PE ? c->c : 1) <= hw->n_pe;
+        gboolean fits_pe = c->place_tp == IV_PLACE_CUBE
+                           && c->t * (c->place_cp == IV_PLACE_PE ? c->c : 1) <= hw->n_pe;
         gboolean torus = c->place_tp == IV_PLACE_CUBE && hw->topology == IV_TOPOLOGY_MESH2D;
         if (fits_pe || torus)
           hint (r, "allreduce-latency",
-                "the TP all-reduce spends %s in hop latency and %s moving data: fewer hops help (%s%s%s)", lat, bw,
-                fits_pe ? "TP on PEs" : "", fits_pe && torus ? ", or " : "", torus ? "a torus" : "");
+                "the TP all-reduce spends %s in hop latency and %s moving data: fewer hops help "
+                "(%s%s%s)",
+                lat, bw, fits_pe ? "TP on PEs" : "", fits_pe && torus ? ", or " : "",
+                torus ? "a torus" : "");
         else
           hint (r, "allreduce-latency",
-                "the TP all-reduce spends %s in hop latency and %s moving data: fewer TP ranks, or more "
-                "tokens per all-reduce (a larger B), pay the hops less often", lat, bw);
+                "the TP all-reduce spends %s in hop latency and %s moving data: fewer TP ranks, or "
+                "more "
+                "tokens per all-reduce (a larger B), pay the hops less often",
+                lat, bw);
       }
   }
   if (c->mode == IV_MODE_PREFILL && cp > 1)
@@ -208,11 +214,15 @@ _iv_model_waste_and_hints (IvResult *r)
       _iv_model_ring_stage (r, k, other, &alt);
       if (alt.t_s < now->t_s)
         {
-          g_autofree char *t_alt = iv_units_format_seconds (alt.t_s), *t_now = iv_units_format_seconds (now->t_s);
-          g_autofree char *b_alt = iv_units_format_bytes (alt.comm_bytes), *b_now = iv_units_format_bytes (now->comm_bytes);
+          g_autofree char *t_alt = iv_units_format_seconds (alt.t_s),
+                          *t_now = iv_units_format_seconds (now->t_s);
+          g_autofree char *b_alt = iv_units_format_bytes (alt.comm_bytes),
+                          *b_now = iv_units_format_bytes (now->comm_bytes);
           hint (r, other == IV_RING_QOML ? "ring-qoml" : "ring-kv",
-                "the %s ring's C1 would take %s moving %s per PE, against %s moving %s for the %s ring now set: "
-                "switch to %s", other == IV_RING_QOML ? "Q+O/m/l" : "K/V", t_alt, b_alt, t_now, b_now,
+                "the %s ring's C1 would take %s moving %s per PE, against %s moving %s for the %s "
+                "ring now set: "
+                "switch to %s",
+                other == IV_RING_QOML ? "Q+O/m/l" : "K/V", t_alt, b_alt, t_now, b_now,
                 c->ring == IV_RING_KV ? "K/V" : "Q+O/m/l", other == IV_RING_QOML ? "qoml" : "kv");
         }
     }
@@ -227,10 +237,11 @@ _iv_model_waste_and_hints (IvResult *r)
           t);
   if (!r->fits)
     {
-      g_autofree char *need = iv_units_format_bytes (r->weights_bytes_per_pe + r->kv_bytes_per_pe + r->act_bytes_per_pe);
+      g_autofree char *need = iv_units_format_bytes (r->weights_bytes_per_pe + r->kv_bytes_per_pe
+                                                     + r->act_bytes_per_pe);
       g_autofree char *have = iv_units_format_bytes (hw->M_pe);
       g_autofree char *tp_text = fitting_text (r, TRUE), *cp_text = fitting_text (r, FALSE);
-      hint (r, "memory", "%s per PE does not fit in %s: %s (CP=%.0f kept); %s (TP=%.0f kept)", need, have, tp_text,
-            cp, cp_text, t);
+      hint (r, "memory", "%s per PE does not fit in %s: %s (CP=%.0f kept); %s (TP=%.0f kept)", need,
+            have, tp_text, cp, cp_text, t);
     }
 }

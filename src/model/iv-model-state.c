@@ -14,9 +14,9 @@ struct _IvModelState
   const IvHardware *hardware;
   IvConfig config;
   guint layer_kind;
-  gint64 prefill_tq;      /* T_q of the last prefill, restored when prefill is chosen again */
-  guint frozen;          /* inside set_config: hold "changed" */
-  gboolean pending;      /* something changed while frozen */
+  gint64 prefill_tq; /* T_q of the last prefill, restored when prefill is chosen again */
+  guint frozen;      /* inside set_config: hold "changed" */
+  gboolean pending;  /* something changed while frozen */
 };
 
 G_DEFINE_FINAL_TYPE (IvModelState, iv_model_state, G_TYPE_OBJECT)
@@ -45,7 +45,11 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
-enum { CHANGED, N_SIGNALS };
+enum
+{
+  CHANGED,
+  N_SIGNALS
+};
 static guint signals[N_SIGNALS];
 
 static void
@@ -67,12 +71,18 @@ int_member (IvModelState *self, guint prop)
 {
   switch (prop)
     {
-    case PROP_BATCH: return &self->config.B;
-    case PROP_TQ: return &self->config.T;
-    case PROP_CONTEXT: return &self->config.P;
-    case PROP_TP: return &self->config.t;
-    case PROP_CP: return &self->config.c;
-    default: return NULL;
+    case PROP_BATCH:
+      return &self->config.B;
+    case PROP_TQ:
+      return &self->config.T;
+    case PROP_CONTEXT:
+      return &self->config.P;
+    case PROP_TP:
+      return &self->config.t;
+    case PROP_CP:
+      return &self->config.c;
+    default:
+      return NULL;
     }
 }
 
@@ -81,11 +91,16 @@ bytes_member (IvModelState *self, guint prop)
 {
   switch (prop)
     {
-    case PROP_WEIGHT_BYTES: return &self->config.e_w;
-    case PROP_ACT_BYTES: return &self->config.e_a;
-    case PROP_KV_BYTES: return &self->config.e_kv;
-    case PROP_PARTIAL_BYTES: return &self->config.e_p;
-    default: return NULL;
+    case PROP_WEIGHT_BYTES:
+      return &self->config.e_w;
+    case PROP_ACT_BYTES:
+      return &self->config.e_a;
+    case PROP_KV_BYTES:
+      return &self->config.e_kv;
+    case PROP_PARTIAL_BYTES:
+      return &self->config.e_p;
+    default:
+      return NULL;
     }
 }
 
@@ -94,11 +109,16 @@ enum_value (IvModelState *self, guint prop)
 {
   switch (prop)
     {
-    case PROP_MODE: return self->config.mode;
-    case PROP_TP_PLACE: return self->config.place_tp;
-    case PROP_CP_PLACE: return self->config.place_cp;
-    case PROP_RING: return self->config.ring;
-    default: g_assert_not_reached ();
+    case PROP_MODE:
+      return self->config.mode;
+    case PROP_TP_PLACE:
+      return self->config.place_tp;
+    case PROP_CP_PLACE:
+      return self->config.place_cp;
+    case PROP_RING:
+      return self->config.ring;
+    default:
+      g_assert_not_reached ();
     }
 }
 
@@ -109,11 +129,20 @@ set_enum (IvModelState *self, guint prop, int value)
     return;
   switch (prop)
     {
-    case PROP_MODE: self->config.mode = (IvMode) value; break;
-    case PROP_TP_PLACE: self->config.place_tp = (IvPlace) value; break;
-    case PROP_CP_PLACE: self->config.place_cp = (IvPlace) value; break;
-    case PROP_RING: self->config.ring = (IvRing) value; break;
-    default: g_assert_not_reached ();
+    case PROP_MODE:
+      self->config.mode = (IvMode) value;
+      break;
+    case PROP_TP_PLACE:
+      self->config.place_tp = (IvPlace) value;
+      break;
+    case PROP_CP_PLACE:
+      self->config.place_cp = (IvPlace) value;
+      break;
+    case PROP_RING:
+      self->config.ring = (IvRing) value;
+      break;
+    default:
+      g_assert_not_reached ();
     }
   changed (self, prop);
 }
@@ -164,14 +193,23 @@ iv_model_state_get_property (GObject *object, guint prop, GValue *value, GParamS
   else
     switch (prop)
       {
-      case PROP_MODEL: g_value_set_pointer (value, (gpointer) self->model); break;
-      case PROP_HARDWARE: g_value_set_pointer (value, (gpointer) self->hardware); break;
+      case PROP_MODEL:
+        g_value_set_pointer (value, (gpointer) self->model);
+        break;
+      case PROP_HARDWARE:
+        g_value_set_pointer (value, (gpointer) self->hardware);
+        break;
       case PROP_MODE:
       case PROP_TP_PLACE:
       case PROP_CP_PLACE:
-      case PROP_RING: g_value_set_int (value, enum_value (self, prop)); break;
-      case PROP_LAYER_KIND: g_value_set_uint (value, self->layer_kind); break;
-      default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop, pspec);
+      case PROP_RING:
+        g_value_set_int (value, enum_value (self, prop));
+        break;
+      case PROP_LAYER_KIND:
+        g_value_set_uint (value, self->layer_kind);
+        break;
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop, pspec);
       }
 }
 
@@ -195,17 +233,26 @@ iv_model_state_set_property (GObject *object, guint prop, const GValue *value, G
   else
     switch (prop)
       {
-      case PROP_MODEL: iv_model_state_set_model (self, g_value_get_pointer (value)); break;
-      case PROP_HARDWARE: iv_model_state_set_hardware (self, g_value_get_pointer (value)); break;
-      case PROP_MODE: choose_mode (self, g_value_get_int (value)); break;
+      case PROP_MODEL:
+        iv_model_state_set_model (self, g_value_get_pointer (value));
+        break;
+      case PROP_HARDWARE:
+        iv_model_state_set_hardware (self, g_value_get_pointer (value));
+        break;
+      case PROP_MODE:
+        choose_mode (self, g_value_get_int (value));
+        break;
       case PROP_TP_PLACE:
       case PROP_CP_PLACE:
-      case PROP_RING: set_enum (self, prop, g_value_get_int (value)); break;
+      case PROP_RING:
+        set_enum (self, prop, g_value_get_int (value));
+        break;
       case PROP_LAYER_KIND:
         if (self->layer_kind != g_value_get_uint (value))
           self->layer_kind = g_value_get_uint (value), changed (self, prop);
         break;
-      default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop, pspec);
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop, pspec);
       }
 }
 
@@ -229,21 +276,24 @@ iv_model_state_class_init (IvModelStateClass *klass)
   properties[PROP_CONTEXT] = g_param_spec_int64 ("context", NULL, NULL, 0, G_MAXINT64, 0, flags);
   properties[PROP_TP] = g_param_spec_int64 ("tp", NULL, NULL, 1, G_MAXINT64, 4, flags);
   properties[PROP_CP] = g_param_spec_int64 ("cp", NULL, NULL, 1, G_MAXINT64, 1, flags);
-  properties[PROP_TP_PLACE] = g_param_spec_int ("tp-place", NULL, NULL, IV_PLACE_PE, IV_PLACE_CUBE,
-                                                IV_PLACE_PE, flags);
-  properties[PROP_CP_PLACE] = g_param_spec_int ("cp-place", NULL, NULL, IV_PLACE_PE, IV_PLACE_CUBE,
-                                                IV_PLACE_CUBE, flags);
-  properties[PROP_RING] = g_param_spec_int ("ring", NULL, NULL, IV_RING_KV, IV_RING_QOML, IV_RING_KV, flags);
+  properties[PROP_TP_PLACE]
+      = g_param_spec_int ("tp-place", NULL, NULL, IV_PLACE_PE, IV_PLACE_CUBE, IV_PLACE_PE, flags);
+  properties[PROP_CP_PLACE]
+      = g_param_spec_int ("cp-place", NULL, NULL, IV_PLACE_PE, IV_PLACE_CUBE, IV_PLACE_CUBE, flags);
+  properties[PROP_RING]
+      = g_param_spec_int ("ring", NULL, NULL, IV_RING_KV, IV_RING_QOML, IV_RING_KV, flags);
   properties[PROP_WEIGHT_BYTES] = g_param_spec_double ("weight-bytes", NULL, NULL, 0, 64, 2, flags);
   properties[PROP_ACT_BYTES] = g_param_spec_double ("act-bytes", NULL, NULL, 0, 64, 2, flags);
   properties[PROP_KV_BYTES] = g_param_spec_double ("kv-bytes", NULL, NULL, 0, 64, 2, flags);
-  properties[PROP_PARTIAL_BYTES] = g_param_spec_double ("partial-bytes", NULL, NULL, 0, 64, 4, flags);
-  properties[PROP_LAYER_KIND] = g_param_spec_uint ("layer-kind", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  properties[PROP_PARTIAL_BYTES]
+      = g_param_spec_double ("partial-bytes", NULL, NULL, 0, 64, 4, flags);
+  properties[PROP_LAYER_KIND]
+      = g_param_spec_uint ("layer-kind", NULL, NULL, 0, G_MAXUINT, 0, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* After any change: what the view re-evaluates on. */
-  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                                   NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                   NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -324,8 +374,8 @@ iv_model_state_set_config (IvModelState *self, const IvConfig *c)
   hold (self);
   set_enum (self, PROP_MODE, c->mode);
   g_object_set (self, "batch", c->B, "tq", c->T, "context", c->P, "tp", c->t, "cp", c->c,
-                "weight-bytes", c->e_w, "act-bytes", c->e_a, "kv-bytes", c->e_kv,
-                "partial-bytes", c->e_p, NULL);
+                "weight-bytes", c->e_w, "act-bytes", c->e_a, "kv-bytes", c->e_kv, "partial-bytes",
+                c->e_p, NULL);
   set_enum (self, PROP_TP_PLACE, c->place_tp);
   set_enum (self, PROP_CP_PLACE, c->place_cp);
   set_enum (self, PROP_RING, c->ring);

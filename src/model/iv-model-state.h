@@ -19,25 +19,19 @@ G_DECLARE_FINAL_TYPE (IvModelState, iv_model_state, IV, MODEL_STATE, GObject)
  * Each notifies only when it changes; "changed" follows every change of what is evaluated
  * (all but "layer-kind") once, and once for all of them when several are set together
  * (iv_model_state_set_config). */
-IvModelState      *iv_model_state_new           (void);
-const IvModel     *iv_model_state_get_model     (IvModelState     *self);
-void               iv_model_state_set_model     (IvModelState     *self,
-                                                 const IvModel    *model);
-const IvHardware  *iv_model_state_get_hardware  (IvModelState     *self);
-void               iv_model_state_set_hardware  (IvModelState     *self,
-                                                 const IvHardware *hardware);
-void               iv_model_state_get_config    (IvModelState     *self,
-                                                 IvConfig         *config);
-void               iv_model_state_set_config    (IvModelState     *self,
-                                                 const IvConfig   *config);
-guint              iv_model_state_get_layer_kind (IvModelState    *self);
+IvModelState *iv_model_state_new (void);
+const IvModel *iv_model_state_get_model (IvModelState *self);
+void iv_model_state_set_model (IvModelState *self, const IvModel *model);
+const IvHardware *iv_model_state_get_hardware (IvModelState *self);
+void iv_model_state_set_hardware (IvModelState *self, const IvHardware *hardware);
+void iv_model_state_get_config (IvModelState *self, IvConfig *config);
+void iv_model_state_set_config (IvModelState *self, const IvConfig *config);
+guint iv_model_state_get_layer_kind (IvModelState *self);
 
 /* A saved configuration of the current state named @name (the model's config.json path
  * and the edited SIP travel with it: @hf_config may be NULL; @hardware_is_preset FALSE
  * copies the hardware into it). */
-IvSaved           *iv_model_state_to_saved      (IvModelState     *self,
-                                                 const char       *name,
-                                                 const char       *hf_config,
-                                                 gboolean          hardware_is_preset);
+IvSaved *iv_model_state_to_saved (IvModelState *self, const char *name, const char *hf_config,
+                                  gboolean hardware_is_preset);
 
 G_END_DECLS

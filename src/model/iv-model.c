@@ -13,17 +13,25 @@
 
 static const char *const stage_ids[IV_N_STAGES] = {
   "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10",
-  "C1", "C2", "C3", "F1", "R", "F2", "F3", "F4", "F5", "CF1",
+  "C1", "C2", "C3", "F1", "R",  "F2", "F3", "F4", "F5", "CF1",
 };
 
 static const char *const stage_names[IV_N_STAGES] = {
-  "RMSNorm", "W_Q", "W_K+W_V", "KV append", "Q·Kᵀ", "softmax", "P·V", "merge O/m/l",
-  "norm O/l", "W_O", "CP ring", "TP all-reduce", "score all-reduce",
-  "RMSNorm", "router", "W_gate", "W_up", "SwiGLU", "W_down", "FFN all-reduce",
+  "RMSNorm",     "W_Q",      "W_K+W_V", "KV append", "Q·Kᵀ",          "softmax",          "P·V",
+  "merge O/m/l", "norm O/l", "W_O",     "CP ring",   "TP all-reduce", "score all-reduce", "RMSNorm",
+  "router",      "W_gate",   "W_up",    "SwiGLU",    "W_down",        "FFN all-reduce",
 };
 
-const char *iv_stage_id (IvStageId s) { return s < IV_N_STAGES ? stage_ids[s] : "?"; }
-const char *iv_stage_name (IvStageId s) { return s < IV_N_STAGES ? stage_names[s] : "?"; }
+const char *
+iv_stage_id (IvStageId s)
+{
+  return s < IV_N_STAGES ? stage_ids[s] : "?";
+}
+const char *
+iv_stage_name (IvStageId s)
+{
+  return s < IV_N_STAGES ? stage_names[s] : "?";
+}
 
 const char *
 iv_bound_to_string (IvBound b)
@@ -43,17 +51,29 @@ iv_stage_shown (const IvKindResult *k, IvStageId s)
   return TRUE;
 }
 
-const char *iv_mode_to_string (IvMode m) { return m == IV_MODE_PREFILL ? "prefill" : "decode"; }
-const char *iv_place_to_string (IvPlace p) { return p == IV_PLACE_CUBE ? "cube" : "pe"; }
-const char *iv_ring_to_string (IvRing r) { return r == IV_RING_QOML ? "qoml" : "kv"; }
+const char *
+iv_mode_to_string (IvMode m)
+{
+  return m == IV_MODE_PREFILL ? "prefill" : "decode";
+}
+const char *
+iv_place_to_string (IvPlace p)
+{
+  return p == IV_PLACE_CUBE ? "cube" : "pe";
+}
+const char *
+iv_ring_to_string (IvRing r)
+{
+  return r == IV_RING_QOML ? "qoml" : "kv";
+}
 
 void
 iv_result_class_times (const IvResult *r, double seconds[4])
 {
   static const int class_of[IV_N_STAGES] = {
-    [IV_S1] = 3, [IV_S2] = 0, [IV_S3] = 0, [IV_S4] = 3, [IV_S5] = 1, [IV_S6] = 1, [IV_S7] = 1, [IV_S8] = 1,
-    [IV_S9] = 1, [IV_S10] = 0, [IV_C1] = 2, [IV_C2] = 2, [IV_C3] = 2, [IV_F1] = 3, [IV_R] = 0, [IV_F2] = 0,
-    [IV_F3] = 0, [IV_F4] = 3, [IV_F5] = 0, [IV_CF1] = 2,
+    [IV_S1] = 3, [IV_S2] = 0, [IV_S3] = 0,  [IV_S4] = 3, [IV_S5] = 1, [IV_S6] = 1,  [IV_S7] = 1,
+    [IV_S8] = 1, [IV_S9] = 1, [IV_S10] = 0, [IV_C1] = 2, [IV_C2] = 2, [IV_C3] = 2,  [IV_F1] = 3,
+    [IV_R] = 0,  [IV_F2] = 0, [IV_F3] = 0,  [IV_F4] = 3, [IV_F5] = 0, [IV_CF1] = 2,
   };
 
   for (int c = 0; c < 4; c++)
@@ -70,17 +90,18 @@ iv_result_config_text (const IvResult *r)
 {
   const IvConfig *c = &r->config;
 
-  return g_strdup_printf ("%s · B=%" G_GINT64_FORMAT " T_q=%" G_GINT64_FORMAT " P=%" G_GINT64_FORMAT " · TP=%" G_GINT64_FORMAT
-                          " (%s) CP=%" G_GINT64_FORMAT " (%s, %s ring)",
-                          iv_mode_to_string (c->mode), c->B, c->T, c->P, c->t, iv_place_to_string (c->place_tp), c->c,
-                          iv_place_to_string (c->place_cp), iv_ring_to_string (c->ring));
+  return g_strdup_printf ("%s · B=%" G_GINT64_FORMAT " T_q=%" G_GINT64_FORMAT " P=%" G_GINT64_FORMAT
+                          " · TP=%" G_GINT64_FORMAT " (%s) CP=%" G_GINT64_FORMAT " (%s, %s ring)",
+                          iv_mode_to_string (c->mode), c->B, c->T, c->P, c->t,
+                          iv_place_to_string (c->place_tp), c->c, iv_place_to_string (c->place_cp),
+                          iv_ring_to_string (c->ring));
 }
 
 void
 iv_config_init (IvConfig *c)
 {
-  *c = (IvConfig) { IV_MODE_DECODE, 1, 1, 4096, 1, 1, IV_PLACE_PE, IV_PLACE_PE, IV_RING_KV,
-                    2, 2, 2, 4 };
+  *c = (IvConfig){ IV_MODE_DECODE, 1,          1, 4096, 1, 1, IV_PLACE_PE,
+                   IV_PLACE_PE,    IV_RING_KV, 2, 2,    2, 4 };
 }
 
 static inline double
@@ -89,8 +110,8 @@ ceil_div (double a, double b)
   return ceil (a / b);
 }
 
-static gboolean
-fail (IvResult *r, IvConfigField field, const char *format, ...) G_GNUC_PRINTF (3, 4);
+static gboolean fail (IvResult *r, IvConfigField field, const char *format, ...)
+    G_GNUC_PRINTF (3, 4);
 
 static gboolean
 fail (IvResult *r, IvConfigField field, const char *format, ...)
@@ -206,7 +227,8 @@ _iv_model_ring_stage (const IvResult *r, const IvKindResult *k, IvRing ring, IvS
         msg = m->attention == IV_ATTENTION_MLA ? c->e_kv * B * sh->L_l * (m->r_kv + m->d_r)
                                                : c->e_kv * 2 * B * sh->L_l * sh->Hkv_l * m->dh;
       else
-        msg = c->e_a * B * sh->T_l * sh->H_l * m->dh + B * sh->T_l * sh->H_l * (c->e_p * sh->d_o + 8);
+        msg = c->e_a * B * sh->T_l * sh->H_l * m->dh
+              + B * sh->T_l * sh->H_l * (c->e_p * sh->d_o + 8);
       step = iv_ring_step (&r->cp_group, r->hw, msg);
       step.total_s *= hops;
       step.latency_s *= hops;
@@ -295,10 +317,9 @@ evaluate_kind (IvResult *r, IvKindResult *k)
           /* Naive prefill: keys and values are up-projected per head. */
           set_compute (&st[IV_S2], TRUE, 2 * B * T_l * q_in_w,
                        ew * q_in_w + ea * B * T_l * (d + H_l * (dn + dr)));
-          set_compute (&st[IV_S3], TRUE,
-                       2 * B * T_l * d * lat + 2 * B * T_l * rkv * H_l * (dn + dv),
-                       ew * (d * lat + rkv * H_l * (dn + dv))
-                           + ea * B * T_l * (d + lat + H_l * (dn + dv)));
+          set_compute (
+              &st[IV_S3], TRUE, 2 * B * T_l * d * lat + 2 * B * T_l * rkv * H_l * (dn + dv),
+              ew * (d * lat + rkv * H_l * (dn + dv)) + ea * B * T_l * (d + lat + H_l * (dn + dv)));
           set_compute (&st[IV_S5], TRUE, 2 * H_l * (dn + dr) * Np,
                        ea * B * T_l * H_l * (dn + dr) + ekv * B * L_l * lat);
           set_compute (&st[IV_S7], TRUE, 2 * H_l * dv * Np, 0);
@@ -363,10 +384,12 @@ evaluate_kind (IvResult *r, IvKindResult *k)
   else
     {
       double F_l = sh->F_l;
-      set_compute (&st[IV_F2], TRUE, 2 * B * T_l * d * F_l, ew * d * F_l + ea * B * T_l * (d + F_l));
+      set_compute (&st[IV_F2], TRUE, 2 * B * T_l * d * F_l,
+                   ew * d * F_l + ea * B * T_l * (d + F_l));
       st[IV_F3] = st[IV_F2];
       set_compute (&st[IV_F4], FALSE, 5 * B * T_l * F_l, 3 * ea * B * T_l * F_l);
-      set_compute (&st[IV_F5], TRUE, 2 * B * T_l * F_l * d, ew * F_l * d + ea * B * T_l * (F_l + d));
+      set_compute (&st[IV_F5], TRUE, 2 * B * T_l * F_l * d,
+                   ew * F_l * d + ea * B * T_l * (F_l + d));
     }
   {
     double bytes = ea * B * T_l * d;
@@ -381,7 +404,8 @@ evaluate_kind (IvResult *r, IvKindResult *k)
 
   /* C1 runs under the attention core of the blocks already held. */
   if (st[IV_C1].present)
-    st[IV_C1].visible_s = MAX (0, st[IV_C1].t_s - (cp - 1) / cp * (st[IV_S5].t_s + st[IV_S6].t_s + st[IV_S7].t_s));
+    st[IV_C1].visible_s
+        = MAX (0, st[IV_C1].t_s - (cp - 1) / cp * (st[IV_S5].t_s + st[IV_S6].t_s + st[IV_S7].t_s));
 
   k->attention_s = k->ffn_s = 0;
   for (int i = IV_S1; i <= IV_C3; i++)
@@ -516,7 +540,8 @@ place (IvResult *r)
   const IvConfig *c = &r->config;
   const IvHardware *hw = r->hw;
   gint64 on_pe = (c->place_tp == IV_PLACE_PE ? c->t : 1) * (c->place_cp == IV_PLACE_PE ? c->c : 1);
-  gint64 on_cube = (c->place_tp == IV_PLACE_CUBE ? c->t : 1) * (c->place_cp == IV_PLACE_CUBE ? c->c : 1);
+  gint64 on_cube
+      = (c->place_tp == IV_PLACE_CUBE ? c->t : 1) * (c->place_cp == IV_PLACE_CUBE ? c->c : 1);
   gint64 cubes = hw->X * hw->Y;
   char err[200];
 
@@ -524,9 +549,12 @@ place (IvResult *r)
     {
       IvConfigField f = c->place_tp == IV_PLACE_PE && c->t > 1 ? IV_FIELD_TP : IV_FIELD_CP;
       if (c->place_tp == IV_PLACE_PE && c->place_cp == IV_PLACE_PE && c->t > 1 && c->c > 1)
-        return fail (r, f, "TP×CP=%" G_GINT64_FORMAT " on PEs needs %" G_GINT64_FORMAT
-                     " PEs per cube; this SIP has %" G_GINT64_FORMAT, on_pe, on_pe, hw->n_pe);
-      return fail (r, f, "%s=%" G_GINT64_FORMAT " on PEs needs %" G_GINT64_FORMAT
+        return fail (r, f,
+                     "TP×CP=%" G_GINT64_FORMAT " on PEs needs %" G_GINT64_FORMAT
+                     " PEs per cube; this SIP has %" G_GINT64_FORMAT,
+                     on_pe, on_pe, hw->n_pe);
+      return fail (r, f,
+                   "%s=%" G_GINT64_FORMAT " on PEs needs %" G_GINT64_FORMAT
                    " PEs per cube; this SIP has %" G_GINT64_FORMAT,
                    f == IV_FIELD_TP ? "TP" : "CP", on_pe, on_pe, hw->n_pe);
     }
@@ -534,9 +562,12 @@ place (IvResult *r)
     {
       IvConfigField f = c->place_tp == IV_PLACE_CUBE && c->t > 1 ? IV_FIELD_TP : IV_FIELD_CP;
       if (c->place_tp == IV_PLACE_CUBE && c->place_cp == IV_PLACE_CUBE && c->t > 1 && c->c > 1)
-        return fail (r, f, "TP×CP=%" G_GINT64_FORMAT " on cubes needs %" G_GINT64_FORMAT
-                     " cubes; this SIP has %" G_GINT64_FORMAT, on_cube, on_cube, cubes);
-      return fail (r, f, "%s=%" G_GINT64_FORMAT " on cubes needs %" G_GINT64_FORMAT
+        return fail (r, f,
+                     "TP×CP=%" G_GINT64_FORMAT " on cubes needs %" G_GINT64_FORMAT
+                     " cubes; this SIP has %" G_GINT64_FORMAT,
+                     on_cube, on_cube, cubes);
+      return fail (r, f,
+                   "%s=%" G_GINT64_FORMAT " on cubes needs %" G_GINT64_FORMAT
                    " cubes; this SIP has %" G_GINT64_FORMAT,
                    f == IV_FIELD_TP ? "TP" : "CP", on_cube, on_cube, cubes);
     }
@@ -553,14 +584,14 @@ place (IvResult *r)
     return fail (r, IV_FIELD_CP_PLACE, "CP: %s", err);
   /* ⌈t/H⌉ PEs share a head (an uneven split still splits each head over that many) */
   if (c->t > r->model->H
-      && !iv_group_embed (&r->c3_group, (c->t + r->model->H - 1) / r->model->H, 1, c->place_tp == IV_PLACE_PE, hw,
-                          err, sizeof err))
+      && !iv_group_embed (&r->c3_group, (c->t + r->model->H - 1) / r->model->H, 1,
+                          c->place_tp == IV_PLACE_PE, hw, err, sizeof err))
     return fail (r, IV_FIELD_TP, "TP (score all-reduce): %s", err);
   return TRUE;
 }
 
-static gboolean evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config, IvResult *r,
-                          gboolean hints);
+static gboolean evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config,
+                          IvResult *r, gboolean hints);
 
 gboolean
 iv_model_evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config, IvResult *r)
@@ -569,14 +600,16 @@ iv_model_evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *c
 }
 
 gboolean
-_iv_model_evaluate_plain (const IvModel *model, const IvHardware *hw, const IvConfig *config, IvResult *r)
+_iv_model_evaluate_plain (const IvModel *model, const IvHardware *hw, const IvConfig *config,
+                          IvResult *r)
 {
   return evaluate (model, hw, config, r, FALSE);
 }
 
 /* @hints: the waste and hints too (the hints evaluate other configurations without). */
 static gboolean
-evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config, IvResult *r, gboolean hints)
+evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config, IvResult *r,
+          gboolean hints)
 {
   const IvConfig *c = config;
   double n_h, weights, kv, act;
@@ -606,7 +639,8 @@ evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config, Iv
   n_h = c->mode == IV_MODE_DECODE ? (double) c->B * c->T : (double) c->B;
   memset (&r->lm_head, 0, sizeof r->lm_head);
   set_compute (&r->lm_head, TRUE, 2 * n_h * model->d * model->V / c->t,
-               c->e_w * model->d * model->V / c->t + c->e_a * n_h * (model->d + (double) model->V / c->t));
+               c->e_w * model->d * model->V / c->t
+                   + c->e_a * n_h * (model->d + (double) model->V / c->t));
   time_stage (&r->lm_head, hw);
   r->step_s += r->lm_head.t_s;
   r->tokens_per_s = r->step_s > 0 ? (double) c->B * c->T / r->step_s : 0;

@@ -9,17 +9,29 @@
 
 G_BEGIN_DECLS
 
-typedef enum { IV_MODE_PREFILL, IV_MODE_DECODE } IvMode;
-typedef enum { IV_PLACE_PE, IV_PLACE_CUBE } IvPlace;
-typedef enum { IV_RING_KV, IV_RING_QOML } IvRing;
+typedef enum
+{
+  IV_MODE_PREFILL,
+  IV_MODE_DECODE
+} IvMode;
+typedef enum
+{
+  IV_PLACE_PE,
+  IV_PLACE_CUBE
+} IvPlace;
+typedef enum
+{
+  IV_RING_KV,
+  IV_RING_QOML
+} IvRing;
 
 typedef struct
 {
   IvMode mode;
-  gint64 B;          /* sequences */
-  gint64 T;          /* new query tokens per sequence */
-  gint64 P;          /* tokens already cached before the step */
-  gint64 t, c;       /* TP and CP sizes */
+  gint64 B;    /* sequences */
+  gint64 T;    /* new query tokens per sequence */
+  gint64 P;    /* tokens already cached before the step */
+  gint64 t, c; /* TP and CP sizes */
   IvPlace place_tp, place_cp;
   IvRing ring;
   double e_w, e_a, e_kv, e_p; /* bytes per element */
@@ -27,9 +39,26 @@ typedef struct
 
 typedef enum
 {
-  IV_S1, IV_S2, IV_S3, IV_S4, IV_S5, IV_S6, IV_S7, IV_S8, IV_S9, IV_S10,
-  IV_C1, IV_C2, IV_C3,
-  IV_F1, IV_R, IV_F2, IV_F3, IV_F4, IV_F5, IV_CF1,
+  IV_S1,
+  IV_S2,
+  IV_S3,
+  IV_S4,
+  IV_S5,
+  IV_S6,
+  IV_S7,
+  IV_S8,
+  IV_S9,
+  IV_S10,
+  IV_C1,
+  IV_C2,
+  IV_C3,
+  IV_F1,
+  IV_R,
+  IV_F2,
+  IV_F3,
+  IV_F4,
+  IV_F5,
+  IV_CF1,
   IV_N_STAGES
 } IvStageId;
 
@@ -44,7 +73,7 @@ typedef enum
 typedef struct
 {
   gboolean present;
-  gboolean matrix;           /* uses P_c (else P_v) */
+  gboolean matrix; /* uses P_c (else P_v) */
   double flops, bytes, comm_bytes;
   double t_compute_s, t_memory_s, t_comm_s, t_s, visible_s;
   double comm_latency_s, comm_bandwidth_s;
@@ -62,10 +91,10 @@ typedef struct
 
 typedef struct
 {
-  char name[16];             /* "dense", "moe", "local", "global", "sliding" */
+  char name[16]; /* "dense", "moe", "local", "global", "sliding" */
   gint64 layers;
   gboolean moe;
-  gint64 window;             /* 0: attends to everything */
+  gint64 window; /* 0: attends to everything */
   IvShares sh;
   IvStage stages[IV_N_STAGES];
   double attention_s, ffn_s, layer_s;
@@ -108,7 +137,7 @@ typedef struct
   char error[256];
   IvConfigField error_field;
 
-  const IvModel *model;      /* borrowed: keep alive while the result is used */
+  const IvModel *model; /* borrowed: keep alive while the result is used */
   const IvHardware *hw;
   IvConfig config;
 
@@ -128,50 +157,40 @@ typedef struct
   guint n_hints;
 } IvResult;
 
-void        iv_config_init        (IvConfig         *config);
-gboolean    iv_model_evaluate     (const IvModel    *model,
-                                   const IvHardware *hw,
-                                   const IvConfig   *config,
-                                   IvResult         *result);
+void iv_config_init (IvConfig *config);
+gboolean iv_model_evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config,
+                            IvResult *result);
 /* Whether a stage belongs in views of this kind: present, and for exchanges (C1, C2, C3,
  * CF1) only when they cost something. */
-gboolean    iv_stage_shown        (const IvKindResult *kind,
-                                   IvStageId          stage);
-const char *iv_stage_id           (IvStageId         stage);
-const char *iv_stage_name         (IvStageId         stage);
-const char *iv_bound_to_string    (IvBound           bound);
-const char *iv_mode_to_string     (IvMode            mode);
-const char *iv_place_to_string    (IvPlace           place);
-const char *iv_ring_to_string     (IvRing            ring);
+gboolean iv_stage_shown (const IvKindResult *kind, IvStageId stage);
+const char *iv_stage_id (IvStageId stage);
+const char *iv_stage_name (IvStageId stage);
+const char *iv_bound_to_string (IvBound bound);
+const char *iv_mode_to_string (IvMode mode);
+const char *iv_place_to_string (IvPlace place);
+const char *iv_ring_to_string (IvRing ring);
 /* The step's time by the groups a profiler trace's kernels fall into (iv-trace-query.h:
  * 0 GEMM — S2, S3, S10, router, F2, F3, F5, the LM head; 1 attention — S5–S9;
  * 2 collectives — C1, C2, C3, CF1; 3 the rest — norms, KV append, activation), summed
  * over the layers of every kind: seconds per step, visible time. */
-void        iv_result_class_times (const IvResult *result,
-                                   double          seconds[4]);
+void iv_result_class_times (const IvResult *result, double seconds[4]);
 /* "decode · B=1 T_q=1 P=4096 · TP=4 (pe) CP=2 (cube, kv ring)": the step evaluated. */
-char       *iv_result_config_text (const IvResult   *result);
+char *iv_result_config_text (const IvResult *result);
 
 /* iv-model-csv.c: every present stage of every kind, one CSV row each, with a header. */
-char       *iv_result_to_csv      (const IvResult   *result);
+char *iv_result_to_csv (const IvResult *result);
 
 /* Memory only (weights + KV + activations per PE), for searching configurations. */
-double      iv_model_memory_per_pe (const IvModel    *model,
-                                    const IvConfig   *config,
-                                    double           *weights,
-                                    double           *kv);
+double iv_model_memory_per_pe (const IvModel *model, const IvConfig *config, double *weights,
+                               double *kv);
 
 /* iv-hints.c */
-void        _iv_model_waste_and_hints (IvResult *result);
+void _iv_model_waste_and_hints (IvResult *result);
 /* iv_model_evaluate () without the waste and hints. */
-gboolean    _iv_model_evaluate_plain  (const IvModel      *model,
-                                       const IvHardware   *hw,
-                                       const IvConfig     *config,
-                                       IvResult           *result);
+gboolean _iv_model_evaluate_plain (const IvModel *model, const IvHardware *hw,
+                                   const IvConfig *config, IvResult *result);
 /* The CP ring stage (C1) of kind @kind under @ring, evaluated: what the hints compare. */
-void        _iv_model_ring_stage      (const IvResult     *result,
-                                       const IvKindResult *kind,
-                                       IvRing              ring,
-                                       IvStage            *out);
+void _iv_model_ring_stage (const IvResult *result, const IvKindResult *kind, IvRing ring,
+                           IvStage *out);
 
 G_END_DECLS

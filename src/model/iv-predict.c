@@ -51,7 +51,8 @@ iv_predict_match_model (const char *name)
 }
 
 static gboolean
-step (const IvModel *model, const IvHardware *hw, const IvConfig *c, double *seconds, GError **error)
+step (const IvModel *model, const IvHardware *hw, const IvConfig *c, double *seconds,
+      GError **error)
 {
   g_autofree IvResult *r = g_new0 (IvResult, 1);
 
@@ -76,7 +77,8 @@ iv_predict (const IvModel *model, const IvHardware *hw, gint64 tp, double C, dou
   if (!(C >= 1) || !(isl >= 1) || !(osl >= 1) || !isfinite (C + isl + osl))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "a prediction needs a concurrency, ISL and OSL of at least 1 (have %g, %g, %g)", C, isl, osl);
+                   "a prediction needs a concurrency, ISL and OSL of at least 1 (have %g, %g, %g)",
+                   C, isl, osl);
       return FALSE;
     }
   iv_config_init (&c);
@@ -102,7 +104,8 @@ iv_predict (const IvModel *model, const IvHardware *hw, gint64 tp, double C, dou
         {
           out->tp = gpus;
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       "%s does not fit on %s even with TP=%" G_GINT64_FORMAT " at concurrency %g and %g tokens",
+                       "%s does not fit on %s even with TP=%" G_GINT64_FORMAT
+                       " at concurrency %g and %g tokens",
                        model->name, hw->name, gpus, C, isl + osl);
           return FALSE;
         }
@@ -113,7 +116,8 @@ iv_predict (const IvModel *model, const IvHardware *hw, gint64 tp, double C, dou
   if (!step (model, hw, &c, &out->ttft_s, error))
     return FALSE;
   /* ITL: one decode step of all C sequences at the mean context */
-  c.mode = IV_MODE_DECODE, c.B = (gint64) llround (C), c.T = 1, c.P = (gint64) llround (isl + osl / 2);
+  c.mode = IV_MODE_DECODE, c.B = (gint64) llround (C), c.T = 1,
+  c.P = (gint64) llround (isl + osl / 2);
   if (!step (model, hw, &c, &out->itl_s, error))
     return FALSE;
   out->latency_s = out->ttft_s + (osl - 1) * out->itl_s;

@@ -87,20 +87,20 @@ iv_model_count_params (IvModel *m)
 /* Sizes well beyond any published model (the largest have d = 16,384, 128 heads, 256
  * experts, a 256k vocabulary) and small enough that the model's products of them stay
  * exact in doubles and far from overflowing in integers. */
-#define MAX_WIDTH (G_GINT64_CONSTANT (1) << 20)   /* d, F, F_e, F_s, ranks, head dims */
-#define MAX_COUNT (G_GINT64_CONSTANT (1) << 16)   /* layers, heads, experts */
+#define MAX_WIDTH (G_GINT64_CONSTANT (1) << 20) /* d, F, F_e, F_s, ranks, head dims */
+#define MAX_COUNT (G_GINT64_CONSTANT (1) << 16) /* layers, heads, experts */
 #define MAX_VOCAB (G_GINT64_CONSTANT (1) << 24)
 #define MAX_WINDOW (G_GINT64_CONSTANT (1) << 32)
 
 static gboolean
-out_of_range (GError **error, const char *source, const char *field, gint64 v, gint64 lo,
-              gint64 hi)
+out_of_range (GError **error, const char *source, const char *field, gint64 v, gint64 lo, gint64 hi)
 {
   if (v >= lo && v <= hi)
     return FALSE;
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-               "%s: “%s” must be from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT ", not %"
-               G_GINT64_FORMAT, source, field, lo, hi, v);
+               "%s: “%s” must be from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT
+               ", not %" G_GINT64_FORMAT,
+               source, field, lo, hi, v);
   return TRUE;
 }
 
@@ -128,11 +128,13 @@ iv_model_check_shape (const IvModel *m, const char *source, GError **error)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    "%s: “num_key_value_heads” (%" G_GINT64_FORMAT ") must divide "
-                   "“num_attention_heads” (%" G_GINT64_FORMAT ")", source, m->Hkv, m->H);
+                   "“num_attention_heads” (%" G_GINT64_FORMAT ")",
+                   source, m->Hkv, m->H);
       return FALSE;
     }
-  if (moe && (out_of_range (error, source, "num_experts_per_tok", m->k, 1, m->E)
-              || out_of_range (error, source, "moe_intermediate_size", m->F_e, 1, MAX_WIDTH)))
+  if (moe
+      && (out_of_range (error, source, "num_experts_per_tok", m->k, 1, m->E)
+          || out_of_range (error, source, "moe_intermediate_size", m->F_e, 1, MAX_WIDTH)))
     return FALSE;
   if (!moe && m->F < 1)
     return !out_of_range (error, source, "intermediate_size", m->F, 1, MAX_WIDTH);
@@ -152,9 +154,9 @@ static const char *
 family_of (const char *name)
 {
   static const char *const families[][2] = {
-    { "Qwen2.5", "Qwen 2.5" }, { "Qwen2", "Qwen 2" }, { "Qwen3", "Qwen 3" },
-    { "Llama-2", "Llama 2" }, { "Llama-3", "Llama 3" }, { "Mistral", "Mistral" },
-    { "Mixtral", "Mistral" }, { "Gemma", "Gemma" }, { "Phi", "Phi" },
+    { "Qwen2.5", "Qwen 2.5" },  { "Qwen2", "Qwen 2" },    { "Qwen3", "Qwen 3" },
+    { "Llama-2", "Llama 2" },   { "Llama-3", "Llama 3" }, { "Mistral", "Mistral" },
+    { "Mixtral", "Mistral" },   { "Gemma", "Gemma" },     { "Phi", "Phi" },
     { "DeepSeek", "DeepSeek" }, { "Grok", "Grok" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (families); i++)
@@ -229,8 +231,8 @@ parse_row (Row *r, GError **error)
   m->notes = g_strdup (notes);
   if (!m->name || !m->name[0])
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: line %u: no name",
-                   r->source, r->line);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: line %u: no name", r->source,
+                   r->line);
       return NULL;
     }
   if (!cell_int (r, "hidden_size", TRUE, &m->d, error)
@@ -257,11 +259,13 @@ parse_row (Row *r, GError **error)
     m->n_dense = nd;
   }
   m->attention = attention && g_str_equal (attention, "MLA") ? IV_ATTENTION_MLA : IV_ATTENTION_GQA;
-  if (m->attention == IV_ATTENTION_MLA && (m->r_kv <= 0 || m->d_n <= 0 || m->d_r <= 0 || m->d_v <= 0))
+  if (m->attention == IV_ATTENTION_MLA
+      && (m->r_kv <= 0 || m->d_n <= 0 || m->d_r <= 0 || m->d_v <= 0))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    "%s: line %u: an MLA model needs kv_lora_rank, qk_nope_head_dim, "
-                   "qk_rope_head_dim and v_head_dim", r->source, r->line);
+                   "qk_rope_head_dim and v_head_dim",
+                   r->source, r->line);
       return NULL;
     }
   /* "2x1408": two shared experts of 1408; "20480": one of 20480. */
@@ -329,7 +333,7 @@ iv_presets_parse_tsv (const char *text, const char *source_name, GError **error)
                        g_strv_length (cells), g_strv_length (header));
           return NULL;
         }
-      row = (Row) { cells, columns, source_name, l + 1 };
+      row = (Row){ cells, columns, source_name, l + 1 };
       m = parse_row (&row, error);
       if (!m)
         return NULL;
@@ -349,8 +353,8 @@ iv_presets_get (void)
       g_autoptr (GBytes) bytes = g_resources_lookup_data (
           "/io/github/inferview/Inferview/presets/model-presets.tsv", 0, NULL);
       g_autoptr (GError) error = NULL;
-      g_autofree char *text = bytes ? g_strndup (g_bytes_get_data (bytes, NULL),
-                                                 g_bytes_get_size (bytes)) : NULL;
+      g_autofree char *text
+          = bytes ? g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes)) : NULL;
       presets = text ? iv_presets_parse_tsv (text, "model-presets.tsv", &error) : NULL;
       if (!presets)
         {
@@ -392,8 +396,8 @@ get_int (Config *c, const char *key, gboolean required, gint64 fallback, gint64 
     {
       if (required)
         {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       "%s: the field “%s” is missing", c->file, key);
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: the field “%s” is missing",
+                       c->file, key);
           return FALSE;
         }
       *out = fallback;
@@ -414,12 +418,13 @@ get_bool (Config *c, const char *key, gboolean fallback)
 {
   JsonNode *n = json_object_get_member (c->o, key);
   return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_BOOLEAN
-             ? json_node_get_boolean (n) : fallback;
+             ? json_node_get_boolean (n)
+             : fallback;
 }
 
 static const char *const supported_types[] = {
-  "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma2",
-  "phi3", "deepseek_v2", "deepseek_v3", NULL,
+  "llama",     "mistral", "mixtral", "qwen2",       "qwen2_moe",   "qwen3",
+  "qwen3_moe", "gemma2",  "phi3",    "deepseek_v2", "deepseek_v3", NULL,
 };
 
 IvModel *
@@ -470,8 +475,10 @@ iv_model_from_hf_node (JsonNode *root, const char *name, GError **error)
        && get_int (&c, "num_key_value_heads", FALSE, m->H, &m->Hkv, error);
   if (ok && (m->d == 0 || m->n_layers == 0 || m->H == 0 || m->V == 0))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: hidden_size, num_hidden_layers, num_attention_heads and vocab_size must be positive", name);
+      g_set_error (
+          error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+          "%s: hidden_size, num_hidden_layers, num_attention_heads and vocab_size must be positive",
+          name);
       return NULL;
     }
   if (ok)
@@ -540,8 +547,10 @@ iv_model_from_hf_node (JsonNode *root, const char *name, GError **error)
       return NULL;
     if (w > 0 && g_str_equal (type, "gemma2"))
       m->window_kind = IV_WINDOW_ALTERNATING;
-    else if (w > 0 && (g_str_equal (type, "mistral") || g_str_equal (type, "phi3")
-                       || (g_str_has_prefix (type, "qwen") && get_bool (&c, "use_sliding_window", FALSE))))
+    else if (w > 0
+             && (g_str_equal (type, "mistral") || g_str_equal (type, "phi3")
+                 || (g_str_has_prefix (type, "qwen")
+                     && get_bool (&c, "use_sliding_window", FALSE))))
       m->window_kind = IV_WINDOW_ALL;
     m->window = m->window_kind != IV_WINDOW_NONE ? w : 0;
   }

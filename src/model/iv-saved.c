@@ -100,8 +100,9 @@ get_bytes (JsonObject *o, const char *key, const char *path, guint i, double *ou
 
   if (!n)
     return TRUE;
-  if (JSON_NODE_HOLDS_VALUE (n) && (json_node_get_value_type (n) == G_TYPE_INT64
-                                    || json_node_get_value_type (n) == G_TYPE_DOUBLE)
+  if (JSON_NODE_HOLDS_VALUE (n)
+      && (json_node_get_value_type (n) == G_TYPE_INT64
+          || json_node_get_value_type (n) == G_TYPE_DOUBLE)
       && json_node_get_double (n) > 0 && json_node_get_double (n) <= 64)
     {
       *out = json_node_get_double (n);
@@ -112,8 +113,8 @@ get_bytes (JsonObject *o, const char *key, const char *path, guint i, double *ou
 }
 
 static gboolean
-get_choice (JsonObject *o, const char *key, const char *a, const char *b, const char *path,
-            guint i, int *out, GError **error)
+get_choice (JsonObject *o, const char *key, const char *a, const char *b, const char *path, guint i,
+            int *out, GError **error)
 {
   g_autofree char *v = NULL;
   g_autofree char *what = NULL;
@@ -166,7 +167,8 @@ parse_one (JsonNode *node, const char *path, guint i, GError **error)
     JsonNode *spec = json_object_get_member (o, "hardware_spec");
     if (spec)
       {
-        g_autofree char *source = g_strdup_printf ("%s: configuration %u: hardware_spec", path, i + 1);
+        g_autofree char *source
+            = g_strdup_printf ("%s: configuration %u: hardware_spec", path, i + 1);
         if (!JSON_NODE_HOLDS_OBJECT (spec))
           {
             fail (error, path, i, "“hardware_spec” must be a hardware object");
@@ -205,10 +207,12 @@ iv_saved_parse (const char *text, gsize len, const char *source, GPtrArray **ski
   if (!(items = iv_json_array (o, "configurations")))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: not a configurations file (an object with a “configurations” array)", source);
+                   "%s: not a configurations file (an object with a “configurations” array)",
+                   source);
       return NULL;
     }
-  if (json_object_has_member (o, "version") && (!iv_json_int (o, "version", &version) || version != 1))
+  if (json_object_has_member (o, "version")
+      && (!iv_json_int (o, "version", &version) || version != 1))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    "%s: version %" G_GINT64_FORMAT " is not one this Inferview reads (1)", source,
@@ -386,8 +390,8 @@ iv_saved_resolve (const IvSaved *s, GPtrArray *imported, const IvModel **model,
     }
   if (!*hardware)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: no hardware preset “%s”",
-                   s->name, s->hardware);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s: no hardware preset “%s”", s->name,
+                   s->hardware);
       return FALSE;
     }
   return TRUE;

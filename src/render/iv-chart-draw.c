@@ -137,11 +137,13 @@ draw_area_decimated (IvChartCtx *ctx, IvSeries *s, gsize from, gsize to)
 
   cairo_user_to_device_distance (cr, &ux, &uy);
   columns = (guint) ceil (ctx->L->plot_w * MAX (hypot (ux, uy), 1.0));
-  if (!s->sorted_x || s->base || n <= 4 * (gsize) columns || ctx->L->kind[IV_AXIS_X] != IV_SCALE_LINEAR)
+  if (!s->sorted_x || s->base || n <= 4 * (gsize) columns
+      || ctx->L->kind[IV_AXIS_X] != IV_SCALE_LINEAR)
     return FALSE;
   dx = g_new (double, 4 * ((gsize) columns + 2));
   dy = g_new (double, 4 * ((gsize) columns + 2));
-  m = iv_stats_decimate (s->x + from, s->y + from, n, ctx->L->lo[IV_AXIS_X], ctx->L->hi[IV_AXIS_X], columns, dx, dy);
+  m = iv_stats_decimate (s->x + from, s->y + from, n, ctx->L->lo[IV_AXIS_X], ctx->L->hi[IV_AXIS_X],
+                         columns, dx, dy);
   {
     /* absent samples (NaN) are not part of the shape */
     gsize k = 0;
@@ -389,7 +391,8 @@ heatmap_labels (IvChartCtx *ctx, IvSeries *s, double x0, double x1, double y0, d
           continue;
         c = iv_colormap_viridis (CLAMP ((v - s->vmin) / span, 0, 1));
         ink = iv_color_ink_for (&c);
-        _iv_chart_show_text (ctx, s->labels[k], x0 + (i + 0.5) * cw, y0 - (j + 0.5) * ch, 0.5, 0.5, 0.92, FALSE, &ink);
+        _iv_chart_show_text (ctx, s->labels[k], x0 + (i + 0.5) * cw, y0 - (j + 0.5) * ch, 0.5, 0.5,
+                             0.92, FALSE, &ink);
       }
 }
 
@@ -469,8 +472,8 @@ _iv_chart_place_labels (IvChartCtx *ctx)
   IvChart *chart = ctx->chart;
   const IvChartLayout *L = ctx->L;
   g_autoptr (GArray) placed = g_array_new (FALSE, FALSE, sizeof (Rect));
-  static const double dirs[8][2] = { { 1, 0 }, { 1, -1 }, { 0, -1 }, { -1, -1 },
-                                     { -1, 0 }, { -1, 1 }, { 0, 1 }, { 1, 1 } };
+  static const double dirs[8][2]
+      = { { 1, 0 }, { 1, -1 }, { 0, -1 }, { -1, -1 }, { -1, 0 }, { -1, 1 }, { 0, 1 }, { 1, 1 } };
   static const double reach[] = { 1, 2.4, 4, 6 };
 
   for (guint i = 0; i < chart->series->len; i++)
@@ -512,8 +515,15 @@ _iv_chart_place_labels (IvChartCtx *ctx)
             for (guint d = 0; d < 8; d++)
               {
                 double r = r0 * reach[q] + (q ? h * 0.5 : 0);
-                Rect c = { px + dirs[d][0] * r - (dirs[d][0] < 0 ? w : dirs[d][0] == 0 ? w / 2 : 0),
-                           py + dirs[d][1] * r - (dirs[d][1] < 0 ? h : dirs[d][1] == 0 ? h / 2 : 0), w, h };
+                Rect c = { px + dirs[d][0] * r
+                               - (dirs[d][0] < 0    ? w
+                                  : dirs[d][0] == 0 ? w / 2
+                                                    : 0),
+                           py + dirs[d][1] * r
+                               - (dirs[d][1] < 0    ? h
+                                  : dirs[d][1] == 0 ? h / 2
+                                                    : 0),
+                           w, h };
                 double cost = 0;
                 if (c.x < L->plot_x || c.y < L->plot_y || c.x + w > L->plot_x + L->plot_w
                     || c.y + h > L->plot_y + L->plot_h)
@@ -552,13 +562,15 @@ draw_point_labels (IvChartCtx *ctx, IvSeries *s)
         {
           /* from the point's edge to the nearest point of the label's box */
           double px = _iv_px_x (ctx->L, s->x[k]), py = _iv_px_y (ctx->L, y_axis (s), s->y[k]);
-          double qx = CLAMP (px, lx, lx + w), qy = CLAMP (py, ly, ly + h), len = hypot (qx - px, qy - py);
+          double qx = CLAMP (px, lx, lx + w), qy = CLAMP (py, ly, ly + h),
+                 len = hypot (qx - px, qy - py);
           if (len > s->size / 2 + 2)
             {
               cairo_save (ctx->cr);
               cairo_set_line_width (ctx->cr, 0.8);
               iv_color_set_source (ctx->cr, &ctx->colors->foreground_dim);
-              cairo_move_to (ctx->cr, px + (qx - px) / len * (s->size / 2 + 1), py + (qy - py) / len * (s->size / 2 + 1));
+              cairo_move_to (ctx->cr, px + (qx - px) / len * (s->size / 2 + 1),
+                             py + (qy - py) / len * (s->size / 2 + 1));
               cairo_line_to (ctx->cr, qx, qy);
               cairo_stroke (ctx->cr);
               cairo_restore (ctx->cr);
@@ -586,7 +598,8 @@ draw_rasterized (IvChartCtx *ctx, IvSeries *s)
   IvChartCtx sub = *ctx;
   int w, h;
 
-  if ((type != CAIRO_SURFACE_TYPE_SVG && type != CAIRO_SURFACE_TYPE_PDF && type != CAIRO_SURFACE_TYPE_PS)
+  if ((type != CAIRO_SURFACE_TYPE_SVG && type != CAIRO_SURFACE_TYPE_PDF
+       && type != CAIRO_SURFACE_TYPE_PS)
       || s->n < RASTERIZE_FROM || (s->kind != IV_SERIES_SCATTER && s->kind != IV_SERIES_SPANS))
     return FALSE;
   w = (int) ceil (L->plot_w * RASTER_SCALE);

@@ -103,8 +103,8 @@ typedef struct
 } SavedAxis;
 
 gboolean
-iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options,
-                      double width, double height, GError **error)
+iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
+                      double height, GError **error)
 {
   IvChartGrid *grid = (IvChartGrid *) data;
   const IvThemeColors *colors = iv_theme_get_colors (options->theme);
@@ -125,7 +125,8 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
       PangoLayout *layout = pango_cairo_create_layout (cr);
       PangoFontDescription *fd = pango_font_description_from_string ("Cantarell, Sans Bold");
       int tw, th;
-      pango_font_description_set_absolute_size (fd, 16.5 * (options->font_scale > 0 ? options->font_scale : 1) * PANGO_SCALE);
+      pango_font_description_set_absolute_size (
+          fd, 16.5 * (options->font_scale > 0 ? options->font_scale : 1) * PANGO_SCALE);
       pango_layout_set_font_description (layout, fd);
       pango_layout_set_width (layout, (int) ((width - 20) * PANGO_SCALE));
       pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
@@ -160,10 +161,12 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
     for (int a = 0; first && a < 2; a++)
       {
         IvAxis *ax = &first->axis[a == 0 ? IV_AXIS_X : IV_AXIS_Y];
-        if ((a == 0 ? grid->share_x : grid->share_y) && ax->title && isfinite (union_lo[a]) && union_hi[a] > union_lo[a])
+        if ((a == 0 ? grid->share_x : grid->share_y) && ax->title && isfinite (union_lo[a])
+            && union_hi[a] > union_lo[a])
           {
             g_autoptr (IvTicks) t = iv_ticks_compute (&ax->spec, union_lo[a], union_hi[a], 5);
-            shared_title[a] = t->unit_label ? g_strdup_printf ("%s (%s)", ax->title, t->unit_label) : g_strdup (ax->title);
+            shared_title[a] = t->unit_label ? g_strdup_printf ("%s (%s)", ax->title, t->unit_label)
+                                            : g_strdup (ax->title);
           }
       }
   }
@@ -172,7 +175,8 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
       PangoLayout *layout = pango_cairo_create_layout (cr);
       PangoFontDescription *fd = pango_font_description_from_string ("Cantarell, Sans");
       int tw, th;
-      pango_font_description_set_absolute_size (fd, 13.0 * (options->font_scale > 0 ? options->font_scale : 1) * PANGO_SCALE);
+      pango_font_description_set_absolute_size (
+          fd, 13.0 * (options->font_scale > 0 ? options->font_scale : 1) * PANGO_SCALE);
       pango_layout_set_font_description (layout, fd);
       iv_color_set_source (cr, &colors->foreground);
       if (shared_title[0])

@@ -7,50 +7,27 @@ G_BEGIN_DECLS
 
 typedef struct _IvChartGrid IvChartGrid;
 
-IvChartGrid *iv_chart_grid_new        (guint              rows,
-                                       guint              columns);
-void         iv_chart_grid_free       (IvChartGrid       *grid);
+IvChartGrid *iv_chart_grid_new (guint rows, guint columns);
+void iv_chart_grid_free (IvChartGrid *grid);
 /* Takes ownership of @chart. */
-void         iv_chart_grid_set        (IvChartGrid       *grid,
-                                       guint              row,
-                                       guint              column,
-                                       IvChart           *chart);
-IvChart     *iv_chart_grid_get        (IvChartGrid       *grid,
-                                       guint              row,
-                                       guint              column);
-void         iv_chart_grid_set_title  (IvChartGrid       *grid,
-                                       const char        *title);
-const char  *iv_chart_grid_get_title  (const IvChartGrid *grid);
-void         iv_chart_grid_share_axes (IvChartGrid       *grid,
-                                       gboolean           share_x,
-                                       gboolean           share_y);
-gboolean     iv_chart_grid_render     (cairo_t               *cr,
-                                       gconstpointer          grid,
-                                       const IvRenderOptions *options,
-                                       double                 width,
-                                       double                 height,
-                                       GError               **error);
+void iv_chart_grid_set (IvChartGrid *grid, guint row, guint column, IvChart *chart);
+IvChart *iv_chart_grid_get (IvChartGrid *grid, guint row, guint column);
+void iv_chart_grid_set_title (IvChartGrid *grid, const char *title);
+const char *iv_chart_grid_get_title (const IvChartGrid *grid);
+void iv_chart_grid_share_axes (IvChartGrid *grid, gboolean share_x, gboolean share_y);
+gboolean iv_chart_grid_render (cairo_t *cr, gconstpointer grid, const IvRenderOptions *options,
+                               double width, double height, GError **error);
 
-guint        iv_chart_grid_get_rows    (const IvChartGrid *grid);
-guint        iv_chart_grid_get_columns (const IvChartGrid *grid);
+guint iv_chart_grid_get_rows (const IvChartGrid *grid);
+guint iv_chart_grid_get_columns (const IvChartGrid *grid);
 /* After a drawing: where the panel's top-left corner went (FALSE before one). */
-gboolean     iv_chart_grid_panel_origin (const IvChartGrid *grid,
-                                         guint             row,
-                                         guint             column,
-                                         double           *x,
-                                         double           *y);
+gboolean iv_chart_grid_panel_origin (const IvChartGrid *grid, guint row, guint column, double *x,
+                                     double *y);
 /* After a drawing: the panel under (@px, @py), with the point in its own coordinates. */
-IvChart     *iv_chart_grid_panel_at    (IvChartGrid       *grid,
-                                        double             px,
-                                        double             py,
-                                        double            *lx,
-                                        double            *ly);
+IvChart *iv_chart_grid_panel_at (IvChartGrid *grid, double px, double py, double *lx, double *ly);
 /* The hover card of the point (or heat map cell) under (@px, @py) within @radius, its
  * panel's title first; NULL when none. */
-char        *iv_chart_grid_describe_at (IvChartGrid       *grid,
-                                        double             px,
-                                        double             py,
-                                        double             radius);
+char *iv_chart_grid_describe_at (IvChartGrid *grid, double px, double py, double radius);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvChartGrid, iv_chart_grid_free)
 

@@ -31,7 +31,8 @@ static char *
 figure_svg (const IvFigure *figure, const IvExportOptions *eo, const char *prefix, GError **error)
 {
   g_autoptr (GByteArray) bytes = g_byte_array_new ();
-  cairo_surface_t *surface = cairo_svg_surface_create_for_stream (append_bytes, bytes, eo->width, eo->height);
+  cairo_surface_t *surface
+      = cairo_svg_surface_create_for_stream (append_bytes, bytes, eo->width, eo->height);
   cairo_t *cr;
   gboolean ok;
   g_autofree char *text = NULL;
@@ -63,7 +64,8 @@ figure_svg (const IvFigure *figure, const IvExportOptions *eo, const char *prefi
   close = g_strrstr (text, "</svg>");
   if (!body || !close || close < body)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cairo wrote an SVG without a root element");
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "cairo wrote an SVG without a root element");
       return NULL;
     }
   body++;
@@ -83,7 +85,8 @@ figure_svg (const IvFigure *figure, const IvExportOptions *eo, const char *prefi
 
 /* The chart drawn at @layer (a series, or its frame). */
 static char *
-layer_svg (IvChart *chart, gint layer, const IvExportOptions *eo, const char *prefix, GError **error)
+layer_svg (IvChart *chart, gint layer, const IvExportOptions *eo, const char *prefix,
+           GError **error)
 {
   IvFigure figure = { iv_chart_render, chart, NULL, NULL };
   char *body;
@@ -100,11 +103,20 @@ iv_html_escape (GString *out, const char *s)
   for (const char *p = s ? s : ""; *p; p++)
     switch (*p)
       {
-      case '<': g_string_append (out, "&lt;"); break;
-      case '>': g_string_append (out, "&gt;"); break;
-      case '&': g_string_append (out, "&amp;"); break;
-      case '"': g_string_append (out, "&quot;"); break;
-      default: g_string_append_c (out, *p);
+      case '<':
+        g_string_append (out, "&lt;");
+        break;
+      case '>':
+        g_string_append (out, "&gt;");
+        break;
+      case '&':
+        g_string_append (out, "&amp;");
+        break;
+      case '"':
+        g_string_append (out, "&quot;");
+        break;
+      default:
+        g_string_append_c (out, *p);
       }
 }
 
@@ -130,8 +142,11 @@ heatmap_targets (IvChart *chart, guint index, IvSeries *s, double dx, double dy,
   for (guint j = 0; j < s->ny; j++)
     for (guint i = 0; i < s->nx; i++)
       {
-        double cx = s->x0 + (i + 0.5) * (s->x1 - s->x0) / s->nx, cy = s->y0 + (j + 0.5) * (s->y1 - s->y0) / s->ny;
-        IvChartHit hit = { s, index, (gsize) j * s->nx + i, cx, cy, _iv_px_x (L, cx), _iv_px_y (L, ya, cy), 0 };
+        double cx = s->x0 + (i + 0.5) * (s->x1 - s->x0) / s->nx,
+               cy = s->y0 + (j + 0.5) * (s->y1 - s->y0) / s->ny;
+        IvChartHit hit = {
+          s, index, (gsize) j * s->nx + i, cx, cy, _iv_px_x (L, cx), _iv_px_y (L, ya, cy), 0
+        };
         g_autofree char *text = NULL;
         if (!isfinite (s->y[hit.index]))
           continue;
@@ -146,7 +161,8 @@ hover_points (IvChart *chart, guint index, IvSeries *s, double dx, double dy, Iv
   const IvChartLayout *L = &chart->layout;
   IvAxisId ya = s->y2 ? IV_AXIS_Y2 : IV_AXIS_Y;
   g_autoptr (GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
-  const IvUnit *ux = iv_chart_axis_get_unit (chart, IV_AXIS_X), *uy = iv_chart_axis_get_unit (chart, ya);
+  const IvUnit *ux = iv_chart_axis_get_unit (chart, IV_AXIS_X),
+               *uy = iv_chart_axis_get_unit (chart, ya);
   guint kept = 0;
   double cell = HOVER_CELL;
 
@@ -167,8 +183,9 @@ hover_points (IvChart *chart, guint index, IvSeries *s, double dx, double dy, Iv
       double px = _iv_px_x (L, s->x[i]), py = _iv_px_y (L, ya, s->y[i]);
       guint key;
       g_autofree char *tx = NULL, *ty = NULL;
-      if (!isfinite (px) || !isfinite (py) || px < L->plot_x - 0.5 || px > L->plot_x + L->plot_w + 0.5
-          || py < L->plot_y - 0.5 || py > L->plot_y + L->plot_h + 0.5)
+      if (!isfinite (px) || !isfinite (py) || px < L->plot_x - 0.5
+          || px > L->plot_x + L->plot_w + 0.5 || py < L->plot_y - 0.5
+          || py > L->plot_y + L->plot_h + 0.5)
         continue;
       key = 1 + (guint) ((px - L->plot_x) / cell) * 65536u + (guint) ((py - L->plot_y) / cell);
       if (g_hash_table_contains (seen, GUINT_TO_POINTER (key)))
@@ -178,8 +195,9 @@ hover_points (IvChart *chart, guint index, IvSeries *s, double dx, double dy, Iv
       ty = iv_unit_format_value (uy, s->y[i]);
       kept++;
       {
-        g_autofree char *label = s->labels && s->labels[i] ? g_strdup_printf ("%s: %s, %s", s->labels[i], tx, ty)
-                                                            : g_strdup_printf ("%s, %s", tx, ty);
+        g_autofree char *label = s->labels && s->labels[i]
+                                     ? g_strdup_printf ("%s: %s, %s", s->labels[i], tx, ty)
+                                     : g_strdup_printf ("%s, %s", tx, ty);
         hover_target (out, px + dx, py + dy, label);
       }
     }
@@ -223,10 +241,15 @@ iv_chart_to_html (IvChart *chart, const IvExportOptions *eo, const char *id, GEr
       g_free (iv_json_writer_finish (points));
       return NULL;
     }
-  g_string_append_printf (out, "<figure class=\"iv-figure\" id=\"%s\">\n<svg class=\"iv-svg\" viewBox=\"0 0 %.0f %.0f\" "
-                          "role=\"img\" aria-label=\"", id, eo->width, eo->height);
+  g_string_append_printf (
+      out,
+      "<figure class=\"iv-figure\" id=\"%s\">\n<svg class=\"iv-svg\" viewBox=\"0 0 %.0f %.0f\" "
+      "role=\"img\" aria-label=\"",
+      id, eo->width, eo->height);
   iv_html_escape (out, chart->title);
-  g_string_append (out, "\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n");
+  g_string_append (
+      out,
+      "\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n");
   g_string_append_printf (out, "<g class=\"iv-frame\">%s</g>\n", frame);
   for (guint i = 0; i < chart->series->len; i++)
     {
@@ -260,10 +283,13 @@ iv_chart_to_html (IvChart *chart, const IvExportOptions *eo, const char *id, GEr
       IvSeries *s = chart->series->pdata[i];
       if (!s->visible || !s->in_legend || !s->name || !*s->name)
         continue;
-      g_string_append_printf (out, "<button type=\"button\" class=\"iv-toggle\" aria-pressed=\"true\" data-series=\"%u\">"
-                              "<span class=\"iv-swatch\" aria-hidden=\"true\" style=\"color:#%02x%02x%02x\">&#9679;</span>",
-                              i, (guint) lround (s->color.r * 255), (guint) lround (s->color.g * 255),
-                              (guint) lround (s->color.b * 255));
+      g_string_append_printf (
+          out,
+          "<button type=\"button\" class=\"iv-toggle\" aria-pressed=\"true\" data-series=\"%u\">"
+          "<span class=\"iv-swatch\" aria-hidden=\"true\" "
+          "style=\"color:#%02x%02x%02x\">&#9679;</span>",
+          i, (guint) lround (s->color.r * 255), (guint) lround (s->color.g * 255),
+          (guint) lround (s->color.b * 255));
       iv_html_escape (out, s->name);
       g_string_append (out, "</button>");
     }
@@ -338,10 +364,15 @@ whole_figure_html (const IvFigure *figure, IvChartGrid *grid, IvSurface *surface
       g_free (iv_json_writer_finish (points));
       return NULL;
     }
-  g_string_append_printf (out, "<figure class=\"iv-figure\" id=\"%s\">\n<svg class=\"iv-svg\" viewBox=\"0 0 %.0f %.0f\" "
-                          "role=\"img\" aria-label=\"", id, eo->width, eo->height);
+  g_string_append_printf (
+      out,
+      "<figure class=\"iv-figure\" id=\"%s\">\n<svg class=\"iv-svg\" viewBox=\"0 0 %.0f %.0f\" "
+      "role=\"img\" aria-label=\"",
+      id, eo->width, eo->height);
   iv_html_escape (out, title);
-  g_string_append (out, "\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n");
+  g_string_append (
+      out,
+      "\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n");
   g_string_append_printf (out, "<g class=\"iv-frame\">%s</g>\n</svg>\n", body);
   iv_json_writer_begin_array (points);
   if (grid)

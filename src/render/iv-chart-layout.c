@@ -12,7 +12,7 @@
 #include "iv-palette.h"
 
 #define TICK_LEN 5.0
-#define LABEL_GAP 8.0      /* minimum gap between neighbouring tick labels */
+#define LABEL_GAP 8.0 /* minimum gap between neighbouring tick labels */
 
 /* -------- text -------- */
 
@@ -34,11 +34,14 @@ _iv_chart_text_size (IvChartCtx *ctx, const char *text, double scale, gboolean b
 
   set_font (ctx, scale, bold);
   pango_layout_set_text (ctx->text, text ? text : "", -1);
-  pango_layout_set_width (ctx->text, ctx->max_text_w > 0 ? (int) (ctx->max_text_w * PANGO_SCALE) : -1);
-  pango_layout_set_ellipsize (ctx->text, ctx->max_text_w > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
+  pango_layout_set_width (ctx->text,
+                          ctx->max_text_w > 0 ? (int) (ctx->max_text_w * PANGO_SCALE) : -1);
+  pango_layout_set_ellipsize (ctx->text,
+                              ctx->max_text_w > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
   pango_layout_set_wrap (ctx->text, PANGO_WRAP_WORD_CHAR);
   /* negative: at most that many lines, the last ellipsized */
-  pango_layout_set_height (ctx->text, ctx->max_text_w > 0 && ctx->max_lines > 1 ? -ctx->max_lines : -1);
+  pango_layout_set_height (ctx->text,
+                           ctx->max_text_w > 0 && ctx->max_lines > 1 ? -ctx->max_lines : -1);
   pango_layout_get_extents (ctx->text, NULL, &logical);
   *w = (double) logical.width / PANGO_SCALE;
   *h = (double) logical.height / PANGO_SCALE;
@@ -108,7 +111,7 @@ only_boxes (const IvChart *chart)
 static IvTicks *
 box_ticks (const IvChart *chart)
 {
-  IvTicks *t = iv_ticks_compute (&(IvScaleSpec) { IV_SCALE_LINEAR, IV_UNIT_PLAIN }, 0, 0, 1);
+  IvTicks *t = iv_ticks_compute (&(IvScaleSpec){ IV_SCALE_LINEAR, IV_UNIT_PLAIN }, 0, 0, 1);
 
   g_free (t->ticks);
   t->ticks = g_new0 (IvTick, MAX (chart->series->len, 1));
@@ -117,7 +120,7 @@ box_ticks (const IvChart *chart)
       const IvSeries *s = chart->series->pdata[i];
       if (s->kind != IV_SERIES_BOX || !s->visible)
         continue;
-      t->ticks[t->n_ticks++] = (IvTick) { s->position, g_strdup (s->name), TRUE };
+      t->ticks[t->n_ticks++] = (IvTick){ s->position, g_strdup (s->name), TRUE };
     }
   return t;
 }
@@ -125,7 +128,7 @@ box_ticks (const IvChart *chart)
 static IvTicks *
 category_ticks (const IvChart *chart, const IvChartLayout *L, IvAxisId a)
 {
-  IvTicks *t = iv_ticks_compute (&(IvScaleSpec) { IV_SCALE_LINEAR, IV_UNIT_PLAIN }, 0, 0, 1);
+  IvTicks *t = iv_ticks_compute (&(IvScaleSpec){ IV_SCALE_LINEAR, IV_UNIT_PLAIN }, 0, 0, 1);
   guint n = (guint) (L->hi[a] + 0.5);
 
   g_free (t->ticks);
@@ -135,8 +138,8 @@ category_ticks (const IvChart *chart, const IvChartLayout *L, IvAxisId a)
     {
       t->ticks[i].value = _iv_chart_category_position (chart, i, n);
       t->ticks[i].major = TRUE;
-      t->ticks[i].label = g_strdup (chart->categories && i < chart->n_categories
-                                        ? chart->categories[i] : "");
+      t->ticks[i].label
+          = g_strdup (chart->categories && i < chart->n_categories ? chart->categories[i] : "");
       if (!t->ticks[i].label[0])
         {
           g_free (t->ticks[i].label);
@@ -150,13 +153,13 @@ category_ticks (const IvChart *chart, const IvChartLayout *L, IvAxisId a)
 static IvTicks *
 named_ticks (const IvAxis *axis)
 {
-  IvTicks *t = iv_ticks_compute (&(IvScaleSpec) { IV_SCALE_LINEAR, IV_UNIT_PLAIN }, 0, 0, 1);
+  IvTicks *t = iv_ticks_compute (&(IvScaleSpec){ IV_SCALE_LINEAR, IV_UNIT_PLAIN }, 0, 0, 1);
 
   g_free (t->ticks);
   t->ticks = g_new0 (IvTick, MAX (axis->n_categories, 1));
   t->n_ticks = axis->n_categories;
   for (guint i = 0; i < axis->n_categories; i++)
-    t->ticks[i] = (IvTick) { (double) i, g_strdup (axis->categories[i]), TRUE };
+    t->ticks[i] = (IvTick){ (double) i, g_strdup (axis->categories[i]), TRUE };
   return t;
 }
 
@@ -169,8 +172,8 @@ fit_ticks (IvChartCtx *ctx, IvAxisId a, double length, AxisTicks *out)
   IvScaleSpec spec = chart->axis[a].spec;
   guint target;
 
-  spec.kind = L->kind[a] == IV_SCALE_LINEAR && spec.kind == IV_SCALE_TIME ? IV_SCALE_TIME
-                                                                           : L->kind[a];
+  spec.kind
+      = L->kind[a] == IV_SCALE_LINEAR && spec.kind == IV_SCALE_TIME ? IV_SCALE_TIME : L->kind[a];
   out->max_w = out->max_h = 0;
   if (chart->axis[a].categories)
     {
@@ -266,7 +269,7 @@ measure_legend (IvChartCtx *ctx, IvLegendPlacement placement)
 
 void
 _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[IV_N_AXES],
-        LegendSize *legend)
+                  LegendSize *legend)
 {
   IvChart *chart = ctx->chart;
   IvChartLayout *L = ctx->L;
@@ -298,7 +301,8 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
   *legend = measure_legend (ctx, chart->legend);
   /* A legend that would cover much of a small plot goes below it instead. */
   if (chart->legend == IV_LEGEND_AUTO && legend->rows
-      && (legend->w > (width - 2 * IV_CHART_PAD) * 0.45 || legend->h > (height - top - 2 * IV_CHART_PAD) * 0.45))
+      && (legend->w > (width - 2 * IV_CHART_PAD) * 0.45
+          || legend->h > (height - top - 2 * IV_CHART_PAD) * 0.45))
     {
       L->legend_placement = IV_LEGEND_BOTTOM;
       *legend = measure_legend (ctx, IV_LEGEND_BOTTOM);
@@ -315,8 +319,8 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
       if (s->kind == IV_SERIES_HEATMAP && s->visible && s->vmax >= s->vmin)
         {
           IvScaleSpec spec = { IV_SCALE_LINEAR, s->value_unit };
-          g_autoptr (IvTicks) t = iv_ticks_compute (&spec, s->vmin,
-                                                    s->vmax > s->vmin ? s->vmax : s->vmin + 1, 5);
+          g_autoptr (IvTicks) t
+              = iv_ticks_compute (&spec, s->vmin, s->vmax > s->vmin ? s->vmax : s->vmin + 1, 5);
           double label_w = 0;
           for (guint k = 0; k < t->n_ticks; k++)
             {
@@ -365,7 +369,8 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
                 continue;
               _iv_chart_text_size (ctx, xt->ticks[i].label, 0.92, FALSE, &tw, &th);
               px = iv_scale_normalize (L->kind[IV_AXIS_X], L->lo[IV_AXIS_X], L->hi[IV_AXIS_X],
-                                       xt->ticks[i].value) * L->plot_w;
+                                       xt->ticks[i].value)
+                   * L->plot_w;
               l = MAX (l, left + tw / 2 - px + ticks[IV_AXIS_Y].max_w * 0);
               r = MAX (r, right + tw / 2 - (L->plot_w - px));
             }
@@ -489,13 +494,13 @@ _iv_chart_draw_axes (IvChartCtx *ctx, AxisTicks ticks[IV_N_AXES])
   {
     g_autofree char *xt = axis_title_with_unit (chart, IV_AXIS_X, ticks[IV_AXIS_X].ticks);
     g_autofree char *yt = axis_title_with_unit (chart, IV_AXIS_Y, ticks[IV_AXIS_Y].ticks);
-    g_autofree char *y2t = L->has_y2 ? axis_title_with_unit (chart, IV_AXIS_Y2, ticks[IV_AXIS_Y2].ticks)
-                                     : NULL;
+    g_autofree char *y2t
+        = L->has_y2 ? axis_title_with_unit (chart, IV_AXIS_Y2, ticks[IV_AXIS_Y2].ticks) : NULL;
     double label_h = chart->axis[IV_AXIS_X].hide_labels ? 0 : ticks[IV_AXIS_X].max_h;
 
     if (xt)
-      _iv_chart_show_text (ctx, xt, x0 + L->plot_w / 2, y1 + TICK_LEN + 6 + label_h, 0.5, 0,
-                           0.95, FALSE, fg);
+      _iv_chart_show_text (ctx, xt, x0 + L->plot_w / 2, y1 + TICK_LEN + 6 + label_h, 0.5, 0, 0.95,
+                           FALSE, fg);
     if (yt)
       {
         double lw = chart->axis[IV_AXIS_Y].hide_labels ? 0 : ticks[IV_AXIS_Y].max_w;
@@ -620,14 +625,16 @@ data_under (IvChartCtx *ctx, double x, double y, double w, double h)
       step = MAX (1, s->n / 2000);
       for (gsize k = 0; k < s->n && k < (s->kind == IV_SERIES_HISTOGRAM ? s->n : s->n); k += step)
         {
-          double px = s->kind == IV_SERIES_BOX ? _iv_px_x (ctx->L, s->position) : _iv_px_x (ctx->L, s->x[k]);
+          double px = s->kind == IV_SERIES_BOX ? _iv_px_x (ctx->L, s->position)
+                                               : _iv_px_x (ctx->L, s->x[k]);
           double top = s->y[k] + (s->base ? s->base[k] : 0);
           double py = _iv_px_y (ctx->L, ya, top);
           if (px >= x && px <= x + w && py >= y && py <= y + h)
             hidden += step;
           /* Bars and areas cover everything below their top. */
           if ((s->kind == IV_SERIES_BARS || s->kind == IV_SERIES_AREA
-               || s->kind == IV_SERIES_HISTOGRAM) && px >= x && px <= x + w && py <= y + h)
+               || s->kind == IV_SERIES_HISTOGRAM)
+              && px >= x && px <= x + w && py <= y + h)
             hidden += step;
         }
     }
@@ -663,11 +670,15 @@ _iv_chart_draw_legend (IvChartCtx *ctx, const LegendSize *size)
     {
       /* The corner (or edge middle) that hides the fewest data points. */
       const double m = 8;
-      double cx[] = { L->plot_x + L->plot_w - size->w - m, L->plot_x + m,
-                      L->plot_x + L->plot_w - size->w - m, L->plot_x + m,
-                      L->plot_x + (L->plot_w - size->w) / 2, L->plot_x + (L->plot_w - size->w) / 2 };
-      double cy[] = { L->plot_y + m, L->plot_y + m, L->plot_y + L->plot_h - size->h - m,
-                      L->plot_y + L->plot_h - size->h - m, L->plot_y + m,
+      double cx[]
+          = { L->plot_x + L->plot_w - size->w - m,   L->plot_x + m,
+              L->plot_x + L->plot_w - size->w - m,   L->plot_x + m,
+              L->plot_x + (L->plot_w - size->w) / 2, L->plot_x + (L->plot_w - size->w) / 2 };
+      double cy[] = { L->plot_y + m,
+                      L->plot_y + m,
+                      L->plot_y + L->plot_h - size->h - m,
+                      L->plot_y + L->plot_h - size->h - m,
+                      L->plot_y + m,
                       L->plot_y + L->plot_h - size->h - m };
       double best = INFINITY;
       x = cx[0];
@@ -724,7 +735,7 @@ _iv_chart_draw_legend (IvChartCtx *ctx, const LegendSize *size)
         case IV_SERIES_ERROR_BARS:
           cairo_set_line_width (cr, MAX (2, s->line_width));
           if (s->dashed)
-            cairo_set_dash (cr, (double[]) { 4, 2 }, 2, 0);
+            cairo_set_dash (cr, (double[]){ 4, 2 }, 2, 0);
           cairo_move_to (cr, sx, ry);
           cairo_line_to (cr, sx + size->swatch, ry);
           cairo_stroke (cr);
@@ -775,6 +786,6 @@ _iv_chart_draw_colorbar (IvChartCtx *ctx, IvSeries *s)
     }
   /* the unit the labels share, over the bar */
   if (ticks->unit_label)
-    _iv_chart_show_text (ctx, ticks->unit_label, x, y - 3, 0, 1, 0.85, FALSE, &ctx->colors->foreground_dim);
+    _iv_chart_show_text (ctx, ticks->unit_label, x, y - 3, 0, 1, 0.85, FALSE,
+                         &ctx->colors->foreground_dim);
 }
-

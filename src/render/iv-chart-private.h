@@ -14,33 +14,33 @@ struct _IvSeries
 {
   IvSeriesKind kind;
   char *name;
-  double *x, *y;        /* points; histogram: x = n + 1 bin edges, y = n counts */
-  double *lo, *hi;      /* band and error bars */
+  double *x, *y;   /* points; histogram: x = n + 1 bin edges, y = n counts */
+  double *lo, *hi; /* band and error bars */
   gsize n;
   gboolean sorted_x;
   guint32 rgb;
   gboolean has_color;
-  IvColor color;        /* resolved when drawing */
+  IvColor color; /* resolved when drawing */
   double alpha;
   IvMarker marker;
-  double size;          /* marker diameter, logical units */
+  double size; /* marker diameter, logical units */
   double line_width;
   gboolean dashed;
   gboolean y2;
   gboolean visible;
   gboolean in_legend;
   gboolean stacked;
-  char **labels;        /* one per point, NULL entries allowed */
-  double *label_at;     /* where the last drawing put each label: x, y (top left), NaN for none */
+  char **labels;          /* one per point, NULL entries allowed */
+  double *label_at;       /* where the last drawing put each label: x, y (top left), NaN for none */
   gboolean *label_leader; /* … away from its point, a line leading to it */
   IvBoxStats box;
-  double position;      /* box: where on x */
-  guint nx, ny;         /* heatmap */
+  double position; /* box: where on x */
+  guint nx, ny;    /* heatmap */
   double x0, x1, y0, y1, vmin, vmax;
-  IvUnit value_unit;            /* a heat map's values, for its colour bar */
-  double *base;         /* stacking baseline per point, filled when drawing */
+  IvUnit value_unit;           /* a heat map's values, for its colour bar */
+  double *base;                /* stacking baseline per point, filled when drawing */
   double ext_lo[2], ext_hi[2]; /* finite extents of x and y (positive-only for log: [1]) */
-  double pos_lo[2];     /* smallest positive x and y, for log axes */
+  double pos_lo[2];            /* smallest positive x and y, for log axes */
 };
 
 typedef enum
@@ -65,7 +65,7 @@ typedef struct
   double lo, hi;
   gboolean grid;
   gboolean hide_labels;
-  char **categories;   /* labels of the positions 0, 1, …: a heat map's rows or columns */
+  char **categories; /* labels of the positions 0, 1, …: a heat map's rows or columns */
   guint n_categories;
 } IvAxis;
 
@@ -112,15 +112,16 @@ typedef struct
   double font_px;
   IvChart *chart;
   IvChartLayout *L;
-  double max_text_w;  /* > 0: text wider than this is ellipsized (titles) */
-  int max_lines;      /* with max_text_w: wrapped to at most this many lines first (subtitles) */
+  double max_text_w; /* > 0: text wider than this is ellipsized (titles) */
+  int max_lines;     /* with max_text_w: wrapped to at most this many lines first (subtitles) */
 } IvChartCtx;
 
 static inline double
 _iv_px_x (const IvChartLayout *L, double v)
 {
-  return L->plot_x + iv_scale_normalize (L->kind[IV_AXIS_X], L->lo[IV_AXIS_X], L->hi[IV_AXIS_X], v)
-                         * L->plot_w;
+  return L->plot_x
+         + iv_scale_normalize (L->kind[IV_AXIS_X], L->lo[IV_AXIS_X], L->hi[IV_AXIS_X], v)
+               * L->plot_w;
 }
 
 static inline double
@@ -130,71 +131,31 @@ _iv_px_y (const IvChartLayout *L, IvAxisId axis, double v)
          - iv_scale_normalize (L->kind[axis], L->lo[axis], L->hi[axis], v) * L->plot_h;
 }
 
-void     _iv_chart_layout        (IvChartCtx     *ctx,
-                                  double          width,
-                                  double          height,
-                                  AxisTicks       ticks[IV_N_AXES],
-                                  LegendSize     *legend);
-void     _iv_chart_draw_grid     (IvChartCtx     *ctx,
-                                  AxisTicks       ticks[IV_N_AXES]);
-void     _iv_chart_draw_axes     (IvChartCtx     *ctx,
-                                  AxisTicks       ticks[IV_N_AXES]);
-void     _iv_chart_draw_annotations (IvChartCtx  *ctx);
-void     _iv_chart_draw_legend   (IvChartCtx     *ctx,
-                                  const LegendSize *size);
-void     _iv_chart_place_labels  (IvChartCtx     *ctx);
-void     _iv_chart_draw_colorbar (IvChartCtx     *ctx,
-                                  IvSeries       *series);
+void _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[IV_N_AXES],
+                       LegendSize *legend);
+void _iv_chart_draw_grid (IvChartCtx *ctx, AxisTicks ticks[IV_N_AXES]);
+void _iv_chart_draw_axes (IvChartCtx *ctx, AxisTicks ticks[IV_N_AXES]);
+void _iv_chart_draw_annotations (IvChartCtx *ctx);
+void _iv_chart_draw_legend (IvChartCtx *ctx, const LegendSize *size);
+void _iv_chart_place_labels (IvChartCtx *ctx);
+void _iv_chart_draw_colorbar (IvChartCtx *ctx, IvSeries *series);
 gboolean _iv_chart_series_in_legend (const IvSeries *series);
-void     _iv_chart_draw_series   (IvChartCtx     *ctx,
-                                  IvSeries       *series,
-                                  guint           index);
-void     _iv_chart_draw_marker   (cairo_t        *cr,
-                                  IvMarker        marker,
-                                  double          x,
-                                  double          y,
-                                  double          size);
-void     _iv_chart_draw_scatter  (IvChartCtx     *ctx,
-                                  IvSeries       *series);
-void     _iv_chart_bar_geometry  (const IvChart  *chart,
-                                  guint           bar_index,
-                                  guint           n_bar_series,
-                                  double         *offset,
-                                  double         *width);
+void _iv_chart_draw_series (IvChartCtx *ctx, IvSeries *series, guint index);
+void _iv_chart_draw_marker (cairo_t *cr, IvMarker marker, double x, double y, double size);
+void _iv_chart_draw_scatter (IvChartCtx *ctx, IvSeries *series);
+void _iv_chart_bar_geometry (const IvChart *chart, guint bar_index, guint n_bar_series,
+                             double *offset, double *width);
 /* Bar @k of @series: its top, and its bottom in @bottom, in value units (percent of the
  * category's total in IV_BARS_PERCENT mode). */
-double   _iv_chart_bar_top       (const IvChart  *chart,
-                                  const IvSeries *series,
-                                  gsize           k,
-                                  double         *bottom);
+double _iv_chart_bar_top (const IvChart *chart, const IvSeries *series, gsize k, double *bottom);
 /* Bar @k of @series as drawn, in pixels of the chart's layout (x0 ≤ x1, y0 ≤ y1). */
-void     _iv_chart_bar_rect      (const IvChart  *chart,
-                                  const IvSeries *series,
-                                  gsize           k,
-                                  double         *x0,
-                                  double         *y0,
-                                  double         *x1,
-                                  double         *y1);
-guint    _iv_chart_bar_index     (const IvChart  *chart,
-                                  const IvSeries *series,
-                                  guint          *n_bar_series);
-double   _iv_chart_category_position (const IvChart *chart,
-                                      gsize          k,
-                                      gsize          n);
-void     _iv_chart_text_size     (IvChartCtx     *ctx,
-                                  const char     *text,
-                                  double          scale,
-                                  gboolean        bold,
-                                  double         *w,
-                                  double         *h);
-void     _iv_chart_show_text     (IvChartCtx     *ctx,
-                                  const char     *text,
-                                  double          x,
-                                  double          y,
-                                  double          xalign,
-                                  double          yalign,
-                                  double          scale,
-                                  gboolean        bold,
-                                  const IvColor  *color);
+void _iv_chart_bar_rect (const IvChart *chart, const IvSeries *series, gsize k, double *x0,
+                         double *y0, double *x1, double *y1);
+guint _iv_chart_bar_index (const IvChart *chart, const IvSeries *series, guint *n_bar_series);
+double _iv_chart_category_position (const IvChart *chart, gsize k, gsize n);
+void _iv_chart_text_size (IvChartCtx *ctx, const char *text, double scale, gboolean bold, double *w,
+                          double *h);
+void _iv_chart_show_text (IvChartCtx *ctx, const char *text, double x, double y, double xalign,
+                          double yalign, double scale, gboolean bold, const IvColor *color);
 
 G_END_DECLS

@@ -157,7 +157,7 @@ iv_chart_axis_set_time (IvChart *chart, IvAxisId axis, double origin, gboolean c
   chart->axis[axis].spec.origin = origin;
   chart->axis[axis].spec.clock = clock;
   if (chart->axis[axis].spec.unit.kind != IV_UNIT_SECONDS)
-    chart->axis[axis].spec.unit = (IvUnit) { IV_UNIT_SECONDS, 1e-9, NULL };
+    chart->axis[axis].spec.unit = (IvUnit){ IV_UNIT_SECONDS, 1e-9, NULL };
 }
 
 void
@@ -269,8 +269,7 @@ add_xy (IvChart *chart, IvSeriesKind kind, const char *name, const double *x, co
 }
 
 IvSeries *
-iv_chart_add_scatter (IvChart *chart, const char *name, const double *x, const double *y,
-                      gsize n)
+iv_chart_add_scatter (IvChart *chart, const char *name, const double *x, const double *y, gsize n)
 {
   IvSeries *s = add_xy (chart, IV_SERIES_SCATTER, name, x, y, n);
   s->alpha = 0.85;
@@ -314,8 +313,7 @@ iv_chart_add_bars (IvChart *chart, const char *name, const double *values, gsize
 }
 
 IvSeries *
-iv_chart_add_histogram (IvChart *chart, const char *name, const double *values, gsize n,
-                        guint bins)
+iv_chart_add_histogram (IvChart *chart, const char *name, const double *values, gsize n, guint bins)
 {
   IvSeries *s = add_series (chart, IV_SERIES_HISTOGRAM, name);
   gsize m;
@@ -354,8 +352,7 @@ iv_chart_add_cdf (IvChart *chart, const char *name, const double *values, gsize 
 }
 
 IvSeries *
-iv_chart_add_box (IvChart *chart, const char *name, double position, const double *values,
-                  gsize n)
+iv_chart_add_box (IvChart *chart, const char *name, double position, const double *values, gsize n)
 {
   IvSeries *s = add_series (chart, IV_SERIES_BOX, name);
   gsize m;
@@ -389,8 +386,8 @@ iv_chart_add_error_bars (IvChart *chart, const char *name, const double *x, cons
 }
 
 IvSeries *
-iv_chart_add_spans (IvChart *chart, const char *name, const double *x0, const double *x1, const double *y,
-                    gsize n)
+iv_chart_add_spans (IvChart *chart, const char *name, const double *x0, const double *x1,
+                    const double *y, gsize n)
 {
   g_autofree double *mid = g_new (double, MAX (n, 1));
   IvSeries *s;
@@ -421,8 +418,8 @@ iv_chart_add_band (IvChart *chart, const char *name, const double *x, const doub
 }
 
 IvSeries *
-iv_chart_add_heatmap (IvChart *chart, const char *name, const double *values, guint nx,
-                      guint ny, double x0, double x1, double y0, double y1)
+iv_chart_add_heatmap (IvChart *chart, const char *name, const double *values, guint nx, guint ny,
+                      double x0, double x1, double y0, double y1)
 {
   IvSeries *s = add_series (chart, IV_SERIES_HEATMAP, name);
 
@@ -469,17 +466,62 @@ iv_chart_add_text (IvChart *chart, double x, double y, const char *text)
   add_annotation (chart, IV_ANNOTATION_TEXT, x, y, text);
 }
 
-void iv_series_set_color (IvSeries *s, guint32 rgb) { s->rgb = rgb; s->has_color = TRUE; }
-void iv_series_set_alpha (IvSeries *s, double alpha) { s->alpha = CLAMP (alpha, 0.0, 1.0); }
-void iv_series_set_line_width (IvSeries *s, double width) { s->line_width = width; }
-void iv_series_set_dashed (IvSeries *s, gboolean dashed) { s->dashed = dashed; }
-void iv_series_set_y2 (IvSeries *s, gboolean y2) { s->y2 = y2; }
-void iv_series_set_visible (IvSeries *s, gboolean visible) { s->visible = visible; }
-gboolean iv_series_get_visible (const IvSeries *s) { return s->visible; }
-const char *iv_series_get_name (const IvSeries *s) { return s->name; }
-gsize iv_series_get_length (const IvSeries *s) { return s->n; }
-IvSeriesKind iv_series_get_kind (const IvSeries *s) { return s->kind; }
-void iv_series_set_show_in_legend (IvSeries *s, gboolean show) { s->in_legend = show; }
+void
+iv_series_set_color (IvSeries *s, guint32 rgb)
+{
+  s->rgb = rgb;
+  s->has_color = TRUE;
+}
+void
+iv_series_set_alpha (IvSeries *s, double alpha)
+{
+  s->alpha = CLAMP (alpha, 0.0, 1.0);
+}
+void
+iv_series_set_line_width (IvSeries *s, double width)
+{
+  s->line_width = width;
+}
+void
+iv_series_set_dashed (IvSeries *s, gboolean dashed)
+{
+  s->dashed = dashed;
+}
+void
+iv_series_set_y2 (IvSeries *s, gboolean y2)
+{
+  s->y2 = y2;
+}
+void
+iv_series_set_visible (IvSeries *s, gboolean visible)
+{
+  s->visible = visible;
+}
+gboolean
+iv_series_get_visible (const IvSeries *s)
+{
+  return s->visible;
+}
+const char *
+iv_series_get_name (const IvSeries *s)
+{
+  return s->name;
+}
+gsize
+iv_series_get_length (const IvSeries *s)
+{
+  return s->n;
+}
+IvSeriesKind
+iv_series_get_kind (const IvSeries *s)
+{
+  return s->kind;
+}
+void
+iv_series_set_show_in_legend (IvSeries *s, gboolean show)
+{
+  s->in_legend = show;
+}
 
 void
 iv_series_set_marker (IvSeries *s, IvMarker marker, double size)
@@ -553,8 +595,8 @@ _iv_chart_bar_index (const IvChart *chart, const IvSeries *series, guint *n_bar_
 
 /* Offset from the category centre and width of one bar, in category units. */
 void
-_iv_chart_bar_geometry (const IvChart *chart, guint bar_index, guint n_bar_series,
-                        double *offset, double *width)
+_iv_chart_bar_geometry (const IvChart *chart, guint bar_index, guint n_bar_series, double *offset,
+                        double *width)
 {
   const double group = 0.8;
 
@@ -583,9 +625,11 @@ _iv_chart_bar_rect (const IvChart *chart, const IvSeries *s, gsize k, double *x0
   top = _iv_chart_bar_top (chart, s, k, &bottom);
   c0 = _iv_chart_category_position (chart, k, n_cat) + offset, c1 = c0 + width;
   if (h)
-    a = _iv_px_x (L, bottom), b = _iv_px_x (L, top), c = _iv_px_y (L, IV_AXIS_Y, c0), d = _iv_px_y (L, IV_AXIS_Y, c1);
+    a = _iv_px_x (L, bottom), b = _iv_px_x (L, top), c = _iv_px_y (L, IV_AXIS_Y, c0),
+    d = _iv_px_y (L, IV_AXIS_Y, c1);
   else
-    a = _iv_px_x (L, c0), b = _iv_px_x (L, c1), c = _iv_px_y (L, IV_AXIS_Y, bottom), d = _iv_px_y (L, IV_AXIS_Y, top);
+    a = _iv_px_x (L, c0), b = _iv_px_x (L, c1), c = _iv_px_y (L, IV_AXIS_Y, bottom),
+    d = _iv_px_y (L, IV_AXIS_Y, top);
   *x0 = MIN (a, b), *x1 = MAX (a, b), *y0 = MIN (c, d), *y1 = MAX (c, d);
 }
 
@@ -624,7 +668,8 @@ compute_stacks (IvChart *chart)
           for (gsize k = 0; k < s->n; k++)
             {
               double scale = chart->bar_mode == IV_BARS_PERCENT && bar_totals[k] > 0
-                                 ? 100.0 / bar_totals[k] : 1.0;
+                                 ? 100.0 / bar_totals[k]
+                                 : 1.0;
               s->base[k] = running[k] * scale;
               running[k] += isfinite (s->y[k]) ? fabs (s->y[k]) : 0;
             }
@@ -809,7 +854,8 @@ bar_categories (const IvChart *chart)
  * category axis, else fixed limits, a heatmap's exact extent, zero-based growth, or the
  * extent with a margin. A log axis never reaches zero. */
 static void
-axis_range (const IvChart *chart, IvAxisId a, const Extent *e, gboolean category_axis, IvChartLayout *L)
+axis_range (const IvChart *chart, IvAxisId a, const Extent *e, gboolean category_axis,
+            IvChartLayout *L)
 {
   const IvAxis *ax = &chart->axis[a];
   double lo = e->lo, hi = e->hi;
@@ -852,7 +898,7 @@ compute_ranges (IvChart *chart, IvChartLayout *L)
   gboolean has_bars = FALSE;
 
   for (guint a = 0; a < IV_N_AXES; a++)
-    e[a] = (Extent) { INFINITY, -INFINITY, FALSE };
+    e[a] = (Extent){ INFINITY, -INFINITY, FALSE };
   L->has_y2 = FALSE;
   for (guint i = 0; i < chart->series->len; i++)
     {
@@ -909,8 +955,13 @@ iv_chart_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
 {
   IvChart *chart = (IvChart *) data; /* the layout cache is written, nothing else */
   IvChartLayout *L = &chart->layout;
-  IvChartCtx ctx = { cr, options->theme, iv_theme_get_colors (options->theme), NULL,
-                     IV_CHART_FONT_PX * (options->font_scale > 0 ? options->font_scale : 1.0), chart, L };
+  IvChartCtx ctx = { cr,
+                     options->theme,
+                     iv_theme_get_colors (options->theme),
+                     NULL,
+                     IV_CHART_FONT_PX * (options->font_scale > 0 ? options->font_scale : 1.0),
+                     chart,
+                     L };
   AxisTicks ticks[IV_N_AXES];
   LegendSize legend;
 
@@ -933,7 +984,8 @@ iv_chart_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
   if (chart->layer >= 0)
     {
       /* one series alone, where the whole chart puts it */
-      IvSeries *s = (guint) chart->layer < chart->series->len ? chart->series->pdata[chart->layer] : NULL;
+      IvSeries *s
+          = (guint) chart->layer < chart->series->len ? chart->series->pdata[chart->layer] : NULL;
       cairo_rectangle (cr, L->plot_x, L->plot_y, L->plot_w, L->plot_h);
       cairo_clip (cr);
       if (s && s->visible)
@@ -1085,9 +1137,14 @@ iv_chart_hit_test (const IvChart *chart, double px, double py, double radius, Iv
                   gboolean h = chart->bars_horizontal;
                   best = d;
                   found = TRUE;
-                  *hit = (IvChartHit) { s, i, k, s->x[k], s->y[k],
-                                        h ? (s->y[k] < 0 ? x0 : x1) : (x0 + x1) / 2,
-                                        h ? (y0 + y1) / 2 : (s->y[k] < 0 ? y1 : y0), d };
+                  *hit = (IvChartHit){ s,
+                                       i,
+                                       k,
+                                       s->x[k],
+                                       s->y[k],
+                                       h ? (s->y[k] < 0 ? x0 : x1) : (x0 + x1) / 2,
+                                       h ? (y0 + y1) / 2 : (s->y[k] < 0 ? y1 : y0),
+                                       d };
                 }
             }
           continue;
@@ -1111,7 +1168,7 @@ iv_chart_hit_test (const IvChart *chart, double px, double py, double radius, Iv
             {
               best = d;
               found = TRUE;
-              *hit = (IvChartHit) { s, i, k, s->x[k], s->y[k], x, y, d };
+              *hit = (IvChartHit){ s, i, k, s->x[k], s->y[k], x, y, d };
             }
         }
     }
@@ -1124,13 +1181,15 @@ iv_chart_hit_test (const IvChart *chart, double px, double py, double radius, Iv
         continue;
       dx = iv_chart_to_data (L, IV_AXIS_X, px);
       dy = iv_chart_to_data (L, s->y2 ? IV_AXIS_Y2 : IV_AXIS_Y, py);
-      if (dx >= MIN (s->x0, s->x1) && dx < MAX (s->x0, s->x1) && dy >= MIN (s->y0, s->y1) && dy < MAX (s->y0, s->y1))
+      if (dx >= MIN (s->x0, s->x1) && dx < MAX (s->x0, s->x1) && dy >= MIN (s->y0, s->y1)
+          && dy < MAX (s->y0, s->y1))
         {
           guint ci = MIN ((guint) ((dx - s->x0) / (s->x1 - s->x0) * s->nx), s->nx - 1);
           guint cj = MIN ((guint) ((dy - s->y0) / (s->y1 - s->y0) * s->ny), s->ny - 1);
-          double cx = s->x0 + (ci + 0.5) * (s->x1 - s->x0) / s->nx, cy = s->y0 + (cj + 0.5) * (s->y1 - s->y0) / s->ny;
+          double cx = s->x0 + (ci + 0.5) * (s->x1 - s->x0) / s->nx,
+                 cy = s->y0 + (cj + 0.5) * (s->y1 - s->y0) / s->ny;
           found = TRUE;
-          *hit = (IvChartHit) { s, i, (gsize) cj * s->nx + ci, cx, cy, px, py, 0 };
+          *hit = (IvChartHit){ s, i, (gsize) cj * s->nx + ci, cx, cy, px, py, 0 };
         }
     }
   return found;
@@ -1157,7 +1216,9 @@ iv_chart_describe_hit (const IvChart *chart, const IvChartHit *hit)
   IvAxisId ya = s->y2 ? IV_AXIS_Y2 : IV_AXIS_Y;
   const char *xt = chart->axis[IV_AXIS_X].title ? chart->axis[IV_AXIS_X].title : "x";
   const char *yt = chart->axis[ya].title ? chart->axis[ya].title : "y";
-  const char *label = s->labels && s->labels[hit->index] && s->labels[hit->index][0] ? s->labels[hit->index] : NULL;
+  const char *label = s->labels && s->labels[hit->index] && s->labels[hit->index][0]
+                          ? s->labels[hit->index]
+                          : NULL;
   g_autofree char *xs = axis_value_text (chart, IV_AXIS_X, hit->x);
   g_autofree char *ys = axis_value_text (chart, ya, hit->y);
 
@@ -1167,9 +1228,10 @@ iv_chart_describe_hit (const IvChart *chart, const IvChartHit *hit)
       return g_strdup_printf ("%s: %s\n%s: %s\n%s: %s", s->name ? s->name : "", vs, xt, xs, yt, ys);
     }
   if (label)
-    return g_strdup_printf ("%s — %s\n%s: %s\n%s: %s", s->name ? s->name : "", label, xt, xs, yt, ys);
-  return g_strdup_printf ("%s (#%" G_GSIZE_FORMAT ")\n%s: %s\n%s: %s", s->name ? s->name : "", hit->index, xt, xs, yt,
-                          ys);
+    return g_strdup_printf ("%s — %s\n%s: %s\n%s: %s", s->name ? s->name : "", label, xt, xs, yt,
+                            ys);
+  return g_strdup_printf ("%s (#%" G_GSIZE_FORMAT ")\n%s: %s\n%s: %s", s->name ? s->name : "",
+                          hit->index, xt, xs, yt, ys);
 }
 
 int

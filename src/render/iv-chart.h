@@ -32,7 +32,7 @@ typedef enum
   IV_SERIES_ERROR_BARS,
   IV_SERIES_BAND,
   IV_SERIES_HEATMAP,
-  IV_SERIES_SPANS,   /* horizontal bars from x0 to x1 at row y: a Gantt chart's */
+  IV_SERIES_SPANS, /* horizontal bars from x0 to x1 at row y: a Gantt chart's */
 } IvSeriesKind;
 
 typedef enum
@@ -52,16 +52,16 @@ typedef enum
 
 typedef enum
 {
-  IV_LEGEND_AUTO,    /* inside the plot, where it hides the least data */
-  IV_LEGEND_RIGHT,   /* outside, right of the plot */
-  IV_LEGEND_BOTTOM,  /* outside, below the plot */
+  IV_LEGEND_AUTO,   /* inside the plot, where it hides the least data */
+  IV_LEGEND_RIGHT,  /* outside, right of the plot */
+  IV_LEGEND_BOTTOM, /* outside, below the plot */
   IV_LEGEND_HIDDEN,
 } IvLegendPlacement;
 
 /* Where the last drawing put things: what hit-testing and zooming need. */
 typedef struct
 {
-  double width, height;           /* the whole figure */
+  double width, height; /* the whole figure */
   double plot_x, plot_y, plot_w, plot_h;
   double lo[IV_N_AXES], hi[IV_N_AXES];
   IvScaleKind kind[IV_N_AXES];
@@ -77,221 +77,112 @@ typedef struct
 {
   const IvSeries *series;
   guint series_index;
-  gsize index;       /* point index inside the series */
-  double x, y;       /* data values */
-  double px, py;     /* where it is drawn */
-  double distance;   /* pixels from the pointer */
+  gsize index;     /* point index inside the series */
+  double x, y;     /* data values */
+  double px, py;   /* where it is drawn */
+  double distance; /* pixels from the pointer */
 } IvChartHit;
 
-IvChart        *iv_chart_new              (void);
+IvChart *iv_chart_new (void);
 /* What iv_chart_render draws: everything (the default), the frame alone (background,
  * titles, grid, annotations, axes, legend: every series hidden, the layout unchanged),
  * or one series alone on a transparent ground where the whole chart would put it — the
  * layers of a figure whose series a reader can show and hide (the HTML report). */
-#define IV_CHART_LAYER_ALL   (-2)
+#define IV_CHART_LAYER_ALL (-2)
 #define IV_CHART_LAYER_FRAME (-1)
-void            iv_chart_set_layer        (IvChart          *chart,
-                                           gint              layer);
-void            iv_chart_free             (IvChart          *chart);
+void iv_chart_set_layer (IvChart *chart, gint layer);
+void iv_chart_free (IvChart *chart);
 
-void            iv_chart_set_title        (IvChart          *chart,
-                                           const char       *title,
-                                           const char       *subtitle);
-void            iv_chart_set_legend       (IvChart          *chart,
-                                           IvLegendPlacement placement);
-void            iv_chart_set_bar_mode     (IvChart          *chart,
-                                           IvBarMode         mode,
-                                           gboolean          horizontal);
-void            iv_chart_set_categories   (IvChart          *chart,
-                                           const char *const *names,
-                                           guint             n);
+void iv_chart_set_title (IvChart *chart, const char *title, const char *subtitle);
+void iv_chart_set_legend (IvChart *chart, IvLegendPlacement placement);
+void iv_chart_set_bar_mode (IvChart *chart, IvBarMode mode, gboolean horizontal);
+void iv_chart_set_categories (IvChart *chart, const char *const *names, guint n);
 
 /* Axes. */
-void            iv_chart_axis_set_title   (IvChart          *chart,
-                                           IvAxisId          axis,
-                                           const char       *title);
-const char     *iv_chart_axis_get_title   (const IvChart    *chart,
-                                           IvAxisId          axis);
-const char     *iv_chart_get_title        (const IvChart    *chart);
-void            iv_chart_axis_set_scale   (IvChart          *chart,
-                                           IvAxisId          axis,
-                                           IvScaleKind       kind);
-IvScaleKind     iv_chart_axis_get_scale   (IvChart          *chart,
-                                           IvAxisId          axis);
-void            iv_chart_axis_set_unit    (IvChart          *chart,
-                                           IvAxisId          axis,
-                                           IvUnit            unit);
-void            iv_chart_axis_set_time    (IvChart          *chart,
-                                           IvAxisId          axis,
-                                           double            origin,
-                                           gboolean          clock);
-void            iv_chart_axis_set_range   (IvChart          *chart,
-                                           IvAxisId          axis,
-                                           double            lo,
-                                           double            hi);
-void            iv_chart_axis_clear_range (IvChart          *chart,
-                                           IvAxisId          axis);
-void            iv_chart_axis_set_grid    (IvChart          *chart,
-                                           IvAxisId          axis,
-                                           gboolean          grid);
-void            iv_chart_axis_hide_labels (IvChart          *chart,
-                                           IvAxisId          axis,
-                                           gboolean          hide);
+void iv_chart_axis_set_title (IvChart *chart, IvAxisId axis, const char *title);
+const char *iv_chart_axis_get_title (const IvChart *chart, IvAxisId axis);
+const char *iv_chart_get_title (const IvChart *chart);
+void iv_chart_axis_set_scale (IvChart *chart, IvAxisId axis, IvScaleKind kind);
+IvScaleKind iv_chart_axis_get_scale (IvChart *chart, IvAxisId axis);
+void iv_chart_axis_set_unit (IvChart *chart, IvAxisId axis, IvUnit unit);
+void iv_chart_axis_set_time (IvChart *chart, IvAxisId axis, double origin, gboolean clock);
+void iv_chart_axis_set_range (IvChart *chart, IvAxisId axis, double lo, double hi);
+void iv_chart_axis_clear_range (IvChart *chart, IvAxisId axis);
+void iv_chart_axis_set_grid (IvChart *chart, IvAxisId axis, gboolean grid);
+void iv_chart_axis_hide_labels (IvChart *chart, IvAxisId axis, gboolean hide);
 /* The axis labels positions 0 … @n − 1 with @names instead of numbers (a heat map's
  * rows and columns: give it x0 = −0.5, x1 = n − 0.5). */
-void            iv_chart_axis_set_categories (IvChart       *chart,
-                                              IvAxisId       axis,
-                                              const char *const *names,
-                                              guint          n);
+void iv_chart_axis_set_categories (IvChart *chart, IvAxisId axis, const char *const *names,
+                                   guint n);
 
 /* Series: the data are copied. Colours are picked per name unless set. */
-IvSeries       *iv_chart_add_scatter      (IvChart          *chart,
-                                           const char       *name,
-                                           const double     *x,
-                                           const double     *y,
-                                           gsize             n);
-IvSeries       *iv_chart_add_line         (IvChart          *chart,
-                                           const char       *name,
-                                           const double     *x,
-                                           const double     *y,
-                                           gsize             n);
-IvSeries       *iv_chart_add_step         (IvChart          *chart,
-                                           const char       *name,
-                                           const double     *x,
-                                           const double     *y,
-                                           gsize             n);
-IvSeries       *iv_chart_add_area         (IvChart          *chart,
-                                           const char       *name,
-                                           const double     *x,
-                                           const double     *y,
-                                           gsize             n,
-                                           gboolean          stacked);
-IvSeries       *iv_chart_add_bars         (IvChart          *chart,
-                                           const char       *name,
-                                           const double     *values,
-                                           gsize             n_categories);
-IvSeries       *iv_chart_add_histogram    (IvChart          *chart,
-                                           const char       *name,
-                                           const double     *values,
-                                           gsize             n,
-                                           guint             bins);
-IvSeries       *iv_chart_add_cdf          (IvChart          *chart,
-                                           const char       *name,
-                                           const double     *values,
-                                           gsize             n);
-IvSeries       *iv_chart_add_box          (IvChart          *chart,
-                                           const char       *name,
-                                           double            position,
-                                           const double     *values,
-                                           gsize             n);
-IvSeries       *iv_chart_add_error_bars   (IvChart          *chart,
-                                           const char       *name,
-                                           const double     *x,
-                                           const double     *y,
-                                           const double     *lo,
-                                           const double     *hi,
-                                           gsize             n);
-IvSeries       *iv_chart_add_band         (IvChart          *chart,
-                                           const char       *name,
-                                           const double     *x,
-                                           const double     *lo,
-                                           const double     *hi,
-                                           gsize             n);
+IvSeries *iv_chart_add_scatter (IvChart *chart, const char *name, const double *x, const double *y,
+                                gsize n);
+IvSeries *iv_chart_add_line (IvChart *chart, const char *name, const double *x, const double *y,
+                             gsize n);
+IvSeries *iv_chart_add_step (IvChart *chart, const char *name, const double *x, const double *y,
+                             gsize n);
+IvSeries *iv_chart_add_area (IvChart *chart, const char *name, const double *x, const double *y,
+                             gsize n, gboolean stacked);
+IvSeries *iv_chart_add_bars (IvChart *chart, const char *name, const double *values,
+                             gsize n_categories);
+IvSeries *iv_chart_add_histogram (IvChart *chart, const char *name, const double *values, gsize n,
+                                  guint bins);
+IvSeries *iv_chart_add_cdf (IvChart *chart, const char *name, const double *values, gsize n);
+IvSeries *iv_chart_add_box (IvChart *chart, const char *name, double position, const double *values,
+                            gsize n);
+IvSeries *iv_chart_add_error_bars (IvChart *chart, const char *name, const double *x,
+                                   const double *y, const double *lo, const double *hi, gsize n);
+IvSeries *iv_chart_add_band (IvChart *chart, const char *name, const double *x, const double *lo,
+                             const double *hi, gsize n);
 /* One horizontal bar per item, from @x0 to @x1 on row @y (rows one y unit apart). */
-IvSeries       *iv_chart_add_spans        (IvChart          *chart,
-                                           const char       *name,
-                                           const double     *x0,
-                                           const double     *x1,
-                                           const double     *y,
-                                           gsize             n);
-IvSeries       *iv_chart_add_heatmap      (IvChart          *chart,
-                                           const char       *name,
-                                           const double     *values,
-                                           guint             nx,
-                                           guint             ny,
-                                           double            x0,
-                                           double            x1,
-                                           double            y0,
-                                           double            y1);
+IvSeries *iv_chart_add_spans (IvChart *chart, const char *name, const double *x0, const double *x1,
+                              const double *y, gsize n);
+IvSeries *iv_chart_add_heatmap (IvChart *chart, const char *name, const double *values, guint nx,
+                                guint ny, double x0, double x1, double y0, double y1);
 
-void            iv_chart_add_hline        (IvChart          *chart,
-                                           double            y,
-                                           const char       *label);
-void            iv_chart_add_vline        (IvChart          *chart,
-                                           double            x,
-                                           const char       *label);
-void            iv_chart_add_text         (IvChart          *chart,
-                                           double            x,
-                                           double            y,
-                                           const char       *text);
+void iv_chart_add_hline (IvChart *chart, double y, const char *label);
+void iv_chart_add_vline (IvChart *chart, double x, const char *label);
+void iv_chart_add_text (IvChart *chart, double x, double y, const char *text);
 
-void            iv_series_set_color       (IvSeries         *series,
-                                           guint32           rgb);
-void            iv_series_set_marker      (IvSeries         *series,
-                                           IvMarker          marker,
-                                           double            size);
-void            iv_series_set_alpha       (IvSeries         *series,
-                                           double            alpha);
-void            iv_series_set_line_width  (IvSeries         *series,
-                                           double            width);
-void            iv_series_set_dashed      (IvSeries         *series,
-                                           gboolean          dashed);
-void            iv_series_set_y2          (IvSeries         *series,
-                                           gboolean          y2);
-void            iv_series_set_visible     (IvSeries         *series,
-                                           gboolean          visible);
-gboolean        iv_series_get_visible     (const IvSeries   *series);
-const char     *iv_series_get_name        (const IvSeries   *series);
+void iv_series_set_color (IvSeries *series, guint32 rgb);
+void iv_series_set_marker (IvSeries *series, IvMarker marker, double size);
+void iv_series_set_alpha (IvSeries *series, double alpha);
+void iv_series_set_line_width (IvSeries *series, double width);
+void iv_series_set_dashed (IvSeries *series, gboolean dashed);
+void iv_series_set_y2 (IvSeries *series, gboolean y2);
+void iv_series_set_visible (IvSeries *series, gboolean visible);
+gboolean iv_series_get_visible (const IvSeries *series);
+const char *iv_series_get_name (const IvSeries *series);
 /* The points, bars or spans the series holds. */
-gsize           iv_series_get_length      (const IvSeries   *series);
-IvSeriesKind    iv_series_get_kind        (const IvSeries   *series);
+gsize iv_series_get_length (const IvSeries *series);
+IvSeriesKind iv_series_get_kind (const IvSeries *series);
 /* Point labels; on a heat map, the text written in each cell (NULL or "" for none). */
-void            iv_series_set_labels      (IvSeries         *series,
-                                           const char *const *labels);
+void iv_series_set_labels (IvSeries *series, const char *const *labels);
 /* A heat map's colour range, so that panels share one scale (default: its data's). */
 /* The unit of a heat map's values, for its colour bar's labels. */
-void            iv_series_set_value_unit  (IvSeries         *series,
-                                           IvUnit            unit);
-void            iv_series_set_value_range (IvSeries         *series,
-                                           double            lo,
-                                           double            hi);
-void            iv_series_set_show_in_legend (IvSeries      *series,
-                                              gboolean       show);
+void iv_series_set_value_unit (IvSeries *series, IvUnit unit);
+void iv_series_set_value_range (IvSeries *series, double lo, double hi);
+void iv_series_set_show_in_legend (IvSeries *series, gboolean show);
 
-guint           iv_chart_get_n_series     (const IvChart    *chart);
-IvSeries       *iv_chart_get_series       (IvChart          *chart,
-                                           guint             index);
-const IvUnit   *iv_chart_axis_get_unit    (const IvChart    *chart,
-                                           IvAxisId          axis);
+guint iv_chart_get_n_series (const IvChart *chart);
+IvSeries *iv_chart_get_series (IvChart *chart, guint index);
+const IvUnit *iv_chart_axis_get_unit (const IvChart *chart, IvAxisId axis);
 
 /* Drawing (an IvRenderFunc: data is the IvChart). Fills the chart's layout cache. */
-gboolean        iv_chart_render           (cairo_t               *cr,
-                                           gconstpointer          chart,
-                                           const IvRenderOptions *options,
-                                           double                 width,
-                                           double                 height,
-                                           GError               **error);
-const IvChartLayout *iv_chart_get_layout  (const IvChart    *chart);
+gboolean iv_chart_render (cairo_t *cr, gconstpointer chart, const IvRenderOptions *options,
+                          double width, double height, GError **error);
+const IvChartLayout *iv_chart_get_layout (const IvChart *chart);
 
 /* Pointer queries against the last layout. */
-gboolean        iv_chart_hit_test         (const IvChart    *chart,
-                                           double            px,
-                                           double            py,
-                                           double            radius,
-                                           IvChartHit       *hit);
+gboolean iv_chart_hit_test (const IvChart *chart, double px, double py, double radius,
+                            IvChartHit *hit);
 /* What a hover card says of @hit: the series, the point's label, both values in their
  * axes' units (or category names); a heat map cell's value and its row and column. */
-char           *iv_chart_describe_hit     (const IvChart    *chart,
-                                           const IvChartHit *hit);
-int             iv_chart_legend_hit       (const IvChart    *chart,
-                                           double            px,
-                                           double            py);
-double          iv_chart_to_data          (const IvChartLayout *layout,
-                                           IvAxisId          axis,
-                                           double            pixel);
-double          iv_chart_to_pixel         (const IvChartLayout *layout,
-                                           IvAxisId          axis,
-                                           double            value);
+char *iv_chart_describe_hit (const IvChart *chart, const IvChartHit *hit);
+int iv_chart_legend_hit (const IvChart *chart, double px, double py);
+double iv_chart_to_data (const IvChartLayout *layout, IvAxisId axis, double pixel);
+double iv_chart_to_pixel (const IvChartLayout *layout, IvAxisId axis, double value);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvChart, iv_chart_free)
 

@@ -20,7 +20,8 @@
 
 static const IvExportPreset presets[] = {
   /* 13.33 × 7.5 in at 144 dpi is a 1920 × 1080 PNG */
-  { "slide", "Slide (13.33 × 7.5 in, 18 pt text)", 40.0 / 3 * IV_UNITS_PER_INCH, 7.5 * IV_UNITS_PER_INCH, 144, 18 },
+  { "slide", "Slide (13.33 × 7.5 in, 18 pt text)", 40.0 / 3 * IV_UNITS_PER_INCH,
+    7.5 * IV_UNITS_PER_INCH, 144, 18 },
   { "single-column", "Paper, single column (3.5 in, 8.5 pt text)", 3.5 * IV_UNITS_PER_INCH,
     3.5 * IV_UNITS_PER_INCH * 0.75, 300, 8.5 },
   { "double-column", "Paper, double column (7 in, 9 pt text)", 7.0 * IV_UNITS_PER_INCH,
@@ -77,10 +78,13 @@ iv_export_format_to_string (IvExportFormat format)
 {
   switch (format)
     {
-    case IV_EXPORT_PDF: return "pdf";
-    case IV_EXPORT_SVG: return "svg";
+    case IV_EXPORT_PDF:
+      return "pdf";
+    case IV_EXPORT_SVG:
+      return "svg";
     case IV_EXPORT_PNG:
-    default: return "png";
+    default:
+      return "png";
     }
 }
 
@@ -133,19 +137,22 @@ check_options (const IvExportOptions *options, GError **error)
 double
 iv_export_zoom (const IvExportOptions *options)
 {
-  return options->text_pt > 0 && isfinite (options->text_pt) ? options->text_pt / IV_EXPORT_SCREEN_PT : 1.0;
+  return options->text_pt > 0 && isfinite (options->text_pt)
+             ? options->text_pt / IV_EXPORT_SCREEN_PT
+             : 1.0;
 }
 
 gboolean
-iv_export_render (cairo_t *cr, const IvFigure *figure, const IvExportOptions *options, GError **error)
+iv_export_render (cairo_t *cr, const IvFigure *figure, const IvExportOptions *options,
+                  GError **error)
 {
   double zoom = iv_export_zoom (options);
   gboolean ok;
 
   cairo_save (cr);
   cairo_scale (cr, zoom, zoom);
-  ok = figure->render (cr, figure->data, &options->render, options->width / zoom, options->height / zoom,
-                       error);
+  ok = figure->render (cr, figure->data, &options->render, options->width / zoom,
+                       options->height / zoom, error);
   cairo_restore (cr);
   return ok;
 }
@@ -189,8 +196,7 @@ iv_export_to_image (const IvFigure *figure, const IvExportOptions *options, GErr
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
   if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "cannot allocate %d × %d pixels", w,
-                   h);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "cannot allocate %d × %d pixels", w, h);
       cairo_surface_destroy (surface);
       return NULL;
     }

@@ -17,7 +17,7 @@ typedef enum
 typedef struct
 {
   IvExportFormat format;
-  double width;   /* logical units: 1/96 in (a CSS pixel) */
+  double width; /* logical units: 1/96 in (a CSS pixel) */
   double height;
   double dpi;     /* PNG pixels per inch; 96 maps one unit to one pixel */
   double text_pt; /* body text in points on the page; 0: as on screen (IV_EXPORT_SCREEN_PT) */
@@ -40,32 +40,23 @@ typedef struct
 /* Figures draw body text at 13 units: 9.75 pt on a page at 96 units per inch. */
 #define IV_EXPORT_SCREEN_PT 9.75
 
-const IvExportPreset *iv_export_get_presets      (guint                 *n_presets);
-const IvExportPreset *iv_export_find_preset      (const char            *id);
-void                  iv_export_options_init     (IvExportOptions       *options);
-gboolean              iv_export_format_from_path (const char            *path,
-                                                  IvExportFormat        *format);
-const char           *iv_export_format_to_string (IvExportFormat         format);
+const IvExportPreset *iv_export_get_presets (guint *n_presets);
+const IvExportPreset *iv_export_find_preset (const char *id);
+void iv_export_options_init (IvExportOptions *options);
+gboolean iv_export_format_from_path (const char *path, IvExportFormat *format);
+const char *iv_export_format_to_string (IvExportFormat format);
 /* How much the figure is enlarged so its body text has @options' size on the page: the
  * figure lays itself out for its size divided by this, then is scaled up by it. */
-double                iv_export_zoom             (const IvExportOptions *options);
+double iv_export_zoom (const IvExportOptions *options);
 /* Draws @figure on @cr, whose units are the page's (1/96 in), as the file would have it. */
-gboolean              iv_export_render           (cairo_t               *cr,
-                                                  const IvFigure        *figure,
-                                                  const IvExportOptions *options,
-                                                  GError               **error);
-void                  iv_export_pixel_size       (const IvExportOptions *options,
-                                                  int                   *width_px,
-                                                  int                   *height_px);
-cairo_surface_t      *iv_export_to_image         (const IvFigure        *figure,
-                                                  const IvExportOptions *options,
-                                                  GError               **error);
-GBytes               *iv_export_to_png_bytes     (const IvFigure        *figure,
-                                                  const IvExportOptions *options,
-                                                  GError               **error);
-gboolean              iv_export_to_file          (const IvFigure        *figure,
-                                                  const IvExportOptions *options,
-                                                  const char            *path,
-                                                  GError               **error);
+gboolean iv_export_render (cairo_t *cr, const IvFigure *figure, const IvExportOptions *options,
+                           GError **error);
+void iv_export_pixel_size (const IvExportOptions *options, int *width_px, int *height_px);
+cairo_surface_t *iv_export_to_image (const IvFigure *figure, const IvExportOptions *options,
+                                     GError **error);
+GBytes *iv_export_to_png_bytes (const IvFigure *figure, const IvExportOptions *options,
+                                GError **error);
+gboolean iv_export_to_file (const IvFigure *figure, const IvExportOptions *options,
+                            const char *path, GError **error);
 
 G_END_DECLS

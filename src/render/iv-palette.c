@@ -33,16 +33,16 @@ iv_palette_color (IvTheme theme, guint index)
 }
 
 /* The reference script's colours (pipelined_timeline_reference.py), by event name. */
-static const struct { const char *name; guint index; } fixed_names[] = {
-  { "wait_for_io", 0 },
-  { "await_dispatch", 1 },
-  { "trsm_host", 2 },
-  { "hdf5_read", 3 },
-  { "gpu_buffer_wait", 3 },
-  { "hdf5_io", 3 },
-  { "compute", 4 },
+static const struct
+{
+  const char *name;
+  guint index;
+} fixed_names[] = {
+  { "wait_for_io", 0 },     { "await_dispatch", 1 }, { "trsm_host", 2 }, { "hdf5_read", 3 },
+  { "gpu_buffer_wait", 3 }, { "hdf5_io", 3 },        { "compute", 4 },
 };
-static const guint32 fixed_rgb[IV_FIXED_COLORS] = { 0xD35400, 0xE67E22, 0x5B2C6F, 0xB8B8B8, 0x2E8B57 };
+static const guint32 fixed_rgb[IV_FIXED_COLORS]
+    = { 0xD35400, 0xE67E22, 0x5B2C6F, 0xB8B8B8, 0x2E8B57 };
 
 guint
 iv_color_slot_for (const char *name)
@@ -96,7 +96,7 @@ iv_colormap_viridis (double t)
   x = t * 8;
   i = MIN ((int) x, 7);
   f = x - i;
-  return (IvColor) { stops[i][0] + f * (stops[i + 1][0] - stops[i][0]),
-                     stops[i][1] + f * (stops[i + 1][1] - stops[i][1]),
-                     stops[i][2] + f * (stops[i + 1][2] - stops[i][2]), 1.0 };
+  return (IvColor){ stops[i][0] + f * (stops[i + 1][0] - stops[i][0]),
+                    stops[i][1] + f * (stops[i + 1][1] - stops[i][1]),
+                    stops[i][2] + f * (stops[i + 1][2] - stops[i][2]), 1.0 };
 }

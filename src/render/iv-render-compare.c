@@ -79,8 +79,8 @@ iv_render_compare (cairo_t *cr, gconstpointer data, const IvRenderOptions *optio
               cairo_rectangle (cr, x + 2, y + 1, col_w - 4, row_h - 2);
               cairo_fill (cr);
             }
-          iv_text_show (&text, cr, row->cells->pdata[i], x + col_w - 8, y + row_h / 2, 1, 0.5, scale,
-                        is_best, col_w - 12, &colors->foreground);
+          iv_text_show (&text, cr, row->cells->pdata[i], x + col_w - 8, y + row_h / 2, 1, 0.5,
+                        scale, is_best, col_w - 12, &colors->foreground);
         }
     }
   cairo_restore (cr);

@@ -22,8 +22,8 @@ tokens_text (double v)
 static char *
 load_text (const IvIslOslGrid *g, double v)
 {
-  return g->load_field == IV_FIELD_CONCURRENCY ? g_strdup_printf (_("concurrency %g"), v)
-                                               : g_strdup_printf (_("%g requests/s"), v);
+  return g->load_field == IV_FIELD_CONCURRENCY ? g_strdup_printf (_ ("concurrency %g"), v)
+                                               : g_strdup_printf (_ ("%g requests/s"), v);
 }
 
 static char *
@@ -44,7 +44,8 @@ panel_grid (guint n, guint *rows, guint *columns)
 static guint32
 rgb_of (const IvColor *c)
 {
-  return (guint32) lround (c->r * 255) << 16 | (guint32) lround (c->g * 255) << 8 | (guint32) lround (c->b * 255);
+  return (guint32) lround (c->r * 255) << 16 | (guint32) lround (c->g * 255) << 8
+         | (guint32) lround (c->b * 255);
 }
 
 IvChartGrid *
@@ -66,17 +67,17 @@ iv_isl_osl_heatmaps (const IvPlotSpec *spec, const IvSweep *sweep, char **reason
     return NULL;
   if (!metric)
     {
-      *reason = g_strdup (_("the preset names no metric (y) to colour the cells by"));
+      *reason = g_strdup (_ ("the preset names no metric (y) to colour the cells by"));
       return NULL;
     }
   if (!(any = iv_isl_osl_any_run (g, metric)))
     {
-      *reason = g_strdup_printf (_("no run has “%s”"), metric);
+      *reason = g_strdup_printf (_ ("no run has “%s”"), metric);
       return NULL;
     }
   unit = iv_runs_metric_unit (any, metric);
   cells = g->n_isl * g->n_osl;
-  values = g_new (double, (gsize) g->n_load * cells);
+  values = g_new (double, (gsize) g->n_load *cells);
   for (guint l = 0; l < g->n_load; l++)
     for (guint i = 0; i < g->n_isl; i++)
       for (guint o = 0; o < g->n_osl; o++)
@@ -93,7 +94,7 @@ iv_isl_osl_heatmaps (const IvPlotSpec *spec, const IvSweep *sweep, char **reason
   what = metric_with_stat (&spec->y);
   panel_grid (g->n_load, &rows, &columns);
   grid = iv_chart_grid_new (rows, columns);
-  title = spec->title ? g_strdup (spec->title) : g_strdup_printf (_("%s over ISL × OSL"), what);
+  title = spec->title ? g_strdup (spec->title) : g_strdup_printf (_ ("%s over ISL × OSL"), what);
   iv_chart_grid_set_title (grid, title);
   for (guint l = 0; l < g->n_load; l++)
     {
@@ -102,17 +103,20 @@ iv_isl_osl_heatmaps (const IvPlotSpec *spec, const IvSweep *sweep, char **reason
       g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
       IvSeries *s;
       for (guint k = 0; k < cells; k++)
-        g_ptr_array_add (labels, isfinite (values[l * cells + k]) ? iv_unit_format_value (&unit, values[l * cells + k])
-                                                                   : g_strdup (""));
+        g_ptr_array_add (labels, isfinite (values[l * cells + k])
+                                     ? iv_unit_format_value (&unit, values[l * cells + k])
+                                     : g_strdup (""));
       g_ptr_array_add (labels, NULL);
       iv_chart_set_title (c, panel, NULL);
-      s = iv_chart_add_heatmap (c, what, values + l * cells, g->n_osl, g->n_isl, -0.5, g->n_osl - 0.5, -0.5,
-                                g->n_isl - 0.5);
+      s = iv_chart_add_heatmap (c, what, values + l * cells, g->n_osl, g->n_isl, -0.5,
+                                g->n_osl - 0.5, -0.5, g->n_isl - 0.5);
       iv_series_set_value_range (s, lo, hi);
       iv_series_set_value_unit (s, unit);
       iv_series_set_labels (s, (const char *const *) labels->pdata);
-      iv_chart_axis_set_categories (c, IV_AXIS_X, (const char *const *) osl_names->pdata, osl_names->len);
-      iv_chart_axis_set_categories (c, IV_AXIS_Y, (const char *const *) isl_names->pdata, isl_names->len);
+      iv_chart_axis_set_categories (c, IV_AXIS_X, (const char *const *) osl_names->pdata,
+                                    osl_names->len);
+      iv_chart_axis_set_categories (c, IV_AXIS_Y, (const char *const *) isl_names->pdata,
+                                    isl_names->len);
       iv_chart_axis_set_title (c, IV_AXIS_X, iv_field_title (IV_FIELD_OSL));
       iv_chart_axis_set_title (c, IV_AXIS_Y, iv_field_title (IV_FIELD_ISL));
       iv_chart_axis_set_grid (c, IV_AXIS_X, FALSE);
@@ -137,14 +141,15 @@ iv_isl_osl_paretos (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
     return NULL;
   if (!spec->x.metric || !spec->y.metric)
     {
-      *reason = g_strdup (_("the preset names no x or y metric"));
+      *reason = g_strdup (_ ("the preset names no x or y metric"));
       return NULL;
     }
   grid = iv_chart_grid_new (g->n_isl, g->n_osl);
   {
     g_autofree char *xt = metric_with_stat (&spec->x), *yt = metric_with_stat (&spec->y);
-    g_autofree char *title = spec->title ? g_strdup (spec->title)
-                                         : g_strdup_printf (_("Pareto curves of %s vs %s per ISL × OSL"), yt, xt);
+    g_autofree char *title
+        = spec->title ? g_strdup (spec->title)
+                      : g_strdup_printf (_ ("Pareto curves of %s vs %s per ISL × OSL"), yt, xt);
     iv_chart_grid_set_title (grid, title);
   }
   panel_spec = *spec;
@@ -157,7 +162,7 @@ iv_isl_osl_paretos (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
       {
         g_autoptr (GPtrArray) runs = g_ptr_array_new ();
         g_autofree char *reason_here = NULL;
-        g_autofree char *title = g_strdup_printf (_("ISL %.0f · OSL %.0f"), g->isl[i], g->osl[o]);
+        g_autofree char *title = g_strdup_printf (_ ("ISL %.0f · OSL %.0f"), g->isl[i], g->osl[o]);
         IvSweep cell = { runs, sweep->varying, sweep->warnings, sweep->paths, sweep->flags };
         IvChart *c;
         for (guint l = 0; l < g->n_load; l++)
@@ -179,7 +184,8 @@ iv_isl_osl_paretos (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
   if (drawn == 0)
     {
       iv_chart_grid_free (grid);
-      *reason = g_strdup_printf (_("no run has both “%s” and “%s”"), spec->x.metric, spec->y.metric);
+      *reason
+          = g_strdup_printf (_ ("no run has both “%s” and “%s”"), spec->x.metric, spec->y.metric);
       return NULL;
     }
   iv_chart_grid_share_axes (grid, TRUE, TRUE);
@@ -198,38 +204,43 @@ iv_isl_osl_surface (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
     return NULL;
   if (!spec->x.metric || !spec->y.metric)
     {
-      *reason = g_strdup (_("the preset names no x or y metric"));
+      *reason = g_strdup (_ ("the preset names no x or y metric"));
       return NULL;
     }
   if (g->n_isl < 2 || g->n_load < 2)
     {
-      *reason = g_strdup (_("a surface needs at least two input lengths and two loads"));
+      *reason = g_strdup (_ ("a surface needs at least two input lengths and two loads"));
       return NULL;
     }
   if (!(any = iv_isl_osl_any_run (g, spec->y.metric)))
     {
-      *reason = g_strdup_printf (_("no run has “%s”"), spec->y.metric);
+      *reason = g_strdup_printf (_ ("no run has “%s”"), spec->y.metric);
       return NULL;
     }
   s = iv_surface_new ();
   {
     g_autofree char *xt = metric_with_stat (&spec->x), *yt = metric_with_stat (&spec->y);
-    g_autofree char *title = spec->title ? g_strdup (spec->title)
-                                         : g_strdup_printf (_("Pareto surface: %s vs %s over ISL"), yt, xt);
-    g_autofree char *sub = g_strdup_printf (_("each line: one input length’s runs, %s rising along it · a surface per "
-                                              "output length"),
-                                            g->load_field == IV_FIELD_CONCURRENCY ? _("concurrency") : _("request rate"));
+    g_autofree char *title
+        = spec->title ? g_strdup (spec->title)
+                      : g_strdup_printf (_ ("Pareto surface: %s vs %s over ISL"), yt, xt);
+    g_autofree char *sub = g_strdup_printf (
+        _ ("each line: one input length’s runs, %s rising along it · a surface per "
+           "output length"),
+        g->load_field == IV_FIELD_CONCURRENCY ? _ ("concurrency") : _ ("request rate"));
     iv_surface_set_title (s, title, sub);
-    iv_surface_set_axis (s, IV_SURFACE_X, xt, iv_runs_metric_unit (any, spec->x.metric), IV_SCALE_LINEAR);
-    iv_surface_set_axis (s, IV_SURFACE_Y, iv_field_title (IV_FIELD_ISL), IV_UNIT_PLAIN, IV_SCALE_LOG2);
-    iv_surface_set_axis (s, IV_SURFACE_Z, yt, iv_runs_metric_unit (any, spec->y.metric), IV_SCALE_LINEAR);
+    iv_surface_set_axis (s, IV_SURFACE_X, xt, iv_runs_metric_unit (any, spec->x.metric),
+                         IV_SCALE_LINEAR);
+    iv_surface_set_axis (s, IV_SURFACE_Y, iv_field_title (IV_FIELD_ISL), IV_UNIT_PLAIN,
+                         IV_SCALE_LOG2);
+    iv_surface_set_axis (s, IV_SURFACE_Z, yt, iv_runs_metric_unit (any, spec->y.metric),
+                         IV_SCALE_LINEAR);
   }
   for (guint o = 0; o < g->n_osl; o++)
     {
       gsize n = (gsize) g->n_isl * g->n_load;
       g_autofree double *x = g_new (double, n), *y = g_new (double, n), *z = g_new (double, n);
       g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
-      g_autofree char *name = g_strdup_printf (_("OSL %.0f"), g->osl[o]);
+      g_autofree char *name = g_strdup_printf (_ ("OSL %.0f"), g->osl[o]);
       guint usable = 0;
       for (guint i = 0; i < g->n_isl; i++)
         for (guint l = 0; l < g->n_load; l++)
@@ -245,13 +256,15 @@ iv_isl_osl_surface (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
         continue;
       {
         IvColor c = iv_palette_color (IV_THEME_LIGHT, o);
-        iv_surface_add_mesh (s, name, g->n_isl, g->n_load, x, y, z, (const char *const *) labels->pdata, rgb_of (&c));
+        iv_surface_add_mesh (s, name, g->n_isl, g->n_load, x, y, z,
+                             (const char *const *) labels->pdata, rgb_of (&c));
       }
       meshes++;
     }
   if (meshes == 0)
     {
-      *reason = g_strdup_printf (_("no run has both “%s” and “%s”"), spec->x.metric, spec->y.metric);
+      *reason
+          = g_strdup_printf (_ ("no run has both “%s” and “%s”"), spec->x.metric, spec->y.metric);
       return NULL;
     }
   return g_steal_pointer (&s);

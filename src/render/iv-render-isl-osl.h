@@ -12,14 +12,8 @@
 G_BEGIN_DECLS
 
 /* Each NULL with @reason (one sentence) when the sweep cannot make it. */
-IvChartGrid *iv_isl_osl_heatmaps (const IvPlotSpec *spec,
-                                  const IvSweep    *sweep,
-                                  char            **reason);
-IvChartGrid *iv_isl_osl_paretos  (const IvPlotSpec *spec,
-                                  const IvSweep    *sweep,
-                                  char            **reason);
-IvSurface   *iv_isl_osl_surface  (const IvPlotSpec *spec,
-                                  const IvSweep    *sweep,
-                                  char            **reason);
+IvChartGrid *iv_isl_osl_heatmaps (const IvPlotSpec *spec, const IvSweep *sweep, char **reason);
+IvChartGrid *iv_isl_osl_paretos (const IvPlotSpec *spec, const IvSweep *sweep, char **reason);
+IvSurface *iv_isl_osl_surface (const IvPlotSpec *spec, const IvSweep *sweep, char **reason);
 
 G_END_DECLS

@@ -24,8 +24,9 @@ iv_model_figure_check (const IvModelFigure *fig, GError **error)
 
   if (!r || !r->ok || r->n_kinds == 0)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "no evaluated configuration to draw%s%s",
-                   r && r->error[0] ? ": " : "", r ? r->error : "");
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "no evaluated configuration to draw%s%s", r && r->error[0] ? ": " : "",
+                   r ? r->error : "");
       return FALSE;
     }
   return TRUE;
@@ -42,7 +43,8 @@ static char *
 config_subtitle (const IvResult *r, const char *what)
 {
   g_autofree char *config = iv_result_config_text (r);
-  return g_strdup_printf ("%s%s%s on %s · %s", what ? what : "", what ? " · " : "", r->model->name, r->hw->name, config);
+  return g_strdup_printf ("%s%s%s on %s · %s", what ? what : "", what ? " · " : "", r->model->name,
+                          r->hw->name, config);
 }
 
 gboolean
@@ -51,8 +53,8 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
 {
   const IvModelFigure *fig = data;
   const IvThemeColors *colors = iv_theme_get_colors (options->theme);
-  static const char *const headers[] = { "stage", "", "FLOPs", "bytes", "comm", "compute",
-                                         "memory", "comm time", "visible", "bound" };
+  static const char *const headers[] = { "stage",   "",       "FLOPs",     "bytes",   "comm",
+                                         "compute", "memory", "comm time", "visible", "bound" };
   static const double weights[] = { 0.6, 1.4, 1, 1, 1, 1, 1, 1, 1, 1.1 };
   const IvKindResult *k;
   IvText text;
@@ -70,7 +72,8 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
   for (guint i = 0; i < G_N_ELEMENTS (weights); i++)
     col_w[i] = (width - 2 * pad) * weights[i] / total_w;
   row_h = CLAMP ((height - 2 * pad - 60) / (rows + 1), 14, 30);
-  iv_text_init (&text, cr, MIN (13 * (options->font_scale > 0 ? options->font_scale : 1), row_h * 0.62));
+  iv_text_init (&text, cr,
+                MIN (13 * (options->font_scale > 0 ? options->font_scale : 1), row_h * 0.62));
 
   cairo_save (cr);
   iv_color_set_source (cr, &colors->background);
@@ -88,8 +91,8 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
   x = pad;
   for (guint c = 0; c < G_N_ELEMENTS (headers); c++)
     {
-      iv_text_show (&text, cr, headers[c], c < 2 ? x : x + col_w[c] - 6, y + row_h / 2, c < 2 ? 0 : 1, 0.5,
-                    0.9, TRUE, col_w[c] - 8, &colors->foreground_dim);
+      iv_text_show (&text, cr, headers[c], c < 2 ? x : x + col_w[c] - 6, y + row_h / 2,
+                    c < 2 ? 0 : 1, 0.5, 0.9, TRUE, col_w[c] - 8, &colors->foreground_dim);
       x += col_w[c];
     }
   y += row_h;
@@ -101,7 +104,8 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
       const IvStage *st = &k->stages[s];
       char *cells[G_N_ELEMENTS (headers)];
       guint32 bc = iv_bound_color (st->bound);
-      IvColor chip = { ((bc >> 16) & 0xff) / 255.0, ((bc >> 8) & 0xff) / 255.0, (bc & 0xff) / 255.0, 1 };
+      IvColor chip
+          = { ((bc >> 16) & 0xff) / 255.0, ((bc >> 8) & 0xff) / 255.0, (bc & 0xff) / 255.0, 1 };
 
       if (!st->present)
         continue;
@@ -109,7 +113,8 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
         {
           IvColor band = colors->grid;
           band.a *= options->theme == IV_THEME_PRINT ? 1 : 0.5;
-          iv_color_set_source (cr, options->theme == IV_THEME_PRINT ? &(IvColor) { 0.96, 0.96, 0.96, 1 } : &band);
+          iv_color_set_source (
+              cr, options->theme == IV_THEME_PRINT ? &(IvColor){ 0.96, 0.96, 0.96, 1 } : &band);
           cairo_rectangle (cr, pad, y, width - 2 * pad, row_h);
           cairo_fill (cr);
         }
@@ -131,12 +136,12 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
               cairo_rectangle (cr, x + 4, y + row_h * 0.25, row_h * 0.5, row_h * 0.5);
               iv_color_set_source (cr, &chip);
               cairo_fill (cr);
-              iv_text_show (&text, cr, cells[c], x + 8 + row_h * 0.5, y + row_h / 2, 0, 0.5, 0.9, FALSE,
-                            col_w[c] - row_h, &colors->foreground);
+              iv_text_show (&text, cr, cells[c], x + 8 + row_h * 0.5, y + row_h / 2, 0, 0.5, 0.9,
+                            FALSE, col_w[c] - row_h, &colors->foreground);
             }
           else
-            iv_text_show (&text, cr, cells[c], c < 2 ? x : x + col_w[c] - 6, y + row_h / 2, c < 2 ? 0 : 1,
-                          0.5, 0.9, c == 0, col_w[c] - 8, &colors->foreground);
+            iv_text_show (&text, cr, cells[c], c < 2 ? x : x + col_w[c] - 6, y + row_h / 2,
+                          c < 2 ? 0 : 1, 0.5, 0.9, c == 0, col_w[c] - 8, &colors->foreground);
           x += col_w[c];
           g_free (cells[c]);
         }
@@ -181,14 +186,15 @@ iv_render_memory (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
   config = config_subtitle (r, NULL);
   {
     g_autofree char *used_text = iv_units_format_bytes (v[0]);
-    sub = g_strdup_printf (r->fits ? "fits: %s of %s · %s" : "does not fit: %s needed, %s available · %s", used_text,
-                           cap, config);
+    sub = g_strdup_printf (r->fits ? "fits: %s of %s · %s"
+                                   : "does not fit: %s needed, %s available · %s",
+                           used_text, cap, config);
   }
   iv_chart_set_title (c, title, sub);
   /* powers of two: bytes read as KiB, MiB, GiB */
   iv_chart_axis_set_scale (c, IV_AXIS_X, IV_SCALE_LOG2);
   iv_chart_axis_set_range (c, IV_AXIS_X, lo, hi);
-  iv_chart_axis_set_unit (c, IV_AXIS_X, (IvUnit) { IV_UNIT_BYTES, 1, NULL });
+  iv_chart_axis_set_unit (c, IV_AXIS_X, (IvUnit){ IV_UNIT_BYTES, 1, NULL });
   iv_chart_axis_set_title (c, IV_AXIS_X, "Bytes per PE (log scale)");
   iv_chart_axis_set_categories (c, IV_AXIS_Y, rows, 4);
   iv_chart_axis_set_range (c, IV_AXIS_Y, -0.6, 3.6);
@@ -220,9 +226,15 @@ gboolean
 iv_render_roofline (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
                     double height, GError **error)
 {
-  static const struct { IvBound bound; const char *name; } kinds[] = {
-    { IV_BOUND_COMPUTE, "compute-bound" }, { IV_BOUND_MEMORY, "memory-bound" },
-    { IV_BOUND_COMM, "communication-bound" }, { IV_BOUND_TRIVIAL, "trivial (< 1 % of the layer)" },
+  static const struct
+  {
+    IvBound bound;
+    const char *name;
+  } kinds[] = {
+    { IV_BOUND_COMPUTE, "compute-bound" },
+    { IV_BOUND_MEMORY, "memory-bound" },
+    { IV_BOUND_COMM, "communication-bound" },
+    { IV_BOUND_TRIVIAL, "trivial (< 1 % of the layer)" },
   };
   const IvModelFigure *fig = data;
   const IvResult *r = fig->result;
@@ -256,7 +268,7 @@ iv_render_roofline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   iv_chart_axis_set_scale (c, IV_AXIS_X, IV_SCALE_LOG10);
   iv_chart_axis_set_scale (c, IV_AXIS_Y, IV_SCALE_LOG10);
   iv_chart_axis_set_title (c, IV_AXIS_X, "Arithmetic intensity (FLOP/B)");
-  iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit) { IV_UNIT_COUNT, 1, "FLOP/s" });
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit){ IV_UNIT_COUNT, 1, "FLOP/s" });
   iv_chart_axis_set_title (c, IV_AXIS_Y, "Performance");
   iv_chart_axis_set_grid (c, IV_AXIS_X, TRUE);
   /* Ceilings: min(peak, intensity × bandwidth) for the matrix and the vector units. */
@@ -290,7 +302,8 @@ iv_render_roofline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       for (int s = 0; s < IV_N_STAGES; s++)
         {
           const IvStage *st = &k->stages[s];
-          if (!st->present || st->flops <= 0 || st->bytes <= 0 || st->t_s <= 0 || st->bound != kinds[b].bound)
+          if (!st->present || st->flops <= 0 || st->bytes <= 0 || st->t_s <= 0
+              || st->bound != kinds[b].bound)
             continue;
           xs[n] = st->flops / st->bytes;
           ys[n] = st->flops / st->t_s;
@@ -362,7 +375,13 @@ iv_render_sweep (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
                  double height, GError **error)
 {
   /* Stage groups, each a stacked series: where the layer's visible time goes. */
-  static const struct { const char *name; guint32 rgb; IvStageId stages[6]; guint n; } groups[] = {
+  static const struct
+  {
+    const char *name;
+    guint32 rgb;
+    IvStageId stages[6];
+    guint n;
+  } groups[] = {
     /* Paul Tol's muted scheme: none of the bound colours (blue, orange, red, grey) */
     { "norms", 0xddcc77, { IV_S1, IV_F1 }, 2 },
     { "attention projections", 0x88ccee, { IV_S2, IV_S3, IV_S10 }, 3 },
@@ -383,8 +402,10 @@ iv_render_sweep (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
   if (!iv_model_figure_check (fig, error))
     return FALSE;
   n = iv_sweep_values (r, fig->sweep, values, G_N_ELEMENTS (values));
-  current = fig->sweep == IV_SWEEP_TP ? r->config.t : fig->sweep == IV_SWEEP_CP ? r->config.c
-            : fig->sweep == IV_SWEEP_TQ ? r->config.T : r->config.P;
+  current = fig->sweep == IV_SWEEP_TP   ? r->config.t
+            : fig->sweep == IV_SWEEP_CP ? r->config.c
+            : fig->sweep == IV_SWEEP_TQ ? r->config.T
+                                        : r->config.P;
   for (guint i = 0; i < n; i++)
     {
       IvConfig cfg = r->config;
@@ -392,11 +413,19 @@ iv_render_sweep (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
       gboolean valid;
       switch (fig->sweep)
         {
-        case IV_SWEEP_TP: cfg.t = values[i]; break;
-        case IV_SWEEP_CP: cfg.c = values[i]; break;
-        case IV_SWEEP_TQ: cfg.T = values[i]; break;
+        case IV_SWEEP_TP:
+          cfg.t = values[i];
+          break;
+        case IV_SWEEP_CP:
+          cfg.c = values[i];
+          break;
+        case IV_SWEEP_TQ:
+          cfg.T = values[i];
+          break;
         case IV_SWEEP_CONTEXT:
-        default: cfg.P = values[i]; break;
+        default:
+          cfg.P = values[i];
+          break;
         }
       valid = iv_model_evaluate (r->model, r->hw, &cfg, &e);
       if (valid)
@@ -410,26 +439,28 @@ iv_render_sweep (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
         }
       {
         g_autofree char *num = fig->sweep == IV_SWEEP_CONTEXT && values[i] >= 1024
-                               ? g_strdup_printf ("%" G_GINT64_FORMAT "k", values[i] / 1024)
-                               : g_strdup_printf ("%" G_GINT64_FORMAT, values[i]);
+                                   ? g_strdup_printf ("%" G_GINT64_FORMAT "k", values[i] / 1024)
+                                   : g_strdup_printf ("%" G_GINT64_FORMAT, values[i]);
         g_ptr_array_add (labels, values[i] == current ? g_strdup_printf ("[%s]", num)
-                                 : valid ? g_strdup (num) : g_strdup_printf ("%s ✕", num));
+                                 : valid              ? g_strdup (num)
+                                                      : g_strdup_printf ("%s ✕", num));
       }
     }
   if (ok == 0)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "no value of %s evaluates on %s", axis_names[fig->sweep], r->hw->name);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "no value of %s evaluates on %s",
+                   axis_names[fig->sweep], r->hw->name);
       return FALSE;
     }
   c = iv_chart_new ();
-  title = g_strdup_printf ("Time of one %s layer on one PE against %s", r->kinds[MIN (fig->kind, r->n_kinds - 1)].name,
-                           axis_names[fig->sweep]);
+  title = g_strdup_printf ("Time of one %s layer on one PE against %s",
+                           r->kinds[MIN (fig->kind, r->n_kinds - 1)].name, axis_names[fig->sweep]);
   subtitle = config_subtitle (r, NULL);
   iv_chart_set_title (c, title, subtitle);
-  xtitle = g_strdup_printf ("%s   ([ ] current · ✕ not possible on this SIP)", axis_names[fig->sweep]);
+  xtitle
+      = g_strdup_printf ("%s   ([ ] current · ✕ not possible on this SIP)", axis_names[fig->sweep]);
   iv_chart_axis_set_title (c, IV_AXIS_X, xtitle);
-  iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit) { IV_UNIT_SECONDS, 1, NULL });
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit){ IV_UNIT_SECONDS, 1, NULL });
   iv_chart_axis_set_title (c, IV_AXIS_Y, "Layer time");
   {
     double lo = INFINITY, hi = 0, totals[32], xs[32];

@@ -24,9 +24,9 @@
 #define NARROW_MIN_BOX_W 24.0
 
 static const char *const short_names[IV_N_STAGES] = {
-  "RMSNorm", "W_Q", "W_K+W_V", "KV append", "Q·Kᵀ", "softmax", "P·V", "merge", "norm O/l",
-  "W_O", "CP ring", "TP AR", "score AR", "RMSNorm", "router", "W_gate", "W_up", "SwiGLU",
-  "W_down", "FFN AR",
+  "RMSNorm", "W_Q",      "W_K+W_V", "KV append", "Q·Kᵀ",   "softmax",  "P·V",
+  "merge",   "norm O/l", "W_O",     "CP ring",   "TP AR",  "score AR", "RMSNorm",
+  "router",  "W_gate",   "W_up",    "SwiGLU",    "W_down", "FFN AR",
 };
 
 guint32
@@ -34,11 +34,15 @@ iv_bound_color (IvBound bound)
 {
   switch (bound)
     {
-    case IV_BOUND_COMPUTE: return IV_BOUND_COMPUTE_RGB;
-    case IV_BOUND_MEMORY: return IV_BOUND_MEMORY_RGB;
-    case IV_BOUND_COMM: return IV_BOUND_COMM_RGB;
+    case IV_BOUND_COMPUTE:
+      return IV_BOUND_COMPUTE_RGB;
+    case IV_BOUND_MEMORY:
+      return IV_BOUND_MEMORY_RGB;
+    case IV_BOUND_COMM:
+      return IV_BOUND_COMM_RGB;
     case IV_BOUND_TRIVIAL:
-    default: return IV_BOUND_TRIVIAL_RGB;
+    default:
+      return IV_BOUND_TRIVIAL_RGB;
     }
 }
 
@@ -48,12 +52,12 @@ blend (IvColor c, const IvColor *bg, IvTheme theme)
 {
   if (theme != IV_THEME_PRINT || c.a >= 1)
     return c;
-  return (IvColor) { bg->r + (c.r - bg->r) * c.a, bg->g + (c.g - bg->g) * c.a,
-                     bg->b + (c.b - bg->b) * c.a, 1 };
+  return (IvColor){ bg->r + (c.r - bg->r) * c.a, bg->g + (c.g - bg->g) * c.a,
+                    bg->b + (c.b - bg->b) * c.a, 1 };
 }
 
-static const IvStageId attention_order[] = { IV_S1, IV_S2, IV_S3, IV_S4, IV_S5, IV_S6, IV_S7,
-                                             IV_S8, IV_S9, IV_S10, IV_C2 };
+static const IvStageId attention_order[]
+    = { IV_S1, IV_S2, IV_S3, IV_S4, IV_S5, IV_S6, IV_S7, IV_S8, IV_S9, IV_S10, IV_C2 };
 static const IvStageId ffn_order[] = { IV_F1, IV_R, IV_F2, IV_F3, IV_F4, IV_F5, IV_CF1 };
 
 /* Boxes narrower than this wrap the attention row before S5, so each name and time
@@ -64,14 +68,14 @@ static const IvStageId ffn_order[] = { IV_F1, IV_R, IV_F2, IV_F3, IV_F4, IV_F5, 
 
 /* Places the shown stages of @order[from, to) left to right from @x0 on @y. */
 static void
-place_line (IvPipelineLayout *L, const IvKindResult *k, const IvStageId *order, guint from, guint to,
-            double x0, double y, double bw, double bh)
+place_line (IvPipelineLayout *L, const IvKindResult *k, const IvStageId *order, guint from,
+            guint to, double x0, double y, double bw, double bh)
 {
   double x = x0;
   for (guint i = from; i < to; i++)
     if (iv_stage_shown (k, order[i]))
       {
-        L->box[order[i]] = (IvRect) { x, y, bw, bh };
+        L->box[order[i]] = (IvRect){ x, y, bw, bh };
         x += bw + L->gap;
       }
 }
@@ -128,13 +132,14 @@ iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPip
   {
     double core_top = y;
     y += above + (conc ? 0.55 * bh : 0);
-    place_line (L, k, attention_order, wrap ? core : 0, G_N_ELEMENTS (attention_order), x0, y, bw, bh);
-    L->attention_row = (IvRect) { x0, wrap ? top : y, avail_w, y + bh - (wrap ? top : y) };
+    place_line (L, k, attention_order, wrap ? core : 0, G_N_ELEMENTS (attention_order), x0, y, bw,
+                bh);
+    L->attention_row = (IvRect){ x0, wrap ? top : y, avail_w, y + bh - (wrap ? top : y) };
     if (L->has_arc)
       {
         IvRect s5 = L->box[IV_S5], s8 = L->box[IV_S8];
-        L->arc = (IvRect) { s5.x + s5.w / 2, core_top + 14, s8.x + s8.w / 2 - (s5.x + s5.w / 2),
-                            (narrow ? NARROW_ARC_H : ARC_H) - 14 };
+        L->arc = (IvRect){ s5.x + s5.w / 2, core_top + 14, s8.x + s8.w / 2 - (s5.x + s5.w / 2),
+                           (narrow ? NARROW_ARC_H : ARC_H) - 14 };
       }
   }
   /* Concurrent exchanges sit above S5–S7, the attention core they overlap. */
@@ -144,13 +149,13 @@ iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPip
       double cy = y - 0.55 * bh - 8, cw = b.x + b.w - a.x;
       gboolean both = c1 && c3;
       if (c1)
-        L->box[IV_C1] = (IvRect) { a.x, cy, both ? cw / 2 - L->gap / 2 : cw, 0.55 * bh };
+        L->box[IV_C1] = (IvRect){ a.x, cy, both ? cw / 2 - L->gap / 2 : cw, 0.55 * bh };
       if (c3)
-        L->box[IV_C3] = (IvRect) { both ? a.x + cw / 2 + L->gap / 2 : a.x, cy, both ? cw / 2 - L->gap / 2 : cw,
-                                   0.55 * bh };
+        L->box[IV_C3] = (IvRect){ both ? a.x + cw / 2 + L->gap / 2 : a.x, cy,
+                                  both ? cw / 2 - L->gap / 2 : cw, 0.55 * bh };
     }
   y += bh + L->row_gap;
-  L->ffn_row = (IvRect) { x0, y, avail_w, bh };
+  L->ffn_row = (IvRect){ x0, y, avail_w, bh };
   place_line (L, k, ffn_order, 0, G_N_ELEMENTS (ffn_order), x0, y, bw, bh);
 }
 
@@ -228,11 +233,13 @@ times_fit (IvText *text, const IvPipelineLayout *L, const IvKindResult *k)
 
 static void
 draw_box (cairo_t *cr, IvText *text, const IvThemeColors *colors, IvTheme theme, IvRect r,
-          IvStageId id, const IvStage *st, gboolean concurrent, gboolean use_ids, gboolean with_time)
+          IvStageId id, const IvStage *st, gboolean concurrent, gboolean use_ids,
+          gboolean with_time)
 {
   IvColor fill = iv_color_from_rgb (iv_bound_color (st->bound), concurrent ? 0.3 : 1);
-  IvColor ink = st->bound == IV_BOUND_TRIVIAL && !concurrent ? (IvColor) { 0.12, 0.12, 0.12, 1 }
-                : concurrent ? colors->foreground : (IvColor) { 1, 1, 1, 1 };
+  IvColor ink = st->bound == IV_BOUND_TRIVIAL && !concurrent ? (IvColor){ 0.12, 0.12, 0.12, 1 }
+                : concurrent                                 ? colors->foreground
+                                                             : (IvColor){ 1, 1, 1, 1 };
   g_autofree char *time = iv_units_format_seconds (st->visible_s);
   g_autofree char *label = NULL;
   const char *name = use_ids ? iv_stage_id (id) : short_names[id];
@@ -243,8 +250,8 @@ draw_box (cairo_t *cr, IvText *text, const IvThemeColors *colors, IvTheme theme,
       g_autofree char *total = iv_units_format_seconds (st->t_s);
       double w, h;
       label = st->visible_s > 0
-              ? g_strdup_printf ("%s · %s, %s not hidden", short_names[id], total, time)
-              : g_strdup_printf ("%s · %s, hidden under compute", short_names[id], total);
+                  ? g_strdup_printf ("%s · %s, %s not hidden", short_names[id], total, time)
+                  : g_strdup_printf ("%s · %s, hidden under compute", short_names[id], total);
       /* shorter where the box is narrow: "C1 134 µs", then "C1" */
       iv_text_measure (text, label, 0.85, FALSE, -1, &w, &h);
       if (w > r.w - 8)
@@ -260,7 +267,7 @@ draw_box (cairo_t *cr, IvText *text, const IvThemeColors *colors, IvTheme theme,
         }
     }
   iv_rounded_rect (cr, r, 7);
-  iv_color_set_source (cr, (IvColor[]) { blend (fill, &colors->background, theme) });
+  iv_color_set_source (cr, (IvColor[]){ blend (fill, &colors->background, theme) });
   cairo_fill_preserve (cr);
   if (concurrent)
     {
@@ -271,8 +278,8 @@ draw_box (cairo_t *cr, IvText *text, const IvThemeColors *colors, IvTheme theme,
       iv_color_set_source (cr, &edge);
       cairo_stroke (cr);
       cairo_set_dash (cr, NULL, 0, 0);
-      iv_text_show (text, cr, label, r.x + r.w / 2, r.y + r.h / 2, 0.5, 0.5, 0.85, FALSE,
-                    r.w - 8, &ink);
+      iv_text_show (text, cr, label, r.x + r.w / 2, r.y + r.h / 2, 0.5, 0.5, 0.85, FALSE, r.w - 8,
+                    &ink);
       return;
     }
   cairo_new_path (cr);
@@ -285,14 +292,14 @@ draw_box (cairo_t *cr, IvText *text, const IvThemeColors *colors, IvTheme theme,
   }
   if (with_time)
     {
-      iv_text_show (text, cr, name, r.x + r.w / 2, r.y + r.h / 2 - 1, 0.5, 1, scale,
-                    TRUE, r.w - 6, &ink);
-      iv_text_show (text, cr, st->visible_s > 0 ? time : "–", r.x + r.w / 2, r.y + r.h / 2 + 2,
-                    0.5, 0, scale * 0.92, FALSE, r.w - 6, &ink);
+      iv_text_show (text, cr, name, r.x + r.w / 2, r.y + r.h / 2 - 1, 0.5, 1, scale, TRUE, r.w - 6,
+                    &ink);
+      iv_text_show (text, cr, st->visible_s > 0 ? time : "–", r.x + r.w / 2, r.y + r.h / 2 + 2, 0.5,
+                    0, scale * 0.92, FALSE, r.w - 6, &ink);
     }
   else
-    iv_text_show (text, cr, name, r.x + r.w / 2, r.y + r.h / 2, 0.5, 0.5, scale, TRUE,
-                  r.w - 6, &ink);
+    iv_text_show (text, cr, name, r.x + r.w / 2, r.y + r.h / 2, 0.5, 0.5, scale, TRUE, r.w - 6,
+                  &ink);
 }
 
 gboolean
@@ -322,25 +329,28 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   if (narrow)
     {
       /* the same facts in fewer words: a column holds about forty characters */
-      title = g_strdup_printf ("%s · %s · T_q = %" G_GINT64_FORMAT, r->model->name, iv_mode_to_string (r->config.mode),
-                               r->config.T);
-      subtitle = g_strdup_printf ("%s × %" G_GINT64_FORMAT " · TP %" G_GINT64_FORMAT " · CP %" G_GINT64_FORMAT
-                                  " · B %" G_GINT64_FORMAT " · %s",
-                                  k->name, k->layers, r->config.t, r->config.c, r->config.B, r->hw->name);
+      title = g_strdup_printf ("%s · %s · T_q = %" G_GINT64_FORMAT, r->model->name,
+                               iv_mode_to_string (r->config.mode), r->config.T);
+      subtitle = g_strdup_printf ("%s × %" G_GINT64_FORMAT " · TP %" G_GINT64_FORMAT
+                                  " · CP %" G_GINT64_FORMAT " · B %" G_GINT64_FORMAT " · %s",
+                                  k->name, k->layers, r->config.t, r->config.c, r->config.B,
+                                  r->hw->name);
     }
   else
     {
       title = g_strdup_printf ("%s · %s · T_q = %" G_GINT64_FORMAT " · local sequence %.0f of %.0f",
                                r->model->name, iv_mode_to_string (r->config.mode), r->config.T,
                                k->sh.L_l, k->sh.L);
-      subtitle = g_strdup_printf ("%s layer (%" G_GINT64_FORMAT " of them) on one PE of %s · TP %" G_GINT64_FORMAT
-                                  " on %ss · CP %" G_GINT64_FORMAT " on %ss · batch %" G_GINT64_FORMAT,
-                                  k->name, k->layers, r->hw->name, r->config.t,
-                                  r->config.place_tp == IV_PLACE_PE ? "PE" : "cube",
-                                  r->config.c, r->config.place_cp == IV_PLACE_PE ? "PE" : "cube", r->config.B);
+      subtitle = g_strdup_printf (
+          "%s layer (%" G_GINT64_FORMAT " of them) on one PE of %s · TP %" G_GINT64_FORMAT
+          " on %ss · CP %" G_GINT64_FORMAT " on %ss · batch %" G_GINT64_FORMAT,
+          k->name, k->layers, r->hw->name, r->config.t,
+          r->config.place_tp == IV_PLACE_PE ? "PE" : "cube", r->config.c,
+          r->config.place_cp == IV_PLACE_PE ? "PE" : "cube", r->config.B);
     }
   iv_text_show (&text, cr, title, PAD, PAD, 0, 0, 1.25, TRUE, width - 2 * PAD, &colors->foreground);
-  iv_text_show (&text, cr, subtitle, PAD, PAD + 24, 0, 0, 0.95, FALSE, width - 2 * PAD, &colors->foreground_dim);
+  iv_text_show (&text, cr, subtitle, PAD, PAD + 24, 0, 0, 0.95, FALSE, width - 2 * PAD,
+                &colors->foreground_dim);
 
   /* Row labels with their totals. */
   {
@@ -350,17 +360,24 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     if (narrow)
       {
         /* above each row: "Attention · 15.5 ms" */
-        g_autofree char *al = g_strdup_printf ("Attention · %s", att), *fl = g_strdup_printf ("FFN · %s", ffn);
-        iv_text_show (&text, cr, al, PAD, a.y - 4, 0, 1, 0.9, TRUE, width - 2 * PAD, &colors->foreground);
-        iv_text_show (&text, cr, fl, PAD, f.y - 4, 0, 1, 0.9, TRUE, width - 2 * PAD, &colors->foreground);
+        g_autofree char *al = g_strdup_printf ("Attention · %s", att),
+                        *fl = g_strdup_printf ("FFN · %s", ffn);
+        iv_text_show (&text, cr, al, PAD, a.y - 4, 0, 1, 0.9, TRUE, width - 2 * PAD,
+                      &colors->foreground);
+        iv_text_show (&text, cr, fl, PAD, f.y - 4, 0, 1, 0.9, TRUE, width - 2 * PAD,
+                      &colors->foreground);
       }
     else
-    {
-    iv_text_show (&text, cr, "Attention", PAD, a.y + a.h / 2 - 1, 0, 1, 1.0, TRUE, LABEL_W - 8, &colors->foreground);
-    iv_text_show (&text, cr, att, PAD, a.y + a.h / 2 + 1, 0, 0, 0.95, FALSE, LABEL_W - 8, &colors->foreground_dim);
-    iv_text_show (&text, cr, "FFN", PAD, f.y + f.h / 2 - 1, 0, 1, 1.0, TRUE, LABEL_W - 8, &colors->foreground);
-    iv_text_show (&text, cr, ffn, PAD, f.y + f.h / 2 + 1, 0, 0, 0.95, FALSE, LABEL_W - 8, &colors->foreground_dim);
-    }
+      {
+        iv_text_show (&text, cr, "Attention", PAD, a.y + a.h / 2 - 1, 0, 1, 1.0, TRUE, LABEL_W - 8,
+                      &colors->foreground);
+        iv_text_show (&text, cr, att, PAD, a.y + a.h / 2 + 1, 0, 0, 0.95, FALSE, LABEL_W - 8,
+                      &colors->foreground_dim);
+        iv_text_show (&text, cr, "FFN", PAD, f.y + f.h / 2 - 1, 0, 1, 1.0, TRUE, LABEL_W - 8,
+                      &colors->foreground);
+        iv_text_show (&text, cr, ffn, PAD, f.y + f.h / 2 + 1, 0, 0, 0.95, FALSE, LABEL_W - 8,
+                      &colors->foreground_dim);
+      }
   }
   use_ids = !names_fit (&text, &L);
   with_time = times_fit (&text, &L, k);
@@ -377,12 +394,14 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
           if (b.w <= 0)
             continue;
           if (prev.w > 0 && prev.y == b.y)
-            arrow (cr, prev.x + prev.w + 1, prev.y + prev.h / 2, b.x - 1, b.y + b.h / 2, &colors->foreground_dim);
+            arrow (cr, prev.x + prev.w + 1, prev.y + prev.h / 2, b.x - 1, b.y + b.h / 2,
+                   &colors->foreground_dim);
           else if (prev.w > 0)
             {
               /* a wrapped row: down from the line's last box, back along the gap and
                * into the next line's first box from its left */
-              double xm = prev.x + prev.w / 2, ym = prev.y + prev.h + L.row_gap / 2, xl = b.x - L.gap / 2 - 4;
+              double xm = prev.x + prev.w / 2, ym = prev.y + prev.h + L.row_gap / 2,
+                     xl = b.x - L.gap / 2 - 4;
               iv_color_set_source (cr, &colors->foreground_dim);
               cairo_set_line_width (cr, 1.5);
               cairo_move_to (cr, xm, prev.y + prev.h + 1);
@@ -392,26 +411,33 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
               cairo_stroke (cr);
               arrow (cr, xl, b.y + b.h / 2, b.x - 1, b.y + b.h / 2, &colors->foreground_dim);
             }
-          draw_box (cr, &text, colors, options->theme, b, order[i], &k->stages[order[i]], FALSE, use_ids, with_time);
+          draw_box (cr, &text, colors, options->theme, b, order[i], &k->stages[order[i]], FALSE,
+                    use_ids, with_time);
           prev = b;
         }
     }
   for (IvStageId s = IV_C1; s <= IV_C3; s += 2)
     if (L.box[s].w > 0)
-      draw_box (cr, &text, colors, options->theme, L.box[s], s, &k->stages[s], TRUE, use_ids, FALSE);
+      draw_box (cr, &text, colors, options->theme, L.box[s], s, &k->stages[s], TRUE, use_ids,
+                FALSE);
 
   /* The ring-attention loop: from S8 back over the core to S5. */
   if (L.has_arc)
     {
       IvRect a = L.arc;
-      double x0 = a.x + a.w, x1 = a.x, ybase = L.box[IV_S5].y - (L.box[IV_C1].w > 0 || L.box[IV_C3].w > 0 ? L.box[IV_C1].h + L.box[IV_C3].h * 0 + 10 : 2);
+      double x0 = a.x + a.w, x1 = a.x,
+             ybase = L.box[IV_S5].y
+                     - (L.box[IV_C1].w > 0 || L.box[IV_C3].w > 0
+                            ? L.box[IV_C1].h + L.box[IV_C3].h * 0 + 10
+                            : 2);
       IvColor c = iv_color_from_rgb (IV_RING_LOOP_RGB, 1);
       gboolean prefill = r->config.mode == IV_MODE_PREFILL;
-      g_autofree char *label = prefill
-          ? g_strdup_printf (r->config.ring == IV_RING_KV
-                                 ? "ring attention loop (K/V ring per hop; S8 merges partial O,m,l)"
-                                 : "ring attention loop (Q+O/m/l ring per hop; S8 merges partial O,m,l)")
-          : g_strdup ("decode: local pass only; S8 fires O/m/l all-reduce");
+      g_autofree char *label
+          = prefill ? g_strdup_printf (
+                r->config.ring == IV_RING_KV
+                    ? "ring attention loop (K/V ring per hop; S8 merges partial O,m,l)"
+                    : "ring attention loop (Q+O/m/l ring per hop; S8 merges partial O,m,l)")
+                    : g_strdup ("decode: local pass only; S8 fires O/m/l all-reduce");
       double ytop = a.y + 6;
 
       iv_color_set_source (cr, &c);
@@ -429,40 +455,49 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
             g_free (label);
             label = g_strdup (prefill ? "ring attention loop" : "decode: O/m/l all-reduce");
           }
-        iv_text_show (&text, cr, label, CLAMP ((x0 + x1) / 2, PAD + lw / 2, width - PAD - lw / 2), ytop - 4, 0.5, 1,
-                      0.85, FALSE, width - 2 * PAD, &colors->foreground);
+        iv_text_show (&text, cr, label, CLAMP ((x0 + x1) / 2, PAD + lw / 2, width - PAD - lw / 2),
+                      ytop - 4, 0.5, 1, 0.85, FALSE, width - 2 * PAD, &colors->foreground);
       }
       if (prefill)
         {
           /* the steps C1 is charged: c − 1 for the K/V ring, c for Q+O/m/l */
           const IvKindResult *kr = &r->kinds[MIN (fig->kind, r->n_kinds - 1)];
-          g_autofree char *badge = g_strdup_printf ("× %.0f hop%s", kr->sh.n_hops, kr->sh.n_hops == 1 ? "" : "s");
+          g_autofree char *badge
+              = g_strdup_printf ("× %.0f hop%s", kr->sh.n_hops, kr->sh.n_hops == 1 ? "" : "s");
           double bw, bh, bx, by;
           iv_text_measure (&text, badge, 0.8, TRUE, 0, &bw, &bh);
           bx = (x0 + x1) / 2 - bw / 2 - 6;
           by = ytop + (ybase - ytop) * 0.25 - bh / 2;
-          iv_rounded_rect (cr, (IvRect) { bx, by, bw + 12, bh + 2 }, (bh + 2) / 2);
+          iv_rounded_rect (cr, (IvRect){ bx, by, bw + 12, bh + 2 }, (bh + 2) / 2);
           iv_color_set_source (cr, &c);
           cairo_fill (cr);
-          iv_text_show (&text, cr, badge, bx + 6, by + 1, 0, 0, 0.8, TRUE, 0, &(IvColor) { 1, 1, 1, 1 });
+          iv_text_show (&text, cr, badge, bx + 6, by + 1, 0, 0, 0.8, TRUE, 0,
+                        &(IvColor){ 1, 1, 1, 1 });
         }
     }
 
   /* Legend of the four bounds. */
   {
-    static const struct { IvBound b; const char *name; } items[] = {
-      { IV_BOUND_COMPUTE, "compute-bound" }, { IV_BOUND_MEMORY, "memory-bound" },
-      { IV_BOUND_COMM, "communication-bound" }, { IV_BOUND_TRIVIAL, "trivial (< 1 % of the layer)" },
+    static const struct
+    {
+      IvBound b;
+      const char *name;
+    } items[] = {
+      { IV_BOUND_COMPUTE, "compute-bound" },
+      { IV_BOUND_MEMORY, "memory-bound" },
+      { IV_BOUND_COMM, "communication-bound" },
+      { IV_BOUND_TRIVIAL, "trivial (< 1 % of the layer)" },
     };
     static const char *const short_items[] = { "compute", "memory", "comm.", "trivial" };
     double x = PAD + (narrow ? 0 : LABEL_W), y = height - PAD - 8;
     for (guint i = 0; i < G_N_ELEMENTS (items); i++)
       {
         IvColor col = iv_color_from_rgb (iv_bound_color (items[i].b), 1);
-        iv_rounded_rect (cr, (IvRect) { x, y - 6, 14, 12 }, 3);
+        iv_rounded_rect (cr, (IvRect){ x, y - 6, 14, 12 }, 3);
         iv_color_set_source (cr, &col);
         cairo_fill (cr);
-        x = iv_text_legend_label (&text, cr, narrow ? short_items[i] : items[i].name, x, y, &colors->foreground);
+        x = iv_text_legend_label (&text, cr, narrow ? short_items[i] : items[i].name, x, y,
+                                  &colors->foreground);
       }
   }
   cairo_restore (cr);

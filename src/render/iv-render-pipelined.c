@@ -14,11 +14,11 @@
 #include "iv-text.h"
 
 #define PAD IV_FIGURE_PAD
-#define AXIS_H 46.0          /* tick labels and "Time (ms)" */
-#define LEGEND_H 34.0        /* the legend row below, framed */
-#define EDGE_W 0.8           /* BAR_EDGE_LW 0.6 pt */
+#define AXIS_H 46.0   /* tick labels and "Time (ms)" */
+#define LEGEND_H 34.0 /* the legend row below, framed */
+#define EDGE_W 0.8    /* BAR_EDGE_LW 0.6 pt */
 #define TEETH 4
-#define ZIGZAG_FRAC 0.012    /* of the visible span, between 6 and 14 ms */
+#define ZIGZAG_FRAC 0.012 /* of the visible span, between 6 and 14 ms */
 #define ZIGZAG_MIN_MS 6.0
 #define ZIGZAG_MAX_MS 14.0
 
@@ -33,8 +33,11 @@ bar_color (const IvPipelineBar *b)
     {
     case IV_LANE_MAIN:
       /* a main event the reference does not name is drawn as await_dispatch */
-      return iv_color_slot_color (IV_THEME_LIGHT, iv_color_slot_for (
-          g_str_equal (b->name, "wait_for_io") || g_str_equal (b->name, "trsm_host") ? b->name : "await_dispatch"));
+      return iv_color_slot_color (IV_THEME_LIGHT,
+                                  iv_color_slot_for (g_str_equal (b->name, "wait_for_io")
+                                                             || g_str_equal (b->name, "trsm_host")
+                                                         ? b->name
+                                                         : "await_dispatch"));
     case IV_LANE_IO:
       return iv_color_slot_color (IV_THEME_LIGHT, iv_color_slot_for ("hdf5_io"));
     case IV_LANE_GPU1:
@@ -69,7 +72,8 @@ axis_range (const IvPipelinePlot *p, double *lo, double *hi)
 }
 
 void
-iv_pipelined_layout (const IvPipelinedFigure *fig, double width, double height, IvPipelinedLayout *L)
+iv_pipelined_layout (const IvPipelinedFigure *fig, double width, double height,
+                     IvPipelinedLayout *L)
 {
   const IvPipelinePlot *p = fig->plot;
   double gutter = 118, bottom;
@@ -99,8 +103,10 @@ iv_pipelined_layout (const IvPipelinedFigure *fig, double width, double height, 
   L->lane_h = L->plot_h / n;
   {
     /* top to bottom; the PyTorch variant has GPU compute above I/O */
-    static const IvLane order[IV_N_LANES] = { IV_LANE_MAIN, IV_LANE_IO, IV_LANE_GPU0, IV_LANE_GPU1 };
-    static const IvLane legacy[IV_N_LANES] = { IV_LANE_GPU0, IV_LANE_IO, IV_LANE_MAIN, IV_LANE_GPU1 };
+    static const IvLane order[IV_N_LANES]
+        = { IV_LANE_MAIN, IV_LANE_IO, IV_LANE_GPU0, IV_LANE_GPU1 };
+    static const IvLane legacy[IV_N_LANES]
+        = { IV_LANE_GPU0, IV_LANE_IO, IV_LANE_MAIN, IV_LANE_GPU1 };
     guint k = 0;
     for (guint i = 0; i < IV_N_LANES; i++)
       {
@@ -157,7 +163,8 @@ iv_pipelined_bar_at (const IvPipelinedFigure *fig, const IvPipelinedLayout *L, d
 /* _draw_timeline_bar: bottom edge, right edge (zig-zag when cut), top edge, left edge;
  * the teeth of a zig-zag point into the bar, @amp px deep, at most 35 % of its width. */
 static void
-bar_path (cairo_t *cr, double x0, double x1, double y0, double y1, gboolean cut0, gboolean cut1, double amp)
+bar_path (cairo_t *cr, double x0, double x1, double y0, double y1, gboolean cut0, gboolean cut1,
+          double amp)
 {
   const int pts = 2 * TEETH + 1;
   amp = MIN (amp, MAX ((x1 - x0) * 0.35, 0));
@@ -187,8 +194,9 @@ swatch (cairo_t *cr, double x, double y, IvColor c)
 }
 
 static void
-draw_x_axis (cairo_t *cr, IvText *text, double x, double w, double y, double lo, double hi, guint target,
-             const char *title, const IvThemeColors *colors, double grid_top, gboolean dashed)
+draw_x_axis (cairo_t *cr, IvText *text, double x, double w, double y, double lo, double hi,
+             guint target, const char *title, const IvThemeColors *colors, double grid_top,
+             gboolean dashed)
 {
   IvScaleSpec spec = { IV_SCALE_LINEAR, IV_UNIT_PLAIN, FALSE, 0 };
   g_autoptr (IvTicks) ticks = iv_ticks_compute (&spec, lo, hi, target);
@@ -256,8 +264,8 @@ draw_bars (cairo_t *cr, IvText *text, const IvPipelinedFigure *fig, const IvPipe
         continue;
       bar_extent (fig, L, b, &x0, &x1);
       label = g_strdup_printf ("%" G_GINT64_FORMAT, b->candidate);
-      iv_text_show (text, cr, label, (x0 + x1) / 2, L->lane_y[b->lane] + L->lane_h / 2, 0.5, 0.5, 0.85, TRUE, 0,
-                    b->lane == IV_LANE_IO ? &black : &white);
+      iv_text_show (text, cr, label, (x0 + x1) / 2, L->lane_y[b->lane] + L->lane_h / 2, 0.5, 0.5,
+                    0.85, TRUE, 0, b->lane == IV_LANE_IO ? &black : &white);
     }
 }
 
@@ -273,7 +281,8 @@ draw_legend (cairo_t *cr, IvText *text, const IvPipelinedFigure *fig, const IvPi
   for (guint i = 0; i < p->legend->len; i++)
     {
       double w, th;
-      iv_text_measure (text, g_array_index (p->legend, IvPipelineKey, i).label, 0.85, FALSE, 0, &w, &th);
+      iv_text_measure (text, g_array_index (p->legend, IvPipelineKey, i).label, 0.85, FALSE, 0, &w,
+                       &th);
       total += 22 + w + (i + 1 < p->legend->len ? 18 : 0);
     }
   x = L->plot_x + L->plot_w / 2 - total / 2;
@@ -302,8 +311,10 @@ draw_breakdown (cairo_t *cr, IvText *text, const IvPipelinedFigure *fig, const I
   g_autoptr (GArray) segs = iv_breakdown_segments (fig->breakdown);
   double bar_h = L->bd_h * 0.28 / 0.72, bar_y = L->bd_y + L->bd_h * (1 - 0.20 / 0.72) - bar_h / 2;
   double x = L->bd_x, ly;
-  g_autofree char *title = fig->breakdown->candidate >= 0
-      ? g_strdup_printf (_("Candidate %" G_GINT64_FORMAT), fig->breakdown->candidate) : g_strdup ("Candidate ?");
+  g_autofree char *title
+      = fig->breakdown->candidate >= 0
+            ? g_strdup_printf (_ ("Candidate %" G_GINT64_FORMAT), fig->breakdown->candidate)
+            : g_strdup ("Candidate ?");
 
   /* the top spine and the axis, as the reference keeps them */
   iv_color_set_source (cr, &colors->foreground);
@@ -323,11 +334,12 @@ draw_breakdown (cairo_t *cr, IvText *text, const IvPipelinedFigure *fig, const I
       if (m % 25 == 0)
         {
           g_autofree char *label = g_strdup_printf ("%d", m);
-          iv_text_show (text, cr, label, px, L->bd_y + L->bd_h + 6, 0.5, 0, 0.9, FALSE, 0, &colors->foreground);
+          iv_text_show (text, cr, label, px, L->bd_y + L->bd_h + 6, 0.5, 0, 0.9, FALSE, 0,
+                        &colors->foreground);
         }
     }
-  iv_text_show (text, cr, _("GPU Runtime Breakdown (%)"), L->bd_x + L->bd_w / 2, L->bd_y + L->bd_h + 24, 0.5, 0,
-                1.0, TRUE, 0, &colors->foreground);
+  iv_text_show (text, cr, _ ("GPU Runtime Breakdown (%)"), L->bd_x + L->bd_w / 2,
+                L->bd_y + L->bd_h + 24, 0.5, 0, 1.0, TRUE, 0, &colors->foreground);
   for (guint i = 0; i < segs->len; i++)
     {
       const IvBreakdownSegment *s = &g_array_index (segs, IvBreakdownSegment, i);
@@ -355,7 +367,8 @@ draw_breakdown (cairo_t *cr, IvText *text, const IvPipelinedFigure *fig, const I
     for (guint i = 0; i < segs->len; i++)
       {
         double w, h;
-        iv_text_measure (text, g_array_index (segs, IvBreakdownSegment, i).label, 0.85, FALSE, 0, &w, &h);
+        iv_text_measure (text, g_array_index (segs, IvBreakdownSegment, i).label, 0.85, FALSE, 0,
+                         &w, &h);
         lw = MAX (lw, 22 + w);
       }
     frame_h = 10 + th + 6 + segs->len * row;
@@ -366,7 +379,8 @@ draw_breakdown (cairo_t *cr, IvText *text, const IvPipelinedFigure *fig, const I
     iv_color_set_source (cr, &colors->grid);
     cairo_set_line_width (cr, 1);
     cairo_stroke (cr);
-    iv_text_show (text, cr, title, L->bd_x + L->bd_w / 2, top + 5, 0.5, 0, 0.85, TRUE, 0, &colors->foreground);
+    iv_text_show (text, cr, title, L->bd_x + L->bd_w / 2, top + 5, 0.5, 0, 0.85, TRUE, 0,
+                  &colors->foreground);
     iv_color_set_source (cr, &colors->foreground);
     cairo_rectangle (cr, L->bd_x + L->bd_w / 2 - tw / 2, top + 5 + th + 1, tw, 1);
     cairo_fill (cr);
@@ -391,7 +405,8 @@ iv_render_pipelined (cairo_t *cr, gconstpointer data, const IvRenderOptions *opt
 
   if (!fig || !fig->plot)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("no pipelined timeline to draw"));
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _ ("no pipelined timeline to draw"));
       return FALSE;
     }
   iv_pipelined_layout (fig, width, height, &L);
@@ -401,7 +416,7 @@ iv_render_pipelined (cairo_t *cr, gconstpointer data, const IvRenderOptions *opt
   cairo_paint (cr);
 
   draw_x_axis (cr, &text, L.plot_x, L.plot_w, L.plot_y + L.plot_h, L.t0_ms, L.t1_ms,
-               MAX (2, (guint) (L.plot_w / 110)), _("Time (ms)"), colors, L.plot_y, TRUE);
+               MAX (2, (guint) (L.plot_w / 110)), _ ("Time (ms)"), colors, L.plot_y, TRUE);
   draw_bars (cr, &text, fig, &L);
   /* the left and bottom spines, bold lane names */
   iv_color_set_source (cr, &colors->foreground);
@@ -411,8 +426,9 @@ iv_render_pipelined (cairo_t *cr, gconstpointer data, const IvRenderOptions *opt
   cairo_fill (cr);
   for (guint l = 0; l < IV_N_LANES; l++)
     if (L.shown[l])
-      iv_text_show (&text, cr, iv_lane_name (l, fig->plot->legacy), L.plot_x - 8, L.lane_y[l] + L.lane_h / 2, 1,
-                    0.5, 0.95, TRUE, L.plot_x - 12, &colors->foreground);
+      iv_text_show (&text, cr, iv_lane_name (l, fig->plot->legacy), L.plot_x - 8,
+                    L.lane_y[l] + L.lane_h / 2, 1, 0.5, 0.95, TRUE, L.plot_x - 12,
+                    &colors->foreground);
   if (fig->breakdown)
     draw_breakdown (cr, &text, fig, &L, colors);
   else

@@ -18,8 +18,8 @@ typedef struct
 {
   const IvTrace *trace;
   const IvPipelinePlot *plot;
-  const IvBreakdown *breakdown;  /* NULL: the legend below instead */
-  guint highlighted;             /* a bar outlined (index in plot->bars), or G_MAXUINT */
+  const IvBreakdown *breakdown; /* NULL: the legend below instead */
+  guint highlighted;            /* a bar outlined (index in plot->bars), or G_MAXUINT */
 } IvPipelinedFigure;
 
 typedef struct
@@ -27,27 +27,18 @@ typedef struct
   double plot_x, plot_y, plot_w, plot_h; /* the timeline's axes */
   double lane_y[IV_N_LANES], lane_h;     /* each shown lane's band; lane_h 0 for a dropped one */
   gboolean shown[IV_N_LANES];
-  double t0_ms, t1_ms;                   /* the x axis, ms from the window's start */
-  double bd_x, bd_y, bd_w, bd_h;         /* the breakdown's axes; bd_w = 0 without one */
+  double t0_ms, t1_ms;           /* the x axis, ms from the window's start */
+  double bd_x, bd_y, bd_w, bd_h; /* the breakdown's axes; bd_w = 0 without one */
 } IvPipelinedLayout;
 
-void     iv_pipelined_layout    (const IvPipelinedFigure *figure,
-                                 double                   width,
-                                 double                   height,
-                                 IvPipelinedLayout       *layout);
-double   iv_pipelined_x         (const IvPipelinedFigure *figure,
-                                 const IvPipelinedLayout *layout,
-                                 gint64                   t_ns);
+void iv_pipelined_layout (const IvPipelinedFigure *figure, double width, double height,
+                          IvPipelinedLayout *layout);
+double iv_pipelined_x (const IvPipelinedFigure *figure, const IvPipelinedLayout *layout,
+                       gint64 t_ns);
 /* The bar under (@x, @y) (index in plot->bars), or G_MAXUINT. */
-guint    iv_pipelined_bar_at    (const IvPipelinedFigure *figure,
-                                 const IvPipelinedLayout *layout,
-                                 double                   x,
-                                 double                   y);
-gboolean iv_render_pipelined    (cairo_t                 *cr,
-                                 gconstpointer            figure,
-                                 const IvRenderOptions   *options,
-                                 double                   width,
-                                 double                   height,
-                                 GError                 **error);
+guint iv_pipelined_bar_at (const IvPipelinedFigure *figure, const IvPipelinedLayout *layout,
+                           double x, double y);
+gboolean iv_render_pipelined (cairo_t *cr, gconstpointer figure, const IvRenderOptions *options,
+                              double width, double height, GError **error);
 
 G_END_DECLS

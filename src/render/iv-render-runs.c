@@ -14,41 +14,41 @@
 #include "iv-run-bound.h"
 #include "iv-run-series.h"
 
-#define SECONDS ((IvUnit) { IV_UNIT_SECONDS, 1.0, NULL })
+#define SECONDS ((IvUnit){ IV_UNIT_SECONDS, 1.0, NULL })
 
 static const struct
 {
   const char *tag, *title;
 } metric_titles[] = {
-  { "time_to_first_token", N_("Time to first token") },
-  { "time_to_second_token", N_("Time to second token") },
-  { "time_to_first_output_token", N_("Time to first output token") },
-  { "inter_token_latency", N_("Inter-token latency") },
-  { "inter_chunk_latency", N_("Inter-chunk latency") },
-  { "request_latency", N_("Request latency") },
-  { "request_throughput", N_("Request throughput") },
-  { "output_token_throughput", N_("Output token throughput") },
-  { "output_token_throughput_per_gpu", N_("Output token throughput per GPU") },
-  { "output_token_throughput_per_user", N_("Output token throughput per user") },
-  { "output_sequence_length", N_("Output sequence length") },
-  { "input_sequence_length", N_("Input sequence length") },
-  { "prefill_throughput", N_("Prefill throughput") },
-  { "goodput", N_("Goodput") },
-  { "concurrency", N_("Concurrency") },
-  { "request_rate", N_("Request rate") },
-  { "gpu_utilization", N_("GPU utilization") },
-  { "gpu_power_usage", N_("GPU power") },
-  { "gpu_memory_used", N_("GPU memory used") },
-  { "gpu_temperature", N_("GPU temperature") },
-  { "sm_clock_frequency", N_("SM clock") },
-  { "server_requests_running", N_("Server: requests running") },
-  { "server_requests_waiting", N_("Server: requests waiting") },
-  { "server_kv_cache_usage", N_("Server: KV-cache usage") },
-  { "server_prefix_cache_hit_rate", N_("Server: prefix-cache hit rate") },
-  { "server_generation_tokens_per_sec", N_("Server: generated tokens/s") },
-  { "server_prompt_tokens_per_sec", N_("Server: prompt tokens/s") },
-  { "server_queue_time", N_("Server: queue time") },
-  { "client_in_flight", N_("Client: requests in flight") },
+  { "time_to_first_token", N_ ("Time to first token") },
+  { "time_to_second_token", N_ ("Time to second token") },
+  { "time_to_first_output_token", N_ ("Time to first output token") },
+  { "inter_token_latency", N_ ("Inter-token latency") },
+  { "inter_chunk_latency", N_ ("Inter-chunk latency") },
+  { "request_latency", N_ ("Request latency") },
+  { "request_throughput", N_ ("Request throughput") },
+  { "output_token_throughput", N_ ("Output token throughput") },
+  { "output_token_throughput_per_gpu", N_ ("Output token throughput per GPU") },
+  { "output_token_throughput_per_user", N_ ("Output token throughput per user") },
+  { "output_sequence_length", N_ ("Output sequence length") },
+  { "input_sequence_length", N_ ("Input sequence length") },
+  { "prefill_throughput", N_ ("Prefill throughput") },
+  { "goodput", N_ ("Goodput") },
+  { "concurrency", N_ ("Concurrency") },
+  { "request_rate", N_ ("Request rate") },
+  { "gpu_utilization", N_ ("GPU utilization") },
+  { "gpu_power_usage", N_ ("GPU power") },
+  { "gpu_memory_used", N_ ("GPU memory used") },
+  { "gpu_temperature", N_ ("GPU temperature") },
+  { "sm_clock_frequency", N_ ("SM clock") },
+  { "server_requests_running", N_ ("Server: requests running") },
+  { "server_requests_waiting", N_ ("Server: requests waiting") },
+  { "server_kv_cache_usage", N_ ("Server: KV-cache usage") },
+  { "server_prefix_cache_hit_rate", N_ ("Server: prefix-cache hit rate") },
+  { "server_generation_tokens_per_sec", N_ ("Server: generated tokens/s") },
+  { "server_prompt_tokens_per_sec", N_ ("Server: prompt tokens/s") },
+  { "server_queue_time", N_ ("Server: queue time") },
+  { "client_in_flight", N_ ("Client: requests in flight") },
 };
 
 char *
@@ -58,7 +58,7 @@ iv_metric_title (const char *tag)
 
   for (guint i = 0; i < G_N_ELEMENTS (metric_titles); i++)
     if (g_str_equal (metric_titles[i].tag, tag))
-      return g_strdup (_(metric_titles[i].title));
+      return g_strdup (_ (metric_titles[i].title));
   /* "Some Display Name" or "some_tag": spaces, and a capital first letter */
   t = g_strdelimit (g_strdup (tag), "_", ' ');
   if (t[0])
@@ -72,25 +72,25 @@ iv_metric_unit (const char *unit)
   if (!unit)
     return IV_UNIT_PLAIN;
   if (g_str_equal (unit, "ms"))
-    return (IvUnit) { IV_UNIT_SECONDS, 1e-3, NULL };
+    return (IvUnit){ IV_UNIT_SECONDS, 1e-3, NULL };
   if (g_str_equal (unit, "ns"))
-    return (IvUnit) { IV_UNIT_SECONDS, 1e-9, NULL };
+    return (IvUnit){ IV_UNIT_SECONDS, 1e-9, NULL };
   if (g_str_equal (unit, "us"))
-    return (IvUnit) { IV_UNIT_SECONDS, 1e-6, NULL };
+    return (IvUnit){ IV_UNIT_SECONDS, 1e-6, NULL };
   if (g_str_equal (unit, "sec") || g_str_equal (unit, "s"))
     return SECONDS;
   if (g_str_equal (unit, "%"))
-    return (IvUnit) { IV_UNIT_PERCENT, 1, NULL };
+    return (IvUnit){ IV_UNIT_PERCENT, 1, NULL };
   if (g_str_equal (unit, "tokens/sec"))
-    return (IvUnit) { IV_UNIT_COUNT, 1, "tokens/s" };
+    return (IvUnit){ IV_UNIT_COUNT, 1, "tokens/s" };
   if (g_str_equal (unit, "tokens/sec/user"))
-    return (IvUnit) { IV_UNIT_COUNT, 1, "tokens/s/user" };
+    return (IvUnit){ IV_UNIT_COUNT, 1, "tokens/s/user" };
   if (g_str_equal (unit, "tokens/sec/gpu"))
-    return (IvUnit) { IV_UNIT_COUNT, 1, "tokens/s/GPU" };
+    return (IvUnit){ IV_UNIT_COUNT, 1, "tokens/s/GPU" };
   if (g_str_equal (unit, "requests/sec"))
-    return (IvUnit) { IV_UNIT_COUNT, 1, "requests/s" };
+    return (IvUnit){ IV_UNIT_COUNT, 1, "requests/s" };
   if (g_str_equal (unit, "tokens"))
-    return (IvUnit) { IV_UNIT_COUNT, 1, "tokens" };
+    return (IvUnit){ IV_UNIT_COUNT, 1, "tokens" };
   return IV_UNIT_PLAIN;
 }
 
@@ -149,13 +149,15 @@ new_chart (const IvPlotSpec *spec, const char *fallback_title, const char *subti
 static char *
 run_subtitle (const IvRun *r)
 {
-  g_autofree char *conc = isnan (r->concurrency) ? NULL : g_strdup_printf (_("concurrency %g"), r->concurrency);
+  g_autofree char *conc
+      = isnan (r->concurrency) ? NULL : g_strdup_printf (_ ("concurrency %g"), r->concurrency);
   double summary = iv_run_summary_requests (r);
   /* a figure of requests drawn from fewer records than the run had requests says so */
-  g_autofree char *partial = r->has_records && isfinite (summary) && (double) iv_run_good_records (r) < summary
-                               ? g_strdup_printf (_(" · records of %" G_GSIZE_FORMAT " of %.0f requests"),
-                                                  iv_run_good_records (r), summary)
-                               : NULL;
+  g_autofree char *partial
+      = r->has_records && isfinite (summary) && (double) iv_run_good_records (r) < summary
+            ? g_strdup_printf (_ (" · records of %" G_GSIZE_FORMAT " of %.0f requests"),
+                               iv_run_good_records (r), summary)
+            : NULL;
   return g_strdup_printf ("%s%s%s%s%s%s", r->name, r->model ? " · " : "", r->model ? r->model : "",
                           conc ? " · " : "", conc ? conc : "", partial ? partial : "");
 }
@@ -166,7 +168,9 @@ run_subtitle (const IvRun *r)
 static gboolean
 x_is_time (const IvPlotSpec *spec)
 {
-  return spec->x.metric && (g_str_has_prefix (spec->x.metric, "timestamp") || g_str_has_suffix (spec->x.metric, "_ns"));
+  return spec->x.metric
+         && (g_str_has_prefix (spec->x.metric, "timestamp")
+             || g_str_has_suffix (spec->x.metric, "_ns"));
 }
 
 static IvChart *
@@ -184,7 +188,7 @@ per_request (const IvPlotSpec *spec, const IvRun *r, char **reason)
 
   if (!tag || !iv_run_get_metric (r, tag))
     {
-      *reason = g_strdup_printf (_("no per-request “%s” in this run"), tag ? tag : "?");
+      *reason = g_strdup_printf (_ ("no per-request “%s” in this run"), tag ? tag : "?");
       return NULL;
     }
   order = iv_run_order_by_start (r);
@@ -196,7 +200,9 @@ per_request (const IvPlotSpec *spec, const IvRun *r, char **reason)
       guint32 i = g_array_index (order, guint32, k);
       if (!isfinite (values[i]) || (xv && !isfinite (xv[i])))
         continue;
-      x[n] = xv ? xv[i] : time ? (g_array_index (r->start_ns, gint64, i) - r->t0_ns) * 1e-9 : (double) (k + 1);
+      x[n] = xv     ? xv[i]
+             : time ? (g_array_index (r->start_ns, gint64, i) - r->t0_ns) * 1e-9
+                    : (double) (k + 1);
       y[n] = values[i];
       n++;
     }
@@ -204,7 +210,8 @@ per_request (const IvPlotSpec *spec, const IvRun *r, char **reason)
   if (xv)
     value_axis (c, IV_AXIS_X, r, spec->x.metric);
   else
-    iv_chart_axis_set_title (c, IV_AXIS_X, time ? _("Time since the first request") : _("Request (in start order)"));
+    iv_chart_axis_set_title (
+        c, IV_AXIS_X, time ? _ ("Time since the first request") : _ ("Request (in start order)"));
   if (time && !xv)
     iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
   value_axis (c, IV_AXIS_Y, r, tag);
@@ -224,16 +231,22 @@ per_request (const IvPlotSpec *spec, const IvRun *r, char **reason)
     {
       /* Rolling over a twentieth of the run (at least 10 requests): long enough to be a
        * trend, short enough to show a drift. */
-      static const struct { double q; const char *name; guint32 rgb; } pct[] = {
-        { 0.50, N_("p50 (rolling)"), 0x009e73 }, { 0.95, N_("p95 (rolling)"), 0xe69f00 },
-        { 0.99, N_("p99 (rolling)"), 0xd55e00 },
+      static const struct
+      {
+        double q;
+        const char *name;
+        guint32 rgb;
+      } pct[] = {
+        { 0.50, N_ ("p50 (rolling)"), 0x009e73 },
+        { 0.95, N_ ("p95 (rolling)"), 0xe69f00 },
+        { 0.99, N_ ("p99 (rolling)"), 0xd55e00 },
       };
       g_autofree double *q = g_new (double, n);
       for (guint k = 0; k < G_N_ELEMENTS (pct); k++)
         {
           IvSeries *s;
           iv_rolling_quantile (y, n, MAX (10, n / 20), pct[k].q, q);
-          s = iv_chart_add_line (c, _(pct[k].name), x, q, n);
+          s = iv_chart_add_line (c, _ (pct[k].name), x, q, n);
           iv_series_set_color (s, pct[k].rgb);
           iv_series_set_line_width (s, 2);
         }
@@ -253,7 +266,7 @@ histogram (const IvPlotSpec *spec, const IvRun *r, char **reason)
 
   if (!m || m->values->len == 0)
     {
-      *reason = g_strdup_printf (_("no per-request “%s” in this run"), tag ? tag : "?");
+      *reason = g_strdup_printf (_ ("no per-request “%s” in this run"), tag ? tag : "?");
       return NULL;
     }
   name = iv_metric_title (tag);
@@ -262,14 +275,16 @@ histogram (const IvPlotSpec *spec, const IvRun *r, char **reason)
   iv_chart_set_legend (c, IV_LEGEND_HIDDEN);
   if (spec->type == IV_PLOT_CDF)
     {
-      iv_chart_axis_set_title (c, IV_AXIS_Y, _("Share of requests"));
-      iv_series_set_color (iv_chart_add_cdf (c, name, (const double *) m->values->data, m->values->len), 0x0072b2);
+      iv_chart_axis_set_title (c, IV_AXIS_Y, _ ("Share of requests"));
+      iv_series_set_color (
+          iv_chart_add_cdf (c, name, (const double *) m->values->data, m->values->len), 0x0072b2);
     }
   else
     {
-      iv_chart_axis_set_title (c, IV_AXIS_Y, m->list ? _("Values") : _("Requests"));
-      iv_series_set_color (iv_chart_add_histogram (c, name, (const double *) m->values->data, m->values->len, 0),
-                           0x0072b2);
+      iv_chart_axis_set_title (c, IV_AXIS_Y, m->list ? _ ("Values") : _ ("Requests"));
+      iv_series_set_color (
+          iv_chart_add_histogram (c, name, (const double *) m->values->data, m->values->len, 0),
+          0x0072b2);
     }
   iv_metric_summary_compute ((const double *) m->values->data, m->values->len, m->unit, &s);
   iv_chart_add_vline (c, s.p50, "p50");
@@ -307,12 +322,12 @@ dispersed (const IvPlotSpec *spec, const IvRun *r, gboolean with_gpu, char **rea
 
   if (!iv_run_dispersed_throughput (r, t, v))
     {
-      *reason = g_strdup (_("no per-request time to first token and output length in this run"));
+      *reason = g_strdup (_ ("no per-request time to first token and output length in this run"));
       return NULL;
     }
   if (with_gpu && r->gpus->len == 0)
     {
-      *reason = g_strdup (_("no GPU telemetry in this run"));
+      *reason = g_strdup (_ ("no GPU telemetry in this run"));
       return NULL;
     }
   if (t->len > 2000)
@@ -332,14 +347,14 @@ dispersed (const IvPlotSpec *spec, const IvRun *r, gboolean with_gpu, char **rea
     }
   else
     steps (t, v, &sx, &sy, &n);
-  c = new_chart (spec, _("Dispersed output token throughput"), sub);
-  iv_chart_axis_set_title (c, IV_AXIS_X, _("Time since the first request"));
+  c = new_chart (spec, _ ("Dispersed output token throughput"), sub);
+  iv_chart_axis_set_title (c, IV_AXIS_X, _ ("Time since the first request"));
   iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
-  iv_chart_axis_set_title (c, IV_AXIS_Y, _("Output token throughput"));
+  iv_chart_axis_set_title (c, IV_AXIS_Y, _ ("Output token throughput"));
   iv_chart_axis_set_unit (c, IV_AXIS_Y, iv_metric_unit ("tokens/sec"));
   iv_chart_set_legend (c, with_gpu ? IV_LEGEND_BOTTOM : IV_LEGEND_HIDDEN);
-  s = with_gpu ? iv_chart_add_line (c, _("output tokens/s"), sx, sy, n)
-               : iv_chart_add_area (c, _("output tokens/s"), sx, sy, n, FALSE);
+  s = with_gpu ? iv_chart_add_line (c, _ ("output tokens/s"), sx, sy, n)
+               : iv_chart_add_area (c, _ ("output tokens/s"), sx, sy, n, FALSE);
   iv_series_set_color (s, 0x0072b2);
   if (with_gpu)
     {
@@ -348,7 +363,7 @@ dispersed (const IvPlotSpec *spec, const IvRun *r, gboolean with_gpu, char **rea
       g_autofree char *title = iv_metric_title (field);
       iv_chart_axis_set_title (c, IV_AXIS_Y2, title);
       if (g_str_equal (field, "gpu_utilization"))
-        iv_chart_axis_set_unit (c, IV_AXIS_Y2, (IvUnit) { IV_UNIT_PERCENT, 1, NULL });
+        iv_chart_axis_set_unit (c, IV_AXIS_Y2, (IvUnit){ IV_UNIT_PERCENT, 1, NULL });
       for (guint g = 0; g < r->gpus->len; g++)
         {
           const IvGpu *gpu = r->gpus->pdata[g];
@@ -361,8 +376,9 @@ dispersed (const IvPlotSpec *spec, const IvRun *r, gboolean with_gpu, char **rea
           gx = g_new (double, MAX (gpu->ts_ns->len, 1));
           for (guint k = 0; k < gpu->ts_ns->len; k++)
             gx[k] = (g_array_index (gpu->ts_ns, gint64, k) - r->t0_ns) * 1e-9;
-          name = g_strdup_printf (_("GPU %d"), gpu->index);
-          gs = iv_chart_add_area (c, name, gx, (const double *) series->data, gpu->ts_ns->len, FALSE);
+          name = g_strdup_printf (_ ("GPU %d"), gpu->index);
+          gs = iv_chart_add_area (c, name, gx, (const double *) series->data, gpu->ts_ns->len,
+                                  FALSE);
           iv_series_set_y2 (gs, TRUE);
           iv_series_set_alpha (gs, 0.25);
           iv_series_set_color (gs, g == 0 ? 0x009e73 : iv_palette_index_for (name));
@@ -391,28 +407,29 @@ gpu_field (const IvPlotSpec *spec, const IvRun *r, char **reason)
       if (!c)
         {
           c = new_chart (spec, title, sub);
-          iv_chart_axis_set_title (c, IV_AXIS_X, _("Time since the first request"));
+          iv_chart_axis_set_title (c, IV_AXIS_X, _ ("Time since the first request"));
           iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
           iv_chart_axis_set_title (c, IV_AXIS_Y, title);
           if (g_str_equal (field, "gpu_utilization"))
-            iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit) { IV_UNIT_PERCENT, 1, NULL });
+            iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit){ IV_UNIT_PERCENT, 1, NULL });
           else if (g_str_equal (field, "gpu_memory_used"))
-            iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit) { IV_UNIT_COUNT, 1, "GB" }); /* as DCGM reports it */
+            iv_chart_axis_set_unit (c, IV_AXIS_Y,
+                                    (IvUnit){ IV_UNIT_COUNT, 1, "GB" }); /* as DCGM reports it */
           else if (g_str_equal (field, "gpu_power_usage"))
-            iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit) { IV_UNIT_COUNT, 1, "W" });
+            iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit){ IV_UNIT_COUNT, 1, "W" });
           else if (g_str_has_suffix (field, "temperature"))
-            iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit) { IV_UNIT_COUNT, 1, "°C" });
+            iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit){ IV_UNIT_COUNT, 1, "°C" });
           iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
         }
       gx = g_new (double, MAX (gpu->ts_ns->len, 1));
       for (guint k = 0; k < gpu->ts_ns->len; k++)
         gx[k] = (g_array_index (gpu->ts_ns, gint64, k) - r->t0_ns) * 1e-9;
-      name = g_strdup_printf (_("GPU %d · %s"), gpu->index, gpu->model ? gpu->model : gpu->uuid);
+      name = g_strdup_printf (_ ("GPU %d · %s"), gpu->index, gpu->model ? gpu->model : gpu->uuid);
       iv_chart_add_line (c, name, gx, (const double *) series->data, gpu->ts_ns->len);
     }
   if (!c)
-    *reason = r->gpus->len ? g_strdup_printf (_("the GPU telemetry has no “%s”"), field)
-                           : g_strdup (_("no GPU telemetry in this run"));
+    *reason = r->gpus->len ? g_strdup_printf (_ ("the GPU telemetry has no “%s”"), field)
+                           : g_strdup (_ ("no GPU telemetry in this run"));
   return c;
 }
 
@@ -446,7 +463,7 @@ merge_dense_spans (double *a, double *b, double *y, gsize n, double lo, double h
   for (gsize i = 0; i < n; i++)
     {
       double t = hi > lo ? (y[i] - lo) / h : 0;
-      sp[i] = (Span) { a[i], b[i], y[i], (guint) CLAMP (t, 0, bins - 1) };
+      sp[i] = (Span){ a[i], b[i], y[i], (guint) CLAMP (t, 0, bins - 1) };
     }
   qsort (sp, n, sizeof (Span), compare_spans);
   for (gsize i = 0; i < n; i++)
@@ -471,7 +488,8 @@ merge_dense_spans (double *a, double *b, double *y, gsize n, double lo, double h
 static const char *
 timeline_y_tag (const IvPlotSpec *spec)
 {
-  if (!spec->y.metric || g_str_equal (spec->y.metric, "worker") || g_str_equal (spec->y.metric, "request_number"))
+  if (!spec->y.metric || g_str_equal (spec->y.metric, "worker")
+      || g_str_equal (spec->y.metric, "request_number"))
     return "time_to_first_token";
   return spec->y.metric;
 }
@@ -487,10 +505,14 @@ request_timeline (const IvPlotSpec *spec, const IvRun *r, char **reason)
 {
   g_autofree double *ttft = iv_run_metric_per_request (r, "time_to_first_token");
   g_autoptr (GArray) order = iv_run_order_by_start (r);
-  g_autofree double *p0 = g_new (double, MAX (r->n_requests, 1)), *p1 = g_new (double, MAX (r->n_requests, 1));
-  g_autofree double *d0 = g_new (double, MAX (r->n_requests, 1)), *d1 = g_new (double, MAX (r->n_requests, 1));
-  g_autofree double *row = g_new (double, MAX (r->n_requests, 1)), *frow = g_new (double, MAX (r->n_requests, 1));
-  g_autofree double *f0 = g_new (double, MAX (r->n_requests, 1)), *f1 = g_new (double, MAX (r->n_requests, 1));
+  g_autofree double *p0 = g_new (double, MAX (r->n_requests, 1)),
+                    *p1 = g_new (double, MAX (r->n_requests, 1));
+  g_autofree double *d0 = g_new (double, MAX (r->n_requests, 1)),
+                    *d1 = g_new (double, MAX (r->n_requests, 1));
+  g_autofree double *row = g_new (double, MAX (r->n_requests, 1)),
+                    *frow = g_new (double, MAX (r->n_requests, 1));
+  g_autofree double *f0 = g_new (double, MAX (r->n_requests, 1)),
+                    *f1 = g_new (double, MAX (r->n_requests, 1));
   g_autofree char *sub = run_subtitle (r);
   g_autofree double *dense_rows = NULL;
   double *prow;
@@ -499,7 +521,7 @@ request_timeline (const IvPlotSpec *spec, const IvRun *r, char **reason)
 
   if (r->n_requests == 0)
     {
-      *reason = g_strdup (_("no per-request records in this run"));
+      *reason = g_strdup (_ ("no per-request records in this run"));
       return NULL;
     }
   /* As aiperf draws it: each request a horizontal line at its value of the y metric
@@ -550,19 +572,22 @@ request_timeline (const IvPlotSpec *spec, const IvRun *r, char **reason)
       np = merge_dense_spans (p0, p1, prow, n, lo, hi, 2000);
       nd = merge_dense_spans (d0, d1, row, n, lo, hi, 2000);
     }
-  c = new_chart (spec, _("Request timeline"), sub);
-  iv_chart_axis_set_title (c, IV_AXIS_X, _("Time since the first request"));
+  c = new_chart (spec, _ ("Request timeline"), sub);
+  iv_chart_axis_set_title (c, IV_AXIS_X, _ ("Time since the first request"));
   iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
   if (by_worker || by_number)
-    iv_chart_axis_set_title (c, IV_AXIS_Y, by_worker ? _("Worker (in order of first request)") : _("Request (in start order)"));
+    iv_chart_axis_set_title (c, IV_AXIS_Y,
+                             by_worker ? _ ("Worker (in order of first request)")
+                                       : _ ("Request (in start order)"));
   else
     value_axis (c, IV_AXIS_Y, r, y_tag);
   iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
   /* aiperf's colours: prefill NVIDIA green */
-  iv_series_set_color (iv_chart_add_spans (c, _("prefill (time to first token)"), p0, p1, prow, np), 0x76b900);
-  iv_series_set_color (iv_chart_add_spans (c, _("decode"), d0, d1, row, nd), 0x0072b2);
+  iv_series_set_color (
+      iv_chart_add_spans (c, _ ("prefill (time to first token)"), p0, p1, prow, np), 0x76b900);
+  iv_series_set_color (iv_chart_add_spans (c, _ ("decode"), d0, d1, row, nd), 0x0072b2);
   if (nf)
-    iv_series_set_color (iv_chart_add_spans (c, _("failed"), f0, f1, frow, nf), 0xd55e00);
+    iv_series_set_color (iv_chart_add_spans (c, _ ("failed"), f0, f1, frow, nf), 0xd55e00);
   return c;
 }
 
@@ -584,7 +609,8 @@ timeslices (const IvPlotSpec *spec, const IvRun *r, char **reason)
 
   if (n == 0)
     {
-      *reason = g_strdup (_("no time slices in this run (AIPerf writes them with --slice-duration)"));
+      *reason
+          = g_strdup (_ ("no time slices in this run (AIPerf writes them with --slice-duration)"));
       return NULL;
     }
   for (guint i = 0; i < n; i++)
@@ -595,8 +621,13 @@ timeslices (const IvPlotSpec *spec, const IvRun *r, char **reason)
       if (!s)
         continue;
       unit = s->unit;
-      val = g_str_equal (stat, "avg") ? s->avg : g_str_equal (stat, "p50") ? s->p50 : g_str_equal (stat, "p90") ? s->p90
-            : g_str_equal (stat, "p99") ? s->p99 : g_str_equal (stat, "max") ? s->max : g_str_equal (stat, "min") ? s->min : s->avg;
+      val = g_str_equal (stat, "avg")   ? s->avg
+            : g_str_equal (stat, "p50") ? s->p50
+            : g_str_equal (stat, "p90") ? s->p90
+            : g_str_equal (stat, "p99") ? s->p99
+            : g_str_equal (stat, "max") ? s->max
+            : g_str_equal (stat, "min") ? s->min
+                                        : s->avg;
       x[m] = (double) ts->index;
       v[m] = val;
       lo[m] = isfinite (s->std) ? val - s->std : val;
@@ -607,7 +638,7 @@ timeslices (const IvPlotSpec *spec, const IvRun *r, char **reason)
     }
   if (m == 0)
     {
-      *reason = g_strdup_printf (_("the time slices have no “%s”"), tag);
+      *reason = g_strdup_printf (_ ("the time slices have no “%s”"), tag);
       return NULL;
     }
   /* Outliers: complete slices more than two standard deviations of the slices from their
@@ -633,11 +664,11 @@ timeslices (const IvPlotSpec *spec, const IvRun *r, char **reason)
       k++;
     }
   c = new_chart (spec, name, sub);
-  iv_chart_axis_set_title (c, IV_AXIS_X, _("Time slice"));
+  iv_chart_axis_set_title (c, IV_AXIS_X, _ ("Time slice"));
   iv_chart_axis_set_title (c, IV_AXIS_Y, name);
   iv_chart_axis_set_unit (c, IV_AXIS_Y, iv_metric_unit (unit));
   iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
-  iv_series_set_color (iv_chart_add_band (c, _("± std"), x, lo, hi, m), 0x56b4e9);
+  iv_series_set_color (iv_chart_add_band (c, _ ("± std"), x, lo, hi, m), 0x56b4e9);
   {
     g_autofree char *label = g_strdup_printf ("%s", stat);
     IvSeries *s = iv_chart_add_line (c, label, x, v, m);
@@ -646,7 +677,7 @@ timeslices (const IvPlotSpec *spec, const IvRun *r, char **reason)
   }
   if (no)
     {
-      IvSeries *s = iv_chart_add_scatter (c, _("outlier (> 2σ)"), ox, oy, no);
+      IvSeries *s = iv_chart_add_scatter (c, _ ("outlier (> 2σ)"), ox, oy, no);
       iv_series_set_color (s, 0xd55e00);
       iv_series_set_marker (s, IV_MARKER_DIAMOND, 11);
     }
@@ -665,7 +696,7 @@ group_of (const IvPlotSpec *spec, const IvRun *r)
     if (g_str_equal (field, iv_field_key (f)))
       {
         char *v = iv_run_field_text (r, f);
-        return v ? v : g_strdup (_("(unknown)"));
+        return v ? v : g_strdup (_ ("(unknown)"));
       }
   return g_strdup (r->name);
 }
@@ -705,18 +736,21 @@ static char *
 across_runs_subtitle (const IvPlotSpec *spec, const char *xt, const char *yt, guint usable)
 {
   if (spec->type == IV_PLOT_UNCERTAINTY)
-    return g_strdup (_("ellipses: the confidence intervals of both means over each run’s trials, as AIPerf computed them"));
+    return g_strdup (_ ("ellipses: the confidence intervals of both means over each run’s trials, "
+                        "as AIPerf computed them"));
   if (spec->type == IV_PLOT_PARETO)
-    return g_strdup_printf (_("better: %s %s, %s %s · the line joins each group’s frontier"), xt,
-                            iv_metric_higher_is_better (spec->x.metric) ? _("higher") : _("lower"), yt,
-                            iv_metric_higher_is_better (spec->y.metric) ? _("higher") : _("lower"));
+    return g_strdup_printf (
+        _ ("better: %s %s, %s %s · the line joins each group’s frontier"), xt,
+        iv_metric_higher_is_better (spec->x.metric) ? _ ("higher") : _ ("lower"), yt,
+        iv_metric_higher_is_better (spec->y.metric) ? _ ("higher") : _ ("lower"));
   return g_strdup_printf (g_dngettext (NULL, "%u run", "%u runs", usable), usable);
 }
 
 /* Axis titles (with the statistic unless the metric is a configuration field) and units,
  * read from @any run that has both metrics. */
 static void
-set_across_axes (IvChart *c, const IvPlotSpec *spec, const IvRun *any, const char *xt, const char *yt)
+set_across_axes (IvChart *c, const IvPlotSpec *spec, const IvRun *any, const char *xt,
+                 const char *yt)
 {
   const char *xm = spec->x.metric, *ym = spec->y.metric;
   g_autofree char *xs = g_strdup_printf ("%s (%s)", xt, spec->x.stat ? spec->x.stat : "avg");
@@ -746,14 +780,15 @@ static guint32
 group_rgb (const char *group)
 {
   IvColor col = iv_palette_color (IV_THEME_LIGHT, iv_palette_index_for (group));
-  return (guint32) lround (col.r * 255) << 16 | (guint32) lround (col.g * 255) << 8 | (guint32) lround (col.b * 255);
+  return (guint32) lround (col.r * 255) << 16 | (guint32) lround (col.g * 255) << 8
+         | (guint32) lround (col.b * 255);
 }
 
 /* The line of one group's @n points (in x order): its pareto frontier on a pareto plot,
  * else all of them joined. */
 static void
-add_group_line (IvChart *c, const IvPlotSpec *spec, const char *group, const double *gx, const double *gy,
-                guint n, guint32 rgb)
+add_group_line (IvChart *c, const IvPlotSpec *spec, const char *group, const double *gx,
+                const double *gy, guint n, guint32 rgb)
 {
   IvSeries *line;
 
@@ -761,7 +796,7 @@ add_group_line (IvChart *c, const IvPlotSpec *spec, const char *group, const dou
     {
       g_autofree gboolean *on = g_new (gboolean, n);
       g_autofree double *fx = g_new (double, n), *fy = g_new (double, n);
-      g_autofree char *name = g_strdup_printf (_("%s frontier"), group);
+      g_autofree char *name = g_strdup_printf (_ ("%s frontier"), group);
       guint nf = 0;
       iv_pareto_frontier (gx, gy, n, iv_metric_higher_is_better (spec->x.metric),
                           iv_metric_higher_is_better (spec->y.metric), on);
@@ -787,15 +822,18 @@ static void
 add_confidence_regions (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep, const GArray *idx,
                         const double *gx, const double *gy, guint32 rgb)
 {
-  g_autofree char *xkey = g_strdup_printf ("%s_%s", spec->x.metric, spec->x.stat ? spec->x.stat : "avg");
-  g_autofree char *ykey = g_strdup_printf ("%s_%s", spec->y.metric, spec->y.stat ? spec->y.stat : "avg");
+  g_autofree char *xkey
+      = g_strdup_printf ("%s_%s", spec->x.metric, spec->x.stat ? spec->x.stat : "avg");
+  g_autofree char *ykey
+      = g_strdup_printf ("%s_%s", spec->y.metric, spec->y.stat ? spec->y.stat : "avg");
 
   for (guint k = 0; k < idx->len; k++)
     {
       const IvRun *r = sweep->runs->pdata[g_array_index (idx, guint, k)];
       const IvAggregateStat *ax = g_hash_table_lookup (r->aggregate, xkey);
       const IvAggregateStat *ay = g_hash_table_lookup (r->aggregate, ykey);
-      double rx = ax ? (ax->ci_high - ax->ci_low) / 2 : 0, ry = ay ? (ay->ci_high - ay->ci_low) / 2 : 0;
+      double rx = ax ? (ax->ci_high - ax->ci_low) / 2 : 0,
+             ry = ay ? (ay->ci_high - ay->ci_low) / 2 : 0;
       double ex[65], ey[65];
       IvSeries *e;
       if (!(rx > 0 || ry > 0) || !isfinite (rx) || !isfinite (ry))
@@ -805,7 +843,7 @@ add_confidence_regions (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep
           ex[q] = gx[k] + rx * cos (2 * G_PI * q / 64);
           ey[q] = gy[k] + ry * sin (2 * G_PI * q / 64);
         }
-      e = iv_chart_add_line (c, _("confidence region"), ex, ey, 65);
+      e = iv_chart_add_line (c, _ ("confidence region"), ex, ey, 65);
       iv_series_set_color (e, rgb);
       iv_series_set_show_in_legend (e, FALSE);
     }
@@ -814,8 +852,9 @@ add_confidence_regions (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep
 /* One group's series: its runs with both values, in x order, as a line (or frontier) and
  * labelled points, with confidence regions on an uncertainty plot. */
 static void
-add_group (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep, const char *group, GPtrArray *groups,
-           GPtrArray *labels, const double *x, const double *y, gboolean baseline, guint nth)
+add_group (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep, const char *group,
+           GPtrArray *groups, GPtrArray *labels, const double *x, const double *y,
+           gboolean baseline, guint nth)
 {
   g_autoptr (GArray) idx = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autofree double *gx = NULL, *gy = NULL;
@@ -878,7 +917,7 @@ across_runs (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
 
   if (!xm || !ym)
     {
-      *reason = g_strdup (_("the preset names no x or y metric"));
+      *reason = g_strdup (_ ("the preset names no x or y metric"));
       return NULL;
     }
   for (guint i = 0; i < n; i++)
@@ -893,14 +932,14 @@ across_runs (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
     }
   if (usable == 0)
     {
-      *reason = g_strdup_printf (_("no run has both “%s” and “%s”"), xm, ym);
+      *reason = g_strdup_printf (_ ("no run has both “%s” and “%s”"), xm, ym);
       return NULL;
     }
   xt = iv_metric_title (xm);
   yt = iv_metric_title (ym);
   sub = across_runs_subtitle (spec, xt, yt, usable);
   /* untitled (the window's custom comparison, a config entry without one): its axes */
-  fallback = g_strdup_printf (_("%s vs %s"), yt, xt);
+  fallback = g_strdup_printf (_ ("%s vs %s"), yt, xt);
   c = new_chart (spec, fallback, sub);
   set_across_axes (c, spec, any, xt, yt);
   iv_chart_set_legend (c, IV_LEGEND_AUTO);
@@ -918,8 +957,9 @@ across_runs (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
         if (!seen)
           {
             const IvRun *r = sweep->runs->pdata[g];
-            ClassifiedGroup cg = { groups->pdata[g],
-                                   spec->baselines && iv_plot_spec_is_baseline (spec, r->name, r->path) };
+            ClassifiedGroup cg
+                = { groups->pdata[g],
+                    spec->baselines && iv_plot_spec_is_baseline (spec, r->name, r->path) };
             g_array_append_val (order, cg);
           }
       }
@@ -928,7 +968,8 @@ across_runs (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
     for (guint g = 0; g < order->len; g++)
       {
         const ClassifiedGroup *cg = &g_array_index (order, ClassifiedGroup, g);
-        add_group (c, spec, sweep, cg->name, groups, labels, x, y, cg->baseline, cg->baseline ? n_base++ : n_treat++);
+        add_group (c, spec, sweep, cg->name, groups, labels, x, y, cg->baseline,
+                   cg->baseline ? n_base++ : n_treat++);
       }
   }
   return c;
@@ -954,19 +995,20 @@ boxes (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
         continue;
       if (!c)
         {
-          c = new_chart (spec, title, _("box: quartiles, whiskers to 1.5 IQR"));
+          c = new_chart (spec, title, _ ("box: quartiles, whiskers to 1.5 IQR"));
           any = r;
         }
-      s = iv_chart_add_box (c, names->pdata[i], (double) i, (const double *) m->values->data, m->values->len);
+      s = iv_chart_add_box (c, names->pdata[i], (double) i, (const double *) m->values->data,
+                            m->values->len);
       iv_series_set_color (s, 0x0072b2);
     }
   if (!c)
     {
-      *reason = g_strdup_printf (_("no run has per-request “%s”"), tag);
+      *reason = g_strdup_printf (_ ("no run has per-request “%s”"), tag);
       return NULL;
     }
   iv_chart_set_categories (c, (const char *const *) names->pdata, names->len);
-  iv_chart_axis_set_title (c, IV_AXIS_X, _("Run"));
+  iv_chart_axis_set_title (c, IV_AXIS_X, _ ("Run"));
   value_axis (c, IV_AXIS_Y, any, tag);
   iv_chart_set_legend (c, IV_LEGEND_HIDDEN);
   return c;
@@ -981,8 +1023,8 @@ any_aggregate (const IvSweep *sweep)
   return FALSE;
 }
 
-static IvChart *
-runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, char **reason);
+static IvChart *runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run,
+                            char **reason);
 
 /* autoscale: x, y or both — "reduces whitespace", as aiperf's default configuration puts
  * it: the axes named span exactly the points and lines drawn, without the margin every
@@ -1026,9 +1068,10 @@ iv_runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, c
 }
 
 gboolean
-iv_runs_figure (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, IvRunsFigure *out, char **reason)
+iv_runs_figure (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, IvRunsFigure *out,
+                char **reason)
 {
-  *out = (IvRunsFigure) { 0 };
+  *out = (IvRunsFigure){ 0 };
   *reason = NULL;
   switch (spec->type)
     {
@@ -1060,10 +1103,10 @@ IvFigure
 iv_runs_figure_get (const IvRunsFigure *f, const char *name)
 {
   if (f->grid)
-    return (IvFigure) { iv_chart_grid_render, f->grid, name, NULL };
+    return (IvFigure){ iv_chart_grid_render, f->grid, name, NULL };
   if (f->surface)
-    return (IvFigure) { iv_surface_render, f->surface, name, NULL };
-  return (IvFigure) { iv_chart_render, f->chart, name, NULL };
+    return (IvFigure){ iv_surface_render, f->surface, name, NULL };
+  return (IvFigure){ iv_chart_render, f->chart, name, NULL };
 }
 
 const char *
@@ -1078,8 +1121,9 @@ iv_runs_figure_title (const IvRunsFigure *f)
 
 /* Each server quantity its own colour (Okabe–Ito), whatever the figure pairs it with. */
 static const guint32 server_colours[IV_N_SERVER_QUANTITIES] = {
-  [IV_SERVER_RUNNING] = 0xe69f00, [IV_SERVER_WAITING] = 0x0072b2, [IV_SERVER_KV_USAGE] = 0xcc79a7,
-  [IV_SERVER_PREFIX_HIT] = 0x009e73, [IV_SERVER_GEN_RATE] = 0xd55e00, [IV_SERVER_PROMPT_RATE] = 0x56b4e9,
+  [IV_SERVER_RUNNING] = 0xe69f00,    [IV_SERVER_WAITING] = 0x0072b2,
+  [IV_SERVER_KV_USAGE] = 0xcc79a7,   [IV_SERVER_PREFIX_HIT] = 0x009e73,
+  [IV_SERVER_GEN_RATE] = 0xd55e00,   [IV_SERVER_PROMPT_RATE] = 0x56b4e9,
   [IV_SERVER_QUEUE_TIME] = 0xcc79a7,
 };
 
@@ -1099,8 +1143,9 @@ add_over_time (IvChart *c, const IvRun *r, const char *key, IvAxisId axis, gint6
         {
           const IvServerEndpoint *ep = r->server->endpoints->pdata[e];
           g_autofree double *x = g_new (double, MAX (ep->ts_ns->len, 1));
-          g_autofree char *name = r->server->endpoints->len > 1 ? g_strdup_printf ("%s · %s", title, ep->url)
-                                                                : g_strdup (title);
+          g_autofree char *name = r->server->endpoints->len > 1
+                                      ? g_strdup_printf ("%s · %s", title, ep->url)
+                                      : g_strdup (title);
           IvSeries *s;
           for (guint i = 0; i < ep->ts_ns->len; i++)
             x[i] = (g_array_index (ep->ts_ns, gint64, i) - origin) * 1e-9;
@@ -1142,7 +1187,8 @@ add_over_time (IvChart *c, const IvRun *r, const char *key, IvAxisId axis, gint6
         double xv = start >= 0 ? (start - origin) * 1e-9 : NAN;
         g_array_append_val (x, xv);
       }
-    s = iv_chart_add_scatter (c, title, (const double *) x->data, (const double *) m->values->data, m->values->len);
+    s = iv_chart_add_scatter (c, title, (const double *) x->data, (const double *) m->values->data,
+                              m->values->len);
     iv_series_set_y2 (s, axis == IV_AXIS_Y2);
     return TRUE;
   }
@@ -1153,7 +1199,8 @@ add_over_time (IvChart *c, const IvRun *r, const char *key, IvAxisId axis, gint6
 static IvChart *
 server_over_time (const IvPlotSpec *spec, const IvRun *r, char **reason)
 {
-  g_auto (GStrv) left = g_strsplit (spec->y.metric ? spec->y.metric : "server_requests_running", "+", -1);
+  g_auto (GStrv) left
+      = g_strsplit (spec->y.metric ? spec->y.metric : "server_requests_running", "+", -1);
   g_auto (GStrv) right = spec->y2.metric ? g_strsplit (spec->y2.metric, "+", -1) : NULL;
   g_autofree char *sub = NULL;
   gint64 origin;
@@ -1162,22 +1209,26 @@ server_over_time (const IvPlotSpec *spec, const IvRun *r, char **reason)
 
   if (!r->server || r->server->endpoints->len == 0)
     {
-      *reason = g_strdup (r->server ? _("the server metrics have no time series (AIPerf writes "
-                                        "server_metrics_export.jsonl with --server-metrics-formats … jsonl)")
-                                    : _("no server metrics in this run"));
+      *reason = g_strdup (
+          r->server ? _ ("the server metrics have no time series (AIPerf writes "
+                         "server_metrics_export.jsonl with --server-metrics-formats … jsonl)")
+                    : _ ("no server metrics in this run"));
       return NULL;
     }
   /* the client's clock when it has requests, else the first scrape's */
-  origin = r->t1_ns > r->t0_ns ? r->t0_ns : g_array_index (((IvServerEndpoint *) r->server->endpoints->pdata[0])->ts_ns,
-                                                           gint64, 0);
+  origin = r->t1_ns > r->t0_ns
+               ? r->t0_ns
+               : g_array_index (((IvServerEndpoint *) r->server->endpoints->pdata[0])->ts_ns,
+                                gint64, 0);
   {
     /* the run's line (it says when the client's records are only some requests) */
     g_autofree char *line = run_subtitle (r);
-    sub = g_strdup_printf (_("%s · %s server metrics, %u endpoint(s), on the client's clock"), line,
-                           r->server->engine ? r->server->engine : _("inference"), r->server->endpoints->len);
+    sub = g_strdup_printf (_ ("%s · %s server metrics, %u endpoint(s), on the client's clock"),
+                           line, r->server->engine ? r->server->engine : _ ("inference"),
+                           r->server->endpoints->len);
   }
-  c = new_chart (spec, _("Server metrics over time"), sub);
-  iv_chart_axis_set_title (c, IV_AXIS_X, _("Time since the first request"));
+  c = new_chart (spec, _ ("Server metrics over time"), sub);
+  iv_chart_axis_set_title (c, IV_AXIS_X, _ ("Time since the first request"));
   iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
   iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
   for (guint i = 0; left[i]; i++)
@@ -1186,14 +1237,14 @@ server_over_time (const IvPlotSpec *spec, const IvRun *r, char **reason)
     add_over_time (c, r, right[i], IV_AXIS_Y2, origin);
   if (!any)
     {
-      *reason = g_strdup_printf (_("the server metrics have no “%s”"), left[0]);
+      *reason = g_strdup_printf (_ ("the server metrics have no “%s”"), left[0]);
       iv_chart_free (c);
       return NULL;
     }
   /* one title per axis: the quantity when it is alone, else what they share */
   {
     g_autofree char *t = g_strv_length (left) == 1 ? iv_metric_title (left[0]) : NULL;
-    iv_chart_axis_set_title (c, IV_AXIS_Y, spec->y_label ? spec->y_label : t ? t : _("Requests"));
+    iv_chart_axis_set_title (c, IV_AXIS_Y, spec->y_label ? spec->y_label : t ? t : _ ("Requests"));
     iv_chart_axis_set_unit (c, IV_AXIS_Y, iv_metric_unit (unit_of (r, left[0])));
   }
   if (right)
@@ -1230,7 +1281,8 @@ runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, char
     case IV_PLOT_UNCERTAINTY:
       if (!any_aggregate (sweep))
         {
-          *reason = g_strdup (_("no repeated trials in these runs (AIPerf writes aggregate/ with --num-profile-runs)"));
+          *reason = g_strdup (_ ("no repeated trials in these runs (AIPerf writes aggregate/ with "
+                                 "--num-profile-runs)"));
           return NULL;
         }
       return across_runs (spec, sweep, reason);
@@ -1244,26 +1296,29 @@ runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, char
     case IV_PLOT_ISL_OSL_HEATMAP:
     case IV_PLOT_ISL_OSL_PARETO:
     case IV_PLOT_PARETO_SURFACE:
-      *reason = g_strdup (_("this preset draws panels or a surface, not one chart"));
+      *reason = g_strdup (_ ("this preset draws panels or a surface, not one chart"));
       return NULL;
     case IV_PLOT_BOUND:
-      return iv_run_bound_chart (sweep, spec->bound_hardware, spec->bound_tp, spec->bound_model, spec->x.metric,
-                                 spec->title, reason);
+      return iv_run_bound_chart (sweep, spec->bound_hardware, spec->bound_tp, spec->bound_model,
+                                 spec->x.metric, spec->title, reason);
     case IV_PLOT_UNKNOWN:
       break;
     }
-  *reason = g_strdup_printf (_("plot type “%s” is not one Inferview draws"), spec->type_name ? spec->type_name : "?");
+  *reason = g_strdup_printf (_ ("plot type “%s” is not one Inferview draws"),
+                             spec->type_name ? spec->type_name : "?");
   return NULL;
 }
 
 /* Where request @i is drawn on a per-request plot of @spec: FALSE when it is not. */
 static gboolean
-request_point (const IvPlotSpec *spec, const IvRun *r, const double *values, const double *xv, guint k, guint32 i,
-               double *x, double *y)
+request_point (const IvPlotSpec *spec, const IvRun *r, const double *values, const double *xv,
+               guint k, guint32 i, double *x, double *y)
 {
   if (!isfinite (values[i]) || (xv && !isfinite (xv[i])))
     return FALSE;
-  *x = xv ? xv[i] : x_is_time (spec) ? (g_array_index (r->start_ns, gint64, i) - r->t0_ns) * 1e-9 : (double) (k + 1);
+  *x = xv                 ? xv[i]
+       : x_is_time (spec) ? (g_array_index (r->start_ns, gint64, i) - r->t0_ns) * 1e-9
+                          : (double) (k + 1);
   *y = values[i];
   return TRUE;
 }
@@ -1271,8 +1326,8 @@ request_point (const IvPlotSpec *spec, const IvRun *r, const double *values, con
 static gboolean
 is_per_request_scatter (const IvPlotSpec *spec, const IvRun *r)
 {
-  return (spec->type == IV_PLOT_SCATTER || spec->type == IV_PLOT_SCATTER_PERCENTILES) && spec->y.metric
-         && iv_run_get_metric (r, spec->y.metric);
+  return (spec->type == IV_PLOT_SCATTER || spec->type == IV_PLOT_SCATTER_PERCENTILES)
+         && spec->y.metric && iv_run_get_metric (r, spec->y.metric);
 }
 
 guint32
@@ -1301,7 +1356,8 @@ iv_runs_request_at (const IvPlotSpec *spec, const IvRun *r, double x, double y)
     {
       g_autofree double *values = iv_run_metric_per_request (r, spec->y.metric);
       g_autofree double *xv = spec->x.metric && iv_run_get_metric (r, spec->x.metric)
-                                ? iv_run_metric_per_request (r, spec->x.metric) : NULL;
+                                  ? iv_run_metric_per_request (r, spec->x.metric)
+                                  : NULL;
       for (guint k = 0; k < order->len; k++)
         {
           guint32 i = g_array_index (order, guint32, k);
@@ -1314,7 +1370,8 @@ iv_runs_request_at (const IvPlotSpec *spec, const IvRun *r, double x, double y)
 }
 
 void
-iv_runs_chart_highlight (IvChart *chart, const IvPlotSpec *spec, const IvRun *r, const guint32 *requests, guint n)
+iv_runs_chart_highlight (IvChart *chart, const IvPlotSpec *spec, const IvRun *r,
+                         const guint32 *requests, guint n)
 {
   g_autoptr (GArray) order = NULL;
   g_autofree guint *rank = NULL;
@@ -1332,12 +1389,14 @@ iv_runs_chart_highlight (IvChart *chart, const IvPlotSpec *spec, const IvRun *r,
     {
       g_autofree double *values = iv_run_metric_per_request (r, spec->y.metric);
       g_autofree double *xv = spec->x.metric && iv_run_get_metric (r, spec->x.metric)
-                                ? iv_run_metric_per_request (r, spec->x.metric) : NULL;
+                                  ? iv_run_metric_per_request (r, spec->x.metric)
+                                  : NULL;
       IvSeries *s;
       for (guint j = 0; j < n; j++)
-        if (requests[j] < r->n_requests && request_point (spec, r, values, xv, rank[requests[j]], requests[j], &hx[m], &hy[m]))
+        if (requests[j] < r->n_requests
+            && request_point (spec, r, values, xv, rank[requests[j]], requests[j], &hx[m], &hy[m]))
           m++;
-      s = iv_chart_add_scatter (chart, _("selected"), hx, hy, m);
+      s = iv_chart_add_scatter (chart, _ ("selected"), hx, hy, m);
       iv_series_set_color (s, 0xd55e00);
       iv_series_set_marker (s, IV_MARKER_DIAMOND, 13);
     }
@@ -1353,7 +1412,7 @@ iv_runs_chart_highlight (IvChart *chart, const IvPlotSpec *spec, const IvRun *r,
           h1[m] = (g_array_index (r->end_ns, gint64, i) - r->t0_ns) * 1e-9;
           hy[m++] = timeline_y (spec, yv, rank[i], i);
         }
-      iv_series_set_color (iv_chart_add_spans (chart, _("selected"), hx, h1, hy, m), 0xd55e00);
+      iv_series_set_color (iv_chart_add_spans (chart, _ ("selected"), hx, h1, hy, m), 0xd55e00);
     }
   else if ((spec->type == IV_PLOT_HISTOGRAM || spec->type == IV_PLOT_CDF) && spec->y.metric)
     {
@@ -1361,7 +1420,7 @@ iv_runs_chart_highlight (IvChart *chart, const IvPlotSpec *spec, const IvRun *r,
       for (guint j = 0; j < n; j++)
         if (requests[j] < r->n_requests && isfinite (values[requests[j]]))
           {
-            g_autofree char *label = g_strdup_printf (_("request %u"), rank[requests[j]] + 1);
+            g_autofree char *label = g_strdup_printf (_ ("request %u"), rank[requests[j]] + 1);
             iv_chart_add_vline (chart, values[requests[j]], label);
           }
     }

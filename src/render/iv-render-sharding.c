@@ -31,7 +31,8 @@ void
 iv_sharding_place (const IvConfig *c, gint64 tp, gint64 cp, gint64 *cube, gint64 *pe)
 {
   gint64 cp_stride = c->place_tp == c->place_cp ? c->t : 1;
-  *cube = (c->place_tp == IV_PLACE_CUBE ? tp : 0) + (c->place_cp == IV_PLACE_CUBE ? cp * cp_stride : 0);
+  *cube = (c->place_tp == IV_PLACE_CUBE ? tp : 0)
+          + (c->place_cp == IV_PLACE_CUBE ? cp * cp_stride : 0);
   *pe = (c->place_tp == IV_PLACE_PE ? tp : 0) + (c->place_cp == IV_PLACE_PE ? cp * cp_stride : 0);
 }
 
@@ -42,9 +43,10 @@ layer_matrices (const IvResult *r, const IvKindResult *k, Matrix *out)
   gint64 t = r->config.t, d = m->d;
   guint n = 0;
 
-#define ADD(label, R, C, D, SPLIT_ROWS) \
-  (g_snprintf (out[n].name, sizeof out[n].name, "%s", label), out[n].rows = (R), out[n].cols = (C), \
-   out[n].distinct = MIN (t, MAX (1, (D))), out[n].split_rows = (SPLIT_ROWS), n++)
+#define ADD(label, R, C, D, SPLIT_ROWS)                                                            \
+  (g_snprintf (out[n].name, sizeof out[n].name, "%s", label), out[n].rows = (R),                   \
+   out[n].cols = (C), out[n].distinct = MIN (t, MAX (1, (D))), out[n].split_rows = (SPLIT_ROWS),   \
+   n++)
 
   if (m->attention == IV_ATTENTION_MLA)
     {
@@ -96,7 +98,8 @@ matrix_size_text (const Matrix *mt, double ew)
 static char *
 cp_range_text (const IvKindResult *k, gint64 cp, gint64 cp_n)
 {
-  double per = ceil (k->sh.L_eff / cp_n), first = cp * per, last = MIN (k->sh.L_eff, (cp + 1) * per) - 1;
+  double per = ceil (k->sh.L_eff / cp_n), first = cp * per,
+         last = MIN (k->sh.L_eff, (cp + 1) * per) - 1;
 
   if (last < first)
     return g_strdup_printf ("CP %" G_GINT64_FORMAT ": none", cp);
@@ -140,7 +143,8 @@ rank_color (IvTheme theme, gint64 tp)
  * cube and PE) inside when there is room. */
 static void
 shard (cairo_t *cr, IvText *text, const IvRenderOptions *options, const IvConfig *c, double x,
-       double y, double w, double h, gint64 tp, gint64 cp, gboolean copy, gboolean labelled, gboolean where_too)
+       double y, double w, double h, gint64 tp, gint64 cp, gboolean copy, gboolean labelled,
+       gboolean where_too)
 {
   IvColor fill = rank_color (options->theme, tp);
   /* Dark ink on the light palette colours (yellow, sky blue, grey), white on the rest. */
@@ -153,7 +157,7 @@ shard (cairo_t *cr, IvText *text, const IvRenderOptions *options, const IvConfig
   cairo_fill (cr);
   if (copy)
     hatch (cr, x, y, w, h, &hatch_ink);
-  iv_color_set_source (cr, &(IvColor) { 1, 1, 1, 1 });
+  iv_color_set_source (cr, &(IvColor){ 1, 1, 1, 1 });
   cairo_set_line_width (cr, 1);
   cairo_rectangle (cr, x + 0.5, y + 0.5, w - 1, h - 1);
   cairo_stroke (cr);
@@ -163,7 +167,8 @@ shard (cairo_t *cr, IvText *text, const IvRenderOptions *options, const IvConfig
   if (where_too && w >= 44 && h >= 30)
     {
       g_autofree char *rank = g_strdup_printf ("TP %" G_GINT64_FORMAT, tp);
-      g_autofree char *where = g_strdup_printf ("c%" G_GINT64_FORMAT "·p%" G_GINT64_FORMAT, cube, pe);
+      g_autofree char *where
+          = g_strdup_printf ("c%" G_GINT64_FORMAT "·p%" G_GINT64_FORMAT, cube, pe);
       iv_text_show (text, cr, rank, x + w / 2, y + h / 2 - 1, 0.5, 1, 0.75, TRUE, w - 4, &ink);
       iv_text_show (text, cr, where, x + w / 2, y + h / 2 + 1, 0.5, 0, 0.7, FALSE, w - 4, &ink);
     }
@@ -231,35 +236,44 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   cairo_save (cr);
   iv_color_set_source (cr, &colors->background);
   cairo_paint (cr);
-  title = g_strdup_printf ("Sharding of one %s layer · %s · TP %" G_GINT64_FORMAT " on %s, CP %" G_GINT64_FORMAT " on %s",
+  title = g_strdup_printf ("Sharding of one %s layer · %s · TP %" G_GINT64_FORMAT
+                           " on %s, CP %" G_GINT64_FORMAT " on %s",
                            k->name, r->model->name, t, c->place_tp == IV_PLACE_PE ? "PEs" : "cubes",
                            cp_n, c->place_cp == IV_PLACE_PE ? "PEs" : "cubes");
   subtitle = g_strdup_printf ("colour = TP rank%s%s; hatched = a copy of another rank's shard",
-                              fig->annotate ? ", with its cube·PE in the first row and the KV cache" : "",
+                              fig->annotate ? ", with its cube·PE in the first row and the KV cache"
+                                            : "",
                               cp_n > 1 ? "; every CP rank holds the same weights" : "");
   iv_text_show (&text, cr, title, PAD, PAD, 0, 0, 1.2, TRUE, width - 2 * PAD, &colors->foreground);
-  iv_text_show (&text, cr, subtitle, PAD, PAD + 24, 0, 0, 0.9, FALSE, width - 2 * PAD, &colors->foreground_dim);
+  iv_text_show (&text, cr, subtitle, PAD, PAD + 24, 0, 0, 0.9, FALSE, width - 2 * PAD,
+                &colors->foreground_dim);
 
   y = PAD + 64;
   for (guint i = 0; i < n; i++, y += row_h * 1.15)
     {
       const Matrix *mt = &mats[i];
-      g_autofree char *shape = g_strdup_printf ("%" G_GINT64_FORMAT " × %" G_GINT64_FORMAT, mt->rows, mt->cols);
+      g_autofree char *shape
+          = g_strdup_printf ("%" G_GINT64_FORMAT " × %" G_GINT64_FORMAT, mt->rows, mt->cols);
       g_autofree char *size = matrix_size_text (mt, ew);
       double h = row_h;
-      iv_text_show (&text, cr, mt->name, PAD, y + h / 2 - 1, 0, 1, 0.9, TRUE, LABEL_W - 10, &colors->foreground);
-      iv_text_show (&text, cr, shape, PAD, y + h / 2 + 1, 0, 0, 0.8, FALSE, LABEL_W - 10, &colors->foreground_dim);
+      iv_text_show (&text, cr, mt->name, PAD, y + h / 2 - 1, 0, 1, 0.9, TRUE, LABEL_W - 10,
+                    &colors->foreground);
+      iv_text_show (&text, cr, shape, PAD, y + h / 2 + 1, 0, 0, 0.8, FALSE, LABEL_W - 10,
+                    &colors->foreground_dim);
       for (gint64 tp = 0; tp < t; tp++)
         {
           double x0 = bar_x + bar_w * tp / t, x1 = bar_x + bar_w * (tp + 1) / t;
           /* With fewer distinct shards than ranks, rank tp holds shard tp·distinct/t; the
            * first rank holding a shard owns it, the others copy it. */
-          gboolean copy = mt->distinct < t && (tp * mt->distinct) / t == ((tp - 1) * mt->distinct) / t && tp > 0;
+          gboolean copy = mt->distinct < t
+                          && (tp * mt->distinct) / t == ((tp - 1) * mt->distinct) / t && tp > 0;
           /* A rank keeps its colour down the figure: naming it in the first row and in
            * the KV grid is enough, and keeps a slider step well inside a frame. */
-          shard (cr, &text, options, c, x0, y, x1 - x0, h, tp, 0, copy, i == 0 || named, i == 0 && fig->annotate);
+          shard (cr, &text, options, c, x0, y, x1 - x0, h, tp, 0, copy, i == 0 || named,
+                 i == 0 && fig->annotate);
         }
-      iv_text_show (&text, cr, size, bar_x + bar_w + 10, y + h / 2, 0, 0.5, 0.8, FALSE, size_w - 10, &colors->foreground_dim);
+      iv_text_show (&text, cr, size, bar_x + bar_w + 10, y + h / 2, 0, 0.5, 0.8, FALSE, size_w - 10,
+                    &colors->foreground_dim);
     }
 
   /* The KV cache: CP rows by TP columns. */
@@ -278,15 +292,19 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       size = g_strdup_printf ("%s · %s per PE", total, per);
     }
     y += row_h * 0.4;
-    iv_text_show (&text, cr, label, PAD, y + block_h / 2 - 1, 0, 1, 0.9, TRUE, LABEL_W - 10, &colors->foreground);
-    iv_text_show (&text, cr, shape, PAD, y + block_h / 2 + 1, 0, 0, 0.8, FALSE, LABEL_W - 10, &colors->foreground_dim);
+    iv_text_show (&text, cr, label, PAD, y + block_h / 2 - 1, 0, 1, 0.9, TRUE, LABEL_W - 10,
+                  &colors->foreground);
+    iv_text_show (&text, cr, shape, PAD, y + block_h / 2 + 1, 0, 0, 0.8, FALSE, LABEL_W - 10,
+                  &colors->foreground_dim);
     for (gint64 cp = 0; cp < cp_n; cp++)
       for (gint64 tp = 0; tp < t; tp++)
         {
           double x0 = bar_x + bar_w * tp / t, x1 = bar_x + bar_w * (tp + 1) / t;
           gint64 distinct = MIN (t, kv_heads);
-          gboolean copy = distinct < t && tp > 0 && (tp * distinct) / t == ((tp - 1) * distinct) / t;
-          shard (cr, &text, options, c, x0, y + cp * cell_h, x1 - x0, cell_h, tp, cp, copy, TRUE, fig->annotate);
+          gboolean copy
+              = distinct < t && tp > 0 && (tp * distinct) / t == ((tp - 1) * distinct) / t;
+          shard (cr, &text, options, c, x0, y + cp * cell_h, x1 - x0, cell_h, tp, cp, copy, TRUE,
+                 fig->annotate);
         }
     /* CP ranks name their rows on the right; the size goes under the label. */
     if (cp_n > 1)
@@ -294,10 +312,11 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
         {
           g_autofree char *cpl = cp_range_text (k, cp, cp_n);
           if (cell_h >= 12)
-            iv_text_show (&text, cr, cpl, bar_x + bar_w + 10, y + (cp + 0.5) * cell_h, 0, 0.5, 0.7, FALSE, 0,
-                          &colors->foreground_dim);
+            iv_text_show (&text, cr, cpl, bar_x + bar_w + 10, y + (cp + 0.5) * cell_h, 0, 0.5, 0.7,
+                          FALSE, 0, &colors->foreground_dim);
         }
-    iv_text_show (&text, cr, size, PAD, y + block_h / 2 + 18, 0, 0, 0.8, FALSE, LABEL_W - 10, &colors->foreground_dim);
+    iv_text_show (&text, cr, size, PAD, y + block_h / 2 + 18, 0, 0, 0.8, FALSE, LABEL_W - 10,
+                  &colors->foreground_dim);
   }
   cairo_restore (cr);
   iv_text_clear (&text);

@@ -85,7 +85,8 @@ iv_timeline_layout (const IvTimelineFigure *fig, double width, double height, Iv
             y += HEADER_H, last_process = tr->process;
           }
         /* A collapsed process keeps only its header. */
-        if (fig->collapsed && tr->process < fig->collapsed->len && fig->collapsed->data[tr->process])
+        if (fig->collapsed && tr->process < fig->collapsed->len
+            && fig->collapsed->data[tr->process])
           continue;
         for (guint r = 0; r < tr->n_rows; r++, y += ROW_H)
           if (y >= TITLE_H + RULER_H && y + ROW_H <= bottom)
@@ -229,17 +230,20 @@ draw_ruler (cairo_t *cr, IvText *text, const IvThemeColors *colors, const IvTime
       if (x < L->plot_x - 0.5 || x > L->plot_x + L->plot_w + 0.5)
         continue;
       iv_color_set_source (cr, &colors->grid);
-      cairo_rectangle (cr, floor (x), tk->major ? y0 + 12 : y1 - 5, 1, tk->major ? height - y0 - 12 : 5);
+      cairo_rectangle (cr, floor (x), tk->major ? y0 + 12 : y1 - 5, 1,
+                       tk->major ? height - y0 - 12 : 5);
       cairo_fill (cr);
       if (tk->label)
         {
-          g_autofree char *label = ticks->unit_label ? g_strdup_printf ("%s %s", tk->label, ticks->unit_label)
-                                                     : g_strdup (tk->label);
+          g_autofree char *label = ticks->unit_label
+                                       ? g_strdup_printf ("%s %s", tk->label, ticks->unit_label)
+                                       : g_strdup (tk->label);
           double w, h;
           iv_text_measure (text, label, 0.8, FALSE, 0, &w, &h);
           /* A label that would run past the plot's end is left out, not cut. */
           if (x + 3 + w <= L->plot_x + L->plot_w + PAD)
-            iv_text_show (text, cr, label, x + 3, y0 + 2, 0, 0, 0.8, FALSE, 0, &colors->foreground_dim);
+            iv_text_show (text, cr, label, x + 3, y0 + 2, 0, 0, 0.8, FALSE, 0,
+                          &colors->foreground_dim);
         }
     }
 }
@@ -250,8 +254,8 @@ draw_ruler (cairo_t *cr, IvText *text, const IvThemeColors *colors, const IvTime
  * pixel-aligned boxes. Vector targets (PDF, SVG) keep the rectangles. */
 typedef struct
 {
-  cairo_surface_t *line;    /* ARGB32, the plot's width in device pixels × 1 */
-  double scale;             /* device pixels per unit */
+  cairo_surface_t *line; /* ARGB32, the plot's width in device pixels × 1 */
+  double scale;          /* device pixels per unit */
   int n_px;
 } RowRaster;
 
@@ -328,18 +332,18 @@ typedef struct
   double width, height;
   IvTimelineLayout L;
   IvText text;
-  GArray *items;                            /* IvLodItem, one row's at a time */
-  GByteArray *buckets;                      /* per item: colour slot, + IV_COLOR_SLOTS when merged */
-  GByteArray *slots;                        /* palette slot per string id, see palette_slot */
+  GArray *items;                           /* IvLodItem, one row's at a time */
+  GByteArray *buckets;                     /* per item: colour slot, + IV_COLOR_SLOTS when merged */
+  GByteArray *slots;                       /* palette slot per string id, see palette_slot */
   guint32 bucket_argb[2 * IV_COLOR_SLOTS]; /* premultiplied, per bucket */
-  RowRaster raster;                         /* .line NULL on vector targets */
+  RowRaster raster;                        /* .line NULL on vector targets */
 } Frame;
 
 static void
 frame_init (Frame *f, cairo_t *cr, const IvTimelineFigure *fig, const IvRenderOptions *options,
             double width, double height)
 {
-  *f = (Frame) { cr, fig, fig->trace, options, iv_theme_get_colors (options->theme), width, height };
+  *f = (Frame){ cr, fig, fig->trace, options, iv_theme_get_colors (options->theme), width, height };
   f->items = g_array_new (FALSE, FALSE, sizeof (IvLodItem));
   f->buckets = g_byte_array_new ();
   iv_timeline_layout (fig, width, height, &f->L);
@@ -374,10 +378,11 @@ draw_title (Frame *f)
   g_autofree char *base = g_path_get_basename (t->path ? t->path : "trace");
   g_autofree char *span = iv_units_format_seconds ((f->L.t1_ns - f->L.t0_ns) * 1e-9);
   g_autofree char *from = iv_units_format_seconds ((f->L.t0_ns - t->t0_ns) * 1e-9);
-  g_autofree char *title = g_strdup_printf ("%s · %s from %s", base, span,
-                                            f->L.t0_ns > t->t0_ns ? from : "the start");
+  g_autofree char *title
+      = g_strdup_printf ("%s · %s from %s", base, span, f->L.t0_ns > t->t0_ns ? from : "the start");
 
-  iv_text_show (&f->text, f->cr, title, PAD, PAD, 0, 0, 1.2, TRUE, f->width - 2 * PAD, &f->colors->foreground);
+  iv_text_show (&f->text, f->cr, title, PAD, PAD, 0, 0, 1.2, TRUE, f->width - 2 * PAD,
+                &f->colors->foreground);
 }
 
 /* Process headers, with ▾ when open and ▸ when collapsed (a click toggles). */
@@ -398,8 +403,8 @@ draw_headers (Frame *f)
       iv_color_set_source (f->cr, &f->colors->grid);
       cairo_rectangle (f->cr, 0, hy, f->width, HEADER_H - 3);
       cairo_fill (f->cr);
-      iv_text_show (&f->text, f->cr, label, PAD, hy + (HEADER_H - 3) / 2, 0, 0.5, 0.9, TRUE, f->width - 2 * PAD,
-                    &f->colors->foreground);
+      iv_text_show (&f->text, f->cr, label, PAD, hy + (HEADER_H - 3) / 2, 0, 0.5, 0.9, TRUE,
+                    f->width - 2 * PAD, &f->colors->foreground);
     }
 }
 
@@ -501,8 +506,8 @@ label_row (Frame *f, double y)
         continue;
       fill = iv_color_slot_color (f->options->theme, palette_slot (f->fig, &f->slots, it->slice));
       ink = iv_color_ink_for (&fill);
-      iv_text_show (&f->text, f->cr, iv_trace_string (f->t, f->t->name[it->slice]), x0 + 3, y + ROW_H / 2,
-                    0, 0.5, 0.8, FALSE, x1 - x0 - 6, &ink);
+      iv_text_show (&f->text, f->cr, iv_trace_string (f->t, f->t->name[it->slice]), x0 + 3,
+                    y + ROW_H / 2, 0, 0.5, 0.8, FALSE, x1 - x0 - 6, &ink);
     }
 }
 
@@ -516,7 +521,8 @@ draw_row (Frame *f, guint row, double y)
   iv_trace_lod_row (f->t, row, f->L.t0_ns, f->L.t1_ns, f->L.plot_w, f->items);
   present = bucket_items (f);
   if (f->raster.line)
-    row_raster_draw (&f->raster, f->cr, &f->L, f->items, f->buckets->data, f->bucket_argb, y + 1, ROW_H - 2);
+    row_raster_draw (&f->raster, f->cr, &f->L, f->items, f->buckets->data, f->bucket_argb, y + 1,
+                     ROW_H - 2);
   else
     fill_row_vector (f, present, y);
   label_row (f, y);
@@ -540,8 +546,8 @@ draw_tracks (Frame *f)
         continue;
       /* "ThreadPoolForegroundWorker (13571)": the tid at the end tells the rows apart */
       f->text.middle = TRUE;
-      iv_text_show (&f->text, f->cr, tr->name ? tr->name : tr->key, PAD + 8, ty + ROW_H / 2, 0, 0.5, 0.85, FALSE,
-                    GUTTER_W - PAD - 14, &f->colors->foreground_dim);
+      iv_text_show (&f->text, f->cr, tr->name ? tr->name : tr->key, PAD + 8, ty + ROW_H / 2, 0, 0.5,
+                    0.85, FALSE, GUTTER_W - PAD - 14, &f->colors->foreground_dim);
       f->text.middle = FALSE;
       cairo_save (f->cr);
       cairo_rectangle (f->cr, L->plot_x, 0, L->plot_w, f->height);
@@ -567,13 +573,13 @@ draw_counter (Frame *f, const IvCounterSeries *se, double sy)
   const IvTimelineLayout *L = &f->L;
   double top = MAX (se->max, 0), px_prev, v, col_max, base, scale;
   gsize a = se->first, b = se->first + se->n, lo = a, hi = b;
-  IvColor fill = iv_palette_color (f->options->theme,
-                                   iv_palette_index_for (iv_trace_string (t, se->name)) % IV_PALETTE_SIZE);
+  IvColor fill = iv_palette_color (
+      f->options->theme, iv_palette_index_for (iv_trace_string (t, se->name)) % IV_PALETTE_SIZE);
   g_autofree char *max = iv_units_format_si (se->max, NULL);
   g_autofree char *label = g_strdup_printf ("%s (max %s)", iv_trace_string (t, se->name), max);
 
-  iv_text_show (&f->text, cr, label, PAD + 8, sy + COUNTER_H / 2, 0, 0.5, 0.8, FALSE, GUTTER_W - PAD - 14,
-                &f->colors->foreground_dim);
+  iv_text_show (&f->text, cr, label, PAD + 8, sy + COUNTER_H / 2, 0, 0.5, 0.8, FALSE,
+                GUTTER_W - PAD - 14, &f->colors->foreground_dim);
   /* The last sample at or before the view's start holds the value there. */
   while (lo < hi)
     {
@@ -715,8 +721,8 @@ draw_flows (Frame *f)
       const double a = 0.45;
       double x0, y0, x1, y1;
       if ((!fig->all_flows && fl->from != fig->selected && fl->to != fig->selected)
-          || fl->from >= t->n_slices || fl->to >= t->n_slices
-          || fl->to_ns < L->t0_ns || fl->from_ns > L->t1_ns)
+          || fl->from >= t->n_slices || fl->to >= t->n_slices || fl->to_ns < L->t0_ns
+          || fl->from_ns > L->t1_ns)
         continue;
       y0 = g_array_index (L->row_y, double, t->row[fl->from]);
       y1 = g_array_index (L->row_y, double, t->row[fl->to]);
@@ -777,10 +783,11 @@ draw_cut_note (Frame *f)
 
   if (!f->fig->note_cut || f->L.cut_tracks == 0)
     return;
-  note = g_strdup_printf (g_dngettext (NULL, "%u more track in %u process below: a larger --height, or --processes",
-                                       "%u more tracks in %u processes below: a larger --height, or --processes",
-                                       f->L.cut_tracks),
-                          f->L.cut_tracks, f->L.cut_processes);
+  note = g_strdup_printf (
+      g_dngettext (NULL, "%u more track in %u process below: a larger --height, or --processes",
+                   "%u more tracks in %u processes below: a larger --height, or --processes",
+                   f->L.cut_tracks),
+      f->L.cut_tracks, f->L.cut_processes);
   iv_color_set_source (f->cr, &f->colors->background);
   cairo_rectangle (f->cr, 0, f->height - NOTE_H - PAD / 2, f->width, NOTE_H + PAD / 2);
   cairo_fill (f->cr);

@@ -50,8 +50,9 @@ iv_topology_layout (const IvModelFigure *fig, double width, double height, IvTop
   L->cube_size = MAX (cs, 8);
   L->gap = 0.45 * L->cube_size;
   L->x0 = (width - (L->X * L->cube_size + (L->X - 1) * L->gap)) / 2;
-  L->y0 = TITLE_H + PAD + 0.4 * L->cube_size
-          + MAX (0, (avail_h - (rows * L->cube_size + (L->Y - 1) * L->gap + 0.8 * L->cube_size)) / 2);
+  L->y0
+      = TITLE_H + PAD + 0.4 * L->cube_size
+        + MAX (0, (avail_h - (rows * L->cube_size + (L->Y - 1) * L->gap + 0.8 * L->cube_size)) / 2);
   L->pe_ring_radius = 0.28 * L->cube_size;
   L->pe_radius = MIN (0.07 * L->cube_size, 0.8 * G_PI * L->pe_ring_radius / MAX (1, L->n_pe));
 }
@@ -60,8 +61,8 @@ IvRect
 iv_topology_cube_rect (const IvTopologyLayout *L, gint64 cube)
 {
   gint64 x = cube % L->X, y = cube / L->X;
-  return (IvRect) { L->x0 + x * (L->cube_size + L->gap), L->y0 + y * (L->cube_size + L->gap),
-                    L->cube_size, L->cube_size };
+  return (IvRect){ L->x0 + x * (L->cube_size + L->gap), L->y0 + y * (L->cube_size + L->gap),
+                   L->cube_size, L->cube_size };
 }
 
 void
@@ -95,25 +96,30 @@ wrap_arc (cairo_t *cr, const IvTopologyLayout *L, gint64 row, gint64 col)
     {
       IvRect a = iv_topology_cube_rect (L, L->X - 1), b = iv_topology_cube_rect (L, 0);
       cairo_move_to (cr, a.x + a.w / 2, a.y);
-      cairo_curve_to (cr, a.x + a.w / 2, a.y - bulge, b.x + b.w / 2, b.y - bulge, b.x + b.w / 2, b.y);
+      cairo_curve_to (cr, a.x + a.w / 2, a.y - bulge, b.x + b.w / 2, b.y - bulge, b.x + b.w / 2,
+                      b.y);
       return;
     }
   if (row >= 0)
     {
-      IvRect a = iv_topology_cube_rect (L, row * L->X + L->X - 1), b = iv_topology_cube_rect (L, row * L->X);
+      IvRect a = iv_topology_cube_rect (L, row * L->X + L->X - 1),
+             b = iv_topology_cube_rect (L, row * L->X);
       double y = a.y + a.h / 2;
       cairo_move_to (cr, b.x, y), cairo_line_to (cr, b.x - st, y);
-      cairo_move_to (cr, b.x - st + ah, y - ah), cairo_line_to (cr, b.x - st, y), cairo_line_to (cr, b.x - st + ah, y + ah);
+      cairo_move_to (cr, b.x - st + ah, y - ah), cairo_line_to (cr, b.x - st, y),
+          cairo_line_to (cr, b.x - st + ah, y + ah);
       cairo_move_to (cr, a.x + a.w, y), cairo_line_to (cr, a.x + a.w + st, y);
       cairo_move_to (cr, a.x + a.w + st - ah, y - ah), cairo_line_to (cr, a.x + a.w + st, y);
       cairo_line_to (cr, a.x + a.w + st - ah, y + ah);
     }
   else
     {
-      IvRect a = iv_topology_cube_rect (L, (L->Y - 1) * L->X + col), b = iv_topology_cube_rect (L, col);
+      IvRect a = iv_topology_cube_rect (L, (L->Y - 1) * L->X + col),
+             b = iv_topology_cube_rect (L, col);
       double x = a.x + a.w / 2;
       cairo_move_to (cr, x, b.y), cairo_line_to (cr, x, b.y - st);
-      cairo_move_to (cr, x - ah, b.y - st + ah), cairo_line_to (cr, x, b.y - st), cairo_line_to (cr, x + ah, b.y - st + ah);
+      cairo_move_to (cr, x - ah, b.y - st + ah), cairo_line_to (cr, x, b.y - st),
+          cairo_line_to (cr, x + ah, b.y - st + ah);
       cairo_move_to (cr, x, a.y + a.h), cairo_line_to (cr, x, a.y + a.h + st);
       cairo_move_to (cr, x - ah, a.y + a.h + st - ah), cairo_line_to (cr, x, a.y + a.h + st);
       cairo_line_to (cr, x + ah, a.y + a.h + st - ah);
@@ -143,7 +149,8 @@ static IvRect
 switch_rect (const IvTopologyLayout *L)
 {
   IvRect first = iv_topology_cube_rect (L, 0), last = iv_topology_cube_rect (L, L->X - 1);
-  return (IvRect) { first.x, first.y + first.h + 0.45 * L->cube_size, last.x + last.w - first.x, 0.3 * L->cube_size };
+  return (IvRect){ first.x, first.y + first.h + 0.45 * L->cube_size, last.x + last.w - first.x,
+                   0.3 * L->cube_size };
 }
 
 /* GPU @cube's link down into the switch. */
@@ -260,7 +267,8 @@ draw_group_pe_links (cairo_t *cr, const IvTopologyLayout *L, gint64 cube, const 
   if (g->wrap && g->N > 2)
     {
       cairo_new_sub_path (cr);
-      cairo_arc (cr, cx, cy, L->pe_ring_radius, -G_PI / 2 + step * (g->N - 1) * stride, 3 * G_PI / 2);
+      cairo_arc (cr, cx, cy, L->pe_ring_radius, -G_PI / 2 + step * (g->N - 1) * stride,
+                 3 * G_PI / 2);
     }
   cairo_stroke (cr);
 }
@@ -290,18 +298,21 @@ draw_titles (Topo *T, double width)
 {
   const IvHardware *hw = T->r->hw;
   const IvConfig *c = T->c;
-  g_autofree char *title = hw->topology == IV_TOPOLOGY_SWITCH
-                              ? g_strdup_printf ("%s · %" G_GINT64_FORMAT " GPUs on a switch", hw->name, hw->X)
-                              : g_strdup_printf ("%s · %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT " cubes (%s) × %"
-                                                 G_GINT64_FORMAT " PEs", hw->name, hw->X, hw->Y,
-                                                 iv_topology_to_string (hw->topology), hw->n_pe);
-  g_autofree char *subtitle = g_strdup_printf ("TP %" G_GINT64_FORMAT " on %s, CP %" G_GINT64_FORMAT " on %s · %"
-                                               G_GINT64_FORMAT " of %" G_GINT64_FORMAT " PEs idle",
-                                               c->t, c->place_tp == IV_PLACE_PE ? "PEs" : "cubes", c->c,
-                                               c->place_cp == IV_PLACE_PE ? "PEs" : "cubes", T->r->idle_pes,
-                                               hw->X * hw->Y * hw->n_pe);
+  g_autofree char *title
+      = hw->topology == IV_TOPOLOGY_SWITCH
+            ? g_strdup_printf ("%s · %" G_GINT64_FORMAT " GPUs on a switch", hw->name, hw->X)
+            : g_strdup_printf ("%s · %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT
+                               " cubes (%s) × %" G_GINT64_FORMAT " PEs",
+                               hw->name, hw->X, hw->Y, iv_topology_to_string (hw->topology),
+                               hw->n_pe);
+  g_autofree char *subtitle = g_strdup_printf (
+      "TP %" G_GINT64_FORMAT " on %s, CP %" G_GINT64_FORMAT " on %s · %" G_GINT64_FORMAT
+      " of %" G_GINT64_FORMAT " PEs idle",
+      c->t, c->place_tp == IV_PLACE_PE ? "PEs" : "cubes", c->c,
+      c->place_cp == IV_PLACE_PE ? "PEs" : "cubes", T->r->idle_pes, hw->X * hw->Y * hw->n_pe);
 
-  iv_text_show (&T->text, T->cr, title, PAD, PAD, 0, 0, 1.25, TRUE, width - 2 * PAD, &T->colors->foreground);
+  iv_text_show (&T->text, T->cr, title, PAD, PAD, 0, 0, 1.25, TRUE, width - 2 * PAD,
+                &T->colors->foreground);
   iv_text_show (&T->text, T->cr, subtitle, PAD, PAD + 24, 0, 0, 0.95, FALSE, width - 2 * PAD,
                 &T->colors->foreground_dim);
 }
@@ -327,9 +338,9 @@ draw_cube (Topo *T, gint64 cube)
   cairo_t *cr = T->cr;
   IvRect rc = iv_topology_cube_rect (&T->L, cube);
   gboolean cube_used = cube < T->r->used_cubes;
-  g_autofree char *label = g_strdup_printf (T->r->hw->topology == IV_TOPOLOGY_SWITCH ? "GPU %" G_GINT64_FORMAT
-                                                                                      : "cube %" G_GINT64_FORMAT,
-                                            cube);
+  g_autofree char *label = g_strdup_printf (
+      T->r->hw->topology == IV_TOPOLOGY_SWITCH ? "GPU %" G_GINT64_FORMAT : "cube %" G_GINT64_FORMAT,
+      cube);
 
   iv_rounded_rect (cr, rc, T->L.cube_size * 0.08);
   iv_color_set_source (cr, &T->colors->background);
@@ -339,20 +350,23 @@ draw_cube (Topo *T, gint64 cube)
   cairo_stroke (cr);
   if (T->c->place_tp == IV_PLACE_CUBE && T->tp_cube > 1 && in_group (cube, T->tp_cube, 1))
     {
-      iv_rounded_rect (cr, (IvRect) { rc.x - 5, rc.y - 5, rc.w + 10, rc.h + 10 }, T->L.cube_size * 0.1);
+      iv_rounded_rect (cr, (IvRect){ rc.x - 5, rc.y - 5, rc.w + 10, rc.h + 10 },
+                       T->L.cube_size * 0.1);
       iv_color_set_source (cr, &T->tp);
       cairo_set_line_width (cr, 3);
       cairo_stroke (cr);
     }
   if (T->c->place_cp == IV_PLACE_CUBE && T->cp_cube > 1 && in_group (cube, T->cp_cube, T->cp_s))
     {
-      iv_rounded_rect (cr, (IvRect) { rc.x + 3, rc.y + 3, rc.w - 6, rc.h - 6 }, T->L.cube_size * 0.07);
+      iv_rounded_rect (cr, (IvRect){ rc.x + 3, rc.y + 3, rc.w - 6, rc.h - 6 },
+                       T->L.cube_size * 0.07);
       iv_color_set_source (cr, &T->cp);
       cairo_set_line_width (cr, 3);
       cairo_stroke (cr);
     }
-  iv_text_show (&T->text, cr, label, rc.x + rc.w / 2, rc.y + rc.h - 4, 0.5, 1, T->L.cube_size < 90 ? 0.7 : 0.85,
-                FALSE, rc.w - 8, cube_used ? &T->colors->foreground : &T->colors->foreground_dim);
+  iv_text_show (&T->text, cr, label, rc.x + rc.w / 2, rc.y + rc.h - 4, 0.5, 1,
+                T->L.cube_size < 90 ? 0.7 : 0.85, FALSE, rc.w - 8,
+                cube_used ? &T->colors->foreground : &T->colors->foreground_dim);
 }
 
 /* A cube's ring of PEs: the ring, the PE-level groups' links along it, then each PE —
@@ -374,8 +388,10 @@ draw_pe_ring (Topo *T, gint64 cube)
   cairo_stroke (cr);
   /* The first TP group and the first CP group only: a PE-level group is in cube 0; a
    * cube-level group's members are PE 0 of its cubes (TP rank 0, CP rank 0). */
-  gboolean first_tp_cube = T->c->place_tp == IV_PLACE_PE ? cube == 0 : in_group (cube, T->tp_cube, 1);
-  gboolean first_cp_cube = T->c->place_cp == IV_PLACE_PE ? cube == 0 : in_group (cube, T->cp_cube, T->cp_s);
+  gboolean first_tp_cube
+      = T->c->place_tp == IV_PLACE_PE ? cube == 0 : in_group (cube, T->tp_cube, 1);
+  gboolean first_cp_cube
+      = T->c->place_cp == IV_PLACE_PE ? cube == 0 : in_group (cube, T->cp_cube, T->cp_s);
 
   if (cube_used && cube == 0)
     {
@@ -407,8 +423,9 @@ draw_pe_ring (Topo *T, gint64 cube)
       gboolean pe_used = cube_used && pe < T->r->used_pes_per_cube;
       gboolean is_tp = pe_used && T->c->t > 1 && first_tp_cube
                        && (T->c->place_tp == IV_PLACE_PE ? in_group (pe, T->tp_pe, 1) : pe == 0);
-      gboolean is_cp = pe_used && T->c->c > 1 && first_cp_cube
-                       && (T->c->place_cp == IV_PLACE_PE ? in_group (pe, T->cp_pe, T->cp_s) : pe == 0);
+      gboolean is_cp
+          = pe_used && T->c->c > 1 && first_cp_cube
+            && (T->c->place_cp == IV_PLACE_PE ? in_group (pe, T->cp_pe, T->cp_s) : pe == 0);
       double px, py;
       iv_topology_pe_center (L, cube, pe, &px, &py);
       cairo_new_sub_path (cr);
@@ -435,9 +452,17 @@ static void
 draw_legend (Topo *T, double height)
 {
   cairo_t *cr = T->cr;
-  const struct { const IvColor *color; int shape; const char *name; } items[] = {
-    { &T->tp, 0, "first TP group and its links" }, { &T->cp, 0, "first CP group and its links" },
-    { &T->used, 0, "PE in use" }, { &T->idle, 1, "idle PE" }, { &T->link, 2, "link" },
+  const struct
+  {
+    const IvColor *color;
+    int shape;
+    const char *name;
+  } items[] = {
+    { &T->tp, 0, "first TP group and its links" },
+    { &T->cp, 0, "first CP group and its links" },
+    { &T->used, 0, "PE in use" },
+    { &T->idle, 1, "idle PE" },
+    { &T->link, 2, "link" },
   };
   double x = PAD, y = height - PAD - 8;
   guint n = G_N_ELEMENTS (items);
@@ -472,10 +497,11 @@ draw_legend (Topo *T, double height)
       iv_color_set_source (cr, &T->link);
       cairo_set_line_width (cr, 3);
       cairo_move_to (cr, x - 2, y), cairo_line_to (cr, x + 14, y);
-      cairo_move_to (cr, x + 9, y - 5), cairo_line_to (cr, x + 14, y), cairo_line_to (cr, x + 9, y + 5);
+      cairo_move_to (cr, x + 9, y - 5), cairo_line_to (cr, x + 14, y),
+          cairo_line_to (cr, x + 9, y + 5);
       cairo_stroke (cr);
-      iv_text_legend_label (&T->text, cr, "wrap-around: a row's (column's) two arrows are one link", x, y,
-                            &T->colors->foreground);
+      iv_text_legend_label (&T->text, cr, "wrap-around: a row's (column's) two arrows are one link",
+                            x, y, &T->colors->foreground);
     }
 }
 
@@ -494,11 +520,12 @@ iv_render_topology (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   if (hw->X * hw->Y > 256 || hw->n_pe > 1024)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "a SIP of %" G_GINT64_FORMAT " cubes of %" G_GINT64_FORMAT " PEs is too large to draw",
+                   "a SIP of %" G_GINT64_FORMAT " cubes of %" G_GINT64_FORMAT
+                   " PEs is too large to draw",
                    hw->X * hw->Y, hw->n_pe);
       return FALSE;
     }
-  T = (Topo) { cr, fig->result, c, iv_theme_get_colors (options->theme) };
+  T = (Topo){ cr, fig->result, c, iv_theme_get_colors (options->theme) };
   T.tp = iv_color_from_rgb (TP_RGB, 1), T.cp = iv_color_from_rgb (CP_RGB, 1);
   /* Links a little stronger than grid lines; idle PEs fainter than used ones. */
   T.link = T.colors->grid, T.link.a = MIN (1, T.link.a * 3);
@@ -522,8 +549,8 @@ iv_render_topology (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       iv_rounded_rect (cr, sw, sw.h / 3);
       iv_color_set_source (cr, &T.colors->foreground_dim);
       cairo_fill (cr);
-      iv_text_show (&T.text, cr, "switch — every group a ring through it", sw.x + sw.w / 2, sw.y + sw.h / 2, 0.5, 0.5,
-                    0.85, TRUE, sw.w - 8, &T.colors->background);
+      iv_text_show (&T.text, cr, "switch — every group a ring through it", sw.x + sw.w / 2,
+                    sw.y + sw.h / 2, 0.5, 0.5, 0.85, TRUE, sw.w - 8, &T.colors->background);
     }
   draw_links (&T);
   for (gint64 cube = 0; cube < T.L.X * T.L.Y; cube++)

@@ -27,12 +27,8 @@ typedef struct
 
 /* Returns FALSE with @error set when the figure cannot be drawn (the data is unusable);
  * exporters then leave no file behind. */
-typedef gboolean (*IvRenderFunc) (cairo_t               *cr,
-                                  gconstpointer          data,
-                                  const IvRenderOptions *options,
-                                  double                 width,
-                                  double                 height,
-                                  GError               **error);
+typedef gboolean (*IvRenderFunc) (cairo_t *cr, gconstpointer data, const IvRenderOptions *options,
+                                  double width, double height, GError **error);
 
 /* A figure ready to draw: what a view hands to the export path. */
 typedef struct

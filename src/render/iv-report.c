@@ -15,62 +15,85 @@
 #include "iv-render-runs.h"
 #include "iv-run-series.h"
 
-static const char style[] =
-  ":root{color-scheme:light dark;--fg:#1d1d1f;--dim:#5e5e66;--bg:#ffffff;--rule:#d8d8de;--head:#f3f3f6;--accent:#1c71d8}"
-  "@media (prefers-color-scheme:dark){:root{--fg:#eeeef2;--dim:#a8a8b3;--bg:#1e1e22;--rule:#3a3a42;--head:#2a2a30;"
-  "--accent:#78aeed}.iv-svg{filter:invert(1) hue-rotate(180deg)}}"
-  "body{font:15px/1.45 system-ui,-apple-system,'Cantarell','Segoe UI',sans-serif;color:var(--fg);background:var(--bg);"
-  "margin:0 auto;max-width:1280px;padding:24px}"
-  "h1{font-size:1.6em;margin:0 0 4px}h2{font-size:1.25em;margin:32px 0 8px}p.dim{color:var(--dim);margin:0 0 16px}"
-  "table{border-collapse:collapse;width:100%;margin:8px 0 16px;font-variant-numeric:tabular-nums}"
-  "th,td{padding:4px 8px;border-bottom:1px solid var(--rule);text-align:right;white-space:nowrap}"
-  "th:first-child,td:first-child{text-align:left}th{background:var(--head);cursor:pointer;user-select:none}"
-  "th[aria-sort=ascending]::after{content:' \\25B2'}th[aria-sort=descending]::after{content:' \\25BC'}"
-  ".notes{color:var(--dim);font-size:.92em}.iv-figure{margin:16px 0 28px}"
-  ".iv-svg{display:block;width:100%;height:auto;background:#fff;border-radius:6px}"
-  ".iv-legend{display:flex;flex-wrap:wrap;gap:6px;margin-top:6px}"
-  ".iv-toggle{font:inherit;font-size:.9em;color:var(--fg);background:var(--head);border:1px solid var(--rule);"
-  "border-radius:999px;padding:2px 10px;cursor:pointer}.iv-toggle[aria-pressed=false]{opacity:.45;text-decoration:line-through}"
-  ".iv-swatch{margin-right:6px}.wrap{overflow-x:auto}"
-  ".iv-skip{color:var(--dim);font-style:italic}"
-  "#iv-tip{position:fixed;pointer-events:none;background:var(--fg);color:var(--bg);padding:4px 8px;border-radius:4px;"
-  "font-size:.85em;max-width:420px;z-index:2;white-space:pre-line}";
+static const char style[]
+    = ":root{color-scheme:light "
+      "dark;--fg:#1d1d1f;--dim:#5e5e66;--bg:#ffffff;--rule:#d8d8de;--head:#f3f3f6;--accent:#1c71d8}"
+      "@media "
+      "(prefers-color-scheme:dark){:root{--fg:#eeeef2;--dim:#a8a8b3;--bg:#1e1e22;--rule:#3a3a42;--"
+      "head:#2a2a30;"
+      "--accent:#78aeed}.iv-svg{filter:invert(1) hue-rotate(180deg)}}"
+      "body{font:15px/1.45 system-ui,-apple-system,'Cantarell','Segoe "
+      "UI',sans-serif;color:var(--fg);background:var(--bg);"
+      "margin:0 auto;max-width:1280px;padding:24px}"
+      "h1{font-size:1.6em;margin:0 0 4px}h2{font-size:1.25em;margin:32px 0 "
+      "8px}p.dim{color:var(--dim);margin:0 0 16px}"
+      "table{border-collapse:collapse;width:100%;margin:8px 0 "
+      "16px;font-variant-numeric:tabular-nums}"
+      "th,td{padding:4px 8px;border-bottom:1px solid "
+      "var(--rule);text-align:right;white-space:nowrap}"
+      "th:first-child,td:first-child{text-align:left}th{background:var(--head);cursor:pointer;user-"
+      "select:none}"
+      "th[aria-sort=ascending]::after{content:' \\25B2'}th[aria-sort=descending]::after{content:' "
+      "\\25BC'}"
+      ".notes{color:var(--dim);font-size:.92em}.iv-figure{margin:16px 0 28px}"
+      ".iv-svg{display:block;width:100%;height:auto;background:#fff;border-radius:6px}"
+      ".iv-legend{display:flex;flex-wrap:wrap;gap:6px;margin-top:6px}"
+      ".iv-toggle{font:inherit;font-size:.9em;color:var(--fg);background:var(--head);border:1px "
+      "solid var(--rule);"
+      "border-radius:999px;padding:2px "
+      "10px;cursor:pointer}.iv-toggle[aria-pressed=false]{opacity:.45;text-decoration:line-through}"
+      ".iv-swatch{margin-right:6px}.wrap{overflow-x:auto}"
+      ".iv-skip{color:var(--dim);font-style:italic}"
+      "#iv-tip{position:fixed;pointer-events:none;background:var(--fg);color:var(--bg);padding:4px "
+      "8px;border-radius:4px;"
+      "font-size:.85em;max-width:420px;z-index:2;white-space:pre-line}";
 
 /* Sorting by a header click (numbers by their value), series toggles, and the nearest
  * hover target under the pointer. */
-static const char script[] =
-  "(function(){'use strict';\n"
-  "document.querySelectorAll('table.sortable').forEach(function(t){\n"
-  " t.querySelectorAll('th').forEach(function(th,col){th.addEventListener('click',function(){\n"
-  "  var up=th.getAttribute('aria-sort')!=='ascending';\n"
-  "  t.querySelectorAll('th').forEach(function(h){h.removeAttribute('aria-sort');});\n"
-  "  th.setAttribute('aria-sort',up?'ascending':'descending');\n"
-  "  var body=t.tBodies[0],rows=Array.prototype.slice.call(body.rows);\n"
-  "  rows.sort(function(a,b){var x=a.cells[col],y=b.cells[col];\n"
-  "   var p=parseFloat(x.getAttribute('data-value')),q=parseFloat(y.getAttribute('data-value'));\n"
-  "   var r=(!isNaN(p)||!isNaN(q))?((isNaN(p)?Infinity:p)-(isNaN(q)?Infinity:q)):x.textContent.localeCompare(y.textContent,undefined,{numeric:true});\n"
-  "   return up?r:-r;});\n"
-  "  rows.forEach(function(r){body.appendChild(r);});});});});\n"
-  "var tip=document.getElementById('iv-tip');\n"
-  "document.querySelectorAll('figure.iv-figure').forEach(function(fig){\n"
-  " var svg=fig.querySelector('svg'),data=JSON.parse(fig.querySelector('script.iv-points').textContent);\n"
-  " var hidden={};\n"
-  " fig.querySelectorAll('.iv-toggle').forEach(function(b){b.addEventListener('click',function(){\n"
-  "  var s=b.getAttribute('data-series'),on=b.getAttribute('aria-pressed')!=='true';\n"
-  "  b.setAttribute('aria-pressed',on?'true':'false');hidden[s]=!on;\n"
-  "  var g=svg.querySelector('g.iv-layer[data-series=\"'+s+'\"]');if(g)g.style.display=on?'':'none';});});\n"
-  " svg.addEventListener('mousemove',function(e){\n"
-  "  var m=svg.getScreenCTM();if(!m)return;var p=svg.createSVGPoint();p.x=e.clientX;p.y=e.clientY;p=p.matrixTransform(m.inverse());\n"
-  "  var hits=[],bd=12/m.a;\n"
-  "  data.forEach(function(s){if(hidden[s.series])return;s.points.forEach(function(q){\n"
-  "   var d=Math.hypot(q[0]-p.x,q[1]-p.y);if(d<=bd)hits.push({d:d,t:s.name+' \\u2014 '+q[2]});});});\n"
-  "  if(!hits.length){tip.hidden=true;return;}\n"
-  "  var near=Math.min.apply(null,hits.map(function(h){return h.d;}));\n"
-  "  tip.textContent=hits.filter(function(h){return h.d<=near+0.5;}).map(function(h){return h.t;}).join('\\n');\n"
-  "  tip.hidden=false;\n"
-  "  tip.style.left=(e.clientX+14)+'px';tip.style.top=(e.clientY+14)+'px';});\n"
-  " svg.addEventListener('mouseleave',function(){tip.hidden=true;});});\n"
-  "})();\n";
+static const char script[]
+    = "(function(){'use strict';\n"
+      "document.querySelectorAll('table.sortable').forEach(function(t){\n"
+      " t.querySelectorAll('th').forEach(function(th,col){th.addEventListener('click',function(){\n"
+      "  var up=th.getAttribute('aria-sort')!=='ascending';\n"
+      "  t.querySelectorAll('th').forEach(function(h){h.removeAttribute('aria-sort');});\n"
+      "  th.setAttribute('aria-sort',up?'ascending':'descending');\n"
+      "  var body=t.tBodies[0],rows=Array.prototype.slice.call(body.rows);\n"
+      "  rows.sort(function(a,b){var x=a.cells[col],y=b.cells[col];\n"
+      "   var "
+      "p=parseFloat(x.getAttribute('data-value')),q=parseFloat(y.getAttribute('data-value'));\n"
+      "   var "
+      "r=(!isNaN(p)||!isNaN(q))?((isNaN(p)?Infinity:p)-(isNaN(q)?Infinity:q)):x.textContent."
+      "localeCompare(y.textContent,undefined,{numeric:true});\n"
+      "   return up?r:-r;});\n"
+      "  rows.forEach(function(r){body.appendChild(r);});});});});\n"
+      "var tip=document.getElementById('iv-tip');\n"
+      "document.querySelectorAll('figure.iv-figure').forEach(function(fig){\n"
+      " var "
+      "svg=fig.querySelector('svg'),data=JSON.parse(fig.querySelector('script.iv-points')."
+      "textContent);\n"
+      " var hidden={};\n"
+      " fig.querySelectorAll('.iv-toggle').forEach(function(b){b.addEventListener('click',function("
+      "){\n"
+      "  var s=b.getAttribute('data-series'),on=b.getAttribute('aria-pressed')!=='true';\n"
+      "  b.setAttribute('aria-pressed',on?'true':'false');hidden[s]=!on;\n"
+      "  var "
+      "g=svg.querySelector('g.iv-layer[data-series=\"'+s+'\"]');if(g)g.style.display=on?'':'none';}"
+      ");});\n"
+      " svg.addEventListener('mousemove',function(e){\n"
+      "  var m=svg.getScreenCTM();if(!m)return;var "
+      "p=svg.createSVGPoint();p.x=e.clientX;p.y=e.clientY;p=p.matrixTransform(m.inverse());\n"
+      "  var hits=[],bd=12/m.a;\n"
+      "  data.forEach(function(s){if(hidden[s.series])return;s.points.forEach(function(q){\n"
+      "   var d=Math.hypot(q[0]-p.x,q[1]-p.y);if(d<=bd)hits.push({d:d,t:s.name+' \\u2014 "
+      "'+q[2]});});});\n"
+      "  if(!hits.length){tip.hidden=true;return;}\n"
+      "  var near=Math.min.apply(null,hits.map(function(h){return h.d;}));\n"
+      "  tip.textContent=hits.filter(function(h){return h.d<=near+0.5;}).map(function(h){return "
+      "h.t;}).join('\\n');\n"
+      "  tip.hidden=false;\n"
+      "  tip.style.left=(e.clientX+14)+'px';tip.style.top=(e.clientY+14)+'px';});\n"
+      " svg.addEventListener('mouseleave',function(){tip.hidden=true;});});\n"
+      "})();\n";
 
 static void
 cell_number (GString *out, double v, const char *unit)
@@ -120,8 +143,17 @@ header_row (GString *out, const char *const *titles)
 static void
 runs_table (GString *out, const IvSweep *sweep)
 {
-  const char *titles[] = { _("Run"), _("Model"), _("Concurrency"), _("Requests"), _("Errors"), _("TTFT p50"),
-                           _("ITL avg"), _("Latency p99"), _("Output tokens/s"), _("Server KV cache avg"), NULL };
+  const char *titles[] = { _ ("Run"),
+                           _ ("Model"),
+                           _ ("Concurrency"),
+                           _ ("Requests"),
+                           _ ("Errors"),
+                           _ ("TTFT p50"),
+                           _ ("ITL avg"),
+                           _ ("Latency p99"),
+                           _ ("Output tokens/s"),
+                           _ ("Server KV cache avg"),
+                           NULL };
 
   g_string_append (out, "<div class=\"wrap\"><table class=\"sortable\" id=\"runs\">\n");
   header_row (out, titles);
@@ -151,22 +183,28 @@ source_text (IvStatsSource s)
 {
   switch (s)
     {
-    case IV_STATS_SUMMARY: return _("AIPerf summary");
-    case IV_STATS_RECORDS: return _("records");
-    case IV_STATS_SERVER_AGGREGATE: return _("server (AIPerf aggregate)");
-    case IV_STATS_SERVER_SERIES: return _("server (time series)");
-    default: return "";
+    case IV_STATS_SUMMARY:
+      return _ ("AIPerf summary");
+    case IV_STATS_RECORDS:
+      return _ ("records");
+    case IV_STATS_SERVER_AGGREGATE:
+      return _ ("server (AIPerf aggregate)");
+    case IV_STATS_SERVER_SERIES:
+      return _ ("server (time series)");
+    default:
+      return "";
     }
 }
 
 static void
 metrics_table (GString *out, const IvRun *r, guint index)
 {
-  const char *titles[] = { _("Metric"), _("avg"), _("min"), _("p50"), _("p90"), _("p95"), _("p99"), _("max"),
-                           _("std"), _("Source"), NULL };
+  const char *titles[] = { _ ("Metric"), _ ("avg"), _ ("min"), _ ("p50"),    _ ("p90"), _ ("p95"),
+                           _ ("p99"),    _ ("max"), _ ("std"), _ ("Source"), NULL };
   g_autoptr (GPtrArray) tags = iv_run_metric_tags (r);
 
-  g_string_append_printf (out, "<div class=\"wrap\"><table class=\"sortable metrics\" id=\"metrics-%u\">\n", index);
+  g_string_append_printf (
+      out, "<div class=\"wrap\"><table class=\"sortable metrics\" id=\"metrics-%u\">\n", index);
   header_row (out, titles);
   for (guint i = 0; i < tags->len; i++)
     {
@@ -237,13 +275,15 @@ iv_report_html (const IvSweep *sweep, const IvPlotConfig *config, GPtrArray *nam
   g_autoptr (GDateTime) now = g_date_time_new_now_local ();
   g_autofree char *when = g_date_time_format (now, "%Y-%m-%d %H:%M");
   const IvRun *first = sweep->runs->pdata[0];
-  g_autofree char *title = multi ? g_strdup_printf (_("%u runs"), sweep->runs->len) : g_strdup (first->name);
+  g_autofree char *title
+      = multi ? g_strdup_printf (_ ("%u runs"), sweep->runs->len) : g_strdup (first->name);
 
-  g_string_append (out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-                        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
-                        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                        "<meta name=\"generator\" content=\"Inferview " PACKAGE_VERSION "\">\n<title>");
+  g_string_append (out,
+                   "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                   "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+                   "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                   "<meta name=\"generator\" content=\"Inferview " PACKAGE_VERSION "\">\n<title>");
   iv_html_escape (out, title);
   g_string_append (out, " — Inferview report</title>\n<style>");
   g_string_append (out, style);
@@ -251,19 +291,20 @@ iv_report_html (const IvSweep *sweep, const IvPlotConfig *config, GPtrArray *nam
   iv_html_escape (out, title);
   g_string_append (out, "</h1>\n<p class=\"dim\">");
   {
-    g_autofree char *line = g_strdup_printf (_("Inferview %s · %s · %u run(s) · plot configuration %s · "
-                                               "click a column to sort, a series to show or hide it"),
-                                             PACKAGE_VERSION, when, sweep->runs->len, config->origin);
+    g_autofree char *line
+        = g_strdup_printf (_ ("Inferview %s · %s · %u run(s) · plot configuration %s · "
+                              "click a column to sort, a series to show or hide it"),
+                           PACKAGE_VERSION, when, sweep->runs->len, config->origin);
     iv_html_escape (out, line);
   }
   g_string_append (out, "</p>\n</header>\n<main>\n<h2>");
-  iv_html_escape (out, _("Runs"));
+  iv_html_escape (out, _ ("Runs"));
   g_string_append (out, "</h2>\n");
   runs_table (out, sweep);
   notes (out, sweep, NULL);
 
   g_string_append (out, "<h2>");
-  iv_html_escape (out, _("Figures"));
+  iv_html_escape (out, _ ("Figures"));
   g_string_append (out, "</h2>\n");
   for (guint i = 0; i < names->len; i++)
     {
@@ -276,7 +317,8 @@ iv_report_html (const IvSweep *sweep, const IvPlotConfig *config, GPtrArray *nam
         {
           g_string_append (out, "<p class=\"iv-skip\">");
           {
-            g_autofree char *line = g_strdup_printf (_("%s: not drawn, %s"), (const char *) names->pdata[i], reason);
+            g_autofree char *line
+                = g_strdup_printf (_ ("%s: not drawn, %s"), (const char *) names->pdata[i], reason);
             iv_html_escape (out, line);
           }
           g_string_append (out, "</p>\n");
@@ -301,7 +343,7 @@ iv_report_html (const IvSweep *sweep, const IvPlotConfig *config, GPtrArray *nam
       const IvRun *r = sweep->runs->pdata[i];
       g_string_append (out, "<h2>");
       {
-        g_autofree char *head = g_strdup_printf (_("Metrics of %s"), r->name);
+        g_autofree char *head = g_strdup_printf (_ ("Metrics of %s"), r->name);
         iv_html_escape (out, head);
       }
       g_string_append (out, "</h2>\n");

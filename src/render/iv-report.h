@@ -12,11 +12,7 @@ G_BEGIN_DECLS
 
 /* The page for @sweep with the presets @names of @config (multi: the comparison's), the
  * figures at @options' size; NULL with an error when a figure cannot be drawn. */
-GString *iv_report_html (const IvSweep         *sweep,
-                         const IvPlotConfig    *config,
-                         GPtrArray             *names,
-                         gboolean               multi,
-                         const IvExportOptions *options,
-                         GError               **error);
+GString *iv_report_html (const IvSweep *sweep, const IvPlotConfig *config, GPtrArray *names,
+                         gboolean multi, const IvExportOptions *options, GError **error);
 
 G_END_DECLS

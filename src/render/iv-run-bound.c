@@ -41,7 +41,8 @@ iv_run_bound_clear (IvRunBound *b)
 }
 
 void
-iv_run_bound_compute (const IvRun *r, const IvModel *model, const IvHardware *hw, gint64 tp, IvRunBound *b)
+iv_run_bound_compute (const IvRun *r, const IvModel *model, const IvHardware *hw, gint64 tp,
+                      IvRunBound *b)
 {
   double C, isl, osl;
   g_autoptr (GError) error = NULL;
@@ -59,14 +60,16 @@ iv_run_bound_compute (const IvRun *r, const IvModel *model, const IvHardware *hw
     }
   if (!b->model)
     {
-      b->error = g_strdup_printf ("the run's model “%s” matches no preset: choose the model beside the hardware "
-                                  "(window), or --model PRESET (command line)",
-                                  r->model ? r->model : "?");
+      b->error = g_strdup_printf (
+          "the run's model “%s” matches no preset: choose the model beside the hardware "
+          "(window), or --model PRESET (command line)",
+          r->model ? r->model : "?");
       return;
     }
   b->concurrency_from_config = isfinite (r->concurrency);
-  C = b->concurrency_from_config ? r->concurrency
-                                 : iv_run_axis_value (r, "request_throughput", "avg") * b->measured[IV_BOUND_LATENCY];
+  C = b->concurrency_from_config
+          ? r->concurrency
+          : iv_run_axis_value (r, "request_throughput", "avg") * b->measured[IV_BOUND_LATENCY];
   isl = iv_run_axis_value (r, "input_sequence_length", "avg");
   osl = iv_run_axis_value (r, "output_sequence_length", "avg");
   if (!isfinite (isl))
@@ -87,7 +90,8 @@ iv_run_bound_compute (const IvRun *r, const IvModel *model, const IvHardware *hw
   /* per GPU: the run's own throughput over the GPUs the prediction assumed */
   b->measured[IV_BOUND_THROUGHPUT_PER_GPU] = b->measured[IV_BOUND_THROUGHPUT] / (double) b->pred.tp;
   for (int i = 0; i < IV_N_BOUND_MEASURES; i++)
-    b->efficiency[i] = iv_predict_efficiency (b->predicted[i], b->measured[i], iv_bound_measure_is_time (i));
+    b->efficiency[i]
+        = iv_predict_efficiency (b->predicted[i], b->measured[i], iv_bound_measure_is_time (i));
 }
 
 static int
@@ -99,10 +103,16 @@ compare_x (const void *a, const void *b, void *data)
 }
 
 IvChart *
-iv_run_bound_chart (const IvSweep *sweep, const IvHardware *hw, gint64 tp, const IvModel *model, const char *x_metric,
-                    const char *title, char **reason)
+iv_run_bound_chart (const IvSweep *sweep, const IvHardware *hw, gint64 tp, const IvModel *model,
+                    const char *x_metric, const char *title, char **reason)
 {
-  static const struct { IvBoundMeasure m; const char *name; guint32 rgb; IvMarker marker; } lines[] = {
+  static const struct
+  {
+    IvBoundMeasure m;
+    const char *name;
+    guint32 rgb;
+    IvMarker marker;
+  } lines[] = {
     { IV_BOUND_TTFT, "time to first token", 0x0072b2, IV_MARKER_CIRCLE },
     { IV_BOUND_ITL, "inter-token latency", 0xe69f00, IV_MARKER_SQUARE },
     { IV_BOUND_THROUGHPUT, "output throughput", 0x009e73, IV_MARKER_TRIANGLE },
@@ -117,7 +127,8 @@ iv_run_bound_chart (const IvSweep *sweep, const IvHardware *hw, gint64 tp, const
 
   if (!hw)
     {
-      *reason = g_strdup ("choose the hardware to set the runs against (“Bound on”, or --hardware NAME)");
+      *reason = g_strdup (
+          "choose the hardware to set the runs against (“Bound on”, or --hardware NAME)");
       return NULL;
     }
   for (guint i = 0; i < n; i++)
@@ -132,7 +143,8 @@ iv_run_bound_chart (const IvSweep *sweep, const IvHardware *hw, gint64 tp, const
     }
   if (usable == 0)
     {
-      *reason = first_error ? g_steal_pointer (&first_error) : g_strdup_printf ("no run has “%s”", xm);
+      *reason
+          = first_error ? g_steal_pointer (&first_error) : g_strdup_printf ("no run has “%s”", xm);
       for (guint i = 0; i < n; i++)
         iv_run_bound_clear (&b[i]);
       return NULL;
@@ -146,7 +158,7 @@ iv_run_bound_chart (const IvSweep *sweep, const IvHardware *hw, gint64 tp, const
   xt = iv_metric_title (xm);
   iv_chart_axis_set_title (c, IV_AXIS_X, xt);
   iv_chart_axis_set_title (c, IV_AXIS_Y, "Share of the bound reached");
-  iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit) { IV_UNIT_PERCENT, 1, NULL });
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit){ IV_UNIT_PERCENT, 1, NULL });
   /* a line joins the runs only where each x is one run; a sweep of other fields too
    * (sequence lengths at each concurrency) is a cloud of points per x */
   gboolean unique = TRUE;

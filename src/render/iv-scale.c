@@ -132,8 +132,11 @@ pick_display_unit (const IvUnit *unit, double magnitude)
     { 3600, "h" }, { 60, "min" }, { 1, "s" }, { 1e-3, "ms" }, { 1e-6, "µs" }, { 1e-9, "ns" },
   };
   static const DisplayUnit bytes[] = {
-    { 1099511627776.0, "TiB" }, { 1073741824.0, "GiB" }, { 1048576.0, "MiB" },
-    { 1024.0, "KiB" }, { 1, "B" },
+    { 1099511627776.0, "TiB" },
+    { 1073741824.0, "GiB" },
+    { 1048576.0, "MiB" },
+    { 1024.0, "KiB" },
+    { 1, "B" },
   };
   static const DisplayUnit counts[] = {
     { 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" }, { 1, NULL },
@@ -159,10 +162,10 @@ pick_display_unit (const IvUnit *unit, double magnitude)
           return counts[i];
       return counts[G_N_ELEMENTS (counts) - 1];
     case IV_UNIT_PERCENT:
-      return (DisplayUnit) { 1, "%" };
+      return (DisplayUnit){ 1, "%" };
     case IV_UNIT_NONE:
     default:
-      return (DisplayUnit) { 1, NULL };
+      return (DisplayUnit){ 1, NULL };
     }
 }
 
@@ -209,7 +212,7 @@ add_tick (IvTicks *t, double value, char *label, gboolean major)
 {
   if (t->n_ticks % 64 == 0 && t->n_ticks > 0)
     t->ticks = g_renew (IvTick, t->ticks, t->n_ticks + 64);
-  t->ticks[t->n_ticks++] = (IvTick) { value, label, major };
+  t->ticks[t->n_ticks++] = (IvTick){ value, label, major };
 }
 
 void
@@ -253,8 +256,8 @@ clock_label (double epoch_s, double step_s)
 static double
 clock_step (double raw_s)
 {
-  static const double steps[] = { 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800,
-                                  3600, 7200, 10800, 21600, 43200, 86400 };
+  static const double steps[] = { 1,   2,   5,    10,   15,   30,    60,    120,   300,
+                                  600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400 };
   if (raw_s < 1)
     return iv_nice_step (raw_s);
   for (guint i = 0; i < G_N_ELEMENTS (steps); i++)

@@ -16,11 +16,11 @@ typedef enum
 
 typedef enum
 {
-  IV_UNIT_NONE,      /* plain numbers */
-  IV_UNIT_SECONDS,   /* s, ms, µs, ns (min, h for large values on log axes) */
-  IV_UNIT_BYTES,     /* B, KiB, MiB, GiB, TiB */
-  IV_UNIT_COUNT,     /* k, M, G, T */
-  IV_UNIT_PERCENT,   /* values in percent */
+  IV_UNIT_NONE,    /* plain numbers */
+  IV_UNIT_SECONDS, /* s, ms, µs, ns (min, h for large values on log axes) */
+  IV_UNIT_BYTES,   /* B, KiB, MiB, GiB, TiB */
+  IV_UNIT_COUNT,   /* k, M, G, T */
+  IV_UNIT_PERCENT, /* values in percent */
 } IvUnitKind;
 
 /* How data values map to a base unit: value × to_base is in seconds or bytes (so data
@@ -32,12 +32,12 @@ typedef struct
   const char *suffix;
 } IvUnit;
 
-#define IV_UNIT_PLAIN ((IvUnit) { IV_UNIT_NONE, 1.0, NULL })
+#define IV_UNIT_PLAIN ((IvUnit){ IV_UNIT_NONE, 1.0, NULL })
 
 typedef struct
 {
-  double value;      /* in data units */
-  char *label;       /* NULL for minor ticks */
+  double value; /* in data units */
+  char *label;  /* NULL for minor ticks */
   gboolean major;
 } IvTick;
 
@@ -45,44 +45,31 @@ typedef struct
 {
   IvTick *ticks;
   guint n_ticks;
-  char *unit_label;  /* the unit every label shares ("ms", "MiB", "k"), or NULL */
-  double step;       /* major step in data units (linear); 0 on log axes */
+  char *unit_label; /* the unit every label shares ("ms", "MiB", "k"), or NULL */
+  double step;      /* major step in data units (linear); 0 on log axes */
 } IvTicks;
 
 typedef struct
 {
   IvScaleKind kind;
   IvUnit unit;
-  gboolean clock;    /* time: absolute epoch labels (data are epoch seconds × 1/to_base) */
-  double origin;     /* time: labels are value − origin */
+  gboolean clock; /* time: absolute epoch labels (data are epoch seconds × 1/to_base) */
+  double origin;  /* time: labels are value − origin */
 } IvScaleSpec;
 
 /* Ticks for [lo, hi] with about @target major ticks (at least 2 when the range allows). */
-IvTicks *iv_ticks_compute        (const IvScaleSpec *spec,
-                                  double             lo,
-                                  double             hi,
-                                  guint              target);
-void     iv_ticks_free           (IvTicks           *ticks);
+IvTicks *iv_ticks_compute (const IvScaleSpec *spec, double lo, double hi, guint target);
+void iv_ticks_free (IvTicks *ticks);
 
 /* The 1-2-5 step nearest to @raw (raw > 0). */
-double   iv_nice_step            (double             raw);
+double iv_nice_step (double raw);
 /* Expands [lo, hi] by a relative margin; degenerate and empty ranges become usable. */
-void     iv_range_pad            (IvScaleKind        kind,
-                                  double            *lo,
-                                  double            *hi,
-                                  double             margin);
+void iv_range_pad (IvScaleKind kind, double *lo, double *hi, double margin);
 /* Forward and inverse transforms to [0, 1]. */
-double   iv_scale_normalize      (IvScaleKind        kind,
-                                  double             lo,
-                                  double             hi,
-                                  double             value);
-double   iv_scale_denormalize    (IvScaleKind        kind,
-                                  double             lo,
-                                  double             hi,
-                                  double             t);
+double iv_scale_normalize (IvScaleKind kind, double lo, double hi, double value);
+double iv_scale_denormalize (IvScaleKind kind, double lo, double hi, double t);
 /* One value with its own unit, as tooltips show it: "12.5 ms", "3.2 GiB". */
-char    *iv_unit_format_value    (const IvUnit      *unit,
-                                  double             value);
+char *iv_unit_format_value (const IvUnit *unit, double value);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvTicks, iv_ticks_free)
 

@@ -45,7 +45,7 @@ struct _IvSurface
   Axis axis[IV_SURFACE_N_AXES];
   GPtrArray *meshes;
   double azimuth, elevation;
-  GArray *drawn;  /* DrawnPoint, from the last drawing */
+  GArray *drawn; /* DrawnPoint, from the last drawing */
 };
 
 /* Where a point of the cube goes: screen offsets (up is +) and how near the viewer. */
@@ -116,7 +116,8 @@ iv_surface_get_title (const IvSurface *s)
 }
 
 void
-iv_surface_set_axis (IvSurface *s, IvSurfaceAxis axis, const char *title, IvUnit unit, IvScaleKind kind)
+iv_surface_set_axis (IvSurface *s, IvSurfaceAxis axis, const char *title, IvUnit unit,
+                     IvScaleKind kind)
 {
   g_return_if_fail (axis < IV_SURFACE_N_AXES);
   g_free (s->axis[axis].title);
@@ -126,8 +127,8 @@ iv_surface_set_axis (IvSurface *s, IvSurfaceAxis axis, const char *title, IvUnit
 }
 
 void
-iv_surface_add_mesh (IvSurface *s, const char *name, guint rows, guint columns, const double *x, const double *y,
-                     const double *z, const char *const *labels, guint32 rgb)
+iv_surface_add_mesh (IvSurface *s, const char *name, guint rows, guint columns, const double *x,
+                     const double *y, const double *z, const char *const *labels, guint32 rgb)
 {
   Mesh *m = g_new0 (Mesh, 1);
   gsize n = (gsize) rows * columns;
@@ -176,7 +177,7 @@ project (const IvSurface *s, double X, double Y, double Z)
 {
   double az = s->azimuth * G_PI / 180, el = s->elevation * G_PI / 180;
   double x1 = X * cos (az) - Y * sin (az), y1 = X * sin (az) + Y * cos (az);
-  return (Projected) { x1, y1 * sin (el) + Z * cos (el), -y1 * cos (el) + Z * sin (el) };
+  return (Projected){ x1, y1 * sin (el) + Z * cos (el), -y1 * cos (el) + Z * sin (el) };
 }
 
 /* Each axis's range: its data's, padded a little. FALSE when there are no points. */
@@ -220,7 +221,8 @@ typedef struct
   cairo_t *cr;
   IvText text;
   const IvThemeColors *colors;
-  double cx, cy, kx, ky; /* the cube's centre on the page and its units per cube unit, across and up */
+  double cx, cy, kx,
+      ky; /* the cube's centre on the page and its units per cube unit, across and up */
   const IvSurface *s;
 } Ctx;
 
@@ -234,7 +236,8 @@ to_page (const Ctx *c, Projected p, double *x, double *y)
 static Projected
 point_of (const IvSurface *s, const Mesh *m, gsize i)
 {
-  return project (s, cube (&s->axis[0], m->v[0][i]), cube (&s->axis[1], m->v[1][i]), cube (&s->axis[2], m->v[2][i]));
+  return project (s, cube (&s->axis[0], m->v[0][i]), cube (&s->axis[1], m->v[1][i]),
+                  cube (&s->axis[2], m->v[2][i]));
 }
 
 static gboolean
@@ -280,7 +283,8 @@ axis_labels (Ctx *c, int a, const double from[3], double other_x)
     {
       IvTick *t = &ticks->ticks[i];
       double x, y, w, h;
-      if (!t->major || !t->label || t->value < MIN (ax->lo, ax->hi) || t->value > MAX (ax->lo, ax->hi))
+      if (!t->major || !t->label || t->value < MIN (ax->lo, ax->hi)
+          || t->value > MAX (ax->lo, ax->hi))
         continue;
       p[a] = cube (ax, t->value);
       to_page (c, project (c->s, p[0], p[1], p[2]), &x, &y);
@@ -290,11 +294,12 @@ axis_labels (Ctx *c, int a, const double from[3], double other_x)
       cairo_stroke (c->cr);
       iv_text_measure (&c->text, t->label, 0.85, FALSE, 0, &w, &h);
       label_w = MAX (label_w, fabs (ux) * w + fabs (uy) * h);
-      iv_text_show (&c->text, c->cr, t->label, x + ux * 9, y + uy * 9, 0.5 - 0.5 * ux, 0.5 - 0.5 * uy, 0.85, FALSE, 0,
-                    &c->colors->foreground);
+      iv_text_show (&c->text, c->cr, t->label, x + ux * 9, y + uy * 9, 0.5 - 0.5 * ux,
+                    0.5 - 0.5 * uy, 0.85, FALSE, 0, &c->colors->foreground);
     }
-  title = ticks->unit_label ? g_strdup_printf ("%s (%s)", ax->title ? ax->title : "", ticks->unit_label)
-                            : g_strdup (ax->title ? ax->title : "");
+  title = ticks->unit_label
+              ? g_strdup_printf ("%s (%s)", ax->title ? ax->title : "", ticks->unit_label)
+              : g_strdup (ax->title ? ax->title : "");
   to_page (c, pm, &tx, &ty);
   if (a == IV_SURFACE_Z)
     {
@@ -304,24 +309,27 @@ axis_labels (Ctx *c, int a, const double from[3], double other_x)
       double edge = fabs (project (c->s, 0, 0, 1).sy - project (c->s, 0, 0, -1).sy) * c->ky;
       cairo_rotate (c->cr, ux < 0 ? -G_PI / 2 : G_PI / 2);
       /* no longer than the vertical it names (a little more when that is short) */
-      iv_text_show (&c->text, c->cr, title, 0, 0, 0.5, 1, 0.92, TRUE, MAX (edge * 1.3, 140), &c->colors->foreground);
+      iv_text_show (&c->text, c->cr, title, 0, 0, 0.5, 1, 0.92, TRUE, MAX (edge * 1.3, 140),
+                    &c->colors->foreground);
       cairo_restore (c->cr);
       return;
     }
   if (fabs (uy) >= fabs (ux))
     {
       /* under (or over) a slanted edge, clear of the labels at both its ends */
-      double x0, y0, x1, y1, lo_end[3] = { from[0], from[1], from[2] }, hi_end[3] = { from[0], from[1], from[2] };
+      double x0, y0, x1, y1, lo_end[3] = { from[0], from[1], from[2] },
+                             hi_end[3] = { from[0], from[1], from[2] };
       lo_end[a] = -1, hi_end[a] = 1;
       to_page (c, project (c->s, lo_end[0], lo_end[1], lo_end[2]), &x0, &y0);
       to_page (c, project (c->s, hi_end[0], hi_end[1], hi_end[2]), &x1, &y1);
       /* and away from the other floor axis's title: it ends (or starts) near the middle */
-      iv_text_show (&c->text, c->cr, title, tx, ty + (uy >= 0 ? 1 : -1) * (label_w + 16 + fabs (y1 - y0) / 2),
-                    other_x > tx ? 0.85 : 0.15, uy >= 0 ? 0 : 1, 0.92, TRUE, 0, &c->colors->foreground);
+      iv_text_show (
+          &c->text, c->cr, title, tx, ty + (uy >= 0 ? 1 : -1) * (label_w + 16 + fabs (y1 - y0) / 2),
+          other_x > tx ? 0.85 : 0.15, uy >= 0 ? 0 : 1, 0.92, TRUE, 0, &c->colors->foreground);
       return;
     }
-  iv_text_show (&c->text, c->cr, title, tx + ux * (label_w + 18), ty + uy * (label_w + 18), 0.5 - 0.5 * ux,
-                0.5 - 0.5 * uy, 0.92, TRUE, 0, &c->colors->foreground);
+  iv_text_show (&c->text, c->cr, title, tx + ux * (label_w + 18), ty + uy * (label_w + 18),
+                0.5 - 0.5 * ux, 0.5 - 0.5 * uy, 0.92, TRUE, 0, &c->colors->foreground);
 }
 
 /* The floor's grid, the box's edges at the back and the three axes' labels. */
@@ -342,7 +350,8 @@ draw_box (Ctx *c)
       for (guint i = 0; i < ticks->n_ticks; i++)
         {
           double v;
-          if (!ticks->ticks[i].major || ticks->ticks[i].value < ax->lo || ticks->ticks[i].value > ax->hi)
+          if (!ticks->ticks[i].major || ticks->ticks[i].value < ax->lo
+              || ticks->ticks[i].value > ax->hi)
             continue;
           v = cube (ax, ticks->ticks[i].value);
           if (a == 0)
@@ -381,9 +390,9 @@ draw_box (Ctx *c)
     double xm, ym, dummy;
     to_page (c, project (c->s, 0, y_edge, -1), &xm, &dummy);
     to_page (c, project (c->s, x_edge, 0, -1), &ym, &dummy);
-    axis_labels (c, IV_SURFACE_X, (double[3]) { 0, y_edge, -1 }, ym);
-    axis_labels (c, IV_SURFACE_Y, (double[3]) { x_edge, 0, -1 }, xm);
-    axis_labels (c, IV_SURFACE_Z, (double[3]) { zx, zy, 0 }, xm);
+    axis_labels (c, IV_SURFACE_X, (double[3]){ 0, y_edge, -1 }, ym);
+    axis_labels (c, IV_SURFACE_Y, (double[3]){ x_edge, 0, -1 }, xm);
+    axis_labels (c, IV_SURFACE_Z, (double[3]){ zx, zy, 0 }, xm);
   }
 }
 
@@ -420,8 +429,11 @@ draw_meshes (Ctx *c)
       for (guint r = 0; r + 1 < m->rows; r++)
         for (guint col = 0; col + 1 < m->columns; col++)
           {
-            Quad q = { 0, m, { (gsize) r * m->columns + col, (gsize) r * m->columns + col + 1,
-                               (gsize) (r + 1) * m->columns + col + 1, (gsize) (r + 1) * m->columns + col } };
+            Quad q = { 0,
+                       m,
+                       { (gsize) r * m->columns + col, (gsize) r * m->columns + col + 1,
+                         (gsize) (r + 1) * m->columns + col + 1,
+                         (gsize) (r + 1) * m->columns + col } };
             gboolean ok = TRUE;
             for (int i = 0; i < 4 && ok; i++)
               ok = point_usable (s, m, q.corner[i]);
@@ -513,19 +525,21 @@ draw_meshes (Ctx *c)
 }
 
 gboolean
-iv_surface_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width, double height,
-                   GError **error)
+iv_surface_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
+                   double height, GError **error)
 {
   IvSurface *s = (IvSurface *) data;
   Ctx c = { cr, { 0 }, iv_theme_get_colors (options->theme), 0, 0, 0, 0, s };
   double fs = options->font_scale > 0 ? options->font_scale : 1;
-  double top = IV_FIGURE_PAD, w, h, legend_x, legend_y, lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
+  double top = IV_FIGURE_PAD, w, h, legend_x, legend_y, lo_x = INFINITY, hi_x = -INFINITY,
+         lo_y = INFINITY, hi_y = -INFINITY;
   double room_x, room_y, room_w, room_h, x;
 
   g_array_set_size (s->drawn, 0);
   if (!fit_axes (s))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("the surface has no point with all three values"));
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _ ("the surface has no point with all three values"));
       return FALSE;
     }
   cairo_save (cr);
@@ -535,15 +549,15 @@ iv_surface_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *optio
   if (s->title)
     {
       iv_text_measure (&c.text, s->title, 1.27, TRUE, width - 2 * IV_FIGURE_PAD, &w, &h);
-      iv_text_show (&c.text, cr, s->title, IV_FIGURE_PAD, top, 0, 0, 1.27, TRUE, width - 2 * IV_FIGURE_PAD,
-                    &c.colors->foreground);
+      iv_text_show (&c.text, cr, s->title, IV_FIGURE_PAD, top, 0, 0, 1.27, TRUE,
+                    width - 2 * IV_FIGURE_PAD, &c.colors->foreground);
       top += h + 2;
     }
   if (s->subtitle)
     {
       iv_text_measure (&c.text, s->subtitle, 0.92, FALSE, width - 2 * IV_FIGURE_PAD, &w, &h);
-      iv_text_show (&c.text, cr, s->subtitle, IV_FIGURE_PAD, top, 0, 0, 0.92, FALSE, width - 2 * IV_FIGURE_PAD,
-                    &c.colors->foreground_dim);
+      iv_text_show (&c.text, cr, s->subtitle, IV_FIGURE_PAD, top, 0, 0, 0.92, FALSE,
+                    width - 2 * IV_FIGURE_PAD, &c.colors->foreground_dim);
       top += h + 4;
     }
   /* the legend: one row at the top right, under the titles when it does not fit beside them */
@@ -551,7 +565,8 @@ iv_surface_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *optio
     double lw = 0, tw = 0, th;
     for (guint k = 0; k < s->meshes->len; k++)
       {
-        iv_text_measure (&c.text, ((const Mesh *) s->meshes->pdata[k])->name, 0.88, FALSE, 0, &w, &h);
+        iv_text_measure (&c.text, ((const Mesh *) s->meshes->pdata[k])->name, 0.88, FALSE, 0, &w,
+                         &h);
         lw += 20 + w + 22;
       }
     if (s->title)
@@ -569,7 +584,8 @@ iv_surface_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *optio
   for (int i = 0; i < 8; i++)
     {
       Projected p = project (s, i & 1 ? 1 : -1, i & 2 ? 1 : -1, i & 4 ? 1 : -1);
-      lo_x = MIN (lo_x, p.sx), hi_x = MAX (hi_x, p.sx), lo_y = MIN (lo_y, p.sy), hi_y = MAX (hi_y, p.sy);
+      lo_x = MIN (lo_x, p.sx), hi_x = MAX (hi_x, p.sx), lo_y = MIN (lo_y, p.sy),
+      hi_y = MAX (hi_y, p.sy);
     }
   /* room for the labels around the box: less of it on a small page, never all of it */
   room_x = IV_FIGURE_PAD + MIN (110 * fs, width * 0.18), room_w = MAX (20, width - 2 * room_x);

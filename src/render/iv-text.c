@@ -27,7 +27,8 @@ prepare (IvText *t, const char *str, double scale, gboolean bold, double max_wid
   pango_font_description_free (fd);
   pango_layout_set_width (t->layout, max_width > 0 ? (int) (max_width * PANGO_SCALE) : -1);
   pango_layout_set_ellipsize (t->layout, max_width <= 0 ? PANGO_ELLIPSIZE_NONE
-                                         : t->middle ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END);
+                                         : t->middle    ? PANGO_ELLIPSIZE_MIDDLE
+                                                        : PANGO_ELLIPSIZE_END);
   pango_layout_set_text (t->layout, str ? str : "", -1);
 }
 

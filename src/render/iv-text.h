@@ -10,40 +10,21 @@ G_BEGIN_DECLS
 typedef struct
 {
   PangoLayout *layout;
-  double size_px;     /* the body size; calls scale it */
-  gboolean middle;    /* ellipsize in the middle (names whose ends tell them apart) */
+  double size_px;  /* the body size; calls scale it */
+  gboolean middle; /* ellipsize in the middle (names whose ends tell them apart) */
 } IvText;
 
-void iv_text_init    (IvText        *text,
-                      cairo_t       *cr,
-                      double         size_px);
-void iv_text_clear   (IvText        *text);
-void iv_text_measure (IvText        *text,
-                      const char    *str,
-                      double         scale,
-                      gboolean       bold,
-                      double         max_width,
-                      double        *width,
-                      double        *height);
-void iv_text_show    (IvText        *text,
-                      cairo_t       *cr,
-                      const char    *str,
-                      double         x,
-                      double         y,
-                      double         xalign,
-                      double         yalign,
-                      double         scale,
-                      gboolean       bold,
-                      double         max_width,
-                      const IvColor *color);
+void iv_text_init (IvText *text, cairo_t *cr, double size_px);
+void iv_text_clear (IvText *text);
+void iv_text_measure (IvText *text, const char *str, double scale, gboolean bold, double max_width,
+                      double *width, double *height);
+void iv_text_show (IvText *text, cairo_t *cr, const char *str, double x, double y, double xalign,
+                   double yalign, double scale, gboolean bold, double max_width,
+                   const IvColor *color);
 
 /* A legend entry's label beside the swatch its caller drew at @x (14 px wide), centred
  * on @y; returns where the next entry's swatch goes. */
-double iv_text_legend_label (IvText        *text,
-                             cairo_t       *cr,
-                             const char    *label,
-                             double         x,
-                             double         y,
+double iv_text_legend_label (IvText *text, cairo_t *cr, const char *label, double x, double y,
                              const IvColor *color);
 
 G_END_DECLS

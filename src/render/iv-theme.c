@@ -70,13 +70,13 @@ iv_color_set_source (cairo_t *cr, const IvColor *color)
 IvColor
 iv_color_from_rgb (guint32 rgb, double alpha)
 {
-  return (IvColor) { ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0,
-                     (rgb & 0xff) / 255.0, alpha };
+  return (IvColor){ ((rgb >> 16) & 0xff) / 255.0, ((rgb >> 8) & 0xff) / 255.0, (rgb & 0xff) / 255.0,
+                    alpha };
 }
 
 IvColor
 iv_color_ink_for (const IvColor *fill)
 {
   gboolean light = 0.2126 * fill->r + 0.7152 * fill->g + 0.0722 * fill->b > 0.6;
-  return light ? (IvColor) { 0.1, 0.1, 0.1, 1 } : (IvColor) { 1, 1, 1, 1 };
+  return light ? (IvColor){ 0.1, 0.1, 0.1, 1 } : (IvColor){ 1, 1, 1, 1 };
 }

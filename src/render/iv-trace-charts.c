@@ -6,7 +6,7 @@
 
 #include <glib/gi18n.h>
 
-#define SECONDS ((IvUnit) { IV_UNIT_SECONDS, 1.0, NULL })
+#define SECONDS ((IvUnit){ IV_UNIT_SECONDS, 1.0, NULL })
 #define NAME_CHARS 26 /* longer names lose their middle: the chart is small */
 
 /* "[param|pytorch.model.alex_net|0|0|0|warmup|forward]" → "[param|pytorch.…up|forward]":
@@ -53,25 +53,27 @@ iv_trace_chart_streams (const IvTrace *t, const IvGpuStats *gpu)
       idle[i] = s->idle_ns * 1e-9;
     }
   c = iv_chart_new ();
-  iv_chart_set_title (c, _("GPU streams, share busy"), NULL);
+  iv_chart_set_title (c, _ ("GPU streams, share busy"), NULL);
   iv_chart_set_categories (c, (const char *const *) names->pdata, n);
   iv_chart_set_bar_mode (c, IV_BARS_PERCENT, TRUE);
   /* bars fill the plot's width: a legend inside would cover them */
   iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
-  iv_series_set_color (iv_chart_add_bars (c, _("busy"), busy, n), 0x0072b2);
-  iv_series_set_color (iv_chart_add_bars (c, _("idle"), idle, n), 0xc0bfbc);
+  iv_series_set_color (iv_chart_add_bars (c, _ ("busy"), busy, n), 0x0072b2);
+  iv_series_set_color (iv_chart_add_bars (c, _ ("idle"), idle, n), 0xc0bfbc);
   return c;
 }
 
 IvChart *
 iv_trace_chart_kernels (const IvGpuStats *gpu)
 {
-  const char *cats[] = { _("compute"), _("memory"), _("communication") };
+  const char *cats[] = { _ ("compute"), _ ("memory"), _ ("communication") };
   double kernel[3], exposed[3] = { 0 }, hidden[3] = { 0 };
   IvChart *c;
 
-  if (!gpu || gpu->by_kind_ns[IV_KERNEL_COMPUTE] + gpu->by_kind_ns[IV_KERNEL_MEMORY]
-                  + gpu->by_kind_ns[IV_KERNEL_COMM] <= 0)
+  if (!gpu
+      || gpu->by_kind_ns[IV_KERNEL_COMPUTE] + gpu->by_kind_ns[IV_KERNEL_MEMORY]
+                 + gpu->by_kind_ns[IV_KERNEL_COMM]
+             <= 0)
     return NULL;
   kernel[0] = gpu->by_kind_ns[IV_KERNEL_COMPUTE] * 1e-9;
   kernel[1] = gpu->by_kind_ns[IV_KERNEL_MEMORY] * 1e-9;
@@ -80,23 +82,24 @@ iv_trace_chart_kernels (const IvGpuStats *gpu)
   hidden[2] = gpu->comm_overlapped_ns * 1e-9;
   exposed[2] = MAX (0, gpu->by_kind_ns[IV_KERNEL_COMM] - gpu->comm_overlapped_ns) * 1e-9;
   c = iv_chart_new ();
-  iv_chart_set_title (c, _("Kernel time by kind"), NULL);
+  iv_chart_set_title (c, _ ("Kernel time by kind"), NULL);
   iv_chart_set_categories (c, cats, 3);
   iv_chart_set_bar_mode (c, IV_BARS_STACKED, TRUE);
   iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
-  iv_chart_axis_set_title (c, IV_AXIS_X, _("time"));
+  iv_chart_axis_set_title (c, IV_AXIS_X, _ ("time"));
   /* below: inside, it would sit on the longest bar, which is the one to read */
   iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
-  iv_series_set_color (iv_chart_add_bars (c, _("kernels"), kernel, 3), 0x0072b2);
-  iv_series_set_color (iv_chart_add_bars (c, _("communication under compute"), hidden, 3), 0x009e73);
-  iv_series_set_color (iv_chart_add_bars (c, _("communication exposed"), exposed, 3), 0xd55e00);
+  iv_series_set_color (iv_chart_add_bars (c, _ ("kernels"), kernel, 3), 0x0072b2);
+  iv_series_set_color (iv_chart_add_bars (c, _ ("communication under compute"), hidden, 3),
+                       0x009e73);
+  iv_series_set_color (iv_chart_add_bars (c, _ ("communication exposed"), exposed, 3), 0xd55e00);
   return c;
 }
 
 IvChart *
 iv_trace_chart_classes (const gint64 by_class[IV_N_KCLASSES], gint64 busy, const IvResult *model)
 {
-  const char *cats[IV_N_KCLASSES] = { _("GEMM"), _("attention"), _("collectives"), _("other") };
+  const char *cats[IV_N_KCLASSES] = { _ ("GEMM"), _ ("attention"), _ ("collectives"), _ ("other") };
   double measured[IV_N_KCLASSES], predicted[IV_N_KCLASSES], seconds[4], total = 0;
   g_autofree char *sub = NULL, *b = NULL;
   IvChart *c;
@@ -115,20 +118,21 @@ iv_trace_chart_classes (const gint64 by_class[IV_N_KCLASSES], gint64 busy, const
         total += seconds[k];
       for (int k = 0; k < IV_N_KCLASSES; k++)
         predicted[k] = total > 0 ? 100 * seconds[k] / total : 0;
-      sub = g_strdup_printf (_("GPU busy %s here · the model: %s on %s, %s (the Model workspace)"), b,
-                             model->model->name, model->hw->name, config);
+      sub = g_strdup_printf (_ ("GPU busy %s here · the model: %s on %s, %s (the Model workspace)"),
+                             b, model->model->name, model->hw->name, config);
     }
   else
-    sub = g_strdup_printf (_("GPU busy %s; each busy instant counted once"), b);
-  iv_chart_set_title (c, _("GPU time by stage group"), sub);
+    sub = g_strdup_printf (_ ("GPU busy %s; each busy instant counted once"), b);
+  iv_chart_set_title (c, _ ("GPU time by stage group"), sub);
   iv_chart_set_categories (c, cats, IV_N_KCLASSES);
   iv_chart_set_bar_mode (c, IV_BARS_GROUPED, TRUE);
-  iv_chart_axis_set_unit (c, IV_AXIS_X, (IvUnit) { IV_UNIT_PERCENT, 1, NULL });
-  iv_chart_axis_set_title (c, IV_AXIS_X, _("share of the time"));
+  iv_chart_axis_set_unit (c, IV_AXIS_X, (IvUnit){ IV_UNIT_PERCENT, 1, NULL });
+  iv_chart_axis_set_title (c, IV_AXIS_X, _ ("share of the time"));
   iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
-  iv_series_set_color (iv_chart_add_bars (c, _("measured"), measured, IV_N_KCLASSES), 0x0072b2);
+  iv_series_set_color (iv_chart_add_bars (c, _ ("measured"), measured, IV_N_KCLASSES), 0x0072b2);
   if (model && model->ok)
-    iv_series_set_color (iv_chart_add_bars (c, _("the model's step"), predicted, IV_N_KCLASSES), 0xcc79a7);
+    iv_series_set_color (iv_chart_add_bars (c, _ ("the model's step"), predicted, IV_N_KCLASSES),
+                         0xcc79a7);
   return c;
 }
 
@@ -153,13 +157,13 @@ iv_trace_chart_top_names (const IvTrace *t, const GArray *stats, guint n)
       self[i] = s->self_ns * 1e-9;
     }
   c = iv_chart_new ();
-  iv_chart_set_title (c, _("Most time by name"), NULL);
+  iv_chart_set_title (c, _ ("Most time by name"), NULL);
   iv_chart_set_categories (c, (const char *const *) names->pdata, n);
   iv_chart_set_bar_mode (c, IV_BARS_GROUPED, TRUE);
   iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
-  iv_chart_axis_set_title (c, IV_AXIS_X, _("time"));
+  iv_chart_axis_set_title (c, IV_AXIS_X, _ ("time"));
   iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
-  iv_series_set_color (iv_chart_add_bars (c, _("total"), total, n), 0x0072b2);
-  iv_series_set_color (iv_chart_add_bars (c, _("self"), self, n), 0xe69f00);
+  iv_series_set_color (iv_chart_add_bars (c, _ ("total"), total, n), 0x0072b2);
+  iv_series_set_color (iv_chart_add_bars (c, _ ("self"), self, n), 0xe69f00);
   return c;
 }

@@ -11,21 +11,17 @@
 G_BEGIN_DECLS
 
 /* NULL when @gpu has no streams. */
-IvChart *iv_trace_chart_streams   (const IvTrace    *trace,
-                                   const IvGpuStats *gpu);
+IvChart *iv_trace_chart_streams (const IvTrace *trace, const IvGpuStats *gpu);
 /* NULL when @gpu has no kernel time. */
-IvChart *iv_trace_chart_kernels   (const IvGpuStats *gpu);
+IvChart *iv_trace_chart_kernels (const IvGpuStats *gpu);
 /* The @n names of @stats (by total time descending) with the most total time, with
  * their self time; NULL when @stats is empty. */
-IvChart *iv_trace_chart_top_names (const IvTrace    *trace,
-                                   const GArray     *stats,
-                                   guint             n);
+IvChart *iv_trace_chart_top_names (const IvTrace *trace, const GArray *stats, guint n);
 
 /* The GPU busy time of a range by the model's stage groups (iv_trace_class_times ()), as
  * shares, beside the shares of @model's step (NULL: the measurement alone) — where the
  * time goes in the trace against where the model says it goes. NULL when nothing ran. */
-IvChart *iv_trace_chart_classes   (const gint64      by_class_ns[IV_N_KCLASSES],
-                                   gint64            busy_ns,
-                                   const IvResult   *model);
+IvChart *iv_trace_chart_classes (const gint64 by_class_ns[IV_N_KCLASSES], gint64 busy_ns,
+                                 const IvResult *model);
 
 G_END_DECLS

@@ -98,8 +98,9 @@ iv_isl_osl_grid_new (const IvSweep *sweep, char **reason)
   if (cells < 2)
     {
       *reason = g->n_left_out == n
-                  ? g_strdup (_("no run records its input and output lengths and its load"))
-                  : g_strdup (_("the runs do not vary their input or output length (one ISL × OSL cell)"));
+                    ? g_strdup (_ ("no run records its input and output lengths and its load"))
+                    : g_strdup (_ (
+                        "the runs do not vary their input or output length (one ISL × OSL cell)"));
       return NULL;
     }
   return g_steal_pointer (&g);
@@ -121,7 +122,8 @@ iv_isl_osl_grid_free (IvIslOslGrid *g)
 }
 
 double
-iv_isl_osl_value (const IvIslOslGrid *g, guint load, guint isl, guint osl, const char *metric, const char *stat)
+iv_isl_osl_value (const IvIslOslGrid *g, guint load, guint isl, guint osl, const char *metric,
+                  const char *stat)
 {
   GPtrArray *cell = g->cells[iv_isl_osl_index (g, load, isl, osl)];
   double sum = 0;

@@ -99,8 +99,9 @@ node (Reader *r, int id)
 static char *
 scalar (yaml_node_t *n)
 {
-  return n && n->type == YAML_SCALAR_NODE ? g_strndup ((const char *) n->data.scalar.value, n->data.scalar.length)
-                                          : NULL;
+  return n && n->type == YAML_SCALAR_NODE
+             ? g_strndup ((const char *) n->data.scalar.value, n->data.scalar.length)
+             : NULL;
 }
 
 static gboolean
@@ -113,8 +114,9 @@ scalar_is (yaml_node_t *n, const char *s)
 static void
 warn (Reader *r, yaml_node_t *at, const char *message)
 {
-  g_ptr_array_add (r->config->warnings,
-                   g_strdup_printf ("%s:%lu: %s", r->file, (unsigned long) at->start_mark.line + 1, message));
+  g_ptr_array_add (
+      r->config->warnings,
+      g_strdup_printf ("%s:%lu: %s", r->file, (unsigned long) at->start_mark.line + 1, message));
 }
 
 /* "unknown key “K” in SECTION, ignored", at the key. */
@@ -122,7 +124,8 @@ static void
 warn_unknown (Reader *r, yaml_node_t *k, const char *section)
 {
   g_autofree char *key = scalar (k);
-  g_autofree char *msg = g_strdup_printf (_("unknown key “%s” in %s, ignored"), key ? key : "?", section);
+  g_autofree char *msg
+      = g_strdup_printf (_ ("unknown key “%s” in %s, ignored"), key ? key : "?", section);
   warn (r, k, msg);
 }
 
@@ -159,7 +162,7 @@ axis (Reader *r, yaml_node_t *n, IvPlotAxis *a)
     }
   if (n->type != YAML_MAPPING_NODE)
     {
-      warn (r, n, _("an axis is a metric name or {metric, stat}"));
+      warn (r, n, _ ("an axis is a metric name or {metric, stat}"));
       return;
     }
   for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
@@ -172,7 +175,8 @@ axis (Reader *r, yaml_node_t *n, IvPlotAxis *a)
       else
         {
           g_autofree char *key = scalar (k);
-          g_autofree char *msg = g_strdup_printf (_("unknown axis key “%s”, ignored"), key ? key : "?");
+          g_autofree char *msg
+              = g_strdup_printf (_ ("unknown axis key “%s”, ignored"), key ? key : "?");
           warn (r, k, msg);
         }
     }
@@ -180,7 +184,8 @@ axis (Reader *r, yaml_node_t *n, IvPlotAxis *a)
 
 /* One key of a preset. */
 static void
-spec_key (Reader *r, IvPlotSpec *s, const char *name, yaml_node_t *k, yaml_node_t *v, const char *key)
+spec_key (Reader *r, IvPlotSpec *s, const char *name, yaml_node_t *k, yaml_node_t *v,
+          const char *key)
 {
   if (g_str_equal (key, "type"))
     {
@@ -192,7 +197,7 @@ spec_key (Reader *r, IvPlotSpec *s, const char *name, yaml_node_t *k, yaml_node_
           s->type = type_names[i].type;
       if (s->type == IV_PLOT_UNKNOWN)
         {
-          g_autofree char *msg = g_strdup_printf (_("plot “%s”: unknown type “%s”"), name,
+          g_autofree char *msg = g_strdup_printf (_ ("plot “%s”: unknown type “%s”"), name,
                                                   s->type_name ? s->type_name : "?");
           warn (r, v, msg);
         }
@@ -214,11 +219,12 @@ spec_key (Reader *r, IvPlotSpec *s, const char *name, yaml_node_t *k, yaml_node_
   else if (g_str_equal (key, "autoscale"))
     {
       g_autofree char *value = scalar (v);
-      if (value && (g_str_equal (value, "none") || g_str_equal (value, "x") || g_str_equal (value, "y")
-                    || g_str_equal (value, "both")))
+      if (value
+          && (g_str_equal (value, "none") || g_str_equal (value, "x") || g_str_equal (value, "y")
+              || g_str_equal (value, "both")))
         g_free (s->autoscale), s->autoscale = g_steal_pointer (&value);
       else
-        warn (r, v, _("autoscale is none, x, y or both; ignored"));
+        warn (r, v, _ ("autoscale is none, x, y or both; ignored"));
     }
   else if (g_str_equal (key, "x"))
     axis (r, v, &s->x);
@@ -237,11 +243,12 @@ spec_key (Reader *r, IvPlotSpec *s, const char *name, yaml_node_t *k, yaml_node_
       if (level > 0 && level < 1)
         s->ci_level = level;
       else
-        warn (r, v, _("ci_level must be between 0 and 1; 0.95 used"));
+        warn (r, v, _ ("ci_level must be between 0 and 1; 0.95 used"));
     }
   else if (!g_strv_contains (ignored_keys, key))
     {
-      g_autofree char *msg = g_strdup_printf (_("plot “%s”: unknown key “%s”, ignored"), name, key);
+      g_autofree char *msg
+          = g_strdup_printf (_ ("plot “%s”: unknown key “%s”, ignored"), name, key);
       warn (r, k, msg);
     }
 }
@@ -253,7 +260,7 @@ spec_keys (Reader *r, IvPlotSpec *s, const char *name, yaml_node_t *n, int depth
 {
   if (depth > 8)
     {
-      warn (r, n, _("merge keys (<<) nested more than 8 deep; ignored"));
+      warn (r, n, _ ("merge keys (<<) nested more than 8 deep; ignored"));
       return;
     }
   for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
@@ -266,7 +273,8 @@ spec_keys (Reader *r, IvPlotSpec *s, const char *name, yaml_node_t *n, int depth
       else if (v->type == YAML_SEQUENCE_NODE)
         {
           /* earlier mappings in the list win: apply them last */
-          for (yaml_node_item_t *i = v->data.sequence.items.top; i > v->data.sequence.items.start; i--)
+          for (yaml_node_item_t *i = v->data.sequence.items.top; i > v->data.sequence.items.start;
+               i--)
             {
               yaml_node_t *m = node (r, i[-1]);
               if (m && m->type == YAML_MAPPING_NODE)
@@ -274,7 +282,7 @@ spec_keys (Reader *r, IvPlotSpec *s, const char *name, yaml_node_t *n, int depth
             }
         }
       else
-        warn (r, v, _("a merge key (<<) takes a mapping or a list of them; ignored"));
+        warn (r, v, _ ("a merge key (<<) takes a mapping or a list of them; ignored"));
     }
   for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
     {
@@ -292,7 +300,7 @@ read_spec (Reader *r, const char *name, yaml_node_t *n)
 
   if (n->type != YAML_MAPPING_NODE)
     {
-      g_autofree char *msg = g_strdup_printf (_("plot “%s” is not a mapping, skipped"), name);
+      g_autofree char *msg = g_strdup_printf (_ ("plot “%s” is not a mapping, skipped"), name);
       warn (r, n, msg);
       return NULL;
     }
@@ -310,7 +318,7 @@ read_plots (Reader *r, yaml_node_t *n, GPtrArray *into)
 {
   if (n->type != YAML_MAPPING_NODE)
     {
-      warn (r, n, _("the plots are a mapping of names to presets; ignored"));
+      warn (r, n, _ ("the plots are a mapping of names to presets; ignored"));
       return;
     }
   for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
@@ -356,7 +364,7 @@ check_depth (const char *text, gsize len, const char *file, GError **error)
       if (depth > MAX_YAML_DEPTH)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       _("%s:%lu:%lu: nested more than %d levels deep"), file,
+                       _ ("%s:%lu:%lu: nested more than %d levels deep"), file,
                        (unsigned long) event.start_mark.line + 1,
                        (unsigned long) event.start_mark.column + 1, MAX_YAML_DEPTH);
           ok = FALSE;
@@ -393,22 +401,25 @@ read_settings (Reader *r, yaml_node_t *n)
           yaml_node_t *kk = node (r, q->key), *vv = node (r, q->value);
           g_autofree char *value = scalar (vv);
           if (scalar_is (kk, "enabled"))
-            d->enabled = value && (g_ascii_strcasecmp (value, "true") == 0 || g_str_equal (value, "1"));
+            d->enabled
+                = value && (g_ascii_strcasecmp (value, "true") == 0 || g_str_equal (value, "1"));
           else if (scalar_is (kk, "window_size_seconds"))
             {
               double w = value ? g_ascii_strtod (value, NULL) : NAN;
               if (w > 0 && w < 1e6)
                 d->window_s = w;
               else
-                warn (r, vv, _("window_size_seconds must be a positive number of seconds; 5 used"));
+                warn (r, vv,
+                      _ ("window_size_seconds must be a positive number of seconds; 5 used"));
             }
           else if (scalar_is (kk, "aggregation_method"))
             {
-              if (value && (g_str_equal (value, "mean") || g_str_equal (value, "max") || g_str_equal (value, "min")
-                            || g_str_equal (value, "median")))
+              if (value
+                  && (g_str_equal (value, "mean") || g_str_equal (value, "max")
+                      || g_str_equal (value, "min") || g_str_equal (value, "median")))
                 g_free (d->method), d->method = g_steal_pointer (&value);
               else
-                warn (r, vv, _("aggregation_method is mean, max, min or median; mean used"));
+                warn (r, vv, _ ("aggregation_method is mean, max, min or median; mean used"));
             }
           else
             warn_unknown (r, kk, "server_metrics_downsampling");
@@ -425,7 +436,9 @@ read_classification (Reader *r, yaml_node_t *n)
   if (!n || n->type != YAML_MAPPING_NODE)
     {
       if (n)
-        warn (r, n, _("experiment_classification is a mapping of baselines, treatments and default; ignored"));
+        warn (r, n,
+              _ ("experiment_classification is a mapping of baselines, treatments and default; "
+                 "ignored"));
       return;
     }
   g_clear_pointer (&c->baselines, g_strfreev);
@@ -443,9 +456,10 @@ read_classification (Reader *r, yaml_node_t *n)
         {
           g_autofree char *value = scalar (v);
           if (value && (g_str_equal (value, "baseline") || g_str_equal (value, "treatment")))
-            g_free (c->classification_default), c->classification_default = g_steal_pointer (&value);
+            g_free (c->classification_default),
+                c->classification_default = g_steal_pointer (&value);
           else
-            warn (r, v, _("default is baseline or treatment; treatment used"));
+            warn (r, v, _ ("default is baseline or treatment; treatment used"));
         }
       else
         warn_unknown (r, k, "experiment_classification");
@@ -477,16 +491,18 @@ parse (const char *text, gsize len, const char *file, GError **error)
   yaml_parser_set_input_string (&parser, (const unsigned char *) text, len);
   if (!yaml_parser_load (&parser, &doc))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s:%lu:%lu: %s"), file,
-                   (unsigned long) parser.problem_mark.line + 1, (unsigned long) parser.problem_mark.column + 1,
-                   parser.problem ? parser.problem : _("not YAML"));
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _ ("%s:%lu:%lu: %s"), file,
+                   (unsigned long) parser.problem_mark.line + 1,
+                   (unsigned long) parser.problem_mark.column + 1,
+                   parser.problem ? parser.problem : _ ("not YAML"));
       yaml_parser_delete (&parser);
       return NULL;
     }
   yaml_parser_delete (&parser);
   root = yaml_document_get_root_node (&doc);
   if (root && root->type == YAML_MAPPING_NODE)
-    for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++)
+    for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
+         p++)
       {
         if (scalar_is (node (&r, p->key), "visualization"))
           vis = node (&r, p->value);
@@ -497,13 +513,15 @@ parse (const char *text, gsize len, const char *file, GError **error)
         else
           {
             g_autofree char *key = scalar (node (&r, p->key));
-            g_autofree char *msg = g_strdup_printf (_("unknown key “%s”, ignored"), key ? key : "?");
+            g_autofree char *msg
+                = g_strdup_printf (_ ("unknown key “%s”, ignored"), key ? key : "?");
             warn (&r, node (&r, p->key), msg);
           }
       }
   if (!vis || vis->type != YAML_MAPPING_NODE)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: no “visualization” section"), file);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _ ("%s: no “visualization” section"),
+                   file);
       yaml_document_delete (&doc);
       return NULL;
     }
@@ -534,8 +552,8 @@ check_defaults (IvPlotConfig *c, const char *file)
       GPtrArray *names = multi ? c->multi_defaults : c->single_defaults;
       for (guint i = 0; i < names->len; i++)
         if (!iv_plot_config_get (c, multi, names->pdata[i]))
-          g_ptr_array_add (c->warnings, g_strdup_printf (_("%s: default plot “%s” is not defined"), file,
-                                                         (const char *) names->pdata[i]));
+          g_ptr_array_add (c->warnings, g_strdup_printf (_ ("%s: default plot “%s” is not defined"),
+                                                         file, (const char *) names->pdata[i]));
     }
 }
 
@@ -605,7 +623,8 @@ iv_plot_config_default_text (void)
 static void
 add_own_presets (IvPlotConfig *c)
 {
-  g_autoptr (GBytes) bytes = g_resources_lookup_data (OWN_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  g_autoptr (GBytes) bytes
+      = g_resources_lookup_data (OWN_RESOURCE, G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
   g_autoptr (IvPlotConfig) own = NULL;
   g_autoptr (GError) error = NULL;
 
@@ -669,7 +688,8 @@ iv_plot_config_load (const char *path, GError **error)
 IvPlotConfig *
 iv_plot_config_find (const char *explicit_path, const char *run_dir, GError **error)
 {
-  g_autofree char *beside = run_dir ? g_build_filename (run_dir, ".aiperf-plot-config.yaml", NULL) : NULL;
+  g_autofree char *beside
+      = run_dir ? g_build_filename (run_dir, ".aiperf-plot-config.yaml", NULL) : NULL;
   g_autofree char *home = g_build_filename (g_get_home_dir (), ".aiperf", "plot_config.yaml", NULL);
 
   if (explicit_path)

@@ -12,31 +12,31 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  IV_PLOT_SCATTER,                  /* a metric per request */
-  IV_PLOT_SCATTER_PERCENTILES,      /* … with rolling p50/p95/p99 */
-  IV_PLOT_AREA,                     /* dispersed output-token throughput over time */
-  IV_PLOT_REQUEST_TIMELINE,         /* one bar per request: prefill and decode */
-  IV_PLOT_TIMESLICE,                /* a statistic per time slice with ±std */
-  IV_PLOT_DUAL_AXIS,                /* throughput with GPU utilisation on a second axis */
-  IV_PLOT_HISTOGRAM,                /* distribution of a metric */
-  IV_PLOT_CDF,                      /* its cumulative distribution, percentiles marked */
-  IV_PLOT_GPU,                      /* a telemetry field per GPU over time */
-  IV_PLOT_PARETO,                   /* runs: the frontier of y against x */
-  IV_PLOT_SCATTER_LINE,             /* runs: y against x, one line per group */
-  IV_PLOT_UNCERTAINTY,              /* runs: means with confidence intervals of repeated trials */
-  IV_PLOT_BOX,                      /* runs: a metric's distribution per run, side by side */
-  IV_PLOT_SERVER,                   /* the server's metrics over time, beside the client's */
-  IV_PLOT_ISL_OSL_HEATMAP,          /* runs: a metric over input × output length, a panel per load */
-  IV_PLOT_ISL_OSL_PARETO,           /* runs: small multiples, a pareto panel per (ISL, OSL) */
-  IV_PLOT_PARETO_SURFACE,           /* runs: the pareto curves of each ISL as a surface, one per OSL */
-  IV_PLOT_BOUND,                    /* runs: how much of the model's bound each run reached */
+  IV_PLOT_SCATTER,             /* a metric per request */
+  IV_PLOT_SCATTER_PERCENTILES, /* … with rolling p50/p95/p99 */
+  IV_PLOT_AREA,                /* dispersed output-token throughput over time */
+  IV_PLOT_REQUEST_TIMELINE,    /* one bar per request: prefill and decode */
+  IV_PLOT_TIMESLICE,           /* a statistic per time slice with ±std */
+  IV_PLOT_DUAL_AXIS,           /* throughput with GPU utilisation on a second axis */
+  IV_PLOT_HISTOGRAM,           /* distribution of a metric */
+  IV_PLOT_CDF,                 /* its cumulative distribution, percentiles marked */
+  IV_PLOT_GPU,                 /* a telemetry field per GPU over time */
+  IV_PLOT_PARETO,              /* runs: the frontier of y against x */
+  IV_PLOT_SCATTER_LINE,        /* runs: y against x, one line per group */
+  IV_PLOT_UNCERTAINTY,         /* runs: means with confidence intervals of repeated trials */
+  IV_PLOT_BOX,                 /* runs: a metric's distribution per run, side by side */
+  IV_PLOT_SERVER,              /* the server's metrics over time, beside the client's */
+  IV_PLOT_ISL_OSL_HEATMAP,     /* runs: a metric over input × output length, a panel per load */
+  IV_PLOT_ISL_OSL_PARETO,      /* runs: small multiples, a pareto panel per (ISL, OSL) */
+  IV_PLOT_PARETO_SURFACE,      /* runs: the pareto curves of each ISL as a surface, one per OSL */
+  IV_PLOT_BOUND,               /* runs: how much of the model's bound each run reached */
   IV_PLOT_UNKNOWN,
 } IvPlotType;
 
 typedef struct
 {
-  char *metric;   /* a metric tag, a config field or a derived quantity ("request_number") */
-  char *stat;     /* avg, p50, p90, p99 … (runs), NULL for per-request values */
+  char *metric; /* a metric tag, a config field or a derived quantity ("request_number") */
+  char *stat;   /* avg, p50, p90, p99 … (runs), NULL for per-request values */
 } IvPlotAxis;
 
 typedef struct
@@ -46,12 +46,12 @@ typedef struct
   char *type_name;
   char *title, *description;
   IvPlotAxis x, y, y2;
-  char *stat;                /* time slices: the statistic */
+  char *stat; /* time slices: the statistic */
   char *source;
-  GStrv labels, groups;      /* runs: what labels points, what makes series */
+  GStrv labels, groups; /* runs: what labels points, what makes series */
   double ci_level;
-  char *x_label, *y_label;   /* axis titles replacing the metric's, or NULL */
-  char *autoscale;           /* none, x, y, both: Inferview's axes always fit their data */
+  char *x_label, *y_label; /* axis titles replacing the metric's, or NULL */
+  char *autoscale;         /* none, x, y, both: Inferview's axes always fit their data */
   /* experiment_classification, borrowed from the configuration (multi-run plots): runs
    * are grouped by experiment and each is a baseline or a treatment (see
    * iv_plot_spec_is_baseline ()); NULL when off */
@@ -62,9 +62,10 @@ typedef struct
    * that fits; NULL: none chosen */
   gconstpointer bound_hardware;
   gint64 bound_tp;
-  gconstpointer bound_model;  /* an IvModel* the viewer chose for every run, or NULL: each run's own */
-  guint line;                /* where it is defined, for messages */
-  gboolean inferview;        /* one of Inferview's own presets, beyond the configuration */
+  gconstpointer
+      bound_model;    /* an IvModel* the viewer chose for every run, or NULL: each run's own */
+  guint line;         /* where it is defined, for messages */
+  gboolean inferview; /* one of Inferview's own presets, beyond the configuration */
 } IvPlotSpec;
 
 /* settings.server_metrics_downsampling: how server metrics are thinned for drawing. */
@@ -72,54 +73,46 @@ typedef struct
 {
   gboolean enabled;
   double window_s;
-  char *method;              /* mean, max, min, median */
+  char *method; /* mean, max, min, median */
 } IvDownsampling;
 
 typedef struct
 {
-  char *origin;              /* the file read, or "built-in" */
-  GStrv baselines, treatments; /* experiment_classification: glob patterns of run names; NULL: off */
+  char *origin; /* the file read, or "built-in" */
+  GStrv baselines,
+      treatments; /* experiment_classification: glob patterns of run names; NULL: off */
   char *classification_default; /* "baseline" or "treatment" when no pattern matches */
   IvDownsampling downsampling;
-  gboolean has_multi_defaults, has_single_defaults; /* the file lists them (else a user file keeps the built-in lists) */
+  gboolean has_multi_defaults,
+      has_single_defaults; /* the file lists them (else a user file keeps the built-in lists) */
   GPtrArray *multi_defaults, *single_defaults; /* char* preset names */
   GPtrArray *multi_plots, *single_plots;       /* IvPlotSpec* */
-  GPtrArray *warnings;       /* char*: "FILE:LINE: …" */
+  GPtrArray *warnings;                         /* char*: "FILE:LINE: …" */
 } IvPlotConfig;
 
 /* @text (@len bytes) read as the configuration named @source (for messages). */
-IvPlotConfig     *iv_plot_config_parse   (const char          *text,
-                                          gsize                len,
-                                          const char          *source,
-                                          GError             **error);
+IvPlotConfig *iv_plot_config_parse (const char *text, gsize len, const char *source,
+                                    GError **error);
 /* experiment_classification as aiperf applies it: a run is a baseline when a baseline
  * pattern matches its name or its path, else a treatment when a treatment pattern does,
  * else the configured default; its experiment (the series it joins) is its folder's
  * parent when a pattern matches that parent's name, else the run's own name. */
-gboolean          iv_plot_spec_is_baseline (const IvPlotSpec  *spec,
-                                          const char          *run_name,
-                                          const char          *run_path);
-char             *iv_plot_spec_experiment (const IvPlotSpec   *spec,
-                                          const char          *run_name,
-                                          const char          *run_path);
+gboolean iv_plot_spec_is_baseline (const IvPlotSpec *spec, const char *run_name,
+                                   const char *run_path);
+char *iv_plot_spec_experiment (const IvPlotSpec *spec, const char *run_name, const char *run_path);
 
 /* @path NULL: the built-in default. Either way Inferview's own presets (distributions,
  * CDFs, GPU telemetry, runs side by side: data/aiperf/inferview_plots.yaml) follow the
  * configuration's, except where it defines one of the same name. */
-IvPlotConfig     *iv_plot_config_load    (const char          *path,
-                                          GError             **error);
+IvPlotConfig *iv_plot_config_load (const char *path, GError **error);
 /* The configuration that applies to a plot of @run_dir: @explicit_path if given, else the
  * first of <run_dir>/.aiperf-plot-config.yaml and ~/.aiperf/plot_config.yaml that exists,
  * else the built-in one. */
-IvPlotConfig     *iv_plot_config_find    (const char          *explicit_path,
-                                          const char          *run_dir,
-                                          GError             **error);
-void              iv_plot_config_free    (IvPlotConfig        *config);
-const IvPlotSpec *iv_plot_config_get     (const IvPlotConfig  *config,
-                                          gboolean             multi,
-                                          const char          *name);
+IvPlotConfig *iv_plot_config_find (const char *explicit_path, const char *run_dir, GError **error);
+void iv_plot_config_free (IvPlotConfig *config);
+const IvPlotSpec *iv_plot_config_get (const IvPlotConfig *config, gboolean multi, const char *name);
 /* The built-in default's text (AIPerf's default_plot_config.yaml). */
-GBytes           *iv_plot_config_default_text (void);
+GBytes *iv_plot_config_default_text (void);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvPlotConfig, iv_plot_config_free)
 

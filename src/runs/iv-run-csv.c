@@ -83,9 +83,10 @@ _iv_run_load_summary_csv (IvRun *r, IvInput *in, GError **error)
             header = g_ptr_array_ref (row);
           else if (!g_str_equal (first, "Endpoint"))
             {
-              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("%s: line %u: not an AIPerf summary (a section starts “%s”, not “Metric”)"),
-                           iv_input_get_name (in), line, first);
+              g_set_error (
+                  error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                  _ ("%s: line %u: not an AIPerf summary (a section starts “%s”, not “Metric”)"),
+                  iv_input_get_name (in), line, first);
               return FALSE;
             }
           else
@@ -122,14 +123,16 @@ _iv_run_load_summary_csv (IvRun *r, IvInput *in, GError **error)
     }
   if (kept == 0)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: no metric in this CSV summary"),
-                   iv_input_get_name (in));
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _ ("%s: no metric in this CSV summary"), iv_input_get_name (in));
       return FALSE;
     }
   if (iv_run_get_summary (r, "benchmark_duration"))
     r->duration_s = iv_run_get_summary (r, "benchmark_duration")->avg;
-  _iv_run_warn (r, _("%s: only AIPerf's CSV summary is here — its numbers are rounded to two decimals, and "
-                     "without the JSON summary the run's configuration (model, concurrency) is unknown"),
-                iv_input_get_name (in));
+  _iv_run_warn (
+      r,
+      _ ("%s: only AIPerf's CSV summary is here — its numbers are rounded to two decimals, and "
+         "without the JSON summary the run's configuration (model, concurrency) is unknown"),
+      iv_input_get_name (in));
   return TRUE;
 }

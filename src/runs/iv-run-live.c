@@ -26,7 +26,7 @@
 typedef struct
 {
   char *path;
-  guint64 offset;          /* bytes read: everything before it was whole lines */
+  guint64 offset; /* bytes read: everything before it was whole lines */
   dev_t dev;
   ino_t ino;
 } Stream;
@@ -116,7 +116,8 @@ read_appended (Stream *s, gsize max, gboolean all, gboolean *restarted, GError *
       if (want >= LIVE_MAX_LINE)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       _("%s: a line at byte %" G_GUINT64_FORMAT " is longer than 64 MiB"), display, s->offset);
+                       _ ("%s: a line at byte %" G_GUINT64_FORMAT " is longer than 64 MiB"),
+                       display, s->offset);
           close (fd);
           return NULL;
         }
@@ -133,8 +134,8 @@ read_appended (Stream *s, gsize max, gboolean all, gboolean *restarted, GError *
 
 /* Feeds the new lines of one stream to its reader. */
 static gboolean
-follow_stream (IvRun *r, Stream *s, gboolean records, gsize max, gboolean all, guint *count, gboolean *restarted,
-               GError **error)
+follow_stream (IvRun *r, Stream *s, gboolean records, gsize max, gboolean all, guint *count,
+               gboolean *restarted, GError **error)
 {
   g_autoptr (GError) local = NULL;
   g_autoptr (GBytes) bytes = NULL;
@@ -200,7 +201,8 @@ follow_streams (IvRun *r, gsize max, gboolean all, IvRunFollow *out, GError **er
   if (!follow_stream (r, &live->records, TRUE, max, all, &out->new_records, &out->restarted, error))
     return FALSE;
   if (!out->restarted
-      && !follow_stream (r, &live->telemetry, FALSE, max, all, &out->new_samples, &out->restarted, error))
+      && !follow_stream (r, &live->telemetry, FALSE, max, all, &out->new_samples, &out->restarted,
+                         error))
     return FALSE;
   if (r->t1_ns > r->t0_ns)
     r->duration_s = (r->t1_ns - r->t0_ns) * 1e-9;
@@ -224,7 +226,8 @@ _iv_run_live_start (IvRun *r, const char *records, const char *telemetry, IvProg
   if (out.restarted)
     {
       g_autofree char *display = g_filename_display_name (records);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY, _("%s: the file changed while it was read"), display);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY, _ ("%s: the file changed while it was read"),
+                   display);
       return FALSE;
     }
   return TRUE;

@@ -64,10 +64,10 @@ find_files (const char *dir, RunFiles *f)
       char **slot = NULL;
 
       if (strstr (bare, "server_metrics"))
-        slot = g_str_has_suffix (bare, ".jsonl")              ? &f->server_metrics
-               : g_str_has_suffix (bare, "_metadata.json")    ? &f->server_metadata
-               : g_str_has_suffix (bare, ".json")             ? &f->server_summary
-                                                              : NULL;
+        slot = g_str_has_suffix (bare, ".jsonl")           ? &f->server_metrics
+               : g_str_has_suffix (bare, "_metadata.json") ? &f->server_metadata
+               : g_str_has_suffix (bare, ".json")          ? &f->server_summary
+                                                           : NULL;
       else if (g_str_has_suffix (bare, ".jsonl"))
         slot = strstr (bare, "telemetry") ? &f->telemetry : &f->records;
       else if (g_str_has_suffix (bare, "_timeslices.json"))
@@ -91,7 +91,8 @@ find_files (const char *dir, RunFiles *f)
   else
     g_free (old_summary);
   {
-    g_autofree char *agg = g_build_filename (dir, "aggregate", "profile_export_aiperf_aggregate.json", NULL);
+    g_autofree char *agg
+        = g_build_filename (dir, "aggregate", "profile_export_aiperf_aggregate.json", NULL);
     if (g_file_test (agg, G_FILE_TEST_IS_REGULAR))
       f->aggregate = g_steal_pointer (&agg);
   }
@@ -99,8 +100,9 @@ find_files (const char *dir, RunFiles *f)
     {
       g_autofree char *base = g_path_get_basename (f->summary);
       g_autofree char *bare = iv_sniff_strip_compression (base);
-      f->prefix = g_str_has_suffix (bare, "_aiperf.json") ? g_strndup (bare, strlen (bare) - strlen ("_aiperf.json"))
-                                                          : g_strndup (bare, strlen (bare) - strlen (".json"));
+      f->prefix = g_str_has_suffix (bare, "_aiperf.json")
+                      ? g_strndup (bare, strlen (bare) - strlen ("_aiperf.json"))
+                      : g_strndup (bare, strlen (bare) - strlen (".json"));
     }
 }
 
@@ -136,7 +138,7 @@ text_to_int64 (const char *s, size_t len, gint64 *out)
 
 /* Exact powers of ten a double holds. */
 static const double exact_pow10[] = {
-  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+  1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
@@ -198,7 +200,14 @@ key_is (const unsigned char *key, size_t len, const char *name)
 
 /* ---------- profile_export.jsonl ---------- */
 
-typedef enum { SEC_NONE, SEC_METADATA, SEC_METRICS, SEC_ERROR, SEC_OTHER } Section;
+typedef enum
+{
+  SEC_NONE,
+  SEC_METADATA,
+  SEC_METRICS,
+  SEC_ERROR,
+  SEC_OTHER
+} Section;
 
 typedef struct
 {
@@ -211,23 +220,23 @@ typedef struct
   IvRun *run;
   int depth;
   Section section;
-  char field[48];          /* metadata field or error field being read */
-  gint metric;             /* metrics: the metric being read, or -1 */
-  gboolean in_value;       /* metrics: inside "value" */
+  char field[48];    /* metadata field or error field being read */
+  gint metric;       /* metrics: the metric being read, or -1 */
+  gboolean in_value; /* metrics: inside "value" */
   gboolean in_unit;
-  guint last_metric;       /* where the previous key was: records repeat their order */
+  guint last_metric; /* where the previous key was: records repeat their order */
 
   /* the record being read */
   gint64 start, ack, end;
   guint32 worker;
   gboolean warmup, cancelled, failed;
-  gboolean complete;       /* the line's record was read to its end */
+  gboolean complete;              /* the line's record was read to its end */
   guint text_values, null_values; /* metric values of this record that are not numbers */
   guint64 total_text, total_null; /* the same over the records kept */
-  char first_odd[64];      /* the first metric with such a value */
+  char first_odd[64];             /* the first metric with such a value */
   char error_type[96];
-  GArray *pending;         /* Pending */
-  IvInput *input;          /* for the share of the file read so far */
+  GArray *pending; /* Pending */
+  IvInput *input;  /* for the share of the file read so far */
   gboolean reserved;
 } RecordCtx;
 
@@ -291,7 +300,8 @@ record_commit (RecordCtx *c)
       const char *type = c->error_type[0] ? c->error_type : "unknown";
       gpointer old = g_hash_table_lookup (r->error_types, type);
       r->n_errors++;
-      g_hash_table_insert (r->error_types, g_strdup (type), GUINT_TO_POINTER (GPOINTER_TO_UINT (old) + 1));
+      g_hash_table_insert (r->error_types, g_strdup (type),
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (old) + 1));
       /* A failed request's few metrics are not the service's performance. */
       return;
     }
@@ -301,7 +311,8 @@ record_commit (RecordCtx *c)
       const Pending *p = &g_array_index (c->pending, Pending, i);
       IvRunMetric *m = r->metrics->pdata[p->metric];
       guint k = 1, at = m->values->len;
-      while (i + k < c->pending->len && g_array_index (c->pending, Pending, i + k).metric == p->metric)
+      while (i + k < c->pending->len
+             && g_array_index (c->pending, Pending, i + k).metric == p->metric)
         k++;
       g_array_set_size (m->values, at + k);
       g_array_set_size (m->request, at + k);
@@ -402,8 +413,10 @@ rec_map_key (void *ctx, const unsigned char *key, size_t len)
 
   c->in_value = c->in_unit = FALSE;
   if (c->depth == 1)
-    c->section = key_is (key, len, "metadata") ? SEC_METADATA : key_is (key, len, "metrics") ? SEC_METRICS
-                 : key_is (key, len, "error") ? SEC_ERROR : SEC_OTHER;
+    c->section = key_is (key, len, "metadata")  ? SEC_METADATA
+                 : key_is (key, len, "metrics") ? SEC_METRICS
+                 : key_is (key, len, "error")   ? SEC_ERROR
+                                                : SEC_OTHER;
   else if (c->depth == 2 && c->section == SEC_METRICS)
     c->metric = (gint) metric_for (c, key, len);
   else if (c->depth == 2)
@@ -458,7 +471,8 @@ note_odd_value (RecordCtx *c, guint *count)
 {
   (*count)++;
   if (!c->first_odd[0])
-    g_strlcpy (c->first_odd, ((IvRunMetric *) c->run->metrics->pdata[c->metric])->tag, sizeof c->first_odd);
+    g_strlcpy (c->first_odd, ((IvRunMetric *) c->run->metrics->pdata[c->metric])->tag,
+               sizeof c->first_odd);
 }
 
 static int
@@ -564,8 +578,8 @@ _iv_record_reader_feed (IvRecordReader *rr, IvInput *in, IvProgressFunc progress
   IvJsonLinesStats st;
 
   rr->c.input = in;
-  if (!iv_json_stream_parse_lines (in, &record_callbacks, &rr->c, rec_line_done, progress, data, cancellable, &st,
-                                   error))
+  if (!iv_json_stream_parse_lines (in, &record_callbacks, &rr->c, rec_line_done, progress, data,
+                                   cancellable, &st, error))
     return FALSE;
   rr->c.input = NULL;
   if (st.damaged && !rr->damaged)
@@ -595,17 +609,21 @@ _iv_record_reader_finish (IvRecordReader *rr, const char *name)
     {
       /* a writer killed mid-line leaves its last line cut: say so in plain words */
       if (rr->damaged == 1 && rr->last_cut)
-        _iv_run_warn (r, _("%s: the last line is cut short (line %u); it was skipped"), name, rr->first_line);
+        _iv_run_warn (r, _ ("%s: the last line is cut short (line %u); it was skipped"), name,
+                      rr->first_line);
       else if (rr->damaged == 1)
-        _iv_run_warn (r, _("%s: 1 damaged line skipped (line %u, column %u: %s)"), name, rr->first_line,
-                      rr->first_column, rr->first_reason);
+        _iv_run_warn (r, _ ("%s: 1 damaged line skipped (line %u, column %u: %s)"), name,
+                      rr->first_line, rr->first_column, rr->first_reason);
       else
-        _iv_run_warn (r, _("%s: %" G_GUINT64_FORMAT " damaged lines skipped (the first at line %u, column %u: %s)"),
+        _iv_run_warn (r,
+                      _ ("%s: %" G_GUINT64_FORMAT
+                         " damaged lines skipped (the first at line %u, column %u: %s)"),
                       name, rr->damaged, rr->first_line, rr->first_column, rr->first_reason);
     }
   if (rr->c.total_text || rr->c.total_null)
-    _iv_run_warn (r, _("%s: %" G_GUINT64_FORMAT " metric values that are text and %" G_GUINT64_FORMAT
-                       " that are null were not counted (the first in %s)"),
+    _iv_run_warn (r,
+                  _ ("%s: %" G_GUINT64_FORMAT " metric values that are text and %" G_GUINT64_FORMAT
+                     " that are null were not counted (the first in %s)"),
                   name, rr->c.total_text, rr->c.total_null, rr->c.first_odd);
 }
 
@@ -620,8 +638,8 @@ _iv_record_reader_free (IvRecordReader *rr)
 }
 
 gboolean
-_iv_run_load_records (IvRun *r, IvInput *in, IvProgressFunc progress, gpointer data, GCancellable *cancellable,
-                      GError **error)
+_iv_run_load_records (IvRun *r, IvInput *in, IvProgressFunc progress, gpointer data,
+                      GCancellable *cancellable, GError **error)
 {
   IvRecordReader *rr = _iv_record_reader_new (r, FALSE);
   gboolean ok = _iv_record_reader_feed (rr, in, progress, data, cancellable, error);
@@ -643,9 +661,9 @@ typedef struct
   gint64 ts;
   gint index;
   char *uuid, *model, *hostname, *url;
-  GArray *values;          /* double per field of the record */
-  GPtrArray *fields;       /* char* */
-  GHashTable *pairs;       /* "endpoint\x1fuuid": every (endpoint, GPU) seen */
+  GArray *values;    /* double per field of the record */
+  GPtrArray *fields; /* char* */
+  GHashTable *pairs; /* "endpoint\x1fuuid": every (endpoint, GPU) seen */
 } TelemetryCtx;
 
 static void
@@ -823,10 +841,12 @@ _iv_telemetry_reader_new (IvRun *r)
 }
 
 gboolean
-_iv_telemetry_reader_feed (IvTelemetryReader *tr, IvInput *in, GCancellable *cancellable, GError **error)
+_iv_telemetry_reader_feed (IvTelemetryReader *tr, IvInput *in, GCancellable *cancellable,
+                           GError **error)
 {
-  gboolean ok = iv_json_stream_parse (in, &telemetry_callbacks, &tr->c, IV_JSON_STREAM_MULTIPLE_VALUES, NULL, NULL,
-                                      cancellable, NULL, error);
+  gboolean ok
+      = iv_json_stream_parse (in, &telemetry_callbacks, &tr->c, IV_JSON_STREAM_MULTIPLE_VALUES,
+                              NULL, NULL, cancellable, NULL, error);
   tr->c.run->gpu_endpoint_pairs = g_hash_table_size (tr->c.pairs);
   return ok;
 }
@@ -865,7 +885,8 @@ read_json_input (IvInput *in, GError **error)
 
   if (root && !JSON_NODE_HOLDS_OBJECT (root))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: not a JSON object"), iv_input_get_name (in));
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _ ("%s: not a JSON object"),
+                   iv_input_get_name (in));
       g_clear_pointer (&root, json_node_unref);
     }
   return root;
@@ -897,9 +918,12 @@ metric_summary (JsonNode *node)
     return NULL;
   s = g_new0 (IvMetricSummary, 1);
   s->unit = g_strdup (iv_json_string (o, "unit"));
-  s->avg = number (o, "avg"), s->min = number (o, "min"), s->max = number (o, "max"), s->std = number (o, "std");
-  s->p1 = number (o, "p1"), s->p5 = number (o, "p5"), s->p10 = number (o, "p10"), s->p25 = number (o, "p25");
-  s->p50 = number (o, "p50"), s->p75 = number (o, "p75"), s->p90 = number (o, "p90"), s->p95 = number (o, "p95");
+  s->avg = number (o, "avg"), s->min = number (o, "min"), s->max = number (o, "max"),
+  s->std = number (o, "std");
+  s->p1 = number (o, "p1"), s->p5 = number (o, "p5"), s->p10 = number (o, "p10"),
+  s->p25 = number (o, "p25");
+  s->p50 = number (o, "p50"), s->p75 = number (o, "p75"), s->p90 = number (o, "p90"),
+  s->p95 = number (o, "p95");
   s->p99 = number (o, "p99"), s->count = number (o, "count");
   return s;
 }
@@ -908,7 +932,8 @@ metric_summary (JsonNode *node)
 static void
 read_config (IvRun *r, JsonObject *cfg)
 {
-  JsonObject *endpoint = iv_json_object (cfg, "endpoint"), *loadgen = iv_json_object (cfg, "loadgen");
+  JsonObject *endpoint = iv_json_object (cfg, "endpoint"),
+             *loadgen = iv_json_object (cfg, "loadgen");
   JsonObject *prompt = iv_json_object (iv_json_object (cfg, "input"), "prompt");
   JsonArray *names = iv_json_array (endpoint, "model_names");
   JsonArray *phases = iv_json_array (cfg, "phases");
@@ -917,12 +942,14 @@ read_config (IvRun *r, JsonObject *cfg)
 
   if (names && json_array_get_length (names) > 0)
     r->model = g_strdup (iv_json_element_string (names, 0));
-  else if (items && json_array_get_length (items) > 0 && JSON_NODE_HOLDS_OBJECT (json_array_get_element (items, 0)))
+  else if (items && json_array_get_length (items) > 0
+           && JSON_NODE_HOLDS_OBJECT (json_array_get_element (items, 0)))
     r->model = g_strdup (iv_json_string (json_array_get_object_element (items, 0), "name"));
   r->endpoint_type = g_strdup (iv_json_string (endpoint, "type"));
   r->endpoint = g_strdup (iv_json_string (endpoint, "custom_endpoint"));
   r->url = g_strdup (iv_json_string (endpoint, "url"));
-  if (!r->url && iv_json_array (endpoint, "urls") && json_array_get_length (iv_json_array (endpoint, "urls")) > 0)
+  if (!r->url && iv_json_array (endpoint, "urls")
+      && json_array_get_length (iv_json_array (endpoint, "urls")) > 0)
     r->url = g_strdup (iv_json_element_string (iv_json_array (endpoint, "urls"), 0));
   iv_json_bool (endpoint, "streaming", &r->streaming);
   r->concurrency = number (loadgen, "concurrency");
@@ -1002,7 +1029,8 @@ _iv_run_load_summary (IvRun *r, IvInput *in, GError **error)
         if (!e || !(count >= 0 && count < 4e9))
           continue;
         r->n_errors += (gsize) count;
-        g_hash_table_insert (r->error_types, g_strdup (type ? type : "unknown"), GUINT_TO_POINTER ((guint) count));
+        g_hash_table_insert (r->error_types, g_strdup (type ? type : "unknown"),
+                             GUINT_TO_POINTER ((guint) count));
       }
   return TRUE;
 }
@@ -1100,7 +1128,8 @@ load_aggregate (IvRun *r, const char *path, GError **error)
     if (first && !r->model && isnan (r->concurrency) && isnan (r->request_rate))
       {
         g_autofree char *summary = g_build_filename (first, "profile_export_aiperf.json", NULL);
-        g_autoptr (JsonNode) trial = g_file_test (summary, G_FILE_TEST_IS_REGULAR) ? read_json (summary, NULL) : NULL;
+        g_autoptr (JsonNode) trial
+            = g_file_test (summary, G_FILE_TEST_IS_REGULAR) ? read_json (summary, NULL) : NULL;
         if (trial && iv_json_object (json_node_get_object (trial), "input_config"))
           read_config (r, iv_json_object (json_node_get_object (trial), "input_config"));
       }
@@ -1136,7 +1165,9 @@ load_documents (IvRun *r, const RunFiles *f, GError **error)
   if (summary)
     {
       g_autoptr (IvInput) in = iv_input_open (summary, error);
-      ok = in && (f->summary ? _iv_run_load_summary (r, in, error) : _iv_run_load_summary_csv (r, in, error));
+      ok = in
+           && (f->summary ? _iv_run_load_summary (r, in, error)
+                          : _iv_run_load_summary_csv (r, in, error));
     }
   if (ok && f->timeslices)
     {
@@ -1152,12 +1183,12 @@ load_documents (IvRun *r, const RunFiles *f, GError **error)
       iv_server_metrics_free (r->server);
       r->server = iv_server_metrics_load (f->server_metrics, f->server_summary, &local);
       if (!r->server)
-        _iv_run_warn (r, _("server metrics not read: %s"), local->message);
+        _iv_run_warn (r, _ ("server metrics not read: %s"), local->message);
       else if (r->server->damaged)
         {
           g_autofree char *display = g_filename_display_name (f->server_metrics);
-          _iv_run_warn (r, _("%s: %" G_GUINT64_FORMAT " damaged lines of server metrics skipped"), display,
-                        r->server->damaged);
+          _iv_run_warn (r, _ ("%s: %" G_GUINT64_FORMAT " damaged lines of server metrics skipped"),
+                        display, r->server->damaged);
         }
     }
   return ok;
@@ -1172,17 +1203,25 @@ conclude (IvRun *r, const RunFiles *f)
       /* say so: per-request figures cannot be drawn, statistics are the summary's */
       g_autofree char *records = g_strdup_printf ("%s.jsonl", r->prefix);
       if (!f->records)
-        _iv_run_warn (r, _("%s: no per-request records (%s): the numbers are the summary's, and figures "
-                           "of requests over time are not drawn"), r->name, records);
+        _iv_run_warn (
+            r,
+            _ ("%s: no per-request records (%s): the numbers are the summary's, and figures "
+               "of requests over time are not drawn"),
+            r->name, records);
       else if (!r->records_lines)
-        _iv_run_warn (r, _("%s: %s is empty: the numbers are the summary's, and figures of requests over "
-                           "time are not drawn"), r->name, records);
+        _iv_run_warn (
+            r,
+            _ ("%s: %s is empty: the numbers are the summary's, and figures of requests over "
+               "time are not drawn"),
+            r->name, records);
     }
   if (isnan (r->duration_s) && r->t1_ns > r->t0_ns)
     r->duration_s = (r->t1_ns - r->t0_ns) * 1e-9;
   if (r->n_requests == 0 && r->has_records)
-    g_ptr_array_add (r->warnings, g_strdup_printf (_("%s: no request of the profiling phase (%" G_GSIZE_FORMAT
-                                                     " warm-up)"), r->name, r->n_warmup));
+    g_ptr_array_add (
+        r->warnings,
+        g_strdup_printf (_ ("%s: no request of the profiling phase (%" G_GSIZE_FORMAT " warm-up)"),
+                         r->name, r->n_warmup));
 }
 
 void
@@ -1235,15 +1274,15 @@ _iv_run_complete (IvRun *r, GError **error)
 }
 
 IvRun *
-iv_run_load (const char *path, IvProgressFunc progress, gpointer progress_data, GCancellable *cancellable,
-             GError **error)
+iv_run_load (const char *path, IvProgressFunc progress, gpointer progress_data,
+             GCancellable *cancellable, GError **error)
 {
   return iv_run_load_full (path, IV_RUN_LOAD_DEFAULT, progress, progress_data, cancellable, error);
 }
 
 IvRun *
-iv_run_load_full (const char *path, IvRunLoadFlags flags, IvProgressFunc progress, gpointer progress_data,
-                  GCancellable *cancellable, GError **error)
+iv_run_load_full (const char *path, IvRunLoadFlags flags, IvProgressFunc progress,
+                  gpointer progress_data, GCancellable *cancellable, GError **error)
 {
   g_autofree char *dir = run_folder (path);
   g_autoptr (IvRun) r = _iv_run_new (dir);
@@ -1257,9 +1296,11 @@ iv_run_load_full (const char *path, IvRunLoadFlags flags, IvProgressFunc progres
   if (!f.records && !f.summary && !f.csv_summary && !f.aggregate)
     {
       g_autofree char *display = g_filename_display_name (dir);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   _("%s: not an AIPerf run (no profile_export.jsonl, profile_export_aiperf.json or "
-                     "aggregate/profile_export_aiperf_aggregate.json)"), display);
+      g_set_error (
+          error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+          _ ("%s: not an AIPerf run (no profile_export.jsonl, profile_export_aiperf.json or "
+             "aggregate/profile_export_aiperf_aggregate.json)"),
+          display);
       run_files_clear (&f);
       return NULL;
     }
@@ -1267,7 +1308,8 @@ iv_run_load_full (const char *path, IvRunLoadFlags flags, IvProgressFunc progres
   if ((flags & IV_RUN_LOAD_FOLLOW) && files_are_live (&f))
     {
       /* the complete lines written so far; the rest as it comes (iv_run_follow) */
-      ok = _iv_run_live_start (r, f.records, f.telemetry, progress, progress_data, cancellable, error);
+      ok = _iv_run_live_start (r, f.records, f.telemetry, progress, progress_data, cancellable,
+                               error);
       run_files_clear (&f);
       return ok ? g_steal_pointer (&r) : NULL;
     }
@@ -1289,8 +1331,9 @@ iv_run_load_full (const char *path, IvRunLoadFlags flags, IvProgressFunc progres
       /* nothing usable at all: an error, not an empty run */
       g_autofree char *display = g_filename_display_name (f.records);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   r->records_lines ? _("%s: every line is damaged, and there is no summary beside it")
-                                    : _("%s: the file is empty, and there is no summary beside it"),
+                   r->records_lines
+                       ? _ ("%s: every line is damaged, and there is no summary beside it")
+                       : _ ("%s: the file is empty, and there is no summary beside it"),
                    display);
       ok = FALSE;
     }

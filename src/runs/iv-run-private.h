@@ -7,73 +7,44 @@
 
 G_BEGIN_DECLS
 
-IvRun      *_iv_run_new               (const char      *path);
+IvRun *_iv_run_new (const char *path);
 /* Adds a warning (one sentence naming the file) to the run. */
-void        _iv_run_warn              (IvRun           *run,
-                                       const char      *format,
-                                       ...) G_GNUC_PRINTF (2, 3);
+void _iv_run_warn (IvRun *run, const char *format, ...) G_GNUC_PRINTF (2, 3);
 GHashTable *_iv_run_summary_table_new (void);
 /* The per-request file read in pieces (@pieces: a run followed as it is written), and
  * the telemetry the same way. */
 typedef struct _IvRecordReader IvRecordReader;
-IvRecordReader *_iv_record_reader_new    (IvRun           *run,
-                                          gboolean         pieces);
-gboolean    _iv_record_reader_feed    (IvRecordReader  *reader,
-                                       IvInput         *input,
-                                       IvProgressFunc   progress,
-                                       gpointer         progress_data,
-                                       GCancellable    *cancellable,
-                                       GError         **error);
+IvRecordReader *_iv_record_reader_new (IvRun *run, gboolean pieces);
+gboolean _iv_record_reader_feed (IvRecordReader *reader, IvInput *input, IvProgressFunc progress,
+                                 gpointer progress_data, GCancellable *cancellable, GError **error);
 /* Warns, once, about the lines skipped and the values not counted. */
-void        _iv_record_reader_finish  (IvRecordReader  *reader,
-                                       const char      *name);
-void        _iv_record_reader_free    (IvRecordReader  *reader);
+void _iv_record_reader_finish (IvRecordReader *reader, const char *name);
+void _iv_record_reader_free (IvRecordReader *reader);
 typedef struct _IvTelemetryReader IvTelemetryReader;
-IvTelemetryReader *_iv_telemetry_reader_new (IvRun    *run);
-gboolean    _iv_telemetry_reader_feed (IvTelemetryReader *reader,
-                                       IvInput         *input,
-                                       GCancellable    *cancellable,
-                                       GError         **error);
-void        _iv_telemetry_reader_free (IvTelemetryReader *reader);
-gboolean    _iv_run_load_records      (IvRun           *run,
-                                       IvInput         *input,
-                                       IvProgressFunc   progress,
-                                       gpointer         progress_data,
-                                       GCancellable    *cancellable,
-                                       GError         **error);
-gboolean    _iv_run_load_summary      (IvRun           *run,
-                                       IvInput         *input,
-                                       GError         **error);
+IvTelemetryReader *_iv_telemetry_reader_new (IvRun *run);
+gboolean _iv_telemetry_reader_feed (IvTelemetryReader *reader, IvInput *input,
+                                    GCancellable *cancellable, GError **error);
+void _iv_telemetry_reader_free (IvTelemetryReader *reader);
+gboolean _iv_run_load_records (IvRun *run, IvInput *input, IvProgressFunc progress,
+                               gpointer progress_data, GCancellable *cancellable, GError **error);
+gboolean _iv_run_load_summary (IvRun *run, IvInput *input, GError **error);
 /* AIPerf's CSV summary, for a run without the JSON one. */
-gboolean    _iv_run_load_summary_csv  (IvRun           *run,
-                                       IvInput         *input,
-                                       GError         **error);
-gboolean    _iv_run_load_telemetry    (IvRun           *run,
-                                       IvInput         *input,
-                                       GCancellable    *cancellable,
-                                       GError         **error);
-gboolean    _iv_run_load_timeslices   (IvRun           *run,
-                                       IvInput         *input,
-                                       GError         **error);
+gboolean _iv_run_load_summary_csv (IvRun *run, IvInput *input, GError **error);
+gboolean _iv_run_load_telemetry (IvRun *run, IvInput *input, GCancellable *cancellable,
+                                 GError **error);
+gboolean _iv_run_load_timeslices (IvRun *run, IvInput *input, GError **error);
 
 /* Starts following a run being written: reads the complete lines of @records (and of
  * @telemetry, either may be NULL). */
-gboolean    _iv_run_live_start        (IvRun           *run,
-                                       const char      *records,
-                                       const char      *telemetry,
-                                       IvProgressFunc   progress,
-                                       gpointer         progress_data,
-                                       GCancellable    *cancellable,
-                                       GError         **error);
+gboolean _iv_run_live_start (IvRun *run, const char *records, const char *telemetry,
+                             IvProgressFunc progress, gpointer progress_data,
+                             GCancellable *cancellable, GError **error);
 /* The run's per-request and telemetry files, if it has them. */
-void        _iv_run_find_streams      (const char      *dir,
-                                       char           **records,
-                                       char           **telemetry);
-void        _iv_run_live_free         (struct _IvRunLive *live);
+void _iv_run_find_streams (const char *dir, char **records, char **telemetry);
+void _iv_run_live_free (struct _IvRunLive *live);
 /* Whether AIPerf has finished the run in @dir (written its summary). */
-gboolean    _iv_run_is_complete       (const char      *dir);
+gboolean _iv_run_is_complete (const char *dir);
 /* Reads a finished run's documents (summary, time slices, aggregate) into @run. */
-gboolean    _iv_run_complete          (IvRun           *run,
-                                       GError         **error);
+gboolean _iv_run_complete (IvRun *run, GError **error);
 
 G_END_DECLS

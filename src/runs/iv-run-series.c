@@ -77,23 +77,26 @@ iv_run_dispersed_throughput (const IvRun *r, GArray *t_s, GArray *tps)
   g_autoptr (GArray) events = g_array_new (FALSE, FALSE, sizeof (Event));
   double level = 0;
 
-  if (!iv_run_get_metric (r, "time_to_first_token") || !iv_run_get_metric (r, "output_sequence_length"))
+  if (!iv_run_get_metric (r, "time_to_first_token")
+      || !iv_run_get_metric (r, "output_sequence_length"))
     return FALSE;
   for (gsize i = 0; i < r->n_requests; i++)
     {
-      gint64 start = g_array_index (r->start_ns, gint64, i), end = g_array_index (r->end_ns, gint64, i);
+      gint64 start = g_array_index (r->start_ns, gint64, i),
+             end = g_array_index (r->end_ns, gint64, i);
       gint64 first;
       double rate;
       /* (a TTFT beyond a day is not one: it also keeps start + TTFT inside int64) */
-      if (g_array_index (r->flags, guint8, i) & IV_REQUEST_FAILED || !(ttft[i] >= 0 && ttft[i] < 8.64e7)
-          || !isfinite (osl[i]) || start < 0 || start > G_MAXINT64 / 2 || end < 0)
+      if (g_array_index (r->flags, guint8, i) & IV_REQUEST_FAILED
+          || !(ttft[i] >= 0 && ttft[i] < 8.64e7) || !isfinite (osl[i]) || start < 0
+          || start > G_MAXINT64 / 2 || end < 0)
         continue;
       first = start + (gint64) llround (ttft[i] * 1e6); /* TTFT is in ms */
       if (end <= first)
         continue;
       rate = osl[i] / ((end - first) * 1e-9);
-      g_array_append_val (events, ((Event) { first, rate }));
-      g_array_append_val (events, ((Event) { end, -rate }));
+      g_array_append_val (events, ((Event){ first, rate }));
+      g_array_append_val (events, ((Event){ end, -rate }));
     }
   if (events->len == 0)
     return FALSE;
@@ -115,8 +118,8 @@ iv_run_dispersed_throughput (const IvRun *r, GArray *t_s, GArray *tps)
 }
 
 void
-iv_step_resample (const double *t, const double *v, gsize n, double t0, double t1, guint bins, double *out_t,
-                  double *out_v)
+iv_step_resample (const double *t, const double *v, gsize n, double t0, double t1, guint bins,
+                  double *out_t, double *out_v)
 {
   double width = (t1 - t0) / MAX (bins, 1);
   gsize i = 0;
@@ -215,11 +218,13 @@ iv_run_axis_value (const IvRun *r, const char *metric, const char *stat)
 gboolean
 iv_metric_higher_is_better (const char *metric)
 {
-  return strstr (metric, "throughput") || strstr (metric, "goodput") || g_str_equal (metric, "concurrency");
+  return strstr (metric, "throughput") || strstr (metric, "goodput")
+         || g_str_equal (metric, "concurrency");
 }
 
 void
-iv_pareto_frontier (const double *x, const double *y, gsize n, gboolean x_hi, gboolean y_hi, gboolean *on)
+iv_pareto_frontier (const double *x, const double *y, gsize n, gboolean x_hi, gboolean y_hi,
+                    gboolean *on)
 {
   for (gsize i = 0; i < n; i++)
     {
@@ -254,7 +259,8 @@ iv_run_in_flight (const IvRun *r, gint64 origin, GArray *t, GArray *v)
 
   for (gsize i = 0; i < r->n_requests; i++)
     {
-      Event a = { g_array_index (r->start_ns, gint64, i), 1 }, b = { g_array_index (r->end_ns, gint64, i), -1 };
+      Event a = { g_array_index (r->start_ns, gint64, i), 1 },
+            b = { g_array_index (r->end_ns, gint64, i), -1 };
       if (a.t < 0 || b.t < a.t)
         continue;
       g_array_append_val (ev, a);

@@ -14,7 +14,8 @@ void
 iv_metric_summary_compute (const double *values, gsize n, const char *unit, IvMetricSummary *out)
 {
   static const double qs[] = { 0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99 };
-  double *ps[] = { &out->p1, &out->p5, &out->p10, &out->p25, &out->p50, &out->p75, &out->p90, &out->p95, &out->p99 };
+  double *ps[] = { &out->p1,  &out->p5,  &out->p10, &out->p25, &out->p50,
+                   &out->p75, &out->p90, &out->p95, &out->p99 };
   double got[G_N_ELEMENTS (qs)];
   double sum = 0, sq = 0, mean;
   gsize m = 0;
@@ -50,14 +51,25 @@ iv_metric_summary_compute (const double *values, gsize n, const char *unit, IvMe
 double *
 iv_metric_summary_stat (IvMetricSummary *s, const char *stat)
 {
-  static const struct { const char *name; gsize offset; } stats[] = {
-    { "avg", G_STRUCT_OFFSET (IvMetricSummary, avg) }, { "mean", G_STRUCT_OFFSET (IvMetricSummary, avg) },
-    { "min", G_STRUCT_OFFSET (IvMetricSummary, min) }, { "max", G_STRUCT_OFFSET (IvMetricSummary, max) },
-    { "std", G_STRUCT_OFFSET (IvMetricSummary, std) }, { "p1", G_STRUCT_OFFSET (IvMetricSummary, p1) },
-    { "p5", G_STRUCT_OFFSET (IvMetricSummary, p5) }, { "p10", G_STRUCT_OFFSET (IvMetricSummary, p10) },
-    { "p25", G_STRUCT_OFFSET (IvMetricSummary, p25) }, { "p50", G_STRUCT_OFFSET (IvMetricSummary, p50) },
-    { "p75", G_STRUCT_OFFSET (IvMetricSummary, p75) }, { "p90", G_STRUCT_OFFSET (IvMetricSummary, p90) },
-    { "p95", G_STRUCT_OFFSET (IvMetricSummary, p95) }, { "p99", G_STRUCT_OFFSET (IvMetricSummary, p99) },
+  static const struct
+  {
+    const char *name;
+    gsize offset;
+  } stats[] = {
+    { "avg", G_STRUCT_OFFSET (IvMetricSummary, avg) },
+    { "mean", G_STRUCT_OFFSET (IvMetricSummary, avg) },
+    { "min", G_STRUCT_OFFSET (IvMetricSummary, min) },
+    { "max", G_STRUCT_OFFSET (IvMetricSummary, max) },
+    { "std", G_STRUCT_OFFSET (IvMetricSummary, std) },
+    { "p1", G_STRUCT_OFFSET (IvMetricSummary, p1) },
+    { "p5", G_STRUCT_OFFSET (IvMetricSummary, p5) },
+    { "p10", G_STRUCT_OFFSET (IvMetricSummary, p10) },
+    { "p25", G_STRUCT_OFFSET (IvMetricSummary, p25) },
+    { "p50", G_STRUCT_OFFSET (IvMetricSummary, p50) },
+    { "p75", G_STRUCT_OFFSET (IvMetricSummary, p75) },
+    { "p90", G_STRUCT_OFFSET (IvMetricSummary, p90) },
+    { "p95", G_STRUCT_OFFSET (IvMetricSummary, p95) },
+    { "p99", G_STRUCT_OFFSET (IvMetricSummary, p99) },
   };
   for (guint i = 0; i < G_N_ELEMENTS (stats); i++)
     if (g_str_equal (stats[i].name, stat))
@@ -113,7 +125,8 @@ server_stats (const IvRun *r, IvServerQuantity q, IvMetricSummary *out)
     }
   if (values->len == 0)
     return FALSE;
-  iv_metric_summary_compute ((const double *) values->data, values->len, iv_server_quantity_unit (q), out);
+  iv_metric_summary_compute ((const double *) values->data, values->len,
+                             iv_server_quantity_unit (q), out);
   out->source = IV_STATS_SERVER_SERIES;
   return TRUE;
 }
@@ -167,9 +180,10 @@ iv_run_records_note (const IvRun *r)
 
   if (!r->has_records || isnan (summary) || (double) good >= summary)
     return NULL;
-  return g_strdup_printf (_("%" G_GSIZE_FORMAT " of %.0f requests have per-request records: figures of "
-                            "requests show those %" G_GSIZE_FORMAT "; statistics are AIPerf's summary of all %.0f"),
-                          good, summary, good, summary);
+  return g_strdup_printf (
+      _ ("%" G_GSIZE_FORMAT " of %.0f requests have per-request records: figures of "
+         "requests show those %" G_GSIZE_FORMAT "; statistics are AIPerf's summary of all %.0f"),
+      good, summary, good, summary);
 }
 
 static gboolean
@@ -191,16 +205,20 @@ iv_run_stats_note (const IvRun *r, const char *tag)
     return NULL;
   {
     /* the first statistic on which they part, with both values */
-    const struct { const char *name; double ours, theirs; } stats[] = {
+    const struct
+    {
+      const char *name;
+      double ours, theirs;
+    } stats[] = {
       { "avg", rec.avg, s->avg }, { "p50", rec.p50, s->p50 }, { "p99", rec.p99, s->p99 },
       { "min", rec.min, s->min }, { "max", rec.max, s->max }, { "std", rec.std, s->std },
     };
     for (guint i = 0; i < G_N_ELEMENTS (stats) && !note; i++)
       if (!close_to (stats[i].ours, stats[i].theirs))
-        note = g_strdup_printf (_("%s: the %.0f values in the records give %s %.6g %s, AIPerf's summary says "
-                                  "%.6g; the summary's statistics are shown"),
-                                tag, rec.count, stats[i].name, stats[i].ours, s->unit ? s->unit : "",
-                                stats[i].theirs);
+        note = g_strdup_printf (
+            _ ("%s: the %.0f values in the records give %s %.6g %s, AIPerf's summary says "
+               "%.6g; the summary's statistics are shown"),
+            tag, rec.count, stats[i].name, stats[i].ours, s->unit ? s->unit : "", stats[i].theirs);
   }
   iv_metric_summary_clear (&rec);
   return note;
@@ -242,15 +260,18 @@ iv_run_gpu_note (const IvRun *r)
   guint n = iv_run_gpu_count (r, &from), theirs = iv_run_gpu_count_aiperf (r);
 
   if (from == IV_GPUS_ASSUMED)
-    return g_strdup (_("no GPU telemetry: per-GPU throughput assumes 1 GPU (--gpus N sets the count)"));
+    return g_strdup (
+        _ ("no GPU telemetry: per-GPU throughput assumes 1 GPU (--gpus N sets the count)"));
   if (theirs && theirs != n)
     {
-      g_autofree char *count = g_strdup_printf (from == IV_GPUS_USER
-                                                  ? g_dngettext (NULL, "%u GPU (as set)", "%u GPUs (as set)", n)
-                                                  : g_dngettext (NULL, "%u GPU by UUID", "%u GPUs by UUID", n), n);
-      return g_strdup_printf (_("%s; AIPerf counts %u (one per telemetry endpoint reporting a GPU, the same GPU "
-                                "scraped twice counted twice), so its per-GPU throughput is %.3g× this"),
-                              count, theirs, (double) n / theirs);
+      g_autofree char *count = g_strdup_printf (
+          from == IV_GPUS_USER ? g_dngettext (NULL, "%u GPU (as set)", "%u GPUs (as set)", n)
+                               : g_dngettext (NULL, "%u GPU by UUID", "%u GPUs by UUID", n),
+          n);
+      return g_strdup_printf (
+          _ ("%s; AIPerf counts %u (one per telemetry endpoint reporting a GPU, the same GPU "
+             "scraped twice counted twice), so its per-GPU throughput is %.3g× this"),
+          count, theirs, (double) n / theirs);
     }
   return NULL;
 }

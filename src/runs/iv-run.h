@@ -36,20 +36,20 @@ typedef struct
  * order; list metrics (inter_chunk_latency) contribute every element. */
 typedef struct
 {
-  char *tag;               /* "time_to_first_token" */
-  char *unit;              /* "ms", "tokens", "tokens/sec/user" */
+  char *tag;  /* "time_to_first_token" */
+  char *unit; /* "ms", "tokens", "tokens/sec/user" */
   gboolean list;
-  GArray *values;          /* double */
-  GArray *request;         /* guint32: the request (index in the run) of each value */
+  GArray *values;  /* double */
+  GArray *request; /* guint32: the request (index in the run) of each value */
 } IvRunMetric;
 
 typedef struct
 {
   char *uuid, *model, *hostname, *url;
   gint index;
-  GArray *ts_ns;           /* gint64, in file order */
-  GPtrArray *names;        /* char*: the telemetry fields, "gpu_utilization", … */
-  GPtrArray *series;       /* GArray of double per name, parallel to ts_ns (NaN: absent) */
+  GArray *ts_ns;     /* gint64, in file order */
+  GPtrArray *names;  /* char*: the telemetry fields, "gpu_utilization", … */
+  GPtrArray *series; /* GArray of double per name, parallel to ts_ns (NaN: absent) */
 } IvGpu;
 
 typedef struct
@@ -57,7 +57,7 @@ typedef struct
   gint64 index;
   gint64 start_ns, end_ns; /* -1 when the file does not say */
   gboolean complete;
-  GHashTable *metrics;     /* tag → IvMetricSummary* */
+  GHashTable *metrics; /* tag → IvMetricSummary* */
 } IvTimeslice;
 
 /* One statistic of repeated trials (aggregate/profile_export_aiperf_aggregate.json). */
@@ -76,9 +76,9 @@ typedef enum
 
 typedef struct
 {
-  char *path;              /* the run's folder */
-  char *name;              /* its folder's name */
-  char *prefix;            /* the export prefix: "profile_export" unless customised */
+  char *path;   /* the run's folder */
+  char *name;   /* its folder's name */
+  char *prefix; /* the export prefix: "profile_export" unless customised */
 
   /* configuration (input_config); NaN / NULL when absent */
   char *model, *endpoint_type, *endpoint, *url;
@@ -88,28 +88,28 @@ typedef struct
   /* requests of the profiling phase, in file order */
   gsize n_requests;
   GArray *start_ns, *ack_ns, *end_ns; /* gint64; ack -1 when absent */
-  GArray *worker;          /* guint32 string ids */
-  GArray *flags;           /* guint8 IvRequestFlags */
-  gsize n_warmup;          /* warm-up requests: counted, not plotted */
-  gsize n_errors;          /* profiling requests that failed */
-  GHashTable *error_types; /* char* → GUINT_TO_POINTER (count) */
+  GArray *worker;                     /* guint32 string ids */
+  GArray *flags;                      /* guint8 IvRequestFlags */
+  gsize n_warmup;                     /* warm-up requests: counted, not plotted */
+  gsize n_errors;                     /* profiling requests that failed */
+  GHashTable *error_types;            /* char* → GUINT_TO_POINTER (count) */
   IvIntern *strings;
-  GPtrArray *metrics;      /* IvRunMetric*, in order of first appearance */
-  gint64 t0_ns, t1_ns;     /* first start, last end of the profiling requests */
-  gboolean has_records;    /* a per-request file with at least one good line was read */
-  guint64 records_lines;   /* lines of the per-request file holding a value */
-  guint64 damaged_lines;   /* of those, skipped as damaged (warned about) */
+  GPtrArray *metrics;    /* IvRunMetric*, in order of first appearance */
+  gint64 t0_ns, t1_ns;   /* first start, last end of the profiling requests */
+  gboolean has_records;  /* a per-request file with at least one good line was read */
+  guint64 records_lines; /* lines of the per-request file holding a value */
+  guint64 damaged_lines; /* of those, skipped as damaged (warned about) */
 
   GHashTable *summary;     /* tag → IvMetricSummary* (empty without a summary file) */
   GPtrArray *summary_tags; /* char*, in file order */
   double duration_s;       /* benchmark_duration, else the requests' span; NaN if neither */
 
-  GPtrArray *gpus;         /* IvGpu*, by first appearance */
-  guint gpu_endpoint_pairs;/* (endpoint, GPU) pairs in the telemetry: AIPerf's count */
+  GPtrArray *gpus;          /* IvGpu*, by first appearance */
+  guint gpu_endpoint_pairs; /* (endpoint, GPU) pairs in the telemetry: AIPerf's count */
   guint summary_gpu_pairs, summary_gpu_uuids; /* the same from the summary's telemetry_data */
-  guint gpus_override;     /* the user's GPU count (--gpus), or 0 */
-  GPtrArray *timeslices;   /* IvTimeslice*, by index */
-  GHashTable *aggregate;   /* key ("request_latency_p99") → IvAggregateStat* */
+  guint gpus_override;                        /* the user's GPU count (--gpus), or 0 */
+  GPtrArray *timeslices;                      /* IvTimeslice*, by index */
+  GHashTable *aggregate;                      /* key ("request_latency_p99") → IvAggregateStat* */
   guint n_trials;
 
   GPtrArray *warnings;     /* char*: one sentence each, naming the file */
@@ -131,60 +131,44 @@ typedef enum
 /* What one iv_run_follow() found. */
 typedef struct
 {
-  guint new_records;       /* request records read (profiling and warm-up) */
-  guint new_samples;       /* telemetry samples read */
-  gboolean finished;       /* the summary appeared: the run is complete now */
-  gboolean restarted;      /* the records file was replaced or cut: load the run again */
+  guint new_records;  /* request records read (profiling and warm-up) */
+  guint new_samples;  /* telemetry samples read */
+  gboolean finished;  /* the summary appeared: the run is complete now */
+  gboolean restarted; /* the records file was replaced or cut: load the run again */
 } IvRunFollow;
 
 /* Loads the run in folder @path (or the run a file of it belongs to). Every file is
  * optional but one of records or summary; a damaged file is an error naming it, the
  * line and the column. */
-IvRun             *iv_run_load             (const char     *path,
-                                            IvProgressFunc  progress,
-                                            gpointer        progress_data,
-                                            GCancellable   *cancellable,
-                                            GError        **error);
-IvRun             *iv_run_load_full        (const char     *path,
-                                            IvRunLoadFlags  flags,
-                                            IvProgressFunc  progress,
-                                            gpointer        progress_data,
-                                            GCancellable   *cancellable,
-                                            GError        **error);
+IvRun *iv_run_load (const char *path, IvProgressFunc progress, gpointer progress_data,
+                    GCancellable *cancellable, GError **error);
+IvRun *iv_run_load_full (const char *path, IvRunLoadFlags flags, IvProgressFunc progress,
+                         gpointer progress_data, GCancellable *cancellable, GError **error);
 /* Reads what AIPerf appended to a followed run since the last call: the complete new
  * lines of its records and telemetry (a partial last line waits for its newline), at
  * most @max_bytes of each (0: no limit). When the summary has appeared, reads the rest
  * and the summary, and the run is no longer live. Does nothing for a finished run. */
-gboolean           iv_run_follow           (IvRun          *run,
-                                            gsize           max_bytes,
-                                            IvRunFollow    *out,
-                                            GError        **error);
+gboolean iv_run_follow (IvRun *run, gsize max_bytes, IvRunFollow *out, GError **error);
 /* Stops following: the run keeps what was read. */
-void               iv_run_unfollow         (IvRun          *run);
+void iv_run_unfollow (IvRun *run);
 /* Monotonic time (µs) the followed run last grew; 0 when it is not live. */
-gint64             iv_run_live_last_growth (const IvRun    *run);
-void               iv_run_free             (IvRun          *run);
-const IvRunMetric *iv_run_get_metric       (const IvRun    *run,
-                                            const char     *tag);
-const IvMetricSummary *iv_run_get_summary  (const IvRun    *run,
-                                            const char     *tag);
+gint64 iv_run_live_last_growth (const IvRun *run);
+void iv_run_free (IvRun *run);
+const IvRunMetric *iv_run_get_metric (const IvRun *run, const char *tag);
+const IvMetricSummary *iv_run_get_summary (const IvRun *run, const char *tag);
 /* Statistics of @tag: AIPerf's summary where it has the metric (it covers every
  * request; the records read may be fewer), else computed from the records; out->source
  * says which. FALSE when the run has neither. */
-gboolean           iv_run_metric_stats     (const IvRun    *run,
-                                            const char     *tag,
-                                            IvMetricSummary *out);
+gboolean iv_run_metric_stats (const IvRun *run, const char *tag, IvMetricSummary *out);
 /* Statistics of @tag from the records read (percentiles by linear interpolation between
  * closest ranks, std over the population, as AIPerf computes them). FALSE without them. */
-gboolean           iv_run_metric_stats_records (const IvRun *run,
-                                            const char     *tag,
-                                            IvMetricSummary *out);
+gboolean iv_run_metric_stats_records (const IvRun *run, const char *tag, IvMetricSummary *out);
 /* The summary's request count (NaN without one). */
-double             iv_run_summary_requests (const IvRun    *run);
+double iv_run_summary_requests (const IvRun *run);
 /* Successful profiling requests with a record (0 without records). */
-gsize              iv_run_good_records     (const IvRun    *run);
+gsize iv_run_good_records (const IvRun *run);
 /* A sentence when the records cover fewer requests than the summary; else NULL. */
-char              *iv_run_records_note     (const IvRun    *run);
+char *iv_run_records_note (const IvRun *run);
 /* Where a run's GPU count comes from. */
 typedef enum
 {
@@ -195,32 +179,25 @@ typedef enum
 } IvGpuCountSource;
 
 /* The GPUs that served the run (per-GPU throughput divides by it), and from what. */
-guint              iv_run_gpu_count        (const IvRun    *run,
-                                            IvGpuCountSource *source);
+guint iv_run_gpu_count (const IvRun *run, IvGpuCountSource *source);
 /* What AIPerf would count: a GPU per endpoint reporting it (0 when nothing says). */
-guint              iv_run_gpu_count_aiperf (const IvRun    *run);
+guint iv_run_gpu_count_aiperf (const IvRun *run);
 /* A sentence when the count is assumed or differs from AIPerf's; else NULL. */
-char              *iv_run_gpu_note         (const IvRun    *run);
+char *iv_run_gpu_note (const IvRun *run);
 /* A sentence when the records' statistics of @tag disagree with the summary's; else NULL. */
-char              *iv_run_stats_note       (const IvRun    *run,
-                                            const char     *tag);
+char *iv_run_stats_note (const IvRun *run, const char *tag);
 /* Every metric tag the run has, per-request ones first, then summary-only ones. */
-GPtrArray         *iv_run_metric_tags      (const IvRun    *run);
-void               iv_metric_summary_clear (IvMetricSummary *summary);
+GPtrArray *iv_run_metric_tags (const IvRun *run);
+void iv_metric_summary_clear (IvMetricSummary *summary);
 /* The field of @summary a statistic names ("avg" or "mean", "min", "max", "std",
  * "p1" … "p99"), or NULL. */
-double            *iv_metric_summary_stat  (IvMetricSummary *summary,
-                                            const char     *stat);
+double *iv_metric_summary_stat (IvMetricSummary *summary, const char *stat);
 /* Fills @out from @values (NaNs skipped). */
-void               iv_metric_summary_compute (const double   *values,
-                                              gsize           n,
-                                              const char     *unit,
-                                              IvMetricSummary *out);
-const IvGpu       *iv_run_find_gpu         (const IvRun    *run,
-                                            const char     *uuid);
+void iv_metric_summary_compute (const double *values, gsize n, const char *unit,
+                                IvMetricSummary *out);
+const IvGpu *iv_run_find_gpu (const IvRun *run, const char *uuid);
 /* The series @name of @gpu, or NULL. */
-const GArray      *iv_gpu_get_series       (const IvGpu    *gpu,
-                                            const char     *name);
+const GArray *iv_gpu_get_series (const IvGpu *gpu, const char *name);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvRun, iv_run_free)
 

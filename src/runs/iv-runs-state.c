@@ -11,7 +11,7 @@ struct _IvRunsState
   char *statistic;
   char *group_by;
   gboolean log_x, log_y;
-  GArray *selection;   /* guint32 */
+  GArray *selection; /* guint32 */
 };
 
 G_DEFINE_FINAL_TYPE (IvRunsState, iv_runs_state, G_TYPE_OBJECT)
@@ -29,7 +29,11 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
-enum { SELECTION_CHANGED, N_SIGNALS };
+enum
+{
+  SELECTION_CHANGED,
+  N_SIGNALS
+};
 static guint signals[N_SIGNALS];
 
 static void
@@ -65,12 +69,23 @@ iv_runs_state_get_property (GObject *object, guint prop, GValue *value, GParamSp
 
   switch (prop)
     {
-    case PROP_STATISTIC: g_value_set_string (value, self->statistic); break;
-    case PROP_GROUP_BY: g_value_set_string (value, self->group_by); break;
-    case PROP_LOG_X: g_value_set_boolean (value, self->log_x); break;
-    case PROP_LOG_Y: g_value_set_boolean (value, self->log_y); break;
-    case PROP_N_SELECTED: g_value_set_uint (value, self->selection->len); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop, pspec);
+    case PROP_STATISTIC:
+      g_value_set_string (value, self->statistic);
+      break;
+    case PROP_GROUP_BY:
+      g_value_set_string (value, self->group_by);
+      break;
+    case PROP_LOG_X:
+      g_value_set_boolean (value, self->log_x);
+      break;
+    case PROP_LOG_Y:
+      g_value_set_boolean (value, self->log_y);
+      break;
+    case PROP_N_SELECTED:
+      g_value_set_uint (value, self->selection->len);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop, pspec);
     }
 }
 
@@ -81,11 +96,20 @@ iv_runs_state_set_property (GObject *object, guint prop, const GValue *value, GP
 
   switch (prop)
     {
-    case PROP_STATISTIC: set_string (self, &self->statistic, g_value_get_string (value), prop); break;
-    case PROP_GROUP_BY: set_string (self, &self->group_by, g_value_get_string (value), prop); break;
-    case PROP_LOG_X: set_flag (self, &self->log_x, g_value_get_boolean (value), prop); break;
-    case PROP_LOG_Y: set_flag (self, &self->log_y, g_value_get_boolean (value), prop); break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop, pspec);
+    case PROP_STATISTIC:
+      set_string (self, &self->statistic, g_value_get_string (value), prop);
+      break;
+    case PROP_GROUP_BY:
+      set_string (self, &self->group_by, g_value_get_string (value), prop);
+      break;
+    case PROP_LOG_X:
+      set_flag (self, &self->log_x, g_value_get_boolean (value), prop);
+      break;
+    case PROP_LOG_Y:
+      set_flag (self, &self->log_y, g_value_get_boolean (value), prop);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop, pspec);
     }
 }
 
@@ -113,11 +137,13 @@ iv_runs_state_class_init (IvRunsStateClass *klass)
   properties[PROP_GROUP_BY] = g_param_spec_string ("group-by", NULL, NULL, NULL, flags);
   properties[PROP_LOG_X] = g_param_spec_boolean ("log-x", NULL, NULL, FALSE, flags);
   properties[PROP_LOG_Y] = g_param_spec_boolean ("log-y", NULL, NULL, FALSE, flags);
-  properties[PROP_N_SELECTED] = g_param_spec_uint ("n-selected", NULL, NULL, 0, G_MAXUINT, 0,
-                                                   G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_N_SELECTED]
+      = g_param_spec_uint ("n-selected", NULL, NULL, 0, G_MAXUINT, 0,
+                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
-  signals[SELECTION_CHANGED] = g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                             0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SELECTION_CHANGED]
+      = g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                      NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void

@@ -21,14 +21,14 @@ typedef enum
 {
   RAW_RUNNING,
   RAW_WAITING,
-  RAW_KV,          /* ratio 0–1, averaged over label sets */
-  RAW_GEN,         /* counter */
-  RAW_PROMPT,      /* counter */
-  RAW_HITS,        /* counter: prefix-cache hit tokens */
-  RAW_QUERIES,     /* counter: prefix-cache queried tokens */
-  RAW_HIT_RATE,    /* gauge, ratio */
-  RAW_GEN_GAUGE,   /* gauge, tokens/s */
-  RAW_QUEUE,       /* histogram, seconds */
+  RAW_KV,        /* ratio 0–1, averaged over label sets */
+  RAW_GEN,       /* counter */
+  RAW_PROMPT,    /* counter */
+  RAW_HITS,      /* counter: prefix-cache hit tokens */
+  RAW_QUERIES,   /* counter: prefix-cache queried tokens */
+  RAW_HIT_RATE,  /* gauge, ratio */
+  RAW_GEN_GAUGE, /* gauge, tokens/s */
+  RAW_QUEUE,     /* histogram, seconds */
   N_RAW,
 } Raw;
 
@@ -123,19 +123,19 @@ raw_of (const char *name, size_t len, const char **engine)
 typedef struct
 {
   char *url;
-  GArray *ts;              /* gint64 */
-  GArray *raw[N_RAW];      /* double per scrape; histograms: sums in hist_sum */
-  GArray *hist_count;      /* double per scrape (queue histogram) */
+  GArray *ts;         /* gint64 */
+  GArray *raw[N_RAW]; /* double per scrape; histograms: sums in hist_sum */
+  GArray *hist_count; /* double per scrape (queue histogram) */
 } Endpoint;
 
 typedef struct
 {
   IvServerMetrics *m;
-  GPtrArray *endpoints;    /* Endpoint* */
+  GPtrArray *endpoints; /* Endpoint* */
   int depth;
-  char key[64];            /* the last key at depths 1 and 3 */
-  gint raw;                /* the metric being read, or -1 */
-  gboolean in_sample;      /* inside one of its samples */
+  char key[64];       /* the last key at depths 1 and 3 */
+  gint raw;           /* the metric being read, or -1 */
+  gboolean in_sample; /* inside one of its samples */
   /* the scrape being read */
   char *url;
   gint64 ts;
@@ -195,10 +195,10 @@ line_done (gpointer ctx, gboolean ok)
       g_array_append_val (e->ts, c->ts);
       for (guint r = 0; r < N_RAW; r++)
         {
-          double v = !c->seen[r] ? NAN
-                     : r == RAW_QUEUE ? c->hsum
+          double v = !c->seen[r]                                         ? NAN
+                     : r == RAW_QUEUE                                    ? c->hsum
                      : (r == RAW_KV || r == RAW_HIT_RATE) && c->n[r] > 0 ? c->sum[r] / c->n[r]
-                     : c->sum[r];
+                                                                         : c->sum[r];
           g_array_append_val (e->raw[r], v);
         }
       {
@@ -368,14 +368,17 @@ derive (IvServerMetrics *m, Endpoint *e)
     }
   for (guint i = 0; i < n; i++)
     {
-      double dt = i ? (g_array_index (e->ts, gint64, i) - g_array_index (e->ts, gint64, i - 1)) * 1e-9 : NAN;
+      double dt
+          = i ? (g_array_index (e->ts, gint64, i) - g_array_index (e->ts, gint64, i - 1)) * 1e-9
+              : NAN;
       double v[IV_N_SERVER_QUANTITIES];
 #define RAW(r) g_array_index (e->raw[r], double, i)
       v[IV_SERVER_RUNNING] = RAW (RAW_RUNNING);
       v[IV_SERVER_WAITING] = RAW (RAW_WAITING);
       v[IV_SERVER_KV_USAGE] = 100.0 * RAW (RAW_KV);
       v[IV_SERVER_GEN_RATE] = !isnan (RAW (RAW_GEN_GAUGE)) ? RAW (RAW_GEN_GAUGE)
-                              : i && dt > 0 ? increase (e->raw[RAW_GEN], i) / dt : NAN;
+                              : i && dt > 0                ? increase (e->raw[RAW_GEN], i) / dt
+                                                           : NAN;
       v[IV_SERVER_PROMPT_RATE] = i && dt > 0 ? increase (e->raw[RAW_PROMPT], i) / dt : NAN;
       if (!isnan (RAW (RAW_HIT_RATE)))
         v[IV_SERVER_PREFIX_HIT] = 100.0 * RAW (RAW_HIT_RATE);
@@ -417,8 +420,8 @@ metrics_new (void)
   for (guint q = 0; q < IV_N_SERVER_QUANTITIES; q++)
     {
       IvServerStats *a = &m->agg[q];
-      a->avg = a->min = a->max = a->std = a->p1 = a->p5 = a->p10 = a->p25 = a->p50 = a->p75 = a->p90 = a->p95 =
-        a->p99 = NAN;
+      a->avg = a->min = a->max = a->std = a->p1 = a->p5 = a->p10 = a->p25 = a->p50 = a->p75 = a->p90
+          = a->p95 = a->p99 = NAN;
     }
   return m;
 }
@@ -484,8 +487,9 @@ series_stats (JsonObject *metrics, const char *name)
   for (guint i = 0; i < json_array_get_length (series); i++)
     {
       JsonNode *node = json_array_get_element (series, i);
-      JsonObject *stats = JSON_NODE_HOLDS_OBJECT (node) ? iv_json_object (json_node_get_object (node), "stats")
-                                                         : NULL;
+      JsonObject *stats = JSON_NODE_HOLDS_OBJECT (node)
+                              ? iv_json_object (json_node_get_object (node), "stats")
+                              : NULL;
       if (stats)
         g_ptr_array_add (out, stats);
     }
@@ -519,10 +523,14 @@ aggregate_quantity (IvServerMetrics *m, IvServerQuantity q, Raw raw, GPtrArray *
     {
       JsonObject *s = all->pdata[0];
       IvServerStats *a = &m->agg[q];
-      a->min = member (s, "min") * scale, a->max = member (s, "max") * scale, a->std = member (s, "std") * scale;
-      a->p1 = member (s, "p1") * scale, a->p5 = member (s, "p5") * scale, a->p10 = member (s, "p10") * scale;
-      a->p25 = member (s, "p25") * scale, a->p50 = member (s, "p50") * scale, a->p75 = member (s, "p75") * scale;
-      a->p90 = member (s, "p90") * scale, a->p95 = member (s, "p95") * scale, a->p99 = member (s, "p99") * scale;
+      a->min = member (s, "min") * scale, a->max = member (s, "max") * scale,
+      a->std = member (s, "std") * scale;
+      a->p1 = member (s, "p1") * scale, a->p5 = member (s, "p5") * scale,
+      a->p10 = member (s, "p10") * scale;
+      a->p25 = member (s, "p25") * scale, a->p50 = member (s, "p50") * scale,
+      a->p75 = member (s, "p75") * scale;
+      a->p90 = member (s, "p90") * scale, a->p95 = member (s, "p95") * scale,
+      a->p99 = member (s, "p99") * scale;
     }
 }
 
@@ -535,11 +543,13 @@ load_aggregate (IvServerMetrics *m, const char *path, GError **error)
 
   if (!root)
     return FALSE;
-  metrics = JSON_NODE_HOLDS_OBJECT (root) ? iv_json_object (json_node_get_object (root), "metrics") : NULL;
+  metrics = JSON_NODE_HOLDS_OBJECT (root) ? iv_json_object (json_node_get_object (root), "metrics")
+                                          : NULL;
   if (!metrics)
     {
       g_autofree char *display = g_filename_display_name (path);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: no “metrics” object"), display);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _ ("%s: no “metrics” object"),
+                   display);
       return FALSE;
     }
   m->aggregate_path = g_strdup (path);
@@ -553,12 +563,24 @@ load_aggregate (IvServerMetrics *m, const char *path, GError **error)
         m->engine = g_strdup (known[k].engine);
       switch (raw)
         {
-        case RAW_RUNNING: aggregate_quantity (m, IV_SERVER_RUNNING, raw, all, 1); break;
-        case RAW_WAITING: aggregate_quantity (m, IV_SERVER_WAITING, raw, all, 1); break;
-        case RAW_KV: aggregate_quantity (m, IV_SERVER_KV_USAGE, raw, all, 100); break;
-        case RAW_HIT_RATE: aggregate_quantity (m, IV_SERVER_PREFIX_HIT, raw, all, 100); break;
-        case RAW_GEN: aggregate_quantity (m, IV_SERVER_GEN_RATE, raw, all, 1); break;
-        case RAW_PROMPT: aggregate_quantity (m, IV_SERVER_PROMPT_RATE, raw, all, 1); break;
+        case RAW_RUNNING:
+          aggregate_quantity (m, IV_SERVER_RUNNING, raw, all, 1);
+          break;
+        case RAW_WAITING:
+          aggregate_quantity (m, IV_SERVER_WAITING, raw, all, 1);
+          break;
+        case RAW_KV:
+          aggregate_quantity (m, IV_SERVER_KV_USAGE, raw, all, 100);
+          break;
+        case RAW_HIT_RATE:
+          aggregate_quantity (m, IV_SERVER_PREFIX_HIT, raw, all, 100);
+          break;
+        case RAW_GEN:
+          aggregate_quantity (m, IV_SERVER_GEN_RATE, raw, all, 1);
+          break;
+        case RAW_PROMPT:
+          aggregate_quantity (m, IV_SERVER_PROMPT_RATE, raw, all, 1);
+          break;
         case RAW_GEN_GAUGE:
           if (!m->has_aggregate[IV_SERVER_GEN_RATE])
             aggregate_quantity (m, IV_SERVER_GEN_RATE, raw, all, 1);
@@ -582,10 +604,14 @@ load_aggregate (IvServerMetrics *m, const char *path, GError **error)
                   {
                     /* percentiles are estimates from the buckets */
                     JsonObject *s = all->pdata[0];
-                    a->p1 = 1000.0 * member (s, "p1_estimate"), a->p5 = 1000.0 * member (s, "p5_estimate");
-                    a->p10 = 1000.0 * member (s, "p10_estimate"), a->p25 = 1000.0 * member (s, "p25_estimate");
-                    a->p50 = 1000.0 * member (s, "p50_estimate"), a->p75 = 1000.0 * member (s, "p75_estimate");
-                    a->p90 = 1000.0 * member (s, "p90_estimate"), a->p95 = 1000.0 * member (s, "p95_estimate");
+                    a->p1 = 1000.0 * member (s, "p1_estimate"),
+                    a->p5 = 1000.0 * member (s, "p5_estimate");
+                    a->p10 = 1000.0 * member (s, "p10_estimate"),
+                    a->p25 = 1000.0 * member (s, "p25_estimate");
+                    a->p50 = 1000.0 * member (s, "p50_estimate"),
+                    a->p75 = 1000.0 * member (s, "p75_estimate");
+                    a->p90 = 1000.0 * member (s, "p90_estimate"),
+                    a->p95 = 1000.0 * member (s, "p95_estimate");
                     a->p99 = 1000.0 * member (s, "p99_estimate");
                   }
               }

@@ -14,13 +14,13 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  IV_SERVER_RUNNING,       /* requests in the running batch */
-  IV_SERVER_WAITING,       /* requests queued */
-  IV_SERVER_KV_USAGE,      /* % of the KV cache in use */
-  IV_SERVER_PREFIX_HIT,    /* % of prompt tokens found in the prefix cache */
-  IV_SERVER_GEN_RATE,      /* generated tokens per second */
-  IV_SERVER_PROMPT_RATE,   /* prompt (prefill) tokens per second */
-  IV_SERVER_QUEUE_TIME,    /* mean time a request waited, per scrape interval (ms) */
+  IV_SERVER_RUNNING,     /* requests in the running batch */
+  IV_SERVER_WAITING,     /* requests queued */
+  IV_SERVER_KV_USAGE,    /* % of the KV cache in use */
+  IV_SERVER_PREFIX_HIT,  /* % of prompt tokens found in the prefix cache */
+  IV_SERVER_GEN_RATE,    /* generated tokens per second */
+  IV_SERVER_PROMPT_RATE, /* prompt (prefill) tokens per second */
+  IV_SERVER_QUEUE_TIME,  /* mean time a request waited, per scrape interval (ms) */
   IV_N_SERVER_QUANTITIES,
 } IvServerQuantity;
 
@@ -34,40 +34,36 @@ typedef struct
 typedef struct
 {
   char *url;
-  GArray *ts_ns;                               /* gint64, in file order */
-  GArray *values[IV_N_SERVER_QUANTITIES];      /* double */
+  GArray *ts_ns;                          /* gint64, in file order */
+  GArray *values[IV_N_SERVER_QUANTITIES]; /* double */
 } IvServerEndpoint;
 
 typedef struct
 {
-  char *engine;            /* "vLLM", "SGLang", "TRT-LLM", or NULL when unrecognised */
-  GPtrArray *endpoints;    /* IvServerEndpoint* */
+  char *engine;         /* "vLLM", "SGLang", "TRT-LLM", or NULL when unrecognised */
+  GPtrArray *endpoints; /* IvServerEndpoint* */
   gboolean has[IV_N_SERVER_QUANTITIES];
   guint64 lines, damaged;
   /* statistics from the aggregated JSON, over the profiling phase as AIPerf computed
    * them: avg always, the rest where one series says them (NaN otherwise) */
-  char *aggregate_path;    /* the file, or NULL */
+  char *aggregate_path; /* the file, or NULL */
   gboolean has_aggregate[IV_N_SERVER_QUANTITIES];
   IvServerStats agg[IV_N_SERVER_QUANTITIES];
 } IvServerMetrics;
 
 /* "server_kv_cache_usage", … : the tags server quantities go by among a run's metrics. */
-const char      *iv_server_quantity_key     (IvServerQuantity q);
-const char      *iv_server_quantity_unit    (IvServerQuantity q);
+const char *iv_server_quantity_key (IvServerQuantity q);
+const char *iv_server_quantity_unit (IvServerQuantity q);
 /* The quantity a tag names; FALSE when it names none. */
-gboolean         iv_server_quantity_from_key (const char      *key,
-                                              IvServerQuantity *q);
+gboolean iv_server_quantity_from_key (const char *key, IvServerQuantity *q);
 
 /* Reads the time series (@jsonl, may be NULL) and the aggregated statistics
  * (@aggregate, may be NULL); NULL with an error naming the file when one cannot be read.
  * Damaged lines are skipped and counted. */
-IvServerMetrics *iv_server_metrics_load     (const char      *jsonl,
-                                             const char      *aggregate,
-                                             GError         **error);
+IvServerMetrics *iv_server_metrics_load (const char *jsonl, const char *aggregate, GError **error);
 /* For the fuzz target: the time series from @input. */
-IvServerMetrics *iv_server_metrics_parse    (IvInput         *input,
-                                             GError         **error);
-void             iv_server_metrics_free     (IvServerMetrics *metrics);
+IvServerMetrics *iv_server_metrics_parse (IvInput *input, GError **error);
+void iv_server_metrics_free (IvServerMetrics *metrics);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvServerMetrics, iv_server_metrics_free)
 

@@ -13,14 +13,14 @@ static const struct
 {
   const char *key, *title;
 } fields[IV_N_FIELDS] = {
-  [IV_FIELD_MODEL] = { "model", N_("Model") },
-  [IV_FIELD_CONCURRENCY] = { "concurrency", N_("Concurrency") },
-  [IV_FIELD_REQUEST_RATE] = { "request_rate", N_("Request rate") },
-  [IV_FIELD_ISL] = { "isl", N_("Input tokens (ISL)") },
-  [IV_FIELD_OSL] = { "osl", N_("Output tokens (OSL)") },
-  [IV_FIELD_ENDPOINT_TYPE] = { "endpoint_type", N_("Endpoint type") },
-  [IV_FIELD_STREAMING] = { "streaming", N_("Streaming") },
-  [IV_FIELD_REQUEST_COUNT] = { "request_count", N_("Requests") },
+  [IV_FIELD_MODEL] = { "model", N_ ("Model") },
+  [IV_FIELD_CONCURRENCY] = { "concurrency", N_ ("Concurrency") },
+  [IV_FIELD_REQUEST_RATE] = { "request_rate", N_ ("Request rate") },
+  [IV_FIELD_ISL] = { "isl", N_ ("Input tokens (ISL)") },
+  [IV_FIELD_OSL] = { "osl", N_ ("Output tokens (OSL)") },
+  [IV_FIELD_ENDPOINT_TYPE] = { "endpoint_type", N_ ("Endpoint type") },
+  [IV_FIELD_STREAMING] = { "streaming", N_ ("Streaming") },
+  [IV_FIELD_REQUEST_COUNT] = { "request_count", N_ ("Requests") },
 };
 
 const char *
@@ -34,7 +34,7 @@ const char *
 iv_field_title (IvField f)
 {
   g_return_val_if_fail (f < IV_N_FIELDS, "");
-  return _(fields[f].title);
+  return _ (fields[f].title);
 }
 
 double
@@ -42,12 +42,18 @@ iv_run_field_number (const IvRun *r, IvField f)
 {
   switch (f)
     {
-    case IV_FIELD_CONCURRENCY: return r->concurrency;
-    case IV_FIELD_REQUEST_RATE: return r->request_rate;
-    case IV_FIELD_ISL: return r->isl;
-    case IV_FIELD_OSL: return r->osl;
-    case IV_FIELD_REQUEST_COUNT: return r->request_count;
-    case IV_FIELD_STREAMING: return r->endpoint_type ? (double) r->streaming : NAN;
+    case IV_FIELD_CONCURRENCY:
+      return r->concurrency;
+    case IV_FIELD_REQUEST_RATE:
+      return r->request_rate;
+    case IV_FIELD_ISL:
+      return r->isl;
+    case IV_FIELD_OSL:
+      return r->osl;
+    case IV_FIELD_REQUEST_COUNT:
+      return r->request_count;
+    case IV_FIELD_STREAMING:
+      return r->endpoint_type ? (double) r->streaming : NAN;
     case IV_FIELD_MODEL:
     case IV_FIELD_ENDPOINT_TYPE:
     case IV_N_FIELDS:
@@ -111,13 +117,15 @@ discover (IvSweep *s, gboolean quiet, GCancellable *cancellable, GError **first,
   for (guint p = 0; paths[p]; p++)
     {
       g_autoptr (GError) local = NULL;
-      g_autoptr (IvSniffResult) found = iv_sniff_path (paths[p], FALSE, NULL, NULL, cancellable, &local);
+      g_autoptr (IvSniffResult) found
+          = iv_sniff_path (paths[p], FALSE, NULL, NULL, cancellable, &local);
       if (!found || !found->runs || found->runs->len == 0)
         {
           if (!local)
             {
               g_autofree char *display = g_filename_display_name (paths[p]);
-              g_set_error (&local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("%s: no AIPerf run here"), display);
+              g_set_error (&local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _ ("%s: no AIPerf run here"),
+                           display);
             }
           if (quiet)
             continue;
@@ -128,9 +136,10 @@ discover (IvSweep *s, gboolean quiet, GCancellable *cancellable, GError **first,
       if (found->folders_cut && !quiet)
         {
           g_autofree char *display = g_filename_display_name (paths[p]);
-          g_ptr_array_add (s->warnings, g_strdup_printf (_("%s: stopped looking for runs after %d folders "
-                                                           "(links may lead far outside it)"),
-                                                         display, IV_SNIFF_MAX_FOLDERS));
+          g_ptr_array_add (s->warnings,
+                           g_strdup_printf (_ ("%s: stopped looking for runs after %d folders "
+                                               "(links may lead far outside it)"),
+                                            display, IV_SNIFF_MAX_FOLDERS));
         }
       for (guint i = 0; i < found->runs->len; i++)
         g_ptr_array_add (dirs, g_strdup (found->runs->pdata[i]));
@@ -165,15 +174,15 @@ find_varying (IvSweep *s)
 }
 
 IvSweep *
-iv_sweep_load (const char *const *paths, IvProgressFunc progress, gpointer data, GCancellable *cancellable,
-               GError **error)
+iv_sweep_load (const char *const *paths, IvProgressFunc progress, gpointer data,
+               GCancellable *cancellable, GError **error)
 {
   return iv_sweep_load_full (paths, IV_RUN_LOAD_DEFAULT, progress, data, cancellable, error);
 }
 
 IvSweep *
-iv_sweep_load_full (const char *const *paths, IvRunLoadFlags flags, IvProgressFunc progress, gpointer data,
-                    GCancellable *cancellable, GError **error)
+iv_sweep_load_full (const char *const *paths, IvRunLoadFlags flags, IvProgressFunc progress,
+                    gpointer data, GCancellable *cancellable, GError **error)
 {
   g_autoptr (IvSweep) s = g_new0 (IvSweep, 1);
   g_autoptr (GError) first = NULL;
@@ -206,7 +215,7 @@ iv_sweep_load_full (const char *const *paths, IvRunLoadFlags flags, IvProgressFu
       if (first)
         g_propagate_error (error, g_steal_pointer (&first));
       else
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("no AIPerf run found"));
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _ ("no AIPerf run found"));
       return NULL;
     }
   find_varying (s);

@@ -23,10 +23,10 @@ typedef enum
 
 typedef struct
 {
-  GPtrArray *runs;         /* IvRun*, in discovery order */
-  GPtrArray *varying;      /* GUINT_TO_POINTER (IvField) of fields that differ across runs */
-  GPtrArray *warnings;     /* char*: runs that could not be read, and why */
-  char **paths;            /* what was opened */
+  GPtrArray *runs;     /* IvRun*, in discovery order */
+  GPtrArray *varying;  /* GUINT_TO_POINTER (IvField) of fields that differ across runs */
+  GPtrArray *warnings; /* char*: runs that could not be read, and why */
+  char **paths;        /* what was opened */
   IvRunLoadFlags flags;
 } IvSweep;
 
@@ -34,45 +34,33 @@ typedef struct
 typedef struct
 {
   guint new_records, new_samples; /* over every run */
-  guint new_runs;          /* run folders that appeared */
-  guint finished_runs;     /* runs whose summary appeared */
+  guint new_runs;                 /* run folders that appeared */
+  guint finished_runs;            /* runs whose summary appeared */
 } IvSweepFollow;
 
 /* Loads every run under @paths. A run that cannot be read is skipped with a warning;
  * when none can, the first failure is the error. */
-IvSweep    *iv_sweep_load        (const char *const *paths,
-                                  IvProgressFunc     progress,
-                                  gpointer           progress_data,
-                                  GCancellable      *cancellable,
-                                  GError           **error);
-IvSweep    *iv_sweep_load_full   (const char *const *paths,
-                                  IvRunLoadFlags     flags,
-                                  IvProgressFunc     progress,
-                                  gpointer           progress_data,
-                                  GCancellable      *cancellable,
-                                  GError           **error);
+IvSweep *iv_sweep_load (const char *const *paths, IvProgressFunc progress, gpointer progress_data,
+                        GCancellable *cancellable, GError **error);
+IvSweep *iv_sweep_load_full (const char *const *paths, IvRunLoadFlags flags,
+                             IvProgressFunc progress, gpointer progress_data,
+                             GCancellable *cancellable, GError **error);
 /* For a sweep loaded with IV_RUN_LOAD_FOLLOW: reads what AIPerf appended to each live run
  * (at most @max_bytes per file and call), and with @discover looks for run folders that
  * appeared since (they join the sweep, followed too). A run that fails is set aside with
  * a warning; the rest stays. */
-void        iv_sweep_follow      (IvSweep           *sweep,
-                                  gsize              max_bytes,
-                                  gboolean           discover,
-                                  IvSweepFollow     *out);
+void iv_sweep_follow (IvSweep *sweep, gsize max_bytes, gboolean discover, IvSweepFollow *out);
 /* Runs AIPerf is still writing. */
-guint       iv_sweep_n_live      (const IvSweep     *sweep);
-void        iv_sweep_free        (IvSweep           *sweep);
-const char *iv_field_key         (IvField            field);
-const char *iv_field_title       (IvField            field);
+guint iv_sweep_n_live (const IvSweep *sweep);
+void iv_sweep_free (IvSweep *sweep);
+const char *iv_field_key (IvField field);
+const char *iv_field_title (IvField field);
 /* A run's value of @field as text ("8", "Qwen/Qwen3-0.6B"), or NULL when absent. */
-char       *iv_run_field_text    (const IvRun       *run,
-                                  IvField            field);
+char *iv_run_field_text (const IvRun *run, IvField field);
 /* The value as a number (NaN for text fields or when absent). */
-double      iv_run_field_number  (const IvRun       *run,
-                                  IvField            field);
+double iv_run_field_number (const IvRun *run, IvField field);
 /* A short label of the run from the varying fields ("concurrency 8"), or its name. */
-char       *iv_sweep_run_label   (const IvSweep     *sweep,
-                                  const IvRun       *run);
+char *iv_sweep_run_label (const IvSweep *sweep, const IvRun *run);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvSweep, iv_sweep_free)
 

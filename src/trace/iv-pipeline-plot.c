@@ -9,11 +9,11 @@
 
 #include "iv-pipeline-plot.h"
 
-#define MS 1000000                    /* ns */
-#define MAIN_MIN_NS (1 * MS)          /* MAIN_MIN_MS: shorter main events and gaps are not drawn */
-#define COVER_EPS_NS 50000            /* 0.05 ms: a main bar "covers" a gap within this */
-#define EDGE_CLIP_EPS_NS 500000       /* EDGE_CLIP_EPS_MS: cut only past this */
-#define LABEL_MIN_NS (40 * MS)        /* CANDIDATE_LABEL_MIN_MS */
+#define MS 1000000              /* ns */
+#define MAIN_MIN_NS (1 * MS)    /* MAIN_MIN_MS: shorter main events and gaps are not drawn */
+#define COVER_EPS_NS 50000      /* 0.05 ms: a main bar "covers" a gap within this */
+#define EDGE_CLIP_EPS_NS 500000 /* EDGE_CLIP_EPS_MS: cut only past this */
+#define LABEL_MIN_NS (40 * MS)  /* CANDIDATE_LABEL_MIN_MS */
 #define PAD_FRAC 0.03
 #define LEGACY_WINDOW "Candidate_Eval_0"
 
@@ -22,11 +22,16 @@ iv_lane_name (IvLane lane, gboolean legacy)
 {
   switch (lane)
     {
-    case IV_LANE_MAIN: return _("Main Thread");
-    case IV_LANE_IO: return legacy ? _("I/O") : _("I/O Thread");
-    case IV_LANE_GPU0: return legacy ? _("GPU compute") : _("GPU Stream 0");
-    case IV_LANE_GPU1: return _("GPU Stream 1");
-    case IV_N_LANES: break;
+    case IV_LANE_MAIN:
+      return _ ("Main Thread");
+    case IV_LANE_IO:
+      return legacy ? _ ("I/O") : _ ("I/O Thread");
+    case IV_LANE_GPU0:
+      return legacy ? _ ("GPU compute") : _ ("GPU Stream 0");
+    case IV_LANE_GPU1:
+      return _ ("GPU Stream 1");
+    case IV_N_LANES:
+      break;
     }
   g_return_val_if_reached ("");
 }
@@ -85,8 +90,10 @@ lane_of (const IvTrace *t, gsize i)
 {
   const IvRow *row = &g_array_index (t->rows, IvRow, t->row[i]);
   const char *key = g_array_index (t->tracks, IvTrack, row->track).key;
-  return g_str_equal (key, "main") ? IV_LANE_MAIN : g_str_equal (key, "io") ? IV_LANE_IO
-         : g_str_equal (key, "gpu1") ? IV_LANE_GPU1 : IV_LANE_GPU0;
+  return g_str_equal (key, "main")   ? IV_LANE_MAIN
+         : g_str_equal (key, "io")   ? IV_LANE_IO
+         : g_str_equal (key, "gpu1") ? IV_LANE_GPU1
+                                     : IV_LANE_GPU0;
 }
 
 static gboolean
@@ -149,7 +156,8 @@ build_bars (const IvTrace *t, gint64 x, GArray *bars)
           g_array_append_val (gpu_bars, bar);
           /* the GPU start a gap runs to; with several, the latest (the reference keeps
            * the last one it reads, and files are written in time order) */
-          if (c >= io_min && c <= io_max && (!has_gpu[c - io_min] || start >= gpu_start[c - io_min]))
+          if (c >= io_min && c <= io_max
+              && (!has_gpu[c - io_min] || start >= gpu_start[c - io_min]))
             {
               gpu_start[c - io_min] = start;
               has_gpu[c - io_min] = TRUE;
@@ -161,7 +169,8 @@ build_bars (const IvTrace *t, gint64 x, GArray *bars)
   for (gint64 c = io_min; c <= io_max; c++)
     {
       const IoSpan *s = &io[c - io_min];
-      IvPipelineBar bar = { IV_LANE_IO, IV_BAR_MERGED_IO, 0, 0, c, "hdf5_io", s->n_waits + s->n_reads, G_MAXSIZE };
+      IvPipelineBar bar = { IV_LANE_IO, IV_BAR_MERGED_IO,        0,        0, c,
+                            "hdf5_io",  s->n_waits + s->n_reads, G_MAXSIZE };
       if (s->n_reads && s->n_waits)
         bar.start_ns = s->wait_end, bar.end_ns = s->read_end;
       else if (s->n_reads)
@@ -194,7 +203,8 @@ build_bars (const IvTrace *t, gint64 x, GArray *bars)
         }
       if (!covered)
         {
-          IvPipelineBar fill = { IV_LANE_MAIN, IV_BAR_FILLED, io_end, gstart, c, "await_dispatch", 0, G_MAXSIZE };
+          IvPipelineBar fill
+              = { IV_LANE_MAIN, IV_BAR_FILLED, io_end, gstart, c, "await_dispatch", 0, G_MAXSIZE };
           g_array_append_val (main_bars, fill);
         }
     }
@@ -214,7 +224,8 @@ window_bounds (const GArray *bars, gint64 x, gint64 *t0, gint64 *t1)
   for (guint i = 0; i < bars->len; i++)
     {
       const IvPipelineBar *b = &g_array_index (bars, IvPipelineBar, i);
-      if ((is_gpu (b->lane) && b->candidate == x) || (b->lane == IV_LANE_IO && b->candidate == x + 1))
+      if ((is_gpu (b->lane) && b->candidate == x)
+          || (b->lane == IV_LANE_IO && b->candidate == x + 1))
         {
           start = anchored ? MIN (start, b->start_ns) : b->start_ns;
           anchored = TRUE;
@@ -277,13 +288,13 @@ finish (IvPipelinePlot *plot, GArray *all, gint64 x)
   if (plot->legacy)
     return;
   if (seen_trsm)
-    add_key (plot->legend, _("TRSM (host)"), "trsm_host");
+    add_key (plot->legend, _ ("TRSM (host)"), "trsm_host");
   if (seen_wait)
-    add_key (plot->legend, _("Wait for prefetch"), "wait_for_io");
+    add_key (plot->legend, _ ("Wait for prefetch"), "wait_for_io");
   if (seen_dispatch)
-    add_key (plot->legend, _("Ready → launch"), "await_dispatch");
-  add_key (plot->legend, _("HDF5 read"), "hdf5_io");
-  add_key (plot->legend, _("GPU compute"), "compute");
+    add_key (plot->legend, _ ("Ready → launch"), "await_dispatch");
+  add_key (plot->legend, _ ("HDF5 read"), "hdf5_io");
+  add_key (plot->legend, _ ("GPU compute"), "compute");
 }
 
 static gboolean
@@ -331,7 +342,7 @@ iv_pipeline_plot_new (const IvTrace *t, gint64 first, GError **error)
 {
   g_autoptr (IvPipelinePlot) plot = g_new0 (IvPipelinePlot, 1);
   g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (IvPipelineBar));
-  const char *file = t->path ? t->path : _("the trace");
+  const char *file = t->path ? t->path : _ ("the trace");
 
   plot->bars = g_array_new (FALSE, FALSE, sizeof (IvPipelineBar));
   plot->legend = g_array_new (FALSE, FALSE, sizeof (IvPipelineKey));
@@ -345,7 +356,8 @@ iv_pipeline_plot_new (const IvTrace *t, gint64 first, GError **error)
       if (window == G_MAXSIZE)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       _("%s: no “Candidate_Eval_0” slice, so it is not a pipelined timeline"), file);
+                       _ ("%s: no “Candidate_Eval_0” slice, so it is not a pipelined timeline"),
+                       file);
           return NULL;
         }
       plot->min_candidate = plot->max_candidate = plot->first_candidate = 0;
@@ -370,13 +382,14 @@ iv_pipeline_plot_new (const IvTrace *t, gint64 first, GError **error)
   if (all->len == 0)
     {
       if (plot->min_candidate > plot->max_candidate)
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("%s: no event names a candidate"), file);
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                     _ ("%s: no event names a candidate"), file);
       else
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                     _("%s: no events to draw for start candidate %" G_GINT64_FORMAT " (GPU %" G_GINT64_FORMAT
-                       "–%" G_GINT64_FORMAT ", main %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT ", I/O %"
-                       G_GINT64_FORMAT "–%" G_GINT64_FORMAT "; the file has candidates %" G_GINT64_FORMAT
-                       "–%" G_GINT64_FORMAT ")"),
+                     _ ("%s: no events to draw for start candidate %" G_GINT64_FORMAT
+                        " (GPU %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT ", main %" G_GINT64_FORMAT
+                        "–%" G_GINT64_FORMAT ", I/O %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT
+                        "; the file has candidates %" G_GINT64_FORMAT "–%" G_GINT64_FORMAT ")"),
                      file, first, MAX (0, first - 1), first + 4, first, first + 4, first, first + 5,
                      plot->min_candidate, plot->max_candidate);
       return NULL;
@@ -391,10 +404,15 @@ iv_pipeline_plot_new (const IvTrace *t, gint64 first, GError **error)
 GArray *
 iv_breakdown_segments (const IvBreakdown *bd)
 {
-  static const struct { const char *family; const char *label; guint32 rgb; } groups[3] = {
-    { "cast", N_("Preprocess"), 0xAA3377 },
-    { "trsm", N_("Triangular Solve"), 0x004488 },
-    { "gemm_chol", N_("Cholesky + Schur Complement"), 0xC9A227 },
+  static const struct
+  {
+    const char *family;
+    const char *label;
+    guint32 rgb;
+  } groups[3] = {
+    { "cast", N_ ("Preprocess"), 0xAA3377 },
+    { "trsm", N_ ("Triangular Solve"), 0x004488 },
+    { "gemm_chol", N_ ("Cholesky + Schur Complement"), 0xC9A227 },
   };
   GArray *out = g_array_new (FALSE, FALSE, sizeof (IvBreakdownSegment));
   double ms[3] = { 0, 0, 0 }, total = 0, boosted = 0;
@@ -418,8 +436,9 @@ iv_breakdown_segments (const IvBreakdown *bd)
   for (guint g = 0; g < 3; g++)
     if (ms[g] > 0)
       {
-        IvBreakdownSegment s = { groups[g].family, _(groups[g].label), ms[g], 100.0 * ms[g] / total, 0,
-                                 groups[g].rgb };
+        IvBreakdownSegment s
+            = { groups[g].family, _ (groups[g].label), ms[g], 100.0 * ms[g] / total, 0,
+                groups[g].rgb };
         boosted += MAX (s.pct, 1.2);
         g_array_append_val (out, s);
       }

@@ -44,13 +44,13 @@ typedef struct
 {
   IvLane lane;
   IvBarKind kind;
-  gint64 start_ns, end_ns;  /* the bar's own extent: the window may cut it */
-  gint64 candidate;         /* -1: none (the PyTorch variant) */
-  const char *name;         /* "hdf5_io" for merged I/O, "await_dispatch" for fills */
-  guint n_events;           /* events merged into the bar */
-  gsize slice;              /* the trace slice, G_MAXSIZE for merged and filled bars */
+  gint64 start_ns, end_ns;      /* the bar's own extent: the window may cut it */
+  gint64 candidate;             /* -1: none (the PyTorch variant) */
+  const char *name;             /* "hdf5_io" for merged I/O, "await_dispatch" for fills */
+  guint n_events;               /* events merged into the bar */
+  gsize slice;                  /* the trace slice, G_MAXSIZE for merged and filled bars */
   gboolean cut_left, cut_right; /* past the window's edge by more than 0.5 ms */
-  gboolean labelled;        /* carries its bare candidate number */
+  gboolean labelled;            /* carries its bare candidate number */
 } IvPipelineBar;
 
 /* A legend entry: the reference's wording, and the event name whose colour it shows. */
@@ -62,30 +62,28 @@ typedef struct
 
 typedef struct
 {
-  gboolean legacy;               /* a PyTorch trace with a Candidate_Eval_0 slice */
-  gint64 first_candidate;        /* x */
+  gboolean legacy;                     /* a PyTorch trace with a Candidate_Eval_0 slice */
+  gint64 first_candidate;              /* x */
   gint64 min_candidate, max_candidate; /* what the file holds */
-  gint64 t0_ns, t1_ns;           /* the window */
-  GArray *bars;                  /* IvPipelineBar drawn, in the reference's order: I/O, main, GPU */
-  gboolean has_lane[IV_N_LANES]; /* lanes with any bar (before the window): empty ones are dropped */
-  GArray *legend;                /* IvPipelineKey */
+  gint64 t0_ns, t1_ns;                 /* the window */
+  GArray *bars; /* IvPipelineBar drawn, in the reference's order: I/O, main, GPU */
+  gboolean
+      has_lane[IV_N_LANES]; /* lanes with any bar (before the window): empty ones are dropped */
+  GArray *legend;           /* IvPipelineKey */
 } IvPipelinePlot;
 
 /* Whether @trace can be shown as a pipelined timeline (a pipelined file, or a trace with a
  * `Candidate_Eval_0` slice). */
-gboolean        iv_pipeline_plot_supported (const IvTrace  *trace);
+gboolean iv_pipeline_plot_supported (const IvTrace *trace);
 /* @first_candidate < 0 takes the file's own choice (`start_candidate`,
  * `timeline_record_from`, `focus_candidate`, else 0). */
-IvPipelinePlot *iv_pipeline_plot_new       (const IvTrace  *trace,
-                                            gint64          first_candidate,
-                                            GError        **error);
-void            iv_pipeline_plot_free      (IvPipelinePlot *plot);
+IvPipelinePlot *iv_pipeline_plot_new (const IvTrace *trace, gint64 first_candidate, GError **error);
+void iv_pipeline_plot_free (IvPipelinePlot *plot);
 /* "Main Thread", "I/O Thread", "GPU Stream 0", "GPU Stream 1" ("I/O" and "GPU compute"
  * in the PyTorch variant). */
-const char     *iv_lane_name               (IvLane          lane,
-                                            gboolean        legacy);
+const char *iv_lane_name (IvLane lane, gboolean legacy);
 /* The reference's key for @lane in JSON: main, io, gpu0, gpu1. */
-const char     *iv_lane_key                (IvLane          lane);
+const char *iv_lane_key (IvLane lane);
 
 /* A segment of the GPU runtime breakdown: the families merged as the reference merges
  * them — Preprocess (the h2d/cast/scale families, `add_identity`, every family it does not
@@ -94,7 +92,7 @@ const char     *iv_lane_key                (IvLane          lane);
  * The three are always shown, so the reference's --min_runtime_pct folds none of them. */
 typedef struct
 {
-  const char *family;       /* cast, trsm, gemm_chol */
+  const char *family; /* cast, trsm, gemm_chol */
   const char *label;
   double ms, pct, width;
   guint32 rgb;

@@ -35,11 +35,16 @@ time_member (IvTimelineState *self, guint prop)
 {
   switch (prop)
     {
-    case PROP_START_NS: return &self->start_ns;
-    case PROP_END_NS: return &self->end_ns;
-    case PROP_AREA_START_NS: return &self->area_start_ns;
-    case PROP_AREA_END_NS: return &self->area_end_ns;
-    default: return NULL;
+    case PROP_START_NS:
+      return &self->start_ns;
+    case PROP_END_NS:
+      return &self->end_ns;
+    case PROP_AREA_START_NS:
+      return &self->area_start_ns;
+    case PROP_AREA_END_NS:
+      return &self->area_end_ns;
+    default:
+      return NULL;
     }
 }
 
@@ -117,11 +122,16 @@ iv_timeline_state_class_init (IvTimelineStateClass *klass)
   object_class->get_property = iv_timeline_state_get_property;
   object_class->set_property = iv_timeline_state_set_property;
   object_class->finalize = iv_timeline_state_finalize;
-  properties[PROP_START_NS] = g_param_spec_int64 ("start-ns", NULL, NULL, G_MININT64, G_MAXINT64, 0, flags);
-  properties[PROP_END_NS] = g_param_spec_int64 ("end-ns", NULL, NULL, G_MININT64, G_MAXINT64, 0, flags);
-  properties[PROP_SELECTED] = g_param_spec_uint64 ("selected", NULL, NULL, 0, G_MAXUINT64, IV_TIMELINE_NONE, flags);
-  properties[PROP_AREA_START_NS] = g_param_spec_int64 ("area-start-ns", NULL, NULL, G_MININT64, G_MAXINT64, 0, flags);
-  properties[PROP_AREA_END_NS] = g_param_spec_int64 ("area-end-ns", NULL, NULL, G_MININT64, G_MAXINT64, 0, flags);
+  properties[PROP_START_NS]
+      = g_param_spec_int64 ("start-ns", NULL, NULL, G_MININT64, G_MAXINT64, 0, flags);
+  properties[PROP_END_NS]
+      = g_param_spec_int64 ("end-ns", NULL, NULL, G_MININT64, G_MAXINT64, 0, flags);
+  properties[PROP_SELECTED]
+      = g_param_spec_uint64 ("selected", NULL, NULL, 0, G_MAXUINT64, IV_TIMELINE_NONE, flags);
+  properties[PROP_AREA_START_NS]
+      = g_param_spec_int64 ("area-start-ns", NULL, NULL, G_MININT64, G_MAXINT64, 0, flags);
+  properties[PROP_AREA_END_NS]
+      = g_param_spec_int64 ("area-end-ns", NULL, NULL, G_MININT64, G_MAXINT64, 0, flags);
   properties[PROP_SEARCH] = g_param_spec_string ("search", NULL, NULL, "", flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }

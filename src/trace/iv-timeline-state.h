@@ -19,20 +19,12 @@ G_DECLARE_FINAL_TYPE (IvTimelineState, iv_timeline_state, IV, TIMELINE_STATE, GO
  * (never NULL: "" when there is none).
  * Each notifies only on change; setting a range or an area notifies both its ends
  * together, after both are set. */
-IvTimelineState *iv_timeline_state_new        (void);
-void             iv_timeline_state_set_range  (IvTimelineState *self,
-                                               gint64           start_ns,
-                                               gint64           end_ns);
-void             iv_timeline_state_get_range  (IvTimelineState *self,
-                                               gint64          *start_ns,
-                                               gint64          *end_ns);
-void             iv_timeline_state_set_area   (IvTimelineState *self,
-                                               gint64           start_ns,
-                                               gint64           end_ns);
-void             iv_timeline_state_get_area   (IvTimelineState *self,
-                                               gint64          *start_ns,
-                                               gint64          *end_ns);
-guint64          iv_timeline_state_get_selected (IvTimelineState *self);
-const char      *iv_timeline_state_get_search (IvTimelineState *self);
+IvTimelineState *iv_timeline_state_new (void);
+void iv_timeline_state_set_range (IvTimelineState *self, gint64 start_ns, gint64 end_ns);
+void iv_timeline_state_get_range (IvTimelineState *self, gint64 *start_ns, gint64 *end_ns);
+void iv_timeline_state_set_area (IvTimelineState *self, gint64 start_ns, gint64 end_ns);
+void iv_timeline_state_get_area (IvTimelineState *self, gint64 *start_ns, gint64 *end_ns);
+guint64 iv_timeline_state_get_selected (IvTimelineState *self);
+const char *iv_timeline_state_get_search (IvTimelineState *self);
 
 G_END_DECLS

@@ -83,9 +83,10 @@ iv_trace_kernel_kind (const IvTrace *t, gsize s)
       || g_ascii_strcasecmp (cat, "memcpy") == 0 || g_ascii_strcasecmp (cat, "memset") == 0
       || g_str_has_prefix (name, "Memcpy") || g_str_has_prefix (name, "Memset"))
     return IV_KERNEL_MEMORY;
-  if (contains_ci (name, "nccl") || contains_ci (name, "allreduce") || contains_ci (name, "all_reduce")
-      || contains_ci (name, "allgather") || contains_ci (name, "reducescatter")
-      || contains_ci (cat, "collective") || contains_ci (name, "rccl"))
+  if (contains_ci (name, "nccl") || contains_ci (name, "allreduce")
+      || contains_ci (name, "all_reduce") || contains_ci (name, "allgather")
+      || contains_ci (name, "reducescatter") || contains_ci (cat, "collective")
+      || contains_ci (name, "rccl"))
     return IV_KERNEL_COMM;
   return IV_KERNEL_COMPUTE;
 }
@@ -100,11 +101,12 @@ iv_trace_kernel_kind (const IvTrace *t, gsize s)
  * annotations (ranges over kernels) are "other", the lowest class, so the kernels under
  * them keep theirs (iv_trace_class_times leaves them, and stream syncs, out of the busy
  * time altogether). */
-static const char *const attention_patterns[] = { "flash", "fmha", "attention", "attn", "sdpa",
-                                                  "scaled_dot_product", "xformers", "softmax", NULL };
-static const char *const gemm_patterns[] = { "gemm", "xmma", "cutlass", "nvjet", "cijk_", "matmul", "gemv",
-                                             "addmm", "bmm_", "s884", "h884", "s1688", "h1688", "s16816",
-                                             "h16816", "i8816", "sm80_", "sm90_", "wgmma", NULL };
+static const char *const attention_patterns[]
+    = { "flash",    "fmha",    "attention", "attn", "sdpa", "scaled_dot_product",
+        "xformers", "softmax", NULL };
+static const char *const gemm_patterns[]
+    = { "gemm", "xmma",  "cutlass", "nvjet",  "cijk_",  "matmul", "gemv",  "addmm", "bmm_",  "s884",
+        "h884", "s1688", "h1688",   "s16816", "h16816", "i8816",  "sm80_", "sm90_", "wgmma", NULL };
 
 static gboolean
 matches_any (const char *name, const char *const *patterns)
@@ -123,7 +125,8 @@ iv_trace_kernel_class (const IvTrace *t, gsize s)
 
   if (contains_ci (cat, "annotation"))
     return IV_KCLASS_OTHER;
-  if (iv_trace_kernel_kind (t, s) == IV_KERNEL_COMM || contains_ci (name, "alltoall") || contains_ci (name, "all_to_all"))
+  if (iv_trace_kernel_kind (t, s) == IV_KERNEL_COMM || contains_ci (name, "alltoall")
+      || contains_ci (name, "all_to_all"))
     return IV_KCLASS_COLLECTIVE;
   if (iv_trace_kernel_kind (t, s) == IV_KERNEL_MEMORY)
     return IV_KCLASS_OTHER;
@@ -166,7 +169,8 @@ iv_trace_class_times (const IvTrace *t, gint64 t0, gint64 t1, gint64 by_class[IV
               IvKernelClass c;
               /* work only: a stream waiting (cuda_sync) or a range drawn over kernels (a
                * user annotation) is not the GPU being busy */
-              if (b <= a || contains_ci (cat, "annotation") || g_ascii_strcasecmp (cat, "cuda_sync") == 0)
+              if (b <= a || contains_ci (cat, "annotation")
+                  || g_ascii_strcasecmp (cat, "cuda_sync") == 0)
                 continue;
               c = iv_trace_kernel_class (t, s);
               iv_intervals_add (per[c], a, b);
@@ -179,7 +183,8 @@ iv_trace_class_times (const IvTrace *t, gint64 t0, gint64 t1, gint64 by_class[IV
     {
       gint64 now;
       for (guint i = 0; i < per[k]->len; i += 2)
-        iv_intervals_add (covered, g_array_index (per[k], gint64, i), g_array_index (per[k], gint64, i + 1));
+        iv_intervals_add (covered, g_array_index (per[k], gint64, i),
+                          g_array_index (per[k], gint64, i + 1));
       iv_intervals_merge (covered);
       now = iv_intervals_total (covered);
       by_class[k] = now - before;

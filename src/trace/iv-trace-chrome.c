@@ -25,8 +25,22 @@ typedef struct
 
 typedef enum
 {
-  F_NONE, F_PH, F_NAME, F_CAT, F_TS, F_DUR, F_PID, F_TID, F_ID, F_ID2, F_BP, F_S, F_ARGS,
-  F_BIND_ID, F_FLOW_IN, F_FLOW_OUT, /* flow events v2, on the slices they bind */
+  F_NONE,
+  F_PH,
+  F_NAME,
+  F_CAT,
+  F_TS,
+  F_DUR,
+  F_PID,
+  F_TID,
+  F_ID,
+  F_ID2,
+  F_BP,
+  F_S,
+  F_ARGS,
+  F_BIND_ID,
+  F_FLOW_IN,
+  F_FLOW_OUT, /* flow events v2, on the slices they bind */
 } Field;
 
 typedef struct
@@ -53,7 +67,12 @@ typedef struct
   guint32 last_cat_id;
   /* names seen lately, by a hash of their ends: one comparison instead of a copy, a full
    * hash and a table lookup per event (the pool's strings never move) */
-  struct { const char *text; gsize len; guint32 id; } names[256];
+  struct
+  {
+    const char *text;
+    gsize len;
+    guint32 id;
+  } names[256];
 } Parser;
 
 /* ---------- numbers ---------- */
@@ -230,7 +249,8 @@ intern_name (Parser *p)
   for (gsize i = len > 4 ? MAX (len - 4, 4) : len; i < len; i++)
     h = (h ^ (guchar) p->name[i]) * 16777619u;
   slot = (h ^ (h >> 16)) % G_N_ELEMENTS (p->names);
-  if (p->names[slot].text && p->names[slot].len == len && memcmp (p->names[slot].text, p->name, len) == 0)
+  if (p->names[slot].text && p->names[slot].len == len
+      && memcmp (p->names[slot].text, p->name, len) == 0)
     return p->names[slot].id;
   p->names[slot].id = iv_intern_add (p->b->trace->strings, p->name, (gssize) len);
   p->names[slot].text = iv_intern_get (p->b->trace->strings, p->names[slot].id);
@@ -257,7 +277,8 @@ dispatch (Parser *p)
       p->last_cat_len = p->cat_len;
       p->last_cat_id = cat;
     }
-  guint32 args_len = p->args_end > p->args_off ? (guint32) MIN (p->args_end - p->args_off, G_MAXUINT32) : 0;
+  guint32 args_len
+      = p->args_end > p->args_off ? (guint32) MIN (p->args_end - p->args_off, G_MAXUINT32) : 0;
 
   if (p->ph == 'M')
     {
@@ -282,7 +303,12 @@ dispatch (Parser *p)
       {
         /* Clamped so that the end, too, stays a representable time. */
         gint64 dur = p->has_dur ? CLAMP (p->dur_ns, 0, IV_TRACE_TIME_MAX - p->ts_ns) : 0;
-        IvRawSlice s = { p->ts_ns, dur, p->args_off, args_len, name, cat,
+        IvRawSlice s = { p->ts_ns,
+                         dur,
+                         p->args_off,
+                         args_len,
+                         name,
+                         cat,
                          _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD) };
         _iv_trace_builder_add_slice (b, &s);
         /* flow events v2: the slice itself leaves (flow_out) or receives (flow_in) the
@@ -328,7 +354,8 @@ dispatch (Parser *p)
       {
         /* a counter is its name and id (two "memory" counters of ids 1 and 2 are two);
          * each series reads "name · key" */
-        g_autofree char *counter = p->id[0] ? g_strdup_printf ("%s (id %s)", p->name, p->id) : g_strdup (p->name);
+        g_autofree char *counter
+            = p->id[0] ? g_strdup_printf ("%s (id %s)", p->name, p->id) : g_strdup (p->name);
         guint track = _iv_trace_builder_track (b, p->pid, counter, IV_TRACK_COUNTER);
         for (guint i = 0; i < p->n_args; i++)
           if (p->args[i].is_number)
@@ -346,8 +373,9 @@ dispatch (Parser *p)
     case 'n':
     case 'e':
       {
-        IvRawEdge e = { p->ts_ns, b->seq++, p->args_off, args_len, name, cat,
-                        async_track (p), intern_key (b, p->cat, p->name, p->id), p->ph };
+        IvRawEdge e = { p->ts_ns, b->seq++, p->args_off,     args_len,
+                        name,     cat,      async_track (p), intern_key (b, p->cat, p->name, p->id),
+                        p->ph };
         _iv_trace_builder_add (b, b->async_edges, &e);
         break;
       }
@@ -355,8 +383,14 @@ dispatch (Parser *p)
     case 't':
     case 'f':
       {
-        IvRawFlow f = { p->ts_ns, _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD),
-                        intern_key (b, p->cat, p->name, p->id), name, cat, p->ph, p->bp_e, b->seq++ };
+        IvRawFlow f = { p->ts_ns,
+                        _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD),
+                        intern_key (b, p->cat, p->name, p->id),
+                        name,
+                        cat,
+                        p->ph,
+                        p->bp_e,
+                        b->seq++ };
         _iv_trace_builder_add (b, b->flows, &f);
         break;
       }
@@ -394,28 +428,42 @@ field_of (const unsigned char *k, size_t len)
     case 1:
       return k[0] == 's' ? F_S : F_NONE;
     case 2:
-      if (k[0] == 'p' && k[1] == 'h') return F_PH;
-      if (k[0] == 't' && k[1] == 's') return F_TS;
-      if (k[0] == 'i' && k[1] == 'd') return F_ID;
-      if (k[0] == 'b' && k[1] == 'p') return F_BP;
+      if (k[0] == 'p' && k[1] == 'h')
+        return F_PH;
+      if (k[0] == 't' && k[1] == 's')
+        return F_TS;
+      if (k[0] == 'i' && k[1] == 'd')
+        return F_ID;
+      if (k[0] == 'b' && k[1] == 'p')
+        return F_BP;
       return F_NONE;
     case 3:
-      if (memcmp (k, "pid", 3) == 0) return F_PID;
-      if (memcmp (k, "tid", 3) == 0) return F_TID;
-      if (memcmp (k, "cat", 3) == 0) return F_CAT;
-      if (memcmp (k, "dur", 3) == 0) return F_DUR;
-      if (memcmp (k, "id2", 3) == 0) return F_ID2;
+      if (memcmp (k, "pid", 3) == 0)
+        return F_PID;
+      if (memcmp (k, "tid", 3) == 0)
+        return F_TID;
+      if (memcmp (k, "cat", 3) == 0)
+        return F_CAT;
+      if (memcmp (k, "dur", 3) == 0)
+        return F_DUR;
+      if (memcmp (k, "id2", 3) == 0)
+        return F_ID2;
       return F_NONE;
     case 4:
-      if (memcmp (k, "name", 4) == 0) return F_NAME;
-      if (memcmp (k, "args", 4) == 0) return F_ARGS;
+      if (memcmp (k, "name", 4) == 0)
+        return F_NAME;
+      if (memcmp (k, "args", 4) == 0)
+        return F_ARGS;
       return F_NONE;
     case 7:
-      if (memcmp (k, "bind_id", 7) == 0) return F_BIND_ID;
-      if (memcmp (k, "flow_in", 7) == 0) return F_FLOW_IN;
+      if (memcmp (k, "bind_id", 7) == 0)
+        return F_BIND_ID;
+      if (memcmp (k, "flow_in", 7) == 0)
+        return F_FLOW_IN;
       return F_NONE;
     case 8:
-      if (memcmp (k, "flow_out", 8) == 0) return F_FLOW_OUT;
+      if (memcmp (k, "flow_out", 8) == 0)
+        return F_FLOW_OUT;
       return F_NONE;
     default:
       return F_NONE;
@@ -524,7 +572,8 @@ read_flat_object (Parser *p, MemberFunc member)
 /* Only metadata and counters need their args now (the phase usually comes first; when
  * it does not, the args are kept just in case). */
 static void
-small_arg_member (Parser *p, const char *key, gsize key_len, const char *v, gsize len, gboolean is_number)
+small_arg_member (Parser *p, const char *key, gsize key_len, const char *v, gsize len,
+                  gboolean is_number)
 {
   if (p->n_args < MAX_SMALL_ARGS)
     {
@@ -567,7 +616,8 @@ event_member (IvJsonPull *r, const char *k, gsize klen, gpointer data)
     return read_flat_object (p, id2_member);
   if (c == '{' || c == '[')
     return iv_json_pull_skip (r);
-  if ((st = iv_json_pull_scalar (r, &v, &vlen, &is_number)) == IV_PULL_OK && v
+  if ((st = iv_json_pull_scalar (r, &v, &vlen, &is_number)) == IV_PULL_OK
+      && v
       /* true and false mean something to the flow fields only */
       && ((c != 't' && c != 'f') || field == F_FLOW_IN || field == F_FLOW_OUT))
     event_field (p, field, v, vlen, is_number);
@@ -585,12 +635,12 @@ read_event (Parser *p)
 /* Where the reader is between steps. */
 typedef enum
 {
-  AT_START,         /* before the top value */
-  AT_MEMBER,        /* in the top object: before a member, or its end */
-  AT_MEMBER_NEXT,   /* in the top object: after a member */
-  AT_ELEMENT,       /* in the event array: before an element, or its end */
-  AT_ELEMENT_NEXT,  /* in the event array: after an element */
-  AT_END,           /* after the top value */
+  AT_START,        /* before the top value */
+  AT_MEMBER,       /* in the top object: before a member, or its end */
+  AT_MEMBER_NEXT,  /* in the top object: after a member */
+  AT_ELEMENT,      /* in the event array: before an element, or its end */
+  AT_ELEMENT_NEXT, /* in the event array: after an element */
+  AT_END,          /* after the top value */
 } State;
 
 /* One step from @state: a member of the top object, an event, a separator. Nothing is
@@ -688,7 +738,8 @@ _iv_trace_load_chrome (IvTraceBuilder *b, IvInput *input, IvProgressFunc progres
   const char *name = iv_input_get_name (input);
 
   p->b = b;
-  if (!(b->window ? iv_json_pull_init_sized (r, input, b->window, progress, progress_data, cancellable, error)
+  if (!(b->window ? iv_json_pull_init_sized (r, input, b->window, progress, progress_data,
+                                             cancellable, error)
                   : iv_json_pull_init (r, input, progress, progress_data, cancellable, error)))
     {
       iv_json_pull_clear (r);
@@ -751,7 +802,8 @@ _iv_trace_load_chrome (IvTraceBuilder *b, IvInput *input, IvProgressFunc progres
         {
           /* A writer killed mid-file: keep every complete event before the damage. */
           b->trace->truncated = TRUE;
-          _iv_trace_warn (b->trace, "the file %s at line %u, column %u; the %" G_GUINT64_FORMAT
+          _iv_trace_warn (b->trace,
+                          "the file %s at line %u, column %u; the %" G_GUINT64_FORMAT
                           " complete events before that point are kept",
                           early ? "ends early" : "is damaged", line, column, p->events);
         }
@@ -766,7 +818,8 @@ _iv_trace_load_chrome (IvTraceBuilder *b, IvInput *input, IvProgressFunc progres
     }
   else if (ok && !p->seen_events && p->events == 0 && !p->top_object)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: not a Chrome trace (no event array)", name);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: not a Chrome trace (no event array)", name);
       ok = FALSE;
     }
   iv_json_pull_clear (r);

@@ -62,7 +62,8 @@ gsize
 iv_trace_row_last_by (const IvTrace *t, guint row, gint64 ts_ns)
 {
   const IvRow *r = &g_array_index (t->rows, IvRow, row);
-  gsize j = ts_ns == G_MAXINT64 ? r->first + r->n : first_starting_at (t, r->first, r->first + r->n, ts_ns + 1);
+  gsize j = ts_ns == G_MAXINT64 ? r->first + r->n
+                                : first_starting_at (t, r->first, r->first + r->n, ts_ns + 1);
   return j > r->first ? j - 1 : G_MAXSIZE;
 }
 
@@ -108,8 +109,7 @@ run_end (const IvTrace *t, gsize i, gsize end, gint64 boundary, gint64 t1, doubl
 }
 
 gsize
-iv_trace_lod_row (const IvTrace *t, guint row, gint64 t0, gint64 t1, double width_px,
-                  GArray *items)
+iv_trace_lod_row (const IvTrace *t, guint row, gint64 t0, gint64 t1, double width_px, GArray *items)
 {
   const IvRow *r = &g_array_index (t->rows, IvRow, row);
   gsize end = r->first + r->n, i, emitted = 0;
@@ -123,7 +123,7 @@ iv_trace_lod_row (const IvTrace *t, guint row, gint64 t0, gint64 t1, double widt
       IvLodItem item;
       if ((double) t->dur_ns[i] >= px_ns)
         {
-          item = (IvLodItem) { i, 1, t->start_ns[i], t->start_ns[i] + t->dur_ns[i] };
+          item = (IvLodItem){ i, 1, t->start_ns[i], t->start_ns[i] + t->dur_ns[i] };
           g_array_append_val (items, item);
           emitted++;
           i++;
@@ -138,8 +138,8 @@ iv_trace_lod_row (const IvTrace *t, guint row, gint64 t0, gint64 t1, double widt
          * reach past it): draw it on its own. */
         if (j - i > 1 && (double) t->dur_ns[j - 1] >= px_ns)
           j--;
-        item = (IvLodItem) { i, (guint32) MIN (j - i, G_MAXUINT32), t->start_ns[i],
-                             t->start_ns[j - 1] + t->dur_ns[j - 1] };
+        item = (IvLodItem){ i, (guint32) MIN (j - i, G_MAXUINT32), t->start_ns[i],
+                            t->start_ns[j - 1] + t->dur_ns[j - 1] };
         g_array_append_val (items, item);
         emitted++;
         i = j;

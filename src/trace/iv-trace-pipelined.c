@@ -18,7 +18,6 @@
  * above them and far below what a DOM of it would cost in memory. */
 #define PIPELINED_MAX_BYTES ((gsize) 256 << 20)
 
-
 /* Typed members with fallbacks, over the shared typed getters. */
 static const char *
 member_string (JsonObject *o, const char *key, const char *fallback)
@@ -77,12 +76,13 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
   root = json_node_get_object (doc);
   if (!iv_json_array (root, "events"))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: “events” must be an array", name);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: “events” must be an array",
+                   name);
       return FALSE;
     }
-  t->start_candidate = member_int (root, "start_candidate",
-                                   member_int (root, "timeline_record_from",
-                                               member_int (root, "focus_candidate", 0)));
+  t->start_candidate = member_int (
+      root, "start_candidate",
+      member_int (root, "timeline_record_from", member_int (root, "focus_candidate", 0)));
   t->num_candidates = member_int (root, "num_candidates", 3);
   t->start_candidate = CLAMP (t->start_candidate, 0, IV_CANDIDATE_MAX);
   t->num_candidates = CLAMP (t->num_candidates, 0, IV_CANDIDATE_MAX);
@@ -102,16 +102,19 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
         return FALSE;
       if (!JSON_NODE_HOLDS_OBJECT (n))
         {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: event %u is not an object", name, i);
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: event %u is not an object",
+                       name, i);
           return FALSE;
         }
       e = json_node_get_object (n);
       lane = member_string (e, "lane", NULL);
       ev_name = member_string (e, "name", "");
-      if (!lane || !member_number (e, "start_ms", &start_ms) || !member_number (e, "dur_ms", &dur_ms))
+      if (!lane || !member_number (e, "start_ms", &start_ms)
+          || !member_number (e, "dur_ms", &dur_ms))
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       "%s: event %u needs “lane” (text), “start_ms” and “dur_ms” (numbers)", name, i);
+                       "%s: event %u needs “lane” (text), “start_ms” and “dur_ms” (numbers)", name,
+                       i);
           return FALSE;
         }
       start = ms_to_ns (start_ms);
@@ -145,9 +148,13 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
         g_snprintf (cat, sizeof cat, "candidate %" G_GINT64_FORMAT, cand);
       else
         cat[0] = '\0';
-      s = (IvRawSlice) { start, dur, 0, 0, iv_intern_add (t->strings, ev_name, -1),
-                         iv_intern_add (t->strings, cat, -1),
-                         _iv_trace_builder_track (b, "pipeline", tid, IV_TRACK_LANE) };
+      s = (IvRawSlice){ start,
+                        dur,
+                        0,
+                        0,
+                        iv_intern_add (t->strings, ev_name, -1),
+                        iv_intern_add (t->strings, cat, -1),
+                        _iv_trace_builder_track (b, "pipeline", tid, IV_TRACK_LANE) };
       if (!_iv_trace_builder_add_slice (b, &s))
         {
           _iv_trace_set_oom_error (b, i, error);
@@ -174,9 +181,11 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
             {
               IoParts *io = &g_array_index (io_parts, IoParts, index - 1);
               if (g_str_equal (ev_name, "gpu_buffer_wait"))
-                io->wait_start = MIN (io->wait_start, start), io->wait_end = MAX (io->wait_end, start + dur);
+                io->wait_start = MIN (io->wait_start, start),
+                io->wait_end = MAX (io->wait_end, start + dur);
               else if (g_str_equal (ev_name, "hdf5_read"))
-                io->read_start = MIN (io->read_start, start), io->read_end = MAX (io->read_end, start + dur);
+                io->read_start = MIN (io->read_start, start),
+                io->read_end = MAX (io->read_end, start + dur);
             }
           else if (g_str_equal (lane, "gpu"))
             {
@@ -214,12 +223,14 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
   for (guint i = 0; i < t->tracks->len; i++)
     {
       IvTrack *tr = &g_array_index (t->tracks, IvTrack, i);
-      tr->name = g_strdup (g_str_equal (tr->key, "main") ? "Main thread"
-                           : g_str_equal (tr->key, "io") ? "I/O"
+      tr->name = g_strdup (g_str_equal (tr->key, "main")   ? "Main thread"
+                           : g_str_equal (tr->key, "io")   ? "I/O"
                            : g_str_equal (tr->key, "gpu0") ? "GPU stream 0"
-                           : g_str_equal (tr->key, "gpu1") ? "GPU stream 1" : tr->key);
-      tr->sort_index = g_str_equal (tr->key, "main") ? 0 : g_str_equal (tr->key, "io") ? 1
-                       : 2 + atoi (tr->key + 3);
+                           : g_str_equal (tr->key, "gpu1") ? "GPU stream 1"
+                                                           : tr->key);
+      tr->sort_index = g_str_equal (tr->key, "main") ? 0
+                       : g_str_equal (tr->key, "io") ? 1
+                                                     : 2 + atoi (tr->key + 3);
     }
   return TRUE;
 }
@@ -269,8 +280,9 @@ iv_breakdown_load (const char *path, GError **error)
     {
       JsonNode *n = json_object_get_member (gpu, l->data);
       double ms = NAN;
-      if (JSON_NODE_HOLDS_VALUE (n) && (json_node_get_value_type (n) == G_TYPE_INT64
-                                         || json_node_get_value_type (n) == G_TYPE_DOUBLE))
+      if (JSON_NODE_HOLDS_VALUE (n)
+          && (json_node_get_value_type (n) == G_TYPE_INT64
+              || json_node_get_value_type (n) == G_TYPE_DOUBLE))
         ms = json_node_get_double (n);
       if (!isfinite (ms) || ms < 0)
         {
@@ -279,7 +291,7 @@ iv_breakdown_load (const char *path, GError **error)
           iv_breakdown_free (bd);
           return NULL;
         }
-      bd->families[bd->n_families++] = (IvFamily) { g_strdup (l->data), ms };
+      bd->families[bd->n_families++] = (IvFamily){ g_strdup (l->data), ms };
       bd->total_ms += ms;
     }
   return bd;

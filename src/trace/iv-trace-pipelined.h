@@ -19,9 +19,8 @@ typedef struct
   double total_ms;
 } IvBreakdown;
 
-IvBreakdown *iv_breakdown_load (const char  *path,
-                                GError     **error);
-void         iv_breakdown_free (IvBreakdown *breakdown);
+IvBreakdown *iv_breakdown_load (const char *path, GError **error);
+void iv_breakdown_free (IvBreakdown *breakdown);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvBreakdown, iv_breakdown_free)
 

@@ -83,13 +83,15 @@ reserve_slices (IvSliceColumns *c, gsize want)
   if (want > IV_SLICES_MAX)
     return FALSE;
   cap = MIN (MAX (want, c->capacity + c->capacity / 2 + 1024), (gsize) IV_SLICES_MAX);
-#define GROW(col)                                                        \
-  do {                                                                   \
-    gpointer grown = iv_big_realloc (c->col, cap * sizeof *c->col);      \
-    if (!grown)                                                          \
-      return FALSE;                                                      \
-    c->col = grown;                                                      \
-  } while (0)
+#define GROW(col)                                                                                  \
+  do                                                                                               \
+    {                                                                                              \
+      gpointer grown = iv_big_realloc (c->col, cap * sizeof *c->col);                              \
+      if (!grown)                                                                                  \
+        return FALSE;                                                                              \
+      c->col = grown;                                                                              \
+    }                                                                                              \
+  while (0)
   GROW (start_ns);
   GROW (dur_ns);
   GROW (args_off);
@@ -108,12 +110,14 @@ static void
 fit_slices (IvSliceColumns *c)
 {
   gsize m = MAX (c->len, 1);
-#define FIT(col)                                                         \
-  G_STMT_START {                                                         \
-    gpointer fit_ = iv_big_realloc (c->col, m * sizeof *c->col);         \
-    if (fit_)                                                            \
-      c->col = fit_;                                                     \
-  } G_STMT_END
+#define FIT(col)                                                                                   \
+  G_STMT_START                                                                                     \
+  {                                                                                                \
+    gpointer fit_ = iv_big_realloc (c->col, m * sizeof *c->col);                                   \
+    if (fit_)                                                                                      \
+      c->col = fit_;                                                                               \
+  }                                                                                                \
+  G_STMT_END
   FIT (start_ns);
   FIT (dur_ns);
   FIT (args_off);
@@ -180,7 +184,8 @@ _iv_trace_set_oom_error (IvTraceBuilder *b, guint64 events, GError **error)
 
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
                "%s: out of memory after %" G_GUINT64_FORMAT " events; close other files or "
-               "open a smaller part of the trace", display, events);
+               "open a smaller part of the trace",
+               display, events);
 }
 
 #define DEFAULT_OVERLAP_TOLERANCE_NS 1000
@@ -275,7 +280,8 @@ _iv_trace_builder_process (IvTraceBuilder *b, const char *pid)
   p->gpu_index = -1;
   p->sort_index = G_MAXINT64;
   g_ptr_array_add (b->trace->processes, p);
-  g_hash_table_insert (b->process_index, g_strdup (pid), GUINT_TO_POINTER (b->trace->processes->len));
+  g_hash_table_insert (b->process_index, g_strdup (pid),
+                       GUINT_TO_POINTER (b->trace->processes->len));
   return b->trace->processes->len - 1;
 }
 
@@ -384,7 +390,10 @@ match_edges (IvTraceBuilder *b, IvGrowArray *edges, gboolean async, gint64 end_n
           while (stack->len)
             {
               IvRawEdge *o = &g_array_index (stack, IvRawEdge, stack->len - 1);
-              IvRawSlice s = { o->ts_ns, MAX (end_ns - o->ts_ns, 0), o->args_off, o->args_len, o->name, o->cat, o->track };
+              IvRawSlice s = { o->ts_ns,    MAX (end_ns - o->ts_ns, 0),
+                               o->args_off, o->args_len,
+                               o->name,     o->cat,
+                               o->track };
               /* what was left open, by name (--stats --json's open_names) */
               gboolean seen = FALSE;
               for (guint k = 0; k < b->trace->open_names->len && !seen && k < 1000; k++)
@@ -411,8 +420,9 @@ match_edges (IvTraceBuilder *b, IvGrowArray *edges, gboolean async, gint64 end_n
               continue;
             }
           o = &g_array_index (stack, IvRawEdge, stack->len - 1);
-          s = (IvRawSlice) { o->ts_ns, e->ts_ns - o->ts_ns, o->args_off, o->args_len,
-                             o->name ? o->name : e->name, o->cat ? o->cat : e->cat, o->track };
+          s = (IvRawSlice){ o->ts_ns,    e->ts_ns - o->ts_ns,         o->args_off,
+                            o->args_len, o->name ? o->name : e->name, o->cat ? o->cat : e->cat,
+                            o->track };
           if (!_iv_trace_builder_add_slice (b, &s))
             return;
           g_array_set_size (stack, stack->len - 1);
@@ -429,7 +439,8 @@ match_edges (IvTraceBuilder *b, IvGrowArray *edges, gboolean async, gint64 end_n
     _iv_trace_warn (b->trace, "%" G_GUINT64_FORMAT " %s events had no matching %s and were skipped",
                     unmatched_end, async ? "async end (e)" : "end (E)", async ? "b" : "B");
   if (unclosed)
-    _iv_trace_warn (b->trace, "%" G_GUINT64_FORMAT " %s were never closed; they end at the end of the trace",
+    _iv_trace_warn (b->trace,
+                    "%" G_GUINT64_FORMAT " %s were never closed; they end at the end of the trace",
                     unclosed, async ? "async spans (b)" : "begin events (B)");
 }
 
@@ -662,14 +673,18 @@ classify (IvTrace *t)
       if (p->name && (g_str_has_prefix (p->name, "GPU ") || g_str_has_prefix (p->name, "gpu ")))
         p->kind = IV_PROCESS_GPU;
       if (p->kind == IV_PROCESS_GPU)
-        p->gpu_index = (int) CLAMP (p->name && g_str_has_prefix (p->name, "GPU ") ? g_ascii_strtoll (p->name + 4, NULL, 10)
-                                    : all_digits (p->key) ? g_ascii_strtoll (p->key, NULL, 10) : -1,
+        p->gpu_index = (int) CLAMP (p->name && g_str_has_prefix (p->name, "GPU ")
+                                        ? g_ascii_strtoll (p->name + 4, NULL, 10)
+                                    : all_digits (p->key) ? g_ascii_strtoll (p->key, NULL, 10)
+                                                          : -1,
                                     -1, G_MAXINT);
       else if (p->name || all_digits (p->key))
         p->kind = IV_PROCESS_CPU;
       if (!p->name)
         /* a pid that is text is already a name ("GPU 0", "Browser"); a number is not */
-        p->name = !all_digits (p->key) ? g_strdup (p->key)
+        p->name
+            = !all_digits (p->key)
+                  ? g_strdup (p->key)
                   : g_strdup_printf (p->kind == IV_PROCESS_GPU ? "GPU %s" : "Process %s", p->key);
     }
   for (guint i = 0; i < t->tracks->len; i++)
@@ -688,7 +703,8 @@ classify (IvTrace *t)
       if (tr->name)
         continue;
       if (tr->gpu_stream)
-        tr->name = g_str_has_prefix (tr->key, "stream") ? g_strdup (tr->key) : g_strdup_printf ("stream %s", tr->key);
+        tr->name = g_str_has_prefix (tr->key, "stream") ? g_strdup (tr->key)
+                                                        : g_strdup_printf ("stream %s", tr->key);
       else if (tr->kind == IV_TRACK_THREAD)
         tr->name = thread_name_of_key (tr->key);
       else
@@ -719,7 +735,10 @@ compare_processes (const void *pa, const void *pb, void *user_data)
   if (a->sort_index != b->sort_index)
     return a->sort_index < b->sort_index ? -1 : 1;
   if (a->kind != b->kind)
-    return a->kind == IV_PROCESS_CPU ? -1 : b->kind == IV_PROCESS_CPU ? 1 : a->kind == IV_PROCESS_GPU ? -1 : 1;
+    return a->kind == IV_PROCESS_CPU   ? -1
+           : b->kind == IV_PROCESS_CPU ? 1
+           : a->kind == IV_PROCESS_GPU ? -1
+                                       : 1;
   if (a->gpu_index != b->gpu_index)
     return a->gpu_index < b->gpu_index ? -1 : 1;
   if (numeric_key (a->key) != numeric_key (b->key))
@@ -790,7 +809,14 @@ compare_flows (const void *pa, const void *pb)
     return a->ts_ns < b->ts_ns ? -1 : 1;
   /* At one instant a flow starts before it steps or ends, whatever the file order. */
   if (a->ph != b->ph)
-    return (a->ph == 's' ? 0 : a->ph == 't' ? 1 : 2) < (b->ph == 's' ? 0 : b->ph == 't' ? 1 : 2) ? -1 : 1;
+    return (a->ph == 's'   ? 0
+            : a->ph == 't' ? 1
+                           : 2)
+                   < (b->ph == 's'   ? 0
+                      : b->ph == 't' ? 1
+                                     : 2)
+               ? -1
+               : 1;
   return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
@@ -810,7 +836,8 @@ bind_flows (IvTraceBuilder *b)
       gsize prev_slice = G_MAXSIZE;
       gboolean has_start = FALSE, has_end = FALSE;
 
-      while (j < raw->len && g_array_index (raw, IvRawFlow, j).key == g_array_index (raw, IvRawFlow, i).key)
+      while (j < raw->len
+             && g_array_index (raw, IvRawFlow, j).key == g_array_index (raw, IvRawFlow, i).key)
         j++;
       for (guint k = i; k < j; k++)
         {
@@ -831,7 +858,9 @@ bind_flows (IvTraceBuilder *b)
                                                       : enclosing_slice (t, f->track, f->ts_ns);
           if (prev && f->ph != 's')
             {
-              IvFlow flow = { prev_slice, slice, prev->ts_ns, f->ts_ns, f->name ? f->name : prev->name, f->cat };
+              IvFlow flow
+                  = { prev_slice, slice, prev->ts_ns, f->ts_ns, f->name ? f->name : prev->name,
+                      f->cat };
               g_array_append_val (t->flows, flow);
             }
           prev = f;
@@ -841,7 +870,8 @@ bind_flows (IvTraceBuilder *b)
     }
   t->n_dangling_flows = dangling;
   if (dangling)
-    _iv_trace_warn (t, "%" G_GUINT64_FORMAT " flow events dangle (no matching start or end)", dangling);
+    _iv_trace_warn (t, "%" G_GUINT64_FORMAT " flow events dangle (no matching start or end)",
+                    dangling);
 }
 
 /* ---------- finish ---------- */
@@ -910,10 +940,11 @@ build_samples (IvTraceBuilder *b)
           if (!tmp)
             return FALSE;
           for (gsize i = 0; i < se->n; i++)
-            tmp[i] = (Sample) { t->sample_ns[se->first + i], t->sample_value[se->first + i] };
+            tmp[i] = (Sample){ t->sample_ns[se->first + i], t->sample_value[se->first + i] };
           g_qsort_with_data (tmp, (gint) se->n, sizeof (Sample), compare_samples, NULL);
           for (gsize i = 0; i < se->n; i++)
-            t->sample_ns[se->first + i] = tmp[i].ts_ns, t->sample_value[se->first + i] = tmp[i].value;
+            t->sample_ns[se->first + i] = tmp[i].ts_ns,
+                                     t->sample_value[se->first + i] = tmp[i].value;
         }
     }
   return TRUE;
@@ -1054,11 +1085,14 @@ order_tracks (IvTraceBuilder *b)
     b->slices.track[i] = track_new[b->slices.track[i]];
   for (guint i = 0; i < t->instants->len; i++)
     if (g_array_index (t->instants, IvInstant, i).track != G_MAXUINT)
-      g_array_index (t->instants, IvInstant, i).track = track_new[g_array_index (t->instants, IvInstant, i).track];
+      g_array_index (t->instants, IvInstant, i).track
+          = track_new[g_array_index (t->instants, IvInstant, i).track];
   for (guint i = 0; i < b->flows->len; i++)
-    g_array_index (b->flows, IvRawFlow, i).track = track_new[g_array_index (b->flows, IvRawFlow, i).track];
+    g_array_index (b->flows, IvRawFlow, i).track
+        = track_new[g_array_index (b->flows, IvRawFlow, i).track];
   for (guint i = 0; i < t->series->len; i++)
-    g_array_index (t->series, IvCounterSeries, i).track = track_new[g_array_index (t->series, IvCounterSeries, i).track];
+    g_array_index (t->series, IvCounterSeries, i).track
+        = track_new[g_array_index (t->series, IvCounterSeries, i).track];
 }
 
 /* Within one track's slices @o (in start order, depths placed), rows in order — depths,
@@ -1132,13 +1166,16 @@ nest_tracks (IvTraceBuilder *b, guint32 *order, guint32 *depth, gint64 *self)
         sorted = compare_slices (&o[i - 1], &o[i], c) < 0;
       if (!sorted)
         g_qsort_with_data (o, (gint) m, sizeof (guint32), compare_slices, c);
-      place_track (c, o, m, b->overlap_tolerance_ns, depth, self, &t->max_depth, &n_overflow, &partial,
-                   &clamped);
+      place_track (c, o, m, b->overlap_tolerance_ns, depth, self, &t->max_depth, &n_overflow,
+                   &partial, &clamped);
       sort_track_rows (o, m, depth, n_overflow, tmp);
     }
   iv_big_free (tmp);
   if (partial)
-    _iv_trace_warn (t, "%" G_GUINT64_FORMAT " slices partially overlap their parent; they are drawn on rows of their own", partial);
+    _iv_trace_warn (t,
+                    "%" G_GUINT64_FORMAT
+                    " slices partially overlap their parent; they are drawn on rows of their own",
+                    partial);
   t->n_clamped = clamped;
   return TRUE;
 }
@@ -1191,14 +1228,16 @@ form_rows (IvTraceBuilder *b, const guint32 *order, guint32 *depth)
 /* @col[i] = @col[order[i]] for every i, through @spare (a column of the same width and
  * length), which comes back as the old column: reordering never holds all the columns
  * twice. */
-#define GATHER(type, col, spare, order, n)                   \
-  G_STMT_START {                                             \
-    type *from_ = (type *) (col), *to_ = (type *) (spare);   \
-    for (gsize i_ = 0; i_ < (n); i_++)                       \
-      to_[i_] = from_[(order)[i_]];                          \
-    (spare) = (gpointer) from_;                              \
-    (col) = (gpointer) to_;                                  \
-  } G_STMT_END
+#define GATHER(type, col, spare, order, n)                                                         \
+  G_STMT_START                                                                                     \
+  {                                                                                                \
+    type *from_ = (type *) (col), *to_ = (type *) (spare);                                         \
+    for (gsize i_ = 0; i_ < (n); i_++)                                                             \
+      to_[i_] = from_[(order)[i_]];                                                                \
+    (spare) = (gpointer) from_;                                                                    \
+    (col) = (gpointer) to_;                                                                        \
+  }                                                                                                \
+  G_STMT_END
 
 /* The slice columns in @order, shrunk to their length, handed to the trace; @rows (each
  * slice's row) becomes its row column and @self its self-time column, and both are
@@ -1233,11 +1272,13 @@ order_columns (IvTraceBuilder *b, const guint32 *order, guint32 **rows, gint64 *
 
   /* Shrinking keeps the memory (only the unused tail goes), so it cannot fail in a way
    * that loses data: on failure the longer column is kept. */
-#define HAND_OVER(dst, col, size)                                   \
-  G_STMT_START {                                                    \
-    gpointer fit_ = iv_big_realloc ((col), m * (size));             \
-    (dst) = fit_ ? fit_ : (gpointer) (col);                         \
-  } G_STMT_END
+#define HAND_OVER(dst, col, size)                                                                  \
+  G_STMT_START                                                                                     \
+  {                                                                                                \
+    gpointer fit_ = iv_big_realloc ((col), m * (size));                                            \
+    (dst) = fit_ ? fit_ : (gpointer) (col);                                                        \
+  }                                                                                                \
+  G_STMT_END
   HAND_OVER (t->start_ns, c->start_ns, sizeof (gint64));
   HAND_OVER (t->dur_ns, c->dur_ns, sizeof (gint64));
   HAND_OVER (t->args_off, c->args_off, sizeof (guint64));
@@ -1268,7 +1309,8 @@ index_coarse (IvTrace *t)
   for (gsize g = 0; g * IV_TRACE_COARSE < n; g++)
     t->coarse_start[g] = t->start_ns[g * IV_TRACE_COARSE];
   for (gsize i = 0; i < n; i++)
-    t->coarse_max_dur[i / IV_TRACE_COARSE] = MAX (t->coarse_max_dur[i / IV_TRACE_COARSE], t->dur_ns[i]);
+    t->coarse_max_dur[i / IV_TRACE_COARSE]
+        = MAX (t->coarse_max_dur[i / IV_TRACE_COARSE], t->dur_ns[i]);
 }
 
 /* Counter series grouped by track with their samples in time order, and each counter
@@ -1300,16 +1342,25 @@ warn_skipped (IvTraceBuilder *b)
 
   for (guint c = 0; c < 128; c++)
     if (b->skipped[c])
-      _iv_trace_warn (t, "%" G_GUINT64_FORMAT " events of phase “%c” skipped (%s)", b->skipped[c], c,
-                      c == 'P' ? "samples" : c == 'N' || c == 'O' || c == 'D' ? "object snapshots"
-                      : c == 'v' || c == 'V' ? "memory dumps" : c == 'c' ? "clock sync" : "not drawn");
+      _iv_trace_warn (t, "%" G_GUINT64_FORMAT " events of phase “%c” skipped (%s)", b->skipped[c],
+                      c,
+                      c == 'P'                           ? "samples"
+                      : c == 'N' || c == 'O' || c == 'D' ? "object snapshots"
+                      : c == 'v' || c == 'V'             ? "memory dumps"
+                      : c == 'c'                         ? "clock sync"
+                                                         : "not drawn");
   if (b->unknown_phase)
-    _iv_trace_warn (t, "%" G_GUINT64_FORMAT " events with an unknown phase skipped", b->unknown_phase);
+    _iv_trace_warn (t, "%" G_GUINT64_FORMAT " events with an unknown phase skipped",
+                    b->unknown_phase);
   if (b->no_ts)
-    _iv_trace_warn (t, "%" G_GUINT64_FORMAT " events without a usable timestamp (missing, or beyond ±146 years) skipped", b->no_ts);
+    _iv_trace_warn (t,
+                    "%" G_GUINT64_FORMAT
+                    " events without a usable timestamp (missing, or beyond ±146 years) skipped",
+                    b->no_ts);
   if (b->text_counter_values)
-    _iv_trace_warn (t, "%" G_GUINT64_FORMAT " counter values that are not numbers (text) were not drawn",
-                    b->text_counter_values);
+    _iv_trace_warn (
+        t, "%" G_GUINT64_FORMAT " counter values that are not numbers (text) were not drawn",
+        b->text_counter_values);
 }
 
 IvTrace *
@@ -1417,8 +1468,9 @@ iv_trace_string (const IvTrace *t, guint32 id)
 gsize
 iv_trace_memory_bytes (const IvTrace *t)
 {
-  return t->n_slices * (3 * sizeof (gint64) + 2 * sizeof (guint32) + sizeof (guint64)
-                        + 2 * sizeof (guint32))
+  return t->n_slices
+             * (3 * sizeof (gint64) + 2 * sizeof (guint32) + sizeof (guint64)
+                + 2 * sizeof (guint32))
          + t->rows->len * sizeof (IvRow) + t->tracks->len * sizeof (IvTrack)
          + t->instants->len * sizeof (IvInstant) + t->flows->len * sizeof (IvFlow)
          + t->n_samples * (sizeof (gint64) + sizeof (double)) + iv_intern_bytes (t->strings);
@@ -1447,8 +1499,8 @@ iv_trace_slice_args (const IvTrace *t, gsize slice, GError **error)
       if (n <= 0)
         {
           if (n == 0)
-            g_set_error (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT, "%s: the file changed since it was loaded",
-                         iv_input_get_name (in));
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT,
+                         "%s: the file changed since it was loaded", iv_input_get_name (in));
           return NULL;
         }
       skip -= (guint64) n;
@@ -1461,8 +1513,8 @@ iv_trace_slice_args (const IvTrace *t, gsize slice, GError **error)
         if (n <= 0)
           {
             if (n == 0)
-              g_set_error (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT, "%s: the file changed since it was loaded",
-                           iv_input_get_name (in));
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT,
+                           "%s: the file changed since it was loaded", iv_input_get_name (in));
             return NULL;
           }
         got += (guint64) n;
@@ -1549,8 +1601,8 @@ iv_trace_load (const char *path, IvProgressFunc progress, gpointer progress_data
   if (kind->kind != IV_KIND_CHROME_TRACE)
     {
       g_autofree char *display = g_filename_display_name (path);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: not a trace (it looks like %s)", display, iv_kind_to_string (kind->kind));
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: not a trace (it looks like %s)",
+                   display, iv_kind_to_string (kind->kind));
       return NULL;
     }
   return iv_trace_load_input (in, path, progress, progress_data, cancellable, error);

@@ -50,23 +50,23 @@ typedef enum
   IV_TRACK_THREAD,
   IV_TRACK_ASYNC,
   IV_TRACK_COUNTER,
-  IV_TRACK_LANE,     /* pipelined timelines: main, io, gpu0, gpu1 */
+  IV_TRACK_LANE, /* pipelined timelines: main, io, gpu0, gpu1 */
 } IvTrackKind;
 
 typedef struct
 {
-  char *key;         /* pid as text: "25738" and 25738 are one process */
+  char *key; /* pid as text: "25738" and 25738 are one process */
   char *name;
   char *labels;
   gint64 sort_index;
   IvProcessKind kind;
-  int gpu_index;     /* -1 unless a GPU device */
+  int gpu_index; /* -1 unless a GPU device */
 } IvProcess;
 
 typedef struct
 {
   guint process;
-  char *key;         /* tid as text, or the async/counter name */
+  char *key; /* tid as text, or the async/counter name */
   char *name;
   gint64 sort_index;
   IvTrackKind kind;
@@ -78,30 +78,30 @@ typedef struct
 typedef struct
 {
   guint track;
-  guint depth;         /* rows of a track are depth 0, 1, …, then overflow rows */
-  gboolean overflow;   /* slices that partially overlap their parent */
-  gsize first, n;      /* range in the slice columns */
+  guint depth;       /* rows of a track are depth 0, 1, …, then overflow rows */
+  gboolean overflow; /* slices that partially overlap their parent */
+  gsize first, n;    /* range in the slice columns */
 } IvRow;
 
 typedef struct
 {
   gint64 ts_ns;
   guint32 name;
-  guint track;         /* G_MAXUINT: global */
-  char scope;          /* 'g', 'p', 't' */
+  guint track; /* G_MAXUINT: global */
+  char scope;  /* 'g', 'p', 't' */
 } IvInstant;
 
 typedef struct
 {
   guint32 name;
   guint track;
-  gsize first, n;      /* range in the sample columns */
+  gsize first, n; /* range in the sample columns */
   double min, max;
 } IvCounterSeries;
 
 typedef struct
 {
-  gsize from, to;      /* slice indices; G_MAXSIZE when unbound */
+  gsize from, to; /* slice indices; G_MAXSIZE when unbound */
   gint64 from_ns, to_ns;
   guint32 name, cat;
 } IvFlow;
@@ -110,7 +110,7 @@ typedef struct
 typedef struct
 {
   gint64 id;
-  gint64 io_start_ns, io_end_ns;   /* merged I/O of the candidate, -1 if none */
+  gint64 io_start_ns, io_end_ns; /* merged I/O of the candidate, -1 if none */
   gint64 gpu_start_ns, gpu_end_ns;
   gint64 io_hidden_ns, io_exposed_ns;
   gint buffer;
@@ -121,70 +121,59 @@ typedef struct
   IvTraceFormat format;
   char *path;
   IvIntern *strings;
-  GPtrArray *processes;    /* IvProcess* */
-  GArray *tracks;          /* IvTrack, ordered for display */
-  GArray *rows;            /* IvRow, grouped by track */
+  GPtrArray *processes; /* IvProcess* */
+  GArray *tracks;       /* IvTrack, ordered for display */
+  GArray *rows;         /* IvRow, grouped by track */
 
   /* slices, ordered by row, then start */
   gsize n_slices;
   gint64 *start_ns, *dur_ns, *self_ns;
   guint32 *name, *cat;
-  guint64 *args_off;       /* decompressed byte offset of the "args" object, or 0 */
+  guint64 *args_off; /* decompressed byte offset of the "args" object, or 0 */
   guint32 *args_len;
-  guint32 *row;            /* the row of each slice */
-  gint64 *coarse_start;    /* start_ns of every IV_TRACE_COARSE-th slice: a cache-sized
-                            * index for searches over millions of slices */
-  gint64 *coarse_max_dur;  /* the longest slice of each block of IV_TRACE_COARSE */
+  guint32 *row;           /* the row of each slice */
+  gint64 *coarse_start;   /* start_ns of every IV_TRACE_COARSE-th slice: a cache-sized
+                           * index for searches over millions of slices */
+  gint64 *coarse_max_dur; /* the longest slice of each block of IV_TRACE_COARSE */
 
   gsize n_async_slices;
-  GArray *instants;        /* IvInstant, by time */
-  GArray *series;          /* IvCounterSeries */
+  GArray *instants; /* IvInstant, by time */
+  GArray *series;   /* IvCounterSeries */
   gsize n_samples;
   gint64 *sample_ns;
   double *sample_value;
-  GArray *flows;           /* IvFlow */
+  GArray *flows; /* IvFlow */
   gsize n_dangling_flows;
 
-  gint64 t0_ns, t1_ns;     /* the extent of everything in the trace */
+  gint64 t0_ns, t1_ns; /* the extent of everything in the trace */
   guint max_depth;
-  GPtrArray *warnings;     /* char*, one sentence each */
+  GPtrArray *warnings; /* char*, one sentence each */
   gboolean truncated;
-  guint64 n_clamped;       /* children ended within the overlap tolerance of their parent */
-  GArray *open_names;      /* guint32 names of B/b events never closed, each once, in order seen */
+  guint64 n_clamped;  /* children ended within the overlap tolerance of their parent */
+  GArray *open_names; /* guint32 names of B/b events never closed, each once, in order seen */
 
   /* pipelined timelines */
-  GArray *candidates;      /* IvCandidate */
+  GArray *candidates; /* IvCandidate */
   gint64 start_candidate, num_candidates;
 } IvTrace;
 
-IvTrace    *iv_trace_load          (const char     *path,
-                                    IvProgressFunc  progress,
-                                    gpointer        progress_data,
-                                    GCancellable   *cancellable,
-                                    GError        **error);
-IvTrace    *iv_trace_load_input    (IvInput        *input,
-                                    const char     *path,
-                                    IvProgressFunc  progress,
-                                    gpointer        progress_data,
-                                    GCancellable   *cancellable,
-                                    GError        **error);
-void        iv_trace_free          (IvTrace        *trace);
+IvTrace *iv_trace_load (const char *path, IvProgressFunc progress, gpointer progress_data,
+                        GCancellable *cancellable, GError **error);
+IvTrace *iv_trace_load_input (IvInput *input, const char *path, IvProgressFunc progress,
+                              gpointer progress_data, GCancellable *cancellable, GError **error);
+void iv_trace_free (IvTrace *trace);
 /* How far (ns) a slice may end after the slice it starts in and still be its child, its
  * end clamped to its parent's: profilers round times (Kineto to whole microseconds), so
  * children overrun parents by up to 1 µs, the default. Set on the main thread before
  * loading (the command line's --overlap-tolerance); a load reads it once. */
-void        iv_trace_set_overlap_tolerance (gint64 ns);
-gint64      iv_trace_get_overlap_tolerance (void);
-const char *iv_trace_string        (const IvTrace  *trace,
-                                    guint32         id);
-gsize       iv_trace_memory_bytes  (const IvTrace  *trace);
+void iv_trace_set_overlap_tolerance (gint64 ns);
+gint64 iv_trace_get_overlap_tolerance (void);
+const char *iv_trace_string (const IvTrace *trace, guint32 id);
+gsize iv_trace_memory_bytes (const IvTrace *trace);
 /* The arguments of a slice as JSON text, read back from the file on demand. */
-char       *iv_trace_slice_args    (const IvTrace  *trace,
-                                    gsize           slice,
-                                    GError        **error);
+char *iv_trace_slice_args (const IvTrace *trace, gsize slice, GError **error);
 /* The row holding slice @slice's parent (depth − 1 of its track), or the slice itself. */
-gsize       iv_trace_parent        (const IvTrace  *trace,
-                                    gsize           slice);
+gsize iv_trace_parent (const IvTrace *trace, gsize slice);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvTrace, iv_trace_free)
 

@@ -18,7 +18,7 @@
 
 struct _IvAtomicFile
 {
-  char *path;      /* where the file lands (a symlink's target, if it was one) */
+  char *path; /* where the file lands (a symlink's target, if it was one) */
   char *display;
   char *temp;
   int fd;
@@ -45,8 +45,8 @@ resolve_destination (const char *path, const char *display, GError **error)
     }
   if (S_ISDIR (st.st_mode))
     {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR,
-                   "%s: is a folder; name a file to write", display);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR, "%s: is a folder; name a file to write",
+                   display);
       return NULL;
     }
   if (!S_ISREG (st.st_mode))
@@ -215,8 +215,7 @@ iv_atomic_file_free (IvAtomicFile *file)
 }
 
 gboolean
-iv_atomic_file_set_contents (const char *path, const char *contents, gssize length,
-                             GError **error)
+iv_atomic_file_set_contents (const char *path, const char *contents, gssize length, GError **error)
 {
   g_autoptr (IvAtomicFile) file = NULL;
 

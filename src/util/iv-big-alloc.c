@@ -15,8 +15,8 @@
 
 typedef struct
 {
-  gsize mapped;   /* bytes of the mapping including this header; 0: from malloc */
-  gsize bytes;    /* what the caller asked for */
+  gsize mapped; /* bytes of the mapping including this header; 0: from malloc */
+  gsize bytes;  /* what the caller asked for */
 } __attribute__ ((aligned (16))) Header;
 
 static Header *
@@ -43,7 +43,8 @@ page_round (gsize bytes)
 static gsize
 huge_round (gsize bytes)
 {
-  return bytes > G_MAXSIZE - HUGE_PAGE ? page_round (bytes) : (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+  return bytes > G_MAXSIZE - HUGE_PAGE ? page_round (bytes)
+                                       : (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
 }
 
 static void
@@ -119,8 +120,7 @@ remap_block (Header *old, gsize len)
 }
 #endif
 
-static gpointer
-big_realloc (gpointer mem, gsize bytes, gboolean growing);
+static gpointer big_realloc (gpointer mem, gsize bytes, gboolean growing);
 
 gpointer
 iv_big_alloc (gsize bytes)
@@ -210,7 +210,7 @@ iv_big_free (gpointer mem)
 void
 iv_big_advise (gpointer mem, gsize bytes)
 {
-#if defined (__linux__) && defined (MADV_HUGEPAGE)
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
   guintptr from = ((guintptr) mem + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1);
   guintptr to = ((guintptr) mem + bytes) & ~(guintptr) (HUGE_PAGE - 1);
 

@@ -36,14 +36,14 @@ static gint allow_huge;
 struct _IvInput
 {
   char *name;
-  FILE *file;           /* NULL when reading from bytes */
+  FILE *file; /* NULL when reading from bytes */
   GBytes *bytes;
   gsize bytes_pos;
   guint64 raw_offset;
   guint64 raw_size;
   IvCompression compression;
 
-  guint8 *raw;          /* compressed bytes waiting to be decoded */
+  guint8 *raw; /* compressed bytes waiting to be decoded */
   gsize raw_len;
   gsize raw_pos;
   gboolean raw_eof;
@@ -58,8 +58,8 @@ struct _IvInput
   guint8 head[4];
   guint head_len, head_pos;
   gboolean head_checked;
-  guint64 decoded;      /* decompressed bytes handed out so far */
-  guint64 read_limit;   /* 0: none; else the text ends here for the reader */
+  guint64 decoded;    /* decompressed bytes handed out so far */
+  guint64 read_limit; /* 0: none; else the text ends here for the reader */
   gboolean hit_limit;
   guint64 huge_floor;
   guint huge_ratio;
@@ -78,8 +78,8 @@ fill_raw (IvInput *in, GError **error)
       if (n < RAW_CHUNK && ferror (in->file))
         {
           int saved = errno;
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                       "%s: read failed: %s", in->name, g_strerror (saved));
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "%s: read failed: %s",
+                       in->name, g_strerror (saved));
           return 0;
         }
     }
@@ -365,8 +365,7 @@ read_zstd (IvInput *in, guint8 *out, gsize size, GError **error)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                        "%s: damaged zstd data near byte %" G_GUINT64_FORMAT " (%s)", in->name,
-                       in->raw_offset - (in->raw_len - in->raw_pos),
-                       ZSTD_getErrorName (last_rc));
+                       in->raw_offset - (in->raw_len - in->raw_pos), ZSTD_getErrorName (last_rc));
           return -1;
         }
       /* 0 means a frame is complete; anything else means more input is needed. */
@@ -417,15 +416,17 @@ check_head (IvInput *in, GError **error)
       in->head_pos = 3;
       return TRUE;
     }
-  if (n >= 4 && ((h[0] == 0 && h[1] == 0 && h[2] == 0xfe && h[3] == 0xff)
-                 || (h[0] == 0xff && h[1] == 0xfe && h[2] == 0 && h[3] == 0)))
+  if (n >= 4
+      && ((h[0] == 0 && h[1] == 0 && h[2] == 0xfe && h[3] == 0xff)
+          || (h[0] == 0xff && h[1] == 0xfe && h[2] == 0 && h[3] == 0)))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    "%s: UTF-32 text: save the file as UTF-8", in->name);
       return FALSE;
     }
-  if (n >= 2 && ((h[0] == 0xfe && h[1] == 0xff) || (h[0] == 0xff && h[1] == 0xfe)
-                 || (h[0] == 0 && h[1] != 0) || (h[0] != 0 && h[1] == 0)))
+  if (n >= 2
+      && ((h[0] == 0xfe && h[1] == 0xff) || (h[0] == 0xff && h[1] == 0xfe)
+          || (h[0] == 0 && h[1] != 0) || (h[0] != 0 && h[1] == 0)))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    "%s: UTF-16 text: save the file as UTF-8", in->name);

@@ -21,46 +21,29 @@ typedef struct _IvInput IvInput;
 
 /* Opens @path for reading only if it is a regular file (never blocking on a FIFO);
  * returns the descriptor and the size, or -1 with an error naming the file and why. */
-int           iv_input_open_regular_fd (const char  *path,
-                                        guint64     *size,
-                                        GError     **error);
-IvInput      *iv_input_open            (const char  *path,
-                                        GError     **error);
-IvInput      *iv_input_new_from_bytes  (GBytes      *bytes,
-                                        const char  *display_name,
-                                        GError     **error);
-gssize        iv_input_read            (IvInput     *input,
-                                        void        *buffer,
-                                        gsize        size,
-                                        GError     **error);
-const char   *iv_input_get_name        (IvInput     *input);
-IvCompression iv_input_get_compression (IvInput     *input);
-guint64       iv_input_get_raw_offset  (IvInput     *input);
-guint64       iv_input_get_raw_size    (IvInput     *input);
-void          iv_input_free            (IvInput     *input);
+int iv_input_open_regular_fd (const char *path, guint64 *size, GError **error);
+IvInput *iv_input_open (const char *path, GError **error);
+IvInput *iv_input_new_from_bytes (GBytes *bytes, const char *display_name, GError **error);
+gssize iv_input_read (IvInput *input, void *buffer, gsize size, GError **error);
+const char *iv_input_get_name (IvInput *input);
+IvCompression iv_input_get_compression (IvInput *input);
+guint64 iv_input_get_raw_offset (IvInput *input);
+guint64 iv_input_get_raw_size (IvInput *input);
+void iv_input_free (IvInput *input);
 
 /* The whole (decompressed) text, NUL-terminated; refused past @max_bytes. */
-char         *iv_input_read_all        (IvInput     *input,
-                                        gsize        max_bytes,
-                                        gsize       *length,
-                                        GError     **error);
-char         *iv_input_load_document   (const char  *path,
-                                        gsize        max_bytes,
-                                        gsize       *length,
-                                        GError     **error);
+char *iv_input_read_all (IvInput *input, gsize max_bytes, gsize *length, GError **error);
+char *iv_input_load_document (const char *path, gsize max_bytes, gsize *length, GError **error);
 
 /* Reading stops (as at the end) after @max_bytes of text, 0 for no limit; then
  * iv_input_hit_read_limit() says the text went on. For looking at a file's head only. */
-void          iv_input_set_read_limit  (IvInput     *input,
-                                        guint64      max_bytes);
-gboolean      iv_input_hit_read_limit  (IvInput     *input);
+void iv_input_set_read_limit (IvInput *input, guint64 max_bytes);
+gboolean iv_input_hit_read_limit (IvInput *input);
 
 /* --allow-huge: read compressed files whatever their expansion ratio (process-wide). */
-void          iv_input_set_allow_huge  (gboolean     allow);
+void iv_input_set_allow_huge (gboolean allow);
 /* For tests: refuse past @floor_bytes when the text outgrows @ratio × the compressed bytes. */
-void          iv_input_set_expansion_limit (IvInput *input,
-                                            guint64  floor_bytes,
-                                            guint    ratio);
+void iv_input_set_expansion_limit (IvInput *input, guint64 floor_bytes, guint ratio);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvInput, iv_input_free)
 

@@ -7,8 +7,8 @@
 struct _IvIntern
 {
   GStringChunk *chunk;
-  GHashTable *ids;   /* char* (in chunk) → id + 1 */
-  GPtrArray *strs;   /* id → char* */
+  GHashTable *ids; /* char* (in chunk) → id + 1 */
+  GPtrArray *strs; /* id → char* */
   gsize bytes;
 };
 

@@ -77,7 +77,8 @@ iv_intervals_covered (const GArray *pairs, gint64 a0, gint64 a1)
 
   /* From the first that ends after a0, only those that overlap: a scan of all of them
    * per question was quadratic in questions. */
-  for (gsize i = iv_intervals_first_ending_after (pairs, a0); i < pairs->len / 2 && START (pairs, i) < a1; i++)
+  for (gsize i = iv_intervals_first_ending_after (pairs, a0);
+       i < pairs->len / 2 && START (pairs, i) < a1; i++)
     {
       gint64 s = MAX (a0, START (pairs, i)), e = MIN (a1, END (pairs, i));
       if (e > s)

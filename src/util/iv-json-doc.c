@@ -70,8 +70,8 @@ set_parse_error (GError **error, const char *source, const char *message)
       rest = message + 7 + used;
       if (g_str_has_prefix (rest, "Parse error: "))
         rest += strlen ("Parse error: ");
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: line %u, column %u: %s",
-                   source, line, column, rest);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: line %u, column %u: %s", source,
+                   line, column, rest);
       return;
     }
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", source, message);
@@ -109,8 +109,8 @@ iv_json_parse (const char *text, gsize len, const char *source, GError **error)
   if (!iv_json_check_depth (text, len, IV_JSON_MAX_DEPTH, &line, &column))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: line %u, column %u: nested more than %u levels deep", source, line,
-                   column, IV_JSON_MAX_DEPTH);
+                   "%s: line %u, column %u: nested more than %u levels deep", source, line, column,
+                   IV_JSON_MAX_DEPTH);
       return NULL;
     }
   parser = json_parser_new_immutable ();
@@ -227,5 +227,6 @@ iv_json_element_string (JsonArray *a, guint i)
 {
   JsonNode *n = a && i < json_array_get_length (a) ? json_array_get_element (a, i) : NULL;
   return n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING
-             ? json_node_get_string (n) : NULL;
+             ? json_node_get_string (n)
+             : NULL;
 }

@@ -17,46 +17,27 @@ G_BEGIN_DECLS
 /* FALSE when containers nest deeper than @max_depth; then @line and @column (1-based,
  * bytes) point at the bracket that went too deep. Strings are skipped properly, so
  * brackets inside them do not count. */
-gboolean  iv_json_check_depth (const char *text,
-                               gsize       len,
-                               guint       max_depth,
-                               guint      *line,
-                               guint      *column);
+gboolean iv_json_check_depth (const char *text, gsize len, guint max_depth, guint *line,
+                              guint *column);
 
 /* Parses @text (@len bytes; a UTF-8 BOM is skipped). Errors read
  * "SOURCE: line L, column C: problem". Returns the root, never NULL on success. */
-JsonNode *iv_json_parse       (const char *text,
-                               gsize       len,
-                               const char *source,
-                               GError    **error);
+JsonNode *iv_json_parse (const char *text, gsize len, const char *source, GError **error);
 /* The whole of @input (up to @max_bytes), parsed. */
-JsonNode *iv_json_parse_input (IvInput    *input,
-                               gsize       max_bytes,
-                               GError    **error);
+JsonNode *iv_json_parse_input (IvInput *input, gsize max_bytes, GError **error);
 /* A document file (regular, plain or compressed, at most IV_INPUT_DOCUMENT_MAX). */
-JsonNode *iv_json_load        (const char *path,
-                               GError    **error);
+JsonNode *iv_json_load (const char *path, GError **error);
 
 /* Typed members of an object (which may be NULL): anything absent, null or of another
  * type reads as absent, never as a critical or a crash. Numbers accept integers and
  * doubles and must be finite. */
-const char *iv_json_string   (JsonObject *o,
-                              const char *key);
-JsonObject *iv_json_object   (JsonObject *o,
-                              const char *key);
-JsonArray  *iv_json_array    (JsonObject *o,
-                              const char *key);
-gboolean    iv_json_number   (JsonObject *o,
-                              const char *key,
-                              double     *out);
-gboolean    iv_json_int      (JsonObject *o,
-                              const char *key,
-                              gint64     *out);
-gboolean    iv_json_bool     (JsonObject *o,
-                              const char *key,
-                              gboolean   *out);
+const char *iv_json_string (JsonObject *o, const char *key);
+JsonObject *iv_json_object (JsonObject *o, const char *key);
+JsonArray *iv_json_array (JsonObject *o, const char *key);
+gboolean iv_json_number (JsonObject *o, const char *key, double *out);
+gboolean iv_json_int (JsonObject *o, const char *key, gint64 *out);
+gboolean iv_json_bool (JsonObject *o, const char *key, gboolean *out);
 /* Element @i of @a (which may be NULL) if it is a string, else NULL. */
-const char *iv_json_element_string (JsonArray *a,
-                                    guint      i);
+const char *iv_json_element_string (JsonArray *a, guint i);
 
 G_END_DECLS

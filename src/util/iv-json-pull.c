@@ -31,7 +31,8 @@ iv_json_pull_init_sized (IvJsonPull *r, IvInput *input, gsize window, IvProgress
   r->scratch = g_string_new (NULL);
   if (!r->buf)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "%s: out of memory", iv_input_get_name (input));
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "%s: out of memory",
+                   iv_input_get_name (input));
       return FALSE;
     }
   r->at = r->buf;
@@ -97,7 +98,8 @@ iv_json_pull_refill (IvJsonPull *r, gsize keep_from, GError **error)
           guint line, column;
           iv_json_pull_where (r, 0, &line, &column);
           g_set_error (error, IV_JSON_STREAM_ERROR, IV_JSON_STREAM_ERROR_SYNTAX,
-                       "%s: line %u, column %u: one value longer than %" G_GSIZE_FORMAT " bytes, the most read",
+                       "%s: line %u, column %u: one value longer than %" G_GSIZE_FORMAT
+                       " bytes, the most read",
                        iv_input_get_name (r->input), line, column, r->max_step);
           return FALSE;
         }
@@ -129,7 +131,8 @@ iv_json_pull_refill (IvJsonPull *r, gsize keep_from, GError **error)
         }
       r->len += (gsize) n;
       if (r->progress)
-        r->progress (iv_input_get_raw_offset (r->input), iv_input_get_raw_size (r->input), r->progress_data);
+        r->progress (iv_input_get_raw_offset (r->input), iv_input_get_raw_size (r->input),
+                     r->progress_data);
     }
   while (again && r->len < r->cap);
   r->retry_from = r->base;
@@ -146,7 +149,9 @@ iv_json_pull_fail (IvJsonPull *r, gsize at, const char *reason)
 
 /* Bytes a string's fast loop stops at: the closing quote, an escape, control characters. */
 static const guint8 string_stop[256] = {
-  [0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1,
+  [0 ... 0x1f] = 1,
+  ['"'] = 1,
+  ['\\'] = 1,
 };
 
 static int
@@ -196,7 +201,8 @@ decode_string (IvJsonPull *r, gsize start, gsize q, const char **text, gsize *le
     {
       char c;
       if (q >= r->len)
-        return r->eof ? iv_json_pull_fail (r, r->len, "the text ends inside a string") : IV_PULL_MORE;
+        return r->eof ? iv_json_pull_fail (r, r->len, "the text ends inside a string")
+                      : IV_PULL_MORE;
       c = r->at[q];
       if (c == '"')
         break;
@@ -209,22 +215,40 @@ decode_string (IvJsonPull *r, gsize start, gsize q, const char **text, gsize *le
           continue;
         }
       if (q + 1 >= r->len)
-        return r->eof ? iv_json_pull_fail (r, r->len, "the text ends inside a string") : IV_PULL_MORE;
+        return r->eof ? iv_json_pull_fail (r, r->len, "the text ends inside a string")
+                      : IV_PULL_MORE;
       switch (r->at[q + 1])
         {
-        case '"': g_string_append_c (s, '"'); break;
-        case '\\': g_string_append_c (s, '\\'); break;
-        case '/': g_string_append_c (s, '/'); break;
-        case 'b': g_string_append_c (s, '\b'); break;
-        case 'f': g_string_append_c (s, '\f'); break;
-        case 'n': g_string_append_c (s, '\n'); break;
-        case 'r': g_string_append_c (s, '\r'); break;
-        case 't': g_string_append_c (s, '\t'); break;
+        case '"':
+          g_string_append_c (s, '"');
+          break;
+        case '\\':
+          g_string_append_c (s, '\\');
+          break;
+        case '/':
+          g_string_append_c (s, '/');
+          break;
+        case 'b':
+          g_string_append_c (s, '\b');
+          break;
+        case 'f':
+          g_string_append_c (s, '\f');
+          break;
+        case 'n':
+          g_string_append_c (s, '\n');
+          break;
+        case 'r':
+          g_string_append_c (s, '\r');
+          break;
+        case 't':
+          g_string_append_c (s, '\t');
+          break;
         case 'u':
           {
             int u, lo;
             if (q + 6 > r->len)
-              return r->eof ? iv_json_pull_fail (r, r->len, "the text ends inside a string") : IV_PULL_MORE;
+              return r->eof ? iv_json_pull_fail (r, r->len, "the text ends inside a string")
+                            : IV_PULL_MORE;
             if ((u = hex4 (r->at + q + 2)) < 0)
               return iv_json_pull_fail (r, q, "a \\u escape without four hex digits");
             if (u >= 0xd800 && u < 0xdc00)
@@ -235,7 +259,8 @@ decode_string (IvJsonPull *r, gsize start, gsize q, const char **text, gsize *le
                 if (q + 12 <= r->len && r->at[q + 6] == '\\' && r->at[q + 7] == 'u'
                     && (lo = hex4 (r->at + q + 8)) >= 0xdc00 && lo < 0xe000)
                   {
-                    put_utf8 (s, 0x10000 + ((gunichar) (u - 0xd800) << 10) + (gunichar) (lo - 0xdc00));
+                    put_utf8 (s,
+                              0x10000 + ((gunichar) (u - 0xd800) << 10) + (gunichar) (lo - 0xdc00));
                     q += 12;
                     continue;
                   }
@@ -294,8 +319,9 @@ iv_json_pull_number (IvJsonPull *r, const char **text, gsize *len)
   gsize start = r->pos, q = start;
   const char *at = r->at;
 
-#define NEED(cond_at_end) \
-  if (q >= r->len) return r->eof ? (cond_at_end) : IV_PULL_MORE
+#define NEED(cond_at_end)                                                                          \
+  if (q >= r->len)                                                                                 \
+  return r->eof ? (cond_at_end) : IV_PULL_MORE
 #define BAD(reason) iv_json_pull_fail (r, q, reason)
   if (at[q] == '-')
     q++;
@@ -342,8 +368,15 @@ iv_json_pull_number (IvJsonPull *r, const char **text, gsize *len)
 IvPullStatus
 iv_json_pull_literal (IvJsonPull *r, int *value)
 {
-  static const struct { const char *word; gsize len; int value; } words[] = {
-    { "true", 4, 1 }, { "false", 5, 0 }, { "null", 4, -1 },
+  static const struct
+  {
+    const char *word;
+    gsize len;
+    int value;
+  } words[] = {
+    { "true", 4, 1 },
+    { "false", 5, 0 },
+    { "null", 4, -1 },
   };
 
   for (guint w = 0; w < G_N_ELEMENTS (words); w++)
@@ -359,7 +392,8 @@ iv_json_pull_literal (IvJsonPull *r, int *value)
           return iv_json_pull_fail (r, q, "an invalid literal (not true, false or null)");
         }
       if (have < words[w].len)
-        return r->eof ? iv_json_pull_fail (r, r->len, "the text ends inside a literal") : IV_PULL_MORE;
+        return r->eof ? iv_json_pull_fail (r, r->len, "the text ends inside a literal")
+                      : IV_PULL_MORE;
       *value = words[w].value;
       r->pos += words[w].len;
       return IV_PULL_OK;
@@ -436,7 +470,8 @@ iv_json_pull_object (IvJsonPull *r, IvPullMemberFunc member, gpointer data)
       gsize len;
 
       if ((st = iv_json_pull_key (r, &key, &len)) != IV_PULL_OK
-          || (st = member (r, key, len, data)) != IV_PULL_OK || (st = iv_json_pull_need (r)) != IV_PULL_OK)
+          || (st = member (r, key, len, data)) != IV_PULL_OK
+          || (st = iv_json_pull_need (r)) != IV_PULL_OK)
         return st;
       if (r->at[r->pos] != ',' && r->at[r->pos] != '}')
         return iv_json_pull_fail (r, r->pos, "a missing ',' or '}' in an object");
@@ -512,8 +547,9 @@ iv_json_pull_skip (IvJsonPull *r)
               continue;
             }
           if (c != ',')
-            return iv_json_pull_fail (r, r->pos, stack[depth - 1] == '{' ? "a missing ',' or '}' in an object"
-                                                                        : "a missing ',' or ']' in an array");
+            return iv_json_pull_fail (r, r->pos,
+                                      stack[depth - 1] == '{' ? "a missing ',' or '}' in an object"
+                                                              : "a missing ',' or ']' in an array");
           r->pos++;
           if (stack[depth - 1] == '{' && (st = iv_json_pull_key (r, &text, &len)) != IV_PULL_OK)
             return st;

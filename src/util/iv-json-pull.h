@@ -33,22 +33,22 @@ typedef enum
 
 typedef struct
 {
-  const char *at;     /* the window: at[0 .. len) */
-  gsize pos;          /* the cursor */
+  const char *at; /* the window: at[0 .. len) */
+  gsize pos;      /* the cursor */
   gsize len;
-  gboolean eof;       /* nothing follows the window */
+  gboolean eof; /* nothing follows the window */
   /* set by the token readers on IV_PULL_ERROR */
   gsize error_at;
   const char *error_reason;
   /* private */
   char *buf;
   gsize cap;
-  guint64 base;       /* input bytes before at[0] */
-  guint line;         /* 1-based line and column of at[0] */
+  guint64 base; /* input bytes before at[0] */
+  guint line;   /* 1-based line and column of at[0] */
   guint column;
-  gsize retry_from;   /* G_MAXSIZE, or where the last refill's step began */
-  gsize max_step;     /* IV_JSON_PULL_MAX_STEP unless a test lowers it */
-  GString *scratch;   /* strings with escapes, decoded */
+  gsize retry_from; /* G_MAXSIZE, or where the last refill's step began */
+  gsize max_step;   /* IV_JSON_PULL_MAX_STEP unless a test lowers it */
+  GString *scratch; /* strings with escapes, decoded */
   IvInput *input;
   IvProgressFunc progress;
   gpointer progress_data;
@@ -56,28 +56,18 @@ typedef struct
 } IvJsonPull;
 
 /* Reads the first window (256 KiB). FALSE with @error when the input cannot be read. */
-gboolean     iv_json_pull_init      (IvJsonPull     *r,
-                                     IvInput        *input,
-                                     IvProgressFunc  progress,
-                                     gpointer        progress_data,
-                                     GCancellable   *cancellable,
-                                     GError        **error);
+gboolean iv_json_pull_init (IvJsonPull *r, IvInput *input, IvProgressFunc progress,
+                            gpointer progress_data, GCancellable *cancellable, GError **error);
 /* The same with a window of @window bytes (at least 1): tests cut steps everywhere. */
-gboolean     iv_json_pull_init_sized (IvJsonPull    *r,
-                                     IvInput        *input,
-                                     gsize           window,
-                                     IvProgressFunc  progress,
-                                     gpointer        progress_data,
-                                     GCancellable   *cancellable,
-                                     GError        **error);
-void         iv_json_pull_clear     (IvJsonPull     *r);
+gboolean iv_json_pull_init_sized (IvJsonPull *r, IvInput *input, gsize window,
+                                  IvProgressFunc progress, gpointer progress_data,
+                                  GCancellable *cancellable, GError **error);
+void iv_json_pull_clear (IvJsonPull *r);
 
 /* Drops the bytes before @keep_from, reads more after the rest, and puts the cursor at
  * the first kept byte. FALSE with @error when reading fails, memory runs out or the
  * load is cancelled; at the end of the input it only sets eof. */
-gboolean     iv_json_pull_refill    (IvJsonPull     *r,
-                                     gsize           keep_from,
-                                     GError        **error);
+gboolean iv_json_pull_refill (IvJsonPull *r, gsize keep_from, GError **error);
 
 /* The input offset of window index @i (for byte ranges read again later). */
 static inline guint64
@@ -87,15 +77,10 @@ iv_json_pull_offset (const IvJsonPull *r, gsize i)
 }
 
 /* Line and column (1-based, bytes) of window index @i. */
-void         iv_json_pull_where     (const IvJsonPull *r,
-                                     gsize           i,
-                                     guint          *line,
-                                     guint          *column);
+void iv_json_pull_where (const IvJsonPull *r, gsize i, guint *line, guint *column);
 
 /* Records a syntax error at window index @at; returns IV_PULL_ERROR. */
-IvPullStatus iv_json_pull_fail      (IvJsonPull     *r,
-                                     gsize           at,
-                                     const char     *reason);
+IvPullStatus iv_json_pull_fail (IvJsonPull *r, gsize at, const char *reason);
 
 /* Moves past whitespace; TRUE when a byte follows in the window. */
 static inline gboolean
@@ -113,40 +98,27 @@ iv_json_pull_ws (IvJsonPull *r)
 
 /* A string at the cursor ('"'): its text (decoded; valid until the next string read)
  * and length. */
-IvPullStatus iv_json_pull_string    (IvJsonPull     *r,
-                                     const char    **text,
-                                     gsize          *len);
+IvPullStatus iv_json_pull_string (IvJsonPull *r, const char **text, gsize *len);
 /* A number at the cursor: its text as written. */
-IvPullStatus iv_json_pull_number    (IvJsonPull     *r,
-                                     const char    **text,
-                                     gsize          *len);
+IvPullStatus iv_json_pull_number (IvJsonPull *r, const char **text, gsize *len);
 /* true, false or null at the cursor: 1, 0, or -1 for null in @value. */
-IvPullStatus iv_json_pull_literal   (IvJsonPull     *r,
-                                     int            *value);
+IvPullStatus iv_json_pull_literal (IvJsonPull *r, int *value);
 /* The cursor past whitespace to a byte: MORE (or an error at the end of the input) when
  * the window ends first. */
-IvPullStatus iv_json_pull_need      (IvJsonPull     *r);
+IvPullStatus iv_json_pull_need (IvJsonPull *r);
 /* A string, number or literal at the cursor: its text (numbers as written, true and
  * false as words, NULL for null) and whether it is a number. */
-IvPullStatus iv_json_pull_scalar    (IvJsonPull     *r,
-                                     const char    **text,
-                                     gsize          *len,
-                                     gboolean       *is_number);
+IvPullStatus iv_json_pull_scalar (IvJsonPull *r, const char **text, gsize *len,
+                                  gboolean *is_number);
 /* "key": at the cursor, the cursor moved to the value after it. */
-IvPullStatus iv_json_pull_key       (IvJsonPull     *r,
-                                     const char    **key,
-                                     gsize          *len);
+IvPullStatus iv_json_pull_key (IvJsonPull *r, const char **key, gsize *len);
 /* Called with the cursor at a member's value, which it must read or skip; @key is valid
  * only until the next string is read. */
-typedef IvPullStatus (*IvPullMemberFunc) (IvJsonPull *r,
-                                          const char *key,
-                                          gsize       key_len,
-                                          gpointer    data);
+typedef IvPullStatus (*IvPullMemberFunc) (IvJsonPull *r, const char *key, gsize key_len,
+                                          gpointer data);
 /* The object at the cursor ('{'), each member handed to @member. */
-IvPullStatus iv_json_pull_object    (IvJsonPull     *r,
-                                     IvPullMemberFunc member,
-                                     gpointer        data);
+IvPullStatus iv_json_pull_object (IvJsonPull *r, IvPullMemberFunc member, gpointer data);
 /* Any value at the cursor, checked and passed over. */
-IvPullStatus iv_json_pull_skip      (IvJsonPull     *r);
+IvPullStatus iv_json_pull_skip (IvJsonPull *r);
 
 G_END_DECLS

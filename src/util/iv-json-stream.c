@@ -9,7 +9,7 @@
 
 #define CHUNK (256 * 1024)
 
-G_DEFINE_QUARK (iv-json-stream-error-quark, iv_json_stream_error)
+G_DEFINE_QUARK (iv - json - stream - error - quark, iv_json_stream_error)
 
 typedef struct
 {
@@ -49,31 +49,19 @@ yajl_reason (yajl_handle h, const guint8 *buf, gsize len)
 }
 
 gboolean
-iv_json_stream_parse (IvInput              *input,
-                      const yajl_callbacks *callbacks,
-                      gpointer              ctx,
-                      IvJsonStreamFlags     flags,
-                      IvProgressFunc        progress,
-                      gpointer              progress_data,
-                      GCancellable         *cancellable,
-                      IvJsonStreamStats    *stats,
-                      GError              **error)
+iv_json_stream_parse (IvInput *input, const yajl_callbacks *callbacks, gpointer ctx,
+                      IvJsonStreamFlags flags, IvProgressFunc progress, gpointer progress_data,
+                      GCancellable *cancellable, IvJsonStreamStats *stats, GError **error)
 {
   return iv_json_stream_parse_at (input, callbacks, ctx, flags, progress, progress_data,
                                   cancellable, NULL, stats, error);
 }
 
 gboolean
-iv_json_stream_parse_at (IvInput              *input,
-                         const yajl_callbacks *callbacks,
-                         gpointer              ctx,
-                         IvJsonStreamFlags     flags,
-                         IvProgressFunc        progress,
-                         gpointer              progress_data,
-                         GCancellable         *cancellable,
-                         IvJsonStreamPos      *pos_out,
-                         IvJsonStreamStats    *stats,
-                         GError              **error)
+iv_json_stream_parse_at (IvInput *input, const yajl_callbacks *callbacks, gpointer ctx,
+                         IvJsonStreamFlags flags, IvProgressFunc progress, gpointer progress_data,
+                         GCancellable *cancellable, IvJsonStreamPos *pos_out,
+                         IvJsonStreamStats *stats, GError **error)
 {
   g_autofree guint8 *buf = g_malloc (CHUNK);
   Position pos = { 1, 1 };
@@ -170,8 +158,8 @@ iv_json_stream_parse_at (IvInput              *input,
 /* One line through a fresh parser; FALSE with the column (1-based) and reason when it is
  * not one complete value. */
 static gboolean
-parse_line (const yajl_callbacks *callbacks, gpointer ctx, const guint8 *line, gsize len, guint *column,
-            char **reason)
+parse_line (const yajl_callbacks *callbacks, gpointer ctx, const guint8 *line, gsize len,
+            guint *column, char **reason)
 {
   yajl_handle h = yajl_alloc (callbacks, NULL, ctx);
   yajl_status st;
@@ -185,7 +173,8 @@ parse_line (const yajl_callbacks *callbacks, gpointer ctx, const guint8 *line, g
       gsize used = yajl_get_bytes_consumed (h);
       /* cut short: the column after the line's end; else the offending byte */
       *column = (guint) MIN ((used > 0 && used <= len ? used : len + 1), G_MAXUINT);
-      *reason = st == yajl_status_error ? yajl_reason (h, line, len) : g_strdup ("stopped by the reader");
+      *reason = st == yajl_status_error ? yajl_reason (h, line, len)
+                                        : g_strdup ("stopped by the reader");
     }
   yajl_free (h);
   return st == yajl_status_ok;
@@ -202,8 +191,9 @@ blank (const guint8 *p, gsize len)
 
 gboolean
 iv_json_stream_parse_lines (IvInput *input, const yajl_callbacks *callbacks, gpointer ctx,
-                            IvJsonLineDone line_done, IvProgressFunc progress, gpointer progress_data,
-                            GCancellable *cancellable, IvJsonLinesStats *stats, GError **error)
+                            IvJsonLineDone line_done, IvProgressFunc progress,
+                            gpointer progress_data, GCancellable *cancellable,
+                            IvJsonLinesStats *stats, GError **error)
 {
   g_autofree guint8 *buf = g_malloc (CHUNK);
   g_autoptr (GByteArray) carry = g_byte_array_new (); /* a line begun in an earlier chunk */

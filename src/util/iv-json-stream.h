@@ -22,10 +22,10 @@ typedef void (*IvProgressFunc) (guint64 done, guint64 total, gpointer user_data)
 
 typedef struct
 {
-  guint64 bytes;       /* decompressed bytes fed to the parser */
-  guint line;          /* 1-based position where parsing stopped */
+  guint64 bytes; /* decompressed bytes fed to the parser */
+  guint line;    /* 1-based position where parsing stopped */
   guint column;
-  gboolean stopped;    /* a callback returned 0: the client had what it wanted */
+  gboolean stopped; /* a callback returned 0: the client had what it wanted */
 } IvJsonStreamStats;
 
 typedef enum
@@ -38,7 +38,7 @@ typedef enum
 typedef struct
 {
   yajl_handle handle;
-  guint64 base;      /* decompressed bytes before the chunk being parsed */
+  guint64 base; /* decompressed bytes before the chunk being parsed */
 } IvJsonStreamPos;
 
 /* The offset just past the token whose callback is running. */
@@ -48,27 +48,16 @@ iv_json_stream_pos_tell (const IvJsonStreamPos *pos)
   return pos->base + yajl_get_bytes_consumed (pos->handle);
 }
 
-GQuark   iv_json_stream_error_quark (void);
+GQuark iv_json_stream_error_quark (void);
 
-gboolean iv_json_stream_parse (IvInput               *input,
-                               const yajl_callbacks  *callbacks,
-                               gpointer               ctx,
-                               IvJsonStreamFlags      flags,
-                               IvProgressFunc         progress,
-                               gpointer               progress_data,
-                               GCancellable          *cancellable,
-                               IvJsonStreamStats     *stats,
-                               GError               **error);
-gboolean iv_json_stream_parse_at (IvInput              *input,
-                                  const yajl_callbacks *callbacks,
-                                  gpointer              ctx,
-                                  IvJsonStreamFlags     flags,
-                                  IvProgressFunc        progress,
-                                  gpointer              progress_data,
-                                  GCancellable         *cancellable,
-                                  IvJsonStreamPos      *pos,
-                                  IvJsonStreamStats    *stats,
-                                  GError              **error);
+gboolean iv_json_stream_parse (IvInput *input, const yajl_callbacks *callbacks, gpointer ctx,
+                               IvJsonStreamFlags flags, IvProgressFunc progress,
+                               gpointer progress_data, GCancellable *cancellable,
+                               IvJsonStreamStats *stats, GError **error);
+gboolean iv_json_stream_parse_at (IvInput *input, const yajl_callbacks *callbacks, gpointer ctx,
+                                  IvJsonStreamFlags flags, IvProgressFunc progress,
+                                  gpointer progress_data, GCancellable *cancellable,
+                                  IvJsonStreamPos *pos, IvJsonStreamStats *stats, GError **error);
 
 /* JSON Lines read line by line, each line parsed on its own, so that one damaged line
  * (bad JSON, or cut short by a writer that was killed) is skipped and counted instead of
@@ -76,28 +65,22 @@ gboolean iv_json_stream_parse_at (IvInput              *input,
  * are not values. */
 typedef struct
 {
-  guint64 lines;                 /* lines holding a value (blank ones not counted) */
-  guint64 damaged;               /* of those, the lines skipped */
-  guint first_damaged_line;      /* 1-based; 0 when none */
+  guint64 lines;            /* lines holding a value (blank ones not counted) */
+  guint64 damaged;          /* of those, the lines skipped */
+  guint first_damaged_line; /* 1-based; 0 when none */
   guint first_damaged_column;
-  char *first_damaged_reason;    /* yajl's reason; free it with g_free */
-  gboolean last_line_cut;        /* the last line had no newline and did not parse */
+  char *first_damaged_reason; /* yajl's reason; free it with g_free */
+  gboolean last_line_cut;     /* the last line had no newline and did not parse */
 } IvJsonLinesStats;
 
 /* Called after each line holding a value with whether it parsed: the client keeps what
  * the callbacks collected from a good line and drops what it took from a damaged one. */
-typedef void (*IvJsonLineDone) (gpointer ctx,
-                                gboolean ok);
+typedef void (*IvJsonLineDone) (gpointer ctx, gboolean ok);
 
 /* FALSE with @error only when the input cannot be read or the load is cancelled. */
-gboolean iv_json_stream_parse_lines (IvInput              *input,
-                                     const yajl_callbacks *callbacks,
-                                     gpointer              ctx,
-                                     IvJsonLineDone        line_done,
-                                     IvProgressFunc        progress,
-                                     gpointer              progress_data,
-                                     GCancellable         *cancellable,
-                                     IvJsonLinesStats     *stats,
-                                     GError              **error);
+gboolean iv_json_stream_parse_lines (IvInput *input, const yajl_callbacks *callbacks, gpointer ctx,
+                                     IvJsonLineDone line_done, IvProgressFunc progress,
+                                     gpointer progress_data, GCancellable *cancellable,
+                                     IvJsonLinesStats *stats, GError **error);
 
 G_END_DECLS

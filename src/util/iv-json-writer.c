@@ -50,13 +50,27 @@ append_string (GString *out, const char *s)
         break;
       switch (*p)
         {
-        case '"': esc = "\\\""; break;
-        case '\\': esc = "\\\\"; break;
-        case '\b': esc = "\\b"; break;
-        case '\f': esc = "\\f"; break;
-        case '\n': esc = "\\n"; break;
-        case '\r': esc = "\\r"; break;
-        case '\t': esc = "\\t"; break;
+        case '"':
+          esc = "\\\"";
+          break;
+        case '\\':
+          esc = "\\\\";
+          break;
+        case '\b':
+          esc = "\\b";
+          break;
+        case '\f':
+          esc = "\\f";
+          break;
+        case '\n':
+          esc = "\\n";
+          break;
+        case '\r':
+          esc = "\\r";
+          break;
+        case '\t':
+          esc = "\\t";
+          break;
         default:
           g_snprintf (hex, sizeof hex, "\\u%04x", *p);
           esc = hex;
@@ -257,11 +271,20 @@ iv_json_writer_node (IvJsonWriter *w, JsonNode *node)
     case JSON_NODE_VALUE:
       switch (json_node_get_value_type (node))
         {
-        case G_TYPE_INT64: iv_json_writer_int (w, json_node_get_int (node)); break;
-        case G_TYPE_DOUBLE: iv_json_writer_double (w, json_node_get_double (node)); break;
-        case G_TYPE_BOOLEAN: iv_json_writer_bool (w, json_node_get_boolean (node)); break;
-        case G_TYPE_STRING: iv_json_writer_string (w, json_node_get_string (node)); break;
-        default: iv_json_writer_null (w);
+        case G_TYPE_INT64:
+          iv_json_writer_int (w, json_node_get_int (node));
+          break;
+        case G_TYPE_DOUBLE:
+          iv_json_writer_double (w, json_node_get_double (node));
+          break;
+        case G_TYPE_BOOLEAN:
+          iv_json_writer_bool (w, json_node_get_boolean (node));
+          break;
+        case G_TYPE_STRING:
+          iv_json_writer_string (w, json_node_get_string (node));
+          break;
+        default:
+          iv_json_writer_null (w);
         }
       break;
     case JSON_NODE_NULL:

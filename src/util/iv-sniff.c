@@ -21,15 +21,15 @@ typedef struct
 {
   IvKind kind;
   gboolean deep;
-  int depth;             /* containers currently open */
+  int depth; /* containers currently open */
   gboolean top_array;
-  char *key1;            /* last key seen directly inside the top-level object */
-  int count_depth;       /* values at this depth are counted as events, -1 for none */
-  gboolean counted;      /* an events array was found */
+  char *key1;       /* last key seen directly inside the top-level object */
+  int count_depth;  /* values at this depth are counted as events, -1 for none */
+  gboolean counted; /* an events array was found */
   gint64 count;
-  gint64 top_values;     /* JSON Lines: one per record */
-  gboolean records;      /* AIPerf JSONL: count top-level values */
-  guint record_keys;     /* which AIPerf record keys the first object had */
+  gint64 top_values; /* JSON Lines: one per record */
+  gboolean records;  /* AIPerf JSONL: count top-level values */
+  guint record_keys; /* which AIPerf record keys the first object had */
 } Sniff;
 
 static gboolean
@@ -181,8 +181,10 @@ on_map_key (void *ctx, const unsigned char *k, size_t len)
           /* A line of profile_export.jsonl has both metadata and metrics, one of
            * gpu_telemetry_export.jsonl both timestamp_ns and gpu_uuid; one key alone is
            * not enough (Chrome traces may carry "metadata" too). */
-          guint bit = key_is (k, len, "metadata") ? 1 : key_is (k, len, "metrics") ? 2
-                      : key_is (k, len, "gpu_uuid") ? 4 : 8;
+          guint bit = key_is (k, len, "metadata")   ? 1
+                      : key_is (k, len, "metrics")  ? 2
+                      : key_is (k, len, "gpu_uuid") ? 4
+                                                    : 8;
           s->record_keys |= bit;
           if (s->kind == IV_KIND_UNKNOWN
               && ((s->record_keys & 3) == 3 || (s->record_keys & 12) == 12))
@@ -238,14 +240,21 @@ iv_kind_to_string (IvKind kind)
 {
   switch (kind)
     {
-    case IV_KIND_RUN: return "aiperf-run";
-    case IV_KIND_SWEEP: return "aiperf-sweep";
-    case IV_KIND_CHROME_TRACE: return "chrome-trace";
-    case IV_KIND_PIPELINED_TIMELINE: return "pipelined-timeline";
-    case IV_KIND_CANDIDATE_BREAKDOWN: return "candidate-breakdown";
-    case IV_KIND_HF_CONFIG: return "hf-config";
+    case IV_KIND_RUN:
+      return "aiperf-run";
+    case IV_KIND_SWEEP:
+      return "aiperf-sweep";
+    case IV_KIND_CHROME_TRACE:
+      return "chrome-trace";
+    case IV_KIND_PIPELINED_TIMELINE:
+      return "pipelined-timeline";
+    case IV_KIND_CANDIDATE_BREAKDOWN:
+      return "candidate-breakdown";
+    case IV_KIND_HF_CONFIG:
+      return "hf-config";
     case IV_KIND_UNKNOWN:
-    default: return "unknown";
+    default:
+      return "unknown";
     }
 }
 
@@ -280,8 +289,8 @@ iv_sniff_input (IvInput *input, gboolean deep, IvProgressFunc progress, gpointer
   IvSniffResult *r;
   gboolean ok;
 
-  ok = iv_json_stream_parse (input, &sniff_callbacks, &s, IV_JSON_STREAM_MULTIPLE_VALUES,
-                             progress, progress_data, cancellable, &stats, &local);
+  ok = iv_json_stream_parse (input, &sniff_callbacks, &s, IV_JSON_STREAM_MULTIPLE_VALUES, progress,
+                             progress_data, cancellable, &stats, &local);
   g_clear_pointer (&s.key1, g_free);
 
   if (!ok && g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -428,10 +437,10 @@ folder_id_equal (gconstpointer a, gconstpointer b)
 typedef struct
 {
   GPtrArray *runs;
-  GHashTable *visited;   /* FolderId* */
+  GHashTable *visited; /* FolderId* */
   GCancellable *cancellable;
-  guint folders_left;    /* a link to / must not mean reading the whole disk */
-  GQueue pending;        /* Pending*: folders found, not yet read */
+  guint folders_left; /* a link to / must not mean reading the whole disk */
+  GQueue pending;     /* Pending*: folders found, not yet read */
 } Walk;
 
 typedef struct
@@ -487,7 +496,7 @@ visit (Walk *w, const char *dir, guint depth, GError **error)
         }
       return TRUE;
     }
-  id = (FolderId) { st.st_dev, st.st_ino };
+  id = (FolderId){ st.st_dev, st.st_ino };
   if (g_hash_table_contains (w->visited, &id))
     {
       closedir (d);
@@ -512,7 +521,8 @@ visit (Walk *w, const char *dir, guint depth, GError **error)
         {
           if (g_str_equal (name, "aggregate"))
             {
-              g_autofree char *agg = g_build_filename (dir, name, "profile_export_aiperf_aggregate.json", NULL);
+              g_autofree char *agg
+                  = g_build_filename (dir, name, "profile_export_aiperf_aggregate.json", NULL);
               has_aggregate = g_file_test (agg, G_FILE_TEST_IS_REGULAR);
             }
           g_ptr_array_add (subdirs, g_build_filename (dir, name, NULL));
@@ -533,8 +543,7 @@ visit (Walk *w, const char *dir, guint depth, GError **error)
       g_autofree char *base = g_path_get_basename (subdirs->pdata[i]);
       Pending *next;
       /* The trials of an aggregated run belong to that one run. */
-      if (has_aggregate
-          && (g_str_equal (base, "aggregate") || g_str_equal (base, "profile_runs")))
+      if (has_aggregate && (g_str_equal (base, "aggregate") || g_str_equal (base, "profile_runs")))
         continue;
       next = g_new (Pending, 1);
       next->dir = g_strdup (subdirs->pdata[i]);
@@ -608,7 +617,8 @@ sniff_folder (const char *path, gboolean deep, guint64 head_bytes, GCancellable 
               GError **error)
 {
   g_autoptr (GPtrArray) runs = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GHashTable) visited = g_hash_table_new_full (folder_id_hash, folder_id_equal, g_free, NULL);
+  g_autoptr (GHashTable) visited
+      = g_hash_table_new_full (folder_id_hash, folder_id_equal, g_free, NULL);
   Walk w = { runs, visited, cancellable, IV_SNIFF_MAX_FOLDERS, G_QUEUE_INIT };
   IvSniffResult *r;
 

@@ -33,46 +33,33 @@ typedef enum
 typedef struct
 {
   IvKind kind;
-  char *root;        /* the path to load: the run folder for a file inside a run */
-  GPtrArray *runs;   /* run folders found (RUN, SWEEP), sorted naturally */
-  gint64 events;     /* top-level events (traces) or request records (runs); -1 unknown */
-  guint64 size;      /* bytes on disk */
-  gboolean truncated;/* a trace whose text ends early: usable up to there */
+  char *root;              /* the path to load: the run folder for a file inside a run */
+  GPtrArray *runs;         /* run folders found (RUN, SWEEP), sorted naturally */
+  gint64 events;           /* top-level events (traces) or request records (runs); -1 unknown */
+  guint64 size;            /* bytes on disk */
+  gboolean truncated;      /* a trace whose text ends early: usable up to there */
   gboolean events_partial; /* only the head was read: events is a lower bound */
   gboolean folders_cut;    /* a folder: discovery stopped at IV_SNIFF_MAX_FOLDERS */
 } IvSniffResult;
 
-IvGroup        iv_kind_get_group        (IvKind kind);
-const char    *iv_kind_to_string        (IvKind kind);
+IvGroup iv_kind_get_group (IvKind kind);
+const char *iv_kind_to_string (IvKind kind);
 
 /* deep = FALSE decides from the first keys; TRUE also reads everything to count events. */
-IvSniffResult *iv_sniff_path            (const char     *path,
-                                         gboolean        deep,
-                                         IvProgressFunc  progress,
-                                         gpointer        progress_data,
-                                         GCancellable   *cancellable,
-                                         GError        **error);
+IvSniffResult *iv_sniff_path (const char *path, gboolean deep, IvProgressFunc progress,
+                              gpointer progress_data, GCancellable *cancellable, GError **error);
 /* As iv_sniff_path; a deep sniff counts only in the first @head_bytes of text of each
  * file (0: all of it), setting events_partial when there was more. */
-IvSniffResult *iv_sniff_path_head       (const char     *path,
-                                         gboolean        deep,
-                                         guint64         head_bytes,
-                                         IvProgressFunc  progress,
-                                         gpointer        progress_data,
-                                         GCancellable   *cancellable,
-                                         GError        **error);
-IvSniffResult *iv_sniff_input           (IvInput        *input,
-                                         gboolean        deep,
-                                         IvProgressFunc  progress,
-                                         gpointer        progress_data,
-                                         GCancellable   *cancellable,
-                                         GError        **error);
-void           iv_sniff_result_free     (IvSniffResult  *result);
+IvSniffResult *iv_sniff_path_head (const char *path, gboolean deep, guint64 head_bytes,
+                                   IvProgressFunc progress, gpointer progress_data,
+                                   GCancellable *cancellable, GError **error);
+IvSniffResult *iv_sniff_input (IvInput *input, gboolean deep, IvProgressFunc progress,
+                               gpointer progress_data, GCancellable *cancellable, GError **error);
+void iv_sniff_result_free (IvSniffResult *result);
 
 /* @name without a .gz or .zst suffix (newly allocated). */
-char          *iv_sniff_strip_compression (const char *name);
-int            iv_natural_compare       (const char     *a,
-                                         const char     *b);
+char *iv_sniff_strip_compression (const char *name);
+int iv_natural_compare (const char *a, const char *b);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvSniffResult, iv_sniff_result_free)
 

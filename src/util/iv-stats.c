@@ -89,8 +89,7 @@ iv_stats_fd_bins (const double *sorted, gsize n)
 }
 
 void
-iv_stats_histogram (const double *values, gsize n, double lo, double hi, guint bins,
-                    double *counts)
+iv_stats_histogram (const double *values, gsize n, double lo, double hi, guint bins, double *counts)
 {
   double width = (hi - lo) / bins;
 
@@ -167,8 +166,7 @@ iv_stats_decimate (const double *x, const double *y, gsize n, double x_lo, doubl
       gsize first = i, lo_i = i, hi_i = i, last = i;
       /* The column's right edge in x: compare against it instead of recomputing
        * floor () for every point. */
-      double edge = col < 0 ? x_lo : col >= (gint64) columns ? INFINITY
-                                                           : x_lo + (col + 1) / scale;
+      double edge = col < 0 ? x_lo : col >= (gint64) columns ? INFINITY : x_lo + (col + 1) / scale;
 
       while (i < n && (x[i] < edge || column_of (x[i], x_lo, scale, columns) == col))
         {
@@ -221,12 +219,16 @@ select_many (double *a, gsize lo, gsize hi, const gsize *want, gsize nw, guint d
         {
           if (a[i] < p)
             {
-              double t = a[i]; a[i] = a[lt]; a[lt] = t;
+              double t = a[i];
+              a[i] = a[lt];
+              a[lt] = t;
               lt++, i++;
             }
           else if (a[i] > p)
             {
-              double t = a[i]; a[i] = a[gt]; a[gt] = t;
+              double t = a[i];
+              a[i] = a[gt];
+              a[gt] = t;
               gt--;
             }
           else
@@ -249,8 +251,8 @@ select_many (double *a, gsize lo, gsize hi, const gsize *want, gsize nw, guint d
 }
 
 void
-iv_stats_quantiles (const double *values, gsize n, const double *qs, guint nq, double *out, double *min,
-                    double *max, gsize *n_finite)
+iv_stats_quantiles (const double *values, gsize n, const double *qs, guint nq, double *out,
+                    double *min, double *max, gsize *n_finite)
 {
   /* mapped memory on huge pages: a list metric of a sweep is tens of megabytes, and
    * faulting them in page by page was a third of the time */

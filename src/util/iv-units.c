@@ -30,8 +30,15 @@ format_scaled (double value, const char *unit)
 char *
 iv_units_format_seconds (double seconds)
 {
-  static const struct { double scale; const char *unit; } steps[] = {
-    { 1.0, "s" }, { 1e-3, "ms" }, { 1e-6, "µs" }, { 1e-9, "ns" },
+  static const struct
+  {
+    double scale;
+    const char *unit;
+  } steps[] = {
+    { 1.0, "s" },
+    { 1e-3, "ms" },
+    { 1e-6, "µs" },
+    { 1e-9, "ns" },
   };
   double mag = fabs (seconds);
 
@@ -104,12 +111,28 @@ iv_units_format_count (double count)
 gboolean
 iv_units_parse (const char *text, double *value)
 {
-  static const struct { const char *prefix; double factor; } prefixes[] = {
-    { "Ki", 1024.0 }, { "Mi", 1048576.0 }, { "Gi", 1073741824.0 },
-    { "Ti", 1099511627776.0 }, { "Pi", 1125899906842624.0 },
-    { "k", 1e3 }, { "K", 1e3 }, { "M", 1e6 }, { "G", 1e9 }, { "T", 1e12 }, { "P", 1e15 },
+  static const struct
+  {
+    const char *prefix;
+    double factor;
+  } prefixes[] = {
+    { "Ki", 1024.0 },
+    { "Mi", 1048576.0 },
+    { "Gi", 1073741824.0 },
+    { "Ti", 1099511627776.0 },
+    { "Pi", 1125899906842624.0 },
+    { "k", 1e3 },
+    { "K", 1e3 },
+    { "M", 1e6 },
+    { "G", 1e9 },
+    { "T", 1e12 },
+    { "P", 1e15 },
   };
-  static const struct { const char *unit; double factor; } times[] = {
+  static const struct
+  {
+    const char *unit;
+    double factor;
+  } times[] = {
     { "ns", 1e-9 }, { "us", 1e-6 }, { "µs", 1e-6 }, { "ms", 1e-3 }, { "s", 1 },
   };
   static const char *const units[] = { "", "B", "B/s", "FLOP/s", "FLOPS", "flops", "FLOP" };
@@ -174,9 +197,13 @@ significant (double v)
 static char *
 format_si (double value, const char *unit, gboolean small_prefixes)
 {
-  static const struct { double scale; const char *prefix; } steps[] = {
-    { 1e18, "E" }, { 1e15, "P" }, { 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" }, { 1, "" },
-    { 1e-3, "m" }, { 1e-6, "µ" }, { 1e-9, "n" }, { 1e-12, "p" },
+  static const struct
+  {
+    double scale;
+    const char *prefix;
+  } steps[] = {
+    { 1e18, "E" }, { 1e15, "P" }, { 1e12, "T" }, { 1e9, "G" },  { 1e6, "M" },   { 1e3, "k" },
+    { 1, "" },     { 1e-3, "m" }, { 1e-6, "µ" }, { 1e-9, "n" }, { 1e-12, "p" },
   };
   const guint unit_step = 6;
   gboolean has_unit = unit && *unit;

@@ -6,20 +6,18 @@
 G_BEGIN_DECLS
 
 char *iv_units_format_seconds (double seconds);
-char *iv_units_format_bytes   (double bytes);
-char *iv_units_format_count   (double count);
+char *iv_units_format_bytes (double bytes);
+char *iv_units_format_count (double count);
 /* Three significant digits with a decimal SI prefix on @unit: 3.2e13, "FLOP/s" →
  * "32 TFLOP/s"; 1.5e-4, "W" → "150 µW". Without a unit, large values take k/M/G/T/P/E
  * ("20.1k") and small ones stay decimals ("0.95", "0.000123"). Never e-notation. */
-char *iv_units_format_si      (double      value,
-                               const char *unit);
+char *iv_units_format_si (double value, const char *unit);
 /* A number inside a formula: whole numbers under a million exact ("1024"), the rest with
  * three significant digits and an SI prefix ("32T", "0.8", "100n"). Never e-notation. */
-char *iv_units_format_compact (double      value);
+char *iv_units_format_compact (double value);
 
 /* "100T", "1e12", "1us", "64GiB", "200 GB/s", "2.5 PFLOP/s": a number with an SI or
  * binary prefix and an optional unit; FALSE for anything else. */
-gboolean iv_units_parse       (const char *text,
-                               double     *value);
+gboolean iv_units_parse (const char *text, double *value);
 
 G_END_DECLS
