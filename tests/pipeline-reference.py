@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What the reference script (../shared/reference/pipelined_timeline_reference.py) draws
+"""What the reference script (tests/data/reference/pipelined_timeline_reference.py) draws
 for a pipelined file, as the JSON `inferview trace FILE --pipeline-json` prints: the
 script's own functions are run, with matplotlib and seaborn stubbed out (only their
 drawing needs them), so the oracle is the reference itself, not a re-reading of it.

@@ -159,7 +159,7 @@ test_concurrent_loads (void)
 {
   g_autofree char *big1 = write_trace ("big1.json", 200000, 1);
   g_autofree char *big2 = write_trace ("big2.json", 200000, 2);
-  g_autofree char *shared = g_strdup (g_getenv ("IV_SHARED_DATA"));
+  g_autofree char *shared = g_strdup (g_getenv ("IV_TEST_DATA"));
   g_autofree char *samples = g_strdup (g_getenv ("IV_SAMPLES_DIR"));
   g_autofree char *kineto
       = g_build_filename (shared, "traces", "kineto_train_rank0_68k_events.json.gz", NULL);

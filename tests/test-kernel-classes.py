@@ -12,7 +12,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BIN = os.environ.get("IV_BINARY", "inferview")
-SHARED = os.environ.get("IV_SHARED_DATA", os.path.join(HERE, "..", "..", "shared", "data"))
+SHARED = os.environ.get("IV_TEST_DATA", os.path.join(HERE, "data"))
 # the GPU's work: kernels, copies, sets, and the CUPTI range profiler's kernel ranges; not
 # stream syncs (waiting) nor user annotations (ranges drawn over kernels)
 GPU_CATS = {"kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset", "cuda_profiler_range"}

@@ -105,8 +105,8 @@ def compare(cfg, models):
 
 
 def main():
-    shared = os.environ.get("IV_SHARED_DATA", os.path.join(HERE, "..", "..", "shared", "data"))
-    models = ref.load_presets(os.path.join(shared, "model-presets.tsv"))
+    data = os.environ.get("IV_DATA_DIR", os.path.join(HERE, "..", "data"))
+    models = ref.load_presets(os.path.join(data, "presets", "model-presets.tsv"))
     names = sorted(models)
     rng = random.Random(20261201)
     agreed = rejected = 0

@@ -15,7 +15,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 BIN = os.environ.get("IV_BINARY", "inferview")
 SAMPLES = os.environ.get("IV_SAMPLES_DIR", os.path.join(HERE, "..", "data", "samples"))
-SHARED = os.environ.get("IV_SHARED_DATA", os.path.join(HERE, "..", "..", "shared", "data"))
+SHARED = os.environ.get("IV_DATA_DIR", os.path.join(HERE, "..", "data"))
 spec = importlib.util.spec_from_file_location("model_reference", os.path.join(HERE, "model-reference.py"))
 ref = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(ref)
@@ -61,7 +61,7 @@ def sweep(path, hw_name, preset_name, tp_expected):
     if r.returncode != 0:
         return
     d = json.loads(r.stdout)
-    models = ref.load_presets(os.path.join(SHARED, "model-presets.tsv"))
+    models = ref.load_presets(os.path.join(SHARED, "presets", "model-presets.tsv"))
     hw = ref.hardware(json.loads(subprocess.run([BIN, "model", "--hardware", hw_name, "--format", "json"],
                                                 capture_output=True, text=True).stdout)["hardware"])
     bad, effs = [], []
