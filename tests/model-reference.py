@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """A second implementation of the analytical model, written from
-../shared/design/analytical-model.md alone (not from the C code), for the differential
+docs/model.md alone (not from the C code), for the differential
 test: every stage's FLOPs, bytes, bytes communicated and time, each layer kind's totals,
 the step and the KV cache per PE.
 
-Model symbols are read from the presets' TSV (data/model-presets.tsv) the way the
+Model symbols are read from the presets' TSV (data/presets/model-presets.tsv) the way the
 specification names them; the hardware is the one the program reports it used (its JSON
 "hardware" block), so a test feeds both the same machine.
 """

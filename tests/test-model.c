@@ -1,5 +1,5 @@
 /* test-model.c: the analytical model against numbers derived by hand from
- * analytical-model.md (each derivation is written next to its assertion), the embedding
+ * docs/model.md (each derivation is written next to its assertion), the embedding
  * of every group shape, every constraint error, the 46 presets' parameter counts
  * against their published sizes, Hugging Face import and hardware files. */
 #include <glib.h>
@@ -518,7 +518,7 @@ test_head_split (void)
   }
 }
 
-/* GPUs on a switch (analytical-model.md §8): any group is a ring through the switch, one
+/* GPUs on a switch (docs/model.md §8): any group is a ring through the switch, one
  * link of B_cu per direction each, η_dir = 1 whatever `bidirectional` says. */
 static void
 test_switch (void)
@@ -895,7 +895,7 @@ test_hardware_files (void)
     { "{\"topology\": \"ring\", \"cubes\": [4, 2]}", NULL },
   };
 
-  /* three SIPs and four GPU servers (analytical-model.md §8), each from its datasheet */
+  /* three SIPs and four GPU servers (docs/model.md §8), each from its datasheet */
   g_assert_cmpuint (iv_hardware_presets ()->len, ==, 7);
   {
     static const struct
@@ -1147,7 +1147,7 @@ test_pipeline_figure (void)
 }
 
 /* The topology figure puts the first TP group's PEs, the first CP group's cubes, the
- * wrap-around links and the idle PEs where analytical-model.md §2.2 says they are. */
+ * wrap-around links and the idle PEs where docs/model.md §2.2 says they are. */
 static void
 test_topology_figure (void)
 {
@@ -1665,7 +1665,7 @@ test_sweep_figure (void)
     }
 }
 
-/* Where each rank sits (analytical-model.md §2.2), derived by hand. */
+/* Where each rank sits (docs/model.md §2.2), derived by hand. */
 static void
 test_sharding_place (void)
 {

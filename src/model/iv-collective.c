@@ -1,4 +1,4 @@
-/* iv-collective.c: analytical-model.md §2.2 (embedding) and §3 (collective costs).
+/* iv-collective.c: docs/model.md §2.2 (embedding) and §3 (collective costs).
  * A group of N members whose neighbours are s apart in row-major numbering becomes a
  * line along X, a line along Y or a sub-grid; interleaved groups share links, which the
  * hop distance h turns into a per-group bandwidth B/h and a step latency h·α. */

@@ -1,4 +1,4 @@
-/* iv-hints.c: analytical-model.md §5: replication waste, and hints that are rules over
+/* iv-hints.c: docs/model.md §5: replication waste, and hints that are rules over
  * the evaluated numbers. Each hint names the numbers that fired it, so it can be
  * checked by hand and argued with. */
 #define G_LOG_DOMAIN "iv-model"

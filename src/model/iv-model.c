@@ -1,4 +1,4 @@
-/* iv-model.c: analytical-model.md §2, §4 and §5 in code. Everything is computed per PE
+/* iv-model.c: docs/model.md §2, §4 and §5 in code. Everything is computed per PE
  * and per layer, for each layer kind of the model, then weighted by layer counts. No
  * allocation happens here: a slider move re-evaluates in a few microseconds. */
 #define G_LOG_DOMAIN "iv-model"

@@ -1,5 +1,5 @@
 /* iv-model.h: the analytical model of one transformer step on a SIP
- * (../shared/design/analytical-model.md): per-stage FLOPs, bytes, communication and
+ * (docs/model.md): per-stage FLOPs, bytes, communication and
  * time per PE and layer, with totals, memory, waste and hints. */
 #pragma once
 

@@ -1,4 +1,4 @@
-/* iv-predict.h: analytical-model.md §9 — what the model says a measured AIPerf run could
+/* iv-predict.h: docs/model.md §9 — what the model says a measured AIPerf run could
  * have achieved on given hardware: TTFT, ITL, request latency and output throughput at
  * the run's concurrency and mean sequence lengths. Every prediction is a bound (η = 1 on
  * the GPU presets): queueing, scheduling and prefill–decode interference are ignored. */

@@ -25,7 +25,7 @@ typedef struct
   gboolean split_rows; /* TP splits the input dimension (W_O, W_down) */
 } Matrix;
 
-/* Where TP rank @tp of CP rank @cp sits (analytical-model.md §2.2: TP fastest when both
+/* Where TP rank @tp of CP rank @cp sits (docs/model.md §2.2: TP fastest when both
  * groups share a level). */
 void
 iv_sharding_place (const IvConfig *c, gint64 tp, gint64 cp, gint64 *cube, gint64 *pe)

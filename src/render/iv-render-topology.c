@@ -1,7 +1,7 @@
 /* iv-render-topology.c: the SIP as the model sees it — cubes in their grid (or ring) with
  * their links, each cube's ring of PEs, the first TP and the first CP group outlined in
  * their colours with the links their collectives use emphasised, idle PEs and cubes
- * greyed. Positions follow analytical-model.md §2.2: cubes row-major, TP fastest when both
+ * greyed. Positions follow docs/model.md §2.2: cubes row-major, TP fastest when both
  * groups share a level, PE groups from PE 0 of every used cube. */
 #define G_LOG_DOMAIN "iv-render"
 

@@ -1,5 +1,5 @@
 /* iv-run-bound.h: a measured AIPerf run set against the analytical bound of its model on
- * given hardware (analytical-model.md §9): the run's model matched to a preset, its
+ * given hardware (docs/model.md §9): the run's model matched to a preset, its
  * concurrency and mean sequence lengths, the prediction, the measurement and how much of
  * the bound each measure reached. What `runs --predict`, the runs table and the
  * efficiency plot share. */
