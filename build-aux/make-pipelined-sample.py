@@ -2,7 +2,7 @@
 """Writes the bundled pipelined I/O timeline sample and its breakdown file.
 
 No public pipelined_timeline file exists, so this simulates the pipeline that
-formats.md §3 and the reference script describe (HDF5 prefetch of candidate k+1 into
+docs/formats.md §3 and the reference script describe (HDF5 prefetch of candidate k+1 into
 the free GPU buffer while candidate k computes: the I/O thread first waits for that
 buffer — `gpu_buffer_wait` — then reads) with a fixed seed. Run it from the
 repository root:

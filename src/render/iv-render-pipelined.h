@@ -1,5 +1,5 @@
 /* iv-render-pipelined.h: the pipelined I/O timeline as the reference script draws it
- * (../shared/reference/pipelined_timeline_reference.py): lanes Main Thread, I/O Thread,
+ * (tests/data/reference/pipelined_timeline_reference.py): lanes Main Thread, I/O Thread,
  * GPU Stream 0 and GPU Stream 1 (those with bars) filled edge to edge, bars outlined in
  * black in the reference's colours, cut ends as zig-zag edges, bare candidate numbers on
  * bars of at least 40 ms, "Time (ms)" from the window's start under dashed grid lines,

@@ -1,5 +1,5 @@
 /* iv-pipeline-plot.h: what the pipelined I/O timeline shows — the rules of the reference
- * script (../shared/reference/pipelined_timeline_reference.py), separate from drawing so
+ * script (tests/data/reference/pipelined_timeline_reference.py), separate from drawing so
  * they can be checked without pixels (`inferview trace FILE --pipeline-json`).
  *
  * For a start candidate x: GPU `compute` of candidates x−1…x+4 (x…x+4 when x is 0), main
