@@ -10,7 +10,6 @@ test_missing_schema (void)
 {
   g_autoptr (GSettings) a = NULL;
   g_autoptr (GSettings) b = NULL;
-  g_autoptr (GSettingsSchema) schema = NULL;
 
   if (g_test_subprocess ())
     {

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "iv-settings.h"
 #include "iv-first-frame.h"
+#include "iv-safe-text.h"
 #include "iv-samples.h"
 #include "iv-window-private.h"
 
@@ -344,6 +345,16 @@ on_visible_page_changed (IvWindow *self)
   _iv_window_update_actions (self);
 }
 
+/* @name for a menu label: underscores doubled (a single one would be a mnemonic), and
+ * text from data made valid UTF-8. */
+static char *
+recent_menu_label (const char *name)
+{
+  g_autofree char *valid = iv_text_valid (name ? name : "", -1);
+  g_auto (GStrv) parts = g_strsplit (valid, "_", -1);
+  return g_strjoinv ("__", parts);
+}
+
 static void
 rebuild_recent_menu (IvWindow *self)
 {
@@ -357,12 +368,15 @@ rebuild_recent_menu (IvWindow *self)
     {
       GtkRecentInfo *info = l->data;
       g_autoptr (GMenuItem) item = NULL;
-      g_autofree char *action = NULL;
+      g_autofree char *label = NULL;
 
       if (!app_name || !gtk_recent_info_has_application (info, app_name)
           || !gtk_recent_info_exists (info))
         continue;
-      item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      /* Menu labels from a model are parsed for mnemonics: a name's own underscores
+       * (qwen_concurrency1) are doubled so they show instead of underlining. */
+      label = recent_menu_label (gtk_recent_info_get_display_name (info));
+      item = g_menu_item_new (label, NULL);
       g_menu_item_set_action_and_target (item, "win.open-recent", "s",
                                          gtk_recent_info_get_uri (info));
       g_menu_append_item (self->recent_section, item);
