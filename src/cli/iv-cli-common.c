@@ -7,11 +7,13 @@
 #include <glib/gi18n.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "config.h"
 #include "iv-cli-private.h"
 #include "iv-cli.h"
 #include "iv-json-writer.h"
+#include "iv-safe-text.h"
 #include "iv-theme.h"
 #include "iv-units.h"
 
@@ -60,6 +62,52 @@ _iv_cli_parse_listing (const char *command, const char *summary, const char *no_
   return TRUE;
 }
 
+/* @format's text with the newlines @format itself begins and ends with kept, and all in
+ * between made printable: those newlines are the lines the caller writes, the rest may
+ * hold names, paths and messages from data, whose ESC, BEL or newline must not reach a
+ * terminal or a text file as such. */
+static char *
+printable_vprintf (const char *format, va_list args)
+{
+  g_autofree char *text = g_strdup_vprintf (format, args);
+  g_autofree char *middle = NULL, *printable = NULL;
+  gsize len = strlen (text), flen = strlen (format), head = 0, tail = 0;
+
+  while (head < flen && format[head] == '\n')
+    head++;
+  while (tail < flen - head && format[flen - 1 - tail] == '\n')
+    tail++;
+  if (head + tail > len) /* cannot happen: the format's own newlines are in its text */
+    head = tail = 0;
+  middle = g_strndup (text + head, len - head - tail);
+  printable = iv_text_printable (middle);
+  return g_strdup_printf ("%.*s%s%.*s", (int) head, text, printable, (int) tail, text + len - tail);
+}
+
+void
+_iv_cli_printf (FILE *out, const char *format, ...)
+{
+  g_autofree char *text = NULL;
+  va_list args;
+
+  va_start (args, format);
+  text = printable_vprintf (format, args);
+  va_end (args);
+  fputs (text, out);
+}
+
+void
+_iv_cli_append_printf (GString *string, const char *format, ...)
+{
+  g_autofree char *text = NULL;
+  va_list args;
+
+  va_start (args, format);
+  text = printable_vprintf (format, args);
+  va_end (args);
+  g_string_append (string, text);
+}
+
 int
 _iv_cli_usage_error (const char *command, const char *format, ...)
 {
@@ -69,7 +117,7 @@ _iv_cli_usage_error (const char *command, const char *format, ...)
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  fprintf (stderr, "inferview %s: %s\n", command, message);
+  _iv_cli_printf (stderr, "inferview %s: %s\n", command, message);
   fprintf (stderr, _ ("Try “inferview %s --help”.\n"), command);
   return IV_EXIT_USAGE;
 }
@@ -77,7 +125,7 @@ _iv_cli_usage_error (const char *command, const char *format, ...)
 void
 _iv_cli_print_error (const GError *error)
 {
-  fprintf (stderr, "inferview: %s\n", error->message);
+  _iv_cli_printf (stderr, "inferview: %s\n", error->message);
 }
 
 gboolean
@@ -90,9 +138,9 @@ _iv_cli_number (const char *command, const char *option, const char *text, gbool
     return TRUE;
   if (!iv_units_parse (text, &v) || v < 0 || (v == 0 && !allow_zero))
     {
-      fprintf (stderr,
-               "inferview %s: --%s: “%s” is not a %s number (e.g. 100T, 1e12, 1us, 64GiB)\n",
-               command, option, text, allow_zero ? "non-negative" : "positive");
+      _iv_cli_printf (stderr,
+                      "inferview %s: --%s: “%s” is not a %s number (e.g. 100T, 1e12, 1us, 64GiB)\n",
+                      command, option, text, allow_zero ? "non-negative" : "positive");
       return FALSE;
     }
   *out = v;
@@ -109,9 +157,9 @@ _iv_cli_output_is_folder (const char *command, const char *output)
     return FALSE;
   display = g_filename_display_name (output);
   example = g_build_filename (display, "figure.png", NULL);
-  fprintf (stderr,
-           _ ("inferview %s: %s: is a folder; -o names the figure file to write (e.g. %s)\n"),
-           command, display, example);
+  _iv_cli_printf (
+      stderr, _ ("inferview %s: %s: is a folder; -o names the figure file to write (e.g. %s)\n"),
+      command, display, example);
   return TRUE;
 }
 

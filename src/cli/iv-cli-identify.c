@@ -38,20 +38,20 @@ result_to_json (const char *path, const IvSniffResult *r)
 static void
 print_text (const char *path, const IvSniffResult *r)
 {
-  printf ("%s: %s", path, iv_kind_to_string (r->kind));
+  _iv_cli_printf (stdout, "%s: %s", path, iv_kind_to_string (r->kind));
   if (r->runs->len > 0)
-    printf (", %u run%s", r->runs->len, r->runs->len == 1 ? "" : "s");
+    _iv_cli_printf (stdout, ", %u run%s", r->runs->len, r->runs->len == 1 ? "" : "s");
   if (r->events >= 0)
-    printf (", %s%" G_GINT64_FORMAT " %s%s", r->events_partial ? "at least " : "", r->events,
-            iv_kind_get_group (r->kind) == IV_GROUP_RUNS ? "requests" : "events",
-            r->events_partial ? " (counted in the head of each file)" : "");
+    _iv_cli_printf (stdout, ", %s%" G_GINT64_FORMAT " %s%s", r->events_partial ? "at least " : "",
+                    r->events, iv_kind_get_group (r->kind) == IV_GROUP_RUNS ? "requests" : "events",
+                    r->events_partial ? " (counted in the head of each file)" : "");
   if (r->truncated)
-    printf (", %s", "truncated");
+    _iv_cli_printf (stdout, ", %s", "truncated");
   if (r->folders_cut)
-    printf (", stopped looking after %d folders", IV_SNIFF_MAX_FOLDERS);
-  printf ("\n");
+    _iv_cli_printf (stdout, ", stopped looking after %d folders", IV_SNIFF_MAX_FOLDERS);
+  _iv_cli_printf (stdout, "\n");
   for (guint i = 0; i < r->runs->len; i++)
-    printf ("  %s\n", (const char *) r->runs->pdata[i]);
+    _iv_cli_printf (stdout, "  %s\n", (const char *) r->runs->pdata[i]);
 }
 
 int

@@ -51,7 +51,7 @@ whole (const char *option, const char *text, gboolean allow_zero, gint64 *out)
     return FALSE;
   if (v != floor (v) || v > 1e15)
     {
-      fprintf (stderr, "inferview model: --%s: “%s” must be a whole number\n", option, text);
+      _iv_cli_printf (stderr, "inferview model: --%s: “%s” must be a whole number\n", option, text);
       return FALSE;
     }
   *out = (gint64) v;
@@ -69,7 +69,8 @@ choice (const char *option, const char *text, const char *a, const char *b, int 
     *out = 1;
   else
     {
-      fprintf (stderr, "inferview model: --%s must be %s or %s, not “%s”\n", option, a, b, text);
+      _iv_cli_printf (stderr, "inferview model: --%s must be %s or %s, not “%s”\n", option, a, b,
+                      text);
       return FALSE;
     }
   return TRUE;
@@ -149,11 +150,12 @@ hardware_from_options (Options *o, int *status)
     hw = iv_hardware_copy (preset);
   else if (!(hw = iv_hardware_load (o->hardware, &error)))
     {
-      fprintf (stderr,
-               "inferview model: --hardware: “%s” is not a hardware preset (inferview hardware "
-               "lists them), "
-               "and as a file: %s\n",
-               o->hardware, error->message);
+      _iv_cli_printf (
+          stderr,
+          "inferview model: --hardware: “%s” is not a hardware preset (inferview hardware "
+          "lists them), "
+          "and as a file: %s\n",
+          o->hardware, error->message);
       return NULL;
     }
   if (o->topology)
@@ -215,10 +217,10 @@ hardware_from_options (Options *o, int *status)
       const char *text
           = g_str_has_prefix (error->message, "hardware: ") ? error->message + 10 : error->message;
       if (option)
-        fprintf (stderr, "inferview model: --%s: %s\n", option, text);
+        _iv_cli_printf (stderr, "inferview model: --%s: %s\n", option, text);
       else
-        fprintf (stderr, "inferview model: --hardware %s: %s\n",
-                 o->hardware ? o->hardware : "ring4", text);
+        _iv_cli_printf (stderr, "inferview model: --hardware %s: %s\n",
+                        o->hardware ? o->hardware : "ring4", text);
       return NULL;
     }
   if (changes->len)
@@ -409,14 +411,15 @@ print_table (const IvResult *r)
 
   {
     g_autofree char *config = iv_result_config_text (r);
-    printf ("%s on %s · %s\n", m->name, r->hw->name, config);
+    _iv_cli_printf (stdout, "%s on %s · %s\n", m->name, r->hw->name, config);
   }
   for (guint k = 0; k < r->n_kinds; k++)
     {
       const IvKindResult *kr = &r->kinds[k];
-      printf ("\n%s layers × %" G_GINT64_FORMAT "\n", kr->name, kr->layers);
-      printf ("  %-4s %-15s %10s %10s %10s %10s %10s %10s %10s  %s\n", "id", "stage", "FLOPs",
-              "bytes", "comm B", "compute", "memory", "comm", "visible", "bound");
+      _iv_cli_printf (stdout, "\n%s layers × %" G_GINT64_FORMAT "\n", kr->name, kr->layers);
+      _iv_cli_printf (stdout, "  %-4s %-15s %10s %10s %10s %10s %10s %10s %10s  %s\n", "id",
+                      "stage", "FLOPs", "bytes", "comm B", "compute", "memory", "comm", "visible",
+                      "bound");
       for (int s = 0; s < IV_N_STAGES; s++)
         {
           const IvStage *st = &kr->stages[s];
@@ -427,13 +430,14 @@ print_table (const IvResult *r)
           g_autofree char *tn = fmt_s (st->t_comm_s), *tv = fmt_s (st->visible_s);
           if (!st->present)
             continue;
-          printf ("  %-4s %-15s %10s %10s %10s %10s %10s %10s %10s  %s\n", iv_stage_id (s),
-                  iv_stage_name (s), fl, by, cb, tc, tm, tn, tv, iv_bound_to_string (st->bound));
+          _iv_cli_printf (stdout, "  %-4s %-15s %10s %10s %10s %10s %10s %10s %10s  %s\n",
+                          iv_stage_id (s), iv_stage_name (s), fl, by, cb, tc, tm, tn, tv,
+                          iv_bound_to_string (st->bound));
         }
       {
         g_autofree char *a = fmt_s (kr->attention_s), *f = fmt_s (kr->ffn_s),
                         *l = fmt_s (kr->layer_s);
-        printf ("  attention %s · FFN %s · layer %s\n", a, f, l);
+        _iv_cli_printf (stdout, "  attention %s · FFN %s · layer %s\n", a, f, l);
       }
     }
   {
@@ -442,16 +446,17 @@ print_table (const IvResult *r)
     g_autofree char *kv = iv_units_format_bytes (r->kv_bytes_per_pe);
     g_autofree char *cap = iv_units_format_bytes (r->capacity_bytes_per_pe);
     g_autofree char *tps = iv_units_format_si (r->tokens_per_s, NULL);
-    printf ("\nLM head %s · step %s · %s tokens/s\n", lm, step, tps);
-    printf ("memory per PE: weights %s + KV %s of %s: %s\n", w, kv, cap,
-            r->fits ? "fits" : "DOES NOT FIT");
-    printf ("idle: %" G_GINT64_FORMAT " PEs, %" G_GINT64_FORMAT " cubes\n", r->idle_pes,
-            r->idle_cubes);
+    _iv_cli_printf (stdout, "\nLM head %s · step %s · %s tokens/s\n", lm, step, tps);
+    _iv_cli_printf (stdout, "memory per PE: weights %s + KV %s of %s: %s\n", w, kv, cap,
+                    r->fits ? "fits" : "DOES NOT FIT");
+    _iv_cli_printf (stdout, "idle: %" G_GINT64_FORMAT " PEs, %" G_GINT64_FORMAT " cubes\n",
+                    r->idle_pes, r->idle_cubes);
   }
   for (guint i = 0; i < r->n_waste; i++)
-    printf ("waste %-18s %5.1f %%  %s\n", r->waste[i].id, r->waste[i].percent, r->waste[i].text);
+    _iv_cli_printf (stdout, "waste %-18s %5.1f %%  %s\n", r->waste[i].id, r->waste[i].percent,
+                    r->waste[i].text);
   for (guint i = 0; i < r->n_hints; i++)
-    printf ("hint  %s\n", r->hints[i].text);
+    _iv_cli_printf (stdout, "hint  %s\n", r->hints[i].text);
 }
 
 /* The options, as offsets into Options: the table is data, bound to one Options when
@@ -616,7 +621,7 @@ model_from_options (const Options *o, IvModel **imported, int *status)
   if (o->hf_config)
     {
       if (!(*imported = iv_model_from_hf_config (o->hf_config, &error)))
-        fprintf (stderr, "inferview model: --hf-config: %s\n", error->message);
+        _iv_cli_printf (stderr, "inferview model: --hf-config: %s\n", error->message);
       return *imported;
     }
   if (!(model = iv_presets_find (o->preset ? o->preset : "Llama-3.1-8B")))
@@ -704,7 +709,7 @@ draw_figure (const Options *o, const IvResult *result)
       fig.kind = k;
   if (o->kind && !g_str_equal (result->kinds[fig.kind].name, o->kind))
     {
-      fprintf (stderr, "inferview model: this model has no “%s” layers\n", o->kind);
+      _iv_cli_printf (stderr, "inferview model: this model has no “%s” layers\n", o->kind);
       return IV_EXIT_BAD_INPUT;
     }
   figure.render = figures[i].render;
@@ -743,8 +748,8 @@ run_model (Options *o, int argc, char **argv)
   if (!iv_model_evaluate (model, hw, &config, &result))
     {
       /* a constraint of this SIP or of the step, said with the option that sets it */
-      fprintf (stderr, "inferview model: %s: %s\n", option_of_error (&config, result.error_field),
-               result.error);
+      _iv_cli_printf (stderr, "inferview model: %s: %s\n",
+                      option_of_error (&config, result.error_field), result.error);
       return IV_EXIT_BAD_INPUT;
     }
   if (o->figure)
@@ -817,15 +822,16 @@ _iv_cli_presets (int argc, char **argv)
       _iv_cli_print_json_builder (b);
       return IV_EXIT_OK;
     }
-  printf ("%-24s %-10s %-4s %10s %10s\n", "name", "family", "attn", "total", "active");
+  _iv_cli_printf (stdout, "%-24s %-10s %-4s %10s %10s\n", "name", "family", "attn", "total",
+                  "active");
   for (guint i = 0; i < presets->len; i++)
     {
       const IvModel *m = presets->pdata[i];
-      printf ("%-24s %-10s %-4s %9.2fB %9.2fB\n", m->name, m->family,
-              m->attention == IV_ATTENTION_MLA ? "MLA"
-              : m->H == m->Hkv                 ? "MHA"
-                                               : "GQA",
-              m->params_total / 1e9, m->params_active / 1e9);
+      _iv_cli_printf (stdout, "%-24s %-10s %-4s %9.2fB %9.2fB\n", m->name, m->family,
+                      m->attention == IV_ATTENTION_MLA ? "MLA"
+                      : m->H == m->Hkv                 ? "MHA"
+                                                       : "GQA",
+                      m->params_total / 1e9, m->params_active / 1e9);
     }
   return IV_EXIT_OK;
 }
@@ -854,10 +860,11 @@ _iv_cli_hardware (int argc, char **argv)
       const IvHardware *hw = presets->pdata[i];
       g_autofree char *bw = iv_units_format_bytes (hw->BW), *mem = iv_units_format_bytes (hw->M_pe);
       g_autofree char *flops = iv_units_format_si (hw->P_c, "FLOP/s");
-      printf ("%-10s %-8s %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT " cubes × %" G_GINT64_FORMAT
-              " PEs · %s, %s/s, %s per PE\n  %s\n",
-              hw->name, iv_topology_to_string (hw->topology), hw->X, hw->Y, hw->n_pe, flops, bw,
-              mem, hw->description);
+      _iv_cli_printf (stdout,
+                      "%-10s %-8s %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT
+                      " cubes × %" G_GINT64_FORMAT " PEs · %s, %s/s, %s per PE\n  %s\n",
+                      hw->name, iv_topology_to_string (hw->topology), hw->X, hw->Y, hw->n_pe, flops,
+                      bw, mem, hw->description);
     }
   return IV_EXIT_OK;
 }

@@ -72,17 +72,18 @@ list_presets (const IvPlotConfig *config, gboolean multi)
   GPtrArray *defaults = multi ? config->multi_defaults : config->single_defaults;
   GPtrArray *plots = multi ? config->multi_plots : config->single_plots;
 
-  printf (_ ("%s presets (* drawn by default; + Inferview's own), configuration %s:\n"),
-          multi ? _ ("Multi-run") : _ ("Single-run"), config->origin);
+  _iv_cli_printf (stdout,
+                  _ ("%s presets (* drawn by default; + Inferview's own), configuration %s:\n"),
+                  multi ? _ ("Multi-run") : _ ("Single-run"), config->origin);
   for (guint i = 0; i < plots->len; i++)
     {
       const IvPlotSpec *s = plots->pdata[i];
       gboolean is_default = g_ptr_array_find_with_equal_func (defaults, s->name, g_str_equal, NULL);
-      printf ("%c %-48s %s\n",
-              is_default     ? '*'
-              : s->inferview ? '+'
-                             : ' ',
-              s->name, s->title ? s->title : "");
+      _iv_cli_printf (stdout, "%c %-48s %s\n",
+                      is_default     ? '*'
+                      : s->inferview ? '+'
+                                     : ' ',
+                      s->name, s->title ? s->title : "");
     }
 }
 
@@ -94,27 +95,30 @@ prepare_dir (const char *out_dir)
 
   if (g_file_test (out_dir, G_FILE_TEST_EXISTS) && !g_file_test (out_dir, G_FILE_TEST_IS_DIR))
     {
-      fprintf (stderr, _ ("inferview plot: %s: is a file; -o names the folder the plots go to\n"),
-               display);
+      _iv_cli_printf (stderr,
+                      _ ("inferview plot: %s: is a file; -o names the folder the plots go to\n"),
+                      display);
       return FALSE;
     }
   if (g_mkdir_with_parents (out_dir, 0755) != 0)
     {
-      fprintf (stderr, "inferview plot: %s: %s\n", display, g_strerror (errno));
+      _iv_cli_printf (stderr, "inferview plot: %s: %s\n", display, g_strerror (errno));
       return FALSE;
     }
   return TRUE;
 }
 
-/* One preset drawn to @out_dir as aiperf names it (the preset with dashes), its outcome
- * a line of @summary. FALSE when the file could not be written. */
+/* One preset drawn to @out_dir under the name @files gives it (aiperf's, the preset with
+ * dashes, made safe: a preset's name is data from the run folder, never a path), its
+ * outcome a line of @summary. FALSE when the file could not be written. */
 static gboolean
 draw_preset (const IvPlotConfig *config, const IvSweep *sweep, gboolean multi, const char *name,
-             const IvExportOptions *eo, const char *ext, const char *out_dir, GString *summary,
-             guint *written)
+             const IvExportOptions *eo, IvPlotFileNames *files, const char *out_dir,
+             GString *summary, guint *written)
 {
   const IvPlotSpec *spec = iv_plot_config_get (config, multi, name);
-  g_autofree char *reason = NULL, *file = NULL, *path = NULL;
+  const char *file;
+  g_autofree char *reason = NULL, *path = NULL;
   g_autoptr (GError) error = NULL;
   IvRunsFigure drawn;
   IvFigure figure;
@@ -122,27 +126,27 @@ draw_preset (const IvPlotConfig *config, const IvSweep *sweep, gboolean multi, c
 
   if (!spec)
     {
-      g_string_append_printf (summary, _ ("%s: skipped, the preset is not defined\n"), name);
+      _iv_cli_append_printf (summary, _ ("%s: skipped, the preset is not defined\n"), name);
       return TRUE;
     }
   if (!iv_runs_figure (spec, sweep, sweep->runs->pdata[0], &drawn, &reason))
     {
-      g_string_append_printf (summary, _ ("%s: skipped, %s\n"), name, reason);
+      _iv_cli_append_printf (summary, _ ("%s: skipped, %s\n"), name, reason);
       return TRUE;
     }
-  file = g_strdup_printf ("%s.%s", name, ext);
-  g_strdelimit (file, "_", '-');
-  path = g_build_filename (out_dir, file, NULL);
+  file = iv_plot_file_names_get (files, name);
   figure = iv_runs_figure_get (&drawn, name);
-  if ((ok = iv_export_to_file (&figure, eo, path, &error)))
+  if ((path = iv_plot_file_path (out_dir, file, &error))
+      && (ok = iv_export_to_file (&figure, eo, path, &error)))
     {
-      g_string_append_printf (summary, "%s: %s\n", name, file);
+      _iv_cli_append_printf (summary, "%s: %s\n", name, file);
       (*written)++;
     }
   else
     {
-      g_string_append_printf (summary, _ ("%s: failed, %s\n"), name, error->message);
-      fprintf (stderr, "inferview plot: %s\n", error->message);
+      ok = FALSE;
+      _iv_cli_append_printf (summary, _ ("%s: failed, %s\n"), name, error->message);
+      _iv_cli_printf (stderr, "inferview plot: %s\n", error->message);
     }
   iv_runs_figure_clear (&drawn);
   return ok;
@@ -158,6 +162,8 @@ write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names,
   g_autoptr (GString) summary = g_string_new (NULL);
   g_autoptr (GError) error = NULL;
   g_autofree char *summary_path = NULL;
+  /* made again for each redraw: the same presets in the same order, the same names */
+  g_autoptr (IvPlotFileNames) files = iv_plot_file_names_new (ext);
   guint written = 0, live = iv_sweep_n_live (sweep);
   guint64 requests = 0;
   gboolean say = !again;
@@ -166,20 +172,20 @@ write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names,
   for (guint i = 0; i < sweep->runs->len; i++)
     requests += ((const IvRun *) sweep->runs->pdata[i])->n_requests;
   if (live)
-    g_string_append_printf (summary,
-                            _ ("inferview plot: %s mode, %u run(s) (%u live, %" G_GUINT64_FORMAT
-                               " requests so far), configuration %s\n\n"),
-                            multi ? "multi-run" : "single-run", sweep->runs->len, live, requests,
-                            config->origin);
+    _iv_cli_append_printf (summary,
+                           _ ("inferview plot: %s mode, %u run(s) (%u live, %" G_GUINT64_FORMAT
+                              " requests so far), configuration %s\n\n"),
+                           multi ? "multi-run" : "single-run", sweep->runs->len, live, requests,
+                           config->origin);
   else
-    g_string_append_printf (summary, _ ("inferview plot: %s mode, %u run(s), configuration %s\n\n"),
-                            multi ? "multi-run" : "single-run", sweep->runs->len, config->origin);
+    _iv_cli_append_printf (summary, _ ("inferview plot: %s mode, %u run(s), configuration %s\n\n"),
+                           multi ? "multi-run" : "single-run", sweep->runs->len, config->origin);
   /* what the figures hold and what was left out, in the summary and on stderr */
   {
     guint before = summary->len;
     for (guint i = 0; i < sweep->warnings->len; i++)
-      g_string_append_printf (summary, _ ("not loaded: %s\n"),
-                              (const char *) sweep->warnings->pdata[i]);
+      _iv_cli_append_printf (summary, _ ("not loaded: %s\n"),
+                             (const char *) sweep->warnings->pdata[i]);
     for (guint i = 0; i < sweep->runs->len; i++)
       {
         const IvRun *r = sweep->runs->pdata[i];
@@ -187,30 +193,29 @@ write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names,
         g_autofree char *gpu_note = multi ? iv_run_gpu_note (r) : NULL;
         if (note)
           {
-            g_string_append_printf (summary, _ ("note: %s: %s\n"), r->name, note);
+            _iv_cli_append_printf (summary, _ ("note: %s: %s\n"), r->name, note);
             if (say)
-              fprintf (stderr, "inferview plot: %s: %s\n", r->name, note);
+              _iv_cli_printf (stderr, "inferview plot: %s: %s\n", r->name, note);
           }
         /* per-GPU throughput is drawn across runs only */
         if (gpu_note)
           {
-            g_string_append_printf (summary, _ ("note: %s: %s\n"), r->name, gpu_note);
+            _iv_cli_append_printf (summary, _ ("note: %s: %s\n"), r->name, gpu_note);
             if (say)
-              fprintf (stderr, "inferview plot: %s: %s\n", r->name, gpu_note);
+              _iv_cli_printf (stderr, "inferview plot: %s: %s\n", r->name, gpu_note);
           }
         for (guint w = 0; w < r->warnings->len; w++)
           {
-            g_string_append_printf (summary, _ ("note: %s\n"),
-                                    (const char *) r->warnings->pdata[w]);
+            _iv_cli_append_printf (summary, _ ("note: %s\n"), (const char *) r->warnings->pdata[w]);
             if (say)
-              fprintf (stderr, "inferview plot: %s\n", (const char *) r->warnings->pdata[w]);
+              _iv_cli_printf (stderr, "inferview plot: %s\n", (const char *) r->warnings->pdata[w]);
           }
       }
     if (summary->len > before)
       g_string_append_c (summary, '\n');
   }
   for (guint i = 0; i < names->len; i++)
-    if (!draw_preset (config, sweep, multi, names->pdata[i], eo, ext, out_dir, summary, &written))
+    if (!draw_preset (config, sweep, multi, names->pdata[i], eo, files, out_dir, summary, &written))
       (*failed)++;
   summary_path = g_build_filename (out_dir, "summary.txt", NULL);
   if (!iv_atomic_file_set_contents (summary_path, summary->str, summary->len, &error))
@@ -219,12 +224,14 @@ write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names,
       return FALSE;
     }
   if (again)
-    printf (_ ("%" G_GUINT64_FORMAT " requests, %u run(s) (%u live): %u plot(s) rewritten in %s\n"),
-            requests, sweep->runs->len, live, written, out_dir);
+    _iv_cli_printf (
+        stdout,
+        _ ("%" G_GUINT64_FORMAT " requests, %u run(s) (%u live): %u plot(s) rewritten in %s\n"),
+        requests, sweep->runs->len, live, written, out_dir);
   else
     {
       fputs (summary->str, stdout);
-      printf (_ ("\n%u plot(s) in %s\n"), written, out_dir);
+      _iv_cli_printf (stdout, _ ("\n%u plot(s) in %s\n"), written, out_dir);
     }
   fflush (stdout);
   return TRUE;
@@ -354,8 +361,8 @@ watch_and_redraw (IvSweep *sweep, const char *config_path, char **wanted, const 
   w.loop = g_main_loop_new (NULL, FALSE);
   w.last_change_us = w.last_discover_us = g_get_monotonic_time ();
   if (iv_sweep_n_live (sweep))
-    fprintf (stderr, _ ("inferview plot: following %u live run(s); Ctrl+C stops\n"),
-             iv_sweep_n_live (sweep));
+    _iv_cli_printf (stderr, _ ("inferview plot: following %u live run(s); Ctrl+C stops\n"),
+                    iv_sweep_n_live (sweep));
   g_timeout_add (500, watch_tick, &w);
   sigint = g_unix_signal_add (SIGINT, watch_interrupted, &w);
   sigterm = g_unix_signal_add (SIGTERM, watch_interrupted, &w);
@@ -465,7 +472,7 @@ _iv_cli_plot (int argc, char **argv)
       return IV_EXIT_BAD_INPUT;
     }
   for (guint i = 0; i < sweep->warnings->len; i++)
-    fprintf (stderr, "inferview plot: %s\n", (const char *) sweep->warnings->pdata[i]);
+    _iv_cli_printf (stderr, "inferview plot: %s\n", (const char *) sweep->warnings->pdata[i]);
   if (!_iv_cli_apply_gpus ("plot", gpus, sweep))
     return IV_EXIT_USAGE;
   if (tp_text && !hardware)
@@ -495,7 +502,7 @@ _iv_cli_plot (int argc, char **argv)
     }
   apply_bound (config, bound_hw, bound_tp);
   for (guint i = 0; i < config->warnings->len; i++)
-    fprintf (stderr, "inferview plot: %s\n", (const char *) config->warnings->pdata[i]);
+    _iv_cli_printf (stderr, "inferview plot: %s\n", (const char *) config->warnings->pdata[i]);
   if (list)
     {
       list_presets (config, multi);
@@ -514,7 +521,7 @@ _iv_cli_plot (int argc, char **argv)
       defined += iv_plot_config_get (config, multi, names->pdata[i]) != NULL;
     if (defined == 0)
       {
-        fprintf (
+        _iv_cli_printf (
             stderr,
             _ ("inferview plot: %s: no %s plot to draw (the %s list names none of its presets)\n"),
             config->origin, multi ? _ ("multi-run") : _ ("single-run"),
@@ -539,8 +546,8 @@ _iv_cli_plot (int argc, char **argv)
           _iv_cli_print_error (error);
           return IV_EXIT_BAD_INPUT;
         }
-      printf (_ ("report.html (%.1f MB, %u run(s)) in %s\n"), page->len / 1e6, sweep->runs->len,
-              out_dir);
+      _iv_cli_printf (stdout, _ ("report.html (%.1f MB, %u run(s)) in %s\n"), page->len / 1e6,
+                      sweep->runs->len, out_dir);
       return IV_EXIT_OK;
     }
   if (!write_plots (config, sweep, names, multi, &eo, ext, out_dir, FALSE, &failed))
@@ -554,10 +561,10 @@ _iv_cli_plot (int argc, char **argv)
     }
   if (failed)
     {
-      fprintf (stderr,
-               ngettext ("inferview plot: %u plot could not be written\n",
-                         "inferview plot: %u plots could not be written\n", failed),
-               failed);
+      _iv_cli_printf (stderr,
+                      ngettext ("inferview plot: %u plot could not be written\n",
+                                "inferview plot: %u plots could not be written\n", failed),
+                      failed);
       return IV_EXIT_BAD_INPUT;
     }
   return IV_EXIT_OK;

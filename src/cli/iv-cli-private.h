@@ -4,6 +4,7 @@
 #include "iv-sweep.h"
 #include <glib.h>
 #include <json-glib/json-glib.h>
+#include <stdio.h>
 
 #include "iv-export.h"
 
@@ -34,6 +35,13 @@ gboolean _iv_cli_parse (const char *command, const char *summary, const GOptionE
  * usage error) or, with @paths NULL, no arguments at all. FALSE after a usage error. */
 gboolean _iv_cli_parse_listing (const char *command, const char *summary, const char *no_paths,
                                 gboolean *json, char ***paths, int argc, char **argv);
+/* Text output of a command: like fprintf () and g_string_append_printf (), but what lies
+ * between the newlines @format begins and ends with is made printable (iv_text_printable:
+ * valid UTF-8, control characters as visible escapes). Every line that holds a name, a
+ * path or a message from data is printed through them; --json output has its writer. */
+void _iv_cli_printf (FILE *out, const char *format, ...) G_GNUC_PRINTF (2, 3);
+void _iv_cli_append_printf (GString *string, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* The message and the pointer to --help on stderr; the message made printable. */
 int _iv_cli_usage_error (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
 void _iv_cli_print_error (const GError *error);
 /* A number option of @command: SI suffixes and units accepted (100T, 1e12, 1us, 64GiB);

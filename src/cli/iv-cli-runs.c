@@ -209,26 +209,27 @@ add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r, const IvRunBound 
 static void
 print_predictions (const IvSweep *s, const IvRunBound *bounds, const IvHardware *hw)
 {
-  printf ("\n%s %s (%s)\n", _ ("Against the model on"), hw->name, IV_BOUND_CAVEAT);
+  _iv_cli_printf (stdout, "\n%s %s (%s)\n", _ ("Against the model on"), hw->name, IV_BOUND_CAVEAT);
   for (guint i = 0; i < s->runs->len; i++)
     {
       const IvRunBound *pb = &bounds[i];
       const IvRun *r = s->runs->pdata[i];
       if (!pb->ok)
         {
-          printf ("%s: %s\n", r->name, pb->error);
+          _iv_cli_printf (stdout, "%s: %s\n", r->name, pb->error);
           continue;
         }
       {
         g_autofree char *ttft = iv_units_format_seconds (pb->predicted[IV_BOUND_TTFT]);
         g_autofree char *itl = iv_units_format_seconds (pb->predicted[IV_BOUND_ITL]);
-        printf ("%s: %s TP=%" G_GINT64_FORMAT
-                " C=%g ISL=%.0f OSL=%.0f · bound TTFT %s (%.0f %%), ITL %s (%.0f %%), "
-                "%.4g tokens/s (%.0f %%)\n",
-                r->name, pb->model->name, pb->pred.tp, pb->pred.concurrency, pb->pred.isl,
-                pb->pred.osl, ttft, 100 * pb->efficiency[IV_BOUND_TTFT], itl,
-                100 * pb->efficiency[IV_BOUND_ITL], pb->predicted[IV_BOUND_THROUGHPUT],
-                100 * pb->efficiency[IV_BOUND_THROUGHPUT]);
+        _iv_cli_printf (stdout,
+                        "%s: %s TP=%" G_GINT64_FORMAT
+                        " C=%g ISL=%.0f OSL=%.0f · bound TTFT %s (%.0f %%), ITL %s (%.0f %%), "
+                        "%.4g tokens/s (%.0f %%)\n",
+                        r->name, pb->model->name, pb->pred.tp, pb->pred.concurrency, pb->pred.isl,
+                        pb->pred.osl, ttft, 100 * pb->efficiency[IV_BOUND_TTFT], itl,
+                        100 * pb->efficiency[IV_BOUND_ITL], pb->predicted[IV_BOUND_THROUGHPUT],
+                        100 * pb->efficiency[IV_BOUND_THROUGHPUT]);
       }
     }
 }
@@ -236,14 +237,14 @@ print_predictions (const IvSweep *s, const IvRunBound *bounds, const IvHardware 
 static void
 print_text (const IvSweep *s)
 {
-  printf (g_dngettext (NULL, "%u run", "%u runs", s->runs->len), s->runs->len);
+  _iv_cli_printf (stdout, g_dngettext (NULL, "%u run", "%u runs", s->runs->len), s->runs->len);
   if (s->varying->len)
     {
-      printf (" · %s", _ ("varying:"));
+      _iv_cli_printf (stdout, " · %s", _ ("varying:"));
       for (guint i = 0; i < s->varying->len; i++)
-        printf (" %s", iv_field_key (GPOINTER_TO_UINT (s->varying->pdata[i])));
+        _iv_cli_printf (stdout, " %s", iv_field_key (GPOINTER_TO_UINT (s->varying->pdata[i])));
     }
-  printf ("\n");
+  _iv_cli_printf (stdout, "\n");
   for (guint i = 0; i < s->runs->len; i++)
     {
       const IvRun *r = s->runs->pdata[i];
@@ -258,24 +259,24 @@ print_text (const IvSweep *s)
             : isnan (summary) || (double) iv_run_good_records (r) >= summary
                 ? g_strdup_printf ("%" G_GSIZE_FORMAT, r->n_requests)
                 : g_strdup_printf ("%" G_GSIZE_FORMAT " of %.0f", r->n_requests, summary);
-      printf ("%-32s %-24s %9s requests %4" G_GSIZE_FORMAT " errors", label,
-              r->model ? r->model : "–", reqs, r->n_errors);
+      _iv_cli_printf (stdout, "%-32s %-24s %9s requests %4" G_GSIZE_FORMAT " errors", label,
+                      r->model ? r->model : "–", reqs, r->n_errors);
       if (has_ttft)
         {
           g_autofree char *v = iv_units_format_si (ttft.p50, NULL);
-          printf ("  TTFT p50 %s %s", v, ttft.unit ? ttft.unit : "");
+          _iv_cli_printf (stdout, "  TTFT p50 %s %s", v, ttft.unit ? ttft.unit : "");
         }
       if (has_lat)
         {
           g_autofree char *v = iv_units_format_si (lat.p99, NULL);
-          printf ("  latency p99 %s %s", v, lat.unit ? lat.unit : "");
+          _iv_cli_printf (stdout, "  latency p99 %s %s", v, lat.unit ? lat.unit : "");
         }
-      printf ("\n");
+      _iv_cli_printf (stdout, "\n");
       iv_metric_summary_clear (&ttft);
       iv_metric_summary_clear (&lat);
     }
   for (guint i = 0; i < s->warnings->len; i++)
-    fprintf (stderr, "inferview runs: %s\n", (const char *) s->warnings->pdata[i]);
+    _iv_cli_printf (stderr, "inferview runs: %s\n", (const char *) s->warnings->pdata[i]);
   /* what each run's numbers hold, and what was skipped in it */
   for (guint i = 0; i < s->runs->len; i++)
     {
@@ -283,11 +284,11 @@ print_text (const IvSweep *s)
       g_autofree char *note = iv_run_records_note (r);
       g_autofree char *gpu_note = iv_run_gpu_note (r);
       if (note)
-        fprintf (stderr, "inferview runs: %s: %s\n", r->name, note);
+        _iv_cli_printf (stderr, "inferview runs: %s: %s\n", r->name, note);
       if (gpu_note)
-        fprintf (stderr, "inferview runs: %s: %s\n", r->name, gpu_note);
+        _iv_cli_printf (stderr, "inferview runs: %s: %s\n", r->name, gpu_note);
       for (guint w = 0; w < r->warnings->len; w++)
-        fprintf (stderr, "inferview runs: %s\n", (const char *) r->warnings->pdata[w]);
+        _iv_cli_printf (stderr, "inferview runs: %s\n", (const char *) r->warnings->pdata[w]);
     }
 }
 
@@ -345,7 +346,7 @@ _iv_cli_runs (int argc, char **argv)
       g_autoptr (GError) hf_error = NULL;
       if (!(imported = iv_model_from_hf_config (hf_config, &hf_error)))
         {
-          fprintf (stderr, "inferview runs: --hf-config: %s\n", hf_error->message);
+          _iv_cli_printf (stderr, "inferview runs: --hf-config: %s\n", hf_error->message);
           return IV_EXIT_BAD_INPUT;
         }
       model = imported;

@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "iv-cli-private.h"
+#include "iv-safe-text.h"
 #include "iv-preset.h"
 #include "iv-model.h"
 #include "iv-hardware.h"
@@ -172,58 +173,65 @@ stats_text (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
 {
   g_autofree char *span = iv_units_format_seconds ((t->t1_ns - t->t0_ns) * 1e-9);
 
-  printf ("%s: %s, %" G_GSIZE_FORMAT " slices (%" G_GSIZE_FORMAT " async), %u instants, "
-          "%u counter series, %u flows, %u processes, %u tracks, depth %u, %s\n",
-          t->path, t->format == IV_TRACE_PIPELINED ? "pipelined timeline" : "Chrome trace",
-          t->n_slices - t->n_async_slices, t->n_async_slices, t->instants->len, t->series->len,
-          t->flows->len, t->processes->len, t->tracks->len, t->max_depth, span);
+  _iv_cli_printf (stdout,
+                  "%s: %s, %" G_GSIZE_FORMAT " slices (%" G_GSIZE_FORMAT " async), %u instants, "
+                  "%u counter series, %u flows, %u processes, %u tracks, depth %u, %s\n",
+                  t->path, t->format == IV_TRACE_PIPELINED ? "pipelined timeline" : "Chrome trace",
+                  t->n_slices - t->n_async_slices, t->n_async_slices, t->instants->len,
+                  t->series->len, t->flows->len, t->processes->len, t->tracks->len, t->max_depth,
+                  span);
   for (guint i = 0; i < t->warnings->len; i++)
-    printf ("warning: %s\n", (char *) t->warnings->pdata[i]);
-  printf ("\n%-48s %8s %12s %12s\n", "name", "count", "total", "self");
+    _iv_cli_printf (stdout, "warning: %s\n", (char *) t->warnings->pdata[i]);
+  _iv_cli_printf (stdout, "\n%-48s %8s %12s %12s\n", "name", "count", "total", "self");
   for (guint i = 0; i < by_name->len && i < 25; i++)
     {
       IvNameStats *s = &g_array_index (by_name, IvNameStats, i);
       g_autofree char *tot = iv_units_format_seconds (s->total_ns * 1e-9);
       g_autofree char *self = iv_units_format_seconds (s->self_ns * 1e-9);
-      g_autofree char *name
-          = g_utf8_substring (iv_trace_string (t, s->name), 0,
-                              MIN (g_utf8_strlen (iv_trace_string (t, s->name), -1), 48));
-      printf ("%-48s %8" G_GUINT64_FORMAT " %12s %12s\n", name, s->count, tot, self);
+      /* escaped first, so the 48 characters are the ones the terminal shows */
+      g_autofree char *shown = iv_text_printable (iv_trace_string (t, s->name));
+      g_autofree char *name = g_utf8_substring (shown, 0, MIN (g_utf8_strlen (shown, -1), 48));
+      _iv_cli_printf (stdout, "%-48s %8" G_GUINT64_FORMAT " %12s %12s\n", name, s->count, tot,
+                      self);
     }
   if (by_name->len > 25)
-    printf ("… and %u more names (--json lists all)\n", by_name->len - 25);
+    _iv_cli_printf (stdout, "… and %u more names (--json lists all)\n", by_name->len - 25);
   if (gpu && gpu->streams->len)
     {
-      printf ("\nGPU streams\n");
+      _iv_cli_printf (stdout, "\nGPU streams\n");
       for (guint i = 0; i < gpu->streams->len; i++)
         {
           IvStreamStats *st = &g_array_index (gpu->streams, IvStreamStats, i);
           const IvTrack *tr = &g_array_index (t->tracks, IvTrack, st->track);
           g_autofree char *busy = iv_units_format_seconds (st->busy_ns * 1e-9);
           g_autofree char *idle = iv_units_format_seconds (st->idle_ns * 1e-9);
-          printf ("  %-10s %-12s busy %-10s idle %-10s %" G_GUINT64_FORMAT " kernels\n",
-                  ((IvProcess *) t->processes->pdata[tr->process])->name, tr->name, busy, idle,
-                  st->kernels);
+          _iv_cli_printf (stdout,
+                          "  %-10s %-12s busy %-10s idle %-10s %" G_GUINT64_FORMAT " kernels\n",
+                          ((IvProcess *) t->processes->pdata[tr->process])->name, tr->name, busy,
+                          idle, st->kernels);
         }
       for (int k = 0; k < IV_N_KERNEL_KINDS; k++)
         {
           g_autofree char *v = iv_units_format_seconds (gpu->by_kind_ns[k] * 1e-9);
-          printf ("  %-14s %s\n", kind_names[k], v);
+          _iv_cli_printf (stdout, "  %-14s %s\n", kind_names[k], v);
         }
-      printf ("  communication under compute: %.1f %%\n", 100 * gpu->comm_overlap_share);
+      _iv_cli_printf (stdout, "  communication under compute: %.1f %%\n",
+                      100 * gpu->comm_overlap_share);
       {
         gint64 by_class[IV_N_KCLASSES], busy;
         guint64 kernels[IV_N_KCLASSES];
         g_autofree char *b = NULL;
         iv_trace_class_times (t, G_MININT64, G_MAXINT64, by_class, kernels, &busy);
         b = iv_units_format_seconds (busy * 1e-9);
-        printf ("\nGPU busy %s, by what the model calls it (each busy instant counted once)\n", b);
+        _iv_cli_printf (
+            stdout, "\nGPU busy %s, by what the model calls it (each busy instant counted once)\n",
+            b);
         for (int k = 0; k < IV_N_KCLASSES; k++)
           {
             g_autofree char *v = iv_units_format_seconds (by_class[k] * 1e-9);
-            printf ("  %-12s %-10s %5.1f %%  %" G_GUINT64_FORMAT " slices\n",
-                    iv_kernel_class_name (k), v, busy > 0 ? 100.0 * by_class[k] / busy : 0,
-                    kernels[k]);
+            _iv_cli_printf (stdout, "  %-12s %-10s %5.1f %%  %" G_GUINT64_FORMAT " slices\n",
+                            iv_kernel_class_name (k), v, busy > 0 ? 100.0 * by_class[k] / busy : 0,
+                            kernels[k]);
           }
       }
     }
@@ -233,7 +241,8 @@ stats_text (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
         IvCandidate *c = &g_array_index (t->candidates, IvCandidate, i);
         g_autofree char *hid = iv_units_format_seconds (c->io_hidden_ns * 1e-9);
         g_autofree char *exp = iv_units_format_seconds (c->io_exposed_ns * 1e-9);
-        printf ("candidate %" G_GINT64_FORMAT ": I/O hidden %s, exposed %s\n", c->id, hid, exp);
+        _iv_cli_printf (stdout, "candidate %" G_GINT64_FORMAT ": I/O hidden %s, exposed %s\n",
+                        c->id, hid, exp);
       }
 }
 
@@ -247,8 +256,8 @@ candidate_number (const char *option, const char *text, gboolean positive, gint6
     return TRUE;
   if (!g_ascii_string_to_unsigned (text, 10, positive ? 1 : 0, G_MAXINT32, &v, NULL))
     {
-      fprintf (stderr, "inferview trace: --%s: “%s” is not a %s whole number\n", option, text,
-               positive ? "positive" : "non-negative");
+      _iv_cli_printf (stderr, "inferview trace: --%s: “%s” is not a %s whole number\n", option,
+                      text, positive ? "positive" : "non-negative");
       return FALSE;
     }
   *out = (gint64) v;
@@ -281,9 +290,10 @@ load_pipeline (IvTrace *trace, PipelineArgs *a)
     return _iv_cli_usage_error ("trace", "%s", _ ("--min-runtime-pct is a percentage, 0 to 100"));
   if (!iv_pipeline_plot_supported (trace))
     {
-      fprintf (stderr, "inferview trace: %s: %s\n", trace->path,
-               _ ("not a pipelined timeline (no pipelined_timeline format and no Candidate_Eval_0 "
-                  "slice)"));
+      _iv_cli_printf (
+          stderr, "inferview trace: %s: %s\n", trace->path,
+          _ ("not a pipelined timeline (no pipelined_timeline format and no Candidate_Eval_0 "
+             "slice)"));
       return IV_EXIT_BAD_INPUT;
     }
   a->plot = iv_pipeline_plot_new (trace, first, &error);
@@ -524,22 +534,25 @@ print_against_text (const IvTrace *t, const IvResult *r, double n_steps)
   iv_result_class_times (r, model);
   for (int k = 0; k < 4; k++)
     model_total += model[k];
-  printf ("\nAgainst the model: %s on %s · %s · per step (the trace over %g step%s)\n",
-          r->model->name, r->hw->name, config, n_steps, n_steps == 1 ? "" : "s");
-  printf ("  %-12s %12s %8s %12s %8s %8s\n", "class", "measured", "share", "model", "share",
-          "ratio");
+  _iv_cli_printf (stdout,
+                  "\nAgainst the model: %s on %s · %s · per step (the trace over %g step%s)\n",
+                  r->model->name, r->hw->name, config, n_steps, n_steps == 1 ? "" : "s");
+  _iv_cli_printf (stdout, "  %-12s %12s %8s %12s %8s %8s\n", "class", "measured", "share", "model",
+                  "share", "ratio");
   for (int k = 0; k < IV_N_KCLASSES; k++)
     {
       g_autofree char *mt = iv_units_format_seconds (by_class[k] * 1e-9 / n_steps);
       g_autofree char *mo = iv_units_format_seconds (model[k]);
-      printf ("  %-12s %12s %7.1f%% %12s %7.1f%% %8.2f\n", iv_kernel_class_name (k), mt,
-              busy > 0 ? 100.0 * by_class[k] / busy : 0, mo,
-              model_total > 0 ? 100 * model[k] / model_total : 0,
-              model[k] > 0 ? by_class[k] * 1e-9 / n_steps / model[k] : NAN);
+      _iv_cli_printf (stdout, "  %-12s %12s %7.1f%% %12s %7.1f%% %8.2f\n", iv_kernel_class_name (k),
+                      mt, busy > 0 ? 100.0 * by_class[k] / busy : 0, mo,
+                      model_total > 0 ? 100 * model[k] / model_total : 0,
+                      model[k] > 0 ? by_class[k] * 1e-9 / n_steps / model[k] : NAN);
     }
-  printf ("  the model's step is a bound at %s's datasheet speed: a ratio is how many times longer "
-          "the trace took\n",
-          r->hw->name);
+  _iv_cli_printf (
+      stdout,
+      "  the model's step is a bound at %s's datasheet speed: a ratio is how many times longer "
+      "the trace took\n",
+      r->hw->name);
 }
 
 static void
@@ -775,7 +788,7 @@ _iv_cli_trace (int argc, char **argv)
         return IV_EXIT_USAGE;
       if (!iv_model_evaluate (m, hw, &c, r))
         {
-          fprintf (stderr, "inferview trace: --against: %s\n", r->error);
+          _iv_cli_printf (stderr, "inferview trace: --against: %s\n", r->error);
           return IV_EXIT_BAD_INPUT;
         }
       if (json)
