@@ -5,11 +5,14 @@
 
 #include <gio/gio.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 #include <yaml.h>
 
 #include "iv-input.h"
+#include "iv-safe-text.h"
 
 #define DEFAULT_RESOURCE "/io/github/inferview/Inferview/aiperf/default_plot_config.yaml"
 #define OWN_RESOURCE "/io/github/inferview/Inferview/aiperf/inferview_plots.yaml"
@@ -76,6 +79,8 @@ iv_plot_config_free (IvPlotConfig *c)
   g_ptr_array_unref (c->multi_plots);
   g_ptr_array_unref (c->single_plots);
   g_ptr_array_unref (c->warnings);
+  g_clear_pointer (&c->multi_index, g_hash_table_unref);
+  g_clear_pointer (&c->single_index, g_hash_table_unref);
   g_strfreev (c->baselines);
   g_strfreev (c->treatments);
   g_free (c->classification_default);
@@ -83,11 +88,96 @@ iv_plot_config_free (IvPlotConfig *c)
   g_free (c);
 }
 
+/* ---- warnings: each said once, with its count ---- */
+
+/* Distinct warnings past this many, from one file, are counted, not listed: a generated
+ * file can have one per line, and they go to a terminal. */
+#define MAX_WARNINGS 200
+
+/* The warnings added to a configuration's list while reading one file: a message said
+ * again (a base with a bad value merged into 5,000 presets) counts, it is not repeated. */
+typedef struct
+{
+  GPtrArray *into;   /* the configuration's warnings */
+  guint base;        /* @into's length when this set began */
+  GHashTable *index; /* message (in @into) → GUINT_TO_POINTER (its place after @base) */
+  GArray *counts;    /* guint: how often each was said, from @base on */
+  guint dropped;     /* warnings past MAX_WARNINGS */
+  const char *file;
+} Warnings;
+
+static void
+warnings_begin (Warnings *w, GPtrArray *into, const char *file)
+{
+  w->into = into;
+  w->base = into->len;
+  w->index = g_hash_table_new (g_str_hash, g_str_equal);
+  w->counts = g_array_new (FALSE, FALSE, sizeof (guint));
+  w->dropped = 0;
+  w->file = file;
+}
+
+/* @message (taken) into the list, or counted when it is there already. */
+static void
+warnings_add (Warnings *w, char *message)
+{
+  gpointer at;
+  guint one = 1;
+
+  if (g_hash_table_lookup_extended (w->index, message, NULL, &at))
+    {
+      g_array_index (w->counts, guint, GPOINTER_TO_UINT (at))++;
+      g_free (message);
+      return;
+    }
+  if (w->counts->len >= MAX_WARNINGS)
+    {
+      w->dropped++;
+      g_free (message);
+      return;
+    }
+  g_hash_table_insert (w->index, message, GUINT_TO_POINTER (w->counts->len));
+  g_ptr_array_add (w->into, message);
+  g_array_append_val (w->counts, one);
+}
+
+/* Each warning said more than once gets its count; the ones not listed are said as one. */
+static void
+warnings_end (Warnings *w)
+{
+  if (!w->index)
+    return;
+  g_clear_pointer (&w->index, g_hash_table_unref);
+  for (guint i = 0; i < w->counts->len; i++)
+    {
+      guint n = g_array_index (w->counts, guint, i);
+      char **slot = (char **) &w->into->pdata[w->base + i];
+      if (n > 1)
+        {
+          char *counted = g_strdup_printf (
+              ngettext ("%s (repeated %'u time)", "%s (repeated %'u times)", n), *slot, n);
+          g_free (*slot);
+          *slot = counted;
+        }
+    }
+  g_clear_pointer (&w->counts, g_array_unref);
+  if (w->dropped)
+    g_ptr_array_add (w->into,
+                     g_strdup_printf (ngettext ("%s: %'u more warning, not listed",
+                                                "%s: %'u more warnings, not listed", w->dropped),
+                                      w->file, w->dropped));
+}
+
 typedef struct
 {
   yaml_document_t *doc;
   IvPlotConfig *config;
   const char *file;
+  Warnings warnings;
+  /* merge keys: the mappings a preset has taken keys from, marked with the preset's
+   * generation (one slot per node of the document) */
+  guint *seen;
+  guint generation;
 } Reader;
 
 static yaml_node_t *
@@ -114,9 +204,8 @@ scalar_is (yaml_node_t *n, const char *s)
 static void
 warn (Reader *r, yaml_node_t *at, const char *message)
 {
-  g_ptr_array_add (
-      r->config->warnings,
-      g_strdup_printf ("%s:%lu: %s", r->file, (unsigned long) at->start_mark.line + 1, message));
+  warnings_add (&r->warnings, g_strdup_printf ("%s:%lu: %s", r->file,
+                                               (unsigned long) at->start_mark.line + 1, message));
 }
 
 /* "unknown key “K” in SECTION, ignored", at the key. */
@@ -253,43 +342,67 @@ spec_key (Reader *r, IvPlotSpec *s, const char *name, yaml_node_t *k, yaml_node_
     }
 }
 
-/* The keys of preset mapping @n into @s: YAML merge keys first ("<<: *base", or a list
- * of them; the mapping's own keys override what they bring), then its own keys. */
+/* The mapping behind a merge key's value (an alias of a mapping, or a list of them),
+ * pushed on @stack so that the first in the list is taken first. */
 static void
-spec_keys (Reader *r, IvPlotSpec *s, const char *name, yaml_node_t *n, int depth)
+push_merged (Reader *r, GPtrArray *stack, yaml_node_t *v)
 {
-  if (depth > 8)
+  if (v->type == YAML_MAPPING_NODE)
+    g_ptr_array_add (stack, v);
+  else if (v->type == YAML_SEQUENCE_NODE)
     {
-      warn (r, n, _ ("merge keys (<<) nested more than 8 deep; ignored"));
-      return;
-    }
-  for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
-    {
-      yaml_node_t *k = node (r, p->key), *v = node (r, p->value);
-      if (!scalar_is (k, "<<") || !v)
-        continue;
-      if (v->type == YAML_MAPPING_NODE)
-        spec_keys (r, s, name, v, depth + 1);
-      else if (v->type == YAML_SEQUENCE_NODE)
+      for (yaml_node_item_t *i = v->data.sequence.items.top; i > v->data.sequence.items.start; i--)
         {
-          /* earlier mappings in the list win: apply them last */
-          for (yaml_node_item_t *i = v->data.sequence.items.top; i > v->data.sequence.items.start;
-               i--)
-            {
-              yaml_node_t *m = node (r, i[-1]);
-              if (m && m->type == YAML_MAPPING_NODE)
-                spec_keys (r, s, name, m, depth + 1);
-            }
+          yaml_node_t *m = node (r, i[-1]);
+          if (m && m->type == YAML_MAPPING_NODE)
+            g_ptr_array_add (stack, m);
         }
-      else
-        warn (r, v, _ ("a merge key (<<) takes a mapping or a list of them; ignored"));
     }
-  for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
+  else
+    warn (r, v, _ ("a merge key (<<) takes a mapping or a list of them; ignored"));
+}
+
+/* The keys of preset mapping @n into @s, YAML merge keys resolved: its own keys win over
+ * what "<<: *base" (or a list of them, the first winning) brings, and a base's own keys
+ * over what it merges in turn. The mappings are ordered by that precedence (a walk, the
+ * mapping first, then each merged one in list order), each taken once however often it
+ * is reached — so a list naming one anchor ten times, or nine presets each merging the
+ * previous one ten times, cost one visit per mapping, not 10^9 — and their keys are then
+ * applied from the lowest precedence to the highest, later ones replacing earlier ones. */
+static void
+spec_keys (Reader *r, IvPlotSpec *s, const char *name, yaml_node_t *n)
+{
+  g_autoptr (GPtrArray) stack = g_ptr_array_new ();
+  g_autoptr (GPtrArray) order = g_ptr_array_new ();
+
+  r->generation++;
+  g_ptr_array_add (stack, n);
+  while (stack->len)
     {
-      yaml_node_t *k = node (r, p->key), *v = node (r, p->value);
-      g_autofree char *key = scalar (k);
-      if (key && !g_str_equal (key, "<<"))
-        spec_key (r, s, name, k, v, key);
+      yaml_node_t *m = g_ptr_array_steal_index (stack, stack->len - 1);
+      gsize id = (gsize) (m - r->doc->nodes.start);
+      if (r->seen[id] == r->generation)
+        continue;
+      r->seen[id] = r->generation;
+      g_ptr_array_add (order, m);
+      /* the last merge key of the mapping is taken last */
+      for (yaml_node_pair_t *p = m->data.mapping.pairs.top; p > m->data.mapping.pairs.start; p--)
+        {
+          yaml_node_t *k = node (r, p[-1].key), *v = node (r, p[-1].value);
+          if (scalar_is (k, "<<") && v)
+            push_merged (r, stack, v);
+        }
+    }
+  for (guint i = order->len; i > 0; i--)
+    {
+      yaml_node_t *m = order->pdata[i - 1];
+      for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++)
+        {
+          yaml_node_t *k = node (r, p->key), *v = node (r, p->value);
+          g_autofree char *key = scalar (k);
+          if (key && v && !g_str_equal (key, "<<"))
+            spec_key (r, s, name, k, v, key);
+        }
     }
 }
 
@@ -309,12 +422,15 @@ read_spec (Reader *r, const char *name, yaml_node_t *n)
   s->type = IV_PLOT_UNKNOWN;
   s->ci_level = 0.95;
   s->line = (guint) n->start_mark.line + 1;
-  spec_keys (r, s, name, n, 0);
+  spec_keys (r, s, name, n);
   return s;
 }
 
+/* The presets of mapping @n into @into, and their places into @index (name → place + 1):
+ * a name defined again replaces the earlier definition where it stood, as a YAML
+ * mapping with a repeated key reads in AIPerf. */
 static void
-read_plots (Reader *r, yaml_node_t *n, GPtrArray *into)
+read_plots (Reader *r, yaml_node_t *n, GPtrArray *into, GHashTable *index)
 {
   if (n->type != YAML_MAPPING_NODE)
     {
@@ -325,8 +441,36 @@ read_plots (Reader *r, yaml_node_t *n, GPtrArray *into)
     {
       g_autofree char *name = scalar (node (r, p->key));
       IvPlotSpec *s = name ? read_spec (r, name, node (r, p->value)) : NULL;
-      if (s)
-        g_ptr_array_add (into, s);
+      guint at;
+      if (!s)
+        continue;
+      if ((at = GPOINTER_TO_UINT (g_hash_table_lookup (index, s->name))))
+        {
+          g_autofree char *msg
+              = g_strdup_printf (_ ("plot “%s” is defined again; this definition is used"), name);
+          warn (r, node (r, p->key), msg);
+          spec_free (into->pdata[at - 1]);
+          into->pdata[at - 1] = s;
+          g_hash_table_replace (index, s->name, GUINT_TO_POINTER (at));
+          continue;
+        }
+      g_ptr_array_add (into, s);
+      g_hash_table_insert (index, s->name, GUINT_TO_POINTER (into->len));
+    }
+}
+
+/* @c's name → place tables, made again from its lists. */
+static void
+reindex (IvPlotConfig *c)
+{
+  for (int multi = 0; multi < 2; multi++)
+    {
+      GPtrArray *plots = multi ? c->multi_plots : c->single_plots;
+      GHashTable *index = multi ? c->multi_index : c->single_index;
+      g_hash_table_remove_all (index);
+      for (guint i = 0; i < plots->len; i++)
+        g_hash_table_replace (index, ((IvPlotSpec *) plots->pdata[i])->name,
+                              GUINT_TO_POINTER (i + 1));
     }
 }
 
@@ -338,43 +482,237 @@ read_names (Reader *r, yaml_node_t *n, GPtrArray *into)
     g_ptr_array_add (into, g_strdup (names[i]));
 }
 
-/* A plot configuration is five levels deep; libyaml's loader takes quadratic time on
- * deep nesting (20,000 levels: seconds; 100,000: minutes). Its event parser streams, so
- * a first pass over the events refuses such a file at the level where it goes too deep,
- * before the loader sees it. Syntax errors are left to the loader, which reports them. */
+/* ---- the document, built from libyaml's events under a budget ----
+ *
+ * libyaml's own loader (yaml_parser_load) is not used: it looks every anchor up in a list
+ * (500,000 anchors: quadratic, minutes), goes quadratic on deep nesting (100,000 levels:
+ * 82 s) and leaves aliases unbounded — one 1 MiB scalar aliased 20,000 times is a 20 GB
+ * configuration once each alias is read as a copy. Here the document is built from the
+ * event stream with its anchors in a hash table; each node's size counts what aliases
+ * inside it expand to, each alias adds its anchor's size to a budget
+ * (IV_PLOT_CONFIG_ALIAS_BYTES, _NODES) and is refused past it, where it stands; an alias
+ * inside the node it names (a loop: AIPerf's own reader recurses on it until Python
+ * gives up) is refused, and so is nesting past MAX_YAML_DEPTH (a plot configuration is
+ * five levels deep). Every step is constant time per event. */
 #define MAX_YAML_DEPTH 64
 
+typedef struct
+{
+  guint64 nodes, bytes; /* what a node holds, aliases inside it expanded */
+} Cost;
+
+typedef struct
+{
+  int id;
+  gsize line;    /* where it is defined, for a second definition's message */
+  gboolean open; /* its node is still being read: an alias to it is inside it */
+  Cost cost;
+} Anchor;
+
+typedef struct
+{
+  int id;
+  int key;        /* a mapping's key waiting for its value, or 0 */
+  Cost cost;      /* so far */
+  Anchor *anchor; /* the anchor it defines, or NULL */
+} Open;
+
+typedef struct
+{
+  yaml_document_t *doc;
+  const char *file;
+  GArray *stack;       /* Open: the collections being read, innermost last */
+  GHashTable *anchors; /* name → Anchor* */
+  Cost aliases;        /* what the aliases so far expand to */
+  GError **error;
+} Loader;
+
+static gboolean G_GNUC_PRINTF (3, 4)
+    load_fail (Loader *l, yaml_mark_t mark, const char *format, ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (l->error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _ ("%s:%lu:%lu: %s"), l->file,
+               (unsigned long) mark.line + 1, (unsigned long) mark.column + 1, message);
+  return FALSE;
+}
+
 static gboolean
-check_depth (const char *text, gsize len, const char *file, GError **error)
+out_of_memory (Loader *l, yaml_mark_t mark)
+{
+  return load_fail (l, mark, "%s", g_strerror (ENOMEM));
+}
+
+/* Node @id, just made at @mark and costing @cost, into the collection that holds it (the
+ * root has none). */
+static gboolean
+attach (Loader *l, int id, Cost cost, yaml_mark_t mark)
+{
+  Open *parent;
+  int ok;
+
+  if (l->stack->len == 0)
+    return TRUE;
+  parent = &g_array_index (l->stack, Open, l->stack->len - 1);
+  parent->cost.nodes += cost.nodes;
+  parent->cost.bytes += cost.bytes;
+  if (yaml_document_get_node (l->doc, parent->id)->type == YAML_SEQUENCE_NODE)
+    ok = yaml_document_append_sequence_item (l->doc, parent->id, id);
+  else if (!parent->key)
+    parent->key = id, ok = TRUE;
+  else
+    {
+      ok = yaml_document_append_mapping_pair (l->doc, parent->id, parent->key, id);
+      parent->key = 0;
+    }
+  return ok || out_of_memory (l, mark);
+}
+
+/* &@name on node @id: a name defined twice is refused, as libyaml and PyYAML refuse it. */
+static gboolean
+define_anchor (Loader *l, const char *name, int id, yaml_mark_t mark, Anchor **out)
+{
+  Anchor *a = g_hash_table_lookup (l->anchors, name);
+
+  if (a)
+    return load_fail (l, mark, _ ("the anchor &%s is defined again (first on line %lu)"), name,
+                      (unsigned long) a->line + 1);
+  a = g_new0 (Anchor, 1);
+  a->id = id;
+  a->line = mark.line;
+  a->open = TRUE;
+  g_hash_table_insert (l->anchors, g_strdup (name), a);
+  *out = a;
+  return TRUE;
+}
+
+/* *@name: its node again, its size added to the budget. */
+static gboolean
+load_alias (Loader *l, const char *name, yaml_mark_t mark)
+{
+  Anchor *a = g_hash_table_lookup (l->anchors, name);
+
+  if (!a)
+    return load_fail (l, mark, _ ("the alias *%s names no anchor before it"), name);
+  if (a->open)
+    return load_fail (l, mark, _ ("the alias *%s refers to the node it is inside, a loop"), name);
+  l->aliases.nodes += a->cost.nodes;
+  l->aliases.bytes += a->cost.bytes;
+  if (l->aliases.bytes > IV_PLOT_CONFIG_ALIAS_BYTES)
+    return load_fail (
+        l, mark,
+        _ ("aliases expand past %" G_GUINT64_FORMAT " MiB (the limit for a plot configuration)"),
+        IV_PLOT_CONFIG_ALIAS_BYTES >> 20);
+  if (l->aliases.nodes > IV_PLOT_CONFIG_ALIAS_NODES)
+    return load_fail (
+        l, mark,
+        _ ("aliases expand past %" G_GUINT64_FORMAT " nodes (the limit for a plot configuration)"),
+        IV_PLOT_CONFIG_ALIAS_NODES);
+  return attach (l, a->id, a->cost, mark);
+}
+
+static gboolean
+load_event (Loader *l, yaml_event_t *e)
+{
+  yaml_node_t *n;
+  int id;
+
+  switch (e->type)
+    {
+    case YAML_SCALAR_EVENT:
+      {
+        Cost cost = { 1, e->data.scalar.length };
+        Anchor *a = NULL;
+        /* tags are not read: a plot configuration has none that matter */
+        if (!(id = yaml_document_add_scalar (l->doc, NULL, e->data.scalar.value,
+                                             (int) MIN (e->data.scalar.length, G_MAXINT),
+                                             e->data.scalar.style)))
+          return out_of_memory (l, e->start_mark);
+        n = yaml_document_get_node (l->doc, id);
+        n->start_mark = e->start_mark, n->end_mark = e->end_mark;
+        if (e->data.scalar.anchor
+            && !define_anchor (l, (const char *) e->data.scalar.anchor, id, e->start_mark, &a))
+          return FALSE;
+        if (a)
+          a->open = FALSE, a->cost = cost;
+        return attach (l, id, cost, e->start_mark);
+      }
+    case YAML_SEQUENCE_START_EVENT:
+    case YAML_MAPPING_START_EVENT:
+      {
+        gboolean seq = e->type == YAML_SEQUENCE_START_EVENT;
+        const yaml_char_t *anchor
+            = seq ? e->data.sequence_start.anchor : e->data.mapping_start.anchor;
+        Open open = { 0, 0, { 1, 0 }, NULL };
+        if (l->stack->len >= MAX_YAML_DEPTH)
+          return load_fail (l, e->start_mark, _ ("nested more than %d levels deep"),
+                            MAX_YAML_DEPTH);
+        id = seq ? yaml_document_add_sequence (l->doc, NULL, e->data.sequence_start.style)
+                 : yaml_document_add_mapping (l->doc, NULL, e->data.mapping_start.style);
+        if (!id)
+          return out_of_memory (l, e->start_mark);
+        n = yaml_document_get_node (l->doc, id);
+        n->start_mark = e->start_mark;
+        open.id = id;
+        if (anchor && !define_anchor (l, (const char *) anchor, id, e->start_mark, &open.anchor))
+          return FALSE;
+        g_array_append_val (l->stack, open);
+        return TRUE;
+      }
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT:
+      {
+        Open done = g_array_index (l->stack, Open, l->stack->len - 1);
+        g_array_set_size (l->stack, l->stack->len - 1);
+        yaml_document_get_node (l->doc, done.id)->end_mark = e->end_mark;
+        if (done.anchor)
+          done.anchor->open = FALSE, done.anchor->cost = done.cost;
+        return attach (l, done.id, done.cost, e->start_mark);
+      }
+    case YAML_ALIAS_EVENT:
+      return load_alias (l, (const char *) e->data.alias.anchor, e->start_mark);
+    default:
+      return TRUE;
+    }
+}
+
+/* The first document of @text into @doc (initialised here, deleted on failure), or
+ * FALSE with @error naming the file, line, column and the problem. */
+static gboolean
+load_document (yaml_document_t *doc, const char *text, gsize len, const char *file, GError **error)
 {
   yaml_parser_t parser;
   yaml_event_t event;
-  int depth = 0;
-  gboolean ok = TRUE;
+  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (Open));
+  g_autoptr (GHashTable) anchors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  Loader l = { doc, file, stack, anchors, { 0, 0 }, error };
+  gboolean ok = TRUE, done = FALSE;
+  yaml_mark_t start = { 0, 0, 0 };
 
+  if (!yaml_document_initialize (doc, NULL, NULL, NULL, 1, 1))
+    return out_of_memory (&l, start);
   yaml_parser_initialize (&parser);
   yaml_parser_set_input_string (&parser, (const unsigned char *) text, len);
-  while (yaml_parser_parse (&parser, &event))
+  while (ok && !done)
     {
-      gboolean end = event.type == YAML_STREAM_END_EVENT;
-      if (event.type == YAML_SEQUENCE_START_EVENT || event.type == YAML_MAPPING_START_EVENT)
-        depth++;
-      else if (event.type == YAML_SEQUENCE_END_EVENT || event.type == YAML_MAPPING_END_EVENT)
-        depth--;
-      if (depth > MAX_YAML_DEPTH)
+      if (!yaml_parser_parse (&parser, &event))
         {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       _ ("%s:%lu:%lu: nested more than %d levels deep"), file,
-                       (unsigned long) event.start_mark.line + 1,
-                       (unsigned long) event.start_mark.column + 1, MAX_YAML_DEPTH);
-          ok = FALSE;
-          end = TRUE;
+          ok = load_fail (&l, parser.problem_mark, "%s",
+                          parser.problem ? parser.problem : _ ("not YAML"));
+          break;
         }
+      done = event.type == YAML_DOCUMENT_END_EVENT || event.type == YAML_STREAM_END_EVENT
+             || event.type == YAML_NO_EVENT;
+      ok = load_event (&l, &event);
       yaml_event_delete (&event);
-      if (end)
-        break;
     }
   yaml_parser_delete (&parser);
+  if (!ok)
+    yaml_document_delete (doc);
   return ok;
 }
 
@@ -467,38 +805,37 @@ read_classification (Reader *r, yaml_node_t *n)
 }
 
 static IvPlotConfig *
-parse (const char *text, gsize len, const char *file, GError **error)
+config_new (const char *origin)
 {
-  yaml_parser_t parser;
-  yaml_document_t doc;
-  yaml_node_t *root, *vis = NULL;
-  g_autoptr (IvPlotConfig) c = g_new0 (IvPlotConfig, 1);
-  Reader r = { &doc, c, file };
+  IvPlotConfig *c = g_new0 (IvPlotConfig, 1);
 
-  c->origin = g_strdup (file);
+  c->origin = g_strdup (origin);
   c->multi_defaults = g_ptr_array_new_with_free_func (g_free);
   c->single_defaults = g_ptr_array_new_with_free_func (g_free);
   c->multi_plots = g_ptr_array_new_with_free_func (spec_free);
   c->single_plots = g_ptr_array_new_with_free_func (spec_free);
+  c->multi_index = g_hash_table_new (g_str_hash, g_str_equal);
+  c->single_index = g_hash_table_new (g_str_hash, g_str_equal);
   c->warnings = g_ptr_array_new_with_free_func (g_free);
   c->downsampling.enabled = TRUE;
   c->downsampling.window_s = 5.0;
   c->downsampling.method = g_strdup ("mean");
+  return c;
+}
 
-  if (!check_depth (text, len, file, error))
+static IvPlotConfig *
+parse (const char *text, gsize len, const char *file, GError **error)
+{
+  yaml_document_t doc;
+  yaml_node_t *root, *vis = NULL;
+  g_autoptr (IvPlotConfig) c = config_new (file);
+  Reader r = { &doc, c, file };
+  g_autofree guint *seen = NULL;
+
+  if (!load_document (&doc, text, len, file, error))
     return NULL;
-  yaml_parser_initialize (&parser);
-  yaml_parser_set_input_string (&parser, (const unsigned char *) text, len);
-  if (!yaml_parser_load (&parser, &doc))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _ ("%s:%lu:%lu: %s"), file,
-                   (unsigned long) parser.problem_mark.line + 1,
-                   (unsigned long) parser.problem_mark.column + 1,
-                   parser.problem ? parser.problem : _ ("not YAML"));
-      yaml_parser_delete (&parser);
-      return NULL;
-    }
-  yaml_parser_delete (&parser);
+  r.seen = seen = g_new0 (guint, doc.nodes.top - doc.nodes.start + 1);
+  warnings_begin (&r.warnings, c->warnings, file);
   root = yaml_document_get_root_node (&doc);
   if (root && root->type == YAML_MAPPING_NODE)
     for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top;
@@ -522,6 +859,7 @@ parse (const char *text, gsize len, const char *file, GError **error)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _ ("%s: no “visualization” section"),
                    file);
+      warnings_end (&r.warnings);
       yaml_document_delete (&doc);
       return NULL;
     }
@@ -533,12 +871,13 @@ parse (const char *text, gsize len, const char *file, GError **error)
       else if (scalar_is (k, "single_run_defaults"))
         read_names (&r, v, c->single_defaults), c->has_single_defaults = TRUE;
       else if (scalar_is (k, "multi_run_plots"))
-        read_plots (&r, v, c->multi_plots);
+        read_plots (&r, v, c->multi_plots, c->multi_index);
       else if (scalar_is (k, "single_run_plots"))
-        read_plots (&r, v, c->single_plots);
+        read_plots (&r, v, c->single_plots, c->single_index);
       else
         warn_unknown (&r, k, "visualization");
     }
+  warnings_end (&r.warnings);
   yaml_document_delete (&doc);
   return g_steal_pointer (&c);
 }
@@ -547,14 +886,18 @@ parse (const char *text, gsize len, const char *file, GError **error)
 static void
 check_defaults (IvPlotConfig *c, const char *file)
 {
+  Warnings w;
+
+  warnings_begin (&w, c->warnings, file);
   for (int multi = 0; multi < 2; multi++)
     {
       GPtrArray *names = multi ? c->multi_defaults : c->single_defaults;
       for (guint i = 0; i < names->len; i++)
         if (!iv_plot_config_get (c, multi, names->pdata[i]))
-          g_ptr_array_add (c->warnings, g_strdup_printf (_ ("%s: default plot “%s” is not defined"),
-                                                         file, (const char *) names->pdata[i]));
+          warnings_add (&w, g_strdup_printf (_ ("%s: default plot “%s” is not defined"), file,
+                                             (const char *) names->pdata[i]));
     }
+  warnings_end (&w);
 }
 
 /* @user over @base, as a user's copy of AIPerf's default would be: its presets replace
@@ -565,19 +908,27 @@ merge_over (IvPlotConfig *base, IvPlotConfig *user)
 {
   for (int multi = 0; multi < 2; multi++)
     {
+      GPtrArray **into = multi ? &base->multi_plots : &base->single_plots;
       GPtrArray *from = multi ? user->multi_plots : user->single_plots;
-      GPtrArray *into = multi ? base->multi_plots : base->single_plots;
-      while (from->len)
-        {
-          IvPlotSpec *s = g_ptr_array_steal_index (from, 0);
-          for (guint i = 0; i < into->len; i++)
-            if (g_str_equal (((IvPlotSpec *) into->pdata[i])->name, s->name))
-              {
-                g_ptr_array_remove_index (into, i);
-                break;
-              }
-          g_ptr_array_add (into, s);
-        }
+      GHashTable *replaced = multi ? user->multi_index : user->single_index;
+      GPtrArray *merged = g_ptr_array_new_full ((*into)->len + from->len, spec_free);
+      gsize n_base, n_user;
+      gpointer *kept = g_ptr_array_steal (*into, &n_base);
+      gpointer *added = g_ptr_array_steal (from, &n_user);
+
+      /* the built-in presets the user's do not replace, in their order, then the user's */
+      for (gsize i = 0; i < n_base; i++)
+        if (g_hash_table_contains (replaced, ((IvPlotSpec *) kept[i])->name))
+          spec_free (kept[i]);
+        else
+          g_ptr_array_add (merged, kept[i]);
+      for (gsize i = 0; i < n_user; i++)
+        g_ptr_array_add (merged, added[i]);
+      g_free (kept);
+      g_free (added);
+      g_hash_table_remove_all (replaced);
+      g_ptr_array_unref (*into);
+      *into = merged;
       if (multi ? user->has_multi_defaults : user->has_single_defaults)
         {
           GPtrArray **names = multi ? &base->multi_defaults : &base->single_defaults;
@@ -598,6 +949,7 @@ merge_over (IvPlotConfig *base, IvPlotConfig *user)
   g_ptr_array_extend_and_steal (base->warnings, g_ptr_array_ref (user->warnings));
   g_free (base->origin);
   base->origin = g_strdup (user->origin);
+  reindex (base);
 }
 
 IvPlotConfig *
@@ -642,6 +994,8 @@ add_own_presets (IvPlotConfig *c)
             continue;
           s->inferview = TRUE;
           g_ptr_array_add (into, g_ptr_array_steal_index (from, i--));
+          g_hash_table_insert (multi ? c->multi_index : c->single_index, s->name,
+                               GUINT_TO_POINTER (into->len));
         }
     }
 }
@@ -705,10 +1059,10 @@ const IvPlotSpec *
 iv_plot_config_get (const IvPlotConfig *c, gboolean multi, const char *name)
 {
   GPtrArray *plots = multi ? c->multi_plots : c->single_plots;
-  for (guint i = 0; i < plots->len; i++)
-    if (g_str_equal (((IvPlotSpec *) plots->pdata[i])->name, name))
-      return plots->pdata[i];
-  return NULL;
+  guint at
+      = GPOINTER_TO_UINT (g_hash_table_lookup (multi ? c->multi_index : c->single_index, name));
+
+  return at ? plots->pdata[at - 1] : NULL;
 }
 
 static gboolean
@@ -739,4 +1093,139 @@ iv_plot_spec_experiment (const IvPlotSpec *spec, const char *run_name, const cha
   if (parent && (any_matches (spec->baselines, parent) || any_matches (spec->treatments, parent)))
     return g_steal_pointer (&parent);
   return g_strdup (run_name);
+}
+
+/* ---- file names from preset names ---- */
+
+char *
+iv_plot_file_stem (const char *name)
+{
+  g_autofree char *valid = iv_text_valid (name ? name : "", -1);
+  g_autoptr (GString) out = g_string_new (NULL);
+  gsize start = 0, end;
+
+  for (const char *p = valid; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+      GUnicodeType type = g_unichar_type (c);
+      /* separators, what a terminal or a file system would take as something else, and
+       * invisible characters that reorder or hide the rest of the name */
+      if ((c < 0x80 && strchr ("/\\:*?\"<>|", (int) c)) || type == G_UNICODE_CONTROL
+          || type == G_UNICODE_FORMAT || type == G_UNICODE_LINE_SEPARATOR
+          || type == G_UNICODE_PARAGRAPH_SEPARATOR)
+        g_string_append_c (out, '-');
+      else if (c == '.' && out->len && out->str[out->len - 1] == '.')
+        continue; /* ".." is never a name */
+      else
+        g_string_append_unichar (out, c);
+    }
+  /* not hidden, not an option: no leading dot, dash or space */
+  while (start < out->len && strchr (".- ", out->str[start]))
+    start++;
+  end = start + iv_text_prefix_len (out->str + start, out->len - start, IV_PLOT_FILE_STEM_MAX);
+  /* no trailing dot or space (Windows drops them: two names would be one file) */
+  while (end > start && strchr (". ", out->str[end - 1]))
+    end--;
+  return end > start ? g_strndup (out->str + start, end - start) : g_strdup ("plot");
+}
+
+struct _IvPlotFileNames
+{
+  char *ext;
+  GHashTable *by_preset; /* preset → its file name */
+  GHashTable *taken;     /* file names given, folded as a case-insensitive file system would */
+  GHashTable *next;      /* a stem (folded) → the next number to try after a collision */
+};
+
+IvPlotFileNames *
+iv_plot_file_names_new (const char *ext)
+{
+  IvPlotFileNames *names = g_new0 (IvPlotFileNames, 1);
+
+  names->ext = g_strdup (ext);
+  names->by_preset = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  names->taken = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  names->next = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  return names;
+}
+
+void
+iv_plot_file_names_free (IvPlotFileNames *names)
+{
+  if (!names)
+    return;
+  g_free (names->ext);
+  g_hash_table_unref (names->by_preset);
+  g_hash_table_unref (names->taken);
+  g_hash_table_unref (names->next);
+  g_free (names);
+}
+
+/* @name as a file system that ignores case and normalisation compares it. */
+static char *
+fold (const char *name)
+{
+  g_autofree char *normal = g_utf8_normalize (name, -1, G_NORMALIZE_DEFAULT);
+  return g_utf8_casefold (normal ? normal : name, -1);
+}
+
+const char *
+iv_plot_file_names_get (IvPlotFileNames *names, const char *preset)
+{
+  const char *known = g_hash_table_lookup (names->by_preset, preset);
+  g_autofree char *dashed = NULL, *stem = NULL, *folded_stem = NULL;
+  char *file = NULL;
+  guint n;
+
+  if (known)
+    return known;
+  /* as aiperf names its files: the preset with dashes */
+  dashed = g_strdelimit (g_strdup (preset), "_", '-');
+  stem = iv_plot_file_stem (dashed);
+  folded_stem = fold (stem);
+  /* the first free of stem, stem-2, stem-3 …, from where the last collision left off
+   * (so that many presets of one stem cost one try each) */
+  n = GPOINTER_TO_UINT (g_hash_table_lookup (names->next, folded_stem));
+  for (n = MAX (n, 1);; n++)
+    {
+      g_autofree char *folded = NULL;
+      g_free (file);
+      file = n == 1 ? g_strdup_printf ("%s.%s", stem, names->ext)
+                    : g_strdup_printf ("%s-%u.%s", stem, n, names->ext);
+      folded = fold (file);
+      if (!g_hash_table_contains (names->taken, folded))
+        {
+          g_hash_table_add (names->taken, g_steal_pointer (&folded));
+          break;
+        }
+    }
+  g_hash_table_replace (names->next, g_steal_pointer (&folded_stem), GUINT_TO_POINTER (n + 1));
+  g_hash_table_insert (names->by_preset, g_strdup (preset), file);
+  return file;
+}
+
+char *
+iv_plot_file_path (const char *dir, const char *file, GError **error)
+{
+  g_autofree char *path = NULL;
+  GStatBuf st;
+
+  if (!*file || strchr (file, G_DIR_SEPARATOR) || strchr (file, '/') || g_str_equal (file, ".")
+      || g_str_equal (file, ".."))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME,
+                   _ ("%s: “%s” is not a file name inside this folder"), dir, file);
+      return NULL;
+    }
+  path = g_build_filename (dir, file, NULL);
+  if (g_lstat (path, &st) == 0 && !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+                   S_ISLNK (st.st_mode)
+                       ? _ ("%s: is a symbolic link; a figure is not written through it")
+                       : _ ("%s: is not a regular file; it is not replaced"),
+                   path);
+      return NULL;
+    }
+  return g_steal_pointer (&path);
 }

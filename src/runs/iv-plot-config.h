@@ -3,7 +3,14 @@
  * single_run_plots}), read with libyaml. Found from --config, then
  * <run>/.aiperf-plot-config.yaml, then ~/.aiperf/plot_config.yaml, then the built-in
  * default (a copy of AIPerf's own); Inferview's own presets are added to whichever is
- * read. Unknown keys are warnings, never failures. */
+ * read. Unknown keys are warnings, never failures; a warning said many times is said
+ * once, with its count.
+ *
+ * The file may come with a run folder, from whoever made it, so it is read under a
+ * budget (see iv-plot-config.c): what aliases expand to is capped (IV_PLOT_CONFIG_ALIAS_BYTES
+ * and _NODES), an alias inside the node it names is refused, merge keys are resolved
+ * once per preset, anchors and presets are hashed — reading takes time linear in the
+ * file. A preset's name becomes a file name only through IvPlotFileNames. */
 #pragma once
 
 #include <glib.h>
@@ -88,7 +95,13 @@ typedef struct
   GPtrArray *multi_defaults, *single_defaults; /* char* preset names */
   GPtrArray *multi_plots, *single_plots;       /* IvPlotSpec* */
   GPtrArray *warnings;                         /* char*: "FILE:LINE: …" */
+  GHashTable *multi_index, *single_index;      /* name → IvPlotSpec* of the arrays above */
 } IvPlotConfig;
+
+/* What aliases (*name, merge keys among them) may add to a configuration, counted as
+ * what they expand to: a plot configuration has a few anchors aliased a few times. */
+#define IV_PLOT_CONFIG_ALIAS_BYTES ((guint64) 4 << 20)
+#define IV_PLOT_CONFIG_ALIAS_NODES ((guint64) 1000000)
 
 /* @text (@len bytes) read as the configuration named @source (for messages). */
 IvPlotConfig *iv_plot_config_parse (const char *text, gsize len, const char *source,
@@ -114,6 +127,33 @@ const IvPlotSpec *iv_plot_config_get (const IvPlotConfig *config, gboolean multi
 /* The built-in default's text (AIPerf's default_plot_config.yaml). */
 GBytes *iv_plot_config_default_text (void);
 
+/* The longest file name stem iv_plot_file_stem () makes, in bytes. */
+#define IV_PLOT_FILE_STEM_MAX 100
+
+/* @name (a preset's name, from a file someone else wrote) as one file name component
+ * without extension: valid UTF-8; '/', '\\', control characters and the characters
+ * Windows forbids (: * ? " < > |) become '-'; a run of dots is one dot; no leading dot,
+ * dash or space, no trailing dot or space; at most IV_PLOT_FILE_STEM_MAX bytes, cut at a
+ * character boundary; "plot" when nothing is left. Never "." or "..". */
+char *iv_plot_file_stem (const char *name);
+
+/* The file names the figures of one set of presets are written to, as aiperf names them
+ * (the preset's name with dashes for underscores, then iv_plot_file_stem (), then @ext):
+ * the same preset gets the same name; two presets whose names map to one file name (or
+ * to names differing only in case or Unicode normalisation, one file on some file
+ * systems) get "-2", "-3" … so that neither overwrites the other. */
+typedef struct _IvPlotFileNames IvPlotFileNames;
+IvPlotFileNames *iv_plot_file_names_new (const char *ext);
+const char *iv_plot_file_names_get (IvPlotFileNames *names, const char *preset);
+void iv_plot_file_names_free (IvPlotFileNames *names);
+
+/* @dir/@file, after checking that it stays inside @dir: @file is one name (no separator,
+ * not "." or ".."), and no symbolic link or other non-regular file is at that path (a
+ * link in the output folder would send the figure elsewhere). NULL with @error naming
+ * the path and the reason. */
+char *iv_plot_file_path (const char *dir, const char *file, GError **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvPlotConfig, iv_plot_config_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvPlotFileNames, iv_plot_file_names_free)
 
 G_END_DECLS
