@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Counts test results from meson's testlog.json files and prints one line
 'N passed, N failed' (', N skipped' when any). TAP programs (every g_test suite) count
-per test case; others count once. Exit status 1 when anything failed."""
+per test case; others count once. Each skip is named first, with its reason ("skipped:
+report - install chromium"), so a missing optional tool is never silent. Exit status 1
+when anything failed."""
 import json
 import re
 import sys
@@ -9,7 +11,7 @@ import sys
 TAP = re.compile(r"^(ok|not ok)\b(.*)$")
 
 
-def count(path):
+def count(path, reasons):
     passed = failed = skipped = 0
     with open(path, encoding="utf-8") as f:
         for line in f:
@@ -19,6 +21,8 @@ def count(path):
             cases = [m for m in cases if m]
             if result in ("SKIP",):
                 skipped += 1
+                lines = [l for l in entry.get("stdout", "").splitlines() if l.strip()]
+                reasons.append((entry["name"], lines[-1].strip() if lines else "no reason given"))
                 continue
             if not cases:
                 if result in ("OK", "EXPECTEDFAIL"):
@@ -29,6 +33,8 @@ def count(path):
             for m in cases:
                 if "# SKIP" in m.group(2):
                     skipped += 1
+                    why = m.group(2).split("# SKIP", 1)[1].strip() or "no reason given"
+                    reasons.append((entry["name"], why))
                 elif m.group(1) == "ok":
                     passed += 1
                 else:
@@ -41,9 +47,17 @@ def count(path):
 
 def main():
     total = [0, 0, 0]
-    for path in sys.argv[1:]:
-        for i, n in enumerate(count(path)):
+    reasons = []
+    args = sys.argv[1:]
+    if args[:1] == ["--failed-stages"]:
+        # CI stages with no test log (a build, the fuzzers) that failed: one each.
+        total[1] += int(args[1])
+        args = args[2:]
+    for path in args:
+        for i, n in enumerate(count(path, reasons)):
             total[i] += n
+    for name, why in reasons:
+        print(f"skipped: {name} - {why}")
     line = f"{total[0]} passed, {total[1]} failed"
     if total[2]:
         line += f", {total[2]} skipped"
