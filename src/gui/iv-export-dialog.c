@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "config.h"
+#include "iv-plot-config.h"
 #include "iv-settings.h"
 #include "iv-theme.h"
 
@@ -402,7 +403,11 @@ restore (IvExportDialog *self)
           folder = g_strdup (g_get_home_dir ());
         }
     }
-  name = g_strdup_printf ("%s.png", self->figure.name ? self->figure.name : "figure");
+  {
+    /* a run's figure is named by its preset, from the run folder: one safe file name */
+    g_autofree char *stem = iv_plot_file_stem (self->figure.name ? self->figure.name : "figure");
+    name = g_strdup_printf ("%s.png", stem);
+  }
   path = g_build_filename (folder, name, NULL);
   iv_export_dialog_set_path (self, path);
 }
