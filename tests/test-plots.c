@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "iv-chart-private.h"
 #include "iv-plot-config.h"
@@ -730,6 +731,243 @@ test_dense_timeline (void)
   iv_chart_free (chart);
 }
 
+/* A preset's name becomes one safe file name component, whatever it holds. */
+static void
+test_file_names (void)
+{
+  static const struct
+  {
+    const char *name, *stem;
+  } cases[] = {
+    { "ttft_over_time", "ttft_over_time" },
+    { "../../victim/holiday", "victim-holiday" }, /* separators, then the leading dots */
+    { "x\\y", "x-y" },                            /* a backslash is a separator too */
+    { ".hidden", "hidden" },                      /* never a hidden file */
+    { "a..b...c", "a.b.c" },                      /* a run of dots is one dot */
+    { "..", "plot" },                             /* nothing left */
+    { "", "plot" },                               /* nothing there */
+    { " -.x. ", "x" },                            /* leading " -.", trailing ". " */
+    { "a\x1b[2Jb\n", "a-[2Jb-" },                 /* control characters */
+    { "a:b*c?d\"e<f>g|h", "a-b-c-d-e-f-g-h" },    /* what Windows forbids */
+    { "evil\xe2\x80\xae"
+      "gnp.exe",
+      "evil-gnp.exe" },               /* U+202E reorders what follows */
+    { "bad\xff", "bad\xef\xbf\xbd" }, /* invalid UTF-8: U+FFFD */
+  };
+  g_autoptr (GString) long_name = g_string_new ("a");
+  g_autofree char *stem = NULL;
+  g_autoptr (IvPlotFileNames) names = iv_plot_file_names_new ("png");
+  g_autofree char *dir = g_build_filename (tmpdir, "names", NULL);
+  g_autofree char *path = NULL, *link = NULL;
+  g_autoptr (GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *got = iv_plot_file_stem (cases[i].name);
+      g_assert_cmpstr (got, ==, cases[i].stem);
+    }
+  /* 100 bytes at most, cut between characters: "a" and 100 two-byte "é" is 201 bytes;
+   * "a" and 49 of them is 99 bytes, the 50th would make 101 */
+  for (int i = 0; i < 100; i++)
+    g_string_append (long_name, "\xc3\xa9");
+  stem = iv_plot_file_stem (long_name->str);
+  g_assert_cmpuint (strlen (stem), ==, 99);
+  g_assert_true (g_utf8_validate (stem, -1, NULL));
+  g_assert_true (g_str_has_prefix (long_name->str, stem));
+
+  /* as aiperf names them (underscores as dashes); presets that map to one name get
+   * -2, -3 …, case and normalisation folded (one file on macOS and Windows); the same
+   * preset keeps its name */
+  g_assert_cmpstr (iv_plot_file_names_get (names, "x/y"), ==, "x-y.png");
+  g_assert_cmpstr (iv_plot_file_names_get (names, "x_y"), ==, "x-y-2.png");
+  g_assert_cmpstr (iv_plot_file_names_get (names, "X_Y"), ==, "X-Y-3.png");
+  g_assert_cmpstr (iv_plot_file_names_get (names, "x/y"), ==, "x-y.png");
+  g_assert_cmpstr (iv_plot_file_names_get (names, "x-y-2"), ==, "x-y-2-2.png");
+  g_assert_cmpstr (iv_plot_file_names_get (names, "caf\xc3\xa9"), ==, "caf\xc3\xa9.png");
+  g_assert_cmpstr (iv_plot_file_names_get (names, "cafe\xcc\x81"), ==, "cafe\xcc\x81-2.png");
+
+  /* the path stays in the folder: one component, and no link or device there */
+  g_mkdir_with_parents (dir, 0755);
+  g_assert_null (iv_plot_file_path (dir, "../x.png", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_FILENAME);
+  g_clear_error (&error);
+  g_assert_null (iv_plot_file_path (dir, "..", &error));
+  g_clear_error (&error);
+  path = iv_plot_file_path (dir, "fine.png", &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_suffix (path, G_DIR_SEPARATOR_S "fine.png"));
+  link = g_build_filename (dir, "link.png", NULL);
+  g_assert_cmpint (symlink ("/tmp/elsewhere.png", link), ==, 0);
+  g_assert_null (iv_plot_file_path (dir, "link.png", &error));
+  g_assert_nonnull (strstr (error->message, "link.png: is a symbolic link"));
+}
+
+/* @text read as configuration "t.yaml": NULL with the message in @message. */
+static IvPlotConfig *
+parse_text (const char *text, char **message)
+{
+  g_autoptr (GError) error = NULL;
+  IvPlotConfig *c = iv_plot_config_parse (text, strlen (text), "t.yaml", &error);
+
+  g_assert_true ((c == NULL) == (error != NULL));
+  *message = error ? g_strdup (error->message) : NULL;
+  return c;
+}
+
+/* A plot configuration is read under a budget: aliases count as what they expand to,
+ * a loop is refused, merge keys are resolved once per preset, presets and anchors are
+ * hashed. Each refusal names the file, the line and column, and the rule. */
+static void
+test_config_budget (void)
+{
+  g_autofree char *mib = g_strnfill (1 << 20, 'x');
+  g_autofree char *msg = NULL;
+  g_autoptr (IvPlotConfig) c = NULL;
+  const IvPlotSpec *s;
+
+  /* a 1 MiB scalar aliased four times adds exactly 4 MiB: allowed; the fifth alias,
+   * line 4 column 21 ("x: [" and four "*b, " before it), is past the limit */
+  for (int n = 4; n <= 5; n++)
+    {
+      g_autoptr (GString) t = g_string_new (NULL);
+      g_string_append_printf (t,
+                              "visualization:\n  single_run_plots:\n"
+                              "    p: {type: histogram, title: &b %s}\nx: [",
+                              mib);
+      for (int i = 0; i < n; i++)
+        g_string_append (t, i ? ", *b" : "*b");
+      g_string_append (t, "]\n");
+      c = parse_text (t->str, &msg);
+      if (n == 4)
+        {
+          g_assert_null (msg);
+          g_assert_cmpuint (strlen (iv_plot_config_get (c, FALSE, "p")->title), ==, 1 << 20);
+          g_clear_pointer (&c, iv_plot_config_free);
+        }
+      else
+        g_assert_cmpstr (msg, ==,
+                         "t.yaml:4:21: aliases expand past 4 MiB (the limit for a plot "
+                         "configuration)");
+      g_clear_pointer (&msg, g_free);
+    }
+
+  /* nodes too: a sequence of 999 scalars is 1,000 nodes; aliased 1,000 times it adds
+   * exactly 1,000,000 (allowed), 1,001 times is past (the 1,001st alias, line 3, column
+   * 4 + 1,000 × 4 + 1) */
+  for (int n = 1000; n <= 1001; n++)
+    {
+      g_autoptr (GString) t = g_string_new ("visualization: {}\ns: &s [");
+      for (int i = 0; i < 999; i++)
+        g_string_append (t, i ? ", a" : "a");
+      g_string_append (t, "]\nx: [");
+      for (int i = 0; i < n; i++)
+        g_string_append (t, i ? ", *s" : "*s");
+      g_string_append (t, "]\n");
+      c = parse_text (t->str, &msg);
+      if (n == 1000)
+        g_assert_null (msg);
+      else
+        g_assert_cmpstr (msg, ==,
+                         "t.yaml:3:4005: aliases expand past 1000000 nodes (the limit for a "
+                         "plot configuration)");
+      g_clear_pointer (&c, iv_plot_config_free);
+      g_clear_pointer (&msg, g_free);
+    }
+
+  /* an alias inside the node it names, an alias of nothing, an anchor defined twice */
+  c = parse_text ("visualization:\n  single_run_plots:\n    p: &a\n      type: cdf\n"
+                  "      <<: [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n",
+                  &msg);
+  g_assert_cmpstr (msg, ==, "t.yaml:5:12: the alias *a refers to the node it is inside, a loop");
+  g_clear_pointer (&msg, g_free);
+  c = parse_text ("visualization: {x: *nope}\n", &msg);
+  g_assert_cmpstr (msg, ==, "t.yaml:1:20: the alias *nope names no anchor before it");
+  g_clear_pointer (&msg, g_free);
+  c = parse_text ("visualization: {}\na: &x 1\nb: &x 2\n", &msg);
+  g_assert_cmpstr (msg, ==, "t.yaml:3:4: the anchor &x is defined again (first on line 2)");
+  g_clear_pointer (&msg, g_free);
+
+  /* merge keys: own keys first, then the list in order, each mapping taken once however
+   * often it is listed; a 3-way fan-out ten levels deep (3^9 paths to l0) reaches l0's
+   * keys once, its bad value is said once per preset that has it */
+  {
+    g_autoptr (GString) t
+        = g_string_new ("visualization:\n  single_run_plots:\n"
+                        "    a: &a {type: histogram, title: A, y: ya}\n"
+                        "    b: &b {type: cdf, title: B, x_label: XB}\n"
+                        "    c: {<<: [*a, *b, *a, *a], title: C}\n"
+                        "    l0: &l0 {type: histogram, y: request_latency, ci_level: 7}\n");
+    for (int i = 1; i < 10; i++)
+      g_string_append_printf (t, "    l%d: &l%d {<<: [*l%d, *l%d, *l%d]}\n", i, i, i - 1, i - 1,
+                              i - 1);
+    c = parse_text (t->str, &msg);
+    g_assert_null (msg);
+    s = iv_plot_config_get (c, FALSE, "c");
+    g_assert_cmpstr (s->title, ==, "C");
+    g_assert_cmpint (s->type, ==, IV_PLOT_HISTOGRAM);
+    g_assert_cmpstr (s->y.metric, ==, "ya");
+    g_assert_cmpstr (s->x_label, ==, "XB");
+    s = iv_plot_config_get (c, FALSE, "l9");
+    g_assert_cmpint (s->type, ==, IV_PLOT_HISTOGRAM);
+    g_assert_cmpstr (s->y.metric, ==, "request_latency");
+    /* the same message for l0 … l9 (at l0's line): said once, counted */
+    g_assert_cmpuint (c->warnings->len, ==, 1);
+    g_assert_cmpstr (c->warnings->pdata[0], ==,
+                     "t.yaml:6: ci_level must be between 0 and 1; 0.95 used (repeated 10 times)");
+    g_clear_pointer (&c, iv_plot_config_free);
+  }
+
+  /* more than 200 distinct warnings: 200 listed, the rest summed in one line */
+  {
+    g_autoptr (GString) t = g_string_new ("visualization:\n  single_run_plots:\n");
+    for (int i = 0; i < 300; i++)
+      g_string_append_printf (t, "    p%d: {type: cdf, k%d: 1}\n", i, i);
+    c = parse_text (t->str, &msg);
+    g_assert_cmpuint (c->warnings->len, ==, 201);
+    g_assert_cmpstr (c->warnings->pdata[199], ==,
+                     "t.yaml:202: plot “p199”: unknown key “k199”, ignored");
+    g_assert_cmpstr (c->warnings->pdata[200], ==, "t.yaml: 100 more warnings, not listed");
+    g_clear_pointer (&c, iv_plot_config_free);
+  }
+
+  /* 100,000 presets, found by name; a name defined again keeps its place and takes the
+   * later definition (as a YAML mapping with a repeated key does in AIPerf) */
+  {
+    g_autoptr (GString) t = g_string_new ("visualization:\n  single_run_plots:\n");
+    gint64 start = g_get_monotonic_time ();
+    for (int i = 0; i < 100000; i++)
+      g_string_append_printf (t, "    p%d: {type: cdf, title: T%d}\n", i, i);
+    g_string_append (t, "    p5: {type: histogram, title: again}\n");
+    c = parse_text (t->str, &msg);
+    g_assert_cmpuint (c->single_plots->len, ==, 100000);
+    for (int i = 0; i < 100000; i += 997)
+      {
+        g_autofree char *name = g_strdup_printf ("p%d", i);
+        g_assert_true (iv_plot_config_get (c, FALSE, name) == c->single_plots->pdata[i]);
+      }
+    s = c->single_plots->pdata[5];
+    g_assert_cmpstr (s->title, ==, "again");
+    g_assert_cmpstr (c->warnings->pdata[0], ==,
+                     "t.yaml:100003: plot “p5” is defined again; this definition is used");
+    g_test_message ("100,000 presets: %.2f s", (g_get_monotonic_time () - start) / 1e6);
+    g_clear_pointer (&c, iv_plot_config_free);
+  }
+
+  /* 200,000 anchors, hashed: the last one is found by its alias */
+  {
+    g_autoptr (GString) t = g_string_new ("numbers: [");
+    gint64 start = g_get_monotonic_time ();
+    for (int i = 0; i < 200000; i++)
+      g_string_append_printf (t, "%s&a%d v%d", i ? ", " : "", i, i);
+    g_string_append (t, "]\nvisualization:\n  single_run_plots:\n"
+                        "    p: {type: cdf, title: *a199999}\n");
+    c = parse_text (t->str, &msg);
+    g_assert_null (msg);
+    g_assert_cmpstr (iv_plot_config_get (c, FALSE, "p")->title, ==, "v199999");
+    g_test_message ("200,000 anchors: %.2f s", (g_get_monotonic_time () - start) / 1e6);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -745,6 +983,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/plots/builtin-config", test_builtin_config);
   g_test_add_func ("/plots/user-config", test_user_config);
+  g_test_add_func ("/plots/file-names", test_file_names);
+  g_test_add_func ("/plots/config-budget", test_config_budget);
   g_test_add_func ("/plots/presets-on-samples", test_presets_on_samples);
   g_test_add_func ("/plots/timeslice-outliers", test_timeslice_outliers);
   g_test_add_func ("/plots/uncertainty", test_uncertainty);
