@@ -4,7 +4,10 @@
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include "iv-test-util.h"
 
@@ -209,6 +212,189 @@ test_bom (void)
   }
 }
 
+static GBytes *
+concat_bytes (GBytes *a, GBytes *b)
+{
+  GByteArray *cat = g_byte_array_new ();
+  g_byte_array_append (cat, g_bytes_get_data (a, NULL), g_bytes_get_size (a));
+  g_byte_array_append (cat, g_bytes_get_data (b, NULL), g_bytes_get_size (b));
+  return g_byte_array_free_to_bytes (cat);
+}
+
+/* A zstd skippable frame (magic 0x184D2A5n, little-endian length, payload). */
+static GBytes *
+skippable_frame (guint nibble, gsize payload)
+{
+  guint8 *f = g_malloc0 (8 + payload);
+  f[0] = 0x50 | (nibble & 0xf), f[1] = 0x2a, f[2] = 0x4d, f[3] = 0x18;
+  f[4] = payload & 0xff, f[5] = (payload >> 8) & 0xff, f[6] = (payload >> 16) & 0xff;
+  for (gsize i = 0; i < payload; i++)
+    f[8 + i] = (guint8) (i * 31 + 7);
+  return g_bytes_new_take (f, 8 + payload);
+}
+
+/* What follows the last gzip member is read as gzip reads it: zero padding is ignored
+ * silently (gzip -dc exits 0), other bytes end the data and are reported (gzip: "trailing
+ * garbage ignored"), a member after padding is garbage too, and a lone first magic byte
+ * at the end is a member cut short (gzip: "unexpected end of file"). */
+static void
+test_gzip_trailing (void)
+{
+  g_autoptr (GBytes) plain = make_text (300 * 1024 + 3);
+  g_autoptr (GBytes) gz = gzip_bytes (plain);
+  /* padding longer than a read, so the zeros cross chunks */
+  g_autoptr (GBytes) zeros = g_bytes_new_take (g_malloc0 (600 * 1024), 600 * 1024);
+  g_autoptr (GBytes) padded = concat_bytes (gz, zeros);
+  g_autoptr (GBytes) garbage_text = bytes_of ("garbage\n", 8);
+  g_autoptr (GBytes) garbage = concat_bytes (gz, garbage_text);
+  g_autoptr (GBytes) few_zeros = g_bytes_new_take (g_malloc0 (10), 10);
+  g_autoptr (GBytes) padded_short = concat_bytes (gz, few_zeros);
+  g_autoptr (GBytes) then_member = concat_bytes (padded_short, gz);
+  g_autoptr (GBytes) magic = bytes_of ("\x1f", 1);
+  g_autoptr (GBytes) cut = concat_bytes (gz, magic);
+  guint64 at = 0;
+
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (IvInput) in = iv_input_new_from_bytes (padded, "padded.gz", &error);
+    g_autoptr (GBytes) back = read_all (in, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_bytes_equal (back, plain));
+    g_assert_false (iv_input_get_trailing_garbage (in, NULL));
+    g_assert_cmpuint (iv_input_get_raw_offset (in), ==, g_bytes_get_size (padded));
+  }
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (IvInput) in = iv_input_new_from_bytes (garbage, "garbage.gz", &error);
+    g_autoptr (GBytes) back = read_all (in, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_bytes_equal (back, plain));
+    g_assert_true (iv_input_get_trailing_garbage (in, &at));
+    g_assert_cmpuint (at, ==, g_bytes_get_size (gz));
+  }
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (IvInput) in = iv_input_new_from_bytes (then_member, "then-member.gz", &error);
+    g_autoptr (GBytes) back = read_all (in, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_bytes_equal (back, plain));
+    g_assert_true (iv_input_get_trailing_garbage (in, &at));
+    g_assert_cmpuint (at, ==, g_bytes_get_size (gz));
+  }
+  expect_failure (cut, G_IO_ERROR_PARTIAL_INPUT, "truncated");
+}
+
+/* zstd frames one after another, and skippable frames anywhere (first included: their
+ * magic number is zstd's too), read as `zstd -dc` reads them; zero padding is not zstd
+ * for zstd itself ("unsupported format"), and not here either. */
+static void
+test_zstd_frames (void)
+{
+  g_autoptr (GBytes) a = make_text (400 * 1024);
+  g_autoptr (GBytes) b = make_text (1000);
+  g_autoptr (GBytes) za = zstd_bytes (a);
+  g_autoptr (GBytes) zb = zstd_bytes (b);
+  g_autoptr (GBytes) skip = skippable_frame (0, 300 * 1024);
+  g_autoptr (GBytes) skip_small = skippable_frame (0xe, 5);
+  g_autoptr (GBytes) ab = concat_bytes (a, b);
+  g_autoptr (GBytes) two = concat_bytes (za, zb);
+  g_autoptr (GBytes) first = concat_bytes (skip, za);
+  g_autoptr (GBytes) middle1 = concat_bytes (za, skip_small);
+  g_autoptr (GBytes) middle = concat_bytes (middle1, zb);
+  g_autoptr (GBytes) last = concat_bytes (za, skip);
+  g_autoptr (GBytes) zeros = g_bytes_new_take (g_malloc0 (16), 16);
+  g_autoptr (GBytes) padded = concat_bytes (za, zeros);
+  g_autoptr (GBytes) empty = bytes_of ("", 0);
+
+  roundtrip (ab, two, IV_COMPRESSION_ZSTD);
+  roundtrip (a, first, IV_COMPRESSION_ZSTD);
+  roundtrip (ab, middle, IV_COMPRESSION_ZSTD);
+  roundtrip (a, last, IV_COMPRESSION_ZSTD);
+  roundtrip (empty, skip_small, IV_COMPRESSION_ZSTD);
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (IvInput) in = iv_input_new_from_bytes (padded, "broken.gz", &error);
+    g_autoptr (GBytes) back = read_all (in, &error);
+    g_assert_null (back);
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+    g_assert_nonnull (strstr (error->message, "broken.gz: damaged zstd data"));
+  }
+}
+
+/* A compressed text that is compressed again (a gzip of a gzip, a gzip of a zstd file)
+ * is what `gzip -dc` gives; it is decompressed again, as the user would by hand. Past
+ * four layers it is refused by name. */
+static void
+test_nested (void)
+{
+  g_autoptr (GBytes) plain = make_text (700 * 1024);
+  g_autoptr (GBytes) gz = gzip_bytes (plain);
+  g_autoptr (GBytes) gzgz = gzip_bytes (gz);
+  g_autoptr (GBytes) zs = zstd_bytes (plain);
+  g_autoptr (GBytes) gzzs = gzip_bytes (zs);
+  g_autoptr (GBytes) g3 = gzip_bytes (gzgz);
+  g_autoptr (GBytes) g4 = gzip_bytes (g3);
+  g_autoptr (GBytes) g5 = gzip_bytes (g4);
+  g_autoptr (GBytes) tiny = bytes_of ("[]", 2);
+  g_autoptr (GBytes) tiny_gz = gzip_bytes (tiny);
+  g_autoptr (GBytes) tiny_gzgz = gzip_bytes (tiny_gz);
+  GBytes *twice[] = { gzgz, gzzs };
+
+  for (guint i = 0; i < G_N_ELEMENTS (twice); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (IvInput) in = iv_input_new_from_bytes (twice[i], "twice", &error);
+      g_autoptr (GBytes) back = read_all (in, &error);
+      g_assert_no_error (error);
+      g_assert_true (g_bytes_equal (back, plain));
+      g_assert_cmpint (iv_input_get_compression (in), ==, IV_COMPRESSION_GZIP);
+      g_assert_cmpuint (iv_input_get_layers (in), ==, 2);
+      g_assert_cmpuint (iv_input_get_raw_offset (in), ==, g_bytes_get_size (twice[i]));
+    }
+  roundtrip (plain, g4, IV_COMPRESSION_GZIP);
+  roundtrip (tiny, tiny_gzgz, IV_COMPRESSION_GZIP);
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (IvInput) in = iv_input_new_from_bytes (g5, "five.gz", &error);
+    g_autoptr (GBytes) back = read_all (in, &error);
+    g_assert_null (back);
+    g_assert_cmpstr (error->message, ==,
+                     "five.gz: compressed more than 4 times over; decompress it first");
+  }
+  /* a plain file is no layer; a gzip file one */
+  {
+    g_autoptr (IvInput) p = iv_input_new_from_bytes (plain, "plain", NULL);
+    g_autoptr (IvInput) g = iv_input_new_from_bytes (gz, "gz", NULL);
+    g_autoptr (GBytes) pb = read_all (p, NULL);
+    g_autoptr (GBytes) gb = read_all (g, NULL);
+    g_assert_cmpuint (iv_input_get_layers (p), ==, 0);
+    g_assert_cmpuint (iv_input_get_layers (g), ==, 1);
+  }
+}
+
+/* iv_input_read_all: the whole text, refused past its maximum by name. */
+static void
+test_read_all (void)
+{
+  g_autoptr (GBytes) plain = make_text (900 * 1024 + 1);
+  g_autoptr (GBytes) gz = gzip_bytes (plain);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvInput) in = iv_input_new_from_bytes (gz, "doc.json.gz", &error);
+  g_autoptr (IvInput) small = iv_input_new_from_bytes (gz, "doc.json.gz", &error);
+  gsize len = 0;
+  g_autofree char *text = iv_input_read_all (in, 1 << 20, &len, &error);
+  g_autofree char *refused = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (len, ==, g_bytes_get_size (plain));
+  g_assert_true (memcmp (text, g_bytes_get_data (plain, NULL), len) == 0);
+  g_assert_cmpint (text[len], ==, '\0');
+  refused = iv_input_read_all (small, 512 * 1024, &len, &error);
+  g_assert_null (refused);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  g_assert_nonnull (strstr (error->message, "doc.json.gz: larger than the 0 MiB"));
+}
+
 static void
 expect_encoding_refused (const char *data, gsize len, const char *message)
 {
@@ -309,6 +495,30 @@ test_special_files (void)
   g_assert_null (in);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY);
   g_clear_error (&error);
+
+  /* a socket cannot even be opened (ENXIO): it is said to be a socket all the same */
+  {
+    g_autofree char *sock = g_build_filename (dir, "trace.sock.json", NULL);
+    struct sockaddr_un addr = { .sun_family = AF_UNIX };
+    int fd = socket (AF_UNIX, SOCK_STREAM, 0);
+    g_assert_cmpint (fd, >=, 0);
+    if (strlen (sock) < sizeof addr.sun_path)
+      {
+        g_strlcpy (addr.sun_path, sock, sizeof addr.sun_path);
+        g_assert_cmpint (bind (fd, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+        in = iv_input_open (sock, &error);
+        g_assert_null (in);
+        g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE);
+        g_assert_nonnull (strstr (error->message, "trace.sock.json: is a socket;"));
+        g_clear_error (&error);
+        g_assert_cmpstr (iv_input_file_kind (sock), ==, "a socket");
+      }
+    close (fd);
+  }
+  g_assert_cmpstr (iv_input_file_kind (fifo), ==, "a named pipe (FIFO)");
+  g_assert_cmpstr (iv_input_file_kind ("/dev/null"), ==, "a device");
+  g_assert_cmpstr (iv_input_file_kind (dir), ==, "a folder");
+  g_assert_null (iv_input_file_kind ("/nonexistent/x"));
   iv_test_remove_tree (dir);
 }
 
@@ -320,6 +530,10 @@ main (int argc, char **argv)
   g_test_add_func ("/input/gzip", test_gzip);
   g_test_add_func ("/input/gzip-concatenated", test_gzip_concatenated);
   g_test_add_func ("/input/zstd", test_zstd);
+  g_test_add_func ("/input/gzip-trailing", test_gzip_trailing);
+  g_test_add_func ("/input/zstd-frames", test_zstd_frames);
+  g_test_add_func ("/input/nested", test_nested);
+  g_test_add_func ("/input/read-all", test_read_all);
   g_test_add_func ("/input/truncated", test_truncated);
   g_test_add_func ("/input/damaged", test_damaged);
   g_test_add_func ("/input/missing-file", test_missing_file);

@@ -19,6 +19,7 @@
 #include "iv-hardware.h"
 #include "iv-cli.h"
 #include "iv-export.h"
+#include "iv-input.h"
 #include "iv-render-runs.h"
 #include "iv-report.h"
 
@@ -95,9 +96,11 @@ prepare_dir (const char *out_dir)
 
   if (g_file_test (out_dir, G_FILE_TEST_EXISTS) && !g_file_test (out_dir, G_FILE_TEST_IS_DIR))
     {
+      /* what it is, by name: a FIFO or a device is no "file" to the user */
+      const char *kind = iv_input_file_kind (out_dir);
       _iv_cli_printf (stderr,
-                      _ ("inferview plot: %s: is a file; -o names the folder the plots go to\n"),
-                      display);
+                      _ ("inferview plot: %s: is %s; -o names the folder the plots go to\n"),
+                      display, kind ? kind : _ ("not a folder"));
       return FALSE;
     }
   if (g_mkdir_with_parents (out_dir, 0755) != 0)
