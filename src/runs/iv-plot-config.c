@@ -449,9 +449,10 @@ read_plots (Reader *r, yaml_node_t *n, GPtrArray *into, GHashTable *index)
           g_autofree char *msg
               = g_strdup_printf (_ ("plot “%s” is defined again; this definition is used"), name);
           warn (r, node (r, p->key), msg);
+          /* the index's key is the old preset's name: replaced before that is freed */
+          g_hash_table_replace (index, s->name, GUINT_TO_POINTER (at));
           spec_free (into->pdata[at - 1]);
           into->pdata[at - 1] = s;
-          g_hash_table_replace (index, s->name, GUINT_TO_POINTER (at));
           continue;
         }
       g_ptr_array_add (into, s);
@@ -488,7 +489,10 @@ read_names (Reader *r, yaml_node_t *n, GPtrArray *into)
  * (500,000 anchors: quadratic, minutes), goes quadratic on deep nesting (100,000 levels:
  * 82 s) and leaves aliases unbounded — one 1 MiB scalar aliased 20,000 times is a 20 GB
  * configuration once each alias is read as a copy. Here the document is built from the
- * event stream with its anchors in a hash table; each node's size counts what aliases
+ * event stream with its anchors in a hash table (so their number needs no limit of its
+ * own beyond the nodes'); a document holds at most IV_PLOT_CONFIG_NODES nodes (each costs
+ * libyaml ~130 bytes: 32 million one-character list items fit in the 64 MiB a file may
+ * have, and would take 4 GB); each node's size counts what aliases
  * inside it expand to, each alias adds its anchor's size to a budget
  * (IV_PLOT_CONFIG_ALIAS_BYTES, _NODES) and is refused past it, where it stands; an alias
  * inside the node it names (a loop: AIPerf's own reader recurses on it until Python
@@ -524,6 +528,7 @@ typedef struct
   GArray *stack;       /* Open: the collections being read, innermost last */
   GHashTable *anchors; /* name → Anchor* */
   Cost aliases;        /* what the aliases so far expand to */
+  guint64 nodes;       /* made so far */
   GError **error;
 } Loader;
 
@@ -621,6 +626,13 @@ load_event (Loader *l, yaml_event_t *e)
   yaml_node_t *n;
   int id;
 
+  if ((e->type == YAML_SCALAR_EVENT || e->type == YAML_SEQUENCE_START_EVENT
+       || e->type == YAML_MAPPING_START_EVENT)
+      && ++l->nodes > IV_PLOT_CONFIG_NODES)
+    return load_fail (
+        l, e->start_mark,
+        _ ("more than %" G_GUINT64_FORMAT " values (the limit for a plot configuration)"),
+        IV_PLOT_CONFIG_NODES);
   switch (e->type)
     {
     case YAML_SCALAR_EVENT:
@@ -689,7 +701,7 @@ load_document (yaml_document_t *doc, const char *text, gsize len, const char *fi
   yaml_event_t event;
   g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (Open));
   g_autoptr (GHashTable) anchors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  Loader l = { doc, file, stack, anchors, { 0, 0 }, error };
+  Loader l = { doc, file, stack, anchors, { 0, 0 }, 0, error };
   gboolean ok = TRUE, done = FALSE;
   yaml_mark_t start = { 0, 0, 0 };
 

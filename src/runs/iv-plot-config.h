@@ -7,8 +7,9 @@
  * once, with its count.
  *
  * The file may come with a run folder, from whoever made it, so it is read under a
- * budget (see iv-plot-config.c): what aliases expand to is capped (IV_PLOT_CONFIG_ALIAS_BYTES
- * and _NODES), an alias inside the node it names is refused, merge keys are resolved
+ * budget (see iv-plot-config.c): its values are capped (IV_PLOT_CONFIG_NODES), so is what
+ * aliases expand to (IV_PLOT_CONFIG_ALIAS_BYTES and _NODES), an alias inside the node it
+ * names is refused, merge keys are resolved
  * once per preset, anchors and presets are hashed — reading takes time linear in the
  * file. A preset's name becomes a file name only through IvPlotFileNames. */
 #pragma once
@@ -98,6 +99,9 @@ typedef struct
   GHashTable *multi_index, *single_index;      /* name → IvPlotSpec* of the arrays above */
 } IvPlotConfig;
 
+/* The values (scalars, lists and mappings) a configuration may hold: AIPerf's default
+ * has about 300; 100,000 presets of a few keys fit. */
+#define IV_PLOT_CONFIG_NODES ((guint64) 1000000)
 /* What aliases (*name, merge keys among them) may add to a configuration, counted as
  * what they expand to: a plot configuration has a few anchors aliased a few times. */
 #define IV_PLOT_CONFIG_ALIAS_BYTES ((guint64) 4 << 20)
