@@ -163,6 +163,39 @@ _iv_cli_output_is_folder (const char *command, const char *output)
   return TRUE;
 }
 
+/* Every figure kind (plot, trace, model) is capped here, before any data is read, with
+ * the option to change: a PDF or SVG 1e9 units wide took minutes and gigabytes to draw,
+ * and at 1e15 came out blank with success. */
+static int
+check_figure_size (const char *command, const IvCliFigureArgs *args, const IvExportOptions *eo)
+{
+  if (eo->format != IV_EXPORT_PNG)
+    {
+      gboolean wide = eo->width > IV_EXPORT_MAX_VECTOR_UNITS;
+      const char *text = wide ? args->width : args->height;
+      if (!wide && !(eo->height > IV_EXPORT_MAX_VECTOR_UNITS))
+        return IV_EXIT_OK;
+      return _iv_cli_usage_error (
+          command, _ ("--%s: “%s” is too large for %s (the limit is %g, that is 200 in)"),
+          wide ? "width" : "height", text ? text : "",
+          eo->format == IV_EXPORT_PDF ? _ ("a PDF") : _ ("an SVG"), IV_EXPORT_MAX_VECTOR_UNITS);
+    }
+  {
+    int w, h;
+    gboolean wide;
+    iv_export_pixel_size (eo, &w, &h);
+    if (w <= IV_EXPORT_MAX_PIXELS && h <= IV_EXPORT_MAX_PIXELS)
+      return IV_EXIT_OK;
+    /* the option that made it so: the side given, else the resolution */
+    wide = w > IV_EXPORT_MAX_PIXELS;
+    return _iv_cli_usage_error (
+        command,
+        _ ("--%s: a PNG of %g × %g at %g DPI is too large (the limit is %d pixels a side)"),
+        (wide ? args->width : args->height) ? (wide ? "width" : "height") : "dpi", eo->width,
+        eo->height, eo->dpi, IV_EXPORT_MAX_PIXELS);
+  }
+}
+
 int
 _iv_cli_figure_size (const char *command, const IvCliFigureArgs *args, IvExportOptions *eo)
 {
@@ -181,7 +214,7 @@ _iv_cli_figure_size (const char *command, const IvCliFigureArgs *args, IvExportO
     return IV_EXIT_USAGE;
   if (eo->text_pt != 0 && !(eo->text_pt >= 4 && eo->text_pt <= 72))
     return _iv_cli_usage_error (command, "%s", _ ("--text-size is 4 to 72 points"));
-  return IV_EXIT_OK;
+  return check_figure_size (command, args, eo);
 }
 
 int
@@ -231,10 +264,15 @@ _iv_cli_apply_gpus (const char *command, const char *text, IvSweep *sweep)
     return TRUE;
   if (!_iv_cli_number (command, "gpus", text, FALSE, &n))
     return FALSE;
-  if (n != floor (n) || n > 1000000)
+  if (n != floor (n))
     {
       _iv_cli_usage_error (command, _ ("--gpus “%s” is not a whole number of GPUs (1 to 1000000)"),
                            text);
+      return FALSE;
+    }
+  if (n > 1000000)
+    {
+      _iv_cli_usage_error (command, _ ("--gpus: “%s” is too large (the limit is 1000000)"), text);
       return FALSE;
     }
   for (guint i = 0; i < sweep->runs->len; i++)

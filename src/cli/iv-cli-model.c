@@ -49,9 +49,17 @@ whole (const char *option, const char *text, gboolean allow_zero, gint64 *out)
 
   if (!_iv_cli_number ("model", option, text, allow_zero, &v))
     return FALSE;
-  if (v != floor (v) || v > 1e15)
+  if (v != floor (v))
     {
       _iv_cli_printf (stderr, "inferview model: --%s: “%s” must be a whole number\n", option, text);
+      return FALSE;
+    }
+  /* a whole number, too large: said so (the model's own limits come later, by option) */
+  if (v > 1e15)
+    {
+      _iv_cli_printf (stderr,
+                      "inferview model: --%s: “%s” is too large (the limit is 1000000000000000)\n",
+                      option, text);
       return FALSE;
     }
   *out = (gint64) v;

@@ -251,13 +251,20 @@ static gboolean
 candidate_number (const char *option, const char *text, gboolean positive, gint64 *out)
 {
   guint64 v;
+  g_autoptr (GError) error = NULL;
 
   if (!text)
     return TRUE;
-  if (!g_ascii_string_to_unsigned (text, 10, positive ? 1 : 0, G_MAXINT32, &v, NULL))
+  if (!g_ascii_string_to_unsigned (text, 10, positive ? 1 : 0, G_MAXINT32, &v, &error))
     {
-      _iv_cli_printf (stderr, "inferview trace: --%s: “%s” is not a %s whole number\n", option,
-                      text, positive ? "positive" : "non-negative");
+      /* digits past the limit are a whole number, too large — not "not a whole number" */
+      if (g_error_matches (error, G_NUMBER_PARSER_ERROR, G_NUMBER_PARSER_ERROR_OUT_OF_BOUNDS)
+          && text[0] != '-' && strspn (text, "0") < strlen (text))
+        _iv_cli_printf (stderr, "inferview trace: --%s: “%s” is too large (the limit is %d)\n",
+                        option, text, G_MAXINT32);
+      else
+        _iv_cli_printf (stderr, "inferview trace: --%s: “%s” is not a %s whole number\n", option,
+                        text, positive ? "positive" : "non-negative");
       return FALSE;
     }
   *out = (gint64) v;

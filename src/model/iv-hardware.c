@@ -140,29 +140,40 @@ iv_hardware_validate (const IvHardware *hw, const char *source, GError **error)
   return TRUE;
 }
 
+typedef enum
+{
+  COUNT_OK,
+  COUNT_BAD,       /* not a whole number of at least 1 */
+  COUNT_TOO_LARGE, /* a whole number past @max: said so, not "must be a whole number" */
+} CountRead;
+
 /* A count in [1, @max]: an integer, or a double with no fraction. */
-static gboolean
+static CountRead
 read_count (JsonNode *n, gint64 max, gint64 *out)
 {
   double v;
 
   if (!n || !JSON_NODE_HOLDS_VALUE (n))
-    return FALSE;
+    return COUNT_BAD;
   if (json_node_get_value_type (n) == G_TYPE_INT64)
     {
       gint64 i = json_node_get_int (n);
-      if (i < 1 || i > max)
-        return FALSE;
+      if (i > max)
+        return COUNT_TOO_LARGE;
+      if (i < 1)
+        return COUNT_BAD;
       *out = i;
-      return TRUE;
+      return COUNT_OK;
     }
   if (json_node_get_value_type (n) != G_TYPE_DOUBLE)
-    return FALSE;
+    return COUNT_BAD;
   v = json_node_get_double (n);
+  if (v == floor (v) && v > (double) max)
+    return COUNT_TOO_LARGE;
   if (!(v >= 1 && v <= (double) max) || v != floor (v))
-    return FALSE;
+    return COUNT_BAD;
   *out = (gint64) v;
-  return TRUE;
+  return COUNT_OK;
 }
 
 IvHardware *
@@ -192,15 +203,28 @@ iv_hardware_from_node (JsonNode *root, const char *source, GError **error)
       return NULL;
     }
   cubes = iv_json_array (o, "cubes");
-  if (!cubes || json_array_get_length (cubes) != 2
-      || !read_count (json_array_get_element (cubes, 0), MAX_CUBES_PER_SIDE, &hw->X)
-      || !read_count (json_array_get_element (cubes, 1), MAX_CUBES_PER_SIDE, &hw->Y))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: “cubes” must be [X, Y], two whole numbers from 1 to %d", source,
-                   MAX_CUBES_PER_SIDE);
-      return NULL;
-    }
+  {
+    CountRead x = cubes && json_array_get_length (cubes) == 2
+                      ? read_count (json_array_get_element (cubes, 0), MAX_CUBES_PER_SIDE, &hw->X)
+                      : COUNT_BAD;
+    CountRead y = x == COUNT_OK
+                      ? read_count (json_array_get_element (cubes, 1), MAX_CUBES_PER_SIDE, &hw->Y)
+                      : COUNT_BAD;
+    if (x == COUNT_TOO_LARGE || y == COUNT_TOO_LARGE)
+      {
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                     "%s: “cubes”: %s is too large (the limit is %d a side)", source,
+                     x == COUNT_TOO_LARGE ? "X" : "Y", MAX_CUBES_PER_SIDE);
+        return NULL;
+      }
+    if (x != COUNT_OK || y != COUNT_OK)
+      {
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                     "%s: “cubes” must be [X, Y], two whole numbers from 1 to %d", source,
+                     MAX_CUBES_PER_SIDE);
+        return NULL;
+      }
+  }
   hw->bidir = TRUE;
   if (json_object_has_member (o, "bidirectional") && !iv_json_bool (o, "bidirectional", &hw->bidir))
     {
@@ -225,7 +249,16 @@ iv_hardware_from_node (JsonNode *root, const char *source, GError **error)
         }
       if (f->integral)
         {
-          if (!read_count (n, MAX_PES_PER_CUBE, &G_STRUCT_MEMBER (gint64, hw, f->offset)))
+          CountRead got
+              = read_count (n, MAX_PES_PER_CUBE, &G_STRUCT_MEMBER (gint64, hw, f->offset));
+          if (got == COUNT_TOO_LARGE)
+            {
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           "%s: “%s” is %g, too large (the limit is %d)", source, f->key,
+                           json_node_get_double (n), MAX_PES_PER_CUBE);
+              return NULL;
+            }
+          if (got != COUNT_OK)
             {
               g_autofree char *was = iv_json_number (o, f->key, &v)
                                          ? g_strdup_printf (", not %g", v)

@@ -5,6 +5,7 @@
 
 #include "iv-preset.h"
 
+#include <errno.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -202,7 +203,17 @@ cell_int (Row *r, const char *column, gboolean required, gint64 *out, GError **e
         }
       return TRUE;
     }
+  errno = 0;
   x = g_ascii_strtoll (v, &end, 10);
+  if (errno == ERANGE)
+    {
+      /* strtoll stops at its limit: a larger number is not that number */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: line %u: column “%s”: “%s” is too large (the limit is %" G_GINT64_FORMAT
+                   ")",
+                   r->source, r->line, column, v, G_MAXINT64);
+      return FALSE;
+    }
   if (x <= 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
@@ -403,10 +414,31 @@ get_int (Config *c, const char *key, gboolean required, gint64 fallback, gint64 
       *out = fallback;
       return TRUE;
     }
-  if (json_node_get_value_type (n) != G_TYPE_INT64 || json_node_get_int (n) < 0)
+  /* JSON has numbers, not integers: 4096.0 is the whole number 4096. A number too large
+   * for a 64-bit integer is said to be so; json-glib wraps one written as digits round to
+   * a negative value, so a negative value gets the whole range, limit included. */
+  if (JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_DOUBLE)
+    {
+      double v = json_node_get_double (n);
+      if (v == floor (v) && v >= 9223372036854775808.0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       "%s: the field “%s” is %g, too large (the limit is %" G_GINT64_FORMAT ")",
+                       c->file, key, v, G_MAXINT64);
+          return FALSE;
+        }
+      if (v == floor (v) && v >= 0)
+        {
+          *out = (gint64) v;
+          return TRUE;
+        }
+    }
+  if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64
+      || json_node_get_int (n) < 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: the field “%s” must be a non-negative whole number", c->file, key);
+                   "%s: the field “%s” must be a whole number from 0 to %" G_GINT64_FORMAT, c->file,
+                   key, G_MAXINT64);
       return FALSE;
     }
   *out = json_node_get_int (n);

@@ -15,8 +15,6 @@
 #include "iv-atomic-file.h"
 
 #define POINTS_PER_UNIT (72.0 / IV_UNITS_PER_INCH)
-/* cairo's image surfaces are limited to 32767 pixels a side. */
-#define MAX_PIXELS 32767
 
 static const IvExportPreset presets[] = {
   /* 13.33 × 7.5 in at 144 dpi is a 1920 × 1080 PNG */
@@ -88,12 +86,20 @@ iv_export_format_to_string (IvExportFormat format)
     }
 }
 
+static int
+pixels (double units, double scale)
+{
+  double px = ceil (units * scale - 1e-9);
+  /* a double past int's range converts to anything (undefined behaviour) */
+  return px < (double) G_MAXINT ? (int) px : G_MAXINT;
+}
+
 void
 iv_export_pixel_size (const IvExportOptions *options, int *width_px, int *height_px)
 {
   double scale = options->dpi / IV_UNITS_PER_INCH;
-  *width_px = (int) ceil (options->width * scale - 1e-9);
-  *height_px = (int) ceil (options->height * scale - 1e-9);
+  *width_px = pixels (options->width, scale);
+  *height_px = pixels (options->height, scale);
 }
 
 static gboolean
@@ -116,7 +122,20 @@ check_options (const IvExportOptions *options, GError **error)
       return FALSE;
     }
   if (options->format != IV_EXPORT_PNG)
-    return TRUE;
+    {
+      if (options->width > IV_EXPORT_MAX_VECTOR_UNITS
+          || options->height > IV_EXPORT_MAX_VECTOR_UNITS)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       "the figure size %g × %g is larger than %s page can be (%g a side: "
+                       "200 in)",
+                       options->width, options->height,
+                       options->format == IV_EXPORT_PDF ? "a PDF" : "an SVG",
+                       IV_EXPORT_MAX_VECTOR_UNITS);
+          return FALSE;
+        }
+      return TRUE;
+    }
   if (!(options->dpi >= 10 && options->dpi <= 2400))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
@@ -124,11 +143,11 @@ check_options (const IvExportOptions *options, GError **error)
       return FALSE;
     }
   iv_export_pixel_size (options, &w, &h);
-  if (w > MAX_PIXELS || h > MAX_PIXELS)
+  if (w > IV_EXPORT_MAX_PIXELS || h > IV_EXPORT_MAX_PIXELS)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    "%d × %d pixels is larger than a PNG can be drawn (%d a side)", w, h,
-                   MAX_PIXELS);
+                   IV_EXPORT_MAX_PIXELS);
       return FALSE;
     }
   return TRUE;

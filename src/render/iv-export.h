@@ -37,6 +37,13 @@ typedef struct
 } IvExportPreset;
 
 #define IV_UNITS_PER_INCH 96.0
+/* The largest figures drawn. A PNG: cairo's image surfaces stop at 32767 pixels a side. A
+ * PDF or SVG: 200 in a side (19200 units, 14400 pt), the largest page PDF readers open
+ * (Acrobat's limit); past it the drawing only costs time and memory — at 1e9 units a
+ * trace took minutes and gigabytes, and cairo's fixed-point coordinates gave a blank
+ * page at 1e15. */
+#define IV_EXPORT_MAX_PIXELS 32767
+#define IV_EXPORT_MAX_VECTOR_UNITS 19200.0
 /* Figures draw body text at 13 units: 9.75 pt on a page at 96 units per inch. */
 #define IV_EXPORT_SCREEN_PT 9.75
 
@@ -51,6 +58,8 @@ double iv_export_zoom (const IvExportOptions *options);
 /* Draws @figure on @cr, whose units are the page's (1/96 in), as the file would have it. */
 gboolean iv_export_render (cairo_t *cr, const IvFigure *figure, const IvExportOptions *options,
                            GError **error);
+/* The PNG's size in pixels; G_MAXINT where it would be larger (so a check against
+ * IV_EXPORT_MAX_PIXELS refuses it rather than an overflow passing it). */
 void iv_export_pixel_size (const IvExportOptions *options, int *width_px, int *height_px);
 cairo_surface_t *iv_export_to_image (const IvFigure *figure, const IvExportOptions *options,
                                      GError **error);
