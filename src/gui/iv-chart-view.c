@@ -15,6 +15,7 @@
 
 #include "iv-chart-private.h"
 #include "iv-export-dialog.h"
+#include "iv-safe-text.h"
 
 #define HOVER_RADIUS 12.0
 #define CARD_PAD 8.0       /* text to the card's edge */
@@ -445,7 +446,11 @@ on_motion (GtkEventControllerMotion *motion, double x, double y, IvChartView *se
   self->has_hit = self->chart && iv_chart_hit_test (self->chart, x, y, HOVER_RADIUS, &self->hit);
   g_clear_pointer (&self->card_text, g_free);
   if (self->has_hit)
-    self->card_text = iv_chart_view_describe_at (self, x, y);
+    {
+      /* the card names a run and its model, from the runs' files: valid UTF-8 for Pango */
+      g_autofree char *text = iv_chart_view_describe_at (self, x, y);
+      self->card_text = iv_text_valid (text, -1);
+    }
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

@@ -8,6 +8,8 @@
 #include <glib/gi18n.h>
 
 #include "iv-live-follow.h"
+#include "iv-preset.h"
+#include "iv-safe-text.h"
 #include "iv-units.h"
 
 struct _IvDocument
@@ -129,8 +131,14 @@ iv_document_set_property (GObject *object, guint prop_id, const GValue *value, G
   switch (prop_id)
     {
     case PROP_FILE:
-      self->file = g_value_dup_object (value);
-      self->title = g_file_get_basename (self->file);
+      {
+        /* the title is shown (sidebar, toasts, status pages): a file name's bytes made
+         * valid UTF-8, as the loaders' messages name it */
+        g_autofree char *base = NULL;
+        self->file = g_value_dup_object (value);
+        base = g_file_get_basename (self->file);
+        self->title = iv_text_valid (base, -1);
+      }
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -458,6 +466,15 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
             g_clear_pointer (&r, iv_sniff_result_free);
           else
             ((LoadData *) g_task_get_task_data (task))->sweep = sweep;
+        }
+      /* A model configuration is read now as the Model workspace will read it: one it
+       * would refuse is refused here, by the window's toast that names the file, the key
+       * and the problem, instead of being listed as opened. */
+      else if (r && r->kind == IV_KIND_HF_CONFIG)
+        {
+          g_autoptr (IvModel) model = iv_model_from_hf_config (path, &error);
+          if (!model)
+            g_clear_pointer (&r, iv_sniff_result_free);
         }
     }
   if (!r)

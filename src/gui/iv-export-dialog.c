@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "iv-plot-config.h"
+#include "iv-plain-text.h"
 #include "iv-settings.h"
 #include "iv-theme.h"
 
@@ -246,7 +247,7 @@ on_export_clicked (IvExportDialog *self)
 
   if (!iv_export_dialog_export (self, &error))
     {
-      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (error->message));
+      adw_toast_overlay_add_toast (self->toast_overlay, iv_toast_new_plain (error->message));
       return;
     }
   gtk_window_destroy (GTK_WINDOW (self));
@@ -258,7 +259,7 @@ on_copy_clicked (IvExportDialog *self)
   g_autoptr (GError) error = NULL;
 
   if (!iv_export_dialog_copy (self, &error))
-    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (error->message));
+    adw_toast_overlay_add_toast (self->toast_overlay, iv_toast_new_plain (error->message));
   else
     adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (_ ("Copied as PNG")));
 }

@@ -8,6 +8,8 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "iv-plain-text.h"
+
 /* A spin button of the template (by id) and the IvHardware double it edits. */
 typedef struct
 {
@@ -67,7 +69,7 @@ on_field_changed (IvHardwareEditor *self)
 static void
 show_message (IvHardwareEditor *self, const char *text, gboolean error)
 {
-  gtk_label_set_text (self->message, text ? text : "");
+  iv_label_set_valid_text (self->message, text); /* a message naming the user's file */
   gtk_widget_set_visible (GTK_WIDGET (self->message), text != NULL);
   if (error)
     gtk_widget_add_css_class (GTK_WIDGET (self->message), "error");

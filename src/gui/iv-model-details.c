@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "iv-glossary.h"
+#include "iv-plain-text.h"
+#include "iv-safe-text.h"
 #include "iv-units.h"
 
 static char *
@@ -38,10 +40,14 @@ static GtkWidget *
 text_row (const char *title, const char *subtitle)
 {
   GtkWidget *row = adw_action_row_new ();
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  if (subtitle)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  /* hints and waste name the model and the hardware, which may come from a file: plain
+   * text, valid UTF-8 */
+  g_autofree char *valid_title = iv_text_valid (title, -1);
+  g_autofree char *valid_subtitle = subtitle ? iv_text_valid (subtitle, -1) : NULL;
+  iv_row_set_plain (row);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), valid_title);
+  if (valid_subtitle)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), valid_subtitle);
   return row;
 }
 

@@ -20,6 +20,8 @@
 #include "iv-model-details.h"
 #include "iv-model-state.h"
 #include "iv-model-stages.h"
+#include "iv-plain-text.h"
+#include "iv-safe-text.h"
 #include "iv-saved.h"
 #include "iv-render-model.h"
 #include "iv-text.h"
@@ -373,7 +375,7 @@ recompute (IvModelView *self)
     {
       /* Edited hardware that is not a SIP: like any other broken constraint. */
       self->error = g_strdup (self->hw_error);
-      gtk_label_set_text (self->error_label, self->hw_error);
+      iv_label_set_valid_text (self->error_label, self->hw_error);
       gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
     }
   else if (iv_model_evaluate (model, hw, &c, &r))
@@ -389,7 +391,7 @@ recompute (IvModelView *self)
   else
     {
       self->error = g_strdup (r.error);
-      gtk_label_set_text (self->error_label, r.error);
+      iv_label_set_valid_text (self->error_label, r.error);
       gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
     }
   show_stale (self);
@@ -937,7 +939,11 @@ iv_model_view_add_hf_config (IvModelView *self, const char *path, GError **error
   g_ptr_array_add (self->imported, model);
   g_ptr_array_add (self->imported_paths, g_strdup (path));
   g_ptr_array_add (self->models, model);
-  gtk_string_list_append (self->model_names, model->name);
+  {
+    /* the name is the file's: valid UTF-8 before it reaches a label */
+    g_autofree char *shown = iv_text_valid (model->name, -1);
+    gtk_string_list_append (self->model_names, shown);
+  }
   iv_model_state_set_model (self->state, model);
   /* Saved configurations of this model can be compared now. */
   refresh_compare (self);

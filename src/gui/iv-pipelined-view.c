@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "iv-plain-text.h"
 #include "iv-sniff.h"
 #include "iv-units.h"
 
@@ -49,7 +50,7 @@ G_DEFINE_FINAL_TYPE (IvPipelinedView, iv_pipelined_view, GTK_TYPE_WIDGET)
 static void
 show_error (IvPipelinedView *self, const char *message)
 {
-  gtk_label_set_text (self->error_label, message ? message : "");
+  iv_label_set_valid_text (self->error_label, message); /* names a file of the user's */
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), message != NULL);
 }
 
@@ -89,7 +90,7 @@ describe_bar (IvPipelinedView *self, const IvPipelineBar *b)
   g_autofree char *start = ms_text (b->start_ns - p->t0_ns);
   g_autofree char *end = ms_text (b->end_ns - p->t0_ns);
   g_autofree char *dur = ms_text (b->end_ns - b->start_ns);
-  g_autofree char *name = g_markup_escape_text (b->name, -1);
+  g_autofree char *name = iv_markup_from_text (b->name); /* details are markup */
 
   if (b->candidate >= 0)
     g_string_append_printf (s, _ ("<b>%s</b> · candidate %" G_GINT64_FORMAT "\n"), name,
@@ -136,7 +137,7 @@ describe_bar (IvPipelinedView *self, const IvPipelineBar *b)
           g_autofree char *args = iv_trace_slice_args (self->trace, b->slice, NULL);
           if (args && *args && !g_str_equal (args, "{}"))
             {
-              g_autofree char *escaped = g_markup_escape_text (args, -1);
+              g_autofree char *escaped = iv_markup_from_text (args); /* the file's bytes */
               g_string_append_printf (s, _ ("Arguments: <tt>%s</tt>"), escaped);
             }
         }

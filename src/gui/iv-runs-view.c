@@ -8,11 +8,13 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "iv-plain-text.h"
 #include "iv-render-runs.h"
 #include "iv-preset.h"
 #include "iv-run-bound.h"
 #include "iv-settings.h"
 #include "iv-run-series.h"
+#include "iv-safe-text.h"
 #include "iv-runs-state.h"
 #include "iv-units.h"
 
@@ -176,7 +178,9 @@ bind_cell (GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
 {
   IvTableRow *row = gtk_list_item_get_item (item);
   guint col = GPOINTER_TO_UINT (data);
-  const char *text = row && col < g_strv_length (row->cells) ? row->cells[col] : "";
+  const char *cell = row && col < g_strv_length (row->cells) ? row->cells[col] : "";
+  /* run and model names come from the runs' files: valid UTF-8 before Pango */
+  g_autofree char *text = iv_text_valid (cell, -1);
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
   /* the name column is a fixed width: its whole text on hover */
   if (col == 0)
@@ -461,7 +465,7 @@ fill_notes (IvRunsView *self, const IvRun *r)
         }
     }
 #undef LINE
-  gtk_label_set_text (self->notes, text->str);
+  iv_label_set_valid_text (self->notes, text->str); /* names and messages from the runs */
   gtk_widget_set_visible (self->notes_scroller, n_lines > 0);
 }
 
@@ -470,7 +474,8 @@ fill_notes (IvRunsView *self, const IvRun *r)
 static void
 card_line (GtkGrid *grid, int row, const char *key, const char *value)
 {
-  GtkWidget *k = gtk_label_new (key), *v = gtk_label_new (value ? value : "–");
+  GtkWidget *k = gtk_label_new (key), *v = gtk_label_new (NULL);
+  iv_label_set_valid_text (GTK_LABEL (v), value ? value : "–"); /* a value from the run's files */
   gtk_label_set_xalign (GTK_LABEL (k), 0);
   gtk_label_set_xalign (GTK_LABEL (v), 0);
   gtk_widget_add_css_class (k, "dim-label");
@@ -727,7 +732,9 @@ show_chosen_plot (IvRunsView *self)
                        multi ? self->sweep->runs->pdata[0] : shown_run (self), &drawn,
                        &self->skip_reason))
     {
-      adw_status_page_set_description (self->skipped, self->skip_reason);
+      /* the description is markup; the reason names metrics and runs from data */
+      g_autofree char *reason = iv_markup_from_text (self->skip_reason);
+      adw_status_page_set_description (self->skipped, reason);
       gtk_stack_set_visible_child_name (self->plot_stack, "skipped");
       return;
     }
@@ -1005,7 +1012,7 @@ refresh (IvRunsView *self)
   if (r)
     {
       g_autofree char *label = iv_sweep_run_label (self->sweep, r);
-      gtk_label_set_text (self->title, r->name);
+      iv_label_set_valid_text (self->title, r->name);
       double summary = iv_run_summary_requests (r);
       g_autofree char *reqs
           = r->has_records && isfinite (summary) && (double) iv_run_good_records (r) < summary
@@ -1057,7 +1064,7 @@ refresh (IvRunsView *self)
           self->updating = FALSE;
         }
     }
-  gtk_label_set_text (self->subtitle, sub);
+  iv_label_set_valid_text (self->subtitle, sub); /* the run's model name, from its files */
   fill_notes (self, r);
   if (!self->growing)
     {
@@ -1226,7 +1233,8 @@ fill_bound_models (IvRunsView *self)
   if (self->bound_imported)
     {
       g_autofree char *label = g_strdup_printf (_ ("%s (config.json)"), self->bound_imported->name);
-      gtk_string_list_append (self->bound_model_names, label);
+      g_autofree char *shown = iv_text_valid (label, -1); /* the name is the file's */
+      gtk_string_list_append (self->bound_model_names, shown);
     }
   gtk_string_list_append (self->bound_model_names, _ ("config.json…"));
   self->updating = FALSE;

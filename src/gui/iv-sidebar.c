@@ -4,6 +4,7 @@
 #define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-sidebar.h"
+#include "iv-plain-text.h"
 #include "iv-tooltip.h"
 
 #include <adwaita.h>
@@ -109,7 +110,8 @@ create_row (gpointer item, gpointer user_data)
 
   gtk_widget_add_css_class (row, "iv-sidebar-row");
   g_object_set_data_full (G_OBJECT (row), "iv-document", g_object_ref (doc), g_object_unref);
-  gtk_widget_set_tooltip_text (row, path);
+  g_autofree char *shown_path = path ? g_filename_display_name (path) : NULL;
+  gtk_widget_set_tooltip_text (row, shown_path); /* a path's bytes, made valid UTF-8 */
   iv_tooltip_wrap (row);
 
   gtk_label_set_xalign (GTK_LABEL (title), 0);
@@ -237,8 +239,12 @@ two_line_row (const char *title, const char *subtitle)
 {
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *t = gtk_label_new (title);
-  GtkWidget *s = gtk_label_new (subtitle);
+  GtkWidget *t = gtk_label_new (NULL);
+  GtkWidget *s = gtk_label_new (NULL);
+
+  /* saved configurations' names come from a file */
+  iv_label_set_valid_text (GTK_LABEL (t), title);
+  iv_label_set_valid_text (GTK_LABEL (s), subtitle);
 
   gtk_label_set_xalign (GTK_LABEL (t), 0);
   gtk_label_set_ellipsize (GTK_LABEL (t), PANGO_ELLIPSIZE_END);

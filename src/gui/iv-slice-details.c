@@ -10,6 +10,7 @@
 
 #include "iv-json-doc.h"
 #include "iv-json-writer.h"
+#include "iv-safe-text.h"
 #include "iv-units.h"
 
 /* Rows of the arguments tree shown at most, and how deep it opens. */
@@ -51,8 +52,11 @@ clear_children (GtkWidget *box)
 /* A value label: selectable, ellipsized, whole in the tooltip — a value from the data can
  * be any length and must never widen the window. */
 static GtkWidget *
-value_label (const char *text)
+value_label (const char *raw)
 {
+  /* arguments are parsed by json-glib, which keeps a lone \ud800 escape as bytes that are
+   * not UTF-8: made valid before Pango */
+  g_autofree char *text = iv_text_valid (raw, -1);
   GtkWidget *l = gtk_label_new (text);
   gtk_label_set_xalign (GTK_LABEL (l), 0);
   gtk_label_set_ellipsize (GTK_LABEL (l), PANGO_ELLIPSIZE_END);
@@ -164,7 +168,8 @@ add_node (IvSliceDetails *self, GtkWidget *box, const char *key, JsonNode *n, gu
                                                : json_array_get_length (json_node_get_array (n));
       g_autofree char *label
           = g_strdup_printf (JSON_NODE_HOLDS_OBJECT (n) ? "%s  {%u}" : "%s  [%u]", key, count);
-      GtkWidget *expander = gtk_expander_new (label);
+      g_autofree char *shown = iv_text_valid (label, -1);
+      GtkWidget *expander = gtk_expander_new (shown);
       GtkWidget *inner = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
       gtk_widget_set_margin_start (inner, 14);
       /* the first level opens, deeper ones wait for a click */
@@ -177,7 +182,8 @@ add_node (IvSliceDetails *self, GtkWidget *box, const char *key, JsonNode *n, gu
   {
     g_autofree char *value = container ? iv_json_to_string (n, FALSE) : scalar_text (n);
     GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-    GtkWidget *k = gtk_label_new (key);
+    g_autofree char *shown_key = iv_text_valid (key, -1);
+    GtkWidget *k = gtk_label_new (shown_key);
     gtk_label_set_xalign (GTK_LABEL (k), 0);
     gtk_widget_add_css_class (k, "dim-label");
     gtk_box_append (GTK_BOX (row), k);
@@ -241,8 +247,11 @@ iv_slice_details_set (IvSliceDetails *self, const IvTrace *t, gsize s)
   row = &g_array_index (t->rows, IvRow, t->row[s]);
   track = &g_array_index (t->tracks, IvTrack, row->track);
   process = t->processes->pdata[track->process];
-  gtk_label_set_text (self->title, iv_trace_string (t, t->name[s]));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title), iv_trace_string (t, t->name[s]));
+  {
+    g_autofree char *name = iv_text_valid (iv_trace_string (t, t->name[s]), -1);
+    gtk_label_set_text (self->title, name);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->title), name);
+  }
   g_string_append_printf (self->text, "%s\n", iv_trace_string (t, t->name[s]));
   cat = iv_trace_string (t, t->cat[s]);
   if (cat && *cat)
@@ -267,7 +276,7 @@ char *
 iv_slice_details_to_text (IvSliceDetails *self)
 {
   g_return_val_if_fail (IV_IS_SLICE_DETAILS (self), NULL);
-  return g_strdup (self->text->str);
+  return iv_text_valid (self->text->str, (gssize) self->text->len);
 }
 
 static void

@@ -3,11 +3,15 @@
  * may break inside words keeps every tooltip a readable width. */
 #include "iv-tooltip.h"
 
+#include "iv-safe-text.h"
+
 #define MAX_CHARS 60
 
 GtkWidget *
-iv_tooltip_label_new (const char *text)
+iv_tooltip_label_new (const char *raw)
 {
+  /* names from data: plain text (a label's default), valid UTF-8 before Pango */
+  g_autofree char *text = iv_text_valid (raw ? raw : "", -1);
   GtkWidget *label = gtk_label_new (text);
 
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);

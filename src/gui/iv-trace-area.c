@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "iv-csv.h"
+#include "iv-safe-text.h"
 #include "iv-chart-view.h"
 #include "iv-trace-charts.h"
 #include "iv-units.h"
@@ -210,7 +211,8 @@ iv_trace_area_set_range (IvTraceArea *self, const IvTrace *trace, gint64 t0_ns, 
         {
           const IvNameStats *st = &g_array_index (stats, IvNameStats, i);
           IvNameItem *it = g_object_new (IV_TYPE_NAME_ITEM, NULL);
-          it->name = g_strdup (iv_trace_string (trace, st->name));
+          /* shown in a label and a tooltip: valid UTF-8 */
+          it->name = iv_text_valid (iv_trace_string (trace, st->name), -1);
           it->v[NUM_COUNT] = (double) st->count;
           it->v[NUM_TOTAL] = st->total_ns * 1e-9;
           it->v[NUM_SELF] = st->self_ns * 1e-9;

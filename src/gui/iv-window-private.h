@@ -18,6 +18,7 @@ struct _IvWindow
   gulong recent_changed_id;
   guint deferred_id; /* building what the first frame does not show */
   guint n_opened;
+  AdwToast *last_toast; /* the last one shown or queued (tests read its title) */
 
   /* template children */
   AdwToastOverlay *toast_overlay;
@@ -36,5 +37,7 @@ void _iv_window_class_init_actions (GtkWidgetClass *widget_class);
 void _iv_window_update_actions (IvWindow *self);
 IvWorkspacePage *_iv_window_get_page (IvWindow *self, IvGroup group);
 IvWorkspacePage *_iv_window_get_visible_page (IvWindow *self);
+/* The last toast iv_window_toast () showed or queued, or NULL. */
+AdwToast *_iv_window_get_last_toast (IvWindow *self);
 
 G_END_DECLS

@@ -6,10 +6,12 @@
 #include "iv-window.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "config.h"
 #include "iv-settings.h"
 #include "iv-first-frame.h"
+#include "iv-plain-text.h"
 #include "iv-safe-text.h"
 #include "iv-samples.h"
 #include "iv-window-private.h"
@@ -49,15 +51,25 @@ _iv_window_get_visible_page (IvWindow *self)
   return IV_IS_WORKSPACE_PAGE (child) ? IV_WORKSPACE_PAGE (child) : self->runs_page;
 }
 
+/* The message is plain text: it holds names and paths from data (a toast's title is
+ * markup in libadwaita 1.2, where "R&D" would leave the toast empty). */
 void
 iv_window_toast (IvWindow *self, const char *message)
 {
   AdwToast *toast;
 
   g_return_if_fail (IV_IS_WINDOW (self));
-  toast = adw_toast_new (message);
+  toast = iv_toast_new_plain (message);
   adw_toast_set_timeout (toast, 6);
+  g_set_object (&self->last_toast, toast);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+AdwToast *
+_iv_window_get_last_toast (IvWindow *self)
+{
+  g_return_val_if_fail (IV_IS_WINDOW (self), NULL);
+  return self->last_toast;
 }
 
 GListModel *
@@ -206,14 +218,19 @@ on_load_done (GObject *source, GAsyncResult *result, gpointer user_data)
 
   if (!iv_document_load_finish (doc, result, &error))
     {
+      const char *title = iv_document_get_title (doc);
+      g_autofree char *msg = NULL;
+
+      /* One toast per file, naming it: the loaders' refusals say the file, the place and
+       * the problem; one that does not name the file (a failed allocation, an error of
+       * the system) is said with the file's name first. */
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          g_autofree char *msg
-              = g_strdup_printf (_ ("Stopped loading “%s”"), iv_document_get_title (doc));
-          iv_window_toast (self, msg);
-        }
+        msg = g_strdup_printf (_ ("Stopped loading “%s”"), title);
+      else if (!strstr (error->message, title))
+        msg = g_strdup_printf ("%s: %s", title, error->message);
       else
-        iv_window_toast (self, error->message);
+        msg = g_strdup (error->message);
+      iv_window_toast (self, msg);
       remove_document (self, doc);
       return;
     }
@@ -436,6 +453,7 @@ iv_window_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_WINDOW);
   g_clear_object (&self->selected);
   g_clear_object (&self->documents);
+  g_clear_object (&self->last_toast);
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (iv_window_parent_class)->dispose (object);
 }

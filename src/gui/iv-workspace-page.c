@@ -11,8 +11,11 @@
 
 #include "iv-model-view.h"
 #include "iv-pipelined-view.h"
+#include "iv-plain-text.h"
+#include "iv-safe-text.h"
 #include "iv-timeline-view.h"
 #include "iv-units.h"
+#include "iv-window.h"
 
 struct _IvWorkspacePage
 {
@@ -81,10 +84,13 @@ kind_title (IvKind kind)
     }
 }
 
+/* The overview's rows are plain text (iv_workspace_page_init): @value holds names and
+ * paths from data. */
 static void
 set_row (AdwActionRow *row, const char *value)
 {
-  adw_action_row_set_subtitle (row, value ? value : "–");
+  g_autofree char *valid = iv_text_valid (value ? value : "–", -1);
+  adw_action_row_set_subtitle (row, valid);
   gtk_widget_set_visible (GTK_WIDGET (row), value != NULL);
 }
 
@@ -101,17 +107,22 @@ show_overview (IvWorkspacePage *self, IvDocument *doc)
 {
   const IvSniffResult *info = iv_document_get_info (doc);
   g_autofree char *path = g_file_get_path (iv_document_get_file (doc));
+  g_autofree char *shown_path = path ? g_filename_display_name (path) : NULL;
   g_autofree char *size = info->size ? iv_units_format_bytes ((double) info->size) : NULL;
   g_autofree char *events = NULL;
+  g_autofree char *title = NULL, *subtitle = NULL;
 
   if (info->events >= 0)
     events
         = g_strdup_printf ("%" G_GINT64_FORMAT "%s", info->events,
                            info->truncated ? _ (" (the file ends early; kept up to there)") : "");
-  adw_preferences_group_set_title (self->overview_group, iv_document_get_title (doc));
-  adw_preferences_group_set_description (self->overview_group, iv_document_get_subtitle (doc));
+  /* a group's title and description are markup, with no switch (libadwaita 1.2) */
+  title = iv_markup_from_text (iv_document_get_title (doc));
+  subtitle = iv_markup_from_text (iv_document_get_subtitle (doc));
+  adw_preferences_group_set_title (self->overview_group, title);
+  adw_preferences_group_set_description (self->overview_group, subtitle);
   set_row (self->kind_row, kind_title (info->kind));
-  set_row (self->location_row, path);
+  set_row (self->location_row, shown_path);
   set_row (self->size_row, size);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->events_row),
                                  self->group == IV_GROUP_RUNS ? _ ("Requests") : _ ("Events"));
@@ -121,9 +132,11 @@ show_overview (IvWorkspacePage *self, IvDocument *doc)
   for (guint i = 0; i < info->runs->len && i < G_N_ELEMENTS (self->run_rows); i++)
     {
       GtkWidget *row = adw_action_row_new ();
-      g_autofree char *base = g_path_get_basename (info->runs->pdata[i]);
+      g_autofree char *base = g_filename_display_basename (info->runs->pdata[i]);
+      g_autofree char *run_path = g_filename_display_name (info->runs->pdata[i]);
+      iv_row_set_plain (row);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), base);
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), info->runs->pdata[i]);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), run_path);
       adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 1);
       adw_preferences_group_add (self->runs_group, row);
       self->run_rows[self->n_run_rows++] = row;
@@ -163,7 +176,14 @@ show_model (IvWorkspacePage *self, IvDocument *doc)
       g_autoptr (GError) error = NULL;
       g_set_object (&self->imported, doc);
       if (!iv_model_view_add_hf_config (ensure_model_view (self), path, &error))
-        g_warning ("%s", error->message);
+        {
+          /* the refusal is the user's to read, once, in the window's toast */
+          GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+          if (IV_IS_WINDOW (root))
+            iv_window_toast (IV_WINDOW (root), error->message);
+          else
+            g_warning ("%s", error->message);
+        }
     }
   gtk_stack_set_visible_child_name (self->stack, "model");
 }
@@ -250,8 +270,10 @@ sync_view (IvWorkspacePage *self)
     }
   if (iv_document_get_state (doc) == IV_DOCUMENT_LOADING)
     {
+      /* the title is plain text, the description markup */
+      g_autofree char *description = iv_markup_from_text (iv_document_get_subtitle (doc));
       adw_status_page_set_title (self->loading_status, iv_document_get_title (doc));
-      adw_status_page_set_description (self->loading_status, iv_document_get_subtitle (doc));
+      adw_status_page_set_description (self->loading_status, description);
       gtk_progress_bar_set_fraction (self->loading_progress, iv_document_get_progress (doc));
       gtk_stack_set_visible_child_name (self->stack, "loading");
       return;
@@ -415,6 +437,11 @@ static void
 iv_workspace_page_init (IvWorkspacePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* the overview's rows show a file's path and counts: plain text */
+  iv_row_set_plain (self->kind_row);
+  iv_row_set_plain (self->location_row);
+  iv_row_set_plain (self->size_row);
+  iv_row_set_plain (self->events_row);
   self->document_signals = g_signal_group_new (IV_TYPE_DOCUMENT);
   g_signal_group_connect_swapped (self->document_signals, "notify::state",
                                   G_CALLBACK (on_document_notify), self);
