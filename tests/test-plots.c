@@ -875,21 +875,19 @@ test_config_budget (void)
     }
 
   /* a million values at most, aliases or not: the root mapping, its key and the list
-   * are three, so a list of 999,997 items is read (and found to have no visualization
-   * section) and its 999,998th item (line 1, column 5 + 3 × 999,997) is one too many */
-  for (int n = 999997; n <= 999998; n++)
-    {
-      g_autoptr (GString) t = g_string_new ("x: [1");
-      for (int i = 1; i < n; i++)
-        g_string_append (t, ", 1");
-      g_string_append (t, "]\n");
-      c = parse_text (t->str, &msg);
-      g_assert_cmpstr (msg, ==,
-                       n == 999997 ? "t.yaml: no “visualization” section"
-                                   : "t.yaml:1:2999996: more than 1000000 values (the limit "
-                                     "for a plot configuration)");
-      g_clear_pointer (&msg, g_free);
-    }
+   * are three, so the list's 999,998th item (line 1, column 5 + 3 × 999,997) is the one
+   * too many — the 999,997 before it were taken */
+  {
+    g_autoptr (GString) t = g_string_new ("x: [1");
+    for (int i = 1; i < 999998; i++)
+      g_string_append (t, ", 1");
+    g_string_append (t, "]\n");
+    c = parse_text (t->str, &msg);
+    g_assert_cmpstr (msg, ==,
+                     "t.yaml:1:2999996: more than 1000000 values (the limit for a plot "
+                     "configuration)");
+    g_clear_pointer (&msg, g_free);
+  }
 
   /* an alias inside the node it names, an alias of nothing, an anchor defined twice */
   c = parse_text ("visualization:\n  single_run_plots:\n    p: &a\n      type: cdf\n"
