@@ -368,6 +368,46 @@ test_bad_options (void)
   opt.width = 0;
   g_assert_false (iv_export_to_file (&halves, &opt, path, &error));
   g_assert_nonnull (strstr (error->message, "not a positive size"));
+  g_clear_error (&error);
+  /* so large a PNG's pixel count is past int: refused, not wrapped round to a small one */
+  opt.width = 1e15;
+  g_assert_false (iv_export_to_file (&halves, &opt, path, &error));
+  g_assert_nonnull (strstr (error->message, "larger than a PNG"));
+}
+
+/* A PDF or SVG is capped like a PNG: at 1e9 units a trace took minutes and gigabytes,
+ * at 1e15 a blank page came out with success. Refused at once, nothing written. */
+static void
+test_vector_cap (void)
+{
+  static const IvExportFormat formats[] = { IV_EXPORT_PDF, IV_EXPORT_SVG };
+  static const char *const names[] = { "huge.pdf", "huge.svg" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_autofree char *path = tmp (names[i]);
+      g_autoptr (GError) error = NULL;
+      IvExportOptions opt;
+
+      iv_export_options_init (&opt);
+      opt.format = formats[i];
+      opt.width = 1e9;
+      opt.height = 300;
+      g_assert_false (iv_export_to_file (&halves, &opt, path, &error));
+      g_assert_nonnull (strstr (error->message, names[i]));
+      g_assert_nonnull (strstr (error->message, "page can be"));
+      g_clear_error (&error);
+      opt.width = 400;
+      opt.height = 1e15;
+      g_assert_false (iv_export_to_file (&halves, &opt, path, &error));
+      g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+      g_assert_cmpuint (iv_test_count_hidden (tmpdir), ==, 0);
+      /* the largest allowed is drawn */
+      opt.width = IV_EXPORT_MAX_VECTOR_UNITS;
+      opt.height = 300;
+      g_assert_true (iv_export_to_file (&halves, &opt, path, NULL));
+      g_remove (path);
+    }
 }
 
 static void
@@ -463,6 +503,201 @@ test_atomic_destinations (void)
   g_assert_cmpuint (iv_test_count_hidden (tmpdir), ==, 0);
 }
 
+/* The replacement keeps the file's permissions: a private file stays private. */
+static void
+test_atomic_mode (void)
+{
+  static const guint modes[] = { 0600, 0640, 0444 };
+  g_autofree char *path = tmp ("private.json");
+  GStatBuf st;
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_assert_true (g_file_set_contents (path, "old", -1, NULL));
+      g_assert_cmpint (g_chmod (path, (int) modes[i]), ==, 0);
+      g_assert_true (iv_atomic_file_set_contents (path, "new", -1, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (g_stat (path, &st), ==, 0);
+      g_assert_cmpuint (st.st_mode & 07777, ==, modes[i]);
+      g_remove (path);
+    }
+  /* a new file is made as any other: 0666 less the umask */
+  {
+    mode_t mask = umask (022);
+    g_assert_true (iv_atomic_file_set_contents (path, "fresh", -1, NULL));
+    umask (mask);
+    g_assert_cmpint (g_stat (path, &st), ==, 0);
+    g_assert_cmpuint (st.st_mode & 07777, ==, 0644);
+    g_remove (path);
+  }
+}
+
+/* A file with a second name (a hard link) is not replaced: the rename would leave the
+ * other name with the old contents. Refused, naming the file and why; both names keep
+ * their contents and no temporary is left. */
+static void
+test_atomic_hard_link (void)
+{
+  g_autofree char *path = tmp ("linked.json");
+  g_autofree char *other = tmp ("other-name.json");
+  g_autofree char *a = NULL, *b = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (g_file_set_contents (path, "shared", -1, NULL));
+  g_assert_cmpint (link (path, other), ==, 0);
+  g_assert_false (iv_atomic_file_set_contents (path, "new", -1, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "linked.json"));
+  g_assert_nonnull (strstr (error->message, "hard links"));
+  g_assert_true (g_file_get_contents (path, &a, NULL, NULL));
+  g_assert_true (g_file_get_contents (other, &b, NULL, NULL));
+  g_assert_cmpstr (a, ==, "shared");
+  g_assert_cmpstr (b, ==, "shared");
+  g_assert_cmpuint (iv_test_count_hidden (tmpdir), ==, 0);
+  /* one name again: written */
+  g_remove (other);
+  g_assert_true (iv_atomic_file_set_contents (path, "new", -1, NULL));
+  g_remove (path);
+}
+
+/* A dangling link (a dotfile whose target is not made yet, or was set aside): the target
+ * is created and the link stays a link; relative targets are relative to the link's
+ * folder, chains are followed to the end. */
+static void
+test_atomic_dangling_link (void)
+{
+  g_autofree char *sub = tmp ("dotfiles");
+  g_autofree char *target = g_build_filename (sub, "conf.json", NULL);
+  g_autofree char *link = tmp ("conf-link.json");
+  g_autofree char *link2 = tmp ("conf-link2.json");
+  g_autofree char *contents = NULL;
+  g_autoptr (GError) error = NULL;
+  GStatBuf st;
+
+  g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
+  g_assert_cmpint (symlink ("dotfiles/conf.json", link), ==, 0);
+  g_assert_cmpint (symlink ("conf-link.json", link2), ==, 0);
+  g_assert_true (iv_atomic_file_set_contents (link2, "made", -1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_lstat (link, &st), ==, 0);
+  g_assert_true (S_ISLNK (st.st_mode));
+  g_assert_cmpint (g_lstat (link2, &st), ==, 0);
+  g_assert_true (S_ISLNK (st.st_mode));
+  g_assert_cmpint (g_lstat (target, &st), ==, 0);
+  g_assert_true (S_ISREG (st.st_mode));
+  g_assert_true (g_file_get_contents (target, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "made");
+  g_assert_cmpuint (iv_test_count_hidden (sub), ==, 0);
+  g_remove (link2);
+  g_remove (link);
+  g_remove (target);
+  g_rmdir (sub);
+
+  /* a loop is said, not followed forever */
+  g_assert_cmpint (symlink ("loop-b", link), ==, 0);
+  {
+    g_autofree char *b = tmp ("loop-b");
+    g_assert_cmpint (symlink ("conf-link.json", b), ==, 0);
+    g_assert_false (iv_atomic_file_set_contents (link, "x", -1, &error));
+    g_assert_nonnull (strstr (error->message, "symbolic links"));
+    g_remove (b);
+  }
+  g_remove (link);
+}
+
+/* NO_REPLACE: a name something already has — a file, a link — is never replaced. */
+static void
+test_atomic_no_replace (void)
+{
+  g_autofree char *path = tmp ("kept.corrupt");
+  g_autofree char *victim = tmp ("victim.txt");
+  g_autofree char *link = tmp ("link.corrupt");
+  g_autofree char *contents = NULL;
+  g_autoptr (GError) error = NULL;
+  GStatBuf st;
+
+  {
+    g_autoptr (IvAtomicFile) f = iv_atomic_file_new_full (path, IV_ATOMIC_FILE_NO_REPLACE, &error);
+    g_assert_no_error (error);
+    iv_atomic_file_set_mode (f, 0600);
+    g_assert_true (iv_atomic_file_write (f, "first", 5, NULL));
+    g_assert_true (iv_atomic_file_commit (f, &error));
+    g_assert_no_error (error);
+  }
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpuint (st.st_mode & 07777, ==, 0600);
+  {
+    g_autoptr (IvAtomicFile) f = iv_atomic_file_new_full (path, IV_ATOMIC_FILE_NO_REPLACE, NULL);
+    g_assert_true (iv_atomic_file_write (f, "second", 6, NULL));
+    g_assert_false (iv_atomic_file_commit (f, &error));
+    g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST);
+    g_clear_error (&error);
+  }
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "first");
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_set_contents (victim, "victim", -1, NULL));
+  g_assert_cmpint (symlink (victim, link), ==, 0);
+  {
+    g_autoptr (IvAtomicFile) f = iv_atomic_file_new_full (link, IV_ATOMIC_FILE_NO_REPLACE, NULL);
+    g_assert_true (iv_atomic_file_write (f, "x", 1, NULL));
+    g_assert_false (iv_atomic_file_commit (f, &error));
+    g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST);
+  }
+  g_assert_true (g_file_get_contents (victim, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "victim");
+  g_assert_cmpuint (iv_test_count_hidden (tmpdir), ==, 0);
+  g_remove (link);
+  g_remove (victim);
+  g_remove (path);
+}
+
+/* What a signal handler calls: every temporary of a write in progress goes (the commit
+ * then fails rather than publishing nothing); writes done and dropped are unlisted. */
+static void
+test_atomic_remove_pending (void)
+{
+  g_autofree char *a = tmp ("pending-a.svg");
+  g_autofree char *b = tmp ("pending-b.svg");
+  g_autoptr (IvAtomicFile) fa = iv_atomic_file_new (a, NULL);
+  g_autoptr (IvAtomicFile) fb = iv_atomic_file_new (b, NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (iv_atomic_file_write (fa, "<svg", 4, NULL));
+  g_assert_cmpuint (iv_test_count_hidden (tmpdir), ==, 2);
+  iv_atomic_file_remove_pending ();
+  g_assert_cmpuint (iv_test_count_hidden (tmpdir), ==, 0);
+  g_assert_false (iv_atomic_file_commit (fa, &error));
+  g_assert_false (g_file_test (a, G_FILE_TEST_EXISTS));
+  g_clear_pointer (&fa, iv_atomic_file_free);
+  g_clear_pointer (&fb, iv_atomic_file_free);
+  /* a committed file is no longer listed: removing the pending ones leaves it */
+  g_assert_true (iv_atomic_file_set_contents (a, "done", -1, NULL));
+  iv_atomic_file_remove_pending ();
+  g_assert_true (g_file_test (a, G_FILE_TEST_IS_REGULAR));
+  /* more writes at once than the table holds still work */
+  {
+    IvAtomicFile *many[40];
+    for (guint i = 0; i < G_N_ELEMENTS (many); i++)
+      {
+        g_autofree char *name = g_strdup_printf ("many-%u", i);
+        g_autofree char *path = tmp (name);
+        many[i] = iv_atomic_file_new (path, NULL);
+        g_assert_nonnull (many[i]);
+      }
+    for (guint i = 0; i < G_N_ELEMENTS (many); i++)
+      {
+        g_autofree char *name = g_strdup_printf ("many-%u", i);
+        g_autofree char *path = tmp (name);
+        iv_atomic_file_free (many[i]);
+        g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+      }
+  }
+  g_assert_cmpuint (iv_test_count_hidden (tmpdir), ==, 0);
+  g_remove (a);
+}
+
 /* Under a file-size limit every format fails with the file's name and the reason, the
  * previous file stays whole and no temporary is left. Run in a child process: the limit
  * must not outlive the test. */
@@ -523,6 +758,12 @@ main (int argc, char **argv)
   g_test_add_func ("/export/atomic-file", test_atomic_file);
   g_test_add_func ("/export/atomic-destinations", test_atomic_destinations);
   g_test_add_func ("/export/write-failure", test_write_failure);
+  g_test_add_func ("/export/vector-cap", test_vector_cap);
+  g_test_add_func ("/export/atomic-mode", test_atomic_mode);
+  g_test_add_func ("/export/atomic-hard-link", test_atomic_hard_link);
+  g_test_add_func ("/export/atomic-dangling-link", test_atomic_dangling_link);
+  g_test_add_func ("/export/atomic-no-replace", test_atomic_no_replace);
+  g_test_add_func ("/export/atomic-remove-pending", test_atomic_remove_pending);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "iv-atomic-file.h"
@@ -255,20 +256,64 @@ iv_saved_load (const char *path, GPtrArray **skipped, GError **error)
   return iv_saved_parse (text, len, path, skipped, error);
 }
 
+/* A copy under @aside, never replacing anything that has the name by then; its bytes are
+ * the file's as they are (a damaged file is kept for what it was, not re-encoded) and its
+ * permissions the file's (a private file's copy stays private). FALSE with
+ * G_FILE_ERROR_EXIST when the name was taken meanwhile. */
+static gboolean
+copy_aside (const char *aside, const char *text, gsize len, guint mode, GError **error)
+{
+  g_autoptr (IvAtomicFile) copy = iv_atomic_file_new_full (aside, IV_ATOMIC_FILE_NO_REPLACE, error);
+
+  if (!copy)
+    return FALSE;
+  iv_atomic_file_set_mode (copy, mode);
+  return iv_atomic_file_write (copy, text, len, error) && iv_atomic_file_commit (copy, error);
+}
+
 char *
 iv_saved_set_aside (const char *path, gboolean move, GError **error)
 {
   g_autofree char *display = g_filename_display_name (path);
+  g_autofree char *target = NULL;
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  GStatBuf st;
 
+  /* A linked dotfile (kept in a repository, say) is set aside where it really is: a
+   * link() of the link itself would make a second link to the same file, which the next
+   * save writes through — and the contents that could not be read would be gone from
+   * both names. */
+  if (!(target = iv_atomic_file_resolve_links (path, error)))
+    return NULL;
+  if (g_stat (target, &st) != 0)
+    {
+      int e = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", display, g_strerror (e));
+      return NULL;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
+                   "%s: not a regular file; only a regular file is set aside", display);
+      return NULL;
+    }
   for (guint n = 1; n < 1000; n++)
     {
-      g_autofree char *aside = n == 1 ? g_strconcat (path, ".corrupt", NULL)
-                                      : g_strdup_printf ("%s.corrupt-%u", path, n);
-      /* link() never replaces an existing name, so no earlier copy is ever lost, and it
-       * keeps the original in place when only a copy is wanted. */
-      if (link (path, aside) == 0)
+      g_autofree char *aside = n == 1 ? g_strconcat (target, ".corrupt", NULL)
+                                      : g_strdup_printf ("%s.corrupt-%u", target, n);
+      g_autoptr (GError) local = NULL;
+      GStatBuf taken;
+
+      /* a name something has — a file, a link — is never followed or replaced */
+      if (g_lstat (aside, &taken) == 0)
+        continue;
+      /* Moved: a second name, then the first one removed; link() never replaces either.
+       * Kept in place: a copy, not a link, so the file keeps one name and stays a file
+       * the next save may replace (see iv-atomic-file.c on hard links). */
+      if (move && link (target, aside) == 0)
         {
-          if (move && g_unlink (path) != 0)
+          if (g_unlink (target) != 0)
             {
               int e = errno;
               g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", display,
@@ -277,21 +322,21 @@ iv_saved_set_aside (const char *path, gboolean move, GError **error)
             }
           return g_steal_pointer (&aside);
         }
-      if (errno == EEXIST)
+      if (move && errno == EEXIST)
         continue;
-      /* A file system without hard links: a copy made the safe way, then the removal. */
-      {
-        g_autofree char *text = NULL;
-        gsize len;
-        if (g_file_test (aside, G_FILE_TEST_EXISTS))
-          continue;
-        if (!g_file_get_contents (path, &text, &len, error)
-            || !iv_atomic_file_set_contents (aside, text, (gssize) len, error))
+      /* a copy (also where the file system has no hard links), then the removal */
+      if (!text && !g_file_get_contents (target, &text, &len, error))
+        return NULL;
+      if (!copy_aside (aside, text, len, st.st_mode & 07777, &local))
+        {
+          if (g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_EXIST))
+            continue;
+          g_propagate_error (error, g_steal_pointer (&local));
           return NULL;
-        if (move)
-          g_unlink (path);
-        return g_steal_pointer (&aside);
-      }
+        }
+      if (move)
+        g_unlink (target);
+      return g_steal_pointer (&aside);
     }
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
                "%s: too many set-aside copies already; remove some", display);
@@ -358,16 +403,21 @@ iv_saved_save (GPtrArray *list, const char *path, GError **error)
   return iv_atomic_file_set_contents (path, text, -1, error);
 }
 
+/* One pass over the names, then the first free number: linear in their count. Probing
+ * config1, config2, … against the whole list each time was quadratic — 20,000 saved
+ * configurations took seconds at every start and every save. */
 char *
 iv_saved_next_name (GPtrArray *list)
 {
+  g_autoptr (GHashTable) taken = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < list->len; i++)
+    g_hash_table_add (taken, ((IvSaved *) list->pdata[i])->name);
+  /* among list->len + 1 numbers one is free */
   for (guint n = 1;; n++)
     {
       g_autofree char *name = g_strdup_printf ("config%u", n);
-      gboolean taken = FALSE;
-      for (guint i = 0; i < list->len && !taken; i++)
-        taken = g_str_equal (((IvSaved *) list->pdata[i])->name, name);
-      if (!taken)
+      if (!g_hash_table_contains (taken, name))
         return g_steal_pointer (&name);
     }
 }

@@ -29,7 +29,8 @@ GPtrArray *iv_saved_parse (const char *text, gsize len, const char *source, GPtr
                            GError **error);
 /* Keeps the file at @path under a name no earlier copy has (PATH.corrupt, then
  * PATH.corrupt-2, …) and returns that name; @move takes the original away, otherwise it
- * stays where it is. */
+ * stays where it is and the copy has its bytes and permissions. A symbolic link at @path
+ * is followed: the copy is made beside, and named after, the file it leads to. */
 char *iv_saved_set_aside (const char *path, gboolean move, GError **error);
 /* Written atomically: a crash leaves the previous file. */
 /* The members of @config (mode, batch, tq, context, tp, cp, placements, ring, bytes)
