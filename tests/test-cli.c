@@ -355,6 +355,49 @@ test_model_hf_config_and_csv (void)
   g_rmdir (dir);
 }
 
+/* Text from data is printed with its control characters as escapes: an argument in a
+ * usage error, an option's text, a model named by its folder. ESC [ 2J would clear the
+ * terminal; OSC 52 (ESC ] 52 ; c ; … BEL) would write the clipboard. */
+static void
+test_text_printable (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("iv-cli-XXXXXX", NULL);
+  g_autofree char *model_dir = g_build_filename (dir, "Qwen3-8B\x1b[2J\x1b]52;c;aGk=\x07", NULL);
+  g_autofree char *path = g_build_filename (model_dir, "config.json", NULL);
+  g_autofree char *trace = sample ("traces/catapult_flow_simple.json");
+  Result r;
+
+  r = run ("trace", "--stats", "--against", "x\x1b[2J\x07", "--hardware", "h100x8", trace, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "“x\\e[2J\\x07”"));
+  g_assert_null (strchr (r.err, '\x1b'));
+  g_assert_null (strchr (r.err, '\x07'));
+  result_clear (&r);
+
+  r = run ("model", "--batch", "two\x1b[2J", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "“two\\e[2J”"));
+  g_assert_null (strchr (r.err, '\x1b'));
+  result_clear (&r);
+
+  g_mkdir (model_dir, 0755);
+  g_assert_true (g_file_set_contents (
+      path,
+      "{\"model_type\": \"qwen3\", \"hidden_size\": 4096, \"num_hidden_layers\": 36,"
+      " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"head_dim\": 128,"
+      " \"intermediate_size\": 12288, \"vocab_size\": 151936}",
+      -1, NULL));
+  r = run ("model", "--hf-config", path, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "Qwen3-8B\\e[2J\\e]52;c;aGk=\\x07 on "));
+  g_assert_null (strchr (r.out, '\x1b'));
+  g_assert_null (strchr (r.out, '\x07'));
+  result_clear (&r);
+  g_unlink (path);
+  g_rmdir (model_dir);
+  g_rmdir (dir);
+}
+
 static void
 test_presets_and_hardware (void)
 {
@@ -1013,6 +1056,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/model-json-valid", test_model_json_valid);
   g_test_add_func ("/cli/model-errors", test_model_errors);
   g_test_add_func ("/cli/model-hf-config-and-csv", test_model_hf_config_and_csv);
+  g_test_add_func ("/cli/text-printable", test_text_printable);
   g_test_add_func ("/cli/presets-and-hardware", test_presets_and_hardware);
   g_test_add_func ("/cli/model-figure", test_model_figure);
   g_test_add_func ("/cli/trace-figure", test_trace_figure);

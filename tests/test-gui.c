@@ -171,6 +171,95 @@ test_bad_file_keeps_what_was_open (void)
   }
 }
 
+/* What a toast shows: its title parsed as the Pango markup it is in libadwaita 1.2 (the
+ * toast's label does the same; a title that does not parse shows nothing). */
+static char *
+last_toast_text (void)
+{
+  AdwToast *toast = _iv_window_get_last_toast (window);
+  g_autoptr (GError) error = NULL;
+  char *text = NULL;
+
+  g_assert_nonnull (toast);
+  g_assert_true (
+      pango_parse_markup (adw_toast_get_title (toast), -1, 0, NULL, &text, NULL, &error));
+  g_assert_no_error (error);
+  return text;
+}
+
+/* A refused file's toast names it as written — "R&D" left the toast empty and "<b>" was
+ * drawn bold — with the place and the problem; the refused file is not listed, what was
+ * open stays, and a good file opened with it opens. A file name that is not UTF-8 is
+ * shown with its bad bytes replaced. */
+static void
+test_refusal_toast_plain_text (void)
+{
+  /* "R&D <b>x</b> trace.json" is a path: a folder "R&D <b>x<" holds "b> trace.json" */
+  g_autofree char *folder = g_build_filename (tmpdir, "R&D <b>x<", NULL);
+  g_autofree char *trace = g_build_filename (tmpdir, "R&D <b>x</b> trace.json", NULL);
+  g_autofree char *config = g_build_filename (tmpdir, "R&D <b>x</b> config.json", NULL);
+  g_autofree char *flow = sample ("traces/catapult_flow_simple.json");
+  g_autofree char *flow_text = NULL;
+  g_autofree char *odd = g_build_filename (tmpdir, "flow-\xff-<i>.json", NULL);
+  g_autoptr (IvDocument) first = doc_at (0);
+  guint before = g_list_model_get_n_items (iv_window_get_documents (window));
+  gsize len;
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (trace, "{\"traceEvents\": [,]}", -1, NULL));
+  g_assert_true (g_file_get_contents (flow, &flow_text, &len, NULL));
+  g_assert_true (g_file_set_contents (odd, flow_text, (gssize) len, NULL));
+  open_paths (trace, odd, NULL);
+  settle ();
+  {
+    g_autofree char *text = last_toast_text ();
+    g_assert_nonnull (strstr (text, "R&D <b>x</b> trace.json"));
+    g_assert_nonnull (strstr (text, "line 1, column 18"));
+  }
+  g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), ==, before + 1);
+  {
+    g_autoptr (IvDocument) still = doc_at (0);
+    g_assert_true (still == first);
+  }
+  {
+    /* the good file opened beside the refused one, its title valid UTF-8 for Pango */
+    IvDocument *opened = NULL;
+    for (guint i = 0; i < before + 1 && !opened; i++)
+      {
+        g_autoptr (IvDocument) doc = doc_at (i);
+        if (g_str_has_prefix (iv_document_get_title (doc), "flow-"))
+          opened = doc;
+      }
+    g_assert_nonnull (opened);
+    g_assert_cmpint (iv_document_get_state (opened), ==, IV_DOCUMENT_READY);
+    g_assert_cmpstr (iv_document_get_title (opened), ==, "flow-\xef\xbf\xbd-<i>.json");
+    iv_window_close_document (window, opened);
+    settle ();
+  }
+
+  /* a model configuration the Model workspace refuses is refused when it is opened, by
+   * a toast naming the file and the key, not listed as opened (nor lost to stderr) */
+  g_assert_true (g_file_set_contents (
+      config,
+      "{\"model_type\": \"qwen3\", \"hidden_size\": -5, \"num_hidden_layers\": 36,"
+      " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"head_dim\": 128,"
+      " \"intermediate_size\": 12288, \"vocab_size\": 151936}",
+      -1, NULL));
+  open_paths (config, NULL);
+  settle ();
+  {
+    g_autofree char *text = last_toast_text ();
+    g_assert_nonnull (strstr (text, "R&D <b>x</b> config.json"));
+    g_assert_nonnull (strstr (text, "hidden_size"));
+  }
+  g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), ==, before);
+  g_assert_nonnull (iv_window_get_selected (window));
+  g_unlink (trace);
+  g_unlink (config);
+  g_unlink (odd);
+  g_rmdir (folder);
+}
+
 static void
 test_reopen_replaces (void)
 {
@@ -2064,6 +2153,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/tooltip-wraps", test_tooltip_wraps);
   g_test_add_func ("/gui/open-folder-and-files", test_open_folder_and_files);
   g_test_add_func ("/gui/bad-file-keeps-what-was-open", test_bad_file_keeps_what_was_open);
+  g_test_add_func ("/gui/refusal-toast-plain-text", test_refusal_toast_plain_text);
   g_test_add_func ("/gui/reopen-replaces", test_reopen_replaces);
   g_test_add_func ("/gui/screenshot-not-blank", test_screenshot_not_blank);
   g_test_add_func ("/gui/close-item", test_close_item);
