@@ -367,6 +367,7 @@ test_nested (void)
     g_autoptr (IvInput) g = iv_input_new_from_bytes (gz, "gz", NULL);
     g_autoptr (GBytes) pb = read_all (p, NULL);
     g_autoptr (GBytes) gb = read_all (g, NULL);
+    g_assert_true (g_bytes_equal (pb, plain) && g_bytes_equal (gb, plain));
     g_assert_cmpuint (iv_input_get_layers (p), ==, 0);
     g_assert_cmpuint (iv_input_get_layers (g), ==, 1);
   }

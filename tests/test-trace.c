@@ -5,8 +5,11 @@
  * tids, truncation, partial overlaps, level of detail, search, analyses, pipelined files. */
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <gio/gio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "iv-palette.h"
 #include "iv-render-timeline.h"
@@ -1553,6 +1556,187 @@ test_format_corners (void)
   }
 }
 
+static char *
+repeat (const char *unit, guint times)
+{
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < times; i++)
+    g_string_append (s, unit);
+  return g_string_free (s, FALSE);
+}
+
+/* Names longer than what is kept are cut at a character boundary, never inside one: a
+ * name of 150 emoji (600 bytes) keeps 127 of them (508 bytes, valid UTF-8) where a cut at
+ * the byte limit (511) left half an emoji that could not be drawn. The same for
+ * categories, pids and argument text; and track keys are never cut at all: two async
+ * names that differ only after their 250th byte are two tracks. */
+static void
+test_long_names (void)
+{
+  g_autofree char *emoji = repeat ("😀", 150);
+  g_autofree char *accent = repeat ("é", 300);
+  g_autofree char *pid = repeat ("ü", 40);
+  g_autofree char *label = repeat ("日", 40);
+  g_autofree char *stem = repeat ("a", 300);
+  g_autofree char *text = g_strdup_printf (
+      "{\"traceEvents\": ["
+      "{\"ph\": \"X\", \"name\": \"%s\", \"cat\": \"%s\", \"ts\": 1, \"dur\": 5, \"pid\": \"%s\", "
+      "\"tid\": 1},"
+      "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": \"%s\", \"args\": {\"name\": \"%s\"}},"
+      "{\"ph\": \"b\", \"name\": \"%sx\", \"cat\": \"c\", \"id\": 1, \"ts\": 1, \"pid\": 2},"
+      "{\"ph\": \"e\", \"name\": \"%sx\", \"cat\": \"c\", \"id\": 1, \"ts\": 2, \"pid\": 2},"
+      "{\"ph\": \"b\", \"name\": \"%sy\", \"cat\": \"c\", \"id\": 2, \"ts\": 1, \"pid\": 2},"
+      "{\"ph\": \"e\", \"name\": \"%sy\", \"cat\": \"c\", \"id\": 2, \"ts\": 2, \"pid\": 2}]}",
+      emoji, accent, pid, pid, label, stem, stem, stem, stem);
+  g_autoptr (IvTrace) t = load_text ("long-names.json", text);
+  const char *name = NULL, *cat = NULL, *proc_name = NULL, *proc_key = NULL;
+  guint async_tracks = 0;
+
+  for (gsize i = 0; i < t->n_slices; i++)
+    if (g_str_has_prefix (iv_trace_string (t, t->name[i]), "😀"))
+      name = iv_trace_string (t, t->name[i]), cat = iv_trace_string (t, t->cat[i]);
+  g_assert_nonnull (name);
+  g_assert_true (g_utf8_validate (name, -1, NULL));
+  g_assert_cmpuint (strlen (name), ==, 127 * 4);
+  g_assert_true (g_str_has_prefix (emoji, name));
+  g_assert_true (g_utf8_validate (cat, -1, NULL));
+  g_assert_cmpuint (strlen (cat), ==, 255 * 2);
+  for (guint i = 0; i < t->processes->len; i++)
+    {
+      const IvProcess *p = t->processes->pdata[i];
+      if (g_str_has_prefix (p->key, "ü"))
+        proc_key = p->key, proc_name = p->name;
+    }
+  g_assert_nonnull (proc_key);
+  g_assert_true (g_utf8_validate (proc_key, -1, NULL));
+  g_assert_cmpuint (strlen (proc_key), ==, 31 * 2); /* 63 bytes kept: 31 characters */
+  g_assert_true (g_utf8_validate (proc_name, -1, NULL));
+  g_assert_cmpuint (strlen (proc_name), ==, 31 * 3); /* 95 bytes kept: 31 characters */
+  for (guint k = 0; k < t->tracks->len; k++)
+    async_tracks += g_array_index (t->tracks, IvTrack, k).kind == IV_TRACK_ASYNC;
+  g_assert_cmpuint (async_tracks, ==, 2);
+}
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define UNDER_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)                            \
+    || __has_feature(memory_sanitizer)
+#define UNDER_SANITIZER 1
+#endif
+#endif
+
+typedef struct
+{
+  const char *path;
+  GMutex lock;
+  GCond cond;
+  gboolean go;
+  IvTrace *trace;
+  GError *error;
+} OomLoad;
+
+static gpointer
+oom_load_thread (gpointer data)
+{
+  OomLoad *l = data;
+  g_free (g_malloc (64)); /* this thread's malloc arena, before the limit */
+  g_mutex_lock (&l->lock);
+  while (!l->go)
+    g_cond_wait (&l->cond, &l->lock);
+  g_mutex_unlock (&l->lock);
+  l->trace = iv_trace_load (l->path, NULL, NULL, NULL, &l->error);
+  return NULL;
+}
+
+/* The process's address space now, from /proc/self/statm (pages). */
+static guint64
+address_space_bytes (void)
+{
+  g_autofree char *statm = NULL;
+  g_assert_true (g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL));
+  return g_ascii_strtoull (statm, NULL, 10) * (guint64) sysconf (_SC_PAGESIZE);
+}
+
+/* Out of memory, a load fails alone: two loads of a trace of 600,000 distinct names on
+ * worker threads (as the window loads), under an address-space limit far below what the
+ * trace needs, each end with an error naming the file and the memory — no abort — and
+ * the process then loads a small trace as if nothing had happened. */
+static void
+test_out_of_memory (void)
+{
+#ifdef UNDER_SANITIZER
+  g_test_skip ("sanitizer runtimes reserve terabytes of address space: RLIMIT_AS cannot apply");
+  return;
+#else
+  if (g_test_subprocess ())
+    {
+      g_autofree char *path = g_build_filename (tmpdir, "many-names.json.gz", NULL);
+      g_autoptr (GFile) file = g_file_new_for_path (path);
+      g_autoptr (GFileOutputStream) raw = g_file_replace (file, NULL, FALSE, 0, NULL, NULL);
+      g_autoptr (GZlibCompressor) gz = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 1);
+      g_autoptr (GOutputStream) out
+          = g_converter_output_stream_new (G_OUTPUT_STREAM (raw), G_CONVERTER (gz));
+      g_autoptr (GString) chunk = g_string_new ("{\"traceEvents\": [\n");
+      OomLoad loads[2] = { 0 };
+      GThread *threads[2];
+      struct rlimit cap;
+      IvTrace *small;
+
+      for (guint i = 0; i < 600000; i++)
+        {
+          g_string_append_printf (chunk,
+                                  "{\"ph\":\"X\",\"name\":\"name-%u\",\"ts\":%u,\"dur\":1,"
+                                  "\"pid\":1,\"tid\":1},\n",
+                                  i, 2 * i);
+          if (chunk->len > (1 << 20))
+            {
+              g_assert_true (
+                  g_output_stream_write_all (out, chunk->str, chunk->len, NULL, NULL, NULL));
+              g_string_truncate (chunk, 0);
+            }
+        }
+      g_string_append (chunk, "{\"ph\":\"i\",\"name\":\"end\",\"ts\":0,\"pid\":1,\"tid\":1}]}\n");
+      g_assert_true (g_output_stream_write_all (out, chunk->str, chunk->len, NULL, NULL, NULL));
+      g_assert_true (g_output_stream_close (out, NULL, NULL));
+
+      for (guint i = 0; i < 2; i++)
+        {
+          loads[i].path = path;
+          g_mutex_init (&loads[i].lock);
+          g_cond_init (&loads[i].cond);
+          threads[i] = g_thread_new ("load", oom_load_thread, &loads[i]);
+        }
+      /* 24 MB more than now: the slices alone would take 29 MB each */
+      cap.rlim_cur = cap.rlim_max = address_space_bytes () + (24 << 20);
+      g_assert_cmpint (setrlimit (RLIMIT_AS, &cap), ==, 0);
+      for (guint i = 0; i < 2; i++)
+        {
+          g_mutex_lock (&loads[i].lock);
+          loads[i].go = TRUE;
+          g_cond_signal (&loads[i].cond);
+          g_mutex_unlock (&loads[i].lock);
+        }
+      for (guint i = 0; i < 2; i++)
+        {
+          g_thread_join (threads[i]);
+          g_assert_null (loads[i].trace);
+          g_assert_error (loads[i].error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+          g_assert_nonnull (
+              strstr (loads[i].error->message, "many-names.json.gz: not enough memory"));
+          g_clear_error (&loads[i].error);
+        }
+      /* the process goes on, with what it had */
+      small = load_text ("small.json", "[{\"ph\": \"X\", \"name\": \"a\", \"ts\": 0, \"dur\": 1}]");
+      g_assert_cmpuint (small->n_slices, ==, 1);
+      iv_trace_free (small);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+#endif
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1585,6 +1769,8 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/timeline-state", test_timeline_state);
   g_test_add_func ("/trace/export-names-and-extent", test_export_names_and_extent);
   g_test_add_func ("/trace/format-corners", test_format_corners);
+  g_test_add_func ("/trace/long-names", test_long_names);
+  g_test_add_func ("/trace/out-of-memory", test_out_of_memory);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

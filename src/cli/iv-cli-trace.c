@@ -760,7 +760,12 @@ _iv_cli_trace (int argc, char **argv)
       if (!stats)
         return IV_EXIT_OK;
     }
-  by_name = iv_trace_stats_by_name (trace, G_MININT64, G_MAXINT64);
+  by_name = iv_trace_stats_by_name_checked (trace, G_MININT64, G_MAXINT64, &error);
+  if (!by_name)
+    {
+      _iv_cli_print_error (error);
+      return IV_EXIT_BAD_INPUT;
+    }
   gpu = iv_trace_gpu_stats (trace, G_MININT64, G_MAXINT64);
   if (against)
     {

@@ -19,22 +19,50 @@ compare_stats (const void *pa, const void *pb)
   return a->name < b->name ? -1 : a->name > b->name;
 }
 
+/* The smallest power of two ≥ @n: what GArray allocates for @n bytes. */
+static gsize
+pow2_at_least (gsize n)
+{
+  gsize p = 1;
+  while (p < n && p <= G_MAXSIZE / 2)
+    p <<= 1;
+  return p < n ? n : p;
+}
+
 GArray *
-iv_trace_stats_by_name (const IvTrace *t, gint64 t0, gint64 t1)
+iv_trace_stats_by_name_checked (const IvTrace *t, gint64 t0, gint64 t1, GError **error)
 {
   guint n_names = iv_intern_size (t->strings);
-  g_autofree IvNameStats *acc = g_new0 (IvNameStats, MAX (n_names, 1));
+  /* name → its entry in the result, or G_MAXUINT32: 4 bytes a name, not a whole entry */
+  g_autofree guint32 *slot = g_try_new (guint32, MAX (n_names, 1));
   guint used = 0;
+  gpointer probe;
   GArray *out;
 
+  if (!slot)
+    goto out_of_memory;
+  memset (slot, 0xff, (gsize) MAX (n_names, 1) * sizeof (guint32));
+  for (gsize s = 0; s < t->n_slices; s++)
+    if (t->start_ns[s] >= t0 && t->start_ns[s] < t1 && slot[t->name[s]] == G_MAXUINT32)
+      slot[t->name[s]] = used++;
+  /* GArray aborts when it cannot be had: its size — the power of two GArray rounds up to
+   * — is asked for first with try-allocation and given back. (Another thread could take
+   * that memory in between; the array is made at once, so that window is small.) */
+  probe = g_try_malloc (pow2_at_least ((gsize) MAX (used, 1) * sizeof (IvNameStats)));
+  if (!probe)
+    goto out_of_memory;
+  g_free (probe);
+  out = g_array_sized_new (FALSE, TRUE, sizeof (IvNameStats), used);
+  g_array_set_size (out, used);
   for (gsize s = 0; s < t->n_slices; s++)
     {
       IvNameStats *a;
       if (t->start_ns[s] < t0 || t->start_ns[s] >= t1)
         continue;
-      a = &acc[t->name[s]];
+      a = &g_array_index (out, IvNameStats, slot[t->name[s]]);
       if (a->count == 0)
         {
+          a->name = t->name[s];
           a->min_ns = G_MAXINT64;
           a->max_ns = G_MININT64;
         }
@@ -44,21 +72,31 @@ iv_trace_stats_by_name (const IvTrace *t, gint64 t0, gint64 t1)
       a->min_ns = MIN (a->min_ns, t->dur_ns[s]);
       a->max_ns = MAX (a->max_ns, t->dur_ns[s]);
     }
-  /* Compacted in place, then copied once into an array of exactly that size: a million
-   * names must not cost a doubling array on top of the accumulators. */
-  for (guint i = 0; i < n_names; i++)
-    if (acc[i].count)
-      {
-        acc[used] = acc[i];
-        acc[used].name = i;
-        acc[used].mean_ns = (double) acc[used].total_ns / acc[used].count;
-        used++;
-      }
-  out = g_array_sized_new (FALSE, FALSE, sizeof (IvNameStats), used);
-  g_array_append_vals (out, acc, used);
+  for (guint i = 0; i < used; i++)
+    {
+      IvNameStats *a = &g_array_index (out, IvNameStats, i);
+      a->mean_ns = (double) a->total_ns / a->count;
+    }
+  /* glibc's qsort falls back to sorting in place when it cannot get its scratch: it
+   * never aborts */
   if (out->len > 0) /* qsort's base may not be NULL, even for 0 items */
     qsort (out->data, out->len, sizeof (IvNameStats), compare_stats);
   return out;
+
+out_of_memory:
+  {
+    g_autofree char *display = g_filename_display_name (t->path ? t->path : "the trace");
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+                 "%s: not enough memory to summarise its %u names", display, n_names);
+  }
+  return NULL;
+}
+
+GArray *
+iv_trace_stats_by_name (const IvTrace *t, gint64 t0, gint64 t1)
+{
+  GArray *out = iv_trace_stats_by_name_checked (t, t0, t1, NULL);
+  return out ? out : g_array_new (FALSE, TRUE, sizeof (IvNameStats));
 }
 
 static gboolean
@@ -257,10 +295,12 @@ iv_trace_gpu_stats (const IvTrace *t, gint64 t0, gint64 t1)
 void
 iv_trace_activity_range (const IvTrace *t, gint64 *t0_ns, gint64 *t1_ns)
 {
-  g_autofree gboolean *span_track = g_new0 (gboolean, MAX (t->tracks->len, 1));
+  /* tried: without the memory for it, no track is set aside (the extent is the whole
+   * trace's, a figure still drawn) */
+  g_autofree gboolean *span_track = g_try_new0 (gboolean, MAX (t->tracks->len, 1));
   gint64 lo = G_MAXINT64, hi = G_MININT64;
 
-  for (guint k = 0; k < t->tracks->len; k++)
+  for (guint k = 0; k < t->tracks->len && span_track; k++)
     {
       const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
       const IvProcess *p = t->processes->pdata[tr->process];
@@ -269,7 +309,7 @@ iv_trace_activity_range (const IvTrace *t, gint64 *t0_ns, gint64 *t1_ns)
   for (gsize i = 0; i < t->n_slices; i++)
     {
       const IvRow *row = &g_array_index (t->rows, IvRow, t->row[i]);
-      if (span_track[row->track])
+      if (span_track && span_track[row->track])
         continue;
       lo = MIN (lo, t->start_ns[i]);
       hi = MAX (hi, t->start_ns[i] + t->dur_ns[i]);

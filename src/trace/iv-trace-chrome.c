@@ -11,9 +11,13 @@
 #include <string.h>
 
 #include "iv-json-pull.h"
+#include "iv-safe-text.h"
 #include "iv-trace-private.h"
 
 #define MAX_SMALL_ARGS 16
+/* Names and categories are kept up to 511 bytes, pids and tids 63, ids and argument text
+ * 95: far beyond real ones, and each is cut at a character boundary (a cut name stays
+ * valid UTF-8, so it is still drawn). */
 #define TEXT_MAX 512
 
 typedef struct
@@ -147,91 +151,128 @@ small_arg (Parser *p, const char *key)
   return NULL;
 }
 
+/* @v (an argument's text, at most 95 bytes) as the new value of *@field; the builder is
+ * out of memory when even that cannot be had. */
+static void
+replace_text (IvTraceBuilder *b, char **field, const char *v)
+{
+  gsize n = strlen (v) + 1;
+  char *copy = g_try_malloc (n);
+
+  if (!copy)
+    {
+      b->out_of_memory = TRUE;
+      return;
+    }
+  memcpy (copy, v, n);
+  g_free (*field);
+  *field = copy;
+}
+
 static void
 apply_metadata (Parser *p)
 {
   IvTraceBuilder *b = p->b;
-  const char *v;
+  const char *v = NULL;
+  char **text = NULL; /* the field a name or labels replace, once the index is known */
+  enum
+  {
+    NAME,
+    LABELS,
+    SORT
+  } what
+      = NAME;
+  gboolean process = TRUE;
+  guint index;
 
-  if (strcmp (p->name, "process_name") == 0 && (v = small_arg (p, "name")))
+  if (strcmp (p->name, "process_name") == 0)
+    what = NAME, v = small_arg (p, "name");
+  else if (strcmp (p->name, "process_labels") == 0)
+    what = LABELS, v = small_arg (p, "labels");
+  else if (strcmp (p->name, "process_sort_index") == 0)
+    what = SORT, v = small_arg (p, "sort_index");
+  else if (strcmp (p->name, "thread_name") == 0)
+    what = NAME, v = small_arg (p, "name"), process = FALSE;
+  else if (strcmp (p->name, "thread_sort_index") == 0)
+    what = SORT, v = small_arg (p, "sort_index"), process = FALSE;
+  if (!v)
+    return;
+  /* Index first: creating the track may move the array. IV_BUILDER_NONE: out of memory,
+   * and the load stops after this event. */
+  index = process ? _iv_trace_builder_process (b, p->pid)
+                  : _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD);
+  if (index == IV_BUILDER_NONE)
+    return;
+  if (process)
     {
-      guint index = _iv_trace_builder_process (b, p->pid);
       IvProcess *proc = b->trace->processes->pdata[index];
-      g_free (proc->name);
-      proc->name = g_strdup (v);
+      if (what == SORT)
+        proc->sort_index = g_ascii_strtoll (v, NULL, 10);
+      else
+        text = what == NAME ? &proc->name : &proc->labels;
     }
-  else if (strcmp (p->name, "process_labels") == 0 && (v = small_arg (p, "labels")))
+  else
     {
-      guint index = _iv_trace_builder_process (b, p->pid);
-      IvProcess *proc = b->trace->processes->pdata[index];
-      g_free (proc->labels);
-      proc->labels = g_strdup (v);
-    }
-  else if (strcmp (p->name, "process_sort_index") == 0 && (v = small_arg (p, "sort_index")))
-    {
-      guint index = _iv_trace_builder_process (b, p->pid);
-      IvProcess *proc = b->trace->processes->pdata[index];
-      proc->sort_index = g_ascii_strtoll (v, NULL, 10);
-    }
-  else if (strcmp (p->name, "thread_name") == 0 && (v = small_arg (p, "name")))
-    {
-      /* Index first: creating the track may move the array. */
-      guint index = _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD);
       IvTrack *t = &g_array_index (b->trace->tracks, IvTrack, index);
-      g_free (t->name);
-      t->name = g_strdup (v);
+      if (what == SORT)
+        t->sort_index = g_ascii_strtoll (v, NULL, 10);
+      else
+        text = &t->name;
     }
-  else if (strcmp (p->name, "thread_sort_index") == 0 && (v = small_arg (p, "sort_index")))
-    {
-      guint index = _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD);
-      IvTrack *t = &g_array_index (b->trace->tracks, IvTrack, index);
-      t->sort_index = g_ascii_strtoll (v, NULL, 10);
-    }
+  if (text)
+    replace_text (b, text, v);
 }
 
+/* The id of a key joining three texts (a flow's or an async span's); 0 when out of
+ * memory (the builder is then marked, and the load stops after this event). */
 static guint32
 intern_key (IvTraceBuilder *b, const char *a, const char *c, const char *d)
 {
-  g_autofree char *key = g_strdup_printf ("%s\x1f%s\x1f%s", a, c, d);
-  return iv_intern_add (b->trace->strings, key, -1);
+  guint32 id = _iv_trace_intern_joined (b->trace->strings, a, c, d);
+  if (id != IV_INTERN_NONE)
+    return id;
+  b->out_of_memory = TRUE;
+  return 0;
 }
 
 /* An async event's track: its name's, unless a span of the same category and id is open
  * (in file order) — then that span's, so nested async slices nest under their parent
- * instead of each going to a track of its own name. */
-typedef struct
-{
-  guint track, depth;
-} AsyncOpen;
-
+ * instead of each going to a track of its own name. The (pid, category, id) keys are a
+ * pool whose ids index their IvAsyncOpen (depth 0 when none is open): a pool's growth can
+ * fail as an error, a hash table's cannot. */
 static guint
 async_track (Parser *p)
 {
   IvTraceBuilder *b = p->b;
-  /* on the stack: this runs for every async event */
-  char key[64 + TEXT_MAX + 96 + 2];
-  AsyncOpen *open;
-
-  g_snprintf (key, sizeof key, "%s\x1f%s\x1f%s", p->pid, p->cat, p->id);
-  open = g_hash_table_lookup (b->async_open, key);
+  guint before = iv_intern_size (b->async_keys);
+  guint32 id = _iv_trace_intern_joined (b->async_keys, p->pid, p->cat, p->id);
+  IvAsyncOpen *open = NULL;
   guint track;
 
-  if (open && open->depth > 0)
+  if (id == IV_INTERN_NONE)
     {
-      track = open->track;
+      b->out_of_memory = TRUE;
+      return IV_BUILDER_NONE;
+    }
+  if (id == before)
+    {
+      IvAsyncOpen none = { 0, 0 };
+      if (!_iv_trace_builder_add (b, b->async_open, &none))
+        return IV_BUILDER_NONE;
+    }
+  open = &g_array_index (b->async_open, IvAsyncOpen, id);
+  if (open->depth > 0)
+    {
       if (p->ph == 'b')
         open->depth++;
-      else if (p->ph == 'e' && --open->depth == 0)
-        g_hash_table_remove (b->async_open, key);
-      return track;
+      else if (p->ph == 'e')
+        open->depth--;
+      return open->track;
     }
   track = _iv_trace_builder_track (b, p->pid, p->name, IV_TRACK_ASYNC);
-  if (p->ph == 'b' && p->id[0])
-    {
-      AsyncOpen *fresh = g_new (AsyncOpen, 1);
-      fresh->track = track, fresh->depth = 1;
-      g_hash_table_replace (b->async_open, g_strdup (key), fresh);
-    }
+  /* the array is not grown between the lookup and here: @open still points into it */
+  if (p->ph == 'b' && p->id[0] && track != IV_BUILDER_NONE)
+    open->track = track, open->depth = 1;
   return track;
 }
 
@@ -252,7 +293,14 @@ intern_name (Parser *p)
   if (p->names[slot].text && p->names[slot].len == len
       && memcmp (p->names[slot].text, p->name, len) == 0)
     return p->names[slot].id;
-  p->names[slot].id = iv_intern_add (p->b->trace->strings, p->name, (gssize) len);
+  p->names[slot].id = iv_intern_try_add (p->b->trace->strings, p->name, (gssize) len);
+  if (p->names[slot].id == IV_INTERN_NONE)
+    {
+      /* out of memory: the load stops after this event */
+      p->b->out_of_memory = TRUE;
+      p->names[slot].text = NULL;
+      return 0;
+    }
   p->names[slot].text = iv_intern_get (p->b->trace->strings, p->names[slot].id);
   /* a name with a NUL inside (\u0000) is kept up to it: never cached, never over-read */
   p->names[slot].len = strlen (p->names[slot].text) == len ? len : G_MAXSIZE;
@@ -272,7 +320,7 @@ dispatch (Parser *p)
     cat = p->last_cat_id;
   else
     {
-      cat = iv_intern_add (t->strings, p->cat, (gssize) p->cat_len);
+      cat = _iv_trace_builder_intern (b, p->cat, (gssize) p->cat_len);
       memcpy (p->last_cat, p->cat, p->cat_len);
       p->last_cat_len = p->cat_len;
       p->last_cat_id = cat;
@@ -347,22 +395,31 @@ dispatch (Parser *p)
           in.track = _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD);
         else if (scope == 'p')
           in.track = _iv_trace_builder_track (b, p->pid, "", IV_TRACK_THREAD);
-        g_array_append_val (t->instants, in);
+        _iv_trace_builder_add (b, t->instants, &in);
         break;
       }
     case 'C':
       {
         /* a counter is its name and id (two "memory" counters of ids 1 and 2 are two);
-         * each series reads "name · key" */
-        g_autofree char *counter
-            = p->id[0] ? g_strdup_printf ("%s (id %s)", p->name, p->id) : g_strdup (p->name);
-        guint track = _iv_trace_builder_track (b, p->pid, counter, IV_TRACK_COUNTER);
-        for (guint i = 0; i < p->n_args; i++)
+         * each series reads "name · key". On the stack: every part is bounded, so the
+         * buffers hold them whole. */
+        char counter[TEXT_MAX + sizeof p->id + 8];
+        guint track;
+        if (p->id[0])
+          g_snprintf (counter, sizeof counter, "%s (id %s)", p->name, p->id);
+        else
+          g_strlcpy (counter, p->name, sizeof counter);
+        track = _iv_trace_builder_track (b, p->pid, counter, IV_TRACK_COUNTER);
+        for (guint i = 0; i < p->n_args && track != IV_BUILDER_NONE; i++)
           if (p->args[i].is_number)
             {
-              g_autofree char *label = g_strdup_printf ("%s · %s", counter, p->args[i].key);
-              IvRawSample s = { p->ts_ns, _iv_trace_builder_series (b, track, label),
-                                g_ascii_strtod (p->args[i].text, NULL) };
+              char label[sizeof counter + sizeof p->args[i].key + 8];
+              guint series;
+              g_snprintf (label, sizeof label, "%s · %s", counter, p->args[i].key);
+              series = _iv_trace_builder_series (b, track, label);
+              if (series == IV_BUILDER_NONE)
+                break;
+              IvRawSample s = { p->ts_ns, series, g_ascii_strtod (p->args[i].text, NULL) };
               _iv_trace_builder_add (b, b->samples, &s);
             }
           else
@@ -470,10 +527,12 @@ field_of (const unsigned char *k, size_t len)
     }
 }
 
+/* @src into @dst of @cap bytes, cut (when it must be) at a character boundary: a name
+ * cut inside a character would be invalid UTF-8, and not drawn. */
 static void
 copy_text (char *dst, gsize cap, const char *src, gsize len, gsize *out_len)
 {
-  gsize n = MIN (len, cap - 1);
+  gsize n = len < cap ? len : iv_text_prefix_len (src, len, cap - 1);
   memcpy (dst, src, n);
   dst[n] = '\0';
   if (out_len)
@@ -791,7 +850,13 @@ _iv_trace_load_chrome (IvTraceBuilder *b, IvInput *input, IvProgressFunc progres
       if (st == IV_PULL_ERROR)
         break;
     }
-  if (ok && st == IV_PULL_ERROR)
+  if (ok && st == IV_PULL_ERROR && r->out_of_memory)
+    {
+      /* not damage: a string or a nesting the reader had no memory for */
+      _iv_trace_set_oom_error (b, p->events, error);
+      ok = FALSE;
+    }
+  else if (ok && st == IV_PULL_ERROR)
     {
       guint line, column;
       /* at the end of the text: the file stops inside a value */

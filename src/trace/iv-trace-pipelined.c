@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iv-big-alloc.h"
 #include "iv-intervals.h"
 #include "iv-json-doc.h"
 #include "iv-trace-pipelined.h"
@@ -40,6 +41,41 @@ member_int (JsonObject *o, const char *key, gint64 fallback)
   return iv_json_int (o, key, &v) ? v : fallback;
 }
 
+/* json-glib's tree of a pipelined file costs about this many times its text (measured:
+ * objects of six members; the tree's nodes, hash tables and strings). */
+#define DOM_BYTES_PER_TEXT_BYTE 12
+
+/* The file's JSON tree, or NULL with @error. json-glib aborts when it runs out of memory
+ * and cannot be told otherwise; so the memory the tree will take is asked for first, with
+ * try-allocation, and given back: when it cannot be had, the load is refused with an error
+ * the user reads. (Another thread could take that memory between the question and the
+ * parse; the parse follows at once, and the question is for several times what it needs
+ * on average, so that window is small.) */
+static JsonNode *
+parse_within_memory (IvInput *input, GError **error)
+{
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  gpointer probe;
+
+  text = iv_input_read_all (input, PIPELINED_MAX_BYTES, &len, error);
+  if (!text)
+    return NULL;
+  probe = len > G_MAXSIZE / DOM_BYTES_PER_TEXT_BYTE
+              ? NULL
+              : iv_big_alloc (MAX (len, 1) * DOM_BYTES_PER_TEXT_BYTE);
+  if (!probe)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+                   "%s: not enough memory to load its %" G_GSIZE_FORMAT
+                   " MB of events (about %d times that is needed); close other files",
+                   iv_input_get_name (input), len / 1000000, DOM_BYTES_PER_TEXT_BYTE);
+      return NULL;
+    }
+  iv_big_free (probe);
+  return iv_json_parse (text, len, iv_input_get_name (input), error);
+}
+
 /* A candidate's buffer waits and reads, kept apart until the I/O span is decided. */
 typedef struct
 {
@@ -59,15 +95,19 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
   IvTrace *t = b->trace;
   g_autoptr (JsonNode) doc = NULL;
   g_autoptr (GArray) gpu = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr (GArray) io_parts = g_array_new (FALSE, FALSE, sizeof (IoParts)); /* per candidate */
-  g_autoptr (GHashTable) cands = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  /* per candidate; a candidate's number (as text) → its index, as a pool whose ids are
+   * the indices: both grow with the file, with try-allocation */
+  g_autoptr (IvGrowArray) io_parts = NULL;
+  g_autoptr (IvIntern) cands = NULL;
   JsonObject *root;
   JsonArray *events;
   const char *name = iv_input_get_name (input);
 
-  doc = iv_json_parse_input (input, PIPELINED_MAX_BYTES, error);
+  doc = parse_within_memory (input, error);
   if (!doc)
     return FALSE;
+  io_parts = _iv_grow_array_new (sizeof (IoParts));
+  cands = iv_intern_new ();
   if (!JSON_NODE_HOLDS_OBJECT (doc))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: not a JSON object", name);
@@ -152,9 +192,10 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
                         dur,
                         0,
                         0,
-                        iv_intern_add (t->strings, ev_name, -1),
-                        iv_intern_add (t->strings, cat, -1),
+                        _iv_trace_builder_intern (b, ev_name, -1),
+                        _iv_trace_builder_intern (b, cat, -1),
                         _iv_trace_builder_track (b, "pipeline", tid, IV_TRACK_LANE) };
+      /* (refused when any of those ran out of memory) */
       if (!_iv_trace_builder_add_slice (b, &s))
         {
           _iv_trace_set_oom_error (b, i, error);
@@ -163,23 +204,30 @@ _iv_trace_load_pipelined (IvTraceBuilder *b, IvInput *input, GCancellable *cance
 
       if (cand >= 0)
         {
-          /* The table maps a candidate to its index: pointers into the array would move
+          /* The pool maps a candidate to its index: pointers into the array would move
            * as it grows. */
-          guint index = GPOINTER_TO_UINT (g_hash_table_lookup (cands, &cand));
+          char number[24];
+          guint before = iv_intern_size (cands), index;
           IvCandidate *c;
-          if (!index)
+          g_snprintf (number, sizeof number, "%" G_GINT64_FORMAT, cand);
+          index = iv_intern_try_add (cands, number, -1);
+          if (index == before)
             {
               IvCandidate fresh = { cand, -1, -1, -1, -1, 0, 0, (gint) buffer };
               IoParts none = { G_MAXINT64, G_MININT64, G_MAXINT64, G_MININT64 };
-              g_array_append_val (t->candidates, fresh);
-              g_array_append_val (io_parts, none);
-              index = t->candidates->len;
-              g_hash_table_insert (cands, g_memdup2 (&cand, sizeof cand), GUINT_TO_POINTER (index));
+              if (!_iv_trace_builder_add (b, t->candidates, &fresh)
+                  || !_iv_trace_builder_add (b, io_parts, &none))
+                index = IV_INTERN_NONE;
             }
-          c = &g_array_index (t->candidates, IvCandidate, index - 1);
+          if (index == IV_INTERN_NONE)
+            {
+              _iv_trace_set_oom_error (b, i, error);
+              return FALSE;
+            }
+          c = &g_array_index (t->candidates, IvCandidate, index);
           if (g_str_equal (lane, "io"))
             {
-              IoParts *io = &g_array_index (io_parts, IoParts, index - 1);
+              IoParts *io = &g_array_index (io_parts, IoParts, index);
               if (g_str_equal (ev_name, "gpu_buffer_wait"))
                 io->wait_start = MIN (io->wait_start, start),
                 io->wait_end = MAX (io->wait_end, start + dur);

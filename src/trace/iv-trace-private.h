@@ -61,30 +61,41 @@ typedef struct
   double value;
 } IvRawSample;
 
-/* A growable array whose growth can fail: the builder's big arrays hold millions of
- * events, and running out of memory there must be an error the user reads ("out of
- * memory after N events"), not GLib's abort. Its first two fields are named as GArray's,
- * so g_array_index() reads it. */
-typedef struct
-{
-  gchar *data;
-  guint len;
-  guint capacity;
-  guint item_size;
-} IvGrowArray;
-
+/* IvGrowArray (iv-trace.h): the builder's big arrays and the trace's own. */
 IvGrowArray *_iv_grow_array_new (guint item_size);
 void _iv_grow_array_free (IvGrowArray *array);
 /* FALSE (nothing added) when the memory for it cannot be had. */
 gboolean _iv_grow_array_append (IvGrowArray *array, const void *item);
 gboolean _iv_grow_array_reserve (IvGrowArray *array, gsize n);
+/* NULL when the memory for @n items cannot be had. */
+IvGrowArray *_iv_grow_array_sized_new (guint item_size, gsize n);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvGrowArray, _iv_grow_array_free)
+
+/* @a, @b and (unless NULL) @c joined by 0x1f, interned in @pool; IV_INTERN_NONE when out
+ * of memory. Keys are never cut, however long. */
+guint32 _iv_trace_intern_joined (IvIntern *pool, const char *a, const char *b, const char *c);
+/* A stable sort (a merge sort) whose scratch is tried: FALSE, @base as it was, when out of
+ * memory. Items of at most 64 bytes. */
+gboolean _iv_trace_sort (void *base, gsize n, gsize size, GCompareDataFunc compare, gpointer data);
+
+/* What the builder's lookups answer when the memory for a new entry cannot be had (the
+ * builder is then out of memory, and the load stops with an error). */
+#define IV_BUILDER_NONE G_MAXUINT
+
+/* An async span open in file order (iv-trace-chrome.c): its track and nesting depth. */
+typedef struct
+{
+  guint track, depth;
+} IvAsyncOpen;
 
 typedef struct
 {
   IvTrace *trace;
-  GHashTable *process_index; /* pid key → index + 1 */
-  GHashTable *track_index;   /* "pid\x1ftid", "pid\x1fasync\x1fname", … → index + 1 */
-  GHashTable *series_index;  /* "track\x1fname" → index + 1 */
+  /* Keys to indices, as string pools whose ids are the indices: a pool's lookups and
+   * growth can fail without aborting (a GHashTable's cannot). */
+  IvIntern *process_keys; /* pid → process */
+  IvIntern *track_keys;   /* "pid\x1fkind\x1ftid" → track */
+  IvIntern *series_keys;  /* "track\x1fname" → series */
   IvSliceColumns slices;
   IvGrowArray *edges;       /* B/E */
   IvGrowArray *async_edges; /* b/n/e */
@@ -106,9 +117,10 @@ typedef struct
   guint64 unknown_phase;
   gint64 overlap_tolerance_ns; /* read once per load: iv_trace_set_overlap_tolerance () */
   guint64 text_counter_values; /* counter args that are not numbers: reported, not drawn */
-  GHashTable *async_open; /* "pid\x1fcat\x1fid" → open async spans (track, depth), in file order */
-  gsize window;           /* the Chrome reader's window in bytes; 0: its default (fuzzing
-                           * sets a few bytes, so every event is cut by a refill) */
+  IvIntern *async_keys;        /* "pid\x1fcat\x1fid" → its IvAsyncOpen in async_open */
+  IvGrowArray *async_open;     /* IvAsyncOpen (depth 0: none open) */
+  gsize window;                /* the Chrome reader's window in bytes; 0: its default (fuzzing
+                                * sets a few bytes, so every event is cut by a refill) */
 } IvTraceBuilder;
 
 IvTraceBuilder *_iv_trace_builder_new (const char *path, IvTraceFormat format);
@@ -124,6 +136,9 @@ IvTrace *_iv_trace_builder_finish (IvTraceBuilder *b, GError **error);
 gboolean _iv_trace_builder_add (IvTraceBuilder *b, IvGrowArray *array, const void *item);
 /* Appends a slice; on failure marks the builder out of memory. */
 gboolean _iv_trace_builder_add_slice (IvTraceBuilder *b, const IvRawSlice *slice);
+/* A new string of the trace's pool, or 0 (the empty string) when the memory cannot be
+ * had, the builder then marked out of memory. */
+guint32 _iv_trace_builder_intern (IvTraceBuilder *b, const char *str, gssize len);
 /* The error for a builder that ran out of memory after @events events. */
 void _iv_trace_set_oom_error (IvTraceBuilder *b, guint64 events, GError **error);
 

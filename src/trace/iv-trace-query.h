@@ -44,7 +44,11 @@ typedef struct
  * range so the work fills a sliver of it. The whole trace when nothing else is there. */
 void iv_trace_activity_range (const IvTrace *trace, gint64 *t0_ns, gint64 *t1_ns);
 
-/* Slices starting in [t0, t1), grouped by name, by total time descending. */
+/* Slices starting in [t0, t1), grouped by name, by total time descending; NULL with
+ * @error when the memory for it cannot be had (ten million names take half a gigabyte). */
+GArray *iv_trace_stats_by_name_checked (const IvTrace *trace, gint64 t0_ns, gint64 t1_ns,
+                                        GError **error);
+/* The same, empty when the memory for it cannot be had. */
 GArray *iv_trace_stats_by_name (const IvTrace *trace, gint64 t0_ns, gint64 t1_ns);
 
 typedef enum

@@ -69,6 +69,155 @@ _iv_grow_array_append (IvGrowArray *a, const void *item)
   return TRUE;
 }
 
+IvGrowArray *
+_iv_grow_array_sized_new (guint item_size, gsize n)
+{
+  IvGrowArray *a = _iv_grow_array_new (item_size);
+
+  if (n > 0 && !_iv_grow_array_reserve (a, n))
+    {
+      _iv_grow_array_free (a);
+      return NULL;
+    }
+  return a;
+}
+
+/* ---------- allocation that may fail ---------- */
+
+/* Copies of short texts (process and thread keys and names): tried, so that ten million
+ * threads in a file run out of memory as an error, not an abort. NULL when out of memory. */
+static char *
+try_strdup (const char *s)
+{
+  gsize n = strlen (s) + 1;
+  char *copy = g_try_malloc (n);
+  return copy ? memcpy (copy, s, n) : NULL;
+}
+
+/* The texts up to a NULL joined, tried. */
+static char *
+try_concat (const char *first, ...)
+{
+  va_list args;
+  gsize n = 0;
+  char *out, *at;
+
+  va_start (args, first);
+  for (const char *p = first; p; p = va_arg (args, const char *))
+    n += strlen (p);
+  va_end (args);
+  out = at = g_try_malloc (n + 1);
+  if (!out)
+    return NULL;
+  va_start (args, first);
+  for (const char *p = first; p; p = va_arg (args, const char *))
+    {
+      gsize len = strlen (p);
+      memcpy (at, p, len);
+      at += len;
+    }
+  va_end (args);
+  *at = '\0';
+  return out;
+}
+
+guint32
+_iv_trace_intern_joined (IvIntern *pool, const char *a, const char *b, const char *c)
+{
+  gsize la = strlen (a), lb = strlen (b), lc = c ? strlen (c) : 0;
+  gsize n = la + 1 + lb + (c ? 1 + lc : 0);
+  char stack[1024];
+  g_autofree char *heap = NULL;
+  char *key = n < sizeof stack ? stack : (heap = g_try_malloc (n + 1));
+
+  if (!key)
+    return IV_INTERN_NONE;
+  memcpy (key, a, la);
+  key[la] = 0x1f;
+  memcpy (key + la + 1, b, lb);
+  if (c)
+    {
+      key[la + 1 + lb] = 0x1f;
+      memcpy (key + la + 2 + lb, c, lc);
+    }
+  key[n] = '\0';
+  return iv_intern_try_add (pool, key, (gssize) n);
+}
+
+/* Runs this long are sorted by insertion first: most arrays sorted here are nearly
+ * sorted already. */
+#define RUN 16
+
+/* A stable merge sort whose scratch is tried (g_qsort_with_data, also a merge sort,
+ * aborts when its scratch cannot be had): FALSE, @base untouched, when out of memory. */
+gboolean
+_iv_trace_sort (void *base, gsize n, gsize size, GCompareDataFunc compare, gpointer data)
+{
+  guint8 *a = base, *tmp, *from, *to;
+
+  if (n < 2)
+    return TRUE;
+  tmp = iv_big_alloc (n * size);
+  if (!tmp)
+    return FALSE;
+  {
+    guint8 item[64];
+    g_assert (size <= sizeof item);
+    for (gsize lo = 0; lo < n; lo += RUN)
+      {
+        gsize hi = MIN (lo + RUN, n);
+        for (gsize i = lo + 1; i < hi; i++)
+          {
+            gsize j = i;
+            if (compare (a + (j - 1) * size, a + i * size, data) <= 0)
+              continue;
+            memcpy (item, a + i * size, size);
+            while (j > lo && compare (a + (j - 1) * size, item, data) > 0)
+              {
+                memcpy (a + j * size, a + (j - 1) * size, size);
+                j--;
+              }
+            memcpy (a + j * size, item, size);
+          }
+      }
+  }
+  from = a, to = tmp;
+  for (gsize width = RUN; width < n; width *= 2)
+    {
+      for (gsize lo = 0; lo < n; lo += 2 * width)
+        {
+          gsize mid = MIN (lo + width, n), hi = MIN (lo + 2 * width, n);
+          gsize i = lo, j = mid, k = lo;
+          /* already in order: one copy */
+          if (mid == hi || compare (from + (mid - 1) * size, from + mid * size, data) <= 0)
+            {
+              memcpy (to + lo * size, from + lo * size, (hi - lo) * size);
+              continue;
+            }
+          while (i < mid && j < hi)
+            {
+              /* <= keeps equal items in their order: stable */
+              if (compare (from + i * size, from + j * size, data) <= 0)
+                memcpy (to + k++ * size, from + i++ * size, size);
+              else
+                memcpy (to + k++ * size, from + j++ * size, size);
+            }
+          memcpy (to + k * size, from + i * size, (mid - i) * size);
+          k += mid - i;
+          memcpy (to + k * size, from + j * size, (hi - j) * size);
+        }
+      {
+        guint8 *swap = from;
+        from = to, to = swap;
+      }
+    }
+  if (from != a)
+    memcpy (a, from, n * size);
+  iv_big_free (tmp);
+  return TRUE;
+}
+#undef RUN
+
 /* ---------- builder ---------- */
 
 /* Grows every slice column to hold @want (at least) slices; FALSE when the memory cannot
@@ -176,16 +325,47 @@ _iv_trace_builder_add (IvTraceBuilder *b, IvGrowArray *array, const void *item)
   return !b->out_of_memory;
 }
 
+static void free_slices (IvSliceColumns *c);
+
 void
 _iv_trace_set_oom_error (IvTraceBuilder *b, guint64 events, GError **error)
 {
-  const char *path = b->trace && b->trace->path ? b->trace->path : "the trace";
-  g_autofree char *display = g_filename_display_name (path);
+  g_autofree char *path = b->trace ? g_steal_pointer (&b->trace->path) : NULL;
+  g_autofree char *display = NULL;
+  guint names = b->trace ? iv_intern_size (b->trace->strings) : 0;
 
+  /* The load has failed: what it built goes back before the message is made, so that
+   * making it (and whatever the program does next) has the memory the load took. */
+  g_clear_pointer (&b->trace, iv_trace_free);
+  free_slices (&b->slices);
+  g_clear_pointer (&b->edges, _iv_grow_array_free);
+  g_clear_pointer (&b->async_edges, _iv_grow_array_free);
+  g_clear_pointer (&b->flows, _iv_grow_array_free);
+  g_clear_pointer (&b->samples, _iv_grow_array_free);
+  g_clear_pointer (&b->async_open, _iv_grow_array_free);
+  g_clear_pointer (&b->process_keys, iv_intern_free);
+  g_clear_pointer (&b->track_keys, iv_intern_free);
+  g_clear_pointer (&b->series_keys, iv_intern_free);
+  g_clear_pointer (&b->async_keys, iv_intern_free);
+#ifdef __GLIBC__
+  malloc_trim (0);
+#endif
+  display = g_filename_display_name (path ? path : "the trace");
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
-               "%s: out of memory after %" G_GUINT64_FORMAT " events; close other files or "
-               "open a smaller part of the trace",
-               display, events);
+               "%s: not enough memory to load %u names and %" G_GUINT64_FORMAT
+               " events (memory ran out there; close other files or open a smaller part "
+               "of the trace)",
+               display, names, events);
+}
+
+guint32
+_iv_trace_builder_intern (IvTraceBuilder *b, const char *str, gssize len)
+{
+  guint32 id = iv_intern_try_add (b->trace->strings, str, len);
+  if (id != IV_INTERN_NONE)
+    return id;
+  b->out_of_memory = TRUE;
+  return 0;
 }
 
 #define DEFAULT_OVERLAP_TOLERANCE_NS 1000
@@ -214,25 +394,28 @@ _iv_trace_builder_new (const char *path, IvTraceFormat format)
 
   /* a pipelined file's lanes are its events as written, never adjusted */
   b->overlap_tolerance_ns = format == IV_TRACE_PIPELINED ? 0 : iv_trace_get_overlap_tolerance ();
+  /* The fixed parts are allocated as usual (a few hundred bytes); what grows with the
+   * file is tried: the pools, the arrays and every entry added to them. */
   t->open_names = g_array_new (FALSE, FALSE, sizeof (guint32));
-  b->async_open = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  b->async_keys = iv_intern_new ();
+  b->async_open = _iv_grow_array_new (sizeof (IvAsyncOpen));
 
   t->format = format;
   t->path = g_strdup (path);
   t->strings = iv_intern_new ();
   iv_intern_add (t->strings, "", 0); /* id 0 is the empty string */
-  t->processes = g_ptr_array_new ();
-  t->tracks = g_array_new (FALSE, TRUE, sizeof (IvTrack));
-  t->rows = g_array_new (FALSE, TRUE, sizeof (IvRow));
-  t->instants = g_array_new (FALSE, FALSE, sizeof (IvInstant));
-  t->series = g_array_new (FALSE, TRUE, sizeof (IvCounterSeries));
-  t->flows = g_array_new (FALSE, FALSE, sizeof (IvFlow));
+  t->processes = _iv_grow_array_new (sizeof (IvProcess *));
+  t->tracks = _iv_grow_array_new (sizeof (IvTrack));
+  t->rows = _iv_grow_array_new (sizeof (IvRow));
+  t->instants = _iv_grow_array_new (sizeof (IvInstant));
+  t->series = _iv_grow_array_new (sizeof (IvCounterSeries));
+  t->flows = _iv_grow_array_new (sizeof (IvFlow));
   t->warnings = g_ptr_array_new_with_free_func (g_free);
-  t->candidates = g_array_new (FALSE, TRUE, sizeof (IvCandidate));
+  t->candidates = _iv_grow_array_new (sizeof (IvCandidate));
   b->trace = t;
-  b->process_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  b->track_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  b->series_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  b->process_keys = iv_intern_new ();
+  b->track_keys = iv_intern_new ();
+  b->series_keys = iv_intern_new ();
   b->edges = _iv_grow_array_new (sizeof (IvRawEdge));
   b->async_edges = _iv_grow_array_new (sizeof (IvRawEdge));
   b->flows = _iv_grow_array_new (sizeof (IvRawFlow));
@@ -246,10 +429,11 @@ _iv_trace_builder_free (IvTraceBuilder *b)
   if (!b)
     return;
   iv_trace_free (b->trace);
-  g_hash_table_unref (b->process_index);
-  g_hash_table_unref (b->track_index);
-  g_hash_table_unref (b->series_index);
-  g_clear_pointer (&b->async_open, g_hash_table_unref);
+  iv_intern_free (b->process_keys);
+  iv_intern_free (b->track_keys);
+  iv_intern_free (b->series_keys);
+  iv_intern_free (b->async_keys);
+  _iv_grow_array_free (b->async_open);
   free_slices (&b->slices);
   _iv_grow_array_free (b->edges);
   _iv_grow_array_free (b->async_edges);
@@ -267,22 +451,45 @@ _iv_trace_warn (IvTrace *t, const char *format, ...)
   va_end (args);
 }
 
+/* The builder is out of memory: every lookup after that answers IV_BUILDER_NONE, and
+ * the load stops at the end of the event. */
+static guint
+builder_oom (IvTraceBuilder *b)
+{
+  b->out_of_memory = TRUE;
+  return IV_BUILDER_NONE;
+}
+
 guint
 _iv_trace_builder_process (IvTraceBuilder *b, const char *pid)
 {
-  gpointer found = g_hash_table_lookup (b->process_index, pid);
+  guint before = iv_intern_size (b->process_keys);
+  guint32 id;
   IvProcess *p;
 
-  if (found)
-    return GPOINTER_TO_UINT (found) - 1;
-  p = g_new0 (IvProcess, 1);
-  p->key = g_strdup (pid);
+  if (b->out_of_memory)
+    return IV_BUILDER_NONE;
+  /* the key's id is the process's index: processes are added in the pool's order */
+  id = iv_intern_try_add (b->process_keys, pid, -1);
+  if (id == IV_INTERN_NONE)
+    return builder_oom (b);
+  if (id < before)
+    return id;
+  p = g_try_new0 (IvProcess, 1);
+  if (!p || !(p->key = try_strdup (pid)))
+    {
+      g_free (p);
+      return builder_oom (b);
+    }
   p->gpu_index = -1;
   p->sort_index = G_MAXINT64;
-  g_ptr_array_add (b->trace->processes, p);
-  g_hash_table_insert (b->process_index, g_strdup (pid),
-                       GUINT_TO_POINTER (b->trace->processes->len));
-  return b->trace->processes->len - 1;
+  if (!_iv_grow_array_append (b->trace->processes, &p))
+    {
+      g_free (p->key);
+      g_free (p);
+      return builder_oom (b);
+    }
+  return id;
 }
 
 /* A direct-mapped cache of (pid, tid, kind) → track: one hash of two short strings and
@@ -317,43 +524,61 @@ remember_track (IvTraceBuilder *b, guint slot, const char *pid, const char *tid,
 guint
 _iv_trace_builder_track (IvTraceBuilder *b, const char *pid, const char *tid, IvTrackKind kind)
 {
-  char key[256];
-  gpointer found;
+  char kind_text[2] = { (char) ('0' + kind), '\0' };
+  guint before, process;
+  guint32 id;
   IvTrack t = { 0 };
   guint slot = track_slot (pid, tid, kind);
 
   if (b->cache[slot].used && b->cache[slot].kind == kind && strcmp (b->cache[slot].tid, tid) == 0
       && strcmp (b->cache[slot].pid, pid) == 0)
     return b->cache[slot].track;
-  g_snprintf (key, sizeof key, "%s\x1f%d\x1f%s", pid, kind, tid);
-  found = g_hash_table_lookup (b->track_index, key);
-  if (found)
-    return remember_track (b, slot, pid, tid, kind, GPOINTER_TO_UINT (found) - 1);
-  t.process = _iv_trace_builder_process (b, pid);
-  t.key = g_strdup (tid);
+  if (b->out_of_memory)
+    return IV_BUILDER_NONE;
+  /* the whole key, never cut: two long async names differing late are two tracks */
+  before = iv_intern_size (b->track_keys);
+  id = _iv_trace_intern_joined (b->track_keys, pid, kind_text, tid);
+  if (id == IV_INTERN_NONE)
+    return builder_oom (b);
+  if (id < before)
+    return remember_track (b, slot, pid, tid, kind, id);
+  process = _iv_trace_builder_process (b, pid);
+  if (process == IV_BUILDER_NONE)
+    return IV_BUILDER_NONE;
+  t.process = process;
+  t.key = try_strdup (tid);
   t.kind = kind;
   t.sort_index = G_MAXINT64;
-  g_array_append_val (b->trace->tracks, t);
-  g_hash_table_insert (b->track_index, g_strdup (key), GUINT_TO_POINTER (b->trace->tracks->len));
-  return remember_track (b, slot, pid, tid, kind, b->trace->tracks->len - 1);
+  if (!t.key || !_iv_grow_array_append (b->trace->tracks, &t))
+    {
+      g_free (t.key);
+      return builder_oom (b);
+    }
+  return remember_track (b, slot, pid, tid, kind, id);
 }
 
 guint
 _iv_trace_builder_series (IvTraceBuilder *b, guint track, const char *name)
 {
-  char key[256];
-  gpointer found;
+  char track_text[16];
+  guint before;
+  guint32 id;
   IvCounterSeries s = { 0 };
 
-  g_snprintf (key, sizeof key, "%u\x1f%s", track, name);
-  found = g_hash_table_lookup (b->series_index, key);
-  if (found)
-    return GPOINTER_TO_UINT (found) - 1;
-  s.name = iv_intern_add (b->trace->strings, name, -1);
+  if (b->out_of_memory)
+    return IV_BUILDER_NONE;
+  g_snprintf (track_text, sizeof track_text, "%u", track);
+  before = iv_intern_size (b->series_keys);
+  id = _iv_trace_intern_joined (b->series_keys, track_text, name, NULL);
+  if (id == IV_INTERN_NONE)
+    return builder_oom (b);
+  if (id < before)
+    return id;
+  s.name = _iv_trace_builder_intern (b, name, -1);
   s.track = track;
-  g_array_append_val (b->trace->series, s);
-  g_hash_table_insert (b->series_index, g_strdup (key), GUINT_TO_POINTER (b->trace->series->len));
-  return b->trace->series->len - 1;
+  if (b->out_of_memory || !_iv_grow_array_append (b->trace->series, &s))
+    return builder_oom (b);
+  return id;
 }
 
 /* ---------- matching ---------- */
@@ -375,7 +600,7 @@ compare_edges (const void *pa, const void *pb)
 static void
 match_edges (IvTraceBuilder *b, IvGrowArray *edges, gboolean async, gint64 end_ns)
 {
-  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (IvRawEdge));
+  IvGrowArray *stack = _iv_grow_array_new (sizeof (IvRawEdge));
   guint64 unmatched_end = 0, unclosed = 0;
   char open_ph = async ? 'b' : 'B', close_ph = async ? 'e' : 'E';
 
@@ -401,15 +626,18 @@ match_edges (IvTraceBuilder *b, IvGrowArray *edges, gboolean async, gint64 end_n
               if (!seen && b->trace->open_names->len < 1000)
                 g_array_append_val (b->trace->open_names, o->name);
               if (!_iv_trace_builder_add_slice (b, &s))
-                return;
-              g_array_set_size (stack, stack->len - 1);
+                goto out;
+              stack->len--;
               unclosed++;
             }
         }
       if (!e)
         break;
       if (e->ph == open_ph)
-        g_array_append_val (stack, *e);
+        {
+          if (!_iv_trace_builder_add (b, stack, e))
+            goto out;
+        }
       else if (e->ph == close_ph)
         {
           IvRawEdge *o;
@@ -424,13 +652,14 @@ match_edges (IvTraceBuilder *b, IvGrowArray *edges, gboolean async, gint64 end_n
                             o->args_len, o->name ? o->name : e->name, o->cat ? o->cat : e->cat,
                             o->track };
           if (!_iv_trace_builder_add_slice (b, &s))
-            return;
-          g_array_set_size (stack, stack->len - 1);
+            goto out;
+          stack->len--;
         }
       else if (e->ph == 'n')
         {
           IvInstant in = { e->ts_ns, e->name, e->track, 't' };
-          g_array_append_val (b->trace->instants, in);
+          if (!_iv_trace_builder_add (b, b->trace->instants, &in))
+            goto out;
         }
     }
   if (async)
@@ -442,6 +671,8 @@ match_edges (IvTraceBuilder *b, IvGrowArray *edges, gboolean async, gint64 end_n
     _iv_trace_warn (b->trace,
                     "%" G_GUINT64_FORMAT " %s were never closed; they end at the end of the trace",
                     unclosed, async ? "async spans (b)" : "begin events (B)");
+out:
+  _iv_grow_array_free (stack);
 }
 
 /* ---------- nesting and columns ---------- */
@@ -478,10 +709,11 @@ end_of (const IvSliceColumns *c, guint32 i)
  * thread's self times always add up to exactly the time it was busy. A max-heap of
  * positions in @order holds the open slices (a later position is further in); slices
  * that have ended leave it when they reach the top. */
-static void
+static gboolean
 attribute_self (const IvSliceColumns *c, const guint32 *order, gsize n, gint64 *self)
 {
-  g_autoptr (GArray) heap = g_array_new (FALSE, FALSE, sizeof (gsize));
+  /* as deep as the slices nest: sized by the file, so its growth is tried */
+  IvGrowArray *heap = _iv_grow_array_new (sizeof (gsize));
   gint64 now = G_MININT64;
 
   for (gsize i = 0; i < n; i++)
@@ -498,7 +730,7 @@ attribute_self (const IvSliceColumns *c, const guint32 *order, gsize n, gint64 *
             {
               /* pop: the last element sifts down from the root */
               gsize last = g_array_index (heap, gsize, heap->len - 1), at = 0;
-              g_array_set_size (heap, heap->len - 1);
+              heap->len--;
               while (heap->len)
                 {
                   gsize l = 2 * at + 1, r = l + 1, big = at;
@@ -525,7 +757,12 @@ attribute_self (const IvSliceColumns *c, const guint32 *order, gsize n, gint64 *
       {
         /* push @i: positions only grow, so it sifts up to the root */
         gsize at = heap->len;
-        g_array_set_size (heap, heap->len + 1);
+        if (!_iv_grow_array_reserve (heap, (gsize) heap->len + 1))
+          {
+            _iv_grow_array_free (heap);
+            return FALSE;
+          }
+        heap->len++;
         while (at > 0 && g_array_index (heap, gsize, (at - 1) / 2) < i)
           {
             g_array_index (heap, gsize, at) = g_array_index (heap, gsize, (at - 1) / 2);
@@ -534,18 +771,22 @@ attribute_self (const IvSliceColumns *c, const guint32 *order, gsize n, gint64 *
         g_array_index (heap, gsize, at) = i;
       }
     }
+  _iv_grow_array_free (heap);
+  return TRUE;
 }
 
 /* Depths for the slices of one track (order: by start, longest first). A slice ending at
  * most @tolerance after the one it starts in is its child, clamped to end with it (the
  * profiler rounded the two times apart); one ending later gets a row of its own. Self
  * times follow (attribute_self). */
-static void
+static gboolean
 place_track (IvSliceColumns *c, const guint32 *order, gsize n, gint64 tolerance, guint32 *depth,
              gint64 *self, guint *max_depth, guint *n_overflow, guint64 *partial, guint64 *clamped)
 {
-  g_autoptr (GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr (GArray) overflow_end = g_array_new (FALSE, FALSE, sizeof (gint64));
+  /* as deep as the slices nest, as many as overlap: tried */
+  IvGrowArray *stack = _iv_grow_array_new (sizeof (guint32));
+  IvGrowArray *overflow_end = _iv_grow_array_new (sizeof (gint64));
+  gboolean ok = FALSE;
 
   for (gsize i = 0; i < n; i++)
     {
@@ -554,7 +795,7 @@ place_track (IvSliceColumns *c, const guint32 *order, gsize n, gint64 tolerance,
       gint64 parent_end = 0;
 
       while (stack->len && end_of (c, g_array_index (stack, guint32, stack->len - 1)) <= start)
-        g_array_set_size (stack, stack->len - 1);
+        stack->len--;
       if (stack->len)
         parent_end = end_of (c, g_array_index (stack, guint32, stack->len - 1));
       if (stack->len && end_of (c, si) > parent_end && end_of (c, si) - parent_end <= tolerance)
@@ -569,7 +810,11 @@ place_track (IvSliceColumns *c, const guint32 *order, gsize n, gint64 tolerance,
           while (row < overflow_end->len && g_array_index (overflow_end, gint64, row) > start)
             row++;
           if (row == overflow_end->len)
-            g_array_set_size (overflow_end, row + 1);
+            {
+              if (!_iv_grow_array_reserve (overflow_end, (gsize) row + 1))
+                goto out;
+              overflow_end->len++;
+            }
           g_array_index (overflow_end, gint64, row) = end_of (c, si);
           depth[si] = OVERFLOW_BIT | row;
           (*partial)++;
@@ -577,10 +822,15 @@ place_track (IvSliceColumns *c, const guint32 *order, gsize n, gint64 tolerance,
         }
       depth[si] = stack->len;
       *max_depth = MAX (*max_depth, stack->len);
-      g_array_append_val (stack, si);
+      if (!_iv_grow_array_append (stack, &si))
+        goto out;
     }
   *n_overflow = overflow_end->len;
-  attribute_self (c, order, n, self);
+  ok = attribute_self (c, order, n, self);
+out:
+  _iv_grow_array_free (stack);
+  _iv_grow_array_free (overflow_end);
+  return ok;
 }
 
 /* ---------- process and track order ---------- */
@@ -602,51 +852,69 @@ static char *
 thread_name_of_key (const char *key)
 {
   gint64 tid;
+  char number[16];
 
   if (!key[0])
-    return g_strdup ("Process events");
+    return try_strdup ("Process events");
   if (!all_digits (key))
-    return g_strdup (key);
+    return try_strdup (key);
   tid = g_ascii_strtoll (key, NULL, 10);
   if (tid < 0 && tid >= G_MININT32)
-    return g_strdup_printf ("Thread %u", (guint32) tid);
-  return g_strdup_printf ("Thread %s", key);
+    {
+      g_snprintf (number, sizeof number, "%u", (guint32) tid);
+      return try_concat ("Thread ", number, NULL);
+    }
+  return try_concat ("Thread ", key, NULL);
 }
 
 /* Threads of one process sharing a name (seven "ThreadPoolForegroundWorker"s) each carry
  * their tid, so rows and exports can be told apart. */
-static void
+static gboolean
 name_duplicate_threads (IvTrace *t)
 {
-  g_autoptr (GHashTable) count = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  /* (process, name) → how many threads have it: a pool of the pairs, a count per id;
+   * NONE for a track that is not a named thread */
+  g_autoptr (IvIntern) pairs = iv_intern_try_new ();
+  g_autofree guint32 *pair_of = g_try_new (guint32, MAX (t->tracks->len, 1));
+  g_autofree guint *count = NULL;
+  char process[16];
 
+  if (!pairs || !pair_of)
+    return FALSE;
   for (guint i = 0; i < t->tracks->len; i++)
     {
       const IvTrack *tr = &g_array_index (t->tracks, IvTrack, i);
+      pair_of[i] = IV_INTERN_NONE;
       if (tr->kind == IV_TRACK_THREAD && tr->name)
         {
-          char *k = g_strdup_printf ("%u\x1f%s", tr->process, tr->name);
-          guint n = GPOINTER_TO_UINT (g_hash_table_lookup (count, k));
-          g_hash_table_replace (count, k, GUINT_TO_POINTER (n + 1));
+          g_snprintf (process, sizeof process, "%u", tr->process);
+          if ((pair_of[i] = _iv_trace_intern_joined (pairs, process, tr->name, NULL))
+              == IV_INTERN_NONE)
+            return FALSE;
         }
     }
+  count = g_try_new0 (guint, MAX (iv_intern_size (pairs), 1));
+  if (!count)
+    return FALSE;
+  for (guint i = 0; i < t->tracks->len; i++)
+    if (pair_of[i] != IV_INTERN_NONE)
+      count[pair_of[i]]++;
   for (guint i = 0; i < t->tracks->len; i++)
     {
       IvTrack *tr = &g_array_index (t->tracks, IvTrack, i);
-      g_autofree char *k = NULL;
-      if (tr->kind != IV_TRACK_THREAD || !tr->name || !tr->key[0])
+      if (pair_of[i] == IV_INTERN_NONE || !tr->key[0] || count[pair_of[i]] < 2)
         continue;
-      k = g_strdup_printf ("%u\x1f%s", tr->process, tr->name);
-      if (GPOINTER_TO_UINT (g_hash_table_lookup (count, k)) > 1)
-        {
-          char *named = g_strdup_printf ("%s (%s)", tr->name, tr->key);
-          g_free (tr->name);
-          tr->name = named;
-        }
+      char *named = try_concat (tr->name, " (", tr->key, ")", NULL);
+      if (!named)
+        return FALSE;
+      g_free (tr->name);
+      tr->name = named;
     }
+  return TRUE;
 }
 
-static void
+/* Processes and tracks named and classified; FALSE when out of memory for the names. */
+static gboolean
 classify (IvTrace *t)
 {
   for (guint i = 0; i < t->tracks->len; i++)
@@ -667,8 +935,11 @@ classify (IvTrace *t)
       /* Kineto names every process after the program and labels GPUs "GPU 0". */
       if (p->labels && g_str_has_prefix (p->labels, "GPU "))
         {
+          char *name = try_strdup (p->labels);
+          if (!name)
+            return FALSE;
           g_free (p->name);
-          p->name = g_strdup (p->labels);
+          p->name = name;
         }
       if (p->name && (g_str_has_prefix (p->name, "GPU ") || g_str_has_prefix (p->name, "gpu ")))
         p->kind = IV_PROCESS_GPU;
@@ -680,12 +951,13 @@ classify (IvTrace *t)
                                     -1, G_MAXINT);
       else if (p->name || all_digits (p->key))
         p->kind = IV_PROCESS_CPU;
-      if (!p->name)
-        /* a pid that is text is already a name ("GPU 0", "Browser"); a number is not */
-        p->name
-            = !all_digits (p->key)
-                  ? g_strdup (p->key)
-                  : g_strdup_printf (p->kind == IV_PROCESS_GPU ? "GPU %s" : "Process %s", p->key);
+      /* a pid that is text is already a name ("GPU 0", "Browser"); a number is not */
+      if (!p->name
+          && !(p->name
+               = !all_digits (p->key)
+                     ? try_strdup (p->key)
+                     : try_concat (p->kind == IV_PROCESS_GPU ? "GPU " : "Process ", p->key, NULL)))
+        return FALSE;
     }
   for (guint i = 0; i < t->tracks->len; i++)
     {
@@ -703,14 +975,16 @@ classify (IvTrace *t)
       if (tr->name)
         continue;
       if (tr->gpu_stream)
-        tr->name = g_str_has_prefix (tr->key, "stream") ? g_strdup (tr->key)
-                                                        : g_strdup_printf ("stream %s", tr->key);
+        tr->name = g_str_has_prefix (tr->key, "stream") ? try_strdup (tr->key)
+                                                        : try_concat ("stream ", tr->key, NULL);
       else if (tr->kind == IV_TRACK_THREAD)
         tr->name = thread_name_of_key (tr->key);
       else
-        tr->name = g_strdup (tr->key);
+        tr->name = try_strdup (tr->key);
+      if (!tr->name)
+        return FALSE;
     }
-  name_duplicate_threads (t);
+  return name_duplicate_threads (t);
 }
 
 /* What the process and track comparators read. */
@@ -820,7 +1094,8 @@ compare_flows (const void *pa, const void *pb)
   return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-static void
+/* FALSE when out of memory. */
+static gboolean
 bind_flows (IvTraceBuilder *b)
 {
   IvTrace *t = b->trace;
@@ -861,7 +1136,8 @@ bind_flows (IvTraceBuilder *b)
               IvFlow flow
                   = { prev_slice, slice, prev->ts_ns, f->ts_ns, f->name ? f->name : prev->name,
                       f->cat };
-              g_array_append_val (t->flows, flow);
+              if (!_iv_grow_array_append (t->flows, &flow))
+                return FALSE;
             }
           prev = f;
           prev_slice = slice;
@@ -872,6 +1148,7 @@ bind_flows (IvTraceBuilder *b)
   if (dangling)
     _iv_trace_warn (t, "%" G_GUINT64_FORMAT " flow events dangle (no matching start or end)",
                     dangling);
+  return TRUE;
 }
 
 /* ---------- finish ---------- */
@@ -882,7 +1159,7 @@ typedef struct
   double value;
 } Sample;
 
-/* g_qsort_with_data is a stable merge sort: equal times keep their file order. */
+/* _iv_trace_sort is a stable merge sort: equal times keep their file order. */
 static int
 compare_samples (const void *pa, const void *pb, void *user_data)
 {
@@ -895,10 +1172,12 @@ build_samples (IvTraceBuilder *b)
 {
   IvTrace *t = b->trace;
   IvGrowArray *raw = b->samples;
-  g_autofree gsize *count = g_new0 (gsize, MAX (t->series->len, 1));
-  g_autofree gsize *fill = g_new0 (gsize, MAX (t->series->len, 1));
+  g_autofree gsize *count = g_try_new0 (gsize, MAX (t->series->len, 1));
+  g_autofree gsize *fill = g_try_new0 (gsize, MAX (t->series->len, 1));
   gsize off = 0;
 
+  if (!count || !fill)
+    return FALSE;
   for (guint i = 0; i < raw->len; i++)
     count[g_array_index (raw, IvRawSample, i).series]++;
   for (guint s = 0; s < t->series->len; s++)
@@ -941,7 +1220,8 @@ build_samples (IvTraceBuilder *b)
             return FALSE;
           for (gsize i = 0; i < se->n; i++)
             tmp[i] = (Sample){ t->sample_ns[se->first + i], t->sample_value[se->first + i] };
-          g_qsort_with_data (tmp, (gint) se->n, sizeof (Sample), compare_samples, NULL);
+          if (!_iv_trace_sort (tmp, se->n, sizeof (Sample), compare_samples, NULL))
+            return FALSE;
           for (gsize i = 0; i < se->n; i++)
             t->sample_ns[se->first + i] = tmp[i].ts_ns,
                                      t->sample_value[se->first + i] = tmp[i].value;
@@ -952,35 +1232,41 @@ build_samples (IvTraceBuilder *b)
 
 /* Series in track order (first appearance within a track), so that a track's series are
  * first_series … first_series + n_series − 1: drawing 100,000 counter tracks must not
- * scan every series for each track. A counting sort by track, stable; samples follow. */
-static void
+ * scan every series for each track. A counting sort by track, stable; samples follow.
+ * FALSE when out of memory. */
+static gboolean
 group_series_by_track (IvTraceBuilder *b)
 {
   IvTrace *t = b->trace;
   guint n = t->series->len, n_tracks = t->tracks->len;
-  g_autofree guint *start = g_new0 (guint, n_tracks + 1);
-  g_autofree guint *new_index = g_new (guint, MAX (n, 1));
-  GArray *sorted;
+  g_autofree guint *start = g_try_new0 (guint, n_tracks + 1);
+  g_autofree guint *new_index = g_try_new (guint, MAX (n, 1));
+  IvGrowArray *sorted = _iv_grow_array_sized_new (sizeof (IvCounterSeries), n);
 
+  if (!start || !new_index || !sorted)
+    {
+      _iv_grow_array_free (sorted);
+      return FALSE;
+    }
   for (guint s = 0; s < n; s++)
     start[g_array_index (t->series, IvCounterSeries, s).track + 1]++;
   for (guint k = 0; k < n_tracks; k++)
     start[k + 1] += start[k];
-  sorted = g_array_sized_new (FALSE, TRUE, sizeof (IvCounterSeries), n);
-  g_array_set_size (sorted, n);
+  sorted->len = n;
   for (guint s = 0; s < n; s++)
     {
       IvCounterSeries *se = &g_array_index (t->series, IvCounterSeries, s);
       new_index[s] = start[se->track]++;
       g_array_index (sorted, IvCounterSeries, new_index[s]) = *se;
     }
-  g_array_unref (t->series);
+  _iv_grow_array_free (t->series);
   t->series = sorted;
   for (guint i = 0; i < b->samples->len; i++)
     {
       IvRawSample *r = &g_array_index (b->samples, IvRawSample, i);
       r->series = new_index[r->series];
     }
+  return TRUE;
 }
 
 static int
@@ -1049,36 +1335,43 @@ pair_edges (IvTraceBuilder *b, gint64 end)
 }
 
 /* Tracks in display order (processes ranked, then their tracks), and every track index
- * the builder holds (slices, instants, flows, series) renumbered to match. */
-static void
+ * the builder holds (slices, instants, flows, series) renumbered to match. FALSE when
+ * out of memory (the tracks may then be named but not yet ordered). */
+static gboolean
 order_tracks (IvTraceBuilder *b)
 {
   IvTrace *t = b->trace;
   guint n_proc = t->processes->len, n_tracks = t->tracks->len;
-  g_autofree guint *proc_order = g_new (guint, MAX (n_proc, 1));
-  g_autofree guint *process_rank = g_new (guint, MAX (n_proc, 1));
-  g_autofree guint *track_order = g_new (guint, MAX (n_tracks, 1));
-  g_autofree guint *track_new = g_new (guint, MAX (n_tracks, 1));
+  g_autofree guint *proc_order = g_try_new (guint, MAX (n_proc, 1));
+  g_autofree guint *process_rank = g_try_new (guint, MAX (n_proc, 1));
+  g_autofree guint *track_order = g_try_new (guint, MAX (n_tracks, 1));
+  g_autofree guint *track_new = g_try_new (guint, MAX (n_tracks, 1));
   TrackOrder ord = { t, process_rank };
-  GArray *sorted;
+  IvGrowArray *sorted;
 
-  classify (t);
+  if (!proc_order || !process_rank || !track_order || !track_new || !classify (t))
+    return FALSE;
   for (guint i = 0; i < n_proc; i++)
     proc_order[i] = i;
-  g_qsort_with_data (proc_order, (gint) n_proc, sizeof (guint), compare_processes, &ord);
+  if (!_iv_trace_sort (proc_order, n_proc, sizeof (guint), compare_processes, &ord))
+    return FALSE;
   for (guint i = 0; i < n_proc; i++)
     process_rank[proc_order[i]] = i;
   for (guint i = 0; i < n_tracks; i++)
     track_order[i] = i;
-  g_qsort_with_data (track_order, (gint) n_tracks, sizeof (guint), compare_tracks, &ord);
+  if (!_iv_trace_sort (track_order, n_tracks, sizeof (guint), compare_tracks, &ord))
+    return FALSE;
 
-  sorted = g_array_sized_new (FALSE, TRUE, sizeof (IvTrack), n_tracks);
+  sorted = _iv_grow_array_sized_new (sizeof (IvTrack), n_tracks);
+  if (!sorted)
+    return FALSE;
   for (guint i = 0; i < n_tracks; i++)
     {
-      g_array_append_val (sorted, g_array_index (t->tracks, IvTrack, track_order[i]));
+      g_array_index (sorted, IvTrack, i) = g_array_index (t->tracks, IvTrack, track_order[i]);
       track_new[track_order[i]] = i;
     }
-  g_array_unref (t->tracks);
+  sorted->len = n_tracks;
+  _iv_grow_array_free (t->tracks);
   t->tracks = sorted;
 
   for (gsize i = 0; i < b->slices.len; i++)
@@ -1093,11 +1386,12 @@ order_tracks (IvTraceBuilder *b)
   for (guint i = 0; i < t->series->len; i++)
     g_array_index (t->series, IvCounterSeries, i).track
         = track_new[g_array_index (t->series, IvCounterSeries, i).track];
+  return TRUE;
 }
 
 /* Within one track's slices @o (in start order, depths placed), rows in order — depths,
  * then overflow rows — by a stable counting sort that keeps start order in each row. */
-static void
+static gboolean
 sort_track_rows (guint32 *o, gsize m, const guint32 *depth, guint n_overflow, guint32 *tmp)
 {
   guint deepest = 0, n_rows;
@@ -1108,8 +1402,10 @@ sort_track_rows (guint32 *o, gsize m, const guint32 *depth, guint n_overflow, gu
       deepest = MAX (deepest, depth[o[i]] + 1);
   n_rows = deepest + n_overflow;
   if (n_rows <= 1)
-    return;
-  count = g_new0 (gsize, n_rows + 1);
+    return TRUE;
+  count = g_try_new0 (gsize, (gsize) n_rows + 1);
+  if (!count)
+    return FALSE;
   memcpy (tmp, o, m * sizeof (guint32));
   for (gsize i = 0; i < m; i++)
     {
@@ -1123,6 +1419,7 @@ sort_track_rows (guint32 *o, gsize m, const guint32 *depth, guint n_overflow, gu
       guint d = depth[tmp[i]];
       o[count[(d & OVERFLOW_BIT) ? deepest + (d & ~OVERFLOW_BIT) : d]++] = tmp[i];
     }
+  return TRUE;
 }
 
 /* Nesting per track: @order receives the slices by track, row and start, with each
@@ -1136,11 +1433,14 @@ nest_tracks (IvTraceBuilder *b, guint32 *order, guint32 *depth, gint64 *self)
   IvSliceColumns *c = &b->slices;
   gsize n = c->len, largest = 0;
   guint n_tracks = t->tracks->len;
-  g_autofree gsize *bucket = g_new0 (gsize, n_tracks + 1);
+  g_autofree gsize *bucket = g_try_new0 (gsize, (gsize) n_tracks + 1);
   g_autofree gsize *fill = NULL;
   guint32 *tmp;
   guint64 partial = 0, clamped = 0;
+  gboolean ok = TRUE;
 
+  if (!bucket)
+    return FALSE;
   for (gsize i = 0; i < n; i++)
     bucket[c->track[i] + 1]++;
   for (guint k = 0; k < n_tracks; k++)
@@ -1152,11 +1452,17 @@ nest_tracks (IvTraceBuilder *b, guint32 *order, guint32 *depth, gint64 *self)
   tmp = iv_big_alloc (MAX (largest, 1) * sizeof (guint32));
   if (!tmp)
     return FALSE;
-  fill = g_memdup2 (bucket, (n_tracks + 1) * sizeof (gsize));
+  fill = g_try_malloc (((gsize) n_tracks + 1) * sizeof (gsize));
+  if (!fill)
+    {
+      iv_big_free (tmp);
+      return FALSE;
+    }
+  memcpy (fill, bucket, ((gsize) n_tracks + 1) * sizeof (gsize));
   for (gsize i = 0; i < n; i++)
     order[fill[c->track[i]]++] = (guint32) i;
   /* depth and self are not zeroed: place_track writes every entry. */
-  for (guint k = 0; k < n_tracks; k++)
+  for (guint k = 0; k < n_tracks && ok; k++)
     {
       guint32 *o = order + bucket[k];
       gsize m = bucket[k + 1] - bucket[k];
@@ -1164,13 +1470,14 @@ nest_tracks (IvTraceBuilder *b, guint32 *order, guint32 *depth, gint64 *self)
       guint n_overflow = 0;
       for (gsize i = 1; i < m && sorted; i++)
         sorted = compare_slices (&o[i - 1], &o[i], c) < 0;
-      if (!sorted)
-        g_qsort_with_data (o, (gint) m, sizeof (guint32), compare_slices, c);
-      place_track (c, o, m, b->overlap_tolerance_ns, depth, self, &t->max_depth, &n_overflow,
-                   &partial, &clamped);
-      sort_track_rows (o, m, depth, n_overflow, tmp);
+      ok = (sorted || _iv_trace_sort (o, m, sizeof (guint32), compare_slices, c))
+           && place_track (c, o, m, b->overlap_tolerance_ns, depth, self, &t->max_depth,
+                           &n_overflow, &partial, &clamped)
+           && sort_track_rows (o, m, depth, n_overflow, tmp);
     }
   iv_big_free (tmp);
+  if (!ok)
+    return FALSE;
   if (partial)
     _iv_trace_warn (t,
                     "%" G_GUINT64_FORMAT
@@ -1180,8 +1487,9 @@ nest_tracks (IvTraceBuilder *b, guint32 *order, guint32 *depth, gint64 *self)
   return TRUE;
 }
 
-/* The rows the ordered slices form; each slice's @depth is replaced by its row. */
-static void
+/* The rows the ordered slices form; each slice's @depth is replaced by its row. FALSE
+ * when out of memory. */
+static gboolean
 form_rows (IvTraceBuilder *b, const guint32 *order, guint32 *depth)
 {
   IvTrace *t = b->trace;
@@ -1200,10 +1508,11 @@ form_rows (IvTraceBuilder *b, const guint32 *order, guint32 *depth)
         {
           IvTrack *tr = &g_array_index (t->tracks, IvTrack, track);
           IvRow r = { track, row_depth, over, i, 0 };
+          if (!_iv_grow_array_append (t->rows, &r))
+            return FALSE;
           if (tr->n_rows == 0)
-            tr->first_row = t->rows->len;
+            tr->first_row = t->rows->len - 1;
           tr->n_rows++;
-          g_array_append_val (t->rows, r);
           last = &g_array_index (t->rows, IvRow, t->rows->len - 1);
         }
       last->n++;
@@ -1223,6 +1532,7 @@ form_rows (IvTraceBuilder *b, const guint32 *order, guint32 *depth)
           row->depth += deepest;
         }
     }
+  return TRUE;
 }
 
 /* @col[i] = @col[order[i]] for every i, through @spare (a column of the same width and
@@ -1320,8 +1630,7 @@ attach_series (IvTraceBuilder *b)
 {
   IvTrace *t = b->trace;
 
-  group_series_by_track (b);
-  if (!build_samples (b))
+  if (!group_series_by_track (b) || !build_samples (b))
     return FALSE;
   for (guint s = 0; s < t->series->len; s++)
     {
@@ -1380,22 +1689,14 @@ _iv_trace_builder_finish (IvTraceBuilder *b, GError **error)
     goto out_of_memory;
   /* the room the columns had to grow goes back before the scratch is taken */
   fit_slices (&b->slices);
-  if (!allocate_scratch (t, n, &order, &depth, &self))
-    goto out_of_memory;
-  order_tracks (b);
-  if (!nest_tracks (b, order, depth, self))
-    goto out_of_memory;
-  form_rows (b, order, depth);
-  if (!order_columns (b, order, &depth, &self))
+  if (!allocate_scratch (t, n, &order, &depth, &self) || !order_tracks (b)
+      || !nest_tracks (b, order, depth, self) || !form_rows (b, order, depth)
+      || !order_columns (b, order, &depth, &self))
     goto out_of_memory;
   g_clear_pointer (&order, iv_big_free);
   index_coarse (t);
-  if (!attach_series (b))
-    {
-      _iv_trace_set_oom_error (b, n + b->samples->len, error);
-      return NULL;
-    }
-  bind_flows (b);
+  if (!attach_series (b) || !bind_flows (b))
+    goto out_of_memory;
   if (t->instants->len > 0) /* qsort's base may not be NULL, even for 0 items */
     qsort (t->instants->data, t->instants->len, sizeof (IvInstant), compare_instants);
   t->t0_ns = start == G_MAXINT64 ? 0 : start;
@@ -1429,15 +1730,15 @@ iv_trace_free (IvTrace *t)
       g_free (p->labels);
       g_free (p);
     }
-  g_ptr_array_unref (t->processes);
+  _iv_grow_array_free (t->processes);
   for (guint i = 0; i < t->tracks->len; i++)
     {
       IvTrack *tr = &g_array_index (t->tracks, IvTrack, i);
       g_free (tr->key);
       g_free (tr->name);
     }
-  g_array_unref (t->tracks);
-  g_array_unref (t->rows);
+  _iv_grow_array_free (t->tracks);
+  _iv_grow_array_free (t->rows);
   iv_big_free (t->start_ns);
   iv_big_free (t->dur_ns);
   iv_big_free (t->self_ns);
@@ -1448,14 +1749,14 @@ iv_trace_free (IvTrace *t)
   iv_big_free (t->row);
   g_free (t->coarse_start);
   g_free (t->coarse_max_dur);
-  g_array_unref (t->instants);
-  g_array_unref (t->series);
+  _iv_grow_array_free (t->instants);
+  _iv_grow_array_free (t->series);
   g_free (t->sample_ns);
   g_free (t->sample_value);
-  g_array_unref (t->flows);
+  _iv_grow_array_free (t->flows);
   g_ptr_array_unref (t->warnings);
   g_clear_pointer (&t->open_names, g_array_unref);
-  g_array_unref (t->candidates);
+  _iv_grow_array_free (t->candidates);
   g_free (t);
 }
 
@@ -1492,7 +1793,16 @@ iv_trace_slice_args (const IvTrace *t, gsize slice, GError **error)
   /* Decompress up to the offset: plain files could seek, but one code path is simpler
    * and a selection is a single, human-paced request. */
   skip = t->args_off[slice];
-  buf = g_malloc (MAX (len, 65536) + 1);
+  /* a slice's arguments may be gigabytes in a hostile file: tried, and said */
+  buf = g_try_malloc (MAX (len, 65536) + 1);
+  if (!buf)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+                   "%s: not enough memory for the %" G_GUINT64_FORMAT
+                   " bytes of this slice's arguments",
+                   iv_input_get_name (in), len);
+      return NULL;
+    }
   while (skip > 0)
     {
       gssize n = iv_input_read (in, buf, MIN (skip, 65536), error);
@@ -1544,6 +1854,20 @@ iv_trace_parent (const IvTrace *t, gsize slice)
   return slice;
 }
 
+/* What the reader passed over, as the tools do, said once. */
+static void
+warn_input (IvTrace *t, IvInput *input)
+{
+  guint64 at;
+
+  if (iv_input_get_trailing_garbage (input, &at))
+    _iv_trace_warn (
+        t,
+        "the gzip data is followed by bytes that are not gzip (from byte %" G_GUINT64_FORMAT
+        "); they were ignored, as gzip -d ignores them",
+        at);
+}
+
 IvTrace *
 iv_trace_load_input (IvInput *input, const char *path, IvProgressFunc progress,
                      gpointer progress_data, GCancellable *cancellable, GError **error)
@@ -1553,21 +1877,23 @@ iv_trace_load_input (IvInput *input, const char *path, IvProgressFunc progress,
 
   /* Kineto-like events are 100–200 bytes: reserving up front saves growing the columns
    * step by step (the reservation is address space; only what is filled takes memory). */
-  if (iv_input_get_compression (input) == IV_COMPRESSION_NONE && iv_input_get_raw_size (input) > 0
-      && !reserve_slices (&b->slices, MIN (iv_input_get_raw_size (input) / 160, IV_SLICES_MAX)))
-    b->out_of_memory = TRUE;
+  if (iv_input_get_compression (input) == IV_COMPRESSION_NONE && iv_input_get_raw_size (input) > 0)
+    /* A hint only: under an address-space limit the reservation itself may not fit, and
+     * then the columns grow as the slices come (failing, if they must, with the error). */
+    reserve_slices (&b->slices, MIN (iv_input_get_raw_size (input) / 160, IV_SLICES_MAX));
   if (!_iv_trace_load_chrome (b, input, progress, progress_data, cancellable, error))
-    {
-      _iv_trace_builder_free (b);
-      return NULL;
-    }
-  t = _iv_trace_builder_finish (b, error);
+    t = NULL;
+  else
+    t = _iv_trace_builder_finish (b, error);
   _iv_trace_builder_free (b);
 #ifdef __GLIBC__
-  /* The builder's temporary arrays (several times the final columns) are free now;
-   * give the pages back instead of keeping them resident for the trace's lifetime. */
+  /* The builder's temporary arrays (several times the final columns) are free now, and
+   * so is all of a load that failed; give the pages back instead of keeping them
+   * resident for the trace's lifetime (or the window's, which goes on without it). */
   malloc_trim (0);
 #endif
+  if (t)
+    warn_input (t, input);
   return t;
 }
 
@@ -1590,12 +1916,12 @@ iv_trace_load (const char *path, IvProgressFunc progress, gpointer progress_data
       IvTraceBuilder *b = _iv_trace_builder_new (path, IV_TRACE_PIPELINED);
       IvTrace *t;
       if (!_iv_trace_load_pipelined (b, in, cancellable, error))
-        {
-          _iv_trace_builder_free (b);
-          return NULL;
-        }
-      t = _iv_trace_builder_finish (b, error);
+        t = NULL;
+      else
+        t = _iv_trace_builder_finish (b, error);
       _iv_trace_builder_free (b);
+      if (t)
+        warn_input (t, in);
       return t;
     }
   if (kind->kind != IV_KIND_CHROME_TRACE)

@@ -116,14 +116,30 @@ typedef struct
   gint buffer;
 } IvCandidate;
 
+/* A growable array whose growth can fail (iv-big-alloc memory): a trace's arrays are sized
+ * by its file, and running out of memory there is an error the loader reports, not
+ * GLib's abort (GArray and GPtrArray abort when they cannot grow). Read as a GArray is:
+ * g_array_index (a, T, i) and a->len; an array of pointers as a GPtrArray is: a->pdata[i]. */
+typedef struct
+{
+  union
+  {
+    gchar *data;
+    gpointer *pdata;
+  };
+  guint len;
+  guint capacity;
+  guint item_size;
+} IvGrowArray;
+
 typedef struct
 {
   IvTraceFormat format;
   char *path;
   IvIntern *strings;
-  GPtrArray *processes; /* IvProcess* */
-  GArray *tracks;       /* IvTrack, ordered for display */
-  GArray *rows;         /* IvRow, grouped by track */
+  IvGrowArray *processes; /* IvProcess* (->pdata[i]) */
+  IvGrowArray *tracks;    /* IvTrack, ordered for display */
+  IvGrowArray *rows;      /* IvRow, grouped by track */
 
   /* slices, ordered by row, then start */
   gsize n_slices;
@@ -137,12 +153,12 @@ typedef struct
   gint64 *coarse_max_dur; /* the longest slice of each block of IV_TRACE_COARSE */
 
   gsize n_async_slices;
-  GArray *instants; /* IvInstant, by time */
-  GArray *series;   /* IvCounterSeries */
+  IvGrowArray *instants; /* IvInstant, by time */
+  IvGrowArray *series;   /* IvCounterSeries */
   gsize n_samples;
   gint64 *sample_ns;
   double *sample_value;
-  GArray *flows; /* IvFlow */
+  IvGrowArray *flows; /* IvFlow */
   gsize n_dangling_flows;
 
   gint64 t0_ns, t1_ns; /* the extent of everything in the trace */
@@ -153,7 +169,7 @@ typedef struct
   GArray *open_names; /* guint32 names of B/b events never closed, each once, in order seen */
 
   /* pipelined timelines */
-  GArray *candidates; /* IvCandidate */
+  IvGrowArray *candidates; /* IvCandidate */
   gint64 start_candidate, num_candidates;
 } IvTrace;
 

@@ -28,7 +28,6 @@ iv_json_pull_init_sized (IvJsonPull *r, IvInput *input, gsize window, IvProgress
   r->cap = MAX (window, 1);
   r->max_step = IV_JSON_PULL_MAX_STEP;
   r->buf = g_try_malloc (r->cap);
-  r->scratch = g_string_new (NULL);
   if (!r->buf)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "%s: out of memory",
@@ -43,9 +42,8 @@ void
 iv_json_pull_clear (IvJsonPull *r)
 {
   g_clear_pointer (&r->buf, g_free);
-  if (r->scratch)
-    g_string_free (r->scratch, TRUE);
-  r->scratch = NULL;
+  g_clear_pointer (&r->scratch, g_free);
+  r->scratch_len = r->scratch_cap = 0;
 }
 
 /* Line and column after @len bytes from (@line, @column). */
@@ -181,22 +179,50 @@ hex4 (const char *p)
   return v;
 }
 
-static void
-put_utf8 (GString *s, gunichar c)
+/* Room for @extra more bytes (and a NUL) in the scratch buffer. A string may be as long
+ * as a step (hundreds of megabytes): its buffer grows by doubling, with try-allocation, so
+ * running out of memory is an error the reader reports (GString would abort). */
+static gboolean
+scratch_room (IvJsonPull *r, gsize extra)
 {
-  char out[6];
-  g_string_append_len (s, out, g_unichar_to_utf8 (c, out));
+  gsize need = r->scratch_len + extra + 1, cap;
+  char *grown;
+
+  if (need <= r->scratch_cap)
+    return TRUE;
+  cap = MAX (r->scratch_cap, 256);
+  while (cap < need)
+    cap = cap > G_MAXSIZE / 2 ? need : cap * 2;
+  grown = g_try_realloc (r->scratch, cap);
+  if (!grown)
+    {
+      r->out_of_memory = TRUE;
+      return FALSE;
+    }
+  r->scratch = grown;
+  r->scratch_cap = cap;
+  return TRUE;
 }
+
+#define PUT(r, bytes, n)                                                                           \
+  G_STMT_START                                                                                     \
+  {                                                                                                \
+    if (!scratch_room ((r), (n)))                                                                  \
+      return iv_json_pull_fail ((r), q, "not enough memory for a string");                         \
+    memcpy ((r)->scratch + (r)->scratch_len, (bytes), (n));                                        \
+    (r)->scratch_len += (n);                                                                       \
+  }                                                                                                \
+  G_STMT_END
 
 /* The slow path: a string with escapes, decoded into the scratch buffer. @q is at the
  * first backslash; @start just past the opening quote. */
 static IvPullStatus
 decode_string (IvJsonPull *r, gsize start, gsize q, const char **text, gsize *len)
 {
-  GString *s = r->scratch;
+  char utf8[6];
 
-  g_string_truncate (s, 0);
-  g_string_append_len (s, r->at + start, (gssize) (q - start));
+  r->scratch_len = 0;
+  PUT (r, r->at + start, q - start);
   for (;;)
     {
       char c;
@@ -210,8 +236,13 @@ decode_string (IvJsonPull *r, gsize start, gsize q, const char **text, gsize *le
         return iv_json_pull_fail (r, q, "a control character inside a string");
       if (c != '\\')
         {
-          g_string_append_c (s, c);
-          q++;
+          /* the plain run up to the next quote, escape or control character at once */
+          gsize run = q;
+          while (run < r->len && r->at[run] != '"' && r->at[run] != '\\'
+                 && (guchar) r->at[run] >= 0x20)
+            run++;
+          PUT (r, r->at + q, run - q);
+          q = run;
           continue;
         }
       if (q + 1 >= r->len)
@@ -220,28 +251,28 @@ decode_string (IvJsonPull *r, gsize start, gsize q, const char **text, gsize *le
       switch (r->at[q + 1])
         {
         case '"':
-          g_string_append_c (s, '"');
+          PUT (r, &(char){ '"' }, 1);
           break;
         case '\\':
-          g_string_append_c (s, '\\');
+          PUT (r, &(char){ '\\' }, 1);
           break;
         case '/':
-          g_string_append_c (s, '/');
+          PUT (r, &(char){ '/' }, 1);
           break;
         case 'b':
-          g_string_append_c (s, '\b');
+          PUT (r, &(char){ '\b' }, 1);
           break;
         case 'f':
-          g_string_append_c (s, '\f');
+          PUT (r, &(char){ '\f' }, 1);
           break;
         case 'n':
-          g_string_append_c (s, '\n');
+          PUT (r, &(char){ '\n' }, 1);
           break;
         case 'r':
-          g_string_append_c (s, '\r');
+          PUT (r, &(char){ '\r' }, 1);
           break;
         case 't':
-          g_string_append_c (s, '\t');
+          PUT (r, &(char){ '\t' }, 1);
           break;
         case 'u':
           {
@@ -259,8 +290,9 @@ decode_string (IvJsonPull *r, gsize start, gsize q, const char **text, gsize *le
                 if (q + 12 <= r->len && r->at[q + 6] == '\\' && r->at[q + 7] == 'u'
                     && (lo = hex4 (r->at + q + 8)) >= 0xdc00 && lo < 0xe000)
                   {
-                    put_utf8 (s,
-                              0x10000 + ((gunichar) (u - 0xd800) << 10) + (gunichar) (lo - 0xdc00));
+                    gint n = g_unichar_to_utf8 (
+                        0x10000 + ((gunichar) (u - 0xd800) << 10) + (gunichar) (lo - 0xdc00), utf8);
+                    PUT (r, utf8, (gsize) n);
                     q += 12;
                     continue;
                   }
@@ -268,7 +300,10 @@ decode_string (IvJsonPull *r, gsize start, gsize q, const char **text, gsize *le
               }
             else if (u >= 0xdc00 && u < 0xe000)
               u = 0xfffd;
-            put_utf8 (s, (gunichar) u);
+            {
+              gint n = g_unichar_to_utf8 ((gunichar) u, utf8);
+              PUT (r, utf8, (gsize) n);
+            }
             q += 6;
             continue;
           }
@@ -278,10 +313,12 @@ decode_string (IvJsonPull *r, gsize start, gsize q, const char **text, gsize *le
       q += 2;
     }
   r->pos = q + 1;
-  *text = s->str;
-  *len = s->len;
+  r->scratch[r->scratch_len] = '\0';
+  *text = r->scratch;
+  *len = r->scratch_len;
   return IV_PULL_OK;
 }
+#undef PUT
 
 IvPullStatus
 iv_json_pull_string (IvJsonPull *r, const char **text, gsize *len)
@@ -506,7 +543,11 @@ iv_json_pull_skip (IvJsonPull *r)
             {
               char *grown = g_try_realloc (heap, cap * 2);
               if (!grown)
-                return iv_json_pull_fail (r, r->pos, "values nested too deeply");
+                {
+                  r->out_of_memory = TRUE;
+                  return iv_json_pull_fail (r, r->pos,
+                                            "not enough memory for values nested so deeply");
+                }
               if (!heap)
                 memcpy (grown, local, sizeof local);
               heap = stack = grown;

@@ -40,6 +40,7 @@ typedef struct
   /* set by the token readers on IV_PULL_ERROR */
   gsize error_at;
   const char *error_reason;
+  gboolean out_of_memory; /* the error is that the memory for a token could not be had */
   /* private */
   char *buf;
   gsize cap;
@@ -48,7 +49,8 @@ typedef struct
   guint column;
   gsize retry_from; /* G_MAXSIZE, or where the last refill's step began */
   gsize max_step;   /* IV_JSON_PULL_MAX_STEP unless a test lowers it */
-  GString *scratch; /* strings with escapes, decoded */
+  char *scratch;    /* strings with escapes, decoded; grown with try-allocation */
+  gsize scratch_len, scratch_cap;
   IvInput *input;
   IvProgressFunc progress;
   gpointer progress_data;
