@@ -98,11 +98,23 @@ struct _IvModelView
 
   /* Save & compare */
   char *saved_path;
-  GPtrArray *saved;          /* IvSaved */
+  GPtrArray *saved;          /* IvSaved; empty until loaded (see SavedLoad) */
+  int saved_state;           /* SAVED_UNLOADED, SAVED_LOADING, SAVED_LOADED */
+  struct _SavedLoad *load;   /* the load under way */
+  guint rows_built;          /* saved_list holds rows for saved[0 .. rows_built - 1] */
+  guint rows_idle;           /* builds the rest, a slice per main-loop turn */
   GPtrArray *imported_paths; /* char *, the config.json of each imported model */
   GArray *compare_results;   /* IvResult, one per saved configuration that evaluates */
   IvCompareTable *compare;
+  gboolean compare_stale; /* computed when the Compare page shows it, not before */
   IvFigure compare_figure;
+};
+
+enum
+{
+  SAVED_UNLOADED,
+  SAVED_LOADING,
+  SAVED_LOADED,
 };
 
 G_DEFINE_FINAL_TYPE (IvModelView, iv_model_view, GTK_TYPE_WIDGET)
@@ -228,6 +240,8 @@ bind_controls (IvModelView *self)
                                  both, bytes_to_index, index_to_bytes, NULL, NULL);
 }
 
+static void refresh_compare (IvModelView *self);
+
 static void
 redraw (IvModelView *self)
 {
@@ -247,7 +261,11 @@ redraw (IvModelView *self)
       self->details_stale = FALSE;
     }
   if (g_strcmp0 (name, "compare") == 0)
-    gtk_widget_queue_draw (self->compare_area);
+    {
+      if (self->compare_stale && self->saved_state == SAVED_LOADED)
+        refresh_compare (self);
+      gtk_widget_queue_draw (self->compare_area);
+    }
   if (g_strcmp0 (name, "stages") == 0 && self->stages_stale && self->has_result)
     {
       iv_model_stages_set_result (self->stages, &self->result, self->model_figure.kind);
@@ -502,7 +520,9 @@ show_saved_error (IvModelView *self, const char *message)
 }
 
 /* Every saved configuration evaluated again (a preset may have changed since), in the
- * comparison table; those that no longer resolve are named under the list. */
+ * comparison table; those that no longer resolve are named under the list. Only when
+ * the Compare page is shown or asked for (compare_stale otherwise): it evaluates every
+ * saved configuration, and thousands of them cost seconds. */
 static void
 refresh_compare (IvModelView *self)
 {
@@ -510,6 +530,7 @@ refresh_compare (IvModelView *self)
   g_autoptr (GPtrArray) results = g_ptr_array_new ();
   g_autoptr (GString) problems = g_string_new (NULL);
 
+  self->compare_stale = FALSE;
   g_array_set_size (self->compare_results, self->saved->len);
   for (guint i = 0; i < self->saved->len; i++)
     {
@@ -542,6 +563,23 @@ refresh_compare (IvModelView *self)
     gtk_widget_queue_draw (self->compare_area);
 }
 
+static gboolean
+compare_shown (IvModelView *self)
+{
+  return self->figure_stack
+         && g_strcmp0 (gtk_stack_get_visible_child_name (self->figure_stack), "compare") == 0;
+}
+
+/* The saved list or the imported models changed: the comparison is made again now if it
+ * is on screen, else when it next is. */
+static void
+invalidate_compare (IvModelView *self)
+{
+  self->compare_stale = TRUE;
+  if (compare_shown (self) && self->saved_state == SAVED_LOADED)
+    refresh_compare (self);
+}
+
 static void
 update_save_placeholder (IvModelView *self)
 {
@@ -549,7 +587,7 @@ update_save_placeholder (IvModelView *self)
   g_object_set (self->save_entry, "placeholder-text", next, NULL);
 }
 
-static void rebuild_saved_list (IvModelView *self);
+static void wait_for_saved (IvModelView *self);
 
 static gboolean
 write_saved (IvModelView *self, GError **error)
@@ -561,6 +599,7 @@ static void
 on_delete_clicked (GtkButton *button, IvModelView *self)
 {
   IvSaved *target = g_object_get_data (G_OBJECT (button), "iv-saved");
+  GtkWidget *row = gtk_widget_get_ancestor (GTK_WIDGET (button), GTK_TYPE_LIST_BOX_ROW);
   g_autoptr (GError) error = NULL;
   guint index;
 
@@ -577,9 +616,15 @@ on_delete_clicked (GtkButton *button, IvModelView *self)
       }
     iv_saved_free (removed);
   }
+  /* the one row goes; the others stay as they are (rows are saved[0 .. rows_built - 1]) */
+  if (row)
+    {
+      gtk_list_box_remove (self->saved_list, row);
+      self->rows_built--;
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->saved_list), self->saved->len > 0);
   show_saved_error (self, NULL);
-  rebuild_saved_list (self);
-  refresh_compare (self);
+  invalidate_compare (self);
   update_save_placeholder (self);
   g_signal_emit (self, signals[SIGNAL_SAVED_CHANGED], 0);
 }
@@ -593,33 +638,62 @@ on_saved_activated (GtkListBox *box, GtkListBoxRow *row, IvModelView *self)
 }
 
 static void
-rebuild_saved_list (IvModelView *self)
+append_saved_row (IvModelView *self, IvSaved *sv)
 {
-  GtkWidget *child;
+  g_autofree char *sub = g_strdup_printf (
+      "%s · %s · %s · TP %" G_GINT64_FORMAT " · CP %" G_GINT64_FORMAT, sv->model, sv->hardware,
+      iv_mode_to_string (sv->config.mode), sv->config.t, sv->config.c);
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *del = gtk_button_new_from_icon_name ("user-trash-symbolic");
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), sv->name);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), sub);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+  /* Set while the button is hidden: on a shown widget GTK asks the display server where
+   * the pointer is at every tooltip change, one round trip per row. */
+  gtk_widget_set_visible (del, FALSE);
+  gtk_widget_set_tooltip_text (del, _ ("Delete this saved configuration"));
+  gtk_widget_set_visible (del, TRUE);
+  gtk_widget_set_valign (del, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (del, "flat");
+  g_object_set_data (G_OBJECT (del), "iv-saved", sv);
+  g_signal_connect (del, "clicked", G_CALLBACK (on_delete_clicked), self);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), del);
+  gtk_list_box_append (self->saved_list, row);
+}
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->saved_list))))
-    gtk_list_box_remove (self->saved_list, child);
-  for (guint i = 0; i < self->saved->len; i++)
-    {
-      IvSaved *sv = self->saved->pdata[i];
-      g_autofree char *sub = g_strdup_printf (
-          "%s · %s · %s · TP %" G_GINT64_FORMAT " · CP %" G_GINT64_FORMAT, sv->model, sv->hardware,
-          iv_mode_to_string (sv->config.mode), sv->config.t, sv->config.c);
-      GtkWidget *row = adw_action_row_new ();
-      GtkWidget *del = gtk_button_new_from_icon_name ("user-trash-symbolic");
-      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), sv->name);
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), sub);
-      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
-      gtk_widget_set_tooltip_text (del, _ ("Delete this saved configuration"));
-      gtk_widget_set_valign (del, GTK_ALIGN_CENTER);
-      gtk_widget_add_css_class (del, "flat");
-      g_object_set_data (G_OBJECT (del), "iv-saved", sv);
-      g_signal_connect (del, "clicked", G_CALLBACK (on_delete_clicked), self);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), del);
-      gtk_list_box_append (self->saved_list, row);
-    }
+/* Rows for the saved configurations not yet shown, for at most @budget_us; TRUE when
+ * every one has its row. A few rows come at once; thousands come a slice per main-loop
+ * turn, so the window keeps drawing while they do. */
+static gboolean
+build_rows (IvModelView *self, gint64 budget_us)
+{
+  gint64 until = g_get_monotonic_time () + budget_us;
+
+  while (self->rows_built < self->saved->len && g_get_monotonic_time () < until)
+    append_saved_row (self, self->saved->pdata[self->rows_built++]);
   gtk_widget_set_visible (GTK_WIDGET (self->saved_list), self->saved->len > 0);
+  return self->rows_built == self->saved->len;
+}
+
+static gboolean
+build_rows_idle (gpointer data)
+{
+  IvModelView *self = data;
+
+  if (!build_rows (self, 8000)) /* half a frame at 60 Hz */
+    return G_SOURCE_CONTINUE;
+  self->rows_idle = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* Only while the view is on screen (the map handler calls this too): rows no one sees
+ * are not worth the main thread's time at start-up. */
+static void
+show_saved_rows (IvModelView *self)
+{
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)) && !self->rows_idle && !build_rows (self, 20000))
+    self->rows_idle = g_idle_add (build_rows_idle, self);
 }
 
 static void
@@ -636,24 +710,66 @@ on_save_clicked (IvModelView *self)
   gtk_editable_set_text (GTK_EDITABLE (self->save_entry), "");
 }
 
+/* ---- loading the saved configurations ----------------------------------------------- */
+
+/* The file is read on a worker thread, and only once something needs it: the Model
+ * workspace shown, or the sidebar listing the configurations (iv_model_view_peek_saved).
+ * Read on the main thread at every start, 20,000 configurations froze the window for
+ * ~38 s. What must have the list itself — a save (which writes the whole list: done on a
+ * half-read list it would lose the rest), loading one, the comparison — waits for it.
+ * Shared between the thread and the view: the thread fills it under the lock; the view
+ * (on the main thread only) takes the result, or drops it if the view has gone. */
+typedef struct _SavedLoad
+{
+  gint ref;
+  GMutex lock;
+  GCond cond;
+  gboolean done;
+  char *path;
+  GPtrArray *list; /* the result until taken */
+  char *message;   /* for under the list, or NULL */
+  GWeakRef view;
+} SavedLoad;
+
+static SavedLoad *
+saved_load_ref (SavedLoad *load)
+{
+  g_atomic_int_inc (&load->ref);
+  return load;
+}
+
+static void
+saved_load_unref (SavedLoad *load)
+{
+  if (!g_atomic_int_dec_and_test (&load->ref))
+    return;
+  g_mutex_clear (&load->lock);
+  g_cond_clear (&load->cond);
+  g_free (load->path);
+  g_clear_pointer (&load->list, g_ptr_array_unref);
+  g_free (load->message);
+  g_weak_ref_clear (&load->view);
+  g_free (load);
+}
+
 /* A file that cannot be read is moved aside under a name of its own (never overwriting
  * an earlier copy, never overwritten by the next save) and the reason stays on screen.
  * Configurations that cannot be read are left out and named; the file as it was is kept
- * aside too, since the next save writes only the good ones. */
-static void
-load_saved_file (IvModelView *self)
+ * aside too, since the next save writes only the good ones. Touches nothing but its
+ * arguments and the file: it runs on the worker thread. */
+static GPtrArray *
+read_saved_file (const char *path, char **message_out)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) skipped = NULL;
-  GPtrArray *list = iv_saved_load (self->saved_path, &skipped, &error);
-  g_autofree char *aside = NULL;
-  g_autofree char *message = NULL;
+  GPtrArray *list = iv_saved_load (path, &skipped, &error);
 
+  *message_out = NULL;
   if (!list || (skipped && skipped->len > 0))
     {
       g_autoptr (GError) aside_error = NULL;
       g_autoptr (GString) text = g_string_new (error ? error->message : NULL);
-      aside = iv_saved_set_aside (self->saved_path, list == NULL, &aside_error);
+      g_autofree char *aside = iv_saved_set_aside (path, list == NULL, &aside_error);
       for (guint i = 0; list && i < skipped->len; i++)
         g_string_append_printf (text, "%s%s", i ? "\n" : "", (const char *) skipped->pdata[i]);
       if (list)
@@ -667,14 +783,142 @@ load_saved_file (IvModelView *self)
                                 aside);
       else if (aside_error)
         g_string_append_printf (text, "\n%s", aside_error->message);
-      message = g_string_free (g_steal_pointer (&text), FALSE);
-      g_message ("%s", message);
-      show_saved_error (self, message);
+      g_message ("%s", text->str);
+      *message_out = g_string_free (g_steal_pointer (&text), FALSE);
     }
   if (!list)
     list = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_saved_free);
+  return list;
+}
+
+static gboolean saved_load_landed (gpointer data);
+
+static gpointer
+saved_load_thread (gpointer data)
+{
+  SavedLoad *load = data;
+  char *message = NULL;
+  GPtrArray *list = read_saved_file (load->path, &message);
+
+  g_mutex_lock (&load->lock);
+  load->list = list;
+  load->message = message;
+  load->done = TRUE;
+  g_cond_signal (&load->cond);
+  g_mutex_unlock (&load->lock);
+  /* this thread's reference goes to the callback */
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, saved_load_landed, load,
+                   (GDestroyNotify) saved_load_unref);
+  return NULL;
+}
+
+/* On the main thread: the list in place, its rows on their way, the others told. */
+static void
+apply_saved (IvModelView *self, GPtrArray *list, const char *message)
+{
+  g_clear_pointer (&self->load, saved_load_unref);
   g_clear_pointer (&self->saved, g_ptr_array_unref);
   self->saved = list;
+  self->saved_state = SAVED_LOADED;
+  if (message)
+    show_saved_error (self, message);
+  self->rows_built = 0;
+  show_saved_rows (self);
+  update_save_placeholder (self);
+  invalidate_compare (self);
+  g_signal_emit (self, signals[SIGNAL_SAVED_CHANGED], 0);
+}
+
+/* Takes the thread's result (waiting for it if @wait) and applies it; FALSE when the
+ * thread is not done and @wait is not set. */
+static gboolean
+take_saved_load (IvModelView *self, gboolean wait)
+{
+  SavedLoad *load = self->load;
+  GPtrArray *list;
+  g_autofree char *message = NULL;
+
+  g_mutex_lock (&load->lock);
+  while (wait && !load->done)
+    g_cond_wait (&load->cond, &load->lock);
+  if (!load->done)
+    {
+      g_mutex_unlock (&load->lock);
+      return FALSE;
+    }
+  list = g_steal_pointer (&load->list);
+  message = g_steal_pointer (&load->message);
+  g_mutex_unlock (&load->lock);
+  apply_saved (self, list, message);
+  return TRUE;
+}
+
+/* On the main thread, once the thread is done (g_idle_add is safe from any thread). */
+static gboolean
+saved_load_landed (gpointer data)
+{
+  SavedLoad *load = data;
+  g_autoptr (IvModelView) self = g_weak_ref_get (&load->view);
+
+  if (self && self->load == load && self->saved_state == SAVED_LOADING)
+    take_saved_load (self, FALSE);
+  return G_SOURCE_REMOVE;
+}
+
+/* Starts reading the file on a worker thread, once. */
+static void
+start_saved_load (IvModelView *self)
+{
+  SavedLoad *load;
+  GThread *thread;
+
+  if (self->saved_state != SAVED_UNLOADED)
+    return;
+  load = g_new0 (SavedLoad, 1);
+  load->ref = 1;
+  g_mutex_init (&load->lock);
+  g_cond_init (&load->cond);
+  load->path = g_strdup (self->saved_path);
+  g_weak_ref_init (&load->view, self);
+  thread = g_thread_try_new ("iv-saved-load", saved_load_thread, saved_load_ref (load), NULL);
+  if (!thread)
+    {
+      /* no thread to be had: read here, as before */
+      saved_load_unref (load); /* the thread's reference */
+      saved_load_unref (load);
+      wait_for_saved (self);
+      return;
+    }
+  g_thread_unref (thread);
+  self->load = load;
+  self->saved_state = SAVED_LOADING;
+}
+
+static void
+on_map (GtkWidget *widget, gpointer user_data)
+{
+  start_saved_load (IV_MODEL_VIEW (widget));
+  if (IV_MODEL_VIEW (widget)->saved_state == SAVED_LOADED)
+    show_saved_rows (IV_MODEL_VIEW (widget));
+}
+
+/* The list loaded, whatever it takes: read here when no thread was started, else the
+ * thread waited for. */
+static void
+wait_for_saved (IvModelView *self)
+{
+  if (self->saved_state == SAVED_LOADED)
+    return;
+  if (self->saved_state == SAVED_LOADING)
+    {
+      take_saved_load (self, TRUE);
+      return;
+    }
+  {
+    g_autofree char *message = NULL;
+    GPtrArray *list = read_saved_file (self->saved_path, &message);
+    apply_saved (self, list, message);
+  }
 }
 
 static void
@@ -753,6 +997,9 @@ iv_model_view_dispose (GObject *object)
 
   /* The bindings go with the state, before the controls they hold go with the template. */
   g_clear_object (&self->state);
+  g_clear_handle_id (&self->rows_idle, g_source_remove);
+  /* a load under way finishes on its own and finds no view to give its list to */
+  g_clear_pointer (&self->load, saved_load_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_MODEL_VIEW);
   G_OBJECT_CLASS (iv_model_view_parent_class)->dispose (object);
 }
@@ -914,10 +1161,10 @@ iv_model_view_init (IvModelView *self)
   g_signal_connect_swapped (self->state, "notify::layer-kind", G_CALLBACK (on_kind_selected), self);
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (redraw),
                            self, G_CONNECT_SWAPPED);
-  load_saved_file (self);
-  rebuild_saved_list (self);
-  update_save_placeholder (self);
-  refresh_compare (self);
+  /* the saved configurations are read when first needed: shown, or asked for */
+  self->saved = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_saved_free);
+  self->compare_stale = TRUE;
+  g_signal_connect (self, "map", G_CALLBACK (on_map), NULL);
   on_hardware_selected (self);
 }
 
@@ -946,7 +1193,7 @@ iv_model_view_add_hf_config (IvModelView *self, const char *path, GError **error
   }
   iv_model_state_set_model (self->state, model);
   /* Saved configurations of this model can be compared now. */
-  refresh_compare (self);
+  invalidate_compare (self);
   return TRUE;
 }
 
@@ -961,8 +1208,13 @@ const IvFigure *
 iv_model_view_get_figure (IvModelView *self)
 {
   g_return_val_if_fail (IV_IS_MODEL_VIEW (self), NULL);
-  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->figure_stack), "compare") == 0)
-    return self->compare && self->compare->n > 0 ? &self->compare_figure : NULL;
+  if (compare_shown (self))
+    {
+      wait_for_saved (self);
+      if (self->compare_stale)
+        refresh_compare (self);
+      return self->compare && self->compare->n > 0 ? &self->compare_figure : NULL;
+    }
   return self->has_result ? &self->figure : NULL;
 }
 
@@ -986,6 +1238,8 @@ iv_model_view_save (IvModelView *self, const char *name, GError **error)
                    _ ("Only a configuration that evaluates can be saved"));
       return FALSE;
     }
+  /* the file is written whole from the list: the list must be whole first */
+  wait_for_saved (self);
   for (guint i = 0; name && i < self->saved->len; i++)
     if (g_str_equal (((IvSaved *) self->saved->pdata[i])->name, name))
       {
@@ -1008,9 +1262,9 @@ iv_model_view_save (IvModelView *self, const char *name, GError **error)
       return FALSE;
     }
   show_saved_error (self, NULL);
-  rebuild_saved_list (self);
+  show_saved_rows (self);
   update_save_placeholder (self);
-  refresh_compare (self);
+  invalidate_compare (self);
   g_signal_emit (self, signals[SIGNAL_SAVED_CHANGED], 0);
   return TRUE;
 }
@@ -1019,7 +1273,16 @@ GPtrArray *
 iv_model_view_get_saved (IvModelView *self)
 {
   g_return_val_if_fail (IV_IS_MODEL_VIEW (self), NULL);
+  wait_for_saved (self);
   return self->saved;
+}
+
+GPtrArray *
+iv_model_view_peek_saved (IvModelView *self)
+{
+  g_return_val_if_fail (IV_IS_MODEL_VIEW (self), NULL);
+  start_saved_load (self);
+  return self->saved_state == SAVED_LOADED ? self->saved : NULL;
 }
 
 gboolean
@@ -1030,6 +1293,7 @@ iv_model_view_load_saved (IvModelView *self, guint index, GError **error)
   const IvHardware *hw;
 
   g_return_val_if_fail (IV_IS_MODEL_VIEW (self), FALSE);
+  wait_for_saved (self);
   g_return_val_if_fail (index < self->saved->len, FALSE);
   sv = self->saved->pdata[index];
   if (!iv_saved_resolve (sv, self->imported, &model, &hw, error))
@@ -1059,6 +1323,9 @@ char *
 iv_model_view_get_compare_csv (IvModelView *self)
 {
   g_return_val_if_fail (IV_IS_MODEL_VIEW (self), NULL);
+  wait_for_saved (self);
+  if (self->compare_stale)
+    refresh_compare (self);
   return self->compare && self->compare->n > 0 ? iv_compare_to_csv (self->compare) : NULL;
 }
 

@@ -27,7 +27,12 @@ const char *iv_model_view_get_error (IvModelView *self);
  * list; FALSE with @error when it does not evaluate, the name is taken or the file
  * cannot be written (then nothing changes). */
 gboolean iv_model_view_save (IvModelView *self, const char *name, GError **error);
+/* The saved configurations; read from their file first if they are not yet (waiting for
+ * the read under way, if one is). */
 GPtrArray *iv_model_view_get_saved (IvModelView *self);
+/* The saved configurations if they are read, else NULL — and the read starts, on a
+ * worker thread; "saved-changed" says when they are in. Never waits. */
+GPtrArray *iv_model_view_peek_saved (IvModelView *self);
 /* Sets every control from saved configuration @index. */
 gboolean iv_model_view_load_saved (IvModelView *self, guint index, GError **error);
 /* Selects the model named @name (a preset or an imported one); FALSE if none is. */

@@ -26,7 +26,10 @@ struct _IvSidebar
   GtkListBox *presets;
   GtkListBox *saved;
   GtkWidget *saved_title;
-  char *filter; /* casefolded search text */
+  GPtrArray *saved_list; /* IvSaved, the Model workspace's: rows for [0 .. saved_built - 1] */
+  guint saved_built;
+  guint saved_idle; /* adds the other rows, a slice per main-loop turn */
+  char *filter;     /* casefolded search text */
   GListModel *documents;
   gboolean selecting; /* set while the selection is changed from code */
 };
@@ -330,22 +333,95 @@ build_model_section (IvSidebar *self)
   gtk_widget_set_visible (GTK_WIDGET (self->model_section), FALSE);
 }
 
+/* What a saved configuration's row shows, which is also how a row is matched to it. */
+static char *
+saved_subtitle (const IvSaved *sv)
+{
+  return g_strdup_printf ("%s · %s · TP %" G_GINT64_FORMAT " · CP %" G_GINT64_FORMAT, sv->model,
+                          sv->hardware, sv->config.t, sv->config.c);
+}
+
+static char *
+saved_key (const IvSaved *sv, const char *subtitle)
+{
+  /* the name's length first: no name and subtitle run together into another pair's */
+  return g_strdup_printf ("%" G_GSIZE_FORMAT ":%s%s", strlen (sv->name), sv->name, subtitle);
+}
+
+static void
+append_saved_row (IvSidebar *self, const IvSaved *sv)
+{
+  g_autofree char *sub = saved_subtitle (sv);
+  GtkWidget *row = two_line_row (sv->name, sub);
+
+  g_object_set_data_full (G_OBJECT (row), "iv-saved-key", saved_key (sv, sub), g_free);
+  gtk_list_box_append (self->saved, row);
+}
+
+/* Rows for the configurations that have none yet, for at most @budget_us; TRUE when all
+ * have one. Thousands of saved configurations get theirs a slice per main-loop turn, so
+ * the window keeps drawing meanwhile. */
+static gboolean
+build_saved_rows (IvSidebar *self, gint64 budget_us)
+{
+  gint64 until = g_get_monotonic_time () + budget_us;
+
+  while (self->saved_list && self->saved_built < self->saved_list->len
+         && g_get_monotonic_time () < until)
+    append_saved_row (self, self->saved_list->pdata[self->saved_built++]);
+  return !self->saved_list || self->saved_built == self->saved_list->len;
+}
+
+static gboolean
+build_saved_rows_idle (gpointer data)
+{
+  IvSidebar *self = data;
+
+  if (!build_saved_rows (self, 8000)) /* half a frame at 60 Hz */
+    return G_SOURCE_CONTINUE;
+  self->saved_idle = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* The rows are brought in line with @saved rather than made anew: a save adds one row, a
+ * delete takes one away, and the thousands of others stay (making them all again after
+ * every change was the quadratic part with many saved configurations). A row is kept
+ * while it shows what the configuration at its place would show. */
 void
 iv_sidebar_set_saved (IvSidebar *self, GPtrArray *saved)
 {
-  GtkWidget *child;
+  GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->saved));
+  guint i = 0;
 
   g_return_if_fail (IV_IS_SIDEBAR (self));
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->saved))))
-    gtk_list_box_remove (self->saved, child);
-  for (guint i = 0; saved && i < saved->len; i++)
+  if (saved)
+    g_ptr_array_ref (saved);
+  g_clear_pointer (&self->saved_list, g_ptr_array_unref);
+  self->saved_list = saved;
+  for (; saved && row && i < MIN (saved->len, self->saved_built); i++)
     {
       const IvSaved *sv = saved->pdata[i];
-      g_autofree char *sub
-          = g_strdup_printf ("%s · %s · TP %" G_GINT64_FORMAT " · CP %" G_GINT64_FORMAT, sv->model,
-                             sv->hardware, sv->config.t, sv->config.c);
-      gtk_list_box_append (self->saved, two_line_row (sv->name, sub));
+      g_autofree char *sub = saved_subtitle (sv);
+      g_autofree char *key = saved_key (sv, sub);
+      while (row && g_strcmp0 (g_object_get_data (G_OBJECT (row), "iv-saved-key"), key) != 0)
+        {
+          GtkWidget *gone = row;
+          row = gtk_widget_get_next_sibling (row);
+          gtk_list_box_remove (self->saved, gone);
+        }
+      if (!row)
+        break;
+      row = gtk_widget_get_next_sibling (row);
     }
+  while (row)
+    {
+      GtkWidget *gone = row;
+      row = gtk_widget_get_next_sibling (row);
+      gtk_list_box_remove (self->saved, gone);
+    }
+  self->saved_built = i;
+  if (!build_saved_rows (self, 20000) && !self->saved_idle)
+    self->saved_idle = g_idle_add (build_saved_rows_idle, self);
   gtk_widget_set_visible (self->saved_title, saved && saved->len > 0);
   gtk_widget_set_visible (GTK_WIDGET (self->saved), saved && saved->len > 0);
 }
@@ -373,6 +449,8 @@ iv_sidebar_dispose (GObject *object)
 {
   IvSidebar *self = IV_SIDEBAR (object);
 
+  g_clear_handle_id (&self->saved_idle, g_source_remove);
+  g_clear_pointer (&self->saved_list, g_ptr_array_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_SIDEBAR);
   g_clear_object (&self->documents);
   g_clear_pointer (&self->filter, g_free);

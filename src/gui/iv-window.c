@@ -339,7 +339,8 @@ on_sidebar_visible_changed (IvWindow *self)
 static void
 on_saved_changed (IvModelView *view, IvWindow *self)
 {
-  iv_sidebar_set_saved (self->sidebar, iv_model_view_get_saved (view));
+  /* never waits: the list comes with a later "saved-changed" if it is still being read */
+  iv_sidebar_set_saved (self->sidebar, iv_model_view_peek_saved (view));
 }
 
 static void
