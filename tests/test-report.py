@@ -7,8 +7,13 @@ default-src 'none'), every figure inline with its layers and hover targets; an H
 checker (tidy, where installed) finds nothing to say; and in a real browser engine
 (headless Chromium, where installed) the figures are counted, a pointer hovers a point
 and its tooltip says that point's values, a series toggle hides its layer, and a column
-header sorts its table. A dense generated run stays under 5 MB.
+header sorts its table. A dense generated run stays under 5 MB. The page's Content
+Security Policy allows no inline code but the page's own script and style, by their
+SHA-256 hashes (a probe added to a copy is allowed the same way), and every id in the
+page is one the report generates from a counter (fig-N), none from a preset's name.
 """
+import base64
+import hashlib
 import json
 import os
 import re
@@ -30,6 +35,29 @@ def check(ok, name, detail=""):
 def skip(name, why):
     results.append(True)
     print("ok %d - %s # SKIP %s" % (len(results), name, why))
+
+
+# The ids the report makes: a figure's number, the names cairo gives inside its SVG
+# layers (prefixed with the figure's id and layer), the tables and the tooltip.
+GENERATED_ID = re.compile(r"^(fig-[0-9]+(-(f|s[0-9]+)-[A-Za-z0-9_-]+)?|runs|metrics-[0-9]+|iv-tip)$")
+
+
+def sha256_source(content):
+    return "'sha256-%s'" % base64.b64encode(hashlib.sha256(content.encode("utf-8")).digest()).decode()
+
+
+def with_probe(html, probe_script):
+    """The page with @probe_script (script elements) before </body>, each allowed by its
+    hash in the copy's script-src: the page's policy otherwise as written."""
+    hashes = " ".join(sha256_source(c) for c in re.findall(r"<script>(.*?)</script>", probe_script, re.S))
+    html = html.replace("script-src ", "script-src %s " % hashes, 1)
+    return html.replace("</body>", probe_script + "</body>")
+
+
+def csp_refusals(stderr):
+    """Chromium's console lines refusing something under the page's policy (navigate-to,
+    which it does not know, is only noted)."""
+    return [l for l in stderr.splitlines() if "Content Security Policy" in l and "navigate-to" not in l]
 
 
 def report(path, out, *extra):
@@ -83,7 +111,7 @@ PROBE_FIGS = r"""
 window.addEventListener('load', function () {
   var out = {figures: document.querySelectorAll('figure.iv-figure').length, hovers: {}};
   Object.keys(window.IV_FIGS).forEach(function (id) {
-    var fig = document.getElementById(id), want = window.IV_FIGS[id], hit = null;
+    var fig = document.querySelector('figure[data-preset="' + id + '"]'), want = window.IV_FIGS[id], hit = null;
     if (!fig) return;
     JSON.parse(fig.querySelector('script.iv-points').textContent).forEach(function (s) {
       s.points.forEach(function (q) { if (!hit && q[2].indexOf(want) >= 0) hit = {s: s, q: q}; });
@@ -105,10 +133,10 @@ window.addEventListener('load', function () {
 def chromium_probe(chromium, html, probe_script, tmp, name):
     probe = os.path.join(tmp, name)
     with open(probe, "w", encoding="utf-8") as f:
-        f.write(html.replace("</body>", probe_script + "</body>"))
+        f.write(with_probe(html, probe_script))
     c = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                        "--window-size=1280,900", "--virtual-time-budget=3000", "--dump-dom",
-                        "file://" + probe], capture_output=True, text=True, timeout=120)
+                        "--window-size=1280,900", "--virtual-time-budget=3000", "--enable-logging=stderr",
+                        "--v=0", "--dump-dom", "file://" + probe], capture_output=True, text=True, timeout=120)
     m = re.search(r'data-probe="([^"]*)"', c.stdout)
     return (json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&")) if m else {}), c.stderr
 
@@ -119,10 +147,11 @@ def isl_osl(tmp, tidy, chromium):
     r, page = report(sweep, os.path.join(tmp, "isl-osl"))
     check(r.returncode == 0 and os.path.isfile(page), "an ISL x OSL sweep's report", r.stderr)
     html = open(page, encoding="utf-8").read()
-    ids = ["fig-isl-osl-throughput-heatmap", "fig-isl-osl-ttft-heatmap", "fig-isl-osl-pareto-grid",
-           "fig-isl-osl-pareto-surface"]
-    for i in ids:
-        check('id="%s"' % i in html, "the report draws " + i)
+    presets = ["isl_osl_throughput_heatmap", "isl_osl_ttft_heatmap", "isl_osl_pareto_grid",
+               "isl_osl_pareto_surface"]
+    for name in presets:
+        m = re.search(r'<figure class="iv-figure" id="([^"]*)" data-preset="%s">' % name, html)
+        check(m and GENERATED_ID.match(m.group(1)), "the report draws " + name + " (a numbered figure)")
     # the cell ISL 128, OSL 128 at concurrency 64, read from the run's own summary
     with open(os.path.join(sweep, "isl128_osl128", "concurrency64", "profile_export_aiperf.json")) as f:
         tps = json.load(f)["output_token_throughput"]["avg"]
@@ -133,15 +162,17 @@ def isl_osl(tmp, tidy, chromium):
     if not chromium:
         skip("ISL x OSL in a browser engine", "chromium is not installed")
         return
-    figs = {"fig-isl-osl-throughput-heatmap": "Output tokens (OSL): 128\nInput tokens (ISL): 128",
-            "fig-isl-osl-pareto-grid": "64:", "fig-isl-osl-pareto-surface": "OSL 2048 \u2014 concurrency 16"}
+    figs = {"isl_osl_throughput_heatmap": "Output tokens (OSL): 128\nInput tokens (ISL): 128",
+            "isl_osl_pareto_grid": "64:", "isl_osl_pareto_surface": "OSL 2048 \u2014 concurrency 16"}
     script = "<script>window.IV_FIGS=%s;</script>" % json.dumps(figs) + PROBE_FIGS
     out, err = chromium_probe(chromium, html, script, tmp, "probe-isl-osl.html")
+    check(not csp_refusals(err), "Chromium refuses nothing of the ISL x OSL page under its policy",
+          "\n".join(csp_refusals(err)[:3]))
     for fid in figs:
         h = (out.get("hovers") or {}).get(fid) or {}
         check(h.get("tip") is not None and h.get("expected") in h.get("tip"),
               "hovering " + fid + " shows its card", "%s; %s" % (h, err[-300:]))
-    heat = ((out.get("hovers") or {}).get("fig-isl-osl-throughput-heatmap") or {}).get("tip") or ""
+    heat = ((out.get("hovers") or {}).get("isl_osl_throughput_heatmap") or {}).get("tip") or ""
     with open(os.path.join(sweep, "isl128_osl128", "concurrency1", "profile_export_aiperf.json")) as f:
         one = "%.3g" % json.load(f)["output_token_throughput"]["avg"]
     check(heat.startswith("concurrency 1 \u2014 Output token throughput per GPU (avg): %s tokens/s/GPU" % one),
@@ -163,16 +194,35 @@ def main():
         check(not fetches, "no attribute that could fetch anything", str(fetches[:3]))
         check("url(http" not in html and "@import" not in html, "no stylesheet fetch")
         check("default-src 'none'" in html, "a Content Security Policy forbids every request")
+        csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)"', html)
+        csp = dict((d.split()[0], d.split()[1:]) for d in (csp.group(1) if csp else "").split(";") if d.strip())
+        own_script = re.findall(r"<script>(.*?)</script>", html, re.S)
+        own_style = re.findall(r"<style>(.*?)</style>", html, re.S)
+        check(len(own_script) == 1 and csp.get("script-src") == [sha256_source(own_script[0])],
+              "script-src allows the page's own script by its hash, nothing inline else", str(csp))
+        check(len(own_style) == 1 and csp.get("style-src") == [sha256_source(own_style[0])],
+              "style-src allows the page's own style by its hash", str(csp))
+        check(csp.get("base-uri") == ["'none'"] and csp.get("form-action") == ["'none'"]
+              and csp.get("navigate-to") == ["'none'"], "base-uri, form-action and navigate-to are 'none'",
+              str(csp))
+        inline = re.findall(r"<[a-zA-Z][^>]*?\s(on[a-z]+|style)\s*=",
+                            re.sub(r"<script[^>]*>.*?</script>", "", html, flags=re.S))
+        check(not inline, "no style attribute, no inline handler (the policy would refuse them)",
+              str(inline[:3]))
         figures = html.count('<figure class="iv-figure"')
         # every multi-run preset but the one of repeated trials, which the samples lack
         check(figures == 9, "the sweep's figures are inline", "%d figures" % figures)
         check("latency_throughput_uncertainty: not drawn, no repeated trials" in html,
               "a preset that cannot be drawn says why")
-        check(html.count("<svg ") == figures and html.count('class="iv-points"') == figures,
+        check(html.count('<svg class="iv-svg"') == figures and html.count('class="iv-points"') == figures,
               "each figure an inline SVG with its hover targets")
         ids = re.findall(r'\sid="([^"]+)"', html)
         check(len(ids) == len(set(ids)), "every id unique across the figures' layers",
               str([i for i in set(ids) if ids.count(i) > 1][:3]))
+        check(all(GENERATED_ID.match(i) for i in ids), "every id generated (fig-N, its layers' names)",
+              str([i for i in ids if not GENERATED_ID.match(i)][:3]))
+        check(re.findall(r'<figure class="iv-figure" id="(fig-[0-9]+)"', html)
+              == ["fig-%d" % (k + 1) for k in range(figures)], "the figures numbered fig-1 to fig-%d" % figures)
         check("concurrency 4" in html and "Server KV cache avg" in html,
               "the runs table, with the server's metrics")
         check("Server: KV-cache usage" in html, "each run's metrics table has the server's metrics")
@@ -218,16 +268,11 @@ def main():
 
         chromium = shutil.which("chromium") or shutil.which("chromium-browser")
         if chromium:
-            probe = os.path.join(tmp, "probe.html")
-            with open(probe, "w", encoding="utf-8") as f:
-                f.write(html.replace("</body>", PROBE + "</body>"))
-            c = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                                "--window-size=1280,900", "--virtual-time-budget=3000", "--dump-dom",
-                                "file://" + probe], capture_output=True, text=True, timeout=120)
-            m = re.search(r'data-probe="([^"]*)"', c.stdout)
-            out = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&")) if m else {}
+            out, err = chromium_probe(chromium, html, PROBE, tmp, "probe.html")
             check(out.get("figures") == figures, "Chromium counts the figures",
-                  "%s; %s" % (out, c.stderr[-300:]))
+                  "%s; %s" % (out, err[-300:]))
+            check(not csp_refusals(err), "Chromium refuses nothing of the page under its policy",
+                  "\n".join(csp_refusals(err)[:3]))
             check(out.get("tip") is not None and out.get("expected") in out.get("tip").split("\n"),
                   "hovering a point shows its tooltip (every series drawn there)", str(out))
             check(out.get("layer_hidden") is True, "its series' toggle hides its layer", str(out))

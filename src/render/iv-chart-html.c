@@ -2,8 +2,13 @@
  * every export: the frame (titles, grid, axes) and each series as its own layer, so a
  * reader can show and hide series, and for each series the points a pointer can hover
  * (a few thousand at most: one per cell of a few pixels) with their values written out.
+ * The frame is laid out once; each series is then drawn alone where that layout puts it
+ * (chart->keep_layout), so a figure of n series costs n small drawings, not n whole ones.
  * cairo's SVG names its glyphs and clips "glyph0-1", "clip1" in every document: each
- * layer's names get a prefix of their own so that many figures share one page. */
+ * layer's names get a prefix of their own, made from the figure's number, so that many
+ * figures share one page. cairo 1.16 writes style="fill:…;stroke:…" on every shape: those
+ * are rewritten as the equivalent presentation attributes (fill="…"), which a Content
+ * Security Policy without 'unsafe-inline' for styles still applies. */
 #define G_LOG_DOMAIN "iv-render"
 
 #include "iv-chart-html.h"
@@ -14,6 +19,7 @@
 
 #include "iv-chart-private.h"
 #include "iv-json-writer.h"
+#include "iv-safe-text.h"
 
 /* Hover targets: one per cell of this many units, at most this many per series. */
 #define HOVER_CELL 5.0
@@ -24,6 +30,90 @@ append_bytes (void *closure, const unsigned char *data, unsigned int length)
 {
   g_byte_array_append (closure, data, length);
   return CAIRO_STATUS_SUCCESS;
+}
+
+static gboolean
+at (const char *p, const char *end, const char *what)
+{
+  gsize n = strlen (what);
+  return (gsize) (end - p) >= n && memcmp (p, what, n) == 0;
+}
+
+static void append_svg (GString *out, const char *p, const char *end, const char *prefix);
+
+/* The declarations of a style attribute ("fill:none;stroke-width:1;") as presentation
+ * attributes (fill="none" stroke-width="1"): every property cairo writes (fill, stroke,
+ * their opacities, widths, caps, joins, dashes, rules) is one. */
+static void
+append_presentation (GString *out, const char *p, const char *end, const char *prefix)
+{
+  gboolean first = TRUE;
+
+  while (p < end)
+    {
+      const char *semi = memchr (p, ';', (gsize) (end - p));
+      const char *colon, *n0, *n1, *v0, *v1;
+      gboolean name_ok = TRUE;
+      if (!semi)
+        semi = end;
+      colon = memchr (p, ':', (gsize) (semi - p));
+      if (colon)
+        {
+          for (n0 = p; n0 < colon && g_ascii_isspace (*n0); n0++)
+            ;
+          for (n1 = colon; n1 > n0 && g_ascii_isspace (n1[-1]); n1--)
+            ;
+          for (v0 = colon + 1; v0 < semi && g_ascii_isspace (*v0); v0++)
+            ;
+          for (v1 = semi; v1 > v0 && g_ascii_isspace (v1[-1]); v1--)
+            ;
+          for (const char *c = n0; c < n1; c++)
+            name_ok &= g_ascii_islower (*c) || *c == '-';
+          if (n1 > n0 && name_ok)
+            {
+              if (!first)
+                g_string_append_c (out, ' ');
+              g_string_append_len (out, n0, n1 - n0);
+              g_string_append (out, "=\"");
+              append_svg (out, v0, v1, prefix);
+              g_string_append_c (out, '"');
+              first = FALSE;
+            }
+        }
+      p = semi + 1;
+    }
+}
+
+/* cairo's SVG text from @p to @end with its names prefixed and its styles as attributes. */
+static void
+append_svg (GString *out, const char *p, const char *end, const char *prefix)
+{
+  while (p < end)
+    {
+      const char *run = p;
+      /* copy up to the next place a rule may apply */
+      while (p < end && *p != 'i' && *p != 'h' && *p != 'u' && *p != 's')
+        p++;
+      g_string_append_len (out, run, p - run);
+      if (p >= end)
+        break;
+      if (at (p, end, "id=\""))
+        g_string_append_printf (out, "id=\"%s-", prefix), p += 4;
+      else if (at (p, end, "href=\"#"))
+        g_string_append_printf (out, "href=\"#%s-", prefix), p += 7;
+      else if (at (p, end, "url(#"))
+        g_string_append_printf (out, "url(#%s-", prefix), p += 5;
+      else if (at (p, end, "style=\""))
+        {
+          const char *close = memchr (p + 7, '"', (gsize) (end - p - 7));
+          if (!close)
+            break; /* cairo closes its attributes: nothing half-written goes out */
+          append_presentation (out, p + 7, close, prefix);
+          p = close + 1;
+        }
+      else
+        g_string_append_c (out, *p++);
+    }
 }
 
 /* The body of one SVG document of @figure, names prefixed with @prefix. */
@@ -38,9 +128,6 @@ figure_svg (const IvFigure *figure, const IvExportOptions *eo, const char *prefi
   g_autofree char *text = NULL;
   const char *open, *body, *close;
   g_autoptr (GString) out = g_string_new (NULL);
-  g_autofree char *id = g_strdup_printf ("id=\"%s-", prefix);
-  g_autofree char *href = g_strdup_printf ("href=\"#%s-", prefix);
-  g_autofree char *url = g_strdup_printf ("url(#%s-", prefix);
 
   cairo_svg_surface_set_document_unit (surface, CAIRO_SVG_UNIT_USER);
   cr = cairo_create (surface);
@@ -69,17 +156,7 @@ figure_svg (const IvFigure *figure, const IvExportOptions *eo, const char *prefi
       return NULL;
     }
   body++;
-  for (const char *p = body; p < close;)
-    {
-      if (g_str_has_prefix (p, "id=\""))
-        g_string_append (out, id), p += 4;
-      else if (g_str_has_prefix (p, "href=\"#"))
-        g_string_append (out, href), p += 7;
-      else if (g_str_has_prefix (p, "url(#"))
-        g_string_append (out, url), p += 5;
-      else
-        g_string_append_c (out, *p++);
-    }
+  append_svg (out, body, close, prefix);
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
@@ -100,7 +177,13 @@ layer_svg (IvChart *chart, gint layer, const IvExportOptions *eo, const char *pr
 void
 iv_html_escape (GString *out, const char *s)
 {
-  for (const char *p = s ? s : ""; *p; p++)
+  g_autofree char *valid = NULL;
+
+  if (!s)
+    return;
+  if (!g_utf8_validate (s, -1, NULL))
+    s = valid = iv_text_valid (s, -1);
+  for (const char *p = s; *p; p++)
     switch (*p)
       {
       case '<':
@@ -114,6 +197,32 @@ iv_html_escape (GString *out, const char *s)
         break;
       case '"':
         g_string_append (out, "&quot;");
+        break;
+      case '\'':
+        g_string_append (out, "&#39;");
+        break;
+      default:
+        if (((guchar) *p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f)
+          g_string_append (out, "\xef\xbf\xbd"); /* U+FFFD */
+        else
+          g_string_append_c (out, *p);
+      }
+}
+
+void
+iv_html_script_json (GString *out, const char *json)
+{
+  for (const char *p = json ? json : ""; *p; p++)
+    switch (*p)
+      {
+      case '<':
+        g_string_append (out, "\\u003c");
+        break;
+      case '>':
+        g_string_append (out, "\\u003e");
+        break;
+      case '&':
+        g_string_append (out, "\\u0026");
         break;
       default:
         g_string_append_c (out, *p);
@@ -209,19 +318,35 @@ static void
 append_points (GString *out, const char *points_text)
 {
   g_string_append (out, "<script type=\"application/json\" class=\"iv-points\">");
-  /* "</" would end the script element: "<\/" is the same JSON */
-  for (const char *p = points_text; *p; p++)
-    {
-      if (p[0] == '<' && p[1] == '/')
-        g_string_append (out, "<\\");
-      else
-        g_string_append_c (out, *p);
-    }
+  iv_html_script_json (out, points_text);
   g_string_append (out, "</script>\n</figure>\n");
 }
 
+/* <figure …><svg …> up to the SVG's first child: the id from @number, the preset's name
+ * and the title escaped as attribute values. */
+static void
+open_figure (GString *out, guint number, const char *name, const char *title,
+             const IvExportOptions *eo)
+{
+  g_string_append_printf (out, "<figure class=\"iv-figure\" id=\"fig-%u\"", number);
+  if (name)
+    {
+      g_string_append (out, " data-preset=\"");
+      iv_html_escape (out, name);
+      g_string_append_c (out, '"');
+    }
+  g_string_append_printf (
+      out, ">\n<svg class=\"iv-svg\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"",
+      eo->width, eo->height);
+  iv_html_escape (out, title);
+  g_string_append (
+      out,
+      "\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n");
+}
+
 char *
-iv_chart_to_html (IvChart *chart, const IvExportOptions *eo, const char *id, GError **error)
+iv_chart_to_html (IvChart *chart, const IvExportOptions *eo, guint number, const char *name,
+                  GError **error)
 {
   g_autoptr (GString) out = g_string_new (NULL);
   IvJsonWriter *points = iv_json_writer_new (FALSE);
@@ -229,11 +354,14 @@ iv_chart_to_html (IvChart *chart, const IvExportOptions *eo, const char *id, GEr
   IvLegendPlacement legend = chart->legend;
   g_autofree char *frame = NULL;
   char prefix[64];
+  gboolean ok = TRUE;
 
   /* the page's buttons are the legend: the figure keeps the room for its data */
   chart->legend = IV_LEGEND_HIDDEN;
   iv_json_writer_begin_array (points);
-  g_snprintf (prefix, sizeof prefix, "%s-f", id);
+  g_snprintf (prefix, sizeof prefix, "fig-%u-f", number);
+  /* the frame lays the whole chart out (ranges, axes, every series' labels); each
+   * series after it is drawn where that layout puts it, without laying it out again */
   frame = layer_svg (chart, IV_CHART_LAYER_FRAME, eo, prefix, error);
   if (!frame)
     {
@@ -241,29 +369,20 @@ iv_chart_to_html (IvChart *chart, const IvExportOptions *eo, const char *id, GEr
       g_free (iv_json_writer_finish (points));
       return NULL;
     }
-  g_string_append_printf (
-      out,
-      "<figure class=\"iv-figure\" id=\"%s\">\n<svg class=\"iv-svg\" viewBox=\"0 0 %.0f %.0f\" "
-      "role=\"img\" aria-label=\"",
-      id, eo->width, eo->height);
-  iv_html_escape (out, chart->title);
-  g_string_append (
-      out,
-      "\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n");
+  open_figure (out, number, name, chart->title, eo);
   g_string_append_printf (out, "<g class=\"iv-frame\">%s</g>\n", frame);
-  for (guint i = 0; i < chart->series->len; i++)
+  chart->keep_layout = TRUE;
+  for (guint i = 0; i < chart->series->len && ok; i++)
     {
       IvSeries *s = chart->series->pdata[i];
       g_autofree char *body = NULL;
-      g_snprintf (prefix, sizeof prefix, "%s-s%u", id, i);
+      g_snprintf (prefix, sizeof prefix, "fig-%u-s%u", number, i);
       if (!s->visible)
         continue;
-      body = layer_svg (chart, (gint) i, eo, prefix, error);
-      if (!body)
+      if (!(body = layer_svg (chart, (gint) i, eo, prefix, error)))
         {
-          chart->legend = legend;
-          g_free (iv_json_writer_finish (points));
-          return NULL;
+          ok = FALSE;
+          break;
         }
       g_string_append_printf (out, "<g class=\"iv-layer\" data-series=\"%u\">%s</g>\n", i, body);
       iv_json_writer_begin_object (points);
@@ -275,21 +394,29 @@ iv_chart_to_html (IvChart *chart, const IvExportOptions *eo, const char *id, GEr
       hover_points (chart, i, s, 0, 0, points);
       iv_json_writer_end_object (points);
     }
+  chart->keep_layout = FALSE;
   iv_json_writer_end_array (points);
   points_text = iv_json_writer_finish (points);
+  if (!ok)
+    {
+      chart->legend = legend;
+      return NULL;
+    }
   g_string_append (out, "</svg>\n<div class=\"iv-legend\">");
   for (guint i = 0; i < chart->series->len; i++)
     {
       IvSeries *s = chart->series->pdata[i];
       if (!s->visible || !s->in_legend || !s->name || !*s->name)
         continue;
+      /* the swatch is a shape with a fill attribute: no style attribute on the page */
       g_string_append_printf (
           out,
           "<button type=\"button\" class=\"iv-toggle\" aria-pressed=\"true\" data-series=\"%u\">"
-          "<span class=\"iv-swatch\" aria-hidden=\"true\" "
-          "style=\"color:#%02x%02x%02x\">&#9679;</span>",
-          i, (guint) lround (s->color.r * 255), (guint) lround (s->color.g * 255),
-          (guint) lround (s->color.b * 255));
+          "<svg class=\"iv-swatch\" width=\"10\" height=\"10\" viewBox=\"0 0 10 10\" "
+          "aria-hidden=\"true\"><circle cx=\"5\" cy=\"5\" r=\"5\" fill=\"#%02x%02x%02x\"/></svg>",
+          i, (guint) lround (CLAMP (s->color.r, 0, 1) * 255),
+          (guint) lround (CLAMP (s->color.g, 0, 1) * 255),
+          (guint) lround (CLAMP (s->color.b, 0, 1) * 255));
       iv_html_escape (out, s->name);
       g_string_append (out, "</button>");
     }
@@ -350,29 +477,21 @@ surface_targets (IvSurface *surface, IvJsonWriter *out)
 
 static char *
 whole_figure_html (const IvFigure *figure, IvChartGrid *grid, IvSurface *surface, const char *title,
-                   const IvExportOptions *eo, const char *id, GError **error)
+                   const IvExportOptions *eo, guint number, const char *name, GError **error)
 {
   g_autoptr (GString) out = g_string_new (NULL);
   IvJsonWriter *points = iv_json_writer_new (FALSE);
   g_autofree char *points_text = NULL, *body = NULL;
   char prefix[64];
 
-  g_snprintf (prefix, sizeof prefix, "%s-f", id);
+  g_snprintf (prefix, sizeof prefix, "fig-%u-f", number);
   /* drawn once to the page's size: the hover targets are where this drawing put things */
   if (!(body = figure_svg (figure, eo, prefix, error)))
     {
       g_free (iv_json_writer_finish (points));
       return NULL;
     }
-  g_string_append_printf (
-      out,
-      "<figure class=\"iv-figure\" id=\"%s\">\n<svg class=\"iv-svg\" viewBox=\"0 0 %.0f %.0f\" "
-      "role=\"img\" aria-label=\"",
-      id, eo->width, eo->height);
-  iv_html_escape (out, title);
-  g_string_append (
-      out,
-      "\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n");
+  open_figure (out, number, name, title, eo);
   g_string_append_printf (out, "<g class=\"iv-frame\">%s</g>\n</svg>\n", body);
   iv_json_writer_begin_array (points);
   if (grid)
@@ -386,15 +505,19 @@ whole_figure_html (const IvFigure *figure, IvChartGrid *grid, IvSurface *surface
 }
 
 char *
-iv_chart_grid_to_html (IvChartGrid *grid, const IvExportOptions *eo, const char *id, GError **error)
+iv_chart_grid_to_html (IvChartGrid *grid, const IvExportOptions *eo, guint number, const char *name,
+                       GError **error)
 {
   IvFigure figure = { iv_chart_grid_render, grid, NULL, NULL };
-  return whole_figure_html (&figure, grid, NULL, iv_chart_grid_get_title (grid), eo, id, error);
+  return whole_figure_html (&figure, grid, NULL, iv_chart_grid_get_title (grid), eo, number, name,
+                            error);
 }
 
 char *
-iv_surface_to_html (IvSurface *surface, const IvExportOptions *eo, const char *id, GError **error)
+iv_surface_to_html (IvSurface *surface, const IvExportOptions *eo, guint number, const char *name,
+                    GError **error)
 {
   IvFigure figure = { iv_surface_render, surface, NULL, NULL };
-  return whole_figure_html (&figure, NULL, surface, iv_surface_get_title (surface), eo, id, error);
+  return whole_figure_html (&figure, NULL, surface, iv_surface_get_title (surface), eo, number,
+                            name, error);
 }

@@ -83,6 +83,10 @@ struct _IvChart
   guint n_categories;
   IvChartLayout layout; /* cache of the last drawing, for pointer queries */
   gint layer;           /* what iv_chart_render draws: IV_CHART_LAYER_ALL, _FRAME or a series */
+  /* a series layer is drawn where the last drawing of the same size laid it out, without
+   * laying the chart out again (the HTML report: n layers cost n, not n², see
+   * iv-chart-html.c); only while the series and their data stay as they were */
+  gboolean keep_layout;
 };
 
 typedef struct

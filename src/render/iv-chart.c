@@ -967,6 +967,23 @@ iv_chart_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
 
   g_return_val_if_fail (chart != NULL, FALSE);
 
+  if (chart->layer >= 0 && chart->keep_layout && L->valid && L->width == width
+      && L->height == height)
+    {
+      /* one series alone where the chart's last layout put it (colours, stacks, ranges
+       * and labels included): the cost of this series, not of the whole chart */
+      IvSeries *s
+          = (guint) chart->layer < chart->series->len ? chart->series->pdata[chart->layer] : NULL;
+      ctx.text = pango_cairo_create_layout (cr);
+      cairo_save (cr);
+      cairo_rectangle (cr, L->plot_x, L->plot_y, L->plot_w, L->plot_h);
+      cairo_clip (cr);
+      if (s && s->visible)
+        _iv_chart_draw_series (&ctx, s, (guint) chart->layer);
+      cairo_restore (cr);
+      g_object_unref (ctx.text);
+      return cairo_status (cr) == CAIRO_STATUS_SUCCESS;
+    }
   memset (L, 0, sizeof *L);
   L->width = width;
   L->height = height;

@@ -1,14 +1,18 @@
 /* iv-report.c: the offline HTML report (see the header). Everything is in the page: the
  * style, a small script (sorting, toggles, tooltips) and the figures; a Content Security
- * Policy forbids the page any request, so opening it never touches the network. The
- * figures are drawn in the light theme; a dark reader gets them inverted with their hues
- * turned back, which keeps each series' colour recognisable. */
+ * Policy forbids the page any request, and runs no script and applies no style but the
+ * page's own (by their SHA-256 hashes): a name from data that slipped past escaping still
+ * could not run a handler, fetch a file or leave the page. Every id is made from a
+ * counter, none from data. The figures are drawn in the light theme; a dark reader gets
+ * them inverted with their hues turned back, which keeps each series' colour
+ * recognisable. */
 #define G_LOG_DOMAIN "iv-render"
 
 #include "iv-report.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "config.h"
 #include "iv-chart-html.h"
@@ -42,7 +46,7 @@ static const char style[]
       "solid var(--rule);"
       "border-radius:999px;padding:2px "
       "10px;cursor:pointer}.iv-toggle[aria-pressed=false]{opacity:.45;text-decoration:line-through}"
-      ".iv-swatch{margin-right:6px}.wrap{overflow-x:auto}"
+      ".iv-swatch{margin-right:6px;vertical-align:-1px}.wrap{overflow-x:auto}"
       ".iv-skip{color:var(--dim);font-style:italic}"
       "#iv-tip{position:fixed;pointer-events:none;background:var(--fg);color:var(--bg);padding:4px "
       "8px;border-radius:4px;"
@@ -94,6 +98,22 @@ static const char script[]
       "  tip.style.left=(e.clientX+14)+'px';tip.style.top=(e.clientY+14)+'px';});\n"
       " svg.addEventListener('mouseleave',function(){tip.hidden=true;});});\n"
       "})();\n";
+
+/* A CSP source that allows exactly @text as an inline element's content:
+ * 'sha256-BASE64'. */
+static char *
+csp_hash (const char *text)
+{
+  g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  guint8 digest[32];
+  gsize len = sizeof digest;
+  g_autofree char *b64 = NULL;
+
+  g_checksum_update (sum, (const guchar *) text, (gssize) strlen (text));
+  g_checksum_get_digest (sum, digest, &len);
+  b64 = g_base64_encode (digest, len);
+  return g_strdup_printf ("'sha256-%s'", b64);
+}
 
 static void
 cell_number (GString *out, double v, const char *unit)
@@ -230,41 +250,54 @@ metrics_table (GString *out, const IvRun *r, guint index)
   g_string_append (out, "</tbody></table></div>\n");
 }
 
+/* @r's notes: how much of it has records, and its warnings. */
+static void
+run_notes (GString *list, const IvRun *r)
+{
+  g_autofree char *note = iv_run_records_note (r);
+
+  if (note)
+    {
+      g_string_append (list, "<li>");
+      iv_html_escape (list, r->name);
+      g_string_append (list, ": ");
+      iv_html_escape (list, note);
+      g_string_append (list, "</li>");
+    }
+  for (guint w = 0; w < r->warnings->len; w++)
+    {
+      g_string_append (list, "<li>");
+      iv_html_escape (list, r->warnings->pdata[w]);
+      g_string_append (list, "</li>");
+    }
+}
+
+/* The notes of the sweep and every run, or of the run @only (under its metrics: the cost
+ * of that run, not of the sweep). */
 static void
 notes (GString *out, const IvSweep *sweep, const IvRun *only)
 {
   g_autoptr (GString) list = g_string_new (NULL);
 
-  for (guint i = 0; !only && i < sweep->warnings->len; i++)
+  if (only)
+    run_notes (list, only);
+  else
     {
-      g_string_append (list, "<li>");
-      iv_html_escape (list, sweep->warnings->pdata[i]);
-      g_string_append (list, "</li>");
-    }
-  for (guint i = 0; i < sweep->runs->len; i++)
-    {
-      const IvRun *r = sweep->runs->pdata[i];
-      g_autofree char *note = NULL;
-      if (only && r != only)
-        continue;
-      note = iv_run_records_note (r);
-      if (note)
+      for (guint i = 0; i < sweep->warnings->len; i++)
         {
           g_string_append (list, "<li>");
-          iv_html_escape (list, r->name);
-          g_string_append (list, ": ");
-          iv_html_escape (list, note);
+          iv_html_escape (list, sweep->warnings->pdata[i]);
           g_string_append (list, "</li>");
         }
-      for (guint w = 0; w < r->warnings->len; w++)
-        {
-          g_string_append (list, "<li>");
-          iv_html_escape (list, r->warnings->pdata[w]);
-          g_string_append (list, "</li>");
-        }
+      for (guint i = 0; i < sweep->runs->len; i++)
+        run_notes (list, sweep->runs->pdata[i]);
     }
   if (list->len)
-    g_string_append_printf (out, "<ul class=\"notes\">%s</ul>\n", list->str);
+    {
+      g_string_append (out, "<ul class=\"notes\">");
+      g_string_append_len (out, list->str, (gssize) list->len);
+      g_string_append (out, "</ul>\n");
+    }
 }
 
 GString *
@@ -277,11 +310,21 @@ iv_report_html (const IvSweep *sweep, const IvPlotConfig *config, GPtrArray *nam
   const IvRun *first = sweep->runs->pdata[0];
   g_autofree char *title
       = multi ? g_strdup_printf (_ ("%u runs"), sweep->runs->len) : g_strdup (first->name);
+  g_autofree char *script_hash = csp_hash (script), *style_hash = csp_hash (style);
+  guint number = 0;
 
+  /* default-src covers fetches of every kind; base-uri, form-action and navigate-to do
+   * not fall back to it (navigate-to is honoured by no browser yet, ignored by the rest);
+   * no 'unsafe-inline': an inline handler or script the page did not write never runs */
+  g_string_append (out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
+                        "'none'; script-src ");
+  g_string_append (out, script_hash);
+  g_string_append (out, "; style-src ");
+  g_string_append (out, style_hash);
   g_string_append (out,
-                   "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                   "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-                   "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+                   "; img-src data:; base-uri 'none'; form-action 'none'; "
+                   "navigate-to 'none'\">\n"
                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                    "<meta name=\"generator\" content=\"Inferview " PACKAGE_VERSION "\">\n<title>");
   iv_html_escape (out, title);
@@ -309,7 +352,7 @@ iv_report_html (const IvSweep *sweep, const IvPlotConfig *config, GPtrArray *nam
   for (guint i = 0; i < names->len; i++)
     {
       const IvPlotSpec *spec = iv_plot_config_get (config, multi, names->pdata[i]);
-      g_autofree char *reason = NULL, *id = NULL, *html = NULL;
+      g_autofree char *reason = NULL, *html = NULL;
       IvRunsFigure figure;
       if (!spec)
         continue;
@@ -324,14 +367,15 @@ iv_report_html (const IvSweep *sweep, const IvPlotConfig *config, GPtrArray *nam
           g_string_append (out, "</p>\n");
           continue;
         }
-      id = g_strdup_printf ("fig-%s", (const char *) names->pdata[i]);
-      g_strdelimit (id, "_", '-');
+      /* the id is the figure's number: a preset's name is data (a run folder's hidden
+       * configuration), written only as an escaped attribute value */
+      number++;
       if (figure.grid)
-        html = iv_chart_grid_to_html (figure.grid, eo, id, error);
+        html = iv_chart_grid_to_html (figure.grid, eo, number, names->pdata[i], error);
       else if (figure.surface)
-        html = iv_surface_to_html (figure.surface, eo, id, error);
+        html = iv_surface_to_html (figure.surface, eo, number, names->pdata[i], error);
       else
-        html = iv_chart_to_html (figure.chart, eo, id, error);
+        html = iv_chart_to_html (figure.chart, eo, number, names->pdata[i], error);
       iv_runs_figure_clear (&figure);
       if (!html)
         return NULL;
