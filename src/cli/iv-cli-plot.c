@@ -220,8 +220,9 @@ write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names,
   for (guint i = 0; i < names->len; i++)
     if (!draw_preset (config, sweep, multi, names->pdata[i], eo, files, out_dir, summary, &written))
       (*failed)++;
-  summary_path = g_build_filename (out_dir, "summary.txt", NULL);
-  if (!iv_atomic_file_set_contents (summary_path, summary->str, summary->len, &error))
+  /* atomic writes follow links: one here (from a run folder's plots/) is refused */
+  if (!(summary_path = iv_plot_file_path (out_dir, "summary.txt", &error))
+      || !iv_atomic_file_set_contents (summary_path, summary->str, summary->len, &error))
     {
       _iv_cli_print_error (error);
       return FALSE;
@@ -533,17 +534,29 @@ _iv_cli_plot (int argc, char **argv)
       }
   }
   if (!out_dir)
-    out_dir = default_dir (paths[0]);
+    {
+      GStatBuf st;
+      out_dir = default_dir (paths[0]);
+      /* PATH/plots comes with the run folder: a link there would take the figures out */
+      if (g_lstat (out_dir, &st) == 0 && S_ISLNK (st.st_mode))
+        {
+          _iv_cli_printf (stderr,
+                          _ ("inferview plot: %s: is a symbolic link; the default output "
+                             "folder is not followed out of the run (-o names one)\n"),
+                          out_dir);
+          return IV_EXIT_BAD_INPUT;
+        }
+    }
   if (!prepare_dir (out_dir))
     return IV_EXIT_BAD_INPUT;
   if (html)
     {
       /* one page: the figures at a screen's size, as the window draws them */
       g_autoptr (GString) page = NULL;
-      g_autofree char *path = g_build_filename (out_dir, "report.html", NULL);
+      g_autofree char *path = iv_plot_file_path (out_dir, "report.html", &error);
       eo.width = 1000, eo.height = 520, eo.text_pt = 0;
       eo.render.theme = IV_THEME_LIGHT;
-      if (!(page = iv_report_html (sweep, config, names, multi, &eo, &error))
+      if (!path || !(page = iv_report_html (sweep, config, names, multi, &eo, &error))
           || !iv_atomic_file_set_contents (path, page->str, page->len, &error))
         {
           _iv_cli_print_error (error);

@@ -1234,7 +1234,8 @@ iv_plot_file_path (const char *dir, const char *file, GError **error)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
                    S_ISLNK (st.st_mode)
-                       ? _ ("%s: is a symbolic link; a figure is not written through it")
+                       ? _ ("%s: is a symbolic link; nothing is written through a link in "
+                            "the output folder")
                        : _ ("%s: is not a regular file; it is not replaced"),
                    path);
       return NULL;

@@ -152,9 +152,10 @@ const char *iv_plot_file_names_get (IvPlotFileNames *names, const char *preset);
 void iv_plot_file_names_free (IvPlotFileNames *names);
 
 /* @dir/@file, after checking that it stays inside @dir: @file is one name (no separator,
- * not "." or ".."), and no symbolic link or other non-regular file is at that path (a
- * link in the output folder would send the figure elsewhere). NULL with @error naming
- * the path and the reason. */
+ * not "." or ".."), and no symbolic link or other non-regular file is at that path
+ * (atomic writes follow links to their target: a link in an output folder that came with
+ * a run folder would send the figure, summary.txt or report.html elsewhere). NULL with
+ * @error naming the path and the reason. */
 char *iv_plot_file_path (const char *dir, const char *file, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvPlotConfig, iv_plot_config_free)

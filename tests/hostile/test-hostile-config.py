@@ -172,6 +172,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="iv-hostile-config-")
     try:
         check_path_preset(tap, tmp)
+        check_links_in_output(tap, tmp)
         check_bombs(tap, tmp)
         check_repeats(tap, tmp)
     finally:
@@ -227,6 +228,48 @@ def check_path_preset(tap, tmp):
         problems.append("no summary.txt")
     tap.check(not problems, what + " (%.1f s)" % took,
               "\n".join(problems) + "\n" + err_of(p)[-1500:])
+
+
+def check_links_in_output(tap, tmp):
+    """A run folder that ships plots/ (the default output folder) with links in it: the
+    figure's file, summary.txt and report.html link to files outside; another run's
+    plots/ is itself a link to the victims' folder.
+    Atomic writes follow links to their targets (so a saved configuration kept in a
+    dotfiles repository stays a link): here they must not, and the victims stay."""
+    top = os.path.join(tmp, "links")
+    victim_dir = os.path.join(top, "victim")
+    os.makedirs(victim_dir)
+    victims = {}
+    for name in ("notes.txt", "figure.png", "report.html"):
+        victims[name] = ("mine: %s\n" % name).encode()
+        with open(os.path.join(victim_dir, name), "wb") as f:
+            f.write(victims[name])
+    run = make_run(os.path.join(top, "runs"), "run1",
+                   "visualization:\n  single_run_defaults: [p]\n"
+                   "  single_run_plots:\n    p: %s\n" % HISTOGRAM)
+    plots = os.path.join(run, "plots")
+    os.makedirs(plots)
+    os.symlink(os.path.join(victim_dir, "notes.txt"), os.path.join(plots, "summary.txt"))
+    os.symlink(os.path.join(victim_dir, "figure.png"), os.path.join(plots, "p.png"))
+    os.symlink(os.path.join(victim_dir, "report.html"), os.path.join(plots, "report.html"))
+    run2 = make_run(os.path.join(top, "runs"), "run2",
+                    "visualization:\n  single_run_defaults: [figure]\n"
+                    "  single_run_plots:\n    figure: %s\n" % HISTOGRAM)
+    os.symlink(victim_dir, os.path.join(run2, "plots"))
+    cases = [([run], "the figure and summary.txt"), ([run, "--html"], "report.html"),
+             ([run2], "a linked plots/ folder")]
+    for args, what in cases:
+        p, took = plot(args)
+        err = err_of(p)
+        problems = hostile.common_problems(p, about=args[0], expect=(1,))
+        for name, content in victims.items():
+            with open(os.path.join(victim_dir, name), "rb") as f:
+                if f.read() != content:
+                    problems.append("victim/%s was written through a link" % name)
+        if p is not None and "is a symbolic link" not in err:
+            problems.append("the refusal does not say the output is a symbolic link")
+        tap.check(not problems, "links in the default output folder: %s not written "
+                  "through (%.1f s)" % (what, took), "\n".join(problems) + "\n" + err[-1500:])
 
 
 def check_bombs(tap, tmp):
