@@ -515,7 +515,7 @@ imported_path (IvModelView *self, const IvModel *model)
 static void
 show_saved_error (IvModelView *self, const char *message)
 {
-  gtk_label_set_text (self->saved_error, message ? message : "");
+  iv_label_set_valid_text (self->saved_error, message); /* names the user's file */
   gtk_widget_set_visible (GTK_WIDGET (self->saved_error), message != NULL);
 }
 
@@ -643,11 +643,15 @@ append_saved_row (IvModelView *self, IvSaved *sv)
   g_autofree char *sub = g_strdup_printf (
       "%s · %s · %s · TP %" G_GINT64_FORMAT " · CP %" G_GINT64_FORMAT, sv->model, sv->hardware,
       iv_mode_to_string (sv->config.mode), sv->config.t, sv->config.c);
+  /* names from the saved file (json-glib keeps a lone \ud800 as bytes that are not UTF-8):
+   * plain text, valid UTF-8 */
+  g_autofree char *shown_name = iv_text_valid (sv->name, -1);
+  g_autofree char *shown_sub = iv_text_valid (sub, -1);
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *del = gtk_button_new_from_icon_name ("user-trash-symbolic");
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), sv->name);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), sub);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), shown_name);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), shown_sub);
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
   /* Set while the button is hidden: on a shown widget GTK asks the display server where
    * the pointer is at every tooltip change, one round trip per row. */

@@ -29,7 +29,7 @@ def is_utf8(data):
     try:
         data.decode("utf-8", "strict")
         return True
-    except UnicodeDecodeError as e:
+    except UnicodeDecodeError:
         return False
 
 
