@@ -66,6 +66,8 @@ _iv_cli_parse_listing (const char *command, const char *summary, const char *no_
  * between made printable: those newlines are the lines the caller writes, the rest may
  * hold names, paths and messages from data, whose ESC, BEL or newline must not reach a
  * terminal or a text file as such. */
+static char *printable_vprintf (const char *format, va_list args) G_GNUC_PRINTF (1, 0);
+
 static char *
 printable_vprintf (const char *format, va_list args)
 {
