@@ -19,169 +19,190 @@
 #include "iv-sweep.h"
 #include "iv-units.h"
 
+/* The output is written as it goes, not built as a tree: a run of a million metrics
+ * costs its text, not the kilobytes a tree spends per member. */
+static void
+member_string (IvJsonWriter *b, const char *key, const char *value)
+{
+  iv_json_writer_key (b, key);
+  if (value)
+    iv_json_writer_string (b, value);
+  else
+    iv_json_writer_null (b);
+}
+
+static void
+member_int (IvJsonWriter *b, const char *key, gint64 value)
+{
+  iv_json_writer_key (b, key);
+  iv_json_writer_int (b, value);
+}
+
 /* NaN is not JSON: an absent number is null. */
 static void
-add_number (JsonBuilder *b, const char *key, double v)
+add_number (IvJsonWriter *b, const char *key, double v)
 {
-  json_builder_set_member_name (b, key);
+  iv_json_writer_key (b, key);
   if (isfinite (v))
-    json_builder_add_double_value (b, v);
+    iv_json_writer_double (b, v);
   else
-    json_builder_add_null_value (b);
+    iv_json_writer_null (b);
 }
 
 /* "prediction": §9 for the run on the hardware asked for (see iv-run-bound.h). */
 static void
-add_prediction (JsonBuilder *b, const IvRunBound *pb, const IvHardware *hw)
+add_prediction (IvJsonWriter *b, const IvRunBound *pb, const IvHardware *hw)
 {
-  json_builder_set_member_name (b, "prediction");
-  json_builder_begin_object (b);
-  iv_json_member_string (b, "model", pb->model_name);
-  iv_json_member_string (b, "preset", pb->model ? pb->model->name : NULL);
-  iv_json_member_string (b, "hardware", hw->name);
-  iv_json_member_string (b, "caveat", IV_BOUND_CAVEAT);
+  iv_json_writer_key (b, "prediction");
+  iv_json_writer_begin_object (b);
+  member_string (b, "model", pb->model_name);
+  member_string (b, "preset", pb->model ? pb->model->name : NULL);
+  member_string (b, "hardware", hw->name);
+  member_string (b, "caveat", IV_BOUND_CAVEAT);
   if (!pb->ok)
     {
-      iv_json_member_string (b, "error", pb->error);
-      json_builder_end_object (b);
+      member_string (b, "error", pb->error);
+      iv_json_writer_end_object (b);
       return;
     }
-  iv_json_member_int (b, "tp", pb->pred.tp);
+  member_int (b, "tp", pb->pred.tp);
   add_number (b, "concurrency", pb->pred.concurrency);
-  iv_json_member_string (b, "concurrency_source",
-                         pb->concurrency_from_config ? "config" : "little");
+  member_string (b, "concurrency_source", pb->concurrency_from_config ? "config" : "little");
   add_number (b, "isl", pb->pred.isl);
   add_number (b, "osl", pb->pred.osl);
-  json_builder_set_member_name (b, "fits");
-  json_builder_add_boolean_value (b, pb->pred.fits);
+  iv_json_writer_key (b, "fits");
+  iv_json_writer_bool (b, pb->pred.fits);
   add_number (b, "memory_bytes_per_gpu", pb->pred.memory_bytes);
   for (int i = 0; i < IV_N_BOUND_MEASURES; i++)
     {
       /* times in seconds here (the metrics above keep AIPerf's milliseconds) */
-      json_builder_set_member_name (b, iv_bound_measure_key (i));
-      json_builder_begin_object (b);
-      iv_json_member_string (b, "unit",
-                             iv_bound_measure_is_time (i) ? "s"
-                             : i == IV_BOUND_THROUGHPUT   ? "tokens/sec"
-                                                          : "tokens/sec/gpu");
+      iv_json_writer_key (b, iv_bound_measure_key (i));
+      iv_json_writer_begin_object (b);
+      member_string (b, "unit",
+                     iv_bound_measure_is_time (i) ? "s"
+                     : i == IV_BOUND_THROUGHPUT   ? "tokens/sec"
+                                                  : "tokens/sec/gpu");
       add_number (b, "predicted", pb->predicted[i]);
       add_number (b, "measured", pb->measured[i]);
       add_number (b, "efficiency", pb->efficiency[i]);
-      json_builder_end_object (b);
+      iv_json_writer_end_object (b);
     }
-  json_builder_end_object (b);
+  iv_json_writer_end_object (b);
 }
 
 static void
-add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r, const IvRunBound *pb,
+add_run (IvJsonWriter *b, const IvSweep *sweep, const IvRun *r, const IvRunBound *pb,
          const IvHardware *hw)
 {
   g_autoptr (GPtrArray) tags = iv_run_metric_tags (r);
+  g_autoptr (GHashTable) written = g_hash_table_new (g_str_hash, g_str_equal);
   g_autofree char *label = iv_sweep_run_label (sweep, r);
   GHashTableIter it;
   gpointer key, value;
 
-  json_builder_begin_object (b);
-  iv_json_member_string (b, "path", r->path);
-  iv_json_member_string (b, "name", r->name);
-  iv_json_member_string (b, "label", label);
-  json_builder_set_member_name (b, "config");
-  json_builder_begin_object (b);
+  iv_json_writer_begin_object (b);
+  member_string (b, "path", r->path);
+  member_string (b, "name", r->name);
+  member_string (b, "label", label);
+  iv_json_writer_key (b, "config");
+  iv_json_writer_begin_object (b);
   for (IvField f = 0; f < IV_N_FIELDS; f++)
     {
       g_autofree char *text = iv_run_field_text (r, f);
       double v = iv_run_field_number (r, f);
-      json_builder_set_member_name (b, iv_field_key (f));
+      iv_json_writer_key (b, iv_field_key (f));
       if (!text)
-        json_builder_add_null_value (b);
+        iv_json_writer_null (b);
       else if (f == IV_FIELD_STREAMING)
-        json_builder_add_boolean_value (b, r->streaming);
+        iv_json_writer_bool (b, r->streaming);
       else if (isfinite (v))
-        json_builder_add_double_value (b, v);
+        iv_json_writer_double (b, v);
       else
-        json_builder_add_string_value (b, text);
+        iv_json_writer_string (b, text);
     }
-  json_builder_end_object (b);
-  json_builder_set_member_name (b, "requests");
-  json_builder_add_int_value (b, r->has_records
-                                     ? (gint64) r->n_requests
-                                     : (iv_run_get_summary (r, "request_count")
-                                            ? (gint64) iv_run_get_summary (r, "request_count")->avg
-                                            : 0));
-  iv_json_member_int (b, "warmup_requests", (gint64) r->n_warmup);
-  iv_json_member_int (b, "errors", (gint64) r->n_errors);
-  json_builder_set_member_name (b, "error_types");
-  json_builder_begin_object (b);
+  iv_json_writer_end_object (b);
+  iv_json_writer_key (b, "requests");
+  iv_json_writer_int (b, r->has_records
+                             ? (gint64) r->n_requests
+                             : (iv_run_get_summary (r, "request_count")
+                                    ? (gint64) iv_run_get_summary (r, "request_count")->avg
+                                    : 0));
+  member_int (b, "warmup_requests", (gint64) r->n_warmup);
+  member_int (b, "errors", (gint64) r->n_errors);
+  iv_json_writer_key (b, "error_types");
+  iv_json_writer_begin_object (b);
   g_hash_table_iter_init (&it, r->error_types);
   while (g_hash_table_iter_next (&it, &key, &value))
     {
-      iv_json_member_int (b, key, GPOINTER_TO_UINT (value));
+      member_int (b, key, GPOINTER_TO_UINT (value));
     }
-  json_builder_end_object (b);
-  iv_json_member_string (b, "source", r->has_records ? "records" : "summary");
+  iv_json_writer_end_object (b);
+  member_string (b, "source", r->has_records ? "records" : "summary");
   /* what the records hold beside what the summary counted */
-  iv_json_member_int (b, "records_present", r->has_records ? (gint64) r->n_requests : 0);
-  iv_json_member_int (b, "damaged_lines", (gint64) r->damaged_lines);
+  member_int (b, "records_present", r->has_records ? (gint64) r->n_requests : 0);
+  member_int (b, "damaged_lines", (gint64) r->damaged_lines);
   add_number (b, "request_count", iv_run_summary_requests (r));
-  json_builder_set_member_name (b, "notes");
-  json_builder_begin_array (b);
+  iv_json_writer_key (b, "notes");
+  iv_json_writer_begin_array (b);
   {
     g_autofree char *note = iv_run_records_note (r);
     g_autofree char *gpu_note = iv_run_gpu_note (r);
     if (note)
-      json_builder_add_string_value (b, note);
+      iv_json_writer_string (b, note);
     if (gpu_note)
-      json_builder_add_string_value (b, gpu_note);
+      iv_json_writer_string (b, gpu_note);
     for (guint i = 0; i < tags->len; i++)
       {
         g_autofree char *disagree = iv_run_stats_note (r, tags->pdata[i]);
         if (disagree)
-          json_builder_add_string_value (b, disagree);
+          iv_json_writer_string (b, disagree);
       }
   }
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "warnings");
-  json_builder_begin_array (b);
+  iv_json_writer_end_array (b);
+  iv_json_writer_key (b, "warnings");
+  iv_json_writer_begin_array (b);
   for (guint i = 0; i < r->warnings->len; i++)
-    json_builder_add_string_value (b, r->warnings->pdata[i]);
-  json_builder_end_array (b);
+    iv_json_writer_string (b, r->warnings->pdata[i]);
+  iv_json_writer_end_array (b);
   add_number (b, "duration_s", r->duration_s);
   {
     IvGpuCountSource from;
     guint n = iv_run_gpu_count (r, &from);
     static const char *const sources[] = { "telemetry", "summary", "user", "assumed" };
-    iv_json_member_int (b, "gpu_count", n);
-    iv_json_member_string (b, "gpu_count_source", sources[from]);
-    iv_json_member_int (b, "gpu_count_aiperf", iv_run_gpu_count_aiperf (r));
+    member_int (b, "gpu_count", n);
+    member_string (b, "gpu_count_source", sources[from]);
+    member_int (b, "gpu_count_aiperf", iv_run_gpu_count_aiperf (r));
   }
-  json_builder_set_member_name (b, "gpus");
-  json_builder_begin_array (b);
+  iv_json_writer_key (b, "gpus");
+  iv_json_writer_begin_array (b);
   for (guint i = 0; i < r->gpus->len; i++)
     {
       const IvGpu *g = r->gpus->pdata[i];
-      json_builder_begin_object (b);
-      iv_json_member_string (b, "uuid", g->uuid);
-      iv_json_member_int (b, "index", g->index);
-      iv_json_member_string (b, "model", g->model);
-      iv_json_member_int (b, "samples", g->ts_ns->len);
-      json_builder_end_object (b);
+      iv_json_writer_begin_object (b);
+      member_string (b, "uuid", g->uuid);
+      member_int (b, "index", g->index);
+      member_string (b, "model", g->model);
+      member_int (b, "samples", g->ts_ns->len);
+      iv_json_writer_end_object (b);
     }
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "metrics");
-  json_builder_begin_object (b);
+  iv_json_writer_end_array (b);
+  iv_json_writer_key (b, "metrics");
+  iv_json_writer_begin_object (b);
   for (guint i = 0; i < tags->len; i++)
     {
       IvMetricSummary s = { 0 };
-      if (!iv_run_metric_stats (r, tags->pdata[i], &s))
+      /* a summary metric named like a server quantity is listed twice: one member */
+      if (!g_hash_table_add (written, tags->pdata[i])
+          || !iv_run_metric_stats (r, tags->pdata[i], &s))
         continue;
-      json_builder_set_member_name (b, tags->pdata[i]);
-      json_builder_begin_object (b);
-      iv_json_member_string (b, "unit", s.unit);
-      iv_json_member_string (b, "source",
-                             s.source == IV_STATS_SUMMARY            ? "summary"
-                             : s.source == IV_STATS_SERVER_AGGREGATE ? "server_aggregate"
-                             : s.source == IV_STATS_SERVER_SERIES    ? "server_series"
-                                                                     : "records");
+      iv_json_writer_key (b, tags->pdata[i]);
+      iv_json_writer_begin_object (b);
+      member_string (b, "unit", s.unit);
+      member_string (b, "source",
+                     s.source == IV_STATS_SUMMARY            ? "summary"
+                     : s.source == IV_STATS_SERVER_AGGREGATE ? "server_aggregate"
+                     : s.source == IV_STATS_SERVER_SERIES    ? "server_series"
+                                                             : "records");
       add_number (b, "count", s.count);
       add_number (b, "avg", s.avg);
       add_number (b, "min", s.min);
@@ -196,13 +217,13 @@ add_run (JsonBuilder *b, const IvSweep *sweep, const IvRun *r, const IvRunBound 
       add_number (b, "p90", s.p90);
       add_number (b, "p95", s.p95);
       add_number (b, "p99", s.p99);
-      json_builder_end_object (b);
+      iv_json_writer_end_object (b);
       iv_metric_summary_clear (&s);
     }
-  json_builder_end_object (b);
+  iv_json_writer_end_object (b);
   if (pb)
     add_prediction (b, pb, hw);
-  json_builder_end_object (b);
+  iv_json_writer_end_object (b);
 }
 
 /* The bound of each run, as text: one line per run under its row. */
@@ -387,27 +408,28 @@ _iv_cli_runs (int argc, char **argv)
     }
   if (json)
     {
-      g_autoptr (JsonBuilder) b = json_builder_new ();
+      IvJsonWriter *b = iv_json_writer_new (TRUE);
+      g_autofree char *text = NULL;
 
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "varying");
-      json_builder_begin_array (b);
+      iv_json_writer_begin_object (b);
+      iv_json_writer_key (b, "varying");
+      iv_json_writer_begin_array (b);
       for (guint i = 0; i < sweep->varying->len; i++)
-        json_builder_add_string_value (b,
-                                       iv_field_key (GPOINTER_TO_UINT (sweep->varying->pdata[i])));
-      json_builder_end_array (b);
-      json_builder_set_member_name (b, "warnings");
-      json_builder_begin_array (b);
+        iv_json_writer_string (b, iv_field_key (GPOINTER_TO_UINT (sweep->varying->pdata[i])));
+      iv_json_writer_end_array (b);
+      iv_json_writer_key (b, "warnings");
+      iv_json_writer_begin_array (b);
       for (guint i = 0; i < sweep->warnings->len; i++)
-        json_builder_add_string_value (b, sweep->warnings->pdata[i]);
-      json_builder_end_array (b);
-      json_builder_set_member_name (b, "runs");
-      json_builder_begin_array (b);
+        iv_json_writer_string (b, sweep->warnings->pdata[i]);
+      iv_json_writer_end_array (b);
+      iv_json_writer_key (b, "runs");
+      iv_json_writer_begin_array (b);
       for (guint i = 0; i < sweep->runs->len; i++)
         add_run (b, sweep, sweep->runs->pdata[i], bounds ? &bounds[i] : NULL, hw);
-      json_builder_end_array (b);
-      json_builder_end_object (b);
-      _iv_cli_print_json_builder (b);
+      iv_json_writer_end_array (b);
+      iv_json_writer_end_object (b);
+      text = iv_json_writer_finish (b);
+      printf ("%s\n", text);
     }
   else
     {

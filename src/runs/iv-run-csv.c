@@ -116,8 +116,7 @@ _iv_run_load_summary_csv (IvRun *r, IvInput *in, GError **error)
               *field = v;
           }
         s->source = IV_STATS_SUMMARY;
-        g_ptr_array_add (r->summary_tags, g_strdup (tag));
-        g_hash_table_replace (r->summary, g_steal_pointer (&tag), s);
+        _iv_run_add_summary (r, g_steal_pointer (&tag), s);
         kept++;
       }
     }

@@ -255,20 +255,31 @@ static guint
 metric_for (RecordCtx *c, const unsigned char *key, size_t len)
 {
   GPtrArray *ms = c->run->metrics;
-  IvRunMetric *m;
+  char local[128];
+  g_autofree char *heap = NULL;
+  const char *tag;
+  guint at;
 
-  /* Records list their metrics in one order: try the one after the last first. */
-  for (guint k = 0; k < ms->len; k++)
+  /* Records list their metrics in one order: the one after the last is tried first. */
+  if (ms->len)
     {
-      guint i = (c->last_metric + 1 + k) % ms->len;
-      if (key_is (key, len, ((IvRunMetric *) ms->pdata[i])->tag))
-        return c->last_metric = i;
+      guint next = (c->last_metric + 1) % ms->len;
+      if (key_is (key, len, ((IvRunMetric *) ms->pdata[next])->tag))
+        return c->last_metric = next;
     }
-  m = g_new0 (IvRunMetric, 1);
-  m->tag = g_strndup ((const char *) key, len);
-  m->values = g_array_new (FALSE, FALSE, sizeof (double));
-  m->request = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_ptr_array_add (ms, m);
+  /* then by name: a record of a hundred thousand metrics is not a quadratic load */
+  if (len < sizeof local)
+    {
+      memcpy (local, key, len);
+      local[len] = '\0';
+      tag = local;
+    }
+  else
+    tag = heap = g_strndup ((const char *) key, len);
+  at = GPOINTER_TO_UINT (g_hash_table_lookup (c->run->metric_index, tag));
+  if (at)
+    return c->last_metric = at - 1;
+  _iv_run_add_metric (c->run, (const char *) key, len);
   return c->last_metric = ms->len - 1;
 }
 
@@ -364,11 +375,27 @@ reserve_metrics (RecordCtx *c)
   guint64 done = iv_input_get_raw_offset (c->input), size = iv_input_get_raw_size (c->input);
   double scale;
 
+  double total = 0;
+
   c->reserved = TRUE;
   if (done == 0 || size <= done)
     return;
   /* the input reads ahead by a chunk: the estimate errs high, by at most that */
   scale = MIN ((double) size / (double) done, 1e4) * 1.1;
+  /* Room is a guess from the file's size (a crashed writer's preallocated gigabytes
+   * count too): taken only when the memory is there with as much again to spare, so the
+   * guess never costs the load. */
+  for (guint i = 0; i < r->metrics->len; i++)
+    total += ((IvRunMetric *) r->metrics->pdata[i])->values->len * scale
+             * (sizeof (double) + sizeof (guint32));
+  if (total > (double) (G_MAXSIZE / 4))
+    return;
+  {
+    gpointer probe = g_try_malloc ((gsize) total * 2);
+    if (!probe)
+      return;
+    g_free (probe);
+  }
   for (guint i = 0; i < r->metrics->len; i++)
     {
       IvRunMetric *m = r->metrics->pdata[i];
@@ -554,7 +581,29 @@ struct _IvRecordReader
   guint first_line, first_column;
   char *first_reason;
   gboolean last_cut;
+  gsize max_line;          /* the longest line read (iv_run_line_max) */
+  guint64 long_lines;      /* lines past it, passed over */
+  guint64 first_long_line; /* 1-based */
+  gboolean long_said;      /* a followed run said the first one when it came */
 };
+
+/* "line 4 is longer than 256 MiB, the most a line may hold (…); it was skipped" */
+static void
+warn_long_lines (IvRun *r, const char *name, guint64 count, guint64 first, gsize max_line)
+{
+  guint mib = (guint) (max_line >> 20);
+
+  if (count == 1)
+    _iv_run_warn (r,
+                  _ ("%s: line %" G_GUINT64_FORMAT " is longer than %u MiB, the most a line "
+                     "may hold (%s sets it); it was skipped"),
+                  name, first, mib, IV_RUN_LINE_MAX_ENV);
+  else
+    _iv_run_warn (r,
+                  _ ("%s: %" G_GUINT64_FORMAT " lines longer than %u MiB, the most a line may "
+                     "hold (%s sets it), were skipped (the first at line %" G_GUINT64_FORMAT ")"),
+                  name, count, mib, IV_RUN_LINE_MAX_ENV, first);
+}
 
 IvRecordReader *
 _iv_record_reader_new (IvRun *r, gboolean pieces)
@@ -568,6 +617,12 @@ _iv_record_reader_new (IvRun *r, gboolean pieces)
   rr->c.pending = g_array_new (FALSE, FALSE, sizeof (Pending));
   record_reset (&rr->c);
   iv_intern_add (r->strings, "", -1); /* id 0: no worker (adding it again is a lookup) */
+  {
+    g_autofree char *problem = NULL;
+    rr->max_line = iv_run_line_max (&problem);
+    if (problem)
+      _iv_run_warn (r, "%s", problem);
+  }
   return rr;
 }
 
@@ -578,9 +633,12 @@ _iv_record_reader_feed (IvRecordReader *rr, IvInput *in, IvProgressFunc progress
   IvJsonLinesStats st;
 
   rr->c.input = in;
-  if (!iv_json_stream_parse_lines (in, &record_callbacks, &rr->c, rec_line_done, progress, data,
-                                   cancellable, &st, error))
-    return FALSE;
+  if (!iv_json_stream_parse_lines (in, &record_callbacks, &rr->c, rec_line_done, rr->max_line,
+                                   progress, data, cancellable, &st, error))
+    {
+      rr->c.input = NULL;
+      return FALSE;
+    }
   rr->c.input = NULL;
   if (st.damaged && !rr->damaged)
     {
@@ -588,15 +646,37 @@ _iv_record_reader_feed (IvRecordReader *rr, IvInput *in, IvProgressFunc progress
       rr->first_column = st.first_damaged_column;
       rr->first_reason = g_steal_pointer (&st.first_damaged_reason);
     }
+  if (st.long_lines && !rr->long_lines)
+    rr->first_long_line = rr->lines + st.first_long_line;
   g_free (st.first_damaged_reason);
   rr->lines += st.lines;
   rr->damaged += st.damaged;
+  rr->long_lines += st.long_lines;
   rr->last_cut = st.last_line_cut;
   rr->c.run->records_lines = rr->lines;
-  rr->c.run->damaged_lines = rr->damaged;
+  rr->c.run->damaged_lines = rr->damaged + rr->long_lines;
   /* an empty file holds no requests: the run is what its summary says, if it has one */
-  rr->c.run->has_records = rr->lines > rr->damaged;
+  rr->c.run->has_records = rr->lines > rr->damaged + rr->long_lines;
   return TRUE;
+}
+
+void
+_iv_record_reader_skip_long (IvRecordReader *rr, const char *name)
+{
+  IvRun *r = rr->c.run;
+
+  rr->lines++;
+  rr->long_lines++;
+  if (rr->long_lines == 1)
+    {
+      rr->first_long_line = rr->lines;
+      /* said at once: a followed run may never finish */
+      warn_long_lines (r, name, 1, rr->first_long_line, rr->max_line);
+      rr->long_said = TRUE;
+    }
+  r->records_lines = rr->lines;
+  r->damaged_lines = rr->damaged + rr->long_lines;
+  r->has_records = rr->lines > rr->damaged + rr->long_lines;
 }
 
 /* Says what was skipped, once, naming the file. */
@@ -605,6 +685,8 @@ _iv_record_reader_finish (IvRecordReader *rr, const char *name)
 {
   IvRun *r = rr->c.run;
 
+  if (rr->long_lines && !(rr->long_said && rr->long_lines == 1))
+    warn_long_lines (r, name, rr->long_lines, rr->first_long_line, rr->max_line);
   if (rr->damaged)
     {
       /* a writer killed mid-line leaves its last line cut: say so in plain words */
@@ -664,12 +746,42 @@ typedef struct
   GArray *values;    /* double per field of the record */
   GPtrArray *fields; /* char* */
   GHashTable *pairs; /* "endpoint\x1fuuid": every (endpoint, GPU) seen */
+  GHashTable *gpus;  /* uuid → GpuSlot*: GPUs and their fields found by name, not by a
+                      * walk (forty thousand GPUs were a quadratic load) */
 } TelemetryCtx;
+
+typedef struct
+{
+  IvGpu *gpu;
+  GHashTable *names; /* field → 1 + its index in gpu->names */
+} GpuSlot;
+
+static void
+gpu_slot_free (gpointer p)
+{
+  GpuSlot *slot = p;
+  g_hash_table_unref (slot->names);
+  g_free (slot);
+}
+
+static GpuSlot *
+gpu_slot_new (TelemetryCtx *c, IvGpu *g)
+{
+  GpuSlot *slot = g_new0 (GpuSlot, 1);
+
+  slot->gpu = g;
+  slot->names = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < g->names->len; i++)
+    g_hash_table_insert (slot->names, g->names->pdata[i], GUINT_TO_POINTER (i + 1));
+  g_hash_table_insert (c->gpus, g->uuid, slot);
+  return slot;
+}
 
 static void
 telemetry_commit (TelemetryCtx *c)
 {
-  IvGpu *g = c->uuid ? (IvGpu *) iv_run_find_gpu (c->run, c->uuid) : NULL;
+  GpuSlot *slot = c->uuid ? g_hash_table_lookup (c->gpus, c->uuid) : NULL;
+  IvGpu *g = slot ? slot->gpu : NULL;
 
   if (!c->uuid || c->ts < 0)
     return;
@@ -687,6 +799,7 @@ telemetry_commit (TelemetryCtx *c)
       g->names = g_ptr_array_new_with_free_func (g_free);
       g->series = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
       g_ptr_array_add (c->run->gpus, g);
+      slot = gpu_slot_new (c, g);
     }
   /* One GPU scraped through two DCGM endpoints appears twice: keep the first endpoint. */
   else if (g_strcmp0 (g->url, c->url) != 0)
@@ -694,17 +807,25 @@ telemetry_commit (TelemetryCtx *c)
   g_array_append_val (g->ts_ns, c->ts);
   for (guint i = 0; i < c->fields->len; i++)
     {
-      guint at;
+      const char *field = c->fields->pdata[i];
+      /* records name their fields in one order: the same place first, then by name */
+      guint at = i < g->names->len && g_str_equal (g->names->pdata[i], field)
+                     ? i + 1
+                     : GPOINTER_TO_UINT (g_hash_table_lookup (slot->names, field));
       GArray *series;
-      if (!g_ptr_array_find_with_equal_func (g->names, c->fields->pdata[i], g_str_equal, &at))
+      if (at)
+        at--;
+      else
         {
           GArray *fresh = g_array_new (FALSE, FALSE, sizeof (double));
-          double nan = NAN;
+          char *name = g_strdup (field);
+          g_array_set_size (fresh, g->ts_ns->len - 1);
           for (guint k = 0; k + 1 < g->ts_ns->len; k++)
-            g_array_append_val (fresh, nan);
-          g_ptr_array_add (g->names, g_strdup (c->fields->pdata[i]));
+            g_array_index (fresh, double, k) = NAN;
+          g_ptr_array_add (g->names, name);
           g_ptr_array_add (g->series, fresh);
           at = g->names->len - 1;
+          g_hash_table_insert (slot->names, name, GUINT_TO_POINTER (at + 1));
         }
       series = g->series->pdata[at];
       /* A field named twice in one record: the later value replaces the earlier, so
@@ -837,6 +958,9 @@ _iv_telemetry_reader_new (IvRun *r)
   tr->c.values = g_array_new (FALSE, FALSE, sizeof (double));
   tr->c.fields = g_ptr_array_new_with_free_func (g_free);
   tr->c.pairs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  tr->c.gpus = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, gpu_slot_free);
+  for (guint i = 0; i < r->gpus->len; i++)
+    gpu_slot_new (&tr->c, r->gpus->pdata[i]);
   return tr;
 }
 
@@ -857,6 +981,7 @@ _iv_telemetry_reader_free (IvTelemetryReader *tr)
   if (!tr)
     return;
   g_hash_table_unref (tr->c.pairs);
+  g_hash_table_unref (tr->c.gpus);
   g_array_unref (tr->c.values);
   g_ptr_array_unref (tr->c.fields);
   g_free (tr->c.uuid);
@@ -972,67 +1097,507 @@ read_config (IvRun *r, JsonObject *cfg)
   r->osl = number (iv_json_object (prompt, "output_tokens"), "mean");
 }
 
+/* profile_export_aiperf.json is read as a stream of yajl events over its text, not as
+ * a json-glib tree: a summary of a million metrics costs what its metrics take (their
+ * statistics and names), not the kilobytes a tree spends per member. Only input_config,
+ * a few kilobytes of nested settings, is parsed as a tree. */
+
+/* input_config larger than this is not read (real ones are a few kilobytes). */
+#define SUMMARY_CONFIG_MAX ((gsize) 4 << 20)
+
+typedef enum
+{
+  TOP_METRIC,  /* a member that may be a metric's statistics */
+  TOP_RECORDS, /* the older generation's metrics, under "records" */
+  TOP_CONFIG,
+  TOP_TELEMETRY,
+  TOP_ERRORS,
+  TOP_OTHER,
+} TopKind;
+
+typedef struct
+{
+  char *type;
+  double count;
+} SummaryError;
+
+typedef struct
+{
+  IvJsonStreamPos pos;
+  int depth;           /* containers open */
+  gboolean not_object; /* the document is not an object */
+  TopKind kind;        /* of the top-level member being read */
+  /* a metric being read: its tag, statistics and the field whose value comes next */
+  int metric_depth; /* depth of its members: 2, or 3 under "records"; 0 when none */
+  char *tag;
+  IvMetricSummary m;
+  char field[16];
+  /* metrics read, top level and under "records", in file order */
+  GPtrArray *top_tags, *top_stats, *rec_tags, *rec_stats;
+  gboolean has_records;
+  /* input_config's bytes */
+  guint64 config_start, config_end;
+  /* telemetry_data.endpoints.*.gpus.*: (endpoint, GPU) pairs and GPU ids */
+  gboolean in_endpoints, in_gpus, gpu_pending, gpu_uuid_key;
+  char *gpu_id;
+  GHashTable *uuids;
+  guint gpu_pairs;
+  /* error_summary[*]: type and count */
+  gboolean err_open, err_count_key, err_details, err_type_key;
+  SummaryError err;
+  GArray *errors; /* SummaryError */
+} SummaryCtx;
+
+static void
+summary_metric_begin (SummaryCtx *c, const unsigned char *key, size_t len, int depth)
+{
+  g_free (c->tag);
+  c->tag = g_strndup ((const char *) key, len);
+  c->metric_depth = depth;
+  iv_metric_summary_clear (&c->m);
+  c->m.avg = c->m.min = c->m.max = c->m.std = c->m.count = NAN;
+  c->m.p1 = c->m.p5 = c->m.p10 = c->m.p25 = c->m.p50 = NAN;
+  c->m.p75 = c->m.p90 = c->m.p95 = c->m.p99 = NAN;
+  c->m.source = IV_STATS_SUMMARY;
+  c->field[0] = '\0';
+}
+
+/* A metric's object ended: kept when it had a unit (anything else is not a metric). */
+static void
+summary_metric_end (SummaryCtx *c)
+{
+  if (c->m.unit)
+    {
+      IvMetricSummary *s = g_memdup2 (&c->m, sizeof c->m);
+      g_ptr_array_add (c->metric_depth == 3 ? c->rec_tags : c->top_tags, g_steal_pointer (&c->tag));
+      g_ptr_array_add (c->metric_depth == 3 ? c->rec_stats : c->top_stats, s);
+      c->m.unit = NULL;
+    }
+  c->metric_depth = 0;
+}
+
+static void
+summary_gpu_done (SummaryCtx *c, const char *uuid)
+{
+  if (!c->gpu_pending)
+    return;
+  c->gpu_pairs++;
+  g_hash_table_add (c->uuids, g_strdup (uuid ? uuid : c->gpu_id));
+  g_clear_pointer (&c->gpu_id, g_free);
+  c->gpu_pending = FALSE;
+}
+
+/* The statistic a field of a metric's object names, or NULL. */
+static double *
+summary_field (IvMetricSummary *m, const char *field)
+{
+  static const struct
+  {
+    const char *name;
+    gsize offset;
+  } fields[] = {
+    { "avg", G_STRUCT_OFFSET (IvMetricSummary, avg) },
+    { "min", G_STRUCT_OFFSET (IvMetricSummary, min) },
+    { "max", G_STRUCT_OFFSET (IvMetricSummary, max) },
+    { "std", G_STRUCT_OFFSET (IvMetricSummary, std) },
+    { "p1", G_STRUCT_OFFSET (IvMetricSummary, p1) },
+    { "p5", G_STRUCT_OFFSET (IvMetricSummary, p5) },
+    { "p10", G_STRUCT_OFFSET (IvMetricSummary, p10) },
+    { "p25", G_STRUCT_OFFSET (IvMetricSummary, p25) },
+    { "p50", G_STRUCT_OFFSET (IvMetricSummary, p50) },
+    { "p75", G_STRUCT_OFFSET (IvMetricSummary, p75) },
+    { "p90", G_STRUCT_OFFSET (IvMetricSummary, p90) },
+    { "p95", G_STRUCT_OFFSET (IvMetricSummary, p95) },
+    { "p99", G_STRUCT_OFFSET (IvMetricSummary, p99) },
+    { "count", G_STRUCT_OFFSET (IvMetricSummary, count) },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    if (g_str_equal (field, fields[i].name))
+      return G_STRUCT_MEMBER_P (m, fields[i].offset);
+  return NULL;
+}
+
+/* A metric's field whose value is not a number (text, null, a container): a statistic
+ * it names is absent, and a unit that is not text makes no metric. */
+static void
+summary_value_not_number (SummaryCtx *c)
+{
+  double *slot;
+
+  if (!c->metric_depth || c->depth != c->metric_depth || !c->field[0])
+    return;
+  if ((slot = summary_field (&c->m, c->field)) != NULL)
+    *slot = NAN;
+  if (g_str_equal (c->field, "unit"))
+    g_clear_pointer (&c->m.unit, g_free);
+}
+
+static int
+sum_start_map (void *ctx)
+{
+  SummaryCtx *c = ctx;
+
+  summary_value_not_number (c);
+  c->depth++;
+  if (c->depth == 1)
+    return 1;
+  if (c->depth == 2 && c->kind == TOP_CONFIG)
+    c->config_start = iv_json_stream_pos_tell (&c->pos) - 1;
+  else if (c->depth == 3 && c->kind == TOP_ERRORS)
+    {
+      c->err_open = TRUE;
+      c->err.type = NULL;
+      c->err.count = NAN;
+    }
+  else if (c->depth == 2 && c->kind == TOP_RECORDS)
+    c->has_records = TRUE;
+  return 1;
+}
+
+static int
+sum_end_map (void *ctx)
+{
+  SummaryCtx *c = ctx;
+
+  if (c->metric_depth && c->depth == c->metric_depth)
+    summary_metric_end (c);
+  if (c->depth == 2 && c->kind == TOP_CONFIG)
+    c->config_end = iv_json_stream_pos_tell (&c->pos);
+  if (c->kind == TOP_TELEMETRY)
+    {
+      if (c->depth == 5 && c->in_gpus)
+        summary_gpu_done (c, NULL), c->in_gpus = FALSE;
+      else if (c->depth == 3)
+        c->in_endpoints = FALSE;
+    }
+  if (c->kind == TOP_ERRORS)
+    {
+      if (c->depth == 4)
+        c->err_details = FALSE;
+      else if (c->depth == 3 && c->err_open)
+        {
+          /* a count a guint holds, as the tree reader took it */
+          if (c->err.count >= 0 && c->err.count < 4e9)
+            g_array_append_val (c->errors, c->err);
+          else
+            g_free (c->err.type);
+          c->err.type = NULL;
+          c->err_open = FALSE;
+        }
+    }
+  c->depth--;
+  return 1;
+}
+
+static int
+sum_start_array (void *ctx)
+{
+  SummaryCtx *c = ctx;
+  summary_value_not_number (c);
+  c->depth++;
+  return 1;
+}
+
+static int
+sum_end_array (void *ctx)
+{
+  SummaryCtx *c = ctx;
+  c->depth--;
+  return 1;
+}
+
+static int
+sum_map_key (void *ctx, const unsigned char *key, size_t len)
+{
+  SummaryCtx *c = ctx;
+
+  if (c->depth == 1)
+    {
+      c->kind = key_is (key, len, "records")          ? TOP_RECORDS
+                : key_is (key, len, "input_config")   ? TOP_CONFIG
+                : key_is (key, len, "telemetry_data") ? TOP_TELEMETRY
+                : key_is (key, len, "error_summary")  ? TOP_ERRORS
+                                                      : TOP_METRIC;
+      /* any member may be a metric's statistics (telemetry_data with a "unit" is too) */
+      summary_metric_begin (c, key, len, 2);
+      return 1;
+    }
+  if (c->kind == TOP_RECORDS && c->depth == 2)
+    {
+      summary_metric_begin (c, key, len, 3);
+      return 1;
+    }
+  if (c->metric_depth && c->depth == c->metric_depth)
+    {
+      /* no field of a metric's statistics is longer */
+      if (len < sizeof c->field)
+        memcpy (c->field, key, len);
+      c->field[len < sizeof c->field ? len : 0] = '\0';
+    }
+  if (c->kind == TOP_TELEMETRY)
+    {
+      if (c->depth == 2)
+        c->in_endpoints = key_is (key, len, "endpoints");
+      else if (c->depth == 4 && c->in_endpoints)
+        c->in_gpus = key_is (key, len, "gpus");
+      else if (c->depth == 5 && c->in_gpus)
+        {
+          /* each member of "gpus" is one (endpoint, GPU) pair, by its gpu_uuid or key */
+          summary_gpu_done (c, NULL);
+          c->gpu_id = g_strndup ((const char *) key, len);
+          c->gpu_pending = TRUE;
+        }
+      else if (c->depth == 6 && c->gpu_pending)
+        c->gpu_uuid_key = key_is (key, len, "gpu_uuid");
+    }
+  if (c->kind == TOP_ERRORS && c->err_open)
+    {
+      if (c->depth == 3)
+        {
+          c->err_count_key = key_is (key, len, "count");
+          c->err_details = key_is (key, len, "error_details");
+        }
+      else if (c->depth == 4 && c->err_details)
+        c->err_type_key = key_is (key, len, "type");
+    }
+  return 1;
+}
+
+static int
+sum_number (void *ctx, const char *s, size_t len)
+{
+  SummaryCtx *c = ctx;
+
+  if (c->metric_depth && c->depth == c->metric_depth && c->field[0])
+    {
+      double *slot = summary_field (&c->m, c->field);
+      double v = text_to_double (s, len);
+      /* as the tree reader: a number that is not finite is absent */
+      if (slot)
+        *slot = isfinite (v) ? v : NAN;
+      else
+        summary_value_not_number (c);
+    }
+  if (c->kind == TOP_ERRORS && c->err_open && c->depth == 3 && c->err_count_key)
+    {
+      double v = text_to_double (s, len);
+      c->err.count = isfinite (v) ? v : NAN;
+    }
+  return 1;
+}
+
+static int
+sum_string (void *ctx, const unsigned char *s, size_t len)
+{
+  SummaryCtx *c = ctx;
+
+  if (c->metric_depth && c->depth == c->metric_depth && g_str_equal (c->field, "unit"))
+    {
+      g_free (c->m.unit);
+      c->m.unit = g_strndup ((const char *) s, len);
+    }
+  else
+    summary_value_not_number (c);
+  if (c->kind == TOP_TELEMETRY && c->gpu_pending && c->depth == 6 && c->gpu_uuid_key)
+    {
+      g_free (c->gpu_id);
+      /* the uuid names the GPU; kept in place of its key */
+      c->gpu_id = g_strndup ((const char *) s, len);
+    }
+  if (c->kind == TOP_ERRORS && c->err_open && c->depth == 4 && c->err_details && c->err_type_key)
+    {
+      g_free (c->err.type);
+      c->err.type = g_strndup ((const char *) s, len);
+    }
+  return 1;
+}
+
+static int
+sum_null (void *ctx)
+{
+  summary_value_not_number (ctx);
+  return 1;
+}
+
+static int
+sum_boolean (void *ctx, int value)
+{
+  summary_value_not_number (ctx);
+  return 1;
+}
+
+/* The top level must be an object: the first event says. */
+static int
+sum_first (SummaryCtx *c)
+{
+  if (c->depth == 0)
+    {
+      c->not_object = TRUE;
+      return 0;
+    }
+  return 1;
+}
+
+static int
+sum_start_map_top (void *ctx)
+{
+  return sum_start_map (ctx);
+}
+
+static int
+sum_start_array_top (void *ctx)
+{
+  SummaryCtx *c = ctx;
+  return sum_first (c) && sum_start_array (ctx);
+}
+
+static int
+sum_number_top (void *ctx, const char *s, size_t len)
+{
+  SummaryCtx *c = ctx;
+  return sum_first (c) && sum_number (ctx, s, len);
+}
+
+static int
+sum_string_top (void *ctx, const unsigned char *s, size_t len)
+{
+  SummaryCtx *c = ctx;
+  return sum_first (c) && sum_string (ctx, s, len);
+}
+
+static int
+sum_null_top (void *ctx)
+{
+  SummaryCtx *c = ctx;
+  return sum_first (c) && sum_null (ctx);
+}
+
+static int
+sum_boolean_top (void *ctx, int value)
+{
+  SummaryCtx *c = ctx;
+  return sum_first (c) && sum_boolean (ctx, value);
+}
+
+static const yajl_callbacks summary_callbacks = {
+  .yajl_null = sum_null_top,
+  .yajl_boolean = sum_boolean_top,
+  .yajl_number = sum_number_top,
+  .yajl_string = sum_string_top,
+  .yajl_start_map = sum_start_map_top,
+  .yajl_map_key = sum_map_key,
+  .yajl_end_map = sum_end_map,
+  .yajl_start_array = sum_start_array_top,
+  .yajl_end_array = sum_end_array,
+};
+
+static void
+metric_stats_free (gpointer p)
+{
+  if (p)
+    iv_metric_summary_clear (p);
+  g_free (p);
+}
+
+static void
+summary_error_clear (gpointer p)
+{
+  g_free (((SummaryError *) p)->type);
+}
+
 gboolean
 _iv_run_load_summary (IvRun *r, IvInput *in, GError **error)
 {
-  g_autoptr (JsonNode) root = read_json_input (in, error);
-  JsonObject *o, *metrics;
-  JsonArray *errors;
+  g_autofree char *text = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (IvInput) stream = NULL;
+  const char *name = iv_input_get_name (in), *body;
+  gsize len = 0;
+  SummaryCtx c = { 0 };
+  gboolean ok;
 
-  if (!root)
+  text = iv_input_read_all (in, IV_INPUT_DOCUMENT_MAX, &len, error);
+  if (!text)
     return FALSE;
-  o = json_node_get_object (root);
-  /* The older generation keeps the metrics under "records". */
-  metrics = iv_json_object (o, "records") ? iv_json_object (o, "records") : o;
-  {
-    g_autoptr (GList) members = json_object_get_members (metrics);
-    for (GList *l = members; l; l = l->next)
-      {
-        IvMetricSummary *s = metric_summary (json_object_get_member (metrics, l->data));
-        if (!s)
-          continue;
-        g_ptr_array_add (r->summary_tags, g_strdup (l->data));
-        g_hash_table_replace (r->summary, g_strdup (l->data), s);
-      }
-  }
-  if (iv_json_object (o, "input_config"))
-    read_config (r, iv_json_object (o, "input_config"));
-  {
-    /* the GPUs the summary's telemetry lists, per endpoint (AIPerf's count) and by UUID */
-    JsonObject *endpoints = iv_json_object (iv_json_object (o, "telemetry_data"), "endpoints");
-    g_autoptr (GHashTable) uuids = g_hash_table_new (g_str_hash, g_str_equal);
-    g_autoptr (GList) names = endpoints ? json_object_get_members (endpoints) : NULL;
-    for (GList *l = names; l; l = l->next)
-      {
-        JsonObject *gpus = iv_json_object (iv_json_object (endpoints, l->data), "gpus");
-        g_autoptr (GList) ids = gpus ? json_object_get_members (gpus) : NULL;
-        for (GList *k = ids; k; k = k->next)
-          {
-            const char *uuid = iv_json_string (iv_json_object (gpus, k->data), "gpu_uuid");
-            r->summary_gpu_pairs++;
-            g_hash_table_add (uuids, (gpointer) (uuid ? uuid : (const char *) k->data));
-          }
-      }
-    r->summary_gpu_uuids = g_hash_table_size (uuids);
-  }
-  if (iv_run_get_summary (r, "benchmark_duration"))
-    r->duration_s = iv_run_get_summary (r, "benchmark_duration")->avg;
-  /* Without per-request records, the summary's error list is the only one. */
-  errors = iv_json_array (o, "error_summary");
-  if (!r->has_records)
-    for (guint i = 0; errors && i < json_array_get_length (errors); i++)
-      {
-        JsonNode *en = json_array_get_element (errors, i);
-        JsonObject *e = JSON_NODE_HOLDS_OBJECT (en) ? json_node_get_object (en) : NULL;
-        const char *type = iv_json_string (iv_json_object (e, "error_details"), "type");
-        double count = number (e, "count");
-        if (!e || !(count >= 0 && count < 4e9))
-          continue;
-        r->n_errors += (gsize) count;
-        g_hash_table_insert (r->error_types, g_strdup (type ? type : "unknown"),
-                             GUINT_TO_POINTER ((guint) count));
-      }
-  return TRUE;
+  /* a UTF-8 byte order mark (Windows editors write one) is not part of the JSON */
+  body = text;
+  if (len >= 3 && memcmp (text, "\xef\xbb\xbf", 3) == 0)
+    body += 3, len -= 3;
+  if (!iv_json_check_text (body, len, name, error))
+    return FALSE;
+  if (len == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: the file is empty", name);
+      return FALSE;
+    }
+  bytes = g_bytes_new_static (body, len);
+  stream = iv_input_new_from_bytes (bytes, name, error);
+  if (!stream)
+    return FALSE;
+  c.top_tags = g_ptr_array_new_with_free_func (g_free);
+  c.top_stats = g_ptr_array_new_with_free_func (metric_stats_free);
+  c.rec_tags = g_ptr_array_new_with_free_func (g_free);
+  c.rec_stats = g_ptr_array_new_with_free_func (metric_stats_free);
+  c.uuids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  c.errors = g_array_new (FALSE, FALSE, sizeof (SummaryError));
+  g_array_set_clear_func (c.errors, summary_error_clear);
+  c.m.unit = NULL;
+  ok = iv_json_stream_parse_at (stream, &summary_callbacks, &c, IV_JSON_STREAM_DEFAULT, NULL, NULL,
+                                NULL, &c.pos, NULL, error);
+  if (ok && c.not_object)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _ ("%s: not a JSON object"), name);
+      ok = FALSE;
+    }
+  if (ok)
+    {
+      /* Nothing changes in the run until the whole document has been read: a summary
+       * half-written is read again later, from the start. The older generation keeps
+       * its metrics under "records". */
+      GPtrArray *tags = c.has_records ? c.rec_tags : c.top_tags;
+      GPtrArray *stats = c.has_records ? c.rec_stats : c.top_stats;
+      for (guint i = 0; i < tags->len; i++)
+        {
+          _iv_run_add_summary (r, g_steal_pointer (&tags->pdata[i]), stats->pdata[i]);
+          stats->pdata[i] = NULL;
+        }
+      if (c.config_end > c.config_start && c.config_end - c.config_start > SUMMARY_CONFIG_MAX)
+        _iv_run_warn (r,
+                      _ ("%s: input_config is larger than %u MiB: the run's configuration "
+                         "(model, concurrency) is not read"),
+                      name, (guint) (SUMMARY_CONFIG_MAX >> 20));
+      else if (c.config_end > c.config_start)
+        {
+          g_autoptr (JsonNode) config = iv_json_parse (
+              body + c.config_start, (gsize) (c.config_end - c.config_start), name, NULL);
+          if (config && JSON_NODE_HOLDS_OBJECT (config))
+            read_config (r, json_node_get_object (config));
+        }
+      r->summary_gpu_pairs = c.gpu_pairs;
+      r->summary_gpu_uuids = g_hash_table_size (c.uuids);
+      if (iv_run_get_summary (r, "benchmark_duration"))
+        r->duration_s = iv_run_get_summary (r, "benchmark_duration")->avg;
+      /* Without per-request records, the summary's error list is the only one. */
+      for (guint i = 0; !r->has_records && i < c.errors->len; i++)
+        {
+          SummaryError *e = &g_array_index (c.errors, SummaryError, i);
+          r->n_errors += (gsize) e->count;
+          g_hash_table_insert (r->error_types, g_strdup (e->type ? e->type : "unknown"),
+                               GUINT_TO_POINTER ((guint) e->count));
+        }
+    }
+  iv_metric_summary_clear (&c.m);
+  g_free (c.tag);
+  g_free (c.gpu_id);
+  g_free (c.err.type);
+  g_ptr_array_unref (c.top_tags);
+  g_ptr_array_unref (c.top_stats);
+  g_ptr_array_unref (c.rec_tags);
+  g_ptr_array_unref (c.rec_stats);
+  g_hash_table_unref (c.uuids);
+  g_array_unref (c.errors);
+  return ok;
 }
 
 gboolean
@@ -1330,11 +1895,17 @@ iv_run_load_full (const char *path, IvRunLoadFlags flags, IvProgressFunc progres
     {
       /* nothing usable at all: an error, not an empty run */
       g_autofree char *display = g_filename_display_name (f.records);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   r->records_lines
-                       ? _ ("%s: every line is damaged, and there is no summary beside it")
-                       : _ ("%s: the file is empty, and there is no summary beside it"),
-                   display);
+      if (r->damaged_lines > 0 && r->warnings->len > 0)
+        /* what the reader said of the lines it skipped (damaged, too long) is the reason */
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                     _ ("%s: every line is damaged, and there is no summary beside it (%s)"),
+                     display, (const char *) r->warnings->pdata[r->warnings->len - 1]);
+      else
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                     r->records_lines
+                         ? _ ("%s: every line is damaged, and there is no summary beside it")
+                         : _ ("%s: the file is empty, and there is no summary beside it"),
+                     display);
       ok = FALSE;
     }
   if (ok)

@@ -11,12 +11,19 @@ IvRun *_iv_run_new (const char *path);
 /* Adds a warning (one sentence naming the file) to the run. */
 void _iv_run_warn (IvRun *run, const char *format, ...) G_GNUC_PRINTF (2, 3);
 GHashTable *_iv_run_summary_table_new (void);
+/* Metric @tag's statistics into the run's summary (both taken), in file order; a tag
+ * seen before takes the new numbers in its place. */
+void _iv_run_add_summary (IvRun *run, char *tag, IvMetricSummary *summary);
+/* A new per-request metric named by @len bytes of @tag, indexed by its tag. */
+IvRunMetric *_iv_run_add_metric (IvRun *run, const char *tag, gsize len);
 /* The per-request file read in pieces (@pieces: a run followed as it is written), and
  * the telemetry the same way. */
 typedef struct _IvRecordReader IvRecordReader;
 IvRecordReader *_iv_record_reader_new (IvRun *run, gboolean pieces);
 gboolean _iv_record_reader_feed (IvRecordReader *reader, IvInput *input, IvProgressFunc progress,
                                  gpointer progress_data, GCancellable *cancellable, GError **error);
+/* A line longer than the limit, passed over by a followed run's reader (@name: the file). */
+void _iv_record_reader_skip_long (IvRecordReader *reader, const char *name);
 /* Warns, once, about the lines skipped and the values not counted. */
 void _iv_record_reader_finish (IvRecordReader *reader, const char *name);
 void _iv_record_reader_free (IvRecordReader *reader);

@@ -5,7 +5,9 @@
 #include "iv-run.h"
 #include "iv-run-private.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void
@@ -80,8 +82,10 @@ _iv_run_new (const char *path)
   r->error_types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   r->strings = iv_intern_new ();
   r->metrics = g_ptr_array_new_with_free_func (metric_free);
+  r->metric_index = g_hash_table_new (g_str_hash, g_str_equal);
   r->summary = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, summary_free);
-  r->summary_tags = g_ptr_array_new_with_free_func (g_free);
+  /* the table's own keys, in file order: a million metrics keep one copy of each name */
+  r->summary_tags = g_ptr_array_new ();
   r->gpus = g_ptr_array_new_with_free_func (gpu_free);
   r->timeslices = g_ptr_array_new_with_free_func (timeslice_free);
   r->aggregate = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, aggregate_free);
@@ -89,6 +93,60 @@ _iv_run_new (const char *path)
   r->t0_ns = G_MAXINT64;
   r->t1_ns = G_MININT64;
   return r;
+}
+
+/* Adds metric @tag's statistics to the run's summary (both taken); a tag seen before
+ * keeps its place and takes the new numbers. */
+void
+_iv_run_add_summary (IvRun *r, char *tag, IvMetricSummary *s)
+{
+  IvMetricSummary *old = g_hash_table_lookup (r->summary, tag);
+
+  if (old)
+    {
+      iv_metric_summary_clear (old);
+      *old = *s;
+      g_free (s);
+      g_free (tag);
+      return;
+    }
+  g_hash_table_insert (r->summary, tag, s);
+  g_ptr_array_add (r->summary_tags, tag);
+}
+
+/* Adds a per-request metric named @tag (its arrays empty) and returns it. */
+IvRunMetric *
+_iv_run_add_metric (IvRun *r, const char *tag, gsize len)
+{
+  IvRunMetric *m = g_new0 (IvRunMetric, 1);
+
+  m->tag = g_strndup (tag, len);
+  m->values = g_array_new (FALSE, FALSE, sizeof (double));
+  m->request = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_ptr_array_add (r->metrics, m);
+  g_hash_table_insert (r->metric_index, m->tag, GUINT_TO_POINTER (r->metrics->len));
+  return m;
+}
+
+gsize
+iv_run_line_max (char **problem)
+{
+  const char *text = g_getenv (IV_RUN_LINE_MAX_ENV);
+  guint64 mib = IV_RUN_LINE_MAX_MIB;
+
+  if (problem)
+    *problem = NULL;
+  if (text && *text)
+    {
+      guint64 v;
+      if (g_ascii_string_to_unsigned (text, 10, 1, 65536, &v, NULL))
+        mib = v;
+      else if (problem)
+        *problem = g_strdup_printf (_ ("%s=%s is not a whole number of MiB from 1 to 65536: "
+                                       "lines of up to %d MiB are read"),
+                                    IV_RUN_LINE_MAX_ENV, text, IV_RUN_LINE_MAX_MIB);
+    }
+  return (gsize) mib << 20;
 }
 
 /* A tag → IvMetricSummary* table, for loaders building IvTimeslices. */
@@ -126,6 +184,7 @@ iv_run_free (IvRun *r)
   g_array_unref (r->flags);
   g_hash_table_unref (r->error_types);
   iv_intern_free (r->strings);
+  g_hash_table_unref (r->metric_index);
   g_ptr_array_unref (r->metrics);
   g_hash_table_unref (r->summary);
   g_ptr_array_unref (r->summary_tags);
@@ -141,13 +200,8 @@ iv_run_free (IvRun *r)
 const IvRunMetric *
 iv_run_get_metric (const IvRun *r, const char *tag)
 {
-  for (guint i = 0; i < r->metrics->len; i++)
-    {
-      const IvRunMetric *m = r->metrics->pdata[i];
-      if (g_str_equal (m->tag, tag))
-        return m;
-    }
-  return NULL;
+  guint at = tag ? GPOINTER_TO_UINT (g_hash_table_lookup (r->metric_index, tag)) : 0;
+  return at ? r->metrics->pdata[at - 1] : NULL;
 }
 
 const IvMetricSummary *

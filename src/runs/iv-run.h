@@ -74,6 +74,12 @@ typedef enum
   IV_REQUEST_CANCELLED = 1 << 1,
 } IvRequestFlags;
 
+/* The longest line a run's JSON Lines files (records, telemetry, server metrics) may
+ * hold: 256 MiB, or INFERVIEW_RECORD_LINE_MAX_MIB (a whole number of MiB, 1 to 65536). A
+ * longer line is passed over unread, with a warning naming the file and the line. */
+#define IV_RUN_LINE_MAX_MIB 256
+#define IV_RUN_LINE_MAX_ENV "INFERVIEW_RECORD_LINE_MAX_MIB"
+
 typedef struct
 {
   char *path;   /* the run's folder */
@@ -94,14 +100,15 @@ typedef struct
   gsize n_errors;                     /* profiling requests that failed */
   GHashTable *error_types;            /* char* → GUINT_TO_POINTER (count) */
   IvIntern *strings;
-  GPtrArray *metrics;    /* IvRunMetric*, in order of first appearance */
-  gint64 t0_ns, t1_ns;   /* first start, last end of the profiling requests */
-  gboolean has_records;  /* a per-request file with at least one good line was read */
-  guint64 records_lines; /* lines of the per-request file holding a value */
-  guint64 damaged_lines; /* of those, skipped as damaged (warned about) */
+  GPtrArray *metrics;       /* IvRunMetric*, in order of first appearance */
+  GHashTable *metric_index; /* tag → 1 + its index in metrics (lookups by tag) */
+  gint64 t0_ns, t1_ns;      /* first start, last end of the profiling requests */
+  gboolean has_records;     /* a per-request file with at least one good line was read */
+  guint64 records_lines;    /* lines of the per-request file holding a value */
+  guint64 damaged_lines;    /* of those, skipped as damaged (warned about) */
 
   GHashTable *summary;     /* tag → IvMetricSummary* (empty without a summary file) */
-  GPtrArray *summary_tags; /* char*, in file order */
+  GPtrArray *summary_tags; /* char*, in file order: the keys of summary (not owned) */
   double duration_s;       /* benchmark_duration, else the requests' span; NaN if neither */
 
   GPtrArray *gpus;          /* IvGpu*, by first appearance */
@@ -151,6 +158,10 @@ IvRun *iv_run_load_full (const char *path, IvRunLoadFlags flags, IvProgressFunc 
 gboolean iv_run_follow (IvRun *run, gsize max_bytes, IvRunFollow *out, GError **error);
 /* Stops following: the run keeps what was read. */
 void iv_run_unfollow (IvRun *run);
+/* The longest line of a run's JSON Lines files (IV_RUN_LINE_MAX_MIB, or the environment's
+ * INFERVIEW_RECORD_LINE_MAX_MIB), in bytes; *@problem (may be NULL) is set to a sentence
+ * when the variable is set to something that is not such a number (the default is used). */
+gsize iv_run_line_max (char **problem);
 /* Monotonic time (µs) the followed run last grew; 0 when it is not live. */
 gint64 iv_run_live_last_growth (const IvRun *run);
 void iv_run_free (IvRun *run);

@@ -15,6 +15,7 @@
 
 #include "iv-json-doc.h"
 #include "iv-json-stream.h"
+#include "iv-run.h"
 
 /* What a scraped metric is to us. */
 typedef enum
@@ -131,7 +132,9 @@ typedef struct
 typedef struct
 {
   IvServerMetrics *m;
-  GPtrArray *endpoints; /* Endpoint* */
+  GPtrArray *endpoints; /* Endpoint*, in order of first appearance */
+  GHashTable *by_url;   /* url → Endpoint*: a scrape finds its endpoint by name, so a
+                         * hundred thousand endpoints are not a quadratic load */
   int depth;
   char key[64];       /* the last key at depths 1 and 3 */
   gint raw;           /* the metric being read, or -1 */
@@ -170,10 +173,10 @@ scrape_reset (Ctx *c)
 static Endpoint *
 endpoint_for (Ctx *c, const char *url)
 {
-  Endpoint *e;
-  for (guint i = 0; i < c->endpoints->len; i++)
-    if (g_str_equal (((Endpoint *) c->endpoints->pdata[i])->url, url))
-      return c->endpoints->pdata[i];
+  Endpoint *e = g_hash_table_lookup (c->by_url, url);
+
+  if (e)
+    return e;
   e = g_new0 (Endpoint, 1);
   e->url = g_strdup (url);
   e->ts = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -181,6 +184,7 @@ endpoint_for (Ctx *c, const char *url)
     e->raw[i] = g_array_new (FALSE, FALSE, sizeof (double));
   e->hist_count = g_array_new (FALSE, FALSE, sizeof (double));
   g_ptr_array_add (c->endpoints, e);
+  g_hash_table_insert (c->by_url, e->url, e);
   return e;
 }
 
@@ -434,13 +438,17 @@ parse_into (IvServerMetrics *m, IvInput *in, GError **error)
   gboolean ok;
 
   c.endpoints = g_ptr_array_new_with_free_func (endpoint_free);
-  ok = iv_json_stream_parse_lines (in, &callbacks, &c, line_done, NULL, NULL, NULL, &st, error);
+  c.by_url = g_hash_table_new (g_str_hash, g_str_equal);
+  ok = iv_json_stream_parse_lines (in, &callbacks, &c, line_done, iv_run_line_max (NULL), NULL,
+                                   NULL, NULL, &st, error);
   g_free (st.first_damaged_reason);
   g_free (c.url);
+  g_hash_table_unref (c.by_url);
   if (ok)
     {
       m->lines = st.lines;
-      m->damaged = st.damaged;
+      /* a line past the limit was passed over unread: skipped like a damaged one */
+      m->damaged = st.damaged + st.long_lines;
       for (guint i = 0; i < c.endpoints->len; i++)
         g_ptr_array_add (m->endpoints, derive (m, c.endpoints->pdata[i]));
     }

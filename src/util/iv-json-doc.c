@@ -77,20 +77,12 @@ set_parse_error (GError **error, const char *source, const char *message)
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", source, message);
 }
 
-JsonNode *
-iv_json_parse (const char *text, gsize len, const char *source, GError **error)
+gboolean
+iv_json_check_text (const char *text, gsize len, const char *source, GError **error)
 {
-  g_autoptr (JsonParser) parser = NULL;
-  g_autoptr (GError) local = NULL;
   const char *bad = NULL;
-  JsonNode *root;
   guint line, column;
 
-  g_return_val_if_fail (text != NULL || len == 0, NULL);
-  g_return_val_if_fail (source != NULL, NULL);
-
-  if (len >= 3 && memcmp (text, "\xef\xbb\xbf", 3) == 0)
-    text += 3, len -= 3;
   if (!g_utf8_validate_len (text, len, &bad))
     {
       /* UTF-16 shows itself as zero bytes in the first pair. */
@@ -98,21 +90,38 @@ iv_json_parse (const char *text, gsize len, const char *source, GError **error)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                        "%s: UTF-16 text: save the file as UTF-8", source);
-          return NULL;
+          return FALSE;
         }
       position (text, (gsize) (bad - text), &line, &column);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    "%s: line %u, column %u: not UTF-8 text (byte 0x%02x)", source, line, column,
                    (guchar) *bad);
-      return NULL;
+      return FALSE;
     }
   if (!iv_json_check_depth (text, len, IV_JSON_MAX_DEPTH, &line, &column))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    "%s: line %u, column %u: nested more than %u levels deep", source, line, column,
                    IV_JSON_MAX_DEPTH);
-      return NULL;
+      return FALSE;
     }
+  return TRUE;
+}
+
+JsonNode *
+iv_json_parse (const char *text, gsize len, const char *source, GError **error)
+{
+  g_autoptr (JsonParser) parser = NULL;
+  g_autoptr (GError) local = NULL;
+  JsonNode *root;
+
+  g_return_val_if_fail (text != NULL || len == 0, NULL);
+  g_return_val_if_fail (source != NULL, NULL);
+
+  if (len >= 3 && memcmp (text, "\xef\xbb\xbf", 3) == 0)
+    text += 3, len -= 3;
+  if (!iv_json_check_text (text, len, source, error))
+    return NULL;
   parser = json_parser_new_immutable ();
   /* json-glib refuses an empty buffer with a critical, not an error. */
   if (len == 0 || !json_parser_load_from_data (parser, text, (gssize) len, &local)

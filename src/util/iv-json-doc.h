@@ -20,6 +20,9 @@ G_BEGIN_DECLS
 gboolean iv_json_check_depth (const char *text, gsize len, guint max_depth, guint *line,
                               guint *column);
 
+/* What iv_json_parse() checks before parsing, for readers that stream the text instead:
+ * UTF-8 (UTF-16 named as such) and nesting; FALSE with "SOURCE: line L, column C: …". */
+gboolean iv_json_check_text (const char *text, gsize len, const char *source, GError **error);
 /* Parses @text (@len bytes; a UTF-8 BOM is skipped). Errors read
  * "SOURCE: line L, column C: problem". Returns the root, never NULL on success. */
 JsonNode *iv_json_parse (const char *text, gsize len, const char *source, GError **error);

@@ -189,28 +189,62 @@ blank (const guint8 *p, gsize len)
   return TRUE;
 }
 
+/* A line that began in an earlier chunk, held until its newline: grown by try-allocation
+ * (a line is as long as its writer made it) and never past the caller's limit. */
+typedef struct
+{
+  guint8 *data;
+  gsize len, cap;
+} Carry;
+
+static gboolean
+carry_append (Carry *c, const guint8 *p, gsize n, gsize max)
+{
+  if (c->len + n > c->cap)
+    {
+      /* doubling, but never to more room than the longest line takes */
+      gsize cap = MAX (MIN (c->cap * 2, max), c->len + n);
+      guint8 *grown = g_try_realloc (c->data, cap);
+      if (!grown)
+        return FALSE;
+      c->data = grown, c->cap = cap;
+    }
+  memcpy (c->data + c->len, p, n);
+  c->len += n;
+  return TRUE;
+}
+
 gboolean
 iv_json_stream_parse_lines (IvInput *input, const yajl_callbacks *callbacks, gpointer ctx,
-                            IvJsonLineDone line_done, IvProgressFunc progress,
+                            IvJsonLineDone line_done, gsize max_line, IvProgressFunc progress,
                             gpointer progress_data, GCancellable *cancellable,
                             IvJsonLinesStats *stats, GError **error)
 {
   g_autofree guint8 *buf = g_malloc (CHUNK);
-  g_autoptr (GByteArray) carry = g_byte_array_new (); /* a line begun in an earlier chunk */
+  Carry carry = { NULL, 0, 0 }; /* a line begun in an earlier chunk */
+  gboolean too_long = FALSE;    /* the line being read is past @max_line: passed over */
   guint line_no = 1;
-  gboolean first = TRUE;
+  gboolean first = TRUE, ok = TRUE;
 
   memset (stats, 0, sizeof *stats);
+  if (max_line == 0)
+    max_line = IV_JSON_LINE_MAX_DEFAULT;
   for (;;)
     {
       gssize n;
       const guint8 *p, *end;
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
+        {
+          ok = FALSE;
+          break;
+        }
       n = iv_input_read (input, buf, CHUNK, error);
       if (n < 0)
-        return FALSE;
+        {
+          ok = FALSE;
+          break;
+        }
       p = buf, end = buf + n;
       if (first && n > 0)
         {
@@ -223,36 +257,75 @@ iv_json_stream_parse_lines (IvInput *input, const yajl_callbacks *callbacks, gpo
         {
           const guint8 *nl = n > 0 ? memchr (p, '\n', (gsize) (end - p)) : NULL;
           const guint8 *line;
-          gsize len;
+          gsize len, piece = (gsize) ((nl ? nl : end) - p);
           guint column = 0;
           g_autofree char *reason = NULL;
-          gboolean ok;
+          gboolean parsed;
 
+          /* A line past the limit is not held: its bytes are passed over to its newline
+           * (a crashed writer's preallocated gigabytes cost a scan, not the memory). */
+          if (!too_long && carry.len + piece > max_line)
+            {
+              too_long = TRUE;
+              carry.len = 0;
+              stats->lines++;
+              stats->long_lines++;
+              if (!stats->first_long_line)
+                stats->first_long_line = line_no;
+              if (line_done)
+                line_done (ctx, FALSE);
+            }
+          if (too_long)
+            {
+              if (!nl && n > 0)
+                break;
+              too_long = FALSE;
+              if (!nl)
+                break;
+              line_no++;
+              p = nl + 1;
+              continue;
+            }
           if (!nl && n > 0)
             {
               /* the rest of the chunk starts a line the next chunk ends */
-              g_byte_array_append (carry, p, (guint) (end - p));
+              if (!carry_append (&carry, p, piece, max_line))
+                {
+                  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+                               "%s: line %u: out of memory holding a line of %" G_GSIZE_FORMAT
+                               " bytes",
+                               iv_input_get_name (input), line_no, carry.len + piece);
+                  ok = FALSE;
+                }
               break;
             }
           if (!nl)
             {
               /* end of input: a last line without its newline */
-              if (carry->len == 0)
+              if (carry.len == 0)
                 break;
-              line = carry->data, len = carry->len;
+              line = carry.data, len = carry.len;
             }
-          else if (carry->len)
+          else if (carry.len)
             {
-              g_byte_array_append (carry, p, (guint) (nl - p));
-              line = carry->data, len = carry->len;
+              if (!carry_append (&carry, p, piece, max_line))
+                {
+                  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+                               "%s: line %u: out of memory holding a line of %" G_GSIZE_FORMAT
+                               " bytes",
+                               iv_input_get_name (input), line_no, carry.len + piece);
+                  ok = FALSE;
+                  break;
+                }
+              line = carry.data, len = carry.len;
             }
           else
-            line = p, len = (gsize) (nl - p);
+            line = p, len = piece;
           if (!blank (line, len))
             {
               stats->lines++;
-              ok = parse_line (callbacks, ctx, line, len, &column, &reason);
-              if (!ok)
+              parsed = parse_line (callbacks, ctx, line, len, &column, &reason);
+              if (!parsed)
                 {
                   stats->damaged++;
                   if (!stats->first_damaged_line)
@@ -266,18 +339,21 @@ iv_json_stream_parse_lines (IvInput *input, const yajl_callbacks *callbacks, gpo
               else
                 stats->last_line_cut = FALSE;
               if (line_done)
-                line_done (ctx, ok);
+                line_done (ctx, parsed);
             }
-          g_byte_array_set_size (carry, 0);
+          carry.len = 0;
           if (!nl)
             break;
           line_no++;
           p = nl + 1;
         }
-      if (n == 0)
+      if (!ok || n == 0)
         break;
       if (progress)
         progress (iv_input_get_raw_offset (input), iv_input_get_raw_size (input), progress_data);
     }
-  return TRUE;
+  g_free (carry.data);
+  if (!ok)
+    g_clear_pointer (&stats->first_damaged_reason, g_free);
+  return ok;
 }

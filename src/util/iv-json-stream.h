@@ -71,16 +71,25 @@ typedef struct
   guint first_damaged_column;
   char *first_damaged_reason; /* yajl's reason; free it with g_free */
   gboolean last_line_cut;     /* the last line had no newline and did not parse */
+  guint64 long_lines;         /* lines past the limit, passed over unread (in lines, not
+                               * in damaged) */
+  guint first_long_line;      /* 1-based; 0 when none */
 } IvJsonLinesStats;
+
+/* The longest line iv_json_stream_parse_lines() holds when the caller sets no limit. */
+#define IV_JSON_LINE_MAX_DEFAULT ((gsize) 256 << 20)
 
 /* Called after each line holding a value with whether it parsed: the client keeps what
  * the callbacks collected from a good line and drops what it took from a damaged one. */
 typedef void (*IvJsonLineDone) (gpointer ctx, gboolean ok);
 
-/* FALSE with @error only when the input cannot be read or the load is cancelled. */
+/* A line longer than @max_line bytes (0: IV_JSON_LINE_MAX_DEFAULT) is never held: it is
+ * passed over to its newline and counted in long_lines. FALSE with @error only when the
+ * input cannot be read, memory for a line runs out, or the load is cancelled. */
 gboolean iv_json_stream_parse_lines (IvInput *input, const yajl_callbacks *callbacks, gpointer ctx,
-                                     IvJsonLineDone line_done, IvProgressFunc progress,
-                                     gpointer progress_data, GCancellable *cancellable,
-                                     IvJsonLinesStats *stats, GError **error);
+                                     IvJsonLineDone line_done, gsize max_line,
+                                     IvProgressFunc progress, gpointer progress_data,
+                                     GCancellable *cancellable, IvJsonLinesStats *stats,
+                                     GError **error);
 
 G_END_DECLS
