@@ -243,6 +243,9 @@ write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names,
 
 /* ---- --watch ---- */
 
+/* Bytes read per file and tick (twice a second). */
+#define WATCH_MAX_BYTES ((gsize) 64 << 20)
+
 typedef struct
 {
   IvSweep *sweep;
@@ -259,6 +262,7 @@ typedef struct
   int status;
   const IvHardware *bound_hw; /* --hardware: what bound_efficiency sets the runs against */
   gint64 bound_tp;
+  gboolean stopped; /* a run could no longer be followed (said on stderr) */
 } Watch;
 
 /* The presets that set runs against the model's bound get the hardware asked for. */
@@ -317,8 +321,15 @@ watch_tick (gpointer data)
 
   if (discover)
     w->last_discover_us = now;
-  iv_sweep_follow (w->sweep, 0, discover, &f);
-  if (f.new_records || f.new_samples || f.new_runs || f.finished_runs)
+  /* a bounded share a tick: gigabytes appended at once are read over several ticks */
+  iv_sweep_follow (w->sweep, WATCH_MAX_BYTES, discover, &f);
+  if (f.stopped_runs)
+    {
+      /* said at once, and the figures and summary.txt no longer count the run as live */
+      _iv_cli_printf (stderr, "inferview plot: %s\n", f.stopped_why);
+      w->stopped = TRUE;
+    }
+  if (f.new_records || f.new_samples || f.new_runs || f.finished_runs || f.stopped_runs)
     {
       w->last_change_us = now;
       if (!watch_choose (w)
@@ -334,6 +345,8 @@ watch_tick (gpointer data)
   if (iv_sweep_n_live (w->sweep) == 0
       && now - w->last_change_us >= (gint64) w->linger_s * G_USEC_PER_SEC)
     {
+      if (w->stopped && w->status == IV_EXIT_OK)
+        w->status = IV_EXIT_BAD_INPUT;
       g_main_loop_quit (w->loop);
       return G_SOURCE_REMOVE;
     }

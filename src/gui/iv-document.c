@@ -35,6 +35,7 @@ G_DEFINE_FINAL_TYPE (IvDocument, iv_document, G_TYPE_OBJECT)
 enum
 {
   SIGNAL_RUNS_CHANGED,
+  SIGNAL_FOLLOW_STOPPED,
   N_SIGNALS
 };
 
@@ -176,6 +177,10 @@ iv_document_class_init (IvDocumentClass *klass)
   signals[SIGNAL_RUNS_CHANGED]
       = g_signal_new ("runs-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                       NULL, G_TYPE_NONE, 0);
+  /* A run could no longer be followed: the sentence says which, when and why. */
+  signals[SIGNAL_FOLLOW_STOPPED]
+      = g_signal_new ("follow-stopped", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                      NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
@@ -327,6 +332,12 @@ on_runs_changed (IvDocument *self)
                : g_strdup_printf (_ ("%u runs · %" G_GUINT64_FORMAT " requests"), runs, requests);
   set_subtitle (self, text);
   g_signal_emit (self, signals[SIGNAL_RUNS_CHANGED], 0);
+}
+
+static void
+on_follow_stopped (IvDocument *self, const char *why)
+{
+  g_signal_emit (self, signals[SIGNAL_FOLLOW_STOPPED], 0, why);
 }
 
 /* Reads what AIPerf wrote since the last read now (tests; the user's refresh). */
@@ -532,6 +543,7 @@ iv_document_load_finish (IvDocument *self, GAsyncResult *result, GError **error)
     {
       self->follow = iv_live_follow_new (self->sweep);
       g_signal_connect_swapped (self->follow, "changed", G_CALLBACK (on_runs_changed), self);
+      g_signal_connect_swapped (self->follow, "stopped", G_CALLBACK (on_follow_stopped), self);
       if (iv_sweep_n_live (self->sweep))
         on_runs_changed (self);
     }

@@ -36,8 +36,9 @@ void iv_document_load_async (IvDocument *self, GCancellable *cancellable,
                              GAsyncReadyCallback callback, gpointer user_data);
 gboolean iv_document_load_finish (IvDocument *self, GAsyncResult *result, GError **error);
 void iv_document_cancel (IvDocument *self);
-/* A run or sweep still being written is followed: "runs-changed" says it grew. This
- * reads what was written since the last read at once. */
+/* A run or sweep still being written is followed: "runs-changed" says it grew (or that
+ * a run stopped being live), "follow-stopped" (const char *why) that a run could no
+ * longer be followed and why. This reads what was written since the last read at once. */
 void iv_document_follow_now (IvDocument *self);
 
 G_END_DECLS

@@ -14,7 +14,8 @@
 #define FALLBACK_IDLE_MS 10000
 /* New run folders are looked for at most this often (a walk of the sweep's folders). */
 #define DISCOVER_MS 2000
-/* Bytes read per file and read: ~10 ms of parsing. */
+/* Bytes read per file and read: ~10 ms of parsing (a line with no end yet is searched
+ * this far a read, from where the last search stopped, never read again). */
 #define MAX_BYTES_PER_READ ((gsize) 8 << 20)
 
 struct _IvLiveFollow
@@ -34,6 +35,7 @@ G_DEFINE_FINAL_TYPE (IvLiveFollow, iv_live_follow, G_TYPE_OBJECT)
 enum
 {
   SIGNAL_CHANGED,
+  SIGNAL_STOPPED,
   N_SIGNALS
 };
 
@@ -122,10 +124,14 @@ read_now (IvLiveFollow *self)
   if (discover)
     self->last_discover_us = now;
   iv_sweep_follow (self->sweep, MAX_BYTES_PER_READ, discover, &out);
-  if (out.new_runs || out.finished_runs)
+  if (out.new_runs || out.finished_runs || out.stopped_runs)
     watch_folders (self);
   set_fallback (self);
-  if (out.new_records || out.new_samples || out.new_runs || out.finished_runs)
+  /* a run that can no longer be followed is said (the window's toast), and "changed"
+   * takes its Live badge away */
+  if (out.stopped_runs)
+    g_signal_emit (self, signals[SIGNAL_STOPPED], 0, out.stopped_why);
+  if (out.new_records || out.new_samples || out.new_runs || out.finished_runs || out.stopped_runs)
     g_signal_emit (self, signals[SIGNAL_CHANGED], 0, out.new_records, out.new_runs,
                    out.finished_runs);
   /* a file that had more than one read takes is read on at the next slot */
@@ -209,6 +215,8 @@ iv_live_follow_class_init (IvLiveFollowClass *klass)
   signals[SIGNAL_CHANGED]
       = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                       G_TYPE_NONE, 3, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT);
+  signals[SIGNAL_STOPPED] = g_signal_new ("stopped", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                          0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void

@@ -263,6 +263,13 @@ on_load_done (GObject *source, GAsyncResult *result, gpointer user_data)
   _iv_window_update_actions (self);
 }
 
+/* A followed run that could no longer be read says so, whichever document is shown. */
+static void
+on_follow_stopped (IvDocument *doc, const char *why, IvWindow *self)
+{
+  iv_window_toast (self, why);
+}
+
 void
 iv_window_open (IvWindow *self, GFile **files, int n_files)
 {
@@ -272,6 +279,7 @@ iv_window_open (IvWindow *self, GFile **files, int n_files)
     {
       g_autoptr (IvDocument) doc = iv_document_new (files[i]);
 
+      g_signal_connect_object (doc, "follow-stopped", G_CALLBACK (on_follow_stopped), self, 0);
       g_object_set_data (G_OBJECT (doc), "iv-opened-order", GUINT_TO_POINTER (++self->n_opened));
       insert_document (self, doc);
       if (i == 0)

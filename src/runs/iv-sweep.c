@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "iv-run-private.h"
 #include "iv-sniff.h"
 
 static const struct
@@ -240,17 +241,18 @@ has_run (const IvSweep *s, const char *dir)
   return FALSE;
 }
 
-/* A warning said once, however often the same thing happens while following. */
+/* @r is no longer followed: it keeps what was read and says since when and why. */
 static void
-warn_once (IvSweep *s, char *message)
+stop_following (IvRun *r, const char *why, IvSweepFollow *out)
 {
-  for (guint i = 0; i < s->warnings->len; i++)
-    if (g_str_equal (s->warnings->pdata[i], message))
-      {
-        g_free (message);
-        return;
-      }
-  g_ptr_array_add (s->warnings, message);
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *at = g_date_time_format (now, "%H:%M:%S");
+
+  iv_run_unfollow (r);
+  _iv_run_warn (r, _ ("%s: no longer followed since %s (what was read until then is kept): %s"),
+                r->name, at, why);
+  out->stopped_runs++;
+  out->stopped_why = r->warnings->pdata[r->warnings->len - 1];
 }
 
 void
@@ -269,18 +271,34 @@ iv_sweep_follow (IvSweep *s, gsize max_bytes, gboolean look, IvSweepFollow *out)
         continue;
       if (!iv_run_follow (r, max_bytes, &f, &local))
         {
-          /* what was read stays; the run is no longer followed */
-          warn_once (s, g_strdup (local->message));
-          iv_run_unfollow (r);
+          /* what was read stays; the run is no longer followed, and says so */
+          stop_following (r, local->message, out);
+          changed = TRUE;
           continue;
         }
       if (f.restarted)
         {
           /* AIPerf began the run again in its folder: read it from the start */
-          IvRun *again = iv_run_load_full (r->path, s->flags, NULL, NULL, NULL, &local);
+          IvRun *again = NULL;
+          if (!g_file_test (r->path, G_FILE_TEST_IS_DIR))
+            {
+              g_autofree char *display = g_filename_display_name (r->path);
+              g_autofree char *why
+                  = g_strdup_printf (_ ("its folder %s was removed or renamed"), display);
+              stop_following (r, why, out);
+              changed = TRUE;
+              continue;
+            }
+          again = iv_run_load_full (r->path, s->flags, NULL, NULL, NULL, &local);
           if (!again)
             {
-              warn_once (s, g_strdup (local->message));
+              /* the files cleared and not written yet: AIPerf is starting the run again,
+               * which the next call sees; anything else ends the following */
+              if (!g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+                {
+                  stop_following (r, local->message, out);
+                  changed = TRUE;
+                }
               continue;
             }
           g_ptr_array_index (s->runs, i) = again;

@@ -36,6 +36,10 @@ typedef struct
   guint new_records, new_samples; /* over every run */
   guint new_runs;                 /* run folders that appeared */
   guint finished_runs;            /* runs whose summary appeared */
+  guint stopped_runs;             /* runs no longer followed: a file became unreadable
+                                   * (a FIFO, a device) or their folder went away */
+  const char *stopped_why;        /* then the sentence saying which, when and why (one of
+                                   * the run's warnings; valid until the next call) */
 } IvSweepFollow;
 
 /* Loads every run under @paths. A run that cannot be read is skipped with a warning;
@@ -46,9 +50,10 @@ IvSweep *iv_sweep_load_full (const char *const *paths, IvRunLoadFlags flags,
                              IvProgressFunc progress, gpointer progress_data,
                              GCancellable *cancellable, GError **error);
 /* For a sweep loaded with IV_RUN_LOAD_FOLLOW: reads what AIPerf appended to each live run
- * (at most @max_bytes per file and call), and with @discover looks for run folders that
- * appeared since (they join the sweep, followed too). A run that fails is set aside with
- * a warning; the rest stays. */
+ * (at most @max_bytes per file and call; 0 reads everything, in bounded pieces), and with
+ * @discover looks for run folders that appeared since (they join the sweep, followed
+ * too). A run that can no longer be followed keeps what was read, stops being live and
+ * says why among its warnings (out->stopped_why); the rest goes on. */
 void iv_sweep_follow (IvSweep *sweep, gsize max_bytes, gboolean discover, IvSweepFollow *out);
 /* Runs AIPerf is still writing. */
 guint iv_sweep_n_live (const IvSweep *sweep);
