@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "iv-run-private.h"
@@ -108,6 +109,42 @@ set_aside (IvSweep *s, GError **local, GError **first, GError **error)
   return FALSE;
 }
 
+/* Whether @target (resolved) is one of the opened paths or inside one. */
+static gboolean
+opened (const IvSweep *s, const char *target)
+{
+  for (guint p = 0; s->paths[p]; p++)
+    {
+      g_autofree char *root = realpath (s->paths[p], NULL);
+      gsize n = root ? strlen (root) : 0;
+      if (root
+          && (g_str_equal (root, "/")
+              || (strncmp (target, root, n) == 0 && (target[n] == '\0' || target[n] == '/'))))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Discovery does not leave an opened folder through a link: each link it passed over is
+ * said, unless what it leads to was opened too (its runs come from there). */
+static void
+warn_links_out (IvSweep *s, const IvSniffResult *found)
+{
+  for (guint i = 0; i < found->links_out->len; i++)
+    {
+      const char *target = found->links_out_targets->pdata[i];
+      g_autofree char *link = NULL, *display = NULL;
+      if (opened (s, target))
+        continue;
+      link = g_filename_display_name (found->links_out->pdata[i]);
+      display = g_filename_display_name (target);
+      g_ptr_array_add (s->warnings,
+                       g_strdup_printf (_ ("%s: a link to %s, outside the opened folder: not "
+                                           "followed (open %s too to include its runs)"),
+                                        link, display, display));
+    }
+}
+
 /* The run folders under the sweep's paths, in the order they are shown. */
 static GPtrArray *
 discover (IvSweep *s, gboolean quiet, GCancellable *cancellable, GError **first, GError **error)
@@ -144,6 +181,8 @@ discover (IvSweep *s, gboolean quiet, GCancellable *cancellable, GError **first,
         }
       for (guint i = 0; i < found->runs->len; i++)
         g_ptr_array_add (dirs, g_strdup (found->runs->pdata[i]));
+      if (!quiet)
+        warn_links_out (s, found);
     }
   return g_steal_pointer (&dirs);
 }

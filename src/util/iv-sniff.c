@@ -265,6 +265,8 @@ result_new (IvKind kind, const char *root)
   r->kind = kind;
   r->root = g_strdup (root);
   r->runs = g_ptr_array_new_with_free_func (g_free);
+  r->links_out = g_ptr_array_new_with_free_func (g_free);
+  r->links_out_targets = g_ptr_array_new_with_free_func (g_free);
   r->events = -1;
   return r;
 }
@@ -276,6 +278,8 @@ iv_sniff_result_free (IvSniffResult *result)
     return;
   g_free (result->root);
   g_ptr_array_unref (result->runs);
+  g_ptr_array_unref (result->links_out);
+  g_ptr_array_unref (result->links_out_targets);
   g_free (result);
 }
 
@@ -441,7 +445,36 @@ typedef struct
   GCancellable *cancellable;
   guint folders_left; /* a link to / must not mean reading the whole disk */
   GQueue pending;     /* Pending*: folders found, not yet read */
+  char *root;         /* the opened folder, resolved: discovery does not leave it */
+  GPtrArray *links_out, *links_out_targets; /* links inside it to folders outside */
 } Walk;
+
+/* Whether @path (resolved) is @root or inside it. */
+static gboolean
+path_within (const char *path, const char *root)
+{
+  gsize n = strlen (root);
+
+  if (g_str_equal (root, "/"))
+    return TRUE;
+  return strncmp (path, root, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* A symbolic link @name in @dir to a folder: followed when it leads into the opened
+ * folder (a "latest" link, a link to "."), else noted and passed over — a link to / or
+ * to another user's runs must not pull the disk into the sweep. */
+static gboolean
+link_stays_inside (Walk *w, const char *dir, const char *name)
+{
+  g_autofree char *full = g_build_filename (dir, name, NULL);
+  g_autofree char *target = realpath (full, NULL);
+
+  if (!target || !w->root || path_within (target, w->root))
+    return TRUE;
+  g_ptr_array_add (w->links_out, g_steal_pointer (&full));
+  g_ptr_array_add (w->links_out_targets, g_steal_pointer (&target));
+  return FALSE;
+}
 
 typedef struct
 {
@@ -516,7 +549,16 @@ visit (Walk *w, const char *dir, guint depth, GError **error)
       else if (ent->d_type == DT_REG)
         is_dir = FALSE;
       else
-        is_dir = fstatat (dfd, name, &st, 0) == 0 && S_ISDIR (st.st_mode);
+        {
+          struct stat lst;
+          gboolean is_link
+              = ent->d_type == DT_LNK
+                || (ent->d_type == DT_UNKNOWN && fstatat (dfd, name, &lst, AT_SYMLINK_NOFOLLOW) == 0
+                    && S_ISLNK (lst.st_mode));
+          is_dir = fstatat (dfd, name, &st, 0) == 0 && S_ISDIR (st.st_mode);
+          if (is_dir && is_link && !link_stays_inside (w, dir, name))
+            continue;
+        }
       if (is_dir)
         {
           if (g_str_equal (name, "aggregate"))
@@ -619,11 +661,27 @@ sniff_folder (const char *path, gboolean deep, guint64 head_bytes, GCancellable 
   g_autoptr (GPtrArray) runs = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GHashTable) visited
       = g_hash_table_new_full (folder_id_hash, folder_id_equal, g_free, NULL);
-  Walk w = { runs, visited, cancellable, IV_SNIFF_MAX_FOLDERS, G_QUEUE_INIT };
+  g_autoptr (GPtrArray) links_out = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) links_out_targets = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *root = realpath (path, NULL);
+  Walk w = { runs,         visited, cancellable, IV_SNIFF_MAX_FOLDERS,
+             G_QUEUE_INIT, root,    links_out,   links_out_targets };
   IvSniffResult *r;
 
   if (!walk (&w, path, error))
     return NULL;
+  if (runs->len == 0 && links_out->len > 0)
+    {
+      /* the runs may be where a link leads: say it was not followed */
+      g_autofree char *display = g_filename_display_name (path);
+      g_autofree char *link = g_filename_display_name (links_out->pdata[0]);
+      g_autofree char *target = g_filename_display_name (links_out_targets->pdata[0]);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "%s: no AIPerf run in this folder; the link %s leads outside it (to %s) and "
+                   "was not followed — open %s itself to read the runs there",
+                   display, link, target, target);
+      return NULL;
+    }
   if (runs->len == 0)
     {
       g_autofree char *display = g_filename_display_name (path);
@@ -642,6 +700,8 @@ sniff_folder (const char *path, gboolean deep, guint64 head_bytes, GCancellable 
   g_ptr_array_sort (runs, compare_paths);
   r = result_new (runs->len == 1 ? IV_KIND_RUN : IV_KIND_SWEEP, path);
   r->folders_cut = w.folders_left == 0;
+  g_ptr_array_extend_and_steal (r->links_out, g_steal_pointer (&links_out));
+  g_ptr_array_extend_and_steal (r->links_out_targets, g_steal_pointer (&links_out_targets));
   if (deep)
     {
       r->events = 0;

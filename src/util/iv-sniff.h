@@ -40,6 +40,9 @@ typedef struct
   gboolean truncated;      /* a trace whose text ends early: usable up to there */
   gboolean events_partial; /* only the head was read: events is a lower bound */
   gboolean folders_cut;    /* a folder: discovery stopped at IV_SNIFF_MAX_FOLDERS */
+  /* symbolic links inside the folder to folders outside it: not followed (discovery
+   * stays in what was opened) — each link's path, and where it leads (resolved) */
+  GPtrArray *links_out, *links_out_targets;
 } IvSniffResult;
 
 IvGroup iv_kind_get_group (IvKind kind);
