@@ -1631,7 +1631,7 @@ typedef struct
   const char *path;
   GMutex lock;
   GCond cond;
-  gboolean go;
+  gboolean ready, go;
   IvTrace *trace;
   GError *error;
 } OomLoad;
@@ -1640,8 +1640,12 @@ static gpointer
 oom_load_thread (gpointer data)
 {
   OomLoad *l = data;
-  g_free (g_malloc (64)); /* this thread's malloc arena, before the limit */
+  /* this thread's malloc arena (64 MB of address space reserved) exists before the
+   * limit is measured and set */
+  g_free (g_malloc (64));
   g_mutex_lock (&l->lock);
+  l->ready = TRUE;
+  g_cond_signal (&l->cond);
   while (!l->go)
     g_cond_wait (&l->cond, &l->lock);
   g_mutex_unlock (&l->lock);
@@ -1658,10 +1662,11 @@ address_space_bytes (void)
   return g_ascii_strtoull (statm, NULL, 10) * (guint64) sysconf (_SC_PAGESIZE);
 }
 
-/* Out of memory, a load fails alone: two loads of a trace of 600,000 distinct names on
- * worker threads (as the window loads), under an address-space limit far below what the
- * trace needs, each end with an error naming the file and the memory — no abort — and
- * the process then loads a small trace as if nothing had happened. */
+/* Out of memory, a load fails alone: two loads of a trace of 250,000 distinct names of 400
+ * bytes on worker threads (as the window loads), under an address-space limit far below
+ * what the names need, each end with an error naming the file and the memory — no abort
+ * (the string pool's GHashTable and GStringChunk aborted) — and the process then loads a
+ * small trace as if nothing had happened. */
 static void
 test_out_of_memory (void)
 {
@@ -1678,17 +1683,19 @@ test_out_of_memory (void)
       g_autoptr (GOutputStream) out
           = g_converter_output_stream_new (G_OUTPUT_STREAM (raw), G_CONVERTER (gz));
       g_autoptr (GString) chunk = g_string_new ("{\"traceEvents\": [\n");
+      g_autofree char *padding = repeat ("n", 400);
       OomLoad loads[2] = { 0 };
       GThread *threads[2];
       struct rlimit cap;
       IvTrace *small;
 
-      for (guint i = 0; i < 600000; i++)
+      /* long distinct names: the names (100 MB) run out before the slices (12 MB) would */
+      for (guint i = 0; i < 250000; i++)
         {
           g_string_append_printf (chunk,
-                                  "{\"ph\":\"X\",\"name\":\"name-%u\",\"ts\":%u,\"dur\":1,"
+                                  "{\"ph\":\"X\",\"name\":\"%s-%u\",\"ts\":%u,\"dur\":1,"
                                   "\"pid\":1,\"tid\":1},\n",
-                                  i, 2 * i);
+                                  padding, i, 2 * i);
           if (chunk->len > (1 << 20))
             {
               g_assert_true (
@@ -1706,8 +1713,13 @@ test_out_of_memory (void)
           g_mutex_init (&loads[i].lock);
           g_cond_init (&loads[i].cond);
           threads[i] = g_thread_new ("load", oom_load_thread, &loads[i]);
+          g_mutex_lock (&loads[i].lock);
+          while (!loads[i].ready)
+            g_cond_wait (&loads[i].cond, &loads[i].lock);
+          g_mutex_unlock (&loads[i].lock);
         }
-      /* 24 MB more than now: the slices alone would take 29 MB each */
+      /* 24 MB more than now (and than the arenas reserved, 64 MB each): each load's names
+       * alone take 100 MB */
       cap.rlim_cur = cap.rlim_max = address_space_bytes () + (24 << 20);
       g_assert_cmpint (setrlimit (RLIMIT_AS, &cap), ==, 0);
       for (guint i = 0; i < 2; i++)
