@@ -9,6 +9,7 @@
 #include "iv-chart-grid.h"
 #include "iv-palette.h"
 #include "iv-chart-private.h"
+#include "iv-text.h"
 
 #define W 480
 #define H 320
@@ -624,11 +625,34 @@ test_dense_area (void)
   iv_chart_free (c);
 }
 
+/* A name from data that is not UTF-8 (json-glib lets an unpaired \ud800 through as raw
+ * bytes) is drawn with U+FFFD in place of the bad byte: Pango alone refuses the whole text
+ * (a warning, nothing drawn, width 0). */
+static void
+test_text_invalid_utf8 (void)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 200, 50);
+  cairo_t *cr = cairo_create (surface);
+  IvText text;
+  double bad_w = 0, bad_h = 0, good_w = 0, good_h = 0;
+
+  iv_text_init (&text, cr, 12);
+  iv_text_measure (&text, "name \xed\xa0\x80 x", 1, FALSE, 0, &bad_w, &bad_h);
+  iv_text_measure (&text, "name \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd x", 1, FALSE, 0, &good_w,
+                   &good_h);
+  g_assert_cmpfloat (bad_w, >, 0);
+  g_assert_cmpfloat (bad_w, ==, good_w);
+  iv_text_clear (&text);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/chart/scatter", test_scatter);
+  g_test_add_func ("/chart/text-invalid-utf8", test_text_invalid_utf8);
   g_test_add_func ("/chart/dense-area", test_dense_area);
   g_test_add_func ("/chart/scatter-vector-path", test_scatter_vector_path);
   g_test_add_func ("/chart/line-and-step", test_line_and_step);

@@ -9,6 +9,7 @@
 #include <pango/pangocairo.h>
 
 #include "iv-chart-private.h"
+#include "iv-text.h"
 
 struct _IvChartGrid
 {
@@ -130,7 +131,7 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
       pango_layout_set_font_description (layout, fd);
       pango_layout_set_width (layout, (int) ((width - 20) * PANGO_SCALE));
       pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-      pango_layout_set_text (layout, grid->title, -1);
+      iv_text_layout_set_text (layout, grid->title);
       pango_layout_get_pixel_size (layout, &tw, &th);
       iv_color_set_source (cr, &colors->foreground);
       cairo_move_to (cr, 10, 10);
@@ -181,7 +182,7 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
       iv_color_set_source (cr, &colors->foreground);
       if (shared_title[0])
         {
-          pango_layout_set_text (layout, shared_title[0], -1);
+          iv_text_layout_set_text (layout, shared_title[0]);
           pango_layout_get_pixel_size (layout, &tw, &th);
           bottom = th + 8;
           cairo_move_to (cr, left + (width - left - tw) / 2, height - th - 4);
@@ -189,7 +190,7 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
         }
       if (shared_title[1])
         {
-          pango_layout_set_text (layout, shared_title[1], -1);
+          iv_text_layout_set_text (layout, shared_title[1]);
           pango_layout_get_pixel_size (layout, &tw, &th);
           left = th + 8;
           cairo_save (cr);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "iv-palette.h"
+#include "iv-text.h"
 
 #define TICK_LEN 5.0
 #define LABEL_GAP 8.0 /* minimum gap between neighbouring tick labels */
@@ -33,7 +34,7 @@ _iv_chart_text_size (IvChartCtx *ctx, const char *text, double scale, gboolean b
   PangoRectangle logical;
 
   set_font (ctx, scale, bold);
-  pango_layout_set_text (ctx->text, text ? text : "", -1);
+  iv_text_layout_set_text (ctx->text, text);
   pango_layout_set_width (ctx->text,
                           ctx->max_text_w > 0 ? (int) (ctx->max_text_w * PANGO_SCALE) : -1);
   pango_layout_set_ellipsize (ctx->text,

@@ -2,6 +2,8 @@
  * maximum width ellipsizes instead of overflowing. */
 #include "iv-text.h"
 
+#include "iv-safe-text.h"
+
 void
 iv_text_init (IvText *t, cairo_t *cr, double size_px)
 {
@@ -14,6 +16,18 @@ void
 iv_text_clear (IvText *t)
 {
   g_clear_object (&t->layout);
+}
+
+void
+iv_text_layout_set_text (PangoLayout *layout, const char *str)
+{
+  g_autofree char *valid = NULL;
+
+  if (!str)
+    str = "";
+  else if (!g_utf8_validate (str, -1, NULL))
+    str = valid = iv_text_valid (str, -1);
+  pango_layout_set_text (layout, str, -1);
 }
 
 static void
@@ -29,7 +43,7 @@ prepare (IvText *t, const char *str, double scale, gboolean bold, double max_wid
   pango_layout_set_ellipsize (t->layout, max_width <= 0 ? PANGO_ELLIPSIZE_NONE
                                          : t->middle    ? PANGO_ELLIPSIZE_MIDDLE
                                                         : PANGO_ELLIPSIZE_END);
-  pango_layout_set_text (t->layout, str ? str : "", -1);
+  iv_text_layout_set_text (t->layout, str);
 }
 
 void

@@ -14,6 +14,11 @@ typedef struct
   gboolean middle; /* ellipsize in the middle (names whose ends tell them apart) */
 } IvText;
 
+/* Every figure's text goes to Pango through this: names from data may be invalid UTF-8
+ * (json-glib passes an unpaired \ud800 through as raw bytes), which Pango would refuse
+ * with a warning and draw as nothing. Invalid bytes become U+FFFD; valid text is set as is. */
+void iv_text_layout_set_text (PangoLayout *layout, const char *str);
+
 void iv_text_init (IvText *text, cairo_t *cr, double size_px);
 void iv_text_clear (IvText *text);
 void iv_text_measure (IvText *text, const char *str, double scale, gboolean bold, double max_width,
