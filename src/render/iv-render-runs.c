@@ -849,12 +849,12 @@ add_confidence_regions (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep
     }
 }
 
-/* One group's series: its runs with both values, in x order, as a line (or frontier) and
- * labelled points, with confidence regions on an uncertainty plot. */
+/* One group's series (@members: its runs' indices): those with both values, in x order, as a line
+ * (or frontier) and labelled points, with confidence regions on an uncertainty plot. */
 static void
 add_group (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep, const char *group,
-           GPtrArray *groups, GPtrArray *labels, const double *x, const double *y,
-           gboolean baseline, guint nth)
+           GArray *members, GPtrArray *labels, const double *x, const double *y, gboolean baseline,
+           guint nth)
 {
   g_autoptr (GArray) idx = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autofree double *gx = NULL, *gy = NULL;
@@ -862,9 +862,12 @@ add_group (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep, const char 
   guint32 rgb = spec->baselines ? classified_rgb (baseline, nth) : group_rgb (group);
   IvSeries *pts;
 
-  for (guint i = 0; i < groups->len; i++)
-    if (g_str_equal (groups->pdata[i], group) && isfinite (x[i]) && isfinite (y[i]))
-      g_array_append_val (idx, i);
+  for (guint m = 0; m < members->len; m++)
+    {
+      guint i = g_array_index (members, guint, m);
+      if (isfinite (x[i]) && isfinite (y[i]))
+        g_array_append_val (idx, i);
+    }
   if (idx->len == 0)
     return;
   g_array_sort_with_data (idx, (GCompareDataFunc) compare_by_x, (gpointer) x);
@@ -948,28 +951,32 @@ across_runs (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
      * treatments, each alphabetically, a shade per group within its kind (a group is a
      * baseline when its first run is) */
     g_autoptr (GArray) order = g_array_new (FALSE, FALSE, sizeof (ClassifiedGroup));
+    /* group name → its runs' indices: one pass, so thousands of groups stay linear */
+    g_autoptr (GHashTable) members
+        = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_array_unref);
     guint n_base = 0, n_treat = 0;
     for (guint g = 0; g < groups->len; g++)
       {
-        gboolean seen = FALSE;
-        for (guint k = 0; k < order->len && !seen; k++)
-          seen = g_str_equal (g_array_index (order, ClassifiedGroup, k).name, groups->pdata[g]);
-        if (!seen)
+        GArray *of = g_hash_table_lookup (members, groups->pdata[g]);
+        if (!of)
           {
             const IvRun *r = sweep->runs->pdata[g];
             ClassifiedGroup cg
                 = { groups->pdata[g],
                     spec->baselines && iv_plot_spec_is_baseline (spec, r->name, r->path) };
             g_array_append_val (order, cg);
+            of = g_array_new (FALSE, FALSE, sizeof (guint));
+            g_hash_table_insert (members, groups->pdata[g], of);
           }
+        g_array_append_val (of, g);
       }
     if (spec->baselines)
       g_array_sort (order, compare_classified);
     for (guint g = 0; g < order->len; g++)
       {
         const ClassifiedGroup *cg = &g_array_index (order, ClassifiedGroup, g);
-        add_group (c, spec, sweep, cg->name, groups, labels, x, y, cg->baseline,
-                   cg->baseline ? n_base++ : n_treat++);
+        add_group (c, spec, sweep, cg->name, g_hash_table_lookup (members, cg->name), labels, x, y,
+                   cg->baseline, cg->baseline ? n_base++ : n_treat++);
       }
   }
   return c;
