@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "iv-run.h"
@@ -339,6 +340,132 @@ test_not_followed (void)
   g_assert_cmpuint (f.new_records, ==, 0);
 }
 
+/* Reads are bounded by the call's budget: a line longer than it is read whole once its
+ * newline comes, a line past the limit (lowered to 1 MiB) is passed over and named, and
+ * the records after either are read in order. */
+static void
+test_long_lines (void)
+{
+  g_autofree char *dir = g_build_filename (tmpdir, "long", NULL);
+  g_autofree char *l0 = record_line (0), *l1 = record_line (1), *l2 = record_line (2);
+  g_autofree char *l3 = record_line (3), *l4 = record_line (4);
+  g_autofree char *pad = g_strnfill (50000, 'w');
+  g_autofree char *wide = NULL;
+  g_autofree char *huge = g_strnfill ((gsize) 3 << 20, 'h');
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = NULL;
+  IvRunFollow f;
+  guint calls = 0;
+  int fd;
+
+  /* record 1 with a 50 kB worker id: longer than a call's 3000 bytes */
+  {
+    char *at = strstr (l1, "worker_1");
+    wide = g_strdup_printf ("%.*sworker_%s%s", (int) (at - l1), l1, pad, at + strlen ("worker_1"));
+  }
+  iv_test_write_file (dir, "profile_export.jsonl", l0);
+  g_setenv (IV_RUN_LINE_MAX_ENV, "1", TRUE);
+  r = iv_run_load_full (dir, IV_RUN_LOAD_FOLLOW, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  fd = open_append (dir, "profile_export.jsonl");
+  write_all (fd, wide, strlen (wide));
+  write_all (fd, l2, strlen (l2));
+  /* line 4: 3 MiB without its newline yet */
+  write_all (fd, huge, strlen (huge));
+  do
+    g_assert_true (iv_run_follow (r, 3000, &f, &error));
+  while (++calls < 100000 && r->n_requests < 3);
+  g_assert_cmpuint (r->n_requests, ==, 3);
+  g_assert_cmpuint (strlen (iv_intern_get (r->strings, g_array_index (r->worker, guint32, 1))), ==,
+                    strlen ("worker_") + 50000);
+  /* searching on for its newline, in 3000-byte steps, reads nothing of it */
+  for (guint i = 0; i < 2000; i++)
+    {
+      g_assert_true (iv_run_follow (r, 3000, &f, &error));
+      g_assert_cmpuint (f.new_records, ==, 0);
+    }
+  write_all (fd, "\n", 1);
+  write_all (fd, l3, strlen (l3));
+  write_all (fd, l4, strlen (l4));
+  close (fd);
+  for (calls = 0; calls < 100000 && r->n_requests < 5; calls++)
+    g_assert_true (iv_run_follow (r, 3000, &f, &error));
+  g_unsetenv (IV_RUN_LINE_MAX_ENV);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->n_requests, ==, 5);
+  for (guint i = 0; i < 5; i++)
+    g_assert_cmpint (g_array_index (r->start_ns, gint64, i), ==, BASE_NS + (gint64) i * 1000000);
+  g_assert_cmpuint (r->damaged_lines, ==, 1);
+  g_assert_cmpuint (r->warnings->len, ==, 1);
+  g_assert_nonnull (strstr (r->warnings->pdata[0],
+                            "profile_export.jsonl: line 4 is longer than 1 MiB, the most a line "
+                            "may hold (INFERVIEW_RECORD_LINE_MAX_MIB sets it); it was skipped"));
+}
+
+/* A run that can no longer be followed stops being live and says since when and why; a
+ * run whose files were cleared (AIPerf starting it again) is waited for. */
+static void
+test_stops (void)
+{
+  g_autofree char *root = g_build_filename (tmpdir, "stops", NULL);
+  g_autofree char *fifo = g_build_filename (root, "fifo", NULL);
+  g_autofree char *gone = g_build_filename (root, "gone", NULL);
+  g_autofree char *cleared = g_build_filename (root, "cleared", NULL);
+  g_autofree char *l0 = record_line (0);
+  const char *paths[] = { root, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvSweep) s = NULL;
+  IvSweepFollow f;
+
+  iv_test_write_file (fifo, "profile_export.jsonl", l0);
+  iv_test_write_file (gone, "profile_export.jsonl", l0);
+  iv_test_write_file (cleared, "profile_export.jsonl", l0);
+  s = iv_sweep_load_full (paths, IV_RUN_LOAD_FOLLOW, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (iv_sweep_n_live (s), ==, 3);
+  iv_sweep_follow (s, 0, FALSE, &f);
+  g_assert_cmpuint (f.stopped_runs, ==, 0);
+
+  /* the records of "fifo" become a FIFO */
+  {
+    g_autofree char *path = g_build_filename (fifo, "profile_export.jsonl", NULL);
+    g_assert_cmpint (g_unlink (path), ==, 0);
+    g_assert_cmpint (mkfifo (path, 0644), ==, 0);
+  }
+  iv_sweep_follow (s, 0, FALSE, &f);
+  g_assert_cmpuint (f.stopped_runs, ==, 1);
+  g_assert_nonnull (strstr (f.stopped_why, "fifo: no longer followed since "));
+  g_assert_nonnull (strstr (f.stopped_why, "(what was read until then is kept): "));
+  g_assert_nonnull (strstr (f.stopped_why, "profile_export.jsonl: is a named pipe (FIFO)"));
+  g_assert_cmpuint (iv_sweep_n_live (s), ==, 2);
+  {
+    /* the run keeps its record and says it */
+    const IvRun *r = s->runs->pdata[1];
+    g_assert_cmpstr (r->name, ==, "fifo");
+    g_assert_null (r->live);
+    g_assert_cmpuint (r->n_requests, ==, 1);
+    g_assert_cmpstr (r->warnings->pdata[r->warnings->len - 1], ==, f.stopped_why);
+  }
+
+  /* "gone" is removed, "cleared" loses its records (it is waited for) */
+  {
+    g_autofree char *path = g_build_filename (cleared, "profile_export.jsonl", NULL);
+    iv_test_remove_tree (gone);
+    g_assert_cmpint (g_unlink (path), ==, 0);
+  }
+  iv_sweep_follow (s, 0, FALSE, &f);
+  g_assert_cmpuint (f.stopped_runs, ==, 1);
+  g_assert_nonnull (strstr (f.stopped_why, "gone: no longer followed since "));
+  g_assert_nonnull (strstr (f.stopped_why, "gone was removed or renamed"));
+  g_assert_cmpuint (iv_sweep_n_live (s), ==, 1);
+  g_assert_nonnull (((IvRun *) s->runs->pdata[0])->live);
+  g_assert_cmpstr (((IvRun *) s->runs->pdata[0])->name, ==, "cleared");
+  /* nothing more to say */
+  iv_sweep_follow (s, 0, FALSE, &f);
+  g_assert_cmpuint (f.stopped_runs, ==, 0);
+  g_assert_cmpuint (s->warnings->len, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -350,6 +477,8 @@ main (int argc, char **argv)
   g_test_add_func ("/live/partial-line", test_partial_line);
   g_test_add_func ("/live/restart", test_restart);
   g_test_add_func ("/live/not-followed", test_not_followed);
+  g_test_add_func ("/live/long-lines", test_long_lines);
+  g_test_add_func ("/live/stops", test_stops);
   ret = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

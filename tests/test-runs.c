@@ -930,6 +930,187 @@ test_server_metrics (void)
   }
 }
 
+/* The summary is read as a stream of events, not a tree: the same reading as before for
+ * every shape (values worked out by hand from the text below). */
+static void
+test_summary_stream (void)
+{
+  g_autofree char *dir = make_dir ("summary-stream");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = NULL;
+  const IvMetricSummary *s;
+
+  iv_test_write_file (
+      dir, "profile_export_aiperf.json",
+      "{\"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 12.5, \"p99\": 20, \"min\": \"x\","
+      " \"max\": null, \"std\": [1], \"extra\": {\"avg\": 99}},"
+      " \"no_unit\": {\"avg\": 3},"
+      " \"unit_not_text\": {\"unit\": 5, \"avg\": 3},"
+      " \"request_count\": {\"unit\": \"requests\", \"avg\": 7},"
+      " \"time_to_first_token\": {\"unit\": \"s\", \"avg\": 0.5},"
+      " \"benchmark_duration\": {\"unit\": \"sec\", \"avg\": 4},"
+      " \"input_config\": {\"endpoint\": {\"model_names\": [\"m/x\"], \"type\": \"chat\","
+      "   \"streaming\": true}, \"loadgen\": {\"concurrency\": 8}},"
+      " \"telemetry_data\": {\"endpoints\": {"
+      "   \"e1\": {\"gpus\": {\"g0\": {\"gpu_uuid\": \"U-0\"}, \"g1\": {\"gpu_uuid\": \"U-1\"}}},"
+      "   \"e2\": {\"gpus\": {\"g0\": {\"gpu_uuid\": \"U-0\"}, \"g9\": 4}}}},"
+      " \"error_summary\": [{\"error_details\": {\"type\": \"Timeout\"}, \"count\": 2},"
+      "   {\"error_details\": {\"code\": 5}, \"count\": 1}, {\"count\": -1}, 3]}");
+  r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  /* metrics in file order, a tag seen twice in its first place with its last numbers */
+  g_assert_cmpuint (r->summary_tags->len, ==, 3);
+  g_assert_cmpstr (r->summary_tags->pdata[0], ==, "time_to_first_token");
+  g_assert_cmpstr (r->summary_tags->pdata[1], ==, "request_count");
+  g_assert_cmpstr (r->summary_tags->pdata[2], ==, "benchmark_duration");
+  s = iv_run_get_summary (r, "time_to_first_token");
+  g_assert_cmpstr (s->unit, ==, "s");
+  g_assert_cmpfloat (s->avg, ==, 0.5);
+  g_assert_true (isnan (s->p99));
+  g_assert_null (iv_run_get_summary (r, "no_unit"));
+  g_assert_null (iv_run_get_summary (r, "unit_not_text"));
+  g_assert_cmpfloat (r->duration_s, ==, 4);
+  g_assert_cmpstr (r->model, ==, "m/x");
+  g_assert_cmpfloat (r->concurrency, ==, 8);
+  g_assert_true (r->streaming);
+  /* (endpoint, GPU) pairs 4 (g9 counts by its key), GPUs by uuid: U-0, U-1, g9 */
+  g_assert_cmpuint (r->summary_gpu_pairs, ==, 4);
+  g_assert_cmpuint (r->summary_gpu_uuids, ==, 3);
+  /* errors without records: Timeout 2, unknown 1 (the count -1 and the 3 are not errors) */
+  g_assert_cmpuint (r->n_errors, ==, 3);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (r->error_types, "Timeout")), ==, 2);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (r->error_types, "unknown")), ==, 1);
+  g_clear_pointer (&r, iv_run_free);
+
+  /* the older generation: metrics under "records", the top level's are not metrics */
+  iv_test_write_file (dir, "profile_export_aiperf.json",
+                      "{\"top\": {\"unit\": \"ms\", \"avg\": 1}, \"records\": {\"a\": {\"unit\":"
+                      " \"ms\", \"avg\": 2}, \"b\": {\"unit\": \"ms\", \"p50\": 3}}}");
+  r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->summary_tags->len, ==, 2);
+  g_assert_cmpfloat (iv_run_get_summary (r, "a")->avg, ==, 2);
+  g_assert_cmpfloat (iv_run_get_summary (r, "b")->p50, ==, 3);
+  g_assert_null (iv_run_get_summary (r, "top"));
+  g_clear_pointer (&r, iv_run_free);
+
+  /* refusals name the file and the place */
+  iv_test_write_file (dir, "profile_export_aiperf.json", "[1, 2]");
+  g_assert_null (iv_run_load (dir, NULL, NULL, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "profile_export_aiperf.json: not a JSON object"));
+  g_clear_error (&error);
+  iv_test_write_file (dir, "profile_export_aiperf.json",
+                      "{\"a\": {\"unit\": \"ms\",\n \"avg\": ]}");
+  g_assert_null (iv_run_load (dir, NULL, NULL, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "profile_export_aiperf.json: line 2, column"));
+  g_clear_error (&error);
+}
+
+/* A line longer than the limit (lowered here to 1 MiB) is passed over and named, the
+ * lines after it read; a limit that is not a number is said. */
+static void
+test_long_lines (void)
+{
+  g_autofree char *dir = make_dir ("long-lines");
+  g_autofree char *pad = g_strnfill ((2 << 20) - 10, 'x');
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = NULL;
+  const char *line = "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": "
+                     "{\"time_to_first_token\": {\"value\": 1, \"unit\": \"ms\"}}}\n";
+
+  text = g_strdup_printf ("%s%s{\"pad\": \"%s\"}\n%s\n%s{\"cut\": \"%s", line, line, pad, line,
+                          line, pad);
+  iv_test_write_file (dir, "profile_export.jsonl", text);
+  g_setenv (IV_RUN_LINE_MAX_ENV, "1", TRUE);
+  r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  g_unsetenv (IV_RUN_LINE_MAX_ENV);
+  g_assert_no_error (error);
+  /* lines 3 and 7 (the last, cut) are past 1 MiB; line 5 is blank */
+  g_assert_cmpuint (r->n_requests, ==, 4);
+  g_assert_cmpuint (r->damaged_lines, ==, 2);
+  g_assert_cmpuint (r->warnings->len, ==, 1);
+  g_assert_nonnull (strstr (r->warnings->pdata[0],
+                            "profile_export.jsonl: 2 lines longer than 1 MiB, the most a line may "
+                            "hold (INFERVIEW_RECORD_LINE_MAX_MIB sets it), were skipped (the "
+                            "first at line 3)"));
+  g_clear_pointer (&r, iv_run_free);
+  /* the default holds them: line 3 is a record without metrics, line 7 a cut line */
+  r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->n_requests, ==, 5);
+  g_assert_cmpuint (r->damaged_lines, ==, 1);
+  g_clear_pointer (&r, iv_run_free);
+  g_assert_cmpuint (iv_run_line_max (NULL), ==, (gsize) 256 << 20);
+  {
+    g_autofree char *problem = NULL;
+    g_setenv (IV_RUN_LINE_MAX_ENV, "0", TRUE);
+    g_assert_cmpuint (iv_run_line_max (&problem), ==, (gsize) 256 << 20);
+    g_unsetenv (IV_RUN_LINE_MAX_ENV);
+    g_assert_nonnull (strstr (problem, "INFERVIEW_RECORD_LINE_MAX_MIB=0 is not a whole number"));
+  }
+}
+
+/* Endpoints, GPUs and their fields are found by name: interleaved, in any order, each
+ * series keeps its own values in place (worked out by hand). */
+static void
+test_found_by_name (void)
+{
+  g_autofree char *dir = make_dir ("by-name");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = NULL;
+  const IvGpu *a, *b;
+  const GArray *s;
+
+  iv_test_write_file (dir, "profile_export_aiperf.json",
+                      "{\"request_count\": {\"unit\": \"requests\", \"avg\": 1}}");
+  iv_test_write_file (
+      dir, "gpu_telemetry_export.jsonl",
+      "{\"timestamp_ns\": 1, \"gpu_uuid\": \"A\", \"telemetry_data\": {\"u\": 1, \"p\": 10}}\n"
+      "{\"timestamp_ns\": 2, \"gpu_uuid\": \"B\", \"telemetry_data\": {\"p\": 20, \"u\": 2}}\n"
+      "{\"timestamp_ns\": 3, \"gpu_uuid\": \"A\", \"telemetry_data\": {\"p\": 30}}\n"
+      "{\"timestamp_ns\": 4, \"gpu_uuid\": \"A\", \"telemetry_data\": {\"t\": 40, \"u\": 4}}\n");
+  iv_test_write_file (
+      dir, "server_metrics_export.jsonl",
+      "{\"endpoint_url\": \"e1\", \"timestamp_ns\": 1, \"metrics\": {\"vllm:num_requests_running\":"
+      " [{\"value\": 1}]}}\n"
+      "{\"endpoint_url\": \"e2\", \"timestamp_ns\": 2, \"metrics\": {\"vllm:num_requests_running\":"
+      " [{\"value\": 2}]}}\n"
+      "{\"endpoint_url\": \"e1\", \"timestamp_ns\": 3, \"metrics\": {\"vllm:num_requests_running\":"
+      " [{\"value\": 3}]}}\n");
+  r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->gpus->len, ==, 2);
+  a = r->gpus->pdata[0], b = r->gpus->pdata[1];
+  g_assert_cmpstr (a->uuid, ==, "A");
+  g_assert_cmpuint (a->ts_ns->len, ==, 3);
+  s = iv_gpu_get_series (a, "u");
+  g_assert_cmpfloat (g_array_index (s, double, 0), ==, 1);
+  g_assert_true (isnan (g_array_index (s, double, 1)));
+  g_assert_cmpfloat (g_array_index (s, double, 2), ==, 4);
+  s = iv_gpu_get_series (a, "p");
+  g_assert_cmpfloat (g_array_index (s, double, 1), ==, 30);
+  g_assert_true (isnan (g_array_index (s, double, 2)));
+  s = iv_gpu_get_series (a, "t");
+  g_assert_cmpuint (s->len, ==, 3);
+  g_assert_true (isnan (g_array_index (s, double, 0)) && isnan (g_array_index (s, double, 1)));
+  g_assert_cmpfloat (g_array_index (s, double, 2), ==, 40);
+  g_assert_cmpfloat (g_array_index (iv_gpu_get_series (b, "u"), double, 0), ==, 2);
+  g_assert_cmpfloat (g_array_index (iv_gpu_get_series (b, "p"), double, 0), ==, 20);
+  /* the server's endpoints by first appearance, each with its own scrapes */
+  g_assert_nonnull (r->server);
+  g_assert_cmpuint (r->server->endpoints->len, ==, 2);
+  {
+    const IvServerEndpoint *e1 = r->server->endpoints->pdata[0];
+    const IvServerEndpoint *e2 = r->server->endpoints->pdata[1];
+    g_assert_cmpstr (e1->url, ==, "e1");
+    g_assert_cmpuint (e1->ts_ns->len, ==, 2);
+    g_assert_cmpfloat (g_array_index (e1->values[IV_SERVER_RUNNING], double, 1), ==, 3);
+    g_assert_cmpstr (e2->url, ==, "e2");
+    g_assert_cmpuint (e2->ts_ns->len, ==, 1);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -951,6 +1132,9 @@ main (int argc, char **argv)
   g_test_add_func ("/runs/zstd-records", test_zstd_records);
   g_test_add_func ("/runs/state", test_runs_state);
   g_test_add_func ("/runs/server-metrics", test_server_metrics);
+  g_test_add_func ("/runs/summary-stream", test_summary_stream);
+  g_test_add_func ("/runs/long-lines", test_long_lines);
+  g_test_add_func ("/runs/found-by-name", test_found_by_name);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);
