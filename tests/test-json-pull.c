@@ -207,6 +207,33 @@ test_large_value (void)
   g_assert_true (g_str_has_suffix (got, "x|n:5|"));
 }
 
+/* A string of 3 MB with an escape every 1,000 bytes: decoded whole, its scratch buffer
+ * grown (with try-allocation) across many doublings, the plain runs between escapes
+ * copied as they are; a short escaped string after it reuses the buffer. */
+static void
+test_large_escaped_value (void)
+{
+  GString *text = g_string_new ("[\"");
+  GString *want = g_string_new ("s:");
+  g_autofree char *got = NULL;
+  g_autofree char *run = g_strnfill (999, 'y');
+
+  for (guint i = 0; i < 3000; i++)
+    {
+      g_string_append (text, run);
+      g_string_append (text, i % 2 ? "\\n" : "\\u00e9");
+      g_string_append (want, run);
+      g_string_append (want, i % 2 ? "\n" : "\xc3\xa9");
+    }
+  g_string_append (text, "\", \"a\\tb\"]");
+  g_string_append (want, "|s:a\tb|");
+  got = read_all (text->str, text->len, 4096);
+  g_assert_cmpuint (strlen (got), ==, want->len);
+  g_assert_true (strcmp (got, want->str) == 0);
+  g_string_free (text, TRUE);
+  g_string_free (want, TRUE);
+}
+
 /* A value longer than the most one step may span is an error naming its place, not a
  * window grown without end (a gigabyte of one string is an attack). */
 static void
@@ -239,6 +266,7 @@ main (int argc, char **argv)
   g_test_add_func ("/json-pull/values", test_values);
   g_test_add_func ("/json-pull/errors", test_errors);
   g_test_add_func ("/json-pull/large-value", test_large_value);
+  g_test_add_func ("/json-pull/large-escaped-value", test_large_escaped_value);
   g_test_add_func ("/json-pull/step-limit", test_step_limit);
   return g_test_run ();
 }
