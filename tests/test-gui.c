@@ -4,6 +4,7 @@
  * display. */
 #include <adwaita.h>
 #include <glib/gstdio.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "iv-application.h"
@@ -1977,6 +1978,50 @@ test_live_run (void)
   g_assert_null (strstr (iv_document_get_subtitle (doc), "so far"));
 }
 
+/* A followed run that can no longer be read (its records became a FIFO) says so in a
+ * toast naming the run and why, and its Live badge goes. */
+static void
+test_live_stopped (void)
+{
+  g_autofree char *src = sample ("aiperf/qwen_concurrency1/profile_export.jsonl");
+  g_autofree char *text = NULL, *toast = NULL;
+  g_autofree char *dir = g_build_filename (tmpdir, "live-stopped", NULL);
+  g_autofree char *records = g_build_filename (dir, "profile_export.jsonl", NULL);
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (IvDocument) doc = NULL;
+  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_RUNS);
+  GtkWidget *badge;
+
+  g_assert_true (g_file_get_contents (src, &text, NULL, NULL));
+  lines = g_strsplit (g_strchomp (text), "\n", -1);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  append_lines (records, lines, 0, 3);
+  open_paths (dir, NULL);
+  settle ();
+  for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
+    {
+      g_autoptr (IvDocument) d = doc_at (i);
+      g_autofree char *p = g_file_get_path (iv_document_get_file (d));
+      if (g_str_equal (p, dir))
+        g_set_object (&doc, d);
+    }
+  g_assert_nonnull (doc);
+  iv_window_select (window, doc);
+  settle ();
+  badge = iv_gui_find_by_id (GTK_WIDGET (iv_workspace_page_get_runs (page)), "live_badge");
+  g_assert_true (gtk_widget_get_visible (badge));
+  g_assert_cmpint (g_unlink (records), ==, 0);
+  g_assert_cmpint (mkfifo (records, 0644), ==, 0);
+  iv_document_follow_now (doc);
+  settle ();
+  g_assert_true (run_finished (doc));
+  g_assert_false (gtk_widget_get_visible (badge));
+  g_assert_null (strstr (iv_document_get_subtitle (doc), "so far"));
+  toast = last_toast_text ();
+  g_assert_nonnull (strstr (toast, "live-stopped: no longer followed since "));
+  g_assert_nonnull (strstr (toast, "profile_export.jsonl: is a named pipe (FIFO)"));
+}
+
 static void
 test_slice_details (void)
 {
@@ -2158,6 +2203,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/screenshot-not-blank", test_screenshot_not_blank);
   g_test_add_func ("/gui/close-item", test_close_item);
   g_test_add_func ("/gui/live-run", test_live_run);
+  g_test_add_func ("/gui/live-stopped", test_live_stopped);
   g_test_add_func ("/gui/isl-osl", test_isl_osl);
   g_test_add_func ("/gui/shortcuts-actions-exist", test_shortcuts_actions_exist);
   g_test_add_func ("/gui/toggle-sidebar", test_toggle_sidebar);
