@@ -206,6 +206,8 @@ find_ready_by_file (IvWindow *self, GFile *file, IvDocument *except)
   return NULL;
 }
 
+static void on_model_changed (IvModelView *view, IvWindow *self);
+
 static void
 on_load_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -259,6 +261,11 @@ on_load_done (GObject *source, GAsyncResult *result, gpointer user_data)
   else if (!iv_workspace_page_get_document (
                _iv_window_get_page (self, iv_document_get_group (doc))))
     iv_workspace_page_set_document (_iv_window_get_page (self, iv_document_get_group (doc)), doc);
+  /* The Traces workspace makes its timeline with the first trace it shows; when that is
+   * after build_deferred (which sets recent_changed_id) set the Model workspace's step
+   * beside it, its area table would get the step only at the step's next change. */
+  if (iv_document_get_group (doc) == IV_GROUP_TRACES && self->recent_changed_id)
+    on_model_changed (iv_workspace_page_get_model_view (self->model_page), self);
   g_object_unref (doc);
   _iv_window_update_actions (self);
 }
