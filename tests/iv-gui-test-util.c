@@ -2,6 +2,8 @@
 #include "iv-gui-test-util.h"
 
 #include "iv-document.h"
+#include "iv-sidebar.h"
+#include "iv-window-private.h"
 
 static gboolean
 timed_out (gpointer data)
@@ -21,6 +23,66 @@ iv_gui_wait_for (gboolean (*done) (gpointer), gpointer data, guint seconds)
   if (!expired)
     g_source_remove (id);
   return done (data);
+}
+
+void
+iv_gui_reset_settings (void)
+{
+  g_autoptr (GSettings) settings = g_settings_new ("io.github.inferview.Inferview");
+  g_autoptr (GSettingsSchema) schema = NULL;
+  g_auto (GStrv) keys = NULL;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i]; i++)
+    g_settings_reset (settings, keys[i]);
+  g_settings_sync ();
+}
+
+static gboolean
+is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (GTK_WIDGET (data));
+}
+
+static gboolean
+presets_listed (gpointer data)
+{
+  return iv_sidebar_count_presets_shown (data) > 0;
+}
+
+IvWindow *
+iv_gui_new_window (IvApplication *app, int width, int height, gboolean shown)
+{
+  IvWindow *window = iv_window_new (ADW_APPLICATION (app));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  if (!shown)
+    return window;
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (iv_gui_wait_for (is_mapped, window, 10));
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  /* the presets are listed by the idle the first frame schedules, which also makes the
+   * Model workspace */
+  g_assert_true (iv_gui_wait_for (presets_listed, window->sidebar, 10));
+  iv_gui_settle (window);
+  return window;
+}
+
+void
+iv_gui_destroy_toplevels (void)
+{
+  GList *tops = gtk_window_list_toplevels ();
+
+  /* destroying one window may destroy another (a dialog with its parent): hold them all */
+  for (GList *l = tops; l; l = l->next)
+    g_object_ref (l->data);
+  for (GList *l = tops; l; l = l->next)
+    gtk_window_destroy (l->data);
+  g_list_free_full (tops, g_object_unref);
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_null (gtk_window_list_toplevels ());
 }
 
 static gboolean

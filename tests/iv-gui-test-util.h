@@ -1,13 +1,26 @@
-/* iv-gui-test-util.h: what the GUI tests share — running the main loop until something
- * is true, waiting for loads and for a painted frame, opening files, and saving what a
- * window shows as a PNG. */
+/* iv-gui-test-util.h: what the GUI tests share — a fresh window for each case, running
+ * the main loop until something is true, waiting for loads and for a painted frame,
+ * opening files, and saving what a window shows as a PNG. */
 #pragma once
 
 #include <gtk/gtk.h>
 
+#include "iv-application.h"
 #include "iv-window.h"
 
 G_BEGIN_DECLS
+
+/* Every key of the application's settings back to its default: the tests run on the
+ * memory backend, where what one case changed (the window's size, the sidebar, the
+ * export folder) would otherwise meet the next case. */
+void iv_gui_reset_settings (void);
+/* A new window of @app with nothing open, @width × @height. @shown: presented, with its
+ * first frame painted and what that frame defers (the sidebar's presets, the Model
+ * workspace) built; otherwise not yet presented. */
+IvWindow *iv_gui_new_window (IvApplication *app, int width, int height, gboolean shown);
+/* Destroys every toplevel still there (windows, dialogs, the shortcuts window) and lets
+ * their teardown run, so the next case starts with none. */
+void iv_gui_destroy_toplevels (void);
 
 /* Runs the main loop until @done (@data) is true, for at most @seconds. */
 gboolean iv_gui_wait_for (gboolean (*done) (gpointer), gpointer data, guint seconds);

@@ -38,12 +38,6 @@ flap_open (gpointer data)
   return adw_flap_get_reveal_progress (data) >= 1.0;
 }
 
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (GTK_WIDGET (data));
-}
-
 /* On failure: the chain of widgets that ask for more than @limit pixels of width. */
 static void
 print_wide (GtkWidget *w, int limit, int depth)
@@ -285,14 +279,14 @@ static void
 exercise_window (gconstpointer data)
 {
   const Size *size = data;
-  IvWindow *window = iv_window_new (ADW_APPLICATION (app));
+  IvWindow *window;
   IvWorkspacePage *runs;
   IvRunsView *rv;
 
-  gtk_window_set_default_size (GTK_WINDOW (window), size->width, size->height);
-  gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (iv_gui_wait_for (is_mapped, window, 10));
-  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  /* each size from the same start, whichever ran before: default settings (the sidebar
+   * shown or not, a remembered size), a new window past its first frame */
+  iv_gui_reset_settings ();
+  window = iv_gui_new_window (app, size->width, size->height, TRUE);
   start_width = gtk_widget_get_width (GTK_WIDGET (window));
   start_height = gtk_widget_get_height (GTK_WIDGET (window));
   g_assert_cmpint (start_width, >, size->width - 60);
@@ -370,7 +364,7 @@ exercise_window (gconstpointer data)
       iv_gui_settle (window);
       g_assert_false (adw_flap_get_reveal_flap (window->flap));
     }
-  gtk_window_destroy (GTK_WINDOW (window));
+  iv_gui_destroy_toplevels ();
 }
 
 int

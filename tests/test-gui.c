@@ -1,7 +1,8 @@
 /* test-gui.c: the real window, headless (xvfb-run + dbus-run-session): it opens, loads
  * folders and files into the sidebar, survives bad input, every shortcut's action exists,
  * the export dialog writes files, and a screenshot is not blank. Skips (77) without a
- * display. */
+ * display. Each case starts from a new window with nothing open, default settings and an
+ * empty folder of its own (see case_setup), so any case passes alone or in any order. */
 #include <adwaita.h>
 #include <glib/gstdio.h>
 #include <sys/stat.h>
@@ -29,6 +30,7 @@
 #include "iv-workspace-page.h"
 
 static IvApplication *app;
+/* The case's window and scratch folder, made new for each case by case_setup. */
 static IvWindow *window;
 static char *tmpdir;
 
@@ -72,6 +74,20 @@ sample (const char *rel)
 
 #define open_paths(...) iv_gui_open_paths (window, __VA_ARGS__)
 
+/* A result folder and two traces opened together and loaded: what the cases about the
+ * sidebar's documents start from. Files first, folder last: the sidebar still lists Runs
+ * before Traces. */
+static void
+open_samples (void)
+{
+  g_autofree char *runs = sample ("aiperf");
+  g_autofree char *kineto = sample ("traces/kineto_a100_simple_add.json.gz");
+  g_autofree char *flow = sample ("traces/catapult_flow_simple.json");
+
+  open_paths (kineto, flow, runs, NULL);
+  settle ();
+}
+
 static void
 test_window_opens (void)
 {
@@ -84,12 +100,8 @@ static void
 test_open_folder_and_files (void)
 {
   g_autofree char *runs = sample ("aiperf");
-  g_autofree char *kineto = sample ("traces/kineto_a100_simple_add.json.gz");
-  g_autofree char *flow = sample ("traces/catapult_flow_simple.json");
 
-  /* Files first, folder last: the sidebar still lists Runs before Traces. */
-  open_paths (kineto, flow, runs, NULL);
-  settle ();
+  open_samples ();
   g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), ==, 3);
   {
     g_autoptr (IvDocument) a = doc_at (0);
@@ -160,6 +172,7 @@ test_bad_file_keeps_what_was_open (void)
   g_autofree char *bad = g_build_filename (tmpdir, "broken.json", NULL);
   g_autoptr (IvDocument) before = NULL;
 
+  open_samples ();
   g_assert_true (g_file_set_contents (bad, "{\"hello\": [1, 2,, 3]}", -1, NULL));
   before = doc_at (0);
   open_paths (bad, "/nonexistent/run-folder", NULL);
@@ -202,10 +215,13 @@ test_refusal_toast_plain_text (void)
   g_autofree char *flow = sample ("traces/catapult_flow_simple.json");
   g_autofree char *flow_text = NULL;
   g_autofree char *odd = g_build_filename (tmpdir, "flow-\xff-<i>.json", NULL);
-  g_autoptr (IvDocument) first = doc_at (0);
-  guint before = g_list_model_get_n_items (iv_window_get_documents (window));
+  g_autoptr (IvDocument) first = NULL;
+  guint before;
   gsize len;
 
+  open_samples ();
+  first = doc_at (0);
+  before = g_list_model_get_n_items (iv_window_get_documents (window));
   g_assert_cmpint (g_mkdir_with_parents (folder, 0755), ==, 0);
   g_assert_true (g_file_set_contents (trace, "{\"traceEvents\": [,]}", -1, NULL));
   g_assert_true (g_file_get_contents (flow, &flow_text, &len, NULL));
@@ -265,6 +281,8 @@ static void
 test_reopen_replaces (void)
 {
   g_autofree char *flow = sample ("traces/catapult_flow_simple.json");
+
+  open_samples ();
   open_paths (flow, NULL);
   settle ();
   g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), ==, 3);
@@ -273,8 +291,10 @@ test_reopen_replaces (void)
 static void
 test_close_item (void)
 {
-  g_autoptr (IvDocument) trace = doc_at (1);
+  g_autoptr (IvDocument) trace = NULL;
 
+  open_samples ();
+  trace = doc_at (1);
   iv_window_select (window, trace);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-item", NULL));
   settle ();
@@ -670,6 +690,17 @@ test_preferences_and_about (void)
   tops = gtk_window_list_toplevels ();
   g_assert_cmpuint (g_list_length (tops), ==, before + 2);
   for (GList *l = tops; l; l = l->next)
+    if (ADW_IS_ABOUT_WINDOW (l->data))
+      {
+        /* its icon is found run from the build folder too, where no icon is installed:
+         * the application's icon is in its resources, on the icon theme's path */
+        g_autofree char *icon = NULL;
+        g_object_get (l->data, "application-icon", &icon, NULL);
+        g_assert_cmpstr (icon, ==, "io.github.inferview.Inferview");
+        g_assert_true (gtk_icon_theme_has_icon (
+            gtk_icon_theme_get_for_display (gtk_widget_get_display (l->data)), icon));
+      }
+  for (GList *l = tops; l; l = l->next)
     if (ADW_IS_ABOUT_WINDOW (l->data) || ADW_IS_PREFERENCES_WINDOW (l->data))
       gtk_window_destroy (l->data);
   g_list_free (tops);
@@ -678,6 +709,8 @@ test_preferences_and_about (void)
 static void
 test_screenshot_not_blank (void)
 {
+  /* a window in use: a result folder and two traces open */
+  open_samples ();
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), >, 300);
   /* Text, icons and the sidebar give a real window hundreds of colours. */
   g_assert_cmpuint (iv_gui_snapshot (GTK_WINDOW (window), g_getenv ("IV_SCREENSHOT")), >, 50);
@@ -1873,10 +1906,7 @@ test_isl_osl (void)
     IvModelView *mv
         = iv_workspace_page_get_model_view (_iv_window_get_page (window, IV_GROUP_MODEL));
     IvModelState *st = iv_model_view_get_state (mv);
-    const IvModel *was_model = iv_model_state_get_model (st);
-    const IvHardware *was_hw = iv_model_state_get_hardware (st);
-    IvConfig c, was;
-    iv_model_state_get_config (st, &was);
+    IvConfig c;
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.model-from-run", "(ssxxx)",
                                                "Llama-3.1-8B", "h100x8", (gint64) 2, (gint64) 16,
                                                (gint64) 1088));
@@ -1891,12 +1921,6 @@ test_isl_osl (void)
     g_assert_cmpint (c.place_tp, ==, IV_PLACE_CUBE);
     g_assert_nonnull (iv_model_view_get_result (mv));
     g_assert_true (iv_model_view_get_result (mv)->ok);
-    /* the workspace as the later tests expect it */
-    iv_model_view_select_model (mv, was_model->name);
-    iv_model_state_set_hardware (st, was_hw);
-    iv_model_state_set_config (st, &was);
-    gtk_widget_activate_action (GTK_WIDGET (window), "win.show-workspace", "s", "runs");
-    settle ();
   }
 }
 
@@ -2172,6 +2196,81 @@ test_tooltip_wraps (void)
   g_object_unref (plain);
 }
 
+/* One case: its path, its test, and whether it starts from a window not yet presented
+ * (the window opening is what it checks) rather than one shown and past its first frame. */
+typedef struct
+{
+  const char *path;
+  void (*run) (void);
+  gboolean unshown;
+} GuiCase;
+
+static const GuiCase cases[] = {
+  { "/gui/window-opens", test_window_opens, TRUE },
+  { "/gui/first-frame-first", test_first_frame_first },
+  { "/gui/tooltip-wraps", test_tooltip_wraps },
+  { "/gui/open-folder-and-files", test_open_folder_and_files },
+  { "/gui/bad-file-keeps-what-was-open", test_bad_file_keeps_what_was_open },
+  { "/gui/refusal-toast-plain-text", test_refusal_toast_plain_text },
+  { "/gui/reopen-replaces", test_reopen_replaces },
+  { "/gui/screenshot-not-blank", test_screenshot_not_blank },
+  { "/gui/close-item", test_close_item },
+  { "/gui/live-run", test_live_run },
+  { "/gui/live-stopped", test_live_stopped },
+  { "/gui/isl-osl", test_isl_osl },
+  { "/gui/shortcuts-actions-exist", test_shortcuts_actions_exist },
+  { "/gui/toggle-sidebar", test_toggle_sidebar },
+  { "/gui/export-dialog", test_export_dialog },
+  { "/gui/cancel-long-load", test_cancel_long_load },
+  { "/gui/chart-view", test_chart_view },
+  { "/gui/preferences-and-about", test_preferences_and_about },
+  { "/gui/model-view", test_model_view },
+  { "/gui/timeline-view", test_timeline_view },
+  { "/gui/slice-details", test_slice_details },
+  { "/gui/shortcuts-window-keys", test_shortcuts_window_keys },
+  { "/gui/pipelined-view", test_pipelined_view },
+  { "/gui/runs-view", test_runs_view },
+  { "/gui/window-size-saved", test_window_size_saved },
+};
+
+/* What a case may have changed outside its window is put back before the next one makes
+ * its own: the settings, the saved model configurations (a file under XDG_DATA_HOME). */
+static void
+case_setup (gpointer fixture, gconstpointer data)
+{
+  const GuiCase *c = data;
+  g_autofree char *saved
+      = g_build_filename (g_get_user_data_dir (), "inferview", "model-configurations.json", NULL);
+  const char *suffixes[] = { "", ".corrupt", ".corrupt-2" };
+
+  iv_gui_reset_settings ();
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *path = g_strconcat (saved, suffixes[i], NULL);
+      g_remove (path);
+    }
+  tmpdir = iv_test_make_tmpdir ("iv-gui-XXXXXX");
+  window = iv_gui_new_window (app, 1200, 760, !c->unshown);
+}
+
+static void
+case_run (gpointer fixture, gconstpointer data)
+{
+  ((const GuiCase *) data)->run ();
+}
+
+static void
+case_teardown (gpointer fixture, gconstpointer data)
+{
+  /* a load still running (a live run's follow, a cancelled load) ends with its window */
+  if (window)
+    settle ();
+  window = NULL; /* the window-size case closed its own */
+  iv_gui_destroy_toplevels ();
+  iv_test_remove_tree (tmpdir);
+  g_clear_pointer (&tmpdir, g_free);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2184,46 +2283,16 @@ main (int argc, char **argv)
       return 77;
     }
   adw_init ();
-  tmpdir = iv_test_make_tmpdir ("iv-gui-XXXXXX");
 
   app = iv_application_new ();
   g_application_set_flags (G_APPLICATION (app),
                            G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
-  window = iv_window_new (ADW_APPLICATION (app));
-  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 760);
 
-  g_test_add_func ("/gui/window-opens", test_window_opens);
-  g_test_add_func ("/gui/first-frame-first", test_first_frame_first);
-  g_test_add_func ("/gui/tooltip-wraps", test_tooltip_wraps);
-  g_test_add_func ("/gui/open-folder-and-files", test_open_folder_and_files);
-  g_test_add_func ("/gui/bad-file-keeps-what-was-open", test_bad_file_keeps_what_was_open);
-  g_test_add_func ("/gui/refusal-toast-plain-text", test_refusal_toast_plain_text);
-  g_test_add_func ("/gui/reopen-replaces", test_reopen_replaces);
-  g_test_add_func ("/gui/screenshot-not-blank", test_screenshot_not_blank);
-  g_test_add_func ("/gui/close-item", test_close_item);
-  g_test_add_func ("/gui/live-run", test_live_run);
-  g_test_add_func ("/gui/live-stopped", test_live_stopped);
-  g_test_add_func ("/gui/isl-osl", test_isl_osl);
-  g_test_add_func ("/gui/shortcuts-actions-exist", test_shortcuts_actions_exist);
-  g_test_add_func ("/gui/toggle-sidebar", test_toggle_sidebar);
-  g_test_add_func ("/gui/export-dialog", test_export_dialog);
-  g_test_add_func ("/gui/cancel-long-load", test_cancel_long_load);
-  g_test_add_func ("/gui/chart-view", test_chart_view);
-  g_test_add_func ("/gui/preferences-and-about", test_preferences_and_about);
-  g_test_add_func ("/gui/model-view", test_model_view);
-  g_test_add_func ("/gui/timeline-view", test_timeline_view);
-  g_test_add_func ("/gui/slice-details", test_slice_details);
-  g_test_add_func ("/gui/shortcuts-window-keys", test_shortcuts_window_keys);
-  g_test_add_func ("/gui/pipelined-view", test_pipelined_view);
-  g_test_add_func ("/gui/runs-view", test_runs_view);
-  g_test_add_func ("/gui/window-size-saved", test_window_size_saved);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    g_test_add_vtable (cases[i].path, 0, &cases[i], case_setup, case_run, case_teardown);
   rc = g_test_run ();
 
-  if (window)
-    gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (app);
-  iv_test_remove_tree (tmpdir);
-  g_free (tmpdir);
   return rc;
 }
