@@ -1069,7 +1069,8 @@ test_found_by_name (void)
       "{\"timestamp_ns\": 1, \"gpu_uuid\": \"A\", \"telemetry_data\": {\"u\": 1, \"p\": 10}}\n"
       "{\"timestamp_ns\": 2, \"gpu_uuid\": \"B\", \"telemetry_data\": {\"p\": 20, \"u\": 2}}\n"
       "{\"timestamp_ns\": 3, \"gpu_uuid\": \"A\", \"telemetry_data\": {\"p\": 30}}\n"
-      "{\"timestamp_ns\": 4, \"gpu_uuid\": \"A\", \"telemetry_data\": {\"t\": 40, \"u\": 4}}\n");
+      "{\"timestamp_ns\": 4, \"gpu_uuid\": \"A\", \"telemetry_data\": {\"t\": 40, \"u\": 4}}\n"
+      "{\"timestamp_ns\": 5, \"gpu_uuid\": \"A\", \"telem");
   iv_test_write_file (
       dir, "server_metrics_export.jsonl",
       "{\"endpoint_url\": \"e1\", \"timestamp_ns\": 1, \"metrics\": {\"vllm:num_requests_running\":"
@@ -1080,6 +1081,15 @@ test_found_by_name (void)
       " [{\"value\": 3}]}}\n");
   r = iv_run_load (dir, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
+  /* a writer killed mid-line costs that line, said, not the run */
+  {
+    gboolean said = FALSE;
+    for (guint i = 0; i < r->warnings->len; i++)
+      said |= strstr (r->warnings->pdata[i],
+                      "gpu_telemetry_export.jsonl: 1 damaged line skipped (line 5, column")
+              != NULL;
+    g_assert_true (said);
+  }
   g_assert_cmpuint (r->gpus->len, ==, 2);
   a = r->gpus->pdata[0], b = r->gpus->pdata[1];
   g_assert_cmpstr (a->uuid, ==, "A");

@@ -400,6 +400,11 @@ iv_run_follow (IvRun *r, gsize max_bytes, IvRunFollow *out, GError **error)
     g_autofree char *display = g_filename_display_name (live->records.path);
     _iv_record_reader_finish (live->reader, display);
   }
+  if (live->telemetry_reader)
+    {
+      g_autofree char *display = g_filename_display_name (live->telemetry.path);
+      _iv_telemetry_reader_finish (live->telemetry_reader, display);
+    }
   r->live = NULL;
   _iv_run_live_free (live);
   out->finished = TRUE;

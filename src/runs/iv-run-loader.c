@@ -748,6 +748,7 @@ typedef struct
   GHashTable *pairs; /* "endpoint\x1fuuid": every (endpoint, GPU) seen */
   GHashTable *gpus;  /* uuid → GpuSlot*: GPUs and their fields found by name, not by a
                       * walk (forty thousand GPUs were a quadratic load) */
+  gboolean complete; /* the line's object was read to its end */
 } TelemetryCtx;
 
 typedef struct
@@ -873,9 +874,22 @@ tel_end_map (void *ctx)
   if (c->depth == 2)
     c->in_data = FALSE;
   if (c->depth == 1)
-    telemetry_commit (c);
+    c->complete = TRUE;
   c->depth--;
   return 1;
+}
+
+/* A line read: its sample is kept only when the whole line parsed. */
+static void
+tel_line_done (gpointer ctx, gboolean ok)
+{
+  TelemetryCtx *c = ctx;
+
+  if (ok && c->complete)
+    telemetry_commit (c);
+  c->complete = FALSE;
+  c->depth = 0;
+  c->in_data = FALSE;
 }
 
 static int
@@ -944,9 +958,16 @@ static const yajl_callbacks telemetry_callbacks = {
   .yajl_end_map = tel_end_map,
 };
 
+/* Like the records, the telemetry is read a line at a time (a line held whole only up to
+ * the line limit: a string of gigabytes streamed through yajl was buffered by its lexer,
+ * and a failed allocation there crashed), and a damaged line is skipped and counted. */
 struct _IvTelemetryReader
 {
   TelemetryCtx c;
+  gsize max_line;
+  guint64 lines, damaged, long_lines, first_long_line;
+  guint first_line, first_column;
+  char *first_reason;
 };
 
 IvTelemetryReader *
@@ -959,6 +980,7 @@ _iv_telemetry_reader_new (IvRun *r)
   tr->c.fields = g_ptr_array_new_with_free_func (g_free);
   tr->c.pairs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   tr->c.gpus = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, gpu_slot_free);
+  tr->max_line = iv_run_line_max (NULL);
   for (guint i = 0; i < r->gpus->len; i++)
     gpu_slot_new (&tr->c, r->gpus->pdata[i]);
   return tr;
@@ -968,11 +990,43 @@ gboolean
 _iv_telemetry_reader_feed (IvTelemetryReader *tr, IvInput *in, GCancellable *cancellable,
                            GError **error)
 {
-  gboolean ok
-      = iv_json_stream_parse (in, &telemetry_callbacks, &tr->c, IV_JSON_STREAM_MULTIPLE_VALUES,
-                              NULL, NULL, cancellable, NULL, error);
+  IvJsonLinesStats st;
+  gboolean ok = iv_json_stream_parse_lines (in, &telemetry_callbacks, &tr->c, tel_line_done,
+                                            tr->max_line, NULL, NULL, cancellable, &st, error);
+
   tr->c.run->gpu_endpoint_pairs = g_hash_table_size (tr->c.pairs);
-  return ok;
+  if (!ok)
+    return FALSE;
+  if (st.damaged && !tr->damaged)
+    {
+      tr->first_line = (guint) (tr->lines + st.first_damaged_line);
+      tr->first_column = st.first_damaged_column;
+      tr->first_reason = g_steal_pointer (&st.first_damaged_reason);
+    }
+  if (st.long_lines && !tr->long_lines)
+    tr->first_long_line = tr->lines + st.first_long_line;
+  g_free (st.first_damaged_reason);
+  tr->lines += st.lines;
+  tr->damaged += st.damaged;
+  tr->long_lines += st.long_lines;
+  return TRUE;
+}
+
+void
+_iv_telemetry_reader_finish (IvTelemetryReader *tr, const char *name)
+{
+  IvRun *r = tr->c.run;
+
+  if (tr->long_lines)
+    warn_long_lines (r, name, tr->long_lines, tr->first_long_line, tr->max_line);
+  if (tr->damaged == 1)
+    _iv_run_warn (r, _ ("%s: 1 damaged line skipped (line %u, column %u: %s)"), name,
+                  tr->first_line, tr->first_column, tr->first_reason);
+  else if (tr->damaged)
+    _iv_run_warn (
+        r,
+        _ ("%s: %" G_GUINT64_FORMAT " damaged lines skipped (the first at line %u, column %u: %s)"),
+        name, tr->damaged, tr->first_line, tr->first_column, tr->first_reason);
 }
 
 void
@@ -982,6 +1036,7 @@ _iv_telemetry_reader_free (IvTelemetryReader *tr)
     return;
   g_hash_table_unref (tr->c.pairs);
   g_hash_table_unref (tr->c.gpus);
+  g_free (tr->first_reason);
   g_array_unref (tr->c.values);
   g_ptr_array_unref (tr->c.fields);
   g_free (tr->c.uuid);
@@ -997,6 +1052,8 @@ _iv_run_load_telemetry (IvRun *r, IvInput *in, GCancellable *cancellable, GError
   IvTelemetryReader *tr = _iv_telemetry_reader_new (r);
   gboolean ok = _iv_telemetry_reader_feed (tr, in, cancellable, error);
 
+  if (ok)
+    _iv_telemetry_reader_finish (tr, iv_input_get_name (in));
   _iv_telemetry_reader_free (tr);
   return ok;
 }

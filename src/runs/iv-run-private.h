@@ -31,6 +31,8 @@ typedef struct _IvTelemetryReader IvTelemetryReader;
 IvTelemetryReader *_iv_telemetry_reader_new (IvRun *run);
 gboolean _iv_telemetry_reader_feed (IvTelemetryReader *reader, IvInput *input,
                                     GCancellable *cancellable, GError **error);
+/* Warns, once, about the lines skipped. */
+void _iv_telemetry_reader_finish (IvTelemetryReader *reader, const char *name);
 void _iv_telemetry_reader_free (IvTelemetryReader *reader);
 gboolean _iv_run_load_records (IvRun *run, IvInput *input, IvProgressFunc progress,
                                gpointer progress_data, GCancellable *cancellable, GError **error);

@@ -8,6 +8,9 @@ time, and discovery that leaves the opened folder.
     limit (256 MiB). A line past a lowered limit (INFERVIEW_RECORD_LINE_MAX_MIB=1) in the
     middle of the file is skipped and named, the records after it read. (Before: the
     line was buffered whole, GLib aborted.)
+  - A telemetry line holding one 300 MB string, under a 256 MiB cap: refused naming the
+    file and the line (or skipped and named). (Before: yajl buffered the string and
+    crashed when its allocation failed.)
   - A JSON summary and a CSV summary of 300,000 metrics load and print as JSON under a
     768 MiB cap. (Before: ~4 KB a metric, 1.1 GB, abort.)
   - server_metrics_export.jsonl with 100,000 distinct endpoints and a telemetry export
@@ -129,6 +132,34 @@ def check_long_lines(t, tmp):
             "\n".join(problems) + "\n" + hostile.stderr_of(p))
 
 
+def check_long_telemetry(t, tmp):
+    # a telemetry line of one 300 MB string, under a 256 MiB cap
+    run = os.path.join(tmp, "long-telemetry")
+    os.mkdir(run)
+    with open(os.path.join(run, "profile_export.jsonl"), "w") as f:
+        f.write(record(0))
+    path = os.path.join(run, "gpu_telemetry_export.jsonl")
+    with open(path, "w") as f:
+        f.write('{"timestamp_ns": 1762551534000000000, "gpu_uuid": "A", '
+                '"telemetry_data": {"u": 1}}\n{"gpu_uuid": "')
+        chunk = "a" * (1 << 20)
+        for _ in range(300):
+            f.write(chunk)
+        f.write('"}\n')
+    p = hostile.run(["runs", run, "--json"], timeout=LONG_TIMEOUT, preexec_fn=capped(256 << 20))
+    problems = hostile.common_problems(p, about=path)
+    err = hostile.stderr_of(p)
+    if p is not None and p.returncode == 1 and ("line 2" not in err or "memory" not in err):
+        problems.append("the refusal does not name line 2 and the memory")
+    if p is not None and p.returncode == 0:
+        warnings = " ".join(one_run(runs_json(p)).get("warnings", []))
+        if "line 2 is longer than 256 MiB" not in warnings:
+            problems.append("no warning naming line 2: %r" % warnings)
+    t.check(not problems, "a telemetry line of a 300 MB string under a 256 MiB cap: refused "
+            "naming line 2, or skipped and named", "\n".join(problems) + "\n" + err)
+    os.remove(path)
+
+
 def check_big_summaries(t, tmp):
     n = 300000
     cases = []
@@ -248,6 +279,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="iv-hostile-runs-")
     try:
         check_long_lines(t, tmp)
+        check_long_telemetry(t, tmp)
         check_big_summaries(t, tmp)
         check_many_endpoints(t, tmp)
         check_links(t, tmp)
