@@ -204,9 +204,17 @@ iv_trace_area_set_range (IvTraceArea *self, const IvTrace *trace, gint64 t0_ns, 
     {
       g_autofree char *span = iv_units_format_seconds ((t1_ns - t0_ns) * 1e-9);
       g_autofree char *from = iv_units_format_seconds ((t0_ns - trace->t0_ns) * 1e-9);
-      stats = iv_trace_stats_by_name (trace, t0_ns, t1_ns);
+      g_autoptr (GError) error = NULL;
+      stats = iv_trace_stats_by_name_checked (trace, t0_ns, t1_ns, &error);
       gpu = iv_trace_gpu_stats (trace, t0_ns, t1_ns);
-      g_string_append_printf (summary, _ ("%s from %s: %u names"), span, from, stats->len);
+      if (stats)
+        g_string_append_printf (summary, _ ("%s from %s: %u names"), span, from, stats->len);
+      else
+        {
+          /* the table stays empty, and says why rather than showing "0 names" */
+          g_string_append_printf (summary, _ ("%s from %s: %s"), span, from, error->message);
+          stats = g_array_new (FALSE, FALSE, sizeof (IvNameStats));
+        }
       for (guint i = 0; i < stats->len; i++)
         {
           const IvNameStats *st = &g_array_index (stats, IvNameStats, i);
