@@ -110,10 +110,10 @@ create_row (gpointer item, gpointer user_data)
   GtkWidget *progress = gtk_progress_bar_new ();
   GtkWidget *close = gtk_button_new ();
   g_autofree char *path = g_file_get_path (iv_document_get_file (doc));
+  g_autofree char *shown_path = path ? g_filename_display_name (path) : NULL;
 
   gtk_widget_add_css_class (row, "iv-sidebar-row");
   g_object_set_data_full (G_OBJECT (row), "iv-document", g_object_ref (doc), g_object_unref);
-  g_autofree char *shown_path = path ? g_filename_display_name (path) : NULL;
   gtk_widget_set_tooltip_text (row, shown_path); /* a path's bytes, made valid UTF-8 */
   iv_tooltip_wrap (row);
 
