@@ -39,6 +39,18 @@ iv_json_pull_init_sized (IvJsonPull *r, IvInput *input, gsize window, IvProgress
 }
 
 void
+iv_json_pull_init_text (IvJsonPull *r, const char *text, gsize len)
+{
+  memset (r, 0, sizeof *r);
+  r->at = text;
+  r->len = len;
+  r->eof = TRUE; /* nothing follows: no token ever waits for more */
+  r->line = r->column = 1;
+  r->retry_from = G_MAXSIZE;
+  r->max_step = IV_JSON_PULL_MAX_STEP;
+}
+
+void
 iv_json_pull_clear (IvJsonPull *r)
 {
   g_clear_pointer (&r->buf, g_free);
@@ -137,6 +149,32 @@ iv_json_pull_refill (IvJsonPull *r, gsize keep_from, GError **error)
   return TRUE;
 }
 
+/* What leniency let through at window index @at, counted once however often the step
+ * holding it is run again; the first one's place kept for the warning. */
+static void
+note_trailing_comma (IvJsonPull *r, gsize at)
+{
+  guint64 offset = r->base + at;
+
+  if (offset < r->comma_mark)
+    return;
+  r->comma_mark = offset + 1;
+  if (r->n_trailing_commas++ == 0)
+    iv_json_pull_where (r, at, &r->comma_line, &r->comma_column);
+}
+
+static void
+note_raw_control (IvJsonPull *r, gsize at)
+{
+  guint64 offset = r->base + at;
+
+  if (offset < r->control_mark)
+    return;
+  r->control_mark = offset + 1;
+  if (r->n_raw_controls++ == 0)
+    iv_json_pull_where (r, at, &r->control_line, &r->control_column);
+}
+
 IvPullStatus
 iv_json_pull_fail (IvJsonPull *r, gsize at, const char *reason)
 {
@@ -233,7 +271,15 @@ decode_string (IvJsonPull *r, gsize start, gsize q, const char **text, gsize *le
       if (c == '"')
         break;
       if ((guchar) c < 0x20)
-        return iv_json_pull_fail (r, q, "a control character inside a string");
+        {
+          if (!r->lenient)
+            return iv_json_pull_fail (r, q, "a control character inside a string");
+          /* kept as it is, as Perfetto keeps it */
+          note_raw_control (r, q);
+          PUT (r, &c, 1);
+          q++;
+          continue;
+        }
       if (c != '\\')
         {
           /* the plain run up to the next quote, escape or control character at once */
@@ -326,20 +372,30 @@ iv_json_pull_string (IvJsonPull *r, const char **text, gsize *len)
   gsize start = r->pos + 1, q = start;
   const guint8 *at = (const guint8 *) r->at;
 
-  while (q < r->len && !string_stop[at[q]])
-    q++;
-  if (q >= r->len)
-    return r->eof ? iv_json_pull_fail (r, r->len, "the text ends inside a string") : IV_PULL_MORE;
-  if (at[q] == '"')
+  for (;;)
     {
-      *text = r->at + start;
-      *len = q - start;
-      r->pos = q + 1;
-      return IV_PULL_OK;
+      while (q < r->len && !string_stop[at[q]])
+        q++;
+      if (q >= r->len)
+        return r->eof ? iv_json_pull_fail (r, r->len, "the text ends inside a string")
+                      : IV_PULL_MORE;
+      if (at[q] == '"')
+        {
+          *text = r->at + start;
+          *len = q - start;
+          r->pos = q + 1;
+          return IV_PULL_OK;
+        }
+      if (at[q] != '\\')
+        {
+          if (!r->lenient)
+            return iv_json_pull_fail (r, q, "a control character inside a string");
+          note_raw_control (r, q);
+          q++;
+          continue;
+        }
+      return decode_string (r, start, q, text, len);
     }
-  if (at[q] < 0x20)
-    return iv_json_pull_fail (r, q, "a control character inside a string");
-  return decode_string (r, start, q, text, len);
 }
 
 static gboolean
@@ -514,6 +570,18 @@ iv_json_pull_object (IvJsonPull *r, IvPullMemberFunc member, gpointer data)
         return iv_json_pull_fail (r, r->pos, "a missing ',' or '}' in an object");
       more = r->at[r->pos] == ',';
       r->pos++;
+      if (more && r->lenient)
+        {
+          /* one trailing comma before the '}' */
+          if ((st = iv_json_pull_need (r)) != IV_PULL_OK)
+            return st;
+          if (r->at[r->pos] == '}')
+            {
+              note_trailing_comma (r, r->pos);
+              r->pos++;
+              return IV_PULL_OK;
+            }
+        }
     }
   return IV_PULL_OK;
 }
@@ -592,6 +660,19 @@ iv_json_pull_skip (IvJsonPull *r)
                                       stack[depth - 1] == '{' ? "a missing ',' or '}' in an object"
                                                               : "a missing ',' or ']' in an array");
           r->pos++;
+          if (r->lenient)
+            {
+              /* one trailing comma before the container closes */
+              if ((st = iv_json_pull_need (r)) != IV_PULL_OK)
+                return st;
+              if (r->at[r->pos] == close)
+                {
+                  note_trailing_comma (r, r->pos);
+                  r->pos++;
+                  depth--;
+                  continue;
+                }
+            }
           if (stack[depth - 1] == '{' && (st = iv_json_pull_key (r, &text, &len)) != IV_PULL_OK)
             return st;
           break;

@@ -11,7 +11,14 @@
  *
  * Everything JSON requires is checked (control characters in strings, escapes, the
  * number grammar, literals, nesting), as yajl does; UTF-8 is not validated, as the yajl
- * readers here are configured: whoever keeps a string validates it. */
+ * readers here are configured: whoever keeps a string validates it.
+ *
+ * A lenient reader (lenient set after init) accepts two departures from JSON that
+ * Perfetto's JSON importer loads (src/trace_processor/util/json_parser.h: Iterator's
+ * OnPostValue takes a ',' then lets the next call see '}' or ']'; ScanString looks only
+ * for the closing quote): one trailing comma before a '}' or ']', and raw control
+ * characters (a line break) inside a string, kept as they are. Each kind is counted, and
+ * the first one's line and column kept, for the caller's warning. */
 #pragma once
 
 #include <gio/gio.h>
@@ -41,15 +48,21 @@ typedef struct
   gsize error_at;
   const char *error_reason;
   gboolean out_of_memory; /* the error is that the memory for a token could not be had */
+  gboolean lenient;       /* accept what Perfetto accepts (above); set after init */
+  /* what leniency let through: counts, and where the first of each kind is (1-based) */
+  guint64 n_trailing_commas, n_raw_controls;
+  guint comma_line, comma_column, control_line, control_column;
   /* private */
   char *buf;
   gsize cap;
   guint64 base; /* input bytes before at[0] */
   guint line;   /* 1-based line and column of at[0] */
   guint column;
-  gsize retry_from; /* G_MAXSIZE, or where the last refill's step began */
-  gsize max_step;   /* IV_JSON_PULL_MAX_STEP unless a test lowers it */
-  char *scratch;    /* strings with escapes, decoded; grown with try-allocation */
+  gsize retry_from;                 /* G_MAXSIZE, or where the last refill's step began */
+  guint64 comma_mark, control_mark; /* input offsets past the last one counted: a step run
+                                     * again after a refill does not count twice */
+  gsize max_step;                   /* IV_JSON_PULL_MAX_STEP unless a test lowers it */
+  char *scratch;                    /* strings with escapes, decoded; grown with try-allocation */
   gsize scratch_len, scratch_cap;
   IvInput *input;
   IvProgressFunc progress;
@@ -64,6 +77,9 @@ gboolean iv_json_pull_init (IvJsonPull *r, IvInput *input, IvProgressFunc progre
 gboolean iv_json_pull_init_sized (IvJsonPull *r, IvInput *input, gsize window,
                                   IvProgressFunc progress, gpointer progress_data,
                                   GCancellable *cancellable, GError **error);
+/* A reader over @len bytes of complete text in memory (@text stays the caller's): values
+ * already checked by a stream reader, read again in detail. Never answers IV_PULL_MORE. */
+void iv_json_pull_init_text (IvJsonPull *r, const char *text, gsize len);
 void iv_json_pull_clear (IvJsonPull *r);
 
 /* Drops the bytes before @keep_from, reads more after the rest, and puts the cursor at
