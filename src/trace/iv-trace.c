@@ -397,6 +397,7 @@ _iv_trace_builder_new (const char *path, IvTraceFormat format)
   /* The fixed parts are allocated as usual (a few hundred bytes); what grows with the
    * file is tried: the pools, the arrays and every entry added to them. */
   t->open_names = g_array_new (FALSE, FALSE, sizeof (guint32));
+  t->info = iv_trace_info_new ();
   b->async_keys = iv_intern_new ();
   b->async_open = _iv_grow_array_new (sizeof (IvAsyncOpen));
 
@@ -1756,6 +1757,7 @@ iv_trace_free (IvTrace *t)
   _iv_grow_array_free (t->flows);
   g_ptr_array_unref (t->warnings);
   g_clear_pointer (&t->open_names, g_array_unref);
+  g_clear_pointer (&t->info, iv_trace_info_free);
   _iv_grow_array_free (t->candidates);
   g_free (t);
 }

@@ -7,6 +7,7 @@
 
 #include "iv-intern.h"
 #include "iv-json-stream.h"
+#include "iv-trace-info.h"
 
 G_BEGIN_DECLS
 
@@ -167,6 +168,7 @@ typedef struct
   gboolean truncated;
   guint64 n_clamped;  /* children ended within the overlap tolerance of their parent */
   GArray *open_names; /* guint32 names of B/b events never closed, each once, in order seen */
+  IvTraceInfo *info;  /* what the file says about itself: metadata, distributedInfo, devices */
 
   /* pipelined timelines */
   IvGrowArray *candidates; /* IvCandidate */
