@@ -597,12 +597,20 @@ compare_edges (const void *pa, const void *pb)
   return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/* Whether an end event closes the open begin @open: names and categories match, an
+ * empty one (id 0, what a missing one reads as) on the end matching any. */
+static gboolean
+edge_closes (const IvRawEdge *open, const IvRawEdge *end)
+{
+  return (end->name == 0 || end->name == open->name) && (end->cat == 0 || end->cat == open->cat);
+}
+
 /* Pairs begin and end events per track (and per async id) in time order. */
 static void
 match_edges (IvTraceBuilder *b, IvGrowArray *edges, gboolean async, gint64 end_ns)
 {
   IvGrowArray *stack = _iv_grow_array_new (sizeof (IvRawEdge));
-  guint64 unmatched_end = 0, unclosed = 0;
+  guint64 unmatched_end = 0, unclosed = 0, misplaced = 0;
   char open_ph = async ? 'b' : 'B', close_ph = async ? 'e' : 'E';
 
   if (edges->len > 0) /* qsort's base may not be NULL, even for 0 items */
@@ -641,20 +649,31 @@ match_edges (IvTraceBuilder *b, IvGrowArray *edges, gboolean async, gint64 end_n
         }
       else if (e->ph == close_ph)
         {
-          IvRawEdge *o;
-          IvRawSlice s;
-          if (!stack->len)
+          /* Perfetto's rule (slice_tracker.cc, MatchingIncompleteSliceIndex): an end
+           * closes the innermost open begin of its name and category — a nameless end
+           * any name, an end without category any category — and is dropped when none
+           * matches. Begins still open above the one it closes end with it: Perfetto
+           * cuts them there as soon as the thread has a later event (MaybeCloseStack). */
+          guint k = stack->len;
+          while (k > 0 && !edge_closes (&g_array_index (stack, IvRawEdge, k - 1), e))
+            k--;
+          if (k == 0)
             {
               unmatched_end++;
               continue;
             }
-          o = &g_array_index (stack, IvRawEdge, stack->len - 1);
-          s = (IvRawSlice){ o->ts_ns,    e->ts_ns - o->ts_ns,         o->args_off,
-                            o->args_len, o->name ? o->name : e->name, o->cat ? o->cat : e->cat,
-                            o->track };
-          if (!_iv_trace_builder_add_slice (b, &s))
-            goto out;
-          stack->len--;
+          misplaced += stack->len - k;
+          while (stack->len >= k)
+            {
+              /* named by its begin: an end matching it has its name, or none */
+              IvRawEdge *o = &g_array_index (stack, IvRawEdge, stack->len - 1);
+              IvRawSlice s
+                  = { o->ts_ns, e->ts_ns - o->ts_ns, o->args_off, o->args_len, o->name, o->cat,
+                      o->track };
+              if (!_iv_trace_builder_add_slice (b, &s))
+                goto out;
+              stack->len--;
+            }
         }
       else if (e->ph == 'n')
         {
@@ -666,8 +685,15 @@ match_edges (IvTraceBuilder *b, IvGrowArray *edges, gboolean async, gint64 end_n
   if (async)
     b->trace->n_async_slices = 0; /* counted when the columns are built */
   if (unmatched_end)
-    _iv_trace_warn (b->trace, "%" G_GUINT64_FORMAT " %s events had no matching %s and were skipped",
+    _iv_trace_warn (b->trace,
+                    "%" G_GUINT64_FORMAT " %s events had no matching %s (of their name and "
+                    "category) and were skipped",
                     unmatched_end, async ? "async end (e)" : "end (E)", async ? "b" : "B");
+  if (misplaced)
+    _iv_trace_warn (b->trace,
+                    "%" G_GUINT64_FORMAT " %s were still open when an end closed one outside "
+                    "them; they end there",
+                    misplaced, async ? "async spans (b)" : "begin events (B)");
   if (unclosed)
     _iv_trace_warn (b->trace,
                     "%" G_GUINT64_FORMAT " %s were never closed; they end at the end of the trace",
