@@ -15,10 +15,12 @@
 #include "iv-trace-private.h"
 
 #define MAX_SMALL_ARGS 16
-/* Names and categories are kept up to 511 bytes, pids and tids 63, ids and argument text
- * 95: far beyond real ones, and each is cut at a character boundary (a cut name stays
- * valid UTF-8, so it is still drawn). */
-#define TEXT_MAX 512
+/* Names and categories are kept whole up to NAME_LIMIT bytes: C++ kernel names run to a few
+ * kilobytes (templates), and a name cut short is a different kernel. A longer one (only a
+ * hostile file has one) is cut at a character boundary, so it stays valid UTF-8 and is
+ * still drawn, and counted. Each distinct name is held once (the string pool), so memory
+ * stays bounded by the file. Pids and tids keep 63 bytes, ids and argument text 95. */
+#define NAME_LIMIT (64 * 1024)
 
 typedef struct
 {
@@ -26,6 +28,23 @@ typedef struct
   char text[96];
   gboolean is_number;
 } SmallArg;
+
+/* A name or category of the event being read: copied out of the window (the value's
+ * string may be in the reader's scratch, which the next string reuses). Grown by trying,
+ * up to NAME_LIMIT + 1 bytes. */
+typedef struct
+{
+  char *text; /* NUL-terminated */
+  gsize len, cap;
+} Text;
+
+/* How often something was left out, and where the first one is: each warning names a
+ * place the user can look at. */
+typedef struct
+{
+  guint64 count;
+  guint line, column;
+} Place;
 
 typedef enum
 {
@@ -57,18 +76,20 @@ typedef struct
   guint64 events;
 
   /* the event being read */
+  gsize event_at; /* its '{' in the window (for the places of warnings) */
   char ph;
-  char name[TEXT_MAX], cat[TEXT_MAX], pid[64], tid[64], id[96], s_scope;
+  Text name, cat;
+  char pid[64], tid[64], id[96], s_scope;
   char bind_id[96];
-  gsize name_len, cat_len;
-  gboolean has_ts, has_dur, bp_e, flow_in, flow_out;
+  gboolean has_ts, has_dur, bad_dur, bp_e, flow_in, flow_out;
+  gboolean has_pid, has_tid, has_id, id_local, name_cut;
   gint64 ts_ns, dur_ns;
   guint64 args_off, args_end;
   SmallArg args[MAX_SMALL_ARGS];
   guint n_args;
-  char last_cat[TEXT_MAX];
-  gsize last_cat_len;
+  Text last_cat;
   guint32 last_cat_id;
+  gboolean last_cat_set;
   /* names seen lately, by a hash of their ends: one comparison instead of a copy, a full
    * hash and a table lookup per event (the pool's strings never move) */
   struct
@@ -77,26 +98,122 @@ typedef struct
     gsize len;
     guint32 id;
   } names[256];
+
+  /* what was left out, for the warnings at the end of the load */
+  Place no_ts, no_dur, no_async_id, cut_names, undirected_flows;
 } Parser;
+
+/* @v (@len bytes) as the text of @t, cut at NAME_LIMIT bytes at a character boundary;
+ * FALSE when it was cut. Out of memory for it, the text is empty and the builder marked
+ * (the load stops after this event). */
+static gboolean
+set_text (Parser *p, Text *t, const char *v, gsize len)
+{
+  gsize n = iv_text_prefix_len (v, len, NAME_LIMIT);
+
+  if (n + 1 > t->cap)
+    {
+      gsize cap = MIN (MAX (t->cap * 2, n + 1), (gsize) NAME_LIMIT + 1);
+      char *grown = g_try_realloc (t->text, cap);
+      if (!grown)
+        {
+          p->b->out_of_memory = TRUE;
+          t->len = 0;
+          if (t->text)
+            t->text[0] = '\0';
+          return TRUE;
+        }
+      t->text = grown;
+      t->cap = cap;
+    }
+  memcpy (t->text, v, n);
+  t->text[n] = '\0';
+  t->len = n;
+  return n == len;
+}
+
+static void
+clear_text (Text *t)
+{
+  g_clear_pointer (&t->text, g_free);
+  t->len = t->cap = 0;
+}
+
+/* Counts one of @place, keeping the first one's line and column (the event's '{'). */
+static void
+count_place (Parser *p, Place *place)
+{
+  if (place->count++ == 0)
+    iv_json_pull_where (&p->r, p->event_at, &place->line, &place->column);
+}
 
 /* ---------- numbers ---------- */
 
-gboolean
-_iv_trace_parse_us (const char *t, gsize len, gint64 *ns)
+typedef enum
 {
-  gboolean neg = FALSE;
+  US_OK,
+  US_BAD,  /* not a number */
+  US_HIGH, /* a number, beyond IV_TRACE_TIME_MAX */
+  US_LOW,  /* a number, below −IV_TRACE_TIME_MAX */
+} UsResult;
+
+/* JSON's number grammar exactly: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?. A time
+ * written as a string must be one whole, as Perfetto requires (json_trace_tokenizer.cc,
+ * CoerceToTs: the string's text goes through json::ParseValue and trailing characters are
+ * refused): "100a", "invalid", "+5", "1." and "" are not times. */
+static gboolean
+is_json_number (const char *t, gsize len)
+{
+  gsize i = 0, from;
+
+  if (i < len && t[i] == '-')
+    i++;
+  if (i < len && t[i] == '0')
+    i++;
+  else if (i < len && t[i] >= '1' && t[i] <= '9')
+    while (i < len && g_ascii_isdigit (t[i]))
+      i++;
+  else
+    return FALSE;
+  if (i < len && t[i] == '.')
+    {
+      from = ++i;
+      while (i < len && g_ascii_isdigit (t[i]))
+        i++;
+      if (i == from)
+        return FALSE;
+    }
+  if (i < len && (t[i] == 'e' || t[i] == 'E'))
+    {
+      i++;
+      if (i < len && (t[i] == '+' || t[i] == '-'))
+        i++;
+      from = i;
+      while (i < len && g_ascii_isdigit (t[i]))
+        i++;
+      if (i == from)
+        return FALSE;
+    }
+  return i == len;
+}
+
+/* Decimal µs text → ns, exact for plain decimals (the common case: no double between). */
+static UsResult
+parse_us (const char *t, gsize len, gint64 *ns)
+{
+  gboolean neg;
   gint64 whole = 0, frac = 0;
   int frac_digits = 0;
   gsize i = 0;
 
-  if (len && (t[0] == '-' || t[0] == '+'))
-    neg = t[0] == '-', i++;
-  if (i == len)
-    return FALSE;
+  if (!is_json_number (t, len))
+    return US_BAD;
+  neg = t[0] == '-';
+  i = neg;
   for (; i < len && g_ascii_isdigit (t[i]); i++)
     {
       if (whole > G_MAXINT64 / 10 - 10)
-        return FALSE;
+        return neg ? US_LOW : US_HIGH;
       whole = whole * 10 + (t[i] - '0');
     }
   if (i < len && t[i] == '.')
@@ -117,27 +234,44 @@ _iv_trace_parse_us (const char *t, gsize len, gint64 *ns)
     }
   if (i < len)
     {
-      /* Exponents and the like: rare, so a double is fine here. */
-      char buf[64];
-      double v;
-      if (len >= sizeof buf)
-        return FALSE;
-      memcpy (buf, t, len);
-      buf[len] = '\0';
-      v = g_ascii_strtod (buf, NULL) * 1000.0;
-      if (!(v > -(double) IV_TRACE_TIME_MAX && v < (double) IV_TRACE_TIME_MAX))
-        return FALSE;
+      /* An exponent: rare, so a double is fine here. */
+      g_autofree char *buf = g_strndup (t, len);
+      double v = g_ascii_strtod (buf, NULL) * 1000.0;
+      if (!(v > -(double) IV_TRACE_TIME_MAX))
+        return US_LOW;
+      if (!(v < (double) IV_TRACE_TIME_MAX))
+        return US_HIGH;
       *ns = (gint64) llround (v);
-      return TRUE;
+      return US_OK;
     }
   while (frac_digits < 3)
     frac *= 10, frac_digits++;
   if (whole > (IV_TRACE_TIME_MAX - 1000) / 1000)
-    return FALSE;
+    return neg ? US_LOW : US_HIGH;
   *ns = whole * 1000 + frac;
   if (neg)
     *ns = -*ns;
-  return TRUE;
+  return US_OK;
+}
+
+gboolean
+_iv_trace_parse_us (const char *t, gsize len, gint64 *ns)
+{
+  return parse_us (t, len, ns) == US_OK;
+}
+
+/* A counter value written as a string ("0.75", ".75", "+10.5", "050"): a number when the
+ * whole text is one, as Perfetto reads it (json_trace_parser.cc, the 'C' case:
+ * base::StringToDouble, strtod over the whole string). Infinities and NaN are not drawn. */
+static gboolean
+parse_counter_text (const char *text, double *value)
+{
+  char *end;
+
+  if (!*text)
+    return FALSE;
+  *value = g_ascii_strtod (text, &end);
+  return *end == '\0' && isfinite (*value);
 }
 
 /* ---------- event dispatch ---------- */
@@ -185,15 +319,15 @@ apply_metadata (Parser *p)
   gboolean process = TRUE;
   guint index;
 
-  if (strcmp (p->name, "process_name") == 0)
+  if (strcmp (p->name.text, "process_name") == 0)
     what = NAME, v = small_arg (p, "name");
-  else if (strcmp (p->name, "process_labels") == 0)
+  else if (strcmp (p->name.text, "process_labels") == 0)
     what = LABELS, v = small_arg (p, "labels");
-  else if (strcmp (p->name, "process_sort_index") == 0)
+  else if (strcmp (p->name.text, "process_sort_index") == 0)
     what = SORT, v = small_arg (p, "sort_index");
-  else if (strcmp (p->name, "thread_name") == 0)
+  else if (strcmp (p->name.text, "thread_name") == 0)
     what = NAME, v = small_arg (p, "name"), process = FALSE;
-  else if (strcmp (p->name, "thread_sort_index") == 0)
+  else if (strcmp (p->name.text, "thread_sort_index") == 0)
     what = SORT, v = small_arg (p, "sort_index"), process = FALSE;
   if (!v)
     return;
@@ -245,7 +379,7 @@ async_track (Parser *p)
 {
   IvTraceBuilder *b = p->b;
   guint before = iv_intern_size (b->async_keys);
-  guint32 id = _iv_trace_intern_joined (b->async_keys, p->pid, p->cat, p->id);
+  guint32 id = _iv_trace_intern_joined (b->async_keys, p->pid, p->cat.text, p->id);
   IvAsyncOpen *open = NULL;
   guint track;
 
@@ -269,7 +403,7 @@ async_track (Parser *p)
         open->depth--;
       return open->track;
     }
-  track = _iv_trace_builder_track (b, p->pid, p->name, IV_TRACK_ASYNC);
+  track = _iv_trace_builder_track (b, p->pid, p->name.text, IV_TRACK_ASYNC);
   /* the array is not grown between the lookup and here: @open still points into it */
   if (p->ph == 'b' && p->id[0] && track != IV_BUILDER_NONE)
     open->track = track, open->depth = 1;
@@ -279,21 +413,22 @@ async_track (Parser *p)
 static guint32
 intern_name (Parser *p)
 {
-  gsize len = p->name_len;
+  const char *text = p->name.text;
+  gsize len = p->name.len;
   guint32 h = (guint32) len * 2654435761u;
   guint slot;
 
   /* the first and last four bytes: kernel names share long prefixes, numbered ops their
    * stems */
   for (gsize i = 0; i < MIN (len, 4); i++)
-    h = (h ^ (guchar) p->name[i]) * 16777619u;
+    h = (h ^ (guchar) text[i]) * 16777619u;
   for (gsize i = len > 4 ? MAX (len - 4, 4) : len; i < len; i++)
-    h = (h ^ (guchar) p->name[i]) * 16777619u;
+    h = (h ^ (guchar) text[i]) * 16777619u;
   slot = (h ^ (h >> 16)) % G_N_ELEMENTS (p->names);
   if (p->names[slot].text && p->names[slot].len == len
-      && memcmp (p->names[slot].text, p->name, len) == 0)
+      && memcmp (p->names[slot].text, text, len) == 0)
     return p->names[slot].id;
-  p->names[slot].id = iv_intern_try_add (p->b->trace->strings, p->name, (gssize) len);
+  p->names[slot].id = iv_intern_try_add (p->b->trace->strings, text, (gssize) len);
   if (p->names[slot].id == IV_INTERN_NONE)
     {
       /* out of memory: the load stops after this event */
@@ -307,6 +442,50 @@ intern_name (Parser *p)
   return p->names[slot].id;
 }
 
+/* Flow events v2 (Perfetto's MaybeAddFlow, json_trace_parser.cc: on B, b, n and X):
+ * the slice the event starts leaves (flow_out) or receives (flow_in) the flow named by
+ * bind_id — a v1 flow start, or an end binding its enclosing slice, at the event's time
+ * on @track; both is a step. A bind_id with neither direction is counted. */
+static void
+add_flow_v2 (Parser *p, guint track, guint32 name, guint32 cat)
+{
+  IvTraceBuilder *b = p->b;
+  guint32 key;
+
+  if (!p->bind_id[0])
+    return;
+  if (!p->flow_out && !p->flow_in)
+    {
+      count_place (p, &p->undirected_flows);
+      return;
+    }
+  if (track == IV_BUILDER_NONE)
+    return;
+  key = intern_key (b, "\x1fv2", "", p->bind_id);
+  if (p->flow_out)
+    {
+      IvRawFlow f = { p->ts_ns, track, key, name, cat, 's', FALSE, b->seq++ };
+      _iv_trace_builder_add (b, b->flows, &f);
+    }
+  if (p->flow_in)
+    {
+      IvRawFlow f = { p->ts_ns, track, key, name, cat, 'f', TRUE, b->seq++ };
+      _iv_trace_builder_add (b, b->flows, &f);
+    }
+}
+
+/* The thread of an event without one is its process's main thread, tid = pid, as in
+ * Perfetto (json_trace_tokenizer.cc, ParseTraceEventContents: "Make the tid equal to the
+ * pid if tid is not set"); a missing or null tid. Perfetto's test cannot tell a missing
+ * tid from a written 0 and moves "tid": 0 as well, merging thread 0 into thread pid
+ * (speedscope's multiprocess.json has both); Inferview keeps a written 0. */
+static void
+default_tid (Parser *p)
+{
+  if (!p->has_tid && p->has_pid)
+    g_strlcpy (p->tid, p->pid, sizeof p->tid);
+}
+
 static void
 dispatch (Parser *p)
 {
@@ -316,26 +495,39 @@ dispatch (Parser *p)
   guint32 cat;
 
   /* Categories repeat from one event to the next: skip the hash most of the time. */
-  if (p->cat_len == p->last_cat_len && memcmp (p->cat, p->last_cat, p->cat_len) == 0)
+  if (p->last_cat_set && p->cat.len == p->last_cat.len
+      && memcmp (p->cat.text, p->last_cat.text, p->cat.len) == 0)
     cat = p->last_cat_id;
   else
     {
-      cat = _iv_trace_builder_intern (b, p->cat, (gssize) p->cat_len);
-      memcpy (p->last_cat, p->cat, p->cat_len);
-      p->last_cat_len = p->cat_len;
+      cat = _iv_trace_builder_intern (b, p->cat.text, (gssize) p->cat.len);
+      set_text (p, &p->last_cat, p->cat.text, p->cat.len);
       p->last_cat_id = cat;
+      p->last_cat_set = TRUE;
     }
   guint32 args_len
       = p->args_end > p->args_off ? (guint32) MIN (p->args_end - p->args_off, G_MAXUINT32) : 0;
 
+  if (p->name_cut)
+    count_place (p, &p->cut_names);
+  default_tid (p);
   if (p->ph == 'M')
     {
+      /* metadata needs no time (Perfetto: "Don't check ts for metadata events") */
       apply_metadata (p);
       return;
     }
   if (!p->has_ts)
     {
-      b->no_ts++;
+      /* Perfetto skips such an event too (json_tokenizer_failure), never time 0 */
+      count_place (p, &p->no_ts);
+      return;
+    }
+  if (p->bad_dur || (p->ph == 'X' && !p->has_dur))
+    {
+      /* Perfetto: a dur that is not a number fails the event (CoerceToTs), and an X
+       * without one is a json_parser_failure (JsonTraceParser::ParseJsonPacket) */
+      count_place (p, &p->no_dur);
       return;
     }
   /* The legacy async phases: S start, T/p step, F finish. */
@@ -350,7 +542,7 @@ dispatch (Parser *p)
     case 'X':
       {
         /* Clamped so that the end, too, stays a representable time. */
-        gint64 dur = p->has_dur ? CLAMP (p->dur_ns, 0, IV_TRACE_TIME_MAX - p->ts_ns) : 0;
+        gint64 dur = CLAMP (p->dur_ns, 0, IV_TRACE_TIME_MAX - p->ts_ns);
         IvRawSlice s = { p->ts_ns,
                          dur,
                          p->args_off,
@@ -358,23 +550,8 @@ dispatch (Parser *p)
                          name,
                          cat,
                          _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD) };
-        _iv_trace_builder_add_slice (b, &s);
-        /* flow events v2: the slice itself leaves (flow_out) or receives (flow_in) the
-         * flow named by bind_id; as a v1 flow start or an enclosing-slice end at its start */
-        if (p->bind_id[0] && (p->flow_out || p->flow_in))
-          {
-            guint32 key = intern_key (b, "\x1fv2", "", p->bind_id);
-            if (p->flow_out)
-              {
-                IvRawFlow f = { p->ts_ns, s.track, key, name, cat, 's', FALSE, b->seq++ };
-                _iv_trace_builder_add (b, b->flows, &f);
-              }
-            if (p->flow_in)
-              {
-                IvRawFlow f = { p->ts_ns, s.track, key, name, cat, 'f', TRUE, b->seq++ };
-                _iv_trace_builder_add (b, b->flows, &f);
-              }
-          }
+        if (_iv_trace_builder_add_slice (b, &s))
+          add_flow_v2 (p, s.track, name, cat);
         break;
       }
     case 'B':
@@ -382,7 +559,8 @@ dispatch (Parser *p)
       {
         guint track = _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD);
         IvRawEdge e = { p->ts_ns, b->seq++, p->args_off, args_len, name, cat, track, track, p->ph };
-        _iv_trace_builder_add (b, b->edges, &e);
+        if (_iv_trace_builder_add (b, b->edges, &e) && p->ph == 'B')
+          add_flow_v2 (p, track, name, cat);
         break;
       }
     case 'i':
@@ -401,39 +579,58 @@ dispatch (Parser *p)
     case 'C':
       {
         /* a counter is its name and id (two "memory" counters of ids 1 and 2 are two);
-         * each series reads "name · key". On the stack: every part is bounded, so the
-         * buffers hold them whole. */
-        char counter[TEXT_MAX + sizeof p->id + 8];
-        guint track;
-        if (p->id[0])
-          g_snprintf (counter, sizeof counter, "%s (id %s)", p->name, p->id);
-        else
-          g_strlcpy (counter, p->name, sizeof counter);
-        track = _iv_trace_builder_track (b, p->pid, counter, IV_TRACK_COUNTER);
+         * each series reads "name · key". */
+        g_autofree char *counter = p->id[0] ? g_strdup_printf ("%s (id %s)", p->name.text, p->id)
+                                            : g_strdup (p->name.text);
+        guint track = _iv_trace_builder_track (b, p->pid, counter, IV_TRACK_COUNTER);
         for (guint i = 0; i < p->n_args && track != IV_BUILDER_NONE; i++)
-          if (p->args[i].is_number)
+          {
+            double value;
+            guint series;
+            if (p->args[i].is_number)
+              value = g_ascii_strtod (p->args[i].text, NULL);
+            else if (!parse_counter_text (p->args[i].text, &value))
+              {
+                b->text_counter_values++;
+                continue;
+              }
             {
-              char label[sizeof counter + sizeof p->args[i].key + 8];
-              guint series;
-              g_snprintf (label, sizeof label, "%s · %s", counter, p->args[i].key);
+              g_autofree char *label = g_strdup_printf ("%s · %s", counter, p->args[i].key);
               series = _iv_trace_builder_series (b, track, label);
-              if (series == IV_BUILDER_NONE)
-                break;
-              IvRawSample s = { p->ts_ns, series, g_ascii_strtod (p->args[i].text, NULL) };
-              _iv_trace_builder_add (b, b->samples, &s);
             }
-          else
-            b->text_counter_values++;
+            if (series == IV_BUILDER_NONE)
+              break;
+            IvRawSample s = { p->ts_ns, series, value };
+            _iv_trace_builder_add (b, b->samples, &s);
+          }
         break;
       }
     case 'b':
     case 'n':
     case 'e':
       {
-        IvRawEdge e = { p->ts_ns, b->seq++, p->args_off,     args_len,
-                        name,     cat,      async_track (p), intern_key (b, p->cat, p->name, p->id),
-                        p->ph };
-        _iv_trace_builder_add (b, b->async_edges, &e);
+        /* Perfetto needs an id (or id2's local or global) and a pid to tell which span an
+         * async event belongs to, and skips the event without them (json_trace_parser.cc,
+         * json_parser_failure); an empty string "" is an id like any other. */
+        if (!p->has_id || !p->has_pid)
+          {
+            count_place (p, &p->no_async_id);
+            break;
+          }
+        if (p->id_local)
+          {
+            /* id2.local: the id is the process's own (Perfetto: source_id_is_process_scoped) */
+            char scoped[sizeof p->id];
+            g_snprintf (scoped, sizeof scoped, "%s\x1elocal\x1e%s", p->pid, p->id);
+            g_strlcpy (p->id, scoped, sizeof p->id);
+          }
+        guint track = async_track (p);
+        IvRawEdge e
+            = { p->ts_ns, b->seq++, p->args_off, args_len,
+                name,     cat,      track,       intern_key (b, p->cat.text, p->name.text, p->id),
+                p->ph };
+        if (_iv_trace_builder_add (b, b->async_edges, &e) && p->ph == 'b')
+          add_flow_v2 (p, track, name, cat);
         break;
       }
     case 's':
@@ -442,7 +639,7 @@ dispatch (Parser *p)
       {
         IvRawFlow f = { p->ts_ns,
                         _iv_trace_builder_track (b, p->pid, p->tid, IV_TRACK_THREAD),
-                        intern_key (b, p->cat, p->name, p->id),
+                        intern_key (b, p->cat.text, p->name.text, p->id),
                         name,
                         cat,
                         p->ph,
@@ -464,18 +661,19 @@ static void
 reset_event (Parser *p)
 {
   p->ph = 0;
-  p->name[0] = p->cat[0] = p->id[0] = '\0';
-  p->name_len = p->cat_len = 0;
+  p->name.len = p->cat.len = 0;
+  p->name.text[0] = p->cat.text[0] = p->id[0] = '\0';
   g_strlcpy (p->pid, "0", sizeof p->pid);
   g_strlcpy (p->tid, "0", sizeof p->tid);
   p->s_scope = 0;
-  p->has_ts = p->has_dur = p->bp_e = p->flow_in = p->flow_out = FALSE;
+  p->has_ts = p->has_dur = p->bad_dur = p->bp_e = p->flow_in = p->flow_out = FALSE;
+  p->has_pid = p->has_tid = p->has_id = p->id_local = p->name_cut = FALSE;
   p->bind_id[0] = '\0';
   p->args_off = p->args_end = 0;
   p->n_args = 0;
 }
 
-/* ---------- yajl callbacks ---------- */
+/* ---------- fields ---------- */
 
 static Field
 field_of (const unsigned char *k, size_t len)
@@ -549,25 +747,43 @@ event_field (Parser *p, Field field, const char *v, size_t len, gboolean is_numb
       p->ph = len ? v[0] : 0;
       break;
     case F_NAME:
-      copy_text (p->name, sizeof p->name, v, len, &p->name_len);
+      p->name_cut |= !set_text (p, &p->name, v, len);
       break;
     case F_CAT:
-      copy_text (p->cat, sizeof p->cat, v, len, &p->cat_len);
+      p->name_cut |= !set_text (p, &p->cat, v, len);
       break;
     case F_TS:
-      p->has_ts = _iv_trace_parse_us (v, len, &p->ts_ns);
+      p->has_ts = parse_us (v, len, &p->ts_ns) == US_OK;
       break;
     case F_DUR:
-      p->has_dur = _iv_trace_parse_us (v, len, &p->dur_ns);
+      switch (parse_us (v, len, &p->dur_ns))
+        {
+        case US_OK:
+          p->has_dur = TRUE;
+          break;
+        case US_HIGH: /* a number too large: clamped to what a trace holds */
+          p->dur_ns = IV_TRACE_TIME_MAX, p->has_dur = TRUE;
+          break;
+        case US_LOW:
+          p->dur_ns = 0, p->has_dur = TRUE;
+          break;
+        case US_BAD:
+        default:
+          p->has_dur = FALSE, p->bad_dur = TRUE;
+          break;
+        }
       break;
     case F_PID:
       copy_text (p->pid, sizeof p->pid, v, len, NULL);
+      p->has_pid = TRUE;
       break;
     case F_TID:
       copy_text (p->tid, sizeof p->tid, v, len, NULL);
+      p->has_tid = TRUE;
       break;
     case F_ID:
       copy_text (p->id, sizeof p->id, v, len, NULL);
+      p->has_id = TRUE;
       break;
     case F_BP:
       p->bp_e = len == 1 && v[0] == 'e';
@@ -643,11 +859,18 @@ small_arg_member (Parser *p, const char *key, gsize key_len, const char *v, gsiz
     }
 }
 
-/* id2: {"local": …} or {"global": …} stands in for id. */
+/* id2: {"local": …} or {"global": …} stands in for id; other keys say nothing (Perfetto's
+ * ParseId2 reads only these two). A local id belongs to its process. */
 static void
 id2_member (Parser *p, const char *key, gsize key_len, const char *v, gsize len, gboolean is_number)
 {
+  gboolean local = key_len == 5 && memcmp (key, "local", 5) == 0;
+
+  if (!local && !(key_len == 6 && memcmp (key, "global", 6) == 0))
+    return;
   copy_text (p->id, sizeof p->id, v, len, NULL);
+  p->has_id = TRUE;
+  p->id_local = local;
 }
 
 /* One field of an event. */
@@ -673,6 +896,9 @@ event_member (IvJsonPull *r, const char *k, gsize klen, gpointer data)
     }
   if (c == '{' && field == F_ID2)
     return read_flat_object (p, id2_member);
+  /* a duration that is no number (an object, true, null): Perfetto fails the event */
+  if (field == F_DUR && (c == '{' || c == '[' || c == 't' || c == 'f' || c == 'n'))
+    p->bad_dur = TRUE;
   if (c == '{' || c == '[')
     return iv_json_pull_skip (r);
   if ((st = iv_json_pull_scalar (r, &v, &vlen, &is_number)) == IV_PULL_OK
@@ -688,6 +914,7 @@ static IvPullStatus
 read_event (Parser *p)
 {
   reset_event (p);
+  p->event_at = p->r.pos;
   return iv_json_pull_object (&p->r, event_member, p);
 }
 
@@ -734,8 +961,11 @@ step (Parser *p, State *state, gboolean *first)
         *state = AT_END;
       return st;
     case AT_MEMBER:
-      if (*first && c == '}')
+      if (c == '}')
         {
+          /* after a comma: a trailing one, which Perfetto's reader takes */
+          if (!*first)
+            iv_json_pull_note_trailing_comma (r, r->pos);
           r->pos++, *state = AT_END;
           return IV_PULL_OK;
         }
@@ -746,9 +976,21 @@ step (Parser *p, State *state, gboolean *first)
           r->pos++, *state = AT_ELEMENT, *first = TRUE, p->seen_events = TRUE;
           return IV_PULL_OK;
         }
-      if ((st = iv_json_pull_skip (r)) == IV_PULL_OK)
+      {
+        /* Any other member: passed over, then read for what the file says about itself
+         * (metadata, distributedInfo, deviceProperties) once it is whole. The key first:
+         * its text may be in the buffer the value's strings reuse. */
+        char key[256];
+        gsize from = r->pos;
+        gsize n = iv_text_prefix_len (k, klen, sizeof key - 1);
+        memcpy (key, k, n);
+        key[n] = '\0';
+        if ((st = iv_json_pull_skip (r)) != IV_PULL_OK)
+          return st;
+        _iv_trace_info_add_member (p->b->trace->info, key, r->at + from, r->pos - from);
         *state = AT_MEMBER_NEXT;
-      return st;
+        return IV_PULL_OK;
+      }
     case AT_MEMBER_NEXT:
       if (c != ',' && c != '}')
         return iv_json_pull_fail (r, r->pos, "a missing ',' or '}' in the top object");
@@ -756,8 +998,11 @@ step (Parser *p, State *state, gboolean *first)
       *state = c == ',' ? AT_MEMBER : AT_END;
       return IV_PULL_OK;
     case AT_ELEMENT:
-      if (*first && c == ']')
+      if (c == ']')
         {
+          /* after a comma: a trailing one, which Perfetto takes (its issue 1822) */
+          if (!*first)
+            iv_json_pull_note_trailing_comma (r, r->pos);
           r->pos++;
           *state = p->top_object ? AT_MEMBER_NEXT : AT_END;
           return IV_PULL_OK;
@@ -785,6 +1030,50 @@ step (Parser *p, State *state, gboolean *first)
     }
 }
 
+static void
+warn_place (IvTrace *t, const Place *place, const char *what)
+{
+  if (place->count)
+    _iv_trace_warn (t, "%" G_GUINT64_FORMAT " %s, the first at line %u, column %u", place->count,
+                    what, place->line, place->column);
+}
+
+/* What was left out or taken leniently, each kind once, with its first place. */
+static void
+warn_left_out (Parser *p)
+{
+  IvTrace *t = p->b->trace;
+  IvJsonPull *r = &p->r;
+
+  if (r->n_trailing_commas)
+    _iv_trace_warn (t,
+                    "%" G_GUINT64_FORMAT " trailing commas (a ',' right before a closing '}' or "
+                    "']', which JSON does not allow) were read past, the first before line %u, "
+                    "column %u",
+                    r->n_trailing_commas, r->comma_line, r->comma_column);
+  if (r->n_raw_controls)
+    _iv_trace_warn (t,
+                    "%" G_GUINT64_FORMAT " control characters (line breaks, tabs) inside strings, "
+                    "which JSON does not allow, were kept as written, the first at line %u, "
+                    "column %u",
+                    r->n_raw_controls, r->control_line, r->control_column);
+  warn_place (t, &p->no_ts,
+              "events without a usable timestamp (missing, not a number, or beyond ±146 years) "
+              "skipped");
+  warn_place (t, &p->no_dur,
+              "events without a usable duration (an X event without \"dur\", or a \"dur\" that "
+              "is not a number) skipped");
+  warn_place (t, &p->no_async_id, "async events (b, n, e) without an id or a pid skipped");
+  warn_place (t, &p->undirected_flows,
+              "events with a bind_id but neither flow_in nor flow_out bound no flow");
+  warn_place (t, &p->cut_names, "names or categories longer than 64 KiB were cut");
+  if (t->info && t->info->n_dropped)
+    _iv_trace_warn (t,
+                    "%" G_GUINT64_FORMAT " members of the file's metadata past the first %d of "
+                    "their group were not kept",
+                    t->info->n_dropped, IV_TRACE_INFO_MAX_ITEMS);
+}
+
 gboolean
 _iv_trace_load_chrome (IvTraceBuilder *b, IvInput *input, IvProgressFunc progress,
                        gpointer progress_data, GCancellable *cancellable, GError **error)
@@ -797,6 +1086,14 @@ _iv_trace_load_chrome (IvTraceBuilder *b, IvInput *input, IvProgressFunc progres
   const char *name = iv_input_get_name (input);
 
   p->b = b;
+  /* never NULL: reset_event writes their first byte */
+  if (!set_text (p, &p->name, "", 0) || !set_text (p, &p->cat, "", 0) || b->out_of_memory)
+    {
+      _iv_trace_set_oom_error (b, 0, error);
+      clear_text (&p->name);
+      clear_text (&p->cat);
+      return FALSE;
+    }
   if (!(b->window ? iv_json_pull_init_sized (r, input, b->window, progress, progress_data,
                                              cancellable, error)
                   : iv_json_pull_init (r, input, progress, progress_data, cancellable, error)))
@@ -804,6 +1101,7 @@ _iv_trace_load_chrome (IvTraceBuilder *b, IvInput *input, IvProgressFunc progres
       iv_json_pull_clear (r);
       return FALSE;
     }
+  r->lenient = TRUE; /* what Perfetto loads, with a warning (iv-json-pull.h) */
   for (;;)
     {
       gsize from;
@@ -865,12 +1163,22 @@ _iv_trace_load_chrome (IvTraceBuilder *b, IvInput *input, IvProgressFunc progres
       iv_json_pull_where (r, r->error_at, &line, &column);
       if (p->events > 0)
         {
-          /* A writer killed mid-file: keep every complete event before the damage. */
+          /* A writer killed mid-file, or a file damaged: keep every complete event before
+           * the place, and say what is wrong there. The first warning of the trace (the
+           * window's banner shows it). */
           b->trace->truncated = TRUE;
-          _iv_trace_warn (b->trace,
-                          "the file %s at line %u, column %u; the %" G_GUINT64_FORMAT
-                          " complete events before that point are kept",
-                          early ? "ends early" : "is damaged", line, column, p->events);
+          if (early)
+            _iv_trace_warn (b->trace,
+                            "the file ends early at line %u, column %u; the %" G_GUINT64_FORMAT
+                            " complete %s before that point %s kept",
+                            line, column, p->events, p->events == 1 ? "event" : "events",
+                            p->events == 1 ? "is" : "are");
+          else
+            _iv_trace_warn (b->trace,
+                            "the file is damaged at line %u, column %u (%s); the %" G_GUINT64_FORMAT
+                            " complete %s before that point %s kept, nothing after it",
+                            line, column, r->error_reason, p->events,
+                            p->events == 1 ? "event" : "events", p->events == 1 ? "is" : "are");
         }
       else
         {
@@ -887,6 +1195,11 @@ _iv_trace_load_chrome (IvTraceBuilder *b, IvInput *input, IvProgressFunc progres
                    "%s: not a Chrome trace (no event array)", name);
       ok = FALSE;
     }
+  if (ok)
+    warn_left_out (p);
   iv_json_pull_clear (r);
+  clear_text (&p->name);
+  clear_text (&p->cat);
+  clear_text (&p->last_cat);
   return ok;
 }

@@ -151,8 +151,8 @@ iv_json_pull_refill (IvJsonPull *r, gsize keep_from, GError **error)
 
 /* What leniency let through at window index @at, counted once however often the step
  * holding it is run again; the first one's place kept for the warning. */
-static void
-note_trailing_comma (IvJsonPull *r, gsize at)
+void
+iv_json_pull_note_trailing_comma (IvJsonPull *r, gsize at)
 {
   guint64 offset = r->base + at;
 
@@ -577,7 +577,7 @@ iv_json_pull_object (IvJsonPull *r, IvPullMemberFunc member, gpointer data)
             return st;
           if (r->at[r->pos] == '}')
             {
-              note_trailing_comma (r, r->pos);
+              iv_json_pull_note_trailing_comma (r, r->pos);
               r->pos++;
               return IV_PULL_OK;
             }
@@ -667,7 +667,7 @@ iv_json_pull_skip (IvJsonPull *r)
                 return st;
               if (r->at[r->pos] == close)
                 {
-                  note_trailing_comma (r, r->pos);
+                  iv_json_pull_note_trailing_comma (r, r->pos);
                   r->pos++;
                   depth--;
                   continue;

@@ -97,6 +97,10 @@ iv_json_pull_offset (const IvJsonPull *r, gsize i)
 /* Line and column (1-based, bytes) of window index @i. */
 void iv_json_pull_where (const IvJsonPull *r, gsize i, guint *line, guint *column);
 
+/* A trailing comma a lenient caller accepted itself (before the ']' of its own array) at
+ * window index @at: counted with the reader's own. */
+void iv_json_pull_note_trailing_comma (IvJsonPull *r, gsize at);
+
 /* Records a syntax error at window index @at; returns IV_PULL_ERROR. */
 IvPullStatus iv_json_pull_fail (IvJsonPull *r, gsize at, const char *reason);
 
