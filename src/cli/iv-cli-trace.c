@@ -63,6 +63,9 @@ stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
   for (guint i = 0; t->open_names && i < t->open_names->len; i++)
     iv_json_writer_string (w, iv_trace_string (t, g_array_index (t->open_names, guint32, i)));
   iv_json_writer_end_array (w);
+  /* what the file says about itself: metadata, distributedInfo, deviceProperties */
+  iv_json_writer_key (w, "info");
+  iv_trace_info_write_json (t->info, w);
   iv_json_writer_key (w, "process_list");
   iv_json_writer_begin_array (w);
   for (guint i = 0; i < t->processes->len; i++)
@@ -182,6 +185,14 @@ stats_text (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
                   span);
   for (guint i = 0; i < t->warnings->len; i++)
     _iv_cli_printf (stdout, "warning: %s\n", (char *) t->warnings->pdata[i]);
+  {
+    g_auto (GStrv) lines = iv_trace_info_lines (t->info);
+    for (guint i = 0; lines[i]; i++)
+      {
+        g_autofree char *shown = iv_text_printable (lines[i]);
+        _iv_cli_printf (stdout, "%s\n", shown);
+      }
+  }
   _iv_cli_printf (stdout, "\n%-48s %8s %12s %12s\n", "name", "count", "total", "self");
   for (guint i = 0; i < by_name->len && i < 25; i++)
     {

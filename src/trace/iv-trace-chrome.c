@@ -82,7 +82,7 @@ typedef struct
   char pid[64], tid[64], id[96], s_scope;
   char bind_id[96];
   gboolean has_ts, has_dur, bad_dur, bp_e, flow_in, flow_out;
-  gboolean has_pid, has_tid, has_id, id_local, name_cut;
+  gboolean has_pid, has_tid, has_id, id_local, name_cut, saw_field;
   gint64 ts_ns, dur_ns;
   guint64 args_off, args_end;
   SmallArg args[MAX_SMALL_ARGS];
@@ -462,16 +462,12 @@ add_flow_v2 (Parser *p, guint track, guint32 name, guint32 cat)
   if (track == IV_BUILDER_NONE)
     return;
   key = intern_key (b, "\x1fv2", "", p->bind_id);
-  if (p->flow_out)
-    {
-      IvRawFlow f = { p->ts_ns, track, key, name, cat, 's', FALSE, b->seq++ };
-      _iv_trace_builder_add (b, b->flows, &f);
-    }
-  if (p->flow_in)
-    {
-      IvRawFlow f = { p->ts_ns, track, key, name, cat, 'f', TRUE, b->seq++ };
-      _iv_trace_builder_add (b, b->flows, &f);
-    }
+  {
+    /* in and out: a step (Perfetto: FlowTracker::Step), the flow passing through */
+    char ph = p->flow_in && p->flow_out ? 't' : p->flow_out ? 's' : 'f';
+    IvRawFlow f = { p->ts_ns, track, key, name, cat, ph, TRUE, b->seq++ };
+    _iv_trace_builder_add (b, b->flows, &f);
+  }
 }
 
 /* The thread of an event without one is its process's main thread, tid = pid, as in
@@ -667,7 +663,7 @@ reset_event (Parser *p)
   g_strlcpy (p->tid, "0", sizeof p->tid);
   p->s_scope = 0;
   p->has_ts = p->has_dur = p->bad_dur = p->bp_e = p->flow_in = p->flow_out = FALSE;
-  p->has_pid = p->has_tid = p->has_id = p->id_local = p->name_cut = FALSE;
+  p->has_pid = p->has_tid = p->has_id = p->id_local = p->name_cut = p->saw_field = FALSE;
   p->bind_id[0] = '\0';
   p->args_off = p->args_end = 0;
   p->n_args = 0;
@@ -885,6 +881,7 @@ event_member (IvJsonPull *r, const char *k, gsize klen, gpointer data)
   gboolean is_number;
   IvPullStatus st;
 
+  p->saw_field = TRUE;
   if (c == '{' && field == F_ARGS)
     {
       gsize from = r->pos;
@@ -1012,7 +1009,10 @@ step (Parser *p, State *state, gboolean *first)
           if ((st = read_event (p)) != IV_PULL_OK)
             return st;
           p->events++;
-          dispatch (p);
+          /* "{}" ends many arrays (the JAX/XLA profiler writes one to avoid a trailing
+           * comma): passed over without a word, as Perfetto does (its issue 6251) */
+          if (p->saw_field)
+            dispatch (p);
         }
       else if ((st = iv_json_pull_skip (r)) != IV_PULL_OK)
         return st;

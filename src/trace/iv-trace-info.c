@@ -5,6 +5,7 @@
 
 #include "iv-trace-info.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "iv-json-pull.h"
@@ -389,4 +390,150 @@ iv_trace_info_distributed_summary (const IvTraceInfo *info)
   if (s->len == 0)
     return NULL;
   return g_strdup (s->str);
+}
+
+/* ---------- output ---------- */
+
+static void
+write_value (IvJsonWriter *w, const IvInfoItem *it)
+{
+  switch (it->kind)
+    {
+    case IV_INFO_NUMBER:
+      {
+        char *end;
+        gint64 v;
+        errno = 0;
+        v = g_ascii_strtoll (it->value, &end, 10);
+        /* whole numbers exactly (baseTimeNanoseconds passes what a double holds) */
+        if (*end == '\0' && errno == 0)
+          iv_json_writer_int (w, v);
+        else
+          iv_json_writer_double (w, g_ascii_strtod (it->value, NULL));
+        break;
+      }
+    case IV_INFO_BOOL:
+      iv_json_writer_bool (w, strcmp (it->value, "true") == 0);
+      break;
+    case IV_INFO_STRING:
+    case IV_INFO_JSON:
+    default:
+      iv_json_writer_string (w, it->value);
+      break;
+    }
+}
+
+static void
+write_items (IvJsonWriter *w, const GPtrArray *items)
+{
+  for (guint i = 0; i < items->len; i++)
+    {
+      const IvInfoItem *it = items->pdata[i];
+      iv_json_writer_key (w, it->key);
+      write_value (w, it);
+    }
+}
+
+static void
+write_groups (IvJsonWriter *w, const GPtrArray *groups)
+{
+  iv_json_writer_begin_array (w);
+  for (guint i = 0; i < groups->len; i++)
+    {
+      iv_json_writer_begin_object (w);
+      write_items (w, groups->pdata[i]);
+      iv_json_writer_end_object (w);
+    }
+  iv_json_writer_end_array (w);
+}
+
+void
+iv_trace_info_write_json (const IvTraceInfo *info, IvJsonWriter *w)
+{
+  iv_json_writer_begin_object (w);
+  if (info)
+    {
+      iv_json_writer_key (w, "metadata");
+      iv_json_writer_begin_object (w);
+      write_items (w, info->metadata);
+      iv_json_writer_end_object (w);
+      iv_json_writer_key (w, "attributes");
+      iv_json_writer_begin_object (w);
+      write_items (w, info->attributes);
+      iv_json_writer_end_object (w);
+      iv_json_writer_key (w, "distributed");
+      iv_json_writer_begin_object (w);
+      write_items (w, info->distributed);
+      iv_json_writer_key (w, "process_groups");
+      write_groups (w, info->process_groups);
+      iv_json_writer_end_object (w);
+      iv_json_writer_key (w, "devices");
+      write_groups (w, info->devices);
+      iv_json_writer_key (w, "dropped");
+      iv_json_writer_int (w, (gint64) MIN (info->n_dropped, (guint64) G_MAXINT64));
+    }
+  iv_json_writer_end_object (w);
+}
+
+/* "key = value" pairs of @items, at most @max of them, each value at most 60 characters. */
+static void
+append_items (GString *s, const GPtrArray *items, guint max)
+{
+  guint shown = 0, scalars = 0;
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      const IvInfoItem *it = items->pdata[i];
+      glong n;
+      g_autofree char *value = NULL;
+      /* objects and arrays (Kineto's INFO log) only in the JSON */
+      if (it->kind == IV_INFO_JSON)
+        continue;
+      if (scalars++ >= max)
+        continue;
+      n = g_utf8_strlen (it->value, -1);
+      value = g_utf8_substring (it->value, 0, MIN (n, 60));
+      g_string_append_printf (s, "%s%s = %s%s", shown++ ? "; " : "", it->key, value,
+                              n > 60 ? "…" : "");
+    }
+  if (scalars > max)
+    g_string_append_printf (s, "; … (%u in all, --json lists them)", scalars);
+}
+
+char **
+iv_trace_info_lines (const IvTraceInfo *info)
+{
+  GPtrArray *lines = g_ptr_array_new ();
+  g_autofree char *distributed = iv_trace_info_distributed_summary (info);
+
+  if (distributed)
+    g_ptr_array_add (lines, g_strdup_printf ("distributed: %s", distributed));
+  for (guint i = 0; info && i < info->devices->len;)
+    {
+      /* identical devices once, counted: a node's eight GPUs are one line */
+      g_autofree char *summary = iv_trace_info_device_summary (info->devices->pdata[i]);
+      guint n = 1;
+      while (i + n < info->devices->len)
+        {
+          g_autofree char *next = iv_trace_info_device_summary (info->devices->pdata[i + n]);
+          if (strcmp (next, summary) != 0)
+            break;
+          n++;
+        }
+      g_ptr_array_add (lines, n > 1 ? g_strdup_printf ("devices: %u × %s", n, summary)
+                                    : g_strdup_printf ("device: %s", summary));
+      i += n;
+    }
+  for (guint g = 0; info && g < 2; g++)
+    {
+      GString *s = g_string_new (g == 0 ? "metadata: " : "attributes: ");
+      gsize bare = s->len;
+      append_items (s, g == 0 ? info->metadata : info->attributes, 6);
+      if (s->len > bare)
+        g_ptr_array_add (lines, g_string_free (s, FALSE));
+      else
+        g_string_free (s, TRUE);
+    }
+  g_ptr_array_add (lines, NULL);
+  return (char **) g_ptr_array_free (lines, FALSE);
 }

@@ -8,6 +8,8 @@
 
 #include <glib.h>
 
+#include "iv-json-writer.h"
+
 G_BEGIN_DECLS
 
 /* The most members kept in one group (and devices, process groups); the rest are counted. */
@@ -56,6 +58,15 @@ const char *iv_trace_info_value (const GPtrArray *items, const char *key);
 char *iv_trace_info_device_summary (const GPtrArray *device);
 /* distributedInfo in one line: "rank 0 of 128 · nccl", or NULL when there is none. */
 char *iv_trace_info_distributed_summary (const IvTraceInfo *info);
+
+/* What the file says, as JSON (trace --stats --json's "info"): {"metadata": {…},
+ * "attributes": {…}, "distributed": {…, "process_groups": [{…}]}, "devices": [{…}],
+ * "dropped": N}. Numbers are numbers (whole ones exact), objects and arrays their JSON text
+ * as a string. */
+void iv_trace_info_write_json (const IvTraceInfo *info, IvJsonWriter *w);
+/* The same in a few lines of plain text (not yet made printable): distributed, devices
+ * (identical ones counted), metadata and attributes (the first few). NULL-terminated. */
+char **iv_trace_info_lines (const IvTraceInfo *info);
 
 /* Reads one top-level member of a trace object (not "traceEvents"): @value is its complete
  * JSON text. Members the file repeats replace nothing: the first is kept. */

@@ -1166,8 +1166,14 @@ bind_flows (IvTraceBuilder *b)
               if (!_iv_grow_array_append (t->flows, &flow))
                 return FALSE;
             }
-          prev = f;
-          prev_slice = slice;
+          /* An end connects from the last start or step and leaves it the origin: two
+           * ends after one start are two arrows from it (Perfetto's FlowTracker::End with
+           * close_flow false, json_trace_parser.cc). */
+          if (f->ph != 'f')
+            {
+              prev = f;
+              prev_slice = slice;
+            }
         }
       i = j;
     }
