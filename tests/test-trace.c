@@ -6,6 +6,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -1750,6 +1751,333 @@ test_out_of_memory (void)
 #endif
 }
 
+/* ---------- Perfetto's JSON import rules, on Perfetto's own fixtures ----------
+ * Each file of tests/data/traces/perfetto/ is a trace from Perfetto's diff tests
+ * (test/trace_processor/diff_tests/parser/json/tests.py, the Json(…) of the test named
+ * like the file, and parser/parsing/flow_events_json_v2.json), Apache-2.0 (see its
+ * README.md). Each case checks what Perfetto's expected output says, and where a rule
+ * is Perfetto's code rather than its tests' output, the code is named. */
+
+static IvTrace *
+load_perfetto (const char *file)
+{
+  g_autofree char *rel = g_build_filename ("perfetto", file, NULL);
+  g_autofree char *path = shared (rel);
+  g_autoptr (GError) error = NULL;
+  IvTrace *t = iv_trace_load (path, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (t);
+  return t;
+}
+
+static guint
+count_named (const IvTrace *t, const char *name)
+{
+  guint n = 0;
+  for (gsize i = 0; i < t->n_slices; i++)
+    n += g_str_equal (iv_trace_string (t, t->name[i]), name);
+  return n;
+}
+
+static const IvTrack *
+track_of (const IvTrace *t, gsize slice)
+{
+  return &g_array_index (t->tracks, IvTrack, g_array_index (t->rows, IvRow, t->row[slice]).track);
+}
+
+static gboolean
+has_flow (const IvTrace *t, const char *from, const char *to)
+{
+  for (guint i = 0; i < t->flows->len; i++)
+    {
+      const IvFlow *f = &g_array_index (t->flows, IvFlow, i);
+      if (f->from < t->n_slices && f->to < t->n_slices
+          && g_str_equal (iv_trace_string (t, t->name[f->from]), from)
+          && g_str_equal (iv_trace_string (t, t->name[f->to]), to))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The value of the first sample of the counter series named @name; NAN when none. */
+static double
+series_value (const IvTrace *t, const char *name)
+{
+  for (guint i = 0; i < t->series->len; i++)
+    {
+      const IvCounterSeries *se = &g_array_index (t->series, IvCounterSeries, i);
+      if (se->n > 0 && g_str_equal (iv_trace_string (t, se->name), name))
+        return t->sample_value[se->first];
+    }
+  return NAN;
+}
+
+static gboolean
+is_open (const IvTrace *t, const char *name)
+{
+  for (guint i = 0; i < t->open_names->len; i++)
+    if (g_str_equal (iv_trace_string (t, g_array_index (t->open_names, guint32, i)), name))
+      return TRUE;
+  return FALSE;
+}
+
+/* Flow events v2 (parser/parsing/tests.py, test_flow_events_json_v2): bind_id on X and on
+ * a B event; a slice with flow_in and flow_out is a step; two ends after one start are two
+ * arrows from it. */
+static void
+test_perfetto_flows_v2 (void)
+{
+  g_autoptr (IvTrace) t = load_perfetto ("flow_events_json_v2.json");
+  gsize other = find_slice (t, "SomeOtherSlice");
+
+  g_assert_cmpuint (t->flows->len, ==, 4);
+  g_assert_true (has_flow (t, "SenderB", "Blergh"));
+  g_assert_true (has_flow (t, "SenderA", "OtherSlice"));
+  g_assert_true (has_flow (t, "OtherSlice", "SomeSlice"));
+  /* the B event's bind_id: its slice receives the flow */
+  g_assert_true (has_flow (t, "OtherSlice", "SomeOtherSlice"));
+  g_assert_cmpint (t->dur_ns[other], ==, 997000);
+  g_assert_cmpuint (t->n_dangling_flows, ==, 0);
+}
+
+/* test_json_metadata: an X with a pid and no tid is on thread pid (Perfetto's output: tid
+ * 33), one with neither on 0; a nameless E closes the open B; the numeric string "25.7"
+ * is a counter value. */
+static void
+test_perfetto_tid_and_counters (void)
+{
+  g_autoptr (IvTrace) t = load_perfetto ("json_metadata.json");
+  gsize pid_only = find_slice (t, "PidOnlyEvent"), none = find_slice (t, "NoPidNoTidEvent");
+  gsize missing = find_slice (t, "EventMissingCatAndArgs");
+  gsize activity = find_slice (t, "ActivityOnThread31");
+
+  g_assert_cmpuint (t->n_slices, ==, 4);
+  g_assert_cmpstr (track_of (t, pid_only)->key, ==, "33");
+  g_assert_cmpstr (((IvProcess *) t->processes->pdata[track_of (t, pid_only)->process])->key, ==,
+                   "33");
+  g_assert_cmpstr (track_of (t, none)->key, ==, "0");
+  g_assert_cmpint (t->start_ns[missing], ==, 900000);
+  g_assert_cmpint (t->dur_ns[missing], ==, 50000);
+  g_assert_cmpint (t->start_ns[activity], ==, 790000);
+  g_assert_cmpint (t->dur_ns[activity], ==, 25000);
+  g_assert_cmpstr (track_of (t, activity)->name, ==, "MyRevisedThread31Name");
+  g_assert_cmpfloat (series_value (t, "MyCounters (id counter_group_1) · counter3_str_num"), ==,
+                     25.7);
+  g_assert_cmpfloat (series_value (t, "MyCounters (id counter_group_1) · counter2_int"), ==, -50);
+  g_assert_cmpuint (t->series->len, ==, 3);
+  g_assert_cmpuint (t->open_names->len, ==, 0);
+}
+
+/* test_json_counter_args: string counter values are numbers when the whole string is one
+ * (".75", "246.", "01.23", "050", "+10.5"); "1.5e", "2e+", ".", "+", "-" are not. */
+static void
+test_perfetto_counter_strings (void)
+{
+  g_autoptr (IvTrace) t = load_perfetto ("json_counter_args.json");
+
+  g_assert_cmpuint (t->series->len, ==, 5);
+  g_assert_cmpfloat (series_value (t, "CounterStringEdgeCases · leading_dot"), ==, 0.75);
+  g_assert_cmpfloat (series_value (t, "CounterStringEdgeCases · trailing_dot"), ==, 246);
+  g_assert_cmpfloat (series_value (t, "CounterStringEdgeCases · leading_zero_float"), ==, 1.23);
+  g_assert_cmpfloat (series_value (t, "CounterStringEdgeCases · leading_zero_int_str"), ==, 50);
+  g_assert_cmpfloat (series_value (t, "CounterStringEdgeCases · plus_val"), ==, 10.5);
+  g_assert_true (has_warning (t, "5 counter values that are not numbers"));
+}
+
+/* test_json_all_slice_types and test_json_extreme_vals: an E of another name closes
+ * nothing (the B "did not end", dur −1 in Perfetto), and an X without dur is skipped. */
+static void
+test_perfetto_end_names_and_missing_dur (void)
+{
+  g_autoptr (IvTrace) all = load_perfetto ("json_all_slice_types.json");
+  g_autoptr (IvTrace) extreme = load_perfetto ("json_extreme_vals.json");
+
+  g_assert_cmpuint (count_named (all, "BeginEvent"), ==, 1);
+  g_assert_cmpuint (count_named (all, "EndEvent"), ==, 0);
+  g_assert_true (is_open (all, "BeginEvent"));
+  g_assert_true (has_warning (all, "1 end (E) events had no matching B"));
+  g_assert_cmpuint (count_named (all, "CompleteEvent"), ==, 1);
+
+  g_assert_cmpuint (count_named (extreme, "CompleteNoDur"), ==, 0);
+  g_assert_true (is_open (extreme, "BeginNoTTS"));
+  g_assert_cmpuint (count_named (extreme, "CompleteNoTDUR"), ==, 1);
+  g_assert_true (has_warning (extreme, "1 events without a usable duration (an X event without "
+                                       "\"dur\", or a \"dur\" that is not a number) skipped, "
+                                       "the first at line 3, column 13"));
+}
+
+/* test_string_ts_and_dur, test_invalid_string_ts_and_dur, test_string_ts_trailing_chars:
+ * times written as strings are read when the string is a number, exactly; "invalid" and
+ * "100a" skip the event (never time 0), with the place of the first. */
+static void
+test_perfetto_string_times (void)
+{
+  g_autoptr (IvTrace) good = load_perfetto ("json_string_ts_and_dur.json");
+  g_autoptr (IvTrace) invalid = load_perfetto ("json_invalid_string_ts_and_dur.json");
+  g_autoptr (IvTrace) trailing = load_perfetto ("json_string_ts_trailing_chars.json");
+  gsize begin = find_slice (good, "BeginEvent"), complete = find_slice (good, "CompleteEvent");
+
+  g_assert_cmpint (good->start_ns[begin], ==, 100000);
+  g_assert_cmpint (good->dur_ns[begin], ==, 100500);
+  g_assert_cmpint (good->start_ns[complete], ==, 250000);
+  g_assert_cmpint (good->dur_ns[complete], ==, 50500);
+  g_assert_cmpuint (invalid->n_slices, ==, 0);
+  g_assert_true (has_warning (invalid, "1 events without a usable timestamp (missing, not a "
+                                       "number, or beyond ±146 years) skipped, the first at "
+                                       "line 11, column 13"));
+  g_assert_true (has_warning (invalid, "1 events without a usable duration"));
+  g_assert_cmpuint (trailing->n_slices, ==, 0);
+  g_assert_true (has_warning (trailing, "1 events without a usable timestamp"));
+  g_assert_true (has_warning (trailing, "1 events without a usable duration"));
+}
+
+/* Perfetto loads what strict JSON refuses: a trailing comma in the event array
+ * (test_json_trailing_comma) and inside args (test_args_ordered), and raw line breaks in
+ * strings (test_json_pid_tid_zero: Python turned its "\n" into a line break). Each is
+ * read past with a warning naming the first place; a slice's args then show as strict
+ * JSON. */
+static void
+test_perfetto_lenient_json (void)
+{
+  g_autoptr (IvTrace) comma = load_perfetto ("json_trailing_comma.json");
+  g_autoptr (IvTrace) args = load_perfetto ("json_args_ordered.json");
+  g_autoptr (IvTrace) raw = load_perfetto ("json_pid_tid_zero.json");
+  gsize bar = find_slice (comma, "Bar"), foo = find_slice (comma, "Foo");
+  static const struct
+  {
+    const char *name;
+    gint64 ts, dur;
+  } expect[] = {
+    { "RoutineControl Reeq", 0, 4000 },   { "31 ", 0, 1000 },
+    { "RoutineControl", 0, 1000 },        { "01 ", 1000, 1000 },
+    { "startRoutine", 1000, 1000 },       { "02 03 ", 2000, 2000 },
+    { "Routine Identifier", 2000, 2000 },
+  };
+
+  /* Perfetto's output, to the nanosecond */
+  g_assert_cmpint (comma->start_ns[bar], ==, 4890000);
+  g_assert_cmpint (comma->dur_ns[bar], ==, 3764289708);
+  g_assert_cmpint (comma->start_ns[foo], ==, 3473608458);
+  g_assert_cmpint (comma->dur_ns[foo], ==, 295555500);
+  g_assert_false (comma->truncated);
+  g_assert_true (has_warning (comma, "1 trailing commas (a ',' right before a closing '}' or "
+                                     "']', which JSON does not allow) were read past, the first "
+                                     "before line 5, column 11"));
+
+  g_assert_cmpuint (args->n_async_slices, ==, 2);
+  g_assert_true (has_warning (args, "2 trailing commas"));
+  {
+    g_autofree char *text = iv_trace_slice_args (args, find_slice (args, "Event2"), NULL);
+    g_autoptr (JsonNode) node = json_from_string (text, NULL);
+    g_assert_nonnull (node);
+    g_assert_cmpint (json_object_get_int_member (json_node_get_object (node), "01.step1"), ==, 1);
+  }
+
+  g_assert_cmpuint (raw->n_slices, ==, G_N_ELEMENTS (expect));
+  for (guint i = 0; i < G_N_ELEMENTS (expect); i++)
+    {
+      gsize s = find_slice (raw, expect[i].name);
+      g_assert_cmpint (raw->start_ns[s], ==, expect[i].ts);
+      g_assert_cmpint (raw->dur_ns[s], ==, expect[i].dur);
+    }
+  g_assert_true (has_warning (raw, "14 control characters (line breaks, tabs) inside strings, "
+                                   "which JSON does not allow, were kept as written, the first "
+                                   "at line 17, column 68"));
+  {
+    g_autofree char *text = iv_trace_slice_args (raw, find_slice (raw, "01 "), NULL);
+    g_autoptr (JsonNode) node = json_from_string (text, NULL);
+    g_assert_nonnull (node);
+    g_assert_true (g_str_has_suffix (
+        json_object_get_string_member (json_node_get_object (node), "raw"), "cc cc cc \n"));
+  }
+}
+
+/* Async ids (json_trace_tokenizer.cc, ExtractId and ParseId2; json_trace_parser.cc, the
+ * 'b'/'e'/'n' case): an async event needs an id or id2's "local"/"global"; "" is an id
+ * like any other (test_json_async); an id2 of another key is no id (test_json_id2). */
+static void
+test_perfetto_async_ids (void)
+{
+  g_autoptr (IvTrace) async = load_perfetto ("json_async.json");
+  g_autoptr (IvTrace) id2 = load_perfetto ("json_id2.json");
+
+  g_assert_cmpuint (async->n_async_slices, ==, 3);
+  g_assert_cmpint (async->dur_ns[find_slice (async, "AsyncEmptyStringId")], ==, 100000);
+  g_assert_cmpuint (id2->n_async_slices, ==, 1);
+  g_assert_cmpuint (count_named (id2, "AsyncId2StandardGlobalKey"), ==, 1);
+  g_assert_cmpuint (count_named (id2, "AsyncId2EmptyGlobalKey"), ==, 0);
+  g_assert_true (has_warning (id2, "2 async events (b, n, e) without an id or a pid skipped, "
+                                   "the first at line 25, column 13"));
+}
+
+/* test_json_trace_metadata: the top-level "metadata" object is kept (Perfetto's
+ * json_metadata.*): numbers as numbers, text as text. test_trailing_empty_event: a
+ * closing "{}" is no event and no warning. test_json_metadata_missing_or_invalid_ts:
+ * metadata needs no time. test_x_event_order: an X without tid nests on thread pid. */
+static void
+test_perfetto_metadata (void)
+{
+  g_autoptr (IvTrace) meta = load_perfetto ("json_trace_metadata.json");
+  g_autoptr (IvTrace) empty = load_perfetto ("json_trailing_empty_event.json");
+  g_autoptr (IvTrace) names = load_perfetto ("json_metadata_missing_or_invalid_ts.json");
+  g_autoptr (IvTrace) order = load_perfetto ("json_x_event_order.json");
+  const IvInfoItem *it;
+  guint named = 0;
+
+  g_assert_cmpuint (meta->info->metadata->len, ==, 5);
+  g_assert_cmpstr (iv_trace_info_value (meta->info->metadata, "source"), ==, "DevTools");
+  g_assert_cmpstr (iv_trace_info_value (meta->info->metadata, "startTime"), ==,
+                   "2023-09-21T21:04:15.706Z");
+  it = iv_trace_info_find (meta->info->metadata, "hardwareConcurrency");
+  g_assert_nonnull (it);
+  g_assert_cmpint (it->kind, ==, IV_INFO_NUMBER);
+  g_assert_cmpstr (it->value, ==, "12");
+
+  g_assert_cmpuint (empty->n_slices, ==, 1);
+  g_assert_cmpuint (empty->warnings->len, ==, 0);
+
+  for (guint i = 0; i < names->processes->len; i++)
+    {
+      const char *n = ((IvProcess *) names->processes->pdata[i])->name;
+      named += g_strcmp0 (n, "MissingTs") == 0 || g_strcmp0 (n, "NullTs") == 0
+               || g_strcmp0 (n, "InvalidTs") == 0;
+    }
+  g_assert_cmpuint (named, ==, 3);
+
+  g_assert_true (track_of (order, find_slice (order, "Child"))
+                 == track_of (order, find_slice (order, "Parent")));
+  g_assert_cmpuint (
+      g_array_index (order->rows, IvRow, order->row[find_slice (order, "Child")]).depth, ==, 1);
+}
+
+/* Kineto's distributedInfo and deviceProperties (a public HTA trace): rank, world size,
+ * backend, the process groups with their ranks summarised, and each device. */
+static void
+test_trace_info_kineto (void)
+{
+  g_autofree char *path = shared ("kineto_train_rank0_68k_events.json.gz");
+  g_autoptr (IvTrace) t = iv_trace_load (path, NULL, NULL, NULL, NULL);
+  g_autofree char *summary = NULL, *device = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  g_assert_nonnull (t);
+  summary = iv_trace_info_distributed_summary (t->info);
+  g_assert_cmpstr (summary, ==, "rank 0 of 1 · nccl · 1 process group");
+  g_assert_cmpuint (t->info->process_groups->len, ==, 1);
+  g_assert_cmpstr (iv_trace_info_value (t->info->process_groups->pdata[0], "ranks"), ==,
+                   "0 (1 rank)");
+  g_assert_cmpstr (iv_trace_info_value (t->info->distributed, "nccl_version"), ==, "2.17.1");
+  g_assert_cmpuint (t->info->devices->len, ==, 8);
+  device = iv_trace_info_device_summary (t->info->devices->pdata[0]);
+  g_assert_cmpstr (device, ==, "Tesla V100-SXM2-32GB · compute 7.0 · 80 SMs · 31.7 GiB");
+  g_assert_cmpstr (iv_trace_info_value (t->info->attributes, "schemaVersion"), ==, "1");
+  lines = iv_trace_info_lines (t->info);
+  g_assert_cmpstr (lines[0], ==, "distributed: rank 0 of 1 · nccl · 1 process group");
+  g_assert_cmpstr (lines[1], ==,
+                   "devices: 8 × Tesla V100-SXM2-32GB · compute 7.0 · 80 SMs · 31.7 GiB");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1784,6 +2112,16 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/format-corners", test_format_corners);
   g_test_add_func ("/trace/long-names", test_long_names);
   g_test_add_func ("/trace/out-of-memory", test_out_of_memory);
+  g_test_add_func ("/trace/perfetto/flows-v2", test_perfetto_flows_v2);
+  g_test_add_func ("/trace/perfetto/tid-and-counters", test_perfetto_tid_and_counters);
+  g_test_add_func ("/trace/perfetto/counter-strings", test_perfetto_counter_strings);
+  g_test_add_func ("/trace/perfetto/end-names-and-missing-dur",
+                   test_perfetto_end_names_and_missing_dur);
+  g_test_add_func ("/trace/perfetto/string-times", test_perfetto_string_times);
+  g_test_add_func ("/trace/perfetto/lenient-json", test_perfetto_lenient_json);
+  g_test_add_func ("/trace/perfetto/async-ids", test_perfetto_async_ids);
+  g_test_add_func ("/trace/perfetto/metadata", test_perfetto_metadata);
+  g_test_add_func ("/trace/trace-info-kineto", test_trace_info_kineto);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

@@ -15,6 +15,7 @@
 
 #include "iv-big-alloc.h"
 #include "iv-input.h"
+#include "iv-json-pull.h"
 #include "iv-sniff.h"
 #include "iv-trace-private.h"
 #include "iv-trace-query.h"
@@ -1865,7 +1866,12 @@ iv_trace_slice_args (const IvTrace *t, gsize slice, GError **error)
       }
     buf[len] = '\0';
   }
-  return g_steal_pointer (&buf);
+  {
+    /* as the loader read it (trailing commas, raw line breaks: Perfetto's leniency), made
+     * strict JSON for the parsers that show it; as it is when there is no memory for that */
+    char *strict = iv_json_pull_strict_text (buf, len);
+    return strict ? strict : g_steal_pointer (&buf);
+  }
 }
 
 gsize

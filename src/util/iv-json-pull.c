@@ -175,6 +175,84 @@ note_raw_control (IvJsonPull *r, gsize at)
     iv_json_pull_where (r, at, &r->control_line, &r->control_column);
 }
 
+/* The escape of control character @c, as JSON writes it. */
+static gsize
+control_escape (guchar c, char out[7])
+{
+  switch (c)
+    {
+    case '\n':
+      return (gsize) g_snprintf (out, 7, "\\n");
+    case '\r':
+      return (gsize) g_snprintf (out, 7, "\\r");
+    case '\t':
+      return (gsize) g_snprintf (out, 7, "\\t");
+    default:
+      return (gsize) g_snprintf (out, 7, "\\u%04x", c);
+    }
+}
+
+/* One pass of iv_json_pull_strict_text (): the bytes it writes to @dst (counted only,
+ * when @dst is NULL). */
+static gsize
+strict_pass (const char *text, gsize len, char *dst)
+{
+  gsize n = 0;
+  gboolean in_string = FALSE, escaped = FALSE;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      guchar c = (guchar) text[i];
+      if (in_string)
+        {
+          if (escaped)
+            escaped = FALSE;
+          else if (c == '\\')
+            escaped = TRUE;
+          else if (c == '"')
+            in_string = FALSE;
+          else if (c < 0x20)
+            {
+              char esc[7];
+              gsize e = control_escape (c, esc);
+              if (dst)
+                memcpy (dst + n, esc, e);
+              n += e;
+              continue;
+            }
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == ',')
+        {
+          /* a comma whose next byte past whitespace closes its container: dropped */
+          gsize k = i + 1;
+          while (k < len
+                 && (text[k] == ' ' || text[k] == '\n' || text[k] == '\r' || text[k] == '\t'))
+            k++;
+          if (k < len && (text[k] == '}' || text[k] == ']'))
+            continue;
+        }
+      if (dst)
+        dst[n] = (char) c;
+      n++;
+    }
+  return n;
+}
+
+char *
+iv_json_pull_strict_text (const char *text, gsize len)
+{
+  gsize n = strict_pass (text, len, NULL);
+  char *out = n < G_MAXSIZE ? g_try_malloc (n + 1) : NULL;
+
+  if (!out)
+    return NULL;
+  strict_pass (text, len, out);
+  out[n] = '\0';
+  return out;
+}
+
 IvPullStatus
 iv_json_pull_fail (IvJsonPull *r, gsize at, const char *reason)
 {

@@ -101,6 +101,12 @@ void iv_json_pull_where (const IvJsonPull *r, gsize i, guint *line, guint *colum
  * window index @at: counted with the reader's own. */
 void iv_json_pull_note_trailing_comma (IvJsonPull *r, gsize at);
 
+/* @text (@len bytes of JSON a lenient reader accepted) as strict JSON: trailing commas
+ * dropped, raw control characters inside strings written as escapes ("\n"), everything
+ * else byte for byte — for readers that are strict (json-glib). NULL when the memory for
+ * it cannot be had. */
+char *iv_json_pull_strict_text (const char *text, gsize len);
+
 /* Records a syntax error at window index @at; returns IV_PULL_ERROR. */
 IvPullStatus iv_json_pull_fail (IvJsonPull *r, gsize at, const char *reason);
 
