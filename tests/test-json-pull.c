@@ -3,6 +3,7 @@
  * byte by windows of 1 to 40 bytes — and a value far larger than the window is read
  * whole. */
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "iv-json-pull.h"
@@ -82,10 +83,21 @@ step (IvJsonPull *r, gboolean *first, gboolean *done, GString *out)
   return st;
 }
 
+static char *read_all_with (const char *text, gsize length, gsize window, gboolean lenient,
+                            IvJsonPull *done_reader);
+
 /* The elements of the array in @text read with a window of @window bytes; on an error,
  * "error L:C" (and whether the text ended there) instead. */
 static char *
 read_all (const char *text, gsize length, gsize window)
+{
+  return read_all_with (text, length, window, FALSE, NULL);
+}
+
+/* The same, leniently or not; the reader as it ended in *@done (unless NULL), cleared. */
+static char *
+read_all_with (const char *text, gsize length, gsize window, gboolean lenient,
+               IvJsonPull *done_reader)
 {
   g_autoptr (GBytes) bytes = g_bytes_new (text, length);
   g_autoptr (IvInput) in = iv_input_new_from_bytes (bytes, "doc.json", NULL);
@@ -94,6 +106,7 @@ read_all (const char *text, gsize length, gsize window)
   gboolean first = TRUE, done = FALSE;
 
   g_assert_true (iv_json_pull_init_sized (&r, in, window, NULL, NULL, NULL, NULL));
+  r.lenient = lenient;
   while (!done)
     {
       gsize from = r.pos;
@@ -121,6 +134,8 @@ read_all (const char *text, gsize length, gsize window)
         }
     }
   iv_json_pull_clear (&r);
+  if (done_reader)
+    *done_reader = r;
   return g_string_free (out, FALSE);
 }
 
@@ -259,6 +274,81 @@ test_step_limit (void)
   iv_json_pull_clear (&r);
 }
 
+/* A lenient reader takes what Perfetto takes — one trailing comma before a closing '}' or
+ * ']', raw control characters inside strings (kept) — and counts each once, with the
+ * first one's place, however the window cuts the text and the steps are run again. A
+ * strict reader still refuses them (test_errors). */
+static void
+test_lenient (void)
+{
+  const char *text = "[{\"a\": [1, 2,], \"b\": {\"c\": 1,},},\n \"x\ny\", \"\t\"]";
+
+  for (gsize w = 1; w <= 48; w++)
+    {
+      IvJsonPull r;
+      g_autofree char *got = read_all_with (text, strlen (text), w, TRUE, &r);
+      g_assert_cmpstr (got, ==, "skip|s:x\ny|s:\t|");
+      g_assert_cmpuint (r.n_trailing_commas, ==, 3);
+      g_assert_cmpuint (r.comma_line, ==, 1);
+      g_assert_cmpuint (r.comma_column, ==, 14);
+      g_assert_cmpuint (r.n_raw_controls, ==, 2);
+      g_assert_cmpuint (r.control_line, ==, 2);
+      g_assert_cmpuint (r.control_column, ==, 4);
+    }
+  {
+    g_autofree char *strict = read_all (text, strlen (text), 8);
+    g_assert_cmpstr (strict, ==, "error 1:14");
+  }
+}
+
+static IvPullStatus
+collect_member (IvJsonPull *r, const char *key, gsize key_len, gpointer data)
+{
+  GString *out = data;
+  const char *v;
+  gsize len;
+  gboolean is_number;
+  IvPullStatus st;
+
+  g_string_append_len (out, key, (gssize) key_len);
+  g_string_append_c (out, '=');
+  if ((st = iv_json_pull_scalar (r, &v, &len, &is_number)) == IV_PULL_OK)
+    g_string_append_len (out, v, (gssize) len), g_string_append_c (out, ';');
+  return st;
+}
+
+/* A reader over text in memory (a value read again in detail) reads an object's members,
+ * leniently, and never asks for more; iv_json_pull_strict_text makes such text strict JSON
+ * for json-glib: trailing commas dropped (not those inside strings), control characters
+ * escaped. */
+static void
+test_text_reader_and_strict (void)
+{
+  const char *text = "{\"a\": 1, \"s\": \"x\ny\", \"c\": \"a,]\",}";
+  g_autoptr (GString) out = g_string_new (NULL);
+  IvJsonPull r;
+  g_autofree char *strict = NULL;
+  g_autoptr (JsonNode) node = NULL;
+
+  iv_json_pull_init_text (&r, text, strlen (text));
+  r.lenient = TRUE;
+  g_assert_cmpint (iv_json_pull_object (&r, collect_member, out), ==, IV_PULL_OK);
+  g_assert_cmpstr (out->str, ==, "a=1;s=x\ny;c=a,];");
+  g_assert_cmpuint (r.pos, ==, strlen (text));
+  g_assert_cmpuint (r.n_trailing_commas, ==, 1);
+  iv_json_pull_clear (&r);
+
+  strict = iv_json_pull_strict_text (text, strlen (text));
+  g_assert_cmpstr (strict, ==, "{\"a\": 1, \"s\": \"x\\ny\", \"c\": \"a,]\"}");
+  {
+    const char *odd = "[\"\x01\t\", [1 , ] ,\r\n]";
+    g_autofree char *s2 = iv_json_pull_strict_text (odd, strlen (odd));
+    g_assert_cmpstr (s2, ==, "[\"\\u0001\\t\", [1  ] \r\n]");
+  }
+  node = json_from_string (strict, NULL);
+  g_assert_nonnull (node);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -268,5 +358,7 @@ main (int argc, char **argv)
   g_test_add_func ("/json-pull/large-value", test_large_value);
   g_test_add_func ("/json-pull/large-escaped-value", test_large_escaped_value);
   g_test_add_func ("/json-pull/step-limit", test_step_limit);
+  g_test_add_func ("/json-pull/lenient", test_lenient);
+  g_test_add_func ("/json-pull/text-reader-and-strict", test_text_reader_and_strict);
   return g_test_run ();
 }
