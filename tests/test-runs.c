@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -1035,11 +1036,16 @@ test_long_lines (void)
                             "hold (INFERVIEW_RECORD_LINE_MAX_MIB sets it), were skipped (the "
                             "first at line 3)"));
   g_clear_pointer (&r, iv_run_free);
-  /* the default holds them: line 3 is a record without metrics, line 7 a cut line */
+  /* the default holds them: line 3 is an object without "metadata" — no request's
+   * record, a damaged line (it counted as a request once) — line 7 a cut line */
   r = iv_run_load (dir, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (r->n_requests, ==, 5);
-  g_assert_cmpuint (r->damaged_lines, ==, 1);
+  g_assert_cmpuint (r->n_requests, ==, 4);
+  g_assert_cmpuint (r->damaged_lines, ==, 2);
+  g_assert_nonnull (strstr (r->warnings->pdata[0], "2 damaged lines skipped (the first at line 3, "
+                                                   "column"));
+  g_assert_nonnull (strstr (r->warnings->pdata[0], "not a request record (it has no "
+                                                   "\"metadata\" object)"));
   g_clear_pointer (&r, iv_run_free);
   g_assert_cmpuint (iv_run_line_max (NULL), ==, (gsize) 256 << 20);
   {
@@ -1121,6 +1127,405 @@ test_found_by_name (void)
   }
 }
 
+/* ---- server metrics by Prometheus name, and AIPerf's Parquet file ---- */
+
+#define PQ_T0 G_GINT64_CONSTANT (1765793061967310848)
+#define PQ_EP_A "http://localhost:8000/metrics"
+#define PQ_EP_B "http://localhost:8001/metrics"
+
+static char *
+parquet_data (const char *name)
+{
+  return g_build_filename (g_getenv ("IV_TEST_DATA"), "parquet", name, NULL);
+}
+
+/* A run folder: the sample's summary, and @files (name, path to copy, …, NULL). */
+static char *
+run_with (const char *dir_name, ...)
+{
+  g_autofree char *sample = sample_run ("qwen_concurrency1");
+  g_autofree char *summary_path = g_build_filename (sample, "profile_export_aiperf.json", NULL);
+  g_autofree char *summary = NULL;
+  char *dir = make_dir (dir_name);
+  const char *name;
+  va_list ap;
+
+  g_assert_true (g_file_get_contents (summary_path, &summary, NULL, NULL));
+  iv_test_write_file (dir, "profile_export_aiperf.json", summary);
+  va_start (ap, dir_name);
+  while ((name = va_arg (ap, const char *)))
+    {
+      const char *from = va_arg (ap, const char *);
+      g_autofree char *data = NULL, *to = g_build_filename (dir, name, NULL);
+      gsize len;
+      g_assert_true (g_file_get_contents (from, &data, &len, NULL));
+      g_assert_true (g_file_set_contents (to, data, (gssize) len, NULL));
+    }
+  va_end (ap);
+  return dir;
+}
+
+static GPtrArray *
+find_ok (const IvServerMetrics *m, const char *text)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvPromSpec) spec = iv_prom_spec_parse (text, &error);
+  GPtrArray *found;
+  g_assert_no_error (error);
+  found = iv_server_metrics_find (m, spec, &error);
+  g_assert_no_error (error);
+  return found;
+}
+
+static char *
+find_error (const IvServerMetrics *m, const char *text)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvPromSpec) spec = iv_prom_spec_parse (text, &error);
+  g_autoptr (GPtrArray) found = NULL;
+  g_assert_no_error (error);
+  found = iv_server_metrics_find (m, spec, &error);
+  g_assert_null (found);
+  return g_strdup (error->message);
+}
+
+/* The Parquet file of tests/data/parquet (build-aux/gen-parquet.py's test_rows: a gauge
+ * at 0.25, 0.5, 0.75; a counter at 0, 120, 300; a histogram whose sum goes 0 → 0.35 over
+ * counts 0 → 3, all one second apart) as a run's server metrics: found by name, endpoint
+ * and labels, each value worked out by hand. */
+static void
+test_server_parquet (void)
+{
+  g_autofree char *pq = parquet_data ("dict-snappy-v1.parquet");
+  g_autofree char *dir = run_with ("server-parquet", "server_metrics_export.parquet", pq, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  const IvServerMetrics *m;
+
+  g_assert_no_error (error);
+  m = r->server;
+  g_assert_nonnull (m);
+  g_assert_nonnull (strstr (m->parquet_path, "server_metrics_export.parquet"));
+  g_assert_cmpuint (m->parquet_rows, ==, 12);
+  g_assert_cmpuint (m->series->len, ==, 3);
+  g_assert_cmpint (m->t0_ns, ==, PQ_T0);
+  /* the quantities, from the Parquet rows alone (no JSONL) */
+  g_assert_cmpstr (m->engine, ==, "vLLM");
+  g_assert_cmpuint (m->endpoints->len, ==, 2);
+  {
+    const IvServerEndpoint *a = m->endpoints->pdata[0], *b = m->endpoints->pdata[1];
+    g_assert_cmpstr (a->url, ==, PQ_EP_A);
+    g_assert_cmpuint (a->ts_ns->len, ==, 3);
+    g_assert_cmpfloat (g_array_index (a->values[IV_SERVER_KV_USAGE], double, 2), ==, 75);
+    g_assert_cmpfloat (g_array_index (a->values[IV_SERVER_GEN_RATE], double, 1), ==, 120);
+    g_assert_cmpfloat (g_array_index (a->values[IV_SERVER_GEN_RATE], double, 2), ==, 180);
+    g_assert_cmpuint (b->ts_ns->len, ==, 2);
+    g_assert_cmpfloat_with_epsilon (g_array_index (b->values[IV_SERVER_QUEUE_TIME], double, 1),
+                                    1000 * 0.35 / 3, 1e-9);
+  }
+  /* by name; with its endpoint and a label; a counter named with or without _total */
+  {
+    g_autoptr (GPtrArray) kv = find_ok (m, "vllm:kv_cache_usage_perc");
+    g_autoptr (GPtrArray) kv2 = find_ok (m, "vllm:kv_cache_usage_perc[" PQ_EP_A
+                                            "]{engine='0', model_name=\"Qwen/Qwen3-0.6B\"}");
+    g_autoptr (GPtrArray) gen = find_ok (m, "vllm:generation_tokens_total");
+    g_autoptr (GArray) t = g_array_new (FALSE, FALSE, sizeof (gint64));
+    g_autoptr (GArray) v = g_array_new (FALSE, FALSE, sizeof (double));
+    const IvServerSeries *s;
+    g_assert_cmpuint (kv->len, ==, 1);
+    g_assert_true (kv2->pdata[0] == kv->pdata[0]);
+    s = kv->pdata[0];
+    g_assert_cmpstr (s->labels, ==, "{\"engine\":\"0\",\"model_name\":\"Qwen/Qwen3-0.6B\"}");
+    g_assert_cmpstr (s->unit, ==, "ratio");
+    g_assert_cmpint (s->type, ==, IV_PROM_GAUGE);
+    iv_server_series_points (s, FALSE, t, v);
+    g_assert_cmpuint (v->len, ==, 3);
+    g_assert_cmpfloat (g_array_index (v, double, 0), ==, 0.25);
+    g_assert_cmpfloat (g_array_index (v, double, 2), ==, 0.75);
+    g_assert_cmpint (g_array_index (t, gint64, 2), ==, PQ_T0 + 2000000000);
+    /* a counter: its rate between scrapes, the first left out */
+    g_assert_cmpuint (gen->len, ==, 1);
+    s = gen->pdata[0];
+    g_assert_cmpint (s->type, ==, IV_PROM_COUNTER);
+    g_assert_cmpstr (s->labels, ==,
+                     "{\"model_name\":\"Qwen/Qwen3-0.6B\"}"); /* null label left out */
+    g_array_set_size (t, 0), g_array_set_size (v, 0);
+    iv_server_series_points (s, FALSE, t, v);
+    g_assert_cmpuint (v->len, ==, 2);
+    g_assert_cmpfloat (g_array_index (v, double, 0), ==, 120);
+    g_assert_cmpfloat (g_array_index (v, double, 1), ==, 180);
+  }
+  /* a histogram: its +Inf bucket's row, the mean observation between scrapes */
+  {
+    g_autoptr (GPtrArray) q = find_ok (m, "vllm:request_queue_time_seconds[" PQ_EP_B "]");
+    g_autoptr (GArray) t = g_array_new (FALSE, FALSE, sizeof (gint64));
+    g_autoptr (GArray) v = g_array_new (FALSE, FALSE, sizeof (double));
+    const IvServerSeries *s = q->pdata[0];
+    g_assert_cmpint (s->type, ==, IV_PROM_HISTOGRAM);
+    g_assert_cmpuint (s->ts_ns->len, ==, 2);
+    iv_server_series_points (s, FALSE, t, v);
+    g_assert_cmpuint (v->len, ==, 1);
+    g_assert_cmpfloat_with_epsilon (g_array_index (v, double, 0), 0.35 / 3, 1e-12);
+  }
+  /* what aiperf says when a filter finds nothing: what is there instead */
+  {
+    g_autofree char *none = find_error (m, "vllm:num_requests_running");
+    g_autofree char *ep = find_error (m, "vllm:kv_cache_usage_perc[http://localhost:9/metrics]");
+    g_autofree char *labels = find_error (m, "vllm:kv_cache_usage_perc{engine=1}");
+    g_assert_cmpstr (none, ==,
+                     "server metric “vllm:num_requests_running” not found; the run has: "
+                     "vllm:generation_tokens, vllm:kv_cache_usage_perc, "
+                     "vllm:request_queue_time_seconds");
+    g_assert_cmpstr (ep, ==,
+                     "no “vllm:kv_cache_usage_perc” from endpoint “http://localhost:9/metrics”; "
+                     "its endpoints: " PQ_EP_A);
+    g_assert_cmpstr (labels, ==,
+                     "no “vllm:kv_cache_usage_perc” has those labels; its label sets: "
+                     "{\"engine\":\"0\",\"model_name\":\"Qwen/Qwen3-0.6B\"}");
+  }
+  /* statistics without an aggregate: from the points (a counter's avg is its rate) */
+  {
+    double v;
+    const char *unit;
+    g_assert_true (
+        iv_server_metrics_stat (m, "vllm:kv_cache_usage_perc", "avg", &v, &unit, &error));
+    g_assert_cmpfloat (v, ==, 0.5);
+    g_assert_cmpstr (unit, ==, "ratio");
+    g_assert_true (iv_server_metrics_stat (m, "vllm:kv_cache_usage_perc", "p75", &v, NULL, &error));
+    g_assert_cmpfloat (v, ==, 0.625);
+    g_assert_true (iv_server_metrics_stat (m, "vllm:generation_tokens", "avg", &v, NULL, &error));
+    g_assert_cmpfloat (v, ==, 150);
+    g_assert_true (iv_server_metrics_stat (m, "vllm:generation_tokens", "total", &v, NULL, &error));
+    g_assert_cmpfloat (v, ==, 300);
+    g_assert_no_error (error);
+    g_assert_false (
+        iv_server_metrics_stat (m, "vllm:kv_cache_usage_perc{x", "avg", &v, NULL, &error));
+    g_assert_nonnull (strstr (error->message, "missing closing brace"));
+  }
+}
+
+/* aiperf's spec syntax (plot/utils.py parse_server_metric_spec and its examples), its
+ * errors, and which axis names are server metrics. */
+static void
+test_prom_spec (void)
+{
+  static const struct
+  {
+    const char *text, *metric, *endpoint, *labels[5];
+  } ok[] = {
+    { "vllm:cache_usage", "vllm:cache_usage", NULL, { NULL } },
+    { "vllm:cache[http://localhost:8081/metrics]",
+      "vllm:cache",
+      "http://localhost:8081/metrics",
+      { NULL } },
+    { "vllm:requests{method='GET',status='200'}",
+      "vllm:requests",
+      NULL,
+      { "method", "GET", "status", "200", NULL } },
+    { "vllm:cache[http://localhost:8081]{instance='worker-1'}",
+      "vllm:cache",
+      "http://localhost:8081",
+      { "instance", "worker-1", NULL } },
+    { " vllm:x { a = \"b\" , }", "vllm:x", NULL, { "a", "b", NULL } },
+    /* no match, and nothing unclosed: the whole text is the name, as aiperf has it */
+    { "vllm:x{}", "vllm:x{}", NULL, { NULL } },
+  };
+  static const struct
+  {
+    const char *text, *want;
+  } bad[] = {
+    { "vllm:x[http://a", "missing closing bracket “]”" },
+    { "vllm:x{a=b", "missing closing brace “}”" },
+    { "vllm:x{a}", "“a” has no “=”" },
+    { "vllm:x{=b}", "a label has no name" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ok); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (IvPromSpec) s = iv_prom_spec_parse (ok[i].text, &error);
+      guint n = 0;
+      g_assert_no_error (error);
+      g_assert_cmpstr (s->metric, ==, ok[i].metric);
+      g_assert_cmpstr (s->endpoint, ==, ok[i].endpoint);
+      while (ok[i].labels[n])
+        n++;
+      g_assert_cmpuint (s->labels->len, ==, n);
+      for (guint k = 0; k < n; k++)
+        g_assert_cmpstr (s->labels->pdata[k], ==, ok[i].labels[k]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (IvPromSpec) s = iv_prom_spec_parse (bad[i].text, &error);
+      g_assert_null (s);
+      g_assert_nonnull (strstr (error->message, bad[i].want));
+      g_assert_nonnull (strstr (error->message, bad[i].text));
+    }
+  g_assert_true (iv_prom_is_server_metric (NULL, "vllm:kv_cache_usage_perc"));
+  g_assert_true (iv_prom_is_server_metric (NULL, "dynamo_component_requests{x=y}"));
+  g_assert_true (iv_prom_is_server_metric (NULL, "requests[http://a]"));
+  g_assert_true (iv_prom_is_server_metric ("server_metrics", "request_latency"));
+  g_assert_false (iv_prom_is_server_metric (NULL, "request_latency"));
+  g_assert_false (iv_prom_is_server_metric (NULL, "request_count"));
+  g_assert_false (iv_prom_is_server_metric ("timeslices", "Time to First Token"));
+}
+
+/* aiperf plot's 5-second windows (server_metrics_loader.py
+ * _downsample_server_metrics_to_windows), by hand: points each second from 0 to 12 s
+ * with the value of their second, one NaN; windows from the earliest time. */
+static void
+test_server_downsample (void)
+{
+  gint64 t[13];
+  double v[13];
+  static const struct
+  {
+    const char *method;
+    double want[3];
+  } cases[] = {
+    { "mean", { 2.5, 7, 11 } },   { "max", { 4, 9, 12 } },     { "min", { 1, 5, 10 } },
+    { "median", { 2.5, 7, 11 } }, { "bogus", { 2.5, 7, 11 } },
+  };
+
+  for (guint i = 0; i < 13; i++)
+    t[i] = 1000 + (gint64) i * 1000000000, v[i] = i;
+  v[0] = NAN; /* left out of its window's value, not of its time */
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr (GArray) ot = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_autoptr (GArray) ov = g_array_new (FALSE, FALSE, sizeof (double));
+      iv_server_downsample (t, v, 13, 1000, 5.0, cases[c].method, ot, ov);
+      g_assert_cmpuint (ot->len, ==, 3);
+      g_assert_cmpint (g_array_index (ot, gint64, 0), ==, 1000 + 2000000000);
+      g_assert_cmpint (g_array_index (ot, gint64, 1), ==, 1000 + 7000000000);
+      g_assert_cmpint (g_array_index (ot, gint64, 2), ==, 1000 + 11000000000);
+      for (guint k = 0; k < 3; k++)
+        g_assert_cmpfloat (g_array_index (ov, double, k), ==, cases[c].want[k]);
+    }
+}
+
+/* The JSONL's series by name, against the file read here line by line, and the
+ * aggregated JSON's statistics by name against the file. */
+static void
+test_server_jsonl_by_name (void)
+{
+  g_autofree char *dir = sample_run ("qwen_concurrency2");
+  g_autofree char *jsonl = g_build_filename (dir, "server_metrics_export.jsonl", NULL);
+  g_autofree char *meta = g_build_filename (dir, "server_metrics_metadata.json", NULL);
+  g_autofree char *agg = g_build_filename (dir, "server_metrics_export.json", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvServerMetrics) m = iv_server_metrics_load_all (jsonl, meta, agg, NULL, &error);
+  g_autoptr (GPtrArray) kv = NULL, gen = NULL;
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  const IvServerSeries *s;
+  guint n = 0;
+
+  g_assert_no_error (error);
+  g_assert_null (m->parquet_path);
+  kv = find_ok (m, "vllm:kv_cache_usage_perc");
+  gen = find_ok (m, "vllm:generation_tokens");
+  g_assert_cmpint (((IvServerSeries *) gen->pdata[0])->type, ==, IV_PROM_COUNTER); /* metadata */
+  s = kv->pdata[0];
+  g_assert_cmpint (s->type, ==, IV_PROM_GAUGE);
+  g_assert_true (g_file_get_contents (jsonl, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] && lines[i][0]; i++)
+    {
+      g_autoptr (JsonParser) p = json_parser_new ();
+      JsonObject *o, *ms;
+      g_assert_true (json_parser_load_from_data (p, lines[i], -1, NULL));
+      o = json_node_get_object (json_parser_get_root (p));
+      ms = json_object_get_object_member (o, "metrics");
+      g_assert_cmpint (g_array_index (s->ts_ns, gint64, n), ==,
+                       json_object_get_int_member (o, "timestamp_ns"));
+      g_assert_cmpfloat (g_array_index (s->value, double, n), ==,
+                         json_object_get_double_member (
+                             json_array_get_object_element (
+                                 json_object_get_array_member (ms, "vllm:kv_cache_usage_perc"), 0),
+                             "value"));
+      n++;
+    }
+  g_assert_cmpuint (s->ts_ns->len, ==, n);
+  /* statistics: AIPerf's own, from the aggregated JSON */
+  {
+    g_autoptr (JsonParser) parser = json_parser_new ();
+    JsonObject *metrics;
+    double v;
+    g_assert_true (json_parser_load_from_file (parser, agg, &error));
+    metrics = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                             "metrics");
+    g_assert_true (iv_server_metrics_stat (m, "vllm:kv_cache_usage_perc", "p90", &v, NULL, &error));
+    g_assert_cmpfloat (v, ==, aggregate_stat (metrics, "vllm:kv_cache_usage_perc", "p90"));
+    g_assert_true (iv_server_metrics_stat (m, "vllm:generation_tokens", "avg", &v, NULL, &error));
+    g_assert_cmpfloat (v, ==, aggregate_stat (metrics, "vllm:generation_tokens", "rate"));
+    g_assert_no_error (error);
+  }
+}
+
+/* The bundled sample's Parquet twin (build-aux/gen-parquet.py run) gives the quantities
+ * its JSONL gives, scrape by scrape; a damaged Parquet file beside the JSONL costs only
+ * itself, and the run says which column and page. */
+static void
+test_server_parquet_twin (void)
+{
+  g_autofree char *dir = sample_run ("qwen_concurrency1");
+  g_autofree char *jsonl = g_build_filename (dir, "server_metrics_export.jsonl", NULL);
+  g_autofree char *pq = g_build_filename (dir, "server_metrics_export.parquet", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvServerMetrics) a = iv_server_metrics_load (jsonl, NULL, &error);
+  g_autoptr (IvServerMetrics) b = NULL;
+  g_autofree char *data = NULL;
+  gsize len;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (pq, &data, &len, NULL));
+  {
+    g_autoptr (GBytes) bytes = g_bytes_new_take (g_steal_pointer (&data), len);
+    b = iv_server_metrics_parse_parquet (bytes, "server_metrics_export.parquet", &error);
+  }
+  g_assert_no_error (error);
+  g_assert_cmpuint (a->endpoints->len, ==, 1);
+  g_assert_cmpuint (b->endpoints->len, ==, 1);
+  {
+    const IvServerEndpoint *ea = a->endpoints->pdata[0], *eb = b->endpoints->pdata[0];
+    guint compared = 0;
+    g_assert_cmpuint (ea->ts_ns->len, ==, eb->ts_ns->len);
+    for (guint q = 0; q < IV_N_SERVER_QUANTITIES; q++)
+      for (guint i = 0; i < ea->ts_ns->len; i++)
+        {
+          double x = g_array_index (ea->values[q], double, i);
+          double y = g_array_index (eb->values[q], double, i);
+          g_assert_cmpint (g_array_index (ea->ts_ns, gint64, i), ==,
+                           g_array_index (eb->ts_ns, gint64, i));
+          g_assert_cmpint (isnan (x), ==, isnan (y));
+          if (isnan (x))
+            continue;
+          g_assert_cmpfloat_with_epsilon (x, y, 1e-9 * MAX (1, fabs (x)));
+          compared++;
+        }
+    g_assert_cmpuint (compared, >, 1000);
+  }
+  /* damaged, beside the JSONL */
+  {
+    g_autofree char *bad = parquet_data ("hostile-snappy.parquet");
+    g_autofree char *run = run_with ("server-parquet-damaged", "server_metrics_export.jsonl", jsonl,
+                                     "server_metrics_export.parquet", bad, NULL);
+    g_autoptr (IvRun) r = iv_run_load (run, NULL, NULL, NULL, &error);
+    gboolean said = FALSE;
+    g_assert_no_error (error);
+    g_assert_nonnull (r->server);
+    g_assert_null (r->server->parquet_path);
+    g_assert_cmpuint (r->server->endpoints->len, ==, 1);
+    g_assert_cmpuint (find_ok (r->server, "vllm:kv_cache_usage_perc")->len, ==, 1);
+    for (guint i = 0; i < r->warnings->len; i++)
+      said
+          |= strstr (r->warnings->pdata[i], "column “unit”, row group 0, page at byte 497") != NULL;
+    g_assert_true (said);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1145,6 +1550,11 @@ main (int argc, char **argv)
   g_test_add_func ("/runs/summary-stream", test_summary_stream);
   g_test_add_func ("/runs/long-lines", test_long_lines);
   g_test_add_func ("/runs/found-by-name", test_found_by_name);
+  g_test_add_func ("/runs/server-parquet", test_server_parquet);
+  g_test_add_func ("/runs/prom-spec", test_prom_spec);
+  g_test_add_func ("/runs/server-downsample", test_server_downsample);
+  g_test_add_func ("/runs/server-jsonl-by-name", test_server_jsonl_by_name);
+  g_test_add_func ("/runs/server-parquet-twin", test_server_parquet_twin);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

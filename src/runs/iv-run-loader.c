@@ -23,6 +23,7 @@ typedef struct
 {
   char *records, *summary, *csv_summary, *telemetry, *timeslices, *aggregate;
   char *server_metrics, *server_metadata, *server_summary; /* the inference server's own */
+  char *server_parquet; /* server_metrics_export.parquet (--server-metrics-formats parquet) */
   char *prefix;
 } RunFiles;
 
@@ -38,14 +39,15 @@ run_files_clear (RunFiles *f)
   g_free (f->server_metrics);
   g_free (f->server_metadata);
   g_free (f->server_summary);
+  g_free (f->server_parquet);
   g_free (f->prefix);
 }
 
 /* Which file is which, by name: profile_export.jsonl / profile_export_aiperf.json, or
  * the same under a custom prefix (foo.jsonl, foo_aiperf.json or foo.json), telemetry
  * as *gpu_telemetry*.jsonl, time slices as *_timeslices.json, the server's metrics as
- * *server_metrics*.jsonl with *server_metrics_metadata.json and the aggregated
- * *server_metrics*.json; compressed or not. */
+ * *server_metrics*.jsonl with *server_metrics_metadata.json, the aggregated
+ * *server_metrics*.json and *server_metrics*.parquet; compressed or not. */
 static void
 find_files (const char *dir, RunFiles *f)
 {
@@ -67,6 +69,7 @@ find_files (const char *dir, RunFiles *f)
         slot = g_str_has_suffix (bare, ".jsonl")           ? &f->server_metrics
                : g_str_has_suffix (bare, "_metadata.json") ? &f->server_metadata
                : g_str_has_suffix (bare, ".json")          ? &f->server_summary
+               : g_str_has_suffix (bare, ".parquet")       ? &f->server_parquet
                                                            : NULL;
       else if (g_str_has_suffix (bare, ".jsonl"))
         slot = strstr (bare, "telemetry") ? &f->telemetry : &f->records;
@@ -1798,14 +1801,18 @@ load_documents (IvRun *r, const RunFiles *f, GError **error)
     }
   if (ok && f->aggregate)
     ok = load_aggregate (r, f->aggregate, error);
-  if (ok && (f->server_metrics || f->server_summary))
+  if (ok && (f->server_metrics || f->server_summary || f->server_parquet))
     {
       /* the server's metrics are beside the run's: a damaged file costs them, not the run */
       g_autoptr (GError) local = NULL;
       iv_server_metrics_free (r->server);
-      r->server = iv_server_metrics_load (f->server_metrics, f->server_summary, &local);
+      r->server = iv_server_metrics_load_all (f->server_metrics, f->server_metadata,
+                                              f->server_summary, f->server_parquet, &local);
       if (!r->server)
         _iv_run_warn (r, _ ("server metrics not read: %s"), local->message);
+      else if (r->server->parquet_problem)
+        _iv_run_warn (r, _ ("%s (the other server-metrics files are read)"),
+                      r->server->parquet_problem);
       else if (r->server->damaged)
         {
           g_autofree char *display = g_filename_display_name (f->server_metrics);

@@ -1,8 +1,14 @@
 /* iv-server-metrics.c: reading a run's server metrics (see the header). The JSONL is
- * streamed through yajl, one scrape per line: of each scrape only the metrics that make
- * a quantity are kept, their samples summed over labels (or averaged, for ratios).
- * Counters become rates and histograms mean times between consecutive scrapes of the
- * same endpoint; a counter that goes down was reset, and that interval says nothing. */
+ * streamed through yajl, one scrape per line: of each scrape the metrics that make a
+ * quantity are summed over labels (or averaged, for ratios), and every sample is kept in
+ * its series (metric, endpoint, labels). Counters become rates and histograms mean times
+ * between consecutive scrapes of the same endpoint; a counter that goes down was reset,
+ * and that interval says nothing.
+ *
+ * The Parquet file (AIPerf's ServerMetricsParquetExporter) is a table of one row per
+ * series and scrape (a histogram: one per bucket): its rows become the same series, and,
+ * without a JSONL, the same quantities. Its columns are read one at a time and only what
+ * the series need is kept, so a file of millions of rows is not held decoded whole. */
 #define G_LOG_DOMAIN "iv-runs"
 
 #include "iv-server-metrics.h"
@@ -13,9 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iv-intern.h"
 #include "iv-json-doc.h"
 #include "iv-json-stream.h"
+#include "iv-json-writer.h"
+#include "iv-parquet.h"
 #include "iv-run.h"
+#include "iv-safe-text.h"
+#include "iv-stats.h"
 
 /* What a scraped metric is to us. */
 typedef enum
@@ -119,6 +130,171 @@ raw_of (const char *name, size_t len, const char **engine)
   return -1;
 }
 
+/* ---------- series by name ---------- */
+
+/* What the series of one IvServerMetrics are built with, and their strings. */
+typedef struct
+{
+  IvIntern *text;    /* names, endpoints, label sets, units */
+  GHashTable *index; /* "metric\x1f endpoint\x1f labels" → IvServerSeries* (building) */
+  GHashTable *types; /* metric name → IvPromType + 1, from the metadata */
+} Priv;
+
+static const char *
+text_of (IvServerMetrics *m, const char *s, gssize len)
+{
+  Priv *p = m->priv;
+  return iv_intern_get (p->text, iv_intern_add (p->text, s, len));
+}
+
+static void
+series_free (gpointer p)
+{
+  IvServerSeries *s = p;
+  g_array_unref (s->ts_ns);
+  g_array_unref (s->value);
+  if (s->count)
+    g_array_unref (s->count);
+  g_free (s);
+}
+
+static IvPromType
+type_from_name (const char *t)
+{
+  return !t                             ? IV_PROM_UNKNOWN
+         : g_str_equal (t, "gauge")     ? IV_PROM_GAUGE
+         : g_str_equal (t, "counter")   ? IV_PROM_COUNTER
+         : g_str_equal (t, "histogram") ? IV_PROM_HISTOGRAM
+                                        : IV_PROM_UNKNOWN;
+}
+
+/* The series of (@metric, @endpoint, @labels), made on first use: a JSONL or a Parquet
+ * file brings its points in any order, and they are sorted once at the end. */
+static IvServerSeries *
+series_for (IvServerMetrics *m, const char *metric, const char *endpoint, const char *labels,
+            IvPromType type, const char *unit)
+{
+  Priv *p = m->priv;
+  g_autofree char *key = g_strjoin ("\x1f", metric, endpoint, labels, NULL);
+  IvServerSeries *s = g_hash_table_lookup (p->index, key);
+
+  if (s)
+    return s;
+  s = g_new0 (IvServerSeries, 1);
+  s->metric = text_of (m, metric, -1);
+  s->endpoint = text_of (m, endpoint, -1);
+  s->labels = text_of (m, labels, -1);
+  s->type = type;
+  s->unit = unit ? text_of (m, unit, -1) : NULL;
+  s->ts_ns = g_array_new (FALSE, FALSE, sizeof (gint64));
+  s->value = g_array_new (FALSE, FALSE, sizeof (double));
+  if (type == IV_PROM_HISTOGRAM)
+    s->count = g_array_new (FALSE, FALSE, sizeof (double));
+  g_ptr_array_add (m->series, s);
+  g_hash_table_insert (p->index, g_steal_pointer (&key), s);
+  return s;
+}
+
+static void
+series_add (IvServerSeries *s, gint64 ts, double value, double count)
+{
+  g_array_append_val (s->ts_ns, ts);
+  g_array_append_val (s->value, value);
+  if (s->count)
+    g_array_append_val (s->count, count);
+}
+
+/* Labels as aiperf keys them: {"k":"v"} with sorted keys, compact (orjson with
+ * OPT_SORT_KEYS); @pairs: key, value, key, value …, valid UTF-8. */
+static char *
+labels_json (GPtrArray *pairs)
+{
+  g_autofree guint *order = g_new (guint, pairs->len / 2 + 1);
+  IvJsonWriter *w = iv_json_writer_new (FALSE);
+  guint n = pairs->len / 2;
+
+  for (guint i = 0; i < n; i++)
+    order[i] = i;
+  /* a few labels: an insertion sort */
+  for (guint i = 1; i < n; i++)
+    for (guint j = i;
+         j > 0 && strcmp (pairs->pdata[2 * order[j - 1]], pairs->pdata[2 * order[j]]) > 0; j--)
+      {
+        guint t = order[j];
+        order[j] = order[j - 1];
+        order[j - 1] = t;
+      }
+  iv_json_writer_begin_object (w);
+  for (guint i = 0; i < n; i++)
+    {
+      iv_json_writer_key (w, pairs->pdata[2 * order[i]]);
+      iv_json_writer_string (w, pairs->pdata[2 * order[i] + 1]);
+    }
+  iv_json_writer_end_object (w);
+  return iv_json_writer_finish (w);
+}
+
+static gint
+series_cmp (gconstpointer a, gconstpointer b)
+{
+  const IvServerSeries *x = *(IvServerSeries *const *) a, *y = *(IvServerSeries *const *) b;
+  int c = strcmp (x->metric, y->metric);
+  if (!c)
+    c = strcmp (x->endpoint, y->endpoint);
+  return c ? c : strcmp (x->labels, y->labels);
+}
+
+typedef struct
+{
+  gint64 ts;
+  double v, n;
+} Point;
+
+static gint
+point_cmp (gconstpointer a, gconstpointer b, gpointer unused)
+{
+  const Point *x = a, *y = b;
+  return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* Each series in time order, the series in name order; the earliest time. */
+static void
+series_finish (IvServerMetrics *m)
+{
+  Priv *p = m->priv;
+
+  g_hash_table_remove_all (p->index);
+  m->t0_ns = -1;
+  for (guint i = 0; i < m->series->len; i++)
+    {
+      IvServerSeries *s = m->series->pdata[i];
+      guint n = s->ts_ns->len;
+      gboolean sorted = TRUE;
+      for (guint k = 1; k < n && sorted; k++)
+        sorted = g_array_index (s->ts_ns, gint64, k - 1) <= g_array_index (s->ts_ns, gint64, k);
+      if (!sorted)
+        {
+          /* a stable sort: scrapes of one time keep their file order */
+          g_autofree Point *pts = g_new (Point, n);
+          for (guint k = 0; k < n; k++)
+            pts[k]
+                = (Point){ g_array_index (s->ts_ns, gint64, k), g_array_index (s->value, double, k),
+                           s->count ? g_array_index (s->count, double, k) : NAN };
+          g_qsort_with_data (pts, (gint) n, sizeof (Point), point_cmp, NULL);
+          for (guint k = 0; k < n; k++)
+            {
+              g_array_index (s->ts_ns, gint64, k) = pts[k].ts;
+              g_array_index (s->value, double, k) = pts[k].v;
+              if (s->count)
+                g_array_index (s->count, double, k) = pts[k].n;
+            }
+        }
+      if (n && (m->t0_ns < 0 || g_array_index (s->ts_ns, gint64, 0) < m->t0_ns))
+        m->t0_ns = g_array_index (s->ts_ns, gint64, 0);
+    }
+  g_ptr_array_sort (m->series, series_cmp);
+}
+
 /* ---------- the JSONL ---------- */
 
 typedef struct
@@ -129,16 +305,33 @@ typedef struct
   GArray *hist_count; /* double per scrape (queue histogram) */
 } Endpoint;
 
+/* One sample of the scrape being read, until its endpoint and time are known. */
+typedef struct
+{
+  const char *metric; /* in the text pool */
+  char *labels;       /* labels_json */
+  double value, sum, count;
+  gboolean histogram;
+} Sample;
+
 typedef struct
 {
   IvServerMetrics *m;
   GPtrArray *endpoints; /* Endpoint*, in order of first appearance */
   GHashTable *by_url;   /* url → Endpoint*: a scrape finds its endpoint by name, so a
                          * hundred thousand endpoints are not a quadratic load */
+  gboolean keep_series; /* every sample into its series (no Parquet file has them) */
   int depth;
-  char key[64];       /* the last key at depths 1 and 3 */
+  char key[64];       /* the last key at depths 1 and 4 */
   gint raw;           /* the metric being read, or -1 */
   gboolean in_sample; /* inside one of its samples */
+  /* the sample being read (keep_series) */
+  const char *metric; /* the metric being read, in the text pool */
+  gboolean in_labels, in_buckets;
+  char *label_key;
+  GPtrArray *label_pairs; /* char* */
+  Sample sample;
+  GArray *samples; /* Sample: the scrape's */
   /* the scrape being read */
   char *url;
   gint64 ts;
@@ -159,6 +352,15 @@ endpoint_free (gpointer p)
 }
 
 static void
+samples_clear (Ctx *c)
+{
+  for (guint i = 0; c->samples && i < c->samples->len; i++)
+    g_free (g_array_index (c->samples, Sample, i).labels);
+  if (c->samples)
+    g_array_set_size (c->samples, 0);
+}
+
+static void
 scrape_reset (Ctx *c)
 {
   g_clear_pointer (&c->url, g_free);
@@ -168,6 +370,19 @@ scrape_reset (Ctx *c)
   memset (c->seen, 0, sizeof c->seen);
   c->hsum = c->hcount = 0;
   c->complete = FALSE;
+  samples_clear (c);
+}
+
+static Endpoint *
+endpoint_new (const char *url)
+{
+  Endpoint *e = g_new0 (Endpoint, 1);
+  e->url = g_strdup (url);
+  e->ts = g_array_new (FALSE, FALSE, sizeof (gint64));
+  for (guint i = 0; i < N_RAW; i++)
+    e->raw[i] = g_array_new (FALSE, FALSE, sizeof (double));
+  e->hist_count = g_array_new (FALSE, FALSE, sizeof (double));
+  return e;
 }
 
 static Endpoint *
@@ -177,15 +392,24 @@ endpoint_for (Ctx *c, const char *url)
 
   if (e)
     return e;
-  e = g_new0 (Endpoint, 1);
-  e->url = g_strdup (url);
-  e->ts = g_array_new (FALSE, FALSE, sizeof (gint64));
-  for (guint i = 0; i < N_RAW; i++)
-    e->raw[i] = g_array_new (FALSE, FALSE, sizeof (double));
-  e->hist_count = g_array_new (FALSE, FALSE, sizeof (double));
+  e = endpoint_new (url);
   g_ptr_array_add (c->endpoints, e);
   g_hash_table_insert (c->by_url, e->url, e);
   return e;
+}
+
+/* A metric's type: the metadata's, else a histogram by its buckets, a counter by its
+ * "_total", else untyped. */
+static IvPromType
+type_of (Ctx *c, const char *metric, gboolean histogram)
+{
+  Priv *p = c->m->priv;
+  gpointer t = p->types ? g_hash_table_lookup (p->types, metric) : NULL;
+  if (t)
+    return GPOINTER_TO_INT (t) - 1;
+  return histogram                             ? IV_PROM_HISTOGRAM
+         : g_str_has_suffix (metric, "_total") ? IV_PROM_COUNTER
+                                               : IV_PROM_UNKNOWN;
 }
 
 static void
@@ -195,7 +419,8 @@ line_done (gpointer ctx, gboolean ok)
 
   if (ok && c->complete && c->ts >= 0)
     {
-      Endpoint *e = endpoint_for (c, c->url ? c->url : "");
+      g_autofree char *url = iv_text_valid (c->url ? c->url : "", -1);
+      Endpoint *e = endpoint_for (c, url);
       g_array_append_val (e->ts, c->ts);
       for (guint r = 0; r < N_RAW; r++)
         {
@@ -209,10 +434,21 @@ line_done (gpointer ctx, gboolean ok)
         double hc = c->seen[RAW_QUEUE] ? c->hcount : NAN;
         g_array_append_val (e->hist_count, hc);
       }
+      for (guint i = 0; c->samples && i < c->samples->len; i++)
+        {
+          Sample *sm = &g_array_index (c->samples, Sample, i);
+          IvPromType type = type_of (c, sm->metric, sm->histogram);
+          IvServerSeries *s = series_for (c->m, sm->metric, url, sm->labels, type, NULL);
+          if (s->count)
+            series_add (s, c->ts, sm->sum, sm->count);
+          else
+            series_add (s, c->ts, sm->histogram ? sm->sum : sm->value, NAN);
+        }
     }
   c->depth = 0;
   c->raw = -1;
-  c->in_sample = FALSE;
+  c->metric = NULL;
+  c->in_sample = c->in_labels = c->in_buckets = FALSE;
   scrape_reset (c);
 }
 
@@ -223,6 +459,17 @@ on_start_map (void *ctx)
   c->depth++;
   if (c->depth == 4 && c->raw >= 0)
     c->in_sample = TRUE;
+  if (c->depth == 4 && c->keep_series && c->metric)
+    {
+      c->sample = (Sample){ .metric = c->metric, .value = NAN, .sum = NAN, .count = NAN };
+      g_ptr_array_set_size (c->label_pairs, 0);
+    }
+  if (c->depth == 5 && c->keep_series && c->metric)
+    {
+      c->in_labels = g_str_equal (c->key, "labels");
+      c->in_buckets = g_str_equal (c->key, "buckets");
+      c->sample.histogram |= c->in_buckets;
+    }
   return 1;
 }
 
@@ -231,7 +478,19 @@ on_end_map (void *ctx)
 {
   Ctx *c = ctx;
   if (c->depth == 4)
-    c->in_sample = FALSE;
+    {
+      c->in_sample = FALSE;
+      /* a sample with a value, or a histogram's sum and count, joins the scrape's */
+      if (c->keep_series && c->metric
+          && (c->sample.histogram ? !isnan (c->sample.sum) && !isnan (c->sample.count)
+                                  : !isnan (c->sample.value)))
+        {
+          c->sample.labels = labels_json (c->label_pairs);
+          g_array_append_val (c->samples, c->sample);
+        }
+    }
+  if (c->depth == 5)
+    c->in_labels = c->in_buckets = FALSE;
   if (c->depth == 1)
     c->complete = TRUE;
   c->depth--;
@@ -251,7 +510,10 @@ on_end_array (void *ctx)
 {
   Ctx *c = ctx;
   if (c->depth == 3)
-    c->raw = -1;
+    {
+      c->raw = -1;
+      c->metric = NULL;
+    }
   c->depth--;
   return 1;
 }
@@ -263,17 +525,27 @@ on_map_key (void *ctx, const unsigned char *key, size_t len)
 
   if (c->depth == 2)
     {
-      /* a metric's name: kept only when it makes a quantity */
+      /* a metric's name: kept when it makes a quantity, and for its series */
       const char *engine = NULL;
       c->raw = raw_of ((const char *) key, len, &engine);
       if (c->raw >= 0 && !c->m->engine)
         c->m->engine = g_strdup (engine);
+      if (c->keep_series)
+        {
+          g_autofree char *name = iv_text_valid ((const char *) key, (gssize) len);
+          c->metric = text_of (c->m, name, -1);
+        }
     }
   else if (c->depth == 1 || c->depth == 4)
     {
       len = MIN (len, sizeof c->key - 1);
       memcpy (c->key, key, len);
       c->key[len] = '\0';
+    }
+  else if (c->depth == 5 && c->in_labels)
+    {
+      g_free (c->label_key);
+      c->label_key = iv_text_valid ((const char *) key, (gssize) len);
     }
   return 1;
 }
@@ -304,10 +576,21 @@ on_number (void *ctx, const char *s, size_t len)
         }
       return 1;
     }
-  if (!c->in_sample || c->raw < 0 || c->depth != 4)
+  if (c->depth != 4)
     return 1;
   v = g_ascii_strtod (buf, NULL);
   if (!isfinite (v))
+    return 1;
+  if (c->keep_series && c->metric)
+    {
+      if (g_str_equal (c->key, "value"))
+        c->sample.value = v;
+      else if (g_str_equal (c->key, "sum"))
+        c->sample.sum = v;
+      else if (g_str_equal (c->key, "count"))
+        c->sample.count = v;
+    }
+  if (!c->in_sample || c->raw < 0)
     return 1;
   if (c->raw == RAW_QUEUE)
     {
@@ -333,6 +616,11 @@ on_string (void *ctx, const unsigned char *s, size_t len)
     {
       g_free (c->url);
       c->url = g_strndup ((const char *) s, len);
+    }
+  else if (c->depth == 5 && c->in_labels && c->label_key)
+    {
+      g_ptr_array_add (c->label_pairs, g_steal_pointer (&c->label_key));
+      g_ptr_array_add (c->label_pairs, iv_text_valid ((const char *) s, (gssize) len));
     }
   return 1;
 }
@@ -420,7 +708,14 @@ static IvServerMetrics *
 metrics_new (void)
 {
   IvServerMetrics *m = g_new0 (IvServerMetrics, 1);
+  Priv *p = g_new0 (Priv, 1);
   m->endpoints = g_ptr_array_new_with_free_func (server_endpoint_free);
+  m->series = g_ptr_array_new_with_free_func (series_free);
+  m->agg_series = g_ptr_array_new_with_free_func (g_free);
+  m->t0_ns = -1;
+  p->text = iv_intern_new ();
+  p->index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  m->priv = p;
   for (guint q = 0; q < IV_N_SERVER_QUANTITIES; q++)
     {
       IvServerStats *a = &m->agg[q];
@@ -437,12 +732,20 @@ parse_into (IvServerMetrics *m, IvInput *in, GError **error)
   IvJsonLinesStats st;
   gboolean ok;
 
+  /* the series come from the Parquet file when there is one, as aiperf plot takes them */
+  c.keep_series = m->parquet_path == NULL;
   c.endpoints = g_ptr_array_new_with_free_func (endpoint_free);
   c.by_url = g_hash_table_new (g_str_hash, g_str_equal);
+  c.label_pairs = g_ptr_array_new_with_free_func (g_free);
+  c.samples = g_array_new (FALSE, FALSE, sizeof (Sample));
   ok = iv_json_stream_parse_lines (in, &callbacks, &c, line_done, iv_run_line_max (NULL), NULL,
                                    NULL, NULL, &st, error);
   g_free (st.first_damaged_reason);
   g_free (c.url);
+  g_free (c.label_key);
+  samples_clear (&c);
+  g_array_unref (c.samples);
+  g_ptr_array_unref (c.label_pairs);
   g_hash_table_unref (c.by_url);
   if (ok)
     {
@@ -465,7 +768,388 @@ iv_server_metrics_parse (IvInput *in, GError **error)
       iv_server_metrics_free (m);
       return NULL;
     }
+  series_finish (m);
   return m;
+}
+
+/* ---------- the metadata ---------- */
+
+/* Each metric's type: endpoints → URL → metric_schemas → name → {type, help}. */
+static gboolean
+load_metadata (IvServerMetrics *m, const char *path, GError **error)
+{
+  Priv *p = m->priv;
+  g_autoptr (IvInput) in = iv_input_open (path, error);
+  g_autoptr (JsonNode) root = in ? iv_json_parse_input (in, IV_INPUT_DOCUMENT_MAX, error) : NULL;
+  JsonObject *endpoints;
+  GList *urls;
+
+  if (!root)
+    return FALSE;
+  endpoints = JSON_NODE_HOLDS_OBJECT (root)
+                  ? iv_json_object (json_node_get_object (root), "endpoints")
+                  : NULL;
+  if (!endpoints)
+    {
+      g_autofree char *display = g_filename_display_name (path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _ ("%s: no “endpoints” object"),
+                   display);
+      return FALSE;
+    }
+  p->types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  urls = json_object_get_values (endpoints);
+  for (GList *u = urls; u; u = u->next)
+    {
+      JsonObject *schemas = JSON_NODE_HOLDS_OBJECT (u->data)
+                                ? iv_json_object (json_node_get_object (u->data), "metric_schemas")
+                                : NULL;
+      GList *names = schemas ? json_object_get_members (schemas) : NULL;
+      for (GList *n = names; n; n = n->next)
+        {
+          JsonNode *node = json_object_get_member (schemas, n->data);
+          const char *type = JSON_NODE_HOLDS_OBJECT (node)
+                                 ? iv_json_string (json_node_get_object (node), "type")
+                                 : NULL;
+          if (type)
+            g_hash_table_replace (p->types, iv_text_valid (n->data, -1),
+                                  GINT_TO_POINTER (type_from_name (type) + 1));
+        }
+      g_list_free (names);
+    }
+  g_list_free (urls);
+  return TRUE;
+}
+
+/* ---------- the Parquet file ---------- */
+
+/* The columns of AIPerf's table that are not labels (ServerMetricsParquetExporter's
+ * reserved names). aiperf plot's reader takes "unit" for a label; it is the exporter's
+ * inferred unit, and is read as that here. */
+static const char *const parquet_core[] = {
+  "endpoint_url", "metric_name", "metric_type", "unit",      "description",  "timestamp_ns",
+  "value",        "sum",         "count",       "bucket_le", "bucket_count", NULL,
+};
+
+/* A column's strings, in the text pool, by the column's own ids (made on first use). */
+typedef struct
+{
+  IvParquetColumn *col;
+  const char **text; /* id → string, NULL until asked */
+} StringColumn;
+
+static const char *
+string_at (IvServerMetrics *m, StringColumn *sc, guint64 row)
+{
+  guint32 id = sc->col->ids[row];
+  if (id == IV_INTERN_NONE)
+    return NULL;
+  if (!sc->text[id])
+    {
+      g_autofree char *valid = iv_text_valid (iv_intern_get (sc->col->strings, id), -1);
+      sc->text[id] = text_of (m, valid, -1);
+    }
+  return sc->text[id];
+}
+
+static gboolean
+string_column (IvParquet *f, const char *name, gboolean required, StringColumn *sc, GError **error)
+{
+  gint i = iv_parquet_find_column (f, name);
+
+  memset (sc, 0, sizeof *sc);
+  if (i < 0 || iv_parquet_get_column_info (f, (guint) i)->type != IV_PARQUET_BYTE_ARRAY)
+    {
+      if (required)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                     _ ("%s: not AIPerf's server metrics: no text column “%s”"),
+                     iv_parquet_get_name (f), name);
+      return !required;
+    }
+  sc->col = iv_parquet_read_column (f, (guint) i, error);
+  if (!sc->col)
+    return FALSE;
+  sc->text = g_new0 (const char *, iv_intern_size (sc->col->strings) + 1);
+  return TRUE;
+}
+
+static void
+string_column_clear (StringColumn *sc)
+{
+  g_clear_pointer (&sc->col, iv_parquet_column_free);
+  g_clear_pointer (&sc->text, g_free);
+}
+
+/* A number column's values at the kept rows (NaN where null or absent). */
+static double *
+number_column (IvParquet *f, const char *name, const guint64 *rows, guint64 n, GError **error)
+{
+  gint i = iv_parquet_find_column (f, name);
+  g_autoptr (IvParquetColumn) c = NULL;
+  double *out = g_new (double, MAX (n, 1));
+
+  for (guint64 k = 0; k < n; k++)
+    out[k] = NAN;
+  if (i < 0)
+    return out;
+  c = iv_parquet_read_column (f, (guint) i, error);
+  if (!c)
+    {
+      g_free (out);
+      return NULL;
+    }
+  for (guint64 k = 0; k < n; k++)
+    if (c->present[rows[k]])
+      out[k] = c->doubles ? c->doubles[rows[k]] : (double) c->ints[rows[k]];
+  return out;
+}
+
+static gboolean
+parquet_into (IvServerMetrics *m, IvParquet *f, GError **error)
+{
+  StringColumn type = { 0 }, le = { 0 }, endpoint = { 0 }, metric = { 0 }, unit = { 0 };
+  g_autoptr (GArray) labels = g_array_new (FALSE, FALSE, sizeof (StringColumn));
+  g_autoptr (GPtrArray) label_names = g_ptr_array_new ();
+  g_autofree guint64 *rows = NULL;
+  g_autofree gint64 *ts = NULL;
+  g_autofree double *value = NULL, *sum = NULL, *count = NULL;
+  g_autofree IvPromType *types = NULL;
+  guint64 n_rows = iv_parquet_get_rows (f), kept = 0;
+  gint ts_col = iv_parquet_find_column (f, "timestamp_ns");
+  gboolean ok = FALSE;
+
+  m->parquet_rows = n_rows;
+  if (ts_col < 0
+      || (iv_parquet_get_column_info (f, (guint) ts_col)->type != IV_PARQUET_INT64
+          && iv_parquet_get_column_info (f, (guint) ts_col)->type != IV_PARQUET_INT32))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _ ("%s: not AIPerf's server metrics: no integer column “timestamp_ns”"),
+                   iv_parquet_get_name (f));
+      return FALSE;
+    }
+  /* the rows kept: a histogram's +Inf bucket (its sum and count are on every bucket's
+   * row; the +Inf one is the last), every other metric's row */
+  if (!string_column (f, "metric_type", FALSE, &type, error)
+      || !string_column (f, "bucket_le", FALSE, &le, error))
+    goto out;
+  rows = g_new (guint64, MAX (n_rows, 1));
+  types = g_new (IvPromType, MAX (n_rows, 1));
+  for (guint64 r = 0; r < n_rows; r++)
+    {
+      const char *t = type.col ? string_at (m, &type, r) : NULL;
+      const char *b = le.col ? string_at (m, &le, r) : NULL;
+      IvPromType pt = type_from_name (t);
+      if (pt == IV_PROM_HISTOGRAM && b && !g_str_equal (b, "+Inf"))
+        continue;
+      types[kept] = pt;
+      rows[kept++] = r;
+    }
+  string_column_clear (&type);
+  string_column_clear (&le);
+  {
+    g_autoptr (IvParquetColumn) c = iv_parquet_read_column (f, (guint) ts_col, error);
+    if (!c)
+      goto out;
+    ts = g_new (gint64, MAX (kept, 1));
+    for (guint64 k = 0; k < kept; k++)
+      ts[k] = c->present[rows[k]] ? c->ints[rows[k]] : -1;
+  }
+  if (!(value = number_column (f, "value", rows, kept, error))
+      || !(sum = number_column (f, "sum", rows, kept, error))
+      || !(count = number_column (f, "count", rows, kept, error)))
+    goto out;
+  /* the labels: every other text column */
+  for (guint c = 0; c < iv_parquet_get_columns (f); c++)
+    {
+      const IvParquetColumnInfo *info = iv_parquet_get_column_info (f, c);
+      StringColumn sc;
+      if (info->type != IV_PARQUET_BYTE_ARRAY || g_strv_contains (parquet_core, info->name))
+        continue;
+      if (!string_column (f, info->name, TRUE, &sc, error))
+        goto out;
+      g_array_append_val (labels, sc);
+      g_ptr_array_add (label_names, info->name);
+    }
+  if (!string_column (f, "endpoint_url", TRUE, &endpoint, error)
+      || !string_column (f, "metric_name", TRUE, &metric, error)
+      || !string_column (f, "unit", FALSE, &unit, error))
+    goto out;
+  {
+    g_autoptr (GPtrArray) pairs = g_ptr_array_new_with_free_func (g_free);
+    g_autoptr (GHashTable) label_sets
+        = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
+    g_autofree guint32 *ids = g_new (guint32, labels->len + 1);
+    for (guint64 k = 0; k < kept; k++)
+      {
+        guint64 r = rows[k];
+        const char *ep = string_at (m, &endpoint, r), *name = string_at (m, &metric, r);
+        const char *labels_text;
+        IvServerSeries *s;
+        if (!ep || !name || ts[k] < 0)
+          {
+            m->parquet_skipped++;
+            continue;
+          }
+        /* a row's label set, made into JSON once per distinct set */
+        for (guint l = 0; l < labels->len; l++)
+          ids[l] = g_array_index (labels, StringColumn, l).col->ids[r];
+        {
+          g_autoptr (GBytes) key = g_bytes_new (ids, labels->len * sizeof (guint32));
+          labels_text = g_hash_table_lookup (label_sets, key);
+          if (!labels_text)
+            {
+              g_autofree char *json = NULL;
+              g_ptr_array_set_size (pairs, 0);
+              for (guint l = 0; l < labels->len; l++)
+                {
+                  const char *v = string_at (m, &g_array_index (labels, StringColumn, l), r);
+                  if (!v || !*v)
+                    continue; /* aiperf leaves out a null or empty label */
+                  g_ptr_array_add (pairs, iv_text_valid (label_names->pdata[l], -1));
+                  g_ptr_array_add (pairs, g_strdup (v));
+                }
+              json = labels_json (pairs);
+              labels_text = text_of (m, json, -1);
+              g_hash_table_insert (label_sets, g_steal_pointer (&key), (gpointer) labels_text);
+            }
+        }
+        s = series_for (m, name, ep, labels_text, types[k],
+                        unit.col ? string_at (m, &unit, r) : NULL);
+        if (s->count)
+          series_add (s, ts[k], sum[k], count[k]);
+        else
+          series_add (s, ts[k], s->type == IV_PROM_HISTOGRAM ? sum[k] : value[k], NAN);
+      }
+  }
+  ok = TRUE;
+out:
+  string_column_clear (&type);
+  string_column_clear (&le);
+  string_column_clear (&endpoint);
+  string_column_clear (&metric);
+  string_column_clear (&unit);
+  for (guint l = 0; l < labels->len; l++)
+    string_column_clear (&g_array_index (labels, StringColumn, l));
+  return ok;
+}
+
+/* Without a JSONL, the quantities from the Parquet series: each endpoint's scrapes are
+ * the times its series share, each quantity summed over its label sets (ratios
+ * averaged), as the JSONL's are. */
+typedef struct
+{
+  Endpoint *e;
+  GHashTable *slot; /* time → scrape index + 1 */
+  GArray *sets;     /* double[N_RAW] per scrape: the label sets summed */
+} Scrapes;
+
+static void
+scrapes_free (gpointer p)
+{
+  Scrapes *sc = p;
+  endpoint_free (sc->e);
+  g_hash_table_unref (sc->slot);
+  g_array_unref (sc->sets);
+  g_free (sc);
+}
+
+static gint
+by_time (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const gint64 *ts = data;
+  gint64 x = ts[*(const guint *) a], y = ts[*(const guint *) b];
+  return x < y ? -1 : x > y;
+}
+
+static void
+endpoints_from_series (IvServerMetrics *m)
+{
+  g_autoptr (GPtrArray) all = g_ptr_array_new_with_free_func (scrapes_free);
+  g_autoptr (GHashTable) by_url = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < m->series->len; i++)
+    {
+      const IvServerSeries *s = m->series->pdata[i];
+      const char *engine = NULL;
+      gint raw = raw_of (s->metric, strlen (s->metric), &engine);
+      Scrapes *sc;
+      if (raw < 0)
+        continue;
+      if (!m->engine)
+        m->engine = g_strdup (engine);
+      sc = g_hash_table_lookup (by_url, s->endpoint);
+      if (!sc)
+        {
+          sc = g_new0 (Scrapes, 1);
+          sc->e = endpoint_new (s->endpoint);
+          sc->slot = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+          sc->sets = g_array_new (FALSE, TRUE, sizeof (double) * N_RAW);
+          g_ptr_array_add (all, sc);
+          g_hash_table_insert (by_url, sc->e->url, sc);
+        }
+      for (guint k = 0; k < s->ts_ns->len; k++)
+        {
+          gint64 t = g_array_index (s->ts_ns, gint64, k);
+          double v = g_array_index (s->value, double, k);
+          double c = s->count ? g_array_index (s->count, double, k) : NAN;
+          gpointer at = g_hash_table_lookup (sc->slot, &t);
+          guint idx;
+          double *cell;
+          if (!at)
+            {
+              double nan = NAN;
+              idx = sc->e->ts->len;
+              g_array_append_val (sc->e->ts, t);
+              for (guint r = 0; r < N_RAW; r++)
+                g_array_append_val (sc->e->raw[r], nan);
+              g_array_append_val (sc->e->hist_count, nan);
+              g_array_set_size (sc->sets, idx + 1);
+              g_hash_table_insert (sc->slot, g_memdup2 (&t, sizeof t), GUINT_TO_POINTER (idx + 1));
+            }
+          else
+            idx = GPOINTER_TO_UINT (at) - 1;
+          if (isnan (v))
+            continue;
+          cell = &g_array_index (sc->e->raw[raw], double, idx);
+          *cell = isnan (*cell) ? v : *cell + v;
+          ((double *) (void *) (sc->sets->data + (gsize) idx * sizeof (double) * N_RAW))[raw] += 1;
+          if (raw == RAW_QUEUE && !isnan (c))
+            {
+              double *hc = &g_array_index (sc->e->hist_count, double, idx);
+              *hc = isnan (*hc) ? c : *hc + c;
+            }
+        }
+    }
+  for (guint i = 0; i < all->len; i++)
+    {
+      Scrapes *sc = all->pdata[i];
+      Endpoint *e = sc->e, *o = endpoint_new (e->url);
+      guint len = e->ts->len;
+      g_autofree guint *order = g_new (guint, MAX (len, 1));
+      for (guint k = 0; k < len; k++)
+        {
+          const double *sets
+              = (const double *) (const void *) (sc->sets->data
+                                                 + (gsize) k * sizeof (double) * N_RAW);
+          /* ratios are averaged over their label sets */
+          if (sets[RAW_KV] > 0)
+            g_array_index (e->raw[RAW_KV], double, k) /= sets[RAW_KV];
+          if (sets[RAW_HIT_RATE] > 0)
+            g_array_index (e->raw[RAW_HIT_RATE], double, k) /= sets[RAW_HIT_RATE];
+          order[k] = k;
+        }
+      /* scrapes in time order */
+      g_qsort_with_data (order, (gint) len, sizeof (guint), by_time, e->ts->data);
+      for (guint k = 0; k < len; k++)
+        {
+          g_array_append_val (o->ts, g_array_index (e->ts, gint64, order[k]));
+          for (guint r = 0; r < N_RAW; r++)
+            g_array_append_val (o->raw[r], g_array_index (e->raw[r], double, order[k]));
+          g_array_append_val (o->hist_count, g_array_index (e->hist_count, double, order[k]));
+        }
+      g_ptr_array_add (m->endpoints, derive (m, o));
+      endpoint_free (o);
+    }
 }
 
 /* ---------- the aggregated JSON ---------- */
@@ -540,6 +1224,97 @@ aggregate_quantity (IvServerMetrics *m, IvServerQuantity q, Raw raw, GPtrArray *
       a->p90 = member (s, "p90") * scale, a->p95 = member (s, "p95") * scale,
       a->p99 = member (s, "p99") * scale;
     }
+}
+
+/* Every series' statistics, for lookups by name: metrics → name → {type, unit, series:
+ * [{endpoint_url, labels, stats}]}, the statistics nested in "stats" or, in some AIPerf
+ * versions, beside endpoint_url. */
+static void
+aggregate_series (IvServerMetrics *m, JsonObject *metrics)
+{
+  GList *names = json_object_get_members (metrics);
+  g_autoptr (GPtrArray) pairs = g_ptr_array_new_with_free_func (g_free);
+
+  for (GList *l = names; l; l = l->next)
+    {
+      JsonNode *node = json_object_get_member (metrics, l->data);
+      JsonObject *metric = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      JsonArray *series = metric ? iv_json_array (metric, "series") : NULL;
+      g_autofree char *name = iv_text_valid (l->data, -1);
+      const char *unit = metric ? iv_json_string (metric, "unit") : NULL;
+      IvPromType type = type_from_name (metric ? iv_json_string (metric, "type") : NULL);
+      for (guint i = 0; series && i < json_array_get_length (series); i++)
+        {
+          JsonNode *sn = json_array_get_element (series, i);
+          JsonObject *so = JSON_NODE_HOLDS_OBJECT (sn) ? json_node_get_object (sn) : NULL;
+          JsonObject *stats, *labels;
+          IvServerAggSeries *a;
+          const char *ep;
+          g_autofree char *ep_valid = NULL, *json = NULL;
+          if (!so)
+            continue;
+          stats = iv_json_object (so, "stats");
+          if (!stats)
+            stats = so;
+          labels = iv_json_object (so, "labels");
+          ep = iv_json_string (so, "endpoint_url");
+          ep_valid = iv_text_valid (ep ? ep : "unknown", -1); /* aiperf's name for none */
+          g_ptr_array_set_size (pairs, 0);
+          if (labels)
+            {
+              GList *keys = json_object_get_members (labels);
+              for (GList *k = keys; k; k = k->next)
+                {
+                  const char *v = iv_json_string (labels, k->data);
+                  if (!v)
+                    continue;
+                  g_ptr_array_add (pairs, iv_text_valid (k->data, -1));
+                  g_ptr_array_add (pairs, iv_text_valid (v, -1));
+                }
+              g_list_free (keys);
+            }
+          json = labels_json (pairs);
+          a = g_new0 (IvServerAggSeries, 1);
+          a->metric = text_of (m, name, -1);
+          a->endpoint = text_of (m, ep_valid, -1);
+          a->labels = text_of (m, json, -1);
+          if (unit)
+            {
+              g_autofree char *u = iv_text_valid (unit, -1);
+              a->unit = text_of (m, u, -1);
+            }
+          a->type = type;
+          a->stats = (IvServerStats){ member (stats, "avg"), member (stats, "min"),
+                                      member (stats, "max"), member (stats, "std"),
+                                      member (stats, "p1"),  member (stats, "p5"),
+                                      member (stats, "p10"), member (stats, "p25"),
+                                      member (stats, "p50"), member (stats, "p75"),
+                                      member (stats, "p90"), member (stats, "p95"),
+                                      member (stats, "p99") };
+          if (type == IV_PROM_HISTOGRAM)
+            {
+              /* a histogram's percentiles are estimates from its buckets */
+              static const char *const est[] = { "p1_estimate",  "p5_estimate",  "p10_estimate",
+                                                 "p25_estimate", "p50_estimate", "p75_estimate",
+                                                 "p90_estimate", "p95_estimate", "p99_estimate" };
+              double *const p[]
+                  = { &a->stats.p1,  &a->stats.p5,  &a->stats.p10, &a->stats.p25, &a->stats.p50,
+                      &a->stats.p75, &a->stats.p90, &a->stats.p95, &a->stats.p99 };
+              for (guint k = 0; k < G_N_ELEMENTS (est); k++)
+                if (isnan (*p[k]))
+                  *p[k] = member (stats, est[k]);
+              a->total = member (stats, "count");
+              a->rate = member (stats, "count_rate");
+            }
+          else
+            {
+              a->total = member (stats, "total");
+              a->rate = member (stats, "rate");
+            }
+          g_ptr_array_add (m->agg_series, a);
+        }
+    }
+  g_list_free (names);
 }
 
 static gboolean
@@ -649,14 +1424,60 @@ load_aggregate (IvServerMetrics *m, const char *path, GError **error)
     }
   for (guint q = 0; q < IV_N_SERVER_QUANTITIES; q++)
     m->has[q] |= m->has_aggregate[q];
+  aggregate_series (m, metrics);
+  return TRUE;
+}
+
+/* ---------- loading ---------- */
+
+static gboolean
+load_parquet (IvServerMetrics *m, IvParquet *f, GError **error)
+{
+  if (!parquet_into (m, f, error))
+    return FALSE;
+  m->parquet_path = g_strdup (iv_parquet_get_name (f));
   return TRUE;
 }
 
 IvServerMetrics *
-iv_server_metrics_load (const char *jsonl, const char *aggregate, GError **error)
+iv_server_metrics_parse_parquet (GBytes *bytes, const char *name, GError **error)
+{
+  g_autoptr (IvServerMetrics) m = metrics_new ();
+  g_autoptr (IvParquet) f = iv_parquet_new_from_bytes (bytes, name, error);
+
+  if (!f || !load_parquet (m, f, error))
+    return NULL;
+  series_finish (m);
+  endpoints_from_series (m);
+  return g_steal_pointer (&m);
+}
+
+IvServerMetrics *
+iv_server_metrics_load_all (const char *jsonl, const char *metadata, const char *aggregate,
+                            const char *parquet, GError **error)
 {
   g_autoptr (IvServerMetrics) m = metrics_new ();
 
+  if (parquet)
+    {
+      g_autoptr (GError) local = NULL;
+      g_autoptr (IvParquet) f = iv_parquet_open (parquet, &local);
+      if (!f || !load_parquet (m, f, &local))
+        {
+          /* the other files still say what they say */
+          if (!jsonl && !aggregate)
+            {
+              g_propagate_error (error, g_steal_pointer (&local));
+              return NULL;
+            }
+          m->parquet_problem = g_strdup (local->message);
+          g_ptr_array_set_size (m->series, 0);
+          g_hash_table_remove_all (((Priv *) m->priv)->index);
+          m->parquet_rows = m->parquet_skipped = 0;
+        }
+    }
+  if (metadata && jsonl && !load_metadata (m, metadata, error))
+    return NULL;
   if (jsonl)
     {
       g_autoptr (IvInput) in = iv_input_open (jsonl, error);
@@ -665,16 +1486,540 @@ iv_server_metrics_load (const char *jsonl, const char *aggregate, GError **error
     }
   if (aggregate && !load_aggregate (m, aggregate, error))
     return NULL;
+  series_finish (m);
+  /* the quantities over time: the JSONL's scrapes, else the Parquet file's */
+  if (m->endpoints->len == 0 && m->parquet_path)
+    endpoints_from_series (m);
   return g_steal_pointer (&m);
+}
+
+IvServerMetrics *
+iv_server_metrics_load (const char *jsonl, const char *aggregate, GError **error)
+{
+  return iv_server_metrics_load_all (jsonl, NULL, aggregate, NULL, error);
 }
 
 void
 iv_server_metrics_free (IvServerMetrics *m)
 {
+  Priv *p;
+
   if (!m)
     return;
+  p = m->priv;
   g_free (m->engine);
   g_free (m->aggregate_path);
+  g_free (m->parquet_path);
+  g_free (m->parquet_problem);
   g_ptr_array_unref (m->endpoints);
+  g_ptr_array_unref (m->series);
+  g_ptr_array_unref (m->agg_series);
+  if (p)
+    {
+      iv_intern_free (p->text);
+      g_hash_table_unref (p->index);
+      if (p->types)
+        g_hash_table_unref (p->types);
+      g_free (p);
+    }
   g_free (m);
+}
+
+/* ---------- by Prometheus name ---------- */
+
+void
+iv_prom_spec_free (IvPromSpec *spec)
+{
+  if (!spec)
+    return;
+  g_free (spec->metric);
+  g_free (spec->endpoint);
+  g_ptr_array_unref (spec->labels);
+  g_free (spec);
+}
+
+/* @s without leading and trailing white space, then without quotes (aiperf strips
+ * single then double quotes: value.strip("'").strip('"')). */
+static char *
+strip_value (const char *s, gsize len)
+{
+  g_autofree char *t = g_strstrip (g_strndup (s, len));
+  const char *b = t, *e = t + strlen (t);
+  while (b < e && *b == '\'')
+    b++;
+  while (e > b && e[-1] == '\'')
+    e--;
+  while (b < e && *b == '"')
+    b++;
+  while (e > b && e[-1] == '"')
+    e--;
+  return g_strndup (b, (gsize) (e - b));
+}
+
+IvPromSpec *
+iv_prom_spec_parse (const char *text, GError **error)
+{
+  g_autoptr (IvPromSpec) spec = g_new0 (IvPromSpec, 1);
+  const char *p = text, *name_end, *ep = NULL, *ep_end = NULL, *lb = NULL, *lb_end = NULL;
+
+  spec->labels = g_ptr_array_new_with_free_func (g_free);
+  /* ^([^\[\{]+)(?:\[([^\]]+)\])?(?:\{([^\}]+)\})?$ */
+  name_end = p + strcspn (p, "[{");
+  p = name_end;
+  if (*p == '[')
+    {
+      ep = p + 1;
+      ep_end = strchr (ep, ']');
+      p = ep_end ? ep_end + 1 : p;
+    }
+  if (ep_end && *p == '{')
+    {
+      lb = p + 1;
+      lb_end = strchr (lb, '}');
+      p = lb_end ? lb_end + 1 : p;
+    }
+  else if (!ep && *p == '{')
+    {
+      lb = p + 1;
+      lb_end = strchr (lb, '}');
+      p = lb_end ? lb_end + 1 : p;
+    }
+  if (name_end == text || (ep && (!ep_end || ep_end == ep)) || (lb && (!lb_end || lb_end == lb))
+      || *p != '\0')
+    {
+      /* no match: aiperf names an unclosed bracket or brace, else takes the whole text
+       * as a name */
+      if (strchr (text, '[') && !strchr (text, ']'))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       _ ("invalid metric “%s”: missing closing bracket “]” (expected "
+                          "metric_name[endpoint])"),
+                       text);
+          return NULL;
+        }
+      if (strchr (text, '{') && !strchr (text, '}'))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       _ ("invalid metric “%s”: missing closing brace “}” (expected "
+                          "metric_name{label1=value1,label2=value2})"),
+                       text);
+          return NULL;
+        }
+      spec->metric = g_strstrip (g_strdup (text));
+      return g_steal_pointer (&spec);
+    }
+  spec->metric = g_strstrip (g_strndup (text, (gsize) (name_end - text)));
+  if (ep)
+    spec->endpoint = g_strndup (ep, (gsize) (ep_end - ep));
+  if (lb)
+    {
+      g_autofree char *all = g_strndup (lb, (gsize) (lb_end - lb));
+      g_auto (GStrv) pairs = g_strsplit (all, ",", -1);
+      for (guint i = 0; pairs[i]; i++)
+        {
+          g_autofree char *pair = g_strstrip (g_strdup (pairs[i]));
+          const char *eq = strchr (pair, '=');
+          g_autofree char *key = NULL;
+          if (!*pair)
+            continue;
+          if (!eq)
+            {
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _ ("invalid label in “%s”: “%s” has no “=” (expected "
+                              "{label1=value1,label2=value2})"),
+                           text, pair);
+              return NULL;
+            }
+          key = g_strstrip (g_strndup (pair, (gsize) (eq - pair)));
+          if (!*key)
+            {
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _ ("invalid label in “%s”: a label has no name"), text);
+              return NULL;
+            }
+          g_ptr_array_add (spec->labels, g_steal_pointer (&key));
+          g_ptr_array_add (spec->labels, strip_value (eq + 1, strlen (eq + 1)));
+        }
+    }
+  return g_steal_pointer (&spec);
+}
+
+gboolean
+iv_prom_is_server_metric (const char *source, const char *name)
+{
+  static const char *const prefixes[]
+      = { "vllm_", "sglang_", "trtllm_", "dynamo_", "nv_inference_", NULL };
+  gsize base;
+
+  if (source && g_str_equal (source, "server_metrics"))
+    return TRUE;
+  if (!name)
+    return FALSE;
+  base = strcspn (name, "[{");
+  if (name[base] || memchr (name, ':', base))
+    return TRUE;
+  for (guint i = 0; prefixes[i]; i++)
+    if (g_str_has_prefix (name, prefixes[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* @metric names @name, or @name without (or with) a counter's "_total". */
+static gboolean
+same_metric (const char *metric, const char *name)
+{
+  gsize a = strlen (metric), b = strlen (name);
+  if (a == b)
+    return g_str_equal (metric, name);
+  if (a == b + 6 && g_str_has_suffix (metric, "_total"))
+    return strncmp (metric, name, b) == 0;
+  if (b == a + 6 && g_str_has_suffix (name, "_total"))
+    return strncmp (metric, name, a) == 0;
+  return FALSE;
+}
+
+/* @labels (a labels_json) has every pair of the spec: its "k":"v" text is in it. */
+static gboolean
+has_labels (const char *labels, const IvPromSpec *spec)
+{
+  for (guint i = 0; i + 1 < spec->labels->len; i += 2)
+    {
+      g_autoptr (GPtrArray) one = g_ptr_array_new ();
+      g_autofree char *pair = NULL, *needle = NULL;
+      g_ptr_array_add (one, spec->labels->pdata[i]);
+      g_ptr_array_add (one, spec->labels->pdata[i + 1]);
+      pair = labels_json (one);
+      /* {"k":"v"} → "k":"v", then followed by , or } so that "v" is not a prefix */
+      needle = g_strndup (pair + 1, strlen (pair) - 2);
+      {
+        const char *at = labels;
+        gboolean found = FALSE;
+        while (!found && (at = strstr (at, needle)))
+          {
+            char before = at == labels ? '{' : at[-1], after = at[strlen (needle)];
+            found = (before == '{' || before == ',') && (after == ',' || after == '}');
+            at++;
+          }
+        if (!found)
+          return FALSE;
+      }
+    }
+  return TRUE;
+}
+
+/* A list of up to @max distinct strings for a message ("a, b, c …"). */
+static char *
+listing (GPtrArray *items, guint max)
+{
+  GString *out = g_string_new (NULL);
+  for (guint i = 0; i < items->len && i < max; i++)
+    g_string_append_printf (out, "%s%s", i ? ", " : "", (const char *) items->pdata[i]);
+  if (items->len > max)
+    g_string_append (out, " …");
+  if (items->len == 0)
+    g_string_append (out, _ ("none"));
+  return g_string_free (out, FALSE);
+}
+
+static void
+add_distinct (GPtrArray *list, GHashTable *seen, const char *s)
+{
+  if (g_hash_table_add (seen, (gpointer) s))
+    g_ptr_array_add (list, (gpointer) s);
+}
+
+GPtrArray *
+iv_server_metrics_find (const IvServerMetrics *m, const IvPromSpec *spec, GError **error)
+{
+  g_autoptr (GPtrArray) named = g_ptr_array_new ();
+  g_autoptr (GPtrArray) on_endpoint = g_ptr_array_new ();
+  GPtrArray *out = g_ptr_array_new ();
+
+  for (guint i = 0; i < m->series->len; i++)
+    {
+      IvServerSeries *s = m->series->pdata[i];
+      if (!same_metric (s->metric, spec->metric))
+        continue;
+      g_ptr_array_add (named, s);
+      if (spec->endpoint && !g_str_equal (s->endpoint, spec->endpoint))
+        continue;
+      g_ptr_array_add (on_endpoint, s);
+      if (has_labels (s->labels, spec))
+        g_ptr_array_add (out, s);
+    }
+  if (out->len)
+    return out;
+  g_ptr_array_unref (out);
+  {
+    g_autoptr (GPtrArray) list = g_ptr_array_new ();
+    g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+    g_autofree char *text = NULL;
+    if (named->len == 0)
+      {
+        for (guint i = 0; i < m->series->len; i++)
+          add_distinct (list, seen, ((IvServerSeries *) m->series->pdata[i])->metric);
+        text = listing (list, 10);
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                     _ ("server metric “%s” not found; the run has: %s"), spec->metric, text);
+      }
+    else if (on_endpoint->len == 0)
+      {
+        for (guint i = 0; i < named->len; i++)
+          add_distinct (list, seen, ((IvServerSeries *) named->pdata[i])->endpoint);
+        text = listing (list, 10);
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                     _ ("no “%s” from endpoint “%s”; its endpoints: %s"), spec->metric,
+                     spec->endpoint, text);
+      }
+    else
+      {
+        for (guint i = 0; i < on_endpoint->len; i++)
+          add_distinct (list, seen, ((IvServerSeries *) on_endpoint->pdata[i])->labels);
+        text = listing (list, 5);
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                     _ ("no “%s” has those labels; its label sets: %s"), spec->metric, text);
+      }
+  }
+  return NULL;
+}
+
+void
+iv_server_series_points (const IvServerSeries *s, gboolean aiperf, GArray *t_ns, GArray *values)
+{
+  guint n = s->ts_ns->len;
+
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 t = g_array_index (s->ts_ns, gint64, i);
+      double v = g_array_index (s->value, double, i), out;
+      if (s->type == IV_PROM_GAUGE || s->type == IV_PROM_UNKNOWN)
+        out = v;
+      else if (i == 0)
+        continue; /* nothing before it to count from */
+      else if (s->type == IV_PROM_COUNTER)
+        {
+          double before = g_array_index (s->value, double, i - 1);
+          gint64 dt = t - g_array_index (s->ts_ns, gint64, i - 1);
+          out = dt > 0 && v >= before ? (v - before) / (dt * 1e-9) : NAN;
+        }
+      else
+        {
+          double ds = v - g_array_index (s->value, double, i - 1);
+          double dc = g_array_index (s->count, double, i) - g_array_index (s->count, double, i - 1);
+          out = dc > 0 ? ds / dc : aiperf ? 0 : NAN;
+        }
+      g_array_append_val (t_ns, t);
+      g_array_append_val (values, out);
+    }
+}
+
+static gint
+double_cmp (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+void
+iv_server_downsample (const gint64 *t, const double *v, gsize n, gint64 t0, double window_s,
+                      const char *method, GArray *out_t, GArray *out_v)
+{
+  gint64 w = (gint64) (window_s * 1e9);
+  g_autoptr (GArray) vals = g_array_new (FALSE, FALSE, sizeof (double));
+  gsize i = 0;
+
+  if (w <= 0)
+    w = 1;
+  /* the points are in time order: a window is a run of them */
+  while (i < n)
+    {
+      gint64 win = (t[i] - t0) / w - ((t[i] - t0) % w < 0); /* floor, as pandas' // */
+      gsize j = i;
+      gint64 tsum = 0; /* offsets from the window's first time: exact */
+      double out = NAN;
+      g_array_set_size (vals, 0);
+      while (j < n && (t[j] - t0) / w - ((t[j] - t0) % w < 0) == win)
+        {
+          tsum += t[j] - t[i];
+          if (!isnan (v[j]))
+            g_array_append_val (vals, v[j]);
+          j++;
+        }
+      if (vals->len)
+        {
+          double *d = (double *) (void *) vals->data;
+          if (method && g_str_equal (method, "max"))
+            {
+              out = d[0];
+              for (guint k = 1; k < vals->len; k++)
+                out = MAX (out, d[k]);
+            }
+          else if (method && g_str_equal (method, "min"))
+            {
+              out = d[0];
+              for (guint k = 1; k < vals->len; k++)
+                out = MIN (out, d[k]);
+            }
+          else if (method && g_str_equal (method, "median"))
+            {
+              g_array_sort (vals, double_cmp);
+              out = iv_stats_quantile (d, vals->len, 0.5);
+            }
+          else
+            {
+              out = 0;
+              for (guint k = 0; k < vals->len; k++)
+                out += d[k];
+              out /= vals->len;
+            }
+        }
+      {
+        /* the mean time, made whole as pandas' astype("int64") does: toward zero */
+        gint64 mean_t = t[i] + tsum / (gint64) (j - i);
+        g_array_append_val (out_t, mean_t);
+        g_array_append_val (out_v, out);
+      }
+      i = j;
+    }
+}
+
+/* @stat of one aggregated series, NaN when it has not got it. */
+static double
+agg_stat (const IvServerAggSeries *a, const char *stat)
+{
+  const IvServerStats *s = &a->stats;
+  if (g_str_equal (stat, "rate"))
+    return a->rate;
+  if (g_str_equal (stat, "total"))
+    return a->total;
+  if (a->type == IV_PROM_COUNTER && g_str_equal (stat, "avg"))
+    return a->rate;
+  return g_str_equal (stat, "avg")   ? s->avg
+         : g_str_equal (stat, "min") ? s->min
+         : g_str_equal (stat, "max") ? s->max
+         : g_str_equal (stat, "std") ? s->std
+         : g_str_equal (stat, "p1")  ? s->p1
+         : g_str_equal (stat, "p5")  ? s->p5
+         : g_str_equal (stat, "p10") ? s->p10
+         : g_str_equal (stat, "p25") ? s->p25
+         : g_str_equal (stat, "p50") ? s->p50
+         : g_str_equal (stat, "p75") ? s->p75
+         : g_str_equal (stat, "p90") ? s->p90
+         : g_str_equal (stat, "p95") ? s->p95
+         : g_str_equal (stat, "p99") ? s->p99
+                                     : NAN;
+}
+
+/* @stat of the points of one series (what aiperf plot computes when it has only the
+ * time series: mean, min, max, quantiles, linear between ranks). */
+static double
+series_stat (const IvServerSeries *s, const char *stat)
+{
+  g_autoptr (GArray) t = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (GArray) v = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree double *sorted = NULL;
+  gsize n;
+  double q;
+
+  if (s->type == IV_PROM_COUNTER && (g_str_equal (stat, "total") || g_str_equal (stat, "rate")))
+    {
+      guint last = s->ts_ns->len - 1;
+      double total = 0;
+      gint64 span;
+      if (s->ts_ns->len < 2)
+        return NAN;
+      /* increases between scrapes, a reset's interval left out */
+      for (guint i = 1; i <= last; i++)
+        {
+          double d = g_array_index (s->value, double, i) - g_array_index (s->value, double, i - 1);
+          if (d > 0)
+            total += d;
+        }
+      span = g_array_index (s->ts_ns, gint64, last) - g_array_index (s->ts_ns, gint64, 0);
+      return g_str_equal (stat, "total") ? total : span > 0 ? total / (span * 1e-9) : NAN;
+    }
+  iv_server_series_points (s, FALSE, t, v);
+  sorted = iv_stats_sorted_copy ((const double *) (void *) v->data, v->len, &n);
+  if (n == 0)
+    return NAN;
+  if (g_str_equal (stat, "avg") || g_str_equal (stat, "std"))
+    {
+      double mean = 0, var = 0;
+      for (gsize i = 0; i < n; i++)
+        mean += sorted[i];
+      mean /= n;
+      if (g_str_equal (stat, "avg"))
+        return mean;
+      for (gsize i = 0; i < n; i++)
+        var += (sorted[i] - mean) * (sorted[i] - mean);
+      return sqrt (var / n);
+    }
+  if (g_str_equal (stat, "min"))
+    return sorted[0];
+  if (g_str_equal (stat, "max"))
+    return sorted[n - 1];
+  if (stat[0] != 'p' || !g_ascii_isdigit (stat[1]))
+    return NAN;
+  q = g_ascii_strtod (stat + 1, NULL);
+  return q >= 0 && q <= 100 ? iv_stats_quantile (sorted, n, q / 100.0) : NAN;
+}
+
+gboolean
+iv_server_metrics_stat (const IvServerMetrics *m, const char *text, const char *stat, double *value,
+                        const char **unit, GError **error)
+{
+  g_autoptr (IvPromSpec) spec = iv_prom_spec_parse (text, error);
+  g_autoptr (GPtrArray) found = NULL;
+  gboolean additive = g_str_equal (stat, "rate") || g_str_equal (stat, "total");
+  double acc = 0;
+  guint n = 0;
+
+  if (!spec)
+    return FALSE;
+  if (unit)
+    *unit = NULL;
+  /* the aggregated JSON first: AIPerf's own statistics over the profiling phase */
+  for (guint i = 0; i < m->agg_series->len; i++)
+    {
+      const IvServerAggSeries *a = m->agg_series->pdata[i];
+      double v;
+      if (!same_metric (a->metric, spec->metric)
+          || (spec->endpoint && !g_str_equal (a->endpoint, spec->endpoint))
+          || !has_labels (a->labels, spec))
+        continue;
+      v = agg_stat (a, stat);
+      if (isnan (v))
+        continue;
+      additive |= a->type == IV_PROM_COUNTER && g_str_equal (stat, "avg");
+      acc += v, n++;
+      if (unit && !*unit)
+        *unit = a->unit;
+    }
+  if (n == 0)
+    {
+      found = iv_server_metrics_find (m, spec, error);
+      if (!found)
+        return FALSE;
+      for (guint i = 0; i < found->len; i++)
+        {
+          const IvServerSeries *s = found->pdata[i];
+          double v = series_stat (
+              s, s->type == IV_PROM_COUNTER && g_str_equal (stat, "avg") ? "rate" : stat);
+          if (isnan (v))
+            continue;
+          additive |= s->type == IV_PROM_COUNTER && g_str_equal (stat, "avg");
+          acc += v, n++;
+          if (unit && !*unit)
+            *unit = s->unit;
+        }
+    }
+  if (n == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _ ("the server metric “%s” has no “%s”"), text, stat);
+      return FALSE;
+    }
+  /* several series: rates and totals add up; a level is their mean */
+  *value = additive ? acc : acc / n;
+  return TRUE;
 }
