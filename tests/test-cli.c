@@ -850,13 +850,13 @@ test_plot (void)
   g_autofree char *path = NULL;
   Result r;
 
-  path = g_build_filename (multi, "pareto-curve-throughput-per-gpu-vs-latency.png", NULL);
+  path = g_build_filename (multi, "pareto_curve_throughput_per_gpu_vs_latency.png", NULL);
   assert_png_written (path, 2400, 1280, "plot", sweep, "-o", multi, NULL);
   g_clear_pointer (&path, g_free);
   path = g_build_filename (multi, "summary.txt", NULL);
   g_assert_true (g_file_get_contents (path, &summary, NULL, NULL));
   g_assert_nonnull (strstr (summary, "multi-run mode, 3 run(s)"));
-  g_assert_nonnull (strstr (summary, "ttft_vs_throughput: ttft-vs-throughput.png"));
+  g_assert_nonnull (strstr (summary, "ttft_vs_throughput: ttft_vs_throughput.png"));
   g_assert_nonnull (
       strstr (summary, "latency_throughput_uncertainty: skipped, no repeated trials"));
   g_clear_pointer (&summary, g_free);
@@ -868,14 +868,14 @@ test_plot (void)
   path = g_build_filename (single, "summary.txt", NULL);
   g_assert_true (g_file_get_contents (path, &summary, NULL, NULL));
   g_assert_nonnull (strstr (summary, "single-run mode"));
-  g_assert_nonnull (strstr (summary, "ttft_over_time: ttft-over-time.svg"));
-  g_assert_nonnull (strstr (summary, "ttft_timeline: ttft-timeline.svg"));
+  g_assert_nonnull (strstr (summary, "ttft_over_time: ttft_over_time.svg"));
+  g_assert_nonnull (strstr (summary, "ttft_timeline: ttft_timeline.svg"));
   g_assert_nonnull (strstr (
       summary,
-      "gpu_utilization_and_throughput_over_time: gpu-utilization-and-throughput-over-time.svg"));
+      "gpu_utilization_and_throughput_over_time: gpu_utilization_and_throughput_over_time.svg"));
   g_assert_nonnull (strstr (summary, "timeslices_ttft: skipped, no time slices"));
   g_clear_pointer (&path, g_free);
-  path = g_build_filename (single, "ttft-over-time.svg", NULL);
+  path = g_build_filename (single, "ttft_over_time.svg", NULL);
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
 
   r = run ("plot", one, "-o", dir, "--format", "gif", NULL);
@@ -900,15 +900,15 @@ test_plot (void)
   {
     g_autofree char *chosen = g_build_filename (dir, "chosen", NULL);
     g_autofree char *every = g_build_filename (dir, "every", NULL);
-    g_autofree char *cdf = g_build_filename (chosen, "ttft-cdf.png", NULL);
-    g_autofree char *boxes = g_build_filename (every, "ttft-per-run.png", NULL);
+    g_autofree char *cdf = g_build_filename (chosen, "ttft_cdf.png", NULL);
+    g_autofree char *boxes = g_build_filename (every, "ttft_per_run.png", NULL);
     g_autofree char *pareto
-        = g_build_filename (every, "pareto-curve-throughput-per-gpu-vs-latency.png", NULL);
-    g_autofree char *not_default = g_build_filename (chosen, "ttft-over-time.png", NULL);
+        = g_build_filename (every, "pareto_curve_throughput_per_gpu_vs_latency.png", NULL);
+    g_autofree char *not_default = g_build_filename (chosen, "ttft_over_time.png", NULL);
 
     r = run ("plot", one, "-o", chosen, "--plot", "ttft_cdf", "--plot", "gpu_power", NULL);
     g_assert_cmpint (r.status, ==, 0);
-    g_assert_nonnull (strstr (r.out, "gpu_power: gpu-power.png"));
+    g_assert_nonnull (strstr (r.out, "gpu_power: gpu_power.png"));
     g_assert_nonnull (strstr (r.out, "2 plot(s)"));
     result_clear (&r);
     g_assert_true (g_file_test (cdf, G_FILE_TEST_IS_REGULAR));
@@ -916,9 +916,9 @@ test_plot (void)
 
     r = run ("plot", sweep, "-o", every, "--plot", "all", NULL);
     g_assert_cmpint (r.status, ==, 0);
-    g_assert_nonnull (strstr (r.out, "itl_vs_concurrency: itl-vs-concurrency.png"));
+    g_assert_nonnull (strstr (r.out, "itl_vs_concurrency: itl_vs_concurrency.png"));
     g_assert_nonnull (strstr (r.out, "9 plot(s)")); /* 10 presets, the uncertainty one skipped */
-    g_assert_nonnull (strstr (r.out, "kv_cache_vs_concurrency: kv-cache-vs-concurrency.png"));
+    g_assert_nonnull (strstr (r.out, "kv_cache_vs_concurrency: kv_cache_vs_concurrency.png"));
     result_clear (&r);
     g_assert_true (g_file_test (boxes, G_FILE_TEST_IS_REGULAR));
     g_assert_true (g_file_test (pareto, G_FILE_TEST_IS_REGULAR));
@@ -996,7 +996,8 @@ test_plot_watch (void)
           /* three records before the command starts, four while it follows */
           /* spawned without GSubprocess, whose GLib worker thread TSan faults in GLib */
           const char *argv[] = {
-            g_getenv ("IV_BINARY"), "plot", dir, "--watch", "--linger", "0", "-o", out, "--plot",
+            /* --linger: a run without its summary stays live while it grows by this much */
+            g_getenv ("IV_BINARY"), "plot", dir, "--watch", "--linger", "5", "-o", out, "--plot",
             "ttft_timeline",        NULL
           };
           g_assert_true (g_spawn_async_with_pipes (
@@ -1035,7 +1036,7 @@ test_plot_watch (void)
   g_assert_cmpint (WEXITSTATUS (wait_status), ==, 0);
   g_assert_true (file_says (summary_txt, "single-run mode, 1 run(s), configuration", 1));
   g_assert_true (file_says (summary_txt, "8 of 64 requests have per-request records", 1));
-  g_assert_true (file_says (summary_txt, "ttft_timeline: ttft-timeline.png", 1));
+  g_assert_true (file_says (summary_txt, "ttft_timeline: ttft_timeline.png", 1));
   g_assert_nonnull (strstr (stdout_text, "7 requests, 1 run(s) (1 live): 1 plot(s) rewritten"));
   g_assert_nonnull (strstr (stdout_text, "8 requests, 1 run(s) (0 live): 1 plot(s) rewritten"));
   /* each count said once: no record was read twice */

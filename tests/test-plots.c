@@ -69,7 +69,7 @@ test_builtin_config (void)
   s = c->single_plots->pdata[10];
   g_assert_cmpstr (s->name, ==, "ttft_distribution");
   g_assert_true (s->inferview);
-  g_assert_cmpint (s->type, ==, IV_PLOT_HISTOGRAM);
+  g_assert_cmpint (s->type, ==, IV_PLOT_DISTRIBUTION);
   g_assert_cmpstr (s->y.metric, ==, "time_to_first_token");
   g_assert_cmpint (iv_plot_config_get (c, FALSE, "gpu_power")->type, ==, IV_PLOT_GPU);
   g_assert_cmpint (iv_plot_config_get (c, FALSE, "latency_cdf")->type, ==, IV_PLOT_CDF);
@@ -775,12 +775,14 @@ test_file_names (void)
   g_assert_true (g_utf8_validate (stem, -1, NULL));
   g_assert_true (g_str_has_prefix (long_name->str, stem));
 
-  /* as aiperf names them (underscores as dashes); presets that map to one name get
-   * -2, -3 …, case and normalisation folded (one file on macOS and Windows); the same
-   * preset keeps its name */
+  /* as aiperf names them (f"{name}.png", config.py's _build_spec_kwargs); presets that
+   * map to one name get -2, -3 …, case and normalisation folded (one file on macOS and
+   * Windows); the same preset keeps its name */
+  g_assert_cmpstr (iv_plot_file_names_get (names, "ttft_over_time"), ==, "ttft_over_time.png");
   g_assert_cmpstr (iv_plot_file_names_get (names, "x/y"), ==, "x-y.png");
-  g_assert_cmpstr (iv_plot_file_names_get (names, "x_y"), ==, "x-y-2.png");
-  g_assert_cmpstr (iv_plot_file_names_get (names, "X_Y"), ==, "X-Y-3.png");
+  g_assert_cmpstr (iv_plot_file_names_get (names, "x:y"), ==, "x-y-2.png");
+  g_assert_cmpstr (iv_plot_file_names_get (names, "X:Y"), ==, "X-Y-3.png");
+  g_assert_cmpstr (iv_plot_file_names_get (names, "x_y"), ==, "x_y.png");
   g_assert_cmpstr (iv_plot_file_names_get (names, "x/y"), ==, "x-y.png");
   g_assert_cmpstr (iv_plot_file_names_get (names, "x-y-2"), ==, "x-y-2-2.png");
   g_assert_cmpstr (iv_plot_file_names_get (names, "caf\xc3\xa9"), ==, "caf\xc3\xa9.png");

@@ -1,16 +1,20 @@
-/* iv-cli-plot.c: `inferview plot PATH... [-o DIR] [--format png|pdf|svg]
- * [--theme light|dark] [--config FILE] [--plot NAME|all ...] [--list]`: every default plot
- * of the detected mode (one run, or several runs compared) — or the presets named,
- * Inferview's own among them — written to DIR as <preset>.<ext>, and DIR/summary.txt
- * listing each file or why a preset was skipped. What `aiperf plot` does, without
- * Python, and every plot the Runs workspace draws. With --watch, runs AIPerf is still
- * writing are followed and the figures rewritten as data arrives. */
+/* iv-cli-plot.c: `inferview plot [PATH...] [--paths PATH...] [-o DIR] [--format png|pdf|svg]
+ * [--theme light|dark] [--config FILE] [--plot NAME|all ...] [--list] [--aiperf-compatible]
+ * [--json] [--verbose]`: every default plot of the detected mode (one run, or several runs
+ * compared) — or the presets named, Inferview's own among them — written to DIR as
+ * <preset>.<ext> (aiperf's names), DIR/summary.txt listing each file or why a preset was
+ * skipped, and DIR/aiperf_plot.log. What `aiperf plot` does, without Python (its paths
+ * default to ./artifacts, its output to PATH/plots), and every plot the Runs workspace
+ * draws; each figure says where its numbers differ from aiperf plot's, and
+ * --aiperf-compatible draws aiperf's own. With --watch, runs AIPerf is still writing are
+ * followed and the figures rewritten as data arrives. */
 #define G_LOG_DOMAIN "iv-cli"
 
 #include <glib/gi18n.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "config.h"
@@ -22,6 +26,33 @@
 #include "iv-input.h"
 #include "iv-render-runs.h"
 #include "iv-report.h"
+
+/* aiperf_plot.log, as aiperf's setup_plot_logging writes it ("DATE TIME - NAME - LEVEL -
+ * message"): what was read, drawn and skipped; with --verbose, also the details (DEBUG)
+ * and every line on stderr as it is said. Written to the output folder at the end,
+ * atomically, like every file Inferview writes. */
+typedef struct
+{
+  GString *text;
+  gboolean verbose;
+} PlotLog;
+
+static void G_GNUC_PRINTF (3, 4) plot_log (PlotLog *log, const char *level, const char *format, ...)
+{
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y-%m-%d %H:%M:%S");
+  g_autofree char *message = NULL;
+  va_list args;
+
+  if (!log || (!log->verbose && g_str_equal (level, "DEBUG")))
+    return;
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_string_append_printf (log->text, "%s - inferview.plot - %s - %s\n", stamp, level, message);
+  if (log->verbose)
+    _iv_cli_printf (stderr, "inferview plot: %s: %s\n", level, message);
+}
 
 static char *
 default_dir (const char *path)
@@ -114,15 +145,50 @@ prepare_dir (const char *out_dir)
 /* One preset drawn to @out_dir under the name @files gives it (aiperf's, the preset with
  * dashes, made safe: a preset's name is data from the run folder, never a path), its
  * outcome a line of @summary. FALSE when the file could not be written. */
+/* What one run of the command writes beside the figures. */
+typedef struct
+{
+  PlotLog *log;
+  IvJsonWriter *json; /* --json: each preset's points, or NULL */
+} Outputs;
+
+/* The preset's object in --json: its name, its file or why it was not drawn, and its
+ * notes; the figure's points are added by the caller. */
+static void
+json_preset (Outputs *o, const char *name, const char *file, const char *skipped, GPtrArray *notes)
+{
+  if (!o->json)
+    return;
+  iv_json_writer_begin_object (o->json);
+  iv_json_writer_key (o->json, "preset");
+  iv_json_writer_string (o->json, name);
+  iv_json_writer_key (o->json, "file");
+  if (file)
+    iv_json_writer_string (o->json, file);
+  else
+    iv_json_writer_null (o->json);
+  iv_json_writer_key (o->json, "skipped");
+  if (skipped)
+    iv_json_writer_string (o->json, skipped);
+  else
+    iv_json_writer_null (o->json);
+  iv_json_writer_key (o->json, "notes");
+  iv_json_writer_begin_array (o->json);
+  for (guint i = 0; notes && i < notes->len; i++)
+    iv_json_writer_string (o->json, notes->pdata[i]);
+  iv_json_writer_end_array (o->json);
+}
+
 static gboolean
 draw_preset (const IvPlotConfig *config, const IvSweep *sweep, gboolean multi, const char *name,
              const IvExportOptions *eo, IvPlotFileNames *files, const char *out_dir,
-             GString *summary, guint *written)
+             GString *summary, guint *written, Outputs *o)
 {
   const IvPlotSpec *spec = iv_plot_config_get (config, multi, name);
   const char *file;
   g_autofree char *reason = NULL, *path = NULL;
   g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) notes = NULL;
   IvRunsFigure drawn;
   IvFigure figure;
   gboolean ok;
@@ -130,19 +196,29 @@ draw_preset (const IvPlotConfig *config, const IvSweep *sweep, gboolean multi, c
   if (!spec)
     {
       _iv_cli_append_printf (summary, _ ("%s: skipped, the preset is not defined\n"), name);
+      plot_log (o->log, "WARNING", "Skipping %s - the preset is not defined", name);
+      json_preset (o, name, NULL, _ ("the preset is not defined"), NULL);
+      if (o->json)
+        iv_json_writer_end_object (o->json);
       return TRUE;
     }
   if (!iv_runs_figure (spec, sweep, sweep->runs->pdata[0], &drawn, &reason))
     {
       _iv_cli_append_printf (summary, _ ("%s: skipped, %s\n"), name, reason);
+      plot_log (o->log, "INFO", "Skipping %s - %s", name, reason);
+      json_preset (o, name, NULL, reason, NULL);
+      if (o->json)
+        iv_json_writer_end_object (o->json);
       return TRUE;
     }
   file = iv_plot_file_names_get (files, name);
   figure = iv_runs_figure_get (&drawn, name);
+  notes = iv_runs_aiperf_notes (spec, sweep, sweep->runs->pdata[0]);
   if ((path = iv_plot_file_path (out_dir, file, &error))
       && (ok = iv_export_to_file (&figure, eo, path, &error)))
     {
       _iv_cli_append_printf (summary, "%s: %s\n", name, file);
+      plot_log (o->log, "INFO", "Generated %s", file);
       (*written)++;
     }
   else
@@ -150,6 +226,22 @@ draw_preset (const IvPlotConfig *config, const IvSweep *sweep, gboolean multi, c
       ok = FALSE;
       _iv_cli_append_printf (summary, _ ("%s: failed, %s\n"), name, error->message);
       _iv_cli_printf (stderr, "inferview plot: %s\n", error->message);
+      plot_log (o->log, "ERROR", "Failed to generate %s: %s", name, error->message);
+    }
+  /* where aiperf plot would draw other numbers: said under the file, as on the figure */
+  for (guint i = 0; i < notes->len; i++)
+    {
+      _iv_cli_append_printf (summary, _ ("  differs from aiperf plot: %s\n"),
+                             (const char *) notes->pdata[i]);
+      plot_log (o->log, "INFO", "%s differs from aiperf plot: %s", name,
+                (const char *) notes->pdata[i]);
+    }
+  json_preset (o, name, ok ? file : NULL, ok ? NULL : error->message, notes);
+  if (o->json)
+    {
+      iv_json_writer_key (o->json, "figure");
+      iv_runs_figure_write_json (&drawn, o->json);
+      iv_json_writer_end_object (o->json);
     }
   iv_runs_figure_clear (&drawn);
   return ok;
@@ -160,8 +252,9 @@ draw_preset (const IvPlotConfig *config, const IvSweep *sweep, gboolean multi, c
 static gboolean
 write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names, gboolean multi,
              const IvExportOptions *eo, const char *ext, const char *out_dir, gboolean again,
-             guint *failed)
+             guint *failed, Outputs *o)
 {
+  Outputs none = { NULL, NULL };
   g_autoptr (GString) summary = g_string_new (NULL);
   g_autoptr (GError) error = NULL;
   g_autofree char *summary_path = NULL;
@@ -172,8 +265,12 @@ write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names,
   gboolean say = !again;
 
   *failed = 0;
+  if (!o)
+    o = &none;
   for (guint i = 0; i < sweep->runs->len; i++)
     requests += ((const IvRun *) sweep->runs->pdata[i])->n_requests;
+  plot_log (o->log, "INFO", "Generating %s plots (%u %s)", multi ? "multi-run" : "single-run",
+            sweep->runs->len, sweep->runs->len == 1 ? "run" : "runs");
   if (live)
     _iv_cli_append_printf (summary,
                            _ ("inferview plot: %s mode, %u run(s) (%u live, %" G_GUINT64_FORMAT
@@ -187,8 +284,12 @@ write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names,
   {
     guint before = summary->len;
     for (guint i = 0; i < sweep->warnings->len; i++)
-      _iv_cli_append_printf (summary, _ ("not loaded: %s\n"),
-                             (const char *) sweep->warnings->pdata[i]);
+      {
+        _iv_cli_append_printf (summary, _ ("not loaded: %s\n"),
+                               (const char *) sweep->warnings->pdata[i]);
+        plot_log (o->log, "WARNING", "Failed to load run: %s",
+                  (const char *) sweep->warnings->pdata[i]);
+      }
     for (guint i = 0; i < sweep->runs->len; i++)
       {
         const IvRun *r = sweep->runs->pdata[i];
@@ -212,14 +313,28 @@ write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names,
             _iv_cli_append_printf (summary, _ ("note: %s\n"), (const char *) r->warnings->pdata[w]);
             if (say)
               _iv_cli_printf (stderr, "inferview plot: %s\n", (const char *) r->warnings->pdata[w]);
+            plot_log (o->log, "WARNING", "%s", (const char *) r->warnings->pdata[w]);
           }
+        plot_log (o->log, "DEBUG",
+                  "Run %s: %s, model %s, concurrency %g, %" G_GSIZE_FORMAT " records, %u GPU(s) by "
+                  "UUID, %u counted by aiperf",
+                  r->name, r->path, r->model ? r->model : "?", r->concurrency, r->n_requests,
+                  iv_run_gpu_count (r, NULL), iv_run_gpu_count_aiperf (r));
       }
     if (summary->len > before)
       g_string_append_c (summary, '\n');
   }
+  if (o->json)
+    {
+      iv_json_writer_key (o->json, "plots");
+      iv_json_writer_begin_array (o->json);
+    }
   for (guint i = 0; i < names->len; i++)
-    if (!draw_preset (config, sweep, multi, names->pdata[i], eo, files, out_dir, summary, &written))
+    if (!draw_preset (config, sweep, multi, names->pdata[i], eo, files, out_dir, summary, &written,
+                      o))
       (*failed)++;
+  if (o->json)
+    iv_json_writer_end_array (o->json);
   /* atomic writes follow links: one here (from a run folder's plots/) is refused */
   if (!(summary_path = iv_plot_file_path (out_dir, "summary.txt", &error))
       || !iv_atomic_file_set_contents (summary_path, summary->str, summary->len, &error))
@@ -232,6 +347,8 @@ write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names,
         stdout,
         _ ("%" G_GUINT64_FORMAT " requests, %u run(s) (%u live): %u plot(s) rewritten in %s\n"),
         requests, sweep->runs->len, live, written, out_dir);
+  else if (o->json)
+    ; /* stdout holds the JSON document */
   else
     {
       fputs (summary->str, stdout);
@@ -274,6 +391,18 @@ apply_bound (IvPlotConfig *config, const IvHardware *hw, gint64 tp)
       IvPlotSpec *spec = config->multi_plots->pdata[i];
       if (spec->type == IV_PLOT_BOUND)
         spec->bound_hardware = hw, spec->bound_tp = tp;
+    }
+}
+
+/* --aiperf-compatible: every preset draws aiperf plot's numbers. */
+static void
+apply_aiperf (IvPlotConfig *config, gboolean aiperf)
+{
+  for (int multi = 0; multi < 2; multi++)
+    {
+      GPtrArray *plots = multi ? config->multi_plots : config->single_plots;
+      for (guint i = 0; i < plots->len; i++)
+        ((IvPlotSpec *) plots->pdata[i])->aiperf_compatible = aiperf;
     }
 }
 
@@ -329,12 +458,17 @@ watch_tick (gpointer data)
       _iv_cli_printf (stderr, "inferview plot: %s\n", f.stopped_why);
       w->stopped = TRUE;
     }
-  if (f.new_records || f.new_samples || f.new_runs || f.finished_runs || f.stopped_runs)
+  /* a run without its summary whose files stopped growing for --linger: incomplete, not
+   * live; the figures are drawn again without its Live state */
+  if (f.incomplete_runs)
+    _iv_cli_printf (stderr, "inferview plot: %s\n", f.incomplete_why);
+  if (f.new_records || f.new_samples || f.new_runs || f.finished_runs || f.stopped_runs
+      || f.incomplete_runs)
     {
       w->last_change_us = now;
       if (!watch_choose (w)
           || !write_plots (w->config, w->sweep, w->names, w->multi, w->eo, w->ext, w->out_dir, TRUE,
-                           &failed))
+                           &failed, NULL))
         {
           w->status = IV_EXIT_BAD_INPUT;
           g_main_loop_quit (w->loop);
@@ -358,7 +492,9 @@ watch_interrupted (gpointer data)
 {
   Watch *w = data;
   g_main_loop_quit (w->loop);
-  return G_SOURCE_REMOVE;
+  /* the source stays until the loop's end removes it: removing it here too was a
+   * GLib-CRITICAL ("Source ID … was not found") when the signal came */
+  return G_SOURCE_CONTINUE;
 }
 
 /* Reads what AIPerf appends, twice a second, and rewrites the figures when something
@@ -375,6 +511,8 @@ watch_and_redraw (IvSweep *sweep, const char *config_path, char **wanted, const 
 
   if (!watch_choose (&w))
     return IV_EXIT_BAD_INPUT;
+  /* a run without its summary is live while its files grow (see _iv_cli_plot) */
+  sweep->stale_after_s = MAX (linger_s, IV_RUN_LIVE_STALE_S);
   w.loop = g_main_loop_new (NULL, FALSE);
   w.last_change_us = w.last_discover_us = g_get_monotonic_time ();
   if (iv_sweep_n_live (sweep))
@@ -395,7 +533,9 @@ watch_and_redraw (IvSweep *sweep, const char *config_path, char **wanted, const 
 int
 _iv_cli_plot (int argc, char **argv)
 {
-  g_auto (GStrv) paths = NULL, wanted = NULL;
+  g_auto (GStrv) paths = NULL, wanted = NULL, named_paths = NULL;
+  gboolean aiperf = FALSE, json = FALSE, verbose = FALSE;
+  g_autoptr (GString) log_text = g_string_new (NULL);
   g_autofree char *out_dir = NULL, *format = NULL, *theme = NULL, *config_path = NULL, *gpus = NULL;
   g_autofree char *hardware = NULL, *tp_text = NULL;
   const IvHardware *bound_hw = NULL;
@@ -433,11 +573,25 @@ _iv_cli_plot (int argc, char **argv)
     { "tp", 0, 0, G_OPTION_ARG_STRING, &tp_text,
       N_ ("With --hardware: TP over its GPUs (default: the smallest that fits)"), "N" },
     { "linger", 0, 0, G_OPTION_ARG_INT, &linger,
-      N_ ("With --watch: once every run is finished, wait this long for a new run of the sweep "
-          "(default 10)"),
+      N_ ("With --watch: once every run is finished, wait this long for a new run of the sweep; "
+          "a run without its summary whose files have not grown for this long (10 at least) is "
+          "incomplete and no longer followed (default 10)"),
       "SECONDS" },
+    { "paths", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &named_paths,
+      N_ ("A run or sweep folder (repeatable; as aiperf plot's --paths; default ./artifacts)"),
+      "PATH" },
+    { "aiperf-compatible", 0, 0, G_OPTION_ARG_NONE, &aiperf,
+      N_ ("Draw aiperf plot's numbers: its run set and order, each run's p50 on multi-run axes, "
+          "GPUs counted per telemetry endpoint, its request numbering and time slices"),
+      NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      N_ ("Print each plot's points (and where they differ from aiperf plot's) as JSON"), NULL },
+    { "verbose", 0, 0, G_OPTION_ARG_NONE, &verbose,
+      N_ ("Say every step on stderr, and the details in aiperf_plot.log (written in the output "
+          "folder either way)"),
+      NULL },
     IV_CLI_FIGURE_ENTRIES (&fig),
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_ ("PATH…") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_ ("[PATH…]") },
     { NULL },
   };
   g_autoptr (GError) error = NULL;
@@ -455,8 +609,33 @@ _iv_cli_plot (int argc, char **argv)
              "or the presets --plot names."),
           entries, &argc, &argv))
     return IV_EXIT_USAGE;
-  if (!paths || !paths[0])
-    return _iv_cli_usage_error ("plot", "%s", _ ("name at least one run or sweep folder"));
+  {
+    /* --paths A --paths B C: A, B, then the rest; none at all: ./artifacts, as aiperf */
+    g_autoptr (GStrvBuilder) all = g_strv_builder_new ();
+    for (guint i = 0; named_paths && named_paths[i]; i++)
+      g_strv_builder_add (all, named_paths[i]);
+    for (guint i = 0; paths && paths[i]; i++)
+      g_strv_builder_add (all, paths[i]);
+    g_strfreev (paths);
+    paths = g_strv_builder_end (all);
+    if (!paths[0])
+      {
+        g_strfreev (paths);
+        paths = g_strsplit ("./artifacts", "\n", -1);
+        if (!g_file_test (paths[0], G_FILE_TEST_IS_DIR))
+          return _iv_cli_usage_error (
+              "plot", "%s",
+              _ ("no ./artifacts here (aiperf's default): name a run or sweep folder"));
+      }
+  }
+  if (aiperf && watch)
+    return _iv_cli_usage_error ("plot", "%s",
+                                _ ("--aiperf-compatible draws finished runs as aiperf plot "
+                                   "does: not with --watch"));
+  if (json && (watch || html || list))
+    return _iv_cli_usage_error ("plot", "%s",
+                                _ ("--json prints one drawing's points: not with --watch, --html "
+                                   "or --list"));
   if (html && (watch || format))
     return _iv_cli_usage_error ("plot", "%s",
                                 _ ("--html writes one page: not with --watch or --format"));
@@ -480,13 +659,28 @@ _iv_cli_plot (int argc, char **argv)
       return rc;
   }
 
-  /* followed, a run still being written is read to its last whole line */
-  if (!(sweep = iv_sweep_load_full ((const char *const *) paths,
-                                    watch ? IV_RUN_LOAD_FOLLOW : IV_RUN_LOAD_DEFAULT, NULL, NULL,
-                                    NULL, &error)))
+  /* followed, a run still being written is read to its last whole line; as aiperf plot,
+   * the runs its ModeDetector finds, in its order */
+  if (!(sweep = aiperf ? iv_sweep_load_aiperf ((const char *const *) paths, NULL, &error)
+                       : iv_sweep_load_full ((const char *const *) paths,
+                                             watch ? IV_RUN_LOAD_FOLLOW : IV_RUN_LOAD_DEFAULT, NULL,
+                                             NULL, NULL, &error)))
     {
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
+    }
+  if (watch)
+    {
+      /* a run without its summary is live only while its files grow: --linger seconds
+       * without growth, IV_RUN_LIVE_STALE_S at least (a writer pauses between records) */
+      sweep->stale_after_s = MAX ((guint) linger, IV_RUN_LIVE_STALE_S);
+      for (guint i = 0; i < sweep->runs->len; i++)
+        if (iv_run_expire (sweep->runs->pdata[i], sweep->stale_after_s))
+          {
+            IvRun *r = sweep->runs->pdata[i];
+            _iv_cli_printf (stderr, "inferview plot: %s\n",
+                            (const char *) r->warnings->pdata[r->warnings->len - 1]);
+          }
     }
   for (guint i = 0; i < sweep->warnings->len; i++)
     _iv_cli_printf (stderr, "inferview plot: %s\n", (const char *) sweep->warnings->pdata[i]);
@@ -518,6 +712,7 @@ _iv_cli_plot (int argc, char **argv)
       return IV_EXIT_BAD_INPUT;
     }
   apply_bound (config, bound_hw, bound_tp);
+  apply_aiperf (config, aiperf);
   for (guint i = 0; i < config->warnings->len; i++)
     _iv_cli_printf (stderr, "inferview plot: %s\n", (const char *) config->warnings->pdata[i]);
   if (list)
@@ -579,8 +774,54 @@ _iv_cli_plot (int argc, char **argv)
                       sweep->runs->len, out_dir);
       return IV_EXIT_OK;
     }
-  if (!write_plots (config, sweep, names, multi, &eo, ext, out_dir, FALSE, &failed))
-    return IV_EXIT_BAD_INPUT;
+  {
+    PlotLog log = { log_text, verbose };
+    Outputs o = { &log, NULL };
+    g_autofree char *log_path = NULL;
+    gboolean ok;
+    plot_log (&log, "INFO", "Using config: %s", config->origin);
+    plot_log (&log, "INFO", "Detected %s mode: %u run directories found",
+              multi ? "MULTI_RUN" : "SINGLE_RUN", sweep->runs->len);
+    if (aiperf)
+      plot_log (&log, "INFO", "Drawing aiperf plot's numbers (--aiperf-compatible)");
+    if (json)
+      {
+        o.json = iv_json_writer_new (TRUE);
+        iv_json_writer_begin_object (o.json);
+        iv_json_writer_key (o.json, "mode");
+        iv_json_writer_string (o.json, multi ? "multi_run" : "single_run");
+        iv_json_writer_key (o.json, "aiperf_compatible");
+        iv_json_writer_bool (o.json, aiperf);
+        iv_json_writer_key (o.json, "configuration");
+        iv_json_writer_string (o.json, config->origin);
+        iv_json_writer_key (o.json, "output");
+        iv_json_writer_string (o.json, out_dir);
+        iv_json_writer_key (o.json, "runs");
+        iv_json_writer_begin_array (o.json);
+        for (guint i = 0; i < sweep->runs->len; i++)
+          iv_json_writer_string (o.json, ((IvRun *) sweep->runs->pdata[i])->path);
+        iv_json_writer_end_array (o.json);
+      }
+    ok = write_plots (config, sweep, names, multi, &eo, ext, out_dir, FALSE, &failed, &o);
+    if (o.json)
+      {
+        g_autofree char *text = NULL;
+        iv_json_writer_end_object (o.json);
+        text = iv_json_writer_finish (o.json);
+        fputs (text, stdout);
+        fputc ('\n', stdout);
+        fflush (stdout);
+      }
+    /* aiperf_plot.log beside the figures, as aiperf writes it */
+    if (!(log_path = iv_plot_file_path (out_dir, "aiperf_plot.log", &error))
+        || !iv_atomic_file_set_contents (log_path, log_text->str, log_text->len, &error))
+      {
+        _iv_cli_print_error (error);
+        return IV_EXIT_BAD_INPUT;
+      }
+    if (!ok)
+      return IV_EXIT_BAD_INPUT;
+  }
   if (watch)
     {
       int rc = watch_and_redraw (sweep, config_path, wanted, &eo, ext, out_dir, (guint) linger,

@@ -78,6 +78,8 @@ struct _IvRunsView
   GtkDropDown *stat_choice, *group_choice;
   GtkStringList *group_names;
   GtkToggleButton *log_x, *log_y;
+  GtkToggleButton *aiperf;    /* draw aiperf plot's numbers (its GPU count, p50, rules) */
+  GtkLabel *aiperf_notes;     /* where the figure shown differs from aiperf plot's */
   GtkWidget *custom_controls; /* a comparison of any two quantities */
   GtkDropDown *x_choice, *y_choice;
   GtkStringList *quantity_titles;
@@ -711,7 +713,9 @@ show_chosen_plot (IvRunsView *self)
   self->override.bound_hardware = self->bound_hw;
   self->override.bound_tp = self->bound_tp;
   self->override.bound_model = self->bound_model;
-  if (multi)
+  self->override.aiperf_compatible = gtk_toggle_button_get_active (self->aiperf);
+  /* aiperf plot takes each run's p50 whatever the statistic: the picker stays out */
+  if (multi && !self->override.aiperf_compatible)
     {
       /* The picked statistic applies to metrics measured per request; a throughput is
        * one number per run (its avg), whatever the picker says. */
@@ -728,6 +732,17 @@ show_chosen_plot (IvRunsView *self)
           self->override.groups = self->group_strv;
         }
     }
+  {
+    /* the card under the plot: what aiperf plot would draw otherwise, one line each */
+    g_autoptr (GPtrArray) notes = iv_runs_aiperf_notes (
+        &self->override, self->sweep, multi ? self->sweep->runs->pdata[0] : shown_run (self));
+    g_autoptr (GString) text = g_string_new (NULL);
+    for (guint k = 0; k < notes->len; k++)
+      g_string_append_printf (text, "%s%s %s", k ? "\n" : "", _ ("Differs from aiperf plot:"),
+                              (const char *) notes->pdata[k]);
+    iv_label_set_valid_text (self->aiperf_notes, text->str);
+    gtk_widget_set_visible (GTK_WIDGET (self->aiperf_notes), notes->len > 0);
+  }
   if (!iv_runs_figure (&self->override, self->sweep,
                        multi ? self->sweep->runs->pdata[0] : shown_run (self), &drawn,
                        &self->skip_reason))
@@ -928,6 +943,7 @@ bind_state (IvRunsView *self)
   g_object_bind_property (self->state, "log-y", self->log_y, "active", both);
   g_object_bind_property (self->state, "log-x", self->chart, "log-x", both);
   g_object_bind_property (self->state, "log-y", self->chart, "log-y", both);
+  g_signal_connect_swapped (self->aiperf, "toggled", G_CALLBACK (show_chosen_plot), self);
   g_signal_connect_swapped (self->state, "notify::statistic", G_CALLBACK (show_chosen_plot), self);
   g_signal_connect_swapped (self->state, "notify::group-by", G_CALLBACK (show_chosen_plot), self);
   g_signal_connect_swapped (self->state, "selection-changed", G_CALLBACK (on_selection_changed),
@@ -1524,6 +1540,8 @@ iv_runs_view_class_init (IvRunsViewClass *klass)
   CHILD (group_names);
   CHILD (log_x);
   CHILD (log_y);
+  CHILD (aiperf);
+  CHILD (aiperf_notes);
   CHILD (custom_controls);
   CHILD (x_choice);
   CHILD (y_choice);

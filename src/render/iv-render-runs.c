@@ -591,96 +591,590 @@ request_timeline (const IvPlotSpec *spec, const IvRun *r, char **reason)
   return c;
 }
 
+/* ---------- one run, as aiperf plot draws it (--aiperf-compatible) ---------- */
+
+/* A column of aiperf plot's requests table (prepare_request_timeseries) for request @i:
+ * request_number (its place among every record, from 0), timestamp (its end, seconds
+ * from the earliest end), request_start_ns / request_end_ns (epoch ns), or a metric. */
+static double
+aiperf_column (const IvRun *r, const char *name, const double *metric, gint64 min_end, gsize i)
+{
+  gint64 v;
+  if (g_str_equal (name, "request_number"))
+    return iv_run_record_number (r, (guint32) i);
+  if (g_str_equal (name, "timestamp"))
+    {
+      v = g_array_index (r->end_ns, gint64, i);
+      return v >= 0 && min_end >= 0 ? (v / 1e9) - (min_end / 1e9) : NAN;
+    }
+  if (g_str_equal (name, "request_start_ns") || g_str_equal (name, "request_end_ns"))
+    {
+      v = g_array_index (name[8] == 's' ? r->start_ns : r->end_ns, gint64, i);
+      return v >= 0 ? (double) v : NAN;
+    }
+  return metric ? metric[i] : NAN;
+}
+
+/* create_time_series_scatter (and create_latency_scatter_with_percentiles): a point per
+ * request in file order, NaN ones left out; rolling p50/p95/p99 over windows of
+ * min (10, n) rows (calculate_rolling_percentiles). */
+static IvChart *
+per_request_aiperf (const IvPlotSpec *spec, const IvRun *r, char **reason)
+{
+  const char *xn = spec->x.metric ? spec->x.metric : "request_number", *yn = spec->y.metric;
+  g_autofree double *ym = yn ? iv_run_metric_per_request (r, yn) : NULL;
+  g_autofree double *xm = iv_run_get_metric (r, xn) ? iv_run_metric_per_request (r, xn) : NULL;
+  g_autofree double *x = g_new (double, MAX (r->n_requests, 1));
+  g_autofree double *y = g_new (double, MAX (r->n_requests, 1));
+  g_autofree double *all_x = g_new (double, MAX (r->n_requests, 1));
+  g_autofree double *all_y = g_new (double, MAX (r->n_requests, 1));
+  g_autofree char *sub = run_subtitle (r);
+  gint64 min_end = G_MAXINT64;
+  gsize n = 0;
+  IvChart *c;
+
+  if (!yn || !iv_run_get_metric (r, yn) || r->n_requests == 0)
+    {
+      *reason = g_strdup_printf (_ ("no per-request “%s” in this run"), yn ? yn : "?");
+      return NULL;
+    }
+  for (gsize i = 0; i < r->n_requests; i++)
+    if (g_array_index (r->end_ns, gint64, i) >= 0)
+      min_end = MIN (min_end, g_array_index (r->end_ns, gint64, i));
+  if (min_end == G_MAXINT64)
+    min_end = -1;
+  for (gsize i = 0; i < r->n_requests; i++)
+    {
+      all_x[i] = aiperf_column (r, xn, xm, min_end, i);
+      all_y[i] = ym[i];
+      if (isfinite (all_x[i]) && isfinite (all_y[i]))
+        x[n] = all_x[i], y[n++] = all_y[i];
+    }
+  c = new_chart (spec, yn, sub);
+  iv_chart_axis_set_title (c, IV_AXIS_X,
+                           g_str_equal (xn, "request_number") ? _ ("Request Number")
+                           : g_str_equal (xn, "timestamp")    ? _ ("Time (seconds)")
+                                                              : xn);
+  value_axis (c, IV_AXIS_Y, r, yn);
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+  {
+    IvSeries *pts = iv_chart_add_scatter (
+        c, spec->type == IV_PLOT_SCATTER_PERCENTILES ? _ ("Individual Requests") : yn, x, y, n);
+    iv_series_set_color (pts, 0x4c72b0);
+    iv_series_set_marker (pts, IV_MARKER_CIRCLE, 5);
+  }
+  if (spec->type == IV_PLOT_SCATTER_PERCENTILES)
+    {
+      static const struct
+      {
+        double q;
+        const char *name;
+        guint32 rgb;
+      } pct[] = { { 0.50, "P50", 0x4c72b0 }, { 0.95, "P95", 0xdd8452 }, { 0.99, "P99", 0x55a868 } };
+      g_autofree double *q = g_new (double, MAX (r->n_requests, 1));
+      g_autofree double *qx = g_new (double, MAX (r->n_requests, 1));
+      g_autofree double *qy = g_new (double, MAX (r->n_requests, 1));
+      for (guint k = 0; k < G_N_ELEMENTS (pct); k++)
+        {
+          gsize m = 0;
+          iv_rolling_quantile (all_y, r->n_requests, MIN (10, r->n_requests), pct[k].q, q);
+          for (gsize i = 0; i < r->n_requests; i++)
+            if (isfinite (all_x[i]) && isfinite (q[i]))
+              qx[m] = all_x[i], qy[m++] = q[i];
+          iv_series_set_color (iv_chart_add_line (c, pct[k].name, qx, qy, m), pct[k].rgb);
+        }
+    }
+  return c;
+}
+
+/* RequestTimelineHandler._prepare_timeline_data: the requests with a start, an end, a
+ * TTFT and the y metric, on seconds from the earliest of their starts; those whose TTFT
+ * is longer than they took are left out. */
+static IvChart *
+request_timeline_aiperf (const IvPlotSpec *spec, const IvRun *r, char **reason)
+{
+  const char *yn = spec->y.metric ? spec->y.metric : "time_to_first_token";
+  g_autofree double *ttft = iv_run_metric_per_request (r, "time_to_first_token");
+  g_autofree double *yv = iv_run_metric_per_request (r, yn);
+  g_autofree double *p0 = g_new (double, MAX (r->n_requests, 1)),
+                    *p1 = g_new (double, MAX (r->n_requests, 1));
+  g_autofree double *d0 = g_new (double, MAX (r->n_requests, 1)),
+                    *d1 = g_new (double, MAX (r->n_requests, 1));
+  g_autofree double *py = g_new (double, MAX (r->n_requests, 1)),
+                    *dy = g_new (double, MAX (r->n_requests, 1));
+  g_autofree char *sub = run_subtitle (r);
+  gint64 start_min = G_MAXINT64;
+  gsize n = 0, nd = 0;
+  IvChart *c;
+
+  for (gsize i = 0; i < r->n_requests; i++)
+    if (g_array_index (r->start_ns, gint64, i) >= 0 && g_array_index (r->end_ns, gint64, i) >= 0
+        && isfinite (ttft[i]) && isfinite (yv[i]))
+      start_min = MIN (start_min, g_array_index (r->start_ns, gint64, i));
+  if (start_min == G_MAXINT64)
+    {
+      *reason = g_strdup_printf (_ ("no request with a start, an end, a TTFT and “%s”"), yn);
+      return NULL;
+    }
+  for (gsize i = 0; i < r->n_requests; i++)
+    {
+      gint64 st = g_array_index (r->start_ns, gint64, i), en = g_array_index (r->end_ns, gint64, i);
+      double s0, e0, t;
+      if (st < 0 || en < 0 || !isfinite (ttft[i]) || !isfinite (yv[i]))
+        continue;
+      s0 = (st - start_min) / 1e9, e0 = (en - start_min) / 1e9, t = ttft[i] / 1000.0;
+      if (!(t <= e0 - s0))
+        continue;
+      p0[n] = s0, p1[n] = s0 + t, py[n++] = yv[i];
+      /* create_request_timeline draws the decode only when it lasts over a millisecond */
+      if (e0 - (s0 + t) > 0.001)
+        d0[nd] = s0 + t, d1[nd] = e0, dy[nd++] = yv[i];
+    }
+  c = new_chart (spec, _ ("Request Timeline"), sub);
+  iv_chart_axis_set_title (c, IV_AXIS_X, _ ("Time (seconds)"));
+  iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
+  value_axis (c, IV_AXIS_Y, r, yn);
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+  iv_series_set_color (iv_chart_add_spans (c, _ ("Prefill Phase"), p0, p1, py, n), 0x76b900);
+  iv_series_set_color (iv_chart_add_spans (c, _ ("Decode Phase"), d0, d1, dy, nd), 0xdd8452);
+  return c;
+}
+
+/* The dispersed throughput of calculate_throughput_events, alone (area) or with the GPU
+ * utilisation of aggregate_gpu_telemetry on a second axis (dual_axis). */
+static IvChart *
+dispersed_aiperf (const IvPlotSpec *spec, const IvRun *r, gboolean with_gpu, char **reason)
+{
+  g_autoptr (GArray) t = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) v = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) gt = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) gu = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree char *sub = run_subtitle (r);
+  IvChart *c;
+  IvSeries *s;
+
+  if (with_gpu && !iv_run_gpu_utilization_aiperf (r, gt, gu))
+    {
+      *reason = g_strdup (_ ("no GPU telemetry in this run"));
+      return NULL;
+    }
+  if (!iv_run_throughput_events_aiperf (r, t, v))
+    {
+      *reason = g_strdup (_ ("no request with an output length and a generation time"));
+      return NULL;
+    }
+  c = new_chart (spec, _ ("Output Token Throughput"), sub);
+  iv_chart_axis_set_title (c, IV_AXIS_X, _ ("Time (s)"));
+  iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
+  iv_chart_axis_set_title (c, IV_AXIS_Y, _ ("Throughput Tokens Per Sec"));
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+  if (with_gpu)
+    /* line_shape "hv": each value holds until the next event */
+    s = iv_chart_add_step (c, _ ("Throughput Tokens Per Sec"), (const double *) t->data,
+                           (const double *) v->data, t->len);
+  else
+    {
+      g_autofree double *sx = NULL, *sy = NULL;
+      gsize n;
+      steps (t, v, &sx, &sy, &n);
+      s = iv_chart_add_area (c, _ ("Throughput Tokens Per Sec"), sx, sy, n, FALSE);
+    }
+  iv_series_set_color (s, 0x4c72b0);
+  if (with_gpu)
+    {
+      g_autofree char *title = g_strdup (_ ("Gpu Utilization (%)"));
+      iv_chart_axis_set_title (c, IV_AXIS_Y2, title);
+      iv_chart_axis_set_unit (c, IV_AXIS_Y2, (IvUnit){ IV_UNIT_PERCENT, 1, NULL });
+      s = iv_chart_add_area (c, _ ("Gpu Utilization"), (const double *) gt->data,
+                             (const double *) gu->data, gt->len, FALSE);
+      iv_series_set_y2 (s, TRUE);
+      iv_series_set_alpha (s, 0.3);
+      iv_series_set_color (s, 0xdd8452);
+    }
+  return c;
+}
+
+/* ---------- time slices, as aiperf plot draws them ---------- */
+
+/* The time slices a figure reads: aiperf plot reads only the CSV
+ * (DataLoader._load_timeslices); Inferview the JSON (exact) where it is, else the CSV. */
+static const GPtrArray *
+slices_of (const IvPlotSpec *spec, const IvRun *r)
+{
+  if (spec->aiperf_compatible)
+    return r->timeslices_csv;
+  return r->timeslices->len ? r->timeslices : r->timeslices_csv;
+}
+
+/* A slice's width in seconds: --slice-duration from the run's configuration; Inferview
+ * also takes it from the JSON slices' own bounds. NaN when nothing says. */
+static double
+slice_width (const IvPlotSpec *spec, const IvRun *r, const GPtrArray *slices)
+{
+  if (isfinite (r->slice_duration_s) || spec->aiperf_compatible)
+    return r->slice_duration_s;
+  for (guint i = 0; i < slices->len; i++)
+    {
+      const IvTimeslice *ts = slices->pdata[i];
+      if (ts->complete && ts->start_ns >= 0 && ts->end_ns > ts->start_ns)
+        return (ts->end_ns - ts->start_ns) * 1e-9;
+    }
+  return NAN;
+}
+
+/* One time-slice metric's values: each slice that has it, its index and @stat, with the
+ * slice's std; the metric's unit. */
+typedef struct
+{
+  GArray *index, *value, *std; /* double */
+  const char *unit;
+  double width;   /* seconds (NaN: the axis is the slice index) */
+  double run_avg; /* the run's average and std from its summary (NaN: no reference) */
+  double run_std;
+  char *metric_name; /* as the preset names it: the direction of the outlier rule */
+} Slices;
+
+static void
+slices_clear (Slices *sl)
+{
+  g_clear_pointer (&sl->index, g_array_unref);
+  g_clear_pointer (&sl->value, g_array_unref);
+  g_clear_pointer (&sl->std, g_array_unref);
+  g_clear_pointer (&sl->metric_name, g_free);
+}
+
+static gboolean
+slices_read (const IvPlotSpec *spec, const IvRun *r, Slices *sl, char **reason)
+{
+  const GPtrArray *slices = slices_of (spec, r);
+  const char *name = spec->y.metric ? spec->y.metric : "Time to First Token";
+  g_autofree char *tag = tag_of (name);
+  /* the preset's stat, else the axis's (aiperf: expand_metric_shortcut's stat_override) */
+  const char *stat = spec->stat ? spec->stat : spec->y.stat ? spec->y.stat : "avg";
+  const IvMetricSummary *run;
+
+  *sl = (Slices){ g_array_new (FALSE, FALSE, sizeof (double)),
+                  g_array_new (FALSE, FALSE, sizeof (double)),
+                  g_array_new (FALSE, FALSE, sizeof (double)),
+                  NULL,
+                  NAN,
+                  NAN,
+                  NAN,
+                  g_strdup (name) };
+  if (slices->len == 0)
+    {
+      *reason = spec->aiperf_compatible && r->timeslices->len
+                    ? g_strdup (
+                        _ ("aiperf plot reads the time slices only from "
+                           "profile_export_aiperf_timeslices.csv, which this run does not have"))
+                    : g_strdup (_ (
+                        "no time slices in this run (AIPerf writes them with --slice-duration)"));
+      return FALSE;
+    }
+  for (guint i = 0; i < slices->len; i++)
+    {
+      const IvTimeslice *ts = slices->pdata[i];
+      IvMetricSummary *m = g_hash_table_lookup (ts->metrics, tag);
+      double idx = (double) ts->index, *v, sd;
+      if (!m || !(v = iv_metric_summary_stat (m, stat)) || !isfinite (*v))
+        continue;
+      sl->unit = m->unit;
+      sd = m->std;
+      g_array_append_val (sl->index, idx);
+      g_array_append_val (sl->value, *v);
+      g_array_append_val (sl->std, sd);
+    }
+  if (sl->index->len == 0)
+    {
+      *reason = g_strdup_printf (_ ("the time slices have no “%s” (%s)"), name, stat);
+      return FALSE;
+    }
+  /* use_slice_duration: aiperf's TimeSlicePlotSpec only when the preset says so */
+  if (spec->use_slice_duration == 1 || (!spec->aiperf_compatible && spec->use_slice_duration < 0))
+    sl->width = slice_width (spec, r, slices);
+  /* TimeSliceHandler._get_average_for_timeslice_metric: the run's avg and std, except for
+   * a metric of one number (a throughput, a count: _is_single_stat_metric) */
+  run = iv_run_get_summary (r, tag);
+  if (run && (isfinite (run->p50) || isfinite (run->std) || isfinite (run->min)))
+    {
+      sl->run_avg = run->avg;
+      sl->run_std = run->std;
+    }
+  return TRUE;
+}
+
+/* Where slice @k is drawn: its index on a categorical axis ("0-5", "5-10": the middle of
+ * [k·w, (k+1)·w] as aiperf places it), or the index itself. */
+static void
+slices_axis (IvChart *c, const Slices *sl)
+{
+  double last = g_array_index (sl->index, double, sl->index->len - 1);
+  if (isfinite (sl->width) && last < 100000)
+    {
+      guint n = (guint) last + 1;
+      g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+      for (guint k = 0; k < n; k++)
+        g_ptr_array_add (
+            names, g_strdup_printf ("%d-%d", (int) (k * sl->width), (int) ((k + 1) * sl->width)));
+      iv_chart_axis_set_categories (c, IV_AXIS_X, (const char *const *) names->pdata, n);
+      iv_chart_axis_set_title (c, IV_AXIS_X, _ ("Timeslice (s)"));
+      iv_chart_axis_set_range (c, IV_AXIS_X, -0.5, n - 0.5);
+    }
+  else
+    iv_chart_axis_set_title (c, IV_AXIS_X, _ ("Timeslice"));
+}
+
+/* The run's average and a band of ± its std across the slices (aiperf's reference). */
+static void
+slices_reference (IvChart *c, const Slices *sl)
+{
+  double first = g_array_index (sl->index, double, 0),
+         last = g_array_index (sl->index, double, sl->index->len - 1);
+  double rx[2] = { first - 0.5, last + 0.5 };
+  g_autofree char *unit = sl->unit && *sl->unit ? g_strdup_printf (" %s", sl->unit) : g_strdup ("");
+
+  if (isfinite (sl->width))
+    rx[0] = -0.5; /* aiperf's range starts at 0 s */
+  if (!isfinite (sl->run_avg))
+    return;
+  if (isfinite (sl->run_std))
+    {
+      double lo[2] = { sl->run_avg - sl->run_std, sl->run_avg - sl->run_std };
+      double hi[2] = { sl->run_avg + sl->run_std, sl->run_avg + sl->run_std };
+      g_autofree char *name = g_strdup_printf (_ ("Run Std: %.2f%s"), sl->run_std, unit);
+      IvSeries *b = iv_chart_add_band (c, name, rx, lo, hi, 2);
+      iv_series_set_color (b, 0xb0b0b0);
+      iv_series_set_alpha (b, 0.3);
+    }
+  {
+    double ry[2] = { sl->run_avg, sl->run_avg };
+    g_autofree char *name = g_strdup_printf (_ ("Run Average: %.2f%s"), sl->run_avg, unit);
+    IvSeries *l = iv_chart_add_line (c, name, rx, ry, 2);
+    iv_series_set_color (l, 0x555555);
+    iv_series_set_line_width (l, 2);
+  }
+}
+
+/* detect_directional_outliers: worse than the run's average by more than the run's std
+ * and the slice's own — below it for a throughput, above it for the rest; none without
+ * the run's average and std. */
+static gboolean
+slice_is_outlier (const Slices *sl, guint k)
+{
+  double v = g_array_index (sl->value, double, k), sd = g_array_index (sl->std, double, k);
+  g_autofree char *lower = g_ascii_strdown (sl->metric_name, -1);
+
+  if (!isfinite (sl->run_avg) || !isfinite (sl->run_std))
+    return FALSE;
+  if (!isfinite (sd))
+    sd = 0;
+  if (strstr (lower, "throughput"))
+    return v < sl->run_avg - sl->run_std - sd;
+  return v > sl->run_avg + sl->run_std + sd;
+}
+
 static IvChart *
 timeslices (const IvPlotSpec *spec, const IvRun *r, char **reason)
 {
-  g_autofree char *tag = tag_of (spec->y.metric ? spec->y.metric : "time_to_first_token");
-  const char *stat = spec->stat ? spec->stat : "avg";
-  guint n = r->timeslices->len;
-  g_autofree double *x = g_new (double, MAX (n, 1)), *v = g_new (double, MAX (n, 1));
-  g_autofree double *lo = g_new (double, MAX (n, 1)), *hi = g_new (double, MAX (n, 1));
-  g_autofree double *ox = g_new (double, MAX (n, 1)), *oy = g_new (double, MAX (n, 1));
+  Slices sl;
   g_autofree char *sub = run_subtitle (r);
-  g_autofree char *name = iv_metric_title (tag);
-  const char *unit = NULL;
-  double mean = 0, sd = 0;
-  guint m = 0, no = 0, complete = 0;
+  g_autofree char *title = NULL;
+  guint n;
   IvChart *c;
 
-  if (n == 0)
+  if (!slices_read (spec, r, &sl, reason))
     {
-      *reason
-          = g_strdup (_ ("no time slices in this run (AIPerf writes them with --slice-duration)"));
+      slices_clear (&sl);
       return NULL;
     }
-  for (guint i = 0; i < n; i++)
+  n = sl.index->len;
+  title = g_strdup_printf (_ ("%s Over Time"), spec->y.metric ? spec->y.metric : "");
+  c = new_chart (spec, title, sub);
+  slices_axis (c, &sl);
+  {
+    g_autofree char *y
+        = sl.unit && *sl.unit
+              ? g_strdup_printf ("%s (%s)", spec->y.metric ? spec->y.metric : "", sl.unit)
+              : g_strdup (spec->y.metric ? spec->y.metric : "");
+    iv_chart_axis_set_title (c, IV_AXIS_Y, y);
+  }
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, iv_metric_unit (sl.unit));
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+  slices_reference (c, &sl);
+  for (int outliers = 0; outliers < 2; outliers++)
     {
-      const IvTimeslice *ts = r->timeslices->pdata[i];
-      const IvMetricSummary *s = g_hash_table_lookup (ts->metrics, tag);
-      double val;
-      if (!s)
+      g_autofree double *x = g_new (double, n), *y = g_new (double, n);
+      g_autofree double *lo = g_new (double, n), *hi = g_new (double, n);
+      guint m = 0;
+      IvSeries *e, *p;
+      for (guint k = 0; k < n; k++)
+        {
+          double v = g_array_index (sl.value, double, k), sd = g_array_index (sl.std, double, k);
+          if (slice_is_outlier (&sl, k) != outliers)
+            continue;
+          x[m] = g_array_index (sl.index, double, k);
+          y[m] = v;
+          lo[m] = isfinite (sd) ? v - sd : v;
+          hi[m] = isfinite (sd) ? v + sd : v;
+          m++;
+        }
+      if (m == 0)
         continue;
-      unit = s->unit;
-      val = g_str_equal (stat, "avg")   ? s->avg
-            : g_str_equal (stat, "p50") ? s->p50
-            : g_str_equal (stat, "p90") ? s->p90
-            : g_str_equal (stat, "p99") ? s->p99
-            : g_str_equal (stat, "max") ? s->max
-            : g_str_equal (stat, "min") ? s->min
-                                        : s->avg;
-      x[m] = (double) ts->index;
-      v[m] = val;
-      lo[m] = isfinite (s->std) ? val - s->std : val;
-      hi[m] = isfinite (s->std) ? val + s->std : val;
-      m++;
-      if (ts->complete && isfinite (val))
-        mean += val, complete++;
+      e = iv_chart_add_error_bars (
+          c, outliers ? _ ("±1 Timeslice Std (outliers)") : _ ("±1 Timeslice Std"), x, y, lo, hi,
+          m);
+      iv_series_set_color (e, outliers ? 0xe74c3c : 0x4c72b0);
+      p = iv_chart_add_scatter (c, outliers ? _ ("Outliers") : _ ("Timeslice Average"), x, y, m);
+      iv_series_set_color (p, outliers ? 0xe74c3c : 0x4c72b0);
+      iv_series_set_marker (p, outliers ? IV_MARKER_DIAMOND : IV_MARKER_CIRCLE, outliers ? 9 : 7);
     }
-  if (m == 0)
+  slices_clear (&sl);
+  return c;
+}
+
+/* aiperf's histogram: a time-slice statistic as one bar per window, the slices' std as
+ * error bars, the run's average and ± its std across (create_time_series_histogram). */
+static IvChart *
+slice_bars (const IvPlotSpec *spec, const IvRun *r, char **reason)
+{
+  Slices sl;
+  g_autofree char *sub = run_subtitle (r);
+  g_autofree char *title = NULL;
+  g_autofree double *x = NULL, *lo = NULL, *hi = NULL, *bars = NULL;
+  guint n, cats;
+  IvChart *c;
+
+  if (!slices_read (spec, r, &sl, reason))
     {
-      *reason = g_strdup_printf (_ ("the time slices have no “%s”"), tag);
+      slices_clear (&sl);
       return NULL;
     }
-  /* Outliers: complete slices more than two standard deviations of the slices from their
-   * mean (the partial last slice is not judged). */
-  mean = complete ? mean / complete : NAN;
-  for (guint i = 0, k = 0; i < n && complete > 1; i++)
+  n = sl.index->len;
+  cats = (guint) MIN (g_array_index (sl.index, double, n - 1) + 1, 100000);
+  title = g_strdup_printf (_ ("%s Over Time"), spec->y.metric ? spec->y.metric : "");
+  c = new_chart (spec, title, sub);
+  {
+    g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+    for (guint k = 0; k < cats; k++)
+      g_ptr_array_add (names, isfinite (sl.width) ? g_strdup_printf ("%d-%d", (int) (k * sl.width),
+                                                                     (int) ((k + 1) * sl.width))
+                                                  : g_strdup_printf ("%u", k));
+    iv_chart_set_categories (c, (const char *const *) names->pdata, cats);
+  }
+  iv_chart_axis_set_title (c, IV_AXIS_X,
+                           isfinite (sl.width) ? _ ("Timeslice (s)") : _ ("Timeslice"));
+  {
+    g_autofree char *y
+        = sl.unit && *sl.unit
+              ? g_strdup_printf ("%s (%s)", spec->y.metric ? spec->y.metric : "", sl.unit)
+              : g_strdup (spec->y.metric ? spec->y.metric : "");
+    iv_chart_axis_set_title (c, IV_AXIS_Y, y);
+  }
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, iv_metric_unit (sl.unit));
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+  bars = g_new (double, MAX (cats, 1));
+  for (guint k = 0; k < cats; k++)
+    bars[k] = NAN;
+  x = g_new (double, n), lo = g_new (double, n), hi = g_new (double, n);
+  for (guint k = 0; k < n; k++)
     {
-      const IvTimeslice *ts = r->timeslices->pdata[i];
-      if (!g_hash_table_lookup (ts->metrics, tag))
-        continue;
-      if (ts->complete && isfinite (v[k]))
-        sd += (v[k] - mean) * (v[k] - mean);
-      k++;
+      double i = g_array_index (sl.index, double, k), v = g_array_index (sl.value, double, k),
+             sd = g_array_index (sl.std, double, k);
+      if (i < cats)
+        bars[(guint) i] = v;
+      x[k] = i, lo[k] = isfinite (sd) ? v - sd : v, hi[k] = isfinite (sd) ? v + sd : v;
     }
-  sd = complete > 1 ? sqrt (sd / complete) : 0;
-  for (guint i = 0, k = 0; i < n; i++)
+  iv_series_set_color (iv_chart_add_bars (c, spec->y.metric ? spec->y.metric : "", bars, cats),
+                       0x4c72b0);
+  iv_series_set_color (iv_chart_add_error_bars (c, _ ("±1 Timeslice Std"), x,
+                                                (const double *) sl.value->data, lo, hi, n),
+                       0x4c72b0);
+  slices_reference (c, &sl);
+  slices_clear (&sl);
+  return c;
+}
+
+/* percentile_bands of a client metric: each slice's p50 as a line, between it and the
+ * p95 a band, between the p95 and the p99 a lighter one (create_percentile_bands). The
+ * server's metrics by their Prometheus names draw from the server's own slices. */
+static IvChart *
+percentile_bands (const IvPlotSpec *spec, const IvRun *r, char **reason)
+{
+  const GPtrArray *slices = slices_of (spec, r);
+  const char *name = spec->y.metric ? spec->y.metric : "Time to First Token";
+  g_autofree char *tag = tag_of (name);
+  g_autofree char *sub = run_subtitle (r);
+  g_autofree char *title = g_strdup_printf (_ ("%s Percentile Bands Over Time"), name);
+  g_autoptr (GArray) x = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) p50 = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) p95 = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) p99 = g_array_new (FALSE, FALSE, sizeof (double));
+  const char *unit = NULL;
+  double width;
+  IvChart *c;
+
+  if (strchr (name, ':') || g_strcmp0 (spec->source, "server_metrics") == 0)
     {
-      const IvTimeslice *ts = r->timeslices->pdata[i];
-      if (!g_hash_table_lookup (ts->metrics, tag))
-        continue;
-      if (ts->complete && sd > 0 && fabs (v[k] - mean) > 2 * sd)
-        ox[no] = x[k], oy[no++] = v[k];
-      k++;
+      *reason = g_strdup_printf (_ ("“%s” is a server metric: its percentile bands come from "
+                                    "the server's own time slices, which this run does not have"),
+                                 name);
+      return NULL;
     }
-  c = new_chart (spec, name, sub);
-  iv_chart_axis_set_title (c, IV_AXIS_X, _ ("Time slice"));
-  iv_chart_axis_set_title (c, IV_AXIS_Y, name);
+  if (slices->len == 0)
+    {
+      *reason = g_strdup (_ ("no time slices in this run (AIPerf writes them with "
+                             "--slice-duration): the bands are each slice's percentiles"));
+      return NULL;
+    }
+  width = slice_width (spec, r, slices);
+  for (guint i = 0; i < slices->len; i++)
+    {
+      const IvTimeslice *ts = slices->pdata[i];
+      const IvMetricSummary *m = g_hash_table_lookup (ts->metrics, tag);
+      double at;
+      if (!m || !isfinite (m->p50))
+        continue;
+      /* the middle of the slice, in seconds when its width is known */
+      at = isfinite (width) ? (ts->index + 0.5) * width : (double) ts->index;
+      unit = m->unit;
+      g_array_append_val (x, at);
+      g_array_append_val (p50, m->p50);
+      {
+        double v95 = isfinite (m->p95) ? m->p95 : m->p50, v99 = isfinite (m->p99) ? m->p99 : v95;
+        g_array_append_val (p95, v95);
+        g_array_append_val (p99, v99);
+      }
+    }
+  if (x->len == 0)
+    {
+      *reason = g_strdup_printf (_ ("the time slices have no percentiles of “%s”"), name);
+      return NULL;
+    }
+  c = new_chart (spec, title, sub);
+  iv_chart_axis_set_title (c, IV_AXIS_X, isfinite (width) ? _ ("Time (s)") : _ ("Timeslice"));
+  if (isfinite (width))
+    iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
+  {
+    g_autofree char *y = unit && *unit ? g_strdup_printf ("%s (%s)", name, unit) : g_strdup (name);
+    iv_chart_axis_set_title (c, IV_AXIS_Y, y);
+  }
   iv_chart_axis_set_unit (c, IV_AXIS_Y, iv_metric_unit (unit));
   iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
-  iv_series_set_color (iv_chart_add_band (c, _ ("± std"), x, lo, hi, m), 0x56b4e9);
   {
-    g_autofree char *label = g_strdup_printf ("%s", stat);
-    IvSeries *s = iv_chart_add_line (c, label, x, v, m);
-    iv_series_set_color (s, 0x0072b2);
-    iv_series_set_marker (s, IV_MARKER_CIRCLE, 6);
+    IvSeries *s
+        = iv_chart_add_band (c, _ ("p95-p99 band"), (const double *) x->data,
+                             (const double *) p95->data, (const double *) p99->data, x->len);
+    iv_series_set_color (s, 0x448aff);
+    iv_series_set_alpha (s, 0.2);
+    s = iv_chart_add_band (c, _ ("p50-p95 band"), (const double *) x->data,
+                           (const double *) p50->data, (const double *) p95->data, x->len);
+    iv_series_set_color (s, 0x448aff);
+    iv_series_set_alpha (s, 0.3);
+    s = iv_chart_add_line (c, _ ("p50 (median)"), (const double *) x->data,
+                           (const double *) p50->data, x->len);
+    iv_series_set_color (s, 0x1f77b4);
+    iv_series_set_line_width (s, 2.5);
   }
-  if (no)
-    {
-      IvSeries *s = iv_chart_add_scatter (c, _ ("outlier (> 2σ)"), ox, oy, no);
-      iv_series_set_color (s, 0xd55e00);
-      iv_series_set_marker (s, IV_MARKER_DIAMOND, 11);
-    }
   return c;
 }
 
@@ -982,6 +1476,671 @@ across_runs (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
   return c;
 }
 
+/* ---------- many runs, as aiperf plot draws them (--aiperf-compatible) ---------- */
+
+/* A configuration value as a cell of aiperf plot's runs table, written as Python's str ()
+ * writes it: the concurrency 1 when the run does not say, the model "Unknown". */
+static char *
+aiperf_cell (const IvRun *r, const char *column)
+{
+  if (g_str_equal (column, "run_name"))
+    return g_strdup (r->name);
+  if (g_str_equal (column, "model"))
+    return g_strdup (r->model ? r->model : "Unknown");
+  if (g_str_equal (column, "concurrency"))
+    return g_strdup_printf ("%.10g", r->concurrency > 0 ? r->concurrency : 1);
+  for (IvField f = 0; f < IV_N_FIELDS; f++)
+    if (g_str_equal (column, iv_field_key (f)))
+      {
+        char *v = iv_run_field_text (r, f);
+        return v ? v : g_strdup ("None");
+      }
+  return g_strdup ("None");
+}
+
+/* groups: [X] as PlotConfig._resolve_preset_groups resolves it: experiment_group when
+ * the classification is on, run_name when the preset names none. */
+static const char *
+aiperf_group_column (const IvPlotSpec *spec)
+{
+  if (spec->baselines)
+    return "experiment_group";
+  return spec->groups && spec->groups[0] ? spec->groups[0] : "run_name";
+}
+
+typedef struct
+{
+  char *value; /* the group's value */
+  gboolean numeric;
+  double number;
+  gboolean baseline; /* the experiment type of its first run */
+} AiperfGroup;
+
+static gint
+compare_aiperf_groups (gconstpointer pa, gconstpointer pb, gpointer data)
+{
+  const AiperfGroup *a = pa, *b = pb;
+  gboolean classified = GPOINTER_TO_INT (data);
+  /* _prepare_groups: sorted (baselines first, then treatments, when classified) */
+  if (classified && a->baseline != b->baseline)
+    return a->baseline ? -1 : 1;
+  if (a->numeric && b->numeric)
+    return (a->number > b->number) - (a->number < b->number);
+  return strcmp (a->value, b->value);
+}
+
+typedef struct
+{
+  double x, y;
+  guint run;
+} AiperfRow;
+
+static gint
+compare_rows_x (gconstpointer pa, gconstpointer pb)
+{
+  const AiperfRow *a = pa, *b = pb;
+  if (a->x != b->x)
+    return a->x < b->x ? -1 : 1;
+  return (a->run > b->run) - (a->run < b->run);
+}
+
+/* A metric against a metric as MultiRunPNGExporter draws it: each run's p50 where its
+ * summary has one (else its avg) whatever the statistic named, per-GPU throughput over
+ * the GPUs of every telemetry endpoint, groups in sorted order, each group's points by
+ * x, aiperf's frontier (create_pareto_plot, create_scatter_line_plot). */
+static IvChart *
+across_runs_aiperf (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
+{
+  const char *xm = spec->x.metric, *ym = spec->y.metric;
+  const char *group_col = aiperf_group_column (spec);
+  const char *label_col = spec->labels && spec->labels[0] ? spec->labels[0] : "concurrency";
+  g_autoptr (GArray) groups = g_array_new (FALSE, FALSE, sizeof (AiperfGroup));
+  g_autoptr (GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree guint *group_of_run = NULL;
+  g_autofree char *fallback = NULL;
+  guint usable = 0;
+  IvChart *c;
+
+  if (!xm || !ym)
+    {
+      *reason = g_strdup (_ ("the preset names no x or y metric"));
+      return NULL;
+    }
+  group_of_run = g_new (guint, MAX (sweep->runs->len, 1));
+  for (guint i = 0; i < sweep->runs->len; i++)
+    {
+      const IvRun *r = sweep->runs->pdata[i];
+      g_autofree char *value = spec->baselines ? iv_plot_spec_experiment (spec, r->name, r->path)
+                                               : aiperf_cell (r, group_col);
+      gpointer at;
+      if (isfinite (iv_run_axis_value_aiperf (r, xm))
+          && isfinite (iv_run_axis_value_aiperf (r, ym)))
+        usable++;
+      if (!g_hash_table_lookup_extended (index, value, NULL, &at))
+        {
+          AiperfGroup g = { g_strdup (value), FALSE, 0,
+                            spec->baselines && iv_plot_spec_is_baseline (spec, r->name, r->path) };
+          char *end = NULL;
+          g.number = g_ascii_strtod (value, &end);
+          g.numeric = g_str_equal (group_col, "concurrency") && end && !*end;
+          g_array_append_val (groups, g);
+          at = GUINT_TO_POINTER (groups->len - 1);
+          g_hash_table_insert (index, g_array_index (groups, AiperfGroup, groups->len - 1).value,
+                               at);
+        }
+      group_of_run[i] = GPOINTER_TO_UINT (at);
+    }
+  if (usable == 0)
+    {
+      /* _can_generate_plot: the columns are not there */
+      *reason
+          = g_strdup_printf (_ ("no run has both “%s” and “%s” as aiperf plot reads them"), xm, ym);
+      for (guint g = 0; g < groups->len; g++)
+        g_free (g_array_index (groups, AiperfGroup, g).value);
+      return NULL;
+    }
+  fallback = g_strdup_printf ("%s vs %s", ym, xm);
+  c = new_chart (spec, fallback,
+                 _ ("as aiperf plot draws it: each run's p50 where its summary has one, GPUs "
+                    "counted per telemetry endpoint"));
+  /* BaseMultiRunHandler._get_metric_label: the metric's name (aiperf finds no display
+   * name in what it is given); the concurrency is "Concurrency Level" */
+  iv_chart_axis_set_title (c, IV_AXIS_X,
+                           g_str_equal (xm, "concurrency") ? "Concurrency Level" : xm);
+  iv_chart_axis_set_title (c, IV_AXIS_Y, ym);
+  iv_chart_axis_set_unit (c, IV_AXIS_X, iv_runs_metric_unit (sweep->runs->pdata[0], xm));
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, iv_runs_metric_unit (sweep->runs->pdata[0], ym));
+  iv_chart_set_legend (c, IV_LEGEND_AUTO);
+  {
+    /* the groups in aiperf's order (their indices move: the runs keep theirs) */
+    g_autofree guint *order = g_new (guint, MAX (groups->len, 1));
+    g_autoptr (GArray) sorted = g_array_copy (groups);
+    for (guint g = 0; g < groups->len; g++)
+      order[g] = g;
+    g_array_sort_with_data (sorted, compare_aiperf_groups,
+                            GINT_TO_POINTER (spec->baselines != NULL));
+    for (guint k = 0; k < sorted->len; k++)
+      {
+        const AiperfGroup *g = &g_array_index (sorted, AiperfGroup, k);
+        guint gi = GPOINTER_TO_UINT (g_hash_table_lookup (index, g->value));
+        const char *shown = spec->group_display_names && spec->baselines
+                                ? g_hash_table_lookup (spec->group_display_names, g->value)
+                                : NULL;
+        g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (AiperfRow));
+        g_autofree double *gx = NULL, *gy = NULL;
+        g_autofree char **gl = NULL;
+        guint32 rgb = spec->baselines ? classified_rgb (g->baseline, k) : group_rgb (g->value);
+        IvSeries *pts;
+        for (guint i = 0; i < sweep->runs->len; i++)
+          {
+            const IvRun *r = sweep->runs->pdata[i];
+            AiperfRow row
+                = { iv_run_axis_value_aiperf (r, xm), iv_run_axis_value_aiperf (r, ym), i };
+            if (group_of_run[i] == gi && isfinite (row.x) && isfinite (row.y))
+              g_array_append_val (rows, row);
+          }
+        if (rows->len == 0)
+          continue;
+        g_array_sort (rows, compare_rows_x);
+        gx = g_new (double, rows->len), gy = g_new (double, rows->len);
+        gl = g_new0 (char *, rows->len + 1);
+        for (guint k2 = 0; k2 < rows->len; k2++)
+          {
+            const AiperfRow *row = &g_array_index (rows, AiperfRow, k2);
+            gx[k2] = row->x, gy[k2] = row->y;
+            gl[k2] = aiperf_cell (sweep->runs->pdata[row->run], label_col);
+          }
+        if (spec->type == IV_PLOT_PARETO)
+          {
+            g_autofree gboolean *on = g_new (gboolean, rows->len);
+            g_autofree double *fx = g_new (double, rows->len), *fy = g_new (double, rows->len);
+            g_autofree char *name = g_strdup_printf (_ ("%s frontier"), shown ? shown : g->value);
+            guint nf = 0;
+            IvSeries *line;
+            iv_pareto_frontier_aiperf (gx, gy, rows->len, iv_metric_higher_is_better (xm),
+                                       iv_metric_higher_is_better (ym), on);
+            for (guint k2 = 0; k2 < rows->len; k2++)
+              if (on[k2])
+                fx[nf] = gx[k2], fy[nf++] = gy[k2];
+            line = iv_chart_add_line (c, name, fx, fy, nf);
+            iv_series_set_line_width (line, 3);
+            iv_series_set_color (line, rgb);
+            iv_series_set_show_in_legend (line, FALSE);
+          }
+        else
+          {
+            g_autofree char *name = g_strdup_printf (_ ("%s line"), shown ? shown : g->value);
+            IvSeries *line = iv_chart_add_line (c, name, gx, gy, rows->len);
+            iv_series_set_line_width (line, 3);
+            iv_series_set_color (line, rgb);
+            iv_series_set_show_in_legend (line, FALSE);
+          }
+        pts = iv_chart_add_scatter (c, shown ? shown : g->value, gx, gy, rows->len);
+        iv_series_set_color (pts, rgb);
+        iv_series_set_marker (pts, IV_MARKER_CIRCLE, 9);
+        iv_series_set_labels (pts, (const char *const *) gl);
+        for (guint k2 = 0; k2 < rows->len; k2++)
+          g_free (gl[k2]);
+      }
+  }
+  for (guint g = 0; g < groups->len; g++)
+    g_free (g_array_index (groups, AiperfGroup, g).value);
+  return c;
+}
+
+typedef struct
+{
+  char *value;
+  gboolean numeric;
+  double number;
+} Bucket;
+
+static gint
+compare_buckets (gconstpointer pa, gconstpointer pb)
+{
+  const Bucket *a = pa, *b = pb;
+  if (a->numeric && b->numeric)
+    return (a->number > b->number) - (a->number < b->number);
+  return strcmp (a->value, b->value);
+}
+
+/* The distinct values of @column over the runs @rows (all when NULL), sorted as Python
+ * sorts them (numbers by value, text by code point). */
+static GArray *
+aiperf_buckets (const IvSweep *sweep, const char *column, const GArray *rows)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (Bucket));
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  guint n = rows ? rows->len : sweep->runs->len;
+
+  for (guint k = 0; k < n; k++)
+    {
+      const IvRun *r = sweep->runs->pdata[rows ? g_array_index (rows, guint, k) : k];
+      char *v = aiperf_cell (r, column), *end = NULL;
+      Bucket b = { v, g_str_equal (column, "concurrency"), g_ascii_strtod (v, &end) };
+      if (g_hash_table_contains (seen, v))
+        {
+          g_free (v);
+          continue;
+        }
+      g_array_append_val (out, b);
+      g_hash_table_add (seen, v);
+    }
+  g_array_sort (out, compare_buckets);
+  return out;
+}
+
+static void
+buckets_free (GArray *b)
+{
+  for (guint i = 0; i < b->len; i++)
+    g_free (g_array_index (b, Bucket, i).value);
+  g_array_unref (b);
+}
+
+/* LatencyThroughputUncertaintyHandler: a series per value of the grouping ("model = …",
+ * sorted as text), in it a point per concurrency — the mean of its runs' values (each
+ * run's p50, as every multi-run axis) with Student-t intervals over them
+ * (_build_uncertainty_points; none for a single run) — drawn as ellipses. */
+static IvChart *
+uncertainty_aiperf (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
+{
+  const char *xm = spec->x.metric, *ym = spec->y.metric;
+  const char *series_col = aiperf_group_column (spec);
+  const char *label_col = spec->labels && spec->labels[0] ? spec->labels[0] : NULL;
+  double level = spec->ci_level;
+  gboolean single = g_str_equal (series_col, "concurrency");
+  GArray *series;
+  IvChart *c;
+  guint drawn = 0;
+
+  if (!xm || !ym)
+    {
+      *reason = g_strdup (_ ("the preset names no x or y metric"));
+      return NULL;
+    }
+  /* only 0.90, 0.95 and 0.99 are taken; anything else is 0.95 */
+  if (fabs (level - 0.90) > 1e-9 && fabs (level - 0.95) > 1e-9 && fabs (level - 0.99) > 1e-9)
+    level = 0.95;
+  c = new_chart (spec, _ ("Latency vs Throughput (Joint Uncertainty)"),
+                 _ ("as aiperf plot draws it: each concurrency's mean over its runs' p50s, "
+                    "Student-t intervals as ellipses"));
+  iv_chart_axis_set_title (c, IV_AXIS_X, xm);
+  iv_chart_axis_set_title (c, IV_AXIS_Y, ym);
+  iv_chart_axis_set_unit (c, IV_AXIS_X, iv_runs_metric_unit (sweep->runs->pdata[0], xm));
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, iv_runs_metric_unit (sweep->runs->pdata[0], ym));
+  iv_chart_set_legend (c, IV_LEGEND_AUTO);
+  series = single ? NULL : aiperf_buckets (sweep, series_col, NULL);
+  for (guint si = 0; si < (single ? 1 : series->len); si++)
+    {
+      g_autoptr (GArray) members = g_array_new (FALSE, FALSE, sizeof (guint));
+      g_autofree char *name = single ? g_strdup ("Mean")
+                                     : g_strdup_printf ("%s = %s", series_col,
+                                                        g_array_index (series, Bucket, si).value);
+      GArray *points;
+      g_autoptr (GArray) px = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr (GArray) py = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+      guint32 rgb = group_rgb (name);
+      for (guint i = 0; i < sweep->runs->len; i++)
+        {
+          g_autofree char *v = single ? NULL : aiperf_cell (sweep->runs->pdata[i], series_col);
+          if (single || g_str_equal (v, g_array_index (series, Bucket, si).value))
+            g_array_append_val (members, i);
+        }
+      points = aiperf_buckets (sweep, "concurrency", members);
+      for (guint pi = 0; pi < points->len; pi++)
+        {
+          const Bucket *b = &g_array_index (points, Bucket, pi);
+          g_autoptr (GArray) xs = g_array_new (FALSE, FALSE, sizeof (double));
+          g_autoptr (GArray) ys = g_array_new (FALSE, FALSE, sizeof (double));
+          double mx = 0, my = 0, hx = 0, hy = 0;
+          guint n;
+          for (guint k = 0; k < members->len; k++)
+            {
+              const IvRun *r = sweep->runs->pdata[g_array_index (members, guint, k)];
+              g_autofree char *conc = aiperf_cell (r, "concurrency");
+              double x = iv_run_axis_value_aiperf (r, xm), y = iv_run_axis_value_aiperf (r, ym);
+              if (!g_str_equal (conc, b->value) || !isfinite (x) || !isfinite (y))
+                continue;
+              g_array_append_val (xs, x);
+              g_array_append_val (ys, y);
+            }
+          if ((n = xs->len) == 0)
+            continue;
+          for (guint k = 0; k < n; k++)
+            mx += g_array_index (xs, double, k), my += g_array_index (ys, double, k);
+          mx /= n, my /= n;
+          if (n >= 2)
+            {
+              double t = iv_student_t_quantile ((1 + level) / 2, n - 1), sx = 0, sy = 0;
+              for (guint k = 0; k < n; k++)
+                {
+                  sx += (g_array_index (xs, double, k) - mx) * (g_array_index (xs, double, k) - mx);
+                  sy += (g_array_index (ys, double, k) - my) * (g_array_index (ys, double, k) - my);
+                }
+              hx = t * sqrt (sx / (n - 1)) / sqrt (n);
+              hy = t * sqrt (sy / (n - 1)) / sqrt (n);
+            }
+          g_array_append_val (px, mx);
+          g_array_append_val (py, my);
+          /* the label column's most frequent value in the bucket: the concurrency's own */
+          g_ptr_array_add (labels,
+                           label_col ? aiperf_cell (
+                               sweep->runs->pdata[g_array_index (members, guint, 0)], label_col)
+                                     : NULL);
+          if (label_col && g_str_equal (label_col, "concurrency"))
+            {
+              g_free (labels->pdata[labels->len - 1]);
+              labels->pdata[labels->len - 1] = g_strdup (b->value);
+            }
+          if (hx > 0 || hy > 0)
+            {
+              double ex[65], ey[65];
+              g_autofree char *ci = g_strdup_printf (_ ("%s interval"), name);
+              IvSeries *e;
+              for (int q = 0; q <= 64; q++)
+                ex[q] = mx + hx * cos (2 * G_PI * q / 64),
+                ey[q] = my + hy * sin (2 * G_PI * q / 64);
+              e = iv_chart_add_line (c, ci, ex, ey, 65);
+              iv_series_set_color (e, rgb);
+              iv_series_set_show_in_legend (e, FALSE);
+            }
+        }
+      buckets_free (points);
+      if (px->len)
+        {
+          IvSeries *pts = iv_chart_add_scatter (c, name, (const double *) px->data,
+                                                (const double *) py->data, px->len);
+          g_ptr_array_add (labels, NULL);
+          iv_series_set_color (pts, rgb);
+          iv_series_set_marker (pts, IV_MARKER_CIRCLE, 9);
+          if (label_col)
+            iv_series_set_labels (pts, (const char *const *) labels->pdata);
+          drawn++;
+        }
+    }
+  if (series)
+    buckets_free (series);
+  if (!drawn)
+    {
+      iv_chart_free (c);
+      *reason
+          = g_strdup_printf (_ ("no run has both “%s” and “%s” as aiperf plot reads them"), xm, ym);
+      return NULL;
+    }
+  return c;
+}
+
+/* ---------- where Inferview's figure differs from aiperf plot's ---------- */
+
+/* "concurrency 8" or the run's name: how a note names one run. */
+static char *
+run_in_note (const IvSweep *sweep, const IvRun *r)
+{
+  return sweep ? iv_sweep_run_label (sweep, r) : g_strdup (r->name);
+}
+
+/* The per-GPU counts: a run whose GPUs by UUID (or as set) are not aiperf's count. */
+static void
+note_gpus (GPtrArray *notes, const IvPlotSpec *spec, const IvSweep *sweep)
+{
+  const IvRun *first = NULL;
+  guint differ = 0, skipped = 0;
+  g_autoptr (GString) none = g_string_new (NULL);
+
+  for (guint i = 0; i < sweep->runs->len; i++)
+    {
+      const IvRun *r = sweep->runs->pdata[i];
+      IvGpuCountSource from;
+      guint n = iv_run_gpu_count (r, &from), theirs = iv_run_gpu_count_aiperf (r);
+      if (!isfinite (iv_run_axis_value (r, "output_token_throughput", NULL)))
+        continue;
+      if (theirs == 0)
+        {
+          g_autofree char *who = run_in_note (sweep, r);
+          skipped++;
+          if (skipped <= 3)
+            g_string_append_printf (none, "%s%s", none->len ? ", " : "", who);
+          continue;
+        }
+      if (theirs != n || from == IV_GPUS_ASSUMED)
+        {
+          differ++;
+          if (!first)
+            first = r;
+        }
+    }
+  if (first)
+    {
+      IvGpuCountSource from;
+      guint n = iv_run_gpu_count (first, &from), theirs = iv_run_gpu_count_aiperf (first);
+      g_autofree char *who = run_in_note (sweep, first);
+      g_autofree char *count = g_strdup_printf (
+          from == IV_GPUS_USER ? g_dngettext (NULL, "%u GPU as set", "%u GPUs as set", n)
+                               : g_dngettext (NULL, "%u GPU by UUID", "%u GPUs by UUID", n),
+          n);
+      g_autofree char *alike
+          = differ > 1 ? g_strdup_printf (_ ("; %u runs alike"), differ) : g_strdup ("");
+      g_ptr_array_add (
+          notes,
+          g_strdup_printf (_ ("per GPU: %s; aiperf plot counts %u from %u telemetry "
+                              "endpoint(s) → %.3g tokens/s/GPU (%s%s)"),
+                           count, theirs, MAX (first->summary_gpu_endpoints, 1),
+                           iv_run_axis_value_aiperf (first, "output_token_throughput_per_gpu"), who,
+                           alike));
+    }
+  if (skipped)
+    g_ptr_array_add (notes, g_strdup_printf (_ ("per GPU: aiperf plot draws no per-GPU throughput "
+                                                "for %s%s (no GPU in its summary's telemetry)"),
+                                             none->str, skipped > 3 ? _ (" and others") : ""));
+}
+
+/* The statistic of an axis: aiperf plot puts each run's p50 there when its summary has
+ * one, whatever the preset names (and labels the axis with the named one). */
+static void
+note_stat (GPtrArray *notes, const IvSweep *sweep, const char *axis, const char *metric,
+           const char *stat)
+{
+  stat = stat ? stat : "avg";
+  if (g_str_equal (stat, "p50"))
+    return;
+  for (guint i = 0; i < sweep->runs->len; i++)
+    {
+      const IvRun *r = sweep->runs->pdata[i];
+      const IvMetricSummary *s = iv_run_get_summary (r, metric);
+      double ours = iv_run_axis_value (r, metric, stat);
+      if (s && isfinite (s->p50) && isfinite (ours) && s->p50 != ours)
+        {
+          g_autofree char *who = run_in_note (sweep, r);
+          g_ptr_array_add (notes,
+                           g_strdup_printf (_ ("%s: each run's %s here; aiperf plot puts its p50 "
+                                               "there (%.4g %s for %s, %.4g here)"),
+                                            axis, stat, s->p50, s->unit ? s->unit : "", who, ours));
+          return;
+        }
+    }
+}
+
+/* Pareto: the runs on each group's frontier, here and as aiperf plot finds them. */
+static void
+note_frontier (GPtrArray *notes, const IvPlotSpec *spec, const IvSweep *sweep)
+{
+  guint n = sweep->runs->len;
+  g_autofree double *x = g_new (double, MAX (n, 1)), *y = g_new (double, MAX (n, 1));
+  g_autofree double *ax = g_new (double, MAX (n, 1)), *ay = g_new (double, MAX (n, 1));
+  g_autofree gboolean *on = g_new0 (gboolean, MAX (n, 1)), *aon = g_new0 (gboolean, MAX (n, 1));
+  g_autoptr (GHashTable) done = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GString) ours = g_string_new (NULL), theirs = g_string_new (NULL);
+  gboolean differ = FALSE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const IvRun *r = sweep->runs->pdata[i];
+      x[i] = iv_run_axis_value (r, spec->x.metric, spec->x.stat);
+      y[i] = iv_run_axis_value (r, spec->y.metric, spec->y.stat);
+      ax[i] = iv_run_axis_value_aiperf (r, spec->x.metric);
+      ay[i] = iv_run_axis_value_aiperf (r, spec->y.metric);
+    }
+  /* each group of Inferview's grouping, its members' frontiers both ways */
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *group = group_of (spec, sweep->runs->pdata[i]);
+      g_autoptr (GArray) members = g_array_new (FALSE, FALSE, sizeof (guint));
+      g_autofree double *gx = NULL, *gy = NULL, *hx = NULL, *hy = NULL;
+      g_autofree gboolean *g_on = NULL, *g_aon = NULL;
+      if (g_hash_table_contains (done, group))
+        continue;
+      for (guint k = 0; k < n; k++)
+        {
+          g_autofree char *other = group_of (spec, sweep->runs->pdata[k]);
+          if (g_str_equal (other, group))
+            g_array_append_val (members, k);
+        }
+      gx = g_new (double, members->len), gy = g_new (double, members->len);
+      hx = g_new (double, members->len), hy = g_new (double, members->len);
+      g_on = g_new (gboolean, members->len), g_aon = g_new (gboolean, members->len);
+      for (guint k = 0; k < members->len; k++)
+        {
+          guint at = g_array_index (members, guint, k);
+          gx[k] = x[at], gy[k] = y[at], hx[k] = ax[at], hy[k] = ay[at];
+        }
+      iv_pareto_frontier (gx, gy, members->len, iv_metric_higher_is_better (spec->x.metric),
+                          iv_metric_higher_is_better (spec->y.metric), g_on);
+      iv_pareto_frontier_aiperf (hx, hy, members->len, iv_metric_higher_is_better (spec->x.metric),
+                                 iv_metric_higher_is_better (spec->y.metric), g_aon);
+      for (guint k = 0; k < members->len; k++)
+        {
+          guint at = g_array_index (members, guint, k);
+          on[at] = g_on[k], aon[at] = g_aon[k];
+        }
+      g_hash_table_add (done, g_steal_pointer (&group));
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *who = run_in_note (sweep, sweep->runs->pdata[i]);
+      differ |= on[i] != aon[i];
+      if (on[i])
+        g_string_append_printf (ours, "%s%s", ours->len ? ", " : "", who);
+      if (aon[i])
+        g_string_append_printf (theirs, "%s%s", theirs->len ? ", " : "", who);
+    }
+  if (differ)
+    g_ptr_array_add (notes, g_strdup_printf (_ ("frontier: %s here; aiperf plot's: %s"),
+                                             ours->len ? ours->str : _ ("none"),
+                                             theirs->len ? theirs->str : _ ("none")));
+}
+
+/* The runs aiperf plot would not find, or would find besides these. */
+static void
+note_run_set (GPtrArray *notes, const IvSweep *sweep)
+{
+  g_autoptr (GPtrArray) dirs = NULL;
+  g_autoptr (GHashTable) theirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GString) left_out = g_string_new (NULL);
+  guint n_left = 0;
+
+  if (!sweep->paths || sweep->aiperf
+      || !(dirs = iv_aiperf_run_dirs ((const char *const *) sweep->paths, NULL)))
+    return;
+  for (guint i = 0; i < dirs->len; i++)
+    {
+      char *real = realpath (dirs->pdata[i], NULL);
+      if (real)
+        g_hash_table_add (theirs, real);
+    }
+  for (guint i = 0; i < sweep->runs->len; i++)
+    {
+      const IvRun *r = sweep->runs->pdata[i];
+      g_autofree char *real = realpath (r->path, NULL);
+      if (real && g_hash_table_contains (theirs, real))
+        continue;
+      if (++n_left <= 3)
+        g_string_append_printf (left_out, "%s%s", left_out->len ? ", " : "", r->name);
+    }
+  if (n_left)
+    g_ptr_array_add (
+        notes, g_strdup_printf (g_dngettext (NULL,
+                                             "aiperf plot leaves out %u run (%s%s): it reads "
+                                             "only folders with both profile_export.jsonl "
+                                             "and profile_export_aiperf.json",
+                                             "aiperf plot leaves out %u runs (%s%s): it reads "
+                                             "only folders with both profile_export.jsonl "
+                                             "and profile_export_aiperf.json",
+                                             n_left),
+                                n_left, left_out->str, n_left > 3 ? ", …" : ""));
+}
+
+GPtrArray *
+iv_runs_aiperf_notes (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run)
+{
+  GPtrArray *notes = g_ptr_array_new_with_free_func (g_free);
+
+  if (spec->aiperf_compatible || !sweep)
+    return notes;
+  switch (spec->type)
+    {
+    case IV_PLOT_PARETO:
+    case IV_PLOT_SCATTER_LINE:
+    case IV_PLOT_UNCERTAINTY:
+      if (!spec->x.metric || !spec->y.metric)
+        break;
+      if (g_str_equal (spec->x.metric, "output_token_throughput_per_gpu")
+          || g_str_equal (spec->y.metric, "output_token_throughput_per_gpu"))
+        note_gpus (notes, spec, sweep);
+      note_stat (notes, sweep, "x", spec->x.metric, spec->x.stat);
+      note_stat (notes, sweep, "y", spec->y.metric, spec->y.stat);
+      if (spec->type == IV_PLOT_PARETO)
+        note_frontier (notes, spec, sweep);
+      note_run_set (notes, sweep);
+      break;
+    case IV_PLOT_SCATTER:
+    case IV_PLOT_SCATTER_PERCENTILES:
+      if (run && g_strcmp0 (spec->x.metric, "request_number") == 0)
+        g_ptr_array_add (notes, g_strdup (_ ("x: requests in start order from 1; aiperf plot "
+                                             "numbers them in file order from 0")));
+      if (run && spec->type == IV_PLOT_SCATTER && iv_run_good_records (run) >= 20)
+        g_ptr_array_add (notes, g_strdup (_ ("the rolling p50/p95/p99 lines are Inferview's")));
+      break;
+    case IV_PLOT_DUAL_AXIS:
+      if (run && run->gpus->len)
+        g_ptr_array_add (notes, g_strdup (_ ("GPU utilisation per GPU (by UUID) from the first "
+                                             "request's start; aiperf plot averages every "
+                                             "telemetry line of a timestamp")));
+      break;
+    case IV_PLOT_TIMESLICE:
+    case IV_PLOT_HISTOGRAM:
+      if (run && run->timeslices->len && run->timeslices_csv->len)
+        g_ptr_array_add (notes, g_strdup (_ ("time slices from the JSON; aiperf plot reads the "
+                                             "CSV, rounded to two decimals")));
+      else if (run && run->timeslices->len && !run->timeslices_csv->len)
+        g_ptr_array_add (notes, g_strdup (_ ("aiperf plot reads time slices only from the CSV, "
+                                             "which this run does not have: it draws none")));
+      break;
+    default:
+      break;
+    }
+  return notes;
+}
+
+/* The notes after the figure's own subtitle. */
+static void
+add_notes (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run)
+{
+  g_autoptr (GPtrArray) notes = iv_runs_aiperf_notes (spec, sweep, run);
+  g_autoptr (GString) sub = NULL;
+
+  if (notes->len == 0)
+    return;
+  sub = g_string_new (c->subtitle);
+  for (guint i = 0; i < notes->len; i++)
+    g_string_append_printf (sub, "%s%s", sub->len ? " · " : "", (const char *) notes->pdata[i]);
+  {
+    g_autofree char *title = g_strdup (c->title);
+    iv_chart_set_title (c, title, sub->str);
+  }
+}
+
 /* A metric's distribution in every run, side by side, in the sweep's order. */
 static IvChart *
 boxes (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
@@ -1065,6 +2224,9 @@ IvChart *
 iv_runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, char **reason)
 {
   IvChart *c = runs_chart (spec, sweep, run, reason);
+  /* where aiperf plot would draw other numbers, the figure says so */
+  if (c)
+    add_notes (c, spec, sweep, run);
   if (c && spec->x_label)
     iv_chart_axis_set_title (c, IV_AXIS_X, spec->x_label);
   if (c && spec->y_label)
@@ -1181,6 +2343,19 @@ add_over_time (IvChart *c, const IvRun *r, const char *key, IvAxisId axis, gint6
       iv_series_set_color (s, 0x555555);
       return TRUE;
     }
+  if (r->server && !iv_run_get_metric (r, key))
+    {
+      /* a server metric by its Prometheus name: a line per endpoint and label set */
+      g_autoptr (GPtrArray) lines = iv_server_metrics_lines (r->server, key, origin, FALSE, NULL);
+      for (guint i = 0; lines && i < lines->len; i++)
+        {
+          const IvServerLine *l = lines->pdata[i];
+          IvSeries *s = iv_chart_add_line (c, l->name, (const double *) (void *) l->x_s->data,
+                                           (const double *) (void *) l->y->data, l->y->len);
+          iv_series_set_y2 (s, axis == IV_AXIS_Y2);
+        }
+      return lines != NULL;
+    }
   {
     const IvRunMetric *m = iv_run_get_metric (r, key);
     g_autoptr (GArray) x = NULL;
@@ -1214,17 +2389,18 @@ server_over_time (const IvPlotSpec *spec, const IvRun *r, char **reason)
   IvChart *c;
   gboolean any = FALSE;
 
-  if (!r->server || r->server->endpoints->len == 0)
+  if (!r->server || (r->server->endpoints->len == 0 && r->server->series->len == 0))
     {
       *reason = g_strdup (
-          r->server ? _ ("the server metrics have no time series (AIPerf writes "
-                         "server_metrics_export.jsonl with --server-metrics-formats … jsonl)")
+          r->server ? _ ("the server metrics have no time series (AIPerf writes them with "
+                         "--server-metrics-formats … jsonl or parquet)")
                     : _ ("no server metrics in this run"));
       return NULL;
     }
   /* the client's clock when it has requests, else the first scrape's */
-  origin = r->t1_ns > r->t0_ns
-               ? r->t0_ns
+  origin = r->t1_ns > r->t0_ns ? r->t0_ns
+           : r->server->t0_ns >= 0
+               ? r->server->t0_ns
                : g_array_index (((IvServerEndpoint *) r->server->endpoints->pdata[0])->ts_ns,
                                 gint64, 0);
   {
@@ -1266,36 +2442,50 @@ server_over_time (const IvPlotSpec *spec, const IvRun *r, char **reason)
 static IvChart *
 runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, char **reason)
 {
+  gboolean aiperf = spec->aiperf_compatible;
+
   *reason = NULL;
   switch (spec->type)
     {
     case IV_PLOT_SCATTER:
     case IV_PLOT_SCATTER_PERCENTILES:
-      return per_request (spec, run, reason);
+      return aiperf ? per_request_aiperf (spec, run, reason) : per_request (spec, run, reason);
     case IV_PLOT_HISTOGRAM:
+      return slice_bars (spec, run, reason);
+    case IV_PLOT_DISTRIBUTION:
     case IV_PLOT_CDF:
       return histogram (spec, run, reason);
+    case IV_PLOT_PERCENTILE_BANDS:
+      return percentile_bands (spec, run, reason);
     case IV_PLOT_GPU:
       return gpu_field (spec, run, reason);
     case IV_PLOT_AREA:
-      return dispersed (spec, run, FALSE, reason);
+      return aiperf ? dispersed_aiperf (spec, run, FALSE, reason)
+                    : dispersed (spec, run, FALSE, reason);
     case IV_PLOT_DUAL_AXIS:
-      return dispersed (spec, run, TRUE, reason);
+      return aiperf ? dispersed_aiperf (spec, run, TRUE, reason)
+                    : dispersed (spec, run, TRUE, reason);
     case IV_PLOT_REQUEST_TIMELINE:
-      return request_timeline (spec, run, reason);
+      return aiperf && g_strcmp0 (spec->y.metric, "worker") != 0
+                     && g_strcmp0 (spec->y.metric, "request_number") != 0
+                 ? request_timeline_aiperf (spec, run, reason)
+                 : request_timeline (spec, run, reason);
     case IV_PLOT_TIMESLICE:
       return timeslices (spec, run, reason);
     case IV_PLOT_UNCERTAINTY:
+      if (aiperf)
+        return uncertainty_aiperf (spec, sweep, reason);
       if (!any_aggregate (sweep))
         {
           *reason = g_strdup (_ ("no repeated trials in these runs (AIPerf writes aggregate/ with "
-                                 "--num-profile-runs)"));
+                                 "--num-profile-runs); aiperf plot draws each concurrency's "
+                                 "mean over its runs instead (--aiperf-compatible)"));
           return NULL;
         }
       return across_runs (spec, sweep, reason);
     case IV_PLOT_PARETO:
     case IV_PLOT_SCATTER_LINE:
-      return across_runs (spec, sweep, reason);
+      return aiperf ? across_runs_aiperf (spec, sweep, reason) : across_runs (spec, sweep, reason);
     case IV_PLOT_BOX:
       return boxes (spec, sweep, reason);
     case IV_PLOT_SERVER:
@@ -1421,7 +2611,7 @@ iv_runs_chart_highlight (IvChart *chart, const IvPlotSpec *spec, const IvRun *r,
         }
       iv_series_set_color (iv_chart_add_spans (chart, _ ("selected"), hx, h1, hy, m), 0xd55e00);
     }
-  else if ((spec->type == IV_PLOT_HISTOGRAM || spec->type == IV_PLOT_CDF) && spec->y.metric)
+  else if ((spec->type == IV_PLOT_DISTRIBUTION || spec->type == IV_PLOT_CDF) && spec->y.metric)
     {
       g_autofree double *values = iv_run_metric_per_request (r, spec->y.metric);
       for (guint j = 0; j < n; j++)
@@ -1431,4 +2621,130 @@ iv_runs_chart_highlight (IvChart *chart, const IvPlotSpec *spec, const IvRun *r,
             iv_chart_add_vline (chart, values[requests[j]], label);
           }
     }
+}
+
+/* ---------- the points of a figure, as JSON ---------- */
+
+static void
+write_numbers (IvJsonWriter *w, const char *key, const double *v, gsize n)
+{
+  iv_json_writer_key (w, key);
+  iv_json_writer_begin_array (w);
+  for (gsize i = 0; v && i < n; i++)
+    if (isfinite (v[i]))
+      iv_json_writer_double (w, v[i]);
+    else
+      iv_json_writer_null (w);
+  iv_json_writer_end_array (w);
+}
+
+static void
+write_text (IvJsonWriter *w, const char *key, const char *text)
+{
+  iv_json_writer_key (w, key);
+  if (text)
+    iv_json_writer_string (w, text);
+  else
+    iv_json_writer_null (w);
+}
+
+static void
+write_chart (const IvChart *c, IvJsonWriter *w)
+{
+  static const char *const kinds[] = {
+    [IV_SERIES_SCATTER] = "scatter",
+    [IV_SERIES_LINE] = "line",
+    [IV_SERIES_STEP] = "step",
+    [IV_SERIES_AREA] = "area",
+    [IV_SERIES_BARS] = "bars",
+    [IV_SERIES_HISTOGRAM] = "histogram",
+    [IV_SERIES_CDF] = "cdf",
+    [IV_SERIES_BOX] = "box",
+    [IV_SERIES_ERROR_BARS] = "error_bars",
+    [IV_SERIES_BAND] = "band",
+    [IV_SERIES_HEATMAP] = "heatmap",
+    [IV_SERIES_SPANS] = "spans",
+  };
+  static const char *const axes[] = { "x", "y", "y2" };
+
+  write_text (w, "title", c->title);
+  write_text (w, "subtitle", c->subtitle);
+  iv_json_writer_key (w, "axes");
+  iv_json_writer_begin_object (w);
+  for (int a = 0; a < IV_N_AXES; a++)
+    {
+      const IvAxis *ax = &c->axis[a];
+      iv_json_writer_key (w, axes[a]);
+      iv_json_writer_begin_object (w);
+      write_text (w, "title", ax->title);
+      iv_json_writer_key (w, "categories");
+      iv_json_writer_begin_array (w);
+      for (guint k = 0; k < ax->n_categories; k++)
+        iv_json_writer_string (w, ax->categories[k]);
+      /* a bar chart's categories are the chart's, on x */
+      for (guint k = 0; a == IV_AXIS_X && !ax->n_categories && k < c->n_categories; k++)
+        iv_json_writer_string (w, c->categories[k]);
+      iv_json_writer_end_array (w);
+      iv_json_writer_end_object (w);
+    }
+  iv_json_writer_end_object (w);
+  iv_json_writer_key (w, "series");
+  iv_json_writer_begin_array (w);
+  for (guint i = 0; i < c->series->len; i++)
+    {
+      const IvSeries *s = c->series->pdata[i];
+      gsize nx = s->kind == IV_SERIES_HISTOGRAM ? s->n + 1 : s->n;
+      iv_json_writer_begin_object (w);
+      write_text (w, "name", s->name);
+      write_text (w, "kind", kinds[s->kind]);
+      iv_json_writer_key (w, "y2");
+      iv_json_writer_bool (w, s->y2);
+      iv_json_writer_key (w, "in_legend");
+      iv_json_writer_bool (w, s->in_legend);
+      if (s->kind == IV_SERIES_BOX)
+        {
+          const double st[] = { s->position, s->box.q1, s->box.median, s->box.q3 };
+          write_numbers (w, "position_q1_median_q3", st, G_N_ELEMENTS (st));
+        }
+      else if (s->kind != IV_SERIES_HEATMAP)
+        {
+          write_numbers (w, "x", s->x, nx);
+          write_numbers (w, "y", s->y, s->n);
+        }
+      if (s->lo && s->hi)
+        {
+          write_numbers (w, "lo", s->lo, s->n);
+          write_numbers (w, "hi", s->hi, s->n);
+        }
+      if (s->labels)
+        {
+          iv_json_writer_key (w, "labels");
+          iv_json_writer_begin_array (w);
+          for (gsize k = 0; k < s->n; k++)
+            if (s->labels[k])
+              iv_json_writer_string (w, s->labels[k]);
+            else
+              iv_json_writer_null (w);
+          iv_json_writer_end_array (w);
+        }
+      iv_json_writer_end_object (w);
+    }
+  iv_json_writer_end_array (w);
+}
+
+void
+iv_runs_figure_write_json (const IvRunsFigure *f, IvJsonWriter *w)
+{
+  iv_json_writer_begin_object (w);
+  if (f->chart)
+    write_chart (f->chart, w);
+  else
+    {
+      /* panels and surfaces: their title; their points are the panels' own charts */
+      write_text (w, "title", iv_runs_figure_title (f));
+      iv_json_writer_key (w, "series");
+      iv_json_writer_begin_array (w);
+      iv_json_writer_end_array (w);
+    }
+  iv_json_writer_end_object (w);
 }

@@ -8,6 +8,7 @@
 
 #include "iv-chart.h"
 #include "iv-chart-grid.h"
+#include "iv-json-writer.h"
 #include "iv-plot-config.h"
 #include "iv-surface.h"
 #include "iv-sweep.h"
@@ -42,6 +43,17 @@ void iv_runs_figure_clear (IvRunsFigure *figure);
 /* Its drawing function and data, to render or export; @name: the file's suggested name. */
 IvFigure iv_runs_figure_get (const IvRunsFigure *figure, const char *name);
 const char *iv_runs_figure_title (const IvRunsFigure *figure);
+
+/* What `aiperf plot` would draw differently from Inferview's figure of @spec (its GPU
+ * count, the p50 it puts on multi-run axes, its frontier, the runs it leaves out, its
+ * request numbering, its reading of time slices): one sentence each, empty when nothing
+ * differs or @spec is drawn as aiperf draws it. The figure's subtitle carries them; the
+ * window's card and summary.txt say them too. */
+GPtrArray *iv_runs_aiperf_notes (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run);
+/* The figure's points as JSON (`plot --json`): its title and subtitle, axis titles and
+ * categories, and each series' kind, name, x and y (lo and hi for bands and error bars,
+ * point labels), in the data's units. */
+void iv_runs_figure_write_json (const IvRunsFigure *figure, IvJsonWriter *writer);
 
 /* Per-request plots: the request drawn at data point (@x, @y) of @spec's chart of @run
  * (a scatter point, or a timeline bar's middle), or G_MAXUINT. */

@@ -13,6 +13,7 @@
 
 #include "iv-input.h"
 #include "iv-safe-text.h"
+#include "iv-server-metrics.h"
 
 #define DEFAULT_RESOURCE "/io/github/inferview/Inferview/aiperf/default_plot_config.yaml"
 #define OWN_RESOURCE "/io/github/inferview/Inferview/aiperf/inferview_plots.yaml"
@@ -29,6 +30,8 @@ static const struct
   { "timeslice", IV_PLOT_TIMESLICE },
   { "dual_axis", IV_PLOT_DUAL_AXIS },
   { "histogram", IV_PLOT_HISTOGRAM },
+  { "distribution", IV_PLOT_DISTRIBUTION },
+  { "percentile_bands", IV_PLOT_PERCENTILE_BANDS },
   { "cdf", IV_PLOT_CDF },
   { "gpu_telemetry", IV_PLOT_GPU },
   { "pareto", IV_PLOT_PARETO },
@@ -44,8 +47,112 @@ static const struct
 
 /* Keys a preset may have that change nothing here (styling of AIPerf's plotly output). */
 static const char *const ignored_keys[] = {
-  "primary_style", "secondary_style", "supplementary_col", "use_slice_duration", "mode", NULL,
+  "primary_style", "secondary_style", "supplementary_col", "mode", NULL,
 };
+
+const char *const iv_plot_stat_keys[] = {
+  "p50", "avg", "p90", "p95", "p99", "min", "max", "std", "p1", "p5", "p10", "p25", "p75", NULL,
+};
+
+/* The characters two strings share as Python's difflib.SequenceMatcher counts them: the
+ * longest common block (the earliest in @a, then in @b, when several are as long), then
+ * the same on either side of it. */
+static guint
+matching_chars (const char *a, gsize alo, gsize ahi, const char *b, gsize blo, gsize bhi)
+{
+  gsize best_i = alo, best_j = blo, best_k = 0;
+
+  if (alo >= ahi || blo >= bhi)
+    return 0;
+  for (gsize i = alo; i < ahi; i++)
+    for (gsize j = blo; j < bhi; j++)
+      {
+        gsize k = 0;
+        while (i + k < ahi && j + k < bhi && a[i + k] == b[j + k])
+          k++;
+        if (k > best_k)
+          best_i = i, best_j = j, best_k = k;
+      }
+  if (best_k == 0)
+    return 0;
+  return (guint) best_k + matching_chars (a, alo, best_i, b, blo, best_j)
+         + matching_chars (a, best_i + best_k, ahi, b, best_j + best_k, bhi);
+}
+
+typedef struct
+{
+  double ratio;
+  const char *word;
+} Close;
+
+static gint
+compare_close (gconstpointer pa, gconstpointer pb)
+{
+  const Close *x = pa, *y = pb;
+  /* heapq.nlargest on (ratio, word): the best first, a tie to the larger word */
+  if (x->ratio != y->ratio)
+    return x->ratio > y->ratio ? -1 : 1;
+  return -strcmp (x->word, y->word);
+}
+
+gboolean
+iv_plot_parse_metric_shortcut (const char *shortcut, char **metric, char **stat, GError **error)
+{
+  const char *us = strrchr (shortcut, '_');
+  const char *tail;
+  gboolean digits;
+
+  *metric = *stat = NULL;
+  if (!us)
+    {
+      *metric = g_strdup (shortcut);
+      return TRUE;
+    }
+  tail = us + 1;
+  if (g_strv_contains (iv_plot_stat_keys, tail))
+    {
+      *metric = g_strndup (shortcut, (gsize) (us - shortcut));
+      *stat = g_strdup (tail);
+      return TRUE;
+    }
+  /* _detect_invalid_stat_pattern: "p" and digits that name no statistic */
+  digits = tail[0] == 'p' && tail[1];
+  for (const char *q = tail + 1; digits && *q; q++)
+    digits = g_ascii_isdigit (*q);
+  if (!digits)
+    {
+      *metric = g_strdup (shortcut);
+      return TRUE;
+    }
+  {
+    /* difflib.get_close_matches (tail, ALL_STAT_KEYS, n=3, cutoff=0.6) */
+    g_autoptr (GArray) close = g_array_new (FALSE, FALSE, sizeof (Close));
+    g_autoptr (GString) valid = g_string_new (NULL), guess = g_string_new (NULL);
+    gsize lt = strlen (tail);
+    for (guint i = 0; iv_plot_stat_keys[i]; i++)
+      {
+        const char *k = iv_plot_stat_keys[i];
+        gsize lk = strlen (k);
+        Close c = { 2.0 * matching_chars (k, 0, lk, tail, 0, lt) / (double) (lk + lt), k };
+        g_string_append_printf (valid, "%s%s", i ? ", " : "", k);
+        if (c.ratio >= 0.6)
+          g_array_append_val (close, c);
+      }
+    g_array_sort (close, compare_close);
+    for (guint i = 0; i < close->len && i < 3; i++)
+      g_string_append_printf (guess, "%s%.*s_%s", i ? ", " : "", (int) (us - shortcut), shortcut,
+                              g_array_index (close, Close, i).word);
+    if (guess->len)
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _ ("“%s” ends in “%s”, which is no statistic (they are %s); did you mean %s?"),
+                   shortcut, tail, valid->str, guess->str);
+    else
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _ ("“%s” ends in “%s”, which is no statistic (they are %s)"), shortcut, tail,
+                   valid->str);
+  }
+  return FALSE;
+}
 
 static void
 spec_free (gpointer p)
@@ -84,6 +191,7 @@ iv_plot_config_free (IvPlotConfig *c)
   g_strfreev (c->baselines);
   g_strfreev (c->treatments);
   g_free (c->classification_default);
+  g_clear_pointer (&c->group_display_names, g_hash_table_unref);
   g_free (c->downsampling.method);
   g_free (c);
 }
@@ -178,6 +286,7 @@ typedef struct
    * generation (one slot per node of the document) */
   guint *seen;
   guint generation;
+  GError *fatal; /* the first error that makes the file unusable (a statistic that is none) */
 } Reader;
 
 static yaml_node_t *
@@ -239,14 +348,56 @@ strings (Reader *r, yaml_node_t *n)
   return g_strv_builder_end (b);
 }
 
-/* x: request_number, or x: {metric: request_latency, stat: avg}. */
+/* The first error of the file, at @at: "FILE:LINE: plot “NAME”: …". */
 static void
-axis (Reader *r, yaml_node_t *n, IvPlotAxis *a)
+fail_at (Reader *r, yaml_node_t *at, const char *name, const GError *why)
+{
+  if (r->fatal)
+    return;
+  g_set_error (&r->fatal, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _ ("%s:%lu: plot “%s”: %s"), r->file,
+               (unsigned long) at->start_mark.line + 1, name, why->message);
+}
+
+/* A statistic a preset names (stat: p67) must be one, as a shortcut's must. */
+static void
+check_stat (Reader *r, yaml_node_t *at, const char *name, const char *stat)
+{
+  g_autoptr (GError) why = NULL;
+
+  if (!stat || g_strv_contains (iv_plot_stat_keys, stat) || g_str_equal (stat, "value"))
+    return;
+  {
+    g_autofree char *as_shortcut = g_strdup_printf ("metric_%s", stat);
+    g_autofree char *m = NULL, *st = NULL;
+    if (!iv_plot_parse_metric_shortcut (as_shortcut, &m, &st, &why) || !st)
+      {
+        if (!why)
+          g_set_error (&why, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _ ("“%s” is no statistic (p50, avg, p90, p95, p99, min, max, std, p1, p5, "
+                          "p10, p25, p75)"),
+                       stat);
+        fail_at (r, at, name, why);
+      }
+  }
+}
+
+/* x: request_number, x: request_latency_p90 (aiperf's shortcut: the metric and its
+ * statistic), or x: {metric: request_latency, stat: avg, source: …}. */
+static void
+axis (Reader *r, const char *name, yaml_node_t *n, IvPlotAxis *a)
 {
   if (n->type == YAML_SCALAR_NODE)
     {
-      g_free (a->metric);
-      a->metric = scalar (n);
+      g_autofree char *text = scalar (n);
+      g_autoptr (GError) why = NULL;
+      char *metric = NULL, *stat = NULL;
+      if (!iv_plot_parse_metric_shortcut (text, &metric, &stat, &why))
+        {
+          fail_at (r, n, name, why);
+          return;
+        }
+      g_free (a->metric), a->metric = metric;
+      g_free (a->stat), a->stat = stat;
       return;
     }
   if (n->type != YAML_MAPPING_NODE)
@@ -260,7 +411,12 @@ axis (Reader *r, yaml_node_t *n, IvPlotAxis *a)
       if (scalar_is (k, "metric"))
         g_free (a->metric), a->metric = scalar (v);
       else if (scalar_is (k, "stat"))
-        g_free (a->stat), a->stat = scalar (v);
+        {
+          g_free (a->stat), a->stat = scalar (v);
+          check_stat (r, v, name, a->stat);
+        }
+      else if (scalar_is (k, "source"))
+        continue; /* the data source: Inferview finds a metric wherever the run has it */
       else
         {
           g_autofree char *key = scalar (k);
@@ -301,7 +457,10 @@ spec_key (Reader *r, IvPlotSpec *s, const char *name, yaml_node_t *k, yaml_node_
   else if (g_str_equal (key, "y_label"))
     TEXT (y_label);
   else if (g_str_equal (key, "stat"))
-    TEXT (stat);
+    {
+      TEXT (stat);
+      check_stat (r, v, name, s->stat);
+    }
   else if (g_str_equal (key, "source"))
     TEXT (source);
 #undef TEXT
@@ -316,11 +475,17 @@ spec_key (Reader *r, IvPlotSpec *s, const char *name, yaml_node_t *k, yaml_node_
         warn (r, v, _ ("autoscale is none, x, y or both; ignored"));
     }
   else if (g_str_equal (key, "x"))
-    axis (r, v, &s->x);
+    axis (r, name, v, &s->x);
   else if (g_str_equal (key, "y"))
-    axis (r, v, &s->y);
+    axis (r, name, v, &s->y);
   else if (g_str_equal (key, "y2"))
-    axis (r, v, &s->y2);
+    axis (r, name, v, &s->y2);
+  else if (g_str_equal (key, "use_slice_duration"))
+    {
+      g_autofree char *value = scalar (v);
+      s->use_slice_duration
+          = value && (g_ascii_strcasecmp (value, "true") == 0 || g_str_equal (value, "1"));
+    }
   else if (g_str_equal (key, "labels"))
     g_strfreev (s->labels), s->labels = strings (r, v);
   else if (g_str_equal (key, "groups"))
@@ -421,8 +586,16 @@ read_spec (Reader *r, const char *name, yaml_node_t *n)
   s->name = g_strdup (name);
   s->type = IV_PLOT_UNKNOWN;
   s->ci_level = 0.95;
+  s->use_slice_duration = -1;
   s->line = (guint) n->start_mark.line + 1;
   spec_keys (r, s, name, n);
+  /* a server metric by its Prometheus name (aiperf: source: server_metrics, or a name such
+   * as vllm:…) is drawn over time from the server's series, as aiperf's single-run
+   * handlers draw it whatever over-time type the preset gives */
+  if ((s->type == IV_PLOT_SCATTER || s->type == IV_PLOT_SCATTER_PERCENTILES
+       || s->type == IV_PLOT_AREA || s->type == IV_PLOT_TIMESLICE || s->type == IV_PLOT_DUAL_AXIS)
+      && iv_prom_is_server_metric (s->source, s->y.metric))
+    s->type = IV_PLOT_SERVER;
   return s;
 }
 
@@ -811,6 +984,33 @@ read_classification (Reader *r, yaml_node_t *n)
           else
             warn (r, v, _ ("default is baseline or treatment; treatment used"));
         }
+      else if (scalar_is (k, "group_display_names"))
+        {
+          /* {experiment group: its name in legends} (ExperimentClassificationConfig) */
+          if (!v || v->type != YAML_MAPPING_NODE)
+            {
+              warn (r, v ? v : k,
+                    _ ("group_display_names is a mapping of experiment groups to names; "
+                       "ignored"));
+              continue;
+            }
+          g_clear_pointer (&c->group_display_names, g_hash_table_unref);
+          c->group_display_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+          for (yaml_node_pair_t *q = v->data.mapping.pairs.start; q < v->data.mapping.pairs.top;
+               q++)
+            {
+              char *group = scalar (node (r, q->key)), *shown = scalar (node (r, q->value));
+              if (group && shown)
+                g_hash_table_replace (c->group_display_names, group, shown);
+              else
+                {
+                  warn (r, node (r, q->key), _ ("a group's display name is text; ignored"));
+                  g_free (group), g_free (shown);
+                }
+            }
+        }
+      else if (scalar_is (k, "group_extraction_pattern"))
+        continue; /* a regular expression aiperf reads and does not use in its plots */
       else
         warn_unknown (r, k, "experiment_classification");
     }
@@ -891,6 +1091,11 @@ parse (const char *text, gsize len, const char *file, GError **error)
     }
   warnings_end (&r.warnings);
   yaml_document_delete (&doc);
+  if (r.fatal)
+    {
+      g_propagate_error (error, r.fatal);
+      return NULL;
+    }
   return g_steal_pointer (&c);
 }
 
@@ -954,6 +1159,8 @@ merge_over (IvPlotConfig *base, IvPlotConfig *user)
       g_strfreev (base->treatments), base->treatments = g_steal_pointer (&user->treatments);
       g_free (base->classification_default);
       base->classification_default = g_steal_pointer (&user->classification_default);
+      g_clear_pointer (&base->group_display_names, g_hash_table_unref);
+      base->group_display_names = g_steal_pointer (&user->group_display_names);
     }
   g_free (base->downsampling.method);
   base->downsampling = user->downsampling;
@@ -1047,6 +1254,7 @@ iv_plot_config_load (const char *path, GError **error)
         s->baselines = (const char *const *) c->baselines;
         s->treatments = (const char *const *) c->treatments;
         s->default_baseline = g_strcmp0 (c->classification_default, "baseline") == 0;
+        s->group_display_names = c->group_display_names;
       }
   return c;
 }
@@ -1185,15 +1393,14 @@ const char *
 iv_plot_file_names_get (IvPlotFileNames *names, const char *preset)
 {
   const char *known = g_hash_table_lookup (names->by_preset, preset);
-  g_autofree char *dashed = NULL, *stem = NULL, *folded_stem = NULL;
+  g_autofree char *stem = NULL, *folded_stem = NULL;
   char *file = NULL;
   guint n;
 
   if (known)
     return known;
-  /* as aiperf names its files: the preset with dashes */
-  dashed = g_strdelimit (g_strdup (preset), "_", '-');
-  stem = iv_plot_file_stem (dashed);
+  /* as aiperf names its files: f"{name}.png" (config.py's _build_spec_kwargs) */
+  stem = iv_plot_file_stem (preset);
   folded_stem = fold (stem);
   /* the first free of stem, stem-2, stem-3 …, from where the last collision left off
    * (so that many presets of one stem cost one try each) */

@@ -26,7 +26,9 @@ typedef enum
   IV_PLOT_REQUEST_TIMELINE,    /* one bar per request: prefill and decode */
   IV_PLOT_TIMESLICE,           /* a statistic per time slice with ±std */
   IV_PLOT_DUAL_AXIS,           /* throughput with GPU utilisation on a second axis */
-  IV_PLOT_HISTOGRAM,           /* distribution of a metric */
+  IV_PLOT_HISTOGRAM,           /* aiperf's: a time-slice statistic as bars, one per window */
+  IV_PLOT_DISTRIBUTION,        /* Inferview's: the distribution of a per-request metric */
+  IV_PLOT_PERCENTILE_BANDS,    /* p50 line with p95 and p99 bands over time */
   IV_PLOT_CDF,                 /* its cumulative distribution, percentiles marked */
   IV_PLOT_GPU,                 /* a telemetry field per GPU over time */
   IV_PLOT_PARETO,              /* runs: the frontier of y against x */
@@ -60,6 +62,15 @@ typedef struct
   double ci_level;
   char *x_label, *y_label; /* axis titles replacing the metric's, or NULL */
   char *autoscale;         /* none, x, y, both: Inferview's axes always fit their data */
+  /* use_slice_duration: time slices on a seconds axis ("0-5", "5-10") when the run says
+   * their width; aiperf's TimeSlicePlotSpec only when the key is there: -1 absent, 0, 1 */
+  gint use_slice_duration;
+  /* experiment_classification.group_display_names, borrowed: a group's legend name */
+  GHashTable *group_display_names;
+  /* draw as `aiperf plot` does (its GPU count, p50 on multi-run axes, its run set, its
+   * orderings and rules), set by the viewer (plot --aiperf-compatible, the window's
+   * toggle); else Inferview's numbers, with notes where they differ */
+  gboolean aiperf_compatible;
   /* experiment_classification, borrowed from the configuration (multi-run plots): runs
    * are grouped by experiment and each is a baseline or a treatment (see
    * iv_plot_spec_is_baseline ()); NULL when off */
@@ -89,7 +100,8 @@ typedef struct
   char *origin; /* the file read, or "built-in" */
   GStrv baselines,
       treatments; /* experiment_classification: glob patterns of run names; NULL: off */
-  char *classification_default; /* "baseline" or "treatment" when no pattern matches */
+  char *classification_default;    /* "baseline" or "treatment" when no pattern matches */
+  GHashTable *group_display_names; /* experiment group → its legend name, or NULL */
   IvDownsampling downsampling;
   gboolean has_multi_defaults,
       has_single_defaults; /* the file lists them (else a user file keeps the built-in lists) */
@@ -106,6 +118,16 @@ typedef struct
  * what they expand to: a plot configuration has a few anchors aliased a few times. */
 #define IV_PLOT_CONFIG_ALIAS_BYTES ((guint64) 4 << 20)
 #define IV_PLOT_CONFIG_ALIAS_NODES ((guint64) 1000000)
+
+/* The statistics a metric shortcut may end in ("request_latency_p90"), in aiperf's
+ * order (ALL_STAT_KEYS in aiperf/plot/constants.py). */
+extern const char *const iv_plot_stat_keys[];
+/* aiperf's parse_and_validate_metric_name: "request_latency_p90" → "request_latency" and
+ * "p90"; a name without such a suffix is the metric (stat NULL). FALSE with @error when
+ * the suffix looks like a statistic that is not one ("p67"): the valid ones and the
+ * closest ("did you mean request_latency_p75?", difflib's get_close_matches). */
+gboolean iv_plot_parse_metric_shortcut (const char *shortcut, char **metric, char **stat,
+                                        GError **error);
 
 /* @text (@len bytes) read as the configuration named @source (for messages). */
 IvPlotConfig *iv_plot_config_parse (const char *text, gsize len, const char *source,

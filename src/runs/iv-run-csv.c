@@ -13,16 +13,21 @@
 #include "iv-csv.h"
 #include "iv-run-private.h"
 
-/* "Time to First Token (ms)" → tag "time_to_first_token", unit "ms". */
-static char *
-tag_of (const char *display, char **unit)
+gboolean
+_iv_run_is_display_name (const char *key)
 {
-  const char *open = strrchr (display, '(');
-  const char *close = open ? strchr (open, ')') : NULL;
-  gsize name_len = open && close ? (gsize) (open - display) : strlen (display);
+  for (const char *p = key; *p; p++)
+    if (*p == ' ' || g_ascii_isupper (*p))
+      return TRUE;
+  return FALSE;
+}
+
+/* The first @name_len bytes of a display name as a tag. */
+static char *
+fold (const char *display, gsize name_len)
+{
   GString *tag = g_string_new (NULL);
 
-  *unit = open && close ? g_strndup (open + 1, (gsize) (close - open - 1)) : g_strdup ("");
   for (gsize i = 0; i < name_len; i++)
     {
       char c = display[i];
@@ -34,6 +39,25 @@ tag_of (const char *display, char **unit)
   while (tag->len && tag->str[tag->len - 1] == '_')
     g_string_truncate (tag, tag->len - 1);
   return g_string_free (tag, FALSE);
+}
+
+char *
+_iv_run_fold_display_name (const char *display)
+{
+  const char *open = strrchr (display, '(');
+  const char *close = open ? strchr (open, ')') : NULL;
+  return fold (display, open && close ? (gsize) (open - display) : strlen (display));
+}
+
+/* "Time to First Token (ms)" → tag "time_to_first_token", unit "ms". */
+static char *
+tag_of (const char *display, char **unit)
+{
+  const char *open = strrchr (display, '(');
+  const char *close = open ? strchr (open, ')') : NULL;
+
+  *unit = open && close ? g_strndup (open + 1, (gsize) (close - open - 1)) : g_strdup ("");
+  return fold (display, open && close ? (gsize) (open - display) : strlen (display));
 }
 
 static double
@@ -133,5 +157,120 @@ _iv_run_load_summary_csv (IvRun *r, IvInput *in, GError **error)
       _ ("%s: only AIPerf's CSV summary is here — its numbers are rounded to two decimals, and "
          "without the JSON summary the run's configuration (model, concurrency) is unknown"),
       iv_input_get_name (in));
+  return TRUE;
+}
+
+/* A time slice of @slices with @index, made when the file names it first (rows come in
+ * slice order; a slice named again later is found by a walk from the end). */
+static IvTimeslice *
+slice_at (GPtrArray *slices, gint64 index)
+{
+  IvTimeslice *ts;
+
+  for (guint i = slices->len; i > 0; i--)
+    if (((IvTimeslice *) slices->pdata[i - 1])->index == index)
+      return slices->pdata[i - 1];
+  ts = g_new0 (IvTimeslice, 1);
+  ts->index = index;
+  ts->start_ns = ts->end_ns = -1;
+  ts->complete = TRUE;
+  ts->metrics = _iv_run_summary_table_new ();
+  g_ptr_array_add (slices, ts);
+  return ts;
+}
+
+static gint
+compare_slices (gconstpointer a, gconstpointer b)
+{
+  const IvTimeslice *x = *(IvTimeslice *const *) a, *y = *(IvTimeslice *const *) b;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+/* profile_export_aiperf_timeslices.csv as aiperf's TimesliceMetricsCsvExporter writes it:
+ * tidy rows "Timeslice,Metric,Unit,Stat,Value" (Metric the display name, "Time to First
+ * Token"; Value with two decimals), the columns found by name as aiperf plot's
+ * _load_timeslices_csv requires them. */
+gboolean
+_iv_run_load_timeslices_csv (IvRun *r, IvInput *in, GError **error)
+{
+  gsize len = 0;
+  g_autofree char *text = iv_input_read_all (in, IV_INPUT_DOCUMENT_MAX, &len, error);
+  static const char *const wanted[] = { "Timeslice", "Metric", "Unit", "Stat", "Value" };
+  gint col[G_N_ELEMENTS (wanted)];
+  const char *cursor, *end;
+  g_autoptr (GPtrArray) header = NULL;
+  g_autoptr (GPtrArray) slices = NULL;
+  guint line = 1;
+
+  if (!text)
+    return FALSE;
+  cursor = text, end = text + len;
+  if (len >= 3 && memcmp (text, "\xef\xbb\xbf", 3) == 0)
+    cursor += 3;
+  header = iv_csv_next_record (&cursor, end);
+  for (guint k = 0; k < G_N_ELEMENTS (wanted); k++)
+    {
+      col[k] = -1;
+      for (guint c = 0; header && c < header->len; c++)
+        if (g_str_equal (header->pdata[c], wanted[k]))
+          col[k] = (gint) c;
+      if (col[k] < 0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _ ("%s: line 1: no column “%s” (time slices have Timeslice, Metric, "
+                          "Unit, Stat and Value)"),
+                       iv_input_get_name (in), wanted[k]);
+          return FALSE;
+        }
+    }
+  slices = g_ptr_array_new_with_free_func (_iv_timeslice_free);
+  for (;;)
+    {
+      g_autoptr (GPtrArray) row = iv_csv_next_record (&cursor, end);
+      g_autofree char *tag = NULL;
+      IvTimeslice *ts;
+      IvMetricSummary *s;
+      double index, v, *field;
+
+      if (!row)
+        break;
+      line++;
+      if (row->len == 0)
+        continue;
+      if (row->len <= (guint) MAX (MAX (col[0], col[1]), MAX (MAX (col[2], col[3]), col[4])))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       _ ("%s: line %u: %u columns where the header has %u"),
+                       iv_input_get_name (in), line, row->len, header->len);
+          return FALSE;
+        }
+      index = cell_number (row->pdata[col[0]]);
+      v = cell_number (row->pdata[col[4]]);
+      tag = _iv_run_fold_display_name (row->pdata[col[1]]);
+      if (!(index >= 0 && index < 1e9 && index == floor (index)) || !*tag)
+        continue;
+      ts = slice_at (slices, (gint64) index);
+      if (!(s = g_hash_table_lookup (ts->metrics, tag)))
+        {
+          s = g_new0 (IvMetricSummary, 1);
+          s->unit = g_strdup (row->pdata[col[2]]);
+          s->avg = s->min = s->max = s->std = s->count = NAN;
+          s->p1 = s->p5 = s->p10 = s->p25 = s->p50 = s->p75 = s->p90 = s->p95 = s->p99 = NAN;
+          s->source = IV_STATS_SUMMARY;
+          g_hash_table_insert (ts->metrics, g_strdup (tag), s);
+        }
+      field = iv_metric_summary_stat (s, row->pdata[col[3]]);
+      if (field)
+        *field = v;
+    }
+  g_ptr_array_sort (slices, compare_slices);
+  {
+    /* the run changes only once the whole file was read */
+    gsize n = 0;
+    gpointer *taken = g_ptr_array_steal (slices, &n);
+    for (gsize i = 0; i < n; i++)
+      g_ptr_array_add (r->timeslices_csv, taken[i]);
+    g_free (taken);
+  }
   return TRUE;
 }

@@ -272,6 +272,9 @@ follow_stream (IvRun *r, Stream *s, gboolean records, gsize max, gboolean all, g
           *restarted = TRUE;
           return TRUE;
         }
+      /* the file grew, by whole lines or not: AIPerf is writing it */
+      if (step.moved)
+        live->last_growth_us = g_get_monotonic_time ();
       if (step.long_line)
         {
           if (records)
@@ -341,6 +344,25 @@ follow_streams (IvRun *r, gsize max, gboolean all, IvRunFollow *out, gboolean *d
   return TRUE;
 }
 
+/* When the files last grew, on the monotonic clock: their modification time, so a run
+ * that stopped being written long before it was opened is not taken for a live one. */
+static gint64
+last_written (const char *records, const char *telemetry)
+{
+  gint64 now = g_get_monotonic_time (), real = g_get_real_time (), newest = G_MININT64;
+  const char *paths[] = { records, telemetry };
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      GStatBuf st;
+      if (paths[i] && g_stat (paths[i], &st) == 0)
+        newest = MAX (newest, (gint64) st.st_mtime * G_USEC_PER_SEC);
+    }
+  if (newest == G_MININT64 || newest >= real)
+    return now;
+  return now - (real - newest);
+}
+
 gboolean
 _iv_run_live_start (IvRun *r, const char *records, const char *telemetry, IvProgressFunc progress,
                     gpointer progress_data, GCancellable *cancellable, GError **error)
@@ -353,7 +375,7 @@ _iv_run_live_start (IvRun *r, const char *records, const char *telemetry, IvProg
   r->live->telemetry.path = g_strdup (telemetry);
   r->live->reader = _iv_record_reader_new (r, TRUE);
   r->live->max_line = iv_run_line_max (NULL);
-  r->live->last_growth_us = g_get_monotonic_time ();
+  r->live->last_growth_us = last_written (records, telemetry);
   (void) progress, (void) progress_data, (void) cancellable;
   if (!follow_streams (r, 0, FALSE, &out, &drained, error))
     return FALSE;
@@ -408,6 +430,49 @@ iv_run_follow (IvRun *r, gsize max_bytes, IvRunFollow *out, GError **error)
   r->live = NULL;
   _iv_run_live_free (live);
   out->finished = TRUE;
+  return TRUE;
+}
+
+gboolean
+iv_run_expire (IvRun *r, guint stale_s)
+{
+  IvRunLive *live = r->live;
+  gint64 quiet;
+  IvRunFollow out = { 0 };
+  gboolean drained;
+
+  if (!live)
+    return FALSE;
+  quiet = g_get_monotonic_time () - live->last_growth_us;
+  if (quiet < (gint64) stale_s * G_USEC_PER_SEC)
+    return FALSE;
+  /* whatever is left, a last line without its newline too (said as cut short) */
+  if (!follow_streams (r, 0, TRUE, &out, &drained, NULL) || out.restarted)
+    {
+      iv_run_unfollow (r);
+      r->incomplete = TRUE;
+      _iv_run_warn (r,
+                    _ ("%s: incomplete: no summary, and its files changed as they were last "
+                       "read; what was read is kept"),
+                    r->name);
+      return TRUE;
+    }
+  {
+    g_autofree char *display = g_filename_display_name (live->records.path);
+    _iv_record_reader_finish (live->reader, display);
+  }
+  if (live->telemetry_reader)
+    {
+      g_autofree char *display = g_filename_display_name (live->telemetry.path);
+      _iv_telemetry_reader_finish (live->telemetry_reader, display);
+    }
+  iv_run_unfollow (r);
+  r->incomplete = TRUE;
+  _iv_run_warn (r,
+                _ ("%s: incomplete: no summary, and its files have not grown for %" G_GINT64_FORMAT
+                   " s — AIPerf is not writing it (it ended without its summary, or stopped); "
+                   "the numbers are the records'"),
+                r->name, quiet / G_USEC_PER_SEC);
   return TRUE;
 }
 

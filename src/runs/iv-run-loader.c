@@ -22,6 +22,10 @@
 typedef struct
 {
   char *records, *summary, *csv_summary, *telemetry, *timeslices, *aggregate;
+  char *timeslices_csv;    /* *_timeslices.csv: what aiperf plot reads of the time slices */
+  gboolean aggregate_here; /* the aggregate is in the folder itself: a cell of a sweep of
+                            * repeated trials that is only its aggregate */
+  char *sweep;             /* *_sweep.json: a sweep's aggregate over its combinations */
   char *server_metrics, *server_metadata, *server_summary; /* the inference server's own */
   char *server_parquet; /* server_metrics_export.parquet (--server-metrics-formats parquet) */
   char *prefix;
@@ -36,6 +40,8 @@ run_files_clear (RunFiles *f)
   g_free (f->telemetry);
   g_free (f->timeslices);
   g_free (f->aggregate);
+  g_free (f->timeslices_csv);
+  g_free (f->sweep);
   g_free (f->server_metrics);
   g_free (f->server_metadata);
   g_free (f->server_summary);
@@ -75,6 +81,15 @@ find_files (const char *dir, RunFiles *f)
         slot = strstr (bare, "telemetry") ? &f->telemetry : &f->records;
       else if (g_str_has_suffix (bare, "_timeslices.json"))
         slot = &f->timeslices;
+      else if (g_str_has_suffix (bare, "_timeslices.csv"))
+        slot = &f->timeslices_csv;
+      else if (g_str_has_suffix (bare, "_aggregate.json"))
+        {
+          slot = &f->aggregate;
+          f->aggregate_here = TRUE;
+        }
+      else if (g_str_has_suffix (bare, "_sweep.json"))
+        slot = &f->sweep;
       else if (g_str_has_suffix (bare, "_aiperf.json"))
         slot = &f->summary;
       else if (g_str_has_suffix (bare, "_aiperf.csv"))
@@ -93,12 +108,13 @@ find_files (const char *dir, RunFiles *f)
     f->summary = old_summary;
   else
     g_free (old_summary);
-  {
-    g_autofree char *agg
-        = g_build_filename (dir, "aggregate", "profile_export_aiperf_aggregate.json", NULL);
-    if (g_file_test (agg, G_FILE_TEST_IS_REGULAR))
-      f->aggregate = g_steal_pointer (&agg);
-  }
+  if (!f->aggregate)
+    {
+      g_autofree char *agg
+          = g_build_filename (dir, "aggregate", "profile_export_aiperf_aggregate.json", NULL);
+      if (g_file_test (agg, G_FILE_TEST_IS_REGULAR))
+        f->aggregate = g_steal_pointer (&agg);
+    }
   if (!f->prefix && f->summary)
     {
       g_autofree char *base = g_path_get_basename (f->summary);
@@ -231,6 +247,11 @@ typedef struct
 
   /* the record being read */
   gint64 start, ack, end;
+  gint64 ts_start;           /* metadata.timestamp_ns: the start, before request_start_ns existed */
+  gint64 max_resp;           /* metric max_response_timestamp (ns): the end, in that generation */
+  double latency_ms;         /* metric request_latency: the end from the start, failing that */
+  gboolean has_metadata;     /* a "metadata" object: what makes the line a request's record */
+  const char *reject_reason; /* why the first line rejected is not a record */
   guint32 worker;
   gboolean warmup, cancelled, failed;
   gboolean complete;              /* the line's record was read to its end */
@@ -247,11 +268,33 @@ static void
 record_reset (RecordCtx *c)
 {
   c->start = c->ack = c->end = -1;
+  c->ts_start = c->max_resp = -1;
+  c->latency_ms = NAN;
   c->worker = 0;
   c->warmup = c->cancelled = c->failed = c->complete = FALSE;
+  c->has_metadata = FALSE;
   c->text_values = c->null_values = 0;
   c->error_type[0] = '\0';
   g_array_set_size (c->pending, 0);
+}
+
+/* A metric's tag as it is now. Until aiperf 43b78902 (10 Oct 2025, "Match GenAI-Perf
+ * format for json summary export") TTFTMetric and TTSTMetric were tagged "ttft" and
+ * "ttst", in the records and in the summary alike. */
+static const unsigned char *
+canonical_tag (const unsigned char *key, size_t *len)
+{
+  static const char *const renamed[][2] = {
+    { "ttft", "time_to_first_token" },
+    { "ttst", "time_to_second_token" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (renamed); i++)
+    if (key_is (key, *len, renamed[i][0]))
+      {
+        *len = strlen (renamed[i][1]);
+        return (const unsigned char *) renamed[i][1];
+      }
+  return key;
 }
 
 static guint
@@ -263,6 +306,7 @@ metric_for (RecordCtx *c, const unsigned char *key, size_t len)
   const char *tag;
   guint at;
 
+  key = canonical_tag (key, &len);
   /* Records list their metrics in one order: the one after the last is tried first. */
   if (ms->len)
     {
@@ -295,11 +339,23 @@ record_commit (RecordCtx *c)
 
   if (c->warmup)
     {
+      guint32 at = (guint32) r->n_requests;
       r->n_warmup++;
+      g_array_append_val (r->warmup_at, at);
       return;
     }
   index = (guint32) r->n_requests++;
   flags = (c->failed ? IV_REQUEST_FAILED : 0) | (c->cancelled ? IV_REQUEST_CANCELLED : 0);
+  /* The October 2025 records (aiperf 909628b6's MetricRecordMetadata) give the start as
+   * metadata.timestamp_ns and no end: it is the record's max_response_timestamp, else
+   * its start plus its request latency. */
+  if (c->start < 0)
+    c->start = c->ts_start;
+  if (c->end < 0 && c->max_resp >= 0)
+    c->end = c->max_resp;
+  if (c->end < 0 && c->start >= 0 && isfinite (c->latency_ms) && c->latency_ms >= 0
+      && c->latency_ms < 9e12)
+    c->end = c->start + (gint64) llround (c->latency_ms * 1e6);
   g_array_append_val (r->start_ns, c->start);
   g_array_append_val (r->ack_ns, c->ack);
   g_array_append_val (r->end_ns, c->end);
@@ -351,7 +407,23 @@ rec_start_map (void *ctx)
     }
   else if (c->depth == 2 && c->section == SEC_ERROR)
     c->failed = TRUE;
+  else if (c->depth == 2 && c->section == SEC_METADATA)
+    c->has_metadata = TRUE;
+  /* aiperf 72338fe9 (October 2025) kept a failed request's error inside its metadata */
+  else if (c->depth == 3 && c->section == SEC_METADATA && g_str_equal (c->field, "error"))
+    c->failed = TRUE;
   return 1;
+}
+
+/* A line that is JSON but no request's record (a list, a number, an object without
+ * "metadata") is stopped here, so that the line reader counts it as damaged, with its
+ * line and column, instead of it being counted as a request. */
+static int
+rec_reject (RecordCtx *c, const char *why)
+{
+  if (!c->reject_reason)
+    c->reject_reason = why;
+  return 0;
 }
 
 static int
@@ -363,7 +435,12 @@ rec_end_map (void *ctx)
   if (c->depth == 2)
     c->section = SEC_NONE;
   if (c->depth == 1)
-    c->complete = TRUE;
+    {
+      /* no request id, no timestamps, no phase: not a request, whatever its metrics say */
+      if (!c->has_metadata)
+        return rec_reject (c, N_ ("not a request record (it has no \"metadata\" object)"));
+      c->complete = TRUE;
+    }
   c->depth--;
   return 1;
 }
@@ -460,6 +537,13 @@ rec_map_key (void *ctx, const unsigned char *key, size_t len)
       c->in_value = key_is (key, len, "value");
       c->in_unit = key_is (key, len, "unit");
     }
+  else if (c->depth == 3 && c->section == SEC_METADATA && c->failed)
+    {
+      /* metadata.error's members (its "type" is read) */
+      size_t n = MIN (len, sizeof c->field - 1);
+      memcpy (c->field, key, n);
+      c->field[n] = '\0';
+    }
   return 1;
 }
 
@@ -475,6 +559,8 @@ rec_number (void *ctx, const char *s, size_t len)
 {
   RecordCtx *c = ctx;
 
+  if (c->depth == 0)
+    return rec_reject (c, N_ ("not a request record (a line holds a JSON object)"));
   if (c->section == SEC_METADATA && c->depth == 2)
     {
       gint64 v;
@@ -488,9 +574,24 @@ rec_number (void *ctx, const char *s, size_t len)
         c->ack = v;
       else if (g_str_equal (c->field, "request_end_ns"))
         c->end = v;
+      else if (g_str_equal (c->field, "timestamp_ns"))
+        c->ts_start = v;
     }
   else if (c->section == SEC_METRICS && c->metric >= 0 && c->in_value)
-    add_value (c, text_to_double (s, len));
+    {
+      double v = text_to_double (s, len);
+      add_value (c, v);
+      /* a record without request_end_ns (metadata comes first: it is known by now) */
+      if (c->end < 0)
+        {
+          const char *tag = ((IvRunMetric *) c->run->metrics->pdata[c->metric])->tag;
+          gint64 ns;
+          if (g_str_equal (tag, "max_response_timestamp") && text_to_int64 (s, len, &ns) && ns >= 0)
+            c->max_resp = ns;
+          else if (g_str_equal (tag, "request_latency"))
+            c->latency_ms = v;
+        }
+    }
   return 1;
 }
 
@@ -509,6 +610,8 @@ static int
 rec_null (void *ctx)
 {
   RecordCtx *c = ctx;
+  if (c->depth == 0)
+    return rec_reject (c, N_ ("not a request record (a line holds a JSON object)"));
   if (c->section == SEC_METRICS && c->metric >= 0 && c->in_value)
     note_odd_value (c, &c->null_values);
   return 1;
@@ -519,9 +622,13 @@ rec_string (void *ctx, const unsigned char *s, size_t len)
 {
   RecordCtx *c = ctx;
 
+  if (c->depth == 0)
+    return rec_reject (c, N_ ("not a request record (a line holds a JSON object)"));
+
   if (c->section == SEC_METADATA && c->depth == 2)
     {
-      if (g_str_equal (c->field, "benchmark_phase"))
+      /* "credit_phase" before aiperf 5e0b1e17 (9 Oct 2025) named it */
+      if (g_str_equal (c->field, "benchmark_phase") || g_str_equal (c->field, "credit_phase"))
         c->warmup = key_is (s, len, "warmup");
       else if (g_str_equal (c->field, "worker_id"))
         {
@@ -537,7 +644,9 @@ rec_string (void *ctx, const unsigned char *s, size_t len)
       if (!m->unit)
         m->unit = g_strndup ((const char *) s, len);
     }
-  else if (c->section == SEC_ERROR && c->depth == 2 && g_str_equal (c->field, "type"))
+  else if (((c->section == SEC_ERROR && c->depth == 2)
+            || (c->section == SEC_METADATA && c->depth == 3 && c->failed))
+           && g_str_equal (c->field, "type"))
     {
       size_t n = MIN (len, sizeof c->error_type - 1);
       memcpy (c->error_type, s, n);
@@ -550,6 +659,8 @@ static int
 rec_boolean (void *ctx, int value)
 {
   RecordCtx *c = ctx;
+  if (c->depth == 0)
+    return rec_reject (c, N_ ("not a request record (a line holds a JSON object)"));
   if (c->section == SEC_METADATA && c->depth == 2 && g_str_equal (c->field, "was_cancelled"))
     c->cancelled = value;
   return 1;
@@ -559,6 +670,8 @@ static int
 rec_start_array (void *ctx)
 {
   RecordCtx *c = ctx;
+  if (c->depth == 0)
+    return rec_reject (c, N_ ("not a request record (a line holds a JSON object)"));
   if (c->section == SEC_METRICS && c->metric >= 0 && c->in_value)
     ((IvRunMetric *) c->run->metrics->pdata[c->metric])->list = TRUE;
   return 1;
@@ -648,6 +761,14 @@ _iv_record_reader_feed (IvRecordReader *rr, IvInput *in, IvProgressFunc progress
       rr->first_line = (guint) (rr->lines + st.first_damaged_line);
       rr->first_column = st.first_damaged_column;
       rr->first_reason = g_steal_pointer (&st.first_damaged_reason);
+      /* the line reader says only that a callback stopped the line; the callbacks stop
+       * no line but one that is no request's record, the first of which says why (an
+       * earlier such line would have been the first damaged one) */
+      if (rr->c.reject_reason && g_strcmp0 (rr->first_reason, "stopped by the reader") == 0)
+        {
+          g_free (rr->first_reason);
+          rr->first_reason = g_strdup (_ (rr->c.reject_reason));
+        }
     }
   if (st.long_lines && !rr->long_lines)
     rr->first_long_line = rr->lines + st.first_long_line;
@@ -789,6 +910,16 @@ telemetry_commit (TelemetryCtx *c)
 
   if (!c->uuid || c->ts < 0)
     return;
+  /* every line's utilisation, whichever endpoint: what aiperf plot's
+   * aggregate_gpu_telemetry averages per timestamp */
+  for (guint i = 0; i < c->fields->len; i++)
+    if (g_str_equal (c->fields->pdata[i], "gpu_utilization")
+        || g_str_equal (c->fields->pdata[i], "nvidia_gpu_utilization"))
+      {
+        g_array_append_val (c->run->tel_ts_ns, c->ts);
+        g_array_append_val (c->run->tel_util, g_array_index (c->values, double, i));
+        break;
+      }
   /* AIPerf counts a GPU per endpoint that reports it: count the pairs too */
   g_hash_table_add (c->pairs, g_strdup_printf ("%s\x1f%s", c->url ? c->url : "", c->uuid));
   if (!g)
@@ -998,6 +1129,7 @@ _iv_telemetry_reader_feed (IvTelemetryReader *tr, IvInput *in, GCancellable *can
                                             tr->max_line, NULL, NULL, cancellable, &st, error);
 
   tr->c.run->gpu_endpoint_pairs = g_hash_table_size (tr->c.pairs);
+  tr->c.run->telemetry_collected = TRUE;
   if (!ok)
     return FALSE;
   if (st.damaged && !tr->damaged)
@@ -1148,6 +1280,9 @@ read_config (IvRun *r, JsonObject *cfg)
         continue;
       if (isnan (r->concurrency))
         r->concurrency = number (p, "concurrency");
+      /* the YAML-v2 configuration names a phase's rate "rate" */
+      if (isnan (r->request_rate))
+        r->request_rate = number (p, "rate");
       if (isnan (r->request_rate))
         r->request_rate = number (p, "request_rate");
       if (isnan (r->request_count))
@@ -1155,6 +1290,11 @@ read_config (IvRun *r, JsonObject *cfg)
     }
   r->isl = number (iv_json_object (prompt, "input_tokens"), "mean");
   r->osl = number (iv_json_object (prompt, "output_tokens"), "mean");
+  /* --slice-duration: the time slices' width in seconds (aiperf plot's
+   * DataLoader._load_timeslices reads it from here) */
+  r->slice_duration_s = number (iv_json_object (cfg, "output"), "slice_duration");
+  if (!(r->slice_duration_s > 0))
+    r->slice_duration_s = NAN;
 }
 
 /* profile_export_aiperf.json is read as a stream of yajl events over its text, not as
@@ -1202,6 +1342,9 @@ typedef struct
   char *gpu_id;
   GHashTable *uuids;
   guint gpu_pairs;
+  gboolean has_endpoints; /* telemetry_data names its endpoints: telemetry was collected */
+  guint gpu_endpoints;    /* endpoints with at least one GPU */
+  guint endpoint_pairs;   /* gpu_pairs when the endpoint being read began */
   /* error_summary[*]: type and count */
   gboolean err_open, err_count_key, err_details, err_type_key;
   SummaryError err;
@@ -1211,6 +1354,7 @@ typedef struct
 static void
 summary_metric_begin (SummaryCtx *c, const unsigned char *key, size_t len, int depth)
 {
+  key = canonical_tag (key, &len);
   g_free (c->tag);
   c->tag = g_strndup ((const char *) key, len);
   c->metric_depth = depth;
@@ -1229,6 +1373,16 @@ summary_metric_end (SummaryCtx *c)
   if (c->m.unit)
     {
       IvMetricSummary *s = g_memdup2 (&c->m, sizeof c->m);
+      /* The first JsonExporter (aiperf cfa53de2, June 2025) keyed each metric by its
+       * display name, "Time to First Token (TTFT)": folded back to its tag. */
+      if (_iv_run_is_display_name (c->tag))
+        {
+          char *tag = _iv_run_fold_display_name (c->tag);
+          if (*tag)
+            g_free (c->tag), c->tag = tag;
+          else
+            g_free (tag);
+        }
       g_ptr_array_add (c->metric_depth == 3 ? c->rec_tags : c->top_tags, g_steal_pointer (&c->tag));
       g_ptr_array_add (c->metric_depth == 3 ? c->rec_stats : c->top_stats, s);
       c->m.unit = NULL;
@@ -1378,6 +1532,8 @@ sum_map_key (void *ctx, const unsigned char *key, size_t len)
                 : key_is (key, len, "input_config")   ? TOP_CONFIG
                 : key_is (key, len, "telemetry_data") ? TOP_TELEMETRY
                 : key_is (key, len, "error_summary")  ? TOP_ERRORS
+                /* its name from July to October 2025 (aiperf 2428cbbb's JsonExportData) */
+                : key_is (key, len, "errors_by_type") ? TOP_ERRORS
                                                       : TOP_METRIC;
       /* any member may be a metric's statistics (telemetry_data with a "unit" is too) */
       summary_metric_begin (c, key, len, 2);
@@ -1398,7 +1554,14 @@ sum_map_key (void *ctx, const unsigned char *key, size_t len)
   if (c->kind == TOP_TELEMETRY)
     {
       if (c->depth == 2)
-        c->in_endpoints = key_is (key, len, "endpoints");
+        c->has_endpoints |= c->in_endpoints = key_is (key, len, "endpoints");
+      else if (c->depth == 3 && c->in_endpoints)
+        {
+          /* another endpoint: did the last one report a GPU? */
+          summary_gpu_done (c, NULL);
+          c->gpu_endpoints += c->gpu_pairs > c->endpoint_pairs;
+          c->endpoint_pairs = c->gpu_pairs;
+        }
       else if (c->depth == 4 && c->in_endpoints)
         c->in_gpus = key_is (key, len, "gpus");
       else if (c->depth == 5 && c->in_gpus)
@@ -1634,7 +1797,10 @@ _iv_run_load_summary (IvRun *r, IvInput *in, GError **error)
           if (config && JSON_NODE_HOLDS_OBJECT (config))
             read_config (r, json_node_get_object (config));
         }
+      summary_gpu_done (&c, NULL);
       r->summary_gpu_pairs = c.gpu_pairs;
+      r->summary_gpu_endpoints = c.gpu_endpoints + (c.gpu_pairs > c.endpoint_pairs);
+      r->telemetry_collected |= c.has_endpoints;
       r->summary_gpu_uuids = g_hash_table_size (c.uuids);
       if (iv_run_get_summary (r, "benchmark_duration"))
         r->duration_s = iv_run_get_summary (r, "benchmark_duration")->avg;
@@ -1669,6 +1835,15 @@ _iv_run_load_timeslices (IvRun *r, IvInput *in, GError **error)
   if (!root)
     return FALSE;
   slices = iv_json_array (json_node_get_object (root), "timeslices");
+  /* TimesliceMetricsJsonExporter writes the run's input_config beside the slices */
+  if (isnan (r->slice_duration_s))
+    {
+      JsonObject *output
+          = iv_json_object (iv_json_object (json_node_get_object (root), "input_config"), "output");
+      double d = number (output, "slice_duration");
+      if (d > 0)
+        r->slice_duration_s = d;
+    }
   for (guint i = 0; slices && i < json_array_get_length (slices); i++)
     {
       JsonNode *sn = json_array_get_element (slices, i);
@@ -1703,21 +1878,112 @@ _iv_run_load_timeslices (IvRun *r, IvInput *in, GError **error)
   return TRUE;
 }
 
+/* The statistic suffixes aiperf's AggregateConfidenceJsonExporter flattens onto metric
+ * names ("request_latency_p99"); aiperf plot's DataLoader._unflatten_confidence_metrics
+ * splits a key at its last '_' when the tail is one of them. */
+static const char *const aggregate_stats[]
+    = { "avg", "p1",  "p5",  "p10", "p25", "p50",   "p75", "p90",
+        "p95", "p99", "min", "max", "std", "count", "sum" };
+
+static gint
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The trials' means as a summary, for a run that has none of its own: each
+ * "<metric>_<stat>" mean in its statistic's place ("sum" has none: left out); a key
+ * without such a suffix is the metric's avg. */
+static void
+summary_from_aggregate (IvRun *r)
+{
+  GHashTableIter it;
+  gpointer key, value;
+  g_autoptr (GHashTable) made = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GPtrArray) order = g_ptr_array_new ();
+
+  g_hash_table_iter_init (&it, r->aggregate);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      const IvAggregateStat *a = value;
+      const char *k = key, *us = strrchr (k, '_');
+      g_autofree char *metric = NULL;
+      const char *stat = "avg";
+      IvMetricSummary *s;
+      double *slot;
+
+      for (guint i = 0; us && us > k && i < G_N_ELEMENTS (aggregate_stats); i++)
+        if (g_str_equal (us + 1, aggregate_stats[i]))
+          stat = aggregate_stats[i], metric = g_strndup (k, (gsize) (us - k));
+      if (!metric)
+        metric = g_strdup (k);
+      if (!(s = g_hash_table_lookup (made, metric)))
+        {
+          char *name = g_strdup (metric);
+          s = g_new0 (IvMetricSummary, 1);
+          s->avg = s->min = s->max = s->std = s->count = NAN;
+          s->p1 = s->p5 = s->p10 = s->p25 = s->p50 = s->p75 = s->p90 = s->p95 = s->p99 = NAN;
+          s->source = IV_STATS_SUMMARY;
+          g_hash_table_insert (made, name, s);
+          g_ptr_array_add (order, name);
+        }
+      if (!s->unit && a->unit && *a->unit)
+        s->unit = g_strdup (a->unit);
+      if ((slot = g_str_equal (stat, "count") ? &s->count : iv_metric_summary_stat (s, stat)))
+        *slot = a->mean;
+    }
+  /* in name order: the aggregate is a hash of its keys, and a run's metrics have an order */
+  g_ptr_array_sort (order, compare_names);
+  for (guint i = 0; i < order->len; i++)
+    {
+      IvMetricSummary *s = g_hash_table_lookup (made, order->pdata[i]);
+      if (!s->unit)
+        s->unit = g_strdup ("");
+      _iv_run_add_summary (r, g_strdup (order->pdata[i]), s);
+    }
+}
+
+/* metadata.variation_values of a cell of a sweep ({"phases.profiling.concurrency": 8}):
+ * what aiperf plot's _plumb_variation_values_into_input_config takes (the concurrency),
+ * and the request rate the same way. */
+static void
+read_variation (IvRun *r, JsonObject *values)
+{
+  g_autoptr (GList) members = values ? json_object_get_members (values) : NULL;
+
+  for (GList *l = members; l; l = l->next)
+    {
+      const char *leaf = strrchr (l->data, '.') ? strrchr (l->data, '.') + 1 : l->data;
+      double v = number (values, l->data);
+      if (g_str_equal (leaf, "concurrency") && isnan (r->concurrency) && v >= 1)
+        r->concurrency = v;
+      else if ((g_str_equal (leaf, "rate") || g_str_equal (leaf, "request_rate"))
+               && isnan (r->request_rate) && v > 0)
+        r->request_rate = v;
+    }
+}
+
 static gboolean
-load_aggregate (IvRun *r, const char *path, GError **error)
+load_aggregate (IvRun *r, const char *path, gboolean here, GError **error)
 {
   g_autoptr (JsonNode) root = read_json (path, error);
   g_autoptr (GList) members = NULL;
-  JsonObject *o;
+  JsonObject *o, *metrics, *meta;
   g_autofree char *trials_dir = NULL;
 
   if (!root)
     return FALSE;
   o = json_node_get_object (root);
-  members = json_object_get_members (o);
+  /* AggregateConfidenceJsonExporter nests the statistics under "metrics" beside a
+   * "metadata" block (since its first version); a flat file of statistics is read too */
+  metrics = iv_json_object (o, "metrics");
+  meta = iv_json_object (o, "metadata");
+  if (!metrics)
+    metrics = o;
+  members = json_object_get_members (metrics);
   for (GList *l = members; l; l = l->next)
     {
-      JsonObject *s = iv_json_object (o, l->data);
+      JsonObject *s = iv_json_object (metrics, l->data);
       IvAggregateStat *a;
       if (!s || isnan (number (s, "mean")))
         continue;
@@ -1728,37 +1994,159 @@ load_aggregate (IvRun *r, const char *path, GError **error)
       a->ci_low = number (s, "ci_low"), a->ci_high = number (s, "ci_high");
       g_hash_table_replace (r->aggregate, g_strdup (l->data), a);
     }
-  /* The trials: profile_runs/run_NNNN/ or trial_NNNN/ beside aggregate/. */
-  trials_dir = g_build_filename (r->path, "profile_runs", NULL);
-  {
-    g_autofree char *first = NULL, *first_name = NULL;
-    for (int k = 0; k < 2; k++)
-      {
-        const char *parent = k ? r->path : trials_dir;
-        g_autoptr (GDir) d = g_dir_open (parent, 0, NULL);
-        const char *name;
-        while (d && (name = g_dir_read_name (d)))
-          if (g_str_has_prefix (name, "trial_") || (!k && g_str_has_prefix (name, "run_")))
-            {
-              r->n_trials++;
-              if (!first_name || g_strcmp0 (name, first_name) < 0)
-                {
-                  g_free (first), g_free (first_name);
-                  first = g_build_filename (parent, name, NULL);
-                  first_name = g_strdup (name);
-                }
-            }
-      }
-    /* An aggregated run has no summary of its own: its configuration is its trials'. */
-    if (first && !r->model && isnan (r->concurrency) && isnan (r->request_rate))
-      {
-        g_autofree char *summary = g_build_filename (first, "profile_export_aiperf.json", NULL);
-        g_autoptr (JsonNode) trial
-            = g_file_test (summary, G_FILE_TEST_IS_REGULAR) ? read_json (summary, NULL) : NULL;
-        if (trial && iv_json_object (json_node_get_object (trial), "input_config"))
-          read_config (r, iv_json_object (json_node_get_object (trial), "input_config"));
-      }
-  }
+  if (meta)
+    {
+      double v;
+      g_free (r->aggregation_type);
+      r->aggregation_type = g_strdup (iv_json_string (meta, "aggregation_type"));
+      if ((v = number (meta, "num_profile_runs")) >= 0 && v < 1e9)
+        r->n_profile_runs = (guint) v;
+      if ((v = number (meta, "num_successful_runs")) >= 0 && v < 1e9)
+        r->n_successful_runs = (guint) v;
+      r->confidence_level = number (meta, "confidence_level");
+      /* the model is stamped so that a cell without input_config is labelled */
+      if (!r->model && iv_json_string (meta, "model"))
+        r->model = g_strdup (iv_json_string (meta, "model"));
+      read_variation (r, iv_json_object (meta, "variation_values"));
+    }
+  if (here)
+    {
+      /* a cell that is only its aggregate: the trials are elsewhere (REPEATED:
+       * <base>/profile_runs/trial_NNNN/<cell>/), counted by the metadata */
+      r->aggregate_only = TRUE;
+      r->n_trials = r->n_successful_runs ? r->n_successful_runs : r->n_profile_runs;
+    }
+  else
+    {
+      /* The trials: profile_runs/run_NNNN/ or trial_NNNN/ beside aggregate/. */
+      trials_dir = g_build_filename (r->path, "profile_runs", NULL);
+      g_autofree char *first = NULL, *first_name = NULL;
+      for (int k = 0; k < 2; k++)
+        {
+          const char *parent = k ? r->path : trials_dir;
+          g_autoptr (GDir) d = g_dir_open (parent, 0, NULL);
+          const char *name;
+          while (d && (name = g_dir_read_name (d)))
+            if (g_str_has_prefix (name, "trial_") || (!k && g_str_has_prefix (name, "run_")))
+              {
+                r->n_trials++;
+                if (!first_name || g_strcmp0 (name, first_name) < 0)
+                  {
+                    g_free (first), g_free (first_name);
+                    first = g_build_filename (parent, name, NULL);
+                    first_name = g_strdup (name);
+                  }
+              }
+        }
+      /* An aggregated run has no summary of its own: its configuration is its trials'. */
+      if (first && !r->model && isnan (r->concurrency) && isnan (r->request_rate))
+        {
+          g_autofree char *summary = g_build_filename (first, "profile_export_aiperf.json", NULL);
+          g_autoptr (JsonNode) trial
+              = g_file_test (summary, G_FILE_TEST_IS_REGULAR) ? read_json (summary, NULL) : NULL;
+          if (trial && iv_json_object (json_node_get_object (trial), "input_config"))
+            read_config (r, iv_json_object (json_node_get_object (trial), "input_config"));
+        }
+    }
+  /* without a summary of its own, the trials' means are its statistics */
+  if (g_hash_table_size (r->summary) == 0)
+    summary_from_aggregate (r);
+  return TRUE;
+}
+
+/* A combination's parameters as aiperf names its cell folder: "{leaf}_{value}" joined by
+ * "__" ("concurrency_10__isl_512"). */
+static char *
+cell_name (JsonObject *params)
+{
+  g_autoptr (GList) members = params ? json_object_get_members (params) : NULL;
+  GString *name = g_string_new (NULL);
+
+  for (GList *l = members; l; l = l->next)
+    {
+      const char *leaf = strrchr (l->data, '.') ? strrchr (l->data, '.') + 1 : l->data;
+      JsonNode *v = json_object_get_member (params, l->data);
+      g_autofree char *text = NULL;
+      if (JSON_NODE_HOLDS_VALUE (v) && json_node_get_value_type (v) == G_TYPE_STRING)
+        text = g_strdup (json_node_get_string (v));
+      else if (JSON_NODE_HOLDS_VALUE (v))
+        text = g_strdup_printf ("%.10g", json_node_get_double (v));
+      else
+        continue;
+      if (name->len)
+        g_string_append (name, "__");
+      g_string_append_printf (name, "%s_%s", leaf, text);
+    }
+  return g_string_free (name, FALSE);
+}
+
+/* profile_export_aiperf_sweep.json (AggregateSweepJsonExporter; its schema in aiperf's
+ * docs/api/sweep-aggregates.md): per_combination_metrics [{parameters, metrics}] with the
+ * metrics flattened like a confidence aggregate's ("request_throughput_avg": {mean, …}). */
+static gboolean
+load_sweep_aggregate (IvRun *r, const char *path, GError **error)
+{
+  g_autoptr (JsonNode) root = read_json (path, error);
+  JsonArray *combos, *pareto;
+  JsonObject *o;
+
+  if (!root)
+    return FALSE;
+  o = json_node_get_object (root);
+  combos = iv_json_array (o, "per_combination_metrics");
+  r->sweep_cells = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_run_free);
+  for (guint i = 0; combos && i < json_array_get_length (combos); i++)
+    {
+      JsonNode *cn = json_array_get_element (combos, i);
+      JsonObject *c = JSON_NODE_HOLDS_OBJECT (cn) ? json_node_get_object (cn) : NULL;
+      JsonObject *params = iv_json_object (c, "parameters"),
+                 *metrics = iv_json_object (c, "metrics");
+      g_autoptr (GList) members = metrics ? json_object_get_members (metrics) : NULL;
+      g_autofree char *name = NULL;
+      IvRun *cell;
+      if (!params || !metrics)
+        continue;
+      name = cell_name (params);
+      cell = _iv_run_new (r->path);
+      g_free (cell->name);
+      cell->name = *name ? g_steal_pointer (&name) : g_strdup_printf ("combination_%u", i + 1);
+      cell->prefix = g_strdup ("profile_export");
+      cell->aggregate_only = TRUE;
+      cell->aggregation_type = g_strdup ("sweep");
+      read_variation (cell, params);
+      for (GList *l = members; l; l = l->next)
+        {
+          JsonObject *m = iv_json_object (metrics, l->data);
+          IvAggregateStat *a;
+          if (!m || isnan (number (m, "mean")))
+            continue;
+          a = g_new0 (IvAggregateStat, 1);
+          a->unit = g_strdup (iv_json_string (m, "unit"));
+          a->mean = number (m, "mean"), a->std = number (m, "std"), a->min = number (m, "min");
+          a->max = number (m, "max"), a->cv = number (m, "cv"), a->se = number (m, "se");
+          a->ci_low = number (m, "ci_low"), a->ci_high = number (m, "ci_high");
+          g_hash_table_replace (cell->aggregate, g_strdup (l->data), a);
+        }
+      summary_from_aggregate (cell);
+      g_ptr_array_add (r->sweep_cells, cell);
+    }
+  pareto = iv_json_array (o, "pareto_optimal");
+  for (guint i = 0; pareto && i < json_array_get_length (pareto); i++)
+    {
+      JsonNode *pn = json_array_get_element (pareto, i);
+      g_autofree char *name
+          = JSON_NODE_HOLDS_OBJECT (pn) ? cell_name (json_node_get_object (pn)) : NULL;
+      if (!name || !*name)
+        continue;
+      if (!r->sweep_pareto)
+        r->sweep_pareto = g_steal_pointer (&name);
+      else
+        {
+          char *joined = g_strdup_printf ("%s, %s", r->sweep_pareto, name);
+          g_free (r->sweep_pareto);
+          r->sweep_pareto = joined;
+        }
+    }
   return TRUE;
 }
 
@@ -1799,8 +2187,15 @@ load_documents (IvRun *r, const RunFiles *f, GError **error)
       g_autoptr (IvInput) in = iv_input_open (f->timeslices, error);
       ok = in && _iv_run_load_timeslices (r, in, error);
     }
+  if (ok && f->timeslices_csv)
+    {
+      g_autoptr (IvInput) in = iv_input_open (f->timeslices_csv, error);
+      ok = in && _iv_run_load_timeslices_csv (r, in, error);
+    }
   if (ok && f->aggregate)
-    ok = load_aggregate (r, f->aggregate, error);
+    ok = load_aggregate (r, f->aggregate, f->aggregate_here, error);
+  if (ok && f->sweep && !f->summary && !f->records)
+    ok = load_sweep_aggregate (r, f->sweep, error);
   if (ok && (f->server_metrics || f->server_summary || f->server_parquet))
     {
       /* the server's metrics are beside the run's: a damaged file costs them, not the run */
@@ -1871,7 +2266,7 @@ files_are_live (const RunFiles *f)
 {
   g_autofree char *bare = f->records ? iv_sniff_strip_compression (f->records) : NULL;
   return bare && g_str_equal (bare, f->records) && !f->summary && !f->csv_summary && !f->aggregate
-         && !f->timeslices;
+         && !f->timeslices && !f->timeslices_csv;
 }
 
 gboolean
@@ -1922,7 +2317,7 @@ iv_run_load_full (const char *path, IvRunLoadFlags flags, IvProgressFunc progres
   /* the CSV summary stands in only for a missing JSON one */
   if (f.summary)
     g_clear_pointer (&f.csv_summary, g_free);
-  if (!f.records && !f.summary && !f.csv_summary && !f.aggregate)
+  if (!f.records && !f.summary && !f.csv_summary && !f.aggregate && !f.sweep)
     {
       g_autofree char *display = g_filename_display_name (dir);
       g_set_error (
@@ -1955,7 +2350,8 @@ iv_run_load_full (const char *path, IvRunLoadFlags flags, IvProgressFunc progres
       g_autoptr (IvInput) in = iv_input_open (f.telemetry, error);
       ok = in && _iv_run_load_telemetry (r, in, cancellable, error);
     }
-  if (ok && f.records && !r->has_records && g_hash_table_size (r->summary) == 0 && !f.aggregate)
+  if (ok && f.records && !r->has_records && g_hash_table_size (r->summary) == 0 && !f.aggregate
+      && !f.sweep)
     {
       /* nothing usable at all: an error, not an empty run */
       g_autofree char *display = g_filename_display_name (f.records);

@@ -11,6 +11,7 @@ IvRun *_iv_run_new (const char *path);
 /* Adds a warning (one sentence naming the file) to the run. */
 void _iv_run_warn (IvRun *run, const char *format, ...) G_GNUC_PRINTF (2, 3);
 GHashTable *_iv_run_summary_table_new (void);
+void _iv_timeslice_free (gpointer slice);
 /* Metric @tag's statistics into the run's summary (both taken), in file order; a tag
  * seen before takes the new numbers in its place. */
 void _iv_run_add_summary (IvRun *run, char *tag, IvMetricSummary *summary);
@@ -37,11 +38,19 @@ void _iv_telemetry_reader_free (IvTelemetryReader *reader);
 gboolean _iv_run_load_records (IvRun *run, IvInput *input, IvProgressFunc progress,
                                gpointer progress_data, GCancellable *cancellable, GError **error);
 gboolean _iv_run_load_summary (IvRun *run, IvInput *input, GError **error);
+/* Whether a summary's key is a metric's display name ("Time to First Token (TTFT)",
+ * "Request Latency") rather than its tag. */
+gboolean _iv_run_is_display_name (const char *key);
+/* A display name folded to its tag: a trailing "(…)" dropped, words joined by '_' in lower
+ * case ("Time to First Token (TTFT)" → "time_to_first_token"). */
+char *_iv_run_fold_display_name (const char *display);
 /* AIPerf's CSV summary, for a run without the JSON one. */
 gboolean _iv_run_load_summary_csv (IvRun *run, IvInput *input, GError **error);
 gboolean _iv_run_load_telemetry (IvRun *run, IvInput *input, GCancellable *cancellable,
                                  GError **error);
 gboolean _iv_run_load_timeslices (IvRun *run, IvInput *input, GError **error);
+/* *_timeslices.csv into run->timeslices_csv. */
+gboolean _iv_run_load_timeslices_csv (IvRun *run, IvInput *input, GError **error);
 
 /* Starts following a run being written: reads the complete lines of @records (and of
  * @telemetry, either may be NULL). */

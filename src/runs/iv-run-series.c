@@ -69,6 +69,22 @@ compare_events (const void *a, const void *b)
   return (x->t > y->t) - (x->t < y->t);
 }
 
+static gint
+compare_events_stable (gconstpointer a, gconstpointer b)
+{
+  const Event *x = a, *y = b;
+  return (x->t > y->t) - (x->t < y->t);
+}
+
+static gint
+compare_tel (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const IvRun *r = data;
+  gint64 x = g_array_index (r->tel_ts_ns, gint64, *(const guint *) a);
+  gint64 y = g_array_index (r->tel_ts_ns, gint64, *(const guint *) b);
+  return (x > y) - (x < y);
+}
+
 gboolean
 iv_run_dispersed_throughput (const IvRun *r, GArray *t_s, GArray *tps)
 {
@@ -190,8 +206,13 @@ iv_run_axis_value (const IvRun *r, const char *metric, const char *stat)
       return iv_run_field_number (r, f);
   if (g_str_equal (metric, "output_token_throughput_per_gpu"))
     {
-      /* by the GPUs that served the run: distinct UUIDs (or as set); see iv_run_gpu_note () */
-      double gpus = iv_run_gpu_count (r, NULL);
+      /* by the GPUs that served the run: distinct UUIDs (or as set); see iv_run_gpu_note ().
+       * Telemetry that was collected and found no GPU says nothing of the count: no
+       * per-GPU value then (aiperf plot's DataLoader._add_all_derived_metrics skips it) */
+      IvGpuCountSource from;
+      double gpus = iv_run_gpu_count (r, &from);
+      if (from == IV_GPUS_ASSUMED && r->telemetry_collected)
+        return NAN;
       v = iv_run_axis_value (r, "output_token_throughput", stat) / gpus;
       if (!isnan (v))
         return v;
@@ -284,4 +305,249 @@ iv_run_in_flight (const IvRun *r, gint64 origin, GArray *t, GArray *v)
         }
     }
   return TRUE;
+}
+
+/* ---------- what aiperf plot draws ---------- */
+
+double
+iv_run_axis_value_aiperf (const IvRun *r, const char *metric)
+{
+  const IvMetricSummary *s;
+  double v;
+
+  /* MultiRunPNGExporter._runs_to_dataframe: a run's concurrency is 1 when its
+   * configuration does not say */
+  if (g_str_equal (metric, "concurrency"))
+    return r->concurrency > 0 ? r->concurrency : 1;
+  for (IvField f = 0; f < IV_N_FIELDS; f++)
+    if (g_str_equal (metric, iv_field_key (f)))
+      return iv_run_field_number (r, f);
+  if (g_str_equal (metric, "output_token_throughput_per_gpu"))
+    {
+      /* DerivedMetricCalculator.per_gpu_throughput: every statistic of the throughput
+       * over TelemetryMixin.calculate_gpu_count_from_telemetry's count (the GPUs of each
+       * endpoint of the summary's telemetry_data, summed); none without one */
+      guint gpus = iv_run_gpu_count_aiperf (r);
+      return gpus ? iv_run_axis_value_aiperf (r, "output_token_throughput") / gpus : NAN;
+    }
+  /* the row takes DEFAULT_PERCENTILE (p50) when the summary has it, else the avg,
+   * whatever statistic the preset names */
+  if (!(s = iv_run_get_summary (r, metric)))
+    return NAN;
+  v = isfinite (s->p50) ? s->p50 : s->avg;
+  return isfinite (v) ? v : NAN;
+}
+
+typedef struct
+{
+  double x, y;
+  gsize at;
+} Point;
+
+static gint
+compare_points_xy (gconstpointer pa, gconstpointer pb, gpointer data)
+{
+  const Point *a = pa, *b = pb;
+  gboolean y_lower_better = GPOINTER_TO_INT (data);
+  if (a->x != b->x)
+    return a->x < b->x ? -1 : 1;
+  if (a->y != b->y)
+    return (a->y < b->y) == y_lower_better ? -1 : 1;
+  return (a->at > b->at) - (a->at < b->at); /* stable, as the sort aiperf asks for */
+}
+
+void
+iv_pareto_frontier_aiperf (const double *x, const double *y, gsize n, gboolean x_hi, gboolean y_hi,
+                           gboolean *on)
+{
+  g_autofree Point *p = g_new (Point, MAX (n, 1));
+  gsize m = 0;
+  double best;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      on[i] = FALSE;
+      if (isfinite (x[i]) && isfinite (y[i]))
+        p[m++] = (Point){ x[i], y[i], i };
+    }
+  /* PlotGenerator.create_pareto_plot: sorted by x ascending and y best first, then
+   * _compute_pareto_frontier's sweep with non-strict comparisons (a point no worse in y
+   * than every point before it in the sweep is on the frontier, so equal points all are) */
+  g_qsort_with_data (p, (gint) m, sizeof (Point), compare_points_xy, GINT_TO_POINTER (!y_hi));
+  best = y_hi ? -INFINITY : INFINITY;
+  for (gsize k = 0; k < m; k++)
+    {
+      const Point *q = &p[x_hi ? m - 1 - k : k];
+      if (y_hi ? q->y >= best : q->y <= best)
+        {
+          on[q->at] = TRUE;
+          best = q->y;
+        }
+    }
+}
+
+gboolean
+iv_run_throughput_events_aiperf (const IvRun *r, GArray *t_s, GArray *tps)
+{
+  g_autofree double *ttft = iv_run_metric_per_request (r, "time_to_first_token");
+  g_autofree double *osl = iv_run_metric_per_request (r, "output_sequence_length");
+  g_autoptr (GArray) events = g_array_new (FALSE, FALSE, sizeof (Event));
+  double level = 0;
+
+  /* calculate_throughput_events (aiperf/plot/core/data_preparation.py), over every row in
+   * file order: the generation starts TTFT after the request (int (ttft_ms * 1e6) ns; a
+   * missing or non-positive TTFT is 0), its tokens spread evenly to the end */
+  for (gsize i = 0; i < r->n_requests; i++)
+    {
+      gint64 start = g_array_index (r->start_ns, gint64, i),
+             end = g_array_index (r->end_ns, gint64, i), first = start;
+      double t = isfinite (ttft[i]) ? ttft[i] : 0, tokens = isfinite (osl[i]) ? osl[i] : 0;
+      if (start < 0 || end < 0)
+        continue;
+      if (t > 0 && t < 9e12)
+        first = start + (gint64) (t * 1e6); /* Python's int () truncates */
+      if (end - first > 0 && tokens > 0)
+        {
+          double rate = tokens / ((end - first) / 1e9);
+          g_array_append_val (events, ((Event){ first, rate }));
+          g_array_append_val (events, ((Event){ end, -rate }));
+        }
+    }
+  if (events->len == 0)
+    return FALSE;
+  /* the events by time (ties in file order; the sum after the last event of an instant
+   * does not depend on the order within it) */
+  g_array_sort (events, compare_events_stable);
+  for (guint k = 0; k < events->len; k++)
+    {
+      const Event *e = &g_array_index (events, Event, k);
+      double t = (e->t - g_array_index (events, Event, 0).t) / 1e9;
+      level += e->delta;
+      g_array_append_val (t_s, t);
+      g_array_append_val (tps, level);
+    }
+  return TRUE;
+}
+
+gint64
+iv_run_first_start_aiperf (const IvRun *r)
+{
+  gint64 first = G_MAXINT64;
+  /* DataLoader._infer_run_start_time_ns: the earliest request_start_ns of every row */
+  for (gsize i = 0; i < r->n_requests; i++)
+    {
+      gint64 s = g_array_index (r->start_ns, gint64, i);
+      if (s >= 0)
+        first = MIN (first, s);
+    }
+  return first == G_MAXINT64 ? -1 : first;
+}
+
+gboolean
+iv_run_gpu_utilization_aiperf (const IvRun *r, GArray *t_s, GArray *util)
+{
+  gint64 origin = iv_run_first_start_aiperf (r);
+  g_autoptr (GArray) order = NULL;
+
+  if (r->tel_ts_ns->len == 0)
+    return FALSE;
+  /* aggregate_gpu_telemetry: every telemetry line (each endpoint's), on seconds from the
+   * run's first request (_load_gpu_telemetry_jsonl; absolute seconds without one), the
+   * mean of the lines of one timestamp, in time order */
+  order = g_array_sized_new (FALSE, FALSE, sizeof (guint), r->tel_ts_ns->len);
+  for (guint i = 0; i < r->tel_ts_ns->len; i++)
+    g_array_append_val (order, i);
+  g_array_sort_with_data (order, compare_tel, (gpointer) r);
+  for (guint k = 0; k < order->len;)
+    {
+      guint i = g_array_index (order, guint, k);
+      gint64 ts = g_array_index (r->tel_ts_ns, gint64, i);
+      double sum = 0, secs;
+      guint n = 0;
+      for (; k < order->len
+             && g_array_index (r->tel_ts_ns, gint64, g_array_index (order, guint, k)) == ts;
+           k++)
+        {
+          double u = g_array_index (r->tel_util, double, g_array_index (order, guint, k));
+          if (isfinite (u))
+            sum += u, n++;
+        }
+      secs = origin > 0 ? (ts - origin) / 1e9 : ts / 1e9;
+      if (n)
+        {
+          double mean = sum / n;
+          g_array_append_val (t_s, secs);
+          g_array_append_val (util, mean);
+        }
+    }
+  return t_s->len > 0;
+}
+
+/* The regularized incomplete beta function I_x(a, b), by its continued fraction (Lentz),
+ * on the side where it converges fast. */
+static double
+beta_cf (double a, double b, double x)
+{
+  const double tiny = 1e-300;
+  double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+  d = fabs (d) < tiny ? tiny : d;
+  d = 1 / d;
+  h = d;
+  for (int m = 1; m <= 300; m++)
+    {
+      double m2 = 2.0 * m, aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2)), del;
+      d = 1 + aa * d, c = 1 + aa / c;
+      d = fabs (d) < tiny ? tiny : d, c = fabs (c) < tiny ? tiny : c;
+      d = 1 / d, h *= d * c;
+      aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+      d = 1 + aa * d, c = 1 + aa / c;
+      d = fabs (d) < tiny ? tiny : d, c = fabs (c) < tiny ? tiny : c;
+      d = 1 / d, del = d * c, h *= del;
+      if (fabs (del - 1) < 1e-15)
+        break;
+    }
+  return h;
+}
+
+static double
+beta_inc (double a, double b, double x)
+{
+  double front;
+
+  if (x <= 0)
+    return 0;
+  if (x >= 1)
+    return 1;
+  front = exp (lgamma (a + b) - lgamma (a) - lgamma (b) + a * log (x) + b * log1p (-x));
+  if (x < (a + 1) / (a + b + 2))
+    return front * beta_cf (a, b, x) / a;
+  return 1 - front * beta_cf (b, a, 1 - x) / b;
+}
+
+/* P(T <= t) for Student's t with @df degrees of freedom. */
+static double
+student_t_cdf (double t, double df)
+{
+  double tail = 0.5 * beta_inc (df / 2, 0.5, df / (df + t * t));
+  return t >= 0 ? 1 - tail : tail;
+}
+
+double
+iv_student_t_quantile (double p, double df)
+{
+  double lo = -1e4, hi = 1e4;
+
+  if (!(p > 0 && p < 1) || !(df > 0))
+    return NAN;
+  /* bisection to the last bit: scipy.stats.t.ppf's value to 1e-12 */
+  for (int i = 0; i < 200 && hi - lo > 1e-13 * MAX (1, fabs (lo)); i++)
+    {
+      double mid = (lo + hi) / 2;
+      if (student_t_cdf (mid, df) < p)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return (lo + hi) / 2;
 }

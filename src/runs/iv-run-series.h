@@ -38,4 +38,29 @@ gboolean iv_metric_higher_is_better (const char *metric);
 void iv_pareto_frontier (const double *x, const double *y, gsize n, gboolean x_higher_better,
                          gboolean y_higher_better, gboolean *on_frontier);
 
+/* ---- what `aiperf plot` draws (--aiperf-compatible), each after the aiperf function
+ * named in its comment ---- */
+
+/* A run's value on a multi-run axis: the summary's p50 where it has one, else its avg
+ * (whatever statistic the preset names); a run's concurrency, 1 when it does not say;
+ * per-GPU throughput over the GPUs of every endpoint of the summary's telemetry (NaN
+ * without any). */
+double iv_run_axis_value_aiperf (const IvRun *run, const char *metric);
+/* aiperf's frontier: points sorted by x, then a sweep keeping each point no worse in y
+ * than all before it (a point equal in y to a better one's is kept). */
+void iv_pareto_frontier_aiperf (const double *x, const double *y, gsize n, gboolean x_higher_better,
+                                gboolean y_higher_better, gboolean *on_frontier);
+/* calculate_throughput_events: a point per event (@t_s from the first event) with the
+ * running sum after it. */
+gboolean iv_run_throughput_events_aiperf (const IvRun *run, GArray *t_s, GArray *tokens_per_s);
+/* The earliest request start of the records (any phase, failed ones too), or -1. */
+gint64 iv_run_first_start_aiperf (const IvRun *run);
+/* aggregate_gpu_telemetry: the mean GPU utilisation of every telemetry line of each
+ * timestamp, seconds from iv_run_first_start_aiperf (). */
+gboolean iv_run_gpu_utilization_aiperf (const IvRun *run, GArray *t_s, GArray *util);
+
+/* Student's t quantile (scipy.stats.t.ppf (@p, @df)): the confidence intervals of
+ * aiperf's latency_throughput_uncertainty. */
+double iv_student_t_quantile (double p, double df);
+
 G_END_DECLS

@@ -201,7 +201,10 @@ iv_run_stats_note (const IvRun *r, const char *tag)
   IvMetricSummary rec = { 0 };
   char *note = NULL;
 
-  if (!s || !isfinite (s->avg) || !iv_run_metric_stats_records (r, tag, &rec))
+  /* a summary of the avg alone is a total or a rate (request_count, a throughput; aiperf's
+   * _is_single_stat_metric), not the mean of the records' values: nothing to compare */
+  if (!s || !isfinite (s->avg) || (!isfinite (s->p50) && !isfinite (s->std))
+      || !iv_run_metric_stats_records (r, tag, &rec))
     return NULL;
   {
     /* the first statistic on which they part, with both values */
@@ -243,14 +246,12 @@ iv_run_gpu_count (const IvRun *r, IvGpuCountSource *source)
   return n;
 }
 
-/* aiperf sums the GPUs of every endpoint in the summary's telemetry_data; without it,
- * the telemetry export's (endpoint, GPU) pairs are the same count. */
+/* aiperf sums the GPUs of every endpoint in the summary's telemetry_data
+ * (TelemetryMixin.calculate_gpu_count_from_telemetry); without it, none. */
 guint
 iv_run_gpu_count_aiperf (const IvRun *r)
 {
-  if (r->summary_gpu_pairs)
-    return r->summary_gpu_pairs;
-  return r->gpus->len ? MAX (r->gpu_endpoint_pairs, r->gpus->len) : 0;
+  return r->summary_gpu_pairs;
 }
 
 char *
@@ -259,6 +260,9 @@ iv_run_gpu_note (const IvRun *r)
   IvGpuCountSource from;
   guint n = iv_run_gpu_count (r, &from), theirs = iv_run_gpu_count_aiperf (r);
 
+  if (from == IV_GPUS_ASSUMED && r->telemetry_collected)
+    return g_strdup (_ ("GPU telemetry was collected but found no GPU: per-GPU throughput is "
+                        "not drawn, as aiperf plot does not (--gpus N sets the count)"));
   if (from == IV_GPUS_ASSUMED)
     return g_strdup (
         _ ("no GPU telemetry: per-GPU throughput assumes 1 GPU (--gpus N sets the count)"));

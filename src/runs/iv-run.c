@@ -35,8 +35,8 @@ gpu_free (gpointer p)
   g_free (g);
 }
 
-static void
-timeslice_free (gpointer p)
+void
+_iv_timeslice_free (gpointer p)
 {
   IvTimeslice *t = p;
   g_hash_table_unref (t->metrics);
@@ -87,7 +87,12 @@ _iv_run_new (const char *path)
   /* the table's own keys, in file order: a million metrics keep one copy of each name */
   r->summary_tags = g_ptr_array_new ();
   r->gpus = g_ptr_array_new_with_free_func (gpu_free);
-  r->timeslices = g_ptr_array_new_with_free_func (timeslice_free);
+  r->timeslices = g_ptr_array_new_with_free_func (_iv_timeslice_free);
+  r->timeslices_csv = g_ptr_array_new_with_free_func (_iv_timeslice_free);
+  r->slice_duration_s = r->confidence_level = NAN;
+  r->warmup_at = g_array_new (FALSE, FALSE, sizeof (guint32));
+  r->tel_ts_ns = g_array_new (FALSE, FALSE, sizeof (gint64));
+  r->tel_util = g_array_new (FALSE, FALSE, sizeof (double));
   r->aggregate = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, aggregate_free);
   r->warnings = g_ptr_array_new_with_free_func (g_free);
   r->t0_ns = G_MAXINT64;
@@ -190,11 +195,35 @@ iv_run_free (IvRun *r)
   g_ptr_array_unref (r->summary_tags);
   g_ptr_array_unref (r->gpus);
   g_ptr_array_unref (r->timeslices);
+  g_ptr_array_unref (r->timeslices_csv);
   g_hash_table_unref (r->aggregate);
+  g_free (r->aggregation_type);
+  if (r->sweep_cells)
+    g_ptr_array_unref (r->sweep_cells);
+  g_free (r->sweep_pareto);
+  g_array_unref (r->warmup_at);
+  g_array_unref (r->tel_ts_ns);
+  g_array_unref (r->tel_util);
   g_ptr_array_unref (r->warnings);
   _iv_run_live_free (r->live);
   iv_server_metrics_free (r->server);
   g_free (r);
+}
+
+guint
+iv_run_record_number (const IvRun *r, guint32 request)
+{
+  /* warm-up records came before the request when their n_requests was not above it */
+  guint lo = 0, hi = r->warmup_at->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (g_array_index (r->warmup_at, guint32, mid) <= request)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return request + lo;
 }
 
 const IvRunMetric *

@@ -97,8 +97,10 @@ typedef struct
   GArray *worker;                     /* guint32 string ids */
   GArray *flags;                      /* guint8 IvRequestFlags */
   gsize n_warmup;                     /* warm-up requests: counted, not plotted */
-  gsize n_errors;                     /* profiling requests that failed */
-  GHashTable *error_types;            /* char* → GUINT_TO_POINTER (count) */
+  GArray *warmup_at;       /* guint32: n_requests when each warm-up record came (file order), so a
+                            * request's place among all records is known (aiperf's request_number) */
+  gsize n_errors;          /* profiling requests that failed */
+  GHashTable *error_types; /* char* → GUINT_TO_POINTER (count) */
   IvIntern *strings;
   GPtrArray *metrics;       /* IvRunMetric*, in order of first appearance */
   GHashTable *metric_index; /* tag → 1 + its index in metrics (lookups by tag) */
@@ -114,10 +116,36 @@ typedef struct
   GPtrArray *gpus;          /* IvGpu*, by first appearance */
   guint gpu_endpoint_pairs; /* (endpoint, GPU) pairs in the telemetry: AIPerf's count */
   guint summary_gpu_pairs, summary_gpu_uuids; /* the same from the summary's telemetry_data */
+  guint summary_gpu_endpoints;                /* its endpoints that reported a GPU */
   guint gpus_override;                        /* the user's GPU count (--gpus), or 0 */
-  GPtrArray *timeslices;                      /* IvTimeslice*, by index */
-  GHashTable *aggregate;                      /* key ("request_latency_p99") → IvAggregateStat* */
+  /* GPU telemetry was collected (the summary has telemetry_data endpoints, or a telemetry
+   * export was read), whether or not it found a GPU: with none, per-GPU values are not
+   * drawn (as aiperf plot) rather than assumed over 1 GPU */
+  gboolean telemetry_collected;
+  /* every telemetry line's time and gpu_utilization, both endpoints of one GPU included
+   * (gpus keeps one endpoint's): aiperf plot averages them per timestamp */
+  GArray *tel_ts_ns, *tel_util;
+  GPtrArray *timeslices;     /* IvTimeslice*, by index */
+  GPtrArray *timeslices_csv; /* the same from *_timeslices.csv (display names folded to tags,
+                              * values rounded to 2 decimals): what aiperf plot reads */
+  double slice_duration_s;   /* input_config.output.slice_duration; NaN when absent */
+  GHashTable *aggregate;     /* key ("request_latency_p99") → IvAggregateStat* */
   guint n_trials;
+  /* the aggregate's metadata (AggregateConfidenceJsonExporter): "confidence", the trials
+   * run and those that succeeded (0 when it does not say), its confidence level (NaN) */
+  char *aggregation_type;
+  guint n_profile_runs, n_successful_runs;
+  double confidence_level;
+  /* a cell of a sweep of repeated trials that is only its aggregate file
+   * (<base>/aggregate/<cell>/ or <cell>/aggregate/ alone): no records, no summary; its
+   * statistics are the trials' means (as aiperf plot's _load_aggregate_only reads them) */
+  gboolean aggregate_only;
+  /* a folder holding a sweep's aggregate (AggregateSweepJsonExporter's
+   * profile_export_aiperf_sweep.json): a run per combination of its parameters
+   * (aggregate-only, named like aiperf's cell folders, "concurrency_10"), which the sweep
+   * takes in its place when it found no run of those cells; NULL for any other run */
+  GPtrArray *sweep_cells;
+  char *sweep_pareto; /* its pareto_optimal combinations, "concurrency_10, concurrency_30" */
 
   GPtrArray *warnings;     /* char*: one sentence each, naming the file */
   IvServerMetrics *server; /* the inference server's own metrics, or NULL */
@@ -125,7 +153,15 @@ typedef struct
   /* Non-NULL while AIPerf is still writing the run and it is followed (iv_run_follow):
    * only complete lines have been read, and the summary is not there yet. */
   struct _IvRunLive *live;
+  /* Records but no summary, and the files no longer grow: AIPerf stopped (finished a
+   * records-only export, or died) before writing its summary. Not live. */
+  gboolean incomplete;
 } IvRun;
+
+/* A run without its summary is live only while its files grow: followed, it becomes
+ * "incomplete: no summary" after this many seconds without growth (plot --linger sets
+ * another). */
+#define IV_RUN_LIVE_STALE_S 10
 
 typedef enum
 {
@@ -158,6 +194,13 @@ IvRun *iv_run_load_full (const char *path, IvRunLoadFlags flags, IvProgressFunc 
 gboolean iv_run_follow (IvRun *run, gsize max_bytes, IvRunFollow *out, GError **error);
 /* Stops following: the run keeps what was read. */
 void iv_run_unfollow (IvRun *run);
+/* A followed run whose files have not grown for @stale_s seconds (by the files' times at
+ * the start, by what was read since) stops being followed and is incomplete, with a
+ * warning saying so; TRUE when that happened now. */
+gboolean iv_run_expire (IvRun *run, guint stale_s);
+/* A request's place among all the records of its file (warm-up ones included), from 0:
+ * aiperf plot's request_number. */
+guint iv_run_record_number (const IvRun *run, guint32 request);
 /* The longest line of a run's JSON Lines files (IV_RUN_LINE_MAX_MIB, or the environment's
  * INFERVIEW_RECORD_LINE_MAX_MIB), in bytes; *@problem (may be NULL) is set to a sentence
  * when the variable is set to something that is not such a number (the default is used). */

@@ -213,6 +213,46 @@ find_varying (IvSweep *s)
     }
 }
 
+/* A sweep's aggregate (profile_export_aiperf_sweep.json) is no run: when the sweep found
+ * the runs of its cells, it is a note beside them; when it is all there is, its
+ * combinations are the runs. */
+static void
+take_sweep_aggregates (IvSweep *s)
+{
+  g_autoptr (GPtrArray) cells = g_ptr_array_new ();
+  guint others = 0;
+
+  for (guint i = 0; i < s->runs->len; i++)
+    others += ((IvRun *) s->runs->pdata[i])->sweep_cells == NULL;
+  for (guint i = 0; i < s->runs->len;)
+    {
+      IvRun *r = s->runs->pdata[i];
+      if (!r->sweep_cells)
+        {
+          i++;
+          continue;
+        }
+      if (others)
+        g_ptr_array_add (
+            s->warnings,
+            g_strdup_printf (_ ("%s: a sweep's aggregate of %u combinations (pareto optimal: %s); "
+                                "the runs of its cells are drawn instead"),
+                             r->path, r->sweep_cells->len,
+                             r->sweep_pareto ? r->sweep_pareto : _ ("none")));
+      else
+        {
+          /* the cells take the aggregate's place, keeping their order */
+          g_ptr_array_set_free_func (r->sweep_cells, NULL);
+          for (guint k = 0; k < r->sweep_cells->len; k++)
+            g_ptr_array_add (cells, r->sweep_cells->pdata[k]);
+          g_ptr_array_set_size (r->sweep_cells, 0);
+        }
+      g_ptr_array_remove_index (s->runs, i);
+    }
+  for (guint i = 0; i < cells->len; i++)
+    g_ptr_array_add (s->runs, cells->pdata[i]);
+}
+
 IvSweep *
 iv_sweep_load (const char *const *paths, IvProgressFunc progress, gpointer data,
                GCancellable *cancellable, GError **error)
@@ -233,6 +273,7 @@ iv_sweep_load_full (const char *const *paths, IvRunLoadFlags flags, IvProgressFu
   s->warnings = g_ptr_array_new_with_free_func (g_free);
   s->paths = g_strdupv ((char **) paths);
   s->flags = flags;
+  s->stale_after_s = IV_RUN_LIVE_STALE_S;
   dirs = discover (s, FALSE, cancellable, &first, error);
   if (!dirs)
     return NULL;
@@ -250,12 +291,214 @@ iv_sweep_load_full (const char *const *paths, IvRunLoadFlags flags, IvProgressFu
         }
       g_ptr_array_add (s->runs, r);
     }
+  take_sweep_aggregates (s);
   if (s->runs->len == 0)
     {
       if (first)
         g_propagate_error (error, g_steal_pointer (&first));
       else
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _ ("no AIPerf run found"));
+      return NULL;
+    }
+  /* a run without its summary whose files stopped growing long ago is not being written */
+  for (guint i = 0; i < s->runs->len; i++)
+    iv_run_expire (s->runs->pdata[i], s->stale_after_s);
+  find_varying (s);
+  return g_steal_pointer (&s);
+}
+
+/* ---- the runs aiperf plot finds (ModeDetector, aiperf/plot/core/mode_detector.py) ---- */
+
+/* _has_marker: @name or @name.zst in @dir, a regular file (a broken link is none). */
+static gboolean
+has_marker (const char *dir, const char *name)
+{
+  g_autofree char *raw = g_build_filename (dir, name, NULL);
+  g_autofree char *zst = g_strconcat (raw, ".zst", NULL);
+  return g_file_test (raw, G_FILE_TEST_IS_REGULAR) || g_file_test (zst, G_FILE_TEST_IS_REGULAR);
+}
+
+static gboolean
+has_single_run_markers (const char *dir)
+{
+  return has_marker (dir, "profile_export.jsonl") && has_marker (dir, "profile_export_aiperf.json");
+}
+
+/* _has_valid_aggregate_marker: a confidence aggregate that is not the shadow of a
+ * single-run cell beside it (<cell>/aggregate/ of a run <cell>/, or
+ * <base>/aggregate/<cell>/ of a run <base>/<cell>/). */
+static gboolean
+has_valid_aggregate_marker (const char *dir)
+{
+  g_autofree char *name = g_path_get_basename (dir);
+  g_autofree char *parent = g_path_get_dirname (dir);
+  g_autofree char *parent_name = g_path_get_basename (parent);
+
+  if (!has_marker (dir, "profile_export_aiperf_aggregate.json"))
+    return FALSE;
+  if (g_str_equal (name, "aggregate") && has_single_run_markers (parent))
+    return FALSE;
+  if (g_str_equal (parent_name, "aggregate"))
+    {
+      g_autofree char *grand = g_path_get_dirname (parent);
+      g_autofree char *twin = g_build_filename (grand, name, NULL);
+      if (has_single_run_markers (twin))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+typedef struct
+{
+  GPtrArray *dirs;
+  GHashTable *visited; /* resolved paths */
+  guint folders_left;
+  char *root; /* the opened folder, resolved: links out of it are not followed */
+} AiperfWalk;
+
+/* _find_all_run_directories_recursive: the folder, then each sub-folder (a per-trial
+ * profile_runs/ passed over when an aggregate/ beside it carries the cell). */
+static void
+aiperf_walk (AiperfWalk *w, const char *dir, guint depth)
+{
+  g_autofree char *resolved = realpath (dir, NULL);
+  g_autoptr (GDir) d = NULL;
+  g_autofree char *aggregate = NULL;
+  const char *name;
+  gboolean skip_trials;
+
+  if (!resolved || !g_file_test (dir, G_FILE_TEST_IS_DIR) || w->folders_left == 0
+      || g_hash_table_contains (w->visited, resolved))
+    return;
+  /* discovery stays in what was opened (iv-sniff's rule; aiperf follows links anywhere) */
+  if (w->root && !g_str_equal (w->root, "/")
+      && !(g_str_has_prefix (resolved, w->root)
+           && (resolved[strlen (w->root)] == '\0' || resolved[strlen (w->root)] == '/')))
+    return;
+  w->folders_left--;
+  g_hash_table_add (w->visited, g_strdup (resolved));
+  if (has_single_run_markers (dir) || has_valid_aggregate_marker (dir))
+    g_ptr_array_add (w->dirs, g_strdup (dir));
+  if (depth >= 8 || !(d = g_dir_open (dir, 0, NULL)))
+    return;
+  aggregate = g_build_filename (dir, "aggregate", NULL);
+  skip_trials = has_valid_aggregate_marker (aggregate);
+  while ((name = g_dir_read_name (d)))
+    {
+      g_autofree char *sub = g_build_filename (dir, name, NULL);
+      if (skip_trials && g_str_equal (name, "profile_runs"))
+        continue;
+      if (g_file_test (sub, G_FILE_TEST_IS_DIR))
+        aiperf_walk (w, sub, depth + 1);
+    }
+}
+
+/* Python's Path ordering: part by part ("." parts dropped, as pathlib drops them). */
+static gint
+compare_python_paths (gconstpointer pa, gconstpointer pb)
+{
+  const char *a = *(const char *const *) pa, *b = *(const char *const *) pb;
+  g_auto (GStrv) x = g_strsplit (a, "/", -1), y = g_strsplit (b, "/", -1);
+  guint i = 0, j = 0;
+
+  for (;;)
+    {
+      /* "/x": the root is a part of its own; empty and "." parts are none */
+      while (x[i] && (g_str_equal (x[i], ".") || (!*x[i] && i > 0)))
+        i++;
+      while (y[j] && (g_str_equal (y[j], ".") || (!*y[j] && j > 0)))
+        j++;
+      if (!x[i] || !y[j])
+        return !x[i] && !y[j] ? 0 : !x[i] ? -1 : 1;
+      {
+        const char *u = *x[i] ? x[i] : "/", *v = *y[j] ? y[j] : "/";
+        int c = strcmp (u, v);
+        if (c)
+          return c;
+      }
+      i++, j++;
+    }
+}
+
+GPtrArray *
+iv_aiperf_run_dirs (const char *const *paths, GError **error)
+{
+  g_autoptr (GPtrArray) all = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint p = 0; paths[p]; p++)
+    {
+      g_autoptr (GHashTable) visited
+          = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autofree char *root = realpath (paths[p], NULL);
+      AiperfWalk w
+          = { g_ptr_array_new_with_free_func (g_free), visited, IV_SNIFF_MAX_FOLDERS, root };
+      g_autoptr (GPtrArray) found = w.dirs;
+
+      if (!g_file_test (paths[p], G_FILE_TEST_IS_DIR))
+        {
+          g_autofree char *display = g_filename_display_name (paths[p]);
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY,
+                       _ ("%s: not a folder (aiperf plot takes folders of runs)"), display);
+          return NULL;
+        }
+      aiperf_walk (&w, paths[p], 0);
+      if (found->len == 0)
+        {
+          g_autofree char *display = g_filename_display_name (paths[p]);
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                       _ ("%s: no run aiperf plot reads here (a run holds profile_export.jsonl "
+                          "and profile_export_aiperf.json, or "
+                          "profile_export_aiperf_aggregate.json)"),
+                       display);
+          return NULL;
+        }
+      for (guint i = 0; i < found->len; i++)
+        {
+          g_autofree char *resolved = realpath (found->pdata[i], NULL);
+          if (resolved && g_hash_table_add (seen, g_steal_pointer (&resolved)))
+            g_ptr_array_add (all, g_strdup (found->pdata[i]));
+        }
+    }
+  g_ptr_array_sort (all, compare_python_paths);
+  return g_steal_pointer (&all);
+}
+
+IvSweep *
+iv_sweep_load_aiperf (const char *const *paths, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (IvSweep) s = g_new0 (IvSweep, 1);
+  g_autoptr (GPtrArray) dirs = iv_aiperf_run_dirs (paths, error);
+
+  if (!dirs)
+    return NULL;
+  s->runs = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_run_free);
+  s->varying = g_ptr_array_new ();
+  s->warnings = g_ptr_array_new_with_free_func (g_free);
+  s->paths = g_strdupv ((char **) paths);
+  s->stale_after_s = IV_RUN_LIVE_STALE_S;
+  s->aiperf = TRUE;
+  for (guint i = 0; i < dirs->len; i++)
+    {
+      g_autoptr (GError) local = NULL;
+      IvRun *r
+          = iv_run_load_full (dirs->pdata[i], IV_RUN_LOAD_DEFAULT, NULL, NULL, cancellable, &local);
+      if (!r)
+        {
+          /* PlotController._export_multi_run_plots: a run that fails to load is left out */
+          if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            {
+              g_propagate_error (error, g_steal_pointer (&local));
+              return NULL;
+            }
+          g_ptr_array_add (s->warnings, g_strdup (local->message));
+          continue;
+        }
+      g_ptr_array_add (s->runs, r);
+    }
+  if (s->runs->len == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _ ("no run aiperf plot could load"));
       return NULL;
     }
   find_varying (s);
@@ -350,6 +593,12 @@ iv_sweep_follow (IvSweep *s, gsize max_bytes, gboolean look, IvSweepFollow *out)
       out->new_samples += f.new_samples;
       out->finished_runs += f.finished;
       changed |= f.finished;
+      if (iv_run_expire (r, s->stale_after_s))
+        {
+          out->incomplete_runs++;
+          out->incomplete_why = r->warnings->pdata[r->warnings->len - 1];
+          changed = TRUE;
+        }
     }
   if (look && (s->flags & IV_RUN_LOAD_FOLLOW))
     {

@@ -28,6 +28,10 @@ typedef struct
   GPtrArray *warnings; /* char*: runs that could not be read, and why */
   char **paths;        /* what was opened */
   IvRunLoadFlags flags;
+  /* followed: a run without its summary that has not grown for this long is incomplete,
+   * no longer live (IV_RUN_LIVE_STALE_S; plot --watch sets its --linger) */
+  guint stale_after_s;
+  gboolean aiperf; /* the run set aiperf plot finds (iv_sweep_load_aiperf) */
 } IvSweep;
 
 /* What one iv_sweep_follow() found. */
@@ -40,6 +44,8 @@ typedef struct
                                    * (a FIFO, a device) or their folder went away */
   const char *stopped_why;        /* then the sentence saying which, when and why (one of
                                    * the run's warnings; valid until the next call) */
+  guint incomplete_runs;          /* runs whose files stopped growing without a summary */
+  const char *incomplete_why;     /* the last such run's sentence (as stopped_why) */
 } IvSweepFollow;
 
 /* Loads every run under @paths. A run that cannot be read is skipped with a warning;
@@ -55,6 +61,15 @@ IvSweep *iv_sweep_load_full (const char *const *paths, IvRunLoadFlags flags,
  * too). A run that can no longer be followed keeps what was read, stops being live and
  * says why among its warnings (out->stopped_why); the rest goes on. */
 void iv_sweep_follow (IvSweep *sweep, gsize max_bytes, gboolean discover, IvSweepFollow *out);
+/* The run folders `aiperf plot` finds under @paths, as its ModeDetector does: a folder with
+ * both profile_export.jsonl and profile_export_aiperf.json (or their .zst), or with a
+ * confidence aggregate that is not the twin of such a run; a per-trial profile_runs/
+ * passed over when an aggregate/ beside it holds the cell; each folder once; in Python's
+ * path order. Links out of an opened folder are not followed (aiperf follows them). NULL
+ * with @error naming a path without one. */
+GPtrArray *iv_aiperf_run_dirs (const char *const *paths, GError **error);
+/* Those runs loaded (one that fails is left out with a warning, as aiperf plot does). */
+IvSweep *iv_sweep_load_aiperf (const char *const *paths, GCancellable *cancellable, GError **error);
 /* Runs AIPerf is still writing. */
 guint iv_sweep_n_live (const IvSweep *sweep);
 void iv_sweep_free (IvSweep *sweep);
