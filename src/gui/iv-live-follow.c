@@ -124,14 +124,16 @@ read_now (IvLiveFollow *self)
   if (discover)
     self->last_discover_us = now;
   iv_sweep_follow (self->sweep, MAX_BYTES_PER_READ, discover, &out);
-  if (out.new_runs || out.finished_runs || out.stopped_runs)
+  if (out.new_runs || out.finished_runs || out.stopped_runs || out.incomplete_runs)
     watch_folders (self);
   set_fallback (self);
   /* a run that can no longer be followed is said (the window's toast), and "changed"
    * takes its Live badge away */
   if (out.stopped_runs)
     g_signal_emit (self, signals[SIGNAL_STOPPED], 0, out.stopped_why);
-  if (out.new_records || out.new_samples || out.new_runs || out.finished_runs || out.stopped_runs)
+  /* a run whose files stopped growing without a summary is incomplete: its badge goes */
+  if (out.new_records || out.new_samples || out.new_runs || out.finished_runs || out.stopped_runs
+      || out.incomplete_runs)
     g_signal_emit (self, signals[SIGNAL_CHANGED], 0, out.new_records, out.new_runs,
                    out.finished_runs);
   /* a file that had more than one read takes is read on at the next slot */
