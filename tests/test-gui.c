@@ -24,6 +24,7 @@
 #include "iv-test-util.h"
 #include "iv-gui-test-util.h"
 #include "iv-tooltip.h"
+#include "iv-trace-query.h"
 #include "iv-run-bound.h"
 #include "iv-preset.h"
 #include "iv-model-view.h"
@@ -1196,9 +1197,11 @@ test_timeline_view (void)
   g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), >=, n);
   tl = iv_workspace_page_get_timeline (page);
   g_assert_nonnull (tl);
+  /* it opens on the range of the work (iv_trace_activity_range) */
   iv_timeline_view_get_range (tl, &t0, &t1);
-  g_assert_cmpint (t0, ==, trace->t0_ns);
-  g_assert_cmpint (t1, ==, trace->t1_ns);
+  iv_trace_activity_range (trace, &a0, &a1);
+  g_assert_cmpint (t0, ==, a0);
+  g_assert_cmpint (t1, ==, a1);
   span = t1 - t0;
 
   iv_timeline_view_zoom (tl, 0.5, 0.5);
@@ -1231,7 +1234,8 @@ test_timeline_view (void)
       g_assert_cmpint (t1 - t0, <=, MAX (1000, trace->dur_ns[0]) * 13 / 10 + 2);
       g_signal_emit_by_name (key, "key-pressed", GDK_KEY_0, 0, 0, &handled);
       iv_timeline_view_get_range (tl, &t0, &t1);
-      g_assert_cmpint (t1 - t0, ==, span);
+      g_assert_cmpint (t1 - t0, ==, trace->t1_ns - trace->t0_ns);
+      span = t1 - t0;
 
       /* W zooms about the pointer: at the plot's left edge the start stays, at its
        * right edge the end stays; once the pointer has left, about the middle. */
@@ -2086,6 +2090,134 @@ test_slice_details (void)
   g_object_unref (details);
 }
 
+static gboolean
+child_revealed (gpointer data)
+{
+  return gtk_revealer_get_child_revealed (GTK_REVEALER (data));
+}
+
+/* The label under @root showing @text, or NULL. */
+static GtkLabel *
+find_label (GtkWidget *root, const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
+    return GTK_LABEL (root);
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkLabel *l = find_label (c, text);
+      if (l)
+        return l;
+    }
+  return NULL;
+}
+
+/* A trace damaged on its second line opens with what was read before the damage, and a
+ * banner over the timeline says so in the command line's own words (the warning line of
+ * `inferview trace FILE --stats`, without its "warning: "), as plain text that wraps and
+ * is never cut; its button opens the Trace Info page, which lists every warning whole. A
+ * trace read whole has no banner. */
+static void
+test_damage_banner (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "damaged <b>&.json", NULL);
+  g_autofree char *good = sample ("traces/catapult_flow_simple.json");
+  g_autofree char *out = NULL, *expected = NULL, *info = NULL;
+  const char *argv[] = { g_getenv ("IV_BINARY"), "trace", path, "--stats", NULL };
+  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_TRACES);
+  IvTimelineView *tl;
+  const IvTrace *trace;
+  const char *banner;
+  GtkLabel *label;
+  int status = -1;
+
+  g_assert_true (g_file_set_contents (
+      path,
+      "[{\"ph\": \"X\", \"name\": \"first\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 10},\n"
+      "{\"ph\": \"X\" \"name\": \"second\", \"pid\": 1, \"tid\": 1, \"ts\": 20, \"dur\": 10}]\n",
+      -1, NULL));
+  g_assert_nonnull (argv[0]);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                               &out, NULL, &status, NULL));
+  g_assert_cmpint (status, ==, 0);
+  {
+    const char *w = strstr (out, "\nwarning: ");
+    const char *end;
+    g_assert_nonnull (w);
+    w += strlen ("\nwarning: ");
+    end = strchr (w, '\n');
+    expected = g_strndup (w, (gsize) (end - w));
+  }
+  g_assert_true (g_str_has_prefix (expected, "the file is damaged at line 2, column 12 (a missing "
+                                             "',' or '}' in an object)"));
+
+  trace = open_trace (path);
+  g_assert_cmpuint (trace->n_slices, ==, 1);
+  tl = iv_workspace_page_get_timeline (page);
+  banner = iv_timeline_view_get_banner (tl);
+  g_assert_cmpstr (banner, ==, expected);
+  label = find_label (GTK_WIDGET (tl), expected);
+  g_assert_nonnull (label);
+  g_assert_false (gtk_label_get_use_markup (label));
+  g_assert_cmpint (gtk_label_get_ellipsize (label), ==, PANGO_ELLIPSIZE_NONE);
+  g_assert_true (gtk_label_get_wrap (label));
+  g_assert_true (gtk_widget_is_visible (GTK_WIDGET (label)));
+  /* the whole message fits, once the banner has slid in: its height holds every line it
+   * wraps to */
+  {
+    GtkRevealer *revealer
+        = GTK_REVEALER (gtk_widget_get_ancestor (GTK_WIDGET (label), GTK_TYPE_REVEALER));
+    int min_h, nat_h;
+    g_assert_true (wait_for (child_revealed, revealer, 5));
+    settle ();
+    gtk_widget_measure (GTK_WIDGET (label), GTK_ORIENTATION_VERTICAL,
+                        gtk_widget_get_width (GTK_WIDGET (label)), &min_h, &nat_h, NULL, NULL);
+    /* (a measure counts the margins, an allocation does not) */
+    g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (label))
+                         + gtk_widget_get_margin_top (GTK_WIDGET (label))
+                         + gtk_widget_get_margin_bottom (GTK_WIDGET (label)),
+                     >=, min_h);
+  }
+  /* the button opens the Trace Info page, the warning there whole */
+  {
+    GtkWidget *button = gtk_widget_get_last_child (gtk_widget_get_parent (GTK_WIDGET (label)));
+    GtkStack *bottom
+        = GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (iv_timeline_view_get_info_view (tl))));
+    g_assert_true (GTK_IS_BUTTON (button));
+    g_signal_emit_by_name (button, "clicked");
+    settle ();
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (bottom), ==, "info");
+  }
+  info = iv_trace_info_view_to_text (iv_timeline_view_get_info_view (tl));
+  g_assert_nonnull (strstr (info, "Read: Not whole"));
+  g_assert_nonnull (strstr (info, expected));
+
+  /* a trace read whole: no banner */
+  open_trace (good);
+  g_assert_null (iv_timeline_view_get_banner (tl));
+}
+
+/* The Trace Info page of a Kineto trace: its distributedInfo, its eight devices, its
+ * other top-level values and how it was read. */
+static void
+test_trace_info_page (void)
+{
+  g_autofree char *path = sample ("traces/kineto_a100_simple_add.json.gz");
+  IvTimelineView *tl;
+  g_autofree char *text = NULL;
+
+  open_trace (path);
+  tl = iv_workspace_page_get_timeline (_iv_window_get_page (window, IV_GROUP_TRACES));
+  g_assert_null (iv_timeline_view_get_banner (tl));
+  text = iv_trace_info_view_to_text (iv_timeline_view_get_info_view (tl));
+  g_assert_true (g_str_has_prefix (text, "Import\nRead: Whole\n"));
+  g_assert_nonnull (strstr (text, "\nDistributed\nSummary: rank 0\nrank: 0\n"));
+  g_assert_nonnull (strstr (
+      text, "\nDevices\nDevice 0: NVIDIA A100-PG509-200 · compute 8.0 · 108 SMs · 39.4 GiB\n"));
+  g_assert_nonnull (strstr (text, "Device 7: "));
+  g_assert_nonnull (strstr (text, "\nFile values\nschemaVersion: 1\n"));
+  g_assert_nonnull (strstr (text, "traceName: benchmark_result_493459_1694039959_trace.json\n"));
+}
+
 static void
 collect_accelerators (GtkWidget *root, GPtrArray *out)
 {
@@ -2227,6 +2359,8 @@ static const GuiCase cases[] = {
   { "/gui/model-view", test_model_view },
   { "/gui/timeline-view", test_timeline_view },
   { "/gui/slice-details", test_slice_details },
+  { "/gui/damage-banner", test_damage_banner },
+  { "/gui/trace-info-page", test_trace_info_page },
   { "/gui/shortcuts-window-keys", test_shortcuts_window_keys },
   { "/gui/pipelined-view", test_pipelined_view },
   { "/gui/runs-view", test_runs_view },

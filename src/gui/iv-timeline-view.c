@@ -18,7 +18,10 @@
 #include <string.h>
 
 #include "iv-timeline-state.h"
+#include "iv-plain-text.h"
 #include "iv-trace-area.h"
+#include "iv-trace-info-view.h"
+#include "iv-trace-query.h"
 #include "iv-units.h"
 
 #define MIN_SPAN_NS 1000 /* 1 µs across the whole plot is as far as zooming goes */
@@ -36,6 +39,9 @@ struct _IvTimelineView
   IvTraceArea *area_table;
   GtkWidget *minimap;
   GtkLabel *match_count;
+  GtkRevealer *banner; /* a trace not read whole: the loader's first warning */
+  GtkLabel *banner_label;
+  IvTraceInfoView *info_view;
 
   IvTimelineState *state;
 
@@ -598,6 +604,13 @@ on_area_changed (IvTimelineView *self)
   queue_redraw (self);
 }
 
+/* The banner's button: the Trace Info page, with every warning whole. */
+static void
+on_banner_info (IvTimelineView *self)
+{
+  gtk_stack_set_visible_child_name (self->bottom, "info");
+}
+
 static void
 iv_timeline_view_class_init (IvTimelineViewClass *klass)
 {
@@ -608,6 +621,7 @@ iv_timeline_view_class_init (IvTimelineViewClass *klass)
   g_type_ensure (IV_TYPE_SLICE_DETAILS);
 
   g_type_ensure (IV_TYPE_TRACE_AREA);
+  g_type_ensure (IV_TYPE_TRACE_INFO_VIEW);
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/inferview/Inferview/ui/iv-timeline-view.ui");
   gtk_widget_class_bind_template_child (widget_class, IvTimelineView, box);
@@ -618,6 +632,10 @@ iv_timeline_view_class_init (IvTimelineViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, IvTimelineView, area_table);
   gtk_widget_class_bind_template_child (widget_class, IvTimelineView, minimap);
   gtk_widget_class_bind_template_child (widget_class, IvTimelineView, match_count);
+  gtk_widget_class_bind_template_child (widget_class, IvTimelineView, banner);
+  gtk_widget_class_bind_template_child (widget_class, IvTimelineView, banner_label);
+  gtk_widget_class_bind_template_child (widget_class, IvTimelineView, info_view);
+  gtk_widget_class_bind_template_callback (widget_class, on_banner_info);
   gtk_widget_class_bind_template_callback (widget_class, on_key);
   gtk_widget_class_bind_template_callback (widget_class, on_search_entry_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
@@ -681,7 +699,20 @@ iv_timeline_view_set_trace (IvTimelineView *self, const IvTrace *trace, GObject 
   self->fig.trace = trace;
   self->fig.scroll_y = 0;
   g_object_set (self->state, "selected", IV_TIMELINE_NONE, NULL);
-  iv_timeline_state_set_range (self->state, trace ? trace->t0_ns : 0, trace ? trace->t1_ns : 0);
+  {
+    /* the range of the work, as a figure's default (0 shows the whole trace) */
+    gint64 t0 = 0, t1 = 0;
+    if (trace)
+      iv_trace_activity_range (trace, &t0, &t1);
+    iv_timeline_state_set_range (self->state, t0, t1);
+  }
+  /* Not read whole: said over the timeline in the loader's words, the first warning
+   * (iv-trace-chrome.c puts it first), as the command line prints it. */
+  iv_label_set_valid_text (self->banner_label, trace && trace->truncated && trace->warnings->len
+                                                   ? trace->warnings->pdata[0]
+                                                   : "");
+  gtk_revealer_set_reveal_child (self->banner, trace && trace->truncated);
+  iv_trace_info_view_set_trace (self->info_view, trace);
   iv_timeline_state_set_area (self->state, 0, 0);
   g_clear_pointer (&self->collapsed, g_byte_array_unref);
   g_clear_pointer (&self->density, g_array_unref);
@@ -804,6 +835,21 @@ iv_timeline_view_follow (IvTimelineView *self, gsize slice)
       || t->start_ns[slice] > self->fig.t1_ns)
     iv_timeline_view_set_range (self, t->start_ns[slice] + t->dur_ns[slice] / 2 - span / 2,
                                 t->start_ns[slice] + t->dur_ns[slice] / 2 - span / 2 + span);
+}
+
+const char *
+iv_timeline_view_get_banner (IvTimelineView *self)
+{
+  g_return_val_if_fail (IV_IS_TIMELINE_VIEW (self), NULL);
+  return gtk_revealer_get_reveal_child (self->banner) ? gtk_label_get_text (self->banner_label)
+                                                      : NULL;
+}
+
+IvTraceInfoView *
+iv_timeline_view_get_info_view (IvTimelineView *self)
+{
+  g_return_val_if_fail (IV_IS_TIMELINE_VIEW (self), NULL);
+  return self->info_view;
 }
 
 IvSliceDetails *

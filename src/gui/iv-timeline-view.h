@@ -10,6 +10,7 @@
 
 #include "iv-render-timeline.h"
 #include "iv-trace-area.h"
+#include "iv-trace-info-view.h"
 
 G_BEGIN_DECLS
 
@@ -39,6 +40,11 @@ void iv_timeline_view_toggle_process (IvTimelineView *self, guint process);
 /* The visible range as a figure, for Export. */
 const IvFigure *iv_timeline_view_get_figure (IvTimelineView *self);
 
+/* The banner over the timeline of a trace not read whole (its text, the loader's first
+ * warning as the command line prints it), or NULL when none shows. */
+const char *iv_timeline_view_get_banner (IvTimelineView *self);
+/* The Trace Info page below the timeline. */
+IvTraceInfoView *iv_timeline_view_get_info_view (IvTimelineView *self);
 /* The selection's details pane. */
 IvSliceDetails *iv_timeline_view_get_details (IvTimelineView *self);
 /* The visible range, selection, area and search the view follows. */
