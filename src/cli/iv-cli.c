@@ -28,8 +28,8 @@ static const IvCliCommand commands[] = {
     _iv_cli_presets },
   { "hardware", "[--json]", N_ ("List the hardware presets"), _iv_cli_hardware },
   { "plot",
-    "PATH... [-o DIR] [--format png|pdf|svg] [--theme light|dark] [--config FILE] [--plot "
-    "NAME|all] [--list]",
+    "[PATH...] [--paths PATH...] [-o DIR] [--format png|pdf|svg] [--theme light|dark] [--config "
+    "FILE] [--plot NAME|all] [--list] [--aiperf-compatible] [--json] [--verbose]",
     N_ ("Draw every default plot of the runs under the paths, as aiperf plot does, or the presets "
         "named"),
     _iv_cli_plot },
