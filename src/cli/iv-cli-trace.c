@@ -27,15 +27,59 @@
 
 static const char *const kind_names[IV_N_KERNEL_KINDS] = { "compute", "communication", "memory" };
 
+/* What --stats reports on: the range (the whole trace, or --from/--to) and the flags. */
+typedef struct
+{
+  gint64 t0_ns, t1_ns;
+  gboolean scoped;
+  IvStatsFlags flags;
+} StatsScope;
+
+/* The members of the model comparison (--against), inside the stats document. */
+static void against_json (IvJsonWriter *w, const IvTrace *t, const StatsScope *sc,
+                          const IvResult *r, double n_steps);
+
+static const char *
+kind_label (IvRowKind kind)
+{
+  switch (kind)
+    {
+    case IV_ROW_GPU_WORK:
+      return "GPU";
+    case IV_ROW_GPU_ANNOTATION:
+      return "GPU annot.";
+    case IV_ROW_GPU_SYNC:
+      return "GPU sync";
+    case IV_ROW_GPU_OTHER:
+      return "GPU other";
+    case IV_ROW_NESTED:
+    case IV_N_ROW_KINDS:
+    default:
+      return "CPU";
+    }
+}
+
+/* Spans that did not end in the scope, and how many. */
+static guint64
+open_total (GArray *by_name)
+{
+  guint64 n = 0;
+  for (guint i = 0; i < by_name->len; i++)
+    n += g_array_index (by_name, IvNameStats, i).open;
+  return n;
+}
+
 /* Streamed, not built as a tree: a trace of a million distinct names has a million
  * by_name entries. */
 static char *
-stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
+stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu, const StatsScope *sc,
+            const IvResult *against, double n_steps)
 {
   IvJsonWriter *w = iv_json_writer_new (TRUE);
 
 #define INT(k, v) (iv_json_writer_key (w, k), iv_json_writer_int (w, v))
 #define STR(k, v) (iv_json_writer_key (w, k), iv_json_writer_string (w, v))
+#define BOOL(k, v) (iv_json_writer_key (w, k), iv_json_writer_bool (w, v))
   iv_json_writer_begin_object (w);
   STR ("format", t->format == IV_TRACE_PIPELINED ? "pipelined-timeline" : "chrome-trace");
   INT ("slices", t->n_slices - t->n_async_slices);
@@ -50,9 +94,25 @@ stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
   INT ("start_ns", t->t0_ns);
   INT ("end_ns", t->t1_ns);
   INT ("max_depth", t->max_depth);
-  INT ("clamped_to_parent", t->n_clamped);
-  iv_json_writer_key (w, "truncated");
-  iv_json_writer_bool (w, t->truncated);
+  /* what the statistics below cover */
+  iv_json_writer_key (w, "range");
+  iv_json_writer_begin_object (w);
+  INT ("start_ns", MAX (sc->t0_ns, t->t0_ns));
+  INT ("end_ns", MIN (sc->t1_ns, t->t1_ns));
+  BOOL ("whole_trace", !sc->scoped);
+  BOOL ("include_open", (sc->flags & IV_STATS_INCLUDE_OPEN) != 0);
+  iv_json_writer_end_object (w);
+  /* profiler rounding: how many children end after their parent, by how much at most;
+   * drawn nested, their durations untouched */
+  iv_json_writer_key (w, "overrun_parent");
+  iv_json_writer_begin_object (w);
+  INT ("slices", t->n_overrun);
+  INT ("max_ns", t->max_overrun_ns);
+  INT ("tolerance_ns", t->overlap_tolerance_ns);
+  iv_json_writer_end_object (w);
+  INT ("partial_overlaps", t->n_partial);
+  INT ("gpu_overlaps", t->n_list_overlaps);
+  BOOL ("truncated", t->truncated);
   iv_json_writer_key (w, "warnings");
   iv_json_writer_begin_array (w);
   for (guint i = 0; i < t->warnings->len; i++)
@@ -66,6 +126,25 @@ stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
   /* what the file says about itself: metadata, distributedInfo, deviceProperties */
   iv_json_writer_key (w, "info");
   iv_trace_info_write_json (t->info, w);
+  /* spans that did not end, in the range, by name: counted apart from by_name */
+  iv_json_writer_key (w, "open_spans");
+  iv_json_writer_begin_object (w);
+  INT ("count", open_total (by_name));
+  iv_json_writer_key (w, "by_name");
+  iv_json_writer_begin_array (w);
+  for (guint i = 0; i < by_name->len; i++)
+    {
+      IvNameStats *s = &g_array_index (by_name, IvNameStats, i);
+      if (!s->open)
+        continue;
+      iv_json_writer_begin_object (w);
+      STR ("name", iv_trace_string (t, s->name));
+      STR ("track_kind", iv_row_kind_key (s->kind));
+      INT ("count", s->open);
+      iv_json_writer_end_object (w);
+    }
+  iv_json_writer_end_array (w);
+  iv_json_writer_end_object (w);
   iv_json_writer_key (w, "process_list");
   iv_json_writer_begin_array (w);
   for (guint i = 0; i < t->processes->len; i++)
@@ -85,13 +164,18 @@ stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
       iv_json_writer_end_object (w);
     }
   iv_json_writer_end_array (w);
+  /* by name and the kind of row it is on: a CPU op and a GPU annotation of one name are
+   * two entries; durations as recorded, clipped to the range */
   iv_json_writer_key (w, "by_name");
   iv_json_writer_begin_array (w);
   for (guint i = 0; i < by_name->len; i++)
     {
       IvNameStats *s = &g_array_index (by_name, IvNameStats, i);
+      if (s->count == 0)
+        continue;
       iv_json_writer_begin_object (w);
       STR ("name", iv_trace_string (t, s->name));
+      STR ("track_kind", iv_row_kind_key (s->kind));
       INT ("count", s->count);
       INT ("total_ns", s->total_ns);
       INT ("self_ns", s->self_ns);
@@ -114,9 +198,26 @@ stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
           iv_json_writer_begin_object (w);
           STR ("process", p->name);
           STR ("stream", tr->name);
-          INT ("busy_ns", st->busy_ns);
-          INT ("idle_ns", st->idle_ns);
+          STR ("pid", p->key);
+          STR ("tid", tr->key);
           INT ("kernels", st->kernels);
+          INT ("busy_ns", st->busy_ns);
+          INT ("first_ns", st->first_ns);
+          INT ("last_ns", st->last_ns);
+          INT ("active_ns", st->last_ns - st->first_ns);
+          INT ("idle_ns", st->idle_ns);
+          iv_json_writer_key (w, "idle");
+          iv_json_writer_begin_object (w);
+          INT ("host_wait_ns", st->idle_host_wait_ns);
+          INT ("kernel_wait_ns", st->idle_kernel_wait_ns);
+          INT ("other_ns", st->idle_other_ns);
+          iv_json_writer_end_object (w);
+          INT ("launched", st->launched);
+          iv_json_writer_key (w, "kernel_ns");
+          iv_json_writer_begin_object (w);
+          for (int k = 0; k < IV_N_KERNEL_KINDS; k++)
+            INT (kind_names[k], st->by_kind_ns[k]);
+          iv_json_writer_end_object (w);
           iv_json_writer_end_object (w);
         }
       iv_json_writer_end_array (w);
@@ -132,7 +233,7 @@ stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
         /* the busy time split by what the model calls its stages (sums to busy_ns) */
         gint64 by_class[IV_N_KCLASSES], busy;
         guint64 kernels[IV_N_KCLASSES];
-        iv_trace_class_times (t, G_MININT64, G_MAXINT64, by_class, kernels, &busy);
+        iv_trace_class_times_full (t, sc->t0_ns, sc->t1_ns, sc->flags, by_class, kernels, &busy);
         INT ("busy_ns", busy);
         iv_json_writer_key (w, "classes");
         iv_json_writer_begin_object (w);
@@ -165,16 +266,24 @@ stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
         }
       iv_json_writer_end_array (w);
     }
+  if (against)
+    {
+      iv_json_writer_key (w, "against");
+      against_json (w, t, sc, against, n_steps);
+    }
   iv_json_writer_end_object (w);
 #undef INT
 #undef STR
+#undef BOOL
   return iv_json_writer_finish (w);
 }
 
 static void
-stats_text (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
+stats_text (const IvTrace *t, GArray *by_name, IvGpuStats *gpu, const StatsScope *sc)
 {
   g_autofree char *span = iv_units_format_seconds ((t->t1_ns - t->t0_ns) * 1e-9);
+  guint64 open = open_total (by_name);
+  guint rows = 0;
 
   _iv_cli_printf (stdout,
                   "%s: %s, %" G_GSIZE_FORMAT " slices (%" G_GSIZE_FORMAT " async), %u instants, "
@@ -193,33 +302,87 @@ stats_text (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
         _iv_cli_printf (stdout, "%s\n", shown);
       }
   }
-  _iv_cli_printf (stdout, "\n%-48s %8s %12s %12s\n", "name", "count", "total", "self");
-  for (guint i = 0; i < by_name->len && i < 25; i++)
+  if (sc->scoped)
+    {
+      g_autofree char *from = iv_units_format_seconds ((sc->t0_ns - t->t0_ns) * 1e-9);
+      g_autofree char *to = iv_units_format_seconds ((MIN (sc->t1_ns, t->t1_ns) - t->t0_ns) * 1e-9);
+      _iv_cli_printf (stdout,
+                      "\nFrom %s to %s of the trace: slices in the range, their durations cut "
+                      "to it\n",
+                      from, to);
+    }
+  _iv_cli_printf (stdout, "\n%-48s %-10s %8s %12s %12s\n", "name", "kind", "count", "total",
+                  "self");
+  for (guint i = 0; i < by_name->len && rows < 25; i++)
     {
       IvNameStats *s = &g_array_index (by_name, IvNameStats, i);
-      g_autofree char *tot = iv_units_format_seconds (s->total_ns * 1e-9);
-      g_autofree char *self = iv_units_format_seconds (s->self_ns * 1e-9);
+      g_autofree char *tot = NULL, *self = NULL, *shown_name = NULL, *name = NULL;
+      if (s->count == 0)
+        continue;
+      rows++;
+      tot = iv_units_format_seconds (s->total_ns * 1e-9);
+      self = iv_units_format_seconds (s->self_ns * 1e-9);
       /* escaped first, so the 48 characters are the ones the terminal shows */
-      g_autofree char *shown = iv_text_printable (iv_trace_string (t, s->name));
-      g_autofree char *name = g_utf8_substring (shown, 0, MIN (g_utf8_strlen (shown, -1), 48));
-      _iv_cli_printf (stdout, "%-48s %8" G_GUINT64_FORMAT " %12s %12s\n", name, s->count, tot,
-                      self);
+      shown_name = iv_text_printable (iv_trace_string (t, s->name));
+      name = g_utf8_substring (shown_name, 0, MIN (g_utf8_strlen (shown_name, -1), 48));
+      _iv_cli_printf (stdout, "%-48s %-10s %8" G_GUINT64_FORMAT " %12s %12s\n", name,
+                      kind_label (s->kind), s->count, tot, self);
     }
-  if (by_name->len > 25)
-    _iv_cli_printf (stdout, "… and %u more names (--json lists all)\n", by_name->len - 25);
+  {
+    guint with_count = 0;
+    for (guint i = 0; i < by_name->len; i++)
+      with_count += g_array_index (by_name, IvNameStats, i).count > 0;
+    if (with_count > rows)
+      _iv_cli_printf (stdout, "… and %u more names (--json lists all)\n", with_count - rows);
+  }
+  if (open)
+    {
+      /* what did not end is said apart: its "duration" is only when the trace stopped */
+      GString *names = g_string_new (NULL);
+      guint n = 0;
+      for (guint i = 0; i < by_name->len; i++)
+        {
+          IvNameStats *s = &g_array_index (by_name, IvNameStats, i);
+          g_autofree char *nm = NULL;
+          if (!s->open)
+            continue;
+          if (n++ == 8)
+            {
+              g_string_append (names, ", …");
+              break;
+            }
+          nm = iv_text_printable (iv_trace_string (t, s->name));
+          g_string_append_printf (names, "%s%s (%" G_GUINT64_FORMAT ")", n > 1 ? ", " : "", nm,
+                                  s->open);
+        }
+      _iv_cli_printf (stdout, "\nDid not end: %" G_GUINT64_FORMAT " span%s, %s — %s\n", open,
+                      open == 1 ? "" : "s",
+                      sc->flags & IV_STATS_INCLUDE_OPEN
+                          ? "counted above up to the end of the trace (--include-open)"
+                          : "not in the totals above (--include-open counts them)",
+                      names->str);
+      g_string_free (names, TRUE);
+    }
   if (gpu && gpu->streams->len)
     {
-      _iv_cli_printf (stdout, "\nGPU streams\n");
+      _iv_cli_printf (stdout, "\nGPU streams (idle: gaps between a stream's first and last "
+                              "kernel; host wait / kernel wait / other as HTA splits them)\n");
       for (guint i = 0; i < gpu->streams->len; i++)
         {
           IvStreamStats *st = &g_array_index (gpu->streams, IvStreamStats, i);
           const IvTrack *tr = &g_array_index (t->tracks, IvTrack, st->track);
           g_autofree char *busy = iv_units_format_seconds (st->busy_ns * 1e-9);
           g_autofree char *idle = iv_units_format_seconds (st->idle_ns * 1e-9);
+          g_autofree char *host = iv_units_format_seconds (st->idle_host_wait_ns * 1e-9);
+          g_autofree char *kern = iv_units_format_seconds (st->idle_kernel_wait_ns * 1e-9);
+          g_autofree char *other = iv_units_format_seconds (st->idle_other_ns * 1e-9);
+          g_autofree char *pname
+              = iv_text_printable (((IvProcess *) t->processes->pdata[tr->process])->name);
+          g_autofree char *sname = iv_text_printable (tr->name);
           _iv_cli_printf (stdout,
-                          "  %-10s %-12s busy %-10s idle %-10s %" G_GUINT64_FORMAT " kernels\n",
-                          ((IvProcess *) t->processes->pdata[tr->process])->name, tr->name, busy,
-                          idle, st->kernels);
+                          "  %-10s %-12s %" G_GUINT64_FORMAT " kernels, busy %s, idle %s "
+                          "(host wait %s, kernel wait %s, other %s)\n",
+                          pname, sname, st->kernels, busy, idle, host, kern, other);
         }
       for (int k = 0; k < IV_N_KERNEL_KINDS; k++)
         {
@@ -232,7 +395,7 @@ stats_text (const IvTrace *t, GArray *by_name, IvGpuStats *gpu)
         gint64 by_class[IV_N_KCLASSES], busy;
         guint64 kernels[IV_N_KCLASSES];
         g_autofree char *b = NULL;
-        iv_trace_class_times (t, G_MININT64, G_MAXINT64, by_class, kernels, &busy);
+        iv_trace_class_times_full (t, sc->t0_ns, sc->t1_ns, sc->flags, by_class, kernels, &busy);
         b = iv_units_format_seconds (busy * 1e-9);
         _iv_cli_printf (
             stdout, "\nGPU busy %s, by what the model calls it (each busy instant counted once)\n",
@@ -538,17 +701,17 @@ hidden_threads (const IvTrace *t, const char *list)
   return hidden;
 }
 
-/* Measured GPU time by class beside the model's step: per step (the trace's time over
+/* Measured GPU time by class beside the model's step: per step (the range's time over
  * --steps) and as shares, so a trace of many steps reads against one. */
 static void
-print_against_text (const IvTrace *t, const IvResult *r, double n_steps)
+print_against_text (const IvTrace *t, const StatsScope *sc, const IvResult *r, double n_steps)
 {
   gint64 by_class[IV_N_KCLASSES], busy;
   guint64 kernels[IV_N_KCLASSES];
   double model[4], model_total = 0;
   g_autofree char *config = iv_result_config_text (r);
 
-  iv_trace_class_times (t, G_MININT64, G_MAXINT64, by_class, kernels, &busy);
+  iv_trace_class_times_full (t, sc->t0_ns, sc->t1_ns, sc->flags, by_class, kernels, &busy);
   iv_result_class_times (r, model);
   for (int k = 0; k < 4; k++)
     model_total += model[k];
@@ -561,10 +724,13 @@ print_against_text (const IvTrace *t, const IvResult *r, double n_steps)
     {
       g_autofree char *mt = iv_units_format_seconds (by_class[k] * 1e-9 / n_steps);
       g_autofree char *mo = iv_units_format_seconds (model[k]);
-      _iv_cli_printf (stdout, "  %-12s %12s %7.1f%% %12s %7.1f%% %8.2f\n", iv_kernel_class_name (k),
+      /* no ratio to a class the model gives no time: a dash, not "nan" */
+      g_autofree char *ratio
+          = model[k] > 0 ? g_strdup_printf ("%.2f", by_class[k] * 1e-9 / n_steps / model[k])
+                         : g_strdup ("—");
+      _iv_cli_printf (stdout, "  %-12s %12s %7.1f%% %12s %7.1f%% %8s\n", iv_kernel_class_name (k),
                       mt, busy > 0 ? 100.0 * by_class[k] / busy : 0, mo,
-                      model_total > 0 ? 100 * model[k] / model_total : 0,
-                      model[k] > 0 ? by_class[k] * 1e-9 / n_steps / model[k] : NAN);
+                      model_total > 0 ? 100 * model[k] / model_total : 0, ratio);
     }
   _iv_cli_printf (
       stdout,
@@ -574,15 +740,14 @@ print_against_text (const IvTrace *t, const IvResult *r, double n_steps)
 }
 
 static void
-print_against_json (const IvTrace *t, const IvResult *r, double n_steps)
+against_json (IvJsonWriter *w, const IvTrace *t, const StatsScope *sc, const IvResult *r,
+              double n_steps)
 {
   gint64 by_class[IV_N_KCLASSES], busy;
   guint64 kernels[IV_N_KCLASSES];
   double model[4];
-  IvJsonWriter *w = iv_json_writer_new (TRUE);
-  g_autofree char *text = NULL;
 
-  iv_trace_class_times (t, G_MININT64, G_MAXINT64, by_class, kernels, &busy);
+  iv_trace_class_times_full (t, sc->t0_ns, sc->t1_ns, sc->flags, by_class, kernels, &busy);
   iv_result_class_times (r, model);
   iv_json_writer_begin_object (w);
   iv_json_writer_key (w, "model");
@@ -605,14 +770,12 @@ print_against_json (const IvTrace *t, const IvResult *r, double n_steps)
     }
   iv_json_writer_end_object (w);
   iv_json_writer_end_object (w);
-  text = iv_json_writer_finish (w);
-  printf ("%s\n", text);
 }
 
 int
 _iv_cli_trace (int argc, char **argv)
 {
-  gboolean stats = FALSE, json = FALSE;
+  gboolean stats = FALSE, json = FALSE, include_open = FALSE;
   g_auto (GStrv) files = NULL;
   g_autofree char *output = NULL, *from = NULL, *to = NULL, *color_by = NULL;
   g_auto (IvCliFigureArgs) fig = { NULL };
@@ -643,10 +806,12 @@ _iv_cli_trace (int argc, char **argv)
     { "stats", 0, 0, G_OPTION_ARG_NONE, &stats,
       N_ ("Print what the trace holds and its time by name"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Print JSON"), NULL },
+    { "include-open", 0, 0, G_OPTION_ARG_NONE, &include_open,
+      N_ ("With --stats: count spans that did not end as if they ended with the trace"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       N_ ("Draw the timeline to FILE (.png, .pdf or .svg)"), "FILE" },
     { "from", 0, 0, G_OPTION_ARG_STRING, &from,
-      N_ ("Start of the range, in ms from the trace's start"), "MS" },
+      N_ ("Start of the range (figure and --stats), in ms from the trace's start"), "MS" },
     { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_ ("End of the range, in ms from the trace's start"),
       "MS" },
     IV_CLI_FIGURE_ENTRIES (&fig),
@@ -672,8 +837,8 @@ _iv_cli_trace (int argc, char **argv)
     { "pipeline-json", 0, 0, G_OPTION_ARG_NONE, &pipeline_json,
       N_ ("Pipelined timelines: print the figure's window, bars and breakdown as JSON"), NULL },
     { "overlap-tolerance", 0, 0, G_OPTION_ARG_STRING, &tolerance,
-      N_ ("A slice ending at most US microseconds after the slice it starts in is its child, "
-          "clamped to it (profiler rounding; default 1)"),
+      N_ ("A slice ending at most US microseconds after the slice it starts in is drawn as its "
+          "child, its duration kept (profiler rounding; default 1)"),
       "US" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_ ("FILE") },
     { NULL },
@@ -682,6 +847,10 @@ _iv_cli_trace (int argc, char **argv)
   g_autoptr (IvTrace) trace = NULL;
   g_autoptr (GArray) by_name = NULL;
   g_autoptr (IvGpuStats) gpu = NULL;
+  double from_ms = 0, to_ms = 0;
+  StatsScope scope = { G_MININT64, G_MAXINT64, FALSE, IV_STATS_DEFAULT };
+  g_autofree IvResult *model = NULL;
+  double n_steps = 1;
 
   if (!_iv_cli_parse ("trace", _ ("Load a Chrome trace or a pipelined timeline and report on it."),
                       entries, &argc, &argv))
@@ -691,6 +860,12 @@ _iv_cli_trace (int argc, char **argv)
   if (!stats && !output && !pipeline_json)
     return _iv_cli_usage_error ("trace", "%s",
                                 _ ("say what to do: --stats, --pipeline-json or -o FIGURE"));
+  /* --from and --to scope the figure and the statistics alike */
+  if (!_iv_cli_number ("trace", "from", from, TRUE, &from_ms)
+      || !_iv_cli_number ("trace", "to", to, TRUE, &to_ms))
+    return IV_EXIT_USAGE;
+  if (to && to_ms <= from_ms)
+    return _iv_cli_usage_error ("trace", "%s", _ ("--to must be after --from"));
   if (tolerance)
     {
       double us = 0;
@@ -728,7 +903,6 @@ _iv_cli_trace (int argc, char **argv)
       g_autoptr (GByteArray) hidden = NULL;
       g_autoptr (GByteArray) hidden_tracks = NULL;
       IvExportOptions eo;
-      double from_ms = 0, to_ms = 0;
       int rc;
 
       iv_export_options_init (&eo);
@@ -737,11 +911,6 @@ _iv_cli_trace (int argc, char **argv)
         return rc;
       if (color_by && !g_str_equal (color_by, "name") && !g_str_equal (color_by, "category"))
         return _iv_cli_usage_error ("trace", "%s", _ ("--color-by is name or category"));
-      if (!_iv_cli_number ("trace", "from", from, TRUE, &from_ms)
-          || !_iv_cli_number ("trace", "to", to, TRUE, &to_ms))
-        return IV_EXIT_USAGE;
-      if (to && to_ms <= from_ms)
-        return _iv_cli_usage_error ("trace", "%s", _ ("--to must be after --from"));
       tl.color_by_category = color_by && g_str_equal (color_by, "category");
       tl.all_flows = flows;
       tl.note_cut = TRUE;
@@ -755,8 +924,8 @@ _iv_cli_trace (int argc, char **argv)
        * the extent of the work rather than of a capture-wide profiler span */
       if (from || to)
         {
-          tl.t0_ns = trace->t0_ns + (gint64) (from_ms * 1e6);
-          tl.t1_ns = to ? trace->t0_ns + (gint64) (to_ms * 1e6) : trace->t1_ns;
+          tl.t0_ns = trace->t0_ns + (gint64) llround (from_ms * 1e6);
+          tl.t1_ns = to ? trace->t0_ns + (gint64) llround (to_ms * 1e6) : trace->t1_ns;
         }
       else
         iv_trace_activity_range (trace, &tl.t0_ns, &tl.t1_ns);
@@ -771,21 +940,29 @@ _iv_cli_trace (int argc, char **argv)
       if (!stats)
         return IV_EXIT_OK;
     }
-  by_name = iv_trace_stats_by_name_checked (trace, G_MININT64, G_MAXINT64, &error);
+  if (from || to)
+    {
+      /* ms are at most 1e6 × the ±146 years a time may span: the sums stay in 64 bits */
+      scope.scoped = TRUE;
+      scope.t0_ns = from ? trace->t0_ns + (gint64) llround (MIN (from_ms, 9e12) * 1e6) : G_MININT64;
+      scope.t1_ns = to ? trace->t0_ns + (gint64) llround (MIN (to_ms, 9e12) * 1e6) : G_MAXINT64;
+    }
+  if (include_open)
+    scope.flags |= IV_STATS_INCLUDE_OPEN;
+  by_name = iv_trace_stats_by_name_full (trace, scope.t0_ns, scope.t1_ns, scope.flags, &error);
   if (!by_name)
     {
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
     }
-  gpu = iv_trace_gpu_stats (trace, G_MININT64, G_MAXINT64);
+  gpu = iv_trace_gpu_stats_full (trace, scope.t0_ns, scope.t1_ns, scope.flags);
   if (against)
     {
       /* the model's step on the configuration asked for, by the same classes */
       const IvModel *m = iv_presets_find (against);
       const IvHardware *hw = hardware ? iv_hardware_find (hardware) : NULL;
-      g_autofree IvResult *r = g_new0 (IvResult, 1);
       IvConfig c;
-      double n_steps = 1, v;
+      double v;
       if (!m)
         return _iv_cli_usage_error (
             "trace", _ ("--against: no preset named “%s” (inferview presets lists them)"), against);
@@ -809,30 +986,24 @@ _iv_cli_trace (int argc, char **argv)
           || (tp && (c.t = (gint64) v) < 1)
           || (steps && !_iv_cli_number ("trace", "steps", steps, FALSE, &n_steps)))
         return IV_EXIT_USAGE;
-      if (!iv_model_evaluate (m, hw, &c, r))
+      model = g_new0 (IvResult, 1);
+      if (!iv_model_evaluate (m, hw, &c, model))
         {
-          _iv_cli_printf (stderr, "inferview trace: --against: %s\n", r->error);
+          _iv_cli_printf (stderr, "inferview trace: --against: %s\n", model->error);
           return IV_EXIT_BAD_INPUT;
         }
-      if (json)
-        {
-          g_autofree char *text = stats_json (trace, by_name, gpu);
-          printf ("%s\n", text);
-          print_against_json (trace, r, n_steps);
-        }
-      else
-        {
-          stats_text (trace, by_name, gpu);
-          print_against_text (trace, r, n_steps);
-        }
-      return IV_EXIT_OK;
     }
   if (json)
     {
-      g_autofree char *text = stats_json (trace, by_name, gpu);
+      /* one document: the comparison with the model is a member of it */
+      g_autofree char *text = stats_json (trace, by_name, gpu, &scope, model, n_steps);
       printf ("%s\n", text);
     }
   else
-    stats_text (trace, by_name, gpu);
+    {
+      stats_text (trace, by_name, gpu, &scope);
+      if (model)
+        print_against_text (trace, &scope, model, n_steps);
+    }
   return IV_EXIT_OK;
 }

@@ -1,7 +1,10 @@
 /* iv-trace-area.c: the area selection's table. Each row is an IvNameItem whose numbers
  * are properties, so the columns and sorters declared in iv-trace-area.ui read them
  * directly; the GPU analyses of the same range are summarised above the table. The
- * layout is the template; this file fills it. */
+ * numbers are those of `trace --stats --from --to`, from the same functions: slices that
+ * intersect the range, their durations clipped to it (as Perfetto's area selection), by
+ * name and row kind, spans that did not end counted apart. The layout is the template;
+ * this file fills it. */
 #define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-trace-area.h"
@@ -79,6 +82,27 @@ iv_name_item_class_init (IvNameItemClass *klass)
 static void
 iv_name_item_init (IvNameItem *self)
 {
+}
+
+/* How the table names a row kind other than a CPU thread's. */
+static const char *
+kind_label (IvRowKind kind)
+{
+  switch (kind)
+    {
+    case IV_ROW_GPU_WORK:
+      return _ ("GPU");
+    case IV_ROW_GPU_ANNOTATION:
+      return _ ("GPU annotation");
+    case IV_ROW_GPU_SYNC:
+      return _ ("GPU sync");
+    case IV_ROW_GPU_OTHER:
+      return _ ("GPU other");
+    case IV_ROW_NESTED:
+    case IV_N_ROW_KINDS:
+    default:
+      return _ ("CPU");
+    }
 }
 
 /* ---- the widget ------------------------------------------------------------------- */
@@ -196,7 +220,7 @@ iv_trace_area_set_range (IvTraceArea *self, const IvTrace *trace, gint64 t0_ns, 
   g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr (GArray) stats = NULL;
   g_autoptr (IvGpuStats) gpu = NULL;
-  g_autoptr (GString) csv = g_string_new ("name,count,total_s,self_s,mean_s,max_s\n");
+  g_autoptr (GString) csv = g_string_new ("name,kind,count,total_s,self_s,mean_s,max_s\n");
   g_autoptr (GString) summary = g_string_new (NULL);
 
   g_return_if_fail (IV_IS_TRACE_AREA (self));
@@ -205,10 +229,24 @@ iv_trace_area_set_range (IvTraceArea *self, const IvTrace *trace, gint64 t0_ns, 
       g_autofree char *span = iv_units_format_seconds ((t1_ns - t0_ns) * 1e-9);
       g_autofree char *from = iv_units_format_seconds ((t0_ns - trace->t0_ns) * 1e-9);
       g_autoptr (GError) error = NULL;
-      stats = iv_trace_stats_by_name_checked (trace, t0_ns, t1_ns, &error);
-      gpu = iv_trace_gpu_stats (trace, t0_ns, t1_ns);
+      guint64 open = 0;
+      guint names = 0;
+      stats = iv_trace_stats_by_name_full (trace, t0_ns, t1_ns, IV_STATS_DEFAULT, &error);
+      gpu = iv_trace_gpu_stats_full (trace, t0_ns, t1_ns, IV_STATS_DEFAULT);
+      for (guint i = 0; stats && i < stats->len; i++)
+        {
+          open += g_array_index (stats, IvNameStats, i).open;
+          names += g_array_index (stats, IvNameStats, i).count > 0;
+        }
       if (stats)
-        g_string_append_printf (summary, _ ("%s from %s: %u names"), span, from, stats->len);
+        g_string_append_printf (summary, _ ("%s from %s: %u names"), span, from, names);
+      if (open)
+        /* their length is only "until the trace stopped": not in the table */
+        g_string_append_printf (summary,
+                                g_dngettext (NULL, " · %u span did not end (not in the table)",
+                                             " · %u spans did not end (not in the table)",
+                                             (gulong) MIN (open, G_MAXUINT)),
+                                (guint) MIN (open, G_MAXUINT));
       else
         {
           /* the table stays empty, and says why rather than showing "0 names" */
@@ -218,19 +256,27 @@ iv_trace_area_set_range (IvTraceArea *self, const IvTrace *trace, gint64 t0_ns, 
       for (guint i = 0; i < stats->len; i++)
         {
           const IvNameStats *st = &g_array_index (stats, IvNameStats, i);
-          IvNameItem *it = g_object_new (IV_TYPE_NAME_ITEM, NULL);
-          /* shown in a label and a tooltip: valid UTF-8 */
-          it->name = iv_text_valid (iv_trace_string (trace, st->name), -1);
+          IvNameItem *it;
+          g_autofree char *name = NULL;
+          if (st->count == 0)
+            continue;
+          it = g_object_new (IV_TYPE_NAME_ITEM, NULL);
+          /* shown in a label and a tooltip: valid UTF-8; a name on a GPU track says so, a
+           * CPU op and a GPU annotation of one name being two rows */
+          name = iv_text_valid (iv_trace_string (trace, st->name), -1);
+          it->name = st->kind == IV_ROW_NESTED
+                         ? g_strdup (name)
+                         : g_strdup_printf ("%s (%s)", name, kind_label (st->kind));
           it->v[NUM_COUNT] = (double) st->count;
           it->v[NUM_TOTAL] = st->total_ns * 1e-9;
           it->v[NUM_SELF] = st->self_ns * 1e-9;
           it->v[NUM_MEAN] = st->mean_ns * 1e-9;
           it->v[NUM_MAX] = st->max_ns * 1e-9;
           g_ptr_array_add (items, it);
-          iv_csv_append_field (csv, it->name);
-          g_string_append_printf (csv, ",%" G_GUINT64_FORMAT ",%.9g,%.9g,%.9g,%.9g\n", st->count,
-                                  it->v[NUM_TOTAL], it->v[NUM_SELF], it->v[NUM_MEAN],
-                                  it->v[NUM_MAX]);
+          iv_csv_append_field (csv, name);
+          g_string_append_printf (csv, ",%s,%" G_GUINT64_FORMAT ",%.9g,%.9g,%.9g,%.9g\n",
+                                  iv_row_kind_key (st->kind), st->count, it->v[NUM_TOTAL],
+                                  it->v[NUM_SELF], it->v[NUM_MEAN], it->v[NUM_MAX]);
         }
       /* GPU streams and kernel time are the charts beside the table; the overlap stays
        * here as a sentence, it is the number people quote. */
@@ -248,7 +294,7 @@ iv_trace_area_set_range (IvTraceArea *self, const IvTrace *trace, gint64 t0_ns, 
     static const char *const names[4]
         = { "area-names", "area-gpu-streams", "area-kernels", "area-stage-groups" };
     if (trace && t1_ns > t0_ns)
-      iv_trace_class_times (trace, t0_ns, t1_ns, by_class, kernels, &busy);
+      iv_trace_class_times_full (trace, t0_ns, t1_ns, IV_STATS_DEFAULT, by_class, kernels, &busy);
     if (busy > 0)
       {
         /* the stage groups' numbers in words too: the chart's bars are shares */

@@ -506,8 +506,56 @@ label_row (Frame *f, double y)
         continue;
       fill = iv_color_slot_color (f->options->theme, palette_slot (f->fig, &f->slots, it->slice));
       ink = iv_color_ink_for (&fill);
+      if (iv_trace_slice_is_open (f->t, it->slice))
+        {
+          /* what did not end says so: its length is only "until the trace stopped" */
+          g_autofree char *label = g_strdup_printf (_ ("%s (did not end)"),
+                                                    iv_trace_string (f->t, f->t->name[it->slice]));
+          iv_text_show (&f->text, f->cr, label, x0 + 3, y + ROW_H / 2, 0, 0.5, 0.8, FALSE,
+                        x1 - x0 - 6, &ink);
+          continue;
+        }
       iv_text_show (&f->text, f->cr, iv_trace_string (f->t, f->t->name[it->slice]), x0 + 3,
                     y + ROW_H / 2, 0, 0.5, 0.8, FALSE, x1 - x0 - 6, &ink);
+    }
+}
+
+/* Spans that did not end are drawn to the end of the trace with an open end: their right
+ * edge torn into teeth of the background's colour, so a bar that merely reaches the end
+ * is not read as one that stopped there. */
+static void
+mark_open_ends (Frame *f, double y)
+{
+  const IvTimelineLayout *L = &f->L;
+  gboolean any = FALSE;
+
+  if (!f->t->open_bits)
+    return;
+  for (guint i = 0; i < f->items->len; i++)
+    {
+      const IvLodItem *it = &g_array_index (f->items, IvLodItem, i);
+      double x1, x0, h = ROW_H - 2;
+      if (it->count != 1 || !iv_trace_slice_is_open (f->t, it->slice))
+        continue;
+      x1 = ceil (iv_timeline_x (L, it->end_ns));
+      x0 = floor (MAX (iv_timeline_x (L, it->start_ns), L->plot_x - 1));
+      if (x1 > L->plot_x + L->plot_w + 1 || x1 - x0 < 4)
+        continue;
+      /* three teeth cut into the bar's last pixels */
+      for (int k = 0; k < 3; k++)
+        {
+          double ty = y + 1 + k * h / 3;
+          cairo_move_to (f->cr, x1 + 0.5, ty);
+          cairo_line_to (f->cr, x1 - MIN (5, x1 - x0 - 1), ty + h / 6);
+          cairo_line_to (f->cr, x1 + 0.5, ty + h / 3);
+          cairo_close_path (f->cr);
+        }
+      any = TRUE;
+    }
+  if (any)
+    {
+      iv_color_set_source (f->cr, &f->colors->background);
+      cairo_fill (f->cr);
     }
 }
 
@@ -525,7 +573,27 @@ draw_row (Frame *f, guint row, double y)
                      ROW_H - 2);
   else
     fill_row_vector (f, present, y);
+  mark_open_ends (f, y);
   label_row (f, y);
+}
+
+/* How the gutter names a GPU track's group of rows. */
+static const char *
+row_kind_label (guint kind)
+{
+  switch (kind)
+    {
+    case IV_ROW_GPU_ANNOTATION:
+      return _ ("annotations");
+    case IV_ROW_GPU_WORK:
+      return _ ("kernels");
+    case IV_ROW_GPU_SYNC:
+      return _ ("syncs");
+    case IV_ROW_GPU_OTHER:
+      return _ ("other");
+    default:
+      return "";
+    }
 }
 
 /* Rows: track names in the gutter, the slices clipped to the plot. */
@@ -549,6 +617,19 @@ draw_tracks (Frame *f)
       iv_text_show (&f->text, f->cr, tr->name ? tr->name : tr->key, PAD + 8, ty + ROW_H / 2, 0, 0.5,
                     0.85, FALSE, GUTTER_W - PAD - 14, &f->colors->foreground_dim);
       f->text.middle = FALSE;
+      /* A GPU track's row groups, named where each begins: its kernels are a list (rows
+       * below the first hold those overlapping it), annotations and syncs apart */
+      if (tr->kind == IV_TRACK_GPU)
+        for (guint r = 1; r < tr->n_rows; r++)
+          {
+            const IvRow *row = &g_array_index (t->rows, IvRow, tr->first_row + r);
+            const IvRow *prev = &g_array_index (t->rows, IvRow, tr->first_row + r - 1);
+            double ry = g_array_index (L->row_y, double, tr->first_row + r);
+            if (ry < 0 || row->kind == prev->kind)
+              continue;
+            iv_text_show (&f->text, f->cr, row_kind_label (row->kind), PAD + 20, ry + ROW_H / 2, 0,
+                          0.5, 0.75, FALSE, GUTTER_W - PAD - 26, &f->colors->foreground_dim);
+          }
       cairo_save (f->cr);
       cairo_rectangle (f->cr, L->plot_x, 0, L->plot_w, f->height);
       cairo_clip (f->cr);

@@ -37,29 +37,37 @@ iv_trace_chart_streams (const IvTrace *t, const IvGpuStats *gpu)
 {
   IvChart *c;
   g_autoptr (GPtrArray) names = NULL;
-  g_autofree double *busy = NULL, *idle = NULL;
+  g_autofree double *busy = NULL, *host = NULL, *kernel = NULL, *other = NULL;
   guint n = gpu ? gpu->streams->len : 0;
 
   if (n == 0)
     return NULL;
   names = g_ptr_array_new_with_free_func (g_free);
   busy = g_new (double, n);
-  idle = g_new (double, n);
+  host = g_new (double, n);
+  kernel = g_new (double, n);
+  other = g_new (double, n);
   for (guint i = 0; i < n; i++)
     {
       const IvStreamStats *s = &g_array_index (gpu->streams, IvStreamStats, i);
       g_ptr_array_add (names, stream_label (t, s->track));
       busy[i] = s->busy_ns * 1e-9;
-      idle[i] = s->idle_ns * 1e-9;
+      host[i] = s->idle_host_wait_ns * 1e-9;
+      kernel[i] = s->idle_kernel_wait_ns * 1e-9;
+      other[i] = s->idle_other_ns * 1e-9;
     }
   c = iv_chart_new ();
-  iv_chart_set_title (c, _ ("GPU streams, share busy"), NULL);
+  /* between each stream's first and last kernel, as HTA measures idle time */
+  iv_chart_set_title (c, _ ("GPU streams, share busy"),
+                      _ ("from each stream's first kernel to its last"));
   iv_chart_set_categories (c, (const char *const *) names->pdata, n);
   iv_chart_set_bar_mode (c, IV_BARS_PERCENT, TRUE);
   /* bars fill the plot's width: a legend inside would cover them */
   iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
   iv_series_set_color (iv_chart_add_bars (c, _ ("busy"), busy, n), 0x0072b2);
-  iv_series_set_color (iv_chart_add_bars (c, _ ("idle"), idle, n), 0xc0bfbc);
+  iv_series_set_color (iv_chart_add_bars (c, _ ("idle: host wait"), host, n), 0xe69f00);
+  iv_series_set_color (iv_chart_add_bars (c, _ ("idle: kernel wait"), kernel, n), 0x56b4e9);
+  iv_series_set_color (iv_chart_add_bars (c, _ ("idle: other"), other, n), 0xc0bfbc);
   return c;
 }
 
@@ -142,19 +150,36 @@ iv_trace_chart_top_names (const IvTrace *t, const GArray *stats, guint n)
   g_autoptr (GPtrArray) names = NULL;
   g_autofree double *total = NULL, *self = NULL;
   IvChart *c;
+  guint with_count = 0, k = 0;
 
-  n = stats ? MIN (n, stats->len) : 0;
+  for (guint i = 0; stats && i < stats->len; i++)
+    with_count += g_array_index (stats, IvNameStats, i).count > 0;
+  n = MIN (n, with_count);
   if (n == 0)
     return NULL;
   names = g_ptr_array_new_with_free_func (g_free);
   total = g_new (double, n);
   self = g_new (double, n);
-  for (guint i = 0; i < n; i++)
+  /* entries only of spans that did not end have no time: not among the most */
+  for (guint i = 0; i < stats->len && k < n; i++)
     {
       const IvNameStats *s = &g_array_index (stats, IvNameStats, i);
-      g_ptr_array_add (names, shorten (iv_trace_string (t, s->name)));
-      total[i] = s->total_ns * 1e-9;
-      self[i] = s->self_ns * 1e-9;
+      g_autofree char *shown = NULL;
+      if (s->count == 0)
+        continue;
+      shown = shorten (iv_trace_string (t, s->name));
+      /* a GPU annotation and a CPU op of one name are two bars: say which */
+      g_ptr_array_add (
+          names, s->kind == IV_ROW_NESTED
+                     ? g_steal_pointer (&shown)
+                     : g_strdup_printf ("%s (%s)", shown,
+                                        s->kind == IV_ROW_GPU_WORK         ? _ ("GPU")
+                                        : s->kind == IV_ROW_GPU_ANNOTATION ? _ ("GPU annotation")
+                                        : s->kind == IV_ROW_GPU_SYNC       ? _ ("GPU sync")
+                                                                           : _ ("GPU other")));
+      total[k] = s->total_ns * 1e-9;
+      self[k] = s->self_ns * 1e-9;
+      k++;
     }
   c = iv_chart_new ();
   iv_chart_set_title (c, _ ("Most time by name"), NULL);

@@ -1,14 +1,24 @@
 /* iv-trace-analysis.c: the analyses people otherwise script by hand: time per name
- * (total and self), GPU streams busy and idle, kernel time by kind, and how much of the
- * communication runs under compute. Intervals are clipped to the range asked for. */
+ * (total and self) and row kind, GPU streams busy and idle, kernel time by kind, and how
+ * much of the communication runs under compute. Durations are the ones recorded,
+ * clipped to the range asked for; spans that did not end are counted apart. */
 #define G_LOG_DOMAIN "iv-trace"
 
 #include "iv-trace-query.h"
 
 #include "iv-intervals.h"
+#include "iv-trace-private.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+const char *
+iv_row_kind_key (IvRowKind kind)
+{
+  static const char *const keys[IV_N_ROW_KINDS]
+      = { "cpu", "annotation", "gpu", "sync", "gpu_other" };
+  return kind < IV_N_ROW_KINDS ? keys[kind] : "";
+}
 
 static int
 compare_stats (const void *pa, const void *pb)
@@ -16,7 +26,9 @@ compare_stats (const void *pa, const void *pb)
   const IvNameStats *a = pa, *b = pb;
   if (a->total_ns != b->total_ns)
     return a->total_ns > b->total_ns ? -1 : 1;
-  return a->name < b->name ? -1 : a->name > b->name;
+  if (a->name != b->name)
+    return a->name < b->name ? -1 : 1;
+  return a->kind < b->kind ? -1 : a->kind > b->kind;
 }
 
 /* The smallest power of two ≥ @n: what GArray allocates for @n bytes. */
@@ -29,67 +41,277 @@ pow2_at_least (gsize n)
   return p < n ? n : p;
 }
 
+/* Whether slice @s is in [t0, t1): it overlaps it, or is a zero-length slice in it. */
+static inline gboolean
+in_range (const IvTrace *t, gsize s, gint64 t0, gint64 t1)
+{
+  gint64 a = t->start_ns[s], b = a + t->dur_ns[s];
+  return a < t1 && (b > t0 || (a == b && a >= t0));
+}
+
+static inline gint64
+clipped (const IvTrace *t, gsize s, gint64 t0, gint64 t1)
+{
+  gint64 a = MAX (t->start_ns[s], t0), b = MIN (t->start_ns[s] + t->dur_ns[s], t1);
+  return MAX (b - a, 0);
+}
+
+/* Whether [t0, t1) holds the whole trace: no slice is clipped, and the self times are the
+ * ones the load computed. */
+static gboolean
+whole (const IvTrace *t, gint64 t0, gint64 t1)
+{
+  return t0 <= t->t0_ns && t1 > t->t1_ns;
+}
+
+/* The entries of one name: the first one's index in @slot, the others chained through
+ * @next (a name seldom has more than one row kind). */
+typedef struct
+{
+  guint32 *slot; /* name → entry, or G_MAXUINT32 */
+  GArray *next;  /* guint32 per entry: the next entry of the same name, or G_MAXUINT32 */
+  GArray *out;   /* IvNameStats */
+} Table;
+
+/* The entry of (@name, @kind), made when new (the arrays were sized for every one, so
+ * appending never grows them). */
+static IvNameStats *
+entry (Table *tb, guint32 name, IvRowKind kind)
+{
+  guint32 i = tb->slot[name], none = G_MAXUINT32;
+  IvNameStats fresh = { 0 };
+
+  for (; i != G_MAXUINT32; i = g_array_index (tb->next, guint32, i))
+    if (g_array_index (tb->out, IvNameStats, i).kind == kind)
+      return &g_array_index (tb->out, IvNameStats, i);
+  fresh.name = name;
+  fresh.kind = kind;
+  fresh.min_ns = G_MAXINT64;
+  fresh.max_ns = G_MININT64;
+  g_array_append_val (tb->out, fresh);
+  g_array_append_val (tb->next, none);
+  i = tb->out->len - 1;
+  /* the new entry goes first in the name's chain */
+  g_array_index (tb->next, guint32, i) = tb->slot[name];
+  tb->slot[name] = i;
+  return &g_array_index (tb->out, IvNameStats, i);
+}
+
+static void
+add (IvNameStats *a, gint64 dur, gint64 self, gboolean open, IvStatsFlags flags)
+{
+  if (open)
+    {
+      a->open++;
+      if (!(flags & IV_STATS_INCLUDE_OPEN))
+        return;
+    }
+  a->count++;
+  a->total_ns = iv_trace_add_ns (a->total_ns, dur);
+  a->self_ns = iv_trace_add_ns (a->self_ns, self);
+  a->min_ns = MIN (a->min_ns, dur);
+  a->max_ns = MAX (a->max_ns, dur);
+}
+
+/* What sorting one group's slices reads. */
+typedef struct
+{
+  const IvTrace *t;
+} GroupOrder;
+
+/* By start, longer first, then by row (a slice on a deeper row is further in): the order
+ * the load nested them in. */
+static int
+compare_group (const void *pa, const void *pb, gpointer data)
+{
+  const IvTrace *t = ((const GroupOrder *) data)->t;
+  gsize a = *(const gsize *) pa, b = *(const gsize *) pb;
+  if (t->start_ns[a] != t->start_ns[b])
+    return t->start_ns[a] < t->start_ns[b] ? -1 : 1;
+  if (t->dur_ns[a] != t->dur_ns[b])
+    return t->dur_ns[a] > t->dur_ns[b] ? -1 : 1;
+  if (t->row[a] != t->row[b])
+    return t->row[a] < t->row[b] ? -1 : 1;
+  return a < b ? -1 : a > b;
+}
+
+/* The slices of track @k's rows of @kind that are in [t0, t1), by start. */
+static void
+gather (const IvTrace *t, guint k, IvRowKind kind, gint64 t0, gint64 t1, GArray *ids)
+{
+  const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
+
+  g_array_set_size (ids, 0);
+  for (guint r = tr->first_row; r < tr->first_row + tr->n_rows; r++)
+    {
+      const IvRow *row = &g_array_index (t->rows, IvRow, r);
+      if (row->kind != kind)
+        continue;
+      for (gsize s = iv_trace_row_first_reaching (t, r, t0);
+           s < row->first + row->n && t->start_ns[s] < t1; s++)
+        if (in_range (t, s, t0, t1))
+          g_array_append_val (ids, s);
+    }
+}
+
+/* How many (name, row kind) entries [t0, t1) makes, counted in @slot (zeroed: a bit
+ * per row kind for each name), so that the table is allocated once, at its size. */
+static gsize
+count_entries (const IvTrace *t, gint64 t0, gint64 t1, gboolean all, guint32 *slot)
+{
+  gsize n = 0;
+
+  for (guint r = 0; r < t->rows->len; r++)
+    {
+      const IvRow *row = &g_array_index (t->rows, IvRow, r);
+      guint32 bit = 1u << row->kind;
+      gsize s = all ? row->first : iv_trace_row_first_reaching (t, r, t0);
+      for (; s < row->first + row->n && (all || t->start_ns[s] < t1); s++)
+        if ((all || in_range (t, s, t0, t1)) && !(slot[t->name[s]] & bit))
+          {
+            slot[t->name[s]] |= bit;
+            n++;
+          }
+    }
+  return n;
+}
+
+/* Adds the slices of one group (one kind of row in one track) within [t0, t1): their
+ * clipped durations, and the part of the range each had to itself — lists (kernels,
+ * syncs) their clipped durations, nested rows what _iv_trace_attribute_self gives within
+ * the range. FALSE when out of memory. */
+static gboolean
+add_group (const IvTrace *t, Table *tb, IvRowKind kind, GArray *ids, gint64 t0, gint64 t1,
+           IvStatsFlags flags)
+{
+  gsize n = ids->len;
+  gboolean list = kind == IV_ROW_GPU_WORK || kind == IV_ROW_GPU_SYNC;
+  g_autofree gint64 *start = NULL, *dur = NULL, *self = NULL;
+  g_autofree guint32 *order = NULL;
+  g_autofree guint8 *open = NULL;
+  GroupOrder go = { t };
+
+  if (n == 0)
+    return TRUE;
+  if (!list)
+    {
+      if (!_iv_trace_sort (ids->data, n, sizeof (gsize), compare_group, &go))
+        return FALSE;
+      start = g_try_new (gint64, n);
+      dur = g_try_new (gint64, n);
+      self = g_try_new (gint64, n);
+      order = g_try_new (guint32, n);
+      open = t->open_bits ? g_try_malloc0 (n / 8 + 1) : NULL;
+      if (!start || !dur || !self || !order || (t->open_bits && !open))
+        return FALSE;
+      for (gsize i = 0; i < n; i++)
+        {
+          gsize s = g_array_index (ids, gsize, i);
+          start[i] = t->start_ns[s], dur[i] = t->dur_ns[s], order[i] = (guint32) i;
+          if (iv_trace_slice_is_open (t, s))
+            open[i / 8] |= (guint8) (1u << (i % 8));
+        }
+      if (!_iv_trace_attribute_self (start, dur, order, n, open, t0, t1, self))
+        return FALSE;
+    }
+  for (gsize i = 0; i < n; i++)
+    {
+      gsize s = g_array_index (ids, gsize, i);
+      gint64 d = clipped (t, s, t0, t1);
+      IvNameStats *a = entry (tb, t->name[s], kind);
+      if (!a)
+        return FALSE;
+      add (a, d, list ? d : self[i], iv_trace_slice_is_open (t, s), flags);
+    }
+  return TRUE;
+}
+
 GArray *
-iv_trace_stats_by_name_checked (const IvTrace *t, gint64 t0, gint64 t1, GError **error)
+iv_trace_stats_by_name_full (const IvTrace *t, gint64 t0, gint64 t1, IvStatsFlags flags,
+                             GError **error)
 {
   guint n_names = iv_intern_size (t->strings);
-  /* name → its entry in the result, or G_MAXUINT32: 4 bytes a name, not a whole entry */
-  g_autofree guint32 *slot = g_try_new (guint32, MAX (n_names, 1));
-  guint used = 0;
-  gpointer probe;
+  Table tb = { 0 };
   GArray *out;
+  gsize used = 0;
+  gpointer probe;
 
-  if (!slot)
+  /* name → its first entry: 4 bytes a name, not a whole entry */
+  tb.slot = g_try_new0 (guint32, MAX (n_names, 1));
+  if (!tb.slot)
     goto out_of_memory;
-  memset (slot, 0xff, (gsize) MAX (n_names, 1) * sizeof (guint32));
-  for (gsize s = 0; s < t->n_slices; s++)
-    if (t->start_ns[s] >= t0 && t->start_ns[s] < t1 && slot[t->name[s]] == G_MAXUINT32)
-      slot[t->name[s]] = used++;
+  if (t1 > t0)
+    used = count_entries (t, t0, t1, whole (t, t0, t1), tb.slot);
+  memset (tb.slot, 0xff, (gsize) MAX (n_names, 1) * sizeof (guint32));
   /* GArray aborts when it cannot be had: its size — the power of two GArray rounds up to
    * — is asked for first with try-allocation and given back. (Another thread could take
-   * that memory in between; the array is made at once, so that window is small.) */
-  probe = g_try_malloc (pow2_at_least ((gsize) MAX (used, 1) * sizeof (IvNameStats)));
+   * that memory in between; the arrays are made at once, so that window is small.) */
+  probe = g_try_malloc (pow2_at_least (MAX (used, 1) * (sizeof (IvNameStats) + sizeof (guint32))));
   if (!probe)
     goto out_of_memory;
   g_free (probe);
-  out = g_array_sized_new (FALSE, TRUE, sizeof (IvNameStats), used);
-  g_array_set_size (out, used);
-  for (gsize s = 0; s < t->n_slices; s++)
+  tb.out = g_array_sized_new (FALSE, TRUE, sizeof (IvNameStats), (guint) used);
+  tb.next = g_array_sized_new (FALSE, FALSE, sizeof (guint32), (guint) used);
+  if (whole (t, t0, t1))
     {
-      IvNameStats *a;
-      if (t->start_ns[s] < t0 || t->start_ns[s] >= t1)
-        continue;
-      a = &g_array_index (out, IvNameStats, slot[t->name[s]]);
-      if (a->count == 0)
+      /* nothing clipped: the recorded durations and the self times of the load */
+      for (guint r = 0; r < t->rows->len; r++)
         {
-          a->name = t->name[s];
-          a->min_ns = G_MAXINT64;
-          a->max_ns = G_MININT64;
+          const IvRow *row = &g_array_index (t->rows, IvRow, r);
+          for (gsize s = row->first; s < row->first + row->n; s++)
+            {
+              IvNameStats *a = entry (&tb, t->name[s], row->kind);
+              if (!a)
+                goto out_of_memory;
+              add (a, t->dur_ns[s], t->self_ns[s], iv_trace_slice_is_open (t, s), flags);
+            }
         }
-      a->count++;
-      a->total_ns = iv_trace_add_ns (a->total_ns, t->dur_ns[s]);
-      a->self_ns = iv_trace_add_ns (a->self_ns, t->self_ns[s]);
-      a->min_ns = MIN (a->min_ns, t->dur_ns[s]);
-      a->max_ns = MAX (a->max_ns, t->dur_ns[s]);
     }
-  for (guint i = 0; i < used; i++)
+  else if (t1 > t0)
     {
-      IvNameStats *a = &g_array_index (out, IvNameStats, i);
-      a->mean_ns = (double) a->total_ns / a->count;
+      g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (gsize));
+      for (guint k = 0; k < t->tracks->len; k++)
+        for (guint kind = 0; kind < IV_N_ROW_KINDS; kind++)
+          {
+            gather (t, k, kind, t0, t1, ids);
+            if (!add_group (t, &tb, kind, ids, t0, t1, flags))
+              goto out_of_memory;
+          }
+    }
+  for (guint i = 0; i < tb.out->len; i++)
+    {
+      IvNameStats *a = &g_array_index (tb.out, IvNameStats, i);
+      a->mean_ns = a->count ? (double) a->total_ns / a->count : 0;
+      if (a->count == 0)
+        a->min_ns = a->max_ns = 0;
     }
   /* glibc's qsort falls back to sorting in place when it cannot get its scratch: it
    * never aborts */
-  if (out->len > 0) /* qsort's base may not be NULL, even for 0 items */
-    qsort (out->data, out->len, sizeof (IvNameStats), compare_stats);
+  if (tb.out->len > 0) /* qsort's base may not be NULL, even for 0 items */
+    qsort (tb.out->data, tb.out->len, sizeof (IvNameStats), compare_stats);
+  out = tb.out;
+  g_array_unref (tb.next);
+  g_free (tb.slot);
   return out;
 
 out_of_memory:
+  if (tb.out)
+    g_array_unref (tb.out);
+  if (tb.next)
+    g_array_unref (tb.next);
+  g_free (tb.slot);
   {
     g_autofree char *display = g_filename_display_name (t->path ? t->path : "the trace");
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
                  "%s: not enough memory to summarise its %u names", display, n_names);
   }
   return NULL;
+}
+
+GArray *
+iv_trace_stats_by_name_checked (const IvTrace *t, gint64 t0, gint64 t1, GError **error)
+{
+  return iv_trace_stats_by_name_full (t, t0, t1, IV_STATS_DEFAULT, error);
 }
 
 GArray *
@@ -183,37 +405,35 @@ iv_kernel_class_name (IvKernelClass k)
 }
 
 void
-iv_trace_class_times (const IvTrace *t, gint64 t0, gint64 t1, gint64 by_class[IV_N_KCLASSES],
-                      guint64 kernels[IV_N_KCLASSES], gint64 *busy_ns)
+iv_trace_class_times_full (const IvTrace *t, gint64 t0, gint64 t1, IvStatsFlags flags,
+                           gint64 by_class[IV_N_KCLASSES], guint64 kernels[IV_N_KCLASSES],
+                           gint64 *busy_ns)
 {
   g_autoptr (GArray) covered = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (gsize));
   GArray *per[IV_N_KCLASSES];
-  gint64 lo = MAX (t0, t->t0_ns), hi = MIN (t1, t->t1_ns), before = 0;
+  gint64 before = 0;
 
   for (int k = 0; k < IV_N_KCLASSES; k++)
     per[k] = g_array_new (FALSE, FALSE, sizeof (gint64)), by_class[k] = 0, kernels[k] = 0;
-  for (guint k = 0; k < t->tracks->len; k++)
+  for (guint k = 0; k < t->tracks->len && t1 > t0; k++)
     {
-      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
-      if (!tr->gpu_stream)
+      if (g_array_index (t->tracks, IvTrack, k).kind != IV_TRACK_GPU)
         continue;
-      for (guint r = 0; r < tr->n_rows; r++)
+      /* work only: a stream waiting (a sync) or a range drawn over kernels (an
+       * annotation) is not the GPU being busy */
+      gather (t, k, IV_ROW_GPU_WORK, t0, t1, ids);
+      for (guint i = 0; i < ids->len; i++)
         {
-          const IvRow *row = &g_array_index (t->rows, IvRow, tr->first_row + r);
-          for (gsize s = row->first; s < row->first + row->n; s++)
-            {
-              gint64 a = MAX (t->start_ns[s], lo), b = MIN (t->start_ns[s] + t->dur_ns[s], hi);
-              const char *cat = iv_trace_string (t, t->cat[s]);
-              IvKernelClass c;
-              /* work only: a stream waiting (cuda_sync) or a range drawn over kernels (a
-               * user annotation) is not the GPU being busy */
-              if (b <= a || contains_ci (cat, "annotation")
-                  || g_ascii_strcasecmp (cat, "cuda_sync") == 0)
-                continue;
-              c = iv_trace_kernel_class (t, s);
-              iv_intervals_add (per[c], a, b);
-              kernels[c]++;
-            }
+          gsize s = g_array_index (ids, gsize, i);
+          IvKernelClass c;
+          if (iv_trace_slice_is_open (t, s) && !(flags & IV_STATS_INCLUDE_OPEN))
+            continue;
+          c = iv_trace_kernel_class (t, s);
+          kernels[c]++;
+          if (clipped (t, s, t0, t1) > 0)
+            iv_intervals_add (per[c], MAX (t->start_ns[s], t0),
+                              MIN (t->start_ns[s] + t->dur_ns[s], t1));
         }
     }
   /* class k gets what it covers beyond classes 0 … k−1 */
@@ -233,6 +453,13 @@ iv_trace_class_times (const IvTrace *t, gint64 t0, gint64 t1, gint64 by_class[IV
 }
 
 void
+iv_trace_class_times (const IvTrace *t, gint64 t0, gint64 t1, gint64 by_class[IV_N_KCLASSES],
+                      guint64 kernels[IV_N_KCLASSES], gint64 *busy_ns)
+{
+  iv_trace_class_times_full (t, t0, t1, IV_STATS_DEFAULT, by_class, kernels, busy_ns);
+}
+
+void
 iv_gpu_stats_free (IvGpuStats *s)
 {
   if (!s)
@@ -241,45 +468,133 @@ iv_gpu_stats_free (IvGpuStats *s)
   g_free (s);
 }
 
+/* A kernel's start and when the host launched it (G_MININT64: no flow says). */
+typedef struct
+{
+  gint64 start_ns, launch_ns;
+} Launch;
+
+static int
+compare_launch (const void *pa, const void *pb)
+{
+  const Launch *a = pa, *b = pb;
+  if (a->start_ns != b->start_ns)
+    return a->start_ns < b->start_ns ? -1 : 1;
+  return a->launch_ns < b->launch_ns ? -1 : a->launch_ns > b->launch_ns;
+}
+
+/* When each kernel was launched: the CPU slice a flow leaves for it (Kineto's ac2g, the
+ * 2021 schema's async flows) began then, as HTA reads cudaLaunchKernel's ts through the
+ * correlation id. A hash of slice → launch, or NULL when no flow enters GPU work. */
+static GHashTable *
+launch_times (const IvTrace *t)
+{
+  GHashTable *h = NULL;
+
+  for (guint i = 0; i < t->flows->len; i++)
+    {
+      const IvFlow *f = &g_array_index (t->flows, IvFlow, i);
+      gint64 *at;
+      if (f->to >= t->n_slices || iv_trace_slice_row_kind (t, f->to) != IV_ROW_GPU_WORK
+          || (f->from < t->n_slices
+              && g_array_index (t->tracks, IvTrack,
+                                g_array_index (t->rows, IvRow, t->row[f->from]).track)
+                         .kind
+                     == IV_TRACK_GPU))
+        continue;
+      if (!h)
+        h = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+      at = g_new (gint64, 1);
+      *at = f->from < t->n_slices ? t->start_ns[f->from] : f->from_ns;
+      g_hash_table_insert (h, GSIZE_TO_POINTER (f->to + 1), at);
+    }
+  return h;
+}
+
+/* The idle gaps of one stream (@busy merged, @kernels by start), split as HTA splits them:
+ * the kernel that ends a gap was launched after the gap began (host wait), or the gap is
+ * shorter than IV_KERNEL_WAIT_NS (kernel wait), or neither (other). HTA measures each
+ * kernel's gap from the kernel before it, which overlapping kernels make negative; the
+ * gaps here are those of the union, so the three add up to the idle time. */
+static void
+split_idle (IvStreamStats *st, const GArray *busy, const GArray *kernels)
+{
+  gsize k = 0;
+
+  for (guint i = 2; i < busy->len; i += 2)
+    {
+      gint64 gap_from = g_array_index (busy, gint64, i - 1);
+      gint64 gap_to = g_array_index (busy, gint64, i), launch = G_MAXINT64, gap = gap_to - gap_from;
+      /* the kernels starting the next busy interval: the earliest launch among them */
+      while (k < kernels->len && g_array_index (kernels, Launch, k).start_ns < gap_to)
+        k++;
+      for (gsize j = k; j < kernels->len && g_array_index (kernels, Launch, j).start_ns == gap_to;
+           j++)
+        launch = MIN (launch, g_array_index (kernels, Launch, j).launch_ns);
+      if (launch != G_MAXINT64 && launch != G_MININT64 && launch > gap_from)
+        st->idle_host_wait_ns += gap;
+      else if (gap < IV_KERNEL_WAIT_NS)
+        st->idle_kernel_wait_ns += gap;
+      else
+        st->idle_other_ns += gap;
+    }
+}
+
 IvGpuStats *
-iv_trace_gpu_stats (const IvTrace *t, gint64 t0, gint64 t1)
+iv_trace_gpu_stats_full (const IvTrace *t, gint64 t0, gint64 t1, IvStatsFlags flags)
 {
   IvGpuStats *g = g_new0 (IvGpuStats, 1);
   g_autoptr (GArray) comm = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr (GArray) compute = g_array_new (FALSE, FALSE, sizeof (gint64));
-  gint64 lo = MAX (t0, t->t0_ns), hi = MIN (t1, t->t1_ns);
+  g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_autoptr (GArray) busy = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (GArray) kernels = g_array_new (FALSE, FALSE, sizeof (Launch));
+  g_autoptr (GHashTable) launches = NULL;
 
   g->streams = g_array_new (FALSE, TRUE, sizeof (IvStreamStats));
-  for (guint k = 0; k < t->tracks->len; k++)
+  for (guint k = 0; k < t->tracks->len && t1 > t0; k++)
     {
-      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
-      g_autoptr (GArray) busy = g_array_new (FALSE, FALSE, sizeof (gint64));
       IvStreamStats st = { k };
-
-      if (!tr->gpu_stream)
+      if (g_array_index (t->tracks, IvTrack, k).kind != IV_TRACK_GPU)
         continue;
-      for (guint r = 0; r < tr->n_rows; r++)
+      if (!launches)
+        launches = launch_times (t);
+      g_array_set_size (busy, 0);
+      g_array_set_size (kernels, 0);
+      st.first_ns = G_MAXINT64, st.last_ns = G_MININT64;
+      /* every kernel, copy and set, on whichever row it was drawn */
+      gather (t, k, IV_ROW_GPU_WORK, t0, t1, ids);
+      for (guint i = 0; i < ids->len; i++)
         {
-          const IvRow *row = &g_array_index (t->rows, IvRow, tr->first_row + r);
-          for (gsize s = row->first; s < row->first + row->n; s++)
+          gsize s = g_array_index (ids, gsize, i);
+          gint64 a = MAX (t->start_ns[s], t0), b = MIN (t->start_ns[s] + t->dur_ns[s], t1);
+          IvKernelKind kind;
+          gint64 *at = launches ? g_hash_table_lookup (launches, GSIZE_TO_POINTER (s + 1)) : NULL;
+          Launch l = { a, at ? *at : G_MININT64 };
+          if (iv_trace_slice_is_open (t, s) && !(flags & IV_STATS_INCLUDE_OPEN))
+            continue;
+          b = MAX (a, b);
+          kind = iv_trace_kernel_kind (t, s);
+          st.by_kind_ns[kind] = iv_trace_add_ns (st.by_kind_ns[kind], b - a);
+          st.kernels++;
+          st.launched += at != NULL;
+          st.first_ns = MIN (st.first_ns, a);
+          st.last_ns = MAX (st.last_ns, b);
+          g_array_append_val (kernels, l);
+          if (b > a)
             {
-              gint64 a = MAX (t->start_ns[s], lo), b = MIN (t->start_ns[s] + t->dur_ns[s], hi);
-              IvKernelKind kind;
-              if (b <= a && !(t->dur_ns[s] == 0 && t->start_ns[s] >= lo && t->start_ns[s] < hi))
-                continue;
-              /* Nested GPU slices (annotations over kernels) count once via the union. */
               iv_intervals_add (busy, a, b);
-              if (row->depth > 0 && !row->overflow)
-                continue;
-              kind = iv_trace_kernel_kind (t, s);
-              st.by_kind_ns[kind] = iv_trace_add_ns (st.by_kind_ns[kind], MAX (b - a, 0));
-              st.kernels++;
               iv_intervals_add (kind == IV_KERNEL_COMM ? comm : compute, a, b);
             }
         }
+      if (st.kernels == 0)
+        continue;
       iv_intervals_merge (busy);
       st.busy_ns = iv_intervals_total (busy);
-      st.idle_ns = MAX (hi - lo, 0) - st.busy_ns;
+      st.idle_ns = st.last_ns - st.first_ns - st.busy_ns;
+      if (kernels->len > 1)
+        qsort (kernels->data, kernels->len, sizeof (Launch), compare_launch);
+      split_idle (&st, busy, kernels);
       for (int i = 0; i < IV_N_KERNEL_KINDS; i++)
         g->by_kind_ns[i] = iv_trace_add_ns (g->by_kind_ns[i], st.by_kind_ns[i]);
       g_array_append_val (g->streams, st);
@@ -290,6 +605,12 @@ iv_trace_gpu_stats (const IvTrace *t, gint64 t0, gint64 t1)
   g->comm_overlapped_ns = iv_intervals_intersection (comm, compute);
   g->comm_overlap_share = g->comm_ns > 0 ? (double) g->comm_overlapped_ns / g->comm_ns : 0;
   return g;
+}
+
+IvGpuStats *
+iv_trace_gpu_stats (const IvTrace *t, gint64 t0, gint64 t1)
+{
+  return iv_trace_gpu_stats_full (t, t0, t1, IV_STATS_DEFAULT);
 }
 
 /* ---------- the range of the work ---------- */

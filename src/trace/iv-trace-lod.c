@@ -1,7 +1,8 @@
-/* iv-trace-lod.c: level of detail for a 60 fps timeline. Slices in a row never overlap
- * and are sorted by start, so their ends are sorted too: a binary search finds the first
- * visible one, and a run of sub-pixel slices is skipped with one more binary search to
- * the next pixel boundary. Cost: O(log n) per emitted item, at most a few per pixel. */
+/* iv-trace-lod.c: level of detail for a 60 fps timeline. Slices in a row are sorted by
+ * start and overlap at most by the overlap tolerance (a child drawn nested keeps its
+ * recorded end), so a binary search finds the first visible one, and a run of sub-pixel
+ * slices is skipped with one more binary search to the next pixel boundary. Cost: O(log n) per
+ * emitted item, at most a few per pixel. */
 #define G_LOG_DOMAIN "iv-trace"
 
 #include "iv-trace-query.h"
@@ -67,15 +68,42 @@ iv_trace_row_last_by (const IvTrace *t, guint row, gint64 ts_ns)
   return j > r->first ? j - 1 : G_MAXSIZE;
 }
 
-/* First index in [lo, hi) whose end is > ts: slices in a row do not overlap, so it is
- * the first starting at or after ts, or the one just before if it reaches past ts. */
-static gsize
-first_ending_after (const IvTrace *t, gsize lo, gsize hi, gint64 ts)
+/* How far the slices of row @r may overlap one another: nested rows by the trace's
+ * overlap tolerance (a child drawn nested though it ends a little after its parent, and
+ * so after its next sibling's start); overflow rows and lists never. */
+static gint64
+row_slack (const IvTrace *t, const IvRow *r)
 {
-  gsize j = first_starting_at (t, lo, hi, ts);
-  if (j > lo && t->start_ns[j - 1] + t->dur_ns[j - 1] > ts)
-    return j - 1;
-  return j;
+  return r->overflow || r->kind == IV_ROW_GPU_WORK || r->kind == IV_ROW_GPU_SYNC
+             ? 0
+             : t->overlap_tolerance_ns;
+}
+
+/* First index in [lo, hi) from which every slice ending after @ts is found: the first
+ * starting at or after ts, or an earlier one that reaches past it. A slice reaches at
+ * most @slack past where its row lets the next one start, so only those starting within
+ * @slack before ts (and the one before them) can; at most @max_back of them are looked
+ * at (drawing needs no more: what is missed is narrower than the slack). */
+static gsize
+first_ending_after (const IvTrace *t, gsize lo, gsize hi, gint64 ts, gint64 slack, gsize max_back)
+{
+  gsize j = first_starting_at (t, lo, hi, ts), from = j;
+  gsize k = slack > 0 ? first_starting_at (t, lo, j, ts > G_MININT64 + slack ? ts - slack : ts) : j;
+
+  k = k > lo ? k - 1 : lo;
+  if (j - k > max_back)
+    k = j - max_back;
+  for (gsize i = j; i > k; i--)
+    if (t->start_ns[i - 1] + t->dur_ns[i - 1] > ts)
+      from = i - 1;
+  return from;
+}
+
+gsize
+iv_trace_row_first_reaching (const IvTrace *t, guint row, gint64 ts_ns)
+{
+  const IvRow *r = &g_array_index (t->rows, IvRow, row);
+  return first_ending_after (t, r->first, r->first + r->n, ts_ns, row_slack (t, r), G_MAXSIZE);
 }
 
 /* Where a run of sub-pixel slices starting at @i ends: the first slice at or after
@@ -117,7 +145,7 @@ iv_trace_lod_row (const IvTrace *t, guint row, gint64 t0, gint64 t1, double widt
 
   if (t1 <= t0)
     return 0;
-  i = first_ending_after (t, r->first, end, t0);
+  i = first_ending_after (t, r->first, end, t0, row_slack (t, r), 64);
   while (i < end && t->start_ns[i] < t1)
     {
       IvLodItem item;

@@ -117,6 +117,8 @@ typedef struct
   guint64 unknown_phase;
   gint64 overlap_tolerance_ns; /* read once per load: iv_trace_set_overlap_tolerance () */
   guint64 text_counter_values; /* counter args that are not numbers: reported, not drawn */
+  IvGrowArray *open_raw;       /* guint32: slices made of a begin never closed */
+  gboolean too_deep;           /* a track's rows passed IV_TRACE_LEVEL_MAX: the load fails */
   IvIntern *async_keys;        /* "pid\x1fcat\x1fid" → its IvAsyncOpen in async_open */
   IvGrowArray *async_open;     /* IvAsyncOpen (depth 0: none open) */
   gsize window;                /* the Chrome reader's window in bytes; 0: its default (fuzzing
@@ -141,6 +143,20 @@ gboolean _iv_trace_builder_add_slice (IvTraceBuilder *b, const IvRawSlice *slice
 guint32 _iv_trace_builder_intern (IvTraceBuilder *b, const char *str, gssize len);
 /* The error for a builder that ran out of memory after @events events. */
 void _iv_trace_set_oom_error (IvTraceBuilder *b, guint64 events, GError **error);
+
+/* Rows of one kind in a track are numbered up to this (nesting depth or overflow row). */
+#define IV_TRACE_LEVEL_MAX ((1u << 28) - 1)
+
+/* Self times over one group of slices that nest (a thread's, a GPU track's annotations):
+ * every instant of [@clip_lo, @clip_hi) that the group is busy goes to the innermost
+ * slice covering it — of those closed, the one that started last (@order: the ids by
+ * start, longer first; later is further in). A slice that did not end (@open_bits, by
+ * id; NULL: none) takes only what no closed slice covers, so what did not end never
+ * changes a closed slice's self time. @self[id] receives each one's. FALSE when out of
+ * memory. */
+gboolean _iv_trace_attribute_self (const gint64 *start_ns, const gint64 *dur_ns,
+                                   const guint32 *order, gsize n, const guint8 *open_bits,
+                                   gint64 clip_lo, gint64 clip_hi, gint64 *self);
 
 /* Decimal text ("1712195495520014.900", "-3", "1.5e3") in µs → int64 ns. */
 gboolean _iv_trace_parse_us (const char *text, gsize len, gint64 *ns);

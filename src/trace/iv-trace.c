@@ -344,6 +344,7 @@ _iv_trace_set_oom_error (IvTraceBuilder *b, guint64 events, GError **error)
   g_clear_pointer (&b->flows, _iv_grow_array_free);
   g_clear_pointer (&b->samples, _iv_grow_array_free);
   g_clear_pointer (&b->async_open, _iv_grow_array_free);
+  g_clear_pointer (&b->open_raw, _iv_grow_array_free);
   g_clear_pointer (&b->process_keys, iv_intern_free);
   g_clear_pointer (&b->track_keys, iv_intern_free);
   g_clear_pointer (&b->series_keys, iv_intern_free);
@@ -399,6 +400,8 @@ _iv_trace_builder_new (const char *path, IvTraceFormat format)
    * file is tried: the pools, the arrays and every entry added to them. */
   t->open_names = g_array_new (FALSE, FALSE, sizeof (guint32));
   t->info = iv_trace_info_new ();
+  t->overlap_tolerance_ns = b->overlap_tolerance_ns;
+  b->open_raw = _iv_grow_array_new (sizeof (guint32));
   b->async_keys = iv_intern_new ();
   b->async_open = _iv_grow_array_new (sizeof (IvAsyncOpen));
 
@@ -436,6 +439,7 @@ _iv_trace_builder_free (IvTraceBuilder *b)
   iv_intern_free (b->series_keys);
   iv_intern_free (b->async_keys);
   _iv_grow_array_free (b->async_open);
+  _iv_grow_array_free (b->open_raw);
   free_slices (&b->slices);
   _iv_grow_array_free (b->edges);
   _iv_grow_array_free (b->async_edges);
@@ -635,8 +639,13 @@ match_edges (IvTraceBuilder *b, IvGrowArray *edges, gboolean async, gint64 end_n
                 seen = g_array_index (b->trace->open_names, guint32, k) == o->name;
               if (!seen && b->trace->open_names->len < 1000)
                 g_array_append_val (b->trace->open_names, o->name);
-              if (!_iv_trace_builder_add_slice (b, &s))
-                goto out;
+              {
+                /* slices number in the order they are added: this one's id */
+                guint32 id = (guint32) b->slices.len;
+                if (!_iv_trace_builder_add_slice (b, &s)
+                    || !_iv_trace_builder_add (b, b->open_raw, &id))
+                  goto out;
+              }
               stack->len--;
               unclosed++;
             }
@@ -697,7 +706,9 @@ match_edges (IvTraceBuilder *b, IvGrowArray *edges, gboolean async, gint64 end_n
                     misplaced, async ? "async spans (b)" : "begin events (B)");
   if (unclosed)
     _iv_trace_warn (b->trace,
-                    "%" G_GUINT64_FORMAT " %s were never closed; they end at the end of the trace",
+                    "%" G_GUINT64_FORMAT
+                    " %s did not end (never closed): drawn to the end of the trace with an "
+                    "open end, left out of the statistics (open_spans)",
                     unclosed, async ? "async spans (b)" : "begin events (B)");
 out:
   _iv_grow_array_free (stack);
@@ -722,143 +733,385 @@ compare_slices (const void *pa, const void *pb, void *user_data)
   return a < b ? -1 : 1;
 }
 
+/* A slice's place while its track is laid out, in the depth scratch: its row kind, whether
+ * it is on an overflow row, and its level (nesting depth, or overflow row number). */
 #define OVERFLOW_BIT 0x80000000u
+#define KIND_SHIFT 28
+#define KIND_MASK (0x7u << KIND_SHIFT)
+#define LEVEL_OF(d) ((d) &IV_TRACE_LEVEL_MAX)
+#define KIND_OF(d) (((d) &KIND_MASK) >> KIND_SHIFT)
 
-static gint64
-end_of (const IvSliceColumns *c, guint32 i)
+G_STATIC_ASSERT (IV_N_ROW_KINDS <= 8);
+
+/* Pops the top of a max-heap of gsize keys (the last element sifts down). */
+static void
+heap_pop (IvGrowArray *heap)
 {
-  return c->start_ns[i] + c->dur_ns[i];
+  gsize last = g_array_index (heap, gsize, heap->len - 1), at = 0;
+
+  heap->len--;
+  while (heap->len)
+    {
+      gsize l = 2 * at + 1, r = l + 1, big = at;
+      gsize vbig = last;
+      if (l < heap->len && g_array_index (heap, gsize, l) > vbig)
+        big = l, vbig = g_array_index (heap, gsize, l);
+      if (r < heap->len && g_array_index (heap, gsize, r) > vbig)
+        big = r, vbig = g_array_index (heap, gsize, r);
+      if (big == at)
+        break;
+      g_array_index (heap, gsize, at) = vbig;
+      at = big;
+    }
+  if (heap->len)
+    g_array_index (heap, gsize, at) = last;
 }
 
-/* Self times of one track's slices (@order: by start, longest first), by attributing
- * each instant the thread was busy to the innermost slice covering it — the one that
- * started last. For properly nested slices that is their duration less their children's;
- * where a slice only partly overlaps another it still counts every instant once, so a
- * thread's self times always add up to exactly the time it was busy. A max-heap of
- * positions in @order holds the open slices (a later position is further in); slices
- * that have ended leave it when they reach the top. */
+/* Pushes @key on a max-heap of gsize keys; FALSE when out of memory. */
 static gboolean
-attribute_self (const IvSliceColumns *c, const guint32 *order, gsize n, gint64 *self)
+heap_push (IvGrowArray *heap, gsize key)
 {
-  /* as deep as the slices nest: sized by the file, so its growth is tried */
+  gsize at = heap->len;
+
+  if (!_iv_grow_array_reserve (heap, (gsize) heap->len + 1))
+    return FALSE;
+  heap->len++;
+  while (at > 0 && g_array_index (heap, gsize, (at - 1) / 2) < key)
+    {
+      g_array_index (heap, gsize, at) = g_array_index (heap, gsize, (at - 1) / 2);
+      at = (at - 1) / 2;
+    }
+  g_array_index (heap, gsize, at) = key;
+  return TRUE;
+}
+
+gboolean
+_iv_trace_attribute_self (const gint64 *start_ns, const gint64 *dur_ns, const guint32 *order,
+                          gsize n, const guint8 *open_bits, gint64 clip_lo, gint64 clip_hi,
+                          gint64 *self)
+{
+  /* as deep as the slices nest: sized by the file, so its growth is tried. Its keys are
+   * positions in @order (later: further in), those of closed slices raised by @n so that
+   * any closed slice covering an instant comes before every open one. */
   IvGrowArray *heap = _iv_grow_array_new (sizeof (gsize));
   gint64 now = G_MININT64;
 
+#define OPEN(id) (open_bits && (open_bits[(id) / 8] >> ((id) % 8) & 1))
   for (gsize i = 0; i < n; i++)
     self[order[i]] = 0;
   for (gsize i = 0; i <= n; i++)
     {
-      gint64 next = i < n ? c->start_ns[order[i]] : G_MAXINT64;
+      gint64 next = i < n ? start_ns[order[i]] : G_MAXINT64;
       /* the time up to @next goes to whichever open slice is innermost */
       while (heap->len && now < next)
         {
-          gsize top = g_array_index (heap, gsize, 0);
-          gint64 end = end_of (c, order[top]);
+          gsize key = g_array_index (heap, gsize, 0);
+          guint32 id = order[key >= n ? key - n : key];
+          gint64 end = start_ns[id] + dur_ns[id], to = MIN (end, next);
           if (end <= now)
             {
-              /* pop: the last element sifts down from the root */
-              gsize last = g_array_index (heap, gsize, heap->len - 1), at = 0;
-              heap->len--;
-              while (heap->len)
-                {
-                  gsize l = 2 * at + 1, r = l + 1, big = at;
-                  gsize vbig = last;
-                  if (l < heap->len && g_array_index (heap, gsize, l) > vbig)
-                    big = l, vbig = g_array_index (heap, gsize, l);
-                  if (r < heap->len && g_array_index (heap, gsize, r) > vbig)
-                    big = r, vbig = g_array_index (heap, gsize, r);
-                  if (big == at)
-                    break;
-                  g_array_index (heap, gsize, at) = vbig;
-                  at = big;
-                }
-              if (heap->len)
-                g_array_index (heap, gsize, at) = last;
+              heap_pop (heap);
               continue;
             }
-          self[order[top]] += MIN (end, next) - now;
-          now = MIN (end, next);
+          /* only the part inside the clip counts */
+          if (MIN (to, clip_hi) > MAX (now, clip_lo))
+            self[id] += MIN (to, clip_hi) - MAX (now, clip_lo);
+          now = to;
         }
       if (i == n)
         break;
       now = MAX (now, next);
-      {
-        /* push @i: positions only grow, so it sifts up to the root */
-        gsize at = heap->len;
-        if (!_iv_grow_array_reserve (heap, (gsize) heap->len + 1))
-          {
-            _iv_grow_array_free (heap);
-            return FALSE;
-          }
-        heap->len++;
-        while (at > 0 && g_array_index (heap, gsize, (at - 1) / 2) < i)
-          {
-            g_array_index (heap, gsize, at) = g_array_index (heap, gsize, (at - 1) / 2);
-            at = (at - 1) / 2;
-          }
-        g_array_index (heap, gsize, at) = i;
-      }
+      if (!heap_push (heap, OPEN (order[i]) ? i : i + n))
+        {
+          _iv_grow_array_free (heap);
+          return FALSE;
+        }
     }
+#undef OPEN
   _iv_grow_array_free (heap);
   return TRUE;
 }
 
-/* Depths for the slices of one track (order: by start, longest first). A slice ending at
- * most @tolerance after the one it starts in is its child, clamped to end with it (the
- * profiler rounded the two times apart); one ending later gets a row of its own. Self
- * times follow (attribute_self). */
-static gboolean
-place_track (IvSliceColumns *c, const guint32 *order, gsize n, gint64 tolerance, guint32 *depth,
-             gint64 *self, guint *max_depth, guint *n_overflow, guint64 *partial, guint64 *clamped)
+/* Rows handed out first-fit: each item goes on the lowest-numbered row free at its start
+ * (every item there has ended), or a new one. Two heaps keep it O(log rows) an item, so
+ * a stream of a million overlapping kernels costs what its size does. */
+typedef struct
 {
-  /* as deep as the slices nest, as many as overlap: tried */
+  IvGrowArray *busy;      /* (end, row) pairs, a min-heap by end (keys negated) */
+  IvGrowArray *free_rows; /* a min-heap of rows (keys negated) */
+  guint n_rows;
+} FirstFit;
+
+static void
+first_fit_init (FirstFit *ff)
+{
+  ff->busy = _iv_grow_array_new (2 * sizeof (gint64));
+  ff->free_rows = _iv_grow_array_new (sizeof (gsize));
+  ff->n_rows = 0;
+}
+
+static void
+first_fit_clear (FirstFit *ff)
+{
+  _iv_grow_array_free (ff->busy);
+  _iv_grow_array_free (ff->free_rows);
+}
+
+#define BUSY_END(h, i) (((gint64 *) (h)->data)[2 * (i)])
+#define BUSY_ROW(h, i) (((gint64 *) (h)->data)[2 * (i) + 1])
+
+static void
+busy_swap (IvGrowArray *h, gsize a, gsize b)
+{
+  gint64 e = BUSY_END (h, a), r = BUSY_ROW (h, a);
+  BUSY_END (h, a) = BUSY_END (h, b), BUSY_ROW (h, a) = BUSY_ROW (h, b);
+  BUSY_END (h, b) = e, BUSY_ROW (h, b) = r;
+}
+
+/* The row for an item [@start, @end); FALSE when out of memory. */
+static gboolean
+first_fit (FirstFit *ff, gint64 start, gint64 end, guint *row)
+{
+  IvGrowArray *h = ff->busy;
+
+  /* rows whose items have all ended by @start become free */
+  while (h->len && BUSY_END (h, 0) <= start)
+    {
+      gsize at = 0;
+      if (!heap_push (ff->free_rows, G_MAXSIZE - (gsize) BUSY_ROW (h, 0)))
+        return FALSE;
+      h->len--;
+      if (!h->len)
+        break;
+      BUSY_END (h, 0) = BUSY_END (h, h->len), BUSY_ROW (h, 0) = BUSY_ROW (h, h->len);
+      for (;;)
+        {
+          gsize l = 2 * at + 1, r = l + 1, small = at;
+          if (l < h->len && BUSY_END (h, l) < BUSY_END (h, small))
+            small = l;
+          if (r < h->len && BUSY_END (h, r) < BUSY_END (h, small))
+            small = r;
+          if (small == at)
+            break;
+          busy_swap (h, at, small);
+          at = small;
+        }
+    }
+  if (ff->free_rows->len)
+    {
+      *row = (guint) (G_MAXSIZE - g_array_index (ff->free_rows, gsize, 0));
+      heap_pop (ff->free_rows);
+    }
+  else
+    *row = ff->n_rows++;
+  if (!_iv_grow_array_reserve (h, (gsize) h->len + 1))
+    return FALSE;
+  {
+    gsize at = h->len++;
+    BUSY_END (h, at) = end, BUSY_ROW (h, at) = *row;
+    while (at > 0 && BUSY_END (h, (at - 1) / 2) > BUSY_END (h, at))
+      {
+        busy_swap (h, at, (at - 1) / 2);
+        at = (at - 1) / 2;
+      }
+  }
+  return TRUE;
+}
+#undef BUSY_END
+#undef BUSY_ROW
+
+/* What laying out a track counts, for the trace's warnings and --stats. */
+typedef struct
+{
+  guint max_depth;
+  guint64 partial, list_overlaps, overrun;
+  gint64 max_overrun;
+  gboolean too_deep;
+} Placement;
+
+/* Depths for slices that nest (@order: by start, longest first; every one of @kind). A
+ * slice ending at most @tolerance after the one it starts in is drawn as its child,
+ * ending — for the rest of the layout — where its parent does (the profiler rounded the
+ * two times apart); its duration stays as recorded. One ending later goes on an overflow
+ * row, first fit. FALSE when out of memory. */
+static gboolean
+place_nested (const IvSliceColumns *c, const guint32 *order, gsize n, gint64 tolerance, guint kind,
+              guint32 *depth, Placement *pl)
+{
+  /* as deep as the slices nest, as many as overlap: tried. The stack holds each open
+   * slice and the end the layout gives it. */
   IvGrowArray *stack = _iv_grow_array_new (sizeof (guint32));
-  IvGrowArray *overflow_end = _iv_grow_array_new (sizeof (gint64));
+  IvGrowArray *stack_end = _iv_grow_array_new (sizeof (gint64));
+  FirstFit overflow;
   gboolean ok = FALSE;
 
+  first_fit_init (&overflow);
   for (gsize i = 0; i < n; i++)
     {
       guint32 si = order[i];
-      gint64 start = c->start_ns[si];
-      gint64 parent_end = 0;
+      gint64 start = c->start_ns[si], end = start + c->dur_ns[si], placed = end;
 
-      while (stack->len && end_of (c, g_array_index (stack, guint32, stack->len - 1)) <= start)
-        stack->len--;
+      while (stack->len && g_array_index (stack_end, gint64, stack->len - 1) <= start)
+        stack->len--, stack_end->len--;
       if (stack->len)
-        parent_end = end_of (c, g_array_index (stack, guint32, stack->len - 1));
-      if (stack->len && end_of (c, si) > parent_end && end_of (c, si) - parent_end <= tolerance)
         {
-          c->dur_ns[si] = parent_end - start;
-          (*clamped)++;
-        }
-      if (stack->len && end_of (c, si) > parent_end)
-        {
-          /* Starts inside its parent but ends after it: a row of its own, first fit. */
-          guint row = 0;
-          while (row < overflow_end->len && g_array_index (overflow_end, gint64, row) > start)
-            row++;
-          if (row == overflow_end->len)
+          gint64 parent_end = g_array_index (stack_end, gint64, stack->len - 1);
+          if (end > parent_end && end - parent_end <= tolerance)
             {
-              if (!_iv_grow_array_reserve (overflow_end, (gsize) row + 1))
-                goto out;
-              overflow_end->len++;
+              placed = parent_end;
+              pl->overrun++;
+              pl->max_overrun = MAX (pl->max_overrun, end - parent_end);
             }
-          g_array_index (overflow_end, gint64, row) = end_of (c, si);
-          depth[si] = OVERFLOW_BIT | row;
-          (*partial)++;
-          continue;
+          else if (end > parent_end)
+            {
+              /* Starts inside its parent but ends after it: a row of its own. */
+              guint row;
+              if (!first_fit (&overflow, start, end, &row))
+                goto out;
+              if (row > IV_TRACE_LEVEL_MAX)
+                {
+                  pl->too_deep = TRUE;
+                  goto out;
+                }
+              depth[si] = OVERFLOW_BIT | (guint32) kind << KIND_SHIFT | row;
+              pl->partial++;
+              continue;
+            }
         }
-      depth[si] = stack->len;
-      *max_depth = MAX (*max_depth, stack->len);
-      if (!_iv_grow_array_append (stack, &si))
+      if (stack->len > IV_TRACE_LEVEL_MAX)
+        {
+          pl->too_deep = TRUE;
+          goto out;
+        }
+      depth[si] = (guint32) kind << KIND_SHIFT | stack->len;
+      pl->max_depth = MAX (pl->max_depth, stack->len);
+      if (!_iv_grow_array_append (stack, &si) || !_iv_grow_array_append (stack_end, &placed))
         goto out;
     }
-  *n_overflow = overflow_end->len;
-  ok = attribute_self (c, order, n, self);
+  ok = TRUE;
 out:
   _iv_grow_array_free (stack);
-  _iv_grow_array_free (overflow_end);
+  _iv_grow_array_free (stack_end);
+  first_fit_clear (&overflow);
   return ok;
+}
+
+/* Rows for slices that never nest (GPU kernels, syncs: @order by start): each on the
+ * first row free at its start — row 0, or an overflow row when it overlaps what is
+ * running — so every one is drawn and counted. Self time is the duration. FALSE when
+ * out of memory. */
+static gboolean
+place_list (const IvSliceColumns *c, const guint32 *order, gsize n, guint kind, guint32 *depth,
+            gint64 *self, Placement *pl)
+{
+  FirstFit ff;
+  gboolean ok = TRUE;
+
+  first_fit_init (&ff);
+  for (gsize i = 0; i < n && ok; i++)
+    {
+      guint32 si = order[i];
+      guint row;
+      if (!(ok = first_fit (&ff, c->start_ns[si], c->start_ns[si] + c->dur_ns[si], &row)))
+        break;
+      if (row > IV_TRACE_LEVEL_MAX)
+        {
+          pl->too_deep = TRUE;
+          ok = FALSE;
+          break;
+        }
+      depth[si] = (guint32) kind << KIND_SHIFT | (row ? OVERFLOW_BIT | (row - 1) : 0);
+      pl->list_overlaps += row > 0;
+      self[si] = c->dur_ns[si];
+    }
+  first_fit_clear (&ff);
+  return ok;
+}
+
+/* The row kind of a category, remembered for the last few categories seen: a trace has a
+ * handful, and each slice asks. */
+typedef struct
+{
+  guint32 id[64];
+  guint8 kind[64];
+  gboolean used[64];
+} KindCache;
+
+static guint
+category_kind (const IvTrace *t, KindCache *kc, guint32 cat)
+{
+  guint slot = cat % G_N_ELEMENTS (kc->id);
+
+  if (!kc->used[slot] || kc->id[slot] != cat)
+    {
+      kc->id[slot] = cat;
+      kc->kind[slot] = (guint8) iv_trace_gpu_category_kind (iv_trace_string (t, cat));
+      kc->used[slot] = TRUE;
+    }
+  return kc->kind[slot];
+}
+
+IvRowKind
+iv_trace_gpu_category_kind (const char *cat)
+{
+  static const char *const work[] = { "kernel", "gpu_memcpy",          "gpu_memset",     "memcpy",
+                                      "memset", "cuda_profiler_range", "mtia_ccp_events" };
+
+  if (!cat)
+    return IV_ROW_NESTED;
+  for (guint i = 0; i < G_N_ELEMENTS (work); i++)
+    if (g_ascii_strcasecmp (cat, work[i]) == 0)
+      return IV_ROW_GPU_WORK;
+  if (g_ascii_strcasecmp (cat, "gpu_user_annotation") == 0)
+    return IV_ROW_GPU_ANNOTATION;
+  if (g_ascii_strcasecmp (cat, "cuda_sync") == 0)
+    return IV_ROW_GPU_SYNC;
+  return IV_ROW_NESTED;
+}
+
+/* A GPU track's slices (@o, by start, longest first): grouped by row kind (@tmp is
+ * scratch as long), annotations and other categories nested, kernels and syncs as lists;
+ * each group's self times within the group. FALSE when out of memory. */
+static gboolean
+place_gpu_track (IvTraceBuilder *b, guint32 *o, gsize m, guint32 *depth, gint64 *self, guint32 *tmp,
+                 const guint8 *open_bits, Placement *pl)
+{
+  const IvSliceColumns *c = &b->slices;
+  KindCache kc = { { 0 } };
+  gsize count[IV_N_ROW_KINDS + 1] = { 0 }, at[IV_N_ROW_KINDS];
+
+  for (gsize i = 0; i < m; i++)
+    {
+      guint k = category_kind (b->trace, &kc, c->cat[o[i]]);
+      if (k == IV_ROW_NESTED)
+        k = IV_ROW_GPU_OTHER;
+      depth[o[i]] = (guint32) k << KIND_SHIFT;
+      count[k + 1]++;
+    }
+  for (guint k = 0; k < IV_N_ROW_KINDS; k++)
+    count[k + 1] += count[k];
+  memcpy (at, count, sizeof at);
+  /* a stable partition: each group stays in start order */
+  for (gsize i = 0; i < m; i++)
+    tmp[at[KIND_OF (depth[o[i]])]++] = o[i];
+  memcpy (o, tmp, m * sizeof (guint32));
+  for (guint k = 0; k < IV_N_ROW_KINDS; k++)
+    {
+      guint32 *g = o + count[k];
+      gsize n = count[k + 1] - count[k];
+      if (n == 0)
+        continue;
+      if (k == IV_ROW_GPU_WORK || k == IV_ROW_GPU_SYNC)
+        {
+          if (!place_list (c, g, n, k, depth, self, pl))
+            return FALSE;
+        }
+      else if (!place_nested (c, g, n, b->overlap_tolerance_ns, k, depth, pl)
+               || !_iv_trace_attribute_self (c->start_ns, c->dur_ns, g, n, open_bits, G_MININT64,
+                                             G_MAXINT64, self))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 /* ---------- process and track order ---------- */
@@ -941,22 +1194,33 @@ name_duplicate_threads (IvTrace *t)
   return TRUE;
 }
 
+/* Thread tracks holding GPU work, annotations or syncs (by their slices' categories)
+ * become GPU tracks: Kineto writes the device as pid and the stream as tid, and its
+ * categories say what ran there, so a trace cut down to its events, without the naming
+ * metadata, still has its streams. */
+static void
+mark_gpu_tracks (IvTraceBuilder *b)
+{
+  IvTrace *t = b->trace;
+  const IvSliceColumns *c = &b->slices;
+  KindCache kc = { { 0 } };
+
+  for (gsize i = 0; i < c->len; i++)
+    {
+      IvTrack *tr = &g_array_index (t->tracks, IvTrack, c->track[i]);
+      if (tr->kind == IV_TRACK_THREAD && category_kind (t, &kc, c->cat[i]) != IV_ROW_NESTED)
+        tr->kind = IV_TRACK_GPU;
+    }
+}
+
 /* Processes and tracks named and classified; FALSE when out of memory for the names. */
 static gboolean
 classify (IvTrace *t)
 {
-  for (guint i = 0; i < t->tracks->len; i++)
-    {
-      IvTrack *tr = &g_array_index (t->tracks, IvTrack, i);
-      IvProcess *p = t->processes->pdata[tr->process];
-      const char *nm = tr->name ? tr->name : tr->key;
-      /* Kineto: GPU work sits on pid = device, tid = stream ("stream 7"). */
-      if (tr->kind == IV_TRACK_THREAD && nm && g_str_has_prefix (nm, "stream "))
-        {
-          tr->gpu_stream = TRUE;
-          p->kind = IV_PROCESS_GPU;
-        }
-    }
+  g_autofree guint8 *holds = g_try_malloc0 (MAX (t->processes->len, 1));
+
+  if (!holds)
+    return FALSE;
   for (guint i = 0; i < t->processes->len; i++)
     {
       IvProcess *p = t->processes->pdata[i];
@@ -970,6 +1234,29 @@ classify (IvTrace *t)
           p->name = name;
         }
       if (p->name && (g_str_has_prefix (p->name, "GPU ") || g_str_has_prefix (p->name, "gpu ")))
+        p->kind = IV_PROCESS_GPU;
+    }
+  /* The naming metadata, where the categories did not decide: "stream 7" threads, and
+   * unnamed numbered threads of a GPU process. */
+  for (guint i = 0; i < t->tracks->len; i++)
+    {
+      IvTrack *tr = &g_array_index (t->tracks, IvTrack, i);
+      const IvProcess *p = t->processes->pdata[tr->process];
+      const char *nm = tr->name ? tr->name : tr->key;
+      /* (a device's process is "GPU 0"; Chromium's "GPU Process" runs threads) */
+      gboolean device = p->kind == IV_PROCESS_GPU && p->name && all_digits (p->name + 4);
+      if (tr->kind == IV_TRACK_THREAD
+          && ((nm && g_str_has_prefix (nm, "stream "))
+              || (device && !tr->name && all_digits (tr->key))))
+        tr->kind = IV_TRACK_GPU;
+      /* bit 0: a GPU track; bit 1: a thread track */
+      holds[tr->process] |= tr->kind == IV_TRACK_GPU ? 1 : tr->kind == IV_TRACK_THREAD ? 2 : 0;
+    }
+  for (guint i = 0; i < t->processes->len; i++)
+    {
+      IvProcess *p = t->processes->pdata[i];
+      /* a process of GPU tracks only is a device, named or not */
+      if (holds[i] == 1)
         p->kind = IV_PROCESS_GPU;
       if (p->kind == IV_PROCESS_GPU)
         p->gpu_index = (int) CLAMP (p->name && g_str_has_prefix (p->name, "GPU ")
@@ -990,19 +1277,14 @@ classify (IvTrace *t)
   for (guint i = 0; i < t->tracks->len; i++)
     {
       IvTrack *tr = &g_array_index (t->tracks, IvTrack, i);
-      IvProcess *p = t->processes->pdata[tr->process];
-      if (tr->gpu_stream || p->kind != IV_PROCESS_GPU || tr->kind != IV_TRACK_THREAD || tr->name)
-        continue;
-      /* GPU rows without a thread name are streams too. */
-      if (all_digits (tr->key))
-        tr->gpu_stream = TRUE;
-    }
-  for (guint i = 0; i < t->tracks->len; i++)
-    {
-      IvTrack *tr = &g_array_index (t->tracks, IvTrack, i);
       if (tr->name)
-        continue;
-      if (tr->gpu_stream)
+        {
+          /* Kineto writes "stream 7 ": the space is no part of the name */
+          if (tr->kind == IV_TRACK_GPU)
+            g_strchomp (tr->name);
+          continue;
+        }
+      if (tr->kind == IV_TRACK_GPU)
         tr->name = g_str_has_prefix (tr->key, "stream") ? try_strdup (tr->key)
                                                         : try_concat ("stream ", tr->key, NULL);
       else if (tr->kind == IV_TRACK_THREAD)
@@ -1067,19 +1349,27 @@ compare_tracks (const void *pa, const void *pb, void *user_data)
 
 /* ---------- flows ---------- */
 
-/* The deepest slice of @track that contains @ts, or G_MAXSIZE. */
+/* The deepest slice of @track that contains @ts, or G_MAXSIZE. On a GPU track: the
+ * kernel (or copy, or set) running then that started last, on any of its rows — a launch's
+ * flow enters the kernel, not the annotation drawn over it — else whatever else holds
+ * @ts and started last. */
 static gsize
 enclosing_slice (const IvTrace *t, guint track, gint64 ts)
 {
   const IvTrack *tr = &g_array_index (t->tracks, IvTrack, track);
   gsize best = G_MAXSIZE;
+  gboolean gpu = tr->kind == IV_TRACK_GPU, best_work = FALSE;
 
   for (guint r = 0; r < tr->n_rows; r++)
     {
+      const IvRow *row = &g_array_index (t->rows, IvRow, tr->first_row + r);
       gsize s = iv_trace_row_last_by (t, tr->first_row + r, ts);
-      if (s != G_MAXSIZE && t->start_ns[s] + t->dur_ns[s] >= ts
-          && !g_array_index (t->rows, IvRow, tr->first_row + r).overflow)
-        best = s;
+      gboolean work = row->kind == IV_ROW_GPU_WORK;
+      if (s == G_MAXSIZE || t->start_ns[s] + t->dur_ns[s] < ts || (!gpu && row->overflow))
+        continue;
+      if (!gpu || best == G_MAXSIZE || (work && !best_work)
+          || (work == best_work && t->start_ns[s] >= t->start_ns[best]))
+        best = s, best_work = work;
     }
   return best;
 }
@@ -1423,36 +1713,45 @@ order_tracks (IvTraceBuilder *b)
   return TRUE;
 }
 
-/* Within one track's slices @o (in start order, depths placed), rows in order — depths,
- * then overflow rows — by a stable counting sort that keeps start order in each row. */
+/* Within one track's slices @o (in start order, places set), rows in order — by kind, then
+ * depths, then overflow rows — by a stable counting sort that keeps start order in each
+ * row. FALSE when out of memory. */
 static gboolean
-sort_track_rows (guint32 *o, gsize m, const guint32 *depth, guint n_overflow, guint32 *tmp)
+sort_track_rows (guint32 *o, gsize m, const guint32 *depth, guint32 *tmp)
 {
-  guint deepest = 0, n_rows;
+  guint deepest[IV_N_ROW_KINDS] = { 0 }, n_over[IV_N_ROW_KINDS] = { 0 }, base[IV_N_ROW_KINDS];
+  guint n_rows = 0;
   g_autofree gsize *count = NULL;
 
   for (gsize i = 0; i < m; i++)
-    if (!(depth[o[i]] & OVERFLOW_BIT))
-      deepest = MAX (deepest, depth[o[i]] + 1);
-  n_rows = deepest + n_overflow;
+    {
+      guint32 d = depth[o[i]];
+      guint k = KIND_OF (d);
+      if (d & OVERFLOW_BIT)
+        n_over[k] = MAX (n_over[k], LEVEL_OF (d) + 1);
+      else
+        deepest[k] = MAX (deepest[k], LEVEL_OF (d) + 1);
+    }
+  for (guint k = 0; k < IV_N_ROW_KINDS; k++)
+    {
+      base[k] = n_rows;
+      n_rows += deepest[k] + n_over[k];
+    }
   if (n_rows <= 1)
     return TRUE;
+#define ROW_OF(d)                                                                                  \
+  (base[KIND_OF (d)] + ((d) &OVERFLOW_BIT ? deepest[KIND_OF (d)] : 0) + LEVEL_OF (d))
   count = g_try_new0 (gsize, (gsize) n_rows + 1);
   if (!count)
     return FALSE;
   memcpy (tmp, o, m * sizeof (guint32));
   for (gsize i = 0; i < m; i++)
-    {
-      guint d = depth[tmp[i]];
-      count[((d & OVERFLOW_BIT) ? deepest + (d & ~OVERFLOW_BIT) : d) + 1]++;
-    }
+    count[ROW_OF (depth[tmp[i]]) + 1]++;
   for (guint r = 0; r < n_rows; r++)
     count[r + 1] += count[r];
   for (gsize i = 0; i < m; i++)
-    {
-      guint d = depth[tmp[i]];
-      o[count[(d & OVERFLOW_BIT) ? deepest + (d & ~OVERFLOW_BIT) : d]++] = tmp[i];
-    }
+    o[count[ROW_OF (depth[tmp[i]])]++] = tmp[i];
+#undef ROW_OF
   return TRUE;
 }
 
@@ -1461,7 +1760,8 @@ sort_track_rows (guint32 *o, gsize m, const guint32 *depth, guint n_overflow, gu
  * a counting sort; within a track they usually arrive in time order already, so most
  * buckets skip the sort. FALSE when out of memory. */
 static gboolean
-nest_tracks (IvTraceBuilder *b, guint32 *order, guint32 *depth, gint64 *self)
+nest_tracks (IvTraceBuilder *b, guint32 *order, guint32 *depth, gint64 *self,
+             const guint8 *open_bits)
 {
   IvTrace *t = b->trace;
   IvSliceColumns *c = &b->slices;
@@ -1470,7 +1770,7 @@ nest_tracks (IvTraceBuilder *b, guint32 *order, guint32 *depth, gint64 *self)
   g_autofree gsize *bucket = g_try_new0 (gsize, (gsize) n_tracks + 1);
   g_autofree gsize *fill = NULL;
   guint32 *tmp;
-  guint64 partial = 0, clamped = 0;
+  Placement pl = { 0 };
   gboolean ok = TRUE;
 
   if (!bucket)
@@ -1495,29 +1795,55 @@ nest_tracks (IvTraceBuilder *b, guint32 *order, guint32 *depth, gint64 *self)
   memcpy (fill, bucket, ((gsize) n_tracks + 1) * sizeof (gsize));
   for (gsize i = 0; i < n; i++)
     order[fill[c->track[i]]++] = (guint32) i;
-  /* depth and self are not zeroed: place_track writes every entry. */
+  /* depth and self are not zeroed: the placement writes every entry. */
   for (guint k = 0; k < n_tracks && ok; k++)
     {
       guint32 *o = order + bucket[k];
       gsize m = bucket[k + 1] - bucket[k];
       gboolean sorted = TRUE;
-      guint n_overflow = 0;
       for (gsize i = 1; i < m && sorted; i++)
         sorted = compare_slices (&o[i - 1], &o[i], c) < 0;
-      ok = (sorted || _iv_trace_sort (o, m, sizeof (guint32), compare_slices, c))
-           && place_track (c, o, m, b->overlap_tolerance_ns, depth, self, &t->max_depth,
-                           &n_overflow, &partial, &clamped)
-           && sort_track_rows (o, m, depth, n_overflow, tmp);
+      ok = sorted || _iv_trace_sort (o, m, sizeof (guint32), compare_slices, c);
+      if (ok && g_array_index (t->tracks, IvTrack, k).kind == IV_TRACK_GPU)
+        ok = place_gpu_track (b, o, m, depth, self, tmp, open_bits, &pl);
+      else if (ok)
+        ok = place_nested (c, o, m, b->overlap_tolerance_ns, IV_ROW_NESTED, depth, &pl)
+             && _iv_trace_attribute_self (c->start_ns, c->dur_ns, o, m, open_bits, G_MININT64,
+                                          G_MAXINT64, self);
+      ok = ok && sort_track_rows (o, m, depth, tmp);
     }
   iv_big_free (tmp);
+  b->too_deep = pl.too_deep;
   if (!ok)
     return FALSE;
-  if (partial)
+  t->max_depth = pl.max_depth;
+  t->n_partial = pl.partial;
+  t->n_list_overlaps = pl.list_overlaps;
+  t->n_overrun = pl.overrun;
+  t->max_overrun_ns = pl.max_overrun;
+  if (pl.partial)
     _iv_trace_warn (t,
                     "%" G_GUINT64_FORMAT
                     " slices partially overlap their parent; they are drawn on rows of their own",
-                    partial);
-  t->n_clamped = clamped;
+                    pl.partial);
+  if (pl.list_overlaps)
+    _iv_trace_warn (t,
+                    "%" G_GUINT64_FORMAT
+                    " GPU kernels or syncs overlap another on their stream; they are drawn on "
+                    "rows of their own, and every one is counted",
+                    pl.list_overlaps);
+  if (pl.overrun)
+    {
+      g_autofree char *by = g_strdup_printf ("%.3f", pl.max_overrun / 1e3);
+      /* "1.000" reads as 1 */
+      while (strchr (by, '.') && (by[strlen (by) - 1] == '0' || by[strlen (by) - 1] == '.'))
+        by[strlen (by) - 1] = '\0';
+      _iv_trace_warn (t,
+                      "%" G_GUINT64_FORMAT
+                      " slices overrun their parent by at most %s µs (profiler rounding); they "
+                      "are drawn nested, with the durations recorded",
+                      pl.overrun, by);
+    }
   return TRUE;
 }
 
@@ -1534,14 +1860,15 @@ form_rows (IvTraceBuilder *b, const guint32 *order, guint32 *depth)
     {
       guint32 s = order[i];
       guint32 track = c->track[s];
-      guint d = depth[s];
+      guint32 d = depth[s];
       gboolean over = (d & OVERFLOW_BIT) != 0;
-      guint row_depth = over ? (d & ~OVERFLOW_BIT) : d;
+      guint row_depth = LEVEL_OF (d), kind = KIND_OF (d);
 
-      if (!last || last->track != track || last->overflow != over || last->depth != row_depth)
+      if (!last || last->track != track || last->overflow != over || last->depth != row_depth
+          || last->kind != kind)
         {
           IvTrack *tr = &g_array_index (t->tracks, IvTrack, track);
-          IvRow r = { track, row_depth, over, i, 0 };
+          IvRow r = { track, row_depth, (guint8) kind, over, i, 0 };
           if (!_iv_grow_array_append (t->rows, &r))
             return FALSE;
           if (tr->n_rows == 0)
@@ -1552,18 +1879,22 @@ form_rows (IvTraceBuilder *b, const guint32 *order, guint32 *depth)
       last->n++;
       depth[s] = t->rows->len - 1;
     }
-  /* Overflow rows are numbered after the track's deepest row. */
-  for (guint r = 0; r < t->rows->len; r++)
+  /* Overflow rows are numbered after the deepest row of their kind in their track. */
+  for (guint k = 0; k < t->tracks->len; k++)
     {
-      IvRow *row = &g_array_index (t->rows, IvRow, r);
-      if (row->overflow)
+      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
+      guint deepest[IV_N_ROW_KINDS] = { 0 };
+      for (guint r = 0; r < tr->n_rows; r++)
         {
-          IvTrack *tr = &g_array_index (t->tracks, IvTrack, row->track);
-          guint deepest = 0;
-          for (guint k = 0; k < tr->n_rows; k++)
-            if (!g_array_index (t->rows, IvRow, tr->first_row + k).overflow)
-              deepest = MAX (deepest, g_array_index (t->rows, IvRow, tr->first_row + k).depth + 1);
-          row->depth += deepest;
+          const IvRow *row = &g_array_index (t->rows, IvRow, tr->first_row + r);
+          if (!row->overflow)
+            deepest[row->kind] = MAX (deepest[row->kind], row->depth + 1);
+        }
+      for (guint r = 0; r < tr->n_rows; r++)
+        {
+          IvRow *row = &g_array_index (t->rows, IvRow, tr->first_row + r);
+          if (row->overflow)
+            row->depth += deepest[row->kind];
         }
     }
   return TRUE;
@@ -1706,6 +2037,47 @@ warn_skipped (IvTraceBuilder *b)
         b->text_counter_values);
 }
 
+/* The slices that did not end, a bit per slice id before the columns are ordered; NULL
+ * when there are none, or (@ok FALSE) when out of memory. */
+static guint8 *
+open_bits_raw (IvTraceBuilder *b, gsize n, gboolean *ok)
+{
+  guint8 *bits;
+
+  *ok = TRUE;
+  if (b->open_raw->len == 0)
+    return NULL;
+  if (!(bits = g_try_malloc0 (n / 8 + 1)))
+    {
+      *ok = FALSE;
+      return NULL;
+    }
+  for (guint i = 0; i < b->open_raw->len; i++)
+    {
+      guint32 id = g_array_index (b->open_raw, guint32, i);
+      bits[id / 8] |= (guint8) (1u << (id % 8));
+    }
+  return bits;
+}
+
+/* The same bits for the ordered columns: slice i is raw slice @order[i]. FALSE when out
+ * of memory. */
+static gboolean
+order_open_bits (IvTrace *t, const guint32 *order, const guint8 *raw)
+{
+  if (!raw)
+    return TRUE;
+  if (!(t->open_bits = g_try_malloc0 (t->n_slices / 8 + 1)))
+    return FALSE;
+  for (gsize i = 0; i < t->n_slices; i++)
+    if (raw[order[i] / 8] >> (order[i] % 8) & 1)
+      {
+        t->open_bits[i / 8] |= (guint8) (1u << (i % 8));
+        t->n_open++;
+      }
+  return TRUE;
+}
+
 IvTrace *
 _iv_trace_builder_finish (IvTraceBuilder *b, GError **error)
 {
@@ -1714,6 +2086,8 @@ _iv_trace_builder_finish (IvTraceBuilder *b, GError **error)
   gsize n;
   guint32 *order = NULL, *depth = NULL;
   gint64 *self = NULL;
+  g_autofree guint8 *open_raw = NULL;
+  gboolean ok;
 
   trace_extent (b, &start, &end);
   pair_edges (b, end);
@@ -1723,11 +2097,16 @@ _iv_trace_builder_finish (IvTraceBuilder *b, GError **error)
     goto out_of_memory;
   /* the room the columns had to grow goes back before the scratch is taken */
   fit_slices (&b->slices);
+  open_raw = open_bits_raw (b, n, &ok);
+  if (!ok)
+    goto out_of_memory;
+  mark_gpu_tracks (b);
   if (!allocate_scratch (t, n, &order, &depth, &self) || !order_tracks (b)
-      || !nest_tracks (b, order, depth, self) || !form_rows (b, order, depth)
-      || !order_columns (b, order, &depth, &self))
+      || !nest_tracks (b, order, depth, self, open_raw) || !form_rows (b, order, depth)
+      || !order_columns (b, order, &depth, &self) || !order_open_bits (t, order, open_raw))
     goto out_of_memory;
   g_clear_pointer (&order, iv_big_free);
+  g_clear_pointer (&open_raw, g_free);
   index_coarse (t);
   if (!attach_series (b) || !bind_flows (b))
     goto out_of_memory;
@@ -1743,6 +2122,15 @@ out_of_memory:
   iv_big_free (order);
   iv_big_free (depth);
   iv_big_free (self);
+  if (b->too_deep)
+    {
+      g_autofree char *display = g_filename_display_name (t->path ? t->path : "the trace");
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: slices on one track nest (or overlap) more than %u deep; a track has "
+                   "at most that many rows",
+                   display, IV_TRACE_LEVEL_MAX);
+      return NULL;
+    }
   _iv_trace_set_oom_error (b, n, error);
   return NULL;
 }
@@ -1781,6 +2169,7 @@ iv_trace_free (IvTrace *t)
   iv_big_free (t->args_off);
   iv_big_free (t->args_len);
   iv_big_free (t->row);
+  g_free (t->open_bits);
   g_free (t->coarse_start);
   g_free (t->coarse_max_dur);
   _iv_grow_array_free (t->instants);
@@ -1809,7 +2198,8 @@ iv_trace_memory_bytes (const IvTrace *t)
                 + 2 * sizeof (guint32))
          + t->rows->len * sizeof (IvRow) + t->tracks->len * sizeof (IvTrack)
          + t->instants->len * sizeof (IvInstant) + t->flows->len * sizeof (IvFlow)
-         + t->n_samples * (sizeof (gint64) + sizeof (double)) + iv_intern_bytes (t->strings);
+         + t->n_samples * (sizeof (gint64) + sizeof (double)) + iv_intern_bytes (t->strings)
+         + (t->open_bits ? (t->n_slices + 7) / 8 : 0);
 }
 
 char *
@@ -1880,18 +2270,26 @@ iv_trace_parent (const IvTrace *t, gsize slice)
   const IvRow *row = &g_array_index (t->rows, IvRow, t->row[slice]);
   const IvTrack *tr = &g_array_index (t->tracks, IvTrack, row->track);
 
-  if (row->overflow || row->depth == 0)
+  /* kernels and syncs are lists: nothing is their parent */
+  if (row->overflow || row->depth == 0 || row->kind == IV_ROW_GPU_WORK
+      || row->kind == IV_ROW_GPU_SYNC)
     return slice;
   for (guint r = 0; r < tr->n_rows; r++)
     {
       const IvRow *pr = &g_array_index (t->rows, IvRow, tr->first_row + r);
       gsize p;
-      if (pr->overflow || pr->depth + 1 != row->depth)
+      if (pr->overflow || pr->kind != row->kind || pr->depth + 1 != row->depth)
         continue;
       if ((p = iv_trace_row_last_by (t, tr->first_row + r, t->start_ns[slice])) != G_MAXSIZE)
         return p;
     }
   return slice;
+}
+
+IvRowKind
+iv_trace_slice_row_kind (const IvTrace *t, gsize slice)
+{
+  return (IvRowKind) g_array_index (t->rows, IvRow, t->row[slice]).kind;
 }
 
 /* What the reader passed over, as the tools do, said once. */

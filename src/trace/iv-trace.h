@@ -46,13 +46,32 @@ typedef enum
   IV_PROCESS_GPU,
 } IvProcessKind;
 
+/* What a track holds. A GPU track is a thread track (Kineto: pid = device, tid =
+ * stream) holding GPU work — kernels, copies, sets — or GPU user annotations and stream
+ * syncs (their categories decide; `stream N` thread names and `GPU N` processes are the
+ * fallback). Its rows are not call stacks: see IvRowKind. */
 typedef enum
 {
   IV_TRACK_THREAD,
+  IV_TRACK_GPU,
   IV_TRACK_ASYNC,
   IV_TRACK_COUNTER,
   IV_TRACK_LANE, /* pipelined timelines: main, io, gpu0, gpu1 */
 } IvTrackKind;
+
+/* What a row of a track holds, in the order a track's rows come. Slices of a nested kind
+ * form call stacks (depth 0, 1, …, then overflow rows for partial overlaps); slices of a
+ * list kind never nest: each goes on the first row free at its start, row 0 or an
+ * overflow row, so overlapping kernels are all drawn and all counted. */
+typedef enum
+{
+  IV_ROW_NESTED,         /* thread, async and lane tracks: call stacks */
+  IV_ROW_GPU_ANNOTATION, /* gpu_user_annotation ranges on a GPU track: nested, never work */
+  IV_ROW_GPU_WORK,       /* kernels, copies, sets, profiled kernel ranges: a list */
+  IV_ROW_GPU_SYNC,       /* cuda_sync waits: a list, never work */
+  IV_ROW_GPU_OTHER,      /* any other category on a GPU track: nested, never work */
+  IV_N_ROW_KINDS,
+} IvRowKind;
 
 typedef struct
 {
@@ -71,7 +90,6 @@ typedef struct
   char *name;
   gint64 sort_index;
   IvTrackKind kind;
-  gboolean gpu_stream;
   guint first_row, n_rows;
   guint first_series, n_series; /* counters */
 } IvTrack;
@@ -79,8 +97,9 @@ typedef struct
 typedef struct
 {
   guint track;
-  guint depth;       /* rows of a track are depth 0, 1, …, then overflow rows */
-  gboolean overflow; /* slices that partially overlap their parent */
+  guint depth;       /* rows of one kind in a track are depth 0, 1, …, then overflow rows */
+  guint8 kind;       /* IvRowKind */
+  gboolean overflow; /* slices that partially overlap their parent (lists: overlap row 0) */
   gsize first, n;    /* range in the slice columns */
 } IvRow;
 
@@ -166,9 +185,20 @@ typedef struct
   guint max_depth;
   GPtrArray *warnings; /* char*, one sentence each */
   gboolean truncated;
-  guint64 n_clamped;  /* children ended within the overlap tolerance of their parent */
-  GArray *open_names; /* guint32 names of B/b events never closed, each once, in order seen */
-  IvTraceInfo *info;  /* what the file says about itself: metadata, distributedInfo, devices */
+  /* Nesting under profiler rounding: a child ending at most overlap_tolerance_ns after
+   * its parent is drawn nested; its duration stays as recorded. */
+  gint64 overlap_tolerance_ns;
+  guint64 n_overrun;       /* children that end after their parent, within the tolerance */
+  gint64 max_overrun_ns;   /* by how much, at most */
+  guint64 n_partial;       /* slices past the tolerance: drawn on overflow rows */
+  guint64 n_list_overlaps; /* GPU kernels (or syncs) overlapping another: overflow rows */
+  GArray *open_names;      /* guint32 names of B/b events never closed, each once, in order seen */
+  /* Spans that did not end (a B without its E, an async b without its e): drawn to the
+   * end of the trace, kept out of the statistics unless asked for. A bit per slice, NULL
+   * when there are none. */
+  guint8 *open_bits;
+  gsize n_open;
+  IvTraceInfo *info; /* what the file says about itself: metadata, distributedInfo, devices */
 
   /* pipelined timelines */
   IvGrowArray *candidates; /* IvCandidate */
@@ -180,10 +210,11 @@ IvTrace *iv_trace_load (const char *path, IvProgressFunc progress, gpointer prog
 IvTrace *iv_trace_load_input (IvInput *input, const char *path, IvProgressFunc progress,
                               gpointer progress_data, GCancellable *cancellable, GError **error);
 void iv_trace_free (IvTrace *trace);
-/* How far (ns) a slice may end after the slice it starts in and still be its child, its
- * end clamped to its parent's: profilers round times (Kineto to whole microseconds), so
- * children overrun parents by up to 1 µs, the default. Set on the main thread before
- * loading (the command line's --overlap-tolerance); a load reads it once. */
+/* How far (ns) a slice may end after the slice it starts in and still be drawn as its
+ * child: profilers round times (Kineto to whole microseconds), so children overrun
+ * parents by up to 1 µs, the default. It decides only the row a slice is drawn on; every
+ * duration stays as recorded. Set on the main thread before loading (the command line's
+ * --overlap-tolerance); a load reads it once. */
 void iv_trace_set_overlap_tolerance (gint64 ns);
 gint64 iv_trace_get_overlap_tolerance (void);
 const char *iv_trace_string (const IvTrace *trace, guint32 id);
@@ -192,6 +223,19 @@ gsize iv_trace_memory_bytes (const IvTrace *trace);
 char *iv_trace_slice_args (const IvTrace *trace, gsize slice, GError **error);
 /* The row holding slice @slice's parent (depth − 1 of its track), or the slice itself. */
 gsize iv_trace_parent (const IvTrace *trace, gsize slice);
+/* Whether slice @slice did not end (its begin was never closed). */
+static inline gboolean
+iv_trace_slice_is_open (const IvTrace *trace, gsize slice)
+{
+  return trace->open_bits && (trace->open_bits[slice / 8] >> (slice % 8) & 1);
+}
+/* The kind of row slice @slice is on (IvRowKind). */
+IvRowKind iv_trace_slice_row_kind (const IvTrace *trace, gsize slice);
+/* What a category makes a slice on a GPU track (IvRowKind), by Kineto's names: kernel,
+ * gpu_memcpy, gpu_memset (2021: Kernel, Memcpy, Memset), cuda_profiler_range and
+ * mtia_ccp_events are work; gpu_user_annotation an annotation; cuda_sync a sync;
+ * IV_ROW_NESTED for anything else (which on a GPU track is IV_ROW_GPU_OTHER). */
+IvRowKind iv_trace_gpu_category_kind (const char *cat);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvTrace, iv_trace_free)
 
