@@ -26,6 +26,29 @@ find_ci (const char *name, gboolean by_hf_id)
   return NULL;
 }
 
+/* A model name as its family and size: lower case, without the organisation ("meta-llama/"),
+ * a leading "meta-" and the variant words anywhere in it (instruct, chat, it, base, hf, fp8,
+ * awq): "meta-llama/Meta-Llama-3-8B-Instruct" and "Llama-2-7b-chat-hf" are "llama-3-8b" and
+ * "llama-2-7b", as the presets are. */
+static char *
+model_key (const char *name)
+{
+  static const char *const variants[]
+      = { "instruct", "chat", "it", "base", "hf", "fp8", "awq", NULL };
+  const char *last = strrchr (name, '/') ? strrchr (name, '/') + 1 : name;
+  g_autofree char *low = g_ascii_strdown (last, -1);
+  g_auto (GStrv) words = g_strsplit (low, "-", -1);
+  GString *key = g_string_new (NULL);
+
+  for (guint i = 0; words[i]; i++)
+    {
+      if (g_strv_contains (variants, words[i]) || (i == 0 && g_str_equal (words[i], "meta")))
+        continue;
+      g_string_append_printf (key, "%s%s", key->len ? "-" : "", words[i]);
+    }
+  return g_string_free (key, FALSE);
+}
+
 const IvModel *
 iv_predict_match_model (const char *name)
 {
@@ -47,6 +70,19 @@ iv_predict_match_model (const char *name)
         if ((m = find_ci (base, FALSE)))
           return m;
       }
+  {
+    /* then by family and size, whatever the vendor's spelling */
+    g_autofree char *key = model_key (name);
+    GPtrArray *p = iv_presets_get ();
+    for (guint i = 0; *key && i < p->len; i++)
+      {
+        const IvModel *preset = p->pdata[i];
+        g_autofree char *by_name = model_key (preset->name);
+        g_autofree char *by_id = preset->hf_id ? model_key (preset->hf_id) : NULL;
+        if (g_str_equal (key, by_name) || g_strcmp0 (key, by_id) == 0)
+          return preset;
+      }
+  }
   return NULL;
 }
 
