@@ -9,6 +9,8 @@
 
 #include "iv-chart-private.h"
 #include "iv-plot-config.h"
+#include "iv-predict.h"
+#include "iv-preset.h"
 #include "iv-render-runs.h"
 #include "iv-run-bound.h"
 #include "iv-run-series.h"
@@ -499,6 +501,11 @@ test_isl_osl_surface (void)
 /* Time slices: the mean with ±std, and a slice far from the others marked. Averages 10,
  * 10, 10, 10, 10, 10, 10, 40 and a partial last slice at 90 (not judged): the 40 is more
  * than two standard deviations (9.9) from the mean of the complete slices (13.75). */
+/* Time slices as aiperf plot draws them (PlotGenerator.create_timeslice_scatter): on its
+ * "0-5", "5-10" axis when the run says the slices' width, the run's average and ± its std
+ * across, and the directional rule of detect_directional_outliers: a slice is an outlier
+ * above run avg + run std + its own std (below run avg − run std − its std for a
+ * throughput). Worked out by hand: TTFT avg 20, std 5, slices' std 1 → above 26. */
 static void
 test_timeslice_outliers (void)
 {
@@ -508,34 +515,114 @@ test_timeslice_outliers (void)
   g_autoptr (IvSweep) sweep = NULL;
   g_autofree char *reason = NULL;
   const char *paths[] = { dir, NULL };
-  double avg[] = { 10, 10, 10, 10, 10, 10, 10, 40, 90 };
+  double ttft[] = { 10, 10, 22, 27, 60, 25.5 };
+  double tpu[] = { 30, 30, 30, 12, 30, 30 };
   IvChart *chart;
-  gboolean has_outliers = FALSE;
+  IvPlotSpec spec;
 
-  for (int i = 0; i < 9; i++)
-    g_string_append_printf (json,
-                            "%s{\"timeslice_index\": %d,%s \"time_to_first_token\": {\"unit\": "
-                            "\"ms\", \"avg\": %g, \"std\": 1}}",
-                            i ? "," : "", i, i == 8 ? " \"is_complete\": false," : "", avg[i]);
+  /* AIPerf 2026's TimesliceMetricsJsonExporter: slices by position, no timeslice_index */
+  for (int i = 0; i < 6; i++)
+    g_string_append_printf (
+        json,
+        "%s{\"start_ns\": %d, \"end_ns\": %d, \"time_to_first_token\": {\"unit\": \"ms\", "
+        "\"avg\": %g, \"std\": 1}, \"output_token_throughput_per_user\": {\"unit\": "
+        "\"tokens/sec/user\", \"avg\": %g, \"std\": 2}}",
+        i ? "," : "", i * 5, i * 5 + 5, ttft[i], tpu[i]);
   g_string_append (json, "]}");
   iv_test_write_file (dir, "profile_export_aiperf.json",
-                      "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 1}}");
+                      "{\"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 20, \"std\": 5, "
+                      "\"p50\": 19},"
+                      " \"output_token_throughput_per_user\": {\"unit\": \"tokens/sec/user\", "
+                      "\"avg\": 30, \"std\": 4, \"p50\": 30},"
+                      " \"input_config\": {\"output\": {\"slice_duration\": 5}}}");
   iv_test_write_file (dir, "profile_export_aiperf_timeslices.json", json->str);
   sweep = iv_sweep_load (paths, NULL, NULL, NULL, NULL);
+  g_assert_cmpfloat (((IvRun *) sweep->runs->pdata[0])->slice_duration_s, ==, 5);
   chart = iv_runs_chart (iv_plot_config_get (c, FALSE, "timeslices_ttft"), sweep,
                          sweep->runs->pdata[0], &reason);
   g_assert_nonnull (chart);
-  for (guint i = 0; i < iv_chart_get_n_series (chart); i++)
-    has_outliers
-        |= g_str_has_prefix (iv_series_get_name (iv_chart_get_series (chart, i)), "outlier");
-  g_assert_true (has_outliers);
+  {
+    const IvSeries *avg = NULL, *out = NULL, *band = NULL, *line = NULL;
+    for (guint i = 0; i < iv_chart_get_n_series (chart); i++)
+      {
+        const IvSeries *ser = iv_chart_get_series (chart, i);
+        const char *name = iv_series_get_name (ser);
+        if (g_str_equal (name, "Timeslice Average"))
+          avg = ser;
+        else if (g_str_equal (name, "Outliers"))
+          out = ser;
+        else if (g_str_equal (name, "Run Std: 5.00 ms"))
+          band = ser;
+        else if (g_str_equal (name, "Run Average: 20.00 ms"))
+          line = ser;
+      }
+    g_assert_nonnull (avg);
+    g_assert_nonnull (out);
+    g_assert_nonnull (band);
+    g_assert_nonnull (line);
+    /* 27 > 26 and 60 are outliers, 25.5 and below are not */
+    g_assert_cmpuint (out->n, ==, 2);
+    g_assert_cmpfloat (out->x[0], ==, 3);
+    g_assert_cmpfloat (out->y[1], ==, 60);
+    g_assert_cmpuint (avg->n, ==, 4);
+    g_assert_cmpfloat (band->lo[0], ==, 15);
+    g_assert_cmpfloat (band->hi[0], ==, 25);
+    /* the axis in seconds, each slice's range at its middle */
+    g_assert_cmpuint (chart->axis[IV_AXIS_X].n_categories, ==, 6);
+    g_assert_cmpstr (chart->axis[IV_AXIS_X].categories[0], ==, "0-5");
+    g_assert_cmpstr (chart->axis[IV_AXIS_X].categories[5], ==, "25-30");
+    g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Timeslice (s)");
+  }
   g_assert_cmpfloat (ink_share (chart), >, 0.02);
+  iv_chart_free (chart);
+
+  /* a throughput is worse below: 12 < 30 − 4 − 2 */
+  spec = *iv_plot_config_get (c, FALSE, "timeslices_ttft");
+  spec.y.metric = (char *) "output_token_throughput_per_user";
+  spec.title = NULL;
+  chart = iv_runs_chart (&spec, sweep, sweep->runs->pdata[0], &reason);
+  g_assert_nonnull (chart);
+  for (guint i = 0; i < iv_chart_get_n_series (chart); i++)
+    {
+      const IvSeries *ser = iv_chart_get_series (chart, i);
+      if (g_str_equal (iv_series_get_name (ser), "Outliers"))
+        {
+          g_assert_cmpuint (ser->n, ==, 1);
+          g_assert_cmpfloat (ser->y[0], ==, 12);
+        }
+    }
+  iv_chart_free (chart);
+
+  /* aiperf plot reads only the CSV: without it, --aiperf-compatible draws nothing and
+   * says so; with it, its rounded values (the TTFT of slice 3 written 27.00) */
+  spec = *iv_plot_config_get (c, FALSE, "timeslices_ttft");
+  spec.aiperf_compatible = TRUE;
+  g_clear_pointer (&reason, g_free);
+  g_assert_null (iv_runs_chart (&spec, sweep, sweep->runs->pdata[0], &reason));
+  g_assert_nonnull (strstr (reason, "profile_export_aiperf_timeslices.csv"));
+  iv_test_write_file (dir, "profile_export_aiperf_timeslices.csv",
+                      "Timeslice,Metric,Unit,Stat,Value\n"
+                      "0,Time to First Token,ms,avg,10.00\n0,Time to First Token,ms,std,1.00\n"
+                      "1,Time to First Token,ms,avg,30.00\n1,Time to First Token,ms,std,0.50\n");
+  g_clear_pointer (&sweep, iv_sweep_free);
+  sweep = iv_sweep_load (paths, NULL, NULL, NULL, NULL);
+  g_assert_cmpuint (((IvRun *) sweep->runs->pdata[0])->timeslices_csv->len, ==, 2);
+  g_clear_pointer (&reason, g_free);
+  chart = iv_runs_chart (&spec, sweep, sweep->runs->pdata[0], &reason);
+  g_assert_nonnull (chart);
+  for (guint i = 0; i < iv_chart_get_n_series (chart); i++)
+    {
+      const IvSeries *ser = iv_chart_get_series (chart, i);
+      if (g_str_equal (iv_series_get_name (ser), "Outliers"))
+        {
+          /* 30 > 20 + 5 + 0.5 */
+          g_assert_cmpuint (ser->n, ==, 1);
+          g_assert_cmpfloat (ser->x[0], ==, 1);
+        }
+    }
   iv_chart_free (chart);
 }
 
-/* Runs of repeated trials: their points are the trials' means, each with its
- * confidence ellipse (x: latency 100 ± 10 ms, y: 500 ± 50 tokens/s/GPU, and a second
- * run); without trials the preset is skipped (checked on the samples). */
 static void
 test_uncertainty (void)
 {
@@ -550,13 +637,16 @@ test_uncertainty (void)
   for (int i = 0; i < 2; i++)
     {
       g_autofree char *dir = g_strdup_printf ("%s/c%d", root, i + 1);
-      g_autofree char *agg
-          = g_strdup_printf ("{\"request_latency_avg\": {\"mean\": %d, \"std\": 5, \"ci_low\": %d, "
-                             "\"ci_high\": %d, \"unit\": \"ms\"},"
-                             " \"output_token_throughput_per_gpu_avg\": {\"mean\": %d, \"std\": "
-                             "20, \"ci_low\": %d, \"ci_high\": %d, \"unit\": \"tokens/sec\"}}",
-                             100 * (i + 1), 100 * (i + 1) - 10, 100 * (i + 1) + 10, 500 * (i + 1),
-                             500 * (i + 1) - 50, 500 * (i + 1) + 50);
+      /* as AggregateConfidenceJsonExporter writes it: the statistics under "metrics" */
+      g_autofree char *agg = g_strdup_printf (
+          "{\"schema_version\": \"1.0\", \"metadata\": {\"aggregation_type\": \"confidence\", "
+          "\"num_profile_runs\": 3, \"num_successful_runs\": 3, \"confidence_level\": 0.95},"
+          " \"metrics\": {\"request_latency_avg\": {\"mean\": %d, \"std\": 5, \"ci_low\": %d, "
+          "\"ci_high\": %d, \"unit\": \"ms\"},"
+          " \"output_token_throughput_per_gpu_avg\": {\"mean\": %d, \"std\": "
+          "20, \"ci_low\": %d, \"ci_high\": %d, \"unit\": \"tokens/sec\"}}}",
+          100 * (i + 1), 100 * (i + 1) - 10, 100 * (i + 1) + 10, 500 * (i + 1), 500 * (i + 1) - 50,
+          500 * (i + 1) + 50);
       g_autofree char *cfg
           = g_strdup_printf ("{\"input_config\": {\"loadgen\": {\"concurrency\": %d}}}", i + 1);
       iv_test_write_file (dir, "aggregate/profile_export_aiperf_aggregate.json", agg);
@@ -569,6 +659,9 @@ test_uncertainty (void)
   /* the configuration of a run of trials is its first trial's */
   g_assert_cmpfloat (((IvRun *) sweep->runs->pdata[1])->concurrency, ==, 2);
   g_assert_cmpuint (((IvRun *) sweep->runs->pdata[1])->n_trials, ==, 1);
+  g_assert_cmpstr (((IvRun *) sweep->runs->pdata[1])->aggregation_type, ==, "confidence");
+  g_assert_cmpuint (((IvRun *) sweep->runs->pdata[1])->n_profile_runs, ==, 3);
+  g_assert_cmpfloat (((IvRun *) sweep->runs->pdata[1])->confidence_level, ==, 0.95);
   chart = iv_runs_chart (iv_plot_config_get (c, TRUE, "latency_throughput_uncertainty"), sweep,
                          sweep->runs->pdata[0], &reason);
   g_assert_nonnull (chart);
@@ -985,6 +1078,213 @@ test_config_budget (void)
   }
 }
 
+/* aiperf's configuration language (aiperf/plot/config.py and _metrics.py): a metric's
+ * name with its statistic ("request_latency_p90", parse_and_validate_metric_name), a
+ * statistic that is none refused with difflib's suggestions (exit 1 from plot),
+ * group_display_names in the legend, percentile_bands and aiperf's histogram (bars per
+ * time slice) accepted, the per-request distribution under "distribution". */
+static void
+test_config_language (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvPlotConfig) c = NULL;
+  g_autofree char *message = NULL;
+  char *metric = NULL, *stat = NULL;
+
+  g_assert_true (iv_plot_parse_metric_shortcut ("request_latency_p90", &metric, &stat, &error));
+  g_assert_cmpstr (metric, ==, "request_latency");
+  g_assert_cmpstr (stat, ==, "p90");
+  g_free (metric), g_free (stat);
+  g_assert_true (iv_plot_parse_metric_shortcut ("request_number", &metric, &stat, &error));
+  g_assert_cmpstr (metric, ==, "request_number");
+  g_assert_null (stat);
+  g_free (metric), g_free (stat);
+  /* "p67": p75 is the one close match (ratio 2·2/6 ≥ 0.6; p5, p50 … are below) */
+  g_assert_false (iv_plot_parse_metric_shortcut ("request_latency_p67", &metric, &stat, &error));
+  g_assert_nonnull (strstr (error->message, "did you mean request_latency_p75?"));
+  g_assert_null (strstr (error->message, "request_latency_p50?"));
+  g_clear_error (&error);
+  /* "p9": p90, p95 and p99 score alike (2·2/5); difflib lists the larger words first */
+  g_assert_false (iv_plot_parse_metric_shortcut ("ttft_p9", &metric, &stat, &error));
+  g_assert_nonnull (strstr (error->message, "did you mean ttft_p99, ttft_p95, ttft_p90?"));
+  g_clear_error (&error);
+  /* as Python's difflib.get_close_matches (p, ALL_STAT_KEYS, 3, 0.6) answers */
+  g_assert_false (iv_plot_parse_metric_shortcut ("ttft_p0", &metric, &stat, &error));
+  g_assert_nonnull (strstr (error->message, "did you mean ttft_p90, ttft_p50, ttft_p10?"));
+  g_clear_error (&error);
+  g_assert_false (iv_plot_parse_metric_shortcut ("ttft_p100", &metric, &stat, &error));
+  g_assert_nonnull (strstr (error->message, "did you mean ttft_p10, ttft_p1?"));
+  g_clear_error (&error);
+  g_assert_false (iv_plot_parse_metric_shortcut ("ttft_p1234", &metric, &stat, &error));
+  g_assert_null (strstr (error->message, "did you mean"));
+  g_clear_error (&error);
+
+  c = parse_text ("visualization:\n"
+                  "  multi_run_defaults: [p]\n"
+                  "  multi_run_plots:\n"
+                  "    p:\n"
+                  "      type: pareto\n"
+                  "      x: request_latency_p90\n"
+                  "      y: output_token_throughput_per_gpu\n"
+                  "  single_run_plots:\n"
+                  "    bands: {type: percentile_bands, y: Time to First Token}\n"
+                  "    bars: {type: histogram, x: Timeslice, y: Request Throughput, stat: avg, "
+                  "use_slice_duration: true}\n"
+                  "    dist: {type: distribution, y: time_to_first_token}\n"
+                  "experiment_classification:\n"
+                  "  baselines: [\"*base*\"]\n"
+                  "  group_display_names: {base_a: Baseline A}\n",
+                  &message);
+  g_assert_null (message);
+  {
+    const IvPlotSpec *p = iv_plot_config_get (c, TRUE, "p");
+    g_assert_cmpstr (p->x.metric, ==, "request_latency");
+    g_assert_cmpstr (p->x.stat, ==, "p90");
+    g_assert_cmpstr (g_hash_table_lookup (c->group_display_names, "base_a"), ==, "Baseline A");
+  }
+  g_assert_cmpint (iv_plot_config_get (c, FALSE, "bands")->type, ==, IV_PLOT_PERCENTILE_BANDS);
+  g_assert_cmpint (iv_plot_config_get (c, FALSE, "bars")->type, ==, IV_PLOT_HISTOGRAM);
+  g_assert_cmpint (iv_plot_config_get (c, FALSE, "bars")->use_slice_duration, ==, 1);
+  g_assert_cmpint (iv_plot_config_get (c, FALSE, "dist")->type, ==, IV_PLOT_DISTRIBUTION);
+  g_clear_pointer (&c, iv_plot_config_free);
+
+  /* in a file: an error naming the file, the line and the preset */
+  c = parse_text ("visualization:\n"
+                  "  multi_run_plots:\n"
+                  "    p:\n"
+                  "      type: pareto\n"
+                  "      x: request_latency_p67\n",
+                  &message);
+  g_assert_null (c);
+  g_assert_nonnull (strstr (message, "t.yaml:5: plot “p”: “request_latency_p67” ends in “p67”"));
+  g_clear_pointer (&message, g_free);
+  c = parse_text ("visualization:\n"
+                  "  single_run_plots:\n"
+                  "    t: {type: timeslice, y: Time to First Token, stat: p67}\n",
+                  &message);
+  g_assert_null (c);
+  g_assert_nonnull (strstr (message, "t.yaml:3: plot “t”"));
+  g_assert_nonnull (strstr (message, "p75"));
+  g_clear_pointer (&message, g_free);
+}
+
+/* The sample runs as aiperf plot reads them: each run's p50 on the axes where the summary
+ * has one (avg otherwise), per-GPU throughput over its 2 endpoint GPUs, and the notes of
+ * Inferview's own figure saying so (MultiRunPNGExporter._runs_to_dataframe). */
+static void
+test_aiperf_values_and_notes (void)
+{
+  g_autofree char *root = g_build_filename (g_getenv ("IV_TEST_DATA"), "aiperf", NULL);
+  const char *paths[] = { root, NULL };
+  g_autoptr (IvPlotConfig) c = iv_plot_config_load (NULL, NULL);
+  g_autoptr (IvSweep) sweep = iv_sweep_load (paths, NULL, NULL, NULL, NULL);
+  g_autoptr (IvSweep) theirs = iv_sweep_load_aiperf (paths, NULL, NULL);
+  g_autoptr (GPtrArray) notes = NULL;
+  const IvRun *r1 = sweep->runs->pdata[0];
+  const IvPlotSpec *spec
+      = iv_plot_config_get (c, TRUE, "pareto_curve_throughput_per_gpu_vs_latency");
+  gboolean gpu = FALSE, stat = FALSE;
+
+  g_assert_cmpuint (theirs->runs->len, ==, 3);
+  /* Python's path order: qwen_concurrency2 before qwen_concurrency2/qwen_concurrency4 */
+  g_assert_cmpstr (((IvRun *) theirs->runs->pdata[1])->name, ==, "qwen_concurrency2");
+  g_assert_cmpstr (((IvRun *) theirs->runs->pdata[2])->name, ==, "qwen_concurrency4");
+  g_assert_cmpfloat (iv_run_axis_value_aiperf (r1, "request_latency"), ==,
+                     iv_run_get_summary (r1, "request_latency")->p50);
+  g_assert_cmpfloat (iv_run_axis_value (r1, "request_latency", "avg"), ==,
+                     iv_run_get_summary (r1, "request_latency")->avg);
+  g_assert_cmpuint (iv_run_gpu_count_aiperf (r1), ==, 2);
+  g_assert_cmpuint (r1->summary_gpu_endpoints, ==, 2);
+  g_assert_cmpfloat (iv_run_axis_value_aiperf (r1, "output_token_throughput_per_gpu"), ==,
+                     iv_run_get_summary (r1, "output_token_throughput")->avg / 2);
+  notes = iv_runs_aiperf_notes (spec, sweep, NULL);
+  for (guint i = 0; i < notes->len; i++)
+    {
+      gpu |= g_str_has_prefix (notes->pdata[i], "per GPU: 1 GPU by UUID; aiperf plot counts 2 "
+                                                "from 2 telemetry endpoint(s) → 25 tokens/s/GPU");
+      stat |= g_str_has_prefix (notes->pdata[i], "x: each run's avg here; aiperf plot puts its "
+                                                 "p50 there (3644 ms");
+    }
+  g_assert_true (gpu);
+  g_assert_true (stat);
+  /* drawn as aiperf draws it, the figure has no notes */
+  {
+    IvPlotSpec as_aiperf = *spec;
+    g_autoptr (GPtrArray) none = NULL;
+    as_aiperf.aiperf_compatible = TRUE;
+    none = iv_runs_aiperf_notes (&as_aiperf, sweep, NULL);
+    g_assert_cmpuint (none->len, ==, 0);
+  }
+}
+
+/* aiperf's frontier (_compute_pareto_frontier after create_pareto_plot's sort): a point
+ * as good in y as a better one before it in the sweep stays on it; Inferview's leaves out
+ * every point another beats or equals on both axes. */
+static void
+test_pareto_aiperf (void)
+{
+  /* latency lower is better, throughput higher */
+  double x[] = { 10, 20, 30, 15, 25 }, y[] = { 100, 100, 300, 50, 300 };
+  gboolean ours[5], theirs[5];
+
+  iv_pareto_frontier (x, y, 5, FALSE, TRUE, ours);
+  iv_pareto_frontier_aiperf (x, y, 5, FALSE, TRUE, theirs);
+  /* (20, 100) and (30, 300): equal in y to (10, 100) and (25, 300), worse in x — kept by
+   * aiperf's sweep (y >= the best so far) only */
+  g_assert_true (ours[0] && !ours[1] && !ours[2] && !ours[3] && ours[4]);
+  g_assert_true (theirs[0] && theirs[1] && theirs[2] && !theirs[3] && theirs[4]);
+  /* scipy.stats.t.ppf (0.975, 1), (0.975, 4) */
+  g_assert_cmpfloat (fabs (iv_student_t_quantile (0.975, 1) - 12.706204736174698), <, 1e-9);
+  g_assert_cmpfloat (fabs (iv_student_t_quantile (0.975, 4) - 2.7764451051977987), <, 1e-9);
+  g_assert_cmpfloat (fabs (iv_student_t_quantile (0.995, 9) - 3.2498355415921263), <, 1e-9);
+}
+
+/* Every preset is found under the names vendors give it: its Hugging Face id, its name in
+ * any case, with an organisation, a "Meta-" before it and variant words after it
+ * (-Instruct, -chat, -hf, -it). */
+static void
+test_preset_matching (void)
+{
+  GPtrArray *presets = iv_presets_get ();
+  static const struct
+  {
+    const char *run, *preset;
+  } real[] = {
+    { "Meta-Llama-3-8B-Instruct", "Llama-3-8B" },
+    { "meta-llama/Meta-Llama-3-70B-Instruct", "Llama-3-70B" },
+    { "meta-llama/Llama-2-7b-chat-hf", "Llama-2-7B" },
+    { "mistralai/Mistral-7B-Instruct-v0.3", "Mistral-7B-v0.3" },
+    { "google/gemma-2-9b-it", "Gemma-2-9B" },
+    { "Qwen/Qwen2.5-7B", "Qwen2.5-7B-Instruct" },
+    { "Qwen/Qwen3-0.6B", "Qwen3-0.6B" },
+  };
+
+  for (guint i = 0; i < presets->len; i++)
+    {
+      const IvModel *m = presets->pdata[i];
+      g_autofree char *upper = g_ascii_strup (m->name, -1);
+      g_autofree char *lower_id = m->hf_id ? g_ascii_strdown (m->hf_id, -1) : NULL;
+      g_autofree char *meta = g_strdup_printf ("Meta-%s-Instruct", m->name);
+      g_autofree char *hf = g_strdup_printf ("%s-hf", m->name);
+      g_autofree char *org = g_strdup_printf ("someorg/%s-Chat-HF", m->name);
+      g_autofree char *it = g_strdup_printf ("%s-it", upper);
+      const char *names[] = { m->name, m->hf_id, upper, lower_id, meta, hf, org, it };
+      for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+        {
+          const IvModel *got = names[k] ? iv_predict_match_model (names[k]) : m;
+          if (got != m)
+            g_error ("“%s” matched %s, not %s", names[k], got ? got->name : "nothing", m->name);
+        }
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (real); i++)
+    {
+      const IvModel *got = iv_predict_match_model (real[i].run);
+      g_assert_nonnull (got);
+      g_assert_cmpstr (got->name, ==, real[i].preset);
+    }
+  g_assert_null (iv_predict_match_model ("Totally-Unknown-9B"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1006,6 +1306,10 @@ main (int argc, char **argv)
   g_test_add_func ("/plots/timeslice-outliers", test_timeslice_outliers);
   g_test_add_func ("/plots/uncertainty", test_uncertainty);
   g_test_add_func ("/plots/config-aiperf-keys", test_config_aiperf_keys);
+  g_test_add_func ("/plots/config-language", test_config_language);
+  g_test_add_func ("/plots/aiperf-values-and-notes", test_aiperf_values_and_notes);
+  g_test_add_func ("/plots/pareto-aiperf", test_pareto_aiperf);
+  g_test_add_func ("/plots/preset-matching", test_preset_matching);
   g_test_add_func ("/plots/dense-timeline", test_dense_timeline);
   g_test_add_func ("/plots/isl-osl", test_isl_osl);
   g_test_add_func ("/plots/isl-osl-surface", test_isl_osl_surface);
