@@ -1036,11 +1036,16 @@ test_long_lines (void)
                             "hold (INFERVIEW_RECORD_LINE_MAX_MIB sets it), were skipped (the "
                             "first at line 3)"));
   g_clear_pointer (&r, iv_run_free);
-  /* the default holds them: line 3 is a record without metrics, line 7 a cut line */
+  /* the default holds them: line 3 is an object without "metadata" — no request's
+   * record, a damaged line (it counted as a request once) — line 7 a cut line */
   r = iv_run_load (dir, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (r->n_requests, ==, 5);
-  g_assert_cmpuint (r->damaged_lines, ==, 1);
+  g_assert_cmpuint (r->n_requests, ==, 4);
+  g_assert_cmpuint (r->damaged_lines, ==, 2);
+  g_assert_nonnull (strstr (r->warnings->pdata[0], "2 damaged lines skipped (the first at line 3, "
+                                                   "column"));
+  g_assert_nonnull (strstr (r->warnings->pdata[0], "not a request record (it has no "
+                                                   "\"metadata\" object)"));
   g_clear_pointer (&r, iv_run_free);
   g_assert_cmpuint (iv_run_line_max (NULL), ==, (gsize) 256 << 20);
   {
