@@ -1526,6 +1526,261 @@ test_server_parquet_twin (void)
   }
 }
 
+/* AIPerf's older files, read as their writers wrote them:
+ * - October 2025 (aiperf 909628b6's MetricRecordMetadata, the repository's own
+ *   examples/artifacts/run1 at 7c31f579): the start as metadata.timestamp_ns, no end (it
+ *   is max_response_timestamp), credit_phase, TTFT and TTST tagged "ttft" and "ttst",
+ *   the summary's metrics under "records";
+ * - aiperf 72338fe9: a failed request's error inside its metadata;
+ * - June 2025 (the first JsonExporter, cfa53de2): metrics keyed by display name;
+ * - July–October 2025 (2428cbbb's JsonExportData): the errors as errors_by_type;
+ * - YAML v2: the profiling phase's rate as "rate". */
+static void
+test_history_formats (void)
+{
+  g_autofree char *oct
+      = g_build_filename (g_getenv ("IV_TEST_DATA"), "aiperf-history", "2025-10-records", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = iv_run_load (oct, NULL, NULL, NULL, &error);
+  const IvRunMetric *ttft;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->n_requests, ==, 100);
+  g_assert_cmpuint (r->n_errors, ==, 11);
+  g_assert_cmpuint (
+      GPOINTER_TO_UINT (g_hash_table_lookup (r->error_types, "RequestCancellationError")), ==, 11);
+  ttft = iv_run_get_metric (r, "time_to_first_token");
+  g_assert_nonnull (ttft);
+  g_assert_cmpuint (ttft->values->len, ==, 89);
+  g_assert_null (iv_run_get_metric (r, "ttft"));
+  g_assert_nonnull (iv_run_get_metric (r, "time_to_second_token"));
+  g_assert_nonnull (iv_run_get_summary (r, "time_to_first_token"));
+  g_assert_cmpfloat (iv_run_get_summary (r, "time_to_first_token")->avg, ==, 2343.219436988764);
+  /* the first record's start, and its end its last response (not an hour of −1s: the
+   * timeline of this run once sat at −2.8 × 10⁶ h) */
+  g_assert_cmpint (g_array_index (r->start_ns, gint64, 0), ==, 1759522419154829652);
+  g_assert_cmpint (r->t0_ns, >, 1759522419000000000);
+  g_assert_cmpint (r->t1_ns - r->t0_ns, <, (gint64) 3600 * G_USEC_PER_SEC * 1000);
+  for (gsize i = 0; i < r->n_requests; i++)
+    if (!(g_array_index (r->flags, guint8, i) & IV_REQUEST_FAILED))
+      g_assert_cmpint (g_array_index (r->end_ns, gint64, i), >,
+                       g_array_index (r->start_ns, gint64, i));
+  g_assert_cmpstr (r->model, ==, "openai/gpt-oss-20b");
+  g_assert_cmpfloat (r->concurrency, ==, 100);
+  g_clear_pointer (&r, iv_run_free);
+
+  {
+    g_autofree char *dir = make_dir ("history-june");
+    iv_test_write_file (
+        dir, "profile_export_aiperf.json",
+        "{\"Time to First Token (TTFT)\": {\"unit\": \"ms\", \"avg\": 123.0, \"p50\": 120.0, "
+        "\"streaming_only\": true}, \"Request Latency\": {\"unit\": \"ms\", \"avg\": 900},"
+        " \"errors_by_type\": [{\"error_details\": {\"code\": 500, \"type\": \"ServerError\"}, "
+        "\"count\": 3}],"
+        " \"input_config\": {\"models\": {\"items\": [{\"name\": \"m\"}]}, \"phases\": "
+        "[{\"name\": \"warmup\", \"rate\": 1}, {\"name\": \"profiling\", \"type\": \"poisson\", "
+        "\"rate\": 8.5, \"requests\": 100}]}}");
+    r = iv_run_load (dir, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpfloat (iv_run_get_summary (r, "time_to_first_token")->p50, ==, 120);
+    g_assert_cmpfloat (iv_run_get_summary (r, "request_latency")->avg, ==, 900);
+    g_assert_cmpuint (r->n_errors, ==, 3);
+    g_assert_cmpstr (r->model, ==, "m");
+    g_assert_cmpfloat (r->request_rate, ==, 8.5);
+    g_assert_cmpfloat (r->request_count, ==, 100);
+    g_clear_pointer (&r, iv_run_free);
+  }
+  {
+    g_autofree char *dir = make_dir ("history-metadata-error");
+    iv_test_write_file (
+        dir, "profile_export.jsonl",
+        "{\"record_id\": \"a\", \"metadata\": {\"timestamp_ns\": 1000, "
+        "\"credit_phase\": \"profiling\", \"error\": {\"code\": 499, \"type\": "
+        "\"RequestCancellationError\"}}, \"metrics\": {}}\n"
+        "{\"record_id\": \"b\", \"metadata\": {\"timestamp_ns\": 2000, "
+        "\"credit_phase\": \"warmup\"}, \"metrics\": {\"ttft\": {\"value\": 5, "
+        "\"unit\": \"ms\"}}}\n"
+        "{\"record_id\": \"c\", \"metadata\": {\"timestamp_ns\": 3000000000, "
+        "\"credit_phase\": \"profiling\", \"error\": null}, \"metrics\": {\"ttft\": "
+        "{\"value\": 5, \"unit\": \"ms\"}, \"request_latency\": {\"value\": 40, "
+        "\"unit\": \"ms\"}}}\n");
+    r = iv_run_load (dir, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (r->n_requests, ==, 2);
+    g_assert_cmpuint (r->n_warmup, ==, 1);
+    g_assert_cmpuint (r->n_errors, ==, 1);
+    g_assert_nonnull (g_hash_table_lookup (r->error_types, "RequestCancellationError"));
+    /* no max_response_timestamp: the end is the start and the request's latency */
+    g_assert_cmpint (g_array_index (r->end_ns, gint64, 1), ==, 3040000000);
+    /* aiperf's request_number counts the warm-up record between them */
+    g_assert_cmpuint (iv_run_record_number (r, 0), ==, 0);
+    g_assert_cmpuint (iv_run_record_number (r, 1), ==, 2);
+  }
+}
+
+/* A line that is JSON but no request's record — a list, a number, an object without
+ * "metadata" (no id, no timestamps: it once moved a run's TTFT average from 51 ms to
+ * 47,668 ms) — is a damaged line, counted, its line named, never a request. */
+static void
+test_not_records (void)
+{
+  g_autofree char *dir = make_dir ("not-records");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = NULL;
+  const char *good = "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": "
+                     "{\"time_to_first_token\": {\"value\": 51, \"unit\": \"ms\"}}}\n";
+  g_autofree char *text
+      = g_strconcat (good, "[1, 2]\n",
+                     "{\"metrics\": {\"time_to_first_token\": {\"value\": 95285, \"unit\": "
+                     "\"ms\"}}}\n",
+                     "42\n", good, NULL);
+
+  iv_test_write_file (dir, "profile_export.jsonl", text);
+  r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->n_requests, ==, 2);
+  g_assert_cmpuint (r->damaged_lines, ==, 3);
+  {
+    IvMetricSummary st = { 0 };
+    g_assert_true (iv_run_metric_stats (r, "time_to_first_token", &st));
+    g_assert_cmpfloat (st.avg, ==, 51);
+    iv_metric_summary_clear (&st);
+  }
+  g_assert_cmpuint (r->warnings->len, ==, 1);
+  g_assert_nonnull (strstr (r->warnings->pdata[0],
+                            "profile_export.jsonl: 3 damaged lines skipped (the first at line 2, "
+                            "column"));
+  g_assert_nonnull (strstr (r->warnings->pdata[0], "not a request record (a line holds a JSON "
+                                                   "object)"));
+}
+
+/* A cell of a sweep of repeated trials that is only its confidence aggregate
+ * (<base>/aggregate/concurrency_10/, the REPEATED layout): a run of its own, its
+ * statistics the trials' means as aiperf plot's _load_aggregate_only reads them, its
+ * concurrency and model from the metadata; a sweep's aggregate
+ * (profile_export_aiperf_sweep.json) alone is a run per combination, beside the cells'
+ * own runs it is a note. And the runs aiperf plot's ModeDetector would find. */
+static void
+test_aggregate_cells (void)
+{
+  g_autofree char *base = make_dir ("agg-cells");
+  g_autofree char *cell = g_build_filename (base, "aggregate", "concurrency_10", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = NULL;
+  const char *agg = "{\"schema_version\": \"1.0\", \"aiperf_version\": \"0.8.0\", \"metadata\": "
+                    "{\"aggregation_type\": \"confidence\", \"num_profile_runs\": 3, "
+                    "\"num_successful_runs\": 2, \"failed_runs\": [], \"confidence_level\": 0.9, "
+                    "\"model\": \"m\", \"variation_values\": {\"phases.profiling.concurrency\": "
+                    "10}},"
+                    " \"metrics\": {\"request_latency_p99\": {\"mean\": 250, \"std\": 3, "
+                    "\"unit\": \"ms\"}, \"request_latency_avg\": {\"mean\": 200, \"unit\": "
+                    "\"ms\"}, \"request_throughput_avg\": {\"mean\": 7.5, \"unit\": "
+                    "\"requests/sec\"}, \"request_count\": {\"mean\": 64, \"unit\": "
+                    "\"requests\"}, \"benchmark_duration\": {\"mean\": 12.5, \"unit\": "
+                    "\"sec\"}}}";
+
+  iv_test_write_file (cell, "profile_export_aiperf_aggregate.json", agg);
+  r = iv_run_load (cell, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (r->aggregate_only);
+  g_assert_cmpstr (r->model, ==, "m");
+  g_assert_cmpfloat (r->concurrency, ==, 10);
+  g_assert_cmpuint (r->n_trials, ==, 2);
+  g_assert_cmpfloat (r->confidence_level, ==, 0.9);
+  g_assert_cmpfloat (iv_run_get_summary (r, "request_latency")->p99, ==, 250);
+  g_assert_cmpfloat (iv_run_get_summary (r, "request_latency")->avg, ==, 200);
+  /* a key without a statistic suffix is the metric's avg; "request_count" ends in one
+   * ("count"), so it is metric "request"'s count — as aiperf splits it */
+  g_assert_cmpfloat (iv_run_get_summary (r, "benchmark_duration")->avg, ==, 12.5);
+  g_assert_cmpfloat (iv_run_get_summary (r, "request")->count, ==, 64);
+  /* aiperf plot's values: the p50 if there (none here), else the avg */
+  g_assert_cmpfloat (iv_run_axis_value_aiperf (r, "request_latency"), ==, 200);
+  g_clear_pointer (&r, iv_run_free);
+
+  {
+    /* a single-run cell and its aggregate twin: aiperf enrols the cell once */
+    g_autofree char *twin = g_build_filename (base, "concurrency_20", NULL);
+    g_autofree char *shadow = g_build_filename (twin, "aggregate", NULL);
+    const char *paths[] = { base, NULL };
+    g_autoptr (GPtrArray) dirs = NULL;
+    iv_test_write_file (twin, "profile_export.jsonl",
+                        "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, \"metrics\": {}}\n");
+    iv_test_write_file (twin, "profile_export_aiperf.json",
+                        "{\"request_latency\": {\"unit\": \"ms\", \"avg\": 1}}");
+    iv_test_write_file (shadow, "profile_export_aiperf_aggregate.json", agg);
+    dirs = iv_aiperf_run_dirs (paths, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (dirs->len, ==, 2);
+    g_assert_true (g_str_has_suffix (dirs->pdata[0], "aggregate/concurrency_10"));
+    g_assert_true (g_str_has_suffix (dirs->pdata[1], "concurrency_20"));
+  }
+  {
+    g_autofree char *sweep_dir = make_dir ("agg-sweep");
+    g_autofree char *sa = g_build_filename (sweep_dir, "sweep_aggregate", NULL);
+    const char *paths[] = { sweep_dir, NULL };
+    g_autoptr (IvSweep) sw = NULL;
+    iv_test_write_file (
+        sa, "profile_export_aiperf_sweep.json",
+        "{\"aggregation_type\": \"sweep\", \"num_profile_runs\": 2, \"num_successful_runs\": 2, "
+        "\"failed_runs\": [], \"metadata\": {\"sweep_parameters\": [{\"name\": \"concurrency\", "
+        "\"values\": [10, 20]}], \"num_combinations\": 2},"
+        " \"per_combination_metrics\": [{\"parameters\": {\"concurrency\": 10}, \"metrics\": "
+        "{\"request_throughput_avg\": {\"mean\": 100.5, \"unit\": \"requests/sec\"}}},"
+        " {\"parameters\": {\"concurrency\": 20}, \"metrics\": {\"request_throughput_avg\": "
+        "{\"mean\": 180.3, \"unit\": \"requests/sec\"}}}],"
+        " \"best_configurations\": {}, \"pareto_optimal\": [{\"concurrency\": 20}]}");
+    sw = iv_sweep_load (paths, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (sw->runs->len, ==, 2);
+    g_assert_cmpstr (((IvRun *) sw->runs->pdata[1])->name, ==, "concurrency_20");
+    g_assert_cmpfloat (((IvRun *) sw->runs->pdata[1])->concurrency, ==, 20);
+    g_assert_cmpfloat (iv_run_axis_value (sw->runs->pdata[1], "request_throughput", "avg"), ==,
+                       180.3);
+    g_clear_pointer (&sw, iv_sweep_free);
+    /* beside the cells' runs, the sweep's aggregate is a note */
+    iv_test_write_file (sweep_dir, "concurrency_10/profile_export_aiperf.json",
+                        "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 99}}");
+    sw = iv_sweep_load (paths, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (sw->runs->len, ==, 1);
+    g_assert_cmpuint (sw->warnings->len, ==, 1);
+    g_assert_nonnull (strstr (sw->warnings->pdata[0], "a sweep's aggregate of 2 combinations "
+                                                      "(pareto optimal: concurrency_20)"));
+  }
+}
+
+/* GPU telemetry that was collected and found no GPU: no per-GPU throughput (aiperf plot
+ * draws none; assuming 1 GPU would be a number nobody measured). */
+static void
+test_telemetry_without_gpu (void)
+{
+  g_autofree char *dir = make_dir ("no-gpu");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = NULL;
+  g_autofree char *note = NULL;
+
+  iv_test_write_file (dir, "profile_export_aiperf.json",
+                      "{\"output_token_throughput\": {\"unit\": \"tokens/sec\", \"avg\": 50},"
+                      " \"telemetry_data\": {\"summary\": {\"endpoints_configured\": "
+                      "[\"http://localhost:9400/metrics\"], \"endpoints_successful\": [], "
+                      "\"start_time\": \"2025-11-07T13:38:54\", \"end_time\": "
+                      "\"2025-11-07T13:43:13\"}, \"endpoints\": {}}}");
+  r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (r->telemetry_collected);
+  g_assert_true (isnan (iv_run_axis_value (r, "output_token_throughput_per_gpu", "avg")));
+  g_assert_true (isnan (iv_run_axis_value_aiperf (r, "output_token_throughput_per_gpu")));
+  note = iv_run_gpu_note (r);
+  g_assert_nonnull (strstr (note, "found no GPU: per-GPU throughput is not drawn"));
+  g_clear_pointer (&r, iv_run_free);
+  /* no telemetry at all: 1 GPU assumed, and said */
+  iv_test_write_file (dir, "profile_export_aiperf.json",
+                      "{\"output_token_throughput\": {\"unit\": \"tokens/sec\", \"avg\": 50}}");
+  r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (iv_run_axis_value (r, "output_token_throughput_per_gpu", "avg"), ==, 50);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1549,6 +1804,10 @@ main (int argc, char **argv)
   g_test_add_func ("/runs/server-metrics", test_server_metrics);
   g_test_add_func ("/runs/summary-stream", test_summary_stream);
   g_test_add_func ("/runs/long-lines", test_long_lines);
+  g_test_add_func ("/runs/history-formats", test_history_formats);
+  g_test_add_func ("/runs/not-records", test_not_records);
+  g_test_add_func ("/runs/aggregate-cells", test_aggregate_cells);
+  g_test_add_func ("/runs/telemetry-without-gpu", test_telemetry_without_gpu);
   g_test_add_func ("/runs/found-by-name", test_found_by_name);
   g_test_add_func ("/runs/server-parquet", test_server_parquet);
   g_test_add_func ("/runs/prom-spec", test_prom_spec);
