@@ -59,6 +59,9 @@ iv_metric_title (const char *tag)
   for (guint i = 0; i < G_N_ELEMENTS (metric_titles); i++)
     if (g_str_equal (metric_titles[i].tag, tag))
       return g_strdup (_ (metric_titles[i].title));
+  /* a server metric by its Prometheus name keeps it, filters aside, as aiperf's axis does */
+  if (iv_prom_is_server_metric (NULL, tag))
+    return g_strndup (tag, strcspn (tag, "[{"));
   /* "Some Display Name" or "some_tag": spaces, and a capital first letter */
   t = g_strdelimit (g_strdup (tag), "_", ' ');
   if (t[0])

@@ -2023,3 +2023,117 @@ iv_server_metrics_stat (const IvServerMetrics *m, const char *text, const char *
   *value = additive ? acc : acc / n;
   return TRUE;
 }
+
+static void
+line_free (gpointer p)
+{
+  IvServerLine *l = p;
+  g_free (l->name);
+  g_array_unref (l->x_s);
+  g_array_unref (l->y);
+  g_free (l);
+}
+
+/* The pairs of a labels_json, as key, value, key, value … (owned strings). */
+static GPtrArray *
+label_pairs (const char *labels)
+{
+  g_autoptr (JsonParser) p = json_parser_new ();
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+  JsonObject *o;
+  GList *keys;
+
+  if (!json_parser_load_from_data (p, labels, -1, NULL)
+      || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (p)))
+    return out;
+  o = json_node_get_object (json_parser_get_root (p));
+  keys = json_object_get_members (o);
+  for (GList *k = keys; k; k = k->next)
+    {
+      const char *v = iv_json_string (o, k->data);
+      g_ptr_array_add (out, g_strdup (k->data));
+      g_ptr_array_add (out, g_strdup (v ? v : ""));
+    }
+  g_list_free (keys);
+  return out;
+}
+
+/* A legend name for series @i of @found: what differs between them — the endpoint when
+ * endpoints differ, then the values of the labels that differ (aiperf's
+ * create_series_legend_label shows the varying labels' values, "/"-joined). */
+static char *
+legend_name (GPtrArray *found, guint i)
+{
+  const IvServerSeries *s = found->pdata[i];
+  g_autoptr (GPtrArray) mine = label_pairs (s->labels);
+  GString *out = g_string_new (NULL);
+  gboolean endpoints_differ = FALSE;
+
+  if (found->len == 1)
+    return g_string_free (g_string_append (out, s->metric), FALSE);
+  for (guint k = 0; k < found->len; k++)
+    endpoints_differ |= !g_str_equal (((IvServerSeries *) found->pdata[k])->endpoint, s->endpoint);
+  if (endpoints_differ)
+    g_string_append (out, s->endpoint);
+  for (guint p = 0; p + 1 < mine->len; p += 2)
+    {
+      gboolean varies = FALSE;
+      for (guint k = 0; k < found->len && !varies; k++)
+        {
+          g_autoptr (GPtrArray) other = label_pairs (((IvServerSeries *) found->pdata[k])->labels);
+          const char *theirs = NULL;
+          for (guint q = 0; q + 1 < other->len; q += 2)
+            if (g_str_equal (other->pdata[q], mine->pdata[p]))
+              theirs = other->pdata[q + 1];
+          varies = !theirs || !g_str_equal (theirs, mine->pdata[p + 1]);
+        }
+      if (varies)
+        g_string_append_printf (out, "%s%s", out->len ? " / " : "", (char *) mine->pdata[p + 1]);
+    }
+  if (!out->len)
+    g_string_append (out, s->metric);
+  return g_string_free (out, FALSE);
+}
+
+GPtrArray *
+iv_server_metrics_lines (const IvServerMetrics *m, const char *text, gint64 origin_ns,
+                         gboolean aiperf, GError **error)
+{
+  g_autoptr (IvPromSpec) spec = iv_prom_spec_parse (text, error);
+  g_autoptr (GPtrArray) found = spec ? iv_server_metrics_find (m, spec, error) : NULL;
+  GPtrArray *lines;
+
+  if (!found)
+    return NULL;
+  lines = g_ptr_array_new_with_free_func (line_free);
+  for (guint i = 0; i < found->len; i++)
+    {
+      const IvServerSeries *s = found->pdata[i];
+      g_autoptr (GArray) t = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_autoptr (GArray) v = g_array_new (FALSE, FALSE, sizeof (double));
+      IvServerLine *l = g_new0 (IvServerLine, 1);
+      iv_server_series_points (s, aiperf, t, v);
+      if (aiperf && m->parquet_path)
+        {
+          /* aiperf plot's own thinning of the Parquet points: 5-s windows, their mean */
+          g_autoptr (GArray) wt = g_array_new (FALSE, FALSE, sizeof (gint64));
+          g_autoptr (GArray) wv = g_array_new (FALSE, FALSE, sizeof (double));
+          iv_server_downsample ((const gint64 *) (void *) t->data,
+                                (const double *) (void *) v->data, t->len, m->t0_ns, 5.0, "mean",
+                                wt, wv);
+          g_array_unref (t), t = g_steal_pointer (&wt);
+          g_array_unref (v), v = g_steal_pointer (&wv);
+        }
+      l->name = legend_name (found, i);
+      l->unit = s->unit;
+      l->x_s = g_array_sized_new (FALSE, FALSE, sizeof (double), t->len);
+      for (guint k = 0; k < t->len; k++)
+        {
+          double x = (g_array_index (t, gint64, k) - origin_ns) * 1e-9;
+          g_array_append_val (l->x_s, x);
+        }
+      l->y = g_array_ref (v);
+      g_ptr_array_add (lines, l);
+    }
+  return lines;
+}

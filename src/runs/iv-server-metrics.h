@@ -171,6 +171,24 @@ void iv_server_downsample (const gint64 *t_ns, const double *values, gsize n, gi
                            double window_s, const char *method, GArray *out_t_ns,
                            GArray *out_values);
 
+/* One line of a figure of server metrics over time. */
+typedef struct
+{
+  char *name;       /* for the legend: the metric alone, else what tells the series apart */
+  GArray *x_s;      /* double: seconds since the figure's origin */
+  GArray *y;        /* double */
+  const char *unit; /* the series' unit, or NULL */
+} IvServerLine;
+
+/* The lines of @spec over time, one per series it finds (as aiperf plot draws one per
+ * endpoint and label set), times in seconds from @origin_ns, each point as
+ * iv_server_series_points () gives it. @aiperf: as aiperf plot draws them — a Parquet
+ * file's points in its default 5-s windows of their mean (settings.
+ * server_metrics_downsampling), a histogram's interval without observations at 0. NULL
+ * with iv_server_metrics_find ()'s error when nothing matches. */
+GPtrArray *iv_server_metrics_lines (const IvServerMetrics *metrics, const char *spec,
+                                    gint64 origin_ns, gboolean aiperf, GError **error);
+
 /* A statistic of @spec over the run: from the aggregated JSON where it has the series
  * (avg, min, max, std, p1 … p99; a counter's or histogram's "rate" and "total"; a
  * counter's avg is its rate), else from the points of the time series. Several series:
