@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utime.h>
+#include <time.h>
 
 #include "iv-run.h"
 #include "iv-sweep.h"
@@ -466,6 +468,77 @@ test_stops (void)
   g_assert_cmpuint (s->warnings->len, ==, 0);
 }
 
+/* A run without its summary is live only while its files grow: one whose records stopped
+ * growing an hour ago is incomplete as soon as it is opened (the window said "7 runs ·
+ * Live (2 live)" forever, plot --watch never ended); one being written is live until it
+ * has not grown for the sweep's stale time, then incomplete, with a warning, the records
+ * kept — and a last line without its newline read as cut. */
+static void
+test_incomplete (void)
+{
+  g_autofree char *root = g_build_filename (tmpdir, "incomplete", NULL);
+  g_autofree char *old_dir = g_build_filename (root, "old", NULL);
+  g_autofree char *new_dir = g_build_filename (root, "new", NULL);
+  g_autofree char *old_records = g_build_filename (old_dir, "profile_export.jsonl", NULL);
+  const char *paths[] = { root, NULL };
+  g_autoptr (IvSweep) sweep = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) text = g_string_new (NULL);
+  IvSweepFollow f;
+  IvRun *old_run = NULL, *new_run = NULL;
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *line = record_line (i);
+      g_string_append (text, line);
+    }
+  iv_test_write_file (old_dir, "profile_export.jsonl", text->str);
+  /* half of a fourth line: a writer that died mid-line */
+  g_string_append_len (text, "{\"metadata\": {\"request_start", 28);
+  iv_test_write_file (new_dir, "profile_export.jsonl", text->str);
+  {
+    struct utimbuf hour_ago = { time (NULL) - 3600, time (NULL) - 3600 };
+    g_assert_cmpint (utime (old_records, &hour_ago), ==, 0);
+  }
+  sweep = iv_sweep_load_full (paths, IV_RUN_LOAD_FOLLOW, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < sweep->runs->len; i++)
+    {
+      IvRun *r = sweep->runs->pdata[i];
+      if (g_str_equal (r->name, "old"))
+        old_run = r;
+      else
+        new_run = r;
+    }
+  g_assert_nonnull (old_run);
+  g_assert_nonnull (new_run);
+  g_assert_null (old_run->live);
+  g_assert_true (old_run->incomplete);
+  g_assert_cmpuint (old_run->n_requests, ==, 3);
+  g_assert_nonnull (strstr (old_run->warnings->pdata[old_run->warnings->len - 1],
+                            "old: incomplete: no summary, and its files have not grown for"));
+  g_assert_nonnull (new_run->live);
+  g_assert_cmpuint (iv_sweep_n_live (sweep), ==, 1);
+  /* a stale time of 0: the next read finds it has not grown since */
+  sweep->stale_after_s = 0;
+  iv_sweep_follow (sweep, 0, FALSE, &f);
+  g_assert_cmpuint (f.incomplete_runs, ==, 1);
+  g_assert_nonnull (strstr (f.incomplete_why, "new: incomplete: no summary"));
+  g_assert_null (new_run->live);
+  g_assert_true (new_run->incomplete);
+  g_assert_cmpuint (iv_sweep_n_live (sweep), ==, 0);
+  g_assert_cmpuint (new_run->n_requests, ==, 3);
+  /* the cut last line was read at the end and said */
+  g_assert_cmpuint (new_run->damaged_lines, ==, 1);
+  {
+    gboolean said = FALSE;
+    for (guint i = 0; i < new_run->warnings->len; i++)
+      said |= strstr (new_run->warnings->pdata[i], "the last line is cut short (line 4)") != NULL;
+    g_assert_true (said);
+  }
+  iv_test_remove_tree (root);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -479,6 +552,7 @@ main (int argc, char **argv)
   g_test_add_func ("/live/not-followed", test_not_followed);
   g_test_add_func ("/live/long-lines", test_long_lines);
   g_test_add_func ("/live/stops", test_stops);
+  g_test_add_func ("/live/incomplete", test_incomplete);
   ret = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

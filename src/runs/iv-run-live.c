@@ -386,6 +386,8 @@ _iv_run_live_start (IvRun *r, const char *records, const char *telemetry, IvProg
                    display);
       return FALSE;
     }
+  /* what was there is not growth: the files last grew when they were last written */
+  r->live->last_growth_us = last_written (records, telemetry);
   return TRUE;
 }
 
