@@ -9,8 +9,9 @@ reading input files and traces.
     gzip decompressed again. Each loads with the slice count of the plain file.
   - A FIFO, a socket and a device are said to be what they are, by the loaders and by
     `plot -o`.
-  - A name of 150 emoji (600 bytes) is kept as 127 whole emoji: valid UTF-8, cut at a
-    character boundary.
+  - A name of 150 emoji (600 bytes) is kept whole; one of 20,000 (80,000 bytes, past the
+    64 KiB kept of a name) is cut at a character boundary to 16,384 whole emoji, valid
+    UTF-8, with a warning.
   - A trace of 10 million distinct names, loaded by `trace FILE --stats` under
     address-space caps from 600 MB to 1.6 GB, ends with exit 1 and a message naming the
     file and the memory (or, where the cap is enough, with the right counts) — never an
@@ -19,7 +20,7 @@ reading input files and traces.
 Run by meson with IV_BINARY set. On the code before the fix: the padded gzip was "damaged
 gzip data", the skippable frame and the double gzip a "lexical error", the socket "No such
 device or address", `plot -o FIFO` "is a file", the emoji name ended in half an emoji
-(invalid UTF-8), and the capped loads aborted in g_malloc (64 MiB–1 GiB). Concatenated
+(invalid UTF-8; later names were cut at 511 bytes, now at 64 KiB), and the capped loads aborted in g_malloc (64 MiB–1 GiB). Concatenated
 members and a trailing skippable frame were already read; they stay here as checks.
 """
 import gzip
@@ -177,29 +178,37 @@ def special_files(tap, tmp):
 
 
 def long_names(tap, tmp):
-    emoji = "\U0001F600" * 150  # 600 bytes
-    events = [{"ph": "X", "name": emoji, "ts": 0, "dur": 10, "pid": 1, "tid": 1},
-              {"ph": "X", "name": "short", "ts": 20, "dur": 10, "pid": 1, "tid": 1}]
-    path = os.path.join(tmp, "emoji.json")
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump({"traceEvents": events}, f, ensure_ascii=False)
-    p = hostile.run(["trace", path, "--stats", "--json"])
-    problems = hostile.common_problems(p, about=path, expect=(0,))
-    names = []
-    if p is not None and p.returncode == 0:
-        try:
-            # strict: invalid UTF-8 in the output is a failure of its own
-            names = [n["name"] for n in json.loads(p.stdout.decode("utf-8"))["by_name"]]
-        except (UnicodeDecodeError, ValueError, KeyError) as e:
-            problems.append("unreadable output: %s" % e)
-    long = [n for n in names if n != "short"]
-    if len(long) != 1:
-        problems.append("names %r" % [n[:8] for n in names])
-    elif long[0] != "\U0001F600" * 127:
-        problems.append("the long name is %d characters ending %r, not 127 whole emoji"
-                        % (len(long[0]), long[0][-2:]))
-    tap.check(not problems, "a name of 150 emoji is kept as 127 whole ones (valid UTF-8)",
-              "\n".join(problems) + "\n" + hostile.stderr_of(p))
+    # 150 emoji (600 bytes) are kept whole; 20,000 (80,000 bytes) pass the 64 KiB kept of a
+    # name and are cut at a character boundary: 16,384 whole emoji, and a warning.
+    for count, kept in ((150, 150), (20000, 16384)):
+        emoji = "\U0001F600" * count
+        events = [{"ph": "X", "name": emoji, "ts": 0, "dur": 10, "pid": 1, "tid": 1},
+                  {"ph": "X", "name": "short", "ts": 20, "dur": 10, "pid": 1, "tid": 1}]
+        path = os.path.join(tmp, "emoji-%d.json" % count)
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"traceEvents": events}, f, ensure_ascii=False)
+        p = hostile.run(["trace", path, "--stats", "--json"])
+        problems = hostile.common_problems(p, about=path, expect=(0,))
+        names, warnings = [], []
+        if p is not None and p.returncode == 0:
+            try:
+                # strict: invalid UTF-8 in the output is a failure of its own
+                doc = json.loads(p.stdout.decode("utf-8"))
+                names = [n["name"] for n in doc["by_name"]]
+                warnings = doc["warnings"]
+            except (UnicodeDecodeError, ValueError, KeyError) as e:
+                problems.append("unreadable output: %s" % e)
+        long = [n for n in names if n != "short"]
+        if len(long) != 1:
+            problems.append("names %r" % [n[:8] for n in names])
+        elif long[0] != "\U0001F600" * kept:
+            problems.append("the long name is %d characters ending %r, not %d whole emoji"
+                            % (len(long[0]), long[0][-2:], kept))
+        cut_said = any("longer than 64 KiB were cut" in w for w in warnings)
+        if cut_said != (kept < count):
+            problems.append("warnings %r" % warnings)
+        tap.check(not problems, "a name of %d emoji is kept as %d whole ones (valid UTF-8)"
+                  % (count, kept), "\n".join(problems) + "\n" + hostile.stderr_of(p))
 
 
 def sanitizer_of(binary):
