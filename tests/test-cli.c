@@ -965,6 +965,165 @@ append_text (const char *path, const char *text, gssize len)
   fclose (f);
 }
 
+/* `inferview ARGS…` run in the folder @cwd. */
+static Result
+run_in (const char *cwd, const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  Result r = { 0 };
+  int wait_status;
+  va_list ap;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("IV_BINARY"));
+  va_start (ap, first);
+  for (const char *a = first; a; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (gpointer) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (cwd, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &r.out, &r.err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  r.status = WEXITSTATUS (wait_status);
+  return r;
+}
+
+/* aiperf's habits (aiperf/plot/cli_runner.py, plot_controller.py, logging.py): the runs
+ * default to ./artifacts and go with --paths too; the figures are <preset>.png beside
+ * summary.txt and aiperf_plot.log ("DATE - NAME - LEVEL - message"); --verbose says each
+ * step; a statistic that is none is an error with difflib's guesses (exit 1); each figure
+ * says where it differs from aiperf plot, and --aiperf-compatible draws aiperf's numbers
+ * (--json: the points). */
+static void
+test_plot_aiperf (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("iv-cli-XXXXXX", NULL);
+  g_autofree char *artifacts = g_build_filename (dir, "artifacts", NULL);
+  g_autofree char *src = g_build_filename (g_getenv ("IV_TEST_DATA"), "aiperf", NULL);
+  g_autofree char *one = g_build_filename (src, "qwen_concurrency1", NULL);
+  g_autofree char *two = g_build_filename (src, "qwen_concurrency2", NULL);
+  g_autofree char *log = NULL, *summary = NULL, *path = NULL;
+  Result r;
+
+  /* nothing named and no ./artifacts: said */
+  r = run_in (dir, "plot", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "no ./artifacts here"));
+  result_clear (&r);
+  /* ./artifacts: the run there, its plots in ./artifacts/plots */
+  {
+    g_autofree char *cmd = g_strdup_printf ("cp -r '%s' '%s'", one, artifacts);
+    g_assert_cmpint (system (cmd), ==, 0);
+  }
+  r = run_in (dir, "plot", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  result_clear (&r);
+  path = g_build_filename (artifacts, "plots", "ttft_over_time.png", NULL);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  g_clear_pointer (&path, g_free);
+  path = g_build_filename (artifacts, "plots", "aiperf_plot.log", NULL);
+  g_assert_true (g_file_get_contents (path, &log, NULL, NULL));
+  g_assert_true (
+      g_regex_match_simple ("^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d - inferview.plot - "
+                            "INFO - Using config: built-in$",
+                            log, G_REGEX_MULTILINE, 0));
+  g_assert_nonnull (strstr (log, "INFO - Generated ttft_over_time.png"));
+  g_assert_nonnull (strstr (log, "INFO - Skipping timeslices_ttft - no time slices"));
+  g_assert_null (strstr (log, "DEBUG"));
+  g_clear_pointer (&log, g_free);
+  g_clear_pointer (&path, g_free);
+
+  /* --paths, and --verbose: the details in the log and every line on stderr */
+  {
+    g_autofree char *out = g_build_filename (dir, "paths", NULL);
+    r = run ("plot", "--paths", one, "--paths", two, "-o", out, "--verbose", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.err, "inferview plot: INFO: Detected MULTI_RUN mode: 3 run"));
+    g_assert_nonnull (strstr (r.err, "inferview plot: DEBUG: Run qwen_concurrency1"));
+    path = g_build_filename (out, "aiperf_plot.log", NULL);
+    g_assert_true (g_file_get_contents (path, &log, NULL, NULL));
+    g_assert_nonnull (strstr (log, "DEBUG - Run qwen_concurrency4"));
+    g_clear_pointer (&log, g_free);
+    g_clear_pointer (&path, g_free);
+    /* Inferview's numbers, and under each figure where aiperf plot's differ */
+    path = g_build_filename (out, "summary.txt", NULL);
+    g_assert_true (g_file_get_contents (path, &summary, NULL, NULL));
+    g_assert_nonnull (strstr (summary, "pareto_curve_throughput_per_gpu_vs_latency: "
+                                       "pareto_curve_throughput_per_gpu_vs_latency.png\n"
+                                       "  differs from aiperf plot: per GPU: 1 GPU by UUID; "
+                                       "aiperf plot counts 2 from 2 telemetry endpoint(s)"));
+    g_assert_nonnull (strstr (summary, "  differs from aiperf plot: x: each run's avg here; "
+                                       "aiperf plot puts its p50 there"));
+    g_clear_pointer (&summary, g_free);
+    g_clear_pointer (&path, g_free);
+    result_clear (&r);
+  }
+
+  /* --aiperf-compatible --json: the sample sweep's points as aiperf plot draws them */
+  {
+    g_autofree char *out = g_build_filename (dir, "compat", NULL);
+    g_autoptr (JsonParser) parser = json_parser_new ();
+    JsonObject *root, *figure = NULL;
+    JsonArray *plots, *series;
+    r = run ("plot", src, "-o", out, "--aiperf-compatible", "--json", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+    root = json_node_get_object (json_parser_get_root (parser));
+    g_assert_true (json_object_get_boolean_member (root, "aiperf_compatible"));
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "runs")), ==, 3);
+    plots = json_object_get_array_member (root, "plots");
+    for (guint i = 0; i < json_array_get_length (plots); i++)
+      {
+        JsonObject *p = json_array_get_object_element (plots, i);
+        if (g_str_equal (json_object_get_string_member (p, "preset"),
+                         "pareto_curve_throughput_per_gpu_vs_latency"))
+          figure = json_object_get_object_member (p, "figure");
+        /* drawn as aiperf draws it: nothing to say */
+        if (json_object_has_member (p, "notes"))
+          g_assert_cmpuint (json_array_get_length (json_object_get_array_member (p, "notes")), ==,
+                            0);
+      }
+    g_assert_nonnull (figure);
+    series = json_object_get_array_member (figure, "series");
+    {
+      /* the points: each run's request_latency p50 (concurrency 1: 3644.0809205 ms) against
+       * its output token throughput over 2 GPUs (50.08213863971112 / 2), by latency */
+      JsonObject *pts = json_array_get_object_element (series, 1);
+      JsonArray *x = json_object_get_array_member (pts, "x"),
+                *y = json_object_get_array_member (pts, "y");
+      g_assert_cmpstr (json_object_get_string_member (pts, "name"), ==, "Qwen/Qwen3-0.6B");
+      g_assert_cmpfloat (json_array_get_double_element (x, 0), ==, 3644.0809205);
+      g_assert_cmpfloat (json_array_get_double_element (y, 0), ==, 50.08213863971112 / 2);
+      g_assert_cmpstr (
+          json_array_get_string_element (json_object_get_array_member (pts, "labels"), 0), ==, "1");
+    }
+    result_clear (&r);
+  }
+
+  /* aiperf's shortcut with a statistic that is none */
+  {
+    g_autofree char *cfg = g_build_filename (dir, "p67.yaml", NULL);
+    g_autofree char *out = g_build_filename (dir, "p67", NULL);
+    g_assert_true (g_file_set_contents (cfg,
+                                        "visualization:\n"
+                                        "  multi_run_defaults: [p]\n"
+                                        "  multi_run_plots:\n"
+                                        "    p: {type: pareto, x: request_latency_p67, y: "
+                                        "request_throughput}\n",
+                                        -1, NULL));
+    r = run ("plot", src, "-o", out, "--config", cfg, NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_nonnull (strstr (r.err, "p67.yaml:4: plot “p”: “request_latency_p67” ends in “p67”"));
+    g_assert_nonnull (strstr (r.err, "did you mean request_latency_p75?"));
+    result_clear (&r);
+  }
+  r = run ("plot", src, "--aiperf-compatible", "--watch", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  result_clear (&r);
+  iv_test_remove_tree (dir);
+}
+
 static void
 test_plot_watch (void)
 {
@@ -1065,6 +1224,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/trace-pipelined-figure", test_trace_pipelined_figure);
   g_test_add_func ("/cli/runs-json", test_runs_json);
   g_test_add_func ("/cli/plot", test_plot);
+  g_test_add_func ("/cli/plot-aiperf", test_plot_aiperf);
   g_test_add_func ("/cli/plot-watch", test_plot_watch);
   g_test_add_func ("/cli/write-failures", test_write_failures);
   g_test_add_func ("/cli/out-of-memory", test_out_of_memory);

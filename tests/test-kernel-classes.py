@@ -16,7 +16,8 @@ BIN = os.environ.get("IV_BINARY", "inferview")
 SHARED = os.environ.get("IV_TEST_DATA", os.path.join(HERE, "data"))
 # the GPU's work: kernels, copies, sets, and the CUPTI range profiler's kernel ranges; not
 # stream syncs (waiting) nor user annotations (ranges drawn over kernels)
-GPU_CATS = {"kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset", "cuda_profiler_range"}
+GPU_CATS = {"kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset", "cuda_profiler_range",
+            "mtia_ccp_events"}
 results = []
 
 

@@ -165,6 +165,19 @@ add_run (IvJsonWriter *b, const IvSweep *sweep, const IvRun *r, const IvRunBound
     iv_json_writer_string (b, r->warnings->pdata[i]);
   iv_json_writer_end_array (b);
   add_number (b, "duration_s", r->duration_s);
+  /* a run without its summary whose files stopped growing (AIPerf ended or died before it) */
+  iv_json_writer_key (b, "incomplete");
+  iv_json_writer_bool (b, r->incomplete);
+  iv_json_writer_key (b, "aggregate_only");
+  iv_json_writer_bool (b, r->aggregate_only);
+  member_string (b, "aggregation_type", r->aggregation_type);
+  member_int (b, "trials", r->n_trials);
+  member_int (b, "profile_runs", r->n_profile_runs);
+  add_number (b, "slice_duration_s", r->slice_duration_s);
+  member_int (b, "timeslices", r->timeslices->len);
+  member_int (b, "timeslices_csv", r->timeslices_csv->len);
+  iv_json_writer_key (b, "telemetry_collected");
+  iv_json_writer_bool (b, r->telemetry_collected);
   {
     IvGpuCountSource from;
     guint n = iv_run_gpu_count (r, &from);
@@ -198,11 +211,13 @@ add_run (IvJsonWriter *b, const IvSweep *sweep, const IvRun *r, const IvRunBound
       iv_json_writer_key (b, tags->pdata[i]);
       iv_json_writer_begin_object (b);
       member_string (b, "unit", s.unit);
+      /* an aggregate-only cell's "summary" is its trials' means */
       member_string (b, "source",
-                     s.source == IV_STATS_SUMMARY            ? "summary"
-                     : s.source == IV_STATS_SERVER_AGGREGATE ? "server_aggregate"
-                     : s.source == IV_STATS_SERVER_SERIES    ? "server_series"
-                                                             : "records");
+                     s.source == IV_STATS_SUMMARY && r->aggregate_only ? "aggregate"
+                     : s.source == IV_STATS_SUMMARY                    ? "summary"
+                     : s.source == IV_STATS_SERVER_AGGREGATE           ? "server_aggregate"
+                     : s.source == IV_STATS_SERVER_SERIES              ? "server_series"
+                                                                       : "records");
       add_number (b, "count", s.count);
       add_number (b, "avg", s.avg);
       add_number (b, "min", s.min);
