@@ -2300,10 +2300,12 @@ static const guint32 server_colours[IV_N_SERVER_QUANTITIES] = {
 };
 
 /* One quantity of a server-metrics figure on @axis: a server quantity per endpoint, the
- * requests the client had in flight, or a client per-request metric at each request's
- * start — all on the clock of the run's first request. */
+ * requests the client had in flight, a client per-request metric at each request's
+ * start, or a server metric by its Prometheus name (@aiperf: its points as aiperf plot
+ * draws them) — all on the clock of the run's first request. */
 static gboolean
-add_over_time (IvChart *c, const IvRun *r, const char *key, IvAxisId axis, gint64 origin)
+add_over_time (IvChart *c, const IvRun *r, const char *key, IvAxisId axis, gint64 origin,
+               gboolean aiperf)
 {
   IvServerQuantity q;
   g_autofree char *title = iv_metric_title (key);
@@ -2349,7 +2351,7 @@ add_over_time (IvChart *c, const IvRun *r, const char *key, IvAxisId axis, gint6
   if (r->server && !iv_run_get_metric (r, key))
     {
       /* a server metric by its Prometheus name: a line per endpoint and label set */
-      g_autoptr (GPtrArray) lines = iv_server_metrics_lines (r->server, key, origin, FALSE, NULL);
+      g_autoptr (GPtrArray) lines = iv_server_metrics_lines (r->server, key, origin, aiperf, NULL);
       for (guint i = 0; lines && i < lines->len; i++)
         {
           const IvServerLine *l = lines->pdata[i];
@@ -2418,9 +2420,9 @@ server_over_time (const IvPlotSpec *spec, const IvRun *r, char **reason)
   iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
   iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
   for (guint i = 0; left[i]; i++)
-    any |= add_over_time (c, r, left[i], IV_AXIS_Y, origin);
+    any |= add_over_time (c, r, left[i], IV_AXIS_Y, origin, spec->aiperf_compatible);
   for (guint i = 0; right && right[i]; i++)
-    add_over_time (c, r, right[i], IV_AXIS_Y2, origin);
+    add_over_time (c, r, right[i], IV_AXIS_Y2, origin, spec->aiperf_compatible);
   if (!any)
     {
       *reason = g_strdup_printf (_ ("the server metrics have no “%s”"), left[0]);
