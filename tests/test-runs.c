@@ -1781,6 +1781,25 @@ test_telemetry_without_gpu (void)
   g_assert_cmpfloat (iv_run_axis_value (r, "output_token_throughput_per_gpu", "avg"), ==, 50);
 }
 
+/* A multi-run axis by Prometheus name: the server's statistic for each run (here from the
+ * Parquet series, worked out by hand: the gauge's mean and p75, the counter's rate). */
+static void
+test_server_axis_value (void)
+{
+  g_autofree char *pq = parquet_data ("plain-snappy-v2.parquet");
+  g_autofree char *dir = run_with ("server-axis", "server_metrics_export.parquet", pq, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = iv_run_load (dir, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpfloat (iv_run_axis_value (r, "vllm:kv_cache_usage_perc", "avg"), ==, 0.5);
+  g_assert_cmpfloat (iv_run_axis_value (r, "vllm:kv_cache_usage_perc", NULL), ==, 0.5);
+  g_assert_cmpfloat (iv_run_axis_value (r, "vllm:kv_cache_usage_perc[" PQ_EP_A "]", "p75"), ==,
+                     0.625);
+  g_assert_cmpfloat (iv_run_axis_value (r, "vllm:generation_tokens", "avg"), ==, 150);
+  g_assert_true (isnan (iv_run_axis_value (r, "vllm:kv_cache_usage_perc{engine=7}", "avg")));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1814,6 +1833,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runs/server-downsample", test_server_downsample);
   g_test_add_func ("/runs/server-jsonl-by-name", test_server_jsonl_by_name);
   g_test_add_func ("/runs/server-parquet-twin", test_server_parquet_twin);
+  g_test_add_func ("/runs/server-axis-value", test_server_axis_value);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

@@ -233,6 +233,10 @@ iv_run_axis_value (const IvRun *r, const char *metric, const char *stat)
       if (a)
         v = a->mean;
     }
+  /* a server metric by its Prometheus name ("vllm:kv_cache_usage_perc[endpoint]"): the
+   * server's statistic, its aggregated JSON's or else from its series */
+  if (isnan (v) && r->server && iv_prom_is_server_metric (NULL, metric))
+    iv_server_metrics_stat (r->server, metric, stat ? stat : "avg", &v, NULL, NULL);
   return v;
 }
 
