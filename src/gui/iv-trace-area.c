@@ -239,14 +239,16 @@ iv_trace_area_set_range (IvTraceArea *self, const IvTrace *trace, gint64 t0_ns, 
           names += g_array_index (stats, IvNameStats, i).count > 0;
         }
       if (stats)
-        g_string_append_printf (summary, _ ("%s from %s: %u names"), span, from, names);
-      if (open)
-        /* their length is only "until the trace stopped": not in the table */
-        g_string_append_printf (summary,
-                                g_dngettext (NULL, " · %u span did not end (not in the table)",
-                                             " · %u spans did not end (not in the table)",
-                                             (gulong) MIN (open, G_MAXUINT)),
-                                (guint) MIN (open, G_MAXUINT));
+        {
+          g_string_append_printf (summary, _ ("%s from %s: %u names"), span, from, names);
+          if (open)
+            /* their length is only "until the trace stopped": not in the table */
+            g_string_append_printf (summary,
+                                    g_dngettext (NULL, " · %u span did not end (not in the table)",
+                                                 " · %u spans did not end (not in the table)",
+                                                 (gulong) MIN (open, G_MAXUINT)),
+                                    (guint) MIN (open, G_MAXUINT));
+        }
       else
         {
           /* the table stays empty, and says why rather than showing "0 names" */
