@@ -17,19 +17,16 @@ import gzip
 import json
 import os
 import shutil
-import signal
 import socket
-import subprocess
 import sys
 import tempfile
 import zlib
 
-TIMEOUT = 20
-BINARY = os.environ["IV_BINARY"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "hostile"))
+import hostile  # noqa: E402  (the shared harness: Tap, running with a time limit, checks)
+from hostile import Tap, hidden_files, no_nan  # noqa: E402
+
 SAMPLES = os.environ["IV_SAMPLES_DIR"]
-BAD_STDERR = ("GLib-CRITICAL", "GLib-ERROR", "GLib-GIO-CRITICAL", "Json-CRITICAL",
-              "runtime error:", "AddressSanitizer", "LeakSanitizer", "ThreadSanitizer",
-              "Segmentation fault", "core dumped")
 
 DEEP = "[" * 100000
 DEEP_OBJ = '{"a":' * 50000
@@ -336,59 +333,11 @@ def model_inputs():
 
 # ---------------------------------------------------------------- running
 
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def check(self, ok, what, detail=""):
-        self.n += 1
-        if ok:
-            print("ok %d - %s" % (self.n, what))
-        else:
-            self.failed += 1
-            print("not ok %d - %s" % (self.n, what))
-            for line in detail.splitlines()[:30]:
-                print("# " + line)
-        sys.stdout.flush()
-
-
-def no_nan(_):
-    raise ValueError("non-finite number in JSON")
-
-
-def hidden_files(folder):
-    out = []
-    for root, _dirs, files in os.walk(folder):
-        out += [os.path.join(root, f) for f in files if f.startswith(".")]
-    return out
-
-
 def run_case(tap, args, about, json_out=False, out_dir=None, expect=(0, 1)):
     """Runs `inferview ARGS`; @about is the input the messages must name."""
-    what = "inferview " + " ".join(os.path.basename(a) if os.path.isabs(a) else a for a in args)
-    try:
-        p = subprocess.run([BINARY] + args, stdin=subprocess.DEVNULL, capture_output=True,
-                           timeout=TIMEOUT, start_new_session=True)
-    except subprocess.TimeoutExpired:
-        tap.check(False, what + " (hang)", "did not finish within %d s" % TIMEOUT)
-        return
-    err = p.stderr.decode("utf-8", "replace")
-    problems = []
-    if p.returncode < 0:
-        problems.append("killed by signal %s" % signal.Signals(-p.returncode).name)
-    elif p.returncode not in expect:
-        problems.append("exit status %d" % p.returncode)
-    for bad in BAD_STDERR:
-        if bad in err:
-            problems.append("stderr has %r" % bad)
-    if p.returncode == 1 and about:
-        name = os.path.basename(about.rstrip("/"))
-        if not err.strip():
-            problems.append("refused without a message")
-        elif name not in err:
-            problems.append("the message does not name %s" % name)
-    if json_out and p.returncode == 0:
+    p = hostile.run(args)
+    problems = hostile.common_problems(p, about, expect)
+    if p is not None and json_out and p.returncode == 0:
         try:
             json.loads(p.stdout.decode("utf-8"), parse_constant=no_nan)
         except (ValueError, UnicodeDecodeError) as e:
@@ -397,7 +346,7 @@ def run_case(tap, args, about, json_out=False, out_dir=None, expect=(0, 1)):
         left = hidden_files(out_dir)
         if left:
             problems.append("temporary files left: %s" % left[:3])
-    tap.check(not problems, what, "\n".join(problems) + "\n--- stderr:\n" + err[-2000:])
+    tap.check(not problems, hostile.describe(args), "\n".join(problems) + "\n--- stderr:\n" + hostile.stderr_of(p))
 
 
 def main():
