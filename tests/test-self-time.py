@@ -72,10 +72,10 @@ def union(spans):
 
 def expected_self_ns(events):
     """Σ of every slice's self time, as it must come out: per CPU thread its busy time; per
-    GPU stream (a thread holding GPU categories) its kernels', copies' and syncs'
+    GPU stream (a thread holding GPU categories only) its kernels', copies' and syncs'
     durations and the union of its annotations (and of anything else on it)."""
     by_thread = collections.defaultdict(list)
-    gpu = set()
+    other = set()
     for e in events:
         if e.get("ph") == "X" and "ts" in e and "dur" in e:
             start = ns(e["ts"])
@@ -83,8 +83,10 @@ def expected_self_ns(events):
             key = (str(e.get("pid")), str(e.get("tid", e.get("pid"))))
             cat = str(e.get("cat", "")).lower()
             by_thread[key].append((start, end, cat))
-            if cat in WORK or cat in ("gpu_user_annotation", "cuda_sync"):
-                gpu.add(key)
+            if not (cat in WORK or cat in ("gpu_user_annotation", "cuda_sync")):
+                other.add(key)
+    # a GPU stream holds GPU categories only (no trace here needs the naming fallback)
+    gpu = set(by_thread) - other
     total = Decimal(0)
     for key, spans in by_thread.items():
         if key not in gpu:

@@ -271,17 +271,18 @@ def group_by(items, key):
 
 def gpu_tracks(m):
     """Thread tracks that are GPU streams: by their slices' categories (work, annotation,
-    sync), else by the naming metadata ("stream N" threads; unnamed numbered threads of a
-    "GPU N" process)."""
-    gpu = set()
+    sync, and nothing else), else by the naming metadata ("stream N" threads; unnamed
+    numbered threads of a "GPU N" process)."""
     threads = set()
+    other = set()
     for track, name, cat, *_ in m.slices:
         if track[2] != "thread":
             continue
         threads.add(track)
         c = cat.lower()
-        if c in WORK or c in ("gpu_user_annotation", "cuda_sync"):
-            gpu.add(track)
+        if not (c in WORK or c in ("gpu_user_annotation", "cuda_sync")):
+            other.add(track)
+    gpu = threads - other
     for track in threads - gpu:
         pid, tid, _ = track
         tname = m.thread_names.get((pid, tid))

@@ -634,6 +634,20 @@ test_gpu_tracks (void)
       g_assert_cmpint (s->self_ns, ==, s->kind == IV_ROW_GPU_ANNOTATION ? 50000 : 39000);
     }
   g_assert_cmpuint (steps, ==, 2);
+  /* a thread that runs other categories too is a CPU thread, whatever one slice is
+   * called: its "kernel" nests under the op it runs in */
+  {
+    g_autoptr (IvTrace) mixed = load_text (
+        "mixed.json",
+        "[{\"ph\": \"X\", \"name\": \"outer\", \"pid\": 1, \"tid\": 2, \"ts\": 0, \"dur\": "
+        "100},"
+        " {\"ph\": \"X\", \"name\": \"inner\", \"cat\": \"kernel\", \"pid\": 1, \"tid\": 2, "
+        "\"ts\": 10, \"dur\": 50}]");
+    gsize in = find_slice (mixed, "inner");
+    g_assert_cmpint (g_array_index (mixed->tracks, IvTrack, 0).kind, ==, IV_TRACK_THREAD);
+    g_assert_cmpint (iv_trace_slice_row_kind (mixed, in), ==, IV_ROW_NESTED);
+    g_assert_cmpuint (iv_trace_parent (mixed, in), ==, find_slice (mixed, "outer"));
+  }
   /* a range scopes it: [0, 22 µs) holds gemm's 17 µs and pdl's 2 µs, busy 17 */
   {
     g_autoptr (IvGpuStats) part = iv_trace_gpu_stats (t, 0, 22000);

@@ -1194,23 +1194,32 @@ name_duplicate_threads (IvTrace *t)
   return TRUE;
 }
 
-/* Thread tracks holding GPU work, annotations or syncs (by their slices' categories)
- * become GPU tracks: Kineto writes the device as pid and the stream as tid, and its
- * categories say what ran there, so a trace cut down to its events, without the naming
- * metadata, still has its streams. */
-static void
+/* Thread tracks holding GPU work, annotations or syncs, and nothing else (by their
+ * slices' categories), become GPU tracks: Kineto writes the device as pid and the stream
+ * as tid, and its categories say what ran there, so a trace cut down to its events,
+ * without the naming metadata, still has its streams. A thread that also runs other
+ * categories is a CPU thread whatever one of its slices is called. FALSE when out of
+ * memory. */
+static gboolean
 mark_gpu_tracks (IvTraceBuilder *b)
 {
   IvTrace *t = b->trace;
   const IvSliceColumns *c = &b->slices;
   KindCache kc = { { 0 } };
+  /* per track: bit 0, a GPU category seen; bit 1, another one */
+  g_autofree guint8 *seen = g_try_malloc0 (MAX (t->tracks->len, 1));
 
+  if (!seen)
+    return FALSE;
   for (gsize i = 0; i < c->len; i++)
+    seen[c->track[i]] |= category_kind (t, &kc, c->cat[i]) != IV_ROW_NESTED ? 1 : 2;
+  for (guint k = 0; k < t->tracks->len; k++)
     {
-      IvTrack *tr = &g_array_index (t->tracks, IvTrack, c->track[i]);
-      if (tr->kind == IV_TRACK_THREAD && category_kind (t, &kc, c->cat[i]) != IV_ROW_NESTED)
+      IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
+      if (tr->kind == IV_TRACK_THREAD && seen[k] == 1)
         tr->kind = IV_TRACK_GPU;
     }
+  return TRUE;
 }
 
 /* Processes and tracks named and classified; FALSE when out of memory for the names. */
@@ -2100,8 +2109,7 @@ _iv_trace_builder_finish (IvTraceBuilder *b, GError **error)
   open_raw = open_bits_raw (b, n, &ok);
   if (!ok)
     goto out_of_memory;
-  mark_gpu_tracks (b);
-  if (!allocate_scratch (t, n, &order, &depth, &self) || !order_tracks (b)
+  if (!mark_gpu_tracks (b) || !allocate_scratch (t, n, &order, &depth, &self) || !order_tracks (b)
       || !nest_tracks (b, order, depth, self, open_raw) || !form_rows (b, order, depth)
       || !order_columns (b, order, &depth, &self) || !order_open_bits (t, order, open_raw))
     goto out_of_memory;

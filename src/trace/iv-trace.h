@@ -47,9 +47,9 @@ typedef enum
 } IvProcessKind;
 
 /* What a track holds. A GPU track is a thread track (Kineto: pid = device, tid =
- * stream) holding GPU work — kernels, copies, sets — or GPU user annotations and stream
- * syncs (their categories decide; `stream N` thread names and `GPU N` processes are the
- * fallback). Its rows are not call stacks: see IvRowKind. */
+ * stream) holding GPU work — kernels, copies, sets — GPU user annotations and stream
+ * syncs, and nothing else (their categories decide; `stream N` thread names and `GPU N`
+ * processes are the fallback). Its rows are not call stacks: see IvRowKind. */
 typedef enum
 {
   IV_TRACK_THREAD,
