@@ -525,9 +525,9 @@ test_timeslice_outliers (void)
     g_string_append_printf (
         json,
         "%s{\"start_ns\": %d, \"end_ns\": %d, \"time_to_first_token\": {\"unit\": \"ms\", "
-        "\"avg\": %g, \"std\": 1}, \"output_token_throughput_per_user\": {\"unit\": "
+        "\"avg\": %g, \"std\": 1, \"p50\": %g}, \"output_token_throughput_per_user\": {\"unit\": "
         "\"tokens/sec/user\", \"avg\": %g, \"std\": 2}}",
-        i ? "," : "", i * 5, i * 5 + 5, ttft[i], tpu[i]);
+        i ? "," : "", i * 5, i * 5 + 5, ttft[i], ttft[i], tpu[i]);
   g_string_append (json, "]}");
   iv_test_write_file (dir, "profile_export_aiperf.json",
                       "{\"time_to_first_token\": {\"unit\": \"ms\", \"avg\": 20, \"std\": 5, "
@@ -592,6 +592,21 @@ test_timeslice_outliers (void)
         }
     }
   iv_chart_free (chart);
+
+  /* percentile bands of a client metric: Inferview's, from the slices; aiperf plot's
+   * PercentileBandsHandler draws only server metrics and skips any other name */
+  {
+    IvPlotSpec bands = { .name = (char *) "bands", .type = IV_PLOT_PERCENTILE_BANDS };
+    bands.y.metric = (char *) "Time to First Token";
+    g_clear_pointer (&reason, g_free);
+    chart = iv_runs_chart (&bands, sweep, sweep->runs->pdata[0], &reason);
+    g_assert_nonnull (chart);
+    g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Time (s)");
+    iv_chart_free (chart);
+    bands.aiperf_compatible = TRUE;
+    g_assert_null (iv_runs_chart (&bands, sweep, sweep->runs->pdata[0], &reason));
+    g_assert_nonnull (strstr (reason, "only of server metrics"));
+  }
 
   /* aiperf plot reads only the CSV: without it, --aiperf-compatible draws nothing and
    * says so; with it, its rounded values (the TTFT of slice 3 written 27.00) */

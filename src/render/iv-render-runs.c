@@ -1098,8 +1098,12 @@ slice_bars (const IvPlotSpec *spec, const IvRun *r, char **reason)
 }
 
 /* percentile_bands of a client metric: each slice's p50 as a line, between it and the
- * p95 a band, between the p95 and the p99 a lighter one (create_percentile_bands). The
- * server's metrics by their Prometheus names draw from the server's own slices. */
+ * p95 a band, between the p95 and the p99 a lighter one, drawn as aiperf's
+ * create_percentile_bands draws its rows. aiperf plot itself draws bands only of a
+ * server metric (PercentileBandsHandler reads the per-window statistics of
+ * server_metrics_export.json and raises DataUnavailableError for any other name), so
+ * with --aiperf-compatible a client metric is skipped as aiperf skips it; a server
+ * metric's windows are not read here yet. */
 static IvChart *
 percentile_bands (const IvPlotSpec *spec, const IvRun *r, char **reason)
 {
@@ -1118,8 +1122,17 @@ percentile_bands (const IvPlotSpec *spec, const IvRun *r, char **reason)
 
   if (strchr (name, ':') || g_strcmp0 (spec->source, "server_metrics") == 0)
     {
-      *reason = g_strdup_printf (_ ("“%s” is a server metric: its percentile bands come from "
-                                    "the server's own time slices, which this run does not have"),
+      *reason = g_strdup_printf (_ ("“%s” is a server metric: aiperf plot draws its bands from "
+                                    "the per-window statistics of server_metrics_export.json, "
+                                    "which Inferview does not read yet"),
+                                 name);
+      return NULL;
+    }
+  if (spec->aiperf_compatible)
+    {
+      *reason = g_strdup_printf (_ ("aiperf plot draws percentile bands only of server metrics "
+                                    "(“%s” is a client metric; it says the metric is not found "
+                                    "in server metrics)"),
                                  name);
       return NULL;
     }
