@@ -1203,6 +1203,42 @@ test_plot_watch (void)
   iv_test_remove_tree (tmp);
 }
 
+/* `trace FILE --stats`: what a Kineto file says about itself (a public HTA trace of rank 34
+ * of 300, gloo): one line in the text, and "info" in the JSON with every value as written
+ * — baseTimeNanoseconds exact, past what a double holds — and the process groups' ranks
+ * summarised. */
+static void
+test_trace_info (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("IV_TEST_DATA"), "traces",
+                                            "kineto_cpu_only_gloo.json.gz", NULL);
+  g_autoptr (JsonParser) p = json_parser_new ();
+  JsonObject *info, *distributed, *attributes, *group;
+  Result r = run ("trace", path, "--stats", NULL);
+
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\ndistributed: rank 34 of 300 · gloo · 11 process groups\n"));
+  g_assert_nonnull (strstr (r.out, "attributes: schemaVersion = 1; username = mojif; "));
+  result_clear (&r);
+  r = run ("trace", path, "--stats", "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (p, r.out, -1, NULL));
+  info = json_object_get_object_member (json_node_get_object (json_parser_get_root (p)), "info");
+  distributed = json_object_get_object_member (info, "distributed");
+  g_assert_cmpint (json_object_get_int_member (distributed, "rank"), ==, 34);
+  g_assert_cmpint (json_object_get_int_member (distributed, "world_size"), ==, 300);
+  g_assert_cmpstr (json_object_get_string_member (distributed, "backend"), ==, "gloo");
+  group = json_array_get_object_element (
+      json_object_get_array_member (distributed, "process_groups"), 0);
+  g_assert_cmpstr (json_object_get_string_member (group, "ranks"), ==, "0–299 (300 ranks)");
+  g_assert_cmpstr (json_object_get_string_member (group, "pg_desc"), ==, "default_pg");
+  attributes = json_object_get_object_member (info, "attributes");
+  g_assert_cmpint (json_object_get_int_member (attributes, "baseTimeNanoseconds"), ==,
+                   G_GINT64_CONSTANT (1719853884000000000));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (info, "devices")), ==, 0);
+  result_clear (&r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1222,6 +1258,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/model-figure", test_model_figure);
   g_test_add_func ("/cli/trace-figure", test_trace_figure);
   g_test_add_func ("/cli/trace-pipelined-figure", test_trace_pipelined_figure);
+  g_test_add_func ("/cli/trace-info", test_trace_info);
   g_test_add_func ("/cli/runs-json", test_runs_json);
   g_test_add_func ("/cli/plot", test_plot);
   g_test_add_func ("/cli/plot-aiperf", test_plot_aiperf);
