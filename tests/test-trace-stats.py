@@ -8,7 +8,10 @@ origin in tests/data/ATTRIBUTION.md). Compared, exactly:
   slices that ended and the sum of their durations as recorded;
 - per GPU stream (pid, tid): how many kernels, copies and sets it ran, and the union of
   their intervals;
-- the spans that did not end, by name and row kind.
+- the spans that did not end, by name and row kind;
+
+and the same over the middle third of each trace (`--from`/`--to`: the slices that
+intersect the range, their durations cut to it, as Perfetto's area selection).
 
 The parse follows the rules of docs/formats.md §2, restated below where they are used,
 with the file's decimal text turned into nanoseconds by Python's Decimal (never a
@@ -319,13 +322,21 @@ def union(spans):
     return total + (hi - lo if hi is not None else 0)
 
 
-def expected(m):
+def expected(m, t0=None, t1=None, end=None):
+    """What --stats must say; with a range [t0, t1) (and the trace's @end, where what did
+    not end is drawn to), of the slices that intersect it, their durations cut to it."""
     gpu = gpu_tracks(m)
     by_name = collections.defaultdict(lambda: [0, 0])
     opened = collections.Counter()
     streams = collections.defaultdict(list)
     for track, name, cat, start, dur, is_open in m.slices:
         kind = kind_of(track, cat, gpu)
+        stop = end if is_open and end is not None else start + dur
+        if t0 is not None:
+            if not (start < t1 and (stop > t0 or (stop == start and start >= t0))):
+                continue
+            start, stop = max(start, t0), min(stop, t1)
+            dur = max(stop - start, 0)
         if is_open:
             opened[(name, kind)] += 1
             continue
@@ -360,8 +371,8 @@ def traces():
                 yield os.path.join(folder, n)
 
 
-def stats(path):
-    r = subprocess.run([BINARY, "trace", path, "--stats", "--json"], capture_output=True, timeout=300)
+def stats(path, *extra):
+    r = subprocess.run([BINARY, "trace", path, "--stats", "--json", *extra], capture_output=True, timeout=300)
     if r.returncode != 0:
         return None, r.stderr.decode("utf-8", "replace").strip()
     return json.loads(r.stdout), ""
@@ -381,7 +392,8 @@ def main():
         if events is None:
             check(False, "%s: Python cannot read it" % rel)
             continue
-        want = expected(parse(events))
+        model = parse(events)
+        want = expected(model)
         got = reported(doc)
         diffs = (differences(want[0], got[0], "by_name") + differences(want[1], got[1], "open")
                  + differences(want[2], got[2], "stream"))
@@ -391,6 +403,22 @@ def main():
               % (rel, n_names, sum(want[1].values()), len(want[2]), n_kernels, len(diffs)),
               "\n".join(diffs[:20]))
         figures[os.path.basename(path)] = (want, got)
+        # --from/--to: the middle third of the trace, in whole ms from its start
+        span_ms = (doc["end_ns"] - doc["start_ns"]) // 1000000
+        if span_ms >= 3:
+            lo, hi = span_ms // 3, 2 * span_ms // 3
+            ranged, err = stats(path, "--from", str(lo), "--to", str(hi))
+            if ranged is None:
+                check(False, "%s --from %d --to %d: %s" % (rel, lo, hi, err))
+                continue
+            t0 = doc["start_ns"] + lo * 1000000
+            want = expected(model, t0, doc["start_ns"] + hi * 1000000, doc["end_ns"])
+            got = reported(ranged)
+            diffs = (differences(want[0], got[0], "by_name") + differences(want[1], got[1], "open")
+                     + differences(want[2], got[2], "stream"))
+            check(not diffs and ranged["range"]["start_ns"] == t0,
+                  "%s --from %d --to %d ms: %d names, %d streams: %d differences"
+                  % (rel, lo, hi, len(want[0]), len(want[2]), len(diffs)), "\n".join(diffs[:20]))
     # the issue's two figures, from both sides
     nccl = figures.get("kineto_hta_nccl_ddp_rank0.json.gz")
     if nccl:
@@ -400,6 +428,13 @@ def main():
                   % (side, s7))
     else:
         check(False, "HTA's nccl_data.json.gz is in tests/data/traces")
+    # --include-open: what did not end counts too, as if it ended with the trace
+    path = os.path.join(DATA, "traces", "catapult_multiple_input_latency.json.gz")
+    if os.path.exists(path):
+        doc, err = stats(path, "--include-open")
+        n = [e for e in (doc or {}).get("by_name", []) if e["name"] == "InputLatency"]
+        check(n and n[0]["count"] == 902 and doc["range"]["include_open"],
+              "--include-open: the 33 InputLatency spans that did not end count too (902)", err)
     mil = figures.get("catapult_multiple_input_latency.json.gz")
     if mil:
         for side, (by_name, opened, _) in (("parsed", mil[0]), ("inferview", mil[1])):
