@@ -1099,6 +1099,8 @@ _iv_trace_load_chrome (IvTraceBuilder *b, IvInput *input, IvProgressFunc progres
                   : iv_json_pull_init (r, input, progress, progress_data, cancellable, error)))
     {
       iv_json_pull_clear (r);
+      clear_text (&p->name);
+      clear_text (&p->cat);
       return FALSE;
     }
   r->lenient = TRUE; /* what Perfetto loads, with a warning (iv-json-pull.h) */
