@@ -2092,6 +2092,26 @@ test_slice_details (void)
   g_clear_pointer (&text, g_free);
   text = iv_slice_details_to_text (details);
   g_assert_cmpstr (text, ==, "");
+  g_clear_pointer (&t, iv_trace_free);
+  g_clear_pointer (&text, g_free);
+
+  /* A begin never closed has no recorded duration: the pane says so, with the time to the
+   * trace's end it is drawn to (40 µs: from 60 to the last event's end at 100). */
+  g_assert_true (g_file_set_contents (
+      path,
+      "[{\"ph\": \"B\", \"name\": \"open\", \"pid\": 1, \"tid\": 2, \"ts\": 60},"
+      " {\"ph\": \"X\", \"name\": \"closed\", \"pid\": 1, \"tid\": 3, \"ts\": 0, \"dur\": 100}]",
+      -1, NULL));
+  t = iv_trace_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  inner = G_MAXSIZE;
+  for (gsize i = 0; i < t->n_slices; i++)
+    if (g_str_equal (iv_trace_string (t, t->name[i]), "open"))
+      inner = i;
+  g_assert_cmpuint (inner, !=, G_MAXSIZE);
+  iv_slice_details_set (details, t, inner);
+  text = iv_slice_details_to_text (details);
+  g_assert_nonnull (strstr (text, "Duration: did not end (40 µs to the end of the trace)\n"));
   g_object_unref (details);
 }
 

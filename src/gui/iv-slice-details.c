@@ -257,7 +257,14 @@ iv_slice_details_set (IvSliceDetails *self, const IvTrace *t, gsize s)
   if (cat && *cat)
     add_property (self, _ ("Category"), cat);
   start = iv_units_format_seconds ((t->start_ns[s] - t->t0_ns) * 1e-9);
-  dur = iv_units_format_seconds (t->dur_ns[s] * 1e-9);
+  if (iv_trace_slice_is_open (t, s))
+    {
+      /* its length is up to the end of the trace, not a recorded duration */
+      g_autofree char *to_end = iv_units_format_seconds (t->dur_ns[s] * 1e-9);
+      dur = g_strdup_printf (_ ("did not end (%s to the end of the trace)"), to_end);
+    }
+  else
+    dur = iv_units_format_seconds (t->dur_ns[s] * 1e-9);
   self_time = iv_units_format_seconds (t->self_ns[s] * 1e-9);
   add_property (self, _ ("Start"), start);
   add_property (self, _ ("Duration"), dur);
