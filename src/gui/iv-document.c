@@ -283,7 +283,8 @@ describe (const IvSniffResult *r)
     case IV_KIND_SWEEP:
       return g_strdup_printf (_ ("%u runs · %s requests"), r->runs->len, events ? events : "–");
     case IV_KIND_CHROME_TRACE:
-      return g_strdup_printf (r->truncated ? _ ("Trace · %s events · ends early")
+      /* the damage first, where the sidebar's ellipsis cannot hide it */
+      return g_strdup_printf (r->truncated ? _ ("Damaged, opens in part · Trace · %s events")
                                            : _ ("Trace · %s events"),
                               events ? events : "–");
     case IV_KIND_PIPELINED_TIMELINE:
@@ -304,8 +305,11 @@ describe_trace (const IvTrace *t)
   const char *kind = t->format == IV_TRACE_PIPELINED ? _ ("Pipelined timeline") : _ ("Trace");
   g_autofree char *span = iv_units_format_seconds ((t->t1_ns - t->t0_ns) * 1e-9);
 
+  /* the damage first, where the sidebar's ellipsis cannot hide it; the banner over the
+   * timeline says where */
   return g_strdup_printf (t->truncated
-                              ? _ ("%s · %" G_GSIZE_FORMAT " slices · %u tracks · %s · ends early")
+                              ? _ ("Damaged, loaded in part · %s · %" G_GSIZE_FORMAT
+                                   " slices · %u tracks · %s")
                               : _ ("%s · %" G_GSIZE_FORMAT " slices · %u tracks · %s"),
                           kind, t->n_slices, t->tracks->len, span);
 }
