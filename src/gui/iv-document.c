@@ -307,10 +307,9 @@ describe_trace (const IvTrace *t)
 
   /* the damage first, where the sidebar's ellipsis cannot hide it; the banner over the
    * timeline says where */
-  return g_strdup_printf (t->truncated
-                              ? _ ("Damaged, loaded in part · %s · %" G_GSIZE_FORMAT
-                                   " slices · %u tracks · %s")
-                              : _ ("%s · %" G_GSIZE_FORMAT " slices · %u tracks · %s"),
+  return g_strdup_printf (t->truncated ? _ ("Damaged, loaded in part · %s · %" G_GSIZE_FORMAT
+                                            " slices · %u tracks · %s")
+                                       : _ ("%s · %" G_GSIZE_FORMAT " slices · %u tracks · %s"),
                           kind, t->n_slices, t->tracks->len, span);
 }
 
