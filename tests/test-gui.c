@@ -1467,6 +1467,21 @@ test_timeline_view (void)
   }
 }
 
+typedef struct
+{
+  IvPipelinedView *view;
+  gboolean done, ok;
+  GError *error;
+} LoadOutcome;
+
+static void
+on_breakdown_outcome (GObject *source, GAsyncResult *result, gpointer data)
+{
+  LoadOutcome *out = data;
+  out->ok = iv_pipelined_view_load_breakdown_finish (out->view, result, &out->error);
+  out->done = TRUE;
+}
+
 /* A pipelined timeline opens on its pipeline view with the file's window (candidates 2–4)
  * and the breakdown found beside it; the window moves, an impossible one keeps what was
  * shown, a click describes a bar, a bad breakdown keeps the good one, and the figure
@@ -1483,6 +1498,19 @@ test_pipelined_view (void)
   guint merged = G_MAXUINT;
 
   open_trace (path);
+  /* the breakdown beside it was read by the document's loader, off the main thread */
+  for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
+    {
+      g_autoptr (IvDocument) doc = doc_at (i);
+      const GPtrArray *found = iv_document_get_breakdowns (doc);
+      if (iv_document_get_trace (doc)
+          && g_str_has_suffix (iv_document_get_trace (doc)->path, "pipelined_timeline_sample.json"))
+        {
+          g_assert_nonnull (found);
+          g_assert_cmpuint (found->len, ==, 1);
+          g_assert_cmpint (((IvBreakdownFile *) found->pdata[0])->breakdown->candidate, ==, 3);
+        }
+    }
   view = iv_workspace_page_get_pipelined (page);
   g_assert_nonnull (view);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view)));
@@ -1514,7 +1542,16 @@ test_pipelined_view (void)
 
   g_assert_true (g_file_set_contents (
       bad, "{\"format\": \"candidate_breakdown_v1\", \"gpu_ms\": 3}", -1, NULL));
-  g_assert_false (iv_pipelined_view_load_breakdown (view, bad, NULL));
+  {
+    LoadOutcome out = { view, FALSE, FALSE, NULL };
+    iv_pipelined_view_load_breakdown_async (view, bad, on_breakdown_outcome, &out);
+    g_assert_true (wait_for (flag_set, &out.done, 10));
+    g_assert_false (out.ok);
+    g_assert_error (out.error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+    g_assert_nonnull (
+        strstr (out.error->message, "bad-breakdown.json: not a candidate_breakdown_v1"));
+    g_clear_error (&out.error);
+  }
   g_assert_nonnull (iv_pipelined_view_get_breakdown (view));
   g_assert_cmpint (iv_pipelined_view_get_breakdown (view)->candidate, ==, 3);
   settle ();

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "iv-palette.h"
@@ -949,6 +950,45 @@ test_breakdown (void)
   g_assert_true (g_file_set_contents (
       path, "{\"format\": \"candidate_breakdown_v1\", \"gpu_ms\": {\"a\": -1}}", -1, NULL));
   g_assert_null (iv_breakdown_load (path, &error) ? (gpointer) 1 : NULL);
+}
+
+/* The breakdowns beside a trace: only regular .json files that sniff as breakdowns and
+ * read whole, sorted by path; the trace itself, other JSON, a folder, a FIFO and a
+ * damaged breakdown are passed over. */
+static void
+test_breakdowns_beside (void)
+{
+  g_autofree char *dir = g_build_filename (tmpdir, "beside", NULL);
+  g_autofree char *trace = g_build_filename (dir, "timeline.json", NULL);
+  g_autofree char *b = g_build_filename (dir, "b-breakdown.json", NULL);
+  g_autofree char *a = g_build_filename (dir, "a-breakdown.json", NULL);
+  g_autofree char *damaged = g_build_filename (dir, "c-breakdown.json", NULL);
+  g_autofree char *other = g_build_filename (dir, "other.json", NULL);
+  g_autofree char *folder = g_build_filename (dir, "folder.json", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "fifo.json", NULL);
+  g_autoptr (GPtrArray) found = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0755), ==, 0);
+  g_assert_cmpint (mkfifo (fifo, 0644), ==, 0);
+  g_assert_true (g_file_set_contents (trace, "{\"traceEvents\": []}", -1, NULL));
+  g_assert_true (g_file_set_contents (
+      b, "{\"format\": \"candidate_breakdown_v1\", \"candidate\": 7, \"gpu_ms\": {\"x\": 1}}", -1,
+      NULL));
+  g_assert_true (g_file_set_contents (
+      a, "{\"format\": \"candidate_breakdown_v1\", \"candidate\": 2, \"gpu_ms\": {\"y\": 2.5}}", -1,
+      NULL));
+  g_assert_true (g_file_set_contents (
+      damaged, "{\"format\": \"candidate_breakdown_v1\", \"gpu_ms\": {\"z\": -1}}", -1, NULL));
+  g_assert_true (g_file_set_contents (other, "{\"a\": 1}", -1, NULL));
+
+  found = iv_breakdowns_beside (trace, NULL);
+  g_assert_cmpuint (found->len, ==, 2);
+  g_assert_cmpstr (((IvBreakdownFile *) found->pdata[0])->path, ==, a);
+  g_assert_cmpint (((IvBreakdownFile *) found->pdata[0])->breakdown->candidate, ==, 2);
+  g_assert_cmpfloat (((IvBreakdownFile *) found->pdata[0])->breakdown->total_ms, ==, 2.5);
+  g_assert_cmpstr (((IvBreakdownFile *) found->pdata[1])->path, ==, b);
+  g_assert_cmpint (((IvBreakdownFile *) found->pdata[1])->breakdown->candidate, ==, 7);
+  g_unlink (fifo);
 }
 
 static void
@@ -2520,6 +2560,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/range-matches-whole", test_range_matches_whole);
   g_test_add_func ("/trace/pipelined", test_pipelined);
   g_test_add_func ("/trace/breakdown", test_breakdown);
+  g_test_add_func ("/trace/breakdowns-beside", test_breakdowns_beside);
   g_test_add_func ("/trace/pipeline-plot", test_pipeline_plot);
   g_test_add_func ("/trace/pipeline-legacy", test_pipeline_legacy);
   g_test_add_func ("/trace/breakdown-segments", test_breakdown_segments);

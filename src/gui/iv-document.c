@@ -8,8 +8,10 @@
 #include <glib/gi18n.h>
 
 #include "iv-live-follow.h"
+#include "iv-pipeline-plot.h"
 #include "iv-preset.h"
 #include "iv-safe-text.h"
+#include "iv-trace-pipelined.h"
 #include "iv-units.h"
 
 struct _IvDocument
@@ -23,8 +25,9 @@ struct _IvDocument
   double progress;
   IvSniffResult *info;
   IvTrace *trace;
-  IvSweep *sweep;       /* runs and sweeps: every run loaded */
-  IvLiveFollow *follow; /* keeps the sweep up to date while AIPerf writes it */
+  GPtrArray *breakdowns; /* IvBreakdownFile* beside a pipelined trace */
+  IvSweep *sweep;        /* runs and sweeps: every run loaded */
+  IvLiveFollow *follow;  /* keeps the sweep up to date while AIPerf writes it */
   GCancellable *cancellable;
   GMainContext *context;
   gint progress_permille; /* last value sent from the worker, atomically */
@@ -88,6 +91,7 @@ iv_document_finalize (GObject *object)
     iv_live_follow_stop (self->follow);
   g_clear_object (&self->follow);
   g_clear_pointer (&self->trace, iv_trace_free);
+  g_clear_pointer (&self->breakdowns, g_ptr_array_unref);
   g_clear_pointer (&self->sweep, iv_sweep_free);
   g_free (self->title);
   g_free (self->subtitle);
@@ -352,6 +356,13 @@ iv_document_follow_now (IvDocument *self)
     iv_live_follow_poll (self->follow);
 }
 
+const GPtrArray *
+iv_document_get_breakdowns (IvDocument *self)
+{
+  g_return_val_if_fail (IV_IS_DOCUMENT (self), NULL);
+  return self->breakdowns;
+}
+
 const IvSweep *
 iv_document_get_sweep (IvDocument *self)
 {
@@ -420,6 +431,7 @@ on_worker_progress (guint64 done, guint64 total, gpointer user_data)
 typedef struct
 {
   IvTrace *trace;
+  GPtrArray *breakdowns;
   IvSweep *sweep;
 } LoadData;
 
@@ -428,6 +440,7 @@ load_data_free (gpointer p)
 {
   LoadData *data = p;
   g_clear_pointer (&data->trace, iv_trace_free);
+  g_clear_pointer (&data->breakdowns, g_ptr_array_unref);
   g_clear_pointer (&data->sweep, iv_sweep_free);
   g_free (data);
 }
@@ -462,6 +475,10 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
           r->truncated = trace->truncated;
           LoadData *data = g_task_get_task_data (task);
           data->trace = trace;
+          /* the pipeline view offers the breakdowns beside it: read here, not on the main
+           * thread when the view is shown */
+          if (iv_pipeline_plot_supported (trace))
+            data->breakdowns = iv_breakdowns_beside (path, cancellable);
         }
     }
   else if (r)
@@ -535,6 +552,7 @@ iv_document_load_finish (IvDocument *self, GAsyncResult *result, GError **error)
   {
     LoadData *data = g_task_get_task_data (G_TASK (result));
     self->trace = g_steal_pointer (&data->trace);
+    self->breakdowns = g_steal_pointer (&data->breakdowns);
     self->sweep = g_steal_pointer (&data->sweep);
   }
   {

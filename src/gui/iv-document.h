@@ -30,6 +30,9 @@ IvGroup iv_document_get_group (IvDocument *self);
 const IvSniffResult *iv_document_get_info (IvDocument *self);
 const char *iv_document_get_icon_name (IvDocument *self);
 const IvTrace *iv_document_get_trace (IvDocument *self);
+/* The candidate breakdown files found beside a pipelined trace when it was loaded
+ * (IvBreakdownFile*), or NULL. */
+const GPtrArray *iv_document_get_breakdowns (IvDocument *self);
 /* The runs of a run or sweep document, once loaded. */
 const IvSweep *iv_document_get_sweep (IvDocument *self);
 void iv_document_load_async (IvDocument *self, GCancellable *cancellable,

@@ -6,16 +6,9 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 
 #include "iv-plain-text.h"
-#include "iv-sniff.h"
 #include "iv-units.h"
-
-/* Sibling files looked at for breakdowns: enough for a results folder, bounded so a huge
- * directory does not stall opening a trace. */
-#define MAX_SIBLINGS 400
-#define MAX_BREAKDOWN_BYTES (1 << 20)
 
 struct _IvPipelinedView
 {
@@ -31,7 +24,8 @@ struct _IvPipelinedView
   GtkLabel *details;
   GtkGrid *candidates;
 
-  GPtrArray *bd_paths; /* char*, parallel to bd_names after its "None" */
+  GPtrArray *choices;  /* IvBreakdownFile*, parallel to bd_names after its "None" */
+  GCancellable *loads; /* breakdowns being read for the trace shown */
   /* The spin buttons are set from the plot (its range, a window that had to shrink);
    * their value-changed must then not rebuild the plot a second time. */
   gboolean updating;
@@ -39,7 +33,7 @@ struct _IvPipelinedView
   const IvTrace *trace;
   GObject *owner;
   IvPipelinePlot *plot;
-  IvBreakdown *breakdown;
+  const IvBreakdown *breakdown; /* one of choices' */
   IvPipelinedFigure fig;
   IvPipelinedLayout layout; /* of the last frame, for hit testing */
   IvFigure figure;
@@ -274,9 +268,8 @@ on_window_changed (IvPipelinedView *self)
 }
 
 static void
-set_breakdown (IvPipelinedView *self, IvBreakdown *bd)
+set_breakdown (IvPipelinedView *self, const IvBreakdown *bd)
 {
-  g_clear_pointer (&self->breakdown, iv_breakdown_free);
   self->breakdown = bd;
   self->fig.breakdown = bd;
   gtk_widget_queue_draw (self->area);
@@ -289,40 +282,85 @@ iv_pipelined_view_get_breakdown (IvPipelinedView *self)
   return self->breakdown;
 }
 
+/* Offers @bd (taken) read from @path; a path offered already has its breakdown replaced
+ * (the file may have changed). Returns its position in the drop-down. */
 static guint
-add_breakdown_choice (IvPipelinedView *self, const char *path, const IvBreakdown *bd)
+add_breakdown_choice (IvPipelinedView *self, const char *path, IvBreakdown *bd)
 {
   g_autofree char *base = g_path_get_basename (path);
   g_autofree char *label
       = g_strdup_printf (_ ("Candidate %" G_GINT64_FORMAT " · %s"), bd->candidate, base);
 
-  for (guint i = 0; i < self->bd_paths->len; i++)
-    if (g_str_equal (self->bd_paths->pdata[i], path))
-      return i + 1;
-  g_ptr_array_add (self->bd_paths, g_strdup (path));
+  for (guint i = 0; i < self->choices->len; i++)
+    {
+      IvBreakdownFile *f = self->choices->pdata[i];
+      if (g_str_equal (f->path, path))
+        {
+          if (self->breakdown == f->breakdown)
+            set_breakdown (self, NULL);
+          iv_breakdown_free (f->breakdown);
+          f->breakdown = bd;
+          return i + 1;
+        }
+    }
+  g_ptr_array_add (self->choices, iv_breakdown_file_new (path, bd));
   gtk_string_list_append (self->bd_names, label);
-  return self->bd_paths->len;
+  return self->choices->len;
+}
+
+static void
+show_choice (IvPipelinedView *self, guint at)
+{
+  self->updating = TRUE;
+  gtk_drop_down_set_selected (self->bd_choice, at);
+  self->updating = FALSE;
+  set_breakdown (self, at ? ((IvBreakdownFile *) self->choices->pdata[at - 1])->breakdown : NULL);
+  show_error (self, NULL);
+}
+
+static void
+load_breakdown_thread (GTask *task, gpointer source, gpointer path, GCancellable *cancellable)
+{
+  GError *error = NULL;
+  IvBreakdown *bd = iv_breakdown_load (path, &error);
+
+  if (bd)
+    g_task_return_pointer (task, bd, (GDestroyNotify) iv_breakdown_free);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+iv_pipelined_view_load_breakdown_async (IvPipelinedView *self, const char *path,
+                                        GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (IV_IS_PIPELINED_VIEW (self));
+  task = g_task_new (self, self->loads, callback, user_data);
+  g_task_set_source_tag (task, iv_pipelined_view_load_breakdown_async);
+  g_task_set_task_data (task, g_strdup (path), g_free);
+  g_task_run_in_thread (task, load_breakdown_thread);
 }
 
 gboolean
-iv_pipelined_view_load_breakdown (IvPipelinedView *self, const char *path, GError **error)
+iv_pipelined_view_load_breakdown_finish (IvPipelinedView *self, GAsyncResult *result,
+                                         GError **error)
 {
   g_autoptr (GError) local = NULL;
   IvBreakdown *bd;
 
-  g_return_val_if_fail (IV_IS_PIPELINED_VIEW (self), FALSE);
-  bd = iv_breakdown_load (path, &local);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  bd = g_task_propagate_pointer (G_TASK (result), &local);
   if (!bd)
     {
-      show_error (self, local->message);
+      /* a load for a trace no longer shown says nothing over the one shown now */
+      if (!g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_error (self, local->message);
       g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
     }
-  self->updating = TRUE;
-  gtk_drop_down_set_selected (self->bd_choice, add_breakdown_choice (self, path, bd));
-  self->updating = FALSE;
-  set_breakdown (self, bd);
-  show_error (self, NULL);
+  show_choice (self, add_breakdown_choice (self, g_task_get_task_data (G_TASK (result)), bd));
   return TRUE;
 }
 
@@ -333,10 +371,14 @@ on_breakdown_chosen (IvPipelinedView *self)
 
   if (self->updating)
     return;
-  if (i == 0 || i == GTK_INVALID_LIST_POSITION || i > self->bd_paths->len)
-    set_breakdown (self, NULL);
-  else
-    iv_pipelined_view_load_breakdown (self, self->bd_paths->pdata[i - 1], NULL);
+  show_choice (self, i == GTK_INVALID_LIST_POSITION || i > self->choices->len ? 0 : i);
+}
+
+static void
+on_breakdown_loaded (GObject *source, GAsyncResult *result, gpointer data)
+{
+  /* the view shows the error, if any */
+  iv_pipelined_view_load_breakdown_finish (IV_PIPELINED_VIEW (source), result, NULL);
 }
 
 static void
@@ -347,7 +389,7 @@ on_open_response (GtkNativeDialog *dialog, int response, IvPipelinedView *self)
       g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
       g_autofree char *path = file ? g_file_get_path (file) : NULL;
       if (path)
-        iv_pipelined_view_load_breakdown (self, path, NULL);
+        iv_pipelined_view_load_breakdown_async (self, path, on_breakdown_loaded, NULL);
     }
   g_object_unref (dialog);
 }
@@ -374,50 +416,29 @@ on_open_breakdown (IvPipelinedView *self)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
-/* Breakdown files beside the trace, offered in the drop-down; the one of a candidate in
- * the window (else the first found) is shown. */
+/* Offers the breakdowns found beside the trace; shows the one of a candidate in the
+ * window (else the first). */
 static void
-discover_breakdowns (IvPipelinedView *self)
+offer_breakdowns (IvPipelinedView *self, const GPtrArray *found)
 {
-  g_autofree char *dir = self->trace->path ? g_path_get_dirname (self->trace->path) : NULL;
-  g_autoptr (GDir) d = dir ? g_dir_open (dir, 0, NULL) : NULL;
-  g_autoptr (GPtrArray) found = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-  guint seen = 0, pick = 0;
+  guint pick = 0;
 
-  while (d && (name = g_dir_read_name (d)) && seen++ < MAX_SIBLINGS)
+  for (guint i = 0; found && i < found->len; i++)
     {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      GStatBuf st;
-      if (g_str_has_suffix (name, ".json") && g_stat (path, &st) == 0
-          && st.st_size < MAX_BREAKDOWN_BYTES && g_strcmp0 (path, self->trace->path) != 0)
-        g_ptr_array_add (found, g_steal_pointer (&path));
-    }
-  g_ptr_array_sort (found, (GCompareFunc) (void (*) (void)) g_strcmp0);
-  for (guint i = 0; i < found->len; i++)
-    {
-      /* The sniffer decides from the first keys; only breakdowns are then parsed whole. */
-      g_autoptr (IvSniffResult) kind
-          = iv_sniff_path (found->pdata[i], FALSE, NULL, NULL, NULL, NULL);
-      g_autoptr (IvBreakdown) bd = kind && kind->kind == IV_KIND_CANDIDATE_BREAKDOWN
-                                       ? iv_breakdown_load (found->pdata[i], NULL)
-                                       : NULL;
-      guint at;
-      if (!bd)
-        continue;
-      at = add_breakdown_choice (self, found->pdata[i], bd);
+      const IvBreakdownFile *f = found->pdata[i];
+      guint at = add_breakdown_choice (self, f->path, iv_breakdown_copy (f->breakdown));
       if (!pick
-          || (self->plot && bd->candidate >= self->plot->first_candidate
-              && bd->candidate <= self->plot->first_candidate + 3))
+          || (self->plot && f->breakdown->candidate >= self->plot->first_candidate
+              && f->breakdown->candidate <= self->plot->first_candidate + 3))
         pick = at;
     }
   if (pick)
-    iv_pipelined_view_load_breakdown (self, self->bd_paths->pdata[pick - 1], NULL);
+    show_choice (self, pick);
 }
 
 gboolean
-iv_pipelined_view_set_trace (IvPipelinedView *self, const IvTrace *trace, GObject *owner,
-                             GError **error)
+iv_pipelined_view_set_trace (IvPipelinedView *self, const IvTrace *trace,
+                             const GPtrArray *breakdowns, GObject *owner, GError **error)
 {
   IvPipelinePlot *plot;
 
@@ -432,8 +453,11 @@ iv_pipelined_view_set_trace (IvPipelinedView *self, const IvTrace *trace, GObjec
   self->plot = plot;
   self->fig.plot = plot;
   set_breakdown (self, NULL);
+  /* a breakdown still being read belongs to the trace shown before */
+  g_cancellable_cancel (self->loads);
+  g_set_object (&self->loads, g_cancellable_new ());
   self->updating = TRUE;
-  g_ptr_array_set_size (self->bd_paths, 0);
+  g_ptr_array_set_size (self->choices, 0);
   gtk_string_list_splice (self->bd_names, 1,
                           g_list_model_get_n_items (G_LIST_MODEL (self->bd_names)) - 1, NULL);
   gtk_drop_down_set_selected (self->bd_choice, 0);
@@ -442,7 +466,7 @@ iv_pipelined_view_set_trace (IvPipelinedView *self, const IvTrace *trace, GObjec
   fill_candidates (self);
   iv_pipelined_view_select (self, G_MAXUINT);
   show_error (self, NULL);
-  discover_breakdowns (self);
+  offer_breakdowns (self, breakdowns);
   return TRUE;
 }
 
@@ -499,8 +523,11 @@ iv_pipelined_view_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_PIPELINED_VIEW);
   g_clear_pointer (&self->plot, iv_pipeline_plot_free);
-  g_clear_pointer (&self->breakdown, iv_breakdown_free);
-  g_clear_pointer (&self->bd_paths, g_ptr_array_unref);
+  self->breakdown = self->fig.breakdown = NULL;
+  g_clear_pointer (&self->choices, g_ptr_array_unref);
+  if (self->loads)
+    g_cancellable_cancel (self->loads);
+  g_clear_object (&self->loads);
   g_clear_object (&self->owner);
   G_OBJECT_CLASS (iv_pipelined_view_parent_class)->dispose (object);
 }
@@ -535,7 +562,8 @@ iv_pipelined_view_init (IvPipelinedView *self)
 {
   self->fig.highlighted = G_MAXUINT;
   self->figure = (IvFigure){ iv_render_pipelined, &self->fig, "pipeline", G_OBJECT (self) };
-  self->bd_paths = g_ptr_array_new_with_free_func (g_free);
+  self->choices = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_breakdown_file_free);
+  self->loads = g_cancellable_new ();
 
   self->updating = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));

@@ -220,7 +220,8 @@ show_timeline (IvWorkspacePage *self, IvDocument *doc)
   if (iv_pipeline_plot_supported (trace))
     {
       g_autoptr (GError) error = NULL;
-      pipelined = iv_pipelined_view_set_trace (self->pipelined, trace, G_OBJECT (doc), &error);
+      pipelined = iv_pipelined_view_set_trace (
+          self->pipelined, trace, iv_document_get_breakdowns (doc), G_OBJECT (doc), &error);
       if (!pipelined)
         g_warning ("%s", error->message);
     }

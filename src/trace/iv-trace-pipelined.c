@@ -9,9 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+
 #include "iv-big-alloc.h"
 #include "iv-intervals.h"
 #include "iv-json-doc.h"
+#include "iv-sniff.h"
 #include "iv-trace-pipelined.h"
 #include "iv-trace-private.h"
 
@@ -343,4 +347,81 @@ iv_breakdown_load (const char *path, GError **error)
       bd->total_ms += ms;
     }
   return bd;
+}
+
+IvBreakdown *
+iv_breakdown_copy (const IvBreakdown *bd)
+{
+  IvBreakdown *copy = g_memdup2 (bd, sizeof *bd);
+
+  copy->families = g_new0 (IvFamily, bd->n_families + 1);
+  for (guint i = 0; i < bd->n_families; i++)
+    copy->families[i] = (IvFamily){ g_strdup (bd->families[i].name), bd->families[i].ms };
+  return copy;
+}
+
+IvBreakdownFile *
+iv_breakdown_file_new (const char *path, IvBreakdown *breakdown)
+{
+  IvBreakdownFile *f = g_new (IvBreakdownFile, 1);
+
+  f->path = g_strdup (path);
+  f->breakdown = breakdown;
+  return f;
+}
+
+void
+iv_breakdown_file_free (IvBreakdownFile *f)
+{
+  if (!f)
+    return;
+  g_free (f->path);
+  iv_breakdown_free (f->breakdown);
+  g_free (f);
+}
+
+/* Sibling files looked at: enough for a results folder, bounded so a huge directory does
+ * not hold up opening a trace; past it the user opens a breakdown by hand. */
+#define BREAKDOWN_MAX_SIBLINGS 400
+/* A breakdown is a few hundred bytes; a larger JSON file beside the trace is something
+ * else and is not sniffed. */
+#define BREAKDOWN_MAX_BYTES (1 << 20)
+
+static int
+compare_by_path (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 ((*(IvBreakdownFile *const *) a)->path, (*(IvBreakdownFile *const *) b)->path);
+}
+
+GPtrArray *
+iv_breakdowns_beside (const char *trace_path, GCancellable *cancellable)
+{
+  GPtrArray *found = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_breakdown_file_free);
+  g_autofree char *dir = g_path_get_dirname (trace_path);
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint seen = 0;
+
+  while (d && (name = g_dir_read_name (d)) && seen++ < BREAKDOWN_MAX_SIBLINGS
+         && !g_cancellable_is_cancelled (cancellable))
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr (IvSniffResult) kind = NULL;
+      IvBreakdown *bd;
+      GStatBuf st;
+
+      if (!g_str_has_suffix (name, ".json") || g_strcmp0 (path, trace_path) == 0
+          || g_stat (path, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size >= BREAKDOWN_MAX_BYTES)
+        continue;
+      /* The sniffer decides from the first keys; only breakdowns are then parsed whole. */
+      kind = iv_sniff_path (path, FALSE, NULL, NULL, cancellable, NULL);
+      if (!kind || kind->kind != IV_KIND_CANDIDATE_BREAKDOWN)
+        continue;
+      bd = iv_breakdown_load (path, NULL);
+      if (!bd)
+        continue;
+      g_ptr_array_add (found, iv_breakdown_file_new (path, bd));
+    }
+  g_ptr_array_sort (found, compare_by_path);
+  return found;
 }
