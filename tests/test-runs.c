@@ -1800,6 +1800,246 @@ test_server_axis_value (void)
   g_assert_true (isnan (iv_run_axis_value (r, "vllm:kv_cache_usage_perc{engine=7}", "avg")));
 }
 
+/* A run with the server metrics of aiperf's documentation
+ * (tests/data/aiperf-docs/server-json: docs/server-metrics/server-metrics-json-schema.md's
+ * examples, their windows under "timeslices"). */
+static char *
+server_json_run (const char *dir_name)
+{
+  g_autofree char *json = g_build_filename (g_getenv ("IV_TEST_DATA"), "aiperf-docs", "server-json",
+                                            "server_metrics_export.json", NULL);
+  return run_with (dir_name, "server_metrics_export.json", json, NULL);
+}
+
+#define DOC_GAUGE                                                                                  \
+  "dynamo_component_inflight_requests[http://localhost:10002/metrics]{dynamo_component=backend,"   \
+  "dynamo_endpoint=generate,model=Qwen/Qwen3-0.6B}"
+#define DOC_PREFILL "{dynamo_component=prefill,dynamo_endpoint=generate,model=Qwen/Qwen3-0.6B}"
+
+static GPtrArray *
+bands_ok (const IvServerMetrics *m, const char *spec, gboolean aiperf, guint *found)
+{
+  g_autoptr (GError) error = NULL;
+  GPtrArray *b = iv_server_metrics_bands (m, spec, 0, aiperf, found, &error);
+  g_assert_no_error (error);
+  return b;
+}
+
+static char *
+bands_error (const IvServerMetrics *m, const char *spec, gboolean aiperf)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) b = iv_server_metrics_bands (m, spec, 0, aiperf, NULL, &error);
+  g_assert_null (b);
+  return g_strdup (error->message);
+}
+
+static double
+at (const GArray *a, guint i)
+{
+  return g_array_index (a, double, i);
+}
+
+/* Percentile bands of a server metric from its windows, as aiperf plot's
+ * PercentileBandsHandler makes them, checked by hand: a gauge's avg, max, max and min; a
+ * counter's rate; a histogram's p50, p95, p99 by Prometheus' linear rule over its window's
+ * buckets (window 1: 15 observations, 10 up to 0.05 and 15 up to 0.1 → p50 = 0.025 +
+ * 0.025 · 7.5/10 = 0.04375, p95 = 0.05 + 0.05 · 4.25/5 = 0.0925, p99 = 0.0985); each at
+ * its window's middle in seconds since 1970. aiperf takes one series: the first
+ * endpoint's, its labels exactly those given (none: an unlabelled series). */
+static void
+test_server_bands (void)
+{
+  g_autofree char *dir = server_json_run ("server-bands");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  const IvServerMetrics *m;
+  guint found = 0;
+
+  g_assert_no_error (error);
+  m = r->server;
+  g_assert_nonnull (m);
+  /* the windows as read */
+  {
+    const IvServerAggSeries *g = NULL;
+    for (guint i = 0; i < m->agg_series->len; i++)
+      if (g_str_equal (((IvServerAggSeries *) m->agg_series->pdata[i])->metric,
+                       "dynamo_component_inflight_requests"))
+        g = m->agg_series->pdata[i];
+    g_assert_nonnull (g);
+    g_assert_cmpuint (g->slices->len, ==, 2);
+    g_assert_cmpint (g_array_index (g->slices, IvServerSlice, 1).start_ns, ==,
+                     G_GINT64_CONSTANT (1765411637639590410));
+    g_assert_cmpfloat (g_array_index (g->slices, IvServerSlice, 1).avg, ==, 31.67);
+  }
+  /* Prometheus' rule itself: within a bucket from the bound below (0 below the first);
+   * in +Inf, the last finite bound */
+  {
+    const double le[] = { 1, 2, INFINITY }, a[] = { 3, 4, 5 }, b[] = { 0, 0, 5 };
+    g_assert_cmpfloat_with_epsilon (iv_server_bucket_quantile (le, a, 3, 5, 0.5), 2.5 / 3, 1e-15);
+    g_assert_cmpfloat (iv_server_bucket_quantile (le, a, 3, 5, 0.7), ==, 1.5);
+    g_assert_cmpfloat (iv_server_bucket_quantile (le, a, 3, 5, 0.99), ==, 2);
+    g_assert_cmpfloat (iv_server_bucket_quantile (le, b, 3, 5, 0.5), ==, 2);
+  }
+  /* a gauge: avg, max, max, and its min below */
+  {
+    g_autoptr (GPtrArray) bands = bands_ok (m, DOC_GAUGE, TRUE, NULL);
+    const IvServerBands *b = bands->pdata[0];
+    g_assert_cmpuint (bands->len, ==, 1);
+    g_assert_cmpuint (b->x_s->len, ==, 2);
+    /* Python's (start_ns + end_ns) / 2 / 1e9: the sum exact, then divided */
+    g_assert_cmpfloat (
+        at (b->x_s, 0), ==,
+        (double) (G_GINT64_CONSTANT (1765411635639590410) + G_GINT64_CONSTANT (1765411637639590410))
+            / 2 / 1e9);
+    g_assert_cmpfloat (at (b->p50, 0), ==, 5);
+    g_assert_cmpfloat (at (b->p50, 1), ==, 31.67);
+    g_assert_cmpfloat (at (b->p95, 0), ==, 15);
+    g_assert_cmpfloat (at (b->p99, 1), ==, 35);
+    g_assert_cmpfloat (at (b->low, 0), ==, 0);
+    g_assert_cmpfloat (at (b->low, 1), ==, 24);
+    g_assert_cmpstr (b->unit, ==, "requests");
+  }
+  /* a counter: its rate as all three */
+  {
+    g_autoptr (GPtrArray) bands
+        = bands_ok (m, "dynamo_component_request_bytes[http://localhost:10001/metrics]" DOC_PREFILL,
+                    TRUE, NULL);
+    const IvServerBands *b = bands->pdata[0];
+    g_assert_cmpfloat (at (b->p50, 0), ==, 52353.5);
+    g_assert_cmpfloat (at (b->p99, 1), ==, 37066.5);
+    g_assert_null (b->low);
+  }
+  /* a histogram: its buckets' percentiles, not its avg */
+  {
+    g_autoptr (GPtrArray) bands
+        = bands_ok (m, "dynamo_component_request_duration_seconds" DOC_PREFILL, TRUE, NULL);
+    const IvServerBands *b = bands->pdata[0];
+    g_assert_cmpfloat_with_epsilon (at (b->p50, 0), 0.04375, 1e-15);
+    g_assert_cmpfloat_with_epsilon (at (b->p95, 0), 0.0925, 1e-15);
+    g_assert_cmpfloat_with_epsilon (at (b->p99, 0), 0.0985, 1e-15);
+    /* window 2: 12 observations, 8 up to 0.05 → p50 = 0.025 + 0.025 · 6/8 */
+    g_assert_cmpfloat_with_epsilon (at (b->p50, 1), 0.04375, 1e-15);
+    g_assert_cmpfloat_with_epsilon (at (b->p99, 1), 0.05 + 0.05 * 3.88 / 4, 1e-15);
+  }
+  /* aiperf's one series: a label filter naming some labels, or none, finds nothing */
+  {
+    g_autofree char *some
+        = bands_error (m, "dynamo_component_inflight_requests{dynamo_component=backend}", TRUE);
+    g_autofree char *none = bands_error (m, "dynamo_component_inflight_requests", TRUE);
+    g_autofree char *missing = bands_error (m, "vllm:num_requests_waiting", TRUE);
+    g_autofree char *no_windows
+        = bands_error (m, "vllm:num_requests_running{model=Qwen/Qwen3-0.6B}", TRUE);
+    g_assert_true (g_str_has_prefix (some, "labels {\"dynamo_component\":\"backend\"} not found"));
+    g_assert_true (g_str_has_prefix (none, "labels {} not found for metric "
+                                           "“dynamo_component_inflight_requests” on "
+                                           "http://localhost:10002/metrics"));
+    g_assert_true (g_str_has_prefix (missing, "metric “vllm:num_requests_waiting” not found"));
+    g_assert_true (g_str_has_prefix (no_windows, "no timeslice data for metric "
+                                                 "“vllm:num_requests_running”"));
+  }
+  /* Inferview's: the series that have the labels given, each its own bands */
+  {
+    g_autoptr (GPtrArray) some = bands_ok (
+        m, "dynamo_component_inflight_requests{dynamo_component=backend}", FALSE, &found);
+    g_autoptr (GPtrArray) hist
+        = bands_ok (m, "dynamo_component_request_duration_seconds", FALSE, &found);
+    g_assert_cmpuint (some->len, ==, 1);
+    g_assert_cmpfloat (at (((IvServerBands *) some->pdata[0])->p99, 1), ==, 35);
+    /* two series, one with windows */
+    g_assert_cmpuint (found, ==, 2);
+    g_assert_cmpuint (hist->len, ==, 1);
+    g_assert_cmpstr (((IvServerBands *) hist->pdata[0])->name, ==, "generate");
+  }
+}
+
+/* A server metric on a multi-run axis as aiperf plot's _aggregate_server_metric_into_row
+ * makes it, by hand from the documentation's example: a gauge's avgs over its 3
+ * endpoints averaged ((36.68 + 12.34 + 8.92) / 3), a counter's rates summed (2.23 + 2.26
+ * + 2.23), whatever the statistic; a name with a filter is no column. Inferview's: the
+ * statistic named, over the series the filter finds. With only a Parquet file, each
+ * series' mean over its points in the configured windows; a counter has none there. */
+static void
+test_server_value_aiperf (void)
+{
+  g_autofree char *dir = server_json_run ("server-value");
+  g_autofree char *pq = parquet_data ("plain-snappy-v2.parquet");
+  g_autofree char *pq_dir = run_with ("server-value-pq", "server_metrics_export.parquet", pq, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  g_autoptr (IvRun) p = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpfloat_with_epsilon (iv_run_axis_value_aiperf (r, "vllm:num_requests_running"),
+                                  (36.68 + 12.34 + 8.92) / 3, 1e-12);
+  g_assert_cmpfloat_with_epsilon (iv_run_axis_value_aiperf (r, "vllm:request_success"),
+                                  2.23 + 2.26 + 2.23, 1e-12);
+  g_assert_cmpfloat_with_epsilon (iv_run_axis_value_aiperf (r, "vllm:e2e_request_latency_seconds"),
+                                  (0.044 + 0.037 + 0.041) / 3, 1e-15);
+  g_assert_true (isnan (
+      iv_run_axis_value_aiperf (r, "vllm:num_requests_running[http://localhost:10000/metrics]")));
+  g_assert_true (isnan (iv_run_axis_value_aiperf (r, "vllm:request_success_total")));
+  g_assert_cmpfloat (
+      iv_run_axis_value (r, "vllm:num_requests_running[http://localhost:10000/metrics]", "p50"), ==,
+      45.5);
+  g_assert_cmpfloat_with_epsilon (iv_run_axis_value (r, "vllm:num_requests_running", "p50"),
+                                  (45.5 + 14 + 10) / 3, 1e-12);
+  p = iv_run_load (pq_dir, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  /* the gauge at 0.25, 0.5, 0.75 a second apart: one 5-s window of their mean; 1-s windows
+   * of their max keep each; 5-s of their max is 0.75 */
+  g_assert_cmpfloat (iv_run_axis_value_aiperf (p, "vllm:kv_cache_usage_perc"), ==, 0.5);
+  g_assert_cmpfloat (iv_run_axis_value_aiperf_full (p, "vllm:kv_cache_usage_perc", 5, "max"), ==,
+                     0.75);
+  g_assert_cmpfloat (iv_run_axis_value_aiperf_full (p, "vllm:kv_cache_usage_perc", 1, "max"), ==,
+                     0.5);
+  g_assert_true (isnan (iv_run_axis_value_aiperf (p, "vllm:generation_tokens")));
+  g_assert_cmpfloat (iv_run_axis_value (p, "vllm:generation_tokens", "avg"), ==, 150);
+}
+
+/* A label filter as aiperf plot's filter_server_metrics_dataframe applies it: the filter's
+ * labels_json must equal the series' — every label named, and a Parquet series' "unit"
+ * among them (its reader takes that column for a label) — and the name be exact.
+ * Inferview's finder keeps the series that have the labels given. */
+static void
+test_server_label_filter (void)
+{
+  g_autofree char *pq = parquet_data ("dict-snappy-v1.parquet");
+  g_autofree char *dir = run_with ("server-labels", "server_metrics_export.parquet", pq, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  const char *some = "vllm:kv_cache_usage_perc{engine=0}";
+  const char *all = "vllm:kv_cache_usage_perc{engine=0,model_name=Qwen/Qwen3-0.6B}";
+  const char *with_unit
+      = "vllm:kv_cache_usage_perc{model_name=Qwen/Qwen3-0.6B,unit=ratio,engine=0}";
+  const char *texts[] = { some, all, with_unit, "vllm:generation_tokens_total" };
+  const gboolean ours[] = { TRUE, TRUE, FALSE, TRUE }, theirs[] = { FALSE, FALSE, TRUE, FALSE };
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      g_autoptr (IvPromSpec) spec = iv_prom_spec_parse (texts[i], NULL);
+      g_autoptr (GPtrArray) a = iv_server_metrics_find_full (r->server, spec, FALSE, NULL);
+      g_autoptr (GPtrArray) b = iv_server_metrics_find_full (r->server, spec, TRUE, &error);
+      g_assert_true ((a != NULL) == ours[i]);
+      g_assert_true ((b != NULL) == theirs[i]);
+      if (!b && i < 2)
+        g_assert_true (strstr (error->message, "aiperf plot matches a series only when the "
+                                               "filter names all of its labels"));
+      g_clear_error (&error);
+    }
+  /* the lines drawn: none in aiperf's way for a partial filter */
+  {
+    g_autoptr (GPtrArray) lines
+        = iv_server_metrics_lines (r->server, some, PQ_T0, TRUE, 5, "mean", &error);
+    g_assert_null (lines);
+    g_clear_error (&error);
+    lines = iv_server_metrics_lines (r->server, some, PQ_T0, FALSE, 0, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (lines->len, ==, 1);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1834,6 +2074,9 @@ main (int argc, char **argv)
   g_test_add_func ("/runs/server-jsonl-by-name", test_server_jsonl_by_name);
   g_test_add_func ("/runs/server-parquet-twin", test_server_parquet_twin);
   g_test_add_func ("/runs/server-axis-value", test_server_axis_value);
+  g_test_add_func ("/runs/server-bands", test_server_bands);
+  g_test_add_func ("/runs/server-value-aiperf", test_server_value_aiperf);
+  g_test_add_func ("/runs/server-label-filter", test_server_label_filter);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

@@ -149,6 +149,27 @@ new_chart (const IvPlotSpec *spec, const char *fallback_title, const char *subti
   return c;
 }
 
+/* aiperf plot's windows for a Parquet file's server metrics: the configuration's
+ * settings.server_metrics_downsampling, else its default (5 s, their mean); 0 when the
+ * configuration turns them off. */
+static double
+server_window (const IvPlotSpec *spec, const char **method)
+{
+  const IvDownsampling *d = spec->downsampling;
+  *method = d && d->method ? d->method : "mean";
+  return !d ? 5.0 : d->enabled ? d->window_s : 0;
+}
+
+/* A run's value on a multi-run axis as aiperf plot has it, a Parquet file's server
+ * metrics thinned as the configuration says (settings.server_metrics_downsampling). */
+static double
+aiperf_value (const IvPlotSpec *spec, const IvRun *r, const char *metric)
+{
+  const char *method;
+  double window = server_window (spec, &method);
+  return iv_run_axis_value_aiperf_full (r, metric, window, method);
+}
+
 static char *
 run_subtitle (const IvRun *r)
 {
@@ -297,6 +318,38 @@ histogram (const IvPlotSpec *spec, const IvRun *r, char **reason)
   return c;
 }
 
+/* A dual_axis preset whose second axis is a server metric by its Prometheus name (its
+ * first axis a client quantity: one with a server metric there is drawn as
+ * server_metrics). */
+static gboolean
+dual_axis_server (const IvPlotSpec *spec)
+{
+  return spec->type == IV_PLOT_DUAL_AXIS && spec->y2.metric
+         && iv_prom_is_server_metric (NULL, spec->y2.metric);
+}
+
+/* Python's str.title () of ASCII text: a letter after a letter lower case, else upper —
+ * aiperf's label of a metric it has no display name for ("Vllm:Kv Cache Usage Perc"). */
+static char *
+python_title (const char *name)
+{
+  char *out = g_strdup (name);
+  gboolean after_letter = FALSE;
+  for (char *p = out; *p; p++)
+    {
+      if (*p == '_')
+        *p = ' ';
+      if (g_ascii_isalpha (*p))
+        {
+          *p = after_letter ? g_ascii_tolower (*p) : g_ascii_toupper (*p);
+          after_letter = TRUE;
+        }
+      else
+        after_letter = FALSE;
+    }
+  return out;
+}
+
 /* The curve as steps: each value holds until the next time. */
 static void
 steps (GArray *t, GArray *v, double **sx, double **sy, gsize *n)
@@ -315,6 +368,8 @@ steps (GArray *t, GArray *v, double **sx, double **sy, gsize *n)
 static IvChart *
 dispersed (const IvPlotSpec *spec, const IvRun *r, gboolean with_gpu, char **reason)
 {
+  gboolean y2_server = dual_axis_server (spec);
+  g_autoptr (GPtrArray) y2_lines = NULL;
   g_autoptr (GArray) t = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) v = g_array_new (FALSE, FALSE, sizeof (double));
   g_autofree double *sx = NULL, *sy = NULL;
@@ -328,7 +383,24 @@ dispersed (const IvPlotSpec *spec, const IvRun *r, gboolean with_gpu, char **rea
       *reason = g_strdup (_ ("no per-request time to first token and output length in this run"));
       return NULL;
     }
-  if (with_gpu && r->gpus->len == 0)
+  if (with_gpu && y2_server)
+    {
+      /* a server metric on the second axis: its lines, on the requests' clock */
+      g_autoptr (GError) error = NULL;
+      if (!r->server)
+        {
+          *reason
+              = g_strdup_printf (_ ("no server metrics in this run, for “%s”"), spec->y2.metric);
+          return NULL;
+        }
+      if (!(y2_lines = iv_server_metrics_lines (r->server, spec->y2.metric, r->t0_ns, FALSE, 0,
+                                                NULL, &error)))
+        {
+          *reason = g_strdup (error->message);
+          return NULL;
+        }
+    }
+  else if (with_gpu && r->gpus->len == 0)
     {
       *reason = g_strdup (_ ("no GPU telemetry in this run"));
       return NULL;
@@ -359,7 +431,25 @@ dispersed (const IvPlotSpec *spec, const IvRun *r, gboolean with_gpu, char **rea
   s = with_gpu ? iv_chart_add_line (c, _ ("output tokens/s"), sx, sy, n)
                : iv_chart_add_area (c, _ ("output tokens/s"), sx, sy, n, FALSE);
   iv_series_set_color (s, 0x0072b2);
-  if (with_gpu)
+  if (y2_lines)
+    {
+      const IvServerLine *l0 = y2_lines->pdata[0];
+      g_autoptr (IvPromSpec) ps = iv_prom_spec_parse (spec->y2.metric, NULL);
+      const char *metric = ps ? ps->metric : spec->y2.metric;
+      g_autofree char *title = l0->unit && *l0->unit ? g_strdup_printf ("%s (%s)", metric, l0->unit)
+                                                     : g_strdup (metric);
+      iv_chart_axis_set_title (c, IV_AXIS_Y2, title);
+      for (guint i = 0; i < y2_lines->len; i++)
+        {
+          const IvServerLine *l = y2_lines->pdata[i];
+          IvSeries *ls = iv_chart_add_line (c, l->name, (const double *) (void *) l->x_s->data,
+                                            (const double *) (void *) l->y->data, l->y->len);
+          iv_series_set_y2 (ls, TRUE);
+          if (y2_lines->len == 1)
+            iv_series_set_color (ls, 0x009e73);
+        }
+    }
+  else if (with_gpu)
     {
       /* Every GPU's utilisation on the second axis, on the requests' time origin. */
       const char *field = spec->y2.metric ? spec->y2.metric : "gpu_utilization";
@@ -753,10 +843,40 @@ dispersed_aiperf (const IvPlotSpec *spec, const IvRun *r, gboolean with_gpu, cha
   g_autoptr (GArray) gt = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) gu = g_array_new (FALSE, FALSE, sizeof (double));
   g_autofree char *sub = run_subtitle (r);
+  gboolean y2_server = with_gpu && dual_axis_server (spec);
   IvChart *c;
   IvSeries *s;
 
-  if (with_gpu && !iv_run_gpu_utilization_aiperf (r, gt, gu))
+  if (y2_server)
+    {
+      /* DualAxisHandler._prepare_server_metrics_data: the points of every series the
+       * filter finds in one frame, in its order, on seconds from the earliest of them;
+       * none found is an empty second axis. No server metrics at all fails the plot. */
+      g_autoptr (GPtrArray) lines = NULL;
+      const char *method;
+      double window = server_window (spec, &method), first = INFINITY;
+      if (!r->server || (r->server->series->len == 0 && r->server->agg_series->len == 0))
+        {
+          *reason
+              = g_strdup_printf (_ ("no server metrics in this run, for “%s”"), spec->y2.metric);
+          return NULL;
+        }
+      lines = iv_server_metrics_lines (r->server, spec->y2.metric, MAX (r->server->t0_ns, 0), TRUE,
+                                       window, method, NULL);
+      for (guint i = 0; lines && i < lines->len; i++)
+        {
+          const IvServerLine *l = lines->pdata[i];
+          for (guint k = 0; k < l->x_s->len; k++)
+            {
+              first = MIN (first, g_array_index (l->x_s, double, k));
+              g_array_append_val (gt, g_array_index (l->x_s, double, k));
+              g_array_append_val (gu, g_array_index (l->y, double, k));
+            }
+        }
+      for (guint k = 0; k < gt->len; k++)
+        g_array_index (gt, double, k) -= first;
+    }
+  else if (with_gpu && !iv_run_gpu_utilization_aiperf (r, gt, gu))
     {
       *reason = g_strdup (_ ("no GPU telemetry in this run"));
       return NULL;
@@ -783,7 +903,17 @@ dispersed_aiperf (const IvPlotSpec *spec, const IvRun *r, gboolean with_gpu, cha
       s = iv_chart_add_area (c, _ ("Throughput Tokens Per Sec"), sx, sy, n, FALSE);
     }
   iv_series_set_color (s, 0x4c72b0);
-  if (with_gpu)
+  if (y2_server)
+    {
+      g_autofree char *title = python_title (spec->y2.metric);
+      iv_chart_axis_set_title (c, IV_AXIS_Y2, title);
+      s = iv_chart_add_area (c, title, (const double *) gt->data, (const double *) gu->data,
+                             gt->len, FALSE);
+      iv_series_set_y2 (s, TRUE);
+      iv_series_set_alpha (s, 0.3);
+      iv_series_set_color (s, 0xdd8452);
+    }
+  else if (with_gpu)
     {
       g_autofree char *title = g_strdup (_ ("Gpu Utilization (%)"));
       iv_chart_axis_set_title (c, IV_AXIS_Y2, title);
@@ -1097,13 +1227,164 @@ slice_bars (const IvPlotSpec *spec, const IvRun *r, char **reason)
   return c;
 }
 
-/* percentile_bands of a client metric: each slice's p50 as a line, between it and the
+/* Whether the run's server_metrics_export.json has metric @name (filters aside), by the
+ * exact name aiperf plot looks up. */
+static gboolean
+server_json_has (const IvRun *r, const char *name)
+{
+  g_autoptr (IvPromSpec) ps = iv_prom_spec_parse (name, NULL);
+  for (guint i = 0; ps && r->server && i < r->server->agg_series->len; i++)
+    if (g_str_equal (((const IvServerAggSeries *) r->server->agg_series->pdata[i])->metric,
+                     ps->metric))
+      return TRUE;
+  return FALSE;
+}
+
+/* A server metric's percentile bands from the windows of server_metrics_export.json
+ * (iv_server_metrics_bands ()): aiperf's one series on its clock (seconds since 1970 at
+ * each window's middle) and with its names (a gauge's max as p95 and p99, its min as
+ * p05), or Inferview's: each series found on the run's clock, a gauge as its min–max
+ * band around its avg, a counter as its rate. */
+static IvChart *
+server_bands (const IvPlotSpec *spec, const IvRun *r, const char *name, char **reason)
+{
+  gboolean aiperf = spec->aiperf_compatible;
+  g_autoptr (IvPromSpec) ps = NULL;
+  g_autoptr (GPtrArray) bands = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *title = NULL, *sub = NULL;
+  const IvServerBands *first;
+  gint64 origin = 0;
+  guint found = 0;
+  IvChart *c;
+
+  if (!r->server || !r->server->aggregate_path)
+    {
+      *reason = g_strdup_printf (_ ("no server_metrics_export.json in this run: the bands of "
+                                    "“%s” are drawn from its windows"),
+                                 name);
+      return NULL;
+    }
+  if (!aiperf)
+    {
+      /* the client's clock when it has requests, else the server's first scrape's */
+      origin = r->t1_ns > r->t0_ns ? r->t0_ns : r->server->t0_ns;
+      for (guint i = 0; origin < 0 && i < r->server->agg_series->len; i++)
+        {
+          const IvServerAggSeries *a = r->server->agg_series->pdata[i];
+          if (a->slices && a->slices->len)
+            origin = g_array_index (a->slices, IvServerSlice, 0).start_ns;
+        }
+    }
+  if (!(bands = iv_server_metrics_bands (r->server, name, origin, aiperf, &found, &error)))
+    {
+      *reason = g_strdup (error->message);
+      return NULL;
+    }
+  ps = iv_prom_spec_parse (name, NULL);
+  first = bands->pdata[0];
+  title = g_strdup_printf (_ ("%s Percentile Bands Over Time"), ps ? ps->metric : name);
+  if (aiperf)
+    sub = g_strdup (first->type == IV_PROM_HISTOGRAM
+                        ? _ ("Shaded bands show percentiles range over time")
+                        : _ ("Shaded bands show min/avg/max range over time"));
+  else
+    {
+      g_autofree char *line = run_subtitle (r);
+      sub = found > bands->len
+                ? g_strdup_printf (_ ("%s · the first %u of %u series"), line, bands->len, found)
+                : g_steal_pointer (&line);
+    }
+  c = new_chart (spec, title, sub);
+  iv_chart_axis_set_title (c, IV_AXIS_X,
+                           spec->x_label ? spec->x_label
+                           : aiperf      ? _ ("Time (s)")
+                                         : _ ("Time since the first request"));
+  iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
+  {
+    const char *metric = ps ? ps->metric : name;
+    g_autofree char *y = first->unit && *first->unit
+                             ? g_strdup_printf ("%s (%s)", metric, first->unit)
+                             : g_strdup (metric);
+    iv_chart_axis_set_title (c, IV_AXIS_Y, spec->y_label ? spec->y_label : y);
+  }
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+  for (guint i = 0; i < bands->len; i++)
+    {
+      const IvServerBands *b = bands->pdata[i];
+      const double *x = (const double *) (void *) b->x_s->data;
+      const double *p50 = (const double *) (void *) b->p50->data;
+      const double *p95 = (const double *) (void *) b->p95->data;
+      const double *p99 = (const double *) (void *) b->p99->data;
+      guint n = b->x_s->len;
+      IvColor pc = iv_palette_color (IV_THEME_LIGHT, iv_palette_index_for (b->name));
+      guint32 colour = bands->len == 1 ? 0x448aff
+                                       : (guint32) lround (pc.r * 255) << 16
+                                             | (guint32) lround (pc.g * 255) << 8
+                                             | (guint32) lround (pc.b * 255);
+      g_autofree char *who = bands->len > 1 ? g_strdup_printf ("%s · ", b->name) : g_strdup ("");
+      g_autofree char *n_hi = NULL, *n_mid = NULL, *n_line = NULL;
+      IvSeries *sr;
+      if (aiperf)
+        {
+          /* create_percentile_bands: p95–p99 filled, p50–p95 filled, the p50 line, and a
+           * gauge's p05–p50 */
+          sr = iv_chart_add_band (c, _ ("p95-p99 band"), x, p95, p99, n);
+          iv_series_set_color (sr, 0x448aff);
+          iv_series_set_alpha (sr, 0.2);
+          sr = iv_chart_add_band (c, _ ("p50-p95 band"), x, p50, p95, n);
+          iv_series_set_color (sr, 0x448aff);
+          iv_series_set_alpha (sr, 0.3);
+          if (b->low)
+            {
+              sr = iv_chart_add_band (c, _ ("p05-p50 band"), x,
+                                      (const double *) (void *) b->low->data, p50, n);
+              iv_series_set_color (sr, 0x448aff);
+              iv_series_set_alpha (sr, 0.2);
+            }
+          sr = iv_chart_add_line (c, _ ("p50 (median)"), x, p50, n);
+          iv_series_set_color (sr, 0x1f77b4);
+          iv_series_set_line_width (sr, 2.5);
+          continue;
+        }
+      switch (b->type)
+        {
+        case IV_PROM_HISTOGRAM:
+          n_hi = g_strdup_printf ("%s%s", who, _ ("p95–p99"));
+          n_mid = g_strdup_printf ("%s%s", who, _ ("p50–p95"));
+          n_line = g_strdup_printf ("%s%s", who, _ ("p50"));
+          sr = iv_chart_add_band (c, n_hi, x, p95, p99, n);
+          iv_series_set_color (sr, colour);
+          iv_series_set_alpha (sr, 0.2);
+          sr = iv_chart_add_band (c, n_mid, x, p50, p95, n);
+          iv_series_set_color (sr, colour);
+          iv_series_set_alpha (sr, 0.3);
+          break;
+        case IV_PROM_GAUGE:
+          n_mid = g_strdup_printf ("%s%s", who, _ ("min–max"));
+          n_line = g_strdup_printf ("%s%s", who, _ ("avg"));
+          sr = iv_chart_add_band (c, n_mid, x, (const double *) (void *) b->low->data, p99, n);
+          iv_series_set_color (sr, colour);
+          iv_series_set_alpha (sr, 0.25);
+          break;
+        default:
+          n_line = g_strdup_printf ("%s%s", who, _ ("rate"));
+          break;
+        }
+      sr = iv_chart_add_line (c, n_line, x, p50, n);
+      iv_series_set_color (sr, bands->len > 1 ? colour : 0x1f77b4);
+      iv_series_set_line_width (sr, 2.5);
+    }
+  return c;
+}
+
+/* percentile_bands: a server metric's from the windows of server_metrics_export.json
+ * (server_bands ()); a client metric's as each slice's p50 as a line, between it and the
  * p95 a band, between the p95 and the p99 a lighter one, drawn as aiperf's
  * create_percentile_bands draws its rows. aiperf plot itself draws bands only of a
- * server metric (PercentileBandsHandler reads the per-window statistics of
- * server_metrics_export.json and raises DataUnavailableError for any other name), so
- * with --aiperf-compatible a client metric is skipped as aiperf skips it; a server
- * metric's windows are not read here yet. */
+ * server metric (PercentileBandsHandler looks every name up in the per-window statistics
+ * of server_metrics_export.json and raises DataUnavailableError when it is not there), so
+ * with --aiperf-compatible a client metric is skipped as aiperf skips it. */
 static IvChart *
 percentile_bands (const IvPlotSpec *spec, const IvRun *r, char **reason)
 {
@@ -1120,21 +1401,19 @@ percentile_bands (const IvPlotSpec *spec, const IvRun *r, char **reason)
   double width;
   IvChart *c;
 
-  if (strchr (name, ':') || g_strcmp0 (spec->source, "server_metrics") == 0)
+  /* aiperf plot looks every name up among the server metrics' windows */
+  if (spec->aiperf_compatible || iv_prom_is_server_metric (spec->source, name))
     {
-      *reason = g_strdup_printf (_ ("“%s” is a server metric: aiperf plot draws its bands from "
-                                    "the per-window statistics of server_metrics_export.json, "
-                                    "which Inferview does not read yet"),
-                                 name);
-      return NULL;
-    }
-  if (spec->aiperf_compatible)
-    {
-      *reason = g_strdup_printf (_ ("aiperf plot draws percentile bands only of server metrics "
-                                    "(“%s” is a client metric; it says the metric is not found "
-                                    "in server metrics)"),
-                                 name);
-      return NULL;
+      if (spec->aiperf_compatible && !iv_prom_is_server_metric (spec->source, name)
+          && !server_json_has (r, name))
+        {
+          *reason = g_strdup_printf (_ ("aiperf plot draws percentile bands only of server "
+                                        "metrics (“%s” is a client metric; it says the metric is "
+                                        "not found in server metrics)"),
+                                     name);
+          return NULL;
+        }
+      return server_bands (spec, r, name, reason);
     }
   if (slices->len == 0)
     {
@@ -1589,8 +1868,7 @@ across_runs_aiperf (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
       g_autofree char *value = spec->baselines ? iv_plot_spec_experiment (spec, r->name, r->path)
                                                : aiperf_cell (r, group_col);
       gpointer at;
-      if (isfinite (iv_run_axis_value_aiperf (r, xm))
-          && isfinite (iv_run_axis_value_aiperf (r, ym)))
+      if (isfinite (aiperf_value (spec, r, xm)) && isfinite (aiperf_value (spec, r, ym)))
         usable++;
       if (!g_hash_table_lookup_extended (index, value, NULL, &at))
         {
@@ -1650,8 +1928,7 @@ across_runs_aiperf (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
         for (guint i = 0; i < sweep->runs->len; i++)
           {
             const IvRun *r = sweep->runs->pdata[i];
-            AiperfRow row
-                = { iv_run_axis_value_aiperf (r, xm), iv_run_axis_value_aiperf (r, ym), i };
+            AiperfRow row = { aiperf_value (spec, r, xm), aiperf_value (spec, r, ym), i };
             if (group_of_run[i] == gi && isfinite (row.x) && isfinite (row.y))
               g_array_append_val (rows, row);
           }
@@ -1816,7 +2093,7 @@ uncertainty_aiperf (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
             {
               const IvRun *r = sweep->runs->pdata[g_array_index (members, guint, k)];
               g_autofree char *conc = aiperf_cell (r, "concurrency");
-              double x = iv_run_axis_value_aiperf (r, xm), y = iv_run_axis_value_aiperf (r, ym);
+              double x = aiperf_value (spec, r, xm), y = aiperf_value (spec, r, ym);
               if (!g_str_equal (conc, b->value) || !isfinite (x) || !isfinite (y))
                 continue;
               g_array_append_val (xs, x);
@@ -1895,6 +2172,98 @@ static char *
 run_in_note (const IvSweep *sweep, const IvRun *r)
 {
   return sweep ? iv_sweep_run_label (sweep, r) : g_strdup (r->name);
+}
+
+/* A server metric by name on a multi-run axis: each run's statistic here, and aiperf
+ * plot's value (every series' avg, a counter's rate summed, by the bare name). */
+static void
+note_server_axis (GPtrArray *notes, const IvPlotSpec *spec, const IvSweep *sweep, const char *axis,
+                  const char *metric, const char *stat)
+{
+  if (!iv_prom_is_server_metric (NULL, metric))
+    return;
+  for (guint i = 0; i < sweep->runs->len; i++)
+    {
+      const IvRun *r = sweep->runs->pdata[i];
+      double ours = iv_run_axis_value (r, metric, stat), theirs = aiperf_value (spec, r, metric);
+      g_autofree char *who = NULL;
+      if (!r->server || (isnan (ours) && isnan (theirs)) || ours == theirs)
+        continue;
+      who = run_in_note (sweep, r);
+      if (isnan (theirs))
+        g_ptr_array_add (notes, g_strdup_printf (_ ("%s: aiperf plot has no value of “%s” (its "
+                                                    "table has a column per metric name, without "
+                                                    "filters, from the aggregated JSON or else "
+                                                    "the Parquet file)"),
+                                                 axis, metric));
+      else
+        g_ptr_array_add (notes,
+                         g_strdup_printf (_ ("%s: each run's %s of “%s” here; aiperf plot takes "
+                                             "the avg of every series (a counter's rates summed) "
+                                             "whatever the statistic (%.4g for %s, %.4g here)"),
+                                          axis, stat ? stat : "avg", metric, theirs, who, ours));
+      return;
+    }
+}
+
+/* A server metric drawn over time: where aiperf plot's filter finds other series (its
+ * label filter must name all of a series' labels, and the name be exact). */
+static void
+note_server_series (GPtrArray *notes, const IvRun *run, const char *name)
+{
+  g_autoptr (IvPromSpec) ps = NULL;
+  g_autoptr (GPtrArray) ours = NULL, theirs = NULL;
+  g_autoptr (GError) error = NULL;
+  IvServerQuantity q;
+
+  if (!run || !run->server || !name || !*name || iv_server_quantity_from_key (name, &q)
+      || iv_run_get_metric (run, name) || !(ps = iv_prom_spec_parse (name, NULL))
+      || !(ours = iv_server_metrics_find_full (run->server, ps, FALSE, NULL)))
+    return;
+  theirs = iv_server_metrics_find_full (run->server, ps, TRUE, &error);
+  if (!theirs)
+    g_ptr_array_add (
+        notes, g_strdup_printf (_ ("“%s”: aiperf plot draws nothing — %s"), name, error->message));
+  else if (theirs->len != ours->len)
+    g_ptr_array_add (notes, g_strdup_printf (_ ("“%s”: aiperf plot draws %u of these %u series "
+                                                "(its filter takes a metric by its exact name)"),
+                                             name, theirs->len, ours->len));
+}
+
+/* A server metric's percentile bands: the series aiperf plot would draw, its clock and
+ * its names. */
+static void
+note_bands (GPtrArray *notes, const IvRun *run, const char *name)
+{
+  g_autoptr (GPtrArray) ours = NULL, theirs = NULL;
+  g_autoptr (GError) error = NULL;
+  guint found = 0;
+
+  if (!run || !run->server
+      || !(ours = iv_server_metrics_bands (run->server, name, 0, FALSE, &found, NULL)))
+    return;
+  theirs = iv_server_metrics_bands (run->server, name, 0, TRUE, NULL, &error);
+  if (!theirs)
+    {
+      g_ptr_array_add (notes,
+                       g_strdup_printf (_ ("aiperf plot draws no bands: %s"), error->message));
+      return;
+    }
+  {
+    const IvServerAggSeries *a = ((IvServerBands *) theirs->pdata[0])->series;
+    if (found != 1 || ((IvServerBands *) ours->pdata[0])->series != a)
+      g_ptr_array_add (notes,
+                       g_strdup_printf (_ ("aiperf plot draws only the series on %s with the "
+                                           "labels %s (the first endpoint, and exactly the "
+                                           "labels given)"),
+                                        a->endpoint, a->labels));
+    if (a->type == IV_PROM_GAUGE)
+      g_ptr_array_add (notes, g_strdup (_ ("a gauge: its min–max band and avg line here; aiperf "
+                                           "plot names its avg p50, its max p95 and p99, its min "
+                                           "p05")));
+  }
+  g_ptr_array_add (notes, g_strdup (_ ("x: seconds since the first request; aiperf plot's are "
+                                       "seconds since 1970, at each window's middle")));
 }
 
 /* The per-GPU counts: a run whose GPUs by UUID (or as set) are not aiperf's count. */
@@ -1995,8 +2364,8 @@ note_frontier (GPtrArray *notes, const IvPlotSpec *spec, const IvSweep *sweep)
       const IvRun *r = sweep->runs->pdata[i];
       x[i] = iv_run_axis_value (r, spec->x.metric, spec->x.stat);
       y[i] = iv_run_axis_value (r, spec->y.metric, spec->y.stat);
-      ax[i] = iv_run_axis_value_aiperf (r, spec->x.metric);
-      ay[i] = iv_run_axis_value_aiperf (r, spec->y.metric);
+      ax[i] = aiperf_value (spec, r, spec->x.metric);
+      ay[i] = aiperf_value (spec, r, spec->y.metric);
     }
   /* each group of Inferview's grouping, its members' frontiers both ways */
   for (guint i = 0; i < n; i++)
@@ -2106,6 +2475,8 @@ iv_runs_aiperf_notes (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun 
         note_gpus (notes, spec, sweep);
       note_stat (notes, sweep, "x", spec->x.metric, spec->x.stat);
       note_stat (notes, sweep, "y", spec->y.metric, spec->y.stat);
+      note_server_axis (notes, spec, sweep, "x", spec->x.metric, spec->x.stat);
+      note_server_axis (notes, spec, sweep, "y", spec->y.metric, spec->y.stat);
       if (spec->type == IV_PLOT_PARETO)
         note_frontier (notes, spec, sweep);
       note_run_set (notes, sweep);
@@ -2119,10 +2490,32 @@ iv_runs_aiperf_notes (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun 
         g_ptr_array_add (notes, g_strdup (_ ("the rolling p50/p95/p99 lines are Inferview's")));
       break;
     case IV_PLOT_DUAL_AXIS:
-      if (run && run->gpus->len)
+      if (dual_axis_server (spec))
+        {
+          note_server_series (notes, run, spec->y2.metric);
+          g_ptr_array_add (notes,
+                           g_strdup (_ ("second axis: each series as scraped, on the requests' "
+                                        "clock; aiperf plot joins the points of every series "
+                                        "found into one line, on seconds from the earliest")));
+        }
+      else if (run && run->gpus->len)
         g_ptr_array_add (notes, g_strdup (_ ("GPU utilisation per GPU (by UUID) from the first "
                                              "request's start; aiperf plot averages every "
                                              "telemetry line of a timestamp")));
+      break;
+    case IV_PLOT_SERVER:
+      {
+        g_auto (GStrv) left = g_strsplit (spec->y.metric ? spec->y.metric : "", "+", -1);
+        g_auto (GStrv) right = g_strsplit (spec->y2.metric ? spec->y2.metric : "", "+", -1);
+        for (guint i = 0; left[i]; i++)
+          note_server_series (notes, run, left[i]);
+        for (guint i = 0; right[i]; i++)
+          note_server_series (notes, run, right[i]);
+      }
+      break;
+    case IV_PLOT_PERCENTILE_BANDS:
+      if (spec->y.metric && iv_prom_is_server_metric (spec->source, spec->y.metric))
+        note_bands (notes, run, spec->y.metric);
       break;
     case IV_PLOT_TIMESLICE:
     case IV_PLOT_HISTOGRAM:
@@ -2318,8 +2711,9 @@ static const guint32 server_colours[IV_N_SERVER_QUANTITIES] = {
  * draws them) — all on the clock of the run's first request. */
 static gboolean
 add_over_time (IvChart *c, const IvRun *r, const char *key, IvAxisId axis, gint64 origin,
-               gboolean aiperf)
+               const IvPlotSpec *spec)
 {
+  gboolean aiperf = spec->aiperf_compatible;
   IvServerQuantity q;
   g_autofree char *title = iv_metric_title (key);
 
@@ -2364,7 +2758,10 @@ add_over_time (IvChart *c, const IvRun *r, const char *key, IvAxisId axis, gint6
   if (r->server && !iv_run_get_metric (r, key))
     {
       /* a server metric by its Prometheus name: a line per endpoint and label set */
-      g_autoptr (GPtrArray) lines = iv_server_metrics_lines (r->server, key, origin, aiperf, NULL);
+      const char *method;
+      double window = server_window (spec, &method);
+      g_autoptr (GPtrArray) lines
+          = iv_server_metrics_lines (r->server, key, origin, aiperf, window, method, NULL);
       for (guint i = 0; lines && i < lines->len; i++)
         {
           const IvServerLine *l = lines->pdata[i];
@@ -2433,9 +2830,9 @@ server_over_time (const IvPlotSpec *spec, const IvRun *r, char **reason)
   iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
   iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
   for (guint i = 0; left[i]; i++)
-    any |= add_over_time (c, r, left[i], IV_AXIS_Y, origin, spec->aiperf_compatible);
+    any |= add_over_time (c, r, left[i], IV_AXIS_Y, origin, spec);
   for (guint i = 0; right && right[i]; i++)
-    add_over_time (c, r, right[i], IV_AXIS_Y2, origin, spec->aiperf_compatible);
+    add_over_time (c, r, right[i], IV_AXIS_Y2, origin, spec);
   if (!any)
     {
       *reason = g_strdup_printf (_ ("the server metrics have no “%s”"), left[0]);

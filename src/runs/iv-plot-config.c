@@ -1171,6 +1171,17 @@ merge_over (IvPlotConfig *base, IvPlotConfig *user)
   reindex (base);
 }
 
+/* Every preset borrows the configuration's settings (once its presets are in place: a
+ * user file's are moved into the configuration they are merged over). */
+static void
+lend_settings (IvPlotConfig *c)
+{
+  for (guint i = 0; i < c->single_plots->len; i++)
+    ((IvPlotSpec *) c->single_plots->pdata[i])->downsampling = &c->downsampling;
+  for (guint i = 0; i < c->multi_plots->len; i++)
+    ((IvPlotSpec *) c->multi_plots->pdata[i])->downsampling = &c->downsampling;
+}
+
 IvPlotConfig *
 iv_plot_config_parse (const char *text, gsize len, const char *source, GError **error)
 {
@@ -1180,7 +1191,10 @@ iv_plot_config_parse (const char *text, gsize len, const char *source, GError **
   g_return_val_if_fail (source != NULL, NULL);
   c = parse (text ? text : "", len, source, error);
   if (c)
-    check_defaults (c, source);
+    {
+      check_defaults (c, source);
+      lend_settings (c);
+    }
   return c;
 }
 
@@ -1246,6 +1260,7 @@ iv_plot_config_load (const char *path, GError **error)
     }
   check_defaults (c, c->origin);
   add_own_presets (c);
+  lend_settings (c);
   /* every multi-run plot groups by experiment when the classification is on */
   if (c->baselines)
     for (guint i = 0; i < c->multi_plots->len; i++)

@@ -43,6 +43,14 @@ typedef enum
   IV_PLOT_UNKNOWN,
 } IvPlotType;
 
+/* settings.server_metrics_downsampling: how server metrics are thinned for drawing. */
+typedef struct
+{
+  gboolean enabled;
+  double window_s;
+  char *method; /* mean, max, min, median */
+} IvDownsampling;
+
 typedef struct
 {
   char *metric; /* a metric tag, a config field or a derived quantity ("request_number") */
@@ -67,6 +75,10 @@ typedef struct
   gint use_slice_duration;
   /* experiment_classification.group_display_names, borrowed: a group's legend name */
   GHashTable *group_display_names;
+  /* settings.server_metrics_downsampling, borrowed from the configuration: how aiperf plot
+   * thins a Parquet file's server metrics (drawn so with aiperf_compatible); NULL: its
+   * default, 5-s windows of their mean */
+  const IvDownsampling *downsampling;
   /* draw as `aiperf plot` does (its GPU count, p50 on multi-run axes, its run set, its
    * orderings and rules), set by the viewer (plot --aiperf-compatible, the window's
    * toggle); else Inferview's numbers, with notes where they differ */
@@ -86,14 +98,6 @@ typedef struct
   guint line;         /* where it is defined, for messages */
   gboolean inferview; /* one of Inferview's own presets, beyond the configuration */
 } IvPlotSpec;
-
-/* settings.server_metrics_downsampling: how server metrics are thinned for drawing. */
-typedef struct
-{
-  gboolean enabled;
-  double window_s;
-  char *method; /* mean, max, min, median */
-} IvDownsampling;
 
 typedef struct
 {

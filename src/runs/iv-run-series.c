@@ -316,6 +316,13 @@ iv_run_in_flight (const IvRun *r, gint64 origin, GArray *t, GArray *v)
 double
 iv_run_axis_value_aiperf (const IvRun *r, const char *metric)
 {
+  return iv_run_axis_value_aiperf_full (r, metric, 5.0, "mean");
+}
+
+double
+iv_run_axis_value_aiperf_full (const IvRun *r, const char *metric, double window_s,
+                               const char *method)
+{
   const IvMetricSummary *s;
   double v;
 
@@ -334,6 +341,11 @@ iv_run_axis_value_aiperf (const IvRun *r, const char *metric)
       guint gpus = iv_run_gpu_count_aiperf (r);
       return gpus ? iv_run_axis_value_aiperf (r, "output_token_throughput") / gpus : NAN;
     }
+  /* _runs_to_dataframe fills the row from the summary, then each server metric
+   * (_aggregate_server_metric_into_row), which replaces a column of the same name */
+  if (r->server
+      && isfinite (v = iv_server_metrics_value_aiperf (r->server, metric, window_s, method)))
+    return v;
   /* the row takes DEFAULT_PERCENTILE (p50) when the summary has it, else the avg,
    * whatever statistic the preset names */
   if (!(s = iv_run_get_summary (r, metric)))

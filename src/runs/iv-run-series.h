@@ -46,6 +46,12 @@ void iv_pareto_frontier (const double *x, const double *y, gsize n, gboolean x_h
  * per-GPU throughput over the GPUs of every endpoint of the summary's telemetry (NaN
  * without any). */
 double iv_run_axis_value_aiperf (const IvRun *run, const char *metric);
+/* The same, a server metric by name as aiperf plot's row has it
+ * (iv_server_metrics_value_aiperf (): the server's value replaces a summary metric of the
+ * same name), a Parquet file's points in windows of @window_s seconds of their @method
+ * (settings.server_metrics_downsampling; the function above: 5 s, "mean"). */
+double iv_run_axis_value_aiperf_full (const IvRun *run, const char *metric, double window_s,
+                                      const char *method);
 /* aiperf's frontier: points sorted by x, then a sweep keeping each point no worse in y
  * than all before it (a point equal in y to a better one's is kept). */
 void iv_pareto_frontier_aiperf (const double *x, const double *y, gsize n, gboolean x_higher_better,

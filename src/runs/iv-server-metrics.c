@@ -704,6 +704,19 @@ server_endpoint_free (gpointer p)
   g_free (e);
 }
 
+static void
+agg_series_free (gpointer p)
+{
+  IvServerAggSeries *a = p;
+  if (a->slices)
+    g_array_unref (a->slices);
+  if (a->bucket_le)
+    g_array_unref (a->bucket_le);
+  if (a->bucket_n)
+    g_array_unref (a->bucket_n);
+  g_free (a);
+}
+
 static IvServerMetrics *
 metrics_new (void)
 {
@@ -711,7 +724,7 @@ metrics_new (void)
   Priv *p = g_new0 (Priv, 1);
   m->endpoints = g_ptr_array_new_with_free_func (server_endpoint_free);
   m->series = g_ptr_array_new_with_free_func (series_free);
-  m->agg_series = g_ptr_array_new_with_free_func (g_free);
+  m->agg_series = g_ptr_array_new_with_free_func (agg_series_free);
   m->t0_ns = -1;
   p->text = iv_intern_new ();
   p->index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -1226,6 +1239,78 @@ aggregate_quantity (IvServerMetrics *m, IvServerQuantity q, Raw raw, GPtrArray *
     }
 }
 
+typedef struct
+{
+  double le, n;
+} Bucket;
+
+static gint
+bucket_cmp (gconstpointer a, gconstpointer b)
+{
+  double x = ((const Bucket *) a)->le, y = ((const Bucket *) b)->le;
+  return (x > y) - (x < y);
+}
+
+/* A series' windows (its "timeslices"): each one's time, statistics and buckets. A window
+ * without its start and end is no window. */
+static void
+agg_slices (IvServerAggSeries *a, JsonArray *slices)
+{
+  guint n = slices ? json_array_get_length (slices) : 0;
+  g_autoptr (GArray) buckets = NULL;
+
+  if (n == 0)
+    return;
+  a->slices = g_array_sized_new (FALSE, FALSE, sizeof (IvServerSlice), n);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (slices, i);
+      JsonObject *o = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      JsonObject *b = o ? iv_json_object (o, "buckets") : NULL;
+      IvServerSlice sl = { 0 };
+      if (!o || !iv_json_int (o, "start_ns", &sl.start_ns)
+          || !iv_json_int (o, "end_ns", &sl.end_ns))
+        continue;
+      sl.avg = member (o, "avg"), sl.min = member (o, "min"), sl.max = member (o, "max");
+      sl.total = member (o, "total"), sl.rate = member (o, "rate");
+      sl.count = member (o, "count"), sl.sum = member (o, "sum");
+      if (b && json_object_get_size (b) > 0)
+        {
+          GList *keys = json_object_get_members (b);
+          if (!a->bucket_le)
+            {
+              a->bucket_le = g_array_new (FALSE, FALSE, sizeof (double));
+              a->bucket_n = g_array_new (FALSE, FALSE, sizeof (double));
+              buckets = g_array_new (FALSE, FALSE, sizeof (Bucket));
+            }
+          g_array_set_size (buckets, 0);
+          for (GList *k = keys; k; k = k->next)
+            {
+              const char *key = k->data;
+              char *end = NULL;
+              Bucket bk;
+              bk.le = g_str_equal (key, "+Inf") ? INFINITY : g_ascii_strtod (key, &end);
+              bk.n = member (b, key);
+              /* aiperf reads a bound with float (): anything else is no number */
+              if (end && (end == key || *end || isnan (bk.le)))
+                sl.bucket_bad = TRUE;
+              g_array_append_val (buckets, bk);
+            }
+          g_list_free (keys);
+          g_array_sort (buckets, bucket_cmp);
+          sl.bucket0 = a->bucket_le->len;
+          sl.n_buckets = buckets->len;
+          for (guint k = 0; k < buckets->len; k++)
+            {
+              const Bucket *bk = &g_array_index (buckets, Bucket, k);
+              g_array_append_val (a->bucket_le, bk->le);
+              g_array_append_val (a->bucket_n, bk->n);
+            }
+        }
+      g_array_append_val (a->slices, sl);
+    }
+}
+
 /* Every series' statistics, for lookups by name: metrics → name → {type, unit, series:
  * [{endpoint_url, labels, stats}]}, the statistics nested in "stats" or, in some AIPerf
  * versions, beside endpoint_url. */
@@ -1311,6 +1396,7 @@ aggregate_series (IvServerMetrics *m, JsonObject *metrics)
               a->total = member (stats, "total");
               a->rate = member (stats, "rate");
             }
+          agg_slices (a, iv_json_array (so, "timeslices"));
           g_ptr_array_add (m->agg_series, a);
         }
     }
@@ -1728,23 +1814,75 @@ add_distinct (GPtrArray *list, GHashTable *seen, const char *s)
     g_ptr_array_add (list, (gpointer) s);
 }
 
+static GPtrArray *label_pairs (const char *labels);
+
+/* The filter's labels as aiperf compares them: orjson.dumps (labels, OPT_SORT_KEYS), a
+ * key given twice keeping its last value (a Python dict). */
+static char *
+spec_labels_json (const IvPromSpec *spec)
+{
+  g_autoptr (GPtrArray) pairs = g_ptr_array_new ();
+  for (guint i = 0; i + 1 < spec->labels->len; i += 2)
+    {
+      guint k = 0;
+      while (k < pairs->len && !g_str_equal (pairs->pdata[k], spec->labels->pdata[i]))
+        k += 2;
+      if (k < pairs->len)
+        pairs->pdata[k + 1] = spec->labels->pdata[i + 1];
+      else
+        {
+          g_ptr_array_add (pairs, spec->labels->pdata[i]);
+          g_ptr_array_add (pairs, spec->labels->pdata[i + 1]);
+        }
+    }
+  return labels_json (pairs);
+}
+
+/* A series' labels as aiperf plot's reader has them: a Parquet series' with its "unit"
+ * (not one of the columns its _parquet_label_columns sets aside), when it has one. */
+static char *
+aiperf_labels (const IvServerMetrics *m, const IvServerSeries *s)
+{
+  g_autoptr (GPtrArray) pairs = NULL;
+  if (!m->parquet_path || !s->unit || !*s->unit)
+    return g_strdup (s->labels);
+  pairs = label_pairs (s->labels);
+  g_ptr_array_add (pairs, g_strdup ("unit"));
+  g_ptr_array_add (pairs, g_strdup (s->unit));
+  return labels_json (pairs);
+}
+
 GPtrArray *
 iv_server_metrics_find (const IvServerMetrics *m, const IvPromSpec *spec, GError **error)
 {
+  return iv_server_metrics_find_full (m, spec, FALSE, error);
+}
+
+GPtrArray *
+iv_server_metrics_find_full (const IvServerMetrics *m, const IvPromSpec *spec, gboolean aiperf,
+                             GError **error)
+{
   g_autoptr (GPtrArray) named = g_ptr_array_new ();
   g_autoptr (GPtrArray) on_endpoint = g_ptr_array_new ();
+  g_autofree char *wanted = aiperf && spec->labels->len ? spec_labels_json (spec) : NULL;
   GPtrArray *out = g_ptr_array_new ();
 
   for (guint i = 0; i < m->series->len; i++)
     {
       IvServerSeries *s = m->series->pdata[i];
-      if (!same_metric (s->metric, spec->metric))
+      if (aiperf ? !g_str_equal (s->metric, spec->metric) : !same_metric (s->metric, spec->metric))
         continue;
       g_ptr_array_add (named, s);
       if (spec->endpoint && !g_str_equal (s->endpoint, spec->endpoint))
         continue;
       g_ptr_array_add (on_endpoint, s);
-      if (has_labels (s->labels, spec))
+      if (wanted)
+        {
+          g_autofree char *theirs = aiperf_labels (m, s);
+          if (g_str_equal (theirs, wanted))
+            g_ptr_array_add (out, s);
+        }
+      else if (has_labels (s->labels, spec))
         g_ptr_array_add (out, s);
     }
   if (out->len)
@@ -1773,11 +1911,23 @@ iv_server_metrics_find (const IvServerMetrics *m, const IvPromSpec *spec, GError
       }
     else
       {
+        g_autoptr (GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
         for (guint i = 0; i < on_endpoint->len; i++)
-          add_distinct (list, seen, ((IvServerSeries *) on_endpoint->pdata[i])->labels);
+          {
+            const IvServerSeries *s = on_endpoint->pdata[i];
+            char *labels = aiperf ? aiperf_labels (m, s) : g_strdup (s->labels);
+            g_ptr_array_add (owned, labels);
+            add_distinct (list, seen, labels);
+          }
         text = listing (list, 5);
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                     _ ("no “%s” has those labels; its label sets: %s"), spec->metric, text);
+        if (aiperf)
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                       _ ("no “%s” has exactly the labels %s (aiperf plot matches a series only "
+                          "when the filter names all of its labels); its label sets: %s"),
+                       spec->metric, wanted, text);
+        else
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                       _ ("no “%s” has those labels; its label sets: %s"), spec->metric, text);
       }
   }
   return NULL;
@@ -2097,10 +2247,10 @@ legend_name (GPtrArray *found, guint i)
 
 GPtrArray *
 iv_server_metrics_lines (const IvServerMetrics *m, const char *text, gint64 origin_ns,
-                         gboolean aiperf, GError **error)
+                         gboolean aiperf, double window_s, const char *method, GError **error)
 {
   g_autoptr (IvPromSpec) spec = iv_prom_spec_parse (text, error);
-  g_autoptr (GPtrArray) found = spec ? iv_server_metrics_find (m, spec, error) : NULL;
+  g_autoptr (GPtrArray) found = spec ? iv_server_metrics_find_full (m, spec, aiperf, error) : NULL;
   GPtrArray *lines;
 
   if (!found)
@@ -2113,14 +2263,15 @@ iv_server_metrics_lines (const IvServerMetrics *m, const char *text, gint64 orig
       g_autoptr (GArray) v = g_array_new (FALSE, FALSE, sizeof (double));
       IvServerLine *l = g_new0 (IvServerLine, 1);
       iv_server_series_points (s, aiperf, t, v);
-      if (aiperf && m->parquet_path)
+      if (aiperf && m->parquet_path && window_s > 0)
         {
-          /* aiperf plot's own thinning of the Parquet points: 5-s windows, their mean */
+          /* aiperf plot's own thinning of the Parquet points (_maybe_downsample_parquet):
+           * windows from the earliest point, each the mean time and the method's value */
           g_autoptr (GArray) wt = g_array_new (FALSE, FALSE, sizeof (gint64));
           g_autoptr (GArray) wv = g_array_new (FALSE, FALSE, sizeof (double));
           iv_server_downsample ((const gint64 *) (void *) t->data,
-                                (const double *) (void *) v->data, t->len, m->t0_ns, 5.0, "mean",
-                                wt, wv);
+                                (const double *) (void *) v->data, t->len, m->t0_ns, window_s,
+                                method, wt, wv);
           g_array_unref (t), t = g_steal_pointer (&wt);
           g_array_unref (v), v = g_steal_pointer (&wv);
         }
@@ -2136,4 +2287,316 @@ iv_server_metrics_lines (const IvServerMetrics *m, const char *text, gint64 orig
       g_ptr_array_add (lines, l);
     }
   return lines;
+}
+
+/* ---------- percentile bands (the aggregated JSON's windows) ---------- */
+
+double
+iv_server_bucket_quantile (const double *le, const double *n, guint nb, double total, double q)
+{
+  /* _prometheus_quantile (aiperf/server_metrics/histogram_percentiles.py) */
+  double rank = q * total, prev_bound = 0, prev_count = 0;
+
+  if (!(total != 0) || nb == 0)
+    return NAN;
+  for (guint i = 0; i < nb; i++)
+    {
+      if (isinf (le[i]))
+        return prev_bound; /* no interpolating within +Inf: the last finite bound */
+      if (n[i] >= rank)
+        {
+          double in_bucket = n[i] - prev_count;
+          if (in_bucket == 0)
+            return prev_bound;
+          return prev_bound + (le[i] - prev_bound) * ((rank - prev_count) / in_bucket);
+        }
+      prev_bound = le[i];
+      prev_count = n[i];
+    }
+  return prev_bound;
+}
+
+static void
+bands_free (gpointer p)
+{
+  IvServerBands *b = p;
+  g_free (b->name);
+  g_array_unref (b->x_s);
+  g_array_unref (b->p50);
+  g_array_unref (b->p95);
+  g_array_unref (b->p99);
+  if (b->low)
+    g_array_unref (b->low);
+  g_free (b);
+}
+
+/* One series' rows (PercentileBandsHandler._row_for_timeslice): a window of another
+ * type (untyped) has none. */
+static IvServerBands *
+bands_of (const IvServerAggSeries *a, gint64 origin_ns)
+{
+  IvServerBands *b = g_new0 (IvServerBands, 1);
+
+  b->type = a->type;
+  b->unit = a->unit;
+  b->series = a;
+  b->x_s = g_array_new (FALSE, FALSE, sizeof (double));
+  b->p50 = g_array_new (FALSE, FALSE, sizeof (double));
+  b->p95 = g_array_new (FALSE, FALSE, sizeof (double));
+  b->p99 = g_array_new (FALSE, FALSE, sizeof (double));
+  if (a->type == IV_PROM_GAUGE)
+    b->low = g_array_new (FALSE, FALSE, sizeof (double));
+  for (guint i = 0; a->slices && i < a->slices->len; i++)
+    {
+      const IvServerSlice *sl = &g_array_index (a->slices, IvServerSlice, i);
+      double p50, p95, p99, x;
+      switch (a->type)
+        {
+        case IV_PROM_HISTOGRAM:
+          if (sl->n_buckets && sl->count > 0 && !sl->bucket_bad)
+            {
+              const double *le = &g_array_index (a->bucket_le, double, sl->bucket0);
+              const double *n = &g_array_index (a->bucket_n, double, sl->bucket0);
+              p50 = iv_server_bucket_quantile (le, n, sl->n_buckets, sl->count, 0.50);
+              p95 = iv_server_bucket_quantile (le, n, sl->n_buckets, sl->count, 0.95);
+              p99 = iv_server_bucket_quantile (le, n, sl->n_buckets, sl->count, 0.99);
+            }
+          else
+            p50 = p95 = p99 = sl->avg; /* no buckets: the avg, as aiperf falls back */
+          break;
+        case IV_PROM_GAUGE:
+          p50 = sl->avg, p95 = p99 = sl->max;
+          g_array_append_val (b->low, sl->min);
+          break;
+        case IV_PROM_COUNTER:
+          p50 = p95 = p99 = sl->rate;
+          break;
+        case IV_PROM_UNKNOWN:
+        default:
+          continue;
+        }
+      /* the window's middle: (start + end) / 2, as aiperf's int sum then true division */
+      x = ((double) (sl->start_ns - origin_ns) + (double) (sl->end_ns - origin_ns)) / 2 * 1e-9;
+      if (origin_ns == 0)
+        x = (double) (sl->start_ns + sl->end_ns) / 2 / 1e9;
+      g_array_append_val (b->x_s, x);
+      g_array_append_val (b->p50, p50);
+      g_array_append_val (b->p95, p95);
+      g_array_append_val (b->p99, p99);
+    }
+  return b;
+}
+
+/* The aggregated series aiperf's _resolve_series_data takes: the metric's series keyed by
+ * endpoint (first seen first) then by exact labels_json, a later one of the same keys
+ * replacing an earlier. */
+static const IvServerAggSeries *
+aiperf_band_series (const IvServerMetrics *m, const IvPromSpec *spec, GError **error)
+{
+  g_autofree char *wanted = spec->labels->len ? spec_labels_json (spec) : g_strdup ("{}");
+  const char *endpoint = spec->endpoint;
+  const IvServerAggSeries *found = NULL;
+  gboolean named = FALSE, on_endpoint = FALSE;
+
+  for (guint i = 0; i < m->agg_series->len; i++)
+    {
+      const IvServerAggSeries *a = m->agg_series->pdata[i];
+      if (!g_str_equal (a->metric, spec->metric))
+        continue;
+      named = TRUE;
+      if (!endpoint)
+        endpoint = a->endpoint; /* next(iter(metric_data.keys ())) */
+      if (!g_str_equal (a->endpoint, endpoint))
+        continue;
+      on_endpoint = TRUE;
+      if (g_str_equal (a->labels, wanted))
+        found = a;
+    }
+  if (found)
+    return found;
+  if (!named)
+    {
+      g_autoptr (GPtrArray) list = g_ptr_array_new ();
+      g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+      g_autofree char *text = NULL;
+      for (guint i = 0; i < m->agg_series->len; i++)
+        add_distinct (list, seen, ((IvServerAggSeries *) m->agg_series->pdata[i])->metric);
+      text = listing (list, 10);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _ ("metric “%s” not found in server metrics (server_metrics_export.json); "
+                      "available: %s"),
+                   spec->metric, text);
+    }
+  else if (!on_endpoint)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                 _ ("endpoint “%s” not found for metric “%s”"), endpoint, spec->metric);
+  else
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                 _ ("labels %s not found for metric “%s” on %s (aiperf plot takes the series "
+                    "whose labels are exactly those given; none given: a series without "
+                    "labels)"),
+                 wanted, spec->metric, endpoint);
+  return NULL;
+}
+
+/* A legend name for aggregated series @i of @found, as legend_name () makes it. */
+static char *
+agg_legend_name (GPtrArray *found, guint i)
+{
+  g_autoptr (GPtrArray) as = g_ptr_array_new_with_free_func (g_free);
+  for (guint k = 0; k < found->len; k++)
+    {
+      const IvServerAggSeries *a = found->pdata[k];
+      IvServerSeries *s = g_new0 (IvServerSeries, 1);
+      s->metric = a->metric, s->endpoint = a->endpoint, s->labels = a->labels;
+      g_ptr_array_add (as, s);
+    }
+  return legend_name (as, i);
+}
+
+GPtrArray *
+iv_server_metrics_bands (const IvServerMetrics *m, const char *text, gint64 origin_ns,
+                         gboolean aiperf, guint *n_found, GError **error)
+{
+  g_autoptr (IvPromSpec) spec = iv_prom_spec_parse (text, error);
+  g_autoptr (GPtrArray) found = g_ptr_array_new ();
+  g_autoptr (GPtrArray) out = g_ptr_array_new_with_free_func (bands_free);
+  gboolean any_slices = FALSE, any_rows = FALSE;
+
+  if (n_found)
+    *n_found = 0;
+  if (!spec)
+    return NULL;
+  if (aiperf)
+    {
+      const IvServerAggSeries *a = aiperf_band_series (m, spec, error);
+      if (!a)
+        return NULL;
+      g_ptr_array_add (found, (gpointer) a);
+    }
+  else
+    {
+      for (guint i = 0; i < m->agg_series->len; i++)
+        {
+          const IvServerAggSeries *a = m->agg_series->pdata[i];
+          if (same_metric (a->metric, spec->metric)
+              && (!spec->endpoint || g_str_equal (a->endpoint, spec->endpoint))
+              && has_labels (a->labels, spec))
+            g_ptr_array_add (found, (gpointer) a);
+        }
+      if (found->len == 0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                       m->aggregate_path
+                           ? _ ("no series of “%s” in server_metrics_export.json")
+                           : _ ("no server_metrics_export.json, whose windows the bands of “%s” "
+                                "are drawn from"),
+                       text);
+          return NULL;
+        }
+    }
+  if (n_found)
+    *n_found = found->len;
+  for (guint i = 0; i < found->len && i < IV_SERVER_BANDS_MAX; i++)
+    {
+      const IvServerAggSeries *a = found->pdata[i];
+      IvServerBands *b;
+      if (!a->slices || a->slices->len == 0)
+        continue;
+      any_slices = TRUE;
+      b = bands_of (a, origin_ns);
+      if (b->x_s->len == 0)
+        {
+          bands_free (b);
+          continue;
+        }
+      any_rows = TRUE;
+      b->name = found->len > 1 ? agg_legend_name (found, i) : g_strdup (a->metric);
+      g_ptr_array_add (out, b);
+    }
+  if (!any_slices)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _ ("no timeslice data for metric “%s” (AIPerf writes each series' windows "
+                      "into server_metrics_export.json with --slice-duration): percentile bands "
+                      "need them"),
+                   spec->metric);
+      return NULL;
+    }
+  if (!any_rows)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _ ("no percentile could be computed for “%s” (an untyped metric has none)"),
+                   spec->metric);
+      return NULL;
+    }
+  return g_steal_pointer (&out);
+}
+
+/* ---------- a run's value on a multi-run axis, as aiperf plot has it ---------- */
+
+double
+iv_server_metrics_value_aiperf (const IvServerMetrics *m, const char *name, double window_s,
+                                const char *method)
+{
+  double acc = 0;
+  guint n = 0;
+  gint type = -1; /* the first series' with statistics */
+
+  /* a DataFrame column named by the metric: a filter names none */
+  if (strpbrk (name, "[{"))
+    return NAN;
+  if (m->agg_series->len)
+    {
+      for (guint i = 0; i < m->agg_series->len; i++)
+        {
+          const IvServerAggSeries *a = m->agg_series->pdata[i];
+          double v;
+          if (!g_str_equal (a->metric, name))
+            continue;
+          if (type < 0)
+            type = (gint) a->type;
+          /* _extract_stat_value: a counter's rate, else the avg (by the first type) */
+          v = type == IV_PROM_COUNTER ? a->rate : a->stats.avg;
+          if (isnan (v))
+            continue;
+          acc += v, n++;
+        }
+    }
+  else if (m->parquet_path)
+    {
+      /* _compute_aggregated_from_timeseries over the (downsampled) Parquet points */
+      for (guint i = 0; i < m->series->len; i++)
+        {
+          const IvServerSeries *s = m->series->pdata[i];
+          g_autoptr (GArray) t = NULL, v = NULL;
+          double sum = 0;
+          guint k = 0;
+          if (!g_str_equal (s->metric, name) || s->type == IV_PROM_COUNTER)
+            continue; /* a counter's value is its delta of "count", which its rows leave empty */
+          t = g_array_new (FALSE, FALSE, sizeof (gint64));
+          v = g_array_new (FALSE, FALSE, sizeof (double));
+          iv_server_series_points (s, TRUE, t, v);
+          if (window_s > 0)
+            {
+              g_autoptr (GArray) wt = g_array_new (FALSE, FALSE, sizeof (gint64));
+              g_autoptr (GArray) wv = g_array_new (FALSE, FALSE, sizeof (double));
+              iv_server_downsample ((const gint64 *) (void *) t->data,
+                                    (const double *) (void *) v->data, t->len, m->t0_ns, window_s,
+                                    method, wt, wv);
+              g_array_unref (v), v = g_steal_pointer (&wv);
+            }
+          for (guint j = 0; j < v->len; j++)
+            if (!isnan (g_array_index (v, double, j)))
+              sum += g_array_index (v, double, j), k++;
+          if (k == 0)
+            continue;
+          if (type < 0)
+            type = (gint) s->type;
+          acc += sum / k, n++;
+        }
+    }
+  if (n == 0)
+    return NAN;
+  return type == IV_PROM_COUNTER ? acc : acc / n;
 }

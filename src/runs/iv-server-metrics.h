@@ -65,6 +65,18 @@ typedef struct
   GArray *count;    /* double: a histogram's number of observations; NULL otherwise */
 } IvServerSeries;
 
+/* One window of a series in the aggregated JSON (its "timeslices": AIPerf's
+ * --slice-duration windows over the profiling phase); NaN where the file does not say. */
+typedef struct
+{
+  gint64 start_ns, end_ns;
+  double avg, min, max;     /* a gauge's; a histogram's avg (sum / count) */
+  double total, rate;       /* a counter's increase in the window and its rate per second */
+  double count, sum;        /* a histogram's observations and their sum in the window */
+  guint bucket0, n_buckets; /* its buckets: bucket_le/bucket_n [bucket0, bucket0 + n) */
+  gboolean bucket_bad;      /* a bucket bound that is no number */
+} IvServerSlice;
+
 /* One series' statistics from the aggregated JSON (its metrics → series → stats). */
 typedef struct
 {
@@ -73,6 +85,10 @@ typedef struct
   IvServerStats stats; /* gauges as given; histograms: avg and the pNN_estimate */
   double total, rate;  /* counters: the increase and its rate per second; histograms:
                         * the observations and their rate (NaN when not given) */
+  GArray *slices;      /* IvServerSlice, in the file's order, or NULL when it has none */
+  /* the windows' histogram buckets, each window's sorted by bound (+Inf last, as
+   * INFINITY): bound and cumulative count, as Prometheus gives them (NULL when none) */
+  GArray *bucket_le, *bucket_n; /* double */
 } IvServerAggSeries;
 
 typedef struct
@@ -154,6 +170,12 @@ gboolean iv_prom_is_server_metric (const char *source, const char *name);
  * (the metrics, the endpoints, the label sets), as aiperf's does. */
 GPtrArray *iv_server_metrics_find (const IvServerMetrics *metrics, const IvPromSpec *spec,
                                    GError **error);
+/* The same with @aiperf: as aiperf plot's filter_server_metrics_dataframe finds them —
+ * the metric by its exact name, and a label filter naming every label of a series (its
+ * labels_json equal to the filter's; a Parquet series' labels include its "unit", which
+ * aiperf's reader takes for a label): a filter naming some of them finds nothing. */
+GPtrArray *iv_server_metrics_find_full (const IvServerMetrics *metrics, const IvPromSpec *spec,
+                                        gboolean aiperf, GError **error);
 
 /* What a figure draws of @series over time: a gauge's value, a counter's rate per second
  * between scrapes (NaN across a reset), a histogram's mean observation between scrapes
@@ -182,12 +204,59 @@ typedef struct
 
 /* The lines of @spec over time, one per series it finds (as aiperf plot draws one per
  * endpoint and label set), times in seconds from @origin_ns, each point as
- * iv_server_series_points () gives it. @aiperf: as aiperf plot draws them — a Parquet
- * file's points in its default 5-s windows of their mean (settings.
- * server_metrics_downsampling), a histogram's interval without observations at 0. NULL
- * with iv_server_metrics_find ()'s error when nothing matches. */
+ * iv_server_series_points () gives it. @aiperf: as aiperf plot draws them — the series
+ * iv_server_metrics_find_full () finds, a Parquet file's points in windows of @window_s
+ * seconds of their @method (settings.server_metrics_downsampling: 5 s and "mean" by
+ * default; @window_s 0 when it is disabled), a histogram's interval without observations
+ * at 0. NULL with the finder's error when nothing matches. */
 GPtrArray *iv_server_metrics_lines (const IvServerMetrics *metrics, const char *spec,
-                                    gint64 origin_ns, gboolean aiperf, GError **error);
+                                    gint64 origin_ns, gboolean aiperf, double window_s,
+                                    const char *method, GError **error);
+
+/* A histogram quantile as Prometheus' histogram_quantile (and aiperf's
+ * compute_prometheus_percentiles) estimates it: @le the bucket bounds ascending (+Inf
+ * last, as INFINITY), @n their cumulative counts, @total the observations; the rank
+ * q · total found in the first bucket whose count reaches it and placed linearly within
+ * it (from 0 below the first bound); in the +Inf bucket, the last finite bound. */
+double iv_server_bucket_quantile (const double *le, const double *n, guint n_buckets, double total,
+                                  double q);
+
+/* The percentile bands of one series over its windows (the aggregated JSON's
+ * timeslices), as aiperf plot's PercentileBandsHandler makes them: a histogram's p50,
+ * p95 and p99 estimated from each window's buckets (its avg when it has none); a gauge's
+ * avg as p50, its max as p95 and p99, its min as the lower band; a counter's rate as all
+ * three. Each window at its middle, seconds from @origin_ns. */
+typedef struct
+{
+  char *name; /* the series, for the legend (several found), else the metric */
+  const char *unit;
+  IvPromType type;
+  GArray *x_s;             /* double: the windows' middles */
+  GArray *p50, *p95, *p99; /* double, NaN where a window has no value */
+  GArray *low;             /* double: a gauge's min; NULL for other types */
+  const IvServerAggSeries *series;
+} IvServerBands;
+
+/* The bands of @spec. @aiperf: the one series aiperf plot draws — the metric by its
+ * exact name, on the endpoint given or else its first in the file, whose labels are
+ * exactly those given (none given: a series without labels) — else Inferview's: every
+ * series iv_server_metrics_find () would match (a label filter keeps the series that
+ * have those labels), at most IV_SERVER_BANDS_MAX of them. NULL with an error in
+ * aiperf's words when the series, its windows or any value is missing. */
+#define IV_SERVER_BANDS_MAX 8
+GPtrArray *iv_server_metrics_bands (const IvServerMetrics *metrics, const char *spec,
+                                    gint64 origin_ns, gboolean aiperf, guint *n_found,
+                                    GError **error);
+
+/* A run's value of server metric @name on a multi-run axis as aiperf plot's
+ * MultiRunPNGExporter._aggregate_server_metric_into_row makes it: a column named by the
+ * metric alone (a name with a filter is no column: NaN), over every endpoint and label
+ * set of its aggregated statistics, the counters' rates summed, else the avgs averaged.
+ * Its aggregated statistics are the JSON's; with only a Parquet file, each series' mean
+ * over its points in windows of @window_s seconds of their @method (0: no windows), where
+ * a counter has no value (its Parquet rows have no count). NaN when there is none. */
+double iv_server_metrics_value_aiperf (const IvServerMetrics *metrics, const char *name,
+                                       double window_s, const char *method);
 
 /* A statistic of @spec over the run: from the aggregated JSON where it has the series
  * (avg, min, max, std, p1 … p99; a counter's or histogram's "rate" and "total"; a
