@@ -580,6 +580,126 @@ def check_server_metrics_schema(t):
                 os.path.relpath(dirpath, SAMPLES), s)
 
 
+SERVER_JSON = os.path.join(DATA, "aiperf-docs", "server-json", "server_metrics_export.json")
+HIST = "dynamo_component_request_duration_seconds"
+GAUGE = "dynamo_component_inflight_requests"
+PREFILL = "{dynamo_component=prefill,dynamo_endpoint=generate,model=Qwen/Qwen3-0.6B}"
+BACKEND = "{dynamo_component=backend,dynamo_endpoint=generate,model=Qwen/Qwen3-0.6B}"
+
+
+def labels_json(labels):
+    """orjson.dumps (labels, option=OPT_SORT_KEYS): compact, keys sorted."""
+    return json.dumps(labels, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def server_rows(doc, metric, labels=None):
+    """ServerMetricsLoaderMixin._collect_server_metrics_json / _timeslice_to_row (a series'
+    windows: timestamp_ns (start + end) // 2; a gauge's and a histogram's avg, a counter's
+    rate), then filter_server_metrics_dataframe (the exact name, labels_json equal to the
+    filter's) with timestamp_s from the earliest row."""
+    m = doc["metrics"][metric]
+    rows = []
+    for sr in m["series"]:
+        key = labels_json(sr["labels"]) if sr.get("labels") else "{}"
+        if labels is not None and key != labels_json(labels):
+            continue
+        for ts in sr.get("timeslices") or []:
+            v = ts.get("rate") if m["type"] == "counter" else ts.get("avg")
+            rows.append(((ts["start_ns"] + ts["end_ns"]) // 2, v))
+    t0 = min(t for t, _ in rows)
+    return [(t - t0) / 1e9 for t, _ in rows], [v for _, v in rows]
+
+
+def prometheus_quantile(q, buckets, total):
+    """histogram_percentiles._prometheus_quantile: the rank q · total in the first bucket
+    whose cumulative count reaches it, placed linearly from the bound below (0 below the
+    first); in +Inf, the last finite bound."""
+    keys = sorted(buckets, key=lambda k: math.inf if k == "+Inf" else float(k))
+    rank, prev_bound, prev_count = q * total, 0.0, 0.0
+    for k in keys:
+        if k == "+Inf":
+            return prev_bound
+        if buckets[k] >= rank:
+            n = buckets[k] - prev_count
+            return prev_bound if n == 0 else prev_bound + (float(k) - prev_bound) * (rank - prev_count) / n
+        prev_bound, prev_count = float(k), buckets[k]
+    return prev_bound
+
+
+def band_rows(doc, metric, labels):
+    """PercentileBandsHandler._resolve_series_data (the first endpoint's series whose
+    labels_json is the filter's) and _build_percentile_rows: each window at
+    (start_ns + end_ns) / 2 / 1e9; a histogram's p50/p95/p99 from its buckets, a gauge's
+    avg, max, max and min (p05)."""
+    m = doc["metrics"][metric]
+    sr = [x for x in m["series"] if labels_json(x["labels"]) == labels_json(labels)][0]
+    rows = []
+    for ts in sr["timeslices"]:
+        x = (ts["start_ns"] + ts["end_ns"]) / 2 / 1e9
+        if m["type"] == "histogram":
+            rows.append((x, *(prometheus_quantile(q, ts["buckets"], ts["count"])
+                              for q in (0.50, 0.95, 0.99)), None))
+        else:
+            rows.append((x, ts["avg"], ts["max"], ts["max"], ts["min"]))
+    return rows
+
+
+def with_server_json(tmp):
+    """qwen_concurrency1 with the server metrics of aiperf's documentation
+    (tests/data/aiperf-docs), and a configuration of server-metric plots."""
+    run = os.path.join(tmp, "server-json-run")
+    shutil.copytree(os.path.join(QWEN, "qwen_concurrency1"), run)
+    shutil.copy(SERVER_JSON, run)
+    cfg = os.path.join(tmp, "server-plots.yaml")
+    with open(cfg, "w") as f:
+        f.write("visualization:\n"
+                "  single_run_defaults: [hist_bands, gauge_bands, partial_bands, dual]\n"
+                "  single_run_plots:\n"
+                "    hist_bands: {type: percentile_bands, y: \"%s%s\"}\n"
+                "    gauge_bands: {type: percentile_bands, y: \"%s%s\"}\n"
+                "    partial_bands: {type: percentile_bands, y: \"%s{dynamo_component=backend}\"}\n"
+                "    dual: {type: dual_axis, x: timestamp_s, y: throughput_tokens_per_sec,\n"
+                "           y2: %s}\n" % (HIST, PREFILL, GAUGE, BACKEND, GAUGE, GAUGE))
+    return run, cfg
+
+
+def check_server_metrics_plots(t, tmp):
+    run, cfg = with_server_json(tmp)
+    with open(SERVER_JSON) as f:
+        doc = json.load(f)
+    out = plot([run], os.path.join(tmp, "server-out"), "--aiperf-compatible", "--config", cfg)
+    fig = figure(out, "dual")
+    xs, ys = server_rows(doc, GAUGE)
+    s = series(fig, "Dynamo Component Inflight Requests")
+    t.check(s["y2"] and same_list(s["x"], xs) and same_list(s["y"], ys),
+            "dual axis, server metric on y2: the JSON's windows at (start + end) // 2, seconds "
+            "from the earliest (_timeslice_to_row, filter_server_metrics_dataframe)",
+            json.dumps(s) + "\n" + str((xs, ys)))
+    for preset, metric, labels in (("hist_bands", HIST, PREFILL), ("gauge_bands", GAUGE, BACKEND)):
+        want = band_rows(doc, metric, dict(kv.split("=", 1) for kv in labels[1:-1].split(",")))
+        x = [r[0] for r in want]
+        fig = figure(out, preset)
+        hi, mid = series(fig, "p95-p99 band"), series(fig, "p50-p95 band")
+        line = series(fig, "p50 (median)")
+        ok = (same_list(hi["x"], x) and same_list(hi["lo"], [r[2] for r in want]) and
+              same_list(hi["hi"], [r[3] for r in want]) and
+              same_list(mid["lo"], [r[1] for r in want]) and same_list(line["y"], [r[1] for r in want]))
+        if metric == GAUGE:
+            low = series(fig, "p05-p50 band")
+            ok = ok and same_list(low["lo"], [r[4] for r in want]) and same_list(low["hi"], [r[1] for r in want])
+        t.check(ok, "%s: percentile bands as PercentileBandsHandler makes them" % preset,
+                json.dumps(fig["figure"]["series"])[:1500] + "\n" + str(want))
+    t.check(figure(out, "partial_bands")["skipped"] is not None,
+            "percentile bands: a filter naming some of a series' labels finds nothing in aiperf "
+            "plot (_resolve_series_data)", figure(out, "partial_bands"))
+    ours = plot([run], os.path.join(tmp, "server-out-default"), "--config", cfg)
+    t.check(figure(ours, "partial_bands")["skipped"] is None,
+            "percentile bands, default mode: a filter keeps the series that have those labels")
+    notes = figure(ours, "partial_bands")["notes"]
+    t.check(any(n.startswith("aiperf plot draws no bands: labels {\"dynamo_component\":\"backend\"}")
+                for n in notes), "default mode: the bands' note says aiperf plot draws none", notes)
+
+
 def main():
     t = Tap()
     if not BINARY or not os.path.isdir(QWEN):
@@ -588,7 +708,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="iv-aiperf-compat-")
     try:
         for check in (check_multi_run, check_uncertainty_trials, check_run_set, check_single_run,
-                      check_timeslices, check_default_notes):
+                      check_timeslices, check_default_notes, check_server_metrics_plots):
             try:
                 check(t, tmp)
             except Exception as e:  # a crash of one check is its failure, the rest go on

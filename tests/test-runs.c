@@ -2040,6 +2040,83 @@ test_server_label_filter (void)
   }
 }
 
+/* aiperf plot's server metrics over time without a Parquet file: its loader's rows of the
+ * JSON's windows (_timeslice_to_row: each at (start_ns + end_ns) // 2, a gauge's avg, a
+ * counter's rate, a histogram's avg), filtered as filter_server_metrics_dataframe filters
+ * them — by hand from the documentation's example: the gauge's windows 2 s apart at 5 and
+ * 31.67; of the counter's two series only the one with windows; a partial label filter
+ * and a metric without windows find nothing. */
+static void
+test_server_json_lines (void)
+{
+  g_autofree char *dir = server_json_run ("server-json-lines");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  const gint64 t0 = G_GINT64_CONSTANT (1765411636639590410);
+
+  g_assert_no_error (error);
+  g_assert_true (iv_server_metrics_aiperf_has_frame (r->server));
+  {
+    g_autoptr (GPtrArray) lines = iv_server_metrics_lines (
+        r->server, "dynamo_component_inflight_requests", t0, TRUE, 5, "mean", &error);
+    const IvServerLine *l;
+    g_assert_no_error (error);
+    g_assert_cmpuint (lines->len, ==, 1);
+    l = lines->pdata[0];
+    g_assert_cmpuint (l->t_ns->len, ==, 2);
+    g_assert_cmpint (g_array_index (l->t_ns, gint64, 0), ==, t0);
+    g_assert_cmpint (g_array_index (l->t_ns, gint64, 1), ==, t0 + 2000000000);
+    g_assert_cmpfloat (at (l->x_s, 1), ==, 2.0);
+    g_assert_cmpfloat (at (l->y, 0), ==, 5);
+    g_assert_cmpfloat (at (l->y, 1), ==, 31.67);
+    g_assert_cmpstr (l->unit, ==, "requests");
+  }
+  {
+    g_autoptr (GPtrArray) lines = iv_server_metrics_lines (
+        r->server, "dynamo_component_request_bytes", t0, TRUE, 5, "mean", &error);
+    const IvServerLine *l;
+    g_assert_no_error (error);
+    g_assert_cmpuint (lines->len, ==, 1);
+    l = lines->pdata[0];
+    g_assert_cmpfloat (at (l->y, 0), ==, 52353.5);
+    g_assert_cmpfloat (at (l->y, 1), ==, 37066.5);
+    g_assert_true (strstr (l->labels, "\"dynamo_endpoint\":\"generate\""));
+  }
+  {
+    g_autoptr (GPtrArray) lines = iv_server_metrics_lines (
+        r->server, "dynamo_component_request_duration_seconds" DOC_PREFILL, t0, TRUE, 5, "mean",
+        &error);
+    g_assert_no_error (error);
+    g_assert_cmpfloat_with_epsilon (at (((IvServerLine *) lines->pdata[0])->y, 1),
+                                    0.05263587800000025, 1e-17);
+  }
+  {
+    g_autoptr (GPtrArray) partial = iv_server_metrics_lines (
+        r->server, "dynamo_component_inflight_requests{model=Qwen/Qwen3-0.6B}", t0, TRUE, 5, "mean",
+        &error);
+    g_assert_null (partial);
+    g_assert_true (strstr (error->message, "exactly the labels {\"model\":\"Qwen/Qwen3-0.6B\"}"));
+    g_clear_error (&error);
+  }
+  /* Inferview's, without a series scraped: the windows too, a label filter keeping the
+   * series that have those labels */
+  {
+    g_autoptr (GPtrArray) lines = iv_server_metrics_lines (
+        r->server, "dynamo_component_inflight_requests{model=Qwen/Qwen3-0.6B}", t0, FALSE, 0, NULL,
+        &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (lines->len, ==, 1);
+    g_assert_cmpfloat (at (((IvServerLine *) lines->pdata[0])->y, 1), ==, 31.67);
+  }
+  {
+    g_autoptr (GPtrArray) none = iv_server_metrics_lines (r->server, "vllm:num_requests_running",
+                                                          t0, TRUE, 5, "mean", &error);
+    g_assert_null (none);
+    g_assert_true (g_str_has_prefix (error->message, "“vllm:num_requests_running” has no windows"));
+    g_clear_error (&error);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2077,6 +2154,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runs/server-bands", test_server_bands);
   g_test_add_func ("/runs/server-value-aiperf", test_server_value_aiperf);
   g_test_add_func ("/runs/server-label-filter", test_server_label_filter);
+  g_test_add_func ("/runs/server-json-lines", test_server_json_lines);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

@@ -328,6 +328,16 @@ dual_axis_server (const IvPlotSpec *spec)
          && iv_prom_is_server_metric (NULL, spec->y2.metric);
 }
 
+/* Two lines in the order pandas' groupby sorts their series: endpoint, then labels_json
+ * (code point order, which strcmp on UTF-8 keeps). */
+static gint
+line_key_cmp (gconstpointer a, gconstpointer b)
+{
+  const IvServerLine *x = *(IvServerLine *const *) a, *y = *(IvServerLine *const *) b;
+  gint c = strcmp (x->endpoint, y->endpoint);
+  return c ? c : strcmp (x->labels, y->labels);
+}
+
 /* Python's str.title () of ASCII text: a letter after a letter lower case, else upper —
  * aiperf's label of a metric it has no display name for ("Vllm:Kv Cache Usage Perc"). */
 static char *
@@ -850,31 +860,44 @@ dispersed_aiperf (const IvPlotSpec *spec, const IvRun *r, gboolean with_gpu, cha
   if (y2_server)
     {
       /* DualAxisHandler._prepare_server_metrics_data: the points of every series the
-       * filter finds in one frame, in its order, on seconds from the earliest of them;
-       * none found is an empty second axis. No server metrics at all fails the plot. */
+       * filter finds, as one column of its frame in the frame's order (a Parquet file's
+       * grouped by endpoint and labels_json, sorted; the JSON's windows in the file's
+       * order), on seconds from the earliest of them (filter_server_metrics_dataframe);
+       * none found is an empty second axis. Without any server metrics (no Parquet file
+       * and no windows in the JSON) aiperf plot cannot draw it. */
       g_autoptr (GPtrArray) lines = NULL;
+      g_autoptr (GError) error = NULL;
       const char *method;
-      double window = server_window (spec, &method), first = INFINITY;
-      if (!r->server || (r->server->series->len == 0 && r->server->agg_series->len == 0))
+      double window = server_window (spec, &method);
+      gint64 first = G_MAXINT64;
+      if (!r->server || !iv_server_metrics_aiperf_has_frame (r->server))
         {
-          *reason
-              = g_strdup_printf (_ ("no server metrics in this run, for “%s”"), spec->y2.metric);
+          *reason = g_strdup_printf (_ ("aiperf plot has no server metrics over time in this run "
+                                        "(it reads them from server_metrics_export.parquet, "
+                                        "else from the windows of server_metrics_export.json), "
+                                        "for “%s”"),
+                                     spec->y2.metric);
           return NULL;
         }
-      lines = iv_server_metrics_lines (r->server, spec->y2.metric, MAX (r->server->t0_ns, 0), TRUE,
-                                       window, method, NULL);
+      lines = iv_server_metrics_lines (r->server, spec->y2.metric, 0, TRUE, window, method, &error);
+      if (lines && r->server->parquet_path)
+        g_ptr_array_sort (lines, line_key_cmp);
       for (guint i = 0; lines && i < lines->len; i++)
         {
           const IvServerLine *l = lines->pdata[i];
-          for (guint k = 0; k < l->x_s->len; k++)
+          for (guint k = 0; k < l->t_ns->len; k++)
+            first = MIN (first, g_array_index (l->t_ns, gint64, k));
+        }
+      for (guint i = 0; lines && i < lines->len; i++)
+        {
+          const IvServerLine *l = lines->pdata[i];
+          for (guint k = 0; k < l->t_ns->len; k++)
             {
-              first = MIN (first, g_array_index (l->x_s, double, k));
-              g_array_append_val (gt, g_array_index (l->x_s, double, k));
+              double x = (double) (g_array_index (l->t_ns, gint64, k) - first) / 1e9;
+              g_array_append_val (gt, x);
               g_array_append_val (gu, g_array_index (l->y, double, k));
             }
         }
-      for (guint k = 0; k < gt->len; k++)
-        g_array_index (gt, double, k) -= first;
     }
   else if (with_gpu && !iv_run_gpu_utilization_aiperf (r, gt, gu))
     {
@@ -2494,9 +2517,9 @@ iv_runs_aiperf_notes (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun 
         {
           note_server_series (notes, run, spec->y2.metric);
           g_ptr_array_add (notes,
-                           g_strdup (_ ("second axis: each series as scraped, on the requests' "
-                                        "clock; aiperf plot joins the points of every series "
-                                        "found into one line, on seconds from the earliest")));
+                           g_strdup (_ ("second axis: a line per series, on the requests' clock; "
+                                        "aiperf plot joins the points of every series found "
+                                        "into one line, on seconds from the earliest of them")));
         }
       else if (run && run->gpus->len)
         g_ptr_array_add (notes, g_strdup (_ ("GPU utilisation per GPU (by UUID) from the first "

@@ -2179,8 +2179,10 @@ line_free (gpointer p)
 {
   IvServerLine *l = p;
   g_free (l->name);
+  g_free (l->labels);
   g_array_unref (l->x_s);
   g_array_unref (l->y);
+  g_array_unref (l->t_ns);
   g_free (l);
 }
 
@@ -2245,16 +2247,156 @@ legend_name (GPtrArray *found, guint i)
   return g_string_free (out, FALSE);
 }
 
+static void
+line_set_x (IvServerLine *l, gint64 origin_ns)
+{
+  l->x_s = g_array_sized_new (FALSE, FALSE, sizeof (double), l->t_ns->len);
+  for (guint k = 0; k < l->t_ns->len; k++)
+    {
+      double x = (double) (g_array_index (l->t_ns, gint64, k) - origin_ns) * 1e-9;
+      g_array_append_val (l->x_s, x);
+    }
+}
+
+/* Server metrics over time from the windows of server_metrics_export.json, as aiperf
+ * plot's loader makes its rows without a Parquet file (_collect_server_metrics_json,
+ * _timeslice_to_row). @aiperf: filtered as filter_server_metrics_dataframe filters them
+ * (the exact name, the endpoint, labels_json equal to the filter's); else as
+ * iv_server_metrics_find () matches. A series without windows has no rows; rows of one
+ * endpoint and label set are one line, in the file's order. */
+static GPtrArray *
+json_lines (const IvServerMetrics *m, const IvPromSpec *spec, gint64 origin_ns, gboolean aiperf,
+            GError **error)
+{
+  g_autofree char *wanted = aiperf && spec->labels->len ? spec_labels_json (spec) : NULL;
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (line_free);
+  g_autoptr (GPtrArray) named = g_ptr_array_new ();
+  gboolean on_endpoint = FALSE;
+
+  for (guint i = 0; i < m->agg_series->len; i++)
+    {
+      const IvServerAggSeries *a = m->agg_series->pdata[i];
+      IvServerLine *l = NULL;
+      if (!(aiperf ? g_str_equal (a->metric, spec->metric) : same_metric (a->metric, spec->metric))
+          || !a->slices || a->slices->len == 0)
+        continue;
+      g_ptr_array_add (named, (gpointer) a);
+      if (spec->endpoint && !g_str_equal (a->endpoint, spec->endpoint))
+        continue;
+      on_endpoint = TRUE;
+      if (wanted ? !g_str_equal (a->labels, wanted) : !has_labels (a->labels, spec))
+        continue;
+      for (guint k = 0; k < lines->len && !l; k++)
+        {
+          IvServerLine *o = lines->pdata[k];
+          if (g_str_equal (o->endpoint, a->endpoint) && g_str_equal (o->labels, a->labels))
+            l = o;
+        }
+      if (!l)
+        {
+          l = g_new0 (IvServerLine, 1);
+          l->endpoint = a->endpoint;
+          l->labels = g_strdup (a->labels);
+          l->unit = a->unit;
+          l->t_ns = g_array_new (FALSE, FALSE, sizeof (gint64));
+          l->y = g_array_new (FALSE, FALSE, sizeof (double));
+          g_ptr_array_add (lines, l);
+        }
+      for (guint k = 0; k < a->slices->len; k++)
+        {
+          const IvServerSlice *sl = &g_array_index (a->slices, IvServerSlice, k);
+          /* (start_ns + end_ns) // 2: Python's floor division of the exact sum */
+          gint64 sum = sl->start_ns + sl->end_ns;
+          gint64 t = sum / 2 - (sum % 2 < 0);
+          double v = a->type == IV_PROM_COUNTER                                 ? sl->rate
+                     : a->type == IV_PROM_GAUGE || a->type == IV_PROM_HISTOGRAM ? sl->avg
+                                                                                : NAN;
+          g_array_append_val (l->t_ns, t);
+          g_array_append_val (l->y, v);
+        }
+    }
+  if (lines->len == 0)
+    {
+      if (named->len == 0)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                     m->aggregate_path
+                         ? _ ("“%s” has no windows in server_metrics_export.json: without a "
+                              "Parquet file aiperf plot draws server metrics over time from "
+                              "those windows (AIPerf writes them with --slice-duration)")
+                         : _ ("aiperf plot draws “%s” over time from "
+                              "server_metrics_export.parquet or the windows of "
+                              "server_metrics_export.json, and this run has neither"),
+                     spec->metric);
+      else if (!on_endpoint)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _ ("no “%s” with windows on %s"),
+                     spec->metric, spec->endpoint);
+      else if (wanted)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                     _ ("no “%s” with windows has exactly the labels %s (aiperf plot matches a "
+                        "series only when the filter names all of its labels)"),
+                     spec->metric, wanted);
+      else
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                     _ ("no “%s” with windows has those labels"), spec->metric);
+      return NULL;
+    }
+  {
+    /* the legend as for the series of the other files */
+    g_autoptr (GPtrArray) as = g_ptr_array_new_with_free_func (g_free);
+    for (guint k = 0; k < lines->len; k++)
+      {
+        const IvServerLine *l = lines->pdata[k];
+        IvServerSeries *s = g_new0 (IvServerSeries, 1);
+        s->metric = (char *) spec->metric, s->endpoint = (char *) l->endpoint;
+        s->labels = l->labels;
+        g_ptr_array_add (as, s);
+      }
+    for (guint k = 0; k < lines->len; k++)
+      {
+        IvServerLine *l = lines->pdata[k];
+        l->name = legend_name (as, k);
+        line_set_x (l, origin_ns);
+      }
+  }
+  return g_steal_pointer (&lines);
+}
+
+gboolean
+iv_server_metrics_aiperf_has_frame (const IvServerMetrics *m)
+{
+  if (m->parquet_path)
+    return m->series->len > 0;
+  for (guint i = 0; i < m->agg_series->len; i++)
+    {
+      const IvServerAggSeries *a = m->agg_series->pdata[i];
+      if (a->slices && a->slices->len)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 GPtrArray *
 iv_server_metrics_lines (const IvServerMetrics *m, const char *text, gint64 origin_ns,
                          gboolean aiperf, double window_s, const char *method, GError **error)
 {
   g_autoptr (IvPromSpec) spec = iv_prom_spec_parse (text, error);
-  g_autoptr (GPtrArray) found = spec ? iv_server_metrics_find_full (m, spec, aiperf, error) : NULL;
+  g_autoptr (GPtrArray) found = NULL;
   GPtrArray *lines;
 
-  if (!found)
+  if (!spec)
     return NULL;
+  if (aiperf && !m->parquet_path)
+    return json_lines (m, spec, origin_ns, TRUE, error);
+  if (!(found = iv_server_metrics_find_full (m, spec, aiperf, error)))
+    {
+      /* Inferview's: the series scraped, else the JSON's windows when it has the metric */
+      GError *json_error = NULL;
+      GPtrArray *windows = json_lines (m, spec, origin_ns, FALSE, &json_error);
+      if (windows)
+        g_clear_error (error);
+      g_clear_error (&json_error);
+      return windows;
+    }
   lines = g_ptr_array_new_with_free_func (line_free);
   for (guint i = 0; i < found->len; i++)
     {
@@ -2277,12 +2419,10 @@ iv_server_metrics_lines (const IvServerMetrics *m, const char *text, gint64 orig
         }
       l->name = legend_name (found, i);
       l->unit = s->unit;
-      l->x_s = g_array_sized_new (FALSE, FALSE, sizeof (double), t->len);
-      for (guint k = 0; k < t->len; k++)
-        {
-          double x = (g_array_index (t, gint64, k) - origin_ns) * 1e-9;
-          g_array_append_val (l->x_s, x);
-        }
+      l->endpoint = s->endpoint;
+      l->labels = aiperf ? aiperf_labels (m, s) : g_strdup (s->labels);
+      l->t_ns = g_array_ref (t);
+      line_set_x (l, origin_ns);
       l->y = g_array_ref (v);
       g_ptr_array_add (lines, l);
     }

@@ -199,7 +199,11 @@ typedef struct
   char *name;       /* for the legend: the metric alone, else what tells the series apart */
   GArray *x_s;      /* double: seconds since the figure's origin */
   GArray *y;        /* double */
+  GArray *t_ns;     /* gint64: each point's time as the file gives it (x_s before the origin) */
   const char *unit; /* the series' unit, or NULL */
+  /* the series (aiperf's keys: a Parquet series' labels with its unit) */
+  const char *endpoint;
+  char *labels;
 } IvServerLine;
 
 /* The lines of @spec over time, one per series it finds (as aiperf plot draws one per
@@ -208,10 +212,18 @@ typedef struct
  * iv_server_metrics_find_full () finds, a Parquet file's points in windows of @window_s
  * seconds of their @method (settings.server_metrics_downsampling: 5 s and "mean" by
  * default; @window_s 0 when it is disabled), a histogram's interval without observations
- * at 0. NULL with the finder's error when nothing matches. */
+ * at 0; without a Parquet file, the windows of server_metrics_export.json (each at
+ * (start + end) // 2: a gauge's and a histogram's avg, a counter's rate), as aiperf plot's
+ * loader makes its time series (_timeslice_to_row), never the JSONL. Inferview's: the
+ * series scraped (Parquet, else JSONL), else the JSON's windows. NULL with the finder's
+ * error when nothing matches. */
 GPtrArray *iv_server_metrics_lines (const IvServerMetrics *metrics, const char *spec,
                                     gint64 origin_ns, gboolean aiperf, double window_s,
                                     const char *method, GError **error);
+
+/* Whether aiperf plot has server metrics over time for this run (its RunData.server_metrics
+ * frame): a Parquet file's rows, else the windows of server_metrics_export.json. */
+gboolean iv_server_metrics_aiperf_has_frame (const IvServerMetrics *metrics);
 
 /* A histogram quantile as Prometheus' histogram_quantile (and aiperf's
  * compute_prometheus_percentiles) estimates it: @le the bucket bounds ascending (+Inf
