@@ -12,7 +12,7 @@ import csv
 import math
 
 STAGES = ["S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", "C1", "C2", "C3",
-          "F1", "R", "F2", "F3", "F4", "F5", "CF1"]
+          "F1", "R", "A1", "F2", "F3", "F4", "F5", "A2", "CF1"]
 MATRIX = {"S2", "S3", "S5", "S7", "S10", "F2", "F3", "F5", "R"}
 ATTENTION = STAGES[:STAGES.index("F1")]
 
@@ -60,7 +60,44 @@ def hardware(hw_json):
         "B_pe": h["pe_link_bw"], "a_pe": h["pe_link_latency"], "B_cu": h["cube_link_bw"],
         "a_cu": h["cube_link_latency"], "bidir": h["bidirectional"],
         "eta_c": h["eta_compute"], "eta_m": h["eta_memory"], "eta_n": h["eta_comm"],
+        # §1: the other peaks are optional (absent: no unit of their own); §8: the switch's reduction
+        "P_fp8": h.get("pe_flops_fp8", 0.0), "P_int8": h.get("pe_flops_int8", 0.0),
+        "P_fp4": h.get("pe_flops_fp4", 0.0), "reduce": h.get("switch_reduction", False),
     }
+
+
+# ---- §2.3 number formats ----
+
+# id: (bytes per element, nominal bits, unit: c, fp8, int8, fp4, or None for weights only)
+FORMATS = {
+    "bf16": (2.0, 16, "c"), "fp16": (2.0, 16, "c"),
+    "fp8": (1.0, 8, "fp8"), "fp8-e5m2": (1.0, 8, "fp8"), "int8": (1.0, 8, "int8"),
+    "int4": (0.5 + 2.5 / 128, 4, None),
+    "nvfp4": (0.5 + 1 / 16, 4, "fp4"), "mxfp4": (0.5 + 1 / 32, 4, "fp4"),
+}
+
+
+def fmt_bytes(f):
+    return FORMATS[f][0]
+
+
+def compute_format(weights, activation):
+    """The wider of the two operands' formats; at equal width the activations'."""
+    return weights if FORMATS[weights][1] > FORMATS[activation][1] else activation
+
+
+def format_peak(hw, f):
+    """Its own unit; FP4 without one on FP8's, FP8 and INT8 without theirs on P_c; never
+    below P_c."""
+    unit = FORMATS[f][2] or "c"
+    if unit == "fp4" and not hw["P_fp4"] > 0:
+        unit = "fp8"
+    if unit == "fp8" and not hw["P_fp8"] > 0:
+        unit = "c"
+    if unit == "int8" and not hw["P_int8"] > 0:
+        unit = "c"
+    peak = {"c": hw["P_c"], "fp8": hw["P_fp8"], "int8": hw["P_int8"], "fp4": hw["P_fp4"]}[unit]
+    return max(hw["P_c"], peak)
 
 
 # ---- §2.2 embedding, §3 collectives ----
@@ -73,9 +110,9 @@ def embed(N, s, on_pe, hw):
         X, Y, topo, B, a = hw["X"], hw["Y"], hw["topology"], hw["B_cu"], hw["a_cu"]
     if N == 1:
         return ("one", 1, False, False, 1, 1, B, a)
-    if topo == "switch":
-        # §8: any set of GPUs, a ring through the switch, one link each way (η_dir = 1)
-        return ("switch", 1, False, False, N, 1, B, a)
+    if topo in ("switch", "fully_connected"):
+        # §8: any set of GPUs; through the switch, or one link per pair
+        return (topo, 1, False, False, N, 1, B, a)
     if s * N <= X:
         return ("line", s, topo in ("ring", "torus2d") and s * N == X, False, N, 1, B, a)
     if s % X == 0 and (s // X) * N <= Y:
@@ -86,12 +123,28 @@ def embed(N, s, on_pe, hw):
     raise ValueError("cannot embed a group of %d with stride %d" % (N, s))
 
 
+def gpu_allreduce(g, S, hw):
+    """§8: the cheapest of ring, one-shot, two-shot and (with the switch's reduction) the
+    switch's own, for the fabric."""
+    kind, h, wx, wy, N, Yg, B, a = g
+    Bp = hw["eta_n"] * B
+    mesh = kind == "fully_connected"
+    costs = [2 * (N - 1) * a + 2 * (N - 1) / N * S / Bp,
+             a + (S / Bp if mesh else (N - 1) * S / Bp),
+             2 * a + (2 * S / (N * Bp) if mesh else 2 * (N - 1) / N * S / Bp)]
+    if not mesh and hw["reduce"]:
+        costs.append(2 * a + S / Bp)
+    return min(costs)
+
+
 def allreduce(g, S, hw):
     kind, h, wx, wy, Xg, Yg, B, a = g
-    if kind == "one":
+    if kind == "one" or S <= 0:
         return 0.0
+    if kind in ("switch", "fully_connected"):
+        return gpu_allreduce(g, S, hw)
     Bp, ap = hw["eta_n"] * B / h, h * a
-    if kind in ("line", "switch"):
+    if kind == "line":
         N = Xg
         ed = 2 if (wx and hw["bidir"]) else 1
         return 2 * (N - 1) * ap + 2 * (N - 1) / N * S / (ed * Bp)
@@ -106,13 +159,44 @@ def ring_step(g, S, hw):
     if kind == "one":
         return 0.0
     Bp, ap = hw["eta_n"] * B / h, h * a
-    if kind == "switch":
+    if kind in ("switch", "fully_connected"):
         delta = 1
     elif kind == "line":
         delta = 1 if (wx or Xg == 2) else 2
     else:
         delta = 1 if (wx or wy or Xg % 2 == 0 or Yg % 2 == 0) else 2
     return ap * delta + S / Bp
+
+
+def a2a_load(n, wrap, bidir):
+    """§3: the busiest link's load over the bytes a member sends, a line or ring of n."""
+    if n <= 1:
+        return 0.0
+    if wrap:
+        lam = sum(min(j, n - j) for j in range(1, n)) / (2.0 * (n - 1))
+    else:
+        lam = (n // 2) * ((n + 1) // 2) / (n - 1)
+    return lam if bidir else 2 * lam
+
+
+def alltoall(g, S, hw):
+    """§3 on a SIP, §8 on a GPU server; S: what each member sends in all."""
+    kind, h, wx, wy, Xg, Yg, B, a = g
+    if kind == "one" or S <= 0:
+        return 0.0
+    if kind == "switch":
+        return a + S / (hw["eta_n"] * B)
+    if kind == "fully_connected":
+        return a + S / ((Xg - 1) * hw["eta_n"] * B)
+    if kind == "line":
+        N = Xg
+        Bp, ap = hw["eta_n"] * B / h, h * a
+        return (N - 1) * ap + a2a_load(N, wx, hw["bidir"]) * S / Bp
+    N = Xg * Yg
+    Bp = hw["eta_n"] * B
+    sx, sy = S * Yg * (Xg - 1) / (N - 1), S * Xg * (Yg - 1) / (N - 1)
+    return ((Xg - 1) * a + a2a_load(Xg, wx, hw["bidir"]) * sx / Bp
+            + (Yg - 1) * a + a2a_load(Yg, wy, hw["bidir"]) * sy / Bp)
 
 
 # ---- §4 stages ----
@@ -123,15 +207,28 @@ def cdiv(a, b):
 
 def evaluate(m, hw, cfg):
     """cfg: mode, B, T, P, t, c, place_tp, place_cp ('pe'/'cube'), ring ('kv'/'qoml'),
-    e_w, e_a, e_kv, e_p. Returns {kind name: {layers, stages: {id: dict}, attention, ffn,
-    layer}}, step_s, kv_bytes_per_pe."""
+    e_w, e_a, e_kv, e_p; and optionally (§2.3, §4.4) f_w, f_a, f_kv (formats, default
+    bf16: the peaks; the bytes stay e_*), e and place_ep (EP), imbalance, overlap.
+    Returns {kind name: {layers, stages: {id: dict}, attention, ffn, layer}}, step_s,
+    kv_bytes_per_pe."""
     B, T, P, t, c = cfg["B"], cfg["T"], cfg["P"], cfg["t"], cfg["c"]
     ew, ea, ekv, ep = cfg["e_w"], cfg["e_a"], cfg["e_kv"], cfg["e_p"]
+    fw, fa, fkv = cfg.get("f_w", "bf16"), cfg.get("f_a", "bf16"), cfg.get("f_kv", "bf16")
+    e = cfg.get("e", 1)
+    place_ep = cfg.get("place_ep", "cube")
+    imb_cfg = cfg.get("imbalance", 1.0)
+    overlap = cfg.get("overlap", False)
     prefill = cfg["mode"] == "prefill"
     same_level = cfg["place_tp"] == cfg["place_cp"]
     tp_g = embed(t, 1, cfg["place_tp"] == "pe", hw)
     cp_g = embed(c, t if same_level else 1, cfg["place_cp"] == "pe", hw)
+    # §2.2: TP fastest, then CP, then EP
+    ep_stride = (t if cfg["place_tp"] == place_ep else 1) * (c if cfg["place_cp"] == place_ep else 1)
+    ep_g = embed(e, ep_stride, place_ep == "pe", hw)
     c3_g = embed(cdiv(t, m["H"]), 1, cfg["place_tp"] == "pe", hw) if t > m["H"] else None
+    # §2.3: the peaks of the weight GEMMs and of the attention core
+    peak_w = format_peak(hw, compute_format(fw, fa))
+    peak_kv = format_peak(hw, compute_format(fkv, fa))
 
     kinds = []
     if m["alternating"]:
@@ -224,10 +321,18 @@ def evaluate(m, hw, cfg):
         comp("F1", 4 * B * T_l * d, ea * 2 * B * T_l * d + ew * d)
         if moe:
             E, kk, n = m["E"], m["k"], B * T_l
-            Fa = kk * m["F_e"] + m["E_s"] * m["F_s"]
-            Et = E * (1 - (1 - kk / E) ** n)
+            imb = imb_cfg if e > 1 else 1.0
+            E_loc = cdiv(E, e)
+            Fa = imb * kk * m["F_e"] + m["E_s"] * m["F_s"]
+            Et = E_loc * (1 - (1 - kk / E) ** (e * n))
             Fw = Et * m["F_e"] + m["E_s"] * m["F_s"]
             comp("R", 2 * B * T_l * d * E, ew * d * E + ea * B * T_l * (d + E))
+            if e > 1:
+                # §4.4: dispatch and combine, the same all-to-all each way
+                S = imb * ea * B * T_l * d * (e - 1) * (1 - (1 - 1 / e) ** kk)
+                for sid in ("A1", "A2"):
+                    comp(sid, 0, 0)
+                    st[sid]["comm_bytes"], st[sid]["t_comm"] = S, alltoall(ep_g, S, hw)
             comp("F2", 2 * B * T_l * d * Fa / t, ew * d * Fw / t + ea * B * T_l * (d + Fa / t))
             comp("F3", 2 * B * T_l * d * Fa / t, ew * d * Fw / t + ea * B * T_l * (d + Fa / t))
             comp("F4", 5 * B * T_l * Fa / t, 3 * ea * B * T_l * Fa / t)
@@ -242,7 +347,12 @@ def evaluate(m, hw, cfg):
             st["CF1"]["comm_bytes"] = ea * B * T_l * d
             st["CF1"]["t_comm"] = allreduce(tp_g, ea * B * T_l * d, hw)
         for sid, s in st.items():
-            peak = hw["P_c"] if sid in MATRIX else hw["P_v"]
+            if sid in ("S5", "S7"):
+                peak = peak_kv
+            elif sid in MATRIX:
+                peak = peak_w
+            else:
+                peak = hw["P_v"]
             s["t_compute"] = s["flops"] / (hw["eta_c"] * peak) if s["flops"] else 0.0
             s["t_memory"] = s["bytes"] / (hw["eta_m"] * hw["BW"]) if s["bytes"] else 0.0
             s["t"] = max(s["t_compute"], s["t_memory"], s["t_comm"])
@@ -250,6 +360,10 @@ def evaluate(m, hw, cfg):
         if "C1" in st:
             core = st["S5"]["t"] + st["S6"]["t"] + st["S7"]["t"]
             st["C1"]["visible"] = max(0.0, st["C1"]["t"] - (c - 1) / c * core)
+        if overlap and t > 1:
+            # §4: each TP all-reduce hides behind the next GEMM at best
+            st["C2"]["visible"] = max(0.0, st["C2"]["t"] - st["F2"]["t"])
+            st["CF1"]["visible"] = max(0.0, st["CF1"]["t"] - st["S2"]["t"])
         attn = sum(s["visible"] for sid, s in st.items() if sid in ATTENTION)
         ffn = sum(s["visible"] for sid, s in st.items() if sid not in ATTENTION)
         out[name] = {"layers": layers, "stages": st, "attention": attn, "ffn": ffn, "layer": attn + ffn}
@@ -261,5 +375,5 @@ def evaluate(m, hw, cfg):
     n_h = B * T if not prefill else B
     head_f = 2 * n_h * d * m["V"] / t
     head_b = ew * d * m["V"] / t + ea * n_h * (d + m["V"] / t)
-    step += max(head_f / (hw["eta_c"] * hw["P_c"]), head_b / (hw["eta_m"] * hw["BW"]))
+    step += max(head_f / (hw["eta_c"] * peak_w), head_b / (hw["eta_m"] * hw["BW"]))
     return out, step, kv_total

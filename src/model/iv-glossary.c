@@ -8,7 +8,7 @@
 
 #include "iv-units.h"
 
-#define MAX_SYMBOLS 64
+#define MAX_SYMBOLS 80
 
 static guint
 fill (const IvResult *r, guint kind, IvGlossaryEntry *e, guint max)
@@ -31,8 +31,10 @@ fill (const IvResult *r, guint kind, IvGlossaryEntry *e, guint max)
        "KV positions touched in the step: P + T, or with a window W min(P + T, T + W − 1) in "
        "prefill and min(P + T, W) in decode",
        "tokens", sh->L_eff);
-  ADD ("t", "tensor-parallel size (TP)", "PEs", c->t);
-  ADD ("c", "context-parallel size (CP)", "PEs", c->c);
+  ADD ("t", "tensor-parallel size (TP)", iv_hardware_pe_word (hw, TRUE), c->t);
+  ADD ("c", "context-parallel size (CP)", iv_hardware_pe_word (hw, TRUE), c->c);
+  ADD ("e", "expert-parallel size (EP): replicas sharing the routed experts",
+       iv_hardware_pe_word (hw, TRUE), c->e);
   ADD ("d", "hidden size", "–", m->d);
   ADD ("H", "query heads", "–", m->H);
   ADD ("Hkv", "KV heads", "–", m->Hkv);
@@ -62,8 +64,15 @@ fill (const IvResult *r, guint kind, IvGlossaryEntry *e, guint max)
       ADD ("F_e", "expert FFN size", "–", m->F_e);
       ADD ("E_s", "shared experts", "–", m->E_s);
       ADD ("F_s", "shared expert FFN size", "–", m->F_s);
-      ADD ("F_act", "active FFN width per token, k·F_e + E_s·F_s", "–", sh->F_act);
-      ADD ("E_touch", "experts touched by B·T_l tokens, E·(1 − (1 − k/E)^(B·T_l))", "–",
+      ADD ("ι",
+           "EP load imbalance in effect: the busiest rank's tokens over the mean (1 "
+           "without EP)",
+           "–", sh->imb);
+      ADD ("E_loc", "routed experts per EP rank, ceil(E/e)", "–", sh->E_loc);
+      ADD ("F_act", "active FFN width per token on the busiest rank, ι·k·F_e + E_s·F_s", "–",
+           sh->F_act);
+      ADD ("E_touch",
+           "own experts touched by the e replicas' tokens, E_loc·(1 − (1 − k/E)^(e·B·T_l))", "–",
            sh->E_touch);
       ADD ("F_w", "FFN width of weights read, E_touch·F_e + E_s·F_s", "–", sh->F_w);
     }
@@ -71,7 +80,13 @@ fill (const IvResult *r, guint kind, IvGlossaryEntry *e, guint max)
   ADD ("e_a", "bytes per activation", "B", c->e_a);
   ADD ("e_kv", "bytes per KV-cache element", "B", c->e_kv);
   ADD ("e_p", "bytes per partial accumulator", "B", c->e_p);
-  ADD ("P_c", "matrix throughput per PE", "FLOP/s", hw->P_c);
+  ADD ("P_c", "matrix throughput per PE, BF16/FP16", "FLOP/s", hw->P_c);
+  if (hw->P_fp8 > 0)
+    ADD ("P_fp8", "matrix throughput per PE, FP8", "FLOP/s", hw->P_fp8);
+  if (hw->P_int8 > 0)
+    ADD ("P_int8", "matrix throughput per PE, INT8", "FLOP/s", hw->P_int8);
+  if (hw->P_fp4 > 0)
+    ADD ("P_fp4", "matrix throughput per PE, FP4", "FLOP/s", hw->P_fp4);
   ADD ("P_v", "vector throughput per PE", "FLOP/s", hw->P_v);
   ADD ("BW", "local memory bandwidth per PE", "B/s", hw->BW);
   ADD ("M_pe", "local memory per PE", "B", hw->M_pe);
@@ -189,6 +204,14 @@ formula_for (const IvResult *r, const IvKindResult *k, IvStageId s)
                         "all-reduce of e_p·B·T_l·H_l·L_l over the ⌈t/H⌉ PEs sharing a head" };
     case IV_R:
       return (Formula){ "2·B·T_l·d·E", "e_w·d·E + e_a·B·T_l·(d + E)", NULL };
+    case IV_A1:
+      return (Formula){ NULL, NULL,
+                        "all-to-all over the EP group, each sending "
+                        "ι·e_a·B·T_l·d·(e − 1)·(1 − (1 − 1/e)^k)" };
+    case IV_A2:
+      return (Formula){ NULL, NULL,
+                        "all-to-all back over the EP group, each sending "
+                        "ι·e_a·B·T_l·d·(e − 1)·(1 − (1 − 1/e)^k)" };
     case IV_F2:
     case IV_F3:
       return k->moe
@@ -283,5 +306,92 @@ iv_stage_formula (const IvResult *r, guint kind, IvStageId stage, gboolean with_
       else
         g_string_append (s, parts[i][1]);
     }
+  return g_string_free (s, FALSE);
+}
+
+/* -------- time and communication, with numbers (§6) -------- */
+
+static char *
+seconds (double s)
+{
+  return s > 0 ? iv_units_format_seconds (s) : g_strdup ("0 s");
+}
+
+char *
+iv_stage_time_formula (const IvResult *r, guint kind, IvStageId stage, gboolean with_values)
+{
+  const IvStage *st;
+  const IvHardware *hw = r->hw;
+  const char *peak_sym;
+  GString *s = g_string_new (NULL);
+
+  g_return_val_if_fail (r && r->ok && kind < r->n_kinds && stage < IV_N_STAGES,
+                        g_string_free (s, FALSE));
+  st = &r->kinds[kind].stages[stage];
+  if (!st->present)
+    return g_string_free (s, FALSE);
+  peak_sym = st->matrix ? iv_format_peak_symbol (hw, st->fmt) : "P_v";
+  g_string_append_printf (s, "t = max(FLOPs/(η_c·%s), bytes/(η_m·BW), t_comm)", peak_sym);
+  if (st->matrix)
+    g_string_append_printf (s, " [%s]", iv_format_name (st->fmt));
+  if (with_values)
+    {
+      g_autofree char *fl = iv_units_format_compact (st->flops);
+      g_autofree char *by = iv_units_format_compact (st->bytes);
+      g_autofree char *ec = iv_units_format_compact (hw->eta_c);
+      g_autofree char *em = iv_units_format_compact (hw->eta_m);
+      g_autofree char *p = iv_units_format_compact (st->matrix ? st->peak : hw->P_v);
+      g_autofree char *bw = iv_units_format_compact (hw->BW);
+      g_autofree char *tc = seconds (st->t_compute_s), *tm = seconds (st->t_memory_s);
+      g_autofree char *tn = seconds (st->t_comm_s), *t = seconds (st->t_s);
+      g_string_append_printf (s, " = max(%s/(%s·%s), %s/(%s·%s), %s) = max(%s, %s, %s) = %s", fl,
+                              ec, p, by, em, bw, tn, tc, tm, tn, t);
+      if (st->visible_s != st->t_s)
+        {
+          g_autofree char *v = seconds (st->visible_s);
+          g_string_append_printf (s, "; visible %s", v);
+        }
+    }
+  return g_string_free (s, FALSE);
+}
+
+char *
+iv_stage_comm_formula (const IvResult *r, guint kind, IvStageId stage, gboolean with_values)
+{
+  const IvStage *st;
+  const IvCollectiveCost *c;
+  const IvCommGroup *g;
+  GString *s;
+
+  g_return_val_if_fail (r && r->ok && kind < r->n_kinds && stage < IV_N_STAGES, NULL);
+  st = &r->kinds[kind].stages[stage];
+  c = &st->comm;
+  if (!st->present || c->algo == IV_ALGO_NONE || !(st->t_comm_s > 0))
+    return NULL;
+  g = stage == IV_C1 || stage == IV_S8   ? &r->cp_group
+      : stage == IV_C3                   ? &r->c3_group
+      : stage == IV_A1 || stage == IV_A2 ? &r->ep_group
+                                         : &r->tp_group;
+  s = g_string_new (NULL);
+  {
+    /* a CP ring stage is its steps of one ring step: S is one step's message */
+    double steps = stage == IV_C1 && r->kinds[kind].sh.n_hops > 0 ? r->kinds[kind].sh.n_hops : 1;
+    g_autofree char *na = iv_units_format_compact (c->n_alpha);
+    g_autofree char *nb = iv_units_format_compact (c->n_beta);
+    g_string_append_printf (s, "%s over %" G_GINT64_FORMAT " %s%s: t_comm = %s·α + %s·S/B′",
+                            iv_coll_algo_name (c->algo), g->N,
+                            g->on_pes                           ? "PEs"
+                            : iv_hardware_is_gpu_server (r->hw) ? "GPUs"
+                                                                : "cubes",
+                            steps > 1 ? " (all its steps)" : "", na, nb);
+    if (with_values)
+      {
+        g_autofree char *a = iv_units_format_seconds (c->alpha);
+        g_autofree char *S = iv_units_format_si (c->bytes, "B");
+        g_autofree char *B = iv_units_format_si (c->bw, "B/s");
+        g_autofree char *t = iv_units_format_seconds (c->total_s);
+        g_string_append_printf (s, " = %s·%s + %s·%s/(%s) = %s", na, a, nb, S, B, t);
+      }
+  }
   return g_string_free (s, FALSE);
 }

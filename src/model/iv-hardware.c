@@ -12,6 +12,7 @@
 #include "iv-atomic-file.h"
 #include "iv-json-doc.h"
 #include "iv-json-writer.h"
+#include "iv-units.h"
 
 IvHardware *
 iv_hardware_copy (const IvHardware *hw)
@@ -35,10 +36,33 @@ iv_hardware_free (IvHardware *hw)
 const char *
 iv_topology_to_string (IvTopology t)
 {
-  return t == IV_TOPOLOGY_MESH2D    ? "mesh2d"
-         : t == IV_TOPOLOGY_TORUS2D ? "torus2d"
-         : t == IV_TOPOLOGY_SWITCH  ? "switch"
-                                    : "ring";
+  return t == IV_TOPOLOGY_MESH2D            ? "mesh2d"
+         : t == IV_TOPOLOGY_TORUS2D         ? "torus2d"
+         : t == IV_TOPOLOGY_SWITCH          ? "switch"
+         : t == IV_TOPOLOGY_FULLY_CONNECTED ? "fully_connected"
+                                            : "ring";
+}
+
+gboolean
+iv_hardware_is_gpu_server (const IvHardware *hw)
+{
+  return hw->n_pe == 1
+         && (hw->topology == IV_TOPOLOGY_SWITCH || hw->topology == IV_TOPOLOGY_FULLY_CONNECTED);
+}
+
+const char *
+iv_hardware_pe_word (const IvHardware *hw, gboolean plural)
+{
+  if (iv_hardware_is_gpu_server (hw))
+    return plural ? "GPUs" : "GPU";
+  return plural ? "PEs" : "PE";
+}
+
+char *
+iv_hardware_format_bytes (const IvHardware *hw, double bytes)
+{
+  return iv_hardware_is_gpu_server (hw) ? iv_units_format_si (bytes, "B")
+                                        : iv_units_format_bytes (bytes);
 }
 
 gboolean
@@ -52,6 +76,8 @@ iv_topology_from_string (const char *name, IvTopology *t)
     *t = IV_TOPOLOGY_TORUS2D;
   else if (g_strcmp0 (name, "switch") == 0)
     *t = IV_TOPOLOGY_SWITCH;
+  else if (g_strcmp0 (name, "fully_connected") == 0 || g_strcmp0 (name, "fully-connected") == 0)
+    *t = IV_TOPOLOGY_FULLY_CONNECTED;
   else
     return FALSE;
   return TRUE;
@@ -70,20 +96,34 @@ typedef struct
   gboolean integral;
   gboolean fraction; /* an efficiency: 0 < x ≤ 1 */
   gboolean may_be_zero;
+  gboolean optional; /* absent: 0, and left out when written as 0 */
 } Field;
 
 #define F(key, member, integral, fraction, zero)                                                   \
   {                                                                                                \
-    key, G_STRUCT_OFFSET (IvHardware, member), integral, fraction, zero                            \
+    key, G_STRUCT_OFFSET (IvHardware, member), integral, fraction, zero, FALSE                     \
+  }
+#define OPTIONAL(key, member)                                                                      \
+  {                                                                                                \
+    key, G_STRUCT_OFFSET (IvHardware, member), FALSE, FALSE, TRUE, TRUE                            \
   }
 
 static const Field fields[] = {
-  F ("pes_per_cube", n_pe, TRUE, FALSE, FALSE),      F ("pe_flops", P_c, FALSE, FALSE, FALSE),
-  F ("pe_vector_flops", P_v, FALSE, FALSE, FALSE),   F ("pe_mem_bw", BW, FALSE, FALSE, FALSE),
-  F ("pe_mem_capacity", M_pe, FALSE, FALSE, FALSE),  F ("pe_link_bw", B_pe, FALSE, FALSE, FALSE),
-  F ("pe_link_latency", a_pe, FALSE, FALSE, TRUE),   F ("cube_link_bw", B_cu, FALSE, FALSE, FALSE),
-  F ("cube_link_latency", a_cu, FALSE, FALSE, TRUE), F ("eta_compute", eta_c, FALSE, TRUE, FALSE),
-  F ("eta_memory", eta_m, FALSE, TRUE, FALSE),       F ("eta_comm", eta_n, FALSE, TRUE, FALSE),
+  F ("pes_per_cube", n_pe, TRUE, FALSE, FALSE),
+  F ("pe_flops", P_c, FALSE, FALSE, FALSE),
+  F ("pe_vector_flops", P_v, FALSE, FALSE, FALSE),
+  F ("pe_mem_bw", BW, FALSE, FALSE, FALSE),
+  F ("pe_mem_capacity", M_pe, FALSE, FALSE, FALSE),
+  F ("pe_link_bw", B_pe, FALSE, FALSE, FALSE),
+  F ("pe_link_latency", a_pe, FALSE, FALSE, TRUE),
+  F ("cube_link_bw", B_cu, FALSE, FALSE, FALSE),
+  F ("cube_link_latency", a_cu, FALSE, FALSE, TRUE),
+  F ("eta_compute", eta_c, FALSE, TRUE, FALSE),
+  F ("eta_memory", eta_m, FALSE, TRUE, FALSE),
+  F ("eta_comm", eta_n, FALSE, TRUE, FALSE),
+  OPTIONAL ("pe_flops_fp8", P_fp8),
+  OPTIONAL ("pe_flops_int8", P_int8),
+  OPTIONAL ("pe_flops_fp4", P_fp4),
 };
 
 static double
@@ -122,6 +162,12 @@ iv_hardware_validate (const IvHardware *hw, const char *source, GError **error)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    "%s: a switch joins one row of GPUs: “cubes” must be N × 1", source);
+      return FALSE;
+    }
+  if (hw->topology == IV_TOPOLOGY_FULLY_CONNECTED && hw->Y != 1)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: fully connected GPUs are one row: “cubes” must be N × 1", source);
       return FALSE;
     }
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
@@ -199,7 +245,8 @@ iv_hardware_from_node (JsonNode *root, const char *source, GError **error)
   if (!iv_topology_from_string (iv_json_string (o, "topology"), &hw->topology))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: “topology” must be ring, mesh2d, torus2d or switch", source);
+                   "%s: “topology” must be ring, mesh2d, torus2d, switch or fully_connected",
+                   source);
       return NULL;
     }
   cubes = iv_json_array (o, "cubes");
@@ -232,6 +279,13 @@ iv_hardware_from_node (JsonNode *root, const char *source, GError **error)
                    "%s: “bidirectional” must be true or false", source);
       return NULL;
     }
+  if (json_object_has_member (o, "switch_reduction")
+      && !iv_json_bool (o, "switch_reduction", &hw->switch_reduce))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: “switch_reduction” must be true or false", source);
+      return NULL;
+    }
   hw->eta_c = hw->eta_m = hw->eta_n = 1.0;
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     {
@@ -241,8 +295,8 @@ iv_hardware_from_node (JsonNode *root, const char *source, GError **error)
 
       if (!n)
         {
-          if (f->fraction)
-            continue; /* efficiencies default to 1 */
+          if (f->fraction || f->optional)
+            continue; /* efficiencies default to 1, the other peaks to none */
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: “%s” is missing", source,
                        f->key);
           return NULL;
@@ -318,8 +372,12 @@ iv_hardware_to_node (const IvHardware *hw)
   json_builder_add_int_value (b, hw->Y);
   json_builder_end_array (b);
   iv_json_member_bool (b, "bidirectional", hw->bidir);
+  if (hw->switch_reduce)
+    iv_json_member_bool (b, "switch_reduction", TRUE);
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     {
+      if (fields[i].optional && !(field_value (hw, &fields[i]) > 0))
+        continue;
       json_builder_set_member_name (b, fields[i].key);
       if (fields[i].integral)
         json_builder_add_int_value (b, (gint64) field_value (hw, &fields[i]));

@@ -65,7 +65,7 @@ smallest_fitting (const IvResult *r, gboolean vary_tp, gint64 *size, IvPlace *pl
         c.t = v;
       else
         c.c = v;
-      if (iv_model_memory_per_pe (r->model, &c, NULL, NULL) > hw->M_pe)
+      if (iv_model_memory_per_pe (r->model, &c, NULL, NULL) > iv_config_usable_bytes (&c, hw))
         continue;
       for (int k = 0; k < 2; k++)
         {
@@ -92,9 +92,15 @@ fitting_text (const IvResult *r, gboolean vary_tp)
   gint64 v;
   IvPlace p;
   const char *what = vary_tp ? "TP" : "CP";
+  gboolean gpu = iv_hardware_is_gpu_server (r->hw);
 
   if (!smallest_fitting (r, vary_tp, &v, &p))
-    return g_strdup_printf ("no %s that this SIP can place fits", what);
+    return g_strdup_printf (gpu ? "no %s this server can hold fits"
+                                : "no %s that this SIP can "
+                                  "place fits",
+                            what);
+  if (gpu && p == IV_PLACE_CUBE)
+    return g_strdup_printf ("%s=%" G_GINT64_FORMAT " across GPUs fits", what, v);
   return g_strdup_printf ("%s=%" G_GINT64_FORMAT " on %s fits and can be placed", what, v,
                           p == IV_PLACE_PE ? "PEs" : "cubes");
 }
@@ -108,6 +114,9 @@ _iv_model_waste_and_hints (IvResult *r)
   const IvKindResult *k = &r->kinds[r->n_kinds - 1]; /* the most numerous kind comes last */
   gboolean mla = m->attention == IV_ATTENTION_MLA;
   double t = c->t, cp = c->c;
+  /* a GPU server is GPUs and links, never cubes and PEs (§8) */
+  gboolean gpu = iv_hardware_is_gpu_server (hw);
+  const char *pes = iv_hardware_pe_word (hw, TRUE);
 
   for (guint i = 0; i < r->n_kinds; i++)
     if (r->kinds[i].layers > k->layers)
@@ -116,8 +125,8 @@ _iv_model_waste_and_hints (IvResult *r)
   /* -------- waste -------- */
   if (!mla && t > m->Hkv)
     waste (r, "kv-replication", r->kv_bytes_per_pe * (1 - m->Hkv / t), 100 * (1 - m->Hkv / t),
-           "TP=%.0f exceeds the %" G_GINT64_FORMAT " KV heads: each KV head is stored on %.0f PEs",
-           t, m->Hkv, t / m->Hkv);
+           "TP=%.0f exceeds the %" G_GINT64_FORMAT " KV heads: each KV head is stored on %.0f %s",
+           t, m->Hkv, t / m->Hkv, pes);
   if (mla && t > 1)
     {
       double per_rank
@@ -139,9 +148,9 @@ _iv_model_waste_and_hints (IvResult *r)
       double per = ceil (t / m->H);
       waste (r, "uneven-head-split", 0, 100 * (per * m->H - t) / (per * m->H),
              "TP=%.0f splits the %" G_GINT64_FORMAT
-             " heads unevenly: a head is split over up to %.0f PEs, "
+             " heads unevenly: a head is split over up to %.0f %s, "
              "some over %.0f",
-             t, m->H, per, per - 1);
+             t, m->H, per, pes, per - 1);
     }
   else if (t <= m->H && t * k->sh.H_l > m->H)
     waste (r, "padding-heads", 0, 100 * (t * k->sh.H_l - m->H) / (t * k->sh.H_l),
@@ -158,28 +167,34 @@ _iv_model_waste_and_hints (IvResult *r)
   if (r->idle_pes > 0)
     {
       double total = (double) hw->X * hw->Y * hw->n_pe;
-      waste (r, "idle", 0, 100 * r->idle_pes / total,
-             "%" G_GINT64_FORMAT " of %.0f PEs (%" G_GINT64_FORMAT " whole cubes) are idle",
-             r->idle_pes, total, r->idle_cubes);
+      if (gpu)
+        waste (r, "idle", 0, 100 * r->idle_pes / total,
+               "%" G_GINT64_FORMAT " of %.0f GPUs are idle", r->idle_pes, total);
+      else
+        waste (r, "idle", 0, 100 * r->idle_pes / total,
+               "%" G_GINT64_FORMAT " of %.0f PEs (%" G_GINT64_FORMAT " whole cubes) are idle",
+               r->idle_pes, total, r->idle_cubes);
     }
 
   /* -------- hints -------- */
   {
-    /* Linear layers below the ridge point are starved by memory, not compute. */
+    /* Linear layers below the ridge point are starved by memory, not compute; a larger
+     * batch helps only if it fits (§5: no hint contradicts the memory check). */
     const IvStage *f2 = &k->stages[IV_F2];
     double intensity = f2->bytes > 0 ? f2->flops / f2->bytes : 0;
-    double ridge = hw->eta_c * hw->P_c / (hw->eta_m * hw->BW);
-    if (f2->bound == IV_BOUND_MEMORY && intensity < ridge)
+    double ridge = hw->eta_c * f2->peak / (hw->eta_m * hw->BW);
+    if (f2->bound == IV_BOUND_MEMORY && intensity < ridge && r->fits && r->batch_max > c->B)
       hint (r, "raise-batch",
             "W_gate (F2) is memory-bound at %.1f FLOP/B, below the ridge of %.0f FLOP/B: "
-            "raise B (now %" G_GINT64_FORMAT ") or T_q to reuse each weight for more tokens",
-            intensity, ridge, c->B);
+            "raise B (now %" G_GINT64_FORMAT ", up to %" G_GINT64_FORMAT
+            " fit) or T_q to reuse each weight for more tokens",
+            intensity, ridge, c->B, r->batch_max);
   }
   if (!mla && t > m->Hkv)
     hint (r, "tp-exceeds-kv-heads",
-          "TP=%.0f exceeds the %" G_GINT64_FORMAT " KV heads, so each is stored on %.0f PEs: "
-          "keep TP ≤ %" G_GINT64_FORMAT " (inside a cube) and use CP for the rest",
-          t, m->Hkv, t / m->Hkv, m->Hkv);
+          "TP=%.0f exceeds the %" G_GINT64_FORMAT " KV heads, so each is stored on %.0f %s: "
+          "keep TP ≤ %" G_GINT64_FORMAT "%s and use CP for the rest",
+          t, m->Hkv, t / m->Hkv, pes, m->Hkv, gpu ? "" : " (inside a cube)");
   {
     /* fewer hops: only what is not already so — TP inside a cube, or a torus for TP
      * across cubes on a ring or mesh */
@@ -197,11 +212,16 @@ _iv_model_waste_and_hints (IvResult *r)
                 "(%s%s%s)",
                 lat, bw, fits_pe ? "TP on PEs" : "", fits_pe && torus ? ", or " : "",
                 torus ? "a torus" : "");
+        else if (r->fits && r->batch_max > c->B)
+          hint (r, "allreduce-latency",
+                "the TP all-reduce spends %s in latency and %s moving data: fewer TP ranks, or "
+                "more tokens per all-reduce (a larger B, up to %" G_GINT64_FORMAT
+                " fit), pay the latency less often",
+                lat, bw, r->batch_max);
         else
           hint (r, "allreduce-latency",
-                "the TP all-reduce spends %s in hop latency and %s moving data: fewer TP ranks, or "
-                "more "
-                "tokens per all-reduce (a larger B), pay the hops less often",
+                "the TP all-reduce spends %s in latency and %s moving data: fewer TP ranks pay "
+                "it less often",
                 lat, bw);
       }
   }
@@ -219,29 +239,32 @@ _iv_model_waste_and_hints (IvResult *r)
           g_autofree char *b_alt = iv_units_format_bytes (alt.comm_bytes),
                           *b_now = iv_units_format_bytes (now->comm_bytes);
           hint (r, other == IV_RING_QOML ? "ring-qoml" : "ring-kv",
-                "the %s ring's C1 would take %s moving %s per PE, against %s moving %s for the %s "
+                "the %s ring's C1 would take %s moving %s per %s, against %s moving %s for the %s "
                 "ring now set: "
                 "switch to %s",
-                other == IV_RING_QOML ? "Q+O/m/l" : "K/V", t_alt, b_alt, t_now, b_now,
+                other == IV_RING_QOML ? "Q+O/m/l" : "K/V", t_alt, b_alt,
+                iv_hardware_pe_word (hw, FALSE), t_now, b_now,
                 c->ring == IV_RING_KV ? "K/V" : "Q+O/m/l", other == IV_RING_QOML ? "qoml" : "kv");
         }
     }
   if (t > m->H)
     hint (r, "reshard-heads",
-          "TP=%.0f exceeds the %" G_GINT64_FORMAT " heads: a head is split over %.0f PEs and its "
+          "TP=%.0f exceeds the %" G_GINT64_FORMAT " heads: a head is split over %.0f %s and its "
           "scores need an all-reduce (C3); shard by heads (TP ≤ %" G_GINT64_FORMAT ") and add CP",
-          t, m->H, ceil (t / m->H), m->H);
+          t, m->H, ceil (t / m->H), pes, m->H);
   if (mla && t > 1)
     hint (r, "mla-cp",
           "MLA with TP=%.0f keeps the whole latent cache on every TP rank: CP splits it instead",
           t);
   if (!r->fits)
     {
-      g_autofree char *need = iv_units_format_bytes (r->weights_bytes_per_pe + r->kv_bytes_per_pe
-                                                     + r->act_bytes_per_pe);
-      g_autofree char *have = iv_units_format_bytes (hw->M_pe);
+      g_autofree char *need = iv_hardware_format_bytes (
+          hw, r->weights_bytes_per_pe + r->kv_bytes_per_pe + r->act_bytes_per_pe);
+      g_autofree char *have = iv_hardware_format_bytes (hw, r->usable_bytes_per_pe);
       g_autofree char *tp_text = fitting_text (r, TRUE), *cp_text = fitting_text (r, FALSE);
-      hint (r, "memory", "%s per PE does not fit in %s: %s (CP=%.0f kept); %s (TP=%.0f kept)", need,
-            have, tp_text, cp, cp_text, t);
+      hint (r, "memory",
+            "%s per %s does not fit in the %s it may hold (%.0f %% kept for the runtime): %s "
+            "(CP=%.0f kept); %s (TP=%.0f kept)",
+            need, iv_hardware_pe_word (hw, FALSE), have, 100 * c->reserve, tp_text, cp, cp_text, t);
     }
 }

@@ -12,14 +12,33 @@
 #define MAX_RANKS (G_GINT64_CONSTANT (1) << 24)
 
 static const char *const stage_ids[IV_N_STAGES] = {
-  "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10",
-  "C1", "C2", "C3", "F1", "R",  "F2", "F3", "F4", "F5", "CF1",
+  "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", "C1",
+  "C2", "C3", "F1", "R",  "A1", "F2", "F3", "F4", "F5", "A2",  "CF1",
 };
 
 static const char *const stage_names[IV_N_STAGES] = {
-  "RMSNorm",     "W_Q",      "W_K+W_V", "KV append", "Q·Kᵀ",          "softmax",          "P·V",
-  "merge O/m/l", "norm O/l", "W_O",     "CP ring",   "TP all-reduce", "score all-reduce", "RMSNorm",
-  "router",      "W_gate",   "W_up",    "SwiGLU",    "W_down",        "FFN all-reduce",
+  "RMSNorm",
+  "W_Q",
+  "W_K+W_V",
+  "KV append",
+  "Q·Kᵀ",
+  "softmax",
+  "P·V",
+  "merge O/m/l",
+  "norm O/l",
+  "W_O",
+  "CP ring",
+  "TP all-reduce",
+  "score all-reduce",
+  "RMSNorm",
+  "router",
+  "EP dispatch",
+  "W_gate",
+  "W_up",
+  "SwiGLU",
+  "W_down",
+  "EP combine",
+  "FFN all-reduce",
 };
 
 const char *
@@ -46,7 +65,7 @@ iv_stage_shown (const IvKindResult *k, IvStageId s)
   const IvStage *st = &k->stages[s];
   if (!st->present)
     return FALSE;
-  if (s == IV_C1 || s == IV_C2 || s == IV_C3 || s == IV_CF1)
+  if (s == IV_C1 || s == IV_C2 || s == IV_C3 || s == IV_CF1 || s == IV_A1 || s == IV_A2)
     return st->t_s > 0;
   return TRUE;
 }
@@ -71,9 +90,10 @@ void
 iv_result_class_times (const IvResult *r, double seconds[4])
 {
   static const int class_of[IV_N_STAGES] = {
-    [IV_S1] = 3, [IV_S2] = 0, [IV_S3] = 0,  [IV_S4] = 3, [IV_S5] = 1, [IV_S6] = 1,  [IV_S7] = 1,
-    [IV_S8] = 1, [IV_S9] = 1, [IV_S10] = 0, [IV_C1] = 2, [IV_C2] = 2, [IV_C3] = 2,  [IV_F1] = 3,
-    [IV_R] = 0,  [IV_F2] = 0, [IV_F3] = 0,  [IV_F4] = 3, [IV_F5] = 0, [IV_CF1] = 2,
+    [IV_S1] = 3, [IV_S2] = 0, [IV_S3] = 0, [IV_S4] = 3,  [IV_S5] = 1, [IV_S6] = 1,
+    [IV_S7] = 1, [IV_S8] = 1, [IV_S9] = 1, [IV_S10] = 0, [IV_C1] = 2, [IV_C2] = 2,
+    [IV_C3] = 2, [IV_F1] = 3, [IV_R] = 0,  [IV_A1] = 2,  [IV_F2] = 0, [IV_F3] = 0,
+    [IV_F4] = 3, [IV_F5] = 0, [IV_A2] = 2, [IV_CF1] = 2,
   };
 
   for (int c = 0; c < 4; c++)
@@ -89,19 +109,86 @@ char *
 iv_result_config_text (const IvResult *r)
 {
   const IvConfig *c = &r->config;
+  GString *s = g_string_new (NULL);
+  gboolean gpu = iv_hardware_is_gpu_server (r->hw);
 
-  return g_strdup_printf ("%s · B=%" G_GINT64_FORMAT " T_q=%" G_GINT64_FORMAT " P=%" G_GINT64_FORMAT
-                          " · TP=%" G_GINT64_FORMAT " (%s) CP=%" G_GINT64_FORMAT " (%s, %s ring)",
-                          iv_mode_to_string (c->mode), c->B, c->T, c->P, c->t,
-                          iv_place_to_string (c->place_tp), c->c, iv_place_to_string (c->place_cp),
-                          iv_ring_to_string (c->ring));
+  g_string_append_printf (
+      s, "%s · B=%" G_GINT64_FORMAT " T_q=%" G_GINT64_FORMAT " P=%" G_GINT64_FORMAT " · ",
+      iv_mode_to_string (c->mode), c->B, c->T, c->P);
+  /* a GPU server's groups all span GPUs: no placement to name, and CP (with its ring)
+   * only when there is one — GPUs and links, not a SIP's cubes and PEs (§8) */
+  if (gpu && c->place_tp == IV_PLACE_CUBE && c->place_cp == IV_PLACE_CUBE)
+    {
+      g_string_append_printf (s, "TP=%" G_GINT64_FORMAT, c->t);
+      if (c->c > 1)
+        g_string_append_printf (s, " CP=%" G_GINT64_FORMAT " (%s ring)", c->c,
+                                iv_ring_to_string (c->ring));
+    }
+  else
+    g_string_append_printf (s, "TP=%" G_GINT64_FORMAT " (%s) CP=%" G_GINT64_FORMAT " (%s, %s ring)",
+                            c->t, iv_place_to_string (c->place_tp), c->c,
+                            iv_place_to_string (c->place_cp), iv_ring_to_string (c->ring));
+  if (c->e > 1)
+    g_string_append_printf (
+        s, gpu ? " EP=%" G_GINT64_FORMAT " (ι %.3g)" : " EP=%" G_GINT64_FORMAT " (ι %.3g, %s)",
+        c->e, c->imbalance, iv_place_to_string (c->place_ep));
+  if (c->f_w != IV_FORMAT_BF16 || c->f_a != IV_FORMAT_BF16 || c->f_kv != IV_FORMAT_BF16)
+    g_string_append_printf (s, " · W %s A %s KV %s", iv_format_id (c->f_w), iv_format_id (c->f_a),
+                            iv_format_id (c->f_kv));
+  if (c->overlap)
+    g_string_append (s, " · overlap");
+  return g_string_free (s, FALSE);
 }
 
 void
 iv_config_init (IvConfig *c)
 {
-  *c = (IvConfig){ IV_MODE_DECODE, 1,          1, 4096, 1, 1, IV_PLACE_PE,
-                   IV_PLACE_PE,    IV_RING_KV, 2, 2,    2, 4 };
+  *c = (IvConfig){ .mode = IV_MODE_DECODE,
+                   .B = 1,
+                   .T = 1,
+                   .P = 4096,
+                   .t = 1,
+                   .c = 1,
+                   .place_tp = IV_PLACE_PE,
+                   .place_cp = IV_PLACE_PE,
+                   .ring = IV_RING_KV,
+                   .e_w = 2,
+                   .e_a = 2,
+                   .e_kv = 2,
+                   .e_p = 4,
+                   .f_w = IV_FORMAT_BF16,
+                   .f_a = IV_FORMAT_BF16,
+                   .f_kv = IV_FORMAT_BF16,
+                   .e = 1,
+                   .place_ep = IV_PLACE_CUBE,
+                   .imbalance = 1,
+                   .overlap = FALSE,
+                   /* what vLLM's default gpu_memory_utilization of 0.9 leaves aside (§5) */
+                   .reserve = 0.10 };
+}
+
+void
+iv_config_set_weight_format (IvConfig *c, IvFormat f)
+{
+  c->f_w = f, c->e_w = iv_format_bytes (f);
+}
+
+void
+iv_config_set_act_format (IvConfig *c, IvFormat f)
+{
+  c->f_a = f, c->e_a = iv_format_bytes (f);
+}
+
+void
+iv_config_set_kv_format (IvConfig *c, IvFormat f)
+{
+  c->f_kv = f, c->e_kv = iv_format_bytes (f);
+}
+
+double
+iv_config_usable_bytes (const IvConfig *c, const IvHardware *hw)
+{
+  return (1 - c->reserve) * hw->M_pe;
 }
 
 static inline double
@@ -181,7 +268,7 @@ set_compute (IvStage *s, gboolean matrix, double flops, double bytes)
 static void
 time_stage (IvStage *s, const IvHardware *hw)
 {
-  double p = s->matrix ? hw->P_c : hw->P_v;
+  double p = s->matrix ? s->peak : hw->P_v;
 
   /* Never 0/0: a stage with nothing to do costs nothing. */
   s->t_compute_s = s->flops > 0 ? s->flops / (hw->eta_c * p) : 0;
@@ -206,6 +293,23 @@ set_comm (IvStage *s, IvCollectiveCost cost, double bytes)
   s->t_comm_s = cost.total_s;
   s->comm_latency_s = cost.latency_s;
   s->comm_bandwidth_s = cost.bandwidth_s;
+  s->comm = cost;
+}
+
+/* The peaks of the two compute formats of §2.3: the weight GEMMs and the attention core. */
+static void
+stage_formats (IvStage *st, const IvConfig *c, const IvHardware *hw)
+{
+  IvFormat w = iv_format_compute (c->f_w, c->f_a), kv = iv_format_compute (c->f_kv, c->f_a);
+  double pw = iv_format_peak (hw, w), pkv = iv_format_peak (hw, kv);
+
+  for (int i = 0; i < IV_N_STAGES; i++)
+    if (st[i].matrix)
+      {
+        gboolean core = i == IV_S5 || i == IV_S7;
+        st[i].fmt = core ? kv : w;
+        st[i].peak = core ? pkv : pw;
+      }
 }
 
 /* -------- one layer kind -------- */
@@ -229,10 +333,7 @@ _iv_model_ring_stage (const IvResult *r, const IvKindResult *k, IvRing ring, IvS
       else
         msg = c->e_a * B * sh->T_l * sh->H_l * m->dh
               + B * sh->T_l * sh->H_l * (c->e_p * sh->d_o + 8);
-      step = iv_ring_step (&r->cp_group, r->hw, msg);
-      step.total_s *= hops;
-      step.latency_s *= hops;
-      step.bandwidth_s *= hops;
+      step = iv_collective_times (iv_ring_step (&r->cp_group, r->hw, msg), hops);
       set_comm (out, step, msg * hops);
     }
   time_stage (out, r->hw);
@@ -368,12 +469,24 @@ evaluate_kind (IvResult *r, IvKindResult *k)
   set_compute (&st[IV_F1], FALSE, 4 * B * T_l * d, ea * 2 * B * T_l * d + ew * d);
   if (k->moe)
     {
-      double E = m->E, kk = m->k, n = B * T_l;
+      double E = m->E, kk = m->k, n = B * T_l, ne = c->e;
       double Fa, Fw;
-      sh->F_act = Fa = kk * m->F_e + (double) m->E_s * m->F_s;
-      sh->E_touch = E * (1 - pow (1 - kk / E, n));
+      /* §4.2, §4.4: the busiest EP rank's routed pairs, and its own experts the e
+       * replicas' tokens touch */
+      sh->E_loc = ceil_div (E, ne);
+      sh->imb = ne > 1 ? c->imbalance : 1;
+      sh->F_act = Fa = sh->imb * kk * m->F_e + (double) m->E_s * m->F_s;
+      sh->E_touch = sh->E_loc * (1 - pow (1 - kk / E, ne * n));
       sh->F_w = Fw = sh->E_touch * m->F_e + (double) m->E_s * m->F_s;
       set_compute (&st[IV_R], TRUE, 2 * B * T_l * d * E, ew * d * E + ea * B * T_l * (d + E));
+      if (ne > 1)
+        {
+          /* a token goes once to each other rank holding one of its k experts */
+          double bytes = sh->imb * ea * B * T_l * d * (ne - 1) * (1 - pow (1 - 1 / ne, kk));
+          IvCollectiveCost a2a = iv_alltoall (&r->ep_group, hw, bytes);
+          set_comm (&st[IV_A1], a2a, bytes);
+          set_comm (&st[IV_A2], a2a, bytes);
+        }
       set_compute (&st[IV_F2], TRUE, 2 * B * T_l * d * Fa / t,
                    ew * d * Fw / t + ea * B * T_l * (d + Fa / t));
       st[IV_F3] = st[IV_F2];
@@ -398,6 +511,7 @@ evaluate_kind (IvResult *r, IvKindResult *k)
       set_comm (&st[IV_CF1], iv_allreduce (&r->tp_group, hw, bytes), bytes);
   }
 
+  stage_formats (st, c, hw);
   for (int i = 0; i < IV_N_STAGES; i++)
     if (st[i].present)
       time_stage (&st[i], hw);
@@ -406,6 +520,13 @@ evaluate_kind (IvResult *r, IvKindResult *k)
   if (st[IV_C1].present)
     st[IV_C1].visible_s
         = MAX (0, st[IV_C1].t_s - (cp - 1) / cp * (st[IV_S5].t_s + st[IV_S6].t_s + st[IV_S7].t_s));
+  /* With overlap, each TP all-reduce hides, at best, behind the next GEMM: F2 after C2, the
+   * next layer's W_Q (this kind's) after CF1. */
+  if (c->overlap && t > 1)
+    {
+      st[IV_C2].visible_s = MAX (0, st[IV_C2].t_s - st[IV_F2].t_s);
+      st[IV_CF1].visible_s = MAX (0, st[IV_CF1].t_s - st[IV_S2].t_s);
+    }
 
   k->attention_s = k->ffn_s = 0;
   for (int i = IV_S1; i <= IV_C3; i++)
@@ -436,7 +557,9 @@ kind_weights (const IvModel *m, const IvConfig *c, const IvKindResult *k)
   else
     attn = d * H_l * m->dh + 2 * d * Hkv_l * m->dh + H_l * dv * d;
   if (k->moe)
-    ffn = d * m->E + 3 * d * ((double) m->E * m->F_e + (double) m->E_s * m->F_s) / t;
+    ffn = d * m->E
+          + 3 * d * (ceil_div ((double) m->E, (double) c->e) * m->F_e + (double) m->E_s * m->F_s)
+                / t;
   else
     ffn = 3 * d * ceil_div (m->F, t);
   return c->e_w * (attn + ffn + m->norms_per_layer * d);
@@ -466,7 +589,8 @@ memory (const IvResult *r, double *weights, double *kv, double *act)
       const IvKindResult *k = &r->kinds[i];
       double T_l = c->mode == IV_MODE_PREFILL ? ceil_div (c->T, c->c) : c->T;
       double H_l = ceil_div (m->H, c->t), Hkv_l = c->t <= m->Hkv ? ceil_div (m->Hkv, c->t) : 1;
-      double widest = k->moe ? ((double) m->k * m->F_e + (double) m->E_s * m->F_s) / c->t
+      double imb = c->e > 1 ? c->imbalance : 1;
+      double widest = k->moe ? (imb * m->k * m->F_e + (double) m->E_s * m->F_s) / c->t
                              : ceil_div (m->F, c->t);
       w += k->layers * kind_weights (m, c, k);
       v += k->layers * kind_kv (m, c, k);
@@ -531,7 +655,58 @@ check_config (IvResult *r)
     return fail (r, IV_FIELD_DTYPE, "bytes per element must be positive");
   if (!(c->e_w <= 64 && c->e_a <= 64 && c->e_kv <= 64 && c->e_p <= 64))
     return fail (r, IV_FIELD_DTYPE, "bytes per element must be at most 64");
+  if (c->e < 1)
+    return fail (r, IV_FIELD_EP, "EP must be at least 1, not %" G_GINT64_FORMAT, c->e);
+  if (c->e > MAX_RANKS)
+    return fail (r, IV_FIELD_EP, "EP must be at most %" G_GINT64_FORMAT, MAX_RANKS);
+  if (!(c->imbalance >= 1 && c->imbalance <= 64))
+    return fail (r, IV_FIELD_IMBALANCE, "the EP load imbalance must be from 1 to 64, not %g",
+                 c->imbalance);
+  if (!(c->reserve >= 0 && c->reserve <= 0.9))
+    return fail (r, IV_FIELD_RESERVE, "the runtime reserve must be from 0 to 0.9, not %g",
+                 c->reserve);
+  if ((guint) c->f_w >= IV_N_FORMATS || (guint) c->f_a >= IV_N_FORMATS
+      || (guint) c->f_kv >= IV_N_FORMATS)
+    return fail (r, IV_FIELD_FORMAT, "unknown number format");
+  if (iv_format_weights_only (c->f_a) || iv_format_weights_only (c->f_kv))
+    return fail (r, IV_FIELD_FORMAT,
+                 "%s is a weight-only format: activations and the KV cache "
+                 "cannot be %s",
+                 iv_format_name (IV_FORMAT_INT4), iv_format_name (IV_FORMAT_INT4));
   return TRUE;
+}
+
+/* The groups at one level (PEs or cubes) larger than 1, as "TP×EP", their product, and
+ * the field of the first: what a refusal names. */
+static gint64
+level_groups (const IvConfig *c, IvPlace level, char *names, gsize len, IvConfigField *field)
+{
+  const struct
+  {
+    const char *name;
+    gint64 size;
+    IvPlace place;
+    IvConfigField field;
+  } groups[] = {
+    { "TP", c->t, c->place_tp, IV_FIELD_TP },
+    { "CP", c->c, c->place_cp, IV_FIELD_CP },
+    { "EP", c->e, c->place_ep, IV_FIELD_EP },
+  };
+  gint64 product = 1;
+
+  names[0] = '\0';
+  *field = IV_FIELD_NONE;
+  for (guint i = 0; i < G_N_ELEMENTS (groups); i++)
+    if (groups[i].place == level && groups[i].size > 1)
+      {
+        product *= groups[i].size;
+        if (names[0])
+          g_strlcat (names, "×", len);
+        g_strlcat (names, groups[i].name, len);
+        if (*field == IV_FIELD_NONE)
+          *field = groups[i].field;
+      }
+  return product;
 }
 
 static gboolean
@@ -539,49 +714,44 @@ place (IvResult *r)
 {
   const IvConfig *c = &r->config;
   const IvHardware *hw = r->hw;
-  gint64 on_pe = (c->place_tp == IV_PLACE_PE ? c->t : 1) * (c->place_cp == IV_PLACE_PE ? c->c : 1);
-  gint64 on_cube
-      = (c->place_tp == IV_PLACE_CUBE ? c->t : 1) * (c->place_cp == IV_PLACE_CUBE ? c->c : 1);
-  gint64 cubes = hw->X * hw->Y;
-  char err[200];
+  gint64 cubes = hw->X * hw->Y, on_pe, on_cube;
+  gboolean gpu = iv_hardware_is_gpu_server (hw);
+  char err[200], names[32];
+  IvConfigField f;
 
+  on_pe = level_groups (c, IV_PLACE_PE, names, sizeof names, &f);
   if (on_pe > hw->n_pe)
-    {
-      IvConfigField f = c->place_tp == IV_PLACE_PE && c->t > 1 ? IV_FIELD_TP : IV_FIELD_CP;
-      if (c->place_tp == IV_PLACE_PE && c->place_cp == IV_PLACE_PE && c->t > 1 && c->c > 1)
-        return fail (r, f,
-                     "TP×CP=%" G_GINT64_FORMAT " on PEs needs %" G_GINT64_FORMAT
-                     " PEs per cube; this SIP has %" G_GINT64_FORMAT,
-                     on_pe, on_pe, hw->n_pe);
-      return fail (r, f,
-                   "%s=%" G_GINT64_FORMAT " on PEs needs %" G_GINT64_FORMAT
-                   " PEs per cube; this SIP has %" G_GINT64_FORMAT,
-                   f == IV_FIELD_TP ? "TP" : "CP", on_pe, on_pe, hw->n_pe);
-    }
+    return fail (r, f,
+                 gpu ? "%s=%" G_GINT64_FORMAT " on one GPU needs %" G_GINT64_FORMAT
+                       " PEs in it; a GPU is one PE (place it across GPUs)"
+                     : "%s=%" G_GINT64_FORMAT " on PEs needs %" G_GINT64_FORMAT
+                       " PEs per cube; this SIP has %" G_GINT64_FORMAT,
+                 names, on_pe, on_pe, hw->n_pe);
+  on_cube = level_groups (c, IV_PLACE_CUBE, names, sizeof names, &f);
   if (on_cube > cubes)
-    {
-      IvConfigField f = c->place_tp == IV_PLACE_CUBE && c->t > 1 ? IV_FIELD_TP : IV_FIELD_CP;
-      if (c->place_tp == IV_PLACE_CUBE && c->place_cp == IV_PLACE_CUBE && c->t > 1 && c->c > 1)
-        return fail (r, f,
-                     "TP×CP=%" G_GINT64_FORMAT " on cubes needs %" G_GINT64_FORMAT
-                     " cubes; this SIP has %" G_GINT64_FORMAT,
-                     on_cube, on_cube, cubes);
-      return fail (r, f,
-                   "%s=%" G_GINT64_FORMAT " on cubes needs %" G_GINT64_FORMAT
-                   " cubes; this SIP has %" G_GINT64_FORMAT,
-                   f == IV_FIELD_TP ? "TP" : "CP", on_cube, on_cube, cubes);
-    }
+    return fail (r, f,
+                 gpu ? "%s=%" G_GINT64_FORMAT " across GPUs needs %" G_GINT64_FORMAT
+                       " GPUs; this server has %" G_GINT64_FORMAT
+                     : "%s=%" G_GINT64_FORMAT " on cubes needs %" G_GINT64_FORMAT
+                       " cubes; this SIP has %" G_GINT64_FORMAT,
+                 names, on_cube, on_cube, cubes);
   r->used_pes_per_cube = on_pe;
   r->used_cubes = on_cube;
   r->idle_cubes = cubes - on_cube;
   r->idle_pes = cubes * hw->n_pe - on_pe * on_cube;
 
-  /* TP varies fastest: on a shared level CP members are t apart. */
+  /* TP varies fastest, then CP, then EP: at a shared level a group's neighbours are the
+   * faster groups' sizes apart. */
   if (!iv_group_embed (&r->tp_group, c->t, 1, c->place_tp == IV_PLACE_PE, hw, err, sizeof err))
     return fail (r, IV_FIELD_TP_PLACE, "TP: %s", err);
   if (!iv_group_embed (&r->cp_group, c->c, c->place_tp == c->place_cp ? c->t : 1,
                        c->place_cp == IV_PLACE_PE, hw, err, sizeof err))
     return fail (r, IV_FIELD_CP_PLACE, "CP: %s", err);
+  if (!iv_group_embed (&r->ep_group, c->e,
+                       (c->place_tp == c->place_ep ? c->t : 1)
+                           * (c->place_cp == c->place_ep ? c->c : 1),
+                       c->place_ep == IV_PLACE_PE, hw, err, sizeof err))
+    return fail (r, IV_FIELD_EP_PLACE, "EP: %s", err);
   /* ⌈t/H⌉ PEs share a head (an uneven split still splits each head over that many) */
   if (c->t > r->model->H
       && !iv_group_embed (&r->c3_group, (c->t + r->model->H - 1) / r->model->H, 1,
@@ -606,6 +776,13 @@ _iv_model_evaluate_plain (const IvModel *model, const IvHardware *hw, const IvCo
   return evaluate (model, hw, config, r, FALSE);
 }
 
+gboolean
+iv_model_evaluate_plain (const IvModel *model, const IvHardware *hw, const IvConfig *config,
+                         IvResult *r)
+{
+  return evaluate (model, hw, config, r, FALSE);
+}
+
 /* @hints: the waste and hints too (the hints evaluate other configurations without). */
 static gboolean
 evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config, IvResult *r,
@@ -624,6 +801,7 @@ evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config, Iv
   r->config = *config;
   r->n_waste = r->n_hints = 0;
   memset (&r->c3_group, 0, sizeof r->c3_group);
+  memset (&r->ep_group, 0, sizeof r->ep_group);
   if (!check_config (r) || !place (r))
     return FALSE;
 
@@ -641,16 +819,26 @@ evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config, Iv
   set_compute (&r->lm_head, TRUE, 2 * n_h * model->d * model->V / c->t,
                c->e_w * model->d * model->V / c->t
                    + c->e_a * n_h * (model->d + (double) model->V / c->t));
+  r->lm_head.fmt = iv_format_compute (c->f_w, c->f_a);
+  r->lm_head.peak = iv_format_peak (hw, r->lm_head.fmt);
   time_stage (&r->lm_head, hw);
   r->step_s += r->lm_head.t_s;
-  r->tokens_per_s = r->step_s > 0 ? (double) c->B * c->T / r->step_s : 0;
+  /* every one of the e replicas makes its B·T tokens in the step (§4.4) */
+  r->tokens_per_s = r->step_s > 0 ? (double) c->e * c->B * c->T / r->step_s : 0;
+  r->pes = c->t * c->c * c->e;
 
   memory (r, &weights, &kv, &act);
   r->weights_bytes_per_pe = weights;
   r->kv_bytes_per_pe = kv;
   r->act_bytes_per_pe = act;
   r->capacity_bytes_per_pe = hw->M_pe;
-  r->fits = weights + kv + act <= hw->M_pe;
+  r->usable_bytes_per_pe = iv_config_usable_bytes (c, hw);
+  r->fits = weights + kv + act <= r->usable_bytes_per_pe;
+  /* KV and activations grow with B, the weights do not (§5) */
+  {
+    double per_seq = (kv + act) / (double) c->B, room = r->usable_bytes_per_pe - weights;
+    r->batch_max = room <= 0 || per_seq <= 0 ? 0 : (gint64) MIN (floor (room / per_seq), 1e15);
+  }
 
   if (hints)
     _iv_model_waste_and_hints (r);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "iv-collective.h"
+#include "iv-format.h"
 #include "iv-hardware.h"
 #include "iv-preset.h"
 
@@ -35,6 +36,12 @@ typedef struct
   IvPlace place_tp, place_cp;
   IvRing ring;
   double e_w, e_a, e_kv, e_p; /* bytes per element */
+  IvFormat f_w, f_a, f_kv;    /* number formats (§2.3): the peaks; the bytes above */
+  gint64 e;                   /* EP size (§4.4); 1 without EP */
+  IvPlace place_ep;
+  double imbalance; /* ι ≥ 1: the busiest EP rank's tokens over the mean */
+  gboolean overlap; /* the TP all-reduce runs under the next GEMM (§4) */
+  double reserve;   /* r_m: share of each PE's memory kept for the runtime (§5) */
 } IvConfig;
 
 typedef enum
@@ -54,10 +61,12 @@ typedef enum
   IV_C3,
   IV_F1,
   IV_R,
+  IV_A1, /* EP dispatch (§4.4) */
   IV_F2,
   IV_F3,
   IV_F4,
   IV_F5,
+  IV_A2, /* EP combine */
   IV_CF1,
   IV_N_STAGES
 } IvStageId;
@@ -73,10 +82,13 @@ typedef enum
 typedef struct
 {
   gboolean present;
-  gboolean matrix; /* uses P_c (else P_v) */
+  gboolean matrix; /* computes at the peak of its format (else P_v) */
+  IvFormat fmt;    /* a matrix stage's compute format (§2.3) */
+  double peak;     /* FLOP/s it computes at, before η_c */
   double flops, bytes, comm_bytes;
   double t_compute_s, t_memory_s, t_comm_s, t_s, visible_s;
   double comm_latency_s, comm_bandwidth_s;
+  IvCollectiveCost comm; /* the collective's cost in full (§3, §8): what Details prints */
   IvBound bound;
 } IvStage;
 
@@ -86,6 +98,7 @@ typedef struct
   double H_l, Hkv_l, F_l, T_l, L, L_eff, L_l, N_pairs, dv;
   double d_o;                 /* per head out of the attention core: dv, r_kv in MLA decode */
   double F_act, F_w, E_touch; /* MoE */
+  double E_loc, imb;          /* routed experts per EP rank; ι' (ι with EP, else 1) */
   double n_hops;              /* C1: ring steps */
 } IvShares;
 
@@ -111,6 +124,11 @@ typedef enum
   IV_FIELD_TP_PLACE,
   IV_FIELD_CP_PLACE,
   IV_FIELD_DTYPE,
+  IV_FIELD_EP,
+  IV_FIELD_EP_PLACE,
+  IV_FIELD_IMBALANCE,
+  IV_FIELD_RESERVE,
+  IV_FIELD_FORMAT,
 } IvConfigField;
 
 typedef struct
@@ -141,14 +159,17 @@ typedef struct
   const IvHardware *hw;
   IvConfig config;
 
-  IvCommGroup tp_group, cp_group, c3_group;
+  IvCommGroup tp_group, cp_group, c3_group, ep_group;
   IvKindResult kinds[IV_MAX_KINDS];
   guint n_kinds;
   IvStage lm_head;
-  double step_s, tokens_per_s;
+  double step_s, tokens_per_s; /* tokens/s of all e replicas */
+  gint64 pes;                  /* the step's PEs (GPUs): t·c·e */
 
   double weights_bytes_per_pe, kv_bytes_per_pe, act_bytes_per_pe, capacity_bytes_per_pe;
+  double usable_bytes_per_pe; /* (1 − reserve)·capacity: what fits is checked against */
   gboolean fits;
+  gint64 batch_max; /* the largest B that fits, the rest kept (§5); 0: not even B = 1 */
   gint64 used_pes_per_cube, used_cubes, idle_pes, idle_cubes;
 
   IvWaste waste[IV_MAX_WASTE];
@@ -169,6 +190,10 @@ const char *iv_bound_to_string (IvBound bound);
 const char *iv_mode_to_string (IvMode mode);
 const char *iv_place_to_string (IvPlace place);
 const char *iv_ring_to_string (IvRing ring);
+/* Sets @format and the bytes that go with it (weights, activations or KV cache). */
+void iv_config_set_weight_format (IvConfig *config, IvFormat format);
+void iv_config_set_act_format (IvConfig *config, IvFormat format);
+void iv_config_set_kv_format (IvConfig *config, IvFormat format);
 /* The step's time by the groups a profiler trace's kernels fall into (iv-trace-query.h:
  * 0 GEMM — S2, S3, S10, router, F2, F3, F5, the LM head; 1 attention — S5–S9;
  * 2 collectives — C1, C2, C3, CF1; 3 the rest — norms, KV append, activation), summed
@@ -183,9 +208,15 @@ char *iv_result_to_csv (const IvResult *result);
 /* Memory only (weights + KV + activations per PE), for searching configurations. */
 double iv_model_memory_per_pe (const IvModel *model, const IvConfig *config, double *weights,
                                double *kv);
+/* What a PE may hold for @config on @hw: (1 − reserve)·M_pe. */
+double iv_config_usable_bytes (const IvConfig *config, const IvHardware *hw);
 
 /* iv-hints.c */
 void _iv_model_waste_and_hints (IvResult *result);
+/* Evaluations of the step a sweep makes (iv-serving.c, the sweep figure): without the
+ * waste and hints, which search other configurations. */
+gboolean iv_model_evaluate_plain (const IvModel *model, const IvHardware *hw,
+                                  const IvConfig *config, IvResult *result);
 /* iv_model_evaluate () without the waste and hints. */
 gboolean _iv_model_evaluate_plain (const IvModel *model, const IvHardware *hw,
                                    const IvConfig *config, IvResult *result);

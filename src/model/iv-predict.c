@@ -34,7 +34,8 @@ static char *
 model_key (const char *name)
 {
   static const char *const variants[]
-      = { "instruct", "chat", "it", "base", "hf", "fp8", "awq", NULL };
+      = { "instruct", "chat", "it",    "base", "hf",    "fp8",   "awq", "gptq",
+          "int4",     "int8", "w4a16", "w8a8", "nvfp4", "mxfp4", "fp4", NULL };
   const char *last = strrchr (name, '/') ? strrchr (name, '/') + 1 : name;
   g_autofree char *low = g_ascii_strdown (last, -1);
   g_auto (GStrv) words = g_strsplit (low, "-", -1);
@@ -49,10 +50,52 @@ model_key (const char *name)
   return g_string_free (key, FALSE);
 }
 
+/* The preset in the formats a run's name gives (§9): one copy per preset and formats,
+ * made on first use and kept for the process like the presets themselves, under a lock
+ * (runs are loaded on worker threads). */
+static const IvModel *
+in_formats (const IvModel *preset, IvFormat w, IvFormat a)
+{
+  static GMutex lock;
+  static GHashTable *copies; /* "name\nw\na" → IvModel *, never freed */
+  g_autofree char *key = NULL;
+  IvModel *m;
+
+  if (w == preset->fmt_w && a == preset->fmt_a)
+    return preset;
+  key = g_strdup_printf ("%s\n%d\n%d", preset->name, w, a);
+  g_mutex_lock (&lock);
+  if (!copies)
+    copies = g_hash_table_new (g_str_hash, g_str_equal);
+  if (!(m = g_hash_table_lookup (copies, key)))
+    {
+      m = iv_model_copy (preset);
+      m->fmt_w = w, m->fmt_a = a;
+      g_hash_table_insert (copies, g_steal_pointer (&key), m);
+    }
+  g_mutex_unlock (&lock);
+  return m;
+}
+
+static const IvModel *match_preset (const char *name);
+
 const IvModel *
 iv_predict_match_model (const char *name)
 {
-  static const char *const suffixes[] = { "-Instruct", "-Chat", "-it", "-Base", "-FP8", "-AWQ" };
+  const IvModel *m = match_preset (name);
+  IvFormat w, a;
+
+  if (!m)
+    return NULL;
+  w = m->fmt_w, a = m->fmt_a;
+  return iv_format_from_model_name (name, &w, &a) ? in_formats (m, w, a) : m;
+}
+
+static const IvModel *
+match_preset (const char *name)
+{
+  static const char *const suffixes[]
+      = { "-Instruct", "-Chat", "-it", "-Base", "-FP8", "-AWQ", "-GPTQ", "-NVFP4" };
   const IvModel *m;
   const char *last;
 
@@ -92,7 +135,7 @@ step (const IvModel *model, const IvHardware *hw, const IvConfig *c, double *sec
 {
   g_autofree IvResult *r = g_new0 (IvResult, 1);
 
-  if (!iv_model_evaluate (model, hw, c, r))
+  if (!iv_model_evaluate_plain (model, hw, c, r))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s", r->error);
       return FALSE;
@@ -118,22 +161,25 @@ iv_predict (const IvModel *model, const IvHardware *hw, gint64 tp, double C, dou
       return FALSE;
     }
   iv_config_init (&c);
-  c.place_tp = c.place_cp = IV_PLACE_CUBE;
+  c.place_tp = c.place_cp = c.place_ep = IV_PLACE_CUBE;
   c.c = 1;
+  /* the model's formats (a quantized config.json, or a format word in the run's name) */
+  iv_config_set_weight_format (&c, model->fmt_w);
+  iv_config_set_act_format (&c, model->fmt_a);
   /* memory at the run's peak: C sequences of ISL + OSL tokens */
   c.mode = IV_MODE_DECODE, c.B = (gint64) ceil (C), c.T = 1, c.P = (gint64) llround (isl + osl) - 1;
   if (tp > 0)
     {
       c.t = tp;
       out->memory_bytes = iv_model_memory_per_pe (model, &c, NULL, NULL);
-      out->fits = out->memory_bytes <= hw->M_pe;
+      out->fits = out->memory_bytes <= iv_config_usable_bytes (&c, hw);
     }
   else
     {
       for (c.t = 1; c.t <= gpus; c.t++)
         {
           out->memory_bytes = iv_model_memory_per_pe (model, &c, NULL, NULL);
-          if ((out->fits = out->memory_bytes <= hw->M_pe))
+          if ((out->fits = out->memory_bytes <= iv_config_usable_bytes (&c, hw)))
             break;
         }
       if (!out->fits)

@@ -586,6 +586,18 @@ iv_model_from_hf_node (JsonNode *root, const char *name, GError **error)
       m->window_kind = IV_WINDOW_ALL;
     m->window = m->window_kind != IV_WINDOW_NONE ? w : 0;
   }
+  /* §2.3: a quantized checkpoint names its formats */
+  {
+    JsonObject *q = iv_json_object (c.o, "quantization_config");
+    if (json_object_has_member (c.o, "quantization_config") && !q)
+      {
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                     "%s: the field “quantization_config” must be an object", name);
+        return NULL;
+      }
+    if (q && !iv_format_from_quantization (q, name, &m->fmt_w, &m->fmt_a, error))
+      return NULL;
+  }
   m->family = g_strdup (family_of (name));
   if (!iv_model_check_shape (m, name, error))
     return NULL;

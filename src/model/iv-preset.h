@@ -5,6 +5,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "iv-format.h"
+
 G_BEGIN_DECLS
 
 typedef enum
@@ -39,6 +41,7 @@ typedef struct
   gint64 norms_per_layer;             /* RMSNorm vectors of size d per layer (2, Gemma 2: 4) */
   double params_total, params_active; /* computed from the architecture */
   double published_total, published_active; /* from the source, for checks; 0 if unknown */
+  IvFormat fmt_w, fmt_a; /* the checkpoint's formats (§2.3): BF16 unless quantized */
 } IvModel;
 
 IvModel *iv_model_copy (const IvModel *model);

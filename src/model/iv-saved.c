@@ -2,7 +2,10 @@
  *   {"version": 1, "configurations": [{"name": "config1", "model": "Llama-3.1-8B",
  *    "hardware": "ring4", "mode": "prefill", "batch": 1, "tq": 8192, "context": 0,
  *    "tp": 4, "cp": 1, "tp_place": "pe", "cp_place": "cube", "ring": "kv",
- *    "weight_bytes": 2, "act_bytes": 2, "kv_bytes": 2, "partial_bytes": 4}]}
+ *    "weight_bytes": 2, "act_bytes": 2, "kv_bytes": 2, "partial_bytes": 4,
+ *    "weight_format": "bf16", "act_format": "bf16", "kv_format": "bf16", "ep": 1,
+ *    "ep_place": "cube", "imbalance": 1, "overlap": false, "reserve": 0.1}]}
+ * (the members from "weight_format" on are optional: older files have none)
  * Every member is checked on load. A configuration with a problem is left out and
  * described (naming it and the member); the others load, so one bad entry never costs
  * the user the rest. A file that is not a configurations file at all fails whole. */
@@ -131,6 +134,70 @@ get_choice (JsonObject *o, const char *key, const char *a, const char *b, const 
   return fail (error, path, i, what);
 }
 
+/* The members issue 34 added, each optional (older files have none): the formats, EP, its
+ * imbalance and placement, overlap and the runtime reserve. */
+static gboolean
+get_format (JsonObject *o, const char *key, const char *path, guint i, IvFormat *out,
+            GError **error)
+{
+  g_autofree char *v = NULL;
+  g_autofree char *what = NULL;
+
+  if (!json_object_has_member (o, key))
+    return TRUE;
+  if (!get_string (o, key, path, i, FALSE, &v, error))
+    return FALSE;
+  if (iv_format_from_string (v, out))
+    return TRUE;
+  what = g_strdup_printf ("“%s” must be a number format (bf16, fp16, fp8, fp8-e5m2, int8, int4, "
+                          "nvfp4 or mxfp4)",
+                          key);
+  return fail (error, path, i, what);
+}
+
+static gboolean
+get_range (JsonObject *o, const char *key, double lo, double hi, const char *path, guint i,
+           double *out, GError **error)
+{
+  JsonNode *n = json_object_get_member (o, key);
+  g_autofree char *what = NULL;
+
+  if (!n)
+    return TRUE;
+  if (JSON_NODE_HOLDS_VALUE (n)
+      && (json_node_get_value_type (n) == G_TYPE_INT64
+          || json_node_get_value_type (n) == G_TYPE_DOUBLE)
+      && json_node_get_double (n) >= lo && json_node_get_double (n) <= hi)
+    {
+      *out = json_node_get_double (n);
+      return TRUE;
+    }
+  what = g_strdup_printf ("“%s” must be a number from %g to %g", key, lo, hi);
+  return fail (error, path, i, what);
+}
+
+static gboolean
+parse_issue34 (JsonObject *o, const char *path, guint i, IvConfig *c, GError **error)
+{
+  int epp = 1;
+
+  if (!get_format (o, "weight_format", path, i, &c->f_w, error)
+      || !get_format (o, "act_format", path, i, &c->f_a, error)
+      || !get_format (o, "kv_format", path, i, &c->f_kv, error)
+      || (json_object_has_member (o, "ep") && !get_int (o, "ep", 1, 1 << 20, path, i, &c->e, error))
+      || (json_object_has_member (o, "ep_place")
+          && !get_choice (o, "ep_place", "pe", "cube", path, i, &epp, error))
+      || !get_range (o, "imbalance", 1, 64, path, i, &c->imbalance, error)
+      || !get_range (o, "reserve", 0, 0.9, path, i, &c->reserve, error))
+    return FALSE;
+  c->place_ep = epp ? IV_PLACE_CUBE : IV_PLACE_PE;
+  if (json_object_has_member (o, "overlap") && !iv_json_bool (o, "overlap", &c->overlap))
+    return fail (error, path, i, "“overlap” must be true or false");
+  if (iv_format_weights_only (c->f_a) || iv_format_weights_only (c->f_kv))
+    return fail (error, path, i, "INT4 is a weight-only format: not for activations or KV");
+  return TRUE;
+}
+
 static IvSaved *
 parse_one (JsonNode *node, const char *path, guint i, GError **error)
 {
@@ -161,7 +228,8 @@ parse_one (JsonNode *node, const char *path, guint i, GError **error)
       || !get_bytes (o, "weight_bytes", path, i, &s->config.e_w, error)
       || !get_bytes (o, "act_bytes", path, i, &s->config.e_a, error)
       || !get_bytes (o, "kv_bytes", path, i, &s->config.e_kv, error)
-      || !get_bytes (o, "partial_bytes", path, i, &s->config.e_p, error))
+      || !get_bytes (o, "partial_bytes", path, i, &s->config.e_p, error)
+      || !parse_issue34 (o, path, i, &s->config, error))
     return NULL;
   /* An edited SIP travels with the configuration, checked like a hardware file. */
   {
@@ -359,6 +427,14 @@ iv_config_build_json (JsonBuilder *b, const IvConfig *c)
   iv_json_member_double (b, "act_bytes", c->e_a);
   iv_json_member_double (b, "kv_bytes", c->e_kv);
   iv_json_member_double (b, "partial_bytes", c->e_p);
+  iv_json_member_string (b, "weight_format", iv_format_id (c->f_w));
+  iv_json_member_string (b, "act_format", iv_format_id (c->f_a));
+  iv_json_member_string (b, "kv_format", iv_format_id (c->f_kv));
+  iv_json_member_int (b, "ep", c->e);
+  iv_json_member_string (b, "ep_place", iv_place_to_string (c->place_ep));
+  iv_json_member_double (b, "imbalance", c->imbalance);
+  iv_json_member_bool (b, "overlap", c->overlap);
+  iv_json_member_double (b, "reserve", c->reserve);
 }
 
 gboolean

@@ -24,9 +24,9 @@
 #define NARROW_MIN_BOX_W 24.0
 
 static const char *const short_names[IV_N_STAGES] = {
-  "RMSNorm", "W_Q",      "W_K+W_V", "KV append", "Q·Kᵀ",   "softmax",  "P·V",
-  "merge",   "norm O/l", "W_O",     "CP ring",   "TP AR",  "score AR", "RMSNorm",
-  "router",  "W_gate",   "W_up",    "SwiGLU",    "W_down", "FFN AR",
+  "RMSNorm",  "W_Q",  "W_K+W_V", "KV append", "Q·Kᵀ",     "softmax", "P·V",    "merge",
+  "norm O/l", "W_O",  "CP ring", "TP AR",     "score AR", "RMSNorm", "router", "EP send",
+  "W_gate",   "W_up", "SwiGLU",  "W_down",    "EP back",  "FFN AR",
 };
 
 guint32
@@ -58,7 +58,8 @@ blend (IvColor c, const IvColor *bg, IvTheme theme)
 
 static const IvStageId attention_order[]
     = { IV_S1, IV_S2, IV_S3, IV_S4, IV_S5, IV_S6, IV_S7, IV_S8, IV_S9, IV_S10, IV_C2 };
-static const IvStageId ffn_order[] = { IV_F1, IV_R, IV_F2, IV_F3, IV_F4, IV_F5, IV_CF1 };
+static const IvStageId ffn_order[]
+    = { IV_F1, IV_R, IV_A1, IV_F2, IV_F3, IV_F4, IV_F5, IV_A2, IV_CF1 };
 
 /* Boxes narrower than this wrap the attention row before S5, so each name and time
  * still reads (the core S5–S8, its loop and its exchanges stay on one line). */

@@ -139,7 +139,9 @@ pick_display_unit (const IvUnit *unit, double magnitude)
     { 1, "B" },
   };
   static const DisplayUnit counts[] = {
-    { 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" }, { 1, NULL },
+    /* P and E too: a GPU's FLOP/s on a log axis read "2P", not "2e+03T" */
+    { 1e18, "E" }, { 1e15, "P" }, { 1e12, "T" }, { 1e9, "G" },
+    { 1e6, "M" },  { 1e3, "k" },  { 1, NULL },
   };
   double m = magnitude * unit->to_base;
 
