@@ -421,7 +421,10 @@ test_presets_and_hardware (void)
   r = run ("model", "--preset", "Llama-3.1-70B", "--hardware", "h100x8", "--tp", "8", "--batch",
            "32", NULL);
   g_assert_cmpint (r.status, ==, 0);
-  g_assert_nonnull (strstr (r.out, "on h100x8 · decode · B=32 T_q=1 P=4096 · TP=8 (cube)"));
+  /* described as GPUs: no cube placement, no CP of 1 */
+  g_assert_nonnull (strstr (r.out, "on h100x8 · decode · B=32 T_q=1 P=4096 · TP=8\n"));
+  g_assert_nonnull (strstr (r.out, "memory per GPU: "));
+  g_assert_nonnull (strstr (r.out, "idle: 0 GPUs\n"));
   result_clear (&r);
 }
 
@@ -517,7 +520,7 @@ test_model_figure (void)
   r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "sankey", "-o", bad, NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (
-      strstr (r.err, "pipeline, stages, memory, roofline, topology, sweep or sharding"));
+      strstr (r.err, "pipeline, stages, memory, roofline, topology, sweep, sharding or serving"));
   result_clear (&r);
   r = run ("model", "--preset", "Llama-3.1-8B", "--figure", "pipeline", NULL);
   g_assert_cmpint (r.status, ==, 2);

@@ -17,6 +17,7 @@
 #include "iv-export.h"
 #include "iv-model.h"
 #include "iv-render-model.h"
+#include "iv-render-serving.h"
 #include "iv-saved.h"
 #include "iv-theme.h"
 #include "iv-units.h"
@@ -30,8 +31,11 @@ typedef struct
   char *bidirectional, *eta_compute, *eta_memory, *eta_comm;
   char *weight_bytes, *act_bytes, *kv_bytes, *partial_bytes;
   char *figure, *output, *kind, *sweep;
+  char *quant, *weight_format, *act_format, *kv_format, *ep, *ep_place, *imbalance, *reserve;
+  char *isl, *osl, *pe_flops_fp8, *pe_flops_int8, *pe_flops_fp4, *switch_reduction;
   IvCliFigureArgs fig; /* char* only, like the rest: options_clear frees them all */
-  gboolean annotate;   /* the one flag, after every string */
+  gboolean annotate;   /* the flags, after every string */
+  gboolean overlap, serving;
 } Options;
 
 static void
@@ -93,12 +97,14 @@ option_of_field (const Options *o, const char *message)
       = { "cubes",           "topology",     "pes-per-cube",      "pe-flops",
           "pe-vector-flops", "pe-mem-bw",    "pe-mem-capacity",   "pe-link-bw",
           "pe-link-latency", "cube-link-bw", "cube-link-latency", "eta-compute",
-          "eta-memory",      "eta-comm",     "bidirectional" };
+          "eta-memory",      "eta-comm",     "bidirectional",     "pe-flops-fp8",
+          "pe-flops-int8",   "pe-flops-fp4" };
   const char *const given[]
       = { o->cubes,           o->topology,     o->pes_per_cube,      o->pe_flops,
           o->pe_vector_flops, o->pe_mem_bw,    o->pe_mem_capacity,   o->pe_link_bw,
           o->pe_link_latency, o->cube_link_bw, o->cube_link_latency, o->eta_compute,
-          o->eta_memory,      o->eta_comm,     o->bidirectional };
+          o->eta_memory,      o->eta_comm,     o->bidirectional,     o->pe_flops_fp8,
+          o->pe_flops_int8,   o->pe_flops_fp4 };
 
   for (guint i = 0; i < G_N_ELEMENTS (options); i++)
     {
@@ -124,7 +130,7 @@ hardware_from_options (Options *o, int *status)
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) changes = g_ptr_array_new_with_free_func (g_free);
   const IvHardware *preset;
-  int bidir = -1;
+  int bidir = -1, reduce = -1;
   gint64 x = 0, y = 1, pes = 0;
   IvTopology topology = IV_TOPOLOGY_RING;
 
@@ -144,12 +150,14 @@ hardware_from_options (Options *o, int *status)
     }
   if (o->topology && !iv_topology_from_string (o->topology, &topology))
     {
-      _iv_cli_usage_error ("model", "--topology: must be ring, mesh2d, torus2d or switch, not “%s”",
-                           o->topology);
+      _iv_cli_usage_error (
+          "model", "--topology: must be ring, mesh2d, torus2d, switch or fully_connected, not “%s”",
+          o->topology);
       return NULL;
     }
   if (!whole ("pes-per-cube", o->pes_per_cube, FALSE, &pes)
-      || !choice ("bidirectional", o->bidirectional, "no", "yes", &bidir))
+      || !choice ("bidirectional", o->bidirectional, "no", "yes", &bidir)
+      || !choice ("switch-reduction", o->switch_reduction, "no", "yes", &reduce))
     return NULL;
 
   *status = IV_EXIT_BAD_INPUT;
@@ -200,6 +208,9 @@ hardware_from_options (Options *o, int *status)
       { "eta-compute", o->eta_compute, &hw->eta_c, FALSE },
       { "eta-memory", o->eta_memory, &hw->eta_m, FALSE },
       { "eta-comm", o->eta_comm, &hw->eta_n, FALSE },
+      { "pe-flops-fp8", o->pe_flops_fp8, &hw->P_fp8, TRUE },
+      { "pe-flops-int8", o->pe_flops_int8, &hw->P_int8, TRUE },
+      { "pe-flops-fp4", o->pe_flops_fp4, &hw->P_fp4, TRUE },
     };
     for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
       {
@@ -218,6 +229,11 @@ hardware_from_options (Options *o, int *status)
     {
       hw->bidir = bidir;
       g_ptr_array_add (changes, g_strdup (bidir ? "bidirectional" : "one-way links"));
+    }
+  if (reduce >= 0)
+    {
+      hw->switch_reduce = reduce;
+      g_ptr_array_add (changes, g_strdup (reduce ? "switch reduction" : "no switch reduction"));
     }
   if (!iv_hardware_validate (hw, "hardware", &error))
     {
@@ -251,6 +267,8 @@ add_stage_json (JsonBuilder *b, const IvResult *r, guint kind, IvStageId id, con
 {
   g_autofree char *formula = iv_stage_formula (r, kind, id, FALSE);
   g_autofree char *values = iv_stage_formula (r, kind, id, TRUE);
+  g_autofree char *time = iv_stage_time_formula (r, kind, id, TRUE);
+  g_autofree char *comm = iv_stage_comm_formula (r, kind, id, TRUE);
 
   json_builder_begin_object (b);
   iv_json_member_string (b, "id", iv_stage_id (id));
@@ -266,6 +284,17 @@ add_stage_json (JsonBuilder *b, const IvResult *r, guint kind, IvStageId id, con
   iv_json_member_string (b, "bound", iv_bound_to_string (s->bound));
   iv_json_member_string (b, "formula", formula);
   iv_json_member_string (b, "formula_values", values);
+  iv_json_member_string (b, "time_formula", time);
+  if (s->matrix)
+    {
+      iv_json_member_string (b, "format", iv_format_id (s->fmt));
+      iv_json_member_double (b, "peak_flops", s->peak);
+    }
+  if (comm)
+    {
+      iv_json_member_string (b, "algorithm", iv_coll_algo_name (s->comm.algo));
+      iv_json_member_string (b, "comm_formula", comm);
+    }
   json_builder_end_object (b);
 }
 
@@ -276,6 +305,8 @@ add_inputs_json (JsonBuilder *b, const IvResult *r)
   json_builder_set_member_name (b, "model");
   json_builder_begin_object (b);
   iv_json_member_string (b, "name", r->model->name);
+  iv_json_member_string (b, "weight_format", iv_format_id (r->model->fmt_w));
+  iv_json_member_string (b, "act_format", iv_format_id (r->model->fmt_a));
   iv_json_member_double (b, "params_total", r->model->params_total);
   iv_json_member_double (b, "params_active", r->model->params_active);
   json_builder_end_object (b);
@@ -314,6 +345,8 @@ add_times_json (JsonBuilder *b, const IvResult *r)
   iv_json_member_double (b, "lm_head_s", r->lm_head.t_s);
   iv_json_member_double (b, "step_s", r->step_s);
   iv_json_member_double (b, "tokens_per_s", r->tokens_per_s);
+  iv_json_member_int (b, "pes", r->pes);
+  iv_json_member_double (b, "tokens_per_s_per_pe", r->tokens_per_s / (double) r->pes);
 }
 
 /* Memory per PE, what is idle, and how the TP and CP groups sit on the interconnect. */
@@ -326,7 +359,10 @@ add_placement_json (JsonBuilder *b, const IvResult *r)
   iv_json_member_double (b, "kv_bytes_per_pe", r->kv_bytes_per_pe);
   iv_json_member_double (b, "activation_bytes_per_pe", r->act_bytes_per_pe);
   iv_json_member_double (b, "capacity_bytes_per_pe", r->capacity_bytes_per_pe);
+  iv_json_member_double (b, "reserve", r->config.reserve);
+  iv_json_member_double (b, "usable_bytes_per_pe", r->usable_bytes_per_pe);
   iv_json_member_bool (b, "fits", r->fits);
+  iv_json_member_int (b, "batch_max", r->batch_max);
   json_builder_end_object (b);
   json_builder_set_member_name (b, "idle");
   json_builder_begin_object (b);
@@ -335,10 +371,10 @@ add_placement_json (JsonBuilder *b, const IvResult *r)
   json_builder_end_object (b);
   json_builder_set_member_name (b, "groups");
   json_builder_begin_object (b);
-  for (int g = 0; g < 2; g++)
+  for (int g = 0; g < 3; g++)
     {
-      const IvCommGroup *grp = g == 0 ? &r->tp_group : &r->cp_group;
-      json_builder_set_member_name (b, g == 0 ? "tp" : "cp");
+      const IvCommGroup *grp = g == 0 ? &r->tp_group : g == 1 ? &r->cp_group : &r->ep_group;
+      json_builder_set_member_name (b, g == 0 ? "tp" : g == 1 ? "cp" : "ep");
       json_builder_begin_object (b);
       iv_json_member_string (b, "embedding", iv_embed_kind_to_string (grp->kind));
       iv_json_member_int (b, "members", grp->N);
@@ -353,7 +389,7 @@ add_placement_json (JsonBuilder *b, const IvResult *r)
 static void
 add_advice_json (JsonBuilder *b, const IvResult *r)
 {
-  IvGlossaryEntry gl[64];
+  IvGlossaryEntry gl[80];
   guint n_gl = iv_glossary (r, r->n_kinds - 1, gl, G_N_ELEMENTS (gl));
 
   json_builder_set_member_name (b, "waste");
@@ -447,18 +483,34 @@ print_table (const IvResult *r)
                         *l = fmt_s (kr->layer_s);
         _iv_cli_printf (stdout, "  attention %s · FFN %s · layer %s\n", a, f, l);
       }
+      /* each collective's cost with its numbers (§6): communication can be redone by hand */
+      for (int s = 0; s < IV_N_STAGES; s++)
+        {
+          g_autofree char *comm = iv_stage_comm_formula (r, k, s, TRUE);
+          if (comm)
+            _iv_cli_printf (stdout, "  %-4s %s\n", iv_stage_id (s), comm);
+        }
     }
   {
     g_autofree char *lm = fmt_s (r->lm_head.t_s), *step = fmt_s (r->step_s);
-    g_autofree char *w = iv_units_format_bytes (r->weights_bytes_per_pe);
-    g_autofree char *kv = iv_units_format_bytes (r->kv_bytes_per_pe);
-    g_autofree char *cap = iv_units_format_bytes (r->capacity_bytes_per_pe);
+    const IvHardware *hw = r->hw;
+    g_autofree char *w = iv_hardware_format_bytes (hw, r->weights_bytes_per_pe);
+    g_autofree char *kv = iv_hardware_format_bytes (hw, r->kv_bytes_per_pe);
+    g_autofree char *act = iv_hardware_format_bytes (hw, r->act_bytes_per_pe);
+    g_autofree char *cap = iv_hardware_format_bytes (hw, r->usable_bytes_per_pe);
     g_autofree char *tps = iv_units_format_si (r->tokens_per_s, NULL);
+    const char *pe = iv_hardware_pe_word (hw, FALSE);
     _iv_cli_printf (stdout, "\nLM head %s · step %s · %s tokens/s\n", lm, step, tps);
-    _iv_cli_printf (stdout, "memory per PE: weights %s + KV %s of %s: %s\n", w, kv, cap,
+    _iv_cli_printf (stdout,
+                    "memory per %s: weights %s + KV %s + activations %s of %s usable "
+                    "(%.0f %% kept for the runtime): %s\n",
+                    pe, w, kv, act, cap, 100 * r->config.reserve,
                     r->fits ? "fits" : "DOES NOT FIT");
-    _iv_cli_printf (stdout, "idle: %" G_GINT64_FORMAT " PEs, %" G_GINT64_FORMAT " cubes\n",
-                    r->idle_pes, r->idle_cubes);
+    if (iv_hardware_is_gpu_server (hw))
+      _iv_cli_printf (stdout, "idle: %" G_GINT64_FORMAT " GPUs\n", r->idle_pes);
+    else
+      _iv_cli_printf (stdout, "idle: %" G_GINT64_FORMAT " PEs, %" G_GINT64_FORMAT " cubes\n",
+                      r->idle_pes, r->idle_cubes);
   }
   for (guint i = 0; i < r->n_waste; i++)
     _iv_cli_printf (stdout, "waste %-18s %5.1f %%  %s\n", r->waste[i].id, r->waste[i].percent,
@@ -496,7 +548,7 @@ static const struct
   OPT ("ring", ring, N_ ("CP ring variant in prefill"), "kv|qoml"),
   OPT ("format", format, N_ ("Output: table, json or csv"), "FORMAT"),
   OPT ("cubes", cubes, N_ ("Cube grid"), "X[xY]"),
-  OPT ("topology", topology, N_ ("ring, mesh2d, torus2d or switch"), "T"),
+  OPT ("topology", topology, N_ ("ring, mesh2d, torus2d, switch or fully_connected"), "T"),
   OPT ("pes-per-cube", pes_per_cube, N_ ("PEs per cube"), "N"),
   OPT ("pe-flops", pe_flops, N_ ("Matrix FLOP/s per PE"), "F"),
   OPT ("pe-vector-flops", pe_vector_flops, N_ ("Vector FLOP/s per PE"), "F"),
@@ -510,12 +562,38 @@ static const struct
   OPT ("eta-compute", eta_compute, N_ ("Achieved fraction of peak FLOP/s"), "X"),
   OPT ("eta-memory", eta_memory, N_ ("Achieved fraction of memory bandwidth"), "X"),
   OPT ("eta-comm", eta_comm, N_ ("Achieved fraction of link bandwidth"), "X"),
-  OPT ("weight-bytes", weight_bytes, N_ ("Bytes per weight (default 2)"), "N"),
-  OPT ("act-bytes", act_bytes, N_ ("Bytes per activation (default 2)"), "N"),
-  OPT ("kv-bytes", kv_bytes, N_ ("Bytes per KV element (default 2)"), "N"),
+  OPT ("quant", quant,
+       N_ ("Weights and activations together: bf16, fp16, fp8 (W8A8), int8 (W8A8), awq, gptq, "
+           "int4 or w4a16 (INT4 weights), nvfp4 (W4A4) or mxfp4 (MXFP4 weights)"),
+       "SCHEME"),
+  OPT ("weight-format", weight_format,
+       N_ ("Weight format: bf16, fp16, fp8, fp8-e5m2, int8, int4, nvfp4 or mxfp4"), "FMT"),
+  OPT ("act-format", act_format, N_ ("Activation format (as --weight-format, not int4)"), "FMT"),
+  OPT ("kv-format", kv_format, N_ ("KV-cache format (as --weight-format, not int4)"), "FMT"),
+  OPT ("ep", ep, N_ ("Expert-parallel size: replicas sharing a MoE model's experts"), "N"),
+  OPT ("ep-place", ep_place, N_ ("EP group on pe or cube"), "pe|cube"),
+  OPT ("imbalance", imbalance,
+       N_ ("EP load imbalance: the busiest rank's tokens over the mean (default 1)"), "X"),
+  { "overlap", 0, G_OPTION_ARG_NONE, G_STRUCT_OFFSET (Options, overlap),
+    N_ ("Overlap each TP all-reduce with the next GEMM"), NULL },
+  OPT ("reserve", reserve,
+       N_ ("Share of each PE's memory kept for the runtime, 0 to 0.9 (default 0.1)"), "X"),
+  { "serving", 0, G_OPTION_ARG_NONE, G_STRUCT_OFFSET (Options, serving),
+    N_ ("Print the serving curve (TP, EP and batch swept; --isl, --osl) instead of one step"),
+    NULL },
+  OPT ("isl", isl, N_ ("Serving curve: input tokens per request (default 1000)"), "N"),
+  OPT ("osl", osl, N_ ("Serving curve: output tokens per request (default 1000)"), "N"),
+  OPT ("pe-flops-fp8", pe_flops_fp8, N_ ("FP8 matrix FLOP/s per PE (0: none)"), "F"),
+  OPT ("pe-flops-int8", pe_flops_int8, N_ ("INT8 matrix FLOP/s per PE (0: none)"), "F"),
+  OPT ("pe-flops-fp4", pe_flops_fp4, N_ ("FP4 matrix FLOP/s per PE (0: none)"), "F"),
+  OPT ("switch-reduction", switch_reduction, N_ ("The switch reduces (NVLink SHARP)"), "yes|no"),
+  OPT ("weight-bytes", weight_bytes, N_ ("Bytes per weight (default: its format's)"), "N"),
+  OPT ("act-bytes", act_bytes, N_ ("Bytes per activation (default: its format's)"), "N"),
+  OPT ("kv-bytes", kv_bytes, N_ ("Bytes per KV element (default: its format's)"), "N"),
   OPT ("partial-bytes", partial_bytes, N_ ("Bytes per partial accumulator (default 4)"), "N"),
   OPT ("figure", figure,
-       N_ ("Draw a figure: pipeline, stages, memory, roofline, topology, sweep or sharding"),
+       N_ ("Draw a figure: pipeline, stages, memory, roofline, topology, sweep, sharding or "
+           "serving"),
        "NAME"),
   { "output", 'o', G_OPTION_ARG_FILENAME, G_STRUCT_OFFSET (Options, output),
     N_ ("The figure's file: .png, .pdf or .svg"), "FILE" },
@@ -563,6 +641,61 @@ parse_options (Options *o, int *argc, char ***argv)
   return TRUE;
 }
 
+/* --quant SCHEME: the weight and activation formats it stands for. */
+static gboolean
+quant_scheme (const char *text, IvFormat *w, IvFormat *a)
+{
+  static const struct
+  {
+    const char *name;
+    IvFormat w, a;
+    gboolean keep_a; /* weight-only: the activations keep their format */
+  } schemes[] = {
+    { "bf16", IV_FORMAT_BF16, IV_FORMAT_BF16, FALSE },
+    { "fp16", IV_FORMAT_FP16, IV_FORMAT_FP16, FALSE },
+    { "fp8", IV_FORMAT_FP8, IV_FORMAT_FP8, FALSE },
+    { "int8", IV_FORMAT_INT8, IV_FORMAT_INT8, FALSE },
+    { "w8a8", IV_FORMAT_INT8, IV_FORMAT_INT8, FALSE },
+    { "awq", IV_FORMAT_INT4, IV_FORMAT_BF16, TRUE },
+    { "gptq", IV_FORMAT_INT4, IV_FORMAT_BF16, TRUE },
+    { "int4", IV_FORMAT_INT4, IV_FORMAT_BF16, TRUE },
+    { "w4a16", IV_FORMAT_INT4, IV_FORMAT_BF16, TRUE },
+    { "nvfp4", IV_FORMAT_NVFP4, IV_FORMAT_NVFP4, FALSE },
+    { "mxfp4", IV_FORMAT_MXFP4, IV_FORMAT_BF16, TRUE },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (schemes); i++)
+    if (g_ascii_strcasecmp (text, schemes[i].name) == 0)
+      {
+        *w = schemes[i].w;
+        if (!schemes[i].keep_a || iv_format_weights_only (*a))
+          *a = schemes[i].keep_a ? IV_FORMAT_BF16 : schemes[i].a;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* The formats the options name, over the model's own (a quantized config.json), and the
+ * bytes given on their own over the formats'. FALSE after a usage error on stderr (the
+ * strings are checked in config_from_options, before any file is read). */
+static gboolean
+apply_formats (const Options *o, const IvModel *model, IvConfig *c)
+{
+  IvFormat w = model->fmt_w, a = model->fmt_a, kv = c->f_kv;
+
+  if (o->quant && !quant_scheme (o->quant, &w, &a))
+    return FALSE;
+  if ((o->weight_format && !iv_format_from_string (o->weight_format, &w))
+      || (o->act_format && !iv_format_from_string (o->act_format, &a))
+      || (o->kv_format && !iv_format_from_string (o->kv_format, &kv)))
+    return FALSE;
+  iv_config_set_weight_format (c, w);
+  iv_config_set_act_format (c, a);
+  iv_config_set_kv_format (c, kv);
+  return _iv_cli_number ("model", "weight-bytes", o->weight_bytes, FALSE, &c->e_w)
+         && _iv_cli_number ("model", "act-bytes", o->act_bytes, FALSE, &c->e_a)
+         && _iv_cli_number ("model", "kv-bytes", o->kv_bytes, FALSE, &c->e_kv);
+}
+
 /* The configuration the options name, and every number checked before any file is read
  * (a malformed hardware number is a usage error, 2, not bad input). FALSE after one
  * line on stderr. */
@@ -582,8 +715,13 @@ config_from_options (const Options *o, IvConfig *config)
     { "eta-compute", o->eta_compute },
     { "eta-memory", o->eta_memory },
     { "eta-comm", o->eta_comm },
+    { "pe-flops-fp8", o->pe_flops_fp8 },
+    { "pe-flops-int8", o->pe_flops_int8 },
+    { "pe-flops-fp4", o->pe_flops_fp4 },
   };
-  int mode = 1, tpp = 0, cpp = 0, ring = 0;
+  int mode = 1, tpp = 0, cpp = 0, ring = 0, epp = 1;
+  IvFormat fw = IV_FORMAT_BF16, fa = IV_FORMAT_BF16;
+  double isl = 1000, osl = 1000;
 
   iv_config_init (config);
   if (!choice ("mode", o->mode, "prefill", "decode", &mode)
@@ -596,8 +734,47 @@ config_from_options (const Options *o, IvConfig *config)
       || !_iv_cli_number ("model", "weight-bytes", o->weight_bytes, FALSE, &config->e_w)
       || !_iv_cli_number ("model", "act-bytes", o->act_bytes, FALSE, &config->e_a)
       || !_iv_cli_number ("model", "kv-bytes", o->kv_bytes, FALSE, &config->e_kv)
-      || !_iv_cli_number ("model", "partial-bytes", o->partial_bytes, FALSE, &config->e_p))
+      || !_iv_cli_number ("model", "partial-bytes", o->partial_bytes, FALSE, &config->e_p)
+      || !choice ("ep-place", o->ep_place, "pe", "cube", &epp)
+      || !whole ("ep", o->ep, FALSE, &config->e)
+      || !_iv_cli_number ("model", "imbalance", o->imbalance, FALSE, &config->imbalance)
+      || !_iv_cli_number ("model", "reserve", o->reserve, TRUE, &config->reserve)
+      || !_iv_cli_number ("model", "isl", o->isl, FALSE, &isl)
+      || !_iv_cli_number ("model", "osl", o->osl, FALSE, &osl))
     return FALSE;
+  /* the formats are applied once the model (and its own formats) is known */
+  if (o->quant && !quant_scheme (o->quant, &fw, &fa))
+    {
+      _iv_cli_usage_error ("model",
+                           "--quant must be bf16, fp16, fp8, int8, w8a8, awq, gptq, int4, w4a16, "
+                           "nvfp4 or mxfp4, not “%s”",
+                           o->quant);
+      return FALSE;
+    }
+  {
+    const char *given[][2] = { { "weight-format", o->weight_format },
+                               { "act-format", o->act_format },
+                               { "kv-format", o->kv_format } };
+    for (guint i = 0; i < G_N_ELEMENTS (given); i++)
+      {
+        if (!given[i][1])
+          continue;
+        if (!iv_format_from_string (given[i][1], &fw))
+          {
+            _iv_cli_usage_error ("model",
+                                 "--%s must be bf16, fp16, fp8, fp8-e5m2, int8, int4, nvfp4 or "
+                                 "mxfp4, not “%s”",
+                                 given[i][0], given[i][1]);
+            return FALSE;
+          }
+        if (i > 0 && iv_format_weights_only (fw))
+          {
+            _iv_cli_usage_error ("model", "--%s: %s is a weight-only format", given[i][0],
+                                 given[i][1]);
+            return FALSE;
+          }
+      }
+  }
   for (guint i = 0; i < G_N_ELEMENTS (hw_numbers); i++)
     {
       double unused;
@@ -613,7 +790,9 @@ config_from_options (const Options *o, IvConfig *config)
   config->mode = mode == 0 ? IV_MODE_PREFILL : IV_MODE_DECODE;
   config->place_tp = tpp ? IV_PLACE_CUBE : IV_PLACE_PE;
   config->place_cp = cpp ? IV_PLACE_CUBE : IV_PLACE_PE;
+  config->place_ep = epp ? IV_PLACE_CUBE : IV_PLACE_PE;
   config->ring = ring ? IV_RING_QOML : IV_RING_KV;
+  config->overlap = o->overlap;
   return TRUE;
 }
 
@@ -662,6 +841,16 @@ option_of_error (const IvConfig *c, IvConfigField field)
       return "--tp-place";
     case IV_FIELD_CP_PLACE:
       return "--cp-place";
+    case IV_FIELD_EP:
+      return "--ep";
+    case IV_FIELD_EP_PLACE:
+      return "--ep-place";
+    case IV_FIELD_IMBALANCE:
+      return "--imbalance";
+    case IV_FIELD_RESERVE:
+      return "--reserve";
+    case IV_FIELD_FORMAT:
+      return "--act-format";
     case IV_FIELD_DTYPE:
       /* the first size out of range */
       return !(c->e_w > 0 && c->e_w <= 64)     ? "--weight-bytes"
@@ -699,9 +888,8 @@ draw_figure (const Options *o, const IvResult *result)
   for (i = 0; i < G_N_ELEMENTS (figures) && !g_str_equal (figures[i].name, o->figure); i++)
     ;
   if (i == G_N_ELEMENTS (figures))
-    return _iv_cli_usage_error (
-        "model",
-        "--figure must be pipeline, stages, memory, roofline, topology, sweep or sharding");
+    return _iv_cli_usage_error ("model", "--figure must be pipeline, stages, memory, roofline, "
+                                         "topology, sweep, sharding or serving");
   if (!o->output)
     return _iv_cli_usage_error ("model", "--figure needs -o FILE (.png, .pdf or .svg)");
   iv_export_options_init (&eo);
@@ -729,6 +917,130 @@ draw_figure (const Options *o, const IvResult *result)
   return IV_EXIT_OK;
 }
 
+static void
+print_serving (const Options *o, const IvServingCurve *c)
+{
+  const char *fmt = o->format ? o->format : "table";
+
+  if (g_str_equal (fmt, "json"))
+    {
+      g_autoptr (JsonBuilder) b = json_builder_new ();
+      json_builder_begin_object (b);
+      iv_json_member_string (b, "model", c->model->name);
+      iv_json_member_string (b, "hardware", c->hw->name);
+      iv_json_member_double (b, "isl", c->isl);
+      iv_json_member_double (b, "osl", c->osl);
+      json_builder_set_member_name (b, "config");
+      json_builder_begin_object (b);
+      iv_config_build_json (b, &c->base);
+      json_builder_end_object (b);
+      json_builder_set_member_name (b, "points");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < c->points->len; i++)
+        {
+          const IvServingPoint *p = &g_array_index (c->points, IvServingPoint, i);
+          json_builder_begin_object (b);
+          iv_json_member_int (b, "tp", p->t);
+          iv_json_member_int (b, "ep", p->e);
+          iv_json_member_int (b, "batch", p->B);
+          iv_json_member_double (b, "ttft_s", p->ttft_s);
+          iv_json_member_double (b, "itl_s", p->itl_s);
+          iv_json_member_double (b, "latency_s", p->latency_s);
+          iv_json_member_double (b, "tokens_per_s_per_user", p->per_user);
+          iv_json_member_double (b, "tokens_per_s_per_gpu", p->per_gpu);
+          iv_json_member_double (b, "memory_bytes_per_gpu", p->memory_bytes);
+          iv_json_member_bool (b, "fits", p->fits);
+          iv_json_member_bool (b, "frontier_per_user", p->front_user);
+          iv_json_member_bool (b, "frontier_ttft", p->front_ttft);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      iv_json_member_string (b, "caveat",
+                             "a bound, not a forecast: the model ignores queueing, "
+                             "scheduling and prefill–decode interference");
+      json_builder_end_object (b);
+      _iv_cli_print_json_builder (b);
+      return;
+    }
+  if (g_str_equal (fmt, "csv"))
+    {
+      _iv_cli_printf (stdout, "tp,ep,batch,ttft_s,itl_s,latency_s,tokens_per_s_per_user,"
+                              "tokens_per_s_per_gpu,memory_bytes_per_gpu,fits,frontier_per_user,"
+                              "frontier_ttft\n");
+      for (guint i = 0; i < c->points->len; i++)
+        {
+          const IvServingPoint *p = &g_array_index (c->points, IvServingPoint, i);
+          _iv_cli_printf (stdout,
+                          "%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
+                          ",%.9g,%.9g,%.9g,%.9g,%.9g,%.17g,%s,%s,%s\n",
+                          p->t, p->e, p->B, p->ttft_s, p->itl_s, p->latency_s, p->per_user,
+                          p->per_gpu, p->memory_bytes, p->fits ? "true" : "false",
+                          p->front_user ? "true" : "false", p->front_ttft ? "true" : "false");
+        }
+      return;
+    }
+  _iv_cli_printf (stdout,
+                  "%s on %s · serving curve, ISL %.0f, OSL %.0f · %u points, %u fit "
+                  "(%.0f %% of each %s kept for the runtime)\n",
+                  c->model->name, c->hw->name, c->isl, c->osl, c->points->len, c->n_fit,
+                  100 * c->base.reserve, iv_hardware_pe_word (c->hw, FALSE));
+  _iv_cli_printf (stdout, "%4s %4s %6s %10s %10s %14s %14s  %s\n", "TP", "EP", "B", "TTFT", "ITL",
+                  "tok/s/user", "tok/s/GPU", "");
+  for (guint i = 0; i < c->points->len; i++)
+    {
+      const IvServingPoint *p = &g_array_index (c->points, IvServingPoint, i);
+      g_autofree char *ttft = iv_units_format_seconds (p->ttft_s);
+      g_autofree char *itl = iv_units_format_seconds (p->itl_s);
+      _iv_cli_printf (stdout,
+                      "%4" G_GINT64_FORMAT " %4" G_GINT64_FORMAT " %6" G_GINT64_FORMAT
+                      " %10s %10s %14.1f %14.1f  %s%s%s\n",
+                      p->t, p->e, p->B, ttft, itl, p->per_user, p->per_gpu,
+                      p->fits ? "" : "does not fit", p->front_user ? "frontier" : "",
+                      p->front_ttft && !p->front_user ? "frontier (TTFT)" : "");
+    }
+  _iv_cli_printf (stdout, "a bound, not a forecast: the model ignores queueing, scheduling and "
+                          "prefill–decode interference\n");
+}
+
+/* --serving or --figure serving: the curve of §10 over the configuration's formats,
+ * placements, overlap, imbalance and reserve. */
+static int
+run_serving (const Options *o, const IvModel *model, const IvHardware *hw, const IvConfig *config)
+{
+  g_autoptr (GError) error = NULL;
+  double isl = 1000, osl = 1000;
+  g_autoptr (IvServingCurve) curve = NULL;
+
+  _iv_cli_number ("model", "isl", o->isl, FALSE, &isl);
+  _iv_cli_number ("model", "osl", o->osl, FALSE, &osl);
+  if (!(curve = iv_serving_compute (model, hw, config, isl, osl, &error)))
+    {
+      _iv_cli_printf (stderr, "inferview model: --serving: %s\n", error->message);
+      return IV_EXIT_BAD_INPUT;
+    }
+  if (o->figure && g_str_equal (o->figure, "serving"))
+    {
+      IvServingFigure fig = { curve, NULL, 0, NULL };
+      IvFigure figure = { iv_render_serving, &fig, "serving", NULL };
+      IvExportOptions eo;
+      int rc;
+      if (!o->output)
+        return _iv_cli_usage_error ("model", "--figure needs -o FILE (.png, .pdf or .svg)");
+      iv_export_options_init (&eo);
+      eo.width = 1200, eo.height = 620, eo.dpi = 96;
+      if ((rc = _iv_cli_figure_options ("model", o->output, &o->fig, &eo)) != IV_EXIT_OK)
+        return rc;
+      if (!iv_export_to_file (&figure, &eo, o->output, &error))
+        {
+          _iv_cli_print_error (error);
+          return IV_EXIT_BAD_INPUT;
+        }
+      return IV_EXIT_OK;
+    }
+  print_serving (o, curve);
+  return IV_EXIT_OK;
+}
+
 static int
 run_model (Options *o, int argc, char **argv)
 {
@@ -750,9 +1062,15 @@ run_model (Options *o, int argc, char **argv)
         config.place_tp = IV_PLACE_CUBE;
       if (!o->cp_place)
         config.place_cp = IV_PLACE_CUBE;
+      if (!o->ep_place)
+        config.place_ep = IV_PLACE_CUBE;
     }
   if (!(model = model_from_options (o, &imported, &status)))
     return status;
+  if (!apply_formats (o, model, &config))
+    return IV_EXIT_USAGE;
+  if (o->serving || (o->figure && g_str_equal (o->figure, "serving")))
+    return run_serving (o, model, hw, &config);
   if (!iv_model_evaluate (model, hw, &config, &result))
     {
       /* a constraint of this SIP or of the step, said with the option that sets it */
