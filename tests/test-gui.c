@@ -1743,6 +1743,105 @@ test_runs_view (void)
 
 /* A slice's details: its properties as name/value pairs, the slice it is in, and its
  * arguments as a tree (paths as keys), nested objects and arrays included. */
+/* Copies the files of the sample run @name into @dir. */
+static void
+copy_sample_run (const char *name, const char *dir)
+{
+  g_autofree char *from = sample (name);
+  g_autoptr (GDir) d = g_dir_open (from, 0, NULL);
+  const char *f;
+
+  g_assert_nonnull (d);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  while ((f = g_dir_read_name (d)))
+    {
+      g_autofree char *src = g_build_filename (from, f, NULL);
+      g_autofree char *dst = g_build_filename (dir, f, NULL);
+      g_autofree char *text = NULL;
+      gsize len;
+      if (!g_file_test (src, G_FILE_TEST_IS_REGULAR))
+        continue; /* a run's files only: its folders are other runs' */
+      g_assert_true (g_file_get_contents (src, &text, &len, NULL));
+      g_assert_true (g_file_set_contents (dst, text, (gssize) len, NULL));
+    }
+}
+
+/* The plot configurations are read with the runs, by the loader: a run's own
+ * .aiperf-plot-config.yaml gives it its presets even once the file is gone (nothing is
+ * read when a run is shown), and a broken one is said in the run's notes while the
+ * built-in one is used. */
+static void
+test_runs_plot_configs (void)
+{
+  g_autofree char *root = g_build_filename (tmpdir, "configured-sweep", NULL);
+  g_autofree char *one = g_build_filename (root, "qwen_concurrency1", NULL);
+  g_autofree char *two = g_build_filename (root, "qwen_concurrency2", NULL);
+  g_autofree char *broken = g_build_filename (one, ".aiperf-plot-config.yaml", NULL);
+  g_autofree char *own = g_build_filename (two, ".aiperf-plot-config.yaml", NULL);
+  IvRunsView *view;
+  const IvSweep *sweep;
+  const char *why = NULL;
+  const IvPlotConfigs *configs = NULL;
+  guint at_one = G_MAXUINT, at_two = G_MAXUINT;
+  GtkLabel *notes;
+
+  copy_sample_run ("aiperf/qwen_concurrency1", one);
+  copy_sample_run ("aiperf/qwen_concurrency2", two);
+  g_assert_true (g_file_set_contents (broken, "visualization: [\n", -1, NULL));
+  g_assert_true (g_file_set_contents (own,
+                                      "visualization:\n"
+                                      "  single_run_defaults: [my_itl]\n"
+                                      "  single_run_plots:\n"
+                                      "    my_itl:\n"
+                                      "      type: scatter\n"
+                                      "      x: request_number\n"
+                                      "      y: inter_token_latency\n"
+                                      "      title: My ITL\n",
+                                      -1, NULL));
+  sweep = open_sweep (root);
+  for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
+    {
+      g_autoptr (IvDocument) doc = doc_at (i);
+      if (iv_document_get_sweep (doc) == sweep)
+        configs = iv_document_get_plot_configs (doc);
+    }
+  g_assert_nonnull (configs);
+  g_assert_nonnull (iv_plot_config_get (iv_plot_configs_get (configs, two, &why), FALSE, "my_itl"));
+  g_assert_null (why);
+  g_assert_null (iv_plot_config_get (iv_plot_configs_get (configs, one, &why), FALSE, "my_itl"));
+  g_assert_nonnull (why);
+  g_assert_nonnull (strstr (why, ".aiperf-plot-config.yaml"));
+  g_assert_true (g_str_has_suffix (why, "— the built-in plot configuration is used"));
+  /* gone now: showing the run reads nothing */
+  g_assert_cmpint (g_unlink (own), ==, 0);
+
+  view = iv_workspace_page_get_runs (_iv_window_get_page (window, IV_GROUP_RUNS));
+  for (guint i = 0; i < sweep->runs->len; i++)
+    {
+      const IvRun *r = sweep->runs->pdata[i];
+      if (g_str_equal (r->path, one))
+        at_one = i;
+      if (g_str_equal (r->path, two))
+        at_two = i;
+    }
+  g_assert_cmpuint (at_one, !=, G_MAXUINT);
+  g_assert_cmpuint (at_two, !=, G_MAXUINT);
+  iv_runs_view_open_run (view, at_two);
+  settle ();
+  g_assert_true (iv_runs_view_show_plot (view, "my_itl"));
+  notes = GTK_LABEL (iv_gui_find_by_id (GTK_WIDGET (view), "notes"));
+  g_assert_null (strstr (gtk_label_get_text (notes), "built-in plot configuration"));
+  iv_runs_view_open_run (view, at_one);
+  settle ();
+  g_assert_false (iv_runs_view_show_plot (view, "my_itl"));
+  g_assert_nonnull (strstr (gtk_label_get_text (notes), why));
+  /* the comparison's configuration is the built-in one here (no ~/.aiperf in the test's
+   * home): no note */
+  iv_runs_view_open_run (view, G_MAXUINT);
+  settle ();
+  g_assert_null (strstr (gtk_label_get_text (notes), "built-in plot configuration"));
+}
+
 /* A run AIPerf is still writing: shown live, grown by the file monitor without a click,
  * the user's plot kept, and finished when the summary appears. */
 static gboolean
@@ -2434,6 +2533,7 @@ static const GuiCase cases[] = {
   { "/gui/shortcuts-window-keys", test_shortcuts_window_keys },
   { "/gui/pipelined-view", test_pipelined_view },
   { "/gui/runs-view", test_runs_view },
+  { "/gui/runs-plot-configs", test_runs_plot_configs },
   { "/gui/window-size-saved", test_window_size_saved },
 };
 

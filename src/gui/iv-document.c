@@ -25,9 +25,10 @@ struct _IvDocument
   double progress;
   IvSniffResult *info;
   IvTrace *trace;
-  GPtrArray *breakdowns; /* IvBreakdownFile* beside a pipelined trace */
-  IvSweep *sweep;        /* runs and sweeps: every run loaded */
-  IvLiveFollow *follow;  /* keeps the sweep up to date while AIPerf writes it */
+  GPtrArray *breakdowns;       /* IvBreakdownFile* beside a pipelined trace */
+  IvSweep *sweep;              /* runs and sweeps: every run loaded */
+  IvPlotConfigs *plot_configs; /* the sweep's, read on the worker */
+  IvLiveFollow *follow;        /* keeps the sweep up to date while AIPerf writes it */
   GCancellable *cancellable;
   GMainContext *context;
   gint progress_permille; /* last value sent from the worker, atomically */
@@ -93,6 +94,7 @@ iv_document_finalize (GObject *object)
   g_clear_pointer (&self->trace, iv_trace_free);
   g_clear_pointer (&self->breakdowns, g_ptr_array_unref);
   g_clear_pointer (&self->sweep, iv_sweep_free);
+  g_clear_pointer (&self->plot_configs, iv_plot_configs_free);
   g_free (self->title);
   g_free (self->subtitle);
   G_OBJECT_CLASS (iv_document_parent_class)->finalize (object);
@@ -363,6 +365,13 @@ iv_document_get_breakdowns (IvDocument *self)
   return self->breakdowns;
 }
 
+const IvPlotConfigs *
+iv_document_get_plot_configs (IvDocument *self)
+{
+  g_return_val_if_fail (IV_IS_DOCUMENT (self), NULL);
+  return self->plot_configs;
+}
+
 const IvSweep *
 iv_document_get_sweep (IvDocument *self)
 {
@@ -433,6 +442,7 @@ typedef struct
   IvTrace *trace;
   GPtrArray *breakdowns;
   IvSweep *sweep;
+  IvPlotConfigs *plot_configs;
 } LoadData;
 
 static void
@@ -442,6 +452,7 @@ load_data_free (gpointer p)
   g_clear_pointer (&data->trace, iv_trace_free);
   g_clear_pointer (&data->breakdowns, g_ptr_array_unref);
   g_clear_pointer (&data->sweep, iv_sweep_free);
+  g_clear_pointer (&data->plot_configs, iv_plot_configs_free);
   g_free (data);
 }
 
@@ -496,7 +507,12 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
           if (!sweep)
             g_clear_pointer (&r, iv_sniff_result_free);
           else
-            ((LoadData *) g_task_get_task_data (task))->sweep = sweep;
+            {
+              LoadData *data = g_task_get_task_data (task);
+              data->sweep = sweep;
+              /* the plot configurations are read here too, not when a run is shown */
+              data->plot_configs = iv_plot_configs_new (sweep);
+            }
         }
       /* A model configuration is read now as the Model workspace will read it: one it
        * would refuse is refused here, by the window's toast that names the file, the key
@@ -554,6 +570,7 @@ iv_document_load_finish (IvDocument *self, GAsyncResult *result, GError **error)
     self->trace = g_steal_pointer (&data->trace);
     self->breakdowns = g_steal_pointer (&data->breakdowns);
     self->sweep = g_steal_pointer (&data->sweep);
+    self->plot_configs = g_steal_pointer (&data->plot_configs);
   }
   {
     g_autofree char *text = self->trace ? describe_trace (self->trace) : describe (r);

@@ -4,6 +4,7 @@
 
 #include <gio/gio.h>
 
+#include "iv-plot-configs.h"
 #include "iv-sniff.h"
 #include "iv-sweep.h"
 #include "iv-trace.h"
@@ -33,6 +34,8 @@ const IvTrace *iv_document_get_trace (IvDocument *self);
 /* The candidate breakdown files found beside a pipelined trace when it was loaded
  * (IvBreakdownFile*), or NULL. */
 const GPtrArray *iv_document_get_breakdowns (IvDocument *self);
+/* The plot configurations of a run or sweep document, read with its runs. */
+const IvPlotConfigs *iv_document_get_plot_configs (IvDocument *self);
 /* The runs of a run or sweep document, once loaded. */
 const IvSweep *iv_document_get_sweep (IvDocument *self);
 void iv_document_load_async (IvDocument *self, GCancellable *cancellable,

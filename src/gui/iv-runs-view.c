@@ -98,13 +98,16 @@ struct _IvRunsView
 
   const IvSweep *sweep;
   GObject *owner;
-  guint run; /* G_MAXUINT: comparing */
-  IvPlotConfig *config;
-  char *config_error;      /* why the plot configuration found could not be read */
-  GPtrArray *specs;        /* const IvPlotSpec*, parallel to plot_names */
-  IvPlotSpec *custom_spec; /* owned; self->custom points at it in multi-run mode */
-  IvPlotSpec override;     /* the chosen preset with the state's statistic and grouping */
-  IvRunsState *state;      /* statistic, grouping, log axes, picked requests */
+  guint run;                    /* G_MAXUINT: comparing */
+  const IvPlotConfigs *configs; /* the document's, read with its runs */
+  IvPlotConfig *builtin;        /* without them: the built-in one */
+  const IvPlotConfig *config;   /* the one that applies to what is shown */
+  const char *config_error;     /* why the configuration found could not be read */
+  char *bound_error;            /* why the config.json given could not be read */
+  GPtrArray *specs;             /* const IvPlotSpec*, parallel to plot_names */
+  IvPlotSpec *custom_spec;      /* owned; self->custom points at it in multi-run mode */
+  IvPlotSpec override;          /* the chosen preset with the state's statistic and grouping */
+  IvRunsState *state;           /* statistic, grouping, log axes, picked requests */
   char *skip_reason;
   char *group_strv[2];
   /* the hardware the runs are set against (§9), remembered per folder */
@@ -371,6 +374,8 @@ fill_notes (IvRunsView *self, const IvRun *r)
   G_STMT_END
   if (self->config_error)
     LINE (self->config_error);
+  if (self->bound_error)
+    LINE (self->bound_error);
   /* the plot configuration's own warnings (unknown keys, undefined defaults) */
   for (guint i = 0; self->config && i < self->config->warnings->len; i++)
     LINE ((const char *) self->config->warnings->pdata[i]);
@@ -991,22 +996,19 @@ refresh (IvRunsView *self)
   gboolean multi = r == NULL;
   g_autofree char *sub = NULL;
 
-  /* growing, the plots listed stay the ones of this configuration (they point into it) */
+  /* growing, the plots listed stay the ones of this configuration (they point into it);
+   * the configurations were read with the runs: nothing is read here */
   if (!self->growing || !self->config)
     {
-      g_clear_pointer (&self->config, iv_plot_config_free);
-      g_clear_pointer (&self->config_error, g_free);
-      {
-        g_autoptr (GError) error = NULL;
-        self->config = iv_plot_config_find (NULL, r ? r->path : NULL, &error);
-        if (!self->config)
-          {
-            /* a broken configuration is said, then the built-in one is used */
-            self->config_error = g_strdup_printf (
-                _ ("%s — the built-in plot configuration is used"), error->message);
-            self->config = iv_plot_config_load (NULL, NULL);
-          }
-      }
+      self->config_error = NULL;
+      if (self->configs)
+        self->config = iv_plot_configs_get (self->configs, r ? r->path : NULL, &self->config_error);
+      else
+        {
+          if (!self->builtin)
+            self->builtin = iv_plot_config_load (NULL, NULL);
+          self->config = self->builtin;
+        }
     }
   gtk_widget_set_visible (GTK_WIDGET (self->back), r && self->sweep->runs->len > 1);
   gtk_widget_set_visible (self->details_button, !multi);
@@ -1133,10 +1135,19 @@ iv_runs_view_open_run (IvRunsView *self, guint index)
 }
 
 void
-iv_runs_view_set_sweep (IvRunsView *self, const IvSweep *sweep, GObject *owner)
+iv_runs_view_set_sweep (IvRunsView *self, const IvSweep *sweep, const IvPlotConfigs *configs,
+                        GObject *owner)
 {
   g_return_if_fail (IV_IS_RUNS_VIEW (self));
+  /* the configuration shown, and the presets listed from it, are the old owner's: let go
+   * of them first */
+  self->config = NULL;
+  self->config_error = NULL;
+  g_ptr_array_set_size (self->specs, 0);
+  self->override = (IvPlotSpec){ 0 };
+  g_clear_pointer (&self->bound_error, g_free);
   g_set_object (&self->owner, owner);
+  self->configs = configs;
   self->sweep = sweep;
   self->run = G_MAXUINT;
   /* New runs start from each preset's own statistic and grouping; refresh draws once. */
@@ -1181,6 +1192,7 @@ on_bound_chosen (IvRunsView *self)
       choose_config_json (self);
       return;
     }
+  g_clear_pointer (&self->bound_error, g_free); /* said of a choice now replaced */
   self->bound_hw = hw > 0 && hw <= presets->len ? presets->pdata[hw - 1] : NULL;
   self->bound_tp = tp < G_N_ELEMENTS (bound_tps) ? bound_tps[tp] : 0;
   self->bound_model = bound_model_at (self, mi);
@@ -1269,6 +1281,7 @@ iv_runs_view_set_bound_model_file (IvRunsView *self, const char *path, GError **
   self->bound_imported = m;
   self->bound_imported_path = g_strdup (path);
   self->bound_model = NULL;
+  g_clear_pointer (&self->bound_error, g_free);
   fill_bound_models (self);
   gtk_drop_down_set_selected (self->bound_model_choice, iv_presets_get ()->len + 1);
   return TRUE;
@@ -1285,8 +1298,8 @@ on_config_json_response (GtkNativeDialog *dialog, int response, IvRunsView *self
       if (path && !iv_runs_view_set_bound_model_file (self, path, &error))
         {
           /* said where the numbers would be: the notes */
-          g_free (self->config_error);
-          self->config_error = g_strdup (error->message);
+          g_free (self->bound_error);
+          self->bound_error = g_strdup (error->message);
           if (self->sweep)
             refresh (self);
         }
@@ -1486,9 +1499,10 @@ iv_runs_view_dispose (GObject *object)
   self->updating = TRUE;
   gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_RUNS_VIEW);
   g_clear_object (&self->owner);
-  g_clear_pointer (&self->config, iv_plot_config_free);
-  g_clear_pointer (&self->config_error, g_free);
+  self->config = NULL;
   g_clear_pointer (&self->specs, g_ptr_array_unref);
+  g_clear_pointer (&self->builtin, iv_plot_config_free);
+  g_clear_pointer (&self->bound_error, g_free);
   g_clear_pointer (&self->custom_spec, spec_free);
   g_clear_pointer (&self->quantities, g_ptr_array_unref);
   g_clear_object (&self->state);

@@ -12,6 +12,7 @@
 
 #include "iv-chart-view.h"
 #include "iv-figure-view.h"
+#include "iv-plot-configs.h"
 #include "iv-sweep.h"
 
 G_BEGIN_DECLS
@@ -20,8 +21,10 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (IvRunsView, iv_runs_view, IV, RUNS_VIEW, GtkWidget)
 
 GtkWidget *iv_runs_view_new (void);
-/* Shows @sweep (kept alive by @owner): the comparison when it has several runs. */
-void iv_runs_view_set_sweep (IvRunsView *self, const IvSweep *sweep, GObject *owner);
+/* Shows @sweep (kept alive by @owner, as are @configs, its plot configurations, read by
+ * the document loader; NULL: the built-in one): the comparison when it has several runs. */
+void iv_runs_view_set_sweep (IvRunsView *self, const IvSweep *sweep, const IvPlotConfigs *configs,
+                             GObject *owner);
 /* The sweep grew (new requests, runs or summaries): redraws what is shown, keeping the
  * run, the plot and the user's choices. */
 void iv_runs_view_update (IvRunsView *self);

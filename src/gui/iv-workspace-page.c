@@ -250,7 +250,8 @@ show_runs (IvWorkspacePage *self, IvDocument *doc)
       self->runs = IV_RUNS_VIEW (iv_runs_view_new ());
       gtk_stack_add_named (self->stack, GTK_WIDGET (self->runs), "runs");
     }
-  iv_runs_view_set_sweep (self->runs, iv_document_get_sweep (doc), G_OBJECT (doc));
+  iv_runs_view_set_sweep (self->runs, iv_document_get_sweep (doc),
+                          iv_document_get_plot_configs (doc), G_OBJECT (doc));
   /* a followed run grows in place: the view keeps the user's choices */
   g_signal_handlers_disconnect_by_func (doc, on_runs_changed, self);
   g_signal_connect_object (doc, "runs-changed", G_CALLBACK (on_runs_changed), self, 0);
