@@ -11,6 +11,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "iv-plot-config.h"
 #include "iv-run.h"
 #include "iv-runs-state.h"
 #include "iv-run-series.h"
@@ -2117,6 +2118,74 @@ test_server_json_lines (void)
   }
 }
 
+/* settings.server_metrics_downsampling reaches every preset, and thins a Parquet file's
+ * points as aiperf plot's _maybe_downsample_parquet does: by hand on the test table's
+ * gauge, 0.25, 0.5 and 0.75 a second apart from PQ_T0 — the default one 5-s window of
+ * their mean (0.5 at T0 + 1 s); disabled, every point; 2-s windows of their max, 0.5 at
+ * T0 + 0.5 s and 0.75 at T0 + 2 s. PyYAML's booleans (yes, on) are read as aiperf reads
+ * them. */
+static void
+test_server_downsampling (void)
+{
+  g_autofree char *pq = parquet_data ("dict-snappy-v1.parquet");
+  g_autofree char *dir
+      = run_with ("server-downsampling", "server_metrics_export.parquet", pq, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  const char *plots = "visualization:\n"
+                      "  single_run_defaults: [kv]\n"
+                      "  single_run_plots:\n"
+                      "    kv: {type: server_metrics, y: \"vllm:kv_cache_usage_perc\"}\n"
+                      "settings:\n"
+                      "  server_metrics_downsampling:\n";
+  const struct
+  {
+    const char *settings;
+    gboolean enabled;
+    double window_s;
+    const char *method;
+    guint n;
+    gint64 t1;
+    double v1;
+  } cases[] = {
+    { "    window_size_seconds: 5\n", TRUE, 5, "mean", 1, PQ_T0 + 1000000000, 0.5 },
+    { "    enabled: false\n", FALSE, 5, "mean", 3, PQ_T0, 0.25 },
+    { "    enabled: yes\n    window_size_seconds: 2\n    aggregation_method: max\n", TRUE, 2, "max",
+      2, PQ_T0 + 500000000, 0.5 },
+  };
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = g_strconcat (plots, cases[i].settings, NULL);
+      g_autoptr (IvPlotConfig) c = iv_plot_config_parse (text, strlen (text), "test.yaml", &error);
+      const IvPlotSpec *spec;
+      const IvDownsampling *d;
+      g_autoptr (GPtrArray) lines = NULL;
+      const IvServerLine *l;
+      g_assert_no_error (error);
+      spec = iv_plot_config_get (c, FALSE, "kv");
+      g_assert_nonnull (spec);
+      d = spec->downsampling;
+      g_assert_nonnull (d);
+      g_assert_true (d->enabled == cases[i].enabled);
+      g_assert_cmpfloat (d->window_s, ==, cases[i].window_s);
+      g_assert_cmpstr (d->method ? d->method : "mean", ==, cases[i].method);
+      lines = iv_server_metrics_lines (r->server, "vllm:kv_cache_usage_perc", PQ_T0, TRUE,
+                                       d->enabled ? d->window_s : 0, d->method, &error);
+      g_assert_no_error (error);
+      l = lines->pdata[0];
+      g_assert_cmpuint (l->t_ns->len, ==, cases[i].n);
+      g_assert_cmpint (g_array_index (l->t_ns, gint64, 0), ==, cases[i].t1);
+      g_assert_cmpfloat (at (l->y, 0), ==, cases[i].v1);
+      if (i == 2)
+        {
+          g_assert_cmpint (g_array_index (l->t_ns, gint64, 1), ==, PQ_T0 + 2000000000);
+          g_assert_cmpfloat (at (l->y, 1), ==, 0.75);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2155,6 +2224,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runs/server-value-aiperf", test_server_value_aiperf);
   g_test_add_func ("/runs/server-label-filter", test_server_label_filter);
   g_test_add_func ("/runs/server-json-lines", test_server_json_lines);
+  g_test_add_func ("/runs/server-downsampling", test_server_downsampling);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

@@ -924,8 +924,17 @@ read_settings (Reader *r, yaml_node_t *n)
           yaml_node_t *kk = node (r, q->key), *vv = node (r, q->value);
           g_autofree char *value = scalar (vv);
           if (scalar_is (kk, "enabled"))
-            d->enabled
-                = value && (g_ascii_strcasecmp (value, "true") == 0 || g_str_equal (value, "1"));
+            {
+              /* as aiperf tests what PyYAML loads (`if not enabled`): off only for YAML's
+               * false, no, off, a zero or null (an empty value) */
+              char *end = NULL;
+              double number = value ? g_ascii_strtod (value, &end) : 0;
+              d->enabled = !(!value || !*value || g_ascii_strcasecmp (value, "false") == 0
+                             || g_ascii_strcasecmp (value, "no") == 0
+                             || g_ascii_strcasecmp (value, "off") == 0
+                             || g_ascii_strcasecmp (value, "null") == 0 || g_str_equal (value, "~")
+                             || (end != value && *end == 0 && number == 0));
+            }
           else if (scalar_is (kk, "window_size_seconds"))
             {
               double w = value ? g_ascii_strtod (value, NULL) : NAN;
