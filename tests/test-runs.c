@@ -2186,6 +2186,36 @@ test_server_downsampling (void)
     }
 }
 
+/* aiperf plot counts its downsampling windows from the earliest row of its frame
+ * (_downsample_server_metrics_to_windows: min_ts over every series), and a counter's or a
+ * histogram's first scrape is no row (_parquet_rows_with_deltas): a counter scraped at
+ * 100 and 200 ns on one endpoint and a gauge at 150 and 250 ns on another start aiperf's
+ * windows at 150, Inferview's clock at 100. */
+static void
+test_server_aiperf_t0 (void)
+{
+  g_autofree char *dir = g_build_filename (tmpdir, "server-aiperf-t0", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  iv_test_write_file (dir, "profile_export_aiperf.json",
+                      "{\"request_count\": {\"unit\": \"requests\", \"avg\": 1}}");
+  iv_test_write_file (dir, "server_metrics_export.jsonl",
+                      "{\"endpoint_url\": \"b\", \"timestamp_ns\": 100, \"metrics\": "
+                      "{\"vllm:request_success_total\": [{\"value\": 1}]}}\n"
+                      "{\"endpoint_url\": \"a\", \"timestamp_ns\": 150, \"metrics\": "
+                      "{\"vllm:num_requests_running\": [{\"value\": 1}]}}\n"
+                      "{\"endpoint_url\": \"b\", \"timestamp_ns\": 200, \"metrics\": "
+                      "{\"vllm:request_success_total\": [{\"value\": 3}]}}\n"
+                      "{\"endpoint_url\": \"a\", \"timestamp_ns\": 250, \"metrics\": "
+                      "{\"vllm:num_requests_running\": [{\"value\": 2}]}}\n");
+  r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (r->server->t0_ns, ==, 100);
+  g_assert_cmpint (r->server->aiperf_t0_ns, ==, 150);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2225,6 +2255,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runs/server-label-filter", test_server_label_filter);
   g_test_add_func ("/runs/server-json-lines", test_server_json_lines);
   g_test_add_func ("/runs/server-downsampling", test_server_downsampling);
+  g_test_add_func ("/runs/server-aiperf-t0", test_server_aiperf_t0);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

@@ -1250,6 +1250,31 @@ slice_bars (const IvPlotSpec *spec, const IvRun *r, char **reason)
   return c;
 }
 
+/* The clock of a figure of server metrics: the client's first request when it has
+ * requests, else the first scrape, else the first window of server_metrics_export.json
+ * (0 when there is none). */
+static gint64
+server_origin (const IvRun *r)
+{
+  if (r->t1_ns > r->t0_ns)
+    return r->t0_ns;
+  if (r->server->t0_ns >= 0)
+    return r->server->t0_ns;
+  for (guint i = 0; i < r->server->endpoints->len; i++)
+    {
+      const IvServerEndpoint *ep = r->server->endpoints->pdata[i];
+      if (ep->ts_ns->len)
+        return g_array_index (ep->ts_ns, gint64, 0);
+    }
+  for (guint i = 0; i < r->server->agg_series->len; i++)
+    {
+      const IvServerAggSeries *a = r->server->agg_series->pdata[i];
+      if (a->slices && a->slices->len)
+        return g_array_index (a->slices, IvServerSlice, 0).start_ns;
+    }
+  return 0;
+}
+
 /* Whether the run's server_metrics_export.json has metric @name (filters aside), by the
  * exact name aiperf plot looks up. */
 static gboolean
@@ -1291,13 +1316,7 @@ server_bands (const IvPlotSpec *spec, const IvRun *r, const char *name, char **r
   if (!aiperf)
     {
       /* the client's clock when it has requests, else the server's first scrape's */
-      origin = r->t1_ns > r->t0_ns ? r->t0_ns : r->server->t0_ns;
-      for (guint i = 0; origin < 0 && i < r->server->agg_series->len; i++)
-        {
-          const IvServerAggSeries *a = r->server->agg_series->pdata[i];
-          if (a->slices && a->slices->len)
-            origin = g_array_index (a->slices, IvServerSlice, 0).start_ns;
-        }
+      origin = server_origin (r);
     }
   if (!(bands = iv_server_metrics_bands (r->server, name, origin, aiperf, &found, &error)))
     {
@@ -2827,20 +2846,20 @@ server_over_time (const IvPlotSpec *spec, const IvRun *r, char **reason)
   IvChart *c;
   gboolean any = FALSE;
 
-  if (!r->server || (r->server->endpoints->len == 0 && r->server->series->len == 0))
+  /* a series by name may also come from the JSON's windows (iv_server_metrics_lines ()) */
+  if (!r->server
+      || (r->server->endpoints->len == 0 && r->server->series->len == 0
+          && !iv_server_metrics_aiperf_has_frame (r->server)))
     {
       *reason = g_strdup (
           r->server ? _ ("the server metrics have no time series (AIPerf writes them with "
-                         "--server-metrics-formats … jsonl or parquet)")
+                         "--server-metrics-formats … jsonl or parquet, and windows into "
+                         "server_metrics_export.json with --slice-duration)")
                     : _ ("no server metrics in this run"));
       return NULL;
     }
   /* the client's clock when it has requests, else the first scrape's */
-  origin = r->t1_ns > r->t0_ns ? r->t0_ns
-           : r->server->t0_ns >= 0
-               ? r->server->t0_ns
-               : g_array_index (((IvServerEndpoint *) r->server->endpoints->pdata[0])->ts_ns,
-                                gint64, 0);
+  origin = server_origin (r);
   {
     /* the run's line (it says when the client's records are only some requests) */
     g_autofree char *line = run_subtitle (r);

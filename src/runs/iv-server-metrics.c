@@ -265,6 +265,7 @@ series_finish (IvServerMetrics *m)
 
   g_hash_table_remove_all (p->index);
   m->t0_ns = -1;
+  m->aiperf_t0_ns = -1;
   for (guint i = 0; i < m->series->len; i++)
     {
       IvServerSeries *s = m->series->pdata[i];
@@ -291,6 +292,13 @@ series_finish (IvServerMetrics *m)
         }
       if (n && (m->t0_ns < 0 || g_array_index (s->ts_ns, gint64, 0) < m->t0_ns))
         m->t0_ns = g_array_index (s->ts_ns, gint64, 0);
+      {
+        /* a cumulative series' first row only starts its deltas */
+        guint first = s->type == IV_PROM_COUNTER || s->type == IV_PROM_HISTOGRAM;
+        if (n > first
+            && (m->aiperf_t0_ns < 0 || g_array_index (s->ts_ns, gint64, first) < m->aiperf_t0_ns))
+          m->aiperf_t0_ns = g_array_index (s->ts_ns, gint64, first);
+      }
     }
   g_ptr_array_sort (m->series, series_cmp);
 }
@@ -726,6 +734,7 @@ metrics_new (void)
   m->series = g_ptr_array_new_with_free_func (series_free);
   m->agg_series = g_ptr_array_new_with_free_func (agg_series_free);
   m->t0_ns = -1;
+  m->aiperf_t0_ns = -1;
   p->text = iv_intern_new ();
   p->index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   m->priv = p;
@@ -2412,8 +2421,8 @@ iv_server_metrics_lines (const IvServerMetrics *m, const char *text, gint64 orig
           g_autoptr (GArray) wt = g_array_new (FALSE, FALSE, sizeof (gint64));
           g_autoptr (GArray) wv = g_array_new (FALSE, FALSE, sizeof (double));
           iv_server_downsample ((const gint64 *) (void *) t->data,
-                                (const double *) (void *) v->data, t->len, m->t0_ns, window_s,
-                                method, wt, wv);
+                                (const double *) (void *) v->data, t->len, m->aiperf_t0_ns,
+                                window_s, method, wt, wv);
           g_array_unref (t), t = g_steal_pointer (&wt);
           g_array_unref (v), v = g_steal_pointer (&wv);
         }
@@ -2722,8 +2731,8 @@ iv_server_metrics_value_aiperf (const IvServerMetrics *m, const char *name, doub
               g_autoptr (GArray) wt = g_array_new (FALSE, FALSE, sizeof (gint64));
               g_autoptr (GArray) wv = g_array_new (FALSE, FALSE, sizeof (double));
               iv_server_downsample ((const gint64 *) (void *) t->data,
-                                    (const double *) (void *) v->data, t->len, m->t0_ns, window_s,
-                                    method, wt, wv);
+                                    (const double *) (void *) v->data, t->len, m->aiperf_t0_ns,
+                                    window_s, method, wt, wv);
               g_array_unref (v), v = g_steal_pointer (&wv);
             }
           for (guint j = 0; j < v->len; j++)

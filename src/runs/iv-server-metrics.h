@@ -111,7 +111,10 @@ typedef struct
   char *parquet_problem; /* why a Parquet file beside a JSONL or JSON was not read */
   guint64 parquet_rows, parquet_skipped; /* its rows; those without endpoint, name or time */
   gint64 t0_ns;                          /* the earliest time of any series, or -1 */
-  gpointer priv;                         /* the strings the series point to */
+  /* the earliest point aiperf plot's frame has (_parquet_rows_with_deltas: a counter's or
+   * histogram's first scrape is no point): its downsampling windows count from it; -1 */
+  gint64 aiperf_t0_ns;
+  gpointer priv; /* the strings the series point to */
 } IvServerMetrics;
 
 /* "server_kv_cache_usage", … : the tags server quantities go by among a run's metrics. */
