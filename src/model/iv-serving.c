@@ -15,7 +15,8 @@ iv_serving_free (IvServingCurve *c)
 {
   if (!c)
     return;
-  g_array_unref (c->points);
+  if (c->points) /* a curve refused before its sweep has none */
+    g_array_unref (c->points);
   g_free (c);
 }
 
