@@ -700,6 +700,28 @@ def check_server_metrics_plots(t, tmp):
                 for n in notes), "default mode: the bands' note says aiperf plot draws none", notes)
 
 
+def check_log_appended(t, tmp):
+    """aiperf's setup_plot_logging opens aiperf_plot.log with logging.FileHandler, whose
+    mode is "a": a second plot into one folder adds its lines after the first's, and a
+    line already there stays whole."""
+    out = os.path.join(tmp, "log-out")
+    run = os.path.join(QWEN, "qwen_concurrency1")
+    os.makedirs(out)
+    log = os.path.join(out, "aiperf_plot.log")
+    with open(log, "w") as f:
+        f.write("2025-01-01 00:00:00 - aiperf.plot - INFO - an earlier run")
+    plot([run], out)
+    plot([run], out, "--verbose")
+    with open(log) as f:
+        lines = f.read().splitlines()
+    starts = [i for i, l in enumerate(lines) if l.endswith("INFO - Using config: built-in")]
+    t.check(lines[0] == "2025-01-01 00:00:00 - aiperf.plot - INFO - an earlier run" and
+            len(starts) == 2 and starts[0] == 1 and
+            any(" - DEBUG - " in l for l in lines[starts[1]:]) and
+            not any(" - DEBUG - " in l for l in lines[:starts[1]]),
+            "aiperf_plot.log: each plot's lines appended after the last's", "\n".join(lines[:12]))
+
+
 def main():
     t = Tap()
     if not BINARY or not os.path.isdir(QWEN):
@@ -708,7 +730,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="iv-aiperf-compat-")
     try:
         for check in (check_multi_run, check_uncertainty_trials, check_run_set, check_single_run,
-                      check_timeslices, check_default_notes, check_server_metrics_plots):
+                      check_timeslices, check_default_notes, check_server_metrics_plots,
+                      check_log_appended):
             try:
                 check(t, tmp)
             except Exception as e:  # a crash of one check is its failure, the rest go on

@@ -54,6 +54,38 @@ static void G_GNUC_PRINTF (3, 4) plot_log (PlotLog *log, const char *level, cons
     _iv_cli_printf (stderr, "inferview plot: %s: %s\n", level, message);
 }
 
+/* The log's earlier lines before this run's (written whole again, atomically, as every
+ * file Inferview writes). A log that is not there starts anew; one past
+ * IV_INPUT_DOCUMENT_MAX too, saying so; one that cannot be read (a folder, no
+ * permission) is an error, the figures already written. */
+static gboolean
+prepend_old_log (const char *path, GString *text, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  g_autofree char *old = NULL;
+  gsize len = 0;
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS | G_FILE_TEST_IS_SYMLINK))
+    return TRUE;
+  old = iv_input_load_document (path, IV_INPUT_DOCUMENT_MAX, &len, &local);
+  if (!old)
+    {
+      if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+        return TRUE;
+      if (!g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NO_SPACE))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      old = g_strdup_printf ("(the earlier log was left out: %s)\n", local->message);
+      len = strlen (old);
+    }
+  if (len && old[len - 1] != '\n')
+    g_string_prepend_c (text, '\n');
+  g_string_prepend_len (text, old, (gssize) len);
+  return TRUE;
+}
+
 static char *
 default_dir (const char *path)
 {
@@ -812,8 +844,10 @@ _iv_cli_plot (int argc, char **argv)
         fputc ('\n', stdout);
         fflush (stdout);
       }
-    /* aiperf_plot.log beside the figures, as aiperf writes it */
+    /* aiperf_plot.log beside the figures, as aiperf writes it: appended to, as its
+     * logging.FileHandler (mode "a") does, each run's lines after the last's */
     if (!(log_path = iv_plot_file_path (out_dir, "aiperf_plot.log", &error))
+        || !prepend_old_log (log_path, log_text, &error)
         || !iv_atomic_file_set_contents (log_path, log_text->str, log_text->len, &error))
       {
         _iv_cli_print_error (error);
