@@ -459,6 +459,78 @@ assert_png_written (const char *png, guint32 width, guint32 height, const char *
 
 /* --figure writes the named figure in the format its extension names, at the figure's
  * default size or the one asked for; usage errors and failed evaluations write nothing. */
+/* The serving curve (§10) from the command line: the table's points, the JSON a script
+ * reads, an AIPerf sweep set against it, the figure, and a folder with no runs refused. */
+static void
+test_model_serving (void)
+{
+  g_autofree char *runs = g_build_filename (g_getenv ("IV_SAMPLES_DIR"), "aiperf", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("iv-cli-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "serving.png", NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o;
+  JsonArray *points, *measured;
+  guint n_front = 0, n_unfit = 0;
+  Result r;
+
+  r = run ("model", "--preset", "Llama-3.1-70B", "--hardware", "h100x8", "--quant", "fp8",
+           "--serving", "--isl", "1000", "--osl", "200", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (
+      strstr (r.out, "Llama-3.1-70B on h100x8 · serving curve, ISL 1000, OSL 200 · "));
+  g_assert_nonnull (strstr (r.out, "does not fit"));
+  g_assert_nonnull (strstr (r.out, "frontier"));
+  g_assert_nonnull (strstr (r.out, "a bound, not a forecast"));
+  result_clear (&r);
+
+  r = run ("model", "--preset", "Qwen3-0.6B", "--hardware", "h100x8", "--serving", "--measured",
+           runs, "--format", "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  o = json_node_get_object (json_parser_get_root (parser));
+  /* the bound for the runs' own mean lengths */
+  g_assert_cmpfloat (json_object_get_double_member (o, "isl"), >, 0);
+  points = json_object_get_array_member (o, "points");
+  g_assert_cmpuint (json_array_get_length (points), >, 20);
+  for (guint i = 0; i < json_array_get_length (points); i++)
+    {
+      JsonObject *p = json_array_get_object_element (points, i);
+      gboolean fits = json_object_get_boolean_member (p, "fits");
+      n_unfit += !fits;
+      if (json_object_get_boolean_member (p, "frontier_per_user"))
+        {
+          n_front++;
+          g_assert_true (fits);
+        }
+    }
+  g_assert_cmpuint (n_front, >, 0);
+  measured = json_object_get_array_member (o, "measured");
+  g_assert_cmpuint (json_array_get_length (measured), >=, 2);
+  for (guint i = 0; i < json_array_get_length (measured); i++)
+    {
+      JsonObject *m = json_array_get_object_element (measured, i);
+      /* a real run stays under the bound: at most 100 % of it */
+      g_assert_cmpfloat (json_object_get_double_member (m, "share_of_bound"), >, 0);
+      g_assert_cmpfloat (json_object_get_double_member (m, "share_of_bound"), <=, 1);
+      g_assert_cmpfloat (json_object_get_double_member (m, "tokens_per_s_per_gpu"), >, 0);
+    }
+  result_clear (&r);
+
+  assert_png_written (png, 1200, 620, "model", "--preset", "Qwen3-0.6B", "--hardware", "h100x8",
+                      "--figure", "serving", "--measured", runs, "-o", png, NULL);
+
+  r = run ("model", "--preset", "Qwen3-0.6B", "--hardware", "h100x8", "--serving", "--measured",
+           dir, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_true (g_str_has_prefix (r.err, "inferview"));
+  result_clear (&r);
+  r = run ("model", "--preset", "Qwen3-0.6B", "--serving", "--osl", "0", NULL);
+  g_assert_cmpint (r.status, !=, 0);
+  result_clear (&r);
+  g_unlink (png);
+  g_rmdir (dir);
+}
+
 static void
 test_model_figure (void)
 {
@@ -1259,6 +1331,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/text-printable", test_text_printable);
   g_test_add_func ("/cli/presets-and-hardware", test_presets_and_hardware);
   g_test_add_func ("/cli/model-figure", test_model_figure);
+  g_test_add_func ("/cli/model-serving", test_model_serving);
   g_test_add_func ("/cli/trace-figure", test_trace_figure);
   g_test_add_func ("/cli/trace-pipelined-figure", test_trace_pipelined_figure);
   g_test_add_func ("/cli/trace-info", test_trace_info);

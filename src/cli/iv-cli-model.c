@@ -18,6 +18,8 @@
 #include "iv-model.h"
 #include "iv-render-model.h"
 #include "iv-render-serving.h"
+#include "iv-run-bound.h"
+#include "iv-run-series.h"
 #include "iv-saved.h"
 #include "iv-theme.h"
 #include "iv-units.h"
@@ -33,6 +35,7 @@ typedef struct
   char *figure, *output, *kind, *sweep;
   char *quant, *weight_format, *act_format, *kv_format, *ep, *ep_place, *imbalance, *reserve;
   char *isl, *osl, *pe_flops_fp8, *pe_flops_int8, *pe_flops_fp4, *switch_reduction;
+  char *measured;      /* an AIPerf sweep's folder, drawn over the serving curve */
   IvCliFigureArgs fig; /* char* only, like the rest: options_clear frees them all */
   gboolean annotate;   /* the flags, after every string */
   gboolean overlap, serving;
@@ -583,6 +586,10 @@ static const struct
     NULL },
   OPT ("isl", isl, N_ ("Serving curve: input tokens per request (default 1000)"), "N"),
   OPT ("osl", osl, N_ ("Serving curve: output tokens per request (default 1000)"), "N"),
+  { "measured", 0, G_OPTION_ARG_FILENAME, G_STRUCT_OFFSET (Options, measured),
+    N_ ("Serving curve: an AIPerf sweep's folder, its runs set against the bound (ISL and OSL "
+        "default to the runs' means)"),
+    "DIR" },
   OPT ("pe-flops-fp8", pe_flops_fp8, N_ ("FP8 matrix FLOP/s per PE (0: none)"), "F"),
   OPT ("pe-flops-int8", pe_flops_int8, N_ ("INT8 matrix FLOP/s per PE (0: none)"), "F"),
   OPT ("pe-flops-fp4", pe_flops_fp4, N_ ("FP4 matrix FLOP/s per PE (0: none)"), "F"),
@@ -918,7 +925,7 @@ draw_figure (const Options *o, const IvResult *result)
 }
 
 static void
-print_serving (const Options *o, const IvServingCurve *c)
+print_serving (const Options *o, const IvServingCurve *c, const GArray *measured)
 {
   const char *fmt = o->format ? o->format : "table";
 
@@ -955,6 +962,30 @@ print_serving (const Options *o, const IvServingCurve *c)
           json_builder_end_object (b);
         }
       json_builder_end_array (b);
+      if (measured)
+        {
+          json_builder_set_member_name (b, "measured");
+          json_builder_begin_array (b);
+          for (guint i = 0; i < measured->len; i++)
+            {
+              const IvServingMeasured *m = &g_array_index (measured, IvServingMeasured, i);
+              json_builder_begin_object (b);
+              iv_json_member_string (b, "run", m->label);
+              iv_json_member_double (b, "ttft_s", m->ttft_s);
+              iv_json_member_double (b, "tokens_per_s_per_user", m->per_user);
+              iv_json_member_double (b, "tokens_per_s_per_gpu", m->per_gpu);
+              iv_json_member_bool (b, "frontier_per_user", m->front_user);
+              iv_json_member_bool (b, "frontier_ttft", m->front_ttft);
+              /* per-GPU throughput over the bound's at the same per-user throughput */
+              json_builder_set_member_name (b, "share_of_bound");
+              if (isfinite (m->efficiency))
+                json_builder_add_double_value (b, m->efficiency);
+              else /* faster per user than the bound allows */
+                json_builder_add_null_value (b);
+              json_builder_end_object (b);
+            }
+          json_builder_end_array (b);
+        }
       iv_json_member_string (b, "caveat",
                              "a bound, not a forecast: the model ignores queueing, "
                              "scheduling and prefill–decode interference");
@@ -998,19 +1029,123 @@ print_serving (const Options *o, const IvServingCurve *c)
                       p->fits ? "" : "does not fit", p->front_user ? "frontier" : "",
                       p->front_ttft && !p->front_user ? "frontier (TTFT)" : "");
     }
+  for (guint i = 0; measured && i < measured->len; i++)
+    {
+      const IvServingMeasured *m = &g_array_index (measured, IvServingMeasured, i);
+      g_autofree char *ttft = iv_units_format_seconds (m->ttft_s);
+      g_autofree char *share = isfinite (m->efficiency)
+                                   ? g_strdup_printf (m->efficiency >= 0.1 ? "%.0f %% of the bound"
+                                                                           : "%.2g %% of the bound",
+                                                      100 * m->efficiency)
+                                   : g_strdup ("faster per user than the bound allows");
+      if (i == 0)
+        _iv_cli_printf (stdout, "measured (%s):\n", o->measured);
+      _iv_cli_printf (stdout, "  %-28s TTFT %10s %14.1f tok/s/user %14.1f tok/s/GPU  %s%s\n",
+                      m->label, ttft, m->per_user, m->per_gpu, share,
+                      m->front_user ? " · frontier" : "");
+    }
   _iv_cli_printf (stdout, "a bound, not a forecast: the model ignores queueing, scheduling and "
                           "prefill–decode interference\n");
 }
 
+static void
+measured_free (IvServingMeasured *m)
+{
+  g_free (m->label);
+}
+
+/* The runs of an AIPerf sweep as points on the serving curve's axes (§10): per-user
+ * throughput (AIPerf's own, else 1/ITL), output throughput over the run's GPUs (its TP,
+ * --tp if given, else the smallest that fits, as §9; times --ep) and TTFT. @isl, @osl:
+ * the runs' mean lengths (NaN when none says). NULL after a message on stderr. */
+static GArray *
+load_measured (const Options *o, const IvModel *model, const IvHardware *hw, const IvConfig *config,
+               double *isl, double *osl)
+{
+  const char *paths[] = { o->measured, NULL };
+  g_autoptr (GError) error = NULL;
+  IvSweep *sweep = iv_sweep_load (paths, NULL, NULL, NULL, &error);
+  GArray *out;
+  double isl_sum = 0, osl_sum = 0;
+  guint n_len = 0;
+
+  *isl = *osl = NAN;
+  if (!sweep)
+    {
+      _iv_cli_print_error (error);
+      return NULL;
+    }
+  out = g_array_new (FALSE, TRUE, sizeof (IvServingMeasured));
+  g_array_set_clear_func (out, (GDestroyNotify) measured_free);
+  for (guint i = 0; i < sweep->runs->len; i++)
+    {
+      const IvRun *r = sweep->runs->pdata[i];
+      IvRunBound b;
+      IvServingMeasured m = { 0 };
+      double itl = iv_run_axis_value (r, "inter_token_latency", "avg");
+      double thr = iv_run_axis_value (r, "output_token_throughput", "avg");
+      double li = iv_run_axis_value (r, "input_sequence_length", "avg");
+      double lo = iv_run_axis_value (r, "output_sequence_length", "avg");
+
+      iv_run_bound_compute (r, model, hw, o->tp ? config->t : 0, &b);
+      if (isfinite (li) && isfinite (lo))
+        isl_sum += li, osl_sum += lo, n_len++;
+      m.per_user = iv_run_axis_value (r, "output_token_throughput_per_user", "avg");
+      if (!(m.per_user > 0) && itl > 0)
+        m.per_user = 1e3 / itl; /* AIPerf's ITL is in ms */
+      m.ttft_s = iv_run_axis_value (r, "time_to_first_token", "avg") * 1e-3;
+      if (!b.ok || !(thr > 0) || !(m.per_user > 0))
+        {
+          g_autofree char *label = iv_sweep_run_label (sweep, r);
+          _iv_cli_printf (stderr, "inferview model: --measured: %s left out: %s\n", label,
+                          b.ok ? "it has no output throughput or inter-token latency" : b.error);
+          iv_run_bound_clear (&b);
+          continue;
+        }
+      m.per_gpu = thr / (double) (b.pred.tp * config->e);
+      m.label = iv_sweep_run_label (sweep, r);
+      m.efficiency = NAN;
+      g_array_append_val (out, m);
+      iv_run_bound_clear (&b);
+    }
+  if (n_len)
+    *isl = isl_sum / n_len, *osl = osl_sum / n_len;
+  iv_sweep_free (sweep);
+  if (out->len == 0)
+    {
+      _iv_cli_printf (stderr,
+                      "inferview model: --measured: no run of %s can be set against the "
+                      "bound\n",
+                      o->measured);
+      g_array_unref (out);
+      return NULL;
+    }
+  return out;
+}
+
 /* --serving or --figure serving: the curve of §10 over the configuration's formats,
- * placements, overlap, imbalance and reserve. */
+ * placements, overlap, imbalance and reserve, and a measured sweep over it. */
 static int
 run_serving (const Options *o, const IvModel *model, const IvHardware *hw, const IvConfig *config)
 {
   g_autoptr (GError) error = NULL;
-  double isl = 1000, osl = 1000;
+  double isl = 1000, osl = 1000, m_isl = NAN, m_osl = NAN;
   g_autoptr (IvServingCurve) curve = NULL;
+  g_autoptr (GArray) measured = NULL;
+  g_autofree char *measured_name = NULL;
 
+  if (o->measured)
+    {
+      if (!(measured = load_measured (o, model, hw, config, &m_isl, &m_osl)))
+        return IV_EXIT_BAD_INPUT;
+      /* the bound for the runs' own lengths unless told otherwise */
+      if (!o->isl && isfinite (m_isl))
+        isl = round (m_isl);
+      if (!o->osl && isfinite (m_osl))
+        osl = round (m_osl);
+      g_autofree char *base = g_path_get_basename (o->measured);
+      measured_name = g_strdup_printf ("measured (%s)", base);
+    }
   _iv_cli_number ("model", "isl", o->isl, FALSE, &isl);
   _iv_cli_number ("model", "osl", o->osl, FALSE, &osl);
   if (!(curve = iv_serving_compute (model, hw, config, isl, osl, &error)))
@@ -1018,9 +1153,12 @@ run_serving (const Options *o, const IvModel *model, const IvHardware *hw, const
       _iv_cli_printf (stderr, "inferview model: --serving: %s\n", error->message);
       return IV_EXIT_BAD_INPUT;
     }
+  if (measured)
+    iv_serving_mark_measured (curve, (IvServingMeasured *) measured->data, measured->len);
   if (o->figure && g_str_equal (o->figure, "serving"))
     {
-      IvServingFigure fig = { curve, NULL, 0, NULL };
+      IvServingFigure fig = { curve, measured ? (const IvServingMeasured *) measured->data : NULL,
+                              measured ? measured->len : 0, measured_name };
       IvFigure figure = { iv_render_serving, &fig, "serving", NULL };
       IvExportOptions eo;
       int rc;
@@ -1037,7 +1175,7 @@ run_serving (const Options *o, const IvModel *model, const IvHardware *hw, const
         }
       return IV_EXIT_OK;
     }
-  print_serving (o, curve);
+  print_serving (o, curve, measured);
   return IV_EXIT_OK;
 }
 

@@ -168,9 +168,10 @@ panel (const IvServingFigure *f, gboolean ttft)
           g_array_append_val (xs, x);
           g_array_append_val (ys, m->per_gpu);
           /* the share of the bound, on the per-user panel, for the frontier's runs */
-          g_ptr_array_add (labels, !ttft && on && isfinite (m->efficiency)
-                                       ? g_strdup_printf ("%.0f %%", 100 * m->efficiency)
-                                       : g_strdup (""));
+          g_ptr_array_add (labels,
+                           !ttft && on && isfinite (m->efficiency) ? g_strdup_printf (
+                               m->efficiency >= 0.1 ? "%.0f %%" : "%.2g %%", 100 * m->efficiency)
+                                                                   : g_strdup (""));
           if (on)
             g_array_append_val (mf, ((Pt){ x, m->per_gpu }));
         }
@@ -199,8 +200,8 @@ iv_serving_grid (const IvServingFigure *f)
   g_autofree char *title = NULL;
 
   title = g_strdup_printf (
-      "Serving curve · %s on %s · ISL %.0f, OSL %.0f · W %s A %s KV %s%s · the bound (a bound, "
-      "not a forecast)",
+      "Serving curve · %s on %s · ISL %.0f, OSL %.0f · W %s A %s KV %s%s · a bound, not a "
+      "forecast",
       cv->model->name, cv->hw->name, cv->isl, cv->osl, iv_format_id (b->f_w), iv_format_id (b->f_a),
       iv_format_id (b->f_kv), b->overlap ? " · overlap" : "");
   iv_chart_grid_set_title (g, title);
