@@ -387,7 +387,7 @@ iv_render_sweep (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
     { "attention projections", 0x88ccee, { IV_S2, IV_S3, IV_S10 }, 3 },
     { "attention core", 0x332288, { IV_S4, IV_S5, IV_S6, IV_S7, IV_S8, IV_S9 }, 6 },
     { "FFN", 0x117733, { IV_R, IV_F2, IV_F3, IV_F4, IV_F5 }, 5 },
-    { "communication", 0xaa4499, { IV_C1, IV_C2, IV_C3, IV_CF1 }, 4 },
+    { "communication", 0xaa4499, { IV_C1, IV_C2, IV_C3, IV_A1, IV_A2, IV_CF1 }, 6 },
   };
   static const char *const axis_names[] = { "TP", "CP", "T_q", "context" };
   const IvModelFigure *fig = data;
@@ -410,7 +410,7 @@ iv_render_sweep (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
     {
       IvConfig cfg = r->config;
       IvResult e;
-      gboolean valid;
+      gboolean valid, fits = TRUE;
       switch (fig->sweep)
         {
         case IV_SWEEP_TP:
@@ -436,14 +436,15 @@ iv_render_sweep (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
               if (k->stages[groups[g].stages[s]].present)
                 stacks[g][i] += k->stages[groups[g].stages[s]].visible_s;
           ok++;
+          fits = e.fits; /* memory with the runtime reserve (§5): marked, never hidden */
         }
       {
         g_autofree char *num = fig->sweep == IV_SWEEP_CONTEXT && values[i] >= 1024
                                    ? g_strdup_printf ("%" G_GINT64_FORMAT "k", values[i] / 1024)
                                    : g_strdup_printf ("%" G_GINT64_FORMAT, values[i]);
-        g_ptr_array_add (labels, values[i] == current ? g_strdup_printf ("[%s]", num)
-                                 : valid              ? g_strdup (num)
-                                                      : g_strdup_printf ("%s ✕", num));
+        const char *mark = !valid ? " ✕" : !fits ? " ⊘" : "";
+        g_ptr_array_add (labels, values[i] == current ? g_strdup_printf ("[%s]%s", num, mark)
+                                                      : g_strdup_printf ("%s%s", num, mark));
       }
     }
   if (ok == 0)
@@ -453,12 +454,15 @@ iv_render_sweep (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
       return FALSE;
     }
   c = iv_chart_new ();
-  title = g_strdup_printf ("Time of one %s layer on one PE against %s",
-                           r->kinds[MIN (fig->kind, r->n_kinds - 1)].name, axis_names[fig->sweep]);
+  title = g_strdup_printf ("Time of one %s layer on one %s against %s",
+                           r->kinds[MIN (fig->kind, r->n_kinds - 1)].name,
+                           iv_hardware_pe_word (r->hw, FALSE), axis_names[fig->sweep]);
   subtitle = config_subtitle (r, NULL);
   iv_chart_set_title (c, title, subtitle);
-  xtitle
-      = g_strdup_printf ("%s   ([ ] current · ✕ not possible on this SIP)", axis_names[fig->sweep]);
+  xtitle = g_strdup_printf ("%s   ([ ] current · ✕ not possible on this %s · ⊘ does not fit in "
+                            "memory)",
+                            axis_names[fig->sweep],
+                            iv_hardware_is_gpu_server (r->hw) ? "server" : "SIP");
   iv_chart_axis_set_title (c, IV_AXIS_X, xtitle);
   iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit){ IV_UNIT_SECONDS, 1, NULL });
   iv_chart_axis_set_title (c, IV_AXIS_Y, "Layer time");
