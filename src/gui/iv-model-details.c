@@ -141,6 +141,16 @@ iv_model_details_new (const IvResult *r, guint kind)
       }
       adw_expander_row_add_row (ADW_EXPANDER_ROW (row), formula_label (with_symbols));
       adw_expander_row_add_row (ADW_EXPANDER_ROW (row), formula_label (with_values));
+      /* the time, with the peak of the stage's format, and a collective's cost with its
+       * algorithm and numbers (§6): every time on screen can be redone by hand */
+      {
+        g_autofree char *t = iv_stage_time_formula (r, kind, s, TRUE);
+        g_autofree char *comm = iv_stage_comm_formula (r, kind, s, TRUE);
+        if (t && *t)
+          adw_expander_row_add_row (ADW_EXPANDER_ROW (row), formula_label (t));
+        if (comm)
+          adw_expander_row_add_row (ADW_EXPANDER_ROW (row), formula_label (comm));
+      }
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (formulas), row);
     }
 
