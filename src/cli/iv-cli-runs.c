@@ -12,6 +12,7 @@
 
 #include "config.h"
 #include "iv-cli-private.h"
+#include "iv-runs-table.h"
 #include "iv-json-writer.h"
 #include "iv-cli.h"
 #include "iv-preset.h"
@@ -281,36 +282,48 @@ print_text (const IvSweep *s)
         _iv_cli_printf (stdout, " %s", iv_field_key (GPOINTER_TO_UINT (s->varying->pdata[i])));
     }
   _iv_cli_printf (stdout, "\n");
-  for (guint i = 0; i < s->runs->len; i++)
-    {
-      const IvRun *r = s->runs->pdata[i];
-      g_autofree char *label = iv_sweep_run_label (s, r);
-      IvMetricSummary ttft = { 0 }, lat = { 0 };
-      gboolean has_ttft = iv_run_metric_stats (r, "time_to_first_token", &ttft);
-      gboolean has_lat = iv_run_metric_stats (r, "request_latency", &lat);
-      double summary = iv_run_summary_requests (r);
-      g_autofree char *reqs
-          = !r->has_records
-                ? (isnan (summary) ? g_strdup ("–") : g_strdup_printf ("%.0f (summary)", summary))
-            : isnan (summary) || (double) iv_run_good_records (r) >= summary
-                ? g_strdup_printf ("%" G_GSIZE_FORMAT, r->n_requests)
-                : g_strdup_printf ("%" G_GSIZE_FORMAT " of %.0f", r->n_requests, summary);
-      _iv_cli_printf (stdout, "%-32s %-24s %9s requests %4" G_GSIZE_FORMAT " errors", label,
-                      r->model ? r->model : "–", reqs, r->n_errors);
-      if (has_ttft)
+  {
+    /* the window's and the report's table (iv-runs-table.c), in aligned columns: text
+     * to the left, numbers to the right */
+    g_autoptr (IvRunsTable) t = iv_runs_table_comparison (s, NULL);
+    g_autofree guint *width = g_new0 (guint, t->n_columns);
+    g_autoptr (GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
+    for (guint c = 0; c < t->n_columns; c++)
+      width[c] = (guint) g_utf8_strlen (t->titles->pdata[c], -1);
+    for (guint i = 0; i < t->rows->len; i++)
+      for (guint c = 0; c < t->n_columns; c++)
         {
-          g_autofree char *v = iv_units_format_si (ttft.p50, NULL);
-          _iv_cli_printf (stdout, "  TTFT p50 %s %s", v, ttft.unit ? ttft.unit : "");
+          char *text
+              = iv_runs_table_cell_text (&g_array_index (t->rows, IvRunsTableRow, i).cells[c]);
+          width[c] = MAX (width[c], (guint) g_utf8_strlen (text, -1));
+          g_ptr_array_add (cells, text);
         }
-      if (has_lat)
-        {
-          g_autofree char *v = iv_units_format_si (lat.p99, NULL);
-          _iv_cli_printf (stdout, "  latency p99 %s %s", v, lat.unit ? lat.unit : "");
-        }
-      _iv_cli_printf (stdout, "\n");
-      iv_metric_summary_clear (&ttft);
-      iv_metric_summary_clear (&lat);
-    }
+    for (guint i = 0; i <= t->rows->len; i++)
+      {
+        g_autoptr (GString) line = g_string_new (NULL);
+        for (guint c = 0; c < t->n_columns; c++)
+          {
+            const char *text
+                = i == 0 ? t->titles->pdata[c] : cells->pdata[(i - 1) * t->n_columns + c];
+            guint pad = width[c] - (guint) g_utf8_strlen (text, -1);
+            gboolean left
+                = i == 0 ? c < 2
+                         : g_array_index (t->rows, IvRunsTableRow, i - 1).cells[c].text != NULL
+                               && !isfinite (
+                                   g_array_index (t->rows, IvRunsTableRow, i - 1).cells[c].value);
+            if (c)
+              g_string_append (line, "  ");
+            if (!left)
+              for (guint k = 0; k < pad; k++)
+                g_string_append_c (line, ' ');
+            g_string_append (line, text);
+            if (left && c + 1 < t->n_columns)
+              for (guint k = 0; k < pad; k++)
+                g_string_append_c (line, ' ');
+          }
+        _iv_cli_printf (stdout, "%s\n", line->str);
+      }
+  }
   for (guint i = 0; i < s->warnings->len; i++)
     _iv_cli_printf (stderr, "inferview runs: %s\n", (const char *) s->warnings->pdata[i]);
   /* what each run's numbers hold, and what was skipped in it */

@@ -16,6 +16,7 @@
 #include "iv-run-series.h"
 #include "iv-safe-text.h"
 #include "iv-runs-state.h"
+#include "iv-runs-table.h"
 #include "iv-units.h"
 
 /* ---- a table row: text cells, and numbers to sort by ---------------------------------- */
@@ -147,21 +148,6 @@ iv_runs_view_get_run (IvRunsView *self)
   return shown_run (self);
 }
 
-static char *
-number_text (double v, const char *unit)
-{
-  if (!isfinite (v))
-    return g_strdup ("–");
-  /* a duration in its own unit: "3.66 s", not "3.66k ms" */
-  if (g_strcmp0 (unit, "ms") == 0)
-    return iv_units_format_seconds (v * 1e-3);
-  /* under 100,000, whole: "3634" in a column of milliseconds reads better than "3.63k" */
-  if (fabs (v) >= 1000 && fabs (v) < 1e5)
-    return unit && *unit ? g_strdup_printf ("%.0f %s", v, unit) : g_strdup_printf ("%.0f", v);
-  g_autofree char *num = iv_units_format_si (v, NULL);
-  return unit && *unit ? g_strdup_printf ("%s %s", num, unit) : g_steal_pointer (&num);
-}
-
 /* ---- tables ---- */
 
 static void
@@ -235,121 +221,50 @@ set_columns (IvRunsView *self, const char *const *titles, int first_width)
     }
 }
 
+/* Shows @t (iv-runs-table.c's, shared with the report and the command line). */
 static void
-add_row (IvRunsView *self, guint index, const char *const *cells, const double *keys, guint n)
+show_table (IvRunsView *self, const IvRunsTable *t, int first_width)
 {
-  IvTableRow *row = g_object_new (IV_TYPE_TABLE_ROW, NULL);
-  row->cells = g_strdupv ((char **) cells);
-  row->keys = g_memdup2 (keys, n * sizeof (double));
-  row->index = index;
-  g_list_store_append (self->rows, row);
-  g_object_unref (row);
+  g_autofree const char **titles = g_new0 (const char *, t->n_columns + 1);
+
+  for (guint c = 0; c < t->n_columns; c++)
+    titles[c] = t->titles->pdata[c];
+  set_columns (self, titles, first_width);
+  g_list_store_remove_all (self->rows);
+  for (guint i = 0; i < t->rows->len; i++)
+    {
+      const IvRunsTableRow *from = &g_array_index (t->rows, IvRunsTableRow, i);
+      IvTableRow *row = g_object_new (IV_TYPE_TABLE_ROW, NULL);
+      row->cells = g_new0 (char *, t->n_columns + 1);
+      row->keys = g_new (double, t->n_columns);
+      for (guint c = 0; c < t->n_columns; c++)
+        {
+          row->cells[c] = iv_runs_table_cell_text (&from->cells[c]);
+          /* a text cell sorts by its number when it has one ("10 of 64"), else by its text */
+          row->keys[c] = from->cells[c].value;
+        }
+      row->index = from->index;
+      g_list_store_append (self->rows, row);
+      g_object_unref (row);
+    }
 }
 
 /* One run: every metric with its statistics. */
 static void
 fill_metrics (IvRunsView *self, const IvRun *r)
 {
-  static const char *const titles[]
-      = { N_ ("Metric"), N_ ("avg"), N_ ("min"), N_ ("p50"), N_ ("p90"),
-          N_ ("p95"),    N_ ("p99"), N_ ("max"), N_ ("std"), NULL };
-  g_autoptr (GPtrArray) tags = iv_run_metric_tags (r);
-  const char *translated[G_N_ELEMENTS (titles)];
-
-  for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
-    translated[i] = titles[i] ? _ (titles[i]) : NULL;
-  set_columns (self, translated, 230);
-  g_list_store_remove_all (self->rows);
-  for (guint i = 0; i < tags->len; i++)
-    {
-      IvMetricSummary s = { 0 };
-      g_autofree char *name = NULL;
-      double v[9];
-      char *cells[10] = { NULL };
-      if (!iv_run_metric_stats (r, tags->pdata[i], &s))
-        continue;
-      name = iv_metric_title (tags->pdata[i]);
-      v[0] = NAN, v[1] = s.avg, v[2] = s.min, v[3] = s.p50, v[4] = s.p90, v[5] = s.p95,
-      v[6] = s.p99, v[7] = s.max, v[8] = s.std;
-      /* the unit once, with the name: the numbers stay narrow */
-      cells[0] = s.unit && *s.unit ? g_strdup_printf ("%s (%s)", name, s.unit) : g_strdup (name);
-      for (guint k = 1; k < 9; k++)
-        cells[k] = number_text (v[k], NULL);
-      add_row (self, i, (const char *const *) cells, v, 9);
-      for (guint k = 0; k < 9; k++)
-        g_free (cells[k]);
-      iv_metric_summary_clear (&s);
-    }
+  g_autoptr (IvRunsTable) t = iv_runs_table_metrics (r);
+  show_table (self, t, 230);
 }
 
-/* Several runs: configuration and headline metrics. */
+/* Several runs: configuration and headline metrics; with hardware chosen, the bound. */
 static void
 fill_runs (IvRunsView *self)
 {
-  const char *titles[] = { _ ("Run"),
-                           _ ("Model"),
-                           _ ("Concurrency"),
-                           _ ("Requests"),
-                           _ ("Errors"),
-                           _ ("TTFT p50"),
-                           _ ("ITL avg"),
-                           _ ("Latency p99"),
-                           _ ("Tokens/s"),
-                           _ ("Bound ITL"),
-                           _ ("ITL of bound"),
-                           _ ("Tokens/s of bound"),
-                           NULL };
-
-  /* a run's label is short (what varies); the headline numbers get the room; the bound's
-   * three columns only when hardware is chosen */
-  if (!self->bound_hw)
-    titles[9] = NULL;
-  set_columns (self, titles, 150);
-  g_list_store_remove_all (self->rows);
-  for (guint i = 0; i < self->sweep->runs->len; i++)
-    {
-      const IvRun *r = self->sweep->runs->pdata[i];
-      g_autofree char *label = iv_sweep_run_label (self->sweep, r);
-      double v[9] = { NAN,
-                      NAN,
-                      r->concurrency,
-                      (double) r->n_requests,
-                      (double) r->n_errors,
-                      iv_run_axis_value (r, "time_to_first_token", "p50"),
-                      iv_run_axis_value (r, "inter_token_latency", "avg"),
-                      iv_run_axis_value (r, "request_latency", "p99"),
-                      iv_run_axis_value (r, "output_token_throughput", "avg") };
-      double summary = iv_run_summary_requests (r);
-      /* records present beside the requests AIPerf counted, when they are fewer */
-      char *requests
-          = !r->has_records ? number_text (summary, NULL)
-            : isnan (summary) || (double) iv_run_good_records (r) >= summary
-                ? number_text (v[3], NULL)
-                : g_strdup_printf (_ ("%" G_GSIZE_FORMAT " of %.0f"), r->n_requests, summary);
-      char *cells[13] = { g_strdup (label),         g_strdup (r->model ? r->model : "–"),
-                          number_text (v[2], NULL), requests,
-                          number_text (v[4], NULL), number_text (v[5], "ms"),
-                          number_text (v[6], "ms"), number_text (v[7], "ms"),
-                          number_text (v[8], NULL), NULL };
-      double keys[12];
-      memcpy (keys, v, sizeof v);
-      keys[9] = keys[10] = keys[11] = NAN;
-      if (self->bound_hw)
-        {
-          IvRunBound b;
-          iv_run_bound_compute (r, self->bound_model, self->bound_hw, self->bound_tp, &b);
-          keys[9] = b.predicted[IV_BOUND_ITL] * 1e3;
-          keys[10] = 100 * b.efficiency[IV_BOUND_ITL];
-          keys[11] = 100 * b.efficiency[IV_BOUND_THROUGHPUT];
-          cells[9] = b.ok ? number_text (keys[9], "ms") : g_strdup (_ ("no preset"));
-          cells[10] = number_text (keys[10], "%");
-          cells[11] = number_text (keys[11], "%");
-          iv_run_bound_clear (&b);
-        }
-      add_row (self, i, (const char *const *) cells, keys, self->bound_hw ? 12 : 9);
-      for (guint k = 0; k < 12; k++)
-        g_free (cells[k]);
-    }
+  IvRunsBoundChoice bound = { self->bound_hw, self->bound_model, self->bound_tp };
+  g_autoptr (IvRunsTable) t = iv_runs_table_comparison (self->sweep, &bound);
+  /* a run's label is short (what varies); the headline numbers get the room */
+  show_table (self, t, 150);
 }
 
 /* ---- notes ---- */
@@ -499,8 +414,8 @@ fill_card (IvRunsView *self, const IvRun *r)
 {
   GtkWidget *child;
   GtkGrid *grid = GTK_GRID (self->card);
-  g_autofree char *conc = number_text (r->concurrency, NULL);
-  g_autofree char *rate = number_text (r->request_rate, _ ("requests/s"));
+  g_autofree char *conc = iv_runs_table_number (r->concurrency, NULL);
+  g_autofree char *rate = iv_runs_table_number (r->request_rate, _ ("requests/s"));
   g_autofree char *dur
       = isfinite (r->duration_s) ? g_strdup_printf (_ ("%.1f s"), r->duration_s) : g_strdup ("–");
   g_autofree char *reqs = g_strdup_printf (
@@ -509,7 +424,8 @@ fill_card (IvRunsView *self, const IvRun *r)
   g_autofree char *endpoint = g_strdup_printf (
       "%s%s%s%s", r->endpoint_type ? r->endpoint_type : "–", r->endpoint ? " " : "",
       r->endpoint ? r->endpoint : "", r->streaming ? _ (", streaming") : "");
-  g_autofree char *isl = number_text (r->isl, NULL), *osl = number_text (r->osl, NULL);
+  g_autofree char *isl = iv_runs_table_number (r->isl, NULL),
+                  *osl = iv_runs_table_number (r->osl, NULL);
   g_autofree char *io = g_strdup_printf (_ ("%s in, %s out (tokens, mean)"), isl, osl);
   GHashTableIter it;
   gpointer key, value;

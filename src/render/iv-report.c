@@ -18,6 +18,7 @@
 #include "iv-chart-html.h"
 #include "iv-render-runs.h"
 #include "iv-run-series.h"
+#include "iv-runs-table.h"
 
 static const char style[]
     = ":root{color-scheme:light "
@@ -160,94 +161,50 @@ header_row (GString *out, const char *const *titles)
   g_string_append (out, "</tr></thead>\n<tbody>\n");
 }
 
+/* A table of iv-runs-table.c's, with the id @id: every number carries its value to sort by. */
 static void
-runs_table (GString *out, const IvSweep *sweep)
+table_html (GString *out, const IvRunsTable *t, const char *classes, const char *id)
 {
-  const char *titles[] = { _ ("Run"),
-                           _ ("Model"),
-                           _ ("Concurrency"),
-                           _ ("Requests"),
-                           _ ("Errors"),
-                           _ ("TTFT p50"),
-                           _ ("ITL avg"),
-                           _ ("Latency p99"),
-                           _ ("Output tokens/s"),
-                           _ ("Server KV cache avg"),
-                           NULL };
+  g_autofree const char **titles = g_new0 (const char *, t->n_columns + 1);
 
-  g_string_append (out, "<div class=\"wrap\"><table class=\"sortable\" id=\"runs\">\n");
+  for (guint c = 0; c < t->n_columns; c++)
+    titles[c] = t->titles->pdata[c];
+  g_string_append_printf (out, "<div class=\"wrap\"><table class=\"%s\" id=\"%s\">\n", classes, id);
   header_row (out, titles);
-  for (guint i = 0; i < sweep->runs->len; i++)
+  for (guint i = 0; i < t->rows->len; i++)
     {
-      const IvRun *r = sweep->runs->pdata[i];
-      g_autofree char *label = iv_sweep_run_label (sweep, r);
-      double summary = iv_run_summary_requests (r);
+      const IvRunsTableRow *row = &g_array_index (t->rows, IvRunsTableRow, i);
       g_string_append (out, "<tr>");
-      cell_text (out, label);
-      cell_text (out, r->model);
-      cell_number (out, r->concurrency, NULL);
-      cell_number (out, isfinite (summary) ? summary : (double) r->n_requests, NULL);
-      cell_number (out, (double) r->n_errors, NULL);
-      cell_number (out, iv_run_axis_value (r, "time_to_first_token", "p50"), "ms");
-      cell_number (out, iv_run_axis_value (r, "inter_token_latency", "avg"), "ms");
-      cell_number (out, iv_run_axis_value (r, "request_latency", "p99"), "ms");
-      cell_number (out, iv_run_axis_value (r, "output_token_throughput", "avg"), NULL);
-      cell_number (out, iv_run_axis_value (r, "server_kv_cache_usage", "avg"), "%");
+      for (guint c = 0; c < t->n_columns; c++)
+        if (row->cells[c].text && isfinite (row->cells[c].value))
+          {
+            /* "10 of 64": sorted by its number */
+            g_string_append_printf (out, "<td data-value=\"%.17g\">", row->cells[c].value);
+            iv_html_escape (out, row->cells[c].text);
+            g_string_append (out, "</td>");
+          }
+        else if (row->cells[c].text)
+          cell_text (out, row->cells[c].text);
+        else
+          cell_number (out, row->cells[c].value, row->cells[c].unit);
       g_string_append (out, "</tr>\n");
     }
   g_string_append (out, "</tbody></table></div>\n");
 }
 
-static const char *
-source_text (IvStatsSource s)
+static void
+runs_table (GString *out, const IvSweep *sweep)
 {
-  switch (s)
-    {
-    case IV_STATS_SUMMARY:
-      return _ ("AIPerf summary");
-    case IV_STATS_RECORDS:
-      return _ ("records");
-    case IV_STATS_SERVER_AGGREGATE:
-      return _ ("server (AIPerf aggregate)");
-    case IV_STATS_SERVER_SERIES:
-      return _ ("server (time series)");
-    default:
-      return "";
-    }
+  g_autoptr (IvRunsTable) t = iv_runs_table_comparison (sweep, NULL);
+  table_html (out, t, "sortable", "runs");
 }
 
 static void
 metrics_table (GString *out, const IvRun *r, guint index)
 {
-  const char *titles[] = { _ ("Metric"), _ ("avg"), _ ("min"), _ ("p50"),    _ ("p90"), _ ("p95"),
-                           _ ("p99"),    _ ("max"), _ ("std"), _ ("Source"), NULL };
-  g_autoptr (GPtrArray) tags = iv_run_metric_tags (r);
-
-  g_string_append_printf (
-      out, "<div class=\"wrap\"><table class=\"sortable metrics\" id=\"metrics-%u\">\n", index);
-  header_row (out, titles);
-  for (guint i = 0; i < tags->len; i++)
-    {
-      IvMetricSummary s = { 0 };
-      g_autofree char *name = NULL;
-      if (!iv_run_metric_stats (r, tags->pdata[i], &s))
-        continue;
-      name = iv_metric_title (tags->pdata[i]);
-      g_string_append (out, "<tr>");
-      cell_text (out, name);
-      cell_number (out, s.avg, s.unit);
-      cell_number (out, s.min, s.unit);
-      cell_number (out, s.p50, s.unit);
-      cell_number (out, s.p90, s.unit);
-      cell_number (out, s.p95, s.unit);
-      cell_number (out, s.p99, s.unit);
-      cell_number (out, s.max, s.unit);
-      cell_number (out, s.std, s.unit);
-      cell_text (out, source_text (s.source));
-      g_string_append (out, "</tr>\n");
-      iv_metric_summary_clear (&s);
-    }
-  g_string_append (out, "</tbody></table></div>\n");
+  g_autoptr (IvRunsTable) t = iv_runs_table_metrics (r);
+  g_autofree char *id = g_strdup_printf ("metrics-%u", index);
+  table_html (out, t, "sortable metrics", id);
 }
 
 /* @r's notes: how much of it has records, and its warnings. */

@@ -40,8 +40,8 @@ entry_read (Entry *e, const char *run_dir)
   if (!e->config)
     {
       /* a broken configuration is said, then the built-in one is used */
-      e->error = g_strdup_printf (_ ("%s — the built-in plot configuration is used"),
-                                  error->message);
+      e->error
+          = g_strdup_printf (_ ("%s — the built-in plot configuration is used"), error->message);
       e->config = iv_plot_config_load (NULL, NULL);
     }
 }

@@ -1,0 +1,172 @@
+/* test-runs-table.c: the Runs tables the window, the HTML report and `inferview runs`
+ * share (src/render/iv-runs-table.c), on AIPerf's own sample runs: every number the one in
+ * the run's profile_export_aiperf.json, read here independently. */
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "iv-hardware.h"
+#include "iv-runs-table.h"
+#include "iv-sweep.h"
+
+static char *
+samples (void)
+{
+  return g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "aiperf", NULL);
+}
+
+/* @stat of @metric in the summary of the run folder named @run (anywhere below the
+ * samples), as AIPerf wrote it. */
+static double
+summary_value (const char *path, const char *metric, const char *stat)
+{
+  g_autofree char *file = g_build_filename (path, "profile_export_aiperf.json", NULL);
+  g_autoptr (JsonParser) p = json_parser_new ();
+  JsonObject *root, *m;
+
+  g_assert_true (json_parser_load_from_file (p, file, NULL));
+  root = json_node_get_object (json_parser_get_root (p));
+  if (json_object_has_member (root, "records"))
+    root = json_object_get_object_member (root, "records");
+  m = json_object_get_object_member (root, metric);
+  return json_object_get_double_member (m, stat);
+}
+
+static const IvRunsTableRow *
+row_at (const IvRunsTable *t, guint i)
+{
+  return &g_array_index (t->rows, IvRunsTableRow, i);
+}
+
+static guint
+column (const IvRunsTable *t, const char *title)
+{
+  for (guint c = 0; c < t->n_columns; c++)
+    if (g_str_equal (t->titles->pdata[c], title))
+      return c;
+  g_assert_not_reached ();
+}
+
+static void
+test_number (void)
+{
+  struct
+  {
+    double v;
+    const char *unit, *want;
+  } cases[] = {
+    { 3909.334, "ms", "3.91 s" },                         /* never "3.91k ms" */
+    { 30.67, "ms", "30.7 ms" },   { 3634, NULL, "3634" }, /* whole under 100,000 */
+    { 99999, "%", "99999 %" },    { 123456, NULL, "123k" },
+    { 50.08, NULL, "50.1" },      { NAN, "ms", "–" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *got = iv_runs_table_number (cases[i].v, cases[i].unit);
+      g_assert_cmpstr (got, ==, cases[i].want);
+    }
+}
+
+static void
+test_comparison (void)
+{
+  g_autofree char *root = samples ();
+  const char *paths[] = { root, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvSweep) sweep = iv_sweep_load (paths, NULL, NULL, NULL, &error);
+  g_autoptr (IvRunsTable) t = NULL, bound = NULL;
+  static const char *const titles[]
+      = { "Run",      "Model",   "Concurrency", "Requests",        "Errors",
+          "TTFT p50", "ITL avg", "Latency p99", "Output tokens/s", "Server KV cache avg" };
+  IvRunsBoundChoice choice = { iv_hardware_find ("h100x8"), NULL, 1 };
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (sweep->runs->len, ==, 3);
+  t = iv_runs_table_comparison (sweep, NULL);
+  g_assert_cmpuint (t->n_columns, ==, G_N_ELEMENTS (titles));
+  for (guint c = 0; c < G_N_ELEMENTS (titles); c++)
+    g_assert_cmpstr (t->titles->pdata[c], ==, titles[c]);
+  g_assert_cmpuint (t->rows->len, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      const IvRunsTableRow *row = row_at (t, i);
+      const IvRun *r = sweep->runs->pdata[row->index];
+      g_autofree char *requests = iv_runs_table_cell_text (&row->cells[3]);
+      g_assert_cmpstr (row->cells[1].text, ==, "Qwen/Qwen3-0.6B");
+      g_assert_cmpfloat (row->cells[2].value, ==, r->concurrency);
+      /* 10 of the 64 requests AIPerf counted have records: said, sorted by the 10 */
+      g_assert_cmpstr (requests, ==, "10 of 64");
+      g_assert_cmpfloat (row->cells[3].value, ==, 10);
+      g_assert_cmpfloat (row->cells[4].value, ==, 0);
+      g_assert_cmpfloat_with_epsilon (row->cells[5].value,
+                                      summary_value (r->path, "time_to_first_token", "p50"), 1e-9);
+      g_assert_cmpstr (row->cells[5].unit, ==, "ms");
+      g_assert_cmpfloat_with_epsilon (row->cells[6].value,
+                                      summary_value (r->path, "inter_token_latency", "avg"), 1e-9);
+      g_assert_cmpfloat_with_epsilon (row->cells[7].value,
+                                      summary_value (r->path, "request_latency", "p99"), 1e-9);
+      g_assert_cmpfloat_with_epsilon (
+          row->cells[8].value, summary_value (r->path, "output_token_throughput", "avg"), 1e-9);
+      g_assert_null (row->cells[5].text);
+      g_assert_true (isfinite (row->cells[9].value));
+    }
+  /* concurrency 1, 2, 4 in that order, named by what varies */
+  g_assert_cmpstr (row_at (t, 0)->cells[0].text, ==, "concurrency 1");
+  g_assert_cmpstr (row_at (t, 2)->cells[0].text, ==, "concurrency 4");
+
+  /* with hardware: three more columns, the efficiency the bound over the measurement */
+  bound = iv_runs_table_comparison (sweep, &choice);
+  g_assert_cmpuint (bound->n_columns, ==, G_N_ELEMENTS (titles) + 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      const IvRunsTableRow *row = row_at (bound, i);
+      double bound_itl = row->cells[column (bound, "Bound ITL")].value;
+      double of_bound = row->cells[column (bound, "ITL of bound")].value;
+      g_assert_true (bound_itl > 0);
+      g_assert_cmpfloat_with_epsilon (of_bound, 100 * bound_itl / row->cells[6].value, 1e-6);
+      g_assert_cmpstr (row->cells[column (bound, "ITL of bound")].unit, ==, "%");
+    }
+}
+
+static void
+test_metrics (void)
+{
+  g_autofree char *root = samples ();
+  g_autofree char *one = g_build_filename (root, "qwen_concurrency1", NULL);
+  const char *paths[] = { one, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvSweep) sweep = iv_sweep_load (paths, NULL, NULL, NULL, &error);
+  g_autoptr (IvRunsTable) t = NULL;
+  gboolean seen = FALSE;
+
+  g_assert_no_error (error);
+  t = iv_runs_table_metrics (sweep->runs->pdata[0]);
+  g_assert_cmpuint (t->n_columns, ==, 10);
+  g_assert_cmpstr (t->titles->pdata[3], ==, "p50");
+  g_assert_cmpstr (t->titles->pdata[9], ==, "Source");
+  for (guint i = 0; i < t->rows->len; i++)
+    {
+      const IvRunsTableRow *row = row_at (t, i);
+      if (g_strcmp0 (row->cells[0].text, "Time to first token (ms)") != 0)
+        continue;
+      seen = TRUE;
+      g_assert_cmpfloat_with_epsilon (row->cells[3].value,
+                                      summary_value (one, "time_to_first_token", "p50"), 1e-9);
+      g_assert_cmpfloat_with_epsilon (row->cells[8].value,
+                                      summary_value (one, "time_to_first_token", "std"), 1e-9);
+      g_assert_cmpstr (row->cells[9].text, ==, "AIPerf summary");
+    }
+  g_assert_true (seen);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/runs-table/number", test_number);
+  g_test_add_func ("/runs-table/comparison", test_comparison);
+  g_test_add_func ("/runs-table/metrics", test_metrics);
+  return g_test_run ();
+}
