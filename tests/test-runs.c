@@ -2216,6 +2216,71 @@ test_server_aiperf_t0 (void)
   g_assert_cmpint (r->server->aiperf_t0_ns, ==, 150);
 }
 
+/* A sweep of repeated trials in aiperf's REPEATED mode (the layout its integration test
+ * test_sweep_with_confidence_repeated_mode checks): profile_runs/trial_NNNN/<cell>/ holds
+ * each trial's run of each cell, aggregate/<cell>/ each cell's confidence aggregate and
+ * aggregate/sweep_aggregate/ the sweep's. The sweep is its cells, each counting its
+ * trials (as the INDEPENDENT layout, <cell>/aggregate/ beside <cell>/profile_runs/, is
+ * read), the trials no runs of their own and the sweep's aggregate a note. */
+static void
+test_repeated_sweep_layout (void)
+{
+  g_autofree char *base = make_dir ("repeated-sweep");
+  const char *paths[] = { base, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvSweep) sw = NULL;
+
+  for (guint c = 2; c <= 4; c += 2)
+    {
+      g_autofree char *agg = g_strdup_printf (
+          "{\"metadata\": {\"aggregation_type\": \"confidence\", \"num_profile_runs\": 2, "
+          "\"num_successful_runs\": 2, \"failed_runs\": [], \"confidence_level\": 0.95}, "
+          "\"metrics\": {\"request_throughput_avg\": {\"mean\": %u, \"std\": 1, \"unit\": "
+          "\"requests/sec\"}}}",
+          c * 10);
+      g_autofree char *cell = g_strdup_printf ("concurrency_%u", c);
+      g_autofree char *agg_dir = g_build_filename (base, "aggregate", cell, NULL);
+      iv_test_write_file (agg_dir, "profile_export_aiperf_aggregate.json", agg);
+      for (guint t = 1; t <= 2; t++)
+        {
+          g_autofree char *trial = g_strdup_printf ("trial_%04u", t);
+          g_autofree char *dir = g_build_filename (base, "profile_runs", trial, cell, NULL);
+          g_autofree char *summary = g_strdup_printf (
+              "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": %u}, "
+              "\"input_config\": {\"loadgen\": {\"concurrency\": %u}}}",
+              c * 10 + t, c);
+          iv_test_write_file (dir, "profile_export_aiperf.json", summary);
+          iv_test_write_file (dir, "profile_export.jsonl",
+                              "{\"metadata\": {\"benchmark_phase\": \"profiling\"}, "
+                              "\"metrics\": {}}\n");
+        }
+    }
+  {
+    g_autofree char *sa = g_build_filename (base, "aggregate", "sweep_aggregate", NULL);
+    iv_test_write_file (
+        sa, "profile_export_aiperf_sweep.json",
+        "{\"metadata\": {\"aggregation_type\": \"sweep\", \"sweep_mode\": \"repeated\", "
+        "\"sweep_parameters\": [{\"name\": \"concurrency\", \"values\": [2, 4]}], "
+        "\"num_combinations\": 2}, \"per_combination_metrics\": [{\"parameters\": "
+        "{\"concurrency\": 2}, \"metrics\": {}}, {\"parameters\": {\"concurrency\": 4}, "
+        "\"metrics\": {}}], \"pareto_optimal\": [{\"concurrency\": 4}]}");
+  }
+  sw = iv_sweep_load (paths, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sw->runs->len, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      const IvRun *r = sw->runs->pdata[i];
+      g_assert_true (r->aggregate_only);
+      g_assert_cmpuint (r->n_trials, ==, 2);
+      g_assert_nonnull (
+          strstr (r->path, i ? "aggregate/concurrency_4" : "aggregate/concurrency_2"));
+      g_assert_cmpfloat (iv_run_axis_value (r, "request_throughput", "avg"), ==, (i + 1) * 20);
+    }
+  g_assert_cmpuint (sw->warnings->len, ==, 1);
+  g_assert_nonnull (strstr (sw->warnings->pdata[0], "a sweep's aggregate of 2 combinations"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2256,6 +2321,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runs/server-json-lines", test_server_json_lines);
   g_test_add_func ("/runs/server-downsampling", test_server_downsampling);
   g_test_add_func ("/runs/server-aiperf-t0", test_server_aiperf_t0);
+  g_test_add_func ("/runs/repeated-sweep-layout", test_repeated_sweep_layout);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

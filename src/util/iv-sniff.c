@@ -414,6 +414,30 @@ folder_is_run (const char *dir, GPtrArray *names, gboolean has_aggregate)
   return FALSE;
 }
 
+/* Whether @aggregate (a run's "aggregate" folder) holds the cells of a sweep of repeated
+ * trials, as aiperf's REPEATED sweep mode writes them: aggregate/<cell>/
+ * profile_export_aiperf_aggregate.json, with each trial's cells in
+ * profile_runs/trial_NNNN/<cell>/ beside it — and aggregate/sweep_aggregate/. Only the
+ * first 1,000 entries are looked at: a cell folder name sorts anywhere. */
+static gboolean
+holds_repeated_cells (const char *aggregate)
+{
+  g_autoptr (GDir) d = g_dir_open (aggregate, 0, NULL);
+  const char *name;
+  guint looked = 0;
+
+  while (d && (name = g_dir_read_name (d)) != NULL && looked++ < 1000)
+    {
+      g_autofree char *agg
+          = g_build_filename (aggregate, name, "profile_export_aiperf_aggregate.json", NULL);
+      g_autofree char *sweep
+          = g_build_filename (aggregate, name, "profile_export_aiperf_sweep.json", NULL);
+      if (g_file_test (agg, G_FILE_TEST_IS_REGULAR) || g_file_test (sweep, G_FILE_TEST_IS_REGULAR))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* A folder's identity: the same folder reached through a symlink (or a bind mount) is
  * visited once, so links to "." or to a parent cannot multiply the runs or loop. */
 typedef struct
@@ -501,7 +525,7 @@ visit (Walk *w, const char *dir, guint depth, GError **error)
 {
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
-  gboolean has_aggregate = FALSE;
+  gboolean has_aggregate = FALSE, has_cells = FALSE;
   struct dirent *ent;
   struct stat st;
   FolderId id;
@@ -565,7 +589,9 @@ visit (Walk *w, const char *dir, guint depth, GError **error)
             {
               g_autofree char *agg
                   = g_build_filename (dir, name, "profile_export_aiperf_aggregate.json", NULL);
+              g_autofree char *sub = g_build_filename (dir, name, NULL);
               has_aggregate = g_file_test (agg, G_FILE_TEST_IS_REGULAR);
+              has_cells = !has_aggregate && holds_repeated_cells (sub);
             }
           g_ptr_array_add (subdirs, g_build_filename (dir, name, NULL));
         }
@@ -584,8 +610,11 @@ visit (Walk *w, const char *dir, guint depth, GError **error)
     {
       g_autofree char *base = g_path_get_basename (subdirs->pdata[i]);
       Pending *next;
-      /* The trials of an aggregated run belong to that one run. */
+      /* The trials of an aggregated run belong to that one run; the trials of a sweep of
+       * repeated trials to its cells in aggregate/ (each a run, counting its trials). */
       if (has_aggregate && (g_str_equal (base, "aggregate") || g_str_equal (base, "profile_runs")))
+        continue;
+      if (has_cells && g_str_equal (base, "profile_runs"))
         continue;
       next = g_new (Pending, 1);
       next->dir = g_strdup (subdirs->pdata[i]);
