@@ -1766,6 +1766,54 @@ copy_sample_run (const char *name, const char *dir)
     }
 }
 
+/* The runs view's "As aiperf plot" toggle (issue 29): off, the figure is Inferview's
+ * (the picked statistic on the axes) and the card under it says where aiperf plot
+ * differs — for ttft_vs_throughput, that its x is each run's p50 (the summary's, given in
+ * the note); on, the figure is aiperf plot's (its p50 whatever the picker says) and the
+ * card is hidden; off again restores both. */
+static void
+test_runs_aiperf_toggle (void)
+{
+  g_autofree char *path = sample ("aiperf");
+  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_RUNS);
+  const IvSweep *sweep = open_sweep (path);
+  IvRunsView *view;
+  GtkToggleButton *toggle;
+  GtkLabel *notes;
+  IvChart *chart;
+  g_autofree char *p50 = NULL;
+
+  settle ();
+  view = iv_workspace_page_get_runs (page);
+  toggle = GTK_TOGGLE_BUTTON (iv_gui_find_by_id (GTK_WIDGET (view), "aiperf"));
+  notes = GTK_LABEL (iv_gui_find_by_id (GTK_WIDGET (view), "aiperf_notes"));
+  g_assert_nonnull (toggle);
+  g_assert_nonnull (notes);
+  g_assert_true (iv_runs_view_show_plot (view, "ttft_vs_throughput"));
+  iv_runs_view_set_stat (view, "avg");
+  p50 = g_strdup_printf ("(%.4g ms for concurrency 1",
+                         iv_run_get_summary (sweep->runs->pdata[0], "time_to_first_token")->p50);
+  for (int pass = 0; pass < 3; pass++)
+    {
+      gboolean aiperf = pass == 1;
+      gtk_toggle_button_set_active (toggle, aiperf);
+      settle ();
+      chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
+      g_assert_true (gtk_widget_get_visible (GTK_WIDGET (notes)) == !aiperf);
+      if (aiperf)
+        g_assert_null (strstr (iv_chart_axis_get_title (chart, IV_AXIS_X), "(avg)"));
+      else
+        {
+          const char *text = gtk_label_get_text (notes);
+          g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==,
+                           "Time to first token (avg)");
+          g_assert_nonnull (strstr (text, "Differs from aiperf plot: x: each run's avg here; "
+                                          "aiperf plot puts its p50 there"));
+          g_assert_nonnull (strstr (text, p50));
+        }
+    }
+}
+
 /* The plot configurations are read with the runs, by the loader: a run's own
  * .aiperf-plot-config.yaml gives it its presets even once the file is gone (nothing is
  * read when a run is shown), and a broken one is said in the run's notes while the
@@ -2533,6 +2581,7 @@ static const GuiCase cases[] = {
   { "/gui/shortcuts-window-keys", test_shortcuts_window_keys },
   { "/gui/pipelined-view", test_pipelined_view },
   { "/gui/runs-view", test_runs_view },
+  { "/gui/runs-aiperf-toggle", test_runs_aiperf_toggle },
   { "/gui/runs-plot-configs", test_runs_plot_configs },
   { "/gui/window-size-saved", test_window_size_saved },
 };
