@@ -1,12 +1,14 @@
-/* test-runs-table.c: the Runs tables the window, the HTML report and `inferview runs`
- * share (src/render/iv-runs-table.c), on AIPerf's own sample runs: every number the one in
- * the run's profile_export_aiperf.json, read here independently. */
+/* test-runs-table.c: the Runs tables and notes the window, the HTML report and
+ * `inferview runs` share (src/render/iv-runs-table.c, src/runs/iv-runs-notes.c), on
+ * AIPerf's own sample runs: every number the one in the run's profile_export_aiperf.json,
+ * read here independently. */
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
 
 #include "iv-hardware.h"
+#include "iv-runs-notes.h"
 #include "iv-runs-table.h"
 #include "iv-sweep.h"
 
@@ -161,6 +163,62 @@ test_metrics (void)
   g_assert_true (seen);
 }
 
+/* The notes: one said of every run comes once ("every run: …"); of some, with their names;
+ * of one run shown alone, as it is; the GPU note only when asked; a run that did not load
+ * is a note of the sweep. */
+static void
+test_notes (void)
+{
+  g_autofree char *root = samples ();
+  g_autofree char *missing = g_build_filename (root, "no-such-run", NULL);
+  const char *paths[] = { root, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvSweep) sweep = iv_sweep_load (paths, NULL, NULL, NULL, &error);
+  g_autoptr (GPtrArray) all = NULL, gpu = NULL, one = NULL;
+  const char *records = "10 of 64 requests have per-request records: figures of requests "
+                        "show those 10; statistics are AIPerf's summary of all 64";
+  g_autofree char *every = NULL, *alone = NULL, *some = NULL;
+  g_autofree char *want_every = g_strconcat ("every run: ", records, NULL);
+  g_autofree char *want_some
+      = g_strconcat ("qwen_concurrency1, qwen_concurrency2: ", records, NULL);
+
+  g_assert_no_error (error);
+  all = iv_runs_notes (sweep, NULL, IV_RUNS_NOTES_DEFAULT);
+  g_assert_cmpuint (all->len, ==, 1);
+  g_assert_cmpuint (((IvRunsNote *) all->pdata[0])->runs->len, ==, 3);
+  every = iv_runs_note_line (all->pdata[0], sweep, NULL);
+  g_assert_cmpstr (every, ==, want_every);
+  gpu = iv_runs_notes (sweep, NULL, IV_RUNS_NOTES_GPU);
+  g_assert_cmpuint (gpu->len, ==, 2);
+  g_assert_true (g_str_has_prefix (((IvRunsNote *) gpu->pdata[1])->text, "1 GPU by UUID; AIPerf "
+                                                                         "counts 2"));
+  one = iv_runs_notes (sweep, sweep->runs->pdata[1], IV_RUNS_NOTES_DEFAULT);
+  /* and, alone, which metrics its 10 records would tell otherwise than the summary */
+  g_assert_cmpuint (one->len, ==, 2);
+  alone = iv_runs_note_line (one->pdata[0], sweep, sweep->runs->pdata[1]);
+  g_assert_cmpstr (alone, ==, records);
+  g_assert_true (g_str_has_prefix (((IvRunsNote *) one->pdata[1])->text,
+                                   "From the summary, where the records differ: "));
+  g_assert_cmpuint (((IvRunsNote *) one->pdata[1])->runs->len, ==, 0);
+  /* said of two of the three: named */
+  g_ptr_array_remove_index (((IvRunsNote *) all->pdata[0])->runs, 2);
+  some = iv_runs_note_line (all->pdata[0], sweep, NULL);
+  g_assert_cmpstr (some, ==, want_some);
+
+  /* a path that is not there: the sweep's note, said of no run */
+  {
+    const char *two[] = { root, missing, NULL };
+    g_autoptr (IvSweep) partial = iv_sweep_load (two, NULL, NULL, NULL, NULL);
+    g_autoptr (GPtrArray) said = NULL;
+    g_assert_nonnull (partial);
+    g_assert_cmpuint (partial->warnings->len, ==, 1);
+    said = iv_runs_notes (partial, NULL, IV_RUNS_NOTES_DEFAULT);
+    g_assert_cmpuint (said->len, ==, 2);
+    g_assert_nonnull (strstr (((IvRunsNote *) said->pdata[0])->text, "no-such-run"));
+    g_assert_cmpuint (((IvRunsNote *) said->pdata[0])->runs->len, ==, 0);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -168,5 +226,6 @@ main (int argc, char **argv)
   g_test_add_func ("/runs-table/number", test_number);
   g_test_add_func ("/runs-table/comparison", test_comparison);
   g_test_add_func ("/runs-table/metrics", test_metrics);
+  g_test_add_func ("/runs-table/notes", test_notes);
   return g_test_run ();
 }

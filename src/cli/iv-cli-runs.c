@@ -12,6 +12,7 @@
 
 #include "config.h"
 #include "iv-cli-private.h"
+#include "iv-runs-notes.h"
 #include "iv-runs-table.h"
 #include "iv-json-writer.h"
 #include "iv-cli.h"
@@ -324,21 +325,15 @@ print_text (const IvSweep *s)
         _iv_cli_printf (stdout, "%s\n", line->str);
       }
   }
-  for (guint i = 0; i < s->warnings->len; i++)
-    _iv_cli_printf (stderr, "inferview runs: %s\n", (const char *) s->warnings->pdata[i]);
-  /* what each run's numbers hold, and what was skipped in it */
-  for (guint i = 0; i < s->runs->len; i++)
-    {
-      const IvRun *r = s->runs->pdata[i];
-      g_autofree char *note = iv_run_records_note (r);
-      g_autofree char *gpu_note = iv_run_gpu_note (r);
-      if (note)
-        _iv_cli_printf (stderr, "inferview runs: %s: %s\n", r->name, note);
-      if (gpu_note)
-        _iv_cli_printf (stderr, "inferview runs: %s: %s\n", r->name, gpu_note);
-      for (guint w = 0; w < r->warnings->len; w++)
-        _iv_cli_printf (stderr, "inferview runs: %s\n", (const char *) r->warnings->pdata[w]);
-    }
+  {
+    /* what each run's numbers hold and what was skipped, as the window says it */
+    g_autoptr (GPtrArray) said = iv_runs_notes (s, NULL, IV_RUNS_NOTES_GPU);
+    for (guint i = 0; i < said->len; i++)
+      {
+        g_autofree char *line = iv_runs_note_line (said->pdata[i], s, NULL);
+        _iv_cli_printf (stderr, "inferview runs: %s\n", line);
+      }
+  }
 }
 
 int

@@ -15,6 +15,7 @@
 #include "iv-settings.h"
 #include "iv-run-series.h"
 #include "iv-safe-text.h"
+#include "iv-runs-notes.h"
 #include "iv-runs-state.h"
 #include "iv-runs-table.h"
 #include "iv-units.h"
@@ -294,9 +295,6 @@ fill_notes (IvRunsView *self, const IvRun *r)
   /* the plot configuration's own warnings (unknown keys, undefined defaults) */
   for (guint i = 0; self->config && i < self->config->warnings->len; i++)
     LINE ((const char *) self->config->warnings->pdata[i]);
-  if (!r)
-    for (guint i = 0; i < self->sweep->warnings->len; i++)
-      LINE ((const char *) self->sweep->warnings->pdata[i]);
   if (self->bound_hw)
     {
       /* a run the bound cannot be computed for says why, once per reason */
@@ -319,73 +317,16 @@ fill_notes (IvRunsView *self, const IvRun *r)
         }
     }
   {
-    /* each note once, with the runs it applies to ("3 runs" say the same thing once) */
-    g_autoptr (GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
-    g_autoptr (GPtrArray) names
-        = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
-    for (guint i = 0; i < self->sweep->runs->len; i++)
+    /* the runs' own notes (iv-runs-notes.c, as the report and the command line say them);
+     * the GPU count matters where per-GPU throughput is drawn: across runs */
+    g_autoptr (GPtrArray) said
+        = iv_runs_notes (self->sweep, r, r ? IV_RUNS_NOTES_DEFAULT : IV_RUNS_NOTES_GPU);
+    for (guint i = 0; i < said->len; i++)
       {
-        const IvRun *run = self->sweep->runs->pdata[i];
-        char *found[2] = { NULL, NULL };
-        if (r && run != r)
-          continue;
-        found[0] = iv_run_records_note (run);
-        /* the GPU count matters where per-GPU throughput is drawn: across runs */
-        found[1] = r ? NULL : iv_run_gpu_note (run);
-        for (guint f = 0; f < 2; f++)
-          {
-            guint at;
-            if (!found[f])
-              continue;
-            if (!g_ptr_array_find_with_equal_func (texts, found[f], g_str_equal, &at))
-              {
-                g_ptr_array_add (texts, g_strdup (found[f]));
-                g_ptr_array_add (names, g_ptr_array_new ());
-                at = texts->len - 1;
-              }
-            g_ptr_array_add (names->pdata[at], run->name);
-            g_free (found[f]);
-          }
-        for (guint w = 0; w < run->warnings->len; w++)
-          LINE ((const char *) run->warnings->pdata[w]);
-      }
-    for (guint k = 0; k < texts->len; k++)
-      {
-        GPtrArray *who = names->pdata[k];
-        g_autofree char *line = NULL;
-        if (r)
-          line = g_strdup (texts->pdata[k]);
-        else if (who->len == self->sweep->runs->len && who->len > 1)
-          line = g_strdup_printf (_ ("every run: %s"), (const char *) texts->pdata[k]);
-        else
-          {
-            g_ptr_array_add (who, NULL);
-            g_autofree char *list = g_strjoinv (", ", (char **) who->pdata);
-            line = g_strdup_printf ("%s: %s", list, (const char *) texts->pdata[k]);
-          }
+        g_autofree char *line = iv_runs_note_line (said->pdata[i], self->sweep, r);
         LINE (line);
       }
   }
-  if (r)
-    {
-      /* which metrics the records would tell differently: names only, the numbers are
-       * in the table's tooltips and in `runs --json` */
-      g_autoptr (GPtrArray) tags = iv_run_metric_tags (r);
-      g_autoptr (GString) differ = g_string_new (NULL);
-      for (guint i = 0; i < tags->len; i++)
-        {
-          g_autofree char *d = iv_run_stats_note (r, tags->pdata[i]);
-          if (d)
-            g_string_append_printf (differ, "%s%s", differ->len ? ", " : "",
-                                    (const char *) tags->pdata[i]);
-        }
-      if (differ->len)
-        {
-          g_autofree char *line
-              = g_strdup_printf (_ ("From the summary, where the records differ: %s"), differ->str);
-          LINE (line);
-        }
-    }
 #undef LINE
   iv_label_set_valid_text (self->notes, text->str); /* names and messages from the runs */
   gtk_widget_set_visible (self->notes_scroller, n_lines > 0);

@@ -18,6 +18,7 @@
 #include "iv-chart-html.h"
 #include "iv-render-runs.h"
 #include "iv-run-series.h"
+#include "iv-runs-notes.h"
 #include "iv-runs-table.h"
 
 static const char style[]
@@ -207,47 +208,21 @@ metrics_table (GString *out, const IvRun *r, guint index)
   table_html (out, t, "sortable metrics", id);
 }
 
-/* @r's notes: how much of it has records, and its warnings. */
-static void
-run_notes (GString *list, const IvRun *r)
-{
-  g_autofree char *note = iv_run_records_note (r);
-
-  if (note)
-    {
-      g_string_append (list, "<li>");
-      iv_html_escape (list, r->name);
-      g_string_append (list, ": ");
-      iv_html_escape (list, note);
-      g_string_append (list, "</li>");
-    }
-  for (guint w = 0; w < r->warnings->len; w++)
-    {
-      g_string_append (list, "<li>");
-      iv_html_escape (list, r->warnings->pdata[w]);
-      g_string_append (list, "</li>");
-    }
-}
-
 /* The notes of the sweep and every run, or of the run @only (under its metrics: the cost
- * of that run, not of the sweep). */
+ * of that run, not of the sweep), as the window says them (iv-runs-notes.c). */
 static void
 notes (GString *out, const IvSweep *sweep, const IvRun *only)
 {
   g_autoptr (GString) list = g_string_new (NULL);
+  g_autoptr (GPtrArray) said = iv_runs_notes (sweep, only, IV_RUNS_NOTES_DEFAULT);
 
-  if (only)
-    run_notes (list, only);
-  else
+  for (guint i = 0; i < said->len; i++)
     {
-      for (guint i = 0; i < sweep->warnings->len; i++)
-        {
-          g_string_append (list, "<li>");
-          iv_html_escape (list, sweep->warnings->pdata[i]);
-          g_string_append (list, "</li>");
-        }
-      for (guint i = 0; i < sweep->runs->len; i++)
-        run_notes (list, sweep->runs->pdata[i]);
+      /* under a run's own table its name is in the heading: no "run: …" */
+      g_autofree char *line = iv_runs_note_line (said->pdata[i], sweep, only);
+      g_string_append (list, "<li>");
+      iv_html_escape (list, line);
+      g_string_append (list, "</li>");
     }
   if (list->len)
     {
