@@ -684,6 +684,9 @@ def check_server_metrics_plots(t, tmp):
         ok = (same_list(hi["x"], x) and same_list(hi["lo"], [r[2] for r in want]) and
               same_list(hi["hi"], [r[3] for r in want]) and
               same_list(mid["lo"], [r[1] for r in want]) and same_list(line["y"], [r[1] for r in want]))
+        # the legend of create_percentile_bands' traces: the p50 line's fill has none
+        legend = [x["name"] for x in fig["figure"]["series"] if x.get("in_legend", True)]
+        ok = ok and legend == ["p95-p99 band", "p50 (median)"] + (["p05-p50 band"] if metric == GAUGE else [])
         if metric == GAUGE:
             low = series(fig, "p05-p50 band")
             ok = ok and same_list(low["lo"], [r[4] for r in want]) and same_list(low["hi"], [r[1] for r in want])

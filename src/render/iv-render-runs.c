@@ -1369,14 +1369,19 @@ server_bands (const IvPlotSpec *spec, const IvRun *r, const char *name, char **r
       IvSeries *sr;
       if (aiperf)
         {
-          /* create_percentile_bands: p95–p99 filled, p50–p95 filled, the p50 line, and a
-           * gauge's p05–p50 */
+          /* create_percentile_bands' traces in its order: p95–p99 filled ("p95-p99
+           * band"), the p50 line filled up to p95 (its fill is the line's trace: no
+           * legend entry of its own), and a gauge's p05–p50 after them */
           sr = iv_chart_add_band (c, _ ("p95-p99 band"), x, p95, p99, n);
           iv_series_set_color (sr, 0x448aff);
           iv_series_set_alpha (sr, 0.2);
           sr = iv_chart_add_band (c, _ ("p50-p95 band"), x, p50, p95, n);
           iv_series_set_color (sr, 0x448aff);
           iv_series_set_alpha (sr, 0.3);
+          iv_series_set_show_in_legend (sr, FALSE);
+          sr = iv_chart_add_line (c, _ ("p50 (median)"), x, p50, n);
+          iv_series_set_color (sr, 0x1f77b4);
+          iv_series_set_line_width (sr, 2.5);
           if (b->low)
             {
               sr = iv_chart_add_band (c, _ ("p05-p50 band"), x,
@@ -1384,9 +1389,6 @@ server_bands (const IvPlotSpec *spec, const IvRun *r, const char *name, char **r
               iv_series_set_color (sr, 0x448aff);
               iv_series_set_alpha (sr, 0.2);
             }
-          sr = iv_chart_add_line (c, _ ("p50 (median)"), x, p50, n);
-          iv_series_set_color (sr, 0x1f77b4);
-          iv_series_set_line_width (sr, 2.5);
           continue;
         }
       switch (b->type)
