@@ -583,6 +583,7 @@ def check_server_metrics_schema(t):
 SERVER_JSON = os.path.join(DATA, "aiperf-docs", "server-json", "server_metrics_export.json")
 HIST = "dynamo_component_request_duration_seconds"
 GAUGE = "dynamo_component_inflight_requests"
+COUNTER = "dynamo_component_request_bytes"
 PREFILL = "{dynamo_component=prefill,dynamo_endpoint=generate,model=Qwen/Qwen3-0.6B}"
 BACKEND = "{dynamo_component=backend,dynamo_endpoint=generate,model=Qwen/Qwen3-0.6B}"
 
@@ -653,13 +654,18 @@ def with_server_json(tmp):
     cfg = os.path.join(tmp, "server-plots.yaml")
     with open(cfg, "w") as f:
         f.write("visualization:\n"
-                "  single_run_defaults: [hist_bands, gauge_bands, partial_bands, dual]\n"
+                "  single_run_defaults: [hist_bands, gauge_bands, partial_bands, dual, sc, ar,"
+                " ar_filtered]\n"
                 "  single_run_plots:\n"
                 "    hist_bands: {type: percentile_bands, y: \"%s%s\"}\n"
                 "    gauge_bands: {type: percentile_bands, y: \"%s%s\"}\n"
                 "    partial_bands: {type: percentile_bands, y: \"%s{dynamo_component=backend}\"}\n"
                 "    dual: {type: dual_axis, x: timestamp_s, y: throughput_tokens_per_sec,\n"
-                "           y2: %s}\n" % (HIST, PREFILL, GAUGE, BACKEND, GAUGE, GAUGE))
+                "           y2: %s}\n"
+                "    sc: {type: scatter, x: timestamp_s, y: %s, source: server_metrics}\n"
+                "    ar: {type: area, x: timestamp_s, y: %s, source: server_metrics}\n"
+                "    ar_filtered: {type: area, x: timestamp_s, y: \"%s%s\"}\n"
+                % (HIST, PREFILL, GAUGE, BACKEND, GAUGE, GAUGE, COUNTER, GAUGE, GAUGE, BACKEND))
     return run, cfg
 
 
@@ -692,6 +698,27 @@ def check_server_metrics_plots(t, tmp):
             ok = ok and same_list(low["lo"], [r[4] for r in want]) and same_list(low["hi"], [r[1] for r in want])
         t.check(ok, "%s: percentile bands as PercentileBandsHandler makes them" % preset,
                 json.dumps(fig["figure"]["series"])[:1500] + "\n" + str(want))
+    # ScatterHandler: every row of the frame as markers, "<metric> Raw Data Points Over
+    # Time", y "<metric> (<unit>)"; AreaHandler: one hv line of the bare name's column,
+    # title and label from get_metric_display_name (str.title ()); a filtered name has no
+    # such column and fails
+    fig = figure(out, "sc")
+    xs, ys = server_rows(doc, COUNTER)
+    s = series(fig, "%s (bytes)" % COUNTER)
+    t.check(fig["figure"]["title"] == "%s Raw Data Points Over Time" % COUNTER and
+            same_list(s["x"], xs) and same_list(s["y"], ys),
+            "scatter of a server metric: the frame's rows (ScatterHandler)", json.dumps(fig)[:1500])
+    fig = figure(out, "ar")
+    xs, ys = server_rows(doc, GAUGE)
+    name = GAUGE.replace("_", " ").title()
+    s = series(fig, name)
+    t.check(fig["figure"]["title"] == name + " Over Time" and
+            same_list(s["x"][1::2], xs) and same_list(s["y"][1::2], ys),
+            "area of a server metric: its column as steps (AreaHandler, create_time_series_area)",
+            json.dumps(fig)[:1500])
+    t.check(figure(out, "ar_filtered")["skipped"] is not None,
+            "area of a filtered server metric: no column of that name, aiperf plot fails",
+            figure(out, "ar_filtered"))
     t.check(figure(out, "partial_bands")["skipped"] is not None,
             "percentile bands: a filter naming some of a series' labels finds nothing in aiperf "
             "plot (_resolve_series_data)", figure(out, "partial_bands"))

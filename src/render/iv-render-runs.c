@@ -2835,6 +2835,137 @@ add_over_time (IvChart *c, const IvRun *r, const char *key, IvAxisId axis, gint6
   }
 }
 
+static gint
+double_cmp_asc (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* A scatter or area preset of a server metric as aiperf plot draws it (ScatterHandler,
+ * AreaHandler): the rows filter_server_metrics_dataframe finds, in its frame's order (a
+ * Parquet file's grouped by endpoint and labels_json, sorted; the JSON's windows in the
+ * file's order), on seconds from the earliest. A scatter draws every row as one trace of
+ * markers ("<metric> Raw Data Points Over Time"); an area one hv line filled to zero —
+ * several series first averaged per timestamp (its branch summing a counter compares the
+ * type with "COUNTER", which the frame spells "counter", so it never runs), and the
+ * column it draws is the bare name: a name with a filter, or an x other than timestamp_s,
+ * fails there. */
+static IvChart *
+server_points_aiperf (const IvPlotSpec *spec, const IvRun *r, gboolean area, char **reason)
+{
+  g_autoptr (IvPromSpec) ps = iv_prom_spec_parse (spec->y.metric, NULL);
+  g_autoptr (GPtrArray) lines = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) xs = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) ys = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree char *title = NULL, *y_label = NULL;
+  const char *method, *metric = ps ? ps->metric : spec->y.metric;
+  double window = server_window (spec, &method);
+  gint64 first = G_MAXINT64;
+  IvChart *c;
+  IvSeries *s;
+
+  if (!r->server || !iv_server_metrics_aiperf_has_frame (r->server))
+    {
+      *reason = g_strdup_printf (_ ("aiperf plot has no server metrics over time in this run "
+                                    "(it reads them from server_metrics_export.parquet, else "
+                                    "from the windows of server_metrics_export.json), for "
+                                    "“%s”"),
+                                 spec->y.metric);
+      return NULL;
+    }
+  if (area
+      && (!g_str_equal (metric, spec->y.metric)
+          || g_strcmp0 (spec->x.metric ? spec->x.metric : "timestamp_s", "timestamp_s")))
+    {
+      *reason = g_strdup_printf (_ ("aiperf plot's area of a server metric draws its column "
+                                    "“%s” against timestamp_s: with “%s” against “%s” it "
+                                    "fails"),
+                                 metric, spec->y.metric, spec->x.metric);
+      return NULL;
+    }
+  if (!(lines
+        = iv_server_metrics_lines (r->server, spec->y.metric, 0, TRUE, window, method, &error)))
+    {
+      *reason = g_strdup (error->message);
+      return NULL;
+    }
+  if (r->server->parquet_path)
+    g_ptr_array_sort (lines, line_key_cmp);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      const IvServerLine *l = lines->pdata[i];
+      for (guint k = 0; k < l->t_ns->len; k++)
+        first = MIN (first, g_array_index (l->t_ns, gint64, k));
+    }
+  for (guint i = 0; i < lines->len; i++)
+    {
+      const IvServerLine *l = lines->pdata[i];
+      for (guint k = 0; k < l->t_ns->len; k++)
+        {
+          double x = (double) (g_array_index (l->t_ns, gint64, k) - first) / 1e9;
+          g_array_append_val (xs, x);
+          g_array_append_val (ys, g_array_index (l->y, double, k));
+        }
+    }
+  if (area && lines->len > 1)
+    {
+      /* groupby ("timestamp_s").mean (): each time once, ascending, NaN left out */
+      g_autoptr (GArray) times = g_array_copy (xs);
+      g_autoptr (GArray) mx = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr (GArray) my = g_array_new (FALSE, FALSE, sizeof (double));
+      g_array_sort (times, double_cmp_asc);
+      for (guint i = 0; i < times->len; i++)
+        {
+          double t = g_array_index (times, double, i), sum = 0, mean = NAN;
+          guint n = 0;
+          if (i && g_array_index (times, double, i - 1) == t)
+            continue;
+          for (guint k = 0; k < xs->len; k++)
+            if (g_array_index (xs, double, k) == t && !isnan (g_array_index (ys, double, k)))
+              sum += g_array_index (ys, double, k), n++;
+          if (n)
+            mean = sum / n;
+          g_array_append_val (mx, t);
+          g_array_append_val (my, mean);
+        }
+      g_array_unref (xs), xs = g_steal_pointer (&mx);
+      g_array_unref (ys), ys = g_steal_pointer (&my);
+    }
+  {
+    const IvServerLine *l0 = lines->pdata[0];
+    g_autofree char *display = python_title (spec->y.metric);
+    if (spec->y_label)
+      y_label = g_strdup (spec->y_label);
+    else if (!area && l0->unit && *l0->unit)
+      y_label = g_strdup_printf ("%s (%s)", metric, l0->unit);
+    else
+      y_label = g_strdup (display);
+    title = area ? g_strdup_printf (_ ("%s Over Time"), display)
+                 : g_strdup_printf (_ ("%s Raw Data Points Over Time"), metric);
+  }
+  c = new_chart (spec, title, NULL);
+  iv_chart_axis_set_title (c, IV_AXIS_X, spec->x_label ? spec->x_label : _ ("Time (s)"));
+  iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
+  iv_chart_axis_set_title (c, IV_AXIS_Y, y_label);
+  if (area)
+    {
+      g_autofree double *sx = NULL, *sy = NULL;
+      gsize n;
+      steps (xs, ys, &sx, &sy, &n);
+      s = iv_chart_add_area (c, y_label, sx, sy, n, FALSE);
+    }
+  else
+    {
+      s = iv_chart_add_scatter (c, y_label, (const double *) (void *) xs->data,
+                                (const double *) (void *) ys->data, xs->len);
+      iv_series_set_marker (s, IV_MARKER_CIRCLE, 4);
+    }
+  iv_series_set_color (s, 0x4c72b0);
+  return c;
+}
+
 /* The server's metrics over the run, beside the client's on one clock: y (and y2) name
  * quantities joined by "+". */
 static IvChart *
@@ -2948,6 +3079,10 @@ runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, char
     case IV_PLOT_BOX:
       return boxes (spec, sweep, reason);
     case IV_PLOT_SERVER:
+      if (aiperf
+          && (g_strcmp0 (spec->type_name, "scatter") == 0
+              || g_strcmp0 (spec->type_name, "area") == 0))
+        return server_points_aiperf (spec, run, g_str_equal (spec->type_name, "area"), reason);
       return server_over_time (spec, run, reason);
     case IV_PLOT_ISL_OSL_HEATMAP:
     case IV_PLOT_ISL_OSL_PARETO:
