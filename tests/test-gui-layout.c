@@ -334,8 +334,8 @@ exercise_window (gconstpointer data)
   save_screen (window, size, "model");
   /* each of the Model's figures, for review */
   {
-    static const char *const tabs[]
-        = { "stages", "memory", "roofline", "sharding", "topology", "sweep", "details", "compare" };
+    static const char *const tabs[] = { "stages", "memory",  "roofline", "sharding", "topology",
+                                        "sweep",  "serving", "details",  "compare" };
     GtkStack *stack
         = find_stack_with (GTK_WIDGET (_iv_window_get_page (window, IV_GROUP_MODEL)), "stages");
     g_assert_nonnull (stack);

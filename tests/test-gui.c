@@ -27,6 +27,8 @@
 #include "iv-trace-query.h"
 #include "iv-run-bound.h"
 #include "iv-preset.h"
+#include "iv-runs-bound-row.h"
+#include "iv-settings.h"
 #include "iv-model-view.h"
 #include "iv-workspace-page.h"
 
@@ -916,13 +918,16 @@ test_model_view (void)
     gtk_drop_down_set_selected (mode, 0);
     g_assert_cmpint (iv_model_view_get_result (view)->config.mode, ==, IV_MODE_PREFILL);
     g_assert_cmpint (iv_model_view_get_result (view)->config.T, ==,
-                     8192);                  /* the prefill's T_q back */
-    gtk_drop_down_set_selected (weights, 2); /* 1 B */
+                     8192); /* the prefill's T_q back */
+    /* the weights' drop-down is their format (§2.3): FP8 E4M3 brings its 1 byte */
+    gtk_drop_down_set_selected (weights, IV_FORMAT_FP8);
     g_object_get (state, "weight-bytes", &bytes, NULL);
     g_assert_cmpfloat (bytes, ==, 1);
     g_assert_cmpfloat (iv_model_view_get_result (view)->config.e_w, ==, 1);
-    g_object_set (state, "weight-bytes", 2.0, NULL);
-    g_assert_cmpuint (gtk_drop_down_get_selected (weights), ==, 1);
+    g_assert_cmpint (iv_model_view_get_result (view)->config.f_w, ==, IV_FORMAT_FP8);
+    g_object_set (state, "weight-format", IV_FORMAT_BF16, NULL);
+    g_assert_cmpuint (gtk_drop_down_get_selected (weights), ==, IV_FORMAT_BF16);
+    g_assert_cmpfloat (iv_model_view_get_result (view)->config.e_w, ==, 2);
   }
 
   gtk_range_set_value (tp, 3); /* TP = 8 */
@@ -1033,6 +1038,30 @@ test_model_view (void)
     gtk_range_set_value (tp, 1); /* rebuilt while shown */
     g_assert_true (has_label (details, "Replication Waste"));
     gtk_stack_set_visible_child_name (stack, "pipeline");
+  }
+
+  /* Serving: the curve of this result, computed when its page is shown and drawn as it is
+   * exported (§10); the formats, EP's imbalance, the overlap and the reserve reach the
+   * model through the state the controls are bound to, and the curve follows them. */
+  {
+    GtkStack *stack = stack_with_page (GTK_WIDGET (view), "serving");
+    IvModelState *state = iv_model_view_get_state (view);
+    cairo_surface_t *shown, *moved;
+    g_assert_nonnull (stack);
+    gtk_stack_set_visible_child_name (stack, "serving");
+    g_assert_cmpstr (iv_model_view_get_figure (view)->name, ==, "serving");
+    shown = render_view_figure (view);
+    g_object_set (state, "reserve", 0.5, "overlap", TRUE, "imbalance", 1.5, NULL);
+    g_assert_cmpfloat (iv_model_view_get_result (view)->config.reserve, ==, 0.5);
+    g_assert_true (iv_model_view_get_result (view)->config.overlap);
+    g_assert_cmpfloat (iv_model_view_get_result (view)->config.imbalance, ==, 1.5);
+    moved = render_view_figure (view);
+    g_assert_false (surfaces_equal (shown, moved)); /* less memory: fewer points fit */
+    cairo_surface_destroy (shown);
+    cairo_surface_destroy (moved);
+    g_object_set (state, "reserve", 0.1, "overlap", FALSE, "imbalance", 1.0, NULL);
+    gtk_stack_set_visible_child_name (stack, "pipeline");
+    g_assert_cmpstr (iv_model_view_get_figure (view)->name, ==, "pipeline");
   }
 
   /* Save & compare: saved with TP 4, loaded back after moving the slider, compared in
@@ -1743,6 +1772,65 @@ test_runs_view (void)
 
 /* A slice's details: its properties as name/value pairs, the slice it is in, and its
  * arguments as a tree (paths as keys), nested objects and arrays included. */
+static void
+count_up (guint *n)
+{
+  (*n)++;
+}
+
+/* The "Bound on" row alone: a choice is remembered for its folder and comes back with it;
+ * "changed" once per change of the choice, never for one that changes nothing. */
+static void
+test_runs_bound_row (void)
+{
+  IvRunsBoundRow *row = IV_RUNS_BOUND_ROW (g_object_ref_sink (iv_runs_bound_row_new ()));
+  GtkDropDown *models = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (row), "bound_model"));
+  g_autoptr (GSettings) settings = iv_settings_new ();
+  g_autoptr (GVariant) remembered = NULL;
+  g_autofree char *value = NULL;
+  const IvRunsBoundChoice *c = iv_runs_bound_row_get_choice (row);
+  guint changes = 0, qwen = 0;
+
+  g_signal_connect_swapped (row, "changed", G_CALLBACK (count_up), &changes);
+  iv_runs_bound_row_set_folder (row, "/runs/a");
+  g_assert_cmpuint (changes, ==, 0);
+  g_assert_null (c->hardware);
+  iv_runs_bound_row_set_bound (row, "h100x8", 2);
+  g_assert_cmpuint (changes, ==, 1);
+  g_assert_cmpstr (c->hardware->name, ==, "h100x8");
+  g_assert_cmpint (c->tp, ==, 2);
+  iv_runs_bound_row_set_bound (row, "h100x8", 2);
+  g_assert_cmpuint (changes, ==, 1);
+  /* the model drop-down: Qwen3-0.6B among the presets */
+  for (guint i = 0; i < iv_presets_get ()->len; i++)
+    if (g_str_equal (((IvModel *) iv_presets_get ()->pdata[i])->name, "Qwen3-0.6B"))
+      qwen = i + 1;
+  gtk_drop_down_set_selected (models, qwen);
+  g_assert_cmpuint (changes, ==, 2);
+  g_assert_cmpstr (c->model->name, ==, "Qwen3-0.6B");
+  remembered = g_settings_get_value (settings, "run-bounds");
+  g_assert_true (g_variant_lookup (remembered, "/runs/a", "s", &value));
+  g_assert_cmpstr (value, ==, "h100x8:2:Qwen3-0.6B");
+  /* another folder: nothing remembered, so no bound */
+  iv_runs_bound_row_set_folder (row, "/runs/b");
+  g_assert_cmpuint (changes, ==, 3);
+  g_assert_null (c->hardware);
+  g_assert_null (c->model);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (models)));
+  /* and back: the choice made there */
+  iv_runs_bound_row_set_folder (row, "/runs/a");
+  g_assert_cmpuint (changes, ==, 4);
+  g_assert_cmpstr (c->hardware->name, ==, "h100x8");
+  g_assert_cmpint (c->tp, ==, 2);
+  g_assert_cmpstr (c->model->name, ==, "Qwen3-0.6B");
+  g_assert_cmpuint (gtk_drop_down_get_selected (models), ==, qwen);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (models)));
+  /* restoring what is shown already changes nothing */
+  iv_runs_bound_row_set_folder (row, "/runs/a");
+  g_assert_cmpuint (changes, ==, 4);
+  g_object_unref (row);
+}
+
 /* Copies the files of the sample run @name into @dir. */
 static void
 copy_sample_run (const char *name, const char *dir)
@@ -2051,8 +2139,7 @@ test_isl_osl (void)
   /* the model chosen beside the hardware replaces each run's own: a 0.6 B model's ITL
    * bound is far below an 8 B one's */
   {
-    GtkDropDown *models
-        = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (view), "bound_model_choice"));
+    GtkDropDown *models = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (view), "bound_model"));
     GPtrArray *presets = iv_presets_get ();
     double before = seconds_of (iv_runs_view_get_cell (view, 0, 9)), after;
     guint qwen = 0;
@@ -2583,6 +2670,7 @@ static const GuiCase cases[] = {
   { "/gui/runs-view", test_runs_view },
   { "/gui/runs-aiperf-toggle", test_runs_aiperf_toggle },
   { "/gui/runs-plot-configs", test_runs_plot_configs },
+  { "/gui/runs-bound-row", test_runs_bound_row },
   { "/gui/window-size-saved", test_window_size_saved },
 };
 

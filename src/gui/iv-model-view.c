@@ -24,6 +24,7 @@
 #include "iv-safe-text.h"
 #include "iv-saved.h"
 #include "iv-render-model.h"
+#include "iv-render-serving.h"
 #include "iv-text.h"
 #include "iv-units.h"
 
@@ -42,6 +43,7 @@ static const FigureInfo figure_info[] = {
   { "sharding", N_ ("Sharding"), iv_render_sharding },
   { "topology", N_ ("Topology"), iv_render_topology },
   { "sweep", N_ ("Sweep"), iv_render_sweep },
+  { "serving", N_ ("Serving"), iv_render_serving },
 };
 
 struct _IvModelView
@@ -70,7 +72,14 @@ struct _IvModelView
   GtkStringList *hardware_names;
   GtkDropDown *hardware_drop;
   IvHardwareEditor *hw_editor;
-  GtkDropDown *bytes_drops[4]; /* weights, activations, KV cache, partials */
+  GtkDropDown *bytes_drops[4]; /* formats of weights, activations, KV cache; partials' bytes */
+  GtkSpinButton *ep_spin, *imbalance_spin, *reserve_spin;
+  GtkCheckButton *overlap_check;
+  GtkSpinButton *isl_spin, *osl_spin;
+  /* the Serving page: its curve, computed when the page is shown and the result changed */
+  IvServingCurve *serving_curve;
+  IvServingFigure serving_figure;
+  gboolean serving_stale;
   GtkDropDown *mode_drop;
   GtkSpinButton *batch_spin;
   GtkRange *tp_scale;
@@ -182,6 +191,39 @@ bytes_to_index (GBinding *binding, const GValue *from, GValue *to, gpointer data
   return FALSE;
 }
 
+/* The runtime reserve is a share (0–0.9) in the state, a percentage on screen. */
+static gboolean
+share_to_percent (GBinding *binding, const GValue *from, GValue *to, gpointer data)
+{
+  g_value_set_double (to, round (100 * g_value_get_double (from) * 1e6) / 1e6);
+  return TRUE;
+}
+
+static gboolean
+percent_to_share (GBinding *binding, const GValue *from, GValue *to, gpointer data)
+{
+  g_value_set_double (to, g_value_get_double (from) / 100);
+  return TRUE;
+}
+
+/* A format drop-down lists IvFormat in order: the index is the format. */
+static gboolean
+format_to_index (GBinding *binding, const GValue *from, GValue *to, gpointer data)
+{
+  g_value_set_uint (to, (guint) g_value_get_int (from));
+  return TRUE;
+}
+
+static gboolean
+index_to_format (GBinding *binding, const GValue *from, GValue *to, gpointer data)
+{
+  guint i = g_value_get_uint (from);
+  if (i >= IV_N_FORMATS)
+    return FALSE;
+  g_value_set_int (to, (int) i);
+  return TRUE;
+}
+
 static gboolean
 index_to_model (GBinding *binding, const GValue *from, GValue *to, gpointer data)
 {
@@ -208,8 +250,7 @@ static void
 bind_controls (IvModelView *self)
 {
   const GBindingFlags both = G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE;
-  static const char *const bytes_props[]
-      = { "weight-bytes", "act-bytes", "kv-bytes", "partial-bytes" };
+  static const char *const format_props[] = { "weight-format", "act-format", "kv-format" };
   struct
   {
     const char *prop;
@@ -235,12 +276,56 @@ bind_controls (IvModelView *self)
   g_object_bind_property (self->state, "cp-place", self->cp_place_drop, "selected", both);
   g_object_bind_property (self->state, "ring", self->ring_drop, "selected", both);
   g_object_bind_property (self->state, "layer-kind", self->kind_drop, "selected", both);
-  for (guint i = 0; i < G_N_ELEMENTS (bytes_props); i++)
-    g_object_bind_property_full (self->state, bytes_props[i], self->bytes_drops[i], "selected",
-                                 both, bytes_to_index, index_to_bytes, NULL, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (format_props); i++)
+    g_object_bind_property_full (self->state, format_props[i], self->bytes_drops[i], "selected",
+                                 both, format_to_index, index_to_format, NULL, NULL);
+  g_object_bind_property_full (self->state, "partial-bytes", self->bytes_drops[3], "selected", both,
+                               bytes_to_index, index_to_bytes, NULL, NULL);
+  g_object_bind_property (self->state, "ep", gtk_spin_button_get_adjustment (self->ep_spin),
+                          "value", both);
+  g_object_bind_property (self->state, "imbalance",
+                          gtk_spin_button_get_adjustment (self->imbalance_spin), "value", both);
+  g_object_bind_property_full (self->state, "reserve",
+                               gtk_spin_button_get_adjustment (self->reserve_spin), "value", both,
+                               share_to_percent, percent_to_share, NULL, NULL);
+  g_object_bind_property (self->state, "overlap", self->overlap_check, "active", both);
 }
 
 static void refresh_compare (IvModelView *self);
+
+/* The serving curve of the current result's model, hardware and configuration (§10), for
+ * the lengths on the page; NULL when it cannot be drawn (the reason is logged). */
+static void
+ensure_serving (IvModelView *self)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!self->serving_stale || !self->has_result)
+    return;
+  g_clear_pointer (&self->serving_curve, iv_serving_free);
+  self->serving_curve
+      = iv_serving_compute (self->result.model, self->result.hw, &self->result.config,
+                            gtk_spin_button_get_value (self->isl_spin),
+                            gtk_spin_button_get_value (self->osl_spin), &error);
+  if (!self->serving_curve)
+    g_message ("serving curve: %s", error->message);
+  self->serving_figure = (IvServingFigure){ self->serving_curve, NULL, 0, NULL };
+  self->serving_stale = FALSE;
+}
+
+static void
+on_serving_lengths (IvModelView *self)
+{
+  self->serving_stale = TRUE;
+  if (self->figure_stack
+      && g_strcmp0 (gtk_stack_get_visible_child_name (self->figure_stack), "serving") == 0)
+    {
+      ensure_serving (self);
+      for (guint i = 0; i < G_N_ELEMENTS (figure_info); i++)
+        if (figure_info[i].render == iv_render_serving)
+          gtk_widget_queue_draw (self->areas[i]);
+    }
+}
 
 static void
 redraw (IvModelView *self)
@@ -271,11 +356,17 @@ redraw (IvModelView *self)
       iv_model_stages_set_result (self->stages, &self->result, self->model_figure.kind);
       self->stages_stale = FALSE;
     }
+  if (g_strcmp0 (name, "serving") == 0)
+    ensure_serving (self);
   for (guint i = 0; i < G_N_ELEMENTS (figure_info); i++)
     if (g_strcmp0 (name, figure_info[i].name) == 0)
       {
         self->figure.render = figure_info[i].render;
         self->figure.name = figure_info[i].name;
+        /* the Serving page draws its curve; the rest the result */
+        self->figure.data = figure_info[i].render == iv_render_serving
+                                ? (gconstpointer) &self->serving_figure
+                                : (gconstpointer) &self->model_figure;
         gtk_widget_queue_draw (self->areas[i]);
       }
   /* Greyed while the controls break a constraint: what is shown is the last valid result. */
@@ -402,6 +493,7 @@ recompute (IvModelView *self)
       self->has_result = TRUE;
       self->details_stale = TRUE;
       self->stages_stale = TRUE;
+      self->serving_stale = TRUE;
       sync_kinds (self);
       show_result (self, &r);
       gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
@@ -497,7 +589,16 @@ draw_figure (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer 
 
   if (!self->has_result)
     return;
-  if (!info->render (cr, &self->model_figure, &options, width, height, &error))
+  if (info->render == iv_render_serving)
+    {
+      ensure_serving (self);
+      if (!self->serving_curve)
+        return;
+    }
+  if (!info->render (cr,
+                     info->render == iv_render_serving ? (gconstpointer) &self->serving_figure
+                                                       : (gconstpointer) &self->model_figure,
+                     &options, width, height, &error))
     g_warning ("%s: %s", info->name, error->message);
 }
 
@@ -1023,6 +1124,7 @@ iv_model_view_finalize (GObject *object)
   g_clear_pointer (&self->compare, iv_compare_free);
   g_free (self->saved_path);
   g_free (self->error);
+  g_clear_pointer (&self->serving_curve, iv_serving_free);
   G_OBJECT_CLASS (iv_model_view_parent_class)->finalize (object);
 }
 
@@ -1033,8 +1135,8 @@ iv_model_view_class_init (IvModelViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   /* the Stages page is bound as "stages"; its slot in areas is filled in init */
   static const char *const areas[G_N_ELEMENTS (figure_info)] = {
-    "area_pipeline", NULL,         "area_memory", "area_roofline", "area_sharding",
-    "area_topology", "area_sweep",
+    "area_pipeline", NULL,         "area_memory",  "area_roofline", "area_sharding",
+    "area_topology", "area_sweep", "area_serving",
   };
   static const char *const bytes[] = { "weight_drop", "act_drop", "kv_drop", "partial_drop" };
 
@@ -1089,6 +1191,12 @@ iv_model_view_class_init (IvModelViewClass *klass)
   CHILD (saved_list);
   CHILD (saved_error);
   CHILD (compare_area);
+  CHILD (ep_spin);
+  CHILD (imbalance_spin);
+  CHILD (reserve_spin);
+  CHILD (overlap_check);
+  CHILD (isl_spin);
+  CHILD (osl_spin);
 #undef CHILD
   for (guint i = 0; i < G_N_ELEMENTS (areas); i++)
     if (areas[i])
@@ -1104,6 +1212,7 @@ iv_model_view_class_init (IvModelViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_save_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_saved_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_sweep_axis);
+  gtk_widget_class_bind_template_callback (widget_class, on_serving_lengths);
   gtk_widget_class_bind_template_callback (widget_class, on_annotate);
   gtk_widget_class_bind_template_callback (widget_class, on_copy_csv);
   gtk_widget_class_bind_template_callback (widget_class, on_tab_toggled);
@@ -1218,6 +1327,11 @@ iv_model_view_get_figure (IvModelView *self)
       if (self->compare_stale)
         refresh_compare (self);
       return self->compare && self->compare->n > 0 ? &self->compare_figure : NULL;
+    }
+  if (self->figure.render == iv_render_serving)
+    {
+      ensure_serving (self);
+      return self->serving_curve ? &self->figure : NULL;
     }
   return self->has_result ? &self->figure : NULL;
 }

@@ -12,9 +12,9 @@
 #include "iv-render-runs.h"
 #include "iv-preset.h"
 #include "iv-run-bound.h"
-#include "iv-settings.h"
 #include "iv-run-series.h"
 #include "iv-safe-text.h"
+#include "iv-runs-bound-row.h"
 #include "iv-runs-notes.h"
 #include "iv-runs-state.h"
 #include "iv-runs-table.h"
@@ -105,30 +105,16 @@ struct _IvRunsView
   IvPlotConfig *builtin;        /* without them: the built-in one */
   const IvPlotConfig *config;   /* the one that applies to what is shown */
   const char *config_error;     /* why the configuration found could not be read */
-  char *bound_error;            /* why the config.json given could not be read */
   GPtrArray *specs;             /* const IvPlotSpec*, parallel to plot_names */
   IvPlotSpec *custom_spec;      /* owned; self->custom points at it in multi-run mode */
   IvPlotSpec override;          /* the chosen preset with the state's statistic and grouping */
   IvRunsState *state;           /* statistic, grouping, log axes, picked requests */
   char *skip_reason;
   char *group_strv[2];
-  /* the hardware the runs are set against (§9), remembered per folder */
-  GtkDropDown *bound_choice, *bound_tp_choice, *bound_model_choice;
-  GtkStringList *bound_names, *bound_model_names;
-  const IvHardware *bound_hw; /* NULL: none */
-  const IvModel *bound_model; /* NULL: each run's own, matched by name */
-  IvModel *bound_imported;    /* a config.json the user gave (owned; listed after the presets) */
-  char *bound_imported_path;
-  gint64 bound_tp; /* 0: the smallest that fits */
-  GSettings *settings;
+  IvRunsBoundRow *bound_row; /* the hardware the runs are set against (§9) */
 };
 
 G_DEFINE_FINAL_TYPE (IvRunsView, iv_runs_view, GTK_TYPE_WIDGET)
-
-static void restore_bound (IvRunsView *self);
-static guint bound_model_import_index (IvRunsView *self);
-static const IvModel *bound_model_at (IvRunsView *self, guint i);
-static void choose_config_json (IvRunsView *self);
 
 static const char *const stats[] = { "avg", "p50", "p90", "p95", "p99", "min", "max", NULL };
 
@@ -262,8 +248,8 @@ fill_metrics (IvRunsView *self, const IvRun *r)
 static void
 fill_runs (IvRunsView *self)
 {
-  IvRunsBoundChoice bound = { self->bound_hw, self->bound_model, self->bound_tp };
-  g_autoptr (IvRunsTable) t = iv_runs_table_comparison (self->sweep, &bound);
+  g_autoptr (IvRunsTable) t
+      = iv_runs_table_comparison (self->sweep, iv_runs_bound_row_get_choice (self->bound_row));
   /* a run's label is short (what varies); the headline numbers get the room */
   show_table (self, t, 150);
 }
@@ -276,6 +262,7 @@ fill_runs (IvRunsView *self)
 static void
 fill_notes (IvRunsView *self, const IvRun *r)
 {
+  const IvRunsBoundChoice *bound = iv_runs_bound_row_get_choice (self->bound_row);
   g_autoptr (GString) text = g_string_new (NULL);
   guint n_lines = 0;
 
@@ -290,12 +277,12 @@ fill_notes (IvRunsView *self, const IvRun *r)
   G_STMT_END
   if (self->config_error)
     LINE (self->config_error);
-  if (self->bound_error)
-    LINE (self->bound_error);
+  if (iv_runs_bound_row_get_error (self->bound_row))
+    LINE (iv_runs_bound_row_get_error (self->bound_row));
   /* the plot configuration's own warnings (unknown keys, undefined defaults) */
   for (guint i = 0; self->config && i < self->config->warnings->len; i++)
     LINE ((const char *) self->config->warnings->pdata[i]);
-  if (self->bound_hw)
+  if (bound->hardware)
     {
       /* a run the bound cannot be computed for says why, once per reason */
       g_autoptr (GPtrArray) said = g_ptr_array_new_with_free_func (g_free);
@@ -304,12 +291,12 @@ fill_notes (IvRunsView *self, const IvRun *r)
           IvRunBound b;
           if (r && self->sweep->runs->pdata[i] != r)
             continue;
-          iv_run_bound_compute (self->sweep->runs->pdata[i], self->bound_model, self->bound_hw,
-                                self->bound_tp, &b);
+          iv_run_bound_compute (self->sweep->runs->pdata[i], bound->model, bound->hardware,
+                                bound->tp, &b);
           if (!b.ok && !g_ptr_array_find_with_equal_func (said, b.error, g_str_equal, NULL))
             {
               g_autofree char *line
-                  = g_strdup_printf (_ ("Bound on %s: %s"), self->bound_hw->name, b.error);
+                  = g_strdup_printf (_ ("Bound on %s: %s"), bound->hardware->name, b.error);
               LINE (line);
               g_ptr_array_add (said, g_strdup (b.error));
             }
@@ -353,6 +340,7 @@ card_line (GtkGrid *grid, int row, const char *key, const char *value)
 static void
 fill_card (IvRunsView *self, const IvRun *r)
 {
+  const IvRunsBoundChoice *choice = iv_runs_bound_row_get_choice (self->bound_row);
   GtkWidget *child;
   GtkGrid *grid = GTK_GRID (self->card);
   g_autofree char *conc = iv_runs_table_number (r->concurrency, NULL);
@@ -410,11 +398,11 @@ fill_card (IvRunsView *self, const IvRun *r)
     card_line (grid, 8, _ ("GPUs"), gpus);
   }
   card_line (grid, 9, _ ("Folder"), r->path);
-  if (self->bound_hw)
+  if (choice->hardware)
     {
       IvRunBound b;
-      g_autofree char *bound_title = g_strdup_printf (_ ("Bound on %s"), self->bound_hw->name);
-      iv_run_bound_compute (r, self->bound_model, self->bound_hw, self->bound_tp, &b);
+      g_autofree char *bound_title = g_strdup_printf (_ ("Bound on %s"), choice->hardware->name);
+      iv_run_bound_compute (r, choice->model, choice->hardware, choice->tp, &b);
       if (b.ok)
         {
           g_autofree char *ttft = iv_units_format_seconds (b.predicted[IV_BOUND_TTFT]);
@@ -440,7 +428,7 @@ fill_card (IvRunsView *self, const IvRun *r)
             gtk_widget_set_halign (open, GTK_ALIGN_START);
             gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "win.model-from-run");
             gtk_actionable_set_action_target (GTK_ACTIONABLE (open), "(ssxxx)", b.model->name,
-                                              self->bound_hw->name, b.pred.tp,
+                                              choice->hardware->name, b.pred.tp,
                                               (gint64) llround (b.pred.concurrency),
                                               (gint64) llround (b.pred.isl + b.pred.osl / 2));
             gtk_grid_attach (grid, open, 1, 13, 1, 1);
@@ -572,9 +560,9 @@ show_chosen_plot (IvRunsView *self)
   gtk_widget_set_visible (self->custom_controls, spec == self->custom && self->custom);
   /* The picker's statistic and grouping apply to comparisons. */
   self->override = *spec;
-  self->override.bound_hardware = self->bound_hw;
-  self->override.bound_tp = self->bound_tp;
-  self->override.bound_model = self->bound_model;
+  self->override.bound_hardware = iv_runs_bound_row_get_choice (self->bound_row)->hardware;
+  self->override.bound_tp = iv_runs_bound_row_get_choice (self->bound_row)->tp;
+  self->override.bound_model = iv_runs_bound_row_get_choice (self->bound_row)->model;
   self->override.aiperf_compatible = gtk_toggle_button_get_active (self->aiperf);
   /* aiperf plot takes each run's p50 whatever the statistic: the picker stays out */
   if (multi && !self->override.aiperf_compatible)
@@ -991,6 +979,13 @@ iv_runs_view_open_run (IvRunsView *self, guint index)
   describe_selection (self);
 }
 
+/* The folder whose choice of hardware is remembered: the first path opened. */
+static const char *
+bound_key (const IvSweep *sweep)
+{
+  return sweep && sweep->paths && sweep->paths[0] ? sweep->paths[0] : NULL;
+}
+
 void
 iv_runs_view_set_sweep (IvRunsView *self, const IvSweep *sweep, const IvPlotConfigs *configs,
                         GObject *owner)
@@ -1002,7 +997,9 @@ iv_runs_view_set_sweep (IvRunsView *self, const IvSweep *sweep, const IvPlotConf
   self->config_error = NULL;
   g_ptr_array_set_size (self->specs, 0);
   self->override = (IvPlotSpec){ 0 };
-  g_clear_pointer (&self->bound_error, g_free);
+  /* no sweep while the bound row restores the folder's choice: nothing to redraw yet */
+  self->sweep = NULL;
+  iv_runs_bound_row_set_folder (self->bound_row, bound_key (sweep));
   g_set_object (&self->owner, owner);
   self->configs = configs;
   self->sweep = sweep;
@@ -1011,250 +1008,31 @@ iv_runs_view_set_sweep (IvRunsView *self, const IvSweep *sweep, const IvPlotConf
   self->updating = TRUE;
   iv_runs_state_reset (self->state);
   self->updating = FALSE;
-  restore_bound (self);
   if (sweep)
     refresh (self);
   describe_selection (self);
 }
 
-/* The folder whose choice of hardware is remembered: the first path opened. */
-static const char *
-bound_key (IvRunsView *self)
-{
-  return self->sweep && self->sweep->paths && self->sweep->paths[0] ? self->sweep->paths[0] : NULL;
-}
-
-static const gint64 bound_tps[] = { 0, 1, 2, 4, 8 };
-
+/* The bound row's choice changed (or its config.json could not be read): redrawn. */
 static void
-on_bound_chosen (IvRunsView *self)
+on_bound_changed (IvRunsView *self)
 {
-  guint hw = gtk_drop_down_get_selected (self->bound_choice),
-        tp = gtk_drop_down_get_selected (self->bound_tp_choice);
-  guint mi = gtk_drop_down_get_selected (self->bound_model_choice);
-  GPtrArray *presets = iv_hardware_presets ();
-
-  if (self->updating)
-    return;
-  if (mi == bound_model_import_index (self))
-    {
-      /* "config.json…": back to the choice it was, and ask for the file */
-      guint back = 0;
-      for (guint i = 0; self->bound_model && i < bound_model_import_index (self); i++)
-        if (bound_model_at (self, i) == self->bound_model)
-          back = i;
-      self->updating = TRUE;
-      gtk_drop_down_set_selected (self->bound_model_choice, back);
-      self->updating = FALSE;
-      choose_config_json (self);
-      return;
-    }
-  g_clear_pointer (&self->bound_error, g_free); /* said of a choice now replaced */
-  self->bound_hw = hw > 0 && hw <= presets->len ? presets->pdata[hw - 1] : NULL;
-  self->bound_tp = tp < G_N_ELEMENTS (bound_tps) ? bound_tps[tp] : 0;
-  self->bound_model = bound_model_at (self, mi);
-  gtk_widget_set_visible (GTK_WIDGET (self->bound_tp_choice), self->bound_hw != NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->bound_model_choice), self->bound_hw != NULL);
-  if (self->settings && bound_key (self))
-    {
-      /* remembered for this folder: {path: "name:tp"} */
-      g_autoptr (GVariant) old = g_settings_get_value (self->settings, "run-bounds");
-      GVariantBuilder b;
-      GVariantIter it;
-      const char *k, *v;
-      g_variant_builder_init (&b, G_VARIANT_TYPE ("a{ss}"));
-      g_variant_iter_init (&it, old);
-      while (g_variant_iter_next (&it, "{&s&s}", &k, &v))
-        if (!g_str_equal (k, bound_key (self)))
-          g_variant_builder_add (&b, "{ss}", k, v);
-      if (self->bound_hw)
-        {
-          /* an imported model by its file ("@/path/config.json"), a preset by its name */
-          g_autofree char *which = !self->bound_model ? g_strdup ("")
-                                   : self->bound_model == self->bound_imported
-                                       ? g_strdup_printf ("@%s", self->bound_imported_path)
-                                       : g_strdup (self->bound_model->name);
-          g_autofree char *value = g_strdup_printf ("%s:%" G_GINT64_FORMAT ":%s",
-                                                    self->bound_hw->name, self->bound_tp, which);
-          g_variant_builder_add (&b, "{ss}", bound_key (self), value);
-        }
-      g_settings_set_value (self->settings, "run-bounds", g_variant_builder_end (&b));
-    }
   if (self->sweep)
     refresh (self);
-}
-
-/* The model choice's entries: the run's own, the presets, an imported config.json's model
- * when there is one, then "config.json…" to import one. */
-static guint
-bound_model_import_index (IvRunsView *self)
-{
-  return 1 + iv_presets_get ()->len + (self->bound_imported ? 1 : 0);
-}
-
-static const IvModel *
-bound_model_at (IvRunsView *self, guint i)
-{
-  GPtrArray *models = iv_presets_get ();
-
-  if (i >= 1 && i <= models->len)
-    return models->pdata[i - 1];
-  if (self->bound_imported && i == models->len + 1)
-    return self->bound_imported;
-  return NULL;
-}
-
-static void
-fill_bound_models (IvRunsView *self)
-{
-  GPtrArray *models = iv_presets_get ();
-
-  self->updating = TRUE;
-  gtk_string_list_splice (self->bound_model_names, 0,
-                          g_list_model_get_n_items (G_LIST_MODEL (self->bound_model_names)), NULL);
-  gtk_string_list_append (self->bound_model_names, _ ("Model as each run names it"));
-  for (guint i = 0; i < models->len; i++)
-    gtk_string_list_append (self->bound_model_names, ((IvModel *) models->pdata[i])->name);
-  if (self->bound_imported)
-    {
-      g_autofree char *label = g_strdup_printf (_ ("%s (config.json)"), self->bound_imported->name);
-      g_autofree char *shown = iv_text_valid (label, -1); /* the name is the file's */
-      gtk_string_list_append (self->bound_model_names, shown);
-    }
-  gtk_string_list_append (self->bound_model_names, _ ("config.json…"));
-  self->updating = FALSE;
 }
 
 gboolean
 iv_runs_view_set_bound_model_file (IvRunsView *self, const char *path, GError **error)
 {
-  IvModel *m;
-
   g_return_val_if_fail (IV_IS_RUNS_VIEW (self), FALSE);
-  if (!(m = iv_model_from_hf_config (path, error)))
-    return FALSE;
-  g_clear_pointer (&self->bound_imported, iv_model_free);
-  g_free (self->bound_imported_path);
-  self->bound_imported = m;
-  self->bound_imported_path = g_strdup (path);
-  self->bound_model = NULL;
-  g_clear_pointer (&self->bound_error, g_free);
-  fill_bound_models (self);
-  gtk_drop_down_set_selected (self->bound_model_choice, iv_presets_get ()->len + 1);
-  return TRUE;
-}
-
-static void
-on_config_json_response (GtkNativeDialog *dialog, int response, IvRunsView *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
-      g_autoptr (GError) error = NULL;
-      if (path && !iv_runs_view_set_bound_model_file (self, path, &error))
-        {
-          /* said where the numbers would be: the notes */
-          g_free (self->bound_error);
-          self->bound_error = g_strdup (error->message);
-          if (self->sweep)
-            refresh (self);
-        }
-    }
-  g_object_unref (dialog);
-}
-
-static void
-choose_config_json (IvRunsView *self)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
-      _ ("The Model the Runs Served"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-      GTK_FILE_CHOOSER_ACTION_OPEN, _ ("_Choose"), NULL);
-  GtkFileFilter *filter = gtk_file_filter_new ();
-
-  gtk_file_filter_set_name (filter, _ ("Hugging Face config.json"));
-  gtk_file_filter_add_suffix (filter, "json");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  g_object_unref (filter);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_config_json_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
-/* The hardware remembered for this folder, if any, into the drop-downs (no redraw). */
-static void
-restore_bound (IvRunsView *self)
-{
-  g_autofree char *value = NULL;
-  GPtrArray *presets = iv_hardware_presets ();
-  guint hw = 0, tp = 0, mi = 0;
-
-  if (self->settings && bound_key (self))
-    {
-      g_autoptr (GVariant) map = g_settings_get_value (self->settings, "run-bounds");
-      g_variant_lookup (map, bound_key (self), "s", &value);
-    }
-  if (value)
-    {
-      /* "hardware:tp:model" (the model empty: each run's own) */
-      g_auto (GStrv) parts = g_strsplit (value, ":", 3);
-      gint64 t = parts[0] && parts[1] ? g_ascii_strtoll (parts[1], NULL, 10) : 0;
-      GPtrArray *models = iv_presets_get ();
-      for (guint i = 0; parts[0] && i < presets->len; i++)
-        if (g_str_equal (((IvHardware *) presets->pdata[i])->name, parts[0]))
-          hw = i + 1;
-      for (guint i = 0; i < G_N_ELEMENTS (bound_tps); i++)
-        if (bound_tps[i] == t)
-          tp = i;
-      for (guint i = 0; parts[0] && parts[1] && parts[2] && i < models->len; i++)
-        if (g_str_equal (((IvModel *) models->pdata[i])->name, parts[2]))
-          mi = i + 1;
-      if (parts[0] && parts[1] && parts[2] && parts[2][0] == '@')
-        {
-          /* the config.json given for this folder, read again (gone or broken: each run's own) */
-          IvModel *m = iv_model_from_hf_config (parts[2] + 1, NULL);
-          if (m)
-            {
-              g_clear_pointer (&self->bound_imported, iv_model_free);
-              g_free (self->bound_imported_path);
-              self->bound_imported = m;
-              self->bound_imported_path = g_strdup (parts[2] + 1);
-              fill_bound_models (self);
-              mi = models->len + 1;
-            }
-        }
-    }
-  self->updating = TRUE;
-  gtk_drop_down_set_selected (self->bound_choice, hw);
-  gtk_drop_down_set_selected (self->bound_tp_choice, tp);
-  gtk_drop_down_set_selected (self->bound_model_choice, mi);
-  self->updating = FALSE;
-  self->bound_hw = hw ? presets->pdata[hw - 1] : NULL;
-  self->bound_tp = bound_tps[tp];
-  self->bound_model = bound_model_at (self, mi);
-  gtk_widget_set_visible (GTK_WIDGET (self->bound_tp_choice), self->bound_hw != NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->bound_model_choice), self->bound_hw != NULL);
+  return iv_runs_bound_row_set_model_file (self->bound_row, path, error);
 }
 
 void
 iv_runs_view_set_bound (IvRunsView *self, const char *hardware, gint64 tp)
 {
-  GPtrArray *presets = iv_hardware_presets ();
-  guint hw = 0, t = 0;
-
   g_return_if_fail (IV_IS_RUNS_VIEW (self));
-  for (guint i = 0; hardware && i < presets->len; i++)
-    if (g_str_equal (((IvHardware *) presets->pdata[i])->name, hardware))
-      hw = i + 1;
-  for (guint i = 0; i < G_N_ELEMENTS (bound_tps); i++)
-    if (bound_tps[i] == tp)
-      t = i;
-  self->updating = TRUE;
-  gtk_drop_down_set_selected (self->bound_tp_choice, t);
-  self->updating = FALSE;
-  gtk_drop_down_set_selected (self->bound_choice, hw);
-  on_bound_chosen (self);
+  iv_runs_bound_row_set_bound (self->bound_row, hardware, tp);
 }
 
 /* A click on a run's point in a comparison: the run with those values opens. */
@@ -1359,15 +1137,11 @@ iv_runs_view_dispose (GObject *object)
   self->config = NULL;
   g_clear_pointer (&self->specs, g_ptr_array_unref);
   g_clear_pointer (&self->builtin, iv_plot_config_free);
-  g_clear_pointer (&self->bound_error, g_free);
   g_clear_pointer (&self->custom_spec, spec_free);
   g_clear_pointer (&self->quantities, g_ptr_array_unref);
   g_clear_object (&self->state);
   g_clear_pointer (&self->skip_reason, g_free);
   g_clear_pointer (&self->shown_path, g_free);
-  g_clear_object (&self->settings);
-  g_clear_pointer (&self->bound_imported, iv_model_free);
-  g_clear_pointer (&self->bound_imported_path, g_free);
   G_OBJECT_CLASS (iv_runs_view_parent_class)->dispose (object);
 }
 
@@ -1388,6 +1162,7 @@ iv_runs_view_class_init (IvRunsViewClass *klass)
   g_type_ensure (IV_TYPE_TABLE_ROW);
   g_type_ensure (IV_TYPE_CHART_VIEW);
   g_type_ensure (IV_TYPE_FIGURE_VIEW);
+  g_type_ensure (IV_TYPE_RUNS_BOUND_ROW);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/inferview/Inferview/ui/iv-runs-view.ui");
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, IvRunsView, name)
@@ -1423,11 +1198,7 @@ iv_runs_view_class_init (IvRunsViewClass *klass)
   CHILD (figure_view);
   CHILD (chart);
   CHILD (skipped);
-  CHILD (bound_choice);
-  CHILD (bound_tp_choice);
-  CHILD (bound_names);
-  CHILD (bound_model_choice);
-  CHILD (bound_model_names);
+  CHILD (bound_row);
 #undef CHILD
   gtk_widget_class_bind_template_callback (widget_class, on_back);
   gtk_widget_class_bind_template_callback (widget_class, on_row_activated);
@@ -1435,7 +1206,7 @@ iv_runs_view_class_init (IvRunsViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_quantity_chosen);
   gtk_widget_class_bind_template_callback (widget_class, on_point_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_clear_selection);
-  gtk_widget_class_bind_template_callback (widget_class, on_bound_chosen);
+  gtk_widget_class_bind_template_callback (widget_class, on_bound_changed);
 }
 
 static void
@@ -1448,18 +1219,7 @@ iv_runs_view_init (IvRunsView *self)
 
   self->updating = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
-  {
-    GPtrArray *presets = iv_hardware_presets ();
-    gtk_string_list_append (self->bound_names, _ ("No bound"));
-    for (guint i = 0; i < presets->len; i++)
-      gtk_string_list_append (self->bound_names, ((IvHardware *) presets->pdata[i])->name);
-    gtk_widget_set_visible (GTK_WIDGET (self->bound_tp_choice), FALSE);
-    fill_bound_models (self);
-    self->updating = TRUE;
-    gtk_widget_set_visible (GTK_WIDGET (self->bound_model_choice), FALSE);
-  }
   self->updating = FALSE;
-  self->settings = iv_settings_new ();
   self->state = iv_runs_state_new ();
   bind_state (self);
 }

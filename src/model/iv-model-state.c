@@ -40,6 +40,13 @@ enum
   PROP_KV_BYTES,
   PROP_PARTIAL_BYTES,
   PROP_LAYER_KIND,
+  PROP_WEIGHT_FORMAT,
+  PROP_ACT_FORMAT,
+  PROP_KV_FORMAT,
+  PROP_EP,
+  PROP_IMBALANCE,
+  PROP_OVERLAP,
+  PROP_RESERVE,
   N_PROPS,
 };
 
@@ -81,6 +88,8 @@ int_member (IvModelState *self, guint prop)
       return &self->config.t;
     case PROP_CP:
       return &self->config.c;
+    case PROP_EP:
+      return &self->config.e;
     default:
       return NULL;
     }
@@ -99,6 +108,10 @@ bytes_member (IvModelState *self, guint prop)
       return &self->config.e_kv;
     case PROP_PARTIAL_BYTES:
       return &self->config.e_p;
+    case PROP_IMBALANCE:
+      return &self->config.imbalance;
+    case PROP_RESERVE:
+      return &self->config.reserve;
     default:
       return NULL;
     }
@@ -117,6 +130,14 @@ enum_value (IvModelState *self, guint prop)
       return self->config.place_cp;
     case PROP_RING:
       return self->config.ring;
+    case PROP_WEIGHT_FORMAT:
+      return self->config.f_w;
+    case PROP_ACT_FORMAT:
+      return self->config.f_a;
+    case PROP_KV_FORMAT:
+      return self->config.f_kv;
+    case PROP_OVERLAP:
+      return self->config.overlap;
     default:
       g_assert_not_reached ();
     }
@@ -141,10 +162,43 @@ set_enum (IvModelState *self, guint prop, int value)
     case PROP_RING:
       self->config.ring = (IvRing) value;
       break;
+    case PROP_OVERLAP:
+      self->config.overlap = value != 0;
+      break;
     default:
       g_assert_not_reached ();
     }
   changed (self, prop);
+}
+
+static void hold (IvModelState *self);
+static void release (IvModelState *self);
+
+/* A format sets the bytes of its element too (§2.3): one "changed" for both. */
+static void
+choose_format (IvModelState *self, guint prop, int value)
+{
+  guint bytes_prop = prop == PROP_WEIGHT_FORMAT ? PROP_WEIGHT_BYTES
+                     : prop == PROP_ACT_FORMAT  ? PROP_ACT_BYTES
+                                                : PROP_KV_BYTES;
+  double before = prop == PROP_WEIGHT_FORMAT ? self->config.e_w
+                  : prop == PROP_ACT_FORMAT  ? self->config.e_a
+                                             : self->config.e_kv;
+  double after;
+
+  if (enum_value (self, prop) == value && before == iv_format_bytes ((IvFormat) value))
+    return;
+  hold (self);
+  if (prop == PROP_WEIGHT_FORMAT)
+    iv_config_set_weight_format (&self->config, (IvFormat) value), after = self->config.e_w;
+  else if (prop == PROP_ACT_FORMAT)
+    iv_config_set_act_format (&self->config, (IvFormat) value), after = self->config.e_a;
+  else
+    iv_config_set_kv_format (&self->config, (IvFormat) value), after = self->config.e_kv;
+  changed (self, prop);
+  if (after != before)
+    changed (self, bytes_prop);
+  release (self);
 }
 
 static void
@@ -203,7 +257,13 @@ iv_model_state_get_property (GObject *object, guint prop, GValue *value, GParamS
       case PROP_TP_PLACE:
       case PROP_CP_PLACE:
       case PROP_RING:
+      case PROP_WEIGHT_FORMAT:
+      case PROP_ACT_FORMAT:
+      case PROP_KV_FORMAT:
         g_value_set_int (value, enum_value (self, prop));
+        break;
+      case PROP_OVERLAP:
+        g_value_set_boolean (value, self->config.overlap);
         break;
       case PROP_LAYER_KIND:
         g_value_set_uint (value, self->layer_kind);
@@ -247,6 +307,14 @@ iv_model_state_set_property (GObject *object, guint prop, const GValue *value, G
       case PROP_RING:
         set_enum (self, prop, g_value_get_int (value));
         break;
+      case PROP_WEIGHT_FORMAT:
+      case PROP_ACT_FORMAT:
+      case PROP_KV_FORMAT:
+        choose_format (self, prop, g_value_get_int (value));
+        break;
+      case PROP_OVERLAP:
+        set_enum (self, prop, g_value_get_boolean (value));
+        break;
       case PROP_LAYER_KIND:
         if (self->layer_kind != g_value_get_uint (value))
           self->layer_kind = g_value_get_uint (value), changed (self, prop);
@@ -289,6 +357,19 @@ iv_model_state_class_init (IvModelStateClass *klass)
       = g_param_spec_double ("partial-bytes", NULL, NULL, 0, 64, 4, flags);
   properties[PROP_LAYER_KIND]
       = g_param_spec_uint ("layer-kind", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  /* §2.3's formats (IvFormat); setting one sets its bytes (the *-bytes above stay for a
+   * size set on its own) */
+  properties[PROP_WEIGHT_FORMAT]
+      = g_param_spec_int ("weight-format", NULL, NULL, 0, IV_N_FORMATS - 1, IV_FORMAT_BF16, flags);
+  properties[PROP_ACT_FORMAT]
+      = g_param_spec_int ("act-format", NULL, NULL, 0, IV_N_FORMATS - 1, IV_FORMAT_BF16, flags);
+  properties[PROP_KV_FORMAT]
+      = g_param_spec_int ("kv-format", NULL, NULL, 0, IV_N_FORMATS - 1, IV_FORMAT_BF16, flags);
+  /* §4.4, §4 and §5: EP size, its load imbalance, the overlapped all-reduce, the reserve */
+  properties[PROP_EP] = g_param_spec_int64 ("ep", NULL, NULL, 1, G_MAXINT64, 1, flags);
+  properties[PROP_IMBALANCE] = g_param_spec_double ("imbalance", NULL, NULL, 1, 64, 1, flags);
+  properties[PROP_OVERLAP] = g_param_spec_boolean ("overlap", NULL, NULL, FALSE, flags);
+  properties[PROP_RESERVE] = g_param_spec_double ("reserve", NULL, NULL, 0, 0.9, 0.1, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* After any change: what the view re-evaluates on. */
@@ -330,8 +411,22 @@ void
 iv_model_state_set_model (IvModelState *self, const IvModel *model)
 {
   g_return_if_fail (IV_IS_MODEL_STATE (self));
-  if (self->model != model)
-    self->model = model, changed (self, PROP_MODEL);
+  if (self->model == model)
+    return;
+  hold (self);
+  self->model = model;
+  changed (self, PROP_MODEL);
+  /* a quantized checkpoint (quantization_config, §2.3) brings its formats; a model in
+   * BF16 keeps what was chosen */
+  if (model && (model->fmt_w != IV_FORMAT_BF16 || model->fmt_a != IV_FORMAT_BF16))
+    {
+      choose_format (self, PROP_WEIGHT_FORMAT, model->fmt_w);
+      choose_format (self, PROP_ACT_FORMAT, model->fmt_a);
+    }
+  /* EP only for a MoE model */
+  if (model && model->E == 0 && self->config.e != 1)
+    self->config.e = 1, changed (self, PROP_EP);
+  release (self);
 }
 
 const IvHardware *
@@ -379,6 +474,14 @@ iv_model_state_set_config (IvModelState *self, const IvConfig *c)
   set_enum (self, PROP_TP_PLACE, c->place_tp);
   set_enum (self, PROP_CP_PLACE, c->place_cp);
   set_enum (self, PROP_RING, c->ring);
+  /* the formats, then the bytes as saved (a size may have been set on its own) */
+  choose_format (self, PROP_WEIGHT_FORMAT, c->f_w);
+  choose_format (self, PROP_ACT_FORMAT, c->f_a);
+  choose_format (self, PROP_KV_FORMAT, c->f_kv);
+  g_object_set (self, "weight-bytes", c->e_w, "act-bytes", c->e_a, "kv-bytes", c->e_kv, "ep", c->e,
+                "imbalance", c->imbalance, "reserve", c->reserve, NULL);
+  set_enum (self, PROP_OVERLAP, c->overlap);
+  self->config.place_ep = c->place_ep;
   if (c->mode == IV_MODE_PREFILL)
     self->prefill_tq = c->T;
   release (self);

@@ -52,7 +52,7 @@ add_front (IvChart *c, const char *name, GArray *pts, guint32 rgb, gboolean dash
 }
 
 static IvChart *
-panel (const IvServingFigure *f, gboolean ttft)
+panel (const IvServingFigure *f, gboolean ttft, IvLegendPlacement legend)
 {
   const IvServingCurve *cv = f->curve;
   IvChart *c = iv_chart_new ();
@@ -62,13 +62,11 @@ panel (const IvServingFigure *f, gboolean ttft)
 
   {
     g_autofree char *title
-        = g_strdup_printf (ttft ? "Throughput per %s against time to first token"
-                                : "Throughput per %s against throughput per user",
-                           gpu);
+        = g_strdup_printf (ttft ? "Per %s against TTFT" : "Per %s against per user", gpu);
     g_autofree char *sub
-        = ttft ? g_strdup ("lower TTFT is better; one prompt per replica")
-               : g_strdup_printf ("a user's tokens/s is 1 / ITL; faint: over the memory left when "
-                                  "%.0f %% is kept for the runtime",
+        = ttft ? g_strdup ("a bound, not a forecast; one prompt per replica")
+               : g_strdup_printf ("per user: 1 / ITL; faint: over memory with %.0f %% kept for "
+                                  "the runtime",
                                   100 * cv->base.reserve);
     iv_chart_set_title (c, title, sub);
   }
@@ -187,28 +185,34 @@ panel (const IvServingFigure *f, gboolean ttft)
           add_front (c, "measured frontier", mf, MEASURED_RGB, TRUE);
         }
     }
-  iv_chart_set_legend (c, ttft ? IV_LEGEND_RIGHT : IV_LEGEND_HIDDEN);
+  iv_chart_set_legend (c, ttft ? legend : IV_LEGEND_HIDDEN);
   return c;
 }
 
-IvChartGrid *
-iv_serving_grid (const IvServingFigure *f)
+/* @legend: where the TTFT panel puts the one legend (the per-user panel has none). */
+static IvChartGrid *
+serving_grid (const IvServingFigure *f, IvLegendPlacement legend)
 {
   const IvServingCurve *cv = f->curve;
   IvChartGrid *g = iv_chart_grid_new (1, 2);
   const IvConfig *b = &cv->base;
   g_autofree char *title = NULL;
 
-  title = g_strdup_printf (
-      "Serving curve · %s on %s · ISL %.0f, OSL %.0f · W %s A %s KV %s%s · a bound, not a "
-      "forecast",
-      cv->model->name, cv->hw->name, cv->isl, cv->osl, iv_format_id (b->f_w), iv_format_id (b->f_a),
-      iv_format_id (b->f_kv), b->overlap ? " · overlap" : "");
+  title = g_strdup_printf ("Serving bound · %s on %s · ISL %.0f, OSL %.0f · W %s A %s KV %s%s",
+                           cv->model->name, cv->hw->name, cv->isl, cv->osl, iv_format_id (b->f_w),
+                           iv_format_id (b->f_a), iv_format_id (b->f_kv),
+                           b->overlap ? " · overlap" : "");
   iv_chart_grid_set_title (g, title);
-  iv_chart_grid_set (g, 0, 0, panel (f, FALSE));
-  iv_chart_grid_set (g, 0, 1, panel (f, TRUE));
+  iv_chart_grid_set (g, 0, 0, panel (f, FALSE, legend));
+  iv_chart_grid_set (g, 0, 1, panel (f, TRUE, legend));
   iv_chart_grid_share_axes (g, FALSE, TRUE);
   return g;
+}
+
+IvChartGrid *
+iv_serving_grid (const IvServingFigure *f)
+{
+  return serving_grid (f, IV_LEGEND_RIGHT);
 }
 
 gboolean
@@ -223,6 +227,8 @@ iv_render_serving (cairo_t *cr, gconstpointer data, const IvRenderOptions *optio
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "no serving curve to draw");
       return FALSE;
     }
-  g = iv_serving_grid (f);
+  /* narrower than a wide window's figure area: the legend goes under the TTFT panel, so
+   * neither panel is squeezed nor an entry cut */
+  g = serving_grid (f, width < 1100 ? IV_LEGEND_BOTTOM : IV_LEGEND_RIGHT);
   return iv_chart_grid_render (cr, g, options, width, height, error);
 }
