@@ -16,6 +16,7 @@
 #define LEGEND_H 34.0
 #define TP_RGB 0x0072b2
 #define CP_RGB 0x009e73
+#define EP_RGB 0xcc79a7
 
 /* Member @k of a group of @n with stride @s, or -1 past its end. */
 static gint64
@@ -43,8 +44,11 @@ iv_topology_layout (const IvModelFigure *fig, double width, double height, IvTop
    * wrap-around stubs (a ring's arc above): the grid as large as the canvas allows. */
   avail_w = width - 2 * PAD;
   avail_h = height - TITLE_H - LEGEND_H - 2 * PAD;
-  /* a switched server: the GPUs' row and, under it, the switch they all plug into */
-  rows = hw->topology == IV_TOPOLOGY_SWITCH ? L->Y + 0.9 : L->Y;
+  /* a GPU server: the GPUs' row and, under it, the switch they all plug into or the
+   * links of every pair */
+  rows = hw->topology == IV_TOPOLOGY_SWITCH || hw->topology == IV_TOPOLOGY_FULLY_CONNECTED
+             ? L->Y + 0.9
+             : L->Y;
   cs = MIN (avail_w / (L->X + 0.45 * (L->X - 1) + 0.8), avail_h / (rows + 0.45 * (L->Y - 1) + 0.8));
   cs = MIN (cs, 0.3 * width); /* one or two GPUs: not the whole page */
   L->cube_size = MAX (cs, 8);
@@ -162,11 +166,36 @@ switch_link (cairo_t *cr, const IvTopologyLayout *L, gint64 cube)
   cairo_line_to (cr, r.x + r.w / 2, sw.y);
 }
 
+/* The own link of GPUs @a and @b of a fully connected server: a curve under the row,
+ * deeper the farther apart they are, leaving each GPU at its own point of the bottom edge
+ * (one per peer) so that the X − 1 links of a GPU stay apart. */
+static void
+mesh_link (cairo_t *cr, const IvTopologyLayout *L, gint64 a, gint64 b)
+{
+  IvRect ra = iv_topology_cube_rect (L, a), rb = iv_topology_cube_rect (L, b);
+  double n = MAX (1, L->X - 1);
+  double xa = ra.x + ra.w * (0.12 + 0.76 * b / n), xb = rb.x + rb.w * (0.12 + 0.76 * a / n);
+  double depth = L->cube_size * (0.15 + 0.75 * fabs ((double) (b - a)) / n);
+
+  cairo_move_to (cr, xa, ra.y + ra.h);
+  cairo_curve_to (cr, xa, ra.y + ra.h + depth, xb, rb.y + rb.h + depth, xb, rb.y + rb.h);
+}
+
 /* Every link of the SIP's topology, in @color at @width. */
 static void
 draw_cube_links (cairo_t *cr, const IvTopologyLayout *L, IvTopology topology, const IvColor *color,
                  double width)
 {
+  if (topology == IV_TOPOLOGY_FULLY_CONNECTED)
+    {
+      iv_color_set_source (cr, color);
+      cairo_set_line_width (cr, width * 0.6);
+      for (gint64 a = 0; a < L->X; a++)
+        for (gint64 b = a + 1; b < L->X; b++)
+          mesh_link (cr, L, a, b);
+      cairo_stroke (cr);
+      return;
+    }
   if (topology == IV_TOPOLOGY_SWITCH)
     {
       iv_color_set_source (cr, color);
@@ -204,9 +233,18 @@ draw_group_cube_links (cairo_t *cr, const IvTopologyLayout *L, const IvCommGroup
 {
   if (g->kind == IV_EMBED_SINGLE)
     return;
+  if (g->kind == IV_EMBED_FULL_MESH)
+    {
+      /* every pair of members on its own link */
+      for (gint64 i = 0; i < g->N; i++)
+        for (gint64 j = i + 1; j < g->N; j++)
+          mesh_link (cr, L, member (i, g->N, stride), member (j, g->N, stride));
+      cairo_stroke (cr);
+      return;
+    }
   if (g->kind == IV_EMBED_SWITCH)
     {
-      /* the members' links into the switch carry the group's ring */
+      /* the members' links into the switch carry the group's traffic */
       for (gint64 k = 0; k < g->N; k++)
         switch_link (cr, L, member (k, g->N, stride));
       cairo_stroke (cr);
@@ -288,9 +326,11 @@ typedef struct
   const IvThemeColors *colors;
   IvTopologyLayout L;
   IvText text;
-  IvColor tp, cp, link, idle, used;
+  IvColor tp, cp, ep, link, idle, used;
   gint64 tp_pe, cp_pe, tp_cube, cp_cube; /* group sizes at each level (1 when elsewhere) */
   gint64 cp_s;                           /* the CP group's stride */
+  gint64 ep_cube, ep_s; /* EP's size across cubes (GPUs; 1 when not there) and stride */
+  gboolean gpu;         /* a GPU server: GPUs and links, never cubes and PEs (§8) */
 } Topo;
 
 static void
@@ -300,16 +340,30 @@ draw_titles (Topo *T, double width)
   const IvConfig *c = T->c;
   g_autofree char *title
       = hw->topology == IV_TOPOLOGY_SWITCH
-            ? g_strdup_printf ("%s · %" G_GINT64_FORMAT " GPUs on a switch", hw->name, hw->X)
+            ? g_strdup_printf ("%s · %" G_GINT64_FORMAT " GPUs on a switch%s", hw->name, hw->X,
+                               hw->switch_reduce ? " that reduces (NVLink SHARP)" : "")
+        : hw->topology == IV_TOPOLOGY_FULLY_CONNECTED
+            ? g_strdup_printf ("%s · %" G_GINT64_FORMAT " GPUs, fully connected: a link per pair",
+                               hw->name, hw->X)
             : g_strdup_printf ("%s · %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT
                                " cubes (%s) × %" G_GINT64_FORMAT " PEs",
                                hw->name, hw->X, hw->Y, iv_topology_to_string (hw->topology),
                                hw->n_pe);
-  g_autofree char *subtitle = g_strdup_printf (
-      "TP %" G_GINT64_FORMAT " on %s, CP %" G_GINT64_FORMAT " on %s · %" G_GINT64_FORMAT
-      " of %" G_GINT64_FORMAT " PEs idle",
-      c->t, c->place_tp == IV_PLACE_PE ? "PEs" : "cubes", c->c,
-      c->place_cp == IV_PLACE_PE ? "PEs" : "cubes", T->r->idle_pes, hw->X * hw->Y * hw->n_pe);
+  g_autofree char *ep = c->e > 1 ? g_strdup_printf (", EP %" G_GINT64_FORMAT "%s", c->e,
+                                                    T->gpu                       ? ""
+                                                    : c->place_ep == IV_PLACE_PE ? " on PEs"
+                                                                                 : " on cubes")
+                                 : g_strdup ("");
+  g_autofree char *subtitle
+      = T->gpu
+            ? g_strdup_printf ("TP %" G_GINT64_FORMAT ", CP %" G_GINT64_FORMAT
+                               "%s · %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " GPUs idle",
+                               c->t, c->c, ep, T->r->idle_pes, hw->X * hw->Y)
+            : g_strdup_printf ("TP %" G_GINT64_FORMAT " on %s, CP %" G_GINT64_FORMAT
+                               " on %s%s · %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " PEs idle",
+                               c->t, c->place_tp == IV_PLACE_PE ? "PEs" : "cubes", c->c,
+                               c->place_cp == IV_PLACE_PE ? "PEs" : "cubes", ep, T->r->idle_pes,
+                               hw->X * hw->Y * hw->n_pe);
 
   iv_text_show (&T->text, T->cr, title, PAD, PAD, 0, 0, 1.25, TRUE, width - 2 * PAD,
                 &T->colors->foreground);
@@ -329,6 +383,9 @@ draw_links (Topo *T)
   iv_color_set_source (T->cr, &T->cp);
   if (T->c->place_cp == IV_PLACE_CUBE)
     draw_group_cube_links (T->cr, &T->L, &T->r->cp_group, T->cp_s);
+  iv_color_set_source (T->cr, &T->ep);
+  if (T->ep_cube > 1)
+    draw_group_cube_links (T->cr, &T->L, &T->r->ep_group, T->ep_s);
 }
 
 /* A cube: its outline, the cube-level groups' outlines (TP outside, CP inside), its name. */
@@ -338,9 +395,8 @@ draw_cube (Topo *T, gint64 cube)
   cairo_t *cr = T->cr;
   IvRect rc = iv_topology_cube_rect (&T->L, cube);
   gboolean cube_used = cube < T->r->used_cubes;
-  g_autofree char *label = g_strdup_printf (
-      T->r->hw->topology == IV_TOPOLOGY_SWITCH ? "GPU %" G_GINT64_FORMAT : "cube %" G_GINT64_FORMAT,
-      cube);
+  g_autofree char *label
+      = g_strdup_printf (T->gpu ? "GPU %" G_GINT64_FORMAT : "cube %" G_GINT64_FORMAT, cube);
 
   iv_rounded_rect (cr, rc, T->L.cube_size * 0.08);
   iv_color_set_source (cr, &T->colors->background);
@@ -364,6 +420,18 @@ draw_cube (Topo *T, gint64 cube)
       cairo_set_line_width (cr, 3);
       cairo_stroke (cr);
     }
+  if (T->ep_cube > 1 && in_group (cube, T->ep_cube, T->ep_s))
+    {
+      /* the first EP group: dashed, outside TP's outline */
+      double dash[] = { 6, 4 };
+      iv_rounded_rect (cr, (IvRect){ rc.x - 10, rc.y - 10, rc.w + 20, rc.h + 20 },
+                       T->L.cube_size * 0.12);
+      iv_color_set_source (cr, &T->ep);
+      cairo_set_line_width (cr, 3);
+      cairo_set_dash (cr, dash, 2, 0);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+    }
   iv_text_show (&T->text, cr, label, rc.x + rc.w / 2, rc.y + rc.h - 4, 0.5, 1,
                 T->L.cube_size < 90 ? 0.7 : 0.85, FALSE, rc.w - 8,
                 cube_used ? &T->colors->foreground : &T->colors->foreground_dim);
@@ -381,11 +449,15 @@ draw_pe_ring (Topo *T, gint64 cube)
   double cx, cy;
 
   centre (L, cube, &cx, &cy);
-  iv_color_set_source (cr, &T->link);
-  cairo_set_line_width (cr, MAX (1, L->pe_radius * 0.35));
-  cairo_new_sub_path (cr);
-  cairo_arc (cr, cx, cy, L->pe_ring_radius, 0, 2 * G_PI);
-  cairo_stroke (cr);
+  /* a GPU is one PE: no ring to draw around it */
+  if (!T->gpu)
+    {
+      iv_color_set_source (cr, &T->link);
+      cairo_set_line_width (cr, MAX (1, L->pe_radius * 0.35));
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, cx, cy, L->pe_ring_radius, 0, 2 * G_PI);
+      cairo_stroke (cr);
+    }
   /* The first TP group and the first CP group only: a PE-level group is in cube 0; a
    * cube-level group's members are PE 0 of its cubes (TP rank 0, CP rank 0). */
   gboolean first_tp_cube
@@ -460,8 +532,9 @@ draw_legend (Topo *T, double height)
   } items[] = {
     { &T->tp, 0, "first TP group and its links" },
     { &T->cp, 0, "first CP group and its links" },
-    { &T->used, 0, "PE in use" },
-    { &T->idle, 1, "idle PE" },
+    { &T->ep, 3, "first EP group and its links" },
+    { &T->used, 0, T->gpu ? "GPU in use" : "PE in use" },
+    { &T->idle, 1, T->gpu ? "idle GPU" : "idle PE" },
     { &T->link, 2, "link" },
   };
   double x = PAD, y = height - PAD - 8;
@@ -469,6 +542,21 @@ draw_legend (Topo *T, double height)
 
   for (guint i = 0; i < n; i++)
     {
+      if (items[i].shape == 3 && T->ep_cube <= 1)
+        continue; /* EP only when there is an EP group to point at */
+      if (items[i].shape == 3)
+        {
+          double dash[] = { 4, 3 };
+          iv_color_set_source (cr, items[i].color);
+          cairo_set_line_width (cr, 3);
+          cairo_set_dash (cr, dash, 2, 0);
+          cairo_move_to (cr, x - 2, y);
+          cairo_line_to (cr, x + 14, y);
+          cairo_stroke (cr);
+          cairo_set_dash (cr, NULL, 0, 0);
+          x = iv_text_legend_label (&T->text, cr, items[i].name, x, y, &T->colors->foreground);
+          continue;
+        }
       iv_color_set_source (cr, items[i].color);
       if (items[i].shape == 2)
         {
@@ -527,6 +615,11 @@ iv_render_topology (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     }
   T = (Topo){ cr, fig->result, c, iv_theme_get_colors (options->theme) };
   T.tp = iv_color_from_rgb (TP_RGB, 1), T.cp = iv_color_from_rgb (CP_RGB, 1);
+  T.ep = iv_color_from_rgb (EP_RGB, 1);
+  T.gpu = iv_hardware_is_gpu_server (hw);
+  /* EP nests outside TP and CP (§2.2): across cubes its stride is their sizes there */
+  T.ep_cube = c->e > 1 && c->place_ep == IV_PLACE_CUBE ? c->e : 1;
+  T.ep_s = (c->place_tp == IV_PLACE_CUBE ? c->t : 1) * (c->place_cp == IV_PLACE_CUBE ? c->c : 1);
   /* Links a little stronger than grid lines; idle PEs fainter than used ones. */
   T.link = T.colors->grid, T.link.a = MIN (1, T.link.a * 3);
   T.idle = T.colors->foreground_dim, T.idle.a *= 0.6;
@@ -549,8 +642,11 @@ iv_render_topology (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       iv_rounded_rect (cr, sw, sw.h / 3);
       iv_color_set_source (cr, &T.colors->foreground_dim);
       cairo_fill (cr);
-      iv_text_show (&T.text, cr, "switch — every group a ring through it", sw.x + sw.w / 2,
-                    sw.y + sw.h / 2, 0.5, 0.5, 0.85, TRUE, sw.w - 8, &T.colors->background);
+      iv_text_show (
+          &T.text, cr,
+          hw->switch_reduce ? "NVSwitch — all-reduce one-shot, two-shot or in the switch, by size"
+                            : "switch — all-reduce as a ring, one-shot or two-shot, by size",
+          sw.x + sw.w / 2, sw.y + sw.h / 2, 0.5, 0.5, 0.85, TRUE, sw.w - 8, &T.colors->background);
     }
   draw_links (&T);
   for (gint64 cube = 0; cube < T.L.X * T.L.Y; cube++)
