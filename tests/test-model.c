@@ -1993,6 +1993,9 @@ test_model_state (void)
 
   c.mode = IV_MODE_DECODE, c.B = 16, c.T = 1, c.P = 32768, c.t = 2, c.c = 4;
   c.place_tp = IV_PLACE_CUBE, c.ring = IV_RING_QOML, c.e_w = 0.5;
+  /* issue 34's settings travel with the rest; bytes set on their own stay */
+  c.f_w = IV_FORMAT_FP8, c.f_a = IV_FORMAT_FP8, c.e = 2, c.imbalance = 1.5, c.overlap = TRUE;
+  c.reserve = 0.2;
   iv_model_state_set_config (st, &c);
   g_assert_cmpuint (changes, ==, 4); /* one for the whole configuration */
   g_assert_cmpuint (tp_notes, ==, 2);
@@ -2003,6 +2006,18 @@ test_model_state (void)
   }
   iv_model_state_set_config (st, &c); /* nothing new: no signal */
   g_assert_cmpuint (changes, ==, 4);
+  /* a format chosen on its own brings its bytes, in one change (§2.3) */
+  {
+    IvConfig f;
+    g_object_set (st, "weight-format", IV_FORMAT_INT4, NULL);
+    g_assert_cmpuint (changes, ==, 5);
+    iv_model_state_get_config (st, &f);
+    g_assert_cmpint (f.f_w, ==, IV_FORMAT_INT4);
+    REL (f.e_w, 0.51953125);
+    iv_model_state_set_config (st, &c);
+    g_assert_cmpuint (changes, ==, 6);
+    changes = 4; /* what follows counts from the configuration's one change */
+  }
 
   {
     g_autoptr (IvSaved) sv = iv_model_state_to_saved (st, "mine", NULL, TRUE);

@@ -474,10 +474,14 @@ iv_model_state_set_config (IvModelState *self, const IvConfig *c)
   set_enum (self, PROP_TP_PLACE, c->place_tp);
   set_enum (self, PROP_CP_PLACE, c->place_cp);
   set_enum (self, PROP_RING, c->ring);
-  /* the formats, then the bytes as saved (a size may have been set on its own) */
-  choose_format (self, PROP_WEIGHT_FORMAT, c->f_w);
-  choose_format (self, PROP_ACT_FORMAT, c->f_a);
-  choose_format (self, PROP_KV_FORMAT, c->f_kv);
+  /* the formats as they are, then the bytes as saved (a size may have been set on its
+   * own): nothing changes, nothing is signalled */
+  if (self->config.f_w != c->f_w)
+    self->config.f_w = c->f_w, changed (self, PROP_WEIGHT_FORMAT);
+  if (self->config.f_a != c->f_a)
+    self->config.f_a = c->f_a, changed (self, PROP_ACT_FORMAT);
+  if (self->config.f_kv != c->f_kv)
+    self->config.f_kv = c->f_kv, changed (self, PROP_KV_FORMAT);
   g_object_set (self, "weight-bytes", c->e_w, "act-bytes", c->e_a, "kv-bytes", c->e_kv, "ep", c->e,
                 "imbalance", c->imbalance, "reserve", c->reserve, NULL);
   set_enum (self, PROP_OVERLAP, c->overlap);
