@@ -20,6 +20,7 @@
 typedef struct
 {
   char name[48];
+  char note[40];       /* under the shape: the experts an EP rank holds */
   gint64 rows, cols;   /* the matrix's shape */
   gint64 distinct;     /* distinct shards among the TP ranks (< t: copies, hatched) */
   gboolean split_rows; /* TP splits the input dimension (W_O, W_down) */
@@ -46,7 +47,7 @@ layer_matrices (const IvResult *r, const IvKindResult *k, Matrix *out)
 #define ADD(label, R, C, D, SPLIT_ROWS)                                                            \
   (g_snprintf (out[n].name, sizeof out[n].name, "%s", label), out[n].rows = (R),                   \
    out[n].cols = (C), out[n].distinct = MIN (t, MAX (1, (D))), out[n].split_rows = (SPLIT_ROWS),   \
-   n++)
+   out[n].note[0] = '\0', n++)
 
   if (m->attention == IV_ATTENTION_MLA)
     {
@@ -76,6 +77,9 @@ layer_matrices (const IvResult *r, const IvKindResult *k, Matrix *out)
       ADD (label, d, m->F_e, m->F_e, FALSE);
       g_snprintf (label, sizeof label, "W_down per expert (×%" G_GINT64_FORMAT ")", m->E);
       ADD (label, m->F_e, d, m->F_e, TRUE);
+      /* with EP each rank holds ⌈E/e⌉ of the routed experts (§4.4) */
+      for (guint i = n - 2; r->config.e > 1 && i < n; i++)
+        g_snprintf (out[i].note, sizeof out[i].note, "%.0f per EP rank", k->sh.E_loc);
     }
   else
     {
@@ -87,11 +91,12 @@ layer_matrices (const IvResult *r, const IvKindResult *k, Matrix *out)
 }
 
 static char *
-matrix_size_text (const Matrix *mt, double ew)
+matrix_size_text (const Matrix *mt, double ew, const IvHardware *hw)
 {
-  g_autofree char *total = iv_units_format_bytes (ew * mt->rows * mt->cols);
-  g_autofree char *per = iv_units_format_bytes (ew * mt->rows * mt->cols / mt->distinct);
-  return g_strdup_printf ("%s · %s per PE", total, per);
+  /* a GPU server's in the datasheet's decimal units, per GPU */
+  g_autofree char *total = iv_hardware_format_bytes (hw, ew * mt->rows * mt->cols);
+  g_autofree char *per = iv_hardware_format_bytes (hw, ew * mt->rows * mt->cols / mt->distinct);
+  return g_strdup_printf ("%s · %s per %s", total, per, iv_hardware_pe_word (hw, FALSE));
 }
 
 /* "CP 1: positions 3072–6143": the rows of the KV cache a CP rank holds. */
@@ -216,7 +221,7 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     size_w = 0;
     for (guint i = 0; i < n; i++)
       {
-        g_autofree char *size = matrix_size_text (&mats[i], ew);
+        g_autofree char *size = matrix_size_text (&mats[i], ew, r->hw);
         iv_text_measure (&text, size, 0.8, FALSE, 0, &w, &h);
         size_w = MAX (size_w, w);
       }
@@ -236,14 +241,25 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   cairo_save (cr);
   iv_color_set_source (cr, &colors->background);
   cairo_paint (cr);
-  title = g_strdup_printf ("Sharding of one %s layer · %s · TP %" G_GINT64_FORMAT
-                           " on %s, CP %" G_GINT64_FORMAT " on %s",
-                           k->name, r->model->name, t, c->place_tp == IV_PLACE_PE ? "PEs" : "cubes",
-                           cp_n, c->place_cp == IV_PLACE_PE ? "PEs" : "cubes");
-  subtitle = g_strdup_printf ("colour = TP rank%s%s; hatched = a copy of another rank's shard",
-                              fig->annotate ? ", with its cube·PE in the first row and the KV cache"
-                                            : "",
-                              cp_n > 1 ? "; every CP rank holds the same weights" : "");
+  {
+    g_autofree char *ep
+        = c->e > 1 ? g_strdup_printf (", EP %" G_GINT64_FORMAT, c->e) : g_strdup ("");
+    title = iv_hardware_is_gpu_server (r->hw)
+                ? g_strdup_printf ("Sharding of one %s layer · %s · TP %" G_GINT64_FORMAT
+                                   ", CP %" G_GINT64_FORMAT "%s",
+                                   k->name, r->model->name, t, cp_n, ep)
+                : g_strdup_printf ("Sharding of one %s layer · %s · TP %" G_GINT64_FORMAT
+                                   " on %s, CP %" G_GINT64_FORMAT " on %s%s",
+                                   k->name, r->model->name, t,
+                                   c->place_tp == IV_PLACE_PE ? "PEs" : "cubes", cp_n,
+                                   c->place_cp == IV_PLACE_PE ? "PEs" : "cubes", ep);
+  }
+  subtitle = g_strdup_printf (
+      "colour = TP rank%s%s%s; hatched = a copy of another rank's shard",
+      fig->annotate ? ", with its cube·PE in the first row and the KV cache" : "",
+      cp_n > 1 ? "; every CP rank holds the same weights" : "",
+      c->e > 1 && k->moe ? "; each EP rank holds its share of the routed experts, split over TP"
+                         : "");
   iv_text_show (&text, cr, title, PAD, PAD, 0, 0, 1.2, TRUE, width - 2 * PAD, &colors->foreground);
   iv_text_show (&text, cr, subtitle, PAD, PAD + 24, 0, 0, 0.9, FALSE, width - 2 * PAD,
                 &colors->foreground_dim);
@@ -253,8 +269,9 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     {
       const Matrix *mt = &mats[i];
       g_autofree char *shape
-          = g_strdup_printf ("%" G_GINT64_FORMAT " × %" G_GINT64_FORMAT, mt->rows, mt->cols);
-      g_autofree char *size = matrix_size_text (mt, ew);
+          = g_strdup_printf ("%" G_GINT64_FORMAT " × %" G_GINT64_FORMAT "%s%s", mt->rows, mt->cols,
+                             mt->note[0] ? " · " : "", mt->note);
+      g_autofree char *size = matrix_size_text (mt, ew, r->hw);
       double h = row_h;
       iv_text_show (&text, cr, mt->name, PAD, y + h / 2 - 1, 0, 1, 0.9, TRUE, LABEL_W - 10,
                     &colors->foreground);
@@ -284,12 +301,13 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     double block_h = row_h * 2.4, cell_h = block_h / cp_n;
     g_autofree char *label = g_strdup_printf ("KV cache (%s)", mla ? "latent" : "K and V");
     g_autofree char *shape = g_strdup_printf ("%.0f × %" G_GINT64_FORMAT, k->sh.L, width_elems);
-    g_autofree char *total = iv_units_format_bytes (total_bytes * c->B);
+    g_autofree char *total = iv_hardware_format_bytes (r->hw, total_bytes * c->B);
     g_autofree char *size = NULL;
     kv_heads = mla ? 1 : r->model->Hkv;
     {
-      g_autofree char *per = iv_units_format_bytes (total_bytes * c->B / cp_n / MIN (t, kv_heads));
-      size = g_strdup_printf ("%s · %s per PE", total, per);
+      g_autofree char *per
+          = iv_hardware_format_bytes (r->hw, total_bytes * c->B / cp_n / MIN (t, kv_heads));
+      size = g_strdup_printf ("%s · %s per %s", total, per, iv_hardware_pe_word (r->hw, FALSE));
     }
     y += row_h * 0.4;
     iv_text_show (&text, cr, label, PAD, y + block_h / 2 - 1, 0, 1, 0.9, TRUE, LABEL_W - 10,
