@@ -2281,6 +2281,37 @@ test_repeated_sweep_layout (void)
   g_assert_nonnull (strstr (sw->warnings->pdata[0], "a sweep's aggregate of 2 combinations"));
 }
 
+/* Windows whose times are near what 64 bits hold (a hostile or damaged file): the
+ * middle is (start + end) // 2 exactly as Python's integers give it, not a wrapped sum. */
+static void
+test_server_window_overflow (void)
+{
+  g_autofree char *dir = make_dir ("server-window-overflow");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = NULL;
+  g_autoptr (GPtrArray) lines = NULL, bands = NULL;
+
+  iv_test_write_file (dir, "profile_export_aiperf.json",
+                      "{\"request_count\": {\"unit\": \"requests\", \"avg\": 1}}");
+  iv_test_write_file (
+      dir, "server_metrics_export.json",
+      "{\"metrics\": {\"vllm:num_requests_running\": {\"type\": \"gauge\", \"series\": [{"
+      "\"endpoint_url\": \"e\", \"stats\": {\"avg\": 1}, \"timeslices\": ["
+      "{\"start_ns\": 9000000000000000001, \"end_ns\": 9200000000000000000, \"avg\": 1, "
+      "\"min\": 0, \"max\": 2}]}]}}}");
+  r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  lines = iv_server_metrics_lines (r->server, "vllm:num_requests_running", 0, TRUE, 5, "mean",
+                                   &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_array_index (((IvServerLine *) lines->pdata[0])->t_ns, gint64, 0), ==,
+                   G_GINT64_CONSTANT (9100000000000000000));
+  bands = iv_server_metrics_bands (r->server, "vllm:num_requests_running", 0, TRUE, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat_with_epsilon (at (((IvServerBands *) bands->pdata[0])->x_s, 0), 9.1e9, 1e-3);
+  g_assert_cmpfloat (iv_server_ns_seconds (G_MAXINT64, G_MININT64), >, 1.8e10);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2322,6 +2353,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runs/server-downsampling", test_server_downsampling);
   g_test_add_func ("/runs/server-aiperf-t0", test_server_aiperf_t0);
   g_test_add_func ("/runs/repeated-sweep-layout", test_repeated_sweep_layout);
+  g_test_add_func ("/runs/server-window-overflow", test_server_window_overflow);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

@@ -893,7 +893,7 @@ dispersed_aiperf (const IvPlotSpec *spec, const IvRun *r, gboolean with_gpu, cha
           const IvServerLine *l = lines->pdata[i];
           for (guint k = 0; k < l->t_ns->len; k++)
             {
-              double x = (double) (g_array_index (l->t_ns, gint64, k) - first) / 1e9;
+              double x = iv_server_ns_seconds (g_array_index (l->t_ns, gint64, k), first);
               g_array_append_val (gt, x);
               g_array_append_val (gu, g_array_index (l->y, double, k));
             }
@@ -2904,7 +2904,7 @@ server_points_aiperf (const IvPlotSpec *spec, const IvRun *r, gboolean area, cha
       const IvServerLine *l = lines->pdata[i];
       for (guint k = 0; k < l->t_ns->len; k++)
         {
-          double x = (double) (g_array_index (l->t_ns, gint64, k) - first) / 1e9;
+          double x = iv_server_ns_seconds (g_array_index (l->t_ns, gint64, k), first);
           g_array_append_val (xs, x);
           g_array_append_val (ys, g_array_index (l->y, double, k));
         }

@@ -2256,13 +2256,31 @@ legend_name (GPtrArray *found, guint i)
   return g_string_free (out, FALSE);
 }
 
+double
+iv_server_ns_seconds (gint64 t_ns, gint64 origin_ns)
+{
+  gint64 d;
+  /* a hostile file's times may be ±9.2 × 10¹⁸: no wrapping, the nearest double instead */
+  if (__builtin_sub_overflow (t_ns, origin_ns, &d))
+    return ((double) t_ns - (double) origin_ns) / 1e9;
+  return (double) d / 1e9;
+}
+
+/* (a + b) // 2 as Python computes it on its unbounded integers, without overflow: each
+ * half floored (an arithmetic shift), plus one when both were odd. */
+static gint64
+floor_midpoint (gint64 a, gint64 b)
+{
+  return (a >> 1) + (b >> 1) + (a & b & 1);
+}
+
 static void
 line_set_x (IvServerLine *l, gint64 origin_ns)
 {
   l->x_s = g_array_sized_new (FALSE, FALSE, sizeof (double), l->t_ns->len);
   for (guint k = 0; k < l->t_ns->len; k++)
     {
-      double x = (double) (g_array_index (l->t_ns, gint64, k) - origin_ns) * 1e-9;
+      double x = iv_server_ns_seconds (g_array_index (l->t_ns, gint64, k), origin_ns);
       g_array_append_val (l->x_s, x);
     }
 }
@@ -2315,8 +2333,7 @@ json_lines (const IvServerMetrics *m, const IvPromSpec *spec, gint64 origin_ns, 
         {
           const IvServerSlice *sl = &g_array_index (a->slices, IvServerSlice, k);
           /* (start_ns + end_ns) // 2: Python's floor division of the exact sum */
-          gint64 sum = sl->start_ns + sl->end_ns;
-          gint64 t = sum / 2 - (sum % 2 < 0);
+          gint64 t = floor_midpoint (sl->start_ns, sl->end_ns);
           double v = a->type == IV_PROM_COUNTER                                 ? sl->rate
                      : a->type == IV_PROM_GAUGE || a->type == IV_PROM_HISTOGRAM ? sl->avg
                                                                                 : NAN;
@@ -2499,6 +2516,7 @@ bands_of (const IvServerAggSeries *a, gint64 origin_ns)
     {
       const IvServerSlice *sl = &g_array_index (a->slices, IvServerSlice, i);
       double p50, p95, p99, x;
+      gint64 sum;
       switch (a->type)
         {
         case IV_PROM_HISTOGRAM:
@@ -2524,10 +2542,14 @@ bands_of (const IvServerAggSeries *a, gint64 origin_ns)
         default:
           continue;
         }
-      /* the window's middle: (start + end) / 2, as aiperf's int sum then true division */
-      x = ((double) (sl->start_ns - origin_ns) + (double) (sl->end_ns - origin_ns)) / 2 * 1e-9;
-      if (origin_ns == 0)
-        x = (double) (sl->start_ns + sl->end_ns) / 2 / 1e9;
+      /* the window's middle: (start + end) / 2, as aiperf's int sum then true division
+       * (a sum past 64 bits, from a hostile file only, as the nearest double) */
+      if (origin_ns == 0 && !__builtin_add_overflow (sl->start_ns, sl->end_ns, &sum))
+        x = (double) sum / 2 / 1e9;
+      else
+        x = (iv_server_ns_seconds (sl->start_ns, origin_ns)
+             + iv_server_ns_seconds (sl->end_ns, origin_ns))
+            / 2;
       g_array_append_val (b->x_s, x);
       g_array_append_val (b->p50, p50);
       g_array_append_val (b->p95, p95);

@@ -224,6 +224,10 @@ GPtrArray *iv_server_metrics_lines (const IvServerMetrics *metrics, const char *
                                     gint64 origin_ns, gboolean aiperf, double window_s,
                                     const char *method, GError **error);
 
+/* @t_ns − @origin_ns in seconds, without wrapping when a hostile file's times are far
+ * apart (then the nearest double of the difference). */
+double iv_server_ns_seconds (gint64 t_ns, gint64 origin_ns);
+
 /* Whether aiperf plot has server metrics over time for this run (its RunData.server_metrics
  * frame): a Parquet file's rows, else the windows of server_metrics_export.json. */
 gboolean iv_server_metrics_aiperf_has_frame (const IvServerMetrics *metrics);
