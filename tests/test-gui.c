@@ -27,6 +27,7 @@
 #include "iv-trace-query.h"
 #include "iv-run-bound.h"
 #include "iv-preset.h"
+#include "iv-run-card.h"
 #include "iv-runs-bound-row.h"
 #include "iv-settings.h"
 #include "iv-model-view.h"
@@ -1831,6 +1832,36 @@ test_runs_bound_row (void)
   g_object_unref (row);
 }
 
+/* One run's card: how it ran, from its summary (AIPerf's own sample: Qwen3-0.6B at
+ * concurrency 1, 64 requests of which 10 have records, one GPU scraped by two endpoints),
+ * and with hardware chosen its bound. */
+static void
+test_run_card (void)
+{
+  g_autofree char *path = sample ("aiperf/qwen_concurrency1");
+  IvRunsView *view;
+  IvRunCard *card;
+  g_autofree char *text = NULL, *bound = NULL;
+
+  open_sweep (path);
+  view = iv_workspace_page_get_runs (_iv_window_get_page (window, IV_GROUP_RUNS));
+  card = IV_RUN_CARD (iv_gui_find_by_id (GTK_WIDGET (view), "card"));
+  g_assert_nonnull (card);
+  text = iv_run_card_to_text (card);
+  g_assert_true (g_str_has_prefix (text, "Model: Qwen/Qwen3-0.6B\n"));
+  g_assert_nonnull (strstr (text, "\nConcurrency: 1\n"));
+  g_assert_nonnull (strstr (text, "\nSequence lengths: 100 in, 200 out (tokens, mean)\n"));
+  g_assert_nonnull (strstr (text, "records of 10 of the 64 requests in AIPerf's summary\n"));
+  g_assert_nonnull (strstr (text, "\nGPUs: 1 × "));
+  g_assert_nonnull (strstr (text, "(by UUID in the telemetry) — 1 GPU by UUID; AIPerf counts 2"));
+  g_assert_null (strstr (text, "Bound on"));
+  iv_runs_view_set_bound (view, "h100x8", 0);
+  bound = iv_run_card_to_text (card);
+  g_assert_nonnull (strstr (bound, "\nBound on h100x8: "));
+  g_assert_nonnull (strstr (bound, "\nCaveat: " IV_BOUND_CAVEAT "\n"));
+  iv_runs_view_set_bound (view, NULL, 0);
+}
+
 /* Copies the files of the sample run @name into @dir. */
 static void
 copy_sample_run (const char *name, const char *dir)
@@ -2671,6 +2702,7 @@ static const GuiCase cases[] = {
   { "/gui/runs-aiperf-toggle", test_runs_aiperf_toggle },
   { "/gui/runs-plot-configs", test_runs_plot_configs },
   { "/gui/runs-bound-row", test_runs_bound_row },
+  { "/gui/run-card", test_run_card },
   { "/gui/window-size-saved", test_window_size_saved },
 };
 
