@@ -98,6 +98,11 @@ collect_labels (GtkWidget *w, GtkWidget *window, const graphene_rect_t *clip, GA
 
   if (!gtk_widget_get_mapped (w) || gtk_widget_get_opacity (w) == 0)
     return;
+  /* a tooltip or a popover is a surface of its own, over the window by design (and its
+   * bounds are not in the window's coordinates): the pointer left over a bar by an
+   * earlier step shows one */
+  if (w != window && GTK_IS_NATIVE (w))
+    return;
   if (GTK_IS_SCROLLED_WINDOW (w) || GTK_IS_VIEWPORT (w))
     {
       graphene_rect_t b;
