@@ -410,10 +410,13 @@ show_result (IvModelView *self, const IvResult *r)
   double used = r->weights_bytes_per_pe + r->kv_bytes_per_pe + r->act_bytes_per_pe;
   g_autofree char *step = iv_units_format_seconds (r->step_s);
   g_autofree char *tps = iv_units_format_si (r->tokens_per_s, NULL);
-  g_autofree char *mem = iv_units_format_bytes (used),
-                  *cap = iv_units_format_bytes (r->capacity_bytes_per_pe);
-  g_autofree char *memory = NULL, *memory_caption = NULL, *step_caption = NULL, *idle = NULL,
-                  *idle_caption = NULL;
+  /* a GPU server's in the datasheet's decimal units; against what the runtime reserve
+   * leaves (§5), the same figure the fit is decided on */
+  g_autofree char *mem = iv_hardware_format_bytes (r->hw, used),
+                  *cap = iv_hardware_format_bytes (r->hw, r->usable_bytes_per_pe);
+  gboolean gpu = iv_hardware_is_gpu_server (r->hw);
+  g_autofree char *memory = NULL, *memory_caption = NULL, *memory_tip = NULL, *step_caption = NULL,
+                  *idle = NULL, *idle_caption = NULL;
   gint64 all = r->hw->X * r->hw->Y * r->hw->n_pe;
 
   if (r->config.mode == IV_MODE_PREFILL)
@@ -424,18 +427,24 @@ show_result (IvModelView *self, const IvResult *r)
     step_caption = g_strdup_printf (
         _ ("per token · %" G_GINT64_FORMAT " seq. at %" G_GINT64_FORMAT), r->config.B, r->config.P);
   memory = r->fits ? g_strdup_printf (_ ("fits · %.0f %%"),
-                                      100 * used / MAX (r->capacity_bytes_per_pe, 1))
+                                      100 * used / MAX (r->usable_bytes_per_pe, 1))
                    : g_strdup_printf (_ ("does not fit · %.0f %%"),
-                                      100 * used / MAX (r->capacity_bytes_per_pe, 1));
-  memory_caption = g_strdup_printf (_ ("%s of %s per PE"), mem, cap);
+                                      100 * used / MAX (r->usable_bytes_per_pe, 1));
+  memory_caption = g_strdup_printf (gpu ? _ ("%s of %s per GPU") : _ ("%s of %s per PE"), mem, cap);
+  memory_tip
+      = g_strdup_printf (gpu ? _ ("%s of the %s each GPU has once %.0f %% is kept for the runtime")
+                             : _ ("%s of the %s each PE has once %.0f %% is kept for the runtime"),
+                         mem, cap, 100 * r->config.reserve);
   idle = g_strdup_printf ("%" G_GINT64_FORMAT, r->idle_pes);
-  idle_caption = g_strdup_printf (_ ("of %" G_GINT64_FORMAT " PEs idle"), all);
+  idle_caption = g_strdup_printf (
+      gpu ? _ ("of %" G_GINT64_FORMAT " GPUs idle") : _ ("of %" G_GINT64_FORMAT " PEs idle"), all);
   gtk_label_set_text (self->result_step, step);
   gtk_label_set_text (self->result_step_caption, step_caption);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->result_step_caption), step_caption);
   gtk_label_set_text (self->result_tps, tps);
   gtk_label_set_text (self->result_memory, memory);
   gtk_label_set_text (self->result_memory_caption, memory_caption);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->result_memory_caption), memory_tip);
   gtk_widget_remove_css_class (GTK_WIDGET (self->result_memory), r->fits ? "error" : "success");
   gtk_widget_add_css_class (GTK_WIDGET (self->result_memory), r->fits ? "success" : "error");
   gtk_label_set_text (self->result_idle, idle);
