@@ -241,7 +241,7 @@ iv_render_roofline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   const IvHardware *hw;
   const IvKindResult *k;
   g_autoptr (IvChart) c = NULL;
-  double roof_x[2], ridge_m, ridge_v, bw;
+  double roof_x[2], ridge_m, ridge_v, bw, hi_peak = 0;
   double lo = INFINITY, hi = 0;
   g_autofree char *title = NULL, *sub = NULL;
 
@@ -257,12 +257,16 @@ iv_render_roofline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       const IvStage *st = &k->stages[s];
       if (st->present && st->flops > 0 && st->bytes > 0 && st->t_s > 0)
         lo = MIN (lo, st->flops / st->bytes), hi = MAX (hi, st->flops / st->bytes);
+      if (st->present && st->matrix)
+        hi_peak = MAX (hi_peak, st->peak);
     }
   lo = MIN (lo, MIN (ridge_v, ridge_m) / 20);
-  hi = MAX (hi, MAX (ridge_v, ridge_m) * 10);
+  /* past the highest ridge, that of the fastest format in use */
+  hi = MAX (hi, MAX (ridge_v, MAX (ridge_m, hw->eta_c * hi_peak / bw)) * 10);
   roof_x[0] = lo / 2, roof_x[1] = hi * 2;
   c = iv_chart_new ();
-  title = g_strdup_printf ("Roofline of one PE · %s layer", k->name);
+  title
+      = g_strdup_printf ("Roofline of one %s · %s layer", iv_hardware_pe_word (hw, FALSE), k->name);
   sub = config_subtitle (r, NULL);
   iv_chart_set_title (c, title, sub);
   iv_chart_axis_set_scale (c, IV_AXIS_X, IV_SCALE_LOG10);
@@ -282,10 +286,32 @@ iv_render_roofline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       }
     /* mid greys: they read on a light page and on a dark one */
     {
-      IvSeries *m = iv_chart_add_line (c, "matrix ceiling", xx, yc, 64);
+      IvSeries *m = iv_chart_add_line (c, "matrix ceiling (BF16)", xx, yc, 64);
       iv_series_set_color (m, 0x8a8a8a);
       iv_series_set_line_width (m, 2.5);
     }
+    /* a narrower format's stages compute under its own, higher ceiling (§2.3): one line
+     * for each peak the kind's matrix stages use above P_c */
+    for (int s = 0; s < IV_N_STAGES; s++)
+      {
+        const IvStage *st = &k->stages[s];
+        gboolean seen = FALSE;
+        double y2[64];
+        if (!st->present || !st->matrix || !(st->peak > hw->P_c))
+          continue;
+        for (int o = 0; o < s; o++)
+          seen |= k->stages[o].present && k->stages[o].matrix && k->stages[o].peak == st->peak;
+        if (seen)
+          continue;
+        for (int i = 0; i < 64; i++)
+          y2[i] = MIN (hw->eta_c * st->peak, xx[i] * bw);
+        {
+          g_autofree char *name = g_strdup_printf ("matrix ceiling (%s)", iv_format_name (st->fmt));
+          IvSeries *f = iv_chart_add_line (c, name, xx, y2, 64);
+          iv_series_set_color (f, 0x5a5a5a);
+          iv_series_set_line_width (f, 1.5);
+        }
+      }
     {
       IvSeries *v = iv_chart_add_line (c, "vector ceiling", xx, yv, 64);
       iv_series_set_dashed (v, TRUE);
@@ -320,8 +346,9 @@ iv_render_roofline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
         }
     }
   {
-    g_autofree char *m_label = g_strdup_printf ("matrix ridge %.3g FLOP/B", ridge_m);
-    g_autofree char *v_label = g_strdup_printf ("vector ridge %.3g FLOP/B", ridge_v);
+    /* short: the axis says FLOP/B, and the two labels must not run into each other */
+    g_autofree char *m_label = g_strdup_printf ("BF16 ridge %.3g", ridge_m);
+    g_autofree char *v_label = g_strdup_printf ("vector ridge %.3g", ridge_v);
     iv_chart_add_vline (c, ridge_m, m_label);
     iv_chart_add_vline (c, ridge_v, v_label);
   }
