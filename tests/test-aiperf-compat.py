@@ -719,6 +719,22 @@ def check_server_metrics_plots(t, tmp):
     t.check(figure(out, "ar_filtered")["skipped"] is not None,
             "area of a filtered server metric: no column of that name, aiperf plot fails",
             figure(out, "ar_filtered"))
+    # a run with the JSONL's scrapes and a JSON without windows: Inferview draws the
+    # scrapes and says aiperf plot draws nothing (its frame is the Parquet file, else the
+    # JSON's windows: _collect_server_metrics_json)
+    scraped = os.path.join(tmp, "scraped-run")
+    shutil.copytree(os.path.join(SAMPLES, "aiperf", "qwen_concurrency2"), scraped,
+                    ignore=shutil.ignore_patterns("qwen_concurrency4"))
+    kv_cfg = os.path.join(tmp, "kv.yaml")
+    with open(kv_cfg, "w") as f:
+        f.write("visualization:\n  single_run_defaults: [kv]\n  single_run_plots:\n"
+                "    kv: {type: scatter, x: timestamp_s, y: \"vllm:kv_cache_usage_perc\"}\n")
+    kv = figure(plot([scraped], os.path.join(tmp, "kv-out"), "--config", kv_cfg), "kv")
+    t.check(kv["skipped"] is None and
+            any(n.startswith("“vllm:kv_cache_usage_perc”: aiperf plot draws nothing — ")
+                and "has no windows in server_metrics_export.json" in n for n in kv["notes"]),
+            "default mode: a server metric scraped in the JSONL, which aiperf plot never reads",
+            kv["notes"])
     t.check(figure(out, "partial_bands")["skipped"] is not None,
             "percentile bands: a filter naming some of a series' labels finds nothing in aiperf "
             "plot (_resolve_series_data)", figure(out, "partial_bands"))

@@ -2264,6 +2264,22 @@ note_server_series (GPtrArray *notes, const IvRun *run, const char *name)
       || iv_run_get_metric (run, name) || !(ps = iv_prom_spec_parse (name, NULL))
       || !(ours = iv_server_metrics_find_full (run->server, ps, FALSE, NULL)))
     return;
+  if (!run->server->parquet_path)
+    {
+      /* without a Parquet file aiperf plot draws the JSON's windows, never the scrapes */
+      theirs = iv_server_metrics_lines (run->server, name, 0, TRUE, 0, NULL, &error);
+      if (!theirs)
+        g_ptr_array_add (notes, g_strdup_printf (_ ("“%s”: aiperf plot draws nothing — %s"), name,
+                                                 error->message));
+      else
+        g_ptr_array_add (notes,
+                         g_strdup_printf (_ ("“%s”: aiperf plot draws %u series from the windows "
+                                             "of server_metrics_export.json (their avg, or a "
+                                             "counter's rate, at each window's middle), not "
+                                             "the scrapes of the JSONL"),
+                                          name, theirs->len));
+      return;
+    }
   theirs = iv_server_metrics_find_full (run->server, ps, TRUE, &error);
   if (!theirs)
     g_ptr_array_add (
