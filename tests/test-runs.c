@@ -2312,6 +2312,29 @@ test_server_window_overflow (void)
   g_assert_cmpfloat (iv_server_ns_seconds (G_MAXINT64, G_MININT64), >, 1.8e10);
 }
 
+/* aiperf's aggregated dict keys a series by endpoint, then labels: a second series of the
+ * same keys replaces the first (ServerMetricsLoaderMixin._collect_server_metrics_json),
+ * so _aggregate_server_metric_into_row sees only the later one: 3, not the mean 2. */
+static void
+test_server_value_replaced (void)
+{
+  g_autofree char *dir = make_dir ("server-value-replaced");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) r = NULL;
+
+  iv_test_write_file (dir, "profile_export_aiperf.json",
+                      "{\"request_count\": {\"unit\": \"requests\", \"avg\": 1}}");
+  iv_test_write_file (
+      dir, "server_metrics_export.json",
+      "{\"metrics\": {\"vllm:num_requests_running\": {\"type\": \"gauge\", \"series\": ["
+      "{\"endpoint_url\": \"e\", \"labels\": {\"a\": \"1\"}, \"stats\": {\"avg\": 1}},"
+      "{\"endpoint_url\": \"f\", \"labels\": {\"a\": \"1\"}, \"stats\": {\"avg\": 7}},"
+      "{\"endpoint_url\": \"e\", \"labels\": {\"a\": \"1\"}, \"stats\": {\"avg\": 3}}]}}}");
+  r = iv_run_load (dir, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (iv_run_axis_value_aiperf (r, "vllm:num_requests_running"), ==, (7 + 3) / 2.0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2354,6 +2377,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runs/server-aiperf-t0", test_server_aiperf_t0);
   g_test_add_func ("/runs/repeated-sweep-layout", test_repeated_sweep_layout);
   g_test_add_func ("/runs/server-window-overflow", test_server_window_overflow);
+  g_test_add_func ("/runs/server-value-replaced", test_server_value_replaced);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

@@ -2723,10 +2723,22 @@ iv_server_metrics_value_aiperf (const IvServerMetrics *m, const char *name, doub
         {
           const IvServerAggSeries *a = m->agg_series->pdata[i];
           double v;
+          gboolean replaced = FALSE;
           if (!g_str_equal (a->metric, name))
             continue;
+          /* aggregated[metric][endpoint][labels] = …: a later series of the same keys
+           * replaces this one (the type is the metric's either way) */
+          for (guint k = i + 1; k < m->agg_series->len && !replaced; k++)
+            {
+              const IvServerAggSeries *b = m->agg_series->pdata[k];
+              replaced = g_str_equal (b->metric, a->metric)
+                         && g_str_equal (b->endpoint, a->endpoint)
+                         && g_str_equal (b->labels, a->labels);
+            }
           if (type < 0)
             type = (gint) a->type;
+          if (replaced)
+            continue;
           /* _extract_stat_value: a counter's rate, else the avg (by the first type) */
           v = type == IV_PROM_COUNTER ? a->rate : a->stats.avg;
           if (isnan (v))
