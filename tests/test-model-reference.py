@@ -6,8 +6,9 @@ sliding-window and alternating), both modes, TP, CP and EP on PEs and cubes, bot
 the SIP presets and the GPU servers (a switch with its own reduction, a fully connected
 fabric), every number format, EP with a load imbalance, the TP all-reduce overlapped or
 not — every stage's FLOPs, bytes, bytes communicated and time, the layer totals, the step
-and the KV cache; a configuration one side rejects, the other must reject too. TAP on
-stdout."""
+and the KV cache; a configuration one side rejects, the other must reject too. Then the
+serving curve (§10) of four models on the GPU servers: each point's TTFT, ITL and
+throughputs, and both frontiers, redone with the reference. TAP on stdout."""
 import importlib.util
 import json
 import os
@@ -147,6 +148,65 @@ def compare(cfg, models):
     return True, "agree"
 
 
+def pareto(points, xkey, higher):
+    """§10's frontier, written again: the points no other beats on both axes."""
+    out = set()
+    for i, p in enumerate(points):
+        xi = p[xkey] if higher else -p[xkey]
+        beaten = False
+        for j, q in enumerate(points):
+            xj = q[xkey] if higher else -q[xkey]
+            if j != i and xj >= xi and q["per_gpu"] >= p["per_gpu"] and (xj > xi or q["per_gpu"] > p["per_gpu"]):
+                beaten = True
+                break
+        if not beaten:
+            out.add(i)
+    return out
+
+
+def compare_serving(base, isl, osl, models):
+    """`--serving --format json` against §10 redone with the reference: each point's TTFT
+    (one prompt of ISL), ITL (B sequences at ISL + OSL/2), per-user and per-GPU throughput,
+    and both frontiers among the points that fit."""
+    args = [BIN, "model", "--preset", base["preset"], "--hardware", base["hardware"], "--serving",
+            "--isl", str(isl), "--osl", str(osl), "--format", "json", "--imbalance", repr(base["imbalance"])]
+    for f, opt in (("f_w", "--weight-format"), ("f_a", "--act-format"), ("f_kv", "--kv-format")):
+        args += [opt, base[f]]
+    if base.get("overlap"):
+        args.append("--overlap")
+    r = subprocess.run(args, capture_output=True, text=True)
+    label = "serving %s on %s W %s A %s" % (base["preset"], base["hardware"], base["f_w"], base["f_a"])
+    if r.returncode != 0:
+        return False, label + ": " + r.stderr.strip()
+    got = json.loads(r.stdout)
+    hw = ref.hardware(json.loads(run(dict(base, mode="decode", B=1, T=1, P=0, t=1, c=1, e=1)).stdout)["hardware"])
+    m = models[base["preset"]]
+    ttft = {}
+    pts = []
+    for p in got["points"]:
+        cfg = with_format_bytes(dict(base, t=p["tp"], e=p["ep"], c=1, place_tp="cube", place_cp="cube",
+                                     place_ep="cube"))
+        key = (p["tp"], p["ep"])
+        if key not in ttft:
+            ttft[key] = ref.evaluate(m, hw, dict(cfg, mode="prefill", B=1, T=isl, P=0))[1]
+        itl = ref.evaluate(m, hw, dict(cfg, mode="decode", B=p["batch"], T=1, P=isl + osl // 2))[1]
+        latency = ttft[key] + (osl - 1) * itl
+        want = {"ttft_s": ttft[key], "itl_s": itl, "tokens_per_s_per_user": 1 / itl,
+                "tokens_per_s_per_gpu": p["ep"] * p["batch"] * osl / latency / (p["tp"] * p["ep"])}
+        for k, v in want.items():
+            if not close(p[k], v):
+                return False, "%s: TP %d EP %d B %d %s %r, the reference %r" % (label, p["tp"], p["ep"], p["batch"],
+                                                                              k, p[k], v)
+        pts.append(p)
+    fit = [p for p in pts if p["fits"]]
+    for xkey, higher, flag in (("tokens_per_s_per_user", True, "frontier_per_user"), ("ttft_s", False, "frontier_ttft")):
+        front = pareto([dict(p, per_gpu=p["tokens_per_s_per_gpu"]) for p in fit], xkey, higher)
+        mine = {i for i, p in enumerate(fit) if p[flag]}
+        if front != mine or any(p[flag] for p in pts if not p["fits"]):
+            return False, "%s: the %s frontier differs from the reference's" % (label, flag)
+    return True, "%s: %d points, %d fit" % (label, len(pts), len(fit))
+
+
 def main():
     data = os.environ.get("IV_DATA_DIR", os.path.join(HERE, "..", "data"))
     models = ref.load_presets(os.path.join(data, "presets", "model-presets.tsv"))
@@ -188,6 +248,17 @@ def main():
         reached["mesh"] += cfg["hardware"] == "mi300x8"
         reached["overlap"] += bool(cfg.get("overlap")) and cfg["t"] > 1
     check(min(reached.values()) >= 20, "issue 34's parts drawn often enough: %s" % reached)
+    # §10: the serving curve, point by point and frontier by frontier
+    for preset, hw_name, fw, fa, imb, overlap, isl, osl in (
+            ("Llama-3.1-70B", "h100x8", "fp8", "fp8", 1.0, False, 5000, 500),
+            ("Llama-3.1-8B", "mi300x8", "bf16", "bf16", 1.0, True, 1000, 1000),
+            ("Mixtral-8x7B", "mi300x8", "int4", "bf16", 1.25, False, 2000, 300),
+            ("Qwen3-30B-A3B", "b200x8", "nvfp4", "nvfp4", 1.5, True, 1000, 200)):
+        base = {"preset": preset, "hardware": hw_name, "ring": "kv", "f_w": fw, "f_a": fa, "f_kv": "bf16",
+                "imbalance": imb, "overlap": overlap, "e_w": 2.0, "e_a": 2.0, "e_kv": 2.0, "e_p": 4.0,
+                "place_tp": "cube", "place_cp": "cube", "place_ep": "cube"}
+        ok, why = compare_serving(base, isl, osl, models)
+        check(ok, why)
     print("1..%d" % len(results))
     return 0 if all(results) else 1
 
