@@ -655,7 +655,7 @@ def with_server_json(tmp):
     with open(cfg, "w") as f:
         f.write("visualization:\n"
                 "  single_run_defaults: [hist_bands, gauge_bands, partial_bands, dual, sc, ar,"
-                " ar_filtered]\n"
+                " ar_filtered, swp]\n"
                 "  single_run_plots:\n"
                 "    hist_bands: {type: percentile_bands, y: \"%s%s\"}\n"
                 "    gauge_bands: {type: percentile_bands, y: \"%s%s\"}\n"
@@ -665,7 +665,10 @@ def with_server_json(tmp):
                 "    sc: {type: scatter, x: timestamp_s, y: %s, source: server_metrics}\n"
                 "    ar: {type: area, x: timestamp_s, y: %s, source: server_metrics}\n"
                 "    ar_filtered: {type: area, x: timestamp_s, y: \"%s%s\"}\n"
-                % (HIST, PREFILL, GAUGE, BACKEND, GAUGE, GAUGE, COUNTER, GAUGE, GAUGE, BACKEND))
+                "    swp: {type: scatter_with_percentiles, x: timestamp_s, y: %s,"
+                " source: server_metrics}\n"
+                % (HIST, PREFILL, GAUGE, BACKEND, GAUGE, GAUGE, COUNTER, GAUGE, GAUGE, BACKEND,
+                   GAUGE))
     return run, cfg
 
 
@@ -716,6 +719,9 @@ def check_server_metrics_plots(t, tmp):
             same_list(s["x"][1::2], xs) and same_list(s["y"][1::2], ys),
             "area of a server metric: its column as steps (AreaHandler, create_time_series_area)",
             json.dumps(fig)[:1500])
+    t.check(figure(out, "swp")["skipped"] is not None,
+            "scatter_with_percentiles of a server metric: ScatterWithPercentilesHandler reads "
+            "the requests only, aiperf plot fails", figure(out, "swp"))
     t.check(figure(out, "ar_filtered")["skipped"] is not None,
             "area of a filtered server metric: no column of that name, aiperf plot fails",
             figure(out, "ar_filtered"))

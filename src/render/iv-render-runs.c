@@ -3095,6 +3095,14 @@ runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, char
     case IV_PLOT_BOX:
       return boxes (spec, sweep, reason);
     case IV_PLOT_SERVER:
+      if (aiperf && g_strcmp0 (spec->type_name, "scatter_with_percentiles") == 0)
+        {
+          /* ScatterWithPercentilesHandler reads the requests' frame only */
+          *reason = g_strdup_printf (_ ("aiperf plot's scatter_with_percentiles draws per-request "
+                                        "metrics only: it fails on server metric “%s”"),
+                                     spec->y.metric);
+          return NULL;
+        }
       if (aiperf
           && (g_strcmp0 (spec->type_name, "scatter") == 0
               || g_strcmp0 (spec->type_name, "area") == 0))
