@@ -1862,6 +1862,33 @@ test_run_card (void)
   iv_runs_view_set_bound (view, NULL, 0);
 }
 
+/* The comparison's table: sorted by a column's numbers, and a row opens its run. */
+static void
+test_runs_table_view (void)
+{
+  g_autofree char *path = sample ("aiperf");
+  const IvSweep *sweep = open_sweep (path);
+  IvRunsView *view = iv_workspace_page_get_runs (_iv_window_get_page (window, IV_GROUP_RUNS));
+  GtkColumnView *cv = iv_runs_view_get_table (view);
+  g_autoptr (GtkColumnViewColumn) ttft = NULL;
+  const char *by_ttft[] = { "52.6 ms", "35.5 ms", "30.7 ms" };
+
+  settle ();
+  g_assert_cmpuint (sweep->runs->len, ==, 3);
+  /* TTFT p50 (column 5), largest first: concurrency 4, 2, 1 */
+  ttft = g_list_model_get_item (gtk_column_view_get_columns (cv), 5);
+  g_assert_cmpstr (gtk_column_view_column_get_title (ttft), ==, "TTFT p50");
+  gtk_column_view_sort_by_column (cv, ttft, GTK_SORT_DESCENDING);
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpstr (iv_runs_view_get_cell (view, i, 5), ==, by_ttft[i]);
+  g_assert_cmpstr (iv_runs_view_get_cell (view, 0, 0), ==, "concurrency 4");
+  /* the first row shown now is concurrency 4's: activating it opens that run */
+  g_signal_emit_by_name (cv, "activate", 0);
+  settle ();
+  g_assert_nonnull (iv_runs_view_get_run (view));
+  g_assert_cmpfloat (iv_runs_view_get_run (view)->concurrency, ==, 4);
+}
+
 /* Copies the files of the sample run @name into @dir. */
 static void
 copy_sample_run (const char *name, const char *dir)
@@ -2703,6 +2730,7 @@ static const GuiCase cases[] = {
   { "/gui/runs-plot-configs", test_runs_plot_configs },
   { "/gui/runs-bound-row", test_runs_bound_row },
   { "/gui/run-card", test_run_card },
+  { "/gui/runs-table-view", test_runs_table_view },
   { "/gui/window-size-saved", test_window_size_saved },
 };
 

@@ -18,43 +18,8 @@
 #include "iv-runs-bound-row.h"
 #include "iv-runs-notes.h"
 #include "iv-runs-state.h"
-#include "iv-runs-table.h"
+#include "iv-runs-table-view.h"
 #include "iv-units.h"
-
-/* ---- a table row: text cells, and numbers to sort by ---------------------------------- */
-
-#define IV_TYPE_TABLE_ROW (iv_table_row_get_type ())
-G_DECLARE_FINAL_TYPE (IvTableRow, iv_table_row, IV, TABLE_ROW, GObject)
-
-struct _IvTableRow
-{
-  GObject parent_instance;
-  GStrv cells;
-  double *keys; /* per column: NaN sorts by the text */
-  guint index;  /* the run or metric it shows */
-};
-
-G_DEFINE_FINAL_TYPE (IvTableRow, iv_table_row, G_TYPE_OBJECT)
-
-static void
-iv_table_row_finalize (GObject *object)
-{
-  IvTableRow *self = IV_TABLE_ROW (object);
-  g_strfreev (self->cells);
-  g_free (self->keys);
-  G_OBJECT_CLASS (iv_table_row_parent_class)->finalize (object);
-}
-
-static void
-iv_table_row_class_init (IvTableRowClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = iv_table_row_finalize;
-}
-
-static void
-iv_table_row_init (IvTableRow *self)
-{
-}
 
 /* ---- the view -------------------------------------------------------------------------- */
 
@@ -72,8 +37,7 @@ struct _IvRunsView
   GtkButton *back;
   IvRunCard *card;           /* one run: the summary (in Run Details' popover) */
   GtkWidget *details_button; /* one run: opens the card */
-  GtkColumnView *table;
-  GListStore *rows;
+  IvRunsTableView *table;    /* one run's metrics, or the runs */
   GtkDropDown *plot_choice;
   GtkStringList *plot_names;
   GtkWidget *compare_controls; /* stat and grouping, comparisons only */
@@ -138,111 +102,12 @@ iv_runs_view_get_run (IvRunsView *self)
 
 /* ---- tables ---- */
 
-static void
-setup_cell (GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_UINT (data) == 0 ? 0 : 1);
-  gtk_label_set_ellipsize (GTK_LABEL (label), GPOINTER_TO_UINT (data) == 0 ? PANGO_ELLIPSIZE_MIDDLE
-                                                                           : PANGO_ELLIPSIZE_NONE);
-  if (GPOINTER_TO_UINT (data) == 0)
-    iv_tooltip_wrap (label);
-  if (GPOINTER_TO_UINT (data))
-    gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (item, label);
-}
-
-static void
-bind_cell (GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
-{
-  IvTableRow *row = gtk_list_item_get_item (item);
-  guint col = GPOINTER_TO_UINT (data);
-  const char *cell = row && col < g_strv_length (row->cells) ? row->cells[col] : "";
-  /* run and model names come from the runs' files: valid UTF-8 before Pango */
-  g_autofree char *text = iv_text_valid (cell, -1);
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
-  /* the name column is a fixed width: its whole text on hover */
-  if (col == 0)
-    gtk_widget_set_tooltip_text (gtk_list_item_get_child (item), text);
-}
-
-static int
-compare_rows (gconstpointer a, gconstpointer b, gpointer data)
-{
-  const IvTableRow *x = a, *y = b;
-  guint col = GPOINTER_TO_UINT (data);
-  double u = x->keys[col], v = y->keys[col];
-
-  if (isnan (u) && isnan (v))
-    return g_utf8_collate (x->cells[col], y->cells[col]);
-  if (isnan (u) != isnan (v))
-    return isnan (u) ? 1 : -1; /* absent values last */
-  return (u > v) - (u < v);
-}
-
-/* @first_width: the name column's width (names ellipsize, the full text on hover). */
-static void
-set_columns (IvRunsView *self, const char *const *titles, int first_width)
-{
-  GListModel *cols = gtk_column_view_get_columns (self->table);
-
-  while (g_list_model_get_n_items (cols) > 0)
-    {
-      g_autoptr (GtkColumnViewColumn) c = g_list_model_get_item (cols, 0);
-      gtk_column_view_remove_column (self->table, c);
-    }
-  for (guint i = 0; titles[i]; i++)
-    {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkColumnViewColumn *col;
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (i));
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (i));
-      col = gtk_column_view_column_new (titles[i], factory);
-      gtk_column_view_column_set_sorter (
-          col, GTK_SORTER (gtk_custom_sorter_new (compare_rows, GUINT_TO_POINTER (i), NULL)));
-      gtk_column_view_column_set_expand (col, i == 0);
-      gtk_column_view_column_set_resizable (col, TRUE);
-      if (i == 0)
-        gtk_column_view_column_set_fixed_width (col, first_width);
-      gtk_column_view_append_column (self->table, col);
-      g_object_unref (col);
-    }
-}
-
-/* Shows @t (iv-runs-table.c's, shared with the report and the command line). */
-static void
-show_table (IvRunsView *self, const IvRunsTable *t, int first_width)
-{
-  g_autofree const char **titles = g_new0 (const char *, t->n_columns + 1);
-
-  for (guint c = 0; c < t->n_columns; c++)
-    titles[c] = t->titles->pdata[c];
-  set_columns (self, titles, first_width);
-  g_list_store_remove_all (self->rows);
-  for (guint i = 0; i < t->rows->len; i++)
-    {
-      const IvRunsTableRow *from = &g_array_index (t->rows, IvRunsTableRow, i);
-      IvTableRow *row = g_object_new (IV_TYPE_TABLE_ROW, NULL);
-      row->cells = g_new0 (char *, t->n_columns + 1);
-      row->keys = g_new (double, t->n_columns);
-      for (guint c = 0; c < t->n_columns; c++)
-        {
-          row->cells[c] = iv_runs_table_cell_text (&from->cells[c]);
-          /* a text cell sorts by its number when it has one ("10 of 64"), else by its text */
-          row->keys[c] = from->cells[c].value;
-        }
-      row->index = from->index;
-      g_list_store_append (self->rows, row);
-      g_object_unref (row);
-    }
-}
-
 /* One run: every metric with its statistics. */
 static void
 fill_metrics (IvRunsView *self, const IvRun *r)
 {
   g_autoptr (IvRunsTable) t = iv_runs_table_metrics (r);
-  show_table (self, t, 230);
+  iv_runs_table_view_show (self->table, t, 230);
 }
 
 /* Several runs: configuration and headline metrics; with hardware chosen, the bound. */
@@ -252,7 +117,7 @@ fill_runs (IvRunsView *self)
   g_autoptr (IvRunsTable) t
       = iv_runs_table_comparison (self->sweep, iv_runs_bound_row_get_choice (self->bound_row));
   /* a run's label is short (what varies); the headline numbers get the room */
-  show_table (self, t, 150);
+  iv_runs_table_view_show (self->table, t, 150);
 }
 
 /* ---- notes ---- */
@@ -944,14 +809,12 @@ on_point_activated (IvChartView *view, guint series, guint64 index, double x, do
     }
 }
 
+/* A row of the comparison opens its run. */
 static void
-on_row_activated (GtkColumnView *view, guint position, IvRunsView *self)
+on_row_activated (IvRunsView *self, guint index)
 {
-  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
-  g_autoptr (IvTableRow) row = g_list_model_get_item (model, position);
-
-  if (row && !shown_run (self))
-    iv_runs_view_open_run (self, row->index);
+  if (!shown_run (self))
+    iv_runs_view_open_run (self, index);
 }
 
 IvChartView *
@@ -972,20 +835,14 @@ GtkColumnView *
 iv_runs_view_get_table (IvRunsView *self)
 {
   g_return_val_if_fail (IV_IS_RUNS_VIEW (self), NULL);
-  return self->table;
+  return iv_runs_table_view_get_column_view (self->table);
 }
 
 const char *
 iv_runs_view_get_cell (IvRunsView *self, guint row, guint column)
 {
-  g_autoptr (IvTableRow) r = NULL;
-
   g_return_val_if_fail (IV_IS_RUNS_VIEW (self), NULL);
-  r = g_list_model_get_item (G_LIST_MODEL (self->rows), row);
-  if (!r || column >= g_strv_length (r->cells))
-    return NULL;
-  /* the store holds the row, so its cells outlive this reference */
-  return r->cells[column];
+  return iv_runs_table_view_get_cell (self->table, row, column);
 }
 
 const IvFigure *
@@ -1039,7 +896,7 @@ iv_runs_view_class_init (IvRunsViewClass *klass)
   G_OBJECT_CLASS (klass)->dispose = iv_runs_view_dispose;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 
-  g_type_ensure (IV_TYPE_TABLE_ROW);
+  g_type_ensure (IV_TYPE_RUNS_TABLE_VIEW);
   g_type_ensure (IV_TYPE_CHART_VIEW);
   g_type_ensure (IV_TYPE_FIGURE_VIEW);
   g_type_ensure (IV_TYPE_RUNS_BOUND_ROW);
@@ -1057,7 +914,6 @@ iv_runs_view_class_init (IvRunsViewClass *klass)
   CHILD (card);
   CHILD (details_button);
   CHILD (table);
-  CHILD (rows);
   CHILD (plot_choice);
   CHILD (plot_names);
   CHILD (compare_controls);
