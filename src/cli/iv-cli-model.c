@@ -471,8 +471,8 @@ print_table (const IvResult *r)
         {
           const IvStage *st = &kr->stages[s];
           g_autofree char *fl = iv_units_format_count (st->flops);
-          g_autofree char *by = iv_units_format_bytes (st->bytes);
-          g_autofree char *cb = iv_units_format_bytes (st->comm_bytes);
+          g_autofree char *by = iv_hardware_format_bytes (r->hw, st->bytes);
+          g_autofree char *cb = iv_hardware_format_bytes (r->hw, st->comm_bytes);
           g_autofree char *tc = fmt_s (st->t_compute_s), *tm = fmt_s (st->t_memory_s);
           g_autofree char *tn = fmt_s (st->t_comm_s), *tv = fmt_s (st->visible_s);
           if (!st->present)
@@ -1322,13 +1322,23 @@ _iv_cli_hardware (int argc, char **argv)
   for (guint i = 0; i < presets->len; i++)
     {
       const IvHardware *hw = presets->pdata[i];
-      g_autofree char *bw = iv_units_format_bytes (hw->BW), *mem = iv_units_format_bytes (hw->M_pe);
+      /* a GPU's in the datasheet's decimal units: 3.35 TB/s and 80 GB */
+      g_autofree char *bw = iv_hardware_format_bytes (hw, hw->BW),
+                      *mem = iv_hardware_format_bytes (hw, hw->M_pe);
       g_autofree char *flops = iv_units_format_si (hw->P_c, "FLOP/s");
-      _iv_cli_printf (stdout,
-                      "%-10s %-8s %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT
-                      " cubes × %" G_GINT64_FORMAT " PEs · %s, %s/s, %s per PE\n  %s\n",
-                      hw->name, iv_topology_to_string (hw->topology), hw->X, hw->Y, hw->n_pe, flops,
-                      bw, mem, hw->description);
+      /* one line at a time: _iv_cli_printf escapes the control characters of what it
+       * prints, a newline inside one call included */
+      if (iv_hardware_is_gpu_server (hw))
+        _iv_cli_printf (
+            stdout, "%-10s %-15s %" G_GINT64_FORMAT " GPUs · %s BF16, %s/s, %s per GPU\n", hw->name,
+            iv_topology_to_string (hw->topology), hw->X * hw->Y, flops, bw, mem);
+      else
+        _iv_cli_printf (stdout,
+                        "%-10s %-15s %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT
+                        " cubes × %" G_GINT64_FORMAT " PEs · %s, %s/s, %s per PE\n",
+                        hw->name, iv_topology_to_string (hw->topology), hw->X, hw->Y, hw->n_pe,
+                        flops, bw, mem);
+      _iv_cli_printf (stdout, "  %s\n", hw->description);
     }
   return IV_EXIT_OK;
 }

@@ -121,8 +121,10 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
       cells[0] = g_strdup (iv_stage_id (s));
       cells[1] = g_strdup (iv_stage_name (s));
       cells[2] = st->flops > 0 ? iv_units_format_count (st->flops) : g_strdup ("–");
-      cells[3] = st->bytes > 0 ? iv_units_format_bytes (st->bytes) : g_strdup ("–");
-      cells[4] = st->comm_bytes > 0 ? iv_units_format_bytes (st->comm_bytes) : g_strdup ("–");
+      cells[3]
+          = st->bytes > 0 ? iv_hardware_format_bytes (fig->result->hw, st->bytes) : g_strdup ("–");
+      cells[4] = st->comm_bytes > 0 ? iv_hardware_format_bytes (fig->result->hw, st->comm_bytes)
+                                    : g_strdup ("–");
       cells[5] = fmt_time (st->t_compute_s);
       cells[6] = fmt_time (st->t_memory_s);
       cells[7] = fmt_time (st->t_comm_s);
@@ -181,21 +183,33 @@ iv_render_memory (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
   hi = MAX (v[0], r->capacity_bytes_per_pe);
   hi = exp (log (lo) + (log (hi) - log (lo)) / 0.75);
   c = iv_chart_new ();
-  title = g_strdup ("Memory per PE");
-  cap = iv_units_format_bytes (r->capacity_bytes_per_pe);
+  title = g_strdup_printf ("Memory per %s", iv_hardware_pe_word (r->hw, FALSE));
+  /* what fits is decided on the memory the runtime reserve leaves (§5) */
+  cap = iv_hardware_format_bytes (r->hw, r->usable_bytes_per_pe);
   config = config_subtitle (r, NULL);
   {
-    g_autofree char *used_text = iv_units_format_bytes (v[0]);
-    sub = g_strdup_printf (r->fits ? "fits: %s of %s · %s"
-                                   : "does not fit: %s needed, %s available · %s",
-                           used_text, cap, config);
+    g_autofree char *used_text = iv_hardware_format_bytes (r->hw, v[0]);
+    sub = g_strdup_printf (r->fits ? "fits: %s of %s usable (%.0f %% kept for the runtime) · %s"
+                                   : "does not fit: %s needed, %s usable (%.0f %% kept for the "
+                                     "runtime) · %s",
+                           used_text, cap, 100 * r->config.reserve, config);
   }
   iv_chart_set_title (c, title, sub);
-  /* powers of two: bytes read as KiB, MiB, GiB */
-  iv_chart_axis_set_scale (c, IV_AXIS_X, IV_SCALE_LOG2);
   iv_chart_axis_set_range (c, IV_AXIS_X, lo, hi);
-  iv_chart_axis_set_unit (c, IV_AXIS_X, (IvUnit){ IV_UNIT_BYTES, 1, NULL });
-  iv_chart_axis_set_title (c, IV_AXIS_X, "Bytes per PE (log scale)");
+  if (iv_hardware_is_gpu_server (r->hw))
+    {
+      /* a GPU's memory in the datasheet's decimal units: GB, not GiB */
+      iv_chart_axis_set_scale (c, IV_AXIS_X, IV_SCALE_LOG10);
+      iv_chart_axis_set_unit (c, IV_AXIS_X, (IvUnit){ IV_UNIT_COUNT, 1, "B" });
+      iv_chart_axis_set_title (c, IV_AXIS_X, "Bytes per GPU, log scale");
+    }
+  else
+    {
+      /* powers of two: bytes read as KiB, MiB, GiB */
+      iv_chart_axis_set_scale (c, IV_AXIS_X, IV_SCALE_LOG2);
+      iv_chart_axis_set_unit (c, IV_AXIS_X, (IvUnit){ IV_UNIT_BYTES, 1, NULL });
+      iv_chart_axis_set_title (c, IV_AXIS_X, "Bytes per PE (log scale)");
+    }
   iv_chart_axis_set_categories (c, IV_AXIS_Y, rows, 4);
   iv_chart_axis_set_range (c, IV_AXIS_Y, -0.6, 3.6);
   iv_chart_axis_set_grid (c, IV_AXIS_Y, FALSE);
@@ -203,7 +217,7 @@ iv_render_memory (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
   for (int i = 0; i < 4; i++)
     {
       double y = i, x0 = lo, x1 = MAX (v[i], lo);
-      g_autofree char *value = iv_units_format_bytes (v[i]);
+      g_autofree char *value = iv_hardware_format_bytes (r->hw, v[i]);
       const char *label[] = { value, NULL };
       IvSeries *bar = iv_chart_add_spans (c, rows[i], &x0, &x1, &y, 1);
       IvSeries *end;
@@ -216,8 +230,17 @@ iv_render_memory (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
       iv_series_set_show_in_legend (end, FALSE);
     }
   {
-    g_autofree char *label = g_strdup_printf ("capacity %s", cap);
-    iv_chart_add_vline (c, r->capacity_bytes_per_pe, label);
+    /* one label for the two lines, which sit too close for two */
+    g_autofree char *full = iv_hardware_format_bytes (r->hw, r->capacity_bytes_per_pe);
+    g_autofree char *label = g_strdup_printf ("capacity %s", full);
+    g_autofree char *usable = g_strdup_printf ("usable %s of %s", cap, full);
+    if (r->usable_bytes_per_pe < r->capacity_bytes_per_pe)
+      {
+        iv_chart_add_vline (c, r->capacity_bytes_per_pe, NULL);
+        iv_chart_add_vline (c, r->usable_bytes_per_pe, usable);
+      }
+    else
+      iv_chart_add_vline (c, r->capacity_bytes_per_pe, label);
   }
   return iv_chart_render (cr, c, options, width, height, error);
 }
