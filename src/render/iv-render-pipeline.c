@@ -342,12 +342,23 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       title = g_strdup_printf ("%s · %s · T_q = %" G_GINT64_FORMAT " · local sequence %.0f of %.0f",
                                r->model->name, iv_mode_to_string (r->config.mode), r->config.T,
                                k->sh.L_l, k->sh.L);
-      subtitle = g_strdup_printf (
-          "%s layer (%" G_GINT64_FORMAT " of them) on one PE of %s · TP %" G_GINT64_FORMAT
-          " on %ss · CP %" G_GINT64_FORMAT " on %ss · batch %" G_GINT64_FORMAT,
-          k->name, k->layers, r->hw->name, r->config.t,
-          r->config.place_tp == IV_PLACE_PE ? "PE" : "cube", r->config.c,
-          r->config.place_cp == IV_PLACE_PE ? "PE" : "cube", r->config.B);
+      g_autofree char *ep = r->config.e > 1
+                                ? g_strdup_printf (" · EP %" G_GINT64_FORMAT, r->config.e)
+                                : g_strdup ("");
+      /* a GPU server in GPUs: its groups all span GPUs, no level to name (§8) */
+      if (iv_hardware_is_gpu_server (r->hw))
+        subtitle = g_strdup_printf ("%s layer (%" G_GINT64_FORMAT " of them) on one GPU of %s · TP "
+                                    "%" G_GINT64_FORMAT " · CP %" G_GINT64_FORMAT "%s · batch "
+                                    "%" G_GINT64_FORMAT,
+                                    k->name, k->layers, r->hw->name, r->config.t, r->config.c, ep,
+                                    r->config.B);
+      else
+        subtitle = g_strdup_printf (
+            "%s layer (%" G_GINT64_FORMAT " of them) on one PE of %s · TP %" G_GINT64_FORMAT
+            " on %ss · CP %" G_GINT64_FORMAT " on %ss%s · batch %" G_GINT64_FORMAT,
+            k->name, k->layers, r->hw->name, r->config.t,
+            r->config.place_tp == IV_PLACE_PE ? "PE" : "cube", r->config.c,
+            r->config.place_cp == IV_PLACE_PE ? "PE" : "cube", ep, r->config.B);
     }
   iv_text_show (&text, cr, title, PAD, PAD, 0, 0, 1.25, TRUE, width - 2 * PAD, &colors->foreground);
   iv_text_show (&text, cr, subtitle, PAD, PAD + 24, 0, 0, 0.95, FALSE, width - 2 * PAD,
