@@ -991,6 +991,32 @@ test_model_view (void)
     gtk_spin_button_set_value (
         GTK_SPIN_BUTTON (control_labelled (GTK_WIDGET (view), "Cubes down (Y)")), 1);
     g_assert_null (iv_model_view_get_error (view));
+    /* A GPU server edited keeps what the editor does not show (issue 34): MI300X stays
+     * fully connected with its FP8 peak, and its memory reads in GB as its data sheet */
+    {
+      GtkDropDown *server = GTK_DROP_DOWN (control_labelled (GTK_WIDGET (view), "_Hardware"));
+      GtkSpinButton *mem
+          = GTK_SPIN_BUTTON (control_labelled (GTK_WIDGET (view), "Memory GB per PE"));
+      const IvHardware *mi300 = iv_hardware_find ("mi300x8");
+      guint at = GTK_INVALID_LIST_POSITION;
+      GListModel *names = gtk_drop_down_get_model (server);
+      for (guint i = 0; i < g_list_model_get_n_items (names); i++)
+        if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (names), i), "mi300x8") == 0)
+          at = i;
+      g_assert_cmpuint (at, !=, GTK_INVALID_LIST_POSITION);
+      gtk_drop_down_set_selected (server, at);
+      g_assert_cmpfloat (gtk_spin_button_get_value (mem), ==, 192);
+      gtk_spin_button_set_value (flops, 1000);
+      g_assert_null (iv_model_view_get_error (view));
+      g_assert_cmpstr (iv_model_view_get_result (view)->hw->name, ==, "mi300x8 (edited)");
+      g_assert_cmpint (iv_model_view_get_result (view)->hw->topology, ==,
+                       IV_TOPOLOGY_FULLY_CONNECTED);
+      g_assert_cmpfloat (iv_model_view_get_result (view)->hw->P_fp8, ==, mi300->P_fp8);
+      g_assert_cmpfloat (iv_model_view_get_result (view)->hw->P_c, ==, 1000e12);
+      gtk_drop_down_set_selected (server, 0); /* back to ring4 */
+      gtk_range_set_value (tp, 2);
+      g_assert_null (iv_model_view_get_error (view));
+    }
   }
 
   /* Stages on screen: one row per present stage, sortable by visible time (the largest
@@ -1889,6 +1915,44 @@ test_runs_table_view (void)
   g_assert_cmpfloat (iv_runs_view_get_run (view)->concurrency, ==, 4);
 }
 
+static void
+count_chart (guint *n)
+{
+  (*n)++;
+}
+
+/* Each change draws the plot once: opening a run from the comparison, going back, and a
+ * new sweep (never from the old sweep's presets). */
+static void
+test_runs_builds_once (void)
+{
+  g_autofree char *path = sample ("aiperf");
+  g_autofree char *other = sample ("isl-osl-sweep");
+  IvRunsView *view;
+  IvChartView *cv;
+  guint builds = 0;
+
+  open_sweep (path);
+  view = iv_workspace_page_get_runs (_iv_window_get_page (window, IV_GROUP_RUNS));
+  cv = iv_runs_view_get_chart_view (view);
+  g_assert_nonnull (cv);
+  g_signal_connect_swapped (cv, "notify::chart", G_CALLBACK (count_chart), &builds);
+  iv_runs_view_select_request (view, 0); /* (no effect across runs: nothing to clear) */
+  builds = 0;
+  iv_runs_view_open_run (view, 1);
+  g_assert_cmpuint (builds, ==, 1);
+  /* a request picked in the run, then back: the picked request is not redrawn first */
+  iv_runs_view_select_request (view, 2);
+  builds = 0;
+  iv_runs_view_open_run (view, G_MAXUINT);
+  g_assert_cmpuint (builds, ==, 1);
+  builds = 0;
+  open_sweep (other);
+  settle ();
+  g_assert_cmpuint (builds, ==, 1);
+  g_signal_handlers_disconnect_by_func (cv, count_chart, &builds);
+}
+
 /* Copies the files of the sample run @name into @dir. */
 static void
 copy_sample_run (const char *name, const char *dir)
@@ -2731,6 +2795,7 @@ static const GuiCase cases[] = {
   { "/gui/runs-bound-row", test_runs_bound_row },
   { "/gui/run-card", test_run_card },
   { "/gui/runs-table-view", test_runs_table_view },
+  { "/gui/runs-builds-once", test_runs_builds_once },
   { "/gui/window-size-saved", test_window_size_saved },
 };
 

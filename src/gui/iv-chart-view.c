@@ -36,6 +36,7 @@ enum
   PROP_0,
   PROP_LOG_X,
   PROP_LOG_Y,
+  PROP_CHART,
   N_PROPS,
 };
 
@@ -556,6 +557,9 @@ iv_chart_view_get_property (GObject *object, guint prop_id, GValue *value, GPara
     case PROP_LOG_Y:
       g_value_set_boolean (value, self->log_y);
       break;
+    case PROP_CHART:
+      g_value_set_pointer (value, self->chart);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -617,6 +621,10 @@ iv_chart_view_class_init (IvChartViewClass *klass)
   properties[PROP_LOG_Y]
       = g_param_spec_boolean ("log-y", NULL, NULL, FALSE,
                               G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* the chart shown (read-only, notified on every chart given, even an equal one: a
+   * build of the figure) */
+  properties[PROP_CHART]
+      = g_param_spec_pointer ("chart", NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* Stateful: the menu shows check marks that follow the properties. */
@@ -694,6 +702,7 @@ iv_chart_view_set_chart (IvChartView *self, IvChart *chart, const char *figure_n
   self->figure_name = g_strdup (figure_name ? figure_name : "chart");
   self->figure = (IvFigure){ iv_chart_render, chart, self->figure_name, self };
   invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHART]);
 }
 
 IvChart *

@@ -717,9 +717,11 @@ iv_runs_view_open_run (IvRunsView *self, guint index)
   self->shown_path = self->run != G_MAXUINT
                          ? g_strdup (((const IvRun *) self->sweep->runs->pdata[index])->path)
                          : NULL;
-  self->updating = TRUE; /* the old selection is not this run's: no redraw for it */
+  /* the old selection is not this run's: cleared without the redraw it would ask for,
+   * since refresh draws the run once */
+  g_signal_handlers_block_by_func (self->state, on_selection_changed, self);
   iv_runs_state_clear_selection (self->state);
-  self->updating = FALSE;
+  g_signal_handlers_unblock_by_func (self->state, on_selection_changed, self);
   refresh (self);
   describe_selection (self);
 }
@@ -742,17 +744,16 @@ iv_runs_view_set_sweep (IvRunsView *self, const IvSweep *sweep, const IvPlotConf
   self->config_error = NULL;
   g_ptr_array_set_size (self->specs, 0);
   self->override = (IvPlotSpec){ 0 };
-  /* no sweep while the bound row restores the folder's choice: nothing to redraw yet */
+  /* no sweep while the bound row restores the folder's choice and the state starts over
+   * (each preset's own statistic and grouping, nothing picked): nothing is drawn for
+   * them, and refresh draws the new sweep once */
   self->sweep = NULL;
   iv_runs_bound_row_set_folder (self->bound_row, bound_key (sweep));
+  iv_runs_state_reset (self->state);
   g_set_object (&self->owner, owner);
   self->configs = configs;
   self->sweep = sweep;
   self->run = G_MAXUINT;
-  /* New runs start from each preset's own statistic and grouping; refresh draws once. */
-  self->updating = TRUE;
-  iv_runs_state_reset (self->state);
-  self->updating = FALSE;
   if (sweep)
     refresh (self);
   describe_selection (self);
