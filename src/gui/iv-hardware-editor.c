@@ -1,5 +1,5 @@
 /* iv-hardware-editor.c: the SIP's fields in the units people quote them in (TFLOP/s,
- * GB/s, GiB, ns) and converted to the model's SI units on the way out. The fields are
+ * GB/s, GB, ns) and converted to the model's SI units on the way out. The fields are
  * laid out in ui/iv-hardware-editor.ui; this file maps them to IvHardware. */
 #define G_LOG_DOMAIN "iv-gui"
 
@@ -22,7 +22,8 @@ static const NumberField number_fields[] = {
   { "pe_flops", 1e12, G_STRUCT_OFFSET (IvHardware, P_c) },
   { "pe_vector_flops", 1e12, G_STRUCT_OFFSET (IvHardware, P_v) },
   { "pe_mem_bw", 1e9, G_STRUCT_OFFSET (IvHardware, BW) },
-  { "pe_mem_capacity", 1073741824.0, G_STRUCT_OFFSET (IvHardware, M_pe) },
+  /* GB as datasheets quote them (an H100's 80 GB, not 74.5 GiB) */
+  { "pe_mem_capacity", 1e9, G_STRUCT_OFFSET (IvHardware, M_pe) },
   { "pe_link_bw", 1e9, G_STRUCT_OFFSET (IvHardware, B_pe) },
   { "pe_link_latency", 1e-9, G_STRUCT_OFFSET (IvHardware, a_pe) },
   { "cube_link_bw", 1e9, G_STRUCT_OFFSET (IvHardware, B_cu) },
@@ -45,6 +46,9 @@ struct _IvHardwareEditor
   GtkLabel *message;
 
   char *description;
+  /* what was set, for the fields this editor does not show: the per-format peaks and
+   * the switch's own reduction (§2.3, §8) survive an edit of the others */
+  IvHardware *base;
   /* Filling the fields from a description is not an edit: "changed" means the user
    * changed something, and every field's own signal would otherwise report it. */
   gboolean setting;
@@ -162,6 +166,7 @@ static void
 iv_hardware_editor_finalize (GObject *object)
 {
   g_free (IV_HARDWARE_EDITOR (object)->description);
+  g_clear_pointer (&IV_HARDWARE_EDITOR (object)->base, iv_hardware_free);
   G_OBJECT_CLASS (iv_hardware_editor_parent_class)->finalize (object);
 }
 
@@ -225,6 +230,8 @@ iv_hardware_editor_set (IvHardwareEditor *self, const IvHardware *hw)
                                    / number_fields[i].scale);
   g_free (self->description);
   self->description = g_strdup (hw->description);
+  g_clear_pointer (&self->base, iv_hardware_free);
+  self->base = iv_hardware_copy (hw);
   show_message (self, NULL, FALSE);
   self->setting = FALSE;
 }
@@ -246,6 +253,11 @@ iv_hardware_editor_get (IvHardwareEditor *self, const char *name, GError **error
   for (guint i = 0; i < G_N_ELEMENTS (number_fields); i++)
     G_STRUCT_MEMBER (double, hw, number_fields[i].offset)
         = gtk_spin_button_get_value (self->numbers[i]) * number_fields[i].scale;
+  if (self->base)
+    {
+      hw->P_fp8 = self->base->P_fp8, hw->P_int8 = self->base->P_int8;
+      hw->P_fp4 = self->base->P_fp4, hw->switch_reduce = self->base->switch_reduce;
+    }
   if (!iv_hardware_validate (hw, name, &local))
     {
       show_message (self, local->message, TRUE);
