@@ -350,6 +350,36 @@ test_model_hf_config_and_csv (void)
   g_assert_true (g_str_has_prefix (r.out, "kind,layers,id,name,flops"));
   g_assert_nonnull (strstr (r.out, "\ndense,36,S2,\"W_Q\","));
   result_clear (&r);
+  /* an FP8 checkpoint (§2.3): its quantization_config makes the weights and activations
+   * FP8, one byte each, computing at the FP8 peak; --quant says otherwise when given */
+  g_assert_true (g_file_set_contents (
+      path,
+      "{\"model_type\": \"qwen3\", \"hidden_size\": 4096, \"num_hidden_layers\": 36,"
+      " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"head_dim\": 128,"
+      " \"intermediate_size\": 12288, \"vocab_size\": 151936,"
+      " \"quantization_config\": {\"quant_method\": \"fp8\", \"fmt\": \"e4m3\"}}",
+      -1, NULL));
+  r = run ("model", "--hf-config", path, "--hardware", "h100x8", "--format", "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "\"weight_format\": \"fp8\""));
+  g_assert_nonnull (strstr (r.out, "\"peak_flops\": 1.979e+15"));
+  result_clear (&r);
+  r = run ("model", "--hf-config", path, "--quant", "bf16", "--format", "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_null (strstr (r.out, "\"format\": \"fp8\""));
+  result_clear (&r);
+  /* a method §2.3 does not know is refused, naming the file and the field */
+  g_assert_true (g_file_set_contents (
+      path,
+      "{\"model_type\": \"qwen3\", \"hidden_size\": 4096, \"num_hidden_layers\": 36,"
+      " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"head_dim\": 128,"
+      " \"intermediate_size\": 12288, \"vocab_size\": 151936,"
+      " \"quantization_config\": {\"quant_method\": \"hqq\"}}",
+      -1, NULL));
+  r = run ("model", "--hf-config", path, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "quant_method"));
+  result_clear (&r);
   g_unlink (path);
   g_rmdir (model_dir);
   g_rmdir (dir);
