@@ -58,10 +58,6 @@ struct _IvRunsView
   IvFigureView *figure_view;
   IvChartView *chart;
   AdwStatusPage *skipped;
-  /* The drop-downs are filled and set from code (a new sweep, the chosen preset's own
-   * statistic) and while the template is built or taken down; their notify::selected is
-   * then not the user's choice and must not redraw. */
-  gboolean updating;
 
   const IvSweep *sweep;
   GObject *owner;
@@ -218,10 +214,14 @@ spec_free (gpointer p)
 }
 
 /* Every configuration field and every metric any run has, for the custom comparison. */
+static void on_quantity_chosen (IvRunsView *self);
+
 static void
 fill_quantities (IvRunsView *self)
 {
-  self->updating = TRUE;
+  /* the lists are rebuilt under the drop-downs: their passing selections are not choices */
+  g_signal_handlers_block_by_func (self->x_choice, on_quantity_chosen, self);
+  g_signal_handlers_block_by_func (self->y_choice, on_quantity_chosen, self);
   g_ptr_array_set_size (self->quantities, 0);
   gtk_string_list_splice (self->quantity_titles, 0,
                           g_list_model_get_n_items (G_LIST_MODEL (self->quantity_titles)), NULL);
@@ -254,9 +254,14 @@ fill_quantities (IvRunsView *self)
       if (g_str_equal (self->quantities->pdata[i], self->custom->y.metric))
         gtk_drop_down_set_selected (self->y_choice, i);
     }
-  self->updating = FALSE;
+  g_signal_handlers_unblock_by_func (self->x_choice, on_quantity_chosen, self);
+  g_signal_handlers_unblock_by_func (self->y_choice, on_quantity_chosen, self);
 }
 
+static void on_plot_chosen (IvRunsView *self);
+
+/* The presets of the configuration for one run or for the comparison, the first chosen
+ * (no plot drawn: the caller draws it). */
 static void
 fill_plot_choices (IvRunsView *self, gboolean multi)
 {
@@ -275,7 +280,7 @@ fill_plot_choices (IvRunsView *self, gboolean multi)
       g_ptr_array_add (self->specs, self->custom);
       fill_quantities (self);
     }
-  self->updating = TRUE;
+  g_signal_handlers_block_by_func (self->plot_choice, on_plot_chosen, self);
   gtk_string_list_splice (self->plot_names, 0,
                           g_list_model_get_n_items (G_LIST_MODEL (self->plot_names)), NULL);
   for (guint i = 0; i < self->specs->len; i++)
@@ -286,7 +291,8 @@ fill_plot_choices (IvRunsView *self, gboolean multi)
       else
         gtk_string_list_append (self->plot_names, s->title ? s->title : s->name);
     }
-  self->updating = FALSE;
+  gtk_drop_down_set_selected (self->plot_choice, 0);
+  g_signal_handlers_unblock_by_func (self->plot_choice, on_plot_chosen, self);
 }
 
 static void
@@ -430,8 +436,7 @@ on_selection_changed (IvRunsView *self)
 static void
 on_plot_chosen (IvRunsView *self)
 {
-  if (!self->updating)
-    show_chosen_plot (self);
+  show_chosen_plot (self);
 }
 
 gboolean
@@ -513,7 +518,23 @@ index_to_group (GBinding *binding, const GValue *from, GValue *to, gpointer data
 {
   IvRunsView *self = data;
   guint i = g_value_get_uint (from);
-  if (self->updating || i == GTK_INVALID_LIST_POSITION)
+  GValue now = G_VALUE_INIT;
+  guint shown;
+
+  if (i == GTK_INVALID_LIST_POSITION)
+    return FALSE;
+  /* the entry that shows the state already (entry 0 also stands for "the preset's own"):
+   * nothing chosen */
+  g_value_init (&now, G_TYPE_STRING);
+  g_value_set_string (&now, iv_runs_state_get_group_by (self->state));
+  {
+    GValue at = G_VALUE_INIT;
+    g_value_init (&at, G_TYPE_UINT);
+    group_to_index (binding, &now, &at, self);
+    shown = g_value_get_uint (&at);
+  }
+  g_value_unset (&now);
+  if (i == shown)
     return FALSE;
   if (i == 0)
     g_value_set_string (to, "model");
@@ -550,8 +571,6 @@ on_quantity_chosen (IvRunsView *self)
 {
   guint x, y;
 
-  if (self->updating)
-    return;
   x = gtk_drop_down_get_selected (self->x_choice);
   y = gtk_drop_down_get_selected (self->y_choice);
   if (!self->custom || x >= self->quantities->len || y >= self->quantities->len)
@@ -660,27 +679,36 @@ refresh (IvRunsView *self)
           || g_list_model_get_n_items (G_LIST_MODEL (self->group_names))
                  != self->sweep->varying->len + 1)
         {
-          self->updating = TRUE;
+          /* the drop-down's notifications wait until it shows the state's grouping in
+           * the new list, so its passing selections are never taken for a choice (and
+           * then it finds the state as it shows: see index_to_group) */
+          g_autoptr (GPtrArray) names = g_ptr_array_new ();
+          g_object_freeze_notify (G_OBJECT (self->group_choice));
+          g_ptr_array_add (names, (gpointer) iv_field_title (IV_FIELD_MODEL));
+          for (guint i = 0; i < self->sweep->varying->len; i++)
+            g_ptr_array_add (names, (gpointer) iv_field_title (
+                                        GPOINTER_TO_UINT (self->sweep->varying->pdata[i])));
+          g_ptr_array_add (names, NULL);
           gtk_string_list_splice (self->group_names, 0,
                                   g_list_model_get_n_items (G_LIST_MODEL (self->group_names)),
-                                  NULL);
-          gtk_string_list_append (self->group_names, iv_field_title (IV_FIELD_MODEL));
-          for (guint i = 0; i < self->sweep->varying->len; i++)
-            gtk_string_list_append (self->group_names, iv_field_title (GPOINTER_TO_UINT (
-                                                           self->sweep->varying->pdata[i])));
-          gtk_drop_down_set_selected (self->group_choice, 0);
-          self->updating = FALSE;
+                                  (const char *const *) names->pdata);
+          {
+            /* the drop-down to the state (its entries moved under it) */
+            GValue now = G_VALUE_INIT, at = G_VALUE_INIT;
+            g_value_init (&now, G_TYPE_STRING);
+            g_value_init (&at, G_TYPE_UINT);
+            g_value_set_string (&now, iv_runs_state_get_group_by (self->state));
+            group_to_index (NULL, &now, &at, self);
+            gtk_drop_down_set_selected (self->group_choice, g_value_get_uint (&at));
+            g_value_unset (&now);
+          }
+          g_object_thaw_notify (G_OBJECT (self->group_choice));
         }
     }
   iv_label_set_valid_text (self->subtitle, sub); /* the run's model name, from its files */
   fill_notes (self, r);
   if (!self->growing)
-    {
-      fill_plot_choices (self, multi);
-      self->updating = TRUE;
-      gtk_drop_down_set_selected (self->plot_choice, 0);
-      self->updating = FALSE;
-    }
+    fill_plot_choices (self, multi);
   show_chosen_plot (self);
 }
 
@@ -869,7 +897,9 @@ iv_runs_view_dispose (GObject *object)
 {
   IvRunsView *self = IV_RUNS_VIEW (object);
 
-  self->updating = TRUE;
+  /* nothing to draw while the drop-downs go (their last notifications) */
+  self->sweep = NULL;
+  self->custom = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_RUNS_VIEW);
   g_clear_object (&self->owner);
   self->config = NULL;
@@ -955,9 +985,8 @@ iv_runs_view_init (IvRunsView *self)
   self->custom_spec = custom_spec_new ();
   self->quantities = g_ptr_array_new_with_free_func (g_free);
 
-  self->updating = TRUE;
+  /* the drop-downs notify as the template builds them: with no sweep nothing is drawn */
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->updating = FALSE;
   self->state = iv_runs_state_new ();
   bind_state (self);
 }
