@@ -21,6 +21,7 @@
 #include "iv-render-pipelined.h"
 #include "iv-trace-charts.h"
 #include "iv-trace-query.h"
+#include "iv-trace-report.h"
 #include "iv-timeline-state.h"
 
 static char *tmpdir;
@@ -989,6 +990,49 @@ test_breakdowns_beside (void)
   g_assert_cmpstr (((IvBreakdownFile *) found->pdata[1])->path, ==, b);
   g_assert_cmpint (((IvBreakdownFile *) found->pdata[1])->breakdown->candidate, ==, 7);
   g_unlink (fifo);
+}
+
+/* The report trace --stats and the window's area print: on HTA's DDP trace, stream 7's
+ * 3,753 kernels and their union of 118.309345 ms (the issue's figures, checked against a
+ * decimal parse in test-trace-stats.py), the GPU busy time by class summing to the busy
+ * time, and a range that reports only what intersects it. */
+static void
+test_report (void)
+{
+  g_autofree char *path = shared ("kineto_hta_nccl_ddp_rank0.json.gz");
+  g_autoptr (IvTrace) t = iv_trace_load (path, NULL, NULL, NULL, NULL);
+  g_autoptr (IvTraceReport) whole = NULL, early = NULL;
+  g_autoptr (GError) error = NULL;
+  gint64 sum = 0;
+  gboolean seen = FALSE;
+
+  g_assert_nonnull (t);
+  whole = iv_trace_report_new (t, G_MININT64, G_MAXINT64, FALSE, IV_STATS_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_false (whole->scoped);
+  g_assert_cmpuint (whole->open, ==, 0);
+  for (guint i = 0; i < whole->gpu->streams->len; i++)
+    {
+      const IvStreamStats *st = &g_array_index (whole->gpu->streams, IvStreamStats, i);
+      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, st->track);
+      if (g_str_equal (tr->key, "7"))
+        {
+          seen = TRUE;
+          g_assert_cmpuint (st->kernels, ==, 3753);
+          g_assert_cmpint (st->busy_ns, ==, 118309345);
+        }
+    }
+  g_assert_true (seen);
+  for (int k = 0; k < IV_N_KCLASSES; k++)
+    sum += whole->class_ns[k];
+  g_assert_cmpint (sum, ==, whole->busy_ns);
+  g_assert_cmpint (whole->busy_ns, >=, 118309345);
+  /* the first millisecond of the work: less of everything, nothing outside it */
+  early = iv_trace_report_new (t, t->t0_ns, t->t0_ns + 1000000, TRUE, IV_STATS_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_true (early->scoped);
+  g_assert_cmpint (early->busy_ns, <=, 1000000);
+  g_assert_cmpint (early->busy_ns, <, whole->busy_ns);
 }
 
 static void
@@ -2561,6 +2605,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/pipelined", test_pipelined);
   g_test_add_func ("/trace/breakdown", test_breakdown);
   g_test_add_func ("/trace/breakdowns-beside", test_breakdowns_beside);
+  g_test_add_func ("/trace/report", test_report);
   g_test_add_func ("/trace/pipeline-plot", test_pipeline_plot);
   g_test_add_func ("/trace/pipeline-legacy", test_pipeline_legacy);
   g_test_add_func ("/trace/breakdown-segments", test_breakdown_segments);

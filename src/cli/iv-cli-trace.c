@@ -23,21 +23,14 @@
 #include "iv-render-pipelined.h"
 #include "iv-render-timeline.h"
 #include "iv-trace-query.h"
+#include "iv-trace-report.h"
 #include "iv-units.h"
 
 static const char *const kind_names[IV_N_KERNEL_KINDS] = { "compute", "communication", "memory" };
 
-/* What --stats reports on: the range (the whole trace, or --from/--to) and the flags. */
-typedef struct
-{
-  gint64 t0_ns, t1_ns;
-  gboolean scoped;
-  IvStatsFlags flags;
-} StatsScope;
-
 /* The members of the model comparison (--against), inside the stats document. */
-static void against_json (IvJsonWriter *w, const IvTrace *t, const StatsScope *sc,
-                          const IvResult *r, double n_steps);
+static void against_json (IvJsonWriter *w, const IvTraceReport *rep, const IvResult *r,
+                          double n_steps);
 
 static const char *
 kind_label (IvRowKind kind)
@@ -59,23 +52,14 @@ kind_label (IvRowKind kind)
     }
 }
 
-/* Spans that did not end in the scope, and how many. */
-static guint64
-open_total (GArray *by_name)
-{
-  guint64 n = 0;
-  for (guint i = 0; i < by_name->len; i++)
-    n += g_array_index (by_name, IvNameStats, i).open;
-  return n;
-}
-
 /* Streamed, not built as a tree: a trace of a million distinct names has a million
  * by_name entries. */
 static char *
-stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu, const StatsScope *sc,
-            const IvResult *against, double n_steps)
+stats_json (const IvTrace *t, const IvTraceReport *rep, const IvResult *against, double n_steps)
 {
   IvJsonWriter *w = iv_json_writer_new (TRUE);
+  GArray *by_name = rep->by_name;
+  IvGpuStats *gpu = rep->gpu;
 
 #define INT(k, v) (iv_json_writer_key (w, k), iv_json_writer_int (w, v))
 #define STR(k, v) (iv_json_writer_key (w, k), iv_json_writer_string (w, v))
@@ -97,10 +81,10 @@ stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu, const StatsScope
   /* what the statistics below cover */
   iv_json_writer_key (w, "range");
   iv_json_writer_begin_object (w);
-  INT ("start_ns", MAX (sc->t0_ns, t->t0_ns));
-  INT ("end_ns", MIN (sc->t1_ns, t->t1_ns));
-  BOOL ("whole_trace", !sc->scoped);
-  BOOL ("include_open", (sc->flags & IV_STATS_INCLUDE_OPEN) != 0);
+  INT ("start_ns", MAX (rep->t0_ns, t->t0_ns));
+  INT ("end_ns", MIN (rep->t1_ns, t->t1_ns));
+  BOOL ("whole_trace", !rep->scoped);
+  BOOL ("include_open", (rep->flags & IV_STATS_INCLUDE_OPEN) != 0);
   iv_json_writer_end_object (w);
   /* profiler rounding: how many children end after their parent, by how much at most;
    * drawn nested, their durations untouched */
@@ -129,7 +113,7 @@ stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu, const StatsScope
   /* spans that did not end, in the range, by name: counted apart from by_name */
   iv_json_writer_key (w, "open_spans");
   iv_json_writer_begin_object (w);
-  INT ("count", open_total (by_name));
+  INT ("count", rep->open);
   iv_json_writer_key (w, "by_name");
   iv_json_writer_begin_array (w);
   for (guint i = 0; i < by_name->len; i++)
@@ -229,24 +213,19 @@ stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu, const StatsScope
       INT ("communication_overlapped_ns", gpu->comm_overlapped_ns);
       iv_json_writer_key (w, "communication_overlap_share");
       iv_json_writer_double (w, gpu->comm_overlap_share);
-      {
-        /* the busy time split by what the model calls its stages (sums to busy_ns) */
-        gint64 by_class[IV_N_KCLASSES], busy;
-        guint64 kernels[IV_N_KCLASSES];
-        iv_trace_class_times_full (t, sc->t0_ns, sc->t1_ns, sc->flags, by_class, kernels, &busy);
-        INT ("busy_ns", busy);
-        iv_json_writer_key (w, "classes");
-        iv_json_writer_begin_object (w);
-        for (int k = 0; k < IV_N_KCLASSES; k++)
-          {
-            iv_json_writer_key (w, iv_kernel_class_name (k));
-            iv_json_writer_begin_object (w);
-            INT ("ns", by_class[k]);
-            INT ("slices", kernels[k]);
-            iv_json_writer_end_object (w);
-          }
-        iv_json_writer_end_object (w);
-      }
+      /* the busy time split by what the model calls its stages (sums to busy_ns) */
+      INT ("busy_ns", rep->busy_ns);
+      iv_json_writer_key (w, "classes");
+      iv_json_writer_begin_object (w);
+      for (int k = 0; k < IV_N_KCLASSES; k++)
+        {
+          iv_json_writer_key (w, iv_kernel_class_name (k));
+          iv_json_writer_begin_object (w);
+          INT ("ns", rep->class_ns[k]);
+          INT ("slices", rep->class_slices[k]);
+          iv_json_writer_end_object (w);
+        }
+      iv_json_writer_end_object (w);
       iv_json_writer_end_object (w);
     }
   if (t->format == IV_TRACE_PIPELINED)
@@ -269,7 +248,7 @@ stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu, const StatsScope
   if (against)
     {
       iv_json_writer_key (w, "against");
-      against_json (w, t, sc, against, n_steps);
+      against_json (w, rep, against, n_steps);
     }
   iv_json_writer_end_object (w);
 #undef INT
@@ -279,10 +258,12 @@ stats_json (const IvTrace *t, GArray *by_name, IvGpuStats *gpu, const StatsScope
 }
 
 static void
-stats_text (const IvTrace *t, GArray *by_name, IvGpuStats *gpu, const StatsScope *sc)
+stats_text (const IvTrace *t, const IvTraceReport *rep)
 {
   g_autofree char *span = iv_units_format_seconds ((t->t1_ns - t->t0_ns) * 1e-9);
-  guint64 open = open_total (by_name);
+  GArray *by_name = rep->by_name;
+  IvGpuStats *gpu = rep->gpu;
+  guint64 open = rep->open;
   guint rows = 0;
 
   _iv_cli_printf (stdout,
@@ -302,10 +283,11 @@ stats_text (const IvTrace *t, GArray *by_name, IvGpuStats *gpu, const StatsScope
         _iv_cli_printf (stdout, "%s\n", shown);
       }
   }
-  if (sc->scoped)
+  if (rep->scoped)
     {
-      g_autofree char *from = iv_units_format_seconds ((sc->t0_ns - t->t0_ns) * 1e-9);
-      g_autofree char *to = iv_units_format_seconds ((MIN (sc->t1_ns, t->t1_ns) - t->t0_ns) * 1e-9);
+      g_autofree char *from = iv_units_format_seconds ((rep->t0_ns - t->t0_ns) * 1e-9);
+      g_autofree char *to
+          = iv_units_format_seconds ((MIN (rep->t1_ns, t->t1_ns) - t->t0_ns) * 1e-9);
       _iv_cli_printf (stdout,
                       "\nFrom %s to %s of the trace: slices in the range, their durations cut "
                       "to it\n",
@@ -357,7 +339,7 @@ stats_text (const IvTrace *t, GArray *by_name, IvGpuStats *gpu, const StatsScope
         }
       _iv_cli_printf (stdout, "\nDid not end: %" G_GUINT64_FORMAT " span%s, %s — %s\n", open,
                       open == 1 ? "" : "s",
-                      sc->flags & IV_STATS_INCLUDE_OPEN
+                      rep->flags & IV_STATS_INCLUDE_OPEN
                           ? "counted above up to the end of the trace (--include-open)"
                           : "not in the totals above (--include-open counts them)",
                       names->str);
@@ -392,20 +374,17 @@ stats_text (const IvTrace *t, GArray *by_name, IvGpuStats *gpu, const StatsScope
       _iv_cli_printf (stdout, "  communication under compute: %.1f %%\n",
                       100 * gpu->comm_overlap_share);
       {
-        gint64 by_class[IV_N_KCLASSES], busy;
-        guint64 kernels[IV_N_KCLASSES];
-        g_autofree char *b = NULL;
-        iv_trace_class_times_full (t, sc->t0_ns, sc->t1_ns, sc->flags, by_class, kernels, &busy);
-        b = iv_units_format_seconds (busy * 1e-9);
+        g_autofree char *b = iv_units_format_seconds (rep->busy_ns * 1e-9);
         _iv_cli_printf (
             stdout, "\nGPU busy %s, by what the model calls it (each busy instant counted once)\n",
             b);
         for (int k = 0; k < IV_N_KCLASSES; k++)
           {
-            g_autofree char *v = iv_units_format_seconds (by_class[k] * 1e-9);
+            g_autofree char *v = iv_units_format_seconds (rep->class_ns[k] * 1e-9);
             _iv_cli_printf (stdout, "  %-12s %-10s %5.1f %%  %" G_GUINT64_FORMAT " slices\n",
-                            iv_kernel_class_name (k), v, busy > 0 ? 100.0 * by_class[k] / busy : 0,
-                            kernels[k]);
+                            iv_kernel_class_name (k), v,
+                            rep->busy_ns > 0 ? 100.0 * rep->class_ns[k] / rep->busy_ns : 0,
+                            rep->class_slices[k]);
           }
       }
     }
@@ -704,14 +683,12 @@ hidden_threads (const IvTrace *t, const char *list)
 /* Measured GPU time by class beside the model's step: per step (the range's time over
  * --steps) and as shares, so a trace of many steps reads against one. */
 static void
-print_against_text (const IvTrace *t, const StatsScope *sc, const IvResult *r, double n_steps)
+print_against_text (const IvTraceReport *rep, const IvResult *r, double n_steps)
 {
-  gint64 by_class[IV_N_KCLASSES], busy;
-  guint64 kernels[IV_N_KCLASSES];
+  const gint64 *by_class = rep->class_ns, busy = rep->busy_ns;
   double model[4], model_total = 0;
   g_autofree char *config = iv_result_config_text (r);
 
-  iv_trace_class_times_full (t, sc->t0_ns, sc->t1_ns, sc->flags, by_class, kernels, &busy);
   iv_result_class_times (r, model);
   for (int k = 0; k < 4; k++)
     model_total += model[k];
@@ -740,14 +717,11 @@ print_against_text (const IvTrace *t, const StatsScope *sc, const IvResult *r, d
 }
 
 static void
-against_json (IvJsonWriter *w, const IvTrace *t, const StatsScope *sc, const IvResult *r,
-              double n_steps)
+against_json (IvJsonWriter *w, const IvTraceReport *rep, const IvResult *r, double n_steps)
 {
-  gint64 by_class[IV_N_KCLASSES], busy;
-  guint64 kernels[IV_N_KCLASSES];
+  const gint64 *by_class = rep->class_ns;
   double model[4];
 
-  iv_trace_class_times_full (t, sc->t0_ns, sc->t1_ns, sc->flags, by_class, kernels, &busy);
   iv_result_class_times (r, model);
   iv_json_writer_begin_object (w);
   iv_json_writer_key (w, "model");
@@ -845,10 +819,15 @@ _iv_cli_trace (int argc, char **argv)
   };
   g_autoptr (GError) error = NULL;
   g_autoptr (IvTrace) trace = NULL;
-  g_autoptr (GArray) by_name = NULL;
-  g_autoptr (IvGpuStats) gpu = NULL;
+  g_autoptr (IvTraceReport) report = NULL;
   double from_ms = 0, to_ms = 0;
-  StatsScope scope = { G_MININT64, G_MAXINT64, FALSE, IV_STATS_DEFAULT };
+  /* what --stats reports on: the whole trace, or --from/--to; and the flags */
+  struct
+  {
+    gint64 t0_ns, t1_ns;
+    gboolean scoped;
+    IvStatsFlags flags;
+  } scope = { G_MININT64, G_MAXINT64, FALSE, IV_STATS_DEFAULT };
   g_autofree IvResult *model = NULL;
   double n_steps = 1;
 
@@ -949,13 +928,13 @@ _iv_cli_trace (int argc, char **argv)
     }
   if (include_open)
     scope.flags |= IV_STATS_INCLUDE_OPEN;
-  by_name = iv_trace_stats_by_name_full (trace, scope.t0_ns, scope.t1_ns, scope.flags, &error);
-  if (!by_name)
+  /* one report, printed as text or JSON */
+  report = iv_trace_report_new (trace, scope.t0_ns, scope.t1_ns, scope.scoped, scope.flags, &error);
+  if (!report)
     {
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
     }
-  gpu = iv_trace_gpu_stats_full (trace, scope.t0_ns, scope.t1_ns, scope.flags);
   if (against)
     {
       /* the model's step on the configuration asked for, by the same classes */
@@ -996,14 +975,14 @@ _iv_cli_trace (int argc, char **argv)
   if (json)
     {
       /* one document: the comparison with the model is a member of it */
-      g_autofree char *text = stats_json (trace, by_name, gpu, &scope, model, n_steps);
+      g_autofree char *text = stats_json (trace, report, model, n_steps);
       printf ("%s\n", text);
     }
   else
     {
-      stats_text (trace, by_name, gpu, &scope);
+      stats_text (trace, report);
       if (model)
-        print_against_text (trace, &scope, model, n_steps);
+        print_against_text (report, model, n_steps);
     }
   return IV_EXIT_OK;
 }

@@ -16,6 +16,7 @@
 #include "iv-safe-text.h"
 #include "iv-chart-view.h"
 #include "iv-trace-charts.h"
+#include "iv-trace-report.h"
 #include "iv-units.h"
 
 /* ---- IvNameItem ------------------------------------------------------------------- */
@@ -218,8 +219,14 @@ void
 iv_trace_area_set_range (IvTraceArea *self, const IvTrace *trace, gint64 t0_ns, gint64 t1_ns)
 {
   g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr (GArray) stats = NULL;
-  g_autoptr (IvGpuStats) gpu = NULL;
+  /* the report trace --stats prints (iv-trace-report.c), over the range */
+  g_autoptr (IvTraceReport) report = NULL;
+  g_autoptr (GArray) none = g_array_new (FALSE, FALSE, sizeof (IvNameStats));
+  GArray *stats = none;
+  IvGpuStats *gpu = NULL;
+  static const gint64 no_class[IV_N_KCLASSES] = { 0 };
+  const gint64 *by_class = no_class;
+  gint64 busy = 0;
   g_autoptr (GString) csv = g_string_new ("name,kind,count,total_s,self_s,mean_s,max_s\n");
   g_autoptr (GString) summary = g_string_new (NULL);
 
@@ -231,15 +238,13 @@ iv_trace_area_set_range (IvTraceArea *self, const IvTrace *trace, gint64 t0_ns, 
       g_autoptr (GError) error = NULL;
       guint64 open = 0;
       guint names = 0;
-      stats = iv_trace_stats_by_name_full (trace, t0_ns, t1_ns, IV_STATS_DEFAULT, &error);
-      gpu = iv_trace_gpu_stats_full (trace, t0_ns, t1_ns, IV_STATS_DEFAULT);
-      for (guint i = 0; stats && i < stats->len; i++)
+      report = iv_trace_report_new (trace, t0_ns, t1_ns, TRUE, IV_STATS_DEFAULT, &error);
+      if (report)
         {
-          open += g_array_index (stats, IvNameStats, i).open;
-          names += g_array_index (stats, IvNameStats, i).count > 0;
-        }
-      if (stats)
-        {
+          stats = report->by_name, gpu = report->gpu, open = report->open;
+          by_class = report->class_ns, busy = report->busy_ns;
+          for (guint i = 0; i < stats->len; i++)
+            names += g_array_index (stats, IvNameStats, i).count > 0;
           g_string_append_printf (summary, _ ("%s from %s: %u names"), span, from, names);
           if (open)
             /* their length is only "until the trace stopped": not in the table */
@@ -253,7 +258,6 @@ iv_trace_area_set_range (IvTraceArea *self, const IvTrace *trace, gint64 t0_ns, 
         {
           /* the table stays empty, and says why rather than showing "0 names" */
           g_string_append_printf (summary, _ ("%s from %s: %s"), span, from, error->message);
-          stats = g_array_new (FALSE, FALSE, sizeof (IvNameStats));
         }
       for (guint i = 0; i < stats->len; i++)
         {
@@ -290,13 +294,9 @@ iv_trace_area_set_range (IvTraceArea *self, const IvTrace *trace, gint64 t0_ns, 
     g_string_append (summary, _ ("Shift+drag across the timeline to aggregate a range."));
   self->trace = trace, self->t0_ns = t0_ns, self->t1_ns = t1_ns;
   {
-    gint64 by_class[IV_N_KCLASSES] = { 0 }, busy = 0;
-    guint64 kernels[IV_N_KCLASSES];
     IvChart *charts[4];
     static const char *const names[4]
         = { "area-names", "area-gpu-streams", "area-kernels", "area-stage-groups" };
-    if (trace && t1_ns > t0_ns)
-      iv_trace_class_times_full (trace, t0_ns, t1_ns, IV_STATS_DEFAULT, by_class, kernels, &busy);
     if (busy > 0)
       {
         /* the stage groups' numbers in words too: the chart's bars are shares */

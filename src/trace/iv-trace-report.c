@@ -1,0 +1,35 @@
+/* iv-trace-report.c: a trace's statistics over a range, computed once (see the header). */
+#define G_LOG_DOMAIN "iv-trace"
+
+#include "iv-trace-report.h"
+
+IvTraceReport *
+iv_trace_report_new (const IvTrace *trace, gint64 t0_ns, gint64 t1_ns, gboolean scoped,
+                     IvStatsFlags flags, GError **error)
+{
+  GArray *by_name = iv_trace_stats_by_name_full (trace, t0_ns, t1_ns, flags, error);
+  IvTraceReport *r;
+
+  if (!by_name)
+    return NULL;
+  r = g_new0 (IvTraceReport, 1);
+  r->t0_ns = t0_ns, r->t1_ns = t1_ns;
+  r->scoped = scoped;
+  r->flags = flags;
+  r->by_name = by_name;
+  r->gpu = iv_trace_gpu_stats_full (trace, t0_ns, t1_ns, flags);
+  iv_trace_class_times_full (trace, t0_ns, t1_ns, flags, r->class_ns, r->class_slices, &r->busy_ns);
+  for (guint i = 0; i < by_name->len; i++)
+    r->open += g_array_index (by_name, IvNameStats, i).open;
+  return r;
+}
+
+void
+iv_trace_report_free (IvTraceReport *r)
+{
+  if (!r)
+    return;
+  g_array_unref (r->by_name);
+  iv_gpu_stats_free (r->gpu);
+  g_free (r);
+}
