@@ -36,6 +36,7 @@ struct _IvStageItem
   IvBound bound;
   double v[N_NUMBERS];
   char *formula, *formula_values;
+  gboolean decimal; /* a GPU server's bytes, in the datasheets' decimal units (§8) */
 };
 
 G_DEFINE_FINAL_TYPE (IvStageItem, iv_stage_item, G_TYPE_OBJECT)
@@ -134,7 +135,10 @@ format_count (GtkListItem *item, double v)
 static char *
 format_bytes (GtkListItem *item, double v)
 {
-  return v > 0 ? iv_units_format_bytes (v) : g_strdup ("–");
+  IvStageItem *it = item ? gtk_list_item_get_item (item) : NULL;
+  if (!(v > 0))
+    return g_strdup ("–");
+  return it && it->decimal ? iv_units_format_si (v, "B") : iv_units_format_bytes (v);
 }
 
 static char *
@@ -246,6 +250,7 @@ iv_model_stages_set_result (IvModelStages *self, const IvResult *r, guint kind)
       it = g_object_new (IV_TYPE_STAGE_ITEM, NULL);
       it->id = s;
       it->bound = st->bound;
+      it->decimal = iv_hardware_is_gpu_server (r->hw);
       it->v[COL_ORDER] = s;
       it->v[COL_FLOPS] = st->flops;
       it->v[COL_BYTES] = st->bytes;
