@@ -114,8 +114,12 @@ def check_identify_and_runs(tap, tmp):
     ESC [ 2J and BEL (JSON escapes: the summary is valid JSON)."""
     sweep = os.path.join(tmp, "sweep")
     os.mkdir(sweep)
-    make_run(sweep, "run" + OSC52 + "a", '"Qwen\\u001b[2J\\u0007x"')
+    hostile_run = make_run(sweep, "run" + OSC52 + "a", '"Qwen\\u001b[2J\\u0007x"')
     make_run(sweep, "plain", None)
+    # a damaged line in the hostile run only: its warning, said of that run alone, names
+    # the folder (a note said of every run names none)
+    with open(os.path.join(hostile_run, b"profile_export.jsonl"), "ab") as f:
+        f.write(b"not a record\n")
 
     args = ["identify", sweep]
     p = hostile.run(args)
