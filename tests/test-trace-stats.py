@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Issue 28's "Done when": `inferview trace FILE --stats --json` against an independent
-decimal parse written here, on every public trace under tests/data/traces (the copies of
-../shared/data/traces, HolisticTraceAnalysis', Perfetto's and catapult's test data; their
-origin in tests/data/ATTRIBUTION.md). Compared, exactly:
+decimal parse written here, on every public trace under tests/data/traces (the project's
+sample traces and HolisticTraceAnalysis', Perfetto's and catapult's test data; their origin
+in tests/data/ATTRIBUTION.md). Compared, exactly:
 
 - per name and row kind (cpu / gpu / annotation / sync / gpu_other): the count of the
   slices that ended and the sum of their durations as recorded;
