@@ -500,7 +500,7 @@ test_model_serving (void)
   g_autoptr (JsonParser) parser = json_parser_new ();
   JsonObject *o;
   JsonArray *points, *measured;
-  guint n_front = 0, n_unfit = 0;
+  guint n_front = 0;
   Result r;
 
   r = run ("model", "--preset", "Llama-3.1-70B", "--hardware", "h100x8", "--quant", "fp8",
@@ -526,7 +526,6 @@ test_model_serving (void)
     {
       JsonObject *p = json_array_get_object_element (points, i);
       gboolean fits = json_object_get_boolean_member (p, "fits");
-      n_unfit += !fits;
       if (json_object_get_boolean_member (p, "frontier_per_user"))
         {
           n_front++;

@@ -110,9 +110,12 @@ def check_signals(t, tmp):
             os.mkdir(out)
             fmt = ("svg", "pdf")[attempt % 2]
             dest = os.path.join(out, "timeline." + fmt)
+            # each signal at its default disposition in the child, whatever this test
+            # inherited (under nohup SIGHUP is ignored, and an ignored signal stays so)
             p = subprocess.Popen([hostile.BINARY, "trace", trace, "-o", dest, "--width", "19200"],
                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.PIPE, start_new_session=True)
+                                 stderr=subprocess.PIPE, start_new_session=True,
+                                 preexec_fn=lambda: signal.signal(sig, signal.SIG_DFL))
             deadline = time.monotonic() + 120
             while p.poll() is None and not hidden(out) and time.monotonic() < deadline:
                 time.sleep(0.005)
