@@ -607,10 +607,13 @@ memory (const IvResult *r, double *weights, double *kv, double *act)
 double
 iv_model_memory_per_pe (const IvModel *model, const IvConfig *config, double *weights, double *kv)
 {
+  /* Not zeroed whole: the hints call this for every TP and CP a server allows, and zeroing
+   * a result (its stages carry each collective's cost in full) each time was most of an
+   * evaluation's time. memory () reads only the model, the configuration and the kinds,
+   * which add_kind sets whole. */
   IvResult r;
   double w, v, a, total;
 
-  memset (&r, 0, sizeof r);
   r.model = model;
   r.config = *config;
   make_kinds (&r);
