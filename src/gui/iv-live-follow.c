@@ -1,9 +1,8 @@
 /* iv-live-follow.c: following a sweep as it is written (see the header). A monitor event
  * only asks for a read; reads are at least 500 ms apart, so a benchmark writing thousands
- * of lines a second costs two small reads a second, and each read takes at most the
- * caller's share per file (the window: a few megabytes, so that a burst never holds a
- * frame; plot --watch: more, as it has no frame to hold). */
-#define G_LOG_DOMAIN "iv-runs"
+ * of lines a second costs two small reads a second, and each read takes at most a few
+ * megabytes per file so that a burst never holds a frame. */
+#define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-live-follow.h"
 
@@ -15,15 +14,15 @@
 #define FALLBACK_IDLE_MS 10000
 /* New run folders are looked for at most this often (a walk of the sweep's folders). */
 #define DISCOVER_MS 2000
+/* Bytes read per file and read: ~10 ms of parsing (a line with no end yet is searched
+ * this far a read, from where the last search stopped, never read again). */
+#define MAX_BYTES_PER_READ ((gsize) 8 << 20)
 
 struct _IvLiveFollow
 {
   GObject parent_instance;
 
   IvSweep *sweep;
-  /* bytes read per file and read (a line with no end yet is searched this far a read,
-   * from where the last search stopped, never read again) */
-  gsize max_bytes;
   GHashTable *monitors; /* folder → GFileMonitor */
   guint pending;        /* a read scheduled by a monitor event */
   guint fallback;       /* the slow timer */
@@ -119,22 +118,12 @@ read_now (IvLiveFollow *self)
 {
   IvSweepFollow out;
   gint64 now = g_get_monotonic_time ();
-  gboolean discover = now - self->last_discover_us >= DISCOVER_MS * 1000, more = FALSE;
-  gint64 after;
+  gboolean discover = now - self->last_discover_us >= DISCOVER_MS * 1000;
 
   self->last_read_us = now;
   if (discover)
     self->last_discover_us = now;
-  iv_sweep_follow (self->sweep, self->max_bytes, discover, &out);
-  /* a run whose files moved in this read (whole lines or not) may have more than the
-   * share a read takes: looked at again at the next slot, until a read moves nothing (a
-   * modification time in the future is not growth in this read) */
-  after = g_get_monotonic_time ();
-  for (guint i = 0; i < self->sweep->runs->len && !more; i++)
-    {
-      gint64 grew = iv_run_live_last_growth (self->sweep->runs->pdata[i]);
-      more = grew >= now && grew <= after;
-    }
+  iv_sweep_follow (self->sweep, MAX_BYTES_PER_READ, discover, &out);
   if (out.new_runs || out.finished_runs || out.stopped_runs || out.incomplete_runs)
     watch_folders (self);
   set_fallback (self);
@@ -145,9 +134,10 @@ read_now (IvLiveFollow *self)
   /* a run whose files stopped growing without a summary is incomplete: its badge goes */
   if (out.new_records || out.new_samples || out.new_runs || out.finished_runs || out.stopped_runs
       || out.incomplete_runs)
-    g_signal_emit (self, signals[SIGNAL_CHANGED], 0, &out);
-  /* a handler may have stopped the follower */
-  if (self->sweep && (more || out.new_records || out.new_samples))
+    g_signal_emit (self, signals[SIGNAL_CHANGED], 0, out.new_records, out.new_runs,
+                   out.finished_runs);
+  /* a file that had more than one read takes is read on at the next slot */
+  if (out.new_records || out.new_samples)
     schedule (self);
 }
 
@@ -224,8 +214,9 @@ iv_live_follow_class_init (IvLiveFollowClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = iv_live_follow_dispose;
-  signals[SIGNAL_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                          0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+  signals[SIGNAL_CHANGED]
+      = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                      G_TYPE_NONE, 3, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT);
   signals[SIGNAL_STOPPED] = g_signal_new ("stopped", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                           0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
@@ -237,12 +228,11 @@ iv_live_follow_init (IvLiveFollow *self)
 }
 
 IvLiveFollow *
-iv_live_follow_new (IvSweep *sweep, gsize max_bytes)
+iv_live_follow_new (IvSweep *sweep)
 {
   IvLiveFollow *self = g_object_new (IV_TYPE_LIVE_FOLLOW, NULL);
 
   self->sweep = sweep;
-  self->max_bytes = max_bytes;
   self->last_discover_us = self->last_read_us = g_get_monotonic_time ();
   watch_folders (self);
   set_fallback (self);
