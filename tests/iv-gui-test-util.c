@@ -4,6 +4,10 @@
 #include "iv-document.h"
 #include "iv-sidebar.h"
 #include "iv-window-private.h"
+#include "iv-test-util.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
 
 static gboolean
 timed_out (gpointer data)
@@ -39,10 +43,10 @@ iv_gui_reset_settings (void)
   g_settings_sync ();
 }
 
-static gboolean
-is_mapped (gpointer data)
+gboolean
+iv_gui_is_mapped (gpointer widget)
 {
-  return gtk_widget_get_mapped (GTK_WIDGET (data));
+  return gtk_widget_get_mapped (GTK_WIDGET (widget));
 }
 
 static gboolean
@@ -60,7 +64,7 @@ iv_gui_new_window (IvApplication *app, int width, int height, gboolean shown)
   if (!shown)
     return window;
   gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (iv_gui_wait_for (is_mapped, window, 10));
+  g_assert_true (iv_gui_wait_for (iv_gui_is_mapped, window, 10));
   iv_gui_wait_for_paint (GTK_WINDOW (window));
   /* the presets are listed by the idle the first frame schedules, which also makes the
    * Model workspace */
@@ -271,4 +275,153 @@ iv_gui_find_ellipsized_label (GtkWidget *root)
         return found;
     }
   return NULL;
+}
+
+GtkWidget *
+iv_gui_control_labelled (GtkWidget *root, const char *label)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+      if (GTK_IS_LABEL (c) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (c)), label) == 0)
+        return gtk_label_get_mnemonic_widget (GTK_LABEL (c));
+      if ((found = iv_gui_control_labelled (c, label)))
+        return found;
+    }
+  return NULL;
+}
+
+GtkButton *
+iv_gui_find_button_with_prefix (GtkWidget *root, const char *prefix)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkButton *found;
+      if (GTK_IS_BUTTON (c) && gtk_button_get_label (GTK_BUTTON (c))
+          && g_str_has_prefix (gtk_button_get_label (GTK_BUTTON (c)), prefix))
+        return GTK_BUTTON (c);
+      if ((found = iv_gui_find_button_with_prefix (c, prefix)))
+        return found;
+    }
+  return NULL;
+}
+
+char *
+iv_gui_last_toast_text (IvWindow *window)
+{
+  AdwToast *toast = _iv_window_get_last_toast (window);
+  g_autoptr (GError) error = NULL;
+  char *text = NULL;
+
+  g_assert_nonnull (toast);
+  g_assert_true (
+      pango_parse_markup (adw_toast_get_title (toast), -1, 0, NULL, &text, NULL, &error));
+  g_assert_no_error (error);
+  return text;
+}
+
+char *
+iv_gui_sample (const char *rel)
+{
+  return g_build_filename (g_getenv ("IV_SAMPLES_DIR"), rel, NULL);
+}
+
+IvDocument *
+iv_gui_doc_at (IvWindow *window, guint i)
+{
+  return g_list_model_get_item (iv_window_get_documents (window), i);
+}
+
+/* The program's application, and the running case's window and scratch folder, made new
+ * for each case by case_setup. */
+static IvApplication *app;
+static IvWindow *window;
+static char *tmpdir;
+
+IvApplication *
+iv_gui_app (void)
+{
+  return app;
+}
+
+IvWindow *
+iv_gui_window (void)
+{
+  return window;
+}
+
+void
+iv_gui_forget_window (void)
+{
+  window = NULL;
+}
+
+const char *
+iv_gui_tmpdir (void)
+{
+  return tmpdir;
+}
+
+/* What a case may have changed outside its window is put back before the next one makes
+ * its own: the settings, the saved model configurations (a file under XDG_DATA_HOME). */
+static void
+case_setup (gpointer fixture, gconstpointer data)
+{
+  const IvGuiCase *c = data;
+  g_autofree char *saved
+      = g_build_filename (g_get_user_data_dir (), "inferview", "model-configurations.json", NULL);
+  const char *suffixes[] = { "", ".corrupt", ".corrupt-2" };
+
+  iv_gui_reset_settings ();
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *path = g_strconcat (saved, suffixes[i], NULL);
+      g_remove (path);
+    }
+  tmpdir = iv_test_make_tmpdir ("iv-gui-XXXXXX");
+  window = iv_gui_new_window (app, 1200, 760, !c->unshown);
+}
+
+static void
+case_run (gpointer fixture, gconstpointer data)
+{
+  ((const IvGuiCase *) data)->run ();
+}
+
+static void
+case_teardown (gpointer fixture, gconstpointer data)
+{
+  /* a load still running (a live run's follow, a cancelled load) ends with its window */
+  if (window)
+    iv_gui_settle (window);
+  window = NULL;
+  iv_gui_destroy_toplevels ();
+  iv_test_remove_tree (tmpdir);
+  g_clear_pointer (&tmpdir, g_free);
+}
+
+int
+iv_gui_run_cases (int *argc, char ***argv, const IvGuiCase *cases, guint n_cases)
+{
+  int rc;
+
+  g_test_init (argc, argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_printerr ("no display: skipping the GUI tests\n");
+      return 77;
+    }
+  adw_init ();
+
+  app = iv_application_new ();
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+
+  for (guint i = 0; i < n_cases; i++)
+    g_test_add_vtable (cases[i].path, 0, &cases[i], case_setup, case_run, case_teardown);
+  rc = g_test_run ();
+
+  g_clear_object (&app);
+  return rc;
 }

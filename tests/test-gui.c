@@ -5,7 +5,6 @@
  * empty folder of its own (see case_setup), so any case passes alone or in any order. */
 #include <adwaita.h>
 #include <glib/gstdio.h>
-#include <sys/stat.h>
 #include <string.h>
 
 #include "iv-application.h"
@@ -25,24 +24,15 @@
 #include "iv-gui-test-util.h"
 #include "iv-tooltip.h"
 #include "iv-trace-query.h"
-#include "iv-run-bound.h"
 #include "iv-preset.h"
-#include "iv-run-card.h"
-#include "iv-runs-bound-row.h"
 #include "iv-settings.h"
 #include "iv-model-view.h"
 #include "iv-workspace-page.h"
 
-static IvApplication *app;
-/* The case's window and scratch folder, made new for each case by case_setup. */
-static IvWindow *window;
-static char *tmpdir;
-
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (GTK_WIDGET (data));
-}
+/* The running case's window, scratch folder and application (iv-gui-test-util.h). */
+#define window (iv_gui_window ())
+#define tmpdir (iv_gui_tmpdir ())
+#define app (iv_gui_app ())
 
 static void
 on_after_paint (GdkFrameClock *clock, gpointer data)
@@ -56,61 +46,39 @@ flag_set (gpointer data)
   return *(gboolean *) data;
 }
 
-#define wait_for iv_gui_wait_for
-
-static void
-settle (void)
-{
-  iv_gui_settle (window);
-}
-
-static IvDocument *
-doc_at (guint i)
-{
-  return g_list_model_get_item (iv_window_get_documents (window), i);
-}
-
-static char *
-sample (const char *rel)
-{
-  return g_build_filename (g_getenv ("IV_SAMPLES_DIR"), rel, NULL);
-}
-
-#define open_paths(...) iv_gui_open_paths (window, __VA_ARGS__)
-
 /* A result folder and two traces opened together and loaded: what the cases about the
  * sidebar's documents start from. Files first, folder last: the sidebar still lists Runs
  * before Traces. */
 static void
 open_samples (void)
 {
-  g_autofree char *runs = sample ("aiperf");
-  g_autofree char *kineto = sample ("traces/kineto_a100_simple_add.json.gz");
-  g_autofree char *flow = sample ("traces/catapult_flow_simple.json");
+  g_autofree char *runs = iv_gui_sample ("aiperf");
+  g_autofree char *kineto = iv_gui_sample ("traces/kineto_a100_simple_add.json.gz");
+  g_autofree char *flow = iv_gui_sample ("traces/catapult_flow_simple.json");
 
-  open_paths (kineto, flow, runs, NULL);
-  settle ();
+  iv_gui_open_paths (window, kineto, flow, runs, NULL);
+  iv_gui_settle (window);
 }
 
 static void
 test_window_opens (void)
 {
   gtk_window_present (GTK_WINDOW (window));
-  g_assert_true (wait_for (is_mapped, window, 10));
+  g_assert_true (iv_gui_wait_for (iv_gui_is_mapped, window, 10));
   g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), ==, 0);
 }
 
 static void
 test_open_folder_and_files (void)
 {
-  g_autofree char *runs = sample ("aiperf");
+  g_autofree char *runs = iv_gui_sample ("aiperf");
 
   open_samples ();
   g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), ==, 3);
   {
-    g_autoptr (IvDocument) a = doc_at (0);
-    g_autoptr (IvDocument) b = doc_at (1);
-    g_autoptr (IvDocument) c = doc_at (2);
+    g_autoptr (IvDocument) a = iv_gui_doc_at (window, 0);
+    g_autoptr (IvDocument) b = iv_gui_doc_at (window, 1);
+    g_autoptr (IvDocument) c = iv_gui_doc_at (window, 2);
 
     g_assert_cmpint (iv_document_get_group (a), ==, IV_GROUP_RUNS);
     g_assert_cmpstr (iv_document_get_title (a), ==, "aiperf");
@@ -157,13 +125,13 @@ test_cancel_long_load (void)
   g_assert_true (g_file_set_contents (big, text->str, (gssize) text->len, NULL));
   g_string_free (text, TRUE);
 
-  open_paths (big, NULL);
+  iv_gui_open_paths (window, big, NULL);
   g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), ==, before + 1);
   loading = g_object_ref (iv_window_get_selected (window));
   g_assert_cmpint (iv_document_get_state (loading), ==, IV_DOCUMENT_LOADING);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-item", NULL));
-  g_assert_true (wait_for (count_is, GUINT_TO_POINTER (before), 20));
-  settle ();
+  g_assert_true (iv_gui_wait_for (count_is, GUINT_TO_POINTER (before), 20));
+  iv_gui_settle (window);
   g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), ==, before);
   /* It was stopped, not loaded to the end and then closed. */
   g_assert_cmpint (iv_document_get_state (loading), ==, IV_DOCUMENT_FAILED);
@@ -178,31 +146,15 @@ test_bad_file_keeps_what_was_open (void)
 
   open_samples ();
   g_assert_true (g_file_set_contents (bad, "{\"hello\": [1, 2,, 3]}", -1, NULL));
-  before = doc_at (0);
-  open_paths (bad, "/nonexistent/run-folder", NULL);
-  settle ();
+  before = iv_gui_doc_at (window, 0);
+  iv_gui_open_paths (window, bad, "/nonexistent/run-folder", NULL);
+  iv_gui_settle (window);
   g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), ==, 3);
   {
-    g_autoptr (IvDocument) after = doc_at (0);
+    g_autoptr (IvDocument) after = iv_gui_doc_at (window, 0);
     g_assert_true (after == before);
     g_assert_nonnull (iv_window_get_selected (window));
   }
-}
-
-/* What a toast shows: its title parsed as the Pango markup it is in libadwaita 1.2 (the
- * toast's label does the same; a title that does not parse shows nothing). */
-static char *
-last_toast_text (void)
-{
-  AdwToast *toast = _iv_window_get_last_toast (window);
-  g_autoptr (GError) error = NULL;
-  char *text = NULL;
-
-  g_assert_nonnull (toast);
-  g_assert_true (
-      pango_parse_markup (adw_toast_get_title (toast), -1, 0, NULL, &text, NULL, &error));
-  g_assert_no_error (error);
-  return text;
 }
 
 /* A refused file's toast names it as written — "R&D" left the toast empty and "<b>" was
@@ -216,7 +168,7 @@ test_refusal_toast_plain_text (void)
   g_autofree char *folder = g_build_filename (tmpdir, "R&D <b>x<", NULL);
   g_autofree char *trace = g_build_filename (tmpdir, "R&D <b>x</b> trace.json", NULL);
   g_autofree char *config = g_build_filename (tmpdir, "R&D <b>x</b> config.json", NULL);
-  g_autofree char *flow = sample ("traces/catapult_flow_simple.json");
+  g_autofree char *flow = iv_gui_sample ("traces/catapult_flow_simple.json");
   g_autofree char *flow_text = NULL;
   g_autofree char *odd = g_build_filename (tmpdir, "flow-\xff-<i>.json", NULL);
   g_autoptr (IvDocument) first = NULL;
@@ -224,22 +176,22 @@ test_refusal_toast_plain_text (void)
   gsize len;
 
   open_samples ();
-  first = doc_at (0);
+  first = iv_gui_doc_at (window, 0);
   before = g_list_model_get_n_items (iv_window_get_documents (window));
   g_assert_cmpint (g_mkdir_with_parents (folder, 0755), ==, 0);
   g_assert_true (g_file_set_contents (trace, "{\"traceEvents\": [,]}", -1, NULL));
   g_assert_true (g_file_get_contents (flow, &flow_text, &len, NULL));
   g_assert_true (g_file_set_contents (odd, flow_text, (gssize) len, NULL));
-  open_paths (trace, odd, NULL);
-  settle ();
+  iv_gui_open_paths (window, trace, odd, NULL);
+  iv_gui_settle (window);
   {
-    g_autofree char *text = last_toast_text ();
+    g_autofree char *text = iv_gui_last_toast_text (window);
     g_assert_nonnull (strstr (text, "R&D <b>x</b> trace.json"));
     g_assert_nonnull (strstr (text, "line 1, column 18"));
   }
   g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), ==, before + 1);
   {
-    g_autoptr (IvDocument) still = doc_at (0);
+    g_autoptr (IvDocument) still = iv_gui_doc_at (window, 0);
     g_assert_true (still == first);
   }
   {
@@ -247,7 +199,7 @@ test_refusal_toast_plain_text (void)
     IvDocument *opened = NULL;
     for (guint i = 0; i < before + 1 && !opened; i++)
       {
-        g_autoptr (IvDocument) doc = doc_at (i);
+        g_autoptr (IvDocument) doc = iv_gui_doc_at (window, i);
         if (g_str_has_prefix (iv_document_get_title (doc), "flow-"))
           opened = doc;
       }
@@ -255,7 +207,7 @@ test_refusal_toast_plain_text (void)
     g_assert_cmpint (iv_document_get_state (opened), ==, IV_DOCUMENT_READY);
     g_assert_cmpstr (iv_document_get_title (opened), ==, "flow-\xef\xbf\xbd-<i>.json");
     iv_window_close_document (window, opened);
-    settle ();
+    iv_gui_settle (window);
   }
 
   /* a model configuration the Model workspace refuses is refused when it is opened, by
@@ -266,10 +218,10 @@ test_refusal_toast_plain_text (void)
       " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"head_dim\": 128,"
       " \"intermediate_size\": 12288, \"vocab_size\": 151936}",
       -1, NULL));
-  open_paths (config, NULL);
-  settle ();
+  iv_gui_open_paths (window, config, NULL);
+  iv_gui_settle (window);
   {
-    g_autofree char *text = last_toast_text ();
+    g_autofree char *text = iv_gui_last_toast_text (window);
     g_assert_nonnull (strstr (text, "R&D <b>x</b> config.json"));
     g_assert_nonnull (strstr (text, "hidden_size"));
   }
@@ -284,11 +236,11 @@ test_refusal_toast_plain_text (void)
 static void
 test_reopen_replaces (void)
 {
-  g_autofree char *flow = sample ("traces/catapult_flow_simple.json");
+  g_autofree char *flow = iv_gui_sample ("traces/catapult_flow_simple.json");
 
   open_samples ();
-  open_paths (flow, NULL);
-  settle ();
+  iv_gui_open_paths (window, flow, NULL);
+  iv_gui_settle (window);
   g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), ==, 3);
 }
 
@@ -298,10 +250,10 @@ test_close_item (void)
   g_autoptr (IvDocument) trace = NULL;
 
   open_samples ();
-  trace = doc_at (1);
+  trace = iv_gui_doc_at (window, 1);
   iv_window_select (window, trace);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-item", NULL));
-  settle ();
+  iv_gui_settle (window);
   g_assert_cmpuint (g_list_model_get_n_items (iv_window_get_documents (window)), ==, 2);
   g_assert_false (g_list_store_find (G_LIST_STORE (iv_window_get_documents (window)), trace, NULL));
   /* The Traces workspace shows the remaining trace. */
@@ -524,11 +476,11 @@ wait_for_widget_paint (GtkWidget *widget)
   gboolean painted = FALSE;
   gulong id;
 
-  g_assert_true (wait_for (is_mapped, widget, 10));
+  g_assert_true (iv_gui_wait_for (iv_gui_is_mapped, widget, 10));
   clock = gtk_widget_get_frame_clock (widget);
   id = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &painted);
   gtk_widget_queue_draw (widget);
-  g_assert_true (wait_for (flag_set, &painted, 10));
+  g_assert_true (iv_gui_wait_for (flag_set, &painted, 10));
   g_signal_handler_disconnect (clock, id);
 }
 
@@ -666,7 +618,7 @@ test_window_size_saved (void)
   g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 666);
   g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
   g_object_unref (window);
-  window = NULL;
+  iv_gui_forget_window ();
 }
 
 static void
@@ -720,21 +672,6 @@ test_screenshot_not_blank (void)
   g_assert_cmpuint (iv_gui_snapshot (GTK_WINDOW (window), g_getenv ("IV_SCREENSHOT")), >, 50);
 }
 
-/* The control a mnemonic label names, found under @root. */
-static GtkWidget *
-control_labelled (GtkWidget *root, const char *label)
-{
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found;
-      if (GTK_IS_LABEL (c) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (c)), label) == 0)
-        return gtk_label_get_mnemonic_widget (GTK_LABEL (c));
-      if ((found = control_labelled (c, label)))
-        return found;
-    }
-  return NULL;
-}
-
 static void
 expand_all (GtkWidget *root)
 {
@@ -765,21 +702,6 @@ static GtkSearchEntry *
 find_search_entry (GtkWidget *root)
 {
   return GTK_SEARCH_ENTRY (iv_gui_find_child (root, GTK_TYPE_SEARCH_ENTRY));
-}
-
-static GtkButton *
-find_button_with_prefix (GtkWidget *root, const char *prefix)
-{
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkButton *found;
-      if (GTK_IS_BUTTON (c) && gtk_button_get_label (GTK_BUTTON (c))
-          && g_str_has_prefix (gtk_button_get_label (GTK_BUTTON (c)), prefix))
-        return GTK_BUTTON (c);
-      if ((found = find_button_with_prefix (c, prefix)))
-        return found;
-    }
-  return NULL;
 }
 
 static GtkStack *
@@ -868,7 +790,7 @@ test_model_view (void)
 
   g_assert_true (
       gtk_widget_activate_action (GTK_WIDGET (window), "win.show-workspace", "s", "model"));
-  settle ();
+  iv_gui_settle (window);
   g_assert_true (_iv_window_get_visible_page (window) == page);
   g_assert_nonnull (view);
   g_assert_nonnull (iv_workspace_page_get_figure (page));
@@ -876,7 +798,7 @@ test_model_view (void)
   g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 4);
   g_assert_null (iv_model_view_get_error (view));
 
-  tp = GTK_RANGE (control_labelled (GTK_WIDGET (view), "T_P"));
+  tp = GTK_RANGE (iv_gui_control_labelled (GTK_WIDGET (view), "T_P"));
   g_assert_nonnull (tp);
   before = render_view_figure (view);
   gtk_range_set_value (tp, 0); /* TP = 1: nothing to all-reduce */
@@ -893,9 +815,9 @@ test_model_view (void)
    * figure changes); a control moves the property. */
   {
     IvModelState *state = iv_model_view_get_state (view);
-    GtkRange *cp = GTK_RANGE (control_labelled (GTK_WIDGET (view), "_CP"));
-    GtkDropDown *mode = GTK_DROP_DOWN (control_labelled (GTK_WIDGET (view), "M_ode"));
-    GtkDropDown *weights = GTK_DROP_DOWN (control_labelled (GTK_WIDGET (view), "_Weights"));
+    GtkRange *cp = GTK_RANGE (iv_gui_control_labelled (GTK_WIDGET (view), "_CP"));
+    GtkDropDown *mode = GTK_DROP_DOWN (iv_gui_control_labelled (GTK_WIDGET (view), "M_ode"));
+    GtkDropDown *weights = GTK_DROP_DOWN (iv_gui_control_labelled (GTK_WIDGET (view), "_Weights"));
     gint64 cp_value;
     double bytes;
     g_assert_nonnull (cp);
@@ -969,9 +891,10 @@ test_model_view (void)
    * is edited to 32; then the result runs on the edited SIP, whose TP slider reaches 128. */
   expand_all (GTK_WIDGET (view));
   {
-    GtkSpinButton *pes = GTK_SPIN_BUTTON (control_labelled (GTK_WIDGET (view), "PEs per cube"));
+    GtkSpinButton *pes
+        = GTK_SPIN_BUTTON (iv_gui_control_labelled (GTK_WIDGET (view), "PEs per cube"));
     GtkSpinButton *flops
-        = GTK_SPIN_BUTTON (control_labelled (GTK_WIDGET (view), "Matrix TFLOP/s per PE"));
+        = GTK_SPIN_BUTTON (iv_gui_control_labelled (GTK_WIDGET (view), "Matrix TFLOP/s per PE"));
     g_assert_nonnull (pes);
     g_assert_nonnull (flops);
     g_assert_cmpfloat (gtk_spin_button_get_value (flops), ==, 32); /* ring4: 32e12 */
@@ -985,18 +908,19 @@ test_model_view (void)
     g_assert_cmpfloat (gtk_adjustment_get_upper (gtk_range_get_adjustment (tp)), ==, 7);
     /* A ring of cubes with two rows is no SIP: greyed, the rule shown, the result kept. */
     gtk_spin_button_set_value (
-        GTK_SPIN_BUTTON (control_labelled (GTK_WIDGET (view), "Cubes down (Y)")), 2);
+        GTK_SPIN_BUTTON (iv_gui_control_labelled (GTK_WIDGET (view), "Cubes down (Y)")), 2);
     g_assert_nonnull (strstr (iv_model_view_get_error (view), "N × 1"));
     g_assert_cmpint (iv_model_view_get_result (view)->hw->n_pe, ==, 32);
     gtk_spin_button_set_value (
-        GTK_SPIN_BUTTON (control_labelled (GTK_WIDGET (view), "Cubes down (Y)")), 1);
+        GTK_SPIN_BUTTON (iv_gui_control_labelled (GTK_WIDGET (view), "Cubes down (Y)")), 1);
     g_assert_null (iv_model_view_get_error (view));
     /* A GPU server edited keeps what the editor does not show (issue 34): MI300X stays
      * fully connected with its FP8 peak, and its memory reads in GB as its data sheet */
     {
-      GtkDropDown *server = GTK_DROP_DOWN (control_labelled (GTK_WIDGET (view), "_Hardware"));
+      GtkDropDown *server
+          = GTK_DROP_DOWN (iv_gui_control_labelled (GTK_WIDGET (view), "_Hardware"));
       GtkSpinButton *mem
-          = GTK_SPIN_BUTTON (control_labelled (GTK_WIDGET (view), "Memory GB per PE"));
+          = GTK_SPIN_BUTTON (iv_gui_control_labelled (GTK_WIDGET (view), "Memory GB per PE"));
       const IvHardware *mi300 = iv_hardware_find ("mi300x8");
       guint at = GTK_INVALID_LIST_POSITION;
       GListModel *names = gtk_drop_down_get_model (server);
@@ -1211,8 +1135,8 @@ test_model_view (void)
       " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"head_dim\": 128,"
       " \"intermediate_size\": 12288, \"vocab_size\": 151936}",
       -1, NULL));
-  open_paths (config, NULL);
-  settle ();
+  iv_gui_open_paths (window, config, NULL);
+  iv_gui_settle (window);
   g_assert_cmpstr (iv_model_view_get_result (view)->model->name, ==, "Qwen3-8B");
   g_assert_cmpint (iv_model_view_get_result (view)->kinds[0].layers, ==, 36);
 }
@@ -1223,17 +1147,17 @@ open_trace (const char *path)
 {
   const IvTrace *trace = NULL;
 
-  open_paths (path, NULL);
-  settle ();
+  iv_gui_open_paths (window, path, NULL);
+  iv_gui_settle (window);
   for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
     {
-      g_autoptr (IvDocument) doc = doc_at (i);
+      g_autoptr (IvDocument) doc = iv_gui_doc_at (window, i);
       g_autofree char *p = g_file_get_path (iv_document_get_file (doc));
       if (g_str_equal (p, path) && iv_document_get_trace (doc))
         trace = iv_document_get_trace (doc), iv_window_select (window, doc);
     }
   g_assert_nonnull (trace);
-  settle ();
+  iv_gui_settle (window);
   return trace;
 }
 
@@ -1242,7 +1166,7 @@ open_trace (const char *path)
 static void
 test_timeline_view (void)
 {
-  g_autofree char *path = sample ("traces/kineto_a100_simple_add.json.gz");
+  g_autofree char *path = iv_gui_sample ("traces/kineto_a100_simple_add.json.gz");
   IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_TRACES);
   IvTimelineView *tl;
   const IvTrace *trace = NULL;
@@ -1495,20 +1419,20 @@ test_timeline_view (void)
   /* Following a flow: the selection's pane has a button per flow; clicking it selects the
    * slice at the other end. */
   {
-    g_autofree char *flows_path = sample ("traces/catapult_flow_simple.json");
+    g_autofree char *flows_path = iv_gui_sample ("traces/catapult_flow_simple.json");
     const IvTrace *ft = NULL;
     IvFlow f = { G_MAXSIZE, G_MAXSIZE, 0, 0, 0, 0 };
     GtkButton *button;
-    open_paths (flows_path, NULL);
-    settle ();
+    iv_gui_open_paths (window, flows_path, NULL);
+    iv_gui_settle (window);
     for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
       {
-        g_autoptr (IvDocument) doc = doc_at (i);
+        g_autoptr (IvDocument) doc = iv_gui_doc_at (window, i);
         g_autofree char *p = g_file_get_path (iv_document_get_file (doc));
         if (g_str_equal (p, flows_path) && iv_document_get_trace (doc))
           ft = iv_document_get_trace (doc), iv_window_select (window, doc);
       }
-    settle ();
+    iv_gui_settle (window);
     g_assert_nonnull (ft);
     for (guint i = 0; ft && i < ft->flows->len && f.from == G_MAXSIZE; i++)
       if (g_array_index (ft->flows, IvFlow, i).from < ft->n_slices
@@ -1516,7 +1440,7 @@ test_timeline_view (void)
         f = g_array_index (ft->flows, IvFlow, i);
     g_assert_cmpuint (f.from, !=, G_MAXSIZE);
     iv_timeline_view_select (tl, f.from);
-    button = find_button_with_prefix (GTK_WIDGET (tl), "Flow to ");
+    button = iv_gui_find_button_with_prefix (GTK_WIDGET (tl), "Flow to ");
     g_assert_nonnull (button);
     g_signal_emit_by_name (button, "clicked");
     g_assert_cmpuint (iv_timeline_view_get_selected (tl), ==, f.to);
@@ -1545,7 +1469,7 @@ on_breakdown_outcome (GObject *source, GAsyncResult *result, gpointer data)
 static void
 test_pipelined_view (void)
 {
-  g_autofree char *path = sample ("traces/pipelined_timeline_sample.json");
+  g_autofree char *path = iv_gui_sample ("traces/pipelined_timeline_sample.json");
   g_autofree char *bad = g_build_filename (tmpdir, "bad-breakdown.json", NULL);
   IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_TRACES);
   IvPipelinedView *view;
@@ -1557,7 +1481,7 @@ test_pipelined_view (void)
   /* the breakdown beside it was read by the document's loader, off the main thread */
   for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
     {
-      g_autoptr (IvDocument) doc = doc_at (i);
+      g_autoptr (IvDocument) doc = iv_gui_doc_at (window, i);
       const GPtrArray *found = iv_document_get_breakdowns (doc);
       if (iv_document_get_trace (doc)
           && g_str_has_suffix (iv_document_get_trace (doc)->path, "pipelined_timeline_sample.json"))
@@ -1601,7 +1525,7 @@ test_pipelined_view (void)
   {
     LoadOutcome out = { view, FALSE, FALSE, NULL };
     iv_pipelined_view_load_breakdown_async (view, bad, on_breakdown_outcome, &out);
-    g_assert_true (wait_for (flag_set, &out.done, 10));
+    g_assert_true (iv_gui_wait_for (flag_set, &out.done, 10));
     g_assert_false (out.ok);
     g_assert_error (out.error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
     g_assert_nonnull (
@@ -1610,844 +1534,11 @@ test_pipelined_view (void)
   }
   g_assert_nonnull (iv_pipelined_view_get_breakdown (view));
   g_assert_cmpint (iv_pipelined_view_get_breakdown (view)->candidate, ==, 3);
-  settle ();
-}
-
-/* A sweep opens on the comparison: its runs in a table, the first preset drawn; the
- * statistic picker changes the axes; a point of a run opens it alone (card, metrics,
- * its own presets, skipped ones with their reason); Back returns. */
-/* Opens the runs under @path and shows them: their sweep. */
-static const IvSweep *
-open_sweep (const char *path)
-{
-  const IvSweep *sweep = NULL;
-
-  open_paths (path, NULL);
-  settle ();
-  for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
-    {
-      g_autoptr (IvDocument) doc = doc_at (i);
-      g_autofree char *p = g_file_get_path (iv_document_get_file (doc));
-      if (g_str_equal (p, path) && iv_document_get_sweep (doc))
-        sweep = iv_document_get_sweep (doc), iv_window_select (window, doc);
-    }
-  g_assert_nonnull (sweep);
-  return sweep;
-}
-
-static void
-test_runs_view (void)
-{
-  g_autofree char *path = sample ("aiperf");
-  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_RUNS);
-  IvRunsView *view;
-  const IvSweep *sweep;
-  IvChart *chart;
-
-  sweep = open_sweep (path);
-  g_assert_cmpuint (sweep->runs->len, ==, 3);
-  settle ();
-  view = iv_workspace_page_get_runs (page);
-  g_assert_nonnull (view);
-  g_assert_null (iv_runs_view_get_run (view));
-  g_assert_cmpuint (g_list_model_get_n_items (
-                        G_LIST_MODEL (gtk_column_view_get_model (iv_runs_view_get_table (view)))),
-                    ==, 3);
-  /* durations in their own units (TTFT p50 and latency p99 of concurrency 1, 2 and 4,
-   * from AIPerf's summaries of 64 requests each: 30.67, 35.50, 52.65 ms and 3.909,
-   * 4.129, 3.941 s): never "3.66k ms" */
-  {
-    const char *ttft[] = { "30.7 ms", "35.5 ms", "52.6 ms" },
-               *p99[] = { "3.91 s", "4.13 s", "3.94 s" };
-    for (guint i = 0; i < 3; i++)
-      {
-        g_assert_cmpstr (iv_runs_view_get_cell (view, i, 5), ==, ttft[i]);
-        g_assert_cmpstr (iv_runs_view_get_cell (view, i, 7), ==, p99[i]);
-      }
-    g_assert_null (iv_runs_view_get_cell (view, 3, 0));
-  }
-  g_assert_nonnull (iv_runs_view_get_chart_view (view));
-  chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
-  g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Request latency (avg)");
-  g_assert_nonnull (iv_workspace_page_get_figure (page));
-  iv_runs_view_set_stat (view, "p90");
-  chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
-  g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Request latency (p90)");
-  /* The state both ways: its property moves the picker and the plot; the picker moves it. */
-  {
-    IvRunsState *state = iv_runs_view_get_state (view);
-    GtkDropDown *stat = GTK_DROP_DOWN (control_labelled (GTK_WIDGET (view), "_Statistic"));
-    g_autofree char *now = NULL;
-    g_assert_cmpstr (iv_runs_state_get_statistic (state), ==, "p90");
-    g_assert_cmpuint (gtk_drop_down_get_selected (stat), ==, 2);
-    g_object_set (state, "statistic", "p99", NULL);
-    g_assert_cmpuint (gtk_drop_down_get_selected (stat), ==, 4);
-    chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
-    g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Request latency (p99)");
-    gtk_drop_down_set_selected (stat, 2);
-    g_object_get (state, "statistic", &now, NULL);
-    g_assert_cmpstr (now, ==, "p90");
-  }
-  iv_runs_view_set_group_by (view, "concurrency");
-  g_assert_true (iv_runs_view_show_plot (view, "ttft_per_run"));
-  g_assert_nonnull (iv_runs_view_get_chart_view (view));
-  g_assert_true (iv_runs_view_show_plot (view, "latency_throughput_uncertainty"));
-  g_assert_null (iv_runs_view_get_chart_view (view));
-  g_assert_nonnull (strstr (iv_runs_view_get_skip_reason (view), "no repeated trials"));
-
-  /* Log toggles and the chart's right-click actions are one state: each moves the
-   * other, the axis follows, and the state holds across a change of plot. */
-  g_assert_true (iv_runs_view_show_plot (view, "ttft_vs_throughput"));
-  {
-    IvChartView *cv = iv_runs_view_get_chart_view (view);
-    GtkToggleButton *log_y
-        = GTK_TOGGLE_BUTTON (find_button_with_prefix (GTK_WIDGET (view), "Log _y"));
-    g_assert_nonnull (log_y);
-    g_assert_false (gtk_toggle_button_get_active (log_y));
-    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (cv), "chart.log-y", NULL));
-    g_assert_true (iv_chart_view_get_log (cv, IV_AXIS_Y));
-    g_assert_true (gtk_toggle_button_get_active (log_y));
-    g_assert_cmpint (iv_chart_axis_get_scale (iv_chart_view_get_chart (cv), IV_AXIS_Y), ==,
-                     IV_SCALE_LOG10);
-    g_assert_true (iv_runs_view_show_plot (view, "ttft_per_run"));
-    cv = iv_runs_view_get_chart_view (view);
-    g_assert_cmpint (iv_chart_axis_get_scale (iv_chart_view_get_chart (cv), IV_AXIS_Y), ==,
-                     IV_SCALE_LOG10);
-    gtk_toggle_button_set_active (log_y, FALSE);
-    g_assert_false (iv_chart_view_get_log (cv, IV_AXIS_Y));
-    {
-      gboolean state_log = TRUE;
-      g_object_get (iv_runs_view_get_state (view), "log-y", &state_log, NULL);
-      g_assert_false (state_log);
-    }
-    g_assert_cmpint (iv_chart_axis_get_scale (iv_chart_view_get_chart (cv), IV_AXIS_Y), ==,
-                     IV_SCALE_LINEAR);
-  }
-
-  /* Any quantity against any other. */
-  iv_runs_view_set_custom (view, "concurrency", "inter_token_latency");
-  chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
-  g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Concurrency");
-  g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_Y), ==, "Inter-token latency (p90)");
-  g_assert_cmpstr (iv_chart_get_title (chart), ==, "Inter-token latency vs Concurrency");
-
-  /* A click on run 2's point opens it (the signal a chart view emits for a click). */
-  g_assert_true (iv_runs_view_show_plot (view, "ttft_vs_throughput"));
-  iv_runs_view_set_stat (view, "avg");
-  {
-    const IvRun *r = sweep->runs->pdata[1];
-    g_signal_emit_by_name (iv_runs_view_get_chart_view (view), "point-activated", 0u, (guint64) 0,
-                           iv_run_axis_value (r, "time_to_first_token", "avg"),
-                           iv_run_axis_value (r, "request_throughput", "avg"));
-  }
-  g_assert_true (iv_runs_view_get_run (view) == sweep->runs->pdata[1]);
-  g_assert_cmpuint (g_list_model_get_n_items (
-                        G_LIST_MODEL (gtk_column_view_get_model (iv_runs_view_get_table (view)))),
-                    >=, 10);
-  /* its metrics: a name with its unit, then eight statistics; latency in whole ms */
-  {
-    gboolean seen = FALSE;
-    for (guint i = 0; iv_runs_view_get_cell (view, i, 0); i++)
-      if (g_str_equal (iv_runs_view_get_cell (view, i, 0), "Request latency (ms)"))
-        {
-          IvMetricSummary m = { 0 };
-          g_autofree char *avg = NULL;
-          g_assert_true (iv_run_metric_stats (iv_runs_view_get_run (view), "request_latency", &m));
-          g_assert_cmpfloat (m.avg, >, 1000);
-          avg = g_strdup_printf ("%.0f", m.avg);
-          g_assert_cmpstr (iv_runs_view_get_cell (view, i, 1), ==, avg);
-          g_assert_nonnull (iv_runs_view_get_cell (view, i, 8));
-          iv_metric_summary_clear (&m);
-          seen = TRUE;
-        }
-    g_assert_true (seen);
-  }
-  chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
-  g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_Y), ==, "Time to first token");
-  /* A request's point selects it; the timeline then marks it too; a second click drops it. */
-  {
-    const IvRun *r = iv_runs_view_get_run (view);
-    g_autoptr (GArray) order = iv_run_order_by_start (r);
-    g_autofree double *ttft = iv_run_metric_per_request (r, "time_to_first_token");
-    guint32 first = g_array_index (order, guint32, 0);
-    gboolean marked = FALSE;
-    g_assert_true (iv_runs_view_show_plot (view, "ttft_over_time"));
-    g_signal_emit_by_name (iv_runs_view_get_chart_view (view), "point-activated", 0u, (guint64) 0,
-                           1.0, ttft[first]);
-    g_assert_cmpuint (iv_runs_view_get_selected_requests (view)->len, ==, 1);
-    g_assert_cmpuint (g_array_index (iv_runs_view_get_selected_requests (view), guint32, 0), ==,
-                      first);
-    g_assert_true (iv_runs_view_show_plot (view, "ttft_timeline"));
-    chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
-    for (guint i = 0; i < iv_chart_get_n_series (chart); i++)
-      marked |= g_str_equal (iv_series_get_name (iv_chart_get_series (chart, i)), "selected");
-    g_assert_true (marked);
-    /* its bar in the timeline is row 1: clicking it drops it again */
-    g_signal_emit_by_name (iv_runs_view_get_chart_view (view), "point-activated", 0u, (guint64) 0,
-                           0.5, 1.0);
-    g_assert_cmpuint (iv_runs_view_get_selected_requests (view)->len, ==, 0);
-  }
-  g_assert_true (iv_runs_view_show_plot (view, "timeslices_ttft"));
-  g_assert_nonnull (strstr (iv_runs_view_get_skip_reason (view), "no time slices"));
-  g_assert_true (iv_runs_view_show_plot (view, "ttft_distribution"));
-  g_assert_nonnull (iv_runs_view_get_chart_view (view));
-  g_assert_false (iv_runs_view_show_plot (view, "no_such_plot"));
-  iv_runs_view_open_run (view, G_MAXUINT);
-  g_assert_null (iv_runs_view_get_run (view));
-  settle ();
+  iv_gui_settle (window);
 }
 
 /* A slice's details: its properties as name/value pairs, the slice it is in, and its
  * arguments as a tree (paths as keys), nested objects and arrays included. */
-static void
-count_up (guint *n)
-{
-  (*n)++;
-}
-
-/* The "Bound on" row alone: a choice is remembered for its folder and comes back with it;
- * "changed" once per change of the choice, never for one that changes nothing. */
-static void
-test_runs_bound_row (void)
-{
-  IvRunsBoundRow *row = IV_RUNS_BOUND_ROW (g_object_ref_sink (iv_runs_bound_row_new ()));
-  GtkDropDown *models = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (row), "bound_model"));
-  g_autoptr (GSettings) settings = iv_settings_new ();
-  g_autoptr (GVariant) remembered = NULL;
-  g_autofree char *value = NULL;
-  const IvRunsBoundChoice *c = iv_runs_bound_row_get_choice (row);
-  guint changes = 0, qwen = 0;
-
-  g_signal_connect_swapped (row, "changed", G_CALLBACK (count_up), &changes);
-  iv_runs_bound_row_set_folder (row, "/runs/a");
-  g_assert_cmpuint (changes, ==, 0);
-  g_assert_null (c->hardware);
-  iv_runs_bound_row_set_bound (row, "h100x8", 2);
-  g_assert_cmpuint (changes, ==, 1);
-  g_assert_cmpstr (c->hardware->name, ==, "h100x8");
-  g_assert_cmpint (c->tp, ==, 2);
-  iv_runs_bound_row_set_bound (row, "h100x8", 2);
-  g_assert_cmpuint (changes, ==, 1);
-  /* the model drop-down: Qwen3-0.6B among the presets */
-  for (guint i = 0; i < iv_presets_get ()->len; i++)
-    if (g_str_equal (((IvModel *) iv_presets_get ()->pdata[i])->name, "Qwen3-0.6B"))
-      qwen = i + 1;
-  gtk_drop_down_set_selected (models, qwen);
-  g_assert_cmpuint (changes, ==, 2);
-  g_assert_cmpstr (c->model->name, ==, "Qwen3-0.6B");
-  remembered = g_settings_get_value (settings, "run-bounds");
-  g_assert_true (g_variant_lookup (remembered, "/runs/a", "s", &value));
-  g_assert_cmpstr (value, ==, "h100x8:2:Qwen3-0.6B");
-  /* another folder: nothing remembered, so no bound */
-  iv_runs_bound_row_set_folder (row, "/runs/b");
-  g_assert_cmpuint (changes, ==, 3);
-  g_assert_null (c->hardware);
-  g_assert_null (c->model);
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (models)));
-  /* and back: the choice made there */
-  iv_runs_bound_row_set_folder (row, "/runs/a");
-  g_assert_cmpuint (changes, ==, 4);
-  g_assert_cmpstr (c->hardware->name, ==, "h100x8");
-  g_assert_cmpint (c->tp, ==, 2);
-  g_assert_cmpstr (c->model->name, ==, "Qwen3-0.6B");
-  g_assert_cmpuint (gtk_drop_down_get_selected (models), ==, qwen);
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (models)));
-  /* restoring what is shown already changes nothing */
-  iv_runs_bound_row_set_folder (row, "/runs/a");
-  g_assert_cmpuint (changes, ==, 4);
-  g_object_unref (row);
-}
-
-/* One run's card: how it ran, from its summary (AIPerf's own sample: Qwen3-0.6B at
- * concurrency 1, 64 requests of which 10 have records, one GPU scraped by two endpoints),
- * and with hardware chosen its bound. */
-static void
-test_run_card (void)
-{
-  g_autofree char *path = sample ("aiperf/qwen_concurrency1");
-  IvRunsView *view;
-  IvRunCard *card;
-  g_autofree char *text = NULL, *bound = NULL;
-
-  open_sweep (path);
-  view = iv_workspace_page_get_runs (_iv_window_get_page (window, IV_GROUP_RUNS));
-  card = IV_RUN_CARD (iv_gui_find_by_id (GTK_WIDGET (view), "card"));
-  g_assert_nonnull (card);
-  text = iv_run_card_to_text (card);
-  g_assert_true (g_str_has_prefix (text, "Model: Qwen/Qwen3-0.6B\n"));
-  g_assert_nonnull (strstr (text, "\nConcurrency: 1\n"));
-  g_assert_nonnull (strstr (text, "\nSequence lengths: 100 in, 200 out (tokens, mean)\n"));
-  g_assert_nonnull (strstr (text, "records of 10 of the 64 requests in AIPerf's summary\n"));
-  g_assert_nonnull (strstr (text, "\nGPUs: 1 × "));
-  g_assert_nonnull (strstr (text, "(by UUID in the telemetry) — 1 GPU by UUID; AIPerf counts 2"));
-  g_assert_null (strstr (text, "Bound on"));
-  iv_runs_view_set_bound (view, "h100x8", 0);
-  bound = iv_run_card_to_text (card);
-  g_assert_nonnull (strstr (bound, "\nBound on h100x8: "));
-  g_assert_nonnull (strstr (bound, "\nCaveat: " IV_BOUND_CAVEAT "\n"));
-  iv_runs_view_set_bound (view, NULL, 0);
-}
-
-/* The comparison's table: sorted by a column's numbers, and a row opens its run. */
-static void
-test_runs_table_view (void)
-{
-  g_autofree char *path = sample ("aiperf");
-  const IvSweep *sweep = open_sweep (path);
-  IvRunsView *view = iv_workspace_page_get_runs (_iv_window_get_page (window, IV_GROUP_RUNS));
-  GtkColumnView *cv = iv_runs_view_get_table (view);
-  g_autoptr (GtkColumnViewColumn) ttft = NULL;
-  const char *by_ttft[] = { "52.6 ms", "35.5 ms", "30.7 ms" };
-
-  settle ();
-  g_assert_cmpuint (sweep->runs->len, ==, 3);
-  /* TTFT p50 (column 5), largest first: concurrency 4, 2, 1 */
-  ttft = g_list_model_get_item (gtk_column_view_get_columns (cv), 5);
-  g_assert_cmpstr (gtk_column_view_column_get_title (ttft), ==, "TTFT p50");
-  gtk_column_view_sort_by_column (cv, ttft, GTK_SORT_DESCENDING);
-  for (guint i = 0; i < 3; i++)
-    g_assert_cmpstr (iv_runs_view_get_cell (view, i, 5), ==, by_ttft[i]);
-  g_assert_cmpstr (iv_runs_view_get_cell (view, 0, 0), ==, "concurrency 4");
-  /* the first row shown now is concurrency 4's: activating it opens that run */
-  g_signal_emit_by_name (cv, "activate", 0);
-  settle ();
-  g_assert_nonnull (iv_runs_view_get_run (view));
-  g_assert_cmpfloat (iv_runs_view_get_run (view)->concurrency, ==, 4);
-}
-
-static void
-count_chart (guint *n)
-{
-  (*n)++;
-}
-
-/* Each change draws the plot once: opening a run from the comparison, going back, and a
- * new sweep (never from the old sweep's presets). */
-static void
-test_runs_builds_once (void)
-{
-  g_autofree char *path = sample ("aiperf");
-  g_autofree char *other = sample ("isl-osl-sweep");
-  IvRunsView *view;
-  IvChartView *cv;
-  guint builds = 0;
-
-  open_sweep (path);
-  view = iv_workspace_page_get_runs (_iv_window_get_page (window, IV_GROUP_RUNS));
-  cv = iv_runs_view_get_chart_view (view);
-  g_assert_nonnull (cv);
-  g_signal_connect_swapped (cv, "notify::chart", G_CALLBACK (count_chart), &builds);
-  iv_runs_view_select_request (view, 0); /* (no effect across runs: nothing to clear) */
-  builds = 0;
-  iv_runs_view_open_run (view, 1);
-  g_assert_cmpuint (builds, ==, 1);
-  /* a request picked in the run, then back: the picked request is not redrawn first */
-  iv_runs_view_select_request (view, 2);
-  builds = 0;
-  iv_runs_view_open_run (view, G_MAXUINT);
-  g_assert_cmpuint (builds, ==, 1);
-  builds = 0;
-  open_sweep (other);
-  settle ();
-  g_assert_cmpuint (builds, ==, 1);
-  g_signal_handlers_disconnect_by_func (cv, count_chart, &builds);
-}
-
-/* Copies the files of the sample run @name into @dir. */
-static void
-copy_sample_run (const char *name, const char *dir)
-{
-  g_autofree char *from = sample (name);
-  g_autoptr (GDir) d = g_dir_open (from, 0, NULL);
-  const char *f;
-
-  g_assert_nonnull (d);
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  while ((f = g_dir_read_name (d)))
-    {
-      g_autofree char *src = g_build_filename (from, f, NULL);
-      g_autofree char *dst = g_build_filename (dir, f, NULL);
-      g_autofree char *text = NULL;
-      gsize len;
-      if (!g_file_test (src, G_FILE_TEST_IS_REGULAR))
-        continue; /* a run's files only: its folders are other runs' */
-      g_assert_true (g_file_get_contents (src, &text, &len, NULL));
-      g_assert_true (g_file_set_contents (dst, text, (gssize) len, NULL));
-    }
-}
-
-/* The runs view's "As aiperf plot" toggle (issue 29): off, the figure is Inferview's
- * (the picked statistic on the axes) and the card under it says where aiperf plot
- * differs — for ttft_vs_throughput, that its x is each run's p50 (the summary's, given in
- * the note); on, the figure is aiperf plot's (its p50 whatever the picker says) and the
- * card is hidden; off again restores both. */
-static void
-test_runs_aiperf_toggle (void)
-{
-  g_autofree char *path = sample ("aiperf");
-  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_RUNS);
-  const IvSweep *sweep = open_sweep (path);
-  IvRunsView *view;
-  GtkToggleButton *toggle;
-  GtkLabel *notes;
-  IvChart *chart;
-  g_autofree char *p50 = NULL;
-
-  settle ();
-  view = iv_workspace_page_get_runs (page);
-  toggle = GTK_TOGGLE_BUTTON (iv_gui_find_by_id (GTK_WIDGET (view), "aiperf"));
-  notes = GTK_LABEL (iv_gui_find_by_id (GTK_WIDGET (view), "aiperf_notes"));
-  g_assert_nonnull (toggle);
-  g_assert_nonnull (notes);
-  g_assert_true (iv_runs_view_show_plot (view, "ttft_vs_throughput"));
-  iv_runs_view_set_stat (view, "avg");
-  p50 = g_strdup_printf ("(%.4g ms for concurrency 1",
-                         iv_run_get_summary (sweep->runs->pdata[0], "time_to_first_token")->p50);
-  for (int pass = 0; pass < 3; pass++)
-    {
-      gboolean aiperf = pass == 1;
-      gtk_toggle_button_set_active (toggle, aiperf);
-      settle ();
-      chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
-      g_assert_true (gtk_widget_get_visible (GTK_WIDGET (notes)) == !aiperf);
-      if (aiperf)
-        g_assert_null (strstr (iv_chart_axis_get_title (chart, IV_AXIS_X), "(avg)"));
-      else
-        {
-          const char *text = gtk_label_get_text (notes);
-          g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==,
-                           "Time to first token (avg)");
-          g_assert_nonnull (strstr (text, "Differs from aiperf plot: x: each run's avg here; "
-                                          "aiperf plot puts its p50 there"));
-          g_assert_nonnull (strstr (text, p50));
-        }
-    }
-}
-
-/* The plot configurations are read with the runs, by the loader: a run's own
- * .aiperf-plot-config.yaml gives it its presets even once the file is gone (nothing is
- * read when a run is shown), and a broken one is said in the run's notes while the
- * built-in one is used. */
-static void
-test_runs_plot_configs (void)
-{
-  g_autofree char *root = g_build_filename (tmpdir, "configured-sweep", NULL);
-  g_autofree char *one = g_build_filename (root, "qwen_concurrency1", NULL);
-  g_autofree char *two = g_build_filename (root, "qwen_concurrency2", NULL);
-  g_autofree char *broken = g_build_filename (one, ".aiperf-plot-config.yaml", NULL);
-  g_autofree char *own = g_build_filename (two, ".aiperf-plot-config.yaml", NULL);
-  IvRunsView *view;
-  const IvSweep *sweep;
-  const char *why = NULL;
-  const IvPlotConfigs *configs = NULL;
-  guint at_one = G_MAXUINT, at_two = G_MAXUINT;
-  GtkLabel *notes;
-
-  copy_sample_run ("aiperf/qwen_concurrency1", one);
-  copy_sample_run ("aiperf/qwen_concurrency2", two);
-  g_assert_true (g_file_set_contents (broken, "visualization: [\n", -1, NULL));
-  g_assert_true (g_file_set_contents (own,
-                                      "visualization:\n"
-                                      "  single_run_defaults: [my_itl]\n"
-                                      "  single_run_plots:\n"
-                                      "    my_itl:\n"
-                                      "      type: scatter\n"
-                                      "      x: request_number\n"
-                                      "      y: inter_token_latency\n"
-                                      "      title: My ITL\n",
-                                      -1, NULL));
-  sweep = open_sweep (root);
-  for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
-    {
-      g_autoptr (IvDocument) doc = doc_at (i);
-      if (iv_document_get_sweep (doc) == sweep)
-        configs = iv_document_get_plot_configs (doc);
-    }
-  g_assert_nonnull (configs);
-  g_assert_nonnull (iv_plot_config_get (iv_plot_configs_get (configs, two, &why), FALSE, "my_itl"));
-  g_assert_null (why);
-  g_assert_null (iv_plot_config_get (iv_plot_configs_get (configs, one, &why), FALSE, "my_itl"));
-  g_assert_nonnull (why);
-  g_assert_nonnull (strstr (why, ".aiperf-plot-config.yaml"));
-  g_assert_true (g_str_has_suffix (why, "— the built-in plot configuration is used"));
-  /* gone now: showing the run reads nothing */
-  g_assert_cmpint (g_unlink (own), ==, 0);
-
-  view = iv_workspace_page_get_runs (_iv_window_get_page (window, IV_GROUP_RUNS));
-  for (guint i = 0; i < sweep->runs->len; i++)
-    {
-      const IvRun *r = sweep->runs->pdata[i];
-      if (g_str_equal (r->path, one))
-        at_one = i;
-      if (g_str_equal (r->path, two))
-        at_two = i;
-    }
-  g_assert_cmpuint (at_one, !=, G_MAXUINT);
-  g_assert_cmpuint (at_two, !=, G_MAXUINT);
-  iv_runs_view_open_run (view, at_two);
-  settle ();
-  g_assert_true (iv_runs_view_show_plot (view, "my_itl"));
-  notes = GTK_LABEL (iv_gui_find_by_id (GTK_WIDGET (view), "notes"));
-  g_assert_null (strstr (gtk_label_get_text (notes), "built-in plot configuration"));
-  iv_runs_view_open_run (view, at_one);
-  settle ();
-  g_assert_false (iv_runs_view_show_plot (view, "my_itl"));
-  g_assert_nonnull (strstr (gtk_label_get_text (notes), why));
-  /* the comparison's configuration is the built-in one here (no ~/.aiperf in the test's
-   * home): no note */
-  iv_runs_view_open_run (view, G_MAXUINT);
-  settle ();
-  g_assert_null (strstr (gtk_label_get_text (notes), "built-in plot configuration"));
-}
-
-/* A run AIPerf is still writing: shown live, grown by the file monitor without a click,
- * the user's plot kept, and finished when the summary appears. */
-static gboolean
-run_has (gpointer data)
-{
-  gpointer *what = data;
-  const IvSweep *sweep = iv_document_get_sweep (what[0]);
-  return sweep && ((const IvRun *) sweep->runs->pdata[0])->n_requests == GPOINTER_TO_UINT (what[1]);
-}
-
-static gboolean
-run_finished (gpointer data)
-{
-  const IvSweep *sweep = iv_document_get_sweep (data);
-  return sweep && ((const IvRun *) sweep->runs->pdata[0])->live == NULL;
-}
-
-static void
-append_lines (const char *path, char **lines, guint from, guint to)
-{
-  FILE *f = fopen (path, "a");
-  g_assert_nonnull (f);
-  for (guint i = from; i < to; i++)
-    fprintf (f, "%s\n", lines[i]);
-  fclose (f);
-}
-
-/* "4.49 ms", "363 µs", "1.2 s" as seconds. */
-static double
-seconds_of (const char *text)
-{
-  char *end = NULL;
-  double v = g_ascii_strtod (text, &end);
-  while (end && *end == ' ')
-    end++;
-  if (g_str_has_prefix (end, "ns"))
-    return v * 1e-9;
-  if (g_str_has_prefix (end, "µs"))
-    return v * 1e-6;
-  if (g_str_has_prefix (end, "ms"))
-    return v * 1e-3;
-  return v;
-}
-
-/* An ISL × OSL sweep: its heat maps, small multiples and surface show in the window, a
- * cell's card gives its value, and a drag turns the surface. */
-static void
-test_isl_osl (void)
-{
-  g_autofree char *path = sample ("isl-osl-sweep");
-  g_autofree char *heat_png
-      = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
-                          "isl-osl-heatmap.png", NULL);
-  g_autofree char *surface_png
-      = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
-                          "isl-osl-surface.png", NULL);
-  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_RUNS);
-  const IvSweep *sweep;
-  IvRunsView *view;
-  IvFigureView *fv;
-  IvSurface *surface;
-  double az0, el0, az, el;
-
-  gtk_window_present (GTK_WINDOW (window));
-  sweep = open_sweep (path);
-  g_assert_cmpuint (sweep->runs->len, ==, 36);
-  settle ();
-  view = iv_workspace_page_get_runs (page);
-  fv = iv_runs_view_get_figure_view (view);
-  /* the table a few rows tall, the figure the rest: as a reader looking at it drags it */
-  gtk_paned_set_position (GTK_PANED (iv_gui_find_by_id (GTK_WIDGET (view), "paned")), 120);
-
-  g_assert_true (iv_runs_view_show_plot (view, "isl_osl_throughput_heatmap"));
-  g_assert_true (wait_for (is_mapped, fv, 10));
-  g_assert_nonnull (iv_runs_view_get_figure (view));
-  g_assert_true (iv_runs_view_get_figure (view)->render == iv_chart_grid_render);
-  iv_gui_snapshot (GTK_WINDOW (window), heat_png);
-  {
-    /* the top-left panel is concurrency 1; its bottom-left cell ISL 128, OSL 128, whose
-     * value is the run's own summary (one GPU: no telemetry) */
-    IvChartGrid *grid = (IvChartGrid *) iv_runs_view_get_figure (view)->data;
-    IvChart *panel = iv_chart_grid_get (grid, 0, 0);
-    const IvChartLayout *L = iv_chart_get_layout (panel);
-    const IvRun *r = NULL;
-    double ox, oy, want;
-    g_autofree char *card = NULL, *value = NULL;
-    for (guint i = 0; i < sweep->runs->len && !r; i++)
-      {
-        const IvRun *q = sweep->runs->pdata[i];
-        if (q->concurrency == 1 && q->isl == 128 && q->osl == 128)
-          r = q;
-      }
-    g_assert_nonnull (r);
-    want = iv_run_get_summary (r, "output_token_throughput")->avg;
-    g_assert_true (iv_chart_grid_panel_origin (grid, 0, 0, &ox, &oy));
-    card = iv_figure_view_describe_at (fv, ox + iv_chart_to_pixel (L, IV_AXIS_X, 0),
-                                       oy + iv_chart_to_pixel (L, IV_AXIS_Y, 0));
-    g_assert_nonnull (card);
-    value = g_strdup_printf ("%.3g tokens/s/GPU", want);
-    g_assert_nonnull (strstr (card, "concurrency 1"));
-    g_assert_nonnull (strstr (card, value));
-    g_assert_nonnull (strstr (card, "Input tokens (ISL): 128"));
-  }
-
-  g_assert_true (iv_runs_view_show_plot (view, "isl_osl_pareto_grid"));
-  g_assert_true (iv_runs_view_get_figure (view)->render == iv_chart_grid_render);
-
-  g_assert_true (iv_runs_view_show_plot (view, "isl_osl_pareto_surface"));
-  surface = iv_figure_view_get_surface (fv);
-  g_assert_nonnull (surface);
-  iv_gui_snapshot (GTK_WINDOW (window), surface_png);
-  /* 3 surfaces (one per OSL) of 3 ISL × 4 concurrencies */
-  g_assert_cmpuint (iv_surface_get_n_points (surface), ==, 36);
-  iv_surface_get_view (surface, &az0, &el0);
-  g_assert_cmpfloat (az0, ==, IV_SURFACE_AZIMUTH);
-  iv_figure_view_rotate (fv, 30, -10);
-  iv_surface_get_view (surface, &az, &el);
-  g_assert_cmpfloat_with_epsilon (az, az0 + 30, 1e-9);
-  g_assert_cmpfloat_with_epsilon (el, el0 - 10, 1e-9);
-  /* a point's card after the turn: where it is drawn now */
-  iv_gui_wait_for_paint (GTK_WINDOW (window));
-  {
-    double px, py;
-    g_autofree char *text = NULL, *card = NULL;
-    g_assert_true (iv_surface_get_point (surface, 0, &px, &py, &text));
-    card = iv_figure_view_describe_at (fv, px, py);
-    g_assert_cmpstr (card, ==, text);
-    g_assert_nonnull (strstr (card, "OSL 128"));
-  }
-  /* the window's export draws what is shown */
-  g_assert_true (iv_runs_view_get_figure (view)->render == iv_surface_render);
-
-  /* set against the bound of its model on 8× H100 (§9): three columns more, each run's
-   * share of the bound; the efficiency plot; a run's card says the bound and the caveat */
-  iv_runs_view_set_bound (view, "h100x8", 0);
-  g_assert_cmpuint (
-      g_list_model_get_n_items (gtk_column_view_get_columns (iv_runs_view_get_table (view))), ==,
-      12);
-  {
-    IvRunBound b;
-    const IvRun *first = sweep->runs->pdata[0];
-    const char *cell;
-    iv_run_bound_compute (first, NULL, iv_hardware_find ("h100x8"), 0, &b);
-    g_assert_true (b.ok);
-    cell = iv_runs_view_get_cell (view, 0, 10);
-    g_assert_true (g_str_has_suffix (cell, " %"));
-    g_assert_cmpfloat_with_epsilon (g_ascii_strtod (cell, NULL), 100 * b.efficiency[IV_BOUND_ITL],
-                                    0.06);
-    g_assert_cmpfloat (b.efficiency[IV_BOUND_ITL], <, 1);
-    iv_run_bound_clear (&b);
-  }
-  g_assert_true (iv_runs_view_show_plot (view, "bound_efficiency"));
-  g_assert_nonnull (iv_runs_view_get_chart_view (view));
-  {
-    g_autofree char *png = g_build_filename (
-        g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".", "runs-bound.png", NULL);
-    iv_gui_snapshot (GTK_WINDOW (window), png);
-  }
-  /* the model chosen beside the hardware replaces each run's own: a 0.6 B model's ITL
-   * bound is far below an 8 B one's */
-  {
-    GtkDropDown *models = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (view), "bound_model"));
-    GPtrArray *presets = iv_presets_get ();
-    double before = seconds_of (iv_runs_view_get_cell (view, 0, 9)), after;
-    guint qwen = 0;
-    g_assert_nonnull (models);
-    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (models)));
-    for (guint i = 0; i < presets->len; i++)
-      if (g_str_equal (((IvModel *) presets->pdata[i])->name, "Qwen3-0.6B"))
-        qwen = i + 1;
-    g_assert_cmpuint (qwen, >, 0);
-    gtk_drop_down_set_selected (models, qwen);
-    after = seconds_of (iv_runs_view_get_cell (view, 0, 9));
-    g_assert_cmpfloat (after, <, before / 3);
-    /* … or from a config.json (Qwen3-0.6B's own numbers: the same bound) */
-    {
-      g_autofree char *dir = g_build_filename (tmpdir, "Qwen3-0.6B", NULL);
-      g_autofree char *cfg = g_build_filename (dir, "config.json", NULL);
-      g_autoptr (GError) error = NULL;
-      g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-      g_assert_true (g_file_set_contents (
-          cfg,
-          "{\"model_type\": \"qwen3\", \"hidden_size\": 1024, "
-          "\"num_hidden_layers\": 28, \"num_attention_heads\": 16, "
-          "\"num_key_value_heads\": 8, \"head_dim\": 128, \"intermediate_size\": 3072, "
-          "\"vocab_size\": 151936, \"tie_word_embeddings\": true}",
-          -1, NULL));
-      gtk_drop_down_set_selected (models, 0);
-      g_assert_true (iv_runs_view_set_bound_model_file (view, cfg, &error));
-      g_assert_no_error (error);
-      g_assert_cmpfloat_with_epsilon (seconds_of (iv_runs_view_get_cell (view, 0, 9)), after,
-                                      after * 1e-9);
-      g_assert_false (iv_runs_view_set_bound_model_file (view, "/nonexistent/config.json", &error));
-      g_assert_nonnull (error);
-    }
-    gtk_drop_down_set_selected (models, 0);
-  }
-  iv_runs_view_set_bound (view, NULL, 0);
-  g_assert_cmpuint (
-      g_list_model_get_n_items (gtk_column_view_get_columns (iv_runs_view_get_table (view))), ==,
-      9);
-
-  /* a run's step in the Model workspace (the card's button): its model on the hardware,
-   * decode, batch = concurrency, context = ISL + OSL/2, TP across GPUs */
-  {
-    IvModelView *mv
-        = iv_workspace_page_get_model_view (_iv_window_get_page (window, IV_GROUP_MODEL));
-    IvModelState *st = iv_model_view_get_state (mv);
-    IvConfig c;
-    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.model-from-run", "(ssxxx)",
-                                               "Llama-3.1-8B", "h100x8", (gint64) 2, (gint64) 16,
-                                               (gint64) 1088));
-    settle ();
-    iv_model_state_get_config (st, &c);
-    g_assert_cmpstr (iv_model_state_get_model (st)->name, ==, "Llama-3.1-8B");
-    g_assert_cmpstr (iv_model_state_get_hardware (st)->name, ==, "h100x8");
-    g_assert_cmpint (c.mode, ==, IV_MODE_DECODE);
-    g_assert_cmpint (c.B, ==, 16);
-    g_assert_cmpint (c.P, ==, 1088);
-    g_assert_cmpint (c.t, ==, 2);
-    g_assert_cmpint (c.place_tp, ==, IV_PLACE_CUBE);
-    g_assert_nonnull (iv_model_view_get_result (mv));
-    g_assert_true (iv_model_view_get_result (mv)->ok);
-  }
-}
-
-static void
-test_live_run (void)
-{
-  g_autofree char *src = sample ("aiperf/qwen_concurrency1/profile_export.jsonl");
-  g_autofree char *text = NULL;
-  g_autofree char *dir = g_build_filename (tmpdir, "live-run", NULL);
-  g_autofree char *records = g_build_filename (dir, "profile_export.jsonl", NULL);
-  g_auto (GStrv) lines = NULL;
-  g_autoptr (IvDocument) doc = NULL;
-  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_RUNS);
-  IvRunsView *view;
-  GtkWidget *badge;
-  gpointer what[2];
-
-  g_assert_true (g_file_get_contents (src, &text, NULL, NULL));
-  lines = g_strsplit (g_strchomp (text), "\n", -1);
-  g_assert_cmpuint (g_strv_length (lines), ==, 10);
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  append_lines (records, lines, 0, 3);
-  open_paths (dir, NULL);
-  settle ();
-  for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
-    {
-      g_autoptr (IvDocument) d = doc_at (i);
-      g_autofree char *p = g_file_get_path (iv_document_get_file (d));
-      if (g_str_equal (p, dir))
-        g_set_object (&doc, d);
-    }
-  g_assert_nonnull (doc);
-  iv_window_select (window, doc);
-  settle ();
-  view = iv_workspace_page_get_runs (page);
-  badge = iv_gui_find_by_id (GTK_WIDGET (view), "live_badge");
-  g_assert_nonnull (badge);
-  g_assert_true (gtk_widget_get_visible (badge));
-  g_assert_nonnull (strstr (iv_document_get_subtitle (doc), "3 requests so far"));
-  g_assert_true (iv_runs_view_show_plot (view, "ttft_timeline"));
-  /* appended lines arrive by themselves (the folder's monitor), at most twice a second */
-  append_lines (records, lines, 3, 7);
-  what[0] = doc, what[1] = GUINT_TO_POINTER (7);
-  g_assert_true (iv_gui_wait_for (run_has, what, 10));
-  g_assert_nonnull (strstr (iv_document_get_subtitle (doc), "7 requests so far"));
-  /* the metrics table and the plot the user chose follow */
-  g_assert_cmpuint (g_list_model_get_n_items (
-                        G_LIST_MODEL (gtk_column_view_get_model (iv_runs_view_get_table (view)))),
-                    >, 0);
-  {
-    IvChart *chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
-    g_assert_nonnull (strstr (iv_chart_get_title (chart), "TTFT"));
-  }
-  /* a half-written line waits for its newline */
-  {
-    FILE *f = fopen (records, "a");
-    fprintf (f, "%.*s", 50, lines[7]);
-    fclose (f);
-    iv_document_follow_now (doc);
-    g_assert_cmpuint (((const IvRun *) iv_document_get_sweep (doc)->runs->pdata[0])->n_requests, ==,
-                      7);
-    f = fopen (records, "a");
-    fprintf (f, "%s\n", lines[7] + 50);
-    fclose (f);
-    iv_document_follow_now (doc);
-    g_assert_cmpuint (((const IvRun *) iv_document_get_sweep (doc)->runs->pdata[0])->n_requests, ==,
-                      8);
-  }
-  /* the summary appears: the run is finished, the badge goes */
-  {
-    g_autofree char *summary = sample ("aiperf/qwen_concurrency1/profile_export_aiperf.json");
-    g_autofree char *json = NULL;
-    g_assert_true (g_file_get_contents (summary, &json, NULL, NULL));
-    iv_test_write_file (dir, "profile_export_aiperf.json", json);
-  }
-  g_assert_true (iv_gui_wait_for (run_finished, doc, 10));
-  settle ();
-  g_assert_false (gtk_widget_get_visible (badge));
-  g_assert_null (strstr (iv_document_get_subtitle (doc), "so far"));
-}
-
-/* A followed run that can no longer be read (its records became a FIFO) says so in a
- * toast naming the run and why, and its Live badge goes. */
-static void
-test_live_stopped (void)
-{
-  g_autofree char *src = sample ("aiperf/qwen_concurrency1/profile_export.jsonl");
-  g_autofree char *text = NULL, *toast = NULL;
-  g_autofree char *dir = g_build_filename (tmpdir, "live-stopped", NULL);
-  g_autofree char *records = g_build_filename (dir, "profile_export.jsonl", NULL);
-  g_auto (GStrv) lines = NULL;
-  g_autoptr (IvDocument) doc = NULL;
-  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_RUNS);
-  GtkWidget *badge;
-
-  g_assert_true (g_file_get_contents (src, &text, NULL, NULL));
-  lines = g_strsplit (g_strchomp (text), "\n", -1);
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  append_lines (records, lines, 0, 3);
-  open_paths (dir, NULL);
-  settle ();
-  for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
-    {
-      g_autoptr (IvDocument) d = doc_at (i);
-      g_autofree char *p = g_file_get_path (iv_document_get_file (d));
-      if (g_str_equal (p, dir))
-        g_set_object (&doc, d);
-    }
-  g_assert_nonnull (doc);
-  iv_window_select (window, doc);
-  settle ();
-  badge = iv_gui_find_by_id (GTK_WIDGET (iv_workspace_page_get_runs (page)), "live_badge");
-  g_assert_true (gtk_widget_get_visible (badge));
-  g_assert_cmpint (g_unlink (records), ==, 0);
-  g_assert_cmpint (mkfifo (records, 0644), ==, 0);
-  iv_document_follow_now (doc);
-  settle ();
-  g_assert_true (run_finished (doc));
-  g_assert_false (gtk_widget_get_visible (badge));
-  g_assert_null (strstr (iv_document_get_subtitle (doc), "so far"));
-  toast = last_toast_text ();
-  g_assert_nonnull (strstr (toast, "live-stopped: no longer followed since "));
-  g_assert_nonnull (strstr (toast, "profile_export.jsonl: is a named pipe (FIFO)"));
-}
-
 static void
 test_slice_details (void)
 {
@@ -2538,7 +1629,7 @@ static void
 test_damage_banner (void)
 {
   g_autofree char *path = g_build_filename (tmpdir, "damaged <b>&.json", NULL);
-  g_autofree char *good = sample ("traces/catapult_flow_simple.json");
+  g_autofree char *good = iv_gui_sample ("traces/catapult_flow_simple.json");
   g_autofree char *out = NULL, *expected = NULL, *info = NULL;
   const char *argv[] = { g_getenv ("IV_BINARY"), "trace", path, "--stats", NULL };
   IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_TRACES);
@@ -2573,7 +1664,7 @@ test_damage_banner (void)
   /* the sidebar's line starts with the damage, before any ellipsis can cut it */
   for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
     {
-      g_autoptr (IvDocument) doc = doc_at (i);
+      g_autoptr (IvDocument) doc = iv_gui_doc_at (window, i);
       if (iv_document_get_trace (doc) == trace)
         g_assert_cmpstr (iv_document_get_subtitle (doc), ==,
                          "Damaged, loaded in part · Trace · 1 slices · 1 tracks · 10 µs");
@@ -2593,8 +1684,8 @@ test_damage_banner (void)
     GtkRevealer *revealer
         = GTK_REVEALER (gtk_widget_get_ancestor (GTK_WIDGET (label), GTK_TYPE_REVEALER));
     int min_h, nat_h;
-    g_assert_true (wait_for (child_revealed, revealer, 5));
-    settle ();
+    g_assert_true (iv_gui_wait_for (child_revealed, revealer, 5));
+    iv_gui_settle (window);
     gtk_widget_measure (GTK_WIDGET (label), GTK_ORIENTATION_VERTICAL,
                         gtk_widget_get_width (GTK_WIDGET (label)), &min_h, &nat_h, NULL, NULL);
     /* (a measure counts the margins, an allocation does not) */
@@ -2610,7 +1701,7 @@ test_damage_banner (void)
         = GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (iv_timeline_view_get_info_view (tl))));
     g_assert_true (GTK_IS_BUTTON (button));
     g_signal_emit_by_name (button, "clicked");
-    settle ();
+    iv_gui_settle (window);
     g_assert_cmpstr (gtk_stack_get_visible_child_name (bottom), ==, "info");
   }
   info = iv_trace_info_view_to_text (iv_timeline_view_get_info_view (tl));
@@ -2627,7 +1718,7 @@ test_damage_banner (void)
 static void
 test_trace_info_page (void)
 {
-  g_autofree char *path = sample ("traces/kineto_a100_simple_add.json.gz");
+  g_autofree char *path = iv_gui_sample ("traces/kineto_a100_simple_add.json.gz");
   IvTimelineView *tl;
   g_autofree char *text = NULL;
 
@@ -2665,7 +1756,7 @@ collect_accelerators (GtkWidget *root, GPtrArray *out)
 static void
 test_shortcuts_window_keys (void)
 {
-  g_autofree char *path = sample ("traces/kineto_a100_simple_add.json.gz");
+  g_autofree char *path = iv_gui_sample ("traces/kineto_a100_simple_add.json.gz");
   g_autoptr (GPtrArray) accels = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *png
       = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
@@ -2702,7 +1793,7 @@ test_shortcuts_window_keys (void)
     }
   g_assert_cmpuint (iv_gui_snapshot (GTK_WINDOW (overlay), png), >, 5);
   gtk_window_close (GTK_WINDOW (overlay));
-  settle ();
+  iv_gui_settle (window);
 }
 
 static gboolean
@@ -2728,7 +1819,7 @@ test_first_frame_first (void)
   g_assert_true (iv_gui_wait_for (presets_listed, second->sidebar, 10));
   g_assert_nonnull (gtk_stack_get_child_by_name (stack, "model"));
   gtk_window_destroy (GTK_WINDOW (second));
-  settle ();
+  iv_gui_settle (window);
 }
 
 /* A tooltip of a 250-character name without spaces wraps to a readable width (GTK's own
@@ -2754,16 +1845,7 @@ test_tooltip_wraps (void)
   g_object_unref (plain);
 }
 
-/* One case: its path, its test, and whether it starts from a window not yet presented
- * (the window opening is what it checks) rather than one shown and past its first frame. */
-typedef struct
-{
-  const char *path;
-  void (*run) (void);
-  gboolean unshown;
-} GuiCase;
-
-static const GuiCase cases[] = {
+static const IvGuiCase cases[] = {
   { "/gui/window-opens", test_window_opens, TRUE },
   { "/gui/first-frame-first", test_first_frame_first },
   { "/gui/tooltip-wraps", test_tooltip_wraps },
@@ -2773,9 +1855,6 @@ static const GuiCase cases[] = {
   { "/gui/reopen-replaces", test_reopen_replaces },
   { "/gui/screenshot-not-blank", test_screenshot_not_blank },
   { "/gui/close-item", test_close_item },
-  { "/gui/live-run", test_live_run },
-  { "/gui/live-stopped", test_live_stopped },
-  { "/gui/isl-osl", test_isl_osl },
   { "/gui/shortcuts-actions-exist", test_shortcuts_actions_exist },
   { "/gui/toggle-sidebar", test_toggle_sidebar },
   { "/gui/export-dialog", test_export_dialog },
@@ -2789,76 +1868,11 @@ static const GuiCase cases[] = {
   { "/gui/trace-info-page", test_trace_info_page },
   { "/gui/shortcuts-window-keys", test_shortcuts_window_keys },
   { "/gui/pipelined-view", test_pipelined_view },
-  { "/gui/runs-view", test_runs_view },
-  { "/gui/runs-aiperf-toggle", test_runs_aiperf_toggle },
-  { "/gui/runs-plot-configs", test_runs_plot_configs },
-  { "/gui/runs-bound-row", test_runs_bound_row },
-  { "/gui/run-card", test_run_card },
-  { "/gui/runs-table-view", test_runs_table_view },
-  { "/gui/runs-builds-once", test_runs_builds_once },
   { "/gui/window-size-saved", test_window_size_saved },
 };
-
-/* What a case may have changed outside its window is put back before the next one makes
- * its own: the settings, the saved model configurations (a file under XDG_DATA_HOME). */
-static void
-case_setup (gpointer fixture, gconstpointer data)
-{
-  const GuiCase *c = data;
-  g_autofree char *saved
-      = g_build_filename (g_get_user_data_dir (), "inferview", "model-configurations.json", NULL);
-  const char *suffixes[] = { "", ".corrupt", ".corrupt-2" };
-
-  iv_gui_reset_settings ();
-  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
-    {
-      g_autofree char *path = g_strconcat (saved, suffixes[i], NULL);
-      g_remove (path);
-    }
-  tmpdir = iv_test_make_tmpdir ("iv-gui-XXXXXX");
-  window = iv_gui_new_window (app, 1200, 760, !c->unshown);
-}
-
-static void
-case_run (gpointer fixture, gconstpointer data)
-{
-  ((const GuiCase *) data)->run ();
-}
-
-static void
-case_teardown (gpointer fixture, gconstpointer data)
-{
-  /* a load still running (a live run's follow, a cancelled load) ends with its window */
-  if (window)
-    settle ();
-  window = NULL; /* the window-size case closed its own */
-  iv_gui_destroy_toplevels ();
-  iv_test_remove_tree (tmpdir);
-  g_clear_pointer (&tmpdir, g_free);
-}
 
 int
 main (int argc, char **argv)
 {
-  int rc;
-
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
-    {
-      g_printerr ("no display: skipping the GUI tests\n");
-      return 77;
-    }
-  adw_init ();
-
-  app = iv_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
-
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    g_test_add_vtable (cases[i].path, 0, &cases[i], case_setup, case_run, case_teardown);
-  rc = g_test_run ();
-
-  g_object_unref (app);
-  return rc;
+  return iv_gui_run_cases (&argc, &argv, cases, G_N_ELEMENTS (cases));
 }
