@@ -9,12 +9,13 @@
 
 #include "iv-stats.h"
 
+/* Indices (guint32) ordered by the times (gint64) of the GArray @data at them. */
 static gint
-compare_start (gconstpointer a, gconstpointer b, gpointer data)
+compare_by_time (gconstpointer a, gconstpointer b, gpointer data)
 {
-  const IvRun *r = data;
-  gint64 x = g_array_index (r->start_ns, gint64, *(const guint32 *) a);
-  gint64 y = g_array_index (r->start_ns, gint64, *(const guint32 *) b);
+  const GArray *times = data;
+  gint64 x = g_array_index (times, gint64, *(const guint32 *) a);
+  gint64 y = g_array_index (times, gint64, *(const guint32 *) b);
   return (x > y) - (x < y);
 }
 
@@ -25,7 +26,7 @@ iv_run_order_by_start (const IvRun *r)
 
   for (guint32 i = 0; i < r->n_requests; i++)
     g_array_append_val (order, i);
-  g_array_sort_with_data (order, compare_start, (gpointer) r);
+  g_array_sort_with_data (order, compare_by_time, r->start_ns);
   return order;
 }
 
@@ -67,22 +68,6 @@ compare_events (const void *a, const void *b)
 {
   const Event *x = a, *y = b;
   return (x->t > y->t) - (x->t < y->t);
-}
-
-static gint
-compare_events_stable (gconstpointer a, gconstpointer b)
-{
-  const Event *x = a, *y = b;
-  return (x->t > y->t) - (x->t < y->t);
-}
-
-static gint
-compare_tel (gconstpointer a, gconstpointer b, gpointer data)
-{
-  const IvRun *r = data;
-  gint64 x = g_array_index (r->tel_ts_ns, gint64, *(const guint *) a);
-  gint64 y = g_array_index (r->tel_ts_ns, gint64, *(const guint *) b);
-  return (x > y) - (x < y);
 }
 
 gboolean
@@ -433,7 +418,7 @@ iv_run_throughput_events_aiperf (const IvRun *r, GArray *t_s, GArray *tps)
     return FALSE;
   /* the events by time (ties in file order; the sum after the last event of an instant
    * does not depend on the order within it) */
-  g_array_sort (events, compare_events_stable);
+  g_array_sort (events, compare_events);
   for (guint k = 0; k < events->len; k++)
     {
       const Event *e = &g_array_index (events, Event, k);
@@ -473,7 +458,7 @@ iv_run_gpu_utilization_aiperf (const IvRun *r, GArray *t_s, GArray *util)
   order = g_array_sized_new (FALSE, FALSE, sizeof (guint), r->tel_ts_ns->len);
   for (guint i = 0; i < r->tel_ts_ns->len; i++)
     g_array_append_val (order, i);
-  g_array_sort_with_data (order, compare_tel, (gpointer) r);
+  g_array_sort_with_data (order, compare_by_time, r->tel_ts_ns);
   for (guint k = 0; k < order->len;)
     {
       guint i = g_array_index (order, guint, k);
