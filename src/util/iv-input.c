@@ -393,21 +393,29 @@ iv_input_new_from_bytes (GBytes *bytes, const char *display_name, GError **error
   return g_steal_pointer (&in);
 }
 
+/* fill_raw () where only a failure matters (reading may fail with @error NULL): FALSE,
+ * @error set, when reading fails. */
+static gboolean
+refill (IvInput *in, Layer *l, GError **error)
+{
+  GError *local = NULL;
+
+  fill_raw (in, l, &local);
+  if (local)
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gssize
 read_plain (IvInput *in, Layer *l, guint8 *out, gsize size, GError **error)
 {
   gsize n;
 
-  if (l->raw_pos == l->raw_len)
-    {
-      GError *local = NULL;
-      fill_raw (in, l, &local);
-      if (local)
-        {
-          g_propagate_error (error, local);
-          return -1;
-        }
-    }
+  if (l->raw_pos == l->raw_len && !refill (in, l, error))
+    return -1;
   n = MIN (size, l->raw_len - l->raw_pos);
   memcpy (out, l->raw + l->raw_pos, n);
   l->raw_pos += n;
@@ -419,17 +427,9 @@ read_plain (IvInput *in, Layer *l, guint8 *out, gsize size, GError **error)
 static gboolean
 have_raw (IvInput *in, Layer *l, gsize want, GError **error)
 {
-  GError *local = NULL;
-
   while (l->raw_len - l->raw_pos < want && !l->raw_eof)
-    {
-      fill_raw (in, l, &local);
-      if (local)
-        {
-          g_propagate_error (error, local);
-          return FALSE;
-        }
-    }
+    if (!refill (in, l, error))
+      return FALSE;
   return TRUE;
 }
 
@@ -502,12 +502,8 @@ read_gzip (IvInput *in, Layer *l, guint8 *out, gsize size, GError **error)
         }
       if (l->raw_pos == l->raw_len)
         {
-          fill_raw (in, l, &local);
-          if (local)
-            {
-              g_propagate_error (error, local);
-              return -1;
-            }
+          if (!refill (in, l, error))
+            return -1;
           if (l->raw_pos == l->raw_len)
             {
               g_set_error (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT,
@@ -542,7 +538,6 @@ static gssize
 read_zstd (IvInput *in, Layer *l, guint8 *out, gsize size, GError **error)
 {
   ZSTD_outBuffer ob = { out, size, 0 };
-  GError *local = NULL;
 
   while (ob.pos == 0 && !l->stream_done)
     {
@@ -550,12 +545,8 @@ read_zstd (IvInput *in, Layer *l, guint8 *out, gsize size, GError **error)
 
       if (l->raw_pos == l->raw_len)
         {
-          fill_raw (in, l, &local);
-          if (local)
-            {
-              g_propagate_error (error, local);
-              return -1;
-            }
+          if (!refill (in, l, error))
+            return -1;
           if (l->raw_pos == l->raw_len)
             {
               if (!l->member_done)
