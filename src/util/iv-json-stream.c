@@ -48,6 +48,16 @@ yajl_reason (yajl_handle h, const guint8 *buf, gsize len)
   return g_strdup (copy);
 }
 
+/* The next chunk of @input into @buf (CHUNK bytes): its length, 0 at the end, or -1 with
+ * @error when reading fails or @cancellable is cancelled. */
+static gssize
+read_chunk (IvInput *input, guint8 *buf, GCancellable *cancellable, GError **error)
+{
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return -1;
+  return iv_input_read (input, buf, CHUNK, error);
+}
+
 gboolean
 iv_json_stream_parse (IvInput *input, const yajl_callbacks *callbacks, gpointer ctx,
                       IvJsonStreamFlags flags, IvProgressFunc progress, gpointer progress_data,
@@ -87,12 +97,7 @@ iv_json_stream_parse_at (IvInput *input, const yajl_callbacks *callbacks, gpoint
     {
       gssize n;
 
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        {
-          ok = FALSE;
-          break;
-        }
-      n = iv_input_read (input, buf, CHUNK, error);
+      n = read_chunk (input, buf, cancellable, error);
       if (n < 0)
         {
           ok = FALSE;
@@ -234,12 +239,7 @@ iv_json_stream_parse_lines (IvInput *input, const yajl_callbacks *callbacks, gpo
       gssize n;
       const guint8 *p, *end;
 
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        {
-          ok = FALSE;
-          break;
-        }
-      n = iv_input_read (input, buf, CHUNK, error);
+      n = read_chunk (input, buf, cancellable, error);
       if (n < 0)
         {
           ok = FALSE;
