@@ -14,6 +14,7 @@
 #include "iv-theme.h"
 #include "iv-text.h"
 #include "iv-preset.h"
+#include "iv-model-figures.h"
 #include "iv-render-model.h"
 #include "iv-test-util.h"
 
@@ -185,6 +186,61 @@ test_slide (void)
     g_assert_cmpint (y0, <=, 1080 / 20);
     g_assert_cmpint (y1, >=, 1080 - 1080 / 20);
     cairo_surface_destroy (img);
+  }
+}
+
+/* Every figure of the Model registry exports at its default size with ink across it, from
+ * the data its entry names: a figure added to the registry draws, or this fails. */
+static void
+test_model_figures (void)
+{
+  const IvModel *m = iv_presets_find ("Llama-3.1-8B");
+  const IvHardware *hw = iv_hardware_find ("ring4");
+  g_autoptr (IvServingCurve) curve = NULL;
+  g_autoptr (GError) error = NULL;
+  IvServingFigure serving;
+  IvModelFigure fig;
+  IvConfig c;
+  IvResult r;
+  guint n;
+  const IvModelFigureInfo *figures = iv_model_figures (&n);
+
+  iv_config_init (&c);
+  c.mode = IV_MODE_PREFILL, c.T = 4096, c.t = 4;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  fig = (IvModelFigure){ &r, 0, IV_SWEEP_TP };
+  curve = iv_serving_compute (m, hw, &c, 1000, 1000, &error);
+  g_assert_no_error (error);
+  serving = (IvServingFigure){ curve, NULL, 0, NULL };
+  g_assert_cmpuint (n, >=, 8);
+  for (guint i = 0; i < n; i++)
+    {
+      IvFigure f = { figures[i].render,
+                     figures[i].input == IV_MODEL_FIGURE_OF_SERVING ? (gconstpointer) &serving
+                                                                    : (gconstpointer) &fig,
+                     figures[i].name, NULL };
+      IvExportOptions opt;
+      cairo_surface_t *img;
+      int x0, y0, x1, y1;
+
+      g_assert_true (iv_model_figure_find (figures[i].name) == &figures[i]);
+      g_assert_nonnull (figures[i].title);
+      iv_export_options_init (&opt);
+      opt.width = figures[i].width, opt.height = figures[i].height, opt.dpi = 96;
+      img = iv_export_to_image (&f, &opt, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (img);
+      g_assert_cmpint (cairo_image_surface_get_width (img), ==, (int) figures[i].width);
+      g_assert_cmpint (cairo_image_surface_get_height (img), ==, (int) figures[i].height);
+      ink_extent (img, pixel (img, 0, 0), &x0, &y0, &x1, &y1);
+      g_assert_cmpint (x1 - x0, >, figures[i].width / 2);
+      cairo_surface_destroy (img);
+    }
+  g_assert_null (iv_model_figure_find ("sankey"));
+  {
+    g_autofree char *names = iv_model_figure_names ();
+    g_assert_true (g_str_has_prefix (names, "pipeline, stages, "));
+    g_assert_true (g_str_has_suffix (names, " or serving"));
   }
 }
 
@@ -748,6 +804,7 @@ main (int argc, char **argv)
   g_test_add_func ("/export/png", test_png);
   g_test_add_func ("/export/png-dark", test_png_dark);
   g_test_add_func ("/export/slide", test_slide);
+  g_test_add_func ("/export/model-figures", test_model_figures);
   g_test_add_func ("/export/pdf", test_pdf);
   g_test_add_func ("/export/svg", test_svg);
   g_test_add_func ("/export/failure-leaves-nothing", test_failure_leaves_nothing);

@@ -15,6 +15,7 @@
 #include "iv-cli.h"
 #include "iv-glossary.h"
 #include "iv-export.h"
+#include "iv-model-figures.h"
 #include "iv-model.h"
 #include "iv-render-model.h"
 #include "iv-render-serving.h"
@@ -598,10 +599,8 @@ static const struct
   OPT ("act-bytes", act_bytes, N_ ("Bytes per activation (default: its format's)"), "N"),
   OPT ("kv-bytes", kv_bytes, N_ ("Bytes per KV element (default: its format's)"), "N"),
   OPT ("partial-bytes", partial_bytes, N_ ("Bytes per partial accumulator (default 4)"), "N"),
-  OPT ("figure", figure,
-       N_ ("Draw a figure: pipeline, stages, memory, roofline, topology, sweep, sharding or "
-           "serving"),
-       "NAME"),
+  /* the description lists the registry's names: filled in by parse_options */
+  OPT ("figure", figure, NULL, "NAME"),
   { "output", 'o', G_OPTION_ARG_FILENAME, G_STRUCT_OFFSET (Options, output),
     N_ ("The figure's file: .png, .pdf or .svg"), "FILE" },
   OPT ("theme", fig.theme, N_ ("Figure theme: light, dark or print"), "THEME"),
@@ -628,15 +627,18 @@ static gboolean
 parse_options (Options *o, int *argc, char ***argv)
 {
   GOptionEntry entries[G_N_ELEMENTS (model_options) + 1] = { { NULL } };
+  g_autofree char *names = iv_model_figure_names ();
+  g_autofree char *figure_help = g_strdup_printf (_ ("Draw a figure: %s"), names);
 
   for (guint i = 0; i < G_N_ELEMENTS (model_options); i++)
-    entries[i] = (GOptionEntry){ model_options[i].name,
-                                 model_options[i].short_name,
-                                 0,
-                                 model_options[i].arg,
-                                 G_STRUCT_MEMBER_P (o, model_options[i].offset),
-                                 model_options[i].description,
-                                 model_options[i].arg_description };
+    entries[i]
+        = (GOptionEntry){ model_options[i].name,
+                          model_options[i].short_name,
+                          0,
+                          model_options[i].arg,
+                          G_STRUCT_MEMBER_P (o, model_options[i].offset),
+                          model_options[i].description ? model_options[i].description : figure_help,
+                          model_options[i].arg_description };
   if (!_iv_cli_parse ("model", _ ("Evaluate the analytical model of one inference step on a SIP."),
                       entries, argc, argv))
     return FALSE;
@@ -870,38 +872,35 @@ option_of_error (const IvConfig *c, IvConfigField field)
     }
 }
 
+/* The export of --figure @info: its default size, then -o and the figure options. An
+ * exit status; a name that is none of the registry's is refused with the list. */
+static int
+figure_export_options (const Options *o, const IvModelFigureInfo *info, IvExportOptions *eo)
+{
+  if (!info)
+    {
+      g_autofree char *names = iv_model_figure_names ();
+      return _iv_cli_usage_error ("model", "--figure must be %s", names);
+    }
+  if (!o->output)
+    return _iv_cli_usage_error ("model", "--figure needs -o FILE (.png, .pdf or .svg)");
+  iv_export_options_init (eo);
+  eo->width = info->width, eo->height = info->height, eo->dpi = 96;
+  return _iv_cli_figure_options ("model", o->output, &o->fig, eo);
+}
+
 /* --figure NAME -o FILE: the figure of @result, drawn to the file. An exit status. */
 static int
 draw_figure (const Options *o, const IvResult *result)
 {
-  static const struct
-  {
-    const char *name;
-    IvRenderFunc render;
-    double w, h;
-  } figures[] = {
-    { "pipeline", iv_render_pipeline, 1600, 520 }, { "stages", iv_render_stages, 1200, 720 },
-    { "memory", iv_render_memory, 1000, 360 },     { "roofline", iv_render_roofline, 1000, 640 },
-    { "topology", iv_render_topology, 1100, 700 }, { "sweep", iv_render_sweep, 1000, 560 },
-    { "sharding", iv_render_sharding, 1200, 640 },
-  };
+  const IvModelFigureInfo *info = iv_model_figure_find (o->figure);
   IvModelFigure fig = { result, 0, IV_SWEEP_TP, o->annotate };
   IvFigure figure = { NULL, &fig, o->figure, NULL };
   g_autoptr (GError) error = NULL;
   IvExportOptions eo;
-  guint i;
   int rc;
 
-  for (i = 0; i < G_N_ELEMENTS (figures) && !g_str_equal (figures[i].name, o->figure); i++)
-    ;
-  if (i == G_N_ELEMENTS (figures))
-    return _iv_cli_usage_error ("model", "--figure must be pipeline, stages, memory, roofline, "
-                                         "topology, sweep, sharding or serving");
-  if (!o->output)
-    return _iv_cli_usage_error ("model", "--figure needs -o FILE (.png, .pdf or .svg)");
-  iv_export_options_init (&eo);
-  eo.width = figures[i].w, eo.height = figures[i].h, eo.dpi = 96;
-  if ((rc = _iv_cli_figure_options ("model", o->output, &o->fig, &eo)) != IV_EXIT_OK)
+  if ((rc = figure_export_options (o, info, &eo)) != IV_EXIT_OK)
     return rc;
   if (o->sweep && !iv_sweep_axis_from_string (o->sweep, &fig.sweep))
     return _iv_cli_usage_error ("model", "--sweep must be tp, cp, tq or context");
@@ -915,7 +914,7 @@ draw_figure (const Options *o, const IvResult *result)
       _iv_cli_printf (stderr, "inferview model: this model has no “%s” layers\n", o->kind);
       return IV_EXIT_BAD_INPUT;
     }
-  figure.render = figures[i].render;
+  figure.render = info->render;
   if (!iv_export_to_file (&figure, &eo, o->output, &error))
     {
       _iv_cli_print_error (error);
@@ -1133,6 +1132,7 @@ run_serving (const Options *o, const IvModel *model, const IvHardware *hw, const
   g_autoptr (IvServingCurve) curve = NULL;
   g_autoptr (GArray) measured = NULL;
   g_autofree char *measured_name = NULL;
+  const IvModelFigureInfo *info = iv_model_figure_find (o->figure);
 
   if (o->measured)
     {
@@ -1155,18 +1155,14 @@ run_serving (const Options *o, const IvModel *model, const IvHardware *hw, const
     }
   if (measured)
     iv_serving_mark_measured (curve, (IvServingMeasured *) measured->data, measured->len);
-  if (o->figure && g_str_equal (o->figure, "serving"))
+  if (info && info->input == IV_MODEL_FIGURE_OF_SERVING)
     {
       IvServingFigure fig = { curve, measured ? (const IvServingMeasured *) measured->data : NULL,
                               measured ? measured->len : 0, measured_name };
-      IvFigure figure = { iv_render_serving, &fig, "serving", NULL };
+      IvFigure figure = { info->render, &fig, info->name, NULL };
       IvExportOptions eo;
       int rc;
-      if (!o->output)
-        return _iv_cli_usage_error ("model", "--figure needs -o FILE (.png, .pdf or .svg)");
-      iv_export_options_init (&eo);
-      eo.width = 1200, eo.height = 620, eo.dpi = 96;
-      if ((rc = _iv_cli_figure_options ("model", o->output, &o->fig, &eo)) != IV_EXIT_OK)
+      if ((rc = figure_export_options (o, info, &eo)) != IV_EXIT_OK)
         return rc;
       if (!iv_export_to_file (&figure, &eo, o->output, &error))
         {
@@ -1187,6 +1183,7 @@ run_model (Options *o, int argc, char **argv)
   const IvModel *model;
   IvConfig config;
   IvResult result;
+  const IvModelFigureInfo *figure;
   int status;
 
   if (!parse_options (o, &argc, &argv) || !config_from_options (o, &config))
@@ -1207,7 +1204,9 @@ run_model (Options *o, int argc, char **argv)
     return status;
   if (!apply_formats (o, model, &config))
     return IV_EXIT_USAGE;
-  if (o->serving || (o->figure && g_str_equal (o->figure, "serving")))
+  figure = iv_model_figure_find (o->figure);
+  /* a figure of the serving curve is drawn from the curve, not from one step */
+  if (o->serving || (figure && figure->input == IV_MODEL_FIGURE_OF_SERVING))
     return run_serving (o, model, hw, &config);
   if (!iv_model_evaluate (model, hw, &config, &result))
     {
