@@ -181,6 +181,34 @@ mesh_link (cairo_t *cr, const IvTopologyLayout *L, gint64 a, gint64 b)
   cairo_curve_to (cr, xa, ra.y + ra.h + depth, xb, rb.y + rb.h + depth, xb, rb.y + rb.h);
 }
 
+/* The links of the @nx × @ny grid at the SIP's first cube, stroked. */
+static void
+grid_links (cairo_t *cr, const IvTopologyLayout *L, gint64 nx, gint64 ny)
+{
+  for (gint64 y = 0; y < ny; y++)
+    for (gint64 x = 0; x < nx; x++)
+      {
+        if (x + 1 < nx)
+          grid_link (cr, L, y * L->X + x, y * L->X + x + 1);
+        if (y + 1 < ny)
+          grid_link (cr, L, y * L->X + x, (y + 1) * L->X + x);
+      }
+  cairo_stroke (cr);
+}
+
+/* The wrap-around links of that grid's rows (@wrap_x) and columns (@wrap_y), stroked:
+ * none along a side of two cubes or fewer, where a wrap is a grid link already. */
+static void
+wrap_arcs (cairo_t *cr, const IvTopologyLayout *L, gint64 nx, gint64 ny, gboolean wrap_x,
+           gboolean wrap_y)
+{
+  for (gint64 y = 0; wrap_x && L->X > 2 && y < ny; y++)
+    wrap_arc (cr, L, y, -1);
+  for (gint64 x = 0; wrap_y && L->Y > 2 && x < nx; x++)
+    wrap_arc (cr, L, -1, x);
+  cairo_stroke (cr);
+}
+
 /* Every link of the SIP's topology, in @color at @width. */
 static void
 draw_cube_links (cairo_t *cr, const IvTopologyLayout *L, IvTopology topology, const IvColor *color,
@@ -207,22 +235,10 @@ draw_cube_links (cairo_t *cr, const IvTopologyLayout *L, IvTopology topology, co
     }
   iv_color_set_source (cr, color);
   cairo_set_line_width (cr, width);
-  for (gint64 y = 0; y < L->Y; y++)
-    for (gint64 x = 0; x < L->X; x++)
-      {
-        if (x + 1 < L->X)
-          grid_link (cr, L, y * L->X + x, y * L->X + x + 1);
-        if (y + 1 < L->Y)
-          grid_link (cr, L, y * L->X + x, (y + 1) * L->X + x);
-      }
-  cairo_stroke (cr);
+  grid_links (cr, L, L->X, L->Y);
   if (topology == IV_TOPOLOGY_MESH2D)
     return;
-  for (gint64 y = 0; y < L->Y && L->X > 2; y++)
-    wrap_arc (cr, L, y, -1);
-  for (gint64 x = 0; topology == IV_TOPOLOGY_TORUS2D && x < L->X && L->Y > 2; x++)
-    wrap_arc (cr, L, -1, x);
-  cairo_stroke (cr);
+  wrap_arcs (cr, L, L->X, L->Y, TRUE, topology == IV_TOPOLOGY_TORUS2D);
 }
 
 /* The links a cube-level group's collectives use: the path through its members (a line
@@ -252,20 +268,8 @@ draw_group_cube_links (cairo_t *cr, const IvTopologyLayout *L, const IvCommGroup
     }
   if (g->kind == IV_EMBED_SUBGRID)
     {
-      for (gint64 y = 0; y < g->Yg; y++)
-        for (gint64 x = 0; x < g->Xg; x++)
-          {
-            if (x + 1 < g->Xg)
-              grid_link (cr, L, y * L->X + x, y * L->X + x + 1);
-            if (y + 1 < g->Yg)
-              grid_link (cr, L, y * L->X + x, (y + 1) * L->X + x);
-          }
-      cairo_stroke (cr);
-      for (gint64 y = 0; g->wrap_x && L->X > 2 && y < g->Yg; y++)
-        wrap_arc (cr, L, y, -1);
-      for (gint64 x = 0; g->wrap_y && L->Y > 2 && x < g->Xg; x++)
-        wrap_arc (cr, L, -1, x);
-      cairo_stroke (cr);
+      grid_links (cr, L, g->Xg, g->Yg);
+      wrap_arcs (cr, L, g->Xg, g->Yg, g->wrap_x, g->wrap_y);
       return;
     }
   {
