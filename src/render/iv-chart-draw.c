@@ -211,6 +211,18 @@ draw_area (IvChartCtx *ctx, IvSeries *s)
   }
 }
 
+/* Fills the rectangles on the path in the series' colour, each outlined by a hairline in
+ * the background colour that separates stacked segments and neighbouring bins. */
+static void
+fill_outlined (IvChartCtx *ctx, IvSeries *s)
+{
+  set_fill (ctx, s, s->alpha);
+  cairo_fill_preserve (ctx->cr);
+  iv_color_set_source (ctx->cr, &ctx->colors->background);
+  cairo_set_line_width (ctx->cr, 0.75);
+  cairo_stroke (ctx->cr);
+}
+
 static void
 draw_bars (IvChartCtx *ctx, IvSeries *s)
 {
@@ -222,12 +234,7 @@ draw_bars (IvChartCtx *ctx, IvSeries *s)
       _iv_chart_bar_rect (ctx->chart, s, k, &x0, &y0, &x1, &y1);
       cairo_rectangle (cr, x0, y0, x1 - x0, y1 - y0);
     }
-  set_fill (ctx, s, s->alpha);
-  cairo_fill_preserve (cr);
-  /* A hairline in the background colour separates stacked segments. */
-  iv_color_set_source (cr, &ctx->colors->background);
-  cairo_set_line_width (cr, 0.75);
-  cairo_stroke (cr);
+  fill_outlined (ctx, s);
 }
 
 static void
@@ -245,11 +252,7 @@ draw_histogram (IvChartCtx *ctx, IvSeries *s)
         continue;
       cairo_rectangle (cr, x0, y1, x1 - x0, y0 - y1);
     }
-  set_fill (ctx, s, s->alpha);
-  cairo_fill_preserve (cr);
-  iv_color_set_source (cr, &ctx->colors->background);
-  cairo_set_line_width (cr, 0.75);
-  cairo_stroke (cr);
+  fill_outlined (ctx, s);
 }
 
 static void
