@@ -103,6 +103,20 @@ typedef struct
   char *title;
 } SavedAxis;
 
+/* A layout for the grid's own text in @font at @size px, scaled as @options ask. */
+static PangoLayout *
+grid_layout (cairo_t *cr, const IvRenderOptions *options, const char *font, double size)
+{
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *fd = pango_font_description_from_string (font);
+
+  pango_font_description_set_absolute_size (
+      fd, size * (options->font_scale > 0 ? options->font_scale : 1) * PANGO_SCALE);
+  pango_layout_set_font_description (layout, fd);
+  pango_font_description_free (fd);
+  return layout;
+}
+
 gboolean
 iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
                       double height, GError **error)
@@ -123,12 +137,8 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
 
   if (grid->title)
     {
-      PangoLayout *layout = pango_cairo_create_layout (cr);
-      PangoFontDescription *fd = pango_font_description_from_string ("Cantarell, Sans Bold");
+      PangoLayout *layout = grid_layout (cr, options, "Cantarell, Sans Bold", 16.5);
       int tw, th;
-      pango_font_description_set_absolute_size (
-          fd, 16.5 * (options->font_scale > 0 ? options->font_scale : 1) * PANGO_SCALE);
-      pango_layout_set_font_description (layout, fd);
       pango_layout_set_width (layout, (int) ((width - 20) * PANGO_SCALE));
       pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
       iv_text_layout_set_text (layout, grid->title);
@@ -137,7 +147,6 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
       cairo_move_to (cr, 10, 10);
       pango_cairo_show_layout (cr, layout);
       top = 10 + th + 4;
-      pango_font_description_free (fd);
       g_object_unref (layout);
     }
 
@@ -173,12 +182,8 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
   }
   if (shared_title[0] || shared_title[1])
     {
-      PangoLayout *layout = pango_cairo_create_layout (cr);
-      PangoFontDescription *fd = pango_font_description_from_string ("Cantarell, Sans");
+      PangoLayout *layout = grid_layout (cr, options, "Cantarell, Sans", 13.0);
       int tw, th;
-      pango_font_description_set_absolute_size (
-          fd, 13.0 * (options->font_scale > 0 ? options->font_scale : 1) * PANGO_SCALE);
-      pango_layout_set_font_description (layout, fd);
       iv_color_set_source (cr, &colors->foreground);
       if (shared_title[0])
         {
@@ -200,7 +205,6 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
           pango_cairo_show_layout (cr, layout);
           cairo_restore (cr);
         }
-      pango_font_description_free (fd);
       g_object_unref (layout);
     }
 
