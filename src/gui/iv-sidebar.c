@@ -96,6 +96,19 @@ update_icon (IvDocument *doc, GParamSpec *pspec, GtkImage *image)
   gtk_image_set_from_icon_name (image, iv_document_get_icon_name (doc));
 }
 
+/* A row's title (cut as @title_ellipsize says) over its subtitle in a dim caption, both
+ * at the start. */
+static void
+style_two_lines (GtkWidget *title, PangoEllipsizeMode title_ellipsize, GtkWidget *subtitle)
+{
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (title), title_ellipsize);
+  gtk_label_set_xalign (GTK_LABEL (subtitle), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (subtitle), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (subtitle, "caption");
+  gtk_widget_add_css_class (subtitle, "dim-label");
+}
+
 static GtkWidget *
 create_row (gpointer item, gpointer user_data)
 {
@@ -117,12 +130,7 @@ create_row (gpointer item, gpointer user_data)
   gtk_widget_set_tooltip_text (row, shown_path); /* a path's bytes, made valid UTF-8 */
   iv_tooltip_wrap (row);
 
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_xalign (GTK_LABEL (subtitle), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (subtitle), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (subtitle, "caption");
-  gtk_widget_add_css_class (subtitle, "dim-label");
+  style_two_lines (title, PANGO_ELLIPSIZE_MIDDLE, subtitle);
   gtk_widget_set_hexpand (labels, TRUE);
   gtk_widget_set_valign (labels, GTK_ALIGN_CENTER);
   gtk_box_append (GTK_BOX (labels), title);
@@ -249,12 +257,7 @@ two_line_row (const char *title, const char *subtitle)
   iv_label_set_valid_text (GTK_LABEL (t), title);
   iv_label_set_valid_text (GTK_LABEL (s), subtitle);
 
-  gtk_label_set_xalign (GTK_LABEL (t), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (t), PANGO_ELLIPSIZE_END);
-  gtk_label_set_xalign (GTK_LABEL (s), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (s), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (s, "caption");
-  gtk_widget_add_css_class (s, "dim-label");
+  style_two_lines (t, PANGO_ELLIPSIZE_END, s);
   gtk_box_append (GTK_BOX (box), t);
   gtk_box_append (GTK_BOX (box), s);
   gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
