@@ -10,6 +10,21 @@
 #include <math.h>
 #include <string.h>
 
+/* The first index in [@lo, @hi) of ascending @times whose time is >= @ts (@hi when none). */
+static gsize
+lower_bound (const gint64 *times, gsize lo, gsize hi, gint64 ts)
+{
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (times[mid] < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 /* First index in [lo, hi) whose start is >= ts, galloping from lo: the answer is usually
  * close (the next pixel). Far jumps go through the coarse index (every 64th start, small
  * enough to stay in cache), then a binary search within one block. */
@@ -26,30 +41,15 @@ first_starting_at (const IvTrace *t, gsize lo, gsize hi, gint64 ts)
   if (lo + step < hi && t->start_ns[lo + step] < ts)
     {
       /* Still short: search the coarse entries inside [lo, hi). */
-      gsize g_lo = (lo + step) / IV_TRACE_COARSE + 1, g_hi = (hi - 1) / IV_TRACE_COARSE + 1;
-      while (g_lo < g_hi)
-        {
-          gsize mid = g_lo + (g_hi - g_lo) / 2;
-          if (t->coarse_start[mid] < ts)
-            g_lo = mid + 1;
-          else
-            g_hi = mid;
-        }
+      gsize g_lo = lower_bound (t->coarse_start, (lo + step) / IV_TRACE_COARSE + 1,
+                                (hi - 1) / IV_TRACE_COARSE + 1, ts);
       /* Every start in [lo, g_lo·64) before the last block is < ts. */
       lo = MAX (lo + step, (g_lo - 1) * IV_TRACE_COARSE);
       hi = MIN (hi, g_lo * IV_TRACE_COARSE + 1);
     }
   else
     hi = MIN (hi, lo + step + 1);
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (t->start_ns[mid] < ts)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  return lower_bound (t->start_ns, lo, hi, ts);
 }
 
 gsize
