@@ -338,6 +338,58 @@ line_key_cmp (gconstpointer a, gconstpointer b)
   return c ? c : strcmp (x->labels, y->labels);
 }
 
+/* TRUE when @r has the server metrics over time aiperf plot reads, else FALSE with
+ * @reason saying so for @metric. */
+static gboolean
+has_server_frame (const IvRun *r, const char *metric, char **reason)
+{
+  if (r->server && iv_server_metrics_aiperf_has_frame (r->server))
+    return TRUE;
+  *reason = g_strdup_printf (_ ("aiperf plot has no server metrics over time in this run "
+                                "(it reads them from server_metrics_export.parquet, else "
+                                "from the windows of server_metrics_export.json), for "
+                                "“%s”"),
+                             metric);
+  return FALSE;
+}
+
+/* The series filter_server_metrics_dataframe finds for @metric (in a frame with a server,
+ * see has_server_frame ()), thinned as @spec says, in the frame's order (a Parquet file's
+ * grouped by endpoint and labels_json, sorted; the JSON's windows in the file's order):
+ * their points appended to @xs and @ys, on seconds from the earliest of them. NULL (with
+ * @error) when the metric has none. */
+static GPtrArray *
+frame_points (const IvPlotSpec *spec, const IvRun *r, const char *metric, GArray *xs, GArray *ys,
+              GError **error)
+{
+  const char *method;
+  double window = server_window (spec, &method);
+  GPtrArray *lines = iv_server_metrics_lines (r->server, metric, 0, TRUE, window, method, error);
+  gint64 first = G_MAXINT64;
+
+  if (!lines)
+    return NULL;
+  if (r->server->parquet_path)
+    g_ptr_array_sort (lines, line_key_cmp);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      const IvServerLine *l = lines->pdata[i];
+      for (guint k = 0; k < l->t_ns->len; k++)
+        first = MIN (first, g_array_index (l->t_ns, gint64, k));
+    }
+  for (guint i = 0; i < lines->len; i++)
+    {
+      const IvServerLine *l = lines->pdata[i];
+      for (guint k = 0; k < l->t_ns->len; k++)
+        {
+          double x = iv_server_ns_seconds (g_array_index (l->t_ns, gint64, k), first);
+          g_array_append_val (xs, x);
+          g_array_append_val (ys, g_array_index (l->y, double, k));
+        }
+    }
+  return lines;
+}
+
 /* Python's str.title () of ASCII text: a letter after a letter lower case, else upper —
  * aiperf's label of a metric it has no display name for ("Vllm:Kv Cache Usage Perc"). */
 static char *
@@ -866,38 +918,9 @@ dispersed_aiperf (const IvPlotSpec *spec, const IvRun *r, gboolean with_gpu, cha
        * none found is an empty second axis. Without any server metrics (no Parquet file
        * and no windows in the JSON) aiperf plot cannot draw it. */
       g_autoptr (GPtrArray) lines = NULL;
-      g_autoptr (GError) error = NULL;
-      const char *method;
-      double window = server_window (spec, &method);
-      gint64 first = G_MAXINT64;
-      if (!r->server || !iv_server_metrics_aiperf_has_frame (r->server))
-        {
-          *reason = g_strdup_printf (_ ("aiperf plot has no server metrics over time in this run "
-                                        "(it reads them from server_metrics_export.parquet, "
-                                        "else from the windows of server_metrics_export.json), "
-                                        "for “%s”"),
-                                     spec->y2.metric);
-          return NULL;
-        }
-      lines = iv_server_metrics_lines (r->server, spec->y2.metric, 0, TRUE, window, method, &error);
-      if (lines && r->server->parquet_path)
-        g_ptr_array_sort (lines, line_key_cmp);
-      for (guint i = 0; lines && i < lines->len; i++)
-        {
-          const IvServerLine *l = lines->pdata[i];
-          for (guint k = 0; k < l->t_ns->len; k++)
-            first = MIN (first, g_array_index (l->t_ns, gint64, k));
-        }
-      for (guint i = 0; lines && i < lines->len; i++)
-        {
-          const IvServerLine *l = lines->pdata[i];
-          for (guint k = 0; k < l->t_ns->len; k++)
-            {
-              double x = iv_server_ns_seconds (g_array_index (l->t_ns, gint64, k), first);
-              g_array_append_val (gt, x);
-              g_array_append_val (gu, g_array_index (l->y, double, k));
-            }
-        }
+      if (!has_server_frame (r, spec->y2.metric, reason))
+        return NULL;
+      lines = frame_points (spec, r, spec->y2.metric, gt, gu, NULL);
     }
   else if (with_gpu && !iv_run_gpu_utilization_aiperf (r, gt, gu))
     {
@@ -2876,21 +2899,12 @@ server_points_aiperf (const IvPlotSpec *spec, const IvRun *r, gboolean area, cha
   g_autoptr (GArray) xs = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) ys = g_array_new (FALSE, FALSE, sizeof (double));
   g_autofree char *title = NULL, *y_label = NULL;
-  const char *method, *metric = ps ? ps->metric : spec->y.metric;
-  double window = server_window (spec, &method);
-  gint64 first = G_MAXINT64;
+  const char *metric = ps ? ps->metric : spec->y.metric;
   IvChart *c;
   IvSeries *s;
 
-  if (!r->server || !iv_server_metrics_aiperf_has_frame (r->server))
-    {
-      *reason = g_strdup_printf (_ ("aiperf plot has no server metrics over time in this run "
-                                    "(it reads them from server_metrics_export.parquet, else "
-                                    "from the windows of server_metrics_export.json), for "
-                                    "“%s”"),
-                                 spec->y.metric);
-      return NULL;
-    }
+  if (!has_server_frame (r, spec->y.metric, reason))
+    return NULL;
   if (area
       && (!g_str_equal (metric, spec->y.metric)
           || g_strcmp0 (spec->x.metric ? spec->x.metric : "timestamp_s", "timestamp_s")))
@@ -2901,29 +2915,10 @@ server_points_aiperf (const IvPlotSpec *spec, const IvRun *r, gboolean area, cha
                                  metric, spec->y.metric, spec->x.metric);
       return NULL;
     }
-  if (!(lines
-        = iv_server_metrics_lines (r->server, spec->y.metric, 0, TRUE, window, method, &error)))
+  if (!(lines = frame_points (spec, r, spec->y.metric, xs, ys, &error)))
     {
       *reason = g_strdup (error->message);
       return NULL;
-    }
-  if (r->server->parquet_path)
-    g_ptr_array_sort (lines, line_key_cmp);
-  for (guint i = 0; i < lines->len; i++)
-    {
-      const IvServerLine *l = lines->pdata[i];
-      for (guint k = 0; k < l->t_ns->len; k++)
-        first = MIN (first, g_array_index (l->t_ns, gint64, k));
-    }
-  for (guint i = 0; i < lines->len; i++)
-    {
-      const IvServerLine *l = lines->pdata[i];
-      for (guint k = 0; k < l->t_ns->len; k++)
-        {
-          double x = iv_server_ns_seconds (g_array_index (l->t_ns, gint64, k), first);
-          g_array_append_val (xs, x);
-          g_array_append_val (ys, g_array_index (l->y, double, k));
-        }
     }
   if (area && lines->len > 1)
     {
