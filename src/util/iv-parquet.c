@@ -361,13 +361,38 @@ want_bool (Thrift *t, guint8 type, gboolean *v)
 }
 
 static gboolean
+want_string (Thrift *t, guint8 type, char **out)
+{
+  return type == T_BINARY ? t_string (t, out) : t_fail (t, "a field has the wrong type");
+}
+
+/* A list field whose elements must be of type @elem: its length in @n; @not_elem says
+ * what is wrong when they are of another. */
+static gboolean
+want_list (Thrift *t, guint8 type, guint8 elem, guint64 *n, const char *not_elem)
+{
+  guint8 got;
+
+  if (type != T_LIST)
+    return t_fail (t, "a field has the wrong type");
+  if (!t_list (t, &got, n))
+    return FALSE;
+  return got == elem ? TRUE : t_fail (t, not_elem);
+}
+
+/* Entering a structure (a field's or a list element's), which struct_done () leaves. */
+static gboolean
+enter_struct (Thrift *t)
+{
+  return ++t->depth <= THRIFT_MAX_DEPTH ? TRUE : t_fail (t, "structures nest too deeply");
+}
+
+static gboolean
 want_struct (Thrift *t, guint8 type)
 {
   if (type != T_STRUCT)
     return t_fail (t, "a field has the wrong type");
-  if (++t->depth > THRIFT_MAX_DEPTH)
-    return t_fail (t, "structures nest too deeply");
-  return TRUE;
+  return enter_struct (t);
 }
 
 /* The end of a structure read field by field: FALSE when it stopped on damage. */
@@ -376,6 +401,113 @@ struct_done (Thrift *t)
 {
   t->depth--;
   return t->bad == NULL;
+}
+
+/* The fields of a structure parquet.thrift defines, read by read_fields (): a scalar
+ * field goes to its offset in the structure read (or nowhere, checked and dropped, at
+ * NOT_KEPT), and sets bit @seen in the mask read_fields returns. */
+typedef enum
+{
+  FIELD_I32,
+  FIELD_I64,
+  FIELD_BOOL,
+} FieldKind;
+
+#define NOT_KEPT G_MAXSIZE
+
+typedef struct
+{
+  gint16 id;
+  FieldKind kind;
+  gsize offset;
+  guint seen;
+} Field;
+
+/* Reads another field, not in the table: FALSE on damage; may set bits of @seen. */
+typedef gboolean (*OtherField) (Thrift *t, gint16 id, guint8 type, gpointer data, guint *seen);
+
+static gboolean
+read_field (Thrift *t, const Field *f, guint8 type, gpointer base)
+{
+  gint32 i32;
+  gint64 i64;
+  gboolean b;
+
+  switch (f->kind)
+    {
+    case FIELD_I32:
+      if (!want_i32 (t, type, &i32))
+        return FALSE;
+      if (f->offset != NOT_KEPT)
+        G_STRUCT_MEMBER (gint32, base, f->offset) = i32;
+      return TRUE;
+    case FIELD_I64:
+      if (!want_i64 (t, type, &i64))
+        return FALSE;
+      if (f->offset != NOT_KEPT)
+        G_STRUCT_MEMBER (gint64, base, f->offset) = i64;
+      return TRUE;
+    case FIELD_BOOL:
+    default:
+      if (!want_bool (t, type, &b))
+        return FALSE;
+      if (f->offset != NOT_KEPT)
+        G_STRUCT_MEMBER (gboolean, base, f->offset) = b;
+      return TRUE;
+    }
+}
+
+/* The fields of a structure to its stop: those of @fields (@n) into @base, the others to
+ * @other (or skipped without one). The bits of the fields seen go to @seen. FALSE on
+ * damage; the caller then ends the structure (struct_done () for a nested one). */
+static gboolean
+read_fields (Thrift *t, const Field *fields, guint n, gpointer base, OtherField other,
+             gpointer data, guint *seen)
+{
+  gint16 last = 0, id;
+  guint8 type;
+
+  *seen = 0;
+  while (t_field (t, &last, &id, &type))
+    {
+      const Field *f = NULL;
+      gboolean ok;
+      for (guint i = 0; i < n && !f; i++)
+        if (fields[i].id == id)
+          f = &fields[i];
+      if (f)
+        {
+          ok = read_field (t, f, type, base);
+          *seen |= f->seen;
+        }
+      else if (other)
+        ok = other (t, id, type, data, seen);
+      else
+        ok = t_skip (t, type);
+      if (!ok)
+        return FALSE;
+    }
+  return t->bad == NULL;
+}
+
+/* Whether a structure has every field it requires (@required, of read_fields's bits). */
+static gboolean
+has_required (Thrift *t, guint seen, guint required, const char *lacks)
+{
+  return (seen & required) == required ? TRUE : t_fail (t, lacks);
+}
+
+/* A nested structure of scalar fields only, all of @required (of read_fields's bits)
+ * there: FALSE on damage, or saying it @lacks one. */
+static gboolean
+read_scalars (Thrift *t, const Field *fields, guint n, gpointer base, guint required,
+              const char *lacks)
+{
+  guint seen;
+
+  if (!read_fields (t, fields, n, base, NULL, NULL, &seen) || !struct_done (t))
+    return FALSE;
+  return has_required (t, seen, required, lacks);
 }
 
 /* ---------- errors ---------- */
@@ -403,186 +535,165 @@ typedef struct
 } SchemaElement;
 
 static gboolean
+schema_element_name (Thrift *t, gint16 id, guint8 type, gpointer data, guint *seen)
+{
+  SchemaElement *e = data;
+
+  if (id != 4)
+    return t_skip (t, type);
+  *seen |= 1;
+  return want_string (t, type, &e->name);
+}
+
+static gboolean
 read_schema_element (Thrift *t, SchemaElement *e)
 {
-  gint16 last = 0, id;
-  guint8 type;
-  gboolean has_name = FALSE;
+  static const Field fields[] = {
+    { 1, FIELD_I32, G_STRUCT_OFFSET (SchemaElement, type), 2 },
+    { 3, FIELD_I32, G_STRUCT_OFFSET (SchemaElement, repetition), 4 },
+    { 5, FIELD_I32, G_STRUCT_OFFSET (SchemaElement, num_children), 0 },
+  };
+  guint seen;
 
-  while (t_field (t, &last, &id, &type))
-    {
-      gboolean ok;
-      switch (id)
-        {
-        case 1:
-          ok = want_i32 (t, type, &e->type), e->has_type = TRUE;
-          break;
-        case 3:
-          ok = want_i32 (t, type, &e->repetition), e->has_repetition = TRUE;
-          break;
-        case 4:
-          ok = type == T_BINARY ? t_string (t, &e->name) : t_fail (t, "a field has the wrong type");
-          has_name = TRUE;
-          break;
-        case 5:
-          ok = want_i32 (t, type, &e->num_children);
-          break;
-        default:
-          ok = t_skip (t, type);
-        }
-      if (!ok)
-        return FALSE;
-    }
-  if (!struct_done (t))
+  if (!read_fields (t, fields, G_N_ELEMENTS (fields), e, schema_element_name, e, &seen)
+      || !struct_done (t))
     return FALSE;
-  return has_name ? TRUE : t_fail (t, "a schema element has no name");
+  e->has_type = (seen & 2) != 0;
+  e->has_repetition = (seen & 4) != 0;
+  return has_required (t, seen, 1, "a schema element has no name");
+}
+
+/* path_in_schema: one name for a flat column */
+static gboolean
+column_path (Thrift *t, gint16 id, guint8 type, gpointer data, guint *seen)
+{
+  char **path = data;
+  guint64 n;
+  gboolean ok;
+
+  if (id != 3)
+    return t_skip (t, type);
+  *seen |= 2;
+  ok = want_list (t, type, T_BINARY, &n, "a column's path is not a list of names");
+  for (guint64 i = 0; ok && i < n; i++)
+    {
+      if (i == 0)
+        ok = t_string (t, path);
+      else
+        ok = t_skip (t, T_BINARY);
+    }
+  return ok;
 }
 
 static gboolean
 read_column_meta (Thrift *t, Chunk *c, char **path)
 {
-  gint16 last = 0, id;
-  guint8 type;
-  guint seen = 0;
+  static const Field fields[] = {
+    { 1, FIELD_I32, G_STRUCT_OFFSET (Chunk, type), 1 },
+    { 4, FIELD_I32, G_STRUCT_OFFSET (Chunk, codec), 4 },
+    { 5, FIELD_I64, G_STRUCT_OFFSET (Chunk, num_values), 0 },
+    { 7, FIELD_I64, G_STRUCT_OFFSET (Chunk, total_compressed_size), 8 },
+    { 9, FIELD_I64, G_STRUCT_OFFSET (Chunk, data_page_offset), 16 },
+    { 11, FIELD_I64, G_STRUCT_OFFSET (Chunk, dictionary_page_offset), 32 },
+  };
+  guint seen;
 
-  while (t_field (t, &last, &id, &type))
-    {
-      gboolean ok;
-      switch (id)
-        {
-        case 1:
-          ok = want_i32 (t, type, &c->type), seen |= 1;
-          break;
-        case 3:
-          {
-            /* path_in_schema: one name for a flat column */
-            guint8 elem;
-            guint64 n;
-            ok = type == T_LIST ? t_list (t, &elem, &n) : t_fail (t, "a field has the wrong type");
-            if (ok && elem != T_BINARY)
-              ok = t_fail (t, "a column's path is not a list of names");
-            for (guint64 i = 0; ok && i < n; i++)
-              {
-                if (i == 0)
-                  ok = t_string (t, path);
-                else
-                  ok = t_skip (t, T_BINARY);
-              }
-            seen |= 2;
-          }
-          break;
-        case 4:
-          ok = want_i32 (t, type, &c->codec), seen |= 4;
-          break;
-        case 5:
-          ok = want_i64 (t, type, &c->num_values);
-          break;
-        case 7:
-          ok = want_i64 (t, type, &c->total_compressed_size), seen |= 8;
-          break;
-        case 9:
-          ok = want_i64 (t, type, &c->data_page_offset), seen |= 16;
-          break;
-        case 11:
-          ok = want_i64 (t, type, &c->dictionary_page_offset);
-          c->has_dictionary_offset = TRUE;
-          break;
-        default:
-          ok = t_skip (t, type);
-        }
-      if (!ok)
-        return FALSE;
-    }
-  if (!struct_done (t))
+  if (!read_fields (t, fields, G_N_ELEMENTS (fields), c, column_path, path, &seen)
+      || !struct_done (t))
     return FALSE;
-  return seen == 31 ? TRUE : t_fail (t, "a column chunk's metadata lacks a required field");
+  if (seen & 32)
+    c->has_dictionary_offset = TRUE;
+  return has_required (t, seen, 31, "a column chunk's metadata lacks a required field");
+}
+
+typedef struct
+{
+  Chunk *c;
+  char **path;
+  gboolean *encrypted;
+} ChunkRead;
+
+static gboolean
+column_chunk_field (Thrift *t, gint16 id, guint8 type, gpointer data, guint *seen)
+{
+  ChunkRead *r = data;
+
+  switch (id)
+    {
+    case 3:
+      *seen |= 1;
+      return want_struct (t, type) && read_column_meta (t, r->c, r->path);
+    case 8:
+    case 9:
+      *r->encrypted = TRUE;
+      return t_skip (t, type);
+    default:
+      return t_skip (t, type);
+    }
 }
 
 static gboolean
 read_column_chunk (Thrift *t, Chunk *c, char **path, gboolean *encrypted)
 {
-  gint16 last = 0, id;
-  guint8 type;
-  gboolean has_meta = FALSE;
+  ChunkRead r = { c, path, encrypted };
+  guint seen;
 
-  while (t_field (t, &last, &id, &type))
-    {
-      gboolean ok;
-      switch (id)
-        {
-        case 3:
-          ok = want_struct (t, type) && read_column_meta (t, c, path);
-          has_meta = TRUE;
-          break;
-        case 8:
-        case 9:
-          *encrypted = TRUE;
-          ok = t_skip (t, type);
-          break;
-        default:
-          ok = t_skip (t, type);
-        }
-      if (!ok)
-        return FALSE;
-    }
-  if (!struct_done (t))
+  if (!read_fields (t, NULL, 0, NULL, column_chunk_field, &r, &seen) || !struct_done (t))
     return FALSE;
-  return has_meta || *encrypted ? TRUE : t_fail (t, "a column chunk has no metadata");
+  return seen || *encrypted ? TRUE : t_fail (t, "a column chunk has no metadata");
+}
+
+typedef struct
+{
+  RowGroup *g;
+  GPtrArray *paths;
+  gboolean *encrypted;
+} GroupRead;
+
+static gboolean
+row_group_columns (Thrift *t, gint16 id, guint8 type, gpointer data, guint *seen)
+{
+  GroupRead *r = data;
+  RowGroup *g = r->g;
+  guint64 n;
+  gboolean ok;
+
+  if (id != 1)
+    return t_skip (t, type);
+  *seen |= 1;
+  ok = want_list (t, type, T_STRUCT, &n, "a row group's columns are not a list of structures");
+  if (ok && g->chunks)
+    ok = t_fail (t, "a row group lists its columns twice");
+  /* as many as the list says (at most one a byte): whether that is the schema's count is
+   * checked once the schema is known to be flat */
+  if (ok)
+    {
+      g->chunks = g_new0 (Chunk, MAX (n, 1));
+      g->n_chunks = (guint) n;
+    }
+  for (guint64 i = 0; ok && i < n; i++)
+    {
+      char *path = NULL;
+      ok = enter_struct (t) && read_column_chunk (t, &g->chunks[i], &path, r->encrypted);
+      g_ptr_array_add (r->paths, path);
+    }
+  return ok;
 }
 
 /* A row group: @columns chunks, each named by its path. */
 static gboolean
 read_row_group (Thrift *t, RowGroup *g, GPtrArray *paths, gboolean *encrypted)
 {
-  gint16 last = 0, id;
-  guint8 type;
-  gboolean has_columns = FALSE, has_rows = FALSE;
+  static const Field fields[] = {
+    { 3, FIELD_I64, G_STRUCT_OFFSET (RowGroup, num_rows), 2 },
+  };
+  GroupRead r = { g, paths, encrypted };
+  guint seen;
 
-  while (t_field (t, &last, &id, &type))
-    {
-      gboolean ok = TRUE;
-      switch (id)
-        {
-        case 1:
-          {
-            guint8 elem;
-            guint64 n;
-            ok = type == T_LIST ? t_list (t, &elem, &n) : t_fail (t, "a field has the wrong type");
-            if (ok && elem != T_STRUCT)
-              ok = t_fail (t, "a row group's columns are not a list of structures");
-            if (ok && g->chunks)
-              ok = t_fail (t, "a row group lists its columns twice");
-            /* as many as the list says (at most one a byte): whether that is the
-             * schema's count is checked once the schema is known to be flat */
-            if (ok)
-              {
-                g->chunks = g_new0 (Chunk, MAX (n, 1));
-                g->n_chunks = (guint) n;
-              }
-            for (guint64 i = 0; ok && i < n; i++)
-              {
-                char *path = NULL;
-                ok = ++t->depth <= THRIFT_MAX_DEPTH ? TRUE
-                                                    : t_fail (t, "structures nest too deeply");
-                ok = ok && read_column_chunk (t, &g->chunks[i], &path, encrypted);
-                g_ptr_array_add (paths, path);
-              }
-            has_columns = TRUE;
-          }
-          break;
-        case 3:
-          ok = want_i64 (t, type, &g->num_rows);
-          has_rows = TRUE;
-          break;
-        default:
-          ok = t_skip (t, type);
-        }
-      if (!ok)
-        return FALSE;
-    }
-  if (!struct_done (t))
+  if (!read_fields (t, fields, G_N_ELEMENTS (fields), g, row_group_columns, &r, &seen)
+      || !struct_done (t))
     return FALSE;
-  return has_columns && has_rows ? TRUE : t_fail (t, "a row group lacks its columns or rows");
+  return has_required (t, seen, 3, "a row group lacks its columns or rows");
 }
 
 typedef struct
@@ -597,23 +708,18 @@ typedef struct
 static gboolean
 read_key_values (Thrift *t, IvParquet *f, guint8 type)
 {
-  guint8 elem;
   guint64 n;
 
-  if (type != T_LIST)
-    return t_fail (t, "a field has the wrong type");
-  if (!t_list (t, &elem, &n))
+  if (!want_list (t, type, T_STRUCT, &n, "the key-value metadata is not a list of pairs"))
     return FALSE;
-  if (elem != T_STRUCT)
-    return t_fail (t, "the key-value metadata is not a list of pairs");
   for (guint64 i = 0; i < n; i++)
     {
       gint16 last = 0, id;
       guint8 ft;
       const guint8 *key = NULL, *value = NULL;
       gsize key_len = 0, value_len = 0;
-      if (++t->depth > THRIFT_MAX_DEPTH)
-        return t_fail (t, "structures nest too deeply");
+      if (!enter_struct (t))
+        return FALSE;
       while (t_field (t, &last, &id, &ft))
         {
           gboolean ok;
@@ -633,82 +739,77 @@ read_key_values (Thrift *t, IvParquet *f, guint8 type)
   return TRUE;
 }
 
+typedef struct
+{
+  IvParquet *f;
+  Footer *ft;
+} FooterRead;
+
+static gboolean
+file_meta_field (Thrift *t, gint16 id, guint8 type, gpointer data, guint *seen)
+{
+  IvParquet *f = ((FooterRead *) data)->f;
+  Footer *ft = ((FooterRead *) data)->ft;
+  gboolean ok = TRUE;
+  guint64 n = 0;
+
+  switch (id)
+    {
+    case 2:
+      /* row groups are read against the schema's column count: it must not change */
+      if (*seen & 1)
+        ok = t_fail (t, "the schema is given twice");
+      else
+        ok = want_list (t, type, T_STRUCT, &n, "the schema is not a list of elements");
+      for (guint64 i = 0; ok && i < n; i++)
+        {
+          SchemaElement e = { 0 };
+          ok = enter_struct (t) && read_schema_element (t, &e);
+          g_array_append_val (ft->schema, e);
+        }
+      /* the number of columns is known once the schema is: row groups need it */
+      if (ok)
+        f->n_columns = ft->schema->len > 0 ? ft->schema->len - 1 : 0;
+      *seen |= 1;
+      return ok;
+    case 4:
+      if (!(*seen & 1))
+        ok = t_fail (t, "the row groups come before the schema");
+      else
+        ok = want_list (t, type, T_STRUCT, &n, "the row groups are not a list of structures");
+      for (guint64 i = 0; ok && i < n; i++)
+        {
+          RowGroup g = { 0 };
+          ok = enter_struct (t) && read_row_group (t, &g, ft->paths, &ft->encrypted);
+          g_array_append_val (ft->groups, g);
+        }
+      *seen |= 2;
+      return ok;
+    case 5:
+      return read_key_values (t, f, type);
+    case 6:
+      return want_string (t, type, &f->created_by);
+    case 8:
+      ft->encrypted = TRUE;
+      return t_skip (t, type);
+    default:
+      return t_skip (t, type);
+    }
+}
+
 static gboolean
 read_file_meta (Thrift *t, IvParquet *f, Footer *ft)
 {
-  gint16 last = 0, id;
-  guint8 type;
-  gboolean has_schema = FALSE, has_groups = FALSE;
+  static const Field fields[] = {
+    { 3, FIELD_I64, G_STRUCT_OFFSET (Footer, num_rows), 4 },
+  };
+  FooterRead r = { f, ft };
+  guint seen;
 
-  while (t_field (t, &last, &id, &type))
-    {
-      gboolean ok = TRUE;
-      guint8 elem;
-      guint64 n;
-      switch (id)
-        {
-        case 2:
-          /* row groups are read against the schema's column count: it must not change */
-          if (has_schema)
-            ok = t_fail (t, "the schema is given twice");
-          else
-            ok = type == T_LIST ? t_list (t, &elem, &n) : t_fail (t, "a field has the wrong type");
-          if (ok && elem != T_STRUCT)
-            ok = t_fail (t, "the schema is not a list of elements");
-          for (guint64 i = 0; ok && i < n; i++)
-            {
-              SchemaElement e = { 0 };
-              ok = ++t->depth <= THRIFT_MAX_DEPTH ? TRUE : t_fail (t, "structures nest too deeply");
-              ok = ok && read_schema_element (t, &e);
-              g_array_append_val (ft->schema, e);
-            }
-          /* the number of columns is known once the schema is: row groups need it */
-          if (ok)
-            f->n_columns = ft->schema->len > 0 ? ft->schema->len - 1 : 0;
-          has_schema = TRUE;
-          break;
-        case 3:
-          ok = want_i64 (t, type, &ft->num_rows);
-          ft->has_rows = TRUE;
-          break;
-        case 4:
-          if (!has_schema)
-            ok = t_fail (t, "the row groups come before the schema");
-          else
-            ok = type == T_LIST ? t_list (t, &elem, &n) : t_fail (t, "a field has the wrong type");
-          if (ok && elem != T_STRUCT)
-            ok = t_fail (t, "the row groups are not a list of structures");
-          for (guint64 i = 0; ok && i < n; i++)
-            {
-              RowGroup g = { 0 };
-              ok = ++t->depth <= THRIFT_MAX_DEPTH ? TRUE : t_fail (t, "structures nest too deeply");
-              ok = ok && read_row_group (t, &g, ft->paths, &ft->encrypted);
-              g_array_append_val (ft->groups, g);
-            }
-          has_groups = TRUE;
-          break;
-        case 5:
-          ok = read_key_values (t, f, type);
-          break;
-        case 6:
-          ok = type == T_BINARY ? t_string (t, &f->created_by)
-                                : t_fail (t, "a field has the wrong type");
-          break;
-        case 8:
-          ft->encrypted = TRUE;
-          ok = t_skip (t, type);
-          break;
-        default:
-          ok = t_skip (t, type);
-        }
-      if (!ok)
-        return FALSE;
-    }
-  if (t->bad)
+  if (!read_fields (t, fields, G_N_ELEMENTS (fields), ft, file_meta_field, &r, &seen))
     return FALSE;
-  if (!has_schema || !has_groups || !ft->has_rows)
-    return t_fail (t, "it lacks the schema, the row groups or the row count");
-  return TRUE;
+  ft->has_rows = (seen & 4) != 0;
+  return has_required (t, seen, 7, "it lacks the schema, the row groups or the row count");
 }
 
 static void
@@ -1019,156 +1120,83 @@ typedef struct
 static gboolean
 read_data_page_header (Thrift *t, PageHeader *h)
 {
-  gint16 last = 0, id;
-  guint8 type;
-  guint seen = 0;
+  static const Field fields[] = {
+    { 1, FIELD_I32, G_STRUCT_OFFSET (PageHeader, num_values), 1 },
+    { 2, FIELD_I32, G_STRUCT_OFFSET (PageHeader, encoding), 2 },
+    { 3, FIELD_I32, G_STRUCT_OFFSET (PageHeader, def_encoding), 4 },
+    { 4, FIELD_I32, NOT_KEPT, 0 }, /* the repetition levels' encoding: a flat column has none */
+  };
 
-  while (t_field (t, &last, &id, &type))
-    {
-      gboolean ok;
-      gint32 ignored;
-      switch (id)
-        {
-        case 1:
-          ok = want_i32 (t, type, &h->num_values), seen |= 1;
-          break;
-        case 2:
-          ok = want_i32 (t, type, &h->encoding), seen |= 2;
-          break;
-        case 3:
-          ok = want_i32 (t, type, &h->def_encoding), seen |= 4;
-          break;
-        case 4:
-          ok = want_i32 (t, type, &ignored);
-          break;
-        default:
-          ok = t_skip (t, type);
-        }
-      if (!ok)
-        return FALSE;
-    }
-  if (!struct_done (t))
-    return FALSE;
-  return seen == 7 ? TRUE : t_fail (t, "a data page header lacks a required field");
+  return read_scalars (t, fields, G_N_ELEMENTS (fields), h, 7,
+                       "a data page header lacks a required field");
 }
 
 static gboolean
 read_dictionary_page_header (Thrift *t, PageHeader *h)
 {
-  gint16 last = 0, id;
-  guint8 type;
-  guint seen = 0;
+  static const Field fields[] = {
+    { 1, FIELD_I32, G_STRUCT_OFFSET (PageHeader, num_values), 1 },
+    { 2, FIELD_I32, G_STRUCT_OFFSET (PageHeader, encoding), 2 },
+  };
 
-  while (t_field (t, &last, &id, &type))
-    {
-      gboolean ok;
-      switch (id)
-        {
-        case 1:
-          ok = want_i32 (t, type, &h->num_values), seen |= 1;
-          break;
-        case 2:
-          ok = want_i32 (t, type, &h->encoding), seen |= 2;
-          break;
-        default:
-          ok = t_skip (t, type);
-        }
-      if (!ok)
-        return FALSE;
-    }
-  if (!struct_done (t))
-    return FALSE;
-  return seen == 3 ? TRUE : t_fail (t, "a dictionary page header lacks a required field");
+  return read_scalars (t, fields, G_N_ELEMENTS (fields), h, 3,
+                       "a dictionary page header lacks a required field");
 }
 
 static gboolean
 read_data_page_header_v2 (Thrift *t, PageHeader *h)
 {
-  gint16 last = 0, id;
-  guint8 type;
-  guint seen = 0;
+  static const Field fields[] = {
+    { 1, FIELD_I32, G_STRUCT_OFFSET (PageHeader, num_values), 1 },
+    { 2, FIELD_I32, G_STRUCT_OFFSET (PageHeader, num_nulls), 2 },
+    { 3, FIELD_I32, G_STRUCT_OFFSET (PageHeader, num_rows), 4 },
+    { 4, FIELD_I32, G_STRUCT_OFFSET (PageHeader, encoding), 8 },
+    { 5, FIELD_I32, G_STRUCT_OFFSET (PageHeader, def_len), 16 },
+    { 6, FIELD_I32, G_STRUCT_OFFSET (PageHeader, rep_len), 32 },
+    { 7, FIELD_BOOL, G_STRUCT_OFFSET (PageHeader, is_compressed), 0 },
+  };
 
   h->is_compressed = TRUE;
-  while (t_field (t, &last, &id, &type))
+  return read_scalars (t, fields, G_N_ELEMENTS (fields), h, 63,
+                       "a data page v2 header lacks a required field");
+}
+
+/* The page header's nested headers, one per kind of page. */
+static gboolean
+page_header_kind (Thrift *t, gint16 id, guint8 type, gpointer data, guint *seen)
+{
+  PageHeader *h = data;
+
+  switch (id)
     {
-      gboolean ok;
-      switch (id)
-        {
-        case 1:
-          ok = want_i32 (t, type, &h->num_values), seen |= 1;
-          break;
-        case 2:
-          ok = want_i32 (t, type, &h->num_nulls), seen |= 2;
-          break;
-        case 3:
-          ok = want_i32 (t, type, &h->num_rows), seen |= 4;
-          break;
-        case 4:
-          ok = want_i32 (t, type, &h->encoding), seen |= 8;
-          break;
-        case 5:
-          ok = want_i32 (t, type, &h->def_len), seen |= 16;
-          break;
-        case 6:
-          ok = want_i32 (t, type, &h->rep_len), seen |= 32;
-          break;
-        case 7:
-          ok = want_bool (t, type, &h->is_compressed);
-          break;
-        default:
-          ok = t_skip (t, type);
-        }
-      if (!ok)
-        return FALSE;
+    case 5:
+      h->has_v1 = TRUE;
+      return want_struct (t, type) && read_data_page_header (t, h);
+    case 7:
+      h->has_dict = TRUE;
+      return want_struct (t, type) && read_dictionary_page_header (t, h);
+    case 8:
+      h->has_v2 = TRUE;
+      return want_struct (t, type) && read_data_page_header_v2 (t, h);
+    default:
+      return t_skip (t, type);
     }
-  if (!struct_done (t))
-    return FALSE;
-  return seen == 63 ? TRUE : t_fail (t, "a data page v2 header lacks a required field");
 }
 
 static gboolean
 read_page_header (Thrift *t, PageHeader *h)
 {
-  gint16 last = 0, id;
-  guint8 type;
-  guint seen = 0;
+  static const Field fields[] = {
+    { 1, FIELD_I32, G_STRUCT_OFFSET (PageHeader, type), 1 },
+    { 2, FIELD_I32, G_STRUCT_OFFSET (PageHeader, uncompressed), 2 },
+    { 3, FIELD_I32, G_STRUCT_OFFSET (PageHeader, compressed), 4 },
+  };
+  guint seen;
 
   memset (h, 0, sizeof *h);
-  while (t_field (t, &last, &id, &type))
-    {
-      gboolean ok;
-      switch (id)
-        {
-        case 1:
-          ok = want_i32 (t, type, &h->type), seen |= 1;
-          break;
-        case 2:
-          ok = want_i32 (t, type, &h->uncompressed), seen |= 2;
-          break;
-        case 3:
-          ok = want_i32 (t, type, &h->compressed), seen |= 4;
-          break;
-        case 5:
-          ok = want_struct (t, type) && read_data_page_header (t, h);
-          h->has_v1 = TRUE;
-          break;
-        case 7:
-          ok = want_struct (t, type) && read_dictionary_page_header (t, h);
-          h->has_dict = TRUE;
-          break;
-        case 8:
-          ok = want_struct (t, type) && read_data_page_header_v2 (t, h);
-          h->has_v2 = TRUE;
-          break;
-        default:
-          ok = t_skip (t, type);
-        }
-      if (!ok)
-        return FALSE;
-    }
-  if (t->bad)
+  if (!read_fields (t, fields, G_N_ELEMENTS (fields), h, page_header_kind, h, &seen))
     return FALSE;
-  return seen == 7 ? TRUE : t_fail (t, "a page header lacks a required field");
+  return has_required (t, seen, 7, "a page header lacks a required field");
 }
 
 /* ---------- reading a column ---------- */
