@@ -1082,6 +1082,18 @@ slices_read (const IvPlotSpec *spec, const IvRun *r, Slices *sl, char **reason)
   return TRUE;
 }
 
+/* The y axis of a time-slice figure: the metric, with the slices' unit when they have one. */
+static void
+slices_value_axis (IvChart *c, const IvPlotSpec *spec, const Slices *sl)
+{
+  const char *metric = spec->y.metric ? spec->y.metric : "";
+  g_autofree char *y
+      = sl->unit && *sl->unit ? g_strdup_printf ("%s (%s)", metric, sl->unit) : g_strdup (metric);
+
+  iv_chart_axis_set_title (c, IV_AXIS_Y, y);
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, iv_metric_unit (sl->unit));
+}
+
 /* Where slice @k is drawn: its index on a categorical axis ("0-5", "5-10": the middle of
  * [k·w, (k+1)·w] as aiperf places it), or the index itself. */
 static void
@@ -1170,14 +1182,7 @@ timeslices (const IvPlotSpec *spec, const IvRun *r, char **reason)
   title = g_strdup_printf (_ ("%s Over Time"), spec->y.metric ? spec->y.metric : "");
   c = new_chart (spec, title, sub);
   slices_axis (c, &sl);
-  {
-    g_autofree char *y
-        = sl.unit && *sl.unit
-              ? g_strdup_printf ("%s (%s)", spec->y.metric ? spec->y.metric : "", sl.unit)
-              : g_strdup (spec->y.metric ? spec->y.metric : "");
-    iv_chart_axis_set_title (c, IV_AXIS_Y, y);
-  }
-  iv_chart_axis_set_unit (c, IV_AXIS_Y, iv_metric_unit (sl.unit));
+  slices_value_axis (c, spec, &sl);
   iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
   slices_reference (c, &sl);
   for (int outliers = 0; outliers < 2; outliers++)
@@ -1242,14 +1247,7 @@ slice_bars (const IvPlotSpec *spec, const IvRun *r, char **reason)
   }
   iv_chart_axis_set_title (c, IV_AXIS_X,
                            isfinite (sl.width) ? _ ("Timeslice (s)") : _ ("Timeslice"));
-  {
-    g_autofree char *y
-        = sl.unit && *sl.unit
-              ? g_strdup_printf ("%s (%s)", spec->y.metric ? spec->y.metric : "", sl.unit)
-              : g_strdup (spec->y.metric ? spec->y.metric : "");
-    iv_chart_axis_set_title (c, IV_AXIS_Y, y);
-  }
-  iv_chart_axis_set_unit (c, IV_AXIS_Y, iv_metric_unit (sl.unit));
+  slices_value_axis (c, spec, &sl);
   iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
   bars = g_new (double, MAX (cats, 1));
   for (guint k = 0; k < cats; k++)
