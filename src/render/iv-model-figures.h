@@ -18,8 +18,9 @@ typedef enum
 
 typedef struct
 {
-  const char *name;  /* --figure NAME, the window's page, the exported file's name */
-  const char *title; /* the tab's label, marked N_(): translate with _() where shown */
+  const char *name;    /* --figure NAME, the window's page, the exported file's name */
+  const char *title;   /* the tab's label, marked N_(): translate with _() where shown */
+  const char *tooltip; /* the tab's tooltip (N_()), or NULL */
   IvRenderFunc render;
   double width, height; /* the exported size when none is asked for, in 1/96 in */
   IvModelFigureInput input;
