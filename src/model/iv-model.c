@@ -215,43 +215,64 @@ fail (IvResult *r, IvConfigField field, const char *format, ...)
 
 /* -------- layer kinds -------- */
 
-static void
-add_kind (IvResult *r, const char *name, gint64 layers, gboolean moe, gint64 window)
+/* What a layer kind is before it is evaluated: all memory () reads of it, so the hints can
+ * size memory for each TP and CP without an IvKindResult (22 stages) per candidate. */
+typedef struct
 {
-  IvKindResult *k;
+  const char *name;
+  gint64 layers;
+  gboolean moe;
+  gint64 window; /* 0: attends to everything */
+} KindShape;
 
+static void
+add_shape (KindShape *shapes, guint *n, const char *name, gint64 layers, gboolean moe,
+           gint64 window)
+{
   if (layers <= 0)
     return;
-  k = &r->kinds[r->n_kinds++];
-  memset (k, 0, sizeof *k);
-  g_strlcpy (k->name, name, sizeof k->name);
-  k->layers = layers;
-  k->moe = moe;
-  k->window = window;
+  shapes[(*n)++] = (KindShape){ name, layers, moe, window };
 }
 
-static void
-make_kinds (IvResult *r)
+/* The model's layer kinds, at most IV_MAX_KINDS: their number. */
+static guint
+kind_shapes (const IvModel *m, KindShape shapes[IV_MAX_KINDS])
 {
-  const IvModel *m = r->model;
+  guint n = 0;
 
-  r->n_kinds = 0;
   if (m->window_kind == IV_WINDOW_ALTERNATING)
     {
       /* Gemma 2: layer 0 is local, then they alternate. */
-      add_kind (r, "local", (m->n_layers + 1) / 2, FALSE, m->window);
-      add_kind (r, "global", m->n_layers / 2, FALSE, 0);
-      return;
+      add_shape (shapes, &n, "local", (m->n_layers + 1) / 2, FALSE, m->window);
+      add_shape (shapes, &n, "global", m->n_layers / 2, FALSE, 0);
+      return n;
     }
   if (m->E > 0)
     {
-      add_kind (r, "dense", m->n_dense, FALSE, 0);
-      add_kind (r, "moe", m->n_layers - m->n_dense, TRUE,
-                m->window_kind == IV_WINDOW_ALL ? m->window : 0);
-      return;
+      add_shape (shapes, &n, "dense", m->n_dense, FALSE, 0);
+      add_shape (shapes, &n, "moe", m->n_layers - m->n_dense, TRUE,
+                 m->window_kind == IV_WINDOW_ALL ? m->window : 0);
+      return n;
     }
-  add_kind (r, m->window_kind == IV_WINDOW_ALL ? "sliding" : "dense", m->n_layers, FALSE,
-            m->window_kind == IV_WINDOW_ALL ? m->window : 0);
+  add_shape (shapes, &n, m->window_kind == IV_WINDOW_ALL ? "sliding" : "dense", m->n_layers, FALSE,
+             m->window_kind == IV_WINDOW_ALL ? m->window : 0);
+  return n;
+}
+
+/* The result's kinds, zeroed but for their shape; @shapes gets the shapes too. */
+static void
+make_kinds (IvResult *r, KindShape shapes[IV_MAX_KINDS])
+{
+  r->n_kinds = kind_shapes (r->model, shapes);
+  for (guint i = 0; i < r->n_kinds; i++)
+    {
+      IvKindResult *k = &r->kinds[i];
+      memset (k, 0, sizeof *k);
+      g_strlcpy (k->name, shapes[i].name, sizeof k->name);
+      k->layers = shapes[i].layers;
+      k->moe = shapes[i].moe;
+      k->window = shapes[i].window;
+    }
 }
 
 /* -------- stage timing -------- */
@@ -542,7 +563,7 @@ evaluate_kind (IvResult *r, IvKindResult *k)
 /* -------- memory -------- */
 
 static double
-kind_weights (const IvModel *m, const IvConfig *c, const IvKindResult *k)
+kind_weights (const IvModel *m, const IvConfig *c, const KindShape *k)
 {
   double d = m->d, t = c->t, H_l = ceil_div (m->H, t), dv = iv_model_value_head_dim (m);
   double Hkv_l = t <= m->Hkv ? ceil_div (m->Hkv, t) : 1;
@@ -566,7 +587,7 @@ kind_weights (const IvModel *m, const IvConfig *c, const IvKindResult *k)
 }
 
 static double
-kind_kv (const IvModel *m, const IvConfig *c, const IvKindResult *k)
+kind_kv (const IvModel *m, const IvConfig *c, const KindShape *k)
 {
   double L = (double) c->P + c->T;
   double L_l = ceil_div (k->window > 0 ? MIN (L, (double) k->window) : L, c->c);
@@ -578,15 +599,14 @@ kind_kv (const IvModel *m, const IvConfig *c, const IvKindResult *k)
 }
 
 static double
-memory (const IvResult *r, double *weights, double *kv, double *act)
+memory (const IvModel *m, const IvConfig *c, const KindShape *shapes, guint n_kinds,
+        double *weights, double *kv, double *act)
 {
-  const IvModel *m = r->model;
-  const IvConfig *c = &r->config;
   double w = 0, v = 0, a = 0;
 
-  for (guint i = 0; i < r->n_kinds; i++)
+  for (guint i = 0; i < n_kinds; i++)
     {
-      const IvKindResult *k = &r->kinds[i];
+      const KindShape *k = &shapes[i];
       double T_l = c->mode == IV_MODE_PREFILL ? ceil_div (c->T, c->c) : c->T;
       double H_l = ceil_div (m->H, c->t), Hkv_l = c->t <= m->Hkv ? ceil_div (m->Hkv, c->t) : 1;
       double imb = c->e > 1 ? c->imbalance : 1;
@@ -607,17 +627,15 @@ memory (const IvResult *r, double *weights, double *kv, double *act)
 double
 iv_model_memory_per_pe (const IvModel *model, const IvConfig *config, double *weights, double *kv)
 {
-  /* Not zeroed whole: the hints call this for every TP and CP a server allows, and zeroing
-   * a result (its stages carry each collective's cost in full) each time was most of an
-   * evaluation's time. memory () reads only the model, the configuration and the kinds,
-   * which add_kind sets whole. */
-  IvResult r;
+  /* No IvResult: the hints call this for every TP and CP a server allows, and setting up
+   * a result's kinds (22 stages each, every collective's cost in full) each time was most
+   * of an evaluation's time. memory () reads only the model, the configuration and the
+   * kinds' shapes. */
+  KindShape shapes[IV_MAX_KINDS];
+  guint n = kind_shapes (model, shapes);
   double w, v, a, total;
 
-  r.model = model;
-  r.config = *config;
-  make_kinds (&r);
-  total = memory (&r, &w, &v, &a);
+  total = memory (model, config, shapes, n, &w, &v, &a);
   if (weights)
     *weights = w;
   if (kv)
@@ -792,6 +810,7 @@ evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config, Iv
           gboolean hints)
 {
   const IvConfig *c = config;
+  KindShape shapes[IV_MAX_KINDS];
   double n_h, weights, kv, act;
 
   g_return_val_if_fail (model && hw && config && r, FALSE);
@@ -808,7 +827,7 @@ evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config, Iv
   if (!check_config (r) || !place (r))
     return FALSE;
 
-  make_kinds (r);
+  make_kinds (r, shapes);
   r->step_s = 0;
   for (guint i = 0; i < r->n_kinds; i++)
     {
@@ -830,7 +849,7 @@ evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config, Iv
   r->tokens_per_s = r->step_s > 0 ? (double) c->e * c->B * c->T / r->step_s : 0;
   r->pes = c->t * c->c * c->e;
 
-  memory (r, &weights, &kv, &act);
+  memory (model, c, shapes, r->n_kinds, &weights, &kv, &act);
   r->weights_bytes_per_pe = weights;
   r->kv_bytes_per_pe = kv;
   r->act_bytes_per_pe = act;
