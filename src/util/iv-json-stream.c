@@ -202,8 +202,11 @@ typedef struct
   gsize len, cap;
 } Carry;
 
+/* Appends @n bytes at @p to the line being held (line @line_no of @input): FALSE, with
+ * @error, when there is no memory for it. */
 static gboolean
-carry_append (Carry *c, const guint8 *p, gsize n, gsize max)
+carry_append (Carry *c, const guint8 *p, gsize n, gsize max, IvInput *input, guint line_no,
+              GError **error)
 {
   if (c->len + n > c->cap)
     {
@@ -211,7 +214,12 @@ carry_append (Carry *c, const guint8 *p, gsize n, gsize max)
       gsize cap = MAX (MIN (c->cap * 2, max), c->len + n);
       guint8 *grown = g_try_realloc (c->data, cap);
       if (!grown)
-        return FALSE;
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+                       "%s: line %u: out of memory holding a line of %" G_GSIZE_FORMAT " bytes",
+                       iv_input_get_name (input), line_no, c->len + n);
+          return FALSE;
+        }
       c->data = grown, c->cap = cap;
     }
   memcpy (c->data + c->len, p, n);
@@ -289,14 +297,8 @@ iv_json_stream_parse_lines (IvInput *input, const yajl_callbacks *callbacks, gpo
           if (!nl && n > 0)
             {
               /* the rest of the chunk starts a line the next chunk ends */
-              if (!carry_append (&carry, p, piece, max_line))
-                {
-                  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
-                               "%s: line %u: out of memory holding a line of %" G_GSIZE_FORMAT
-                               " bytes",
-                               iv_input_get_name (input), line_no, carry.len + piece);
-                  ok = FALSE;
-                }
+              if (!carry_append (&carry, p, piece, max_line, input, line_no, error))
+                ok = FALSE;
               break;
             }
           if (!nl)
@@ -308,12 +310,8 @@ iv_json_stream_parse_lines (IvInput *input, const yajl_callbacks *callbacks, gpo
             }
           else if (carry.len)
             {
-              if (!carry_append (&carry, p, piece, max_line))
+              if (!carry_append (&carry, p, piece, max_line, input, line_no, error))
                 {
-                  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
-                               "%s: line %u: out of memory holding a line of %" G_GSIZE_FORMAT
-                               " bytes",
-                               iv_input_get_name (input), line_no, carry.len + piece);
                   ok = FALSE;
                   break;
                 }
