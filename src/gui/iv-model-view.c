@@ -17,6 +17,7 @@
 #include <math.h>
 
 #include "iv-hardware-editor.h"
+#include "iv-model-controls.h"
 #include "iv-model-details.h"
 #include "iv-model-notebook.h"
 #include "iv-model-result-bar.h"
@@ -35,9 +36,7 @@ struct _IvModelView
 {
   GtkWidget parent_instance;
 
-  GPtrArray *models;   /* const IvModel *: the presets, then imported models */
   GPtrArray *imported; /* IvModel *, owned; outlive any result pointing at them */
-  GPtrArray *hardware; /* const IvHardware * (the presets) */
   IvModelState *state; /* what is evaluated: the controls are bound to it */
 
   IvResult result; /* the last configuration that evaluated */
@@ -52,30 +51,11 @@ struct _IvModelView
 
   /* template children */
   GtkWidget *paned;
-  GtkStringList *model_names;
-  GtkDropDown *model_drop;
-  GtkStringList *hardware_names;
-  GtkDropDown *hardware_drop;
-  IvHardwareEditor *hw_editor;
-  GtkDropDown *bytes_drops[4]; /* formats of weights, activations, KV cache; partials' bytes */
-  GtkSpinButton *ep_spin, *imbalance_spin, *reserve_spin;
-  GtkCheckButton *overlap_check;
+  IvModelControls *controls;
   /* the Serving page: its curve, computed when the page is shown and the result changed */
   IvServingCurve *serving_curve;
   IvServingFigure serving_figure;
   gboolean serving_stale;
-  GtkDropDown *mode_drop;
-  GtkSpinButton *batch_spin;
-  GtkRange *tp_scale;
-  GtkRange *cp_scale;
-  GtkRange *tq_scale;
-  GtkSpinButton *context_spin;
-  GtkDropDown *tp_place_drop;
-  GtkDropDown *cp_place_drop;
-  GtkDropDown *ring_drop;
-  GtkDropDown *kind_drop;
-  GtkStringList *kind_names;
-  GtkLabel *error_label;
   IvModelResultBar *result_bar;
   IvModelNotebook *notebook; /* the figures, Details and Compare */
   IvModelSavedList *saved_list;
@@ -97,161 +77,6 @@ enum
   N_SIGNALS
 };
 static guint signals[N_SIGNALS];
-
-static char *
-format_pow2 (GtkScale *scale, double value, gpointer user_data)
-{
-  return g_strdup_printf ("%" G_GINT64_FORMAT, (gint64) 1 << (int) lround (value));
-}
-
-static const IvHardware *
-selected_preset (IvModelView *self)
-{
-  guint i = gtk_drop_down_get_selected (self->hardware_drop);
-  return i < self->hardware->len ? self->hardware->pdata[i] : NULL;
-}
-
-/* ---- the controls' bindings to the state ------------------------------------------ */
-
-/* Bytes per element offered for each datatype, widest first (the drop-downs' order). */
-static const double bytes_choices[] = { 4, 2, 1, 0.5 };
-
-/* TP, CP and T_q move in powers of two: the scales hold the exponent. */
-static gboolean
-exponent_to_count (GBinding *binding, const GValue *from, GValue *to, gpointer data)
-{
-  g_value_set_int64 (to, (gint64) 1 << (int) CLAMP (lround (g_value_get_double (from)), 0, 62));
-  return TRUE;
-}
-
-static gboolean
-count_to_exponent (GBinding *binding, const GValue *from, GValue *to, gpointer data)
-{
-  g_value_set_double (to, round (log2 ((double) MAX (g_value_get_int64 (from), 1))));
-  return TRUE;
-}
-
-static gboolean
-index_to_bytes (GBinding *binding, const GValue *from, GValue *to, gpointer data)
-{
-  guint i = g_value_get_uint (from);
-  if (i >= G_N_ELEMENTS (bytes_choices))
-    return FALSE;
-  g_value_set_double (to, bytes_choices[i]);
-  return TRUE;
-}
-
-static gboolean
-bytes_to_index (GBinding *binding, const GValue *from, GValue *to, gpointer data)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (bytes_choices); i++)
-    if (bytes_choices[i] == g_value_get_double (from))
-      {
-        g_value_set_uint (to, i);
-        return TRUE;
-      }
-  return FALSE;
-}
-
-/* The runtime reserve is a share (0–0.9) in the state, a percentage on screen. */
-static gboolean
-share_to_percent (GBinding *binding, const GValue *from, GValue *to, gpointer data)
-{
-  g_value_set_double (to, round (100 * g_value_get_double (from) * 1e6) / 1e6);
-  return TRUE;
-}
-
-static gboolean
-percent_to_share (GBinding *binding, const GValue *from, GValue *to, gpointer data)
-{
-  g_value_set_double (to, g_value_get_double (from) / 100);
-  return TRUE;
-}
-
-/* A format drop-down lists IvFormat in order: the index is the format. */
-static gboolean
-format_to_index (GBinding *binding, const GValue *from, GValue *to, gpointer data)
-{
-  g_value_set_uint (to, (guint) g_value_get_int (from));
-  return TRUE;
-}
-
-static gboolean
-index_to_format (GBinding *binding, const GValue *from, GValue *to, gpointer data)
-{
-  guint i = g_value_get_uint (from);
-  if (i >= IV_N_FORMATS)
-    return FALSE;
-  g_value_set_int (to, (int) i);
-  return TRUE;
-}
-
-static gboolean
-index_to_model (GBinding *binding, const GValue *from, GValue *to, gpointer data)
-{
-  IvModelView *self = data;
-  guint i = g_value_get_uint (from);
-  if (i >= self->models->len)
-    return FALSE;
-  g_value_set_pointer (to, self->models->pdata[i]);
-  return TRUE;
-}
-
-static gboolean
-model_to_index (GBinding *binding, const GValue *from, GValue *to, gpointer data)
-{
-  IvModelView *self = data;
-  guint i;
-  if (!g_ptr_array_find (self->models, g_value_get_pointer (from), &i))
-    return FALSE;
-  g_value_set_uint (to, i);
-  return TRUE;
-}
-
-static void
-bind_controls (IvModelView *self)
-{
-  const GBindingFlags both = G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE;
-  static const char *const format_props[] = { "weight-format", "act-format", "kv-format" };
-  struct
-  {
-    const char *prop;
-    GtkRange *scale;
-  } exponents[] = {
-    { "tq", self->tq_scale },
-    { "tp", self->tp_scale },
-    { "cp", self->cp_scale },
-  };
-
-  g_object_bind_property_full (self->state, "model", self->model_drop, "selected", both,
-                               model_to_index, index_to_model, self, NULL);
-  g_object_bind_property (self->state, "mode", self->mode_drop, "selected", both);
-  g_object_bind_property (self->state, "batch", gtk_spin_button_get_adjustment (self->batch_spin),
-                          "value", both);
-  g_object_bind_property (self->state, "context",
-                          gtk_spin_button_get_adjustment (self->context_spin), "value", both);
-  for (guint i = 0; i < G_N_ELEMENTS (exponents); i++)
-    g_object_bind_property_full (self->state, exponents[i].prop,
-                                 gtk_range_get_adjustment (exponents[i].scale), "value", both,
-                                 count_to_exponent, exponent_to_count, NULL, NULL);
-  g_object_bind_property (self->state, "tp-place", self->tp_place_drop, "selected", both);
-  g_object_bind_property (self->state, "cp-place", self->cp_place_drop, "selected", both);
-  g_object_bind_property (self->state, "ring", self->ring_drop, "selected", both);
-  g_object_bind_property (self->state, "layer-kind", self->kind_drop, "selected", both);
-  for (guint i = 0; i < G_N_ELEMENTS (format_props); i++)
-    g_object_bind_property_full (self->state, format_props[i], self->bytes_drops[i], "selected",
-                                 both, format_to_index, index_to_format, NULL, NULL);
-  g_object_bind_property_full (self->state, "partial-bytes", self->bytes_drops[3], "selected", both,
-                               bytes_to_index, index_to_bytes, NULL, NULL);
-  g_object_bind_property (self->state, "ep", gtk_spin_button_get_adjustment (self->ep_spin),
-                          "value", both);
-  g_object_bind_property (self->state, "imbalance",
-                          gtk_spin_button_get_adjustment (self->imbalance_spin), "value", both);
-  g_object_bind_property_full (self->state, "reserve",
-                               gtk_spin_button_get_adjustment (self->reserve_spin), "value", both,
-                               share_to_percent, percent_to_share, NULL, NULL);
-  g_object_bind_property (self->state, "overlap", self->overlap_check, "active", both);
-}
 
 static void refresh_compare (IvModelView *self);
 
@@ -351,35 +176,6 @@ redraw (IvModelView *self)
   iv_model_notebook_redraw (self->notebook, self->error != NULL);
 }
 
-/* The layer kinds of the current result (dense, moe, local, global…), keeping the
- * selection when the kinds stay the same. */
-static void
-sync_kinds (IvModelView *self)
-{
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->kind_names));
-  gboolean same = n == self->result.n_kinds;
-
-  for (guint i = 0; same && i < n; i++)
-    same = g_strcmp0 (gtk_string_list_get_string (self->kind_names, i), self->result.kinds[i].name)
-           == 0;
-  if (!same)
-    {
-      const char *names[IV_MAX_KINDS + 1] = { NULL };
-      guint most = 0;
-      for (guint i = 0; i < self->result.n_kinds; i++)
-        {
-          names[i] = self->result.kinds[i].name;
-          if (self->result.kinds[i].layers > self->result.kinds[most].layers)
-            most = i;
-        }
-      gtk_string_list_splice (self->kind_names, 0, n, names);
-      g_object_set (self->state, "layer-kind", most, NULL);
-    }
-  gtk_widget_set_sensitive (GTK_WIDGET (self->kind_drop), self->result.n_kinds > 1);
-  self->model_figure.kind
-      = MIN (iv_model_state_get_layer_kind (self->state), self->result.n_kinds - 1);
-}
-
 static void
 recompute (IvModelView *self)
 {
@@ -391,16 +187,13 @@ recompute (IvModelView *self)
   if (!model || !hw)
     return;
   iv_model_state_get_config (self->state, &c);
-  /* The ring variant only exists in prefill with CP > 1. */
-  gtk_widget_set_sensitive (GTK_WIDGET (self->ring_drop), c.mode == IV_MODE_PREFILL && c.c > 1);
+  iv_model_controls_set_config (self->controls, &c);
 
   g_clear_pointer (&self->error, g_free);
   if (self->hw_error)
     {
       /* Edited hardware that is not a SIP: like any other broken constraint. */
       self->error = g_strdup (self->hw_error);
-      iv_label_set_valid_text (self->error_label, self->hw_error);
-      gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
     }
   else if (iv_model_evaluate (model, hw, &c, &r))
     {
@@ -409,16 +202,14 @@ recompute (IvModelView *self)
       self->details_stale = TRUE;
       self->stages_stale = TRUE;
       self->serving_stale = TRUE;
-      sync_kinds (self);
+      iv_model_controls_set_kinds (self->controls, &r);
+      self->model_figure.kind
+          = MIN (iv_model_state_get_layer_kind (self->state), self->result.n_kinds - 1);
       iv_model_result_bar_show (self->result_bar, &r);
-      gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
     }
   else
-    {
-      self->error = g_strdup (r.error);
-      iv_label_set_valid_text (self->error_label, r.error);
-      gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
-    }
+    self->error = g_strdup (r.error);
+  iv_model_controls_set_error (self->controls, self->error);
   iv_model_result_bar_set_stale (self->result_bar, self->has_result, self->error);
   redraw (self);
   g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
@@ -440,17 +231,8 @@ on_kind_selected (IvModelView *self)
 static void
 use_hardware (IvModelView *self, const IvHardware *hw)
 {
-  double top = floor (log2 ((double) hw->n_pe * hw->X * hw->Y));
-
   g_clear_pointer (&self->hw_error, g_free);
-  for (int i = 0; i < 2; i++)
-    {
-      GtkRange *range = i == 0 ? self->tp_scale : self->cp_scale;
-      gtk_range_set_range (range, 0, top);
-      gtk_scale_clear_marks (GTK_SCALE (range));
-      for (int v = 0; v <= top; v++)
-        gtk_scale_add_mark (GTK_SCALE (range), v, GTK_POS_BOTTOM, NULL);
-    }
+  iv_model_controls_set_hardware (self->controls, hw);
   /* The same SIP again (after an edit that broke a rule, say): nothing changes in the
    * state, but the rule's message must go. */
   if (iv_model_state_get_hardware (self->state) == hw)
@@ -462,11 +244,11 @@ use_hardware (IvModelView *self, const IvHardware *hw)
 static void
 on_hardware_selected (IvModelView *self)
 {
-  const IvHardware *hw = selected_preset (self);
+  const IvHardware *hw = iv_model_controls_get_preset (self->controls);
 
   if (!hw || !self->state)
     return;
-  iv_hardware_editor_set (self->hw_editor, hw);
+  iv_hardware_editor_set (iv_model_controls_get_editor (self->controls), hw);
   use_hardware (self, hw);
 }
 
@@ -475,10 +257,11 @@ on_hardware_selected (IvModelView *self)
 static void
 on_hardware_edited (IvModelView *self)
 {
-  const IvHardware *preset = selected_preset (self);
+  const IvHardware *preset = iv_model_controls_get_preset (self->controls);
   g_autofree char *name = g_strdup_printf ("%s (edited)", preset ? preset->name : "custom");
   g_autoptr (GError) error = NULL;
-  IvHardware *hw = iv_hardware_editor_get (self->hw_editor, name, &error);
+  IvHardware *hw
+      = iv_hardware_editor_get (iv_model_controls_get_editor (self->controls), name, &error);
 
   if (!hw)
     {
@@ -618,7 +401,6 @@ iv_model_view_finalize (GObject *object)
 {
   IvModelView *self = IV_MODEL_VIEW (object);
 
-  g_ptr_array_unref (self->models);
   g_ptr_array_unref (self->imported);
   g_ptr_array_unref (self->imported_paths);
   g_ptr_array_unref (self->custom_hw);
@@ -635,7 +417,6 @@ iv_model_view_class_init (IvModelViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-  static const char *const bytes[] = { "weight_drop", "act_drop", "kv_drop", "partial_drop" };
 
   object_class->dispose = iv_model_view_dispose;
   object_class->finalize = iv_model_view_finalize;
@@ -648,7 +429,7 @@ iv_model_view_class_init (IvModelViewClass *klass)
                       NULL, G_TYPE_NONE, 0);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 
-  g_type_ensure (IV_TYPE_HARDWARE_EDITOR);
+  g_type_ensure (IV_TYPE_MODEL_CONTROLS);
   g_type_ensure (IV_TYPE_MODEL_NOTEBOOK);
   g_type_ensure (IV_TYPE_MODEL_RESULT_BAR);
   g_type_ensure (IV_TYPE_MODEL_SAVED_LIST);
@@ -656,35 +437,11 @@ iv_model_view_class_init (IvModelViewClass *klass)
       widget_class, "/io/github/inferview/Inferview/ui/iv-model-view.ui");
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, IvModelView, name)
   CHILD (paned);
-  CHILD (model_names);
-  CHILD (model_drop);
-  CHILD (hardware_names);
-  CHILD (hardware_drop);
-  CHILD (hw_editor);
-  CHILD (mode_drop);
-  CHILD (batch_spin);
-  CHILD (tp_scale);
-  CHILD (cp_scale);
-  CHILD (tq_scale);
-  CHILD (context_spin);
-  CHILD (tp_place_drop);
-  CHILD (cp_place_drop);
-  CHILD (ring_drop);
-  CHILD (kind_drop);
-  CHILD (kind_names);
-  CHILD (error_label);
+  CHILD (controls);
   CHILD (result_bar);
   CHILD (notebook);
   CHILD (saved_list);
-  CHILD (ep_spin);
-  CHILD (imbalance_spin);
-  CHILD (reserve_spin);
-  CHILD (overlap_check);
 #undef CHILD
-  for (guint i = 0; i < G_N_ELEMENTS (bytes); i++)
-    gtk_widget_class_bind_template_child_full (widget_class, bytes[i], FALSE,
-                                               G_STRUCT_OFFSET (IvModelView, bytes_drops)
-                                                   + i * sizeof (GtkDropDown *));
   gtk_widget_class_bind_template_callback (widget_class, on_hardware_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_hardware_edited);
 }
@@ -709,22 +466,10 @@ on_saved_changed (IvModelView *self)
   g_signal_emit (self, signals[SIGNAL_SAVED_CHANGED], 0);
 }
 
-/* What the data decides: the model and hardware lists, and how each area draws. */
+/* The notebook draws the view's result and serving curve, and says what changed. */
 static void
-fill_controls (IvModelView *self)
+connect_notebook (IvModelView *self)
 {
-  for (guint i = 0; i < self->models->len; i++)
-    gtk_string_list_append (self->model_names, ((const IvModel *) self->models->pdata[i])->name);
-  for (guint i = 0; i < self->hardware->len; i++)
-    gtk_string_list_append (self->hardware_names,
-                            ((const IvHardware *) self->hardware->pdata[i])->name);
-  for (int i = 0; i < 3; i++)
-    gtk_scale_set_format_value_func (GTK_SCALE (i == 0   ? self->tq_scale
-                                                : i == 1 ? self->tp_scale
-                                                         : self->cp_scale),
-                                     format_pow2, NULL, NULL);
-  for (int v = 0; v <= 17; v++)
-    gtk_scale_add_mark (GTK_SCALE (self->tq_scale), v, GTK_POS_BOTTOM, NULL);
   iv_model_notebook_set_source (self->notebook, figure_data, self);
   gtk_drawing_area_set_draw_func (iv_model_notebook_get_compare_area (self->notebook), draw_compare,
                                   self, NULL);
@@ -739,25 +484,19 @@ fill_controls (IvModelView *self)
 static void
 iv_model_view_init (IvModelView *self)
 {
-  GPtrArray *presets = iv_presets_get ();
-
-  self->models = g_ptr_array_new ();
-  for (guint i = 0; i < presets->len; i++)
-    g_ptr_array_add (self->models, presets->pdata[i]);
   self->imported = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_model_free);
   self->imported_paths = g_ptr_array_new_with_free_func (g_free);
   self->custom_hw = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_hardware_free);
   self->compare_results = g_array_new (FALSE, TRUE, sizeof (IvResult));
   self->compare_figure = (IvFigure){ iv_render_compare, NULL, "compare", self };
-  self->hardware = iv_hardware_presets ();
   self->model_figure.result = &self->result;
   self->figure = (IvFigure){ iv_render_pipeline, &self->model_figure, "pipeline", self };
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  fill_controls (self);
+  connect_notebook (self);
   self->state = iv_model_state_new ();
   iv_model_state_set_model (self->state, iv_presets_find ("Llama-3.1-8B"));
-  bind_controls (self);
+  iv_model_controls_bind (self->controls, self->state);
   g_signal_connect_swapped (self->state, "changed", G_CALLBACK (recompute), self);
   g_signal_connect_swapped (self->state, "notify::layer-kind", G_CALLBACK (on_kind_selected), self);
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (redraw),
@@ -785,12 +524,7 @@ iv_model_view_add_hf_config (IvModelView *self, const char *path, GError **error
     return FALSE;
   g_ptr_array_add (self->imported, model);
   g_ptr_array_add (self->imported_paths, g_strdup (path));
-  g_ptr_array_add (self->models, model);
-  {
-    /* the name is the file's: valid UTF-8 before it reaches a label */
-    g_autofree char *shown = iv_text_valid (model->name, -1);
-    gtk_string_list_append (self->model_names, shown);
-  }
+  iv_model_controls_add_model (self->controls, model);
   iv_model_state_set_model (self->state, model);
   /* Saved configurations of this model can be compared now. */
   invalidate_compare (self);
@@ -893,13 +627,8 @@ iv_model_view_load_saved (IvModelView *self, guint index, GError **error)
   sv = saved->pdata[index];
   if (!iv_saved_resolve (sv, self->imported, &model, &hw, error))
     return FALSE;
-  /* The preset list shows the SIP the edit started from; choosing it there must not
-   * replace the edit, so its handler waits. */
-  g_signal_handlers_block_by_func (self->hardware_drop, on_hardware_selected, self);
-  for (guint i = 0; i < self->hardware->len; i++)
-    if (g_str_has_prefix (hw->name, ((IvHardware *) self->hardware->pdata[i])->name))
-      gtk_drop_down_set_selected (self->hardware_drop, i);
-  g_signal_handlers_unblock_by_func (self->hardware_drop, on_hardware_selected, self);
+  /* The preset list shows the SIP the edit started from. */
+  iv_model_controls_show_preset_of (self->controls, hw);
   if (sv->hardware_spec)
     {
       /* An edited SIP comes back as an edit: the view keeps its own copy. */
@@ -907,7 +636,7 @@ iv_model_view_load_saved (IvModelView *self, guint index, GError **error)
       g_ptr_array_add (self->custom_hw, copy);
       hw = copy;
     }
-  iv_hardware_editor_set (self->hw_editor, hw);
+  iv_hardware_editor_set (iv_model_controls_get_editor (self->controls), hw);
   iv_model_state_set_model (self->state, model);
   use_hardware (self, hw); /* the sliders' ranges for this SIP */
   iv_model_state_set_config (self->state, &sv->config);
@@ -927,14 +656,13 @@ iv_model_view_get_compare_csv (IvModelView *self)
 gboolean
 iv_model_view_select_model (IvModelView *self, const char *name)
 {
+  const IvModel *model;
+
   g_return_val_if_fail (IV_IS_MODEL_VIEW (self), FALSE);
-  for (guint i = 0; i < self->models->len; i++)
-    if (g_strcmp0 (((const IvModel *) self->models->pdata[i])->name, name) == 0)
-      {
-        iv_model_state_set_model (self->state, self->models->pdata[i]);
-        return TRUE;
-      }
-  return FALSE;
+  if (!(model = iv_model_controls_find_model (self->controls, name)))
+    return FALSE;
+  iv_model_state_set_model (self->state, model);
+  return TRUE;
 }
 
 IvModelState *
