@@ -1071,6 +1071,46 @@ file_says (const char *path, const char *text, guint seconds)
   return FALSE;
 }
 
+/* How long a --watch step may take: the command reads twice a second, but under a
+ * sanitizer on a busy machine it is many times slower. A wait ends as soon as the text is
+ * there, so this costs time only when the test fails. */
+#define WATCH_WAIT_S 120
+
+/* The --watch command being followed by the test. */
+typedef struct
+{
+  GPid pid;
+  gboolean ended; /* reaped: @status is its wait status */
+  int status;
+} Watched;
+
+/* file_says while the command runs, but FALSE at once when it has ended without the text
+ * (a crash, a sanitizer's report), with its status said, instead of after the wait. */
+static gboolean
+watch_says (Watched *w, const char *path, const char *text)
+{
+  gint64 until = g_get_monotonic_time () + (gint64) WATCH_WAIT_S * G_USEC_PER_SEC;
+
+  while (!file_says (path, text, 0))
+    {
+      if (!w->ended && waitpid (w->pid, &w->status, WNOHANG) == w->pid)
+        w->ended = TRUE;
+      if (w->ended)
+        {
+          /* what it wrote last may have landed after the look above */
+          if (file_says (path, text, 0))
+            return TRUE;
+          g_test_message ("plot --watch ended (wait status %d) before %s said \"%s\"", w->status,
+                          path, text);
+          return FALSE;
+        }
+      /* file_says has waited a little */
+      if (g_get_monotonic_time () > until)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 append_text (const char *path, const char *text, gssize len)
 {
@@ -1253,8 +1293,8 @@ test_plot_watch (void)
   g_autofree char *summary_txt = g_build_filename (out, "summary.txt", NULL);
   g_autofree char *text = NULL, *summary = NULL, *stdout_text = NULL;
   g_auto (GStrv) lines = NULL;
-  GPid pid = 0;
-  int out_fd = -1, wait_status = 0;
+  Watched w = { 0 };
+  int out_fd = -1;
   g_autoptr (GString) got = g_string_new (NULL);
   g_autoptr (GError) error = NULL;
 
@@ -1276,13 +1316,13 @@ test_plot_watch (void)
           };
           g_assert_true (g_spawn_async_with_pipes (
               NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL,
-              NULL, NULL, &pid, NULL, &out_fd, NULL, &error));
+              NULL, NULL, &w.pid, NULL, &out_fd, NULL, &error));
           g_assert_no_error (error);
-          g_assert_true (file_says (summary_txt, "(1 live, 3 requests so far)", 20));
+          g_assert_true (watch_says (&w, summary_txt, "(1 live, 3 requests so far)"));
         }
       append_text (records, line, -1);
     }
-  g_assert_true (file_says (summary_txt, "(1 live, 7 requests so far)", 20));
+  g_assert_true (watch_says (&w, summary_txt, "(1 live, 7 requests so far)"));
   /* half a line: nothing new is read (summary.txt stays at 7 over a few reads) */
   append_text (records, lines[7], 60);
   g_assert_false (file_says (summary_txt, "8 requests", 2));
@@ -1290,7 +1330,7 @@ test_plot_watch (void)
     g_autofree char *rest = g_strconcat (lines[7] + 60, "\n", NULL);
     append_text (records, rest, -1);
   }
-  g_assert_true (file_says (summary_txt, "(1 live, 8 requests so far)", 20));
+  g_assert_true (watch_says (&w, summary_txt, "(1 live, 8 requests so far)"));
   /* AIPerf writes the summary last: the command draws the finished run and ends */
   {
     g_autofree char *path = g_build_filename (dir, "profile_export_aiperf.json", NULL);
@@ -1302,12 +1342,13 @@ test_plot_watch (void)
     while ((n = read (out_fd, buf, sizeof buf)) > 0)
       g_string_append_len (got, buf, n);
     close (out_fd);
-    g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
-    g_spawn_close_pid (pid);
+    if (!w.ended)
+      g_assert_cmpint (waitpid (w.pid, &w.status, 0), ==, w.pid);
+    g_spawn_close_pid (w.pid);
     stdout_text = g_strdup (got->str);
   }
-  g_assert_true (WIFEXITED (wait_status));
-  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 0);
+  g_assert_true (WIFEXITED (w.status));
+  g_assert_cmpint (WEXITSTATUS (w.status), ==, 0);
   g_assert_true (file_says (summary_txt, "single-run mode, 1 run(s), configuration", 1));
   g_assert_true (file_says (summary_txt, "8 of 64 requests have per-request records", 1));
   g_assert_true (file_says (summary_txt, "ttft_timeline: ttft_timeline.png", 1));

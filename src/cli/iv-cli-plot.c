@@ -24,6 +24,7 @@
 #include "iv-cli.h"
 #include "iv-export.h"
 #include "iv-input.h"
+#include "iv-live-follow.h"
 #include "iv-render-runs.h"
 #include "iv-report.h"
 
@@ -392,7 +393,7 @@ write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names,
 
 /* ---- --watch ---- */
 
-/* Bytes read per file and tick (twice a second). */
+/* Bytes read per file and read (at most twice a second): no frame to hold here. */
 #define WATCH_MAX_BYTES ((gsize) 64 << 20)
 
 typedef struct
@@ -406,12 +407,14 @@ typedef struct
   const IvExportOptions *eo;
   const char *ext, *out_dir;
   guint linger_s;
-  gint64 last_change_us, last_discover_us;
+  gint64 last_change_us;
   GMainLoop *loop;
   int status;
   const IvHardware *bound_hw; /* --hardware: what bound_efficiency sets the runs against */
   gint64 bound_tp;
-  gboolean stopped; /* a run could no longer be followed (said on stderr) */
+  gboolean stopped;     /* a run could no longer be followed (said on stderr) */
+  IvLiveFollow *follow; /* reads what AIPerf appends (the window's follower too) */
+  guint tick;           /* looks twice a second whether the watch is done */
 } Watch;
 
 /* The presets that set runs against the model's bound get the hardware asked for. */
@@ -471,52 +474,64 @@ watch_choose (Watch *w)
   return w->names != NULL;
 }
 
-static gboolean
-watch_tick (gpointer data)
+/* The follower read something: said on stderr when a run stopped being followed or was
+ * found incomplete, and the figures drawn again. */
+static void
+watch_changed (IvLiveFollow *follow, const IvSweepFollow *f, Watch *w)
 {
-  Watch *w = data;
-  IvSweepFollow f;
-  gint64 now = g_get_monotonic_time ();
-  gboolean discover = now - w->last_discover_us >= 2 * G_USEC_PER_SEC;
   guint failed;
 
-  if (discover)
-    w->last_discover_us = now;
-  /* a bounded share a tick: gigabytes appended at once are read over several ticks */
-  iv_sweep_follow (w->sweep, WATCH_MAX_BYTES, discover, &f);
-  if (f.stopped_runs)
+  if (w->status != IV_EXIT_OK)
+    return;
+  if (f->stopped_runs)
     {
       /* said at once, and the figures and summary.txt no longer count the run as live */
-      _iv_cli_printf (stderr, "inferview plot: %s\n", f.stopped_why);
+      _iv_cli_printf (stderr, "inferview plot: %s\n", f->stopped_why);
       w->stopped = TRUE;
     }
   /* a run without its summary whose files stopped growing for --linger: incomplete, not
    * live; the figures are drawn again without its Live state */
-  if (f.incomplete_runs)
-    _iv_cli_printf (stderr, "inferview plot: %s\n", f.incomplete_why);
-  if (f.new_records || f.new_samples || f.new_runs || f.finished_runs || f.stopped_runs
-      || f.incomplete_runs)
+  if (f->incomplete_runs)
+    _iv_cli_printf (stderr, "inferview plot: %s\n", f->incomplete_why);
+  w->last_change_us = g_get_monotonic_time ();
+  if (!watch_choose (w)
+      || !write_plots (w->config, w->sweep, w->names, w->multi, w->eo, w->ext, w->out_dir, TRUE,
+                       &failed, NULL))
     {
-      w->last_change_us = now;
-      if (!watch_choose (w)
-          || !write_plots (w->config, w->sweep, w->names, w->multi, w->eo, w->ext, w->out_dir, TRUE,
-                           &failed, NULL))
-        {
-          w->status = IV_EXIT_BAD_INPUT;
-          g_main_loop_quit (w->loop);
-          return G_SOURCE_REMOVE;
-        }
-    }
-  /* done: every run has its summary, and no new run for the time --linger gives */
-  if (iv_sweep_n_live (w->sweep) == 0
-      && now - w->last_change_us >= (gint64) w->linger_s * G_USEC_PER_SEC)
-    {
-      if (w->stopped && w->status == IV_EXIT_OK)
-        w->status = IV_EXIT_BAD_INPUT;
+      w->status = IV_EXIT_BAD_INPUT;
+      iv_live_follow_stop (follow);
       g_main_loop_quit (w->loop);
-      return G_SOURCE_REMOVE;
     }
-  return G_SOURCE_CONTINUE;
+}
+
+/* Every run has its summary, and no news for the time --linger gives. */
+static gboolean
+watch_lingered (const Watch *w)
+{
+  return iv_sweep_n_live (w->sweep) == 0
+         && g_get_monotonic_time () - w->last_change_us >= (gint64) w->linger_s * G_USEC_PER_SEC;
+}
+
+static gboolean
+watch_tick (gpointer data)
+{
+  Watch *w = data;
+
+  if (w->status == IV_EXIT_OK && !watch_lingered (w))
+    return G_SOURCE_CONTINUE;
+  /* a last read, new runs looked for too, before ending: what came since the follower's
+   * last read (a run whose folder raised no event) is not left out */
+  if (w->status == IV_EXIT_OK)
+    {
+      iv_live_follow_poll (w->follow);
+      if (w->status == IV_EXIT_OK && !watch_lingered (w))
+        return G_SOURCE_CONTINUE;
+    }
+  if (w->stopped && w->status == IV_EXIT_OK)
+    w->status = IV_EXIT_BAD_INPUT;
+  w->tick = 0;
+  g_main_loop_quit (w->loop);
+  return G_SOURCE_REMOVE;
 }
 
 static gboolean
@@ -529,33 +544,41 @@ watch_interrupted (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-/* Reads what AIPerf appends, twice a second, and rewrites the figures when something
- * came; until every run is finished and --linger seconds pass without a new run, or an
- * interrupt. */
+/* Follows what AIPerf appends (IvLiveFollow: at most two reads a second) and rewrites the
+ * figures when something came; until every run is finished and --linger seconds pass
+ * without a new run, or an interrupt. */
 static int
 watch_and_redraw (IvSweep *sweep, const char *config_path, char **wanted, const IvExportOptions *eo,
                   const char *ext, const char *out_dir, guint linger_s, const IvHardware *bound_hw,
                   gint64 bound_tp)
 {
-  Watch w = { sweep,   NULL,     NULL, FALSE, config_path, wanted,     eo,       ext,
-              out_dir, linger_s, 0,    0,     NULL,        IV_EXIT_OK, bound_hw, bound_tp };
+  Watch w = { 0 };
   guint sigint, sigterm;
 
+  w.sweep = sweep, w.config_path = config_path, w.wanted = wanted, w.eo = eo;
+  w.ext = ext, w.out_dir = out_dir, w.linger_s = linger_s, w.status = IV_EXIT_OK;
+  w.bound_hw = bound_hw, w.bound_tp = bound_tp;
   if (!watch_choose (&w))
     return IV_EXIT_BAD_INPUT;
   /* a run without its summary is live while its files grow (see _iv_cli_plot) */
   sweep->stale_after_s = MAX (linger_s, IV_RUN_LIVE_STALE_S);
   w.loop = g_main_loop_new (NULL, FALSE);
-  w.last_change_us = w.last_discover_us = g_get_monotonic_time ();
+  w.last_change_us = g_get_monotonic_time ();
   if (iv_sweep_n_live (sweep))
     _iv_cli_printf (stderr, _ ("inferview plot: following %u live run(s); Ctrl+C stops\n"),
                     iv_sweep_n_live (sweep));
-  g_timeout_add (500, watch_tick, &w);
+  /* a bounded share a read: gigabytes appended at once are read over several reads */
+  w.follow = iv_live_follow_new (sweep, WATCH_MAX_BYTES);
+  g_signal_connect (w.follow, "changed", G_CALLBACK (watch_changed), &w);
+  w.tick = g_timeout_add (500, watch_tick, &w);
   sigint = g_unix_signal_add (SIGINT, watch_interrupted, &w);
   sigterm = g_unix_signal_add (SIGTERM, watch_interrupted, &w);
   g_main_loop_run (w.loop);
   g_source_remove (sigint);
   g_source_remove (sigterm);
+  g_clear_handle_id (&w.tick, g_source_remove);
+  iv_live_follow_stop (w.follow);
+  g_clear_object (&w.follow);
   g_main_loop_unref (w.loop);
   g_clear_pointer (&w.config, iv_plot_config_free);
   g_clear_pointer (&w.names, g_ptr_array_unref);

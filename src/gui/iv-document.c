@@ -579,7 +579,8 @@ iv_document_load_finish (IvDocument *self, GAsyncResult *result, GError **error)
   /* Runs still being written are followed, and a sweep for the runs that join it. */
   if (self->sweep && (iv_sweep_n_live (self->sweep) || r->kind == IV_KIND_SWEEP))
     {
-      self->follow = iv_live_follow_new (self->sweep);
+      /* 8 MiB a file and read: ~10 ms of parsing, so a burst never holds a frame */
+      self->follow = iv_live_follow_new (self->sweep, (gsize) 8 << 20);
       g_signal_connect_swapped (self->follow, "changed", G_CALLBACK (on_runs_changed), self);
       g_signal_connect_swapped (self->follow, "stopped", G_CALLBACK (on_follow_stopped), self);
       if (iv_sweep_n_live (self->sweep))
