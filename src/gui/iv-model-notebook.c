@@ -6,7 +6,7 @@
  *
  * Signals: "page-changed" when another page shows, "options-changed" when the
  * sharding's annotations or the sweep's axis change, "lengths-changed" when the serving
- * curve's request lengths do, "copy-csv" for the Compare page's button. */
+ * curve's request lengths do. */
 #define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-model-notebook.h"
@@ -30,7 +30,6 @@ struct _IvModelNotebook
   GtkWidget *details_page, *compare_page;
   GtkDropDown *sweep_drop;
   GtkSpinButton *isl_spin, *osl_spin;
-  GtkWidget *compare_area;
 };
 
 G_DEFINE_FINAL_TYPE (IvModelNotebook, iv_model_notebook, GTK_TYPE_WIDGET)
@@ -40,7 +39,6 @@ enum
   SIGNAL_PAGE_CHANGED,
   SIGNAL_OPTIONS_CHANGED,
   SIGNAL_LENGTHS_CHANGED,
-  SIGNAL_COPY_CSV,
   N_SIGNALS
 };
 static guint signals[N_SIGNALS];
@@ -100,12 +98,6 @@ static void
 on_serving_lengths (IvModelNotebook *self)
 {
   g_signal_emit (self, signals[SIGNAL_LENGTHS_CHANGED], 0);
-}
-
-static void
-on_copy_csv (IvModelNotebook *self)
-{
-  g_signal_emit (self, signals[SIGNAL_COPY_CSV], 0);
 }
 
 /* A tab and a page: the tabs are one radio group, the first one active. */
@@ -188,11 +180,12 @@ iv_model_notebook_class_init (IvModelNotebookClass *klass)
   for (guint i = 0; i < N_SIGNALS; i++)
     {
       static const char *const names[N_SIGNALS]
-          = { "page-changed", "options-changed", "lengths-changed", "copy-csv" };
+          = { "page-changed", "options-changed", "lengths-changed" };
       signals[i] = g_signal_new (names[i], G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                  NULL, NULL, G_TYPE_NONE, 0);
     }
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  g_type_ensure (IV_TYPE_MODEL_COMPARE_PAGE);
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/inferview/Inferview/ui/iv-model-notebook.ui");
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, IvModelNotebook, name)
@@ -207,13 +200,11 @@ iv_model_notebook_class_init (IvModelNotebookClass *klass)
   CHILD (sweep_drop);
   CHILD (isl_spin);
   CHILD (osl_spin);
-  CHILD (compare_area);
 #undef CHILD
   gtk_widget_class_bind_template_callback (widget_class, on_page_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_annotate);
   gtk_widget_class_bind_template_callback (widget_class, on_sweep_axis);
   gtk_widget_class_bind_template_callback (widget_class, on_serving_lengths);
-  gtk_widget_class_bind_template_callback (widget_class, on_copy_csv);
 }
 
 static void
@@ -284,11 +275,11 @@ iv_model_notebook_get_details_box (IvModelNotebook *self)
   return GTK_BOX (self->details_page);
 }
 
-GtkDrawingArea *
-iv_model_notebook_get_compare_area (IvModelNotebook *self)
+IvModelComparePage *
+iv_model_notebook_get_compare_page (IvModelNotebook *self)
 {
   g_return_val_if_fail (IV_IS_MODEL_NOTEBOOK (self), NULL);
-  return GTK_DRAWING_AREA (self->compare_area);
+  return IV_MODEL_COMPARE_PAGE (self->compare_page);
 }
 
 gboolean

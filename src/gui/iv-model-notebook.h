@@ -5,6 +5,7 @@
 
 #include <gtk/gtk.h>
 
+#include "iv-model-compare-page.h"
 #include "iv-model-figures.h"
 #include "iv-model-stages.h"
 
@@ -28,9 +29,9 @@ const IvModelFigureInfo *iv_model_notebook_get_figure (IvModelNotebook *self);
 void iv_model_notebook_redraw (IvModelNotebook *self, gboolean dimmed);
 
 IvModelStages *iv_model_notebook_get_stages (IvModelNotebook *self);
-/* The Details page's box (its content is the view's), the Compare page's drawing area. */
+/* The Details page's box (its content is the view's). */
 GtkBox *iv_model_notebook_get_details_box (IvModelNotebook *self);
-GtkDrawingArea *iv_model_notebook_get_compare_area (IvModelNotebook *self);
+IvModelComparePage *iv_model_notebook_get_compare_page (IvModelNotebook *self);
 
 /* The figures' own controls: the sharding's annotations, the sweep's axis, the serving
  * curve's request lengths. */

@@ -4,33 +4,25 @@
  * result on screen, greyed, with the reason under the controls. The Details page (waste,
  * hints, formulas, glossary) is rebuilt only while it is shown.
  *
- * Where things are: the layout is ui/iv-model-view.ui; the configuration is an
- * IvModelState the controls are bound to (set a property and the controls follow, move a
- * control and the property follows); every "changed" of it re-evaluates here. */
+ * Where things are: the layout is ui/iv-model-view.ui, five widgets — IvModelControls
+ * (bound to the IvModelState evaluated here at every "changed"), IvModelSavedList,
+ * IvModelResultBar, IvModelNotebook (a tab per figure of the registry,
+ * src/render/iv-model-figures.c, then Details and IvModelComparePage). This file holds
+ * the result and the serving curve they show, the hardware in use, the imported models. */
 #define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-model-view.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
-#include <math.h>
 
-#include "iv-hardware-editor.h"
 #include "iv-model-controls.h"
 #include "iv-model-details.h"
 #include "iv-model-notebook.h"
 #include "iv-model-result-bar.h"
 #include "iv-model-saved-list.h"
 #include "iv-model-state.h"
-#include "iv-model-stages.h"
-#include "iv-plain-text.h"
-#include "iv-safe-text.h"
 #include "iv-saved.h"
-#include "iv-render-model.h"
-#include "iv-render-serving.h"
-#include "iv-text.h"
-#include "iv-units.h"
 
 struct _IvModelView
 {
@@ -62,10 +54,6 @@ struct _IvModelView
 
   /* Save & compare */
   GPtrArray *imported_paths; /* char *, the config.json of each imported model */
-  GArray *compare_results;   /* IvResult, one per saved configuration that evaluates */
-  IvCompareTable *compare;
-  gboolean compare_stale; /* computed when the Compare page shows it, not before */
-  IvFigure compare_figure;
 };
 
 G_DEFINE_FINAL_TYPE (IvModelView, iv_model_view, GTK_TYPE_WIDGET)
@@ -77,8 +65,6 @@ enum
   N_SIGNALS
 };
 static guint signals[N_SIGNALS];
-
-static void refresh_compare (IvModelView *self);
 
 /* The serving curve of the current result's model, hardware and configuration (§10), for
  * the lengths on the page; NULL when it cannot be drawn (the reason is logged). */
@@ -148,11 +134,7 @@ redraw (IvModelView *self)
       self->details_stale = FALSE;
     }
   if (g_strcmp0 (name, "compare") == 0)
-    {
-      if (self->compare_stale && iv_model_saved_list_is_loaded (self->saved_list))
-        refresh_compare (self);
-      gtk_widget_queue_draw (GTK_WIDGET (iv_model_notebook_get_compare_area (self->notebook)));
-    }
+    iv_model_compare_page_show (iv_model_notebook_get_compare_page (self->notebook));
   if (g_strcmp0 (name, "stages") == 0 && self->stages_stale && self->has_result)
     {
       iv_model_stages_set_result (iv_model_notebook_get_stages (self->notebook), &self->result,
@@ -285,51 +267,6 @@ imported_path (IvModelView *self, const IvModel *model)
   return NULL;
 }
 
-/* Every saved configuration evaluated again (a preset may have changed since), in the
- * comparison table; those that no longer resolve are named under the list. Only when
- * the Compare page is shown or asked for (compare_stale otherwise): it evaluates every
- * saved configuration, and thousands of them cost seconds. */
-static void
-refresh_compare (IvModelView *self)
-{
-  g_autoptr (GPtrArray) names = g_ptr_array_new ();
-  g_autoptr (GPtrArray) results = g_ptr_array_new ();
-  g_autoptr (GString) problems = g_string_new (NULL);
-  GPtrArray *saved = iv_model_saved_list_get (self->saved_list);
-
-  self->compare_stale = FALSE;
-  g_array_set_size (self->compare_results, saved->len);
-  for (guint i = 0; i < saved->len; i++)
-    {
-      const IvSaved *sv = saved->pdata[i];
-      IvResult *r = &g_array_index (self->compare_results, IvResult, i);
-      const IvModel *model;
-      const IvHardware *hw;
-      g_autoptr (GError) error = NULL;
-      if (!iv_saved_resolve (sv, self->imported, &model, &hw, &error))
-        {
-          g_string_append_printf (problems, "%s%s", problems->len ? "\n" : "", error->message);
-          continue;
-        }
-      if (!iv_model_evaluate (model, hw, &sv->config, r))
-        {
-          g_string_append_printf (problems, "%s%s: %s", problems->len ? "\n" : "", sv->name,
-                                  r->error);
-          continue;
-        }
-      g_ptr_array_add (names, sv->name);
-      g_ptr_array_add (results, r);
-    }
-  g_clear_pointer (&self->compare, iv_compare_free);
-  self->compare = iv_compare_build ((const IvResult *const *) results->pdata,
-                                    (const char *const *) names->pdata, results->len);
-  self->compare_figure.data = self->compare;
-  if (problems->len)
-    iv_model_saved_list_show_error (self->saved_list, problems->str);
-  if (self->notebook)
-    gtk_widget_queue_draw (GTK_WIDGET (iv_model_notebook_get_compare_area (self->notebook)));
-}
-
 static gboolean
 compare_shown (IvModelView *self)
 {
@@ -341,39 +278,8 @@ compare_shown (IvModelView *self)
 static void
 invalidate_compare (IvModelView *self)
 {
-  self->compare_stale = TRUE;
-  if (compare_shown (self) && iv_model_saved_list_is_loaded (self->saved_list))
-    refresh_compare (self);
-}
-
-static void
-draw_compare (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
-{
-  IvModelView *self = IV_MODEL_VIEW (user_data);
-  IvRenderOptions options
-      = { adw_style_manager_get_dark (adw_style_manager_get_default ()) ? IV_THEME_DARK
-                                                                        : IV_THEME_LIGHT,
-          1.0 };
-  IvText text;
-
-  if (self->compare && self->compare->n > 0)
-    {
-      iv_render_compare (cr, self->compare, &options, width, height, NULL);
-      return;
-    }
-  iv_text_init (&text, cr, 14);
-  iv_text_show (&text, cr, _ ("Save configurations to compare them here."), width / 2.0,
-                height / 2.0, 0.5, 0.5, 1.0, FALSE, width - 40,
-                &iv_theme_get_colors (options.theme)->foreground_dim);
-  iv_text_clear (&text);
-}
-
-static void
-on_copy_csv (IvModelView *self)
-{
-  g_autofree char *csv = iv_model_view_get_compare_csv (self);
-  if (csv)
-    gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), csv);
+  iv_model_compare_page_invalidate (iv_model_notebook_get_compare_page (self->notebook),
+                                    compare_shown (self));
 }
 
 /* The sharding's annotations or the sweep's axis. */
@@ -405,8 +311,6 @@ iv_model_view_finalize (GObject *object)
   g_ptr_array_unref (self->imported_paths);
   g_ptr_array_unref (self->custom_hw);
   g_free (self->hw_error);
-  g_array_unref (self->compare_results);
-  g_clear_pointer (&self->compare, iv_compare_free);
   g_free (self->error);
   g_clear_pointer (&self->serving_curve, iv_serving_free);
   G_OBJECT_CLASS (iv_model_view_parent_class)->finalize (object);
@@ -471,14 +375,13 @@ static void
 connect_notebook (IvModelView *self)
 {
   iv_model_notebook_set_source (self->notebook, figure_data, self);
-  gtk_drawing_area_set_draw_func (iv_model_notebook_get_compare_area (self->notebook), draw_compare,
-                                  self, NULL);
+  iv_model_compare_page_set_sources (iv_model_notebook_get_compare_page (self->notebook),
+                                     self->saved_list, self->imported);
   g_signal_connect_swapped (self->notebook, "page-changed", G_CALLBACK (redraw), self);
   g_signal_connect_swapped (self->notebook, "options-changed", G_CALLBACK (on_figure_options),
                             self);
   g_signal_connect_swapped (self->notebook, "lengths-changed", G_CALLBACK (on_serving_lengths),
                             self);
-  g_signal_connect_swapped (self->notebook, "copy-csv", G_CALLBACK (on_copy_csv), self);
 }
 
 static void
@@ -487,8 +390,6 @@ iv_model_view_init (IvModelView *self)
   self->imported = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_model_free);
   self->imported_paths = g_ptr_array_new_with_free_func (g_free);
   self->custom_hw = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_hardware_free);
-  self->compare_results = g_array_new (FALSE, TRUE, sizeof (IvResult));
-  self->compare_figure = (IvFigure){ iv_render_compare, NULL, "compare", self };
   self->model_figure.result = &self->result;
   self->figure = (IvFigure){ iv_render_pipeline, &self->model_figure, "pipeline", self };
 
@@ -501,7 +402,6 @@ iv_model_view_init (IvModelView *self)
   g_signal_connect_swapped (self->state, "notify::layer-kind", G_CALLBACK (on_kind_selected), self);
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark", G_CALLBACK (redraw),
                            self, G_CONNECT_SWAPPED);
-  self->compare_stale = TRUE;
   iv_model_saved_list_set_handlers (self->saved_list, save_named, load_index, self);
   g_signal_connect_swapped (self->saved_list, "changed", G_CALLBACK (on_saved_changed), self);
   on_hardware_selected (self);
@@ -543,12 +443,7 @@ iv_model_view_get_figure (IvModelView *self)
 {
   g_return_val_if_fail (IV_IS_MODEL_VIEW (self), NULL);
   if (compare_shown (self))
-    {
-      iv_model_saved_list_get (self->saved_list); /* read first if it is not yet */
-      if (self->compare_stale)
-        refresh_compare (self);
-      return self->compare && self->compare->n > 0 ? &self->compare_figure : NULL;
-    }
+    return iv_model_compare_page_get_figure (iv_model_notebook_get_compare_page (self->notebook));
   if (self->figure.data == (gconstpointer) &self->serving_figure)
     {
       ensure_serving (self);
@@ -647,10 +542,7 @@ char *
 iv_model_view_get_compare_csv (IvModelView *self)
 {
   g_return_val_if_fail (IV_IS_MODEL_VIEW (self), NULL);
-  iv_model_saved_list_get (self->saved_list); /* read first if it is not yet */
-  if (self->compare_stale)
-    refresh_compare (self);
-  return self->compare && self->compare->n > 0 ? iv_compare_to_csv (self->compare) : NULL;
+  return iv_model_compare_page_get_csv (iv_model_notebook_get_compare_page (self->notebook));
 }
 
 gboolean
