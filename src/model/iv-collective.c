@@ -98,10 +98,11 @@ iv_group_embed (IvCommGroup *g, gint64 N, gint64 s, gboolean on_pes, const IvHar
       g->wrap_y = topo == IV_TOPOLOGY_TORUS2D && N / X == Y;
       return TRUE;
     }
-  g_snprintf (error, error_len,
-              "cannot embed a group of %" G_GINT64_FORMAT " %s with stride %" G_GINT64_FORMAT
-              " on %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT,
-              N, unit, s, X, Y);
+  if (error)
+    g_snprintf (error, error_len,
+                "cannot embed a group of %" G_GINT64_FORMAT " %s with stride %" G_GINT64_FORMAT
+                " on %" G_GINT64_FORMAT "×%" G_GINT64_FORMAT,
+                N, unit, s, X, Y);
   return FALSE;
 }
 

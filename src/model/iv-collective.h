@@ -55,7 +55,7 @@ typedef struct
   double bytes;           /* S */
 } IvCollectiveCost;
 
-/* FALSE with a sentence in @error when the group cannot be embedded. */
+/* FALSE with a sentence in @error (unless NULL) when the group cannot be embedded. */
 gboolean iv_group_embed (IvCommGroup *group, gint64 N, gint64 stride, gboolean on_pes,
                          const IvHardware *hw, char *error, gsize error_len);
 IvCollectiveCost iv_allreduce (const IvCommGroup *group, const IvHardware *hw, double bytes);

@@ -49,14 +49,18 @@ hint (IvResult *r, const char *id, const char *format, ...)
 
 /* The smallest TP (@vary_tp) or CP, the other kept, whose memory per PE fits and which
  * this SIP can place (at the current level, else the other): FALSE when none up to every
- * PE of the SIP does. Memory first (cheap, and falls as the size grows), then placement. */
+ * PE of the SIP does. Memory first (cheap, and falls as the size grows), then placement.
+ * Sizes no level can hold are not tried: placement refuses them all. The memory test is
+ * iv_model_evaluate ()'s own (the same sum against the same usable bytes; NaN fits
+ * neither), so a candidate that passes it and placement is one whose evaluation fits. */
 static gboolean
 smallest_fitting (const IvResult *r, gboolean vary_tp, gint64 *size, IvPlace *place)
 {
   const IvHardware *hw = r->hw;
-  gint64 limit = MIN ((gint64) hw->X * hw->Y * hw->n_pe, 4096);
-  g_autofree IvResult *trial = g_new0 (IvResult, 1);
+  gint64 limit = MIN (MIN ((gint64) hw->X * hw->Y * hw->n_pe, 4096),
+                      _iv_model_largest_placeable (&r->config, hw, vary_tp));
   IvConfig c = r->config;
+  double usable = iv_config_usable_bytes (&c, hw);
 
   for (gint64 v = 1; v <= limit; v++)
     {
@@ -65,7 +69,7 @@ smallest_fitting (const IvResult *r, gboolean vary_tp, gint64 *size, IvPlace *pl
         c.t = v;
       else
         c.c = v;
-      if (iv_model_memory_per_pe (r->model, &c, NULL, NULL) > iv_config_usable_bytes (&c, hw))
+      if (!(iv_model_memory_per_pe (r->model, &c, NULL, NULL) <= usable))
         continue;
       for (int k = 0; k < 2; k++)
         {
@@ -74,7 +78,7 @@ smallest_fitting (const IvResult *r, gboolean vary_tp, gint64 *size, IvPlace *pl
             c.place_tp = p;
           else
             c.place_cp = p;
-          if (_iv_model_evaluate_plain (r->model, hw, &c, trial) && trial->fits)
+          if (_iv_model_placeable (r->model, hw, &c))
             {
               *size = v;
               *place = p;

@@ -730,8 +730,9 @@ level_groups (const IvConfig *c, IvPlace level, char *names, gsize len, IvConfig
   return product;
 }
 
+/* @quiet: FALSE without a sentence (the hints' search, which tries many and reports none). */
 static gboolean
-place (IvResult *r)
+place (IvResult *r, gboolean quiet)
 {
   const IvConfig *c = &r->config;
   const IvHardware *hw = r->hw;
@@ -742,20 +743,22 @@ place (IvResult *r)
 
   on_pe = level_groups (c, IV_PLACE_PE, names, sizeof names, &f);
   if (on_pe > hw->n_pe)
-    return fail (r, f,
-                 gpu ? "%s=%" G_GINT64_FORMAT " on one GPU needs %" G_GINT64_FORMAT
-                       " PEs in it; a GPU is one PE (place it across GPUs)"
-                     : "%s=%" G_GINT64_FORMAT " on PEs needs %" G_GINT64_FORMAT
-                       " PEs per cube; this SIP has %" G_GINT64_FORMAT,
-                 names, on_pe, on_pe, hw->n_pe);
+    return !quiet
+           && fail (r, f,
+                    gpu ? "%s=%" G_GINT64_FORMAT " on one GPU needs %" G_GINT64_FORMAT
+                          " PEs in it; a GPU is one PE (place it across GPUs)"
+                        : "%s=%" G_GINT64_FORMAT " on PEs needs %" G_GINT64_FORMAT
+                          " PEs per cube; this SIP has %" G_GINT64_FORMAT,
+                    names, on_pe, on_pe, hw->n_pe);
   on_cube = level_groups (c, IV_PLACE_CUBE, names, sizeof names, &f);
   if (on_cube > cubes)
-    return fail (r, f,
-                 gpu ? "%s=%" G_GINT64_FORMAT " across GPUs needs %" G_GINT64_FORMAT
-                       " GPUs; this server has %" G_GINT64_FORMAT
-                     : "%s=%" G_GINT64_FORMAT " on cubes needs %" G_GINT64_FORMAT
-                       " cubes; this SIP has %" G_GINT64_FORMAT,
-                 names, on_cube, on_cube, cubes);
+    return !quiet
+           && fail (r, f,
+                    gpu ? "%s=%" G_GINT64_FORMAT " across GPUs needs %" G_GINT64_FORMAT
+                          " GPUs; this server has %" G_GINT64_FORMAT
+                        : "%s=%" G_GINT64_FORMAT " on cubes needs %" G_GINT64_FORMAT
+                          " cubes; this SIP has %" G_GINT64_FORMAT,
+                    names, on_cube, on_cube, cubes);
   r->used_pes_per_cube = on_pe;
   r->used_cubes = on_cube;
   r->idle_cubes = cubes - on_cube;
@@ -763,22 +766,54 @@ place (IvResult *r)
 
   /* TP varies fastest, then CP, then EP: at a shared level a group's neighbours are the
    * faster groups' sizes apart. */
-  if (!iv_group_embed (&r->tp_group, c->t, 1, c->place_tp == IV_PLACE_PE, hw, err, sizeof err))
-    return fail (r, IV_FIELD_TP_PLACE, "TP: %s", err);
+  if (!iv_group_embed (&r->tp_group, c->t, 1, c->place_tp == IV_PLACE_PE, hw, quiet ? NULL : err,
+                       sizeof err))
+    return !quiet && fail (r, IV_FIELD_TP_PLACE, "TP: %s", err);
   if (!iv_group_embed (&r->cp_group, c->c, c->place_tp == c->place_cp ? c->t : 1,
-                       c->place_cp == IV_PLACE_PE, hw, err, sizeof err))
-    return fail (r, IV_FIELD_CP_PLACE, "CP: %s", err);
+                       c->place_cp == IV_PLACE_PE, hw, quiet ? NULL : err, sizeof err))
+    return !quiet && fail (r, IV_FIELD_CP_PLACE, "CP: %s", err);
   if (!iv_group_embed (&r->ep_group, c->e,
                        (c->place_tp == c->place_ep ? c->t : 1)
                            * (c->place_cp == c->place_ep ? c->c : 1),
-                       c->place_ep == IV_PLACE_PE, hw, err, sizeof err))
-    return fail (r, IV_FIELD_EP_PLACE, "EP: %s", err);
+                       c->place_ep == IV_PLACE_PE, hw, quiet ? NULL : err, sizeof err))
+    return !quiet && fail (r, IV_FIELD_EP_PLACE, "EP: %s", err);
   /* ⌈t/H⌉ PEs share a head (an uneven split still splits each head over that many) */
   if (c->t > r->model->H
       && !iv_group_embed (&r->c3_group, (c->t + r->model->H - 1) / r->model->H, 1,
-                          c->place_tp == IV_PLACE_PE, hw, err, sizeof err))
-    return fail (r, IV_FIELD_TP, "TP (score all-reduce): %s", err);
+                          c->place_tp == IV_PLACE_PE, hw, quiet ? NULL : err, sizeof err))
+    return !quiet && fail (r, IV_FIELD_TP, "TP (score all-reduce): %s", err);
   return TRUE;
+}
+
+gboolean
+_iv_model_placeable (const IvModel *model, const IvHardware *hw, const IvConfig *config)
+{
+  /* Not zeroed: check_config () and place () read only these three. */
+  IvResult r;
+
+  r.model = model;
+  r.hw = hw;
+  r.config = *config;
+  return check_config (&r) && place (&r, TRUE);
+}
+
+gint64
+_iv_model_largest_placeable (const IvConfig *config, const IvHardware *hw, gboolean vary_tp)
+{
+  IvConfig c = *config;
+  char names[32];
+  IvConfigField f;
+  gint64 others_pe, others_cube;
+
+  /* place () refuses a level where the product of its groups' sizes exceeds what it holds:
+   * the varied size times the others' there. */
+  if (vary_tp)
+    c.t = 1;
+  else
+    c.c = 1;
+  others_pe = level_groups (&c, IV_PLACE_PE, names, sizeof names, &f);
+  others_cube = level_groups (&c, IV_PLACE_CUBE, names, sizeof names, &f);
+  return MAX (hw->n_pe / others_pe, hw->X * hw->Y / others_cube);
 }
 
 static gboolean evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config,
@@ -824,7 +859,7 @@ evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config, Iv
   r->n_waste = r->n_hints = 0;
   memset (&r->c3_group, 0, sizeof r->c3_group);
   memset (&r->ep_group, 0, sizeof r->ep_group);
-  if (!check_config (r) || !place (r))
+  if (!check_config (r) || !place (r, FALSE))
     return FALSE;
 
   make_kinds (r, shapes);

@@ -220,6 +220,12 @@ gboolean iv_model_evaluate_plain (const IvModel *model, const IvHardware *hw,
 /* iv_model_evaluate () without the waste and hints. */
 gboolean _iv_model_evaluate_plain (const IvModel *model, const IvHardware *hw,
                                    const IvConfig *config, IvResult *result);
+/* Whether @config passes iv_model_evaluate ()'s checks and placement, without a sentence
+ * for a refusal: what the hints' search asks of each candidate. */
+gboolean _iv_model_placeable (const IvModel *model, const IvHardware *hw, const IvConfig *config);
+/* The largest TP (@vary_tp) or CP, the others kept, whose groups' count at one level or the
+ * other (PEs, cubes) is within what it holds: every larger size is refused placement. */
+gint64 _iv_model_largest_placeable (const IvConfig *config, const IvHardware *hw, gboolean vary_tp);
 /* The CP ring stage (C1) of kind @kind under @ring, evaluated: what the hints compare. */
 void _iv_model_ring_stage (const IvResult *result, const IvKindResult *kind, IvRing ring,
                            IvStage *out);
