@@ -239,11 +239,14 @@ static void
 iv_model_state_get_property (GObject *object, guint prop, GValue *value, GParamSpec *pspec)
 {
   IvModelState *self = IV_MODEL_STATE (object);
+  /* looked up once: -O3 cannot see that a second call returns the same pointer */
+  gint64 *i = int_member (self, prop);
+  double *d = bytes_member (self, prop);
 
-  if (int_member (self, prop))
-    g_value_set_int64 (value, *int_member (self, prop));
-  else if (bytes_member (self, prop))
-    g_value_set_double (value, *bytes_member (self, prop));
+  if (i)
+    g_value_set_int64 (value, *i);
+  else if (d)
+    g_value_set_double (value, *d);
   else
     switch (prop)
       {
