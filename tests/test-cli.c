@@ -385,6 +385,83 @@ test_model_hf_config_and_csv (void)
   g_rmdir (dir);
 }
 
+/* --hardware, --tp and the model, read by one parser for `plot`, `runs --predict` and
+ * `trace --against`: the same mistake gets the same sentence from each, with its name. */
+static void
+test_bound_options (void)
+{
+  g_autofree char *runs
+      = g_build_filename (g_getenv ("IV_SAMPLES_DIR"), "aiperf", "qwen_concurrency1", NULL);
+  g_autofree char *trace = sample ("traces/catapult_flow_simple.json");
+  g_autofree char *out = g_dir_make_tmp ("iv-cli-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (out, "plots", NULL);
+  struct
+  {
+    const char *argv[12];
+    const char *said; /* the first line on stderr */
+  } cases[] = {
+    /* a --tp that is not a whole number of the hardware's GPUs */
+    { { "plot", runs, "-o", png, "--hardware", "h100x8", "--tp", "2.5" },
+      "inferview plot: --tp: must be a whole number from 1 to the 8 GPUs of h100x8, not “2.5”" },
+    { { "runs", runs, "--predict", "--hardware", "h100x8", "--tp", "2.5" },
+      "inferview runs: --tp: must be a whole number from 1 to the 8 GPUs of h100x8, not “2.5”" },
+    { { "trace", trace, "--stats", "--against", "Llama-3.1-8B", "--hardware", "h100x8", "--tp",
+        "2.5" },
+      "inferview trace: --tp: must be a whole number from 1 to the 8 GPUs of h100x8, not “2.5”" },
+    /* on a SIP the trace's TP is over a cube's PEs, as the model places it */
+    { { "trace", trace, "--stats", "--against", "Llama-3.1-8B", "--hardware", "ring4", "--tp",
+        "17" },
+      "inferview trace: --tp: must be a whole number from 1 to the 16 PEs of a cube of ring4, not "
+      "“17”" },
+    /* an unknown hardware preset */
+    { { "plot", runs, "-o", png, "--hardware", "nope" },
+      "inferview plot: --hardware: no hardware preset named “nope” (inferview hardware lists "
+      "them)" },
+    { { "runs", runs, "--predict", "--hardware", "nope" },
+      "inferview runs: --hardware: no hardware preset named “nope” (inferview hardware lists "
+      "them)" },
+    { { "trace", trace, "--stats", "--against", "Llama-3.1-8B", "--hardware", "nope" },
+      "inferview trace: --hardware: no hardware preset named “nope” (inferview hardware lists "
+      "them)" },
+    /* no hardware for the model */
+    { { "runs", runs, "--predict" },
+      "inferview runs: --predict needs --hardware NAME (inferview hardware lists them)" },
+    { { "trace", trace, "--stats", "--against", "Llama-3.1-8B" },
+      "inferview trace: --against needs --hardware NAME (inferview hardware lists them)" },
+    /* an option without the one it goes with */
+    { { "plot", runs, "-o", png, "--tp", "2" }, "inferview plot: --tp goes with --hardware" },
+    { { "runs", runs, "--tp", "2" },
+      "inferview runs: --hardware, --tp, --model and --hf-config go with --predict" },
+    { { "trace", trace, "--stats", "--hardware", "h100x8" },
+      "inferview trace: --hardware and --tp go with --against" },
+    /* an unknown model preset */
+    { { "runs", runs, "--predict", "--hardware", "h100x8", "--model", "nope" },
+      "inferview runs: --model: no preset named “nope” (inferview presets lists them)" },
+    { { "trace", trace, "--stats", "--against", "nope", "--hardware", "h100x8" },
+      "inferview trace: --against: no preset named “nope” (inferview presets lists them)" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *const *a = cases[i].argv;
+      g_auto (GStrv) lines = NULL;
+      Result r = run (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], NULL);
+      g_test_message ("%s: %s", a[0], cases[i].said);
+      g_assert_cmpint (r.status, ==, 2);
+      lines = g_strsplit (r.err, "\n", 2);
+      g_assert_cmpstr (lines[0], ==, cases[i].said);
+      result_clear (&r);
+    }
+  /* within the range, the trace's TP on a SIP is the model's */
+  {
+    Result r = run ("trace", trace, "--stats", "--against", "Llama-3.1-8B", "--hardware", "ring4",
+                    "--tp", "16", NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    result_clear (&r);
+  }
+  iv_test_remove_tree (out);
+}
+
 /* Text from data is printed with its control characters as escapes: an argument in a
  * usage error, an option's text, a model named by its folder. ESC [ 2J would clear the
  * terminal; OSC 52 (ESC ] 52 ; c ; … BEL) would write the clipboard. */
@@ -1410,6 +1487,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/model-errors", test_model_errors);
   g_test_add_func ("/cli/model-hf-config-and-csv", test_model_hf_config_and_csv);
   g_test_add_func ("/cli/text-printable", test_text_printable);
+  g_test_add_func ("/cli/bound-options", test_bound_options);
   g_test_add_func ("/cli/presets-and-hardware", test_presets_and_hardware);
   g_test_add_func ("/cli/model-figure", test_model_figure);
   g_test_add_func ("/cli/model-serving", test_model_serving);

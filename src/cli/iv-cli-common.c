@@ -86,28 +86,30 @@ printable_vprintf (const char *format, va_list args)
   return g_strdup_printf ("%.*s%s%.*s", (int) head, text, printable, (int) tail, text + len - tail);
 }
 
-void
-_iv_cli_printf (FILE *out, const char *format, ...)
+char *
+_iv_cli_printable (const char *format, ...)
 {
-  g_autofree char *text = NULL;
+  char *text;
   va_list args;
 
   va_start (args, format);
   text = printable_vprintf (format, args);
   va_end (args);
-  fputs (text, out);
+  return text;
 }
 
 void
-_iv_cli_append_printf (GString *string, const char *format, ...)
+_iv_cli_put (FILE *out, char *text)
 {
-  g_autofree char *text = NULL;
-  va_list args;
+  fputs (text, out);
+  g_free (text);
+}
 
-  va_start (args, format);
-  text = printable_vprintf (format, args);
-  va_end (args);
+void
+_iv_cli_append (GString *string, char *text)
+{
   g_string_append (string, text);
+  g_free (text);
 }
 
 int

@@ -19,6 +19,7 @@
 
 #include "config.h"
 #include "iv-atomic-file.h"
+#include "iv-cli-bound.h"
 #include "iv-cli-private.h"
 #include "iv-hardware.h"
 #include "iv-cli.h"
@@ -592,9 +593,8 @@ _iv_cli_plot (int argc, char **argv)
   gboolean aiperf = FALSE, json = FALSE, verbose = FALSE;
   g_autoptr (GString) log_text = g_string_new (NULL);
   g_autofree char *out_dir = NULL, *format = NULL, *theme = NULL, *config_path = NULL, *gpus = NULL;
-  g_autofree char *hardware = NULL, *tp_text = NULL;
-  const IvHardware *bound_hw = NULL;
-  gint64 bound_tp = 0;
+  static const IvCliBoundSpec bound_spec = { "plot", "hardware", NULL, FALSE };
+  g_auto (IvCliBound) bound = { NULL };
   gboolean list = FALSE, watch = FALSE, html = FALSE;
   gint linger = 10;
   g_auto (IvCliFigureArgs) fig = { NULL };
@@ -609,10 +609,7 @@ _iv_cli_plot (int argc, char **argv)
       N_ ("Draw this preset instead of the defaults (repeatable; “all” for every one)"), "NAME" },
     { "list", 0, 0, G_OPTION_ARG_NONE, &list,
       N_ ("List the presets for these runs and draw nothing"), NULL },
-    { "gpus", 0, 0, G_OPTION_ARG_STRING, &gpus,
-      N_ ("The GPUs that served each run (per-GPU throughput divides by it; default: the "
-          "telemetry's)"),
-      "N" },
+    IV_CLI_GPUS_ENTRY (&gpus),
     { "watch", 0, 0, G_OPTION_ARG_NONE, &watch,
       N_ ("Follow runs AIPerf is still writing and rewrite the plots as data arrives (twice a "
           "second at most)"),
@@ -621,12 +618,11 @@ _iv_cli_plot (int argc, char **argv)
       N_ ("Write one self-contained, offline report.html (tables, every figure with tooltips) "
           "instead of image files"),
       NULL },
-    { "hardware", 0, 0, G_OPTION_ARG_STRING, &hardware,
-      N_ ("Set the runs against the analytical bound of their model on this hardware preset "
-          "(bound_efficiency)"),
-      "NAME" },
-    { "tp", 0, 0, G_OPTION_ARG_STRING, &tp_text,
-      N_ ("With --hardware: TP over its GPUs (default: the smallest that fits)"), "N" },
+    IV_CLI_BOUND_HARDWARE_ENTRY (
+        &bound, N_ ("Set the runs against the analytical bound of their model on this hardware "
+                    "preset (bound_efficiency)")),
+    IV_CLI_BOUND_TP_ENTRY (
+        &bound, N_ ("With --hardware: TP over its GPUs (default: the smallest that fits)")),
     { "linger", 0, 0, G_OPTION_ARG_INT, &linger,
       N_ ("With --watch: once every run is finished, wait this long for a new run of the sweep; "
           "a run without its summary whose files have not grown for this long (10 at least) is "
@@ -741,24 +737,11 @@ _iv_cli_plot (int argc, char **argv)
     _iv_cli_printf (stderr, "inferview plot: %s\n", (const char *) sweep->warnings->pdata[i]);
   if (!_iv_cli_apply_gpus ("plot", gpus, sweep))
     return IV_EXIT_USAGE;
-  if (tp_text && !hardware)
-    return _iv_cli_usage_error ("plot", "%s", _ ("--tp goes with --hardware"));
-  if (hardware)
-    {
-      char *end = NULL;
-      if (!(bound_hw = iv_hardware_find (hardware)))
-        return _iv_cli_usage_error (
-            "plot", _ ("--hardware: no hardware preset named “%s” (inferview hardware lists them)"),
-            hardware);
-      if (tp_text
-          && ((bound_tp = g_ascii_strtoll (tp_text, &end, 10)) < 1 || *end
-              || bound_tp > bound_hw->X * bound_hw->Y))
-        return _iv_cli_usage_error (
-            "plot",
-            _ ("--tp: must be a whole number from 1 to the %" G_GINT64_FORMAT
-               " GPUs of %s, not “%s”"),
-            bound_hw->X * bound_hw->Y, bound_hw->name, tp_text);
-    }
+  {
+    int rc = _iv_cli_bound_read (&bound_spec, FALSE, &bound);
+    if (rc != IV_EXIT_OK)
+      return rc;
+  }
   multi = sweep->runs->len > 1;
   if (!(config = iv_plot_config_find (
             config_path, multi ? NULL : ((IvRun *) sweep->runs->pdata[0])->path, &error)))
@@ -766,7 +749,7 @@ _iv_cli_plot (int argc, char **argv)
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
     }
-  apply_bound (config, bound_hw, bound_tp);
+  apply_bound (config, bound.hw, bound.tp_n);
   apply_aiperf (config, aiperf);
   for (guint i = 0; i < config->warnings->len; i++)
     _iv_cli_printf (stderr, "inferview plot: %s\n", (const char *) config->warnings->pdata[i]);
@@ -882,7 +865,7 @@ _iv_cli_plot (int argc, char **argv)
   if (watch)
     {
       int rc = watch_and_redraw (sweep, config_path, wanted, &eo, ext, out_dir, (guint) linger,
-                                 bound_hw, bound_tp);
+                                 bound.hw, bound.tp_n);
       if (rc != IV_EXIT_OK)
         return rc;
     }

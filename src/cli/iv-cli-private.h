@@ -39,8 +39,14 @@ gboolean _iv_cli_parse_listing (const char *command, const char *summary, const 
  * between the newlines @format begins and ends with is made printable (iv_text_printable:
  * valid UTF-8, control characters as visible escapes). Every line that holds a name, a
  * path or a message from data is printed through them; --json output has its writer. */
-void _iv_cli_printf (FILE *out, const char *format, ...) G_GNUC_PRINTF (2, 3);
-void _iv_cli_append_printf (GString *string, const char *format, ...) G_GNUC_PRINTF (2, 3);
+#define _iv_cli_printf(out, ...) _iv_cli_put ((out), _iv_cli_printable (__VA_ARGS__))
+#define _iv_cli_append_printf(string, ...)                                                         \
+  _iv_cli_append ((string), _iv_cli_printable (__VA_ARGS__))
+/* What both are made of, so that the formatting is written once: the text made printable,
+ * and the text (taken) written out or appended. */
+char *_iv_cli_printable (const char *format, ...) G_GNUC_PRINTF (1, 2);
+void _iv_cli_put (FILE *out, char *text);
+void _iv_cli_append (GString *string, char *text);
 /* The message and the pointer to --help on stderr; the message made printable. */
 int _iv_cli_usage_error (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
 void _iv_cli_print_error (const GError *error);
@@ -53,6 +59,14 @@ gboolean _iv_cli_number (const char *command, const char *option, const char *te
 /* --gpus N: every run of @sweep served by N GPUs (per-GPU throughput divides by it).
  * NULL leaves the runs' own counts. FALSE after one line on stderr naming the option. */
 gboolean _iv_cli_apply_gpus (const char *command, const char *text, IvSweep *sweep);
+/* Its GOptionEntry row, the same for every command that takes it. */
+#define IV_CLI_GPUS_ENTRY(text)                                                                    \
+  {                                                                                                \
+    "gpus", 0, 0, G_OPTION_ARG_STRING, text,                                                       \
+        N_ ("The GPUs that served each run (per-GPU throughput divides by it; default: the "       \
+            "telemetry's)"),                                                                       \
+        "N"                                                                                        \
+  }
 
 /* TRUE, after one line on stderr, when -o @output is an existing folder. */
 gboolean _iv_cli_output_is_folder (const char *command, const char *output);

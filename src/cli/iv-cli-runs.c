@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "config.h"
+#include "iv-cli-bound.h"
 #include "iv-cli-private.h"
 #include "iv-runs-notes.h"
 #include "iv-runs-table.h"
@@ -339,37 +340,31 @@ print_text (const IvSweep *s)
 int
 _iv_cli_runs (int argc, char **argv)
 {
+  static const IvCliBoundSpec bound_spec = { "runs", "predict", "model", FALSE };
   gboolean json = FALSE, predict = FALSE;
   g_auto (GStrv) paths = NULL;
-  g_autofree char *gpus = NULL, *hardware = NULL, *tp_text = NULL, *model_name = NULL,
-                  *hf_config = NULL;
-  const IvModel *model = NULL;
-  g_autoptr (IvModel) imported = NULL;
+  g_autofree char *gpus = NULL;
+  g_auto (IvCliBound) bound = { NULL };
   g_autofree IvRunBound *bounds = NULL;
   const IvHardware *hw = NULL;
-  gint64 tp = 0;
   g_autoptr (GError) error = NULL;
   g_autoptr (IvSweep) sweep = NULL;
+  int rc;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Print JSON"), NULL },
-    { "gpus", 0, 0, G_OPTION_ARG_STRING, &gpus,
-      N_ ("The GPUs that served each run (per-GPU throughput divides by it; default: the "
-          "telemetry's)"),
-      "N" },
+    IV_CLI_GPUS_ENTRY (&gpus),
     { "predict", 0, 0, G_OPTION_ARG_NONE, &predict,
       N_ ("Set each run against the analytical bound of its model on --hardware (TTFT, ITL, "
           "latency, throughput, efficiency)"),
       NULL },
-    { "hardware", 0, 0, G_OPTION_ARG_STRING, &hardware,
-      N_ ("With --predict: the hardware preset (e.g. h100x8)"), "NAME" },
-    { "tp", 0, 0, G_OPTION_ARG_STRING, &tp_text,
-      N_ ("With --predict: TP over the GPUs (default: the smallest that fits)"), "N" },
-    { "model", 0, 0, G_OPTION_ARG_STRING, &model_name,
-      N_ ("With --predict: the model preset the runs served (default: matched from each run's "
-          "model name)"),
-      "PRESET" },
-    { "hf-config", 0, 0, G_OPTION_ARG_FILENAME, &hf_config,
-      N_ ("With --predict: the model the runs served, from its Hugging Face config.json"), "FILE" },
+    IV_CLI_BOUND_HARDWARE_ENTRY (&bound, N_ ("With --predict: the hardware preset (e.g. h100x8)")),
+    IV_CLI_BOUND_TP_ENTRY (
+        &bound, N_ ("With --predict: TP over the GPUs (default: the smallest that fits)")),
+    IV_CLI_BOUND_MODEL_ENTRIES (
+        &bound,
+        N_ ("With --predict: the model preset the runs served (default: matched from each run's "
+            "model name)"),
+        N_ ("With --predict: the model the runs served, from its Hugging Face config.json")),
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &paths, NULL, N_ ("PATH…") },
     { NULL },
   };
@@ -380,41 +375,9 @@ _iv_cli_runs (int argc, char **argv)
     return IV_EXIT_USAGE;
   if (!paths || !paths[0])
     return _iv_cli_usage_error ("runs", "%s", _ ("name at least one run or sweep folder"));
-  if ((hardware || tp_text || model_name || hf_config) && !predict)
-    return _iv_cli_usage_error ("runs", "%s",
-                                _ ("--hardware, --tp, --model and --hf-config go with --predict"));
-  if (model_name && hf_config)
-    return _iv_cli_usage_error ("runs", "%s", _ ("--model or --hf-config, not both"));
-  if (hf_config)
-    {
-      g_autoptr (GError) hf_error = NULL;
-      if (!(imported = iv_model_from_hf_config (hf_config, &hf_error)))
-        {
-          _iv_cli_printf (stderr, "inferview runs: --hf-config: %s\n", hf_error->message);
-          return IV_EXIT_BAD_INPUT;
-        }
-      model = imported;
-    }
-  if (model_name && !(model = iv_presets_find (model_name)))
-    return _iv_cli_usage_error (
-        "runs", _ ("--model: no preset named “%s” (inferview presets lists them)"), model_name);
-  if (predict)
-    {
-      char *end = NULL;
-      if (!hardware)
-        return _iv_cli_usage_error (
-            "runs", "%s", _ ("--predict needs --hardware NAME (inferview hardware lists them)"));
-      if (!(hw = iv_hardware_find (hardware)))
-        return _iv_cli_usage_error (
-            "runs", _ ("--hardware: no hardware preset named “%s” (inferview hardware lists them)"),
-            hardware);
-      if (tp_text && ((tp = g_ascii_strtoll (tp_text, &end, 10)) < 1 || *end || tp > hw->X * hw->Y))
-        return _iv_cli_usage_error (
-            "runs",
-            _ ("--tp: must be a whole number from 1 to the %" G_GINT64_FORMAT
-               " GPUs of %s, not “%s”"),
-            hw->X * hw->Y, hw->name, tp_text);
-    }
+  if ((rc = _iv_cli_bound_read (&bound_spec, predict, &bound)) != IV_EXIT_OK)
+    return rc;
+  hw = bound.hw;
   sweep = iv_sweep_load ((const char *const *) paths, NULL, NULL, NULL, &error);
   if (!sweep)
     {
@@ -427,7 +390,7 @@ _iv_cli_runs (int argc, char **argv)
     {
       bounds = g_new0 (IvRunBound, MAX (sweep->runs->len, 1));
       for (guint i = 0; i < sweep->runs->len; i++)
-        iv_run_bound_compute (sweep->runs->pdata[i], model, hw, tp, &bounds[i]);
+        iv_run_bound_compute (sweep->runs->pdata[i], bound.m, hw, bound.tp_n, &bounds[i]);
     }
   if (json)
     {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "iv-cli-bound.h"
 #include "iv-cli-private.h"
 #include "iv-safe-text.h"
 #include "iv-preset.h"
@@ -626,58 +627,55 @@ list_names (char **items, const char *key, const char *name)
   return FALSE;
 }
 
-/* --processes: which processes to leave out (those no item of @list names: a pid, or
- * part of the name, case-folded); NULL after a usage error. */
-static GByteArray *
-hidden_processes (const IvTrace *t, const char *list)
-{
-  g_auto (GStrv) items = g_strsplit (list, ",", -1);
-  GByteArray *hidden = g_byte_array_sized_new (t->processes->len);
-  guint shown = 0;
+/* A process's or a track's key and name, and whether it counts as something drawn (a
+ * track without slices or counters does not). */
+typedef gboolean (*ItemNames) (const IvTrace *t, guint i, const char **key, const char **name);
 
-  g_byte_array_set_size (hidden, t->processes->len);
-  for (guint p = 0; p < t->processes->len; p++)
-    {
-      const IvProcess *pr = t->processes->pdata[p];
-      gboolean keep = list_names (items, pr->key, pr->name);
-      hidden->data[p] = !keep;
-      shown += keep;
-    }
-  if (shown == 0)
-    {
-      _iv_cli_usage_error ("trace", _ ("--processes “%s” names none of the trace's %u processes"),
-                           list, t->processes->len);
-      g_byte_array_unref (hidden);
-      return NULL;
-    }
-  return hidden;
+static gboolean
+process_names (const IvTrace *t, guint i, const char **key, const char **name)
+{
+  const IvProcess *pr = t->processes->pdata[i];
+  *key = pr->key, *name = pr->name;
+  return TRUE;
 }
 
-/* --threads: which tracks to leave out (those no item of @list names: a tid, or part of
- * the track's name, case-folded); NULL after a usage error. */
+static gboolean
+track_names (const IvTrace *t, guint i, const char **key, const char **name)
+{
+  const IvTrack *tr = &g_array_index (t->tracks, IvTrack, i);
+  *key = tr->key, *name = tr->name ? tr->name : tr->key;
+  return tr->n_rows || tr->n_series;
+}
+
+/* --processes (@names process_names) or --threads (track_names): which of the @n items to
+ * leave out, those no entry of @list names (a pid or tid, or part of the name,
+ * case-folded); NULL after a usage error when nothing drawn is left. */
 static GByteArray *
-hidden_threads (const IvTrace *t, const char *list)
+hidden_items (const IvTrace *t, const char *list, guint n, ItemNames names)
 {
   g_auto (GStrv) items = g_strsplit (list, ",", -1);
-  GByteArray *hidden = g_byte_array_sized_new (t->tracks->len);
+  GByteArray *hidden = g_byte_array_sized_new (n);
   guint shown = 0;
 
-  g_byte_array_set_size (hidden, t->tracks->len);
-  for (guint k = 0; k < t->tracks->len; k++)
+  g_byte_array_set_size (hidden, n);
+  for (guint i = 0; i < n; i++)
     {
-      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, k);
-      gboolean keep = list_names (items, tr->key, tr->name ? tr->name : tr->key);
-      hidden->data[k] = !keep;
-      shown += keep && (tr->n_rows || tr->n_series);
+      const char *key, *name;
+      gboolean counts = names (t, i, &key, &name);
+      gboolean keep = list_names (items, key, name);
+      hidden->data[i] = !keep;
+      shown += keep && counts;
     }
-  if (shown == 0)
-    {
-      _iv_cli_usage_error ("trace", _ ("--threads “%s” names none of the trace's %u tracks"), list,
-                           t->tracks->len);
-      g_byte_array_unref (hidden);
-      return NULL;
-    }
-  return hidden;
+  if (shown)
+    return hidden;
+  g_byte_array_unref (hidden);
+  if (names == process_names)
+    _iv_cli_usage_error ("trace", _ ("--processes “%s” names none of the trace's %u processes"),
+                         list, n);
+  else
+    _iv_cli_usage_error ("trace", _ ("--threads “%s” names none of the trace's %u tracks"), list,
+                         n);
+  return NULL;
 }
 
 /* Measured GPU time by class beside the model's step: per step (the range's time over
@@ -756,15 +754,15 @@ _iv_cli_trace (int argc, char **argv)
   g_autofree char *start_cand = NULL, *num_cand = NULL, *breakdown = NULL, *min_pct = NULL;
   g_autofree char *tolerance = NULL, *processes = NULL, *threads = NULL;
   gboolean pipeline_json = FALSE, flows = FALSE;
-  g_autofree char *against = NULL, *hardware = NULL, *mode = NULL, *batch = NULL, *tq = NULL,
-                  *context = NULL;
-  g_autofree char *tp = NULL, *steps = NULL;
+  static const IvCliBoundSpec bound_spec = { "trace", "against", "against", TRUE };
+  g_auto (IvCliBound) bound = { NULL };
+  g_autofree char *mode = NULL, *batch = NULL, *tq = NULL, *context = NULL, *steps = NULL;
   GOptionEntry entries[] = {
-    { "against", 0, 0, G_OPTION_ARG_STRING, &against,
+    /* the model: --against PRESET, read as --model is elsewhere */
+    { "against", 0, 0, G_OPTION_ARG_STRING, &bound.model,
       N_ ("With --stats: the model preset whose step the GPU time by kernel class is set beside"),
       "PRESET" },
-    { "hardware", 0, 0, G_OPTION_ARG_STRING, &hardware,
-      N_ ("With --against: the hardware preset (e.g. h100x8)"), "NAME" },
+    IV_CLI_BOUND_HARDWARE_ENTRY (&bound, N_ ("With --against: the hardware preset (e.g. h100x8)")),
     { "mode", 0, 0, G_OPTION_ARG_STRING, &mode,
       N_ ("With --against: prefill or decode (default decode)"), "MODE" },
     { "batch", 0, 0, G_OPTION_ARG_STRING, &batch, N_ ("With --against: sequences B (default 1)"),
@@ -773,8 +771,7 @@ _iv_cli_trace (int argc, char **argv)
       N_ ("With --against: new tokens per sequence (default 1)"), "T" },
     { "context", 0, 0, G_OPTION_ARG_STRING, &context,
       N_ ("With --against: tokens already cached (default 0)"), "P" },
-    { "tp", 0, 0, G_OPTION_ARG_STRING, &tp, N_ ("With --against: TP over the GPUs (default 1)"),
-      "N" },
+    IV_CLI_BOUND_TP_ENTRY (&bound, N_ ("With --against: TP over the GPUs (default 1)")),
     { "steps", 0, 0, G_OPTION_ARG_STRING, &steps,
       N_ ("With --against: the steps the trace holds (default 1)"), "N" },
     { "stats", 0, 0, G_OPTION_ARG_NONE, &stats,
@@ -830,6 +827,7 @@ _iv_cli_trace (int argc, char **argv)
   } scope = { G_MININT64, G_MAXINT64, FALSE, IV_STATS_DEFAULT };
   g_autofree IvResult *model = NULL;
   double n_steps = 1;
+  int bound_rc;
 
   if (!_iv_cli_parse ("trace", _ ("Load a Chrome trace or a pipelined timeline and report on it."),
                       entries, &argc, &argv))
@@ -845,6 +843,9 @@ _iv_cli_trace (int argc, char **argv)
     return IV_EXIT_USAGE;
   if (to && to_ms <= from_ms)
     return _iv_cli_usage_error ("trace", "%s", _ ("--to must be after --from"));
+  /* the model, its hardware and TP: refused before the trace is read */
+  if ((bound_rc = _iv_cli_bound_read (&bound_spec, bound.model != NULL, &bound)) != IV_EXIT_OK)
+    return bound_rc;
   if (tolerance)
     {
       double us = 0;
@@ -893,9 +894,11 @@ _iv_cli_trace (int argc, char **argv)
       tl.color_by_category = color_by && g_str_equal (color_by, "category");
       tl.all_flows = flows;
       tl.note_cut = TRUE;
-      if (processes && !(hidden = hidden_processes (trace, processes)))
+      if (processes
+          && !(hidden = hidden_items (trace, processes, trace->processes->len, process_names)))
         return IV_EXIT_USAGE;
-      if (threads && !(hidden_tracks = hidden_threads (trace, threads)))
+      if (threads
+          && !(hidden_tracks = hidden_items (trace, threads, trace->tracks->len, track_names)))
         return IV_EXIT_USAGE;
       tl.hidden = hidden;
       tl.hidden_tracks = hidden_tracks;
@@ -935,21 +938,16 @@ _iv_cli_trace (int argc, char **argv)
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
     }
-  if (against)
+  if (bound.m)
     {
       /* the model's step on the configuration asked for, by the same classes */
-      const IvModel *m = iv_presets_find (against);
-      const IvHardware *hw = hardware ? iv_hardware_find (hardware) : NULL;
+      const IvHardware *hw = bound.hw;
       IvConfig c;
       double v;
-      if (!m)
-        return _iv_cli_usage_error (
-            "trace", _ ("--against: no preset named “%s” (inferview presets lists them)"), against);
-      if (!hw)
-        return _iv_cli_usage_error (
-            "trace", "%s", _ ("--against needs --hardware NAME (inferview hardware lists them)"));
       iv_config_init (&c);
       c.P = 0;
+      if (bound.tp_n)
+        c.t = bound.tp_n;
       if (hw->n_pe == 1)
         c.place_tp = c.place_cp = IV_PLACE_CUBE;
       if (mode && !g_str_equal (mode, "prefill") && !g_str_equal (mode, "decode"))
@@ -961,12 +959,10 @@ _iv_cli_trace (int argc, char **argv)
           || (tq && (c.T = (gint64) v) < 1)
           || (context && !_iv_cli_number ("trace", "context", context, TRUE, &v))
           || (context && (c.P = (gint64) v) < 0)
-          || (tp && !_iv_cli_number ("trace", "tp", tp, FALSE, &v))
-          || (tp && (c.t = (gint64) v) < 1)
           || (steps && !_iv_cli_number ("trace", "steps", steps, FALSE, &n_steps)))
         return IV_EXIT_USAGE;
       model = g_new0 (IvResult, 1);
-      if (!iv_model_evaluate (m, hw, &c, model))
+      if (!iv_model_evaluate (bound.m, hw, &c, model))
         {
           _iv_cli_printf (stderr, "inferview trace: --against: %s\n", model->error);
           return IV_EXIT_BAD_INPUT;
