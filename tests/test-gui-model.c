@@ -1,0 +1,573 @@
+/* test-gui-model.c: the Model workspace in the real window, headless (xvfb-run +
+ * dbus-run-session): the controls and the state both ways, the result bar, a stale
+ * result, the hardware editor, Stages, Details, Serving, saving and comparing, the
+ * sidebar's presets, an opened config.json; and every figure of the registry
+ * (src/render/iv-model-figures.c) with its tab and page, drawn as it is exported. Skips
+ * (77) without a display. Each case starts from a new window (iv_gui_run_cases). */
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "iv-gui-test-util.h"
+#include "iv-model-figures.h"
+#include "iv-model-stages.h"
+#include "iv-model-view.h"
+#include "iv-preset.h"
+#include "iv-render-model.h"
+#include "iv-saved.h"
+#include "iv-sidebar.h"
+#include "iv-test-util.h"
+#include "iv-units.h"
+#include "iv-window-private.h"
+#include "iv-window.h"
+#include "iv-workspace-page.h"
+
+/* The running case's window and scratch folder (iv-gui-test-util.h). */
+#define window (iv_gui_window ())
+#define tmpdir (iv_gui_tmpdir ())
+
+static void
+expand_all (GtkWidget *root)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      if (GTK_IS_EXPANDER (c))
+        gtk_expander_set_expanded (GTK_EXPANDER (c), TRUE);
+      expand_all (c);
+    }
+}
+
+static GtkListBoxRow *
+find_preset_row (GtkWidget *root, const char *name)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkListBoxRow *found;
+      const IvModel *m = g_object_get_data (G_OBJECT (c), "iv-preset");
+      if (GTK_IS_LIST_BOX_ROW (c) && m && g_str_equal (m->name, name))
+        return GTK_LIST_BOX_ROW (c);
+      if ((found = find_preset_row (c, name)))
+        return found;
+    }
+  return NULL;
+}
+
+static GtkStack *
+stack_with_page (GtkWidget *root, const char *page)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkStack *found;
+      if (GTK_IS_STACK (c) && gtk_stack_get_child_by_name (GTK_STACK (c), page))
+        return GTK_STACK (c);
+      if ((found = stack_with_page (c, page)))
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+has_label (GtkWidget *root, const char *text)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    if ((GTK_IS_LABEL (c) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (c)), text) == 0)
+        || has_label (c, text))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+has_label_containing (GtkWidget *root, const char *text)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    if ((GTK_IS_LABEL (c) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (c)), text)
+         && strchr (gtk_label_get_text (GTK_LABEL (c)), '\n'))
+        || has_label_containing (c, text))
+      return TRUE;
+  return FALSE;
+}
+
+/* A label under @root whose text contains @needle. */
+static gboolean
+some_label_contains (GtkWidget *root, const char *needle)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    if ((GTK_IS_LABEL (c) && strstr (gtk_label_get_text (GTK_LABEL (c)), needle))
+        || some_label_contains (c, needle))
+      return TRUE;
+  return FALSE;
+}
+
+static cairo_surface_t *
+render_view_figure (IvModelView *view)
+{
+  const IvFigure *f = iv_model_view_get_figure (view);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 460);
+  cairo_t *cr = cairo_create (s);
+  IvRenderOptions o = { IV_THEME_LIGHT, 1.0 };
+
+  g_assert_nonnull (f);
+  g_assert_true (f->render (cr, f->data, &o, 1200, 460, NULL));
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+static gboolean
+surfaces_equal (cairo_surface_t *a, cairo_surface_t *b)
+{
+  return memcmp (cairo_image_surface_get_data (a), cairo_image_surface_get_data (b),
+                 (gsize) cairo_image_surface_get_stride (a) * cairo_image_surface_get_height (a))
+         == 0;
+}
+
+/* The Model workspace works before anything is opened: moving the TP slider re-evaluates
+ * and redraws the pipeline; a combination the SIP cannot hold keeps the last result
+ * (greyed) and says why; an opened config.json becomes the model. */
+static void
+test_model_view (void)
+{
+  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_MODEL);
+  IvModelView *view = iv_workspace_page_get_model_view (page);
+  g_autofree char *dir = g_build_filename (tmpdir, "Qwen3-8B", NULL);
+  g_autofree char *config = g_build_filename (dir, "config.json", NULL);
+  GtkRange *tp;
+  cairo_surface_t *before, *after;
+  IvPipelineLayout L;
+  IvModelFigure fig;
+
+  g_assert_true (
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.show-workspace", "s", "model"));
+  iv_gui_settle (window);
+  g_assert_true (_iv_window_get_visible_page (window) == page);
+  g_assert_nonnull (view);
+  g_assert_nonnull (iv_workspace_page_get_figure (page));
+  g_assert_cmpstr (iv_model_view_get_result (view)->model->name, ==, "Llama-3.1-8B");
+  g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 4);
+  g_assert_null (iv_model_view_get_error (view));
+
+  tp = GTK_RANGE (iv_gui_control_labelled (GTK_WIDGET (view), "T_P"));
+  g_assert_nonnull (tp);
+  before = render_view_figure (view);
+  gtk_range_set_value (tp, 0); /* TP = 1: nothing to all-reduce */
+  g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 1);
+  fig = (IvModelFigure){ iv_model_view_get_result (view), 0 };
+  iv_pipeline_layout (&fig, 1200, 460, &L);
+  g_assert_cmpfloat (L.box[IV_C2].w, ==, 0);
+  after = render_view_figure (view);
+  g_assert_false (surfaces_equal (before, after));
+  cairo_surface_destroy (before);
+  cairo_surface_destroy (after);
+
+  /* The state object both ways: a property moves the control and re-evaluates (the
+   * figure changes); a control moves the property. */
+  {
+    IvModelState *state = iv_model_view_get_state (view);
+    GtkRange *cp = GTK_RANGE (iv_gui_control_labelled (GTK_WIDGET (view), "_CP"));
+    GtkDropDown *mode = GTK_DROP_DOWN (iv_gui_control_labelled (GTK_WIDGET (view), "M_ode"));
+    GtkDropDown *weights = GTK_DROP_DOWN (iv_gui_control_labelled (GTK_WIDGET (view), "_Weights"));
+    gint64 cp_value;
+    double bytes;
+    g_assert_nonnull (cp);
+    before = render_view_figure (view);
+    g_object_set (state, "tp", (gint64) 2, NULL);
+    g_assert_cmpfloat (gtk_range_get_value (tp), ==, 1);
+    g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 2);
+    after = render_view_figure (view);
+    g_assert_false (surfaces_equal (before, after));
+    cairo_surface_destroy (before);
+    cairo_surface_destroy (after);
+    gtk_range_set_value (cp, 1); /* CP = 2 */
+    g_object_get (state, "cp", &cp_value, NULL);
+    g_assert_cmpint (cp_value, ==, 2);
+    g_assert_cmpint (iv_model_view_get_result (view)->config.c, ==, 2);
+    gtk_range_set_value (cp, 0);
+    g_object_set (state, "mode", IV_MODE_DECODE, NULL);
+    g_assert_cmpuint (gtk_drop_down_get_selected (mode), ==, 1);
+    g_assert_cmpint (iv_model_view_get_result (view)->config.mode, ==, IV_MODE_DECODE);
+    g_assert_cmpint (iv_model_view_get_result (view)->config.T, ==, 1); /* one token per step */
+    gtk_drop_down_set_selected (mode, 0);
+    g_assert_cmpint (iv_model_view_get_result (view)->config.mode, ==, IV_MODE_PREFILL);
+    g_assert_cmpint (iv_model_view_get_result (view)->config.T, ==,
+                     8192); /* the prefill's T_q back */
+    /* the weights' drop-down is their format (§2.3): FP8 E4M3 brings its 1 byte */
+    gtk_drop_down_set_selected (weights, IV_FORMAT_FP8);
+    g_object_get (state, "weight-bytes", &bytes, NULL);
+    g_assert_cmpfloat (bytes, ==, 1);
+    g_assert_cmpfloat (iv_model_view_get_result (view)->config.e_w, ==, 1);
+    g_assert_cmpint (iv_model_view_get_result (view)->config.f_w, ==, IV_FORMAT_FP8);
+    g_object_set (state, "weight-format", IV_FORMAT_BF16, NULL);
+    g_assert_cmpuint (gtk_drop_down_get_selected (weights), ==, IV_FORMAT_BF16);
+    g_assert_cmpfloat (iv_model_view_get_result (view)->config.e_w, ==, 2);
+  }
+
+  gtk_range_set_value (tp, 3); /* TP = 8 */
+  g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 8);
+  /* The answer first: the result bar shows the step, tokens/s (SI, never e-notation),
+   * the memory badge in the colour of its verdict and the idle PEs. */
+  {
+    GtkWidget *bar = iv_model_view_get_result_bar (view);
+    const IvResult *res = iv_model_view_get_result (view);
+    g_autofree char *step = iv_units_format_seconds (res->step_s);
+    g_autofree char *tps = iv_units_format_si (res->tokens_per_s, NULL);
+    g_autofree char *idle = g_strdup_printf ("%" G_GINT64_FORMAT, res->idle_pes);
+    g_assert_true (has_label (bar, step));
+    g_assert_true (has_label (bar, tps));
+    g_assert_null (strchr (tps, 'e'));
+    g_assert_true (has_label (bar, idle));
+    g_assert_true (some_label_contains (bar, res->fits ? "fits ·" : "does not fit ·"));
+    g_assert_false (some_label_contains (bar, "Not updated"));
+  }
+  gtk_range_set_value (tp, 6); /* TP = 64 on PEs: ring4 cubes have 16 */
+  g_assert_nonnull (iv_model_view_get_error (view));
+  g_assert_nonnull (strstr (iv_model_view_get_error (view), "TP=64"));
+  g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 8);
+  g_assert_nonnull (iv_workspace_page_get_figure (page));
+  /* stale: the last answer dimmed, the reason beside it */
+  {
+    GtkWidget *bar = iv_model_view_get_result_bar (view);
+    g_assert_true (some_label_contains (bar, "Not updated: "));
+    g_assert_true (some_label_contains (bar, "TP=64"));
+    g_assert_true (gtk_widget_has_css_class (gtk_widget_get_first_child (bar), "iv-stale"));
+  }
+  gtk_range_set_value (tp, 2);
+  g_assert_null (iv_model_view_get_error (view));
+  g_assert_false (gtk_widget_has_css_class (
+      gtk_widget_get_first_child (iv_model_view_get_result_bar (view)), "iv-stale"));
+
+  /* Hardware details: TP 32 on PEs does not fit ring4's 16 PEs per cube until the cube
+   * is edited to 32; then the result runs on the edited SIP, whose TP slider reaches 128. */
+  expand_all (GTK_WIDGET (view));
+  {
+    GtkSpinButton *pes
+        = GTK_SPIN_BUTTON (iv_gui_control_labelled (GTK_WIDGET (view), "PEs per cube"));
+    GtkSpinButton *flops
+        = GTK_SPIN_BUTTON (iv_gui_control_labelled (GTK_WIDGET (view), "Matrix TFLOP/s per PE"));
+    g_assert_nonnull (pes);
+    g_assert_nonnull (flops);
+    g_assert_cmpfloat (gtk_spin_button_get_value (flops), ==, 32); /* ring4: 32e12 */
+    gtk_range_set_value (tp, 5);
+    g_assert_nonnull (iv_model_view_get_error (view));
+    gtk_spin_button_set_value (pes, 32);
+    g_assert_null (iv_model_view_get_error (view));
+    g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 32);
+    g_assert_cmpstr (iv_model_view_get_result (view)->hw->name, ==, "ring4 (edited)");
+    g_assert_cmpint (iv_model_view_get_result (view)->hw->n_pe, ==, 32);
+    g_assert_cmpfloat (gtk_adjustment_get_upper (gtk_range_get_adjustment (tp)), ==, 7);
+    /* A ring of cubes with two rows is no SIP: greyed, the rule shown, the result kept. */
+    gtk_spin_button_set_value (
+        GTK_SPIN_BUTTON (iv_gui_control_labelled (GTK_WIDGET (view), "Cubes down (Y)")), 2);
+    g_assert_nonnull (strstr (iv_model_view_get_error (view), "N × 1"));
+    g_assert_cmpint (iv_model_view_get_result (view)->hw->n_pe, ==, 32);
+    gtk_spin_button_set_value (
+        GTK_SPIN_BUTTON (iv_gui_control_labelled (GTK_WIDGET (view), "Cubes down (Y)")), 1);
+    g_assert_null (iv_model_view_get_error (view));
+    /* A GPU server edited keeps what the editor does not show (issue 34): MI300X stays
+     * fully connected with its FP8 peak, and its memory reads in GB as its data sheet */
+    {
+      GtkDropDown *server
+          = GTK_DROP_DOWN (iv_gui_control_labelled (GTK_WIDGET (view), "_Hardware"));
+      GtkSpinButton *mem
+          = GTK_SPIN_BUTTON (iv_gui_control_labelled (GTK_WIDGET (view), "Memory GB per PE"));
+      const IvHardware *mi300 = iv_hardware_find ("mi300x8");
+      guint at = GTK_INVALID_LIST_POSITION;
+      GListModel *names = gtk_drop_down_get_model (server);
+      for (guint i = 0; i < g_list_model_get_n_items (names); i++)
+        if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (names), i), "mi300x8") == 0)
+          at = i;
+      g_assert_cmpuint (at, !=, GTK_INVALID_LIST_POSITION);
+      gtk_drop_down_set_selected (server, at);
+      g_assert_cmpfloat (gtk_spin_button_get_value (mem), ==, 192);
+      gtk_spin_button_set_value (flops, 1000);
+      g_assert_null (iv_model_view_get_error (view));
+      g_assert_cmpstr (iv_model_view_get_result (view)->hw->name, ==, "mi300x8 (edited)");
+      g_assert_cmpint (iv_model_view_get_result (view)->hw->topology, ==,
+                       IV_TOPOLOGY_FULLY_CONNECTED);
+      g_assert_cmpfloat (iv_model_view_get_result (view)->hw->P_fp8, ==, mi300->P_fp8);
+      g_assert_cmpfloat (iv_model_view_get_result (view)->hw->P_c, ==, 1000e12);
+      gtk_drop_down_set_selected (server, 0); /* back to ring4 */
+      gtk_range_set_value (tp, 2);
+      g_assert_null (iv_model_view_get_error (view));
+    }
+  }
+
+  /* Stages on screen: one row per present stage, sortable by visible time (the largest
+   * first is the result's largest), the CSV is the result's. */
+  {
+    GtkStack *stack = stack_with_page (GTK_WIDGET (view), "stages");
+    IvModelStages *stages = IV_MODEL_STAGES (gtk_stack_get_child_by_name (stack, "stages"));
+    GtkColumnView *cv = iv_model_stages_get_column_view (stages);
+    GListModel *rows = G_LIST_MODEL (gtk_column_view_get_model (cv));
+    g_autoptr (GtkColumnViewColumn) visible_col
+        = g_list_model_get_item (gtk_column_view_get_columns (cv), 2);
+    const IvResult *res = iv_model_view_get_result (view);
+    guint present = 0;
+    double most = 0, first_visible = -1, order = -1;
+    g_autofree char *csv = NULL;
+
+    gtk_stack_set_visible_child_name (stack, "stages");
+    for (int st = 0; st < IV_N_STAGES; st++)
+      if (res->kinds[0].stages[st].present)
+        present++, most = MAX (most, res->kinds[0].stages[st].visible_s);
+    g_assert_cmpuint (g_list_model_get_n_items (rows), ==, present);
+    g_assert_cmpstr (gtk_column_view_column_get_title (visible_col), ==, "Visible");
+    gtk_column_view_sort_by_column (cv, visible_col, GTK_SORT_DESCENDING);
+    {
+      g_autoptr (GObject) top = g_list_model_get_item (rows, 0);
+      g_object_get (top, "visible", &first_visible, "order", &order, NULL);
+    }
+    g_assert_cmpfloat (first_visible, ==, most);
+    gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (rows), 0);
+    g_assert_true (has_label_containing (GTK_WIDGET (stages), iv_stage_id ((IvStageId) order)));
+    csv = iv_result_to_csv (res);
+    g_assert_cmpstr (iv_model_stages_get_csv (stages), ==, csv);
+    gtk_stack_set_visible_child_name (stack, "pipeline");
+  }
+
+  /* Details: built when shown, with this result's waste and the glossary's symbols. */
+  {
+    GtkStack *stack = stack_with_page (GTK_WIDGET (view), "details");
+    GtkWidget *details;
+    g_assert_nonnull (stack);
+    details = gtk_stack_get_child_by_name (stack, "details");
+    g_assert_false (has_label (details, "Replication Waste"));
+    gtk_stack_set_visible_child_name (stack, "details");
+    g_assert_true (has_label (details, "Replication Waste"));
+    g_assert_true (has_label (details, "d_ff") || has_label (details, "F"));
+    gtk_range_set_value (tp, 1); /* rebuilt while shown */
+    g_assert_true (has_label (details, "Replication Waste"));
+    gtk_stack_set_visible_child_name (stack, "pipeline");
+  }
+
+  /* Serving: the curve of this result, computed when its page is shown and drawn as it is
+   * exported (§10); the formats, EP's imbalance, the overlap and the reserve reach the
+   * model through the state the controls are bound to, and the curve follows them. */
+  {
+    GtkStack *stack = stack_with_page (GTK_WIDGET (view), "serving");
+    IvModelState *state = iv_model_view_get_state (view);
+    cairo_surface_t *shown, *moved;
+    g_assert_nonnull (stack);
+    gtk_stack_set_visible_child_name (stack, "serving");
+    g_assert_cmpstr (iv_model_view_get_figure (view)->name, ==, "serving");
+    shown = render_view_figure (view);
+    g_object_set (state, "reserve", 0.5, "overlap", TRUE, "imbalance", 1.5, NULL);
+    g_assert_cmpfloat (iv_model_view_get_result (view)->config.reserve, ==, 0.5);
+    g_assert_true (iv_model_view_get_result (view)->config.overlap);
+    g_assert_cmpfloat (iv_model_view_get_result (view)->config.imbalance, ==, 1.5);
+    moved = render_view_figure (view);
+    g_assert_false (surfaces_equal (shown, moved)); /* less memory: fewer points fit */
+    cairo_surface_destroy (shown);
+    cairo_surface_destroy (moved);
+    g_object_set (state, "reserve", 0.1, "overlap", FALSE, "imbalance", 1.0, NULL);
+    gtk_stack_set_visible_child_name (stack, "pipeline");
+    g_assert_cmpstr (iv_model_view_get_figure (view)->name, ==, "pipeline");
+  }
+
+  /* Save & compare: saved with TP 4, loaded back after moving the slider, compared in
+   * CSV, persisted for the next window, and a damaged file set aside rather than lost. */
+  {
+    g_autofree char *path
+        = g_build_filename (g_get_user_data_dir (), "inferview", "model-configurations.json", NULL);
+    g_autofree char *aside = g_strconcat (path, ".corrupt", NULL);
+    g_autofree char *csv = NULL;
+    g_autoptr (GError) error = NULL;
+    GPtrArray *saved = iv_model_view_get_saved (view);
+    guint n0 = saved->len, baseline;
+    IvModelView *other;
+
+    gtk_range_set_value (tp, 2);
+    g_assert_true (iv_model_view_save (view, "baseline-tp4", &error));
+    g_assert_no_error (error);
+    baseline = saved->len - 1;
+    g_assert_false (iv_model_view_save (view, "baseline-tp4", &error));
+    g_assert_nonnull (strstr (error->message, "already saved"));
+    g_clear_error (&error);
+    gtk_range_set_value (tp, 0);
+    g_assert_true (iv_model_view_save (view, NULL, &error));
+    g_assert_cmpuint (saved->len, ==, n0 + 2);
+    g_assert_true (g_str_has_prefix (((IvSaved *) saved->pdata[saved->len - 1])->name, "config"));
+    g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 1);
+    g_assert_true (iv_model_view_load_saved (view, baseline, &error));
+    g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 4);
+    /* loading sets the state: it holds exactly the saved configuration */
+    {
+      IvConfig now;
+      iv_model_state_get_config (iv_model_view_get_state (view), &now);
+      g_assert_cmpmem (&now, sizeof now, &((IvSaved *) saved->pdata[baseline])->config, sizeof now);
+      g_assert_cmpfloat (gtk_range_get_value (tp), ==, 2);
+    }
+    csv = iv_model_view_get_compare_csv (view);
+    g_assert_nonnull (strstr (csv, ",baseline-tp4,"));
+    g_assert_nonnull (strstr (csv, "\nTP,"));
+
+    other = g_object_ref_sink (IV_MODEL_VIEW (iv_model_view_new ()));
+    g_assert_cmpuint (iv_model_view_get_saved (other)->len, ==, saved->len);
+    g_assert_cmpstr (((IvSaved *) iv_model_view_get_saved (other)->pdata[baseline])->name, ==,
+                     "baseline-tp4");
+    g_object_unref (other);
+
+    g_assert_true (g_file_set_contents (path, "{\"configurations\": [", -1, NULL));
+    g_remove (aside);
+    other = g_object_ref_sink (IV_MODEL_VIEW (iv_model_view_new ()));
+    g_assert_cmpuint (iv_model_view_get_saved (other)->len, ==, 0);
+    g_assert_true (g_file_test (aside, G_FILE_TEST_IS_REGULAR));
+    g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+    g_object_unref (other);
+
+    /* Nested 100,000 deep (it once crashed the app at every launch): set aside too, under
+     * a name of its own; the earlier copy is kept. */
+    {
+      g_autofree char *deep = g_strnfill (100000, '[');
+      g_autofree char *aside2 = g_strconcat (path, ".corrupt-2", NULL);
+      g_autofree char *kept = NULL;
+      g_assert_true (g_file_set_contents (path, deep, -1, NULL));
+      other = g_object_ref_sink (IV_MODEL_VIEW (iv_model_view_new ()));
+      g_assert_cmpuint (iv_model_view_get_saved (other)->len, ==, 0);
+      g_assert_true (g_file_test (aside2, G_FILE_TEST_IS_REGULAR));
+      g_assert_true (g_file_get_contents (aside, &kept, NULL, NULL));
+      g_assert_cmpstr (kept, ==, "{\"configurations\": [");
+      g_object_unref (other);
+      g_remove (aside2);
+    }
+
+    /* One bad configuration among good ones: the good ones load, the file as it was is
+     * kept aside, and the next save keeps the good ones. */
+    {
+      g_autofree char *good = NULL;
+      GPtrArray *list;
+      g_assert_true (g_file_set_contents (
+          path,
+          "{\"configurations\": [{\"name\": \"keep-me\", \"model\": \"Llama-3.1-8B\", "
+          "\"hardware\": \"ring4\","
+          " \"mode\": \"decode\", \"batch\": 1, \"tq\": 1, \"context\": 0, \"tp\": 1, \"cp\": 1,"
+          " \"tp_place\": \"pe\", \"cp_place\": \"pe\", \"ring\": \"kv\"}, {\"name\": 5}]}",
+          -1, NULL));
+      g_remove (aside);
+      other = g_object_ref_sink (IV_MODEL_VIEW (iv_model_view_new ()));
+      list = iv_model_view_get_saved (other);
+      g_assert_cmpuint (list->len, ==, 1);
+      g_assert_cmpstr (((IvSaved *) list->pdata[0])->name, ==, "keep-me");
+      g_assert_true (g_file_test (aside, G_FILE_TEST_IS_REGULAR));
+      g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+      g_assert_true (iv_model_view_save (other, "another", &error));
+      g_assert_true (g_file_get_contents (path, &good, NULL, NULL));
+      g_assert_nonnull (strstr (good, "keep-me"));
+      g_assert_nonnull (strstr (good, "another"));
+      g_object_unref (other);
+      g_remove (path);
+    }
+    g_remove (aside);
+  }
+
+  /* The sidebar's presets: three DeepSeek rows (as in model-presets.tsv); activating one
+   * opens it in the Model workspace; saved configurations are listed there too. */
+  {
+    IvSidebar *sidebar = window->sidebar;
+    GtkListBoxRow *mixtral = NULL;
+    g_assert_cmpuint (iv_sidebar_count_presets_shown (sidebar), ==, 46);
+    iv_sidebar_set_preset_filter (sidebar, "deepseek");
+    g_assert_cmpuint (iv_sidebar_count_presets_shown (sidebar), ==, 3);
+    iv_sidebar_set_preset_filter (sidebar, "");
+    mixtral = find_preset_row (GTK_WIDGET (sidebar), "Mixtral-8x22B");
+    g_assert_nonnull (mixtral);
+    gtk_widget_activate (GTK_WIDGET (mixtral));
+    g_assert_cmpstr (iv_model_view_get_result (view)->model->name, ==, "Mixtral-8x22B");
+    g_assert_true (_iv_window_get_visible_page (window) == page);
+    g_assert_true (has_label (GTK_WIDGET (sidebar), "baseline-tp4"));
+  }
+
+  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (
+      config,
+      "{\"model_type\": \"qwen3\", \"hidden_size\": 4096, \"num_hidden_layers\": 36,"
+      " \"num_attention_heads\": 32, \"num_key_value_heads\": 8, \"head_dim\": 128,"
+      " \"intermediate_size\": 12288, \"vocab_size\": 151936}",
+      -1, NULL));
+  iv_gui_open_paths (window, config, NULL);
+  iv_gui_settle (window);
+  g_assert_cmpstr (iv_model_view_get_result (view)->model->name, ==, "Qwen3-8B");
+  g_assert_cmpint (iv_model_view_get_result (view)->kinds[0].layers, ==, 36);
+}
+
+/* The toggle button named @name under @root (the notebook's tab of that page), or NULL. */
+static GtkToggleButton *
+find_tab (GtkWidget *root, const char *name)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkToggleButton *found;
+      if (GTK_IS_TOGGLE_BUTTON (c) && g_strcmp0 (gtk_widget_get_name (c), name) == 0)
+        return GTK_TOGGLE_BUTTON (c);
+      if ((found = find_tab (c, name)))
+        return found;
+    }
+  return NULL;
+}
+
+/* The pixels of @s unlike its top-left corner's: what a figure drew on its background. */
+static guint
+ink_pixels (cairo_surface_t *s)
+{
+  const guint8 *data = cairo_image_surface_get_data (s);
+  int stride = cairo_image_surface_get_stride (s);
+  guint32 bg = *(const guint32 *) data;
+  guint n = 0;
+
+  for (int y = 0; y < cairo_image_surface_get_height (s); y++)
+    for (int x = 0; x < cairo_image_surface_get_width (s); x++)
+      n += ((const guint32 *) (data + y * stride))[x] != bg;
+  return n;
+}
+
+/* Every figure of the registry has its tab and its page in the window, named as on the
+ * command line; shown, it is the figure Export takes and it draws (the serving curve's
+ * from the curve). A figure added to the registry that the window cannot show fails
+ * here. */
+static void
+test_model_figures (void)
+{
+  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_MODEL);
+  IvModelView *view = iv_workspace_page_get_model_view (page);
+  GtkStack *stack;
+  guint n;
+  const IvModelFigureInfo *figures = iv_model_figures (&n);
+
+  g_assert_true (
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.show-workspace", "s", "model"));
+  iv_gui_settle (window);
+  stack = stack_with_page (GTK_WIDGET (view), figures[0].name);
+  g_assert_nonnull (stack);
+  for (guint i = 0; i < n; i++)
+    {
+      GtkToggleButton *tab = find_tab (GTK_WIDGET (view), figures[i].name);
+      const IvFigure *f;
+      cairo_surface_t *s;
+      g_assert_nonnull (gtk_stack_get_child_by_name (stack, figures[i].name));
+      g_assert_nonnull (tab);
+      g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (tab)), ==, figures[i].title);
+      /* the tab shows the page */
+      gtk_toggle_button_set_active (tab, TRUE);
+      g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, figures[i].name);
+      f = iv_model_view_get_figure (view);
+      g_assert_nonnull (f);
+      g_assert_cmpstr (f->name, ==, figures[i].name);
+      g_assert_true (f->render == figures[i].render);
+      s = render_view_figure (view);
+      g_assert_cmpuint (ink_pixels (s), >, 1200 * 460 / 100);
+      cairo_surface_destroy (s);
+    }
+  /* then Details and Compare, which are the window's own */
+  g_assert_nonnull (gtk_stack_get_child_by_name (stack, "details"));
+  g_assert_nonnull (gtk_stack_get_child_by_name (stack, "compare"));
+}
+
+static const IvGuiCase cases[] = {
+  { "/gui/model-view", test_model_view },
+  { "/gui/model-figures", test_model_figures },
+};
+
+int
+main (int argc, char **argv)
+{
+  return iv_gui_run_cases (&argc, &argv, cases, G_N_ELEMENTS (cases));
+}
