@@ -278,6 +278,12 @@ test_model_view (void)
       g_assert_cmpuint (at, !=, GTK_INVALID_LIST_POSITION);
       gtk_drop_down_set_selected (server, at);
       g_assert_cmpfloat (gtk_spin_button_get_value (mem), ==, 192);
+      /* a GPU server's fields are per GPU (issue 34), a SIP's per PE */
+      g_assert_true (iv_gui_control_labelled (GTK_WIDGET (view), "Memory GB per GPU")
+                     == GTK_WIDGET (mem));
+      g_assert_true (iv_gui_control_labelled (GTK_WIDGET (view), "Matrix TFLOP/s per GPU")
+                     == GTK_WIDGET (flops));
+      g_assert_null (iv_gui_control_labelled (GTK_WIDGET (view), "Memory GB per PE"));
       gtk_spin_button_set_value (flops, 1000);
       g_assert_null (iv_model_view_get_error (view));
       g_assert_cmpstr (iv_model_view_get_result (view)->hw->name, ==, "mi300x8 (edited)");
@@ -286,6 +292,8 @@ test_model_view (void)
       g_assert_cmpfloat (iv_model_view_get_result (view)->hw->P_fp8, ==, mi300->P_fp8);
       g_assert_cmpfloat (iv_model_view_get_result (view)->hw->P_c, ==, 1000e12);
       gtk_drop_down_set_selected (server, 0); /* back to ring4 */
+      g_assert_true (iv_gui_control_labelled (GTK_WIDGET (view), "Memory GB per PE")
+                     == GTK_WIDGET (mem));
       gtk_range_set_value (tp, 2);
       g_assert_null (iv_model_view_get_error (view));
     }

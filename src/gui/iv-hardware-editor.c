@@ -33,6 +33,19 @@ static const NumberField number_fields[] = {
   { "eta_comm", 1, G_STRUCT_OFFSET (IvHardware, eta_n) },
 };
 
+/* The fields whose labels name what they are per: a PE on a SIP, a GPU on a GPU server
+ * (one PE per GPU: its "cubes" are the GPUs). */
+static const struct
+{
+  const char *id;
+  const char *per_pe, *per_gpu;
+} per_labels[] = {
+  { "pe_flops", N_ ("Matrix TFLOP/s per PE"), N_ ("Matrix TFLOP/s per GPU") },
+  { "pe_vector_flops", N_ ("Vector TFLOP/s per PE"), N_ ("Vector TFLOP/s per GPU") },
+  { "pe_mem_bw", N_ ("Memory GB/s per PE"), N_ ("Memory GB/s per GPU") },
+  { "pe_mem_capacity", N_ ("Memory GB per PE"), N_ ("Memory GB per GPU") },
+};
+
 struct _IvHardwareEditor
 {
   GtkWidget parent_instance;
@@ -214,6 +227,22 @@ iv_hardware_editor_new (void)
   return g_object_new (IV_TYPE_HARDWARE_EDITOR, NULL);
 }
 
+/* The labels say per GPU on a GPU server, per PE on a SIP. */
+static void
+label_per (IvHardwareEditor *self, gboolean gpu)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (per_labels); i++)
+    for (guint f = 0; f < G_N_ELEMENTS (number_fields); f++)
+      if (g_str_equal (number_fields[f].id, per_labels[i].id))
+        {
+          GList *labels = gtk_widget_list_mnemonic_labels (GTK_WIDGET (self->numbers[f]));
+          for (GList *l = labels; l; l = l->next)
+            gtk_label_set_label (GTK_LABEL (l->data),
+                                 _ (gpu ? per_labels[i].per_gpu : per_labels[i].per_pe));
+          g_list_free (labels);
+        }
+}
+
 void
 iv_hardware_editor_set (IvHardwareEditor *self, const IvHardware *hw)
 {
@@ -232,6 +261,7 @@ iv_hardware_editor_set (IvHardwareEditor *self, const IvHardware *hw)
   self->description = g_strdup (hw->description);
   g_clear_pointer (&self->base, iv_hardware_free);
   self->base = iv_hardware_copy (hw);
+  label_per (self, iv_hardware_is_gpu_server (hw));
   show_message (self, NULL, FALSE);
   self->setting = FALSE;
 }
