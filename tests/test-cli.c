@@ -1130,6 +1130,54 @@ test_plot (void)
   iv_test_remove_tree (dir);
 }
 
+/* The lines of @text that begin with @prefix, without it. */
+static GPtrArray *
+lines_after (const char *text, const char *prefix)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; lines[i]; i++)
+    if (g_str_has_prefix (lines[i], prefix))
+      g_ptr_array_add (out, g_strdup (lines[i] + strlen (prefix)));
+  return out;
+}
+
+/* `plot`'s notes (summary.txt and stderr) are the ones `inferview runs`, the window and
+ * report.html say, composed once: a note every run of the sweep shares is said once, of
+ * "every run". */
+static void
+test_plot_notes (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("iv-cli-XXXXXX", NULL);
+  g_autofree char *sweep = sample ("aiperf");
+  g_autofree char *summary_path = g_build_filename (dir, "summary.txt", NULL);
+  g_autofree char *summary = NULL;
+  g_autoptr (GPtrArray) runs_notes = NULL, plot_notes = NULL, plot_said = NULL;
+  Result r = run ("runs", sweep, NULL);
+
+  g_assert_cmpint (r.status, ==, 0);
+  runs_notes = lines_after (r.err, "inferview runs: ");
+  result_clear (&r);
+  r = run ("plot", sweep, "-o", dir, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  plot_said = lines_after (r.err, "inferview plot: ");
+  result_clear (&r);
+  g_assert_true (g_file_get_contents (summary_path, &summary, NULL, NULL));
+  plot_notes = lines_after (summary, "note: ");
+  g_assert_cmpuint (runs_notes->len, >=, 2);
+  g_assert_cmpuint (plot_notes->len, ==, runs_notes->len);
+  for (guint i = 0; i < runs_notes->len; i++)
+    {
+      g_assert_cmpstr (plot_notes->pdata[i], ==, runs_notes->pdata[i]);
+      g_assert_true (
+          g_ptr_array_find_with_equal_func (plot_said, runs_notes->pdata[i], g_str_equal, NULL));
+    }
+  /* the sample's runs share their records note */
+  g_assert_true (g_str_has_prefix (plot_notes->pdata[0], "every run: "));
+  iv_test_remove_tree (dir);
+}
+
 /* `plot --watch`: a run written line by line while the command follows it; summary.txt
  * counts exactly what was written, a half-written line waits, the command ends when the
  * summary appears. */
@@ -1497,6 +1545,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/runs-json", test_runs_json);
   g_test_add_func ("/cli/plot", test_plot);
   g_test_add_func ("/cli/plot-aiperf", test_plot_aiperf);
+  g_test_add_func ("/cli/plot-notes", test_plot_notes);
   g_test_add_func ("/cli/plot-watch", test_plot_watch);
   g_test_add_func ("/cli/write-failures", test_write_failures);
   g_test_add_func ("/cli/out-of-memory", test_out_of_memory);

@@ -27,6 +27,7 @@
 #include "iv-input.h"
 #include "iv-live-follow.h"
 #include "iv-render-runs.h"
+#include "iv-runs-notes.h"
 #include "iv-report.h"
 
 /* aiperf_plot.log, as aiperf's setup_plot_logging writes it ("DATE TIME - NAME - LEVEL -
@@ -314,50 +315,40 @@ write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names,
   else
     _iv_cli_append_printf (summary, _ ("inferview plot: %s mode, %u run(s), configuration %s\n\n"),
                            multi ? "multi-run" : "single-run", sweep->runs->len, config->origin);
-  /* what the figures hold and what was left out, in the summary and on stderr */
+  /* what the figures hold and what was left out, in the summary and on stderr: the notes
+   * the window, report.html and `inferview runs` say, composed once (iv-runs-notes) */
   {
-    guint before = summary->len;
-    for (guint i = 0; i < sweep->warnings->len; i++)
+    g_autoptr (GPtrArray) said
+        = iv_runs_notes (sweep, NULL, multi ? IV_RUNS_NOTES_GPU : IV_RUNS_NOTES_DEFAULT);
+    for (guint i = 0; i < said->len; i++)
       {
-        _iv_cli_append_printf (summary, _ ("not loaded: %s\n"),
-                               (const char *) sweep->warnings->pdata[i]);
-        plot_log (o->log, "WARNING", "Failed to load run: %s",
-                  (const char *) sweep->warnings->pdata[i]);
+        const IvRunsNote *n = said->pdata[i];
+        g_autofree char *line = iv_runs_note_line (n, sweep, NULL);
+        if (n->kind == IV_RUNS_NOTE_NOT_LOADED)
+          {
+            /* said on stderr as the sweep loaded */
+            _iv_cli_append_printf (summary, _ ("not loaded: %s\n"), line);
+            plot_log (o->log, "WARNING", "Failed to load run: %s", line);
+            continue;
+          }
+        _iv_cli_append_printf (summary, _ ("note: %s\n"), line);
+        if (say)
+          _iv_cli_printf (stderr, "inferview plot: %s\n", line);
+        if (n->kind == IV_RUNS_NOTE_WARNING)
+          plot_log (o->log, "WARNING", "%s", line);
       }
-    for (guint i = 0; i < sweep->runs->len; i++)
-      {
-        const IvRun *r = sweep->runs->pdata[i];
-        g_autofree char *note = iv_run_records_note (r);
-        g_autofree char *gpu_note = multi ? iv_run_gpu_note (r) : NULL;
-        if (note)
-          {
-            _iv_cli_append_printf (summary, _ ("note: %s: %s\n"), r->name, note);
-            if (say)
-              _iv_cli_printf (stderr, "inferview plot: %s: %s\n", r->name, note);
-          }
-        /* per-GPU throughput is drawn across runs only */
-        if (gpu_note)
-          {
-            _iv_cli_append_printf (summary, _ ("note: %s: %s\n"), r->name, gpu_note);
-            if (say)
-              _iv_cli_printf (stderr, "inferview plot: %s: %s\n", r->name, gpu_note);
-          }
-        for (guint w = 0; w < r->warnings->len; w++)
-          {
-            _iv_cli_append_printf (summary, _ ("note: %s\n"), (const char *) r->warnings->pdata[w]);
-            if (say)
-              _iv_cli_printf (stderr, "inferview plot: %s\n", (const char *) r->warnings->pdata[w]);
-            plot_log (o->log, "WARNING", "%s", (const char *) r->warnings->pdata[w]);
-          }
-        plot_log (o->log, "DEBUG",
-                  "Run %s: %s, model %s, concurrency %g, %" G_GSIZE_FORMAT " records, %u GPU(s) by "
-                  "UUID, %u counted by aiperf",
-                  r->name, r->path, r->model ? r->model : "?", r->concurrency, r->n_requests,
-                  iv_run_gpu_count (r, NULL), iv_run_gpu_count_aiperf (r));
-      }
-    if (summary->len > before)
+    if (said->len)
       g_string_append_c (summary, '\n');
   }
+  for (guint i = 0; i < sweep->runs->len; i++)
+    {
+      const IvRun *r = sweep->runs->pdata[i];
+      plot_log (o->log, "DEBUG",
+                "Run %s: %s, model %s, concurrency %g, %" G_GSIZE_FORMAT " records, %u GPU(s) by "
+                "UUID, %u counted by aiperf",
+                r->name, r->path, r->model ? r->model : "?", r->concurrency, r->n_requests,
+                iv_run_gpu_count (r, NULL), iv_run_gpu_count_aiperf (r));
+    }
   if (o->json)
     {
       iv_json_writer_key (o->json, "plots");

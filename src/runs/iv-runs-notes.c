@@ -16,7 +16,7 @@ note_free (gpointer p)
 
 /* @text (taken) said of @run (NULL: the sweep): joins the note of the same text. */
 static void
-say (GPtrArray *notes, char *text, const IvRun *run)
+say (GPtrArray *notes, IvRunsNoteKind kind, char *text, const IvRun *run)
 {
   IvRunsNote *n = NULL;
 
@@ -34,6 +34,7 @@ say (GPtrArray *notes, char *text, const IvRun *run)
     }
   n = g_new (IvRunsNote, 1);
   n->text = text;
+  n->kind = kind;
   n->runs = g_ptr_array_new ();
   if (run)
     g_ptr_array_add (n->runs, (gpointer) run);
@@ -47,7 +48,7 @@ iv_runs_notes (const IvSweep *sweep, const IvRun *only, IvRunsNotesFlags flags)
 
   if (!only)
     for (guint i = 0; i < sweep->warnings->len; i++)
-      say (notes, g_strdup (sweep->warnings->pdata[i]), NULL);
+      say (notes, IV_RUNS_NOTE_NOT_LOADED, g_strdup (sweep->warnings->pdata[i]), NULL);
   for (guint i = 0; i < sweep->runs->len; i++)
     {
       const IvRun *r = sweep->runs->pdata[i];
@@ -55,12 +56,12 @@ iv_runs_notes (const IvSweep *sweep, const IvRun *only, IvRunsNotesFlags flags)
       if (only && r != only)
         continue;
       if ((records = iv_run_records_note (r)))
-        say (notes, records, r);
+        say (notes, IV_RUNS_NOTE_OF_RUNS, records, r);
       if ((flags & IV_RUNS_NOTES_GPU) && (gpu = iv_run_gpu_note (r)))
-        say (notes, gpu, r);
+        say (notes, IV_RUNS_NOTE_OF_RUNS, gpu, r);
       /* a warning names its file: said as it is */
       for (guint w = 0; w < r->warnings->len; w++)
-        say (notes, g_strdup (r->warnings->pdata[w]), NULL);
+        say (notes, IV_RUNS_NOTE_WARNING, g_strdup (r->warnings->pdata[w]), NULL);
     }
   if (only)
     {
@@ -76,7 +77,7 @@ iv_runs_notes (const IvSweep *sweep, const IvRun *only, IvRunsNotesFlags flags)
                                     (const char *) tags->pdata[i]);
         }
       if (differ->len)
-        say (notes,
+        say (notes, IV_RUNS_NOTE_DIFFER,
              g_strdup_printf (_ ("From the summary, where the records differ: %s"), differ->str),
              NULL);
     }

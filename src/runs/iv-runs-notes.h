@@ -6,10 +6,19 @@
 
 G_BEGIN_DECLS
 
+typedef enum
+{
+  IV_RUNS_NOTE_NOT_LOADED, /* a run that did not load: one of the sweep's warnings */
+  IV_RUNS_NOTE_OF_RUNS,    /* what the numbers of the runs it names hold (records, GPUs) */
+  IV_RUNS_NOTE_WARNING,    /* a run's warning, which names its file */
+  IV_RUNS_NOTE_DIFFER,     /* with a run alone: the metrics its records would tell otherwise */
+} IvRunsNoteKind;
+
 typedef struct
 {
   char *text;
   GPtrArray *runs; /* const IvRun*, the runs it is said of; empty: said of the sweep */
+  IvRunsNoteKind kind;
 } IvRunsNote;
 
 typedef enum

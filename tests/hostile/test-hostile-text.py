@@ -175,8 +175,13 @@ def check_plot_summary(tap, tmp):
     control character, and so are stdout and stderr."""
     sweep = os.path.join(tmp, "surrogates")
     os.mkdir(sweep)
-    make_run(sweep, "a" + CLEAR, '"Qwen\\ud800x"')
-    make_run(sweep, "b" + OSC52, '"Qwen\\ud800x"')
+    runs = [make_run(sweep, "a" + CLEAR, '"Qwen\\ud800x"'),
+            make_run(sweep, "b" + OSC52, '"Qwen\\ud800x"')]
+    # a damaged line in each: its warning, said of that run, names the folder (plot's
+    # notes are the window's, and a note said of every run names none)
+    for run in runs:
+        with open(os.path.join(run, b"profile_export.jsonl"), "ab") as f:
+            f.write(b"not a record\n")
     out = os.path.join(tmp, "plots")
     # the bound's figure is skipped with a reason naming the run's model
     args = ["plot", sweep, "-o", out, "--hardware", "h100x8", "--plot", "bound_efficiency"]
