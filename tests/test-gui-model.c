@@ -199,6 +199,18 @@ test_model_view (void)
     g_object_set (state, "weight-format", IV_FORMAT_BF16, NULL);
     g_assert_cmpuint (gtk_drop_down_get_selected (weights), ==, IV_FORMAT_BF16);
     g_assert_cmpfloat (iv_model_view_get_result (view)->config.e_w, ==, 2);
+    /* EP's placement (issue 34, as --ep-place): across cubes by default, both ways */
+    {
+      GtkDropDown *ep_on = GTK_DROP_DOWN (iv_gui_control_labelled (GTK_WIDGET (view), "EP on"));
+      g_assert_nonnull (ep_on);
+      g_assert_cmpint (iv_model_view_get_result (view)->config.place_ep, ==, IV_PLACE_CUBE);
+      g_assert_cmpuint (gtk_drop_down_get_selected (ep_on), ==, IV_PLACE_CUBE);
+      gtk_drop_down_set_selected (ep_on, IV_PLACE_PE);
+      g_assert_cmpint (iv_model_view_get_result (view)->config.place_ep, ==, IV_PLACE_PE);
+      g_object_set (state, "ep-place", IV_PLACE_CUBE, NULL);
+      g_assert_cmpuint (gtk_drop_down_get_selected (ep_on), ==, IV_PLACE_CUBE);
+      g_assert_cmpint (iv_model_view_get_result (view)->config.place_ep, ==, IV_PLACE_CUBE);
+    }
   }
 
   gtk_range_set_value (tp, 3); /* TP = 8 */

@@ -36,7 +36,7 @@ struct _IvModelControls
   GtkSpinButton *batch_spin;
   GtkRange *tp_scale, *cp_scale, *tq_scale;
   GtkSpinButton *context_spin;
-  GtkDropDown *tp_place_drop, *cp_place_drop, *ring_drop;
+  GtkDropDown *tp_place_drop, *cp_place_drop, *ep_place_drop, *ring_drop;
   GtkDropDown *kind_drop;
   GtkStringList *kind_names;
   GtkLabel *error_label;
@@ -184,6 +184,7 @@ iv_model_controls_bind (IvModelControls *self, IvModelState *state)
                                  count_to_exponent, exponent_to_count, NULL, NULL);
   g_object_bind_property (state, "tp-place", self->tp_place_drop, "selected", both);
   g_object_bind_property (state, "cp-place", self->cp_place_drop, "selected", both);
+  g_object_bind_property (state, "ep-place", self->ep_place_drop, "selected", both);
   g_object_bind_property (state, "ring", self->ring_drop, "selected", both);
   g_object_bind_property (state, "layer-kind", self->kind_drop, "selected", both);
   for (guint i = 0; i < G_N_ELEMENTS (format_props); i++)
@@ -259,6 +260,7 @@ iv_model_controls_class_init (IvModelControlsClass *klass)
   CHILD (context_spin);
   CHILD (tp_place_drop);
   CHILD (cp_place_drop);
+  CHILD (ep_place_drop);
   CHILD (ring_drop);
   CHILD (kind_drop);
   CHILD (kind_names);

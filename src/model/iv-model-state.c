@@ -47,6 +47,7 @@ enum
   PROP_IMBALANCE,
   PROP_OVERLAP,
   PROP_RESERVE,
+  PROP_EP_PLACE,
   N_PROPS,
 };
 
@@ -128,6 +129,8 @@ enum_value (IvModelState *self, guint prop)
       return self->config.place_tp;
     case PROP_CP_PLACE:
       return self->config.place_cp;
+    case PROP_EP_PLACE:
+      return self->config.place_ep;
     case PROP_RING:
       return self->config.ring;
     case PROP_WEIGHT_FORMAT:
@@ -158,6 +161,9 @@ set_enum (IvModelState *self, guint prop, int value)
       break;
     case PROP_CP_PLACE:
       self->config.place_cp = (IvPlace) value;
+      break;
+    case PROP_EP_PLACE:
+      self->config.place_ep = (IvPlace) value;
       break;
     case PROP_RING:
       self->config.ring = (IvRing) value;
@@ -259,6 +265,7 @@ iv_model_state_get_property (GObject *object, guint prop, GValue *value, GParamS
       case PROP_MODE:
       case PROP_TP_PLACE:
       case PROP_CP_PLACE:
+      case PROP_EP_PLACE:
       case PROP_RING:
       case PROP_WEIGHT_FORMAT:
       case PROP_ACT_FORMAT:
@@ -307,6 +314,7 @@ iv_model_state_set_property (GObject *object, guint prop, const GValue *value, G
         break;
       case PROP_TP_PLACE:
       case PROP_CP_PLACE:
+      case PROP_EP_PLACE:
       case PROP_RING:
         set_enum (self, prop, g_value_get_int (value));
         break;
@@ -373,6 +381,9 @@ iv_model_state_class_init (IvModelStateClass *klass)
   properties[PROP_IMBALANCE] = g_param_spec_double ("imbalance", NULL, NULL, 1, 64, 1, flags);
   properties[PROP_OVERLAP] = g_param_spec_boolean ("overlap", NULL, NULL, FALSE, flags);
   properties[PROP_RESERVE] = g_param_spec_double ("reserve", NULL, NULL, 0, 0.9, 0.1, flags);
+  /* EP's group across cubes unless told otherwise, as the command line's --ep-place */
+  properties[PROP_EP_PLACE]
+      = g_param_spec_int ("ep-place", NULL, NULL, IV_PLACE_PE, IV_PLACE_CUBE, IV_PLACE_CUBE, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* After any change: what the view re-evaluates on. */
@@ -488,7 +499,7 @@ iv_model_state_set_config (IvModelState *self, const IvConfig *c)
   g_object_set (self, "weight-bytes", c->e_w, "act-bytes", c->e_a, "kv-bytes", c->e_kv, "ep", c->e,
                 "imbalance", c->imbalance, "reserve", c->reserve, NULL);
   set_enum (self, PROP_OVERLAP, c->overlap);
-  self->config.place_ep = c->place_ep;
+  set_enum (self, PROP_EP_PLACE, c->place_ep);
   if (c->mode == IV_MODE_PREFILL)
     self->prefill_tq = c->T;
   release (self);
