@@ -242,9 +242,19 @@ symbol_char (const char *p, gboolean first)
   return first ? g_ascii_isalpha (*p) : (g_ascii_isalnum (*p) || *p == '_');
 }
 
+/* The glossary a formula is written with: each symbol's length, and its value as text
+ * once it has been needed (a formula names B, T_l or d several times). */
+typedef struct
+{
+  IvGlossaryEntry entries[MAX_SYMBOLS];
+  gsize len[MAX_SYMBOLS];
+  char *text[MAX_SYMBOLS];
+  guint n;
+} Symbols;
+
 /* Replaces every known symbol in @text by its value. */
 static void
-substitute (GString *out, const char *text, const IvGlossaryEntry *e, guint n)
+substitute (GString *out, const char *text, Symbols *sy)
 {
   const char *p = text;
 
@@ -256,14 +266,13 @@ substitute (GString *out, const char *text, const IvGlossaryEntry *e, guint n)
           gboolean replaced = FALSE;
           while (*p && symbol_char (p, FALSE))
             p += (guchar) *p == 0xce ? 2 : 1;
-          for (guint i = 0; i < n; i++)
-            if (strlen (e[i].symbol) == (gsize) (p - start)
-                && strncmp (e[i].symbol, start, p - start) == 0)
+          for (guint i = 0; i < sy->n; i++)
+            if (sy->len[i] == (gsize) (p - start)
+                && strncmp (sy->entries[i].symbol, start, p - start) == 0)
               {
-                {
-                  g_autofree char *num = iv_units_format_compact (e[i].value);
-                  g_string_append (out, num);
-                }
+                if (!sy->text[i])
+                  sy->text[i] = iv_units_format_compact (sy->entries[i].value);
+                g_string_append (out, sy->text[i]);
                 replaced = TRUE;
                 break;
               }
@@ -282,15 +291,19 @@ substitute (GString *out, const char *text, const IvGlossaryEntry *e, guint n)
 char *
 iv_stage_formula (const IvResult *r, guint kind, IvStageId stage, gboolean with_values)
 {
-  IvGlossaryEntry entries[MAX_SYMBOLS];
-  guint n;
+  Symbols sy;
   Formula f;
   GString *s = g_string_new (NULL);
   const char *parts[3][2];
 
   g_return_val_if_fail (r && r->ok && kind < r->n_kinds, g_string_free (s, FALSE));
   f = formula_for (r, &r->kinds[kind], stage);
-  n = fill (r, kind, entries, MAX_SYMBOLS);
+  sy.n = with_values ? fill (r, kind, sy.entries, MAX_SYMBOLS) : 0;
+  for (guint i = 0; i < sy.n; i++)
+    {
+      sy.len[i] = strlen (sy.entries[i].symbol);
+      sy.text[i] = NULL;
+    }
   parts[0][0] = "FLOPs = ", parts[0][1] = f.flops;
   parts[1][0] = "bytes = ", parts[1][1] = f.bytes;
   parts[2][0] = "comm: ", parts[2][1] = f.comm;
@@ -302,10 +315,12 @@ iv_stage_formula (const IvResult *r, guint kind, IvStageId stage, gboolean with_
         g_string_append (s, "; ");
       g_string_append (s, parts[i][0]);
       if (with_values)
-        substitute (s, parts[i][1], entries, n);
+        substitute (s, parts[i][1], &sy);
       else
         g_string_append (s, parts[i][1]);
     }
+  for (guint i = 0; i < sy.n; i++)
+    g_free (sy.text[i]);
   return g_string_free (s, FALSE);
 }
 
