@@ -222,6 +222,9 @@ carry_append (Carry *c, const guint8 *p, gsize n, gsize max, IvInput *input, gui
         }
       c->data = grown, c->cap = cap;
     }
+  /* nothing to hold may come before any room (c->data NULL): memcpy may not see it */
+  if (n == 0)
+    return TRUE;
   memcpy (c->data + c->len, p, n);
   c->len += n;
   return TRUE;
