@@ -307,19 +307,20 @@ exercise_window (gconstpointer data)
   visit_stacks (window, size, GTK_WIDGET (runs), "a sweep");
   save_screen (window, size, "runs-sweep");
   /* set against a bound: its hardware, model and TP choices in the same row */
-  iv_runs_view_set_bound (rv, "h100x8", 0);
+  g_object_set (iv_runs_view_get_state (rv), "hardware", "h100x8", NULL);
   iv_gui_settle (window);
   assert_size (window, size, "a sweep set against a bound");
-  iv_runs_view_set_bound (rv, NULL, 0);
+  g_object_set (iv_runs_view_get_state (rv), "hardware", NULL, NULL);
   iv_gui_settle (window);
-  iv_runs_view_open_run (rv, 0);
+  g_object_set (iv_runs_view_get_state (rv), "run", 0u, NULL);
   iv_gui_settle (window);
   assert_size (window, size, "one run");
   visit_stacks (window, size, GTK_WIDGET (runs), "one run");
   save_screen (window, size, "runs-one");
   /* every statistic of the run's metrics in view, none behind a sideways scroll */
   {
-    GtkWidget *table = GTK_WIDGET (iv_runs_view_get_table (rv));
+    GtkWidget *table
+        = iv_gui_find_child (iv_gui_find_by_id (GTK_WIDGET (rv), "table"), GTK_TYPE_COLUMN_VIEW);
     GtkWidget *scroller = gtk_widget_get_ancestor (table, GTK_TYPE_SCROLLED_WINDOW);
     if (gtk_widget_get_width (table) > gtk_widget_get_width (scroller))
       g_error ("at %d×%d the run's metrics table is %d px in a %d px pane", size->width,

@@ -16,6 +16,11 @@
 #include "iv-run-card.h"
 #include "iv-run-series.h"
 #include "iv-runs-bound-row.h"
+#include "iv-runs-item.h"
+#include "iv-runs-notes-bar.h"
+#include "iv-runs-table-view.h"
+#include "iv-runs-view.h"
+#include "iv-figure-view.h"
 #include "iv-settings.h"
 #include "iv-test-util.h"
 #include "iv-window-private.h"
@@ -25,6 +30,106 @@
 /* The running case's window and scratch folder (iv-gui-test-util.h). */
 #define window (iv_gui_window ())
 #define tmpdir (iv_gui_tmpdir ())
+
+/* The Runs workspace of the case's window, and what it shows, found by the template ids of
+ * its widgets: tests drive its state and read its widgets. */
+static IvRunsView *
+runs_view (void)
+{
+  return iv_workspace_page_get_runs (_iv_window_get_page (window, IV_GROUP_RUNS));
+}
+
+static IvRunsState *
+state_of (IvRunsView *view)
+{
+  return iv_runs_view_get_state (view);
+}
+
+static GtkColumnView *
+table_of (IvRunsView *view)
+{
+  return iv_runs_table_view_get_column_view (
+      IV_RUNS_TABLE_VIEW (iv_gui_find_by_id (GTK_WIDGET (view), "table")));
+}
+
+static const char *
+cell_text (IvRunsView *view, guint row, guint column)
+{
+  return iv_runs_table_view_get_cell (
+      IV_RUNS_TABLE_VIEW (iv_gui_find_by_id (GTK_WIDGET (view), "table")), row, column);
+}
+
+static const char *
+shown_page (IvRunsView *view)
+{
+  return gtk_stack_get_visible_child_name (
+      GTK_STACK (iv_gui_find_by_id (GTK_WIDGET (view), "plot_stack")));
+}
+
+/* The chart view, or NULL when the plot was skipped. */
+static IvChartView *
+chart_view (IvRunsView *view)
+{
+  if (g_strcmp0 (shown_page (view), "skipped") == 0)
+    return NULL;
+  return IV_CHART_VIEW (iv_gui_find_by_id (GTK_WIDGET (view), "chart"));
+}
+
+/* Why the plot was skipped (the status page's description), or NULL. */
+static const char *
+skip_reason (IvRunsView *view)
+{
+  if (g_strcmp0 (shown_page (view), "skipped") != 0)
+    return NULL;
+  return adw_status_page_get_description (
+      ADW_STATUS_PAGE (iv_gui_find_by_id (GTK_WIDGET (view), "skipped")));
+}
+
+/* Chooses the plot @name through the state: whether it is listed. */
+static gboolean
+show_plot (IvRunsView *view, const char *name)
+{
+  g_object_set (state_of (view), "plot", name, NULL);
+  return g_strcmp0 (iv_runs_state_get_plot (state_of (view)), name) == 0;
+}
+
+static void
+open_run (IvRunsView *view, guint index)
+{
+  g_object_set (state_of (view), "run", index, NULL);
+}
+
+static const IvRun *
+run_of (IvRunsView *view)
+{
+  return iv_runs_state_get_run (state_of (view));
+}
+
+static void
+set_bound (IvRunsView *view, const char *hardware, gint64 tp)
+{
+  g_object_set (state_of (view), "hardware", hardware, "tp", tp, NULL);
+}
+
+static IvRunsBoundRow *
+bound_row_of (IvRunsView *view)
+{
+  return IV_RUNS_BOUND_ROW (iv_gui_find_by_id (GTK_WIDGET (view), "bound_row"));
+}
+
+static gboolean
+bound_error_said (gpointer data)
+{
+  return iv_runs_bound_row_get_error (data) != NULL;
+}
+
+static gboolean
+model_is_read (gpointer data)
+{
+  IvRunsBoundChoice c;
+  iv_runs_bound_row_get_choice (data, &c);
+  return c.model != NULL;
+}
 
 /* Opens the runs under @path and shows them: their sweep. */
 static const IvSweep *
@@ -62,10 +167,9 @@ test_runs_view (void)
   iv_gui_settle (window);
   view = iv_workspace_page_get_runs (page);
   g_assert_nonnull (view);
-  g_assert_null (iv_runs_view_get_run (view));
-  g_assert_cmpuint (g_list_model_get_n_items (
-                        G_LIST_MODEL (gtk_column_view_get_model (iv_runs_view_get_table (view)))),
-                    ==, 3);
+  g_assert_null (run_of (view));
+  g_assert_cmpuint (
+      g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (table_of (view)))), ==, 3);
   /* durations in their own units (TTFT p50 and latency p99 of concurrency 1, 2 and 4,
    * from AIPerf's summaries of 64 requests each: 30.67, 35.50, 52.65 ms and 3.909,
    * 4.129, 3.941 s): never "3.66k ms" */
@@ -74,45 +178,45 @@ test_runs_view (void)
                *p99[] = { "3.91 s", "4.13 s", "3.94 s" };
     for (guint i = 0; i < 3; i++)
       {
-        g_assert_cmpstr (iv_runs_view_get_cell (view, i, 5), ==, ttft[i]);
-        g_assert_cmpstr (iv_runs_view_get_cell (view, i, 7), ==, p99[i]);
+        g_assert_cmpstr (cell_text (view, i, 5), ==, ttft[i]);
+        g_assert_cmpstr (cell_text (view, i, 7), ==, p99[i]);
       }
-    g_assert_null (iv_runs_view_get_cell (view, 3, 0));
+    g_assert_null (cell_text (view, 3, 0));
   }
-  g_assert_nonnull (iv_runs_view_get_chart_view (view));
-  chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
+  g_assert_nonnull (chart_view (view));
+  chart = iv_chart_view_get_chart (chart_view (view));
   g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Request latency (avg)");
   g_assert_nonnull (iv_workspace_page_get_figure (page));
-  iv_runs_view_set_stat (view, "p90");
-  chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
+  g_object_set (state_of (view), "statistic", "p90", NULL);
+  chart = iv_chart_view_get_chart (chart_view (view));
   g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Request latency (p90)");
   /* The state both ways: its property moves the picker and the plot; the picker moves it. */
   {
-    IvRunsState *state = iv_runs_view_get_state (view);
+    IvRunsState *state = state_of (view);
     GtkDropDown *stat = GTK_DROP_DOWN (iv_gui_control_labelled (GTK_WIDGET (view), "_Statistic"));
     g_autofree char *now = NULL;
     g_assert_cmpstr (iv_runs_state_get_statistic (state), ==, "p90");
     g_assert_cmpuint (gtk_drop_down_get_selected (stat), ==, 2);
     g_object_set (state, "statistic", "p99", NULL);
     g_assert_cmpuint (gtk_drop_down_get_selected (stat), ==, 4);
-    chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
+    chart = iv_chart_view_get_chart (chart_view (view));
     g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Request latency (p99)");
     gtk_drop_down_set_selected (stat, 2);
     g_object_get (state, "statistic", &now, NULL);
     g_assert_cmpstr (now, ==, "p90");
   }
-  iv_runs_view_set_group_by (view, "concurrency");
-  g_assert_true (iv_runs_view_show_plot (view, "ttft_per_run"));
-  g_assert_nonnull (iv_runs_view_get_chart_view (view));
-  g_assert_true (iv_runs_view_show_plot (view, "latency_throughput_uncertainty"));
-  g_assert_null (iv_runs_view_get_chart_view (view));
-  g_assert_nonnull (strstr (iv_runs_view_get_skip_reason (view), "no repeated trials"));
+  g_object_set (state_of (view), "group-by", "concurrency", NULL);
+  g_assert_true (show_plot (view, "ttft_per_run"));
+  g_assert_nonnull (chart_view (view));
+  g_assert_true (show_plot (view, "latency_throughput_uncertainty"));
+  g_assert_null (chart_view (view));
+  g_assert_nonnull (strstr (skip_reason (view), "no repeated trials"));
 
   /* Log toggles and the chart's right-click actions are one state: each moves the
    * other, the axis follows, and the state holds across a change of plot. */
-  g_assert_true (iv_runs_view_show_plot (view, "ttft_vs_throughput"));
+  g_assert_true (show_plot (view, "ttft_vs_throughput"));
   {
-    IvChartView *cv = iv_runs_view_get_chart_view (view);
+    IvChartView *cv = chart_view (view);
     GtkToggleButton *log_y
         = GTK_TOGGLE_BUTTON (iv_gui_find_button_with_prefix (GTK_WIDGET (view), "Log _y"));
     g_assert_nonnull (log_y);
@@ -122,15 +226,15 @@ test_runs_view (void)
     g_assert_true (gtk_toggle_button_get_active (log_y));
     g_assert_cmpint (iv_chart_axis_get_scale (iv_chart_view_get_chart (cv), IV_AXIS_Y), ==,
                      IV_SCALE_LOG10);
-    g_assert_true (iv_runs_view_show_plot (view, "ttft_per_run"));
-    cv = iv_runs_view_get_chart_view (view);
+    g_assert_true (show_plot (view, "ttft_per_run"));
+    cv = chart_view (view);
     g_assert_cmpint (iv_chart_axis_get_scale (iv_chart_view_get_chart (cv), IV_AXIS_Y), ==,
                      IV_SCALE_LOG10);
     gtk_toggle_button_set_active (log_y, FALSE);
     g_assert_false (iv_chart_view_get_log (cv, IV_AXIS_Y));
     {
       gboolean state_log = TRUE;
-      g_object_get (iv_runs_view_get_state (view), "log-y", &state_log, NULL);
+      g_object_get (state_of (view), "log-y", &state_log, NULL);
       g_assert_false (state_log);
     }
     g_assert_cmpint (iv_chart_axis_get_scale (iv_chart_view_get_chart (cv), IV_AXIS_Y), ==,
@@ -138,75 +242,75 @@ test_runs_view (void)
   }
 
   /* Any quantity against any other. */
-  iv_runs_view_set_custom (view, "concurrency", "inter_token_latency");
-  chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
+  g_object_set (state_of (view), "custom-x", "concurrency", "custom-y", "inter_token_latency",
+                NULL);
+  g_assert_true (show_plot (view, "custom"));
+  chart = iv_chart_view_get_chart (chart_view (view));
   g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_X), ==, "Concurrency");
   g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_Y), ==, "Inter-token latency (p90)");
   g_assert_cmpstr (iv_chart_get_title (chart), ==, "Inter-token latency vs Concurrency");
 
   /* A click on run 2's point opens it (the signal a chart view emits for a click). */
-  g_assert_true (iv_runs_view_show_plot (view, "ttft_vs_throughput"));
-  iv_runs_view_set_stat (view, "avg");
+  g_assert_true (show_plot (view, "ttft_vs_throughput"));
+  g_object_set (state_of (view), "statistic", "avg", NULL);
   {
     const IvRun *r = sweep->runs->pdata[1];
-    g_signal_emit_by_name (iv_runs_view_get_chart_view (view), "point-activated", 0u, (guint64) 0,
+    g_signal_emit_by_name (chart_view (view), "point-activated", 0u, (guint64) 0,
                            iv_run_axis_value (r, "time_to_first_token", "avg"),
                            iv_run_axis_value (r, "request_throughput", "avg"));
   }
-  g_assert_true (iv_runs_view_get_run (view) == sweep->runs->pdata[1]);
-  g_assert_cmpuint (g_list_model_get_n_items (
-                        G_LIST_MODEL (gtk_column_view_get_model (iv_runs_view_get_table (view)))),
-                    >=, 10);
+  g_assert_true (run_of (view) == sweep->runs->pdata[1]);
+  g_assert_cmpuint (
+      g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (table_of (view)))), >=,
+      10);
   /* its metrics: a name with its unit, then eight statistics; latency in whole ms */
   {
     gboolean seen = FALSE;
-    for (guint i = 0; iv_runs_view_get_cell (view, i, 0); i++)
-      if (g_str_equal (iv_runs_view_get_cell (view, i, 0), "Request latency (ms)"))
+    for (guint i = 0; cell_text (view, i, 0); i++)
+      if (g_str_equal (cell_text (view, i, 0), "Request latency (ms)"))
         {
           IvMetricSummary m = { 0 };
           g_autofree char *avg = NULL;
-          g_assert_true (iv_run_metric_stats (iv_runs_view_get_run (view), "request_latency", &m));
+          g_assert_true (iv_run_metric_stats (run_of (view), "request_latency", &m));
           g_assert_cmpfloat (m.avg, >, 1000);
           avg = g_strdup_printf ("%.0f", m.avg);
-          g_assert_cmpstr (iv_runs_view_get_cell (view, i, 1), ==, avg);
-          g_assert_nonnull (iv_runs_view_get_cell (view, i, 8));
+          g_assert_cmpstr (cell_text (view, i, 1), ==, avg);
+          g_assert_nonnull (cell_text (view, i, 8));
           iv_metric_summary_clear (&m);
           seen = TRUE;
         }
     g_assert_true (seen);
   }
-  chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
+  chart = iv_chart_view_get_chart (chart_view (view));
   g_assert_cmpstr (iv_chart_axis_get_title (chart, IV_AXIS_Y), ==, "Time to first token");
   /* A request's point selects it; the timeline then marks it too; a second click drops it. */
   {
-    const IvRun *r = iv_runs_view_get_run (view);
+    const IvRun *r = run_of (view);
     g_autoptr (GArray) order = iv_run_order_by_start (r);
     g_autofree double *ttft = iv_run_metric_per_request (r, "time_to_first_token");
     guint32 first = g_array_index (order, guint32, 0);
     gboolean marked = FALSE;
-    g_assert_true (iv_runs_view_show_plot (view, "ttft_over_time"));
-    g_signal_emit_by_name (iv_runs_view_get_chart_view (view), "point-activated", 0u, (guint64) 0,
-                           1.0, ttft[first]);
-    g_assert_cmpuint (iv_runs_view_get_selected_requests (view)->len, ==, 1);
-    g_assert_cmpuint (g_array_index (iv_runs_view_get_selected_requests (view), guint32, 0), ==,
+    g_assert_true (show_plot (view, "ttft_over_time"));
+    g_signal_emit_by_name (chart_view (view), "point-activated", 0u, (guint64) 0, 1.0, ttft[first]);
+    g_assert_cmpuint (iv_runs_state_get_selection (state_of (view))->len, ==, 1);
+    g_assert_cmpuint (g_array_index (iv_runs_state_get_selection (state_of (view)), guint32, 0), ==,
                       first);
-    g_assert_true (iv_runs_view_show_plot (view, "ttft_timeline"));
-    chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
+    g_assert_true (show_plot (view, "ttft_timeline"));
+    chart = iv_chart_view_get_chart (chart_view (view));
     for (guint i = 0; i < iv_chart_get_n_series (chart); i++)
       marked |= g_str_equal (iv_series_get_name (iv_chart_get_series (chart, i)), "selected");
     g_assert_true (marked);
     /* its bar in the timeline is row 1: clicking it drops it again */
-    g_signal_emit_by_name (iv_runs_view_get_chart_view (view), "point-activated", 0u, (guint64) 0,
-                           0.5, 1.0);
-    g_assert_cmpuint (iv_runs_view_get_selected_requests (view)->len, ==, 0);
+    g_signal_emit_by_name (chart_view (view), "point-activated", 0u, (guint64) 0, 0.5, 1.0);
+    g_assert_cmpuint (iv_runs_state_get_selection (state_of (view))->len, ==, 0);
   }
-  g_assert_true (iv_runs_view_show_plot (view, "timeslices_ttft"));
-  g_assert_nonnull (strstr (iv_runs_view_get_skip_reason (view), "no time slices"));
-  g_assert_true (iv_runs_view_show_plot (view, "ttft_distribution"));
-  g_assert_nonnull (iv_runs_view_get_chart_view (view));
-  g_assert_false (iv_runs_view_show_plot (view, "no_such_plot"));
-  iv_runs_view_open_run (view, G_MAXUINT);
-  g_assert_null (iv_runs_view_get_run (view));
+  g_assert_true (show_plot (view, "timeslices_ttft"));
+  g_assert_nonnull (strstr (skip_reason (view), "no time slices"));
+  g_assert_true (show_plot (view, "ttft_distribution"));
+  g_assert_nonnull (chart_view (view));
+  g_assert_false (show_plot (view, "no_such_plot"));
+  open_run (view, G_MAXUINT);
+  g_assert_null (run_of (view));
   iv_gui_settle (window);
 }
 
@@ -216,57 +320,104 @@ count_up (guint *n)
   (*n)++;
 }
 
-/* The "Bound on" row alone: a choice is remembered for its folder and comes back with it;
- * "changed" once per change of the choice, never for one that changes nothing. */
+/* The "Bound on" row alone, bound to a state: the state's choice shows in its drop-downs,
+ * a drop-down's choice is the state's, TP and model are asked only with hardware, and a
+ * model the presets do not have shows as each run's own. */
 static void
 test_runs_bound_row (void)
 {
   IvRunsBoundRow *row = IV_RUNS_BOUND_ROW (g_object_ref_sink (iv_runs_bound_row_new ()));
+  g_autoptr (IvRunsState) state = iv_runs_state_new ();
+  GtkDropDown *hardware = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (row), "bound_hardware"));
   GtkDropDown *models = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (row), "bound_model"));
-  g_autoptr (GSettings) settings = iv_settings_new ();
-  g_autoptr (GVariant) remembered = NULL;
-  g_autofree char *value = NULL;
-  const IvRunsBoundChoice *c = iv_runs_bound_row_get_choice (row);
+  GtkDropDown *tp = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (row), "bound_tp"));
+  IvRunsBoundChoice c;
   guint changes = 0, qwen = 0;
 
-  g_signal_connect_swapped (row, "changed", G_CALLBACK (count_up), &changes);
-  iv_runs_bound_row_set_folder (row, "/runs/a");
-  g_assert_cmpuint (changes, ==, 0);
-  g_assert_null (c->hardware);
-  iv_runs_bound_row_set_bound (row, "h100x8", 2);
-  g_assert_cmpuint (changes, ==, 1);
-  g_assert_cmpstr (c->hardware->name, ==, "h100x8");
-  g_assert_cmpint (c->tp, ==, 2);
-  iv_runs_bound_row_set_bound (row, "h100x8", 2);
-  g_assert_cmpuint (changes, ==, 1);
-  /* the model drop-down: Qwen3-0.6B among the presets */
+  iv_runs_bound_row_set_state (row, state);
+  g_signal_connect_swapped (state, "notify::model", G_CALLBACK (count_up), &changes);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (models)));
+  /* the state to the drop-downs */
+  g_object_set (state, "hardware", "h100x8", "tp", (gint64) 2, NULL);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (models)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (tp)));
+  g_assert_cmpstr (iv_runs_items_key_at (gtk_drop_down_get_model (hardware),
+                                         gtk_drop_down_get_selected (hardware)),
+                   ==, "h100x8");
+  g_assert_cmpuint (gtk_drop_down_get_selected (tp), ==, 2);
+  iv_runs_bound_row_get_choice (row, &c);
+  g_assert_cmpstr (c.hardware->name, ==, "h100x8");
+  g_assert_cmpint (c.tp, ==, 2);
+  g_assert_null (c.model);
+  /* the drop-downs to the state: Qwen3-0.6B among the presets, TP 4 */
   for (guint i = 0; i < iv_presets_get ()->len; i++)
     if (g_str_equal (((IvModel *) iv_presets_get ()->pdata[i])->name, "Qwen3-0.6B"))
       qwen = i + 1;
   gtk_drop_down_set_selected (models, qwen);
-  g_assert_cmpuint (changes, ==, 2);
-  g_assert_cmpstr (c->model->name, ==, "Qwen3-0.6B");
-  remembered = g_settings_get_value (settings, "run-bounds");
-  g_assert_true (g_variant_lookup (remembered, "/runs/a", "s", &value));
-  g_assert_cmpstr (value, ==, "h100x8:2:Qwen3-0.6B");
-  /* another folder: nothing remembered, so no bound */
-  iv_runs_bound_row_set_folder (row, "/runs/b");
-  g_assert_cmpuint (changes, ==, 3);
-  g_assert_null (c->hardware);
-  g_assert_null (c->model);
+  g_assert_cmpstr (iv_runs_state_get_model (state), ==, "Qwen3-0.6B");
+  g_assert_cmpuint (changes, ==, 1);
+  iv_runs_bound_row_get_choice (row, &c);
+  g_assert_cmpstr (c.model->name, ==, "Qwen3-0.6B");
+  gtk_drop_down_set_selected (tp, 3);
+  g_assert_cmpint (iv_runs_state_get_tp (state), ==, 4);
+  /* a model no preset is: each run's own, shown as such */
+  g_object_set (state, "model", "No-Such-Model", NULL);
+  g_assert_cmpuint (gtk_drop_down_get_selected (models), ==, 0);
+  iv_runs_bound_row_get_choice (row, &c);
+  g_assert_null (c.model);
+  g_assert_cmpstr (iv_runs_state_get_model (state), ==, "No-Such-Model");
+  gtk_drop_down_set_selected (hardware, 0);
+  g_assert_null (iv_runs_state_get_hardware (state));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (models)));
-  /* and back: the choice made there */
-  iv_runs_bound_row_set_folder (row, "/runs/a");
-  g_assert_cmpuint (changes, ==, 4);
-  g_assert_cmpstr (c->hardware->name, ==, "h100x8");
-  g_assert_cmpint (c->tp, ==, 2);
-  g_assert_cmpstr (c->model->name, ==, "Qwen3-0.6B");
-  g_assert_cmpuint (gtk_drop_down_get_selected (models), ==, qwen);
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (models)));
-  /* restoring what is shown already changes nothing */
-  iv_runs_bound_row_set_folder (row, "/runs/a");
-  g_assert_cmpuint (changes, ==, 4);
   g_object_unref (row);
+}
+
+/* What a folder remembers — hardware, TP, model and plot — comes back with it after
+ * another folder was shown, and the other folder keeps its own (nothing). */
+static void
+test_runs_memory (void)
+{
+  g_autofree char *path = iv_gui_sample ("aiperf");
+  g_autofree char *other = iv_gui_sample ("isl-osl-sweep");
+  IvRunsView *view;
+  IvRunsState *state;
+  g_autofree char *second = NULL;
+
+  open_sweep (path);
+  view = runs_view ();
+  state = state_of (view);
+  /* (a copy: opening the folder again reads its configuration again) */
+  second = g_strdup (((const IvPlotSpec *) iv_runs_state_get_presets (state)->pdata[1])->name);
+  g_object_set (state, "hardware", "h100x8", "tp", (gint64) 2, "model", "Qwen3-0.6B", NULL);
+  g_assert_true (show_plot (view, second));
+  open_sweep (other);
+  g_assert_null (iv_runs_state_get_hardware (state));
+  g_assert_null (iv_runs_state_get_model (state));
+  g_assert_cmpint (iv_runs_state_get_tp (state), ==, 0);
+  g_assert_cmpstr (iv_runs_state_get_plot (state), ==,
+                   ((const IvPlotSpec *) iv_runs_state_get_presets (state)->pdata[0])->name);
+  open_sweep (path);
+  g_assert_cmpstr (iv_runs_state_get_hardware (state), ==, "h100x8");
+  g_assert_cmpint (iv_runs_state_get_tp (state), ==, 2);
+  g_assert_cmpstr (iv_runs_state_get_model (state), ==, "Qwen3-0.6B");
+  g_assert_cmpstr (iv_runs_state_get_plot (state), ==, second);
+  /* shown as restored: the bound's columns in the table, the plot in its drop-down */
+  {
+    GListModel *columns = gtk_column_view_get_columns (table_of (view));
+    gboolean bound = FALSE;
+    for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+      {
+        g_autoptr (GtkColumnViewColumn) c = g_list_model_get_item (columns, i);
+        bound |= g_strcmp0 (gtk_column_view_column_get_title (c), "Bound ITL") == 0;
+      }
+    g_assert_true (bound);
+  }
+  {
+    GtkDropDown *plots = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (view), "plot_choice"));
+    g_assert_cmpstr (
+        iv_runs_items_key_at (gtk_drop_down_get_model (plots), gtk_drop_down_get_selected (plots)),
+        ==, second);
+  }
 }
 
 /* One run's card: how it ran, from its summary (AIPerf's own sample: Qwen3-0.6B at
@@ -292,11 +443,11 @@ test_run_card (void)
   g_assert_nonnull (strstr (text, "\nGPUs: 1 × "));
   g_assert_nonnull (strstr (text, "(by UUID in the telemetry) — 1 GPU by UUID; AIPerf counts 2"));
   g_assert_null (strstr (text, "Bound on"));
-  iv_runs_view_set_bound (view, "h100x8", 0);
+  set_bound (view, "h100x8", 0);
   bound = iv_run_card_to_text (card);
   g_assert_nonnull (strstr (bound, "\nBound on h100x8: "));
   g_assert_nonnull (strstr (bound, "\nCaveat: " IV_BOUND_CAVEAT "\n"));
-  iv_runs_view_set_bound (view, NULL, 0);
+  set_bound (view, NULL, 0);
 }
 
 /* The comparison's table: sorted by a column's numbers, and a row opens its run. */
@@ -306,7 +457,7 @@ test_runs_table_view (void)
   g_autofree char *path = iv_gui_sample ("aiperf");
   const IvSweep *sweep = open_sweep (path);
   IvRunsView *view = iv_workspace_page_get_runs (_iv_window_get_page (window, IV_GROUP_RUNS));
-  GtkColumnView *cv = iv_runs_view_get_table (view);
+  GtkColumnView *cv = table_of (view);
   g_autoptr (GtkColumnViewColumn) ttft = NULL;
   const char *by_ttft[] = { "52.6 ms", "35.5 ms", "30.7 ms" };
 
@@ -317,13 +468,13 @@ test_runs_table_view (void)
   g_assert_cmpstr (gtk_column_view_column_get_title (ttft), ==, "TTFT p50");
   gtk_column_view_sort_by_column (cv, ttft, GTK_SORT_DESCENDING);
   for (guint i = 0; i < 3; i++)
-    g_assert_cmpstr (iv_runs_view_get_cell (view, i, 5), ==, by_ttft[i]);
-  g_assert_cmpstr (iv_runs_view_get_cell (view, 0, 0), ==, "concurrency 4");
+    g_assert_cmpstr (cell_text (view, i, 5), ==, by_ttft[i]);
+  g_assert_cmpstr (cell_text (view, 0, 0), ==, "concurrency 4");
   /* the first row shown now is concurrency 4's: activating it opens that run */
   g_signal_emit_by_name (cv, "activate", 0);
   iv_gui_settle (window);
-  g_assert_nonnull (iv_runs_view_get_run (view));
-  g_assert_cmpfloat (iv_runs_view_get_run (view)->concurrency, ==, 4);
+  g_assert_nonnull (run_of (view));
+  g_assert_cmpfloat (run_of (view)->concurrency, ==, 4);
 }
 
 static void
@@ -345,22 +496,34 @@ test_runs_builds_once (void)
 
   open_sweep (path);
   view = iv_workspace_page_get_runs (_iv_window_get_page (window, IV_GROUP_RUNS));
-  cv = iv_runs_view_get_chart_view (view);
+  cv = chart_view (view);
   g_assert_nonnull (cv);
   g_signal_connect_swapped (cv, "notify::chart", G_CALLBACK (count_chart), &builds);
-  iv_runs_view_select_request (view, 0); /* (no effect across runs: nothing to clear) */
+  iv_runs_state_toggle_request (state_of (view), 0); /* (no effect across runs: nothing to clear) */
   builds = 0;
-  iv_runs_view_open_run (view, 1);
+  open_run (view, 1);
   g_assert_cmpuint (builds, ==, 1);
   /* a request picked in the run, then back: the picked request is not redrawn first */
-  iv_runs_view_select_request (view, 2);
+  iv_runs_state_toggle_request (state_of (view), 2);
   builds = 0;
-  iv_runs_view_open_run (view, G_MAXUINT);
+  open_run (view, G_MAXUINT);
+  g_assert_cmpuint (builds, ==, 1);
+  /* a property set: one figure; several set together: one too */
+  builds = 0;
+  g_object_set (state_of (view), "statistic", "p99", NULL);
+  g_assert_cmpuint (builds, ==, 1);
+  builds = 0;
+  g_object_set (state_of (view), "hardware", "h100x8", "tp", (gint64) 2, "group-by", "concurrency",
+                NULL);
   g_assert_cmpuint (builds, ==, 1);
   builds = 0;
   open_sweep (other);
   iv_gui_settle (window);
   g_assert_cmpuint (builds, ==, 1);
+  /* … of the new sweep's presets */
+  g_assert_cmpstr (
+      iv_runs_state_get_plot (state_of (view)), ==,
+      ((const IvPlotSpec *) iv_runs_state_get_presets (state_of (view))->pdata[0])->name);
   g_signal_handlers_disconnect_by_func (cv, count_chart, &builds);
 }
 
@@ -410,8 +573,8 @@ test_runs_aiperf_toggle (void)
   notes = GTK_LABEL (iv_gui_find_by_id (GTK_WIDGET (view), "aiperf_notes"));
   g_assert_nonnull (toggle);
   g_assert_nonnull (notes);
-  g_assert_true (iv_runs_view_show_plot (view, "ttft_vs_throughput"));
-  iv_runs_view_set_stat (view, "avg");
+  g_assert_true (show_plot (view, "ttft_vs_throughput"));
+  g_object_set (state_of (view), "statistic", "avg", NULL);
   p50 = g_strdup_printf ("(%.4g ms for concurrency 1",
                          iv_run_get_summary (sweep->runs->pdata[0], "time_to_first_token")->p50);
   for (int pass = 0; pass < 3; pass++)
@@ -419,7 +582,7 @@ test_runs_aiperf_toggle (void)
       gboolean aiperf = pass == 1;
       gtk_toggle_button_set_active (toggle, aiperf);
       iv_gui_settle (window);
-      chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
+      chart = iv_chart_view_get_chart (chart_view (view));
       g_assert_true (gtk_widget_get_visible (GTK_WIDGET (notes)) == !aiperf);
       if (aiperf)
         g_assert_null (strstr (iv_chart_axis_get_title (chart, IV_AXIS_X), "(avg)"));
@@ -452,7 +615,7 @@ test_runs_plot_configs (void)
   const char *why = NULL;
   const IvPlotConfigs *configs = NULL;
   guint at_one = G_MAXUINT, at_two = G_MAXUINT;
-  GtkLabel *notes;
+  IvRunsNotesBar *notes;
 
   copy_sample_run ("aiperf/qwen_concurrency1", one);
   copy_sample_run ("aiperf/qwen_concurrency2", two);
@@ -495,20 +658,20 @@ test_runs_plot_configs (void)
     }
   g_assert_cmpuint (at_one, !=, G_MAXUINT);
   g_assert_cmpuint (at_two, !=, G_MAXUINT);
-  iv_runs_view_open_run (view, at_two);
+  open_run (view, at_two);
   iv_gui_settle (window);
-  g_assert_true (iv_runs_view_show_plot (view, "my_itl"));
-  notes = GTK_LABEL (iv_gui_find_by_id (GTK_WIDGET (view), "notes"));
-  g_assert_null (strstr (gtk_label_get_text (notes), "built-in plot configuration"));
-  iv_runs_view_open_run (view, at_one);
+  g_assert_true (show_plot (view, "my_itl"));
+  notes = IV_RUNS_NOTES_BAR (iv_gui_find_by_id (GTK_WIDGET (view), "notes"));
+  g_assert_null (strstr (iv_runs_notes_bar_get_text (notes), "built-in plot configuration"));
+  open_run (view, at_one);
   iv_gui_settle (window);
-  g_assert_false (iv_runs_view_show_plot (view, "my_itl"));
-  g_assert_nonnull (strstr (gtk_label_get_text (notes), why));
+  g_assert_false (show_plot (view, "my_itl"));
+  g_assert_nonnull (strstr (iv_runs_notes_bar_get_text (notes), why));
   /* the comparison's configuration is the built-in one here (no ~/.aiperf in the test's
    * home): no note */
-  iv_runs_view_open_run (view, G_MAXUINT);
+  open_run (view, G_MAXUINT);
   iv_gui_settle (window);
-  g_assert_null (strstr (gtk_label_get_text (notes), "built-in plot configuration"));
+  g_assert_null (strstr (iv_runs_notes_bar_get_text (notes), "built-in plot configuration"));
 }
 
 /* A run AIPerf is still writing: shown live, grown by the file monitor without a click,
@@ -579,11 +742,11 @@ test_isl_osl (void)
   g_assert_cmpuint (sweep->runs->len, ==, 36);
   iv_gui_settle (window);
   view = iv_workspace_page_get_runs (page);
-  fv = iv_runs_view_get_figure_view (view);
+  fv = IV_FIGURE_VIEW (iv_gui_find_by_id (GTK_WIDGET (view), "figure_view"));
   /* the table a few rows tall, the figure the rest: as a reader looking at it drags it */
   gtk_paned_set_position (GTK_PANED (iv_gui_find_by_id (GTK_WIDGET (view), "paned")), 120);
 
-  g_assert_true (iv_runs_view_show_plot (view, "isl_osl_throughput_heatmap"));
+  g_assert_true (show_plot (view, "isl_osl_throughput_heatmap"));
   g_assert_true (iv_gui_wait_for (iv_gui_is_mapped, fv, 10));
   g_assert_nonnull (iv_runs_view_get_figure (view));
   g_assert_true (iv_runs_view_get_figure (view)->render == iv_chart_grid_render);
@@ -615,10 +778,10 @@ test_isl_osl (void)
     g_assert_nonnull (strstr (card, "Input tokens (ISL): 128"));
   }
 
-  g_assert_true (iv_runs_view_show_plot (view, "isl_osl_pareto_grid"));
+  g_assert_true (show_plot (view, "isl_osl_pareto_grid"));
   g_assert_true (iv_runs_view_get_figure (view)->render == iv_chart_grid_render);
 
-  g_assert_true (iv_runs_view_show_plot (view, "isl_osl_pareto_surface"));
+  g_assert_true (show_plot (view, "isl_osl_pareto_surface"));
   surface = iv_figure_view_get_surface (fv);
   g_assert_nonnull (surface);
   iv_gui_snapshot (GTK_WINDOW (window), surface_png);
@@ -645,25 +808,24 @@ test_isl_osl (void)
 
   /* set against the bound of its model on 8× H100 (§9): three columns more, each run's
    * share of the bound; the efficiency plot; a run's card says the bound and the caveat */
-  iv_runs_view_set_bound (view, "h100x8", 0);
-  g_assert_cmpuint (
-      g_list_model_get_n_items (gtk_column_view_get_columns (iv_runs_view_get_table (view))), ==,
-      12);
+  set_bound (view, "h100x8", 0);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_column_view_get_columns (table_of (view))), ==,
+                    12);
   {
     IvRunBound b;
     const IvRun *first = sweep->runs->pdata[0];
     const char *cell;
     iv_run_bound_compute (first, NULL, iv_hardware_find ("h100x8"), 0, &b);
     g_assert_true (b.ok);
-    cell = iv_runs_view_get_cell (view, 0, 10);
+    cell = cell_text (view, 0, 10);
     g_assert_true (g_str_has_suffix (cell, " %"));
     g_assert_cmpfloat_with_epsilon (g_ascii_strtod (cell, NULL), 100 * b.efficiency[IV_BOUND_ITL],
                                     0.06);
     g_assert_cmpfloat (b.efficiency[IV_BOUND_ITL], <, 1);
     iv_run_bound_clear (&b);
   }
-  g_assert_true (iv_runs_view_show_plot (view, "bound_efficiency"));
-  g_assert_nonnull (iv_runs_view_get_chart_view (view));
+  g_assert_true (show_plot (view, "bound_efficiency"));
+  g_assert_nonnull (chart_view (view));
   {
     g_autofree char *png = g_build_filename (
         g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".", "runs-bound.png", NULL);
@@ -674,7 +836,7 @@ test_isl_osl (void)
   {
     GtkDropDown *models = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (view), "bound_model"));
     GPtrArray *presets = iv_presets_get ();
-    double before = seconds_of (iv_runs_view_get_cell (view, 0, 9)), after;
+    double before = seconds_of (cell_text (view, 0, 9)), after;
     guint qwen = 0;
     g_assert_nonnull (models);
     g_assert_true (gtk_widget_get_visible (GTK_WIDGET (models)));
@@ -683,7 +845,7 @@ test_isl_osl (void)
         qwen = i + 1;
     g_assert_cmpuint (qwen, >, 0);
     gtk_drop_down_set_selected (models, qwen);
-    after = seconds_of (iv_runs_view_get_cell (view, 0, 9));
+    after = seconds_of (cell_text (view, 0, 9));
     g_assert_cmpfloat (after, <, before / 3);
     /* … or from a config.json (Qwen3-0.6B's own numbers: the same bound) */
     {
@@ -699,19 +861,24 @@ test_isl_osl (void)
           "\"vocab_size\": 151936, \"tie_word_embeddings\": true}",
           -1, NULL));
       gtk_drop_down_set_selected (models, 0);
-      g_assert_true (iv_runs_view_set_bound_model_file (view, cfg, &error));
-      g_assert_no_error (error);
-      g_assert_cmpfloat_with_epsilon (seconds_of (iv_runs_view_get_cell (view, 0, 9)), after,
-                                      after * 1e-9);
-      g_assert_false (iv_runs_view_set_bound_model_file (view, "/nonexistent/config.json", &error));
-      g_assert_nonnull (error);
+      /* read off the main thread: the bound follows once it is read */
+      iv_runs_bound_row_choose_file (bound_row_of (view), cfg);
+      g_assert_true (iv_gui_wait_for (model_is_read, bound_row_of (view), 10));
+      g_assert_nonnull (strstr (iv_runs_state_get_model (state_of (view)), "config.json"));
+      g_assert_cmpfloat_with_epsilon (seconds_of (cell_text (view, 0, 9)), after, after * 1e-9);
+      /* one that cannot be read is said in the notes, and the choice stays */
+      iv_runs_bound_row_choose_file (bound_row_of (view), "/nonexistent/config.json");
+      g_assert_true (iv_gui_wait_for (bound_error_said, bound_row_of (view), 10));
+      g_assert_nonnull (strstr (iv_runs_notes_bar_get_text (IV_RUNS_NOTES_BAR (
+                                    iv_gui_find_by_id (GTK_WIDGET (view), "notes"))),
+                                "/nonexistent/config.json"));
+      g_assert_true (model_is_read (bound_row_of (view)));
     }
     gtk_drop_down_set_selected (models, 0);
   }
-  iv_runs_view_set_bound (view, NULL, 0);
-  g_assert_cmpuint (
-      g_list_model_get_n_items (gtk_column_view_get_columns (iv_runs_view_get_table (view))), ==,
-      9);
+  set_bound (view, NULL, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_column_view_get_columns (table_of (view))), ==,
+                    9);
 
   /* a run's step in the Model workspace (the card's button): its model on the hardware,
    * decode, batch = concurrency, context = ISL + OSL/2, TP across GPUs */
@@ -773,18 +940,17 @@ test_live_run (void)
   g_assert_nonnull (badge);
   g_assert_true (gtk_widget_get_visible (badge));
   g_assert_nonnull (strstr (iv_document_get_subtitle (doc), "3 requests so far"));
-  g_assert_true (iv_runs_view_show_plot (view, "ttft_timeline"));
+  g_assert_true (show_plot (view, "ttft_timeline"));
   /* appended lines arrive by themselves (the folder's monitor), at most twice a second */
   append_lines (records, lines, 3, 7);
   what[0] = doc, what[1] = GUINT_TO_POINTER (7);
   g_assert_true (iv_gui_wait_for (run_has, what, 10));
   g_assert_nonnull (strstr (iv_document_get_subtitle (doc), "7 requests so far"));
   /* the metrics table and the plot the user chose follow */
-  g_assert_cmpuint (g_list_model_get_n_items (
-                        G_LIST_MODEL (gtk_column_view_get_model (iv_runs_view_get_table (view)))),
-                    >, 0);
+  g_assert_cmpuint (
+      g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (table_of (view)))), >, 0);
   {
-    IvChart *chart = iv_chart_view_get_chart (iv_runs_view_get_chart_view (view));
+    IvChart *chart = iv_chart_view_get_chart (chart_view (view));
     g_assert_nonnull (strstr (iv_chart_get_title (chart), "TTFT"));
   }
   /* a half-written line waits for its newline */
@@ -865,6 +1031,7 @@ static const IvGuiCase cases[] = {
   { "/gui/runs-aiperf-toggle", test_runs_aiperf_toggle },
   { "/gui/runs-plot-configs", test_runs_plot_configs },
   { "/gui/runs-bound-row", test_runs_bound_row },
+  { "/gui/runs-memory", test_runs_memory },
   { "/gui/run-card", test_run_card },
   { "/gui/runs-table-view", test_runs_table_view },
   { "/gui/runs-builds-once", test_runs_builds_once },

@@ -13,7 +13,6 @@
 
 #include "iv-plot-config.h"
 #include "iv-run.h"
-#include "iv-runs-state.h"
 #include "iv-run-series.h"
 #include "iv-sweep.h"
 #include "iv-test-util.h"
@@ -731,42 +730,6 @@ test_zstd_records (void)
   g_assert_no_error (error);
   g_assert_cmpuint (r->n_requests, ==, 10);
   g_assert_cmpuint (iv_run_get_metric (r, "inter_chunk_latency")->values->len, ==, 1990);
-}
-
-static void
-count_signal (gpointer instance, gpointer data)
-{
-  (*(guint *) data)++;
-}
-
-/* The Runs workspace's state: notifies only on change; picking a request twice unpicks
- * it; a reset clears statistic, grouping and picks but keeps the log axes. */
-static void
-test_runs_state (void)
-{
-  g_autoptr (IvRunsState) st = iv_runs_state_new ();
-  guint picks = 0;
-  gboolean log_y;
-  guint n;
-
-  g_signal_connect (st, "selection-changed", G_CALLBACK (count_signal), &picks);
-  g_object_set (st, "statistic", "p90", "group-by", "concurrency", "log-y", TRUE, NULL);
-  g_assert_cmpstr (iv_runs_state_get_statistic (st), ==, "p90");
-  iv_runs_state_toggle_request (st, 7);
-  iv_runs_state_toggle_request (st, 3);
-  iv_runs_state_toggle_request (st, 7);
-  g_assert_cmpuint (picks, ==, 3);
-  g_object_get (st, "n-selected", &n, NULL);
-  g_assert_cmpuint (n, ==, 1);
-  g_assert_cmpuint (g_array_index (iv_runs_state_get_selection (st), guint32, 0), ==, 3);
-  iv_runs_state_reset (st);
-  g_assert_null (iv_runs_state_get_statistic (st));
-  g_assert_null (iv_runs_state_get_group_by (st));
-  g_assert_cmpuint (iv_runs_state_get_selection (st)->len, ==, 0);
-  g_object_get (st, "log-y", &log_y, NULL);
-  g_assert_true (log_y);
-  iv_runs_state_clear_selection (st); /* nothing to clear: no signal */
-  g_assert_cmpuint (picks, ==, 4);
 }
 
 /* Server metrics: the bundled sample's aggregate read as AIPerf wrote it (values read
@@ -2354,7 +2317,6 @@ main (int argc, char **argv)
   g_test_add_func ("/runs/pareto-and-rolling", test_pareto_and_rolling);
   g_test_add_func ("/runs/axis-values", test_axis_values);
   g_test_add_func ("/runs/zstd-records", test_zstd_records);
-  g_test_add_func ("/runs/state", test_runs_state);
   g_test_add_func ("/runs/server-metrics", test_server_metrics);
   g_test_add_func ("/runs/summary-stream", test_summary_stream);
   g_test_add_func ("/runs/long-lines", test_long_lines);

@@ -1,8 +1,7 @@
-/* iv-runs-bound-row.c: the "Bound on" row of the Runs workspace (see the header).
- *
- * Each drop-down sets only its own part of the choice, and a part set to what it already
- * is changes nothing: so code that sets the choice first and the drop-downs after (a
- * folder's remembered choice, a test) emits nothing twice and needs no re-entry guard. */
+/* iv-runs-bound-row.c: the "Bound on" row of the Runs workspace (see the header). The
+ * drop-downs are bound to the state both ways; the model list (presets, an imported
+ * config.json's model, "config.json…") is a list of IvRunsItem keyed as the state's
+ * "model" is. */
 #define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-runs-bound-row.h"
@@ -10,8 +9,8 @@
 #include <glib/gi18n.h>
 
 #include "iv-preset.h"
+#include "iv-runs-item.h"
 #include "iv-safe-text.h"
-#include "iv-settings.h"
 
 struct _IvRunsBoundRow
 {
@@ -20,13 +19,13 @@ struct _IvRunsBoundRow
   /* template children */
   GtkWidget *box;
   GtkDropDown *bound_hardware, *bound_model, *bound_tp;
-  GtkStringList *hardware_names, *model_names;
 
-  GSettings *settings;
-  char *key; /* the folder the choice is remembered for */
-  IvRunsBoundChoice choice;
-  IvModel *imported; /* a config.json the user gave (listed after the presets) */
-  char *imported_path;
+  IvRunsState *state;
+  GListStore *hardware; /* IvRunsItem: "No bound", then the presets */
+  IvModel *imported;    /* a config.json read (listed after the presets) */
+  char *imported_path;  /* its path */
+  char *reading;        /* the config.json being read, or NULL */
+  GCancellable *cancel; /* the read, cancelled with the row */
   char *error;
 };
 
@@ -34,196 +33,183 @@ G_DEFINE_FINAL_TYPE (IvRunsBoundRow, iv_runs_bound_row, GTK_TYPE_WIDGET)
 
 enum
 {
-  SIGNAL_CHANGED,
-  N_SIGNALS
+  PROP_0,
+  PROP_ERROR,
+  N_PROPS
 };
 
-static guint signals[N_SIGNALS];
+static GParamSpec *properties[N_PROPS];
+
+/* The key of "config.json…": never a model, it asks for one. */
+#define IMPORT_KEY "@"
 
 static const gint64 tps[] = { 0, 1, 2, 4, 8 };
 
+static void
+set_error (IvRunsBoundRow *self, const char *error)
+{
+  if (g_strcmp0 (self->error, error) == 0)
+    return;
+  g_free (self->error);
+  self->error = g_strdup (error);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+}
+
 /* The model drop-down: the run's own, the presets, an imported config.json's model when
  * there is one, then "config.json…" to import one. */
-static guint
-import_index (IvRunsBoundRow *self)
-{
-  return 1 + iv_presets_get ()->len + (self->imported ? 1 : 0);
-}
-
-static const IvModel *
-model_at (IvRunsBoundRow *self, guint i)
-{
-  GPtrArray *models = iv_presets_get ();
-
-  if (i >= 1 && i <= models->len)
-    return models->pdata[i - 1];
-  if (self->imported && i == models->len + 1)
-    return self->imported;
-  return NULL;
-}
-
-static guint
-model_index (IvRunsBoundRow *self, const IvModel *m)
-{
-  for (guint i = 1; m && i < import_index (self); i++)
-    if (model_at (self, i) == m)
-      return i;
-  return 0;
-}
-
-static guint
-hardware_index (const IvHardware *hw)
-{
-  GPtrArray *presets = iv_hardware_presets ();
-
-  for (guint i = 0; hw && i < presets->len; i++)
-    if (presets->pdata[i] == hw)
-      return i + 1;
-  return 0;
-}
-
-static guint
-tp_index (gint64 tp)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (tps); i++)
-    if (tps[i] == tp)
-      return i;
-  return 0;
-}
-
 static void
-fill_models (IvRunsBoundRow *self)
+list_models (IvRunsBoundRow *self)
 {
   GPtrArray *models = iv_presets_get ();
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GListStore) store = g_list_store_new (IV_TYPE_RUNS_ITEM);
 
-  g_ptr_array_add (names, g_strdup (_ ("Model as each run names it")));
+  iv_runs_items_add (store, NULL, _ ("Model as each run names it"));
   for (guint i = 0; i < models->len; i++)
-    g_ptr_array_add (names, g_strdup (((IvModel *) models->pdata[i])->name));
+    {
+      const char *name = ((IvModel *) models->pdata[i])->name;
+      iv_runs_items_add (store, name, name);
+    }
   if (self->imported)
     {
+      g_autofree char *key = g_strconcat ("@", self->imported_path, NULL);
       g_autofree char *label = g_strdup_printf (_ ("%s (config.json)"), self->imported->name);
-      g_ptr_array_add (names, iv_text_valid (label, -1)); /* the name is the file's */
+      g_autofree char *valid = iv_text_valid (label, -1); /* the name is the file's */
+      iv_runs_items_add (store, key, valid);
     }
-  g_ptr_array_add (names, g_strdup (_ ("config.json…")));
-  g_ptr_array_add (names, NULL);
-  gtk_string_list_splice (self->model_names, 0,
-                          g_list_model_get_n_items (G_LIST_MODEL (self->model_names)),
-                          (const char *const *) names->pdata);
+  iv_runs_items_add (store, IMPORT_KEY, _ ("config.json…"));
+  iv_runs_drop_down_show (self->bound_model, G_LIST_MODEL (store),
+                          self->state ? iv_runs_state_get_model (self->state) : NULL);
 }
 
-/* The drop-downs to the choice (each handler then finds its part unchanged). */
-static void
-show_choice (IvRunsBoundRow *self)
+typedef struct
 {
-  gtk_drop_down_set_selected (self->bound_hardware, hardware_index (self->choice.hardware));
-  gtk_drop_down_set_selected (self->bound_tp, tp_index (self->choice.tp));
-  gtk_drop_down_set_selected (self->bound_model, model_index (self, self->choice.model));
-  gtk_widget_set_visible (GTK_WIDGET (self->bound_tp), self->choice.hardware != NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->bound_model), self->choice.hardware != NULL);
-}
+  IvRunsBoundRow *self;
+  char *path;
+  gboolean chosen; /* by the user (say why it fails), not restored */
+} Read;
 
-/* Remembered for the folder: {path: "hardware:tp:model"}, the model empty for each run's
- * own, "@/path/config.json" for an imported one. */
 static void
-remember (IvRunsBoundRow *self)
+read_free (gpointer p)
 {
-  g_autoptr (GVariant) old = NULL;
-  GVariantBuilder b;
-  GVariantIter it;
-  const char *k, *v;
-
-  if (!self->settings || !self->key)
-    return;
-  old = g_settings_get_value (self->settings, "run-bounds");
-  g_variant_builder_init (&b, G_VARIANT_TYPE ("a{ss}"));
-  g_variant_iter_init (&it, old);
-  while (g_variant_iter_next (&it, "{&s&s}", &k, &v))
-    if (!g_str_equal (k, self->key))
-      g_variant_builder_add (&b, "{ss}", k, v);
-  if (self->choice.hardware)
-    {
-      g_autofree char *which = !self->choice.model ? g_strdup ("")
-                               : self->choice.model == self->imported
-                                   ? g_strdup_printf ("@%s", self->imported_path)
-                                   : g_strdup (self->choice.model->name);
-      g_autofree char *value = g_strdup_printf (
-          "%s:%" G_GINT64_FORMAT ":%s", self->choice.hardware->name, self->choice.tp, which);
-      g_variant_builder_add (&b, "{ss}", self->key, value);
-    }
-  g_settings_set_value (self->settings, "run-bounds", g_variant_builder_end (&b));
+  Read *r = p;
+  g_free (r->path);
+  g_free (r);
 }
 
 static void
-changed (IvRunsBoundRow *self)
+read_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel)
 {
-  g_clear_pointer (&self->error, g_free); /* said of a choice now replaced */
-  gtk_widget_set_visible (GTK_WIDGET (self->bound_tp), self->choice.hardware != NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->bound_model), self->choice.hardware != NULL);
-  remember (self);
-  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
-}
+  const Read *r = data;
+  GError *error = NULL;
+  IvModel *m = iv_model_from_hf_config (r->path, &error);
 
-static void choose_config_json (IvRunsBoundRow *self);
-
-static void
-on_chosen (IvRunsBoundRow *self, GParamSpec *pspec, GtkDropDown *which)
-{
-  guint i = gtk_drop_down_get_selected (which);
-  GPtrArray *presets = iv_hardware_presets ();
-
-  if (i == GTK_INVALID_LIST_POSITION)
-    return;
-  if (which == self->bound_hardware)
-    {
-      const IvHardware *hw = i > 0 && i <= presets->len ? presets->pdata[i - 1] : NULL;
-      if (hw == self->choice.hardware)
-        return;
-      self->choice.hardware = hw;
-    }
-  else if (which == self->bound_tp)
-    {
-      gint64 tp = i < G_N_ELEMENTS (tps) ? tps[i] : 0;
-      if (tp == self->choice.tp)
-        return;
-      self->choice.tp = tp;
-    }
+  if (m)
+    g_task_return_pointer (task, m, (GDestroyNotify) iv_model_free);
   else
-    {
-      if (i == import_index (self))
-        {
-          /* "config.json…": back to the choice it was, and ask for the file */
-          gtk_drop_down_set_selected (self->bound_model, model_index (self, self->choice.model));
-          choose_config_json (self);
-          return;
-        }
-      if (model_at (self, i) == self->choice.model)
-        return;
-      self->choice.model = model_at (self, i);
-    }
-  changed (self);
+    g_task_return_error (task, error);
 }
 
-gboolean
-iv_runs_bound_row_set_model_file (IvRunsBoundRow *self, const char *path, GError **error)
+static void
+on_read (GObject *source, GAsyncResult *result, gpointer data)
 {
-  IvModel *m;
+  IvRunsBoundRow *self = IV_RUNS_BOUND_ROW (source);
+  Read *r = g_task_get_task_data (G_TASK (result));
+  g_autofree char *key = g_strconcat ("@", r->path, NULL);
+  g_autoptr (GError) error = NULL;
+  IvModel *m = g_task_propagate_pointer (G_TASK (result), &error);
 
-  g_return_val_if_fail (IV_IS_RUNS_BOUND_ROW (self), FALSE);
-  if (!(m = iv_model_from_hf_config (path, error)))
-    return FALSE;
-  /* to "each run's own" while the list changes under the drop-down: nothing to say yet */
-  self->choice.model = NULL;
-  gtk_drop_down_set_selected (self->bound_model, 0);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || !self->state)
+    {
+      g_clear_pointer (&m, iv_model_free);
+      return;
+    }
+  if (g_strcmp0 (self->reading, r->path) == 0)
+    g_clear_pointer (&self->reading, g_free);
+  if (!m)
+    {
+      if (r->chosen)
+        set_error (self, error->message); /* said in the view's notes */
+      else if (g_strcmp0 (iv_runs_state_get_model (self->state), key) == 0)
+        /* a folder's config.json gone or broken since: each run's own */
+        g_object_set (self->state, "model", NULL, NULL);
+      return;
+    }
+  if (!r->chosen && g_strcmp0 (iv_runs_state_get_model (self->state), key) != 0)
+    {
+      iv_model_free (m); /* another model was chosen meanwhile */
+      return;
+    }
+  set_error (self, NULL);
   g_clear_pointer (&self->imported, iv_model_free);
   g_free (self->imported_path);
   self->imported = m;
-  self->imported_path = g_strdup (path);
-  fill_models (self);
-  self->choice.model = m;
-  show_choice (self);
-  changed (self);
-  return TRUE;
+  self->imported_path = g_strdup (r->path);
+  list_models (self);
+  if (r->chosen)
+    g_object_set (self->state, "model", key, NULL);
+  else
+    iv_runs_state_model_loaded (self->state);
+}
+
+static void
+read_config (IvRunsBoundRow *self, const char *path, gboolean chosen)
+{
+  g_autoptr (GTask) task = g_task_new (self, self->cancel, on_read, NULL);
+  Read *r = g_new0 (Read, 1);
+
+  r->path = g_strdup (path);
+  r->chosen = chosen;
+  g_free (self->reading);
+  self->reading = g_strdup (path);
+  g_task_set_task_data (task, r, read_free);
+  g_task_run_in_thread (task, read_in_thread);
+}
+
+void
+iv_runs_bound_row_choose_file (IvRunsBoundRow *self, const char *path)
+{
+  g_return_if_fail (IV_IS_RUNS_BOUND_ROW (self));
+  g_return_if_fail (path != NULL);
+  read_config (self, path, TRUE);
+}
+
+/* The state's model names a config.json not read yet (a folder's, restored): read it. */
+static void
+on_model (IvRunsBoundRow *self)
+{
+  const char *model = iv_runs_state_get_model (self->state);
+
+  if (!model || model[0] != '@' || !model[1])
+    return;
+  if (g_strcmp0 (model + 1, self->imported_path) == 0 || g_strcmp0 (model + 1, self->reading) == 0)
+    return;
+  read_config (self, model + 1, FALSE);
+}
+
+void
+iv_runs_bound_row_get_choice (IvRunsBoundRow *self, IvRunsBoundChoice *out)
+{
+  const char *hardware, *model;
+
+  g_return_if_fail (IV_IS_RUNS_BOUND_ROW (self));
+  *out = (IvRunsBoundChoice){ 0 };
+  if (!self->state)
+    return;
+  hardware = iv_runs_state_get_hardware (self->state);
+  model = iv_runs_state_get_model (self->state);
+  out->hardware = hardware ? iv_hardware_find (hardware) : NULL;
+  out->tp = iv_runs_state_get_tp (self->state);
+  if (model && model[0] == '@')
+    out->model = g_strcmp0 (model + 1, self->imported_path) == 0 ? self->imported : NULL;
+  else if (model)
+    out->model = iv_presets_find (model);
+}
+
+const char *
+iv_runs_bound_row_get_error (IvRunsBoundRow *self)
+{
+  g_return_val_if_fail (IV_IS_RUNS_BOUND_ROW (self), NULL);
+  return self->error;
 }
 
 static void
@@ -233,14 +219,8 @@ on_config_json_response (GtkNativeDialog *dialog, int response, IvRunsBoundRow *
     {
       g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
       g_autofree char *path = file ? g_file_get_path (file) : NULL;
-      g_autoptr (GError) error = NULL;
-      if (path && !iv_runs_bound_row_set_model_file (self, path, &error))
-        {
-          /* said where the numbers would be: the view's notes */
-          g_free (self->error);
-          self->error = g_strdup (error->message);
-          g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
-        }
+      if (path)
+        iv_runs_bound_row_choose_file (self, path);
     }
   g_object_unref (dialog);
 }
@@ -262,82 +242,94 @@ choose_config_json (IvRunsBoundRow *self)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
-void
-iv_runs_bound_row_set_folder (IvRunsBoundRow *self, const char *key)
+/* "config.json…" is no model: the drop-down goes back to the state's, and a file is asked
+ * for (the binding refuses the entry: see model_to_key). */
+static void
+on_model_selected (IvRunsBoundRow *self)
 {
-  g_autofree char *value = NULL;
-  IvRunsBoundChoice was = self->choice;
-  IvRunsBoundChoice now = { NULL, NULL, 0 };
+  GListModel *items = gtk_drop_down_get_model (self->bound_model);
+  guint at = gtk_drop_down_get_selected (self->bound_model);
+
+  if (!self->state || g_strcmp0 (iv_runs_items_key_at (items, at), IMPORT_KEY) != 0)
+    return;
+  iv_runs_drop_down_show (self->bound_model, items, iv_runs_state_get_model (self->state));
+  choose_config_json (self);
+}
+
+static gboolean
+position_to_model (GBinding *binding, const GValue *from, GValue *to, gpointer data)
+{
+  GListModel *items = gtk_drop_down_get_model (data);
+
+  if (g_strcmp0 (iv_runs_items_key_at (items, g_value_get_uint (from)), IMPORT_KEY) == 0)
+    return FALSE;
+  return iv_runs_position_to_key (binding, from, to, data);
+}
+
+static gboolean
+tp_to_position (GBinding *binding, const GValue *from, GValue *to, gpointer data)
+{
+  guint at = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (tps); i++)
+    if (tps[i] == g_value_get_int64 (from))
+      at = i;
+  g_value_set_uint (to, at);
+  return TRUE;
+}
+
+static gboolean
+position_to_tp (GBinding *binding, const GValue *from, GValue *to, gpointer data)
+{
+  guint i = g_value_get_uint (from);
+
+  if (i >= G_N_ELEMENTS (tps))
+    return FALSE;
+  g_value_set_int64 (to, tps[i]);
+  return TRUE;
+}
+
+/* TP and model are asked only with hardware chosen. */
+static gboolean
+named (GBinding *binding, const GValue *from, GValue *to, gpointer data)
+{
+  g_value_set_boolean (to, g_value_get_string (from) != NULL);
+  return TRUE;
+}
+
+void
+iv_runs_bound_row_set_state (IvRunsBoundRow *self, IvRunsState *state)
+{
+  const GBindingFlags both = G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE;
 
   g_return_if_fail (IV_IS_RUNS_BOUND_ROW (self));
-  g_free (self->key);
-  self->key = g_strdup (key);
-  g_clear_pointer (&self->error, g_free);
-  if (self->settings && key)
-    {
-      g_autoptr (GVariant) map = g_settings_get_value (self->settings, "run-bounds");
-      g_variant_lookup (map, key, "s", &value);
-    }
-  if (value)
-    {
-      /* "hardware:tp:model" (the model empty: each run's own) */
-      g_auto (GStrv) parts = g_strsplit (value, ":", 3);
-      now.hardware = parts[0] ? iv_hardware_find (parts[0]) : NULL;
-      now.tp = parts[0] && parts[1] ? g_ascii_strtoll (parts[1], NULL, 10) : 0;
-      now.tp = tps[tp_index (now.tp)];
-      if (parts[0] && parts[1] && parts[2] && parts[2][0] == '@')
-        {
-          /* the config.json given for this folder, read again (gone or broken: each
-           * run's own) */
-          IvModel *m = iv_model_from_hf_config (parts[2] + 1, NULL);
-          if (m)
-            {
-              self->choice.model = NULL;
-              gtk_drop_down_set_selected (self->bound_model, 0);
-              g_clear_pointer (&self->imported, iv_model_free);
-              g_free (self->imported_path);
-              self->imported = m;
-              self->imported_path = g_strdup (parts[2] + 1);
-              fill_models (self);
-              now.model = m;
-            }
-        }
-      else if (parts[0] && parts[1] && parts[2] && *parts[2])
-        now.model = iv_presets_find (parts[2]);
-    }
-  self->choice = now;
-  show_choice (self);
-  if (was.hardware != now.hardware || was.tp != now.tp || was.model != now.model)
-    g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+  g_return_if_fail (self->state == NULL);
+  self->state = g_object_ref (state);
+  iv_runs_drop_down_show (self->bound_hardware, G_LIST_MODEL (self->hardware),
+                          iv_runs_state_get_hardware (state));
+  list_models (self);
+  g_object_bind_property_full (state, "hardware", self->bound_hardware, "selected", both,
+                               iv_runs_key_to_position, iv_runs_position_to_key,
+                               self->bound_hardware, NULL);
+  g_object_bind_property_full (state, "model", self->bound_model, "selected", both,
+                               iv_runs_key_to_position, position_to_model, self->bound_model, NULL);
+  g_object_bind_property_full (state, "tp", self->bound_tp, "selected", both, tp_to_position,
+                               position_to_tp, NULL, NULL);
+  g_object_bind_property_full (state, "hardware", self->bound_model, "visible",
+                               G_BINDING_SYNC_CREATE, named, NULL, NULL, NULL);
+  g_object_bind_property_full (state, "hardware", self->bound_tp, "visible", G_BINDING_SYNC_CREATE,
+                               named, NULL, NULL, NULL);
+  g_signal_connect_object (state, "notify::model", G_CALLBACK (on_model), self, G_CONNECT_SWAPPED);
+  on_model (self);
 }
 
-const IvRunsBoundChoice *
-iv_runs_bound_row_get_choice (IvRunsBoundRow *self)
+static void
+iv_runs_bound_row_get_property (GObject *object, guint prop, GValue *value, GParamSpec *pspec)
 {
-  g_return_val_if_fail (IV_IS_RUNS_BOUND_ROW (self), NULL);
-  return &self->choice;
-}
-
-void
-iv_runs_bound_row_set_bound (IvRunsBoundRow *self, const char *name, gint64 tp)
-{
-  IvRunsBoundChoice was;
-
-  g_return_if_fail (IV_IS_RUNS_BOUND_ROW (self));
-  was = self->choice;
-  /* the choice first, then the drop-downs: one "changed" for both parts */
-  self->choice.hardware = name ? iv_hardware_find (name) : NULL;
-  self->choice.tp = tps[tp_index (tp)];
-  show_choice (self);
-  if (was.hardware != self->choice.hardware || was.tp != self->choice.tp)
-    changed (self);
-}
-
-const char *
-iv_runs_bound_row_get_error (IvRunsBoundRow *self)
-{
-  g_return_val_if_fail (IV_IS_RUNS_BOUND_ROW (self), NULL);
-  return self->error;
+  if (prop == PROP_ERROR)
+    g_value_set_string (value, IV_RUNS_BOUND_ROW (object)->error);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop, pspec);
 }
 
 static void
@@ -345,12 +337,14 @@ iv_runs_bound_row_dispose (GObject *object)
 {
   IvRunsBoundRow *self = IV_RUNS_BOUND_ROW (object);
 
+  g_cancellable_cancel (self->cancel);
   gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_RUNS_BOUND_ROW);
-  g_clear_object (&self->settings);
-  g_clear_pointer (&self->key, g_free);
-  self->choice.model = NULL;
+  g_clear_object (&self->state);
+  g_clear_object (&self->hardware);
+  g_clear_object (&self->cancel);
   g_clear_pointer (&self->imported, iv_model_free);
   g_clear_pointer (&self->imported_path, g_free);
+  g_clear_pointer (&self->reading, g_free);
   g_clear_pointer (&self->error, g_free);
   G_OBJECT_CLASS (iv_runs_bound_row_parent_class)->dispose (object);
 }
@@ -359,20 +353,23 @@ static void
 iv_runs_bound_row_class_init (IvRunsBoundRowClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
-  G_OBJECT_CLASS (klass)->dispose = iv_runs_bound_row_dispose;
+  object_class->dispose = iv_runs_bound_row_dispose;
+  object_class->get_property = iv_runs_bound_row_get_property;
+  properties[PROP_ERROR]
+      = g_param_spec_string ("error", NULL, NULL, NULL,
+                             G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
-  signals[SIGNAL_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                          0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  g_type_ensure (IV_TYPE_RUNS_ITEM);
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/inferview/Inferview/ui/iv-runs-bound-row.ui");
   gtk_widget_class_bind_template_child (widget_class, IvRunsBoundRow, box);
   gtk_widget_class_bind_template_child (widget_class, IvRunsBoundRow, bound_hardware);
   gtk_widget_class_bind_template_child (widget_class, IvRunsBoundRow, bound_model);
   gtk_widget_class_bind_template_child (widget_class, IvRunsBoundRow, bound_tp);
-  gtk_widget_class_bind_template_child (widget_class, IvRunsBoundRow, hardware_names);
-  gtk_widget_class_bind_template_child (widget_class, IvRunsBoundRow, model_names);
-  gtk_widget_class_bind_template_callback (widget_class, on_chosen);
+  gtk_widget_class_bind_template_callback (widget_class, on_model_selected);
 }
 
 static void
@@ -381,13 +378,14 @@ iv_runs_bound_row_init (IvRunsBoundRow *self)
   GPtrArray *presets = iv_hardware_presets ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  /* the lists before the handlers can see a choice: the choice starts as "none" and the
-   * drop-downs at their first entries, which mean the same */
-  gtk_string_list_append (self->hardware_names, _ ("No bound"));
+  self->cancel = g_cancellable_new ();
+  self->hardware = g_list_store_new (IV_TYPE_RUNS_ITEM);
+  iv_runs_items_add (self->hardware, NULL, _ ("No bound"));
   for (guint i = 0; i < presets->len; i++)
-    gtk_string_list_append (self->hardware_names, ((IvHardware *) presets->pdata[i])->name);
-  fill_models (self);
-  self->settings = iv_settings_new ();
+    {
+      const char *name = ((IvHardware *) presets->pdata[i])->name;
+      iv_runs_items_add (self->hardware, name, name);
+    }
 }
 
 GtkWidget *

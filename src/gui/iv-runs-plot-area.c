@@ -1,0 +1,469 @@
+/* iv-runs-plot-area.c: the plot and its controls (see the header).
+ *
+ * The drop-downs show lists of IvRunsItem keyed as the state's properties are, bound both
+ * ways; a list is replaced with the state's entry selected (iv_runs_drop_down_show), so no
+ * passing selection is taken for a choice. The figure follows the state's notifications
+ * and is drawn once per batch of them (the state's generation). */
+#define G_LOG_DOMAIN "iv-gui"
+
+#include "iv-runs-plot-area.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "iv-chart-view.h"
+#include "iv-figure-view.h"
+#include "iv-plain-text.h"
+#include "iv-render-runs.h"
+#include "iv-run-series.h"
+#include "iv-runs-item.h"
+#include "iv-units.h"
+
+struct _IvRunsPlotArea
+{
+  GtkWidget parent_instance;
+
+  /* template children */
+  GtkWidget *box;
+  GtkDropDown *plot_choice, *stat_choice, *group_choice, *x_choice, *y_choice;
+  GtkWidget *compare_controls; /* statistic and grouping: comparisons only */
+  GtkToggleButton *log_x, *log_y, *aiperf;
+  GtkLabel *aiperf_notes;     /* where the figure shown differs from aiperf plot's */
+  GtkWidget *custom_controls; /* a comparison of any two quantities */
+  GtkWidget *selection_row;
+  GtkLabel *selection_label;
+  GtkStack *plot_stack; /* "chart", "figure" (panels, a surface) or "skipped" */
+  IvFigureView *figure_view;
+  IvChartView *chart;
+  AdwStatusPage *skipped;
+  IvRunsBoundRow *bound_row;
+
+  IvRunsState *state;
+  const IvPlotConfig *listed; /* the configuration the plot list is of */
+  gboolean listed_multi;
+  IvPlotSpec custom;   /* the custom comparison: its axes are the state's */
+  IvPlotSpec override; /* the spec drawn: the preset with the state's choices */
+  char *group_strv[2];
+  guint64 drawn;        /* the state's generation last drawn */
+  gboolean skipped_now; /* the plot shown was skipped */
+};
+
+G_DEFINE_FINAL_TYPE (IvRunsPlotArea, iv_runs_plot_area, GTK_TYPE_WIDGET)
+
+static const char *const stats[] = { "avg", "p50", "p90", "p95", "p99", "min", "max", NULL };
+
+/* ---- lists ---- */
+
+/* The presets of the configuration for one run or for the comparison (then the custom
+ * comparison last), titled as the configuration titles them. */
+static void
+list_plots (IvRunsPlotArea *self)
+{
+  const IvPlotConfig *config = iv_runs_state_get_config (self->state, NULL);
+  GPtrArray *presets = iv_runs_state_get_presets (self->state);
+  gboolean multi = iv_runs_state_get_run (self->state) == NULL;
+  g_autoptr (GListStore) store = NULL;
+
+  if (config == self->listed && multi == self->listed_multi)
+    return;
+  self->listed = config;
+  self->listed_multi = multi;
+  store = g_list_store_new (IV_TYPE_RUNS_ITEM);
+  for (guint i = 0; presets && i < presets->len; i++)
+    {
+      const IvPlotSpec *s = presets->pdata[i];
+      iv_runs_items_add (store, s->name, s->title ? s->title : s->name);
+    }
+  if (multi)
+    iv_runs_items_add (store, "custom", _ ("Custom: Any Metric vs Any Metric…"));
+  iv_runs_drop_down_show (self->plot_choice, G_LIST_MODEL (store),
+                          iv_runs_state_get_plot (self->state));
+}
+
+/* Every configuration field and every metric any run has, for the custom comparison; and
+ * the grouping: the model, then the sweep's varying fields. */
+static void
+list_quantities (IvRunsPlotArea *self, const IvSweep *sweep)
+{
+  g_autoptr (GListStore) quantities = g_list_store_new (IV_TYPE_RUNS_ITEM);
+  g_autoptr (GListStore) groups = g_list_store_new (IV_TYPE_RUNS_ITEM);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (IvField f = IV_FIELD_CONCURRENCY; f < IV_N_FIELDS; f++)
+    if (f != IV_FIELD_ENDPOINT_TYPE && f != IV_FIELD_STREAMING)
+      {
+        iv_runs_items_add (quantities, iv_field_key (f), iv_field_title (f));
+        g_hash_table_add (seen, (gpointer) iv_field_key (f));
+      }
+  {
+    g_autofree char *t = iv_metric_title ("output_token_throughput_per_gpu");
+    iv_runs_items_add (quantities, "output_token_throughput_per_gpu", t);
+  }
+  for (guint i = 0; i < sweep->runs->len; i++)
+    {
+      g_autoptr (GPtrArray) tags = iv_run_metric_tags (sweep->runs->pdata[i]);
+      for (guint k = 0; k < tags->len; k++)
+        if (g_hash_table_add (seen, tags->pdata[k]))
+          {
+            g_autofree char *t = iv_metric_title (tags->pdata[k]);
+            iv_runs_items_add (quantities, tags->pdata[k], t);
+          }
+    }
+  iv_runs_drop_down_show (self->x_choice, G_LIST_MODEL (quantities),
+                          iv_runs_state_get_custom_x (self->state));
+  iv_runs_drop_down_show (self->y_choice, G_LIST_MODEL (quantities),
+                          iv_runs_state_get_custom_y (self->state));
+  iv_runs_items_add (groups, iv_field_key (IV_FIELD_MODEL), iv_field_title (IV_FIELD_MODEL));
+  for (guint i = 0; i < sweep->varying->len; i++)
+    {
+      IvField f = GPOINTER_TO_UINT (sweep->varying->pdata[i]);
+      iv_runs_items_add (groups, iv_field_key (f), iv_field_title (f));
+    }
+  iv_runs_drop_down_show (self->group_choice, G_LIST_MODEL (groups),
+                          iv_runs_state_get_group_by (self->state));
+}
+
+/* ---- the figure ---- */
+
+/* The chosen preset with the state's statistic, grouping, bound and aiperf choice. */
+static const IvPlotSpec *
+chosen_spec (IvRunsPlotArea *self, gboolean multi)
+{
+  const char *name = iv_runs_state_get_plot (self->state);
+  GPtrArray *presets = iv_runs_state_get_presets (self->state);
+  const IvSweep *sweep = iv_runs_state_get_sweep (self->state);
+  const IvPlotSpec *spec = NULL;
+  IvRunsBoundChoice bound;
+
+  if (multi && g_strcmp0 (name, "custom") == 0)
+    {
+      self->custom.x.metric = (char *) iv_runs_state_get_custom_x (self->state);
+      self->custom.y.metric = (char *) iv_runs_state_get_custom_y (self->state);
+      spec = &self->custom;
+    }
+  for (guint i = 0; !spec && name && presets && i < presets->len; i++)
+    if (g_str_equal (((const IvPlotSpec *) presets->pdata[i])->name, name))
+      spec = presets->pdata[i];
+  if (!spec)
+    return NULL;
+  self->override = *spec;
+  iv_runs_bound_row_get_choice (self->bound_row, &bound);
+  self->override.bound_hardware = bound.hardware;
+  self->override.bound_tp = bound.tp;
+  self->override.bound_model = bound.model;
+  self->override.aiperf_compatible = iv_runs_state_get_aiperf (self->state);
+  /* aiperf plot takes each run's p50 whatever the statistic: the picker stays out */
+  if (multi && !self->override.aiperf_compatible)
+    {
+      /* The picked statistic applies to metrics measured per request; a throughput is
+       * one number per run (its avg), whatever the picker says. */
+      const IvRun *first = sweep->runs->pdata[0];
+      const char *stat = iv_runs_state_get_statistic (self->state);
+      const char *group_by = iv_runs_state_get_group_by (self->state);
+      if (stat && spec->x.metric && iv_run_get_metric (first, spec->x.metric))
+        self->override.x.stat = (char *) stat;
+      if (stat && spec->y.metric && iv_run_get_metric (first, spec->y.metric))
+        self->override.y.stat = (char *) stat;
+      if (group_by)
+        {
+          self->group_strv[0] = (char *) group_by;
+          self->override.groups = self->group_strv;
+        }
+    }
+  return &self->override;
+}
+
+/* The card under the plot: what aiperf plot would draw otherwise, one line each. */
+static void
+say_aiperf_differences (IvRunsPlotArea *self, const IvSweep *sweep, const IvRun *run)
+{
+  g_autoptr (GPtrArray) notes = iv_runs_aiperf_notes (&self->override, sweep, run);
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  for (guint k = 0; k < notes->len; k++)
+    g_string_append_printf (text, "%s%s %s", k ? "\n" : "", _ ("Differs from aiperf plot:"),
+                            (const char *) notes->pdata[k]);
+  iv_label_set_valid_text (self->aiperf_notes, text->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->aiperf_notes), notes->len > 0);
+}
+
+static void
+draw (IvRunsPlotArea *self)
+{
+  const IvSweep *sweep = iv_runs_state_get_sweep (self->state);
+  const IvRun *run = iv_runs_state_get_run (self->state);
+  const IvRun *subject;
+  const IvPlotSpec *spec;
+  IvRunsFigure drawn;
+  g_autofree char *reason = NULL;
+
+  if (!sweep || self->drawn == iv_runs_state_get_generation (self->state))
+    return;
+  self->drawn = iv_runs_state_get_generation (self->state);
+  gtk_widget_set_visible (self->custom_controls,
+                          !run && g_strcmp0 (iv_runs_state_get_plot (self->state), "custom") == 0);
+  if (!(spec = chosen_spec (self, run == NULL)))
+    return;
+  subject = run ? run : sweep->runs->pdata[0];
+  say_aiperf_differences (self, sweep, subject);
+  self->skipped_now = !iv_runs_figure (spec, sweep, subject, &drawn, &reason);
+  if (self->skipped_now)
+    {
+      /* the description is markup; the reason names metrics and runs from data */
+      g_autofree char *markup = iv_markup_from_text (reason);
+      adw_status_page_set_description (self->skipped, markup);
+      gtk_stack_set_visible_child_name (self->plot_stack, "skipped");
+      return;
+    }
+  if (!drawn.chart)
+    {
+      iv_figure_view_set_figure (self->figure_view, &drawn, spec->name);
+      gtk_stack_set_visible_child_name (self->plot_stack, "figure");
+      return;
+    }
+  {
+    const GArray *picked = iv_runs_state_get_selection (self->state);
+    if (run && picked->len)
+      iv_runs_chart_highlight (drawn.chart, spec, run, (const guint32 *) picked->data, picked->len);
+  }
+  iv_chart_view_set_chart (self->chart, g_steal_pointer (&drawn.chart), spec->name);
+  gtk_stack_set_visible_child_name (self->plot_stack, "chart");
+}
+
+/* What is shown changed (another sweep, run, or the sweep grew): its lists, then the
+ * figure. */
+static void
+on_shown (IvRunsPlotArea *self)
+{
+  const IvSweep *sweep = iv_runs_state_get_sweep (self->state);
+
+  if (!sweep)
+    return;
+  gtk_widget_set_visible (self->compare_controls, iv_runs_state_get_run (self->state) == NULL);
+  list_plots (self);
+  list_quantities (self, sweep);
+  draw (self);
+}
+
+/* "Request 5: TTFT 31.4 ms, latency 3630 ms" for the first few selected. */
+static void
+describe_selection (IvRunsPlotArea *self)
+{
+  const IvRun *r = iv_runs_state_get_run (self->state);
+  const GArray *picked = iv_runs_state_get_selection (self->state);
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autoptr (GArray) order = NULL;
+  g_autofree double *ttft = NULL, *lat = NULL;
+  g_autofree guint *rank = NULL;
+
+  gtk_widget_set_visible (self->selection_row, r && picked->len > 0);
+  if (!r || picked->len == 0)
+    return;
+  order = iv_run_order_by_start (r);
+  rank = g_new (guint, MAX (r->n_requests, 1));
+  for (guint k = 0; k < order->len; k++)
+    rank[g_array_index (order, guint32, k)] = k;
+  ttft = iv_run_metric_per_request (r, "time_to_first_token");
+  lat = iv_run_metric_per_request (r, "request_latency");
+  g_string_append_printf (
+      text, g_dngettext (NULL, "%u request selected", "%u requests selected", picked->len),
+      picked->len);
+  for (guint j = 0; j < picked->len && j < 3; j++)
+    {
+      guint32 i = g_array_index (picked, guint32, j);
+      g_autofree char *tt = iv_units_format_seconds (ttft[i] * 1e-3),
+                      *lt = iv_units_format_seconds (lat[i] * 1e-3);
+      g_string_append_printf (text, _ (" · #%u: TTFT %s, latency %s"), rank[i] + 1, tt, lt);
+    }
+  if (picked->len > 3)
+    g_string_append (text, " …");
+  gtk_label_set_text (self->selection_label, text->str);
+}
+
+static void
+on_clear_selection (IvRunsPlotArea *self)
+{
+  iv_runs_state_clear_selection (self->state);
+}
+
+/* A click on a run's point in a comparison opens that run; on a request's point (or bar)
+ * of one run, picks it, in every plot. */
+static void
+on_point_activated (IvChartView *view, guint series, guint64 index, double x, double y,
+                    IvRunsPlotArea *self)
+{
+  const IvPlotSpec *spec = &self->override;
+  const IvSweep *sweep = self->state ? iv_runs_state_get_sweep (self->state) : NULL;
+  const IvRun *run = sweep ? iv_runs_state_get_run (self->state) : NULL;
+
+  if (run)
+    {
+      guint32 request = iv_runs_request_at (spec, run, x, y);
+      if (request != G_MAXUINT)
+        iv_runs_state_toggle_request (self->state, request);
+      return;
+    }
+  if (!sweep || !spec->x.metric || !spec->y.metric)
+    return;
+  for (guint i = 0; i < sweep->runs->len; i++)
+    {
+      const IvRun *r = sweep->runs->pdata[i];
+      if (iv_run_axis_value (r, spec->x.metric, spec->x.stat) == x
+          && iv_run_axis_value (r, spec->y.metric, spec->y.stat) == y)
+        {
+          g_object_set (self->state, "run", i, NULL);
+          return;
+        }
+    }
+}
+
+/* The statistic picker lists stats[]; "no statistic" (each preset's own) shows as avg. */
+static gboolean
+stat_to_position (GBinding *binding, const GValue *from, GValue *to, gpointer data)
+{
+  const char *stat = g_value_get_string (from);
+  guint at = 0;
+
+  for (guint i = 0; stat && stats[i]; i++)
+    if (g_str_equal (stats[i], stat))
+      at = i;
+  g_value_set_uint (to, at);
+  return TRUE;
+}
+
+static gboolean
+position_to_stat (GBinding *binding, const GValue *from, GValue *to, gpointer data)
+{
+  guint i = g_value_get_uint (from);
+
+  if (i >= G_N_ELEMENTS (stats) - 1)
+    return FALSE;
+  g_value_set_string (to, stats[i]);
+  return TRUE;
+}
+
+void
+iv_runs_plot_area_set_state (IvRunsPlotArea *self, IvRunsState *state)
+{
+  const GBindingFlags both = G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE;
+  static const char *const redraw_on[]
+      = { "notify::plot",     "notify::custom-x",  "notify::custom-y", "notify::statistic",
+          "notify::group-by", "notify::aiperf",    "notify::hardware", "notify::tp",
+          "notify::model",    "notify::n-selected" };
+  struct
+  {
+    const char *property;
+    GtkDropDown *dropdown;
+  } keyed[] = { { "plot", self->plot_choice },
+                { "custom-x", self->x_choice },
+                { "custom-y", self->y_choice },
+                { "group-by", self->group_choice } };
+
+  g_return_if_fail (IV_IS_RUNS_PLOT_AREA (self));
+  g_return_if_fail (self->state == NULL);
+  self->state = g_object_ref (state);
+  iv_runs_bound_row_set_state (self->bound_row, state);
+  for (guint i = 0; i < G_N_ELEMENTS (keyed); i++)
+    g_object_bind_property_full (state, keyed[i].property, keyed[i].dropdown, "selected", both,
+                                 iv_runs_key_to_position, iv_runs_position_to_key,
+                                 keyed[i].dropdown, NULL);
+  g_object_bind_property_full (state, "statistic", self->stat_choice, "selected", both,
+                               stat_to_position, position_to_stat, NULL, NULL);
+  /* the toggles and the chart's right-click menu are two views of the same state */
+  g_object_bind_property (state, "log-x", self->log_x, "active", both);
+  g_object_bind_property (state, "log-y", self->log_y, "active", both);
+  g_object_bind_property (state, "log-x", self->chart, "log-x", both);
+  g_object_bind_property (state, "log-y", self->chart, "log-y", both);
+  g_object_bind_property (state, "aiperf", self->aiperf, "active", both);
+  g_signal_connect_object (state, "notify::sweep", G_CALLBACK (on_shown), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "notify::run", G_CALLBACK (on_shown), self, G_CONNECT_SWAPPED);
+  for (guint i = 0; i < G_N_ELEMENTS (redraw_on); i++)
+    g_signal_connect_object (state, redraw_on[i], G_CALLBACK (draw), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "selection-changed", G_CALLBACK (describe_selection), self,
+                           G_CONNECT_SWAPPED);
+  on_shown (self);
+}
+
+IvRunsBoundRow *
+iv_runs_plot_area_get_bound_row (IvRunsPlotArea *self)
+{
+  g_return_val_if_fail (IV_IS_RUNS_PLOT_AREA (self), NULL);
+  return self->bound_row;
+}
+
+const IvFigure *
+iv_runs_plot_area_get_figure (IvRunsPlotArea *self)
+{
+  g_return_val_if_fail (IV_IS_RUNS_PLOT_AREA (self), NULL);
+  if (self->skipped_now)
+    return NULL;
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->plot_stack), "figure") == 0)
+    return iv_figure_view_get_figure (self->figure_view);
+  return iv_chart_view_get_figure (self->chart);
+}
+
+static void
+iv_runs_plot_area_dispose (GObject *object)
+{
+  IvRunsPlotArea *self = IV_RUNS_PLOT_AREA (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_RUNS_PLOT_AREA);
+  g_clear_object (&self->state);
+  g_clear_pointer (&self->custom.name, g_free);
+  G_OBJECT_CLASS (iv_runs_plot_area_parent_class)->dispose (object);
+}
+
+static void
+iv_runs_plot_area_class_init (IvRunsPlotAreaClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = iv_runs_plot_area_dispose;
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  g_type_ensure (IV_TYPE_CHART_VIEW);
+  g_type_ensure (IV_TYPE_FIGURE_VIEW);
+  g_type_ensure (IV_TYPE_RUNS_BOUND_ROW);
+  g_type_ensure (IV_TYPE_RUNS_ITEM);
+  gtk_widget_class_set_template_from_resource (
+      widget_class, "/io/github/inferview/Inferview/ui/iv-runs-plot-area.ui");
+#define CHILD(name) gtk_widget_class_bind_template_child (widget_class, IvRunsPlotArea, name)
+  CHILD (box);
+  CHILD (plot_choice);
+  CHILD (stat_choice);
+  CHILD (group_choice);
+  CHILD (x_choice);
+  CHILD (y_choice);
+  CHILD (compare_controls);
+  CHILD (log_x);
+  CHILD (log_y);
+  CHILD (aiperf);
+  CHILD (aiperf_notes);
+  CHILD (custom_controls);
+  CHILD (selection_row);
+  CHILD (selection_label);
+  CHILD (plot_stack);
+  CHILD (figure_view);
+  CHILD (chart);
+  CHILD (skipped);
+  CHILD (bound_row);
+#undef CHILD
+  gtk_widget_class_bind_template_callback (widget_class, on_point_activated);
+  gtk_widget_class_bind_template_callback (widget_class, on_clear_selection);
+}
+
+static void
+iv_runs_plot_area_init (IvRunsPlotArea *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  /* Any quantity against any other, its axes chosen beside the plot list: untitled, so
+   * the chart is titled from the axes picked ("Inter-token latency vs Concurrency") */
+  self->custom.name = g_strdup ("custom");
+  self->custom.type = IV_PLOT_SCATTER_LINE;
+  self->custom.ci_level = 0.95;
+}
+
+GtkWidget *
+iv_runs_plot_area_new (void)
+{
+  return g_object_new (IV_TYPE_RUNS_PLOT_AREA, NULL);
+}
