@@ -1,8 +1,8 @@
 /* iv-live-follow.c: following a sweep as it is written (see the header). A change in a
- * watched folder only asks for a read; reads are at least 500 ms apart, so a benchmark writing
- * thousands of lines a second costs two small reads a second, and each read takes at most the
- * caller's share per file (the window: a few megabytes, so that a burst never holds a
- * frame; plot --watch: more, as it has no frame to hold). */
+ * watched folder only asks for a read; reads are at least 500 ms apart, so a benchmark
+ * writing thousands of lines a second costs two small reads a second, and each read takes
+ * at most the caller's share per file (the window: a few megabytes, so that a burst never
+ * holds a frame; plot --watch: more, as it has no frame to hold). */
 #define G_LOG_DOMAIN "iv-runs"
 
 #include "iv-live-follow.h"
@@ -16,8 +16,8 @@
 
 /* At most two reads a second. */
 #define MIN_INTERVAL_MS 500
-/* Without events from the watched folders (a network file system): a read this often while a run is
- * live, and new runs looked for this often when none is. */
+/* Without events from the watched folders (a network file system): a read this often
+ * while a run is live, and new runs looked for this often when none is. */
 #define FALLBACK_LIVE_MS 2000
 #define FALLBACK_IDLE_MS 10000
 /* New run folders are looked for at most this often (a walk of the sweep's folders). */
