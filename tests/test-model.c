@@ -1917,6 +1917,38 @@ test_saved_round_trip (void)
     g_clear_pointer (&back, g_ptr_array_unref);
   }
 
+  /* Numbers out of range: bytes per element in (0, 64], the reserve in [0, 0.9], the
+   * imbalance in [1, 64]; each refusal names the key and the range, the edges load. */
+  {
+#define CONF(extra)                                                                                \
+  "{\"name\": \"c\", \"model\": \"m\", \"hardware\": \"ring4\", \"mode\": \"prefill\","            \
+  " \"batch\": 1, \"tq\": 1, \"context\": 0, \"tp\": 1, \"cp\": 1, \"tp_place\": \"pe\","          \
+  " \"cp_place\": \"pe\", \"ring\": \"kv\", " extra "}"
+    static const char *const text
+        = "{\"configurations\": [" CONF ("\"weight_bytes\": 0") "," CONF ("\"kv_bytes\": 65") "," CONF (
+            "\"reserve\": 0.95") "," CONF ("\"imbalance\": 0.5") "," CONF ("\"weight_bytes\": 64, "
+                                                                           "\"reserve\": 0, "
+                                                                           "\"imbalance\": 1") "]}";
+#undef CONF
+    static const char *const expect[] = {
+      "configuration 1: “weight_bytes” must be a number of bytes from 0 to 64",
+      "configuration 2: “kv_bytes” must be a number of bytes from 0 to 64",
+      "configuration 3: “reserve” must be a number from 0 to 0.9",
+      "configuration 4: “imbalance” must be a number from 1 to 64",
+    };
+    g_autoptr (GPtrArray) skipped = NULL;
+    g_assert_true (g_file_set_contents (path, text, -1, NULL));
+    back = iv_saved_load (path, &skipped, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (back->len, ==, 1);
+    g_assert_cmpfloat (((IvSaved *) back->pdata[0])->config.e_w, ==, 64);
+    g_assert_cmpuint (skipped->len, ==, G_N_ELEMENTS (expect));
+    for (guint i = 0; i < G_N_ELEMENTS (expect); i++)
+      if (!strstr (skipped->pdata[i], expect[i]))
+        g_error ("“%s” does not say “%s”", (char *) skipped->pdata[i], expect[i]);
+    g_clear_pointer (&back, g_ptr_array_unref);
+  }
+
   /* Set-aside copies never overwrite each other; a copy leaves the original in place. */
   {
     g_autofree char *first = NULL, *second = NULL, *third = NULL, *text = NULL;

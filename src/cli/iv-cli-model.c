@@ -389,47 +389,69 @@ add_placement_json (JsonBuilder *b, const IvResult *r)
   json_builder_end_object (b);
 }
 
+/* One member of a record written by add_records: where it is and what it holds. */
+typedef struct
+{
+  const char *key;
+  enum
+  {
+    FIELD_STRING, /* a const char * */
+    FIELD_TEXT,   /* a char array */
+    FIELD_NUMBER, /* a double */
+  } type;
+  gsize offset;
+} Field;
+
+/* @n records @stride bytes apart from @base as the array @name of objects of @fields. */
+static void
+add_records (JsonBuilder *b, const char *name, gconstpointer base, gsize stride, guint n,
+             const Field *fields, guint n_fields)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n; i++)
+    {
+      const char *rec = (const char *) base + i * stride;
+      json_builder_begin_object (b);
+      for (guint f = 0; f < n_fields; f++)
+        if (fields[f].type == FIELD_NUMBER)
+          iv_json_member_double (b, fields[f].key, *(const double *) (rec + fields[f].offset));
+        else
+          iv_json_member_string (b, fields[f].key,
+                                 fields[f].type == FIELD_TEXT
+                                     ? rec + fields[f].offset
+                                     : *(const char *const *) (rec + fields[f].offset));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
 /* Replication waste, hints and the glossary of the symbols used. */
 static void
 add_advice_json (JsonBuilder *b, const IvResult *r)
 {
+  static const Field waste[] = {
+    { "id", FIELD_STRING, G_STRUCT_OFFSET (IvWaste, id) },
+    { "bytes", FIELD_NUMBER, G_STRUCT_OFFSET (IvWaste, bytes) },
+    { "percent", FIELD_NUMBER, G_STRUCT_OFFSET (IvWaste, percent) },
+    { "text", FIELD_TEXT, G_STRUCT_OFFSET (IvWaste, text) },
+  };
+  static const Field hints[] = {
+    { "id", FIELD_STRING, G_STRUCT_OFFSET (IvHint, id) },
+    { "text", FIELD_TEXT, G_STRUCT_OFFSET (IvHint, text) },
+  };
+  static const Field glossary[] = {
+    { "symbol", FIELD_STRING, G_STRUCT_OFFSET (IvGlossaryEntry, symbol) },
+    { "meaning", FIELD_STRING, G_STRUCT_OFFSET (IvGlossaryEntry, meaning) },
+    { "unit", FIELD_STRING, G_STRUCT_OFFSET (IvGlossaryEntry, unit) },
+    { "value", FIELD_NUMBER, G_STRUCT_OFFSET (IvGlossaryEntry, value) },
+  };
   IvGlossaryEntry gl[80];
   guint n_gl = iv_glossary (r, r->n_kinds - 1, gl, G_N_ELEMENTS (gl));
 
-  json_builder_set_member_name (b, "waste");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < r->n_waste; i++)
-    {
-      json_builder_begin_object (b);
-      iv_json_member_string (b, "id", r->waste[i].id);
-      iv_json_member_double (b, "bytes", r->waste[i].bytes);
-      iv_json_member_double (b, "percent", r->waste[i].percent);
-      iv_json_member_string (b, "text", r->waste[i].text);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "hints");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < r->n_hints; i++)
-    {
-      json_builder_begin_object (b);
-      iv_json_member_string (b, "id", r->hints[i].id);
-      iv_json_member_string (b, "text", r->hints[i].text);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "glossary");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < n_gl; i++)
-    {
-      json_builder_begin_object (b);
-      iv_json_member_string (b, "symbol", gl[i].symbol);
-      iv_json_member_string (b, "meaning", gl[i].meaning);
-      iv_json_member_string (b, "unit", gl[i].unit);
-      iv_json_member_double (b, "value", gl[i].value);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
+  add_records (b, "waste", r->waste, sizeof r->waste[0], r->n_waste, waste, G_N_ELEMENTS (waste));
+  add_records (b, "hints", r->hints, sizeof r->hints[0], r->n_hints, hints, G_N_ELEMENTS (hints));
+  add_records (b, "glossary", gl, sizeof gl[0], n_gl, glossary, G_N_ELEMENTS (glossary));
 }
 
 static void

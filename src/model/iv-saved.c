@@ -95,9 +95,11 @@ get_int (JsonObject *o, const char *key, gint64 lo, gint64 hi, const char *path,
   return fail (error, path, i, what);
 }
 
-/* Bytes per element: optional (the defaults), a positive number when present. */
+/* An optional number from @lo (excluded when @lo_open) to @hi; @unit names what it counts
+ * in the refusal (" of bytes"), or is "". */
 static gboolean
-get_bytes (JsonObject *o, const char *key, const char *path, guint i, double *out, GError **error)
+get_number (JsonObject *o, const char *key, double lo, gboolean lo_open, double hi,
+            const char *unit, const char *path, guint i, double *out, GError **error)
 {
   JsonNode *n = json_object_get_member (o, key);
   g_autofree char *what = NULL;
@@ -107,13 +109,21 @@ get_bytes (JsonObject *o, const char *key, const char *path, guint i, double *ou
   if (JSON_NODE_HOLDS_VALUE (n)
       && (json_node_get_value_type (n) == G_TYPE_INT64
           || json_node_get_value_type (n) == G_TYPE_DOUBLE)
-      && json_node_get_double (n) > 0 && json_node_get_double (n) <= 64)
+      && (lo_open ? json_node_get_double (n) > lo : json_node_get_double (n) >= lo)
+      && json_node_get_double (n) <= hi)
     {
       *out = json_node_get_double (n);
       return TRUE;
     }
-  what = g_strdup_printf ("“%s” must be a number of bytes from 0 to 64", key);
+  what = g_strdup_printf ("“%s” must be a number%s from %g to %g", key, unit, lo, hi);
   return fail (error, path, i, what);
+}
+
+/* Bytes per element: optional (the defaults), a positive number when present. */
+static gboolean
+get_bytes (JsonObject *o, const char *key, const char *path, guint i, double *out, GError **error)
+{
+  return get_number (o, key, 0, TRUE, 64, " of bytes", path, i, out, error);
 }
 
 static gboolean
@@ -159,21 +169,7 @@ static gboolean
 get_range (JsonObject *o, const char *key, double lo, double hi, const char *path, guint i,
            double *out, GError **error)
 {
-  JsonNode *n = json_object_get_member (o, key);
-  g_autofree char *what = NULL;
-
-  if (!n)
-    return TRUE;
-  if (JSON_NODE_HOLDS_VALUE (n)
-      && (json_node_get_value_type (n) == G_TYPE_INT64
-          || json_node_get_value_type (n) == G_TYPE_DOUBLE)
-      && json_node_get_double (n) >= lo && json_node_get_double (n) <= hi)
-    {
-      *out = json_node_get_double (n);
-      return TRUE;
-    }
-  what = g_strdup_printf ("“%s” must be a number from %g to %g", key, lo, hi);
-  return fail (error, path, i, what);
+  return get_number (o, key, lo, FALSE, hi, "", path, i, out, error);
 }
 
 static gboolean
