@@ -131,23 +131,35 @@ model_is_read (gpointer data)
   return c.model != NULL;
 }
 
-/* Opens the runs under @path and shows them: their sweep. */
-static const IvSweep *
-open_sweep (const char *path)
+/* Opens @path and shows it: its document (a reference). */
+static IvDocument *
+open_shown (const char *path)
 {
-  const IvSweep *sweep = NULL;
+  IvDocument *doc = NULL;
 
   iv_gui_open_paths (window, path, NULL);
   iv_gui_settle (window);
   for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
     {
-      g_autoptr (IvDocument) doc = iv_gui_doc_at (window, i);
-      g_autofree char *p = g_file_get_path (iv_document_get_file (doc));
-      if (g_str_equal (p, path) && iv_document_get_sweep (doc))
-        sweep = iv_document_get_sweep (doc), iv_window_select (window, doc);
+      g_autoptr (IvDocument) d = iv_gui_doc_at (window, i);
+      g_autofree char *p = g_file_get_path (iv_document_get_file (d));
+      if (g_str_equal (p, path))
+        g_set_object (&doc, d);
     }
-  g_assert_nonnull (sweep);
-  return sweep;
+  g_assert_nonnull (doc);
+  iv_window_select (window, doc);
+  iv_gui_settle (window);
+  return doc;
+}
+
+/* Opens the runs under @path and shows them: their sweep. */
+static const IvSweep *
+open_sweep (const char *path)
+{
+  g_autoptr (IvDocument) doc = open_shown (path);
+
+  g_assert_nonnull (iv_document_get_sweep (doc));
+  return iv_document_get_sweep (doc);
 }
 
 /* A sweep opens on the comparison: its runs in a table, the first preset drawn; the
@@ -923,18 +935,7 @@ test_live_run (void)
   g_assert_cmpuint (g_strv_length (lines), ==, 10);
   g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
   append_lines (records, lines, 0, 3);
-  iv_gui_open_paths (window, dir, NULL);
-  iv_gui_settle (window);
-  for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
-    {
-      g_autoptr (IvDocument) d = iv_gui_doc_at (window, i);
-      g_autofree char *p = g_file_get_path (iv_document_get_file (d));
-      if (g_str_equal (p, dir))
-        g_set_object (&doc, d);
-    }
-  g_assert_nonnull (doc);
-  iv_window_select (window, doc);
-  iv_gui_settle (window);
+  doc = open_shown (dir);
   view = iv_workspace_page_get_runs (page);
   badge = iv_gui_find_by_id (GTK_WIDGET (view), "live_badge");
   g_assert_nonnull (badge);
@@ -1000,18 +1001,7 @@ test_live_stopped (void)
   lines = g_strsplit (g_strchomp (text), "\n", -1);
   g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
   append_lines (records, lines, 0, 3);
-  iv_gui_open_paths (window, dir, NULL);
-  iv_gui_settle (window);
-  for (guint i = 0; i < g_list_model_get_n_items (iv_window_get_documents (window)); i++)
-    {
-      g_autoptr (IvDocument) d = iv_gui_doc_at (window, i);
-      g_autofree char *p = g_file_get_path (iv_document_get_file (d));
-      if (g_str_equal (p, dir))
-        g_set_object (&doc, d);
-    }
-  g_assert_nonnull (doc);
-  iv_window_select (window, doc);
-  iv_gui_settle (window);
+  doc = open_shown (dir);
   badge = iv_gui_find_by_id (GTK_WIDGET (iv_workspace_page_get_runs (page)), "live_badge");
   g_assert_true (gtk_widget_get_visible (badge));
   g_assert_cmpint (g_unlink (records), ==, 0);

@@ -14,14 +14,11 @@
 #include <string.h>
 
 #include "iv-chart-private.h"
+#include "iv-chart-view-hover.h"
 #include "iv-export-dialog.h"
 #include "iv-safe-text.h"
 
 #define HOVER_RADIUS 12.0
-#define CARD_PAD 8.0       /* text to the card's edge */
-#define CARD_GAP 14.0      /* the card's corner to the point */
-#define CARD_MARGIN 4.0    /* the card to the widget's edge */
-#define CARD_MAX_WIDTH 420 /* long names wrap rather than widen it */
 
 enum
 {
@@ -50,11 +47,7 @@ struct _IvChartView
   IvFigure figure;
   char *figure_name;
   cairo_surface_t *cache; /* the chart at the current size, NULL when stale */
-  double hover_x, hover_y;
-  gboolean hovering;
-  IvChartHit hit;
-  gboolean has_hit;
-  char *card_text; /* what the hovered point's card says, NULL without one */
+  IvChartHover hover;     /* the pointer, the point under it and its card */
   double drag_lo[IV_N_AXES], drag_hi[IV_N_AXES];
   IvChartViewAxes drag_axes;
   GtkWidget *menu;
@@ -77,8 +70,8 @@ static void
 invalidate (IvChartView *self)
 {
   /* the hovered point moved or went: the next motion finds it again */
-  self->has_hit = FALSE;
-  g_clear_pointer (&self->card_text, g_free);
+  self->hover.has_hit = FALSE;
+  g_clear_pointer (&self->hover.card_text, g_free);
   g_clear_pointer (&self->cache, cairo_surface_destroy);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -103,122 +96,14 @@ ensure_cache (IvChartView *self, int width, int height)
   cairo_surface_set_device_scale (self->cache, scale, scale);
 }
 
-/* The card's text laid out for the widget's width, and where it goes: beside the
- * point, below and to the right, flipped to the other side where it would not fit, and
- * finally clamped inside the widget. */
-static PangoLayout *
-card_layout (IvChartView *self, graphene_rect_t *box)
-{
-  int width = gtk_widget_get_width (GTK_WIDGET (self)),
-      height = gtk_widget_get_height (GTK_WIDGET (self));
-  int max_w = MIN (CARD_MAX_WIDTH, width - 2 * (int) (CARD_MARGIN + CARD_PAD));
-  PangoLayout *layout;
-  PangoRectangle ink, logical;
-  double w, h, x, y;
-
-  if (!self->card_text || max_w < 40)
-    return NULL;
-  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), self->card_text);
-  pango_layout_set_width (layout, max_w * PANGO_SCALE);
-  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
-  {
-    /* the first line names the point */
-    PangoAttrList *attrs = pango_attr_list_new ();
-    PangoAttribute *bold = pango_attr_weight_new (PANGO_WEIGHT_BOLD);
-    const char *nl = strchr (self->card_text, '\n');
-    bold->start_index = 0;
-    bold->end_index = nl ? (guint) (nl - self->card_text) : G_MAXUINT;
-    pango_attr_list_insert (attrs, bold);
-    pango_layout_set_attributes (layout, attrs);
-    pango_attr_list_unref (attrs);
-  }
-  pango_layout_get_pixel_extents (layout, &ink, &logical);
-  w = logical.width + 2 * CARD_PAD;
-  h = logical.height + 2 * CARD_PAD;
-  x = self->hit.px + CARD_GAP;
-  y = self->hit.py + CARD_GAP;
-  if (x + w > width - CARD_MARGIN)
-    x = self->hit.px - CARD_GAP - w;
-  if (y + h > height - CARD_MARGIN)
-    y = self->hit.py - CARD_GAP - h;
-  x = CLAMP (x, CARD_MARGIN, MAX (CARD_MARGIN, width - CARD_MARGIN - w));
-  y = CLAMP (y, CARD_MARGIN, MAX (CARD_MARGIN, height - CARD_MARGIN - h));
-  *box = GRAPHENE_RECT_INIT (x, y, w, h);
-  return layout;
-}
-
 gboolean
 iv_chart_view_get_card (IvChartView *self, graphene_rect_t *box)
 {
   g_autoptr (PangoLayout) layout = NULL;
 
   g_return_val_if_fail (IV_IS_CHART_VIEW (self), FALSE);
-  layout = self->has_hit ? card_layout (self, box) : NULL;
+  layout = self->hover.has_hit ? iv_chart_hover_card (&self->hover, GTK_WIDGET (self), box) : NULL;
   return layout != NULL;
-}
-
-static void
-draw_card (IvChartView *self, cairo_t *cr)
-{
-  graphene_rect_t box;
-  g_autoptr (PangoLayout) layout = card_layout (self, &box);
-  double r = 6;
-
-  if (!layout)
-    return;
-  /* the toolkit's tooltip look: dark and translucent in both styles */
-  cairo_new_sub_path (cr);
-  cairo_arc (cr, box.origin.x + box.size.width - r, box.origin.y + r, r, -G_PI / 2, 0);
-  cairo_arc (cr, box.origin.x + box.size.width - r, box.origin.y + box.size.height - r, r, 0,
-             G_PI / 2);
-  cairo_arc (cr, box.origin.x + r, box.origin.y + box.size.height - r, r, G_PI / 2, G_PI);
-  cairo_arc (cr, box.origin.x + r, box.origin.y + r, r, G_PI, 3 * G_PI / 2);
-  cairo_close_path (cr);
-  cairo_set_source_rgba (cr, 0, 0, 0, 0.85);
-  cairo_fill_preserve (cr);
-  cairo_set_source_rgba (cr, 1, 1, 1, 0.12);
-  cairo_set_line_width (cr, 1);
-  cairo_stroke (cr);
-  cairo_set_source_rgb (cr, 1, 1, 1);
-  cairo_move_to (cr, box.origin.x + CARD_PAD, box.origin.y + CARD_PAD);
-  pango_cairo_show_layout (cr, layout);
-}
-
-static void
-draw_hover (IvChartView *self, cairo_t *cr)
-{
-  const IvThemeColors *colors = iv_theme_get_colors (current_theme ());
-  const IvChartLayout *L = iv_chart_get_layout (self->chart);
-
-  if (!self->hovering)
-    return;
-  cairo_save (cr);
-  /* A crosshair through the pointer helps read values off the axes. */
-  if (self->hover_x >= L->plot_x && self->hover_x <= L->plot_x + L->plot_w
-      && self->hover_y >= L->plot_y && self->hover_y <= L->plot_y + L->plot_h)
-    {
-      IvColor c = colors->foreground_dim;
-      c.a *= 0.5;
-      iv_color_set_source (cr, &c);
-      cairo_set_line_width (cr, 1);
-      cairo_move_to (cr, round (self->hover_x) + 0.5, L->plot_y);
-      cairo_line_to (cr, round (self->hover_x) + 0.5, L->plot_y + L->plot_h);
-      cairo_move_to (cr, L->plot_x, round (self->hover_y) + 0.5);
-      cairo_line_to (cr, L->plot_x + L->plot_w, round (self->hover_y) + 0.5);
-      cairo_stroke (cr);
-    }
-  if (self->has_hit)
-    {
-      iv_color_set_source (cr, &colors->background);
-      cairo_arc (cr, self->hit.px, self->hit.py, 6, 0, 2 * G_PI);
-      cairo_fill (cr);
-      iv_color_set_source (cr, &self->hit.series->color);
-      cairo_set_line_width (cr, 2.5);
-      cairo_arc (cr, self->hit.px, self->hit.py, 5, 0, 2 * G_PI);
-      cairo_stroke (cr);
-      draw_card (self, cr);
-    }
-  cairo_restore (cr);
 }
 
 static void
@@ -234,7 +119,7 @@ iv_chart_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   cairo_set_source_surface (cr, self->cache, 0, 0);
   cairo_paint (cr);
-  draw_hover (self, cr);
+  iv_chart_hover_draw (&self->hover, GTK_WIDGET (self), self->chart, current_theme (), cr);
   cairo_destroy (cr);
 }
 
@@ -441,16 +326,17 @@ iv_chart_view_describe_at (IvChartView *self, double x, double y)
 static void
 on_motion (GtkEventControllerMotion *motion, double x, double y, IvChartView *self)
 {
-  self->hover_x = x;
-  self->hover_y = y;
-  self->hovering = TRUE;
-  self->has_hit = self->chart && iv_chart_hit_test (self->chart, x, y, HOVER_RADIUS, &self->hit);
-  g_clear_pointer (&self->card_text, g_free);
-  if (self->has_hit)
+  self->hover.x = x;
+  self->hover.y = y;
+  self->hover.hovering = TRUE;
+  self->hover.has_hit
+      = self->chart && iv_chart_hit_test (self->chart, x, y, HOVER_RADIUS, &self->hover.hit);
+  g_clear_pointer (&self->hover.card_text, g_free);
+  if (self->hover.has_hit)
     {
       /* the card names a run and its model, from the runs' files: valid UTF-8 for Pango */
       g_autofree char *text = iv_chart_view_describe_at (self, x, y);
-      self->card_text = iv_text_valid (text, -1);
+      self->hover.card_text = iv_text_valid (text, -1);
     }
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -458,20 +344,20 @@ on_motion (GtkEventControllerMotion *motion, double x, double y, IvChartView *se
 static void
 on_leave (GtkEventControllerMotion *motion, IvChartView *self)
 {
-  self->hovering = FALSE;
-  self->has_hit = FALSE;
-  g_clear_pointer (&self->card_text, g_free);
+  self->hover.hovering = FALSE;
+  self->hover.has_hit = FALSE;
+  g_clear_pointer (&self->hover.card_text, g_free);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static gboolean
 on_scroll (GtkEventControllerScroll *scroll, double dx, double dy, IvChartView *self)
 {
-  IvChartViewAxes axes = self->chart ? axes_at (self, self->hover_x, self->hover_y) : 0;
+  IvChartViewAxes axes = self->chart ? axes_at (self, self->hover.x, self->hover.y) : 0;
 
   if (!axes || dy == 0)
     return FALSE;
-  iv_chart_view_zoom_at (self, self->hover_x, self->hover_y, pow (1.15, dy), axes);
+  iv_chart_view_zoom_at (self, self->hover.x, self->hover.y, pow (1.15, dy), axes);
   return TRUE;
 }
 
@@ -544,43 +430,28 @@ on_dark_changed (IvChartView *self)
   invalidate (self);
 }
 
+/* log-x and log-y are the axes' log flags; chart is read-only. */
 static void
 iv_chart_view_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
   IvChartView *self = IV_CHART_VIEW (object);
 
-  switch (prop_id)
-    {
-    case PROP_LOG_X:
-      g_value_set_boolean (value, self->log_x);
-      break;
-    case PROP_LOG_Y:
-      g_value_set_boolean (value, self->log_y);
-      break;
-    case PROP_CHART:
-      g_value_set_pointer (value, self->chart);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  if (prop_id == PROP_LOG_X || prop_id == PROP_LOG_Y)
+    g_value_set_boolean (value, prop_id == PROP_LOG_X ? self->log_x : self->log_y);
+  else if (prop_id == PROP_CHART)
+    g_value_set_pointer (value, self->chart);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
 iv_chart_view_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
 {
-  IvChartView *self = IV_CHART_VIEW (object);
-
-  switch (prop_id)
-    {
-    case PROP_LOG_X:
-      iv_chart_view_set_log (self, IV_AXIS_X, g_value_get_boolean (value));
-      break;
-    case PROP_LOG_Y:
-      iv_chart_view_set_log (self, IV_AXIS_Y, g_value_get_boolean (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  if (prop_id == PROP_LOG_X || prop_id == PROP_LOG_Y)
+    iv_chart_view_set_log (IV_CHART_VIEW (object), prop_id == PROP_LOG_X ? IV_AXIS_X : IV_AXIS_Y,
+                           g_value_get_boolean (value));
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -592,7 +463,7 @@ iv_chart_view_dispose (GObject *object)
   g_clear_pointer (&self->cache, cairo_surface_destroy);
   g_clear_pointer (&self->chart, iv_chart_free);
   g_clear_pointer (&self->figure_name, g_free);
-  g_clear_pointer (&self->card_text, g_free);
+  g_clear_pointer (&self->hover.card_text, g_free);
   G_OBJECT_CLASS (iv_chart_view_parent_class)->dispose (object);
 }
 
@@ -601,6 +472,7 @@ iv_chart_view_class_init (IvChartViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
 
   object_class->dispose = iv_chart_view_dispose;
   object_class->get_property = iv_chart_view_get_property;
@@ -615,12 +487,8 @@ iv_chart_view_class_init (IvChartViewClass *klass)
       G_TYPE_NONE, 4, G_TYPE_UINT, G_TYPE_UINT64, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
 
   gtk_widget_class_install_action (widget_class, "chart.reset", NULL, reset_action);
-  properties[PROP_LOG_X]
-      = g_param_spec_boolean ("log-x", NULL, NULL, FALSE,
-                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_LOG_Y]
-      = g_param_spec_boolean ("log-y", NULL, NULL, FALSE,
-                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LOG_X] = g_param_spec_boolean ("log-x", NULL, NULL, FALSE, flags);
+  properties[PROP_LOG_Y] = g_param_spec_boolean ("log-y", NULL, NULL, FALSE, flags);
   /* the chart shown (read-only, notified on every chart given, even an equal one: a
    * build of the figure) */
   properties[PROP_CHART]
