@@ -83,7 +83,6 @@ list_models (IvRunsBoundRow *self)
 
 typedef struct
 {
-  IvRunsBoundRow *self;
   char *path;
   gboolean chosen; /* by the user (say why it fails), not restored */
 } Read;
