@@ -1218,7 +1218,7 @@ test_aiperf_values_and_notes (void)
       gpu |= g_str_has_prefix (notes->pdata[i], "per GPU: 1 GPU by UUID; aiperf plot counts 2 "
                                                 "from 2 telemetry endpoint(s) → 25 tokens/s/GPU");
       stat |= g_str_has_prefix (notes->pdata[i], "x: each run's avg here; aiperf plot puts its "
-                                                 "p50 there (3644 ms");
+                                                 "p50 there (3.64 s");
     }
   g_assert_true (gpu);
   g_assert_true (stat);

@@ -47,6 +47,8 @@ test_count (void)
   check (iv_units_format_count (2.5e6), "2.5M");
   check (iv_units_format_count (1e9), "1G");
   check (iv_units_format_count (0.25), "0.25");
+  /* past T the prefixes go on: 2.5e15 / 1e15 = 2.5 (it read "2500T") */
+  check (iv_units_format_count (2.5e15), "2.5P");
 }
 
 static void
@@ -73,6 +75,25 @@ test_si (void)
   check (iv_units_format_compact (-2.5e-4), "-250µ");
 }
 
+/* A rate or a duration as a reader would say it: the prefix on the number, a duration in
+ * its own unit (the command line printed "1.034e+04 tokens/s" and "3.91k ms"). */
+static void
+test_amount (void)
+{
+  /* 10340 / 1000 = 10.34 → three significant digits: 10.3 */
+  check (iv_units_format_amount (10340, "tokens/s"), "10.3k tokens/s");
+  check (iv_units_format_amount (139, "tokens/s"), "139 tokens/s");
+  check (iv_units_format_amount (0.5, "requests/s"), "0.5 requests/s");
+  /* 2.5e6 / 1e6 = 2.5 */
+  check (iv_units_format_amount (2.5e6, NULL), "2.5M");
+  /* 3910 ms = 3.91 s; 0.00025 ms = 250 ns; 90 s = 1.5 min */
+  check (iv_units_format_amount (3910, "ms"), "3.91 s");
+  check (iv_units_format_amount (0.00025, "ms"), "250 ns");
+  check (iv_units_format_si (3910, "ms"), "3.91 s");
+  check (iv_units_format_si (90, "s"), "1.5 min");
+  check (iv_units_format_amount (NAN, "tokens/s"), "–");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -81,5 +102,6 @@ main (int argc, char **argv)
   g_test_add_func ("/units/bytes", test_bytes);
   g_test_add_func ("/units/count", test_count);
   g_test_add_func ("/units/si", test_si);
+  g_test_add_func ("/units/amount", test_amount);
   return g_test_run ();
 }

@@ -261,13 +261,15 @@ print_predictions (const IvSweep *s, const IvRunBound *bounds, const IvHardware 
       {
         g_autofree char *ttft = iv_units_format_seconds (pb->predicted[IV_BOUND_TTFT]);
         g_autofree char *itl = iv_units_format_seconds (pb->predicted[IV_BOUND_ITL]);
+        g_autofree char *tps
+            = iv_units_format_amount (pb->predicted[IV_BOUND_THROUGHPUT], "tokens/s");
         _iv_cli_printf (stdout,
                         "%s: %s TP=%" G_GINT64_FORMAT
                         " C=%g ISL=%.0f OSL=%.0f · bound TTFT %s (%.0f %%), ITL %s (%.0f %%), "
-                        "%.4g tokens/s (%.0f %%)\n",
+                        "%s (%.0f %%)\n",
                         r->name, pb->model->name, pb->pred.tp, pb->pred.concurrency, pb->pred.isl,
                         pb->pred.osl, ttft, 100 * pb->efficiency[IV_BOUND_TTFT], itl,
-                        100 * pb->efficiency[IV_BOUND_ITL], pb->predicted[IV_BOUND_THROUGHPUT],
+                        100 * pb->efficiency[IV_BOUND_ITL], tps,
                         100 * pb->efficiency[IV_BOUND_THROUGHPUT]);
       }
     }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "iv-palette.h"
+#include "iv-units.h"
 
 #define RANGE_MARGIN 0.04
 
@@ -1241,7 +1242,7 @@ iv_chart_describe_hit (const IvChart *chart, const IvChartHit *hit)
 
   if (s->kind == IV_SERIES_HEATMAP)
     {
-      g_autofree char *vs = label ? g_strdup (label) : g_strdup_printf ("%.4g", s->y[hit->index]);
+      g_autofree char *vs = label ? g_strdup (label) : iv_units_format_si (s->y[hit->index], NULL);
       return g_strdup_printf ("%s: %s\n%s: %s\n%s: %s", s->name ? s->name : "", vs, xt, xs, yt, ys);
     }
   if (label)

@@ -12,6 +12,7 @@
 #include "iv-palette.h"
 #include "iv-render-runs.h"
 #include "iv-run-series.h"
+#include "iv-units.h"
 
 static char *
 tokens_text (double v)
@@ -23,7 +24,7 @@ static char *
 load_text (const IvIslOslGrid *g, double v)
 {
   return g->load_field == IV_FIELD_CONCURRENCY ? g_strdup_printf (_ ("concurrency %g"), v)
-                                               : g_strdup_printf (_ ("%g requests/s"), v);
+                                               : iv_units_format_amount (v, _ ("requests/s"));
 }
 
 static char *

@@ -13,6 +13,7 @@
 #include "iv-render-isl-osl.h"
 #include "iv-run-bound.h"
 #include "iv-run-series.h"
+#include "iv-units.h"
 
 #define SECONDS ((IvUnit){ IV_UNIT_SECONDS, 1.0, NULL })
 
@@ -2262,11 +2263,16 @@ note_server_axis (GPtrArray *notes, const IvPlotSpec *spec, const IvSweep *sweep
                                                     "the Parquet file)"),
                                                  axis, metric));
       else
-        g_ptr_array_add (notes,
-                         g_strdup_printf (_ ("%s: each run's %s of “%s” here; aiperf plot takes "
-                                             "the avg of every series (a counter's rates summed) "
-                                             "whatever the statistic (%.4g for %s, %.4g here)"),
-                                          axis, stat ? stat : "avg", metric, theirs, who, ours));
+        {
+          g_autofree char *t = iv_units_format_amount (theirs, NULL);
+          g_autofree char *o = iv_units_format_amount (ours, NULL);
+          g_ptr_array_add (notes,
+                           g_strdup_printf (_ ("%s: each run's %s of “%s” here; aiperf plot "
+                                               "takes the avg of every series (a counter's rates "
+                                               "summed) whatever the statistic (%s for %s, %s "
+                                               "here)"),
+                                            axis, stat ? stat : "avg", metric, t, who, o));
+        }
       return;
     }
 }
@@ -2388,13 +2394,13 @@ note_gpus (GPtrArray *notes, const IvPlotSpec *spec, const IvSweep *sweep)
           n);
       g_autofree char *alike
           = differ > 1 ? g_strdup_printf (_ ("; %u runs alike"), differ) : g_strdup ("");
-      g_ptr_array_add (
-          notes,
-          g_strdup_printf (_ ("per GPU: %s; aiperf plot counts %u from %u telemetry "
-                              "endpoint(s) → %.3g tokens/s/GPU (%s%s)"),
-                           count, theirs, MAX (first->summary_gpu_endpoints, 1),
-                           iv_run_axis_value_aiperf (first, "output_token_throughput_per_gpu"), who,
-                           alike));
+      g_autofree char *per_gpu = iv_units_format_amount (
+          iv_run_axis_value_aiperf (first, "output_token_throughput_per_gpu"), "tokens/s/GPU");
+      g_ptr_array_add (notes,
+                       g_strdup_printf (_ ("per GPU: %s; aiperf plot counts %u from %u telemetry "
+                                           "endpoint(s) → %s (%s%s)"),
+                                        count, theirs, MAX (first->summary_gpu_endpoints, 1),
+                                        per_gpu, who, alike));
     }
   if (skipped)
     g_ptr_array_add (notes, g_strdup_printf (_ ("per GPU: aiperf plot draws no per-GPU throughput "
@@ -2419,10 +2425,12 @@ note_stat (GPtrArray *notes, const IvSweep *sweep, const char *axis, const char 
       if (s && isfinite (s->p50) && isfinite (ours) && s->p50 != ours)
         {
           g_autofree char *who = run_in_note (sweep, r);
+          g_autofree char *t = iv_units_format_amount (s->p50, s->unit);
+          g_autofree char *o = iv_units_format_amount (ours, s->unit);
           g_ptr_array_add (notes,
                            g_strdup_printf (_ ("%s: each run's %s here; aiperf plot puts its p50 "
-                                               "there (%.4g %s for %s, %.4g here)"),
-                                            axis, stat, s->p50, s->unit ? s->unit : "", who, ours));
+                                               "there (%s for %s, %s here)"),
+                                            axis, stat, t, who, o));
           return;
         }
     }

@@ -20,6 +20,7 @@
 #include "iv-run-series.h"
 #include "iv-runs-notes.h"
 #include "iv-runs-table.h"
+#include "iv-units.h"
 
 static const char style[]
     = ":root{color-scheme:light "
@@ -126,11 +127,15 @@ cell_number (GString *out, double v, const char *unit)
       return;
     }
   g_string_append_printf (out, "<td data-value=\"%.17g\">", v);
-  /* whole numbers from 10,000 up ("15460", not "1.546e+04"); exponents only far out */
+  /* whole numbers from 10,000 up ("15460", not "1.546e+04"); far out an SI prefix
+   * ("3.2T", "120µ"), never an exponent */
   if (fabs (v) >= 1e4 && fabs (v) < 1e12)
     g_string_append_printf (out, "%.0f", v);
   else if (fabs (v) >= 1e12 || (fabs (v) < 1e-3 && v != 0))
-    g_string_append_printf (out, "%.3g", v);
+    {
+      g_autofree char *n = iv_units_format_compact (v);
+      g_string_append (out, n);
+    }
   else
     g_string_append_printf (out, "%.4g", v);
   if (unit && *unit)

@@ -193,8 +193,9 @@ iv_unit_format_value (const IvUnit *unit, double value)
       return g_strdup_printf ("%.3g %%", base);
     case IV_UNIT_NONE:
     default:
-      if (base != 0 && (fabs (base) >= 1e6 || fabs (base) < 1e-3))
-        return g_strdup_printf ("%.3e", base);
+      /* "%.4g" only where it prints no exponent; outside, an SI prefix ("123k") */
+      if (base != 0 && (fabs (base) >= 1e4 || fabs (base) < 1e-3))
+        return iv_units_format_si (base, NULL);
       return g_strdup_printf ("%.4g", base);
     }
 }
@@ -341,7 +342,7 @@ log_label (const IvScaleSpec *spec, double value)
             && fabs (e - round (e)) < 1e-9)
           return power_of_ten ((int) round (e));
         if (base >= 1e6 || base < 1e-3)
-          return g_strdup_printf ("%.0e", base);
+          return iv_units_format_compact (base);
         return g_strdup_printf ("%.10g", base);
       }
     case IV_UNIT_SECONDS:
@@ -350,10 +351,11 @@ log_label (const IvScaleSpec *spec, double value)
       {
         /* Each label in the unit that suits it ("100 s", not "1.67 min"). */
         DisplayUnit du = pick_display_unit (&spec->unit, value);
-        double shown = base / du.factor;
+        /* past the largest unit or under the smallest, "%.3g" would print an exponent */
+        g_autofree char *shown = iv_units_format_compact (base / du.factor);
         if (!du.label)
-          return g_strdup_printf ("%.3g", shown);
-        return g_strdup_printf (spec->unit.kind == IV_UNIT_COUNT ? "%.3g%s" : "%.3g %s", shown,
+          return g_steal_pointer (&shown);
+        return g_strdup_printf (spec->unit.kind == IV_UNIT_COUNT ? "%s%s" : "%s %s", shown,
                                 du.label);
       }
     default:

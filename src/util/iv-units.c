@@ -82,7 +82,8 @@ iv_units_format_bytes (double bytes)
 char *
 iv_units_format_count (double count)
 {
-  static const char *suffix[] = { "", "k", "M", "G", "T" };
+  /* P and E too: past T a count would read "2500000T" */
+  static const char *suffix[] = { "", "k", "M", "G", "T", "P", "E" };
   double value = count;
   guint i = 0;
 
@@ -227,11 +228,48 @@ format_si (double value, const char *unit, gboolean small_prefixes)
                   : g_strdup_printf ("%s%s", num, steps[i].prefix);
 }
 
+/* The factor of a time unit to seconds, or 0 when @unit is none: a duration given in
+ * milliseconds is still a duration, and an SI prefix on it would read "3.91 kms". */
+static double
+time_unit_factor (const char *unit)
+{
+  static const struct
+  {
+    const char *unit;
+    double factor;
+  } times[] = {
+    { "s", 1 }, { "ms", 1e-3 }, { "µs", 1e-6 }, { "us", 1e-6 }, { "ns", 1e-9 },
+  };
+
+  for (guint i = 0; unit && i < G_N_ELEMENTS (times); i++)
+    if (strcmp (unit, times[i].unit) == 0)
+      return times[i].factor;
+  return 0;
+}
+
 char *
 iv_units_format_si (double value, const char *unit)
 {
+  double to_seconds = time_unit_factor (unit);
+
+  if (to_seconds > 0)
+    return iv_units_format_seconds (value * to_seconds);
   /* Without a unit a fraction stays a fraction: 0.95, not 950m. */
   return format_si (value, unit, unit && *unit);
+}
+
+char *
+iv_units_format_amount (double value, const char *unit)
+{
+  double to_seconds = time_unit_factor (unit);
+  g_autofree char *num = NULL;
+
+  if (to_seconds > 0)
+    return iv_units_format_seconds (value * to_seconds);
+  num = format_si (value, NULL, FALSE);
+  if (!isfinite (value) || !unit || !*unit)
+    return g_steal_pointer (&num);
+  return g_strdup_printf ("%s %s", num, unit);
 }
 
 char *
