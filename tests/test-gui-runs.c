@@ -23,6 +23,7 @@
 #include "iv-figure-view.h"
 #include "iv-settings.h"
 #include "iv-test-util.h"
+#include "iv-units.h"
 #include "iv-window-private.h"
 #include "iv-window.h"
 #include "iv-workspace-page.h"
@@ -251,6 +252,18 @@ test_runs_view (void)
     }
     g_assert_cmpint (iv_chart_axis_get_scale (iv_chart_view_get_chart (cv), IV_AXIS_Y), ==,
                      IV_SCALE_LINEAR);
+  }
+
+  /* the plot drop-down moves the state's plot, and the state the drop-down */
+  {
+    GtkDropDown *plots = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (view), "plot_choice"));
+    GListModel *items = gtk_drop_down_get_model (plots);
+    guint last = g_list_model_get_n_items (items) - 1;
+    gtk_drop_down_set_selected (plots, 1);
+    g_assert_cmpstr (iv_runs_state_get_plot (state_of (view)), ==, iv_runs_items_key_at (items, 1));
+    g_assert_true (show_plot (view, "custom"));
+    g_assert_cmpuint (gtk_drop_down_get_selected (plots), ==, last);
+    g_assert_true (show_plot (view, "ttft_vs_throughput"));
   }
 
   /* Any quantity against any other. */
@@ -587,8 +600,12 @@ test_runs_aiperf_toggle (void)
   g_assert_nonnull (notes);
   g_assert_true (show_plot (view, "ttft_vs_throughput"));
   g_object_set (state_of (view), "statistic", "avg", NULL);
-  p50 = g_strdup_printf ("(%.4g ms for concurrency 1",
-                         iv_run_get_summary (sweep->runs->pdata[0], "time_to_first_token")->p50);
+  {
+    /* the summary's p50 in its best unit, as the note says it */
+    g_autofree char *t = iv_units_format_amount (
+        iv_run_get_summary (sweep->runs->pdata[0], "time_to_first_token")->p50, "ms");
+    p50 = g_strdup_printf ("(%s for concurrency 1", t);
+  }
   for (int pass = 0; pass < 3; pass++)
     {
       gboolean aiperf = pass == 1;

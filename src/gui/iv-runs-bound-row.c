@@ -296,10 +296,17 @@ named (GBinding *binding, const GValue *from, GValue *to, gpointer data)
   return TRUE;
 }
 
+static void
+clear_error (IvRunsBoundRow *self)
+{
+  set_error (self, NULL);
+}
+
 void
 iv_runs_bound_row_set_state (IvRunsBoundRow *self, IvRunsState *state)
 {
   const GBindingFlags both = G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE;
+  static const char *const choice[] = { "notify::hardware", "notify::tp", "notify::model" };
 
   g_return_if_fail (IV_IS_RUNS_BOUND_ROW (self));
   g_return_if_fail (self->state == NULL);
@@ -319,6 +326,9 @@ iv_runs_bound_row_set_state (IvRunsBoundRow *self, IvRunsState *state)
   g_object_bind_property_full (state, "hardware", self->bound_tp, "visible", G_BINDING_SYNC_CREATE,
                                named, NULL, NULL, NULL);
   g_signal_connect_object (state, "notify::model", G_CALLBACK (on_model), self, G_CONNECT_SWAPPED);
+  /* a refusal is said of a choice: another choice replaces it */
+  for (guint i = 0; i < G_N_ELEMENTS (choice); i++)
+    g_signal_connect_object (state, choice[i], G_CALLBACK (clear_error), self, G_CONNECT_SWAPPED);
   on_model (self);
 }
 
