@@ -933,7 +933,7 @@ resolve_colors (IvChart *chart, IvTheme theme)
     {
       IvSeries *s = chart->series->pdata[i];
       if (s->has_color)
-        s->color = iv_color_from_rgb (s->rgb, 1);
+        s->color = iv_theme_mark_color (theme, s->rgb, 1);
     }
   for (guint i = 0; i < chart->series->len; i++)
     {

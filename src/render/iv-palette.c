@@ -29,7 +29,9 @@ iv_palette_color (IvTheme theme, guint index)
   /* Yellow on white is hard to read in print: darken it a little. */
   if (theme != IV_THEME_DARK && rgb == 0xf0e442)
     rgb = 0xc9b800;
-  return iv_color_from_rgb (rgb, 1.0);
+  /* Okabe–Ito is made for white paper: on the dark background its blue and purple fall
+   * under 3:1, on white its orange, sky blue and yellow do. */
+  return iv_theme_mark_color (theme, rgb, 1.0);
 }
 
 /* The reference script's colours (pipelined_timeline_reference.py), by event name. */

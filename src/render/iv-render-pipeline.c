@@ -237,7 +237,7 @@ draw_box (cairo_t *cr, IvText *text, const IvThemeColors *colors, IvTheme theme,
           IvStageId id, const IvStage *st, gboolean concurrent, gboolean use_ids,
           gboolean with_time)
 {
-  IvColor fill = iv_color_from_rgb (iv_bound_color (st->bound), concurrent ? 0.3 : 1);
+  IvColor fill = iv_theme_mark_color (theme, iv_bound_color (st->bound), concurrent ? 0.3 : 1);
   IvColor ink = st->bound == IV_BOUND_TRIVIAL && !concurrent ? (IvColor){ 0.12, 0.12, 0.12, 1 }
                 : concurrent                                 ? colors->foreground
                                                              : (IvColor){ 1, 1, 1, 1 };
@@ -273,7 +273,7 @@ draw_box (cairo_t *cr, IvText *text, const IvThemeColors *colors, IvTheme theme,
   if (concurrent)
     {
       static const double dash[] = { 5, 3 };
-      IvColor edge = iv_color_from_rgb (iv_bound_color (st->bound), 1);
+      IvColor edge = iv_theme_mark_color (theme, iv_bound_color (st->bound), 1);
       cairo_set_dash (cr, dash, 2, 0);
       cairo_set_line_width (cr, 1.5);
       iv_color_set_source (cr, &edge);
@@ -442,7 +442,7 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
                      - (L.box[IV_C1].w > 0 || L.box[IV_C3].w > 0
                             ? L.box[IV_C1].h + L.box[IV_C3].h * 0 + 10
                             : 2);
-      IvColor c = iv_color_from_rgb (IV_RING_LOOP_RGB, 1);
+      IvColor c = iv_theme_mark_color (options->theme, IV_RING_LOOP_RGB, 1);
       gboolean prefill = r->config.mode == IV_MODE_PREFILL;
       g_autofree char *label
           = prefill ? g_strdup_printf (
@@ -504,7 +504,7 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     double x = PAD + (narrow ? 0 : LABEL_W), y = height - PAD - 8;
     for (guint i = 0; i < G_N_ELEMENTS (items); i++)
       {
-        IvColor col = iv_color_from_rgb (iv_bound_color (items[i].b), 1);
+        IvColor col = iv_theme_mark_color (options->theme, iv_bound_color (items[i].b), 1);
         iv_rounded_rect (cr, (IvRect){ x, y - 6, 14, 12 }, 3);
         iv_color_set_source (cr, &col);
         cairo_fill (cr);

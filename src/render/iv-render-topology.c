@@ -618,8 +618,9 @@ iv_render_topology (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       return FALSE;
     }
   T = (Topo){ cr, fig->result, c, iv_theme_get_colors (options->theme) };
-  T.tp = iv_color_from_rgb (TP_RGB, 1), T.cp = iv_color_from_rgb (CP_RGB, 1);
-  T.ep = iv_color_from_rgb (EP_RGB, 1);
+  T.tp = iv_theme_mark_color (options->theme, TP_RGB, 1);
+  T.cp = iv_theme_mark_color (options->theme, CP_RGB, 1);
+  T.ep = iv_theme_mark_color (options->theme, EP_RGB, 1);
   T.gpu = iv_hardware_is_gpu_server (hw);
   /* EP nests outside TP and CP (§2.2): across cubes its stride is their sizes there */
   T.ep_cube = c->e > 1 && c->place_ep == IV_PLACE_CUBE ? c->e : 1;
