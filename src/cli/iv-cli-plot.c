@@ -7,12 +7,15 @@
  * default to ./artifacts, its output to PATH/plots), and every plot the Runs workspace
  * draws; each figure says where its numbers differ from aiperf plot's, and
  * --aiperf-compatible draws aiperf's own. With --watch, runs AIPerf is still writing are
- * followed and the figures rewritten as data arrives. */
+ * followed and the figures rewritten as data arrives. With --hardware, the runs are also
+ * set against their model's bound: bound_efficiency and serving_bound (the measured points
+ * over the serving curve's bound frontier, docs/model.md §10). */
 #define G_LOG_DOMAIN "iv-cli"
 
 #include <glib/gi18n.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,6 +30,8 @@
 #include "iv-input.h"
 #include "iv-live-follow.h"
 #include "iv-render-runs.h"
+#include "iv-render-serving.h"
+#include "iv-serving-measured.h"
 #include "iv-runs-notes.h"
 #include "iv-report.h"
 
@@ -282,12 +287,173 @@ draw_preset (const IvPlotConfig *config, const IvSweep *sweep, gboolean multi, c
   return ok;
 }
 
+/* With --hardware: the serving curve of §10 (docs/model.md), the runs' measured points over
+ * the bound frontier, drawn by the window's model figure of the same name. Not a preset of
+ * the configuration: it needs the hardware, and its model is the runs' own. */
+#define SERVING_PRESET "serving_bound"
+
+typedef struct
+{
+  const IvHardware *hw; /* NULL: not drawn */
+  gint64 tp;            /* the runs' TP, 0 for the smallest that fits */
+} ServingBound;
+
+/* The curve's configuration: the model's defaults, a GPU server's groups across its GPUs
+ * as `inferview model` places them. */
+static void
+serving_config (const IvHardware *hw, IvConfig *config)
+{
+  iv_config_init (config);
+  if (hw->n_pe == 1)
+    config->place_tp = config->place_cp = config->place_ep = IV_PLACE_CUBE;
+}
+
+static void
+json_serving (Outputs *o, const IvServingCurve *curve, const IvServingMeasuredSet *set)
+{
+  IvJsonWriter *w = o->json;
+
+  iv_json_writer_key (w, "figure");
+  iv_json_writer_begin_object (w);
+  iv_json_writer_key (w, "model");
+  iv_json_writer_string (w, curve->model->name);
+  iv_json_writer_key (w, "hardware");
+  iv_json_writer_string (w, curve->hw->name);
+  iv_json_writer_key (w, "isl");
+  iv_json_writer_double (w, curve->isl);
+  iv_json_writer_key (w, "osl");
+  iv_json_writer_double (w, curve->osl);
+  iv_json_writer_key (w, "bound_frontier");
+  iv_json_writer_begin_array (w);
+  for (guint i = 0; i < curve->points->len; i++)
+    {
+      const IvServingPoint *p = &g_array_index (curve->points, IvServingPoint, i);
+      if (!p->front_user)
+        continue;
+      iv_json_writer_begin_object (w);
+      iv_json_writer_key (w, "tp");
+      iv_json_writer_int (w, p->t);
+      iv_json_writer_key (w, "ep");
+      iv_json_writer_int (w, p->e);
+      iv_json_writer_key (w, "batch");
+      iv_json_writer_int (w, p->B);
+      iv_json_writer_key (w, "tokens_per_s_per_user");
+      iv_json_writer_double (w, p->per_user);
+      iv_json_writer_key (w, "tokens_per_s_per_gpu");
+      iv_json_writer_double (w, p->per_gpu);
+      iv_json_writer_end_object (w);
+    }
+  iv_json_writer_end_array (w);
+  iv_json_writer_key (w, "measured");
+  iv_json_writer_begin_array (w);
+  for (guint i = 0; i < set->points->len; i++)
+    {
+      const IvServingMeasured *m = &g_array_index (set->points, IvServingMeasured, i);
+      iv_json_writer_begin_object (w);
+      iv_json_writer_key (w, "run");
+      iv_json_writer_string (w, m->label);
+      iv_json_writer_key (w, "ttft_s");
+      iv_json_writer_double (w, m->ttft_s);
+      iv_json_writer_key (w, "tokens_per_s_per_user");
+      iv_json_writer_double (w, m->per_user);
+      iv_json_writer_key (w, "tokens_per_s_per_gpu");
+      iv_json_writer_double (w, m->per_gpu);
+      iv_json_writer_key (w, "frontier_per_user");
+      iv_json_writer_bool (w, m->front_user);
+      iv_json_writer_key (w, "frontier_ttft");
+      iv_json_writer_bool (w, m->front_ttft);
+      /* per-GPU throughput over the bound's at the same per-user throughput; null when
+       * the run is faster per user than the bound allows */
+      iv_json_writer_key (w, "share_of_bound");
+      if (isfinite (m->efficiency))
+        iv_json_writer_double (w, m->efficiency);
+      else
+        iv_json_writer_null (w);
+      iv_json_writer_end_object (w);
+    }
+  iv_json_writer_end_array (w);
+  iv_json_writer_end_object (w);
+}
+
+/* The serving figure into @out_dir, its line in @summary, the runs left out under it (and
+ * on stderr when @say). A sweep no run of which can be set against the bound is skipped,
+ * as a preset without data; FALSE only when the file could not be written. */
+static gboolean
+draw_serving (const IvSweep *sweep, const ServingBound *sb, const IvExportOptions *eo,
+              IvPlotFileNames *files, const char *out_dir, GString *summary, guint *written,
+              gboolean say, Outputs *o)
+{
+  g_auto (IvServingMeasuredSet) set = { NULL };
+  g_autoptr (IvServingCurve) curve = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = NULL, *skipped = NULL;
+  const char *file = NULL;
+  IvConfig config;
+  gboolean ok = TRUE;
+
+  serving_config (sb->hw, &config);
+  iv_serving_measured_from_sweep (sweep, NULL, sb->hw, &config, sb->tp, &set);
+  if (set.points->len == 0)
+    skipped = g_strdup_printf (_ ("no run can be set against the bound of its model on %s"),
+                               sb->hw->name);
+  /* the bound for the runs' own mean lengths, as `model --serving --measured` */
+  else if (!(curve = iv_serving_compute (
+                 set.model, sb->hw, &config, isfinite (set.isl) ? MAX (1, round (set.isl)) : 1000,
+                 isfinite (set.osl) ? MAX (1, round (set.osl)) : 1000, &error)))
+    skipped = g_strdup (error->message);
+  if (skipped)
+    {
+      _iv_cli_append_printf (summary, _ ("%s: skipped, %s\n"), SERVING_PRESET, skipped);
+      plot_log (o->log, "INFO", "Skipping %s - %s", SERVING_PRESET, skipped);
+    }
+  else
+    {
+      IvServingFigure fig = { curve, (const IvServingMeasured *) set.points->data, set.points->len,
+                              _ ("measured (AIPerf)") };
+      IvFigure figure = { iv_render_serving, &fig, SERVING_PRESET, NULL };
+      iv_serving_mark_measured (curve, (IvServingMeasured *) set.points->data, set.points->len);
+      file = iv_plot_file_names_get (files, SERVING_PRESET);
+      if ((path = iv_plot_file_path (out_dir, file, &error))
+          && iv_export_to_file (&figure, eo, path, &error))
+        {
+          _iv_cli_append_printf (summary, "%s: %s\n", SERVING_PRESET, file);
+          plot_log (o->log, "INFO", "Generated %s", file);
+          (*written)++;
+        }
+      else
+        {
+          ok = FALSE, file = NULL;
+          skipped = g_strdup (error->message);
+          _iv_cli_append_printf (summary, _ ("%s: failed, %s\n"), SERVING_PRESET, error->message);
+          _iv_cli_printf (stderr, "inferview plot: %s\n", error->message);
+          plot_log (o->log, "ERROR", "Failed to generate %s: %s", SERVING_PRESET, error->message);
+        }
+    }
+  /* the runs not drawn, each with why: under the figure, on stderr, in the log */
+  for (guint i = 0; i < set.left_out->len; i++)
+    {
+      const char *line = set.left_out->pdata[i];
+      _iv_cli_append_printf (summary, _ ("  note: %s\n"), line);
+      if (say)
+        _iv_cli_printf (stderr, "inferview plot: %s: %s\n", SERVING_PRESET, line);
+      plot_log (o->log, "WARNING", "%s: %s", SERVING_PRESET, line);
+    }
+  if (o->json)
+    {
+      json_preset (o, SERVING_PRESET, file, skipped, set.left_out);
+      if (curve && file)
+        json_serving (o, curve, &set);
+      iv_json_writer_end_object (o->json);
+    }
+  return ok;
+}
+
 /* Draws @names into @out_dir and writes its summary.txt; FALSE when that cannot be
  * written. @again: a redraw of a followed sweep (its notes were said the first time). */
 static gboolean
 write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names, gboolean multi,
-             const IvExportOptions *eo, const char *ext, const char *out_dir, gboolean again,
-             guint *failed, Outputs *o)
+             const ServingBound *serving, const IvExportOptions *eo, const char *ext,
+             const char *out_dir, gboolean again, guint *failed, Outputs *o)
 {
   Outputs none = { NULL, NULL };
   g_autoptr (GString) summary = g_string_new (NULL);
@@ -358,6 +524,9 @@ write_plots (const IvPlotConfig *config, const IvSweep *sweep, GPtrArray *names,
     if (!draw_preset (config, sweep, multi, names->pdata[i], eo, files, out_dir, summary, &written,
                       o))
       (*failed)++;
+  if (serving && serving->hw
+      && !draw_serving (sweep, serving, eo, files, out_dir, summary, &written, say, o))
+    (*failed)++;
   if (o->json)
     iv_json_writer_end_array (o->json);
   /* atomic writes follow links: one here (from a run folder's plots/) is refused */
@@ -404,9 +573,11 @@ typedef struct
   int status;
   const IvHardware *bound_hw; /* --hardware: what bound_efficiency sets the runs against */
   gint64 bound_tp;
-  gboolean stopped;     /* a run could no longer be followed (said on stderr) */
-  IvLiveFollow *follow; /* reads what AIPerf appends (the window's follower too) */
-  guint tick;           /* looks twice a second whether the watch is done */
+  const ServingBound *serving; /* the serving figure, drawn again with the presets */
+  gboolean only_serving;       /* --plot serving_bound alone: no preset of the configuration */
+  gboolean stopped;            /* a run could no longer be followed (said on stderr) */
+  IvLiveFollow *follow;        /* reads what AIPerf appends (the window's follower too) */
+  guint tick;                  /* looks twice a second whether the watch is done */
 } Watch;
 
 /* The presets that set runs against the model's bound get the hardware asked for. */
@@ -460,7 +631,8 @@ watch_choose (Watch *w)
     for (guint i = 0; w->wanted && w->wanted[i]; i++)
       known &= g_str_equal (w->wanted[i], "all")
                || iv_plot_config_get (w->config, multi, w->wanted[i]) != NULL;
-    names = chosen_presets (w->config, multi, known ? w->wanted : NULL);
+    names = w->only_serving ? g_ptr_array_new ()
+                            : chosen_presets (w->config, multi, known ? w->wanted : NULL);
     w->names = g_steal_pointer (&names);
   }
   return w->names != NULL;
@@ -487,8 +659,8 @@ watch_changed (IvLiveFollow *follow, const IvSweepFollow *f, Watch *w)
     _iv_cli_printf (stderr, "inferview plot: %s\n", f->incomplete_why);
   w->last_change_us = g_get_monotonic_time ();
   if (!watch_choose (w)
-      || !write_plots (w->config, w->sweep, w->names, w->multi, w->eo, w->ext, w->out_dir, TRUE,
-                       &failed, NULL))
+      || !write_plots (w->config, w->sweep, w->names, w->multi, w->serving, w->eo, w->ext,
+                       w->out_dir, TRUE, &failed, NULL))
     {
       w->status = IV_EXIT_BAD_INPUT;
       iv_live_follow_stop (follow);
@@ -542,7 +714,7 @@ watch_interrupted (gpointer data)
 static int
 watch_and_redraw (IvSweep *sweep, const char *config_path, char **wanted, const IvExportOptions *eo,
                   const char *ext, const char *out_dir, guint linger_s, const IvHardware *bound_hw,
-                  gint64 bound_tp)
+                  gint64 bound_tp, const ServingBound *serving, gboolean only_serving)
 {
   Watch w = { 0 };
   guint sigint, sigterm;
@@ -550,6 +722,7 @@ watch_and_redraw (IvSweep *sweep, const char *config_path, char **wanted, const 
   w.sweep = sweep, w.config_path = config_path, w.wanted = wanted, w.eo = eo;
   w.ext = ext, w.out_dir = out_dir, w.linger_s = linger_s, w.status = IV_EXIT_OK;
   w.bound_hw = bound_hw, w.bound_tp = bound_tp;
+  w.serving = serving, w.only_serving = only_serving;
   if (!watch_choose (&w))
     return IV_EXIT_BAD_INPUT;
   /* a run without its summary is live while its files grow (see _iv_cli_plot) */
@@ -642,7 +815,8 @@ _iv_cli_plot (int argc, char **argv)
   g_autoptr (GPtrArray) names = NULL;
   IvExportOptions eo;
   const char *ext;
-  gboolean multi;
+  gboolean multi, only_serving = FALSE;
+  ServingBound serving = { NULL, 0 };
   guint failed = 0;
 
   if (!_iv_cli_parse (
@@ -733,6 +907,35 @@ _iv_cli_plot (int argc, char **argv)
     if (rc != IV_EXIT_OK)
       return rc;
   }
+  {
+    /* serving_bound, drawn with --hardware by default, with "all" or when named; taken out
+     * of the names the configuration's presets are looked up by */
+    gboolean named = FALSE, all = FALSE;
+    g_autoptr (GStrvBuilder) rest = g_strv_builder_new ();
+    for (guint i = 0; wanted && wanted[i]; i++)
+      if (g_str_equal (wanted[i], SERVING_PRESET))
+        named = TRUE;
+      else
+        {
+          all |= g_str_equal (wanted[i], "all");
+          g_strv_builder_add (rest, wanted[i]);
+        }
+    if (named && !bound.hw)
+      return _iv_cli_usage_error (
+          "plot", _ ("--plot %s needs --hardware NAME (inferview hardware lists them)"),
+          SERVING_PRESET);
+    if (named && html)
+      return _iv_cli_usage_error ("plot", _ ("--plot %s draws an image: not with --html"),
+                                  SERVING_PRESET);
+    if (bound.hw && !html && (!wanted || named || all))
+      serving.hw = bound.hw, serving.tp = bound.tp_n;
+    if (wanted)
+      {
+        g_strfreev (wanted);
+        wanted = g_strv_builder_end (rest);
+        only_serving = named && !wanted[0];
+      }
+  }
   multi = sweep->runs->len > 1;
   if (!(config = iv_plot_config_find (
             config_path, multi ? NULL : ((IvRun *) sweep->runs->pdata[0])->path, &error)))
@@ -747,12 +950,16 @@ _iv_cli_plot (int argc, char **argv)
   if (list)
     {
       list_presets (config, multi);
+      _iv_cli_printf (stdout, "%c %-48s %s\n", bound.hw ? '*' : '+', SERVING_PRESET,
+                      _ ("Measured vs Bound: the Serving Curve (with --hardware)"));
       return IV_EXIT_OK;
     }
   {
     /* a report holds every figure of the mode unless --plot names some */
     char *all[] = { (char *) "all", NULL };
-    if (!(names = chosen_presets (config, multi, html && !wanted ? all : wanted)))
+    if (only_serving)
+      names = g_ptr_array_new ();
+    else if (!(names = chosen_presets (config, multi, html && !wanted ? all : wanted)))
       return IV_EXIT_USAGE;
   }
   {
@@ -760,7 +967,7 @@ _iv_cli_plot (int argc, char **argv)
     guint defined = 0;
     for (guint i = 0; i < names->len; i++)
       defined += iv_plot_config_get (config, multi, names->pdata[i]) != NULL;
-    if (defined == 0)
+    if (defined == 0 && !only_serving)
       {
         _iv_cli_printf (
             stderr,
@@ -831,7 +1038,7 @@ _iv_cli_plot (int argc, char **argv)
           iv_json_writer_string (o.json, ((IvRun *) sweep->runs->pdata[i])->path);
         iv_json_writer_end_array (o.json);
       }
-    ok = write_plots (config, sweep, names, multi, &eo, ext, out_dir, FALSE, &failed, &o);
+    ok = write_plots (config, sweep, names, multi, &serving, &eo, ext, out_dir, FALSE, &failed, &o);
     if (o.json)
       {
         g_autofree char *text = NULL;
@@ -856,7 +1063,7 @@ _iv_cli_plot (int argc, char **argv)
   if (watch)
     {
       int rc = watch_and_redraw (sweep, config_path, wanted, &eo, ext, out_dir, (guint) linger,
-                                 bound.hw, bound.tp_n);
+                                 bound.hw, bound.tp_n, &serving, only_serving);
       if (rc != IV_EXIT_OK)
         return rc;
     }
