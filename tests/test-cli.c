@@ -525,8 +525,8 @@ test_presets_and_hardware (void)
                     7);
   result_clear (&r);
   /* a GPU server's groups span its GPUs without being told: TP 8 on h100x8 */
-  r = run ("model", "--preset", "Llama-3.1-70B", "--hardware", "h100x8", "--tp", "8", "--batch",
-           "32", NULL);
+  r = run ("model", "--preset", "Llama-3.1-70B", "--hardware", "h100x8", "--mode", "decode", "--tq",
+           "1", "--context", "4096", "--tp", "8", "--batch", "32", NULL);
   g_assert_cmpint (r.status, ==, 0);
   /* described as GPUs: no cube placement, no CP of 1 */
   g_assert_nonnull (strstr (r.out, "on h100x8 · decode · B=32 T_q=1 P=4096 · TP=8\n"));

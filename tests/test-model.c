@@ -2259,6 +2259,103 @@ test_other_figures (void)
       }
 }
 
+/* The built `inferview` run with @args (argv[0] is replaced by it) and `--format json`
+ * added: its output's root object, which the caller unrefs. */
+static JsonObject *
+cli_json (char **args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autofree char *out = NULL, *err = NULL;
+  int status;
+
+  g_assert_nonnull (g_getenv ("IV_BINARY"));
+  g_ptr_array_add (argv, (gpointer) g_getenv ("IV_BINARY"));
+  for (guint i = 1; args[i]; i++)
+    g_ptr_array_add (argv, args[i]);
+  g_ptr_array_add (argv, "--format");
+  g_ptr_array_add (argv, "json");
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               &err, &status, &error));
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("inferview failed: %s", err);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+/* The CLI's output says the same model, hardware and configuration as @r, and the same
+ * step time. */
+static void
+assert_cli_evaluated (JsonObject *o, const IvResult *r)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonNode) hw = iv_hardware_to_node (r->hw);
+  g_autoptr (JsonNode) expected = NULL;
+  JsonObject *config = json_object_get_object_member (o, "config");
+  GList *members;
+  double step = json_object_get_double_member (o, "step_s");
+
+  g_assert_cmpstr (
+      json_object_get_string_member (json_object_get_object_member (o, "model"), "name"), ==,
+      r->model->name);
+  /* the hardware's numbers, not its name: an edited SIP is named by its overrides */
+  members = json_object_get_members (json_node_get_object (hw));
+  for (GList *l = members; l; l = l->next)
+    if (!g_str_equal (l->data, "name") && !g_str_equal (l->data, "description"))
+      {
+        JsonNode *a = json_object_get_member (json_node_get_object (hw), l->data);
+        JsonNode *c
+            = json_object_get_member (json_object_get_object_member (o, "hardware"), l->data);
+        g_assert_nonnull (c);
+        if (JSON_NODE_HOLDS_VALUE (a) && json_node_get_value_type (a) == G_TYPE_DOUBLE)
+          g_assert_cmpfloat_with_epsilon (json_node_get_double (a), json_node_get_double (c),
+                                          1e-9 * fabs (json_node_get_double (a)));
+        else
+          g_assert_true (json_node_equal (a, c));
+      }
+  g_list_free (members);
+  json_builder_begin_object (b);
+  iv_config_build_json (b, &r->config);
+  json_builder_end_object (b);
+  expected = json_builder_get_root (b);
+  members = json_object_get_members (json_node_get_object (expected));
+  for (GList *l = members; l; l = l->next)
+    {
+      JsonNode *a = json_object_get_member (json_node_get_object (expected), l->data);
+      JsonNode *c = json_object_get_member (config, l->data);
+      g_assert_nonnull (c);
+      if (JSON_NODE_HOLDS_VALUE (a) && json_node_get_value_type (a) != G_TYPE_STRING)
+        g_assert_cmpfloat (json_node_get_double (a), ==, json_node_get_double (c));
+      else
+        g_assert_cmpstr (json_node_get_string (a), ==, json_node_get_string (c));
+    }
+  g_list_free (members);
+  g_assert_cmpfloat_with_epsilon (step, r->step_s, 1e-6 * r->step_s);
+}
+
+/* `inferview model` with no options evaluates what the Model workspace opens on: its
+ * state's model, hardware and configuration (one definition of the defaults). */
+static void
+test_cli_defaults (void)
+{
+  g_autoptr (IvModelState) st = iv_model_state_new ();
+  g_autoptr (JsonObject) o = NULL;
+  char *args[] = { "inferview", "model", NULL };
+  IvConfig c;
+  IvResult r;
+
+  iv_model_state_set_model (st, iv_presets_find (IV_MODEL_STATE_DEFAULT_MODEL));
+  iv_model_state_set_hardware (st, iv_hardware_find (IV_MODEL_STATE_DEFAULT_HARDWARE));
+  iv_model_state_get_config (st, &c);
+  iv_model_evaluate (iv_model_state_get_model (st), iv_model_state_get_hardware (st), &c, &r);
+  o = cli_json (args);
+  assert_cli_evaluated (o, &r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2296,6 +2393,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/other-figures", test_other_figures);
   g_test_add_func ("/model/saved-round-trip", test_saved_round_trip);
   g_test_add_func ("/model/state", test_model_state);
+  g_test_add_func ("/model/cli-defaults", test_cli_defaults);
   g_test_add_func ("/model/compare-table", test_compare_table);
   return g_test_run ();
 }

@@ -14,6 +14,7 @@
 #include "iv-json-writer.h"
 #include "iv-cli.h"
 #include "iv-glossary.h"
+#include "iv-model-state.h"
 #include "iv-export.h"
 #include "iv-model-figures.h"
 #include "iv-model.h"
@@ -165,7 +166,7 @@ hardware_from_options (Options *o, int *status)
     return NULL;
 
   *status = IV_EXIT_BAD_INPUT;
-  preset = iv_hardware_find (o->hardware ? o->hardware : "ring4");
+  preset = iv_hardware_find (o->hardware ? o->hardware : IV_MODEL_STATE_DEFAULT_HARDWARE);
   if (preset)
     hw = iv_hardware_copy (preset);
   else if (!(hw = iv_hardware_load (o->hardware, &error)))
@@ -248,7 +249,7 @@ hardware_from_options (Options *o, int *status)
         _iv_cli_printf (stderr, "inferview model: --%s: %s\n", option, text);
       else
         _iv_cli_printf (stderr, "inferview model: --hardware %s: %s\n",
-                        o->hardware ? o->hardware : "ring4", text);
+                        o->hardware ? o->hardware : IV_MODEL_STATE_DEFAULT_HARDWARE, text);
       return NULL;
     }
   if (changes->len)
@@ -563,15 +564,15 @@ static const struct
   { "hf-config", 0, G_OPTION_ARG_FILENAME, G_STRUCT_OFFSET (Options, hf_config),
     N_ ("Hugging Face config.json to import"), "FILE" },
   OPT ("hardware", hardware, N_ ("Hardware preset or JSON file (default ring4)"), "NAME|FILE"),
-  OPT ("mode", mode, N_ ("prefill or decode (default decode)"), "MODE"),
+  OPT ("mode", mode, N_ ("prefill or decode (default prefill)"), "MODE"),
   OPT ("batch", batch, N_ ("Sequences B (default 1)"), "B"),
-  OPT ("tq", tq, N_ ("New tokens per sequence T_q (default 1)"), "T"),
-  OPT ("context", context, N_ ("Tokens already cached P (default 4096)"), "P"),
-  OPT ("tp", tp, N_ ("Tensor-parallel size"), "N"),
-  OPT ("cp", cp, N_ ("Context-parallel size"), "N"),
-  OPT ("tp-place", tp_place, N_ ("TP group on pe or cube"), "pe|cube"),
-  OPT ("cp-place", cp_place, N_ ("CP group on pe or cube"), "pe|cube"),
-  OPT ("ring", ring, N_ ("CP ring variant in prefill"), "kv|qoml"),
+  OPT ("tq", tq, N_ ("New tokens per sequence T_q (default 8192)"), "T"),
+  OPT ("context", context, N_ ("Tokens already cached P (default 0)"), "P"),
+  OPT ("tp", tp, N_ ("Tensor-parallel size (default 4)"), "N"),
+  OPT ("cp", cp, N_ ("Context-parallel size (default 1)"), "N"),
+  OPT ("tp-place", tp_place, N_ ("TP group on pe or cube (default pe)"), "pe|cube"),
+  OPT ("cp-place", cp_place, N_ ("CP group on pe or cube (default cube)"), "pe|cube"),
+  OPT ("ring", ring, N_ ("CP ring variant in prefill (default kv)"), "kv|qoml"),
   OPT ("format", format, N_ ("Output: table, json or csv"), "FORMAT"),
   OPT ("cubes", cubes, N_ ("Cube grid"), "X[xY]"),
   OPT ("topology", topology, N_ ("ring, mesh2d, torus2d, switch or fully_connected"), "T"),
@@ -750,11 +751,15 @@ config_from_options (const Options *o, IvConfig *config)
     { "pe-flops-int8", o->pe_flops_int8 },
     { "pe-flops-fp4", o->pe_flops_fp4 },
   };
-  int mode = 1, tpp = 0, cpp = 0, ring = 0, epp = 1;
   IvFormat fw = IV_FORMAT_BF16, fa = IV_FORMAT_BF16;
   double isl = 1000, osl = 1000;
+  int mode, tpp, cpp, ring, epp;
 
-  iv_config_init (config);
+  /* the window's defaults: a figure drawn with no options is the one the window opens on */
+  iv_model_state_default_config (config);
+  mode = config->mode == IV_MODE_DECODE, tpp = config->place_tp == IV_PLACE_CUBE;
+  cpp = config->place_cp == IV_PLACE_CUBE, ring = config->ring == IV_RING_QOML;
+  epp = config->place_ep == IV_PLACE_CUBE;
   if (!choice ("mode", o->mode, "prefill", "decode", &mode)
       || !choice ("tp-place", o->tp_place, "pe", "cube", &tpp)
       || !choice ("cp-place", o->cp_place, "pe", "cube", &cpp)
@@ -842,7 +847,7 @@ model_from_options (const Options *o, IvModel **imported, int *status)
         _iv_cli_printf (stderr, "inferview model: --hf-config: %s\n", error->message);
       return *imported;
     }
-  if (!(model = iv_presets_find (o->preset ? o->preset : "Llama-3.1-8B")))
+  if (!(model = iv_presets_find (o->preset ? o->preset : IV_MODEL_STATE_DEFAULT_MODEL)))
     {
       /* a name that is none of the presets: a malformed value */
       _iv_cli_usage_error ("model", "--preset: no preset named “%s” (inferview presets lists them)",

@@ -290,8 +290,13 @@ iv_model_controls_init (IvModelControls *self)
   for (guint i = 0; i < presets->len; i++)
     iv_model_controls_add_model (self, presets->pdata[i]);
   for (guint i = 0; i < self->hardware->len; i++)
-    gtk_string_list_append (self->hardware_names,
-                            ((const IvHardware *) self->hardware->pdata[i])->name);
+    {
+      const IvHardware *hw = self->hardware->pdata[i];
+      gtk_string_list_append (self->hardware_names, hw->name);
+      /* the hardware `inferview model` uses when given none */
+      if (g_str_equal (hw->name, IV_MODEL_STATE_DEFAULT_HARDWARE))
+        gtk_drop_down_set_selected (self->hardware_drop, i);
+    }
   for (int i = 0; i < 3; i++)
     gtk_scale_set_format_value_func (GTK_SCALE (i == 0   ? self->tq_scale
                                                 : i == 1 ? self->tp_scale

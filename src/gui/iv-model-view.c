@@ -396,7 +396,7 @@ iv_model_view_init (IvModelView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   connect_notebook (self);
   self->state = iv_model_state_new ();
-  iv_model_state_set_model (self->state, iv_presets_find ("Llama-3.1-8B"));
+  iv_model_state_set_model (self->state, iv_presets_find (IV_MODEL_STATE_DEFAULT_MODEL));
   iv_model_controls_bind (self->controls, self->state);
   g_signal_connect_swapped (self->state, "changed", G_CALLBACK (recompute), self);
   g_signal_connect_swapped (self->state, "notify::layer-kind", G_CALLBACK (on_kind_selected), self);

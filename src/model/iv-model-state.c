@@ -391,21 +391,27 @@ iv_model_state_class_init (IvModelStateClass *klass)
                                    NULL, NULL, G_TYPE_NONE, 0);
 }
 
+void
+iv_model_state_default_config (IvConfig *c)
+{
+  /* A prefill of 8192 tokens, TP 4 on PEs, CP on cubes. */
+  iv_config_init (c);
+  c->mode = IV_MODE_PREFILL;
+  c->B = 1;
+  c->T = 8192;
+  c->P = 0;
+  c->t = 4;
+  c->c = 1;
+  c->place_tp = IV_PLACE_PE;
+  c->place_cp = IV_PLACE_CUBE;
+  c->ring = IV_RING_KV;
+}
+
 static void
 iv_model_state_init (IvModelState *self)
 {
-  /* What the workspace opens on: a prefill of 8192 tokens, TP 4 on PEs, CP on cubes. */
-  iv_config_init (&self->config);
-  self->config.mode = IV_MODE_PREFILL;
-  self->config.B = 1;
-  self->config.T = 8192;
-  self->prefill_tq = 8192;
-  self->config.P = 0;
-  self->config.t = 4;
-  self->config.c = 1;
-  self->config.place_tp = IV_PLACE_PE;
-  self->config.place_cp = IV_PLACE_CUBE;
-  self->config.ring = IV_RING_KV;
+  iv_model_state_default_config (&self->config);
+  self->prefill_tq = self->config.mode == IV_MODE_PREFILL ? self->config.T : 8192;
 }
 
 IvModelState *

@@ -20,6 +20,14 @@ G_DECLARE_FINAL_TYPE (IvModelState, iv_model_state, IV, MODEL_STATE, GObject)
  * (all but "layer-kind") once, and once for all of them when several are set together
  * (iv_model_state_set_config). */
 IvModelState *iv_model_state_new (void);
+
+/* What the Model workspace opens on and what `inferview model` evaluates for an option
+ * not given: one definition for both, so that the window's figure and the command line's
+ * agree. The model and hardware are preset names. */
+#define IV_MODEL_STATE_DEFAULT_MODEL "Llama-3.1-8B"
+#define IV_MODEL_STATE_DEFAULT_HARDWARE "ring4"
+void iv_model_state_default_config (IvConfig *config);
+
 const IvModel *iv_model_state_get_model (IvModelState *self);
 void iv_model_state_set_model (IvModelState *self, const IvModel *model);
 const IvHardware *iv_model_state_get_hardware (IvModelState *self);
