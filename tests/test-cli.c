@@ -1143,6 +1143,218 @@ lines_after (const char *text, const char *prefix)
   return out;
 }
 
+/* The RGB of every pixel of an 8-bit RGB or RGBA PNG (cairo's), rows unfiltered; NULL when
+ * it is not one. */
+static guint8 *
+png_pixels (const char *path, guint32 *width, guint32 *height)
+{
+  g_autofree char *data = NULL;
+  g_autoptr (GByteArray) idat = g_byte_array_new ();
+  g_autofree guint8 *raw = NULL, *rgb = NULL;
+  guint32 w = 0, h = 0, channels = 0;
+  gsize len, stride;
+  z_stream z = { 0 };
+
+  if (!g_file_get_contents (path, &data, &len, NULL) || len < 33
+      || memcmp (data, "\x89PNG\r\n\x1a\n", 8) != 0)
+    return NULL;
+  for (gsize at = 8; at + 12 <= len;)
+    {
+      guint32 n = be32 ((guchar *) data + at);
+      const char *type = data + at + 4;
+      if (at + 12 + (gsize) n > len)
+        return NULL;
+      if (memcmp (type, "IHDR", 4) == 0)
+        {
+          w = be32 ((guchar *) data + at + 8), h = be32 ((guchar *) data + at + 12);
+          if (data[at + 16] != 8 || (data[at + 17] != 2 && data[at + 17] != 6))
+            return NULL;
+          channels = data[at + 17] == 6 ? 4 : 3;
+        }
+      else if (memcmp (type, "IDAT", 4) == 0)
+        g_byte_array_append (idat, (guint8 *) data + at + 8, n);
+      at += 12 + (gsize) n;
+    }
+  if (!channels || !w || !h)
+    return NULL;
+  stride = (gsize) w * channels;
+  raw = g_malloc ((stride + 1) * h);
+  g_assert_cmpint (inflateInit (&z), ==, Z_OK);
+  z.next_in = idat->data, z.avail_in = idat->len;
+  z.next_out = raw, z.avail_out = (uInt) ((stride + 1) * h);
+  g_assert_cmpint (inflate (&z, Z_FINISH), ==, Z_STREAM_END);
+  inflateEnd (&z);
+  rgb = g_malloc ((gsize) w * h * 3);
+  for (guint32 y = 0; y < h; y++)
+    {
+      guint8 *row = raw + y * (stride + 1) + 1, filter = row[-1];
+      const guint8 *up = y ? raw + (y - 1) * (stride + 1) + 1 : NULL;
+      for (gsize i = 0; i < stride; i++)
+        {
+          int a = i >= channels ? row[i - channels] : 0, b = up ? up[i] : 0;
+          int c = up && i >= channels ? up[i - channels] : 0, p = a + b - c;
+          int pa = ABS (p - a), pb = ABS (p - b), pc = ABS (p - c);
+          row[i] += filter == 1   ? a
+                    : filter == 2 ? b
+                    : filter == 3 ? (a + b) / 2
+                    : filter == 4 ? (pa <= pb && pa <= pc ? a
+                                     : pb <= pc           ? b
+                                                          : c)
+                                  : 0;
+        }
+      for (guint32 x = 0; x < w; x++)
+        memcpy (rgb + ((gsize) y * w + x) * 3, row + (gsize) x * channels, 3);
+    }
+  *width = w, *height = h;
+  return g_steal_pointer (&rgb);
+}
+
+/* The measured run of @measured (a figure's "measured" array) labelled @run. */
+static JsonObject *
+measured_run (JsonArray *measured, const char *run)
+{
+  for (guint i = 0; i < json_array_get_length (measured); i++)
+    {
+      JsonObject *m = json_array_get_object_element (measured, i);
+      if (g_str_equal (json_object_get_string_member (m, "run"), run))
+        return m;
+    }
+  g_assert_not_reached ();
+}
+
+/* `plot --hardware`: the measured runs over the serving curve's bound frontier
+ * (docs/model.md §10), from the function `model --serving --measured` uses. */
+static void
+test_plot_serving (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("iv-cli-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, "plots", NULL);
+  g_autofree char *png = g_build_filename (out, "serving_bound.png", NULL);
+  g_autofree char *summary_path = g_build_filename (out, "summary.txt", NULL);
+  g_autofree char *mixed = g_build_filename (dir, "mixed", NULL);
+  g_autofree char *sweep = sample ("aiperf");
+  g_autofree char *summary = NULL, *text = NULL;
+  g_autofree guint8 *rgb = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) model_parser = json_parser_new ();
+  JsonObject *plot, *figure, *m, *mm;
+  JsonArray *plots, *measured;
+  guint32 w = 0, h = 0;
+  guint ink = 0, red = 0;
+  Result r;
+
+  /* --plot serving_bound alone, TP 2 given so the GPUs are known by hand */
+  r = run ("plot", sweep, "--hardware", "h100x8", "--tp", "2", "--plot", "serving_bound", "-o", out,
+           "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  result_clear (&r);
+  plots = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                        "plots");
+  g_assert_cmpuint (json_array_get_length (plots), ==, 1);
+  plot = json_array_get_object_element (plots, 0);
+  g_assert_cmpstr (json_object_get_string_member (plot, "preset"), ==, "serving_bound");
+  g_assert_cmpstr (json_object_get_string_member (plot, "file"), ==, "serving_bound.png");
+  figure = json_object_get_object_member (plot, "figure");
+  g_assert_cmpstr (json_object_get_string_member (figure, "model"), ==, "Qwen3-0.6B");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (figure, "bound_frontier")),
+                    >, 1);
+  measured = json_object_get_array_member (figure, "measured");
+  g_assert_cmpuint (json_array_get_length (measured), ==, 3);
+  /* by hand from qwen_concurrency1/profile_export_aiperf.json (iv-serving-measured.c):
+   * per GPU = output_token_throughput.avg 50.08213863971112 tokens/s over TP 2 × EP 1;
+   * per user = AIPerf's output_token_throughput_per_user.avg 54.96763210350922 (1000 /
+   * inter_token_latency.avg only when absent); TTFT = time_to_first_token.avg
+   * 30.814987671875 ms */
+  m = measured_run (measured, "concurrency 1");
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (m, "tokens_per_s_per_gpu"),
+                                  50.08213863971112 / 2, 1e-9);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (m, "tokens_per_s_per_user"),
+                                  54.96763210350922, 1e-9);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (m, "ttft_s"), 0.030814987671875,
+                                  1e-12);
+  g_assert_cmpfloat (json_object_get_double_member (m, "share_of_bound"), >, 0);
+  g_assert_cmpfloat (json_object_get_double_member (m, "share_of_bound"), <=, 1);
+
+  /* the same points as `model --serving --measured` draws */
+  r = run ("model", "--preset", "Qwen3-0.6B", "--hardware", "h100x8", "--tp", "2", "--serving",
+           "--measured", sweep, "--format", "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (model_parser, r.out, -1, NULL));
+  result_clear (&r);
+  mm = measured_run (json_object_get_array_member (
+                         json_node_get_object (json_parser_get_root (model_parser)), "measured"),
+                     "concurrency 1");
+  g_assert_cmpfloat (json_object_get_double_member (mm, "tokens_per_s_per_gpu"), ==,
+                     json_object_get_double_member (m, "tokens_per_s_per_gpu"));
+  g_assert_cmpfloat (json_object_get_double_member (mm, "tokens_per_s_per_user"), ==,
+                     json_object_get_double_member (m, "tokens_per_s_per_user"));
+
+  /* the figure: a PNG with ink, and the measured squares in their red (0xc62828) */
+  g_assert_nonnull ((rgb = png_pixels (png, &w, &h)));
+  g_assert_cmpuint (w, ==, 2400);
+  g_assert_cmpuint (h, ==, 1280);
+  for (gsize i = 0; i < (gsize) w * h; i++)
+    {
+      const guint8 *p = rgb + i * 3;
+      ink += p[0] < 128 && p[1] < 128 && p[2] < 128;
+      red += p[0] > 170 && p[1] < 70 && p[2] < 70;
+    }
+  g_assert_cmpuint (ink, >, 5000);
+  g_assert_cmpuint (red, >, 500);
+  g_assert_true (g_file_get_contents (summary_path, &summary, NULL, NULL));
+  g_assert_nonnull (strstr (summary, "serving_bound: serving_bound.png\n"));
+  g_clear_pointer (&summary, g_free);
+  g_unlink (png);
+
+  /* by default with --hardware, beside the presets; not without it */
+  r = run ("plot", sweep, "--hardware", "h100x8", "-o", out, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "serving_bound: serving_bound.png"));
+  result_clear (&r);
+  g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+  g_unlink (png);
+  r = run ("plot", sweep, "-o", out, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_null (strstr (r.out, "serving_bound"));
+  result_clear (&r);
+  g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+  r = run ("plot", sweep, "--plot", "serving_bound", "-o", out, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "serving_bound needs --hardware NAME"));
+  result_clear (&r);
+
+  /* a run whose model matches no preset is left out, said on stderr and in summary.txt */
+  {
+    g_autofree char *a = g_build_filename (mixed, "a", NULL);
+    g_autofree char *b = g_build_filename (mixed, "b", NULL);
+    g_autofree char *src = sample ("aiperf/qwen_concurrency1/profile_export_aiperf.json");
+    g_autofree char *pa = g_build_filename (a, "profile_export_aiperf.json", NULL);
+    g_autofree char *pb = g_build_filename (b, "profile_export_aiperf.json", NULL);
+    g_autoptr (GString) other = NULL;
+    const char *said = "model Mystery/Unknown-1B left out: the run's model “Mystery/Unknown-1B” "
+                       "matches no preset";
+    g_assert_true (g_file_get_contents (src, &text, NULL, NULL));
+    g_assert_cmpint (g_mkdir_with_parents (a, 0755), ==, 0);
+    g_assert_cmpint (g_mkdir_with_parents (b, 0755), ==, 0);
+    g_assert_true (g_file_set_contents (pa, text, -1, NULL));
+    other = g_string_new (text);
+    g_assert_cmpuint (g_string_replace (other, "Qwen/Qwen3-0.6B", "Mystery/Unknown-1B", 0), >, 0);
+    g_assert_true (g_file_set_contents (pb, other->str, -1, NULL));
+    r = run ("plot", mixed, "--hardware", "h100x8", "--plot", "serving_bound", "-o", out, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_nonnull (strstr (r.err, "inferview plot: serving_bound: "));
+    g_assert_nonnull (strstr (r.err, said));
+    result_clear (&r);
+    g_assert_true (g_file_get_contents (summary_path, &summary, NULL, NULL));
+    g_assert_nonnull (strstr (summary, "serving_bound: serving_bound.png\n  note: "));
+    g_assert_nonnull (strstr (summary, said));
+    g_unlink (pa), g_unlink (pb), g_rmdir (a), g_rmdir (b), g_rmdir (mixed);
+  }
+  iv_test_remove_tree (out);
+  g_rmdir (dir);
+}
+
 /* `plot`'s notes (summary.txt and stderr) are the ones `inferview runs`, the window and
  * report.html say, composed once: a note every run of the sweep shares is said once, of
  * "every run". */
@@ -1546,6 +1758,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/plot", test_plot);
   g_test_add_func ("/cli/plot-aiperf", test_plot_aiperf);
   g_test_add_func ("/cli/plot-notes", test_plot_notes);
+  g_test_add_func ("/cli/plot-serving", test_plot_serving);
   g_test_add_func ("/cli/plot-watch", test_plot_watch);
   g_test_add_func ("/cli/write-failures", test_write_failures);
   g_test_add_func ("/cli/out-of-memory", test_out_of_memory);

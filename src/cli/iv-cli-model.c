@@ -23,6 +23,7 @@
 #include "iv-run-bound.h"
 #include "iv-run-series.h"
 #include "iv-saved.h"
+#include "iv-serving-measured.h"
 #include "iv-theme.h"
 #include "iv-units.h"
 
@@ -1074,26 +1075,17 @@ print_serving (const Options *o, const IvServingCurve *c, const GArray *measured
                           "prefill–decode interference\n");
 }
 
-static void
-measured_free (IvServingMeasured *m)
-{
-  g_free (m->label);
-}
-
-/* The runs of an AIPerf sweep as points on the serving curve's axes (§10): per-user
- * throughput (AIPerf's own, else 1/ITL), output throughput over the run's GPUs (its TP,
- * --tp if given, else the smallest that fits, as §9; times --ep) and TTFT. @isl, @osl:
- * the runs' mean lengths (NaN when none says). NULL after a message on stderr. */
+/* The runs of an AIPerf sweep as points on the serving curve's axes (§10, see
+ * iv-serving-measured.h; what `plot --hardware` draws too), with --tp if given. @isl,
+ * @osl: the runs' mean lengths (NaN when none says). NULL after a message on stderr. */
 static GArray *
 load_measured (const Options *o, const IvModel *model, const IvHardware *hw, const IvConfig *config,
                double *isl, double *osl)
 {
   const char *paths[] = { o->measured, NULL };
   g_autoptr (GError) error = NULL;
+  g_auto (IvServingMeasuredSet) set = { NULL };
   IvSweep *sweep = iv_sweep_load (paths, NULL, NULL, NULL, &error);
-  GArray *out;
-  double isl_sum = 0, osl_sum = 0;
-  guint n_len = 0;
 
   *isl = *osl = NAN;
   if (!sweep)
@@ -1101,52 +1093,21 @@ load_measured (const Options *o, const IvModel *model, const IvHardware *hw, con
       _iv_cli_print_error (error);
       return NULL;
     }
-  out = g_array_new (FALSE, TRUE, sizeof (IvServingMeasured));
-  g_array_set_clear_func (out, (GDestroyNotify) measured_free);
-  for (guint i = 0; i < sweep->runs->len; i++)
-    {
-      const IvRun *r = sweep->runs->pdata[i];
-      IvRunBound b;
-      IvServingMeasured m = { 0 };
-      double itl = iv_run_axis_value (r, "inter_token_latency", "avg");
-      double thr = iv_run_axis_value (r, "output_token_throughput", "avg");
-      double li = iv_run_axis_value (r, "input_sequence_length", "avg");
-      double lo = iv_run_axis_value (r, "output_sequence_length", "avg");
-
-      iv_run_bound_compute (r, model, hw, o->tp ? config->t : 0, &b);
-      if (isfinite (li) && isfinite (lo))
-        isl_sum += li, osl_sum += lo, n_len++;
-      m.per_user = iv_run_axis_value (r, "output_token_throughput_per_user", "avg");
-      if (!(m.per_user > 0) && itl > 0)
-        m.per_user = 1e3 / itl; /* AIPerf's ITL is in ms */
-      m.ttft_s = iv_run_axis_value (r, "time_to_first_token", "avg") * 1e-3;
-      if (!b.ok || !(thr > 0) || !(m.per_user > 0))
-        {
-          g_autofree char *label = iv_sweep_run_label (sweep, r);
-          _iv_cli_printf (stderr, "inferview model: --measured: %s left out: %s\n", label,
-                          b.ok ? "it has no output throughput or inter-token latency" : b.error);
-          iv_run_bound_clear (&b);
-          continue;
-        }
-      m.per_gpu = thr / (double) (b.pred.tp * config->e);
-      m.label = iv_sweep_run_label (sweep, r);
-      m.efficiency = NAN;
-      g_array_append_val (out, m);
-      iv_run_bound_clear (&b);
-    }
-  if (n_len)
-    *isl = isl_sum / n_len, *osl = osl_sum / n_len;
+  iv_serving_measured_from_sweep (sweep, model, hw, config, o->tp ? config->t : 0, &set);
   iv_sweep_free (sweep);
-  if (out->len == 0)
+  for (guint i = 0; i < set.left_out->len; i++)
+    _iv_cli_printf (stderr, "inferview model: --measured: %s\n",
+                    (const char *) set.left_out->pdata[i]);
+  *isl = set.isl, *osl = set.osl;
+  if (set.points->len == 0)
     {
       _iv_cli_printf (stderr,
                       "inferview model: --measured: no run of %s can be set against the "
                       "bound\n",
                       o->measured);
-      g_array_unref (out);
       return NULL;
     }
-  return out;
+  return g_steal_pointer (&set.points);
 }
 
 /* --serving or --figure serving: the curve of §10 over the configuration's formats,
