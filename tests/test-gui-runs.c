@@ -880,7 +880,6 @@ test_isl_osl (void)
     {
       g_autofree char *dir = g_build_filename (tmpdir, "Qwen3-0.6B", NULL);
       g_autofree char *cfg = g_build_filename (dir, "config.json", NULL);
-      g_autoptr (GError) error = NULL;
       g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
       g_assert_true (g_file_set_contents (
           cfg,
