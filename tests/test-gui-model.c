@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "iv-gui-test-util.h"
+#include "iv-model-command.h"
 #include "iv-model-figures.h"
 #include "iv-model-stages.h"
 #include "iv-model-view.h"
@@ -581,9 +582,47 @@ test_model_figures (void)
   g_assert_nonnull (gtk_stack_get_child_by_name (stack, "compare"));
 }
 
+/* "Copy as command": the view's action puts on the clipboard the `inferview model` line of
+ * the state and the figure shown (test-model's /model/command-line runs such a line). */
+static void
+test_model_copy_command (void)
+{
+  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_MODEL);
+  IvModelView *view = iv_workspace_page_get_model_view (page);
+  IvModelState *state;
+  GdkContentProvider *content;
+  g_auto (GValue) value = G_VALUE_INIT;
+  g_autofree char *expected = NULL;
+  g_autofree char *toast = NULL;
+  IvConfig c;
+
+  g_assert_true (
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.show-workspace", "s", "model"));
+  iv_gui_settle (window);
+  state = iv_model_view_get_state (view);
+  g_object_set (state, "cp", (gint64) 2, "ring", IV_RING_QOML, "batch", (gint64) 3, NULL);
+  iv_gui_settle (window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "model.copy-command", NULL));
+  content = gdk_clipboard_get_content (gtk_widget_get_clipboard (GTK_WIDGET (view)));
+  g_assert_nonnull (content);
+  g_value_init (&value, G_TYPE_STRING);
+  g_assert_true (gdk_content_provider_get_value (content, &value, NULL));
+  iv_model_state_get_config (state, &c);
+  expected = iv_model_command_line (iv_model_state_get_model (state), NULL,
+                                    iv_model_state_get_hardware (state), &c,
+                                    iv_model_view_get_figure (view)->name, NULL);
+  g_assert_cmpstr (g_value_get_string (&value), ==, expected);
+  g_assert_nonnull (strstr (expected, " --batch 3 "));
+  g_assert_nonnull (strstr (expected, " --cp 2 --cp-place cube --ring qoml "));
+  g_assert_true (g_str_has_suffix (expected, " --figure pipeline -o pipeline.png"));
+  toast = iv_gui_last_toast_text (window);
+  g_assert_cmpstr (toast, ==, "Command copied");
+}
+
 static const IvGuiCase cases[] = {
   { "/gui/model-view", test_model_view },
   { "/gui/model-figures", test_model_figures },
+  { "/gui/model-copy-command", test_model_copy_command },
 };
 
 int

@@ -13,6 +13,7 @@
 #include "iv-render-model.h"
 #include "iv-saved.h"
 #include "iv-serving.h"
+#include "iv-model-command.h"
 #include "iv-model-state.h"
 #include "iv-test-util.h"
 #include "iv-units.h"
@@ -2356,6 +2357,65 @@ test_cli_defaults (void)
   assert_cli_evaluated (o, &r);
 }
 
+/* The line "Copy as command" copies, run, evaluates what the state does: an edited SIP,
+ * every configuration field away from its default, a path the shell must quote. */
+static void
+test_command_line (void)
+{
+  g_autoptr (IvModelState) st = iv_model_state_new ();
+  g_autoptr (IvHardware) hw = iv_hardware_copy (iv_hardware_find ("torus4x4"));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("iv-command-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "it's a figure.png", NULL);
+  g_autofree char *line = NULL;
+  g_auto (GStrv) argv = NULL;
+  g_autoptr (JsonObject) o = NULL;
+  IvConfig c;
+  IvResult r;
+  guint n;
+
+  g_free (hw->name);
+  hw->name = g_strdup ("torus4x4 (edited)");
+  hw->M_pe = 3.3e9, hw->eta_c = 0.71, hw->a_cu = 7.5e-7, hw->bidir = FALSE;
+  iv_model_state_set_model (st, iv_presets_find ("Llama-3.1-8B"));
+  iv_model_state_set_hardware (st, hw);
+  iv_model_state_get_config (st, &c);
+  c.mode = IV_MODE_PREFILL, c.B = 2, c.T = 2048, c.P = 1024, c.t = 2, c.c = 4;
+  c.place_tp = IV_PLACE_PE, c.place_cp = IV_PLACE_CUBE, c.ring = IV_RING_QOML;
+  iv_config_set_weight_format (&c, IV_FORMAT_FP8);
+  c.e_p = 2, c.reserve = 0.15;
+  iv_model_state_set_config (st, &c);
+  iv_model_state_get_config (st, &c);
+  g_assert_true (iv_model_evaluate (iv_model_state_get_model (st), hw, &c, &r));
+
+  line = iv_model_command_line (iv_model_state_get_model (st), NULL, hw, &c, "pipeline", png);
+  g_assert_true (g_str_has_prefix (line, "inferview model --preset Llama-3.1-8B --hardware "
+                                         "torus4x4 "));
+  g_assert_nonnull (strstr (line, " --ring qoml "));
+  g_assert_true (g_shell_parse_argv (line, NULL, &argv, &error));
+  g_assert_no_error (error);
+  n = g_strv_length (argv);
+  g_assert_cmpstr (argv[n - 4], ==, "--figure");
+  g_assert_cmpstr (argv[n - 1], ==, png);
+  /* without its figure, the line evaluates what the state does… */
+  for (guint i = n - 4; i < n; i++)
+    g_clear_pointer (&argv[i], g_free);
+  o = cli_json (argv);
+  assert_cli_evaluated (o, &r);
+  /* …and with it, writes the figure where -o says */
+  {
+    g_autofree char *binary = g_shell_quote (g_getenv ("IV_BINARY"));
+    g_autofree char *full = g_strconcat (binary, line + strlen ("inferview"), NULL);
+    int status;
+    g_assert_true (g_spawn_command_line_sync (full, NULL, NULL, &status, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+    g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+  }
+  g_unlink (png);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2394,6 +2454,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/saved-round-trip", test_saved_round_trip);
   g_test_add_func ("/model/state", test_model_state);
   g_test_add_func ("/model/cli-defaults", test_cli_defaults);
+  g_test_add_func ("/model/command-line", test_command_line);
   g_test_add_func ("/model/compare-table", test_compare_table);
   return g_test_run ();
 }

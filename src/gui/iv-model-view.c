@@ -16,6 +16,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "iv-model-command.h"
 #include "iv-model-controls.h"
 #include "iv-model-details.h"
 #include "iv-model-notebook.h"
@@ -23,6 +24,7 @@
 #include "iv-model-saved-list.h"
 #include "iv-model-state.h"
 #include "iv-saved.h"
+#include "iv-window.h"
 
 struct _IvModelView
 {
@@ -316,6 +318,8 @@ iv_model_view_finalize (GObject *object)
   G_OBJECT_CLASS (iv_model_view_parent_class)->finalize (object);
 }
 
+static void copy_command_action (GtkWidget *widget, const char *action_name, GVariant *param);
+
 static void
 iv_model_view_class_init (IvModelViewClass *klass)
 {
@@ -348,6 +352,31 @@ iv_model_view_class_init (IvModelViewClass *klass)
 #undef CHILD
   gtk_widget_class_bind_template_callback (widget_class, on_hardware_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_hardware_edited);
+  gtk_widget_class_install_action (widget_class, "model.copy-command", NULL, copy_command_action);
+}
+
+/* "Copy as command": the `inferview model` line that draws the figure shown, from this
+ * configuration (iv-model-command.c), on the clipboard. */
+static void
+copy_command_action (GtkWidget *widget, const char *action_name, GVariant *param)
+{
+  IvModelView *self = IV_MODEL_VIEW (widget);
+  const IvModel *model = iv_model_state_get_model (self->state);
+  const IvHardware *hw = iv_model_state_get_hardware (self->state);
+  const IvModelFigureInfo *info = iv_model_notebook_get_figure (self->notebook);
+  g_autofree char *line = NULL;
+  GtkRoot *root;
+  IvConfig c;
+
+  if (!model || !hw)
+    return;
+  iv_model_state_get_config (self->state, &c);
+  line = iv_model_command_line (model, imported_path (self, model), hw, &c,
+                                info ? info->name : NULL, NULL);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), line);
+  root = gtk_widget_get_root (widget);
+  if (IV_IS_WINDOW (root))
+    iv_window_toast (IV_WINDOW (root), _ ("Command copied"));
 }
 
 static gboolean
