@@ -445,6 +445,87 @@ test_export_dialog (void)
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
+/* What Enter does in a text field: GtkText's key binding emits its "activate". */
+static void
+press_enter (GtkWidget *editable)
+{
+  GtkEditable *text = gtk_editable_get_delegate (GTK_EDITABLE (editable));
+
+  g_assert_true (GTK_IS_TEXT (text));
+  gtk_widget_grab_focus (GTK_WIDGET (text));
+  g_signal_emit_by_name (text, "activate");
+}
+
+static gboolean
+is_regular_file (gpointer path)
+{
+  return g_file_test (path, G_FILE_TEST_IS_REGULAR);
+}
+
+/* Enter exports from the file name and from a number typed in; the format chosen comes
+ * back on the next export (it used to reset to PNG); at 1024 × 700 no text of the dialog
+ * is cut short, and sizes are in inches and millimetres, never "points of 1/96 in". */
+static void
+test_export_dialog_enter_and_format (void)
+{
+  IvFigure figure = { render_test_figure, NULL, "test-figure", NULL };
+  IvExportDialog *dialog = iv_export_dialog_new (GTK_WINDOW (window), &figure);
+  g_autofree char *svg = g_build_filename (tmpdir, "enter.svg", NULL);
+  g_autofree char *pdf = g_build_filename (tmpdir, "enter-spin.pdf", NULL);
+  g_autofree char *shot
+      = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : tmpdir,
+                          "screenshot-export-dialog.png", NULL);
+  GtkWidget *path_row, *width_spin, *width_row;
+  GtkLabel *cut;
+  IvExportOptions options;
+
+  gtk_window_set_default_size (GTK_WINDOW (dialog), 1024, 700);
+  gtk_window_present (GTK_WINDOW (dialog));
+  iv_gui_wait_for_paint (GTK_WINDOW (dialog));
+  iv_export_dialog_set_preset (dialog, "double-column");
+  iv_gui_wait_for_paint (GTK_WINDOW (dialog));
+  g_assert_cmpuint (iv_gui_snapshot (GTK_WINDOW (dialog), shot), >, 5);
+  cut = iv_gui_find_ellipsized_label (GTK_WIDGET (dialog));
+  if (cut)
+    g_error ("the export dialog cuts “%s” short at 1024 × 700", gtk_label_get_text (cut));
+  width_row = iv_gui_find_by_id (GTK_WIDGET (dialog), "width_row");
+  g_assert_nonnull (width_row);
+  /* 7 in = 177.8 mm; at 300 dpi 2100 px */
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (width_row)), ==,
+                   "177.8 mm · 2100 px at 300 dpi");
+
+  /* Enter in the file name exports: the file is there, the dialog gone */
+  path_row = iv_gui_find_by_id (GTK_WIDGET (dialog), "path_row");
+  g_assert_nonnull (path_row);
+  iv_export_dialog_set_path (dialog, svg);
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+  press_enter (path_row);
+  g_assert_true (iv_gui_wait_for (is_regular_file, svg, 10));
+  g_assert_null (dialog);
+
+  /* the next export offers SVG again, and Enter in a number exports too */
+  dialog = iv_export_dialog_new (GTK_WINDOW (window), &figure);
+  g_assert_true (g_str_has_suffix (iv_export_dialog_get_path (dialog), "/test-figure.svg"));
+  iv_export_dialog_get_options (dialog, &options);
+  g_assert_cmpint (options.format, ==, IV_EXPORT_SVG);
+  gtk_window_present (GTK_WINDOW (dialog));
+  iv_export_dialog_set_path (dialog, pdf);
+  width_spin = iv_gui_find_by_id (GTK_WIDGET (dialog), "width_spin");
+  g_assert_nonnull (width_spin);
+  gtk_editable_set_text (GTK_EDITABLE (width_spin), "5");
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+  press_enter (width_spin);
+  g_assert_true (iv_gui_wait_for (is_regular_file, pdf, 10));
+  g_assert_null (dialog);
+
+  /* the typed 5 in was taken before the export: 480 units remembered */
+  dialog = iv_export_dialog_new (GTK_WINDOW (window), &figure);
+  iv_export_dialog_get_options (dialog, &options);
+  g_assert_cmpfloat_with_epsilon (options.width, 480, 1e-6);
+  g_assert_cmpint (options.format, ==, IV_EXPORT_PDF);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
 static IvChart *
 demo_chart (void)
 {
@@ -1405,6 +1486,7 @@ static const IvGuiCase cases[] = {
   { "/gui/shortcuts-actions-exist", test_shortcuts_actions_exist },
   { "/gui/toggle-sidebar", test_toggle_sidebar },
   { "/gui/export-dialog", test_export_dialog },
+  { "/gui/export-dialog-enter-and-format", test_export_dialog_enter_and_format },
   { "/gui/cancel-long-load", test_cancel_long_load },
   { "/gui/chart-view", test_chart_view },
   { "/gui/preferences-and-about", test_preferences_and_about },

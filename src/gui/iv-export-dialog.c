@@ -30,6 +30,8 @@ struct _IvExportDialog
   AdwEntryRow *path_row;
   AdwActionRow *format_row;
   AdwComboRow *preset_row;
+  AdwActionRow *width_row;
+  AdwActionRow *height_row;
   GtkSpinButton *width_spin;
   GtkSpinButton *height_spin;
   GtkSpinButton *dpi_spin;
@@ -43,6 +45,33 @@ G_DEFINE_FINAL_TYPE (IvExportDialog, iv_export_dialog, ADW_TYPE_WINDOW)
 
 static const IvTheme theme_order[] = { IV_THEME_LIGHT, IV_THEME_DARK, IV_THEME_PRINT };
 
+/* The preset's name as the list shows it: short, so it is not cut at 1024 px (the size
+ * and text are in the rows under it). */
+static const char *
+preset_name (const IvExportPreset *preset)
+{
+  if (g_str_equal (preset->id, "slide"))
+    return _ ("Slide");
+  if (g_str_equal (preset->id, "single-column"))
+    return _ ("Column");
+  if (g_str_equal (preset->id, "double-column"))
+    return _ ("Double column");
+  return _ (preset->label);
+}
+
+/* The spin buttons speak inches; the figure's unit stays 1/96 in. */
+static double
+spin_units (GtkSpinButton *spin)
+{
+  return gtk_spin_button_get_value (spin) * IV_UNITS_PER_INCH;
+}
+
+static void
+set_spin_units (GtkSpinButton *spin, double units)
+{
+  gtk_spin_button_set_value (spin, units / IV_UNITS_PER_INCH);
+}
+
 void
 iv_export_dialog_get_options (IvExportDialog *self, IvExportOptions *options)
 {
@@ -52,8 +81,8 @@ iv_export_dialog_get_options (IvExportDialog *self, IvExportOptions *options)
   if (!iv_export_format_from_path (gtk_editable_get_text (GTK_EDITABLE (self->path_row)),
                                    &options->format))
     options->format = IV_EXPORT_PNG;
-  options->width = gtk_spin_button_get_value (self->width_spin);
-  options->height = gtk_spin_button_get_value (self->height_spin);
+  options->width = spin_units (self->width_spin);
+  options->height = spin_units (self->height_spin);
   options->dpi = gtk_spin_button_get_value (self->dpi_spin);
   options->text_pt = gtk_spin_button_get_value (self->text_spin);
   options->render.theme = theme < G_N_ELEMENTS (theme_order) ? theme_order[theme] : IV_THEME_LIGHT;
@@ -101,6 +130,9 @@ update_derived (IvExportDialog *self)
   const char *path = gtk_editable_get_text (GTK_EDITABLE (self->path_row));
   gboolean known = iv_export_format_from_path (path, &format);
   g_autofree char *pixels = NULL;
+  g_autofree char *width_text = NULL;
+  g_autofree char *height_text = NULL;
+  gboolean png;
   int w, h;
 
   iv_export_dialog_get_options (self, &options);
@@ -116,8 +148,24 @@ update_derived (IvExportDialog *self)
   gtk_widget_set_sensitive (GTK_WIDGET (self->dpi_spin), !known || format == IV_EXPORT_PNG);
 
   iv_export_pixel_size (&options, &w, &h);
+  png = !known || format == IV_EXPORT_PNG;
+  /* Each side in the units a reader knows: millimetres, and the pixels a PNG gets. */
+  if (png)
+    {
+      width_text = g_strdup_printf (_ ("%.1f mm · %d px at %.0f dpi"),
+                                    options.width / IV_UNITS_PER_INCH * 25.4, w, options.dpi);
+      height_text = g_strdup_printf (_ ("%.1f mm · %d px at %.0f dpi"),
+                                     options.height / IV_UNITS_PER_INCH * 25.4, h, options.dpi);
+    }
+  else
+    {
+      width_text = g_strdup_printf (_ ("%.1f mm"), options.width / IV_UNITS_PER_INCH * 25.4);
+      height_text = g_strdup_printf (_ ("%.1f mm"), options.height / IV_UNITS_PER_INCH * 25.4);
+    }
+  adw_action_row_set_subtitle (self->width_row, width_text);
+  adw_action_row_set_subtitle (self->height_row, height_text);
   /* What the file will be: pixels only mean something for a PNG. */
-  if (!known || format == IV_EXPORT_PNG)
+  if (png)
     pixels = g_strdup_printf (_ ("%.2f × %.2f in · %d × %d px PNG · text %.3g pt"),
                               options.width / IV_UNITS_PER_INCH, options.height / IV_UNITS_PER_INCH,
                               w, h, options.text_pt);
@@ -137,8 +185,8 @@ on_size_changed (IvExportDialog *self)
   /* Typing a size makes it a custom one. */
   self->syncing = TRUE;
   for (guint i = 0; i < self->n_presets; i++)
-    if (fabs (self->presets[i].width - gtk_spin_button_get_value (self->width_spin)) < 0.5
-        && fabs (self->presets[i].height - gtk_spin_button_get_value (self->height_spin)) < 0.5
+    if (fabs (self->presets[i].width - spin_units (self->width_spin)) < 0.5
+        && fabs (self->presets[i].height - spin_units (self->height_spin)) < 0.5
         && fabs (self->presets[i].text_pt - gtk_spin_button_get_value (self->text_spin)) < 0.05)
       {
         adw_combo_row_set_selected (self->preset_row, i);
@@ -160,8 +208,8 @@ on_preset_changed (IvExportDialog *self)
   if (i < self->n_presets)
     {
       self->syncing = TRUE;
-      gtk_spin_button_set_value (self->width_spin, self->presets[i].width);
-      gtk_spin_button_set_value (self->height_spin, self->presets[i].height);
+      set_spin_units (self->width_spin, self->presets[i].width);
+      set_spin_units (self->height_spin, self->presets[i].height);
       gtk_spin_button_set_value (self->dpi_spin, self->presets[i].dpi);
       gtk_spin_button_set_value (self->text_spin, self->presets[i].text_pt);
       self->syncing = FALSE;
@@ -177,7 +225,7 @@ on_path_changed (IvExportDialog *self)
 }
 
 static void
-remember (IvExportDialog *self)
+remember (IvExportDialog *self, IvExportFormat format)
 {
   IvExportOptions options;
   guint preset = adw_combo_row_get_selected (self->preset_row);
@@ -193,6 +241,7 @@ remember (IvExportDialog *self)
   g_settings_set_double (self->settings, "export-text-pt", options.text_pt);
   g_settings_set_string (self->settings, "export-theme", iv_theme_to_string (options.render.theme));
   g_settings_set_string (self->settings, "export-folder", dir);
+  g_settings_set_string (self->settings, "export-format", iv_export_format_to_string (format));
   g_settings_apply (self->settings);
 }
 
@@ -215,7 +264,7 @@ iv_export_dialog_export (IvExportDialog *self, GError **error)
   iv_export_dialog_get_options (self, &options);
   if (!iv_export_to_file (&self->figure, &options, path, error))
     return FALSE;
-  remember (self);
+  remember (self, format);
   return TRUE;
 }
 
@@ -331,6 +380,8 @@ iv_export_dialog_class_init (IvExportDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, IvExportDialog, format_row);
   gtk_widget_class_bind_template_child (widget_class, IvExportDialog, preset_row);
   gtk_widget_class_bind_template_child (widget_class, IvExportDialog, text_spin);
+  gtk_widget_class_bind_template_child (widget_class, IvExportDialog, width_row);
+  gtk_widget_class_bind_template_child (widget_class, IvExportDialog, height_row);
   gtk_widget_class_bind_template_child (widget_class, IvExportDialog, width_spin);
   gtk_widget_class_bind_template_child (widget_class, IvExportDialog, height_spin);
   gtk_widget_class_bind_template_child (widget_class, IvExportDialog, dpi_spin);
@@ -357,7 +408,7 @@ iv_export_dialog_init (IvExportDialog *self)
   self->settings = iv_settings_new ();
   self->presets = iv_export_get_presets (&self->n_presets);
   for (guint i = 0; i < self->n_presets; i++)
-    gtk_string_list_append (presets, _ (self->presets[i].label));
+    gtk_string_list_append (presets, preset_name (&self->presets[i]));
   gtk_string_list_append (presets, _ ("Custom"));
   adw_combo_row_set_model (self->preset_row, G_LIST_MODEL (presets));
   gtk_string_list_append (themes, _ ("Light"));
@@ -365,6 +416,20 @@ iv_export_dialog_init (IvExportDialog *self)
   gtk_string_list_append (themes, _ ("Print (white, no transparency)"));
   adw_combo_row_set_model (self->theme_row, G_LIST_MODEL (themes));
   gtk_drawing_area_set_draw_func (self->preview, draw_preview, self, NULL);
+  /* Enter exports, from the file name (activates-default in the template) and from every
+   * number: GTK 4.8's spin buttons have no activates-default of their own, their text
+   * does, and it runs after the spin button has taken the typed value. */
+  gtk_window_set_default_widget (GTK_WINDOW (self), GTK_WIDGET (self->export_button));
+  {
+    GtkSpinButton *spins[]
+        = { self->width_spin, self->height_spin, self->dpi_spin, self->text_spin };
+    for (guint i = 0; i < G_N_ELEMENTS (spins); i++)
+      {
+        GtkEditable *text = gtk_editable_get_delegate (GTK_EDITABLE (spins[i]));
+        if (GTK_IS_TEXT (text))
+          gtk_text_set_activates_default (GTK_TEXT (text), TRUE);
+      }
+  }
   self->syncing = FALSE;
 }
 
@@ -374,15 +439,14 @@ restore (IvExportDialog *self)
   g_autofree char *preset = g_settings_get_string (self->settings, "export-preset");
   g_autofree char *theme_name = g_settings_get_string (self->settings, "export-theme");
   g_autofree char *folder = g_settings_get_string (self->settings, "export-folder");
+  g_autofree char *format = g_settings_get_string (self->settings, "export-format");
   g_autofree char *name = NULL;
   g_autofree char *path = NULL;
   IvTheme theme = IV_THEME_LIGHT;
 
   self->syncing = TRUE;
-  gtk_spin_button_set_value (self->width_spin,
-                             g_settings_get_double (self->settings, "export-width"));
-  gtk_spin_button_set_value (self->height_spin,
-                             g_settings_get_double (self->settings, "export-height"));
+  set_spin_units (self->width_spin, g_settings_get_double (self->settings, "export-width"));
+  set_spin_units (self->height_spin, g_settings_get_double (self->settings, "export-height"));
   gtk_spin_button_set_value (self->dpi_spin, g_settings_get_double (self->settings, "export-dpi"));
   gtk_spin_button_set_value (self->text_spin,
                              g_settings_get_double (self->settings, "export-text-pt"));
@@ -407,7 +471,8 @@ restore (IvExportDialog *self)
   {
     /* a run's figure is named by its preset, from the run folder: one safe file name */
     g_autofree char *stem = iv_plot_file_stem (self->figure.name ? self->figure.name : "figure");
-    name = g_strdup_printf ("%s.png", stem);
+    /* the format the last export chose, not PNG again */
+    name = g_strdup_printf ("%s.%s", stem, format[0] ? format : "png");
   }
   path = g_build_filename (folder, name, NULL);
   iv_export_dialog_set_path (self, path);
