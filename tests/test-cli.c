@@ -309,7 +309,7 @@ test_model_errors (void)
   }
   /* the header says the hardware used, overrides and all */
   r = run ("model", "--preset", "Llama-3.1-8B", "--topology", "torus2d", "--cubes", "4x4",
-           "--pes-per-cube", "4", NULL);
+           "--pes-per-cube", "4", "--tp", "1", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (g_str_has_prefix (
       r.out, "Llama-3.1-8B on ring4 + overrides: torus2d, 4×4 cubes, 4 PEs/cube · "));

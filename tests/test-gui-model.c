@@ -144,8 +144,11 @@ test_model_view (void)
   g_assert_nonnull (view);
   g_assert_nonnull (iv_workspace_page_get_figure (page));
   g_assert_cmpstr (iv_model_view_get_result (view)->model->name, ==, "Llama-3.1-8B");
-  g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 4);
+  g_assert_cmpint (iv_model_view_get_result (view)->config.t, ==, 8);
   g_assert_null (iv_model_view_get_error (view));
+  /* it opens on a configuration that fits, and the result bar says so */
+  g_assert_true (iv_model_view_get_result (view)->fits);
+  g_assert_false (has_label_containing (GTK_WIDGET (view), "does not fit"));
 
   tp = GTK_RANGE (iv_gui_control_labelled (GTK_WIDGET (view), "T_P"));
   g_assert_nonnull (tp);

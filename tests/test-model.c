@@ -2010,15 +2010,23 @@ test_model_state (void)
   iv_model_state_get_config (st, &c);
   g_assert_cmpint (c.mode, ==, IV_MODE_PREFILL);
   g_assert_cmpint (c.T, ==, 8192);
-  g_assert_cmpint (c.t, ==, 4);
+  g_assert_cmpint (c.t, ==, 8);
   g_assert_cmpint (c.place_cp, ==, IV_PLACE_CUBE);
+  /* …which fits in memory: the workspace does not open on a refusal */
+  {
+    IvResult r;
+    g_assert_true (iv_model_evaluate (llama, ring, &c, &r));
+    g_assert_true (r.fits);
+    g_assert_cmpfloat (r.weights_bytes_per_pe + r.kv_bytes_per_pe + r.act_bytes_per_pe, <=,
+                       r.usable_bytes_per_pe);
+  }
 
-  g_object_set (st, "tp", (gint64) 8, NULL);
-  g_object_set (st, "tp", (gint64) 8, NULL); /* same value: nothing */
+  g_object_set (st, "tp", (gint64) 16, NULL);
+  g_object_set (st, "tp", (gint64) 16, NULL); /* same value: nothing */
   g_assert_cmpuint (tp_notes, ==, 1);
   g_assert_cmpuint (changes, ==, 1);
   g_object_get (st, "tp", &tp, NULL);
-  g_assert_cmpint (tp, ==, 8);
+  g_assert_cmpint (tp, ==, 16);
 
   iv_model_state_set_model (st, llama);
   iv_model_state_set_hardware (st, ring);

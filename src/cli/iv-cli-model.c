@@ -569,7 +569,7 @@ static const struct
   OPT ("batch", batch, N_ ("Sequences B (default 1)"), "B"),
   OPT ("tq", tq, N_ ("New tokens per sequence T_q (default 8192)"), "T"),
   OPT ("context", context, N_ ("Tokens already cached P (default 0)"), "P"),
-  OPT ("tp", tp, N_ ("Tensor-parallel size (default 4)"), "N"),
+  OPT ("tp", tp, N_ ("Tensor-parallel size (default 8)"), "N"),
   OPT ("cp", cp, N_ ("Context-parallel size (default 1)"), "N"),
   OPT ("tp-place", tp_place, N_ ("TP group on pe or cube (default pe)"), "pe|cube"),
   OPT ("cp-place", cp_place, N_ ("CP group on pe or cube (default cube)"), "pe|cube"),
