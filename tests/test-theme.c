@@ -1,11 +1,13 @@
 /* test-theme.c: every mark colour (series palette, bounds, the ring loop, the topology's
  * group links) stands out from the plot background by WCAG 2.x contrast: 3:1 on white
- * (but for the published colours listed), 4.5:1 on the dark background. */
+ * (but for the published colours listed), 4.5:1 on the dark background. And the figures'
+ * typography of symbols: T_q drawn as T with a subscript q, text from data still escaped. */
 #include <glib.h>
 #include <math.h>
 
 #include "iv-palette.h"
 #include "iv-render-model.h"
+#include "iv-text.h"
 #include "iv-theme.h"
 
 static const IvTheme themes[] = { IV_THEME_LIGHT, IV_THEME_DARK, IV_THEME_PRINT };
@@ -105,6 +107,49 @@ test_mark_color_keeps_what_it_can (void)
                      1.02 * iv_theme_min_contrast (IV_THEME_DARK));
 }
 
+static void
+test_symbols_markup (void)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 8, 8);
+  cairo_t *cr = cairo_create (surface);
+  PangoLayout *layout = pango_cairo_create_layout (cr);
+  PangoFontDescription *fd = pango_font_description_from_string ("Sans");
+  PangoAttrIterator *it;
+  PangoAttribute *size;
+  int start, end;
+
+  /* "Tq" on the layout, its q 0.7 of the figure's absolute size (36 px: 25.2 px) */
+  pango_font_description_set_absolute_size (fd, 36 * PANGO_SCALE);
+  pango_layout_set_font_description (layout, fd);
+  pango_font_description_free (fd);
+  iv_text_layout_set_text (layout, "sweep of T_q");
+  g_assert_cmpstr (pango_layout_get_text (layout), ==, "sweep of Tq");
+  it = pango_attr_list_get_iterator (pango_layout_get_attributes (layout));
+  do
+    {
+      pango_attr_iterator_range (it, &start, &end);
+      size = pango_attr_iterator_get (it, PANGO_ATTR_ABSOLUTE_SIZE);
+      if (size)
+        break;
+    }
+  while (pango_attr_iterator_next (it));
+  g_assert_nonnull (size);
+  g_assert_cmpint (start, ==, 10);
+  g_assert_cmpint (end, ==, 11);
+  g_assert_cmpint (((PangoAttrSize *) size)->size, ==, (int) (0.7 * 36 * PANGO_SCALE));
+  pango_attr_iterator_destroy (it);
+  /* a name from data: shown as written, markup included; the symbol alone is typeset */
+  iv_text_layout_set_text (layout, "<b>T_q</b> & GEMM_T_qkv T_q2 (T_q)");
+  g_assert_cmpstr (pango_layout_get_text (layout), ==, "<b>Tq</b> & GEMM_T_qkv T_q2 (Tq)");
+  /* plain text after it: as written, with no subscript left over */
+  iv_text_layout_set_text (layout, "<i>T_qkv</i>");
+  g_assert_cmpstr (pango_layout_get_text (layout), ==, "<i>T_qkv</i>");
+  g_assert_null (pango_layout_get_attributes (layout));
+  g_object_unref (layout);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -112,5 +157,6 @@ main (int argc, char **argv)
   g_test_add_func ("/theme/contrast-formula", test_contrast_formula);
   g_test_add_func ("/theme/marks-stand-out", test_marks_stand_out);
   g_test_add_func ("/theme/mark-color-keeps-what-it-can", test_mark_color_keeps_what_it_can);
+  g_test_add_func ("/text/symbols-markup", test_symbols_markup);
   return g_test_run ();
 }

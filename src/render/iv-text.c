@@ -2,6 +2,8 @@
  * maximum width ellipsizes instead of overflowing. */
 #include "iv-text.h"
 
+#include <string.h>
+
 #include "iv-safe-text.h"
 
 void
@@ -18,6 +20,58 @@ iv_text_clear (IvText *t)
   g_clear_object (&t->layout);
 }
 
+static gboolean
+is_word_char (char c)
+{
+  return g_ascii_isalnum (c) || c == '_';
+}
+
+/* Where the symbol T_q stands alone in @str (not inside "GEMM_T_qkv"), or NULL. */
+static const char *
+find_tq (const char *str, const char *from)
+{
+  for (const char *p = strstr (from, "T_q"); p; p = strstr (p + 1, "T_q"))
+    if ((p == str || !is_word_char (p[-1])) && !is_word_char (p[3]))
+      return p;
+  return NULL;
+}
+
+/* @str with each T_q as "Tq", the q set smaller and lowered by attributes sized from
+ * the layout's font: Pango's <sub> sizes from the default font, not the figure's
+ * absolute one (at slide size the q came out larger than the T), and no markup is
+ * parsed, so text from data shows as written. */
+static void
+set_with_symbols (PangoLayout *layout, const char *str)
+{
+  const PangoFontDescription *fd = pango_layout_get_font_description (layout);
+  int size = fd ? pango_font_description_get_size (fd) : 0;
+  gboolean absolute = fd && pango_font_description_get_size_is_absolute (fd);
+  g_autoptr (GString) plain = g_string_new (NULL);
+  PangoAttrList *attrs = pango_attr_list_new ();
+  const char *from = str, *p;
+
+  if (size <= 0)
+    size = 10 * PANGO_SCALE;
+  while ((p = find_tq (str, from)))
+    {
+      PangoAttribute *small = absolute ? pango_attr_size_new_absolute ((int) (0.7 * size))
+                                       : pango_attr_size_new ((int) (0.7 * size));
+      PangoAttribute *rise = pango_attr_rise_new (-(int) (0.18 * size));
+      g_string_append_len (plain, from, p - from);
+      g_string_append_c (plain, 'T');
+      small->start_index = rise->start_index = plain->len;
+      g_string_append_c (plain, 'q');
+      small->end_index = rise->end_index = plain->len;
+      pango_attr_list_insert (attrs, small);
+      pango_attr_list_insert (attrs, rise);
+      from = p + 3;
+    }
+  g_string_append (plain, from);
+  pango_layout_set_text (layout, plain->str, (int) plain->len);
+  pango_layout_set_attributes (layout, attrs);
+  pango_attr_list_unref (attrs);
+}
+
 void
 iv_text_layout_set_text (PangoLayout *layout, const char *str)
 {
@@ -27,6 +81,13 @@ iv_text_layout_set_text (PangoLayout *layout, const char *str)
     str = "";
   else if (!g_utf8_validate (str, -1, NULL))
     str = valid = iv_text_valid (str, -1);
+  if (find_tq (str, str))
+    {
+      set_with_symbols (layout, str);
+      return;
+    }
+  /* a symbol set before leaves its attributes on the layout */
+  pango_layout_set_attributes (layout, NULL);
   pango_layout_set_text (layout, str, -1);
 }
 

@@ -16,7 +16,10 @@ typedef struct
 
 /* Every figure's text goes to Pango through this: names from data may be invalid UTF-8
  * (json-glib passes an unpaired \ud800 through as raw bytes), which Pango would refuse
- * with a warning and draw as nothing. Invalid bytes become U+FFFD; valid text is set as is. */
+ * with a warning and draw as nothing. Invalid bytes become U+FFFD; valid text is set as is,
+ * but for the symbol T_q standing alone (not in "GEMM_T_qkv"), drawn as T with a subscript
+ * q, as the command line's "T_q" is typeset (no markup is parsed: names from data show as
+ * written). */
 void iv_text_layout_set_text (PangoLayout *layout, const char *str);
 
 void iv_text_init (IvText *text, cairo_t *cr, double size_px);
