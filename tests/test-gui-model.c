@@ -622,10 +622,104 @@ test_model_copy_command (void)
   g_assert_cmpstr (toast, ==, "Command copied");
 }
 
+static guint
+count_labels (GtkWidget *root, const char *text)
+{
+  guint n = 0;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    n += (GTK_IS_LABEL (c) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (c)), text) == 0)
+         + count_labels (c, text);
+  return n;
+}
+
+/* The phase of @scale's own scroll handling (the one that moves it), and its wheel guard. */
+static GtkPropagationPhase
+slider_scroll_phase (GtkWidget *scale, GtkEventController **guard)
+{
+  GListModel *controllers = gtk_widget_observe_controllers (scale);
+  GtkPropagationPhase phase = GTK_PHASE_NONE;
+  guint n_own = 0;
+
+  *guard = NULL;
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
+      if (!GTK_IS_EVENT_CONTROLLER_SCROLL (c))
+        continue;
+      if (g_strcmp0 (gtk_event_controller_get_name (c), "iv-wheel-guard") == 0)
+        *guard = c;
+      else
+        phase = gtk_event_controller_get_propagation_phase (c), n_own++;
+    }
+  g_object_unref (controllers);
+  g_assert_cmpuint (n_own, ==, 1);
+  g_assert_nonnull (*guard);
+  return phase;
+}
+
+/* The TP and CP sliders: the wheel moves one only when it has the focus (else its own
+ * scroll handling is off and the scroll goes on to the pane); sizes the placement cannot
+ * take are marked "×", again when the placement changes. */
+static void
+test_model_sliders (void)
+{
+  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_MODEL);
+  IvModelView *view = iv_workspace_page_get_model_view (page);
+  IvModelState *state;
+  GtkWidget *tp, *cp;
+  GtkEventController *guard;
+  gboolean stopped = TRUE;
+
+  g_assert_true (
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.show-workspace", "s", "model"));
+  iv_gui_settle (window);
+  state = iv_model_view_get_state (view);
+  tp = iv_gui_control_labelled (GTK_WIDGET (view), "T_P");
+  cp = iv_gui_control_labelled (GTK_WIDGET (view), "_CP");
+  g_assert_nonnull (tp);
+  g_assert_nonnull (cp);
+
+  /* ring4: 16 PEs per cube, 4 cubes. TP 8 on PEs: TP 32 and 64 cannot be placed; CP on
+   * cubes with TP 8 on PEs: up to 4, so 8 to 64 cannot. */
+  g_assert_cmpuint (count_labels (tp, "×"), ==, 2);
+  g_assert_cmpuint (count_labels (cp, "×"), ==, 4);
+  g_assert_nonnull (gtk_widget_get_tooltip_text (tp));
+  /* TP on cubes: at most 4 */
+  g_object_set (state, "tp", (gint64) 2, "tp-place", IV_PLACE_CUBE, NULL);
+  iv_gui_settle (window);
+  g_assert_cmpuint (count_labels (tp, "×"), ==, 4);
+  g_object_set (state, "tp-place", IV_PLACE_PE, NULL);
+  iv_gui_settle (window);
+  g_assert_cmpuint (count_labels (tp, "×"), ==, 2);
+
+  /* not focused: the guard (capture phase) lets the scroll through with the slider's own
+   * handling off, so the pane scrolls and the value stays */
+  gtk_widget_grab_focus (GTK_WIDGET (iv_gui_control_labelled (GTK_WIDGET (view), "M_ode")));
+  g_assert_false (gtk_widget_has_focus (tp));
+  slider_scroll_phase (tp, &guard);
+  g_signal_emit_by_name (guard, "scroll", 0.0, 1.0, &stopped);
+  g_assert_false (stopped);
+  g_assert_cmpint (slider_scroll_phase (tp, &guard), ==, GTK_PHASE_NONE);
+  /* focused: the slider takes it */
+  gtk_window_present (GTK_WINDOW (window));
+  gtk_widget_grab_focus (tp);
+  iv_gui_settle (window);
+  if (gtk_widget_has_focus (tp))
+    {
+      g_signal_emit_by_name (guard, "scroll", 0.0, 1.0, &stopped);
+      g_assert_false (stopped);
+      g_assert_cmpint (slider_scroll_phase (tp, &guard), ==, GTK_PHASE_BUBBLE);
+    }
+  else
+    g_test_message ("the window has no input focus under this display: focused case skipped");
+}
+
 static const IvGuiCase cases[] = {
   { "/gui/model-view", test_model_view },
   { "/gui/model-figures", test_model_figures },
   { "/gui/model-copy-command", test_model_copy_command },
+  { "/gui/model-sliders", test_model_sliders },
 };
 
 int

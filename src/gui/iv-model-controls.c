@@ -155,6 +155,66 @@ model_to_index (GBinding *binding, const GValue *from, GValue *to, gpointer data
   return TRUE;
 }
 
+/* The TP and CP sliders' marks: a plain tick at each size the hardware can place with the
+ * current placements (and the rest of the configuration), a "×" under each it cannot, so
+ * that the refusal is seen before the slider is dragged there. */
+static void
+refresh_marks (IvModelControls *self)
+{
+  const IvHardware *hw = self->state ? iv_model_state_get_hardware (self->state) : NULL;
+  const IvModel *model = self->state ? iv_model_state_get_model (self->state) : NULL;
+  IvConfig c;
+
+  if (!hw || !model)
+    return;
+  iv_model_state_get_config (self->state, &c);
+  for (int i = 0; i < 2; i++)
+    {
+      GtkRange *range = i == 0 ? self->tp_scale : self->cp_scale;
+      double top = gtk_adjustment_get_upper (gtk_range_get_adjustment (range));
+      gboolean any = FALSE;
+
+      gtk_scale_clear_marks (GTK_SCALE (range));
+      for (int v = 0; v <= top; v++)
+        {
+          IvConfig candidate = c;
+          gboolean placeable;
+          if (i == 0)
+            candidate.t = (gint64) 1 << v;
+          else
+            candidate.c = (gint64) 1 << v;
+          placeable = _iv_model_placeable (model, hw, &candidate);
+          any |= !placeable;
+          gtk_scale_add_mark (GTK_SCALE (range), v, GTK_POS_BOTTOM, placeable ? NULL : "×");
+        }
+      gtk_widget_set_tooltip_text (
+          GTK_WIDGET (range),
+          any ? (i == 0 ? _ ("× marks a TP size this hardware cannot take with these placements")
+                        : _ ("× marks a CP size this hardware cannot take with these placements"))
+              : NULL);
+    }
+}
+
+/* The wheel over a slider moves it only when it has the focus: otherwise the scroll goes
+ * on to the pane, which a user scrolling the controls means (run before the slider's own
+ * scroll handling, this turns that off while the slider is not focused). */
+static gboolean
+on_slider_wheel (GtkEventControllerScroll *guard, double dx, double dy, gpointer user_data)
+{
+  GtkWidget *scale = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (guard));
+  GListModel *controllers = gtk_widget_observe_controllers (scale);
+  gboolean focused = gtk_widget_has_focus (scale);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
+      if (c != GTK_EVENT_CONTROLLER (guard) && GTK_IS_EVENT_CONTROLLER_SCROLL (c))
+        gtk_event_controller_set_propagation_phase (c, focused ? GTK_PHASE_BUBBLE : GTK_PHASE_NONE);
+    }
+  g_object_unref (controllers);
+  return GDK_EVENT_PROPAGATE;
+}
+
 void
 iv_model_controls_bind (IvModelControls *self, IvModelState *state)
 {
@@ -200,6 +260,8 @@ iv_model_controls_bind (IvModelControls *self, IvModelState *state)
                                gtk_spin_button_get_adjustment (self->reserve_spin), "value", both,
                                share_to_percent, percent_to_share, NULL, NULL);
   g_object_bind_property (state, "overlap", self->overlap_check, "active", both);
+  g_signal_connect_object (state, "changed", G_CALLBACK (refresh_marks), self, G_CONNECT_SWAPPED);
+  refresh_marks (self);
 }
 
 static void
@@ -304,6 +366,18 @@ iv_model_controls_init (IvModelControls *self)
                                      format_pow2, NULL, NULL);
   for (int v = 0; v <= 17; v++)
     gtk_scale_add_mark (GTK_SCALE (self->tq_scale), v, GTK_POS_BOTTOM, NULL);
+  for (int i = 0; i < 3; i++)
+    {
+      GtkEventController *guard
+          = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+      gtk_event_controller_set_propagation_phase (guard, GTK_PHASE_CAPTURE);
+      gtk_event_controller_set_name (guard, "iv-wheel-guard");
+      g_signal_connect (guard, "scroll", G_CALLBACK (on_slider_wheel), NULL);
+      gtk_widget_add_controller (GTK_WIDGET (i == 0   ? self->tq_scale
+                                             : i == 1 ? self->tp_scale
+                                                      : self->cp_scale),
+                                 guard);
+    }
 }
 
 void
@@ -370,6 +444,8 @@ iv_model_controls_set_hardware (IvModelControls *self, const IvHardware *hw)
       for (int v = 0; v <= top; v++)
         gtk_scale_add_mark (GTK_SCALE (range), v, GTK_POS_BOTTOM, NULL);
     }
+  /* again on "changed", once the state has this hardware */
+  refresh_marks (self);
 }
 
 void
