@@ -103,11 +103,14 @@ iv_run_card_set_run (IvRunCard *self, const IvRun *r, const IvRunsBoundChoice *c
           g_autofree char *ttft = iv_units_format_seconds (b.predicted[IV_BOUND_TTFT]);
           g_autofree char *itl = iv_units_format_seconds (b.predicted[IV_BOUND_ITL]);
           g_autofree char *lat = iv_units_format_seconds (b.predicted[IV_BOUND_LATENCY]);
-          g_autofree char *bound = g_strdup_printf (
-              _ ("%s, TP %" G_GINT64_FORMAT ", concurrency %g, ISL %.0f, OSL %.0f: "
-                 "TTFT ≥ %s, ITL ≥ %s, latency ≥ %s, ≤ %.4g tokens/s"),
-              b.model->name, b.pred.tp, b.pred.concurrency, b.pred.isl, b.pred.osl, ttft, itl, lat,
-              b.predicted[IV_BOUND_THROUGHPUT]);
+          /* "10.3k tokens/s", not "1.034e+04 tokens/s" */
+          g_autofree char *tps
+              = iv_units_format_amount (b.predicted[IV_BOUND_THROUGHPUT], _ ("tokens/s"));
+          g_autofree char *bound = g_strdup_printf (_ ("%s, TP %" G_GINT64_FORMAT
+                                                       ", concurrency %g, ISL %.0f, OSL %.0f: "
+                                                       "TTFT ≥ %s, ITL ≥ %s, latency ≥ %s, ≤ %s"),
+                                                    b.model->name, b.pred.tp, b.pred.concurrency,
+                                                    b.pred.isl, b.pred.osl, ttft, itl, lat, tps);
           g_autofree char *reached = g_strdup_printf (
               _ ("TTFT %.0f %%, ITL %.0f %%, latency %.0f %%, throughput %.0f %% "
                  "of the bound"),
