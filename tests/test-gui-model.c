@@ -715,11 +715,63 @@ test_model_sliders (void)
     g_test_message ("the window has no input focus under this display: focused case skipped");
 }
 
+static const char *
+saved_subtitle (GtkWidget *root, const char *title)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      const char *found;
+      if (ADW_IS_ACTION_ROW (c)
+          && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (c)), title) == 0)
+        return adw_action_row_get_subtitle (ADW_ACTION_ROW (c));
+      if ((found = saved_subtitle (c, title)))
+        return found;
+    }
+  return NULL;
+}
+
+/* Saved configurations that differ only in the CP placement or the ring have subtitles
+ * that tell them apart. */
+static void
+test_model_saved_subtitles (void)
+{
+  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_MODEL);
+  IvModelView *view = iv_workspace_page_get_model_view (page);
+  IvModelState *state;
+  g_autoptr (GError) error = NULL;
+  const char *kv, *qoml, *pes;
+
+  g_assert_true (
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.show-workspace", "s", "model"));
+  iv_gui_settle (window);
+  state = iv_model_view_get_state (view);
+  g_object_set (state, "cp", (gint64) 2, "cp-place", IV_PLACE_CUBE, "ring", IV_RING_KV, NULL);
+  g_assert_true (iv_model_view_save (view, "subtitle kv", &error));
+  g_object_set (state, "ring", IV_RING_QOML, NULL);
+  g_assert_true (iv_model_view_save (view, "subtitle qoml", &error));
+  g_object_set (state, "ring", IV_RING_KV, "cp-place", IV_PLACE_PE, NULL);
+  g_assert_true (iv_model_view_save (view, "subtitle pes", &error));
+  g_assert_no_error (error);
+  iv_gui_settle (window);
+  kv = saved_subtitle (GTK_WIDGET (view), "subtitle kv");
+  qoml = saved_subtitle (GTK_WIDGET (view), "subtitle qoml");
+  pes = saved_subtitle (GTK_WIDGET (view), "subtitle pes");
+  g_assert_nonnull (kv);
+  g_assert_nonnull (qoml);
+  g_assert_nonnull (pes);
+  g_assert_cmpstr (kv, ==,
+                   "Llama-3.1-8B · ring4 · prefill · TP 8 on PEs · CP 2 on cubes, K/V ring");
+  g_assert_cmpstr (qoml, ==,
+                   "Llama-3.1-8B · ring4 · prefill · TP 8 on PEs · CP 2 on cubes, Q+O/m/l ring");
+  g_assert_cmpstr (pes, ==, "Llama-3.1-8B · ring4 · prefill · TP 8 on PEs · CP 2 on PEs, K/V ring");
+}
+
 static const IvGuiCase cases[] = {
   { "/gui/model-view", test_model_view },
   { "/gui/model-figures", test_model_figures },
   { "/gui/model-copy-command", test_model_copy_command },
   { "/gui/model-sliders", test_model_sliders },
+  { "/gui/model-saved-subtitles", test_model_saved_subtitles },
 };
 
 int

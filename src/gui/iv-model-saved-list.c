@@ -119,9 +119,20 @@ on_saved_activated (GtkListBox *box, GtkListBoxRow *row, IvModelSavedList *self)
 static void
 append_saved_row (IvModelSavedList *self, IvSaved *sv)
 {
+  const IvConfig *c = &sv->config;
+  /* what tells two saved configurations apart, placements and ring included (two that
+   * differ only there read the same otherwise); the ring only where there is one */
+  g_autofree char *ring
+      = c->mode == IV_MODE_PREFILL && c->c > 1
+            ? g_strdup_printf (_ (", %s ring"), c->ring == IV_RING_KV ? "K/V" : "Q+O/m/l")
+            : g_strdup ("");
+  g_autofree char *tp = g_strdup_printf ("%" G_GINT64_FORMAT, c->t);
+  g_autofree char *cp = g_strdup_printf ("%" G_GINT64_FORMAT, c->c);
+  /* TRANSLATORS: model · hardware · mode · TP size on PEs or cubes · CP size on …, ring */
   g_autofree char *sub = g_strdup_printf (
-      "%s · %s · %s · TP %" G_GINT64_FORMAT " · CP %" G_GINT64_FORMAT, sv->model, sv->hardware,
-      iv_mode_to_string (sv->config.mode), sv->config.t, sv->config.c);
+      _ ("%s · %s · %s · TP %s on %s · CP %s on %s%s"), sv->model, sv->hardware,
+      iv_mode_to_string (c->mode), tp, c->place_tp == IV_PLACE_PE ? _ ("PEs") : _ ("cubes"), cp,
+      c->place_cp == IV_PLACE_PE ? _ ("PEs") : _ ("cubes"), ring);
   /* names from the saved file (json-glib keeps a lone \ud800 as bytes that are not UTF-8):
    * plain text, valid UTF-8 */
   g_autofree char *shown_name = iv_text_valid (sv->name, -1);
