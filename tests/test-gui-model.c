@@ -10,6 +10,7 @@
 
 #include "iv-gui-test-util.h"
 #include "iv-model-command.h"
+#include "iv-model-compare-page.h"
 #include "iv-model-figures.h"
 #include "iv-model-stages.h"
 #include "iv-model-view.h"
@@ -766,12 +767,51 @@ test_model_saved_subtitles (void)
   g_assert_cmpstr (pes, ==, "Llama-3.1-8B · ring4 · prefill · TP 8 on PEs · CP 2 on PEs, K/V ring");
 }
 
+/* Compare at 1024 × 700 with many rows: the table's text is at least the body text's size
+ * (it shrank to 6–7 px), its rows full height, and the page scrolls instead. */
+static void
+test_model_compare_readable (void)
+{
+  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_MODEL);
+  IvModelView *view = iv_workspace_page_get_model_view (page);
+  IvModelState *state;
+  IvModelComparePage *compare;
+  GtkToggleButton *tab;
+  g_autoptr (GError) error = NULL;
+  int w, h;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1024, 700);
+  g_assert_true (
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.show-workspace", "s", "model"));
+  iv_gui_settle (window);
+  state = iv_model_view_get_state (view);
+  g_assert_true (iv_model_view_save (view, "readable tp8", &error));
+  g_object_set (state, "cp", (gint64) 2, NULL);
+  g_assert_true (iv_model_view_save (view, "readable cp2", &error));
+  g_assert_no_error (error);
+  tab = find_tab (GTK_WIDGET (view), "compare");
+  g_assert_nonnull (tab);
+  gtk_toggle_button_set_active (tab, TRUE);
+  iv_gui_settle (window);
+  compare
+      = IV_MODEL_COMPARE_PAGE (iv_gui_find_child (GTK_WIDGET (view), IV_TYPE_MODEL_COMPARE_PAGE));
+  g_assert_nonnull (compare);
+  g_assert_cmpfloat (iv_model_compare_page_get_body_px (compare), >=, 10);
+  g_assert_cmpfloat (iv_model_compare_page_get_text_px (compare), >=,
+                     iv_model_compare_page_get_body_px (compare) - 0.01);
+  gtk_widget_get_size_request (iv_gui_find_child (GTK_WIDGET (compare), GTK_TYPE_DRAWING_AREA), &w,
+                               &h);
+  /* two columns and some thirty rows of 26 px */
+  g_assert_cmpint (h, >=, 26 * 20);
+}
+
 static const IvGuiCase cases[] = {
   { "/gui/model-view", test_model_view },
   { "/gui/model-figures", test_model_figures },
   { "/gui/model-copy-command", test_model_copy_command },
   { "/gui/model-sliders", test_model_sliders },
   { "/gui/model-saved-subtitles", test_model_saved_subtitles },
+  { "/gui/model-compare-readable", test_model_compare_readable },
 };
 
 int

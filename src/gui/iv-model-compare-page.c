@@ -9,6 +9,7 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "iv-render-model.h"
 #include "iv-text.h"
@@ -29,6 +30,51 @@ struct _IvModelComparePage
 };
 
 G_DEFINE_FINAL_TYPE (IvModelComparePage, iv_model_compare_page, GTK_TYPE_BOX)
+
+/* iv_render_compare () draws 13 px text times the font scale, times MIN (0.9, row / 22)
+ * where a row gets (height − 2 pad − 60) / (rows + 1), at most 26 px: the page asks for
+ * full-height rows and a font scale that makes the table's text the body text's size
+ * (it was 6–7 px with thirty rows at 700 px). */
+#define COMPARE_ROW 26.0
+#define COMPARE_TEXT (13.0 * 0.9)
+
+/* The body text's size in px, from the widget's font (11 pt Cantarell: 14.7 px). */
+static double
+body_px (GtkWidget *widget)
+{
+  const PangoFontDescription *font
+      = pango_context_get_font_description (gtk_widget_get_pango_context (widget));
+  double size = font ? pango_font_description_get_size (font) / (double) PANGO_SCALE : 0;
+
+  if (!(size > 0))
+    return 14.7;
+  return font && pango_font_description_get_size_is_absolute (font) ? size : size * 96 / 72;
+}
+
+/* The font scale the table is drawn with. */
+static double
+compare_font_scale (IvModelComparePage *self)
+{
+  return MAX (1.0, body_px (GTK_WIDGET (self)) / COMPARE_TEXT);
+}
+
+/* The table's size for its rows and columns at that text size: taller or wider than the
+ * page, it scrolls. */
+static void
+size_area (IvModelComparePage *self)
+{
+  double fs = compare_font_scale (self);
+  guint rows = self->compare ? self->compare->rows->len : 0;
+  guint cols = self->compare ? self->compare->n : 0;
+
+  if (!rows)
+    {
+      gtk_widget_set_size_request (self->compare_area, -1, -1);
+      return;
+    }
+  gtk_widget_set_size_request (self->compare_area, (int) ceil ((200 + 150 * cols) * fs),
+                               (int) ceil ((rows + 1) * COMPARE_ROW + 2 * IV_FIGURE_PAD + 60));
+}
 
 static void
 refresh (IvModelComparePage *self)
@@ -67,6 +113,7 @@ refresh (IvModelComparePage *self)
   self->figure.data = self->compare;
   if (problems->len)
     iv_model_saved_list_show_error (self->saved, problems->str);
+  size_area (self);
   gtk_widget_queue_draw (self->compare_area);
 }
 
@@ -89,7 +136,7 @@ draw_compare (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer
   IvRenderOptions options
       = { adw_style_manager_get_dark (adw_style_manager_get_default ()) ? IV_THEME_DARK
                                                                         : IV_THEME_LIGHT,
-          1.0 };
+          compare_font_scale (self) };
   IvText text;
 
   if (self->compare && self->compare->n > 0)
@@ -192,4 +239,27 @@ iv_model_compare_page_get_csv (IvModelComparePage *self)
 {
   g_return_val_if_fail (IV_IS_MODEL_COMPARE_PAGE (self), NULL);
   return ensure (self) ? iv_compare_to_csv (self->compare) : NULL;
+}
+
+double
+iv_model_compare_page_get_text_px (IvModelComparePage *self)
+{
+  int height;
+
+  g_return_val_if_fail (IV_IS_MODEL_COMPARE_PAGE (self), 0);
+  if (!self->compare || !self->compare->rows->len)
+    return 0;
+  height = MAX (gtk_widget_get_height (self->compare_area),
+                (int) ((self->compare->rows->len + 1) * COMPARE_ROW + 2 * IV_FIGURE_PAD + 60));
+  return 13 * compare_font_scale (self)
+         * MIN (0.9,
+                CLAMP ((height - 2 * IV_FIGURE_PAD - 60) / (self->compare->rows->len + 1), 12, 26)
+                    / 22);
+}
+
+double
+iv_model_compare_page_get_body_px (IvModelComparePage *self)
+{
+  g_return_val_if_fail (IV_IS_MODEL_COMPARE_PAGE (self), 0);
+  return body_px (GTK_WIDGET (self));
 }

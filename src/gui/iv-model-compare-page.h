@@ -27,5 +27,9 @@ void iv_model_compare_page_show (IvModelComparePage *self);
 const IvFigure *iv_model_compare_page_get_figure (IvModelComparePage *self);
 /* The comparison as CSV, or NULL when no saved configuration evaluates. */
 char *iv_model_compare_page_get_csv (IvModelComparePage *self);
+/* The size in px the table's text is drawn at (0 with nothing to compare), and the body
+ * text's: what a test compares. */
+double iv_model_compare_page_get_text_px (IvModelComparePage *self);
+double iv_model_compare_page_get_body_px (IvModelComparePage *self);
 
 G_END_DECLS
