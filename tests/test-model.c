@@ -2268,6 +2268,45 @@ test_other_figures (void)
       }
 }
 
+/* Compare names the CP ring's cost for each ring: the K/V ring hidden under attention
+ * shows its time as hidden, not "0 s", next to the Q+O/m/l ring's visible time. */
+static void
+test_compare_ring (void)
+{
+  const IvModel *m = iv_presets_find ("Llama-3.1-8B");
+  const IvHardware *hw = iv_hardware_find ("ring4");
+  g_autoptr (IvCompareTable) t = NULL;
+  const char *names[2] = { "kv", "qoml" };
+  const IvCompareRow *c1 = NULL;
+  IvConfig c;
+  IvResult kv, qoml;
+  const IvResult *results[2] = { &kv, &qoml };
+
+  /* the window's opening prefill with CP 2: both rings hide under attention */
+  iv_model_state_default_config (&c);
+  c.c = 2, c.ring = IV_RING_KV;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &kv));
+  c.ring = IV_RING_QOML;
+  g_assert_true (iv_model_evaluate (m, hw, &c, &qoml));
+  t = iv_compare_build (results, names, 2);
+  for (guint i = 0; i < t->rows->len; i++)
+    if (g_str_has_prefix (((IvCompareRow *) t->rows->pdata[i])->label, "C1 "))
+      c1 = t->rows->pdata[i];
+  g_assert_nonnull (c1);
+  for (guint i = 0; i < 2; i++)
+    {
+      const IvStage *ring = &results[i]->kinds[0].stages[IV_C1];
+      g_autofree char *comm = iv_units_format_seconds (ring->t_comm_s);
+      g_autofree char *expected = ring->visible_s > 0 ? iv_units_format_seconds (ring->visible_s)
+                                                      : g_strdup_printf ("hidden (%s)", comm);
+      g_assert_cmpfloat (ring->t_comm_s, >, 0);
+      g_assert_cmpstr (c1->cells->pdata[i], ==, expected);
+      g_assert_cmpstr (c1->cells->pdata[i], !=, "0 s");
+    }
+  /* the two rings cost differently, and the table says so */
+  g_assert_cmpstr (c1->cells->pdata[0], !=, c1->cells->pdata[1]);
+}
+
 /* The built `inferview` run with @args (argv[0] is replaced by it) and `--format json`
  * added: its output's root object, which the caller unrefs. */
 static JsonObject *
@@ -2464,5 +2503,6 @@ main (int argc, char **argv)
   g_test_add_func ("/model/cli-defaults", test_cli_defaults);
   g_test_add_func ("/model/command-line", test_command_line);
   g_test_add_func ("/model/compare-table", test_compare_table);
+  g_test_add_func ("/model/compare-ring", test_compare_ring);
   return g_test_run ();
 }

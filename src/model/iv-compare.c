@@ -120,6 +120,19 @@ waste_bytes (const IvResult *r)
   return sum;
 }
 
+/* A stage's visible time; an exchange hidden under the compute says what it costs (a
+ * K/V ring's "0 s" next to a Q+O/m/l ring's time would read as free). */
+static char *
+stage_text (const IvStage *stage, double visible)
+{
+  g_autofree char *comm = NULL;
+
+  if (visible > 0 || !(stage->t_comm_s > 0))
+    return iv_units_format_seconds (visible);
+  comm = iv_units_format_seconds (stage->t_comm_s);
+  return g_strdup_printf ("hidden (%s)", comm);
+}
+
 IvCompareTable *
 iv_compare_build (const IvResult *const *results, const char *const *names, guint n)
 {
@@ -198,7 +211,7 @@ iv_compare_build (const IvResult *const *results, const char *const *names, guin
                iv_stage_shown (&r->kinds[main_kind (r)], s)
                    ? r->kinds[main_kind (r)].stages[s].visible_s
                    : NAN,
-               isnan (v) ? g_strdup ("–") : iv_units_format_seconds (v));
+               isnan (v) ? g_strdup ("–") : stage_text (&r->kinds[main_kind (r)].stages[s], v));
     }
 #undef NUM_ROW
   return t;
