@@ -51,6 +51,26 @@ class Tap:
         return 1 if self.failed else 0
 
 
+def duration(ms):
+    """A duration as Inferview prints it (src/util/iv-units.c, iv_units_format_seconds): the
+    largest of s, ms, µs, ns it reaches once rounded (min and h above a minute), with 0, 1
+    or 2 decimals by magnitude (≥ 100, ≥ 10, smaller) and trailing zeros dropped."""
+    s = ms / 1e3
+    if abs(s) >= 3600:
+        v, unit = s / 3600, "h"
+    elif abs(s) >= 60:
+        v, unit = s / 60, "min"
+    else:
+        for scale, unit in ((1, "s"), (1e-3, "ms"), (1e-6, "µs"), (1e-9, "ns")):
+            v = s / scale
+            if abs(v) >= 0.9995 or unit == "ns":
+                break
+    text = "%.*f" % (0 if abs(v) >= 100 else 1 if abs(v) >= 10 else 2, v)
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "%s %s" % (text, unit)
+
+
 def close(a, b, rel=1e-12):
     if a is None or b is None:
         return a is None and b is None
@@ -528,9 +548,9 @@ def check_default_notes(t, tmp):
               gpu_count(first), row_value(first, "output_token_throughput_per_gpu"),
               row_value(first, "concurrency"))
     t.check(gpu in notes, "default mode: the per-GPU note with aiperf's count and value", notes)
-    stat = "x: each run's avg here; aiperf plot puts its p50 there (%.4g ms for concurrency %d, " \
-           "%.4g here)" % (first["request_latency"]["p50"], row_value(first, "concurrency"),
-                           first["request_latency"]["avg"])
+    stat = "x: each run's avg here; aiperf plot puts its p50 there (%s for concurrency %d, " \
+           "%s here)" % (duration(first["request_latency"]["p50"]), row_value(first, "concurrency"),
+                         duration(first["request_latency"]["avg"]))
     t.check(stat in notes, "default mode: the statistic note with both numbers", notes)
     # Inferview's frontier (avg, per GPU by UUID: the throughput itself here, one GPU) against
     # aiperf's (p50, two GPUs): the note when they differ
@@ -547,8 +567,8 @@ def check_default_notes(t, tmp):
             "default mode: a frontier note exactly when the frontiers differ (%s vs %s)" %
             (sorted(on_ours), sorted(on_theirs)), notes)
     fig = figure(doc, "ttft_vs_throughput")
-    t.check(any(n.startswith("x: each run's avg here; aiperf plot puts its p50 there (%.4g ms" %
-                             first["time_to_first_token"]["p50"]) for n in fig["notes"]),
+    t.check(any(n.startswith("x: each run's avg here; aiperf plot puts its p50 there (%s " %
+                             duration(first["time_to_first_token"]["p50"])) for n in fig["notes"]),
             "default mode: ttft_vs_throughput says aiperf's x is the p50", fig["notes"])
     one = plot([os.path.join(QWEN, "qwen_concurrency1")], os.path.join(tmp, "default-one"))
     t.check("x: requests in start order from 1; aiperf plot numbers them in file order from 0"

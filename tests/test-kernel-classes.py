@@ -97,7 +97,8 @@ def main():
         check(g is not None and abs(total - g["busy_ns"]) == 0 and abs(g["busy_ns"] - busy) <= 2 * len(gpu_events),
               "%s: the classes sum to the GPU busy time (%d ns; from the raw events %d ns)"
               % (name, g["busy_ns"] if g else -1, busy), err)
-    # beside the model's step: its classes add up to the step `model` evaluates
+    # beside the model's step: its classes add up to the step `model` evaluates for the same
+    # configuration (trace --against takes TP 1 unless told; `model` defaults to the window's TP)
     p = os.path.join(SHARED, "traces", "kineto_train_rank0_68k_events.json.gz")
     r = subprocess.run([BIN, "trace", p, "--stats", "--json", "--against", "Llama-3.1-8B", "--hardware", "h100x8",
                         "--mode", "prefill", "--tq", "2048", "--steps", "4"], capture_output=True, text=True)
@@ -108,7 +109,7 @@ def main():
         doc = {}
     against = doc.get("against")
     m = subprocess.run([BIN, "model", "--preset", "Llama-3.1-8B", "--hardware", "h100x8", "--mode", "prefill", "--tq",
-                        "2048", "--context", "0", "--format", "json"], capture_output=True, text=True)
+                        "2048", "--context", "0", "--tp", "1", "--format", "json"], capture_output=True, text=True)
     step = json.loads(m.stdout)["step_s"] if m.returncode == 0 else -1
     total = sum(c["model_s"] for c in against["classes"].values()) if against else -2
     check(against is not None and abs(total - step) <= 1e-12 * step,
