@@ -9,9 +9,11 @@
 #include <string.h>
 
 #include "iv-chart-view.h"
+#include "iv-export.h"
 #include "iv-gui-test-util.h"
 #include "iv-model-view.h"
 #include "iv-preset.h"
+#include "iv-render-serving.h"
 #include "iv-run-bound.h"
 #include "iv-run-card.h"
 #include "iv-run-series.h"
@@ -21,6 +23,7 @@
 #include "iv-runs-table-view.h"
 #include "iv-runs-view.h"
 #include "iv-figure-view.h"
+#include "iv-serving-measured.h"
 #include "iv-settings.h"
 #include "iv-test-util.h"
 #include "iv-units.h"
@@ -443,6 +446,83 @@ test_runs_memory (void)
         iv_runs_items_key_at (gtk_drop_down_get_model (plots), gtk_drop_down_get_selected (plots)),
         ==, second);
   }
+}
+
+/* Whether the plot list in the drop-down offers @name. */
+static gboolean
+plot_offered (IvRunsView *view, const char *name)
+{
+  GtkDropDown *plots = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (view), "plot_choice"));
+  GListModel *items = gtk_drop_down_get_model (plots);
+
+  for (guint i = 0; i < g_list_model_get_n_items (items); i++)
+    if (g_strcmp0 (iv_runs_items_key_at (items, i), name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* With a hardware under Bound on the plot list offers serving_bound, the measured runs
+ * over the serving curve's bound as `plot --hardware` draws it (the same points, the same
+ * render function, exported as drawn); without one it is neither offered nor kept. */
+static void
+test_runs_serving_bound (void)
+{
+  g_autofree char *path = iv_gui_sample ("aiperf");
+  const IvSweep *sweep = open_sweep (path);
+  IvRunsView *view = runs_view ();
+  IvRunsState *state = state_of (view);
+  g_auto (IvServingMeasuredSet) expected = { NULL };
+  const IvHardware *hw = iv_hardware_find ("h100x8");
+  const IvFigure *figure;
+  const IvServingFigure *drawn;
+  IvConfig config;
+
+  g_assert_false (plot_offered (view, "serving_bound"));
+  g_assert_false (show_plot (view, "serving_bound"));
+  set_bound (view, "h100x8", 0);
+  g_assert_true (plot_offered (view, "serving_bound"));
+  g_assert_true (show_plot (view, "serving_bound"));
+  g_assert_cmpstr (shown_page (view), ==, "serving");
+  {
+    g_autofree char *png
+        = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                            "runs-serving-bound.png", NULL);
+    iv_gui_snapshot (GTK_WINDOW (window), png);
+  }
+  /* what `plot --hardware h100x8` sets the runs against: a GPU server's groups across
+   * its GPUs, each run's own model, the smallest TP that fits */
+  iv_config_init (&config);
+  config.place_tp = config.place_cp = config.place_ep = IV_PLACE_CUBE;
+  iv_serving_measured_from_sweep (sweep, NULL, hw, &config, 0, &expected);
+  g_assert_cmpuint (expected.points->len, >, 0);
+  figure = iv_runs_view_get_figure (view);
+  g_assert_nonnull (figure);
+  g_assert_true (figure->render == iv_render_serving);
+  g_assert_cmpstr (figure->name, ==, "serving_bound");
+  drawn = figure->data;
+  g_assert_cmpuint (drawn->n_measured, ==, expected.points->len);
+  g_assert_true (drawn->curve->hw == hw);
+  for (guint i = 0; i < drawn->n_measured; i++)
+    g_assert_cmpfloat_with_epsilon (
+        drawn->measured[i].per_gpu, g_array_index (expected.points, IvServingMeasured, i).per_gpu,
+        1e-9 * g_array_index (expected.points, IvServingMeasured, i).per_gpu);
+  /* exported as drawn */
+  {
+    g_autofree char *png = g_build_filename (tmpdir, "serving_bound.png", NULL);
+    IvExportOptions eo;
+    g_autoptr (GError) error = NULL;
+    iv_export_options_init (&eo);
+    g_assert_true (iv_export_to_file (figure, &eo, png, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+  }
+  /* no hardware: not offered, and the plot falls back to one the list has */
+  set_bound (view, NULL, 0);
+  g_assert_false (plot_offered (view, "serving_bound"));
+  g_assert_cmpstr (iv_runs_state_get_plot (state), ==,
+                   ((const IvPlotSpec *) iv_runs_state_get_presets (state)->pdata[0])->name);
+  g_assert_cmpstr (shown_page (view), !=, "serving");
+  g_assert_false (show_plot (view, "serving_bound"));
 }
 
 /* One run's card: how it ran, from its summary (AIPerf's own sample: Qwen3-0.6B at
@@ -1038,6 +1118,7 @@ static const IvGuiCase cases[] = {
   { "/gui/runs-plot-configs", test_runs_plot_configs },
   { "/gui/runs-bound-row", test_runs_bound_row },
   { "/gui/runs-memory", test_runs_memory },
+  { "/gui/runs-serving-bound", test_runs_serving_bound },
   { "/gui/run-card", test_run_card },
   { "/gui/runs-table-view", test_runs_table_view },
   { "/gui/runs-builds-once", test_runs_builds_once },

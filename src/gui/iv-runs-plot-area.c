@@ -10,14 +10,21 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "iv-chart-view.h"
 #include "iv-figure-view.h"
 #include "iv-plain-text.h"
 #include "iv-render-runs.h"
+#include "iv-render-serving.h"
 #include "iv-run-series.h"
 #include "iv-runs-item.h"
+#include "iv-serving-measured.h"
 #include "iv-units.h"
+
+/* The measured runs over the serving curve's bound (docs/model.md §10), named as `plot
+ * --hardware` names it; listed while the state has a hardware. */
+#define SERVING_PLOT "serving_bound"
 
 struct _IvRunsPlotArea
 {
@@ -32,8 +39,9 @@ struct _IvRunsPlotArea
   GtkWidget *custom_controls; /* a comparison of any two quantities */
   GtkWidget *selection_row;
   GtkLabel *selection_label;
-  GtkStack *plot_stack; /* "chart", "figure" (panels, a surface) or "skipped" */
+  GtkStack *plot_stack; /* "chart", "figure" (panels, a surface), "serving" or "skipped" */
   IvFigureView *figure_view;
+  GtkDrawingArea *serving_area;
   IvChartView *chart;
   AdwStatusPage *skipped;
   IvRunsBoundRow *bound_row;
@@ -41,11 +49,19 @@ struct _IvRunsPlotArea
   IvRunsState *state;
   const IvPlotConfig *listed; /* the configuration the plot list is of */
   gboolean listed_multi;
-  IvPlotSpec custom;   /* the custom comparison: its axes are the state's */
-  IvPlotSpec override; /* the spec drawn: the preset with the state's choices */
+  gboolean listed_serving; /* the list offers the serving bound */
+  IvPlotSpec custom;       /* the custom comparison: its axes are the state's */
+  IvPlotSpec override;     /* the spec drawn: the preset with the state's choices */
   char *group_strv[2];
   guint64 drawn;        /* the state's generation last drawn */
   gboolean skipped_now; /* the plot shown was skipped */
+
+  /* the serving bound shown: the runs' points, the curve they are set against, and the
+   * figure drawn on screen and exported from them */
+  IvServingMeasuredSet serving_set;
+  IvServingCurve *serving_curve;
+  IvServingFigure serving_figure;
+  IvFigure serving_drawn;
 };
 
 G_DEFINE_FINAL_TYPE (IvRunsPlotArea, iv_runs_plot_area, GTK_TYPE_WIDGET)
@@ -62,18 +78,23 @@ list_plots (IvRunsPlotArea *self)
   const IvPlotConfig *config = iv_runs_state_get_config (self->state, NULL);
   GPtrArray *presets = iv_runs_state_get_presets (self->state);
   gboolean multi = iv_runs_state_get_run (self->state) == NULL;
+  gboolean serving = presets && iv_runs_state_get_hardware (self->state) != NULL;
   g_autoptr (GListStore) store = NULL;
 
-  if (config == self->listed && multi == self->listed_multi)
+  if (config == self->listed && multi == self->listed_multi && serving == self->listed_serving)
     return;
   self->listed = config;
   self->listed_multi = multi;
+  self->listed_serving = serving;
   store = g_list_store_new (IV_TYPE_RUNS_ITEM);
   for (guint i = 0; presets && i < presets->len; i++)
     {
       const IvPlotSpec *s = presets->pdata[i];
       iv_runs_items_add (store, s->name, s->title ? s->title : s->name);
     }
+  /* the state lists it as long as it has a hardware (iv-runs-state.c) */
+  if (serving)
+    iv_runs_items_add (store, SERVING_PLOT, _ ("Serving Bound: Measured Runs vs Bound Frontier"));
   if (multi)
     iv_runs_items_add (store, "custom", _ ("Custom: Any Metric vs Any Metric…"));
   iv_runs_drop_down_show (self->plot_choice, G_LIST_MODEL (store),
@@ -188,6 +209,108 @@ say_aiperf_differences (IvRunsPlotArea *self, const IvSweep *sweep, const IvRun 
 }
 
 static void
+clear_serving (IvRunsPlotArea *self)
+{
+  iv_serving_measured_set_clear (&self->serving_set);
+  g_clear_pointer (&self->serving_curve, iv_serving_free);
+  self->serving_figure = (IvServingFigure){ NULL };
+  self->serving_drawn = (IvFigure){ NULL };
+}
+
+/* The serving bound of @sweep on the state's hardware, as `plot --hardware` draws it: the
+ * runs' points (against the model chosen, else each run's own) over the bound frontier at
+ * their mean lengths; the runs left out are said in the notes under the controls. FALSE
+ * with @reason when nothing can be drawn. */
+static gboolean
+draw_serving (IvRunsPlotArea *self, const IvSweep *sweep, char **reason)
+{
+  IvRunsBoundChoice bound;
+  IvConfig config;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) notes = g_string_new (NULL);
+
+  clear_serving (self);
+  iv_runs_bound_row_get_choice (self->bound_row, &bound);
+  if (!bound.hardware)
+    {
+      *reason = g_strdup_printf (_ ("No hardware preset is named “%s”."),
+                                 iv_runs_state_get_hardware (self->state));
+      gtk_widget_set_visible (GTK_WIDGET (self->aiperf_notes), FALSE);
+      return FALSE;
+    }
+  /* the model's defaults, a GPU server's groups across its GPUs, as `inferview model`
+   * places them (and `plot --hardware`) */
+  iv_config_init (&config);
+  if (bound.hardware->n_pe == 1)
+    config.place_tp = config.place_cp = config.place_ep = IV_PLACE_CUBE;
+  iv_serving_measured_from_sweep (sweep, bound.model, bound.hardware, &config, bound.tp,
+                                  &self->serving_set);
+  for (guint i = 0; i < self->serving_set.left_out->len; i++)
+    g_string_append_printf (notes, "%s%s", i ? "\n" : "",
+                            (const char *) self->serving_set.left_out->pdata[i]);
+  iv_label_set_valid_text (self->aiperf_notes, notes->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->aiperf_notes), notes->len > 0);
+  if (self->serving_set.points->len == 0)
+    {
+      *reason = g_strdup_printf (_ ("No run can be set against the bound of its model on %s."),
+                                 bound.hardware->name);
+      return FALSE;
+    }
+  self->serving_curve = iv_serving_compute (
+      self->serving_set.model, bound.hardware, &config,
+      isfinite (self->serving_set.isl) ? MAX (1, round (self->serving_set.isl)) : 1000,
+      isfinite (self->serving_set.osl) ? MAX (1, round (self->serving_set.osl)) : 1000, &error);
+  /* a curve without a point draws nothing (iv_render_serving refuses it) */
+  if (!self->serving_curve || self->serving_curve->points->len == 0)
+    {
+      *reason = error ? g_strdup (error->message)
+                      : g_strdup_printf (_ ("No batch of %s fits on %s."),
+                                         self->serving_set.model->name, bound.hardware->name);
+      return FALSE;
+    }
+  iv_serving_mark_measured (self->serving_curve,
+                            (IvServingMeasured *) self->serving_set.points->data,
+                            self->serving_set.points->len);
+  self->serving_figure
+      = (IvServingFigure){ self->serving_curve,
+                           (const IvServingMeasured *) self->serving_set.points->data,
+                           self->serving_set.points->len, _ ("measured (AIPerf)") };
+  self->serving_drawn = (IvFigure){ iv_render_serving, &self->serving_figure, SERVING_PLOT, self };
+  gtk_accessible_update_property (
+      GTK_ACCESSIBLE (self->serving_area), GTK_ACCESSIBLE_PROPERTY_LABEL,
+      _ ("Serving bound: measured runs over the hardware's frontier"), -1);
+  gtk_widget_queue_draw (GTK_WIDGET (self->serving_area));
+  return TRUE;
+}
+
+static void
+draw_serving_area (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
+{
+  IvRunsPlotArea *self = user_data;
+  IvRenderOptions options
+      = { adw_style_manager_get_dark (adw_style_manager_get_default ()) ? IV_THEME_DARK
+                                                                        : IV_THEME_LIGHT,
+          1.0 };
+  g_autoptr (GError) error = NULL;
+
+  if (self->serving_drawn.render
+      && !self->serving_drawn.render (cr, self->serving_drawn.data, &options, width, height,
+                                      &error))
+    g_warning ("%s: %s", SERVING_PLOT, error->message);
+}
+
+/* The skipped page, saying @reason (text from data: names of runs and metrics). */
+static void
+show_skipped (IvRunsPlotArea *self, const char *reason)
+{
+  g_autofree char *markup = iv_markup_from_text (reason);
+
+  self->skipped_now = TRUE;
+  adw_status_page_set_description (self->skipped, markup);
+  gtk_stack_set_visible_child_name (self->plot_stack, "skipped");
+}
+
+static void
 draw (IvRunsPlotArea *self)
 {
   const IvSweep *sweep = iv_runs_state_get_sweep (self->state);
@@ -202,6 +325,22 @@ draw (IvRunsPlotArea *self)
   self->drawn = iv_runs_state_get_generation (self->state);
   gtk_widget_set_visible (self->custom_controls,
                           !run && g_strcmp0 (iv_runs_state_get_plot (self->state), "custom") == 0);
+  /* the list follows the hardware chosen (the serving bound comes and goes with it) */
+  list_plots (self);
+  /* the serving bound has no statistic or grouping to pick: each run is one point */
+  gtk_widget_set_visible (self->compare_controls,
+                          !run && g_strcmp0 (iv_runs_state_get_plot (self->state), SERVING_PLOT));
+  if (g_strcmp0 (iv_runs_state_get_plot (self->state), SERVING_PLOT) == 0)
+    {
+      /* the sweep's figure, whichever run is open */
+      self->skipped_now = FALSE;
+      if (!draw_serving (self, sweep, &reason))
+        show_skipped (self, reason);
+      else
+        gtk_stack_set_visible_child_name (self->plot_stack, "serving");
+      return;
+    }
+  clear_serving (self);
   if (!(spec = chosen_spec (self, run == NULL)))
     return;
   subject = run ? run : sweep->runs->pdata[0];
@@ -209,10 +348,7 @@ draw (IvRunsPlotArea *self)
   self->skipped_now = !iv_runs_figure (spec, sweep, subject, &drawn, &reason);
   if (self->skipped_now)
     {
-      /* the description is markup; the reason names metrics and runs from data */
-      g_autofree char *markup = iv_markup_from_text (reason);
-      adw_status_page_set_description (self->skipped, markup);
-      gtk_stack_set_visible_child_name (self->plot_stack, "skipped");
+      show_skipped (self, reason);
       return;
     }
   if (!drawn.chart)
@@ -399,6 +535,8 @@ iv_runs_plot_area_get_figure (IvRunsPlotArea *self)
     return NULL;
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->plot_stack), "figure") == 0)
     return iv_figure_view_get_figure (self->figure_view);
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->plot_stack), "serving") == 0)
+    return self->serving_drawn.render ? &self->serving_drawn : NULL;
   return iv_chart_view_get_figure (self->chart);
 }
 
@@ -408,6 +546,7 @@ iv_runs_plot_area_dispose (GObject *object)
   IvRunsPlotArea *self = IV_RUNS_PLOT_AREA (object);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_RUNS_PLOT_AREA);
+  clear_serving (self);
   g_clear_object (&self->state);
   g_clear_pointer (&self->custom.name, g_free);
   G_OBJECT_CLASS (iv_runs_plot_area_parent_class)->dispose (object);
@@ -443,6 +582,7 @@ iv_runs_plot_area_class_init (IvRunsPlotAreaClass *klass)
   CHILD (selection_label);
   CHILD (plot_stack);
   CHILD (figure_view);
+  CHILD (serving_area);
   CHILD (chart);
   CHILD (skipped);
   CHILD (bound_row);
@@ -455,6 +595,7 @@ static void
 iv_runs_plot_area_init (IvRunsPlotArea *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_drawing_area_set_draw_func (self->serving_area, draw_serving_area, self, NULL);
   /* Any quantity against any other, its axes chosen beside the plot list: untitled, so
    * the chart is titled from the axes picked ("Inter-token latency vs Concurrency") */
   self->custom.name = g_strdup ("custom");

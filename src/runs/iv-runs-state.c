@@ -149,7 +149,12 @@ iv_runs_state_get_presets (IvRunsState *self)
   return iv_runs_state_get_run (self) ? self->config->single_plots : self->config->multi_plots;
 }
 
-/* Whether the plot list of what is shown has @name: a preset, or the custom comparison. */
+/* The measured runs over the serving curve's bound (docs/model.md §10), named as `plot
+ * --hardware` names its file: it needs the hardware, so it is listed only with one. */
+#define SERVING_PLOT "serving_bound"
+
+/* Whether the plot list of what is shown has @name: a preset, the custom comparison, or
+ * the serving bound while "hardware" is set. */
 static gboolean
 plot_listed (IvRunsState *self, const char *name)
 {
@@ -158,6 +163,8 @@ plot_listed (IvRunsState *self, const char *name)
   if (!name || !presets)
     return FALSE;
   if (!iv_runs_state_get_run (self) && g_str_equal (name, "custom"))
+    return TRUE;
+  if (STRING (self, PROP_HARDWARE) && g_str_equal (name, SERVING_PLOT))
     return TRUE;
   for (guint i = 0; i < presets->len; i++)
     if (g_str_equal (((const IvPlotSpec *) presets->pdata[i])->name, name))
@@ -231,7 +238,13 @@ iv_runs_state_set_property (GObject *object, guint prop, const GValue *value, GP
   if (prop == PROP_PLOT)
     set_plot (self, g_value_get_string (value));
   else if (prop > PROP_PLOT && prop <= PROP_MODEL)
-    set_string (self, prop, g_value_get_string (value));
+    {
+      set_string (self, prop, g_value_get_string (value));
+      /* without hardware the serving bound is no longer listed: back to the first plot */
+      if (prop == PROP_HARDWARE && g_strcmp0 (STRING (self, PROP_PLOT), SERVING_PLOT) == 0
+          && !plot_listed (self, SERVING_PLOT))
+        first_plot (self);
+    }
   else if (prop >= PROP_LOG_X && prop <= PROP_AIPERF)
     set_flag (self, prop, g_value_get_boolean (value));
   else if (prop == PROP_TP)

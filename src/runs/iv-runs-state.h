@@ -19,17 +19,16 @@ G_DECLARE_FINAL_TYPE (IvRunsState, iv_runs_state, IV, RUNS_STATE, GObject)
 /* Properties, each notifying only on change:
  * "sweep" (pointer, read-only: iv_runs_state_set_sweep), "run" (guint: the run shown alone,
  * G_MAXUINT comparing; a change clears the picked requests and starts at the run's first
- * plot), "plot" (string: a preset of the configuration that applies, or "custom" when
- * comparing; a name that is neither is refused), "custom-x", "custom-y" (strings: a field
- * key or metric tag), "statistic", "group-by" (strings or NULL: each preset's own), "log-x",
- * "log-y", "aiperf" (booleans: aiperf plot's numbers), "hardware" (string: a hardware
- * preset's name, NULL: no bound), "tp" (gint64: 0 the smallest that fits), "model" (string:
- * a preset's name, "@" and the path of a config.json, NULL: the model each run names),
- * "n-selected" (read-only: how many requests are picked).
- * Changes made together (g_object_set of several, set_sweep with restore inside
- * g_object_freeze_notify) are dispatched together: iv_runs_state_get_generation tells a
- * view whether it has drawn them already. "selection-changed" follows every change of the
- * picked requests. */
+ * plot), "plot" (string: a preset of the configuration that applies, "custom" when
+ * comparing, or "serving_bound" while "hardware" is set; a name that is none is refused),
+ * "custom-x", "custom-y" (strings: a field key or metric tag), "statistic", "group-by" (strings or
+ * NULL: each preset's own), "log-x", "log-y", "aiperf" (booleans: aiperf plot's numbers),
+ * "hardware" (string: a hardware preset's name, NULL: no bound), "tp" (gint64: 0 the smallest that
+ * fits), "model" (string: a preset's name, "@" and the path of a config.json, NULL: the model each
+ * run names), "n-selected" (read-only: how many requests are picked). Changes made together
+ * (g_object_set of several, set_sweep with restore inside g_object_freeze_notify) are dispatched
+ * together: iv_runs_state_get_generation tells a view whether it has drawn them already.
+ * "selection-changed" follows every change of the picked requests. */
 IvRunsState *iv_runs_state_new (void);
 
 /* Shows @sweep (kept alive by @owner, as are its plot configurations @configs, read by the
