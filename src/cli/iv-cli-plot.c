@@ -290,7 +290,6 @@ draw_preset (const IvPlotConfig *config, const IvSweep *sweep, gboolean multi, c
 /* With --hardware: the serving curve of §10 (docs/model.md), the runs' measured points over
  * the bound frontier, drawn by the window's model figure of the same name. Not a preset of
  * the configuration: it needs the hardware, and its model is the runs' own. */
-#define SERVING_PRESET "serving_bound"
 
 typedef struct
 {
@@ -403,20 +402,20 @@ draw_serving (const IvSweep *sweep, const ServingBound *sb, const IvExportOption
     skipped = g_strdup (error->message);
   if (skipped)
     {
-      _iv_cli_append_printf (summary, _ ("%s: skipped, %s\n"), SERVING_PRESET, skipped);
-      plot_log (o->log, "INFO", "Skipping %s - %s", SERVING_PRESET, skipped);
+      _iv_cli_append_printf (summary, _ ("%s: skipped, %s\n"), IV_PLOT_SERVING_BOUND, skipped);
+      plot_log (o->log, "INFO", "Skipping %s - %s", IV_PLOT_SERVING_BOUND, skipped);
     }
   else
     {
       IvServingFigure fig = { curve, (const IvServingMeasured *) set.points->data, set.points->len,
                               _ ("measured (AIPerf)") };
-      IvFigure figure = { iv_render_serving, &fig, SERVING_PRESET, NULL };
+      IvFigure figure = { iv_render_serving, &fig, IV_PLOT_SERVING_BOUND, NULL };
       iv_serving_mark_measured (curve, (IvServingMeasured *) set.points->data, set.points->len);
-      file = iv_plot_file_names_get (files, SERVING_PRESET);
+      file = iv_plot_file_names_get (files, IV_PLOT_SERVING_BOUND);
       if ((path = iv_plot_file_path (out_dir, file, &error))
           && iv_export_to_file (&figure, eo, path, &error))
         {
-          _iv_cli_append_printf (summary, "%s: %s\n", SERVING_PRESET, file);
+          _iv_cli_append_printf (summary, "%s: %s\n", IV_PLOT_SERVING_BOUND, file);
           plot_log (o->log, "INFO", "Generated %s", file);
           (*written)++;
         }
@@ -424,9 +423,11 @@ draw_serving (const IvSweep *sweep, const ServingBound *sb, const IvExportOption
         {
           ok = FALSE, file = NULL;
           skipped = g_strdup (error->message);
-          _iv_cli_append_printf (summary, _ ("%s: failed, %s\n"), SERVING_PRESET, error->message);
+          _iv_cli_append_printf (summary, _ ("%s: failed, %s\n"), IV_PLOT_SERVING_BOUND,
+                                 error->message);
           _iv_cli_printf (stderr, "inferview plot: %s\n", error->message);
-          plot_log (o->log, "ERROR", "Failed to generate %s: %s", SERVING_PRESET, error->message);
+          plot_log (o->log, "ERROR", "Failed to generate %s: %s", IV_PLOT_SERVING_BOUND,
+                    error->message);
         }
     }
   /* the runs not drawn, each with why: under the figure, on stderr, in the log */
@@ -435,12 +436,12 @@ draw_serving (const IvSweep *sweep, const ServingBound *sb, const IvExportOption
       const char *line = set.left_out->pdata[i];
       _iv_cli_append_printf (summary, _ ("  note: %s\n"), line);
       if (say)
-        _iv_cli_printf (stderr, "inferview plot: %s: %s\n", SERVING_PRESET, line);
-      plot_log (o->log, "WARNING", "%s: %s", SERVING_PRESET, line);
+        _iv_cli_printf (stderr, "inferview plot: %s: %s\n", IV_PLOT_SERVING_BOUND, line);
+      plot_log (o->log, "WARNING", "%s: %s", IV_PLOT_SERVING_BOUND, line);
     }
   if (o->json)
     {
-      json_preset (o, SERVING_PRESET, file, skipped, set.left_out);
+      json_preset (o, IV_PLOT_SERVING_BOUND, file, skipped, set.left_out);
       if (curve && file)
         json_serving (o, curve, &set);
       iv_json_writer_end_object (o->json);
@@ -913,7 +914,7 @@ _iv_cli_plot (int argc, char **argv)
     gboolean named = FALSE, all = FALSE;
     g_autoptr (GStrvBuilder) rest = g_strv_builder_new ();
     for (guint i = 0; wanted && wanted[i]; i++)
-      if (g_str_equal (wanted[i], SERVING_PRESET))
+      if (g_str_equal (wanted[i], IV_PLOT_SERVING_BOUND))
         named = TRUE;
       else
         {
@@ -923,10 +924,10 @@ _iv_cli_plot (int argc, char **argv)
     if (named && !bound.hw)
       return _iv_cli_usage_error (
           "plot", _ ("--plot %s needs --hardware NAME (inferview hardware lists them)"),
-          SERVING_PRESET);
+          IV_PLOT_SERVING_BOUND);
     if (named && html)
       return _iv_cli_usage_error ("plot", _ ("--plot %s draws an image: not with --html"),
-                                  SERVING_PRESET);
+                                  IV_PLOT_SERVING_BOUND);
     if (bound.hw && !html && (!wanted || named || all))
       serving.hw = bound.hw, serving.tp = bound.tp_n;
     if (wanted)
@@ -950,7 +951,7 @@ _iv_cli_plot (int argc, char **argv)
   if (list)
     {
       list_presets (config, multi);
-      _iv_cli_printf (stdout, "%c %-48s %s\n", bound.hw ? '*' : '+', SERVING_PRESET,
+      _iv_cli_printf (stdout, "%c %-48s %s\n", bound.hw ? '*' : '+', IV_PLOT_SERVING_BOUND,
                       _ ("Measured vs Bound: the Serving Curve (with --hardware)"));
       return IV_EXIT_OK;
     }

@@ -24,7 +24,6 @@
 
 /* The measured runs over the serving curve's bound (docs/model.md §10), named as `plot
  * --hardware` names it; listed while the state has a hardware. */
-#define SERVING_PLOT "serving_bound"
 
 struct _IvRunsPlotArea
 {
@@ -94,7 +93,8 @@ list_plots (IvRunsPlotArea *self)
     }
   /* the state lists it as long as it has a hardware (iv-runs-state.c) */
   if (serving)
-    iv_runs_items_add (store, SERVING_PLOT, _ ("Serving Bound: Measured Runs vs Bound Frontier"));
+    iv_runs_items_add (store, IV_PLOT_SERVING_BOUND,
+                       _ ("Serving Bound: Measured Runs vs Bound Frontier"));
   if (multi)
     iv_runs_items_add (store, "custom", _ ("Custom: Any Metric vs Any Metric…"));
   iv_runs_drop_down_show (self->plot_choice, G_LIST_MODEL (store),
@@ -275,7 +275,8 @@ draw_serving (IvRunsPlotArea *self, const IvSweep *sweep, char **reason)
       = (IvServingFigure){ self->serving_curve,
                            (const IvServingMeasured *) self->serving_set.points->data,
                            self->serving_set.points->len, _ ("measured (AIPerf)") };
-  self->serving_drawn = (IvFigure){ iv_render_serving, &self->serving_figure, SERVING_PLOT, self };
+  self->serving_drawn
+      = (IvFigure){ iv_render_serving, &self->serving_figure, IV_PLOT_SERVING_BOUND, self };
   gtk_accessible_update_property (
       GTK_ACCESSIBLE (self->serving_area), GTK_ACCESSIBLE_PROPERTY_LABEL,
       _ ("Serving bound: measured runs over the hardware's frontier"), -1);
@@ -296,7 +297,7 @@ draw_serving_area (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpo
   if (self->serving_drawn.render
       && !self->serving_drawn.render (cr, self->serving_drawn.data, &options, width, height,
                                       &error))
-    g_warning ("%s: %s", SERVING_PLOT, error->message);
+    g_warning ("%s: %s", IV_PLOT_SERVING_BOUND, error->message);
 }
 
 /* The skipped page, saying @reason (text from data: names of runs and metrics). */
@@ -328,9 +329,10 @@ draw (IvRunsPlotArea *self)
   /* the list follows the hardware chosen (the serving bound comes and goes with it) */
   list_plots (self);
   /* the serving bound has no statistic or grouping to pick: each run is one point */
-  gtk_widget_set_visible (self->compare_controls,
-                          !run && g_strcmp0 (iv_runs_state_get_plot (self->state), SERVING_PLOT));
-  if (g_strcmp0 (iv_runs_state_get_plot (self->state), SERVING_PLOT) == 0)
+  gtk_widget_set_visible (
+      self->compare_controls,
+      !run && g_strcmp0 (iv_runs_state_get_plot (self->state), IV_PLOT_SERVING_BOUND));
+  if (g_strcmp0 (iv_runs_state_get_plot (self->state), IV_PLOT_SERVING_BOUND) == 0)
     {
       /* the sweep's figure, whichever run is open */
       self->skipped_now = FALSE;

@@ -157,6 +157,11 @@ const IvPlotSpec *iv_plot_config_get (const IvPlotConfig *config, gboolean multi
 /* The built-in default's text (AIPerf's default_plot_config.yaml). */
 GBytes *iv_plot_config_default_text (void);
 
+/* The plot that is not a preset of any configuration: the measured runs over the serving
+ * curve's bound frontier (docs/model.md §10), offered once a hardware is given — by
+ * `plot --hardware` and by the Runs workspace's *Bound on*. One name for both. */
+#define IV_PLOT_SERVING_BOUND "serving_bound"
+
 /* The longest file name stem iv_plot_file_stem () makes, in bytes. */
 #define IV_PLOT_FILE_STEM_MAX 100
 

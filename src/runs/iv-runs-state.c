@@ -151,7 +151,6 @@ iv_runs_state_get_presets (IvRunsState *self)
 
 /* The measured runs over the serving curve's bound (docs/model.md §10), named as `plot
  * --hardware` names its file: it needs the hardware, so it is listed only with one. */
-#define SERVING_PLOT "serving_bound"
 
 /* Whether the plot list of what is shown has @name: a preset, the custom comparison, or
  * the serving bound while "hardware" is set. */
@@ -164,7 +163,7 @@ plot_listed (IvRunsState *self, const char *name)
     return FALSE;
   if (!iv_runs_state_get_run (self) && g_str_equal (name, "custom"))
     return TRUE;
-  if (STRING (self, PROP_HARDWARE) && g_str_equal (name, SERVING_PLOT))
+  if (STRING (self, PROP_HARDWARE) && g_str_equal (name, IV_PLOT_SERVING_BOUND))
     return TRUE;
   for (guint i = 0; i < presets->len; i++)
     if (g_str_equal (((const IvPlotSpec *) presets->pdata[i])->name, name))
@@ -241,8 +240,8 @@ iv_runs_state_set_property (GObject *object, guint prop, const GValue *value, GP
     {
       set_string (self, prop, g_value_get_string (value));
       /* without hardware the serving bound is no longer listed: back to the first plot */
-      if (prop == PROP_HARDWARE && g_strcmp0 (STRING (self, PROP_PLOT), SERVING_PLOT) == 0
-          && !plot_listed (self, SERVING_PLOT))
+      if (prop == PROP_HARDWARE && g_strcmp0 (STRING (self, PROP_PLOT), IV_PLOT_SERVING_BOUND) == 0
+          && !plot_listed (self, IV_PLOT_SERVING_BOUND))
         first_plot (self);
     }
   else if (prop >= PROP_LOG_X && prop <= PROP_AIPERF)
