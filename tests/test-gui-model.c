@@ -12,6 +12,7 @@
 #include "iv-model-command.h"
 #include "iv-model-compare-page.h"
 #include "iv-model-figures.h"
+#include "iv-model-notebook.h"
 #include "iv-model-stages.h"
 #include "iv-model-view.h"
 #include "iv-preset.h"
@@ -805,6 +806,101 @@ test_model_compare_readable (void)
   g_assert_cmpint (h, >=, 26 * 20);
 }
 
+/* The drop-down under @root that offers @title among its items (the notebook's narrow
+ * form; the sweep's axis is another drop-down), or NULL; *@index is the item's. */
+static GtkDropDown *
+drop_down_offering (GtkWidget *root, const char *title, guint *index)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkDropDown *found;
+      GListModel *items = GTK_IS_DROP_DOWN (c) ? gtk_drop_down_get_model (GTK_DROP_DOWN (c)) : NULL;
+      for (guint i = 0; GTK_IS_STRING_LIST (items) && i < g_list_model_get_n_items (items); i++)
+        if (g_str_equal (gtk_string_list_get_string (GTK_STRING_LIST (items), i), title))
+          {
+            *index = i;
+            return GTK_DROP_DOWN (c);
+          }
+      if ((found = drop_down_offering (c, title, index)))
+        return found;
+    }
+  return NULL;
+}
+
+/* At 1024 × 700 with the sidebar open every page of the Model workspace (each figure of
+ * the registry, Details, Compare) can be reached: its tab lies whole within the
+ * notebook, which lies within the window, or a drop-down on screen lists it (Details and
+ * Compare were tabs clipped off the right edge); Compare chosen there shows Compare; and
+ * the window stays as wide as it was asked to be. */
+static void
+test_model_tabs_reachable (void)
+{
+  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_MODEL);
+  IvModelView *view = iv_workspace_page_get_model_view (page);
+  GtkWidget *notebook;
+  GtkStack *stack;
+  GtkDropDown *drop;
+  int win_width;
+  guint n, index;
+  const IvModelFigureInfo *figures = iv_model_figures (&n);
+  const char *names[32], *titles[32];
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1024, 700);
+  g_assert_true (
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.show-workspace", "s", "model"));
+  g_object_set (window, "sidebar-visible", TRUE, NULL);
+  iv_gui_settle (window);
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 1024);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (window->sidebar)));
+  notebook = iv_gui_find_child (GTK_WIDGET (view), IV_TYPE_MODEL_NOTEBOOK);
+  g_assert_nonnull (notebook);
+  win_width = gtk_widget_get_width (GTK_WIDGET (window));
+  stack = stack_with_page (notebook, "compare");
+  g_assert_nonnull (stack);
+
+  g_assert_cmpuint (n + 2, <=, G_N_ELEMENTS (names));
+  for (guint i = 0; i < n; i++)
+    {
+      names[i] = figures[i].name;
+      titles[i] = figures[i].title;
+    }
+  names[n] = "details";
+  titles[n] = "Details";
+  names[n + 1] = "compare";
+  titles[n + 1] = "Compare";
+  for (guint i = 0; i < n + 2; i++)
+    {
+      GtkToggleButton *tab = find_tab (notebook, names[i]);
+      graphene_rect_t b;
+      gboolean on_row, listed;
+
+      on_row = tab && gtk_widget_get_mapped (GTK_WIDGET (tab))
+               && gtk_widget_compute_bounds (GTK_WIDGET (tab), GTK_WIDGET (window), &b)
+               && b.origin.x >= 0 && b.origin.x + b.size.width <= win_width;
+      drop = drop_down_offering (notebook, titles[i], &index);
+      listed = drop && gtk_widget_get_mapped (GTK_WIDGET (drop))
+               && gtk_widget_compute_bounds (GTK_WIDGET (drop), GTK_WIDGET (window), &b)
+               && b.origin.x >= 0 && b.origin.x + b.size.width <= win_width;
+      if (!on_row && !listed)
+        g_error ("the %s page can be reached neither by a tab on screen nor by a drop-down",
+                 names[i]);
+    }
+
+  /* the narrow form at this size: choosing Compare there shows it, and it says so */
+  drop = drop_down_offering (notebook, "Compare", &index);
+  g_assert_nonnull (drop);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (drop)));
+  gtk_drop_down_set_selected (drop, index);
+  iv_gui_settle (window);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "compare");
+  g_assert_cmpstr (iv_model_notebook_get_page (IV_MODEL_NOTEBOOK (notebook)), ==, "compare");
+  /* and a tab (or code) switching the page moves the drop-down with it */
+  gtk_toggle_button_set_active (find_tab (notebook, names[0]), TRUE);
+  g_assert_cmpuint (gtk_drop_down_get_selected (drop), ==, 0);
+  iv_gui_snapshot (GTK_WINDOW (window), g_getenv ("IV_MODEL_TABS_PNG"));
+}
+
 static const IvGuiCase cases[] = {
   { "/gui/model-view", test_model_view },
   { "/gui/model-figures", test_model_figures },
@@ -812,6 +908,7 @@ static const IvGuiCase cases[] = {
   { "/gui/model-sliders", test_model_sliders },
   { "/gui/model-saved-subtitles", test_model_saved_subtitles },
   { "/gui/model-compare-readable", test_model_compare_readable },
+  { "/gui/model-tabs-reachable", test_model_tabs_reachable },
 };
 
 int

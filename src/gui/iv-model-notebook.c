@@ -24,7 +24,10 @@ struct _IvModelNotebook
 
   /* template children */
   GtkWidget *box;
-  GtkWidget *tabs; /* toggle buttons named after the stack's pages */
+  GtkWidget *tabs;        /* toggle buttons named after the stack's pages */
+  GtkDropDown *page_drop; /* the same pages when the row does not fit */
+  GtkStringList *page_titles;
+  GPtrArray *page_names; /* the pages' names (static), in the order of the tabs */
   GtkStack *stack;
   GtkWidget *sharding_options, *sweep_options, *serving_options; /* above their figure */
   GtkWidget *details_page, *compare_page;
@@ -67,7 +70,25 @@ on_tab_toggled (GtkToggleButton *button, IvModelNotebook *self)
     gtk_stack_set_visible_child_name (self->stack, gtk_widget_get_name (GTK_WIDGET (button)));
 }
 
-/* The tabs follow the stack when code switches it (tests, restoring a page). */
+/* The narrow form: the drop-down's items are the tabs, in the same order. */
+static void
+on_page_chosen (IvModelNotebook *self)
+{
+  guint i = gtk_drop_down_get_selected (self->page_drop);
+
+  const char *name;
+
+  /* the list selects its first item as it is filled, before that page is in the stack */
+  if (!self->stack || !self->page_names || i >= self->page_names->len)
+    return;
+  name = g_ptr_array_index (self->page_names, i);
+  if (gtk_stack_get_child_by_name (self->stack, name))
+    gtk_stack_set_visible_child_name (self->stack, name);
+}
+
+/* The tabs and the drop-down follow the stack whichever of them (or code: tests,
+ * restoring a page) switched it; setting what is already set notifies nothing, so this
+ * does not loop. */
 static void
 on_page_changed (IvModelNotebook *self)
 {
@@ -79,6 +100,9 @@ on_page_changed (IvModelNotebook *self)
        b = gtk_widget_get_next_sibling (b))
     if (g_strcmp0 (gtk_widget_get_name (b), name) == 0)
       gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (b), TRUE);
+  for (guint i = 0; self->page_drop && self->page_names && i < self->page_names->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (self->page_names, i), name) == 0)
+      gtk_drop_down_set_selected (self->page_drop, i);
   g_signal_emit (self, signals[SIGNAL_PAGE_CHANGED], 0);
 }
 
@@ -100,7 +124,8 @@ on_serving_lengths (IvModelNotebook *self)
   g_signal_emit (self, signals[SIGNAL_LENGTHS_CHANGED], 0);
 }
 
-/* A tab and a page: the tabs are one radio group, the first one active. */
+/* A tab, its item in the drop-down and a page: the tabs are one radio group, the first
+ * one active. @name is static (the registry's, or a literal). */
 static void
 add_page (IvModelNotebook *self, const char *name, const char *title, const char *tooltip,
           GtkWidget *child)
@@ -118,6 +143,8 @@ add_page (IvModelNotebook *self, const char *name, const char *title, const char
     gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (tab), TRUE);
   g_signal_connect (tab, "toggled", G_CALLBACK (on_tab_toggled), self);
   gtk_box_append (GTK_BOX (self->tabs), tab);
+  g_ptr_array_add (self->page_names, (gpointer) name);
+  gtk_string_list_append (self->page_titles, title);
   gtk_stack_add_titled (self->stack, child, name, title);
 }
 
@@ -166,6 +193,7 @@ static void
 iv_model_notebook_finalize (GObject *object)
 {
   g_hash_table_unref (IV_MODEL_NOTEBOOK (object)->areas);
+  g_ptr_array_unref (IV_MODEL_NOTEBOOK (object)->page_names);
   G_OBJECT_CLASS (iv_model_notebook_parent_class)->finalize (object);
 }
 
@@ -191,6 +219,8 @@ iv_model_notebook_class_init (IvModelNotebookClass *klass)
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, IvModelNotebook, name)
   CHILD (box);
   CHILD (tabs);
+  CHILD (page_drop);
+  CHILD (page_titles);
   CHILD (stack);
   CHILD (sharding_options);
   CHILD (sweep_options);
@@ -202,6 +232,7 @@ iv_model_notebook_class_init (IvModelNotebookClass *klass)
   CHILD (osl_spin);
 #undef CHILD
   gtk_widget_class_bind_template_callback (widget_class, on_page_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_page_chosen);
   gtk_widget_class_bind_template_callback (widget_class, on_annotate);
   gtk_widget_class_bind_template_callback (widget_class, on_sweep_axis);
   gtk_widget_class_bind_template_callback (widget_class, on_serving_lengths);
@@ -214,6 +245,7 @@ iv_model_notebook_init (IvModelNotebook *self)
   const IvModelFigureInfo *figures = iv_model_figures (&n);
 
   self->areas = g_hash_table_new (g_str_hash, g_str_equal);
+  self->page_names = g_ptr_array_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
   for (guint i = 0; i < n; i++)
     add_page (self, figures[i].name, _ (figures[i].title),
