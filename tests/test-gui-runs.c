@@ -1112,6 +1112,67 @@ test_live_stopped (void)
   g_assert_nonnull (strstr (toast, "profile_export.jsonl: is a named pipe (FIFO)"));
 }
 
+/* The ISL × OSL sweep (36 runs) at 1024 × 700: the plot gets at least half of the height
+ * under the table, and the divider between them is a GtkPaned the user drags; a resize
+ * keeps where the user put it. */
+static void
+test_runs_split (void)
+{
+  g_autofree char *path = iv_gui_sample ("isl-osl-sweep");
+  g_autofree char *png = g_build_filename (
+      g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".", "runs-split.png", NULL);
+  GtkWidget *paned, *table, *plot;
+  IvRunsView *view;
+  int tall, table_h, plot_h, pos;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1024, 700);
+  gtk_window_present (GTK_WINDOW (window));
+  open_sweep (path);
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  /* the window's size less its client-side frame */
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), >, 1000);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 1024);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), <=, 700);
+  view = runs_view ();
+  paned = iv_gui_find_by_id (GTK_WIDGET (view), "paned");
+  table = iv_gui_find_by_id (GTK_WIDGET (view), "table");
+  plot = iv_gui_find_by_id (GTK_WIDGET (view), "plot_area");
+  g_assert_true (GTK_IS_PANED (paned));
+  g_assert_true (gtk_widget_is_ancestor (table, gtk_paned_get_start_child (GTK_PANED (paned)))
+                 || table == gtk_paned_get_start_child (GTK_PANED (paned)));
+  g_assert_true (plot == gtk_paned_get_end_child (GTK_PANED (paned)));
+  iv_gui_snapshot (GTK_WINDOW (window), png);
+
+  tall = gtk_widget_get_height (paned);
+  table_h = gtk_widget_get_height (table);
+  plot_h = gtk_widget_get_height (plot);
+  g_test_message ("paned %d px: table %d px, plot %d px", tall, table_h, plot_h);
+  g_assert_cmpint (plot_h, >=, table_h);
+  g_assert_cmpint (plot_h * 2, >=, tall);
+  g_assert_true (gtk_paned_get_wide_handle (GTK_PANED (paned)));
+
+  /* a taller window keeps the divider where it was: the plot takes the new height */
+  pos = gtk_paned_get_position (GTK_PANED (paned));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1024, 900);
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), >, 860);
+  g_assert_cmpint (gtk_paned_get_position (GTK_PANED (paned)), ==, pos);
+  g_assert_cmpint (gtk_widget_get_height (table), ==, table_h);
+  g_assert_cmpint (gtk_widget_get_height (plot), >, plot_h + 150);
+  plot_h = gtk_widget_get_height (plot);
+
+  /* dragging the divider down 60 px gives the table 60 px more and the plot 60 less */
+  gtk_paned_set_position (GTK_PANED (paned), pos + 60);
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  g_assert_cmpint (gtk_widget_get_height (table), ==, table_h + 60);
+  g_assert_cmpint (gtk_widget_get_height (plot), ==, plot_h - 60);
+
+  /* and a resize leaves it where the user put it */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1024, 960);
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  g_assert_cmpint (gtk_paned_get_position (GTK_PANED (paned)), ==, pos + 60);
+}
+
 static const IvGuiCase cases[] = {
   { "/gui/runs-view", test_runs_view },
   { "/gui/runs-aiperf-toggle", test_runs_aiperf_toggle },
@@ -1125,6 +1186,7 @@ static const IvGuiCase cases[] = {
   { "/gui/live-run", test_live_run },
   { "/gui/live-stopped", test_live_stopped },
   { "/gui/isl-osl", test_isl_osl },
+  { "/gui/runs-split", test_runs_split },
 };
 
 int

@@ -37,6 +37,7 @@ struct _IvRunsView
   guint64 shown;         /* the state's generation the header and table show */
   const IvRun *laid_out; /* what the divider was placed for (a run, or the sweep's first) */
   const IvSweep *laid_out_sweep;
+  gboolean place_pending; /* the divider waits for the pane's first height */
 };
 
 G_DEFINE_FINAL_TYPE (IvRunsView, iv_runs_view, GTK_TYPE_WIDGET)
@@ -49,23 +50,49 @@ folder_key (const IvSweep *sweep)
 }
 
 /* The table above the plot, both the page's width: a run's eight statistics side by side
- * and a time series as wide as it can be. The table shows a few rows (more when the page
- * is tall); the divider gives it more. Placed when another run or sweep is shown, not as
- * one grows. */
+ * and a time series as wide as it can be. The plot gets three fifths of the pane or more
+ * (a sweep of a few runs: the table only as tall as its header and rows), less only where
+ * the table's minimum needs it; the divider gives the table more. Placed from the pane's
+ * height when another run or sweep is shown (or on the pane's first allocation, before
+ * which it has none), never as the window is resized or a run grows: where the user
+ * dragged it stays. */
+static void
+place_now (IvRunsView *self)
+{
+  int tall = gtk_widget_get_height (self->paned);
+  int pos = tall * 2 / 5, lo = 0, hi = 0;
+
+  if (tall <= 0)
+    return;
+  if (!self->laid_out)
+    pos = MIN (pos, 60 + 34 * (int) self->laid_out_sweep->runs->len);
+  /* within the children's minimums (the table's header and two rows, the plot's
+   * controls and a chart), as a drag is: set during an allocation, the pane would not */
+  g_object_get (self->paned, "min-position", &lo, "max-position", &hi, NULL);
+  if (hi >= lo)
+    pos = CLAMP (pos, lo, hi);
+  self->place_pending = FALSE;
+  gtk_paned_set_position (GTK_PANED (self->paned), pos);
+}
+
 static void
 place_divider (IvRunsView *self, const IvSweep *sweep, const IvRun *r)
 {
-  guint rows = r ? 6 : sweep->runs->len;
-  int tall = gtk_widget_get_height (self->paned);
-  int pos = 60 + 34 * (int) MIN (rows, 8);
-
   if (sweep == self->laid_out_sweep && r == self->laid_out)
     return;
   self->laid_out_sweep = sweep;
   self->laid_out = r;
-  if (r && tall > 0)
-    pos = CLAMP (tall * 2 / 5, 150, 60 + 34 * 12);
-  gtk_paned_set_position (GTK_PANED (self->paned), pos);
+  self->place_pending = TRUE;
+  place_now (self);
+}
+
+/* The pane's allocation changed (its range of positions with it): the first one places a
+ * divider that waited for a height; later ones leave it where it is. */
+static void
+on_paned_allocated (IvRunsView *self)
+{
+  if (self->place_pending && self->laid_out_sweep)
+    place_now (self);
 }
 
 /* "Qwen3-0.6B · concurrency 1 · 64 requests · 0 errors": the card's headline facts, so
@@ -300,6 +327,8 @@ iv_runs_view_init (IvRunsView *self)
     g_signal_connect_swapped (self->state, shown_on[i], G_CALLBACK (show), self);
   for (guint i = 0; i < G_N_ELEMENTS (remembered); i++)
     g_signal_connect_swapped (self->state, remembered[i], G_CALLBACK (remember), self);
+  g_signal_connect_swapped (self->paned, "notify::max-position", G_CALLBACK (on_paned_allocated),
+                            self);
   /* a config.json that could not be read is said in the notes */
   g_signal_connect_swapped (iv_runs_plot_area_get_bound_row (self->plot_area), "notify::error",
                             G_CALLBACK (show_notes), self);
