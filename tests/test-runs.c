@@ -572,6 +572,105 @@ test_sweep_discovery (void)
   g_assert_nonnull (strstr (error->message, "nothing-here"));
 }
 
+/* A run folder @name under @root whose summary holds a configuration: model @model,
+ * concurrency @c, mean input and output lengths @isl and @osl (0: unsaid). */
+static void
+write_configured_run (const char *root, const char *name, const char *model, int c, int isl,
+                      int osl)
+{
+  g_autofree char *dir = g_build_filename (root, name, NULL);
+  g_autofree char *prompt
+      = isl ? g_strdup_printf (", \"input\": {\"prompt\": {\"input_tokens\": {\"mean\": %d}, "
+                               "\"output_tokens\": {\"mean\": %d}}}",
+                               isl, osl)
+            : g_strdup ("");
+  g_autofree char *text = g_strdup_printf (
+      "{\"request_throughput\": {\"unit\": \"requests/sec\", \"avg\": 1}, \"input_config\": "
+      "{\"endpoint\": {\"model_names\": [\"%s\"], \"type\": \"chat\"}, \"loadgen\": "
+      "{\"concurrency\": %d}%s}}",
+      model, c, prompt);
+  iv_test_write_file (dir, "profile_export_aiperf.json", text);
+}
+
+/* The labels of every run of the sweep under @root, joined by "|", in the sweep's order. */
+static char *
+labels_of (const char *root)
+{
+  const char *paths[] = { root, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvSweep) s = iv_sweep_load (paths, NULL, NULL, NULL, &error);
+  g_autoptr (GString) all = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < s->runs->len; i++)
+    {
+      g_autofree char *label = iv_sweep_run_label (s, s->runs->pdata[i]);
+      g_string_append_printf (all, "%s%s", i ? "|" : "", label);
+    }
+  return g_string_free (g_steal_pointer (&all), FALSE);
+}
+
+/* Run names from what varies, hand-written sweeps: lengths and load vary (short keys,
+ * workload first, the constant model and endpoint left out); one field varies (its key
+ * whole); one run and identical runs (their folders); two models over the same loads (the
+ * model named, else two runs would read alike); a model alone varying (its name). */
+static void
+test_sweep_labels (void)
+{
+  g_autofree char *grid = make_dir ("labels/grid"), *one_field = make_dir ("labels/one-field");
+  g_autofree char *single = make_dir ("labels/single"), *same = make_dir ("labels/same");
+  g_autofree char *models = make_dir ("labels/models"), *model = make_dir ("labels/model");
+  g_autofree char *partly = make_dir ("labels/partly");
+  g_autofree char *got = NULL;
+
+  write_configured_run (grid, "isl128_osl128/c1", "Qwen/Qwen3-0.6B", 1, 128, 128);
+  write_configured_run (grid, "isl128_osl128/c16", "Qwen/Qwen3-0.6B", 16, 128, 128);
+  write_configured_run (grid, "isl1024_osl128/c16", "Qwen/Qwen3-0.6B", 16, 1024, 128);
+  write_configured_run (grid, "isl1024_osl512/c16", "Qwen/Qwen3-0.6B", 16, 1024, 512);
+  got = labels_of (grid);
+  g_assert_cmpstr (got, ==,
+                   "isl 128 · osl 128 · c 1|isl 128 · osl 128 · c 16|isl 1024 · osl 128 · c 16"
+                   "|isl 1024 · osl 512 · c 16");
+  g_clear_pointer (&got, g_free);
+
+  write_configured_run (one_field, "a", "m", 8, 256, 64);
+  write_configured_run (one_field, "b", "m", 16, 256, 64);
+  got = labels_of (one_field);
+  g_assert_cmpstr (got, ==, "concurrency 8|concurrency 16");
+  g_clear_pointer (&got, g_free);
+
+  write_configured_run (single, "only", "m", 8, 256, 64);
+  got = labels_of (single);
+  g_assert_cmpstr (got, ==, "only");
+  g_clear_pointer (&got, g_free);
+
+  write_configured_run (same, "first", "m", 8, 256, 64);
+  write_configured_run (same, "second", "m", 8, 256, 64);
+  got = labels_of (same);
+  g_assert_cmpstr (got, ==, "first|second");
+  g_clear_pointer (&got, g_free);
+
+  write_configured_run (models, "a1", "org/a", 1, 0, 0);
+  write_configured_run (models, "a4", "org/a", 4, 0, 0);
+  write_configured_run (models, "b1", "org/b", 1, 0, 0);
+  got = labels_of (models);
+  g_assert_cmpstr (got, ==, "org/a · c 1|org/a · c 4|org/b · c 1");
+  g_clear_pointer (&got, g_free);
+
+  write_configured_run (model, "a", "org/a", 4, 0, 0);
+  write_configured_run (model, "b", "org/b", 4, 0, 0);
+  got = labels_of (model);
+  g_assert_cmpstr (got, ==, "org/a|org/b");
+  g_clear_pointer (&got, g_free);
+
+  /* a run without the lengths that vary is named by its folder, not "isl –" */
+  write_configured_run (partly, "with", "m", 1, 128, 128);
+  write_configured_run (partly, "with2", "m", 1, 256, 128);
+  write_configured_run (partly, "without", "m", 1, 0, 0);
+  got = labels_of (partly);
+  g_assert_cmpstr (got, ==, "isl 128|isl 256|without");
+}
+
 /* The bundled sweep: three runs (one nested inside another's folder), concurrency 1, 2, 4. */
 static void
 test_sample_sweep (void)
@@ -2313,6 +2412,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runs/number-reading", test_number_reading);
   g_test_add_func ("/runs/sweep-discovery", test_sweep_discovery);
   g_test_add_func ("/runs/sample-sweep", test_sample_sweep);
+  g_test_add_func ("/runs/sweep-labels", test_sweep_labels);
   g_test_add_func ("/runs/dispersed-throughput", test_dispersed_throughput);
   g_test_add_func ("/runs/pareto-and-rolling", test_pareto_and_rolling);
   g_test_add_func ("/runs/axis-values", test_axis_values);

@@ -187,6 +187,8 @@ discover (IvSweep *s, gboolean quiet, GCancellable *cancellable, GError **first,
   return g_steal_pointer (&dirs);
 }
 
+static gboolean label_needs_model (const IvSweep *s);
+
 /* A field varies when two runs that have it disagree on it: a run without its
  * configuration (CSV-only, an old summary, one still being written) does not make every
  * field vary. */
@@ -211,6 +213,7 @@ find_varying (IvSweep *s)
             }
         }
     }
+  s->label_model = label_needs_model (s);
 }
 
 /* A sweep's aggregate (profile_export_aiperf_sweep.json) is no run: when the sweep found
@@ -636,29 +639,86 @@ iv_sweep_follow (IvSweep *s, gsize max_bytes, gboolean look, IvSweepFollow *out)
     find_varying (s);
 }
 
+/* The order fields are named in a run's label: the workload (lengths) before the load,
+ * so the runs of one ISL × OSL cell read alike ("isl 1024 · osl 128 · c 16"). The model,
+ * when it is needed at all, leads. */
+static const IvField label_order[] = {
+  IV_FIELD_MODEL,        IV_FIELD_ISL,           IV_FIELD_OSL,           IV_FIELD_CONCURRENCY,
+  IV_FIELD_REQUEST_RATE, IV_FIELD_REQUEST_COUNT, IV_FIELD_ENDPOINT_TYPE, IV_FIELD_STREAMING,
+};
+
+/* How one field reads in a label: with its key alone ("concurrency 8") or beside others,
+ * short ("c 8", "isl 1024"); a model or an endpoint type by its value; streaming as a
+ * word. */
+static void
+append_field (GString *label, const IvRun *r, IvField f, const char *v, gboolean alone)
+{
+  static const char *const brief[IV_N_FIELDS] = {
+    [IV_FIELD_CONCURRENCY] = "c", [IV_FIELD_REQUEST_RATE] = "rate", [IV_FIELD_ISL] = "isl",
+    [IV_FIELD_OSL] = "osl",       [IV_FIELD_REQUEST_COUNT] = "n",
+  };
+
+  if (label->len)
+    g_string_append (label, " · ");
+  if (f == IV_FIELD_MODEL || f == IV_FIELD_ENDPOINT_TYPE)
+    g_string_append (label, v);
+  else if (f == IV_FIELD_STREAMING)
+    g_string_append (label, r->streaming ? "streaming" : "not streaming");
+  else
+    g_string_append_printf (label, "%s %s", alone ? fields[f].key : brief[f], v);
+}
+
+/* @r's label from the varying fields, the model among them when @with_model; NULL when
+ * the run lacks one of them (a CSV-only run, an old summary): its folder tells it apart,
+ * "c –" would not. */
+static char *
+label_of (const IvSweep *s, const IvRun *r, gboolean with_model)
+{
+  g_autoptr (GString) label = g_string_new (NULL);
+  guint named = 0;
+
+  for (guint i = 0; i < s->varying->len; i++)
+    named += GPOINTER_TO_UINT (s->varying->pdata[i]) != IV_FIELD_MODEL || with_model;
+  for (guint k = 0; k < G_N_ELEMENTS (label_order); k++)
+    {
+      IvField f = label_order[k];
+      g_autofree char *v = NULL;
+      if (!g_ptr_array_find (s->varying, GUINT_TO_POINTER (f), NULL)
+          || (f == IV_FIELD_MODEL && !with_model))
+        continue;
+      if (!(v = iv_run_field_text (r, f)))
+        return NULL;
+      append_field (label, r, f, v, named == 1);
+    }
+  return label->len ? g_string_free (g_steal_pointer (&label), FALSE) : NULL;
+}
+
+/* Whether labels name the model: when it is all that varies, or when without it two runs
+ * would read the same (two models swept over the same loads). Otherwise the model is the
+ * series' colour and the table's Model column, not each point's label. */
+static gboolean
+label_needs_model (const IvSweep *s)
+{
+  g_autoptr (GHashTable) seen = NULL;
+
+  if (!g_ptr_array_find (s->varying, GUINT_TO_POINTER (IV_FIELD_MODEL), NULL))
+    return FALSE;
+  if (s->varying->len == 1)
+    return TRUE;
+  seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < s->runs->len; i++)
+    {
+      char *label = label_of (s, s->runs->pdata[i], FALSE);
+      if (label && !g_hash_table_add (seen, label))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 char *
 iv_sweep_run_label (const IvSweep *s, const IvRun *r)
 {
-  GString *label = g_string_new (NULL);
+  char *label = label_of (s, r, s->label_model);
 
-  for (guint i = 0; i < s->varying->len; i++)
-    {
-      IvField f = GPOINTER_TO_UINT (s->varying->pdata[i]);
-      g_autofree char *v = iv_run_field_text (r, f);
-      if (f == IV_FIELD_MODEL && s->varying->len > 1)
-        continue; /* the model is the series' colour, not the point's label */
-      if (!v)
-        {
-          /* a run without that part of the configuration (a CSV-only run, an old
-           * summary): its folder tells it apart, "concurrency –" would not */
-          g_string_assign (label, "");
-          break;
-        }
-      if (label->len)
-        g_string_append (label, ", ");
-      g_string_append_printf (label, "%s %s", fields[f].key, v);
-    }
-  if (label->len == 0)
-    g_string_append (label, r->name);
-  return g_string_free (label, FALSE);
+  return label ? label : g_strdup (r->name);
 }

@@ -31,7 +31,8 @@ typedef struct
   /* followed: a run without its summary that has not grown for this long is incomplete,
    * no longer live (IV_RUN_LIVE_STALE_S; plot --watch sets its --linger) */
   guint stale_after_s;
-  gboolean aiperf; /* the run set aiperf plot finds (iv_sweep_load_aiperf) */
+  gboolean aiperf;      /* the run set aiperf plot finds (iv_sweep_load_aiperf) */
+  gboolean label_model; /* run labels name the model (iv_sweep_run_label) */
 } IvSweep;
 
 /* What one iv_sweep_follow() found. */
@@ -79,7 +80,11 @@ const char *iv_field_title (IvField field);
 char *iv_run_field_text (const IvRun *run, IvField field);
 /* The value as a number (NaN for text fields or when absent). */
 double iv_run_field_number (const IvRun *run, IvField field);
-/* A short label of the run from the varying fields ("concurrency 8"), or its name. */
+/* A run's name for people, built from the fields that vary across the sweep, workload
+ * first: "concurrency 8" when one field varies, "isl 1024 · osl 128 · c 16" when several;
+ * the model only when it alone varies or the runs would read the same without it; the
+ * run's folder name when nothing varies or the run lacks a varying field. The one name
+ * of a run in the window's table, figures' legends and labels, the report and the CLI. */
 char *iv_sweep_run_label (const IvSweep *sweep, const IvRun *run);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvSweep, iv_sweep_free)
