@@ -582,6 +582,48 @@ test_grid_shared_axes (void)
   cairo_surface_destroy (s);
 }
 
+/* Two panels sharing y and one legend of eight entries below both: the plots keep one
+ * height (a legend under one panel would squeeze it alone), the entries flow into columns
+ * (the band is lower than a column of eight), and the panel's own legend comes back. */
+static void
+test_grid_legend (void)
+{
+  g_autoptr (IvChartGrid) grid = iv_chart_grid_new (1, 2);
+  IvChart *left = iv_chart_new (), *right = iv_chart_new ();
+  double x[] = { 1, 2 }, y[] = { 1, 2 };
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 700, 320);
+  cairo_t *cr = cairo_create (s);
+  IvRenderOptions opt = { IV_THEME_LIGHT, 1 };
+  const IvChartLayout *ll, *lr;
+  double wide, narrow;
+
+  iv_chart_add_line (left, "a", x, y, 2);
+  for (int i = 0; i < 8; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("series number %d", i);
+      iv_chart_add_line (right, name, x, y, 2);
+    }
+  iv_chart_set_legend (right, IV_LEGEND_BOTTOM);
+  iv_chart_grid_set (grid, 0, 0, left);
+  iv_chart_grid_set (grid, 0, 1, right);
+  iv_chart_grid_share_axes (grid, FALSE, TRUE);
+  iv_chart_grid_set_legend (grid, 0, 1);
+  g_assert_true (iv_chart_grid_render (cr, grid, &opt, 700, 320, NULL));
+  ll = iv_chart_get_layout (left);
+  lr = iv_chart_get_layout (right);
+  g_assert_cmpfloat (fabs (ll->plot_h - lr->plot_h), <, 0.5);
+  g_assert_cmpfloat (lr->legend_w, ==, 0);
+  g_assert_cmpint (right->legend, ==, IV_LEGEND_BOTTOM);
+  wide = iv_chart_render_legend (cr, right, &opt, 700, FALSE);
+  narrow = iv_chart_render_legend (cr, right, &opt, 150, FALSE);
+  g_assert_cmpfloat (wide, >, 0);
+  g_assert_cmpfloat (wide * 2, <, narrow);
+  /* below the panels, where the legend was measured to go */
+  g_assert_cmpfloat (ll->plot_y + ll->plot_h, <, 320 - wide);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
 static cairo_status_t
 count_bytes (void *closure, const unsigned char *data, unsigned int length)
 {
@@ -669,5 +711,6 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/legend-hit-and-colors", test_legend_hit_and_colors);
   g_test_add_func ("/chart/palette-probe", test_palette_probe);
   g_test_add_func ("/chart/grid-shared-axes", test_grid_shared_axes);
+  g_test_add_func ("/chart/grid-legend", test_grid_legend);
   return g_test_run ();
 }

@@ -17,6 +17,7 @@ struct _IvChartGrid
   IvChart **charts;
   char *title;
   gboolean share_x, share_y;
+  int legend_panel; /* whose legend is drawn once below all panels; -1: each its own */
   double left, top, cell_w, cell_h; /* where the last drawing put the panels */
   gboolean drawn;
 };
@@ -29,6 +30,7 @@ iv_chart_grid_new (guint rows, guint columns)
   g_return_val_if_fail (rows > 0 && columns > 0, NULL);
   g->rows = rows;
   g->columns = columns;
+  g->legend_panel = -1;
   g->charts = g_new0 (IvChart *, rows * columns);
   return g;
 }
@@ -71,6 +73,15 @@ const char *
 iv_chart_grid_get_title (const IvChartGrid *grid)
 {
   return grid->title;
+}
+
+void
+iv_chart_grid_set_legend (IvChartGrid *grid, int row, int column)
+{
+  grid->legend_panel
+      = row >= 0 && column >= 0 && (guint) row < grid->rows && (guint) column < grid->columns
+            ? row * (int) grid->columns + column
+            : -1;
 }
 
 void
@@ -123,7 +134,9 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
 {
   IvChartGrid *grid = (IvChartGrid *) data;
   const IvThemeColors *colors = iv_theme_get_colors (options->theme);
-  double top = 0, left = 0, bottom = 0, cell_w, cell_h;
+  double top = 0, left = 0, bottom = 0, band = 0, cell_w, cell_h;
+  IvChart *legend_chart = grid->legend_panel >= 0 ? grid->charts[grid->legend_panel] : NULL;
+  IvLegendPlacement legend_saved = IV_LEGEND_HIDDEN;
   char *shared_title[2] = { NULL, NULL };
   double union_lo[2] = { INFINITY, INFINITY }, union_hi[2] = { -INFINITY, -INFINITY };
   gboolean ok = TRUE;
@@ -140,6 +153,10 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
       PangoLayout *layout = grid_layout (cr, options, "Cantarell, Sans Bold", 16.5);
       int tw, th;
       pango_layout_set_width (layout, (int) ((width - 20) * PANGO_SCALE));
+      /* a figure's title names its configuration: on a paper column it wraps to a second
+       * line rather than losing the end */
+      pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+      pango_layout_set_height (layout, -2);
       pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
       iv_text_layout_set_text (layout, grid->title);
       pango_layout_get_pixel_size (layout, &tw, &th);
@@ -149,6 +166,23 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
       top = 10 + th + 4;
       g_object_unref (layout);
     }
+
+  /* One legend for all panels, across the page's width below them: under one panel it
+   * would squeeze that panel and leave its neighbour's plot a different height. */
+  if (legend_chart)
+    {
+      band = iv_chart_render_legend (cr, legend_chart, options, width, FALSE);
+      if (band > 0)
+        {
+          cairo_save (cr);
+          cairo_translate (cr, 0, height - band);
+          iv_chart_render_legend (cr, legend_chart, options, width, TRUE);
+          cairo_restore (cr);
+        }
+      legend_saved = legend_chart->legend;
+      legend_chart->legend = IV_LEGEND_HIDDEN;
+    }
+  bottom = band;
 
   /* Shared ranges: the union of what each panel would show alone. */
   for (guint i = 0; i < n; i++)
@@ -189,12 +223,15 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
         {
           iv_text_layout_set_text (layout, shared_title[0]);
           pango_layout_get_pixel_size (layout, &tw, &th);
-          bottom = th + 8;
-          cairo_move_to (cr, left + (width - left - tw) / 2, height - th - 4);
+          bottom = band + th + 8;
+          cairo_move_to (cr, left + (width - left - tw) / 2, height - band - th - 4);
           pango_cairo_show_layout (cr, layout);
         }
       if (shared_title[1])
         {
+          /* never longer than the panels' height: it would run into the title */
+          pango_layout_set_width (layout, (int) (MAX (40, height - top - bottom) * PANGO_SCALE));
+          pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
           iv_text_layout_set_text (layout, shared_title[1]);
           pango_layout_get_pixel_size (layout, &tw, &th);
           left = th + 8;
@@ -253,6 +290,8 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
           }
       }
   cairo_restore (cr);
+  if (legend_chart)
+    legend_chart->legend = legend_saved;
   g_free (shared_title[0]);
   g_free (shared_title[1]);
   return ok;

@@ -14,6 +14,9 @@ void iv_chart_grid_set (IvChartGrid *grid, guint row, guint column, IvChart *cha
 IvChart *iv_chart_grid_get (IvChartGrid *grid, guint row, guint column);
 void iv_chart_grid_set_title (IvChartGrid *grid, const char *title);
 const char *iv_chart_grid_get_title (const IvChartGrid *grid);
+/* The legend of the panel at (@row, @column) drawn once, below all panels across the
+ * grid's width (its entries in columns); -1, -1: each panel draws its own. */
+void iv_chart_grid_set_legend (IvChartGrid *grid, int row, int column);
 void iv_chart_grid_share_axes (IvChartGrid *grid, gboolean share_x, gboolean share_y);
 gboolean iv_chart_grid_render (cairo_t *cr, gconstpointer grid, const IvRenderOptions *options,
                                double width, double height, GError **error);

@@ -258,11 +258,24 @@ measure_legend (IvChartCtx *ctx, IvLegendPlacement placement)
       _iv_chart_text_size (ctx, s->name, 0.92, FALSE, &text_w, &text_h);
       ctx->max_text_w = 0;
       size.w = MAX (size.w, size.swatch + 6 + text_w);
-      size.rows++;
+      size.entries++;
+    }
+  size.rows = size.entries;
+  size.cols = 1;
+  size.col_w = size.w + 16;
+  /* Below the plot, entries flow into as many columns as the width takes: a long list of
+   * one column would take the plot's height on a paper-sized page. */
+  if (placement == IV_LEGEND_BOTTOM && size.entries > 1)
+    {
+      double avail = ctx->L->width - 2 * IV_CHART_PAD;
+      size.cols = CLAMP ((guint) (avail / size.col_w), 1, size.entries);
+      size.rows = (size.entries + size.cols - 1) / size.cols;
+      /* as many columns as needed for these rows: no column left half empty */
+      size.cols = (size.entries + size.rows - 1) / size.rows;
     }
   if (size.rows)
     {
-      size.w += 16;
+      size.w = size.cols * size.col_w;
       size.h = size.rows * size.row_h + 10;
     }
   return size;
@@ -665,6 +678,7 @@ _iv_chart_draw_legend (IvChartCtx *ctx, const LegendSize *size)
   else if (L->legend_placement == IV_LEGEND_BOTTOM)
     {
       x = MAX (IV_CHART_PAD, L->plot_x + (L->plot_w - size->w) / 2);
+      x = MIN (x, MAX (IV_CHART_PAD, L->width - IV_CHART_PAD - size->w));
       y = L->height - IV_CHART_PAD - size->h;
     }
   else
@@ -697,7 +711,9 @@ _iv_chart_draw_legend (IvChartCtx *ctx, const LegendSize *size)
     }
   L->legend_x = x, L->legend_y = y, L->legend_w = size->w, L->legend_h = size->h;
   L->legend_row_h = size->row_h;
+  L->legend_col_w = size->col_w;
   L->n_legend_rows = size->rows;
+  L->n_legend_cols = size->cols;
 
   cairo_save (cr);
   if (L->legend_placement == IV_LEGEND_AUTO)
@@ -714,8 +730,8 @@ _iv_chart_draw_legend (IvChartCtx *ctx, const LegendSize *size)
   for (guint i = 0; i < chart->series->len; i++)
     {
       IvSeries *s = chart->series->pdata[i];
-      double ry = y + 5 + row * size->row_h + size->row_h / 2;
-      double sx = x + 8;
+      double ry = y + 5 + (row / size->cols) * size->row_h + size->row_h / 2;
+      double sx = x + 8 + (row % size->cols) * size->col_w;
       IvColor c = s->color;
       const IvColor *fg = s->visible ? &ctx->colors->foreground : &ctx->colors->foreground_dim;
 
@@ -756,6 +772,26 @@ _iv_chart_draw_legend (IvChartCtx *ctx, const LegendSize *size)
       row++;
     }
   cairo_restore (cr);
+}
+
+/* The legend alone in a band @width wide, its entries in columns, drawn from (0, 0) when
+ * @draw: its height. For panels that share one legend below them all. */
+double
+_iv_chart_legend_band (IvChartCtx *ctx, double width, gboolean draw)
+{
+  IvChartLayout *L = ctx->L;
+  LegendSize size;
+
+  L->width = width;
+  size = measure_legend (ctx, IV_LEGEND_BOTTOM);
+  if (!size.rows)
+    return 0;
+  L->plot_x = 0, L->plot_w = width;
+  L->height = size.h + IV_CHART_PAD;
+  L->legend_placement = IV_LEGEND_BOTTOM;
+  if (draw)
+    _iv_chart_draw_legend (ctx, &size);
+  return L->height;
 }
 
 void

@@ -98,7 +98,10 @@ typedef struct
 typedef struct
 {
   double w, h;
-  guint rows;
+  guint rows;    /* lines of entries */
+  guint entries; /* entries, laid out row by row in @cols columns */
+  guint cols;
+  double col_w;
   double row_h;
   double swatch;
 } LegendSize;
@@ -141,6 +144,7 @@ void _iv_chart_draw_grid (IvChartCtx *ctx, AxisTicks ticks[IV_N_AXES]);
 void _iv_chart_draw_axes (IvChartCtx *ctx, AxisTicks ticks[IV_N_AXES]);
 void _iv_chart_draw_annotations (IvChartCtx *ctx);
 void _iv_chart_draw_legend (IvChartCtx *ctx, const LegendSize *size);
+double _iv_chart_legend_band (IvChartCtx *ctx, double width, gboolean draw);
 void _iv_chart_place_labels (IvChartCtx *ctx);
 void _iv_chart_draw_colorbar (IvChartCtx *ctx, IvSeries *series);
 gboolean _iv_chart_series_in_legend (const IvSeries *series);

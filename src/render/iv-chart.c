@@ -950,6 +950,27 @@ resolve_colors (IvChart *chart, IvTheme theme)
     }
 }
 
+double
+iv_chart_render_legend (cairo_t *cr, IvChart *chart, const IvRenderOptions *options, double width,
+                        gboolean draw)
+{
+  IvChartLayout scratch = { 0 }; /* the chart's own layout stays that of its panel */
+  IvChartCtx ctx = { cr,
+                     options->theme,
+                     iv_theme_get_colors (options->theme),
+                     NULL,
+                     IV_CHART_FONT_PX * (options->font_scale > 0 ? options->font_scale : 1.0),
+                     chart,
+                     &scratch };
+  double h;
+
+  resolve_colors (chart, options->theme);
+  ctx.text = pango_cairo_create_layout (cr);
+  h = _iv_chart_legend_band (&ctx, width, draw);
+  g_object_unref (ctx.text);
+  return h;
+}
+
 gboolean
 iv_chart_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
                  double height, GError **error)
@@ -1263,6 +1284,9 @@ iv_chart_legend_hit (const IvChart *chart, double px, double py)
       || py < L->legend_y + 5 || py > L->legend_y + L->legend_h)
     return -1;
   row = (int) ((py - L->legend_y - 5) / L->legend_row_h);
+  if (L->n_legend_cols > 1 && L->legend_col_w > 0)
+    row = row * (int) L->n_legend_cols
+          + MIN ((int) ((px - L->legend_x) / L->legend_col_w), (int) L->n_legend_cols - 1);
   for (guint i = 0; i < chart->series->len; i++)
     {
       const IvSeries *s = chart->series->pdata[i];

@@ -67,8 +67,8 @@ typedef struct
   IvScaleKind kind[IV_N_AXES];
   gboolean has_y2;
   double legend_x, legend_y, legend_w, legend_h; /* legend box, 0 × 0 when none */
-  double legend_row_h;
-  guint n_legend_rows;
+  double legend_row_h, legend_col_w;
+  guint n_legend_rows, n_legend_cols; /* a legend below the plot flows into columns */
   IvLegendPlacement legend_placement; /* where it went: AUTO can fall back to BOTTOM */
   gboolean valid;
 } IvChartLayout;
@@ -172,6 +172,10 @@ const IvUnit *iv_chart_axis_get_unit (const IvChart *chart, IvAxisId axis);
 /* Drawing (an IvRenderFunc: data is the IvChart). Fills the chart's layout cache. */
 gboolean iv_chart_render (cairo_t *cr, gconstpointer chart, const IvRenderOptions *options,
                           double width, double height, GError **error);
+/* @chart's legend alone, in a band @width wide, drawn from (0, 0) when @draw: its height
+ * (0 without entries). Panels of a grid share one this way. */
+double iv_chart_render_legend (cairo_t *cr, IvChart *chart, const IvRenderOptions *options,
+                               double width, gboolean draw);
 const IvChartLayout *iv_chart_get_layout (const IvChart *chart);
 
 /* Pointer queries against the last layout. */

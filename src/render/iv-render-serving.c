@@ -51,8 +51,10 @@ add_front (IvChart *c, const char *name, GArray *pts, guint32 rgb, gboolean dash
   iv_series_set_dashed (s, dashed);
 }
 
+/* @narrow: a paper column, where two panels side by side leave no room for notes: short
+ * titles, no subtitles (the legend and the figure's title carry what they said). */
 static IvChart *
-panel (const IvServingFigure *f, gboolean ttft, IvLegendPlacement legend)
+panel (const IvServingFigure *f, gboolean ttft, IvLegendPlacement legend, gboolean narrow)
 {
   const IvServingCurve *cv = f->curve;
   IvChart *c = iv_chart_new ();
@@ -60,31 +62,34 @@ panel (const IvServingFigure *f, gboolean ttft, IvLegendPlacement legend)
   const char *gpu = iv_hardware_pe_word (cv->hw, FALSE);
   guint group = 0;
 
-  {
-    g_autofree char *title
-        = g_strdup_printf (ttft ? "Per %s against TTFT" : "Per %s against per user", gpu);
-    g_autofree char *sub
-        = ttft ? g_strdup ("a bound, not a forecast; one prompt per replica")
-               : g_strdup_printf ("per user: 1 / ITL; faint: over memory with %.0f %% kept for "
-                                  "the runtime",
-                                  100 * cv->base.reserve);
-    iv_chart_set_title (c, title, sub);
-  }
+  if (narrow)
+    iv_chart_set_title (c, ttft ? "Against TTFT" : "Against per user", NULL);
+  else
+    {
+      g_autofree char *title
+          = g_strdup_printf (ttft ? "Per %s against TTFT" : "Per %s against per user", gpu);
+      g_autofree char *sub
+          = ttft ? g_strdup ("a bound, not a forecast; one prompt per replica")
+                 : g_strdup_printf ("per user: 1 / ITL; faint: over memory with %.0f %% kept "
+                                    "for the runtime",
+                                    100 * cv->base.reserve);
+      iv_chart_set_title (c, title, sub);
+    }
   iv_chart_axis_set_scale (c, IV_AXIS_X, IV_SCALE_LOG10);
   iv_chart_axis_set_scale (c, IV_AXIS_Y, IV_SCALE_LOG10);
   if (ttft)
     {
       iv_chart_axis_set_unit (c, IV_AXIS_X, (IvUnit){ IV_UNIT_SECONDS, 1, NULL });
-      iv_chart_axis_set_title (c, IV_AXIS_X, "Time to first token");
+      iv_chart_axis_set_title (c, IV_AXIS_X, narrow ? "TTFT" : "Time to first token");
     }
   else
     {
       iv_chart_axis_set_unit (c, IV_AXIS_X, (IvUnit){ IV_UNIT_COUNT, 1, "tokens/s" });
-      iv_chart_axis_set_title (c, IV_AXIS_X, "Output throughput per user");
+      iv_chart_axis_set_title (c, IV_AXIS_X, narrow ? "Per user" : "Output throughput per user");
     }
   iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit){ IV_UNIT_COUNT, 1, "tokens/s" });
   {
-    g_autofree char *yt = g_strdup_printf ("Output throughput per %s", gpu);
+    g_autofree char *yt = g_strdup_printf (narrow ? "Per %s" : "Output throughput per %s", gpu);
     iv_chart_axis_set_title (c, IV_AXIS_Y, yt);
   }
   iv_chart_axis_set_grid (c, IV_AXIS_X, TRUE);
@@ -140,7 +145,7 @@ panel (const IvServingFigure *f, gboolean ttft, IvLegendPlacement legend)
       }
     if (xs->len)
       {
-        g_autofree char *name = g_strdup ("does not fit in memory");
+        g_autofree char *name = g_strdup (narrow ? "over memory" : "does not fit in memory");
         IvSeries *s
             = iv_chart_add_scatter (c, name, (double *) xs->data, (double *) ys->data, xs->len);
         iv_series_set_color (s, NOFIT_RGB);
@@ -189,9 +194,10 @@ panel (const IvServingFigure *f, gboolean ttft, IvLegendPlacement legend)
   return c;
 }
 
-/* @legend: where the TTFT panel puts the one legend (the per-user panel has none). */
+/* @legend: where the TTFT panel puts the one legend (the per-user panel has none); below
+ * the panels, it is one legend for both. */
 static IvChartGrid *
-serving_grid (const IvServingFigure *f, IvLegendPlacement legend)
+serving_grid (const IvServingFigure *f, IvLegendPlacement legend, gboolean narrow)
 {
   const IvServingCurve *cv = f->curve;
   IvChartGrid *g = iv_chart_grid_new (1, 2);
@@ -203,16 +209,18 @@ serving_grid (const IvServingFigure *f, IvLegendPlacement legend)
                            iv_format_id (b->f_a), iv_format_id (b->f_kv),
                            b->overlap ? " · overlap" : "");
   iv_chart_grid_set_title (g, title);
-  iv_chart_grid_set (g, 0, 0, panel (f, FALSE, legend));
-  iv_chart_grid_set (g, 0, 1, panel (f, TRUE, legend));
+  iv_chart_grid_set (g, 0, 0, panel (f, FALSE, legend, narrow));
+  iv_chart_grid_set (g, 0, 1, panel (f, TRUE, legend, narrow));
   iv_chart_grid_share_axes (g, FALSE, TRUE);
+  if (legend == IV_LEGEND_BOTTOM)
+    iv_chart_grid_set_legend (g, 0, 1);
   return g;
 }
 
 IvChartGrid *
 iv_serving_grid (const IvServingFigure *f)
 {
-  return serving_grid (f, IV_LEGEND_RIGHT);
+  return serving_grid (f, IV_LEGEND_RIGHT, FALSE);
 }
 
 gboolean
@@ -227,8 +235,8 @@ iv_render_serving (cairo_t *cr, gconstpointer data, const IvRenderOptions *optio
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "no serving curve to draw");
       return FALSE;
     }
-  /* narrower than a wide window's figure area: the legend goes under the TTFT panel, so
-   * neither panel is squeezed nor an entry cut */
-  g = serving_grid (f, width < 1100 ? IV_LEGEND_BOTTOM : IV_LEGEND_RIGHT);
+  /* narrower than a wide window's figure area: one legend below both panels, in columns,
+   * so that neither panel is squeezed nor an entry cut and both plots keep one height */
+  g = serving_grid (f, width < 1100 ? IV_LEGEND_BOTTOM : IV_LEGEND_RIGHT, width < 500);
   return iv_chart_grid_render (cr, g, options, width, height, error);
 }
