@@ -958,66 +958,70 @@ print_serving (const Options *o, const IvServingCurve *c, const GArray *measured
 
   if (g_str_equal (fmt, "json"))
     {
-      g_autoptr (JsonBuilder) b = json_builder_new ();
-      json_builder_begin_object (b);
-      iv_json_member_string (b, "model", c->model->name);
-      iv_json_member_string (b, "hardware", c->hw->name);
-      iv_json_member_double (b, "isl", c->isl);
-      iv_json_member_double (b, "osl", c->osl);
-      json_builder_set_member_name (b, "config");
-      json_builder_begin_object (b);
-      iv_config_build_json (b, &c->base);
-      json_builder_end_object (b);
-      json_builder_set_member_name (b, "points");
-      json_builder_begin_array (b);
+      IvJsonWriter *w = iv_json_writer_new (TRUE);
+      g_autoptr (JsonBuilder) cb = json_builder_new ();
+      g_autoptr (JsonNode) config = NULL;
+      g_autofree char *text = NULL;
+
+      json_builder_begin_object (cb);
+      iv_config_build_json (cb, &c->base);
+      json_builder_end_object (cb);
+      config = json_builder_get_root (cb);
+      iv_json_writer_begin_object (w);
+      iv_json_writer_key (w, "model");
+      iv_json_writer_string (w, c->model->name);
+      iv_json_writer_key (w, "hardware");
+      iv_json_writer_string (w, c->hw->name);
+      iv_json_writer_key (w, "isl");
+      iv_json_writer_double (w, c->isl);
+      iv_json_writer_key (w, "osl");
+      iv_json_writer_double (w, c->osl);
+      iv_json_writer_key (w, "config");
+      iv_json_writer_node (w, config);
+      iv_json_writer_key (w, "points");
+      iv_json_writer_begin_array (w);
       for (guint i = 0; i < c->points->len; i++)
         {
           const IvServingPoint *p = &g_array_index (c->points, IvServingPoint, i);
-          json_builder_begin_object (b);
-          iv_json_member_int (b, "tp", p->t);
-          iv_json_member_int (b, "ep", p->e);
-          iv_json_member_int (b, "batch", p->B);
-          iv_json_member_double (b, "ttft_s", p->ttft_s);
-          iv_json_member_double (b, "itl_s", p->itl_s);
-          iv_json_member_double (b, "latency_s", p->latency_s);
-          iv_json_member_double (b, "tokens_per_s_per_user", p->per_user);
-          iv_json_member_double (b, "tokens_per_s_per_gpu", p->per_gpu);
-          iv_json_member_double (b, "memory_bytes_per_gpu", p->memory_bytes);
-          iv_json_member_bool (b, "fits", p->fits);
-          iv_json_member_bool (b, "frontier_per_user", p->front_user);
-          iv_json_member_bool (b, "frontier_ttft", p->front_ttft);
-          json_builder_end_object (b);
+          iv_json_writer_begin_object (w);
+          iv_json_writer_key (w, "tp");
+          iv_json_writer_int (w, p->t);
+          iv_json_writer_key (w, "ep");
+          iv_json_writer_int (w, p->e);
+          iv_json_writer_key (w, "batch");
+          iv_json_writer_int (w, p->B);
+          iv_json_writer_key (w, "ttft_s");
+          iv_json_writer_double (w, p->ttft_s);
+          iv_json_writer_key (w, "itl_s");
+          iv_json_writer_double (w, p->itl_s);
+          iv_json_writer_key (w, "latency_s");
+          iv_json_writer_double (w, p->latency_s);
+          iv_json_writer_key (w, "tokens_per_s_per_user");
+          iv_json_writer_double (w, p->per_user);
+          iv_json_writer_key (w, "tokens_per_s_per_gpu");
+          iv_json_writer_double (w, p->per_gpu);
+          iv_json_writer_key (w, "memory_bytes_per_gpu");
+          iv_json_writer_double (w, p->memory_bytes);
+          iv_json_writer_key (w, "fits");
+          iv_json_writer_bool (w, p->fits);
+          iv_json_writer_key (w, "frontier_per_user");
+          iv_json_writer_bool (w, p->front_user);
+          iv_json_writer_key (w, "frontier_ttft");
+          iv_json_writer_bool (w, p->front_ttft);
+          iv_json_writer_end_object (w);
         }
-      json_builder_end_array (b);
+      iv_json_writer_end_array (w);
       if (measured)
         {
-          json_builder_set_member_name (b, "measured");
-          json_builder_begin_array (b);
-          for (guint i = 0; i < measured->len; i++)
-            {
-              const IvServingMeasured *m = &g_array_index (measured, IvServingMeasured, i);
-              json_builder_begin_object (b);
-              iv_json_member_string (b, "run", m->label);
-              iv_json_member_double (b, "ttft_s", m->ttft_s);
-              iv_json_member_double (b, "tokens_per_s_per_user", m->per_user);
-              iv_json_member_double (b, "tokens_per_s_per_gpu", m->per_gpu);
-              iv_json_member_bool (b, "frontier_per_user", m->front_user);
-              iv_json_member_bool (b, "frontier_ttft", m->front_ttft);
-              /* per-GPU throughput over the bound's at the same per-user throughput */
-              json_builder_set_member_name (b, "share_of_bound");
-              if (isfinite (m->efficiency))
-                json_builder_add_double_value (b, m->efficiency);
-              else /* faster per user than the bound allows */
-                json_builder_add_null_value (b);
-              json_builder_end_object (b);
-            }
-          json_builder_end_array (b);
+          iv_json_writer_key (w, "measured");
+          iv_serving_measured_write_json (w, measured);
         }
-      iv_json_member_string (b, "caveat",
-                             "a bound, not a forecast: the model ignores queueing, "
-                             "scheduling and prefill–decode interference");
-      json_builder_end_object (b);
-      _iv_cli_print_json_builder (b);
+      iv_json_writer_key (w, "caveat");
+      iv_json_writer_string (w, "a bound, not a forecast: the model ignores queueing, "
+                                "scheduling and prefill–decode interference");
+      iv_json_writer_end_object (w);
+      text = iv_json_writer_finish (w);
+      printf ("%s\n", text);
       return;
     }
   if (g_str_equal (fmt, "csv"))

@@ -344,33 +344,7 @@ json_serving (Outputs *o, const IvServingCurve *curve, const IvServingMeasuredSe
     }
   iv_json_writer_end_array (w);
   iv_json_writer_key (w, "measured");
-  iv_json_writer_begin_array (w);
-  for (guint i = 0; i < set->points->len; i++)
-    {
-      const IvServingMeasured *m = &g_array_index (set->points, IvServingMeasured, i);
-      iv_json_writer_begin_object (w);
-      iv_json_writer_key (w, "run");
-      iv_json_writer_string (w, m->label);
-      iv_json_writer_key (w, "ttft_s");
-      iv_json_writer_double (w, m->ttft_s);
-      iv_json_writer_key (w, "tokens_per_s_per_user");
-      iv_json_writer_double (w, m->per_user);
-      iv_json_writer_key (w, "tokens_per_s_per_gpu");
-      iv_json_writer_double (w, m->per_gpu);
-      iv_json_writer_key (w, "frontier_per_user");
-      iv_json_writer_bool (w, m->front_user);
-      iv_json_writer_key (w, "frontier_ttft");
-      iv_json_writer_bool (w, m->front_ttft);
-      /* per-GPU throughput over the bound's at the same per-user throughput; null when
-       * the run is faster per user than the bound allows */
-      iv_json_writer_key (w, "share_of_bound");
-      if (isfinite (m->efficiency))
-        iv_json_writer_double (w, m->efficiency);
-      else
-        iv_json_writer_null (w);
-      iv_json_writer_end_object (w);
-    }
-  iv_json_writer_end_array (w);
+  iv_serving_measured_write_json (w, set->points);
   iv_json_writer_end_object (w);
 }
 

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "config.h"
+#include "iv-json-writer.h"
 #include "iv-run-bound.h"
 #include "iv-run-series.h"
 #include "iv-serving-measured.h"
@@ -80,4 +81,36 @@ iv_serving_measured_set_clear (IvServingMeasuredSet *set)
   g_clear_pointer (&set->points, g_array_unref);
   g_clear_pointer (&set->left_out, g_ptr_array_unref);
   set->model = NULL;
+}
+
+void
+iv_serving_measured_write_json (IvJsonWriter *w, const GArray *points)
+{
+  iv_json_writer_begin_array (w);
+  for (guint i = 0; points && i < points->len; i++)
+    {
+      const IvServingMeasured *m = &g_array_index (points, IvServingMeasured, i);
+      iv_json_writer_begin_object (w);
+      iv_json_writer_key (w, "run");
+      iv_json_writer_string (w, m->label);
+      iv_json_writer_key (w, "ttft_s");
+      iv_json_writer_double (w, m->ttft_s);
+      iv_json_writer_key (w, "tokens_per_s_per_user");
+      iv_json_writer_double (w, m->per_user);
+      iv_json_writer_key (w, "tokens_per_s_per_gpu");
+      iv_json_writer_double (w, m->per_gpu);
+      iv_json_writer_key (w, "frontier_per_user");
+      iv_json_writer_bool (w, m->front_user);
+      iv_json_writer_key (w, "frontier_ttft");
+      iv_json_writer_bool (w, m->front_ttft);
+      /* per-GPU throughput over the bound's at the same per-user throughput; null when
+       * the run is faster per user than the bound allows */
+      iv_json_writer_key (w, "share_of_bound");
+      if (isfinite (m->efficiency))
+        iv_json_writer_double (w, m->efficiency);
+      else
+        iv_json_writer_null (w);
+      iv_json_writer_end_object (w);
+    }
+  iv_json_writer_end_array (w);
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "iv-hardware.h"
+#include "iv-json-writer.h"
 #include "iv-serving.h"
 #include "iv-sweep.h"
 
@@ -29,6 +30,10 @@ void iv_serving_measured_from_sweep (const IvSweep *sweep, const IvModel *model,
                                      const IvHardware *hw, const IvConfig *config, gint64 tp,
                                      IvServingMeasuredSet *out);
 void iv_serving_measured_set_clear (IvServingMeasuredSet *set);
+
+/* @points (IvServingMeasured) as a JSON array of runs: what `model --serving --measured
+ * --json` and `plot --hardware --json` print, written in one place so they cannot differ. */
+void iv_serving_measured_write_json (IvJsonWriter *w, const GArray *points);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (IvServingMeasuredSet, iv_serving_measured_set_clear)
 
