@@ -162,7 +162,7 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
       pango_layout_get_pixel_size (layout, &tw, &th);
       iv_color_set_source (cr, &colors->foreground);
       cairo_move_to (cr, 10, 10);
-      pango_cairo_show_layout (cr, layout);
+      iv_text_show_layout (cr, layout, 0);
       top = 10 + th + 4;
       g_object_unref (layout);
     }
@@ -225,7 +225,7 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
           pango_layout_get_pixel_size (layout, &tw, &th);
           bottom = band + th + 8;
           cairo_move_to (cr, left + (width - left - tw) / 2, height - band - th - 4);
-          pango_cairo_show_layout (cr, layout);
+          iv_text_show_layout (cr, layout, 0);
         }
       if (shared_title[1])
         {
@@ -239,7 +239,7 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
           cairo_translate (cr, 4, top + (height - top - bottom + tw) / 2);
           cairo_rotate (cr, -G_PI / 2);
           cairo_move_to (cr, 0, 0);
-          pango_cairo_show_layout (cr, layout);
+          iv_text_show_layout (cr, layout, 0);
           cairo_restore (cr);
         }
       g_object_unref (layout);

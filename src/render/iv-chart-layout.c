@@ -57,7 +57,7 @@ _iv_chart_show_text (IvChartCtx *ctx, const char *text, double x, double y, doub
   _iv_chart_text_size (ctx, text, scale, bold, &w, &h);
   iv_color_set_source (ctx->cr, color);
   cairo_move_to (ctx->cr, x - w * xalign, y - h * yalign);
-  pango_cairo_show_layout (ctx->cr, ctx->text);
+  iv_text_show_layout (ctx->cr, ctx->text, 0);
 }
 
 /* -------- ticks and layout -------- */

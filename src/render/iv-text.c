@@ -12,6 +12,104 @@ iv_text_init (IvText *t, cairo_t *cr, double size_px)
   t->layout = pango_cairo_create_layout (cr);
   t->size_px = size_px;
   t->middle = FALSE;
+  t->allow = 0;
+}
+
+struct _IvTextRecorder
+{
+  GArray *boxes; /* IvTextBox */
+};
+
+/* Its address names the recorder on a cairo context; never written. */
+static const cairo_user_data_key_t recorder_key;
+
+static void
+box_clear (gpointer data)
+{
+  g_free (((IvTextBox *) data)->text);
+}
+
+IvTextRecorder *
+iv_text_recorder_new (void)
+{
+  IvTextRecorder *r = g_new0 (IvTextRecorder, 1);
+
+  r->boxes = g_array_new (FALSE, TRUE, sizeof (IvTextBox));
+  g_array_set_clear_func (r->boxes, box_clear);
+  return r;
+}
+
+void
+iv_text_recorder_free (IvTextRecorder *r)
+{
+  if (!r)
+    return;
+  g_array_unref (r->boxes);
+  g_free (r);
+}
+
+void
+iv_text_recorder_attach (IvTextRecorder *r, cairo_t *cr)
+{
+  cairo_set_user_data (cr, &recorder_key, r, NULL);
+}
+
+const IvTextBox *
+iv_text_recorder_boxes (const IvTextRecorder *r, guint *n_boxes)
+{
+  *n_boxes = r->boxes->len;
+  return (const IvTextBox *) (gpointer) r->boxes->data;
+}
+
+/* The device-space bounds of the user-space rectangle (x, y, w, h): rotated text (an
+ * axis title) has its corners turned, so all four are mapped. */
+static void
+device_bounds (cairo_t *cr, double x, double y, double w, double h, double *x0, double *y0,
+               double *x1, double *y1)
+{
+  *x0 = *y0 = G_MAXDOUBLE;
+  *x1 = *y1 = -G_MAXDOUBLE;
+  for (int i = 0; i < 4; i++)
+    {
+      double dx = x + (i & 1 ? w : 0), dy = y + (i & 2 ? h : 0);
+      cairo_user_to_device (cr, &dx, &dy);
+      *x0 = MIN (*x0, dx), *y0 = MIN (*y0, dy);
+      *x1 = MAX (*x1, dx), *y1 = MAX (*y1, dy);
+    }
+}
+
+static void
+record (IvTextRecorder *r, cairo_t *cr, PangoLayout *layout, IvTextFlags allow)
+{
+  PangoRectangle ink;
+  IvTextBox box = { 0 };
+  double x = 0, y = 0, cx0, cy0, cx1, cy1;
+
+  pango_layout_get_pixel_extents (layout, &ink, NULL);
+  /* a blank string draws nothing that could overlap */
+  if (ink.width <= 0 || ink.height <= 0)
+    return;
+  if (cairo_has_current_point (cr))
+    cairo_get_current_point (cr, &x, &y);
+  device_bounds (cr, x + ink.x, y + ink.y, ink.width, ink.height, &box.x0, &box.y0, &box.x1,
+                 &box.y1);
+  cairo_clip_extents (cr, &cx0, &cy0, &cx1, &cy1);
+  device_bounds (cr, cx0, cy0, cx1 - cx0, cy1 - cy0, &box.clip_x0, &box.clip_y0, &box.clip_x1,
+                 &box.clip_y1);
+  box.text = g_strdup (pango_layout_get_text (layout));
+  box.ellipsized = pango_layout_is_ellipsized (layout);
+  box.allow = allow;
+  g_array_append_val (r->boxes, box);
+}
+
+void
+iv_text_show_layout (cairo_t *cr, PangoLayout *layout, IvTextFlags allow)
+{
+  IvTextRecorder *r = cairo_get_user_data (cr, &recorder_key);
+
+  if (r)
+    record (r, cr, layout, allow);
+  pango_cairo_show_layout (cr, layout);
 }
 
 void
@@ -130,7 +228,7 @@ iv_text_show (IvText *t, cairo_t *cr, const char *str, double x, double y, doubl
   iv_text_measure (t, str, scale, bold, max_width, &w, &h);
   iv_color_set_source (cr, color);
   cairo_move_to (cr, x - w * xalign, y - h * yalign);
-  pango_cairo_show_layout (cr, t->layout);
+  iv_text_show_layout (cr, t->layout, t->allow);
 }
 
 double

@@ -7,12 +7,47 @@
 
 G_BEGIN_DECLS
 
+/* What a figure allows a string it draws; by default (0) it promises the whole string,
+ * on the page and clear of every other string. */
+typedef enum
+{
+  IV_TEXT_MAY_ELLIPSIZE = 1 << 0, /* shortened to fit on purpose (a name inside a bar) */
+  IV_TEXT_MAY_OVERLAP = 1 << 1,   /* drawn over other text on purpose, or clipped to a mark */
+} IvTextFlags;
+
 typedef struct
 {
   PangoLayout *layout;
-  double size_px;  /* the body size; calls scale it */
-  gboolean middle; /* ellipsize in the middle (names whose ends tell them apart) */
+  double size_px;    /* the body size; calls scale it */
+  gboolean middle;   /* ellipsize in the middle (names whose ends tell them apart) */
+  IvTextFlags allow; /* what iv_text_show's strings may do, for the layout check */
 } IvText;
+
+/* One string as drawn: its inked rectangle and the clip it was drawn under, in device
+ * space (the surface's pixels), the string as set, and whether Pango ellipsized it. */
+typedef struct
+{
+  double x0, y0, x1, y1;
+  double clip_x0, clip_y0, clip_x1, clip_y1;
+  char *text;
+  gboolean ellipsized;
+  IvTextFlags allow;
+} IvTextBox;
+
+/* The layout check (tests/test-figure-layout.c): a recorder attached to a cairo context
+ * collects every string drawn on it through iv_text_show_layout. Nothing is recorded on a
+ * context without one, so the window and exports pay one lookup a string. */
+typedef struct _IvTextRecorder IvTextRecorder;
+
+IvTextRecorder *iv_text_recorder_new (void);
+void iv_text_recorder_free (IvTextRecorder *recorder);
+/* @cr keeps a reference to nothing: the recorder must outlive the drawing on @cr. */
+void iv_text_recorder_attach (IvTextRecorder *recorder, cairo_t *cr);
+const IvTextBox *iv_text_recorder_boxes (const IvTextRecorder *recorder, guint *n_boxes);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvTextRecorder, iv_text_recorder_free)
+
+/* pango_cairo_show_layout at the current point, recorded when @cr has a recorder. */
+void iv_text_show_layout (cairo_t *cr, PangoLayout *layout, IvTextFlags allow);
 
 /* Every figure's text goes to Pango through this: names from data may be invalid UTF-8
  * (json-glib passes an unpaired \ud800 through as raw bytes), which Pango would refuse

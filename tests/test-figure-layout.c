@@ -1,0 +1,399 @@
+/* test-figure-layout.c: every figure at every page it is exported to — the Model
+ * workspace's registry, every runs preset the bundled samples draw, the trace figures — at
+ * Column, Double column and Slide, light and dark. The renderer reports each string it
+ * draws (iv_text_recorder_attach); none may overlap another (beyond 1 px), leave the page
+ * or its clip, or be ellipsized, unless the figure drew it allowing that. Every failure
+ * is printed with the figure, size, theme and strings, then the test fails.
+ * IV_LAYOUT_ONLY=name[,name…] checks only the figures whose names contain one of them. */
+#include <glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iv-chart-grid.h"
+#include "iv-compare.h"
+#include "iv-export.h"
+#include "iv-model-figures.h"
+#include "iv-pipeline-plot.h"
+#include "iv-plot-config.h"
+#include "iv-preset.h"
+#include "iv-render-pipelined.h"
+#include "iv-render-runs.h"
+#include "iv-render-timeline.h"
+#include "iv-serving.h"
+#include "iv-sweep.h"
+#include "iv-text.h"
+#include "iv-trace-charts.h"
+#include "iv-trace-pipelined.h"
+#include "iv-trace-query.h"
+#include "iv-trace.h"
+
+#define SLACK 1.0 /* device pixels two boxes may share, or a box may pass the page by */
+
+static GString *failures;
+static guint n_checked, n_failed_figures;
+static char **only;
+
+static gboolean
+wanted (const char *name)
+{
+  if (!only)
+    return TRUE;
+  for (guint i = 0; only[i]; i++)
+    if (strstr (name, only[i]))
+      return TRUE;
+  return FALSE;
+}
+
+static char *
+shown (const char *text)
+{
+  g_autofree char *one_line = g_strdup (text);
+  for (char *p = one_line; *p; p++)
+    if (*p == '\n')
+      *p = ' ';
+  return g_strdup_printf ("“%s”", one_line);
+}
+
+/* The problems of one drawing, appended to @out; how many. */
+static guint
+check_boxes (const IvTextBox *b, guint n, double width, double height, GString *out)
+{
+  guint bad = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *s = shown (b[i].text);
+      if (b[i].x0 < -SLACK || b[i].y0 < -SLACK || b[i].x1 > width + SLACK
+          || b[i].y1 > height + SLACK)
+        bad++, g_string_append_printf (
+                   out, "    %s leaves the page (%.0f,%.0f–%.0f,%.0f of %.0f×%.0f)\n", s, b[i].x0,
+                   b[i].y0, b[i].x1, b[i].y1, width, height);
+      else if (!(b[i].allow & IV_TEXT_MAY_OVERLAP)
+               && (b[i].x0 < b[i].clip_x0 - SLACK || b[i].y0 < b[i].clip_y0 - SLACK
+                   || b[i].x1 > b[i].clip_x1 + SLACK || b[i].y1 > b[i].clip_y1 + SLACK))
+        bad++, g_string_append_printf (
+                   out, "    %s is clipped (%.0f,%.0f–%.0f,%.0f, clip %.0f,%.0f–%.0f,%.0f)\n", s,
+                   b[i].x0, b[i].y0, b[i].x1, b[i].y1, b[i].clip_x0, b[i].clip_y0, b[i].clip_x1,
+                   b[i].clip_y1);
+      if (b[i].ellipsized && !(b[i].allow & IV_TEXT_MAY_ELLIPSIZE))
+        bad++, g_string_append_printf (out, "    %s is ellipsized\n", s);
+      if (b[i].allow & IV_TEXT_MAY_OVERLAP)
+        continue;
+      for (guint j = i + 1; j < n; j++)
+        {
+          double ox = MIN (b[i].x1, b[j].x1) - MAX (b[i].x0, b[j].x0);
+          double oy = MIN (b[i].y1, b[j].y1) - MAX (b[i].y0, b[j].y0);
+          if (b[j].allow & IV_TEXT_MAY_OVERLAP || ox <= SLACK || oy <= SLACK)
+            continue;
+          {
+            g_autofree char *t = shown (b[j].text);
+            bad++;
+            g_string_append_printf (out, "    %s overlaps %s (%.0f × %.0f px)\n", s, t, ox, oy);
+          }
+        }
+    }
+  return bad;
+}
+
+/* Draws @figure as the preset @p exports it, in @theme, and checks its text. */
+static void
+check_figure (const char *name, const IvFigure *figure, const IvExportPreset *p, IvTheme theme)
+{
+  g_autoptr (IvTextRecorder) rec = iv_text_recorder_new ();
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  cairo_rectangle_t page = { 0, 0, p->width, p->height };
+  cairo_surface_t *s = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, &page);
+  cairo_t *cr = cairo_create (s);
+  IvExportOptions eo;
+  const IvTextBox *boxes;
+  guint n, bad;
+
+  iv_export_options_init (&eo);
+  eo.width = p->width, eo.height = p->height, eo.dpi = 96, eo.text_pt = p->text_pt;
+  eo.render.theme = theme;
+  iv_text_recorder_attach (rec, cr);
+  if (!iv_export_render (cr, figure, &eo, &error))
+    g_string_append_printf (out, "    not drawn: %s\n", error ? error->message : "?");
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  boxes = iv_text_recorder_boxes (rec, &n);
+  if (n == 0)
+    g_string_append (out, "    no text at all\n");
+  bad = check_boxes (boxes, n, p->width, p->height, out);
+  n_checked++;
+  if (out->len)
+    {
+      n_failed_figures++;
+      g_string_append_printf (failures, "%s at %s, %s: %u problem(s)\n%s", name, p->id,
+                              theme == IV_THEME_DARK ? "dark" : "light", MAX (bad, 1), out->str);
+    }
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
+static void
+check_everywhere (const char *name, const IvFigure *figure)
+{
+  guint n;
+  const IvExportPreset *presets = iv_export_get_presets (&n);
+
+  if (!wanted (name))
+    return;
+  for (guint i = 0; i < n; i++)
+    for (int dark = 0; dark < 2; dark++)
+      check_figure (name, figure, &presets[i], dark ? IV_THEME_DARK : IV_THEME_LIGHT);
+}
+
+/* Every problem the test's drawings had, printed; the test fails when there was one. */
+static void
+report (void)
+{
+  g_test_message ("%u drawings checked", n_checked);
+  if (failures->len)
+    {
+      /* as UTF-8 whatever the locale: g_printerr would turn every “ and × into ? */
+      fprintf (stderr, "%u of %u drawings fail the layout check:\n%s", n_failed_figures, n_checked,
+               failures->str);
+      g_test_fail ();
+    }
+  g_string_truncate (failures, 0);
+  n_checked = n_failed_figures = 0;
+}
+
+/* -------- the figures -------- */
+
+static void
+model_figures (const char *label, const IvModel *m, const IvHardware *hw, const IvConfig *c)
+{
+  g_autoptr (IvServingCurve) curve = NULL;
+  g_autoptr (GError) error = NULL;
+  IvServingFigure serving;
+  IvModelFigure fig;
+  IvResult r;
+  guint n;
+  const IvModelFigureInfo *figures = iv_model_figures (&n);
+
+  g_assert_true (iv_model_evaluate (m, hw, c, &r));
+  curve = iv_serving_compute (m, hw, c, 1000, 1000, &error);
+  g_assert_no_error (error);
+  serving = (IvServingFigure){ curve, NULL, 0, NULL };
+  for (guint i = 0; i < n; i++)
+    for (int annotate = 0; annotate < 2; annotate++)
+      {
+        IvFigure f = { figures[i].render,
+                       figures[i].input == IV_MODEL_FIGURE_OF_SERVING ? (gconstpointer) &serving
+                                                                      : (gconstpointer) &fig,
+                       figures[i].name, NULL };
+        g_autofree char *name = NULL;
+        /* only sharding writes its shards' places */
+        if (annotate && !g_str_equal (figures[i].name, "sharding"))
+          continue;
+        fig = (IvModelFigure){ &r, 0, IV_SWEEP_TP, annotate };
+        name = g_strdup_printf ("model %s (%s%s)", figures[i].name, label,
+                                annotate ? ", annotated" : "");
+        check_everywhere (name, &f);
+      }
+}
+
+static void
+test_model (void)
+{
+  const IvModel *m = iv_presets_find ("Llama-3.1-8B");
+  const IvHardware *hw = iv_hardware_find ("ring4");
+  IvConfig c;
+
+  iv_config_init (&c);
+  model_figures ("defaults", m, hw, &c);
+  c.mode = IV_MODE_PREFILL, c.T = 4096, c.t = 4;
+  model_figures ("prefill, TP 4", m, hw, &c);
+  iv_config_init (&c);
+  c.mode = IV_MODE_PREFILL, c.T = 8192, c.t = 2, c.c = 2;
+  model_figures ("prefill, TP 2, CP 2", m, hw, &c);
+  report ();
+}
+
+static char *
+sample (const char *rel)
+{
+  return g_build_filename (g_getenv ("IV_SAMPLES_DIR"), rel, NULL);
+}
+
+/* Every preset of @multi's kind the sweep under @rel draws. */
+static void
+runs_figures (const char *rel, gboolean multi)
+{
+  g_autofree char *path = sample (rel);
+  const char *paths[] = { path, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvSweep) sweep = iv_sweep_load (paths, NULL, NULL, NULL, &error);
+  g_autoptr (IvPlotConfig) config = iv_plot_config_load (NULL, &error);
+  GPtrArray *plots;
+  guint drawn = 0;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (sweep);
+  plots = multi ? config->multi_plots : config->single_plots;
+  for (guint i = 0; i < plots->len; i++)
+    {
+      const IvPlotSpec *spec = plots->pdata[i];
+      g_autofree char *reason = NULL, *name = NULL;
+      IvRunsFigure fig;
+      IvFigure f;
+
+      if (!iv_runs_figure (spec, sweep, sweep->runs->pdata[0], &fig, &reason))
+        continue;
+      drawn++;
+      name = g_strdup_printf ("runs %s (%s)", spec->name, rel);
+      f = iv_runs_figure_get (&fig, spec->name);
+      check_everywhere (name, &f);
+      iv_runs_figure_clear (&fig);
+    }
+  g_assert_cmpuint (drawn, >, 3);
+}
+
+static void
+test_runs (void)
+{
+  runs_figures ("aiperf/qwen_concurrency1", FALSE);
+  runs_figures ("aiperf", TRUE);
+  runs_figures ("isl-osl-sweep", TRUE);
+  report ();
+}
+
+static IvTrace *
+load_trace (const char *file)
+{
+  g_autofree char *rel = g_build_filename ("traces", file, NULL);
+  g_autofree char *path = sample (rel);
+  g_autoptr (GError) error = NULL;
+  IvTrace *t = iv_trace_load (path, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  return t;
+}
+
+static void
+check_chart (const char *name, IvChart *chart)
+{
+  IvFigure f = { iv_chart_render, chart, name, NULL };
+
+  g_assert_nonnull (chart);
+  check_everywhere (name, &f);
+  iv_chart_free (chart);
+}
+
+static void
+test_traces (void)
+{
+  static const char *const files[]
+      = { "kineto_a100_simple_add.json.gz", "catapult_flow_simple.json",
+          "pipelined_timeline_sample.json" };
+  const IvModel *m = iv_presets_find ("Llama-3.1-8B");
+  const IvHardware *hw = iv_hardware_find ("ring4");
+  IvConfig c;
+  IvResult r;
+
+  iv_config_init (&c);
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autoptr (IvTrace) t = load_trace (files[i]);
+      g_autoptr (IvGpuStats) gpu = iv_trace_gpu_stats (t, t->t0_ns, t->t1_ns);
+      g_autoptr (GArray) stats = iv_trace_stats_by_name (t, G_MININT64, G_MAXINT64);
+      IvTimelineFigure tl = { t, 0, 0, FALSE, 0, G_MAXSIZE, NULL, 0, 0, NULL };
+      IvFigure f = { iv_render_timeline, &tl, "timeline", NULL };
+      gint64 by_class[IV_N_KCLASSES], busy;
+      guint64 kernels[IV_N_KCLASSES];
+      g_autofree char *name = g_strdup_printf ("trace timeline (%s)", files[i]);
+      IvChart *chart;
+
+      tl.note_cut = TRUE;
+      iv_trace_activity_range (t, &tl.t0_ns, &tl.t1_ns);
+      check_everywhere (name, &f);
+      if ((chart = iv_trace_chart_streams (t, gpu)))
+        check_chart ("trace streams", chart);
+      if ((chart = iv_trace_chart_kernels (gpu)))
+        check_chart ("trace kernels", chart);
+      if ((chart = iv_trace_chart_top_names (t, stats, 6)))
+        check_chart ("trace top names", chart);
+      iv_trace_class_times (t, t->t0_ns, t->t1_ns, by_class, kernels, &busy);
+      if ((chart = iv_trace_chart_classes (by_class, busy, &r)))
+        check_chart ("trace classes", chart);
+      if (t->format == IV_TRACE_PIPELINED)
+        {
+          g_autoptr (GError) error = NULL;
+          g_autofree char *bd_path = sample ("traces/candidate_breakdown_sample.json");
+          g_autoptr (IvPipelinePlot) plot = iv_pipeline_plot_new (t, -1, &error);
+          g_autoptr (IvBreakdown) bd = iv_breakdown_load (bd_path, &error);
+          IvPipelinedFigure pf = { t, plot, NULL, G_MAXUINT };
+          IvFigure pfig = { iv_render_pipelined, &pf, "pipelined", NULL };
+
+          g_assert_no_error (error);
+          check_everywhere ("trace pipelined", &pfig);
+          pf.breakdown = bd;
+          check_everywhere ("trace pipelined (breakdown)", &pfig);
+        }
+    }
+  report ();
+}
+
+/* The check itself: two strings drawn over each other, one past the page's edge and one
+ * ellipsized are each reported, and a string allowed to do so is not. */
+static void
+test_check_catches (void)
+{
+  g_autoptr (IvTextRecorder) rec = iv_text_recorder_new ();
+  g_autoptr (GString) out = g_string_new (NULL);
+  cairo_rectangle_t page = { 0, 0, 200, 100 };
+  cairo_surface_t *s = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, &page);
+  cairo_t *cr = cairo_create (s);
+  IvColor black = { 0, 0, 0, 1 };
+  const IvTextBox *b;
+  IvText text;
+  guint n;
+
+  iv_text_recorder_attach (rec, cr);
+  iv_text_init (&text, cr, 13);
+  iv_text_show (&text, cr, "first", 10, 10, 0, 0, 1, FALSE, 0, &black);
+  iv_text_show (&text, cr, "second", 20, 12, 0, 0, 1, FALSE, 0, &black);
+  iv_text_show (&text, cr, "off the edge", 190, 50, 0, 0, 1, FALSE, 0, &black);
+  iv_text_show (&text, cr, "a long name cut short", 10, 70, 0, 0, 1, FALSE, 40, &black);
+  text.allow = IV_TEXT_MAY_ELLIPSIZE | IV_TEXT_MAY_OVERLAP;
+  iv_text_show (&text, cr, "a slice name", 10, 10, 0, 0, 1, FALSE, 30, &black);
+  iv_text_clear (&text);
+  b = iv_text_recorder_boxes (rec, &n);
+  g_assert_cmpuint (n, ==, 5);
+  g_assert_true (b[0].x0 >= 10 && b[0].y0 >= 10);
+  g_assert_true (b[3].ellipsized && !b[0].ellipsized);
+  g_assert_cmpuint (check_boxes (b, n, 200, 100, out), ==, 3);
+  g_assert_nonnull (strstr (out->str, "“first” overlaps “second”"));
+  g_assert_nonnull (strstr (out->str, "“off the edge” leaves the page"));
+  g_assert_nonnull (strstr (out->str, "is ellipsized"));
+  g_assert_null (strstr (out->str, "slice"));
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *filter = g_getenv ("IV_LAYOUT_ONLY");
+  g_autofree char **args = g_new0 (char *, argc + 2);
+  int n_args = 0;
+
+  /* keep going after a failed test: the model's failures do not hide the runs' */
+  for (int i = 0; i < argc; i++)
+    args[n_args++] = argv[i];
+  args[n_args++] = (char *) "--keep-going";
+  argv = args, argc = n_args;
+  g_test_init (&argc, &argv, NULL);
+  failures = g_string_new (NULL);
+  if (filter && *filter)
+    only = g_strsplit (filter, ",", -1);
+  g_test_add_func ("/layout/check-catches", test_check_catches);
+  g_test_add_func ("/layout/model", test_model);
+  g_test_add_func ("/layout/runs", test_runs);
+  g_test_add_func ("/layout/traces", test_traces);
+  return g_test_run ();
+}
