@@ -1,0 +1,1480 @@
+/* iv-query-trace.c: a loaded trace's tables, named and shaped as Perfetto's trace
+ * processor names them (docs/queries.md), reading the trace's columns in place. Ids are
+ * the trace's own indices: a slice's id is its index in the slice columns, a track's
+ * its index in trace->tracks (a counter series' id follows the tracks: n_tracks + its
+ * index), a thread's utid is its track's id, a process's upid its index. */
+#define G_LOG_DOMAIN "iv-query"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "iv-input.h"
+#include "iv-json-doc.h"
+#include "iv-json-pull.h"
+#include "iv-query-private.h"
+#include "iv-trace-query.h"
+
+/* One argument of a slice, flattened as Perfetto flattens JSON args: "args.a.b",
+ * arrays as "args.a[0]" (key) and "args.a" (flat_key). */
+typedef struct
+{
+  char *flat_key, *key;
+  const char *type; /* int, real, string, bool, null */
+  gint64 i;
+  double d;
+  char *s; /* string and display value */
+} Arg;
+
+static void
+arg_clear (gpointer p)
+{
+  Arg *a = p;
+  g_free (a->flat_key);
+  g_free (a->key);
+  g_free (a->s);
+}
+
+typedef struct
+{
+  const IvTrace *trace;
+  GArray *threads;    /* guint: tracks of threads (CPU threads and GPU streams) */
+  GArray *gpus;       /* guint: GPU tracks */
+  GArray *asyncs;     /* guint: async tracks */
+  guint32 *by_name;   /* slice ids grouped by name, built on the first GROUP BY name */
+  guint32 *with_args; /* slices with arguments by offset in the file (args scans) */
+  gsize n_with_args;
+  /* extract_arg ()'s last slice: a query asks of one slice several keys in a row */
+  gsize cached_slice;
+  GArray *cached_args; /* Arg */
+} TraceData;
+
+static void
+trace_data_free (gpointer p)
+{
+  TraceData *d = p;
+  g_array_unref (d->threads);
+  g_array_unref (d->gpus);
+  g_array_unref (d->asyncs);
+  g_free (d->by_name);
+  g_free (d->with_args);
+  if (d->cached_args)
+    g_array_unref (d->cached_args);
+  g_free (d);
+}
+
+static const IvTrack *
+track_at (const IvTrace *t, guint i)
+{
+  return &g_array_index (t->tracks, IvTrack, i);
+}
+
+static const IvProcess *
+process_at (const IvTrace *t, guint i)
+{
+  return t->processes->pdata[i];
+}
+
+static const IvRow *
+row_at (const IvTrace *t, guint i)
+{
+  return &g_array_index (t->rows, IvRow, i);
+}
+
+static const char *
+nonempty (const char *s)
+{
+  return s && *s ? s : NULL;
+}
+
+/* ---- args: flattened JSON ---- */
+
+static void
+flatten (JsonNode *node, const char *flat, const char *key, GArray *out)
+{
+  Arg a = { 0 };
+
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *o = json_node_get_object (node);
+        g_autoptr (GList) members = json_object_get_members (o);
+        for (GList *l = members; l; l = l->next)
+          {
+            g_autofree char *f = g_strconcat (flat, ".", (const char *) l->data, NULL);
+            g_autofree char *k = g_strconcat (key, ".", (const char *) l->data, NULL);
+            flatten (json_object_get_member (o, l->data), f, k, out);
+          }
+        return;
+      }
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *arr = json_node_get_array (node);
+        for (guint i = 0; i < json_array_get_length (arr); i++)
+          {
+            g_autofree char *k = g_strdup_printf ("%s[%u]", key, i);
+            flatten (json_array_get_element (arr, i), flat, k, out);
+          }
+        return;
+      }
+    case JSON_NODE_NULL:
+      a.type = "null";
+      break;
+    case JSON_NODE_VALUE:
+      switch (json_node_get_value_type (node))
+        {
+        case G_TYPE_INT64:
+          a.type = "int";
+          a.i = json_node_get_int (node);
+          a.s = g_strdup_printf ("%" G_GINT64_FORMAT, a.i);
+          break;
+        case G_TYPE_DOUBLE:
+          {
+            char buf[G_ASCII_DTOSTR_BUF_SIZE];
+            a.type = "real";
+            a.d = json_node_get_double (node);
+            a.s = g_strdup (g_ascii_dtostr (buf, sizeof buf, a.d));
+            break;
+          }
+        case G_TYPE_BOOLEAN:
+          a.type = "bool";
+          a.i = json_node_get_boolean (node);
+          a.s = g_strdup (a.i ? "true" : "false");
+          break;
+        default:
+          a.type = "string";
+          a.s = g_strdup (json_node_get_string (node));
+          break;
+        }
+      break;
+    }
+  a.flat_key = g_strdup (flat);
+  a.key = g_strdup (key);
+  g_array_append_val (out, a);
+}
+
+/* The arguments of @slice from @text (its "args" object as JSON text). */
+static GArray *
+parse_args (const IvTrace *trace, gsize slice, const char *text, GError **error)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  GArray *out = g_array_new (FALSE, TRUE, sizeof (Arg));
+  JsonNode *root;
+  guint line, column;
+
+  g_array_set_clear_func (out, arg_clear);
+  /* json-glib recurses: the depth is checked first, as everywhere (iv-json-doc.h) */
+  if (!iv_json_check_depth (text, strlen (text), IV_JSON_MAX_DEPTH, &line, &column)
+      || !json_parser_load_from_data (parser, text, -1, NULL))
+    {
+      g_set_error (error, IV_QUERY_ERROR, IV_QUERY_ERROR_INPUT,
+                   _ ("%s: the arguments of slice %" G_GSIZE_FORMAT " could not be read."),
+                   trace->path, slice);
+      g_array_unref (out);
+      return NULL;
+    }
+  root = json_parser_get_root (parser);
+  if (root && JSON_NODE_HOLDS_OBJECT (root))
+    flatten (root, "args", "args", out);
+  return out;
+}
+
+static GArray *
+slice_args (TraceData *d, gsize slice, GError **error)
+{
+  g_autofree char *text = NULL;
+
+  if (d->cached_args && d->cached_slice == slice)
+    return g_array_ref (d->cached_args);
+  if (!(text = iv_trace_slice_args (d->trace, slice, error)))
+    return NULL;
+  if (d->cached_args)
+    g_array_unref (d->cached_args);
+  d->cached_args = parse_args (d->trace, slice, text, error);
+  d->cached_slice = slice;
+  return d->cached_args ? g_array_ref (d->cached_args) : NULL;
+}
+
+/* extract_arg (arg_set_id, key): Perfetto's function, on the slice's arguments. */
+static void
+extract_arg (sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+  TraceData *d = sqlite3_user_data (ctx);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) args = NULL;
+  const char *key;
+  gint64 id;
+  (void) argc;
+
+  if (sqlite3_value_type (argv[0]) != SQLITE_INTEGER || (id = sqlite3_value_int64 (argv[0])) < 0
+      || (guint64) id >= d->trace->n_slices || !d->trace->args_len[id]
+      || !(key = (const char *) sqlite3_value_text (argv[1])))
+    {
+      sqlite3_result_null (ctx);
+      return;
+    }
+  if (!(args = slice_args (d, (gsize) id, &error)))
+    {
+      sqlite3_result_error (ctx, error->message, -1);
+      return;
+    }
+  for (guint i = 0; i < args->len; i++)
+    {
+      const Arg *a = &g_array_index (args, Arg, i);
+      if (strcmp (a->key, key) != 0)
+        continue;
+      if (strcmp (a->type, "int") == 0 || strcmp (a->type, "bool") == 0)
+        sqlite3_result_int64 (ctx, a->i);
+      else if (strcmp (a->type, "real") == 0)
+        sqlite3_result_double (ctx, a->d);
+      else if (a->s)
+        sqlite3_result_text (ctx, a->s, -1, SQLITE_TRANSIENT);
+      else
+        sqlite3_result_null (ctx);
+      return;
+    }
+  sqlite3_result_null (ctx);
+}
+
+/* ---- slice: its own index ---- */
+
+enum
+{
+  S_ID,
+  S_TS,
+  S_DUR,
+  S_TRACK,
+  S_CAT,
+  S_NAME,
+  S_DEPTH,
+  S_PARENT,
+  S_ARGS,
+  S_SELF,
+};
+
+static const char *const slice_columns[] = {
+  "id INTEGER", "ts INTEGER",    "dur INTEGER",       "track_id INTEGER",   "category TEXT",
+  "name TEXT",  "depth INTEGER", "parent_id INTEGER", "arg_set_id INTEGER", "self_dur INTEGER",
+  NULL
+};
+
+/* Perfetto's duration: -1 for a slice that did not end. */
+static inline gint64
+slice_dur (const IvTrace *t, gsize i)
+{
+  return iv_trace_slice_is_open (t, i) ? -1 : t->dur_ns[i];
+}
+
+typedef struct
+{
+  sqlite3_vtab_cursor base;
+  IvQueryTable *table;
+  TraceData *d;
+  gint64 ts_lo, ts_hi, dur_lo, dur_hi;
+  gint64 track; /* -1: any */
+  gboolean by_name;
+  gboolean one;       /* a lookup by id */
+  guint row, row_end; /* rows left to scan */
+  gsize i, end;       /* the slice now and the end of its run */
+  gboolean eof;
+} SliceCursor;
+
+static int
+slice_best_index (sqlite3_vtab *vtab, sqlite3_index_info *info)
+{
+  IvQueryTable *t = ((IvQueryVtab *) vtab)->table;
+  TraceData *d = t->data;
+  double n = (double) d->trace->n_slices + 1;
+  GString *plan = g_string_new (NULL);
+  gboolean id = FALSE, track = FALSE, ts = FALSE;
+  int argv = 0;
+
+  for (int i = 0; i < info->nConstraint; i++)
+    {
+      const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+      char code = 0;
+      if (!c->usable)
+        continue;
+      switch (c->iColumn)
+        {
+        case -1:
+        case S_ID:
+          code = c->op == SQLITE_INDEX_CONSTRAINT_EQ ? 'i' : 0;
+          break;
+        case S_TRACK:
+          code = c->op == SQLITE_INDEX_CONSTRAINT_EQ ? 't' : 0;
+          break;
+        case S_TS:
+          code = c->op == SQLITE_INDEX_CONSTRAINT_EQ   ? 'e'
+                 : c->op == SQLITE_INDEX_CONSTRAINT_GE ? 'a'
+                 : c->op == SQLITE_INDEX_CONSTRAINT_GT ? 'A'
+                 : c->op == SQLITE_INDEX_CONSTRAINT_LE ? 'b'
+                 : c->op == SQLITE_INDEX_CONSTRAINT_LT ? 'B'
+                                                       : 0;
+          break;
+        case S_DUR:
+          code = c->op == SQLITE_INDEX_CONSTRAINT_EQ   ? 'q'
+                 : c->op == SQLITE_INDEX_CONSTRAINT_GE ? 'd'
+                 : c->op == SQLITE_INDEX_CONSTRAINT_GT ? 'D'
+                 : c->op == SQLITE_INDEX_CONSTRAINT_LE ? 'u'
+                 : c->op == SQLITE_INDEX_CONSTRAINT_LT ? 'U'
+                                                       : 0;
+          break;
+        default:
+          break;
+        }
+      if (!code)
+        continue;
+      g_string_append_c (plan, code);
+      /* SQLite checks each row again (omit stays 0): the scan only has to be a superset */
+      info->aConstraintUsage[i].argvIndex = ++argv;
+      id |= code == 'i';
+      track |= code == 't';
+      ts |= strchr ("eaAbB", code) != NULL;
+    }
+  /* costs: what the scan reads (a guess for ranges: a tenth; a track: a hundredth) */
+  if (id)
+    {
+      info->estimatedCost = 1;
+      info->estimatedRows = 1;
+      info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
+    }
+  else
+    {
+      double cost = n;
+      if (track)
+        cost /= 100;
+      if (ts)
+        cost = cost / 10 + (double) d->trace->rows->len;
+      info->estimatedCost = cost;
+      info->estimatedRows = (sqlite3_int64) cost;
+    }
+  info->idxNum = 0;
+  if (info->nOrderBy == 1 && !info->aOrderBy[0].desc
+      && (info->aOrderBy[0].iColumn == S_ID || info->aOrderBy[0].iColumn == -1))
+    info->orderByConsumed = 1; /* every scan runs in id order */
+  else if (info->nOrderBy == 1 && info->aOrderBy[0].iColumn == S_NAME && !id && !track && !ts
+           && sqlite3_vtab_distinct (info) == 1)
+    {
+      /* GROUP BY name: the rows of a name come together, so SQLite aggregates as they
+       * stream instead of sorting every slice first */
+      info->idxNum = 1;
+      info->orderByConsumed = 1;
+    }
+  info->idxStr = sqlite3_mprintf ("%s", plan->str);
+  info->needToFreeIdxStr = 1;
+  g_string_free (plan, TRUE);
+  return SQLITE_OK;
+}
+
+static int
+slice_open (sqlite3_vtab *vtab, sqlite3_vtab_cursor **out)
+{
+  SliceCursor *c = sqlite3_malloc (sizeof *c);
+  if (!c)
+    return SQLITE_NOMEM;
+  memset (c, 0, sizeof *c);
+  c->table = ((IvQueryVtab *) vtab)->table;
+  c->d = c->table->data;
+  *out = &c->base;
+  return SQLITE_OK;
+}
+
+static int
+slice_close (sqlite3_vtab_cursor *cur)
+{
+  sqlite3_free (cur);
+  return SQLITE_OK;
+}
+
+/* Slice ids grouped by name (a counting sort: linear, and stable, so ids rise within a
+ * name). NULL when the memory cannot be had. */
+static guint32 *
+build_by_name (const IvTrace *t)
+{
+  guint n_names = iv_intern_size (t->strings) + 1;
+  g_autofree guint32 *start = g_try_new0 (guint32, (gsize) n_names + 1);
+  guint32 *out;
+
+  if (!start || !(out = g_try_new (guint32, MAX (t->n_slices, 1))))
+    return NULL;
+  for (gsize i = 0; i < t->n_slices; i++)
+    start[MIN (t->name[i], n_names - 1) + 1]++;
+  for (guint k = 1; k <= n_names; k++)
+    start[k] += start[k - 1];
+  for (gsize i = 0; i < t->n_slices; i++)
+    out[start[MIN (t->name[i], n_names - 1)]++] = (guint32) i;
+  return out;
+}
+
+static inline gboolean
+slice_keeps (const SliceCursor *c, gsize i)
+{
+  const IvTrace *t = c->d->trace;
+  gint64 dur;
+
+  if (t->start_ns[i] < c->ts_lo || t->start_ns[i] > c->ts_hi)
+    return FALSE;
+  dur = slice_dur (t, i);
+  if (dur < c->dur_lo || dur > c->dur_hi)
+    return FALSE;
+  return c->track < 0 || row_at (t, t->row[i])->track == (guint) c->track;
+}
+
+/* Moves to the first slice at or after c->i that the bounds keep, across rows. */
+static void
+slice_settle (SliceCursor *c)
+{
+  const IvTrace *t = c->d->trace;
+
+  if (c->by_name)
+    {
+      while (c->i < c->end)
+        {
+          c->table->visited++;
+          if (slice_keeps (c, c->d->by_name[c->i]))
+            return;
+          c->i++;
+        }
+      c->eof = TRUE;
+      return;
+    }
+  for (;;)
+    {
+      while (c->i < c->end)
+        {
+          /* a block of IV_TRACE_COARSE slices all shorter than the bound: skipped whole */
+          if (c->dur_lo > 0 && c->i % IV_TRACE_COARSE == 0 && c->i + IV_TRACE_COARSE <= c->end
+              && t->coarse_max_dur[c->i / IV_TRACE_COARSE] < c->dur_lo)
+            {
+              c->i += IV_TRACE_COARSE;
+              continue;
+            }
+          c->table->visited++;
+          if (t->start_ns[c->i] > c->ts_hi)
+            {
+              c->i = c->end; /* a row is ordered by start: nothing further is in range */
+              break;
+            }
+          if (slice_keeps (c, c->i))
+            return;
+          c->i++;
+        }
+      if (c->row >= c->row_end)
+        {
+          c->eof = TRUE;
+          return;
+        }
+      {
+        const IvRow *r = row_at (t, c->row);
+        c->i = c->ts_lo > G_MININT64 ? iv_trace_row_first_at (t, c->row, c->ts_lo) : r->first;
+        c->end = r->first + r->n;
+        c->row++;
+      }
+    }
+}
+
+static int
+slice_filter (sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc,
+              sqlite3_value **argv)
+{
+  SliceCursor *c = (SliceCursor *) cur;
+  const IvTrace *t = c->d->trace;
+  gint64 id = -1;
+  gboolean empty = FALSE;
+
+  c->ts_lo = c->dur_lo = G_MININT64;
+  c->ts_hi = c->dur_hi = G_MAXINT64;
+  c->track = -1;
+  c->by_name = FALSE;
+  c->one = FALSE;
+  c->eof = FALSE;
+  for (int k = 0; idx_str && idx_str[k] && k < argc; k++)
+    {
+      gint64 v;
+      gboolean upper = strchr ("bBuU", idx_str[k]) != NULL;
+      int type = sqlite3_value_type (argv[k]);
+
+      if (type == SQLITE_NULL)
+        {
+          empty = TRUE; /* a comparison with NULL is never true */
+          continue;
+        }
+      if (!_iv_query_value_bound (argv[k], upper, &v))
+        continue;
+      switch (idx_str[k])
+        {
+        case 'i':
+          if (id >= 0 && id != v)
+            empty = TRUE;
+          id = v;
+          if (v < 0 || (guint64) v >= t->n_slices)
+            empty = TRUE;
+          break;
+        case 't':
+          if (v < 0 || (guint64) v >= t->tracks->len || (c->track >= 0 && c->track != v))
+            empty = TRUE;
+          c->track = v;
+          break;
+        case 'e':
+          c->ts_lo = MAX (c->ts_lo, v);
+          c->ts_hi = MIN (c->ts_hi, v);
+          break;
+        case 'a':
+          c->ts_lo = MAX (c->ts_lo, v);
+          break;
+        case 'A':
+          c->ts_lo = MAX (c->ts_lo, v == G_MAXINT64 ? v : v + 1);
+          break;
+        case 'b':
+          c->ts_hi = MIN (c->ts_hi, v);
+          break;
+        case 'B':
+          c->ts_hi = MIN (c->ts_hi, v == G_MININT64 ? v : v - 1);
+          break;
+        case 'q':
+          c->dur_lo = MAX (c->dur_lo, v);
+          c->dur_hi = MIN (c->dur_hi, v);
+          break;
+        case 'd':
+          c->dur_lo = MAX (c->dur_lo, v);
+          break;
+        case 'D':
+          c->dur_lo = MAX (c->dur_lo, v == G_MAXINT64 ? v : v + 1);
+          break;
+        case 'u':
+          c->dur_hi = MIN (c->dur_hi, v);
+          break;
+        case 'U':
+          c->dur_hi = MIN (c->dur_hi, v == G_MININT64 ? v : v - 1);
+          break;
+        default:
+          break;
+        }
+    }
+  if (empty || c->ts_lo > c->ts_hi || c->dur_lo > c->dur_hi)
+    {
+      c->eof = TRUE;
+      return SQLITE_OK;
+    }
+  if (id >= 0)
+    {
+      /* one slice: its row alone, from it to it */
+      c->one = TRUE;
+      c->i = (gsize) id;
+      c->end = (gsize) id + 1;
+      c->table->visited++;
+      if (!slice_keeps (c, c->i))
+        c->eof = TRUE;
+      return SQLITE_OK;
+    }
+  if (idx_num == 1)
+    {
+      if (!c->d->by_name && !(c->d->by_name = build_by_name (t)))
+        {
+          cur->pVtab->zErrMsg = sqlite3_mprintf ("%s", _ ("not enough memory to group slices by "
+                                                          "name"));
+          return SQLITE_NOMEM;
+        }
+      c->by_name = TRUE;
+      c->i = 0;
+      c->end = t->n_slices;
+      slice_settle (c);
+      return SQLITE_OK;
+    }
+  if (c->track >= 0)
+    {
+      const IvTrack *tr = track_at (t, (guint) c->track);
+      c->row = tr->first_row;
+      c->row_end = tr->first_row + tr->n_rows;
+    }
+  else
+    {
+      c->row = 0;
+      c->row_end = t->rows->len;
+    }
+  c->i = c->end = 0;
+  slice_settle (c);
+  return SQLITE_OK;
+}
+
+static int
+slice_next (sqlite3_vtab_cursor *cur)
+{
+  SliceCursor *c = (SliceCursor *) cur;
+  c->i++;
+  if (c->one)
+    c->eof = TRUE;
+  else
+    slice_settle (c);
+  return SQLITE_OK;
+}
+
+static int
+slice_eof (sqlite3_vtab_cursor *cur)
+{
+  return ((SliceCursor *) cur)->eof;
+}
+
+static inline gsize
+slice_id (const SliceCursor *c)
+{
+  return c->by_name ? c->d->by_name[c->i] : c->i;
+}
+
+static int
+slice_column (sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
+{
+  SliceCursor *c = (SliceCursor *) cur;
+  const IvTrace *t = c->d->trace;
+  gsize i = slice_id (c);
+
+  switch (col)
+    {
+    case S_ID:
+      sqlite3_result_int64 (ctx, (sqlite3_int64) i);
+      break;
+    case S_TS:
+      sqlite3_result_int64 (ctx, t->start_ns[i]);
+      break;
+    case S_DUR:
+      sqlite3_result_int64 (ctx, slice_dur (t, i));
+      break;
+    case S_TRACK:
+      sqlite3_result_int64 (ctx, row_at (t, t->row[i])->track);
+      break;
+    case S_CAT:
+      _iv_query_result_text (ctx, nonempty (iv_trace_string (t, t->cat[i])));
+      break;
+    case S_NAME:
+      _iv_query_result_text (ctx, iv_trace_string (t, t->name[i]));
+      break;
+    case S_DEPTH:
+      sqlite3_result_int64 (ctx, row_at (t, t->row[i])->depth);
+      break;
+    case S_PARENT:
+      {
+        gsize p = iv_trace_parent (t, i);
+        if (p == i || p >= t->n_slices)
+          sqlite3_result_null (ctx);
+        else
+          sqlite3_result_int64 (ctx, (sqlite3_int64) p);
+        break;
+      }
+    case S_ARGS:
+      if (t->args_len[i])
+        sqlite3_result_int64 (ctx, (sqlite3_int64) i);
+      else
+        sqlite3_result_null (ctx);
+      break;
+    case S_SELF:
+      if (iv_trace_slice_is_open (t, i))
+        sqlite3_result_null (ctx);
+      else
+        sqlite3_result_int64 (ctx, t->self_ns[i]);
+      break;
+    default:
+      sqlite3_result_null (ctx);
+      break;
+    }
+  return SQLITE_OK;
+}
+
+static int
+slice_rowid (sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
+{
+  *rowid = (sqlite3_int64) slice_id ((SliceCursor *) cur);
+  return SQLITE_OK;
+}
+
+static int
+vt_connect (sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
+            char **err)
+{
+  IvQueryTable *t = aux;
+  IvQueryVtab *vt;
+  int rc;
+  (void) argc;
+  (void) argv;
+
+  if ((rc = _iv_query_declare (t, db)) != SQLITE_OK)
+    {
+      *err = sqlite3_mprintf ("%s: %s", t->name, sqlite3_errmsg (db));
+      return rc;
+    }
+  sqlite3_vtab_config (db, SQLITE_VTAB_INNOCUOUS);
+  if (!(vt = sqlite3_malloc (sizeof *vt)))
+    return SQLITE_NOMEM;
+  memset (vt, 0, sizeof *vt);
+  vt->table = t;
+  *out = &vt->base;
+  return SQLITE_OK;
+}
+
+static int
+vt_disconnect (sqlite3_vtab *vt)
+{
+  sqlite3_free (vt);
+  return SQLITE_OK;
+}
+
+static const sqlite3_module slice_module = {
+  .xConnect = vt_connect,
+  .xBestIndex = slice_best_index,
+  .xDisconnect = vt_disconnect,
+  .xDestroy = vt_disconnect,
+  .xOpen = slice_open,
+  .xClose = slice_close,
+  .xFilter = slice_filter,
+  .xNext = slice_next,
+  .xEof = slice_eof,
+  .xColumn = slice_column,
+  .xRowid = slice_rowid,
+};
+
+/* ---- args: read from the file as they are asked for ---- */
+
+enum
+{
+  A_SET,
+  A_FLAT,
+  A_KEY,
+  A_INT,
+  A_STRING,
+  A_REAL,
+  A_TYPE,
+  A_DISPLAY,
+};
+
+static const char *const args_columns[]
+    = { "arg_set_id INTEGER", "flat_key TEXT",      "key TEXT",
+        "int_value INTEGER",  "string_value TEXT",  "real_value REAL",
+        "value_type TEXT",    "display_value TEXT", NULL };
+
+typedef struct
+{
+  sqlite3_vtab_cursor base;
+  IvQueryTable *table;
+  TraceData *d;
+  gboolean one;   /* a lookup by arg_set_id */
+  gsize k, k_end; /* place in d->with_args (scan) */
+  gsize slice;    /* the slice whose arguments are read */
+  GArray *args;   /* Arg */
+  guint j;        /* the argument now */
+  IvInput *in;    /* a scan reads the file forward once, slices by offset */
+  guint64 in_pos;
+  gboolean eof;
+} ArgsCursor;
+
+static int
+compare_args_off (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const IvTrace *t = data;
+  guint64 x = t->args_off[*(const guint32 *) a], y = t->args_off[*(const guint32 *) b];
+  return (x > y) - (x < y);
+}
+
+static gboolean
+build_with_args (TraceData *d)
+{
+  const IvTrace *t = d->trace;
+  gsize n = 0;
+
+  for (gsize i = 0; i < t->n_slices; i++)
+    n += t->args_len[i] != 0;
+  if (!(d->with_args = g_try_new (guint32, MAX (n, 1))))
+    return FALSE;
+  n = 0;
+  for (gsize i = 0; i < t->n_slices; i++)
+    if (t->args_len[i])
+      d->with_args[n++] = (guint32) i;
+  g_qsort_with_data (d->with_args, (gint) n, sizeof (guint32), compare_args_off, (gpointer) t);
+  d->n_with_args = n;
+  return TRUE;
+}
+
+static int
+args_best_index (sqlite3_vtab *vtab, sqlite3_index_info *info)
+{
+  IvQueryTable *t = ((IvQueryVtab *) vtab)->table;
+  TraceData *d = t->data;
+
+  info->idxNum = 0;
+  /* a scan reads every slice's arguments from the file: far dearer than a row */
+  info->estimatedCost = (double) d->trace->n_slices * 100 + 1;
+  for (int i = 0; i < info->nConstraint; i++)
+    if (info->aConstraint[i].usable && info->aConstraint[i].iColumn == A_SET
+        && info->aConstraint[i].op == SQLITE_INDEX_CONSTRAINT_EQ)
+      {
+        info->idxNum = 1;
+        info->aConstraintUsage[i].argvIndex = 1;
+        info->estimatedCost = 10;
+        info->estimatedRows = 10;
+        break;
+      }
+  return SQLITE_OK;
+}
+
+static int
+args_open (sqlite3_vtab *vtab, sqlite3_vtab_cursor **out)
+{
+  ArgsCursor *c = sqlite3_malloc (sizeof *c);
+  if (!c)
+    return SQLITE_NOMEM;
+  memset (c, 0, sizeof *c);
+  c->table = ((IvQueryVtab *) vtab)->table;
+  c->d = c->table->data;
+  *out = &c->base;
+  return SQLITE_OK;
+}
+
+static void
+args_reset (ArgsCursor *c)
+{
+  g_clear_pointer (&c->args, g_array_unref);
+  g_clear_pointer (&c->in, iv_input_free);
+  c->in_pos = 0;
+}
+
+static int
+args_close (sqlite3_vtab_cursor *cur)
+{
+  args_reset ((ArgsCursor *) cur);
+  sqlite3_free (cur);
+  return SQLITE_OK;
+}
+
+/* The arguments of the next slice of a scan, read forward in the open file. */
+static GArray *
+scan_read (ArgsCursor *c, gsize slice, GError **error)
+{
+  const IvTrace *t = c->d->trace;
+  guint64 off = t->args_off[slice], len = t->args_len[slice];
+  g_autofree char *buf = NULL, *strict = NULL;
+  guint64 got = 0;
+
+  if (!c->in && !(c->in = iv_input_open (t->path, error)))
+    return NULL;
+  if (off < c->in_pos) /* overlapping spans (never in a file the loader read): reopen */
+    {
+      g_clear_pointer (&c->in, iv_input_free);
+      c->in_pos = 0;
+      if (!(c->in = iv_input_open (t->path, error)))
+        return NULL;
+    }
+  if (!(buf = g_try_malloc (MAX (len, 65536) + 1)))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+                   _ ("%s: not enough memory for the arguments of slice %" G_GSIZE_FORMAT "."),
+                   t->path, slice);
+      return NULL;
+    }
+  while (c->in_pos < off)
+    {
+      gssize n = iv_input_read (c->in, buf, MIN (off - c->in_pos, 65536), error);
+      if (n <= 0)
+        goto changed;
+      c->in_pos += (guint64) n;
+    }
+  while (got < len)
+    {
+      gssize n = iv_input_read (c->in, buf + got, len - got, error);
+      if (n <= 0)
+        goto changed;
+      got += (guint64) n;
+    }
+  c->in_pos += len;
+  buf[len] = '\0';
+  strict = iv_json_pull_strict_text (buf, len);
+  return parse_args (t, slice, strict ? strict : buf, error);
+
+changed:
+  if (error && !*error)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT,
+                 _ ("%s: the file changed since it was loaded."), t->path);
+  return NULL;
+}
+
+/* Moves to the next argument, reading slices' arguments as needed. */
+static int
+args_settle (ArgsCursor *c)
+{
+  while (!c->args || c->j >= c->args->len)
+    {
+      g_autoptr (GError) error = NULL;
+      g_clear_pointer (&c->args, g_array_unref);
+      c->j = 0;
+      if (c->k >= c->k_end)
+        {
+          c->eof = TRUE;
+          return SQLITE_OK;
+        }
+      c->slice = c->one ? c->k : c->d->with_args[c->k];
+      c->k++;
+      c->table->visited++;
+      c->args = c->one ? slice_args (c->d, c->slice, &error) : scan_read (c, c->slice, &error);
+      if (!c->args)
+        {
+          c->base.pVtab->zErrMsg = sqlite3_mprintf ("%s", error->message);
+          return SQLITE_ERROR;
+        }
+    }
+  return SQLITE_OK;
+}
+
+static int
+args_filter (sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc,
+             sqlite3_value **argv)
+{
+  ArgsCursor *c = (ArgsCursor *) cur;
+  const IvTrace *t = c->d->trace;
+  (void) idx_str;
+
+  args_reset (c);
+  c->eof = FALSE;
+  c->j = 0;
+  c->one = idx_num == 1 && argc == 1;
+  if (c->one)
+    {
+      gint64 id;
+      if (sqlite3_value_numeric_type (argv[0]) != SQLITE_INTEGER
+          || (id = sqlite3_value_int64 (argv[0])) < 0 || (guint64) id >= t->n_slices
+          || !t->args_len[id])
+        {
+          c->eof = TRUE;
+          return SQLITE_OK;
+        }
+      c->k = (gsize) id;
+      c->k_end = (gsize) id + 1;
+    }
+  else
+    {
+      if (!c->d->with_args && !build_with_args (c->d))
+        return SQLITE_NOMEM;
+      c->k = 0;
+      c->k_end = c->d->n_with_args;
+    }
+  return args_settle (c);
+}
+
+static int
+args_next (sqlite3_vtab_cursor *cur)
+{
+  ArgsCursor *c = (ArgsCursor *) cur;
+  c->j++;
+  return args_settle (c);
+}
+
+static int
+args_eof (sqlite3_vtab_cursor *cur)
+{
+  return ((ArgsCursor *) cur)->eof;
+}
+
+static int
+args_column (sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
+{
+  ArgsCursor *c = (ArgsCursor *) cur;
+  const Arg *a = &g_array_index (c->args, Arg, c->j);
+  gboolean is_int = strcmp (a->type, "int") == 0 || strcmp (a->type, "bool") == 0;
+
+  switch (col)
+    {
+    case A_SET:
+      sqlite3_result_int64 (ctx, (sqlite3_int64) c->slice);
+      break;
+    case A_FLAT:
+      sqlite3_result_text (ctx, a->flat_key, -1, SQLITE_TRANSIENT);
+      break;
+    case A_KEY:
+      sqlite3_result_text (ctx, a->key, -1, SQLITE_TRANSIENT);
+      break;
+    case A_INT:
+      if (is_int)
+        sqlite3_result_int64 (ctx, a->i);
+      else
+        sqlite3_result_null (ctx);
+      break;
+    case A_STRING:
+      if (strcmp (a->type, "string") == 0)
+        sqlite3_result_text (ctx, a->s, -1, SQLITE_TRANSIENT);
+      else
+        sqlite3_result_null (ctx);
+      break;
+    case A_REAL:
+      if (strcmp (a->type, "real") == 0)
+        sqlite3_result_double (ctx, a->d);
+      else
+        sqlite3_result_null (ctx);
+      break;
+    case A_TYPE:
+      sqlite3_result_text (ctx, a->type, -1, SQLITE_STATIC);
+      break;
+    case A_DISPLAY:
+      if (a->s)
+        sqlite3_result_text (ctx, a->s, -1, SQLITE_TRANSIENT);
+      else
+        sqlite3_result_null (ctx);
+      break;
+    default:
+      sqlite3_result_null (ctx);
+      break;
+    }
+  return SQLITE_OK;
+}
+
+static int
+args_rowid (sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
+{
+  ArgsCursor *c = (ArgsCursor *) cur;
+  *rowid = (sqlite3_int64) c->slice * 4096 + c->j;
+  return SQLITE_OK;
+}
+
+static const sqlite3_module args_module = {
+  .xConnect = vt_connect,
+  .xBestIndex = args_best_index,
+  .xDisconnect = vt_disconnect,
+  .xDestroy = vt_disconnect,
+  .xOpen = args_open,
+  .xClose = args_close,
+  .xFilter = args_filter,
+  .xNext = args_next,
+  .xEof = args_eof,
+  .xColumn = args_column,
+  .xRowid = args_rowid,
+};
+
+/* ---- the small tables: generic scans ---- */
+
+static gsize
+count_processes (IvQueryTable *t)
+{
+  return ((TraceData *) t->data)->trace->processes->len;
+}
+
+static void
+process_column (IvQueryTable *t, gsize row, int col, sqlite3_context *ctx)
+{
+  const IvProcess *p = process_at (((TraceData *) t->data)->trace, (guint) row);
+  switch (col)
+    {
+    case 0:
+      sqlite3_result_int64 (ctx, (sqlite3_int64) row);
+      break;
+    case 1:
+      _iv_query_result_key (ctx, p->key);
+      break;
+    case 2:
+      _iv_query_result_text (ctx, p->name);
+      break;
+    case 3:
+      _iv_query_result_text (ctx, nonempty (p->labels));
+      break;
+    case 4:
+      _iv_query_result_text (ctx, p->kind == IV_PROCESS_GPU   ? "gpu"
+                                  : p->kind == IV_PROCESS_CPU ? "cpu"
+                                                              : "other");
+      break;
+    default:
+      if (p->gpu_index >= 0)
+        sqlite3_result_int (ctx, p->gpu_index);
+      else
+        sqlite3_result_null (ctx);
+      break;
+    }
+}
+
+static const char *
+track_type (IvTrackKind kind)
+{
+  switch (kind)
+    {
+    case IV_TRACK_THREAD:
+      return "thread";
+    case IV_TRACK_GPU:
+      return "gpu";
+    case IV_TRACK_ASYNC:
+      return "async";
+    case IV_TRACK_COUNTER:
+      return "counter";
+    case IV_TRACK_LANE:
+      return "lane";
+    default:
+      return "other";
+    }
+}
+
+/* track: every track, the counter series after them (Perfetto's counter tracks are one
+ * series each). */
+static gsize
+count_tracks (IvQueryTable *t)
+{
+  const IvTrace *tr = ((TraceData *) t->data)->trace;
+  return tr->tracks->len + tr->series->len;
+}
+
+static void
+track_column (IvQueryTable *t, gsize row, int col, sqlite3_context *ctx)
+{
+  const IvTrace *tr = ((TraceData *) t->data)->trace;
+
+  if (row >= tr->tracks->len)
+    {
+      const IvCounterSeries *s
+          = &g_array_index (tr->series, IvCounterSeries, row - tr->tracks->len);
+      switch (col)
+        {
+        case 0:
+          sqlite3_result_int64 (ctx, (sqlite3_int64) row);
+          break;
+        case 1:
+          _iv_query_result_text (ctx, iv_trace_string (tr, s->name));
+          break;
+        case 2:
+          sqlite3_result_text (ctx, "counter", -1, SQLITE_STATIC);
+          break;
+        default:
+          sqlite3_result_int64 (ctx, track_at (tr, s->track)->process);
+          break;
+        }
+      return;
+    }
+  {
+    const IvTrack *k = track_at (tr, (guint) row);
+    switch (col)
+      {
+      case 0:
+        sqlite3_result_int64 (ctx, (sqlite3_int64) row);
+        break;
+      case 1:
+        _iv_query_result_text (ctx, k->name ? k->name : k->key);
+        break;
+      case 2:
+        sqlite3_result_text (ctx, track_type (k->kind), -1, SQLITE_STATIC);
+        break;
+      default:
+        sqlite3_result_int64 (ctx, k->process);
+        break;
+      }
+  }
+}
+
+/* thread_track, gpu_track, process_track, thread: rows are tracks of a list. */
+static GArray *
+list_of (IvQueryTable *t)
+{
+  TraceData *d = t->data;
+  if (strcmp (t->name, "gpu_track") == 0)
+    return d->gpus;
+  if (strcmp (t->name, "process_track") == 0)
+    return d->asyncs;
+  return d->threads;
+}
+
+static gsize
+count_list (IvQueryTable *t)
+{
+  return list_of (t)->len;
+}
+
+static void
+thread_track_column (IvQueryTable *t, gsize row, int col, sqlite3_context *ctx)
+{
+  const IvTrace *tr = ((TraceData *) t->data)->trace;
+  guint id = g_array_index (list_of (t), guint, row);
+  const IvTrack *k = track_at (tr, id);
+
+  switch (col)
+    {
+    case 0:
+      sqlite3_result_int64 (ctx, id);
+      break;
+    case 1:
+      _iv_query_result_text (ctx, k->name ? k->name : k->key);
+      break;
+    case 2: /* utid (thread_track), upid (process_track) */
+      sqlite3_result_int64 (ctx, strcmp (t->name, "process_track") == 0 ? k->process : id);
+      break;
+    case 3: /* gpu_track: upid */
+      sqlite3_result_int64 (ctx, k->process);
+      break;
+    case 4: /* gpu_track: the device */
+      if (process_at (tr, k->process)->gpu_index >= 0)
+        sqlite3_result_int (ctx, process_at (tr, k->process)->gpu_index);
+      else
+        sqlite3_result_null (ctx);
+      break;
+    default: /* gpu_track: the stream */
+      _iv_query_result_key (ctx, k->key);
+      break;
+    }
+}
+
+static void
+thread_column (IvQueryTable *t, gsize row, int col, sqlite3_context *ctx)
+{
+  const IvTrace *tr = ((TraceData *) t->data)->trace;
+  guint id = g_array_index (list_of (t), guint, row);
+  const IvTrack *k = track_at (tr, id);
+
+  switch (col)
+    {
+    case 0:
+      sqlite3_result_int64 (ctx, id);
+      break;
+    case 1:
+      _iv_query_result_key (ctx, k->key);
+      break;
+    case 2:
+      _iv_query_result_text (ctx, k->name);
+      break;
+    default:
+      sqlite3_result_int64 (ctx, k->process);
+      break;
+    }
+}
+
+static gsize
+count_series (IvQueryTable *t)
+{
+  return ((TraceData *) t->data)->trace->series->len;
+}
+
+static void
+counter_track_column (IvQueryTable *t, gsize row, int col, sqlite3_context *ctx)
+{
+  const IvTrace *tr = ((TraceData *) t->data)->trace;
+  const IvCounterSeries *s = &g_array_index (tr->series, IvCounterSeries, row);
+
+  switch (col)
+    {
+    case 0:
+      sqlite3_result_int64 (ctx, (sqlite3_int64) (tr->tracks->len + row));
+      break;
+    case 1:
+      _iv_query_result_text (ctx, iv_trace_string (tr, s->name));
+      break;
+    default:
+      sqlite3_result_int64 (ctx, track_at (tr, s->track)->process);
+      break;
+    }
+}
+
+static gsize
+count_samples (IvQueryTable *t)
+{
+  return ((TraceData *) t->data)->trace->n_samples;
+}
+
+/* The series holding sample @i: series cover the sample columns in ranges. */
+static gsize
+series_of (const IvTrace *tr, gsize i)
+{
+  gsize lo = 0, hi = tr->series->len;
+  while (hi - lo > 1)
+    {
+      gsize mid = (lo + hi) / 2;
+      if (g_array_index (tr->series, IvCounterSeries, mid).first <= i)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static void
+counter_column (IvQueryTable *t, gsize row, int col, sqlite3_context *ctx)
+{
+  const IvTrace *tr = ((TraceData *) t->data)->trace;
+  switch (col)
+    {
+    case 0:
+      sqlite3_result_int64 (ctx, (sqlite3_int64) row);
+      break;
+    case 1:
+      sqlite3_result_int64 (ctx, tr->sample_ns[row]);
+      break;
+    case 2:
+      sqlite3_result_int64 (ctx, (sqlite3_int64) (tr->tracks->len + series_of (tr, row)));
+      break;
+    default:
+      _iv_query_result_double (ctx, tr->sample_value[row]);
+      break;
+    }
+}
+
+static gsize
+count_flows (IvQueryTable *t)
+{
+  return ((TraceData *) t->data)->trace->flows->len;
+}
+
+static void
+flow_column (IvQueryTable *t, gsize row, int col, sqlite3_context *ctx)
+{
+  const IvTrace *tr = ((TraceData *) t->data)->trace;
+  const IvFlow *f = &g_array_index (tr->flows, IvFlow, row);
+  gsize s = col == 1 ? f->from : f->to;
+
+  switch (col)
+    {
+    case 0:
+      sqlite3_result_int64 (ctx, (sqlite3_int64) row);
+      break;
+    case 1:
+    case 2:
+      if (s == G_MAXSIZE || s >= tr->n_slices)
+        sqlite3_result_null (ctx);
+      else
+        sqlite3_result_int64 (ctx, (sqlite3_int64) s);
+      break;
+    case 3:
+      _iv_query_result_text (ctx, iv_trace_string (tr, f->name));
+      break;
+    default:
+      _iv_query_result_text (ctx, nonempty (iv_trace_string (tr, f->cat)));
+      break;
+    }
+}
+
+static gsize
+count_instants (IvQueryTable *t)
+{
+  return ((TraceData *) t->data)->trace->instants->len;
+}
+
+static void
+instant_column (IvQueryTable *t, gsize row, int col, sqlite3_context *ctx)
+{
+  const IvTrace *tr = ((TraceData *) t->data)->trace;
+  const IvInstant *in = &g_array_index (tr->instants, IvInstant, row);
+  char scope[2] = { in->scope, 0 };
+
+  switch (col)
+    {
+    case 0:
+      sqlite3_result_int64 (ctx, (sqlite3_int64) row);
+      break;
+    case 1:
+      sqlite3_result_int64 (ctx, in->ts_ns);
+      break;
+    case 2:
+      _iv_query_result_text (ctx, iv_trace_string (tr, in->name));
+      break;
+    case 3:
+      if (in->track == G_MAXUINT)
+        sqlite3_result_null (ctx);
+      else
+        sqlite3_result_int64 (ctx, in->track);
+      break;
+    default:
+      sqlite3_result_text (ctx, scope, 1, SQLITE_TRANSIENT);
+      break;
+    }
+}
+
+static gsize
+count_one (IvQueryTable *t)
+{
+  (void) t;
+  return 1;
+}
+
+static void
+bounds_column (IvQueryTable *t, gsize row, int col, sqlite3_context *ctx)
+{
+  const IvTrace *tr = ((TraceData *) t->data)->trace;
+  (void) row;
+  sqlite3_result_int64 (ctx, col == 0 ? tr->t0_ns : tr->t1_ns);
+}
+
+static IvQueryTable *
+add (IvQuery *q, TraceData *d, const char *name, const char *const *columns,
+     gsize (*count) (IvQueryTable *),
+     void (*column) (IvQueryTable *, gsize, int, sqlite3_context *), int id_column)
+{
+  IvQueryTable *t = _iv_query_table_add (q, name, columns, NULL);
+  t->data = d;
+  t->count = count;
+  t->column = column;
+  t->id_column = id_column;
+  return t;
+}
+
+gboolean
+_iv_query_add_trace_tables (IvQuery *q, const IvTrace *trace, GError **error)
+{
+  TraceData *d = g_new0 (TraceData, 1);
+  IvQueryTable *t;
+  (void) error;
+
+  d->trace = trace;
+  d->threads = g_array_new (FALSE, FALSE, sizeof (guint));
+  d->gpus = g_array_new (FALSE, FALSE, sizeof (guint));
+  d->asyncs = g_array_new (FALSE, FALSE, sizeof (guint));
+  d->cached_slice = G_MAXSIZE;
+  for (guint i = 0; i < trace->tracks->len; i++)
+    {
+      IvTrackKind kind = track_at (trace, i)->kind;
+      /* a GPU stream is a thread to Perfetto's JSON importer too (Kineto: pid = device,
+       * tid = stream): its slices join thread_track as a CPU thread's do */
+      if (kind == IV_TRACK_THREAD || kind == IV_TRACK_GPU)
+        g_array_append_val (d->threads, i);
+      if (kind == IV_TRACK_GPU)
+        g_array_append_val (d->gpus, i);
+      if (kind == IV_TRACK_ASYNC)
+        g_array_append_val (d->asyncs, i);
+    }
+
+  t = _iv_query_table_add (q, "slice", slice_columns, &slice_module);
+  t->data = d;
+  t->free_data = trace_data_free; /* the tables share d: the first frees it */
+  t = _iv_query_table_add (q, "args", args_columns, &args_module);
+  t->data = d;
+  sqlite3_create_function (_iv_query_db (q), "extract_arg", 2,
+                           SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, d, extract_arg,
+                           NULL, NULL);
+
+  add (q, d, "process",
+       (const char *const[]){ "upid INTEGER", "pid", "name TEXT", "labels TEXT", "kind TEXT",
+                              "gpu INTEGER", NULL },
+       count_processes, process_column, 0);
+  add (q, d, "thread",
+       (const char *const[]){ "utid INTEGER", "tid", "name TEXT", "upid INTEGER", NULL },
+       count_list, thread_column, -1);
+  add (q, d, "track",
+       (const char *const[]){ "id INTEGER", "name TEXT", "type TEXT", "upid INTEGER", NULL },
+       count_tracks, track_column, 0);
+  add (q, d, "thread_track",
+       (const char *const[]){ "id INTEGER", "name TEXT", "utid INTEGER", NULL }, count_list,
+       thread_track_column, -1);
+  add (q, d, "gpu_track",
+       (const char *const[]){ "id INTEGER", "name TEXT", "utid INTEGER", "upid INTEGER",
+                              "gpu INTEGER", "stream", NULL },
+       count_list, thread_track_column, -1);
+  add (q, d, "process_track",
+       (const char *const[]){ "id INTEGER", "name TEXT", "upid INTEGER", NULL }, count_list,
+       thread_track_column, -1);
+  add (q, d, "counter_track",
+       (const char *const[]){ "id INTEGER", "name TEXT", "upid INTEGER", NULL }, count_series,
+       counter_track_column, -1);
+  add (q, d, "process_counter_track",
+       (const char *const[]){ "id INTEGER", "name TEXT", "upid INTEGER", NULL }, count_series,
+       counter_track_column, -1);
+  add (q, d, "counter",
+       (const char *const[]){ "id INTEGER", "ts INTEGER", "track_id INTEGER", "value REAL", NULL },
+       count_samples, counter_column, 0);
+  add (q, d, "flow",
+       (const char *const[]){ "id INTEGER", "slice_out INTEGER", "slice_in INTEGER", "name TEXT",
+                              "category TEXT", NULL },
+       count_flows, flow_column, 0);
+  add (q, d, "instant",
+       (const char *const[]){ "id INTEGER", "ts INTEGER", "name TEXT", "track_id INTEGER",
+                              "scope TEXT", NULL },
+       count_instants, instant_column, 0);
+  add (q, d, "trace_bounds", (const char *const[]){ "start_ts INTEGER", "end_ts INTEGER", NULL },
+       count_one, bounds_column, -1);
+  return TRUE;
+}
