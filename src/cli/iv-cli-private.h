@@ -25,6 +25,7 @@ int _iv_cli_model (int argc, char **argv);
 int _iv_cli_presets (int argc, char **argv);
 int _iv_cli_hardware (int argc, char **argv);
 int _iv_cli_plot (int argc, char **argv);
+int _iv_cli_query (int argc, char **argv);
 int _iv_cli_runs (int argc, char **argv);
 int _iv_cli_trace (int argc, char **argv);
 /* Parses @command's options (@summary for --help; NULL for none). FALSE after a usage

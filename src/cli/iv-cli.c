@@ -33,6 +33,10 @@ static const IvCliCommand commands[] = {
     N_ ("Draw every default plot of the runs under the paths, as aiperf plot does, or the presets "
         "named"),
     _iv_cli_plot },
+  { "query", "PATH... \"SQL\" | PATH... --file FILE [--format table|csv|json] [--time-limit S]",
+    N_ ("SQL over traces and AIPerf runs, with Perfetto's table names (slice, thread_track, "
+        "request, …)"),
+    _iv_cli_query },
   { "runs", "PATH... [--json]",
     N_ ("The AIPerf runs under the paths: configuration, requests, errors, metric statistics"),
     _iv_cli_runs },
