@@ -99,6 +99,28 @@ matrix_size_text (const Matrix *mt, double ew, const IvHardware *hw)
   return g_strdup_printf ("%s · %s per %s", total, per, iv_hardware_pe_word (hw, FALSE));
 }
 
+/* "4096 × 4096 · per expert": a matrix's shape. */
+static char *
+matrix_shape_text (const Matrix *mt)
+{
+  return g_strdup_printf ("%" G_GINT64_FORMAT " × %" G_GINT64_FORMAT "%s%s", mt->rows, mt->cols,
+                          mt->note[0] ? " · " : "", mt->note);
+}
+
+/* "32 MiB · 4 MiB per PE": the KV cache of the batch, and what one rank holds. */
+static char *
+kv_size_text (const IvResult *r, const IvKindResult *k, gint64 t, gint64 cp_n)
+{
+  gboolean mla = r->model->attention == IV_ATTENTION_MLA;
+  gint64 width_elems = mla ? r->model->r_kv + r->model->d_r : 2 * r->model->Hkv * r->model->dh;
+  gint64 kv_heads = mla ? 1 : r->model->Hkv;
+  double total_bytes = r->config.e_kv * k->sh.L * width_elems * r->config.B;
+  g_autofree char *total = iv_hardware_format_bytes (r->hw, total_bytes);
+  g_autofree char *per = iv_hardware_format_bytes (r->hw, total_bytes / cp_n / MIN (t, kv_heads));
+
+  return g_strdup_printf ("%s · %s per %s", total, per, iv_hardware_pe_word (r->hw, FALSE));
+}
+
 /* "CP 1: positions 3072–6143": the rows of the KV cache a CP rank holds. */
 static char *
 cp_range_text (const IvKindResult *k, gint64 cp, gint64 cp_n)
@@ -201,9 +223,9 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   Matrix mats[12];
   guint n;
   gint64 t, cp_n, kv_heads;
-  double bar_x, bar_w, row_h, y, ew, ekv, size_w;
+  double bar_x, bar_w, row_h, y, ew, size_w, label_w, inline_w, top;
   IvText text;
-  gboolean named;
+  gboolean named, stacked, beside;
   g_autofree char *title = NULL, *subtitle = NULL;
 
   if (!iv_model_figure_check (fig, error))
@@ -212,35 +234,9 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   c = &r->config;
   t = c->t, cp_n = c->c;
   named = t > 8; /* past the palette's eight hues, every shard says its rank */
-  ew = c->e_w, ekv = c->e_kv;
+  ew = c->e_w;
   n = layer_matrices (r, k, mats);
   iv_text_init (&text, cr, 13 * (options->font_scale > 0 ? options->font_scale : 1));
-  {
-    /* the right column as wide as its widest line: the sizes, and the CP rows' ranges */
-    double w, h;
-    size_w = 0;
-    for (guint i = 0; i < n; i++)
-      {
-        g_autofree char *size = matrix_size_text (&mats[i], ew, r->hw);
-        iv_text_measure (&text, size, 0.8, FALSE, 0, &w, &h);
-        size_w = MAX (size_w, w);
-      }
-    for (gint64 cp = 0; cp_n > 1 && cp < cp_n; cp++)
-      {
-        g_autofree char *cpl = cp_range_text (k, cp, cp_n);
-        iv_text_measure (&text, cpl, 0.7, FALSE, 0, &w, &h);
-        size_w = MAX (size_w, w);
-      }
-    size_w = MIN (size_w + 14, width / 3);
-  }
-  bar_x = PAD + LABEL_W;
-  bar_w = MAX (60, width - bar_x - size_w - PAD);
-  /* n weight rows and a KV block of about three rows, between title and legend. */
-  row_h = CLAMP ((height - 2 * PAD - 70 - 30) / (n + 3.6), 16, 56);
-
-  cairo_save (cr);
-  iv_color_set_source (cr, &colors->background);
-  cairo_paint (cr);
   {
     g_autofree char *ep
         = c->e > 1 ? g_strdup_printf (", EP %" G_GINT64_FORMAT, c->e) : g_strdup ("");
@@ -260,23 +256,87 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       cp_n > 1 ? "; every CP rank holds the same weights" : "",
       c->e > 1 && k->moe ? "; each EP rank holds its share of the routed experts, split over TP"
                          : "");
-  iv_text_show (&text, cr, title, PAD, PAD, 0, 0, 1.2, TRUE, width - 2 * PAD, &colors->foreground);
-  iv_text_show (&text, cr, subtitle, PAD, PAD + 24, 0, 0, 0.9, FALSE, width - 2 * PAD,
-                &colors->foreground_dim);
+  {
+    /* The columns as wide as their widest text: the names and shapes on the left, the
+     * sizes (and the CP rows' ranges) on the right; the bars take what is left. On a
+     * narrow page the title and subtitle wrap rather than lose their end. */
+    double w, h, title_h, sub_h, name_h, shape_h;
+    double names_w = 0, shapes_w = 0;
+    label_w = size_w = 0;
+    for (guint i = 0; i < n; i++)
+      {
+        g_autofree char *size = matrix_size_text (&mats[i], ew, r->hw);
+        g_autofree char *shape = matrix_shape_text (&mats[i]);
+        double nw;
+        iv_text_measure (&text, size, 0.8, FALSE, 0, &w, &h);
+        size_w = MAX (size_w, w);
+        iv_text_measure (&text, mats[i].name, 0.9, TRUE, 0, &nw, &name_h);
+        iv_text_measure (&text, shape, 0.8, FALSE, 0, &w, &shape_h);
+        label_w = MAX (label_w, MAX (nw, w));
+        names_w = MAX (names_w, nw);
+        shapes_w = MAX (shapes_w, w);
+      }
+    for (gint64 cp = 0; cp_n > 1 && cp < cp_n; cp++)
+      {
+        g_autofree char *cpl = cp_range_text (k, cp, cp_n);
+        iv_text_measure (&text, cpl, 0.7, FALSE, 0, &w, &h);
+        size_w = MAX (size_w, w);
+      }
+    {
+      g_autofree char *kv = kv_size_text (r, k, t, cp_n);
+      iv_text_measure (&text, kv, 0.8, FALSE, 0, &w, &h);
+      label_w = MAX (label_w, w);
+    }
+    /* shapes beside their names start in one column */
+    inline_w = names_w + 8 + shapes_w;
+    label_w = MIN (label_w + 12, LABEL_W);
+    size_w += 12;
+    iv_text_measure_wrapped (&text, title, 1.2, TRUE, width - 2 * PAD, NULL, &title_h);
+    iv_text_measure_wrapped (&text, subtitle, 0.9, FALSE, width - 2 * PAD, NULL, &sub_h);
+    top = PAD + title_h + 2 + sub_h + 10;
+    /* n weight rows and a KV block of about three rows below them */
+    row_h = CLAMP ((height - top - PAD - name_h - 8) / (n * 1.15 + 2.8), 12, 56);
+    /* a name over its shape needs both lines in a row's pitch; else the shape goes
+     * beside the name when the column can take it, or is left out */
+    stacked = row_h * 1.15 >= name_h + shape_h + 2;
+    beside = !stacked && inline_w + 12 <= width * 0.4;
+    if (beside)
+      label_w = MAX (label_w, MIN (inline_w + 12, LABEL_W + 60));
+  }
+  bar_x = PAD + label_w;
+  bar_w = MAX (40, width - bar_x - size_w - PAD);
 
-  y = PAD + 64;
+  cairo_save (cr);
+  iv_color_set_source (cr, &colors->background);
+  cairo_paint (cr);
+  y = PAD;
+  y += iv_text_show_wrapped (&text, cr, title, PAD, y, 1.2, TRUE, width - 2 * PAD,
+                             &colors->foreground);
+  iv_text_show_wrapped (&text, cr, subtitle, PAD, y + 2, 0.9, FALSE, width - 2 * PAD,
+                        &colors->foreground_dim);
+
+  y = top;
   for (guint i = 0; i < n; i++, y += row_h * 1.15)
     {
       const Matrix *mt = &mats[i];
-      g_autofree char *shape
-          = g_strdup_printf ("%" G_GINT64_FORMAT " × %" G_GINT64_FORMAT "%s%s", mt->rows, mt->cols,
-                             mt->note[0] ? " · " : "", mt->note);
+      g_autofree char *shape = matrix_shape_text (mt);
       g_autofree char *size = matrix_size_text (mt, ew, r->hw);
       double h = row_h;
-      iv_text_show (&text, cr, mt->name, PAD, y + h / 2 - 1, 0, 1, 0.9, TRUE, LABEL_W - 10,
-                    &colors->foreground);
-      iv_text_show (&text, cr, shape, PAD, y + h / 2 + 1, 0, 0, 0.8, FALSE, LABEL_W - 10,
-                    &colors->foreground_dim);
+      if (stacked)
+        {
+          iv_text_show (&text, cr, mt->name, PAD, y + h / 2 - 1, 0, 1, 0.9, TRUE, 0,
+                        &colors->foreground);
+          iv_text_show (&text, cr, shape, PAD, y + h / 2 + 1, 0, 0, 0.8, FALSE, 0,
+                        &colors->foreground_dim);
+        }
+      else
+        {
+          iv_text_show (&text, cr, mt->name, PAD, y + h / 2, 0, 0.5, 0.9, TRUE, 0,
+                        &colors->foreground);
+          if (beside)
+            iv_text_show (&text, cr, shape, PAD + inline_w - shapes_w, y + h / 2, 0, 0.5, 0.8,
+                          FALSE, 0, &colors->foreground_dim);
+        }
       for (gint64 tp = 0; tp < t; tp++)
         {
           double x0 = bar_x + bar_w * tp / t, x1 = bar_x + bar_w * (tp + 1) / t;
@@ -289,7 +349,7 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
           shard (cr, &text, options, c, x0, y, x1 - x0, h, tp, 0, copy, i == 0 || named,
                  i == 0 && fig->annotate);
         }
-      iv_text_show (&text, cr, size, bar_x + bar_w + 10, y + h / 2, 0, 0.5, 0.8, FALSE, size_w - 10,
+      iv_text_show (&text, cr, size, bar_x + bar_w + 10, y + h / 2, 0, 0.5, 0.8, FALSE, 0,
                     &colors->foreground_dim);
     }
 
@@ -297,23 +357,20 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   {
     gboolean mla = r->model->attention == IV_ATTENTION_MLA;
     gint64 width_elems = mla ? r->model->r_kv + r->model->d_r : 2 * r->model->Hkv * r->model->dh;
-    double total_bytes = ekv * k->sh.L * width_elems;
     double block_h = row_h * 2.4, cell_h = block_h / cp_n;
     g_autofree char *label = g_strdup_printf ("KV cache (%s)", mla ? "latent" : "K and V");
     g_autofree char *shape = g_strdup_printf ("%.0f × %" G_GINT64_FORMAT, k->sh.L, width_elems);
-    g_autofree char *total = iv_hardware_format_bytes (r->hw, total_bytes * c->B);
-    g_autofree char *size = NULL;
+    g_autofree char *size = kv_size_text (r, k, t, cp_n);
+    double lh;
     kv_heads = mla ? 1 : r->model->Hkv;
-    {
-      g_autofree char *per
-          = iv_hardware_format_bytes (r->hw, total_bytes * c->B / cp_n / MIN (t, kv_heads));
-      size = g_strdup_printf ("%s · %s per %s", total, per, iv_hardware_pe_word (r->hw, FALSE));
-    }
     y += row_h * 0.4;
-    iv_text_show (&text, cr, label, PAD, y + block_h / 2 - 1, 0, 1, 0.9, TRUE, LABEL_W - 10,
+    /* the label, its shape and its size stacked in the label column, centred on the block */
+    iv_text_measure (&text, label, 0.9, TRUE, 0, NULL, &lh);
+    iv_text_show (&text, cr, label, PAD, y + block_h / 2 - lh / 2, 0, 1, 0.9, TRUE, 0,
                   &colors->foreground);
-    iv_text_show (&text, cr, shape, PAD, y + block_h / 2 + 1, 0, 0, 0.8, FALSE, LABEL_W - 10,
-                  &colors->foreground_dim);
+    if (stacked || beside)
+      iv_text_show (&text, cr, shape, PAD, y + block_h / 2 - lh / 2, 0, 0, 0.8, FALSE, 0,
+                    &colors->foreground_dim);
     for (gint64 cp = 0; cp < cp_n; cp++)
       for (gint64 tp = 0; tp < t; tp++)
         {
@@ -333,8 +390,8 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
             iv_text_show (&text, cr, cpl, bar_x + bar_w + 10, y + (cp + 0.5) * cell_h, 0, 0.5, 0.7,
                           FALSE, 0, &colors->foreground_dim);
         }
-    iv_text_show (&text, cr, size, PAD, y + block_h / 2 + 18, 0, 0, 0.8, FALSE, LABEL_W - 10,
-                  &colors->foreground_dim);
+    iv_text_show (&text, cr, size, PAD, y + block_h / 2 + (stacked || beside ? lh * 0.8 : 0), 0,
+                  stacked || beside ? 0 : 0.5, 0.8, FALSE, 0, &colors->foreground_dim);
   }
   cairo_restore (cr);
   iv_text_clear (&text);

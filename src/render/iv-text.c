@@ -231,6 +231,35 @@ iv_text_show (IvText *t, cairo_t *cr, const char *str, double x, double y, doubl
   iv_text_show_layout (cr, t->layout, t->allow);
 }
 
+void
+iv_text_measure_wrapped (IvText *t, const char *str, double scale, gboolean bold, double max_width,
+                         double *width, double *height)
+{
+  PangoRectangle logical;
+
+  prepare (t, str, scale, bold, 0);
+  pango_layout_set_width (t->layout, max_width > 0 ? (int) (max_width * PANGO_SCALE) : -1);
+  pango_layout_set_wrap (t->layout, PANGO_WRAP_WORD_CHAR);
+  pango_layout_get_extents (t->layout, NULL, &logical);
+  if (width)
+    *width = (double) logical.width / PANGO_SCALE;
+  if (height)
+    *height = (double) logical.height / PANGO_SCALE;
+}
+
+double
+iv_text_show_wrapped (IvText *t, cairo_t *cr, const char *str, double x, double y, double scale,
+                      gboolean bold, double max_width, const IvColor *color)
+{
+  double h;
+
+  iv_text_measure_wrapped (t, str, scale, bold, max_width, NULL, &h);
+  iv_color_set_source (cr, color);
+  cairo_move_to (cr, x, y);
+  iv_text_show_layout (cr, t->layout, t->allow);
+  return h;
+}
+
 double
 iv_text_legend_label (IvText *t, cairo_t *cr, const char *label, double x, double y,
                       const IvColor *color)

@@ -65,6 +65,14 @@ void iv_text_show (IvText *text, cairo_t *cr, const char *str, double x, double 
                    double yalign, double scale, gboolean bold, double max_width,
                    const IvColor *color);
 
+/* @str wrapped at word boundaries to lines at most @max_width wide (a title or subtitle on
+ * a narrow page: the whole text, on as many lines as it takes); its size. */
+void iv_text_measure_wrapped (IvText *text, const char *str, double scale, gboolean bold,
+                              double max_width, double *width, double *height);
+/* Draws it with its top-left corner at (@x, @y); returns its height. */
+double iv_text_show_wrapped (IvText *text, cairo_t *cr, const char *str, double x, double y,
+                             double scale, gboolean bold, double max_width, const IvColor *color);
+
 /* A legend entry's label beside the swatch its caller drew at @x (14 px wide), centred
  * on @y; returns where the next entry's swatch goes. */
 double iv_text_legend_label (IvText *text, cairo_t *cr, const char *label, double x, double y,
