@@ -223,7 +223,7 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   Matrix mats[12];
   guint n;
   gint64 t, cp_n, kv_heads;
-  double bar_x, bar_w, row_h, y, ew, size_w, label_w, inline_w, top;
+  double bar_x, bar_w, row_h, y, ew, size_w, label_w, inline_w, shapes_w, top;
   IvText text;
   gboolean named, stacked, beside;
   g_autofree char *title = NULL, *subtitle = NULL;
@@ -261,8 +261,8 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
      * sizes (and the CP rows' ranges) on the right; the bars take what is left. On a
      * narrow page the title and subtitle wrap rather than lose their end. */
     double w, h, title_h, sub_h, name_h, shape_h;
-    double names_w = 0, shapes_w = 0;
-    label_w = size_w = 0;
+    double names_w = 0;
+    label_w = size_w = shapes_w = 0;
     for (guint i = 0; i < n; i++)
       {
         g_autofree char *size = matrix_size_text (&mats[i], ew, r->hw);
