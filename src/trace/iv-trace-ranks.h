@@ -1,0 +1,139 @@
+/* iv-trace-ranks.h: a distributed job as one document — one profiler trace per rank
+ * (Kineto's rank-N.pt.trace.json.gz, vLLM's per-worker traces), each loaded on its own
+ * worker thread as an independent IvTrace, placed on one clock, and analysed per rank
+ * with HolisticTraceAnalysis' definitions (temporal breakdown, kernel types, communication
+ * under computation) and across ranks (stragglers: who arrived last at each collective and
+ * how long the others waited for it). */
+#pragma once
+
+#include "iv-trace-report.h"
+
+G_BEGIN_DECLS
+
+/* HTA's kernel types (hta/utils/utils.py, get_kernel_type; the patterns of
+ * hta/common/types.py): communication (^nccl, ^hip, ^hccl, ncclKernel), memory
+ * (^Memcpy, ^Memset, ^dma and their hip forms), computation (anything the compute
+ * pattern does not exclude), other. */
+typedef enum
+{
+  IV_HTA_COMPUTATION,
+  IV_HTA_COMMUNICATION,
+  IV_HTA_MEMORY,
+  IV_HTA_OTHER,
+  IV_N_HTA_TYPES,
+} IvHtaKernelType;
+
+IvHtaKernelType iv_hta_kernel_type (const char *name);
+const char *iv_hta_kernel_type_name (IvHtaKernelType type);
+
+/* The kernel-type combinations HTA's get_gpu_kernel_breakdown reports (with
+ * include_memory_kernels): bit 0 computation, 1 communication, 2 memory; mask 3 is
+ * "COMPUTATION overlapping COMMUNICATION". */
+#define IV_HTA_N_MASKS 8
+/* HTA's label of a combination, e.g. "COMPUTATION overlapping COMMUNICATION"; @mask in
+ * 1..7. Newly allocated. */
+char *iv_hta_mask_label (guint mask);
+
+/* HTA's temporal breakdown of one rank (hta/analyzers/breakdown_analysis.py,
+ * get_temporal_breakdown): over the first GPU kernel's start → the last one's end of the
+ * rank's GPU work (all streams merged), idle is what no kernel covers, compute what
+ * computation kernels cover, non-compute the rest. */
+typedef struct
+{
+  gint64 kernel_time_ns, idle_ns, compute_ns, non_compute_ns;
+} IvRankTemporal;
+
+/* One collective kernel of a rank, as the straggler analysis matches them. */
+typedef struct
+{
+  gsize slice;
+  guint key;       /* index in IvTraceRanks.keys: its (process group, kernel name) */
+  guint64 ordinal; /* the n-th of its key on this rank, by start */
+} IvRankCollective;
+
+typedef struct
+{
+  char *path;
+  int rank;
+  const char *rank_source; /* "distributedInfo" or "file name" */
+  IvTrace *trace;
+  IvTraceReport *report; /* the whole trace, as `trace --stats` reports one file */
+  IvRankTemporal temporal;
+  gint64 type_ns[IV_HTA_N_MASKS]; /* time under each combination of kernel types */
+  guint64 type_kernels[IV_N_HTA_TYPES];
+  /* HTA's get_comm_comp_overlap (hta/analyzers/communication_analysis.py): of the
+   * communication kernels' merged time, the part computation kernels also cover */
+  gint64 comm_ns, comm_overlapped_ns;
+  /* the clock: times of this rank + offset_ns are the job's; offset_ns = wall_ns +
+   * align_ns */
+  gboolean has_wall; /* baseTimeNanoseconds, or epoch timestamps */
+  gint64 wall_ns, align_ns, offset_ns;
+  guint64 align_matched; /* collective instances the alignment used */
+  GArray *collectives;   /* IvRankCollective */
+  /* stragglers */
+  guint64 last_count; /* collective instances it arrived at last */
+  gint64 caused_ns;   /* the others' wait in those */
+  gint64 waited_ns;   /* its own wait for the last rank, over every instance */
+} IvRank;
+
+typedef enum
+{
+  IV_RANKS_CLOCK_WALL, /* every rank's times are wall clock: one axis as recorded */
+  IV_RANKS_CLOCK_OWN,  /* some rank has no wall clock: each on its own */
+} IvRanksClock;
+
+/* One collective instance: the n-th kernel of one (process group, name) on each rank
+ * that has it. Per rank (by index in IvTraceRanks.ranks): its start and end on the job's
+ * clock and how long it waited for the last rank; G_MININT64 where the rank has none. */
+typedef struct
+{
+  guint key;
+  guint64 ordinal;
+  guint n_present;
+  guint last; /* rank index of the latest start */
+  gint64 *start_ns, *end_ns, *wait_ns;
+} IvCollectiveInstance;
+
+typedef enum
+{
+  IV_RANKS_DEFAULT = 0,
+  /* shift ranks so the n-th instance of each collective ends together on every rank */
+  IV_RANKS_ALIGN = 1 << 0,
+} IvRanksFlags;
+
+typedef struct
+{
+  GPtrArray *ranks; /* IvRank*, by rank */
+  int world_size;   /* distributedInfo's world_size, or the number of ranks */
+  char *backend;    /* distributedInfo's backend, or NULL */
+  IvRanksClock clock;
+  gboolean aligned;
+  gboolean stragglers;   /* on a common clock (wall or aligned): the waits mean something */
+  GPtrArray *key_names;  /* char*: the kernel name of each collective key */
+  GPtrArray *key_groups; /* char*: its process group ("" when the trace names none) */
+  GArray *instances;     /* IvCollectiveInstance, by key then ordinal */
+  GPtrArray *warnings;   /* char*, one sentence each */
+  gint64 t0_ns, t1_ns;   /* the job's extent on its clock */
+} IvTraceRanks;
+
+/* The rank a file name gives — rank-3, rank3, rank_3 (any case) anywhere, or a number
+ * before the extension (job_3.pt.trace.json) — or -1. */
+int iv_trace_rank_from_name (const char *basename);
+/* Whether @name is named as a trace file the job reads: .json, .json.gz, .trace(.gz). */
+gboolean iv_trace_ranks_is_trace_name (const char *name);
+/* The files of a job: every path as given, a folder as its trace files (by name, not
+ * descending). NULL with @error when a path is neither, or a folder holds no trace. */
+GPtrArray *iv_trace_ranks_expand (const char *const *paths, GError **error);
+/* How many files of @dir are rank traces by name (0: not a folder of rank traces). */
+guint iv_trace_ranks_count_in_folder (const char *dir);
+
+/* Loads every file on worker threads (at most one per core), each independently, then
+ * places the ranks on one clock and matches their collectives. NULL with @error naming
+ * the file when one cannot be loaded or two say they are the same rank. */
+IvTraceRanks *iv_trace_ranks_load (const char *const *paths, IvRanksFlags flags,
+                                   GCancellable *cancellable, GError **error);
+void iv_trace_ranks_free (IvTraceRanks *job);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvTraceRanks, iv_trace_ranks_free)
+
+G_END_DECLS
