@@ -1,6 +1,8 @@
 /* iv-cli-trace.c: `inferview trace FILE --stats [--json]`: what a trace holds and where
- * its time goes; `inferview trace FILE -o FIGURE [--from MS --to MS]`: its timeline as a
- * figure; for pipelined timelines (and PyTorch traces with Candidate_Eval_N windows)
+ * its time goes; `inferview trace PATH... --stats [--json] [--align]`: a distributed job,
+ * a trace per rank (several files or a folder), per rank and across ranks;
+ * `inferview trace FILE -o FIGURE [--from MS --to MS]`: its timeline as a figure; for
+ * pipelined timelines (and PyTorch traces with Candidate_Eval_N windows)
  * `-o FIGURE [--start-candidate N --num-candidates N --breakdown FILE --min-runtime-pct P]`
  * draws the pipelined figure. None needs a display. */
 #define G_LOG_DOMAIN "iv-cli"
@@ -24,6 +26,7 @@
 #include "iv-render-pipelined.h"
 #include "iv-render-timeline.h"
 #include "iv-trace-query.h"
+#include "iv-trace-ranks.h"
 #include "iv-trace-report.h"
 #include "iv-units.h"
 
@@ -744,6 +747,256 @@ against_json (IvJsonWriter *w, const IvTraceReport *rep, const IvResult *r, doub
   iv_json_writer_end_object (w);
 }
 
+/* ---------- a distributed job: several rank traces, or a folder of them ---------- */
+
+static double
+pct (gint64 part, gint64 whole)
+{
+  return whole > 0 ? 100.0 * (double) part / (double) whole : 0;
+}
+
+/* The `ranks` section of --stats --json for a job: per rank HTA's temporal breakdown,
+ * kernel types and communication under computation, the report's kernel classes, the
+ * clock offsets applied and the straggler totals; then every collective instance. */
+static char *
+ranks_json (const IvTraceRanks *job)
+{
+  IvJsonWriter *w = iv_json_writer_new (TRUE);
+
+#define INT(k, v) (iv_json_writer_key (w, k), iv_json_writer_int (w, v))
+#define STR(k, v) (iv_json_writer_key (w, k), iv_json_writer_string (w, v))
+#define DBL(k, v) (iv_json_writer_key (w, k), iv_json_writer_double (w, v))
+#define BOOL(k, v) (iv_json_writer_key (w, k), iv_json_writer_bool (w, v))
+  iv_json_writer_begin_object (w);
+  STR ("format", "distributed-trace");
+  INT ("rank_count", job->ranks->len);
+  INT ("world_size", job->world_size);
+  iv_json_writer_key (w, "backend");
+  if (job->backend)
+    iv_json_writer_string (w, job->backend);
+  else
+    iv_json_writer_null (w);
+  STR ("clock", job->clock == IV_RANKS_CLOCK_WALL ? "wall" : "own");
+  BOOL ("aligned", job->aligned);
+  BOOL ("stragglers_measured", job->stragglers);
+  INT ("start_ns", job->t0_ns);
+  INT ("end_ns", job->t1_ns);
+  iv_json_writer_key (w, "warnings");
+  iv_json_writer_begin_array (w);
+  for (guint i = 0; i < job->warnings->len; i++)
+    iv_json_writer_string (w, job->warnings->pdata[i]);
+  iv_json_writer_end_array (w);
+  iv_json_writer_key (w, "ranks");
+  iv_json_writer_begin_array (w);
+  for (guint i = 0; i < job->ranks->len; i++)
+    {
+      const IvRank *rk = job->ranks->pdata[i];
+      const IvRankTemporal *tb = &rk->temporal;
+      const IvTraceReport *rep = rk->report;
+      iv_json_writer_begin_object (w);
+      INT ("rank", rk->rank);
+      STR ("rank_from", rk->rank_source);
+      STR ("path", rk->path);
+      INT ("slices", rk->trace->n_slices - rk->trace->n_async_slices);
+      INT ("start_ns", rk->trace->t0_ns);
+      INT ("end_ns", rk->trace->t1_ns);
+      iv_json_writer_key (w, "clock");
+      iv_json_writer_begin_object (w);
+      BOOL ("wall", rk->has_wall);
+      INT ("wall_offset_ns", rk->wall_ns);
+      INT ("align_offset_ns", rk->align_ns);
+      INT ("align_matched", rk->align_matched);
+      INT ("offset_ns", rk->offset_ns);
+      iv_json_writer_end_object (w);
+      /* hta/analyzers/breakdown_analysis.py, get_temporal_breakdown */
+      iv_json_writer_key (w, "temporal");
+      iv_json_writer_begin_object (w);
+      INT ("kernel_time_ns", tb->kernel_time_ns);
+      INT ("idle_ns", tb->idle_ns);
+      INT ("compute_ns", tb->compute_ns);
+      INT ("non_compute_ns", tb->non_compute_ns);
+      DBL ("idle_pct", pct (tb->idle_ns, tb->kernel_time_ns));
+      DBL ("compute_pct", pct (tb->compute_ns, tb->kernel_time_ns));
+      DBL ("non_compute_pct", pct (tb->non_compute_ns, tb->kernel_time_ns));
+      iv_json_writer_end_object (w);
+      /* get_gpu_kernel_breakdown's kernel types, memory included */
+      iv_json_writer_key (w, "kernel_types");
+      iv_json_writer_begin_object (w);
+      for (guint m = 1; m < IV_HTA_N_MASKS; m++)
+        {
+          g_autofree char *label = iv_hta_mask_label (m);
+          INT (label, rk->type_ns[m]);
+        }
+      iv_json_writer_end_object (w);
+      iv_json_writer_key (w, "kernel_counts");
+      iv_json_writer_begin_object (w);
+      for (guint ty = 0; ty < IV_N_HTA_TYPES; ty++)
+        INT (iv_hta_kernel_type_name (ty), rk->type_kernels[ty]);
+      iv_json_writer_end_object (w);
+      /* communication_analysis.py, get_comm_comp_overlap */
+      iv_json_writer_key (w, "comm_comp_overlap");
+      iv_json_writer_begin_object (w);
+      INT ("communication_ns", rk->comm_ns);
+      INT ("overlapped_ns", rk->comm_overlapped_ns);
+      DBL ("pct", pct (rk->comm_overlapped_ns, rk->comm_ns));
+      iv_json_writer_end_object (w);
+      /* the single-trace report's classes, as `trace FILE --stats` gives them */
+      INT ("gpu_busy_ns", rep->busy_ns);
+      iv_json_writer_key (w, "classes");
+      iv_json_writer_begin_object (w);
+      for (int k = 0; k < IV_N_KCLASSES; k++)
+        INT (iv_kernel_class_name (k), rep->class_ns[k]);
+      iv_json_writer_end_object (w);
+      iv_json_writer_key (w, "straggler");
+      iv_json_writer_begin_object (w);
+      INT ("collectives", rk->collectives->len);
+      INT ("arrived_last", rk->last_count);
+      INT ("caused_wait_ns", rk->caused_ns);
+      INT ("waited_ns", rk->waited_ns);
+      iv_json_writer_end_object (w);
+      iv_json_writer_end_object (w);
+    }
+  iv_json_writer_end_array (w);
+  iv_json_writer_key (w, "collectives");
+  iv_json_writer_begin_array (w);
+  for (guint c = 0; c < job->instances->len; c++)
+    {
+      const IvCollectiveInstance *ci = &g_array_index (job->instances, IvCollectiveInstance, c);
+      iv_json_writer_begin_object (w);
+      STR ("name", job->key_names->pdata[ci->key]);
+      STR ("process_group", job->key_groups->pdata[ci->key]);
+      INT ("instance", ci->ordinal);
+      INT ("ranks", ci->n_present);
+      iv_json_writer_key (w, "last_rank");
+      if (ci->n_present >= 2 && job->stragglers)
+        iv_json_writer_int (w, ((IvRank *) job->ranks->pdata[ci->last])->rank);
+      else
+        iv_json_writer_null (w);
+      /* per rank, in the order of "ranks"; null where the rank has no such instance */
+      iv_json_writer_key (w, "start_ns");
+      iv_json_writer_begin_array (w);
+      for (guint i = 0; i < job->ranks->len; i++)
+        if (ci->start_ns[i] == G_MININT64)
+          iv_json_writer_null (w);
+        else
+          iv_json_writer_int (w, ci->start_ns[i]);
+      iv_json_writer_end_array (w);
+      iv_json_writer_key (w, "wait_ns");
+      iv_json_writer_begin_array (w);
+      for (guint i = 0; i < job->ranks->len; i++)
+        if (ci->wait_ns[i] == G_MININT64)
+          iv_json_writer_null (w);
+        else
+          iv_json_writer_int (w, ci->wait_ns[i]);
+      iv_json_writer_end_array (w);
+      iv_json_writer_end_object (w);
+    }
+  iv_json_writer_end_array (w);
+  iv_json_writer_end_object (w);
+#undef INT
+#undef STR
+#undef DBL
+#undef BOOL
+  return iv_json_writer_finish (w);
+}
+
+static char *
+secs (gint64 ns)
+{
+  return iv_units_format_seconds ((double) ns * 1e-9);
+}
+
+static void
+ranks_text (const IvTraceRanks *job)
+{
+  guint n = job->ranks->len;
+  g_autofree char *span = secs (job->t1_ns - job->t0_ns);
+
+  _iv_cli_printf (stdout, "%u rank%s of a distributed trace (world size %d%s%s), %s, %s\n", n,
+                  n == 1 ? "" : "s", job->world_size, job->backend ? ", " : "",
+                  job->backend ? job->backend : "",
+                  job->clock == IV_RANKS_CLOCK_WALL ? "on the wall clock" : "each on its own clock",
+                  span);
+  for (guint i = 0; i < job->warnings->len; i++)
+    {
+      g_autofree char *shown = iv_text_printable (job->warnings->pdata[i]);
+      _iv_cli_printf (stdout, "warning: %s\n", shown);
+    }
+  _iv_cli_printf (stdout, "\nPer rank, HTA's temporal breakdown (first → last GPU kernel), "
+                          "communication under computation, stragglers\n");
+  _iv_cli_printf (stdout, "%5s %11s %7s %9s %12s %9s %11s %5s %11s %11s  %s\n", "rank", "span",
+                  "idle", "compute", "non-compute", "overlap", "collectives", "last", "caused",
+                  "waited", "file");
+  for (guint i = 0; i < n; i++)
+    {
+      const IvRank *rk = job->ranks->pdata[i];
+      g_autofree char *kt = secs (rk->temporal.kernel_time_ns);
+      g_autofree char *caused = secs (rk->caused_ns);
+      g_autofree char *waited = secs (rk->waited_ns);
+      g_autofree char *base = g_path_get_basename (rk->path);
+      g_autofree char *shown = iv_text_printable (base);
+      _iv_cli_printf (
+          stdout,
+          "%5d %11s %6.1f%% %8.1f%% %11.1f%% %8.1f%% %11u %5" G_GUINT64_FORMAT " %11s %11s  %s\n",
+          rk->rank, kt, pct (rk->temporal.idle_ns, rk->temporal.kernel_time_ns),
+          pct (rk->temporal.compute_ns, rk->temporal.kernel_time_ns),
+          pct (rk->temporal.non_compute_ns, rk->temporal.kernel_time_ns),
+          pct (rk->comm_overlapped_ns, rk->comm_ns), rk->collectives->len, rk->last_count,
+          job->stragglers ? caused : "—", job->stragglers ? waited : "—", shown);
+    }
+  _iv_cli_printf (stdout, "\nGPU busy time by kernel class, per rank\n");
+  _iv_cli_printf (stdout, "%5s", "rank");
+  for (int k = 0; k < IV_N_KCLASSES; k++)
+    _iv_cli_printf (stdout, " %12s", iv_kernel_class_name (k));
+  _iv_cli_printf (stdout, "\n");
+  for (guint i = 0; i < n; i++)
+    {
+      const IvRank *rk = job->ranks->pdata[i];
+      _iv_cli_printf (stdout, "%5d", rk->rank);
+      for (int k = 0; k < IV_N_KCLASSES; k++)
+        {
+          g_autofree char *v = secs (rk->report->class_ns[k]);
+          _iv_cli_printf (stdout, " %12s", v);
+        }
+      _iv_cli_printf (stdout, "\n");
+    }
+  if (job->aligned)
+    {
+      _iv_cli_printf (stdout, "\nAligned on collectives (each rank shifted so the n-th instance "
+                              "of a collective ends with the reference rank's)\n");
+      for (guint i = 0; i < n; i++)
+        {
+          const IvRank *rk = job->ranks->pdata[i];
+          g_autofree char *off = secs (rk->align_ns);
+          _iv_cli_printf (stdout, "  rank %d: %s%s (%" G_GUINT64_FORMAT " instances)\n", rk->rank,
+                          rk->align_ns > 0 ? "+" : "", off, rk->align_matched);
+        }
+    }
+}
+
+/* `trace PATH... --stats [--json] [--align]` on several traces or a folder of them. */
+static int
+trace_ranks (char **files, gboolean json, gboolean align_ranks)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvTraceRanks) job = iv_trace_ranks_load (
+      (const char *const *) files, align_ranks ? IV_RANKS_ALIGN : IV_RANKS_DEFAULT, NULL, &error);
+
+  if (!job)
+    {
+      _iv_cli_print_error (error);
+      return IV_EXIT_BAD_INPUT;
+    }
+  if (json)
+    {
+      g_autofree char *text = ranks_json (job);
+      printf ("%s\n", text);
+    }
+  else
+    ranks_text (job);
+  return IV_EXIT_OK;
+}
+
 int
 _iv_cli_trace (int argc, char **argv)
 {
@@ -753,7 +1006,7 @@ _iv_cli_trace (int argc, char **argv)
   g_auto (IvCliFigureArgs) fig = { NULL };
   g_autofree char *start_cand = NULL, *num_cand = NULL, *breakdown = NULL, *min_pct = NULL;
   g_autofree char *tolerance = NULL, *processes = NULL, *threads = NULL;
-  gboolean pipeline_json = FALSE, flows = FALSE;
+  gboolean pipeline_json = FALSE, flows = FALSE, align_ranks = FALSE;
   static const IvCliBoundSpec bound_spec = { "trace", "against", "against", TRUE };
   g_auto (IvCliBound) bound = { NULL };
   g_autofree char *mode = NULL, *batch = NULL, *tq = NULL, *context = NULL, *steps = NULL;
@@ -777,6 +1030,10 @@ _iv_cli_trace (int argc, char **argv)
     { "stats", 0, 0, G_OPTION_ARG_NONE, &stats,
       N_ ("Print what the trace holds and its time by name"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Print JSON"), NULL },
+    { "align", 0, 0, G_OPTION_ARG_NONE, &align_ranks,
+      N_ ("Several rank traces: shift each rank so the n-th instance of a collective ends "
+          "together on every rank, and report the offsets"),
+      NULL },
     { "include-open", 0, 0, G_OPTION_ARG_NONE, &include_open,
       N_ ("With --stats: count spans that did not end as if they ended with the trace"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
@@ -832,8 +1089,31 @@ _iv_cli_trace (int argc, char **argv)
   if (!_iv_cli_parse ("trace", _ ("Load a Chrome trace or a pipelined timeline and report on it."),
                       entries, &argc, &argv))
     return IV_EXIT_USAGE;
-  if (!files || !files[0] || files[1])
-    return _iv_cli_usage_error ("trace", "%s", _ ("name one trace file"));
+  if (!files || !files[0])
+    return _iv_cli_usage_error ("trace", "%s",
+                                _ ("name a trace file, several rank traces or a folder of them"));
+  /* several files, or a folder: one distributed job, a trace per rank */
+  if (files[1] || g_file_test (files[0], G_FILE_TEST_IS_DIR))
+    {
+      if (!stats || output || pipeline_json || from || to || bound.model || include_open)
+        return _iv_cli_usage_error (
+            "trace", "%s",
+            _ ("several rank traces (or a folder) take --stats [--json] [--align] only; "
+               "-o, --from, --to, --against and --include-open are for one trace"));
+      if (tolerance)
+        {
+          double us = 0;
+          if (!_iv_cli_number ("trace", "overlap-tolerance", tolerance, TRUE, &us))
+            return IV_EXIT_USAGE;
+          if (us > 1e6)
+            return _iv_cli_usage_error ("trace", "%s",
+                                        _ ("--overlap-tolerance is at most 1000000 µs (1 s)"));
+          iv_trace_set_overlap_tolerance ((gint64) llround (us * 1e3));
+        }
+      return trace_ranks (files, json, align_ranks);
+    }
+  if (align_ranks)
+    return _iv_cli_usage_error ("trace", "%s", _ ("--align is for several rank traces"));
   if (!stats && !output && !pipeline_json)
     return _iv_cli_usage_error ("trace", "%s",
                                 _ ("say what to do: --stats, --pipeline-json or -o FIGURE"));
