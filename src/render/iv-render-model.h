@@ -63,6 +63,7 @@ typedef struct
   gint64 X, Y, n_pe;
   double x0, y0, cube_size, gap;
   double pe_ring_radius, pe_radius;
+  double legend_h; /* the key's rows at the bottom: more than one on a narrow page */
 } IvTopologyLayout;
 
 guint32 iv_bound_color (IvBound bound);

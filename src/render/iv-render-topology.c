@@ -13,7 +13,8 @@
 
 #define PAD IV_FIGURE_PAD
 #define TITLE_H 56.0
-#define LEGEND_H 34.0
+#define LEGEND_ROW_H 18.0
+#define LEGEND_SCALE 0.88 /* iv_text_legend_label's */
 #define TP_RGB 0x0072b2
 #define CP_RGB 0x009e73
 #define EP_RGB 0xcc79a7
@@ -32,18 +33,83 @@ cp_stride (const IvConfig *c)
   return c->place_tp == c->place_cp ? c->t : 1;
 }
 
+/* The key's entries, in order: shape 0 a dot, 1 a ring, 2 a line, 3 a dashed line, 4 an
+ * arrow; @color_ids index the colours draw_legend passes. Returns the count. */
+typedef struct
+{
+  int color, shape;
+  const char *name;
+} LegendItem;
+
+static guint
+legend_items (const IvModelFigure *fig, LegendItem items[7])
+{
+  const IvHardware *hw = fig->result->hw;
+  const IvConfig *c = &fig->result->config;
+  gboolean gpu = iv_hardware_is_gpu_server (hw);
+  guint n = 0;
+
+  items[n++] = (LegendItem){ 0, 0, "first TP group and its links" };
+  items[n++] = (LegendItem){ 1, 0, "first CP group and its links" };
+  /* EP only when there is an EP group across cubes to point at */
+  if (c->e > 1 && c->place_ep == IV_PLACE_CUBE)
+    items[n++] = (LegendItem){ 2, 3, "first EP group and its links" };
+  items[n++] = (LegendItem){ 3, 0, gpu ? "GPU in use" : "PE in use" };
+  items[n++] = (LegendItem){ 4, 1, gpu ? "idle GPU" : "idle PE" };
+  items[n++] = (LegendItem){ 5, 2, "link" };
+  if (hw->topology == IV_TOPOLOGY_TORUS2D && hw->Y > 1)
+    items[n++] = (LegendItem){ 5, 4, "wrap-around: a row's (column's) two arrows are one link" };
+  return n;
+}
+
+/* Where each entry of the key goes, flowing into rows as wide as the page allows:
+ * x of its swatch and its row (0 the first); returns the number of rows. */
+static guint
+legend_flow (IvText *text, const LegendItem *items, guint n, double width, double *x, guint *row)
+{
+  double at = PAD;
+  guint r = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      double w;
+      iv_text_measure (text, items[i].name, LEGEND_SCALE, FALSE, 0, &w, NULL);
+      if (at > PAD && at + 20 + w > width - PAD)
+        at = PAD, r++;
+      x[i] = at, row[i] = r;
+      at += 20 + w + 22;
+    }
+  return n ? r + 1 : 0;
+}
+
 void
 iv_topology_layout (const IvModelFigure *fig, double width, double height, IvTopologyLayout *L)
 {
   const IvHardware *hw = fig->result->hw;
   double avail_w, avail_h, cs, rows;
+  LegendItem items[7];
+  double lx[7];
+  guint lrow[7], n_items;
 
   memset (L, 0, sizeof *L);
+  {
+    /* the key measured as it is drawn, on a scratch context: the window's hit tests and
+     * the drawing get the same layout */
+    cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+    cairo_t *cr = cairo_create (s);
+    IvText text;
+    iv_text_init (&text, cr, 13);
+    n_items = legend_items (fig, items);
+    L->legend_h = legend_flow (&text, items, n_items, width, lx, lrow) * LEGEND_ROW_H + 16;
+    iv_text_clear (&text);
+    cairo_destroy (cr);
+    cairo_surface_destroy (s);
+  }
   L->X = hw->X, L->Y = hw->Y, L->n_pe = hw->n_pe;
   /* Cubes of side cs, gaps of 0.45·cs, and 0.4·cs of margin on each side for the
    * wrap-around stubs (a ring's arc above): the grid as large as the canvas allows. */
   avail_w = width - 2 * PAD;
-  avail_h = height - TITLE_H - LEGEND_H - 2 * PAD;
+  avail_h = height - TITLE_H - L->legend_h - 2 * PAD;
   /* a GPU server: the GPUs' row and, under it, the switch they all plug into or the
    * links of every pair */
   rows = hw->topology == IV_TOPOLOGY_SWITCH || hw->topology == IV_TOPOLOGY_FULLY_CONNECTED
@@ -525,52 +591,48 @@ draw_pe_ring (Topo *T, gint64 cube)
 }
 
 static void
-draw_legend (Topo *T, double height)
+draw_legend (Topo *T, const IvModelFigure *fig, double width, double height)
 {
   cairo_t *cr = T->cr;
-  const struct
-  {
-    const IvColor *color;
-    int shape;
-    const char *name;
-  } items[] = {
-    { &T->tp, 0, "first TP group and its links" },
-    { &T->cp, 0, "first CP group and its links" },
-    { &T->ep, 3, "first EP group and its links" },
-    { &T->used, 0, T->gpu ? "GPU in use" : "PE in use" },
-    { &T->idle, 1, T->gpu ? "idle GPU" : "idle PE" },
-    { &T->link, 2, "link" },
-  };
-  double x = PAD, y = height - PAD - 8;
-  guint n = G_N_ELEMENTS (items);
+  const IvColor *colors[] = { &T->tp, &T->cp, &T->ep, &T->used, &T->idle, &T->link };
+  LegendItem items[7];
+  double lx[7];
+  guint lrow[7];
+  guint n = legend_items (fig, items);
+  guint rows = legend_flow (&T->text, items, n, width, lx, lrow);
 
   for (guint i = 0; i < n; i++)
     {
-      if (items[i].shape == 3 && T->ep_cube <= 1)
-        continue; /* EP only when there is an EP group to point at */
-      if (items[i].shape == 3)
+      double x = lx[i], y = height - PAD - 8 - (rows - 1 - lrow[i]) * LEGEND_ROW_H;
+      iv_color_set_source (cr, colors[items[i].color]);
+      switch (items[i].shape)
         {
-          double dash[] = { 4, 3 };
-          iv_color_set_source (cr, items[i].color);
-          cairo_set_line_width (cr, 3);
-          cairo_set_dash (cr, dash, 2, 0);
-          cairo_move_to (cr, x - 2, y);
-          cairo_line_to (cr, x + 14, y);
-          cairo_stroke (cr);
-          cairo_set_dash (cr, NULL, 0, 0);
-          x = iv_text_legend_label (&T->text, cr, items[i].name, x, y, &T->colors->foreground);
-          continue;
-        }
-      iv_color_set_source (cr, items[i].color);
-      if (items[i].shape == 2)
-        {
+        case 3:
+          {
+            double dash[] = { 4, 3 };
+            cairo_set_line_width (cr, 3);
+            cairo_set_dash (cr, dash, 2, 0);
+            cairo_move_to (cr, x - 2, y);
+            cairo_line_to (cr, x + 14, y);
+            cairo_stroke (cr);
+            cairo_set_dash (cr, NULL, 0, 0);
+            break;
+          }
+        case 2:
           cairo_set_line_width (cr, 3);
           cairo_move_to (cr, x - 2, y);
           cairo_line_to (cr, x + 14, y);
           cairo_stroke (cr);
-        }
-      else
-        {
+          break;
+        case 4:
+          /* the stubs' key: an arrow leaving the grid */
+          cairo_set_line_width (cr, 3);
+          cairo_move_to (cr, x - 2, y), cairo_line_to (cr, x + 14, y);
+          cairo_move_to (cr, x + 9, y - 5), cairo_line_to (cr, x + 14, y),
+              cairo_line_to (cr, x + 9, y + 5);
+          cairo_stroke (cr);
+          break;
+        default:
           cairo_new_sub_path (cr);
           cairo_arc (cr, x + 6, y, 6, 0, 2 * G_PI);
           if (items[i].shape == 1)
@@ -581,19 +643,7 @@ draw_legend (Topo *T, double height)
           else
             cairo_fill (cr);
         }
-      x = iv_text_legend_label (&T->text, cr, items[i].name, x, y, &T->colors->foreground);
-    }
-  if (T->r->hw->topology == IV_TOPOLOGY_TORUS2D && T->L.Y > 1)
-    {
-      /* the stubs' key: an arrow leaving the grid */
-      iv_color_set_source (cr, &T->link);
-      cairo_set_line_width (cr, 3);
-      cairo_move_to (cr, x - 2, y), cairo_line_to (cr, x + 14, y);
-      cairo_move_to (cr, x + 9, y - 5), cairo_line_to (cr, x + 14, y),
-          cairo_line_to (cr, x + 9, y + 5);
-      cairo_stroke (cr);
-      iv_text_legend_label (&T->text, cr, "wrap-around: a row's (column's) two arrows are one link",
-                            x, y, &T->colors->foreground);
+      iv_text_legend_label (&T->text, cr, items[i].name, x, y, &T->colors->foreground);
     }
 }
 
@@ -659,7 +709,7 @@ iv_render_topology (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       draw_cube (&T, cube);
       draw_pe_ring (&T, cube);
     }
-  draw_legend (&T, height);
+  draw_legend (&T, fig, width, height);
   cairo_restore (cr);
   iv_text_clear (&T.text);
   return cairo_status (cr) == CAIRO_STATUS_SUCCESS;
