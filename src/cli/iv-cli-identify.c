@@ -11,6 +11,7 @@
 #include "iv-json-writer.h"
 #include "iv-cli.h"
 #include "iv-sniff.h"
+#include "iv-trace-ranks.h"
 
 #define IDENTIFY_HEAD_BYTES (G_GUINT64_CONSTANT (64) << 20)
 
@@ -71,6 +72,27 @@ _iv_cli_identify (int argc, char **argv)
 
   for (guint i = 0; paths[i]; i++)
     {
+      /* a folder of rank traces (rank-0…rank-N by name) is one distributed job, which
+       * `trace FOLDER --stats` reads; it holds no AIPerf run */
+      guint ranks = g_file_test (paths[i], G_FILE_TEST_IS_DIR)
+                        ? iv_trace_ranks_count_in_folder (paths[i])
+                        : 0;
+      if (ranks >= 2)
+        {
+          if (json)
+            {
+              g_autoptr (JsonBuilder) b = json_builder_new ();
+              json_builder_begin_object (b);
+              iv_json_member_string (b, "path", paths[i]);
+              iv_json_member_string (b, "kind", "distributed-trace");
+              iv_json_member_int (b, "ranks", ranks);
+              json_builder_end_object (b);
+              json_array_add_element (out, json_builder_get_root (b));
+            }
+          else
+            _iv_cli_printf (stdout, "%s: %u ranks of a distributed trace\n", paths[i], ranks);
+          continue;
+        }
       /* Only the head of each file: identify answers at once, whatever the size (a
        * compressed file could expand to terabytes). */
       g_autoptr (IvSniffResult) r
