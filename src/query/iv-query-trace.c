@@ -44,6 +44,7 @@ typedef struct
   guint32 *by_name;   /* slice ids grouped by name, built on the first GROUP BY name */
   guint32 *with_args; /* slices with arguments by offset in the file (args scans) */
   gsize n_with_args;
+  GPtrArray *counter_names; /* char*: each series' name as Perfetto's JSON importer makes it */
   /* extract_arg ()'s last slice: a query asks of one slice several keys in a row */
   gsize cached_slice;
   GArray *cached_args; /* Arg */
@@ -58,6 +59,7 @@ trace_data_free (gpointer p)
   g_array_unref (d->asyncs);
   g_free (d->by_name);
   g_free (d->with_args);
+  g_ptr_array_unref (d->counter_names);
   if (d->cached_args)
     g_array_unref (d->cached_args);
   g_free (d);
@@ -266,11 +268,72 @@ slice_dur (const IvTrace *t, gsize i)
   return iv_trace_slice_is_open (t, i) ? -1 : t->dur_ns[i];
 }
 
+/* Instants are slices of no duration to Perfetto (its JSON importer puts a thread's on
+ * its thread track): they follow the slices, instant k as slice n_slices + k, on depth 0. */
+static inline gsize
+n_all (const IvTrace *t)
+{
+  return t->n_slices + t->instants->len;
+}
+
+static inline const IvInstant *
+instant_of (const IvTrace *t, gsize i)
+{
+  return i >= t->n_slices ? &g_array_index (t->instants, IvInstant, i - t->n_slices) : NULL;
+}
+
+static inline gint64
+any_ts (const IvTrace *t, gsize i)
+{
+  const IvInstant *in = instant_of (t, i);
+  return in ? in->ts_ns : t->start_ns[i];
+}
+
+static inline gint64
+any_dur (const IvTrace *t, gsize i)
+{
+  return i >= t->n_slices ? 0 : slice_dur (t, i);
+}
+
+/* -1: a global instant, on no track */
+static inline gint64
+any_track (const IvTrace *t, gsize i)
+{
+  const IvInstant *in = instant_of (t, i);
+  if (in)
+    return in->track == G_MAXUINT ? -1 : (gint64) in->track;
+  return row_at (t, t->row[i])->track;
+}
+
+static inline guint32
+any_name (const IvTrace *t, gsize i)
+{
+  const IvInstant *in = instant_of (t, i);
+  return in ? in->name : t->name[i];
+}
+
+/* The first instant at or after @ts (instants are ordered by time). */
+static gsize
+instant_first_at (const IvTrace *t, gint64 ts)
+{
+  gsize lo = 0, hi = t->instants->len;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (g_array_index (t->instants, IvInstant, mid).ts_ns < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 typedef struct
 {
   sqlite3_vtab_cursor base;
   IvQueryTable *table;
   TraceData *d;
+  gboolean instants; /* the scan has passed the slices' rows to the instants */
   gint64 ts_lo, ts_hi, dur_lo, dur_hi;
   gint64 track; /* -1: any */
   gboolean by_name;
@@ -285,7 +348,7 @@ slice_best_index (sqlite3_vtab *vtab, sqlite3_index_info *info)
 {
   IvQueryTable *t = ((IvQueryVtab *) vtab)->table;
   TraceData *d = t->data;
-  double n = (double) d->trace->n_slices + 1;
+  double n = (double) n_all (d->trace) + 1;
   GString *plan = g_string_new (NULL);
   gboolean id = FALSE, track = FALSE, ts = FALSE;
   int argv = 0;
@@ -397,14 +460,14 @@ build_by_name (const IvTrace *t)
   g_autofree guint32 *start = g_try_new0 (guint32, (gsize) n_names + 1);
   guint32 *out;
 
-  if (!start || !(out = g_try_new (guint32, MAX (t->n_slices, 1))))
+  if (!start || !(out = g_try_new (guint32, MAX (n_all (t), 1))))
     return NULL;
-  for (gsize i = 0; i < t->n_slices; i++)
-    start[MIN (t->name[i], n_names - 1) + 1]++;
+  for (gsize i = 0; i < n_all (t); i++)
+    start[MIN (any_name (t, i), n_names - 1) + 1]++;
   for (guint k = 1; k <= n_names; k++)
     start[k] += start[k - 1];
-  for (gsize i = 0; i < t->n_slices; i++)
-    out[start[MIN (t->name[i], n_names - 1)]++] = (guint32) i;
+  for (gsize i = 0; i < n_all (t); i++)
+    out[start[MIN (any_name (t, i), n_names - 1)]++] = (guint32) i;
   return out;
 }
 
@@ -412,14 +475,14 @@ static inline gboolean
 slice_keeps (const SliceCursor *c, gsize i)
 {
   const IvTrace *t = c->d->trace;
-  gint64 dur;
+  gint64 ts = any_ts (t, i), dur;
 
-  if (t->start_ns[i] < c->ts_lo || t->start_ns[i] > c->ts_hi)
+  if (ts < c->ts_lo || ts > c->ts_hi)
     return FALSE;
-  dur = slice_dur (t, i);
+  dur = any_dur (t, i);
   if (dur < c->dur_lo || dur > c->dur_hi)
     return FALSE;
-  return c->track < 0 || row_at (t, t->row[i])->track == (guint) c->track;
+  return c->track < 0 || any_track (t, i) == c->track;
 }
 
 /* Moves to the first slice at or after c->i that the bounds keep, across rows. */
@@ -446,15 +509,16 @@ slice_settle (SliceCursor *c)
         {
           /* a block of IV_TRACE_COARSE slices all shorter than the bound: skipped whole */
           if (c->dur_lo > 0 && c->i % IV_TRACE_COARSE == 0 && c->i + IV_TRACE_COARSE <= c->end
-              && t->coarse_max_dur[c->i / IV_TRACE_COARSE] < c->dur_lo)
+              && c->end <= t->n_slices && t->coarse_max_dur[c->i / IV_TRACE_COARSE] < c->dur_lo)
             {
               c->i += IV_TRACE_COARSE;
               continue;
             }
           c->table->visited++;
-          if (t->start_ns[c->i] > c->ts_hi)
+          if (any_ts (t, c->i) > c->ts_hi)
             {
-              c->i = c->end; /* a row is ordered by start: nothing further is in range */
+              /* a row, and the instants, are ordered by start: nothing further is in range */
+              c->i = c->end;
               break;
             }
           if (slice_keeps (c, c->i))
@@ -463,8 +527,15 @@ slice_settle (SliceCursor *c)
         }
       if (c->row >= c->row_end)
         {
-          c->eof = TRUE;
-          return;
+          if (c->instants || t->instants->len == 0)
+            {
+              c->eof = TRUE;
+              return;
+            }
+          c->instants = TRUE;
+          c->i = t->n_slices + (c->ts_lo > G_MININT64 ? instant_first_at (t, c->ts_lo) : 0);
+          c->end = n_all (t);
+          continue;
         }
       {
         const IvRow *r = row_at (t, c->row);
@@ -489,6 +560,7 @@ slice_filter (sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int ar
   c->track = -1;
   c->by_name = FALSE;
   c->one = FALSE;
+  c->instants = FALSE;
   c->eof = FALSE;
   for (int k = 0; idx_str && idx_str[k] && k < argc; k++)
     {
@@ -509,7 +581,7 @@ slice_filter (sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int ar
           if (id >= 0 && id != v)
             empty = TRUE;
           id = v;
-          if (v < 0 || (guint64) v >= t->n_slices)
+          if (v < 0 || (guint64) v >= n_all (t))
             empty = TRUE;
           break;
         case 't':
@@ -579,7 +651,7 @@ slice_filter (sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int ar
         }
       c->by_name = TRUE;
       c->i = 0;
-      c->end = t->n_slices;
+      c->end = n_all (t);
       slice_settle (c);
       return SQLITE_OK;
     }
@@ -630,6 +702,37 @@ slice_column (sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
   const IvTrace *t = c->d->trace;
   gsize i = slice_id (c);
 
+  if (i >= t->n_slices)
+    {
+      /* an instant */
+      switch (col)
+        {
+        case S_ID:
+          sqlite3_result_int64 (ctx, (sqlite3_int64) i);
+          break;
+        case S_TS:
+          sqlite3_result_int64 (ctx, any_ts (t, i));
+          break;
+        case S_DUR:
+        case S_DEPTH:
+        case S_SELF:
+          sqlite3_result_int64 (ctx, 0);
+          break;
+        case S_TRACK:
+          if (any_track (t, i) < 0)
+            sqlite3_result_null (ctx);
+          else
+            sqlite3_result_int64 (ctx, any_track (t, i));
+          break;
+        case S_NAME:
+          _iv_query_result_text (ctx, iv_trace_string (t, any_name (t, i)));
+          break;
+        default:
+          sqlite3_result_null (ctx);
+          break;
+        }
+      return SQLITE_OK;
+    }
   switch (col)
     {
     case S_ID:
@@ -1130,7 +1233,8 @@ track_column (IvQueryTable *t, gsize row, int col, sqlite3_context *ctx)
           sqlite3_result_int64 (ctx, (sqlite3_int64) row);
           break;
         case 1:
-          _iv_query_result_text (ctx, iv_trace_string (tr, s->name));
+          _iv_query_result_text (
+              ctx, ((TraceData *) t->data)->counter_names->pdata[row - tr->tracks->len]);
           break;
         case 2:
           sqlite3_result_text (ctx, "counter", -1, SQLITE_STATIC);
@@ -1254,12 +1358,38 @@ counter_track_column (IvQueryTable *t, gsize row, int col, sqlite3_context *ctx)
       sqlite3_result_int64 (ctx, (sqlite3_int64) (tr->tracks->len + row));
       break;
     case 1:
-      _iv_query_result_text (ctx, iv_trace_string (tr, s->name));
+      _iv_query_result_text (ctx, ((TraceData *) t->data)->counter_names->pdata[row]);
       break;
     default:
       sqlite3_result_int64 (ctx, track_at (tr, s->track)->process);
       break;
     }
+}
+
+/* A series' name as Perfetto's JSON importer names a counter: the event's name, " id: "
+ * and its id when it has one, a space and the argument's key ("mem swap"); the trace
+ * names it "COUNTER · KEY" with COUNTER its track's key, "name" or "name (id N)". */
+static char *
+perfetto_counter_name (const IvTrace *t, const IvCounterSeries *s)
+{
+  const char *label = iv_trace_string (t, s->name);
+  const char *counter = track_at (t, s->track)->key;
+  gsize n = counter ? strlen (counter) : 0;
+  const char *id;
+  g_autofree char *prefix = NULL;
+
+  if (!label || !counter || strncmp (label, counter, n) != 0
+      || !g_str_has_prefix (label + n, " · "))
+    return g_strdup (label);
+  prefix = g_strdup (counter);
+  if (g_str_has_suffix (prefix, ")") && (id = g_strrstr (prefix, " (id ")))
+    {
+      g_autofree char *name = g_strndup (prefix, (gsize) (id - prefix));
+      g_autofree char *ident = g_strndup (id + 5, strlen (id + 5) - 1);
+      g_free (prefix);
+      prefix = g_strdup_printf ("%s id: %s", name, ident);
+    }
+  return g_strdup_printf ("%s %s", prefix, label + n + strlen (" · "));
 }
 
 static gsize
@@ -1415,6 +1545,11 @@ _iv_query_add_trace_tables (IvQuery *q, const IvTrace *trace, GError **error)
   d->gpus = g_array_new (FALSE, FALSE, sizeof (guint));
   d->asyncs = g_array_new (FALSE, FALSE, sizeof (guint));
   d->cached_slice = G_MAXSIZE;
+  d->counter_names = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < trace->series->len; i++)
+    g_ptr_array_add (
+        d->counter_names,
+        perfetto_counter_name (trace, &g_array_index (trace->series, IvCounterSeries, i)));
   for (guint i = 0; i < trace->tracks->len; i++)
     {
       IvTrackKind kind = track_at (trace, i)->kind;
