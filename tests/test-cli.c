@@ -1332,7 +1332,7 @@ test_plot_serving (void)
     g_autofree char *pa = g_build_filename (a, "profile_export_aiperf.json", NULL);
     g_autofree char *pb = g_build_filename (b, "profile_export_aiperf.json", NULL);
     g_autoptr (GString) other = NULL;
-    const char *said = "model Mystery/Unknown-1B left out: the run's model “Mystery/Unknown-1B” "
+    const char *said = "Mystery/Unknown-1B left out: the run's model “Mystery/Unknown-1B” "
                        "matches no preset";
     g_assert_true (g_file_get_contents (src, &text, NULL, NULL));
     g_assert_cmpint (g_mkdir_with_parents (a, 0755), ==, 0);
