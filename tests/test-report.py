@@ -97,8 +97,8 @@ window.addEventListener('load', function () {
     }
   }
   var t = document.getElementById('runs');
-  t.querySelectorAll('th')[2].click(); t.querySelectorAll('th')[2].click();
-  out.sorted = Array.prototype.map.call(t.tBodies[0].rows, function (r) { return r.cells[2].textContent; });
+  t.querySelectorAll('th')[1].click(); t.querySelectorAll('th')[1].click();
+  out.sorted = Array.prototype.map.call(t.tBodies[0].rows, function (r) { return r.cells[1].textContent; });
   document.body.setAttribute('data-probe', JSON.stringify(out));
 });
 </script>
@@ -225,6 +225,12 @@ def main():
               == ["fig-%d" % (k + 1) for k in range(figures)], "the figures numbered fig-1 to fig-%d" % figures)
         check("concurrency 4" in html and "Server KV cache avg" in html,
               "the runs table, with the server's metrics")
+        runs_at = html.find('id="runs"')
+        shared = html.rfind('<p class="dim">Model: Qwen/Qwen3-0.6B \u00b7 ', 0, runs_at)
+        runs_head = html[runs_at:html.find("</thead>", runs_at)]
+        check(shared > 0 and "<th>Model</th>" not in runs_head and ">Model<" not in runs_head,
+              "what every run shares is said once above the runs table, not a column",
+              runs_head[:300])
         check("Server: KV-cache usage" in html, "each run's metrics table has the server's metrics")
 
         one = os.path.join(SAMPLES, "aiperf", "qwen_concurrency1")

@@ -79,10 +79,12 @@ test_comparison (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (IvSweep) sweep = iv_sweep_load (paths, NULL, NULL, NULL, &error);
   g_autoptr (IvRunsTable) t = NULL, bound = NULL;
+  /* Model, Requests and Errors read alike in every run: no columns but said once above */
   static const char *const titles[]
-      = { "Run",      "Model",   "Concurrency", "Requests",        "Errors",
-          "TTFT p50", "ITL avg", "Latency p99", "Output tokens/s", "Server KV cache avg" };
+      = { "Run",         "Concurrency",     "TTFT p50",           "ITL avg",
+          "Latency p99", "Output tokens/s", "Server KV cache avg" };
   IvRunsBoundChoice choice = { iv_hardware_find ("h100x8"), NULL, 1 };
+  g_autofree char *shared = NULL;
 
   g_assert_no_error (error);
   g_assert_cmpuint (sweep->runs->len, ==, 3);
@@ -90,29 +92,28 @@ test_comparison (void)
   g_assert_cmpuint (t->n_columns, ==, G_N_ELEMENTS (titles));
   for (guint c = 0; c < G_N_ELEMENTS (titles); c++)
     g_assert_cmpstr (t->titles->pdata[c], ==, titles[c]);
+  shared = iv_runs_table_constants_text (t);
+  /* 10 of the 64 requests AIPerf counted have records in each: said, once */
+  g_assert_cmpstr (shared, ==,
+                   "Model: Qwen/Qwen3-0.6B · Input tokens (ISL): 100 · Output tokens (OSL): 200 · "
+                   "Endpoint type: chat · Streaming: true · Requests: 10 of 64 · Errors: 0");
   g_assert_cmpuint (t->rows->len, ==, 3);
   for (guint i = 0; i < 3; i++)
     {
       const IvRunsTableRow *row = row_at (t, i);
       const IvRun *r = sweep->runs->pdata[row->index];
-      g_autofree char *requests = iv_runs_table_cell_text (&row->cells[3]);
-      g_assert_cmpstr (row->cells[1].text, ==, "Qwen/Qwen3-0.6B");
-      g_assert_cmpfloat (row->cells[2].value, ==, r->concurrency);
-      /* 10 of the 64 requests AIPerf counted have records: said, sorted by the 10 */
-      g_assert_cmpstr (requests, ==, "10 of 64");
-      g_assert_cmpfloat (row->cells[3].value, ==, 10);
-      g_assert_cmpfloat (row->cells[4].value, ==, 0);
-      g_assert_cmpfloat_with_epsilon (row->cells[5].value,
+      g_assert_cmpfloat (row->cells[1].value, ==, r->concurrency);
+      g_assert_cmpfloat_with_epsilon (row->cells[2].value,
                                       summary_value (r->path, "time_to_first_token", "p50"), 1e-9);
-      g_assert_cmpstr (row->cells[5].unit, ==, "ms");
-      g_assert_cmpfloat_with_epsilon (row->cells[6].value,
+      g_assert_cmpstr (row->cells[2].unit, ==, "ms");
+      g_assert_cmpfloat_with_epsilon (row->cells[3].value,
                                       summary_value (r->path, "inter_token_latency", "avg"), 1e-9);
-      g_assert_cmpfloat_with_epsilon (row->cells[7].value,
+      g_assert_cmpfloat_with_epsilon (row->cells[4].value,
                                       summary_value (r->path, "request_latency", "p99"), 1e-9);
       g_assert_cmpfloat_with_epsilon (
-          row->cells[8].value, summary_value (r->path, "output_token_throughput", "avg"), 1e-9);
-      g_assert_null (row->cells[5].text);
-      g_assert_true (isfinite (row->cells[9].value));
+          row->cells[5].value, summary_value (r->path, "output_token_throughput", "avg"), 1e-9);
+      g_assert_null (row->cells[2].text);
+      g_assert_true (isfinite (row->cells[6].value));
     }
   /* concurrency 1, 2, 4 in that order, named by what varies */
   g_assert_cmpstr (row_at (t, 0)->cells[0].text, ==, "concurrency 1");
@@ -127,9 +128,59 @@ test_comparison (void)
       double bound_itl = row->cells[column (bound, "Bound ITL")].value;
       double of_bound = row->cells[column (bound, "ITL of bound")].value;
       g_assert_true (bound_itl > 0);
-      g_assert_cmpfloat_with_epsilon (of_bound, 100 * bound_itl / row->cells[6].value, 1e-6);
+      g_assert_cmpfloat_with_epsilon (
+          of_bound, 100 * bound_itl / row->cells[column (bound, "ITL avg")].value, 1e-6);
       g_assert_cmpstr (row->cells[column (bound, "ITL of bound")].unit, ==, "%");
     }
+}
+
+/* The ISL × OSL sample: 36 runs of one model, one endpoint, no errors. The Model column
+ * (230 px of one name) and the other shared columns are folded into the constants, said
+ * once; the run names carry the cell and the load; one run alone keeps every column. */
+static void
+test_constants (void)
+{
+  g_autofree char *root
+      = g_test_build_filename (G_TEST_DIST, "..", "data", "samples", "isl-osl-sweep", NULL);
+  g_autofree char *one = g_build_filename (root, "isl1024_osl128", "concurrency16", NULL);
+  const char *paths[] = { root, NULL }, *single[] = { one, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvSweep) sweep = iv_sweep_load (paths, NULL, NULL, NULL, &error);
+  g_autoptr (IvSweep) alone = NULL;
+  g_autoptr (IvRunsTable) t = NULL, t1 = NULL;
+  g_autofree char *shared = NULL;
+  gboolean found = FALSE;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (sweep->runs->len, ==, 36);
+  t = iv_runs_table_comparison (sweep, NULL);
+  for (guint c = 0; c < t->n_columns; c++)
+    {
+      g_assert_cmpstr (t->titles->pdata[c], !=, "Model");
+      g_assert_cmpstr (t->titles->pdata[c], !=, "Errors");
+    }
+  shared = iv_runs_table_constants_text (t);
+  g_assert_nonnull (shared);
+  g_assert_true (g_str_has_prefix (shared, "Model: "));
+  g_assert_nonnull (strstr (shared, "Errors: 0"));
+  g_assert_nonnull (strstr (shared, "Endpoint type: "));
+  /* every constant is also every row's value: the text of the model of each run */
+  for (guint k = 0; k < t->constants->len; k++)
+    if (g_str_equal (g_array_index (t->constants, IvRunsTableConstant, k).title, "Model"))
+      for (guint i = 0; i < sweep->runs->len; i++)
+        g_assert_cmpstr (((IvRun *) sweep->runs->pdata[i])->model, ==,
+                         g_array_index (t->constants, IvRunsTableConstant, k).text);
+  for (guint i = 0; i < t->rows->len; i++)
+    found |= g_strcmp0 (row_at (t, i)->cells[0].text, "isl 1024 · osl 128 · c 16") == 0;
+  g_assert_true (found);
+
+  /* one run: a row with every column, nothing folded */
+  alone = iv_sweep_load (single, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  t1 = iv_runs_table_comparison (alone, NULL);
+  g_assert_cmpuint (t1->constants->len, ==, 0);
+  g_assert_null (iv_runs_table_constants_text (t1));
+  g_assert_cmpstr (t1->titles->pdata[1], ==, "Model");
 }
 
 static void
@@ -225,6 +276,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/runs-table/number", test_number);
   g_test_add_func ("/runs-table/comparison", test_comparison);
+  g_test_add_func ("/runs-table/constants", test_constants);
   g_test_add_func ("/runs-table/metrics", test_metrics);
   g_test_add_func ("/runs-table/notes", test_notes);
   return g_test_run ();

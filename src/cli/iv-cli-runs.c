@@ -292,6 +292,10 @@ print_text (const IvSweep *s)
     g_autoptr (IvRunsTable) t = iv_runs_table_comparison (s, NULL);
     g_autofree guint *width = g_new0 (guint, t->n_columns);
     g_autoptr (GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
+    g_autofree char *shared = iv_runs_table_constants_text (t);
+    /* what every run shares, once above the table, as the window says it */
+    if (shared)
+      _iv_cli_printf (stdout, "%s\n", shared);
     for (guint c = 0; c < t->n_columns; c++)
       width[c] = (guint) g_utf8_strlen (t->titles->pdata[c], -1);
     for (guint i = 0; i < t->rows->len; i++)

@@ -116,18 +116,17 @@ run_subtitle (const IvSweep *sweep, const IvRun *r)
                           label, reqs, errs);
 }
 
-/* "varying: Concurrency, ISL — click a point or a row to open that run". */
+/* What every run shares, said once (the table leaves those columns out), then how to go
+ * on: "Model: Qwen/Qwen3-0.6B · Errors: 0 — click a point or a row to open that run". The
+ * run names say what varies. */
 static char *
-sweep_subtitle (const IvSweep *sweep)
+sweep_subtitle (const IvRunsTable *t)
 {
-  g_autoptr (GString) vary = g_string_new (NULL);
+  g_autofree char *shared = iv_runs_table_constants_text (t);
 
-  for (guint i = 0; i < sweep->varying->len; i++)
-    g_string_append_printf (vary, "%s%s", i ? ", " : "",
-                            iv_field_title (GPOINTER_TO_UINT (sweep->varying->pdata[i])));
-  if (!vary->len)
+  if (!shared)
     return g_strdup (_ ("click a point or a row to open that run"));
-  return g_strdup_printf (_ ("varying: %s — click a point or a row to open that run"), vary->str);
+  return g_strdup_printf (_ ("%s — click a point or a row to open that run"), shared);
 }
 
 static void
@@ -177,11 +176,13 @@ show (IvRunsView *self)
       g_autofree char *title = g_strdup_printf (
           g_dngettext (NULL, "%u run", "%u runs", sweep->runs->len), sweep->runs->len);
       gtk_label_set_text (self->title, title);
-      sub = sweep_subtitle (sweep);
+      sub = sweep_subtitle (t);
       /* a run's label is short (what varies); the headline numbers get the room */
       iv_runs_table_view_show (self->table, t, 150);
     }
   iv_label_set_valid_text (self->subtitle, sub); /* the run's model name, from its files */
+  /* ellipsized when the window is narrow: whole on hover */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->subtitle), gtk_label_get_text (self->subtitle));
   show_notes (self);
 }
 

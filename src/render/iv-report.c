@@ -202,6 +202,14 @@ static void
 runs_table (GString *out, const IvSweep *sweep)
 {
   g_autoptr (IvRunsTable) t = iv_runs_table_comparison (sweep, NULL);
+  g_autofree char *shared = iv_runs_table_constants_text (t);
+  /* what every run shares, once above the table, as the window says it */
+  if (shared)
+    {
+      g_string_append (out, "<p class=\"dim\">");
+      iv_html_escape (out, shared);
+      g_string_append (out, "</p>\n");
+    }
   table_html (out, t, "sortable", "runs");
 }
 

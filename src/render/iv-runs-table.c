@@ -43,6 +43,7 @@ table_new (const char *const *titles)
     g_ptr_array_add (t->titles, g_strdup (titles[i]));
   t->n_columns = t->titles->len;
   t->rows = g_array_new (FALSE, TRUE, sizeof (IvRunsTableRow));
+  t->constants = g_array_new (FALSE, TRUE, sizeof (IvRunsTableConstant));
   return t;
 }
 
@@ -84,8 +85,124 @@ iv_runs_table_free (IvRunsTable *t)
       g_free (row->cells);
     }
   g_array_unref (t->rows);
+  for (guint k = 0; k < t->constants->len; k++)
+    {
+      g_free (g_array_index (t->constants, IvRunsTableConstant, k).title);
+      g_free (g_array_index (t->constants, IvRunsTableConstant, k).text);
+    }
+  g_array_unref (t->constants);
   g_ptr_array_unref (t->titles);
   g_free (t);
+}
+
+char *
+iv_runs_table_constants_text (const IvRunsTable *t)
+{
+  GString *line;
+
+  if (t->constants->len == 0)
+    return NULL;
+  line = g_string_new (NULL);
+  for (guint k = 0; k < t->constants->len; k++)
+    {
+      const IvRunsTableConstant *c = &g_array_index (t->constants, IvRunsTableConstant, k);
+      /* TRANSLATORS: a column's title and the value every run has, "Model: Qwen3" */
+      g_string_append_printf (line, _ ("%s%s: %s"), k ? " · " : "", c->title, c->text);
+    }
+  return g_string_free (line, FALSE);
+}
+
+static void
+constant_add (IvRunsTable *t, const char *title, const char *text)
+{
+  IvRunsTableConstant c = { g_strdup (title), g_strdup (text) };
+  g_array_append_val (t->constants, c);
+}
+
+/* A column every run reads alike is a 230 px column saying one thing: said once, above the
+ * table; one with nothing in any row goes. The first column (the run) always stays, and
+ * one run is a table of one row, not a sweep with constants. */
+static void
+fold_constants (IvRunsTable *t)
+{
+  g_autofree gboolean *fold = NULL;
+  guint kept = 0;
+
+  if (t->rows->len < 2)
+    return;
+  fold = g_new0 (gboolean, t->n_columns);
+  for (guint c = 1; c < t->n_columns; c++)
+    {
+      g_autofree char *first
+          = iv_runs_table_cell_text (&g_array_index (t->rows, IvRunsTableRow, 0).cells[c]);
+      fold[c] = TRUE;
+      for (guint i = 1; i < t->rows->len && fold[c]; i++)
+        {
+          g_autofree char *text
+              = iv_runs_table_cell_text (&g_array_index (t->rows, IvRunsTableRow, i).cells[c]);
+          fold[c] = g_str_equal (text, first);
+        }
+      if (fold[c] && !g_str_equal (first, "–"))
+        constant_add (t, t->titles->pdata[c], first);
+    }
+  for (guint c = 0; c < t->n_columns; c++)
+    {
+      if (fold[c])
+        {
+          g_free (t->titles->pdata[c]);
+          for (guint i = 0; i < t->rows->len; i++)
+            g_free (g_array_index (t->rows, IvRunsTableRow, i).cells[c].text);
+          continue;
+        }
+      t->titles->pdata[kept] = t->titles->pdata[c];
+      for (guint i = 0; i < t->rows->len; i++)
+        {
+          IvTableCell *cells = g_array_index (t->rows, IvRunsTableRow, i).cells;
+          cells[kept] = cells[c];
+        }
+      kept++;
+    }
+  /* the titles moved down already: nothing more to free */
+  g_ptr_array_set_free_func (t->titles, NULL);
+  g_ptr_array_set_size (t->titles, kept);
+  g_ptr_array_set_free_func (t->titles, g_free);
+  t->n_columns = kept;
+}
+
+/* The configuration fields that are no column of the comparison, when every run has the
+ * same value of them: the rest of what the runs share ("endpoint type: chat"), said with
+ * the configuration columns folded (the model, the concurrency), before what was measured
+ * (requests, errors). */
+static void
+add_constant_fields (IvRunsTable *t, const IvSweep *sweep)
+{
+  guint at = 0;
+
+  while (at < t->constants->len
+         && (g_str_equal (g_array_index (t->constants, IvRunsTableConstant, at).title, _ ("Model"))
+             || g_str_equal (g_array_index (t->constants, IvRunsTableConstant, at).title,
+                             _ ("Concurrency"))))
+    at++;
+  static const IvField more[]
+      = { IV_FIELD_ISL, IV_FIELD_OSL, IV_FIELD_ENDPOINT_TYPE, IV_FIELD_STREAMING };
+
+  if (sweep->runs->len < 2)
+    return;
+  for (guint k = 0; k < G_N_ELEMENTS (more); k++)
+    {
+      g_autofree char *first = iv_run_field_text (sweep->runs->pdata[0], more[k]);
+      gboolean same = first != NULL;
+      for (guint i = 1; i < sweep->runs->len && same; i++)
+        {
+          g_autofree char *v = iv_run_field_text (sweep->runs->pdata[i], more[k]);
+          same = g_strcmp0 (v, first) == 0;
+        }
+      if (same)
+        {
+          IvRunsTableConstant c = { g_strdup (iv_field_title (more[k])), g_strdup (first) };
+          g_array_insert_val (t->constants, at++, c);
+        }
+    }
 }
 
 enum
@@ -167,6 +284,8 @@ iv_runs_table_comparison (const IvSweep *sweep, const IvRunsBoundChoice *bound)
           iv_run_bound_clear (&b);
         }
     }
+  fold_constants (t);
+  add_constant_fields (t, sweep);
   return t;
 }
 
