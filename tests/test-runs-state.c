@@ -173,6 +173,34 @@ test_serialize (void)
   iv_sweep_free (sweep);
 }
 
+/* An ISL × OSL sweep (ISL and OSL both vary) opens on its heat map, not on the first
+ * preset (a pareto grouped by model, one curve through every cell); that is its default
+ * (nothing to remember); a run of it opens on the run's first plot, and back on the heat
+ * map. */
+static void
+test_isl_osl_opens_on_heat_map (void)
+{
+  g_autoptr (IvRunsState) st = iv_runs_state_new ();
+  g_autofree char *path = g_build_filename (g_getenv ("IV_SAMPLES_DIR"), "isl-osl-sweep", NULL);
+  const char *paths[] = { path, NULL };
+  g_autoptr (GError) error = NULL;
+  IvSweep *sweep = iv_sweep_load (paths, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  iv_runs_state_set_sweep (st, sweep, NULL, NULL);
+  g_assert_cmpstr (preset (st, 0), !=, "isl_osl_throughput_heatmap");
+  g_assert_cmpstr (iv_runs_state_get_plot (st), ==, "isl_osl_throughput_heatmap");
+  g_assert_null (iv_runs_state_serialize (st));
+  g_object_set (st, "run", 0u, NULL);
+  g_assert_cmpstr (iv_runs_state_get_plot (st), ==, preset (st, 0));
+  g_object_set (st, "run", G_MAXUINT, NULL);
+  g_assert_cmpstr (iv_runs_state_get_plot (st), ==, "isl_osl_throughput_heatmap");
+  iv_runs_state_restore (st, NULL);
+  g_assert_cmpstr (iv_runs_state_get_plot (st), ==, "isl_osl_throughput_heatmap");
+  iv_runs_state_set_sweep (st, NULL, NULL, NULL);
+  iv_sweep_free (sweep);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -180,5 +208,6 @@ main (int argc, char **argv)
   g_test_add_func ("/runs-state/notify", test_notify);
   g_test_add_func ("/runs-state/sweep-and-run", test_sweep_and_run);
   g_test_add_func ("/runs-state/serialize", test_serialize);
+  g_test_add_func ("/runs-state/isl-osl-opens-on-heat-map", test_isl_osl_opens_on_heat_map);
   return g_test_run ();
 }

@@ -171,13 +171,30 @@ plot_listed (IvRunsState *self, const char *name)
   return FALSE;
 }
 
-static void
-first_plot (IvRunsState *self)
+/* The plot what is shown opens on: the first preset, except that a comparison of runs
+ * over input and output lengths (ISL and OSL both vary) opens on the first heat map over
+ * ISL × OSL, its cells side by side — a pareto grouped by model would join every cell's
+ * runs into one curve. */
+static const char *
+default_plot (IvRunsState *self)
 {
   GPtrArray *presets = iv_runs_state_get_presets (self);
 
-  set_string (self, PROP_PLOT,
-              presets && presets->len ? ((const IvPlotSpec *) presets->pdata[0])->name : NULL);
+  if (!presets || !presets->len)
+    return NULL;
+  if (!iv_runs_state_get_run (self) && self->sweep
+      && g_ptr_array_find (self->sweep->varying, GUINT_TO_POINTER (IV_FIELD_ISL), NULL)
+      && g_ptr_array_find (self->sweep->varying, GUINT_TO_POINTER (IV_FIELD_OSL), NULL))
+    for (guint i = 0; i < presets->len; i++)
+      if (((const IvPlotSpec *) presets->pdata[i])->type == IV_PLOT_ISL_OSL_HEATMAP)
+        return ((const IvPlotSpec *) presets->pdata[i])->name;
+  return ((const IvPlotSpec *) presets->pdata[0])->name;
+}
+
+static void
+first_plot (IvRunsState *self)
+{
+  set_string (self, PROP_PLOT, default_plot (self));
 }
 
 static void
@@ -465,19 +482,16 @@ static const guint remembered[]
     = { PROP_HARDWARE, PROP_MODEL, PROP_PLOT, PROP_CUSTOM_X, PROP_CUSTOM_Y };
 
 /* Whether nothing is chosen that a folder should remember: no bound, the default axes and
- * the first plot. */
+ * the plot it opens on. */
 static gboolean
 at_defaults (IvRunsState *self)
 {
-  GPtrArray *presets = iv_runs_state_get_presets (self);
   const char *plot = STRING (self, PROP_PLOT);
 
   return !STRING (self, PROP_HARDWARE) && !STRING (self, PROP_MODEL) && !self->tp
          && g_strcmp0 (STRING (self, PROP_CUSTOM_X), CUSTOM_X) == 0
          && g_strcmp0 (STRING (self, PROP_CUSTOM_Y), CUSTOM_Y) == 0
-         && (!plot
-             || (presets && presets->len
-                 && g_str_equal (plot, ((const IvPlotSpec *) presets->pdata[0])->name)));
+         && (!plot || g_strcmp0 (plot, default_plot (self)) == 0);
 }
 
 char *
