@@ -589,18 +589,21 @@ has_point_labels (const IvSeries *s)
 /* Point labels of every series, placed greedily in order: the first of eight spots
  * around the point that neither leaves the plot nor covers a label or a point already
  * there; when every near spot is taken, the same spots farther out, with a leader line
- * back to the point; failing all, the least covered spot. */
+ * back to the point; failing all, the least covered spot inside the plot, over points
+ * but never over another label — where there is none, the label is left out (hovering
+ * the point still names it): a paper column cannot name 36 runs. */
 void
 _iv_chart_place_labels (IvChartCtx *ctx)
 {
   IvChart *chart = ctx->chart;
   const IvChartLayout *L = ctx->L;
-  LabelGrid placed;
+  LabelGrid placed, labels;
   static const double dirs[8][2]
       = { { 1, 0 }, { 1, -1 }, { 0, -1 }, { -1, -1 }, { -1, 0 }, { -1, 1 }, { 0, 1 }, { 1, 1 } };
   static const double reach[] = { 1, 2.4, 4, 6 };
 
   label_grid_init (&placed, L);
+  label_grid_init (&labels, L);
   for (guint i = 0; i < chart->series->len; i++)
     {
       IvSeries *s = chart->series->pdata[i];
@@ -628,7 +631,7 @@ _iv_chart_place_labels (IvChartCtx *ctx)
         {
           const char *label = s->labels[k];
           double px = _iv_px_x (L, s->x[k]), py = _iv_px_y (L, y_axis (s), s->y[k]);
-          double w, h, best_cost = INFINITY;
+          double w, h, best_cost = INFINITY, best_text = INFINITY;
           Rect best = { 0 };
           guint best_reach = 0;
 
@@ -649,27 +652,37 @@ _iv_chart_place_labels (IvChartCtx *ctx)
                                   : dirs[d][1] == 0 ? h / 2
                                                     : 0),
                            w, h };
-                double cost = 0;
+                double cost = 0, text;
                 if (c.x < L->plot_x || c.y < L->plot_y || c.x + w > L->plot_x + L->plot_w
                     || c.y + h > L->plot_y + L->plot_h)
                   cost += w * h;
                 cost += label_grid_overlap (&placed, &c);
-                /* a farther spot has to be free to beat a nearer one */
-                if (cost < best_cost - 1e-9 && (q == 0 || cost == 0))
+                text = label_grid_overlap (&labels, &c);
+                /* a spot clear of every label beats one over a label; then a farther spot
+                 * has to be free to beat a nearer one */
+                if ((text == 0 && best_text > 0)
+                    || (cost < best_cost - 1e-9 && (q == 0 || cost == 0)
+                        && (text == 0 || best_text > 0)))
                   {
                     best_cost = cost;
+                    best_text = text;
                     best = c;
                     best_reach = q;
                   }
                 if (cost == 0)
                   break;
               }
+          if (best_text > 0 || best.x < L->plot_x || best.y < L->plot_y
+              || best.x + w > L->plot_x + L->plot_w || best.y + h > L->plot_y + L->plot_h)
+            continue;
           label_grid_add (&placed, &best);
+          label_grid_add (&labels, &best);
           s->label_at[2 * k] = best.x, s->label_at[2 * k + 1] = best.y;
           s->label_leader[k] = best_reach > 0;
         }
     }
   label_grid_clear (&placed);
+  label_grid_clear (&labels);
 }
 
 static void
