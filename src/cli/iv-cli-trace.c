@@ -16,6 +16,7 @@
 #include "config.h"
 #include "iv-cli-bound.h"
 #include "iv-cli-private.h"
+#include "iv-cli-trace-diff.h"
 #include "iv-safe-text.h"
 #include "iv-preset.h"
 #include "iv-model.h"
@@ -997,6 +998,22 @@ trace_ranks (char **files, gboolean json, gboolean align_ranks)
   return IV_EXIT_OK;
 }
 
+/* `trace A B --diff`: both loaded, then compared (iv-cli-trace-diff.c prints). */
+static int
+trace_diff (char **files, const char *steps, gboolean json, guint top)
+{
+  g_autoptr (IvTrace) a = NULL, b = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (!(a = iv_trace_load (files[0], NULL, NULL, NULL, &error))
+      || !(b = iv_trace_load (files[1], NULL, NULL, NULL, &error)))
+    {
+      _iv_cli_print_error (error);
+      return IV_EXIT_BAD_INPUT;
+    }
+  return _iv_cli_trace_diff (a, b, steps, json, top);
+}
+
 int
 _iv_cli_trace (int argc, char **argv)
 {
@@ -1006,7 +1023,8 @@ _iv_cli_trace (int argc, char **argv)
   g_auto (IvCliFigureArgs) fig = { NULL };
   g_autofree char *start_cand = NULL, *num_cand = NULL, *breakdown = NULL, *min_pct = NULL;
   g_autofree char *tolerance = NULL, *processes = NULL, *threads = NULL;
-  gboolean pipeline_json = FALSE, flows = FALSE, align_ranks = FALSE;
+  gboolean pipeline_json = FALSE, flows = FALSE, align_ranks = FALSE, diff = FALSE;
+  g_autofree char *diff_step = NULL, *top_text = NULL;
   static const IvCliBoundSpec bound_spec = { "trace", "against", "against", TRUE };
   g_auto (IvCliBound) bound = { NULL };
   g_autofree char *mode = NULL, *batch = NULL, *tq = NULL, *context = NULL, *steps = NULL;
@@ -1030,6 +1048,15 @@ _iv_cli_trace (int argc, char **argv)
     { "stats", 0, 0, G_OPTION_ARG_NONE, &stats,
       N_ ("Print what the trace holds and its time by name"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Print JSON"), NULL },
+    { "diff", 0, 0, G_OPTION_ARG_NONE, &diff,
+      N_ ("Compare two traces: count and time per name (CPU operators by call path), the "
+          "largest changes first"),
+      NULL },
+    { "step", 0, 0, G_OPTION_ARG_STRING, &diff_step,
+      N_ ("With --diff: ProfilerStep N of both, or N:M (step N of the first, M of the second)"),
+      "N" },
+    { "top", 0, 0, G_OPTION_ARG_STRING, &top_text,
+      N_ ("With --diff: the changes listed (default 40, 0 for all)"), "N" },
     { "align", 0, 0, G_OPTION_ARG_NONE, &align_ranks,
       N_ ("Several rank traces: shift each rank so the n-th instance of a collective ends "
           "together on every rank, and report the offsets"),
@@ -1092,6 +1119,32 @@ _iv_cli_trace (int argc, char **argv)
   if (!files || !files[0])
     return _iv_cli_usage_error ("trace", "%s",
                                 _ ("name a trace file, several rank traces or a folder of them"));
+  /* before any load: it decides how slices nest */
+  if (tolerance)
+    {
+      double us = 0;
+      if (!_iv_cli_number ("trace", "overlap-tolerance", tolerance, TRUE, &us))
+        return IV_EXIT_USAGE;
+      if (us > 1e6)
+        return _iv_cli_usage_error ("trace", "%s",
+                                    _ ("--overlap-tolerance is at most 1000000 µs (1 s)"));
+      iv_trace_set_overlap_tolerance ((gint64) llround (us * 1e3));
+    }
+  if (diff || diff_step || top_text)
+    {
+      guint64 top = 40;
+      if (!diff)
+        return _iv_cli_usage_error ("trace", "%s", _ ("--step and --top are for --diff"));
+      if (g_strv_length (files) != 2 || stats || output || pipeline_json || from || to
+          || bound.model || align_ranks)
+        return _iv_cli_usage_error ("trace", "%s",
+                                    _ ("--diff compares two traces: trace A B --diff [--json] "
+                                       "[--step N|N:M] [--top N]"));
+      if (top_text && !g_ascii_string_to_unsigned (top_text, 10, 0, G_MAXUINT, &top, NULL))
+        return _iv_cli_usage_error ("trace", _ ("--top takes a count (0: all), not “%s”"),
+                                    top_text);
+      return trace_diff (files, diff_step, json, (guint) top);
+    }
   /* several files, or a folder: one distributed job, a trace per rank */
   if (files[1] || g_file_test (files[0], G_FILE_TEST_IS_DIR))
     {
@@ -1100,16 +1153,6 @@ _iv_cli_trace (int argc, char **argv)
             "trace", "%s",
             _ ("several rank traces (or a folder) take --stats [--json] [--align] only; "
                "-o, --from, --to, --against and --include-open are for one trace"));
-      if (tolerance)
-        {
-          double us = 0;
-          if (!_iv_cli_number ("trace", "overlap-tolerance", tolerance, TRUE, &us))
-            return IV_EXIT_USAGE;
-          if (us > 1e6)
-            return _iv_cli_usage_error ("trace", "%s",
-                                        _ ("--overlap-tolerance is at most 1000000 µs (1 s)"));
-          iv_trace_set_overlap_tolerance ((gint64) llround (us * 1e3));
-        }
       return trace_ranks (files, json, align_ranks);
     }
   if (align_ranks)
@@ -1126,16 +1169,6 @@ _iv_cli_trace (int argc, char **argv)
   /* the model, its hardware and TP: refused before the trace is read */
   if ((bound_rc = _iv_cli_bound_read (&bound_spec, bound.model != NULL, &bound)) != IV_EXIT_OK)
     return bound_rc;
-  if (tolerance)
-    {
-      double us = 0;
-      if (!_iv_cli_number ("trace", "overlap-tolerance", tolerance, TRUE, &us))
-        return IV_EXIT_USAGE;
-      if (us > 1e6)
-        return _iv_cli_usage_error ("trace", "%s",
-                                    _ ("--overlap-tolerance is at most 1000000 µs (1 s)"));
-      iv_trace_set_overlap_tolerance ((gint64) llround (us * 1e3));
-    }
   trace = iv_trace_load (files[0], NULL, NULL, NULL, &error);
   if (!trace)
     {

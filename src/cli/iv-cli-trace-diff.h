@@ -1,0 +1,14 @@
+/* iv-cli-trace-diff.h: `inferview trace A B --diff`, for the trace command. */
+#pragma once
+
+#include "iv-trace.h"
+
+G_BEGIN_DECLS
+
+/* @a against @b, printed as a table or (@json) JSON. @steps: "N" compares ProfilerStep#N
+ * of both, "N:M" step N of @a with step M of @b, NULL the whole traces. @top: the largest
+ * changes listed, 0 for all. The exit status, after one line on stderr when it fails. */
+int _iv_cli_trace_diff (const IvTrace *a, const IvTrace *b, const char *steps, gboolean json,
+                        guint top);
+
+G_END_DECLS
