@@ -2463,11 +2463,49 @@ test_command_line (void)
   g_rmdir (dir);
 }
 
+/* Hints made later (iv_result_ensure_hints after a plain evaluation: what the window does
+ * when Details is shown) are the hints iv_model_evaluate makes, and a plain result says it
+ * has none yet rather than "nothing stands out". */
+static void
+test_hints_later (void)
+{
+  const IvHardware *hw = iv_hardware_find ("torus4x4");
+  static const char *const models[] = { "Llama-3.1-70B", "Mixtral-8x22B", "DeepSeek-V3" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (models); i++)
+    {
+      const IvModel *m = iv_presets_find (models[i]);
+      IvConfig c;
+      IvResult full, later;
+
+      iv_config_init (&c);
+      c.mode = IV_MODE_PREFILL, c.B = 4, c.T = 8192, c.t = 16, c.c = 4;
+      c.place_cp = IV_PLACE_CUBE;
+      g_assert_true (iv_model_evaluate (m, hw, &c, &full));
+      g_assert_true (full.has_hints);
+      g_assert_cmpuint (full.n_hints, >, 0);
+      g_assert_true (iv_model_evaluate_plain (m, hw, &c, &later));
+      g_assert_false (later.has_hints);
+      g_assert_cmpuint (later.n_hints, ==, 0);
+      g_assert_cmpuint (later.n_waste, ==, 0);
+      iv_result_ensure_hints (&later);
+      iv_result_ensure_hints (&later); /* once: not appended twice */
+      g_assert_true (later.has_hints);
+      g_assert_cmpuint (later.n_hints, ==, full.n_hints);
+      g_assert_cmpuint (later.n_waste, ==, full.n_waste);
+      for (guint k = 0; k < full.n_hints; k++)
+        g_assert_cmpstr (later.hints[k].text, ==, full.hints[k].text);
+      for (guint k = 0; k < full.n_waste; k++)
+        g_assert_cmpstr (later.waste[k].text, ==, full.waste[k].text);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/model/decode-tp-on-pes", test_decode_tp_on_pes);
+  g_test_add_func ("/model/hints-later", test_hints_later);
   g_test_add_func ("/model/prefill-cp-rings", test_prefill_cp_rings);
   g_test_add_func ("/model/decode-cp-merge", test_decode_cp_merge);
   g_test_add_func ("/model/mla-decode", test_mla_decode);

@@ -272,3 +272,14 @@ _iv_model_waste_and_hints (IvResult *r)
             need, iv_hardware_pe_word (hw, FALSE), have, 100 * c->reserve, tp_text, cp, cp_text, t);
     }
 }
+
+void
+iv_result_ensure_hints (IvResult *r)
+{
+  g_return_if_fail (r != NULL);
+  if (!r->ok || r->has_hints)
+    return;
+  r->n_waste = r->n_hints = 0;
+  _iv_model_waste_and_hints (r);
+  r->has_hints = TRUE;
+}

@@ -857,6 +857,7 @@ evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config, Iv
   r->hw = hw;
   r->config = *config;
   r->n_waste = r->n_hints = 0;
+  r->has_hints = FALSE;
   memset (&r->c3_group, 0, sizeof r->c3_group);
   memset (&r->ep_group, 0, sizeof r->ep_group);
   if (!check_config (r) || !place (r, FALSE))
@@ -898,6 +899,9 @@ evaluate (const IvModel *model, const IvHardware *hw, const IvConfig *config, Iv
   }
 
   if (hints)
-    _iv_model_waste_and_hints (r);
+    {
+      _iv_model_waste_and_hints (r);
+      r->has_hints = TRUE;
+    }
   return TRUE;
 }

@@ -172,6 +172,10 @@ typedef struct
   gint64 batch_max; /* the largest B that fits, the rest kept (§5); 0: not even B = 1 */
   gint64 used_pes_per_cube, used_cubes, idle_pes, idle_cubes;
 
+  /* Whether waste and hints below were made: iv_model_evaluate () makes them, a plain
+   * evaluation does not (then both counts are 0 and say nothing) until
+   * iv_result_ensure_hints (). */
+  gboolean has_hints;
   IvWaste waste[IV_MAX_WASTE];
   guint n_waste;
   IvHint hints[IV_MAX_HINTS];
@@ -213,6 +217,11 @@ double iv_config_usable_bytes (const IvConfig *config, const IvHardware *hw);
 
 /* iv-hints.c */
 void _iv_model_waste_and_hints (IvResult *result);
+/* The waste and hints of a result evaluated without them (iv_model_evaluate_plain), made
+ * now, once: they search other configurations, so a view that evaluates at every slider
+ * step makes them only while it shows them. Nothing for a refused result or one that has
+ * them. */
+void iv_result_ensure_hints (IvResult *result);
 /* Evaluations of the step a sweep makes (iv-serving.c, the sweep figure): without the
  * waste and hints, which search other configurations. */
 gboolean iv_model_evaluate_plain (const IvModel *model, const IvHardware *hw,
