@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "iv-palette.h"
+#include "iv-safe-text.h"
 #include "iv-text.h"
 
 #define TICK_LEN 5.0
@@ -57,7 +58,7 @@ _iv_chart_show_text (IvChartCtx *ctx, const char *text, double x, double y, doub
   _iv_chart_text_size (ctx, text, scale, bold, &w, &h);
   iv_color_set_source (ctx->cr, color);
   cairo_move_to (ctx->cr, x - w * xalign, y - h * yalign);
-  iv_text_show_layout (ctx->cr, ctx->text, 0);
+  iv_text_show_layout (ctx->cr, ctx->text, ctx->allow);
 }
 
 /* -------- ticks and layout -------- */
@@ -72,6 +73,51 @@ axis_title_with_unit (const IvChart *chart, IvAxisId a, const IvTicks *ticks)
   if (ticks && ticks->unit_label && !chart->axis[a].hide_labels)
     return g_strdup_printf ("%s (%s)", title, ticks->unit_label);
   return g_strdup (title);
+}
+
+/* @title as drawn in at most @max_w: whole when it fits, else the title cut short with
+ * "…" before its unit, so "Output token throughput per GPU (avg) (k tokens/s/GPU)" on a
+ * column page still names its unit rather than running off the page. */
+static char *
+fit_axis_title (IvChartCtx *ctx, const IvChart *chart, IvAxisId a, const IvTicks *ticks,
+                double max_w)
+{
+  const char *title = chart->axis[a].title;
+  char *full = axis_title_with_unit (chart, a, ticks);
+  gboolean unit = ticks && ticks->unit_label && !chart->axis[a].hide_labels;
+  gsize lo = 0, hi;
+  double w, h;
+
+  if (!full)
+    return NULL;
+  _iv_chart_text_size (ctx, full, 0.95, FALSE, &w, &h);
+  if (w <= max_w || max_w <= 0)
+    return full;
+  g_free (full);
+  /* the longest prefix that fits, by bisection over byte lengths cut at characters */
+  hi = strlen (title);
+  while (lo < hi)
+    {
+      gsize mid = iv_text_prefix_len (title, strlen (title), (lo + hi + 1) / 2);
+      g_autofree char *cut = NULL;
+      if (mid <= lo)
+        break;
+      cut = unit ? g_strdup_printf ("%.*s… (%s)", (int) mid, title, ticks->unit_label)
+                 : g_strdup_printf ("%.*s…", (int) mid, title);
+      _iv_chart_text_size (ctx, cut, 0.95, FALSE, &w, &h);
+      if (w <= max_w)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  lo = iv_text_prefix_len (title, strlen (title), lo);
+  /* no letter of the title fits: the unit alone says what the axis counts */
+  if (lo == 0)
+    return unit ? g_strdup (ticks->unit_label) : g_strdup ("…");
+  while (lo > 0 && title[lo - 1] == ' ')
+    lo--;
+  return unit ? g_strdup_printf ("%.*s… (%s)", (int) lo, title, ticks->unit_label)
+              : g_strdup_printf ("%.*s…", (int) lo, title);
 }
 
 static gboolean
@@ -294,7 +340,10 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
   ctx->max_text_w = width - 2 * IV_CHART_PAD;
   if (chart->title)
     {
+      /* a title wraps rather than lose its end on a narrow page */
+      ctx->max_lines = 3;
       _iv_chart_text_size (ctx, chart->title, 1.25, TRUE, &w, &h);
+      ctx->max_lines = 0;
       top += h + 2;
     }
   if (chart->subtitle)
@@ -506,10 +555,17 @@ _iv_chart_draw_axes (IvChartCtx *ctx, AxisTicks ticks[IV_N_AXES])
 
   /* Axis titles, with the unit the labels share. */
   {
-    g_autofree char *xt = axis_title_with_unit (chart, IV_AXIS_X, ticks[IV_AXIS_X].ticks);
-    g_autofree char *yt = axis_title_with_unit (chart, IV_AXIS_Y, ticks[IV_AXIS_Y].ticks);
+    /* centred on the plot, as long as the page allows on both sides of its centre */
+    double x_room
+        = L->plot_w + 2 * MAX (0, MIN (L->plot_x, L->width - L->plot_x - L->plot_w) - IV_CHART_PAD);
+    double y_room
+        = L->plot_h
+          + 2 * MAX (0, MIN (L->plot_y, L->height - L->plot_y - L->plot_h) - IV_CHART_PAD);
+    g_autofree char *xt = fit_axis_title (ctx, chart, IV_AXIS_X, ticks[IV_AXIS_X].ticks, x_room);
+    g_autofree char *yt = fit_axis_title (ctx, chart, IV_AXIS_Y, ticks[IV_AXIS_Y].ticks, y_room);
     g_autofree char *y2t
-        = L->has_y2 ? axis_title_with_unit (chart, IV_AXIS_Y2, ticks[IV_AXIS_Y2].ticks) : NULL;
+        = L->has_y2 ? fit_axis_title (ctx, chart, IV_AXIS_Y2, ticks[IV_AXIS_Y2].ticks, y_room)
+                    : NULL;
     double label_h = chart->axis[IV_AXIS_X].hide_labels ? 0 : ticks[IV_AXIS_X].max_h;
 
     if (xt)

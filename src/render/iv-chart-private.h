@@ -6,6 +6,7 @@
 
 #include "iv-chart.h"
 #include "iv-stats.h"
+#include "iv-text.h"
 #include "iv-theme.h"
 
 G_BEGIN_DECLS
@@ -121,6 +122,7 @@ typedef struct
   IvChartLayout *L;
   double max_text_w; /* > 0: text wider than this is ellipsized (titles) */
   int max_lines;     /* with max_text_w: wrapped to at most this many lines first (subtitles) */
+  IvTextFlags allow; /* what the text drawn now may do (iv-text.h): the layout check's */
 } IvChartCtx;
 
 static inline double

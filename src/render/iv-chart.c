@@ -1069,16 +1069,22 @@ iv_chart_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
       }
     if (chart->title)
       {
+        ctx.max_lines = 3;
         _iv_chart_show_text (&ctx, chart->title, tx, IV_CHART_PAD, 0, 0, 1.25, TRUE,
                              &ctx.colors->foreground);
         _iv_chart_text_size (&ctx, chart->title, 1.25, TRUE, &w, &h);
+        ctx.max_lines = 0;
         h += 2;
       }
     if (chart->subtitle)
       {
+        /* a subtitle is the runs' notes, which can run to a paragraph: three lines of it,
+         * the rest in the window's and the summary's notes */
         ctx.max_lines = 3;
+        ctx.allow = IV_TEXT_MAY_ELLIPSIZE;
         _iv_chart_show_text (&ctx, chart->subtitle, tx, IV_CHART_PAD + h, 0, 0, 0.95, FALSE,
                              &ctx.colors->foreground_dim);
+        ctx.allow = 0;
         ctx.max_lines = 0;
       }
     ctx.max_text_w = 0;

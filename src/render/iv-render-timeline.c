@@ -511,12 +511,18 @@ label_row (Frame *f, double y)
           /* what did not end says so: its length is only "until the trace stopped" */
           g_autofree char *label = g_strdup_printf (_ ("%s (did not end)"),
                                                     iv_trace_string (f->t, f->t->name[it->slice]));
+          f->text.allow = IV_TEXT_MAY_ELLIPSIZE | IV_TEXT_MAY_OVERLAP;
           iv_text_show (&f->text, f->cr, label, x0 + 3, y + ROW_H / 2, 0, 0.5, 0.8, FALSE,
                         x1 - x0 - 6, &ink);
+          f->text.allow = 0;
           continue;
         }
+      /* a slice's name inside its bar, as much of it as the bar holds (hovering names
+       * it in full); a bar starting left of the view has its name cut at the view's edge */
+      f->text.allow = IV_TEXT_MAY_ELLIPSIZE | IV_TEXT_MAY_OVERLAP;
       iv_text_show (&f->text, f->cr, iv_trace_string (f->t, f->t->name[it->slice]), x0 + 3,
                     y + ROW_H / 2, 0, 0.5, 0.8, FALSE, x1 - x0 - 6, &ink);
+      f->text.allow = 0;
     }
 }
 
@@ -614,8 +620,10 @@ draw_tracks (Frame *f)
         continue;
       /* "ThreadPoolForegroundWorker (13571)": the tid at the end tells the rows apart */
       f->text.middle = TRUE;
+      f->text.allow = IV_TEXT_MAY_ELLIPSIZE;
       iv_text_show (&f->text, f->cr, tr->name ? tr->name : tr->key, PAD + 8, ty + ROW_H / 2, 0, 0.5,
                     0.85, FALSE, GUTTER_W - PAD - 14, &f->colors->foreground_dim);
+      f->text.allow = 0;
       f->text.middle = FALSE;
       /* A GPU track's row groups, named where each begins: its kernels are a list (rows
        * below the first hold those overlapping it), annotations and syncs apart */
