@@ -115,7 +115,8 @@ print_json (const IvTraceDiff *d, const IvTrace *a, const IvTrace *b, guint top)
 static void
 print_text (const IvTraceDiff *d, const IvTrace *a, const IvTrace *b, guint top)
 {
-  _iv_cli_printf (stdout, "A: %s\nB: %s\n", a->path, b->path);
+  _iv_cli_printf (stdout, "A: %s\n", a->path);
+  _iv_cli_printf (stdout, "B: %s\n", b->path);
   if (d->step[0] >= 0)
     _iv_cli_printf (stdout,
                     "Compared: ProfilerStep#%" G_GINT64_FORMAT
@@ -128,18 +129,21 @@ print_text (const IvTraceDiff *d, const IvTrace *a, const IvTrace *b, guint top)
     g_autofree char *ia = ns_text (d->idle_ns[0]), *ib = ns_text (d->idle_ns[1]);
     g_autofree char *sb = share_text (d->busy_ns[0], d->busy_ns[1]);
     g_autofree char *si = share_text (d->idle_ns[0], d->idle_ns[1]);
-    _iv_cli_printf (stdout, "\nGPU busy  %12s → %-12s %s\nGPU idle  %12s → %-12s %s\n", ba, bb, sb,
-                    ia, ib, si);
+    _iv_cli_printf (stdout, "\n");
+    _iv_cli_printf (stdout, "GPU busy  %12s → %-12s %s\n", ba, bb, sb);
+    _iv_cli_printf (stdout, "GPU idle  %12s → %-12s %s\n", ia, ib, si);
     for (int k = 0; k < IV_N_KCLASSES; k++)
       {
         g_autofree char *ca = ns_text (d->class_ns[0][k]), *cb = ns_text (d->class_ns[1][k]);
         g_autofree char *sc = share_text (d->class_ns[0][k], d->class_ns[1][k]);
-        _iv_cli_printf (stdout, "  %-10s%12s → %-12s %s\n",
-                        iv_kernel_class_name ((IvKernelClass) k), ca, cb, sc);
+        _iv_cli_printf (stdout, "  %-8s%12s → %-12s %s\n", iv_kernel_class_name ((IvKernelClass) k),
+                        ca, cb, sc);
       }
   }
-  _iv_cli_printf (stdout, "\n%u names in B only, %u in A only; the largest changes first:\n\n",
+  _iv_cli_printf (stdout, "\n");
+  _iv_cli_printf (stdout, "%u names in B only, %u in A only; the largest changes first:\n",
                   d->n_added, d->n_removed);
+  _iv_cli_printf (stdout, "\n");
   _iv_cli_printf (stdout, "%-10s %9s %9s %12s %12s %12s %7s  %s\n", "kind", "count A", "count B",
                   "time A", "time B", "Δ time", "Δ", "name (CPU operators: their call path)");
   for (guint i = 0; i < d->entries->len && (top == 0 || i < top); i++)

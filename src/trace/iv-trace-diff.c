@@ -11,6 +11,22 @@
 #include <string.h>
 
 #define NO_NODE G_MAXUINT32
+/* The name of a path node that is a ProfilerStep#N, whatever N: a step wraps every
+ * operator of an iteration, and two traces seldom number their steps alike (nor does
+ * one step compared with another), so the number would keep every path apart. */
+#define ANY_STEP (G_MAXUINT32 - 1)
+#define ANY_STEP_TEXT "ProfilerStep#*"
+
+static gboolean
+is_step_name (const char *s)
+{
+  if (!g_str_has_prefix (s, "ProfilerStep#") || !s[strlen ("ProfilerStep#")])
+    return FALSE;
+  for (s += strlen ("ProfilerStep#"); *s; s++)
+    if (!g_ascii_isdigit (*s))
+      return FALSE;
+  return TRUE;
+}
 /* A path longer than this (a hostile trace nested thousands deep) keeps its last part
  * only: its text must not grow with the square of the depth. */
 #define PATH_MAX_BYTES 4096
@@ -114,8 +130,15 @@ steps_text (const IvTrace *t)
 static gboolean
 compute_paths (const IvTrace *t, guint32 *node_of, GArray *nodes)
 {
+  guint n_names = iv_intern_size (t->strings);
+  g_autofree guint8 *step_name = g_try_new0 (guint8, MAX (n_names, 1));
+
   g_autoptr (GHashTable) index = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
+  if (!step_name)
+    return FALSE;
+  for (guint i = 0; i < n_names; i++)
+    step_name[i] = is_step_name (iv_trace_string (t, i));
   for (gsize s = 0; s < t->n_slices; s++)
     node_of[s] = NO_NODE;
   for (guint k = 0; k < t->tracks->len; k++)
@@ -142,7 +165,7 @@ compute_paths (const IvTrace *t, guint32 *node_of, GArray *nodes)
             }
           for (gsize s = row->first; s < row->first + row->n; s++)
             {
-              guint32 parent = NO_NODE;
+              guint32 parent = NO_NODE, name = step_name[t->name[s]] ? ANY_STEP : t->name[s];
               gint64 key;
               gpointer hit;
               if (up && up->n)
@@ -153,13 +176,13 @@ compute_paths (const IvTrace *t, guint32 *node_of, GArray *nodes)
                   if (t->start_ns[up->first + j] <= t->start_ns[s])
                     parent = node_of[up->first + j];
                 }
-              key = ((gint64) parent << 32) | t->name[s];
+              key = ((gint64) parent << 32) | name;
               hit = g_hash_table_lookup (index, &key);
               if (hit)
                 node_of[s] = GPOINTER_TO_UINT (hit) - 1;
               else
                 {
-                  PathNode n = { parent, t->name[s] };
+                  PathNode n = { parent, name };
                   if (nodes->len >= G_MAXUINT32 - 1)
                     return FALSE;
                   node_of[s] = nodes->len;
@@ -177,7 +200,7 @@ static const char *
 path_text (const IvTrace *t, const GArray *nodes, GPtrArray *texts, guint32 node)
 {
   const PathNode *n = &g_array_index (nodes, PathNode, node);
-  const char *name = iv_trace_string (t, n->name);
+  const char *name = n->name == ANY_STEP ? ANY_STEP_TEXT : iv_trace_string (t, n->name);
 
   if (texts->pdata[node])
     return texts->pdata[node];
@@ -253,8 +276,8 @@ collect (const IvTrace *t, int side, gint64 t0, gint64 t1, gboolean whole, GHash
     {
       const Local *l = &g_array_index (locals, Local, i);
       gboolean cpu = (g_array_index (local_keys, gint64, i) >> 40) == IV_N_ROW_KINDS;
-      const char *name
-          = iv_trace_string (t, cpu ? g_array_index (nodes, PathNode, l->id).name : l->id);
+      guint32 name_id = cpu ? g_array_index (nodes, PathNode, l->id).name : l->id;
+      const char *name = name_id == ANY_STEP ? ANY_STEP_TEXT : iv_trace_string (t, name_id);
       const char *path = cpu ? path_text (t, nodes, texts, l->id) : NULL;
       g_autofree char *key
           = g_strdup_printf ("%d\x1f%s", cpu ? -1 : (int) l->kind, cpu ? path : name);
