@@ -558,9 +558,7 @@ _iv_chart_draw_axes (IvChartCtx *ctx, AxisTicks ticks[IV_N_AXES])
     /* centred on the plot, as long as the page allows on both sides of its centre */
     double x_room
         = L->plot_w + 2 * MAX (0, MIN (L->plot_x, L->width - L->plot_x - L->plot_w) - IV_CHART_PAD);
-    double y_room
-        = L->plot_h
-          + 2 * MAX (0, MIN (L->plot_y, L->height - L->plot_y - L->plot_h) - IV_CHART_PAD);
+    double y_room = L->plot_h; /* above the plot are the titles */
     g_autofree char *xt = fit_axis_title (ctx, chart, IV_AXIS_X, ticks[IV_AXIS_X].ticks, x_room);
     g_autofree char *yt = fit_axis_title (ctx, chart, IV_AXIS_Y, ticks[IV_AXIS_Y].ticks, y_room);
     g_autofree char *y2t
@@ -613,29 +611,49 @@ static double data_under (IvChartCtx *ctx, double x, double y, double w, double 
 
 /* A vertical line's label goes beside it at the top or the bottom of the plot, on whichever
  * side fits inside the plot and hides the fewest data points (a roofline's ridge label
- * would otherwise sit on the stages along the compute ceiling). */
+ * would otherwise sit on the stages along the compute ceiling), never over a label placed
+ * before (@placed: x, y, w, h each): two lines close together (p90 and p99, two ridges on
+ * a narrow page) have their labels stacked a line apart. */
 static void
-place_vline_label (IvChartCtx *ctx, const char *text, double x)
+place_vline_label (IvChartCtx *ctx, const char *text, double x, GArray *placed)
 {
   IvChartLayout *L = ctx->L;
   double w, h, best = INFINITY, bx = x + 4, by = L->plot_y + 2, bxa = 0, bya = 0;
+  double box[4] = { x + 4, L->plot_y + 2, 0, 0 };
 
   _iv_chart_text_size (ctx, text, 0.85, FALSE, &w, &h);
-  for (int i = 0; i < 4; i++)
-    {
-      gboolean right = i % 2 == 0, top = i < 2;
-      double lx = right ? x + 4 : x - 4 - w;
-      double ly = top ? L->plot_y + 2 : L->plot_y + L->plot_h - 2 - h;
-      double cost;
-      if (lx < L->plot_x || lx + w > L->plot_x + L->plot_w)
-        continue;
-      /* Look a label's height around the box: point labels sit beside their markers.
-       * The conventional top-right wins ties. */
-      cost = data_under (ctx, lx - 12, ly - h, w + 24, 3 * h) + i * 0.01;
-      if (cost < best)
-        best = cost, bx = right ? x + 4 : x - 4, by = top ? ly : ly + h, bxa = right ? 0 : 1,
-        bya = top ? 0 : 1;
-    }
+  box[2] = w, box[3] = h;
+  for (int step = 0; step < 4; step++)
+    for (int i = 0; i < 4; i++)
+      {
+        gboolean right = i % 2 == 0, top = i < 2;
+        double lx = right ? x + 4 : x - 4 - w;
+        double ly
+            = top ? L->plot_y + 2 + step * (h + 1) : L->plot_y + L->plot_h - 2 - h - step * (h + 1);
+        double cost;
+        if (lx < L->plot_x || lx + w > L->plot_x + L->plot_w || ly < L->plot_y
+            || ly + h > L->plot_y + L->plot_h)
+          continue;
+        /* Look a label's height around the box: point labels sit beside their markers.
+         * The conventional top-right wins ties; a step down costs a little. */
+        cost = data_under (ctx, lx - 12, ly - h, w + 24, 3 * h) + i * 0.01 + step * 0.5;
+        for (guint k = 0; k < placed->len / 4; k++)
+          {
+            const double *p = &g_array_index (placed, double, 4 * k);
+            if (lx < p[0] + p[2] && p[0] < lx + w && ly < p[1] + p[3] && p[1] < ly + h)
+              cost += 1e9;
+          }
+        if (cost < best)
+          {
+            best = cost, bx = right ? x + 4 : x - 4, by = top ? ly : ly + h, bxa = right ? 0 : 1,
+            bya = top ? 0 : 1;
+            box[0] = lx, box[1] = ly;
+          }
+      }
+  /* over another label whatever the spot: left out (the line is still drawn) */
+  if (best >= 1e9)
+    return;
+  g_array_append_vals (placed, box, 4);
   show_plate_text (ctx, text, bx, by, bxa, bya);
 }
 
@@ -646,6 +664,7 @@ _iv_chart_draw_annotations (IvChartCtx *ctx)
   IvChartLayout *L = ctx->L;
   const IvColor *fg = &ctx->colors->foreground;
   static const double dash[] = { 5, 3 };
+  g_autoptr (GArray) placed = g_array_new (FALSE, FALSE, sizeof (double));
 
   (void) fg;
   for (guint i = 0; i < ctx->chart->annotations->len; i++)
@@ -671,7 +690,7 @@ _iv_chart_draw_annotations (IvChartCtx *ctx)
           cairo_line_to (cr, x, L->plot_y + L->plot_h);
           cairo_stroke (cr);
           if (a->text)
-            place_vline_label (ctx, a->text, x);
+            place_vline_label (ctx, a->text, x, placed);
         }
       else if (a->text)
         show_plate_text (ctx, a->text, _iv_px_x (L, a->x), _iv_px_y (L, IV_AXIS_Y, a->y), 0.5, 0.5);

@@ -1049,6 +1049,23 @@ iv_chart_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
         tx = IV_CHART_PAD;
         ctx.max_text_w = width - 2 * IV_CHART_PAD;
       }
+    if (chart->title && tx > IV_CHART_PAD)
+      {
+        /* the same for a title that wraps */
+        int here, full;
+        double sw, sh;
+        ctx.max_lines = 3;
+        _iv_chart_text_size (&ctx, chart->title, 1.25, TRUE, &sw, &sh);
+        here = pango_layout_get_line_count (ctx.text);
+        ctx.max_text_w = width - 2 * IV_CHART_PAD;
+        _iv_chart_text_size (&ctx, chart->title, 1.25, TRUE, &sw, &sh);
+        full = pango_layout_get_line_count (ctx.text);
+        ctx.max_lines = 0;
+        if (here > full)
+          tx = IV_CHART_PAD;
+        else
+          ctx.max_text_w = width - IV_CHART_PAD - tx;
+      }
     if (chart->subtitle && tx > IV_CHART_PAD)
       {
         /* the layout made room for the subtitle at the full width: from the plot's
