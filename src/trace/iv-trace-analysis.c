@@ -413,6 +413,11 @@ iv_trace_class_times_full (const IvTrace *t, gint64 t0, gint64 t1, IvStatsFlags 
   g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (gsize));
   GArray *per[IV_N_KCLASSES];
   gint64 before = 0;
+  /* a name's class, once per (name, category): matching some thirty patterns against
+   * every kernel's name was most of this function's time */
+  guint n_names = iv_intern_size (t->strings);
+  g_autofree guint32 *cached_cat = g_try_new (guint32, MAX (n_names, 1));
+  g_autofree guint8 *cached = g_try_new0 (guint8, MAX (n_names, 1));
 
   for (int k = 0; k < IV_N_KCLASSES; k++)
     per[k] = g_array_new (FALSE, FALSE, sizeof (gint64)), by_class[k] = 0, kernels[k] = 0;
@@ -429,7 +434,14 @@ iv_trace_class_times_full (const IvTrace *t, gint64 t0, gint64 t1, IvStatsFlags 
           IvKernelClass c;
           if (iv_trace_slice_is_open (t, s) && !(flags & IV_STATS_INCLUDE_OPEN))
             continue;
-          c = iv_trace_kernel_class (t, s);
+          if (cached && cached_cat && cached[t->name[s]] && cached_cat[t->name[s]] == t->cat[s])
+            c = (IvKernelClass) (cached[t->name[s]] - 1);
+          else
+            {
+              c = iv_trace_kernel_class (t, s);
+              if (cached && cached_cat)
+                cached[t->name[s]] = (guint8) (c + 1), cached_cat[t->name[s]] = t->cat[s];
+            }
           kernels[c]++;
           if (clipped (t, s, t0, t1) > 0)
             iv_intervals_add (per[c], MAX (t->start_ns[s], t0),

@@ -40,7 +40,9 @@ typedef struct
 typedef struct
 {
   IvRowKind kind;
-  guint32 id; /* a path node (CPU operators) or a name */
+  gboolean cpu; /* @id is a path node, else a name */
+  guint32 id;
+  guint32 next; /* the next entry of the same name on another kind of row */
   guint64 count;
   gint64 total_ns;
 } Local;
@@ -231,51 +233,63 @@ collect (const IvTrace *t, int side, gint64 t0, gint64 t1, gboolean whole, GHash
 {
   g_autofree guint32 *node_of = g_try_new (guint32, MAX (t->n_slices, 1));
   g_autoptr (GArray) nodes = g_array_new (FALSE, FALSE, sizeof (PathNode));
-  g_autoptr (GHashTable) local_index
-      = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   g_autoptr (GArray) locals = g_array_new (FALSE, TRUE, sizeof (Local));
-  g_autoptr (GArray) local_keys = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autofree guint32 *by_node = NULL, *by_name = NULL;
+  guint n_names = iv_intern_size (t->strings);
   g_autoptr (GPtrArray) texts = NULL;
 
   if (!node_of || !compute_paths (t, node_of, nodes))
     return FALSE;
-  for (gsize s = 0; s < t->n_slices; s++)
+  /* each slice to its entry through arrays indexed by path node and by name: no hashing
+   * per slice (a name on several kinds of rows chains its entries) */
+  by_node = g_try_new (guint32, MAX (nodes->len, 1));
+  by_name = g_try_new (guint32, MAX (n_names, 1));
+  if (!by_node || !by_name)
+    return FALSE;
+  memset (by_node, 0xff, MAX (nodes->len, 1) * sizeof (guint32));
+  memset (by_name, 0xff, MAX (n_names, 1) * sizeof (guint32));
+  for (guint r = 0; r < t->rows->len; r++)
     {
-      IvRowKind kind = iv_trace_slice_row_kind (t, s);
-      gint64 st = t->start_ns[s], en = st + t->dur_ns[s], key, d;
-      guint32 id = node_of[s] != NO_NODE ? node_of[s] : t->name[s];
-      gpointer hit;
-      Local *l;
-      if (iv_trace_slice_is_open (t, s))
-        continue;
-      if (!whole)
+      const IvRow *row = &g_array_index (t->rows, IvRow, r);
+      IvRowKind kind = (IvRowKind) row->kind;
+      for (gsize s = row->first; s < row->first + row->n; s++)
         {
-          if (t->dur_ns[s] == 0 ? (st < t0 || st >= t1) : (en <= t0 || st >= t1))
+          gint64 st = t->start_ns[s], en = st + t->dur_ns[s], d;
+          guint32 *slot, at;
+          gboolean cpu = node_of[s] != NO_NODE;
+          Local *l;
+          if (iv_trace_slice_is_open (t, s))
             continue;
-          d = MIN (en, t1) - MAX (st, t0);
+          if (!whole)
+            {
+              if (t->dur_ns[s] == 0 ? (st < t0 || st >= t1) : (en <= t0 || st >= t1))
+                continue;
+              d = MIN (en, t1) - MAX (st, t0);
+            }
+          else
+            d = t->dur_ns[s];
+          slot = cpu ? &by_node[node_of[s]] : &by_name[t->name[s]];
+          at = *slot;
+          while (!cpu && at != NO_NODE && g_array_index (locals, Local, at).kind != kind)
+            at = g_array_index (locals, Local, at).next;
+          if (at == NO_NODE)
+            {
+              Local n = { kind, cpu, cpu ? node_of[s] : t->name[s], cpu ? NO_NODE : *slot, 0, 0 };
+              at = locals->len;
+              g_array_append_val (locals, n);
+              *slot = at;
+            }
+          l = &g_array_index (locals, Local, at);
+          l->count++;
+          l->total_ns = iv_trace_add_ns (l->total_ns, d);
         }
-      else
-        d = t->dur_ns[s];
-      key = ((gint64) (node_of[s] != NO_NODE ? IV_N_ROW_KINDS : kind) << 40) | id;
-      hit = g_hash_table_lookup (local_index, &key);
-      if (!hit)
-        {
-          Local n = { kind, id, 0, 0 };
-          g_array_append_val (locals, n);
-          g_array_append_val (local_keys, key);
-          hit = GUINT_TO_POINTER (locals->len);
-          g_hash_table_insert (local_index, g_memdup2 (&key, sizeof key), hit);
-        }
-      l = &g_array_index (locals, Local, GPOINTER_TO_UINT (hit) - 1);
-      l->count++;
-      l->total_ns = iv_trace_add_ns (l->total_ns, d);
     }
   texts = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_set_size (texts, nodes->len);
   for (guint i = 0; i < locals->len; i++)
     {
       const Local *l = &g_array_index (locals, Local, i);
-      gboolean cpu = (g_array_index (local_keys, gint64, i) >> 40) == IV_N_ROW_KINDS;
+      gboolean cpu = l->cpu;
       guint32 name_id = cpu ? g_array_index (nodes, PathNode, l->id).name : l->id;
       const char *name = name_id == ANY_STEP ? ANY_STEP_TEXT : iv_trace_string (t, name_id);
       const char *path = cpu ? path_text (t, nodes, texts, l->id) : NULL;
