@@ -2,7 +2,8 @@
  * processor names them (docs/queries.md), reading the trace's columns in place. Ids are
  * the trace's own indices: a slice's id is its index in the slice columns, a track's
  * its index in trace->tracks (a counter series' id follows the tracks: n_tracks + its
- * index), a thread's utid is its track's id, a process's upid its index. */
+ * index), a process's upid its index; a thread's utid is its place among the thread
+ * tracks (CPU threads and GPU streams), dense from 0 as Perfetto's. */
 #define G_LOG_DOMAIN "iv-query"
 
 #include <glib/gi18n.h>
@@ -38,11 +39,13 @@ arg_clear (gpointer p)
 typedef struct
 {
   const IvTrace *trace;
-  GArray *threads;    /* guint: tracks of threads (CPU threads and GPU streams) */
-  GArray *gpus;       /* guint: GPU tracks */
-  GArray *asyncs;     /* guint: async tracks */
-  guint32 *by_name;   /* slice ids grouped by name, built on the first GROUP BY name */
-  guint32 *with_args; /* slices with arguments by offset in the file (args scans) */
+  GArray *threads;      /* guint: tracks of threads (CPU threads and GPU streams) */
+  GArray *gpus;         /* guint: GPU tracks */
+  GArray *asyncs;       /* guint: async tracks */
+  guint *utid_of_track; /* a thread's utid: its place in threads (dense from 0, as
+                         * Perfetto's); G_MAXUINT for other tracks */
+  guint32 *by_name;     /* slice ids grouped by name, built on the first GROUP BY name */
+  guint32 *with_args;   /* slices with arguments by offset in the file (args scans) */
   gsize n_with_args;
   GPtrArray *counter_names; /* char*: each series' name as Perfetto's JSON importer makes it */
   /* extract_arg ()'s last slice: a query asks of one slice several keys in a row */
@@ -57,6 +60,7 @@ trace_data_free (gpointer p)
   g_array_unref (d->threads);
   g_array_unref (d->gpus);
   g_array_unref (d->asyncs);
+  g_free (d->utid_of_track);
   g_free (d->by_name);
   g_free (d->with_args);
   g_ptr_array_unref (d->counter_names);
@@ -1299,7 +1303,9 @@ thread_track_column (IvQueryTable *t, gsize row, int col, sqlite3_context *ctx)
       _iv_query_result_text (ctx, k->name ? k->name : k->key);
       break;
     case 2: /* utid (thread_track), upid (process_track) */
-      sqlite3_result_int64 (ctx, strcmp (t->name, "process_track") == 0 ? k->process : id);
+      sqlite3_result_int64 (ctx, strcmp (t->name, "process_track") == 0
+                                     ? k->process
+                                     : ((TraceData *) t->data)->utid_of_track[id]);
       break;
     case 3: /* gpu_track: upid */
       sqlite3_result_int64 (ctx, k->process);
@@ -1326,7 +1332,7 @@ thread_column (IvQueryTable *t, gsize row, int col, sqlite3_context *ctx)
   switch (col)
     {
     case 0:
-      sqlite3_result_int64 (ctx, id);
+      sqlite3_result_int64 (ctx, (sqlite3_int64) row);
       break;
     case 1:
       _iv_query_result_key (ctx, k->key);
@@ -1550,9 +1556,12 @@ _iv_query_add_trace_tables (IvQuery *q, const IvTrace *trace, GError **error)
     g_ptr_array_add (
         d->counter_names,
         perfetto_counter_name (trace, &g_array_index (trace->series, IvCounterSeries, i)));
+  d->utid_of_track = g_new (guint, MAX (trace->tracks->len, 1));
   for (guint i = 0; i < trace->tracks->len; i++)
     {
       IvTrackKind kind = track_at (trace, i)->kind;
+      d->utid_of_track[i]
+          = kind == IV_TRACK_THREAD || kind == IV_TRACK_GPU ? d->threads->len : G_MAXUINT;
       /* a GPU stream is a thread to Perfetto's JSON importer too (Kineto: pid = device,
        * tid = stream): its slices join thread_track as a CPU thread's do */
       if (kind == IV_TRACK_THREAD || kind == IV_TRACK_GPU)
@@ -1578,7 +1587,7 @@ _iv_query_add_trace_tables (IvQuery *q, const IvTrace *trace, GError **error)
        count_processes, process_column, 0);
   add (q, d, "thread",
        (const char *const[]){ "utid INTEGER", "tid", "name TEXT", "upid INTEGER", NULL },
-       count_list, thread_column, -1);
+       count_list, thread_column, 0);
   add (q, d, "track",
        (const char *const[]){ "id INTEGER", "name TEXT", "type TEXT", "upid INTEGER", NULL },
        count_tracks, track_column, 0);
