@@ -1,0 +1,380 @@
+/* test-query.c: the query engine (src/query) on traces written here: what the index
+ * (xBestIndex) saves — rows looked at, counted per connection — with every answer checked
+ * against the trace's columns read directly; GROUP BY name against the built-in by-name
+ * statistics; the read-only rule, the time limit and cancelling from another thread;
+ * errors placed in the SQL; the run tables on the sample run. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "iv-query.h"
+#include "iv-test-util.h"
+#include "iv-trace-query.h"
+
+static char *tmpdir;
+
+/* Four threads of N top-level slices each (every 97th a long one), a child in each, and
+ * names cycling over seven: enough rows for a range to be a small part. */
+#define N_PER_THREAD 5000
+
+static IvTrace *
+written_trace (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "query.json", NULL);
+  GString *s = g_string_new ("{\"traceEvents\":[\n");
+  g_autoptr (GError) error = NULL;
+  IvTrace *t;
+
+  for (int tid = 1; tid <= 4; tid++)
+    for (int k = 0; k < N_PER_THREAD; k++)
+      {
+        gint64 ts = 1000 + (gint64) k * 100 + tid; /* µs */
+        int dur = k % 97 == 0 ? 90 : 40;
+        g_string_append_printf (s,
+                                "{\"ph\":\"X\",\"name\":\"op%d\",\"cat\":\"cpu_op\",\"pid\":1,"
+                                "\"tid\":%d,\"ts\":%" G_GINT64_FORMAT ",\"dur\":%d,"
+                                "\"args\":{\"k\":%d}},\n"
+                                "{\"ph\":\"X\",\"name\":\"child%d\",\"pid\":1,\"tid\":%d,"
+                                "\"ts\":%" G_GINT64_FORMAT ",\"dur\":10},\n",
+                                k % 7, tid, ts, dur, k, k % 3, tid, ts + 5);
+      }
+  g_string_append (s, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"p\"}}"
+                      "]}\n");
+  g_assert_true (g_file_set_contents (path, s->str, (gssize) s->len, NULL));
+  g_string_free (s, TRUE);
+  t = iv_trace_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return t;
+}
+
+/* The one integer a query returns. */
+static gint64
+scalar (IvQuery *q, const char *sql)
+{
+  sqlite3_stmt *stmt = NULL;
+  gint64 v;
+
+  g_assert_cmpint (sqlite3_prepare_v2 (iv_query_get_db (q), sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  v = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  return v;
+}
+
+static void
+test_range_visits (void)
+{
+  g_autoptr (IvTrace) t = written_trace ();
+  g_autoptr (IvQuery) q = iv_query_new (NULL);
+  gint64 span = t->t1_ns - t->t0_ns;
+  GRand *rand = g_rand_new_with_seed (35);
+
+  g_assert_true (iv_query_add_trace (q, t, NULL));
+  /* a full scan looks at every slice */
+  g_assert_cmpint (scalar (q, "SELECT count(*) FROM slice"), ==, (gint64) t->n_slices);
+  g_assert_cmpuint (iv_query_rows_visited (q, "slice"), ==, t->n_slices);
+
+  for (int round = 0; round < 40; round++)
+    {
+      gint64 lo = t->t0_ns + g_rand_int_range (rand, 0, (gint32) (span / 1000)) * (gint64) 1000;
+      gint64 hi = lo + span / 100 + g_rand_int_range (rand, -3, 4);
+      const char *const ops[][2] = { { ">=", "<" }, { ">", "<=" }, { ">=", "<=" }, { ">", "<" } };
+      int op = round % 4;
+      g_autofree char *sql = g_strdup_printf ("SELECT count(*), total(dur) FROM slice WHERE ts %s "
+                                              "%" G_GINT64_FORMAT " AND ts %s %" G_GINT64_FORMAT,
+                                              ops[op][0], lo, ops[op][1], hi);
+      guint64 before = iv_query_rows_visited (q, "slice"), visited;
+      gint64 want = 0, count = scalar (q, sql);
+
+      for (gsize i = 0; i < t->n_slices; i++)
+        {
+          gint64 ts = t->start_ns[i];
+          gboolean in_lo = op % 2 == 0 ? ts >= lo : ts > lo;
+          gboolean in_hi = op == 0 || op == 3 ? ts < hi : ts <= hi;
+          want += in_lo && in_hi;
+        }
+      g_assert_cmpint (count, ==, want);
+      visited = iv_query_rows_visited (q, "slice") - before;
+      /* the range's slices and, per row, the one past its end: never the whole trace */
+      g_assert_cmpuint (visited, <=, (guint64) want + t->rows->len);
+      g_assert_cmpuint (visited, <, t->n_slices / 20);
+    }
+  /* a bound given as a real, and BETWEEN */
+  {
+    gint64 lo = t->t0_ns + span / 2, hi = lo + span / 1000;
+    g_autofree char *a = g_strdup_printf ("SELECT count(*) FROM slice WHERE ts >= %" G_GINT64_FORMAT
+                                          ".5 AND ts <= %" G_GINT64_FORMAT,
+                                          lo - 1, hi);
+    g_autofree char *b = g_strdup_printf (
+        "SELECT count(*) FROM slice WHERE ts BETWEEN %" G_GINT64_FORMAT " AND %" G_GINT64_FORMAT,
+        lo, hi);
+    g_assert_cmpint (scalar (q, a), ==, scalar (q, b));
+    g_assert_cmpint (scalar (q, b), >, 0);
+  }
+  g_rand_free (rand);
+}
+
+static void
+test_track_id_dur (void)
+{
+  g_autoptr (IvTrace) t = written_trace ();
+  g_autoptr (IvQuery) q = iv_query_new (NULL);
+  guint64 before;
+  gint64 want = 0;
+  guint track = 2;
+  const IvTrack *tr = &g_array_index (t->tracks, IvTrack, track);
+
+  g_assert_true (iv_query_add_trace (q, t, NULL));
+  /* one track: its slices only */
+  for (guint r = tr->first_row; r < tr->first_row + tr->n_rows; r++)
+    want += (gint64) g_array_index (t->rows, IvRow, r).n;
+  before = iv_query_rows_visited (q, "slice");
+  g_assert_cmpint (scalar (q, "SELECT count(*) FROM slice WHERE track_id = 2"), ==, want);
+  g_assert_cmpuint (iv_query_rows_visited (q, "slice") - before, ==, (guint64) want);
+
+  /* one id: one slice */
+  before = iv_query_rows_visited (q, "slice");
+  g_assert_cmpint (scalar (q, "SELECT ts FROM slice WHERE id = 1234"), ==, t->start_ns[1234]);
+  g_assert_cmpuint (iv_query_rows_visited (q, "slice") - before, ==, 1);
+  g_assert_cmpint (scalar (q, "SELECT count(*) FROM slice WHERE id = 99999999"), ==, 0);
+
+  /* long slices: blocks of shorter ones are passed over whole */
+  want = 0;
+  for (gsize i = 0; i < t->n_slices; i++)
+    want += t->dur_ns[i] > 50000;
+  before = iv_query_rows_visited (q, "slice");
+  g_assert_cmpint (scalar (q, "SELECT count(*) FROM slice WHERE dur > 50000"), ==, want);
+  g_assert_cmpuint (iv_query_rows_visited (q, "slice") - before, <, t->n_slices / 2);
+
+  /* ids come in order: ORDER BY id needs no sort, and a join by track agrees */
+  g_assert_cmpint (scalar (q, "SELECT count(*) FROM (SELECT id, lag(id) OVER () AS p FROM slice "
+                              "ORDER BY id) WHERE p >= id"),
+                   ==, 0);
+  g_assert_cmpint (scalar (q, "SELECT count(*) FROM slice JOIN thread_track ON slice.track_id = "
+                              "thread_track.id"),
+                   ==, (gint64) t->n_slices);
+}
+
+/* GROUP BY name against iv_trace_stats_by_name over the whole trace (its entries are per
+ * name and row kind: summed per name). */
+static void
+test_group_by_name (void)
+{
+  g_autoptr (IvTrace) t = written_trace ();
+  g_autoptr (IvQuery) q = iv_query_new (NULL);
+  g_autoptr (GArray) stats = iv_trace_stats_by_name (t, G_MININT64 / 2, G_MAXINT64 / 2);
+  g_autoptr (GHashTable) want = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  sqlite3_stmt *stmt = NULL;
+  guint rows = 0;
+
+  g_assert_true (iv_query_add_trace (q, t, NULL));
+  for (guint i = 0; i < stats->len; i++)
+    {
+      const IvNameStats *s = &g_array_index (stats, IvNameStats, i);
+      const char *name = iv_trace_string (t, s->name);
+      gint64 *v = g_hash_table_lookup (want, name);
+      if (!v)
+        g_hash_table_insert (want, (gpointer) name, (v = g_new0 (gint64, 2)));
+      v[0] += (gint64) s->count;
+      v[1] += s->total_ns;
+    }
+  g_assert_cmpint (sqlite3_prepare_v2 (iv_query_get_db (q),
+                                       "SELECT name, count(*), sum(dur) FROM slice GROUP BY name",
+                                       -1, &stmt, NULL),
+                   ==, SQLITE_OK);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      gint64 *v = g_hash_table_lookup (want, (const char *) sqlite3_column_text (stmt, 0));
+      g_assert_nonnull (v);
+      g_assert_cmpint (sqlite3_column_int64 (stmt, 1), ==, v[0]);
+      g_assert_cmpint (sqlite3_column_int64 (stmt, 2), ==, v[1]);
+      rows++;
+    }
+  sqlite3_finalize (stmt);
+  g_assert_cmpuint (rows, ==, g_hash_table_size (want));
+}
+
+static void
+assert_refused (IvQuery *q, const char *sql, const char *place)
+{
+  g_autoptr (GError) error = NULL;
+  g_assert_false (iv_query_exec (q, sql, "q", NULL, NULL, NULL, &error));
+  g_assert_error (error, IV_QUERY_ERROR, IV_QUERY_ERROR_REFUSED);
+  g_assert_nonnull (strstr (error->message, place));
+}
+
+static void
+test_read_only (void)
+{
+  g_autoptr (IvTrace) t = written_trace ();
+  g_autoptr (IvQuery) q = iv_query_new (NULL);
+  g_autofree char *db = g_build_filename (tmpdir, "attached.db", NULL);
+  g_autofree char *attach = g_strdup_printf ("ATTACH DATABASE '%s' AS other", db);
+  g_autofree char *vacuum = g_strdup_printf ("VACUUM INTO '%s'", db);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (iv_query_add_trace (q, t, NULL));
+  assert_refused (q, attach, "q: line 1, column 1: ATTACH is refused");
+  assert_refused (q, vacuum, "ATTACH is refused");
+  g_assert_false (g_file_test (db, G_FILE_TEST_EXISTS));
+  assert_refused (q, "SELECT 1;\n  SELECT load_extension('libx')", "line 2, column 10");
+  assert_refused (q, "CREATE TABLE t(a)", "CREATE TABLE is refused");
+  assert_refused (q, "INSERT INTO slice(id) VALUES (1)", "INSERT is refused");
+  assert_refused (q, "PRAGMA journal_mode = WAL", "PRAGMA is refused");
+  /* temporary tables and views may be made, filled and dropped */
+  g_assert_true (iv_query_exec (q,
+                                "CREATE TEMP TABLE t AS SELECT name FROM slice; INSERT INTO t "
+                                "VALUES ('x'); CREATE VIEW v AS SELECT * FROM t; DROP VIEW v; "
+                                "SELECT count(*) FROM t",
+                                "q", NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  /* SQLite's own loading is off too, not only the SQL function */
+  g_assert_cmpint (sqlite3_load_extension (iv_query_get_db (q), "libnothing", NULL, NULL), !=,
+                   SQLITE_OK);
+}
+
+static gpointer
+cancel_later (gpointer data)
+{
+  g_usleep (150000);
+  iv_query_cancel (data);
+  return NULL;
+}
+
+static void
+test_time_limit_and_cancel (void)
+{
+  g_autoptr (IvTrace) t = written_trace ();
+  g_autoptr (IvQuery) q = iv_query_new (NULL);
+  const char *forever = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+                        "SELECT count(*) FROM c, slice";
+  g_autoptr (GError) error = NULL;
+  gint64 t0;
+  GThread *thread;
+
+  g_assert_true (iv_query_add_trace (q, t, NULL));
+  iv_query_set_time_limit (q, 200);
+  t0 = g_get_monotonic_time ();
+  g_assert_false (iv_query_exec (q, forever, "q", NULL, NULL, NULL, &error));
+  g_assert_error (error, IV_QUERY_ERROR, IV_QUERY_ERROR_TIMEOUT);
+  g_assert_nonnull (strstr (error->message, "time limit of 0.2 s"));
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 5 * G_USEC_PER_SEC);
+  g_clear_error (&error);
+
+  /* cancelled from another thread: the query stops, and the next one runs */
+  iv_query_set_time_limit (q, 0);
+  thread = g_thread_new ("cancel", cancel_later, q);
+  t0 = g_get_monotonic_time ();
+  g_assert_false (iv_query_exec (q, forever, "q", NULL, NULL, NULL, &error));
+  g_thread_join (thread);
+  g_assert_error (error, IV_QUERY_ERROR, IV_QUERY_ERROR_CANCELLED);
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 5 * G_USEC_PER_SEC);
+  g_clear_error (&error);
+  g_assert_true (iv_query_exec (q, "SELECT count(*) FROM slice", "q", NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_error_place (void)
+{
+  g_autoptr (IvTrace) t = written_trace ();
+  g_autoptr (IvQuery) q = iv_query_new (NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (iv_query_add_trace (q, t, NULL));
+  g_assert_false (iv_query_exec (q, "SELECT 1;\n-- a comment\nSELECT nme FROM slice", "f.sql", NULL,
+                                 NULL, NULL, &error));
+  g_assert_error (error, IV_QUERY_ERROR, IV_QUERY_ERROR_SQL);
+  g_assert_cmpstr (error->message, ==, "f.sql: line 3, column 8: no such column: nme.");
+  g_clear_error (&error);
+  g_assert_false (iv_query_exec (q, "  -- nothing\n", "f.sql", NULL, NULL, NULL, &error));
+  g_assert_error (error, IV_QUERY_ERROR, IV_QUERY_ERROR_SQL);
+  g_clear_error (&error);
+  /* a second trace is refused, naming both */
+  g_assert_false (iv_query_add_trace (q, t, &error));
+  g_assert_error (error, IV_QUERY_ERROR, IV_QUERY_ERROR_INPUT);
+}
+
+static void
+test_parent_and_args (void)
+{
+  g_autoptr (IvTrace) t = written_trace ();
+  g_autoptr (IvQuery) q = iv_query_new (NULL);
+
+  g_assert_true (iv_query_add_trace (q, t, NULL));
+  /* every child's parent is the top-level slice around it */
+  g_assert_cmpint (scalar (q, "SELECT count(*) FROM slice c JOIN slice p ON c.parent_id = p.id "
+                              "WHERE p.ts <= c.ts AND p.ts + p.dur >= c.ts + c.dur AND p.depth = 0 "
+                              "AND c.depth = 1 AND c.track_id = p.track_id"),
+                   ==, 4 * N_PER_THREAD);
+  /* args read back from the file: one key per top-level slice, its k */
+  g_assert_cmpint (scalar (q, "SELECT count(*) FROM args WHERE key = 'args.k'"), ==,
+                   4 * N_PER_THREAD);
+  g_assert_cmpint (scalar (q, "SELECT sum(extract_arg(arg_set_id, 'args.k')) FROM slice WHERE "
+                              "depth = 0"),
+                   ==, 4 * ((gint64) N_PER_THREAD * (N_PER_THREAD - 1) / 2));
+  g_assert_cmpint (scalar (q, "SELECT int_value FROM slice JOIN args USING (arg_set_id) WHERE "
+                              "slice.id = 10 AND key = 'args.k'"),
+                   ==,
+                   scalar (q, "SELECT extract_arg(arg_set_id, 'args.k') FROM slice WHERE id = 10"));
+}
+
+static void
+test_runs (void)
+{
+  g_autofree char *dir
+      = g_build_filename (g_getenv ("IV_SAMPLES_DIR"), "aiperf", "qwen_concurrency1", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvRun) run = iv_run_load (dir, NULL, NULL, NULL, &error);
+  g_autoptr (IvQuery) q = iv_query_new (NULL);
+  IvMetricSummary want = { 0 };
+  sqlite3_stmt *stmt = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (iv_query_add_run (q, run, NULL));
+  g_assert_cmpint (scalar (q, "SELECT count(*) FROM request"), ==, (gint64) run->n_requests);
+  /* p99 as the run's own statistics of its records compute it */
+  g_assert_true (iv_run_metric_stats_records (run, "time_to_first_token", &want));
+  g_assert_cmpint (sqlite3_prepare_v2 (iv_query_get_db (q),
+                                       "SELECT percentile(time_to_first_token, 99), "
+                                       "median(time_to_first_token), avg(time_to_first_token) "
+                                       "FROM request",
+                                       -1, &stmt, NULL),
+                   ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  g_assert_cmpfloat_with_epsilon (sqlite3_column_double (stmt, 0), want.p99, 1e-9);
+  g_assert_cmpfloat_with_epsilon (sqlite3_column_double (stmt, 1), want.p50, 1e-9);
+  g_assert_cmpfloat_with_epsilon (sqlite3_column_double (stmt, 2), want.avg, 1e-9);
+  sqlite3_finalize (stmt);
+  iv_metric_summary_clear (&want);
+  /* the summary's rows, one per metric the run has */
+  g_assert_cmpint (scalar (q, "SELECT count(*) FROM run_summary WHERE metric = "
+                              "'time_to_first_token' AND source = 'summary'"),
+                   ==, 1);
+  g_assert_cmpint (scalar (q, "SELECT count(*) FROM gpu_sample"), >, 0);
+  /* runs are added before the first query */
+  g_assert_false (iv_query_add_run (q, run, &error));
+  g_assert_error (error, IV_QUERY_ERROR, IV_QUERY_ERROR_INPUT);
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = iv_test_make_tmpdir ("test-query-XXXXXX");
+  g_test_add_func ("/query/range-visits", test_range_visits);
+  g_test_add_func ("/query/track-id-dur", test_track_id_dur);
+  g_test_add_func ("/query/group-by-name", test_group_by_name);
+  g_test_add_func ("/query/read-only", test_read_only);
+  g_test_add_func ("/query/time-limit-and-cancel", test_time_limit_and_cancel);
+  g_test_add_func ("/query/error-place", test_error_place);
+  g_test_add_func ("/query/parent-and-args", test_parent_and_args);
+  g_test_add_func ("/query/runs", test_runs);
+  status = g_test_run ();
+  iv_test_remove_tree (tmpdir);
+  g_free (tmpdir);
+  return status;
+}
