@@ -9,7 +9,9 @@
 #include "config.h"
 #include "iv-cli-private.h"
 #include "iv-cli.h"
+#include "iv-export.h"
 #include "iv-json-writer.h"
+#include "iv-trace-charts.h"
 #include "iv-cli-trace-diff.h"
 #include "iv-trace-diff.h"
 #include "iv-units.h"
@@ -162,7 +164,8 @@ print_text (const IvTraceDiff *d, const IvTrace *a, const IvTrace *b, guint top)
 }
 
 int
-_iv_cli_trace_diff (const IvTrace *a, const IvTrace *b, const char *steps, gboolean json, guint top)
+_iv_cli_trace_diff (const IvTrace *a, const IvTrace *b, const char *steps, gboolean json, guint top,
+                    const char *output, const IvExportOptions *eo)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (IvTraceDiff) d = NULL;
@@ -190,6 +193,25 @@ _iv_cli_trace_diff (const IvTrace *a, const IvTrace *b, const char *steps, gbool
     {
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
+    }
+  if (output)
+    {
+      g_autoptr (IvChart) chart = iv_trace_chart_diff (d, top ? MIN (top, 20) : 20);
+      IvFigure figure = { iv_chart_render, chart, "trace-diff", NULL };
+      if (!chart)
+        {
+          _iv_cli_printf (stderr,
+                          "inferview trace: %s and %s: no name changed its time; no "
+                          "figure written\n",
+                          a->path, b->path);
+          return IV_EXIT_BAD_INPUT;
+        }
+      if (!iv_export_to_file (&figure, eo, output, &error))
+        {
+          _iv_cli_print_error (error);
+          return IV_EXIT_BAD_INPUT;
+        }
+      return IV_EXIT_OK;
     }
   if (json)
     print_json (d, a, b, top);

@@ -1000,10 +1000,19 @@ trace_ranks (char **files, gboolean json, gboolean align_ranks)
 
 /* `trace A B --diff`: both loaded, then compared (iv-cli-trace-diff.c prints). */
 static int
-trace_diff (char **files, const char *steps, gboolean json, guint top)
+trace_diff (char **files, const char *steps, gboolean json, guint top, const char *output,
+            const IvCliFigureArgs *fig)
 {
   g_autoptr (IvTrace) a = NULL, b = NULL;
   g_autoptr (GError) error = NULL;
+  IvExportOptions eo;
+  int rc;
+
+  /* the figure's options refused before either trace is read */
+  iv_export_options_init (&eo);
+  eo.width = 1000, eo.height = 620;
+  if (output && (rc = _iv_cli_figure_options ("trace", output, fig, &eo)) != IV_EXIT_OK)
+    return rc;
 
   if (!(a = iv_trace_load (files[0], NULL, NULL, NULL, &error))
       || !(b = iv_trace_load (files[1], NULL, NULL, NULL, &error)))
@@ -1011,7 +1020,7 @@ trace_diff (char **files, const char *steps, gboolean json, guint top)
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
     }
-  return _iv_cli_trace_diff (a, b, steps, json, top);
+  return _iv_cli_trace_diff (a, b, steps, json, top, output, &eo);
 }
 
 int
@@ -1135,15 +1144,15 @@ _iv_cli_trace (int argc, char **argv)
       guint64 top = 40;
       if (!diff)
         return _iv_cli_usage_error ("trace", "%s", _ ("--step and --top are for --diff"));
-      if (g_strv_length (files) != 2 || stats || output || pipeline_json || from || to
-          || bound.model || align_ranks)
+      if (g_strv_length (files) != 2 || stats || pipeline_json || from || to || bound.model
+          || align_ranks || (output && json))
         return _iv_cli_usage_error ("trace", "%s",
-                                    _ ("--diff compares two traces: trace A B --diff [--json] "
-                                       "[--step N|N:M] [--top N]"));
+                                    _ ("--diff compares two traces: trace A B --diff [--json | "
+                                       "-o FIGURE] [--step N|N:M] [--top N]"));
       if (top_text && !g_ascii_string_to_unsigned (top_text, 10, 0, G_MAXUINT, &top, NULL))
         return _iv_cli_usage_error ("trace", _ ("--top takes a count (0: all), not “%s”"),
                                     top_text);
-      return trace_diff (files, diff_step, json, (guint) top);
+      return trace_diff (files, diff_step, json, (guint) top, output, &fig);
     }
   /* several files, or a folder: one distributed job, a trace per rank */
   if (files[1] || g_file_test (files[0], G_FILE_TEST_IS_DIR))

@@ -192,3 +192,64 @@ iv_trace_chart_top_names (const IvTrace *t, const GArray *stats, guint n)
   iv_series_set_color (iv_chart_add_bars (c, _ ("self"), self, n), 0xe69f00);
   return c;
 }
+
+IvChart *
+iv_trace_chart_diff (const IvTraceDiff *d, guint n)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autofree double *slower = NULL, *faster = NULL;
+  g_autofree char *sub = NULL;
+  IvChart *c;
+  guint k = 0;
+
+  for (guint i = 0; d && i < d->entries->len && k < n; i++)
+    k += iv_trace_diff_delta_ns (&g_array_index (d->entries, IvTraceDiffEntry, i)) != 0;
+  n = k;
+  if (n == 0)
+    return NULL;
+  slower = g_new0 (double, n);
+  faster = g_new0 (double, n);
+  /* the largest change on top: categories run down the y axis in order */
+  for (guint i = 0, j = 0; i < d->entries->len && j < n; i++)
+    {
+      const IvTraceDiffEntry *e = &g_array_index (d->entries, IvTraceDiffEntry, i);
+      gint64 delta = iv_trace_diff_delta_ns (e);
+      g_autofree char *shown = NULL;
+      if (delta == 0)
+        continue;
+      shown = shorten (e->name);
+      /* a CPU operator's call path is in the table; here the kind and whether the name
+       * is new or gone */
+      g_ptr_array_add (names,
+                       g_strdup_printf ("%s (%s%s)", shown,
+                                        e->kind == IV_ROW_NESTED           ? _ ("CPU")
+                                        : e->kind == IV_ROW_GPU_WORK       ? _ ("GPU")
+                                        : e->kind == IV_ROW_GPU_ANNOTATION ? _ ("GPU annotation")
+                                                                           : _ ("GPU other"),
+                                        e->count[0] == 0   ? _ (", new")
+                                        : e->count[1] == 0 ? _ (", gone")
+                                                           : ""));
+      if (delta > 0)
+        slower[j] = delta * 1e-9;
+      else
+        faster[j] = delta * 1e-9;
+      j++;
+    }
+  c = iv_chart_new ();
+  sub = d->step[0] >= 0 ? g_strdup_printf (_ ("ProfilerStep#%" G_GINT64_FORMAT
+                                              " against ProfilerStep#%" G_GINT64_FORMAT
+                                              "; change in recorded time, second minus first"),
+                                           d->step[1], d->step[0])
+                        : g_strdup (_ ("whole traces; change in recorded time, second minus "
+                                       "first"));
+  iv_chart_set_title (c, _ ("Largest changes by name"), sub);
+  iv_chart_set_categories (c, (const char *const *) names->pdata, n);
+  iv_chart_set_bar_mode (c, IV_BARS_STACKED, TRUE);
+  iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
+  iv_chart_axis_set_title (c, IV_AXIS_X, _ ("Δ time"));
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+  /* vermilion and blue: apart for every colour vision (Okabe–Ito) */
+  iv_series_set_color (iv_chart_add_bars (c, _ ("slower (more time)"), slower, n), 0xd55e00);
+  iv_series_set_color (iv_chart_add_bars (c, _ ("faster (less time)"), faster, n), 0x0072b2);
+  return c;
+}

@@ -6,6 +6,7 @@
 
 #include "iv-chart.h"
 #include "iv-model.h"
+#include "iv-trace-diff.h"
 #include "iv-trace-query.h"
 
 G_BEGIN_DECLS
@@ -23,5 +24,9 @@ IvChart *iv_trace_chart_top_names (const IvTrace *trace, const GArray *stats, gu
  * time goes in the trace against where the model says it goes. NULL when nothing ran. */
 IvChart *iv_trace_chart_classes (const gint64 by_class_ns[IV_N_KCLASSES], gint64 busy_ns,
                                  const IvResult *model);
+
+/* The @n largest changes of @d (by |Δ time|) as diverging horizontal bars: more time to
+ * the right, less to the left. NULL when nothing changed. */
+IvChart *iv_trace_chart_diff (const IvTraceDiff *d, guint n);
 
 G_END_DECLS

@@ -251,7 +251,14 @@ collect (const IvTrace *t, int side, gint64 t0, gint64 t1, gboolean whole, GHash
   for (guint r = 0; r < t->rows->len; r++)
     {
       const IvRow *row = &g_array_index (t->rows, IvRow, r);
+      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, row->track);
+      const IvProcess *p = t->processes->pdata[tr->process];
       IvRowKind kind = (IvRowKind) row->kind;
+      /* Kineto's capture-wide spans (its "Spans" and "Traces" pseudo-processes) are the
+       * profiler's bookkeeping, not work: leaving them in would put the capture's length
+       * at the head of every comparison */
+      if (g_strcmp0 (p->key, "Spans") == 0 || g_strcmp0 (p->key, "Traces") == 0)
+        continue;
       for (gsize s = row->first; s < row->first + row->n; s++)
         {
           gint64 st = t->start_ns[s], en = st + t->dur_ns[s], d;

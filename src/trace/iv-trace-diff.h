@@ -3,9 +3,11 @@
  * TraceDiff.compare_traces (hta/trace_diff.py) counts and sums ops, but CPU operators
  * matched by their call-stack path, so that aten::mm under forward and under backward
  * compare apart (a ProfilerStep#N in a path, and as a CPU operator's name, is written
- * ProfilerStep#*: steps numbered differently still match); names found in one trace only are added or removed; the GPU's busy and
- * idle time and its busy time by kernel class side by side. The whole traces, or one
- * ProfilerStep of each. Plain data: `trace A B --diff` and the window print it. */
+ * ProfilerStep#*: steps numbered differently still match); names found in one trace only are added
+ * or removed; the GPU's busy and idle time and its busy time by kernel class side by side. Kineto's
+ * capture-wide "Spans"/"Traces" pseudo-processes are left out, as from a trace's activity range.
+ * The whole traces, or one ProfilerStep of each. Plain data: `trace A B --diff` and the window
+ * print it. */
 #pragma once
 
 #include "iv-trace-query.h"
