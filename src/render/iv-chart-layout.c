@@ -75,35 +75,21 @@ axis_title_with_unit (const IvChart *chart, IvAxisId a, const IvTicks *ticks)
   return g_strdup (title);
 }
 
-/* @title as drawn in at most @max_w: whole when it fits, else the title cut short with
- * "…" before its unit, so "Output token throughput per GPU (avg) (k tokens/s/GPU)" on a
- * column page still names its unit rather than running off the page. */
+/* The longest start of @title that fits @max_w followed by "…" and @suffix, cut at a
+ * character; NULL when not a letter of it fits. */
 static char *
-fit_axis_title (IvChartCtx *ctx, const IvChart *chart, IvAxisId a, const IvTicks *ticks,
-                double max_w)
+shorten (IvChartCtx *ctx, const char *title, const char *suffix, double max_w)
 {
-  const char *title = chart->axis[a].title;
-  char *full = axis_title_with_unit (chart, a, ticks);
-  gboolean unit = ticks && ticks->unit_label && !chart->axis[a].hide_labels;
-  gsize lo = 0, hi;
+  gsize lo = 0, hi = strlen (title);
   double w, h;
 
-  if (!full)
-    return NULL;
-  _iv_chart_text_size (ctx, full, 0.95, FALSE, &w, &h);
-  if (w <= max_w || max_w <= 0)
-    return full;
-  g_free (full);
-  /* the longest prefix that fits, by bisection over byte lengths cut at characters */
-  hi = strlen (title);
   while (lo < hi)
     {
       gsize mid = iv_text_prefix_len (title, strlen (title), (lo + hi + 1) / 2);
       g_autofree char *cut = NULL;
       if (mid <= lo)
         break;
-      cut = unit ? g_strdup_printf ("%.*s… (%s)", (int) mid, title, ticks->unit_label)
-                 : g_strdup_printf ("%.*s…", (int) mid, title);
+      cut = g_strdup_printf ("%.*s…%s", (int) mid, title, suffix);
       _iv_chart_text_size (ctx, cut, 0.95, FALSE, &w, &h);
       if (w <= max_w)
         lo = mid;
@@ -111,13 +97,57 @@ fit_axis_title (IvChartCtx *ctx, const IvChart *chart, IvAxisId a, const IvTicks
         hi = mid - 1;
     }
   lo = iv_text_prefix_len (title, strlen (title), lo);
-  /* no letter of the title fits: the unit alone says what the axis counts */
-  if (lo == 0)
-    return unit ? g_strdup (ticks->unit_label) : g_strdup ("…");
   while (lo > 0 && title[lo - 1] == ' ')
     lo--;
-  return unit ? g_strdup_printf ("%.*s… (%s)", (int) lo, title, ticks->unit_label)
-              : g_strdup_printf ("%.*s…", (int) lo, title);
+  return lo ? g_strdup_printf ("%.*s…%s", (int) lo, title, suffix) : NULL;
+}
+
+/* Whether the axis title with its unit is wider than @max_w. */
+static gboolean
+axis_title_too_long (IvChartCtx *ctx, const IvChart *chart, IvAxisId a, const IvTicks *ticks,
+                     double max_w)
+{
+  g_autofree char *full = axis_title_with_unit (chart, a, ticks);
+  double w, h;
+
+  if (!full || max_w <= 0)
+    return FALSE;
+  _iv_chart_text_size (ctx, full, 0.95, FALSE, &w, &h);
+  return w > max_w;
+}
+
+/* The axis title as drawn in at most @max_w: whole when it fits; else, when the layout
+ * made room for two lines, the title over its unit; else the title cut short with "…"
+ * before its unit, so "Output token throughput per GPU (avg) (k tokens/s/GPU)" on a
+ * column page still names its unit rather than running off the page. */
+static char *
+fit_axis_title (IvChartCtx *ctx, const IvChart *chart, IvAxisId a, const IvTicks *ticks,
+                double max_w)
+{
+  const char *title = chart->axis[a].title;
+  gboolean unit = ticks && ticks->unit_label && !chart->axis[a].hide_labels;
+  g_autofree char *suffix = unit ? g_strdup_printf (" (%s)", ticks->unit_label) : g_strdup ("");
+  char *cut;
+
+  if (!title)
+    return NULL;
+  if (!axis_title_too_long (ctx, chart, a, ticks, max_w))
+    return axis_title_with_unit (chart, a, ticks);
+  if (unit && ctx->title_two_lines[a])
+    {
+      double w, h;
+      _iv_chart_text_size (ctx, title, 0.95, FALSE, &w, &h);
+      if (w <= max_w)
+        return g_strdup_printf ("%s\n(%s)", title, ticks->unit_label);
+      {
+        g_autofree char *head = shorten (ctx, title, "", max_w);
+        return head ? g_strdup_printf ("%s\n(%s)", head, ticks->unit_label)
+                    : g_strdup (ticks->unit_label);
+      }
+    }
+  cut = shorten (ctx, title, suffix, max_w);
+  /* no letter of the title fits: the unit alone says what the axis counts */
+  return cut ? cut : unit ? g_strdup (ticks->unit_label) : g_strdup ("…");
 }
 
 static gboolean
@@ -349,7 +379,7 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
   if (chart->subtitle)
     {
       /* a long subtitle (a configuration) wraps to a second line on a narrow page */
-      ctx->max_lines = 3;
+      ctx->max_lines = IV_CHART_SUBTITLE_LINES (height);
       _iv_chart_text_size (ctx, chart->subtitle, 0.95, FALSE, &w, &h);
       ctx->max_lines = 0;
       top += h;
@@ -443,6 +473,21 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
       L->plot_y = top;
       L->plot_w = MAX (20, width - l - r);
       L->plot_h = MAX (20, height - top - b);
+    }
+  /* A y title longer than the plot is high goes on two lines, its unit under it, where
+   * cutting it would leave "Outp… (tokens/s/GPU)": the plot gives up a line's width. */
+  for (IvAxisId a = IV_AXIS_Y; a <= IV_AXIS_Y2; a++)
+    {
+      ctx->title_two_lines[a] = FALSE;
+      if ((a == IV_AXIS_Y || L->has_y2) && chart->axis[a].title && ticks[a].ticks
+          && ticks[a].ticks->unit_label && !chart->axis[a].hide_labels
+          && axis_title_too_long (ctx, chart, a, ticks[a].ticks, L->plot_h))
+        {
+          ctx->title_two_lines[a] = TRUE;
+          if (a == IV_AXIS_Y)
+            L->plot_x += line_h;
+          L->plot_w = MAX (20, L->plot_w - line_h);
+        }
     }
 }
 
@@ -573,18 +618,28 @@ _iv_chart_draw_axes (IvChartCtx *ctx, AxisTicks ticks[IV_N_AXES])
       {
         double lw = chart->axis[IV_AXIS_Y].hide_labels ? 0 : ticks[IV_AXIS_Y].max_w;
         cairo_save (cr);
-        cairo_translate (cr, x0 - TICK_LEN - 8 - lw - line_h / 2 - 2, y0 + L->plot_h / 2);
+        cairo_translate (cr,
+                         x0 - TICK_LEN - 8 - lw - line_h / 2 - 2
+                             - (ctx->title_two_lines[IV_AXIS_Y] ? line_h / 2 : 0),
+                         y0 + L->plot_h / 2);
         cairo_rotate (cr, -G_PI / 2);
+        pango_layout_set_alignment (ctx->text, PANGO_ALIGN_CENTER);
         _iv_chart_show_text (ctx, yt, 0, 0, 0.5, 0.5, 0.95, FALSE, fg);
+        pango_layout_set_alignment (ctx->text, PANGO_ALIGN_LEFT);
         cairo_restore (cr);
       }
     if (y2t)
       {
         double lw = chart->axis[IV_AXIS_Y2].hide_labels ? 0 : ticks[IV_AXIS_Y2].max_w;
         cairo_save (cr);
-        cairo_translate (cr, x1 + TICK_LEN + 8 + lw + line_h / 2 + 2, y0 + L->plot_h / 2);
+        cairo_translate (cr,
+                         x1 + TICK_LEN + 8 + lw + line_h / 2 + 2
+                             + (ctx->title_two_lines[IV_AXIS_Y2] ? line_h / 2 : 0),
+                         y0 + L->plot_h / 2);
         cairo_rotate (cr, G_PI / 2);
+        pango_layout_set_alignment (ctx->text, PANGO_ALIGN_CENTER);
         _iv_chart_show_text (ctx, y2t, 0, 0, 0.5, 0.5, 0.95, FALSE, fg);
+        pango_layout_set_alignment (ctx->text, PANGO_ALIGN_LEFT);
         cairo_restore (cr);
       }
   }
@@ -730,6 +785,68 @@ data_under (IvChartCtx *ctx, double x, double y, double w, double h)
   return hidden;
 }
 
+/* Point labels (placed by _iv_chart_place_labels) under a rectangle, each counted as a
+ * point: a legend over a label hides it as surely as over its point. */
+static double
+labels_under (IvChartCtx *ctx, double x, double y, double w, double h)
+{
+  double n = 0;
+
+  for (guint i = 0; i < ctx->chart->series->len; i++)
+    {
+      IvSeries *s = ctx->chart->series->pdata[i];
+      if (!s->visible || !s->label_at || !s->labels)
+        continue;
+      for (gsize k = 0; k < s->n; k++)
+        {
+          double lx = s->label_at[2 * k], ly = s->label_at[2 * k + 1], lw, lh;
+          if (!isfinite (lx) || !s->labels[k])
+            continue;
+          _iv_chart_text_size (ctx, s->labels[k], 0.85, FALSE, &lw, &lh);
+          if (lx < x + w && x < lx + lw && ly < y + h && y < ly + lh)
+            n++;
+        }
+    }
+  return n;
+}
+
+/* The corner (or edge middle) inside the plot that hides the fewest data points and
+ * point labels; returns how many points it hides. */
+double
+_iv_chart_legend_inside (IvChartCtx *ctx, const LegendSize *size, double *out_x, double *out_y)
+{
+  IvChartLayout *L = ctx->L;
+  double x, y, best;
+  {
+    const double m = 8;
+    double cx[] = { L->plot_x + L->plot_w - size->w - m,   L->plot_x + m,
+                    L->plot_x + L->plot_w - size->w - m,   L->plot_x + m,
+                    L->plot_x + (L->plot_w - size->w) / 2, L->plot_x + (L->plot_w - size->w) / 2 };
+    double cy[] = { L->plot_y + m,
+                    L->plot_y + m,
+                    L->plot_y + L->plot_h - size->h - m,
+                    L->plot_y + L->plot_h - size->h - m,
+                    L->plot_y + m,
+                    L->plot_y + L->plot_h - size->h - m };
+    best = INFINITY;
+    x = cx[0];
+    y = cy[0];
+    for (guint i = 0; i < G_N_ELEMENTS (cx); i++)
+      {
+        double hidden = data_under (ctx, cx[i], cy[i], size->w, size->h)
+                        + labels_under (ctx, cx[i], cy[i], size->w, size->h);
+        if (hidden < best - 0.5)
+          {
+            best = hidden;
+            x = cx[i];
+            y = cy[i];
+          }
+      }
+  }
+  *out_x = x, *out_y = y;
+  return best;
+}
+
 void
 _iv_chart_draw_legend (IvChartCtx *ctx, const LegendSize *size)
 {
@@ -756,34 +873,10 @@ _iv_chart_draw_legend (IvChartCtx *ctx, const LegendSize *size)
       x = MIN (x, MAX (IV_CHART_PAD, L->width - IV_CHART_PAD - size->w));
       y = L->height - IV_CHART_PAD - size->h;
     }
+  else if (L->legend_chosen)
+    x = L->legend_x, y = L->legend_y;
   else
-    {
-      /* The corner (or edge middle) that hides the fewest data points. */
-      const double m = 8;
-      double cx[]
-          = { L->plot_x + L->plot_w - size->w - m,   L->plot_x + m,
-              L->plot_x + L->plot_w - size->w - m,   L->plot_x + m,
-              L->plot_x + (L->plot_w - size->w) / 2, L->plot_x + (L->plot_w - size->w) / 2 };
-      double cy[] = { L->plot_y + m,
-                      L->plot_y + m,
-                      L->plot_y + L->plot_h - size->h - m,
-                      L->plot_y + L->plot_h - size->h - m,
-                      L->plot_y + m,
-                      L->plot_y + L->plot_h - size->h - m };
-      double best = INFINITY;
-      x = cx[0];
-      y = cy[0];
-      for (guint i = 0; i < G_N_ELEMENTS (cx); i++)
-        {
-          double hidden = data_under (ctx, cx[i], cy[i], size->w, size->h);
-          if (hidden < best - 0.5)
-            {
-              best = hidden;
-              x = cx[i];
-              y = cy[i];
-            }
-        }
-    }
+    _iv_chart_legend_inside (ctx, size, &x, &y);
   L->legend_x = x, L->legend_y = y, L->legend_w = size->w, L->legend_h = size->h;
   L->legend_row_h = size->row_h;
   L->legend_col_w = size->col_w;

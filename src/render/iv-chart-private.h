@@ -109,6 +109,9 @@ typedef struct
 
 #define IV_CHART_FONT_PX 13.0 /* body text, logical units */
 #define IV_CHART_PAD 10.0     /* outer padding */
+/* A subtitle's lines at most: on a paper column's short page the third would take the
+ * plot's height */
+#define IV_CHART_SUBTITLE_LINES(height) ((height) < 400 ? 2 : 3)
 
 /* What one drawing needs at hand. */
 typedef struct
@@ -123,7 +126,11 @@ typedef struct
   double max_text_w; /* > 0: text wider than this is ellipsized (titles) */
   int max_lines;     /* with max_text_w: wrapped to at most this many lines first (subtitles) */
   IvTextFlags allow; /* what the text drawn now may do (iv-text.h): the layout check's */
+  gboolean title_two_lines[IV_N_AXES]; /* the layout's choice: the unit under the title */
 } IvChartCtx;
+
+/* Where a legend inside the plot hides the fewest points and labels; how many it hides. */
+double _iv_chart_legend_inside (IvChartCtx *ctx, const LegendSize *size, double *x, double *y);
 
 static inline double
 _iv_px_x (const IvChartLayout *L, double v)

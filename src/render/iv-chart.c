@@ -1014,10 +1014,31 @@ iv_chart_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
   compute_stacks (chart);
   compute_ranges (chart, L);
   _iv_chart_layout (&ctx, width, height, ticks, &legend);
+  /* A legend inside the plot that would hide a point wherever it goes is put below the
+   * plot instead: a figure for a paper must show every point. */
+  if (L->legend_placement == IV_LEGEND_AUTO && legend.rows && chart->legend == IV_LEGEND_AUTO)
+    {
+      double lx, ly;
+      if (_iv_chart_legend_inside (&ctx, &legend, &lx, &ly) > 0)
+        {
+          for (guint a = 0; a < IV_N_AXES; a++)
+            g_clear_pointer (&ticks[a].ticks, iv_ticks_free);
+          chart->legend = IV_LEGEND_BOTTOM;
+          _iv_chart_layout (&ctx, width, height, ticks, &legend);
+          chart->legend = IV_LEGEND_AUTO;
+        }
+    }
   L->valid = TRUE;
   /* every series' labels placed together, whichever layer is drawn, so that they avoid
    * each other and land in the same spots in every layer */
   _iv_chart_place_labels (&ctx);
+  /* the legend inside the plot where it hides the fewest points and labels, chosen now
+   * that the labels are placed */
+  if (L->legend_placement == IV_LEGEND_AUTO && legend.rows)
+    {
+      _iv_chart_legend_inside (&ctx, &legend, &L->legend_x, &L->legend_y);
+      L->legend_chosen = TRUE;
+    }
 
   cairo_save (cr);
   if (chart->layer >= 0)
@@ -1072,7 +1093,7 @@ iv_chart_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
          * edge it must not take more lines than that */
         int here, full;
         double sw, sh;
-        ctx.max_lines = 3;
+        ctx.max_lines = IV_CHART_SUBTITLE_LINES (height);
         _iv_chart_text_size (&ctx, chart->subtitle, 0.95, FALSE, &sw, &sh);
         here = pango_layout_get_line_count (ctx.text);
         ctx.max_text_w = width - 2 * IV_CHART_PAD;
@@ -1095,9 +1116,9 @@ iv_chart_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
       }
     if (chart->subtitle)
       {
-        /* a subtitle is the runs' notes, which can run to a paragraph: three lines of it,
-         * the rest in the window's and the summary's notes */
-        ctx.max_lines = 3;
+        /* a subtitle is the runs' notes, which can run to a paragraph: three lines of it (two on a
+         * short page), the rest in the window's and the summary's notes */
+        ctx.max_lines = IV_CHART_SUBTITLE_LINES (height);
         ctx.allow = IV_TEXT_MAY_ELLIPSIZE;
         _iv_chart_show_text (&ctx, chart->subtitle, tx, IV_CHART_PAD + h, 0, 0, 0.95, FALSE,
                              &ctx.colors->foreground_dim);

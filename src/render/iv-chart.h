@@ -70,6 +70,7 @@ typedef struct
   double legend_row_h, legend_col_w;
   guint n_legend_rows, n_legend_cols; /* a legend below the plot flows into columns */
   IvLegendPlacement legend_placement; /* where it went: AUTO can fall back to BOTTOM */
+  gboolean legend_chosen;             /* AUTO: legend_x and legend_y already chosen */
   gboolean valid;
 } IvChartLayout;
 
