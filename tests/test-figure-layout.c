@@ -33,6 +33,7 @@
 static GString *failures;
 static guint n_checked, n_failed_figures;
 static char **only;
+static char *last_problems; /* the light drawing's, to say the dark one's in a line */
 
 static gboolean
 wanted (const char *name)
@@ -124,10 +125,14 @@ check_figure (const char *name, const IvFigure *figure, const IvExportPreset *p,
   n_checked++;
   if (out->len)
     {
+      gboolean same = theme == IV_THEME_DARK && g_strcmp0 (last_problems, out->str) == 0;
       n_failed_figures++;
-      g_string_append_printf (failures, "%s at %s, %s: %u problem(s)\n%s", name, p->id,
-                              theme == IV_THEME_DARK ? "dark" : "light", MAX (bad, 1), out->str);
+      g_string_append_printf (failures, "%s at %s, %s: %u problem(s)%s\n%s", name, p->id,
+                              theme == IV_THEME_DARK ? "dark" : "light", MAX (bad, 1),
+                              same ? ", as in light" : "", same ? "" : out->str);
     }
+  g_free (last_problems);
+  last_problems = g_strdup (out->str);
   cairo_destroy (cr);
   cairo_surface_destroy (s);
 }
