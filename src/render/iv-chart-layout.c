@@ -421,6 +421,10 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
               label_w = MAX (label_w, w);
             }
           right += 10 + 12 + 4 + label_w;
+          /* the unit, turned, right of the labels (over the bar it ran into the title
+           * above and off the page) */
+          if (t->unit_label)
+            right += line_h + 4;
           break;
         }
     }
@@ -967,9 +971,11 @@ _iv_chart_draw_colorbar (IvChartCtx *ctx, IvSeries *s)
 {
   cairo_t *cr = ctx->cr;
   IvChartLayout *L = ctx->L;
-  double x = L->plot_x + L->plot_w + 10, y = L->plot_y, w = 12, h = L->plot_h;
+  double x = L->plot_x + L->plot_w + 10, y = L->plot_y, w = 12, h = L->plot_h, label_w = 0;
+  double lw, lh;
   g_autoptr (IvTicks) ticks = NULL;
   IvScaleSpec spec = { IV_SCALE_LINEAR, s->value_unit };
+  guint target;
 
   if (!(s->vmax >= s->vmin))
     return;
@@ -980,17 +986,46 @@ _iv_chart_draw_colorbar (IvChartCtx *ctx, IvSeries *s)
       cairo_rectangle (cr, x, y + h - (i + 1) * h / 64, w, h / 64 + 0.5);
       cairo_fill (cr);
     }
-  ticks = iv_ticks_compute (&spec, s->vmin, s->vmax > s->vmin ? s->vmax : s->vmin + 1, 5);
+  /* as many labels as the bar's height holds a line and a half apart: five on a short
+   * bar ran into each other */
+  _iv_chart_text_size (ctx, "0", 0.85, FALSE, &lw, &lh);
+  for (target = 5;; target--)
+    {
+      double prev = INFINITY;
+      gboolean clash = FALSE;
+      g_clear_pointer (&ticks, iv_ticks_free);
+      ticks = iv_ticks_compute (&spec, s->vmin, s->vmax > s->vmin ? s->vmax : s->vmin + 1, target);
+      for (guint i = 0; i < ticks->n_ticks; i++)
+        {
+          double ty
+              = y + h - (ticks->ticks[i].value - s->vmin) / MAX (s->vmax - s->vmin, 1e-300) * h;
+          if (ty < y - 0.5 || ty > y + h + 0.5)
+            continue;
+          clash |= prev - ty < lh * 1.1;
+          prev = ty;
+        }
+      if (!clash || target <= 2)
+        break;
+    }
   for (guint i = 0; i < ticks->n_ticks; i++)
     {
       double ty = y + h - (ticks->ticks[i].value - s->vmin) / MAX (s->vmax - s->vmin, 1e-300) * h;
       if (ty < y - 0.5 || ty > y + h + 0.5)
         continue;
+      _iv_chart_text_size (ctx, ticks->ticks[i].label, 0.85, FALSE, &lw, &lh);
+      label_w = MAX (label_w, lw);
       _iv_chart_show_text (ctx, ticks->ticks[i].label, x + w + 4, ty, 0, 0.5, 0.85, FALSE,
                            &ctx->colors->foreground);
     }
-  /* the unit the labels share, over the bar */
+  /* the unit the labels share, turned, right of them */
   if (ticks->unit_label)
-    _iv_chart_show_text (ctx, ticks->unit_label, x, y - 3, 0, 1, 0.85, FALSE,
-                         &ctx->colors->foreground_dim);
+    {
+      g_autofree char *unit = g_strdup (ticks->unit_label);
+      _iv_chart_text_size (ctx, unit, 0.85, FALSE, &lw, &lh);
+      cairo_save (cr);
+      cairo_translate (cr, x + w + 4 + label_w + 4 + lh / 2, y + h / 2);
+      cairo_rotate (cr, G_PI / 2);
+      _iv_chart_show_text (ctx, unit, 0, 0, 0.5, 0.5, 0.85, FALSE, &ctx->colors->foreground_dim);
+      cairo_restore (cr);
+    }
 }
