@@ -562,6 +562,10 @@ iv_trace_gpu_stats_full (const IvTrace *t, gint64 t0, gint64 t1, IvStatsFlags fl
   g_autoptr (GArray) busy = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr (GArray) kernels = g_array_new (FALSE, FALSE, sizeof (Launch));
   g_autoptr (GHashTable) launches = NULL;
+  /* a name's kind once per (name, category), as iv_trace_class_times_full does */
+  guint n_names = iv_intern_size (t->strings);
+  g_autofree guint32 *cached_cat = g_try_new (guint32, MAX (n_names, 1));
+  g_autofree guint8 *cached = g_try_new0 (guint8, MAX (n_names, 1));
 
   g->streams = g_array_new (FALSE, TRUE, sizeof (IvStreamStats));
   for (guint k = 0; k < t->tracks->len && t1 > t0; k++)
@@ -586,7 +590,14 @@ iv_trace_gpu_stats_full (const IvTrace *t, gint64 t0, gint64 t1, IvStatsFlags fl
           if (iv_trace_slice_is_open (t, s) && !(flags & IV_STATS_INCLUDE_OPEN))
             continue;
           b = MAX (a, b);
-          kind = iv_trace_kernel_kind (t, s);
+          if (cached && cached_cat && cached[t->name[s]] && cached_cat[t->name[s]] == t->cat[s])
+            kind = (IvKernelKind) (cached[t->name[s]] - 1);
+          else
+            {
+              kind = iv_trace_kernel_kind (t, s);
+              if (cached && cached_cat)
+                cached[t->name[s]] = (guint8) (kind + 1), cached_cat[t->name[s]] = t->cat[s];
+            }
           st.by_kind_ns[kind] = iv_trace_add_ns (st.by_kind_ns[kind], b - a);
           st.kernels++;
           st.launched += at != NULL;
