@@ -337,6 +337,18 @@ test_extreme_tick_labels (void)
         g_assert_cmpuint (labels, >=, 2);
       }
   {
+    /* percents on a log axis in plain decimals: "1.23e+03 %" was a label */
+    IvScaleSpec spec = { IV_SCALE_LOG10, { IV_UNIT_PERCENT, 1, NULL }, FALSE, 0 };
+    g_autoptr (IvTicks) t = iv_ticks_compute (&spec, 0.002, 5000, 6);
+    IvUnit percent = { IV_UNIT_PERCENT, 1, NULL };
+    g_autofree char *big = iv_unit_format_value (&percent, 1234);
+    g_autofree char *small = iv_unit_format_value (&percent, 0.00123);
+    for (guint k = 0; k < t->n_ticks; k++)
+      g_assert_true (!t->ticks[k].label || !strchr (t->ticks[k].label, 'e'));
+    g_assert_cmpstr (big, ==, "1234 %");
+    g_assert_cmpstr (small, ==, "0.00123 %");
+  }
+  {
     /* 0 … 10³⁰⁰: labels 0 … 1 (or the like) ×10³⁰⁰ */
     IvScaleSpec spec = { IV_SCALE_LINEAR, IV_UNIT_PLAIN, FALSE, 0 };
     g_autoptr (IvTicks) t = iv_ticks_compute (&spec, 0, 1e300, 6);

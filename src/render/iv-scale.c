@@ -190,7 +190,18 @@ iv_unit_format_value (const IvUnit *unit, double value)
         return unit->suffix ? g_strdup_printf ("%s %s", n, unit->suffix) : g_steal_pointer (&n);
       }
     case IV_UNIT_PERCENT:
-      return g_strdup_printf ("%.3g %%", base);
+      {
+        /* three significant digits in plain decimals: "%.3g" printed 1234 % as "1.23e+03 %"
+         * (a share of a bound, a KV-cache rise) and an SI prefix on a percent reads as a
+         * unit of its own */
+        int digits = base == 0 ? 0 : CLAMP (2 - (int) floor (log10 (fabs (base))), 0, 12);
+        if (fabs (base) >= 1e6)
+          {
+            g_autofree char *n = iv_units_format_compact (base);
+            return g_strdup_printf ("%s %%", n);
+          }
+        return g_strdup_printf ("%.*f %%", digits, base);
+      }
     case IV_UNIT_NONE:
     default:
       /* "%.4g" only where it prints no exponent; outside, an SI prefix ("123k") */
