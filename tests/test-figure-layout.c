@@ -135,6 +135,21 @@ check_figure (const char *name, const IvFigure *figure, const IvExportPreset *p,
   last_problems = g_strdup (out->str);
   cairo_destroy (cr);
   cairo_surface_destroy (s);
+  /* IV_LAYOUT_SAVE=DIR: each drawing also as a PNG there, to be looked at */
+  if (g_getenv ("IV_LAYOUT_SAVE"))
+    {
+      g_autofree char *base = g_strdup_printf ("%s-%s-%s.png", name, p->id,
+                                               theme == IV_THEME_DARK ? "dark" : "light");
+      g_autofree char *path = NULL;
+      g_autoptr (GError) save_error = NULL;
+      for (char *c = base; *c; c++)
+        if (!g_ascii_isalnum (*c) && *c != '-' && *c != '.')
+          *c = '_';
+      path = g_build_filename (g_getenv ("IV_LAYOUT_SAVE"), base, NULL);
+      eo.dpi = 150;
+      if (!iv_export_to_file (figure, &eo, path, &save_error))
+        g_printerr ("%s: %s\n", path, save_error->message);
+    }
 }
 
 static void

@@ -22,6 +22,7 @@
 #define NARROW_ROW_GAP 30.0
 #define NARROW_ARC_H 32.0
 #define NARROW_MIN_BOX_W 24.0
+#define KEY_SCALE 0.72 /* the stage ids' key */
 
 static const char *const short_names[IV_N_STAGES] = {
   "RMSNorm",  "W_Q",  "W_K+W_V", "KV append", "Q·Kᵀ",     "softmax", "P·V",    "merge",
@@ -313,14 +314,28 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   const IvThemeColors *colors = iv_theme_get_colors (options->theme);
   IvPipelineLayout L;
   IvText text;
-  g_autofree char *title = NULL, *subtitle = NULL;
+  g_autofree char *title = NULL, *subtitle = NULL, *key = NULL;
   gboolean narrow = width < NARROW_W, use_ids, with_time;
+  double key_h = 0;
 
   if (!iv_model_figure_check (fig, error))
     return FALSE;
   k = &r->kinds[MIN (fig->kind, r->n_kinds - 1)];
   iv_pipeline_layout (fig, width, height, &L);
   iv_text_init (&text, cr, 13 * (options->font_scale > 0 ? options->font_scale : 1));
+  /* Boxes too small for their names show ids (S1, F2, C1): a key above the legend then
+   * names them, and the rows make room for it. */
+  if (!names_fit (&text, &L))
+    {
+      g_autoptr (GString) s = g_string_new (NULL);
+      for (int id = 0; id < IV_N_STAGES; id++)
+        if (iv_stage_shown (k, id))
+          g_string_append_printf (s, "%s%s %s", s->len ? " · " : "", iv_stage_id (id),
+                                  short_names[id]);
+      key = g_string_free (g_steal_pointer (&s), FALSE);
+      iv_text_measure_wrapped (&text, key, KEY_SCALE, FALSE, width - 2 * PAD, NULL, &key_h);
+      iv_pipeline_layout (fig, width, height - key_h - 8, &L);
+    }
 
   cairo_save (cr);
   iv_color_set_source (cr, &colors->background);
@@ -502,6 +517,9 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     };
     static const char *const short_items[] = { "compute", "memory", "comm.", "trivial" };
     double x = PAD + (narrow ? 0 : LABEL_W), y = height - PAD - 8;
+    if (key)
+      iv_text_show_wrapped (&text, cr, key, PAD, height - PAD - 18 - key_h, KEY_SCALE, FALSE,
+                            width - 2 * PAD, &colors->foreground_dim);
     for (guint i = 0; i < G_N_ELEMENTS (items); i++)
       {
         IvColor col = iv_theme_mark_color (options->theme, iv_bound_color (items[i].b), 1);
