@@ -45,7 +45,9 @@ typedef struct
   guint *utid_of_track; /* a thread's utid: its place in threads (dense from 0, as
                          * Perfetto's); G_MAXUINT for other tracks */
   guint32 *by_name;     /* slice ids grouped by name, built on the first GROUP BY name */
-  guint32 *with_args;   /* slices with arguments by offset in the file (args scans) */
+  guint32 *name_end;    /* per name id: where its group in by_name ends */
+  guint n_names;
+  guint32 *with_args; /* slices with arguments by offset in the file (args scans) */
   gsize n_with_args;
   GPtrArray *counter_names; /* char*: each series' name as Perfetto's JSON importer makes it */
   /* extract_arg ()'s last slice: a query asks of one slice several keys in a row */
@@ -62,6 +64,7 @@ trace_data_free (gpointer p)
   g_array_unref (d->asyncs);
   g_free (d->utid_of_track);
   g_free (d->by_name);
+  g_free (d->name_end);
   g_free (d->with_args);
   g_ptr_array_unref (d->counter_names);
   if (d->cached_args)
@@ -341,6 +344,10 @@ typedef struct
   gint64 ts_lo, ts_hi, dur_lo, dur_hi;
   gint64 track; /* -1: any */
   gboolean by_name;
+  gboolean bounded; /* a ts, dur or track bound to check on each row */
+  guint32 group;    /* by name: the name of the group the scan is in */
+  const char *group_name;
+  int group_len;
   gboolean one;       /* a lookup by id */
   guint row, row_end; /* rows left to scan */
   gsize i, end;       /* the slice now and the end of its run */
@@ -456,23 +463,31 @@ slice_close (sqlite3_vtab_cursor *cur)
 }
 
 /* Slice ids grouped by name (a counting sort: linear, and stable, so ids rise within a
- * name). NULL when the memory cannot be had. */
-static guint32 *
-build_by_name (const IvTrace *t)
+ * name), and where each name's group ends. FALSE when the memory cannot be had. */
+static gboolean
+build_by_name (TraceData *d)
 {
+  const IvTrace *t = d->trace;
   guint n_names = iv_intern_size (t->strings) + 1;
-  g_autofree guint32 *start = g_try_new0 (guint32, (gsize) n_names + 1);
+  guint32 *start = g_try_new0 (guint32, (gsize) n_names + 1);
   guint32 *out;
 
   if (!start || !(out = g_try_new (guint32, MAX (n_all (t), 1))))
-    return NULL;
+    {
+      g_free (start);
+      return FALSE;
+    }
   for (gsize i = 0; i < n_all (t); i++)
     start[MIN (any_name (t, i), n_names - 1) + 1]++;
   for (guint k = 1; k <= n_names; k++)
     start[k] += start[k - 1];
   for (gsize i = 0; i < n_all (t); i++)
     out[start[MIN (any_name (t, i), n_names - 1)]++] = (guint32) i;
-  return out;
+  /* start[k] is now where name k's group ends */
+  d->by_name = out;
+  d->name_end = start;
+  d->n_names = n_names;
+  return TRUE;
 }
 
 static inline gboolean
@@ -489,6 +504,10 @@ slice_keeps (const SliceCursor *c, gsize i)
   return c->track < 0 || any_track (t, i) == c->track;
 }
 
+/* How many rows ahead a scan by name asks for a duration: far enough to cover a miss to
+ * memory at the rate SQLite takes rows. */
+#define PREFETCH_AHEAD 128
+
 /* Moves to the first slice at or after c->i that the bounds keep, across rows. */
 static void
 slice_settle (SliceCursor *c)
@@ -497,10 +516,23 @@ slice_settle (SliceCursor *c)
 
   if (c->by_name)
     {
+      /* the rows of a name come together: the name is known from the group, and the
+       * columns are read only for a bound (scattered reads are what this scan costs) */
       while (c->i < c->end)
         {
+          if (c->i >= c->d->name_end[c->group])
+            {
+              while (c->group + 1 < c->d->n_names && c->i >= c->d->name_end[c->group])
+                c->group++;
+              c->group_name = iv_trace_string (t, c->group);
+              c->group_len = c->group_name ? (int) strlen (c->group_name) : 0;
+            }
           c->table->visited++;
-          if (slice_keeps (c, c->d->by_name[c->i]))
+          /* the ids of a group are scattered over the columns: their durations are asked
+           * for ahead, so the memory's latency overlaps the rows before them */
+          if (c->i + PREFETCH_AHEAD < c->end && c->d->by_name[c->i + PREFETCH_AHEAD] < t->n_slices)
+            __builtin_prefetch (&t->dur_ns[c->d->by_name[c->i + PREFETCH_AHEAD]]);
+          if (!c->bounded || slice_keeps (c, c->d->by_name[c->i]))
             return;
           c->i++;
         }
@@ -647,13 +679,18 @@ slice_filter (sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int ar
     }
   if (idx_num == 1)
     {
-      if (!c->d->by_name && !(c->d->by_name = build_by_name (t)))
+      if (!c->d->by_name && !build_by_name (c->d))
         {
           cur->pVtab->zErrMsg = sqlite3_mprintf ("%s", _ ("not enough memory to group slices by "
                                                           "name"));
           return SQLITE_NOMEM;
         }
       c->by_name = TRUE;
+      c->bounded = c->ts_lo > G_MININT64 || c->ts_hi < G_MAXINT64 || c->dur_lo > G_MININT64
+                   || c->dur_hi < G_MAXINT64 || c->track >= 0;
+      c->group = 0;
+      c->group_name = iv_trace_string (t, 0);
+      c->group_len = c->group_name ? (int) strlen (c->group_name) : 0;
       c->i = 0;
       c->end = n_all (t);
       slice_settle (c);
@@ -755,7 +792,10 @@ slice_column (sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
       _iv_query_result_text (ctx, nonempty (iv_trace_string (t, t->cat[i])));
       break;
     case S_NAME:
-      _iv_query_result_text (ctx, iv_trace_string (t, t->name[i]));
+      if (c->by_name && c->group_name)
+        sqlite3_result_text (ctx, c->group_name, c->group_len, SQLITE_STATIC);
+      else
+        _iv_query_result_text (ctx, iv_trace_string (t, t->name[i]));
       break;
     case S_DEPTH:
       sqlite3_result_int64 (ctx, row_at (t, t->row[i])->depth);

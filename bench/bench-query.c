@@ -1,0 +1,205 @@
+/* bench-query: issue 35's figures on a generated Kineto-like trace of 10 M slices
+ * (bench-trace-gen.h), loaded once:
+ *   SELECT name, count(*), sum(dur) FROM slice GROUP BY name, beside the built-in by-name
+ *     statistics (iv_trace_stats_by_name) on the same trace, whose counts and sums it must
+ *     equal (target ≤ 3×);
+ *   a range query over 1/1000 of the trace, at 50 places across it (median; target ≤ 10 ms).
+ * Usage: bench-query [--quick] (quick: 1 M slices). The file is written to a temporary
+ * folder and removed. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iv-query.h"
+#include "iv-trace-query.h"
+
+#include "bench-common.h"
+#include "bench-trace-gen.h"
+
+typedef struct
+{
+  GHashTable *by_name; /* name → gint64[2]: count, sum */
+} Collect;
+
+static gboolean
+collect_row (sqlite3_stmt *stmt, gpointer data, GError **error)
+{
+  Collect *c = data;
+  gint64 *v = g_new (gint64, 2);
+  (void) error;
+  v[0] = sqlite3_column_int64 (stmt, 1);
+  v[1] = sqlite3_column_int64 (stmt, 2);
+  g_hash_table_insert (c->by_name, g_strdup ((const char *) sqlite3_column_text (stmt, 0)), v);
+  return TRUE;
+}
+
+static gboolean
+discard_row (sqlite3_stmt *stmt, gpointer data, GError **error)
+{
+  gint64 *sink = data;
+  (void) error;
+  *sink += sqlite3_column_int64 (stmt, 0);
+  return TRUE;
+}
+
+static double
+now_s (void)
+{
+  return g_get_monotonic_time () / 1e6;
+}
+
+int
+main (int argc, char **argv)
+{
+  gboolean quick = argc > 1 && strcmp (argv[1], "--quick") == 0;
+  gsize n = quick ? 1000000 : 10000000;
+  g_autofree char *dir = g_dir_make_tmp ("bench-query-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "trace.json", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (IvTrace) trace = NULL;
+  g_autoptr (IvQuery) q = NULL;
+  double builtin[3], sql[3], range[50], t0;
+  Collect c = { g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free) };
+  gboolean agree = TRUE;
+  int missed = 0;
+  gint64 sink = 0;
+
+  printf ("bench-query: generated Kineto-like trace, %zu slices\n", n);
+  bench_generate_trace (path, n);
+  t0 = now_s ();
+  trace = iv_trace_load (path, NULL, NULL, NULL, &error);
+  g_unlink (path);
+  g_rmdir (dir);
+  if (!trace)
+    {
+      fprintf (stderr, "bench-query: %s\n", error->message);
+      return 2;
+    }
+  printf ("%-44s %8.2f s (%zu slices)\n\n", "load", now_s () - t0, trace->n_slices);
+  q = iv_query_new (&error);
+  g_assert (q && iv_query_add_trace (q, trace, NULL));
+  iv_query_set_time_limit (q, 0);
+
+  for (int r = 0; r < 3; r++)
+    {
+      g_autoptr (GArray) stats = NULL;
+      t0 = now_s ();
+      stats = iv_trace_stats_by_name (trace, G_MININT64 / 2, G_MAXINT64 / 2);
+      builtin[r] = now_s () - t0;
+      if (r == 0)
+        {
+          /* the SQL's answer must be the built-in one (summed over row kinds) */
+          g_autoptr (GHashTable) want
+              = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+          GHashTableIter it;
+          gpointer key, value;
+
+          g_hash_table_remove_all (c.by_name);
+          if (!iv_query_exec (q, "SELECT name, count(*), sum(dur) FROM slice GROUP BY name", NULL,
+                              NULL, collect_row, &c, &error))
+            {
+              fprintf (stderr, "bench-query: %s\n", error->message);
+              return 2;
+            }
+          for (guint i = 0; i < stats->len; i++)
+            {
+              const IvNameStats *s = &g_array_index (stats, IvNameStats, i);
+              const char *name = iv_trace_string (trace, s->name);
+              gint64 *v = g_hash_table_lookup (want, name);
+              if (!v)
+                g_hash_table_insert (want, (gpointer) name, (v = g_new0 (gint64, 2)));
+              v[0] += (gint64) s->count;
+              v[1] += s->total_ns;
+            }
+          /* the instants are slices of no duration to the SQL (as to Perfetto), not to
+           * the statistics: counted in with no time */
+          for (guint i = 0; i < trace->instants->len; i++)
+            {
+              const char *name
+                  = iv_trace_string (trace, g_array_index (trace->instants, IvInstant, i).name);
+              gint64 *v = g_hash_table_lookup (want, name);
+              if (!v)
+                g_hash_table_insert (want, (gpointer) name, (v = g_new0 (gint64, 2)));
+              v[0]++;
+            }
+          agree = g_hash_table_size (want) == g_hash_table_size (c.by_name);
+          g_hash_table_iter_init (&it, want);
+          while (g_hash_table_iter_next (&it, &key, &value))
+            {
+              gint64 *got = g_hash_table_lookup (c.by_name, key);
+              gint64 *w = value;
+              if (!got || got[0] != w[0] || got[1] != w[1])
+                {
+                  agree = FALSE;
+                }
+            }
+        }
+    }
+  for (int r = 0; r < 3; r++)
+    {
+      t0 = now_s ();
+      if (!iv_query_exec (q, "SELECT name, count(*), sum(dur) FROM slice GROUP BY name", NULL, NULL,
+                          discard_row, &sink, &error))
+        {
+          fprintf (stderr, "bench-query: %s\n", error->message);
+          return 2;
+        }
+      sql[r] = now_s () - t0;
+    }
+  {
+    double b = bench_median (builtin, 3), s = bench_median (sql, 3);
+    gboolean met = s <= 3 * b && agree;
+    printf ("%-44s %8.3f s\n", "built-in by-name statistics", b);
+    printf ("%-44s %8.3f s  %.2f× the built-in (target ≤ 3×), %s: %s\n",
+            "SQL GROUP BY name over slice", s, s / b, agree ? "answers equal" : "ANSWERS DIFFER",
+            met ? "target met" : "MISSED");
+    missed += !met;
+  }
+
+  /* what any query over every slice costs: SQLite's steps per row, no grouping */
+  for (int k = 0; k < 2; k++)
+    {
+      const char *text = k == 0 ? "SELECT count(*) FROM slice" : "SELECT sum(dur) FROM slice";
+      for (int r = 0; r < 3; r++)
+        {
+          t0 = now_s ();
+          if (!iv_query_exec (q, text, NULL, NULL, discard_row, &sink, &error))
+            return 2;
+          sql[r] = now_s () - t0;
+        }
+      printf ("%-44s %8.3f s  (%.0f ns a slice)\n", text, bench_median (sql, 3),
+              bench_median (sql, 3) * 1e9 / (double) trace->n_slices);
+    }
+
+  {
+    gint64 span = trace->t1_ns - trace->t0_ns, width = span / 1000;
+    guint64 visited0 = iv_query_rows_visited (q, "slice");
+    double m;
+    for (int r = 0; r < 50; r++)
+      {
+        gint64 lo = trace->t0_ns + (span - width) / 50 * r;
+        g_autofree char *sqltext
+            = g_strdup_printf ("SELECT count(*), sum(dur) FROM slice WHERE ts >= %" G_GINT64_FORMAT
+                               " AND ts < %" G_GINT64_FORMAT,
+                               lo, lo + width);
+        t0 = now_s ();
+        if (!iv_query_exec (q, sqltext, NULL, NULL, discard_row, &sink, &error))
+          {
+            fprintf (stderr, "bench-query: %s\n", error->message);
+            return 2;
+          }
+        range[r] = now_s () - t0;
+      }
+    m = bench_median (range, 50);
+    printf ("%-44s %8.3f ms (%.0f slices looked at per query; target ≤ 10 ms): %s\n",
+            "range query over 1/1000 of the trace", m * 1e3,
+            (double) (iv_query_rows_visited (q, "slice") - visited0) / 50,
+            m <= 0.010 ? "target met" : "MISSED");
+    missed += m > 0.010;
+  }
+  g_hash_table_unref (c.by_name);
+  printf ("\n%s (checksum %" G_GINT64_FORMAT ")\n",
+          missed ? "some targets missed" : "all targets met", sink);
+  return missed ? 1 : 0;
+}
