@@ -64,6 +64,7 @@ typedef struct
   double x0, y0, cube_size, gap;
   double pe_ring_radius, pe_radius;
   double legend_h; /* the key's rows at the bottom: more than one on a narrow page */
+  double title_h;  /* the titles above: the subtitle wraps on a narrow page */
 } IvTopologyLayout;
 
 guint32 iv_bound_color (IvBound bound);

@@ -91,6 +91,27 @@ count_shown (const IvKindResult *k, const IvStageId *order, guint from, guint to
   return n;
 }
 
+/* The title (model, mode, T_q) and the subtitle: the layer and everything else that
+ * tells one export from another — batch, context, TP and CP with their placements, the
+ * ring (iv_result_config_text), the hardware. A narrow page drops the local sequence from
+ * the title; the subtitle wraps. */
+static void
+pipeline_titles (const IvResult *r, const IvKindResult *k, gboolean narrow, char **title,
+                 char **subtitle)
+{
+  g_autofree char *config = iv_result_config_text (r);
+
+  *title = narrow ? g_strdup_printf ("%s · %s · T_q = %" G_GINT64_FORMAT, r->model->name,
+                                     iv_mode_to_string (r->config.mode), r->config.T)
+                  : g_strdup_printf ("%s · %s · T_q = %" G_GINT64_FORMAT
+                                     " · local sequence %.0f of %.0f",
+                                     r->model->name, iv_mode_to_string (r->config.mode),
+                                     r->config.T, k->sh.L_l, k->sh.L);
+  *subtitle
+      = g_strdup_printf ("%s layer × %" G_GINT64_FORMAT " on one %s of %s · %s", k->name, k->layers,
+                         iv_hardware_is_gpu_server (r->hw) ? "GPU" : "PE", r->hw->name, config);
+}
+
 void
 iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPipelineLayout *L)
 {
@@ -103,12 +124,29 @@ iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPip
   gboolean c1 = iv_stage_shown (k, IV_C1), c3 = iv_stage_shown (k, IV_C3), conc = c1 || c3;
   /* a narrow page (a paper's column): row names above the rows, the legend in two lines */
   gboolean narrow = width < NARROW_W;
-  double top = PAD + (narrow ? 44 + 16 : 50), bottom = height - PAD - 30, bw, bh;
+  double top, bottom = height - PAD - 30, bw, bh;
   double x0 = PAD + (narrow ? 0 : LABEL_W), y, above, used;
   double avail_w = width - x0 - PAD;
   gboolean wrap;
 
   memset (L, 0, sizeof *L);
+  {
+    /* under the title, the subtitle as many lines as it wraps to, measured as drawn on a
+     * scratch context (the window's hit tests get the same layout) */
+    cairo_surface_t *scratch = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+    cairo_t *cr = cairo_create (scratch);
+    g_autofree char *title = NULL, *subtitle = NULL;
+    IvText text;
+    double sub_h;
+    iv_text_init (&text, cr, 13);
+    pipeline_titles (r, k, narrow, &title, &subtitle);
+    iv_text_measure_wrapped (&text, subtitle, 0.95, FALSE, width - 2 * PAD, NULL, &sub_h);
+    iv_text_clear (&text);
+    cairo_destroy (cr);
+    cairo_surface_destroy (scratch);
+    /* a narrow page has the rows' names above them */
+    top = PAD + 24 + sub_h + (narrow ? 20 : 10);
+  }
   L->gap = narrow ? NARROW_GAP : GAP;
   L->row_gap = narrow ? NARROW_ROW_GAP : ROW_GAP;
   n = MAX (n_att, n_ffn);
@@ -342,42 +380,10 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   cairo_rectangle (cr, 0, 0, width, height);
   cairo_fill (cr);
 
-  if (narrow)
-    {
-      /* the same facts in fewer words: a column holds about forty characters */
-      title = g_strdup_printf ("%s · %s · T_q = %" G_GINT64_FORMAT, r->model->name,
-                               iv_mode_to_string (r->config.mode), r->config.T);
-      subtitle = g_strdup_printf ("%s × %" G_GINT64_FORMAT " · TP %" G_GINT64_FORMAT
-                                  " · CP %" G_GINT64_FORMAT " · B %" G_GINT64_FORMAT " · %s",
-                                  k->name, k->layers, r->config.t, r->config.c, r->config.B,
-                                  r->hw->name);
-    }
-  else
-    {
-      title = g_strdup_printf ("%s · %s · T_q = %" G_GINT64_FORMAT " · local sequence %.0f of %.0f",
-                               r->model->name, iv_mode_to_string (r->config.mode), r->config.T,
-                               k->sh.L_l, k->sh.L);
-      g_autofree char *ep = r->config.e > 1
-                                ? g_strdup_printf (" · EP %" G_GINT64_FORMAT, r->config.e)
-                                : g_strdup ("");
-      /* a GPU server in GPUs: its groups all span GPUs, no level to name (§8) */
-      if (iv_hardware_is_gpu_server (r->hw))
-        subtitle = g_strdup_printf ("%s layer (%" G_GINT64_FORMAT " of them) on one GPU of %s · TP "
-                                    "%" G_GINT64_FORMAT " · CP %" G_GINT64_FORMAT "%s · batch "
-                                    "%" G_GINT64_FORMAT,
-                                    k->name, k->layers, r->hw->name, r->config.t, r->config.c, ep,
-                                    r->config.B);
-      else
-        subtitle = g_strdup_printf (
-            "%s layer (%" G_GINT64_FORMAT " of them) on one PE of %s · TP %" G_GINT64_FORMAT
-            " on %ss · CP %" G_GINT64_FORMAT " on %ss%s · batch %" G_GINT64_FORMAT,
-            k->name, k->layers, r->hw->name, r->config.t,
-            r->config.place_tp == IV_PLACE_PE ? "PE" : "cube", r->config.c,
-            r->config.place_cp == IV_PLACE_PE ? "PE" : "cube", ep, r->config.B);
-    }
-  iv_text_show (&text, cr, title, PAD, PAD, 0, 0, 1.25, TRUE, width - 2 * PAD, &colors->foreground);
-  iv_text_show (&text, cr, subtitle, PAD, PAD + 24, 0, 0, 0.95, FALSE, width - 2 * PAD,
-                &colors->foreground_dim);
+  pipeline_titles (r, k, narrow, &title, &subtitle);
+  iv_text_show (&text, cr, title, PAD, PAD, 0, 0, 1.25, TRUE, 0, &colors->foreground);
+  iv_text_show_wrapped (&text, cr, subtitle, PAD, PAD + 24, 0.95, FALSE, width - 2 * PAD,
+                        &colors->foreground_dim);
 
   /* Row labels with their totals. */
   {

@@ -226,7 +226,7 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   double bar_x, bar_w, row_h, y, ew, size_w, label_w, inline_w, shapes_w, top;
   IvText text;
   gboolean named, stacked, beside;
-  g_autofree char *title = NULL, *subtitle = NULL;
+  g_autofree char *title = NULL, *subtitle = NULL, *config = NULL;
 
   if (!iv_model_figure_check (fig, error))
     return FALSE;
@@ -250,8 +250,11 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
                                    c->place_tp == IV_PLACE_PE ? "PEs" : "cubes", cp_n,
                                    c->place_cp == IV_PLACE_PE ? "PEs" : "cubes", ep);
   }
+  /* the whole step first (mode, batch, T_q, context, placements, ring): two exports of
+   * different configurations must not read the same */
+  config = iv_result_config_text (r);
   subtitle = g_strdup_printf (
-      "colour = TP rank%s%s%s; hatched = a copy of another rank's shard",
+      "%s · colour = TP rank%s%s%s; hatched = a copy of another rank's shard", config,
       fig->annotate ? ", with its cube·PE in the first row and the KV cache" : "",
       cp_n > 1 ? "; every CP rank holds the same weights" : "",
       c->e > 1 && k->moe ? "; each EP rank holds its share of the routed experts, split over TP"

@@ -33,6 +33,8 @@ cp_stride (const IvConfig *c)
   return c->place_tp == c->place_cp ? c->t : 1;
 }
 
+static double titles_height (IvText *text, const IvResult *r, double width);
+
 /* The key's entries, in order: shape 0 a dot, 1 a ring, 2 a line, 3 a dashed line, 4 an
  * arrow; @color_ids index the colours draw_legend passes. Returns the count. */
 typedef struct
@@ -101,6 +103,7 @@ iv_topology_layout (const IvModelFigure *fig, double width, double height, IvTop
     iv_text_init (&text, cr, 13);
     n_items = legend_items (fig, items);
     L->legend_h = legend_flow (&text, items, n_items, width, lx, lrow) * LEGEND_ROW_H + 16;
+    L->title_h = MAX (TITLE_H, titles_height (&text, fig->result, width));
     iv_text_clear (&text);
     cairo_destroy (cr);
     cairo_surface_destroy (s);
@@ -109,7 +112,7 @@ iv_topology_layout (const IvModelFigure *fig, double width, double height, IvTop
   /* Cubes of side cs, gaps of 0.45·cs, and 0.4·cs of margin on each side for the
    * wrap-around stubs (a ring's arc above): the grid as large as the canvas allows. */
   avail_w = width - 2 * PAD;
-  avail_h = height - TITLE_H - L->legend_h - 2 * PAD;
+  avail_h = height - L->title_h - L->legend_h - 2 * PAD;
   /* a GPU server: the GPUs' row and, under it, the switch they all plug into or the
    * links of every pair */
   rows = hw->topology == IV_TOPOLOGY_SWITCH || hw->topology == IV_TOPOLOGY_FULLY_CONNECTED
@@ -121,7 +124,7 @@ iv_topology_layout (const IvModelFigure *fig, double width, double height, IvTop
   L->gap = 0.45 * L->cube_size;
   L->x0 = (width - (L->X * L->cube_size + (L->X - 1) * L->gap)) / 2;
   L->y0
-      = TITLE_H + PAD + 0.4 * L->cube_size
+      = L->title_h + PAD + 0.4 * L->cube_size
         + MAX (0, (avail_h - (rows * L->cube_size + (L->Y - 1) * L->gap + 0.8 * L->cube_size)) / 2);
   L->pe_ring_radius = 0.28 * L->cube_size;
   L->pe_radius = MIN (0.07 * L->cube_size, 0.8 * G_PI * L->pe_ring_radius / MAX (1, L->n_pe));
@@ -403,12 +406,17 @@ typedef struct
   gboolean gpu;         /* a GPU server: GPUs and links, never cubes and PEs (§8) */
 } Topo;
 
+/* The title (the hardware) and subtitle (the model and the whole step: mode, batch, T_q,
+ * context, TP and CP with their placements, the ring) — two exports of different
+ * placements must not read the same. */
 static void
-draw_titles (Topo *T, double width)
+topology_titles (const IvResult *r, char **title, char **subtitle)
 {
-  const IvHardware *hw = T->r->hw;
-  const IvConfig *c = T->c;
-  g_autofree char *title
+  const IvHardware *hw = r->hw;
+  gboolean gpu = iv_hardware_is_gpu_server (hw);
+  g_autofree char *config = iv_result_config_text (r);
+
+  *title
       = hw->topology == IV_TOPOLOGY_SWITCH
             ? g_strdup_printf ("%s · %" G_GINT64_FORMAT " GPUs on a switch%s", hw->name, hw->X,
                                hw->switch_reduce ? " that reduces (NVLink SHARP)" : "")
@@ -419,26 +427,35 @@ draw_titles (Topo *T, double width)
                                " cubes (%s) × %" G_GINT64_FORMAT " PEs",
                                hw->name, hw->X, hw->Y, iv_topology_to_string (hw->topology),
                                hw->n_pe);
-  g_autofree char *ep = c->e > 1 ? g_strdup_printf (", EP %" G_GINT64_FORMAT "%s", c->e,
-                                                    T->gpu                       ? ""
-                                                    : c->place_ep == IV_PLACE_PE ? " on PEs"
-                                                                                 : " on cubes")
-                                 : g_strdup ("");
-  g_autofree char *subtitle
-      = T->gpu
-            ? g_strdup_printf ("TP %" G_GINT64_FORMAT ", CP %" G_GINT64_FORMAT
-                               "%s · %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " GPUs idle",
-                               c->t, c->c, ep, T->r->idle_pes, hw->X * hw->Y)
-            : g_strdup_printf ("TP %" G_GINT64_FORMAT " on %s, CP %" G_GINT64_FORMAT
-                               " on %s%s · %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " PEs idle",
-                               c->t, c->place_tp == IV_PLACE_PE ? "PEs" : "cubes", c->c,
-                               c->place_cp == IV_PLACE_PE ? "PEs" : "cubes", ep, T->r->idle_pes,
-                               hw->X * hw->Y * hw->n_pe);
+  *subtitle = g_strdup_printf (
+      "%s · %s · %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " %s idle", r->model->name, config,
+      r->idle_pes, gpu ? hw->X * hw->Y : hw->X * hw->Y * hw->n_pe, gpu ? "GPUs" : "PEs");
+}
 
-  iv_text_show (&T->text, T->cr, title, PAD, PAD, 0, 0, 1.25, TRUE, width - 2 * PAD,
-                &T->colors->foreground);
-  iv_text_show (&T->text, T->cr, subtitle, PAD, PAD + 24, 0, 0, 0.95, FALSE, width - 2 * PAD,
-                &T->colors->foreground_dim);
+/* The titles' height at @width: the subtitle wraps on a narrow page. */
+static double
+titles_height (IvText *text, const IvResult *r, double width)
+{
+  g_autofree char *title = NULL, *subtitle = NULL;
+  double th, sh;
+
+  topology_titles (r, &title, &subtitle);
+  iv_text_measure_wrapped (text, title, 1.25, TRUE, width - 2 * PAD, NULL, &th);
+  iv_text_measure_wrapped (text, subtitle, 0.95, FALSE, width - 2 * PAD, NULL, &sh);
+  return th + 2 + sh + 8;
+}
+
+static void
+draw_titles (Topo *T, double width)
+{
+  g_autofree char *title = NULL, *subtitle = NULL;
+  double y = PAD;
+
+  topology_titles (T->r, &title, &subtitle);
+  y += iv_text_show_wrapped (&T->text, T->cr, title, PAD, y, 1.25, TRUE, width - 2 * PAD,
+                             &T->colors->foreground);
+  iv_text_show_wrapped (&T->text, T->cr, subtitle, PAD, y + 2, 0.95, FALSE, width - 2 * PAD,
+                        &T->colors->foreground_dim);
 }
 
 /* Cube links under everything, then the cube-level groups' links over them. */
