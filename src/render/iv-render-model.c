@@ -47,52 +47,123 @@ config_subtitle (const IvResult *r, const char *what)
                           r->hw->name, config);
 }
 
+#define N_STAGE_COLS 10
+
 gboolean
 iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
                   double height, GError **error)
 {
   const IvModelFigure *fig = data;
   const IvThemeColors *colors = iv_theme_get_colors (options->theme);
-  static const char *const headers[] = { "stage",   "",       "FLOPs",     "bytes",   "comm",
-                                         "compute", "memory", "comm time", "visible", "bound" };
-  static const double weights[] = { 0.6, 1.4, 1, 1, 1, 1, 1, 1, 1, 1.1 };
+  static const char *const headers[N_STAGE_COLS]
+      = { "stage",   "",       "FLOPs",     "bytes",   "comm",
+          "compute", "memory", "comm time", "visible", "bound" };
+  /* on a narrow page the columns least needed go first: the communicated bytes, the
+   * bytes moved, the FLOPs and the communication time (the visible time and the bound
+   * say the rest) */
+  static const int drop_order[] = { 4, 3, 2, 7 };
   const IvKindResult *k;
   IvText text;
-  double pad = 16, x, col_w[G_N_ELEMENTS (headers)], total_w = 0, row_h, y;
-  guint rows = 0;
-  g_autofree char *title = NULL;
+  double pad = 16, x, col_w[N_STAGE_COLS], row_h, y, top, font, gap = 10, total;
+  gboolean shown[N_STAGE_COLS];
+  guint rows = 0, n_cells;
+  g_autofree char *title = NULL, *subtitle = NULL;
+  g_autoptr (GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
 
   if (!iv_model_figure_check (fig, error))
     return FALSE;
   k = kind_of (fig);
   for (int s = 0; s < IV_N_STAGES; s++)
-    rows += k->stages[s].present;
-  for (guint i = 0; i < G_N_ELEMENTS (weights); i++)
-    total_w += weights[i];
-  for (guint i = 0; i < G_N_ELEMENTS (weights); i++)
-    col_w[i] = (width - 2 * pad) * weights[i] / total_w;
-  row_h = CLAMP ((height - 2 * pad - 60) / (rows + 1), 14, 30);
-  iv_text_init (&text, cr,
-                MIN (13 * (options->font_scale > 0 ? options->font_scale : 1), row_h * 0.62));
+    {
+      const IvStage *st = &k->stages[s];
+      if (!st->present)
+        continue;
+      rows++;
+      g_ptr_array_add (cells, g_strdup (iv_stage_id (s)));
+      g_ptr_array_add (cells, g_strdup (iv_stage_name (s)));
+      g_ptr_array_add (cells, st->flops > 0 ? iv_units_format_count (st->flops) : g_strdup ("–"));
+      g_ptr_array_add (cells, st->bytes > 0 ? iv_hardware_format_bytes (fig->result->hw, st->bytes)
+                                            : g_strdup ("–"));
+      g_ptr_array_add (cells, st->comm_bytes > 0
+                                  ? iv_hardware_format_bytes (fig->result->hw, st->comm_bytes)
+                                  : g_strdup ("–"));
+      g_ptr_array_add (cells, fmt_time (st->t_compute_s));
+      g_ptr_array_add (cells, fmt_time (st->t_memory_s));
+      g_ptr_array_add (cells, fmt_time (st->t_comm_s));
+      g_ptr_array_add (cells, fmt_time (st->visible_s));
+      g_ptr_array_add (cells, g_strdup (iv_bound_to_string (st->bound)));
+    }
+  n_cells = cells->len;
+  {
+    g_autofree char *att = iv_units_format_seconds (k->attention_s);
+    g_autofree char *ffn = iv_units_format_seconds (k->ffn_s);
+    g_autofree char *config = iv_result_config_text (fig->result);
+    title = g_strdup_printf ("%s · %s layer · per %s · attention %s, FFN %s",
+                             fig->result->model->name, k->name,
+                             iv_hardware_pe_word (fig->result->hw, FALSE), att, ffn);
+    subtitle = g_strdup_printf ("%s · %s", fig->result->hw->name, config);
+  }
+  font = 13 * (options->font_scale > 0 ? options->font_scale : 1);
+  iv_text_init (&text, cr, font);
+  {
+    double th, sh;
+    iv_text_measure_wrapped (&text, title, 1.2, TRUE, width - 2 * pad, NULL, &th);
+    iv_text_measure_wrapped (&text, subtitle, 0.9, FALSE, width - 2 * pad, NULL, &sh);
+    top = pad + th + 2 + sh + 8;
+  }
+  /* the rows share what is left under the titles: the text as large as a row holds */
+  row_h = MIN (30, (height - top - pad) / (rows + 1));
+  iv_text_clear (&text);
+  iv_text_init (&text, cr, MIN (font, row_h / 1.3));
+  /* each column as wide as its widest cell; on a narrow page the least needed go */
+  for (guint c = 0; c < N_STAGE_COLS; c++)
+    {
+      double w, h;
+      shown[c] = TRUE;
+      iv_text_measure (&text, headers[c], 0.9, TRUE, 0, &col_w[c], &h);
+      for (guint i = c; i < n_cells; i += N_STAGE_COLS)
+        {
+          iv_text_measure (&text, cells->pdata[i], 0.9, c == 0, 0, &w, &h);
+          col_w[c] = MAX (col_w[c], w + (c == 9 ? row_h * 0.5 + 6 : 0));
+        }
+      col_w[c] += gap;
+    }
+  for (guint d = 0;; d++)
+    {
+      total = 0;
+      for (guint c = 0; c < N_STAGE_COLS; c++)
+        total += shown[c] ? col_w[c] : 0;
+      if (total <= width - 2 * pad || d >= G_N_ELEMENTS (drop_order))
+        break;
+      shown[drop_order[d]] = FALSE;
+    }
+  /* what the columns leave spreads over them */
+  for (guint c = 0; c < N_STAGE_COLS; c++)
+    if (shown[c] && total < width - 2 * pad)
+      col_w[c] += (width - 2 * pad - total) * col_w[c] / total;
 
   cairo_save (cr);
   iv_color_set_source (cr, &colors->background);
   cairo_rectangle (cr, 0, 0, width, height);
   cairo_fill (cr);
   {
-    g_autofree char *att = iv_units_format_seconds (k->attention_s);
-    g_autofree char *ffn = iv_units_format_seconds (k->ffn_s);
-    title = g_strdup_printf ("%s · %s layer · per PE · %s · attention %s, FFN %s",
-                             fig->result->model->name, k->name,
-                             iv_mode_to_string (fig->result->config.mode), att, ffn);
+    IvText big;
+    double th;
+    iv_text_init (&big, cr, font);
+    th = iv_text_show_wrapped (&big, cr, title, pad, pad, 1.2, TRUE, width - 2 * pad,
+                               &colors->foreground);
+    iv_text_show_wrapped (&big, cr, subtitle, pad, pad + th + 2, 0.9, FALSE, width - 2 * pad,
+                          &colors->foreground_dim);
+    iv_text_clear (&big);
   }
-  iv_text_show (&text, cr, title, pad, pad, 0, 0, 1.2, TRUE, width - 2 * pad, &colors->foreground);
-  y = pad + 40;
+  y = top;
   x = pad;
-  for (guint c = 0; c < G_N_ELEMENTS (headers); c++)
+  for (guint c = 0; c < N_STAGE_COLS; c++)
     {
-      iv_text_show (&text, cr, headers[c], c < 2 ? x : x + col_w[c] - 6, y + row_h / 2,
-                    c < 2 ? 0 : 1, 0.5, 0.9, TRUE, col_w[c] - 8, &colors->foreground_dim);
+      if (!shown[c])
+        continue;
+      iv_text_show (&text, cr, headers[c], c < 2 ? x : x + col_w[c] - gap / 2, y + row_h / 2,
+                    c < 2 ? 0 : 1, 0.5, 0.9, TRUE, 0, &colors->foreground_dim);
       x += col_w[c];
     }
   y += row_h;
@@ -102,13 +173,14 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
   for (int s = 0, r = 0; s < IV_N_STAGES; s++)
     {
       const IvStage *st = &k->stages[s];
-      char *cells[G_N_ELEMENTS (headers)];
       guint32 bc = iv_bound_color (st->bound);
       IvColor chip
           = { ((bc >> 16) & 0xff) / 255.0, ((bc >> 8) & 0xff) / 255.0, (bc & 0xff) / 255.0, 1 };
+      char **row;
 
       if (!st->present)
         continue;
+      row = (char **) &cells->pdata[r * N_STAGE_COLS];
       if (r++ % 2 == 1)
         {
           IvColor band = colors->grid;
@@ -118,34 +190,23 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
           cairo_rectangle (cr, pad, y, width - 2 * pad, row_h);
           cairo_fill (cr);
         }
-      cells[0] = g_strdup (iv_stage_id (s));
-      cells[1] = g_strdup (iv_stage_name (s));
-      cells[2] = st->flops > 0 ? iv_units_format_count (st->flops) : g_strdup ("–");
-      cells[3]
-          = st->bytes > 0 ? iv_hardware_format_bytes (fig->result->hw, st->bytes) : g_strdup ("–");
-      cells[4] = st->comm_bytes > 0 ? iv_hardware_format_bytes (fig->result->hw, st->comm_bytes)
-                                    : g_strdup ("–");
-      cells[5] = fmt_time (st->t_compute_s);
-      cells[6] = fmt_time (st->t_memory_s);
-      cells[7] = fmt_time (st->t_comm_s);
-      cells[8] = fmt_time (st->visible_s);
-      cells[9] = g_strdup (iv_bound_to_string (st->bound));
       x = pad;
-      for (guint c = 0; c < G_N_ELEMENTS (headers); c++)
+      for (guint c = 0; c < N_STAGE_COLS; c++)
         {
+          if (!shown[c])
+            continue;
           if (c == 9)
             {
               cairo_rectangle (cr, x + 4, y + row_h * 0.25, row_h * 0.5, row_h * 0.5);
               iv_color_set_source (cr, &chip);
               cairo_fill (cr);
-              iv_text_show (&text, cr, cells[c], x + 8 + row_h * 0.5, y + row_h / 2, 0, 0.5, 0.9,
-                            FALSE, col_w[c] - row_h, &colors->foreground);
+              iv_text_show (&text, cr, row[c], x + 8 + row_h * 0.5, y + row_h / 2, 0, 0.5, 0.9,
+                            FALSE, 0, &colors->foreground);
             }
           else
-            iv_text_show (&text, cr, cells[c], c < 2 ? x : x + col_w[c] - 6, y + row_h / 2,
-                          c < 2 ? 0 : 1, 0.5, 0.9, c == 0, col_w[c] - 8, &colors->foreground);
+            iv_text_show (&text, cr, row[c], c < 2 ? x : x + col_w[c] - gap / 2, y + row_h / 2,
+                          c < 2 ? 0 : 1, 0.5, 0.9, c == 0, 0, &colors->foreground);
           x += col_w[c];
-          g_free (cells[c]);
         }
       y += row_h;
     }
