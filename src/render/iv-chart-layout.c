@@ -332,6 +332,7 @@ measure_legend (IvChartCtx *ctx, IvLegendPlacement placement)
         continue;
       ctx->max_text_w = legend_text_limit (ctx, placement);
       _iv_chart_text_size (ctx, s->name, 0.92, FALSE, &text_w, &text_h);
+      size.truncated |= pango_layout_is_ellipsized (ctx->text);
       ctx->max_text_w = 0;
       size.w = MAX (size.w, size.swatch + 6 + text_w);
       size.entries++;
@@ -396,6 +397,13 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
   if (chart->legend == IV_LEGEND_AUTO && legend->rows
       && (legend->w > (width - 2 * IV_CHART_PAD) * 0.45
           || legend->h > (height - top - 2 * IV_CHART_PAD) * 0.45))
+    {
+      L->legend_placement = IV_LEGEND_BOTTOM;
+      *legend = measure_legend (ctx, IV_LEGEND_BOTTOM);
+    }
+  /* A legend beside the plot that would cut its names short goes below it, where
+   * entries flow into columns across the page (a roofline's on a paper column). */
+  if (L->legend_placement == IV_LEGEND_RIGHT && legend->truncated)
     {
       L->legend_placement = IV_LEGEND_BOTTOM;
       *legend = measure_legend (ctx, IV_LEGEND_BOTTOM);

@@ -105,6 +105,7 @@ typedef struct
   double col_w;
   double row_h;
   double swatch;
+  gboolean truncated; /* a name did not fit the width allowed */
 } LegendSize;
 
 #define IV_CHART_FONT_PX 13.0 /* body text, logical units */
