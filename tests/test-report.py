@@ -98,7 +98,7 @@ window.addEventListener('load', function () {
   }
   var t = document.getElementById('runs');
   t.querySelectorAll('th')[1].click(); t.querySelectorAll('th')[1].click();
-  out.sorted = Array.prototype.map.call(t.tBodies[0].rows, function (r) { return r.cells[1].textContent; });
+  out.sorted = Array.prototype.map.call(t.tBodies[0].rows, function (r) { return r.cells[1].getAttribute('data-value'); });
   document.body.setAttribute('data-probe', JSON.stringify(out));
 });
 </script>

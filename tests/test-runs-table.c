@@ -79,10 +79,10 @@ test_comparison (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (IvSweep) sweep = iv_sweep_load (paths, NULL, NULL, NULL, &error);
   g_autoptr (IvRunsTable) t = NULL, bound = NULL;
-  /* Model, Requests and Errors read alike in every run: no columns but said once above */
+  /* Model, Requests and Errors read alike in every run: no columns but said once above;
+   * the concurrency is in every run's name ("concurrency 4"): no column either */
   static const char *const titles[]
-      = { "Run",         "Concurrency",     "TTFT p50",           "ITL avg",
-          "Latency p99", "Output tokens/s", "Server KV cache avg" };
+      = { "Run", "TTFT p50", "ITL avg", "Latency p99", "Output tokens/s", "Server KV cache avg" };
   IvRunsBoundChoice choice = { iv_hardware_find ("h100x8"), NULL, 1 };
   g_autofree char *shared = NULL;
 
@@ -102,18 +102,19 @@ test_comparison (void)
     {
       const IvRunsTableRow *row = row_at (t, i);
       const IvRun *r = sweep->runs->pdata[row->index];
-      g_assert_cmpfloat (row->cells[1].value, ==, r->concurrency);
-      g_assert_cmpfloat_with_epsilon (row->cells[2].value,
+      g_autofree char *named = g_strdup_printf ("concurrency %g", r->concurrency);
+      g_assert_cmpstr (row->cells[0].text, ==, named);
+      g_assert_cmpfloat_with_epsilon (row->cells[1].value,
                                       summary_value (r->path, "time_to_first_token", "p50"), 1e-9);
-      g_assert_cmpstr (row->cells[2].unit, ==, "ms");
-      g_assert_cmpfloat_with_epsilon (row->cells[3].value,
+      g_assert_cmpstr (row->cells[1].unit, ==, "ms");
+      g_assert_cmpfloat_with_epsilon (row->cells[2].value,
                                       summary_value (r->path, "inter_token_latency", "avg"), 1e-9);
-      g_assert_cmpfloat_with_epsilon (row->cells[4].value,
+      g_assert_cmpfloat_with_epsilon (row->cells[3].value,
                                       summary_value (r->path, "request_latency", "p99"), 1e-9);
       g_assert_cmpfloat_with_epsilon (
-          row->cells[5].value, summary_value (r->path, "output_token_throughput", "avg"), 1e-9);
-      g_assert_null (row->cells[2].text);
-      g_assert_true (isfinite (row->cells[6].value));
+          row->cells[4].value, summary_value (r->path, "output_token_throughput", "avg"), 1e-9);
+      g_assert_null (row->cells[1].text);
+      g_assert_true (isfinite (row->cells[5].value));
     }
   /* concurrency 1, 2, 4 in that order, named by what varies */
   g_assert_cmpstr (row_at (t, 0)->cells[0].text, ==, "concurrency 1");
@@ -158,6 +159,7 @@ test_constants (void)
     {
       g_assert_cmpstr (t->titles->pdata[c], !=, "Model");
       g_assert_cmpstr (t->titles->pdata[c], !=, "Errors");
+      g_assert_cmpstr (t->titles->pdata[c], !=, "Concurrency"); /* "c 16" in every name */
     }
   shared = iv_runs_table_constants_text (t);
   g_assert_nonnull (shared);

@@ -120,10 +120,12 @@ constant_add (IvRunsTable *t, const char *title, const char *text)
 }
 
 /* A column every run reads alike is a 230 px column saying one thing: said once, above the
- * table; one with nothing in any row goes. The first column (the run) always stays, and
- * one run is a table of one row, not a sweep with constants. */
+ * table; one with nothing in any row goes, and so does @named, a column whose value every
+ * run's name says already ("isl 128 · osl 128 · c 16" needs no Concurrency column; -1:
+ * none). The first column (the run) always stays, and one run is a table of one row, not
+ * a sweep with constants. */
 static void
-fold_constants (IvRunsTable *t)
+fold_constants (IvRunsTable *t, int named)
 {
   g_autofree gboolean *fold = NULL;
   guint kept = 0;
@@ -131,20 +133,23 @@ fold_constants (IvRunsTable *t)
   if (t->rows->len < 2)
     return;
   fold = g_new0 (gboolean, t->n_columns);
+  if (named > 0 && (guint) named < t->n_columns)
+    fold[named] = TRUE;
   for (guint c = 1; c < t->n_columns; c++)
-    {
-      g_autofree char *first
-          = iv_runs_table_cell_text (&g_array_index (t->rows, IvRunsTableRow, 0).cells[c]);
-      fold[c] = TRUE;
-      for (guint i = 1; i < t->rows->len && fold[c]; i++)
-        {
-          g_autofree char *text
-              = iv_runs_table_cell_text (&g_array_index (t->rows, IvRunsTableRow, i).cells[c]);
-          fold[c] = g_str_equal (text, first);
-        }
-      if (fold[c] && !g_str_equal (first, "–"))
-        constant_add (t, t->titles->pdata[c], first);
-    }
+    if (!fold[c])
+      {
+        g_autofree char *first
+            = iv_runs_table_cell_text (&g_array_index (t->rows, IvRunsTableRow, 0).cells[c]);
+        fold[c] = TRUE;
+        for (guint i = 1; i < t->rows->len && fold[c]; i++)
+          {
+            g_autofree char *text
+                = iv_runs_table_cell_text (&g_array_index (t->rows, IvRunsTableRow, i).cells[c]);
+            fold[c] = g_str_equal (text, first);
+          }
+        if (fold[c] && !g_str_equal (first, "–"))
+          constant_add (t, t->titles->pdata[c], first);
+      }
   for (guint c = 0; c < t->n_columns; c++)
     {
       if (fold[c])
@@ -284,7 +289,7 @@ iv_runs_table_comparison (const IvSweep *sweep, const IvRunsBoundChoice *bound)
           iv_run_bound_clear (&b);
         }
     }
-  fold_constants (t);
+  fold_constants (t, iv_sweep_labels_name (sweep, IV_FIELD_CONCURRENCY) ? COL_CONCURRENCY : -1);
   add_constant_fields (t, sweep);
   return t;
 }

@@ -50,7 +50,8 @@ typedef struct
  * p99, Output tokens/s, then Server KV cache avg when a run has it, then, with @bound's
  * hardware, Bound ITL, ITL of bound and Tokens/s of bound. With two runs or more, a column
  * other than Run that reads the same in every row is no column: it is one of the
- * constants (a column with no value in any row goes), and so are the configuration fields
+ * constants (a column with no value in any row goes; so does Concurrency when every run's
+ * name says it, iv_sweep_labels_name), and so are the configuration fields
  * that are no column (ISL, OSL, endpoint type, streaming) when every run has the same. */
 IvRunsTable *iv_runs_table_comparison (const IvSweep *sweep, const IvRunsBoundChoice *bound);
 /* A row per metric of @run: Metric (its unit with the name), avg, min, p50, p90, p95, p99,

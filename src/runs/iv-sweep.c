@@ -715,6 +715,21 @@ label_needs_model (const IvSweep *s)
   return FALSE;
 }
 
+gboolean
+iv_sweep_labels_name (const IvSweep *s, IvField f)
+{
+  if (!g_ptr_array_find (s->varying, GUINT_TO_POINTER (f), NULL)
+      || (f == IV_FIELD_MODEL && !s->label_model))
+    return FALSE;
+  for (guint i = 0; i < s->runs->len; i++)
+    {
+      g_autofree char *label = label_of (s, s->runs->pdata[i], s->label_model);
+      if (!label)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 char *
 iv_sweep_run_label (const IvSweep *s, const IvRun *r)
 {

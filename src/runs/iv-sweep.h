@@ -86,6 +86,8 @@ double iv_run_field_number (const IvRun *run, IvField field);
  * run's folder name when nothing varies or the run lacks a varying field. The one name
  * of a run in the window's table, figures' legends and labels, the report and the CLI. */
 char *iv_sweep_run_label (const IvSweep *sweep, const IvRun *run);
+/* Whether every run's label names its @field (a table need not repeat it in a column). */
+gboolean iv_sweep_labels_name (const IvSweep *sweep, IvField field);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvSweep, iv_sweep_free)
 
