@@ -38,8 +38,9 @@ _iv_chart_text_size (IvChartCtx *ctx, const char *text, double scale, gboolean b
   iv_text_layout_set_text (ctx->text, text);
   pango_layout_set_width (ctx->text,
                           ctx->max_text_w > 0 ? (int) (ctx->max_text_w * PANGO_SCALE) : -1);
-  pango_layout_set_ellipsize (ctx->text,
-                              ctx->max_text_w > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
+  pango_layout_set_ellipsize (ctx->text, ctx->max_text_w <= 0 ? PANGO_ELLIPSIZE_NONE
+                                         : ctx->middle        ? PANGO_ELLIPSIZE_MIDDLE
+                                                              : PANGO_ELLIPSIZE_END);
   pango_layout_set_wrap (ctx->text, PANGO_WRAP_WORD_CHAR);
   /* negative: at most that many lines, the last ellipsized */
   pango_layout_set_height (ctx->text,
@@ -292,11 +293,51 @@ fit_ticks (IvChartCtx *ctx, IvAxisId a, double length, AxisTicks *out)
           target--;
         }
     }
+  out->turned = FALSE;
+  /* Names along x (runs, categories) that run into each other stand upright instead,
+   * every k-th where even upright they would touch, at most a quarter of the page's
+   * height long (cut in the middle: run names differ at their ends): 36 run names across a paper
+   * column were one black smear. */
+  if (a == IV_AXIS_X
+      && (chart->axis[a].categories || is_category_axis (chart, a) || only_boxes (chart))
+      && out->ticks->n_ticks > 1)
+    {
+      double prev_end = -INFINITY, line_h = 0, spacing;
+      gboolean overlap = FALSE;
+      for (guint i = 0; i < out->ticks->n_ticks; i++)
+        {
+          IvTick *t = &out->ticks->ticks[i];
+          double w, h, centre;
+          if (!t->label)
+            continue;
+          _iv_chart_text_size (ctx, t->label, 0.92, FALSE, &w, &h);
+          line_h = MAX (line_h, h);
+          centre = iv_scale_normalize (L->kind[a], L->lo[a], L->hi[a], t->value) * length;
+          overlap |= centre - w / 2 < prev_end + LABEL_GAP;
+          prev_end = centre + w / 2;
+        }
+      spacing = length / out->ticks->n_ticks;
+      if (overlap && spacing > 0)
+        {
+          guint every = (guint) ceil ((line_h * 0.8 + 2) / spacing);
+          out->turned = TRUE;
+          out->turned_max = MAX (40, L->height / 4);
+          for (guint i = 0; every > 1 && i < out->ticks->n_ticks; i++)
+            if (i % every != 0)
+              g_clear_pointer (&out->ticks->ticks[i].label, g_free);
+        }
+    }
   for (guint i = 0; i < out->ticks->n_ticks; i++)
     if (out->ticks->ticks[i].label)
       {
         double w, h;
         _iv_chart_text_size (ctx, out->ticks->ticks[i].label, 0.92, FALSE, &w, &h);
+        if (out->turned)
+          {
+            /* drawn turned: its length is the height it takes, its line the width */
+            double t = w;
+            w = h, h = MIN (t, out->turned_max);
+          }
         out->max_w = MAX (out->max_w, w);
         out->max_h = MAX (out->max_h, h);
       }
@@ -473,6 +514,8 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
               if (!xt->ticks[i].label)
                 continue;
               _iv_chart_text_size (ctx, xt->ticks[i].label, 0.92, FALSE, &tw, &th);
+              if (ticks[IV_AXIS_X].turned)
+                tw = th; /* upright: a line's height across */
               px = iv_scale_normalize (L->kind[IV_AXIS_X], L->lo[IV_AXIS_X], L->hi[IV_AXIS_X],
                                        xt->ticks[i].value)
                    * L->plot_w;
@@ -589,7 +632,24 @@ _iv_chart_draw_axes (IvChartCtx *ctx, AxisTicks ticks[IV_N_AXES])
               cairo_move_to (cr, x, round (y1) + 0.5);
               cairo_line_to (cr, x, round (y1) + 0.5 + len);
               cairo_stroke (cr);
-              if (t->label && !chart->axis[a].hide_labels)
+              if (t->label && !chart->axis[a].hide_labels && tk == ticks[IV_AXIS_X].ticks
+                  && ticks[IV_AXIS_X].turned)
+                {
+                  /* upright, reading upwards, its end at the tick; a name longer than a
+                   * quarter of the page loses its middle to … (hovering its bar names it) */
+                  cairo_save (cr);
+                  cairo_translate (cr, x, y1 + TICK_LEN + 3);
+                  cairo_rotate (cr, -G_PI / 2);
+                  ctx->max_text_w = ticks[IV_AXIS_X].turned_max;
+                  ctx->allow = IV_TEXT_MAY_ELLIPSIZE;
+                  ctx->middle = TRUE;
+                  _iv_chart_show_text (ctx, t->label, 0, 0, 1, 0.5, 0.92, FALSE, fg);
+                  ctx->middle = FALSE;
+                  ctx->allow = 0;
+                  ctx->max_text_w = 0;
+                  cairo_restore (cr);
+                }
+              else if (t->label && !chart->axis[a].hide_labels)
                 _iv_chart_show_text (ctx, t->label, x, y1 + TICK_LEN + 3, 0.5, 0, 0.92, FALSE, fg);
             }
           else

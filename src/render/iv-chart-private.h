@@ -93,7 +93,9 @@ struct _IvChart
 typedef struct
 {
   IvTicks *ticks;
-  double max_w, max_h; /* largest label */
+  double max_w, max_h; /* largest label (as drawn: a turned label's height is its length) */
+  gboolean turned;     /* x names too many to stand side by side: turned upright, thinned */
+  double turned_max;   /* a turned name's longest, past which it ends in … */
 } AxisTicks;
 
 typedef struct
@@ -128,6 +130,7 @@ typedef struct
   int max_lines;     /* with max_text_w: wrapped to at most this many lines first (subtitles) */
   IvTextFlags allow; /* what the text drawn now may do (iv-text.h): the layout check's */
   gboolean title_two_lines[IV_N_AXES]; /* the layout's choice: the unit under the title */
+  gboolean middle; /* with max_text_w: cut in the middle (run names differ at their ends) */
 } IvChartCtx;
 
 /* Where a legend inside the plot hides the fewest points and labels; how many it hides. */
