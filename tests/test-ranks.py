@@ -315,8 +315,10 @@ def main():
         rc, out_text, err = run([os.path.join(tmp, "skewed"), "--stats", "--align"])
         check(rc == 0 and "6 ranks of a distributed trace" in out_text and "Aligned on collectives" in out_text,
               "text: the job, its per-rank table and the offsets", err.strip())
-        rc, out_text, _ = subprocess.run([BINARY, "identify", os.path.join(tmp, "wall")], capture_output=True,
-                                         text=True).returncode, None, None
+        # the folder sniffing the window and `runs` share: a job, not "no AIPerf run"
+        p = subprocess.run([BINARY, "runs", os.path.join(tmp, "wall")], capture_output=True, text=True)
+        check(p.returncode != 0 and "8 ranks of a distributed trace" in p.stderr and "no AIPerf run" not in p.stderr,
+              "a folder of rank traces is named a distributed trace, not a folder without runs", p.stderr.strip())
         p = subprocess.run([BINARY, "identify", os.path.join(tmp, "wall")], capture_output=True, text=True)
         check(p.returncode == 0 and "8 ranks of a distributed trace" in p.stdout,
               "identify FOLDER: 8 ranks of a distributed trace", p.stdout.strip() + p.stderr.strip())

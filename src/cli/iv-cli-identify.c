@@ -74,9 +74,8 @@ _iv_cli_identify (int argc, char **argv)
     {
       /* a folder of rank traces (rank-0…rank-N by name) is one distributed job, which
        * `trace FOLDER --stats` reads; it holds no AIPerf run */
-      guint ranks = g_file_test (paths[i], G_FILE_TEST_IS_DIR)
-                        ? iv_trace_ranks_count_in_folder (paths[i])
-                        : 0;
+      guint ranks
+          = g_file_test (paths[i], G_FILE_TEST_IS_DIR) ? iv_rank_traces_in_folder (paths[i]) : 0;
       if (ranks >= 2)
         {
           if (json)

@@ -6,6 +6,7 @@
  * how long the others waited for it). */
 #pragma once
 
+#include "iv-rank-names.h"
 #include "iv-trace-report.h"
 
 G_BEGIN_DECLS
@@ -116,17 +117,9 @@ typedef struct
   gint64 t0_ns, t1_ns;   /* the job's extent on its clock */
 } IvTraceRanks;
 
-/* The rank a file name gives — rank-3, rank3, rank_3 (any case) anywhere, or a number
- * before the extension (job_3.pt.trace.json) — or -1. */
-int iv_trace_rank_from_name (const char *basename);
-/* Whether @name is named as a trace file the job reads: .json, .json.gz, .trace(.gz). */
-gboolean iv_trace_ranks_is_trace_name (const char *name);
 /* The files of a job: every path as given, a folder as its trace files (by name, not
  * descending). NULL with @error when a path is neither, or a folder holds no trace. */
 GPtrArray *iv_trace_ranks_expand (const char *const *paths, GError **error);
-/* How many files of @dir are rank traces by name (0: not a folder of rank traces). */
-guint iv_trace_ranks_count_in_folder (const char *dir);
-
 /* Loads every file on worker threads (at most one per core), each independently, then
  * places the ranks on one clock and matches their collectives. NULL with @error naming
  * the file when one cannot be loaded or two say they are the same rank. */

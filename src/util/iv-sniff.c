@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "iv-util"
 
 #include "iv-sniff.h"
+#include "iv-rank-names.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -714,7 +715,14 @@ sniff_folder (const char *path, gboolean deep, guint64 head_bytes, GCancellable 
   if (runs->len == 0)
     {
       g_autofree char *display = g_filename_display_name (path);
-      if (w.folders_left == 0)
+      guint ranks = iv_rank_traces_in_folder (path);
+      /* a folder of rank traces is a distributed job, not a folder without runs */
+      if (ranks >= 2)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                     "%s: %u ranks of a distributed trace — `inferview trace %s --stats` "
+                     "reads them as one job; the window opens one rank's file at a time",
+                     display, ranks, display);
+      else if (w.folders_left == 0)
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
                      "%s: no AIPerf run in the first %d folders under it (a run holds "
                      "profile_export.jsonl or profile_export_aiperf.json)",
