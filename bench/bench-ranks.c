@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,13 +46,28 @@ memory (gsize *peak, gsize *now)
     }
 }
 
+/* CPU time of this process (every thread), user and system, in s. */
+static double
+cpu_s (void)
+{
+  struct rusage u;
+  getrusage (RUSAGE_SELF, &u);
+  return u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + u.ru_stime.tv_sec
+         + u.ru_stime.tv_usec / 1e6;
+}
+
+/* The CPU time of the last load_s. */
+static double last_cpu;
+
 static double
 load_s (const char *const *paths)
 {
   g_autoptr (GError) error = NULL;
+  double c0 = cpu_s ();
   double t0 = now_s ();
   g_autoptr (IvTraceRanks) job = iv_trace_ranks_load (paths, IV_RANKS_ALIGN, NULL, &error);
   double t = now_s () - t0;
+  last_cpu = cpu_s () - c0;
   if (!job)
     {
       fprintf (stderr, "bench-ranks: %s\n", error->message);
@@ -68,7 +84,7 @@ main (int argc, char **argv)
   gsize slices = quick ? 40000 : 400000;
   g_autofree char *dir = g_dir_make_tmp ("bench-ranks-XXXXXX", NULL);
   char *paths[N_RANKS + 1] = { NULL };
-  double single_sum = 0, job_v[3], mb = 0, job_t, target;
+  double single_sum = 0, job_v[3], mb = 0, job_t, target, single_cpu = 0, job_cpu = 0;
   guint cores = MAX (g_get_num_processors (), 1);
 
   for (int r = 0; r < N_RANKS; r++)
@@ -113,15 +129,23 @@ main (int argc, char **argv)
       const char *one[2] = { paths[r], NULL };
       double v[3];
       for (int i = 0; i < runs; i++)
-        v[i] = load_s (one);
+        v[i] = load_s (one), single_cpu += last_cpu / runs;
       single_sum += bench_median (v, runs);
     }
   for (int i = 0; i < runs; i++)
-    job_v[i] = load_s ((const char *const *) paths);
+    job_v[i] = load_s ((const char *const *) paths), job_cpu += last_cpu / runs;
   job_t = bench_median (job_v, runs);
   target = 1.2 * single_sum / cores;
   printf ("single-rank loads: %.2f s in all; ÷ %u cores = %.2f s\n", single_sum, cores,
           single_sum / cores);
+  /* the CPU the job spends beside the ranks alone: what running them together costs,
+   * whatever else the machine is running (the wall-clock figures depend on it) */
+  {
+    g_autofree char *load = NULL;
+    g_file_get_contents ("/proc/loadavg", &load, NULL, NULL);
+    printf ("CPU time: single-rank loads %.2f s, the job %.2f s (%.2f×); load average %s",
+            single_cpu, job_cpu, job_cpu / single_cpu, load ? load : "?\n");
+  }
   printf ("job load (%d ranks on worker threads): %.2f s = %.2f× the ideal; target ≤ 1.2× "
           "(%.2f s): %s\n",
           N_RANKS, job_t, job_t / (single_sum / cores), target,
