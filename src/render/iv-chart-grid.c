@@ -229,8 +229,12 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
         }
       if (shared_title[1])
         {
-          /* never longer than the panels' height: it would run into the title */
+          /* never longer than the panels' height (it would run into the title): wrapped
+           * to a second line, centred, before it is cut */
           pango_layout_set_width (layout, (int) (MAX (40, height - top - bottom) * PANGO_SCALE));
+          pango_layout_set_wrap (layout, PANGO_WRAP_WORD);
+          pango_layout_set_height (layout, -2);
+          pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
           pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
           iv_text_layout_set_text (layout, shared_title[1]);
           pango_layout_get_pixel_size (layout, &tw, &th);
@@ -279,7 +283,11 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
         cairo_translate (cr, left + col * cell_w, top + r * cell_h);
         cairo_rectangle (cr, 0, 0, cell_w, cell_h);
         cairo_clip (cr);
+        /* a panel's title under the grid's, smaller: at the figure's size two lines of
+         * "ISL 128 · OSL 2048" took a paper column's panel */
+        c->title_scale = 0.75;
         ok = iv_chart_render (cr, c, options, cell_w, cell_h, error);
+        c->title_scale = 0;
         cairo_restore (cr);
         for (int a = 0; a < 2; a++)
           {

@@ -74,6 +74,7 @@ struct _IvChart
 {
   char *title;
   char *subtitle;
+  double title_scale; /* 0: a figure's title (1.25 of the body); a grid's panels less */
   IvAxis axis[IV_N_AXES];
   GPtrArray *series;
   GArray *annotations;
@@ -114,6 +115,7 @@ typedef struct
 #define IV_CHART_PAD 10.0     /* outer padding */
 /* A subtitle's lines at most: on a paper column's short page the third would take the
  * plot's height */
+#define IV_CHART_TITLE_SCALE(chart) ((chart)->title_scale > 0 ? (chart)->title_scale : 1.25)
 #define IV_CHART_SUBTITLE_LINES(height) ((height) < 400 ? 2 : 3)
 
 /* What one drawing needs at hand. */

@@ -1076,10 +1076,10 @@ iv_chart_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
         int here, full;
         double sw, sh;
         ctx.max_lines = 3;
-        _iv_chart_text_size (&ctx, chart->title, 1.25, TRUE, &sw, &sh);
+        _iv_chart_text_size (&ctx, chart->title, IV_CHART_TITLE_SCALE (chart), TRUE, &sw, &sh);
         here = pango_layout_get_line_count (ctx.text);
         ctx.max_text_w = width - 2 * IV_CHART_PAD;
-        _iv_chart_text_size (&ctx, chart->title, 1.25, TRUE, &sw, &sh);
+        _iv_chart_text_size (&ctx, chart->title, IV_CHART_TITLE_SCALE (chart), TRUE, &sw, &sh);
         full = pango_layout_get_line_count (ctx.text);
         ctx.max_lines = 0;
         if (here > full)
@@ -1108,9 +1108,9 @@ iv_chart_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
     if (chart->title)
       {
         ctx.max_lines = 3;
-        _iv_chart_show_text (&ctx, chart->title, tx, IV_CHART_PAD, 0, 0, 1.25, TRUE,
-                             &ctx.colors->foreground);
-        _iv_chart_text_size (&ctx, chart->title, 1.25, TRUE, &w, &h);
+        _iv_chart_show_text (&ctx, chart->title, tx, IV_CHART_PAD, 0, 0,
+                             IV_CHART_TITLE_SCALE (chart), TRUE, &ctx.colors->foreground);
+        _iv_chart_text_size (&ctx, chart->title, IV_CHART_TITLE_SCALE (chart), TRUE, &w, &h);
         ctx.max_lines = 0;
         h += 2;
       }
