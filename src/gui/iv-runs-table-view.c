@@ -4,6 +4,7 @@
 #include "iv-runs-table-view.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "iv-safe-text.h"
 #include "iv-tooltip.h"
@@ -99,10 +100,35 @@ compare_rows (gconstpointer a, gconstpointer b, gpointer data)
   double u = x->keys[col], v = y->keys[col];
 
   if (isnan (u) && isnan (v))
-    return g_utf8_collate (x->cells[col], y->cells[col]);
+    {
+      /* as a file manager sorts names: "c 2" before "c 16", "isl 128" before "isl 1024" */
+      g_autofree char *kx = g_utf8_collate_key_for_filename (x->cells[col], -1);
+      g_autofree char *ky = g_utf8_collate_key_for_filename (y->cells[col], -1);
+      return strcmp (kx, ky);
+    }
   if (isnan (u) != isnan (v))
     return isnan (u) ? 1 : -1; /* absent values last */
   return (u > v) - (u < v);
+}
+
+/* A long title on two lines, broken at the space nearest its middle ("Output\ntokens/s",
+ * "Tokens/s\nof bound"): a column is as wide as its title or its numbers, and numbers are
+ * short — a comparison with the bound's three columns stays on a 1024 px screen. */
+static char *
+title_lines (const char *title)
+{
+  gsize n = strlen (title), best = 0;
+
+  if (g_utf8_strlen (title, -1) <= 10)
+    return g_strdup (title);
+  for (gsize i = 1; i + 1 < n; i++)
+    if (title[i] == ' '
+        && (best == 0
+            || ABS ((gssize) (2 * i) - (gssize) n) < ABS ((gssize) (2 * best) - (gssize) n)))
+      best = i;
+  if (best == 0)
+    return g_strdup (title);
+  return g_strdup_printf ("%.*s\n%s", (int) best, title, title + best + 1);
 }
 
 /* @first_width: the name column's width (names ellipsize, the full text on hover). */
@@ -122,7 +148,8 @@ set_columns (IvRunsTableView *self, const char *const *titles, int first_width)
       GtkColumnViewColumn *col;
       g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (i));
       g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (i));
-      col = gtk_column_view_column_new (titles[i], factory);
+      g_autofree char *title = title_lines (titles[i]);
+      col = gtk_column_view_column_new (title, factory);
       gtk_column_view_column_set_sorter (
           col, GTK_SORTER (gtk_custom_sorter_new (compare_rows, GUINT_TO_POINTER (i), NULL)));
       gtk_column_view_column_set_expand (col, i == 0);
