@@ -96,13 +96,54 @@ iv_runs_notes_bar_dispose (GObject *object)
   G_OBJECT_CLASS (iv_runs_notes_bar_parent_class)->dispose (object);
 }
 
+static GtkSizeRequestMode
+iv_runs_notes_bar_get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+/* As tall as the notes are at the width given, up to the scroller's most (about three
+ * lines; more scroll). A scrolled window that propagates its child's height asks a
+ * wrapping label for its height at no particular width, which is the height of its
+ * narrowest wrapping: one line of notes took three lines of the page. */
+static void
+iv_runs_notes_bar_measure (GtkWidget *widget, GtkOrientation orientation, int for_size,
+                           int *minimum, int *natural, int *minimum_baseline, int *natural_baseline)
+{
+  IvRunsNotesBar *self = IV_RUNS_NOTES_BAR (widget);
+  GtkWidget *label = GTK_WIDGET (self->notes);
+  int most = gtk_scrolled_window_get_max_content_height (GTK_SCROLLED_WINDOW (self->scroller));
+  int scroller_w = 0, label_w = 0, scroller_h = 0, label_h = 0, tall = 0;
+
+  gtk_widget_measure (self->scroller, orientation, for_size, minimum, natural, NULL, NULL);
+  if (orientation != GTK_ORIENTATION_VERTICAL || for_size < 0 || most < 0)
+    return;
+  /* the scroller's frame (its padding and border) around the label, both ways */
+  gtk_widget_measure (self->scroller, GTK_ORIENTATION_HORIZONTAL, -1, &scroller_w, NULL, NULL,
+                      NULL);
+  gtk_widget_measure (label, GTK_ORIENTATION_HORIZONTAL, -1, &label_w, NULL, NULL, NULL);
+  gtk_widget_measure (self->scroller, GTK_ORIENTATION_VERTICAL, -1, NULL, &scroller_h, NULL, NULL);
+  gtk_widget_measure (label, GTK_ORIENTATION_VERTICAL, -1, NULL, &label_h, NULL, NULL);
+  gtk_widget_measure (label, GTK_ORIENTATION_VERTICAL, MAX (for_size - (scroller_w - label_w), 1),
+                      NULL, &tall, NULL, NULL);
+  *natural = MAX (*minimum, MIN (tall, most) + scroller_h - MIN (label_h, most));
+}
+
+static void
+iv_runs_notes_bar_size_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  gtk_widget_allocate (IV_RUNS_NOTES_BAR (widget)->scroller, width, height, baseline, NULL);
+}
+
 static void
 iv_runs_notes_bar_class_init (IvRunsNotesBarClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   G_OBJECT_CLASS (klass)->dispose = iv_runs_notes_bar_dispose;
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  widget_class->get_request_mode = iv_runs_notes_bar_get_request_mode;
+  widget_class->measure = iv_runs_notes_bar_measure;
+  widget_class->size_allocate = iv_runs_notes_bar_size_allocate;
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/inferview/Inferview/ui/iv-runs-notes-bar.ui");
   gtk_widget_class_bind_template_child (widget_class, IvRunsNotesBar, scroller);
