@@ -97,6 +97,80 @@ show_plot (IvRunsView *view, const char *name)
   return g_strcmp0 (iv_runs_state_get_plot (state_of (view)), name) == 0;
 }
 
+/* The plot picker's list as it shows now (narrowed by its search), and every plot it
+ * lists (the model under the search). */
+static GListModel *
+plots_shown (IvRunsView *view)
+{
+  return G_LIST_MODEL (
+      gtk_list_view_get_model (GTK_LIST_VIEW (iv_gui_find_by_id (GTK_WIDGET (view), "plot_list"))));
+}
+
+static GListModel *
+plots_listed (IvRunsView *view)
+{
+  GListModel *shown = gtk_single_selection_get_model (GTK_SINGLE_SELECTION (plots_shown (view)));
+  return gtk_filter_list_model_get_model (GTK_FILTER_LIST_MODEL (shown));
+}
+
+static const char *
+plot_title (IvRunsView *view, const char *name)
+{
+  GListModel *items = plots_listed (view);
+  guint at = iv_runs_items_find (items, name);
+  g_autoptr (IvRunsItem) item = NULL;
+
+  g_assert_cmpuint (at, !=, GTK_INVALID_LIST_POSITION);
+  item = g_list_model_get_item (items, at);
+  return iv_runs_item_get_title (item);
+}
+
+/* The position of the table's column titled @title. */
+static guint
+column_titled (IvRunsView *view, const char *title)
+{
+  GListModel *columns = gtk_column_view_get_columns (table_of (view));
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr (GtkColumnViewColumn) c = g_list_model_get_item (columns, i);
+      /* a long title is on two lines */
+      g_autofree char *one = g_strdup (gtk_column_view_column_get_title (c));
+      g_strdelimit (one, "\n", ' ');
+      if (g_strcmp0 (one, title) == 0)
+        return i;
+    }
+  g_error ("no column titled %s", title);
+}
+
+static gboolean
+two_plots_shown (gpointer view)
+{
+  return g_list_model_get_n_items (plots_shown (view)) == 2;
+}
+
+/* What the plot button says. */
+static const char *
+plot_button_text (IvRunsView *view)
+{
+  return gtk_label_get_text (GTK_LABEL (iv_gui_find_by_id (GTK_WIDGET (view), "plot_label")));
+}
+
+/* Opens the plot picker, types @search and presses Enter, as a reader does. */
+static void
+pick_plot_searched (IvRunsView *view, const char *search)
+{
+  GtkMenuButton *button = GTK_MENU_BUTTON (iv_gui_find_by_id (GTK_WIDGET (view), "plot_choice"));
+  GtkWidget *entry = iv_gui_find_by_id (GTK_WIDGET (view), "plot_search");
+
+  gtk_menu_button_popup (button);
+  iv_gui_settle (window);
+  gtk_editable_set_text (GTK_EDITABLE (entry), search);
+  g_signal_emit_by_name (entry, "activate");
+  iv_gui_settle (window);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (gtk_menu_button_get_popover (button))));
+}
+
 static void
 open_run (IvRunsView *view, guint index)
 {
@@ -194,10 +268,18 @@ test_runs_view (void)
                *p99[] = { "3.91 s", "4.13 s", "3.94 s" };
     for (guint i = 0; i < 3; i++)
       {
-        g_assert_cmpstr (cell_text (view, i, 5), ==, ttft[i]);
-        g_assert_cmpstr (cell_text (view, i, 7), ==, p99[i]);
+        g_assert_cmpstr (cell_text (view, i, 1), ==, ttft[i]);
+        g_assert_cmpstr (cell_text (view, i, 3), ==, p99[i]);
       }
     g_assert_null (cell_text (view, 3, 0));
+  }
+  /* the model, the 10 of 64 requests and no errors, the same in every run: said once
+   * above the table, not in three columns */
+  {
+    const char *sub = gtk_label_get_text (
+        GTK_LABEL (iv_gui_find_by_id (GTK_WIDGET (runs_view ()), "subtitle")));
+    g_assert_true (g_str_has_prefix (sub, "Model: Qwen/Qwen3-0.6B · "));
+    g_assert_nonnull (strstr (sub, "Requests: 10 of 64 · Errors: 0"));
   }
   g_assert_nonnull (chart_view (view));
   chart = iv_chart_view_get_chart (chart_view (view));
@@ -257,16 +339,13 @@ test_runs_view (void)
                      IV_SCALE_LINEAR);
   }
 
-  /* the plot drop-down moves the state's plot, and the state the drop-down */
+  /* the plot picker moves the state's plot, and the state the picker's title */
   {
-    GtkDropDown *plots = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (view), "plot_choice"));
-    GListModel *items = gtk_drop_down_get_model (plots);
-    guint last = g_list_model_get_n_items (items) - 1;
-    gtk_drop_down_set_selected (plots, 1);
-    g_assert_cmpstr (iv_runs_state_get_plot (state_of (view)), ==, iv_runs_items_key_at (items, 1));
     g_assert_true (show_plot (view, "custom"));
-    g_assert_cmpuint (gtk_drop_down_get_selected (plots), ==, last);
-    g_assert_true (show_plot (view, "ttft_vs_throughput"));
+    g_assert_cmpstr (plot_button_text (view), ==, "Custom: Any Metric vs Any Metric…");
+    pick_plot_searched (view, "ttft vs");
+    g_assert_cmpstr (iv_runs_state_get_plot (state_of (view)), ==, "ttft_vs_throughput");
+    g_assert_cmpstr (plot_button_text (view), ==, "TTFT vs Throughput");
   }
 
   /* Any quantity against any other. */
@@ -422,8 +501,8 @@ test_runs_memory (void)
   g_assert_null (iv_runs_state_get_hardware (state));
   g_assert_null (iv_runs_state_get_model (state));
   g_assert_cmpint (iv_runs_state_get_tp (state), ==, 0);
-  g_assert_cmpstr (iv_runs_state_get_plot (state), ==,
-                   ((const IvPlotSpec *) iv_runs_state_get_presets (state)->pdata[0])->name);
+  /* the plot it opens on: an ISL × OSL sweep's heat map */
+  g_assert_cmpstr (iv_runs_state_get_plot (state), ==, "isl_osl_throughput_heatmap");
   open_sweep (path);
   g_assert_cmpstr (iv_runs_state_get_hardware (state), ==, "h100x8");
   g_assert_cmpint (iv_runs_state_get_tp (state), ==, 2);
@@ -440,20 +519,15 @@ test_runs_memory (void)
       }
     g_assert_true (bound);
   }
-  {
-    GtkDropDown *plots = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (view), "plot_choice"));
-    g_assert_cmpstr (
-        iv_runs_items_key_at (gtk_drop_down_get_model (plots), gtk_drop_down_get_selected (plots)),
-        ==, second);
-  }
+  g_assert_cmpstr (iv_runs_state_get_plot (state_of (view)), ==, second);
+  g_assert_cmpstr (plot_button_text (view), ==, plot_title (view, second));
 }
 
-/* Whether the plot list in the drop-down offers @name. */
+/* Whether the plot list in the picker offers @name. */
 static gboolean
 plot_offered (IvRunsView *view, const char *name)
 {
-  GtkDropDown *plots = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (view), "plot_choice"));
-  GListModel *items = gtk_drop_down_get_model (plots);
+  GListModel *items = plots_listed (view);
 
   for (guint i = 0; i < g_list_model_get_n_items (items); i++)
     if (g_strcmp0 (iv_runs_items_key_at (items, i), name) == 0)
@@ -568,13 +642,23 @@ test_runs_table_view (void)
 
   iv_gui_settle (window);
   g_assert_cmpuint (sweep->runs->len, ==, 3);
-  /* TTFT p50 (column 5), largest first: concurrency 4, 2, 1 */
-  ttft = g_list_model_get_item (gtk_column_view_get_columns (cv), 5);
+  /* TTFT p50 (column 1: the model, requests and errors are the same in every run, said
+   * above; the concurrency is in each run's name), largest first: concurrency 4, 2, 1 */
+  ttft = g_list_model_get_item (gtk_column_view_get_columns (cv), 1);
   g_assert_cmpstr (gtk_column_view_column_get_title (ttft), ==, "TTFT p50");
   gtk_column_view_sort_by_column (cv, ttft, GTK_SORT_DESCENDING);
   for (guint i = 0; i < 3; i++)
-    g_assert_cmpstr (cell_text (view, i, 5), ==, by_ttft[i]);
+    g_assert_cmpstr (cell_text (view, i, 1), ==, by_ttft[i]);
   g_assert_cmpstr (cell_text (view, 0, 0), ==, "concurrency 4");
+  /* by name, as a file manager sorts: concurrency 1, 2, 4 (and 16 after 4, not after 1) */
+  {
+    g_autoptr (GtkColumnViewColumn) run
+        = g_list_model_get_item (gtk_column_view_get_columns (cv), 0);
+    gtk_column_view_sort_by_column (cv, run, GTK_SORT_ASCENDING);
+    g_assert_cmpstr (cell_text (view, 0, 0), ==, "concurrency 1");
+    g_assert_cmpstr (cell_text (view, 2, 0), ==, "concurrency 4");
+    gtk_column_view_sort_by_column (cv, ttft, GTK_SORT_DESCENDING);
+  }
   /* the first row shown now is concurrency 4's: activating it opens that run */
   g_signal_emit_by_name (cv, "activate", 0);
   iv_gui_settle (window);
@@ -594,7 +678,9 @@ static void
 test_runs_builds_once (void)
 {
   g_autofree char *path = iv_gui_sample ("aiperf");
-  g_autofree char *other = iv_gui_sample ("isl-osl-sweep");
+  /* (a sweep that opens on a chart, as the first does: an ISL × OSL sweep opens on its
+   * heat map, panels the chart view does not draw) */
+  g_autofree char *other = iv_gui_sample ("aiperf/qwen_concurrency2");
   IvRunsView *view;
   IvChartView *cv;
   guint builds = 0;
@@ -855,7 +941,9 @@ test_isl_osl (void)
   /* the table a few rows tall, the figure the rest: as a reader looking at it drags it */
   gtk_paned_set_position (GTK_PANED (iv_gui_find_by_id (GTK_WIDGET (view), "paned")), 120);
 
-  g_assert_true (show_plot (view, "isl_osl_throughput_heatmap"));
+  /* it opens on its heat map over ISL × OSL, not on a pareto grouped by model */
+  g_assert_cmpstr (iv_runs_state_get_plot (state_of (view)), ==, "isl_osl_throughput_heatmap");
+  g_assert_cmpstr (plot_button_text (view), ==, "Token Throughput per GPU by ISL × OSL");
   g_assert_true (iv_gui_wait_for (iv_gui_is_mapped, fv, 10));
   g_assert_nonnull (iv_runs_view_get_figure (view));
   g_assert_true (iv_runs_view_get_figure (view)->render == iv_chart_grid_render);
@@ -890,7 +978,24 @@ test_isl_osl (void)
   g_assert_true (show_plot (view, "isl_osl_pareto_grid"));
   g_assert_true (iv_runs_view_get_figure (view)->render == iv_chart_grid_render);
 
-  g_assert_true (show_plot (view, "isl_osl_pareto_surface"));
+  /* the picker searches any part of a title or name: "heatmap" leaves the two heat maps
+   * (named so, titled "… by ISL × OSL"); "surface" picks the surface, which is drawn */
+  {
+    GtkMenuButton *button = GTK_MENU_BUTTON (iv_gui_find_by_id (GTK_WIDGET (view), "plot_choice"));
+    GtkWidget *entry = iv_gui_find_by_id (GTK_WIDGET (view), "plot_search");
+    GtkWidget *scroller = iv_gui_find_by_id (GTK_WIDGET (view), "plot_scroller");
+    gtk_menu_button_popup (button);
+    iv_gui_settle (window);
+    /* the list scrolls within the window's height */
+    g_assert_cmpint (gtk_scrolled_window_get_max_content_height (GTK_SCROLLED_WINDOW (scroller)),
+                     <=, gtk_widget_get_height (GTK_WIDGET (window)) - 100);
+    gtk_editable_set_text (GTK_EDITABLE (entry), "HEATMAP");
+    g_assert_true (iv_gui_wait_for (two_plots_shown, view, 10));
+    gtk_popover_popdown (gtk_menu_button_get_popover (button));
+    iv_gui_settle (window);
+  }
+  pick_plot_searched (view, "surface");
+  g_assert_cmpstr (iv_runs_state_get_plot (state_of (view)), ==, "isl_osl_pareto_surface");
   surface = iv_figure_view_get_surface (fv);
   g_assert_nonnull (surface);
   iv_gui_snapshot (GTK_WINDOW (window), surface_png);
@@ -918,15 +1023,24 @@ test_isl_osl (void)
   /* set against the bound of its model on 8× H100 (§9): three columns more, each run's
    * share of the bound; the efficiency plot; a run's card says the bound and the caveat */
   set_bound (view, "h100x8", 0);
+  /* the run (its ISL, OSL, concurrency), four measures, three of the bound: model,
+   * requests and errors are the same in every run, said above the table; long titles on
+   * two lines, so the bound's columns are on screen */
   g_assert_cmpuint (g_list_model_get_n_items (gtk_column_view_get_columns (table_of (view))), ==,
-                    12);
+                    8);
+  g_assert_cmpstr (cell_text (view, 0, 0), ==, "isl 128 · osl 128 · c 1");
+  {
+    g_autoptr (GtkColumnViewColumn) last = g_list_model_get_item (
+        gtk_column_view_get_columns (table_of (view)), column_titled (view, "Tokens/s of bound"));
+    g_assert_cmpstr (gtk_column_view_column_get_title (last), ==, "Tokens/s\nof bound");
+  }
   {
     IvRunBound b;
     const IvRun *first = sweep->runs->pdata[0];
     const char *cell;
     iv_run_bound_compute (first, NULL, iv_hardware_find ("h100x8"), 0, &b);
     g_assert_true (b.ok);
-    cell = cell_text (view, 0, 10);
+    cell = cell_text (view, 0, column_titled (view, "ITL of bound"));
     g_assert_true (g_str_has_suffix (cell, " %"));
     g_assert_cmpfloat_with_epsilon (g_ascii_strtod (cell, NULL), 100 * b.efficiency[IV_BOUND_ITL],
                                     0.06);
@@ -945,7 +1059,7 @@ test_isl_osl (void)
   {
     GtkDropDown *models = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (view), "bound_model"));
     GPtrArray *presets = iv_presets_get ();
-    double before = seconds_of (cell_text (view, 0, 9)), after;
+    double before = seconds_of (cell_text (view, 0, column_titled (view, "Bound ITL"))), after;
     guint qwen = 0;
     g_assert_nonnull (models);
     g_assert_true (gtk_widget_get_visible (GTK_WIDGET (models)));
@@ -954,7 +1068,7 @@ test_isl_osl (void)
         qwen = i + 1;
     g_assert_cmpuint (qwen, >, 0);
     gtk_drop_down_set_selected (models, qwen);
-    after = seconds_of (cell_text (view, 0, 9));
+    after = seconds_of (cell_text (view, 0, column_titled (view, "Bound ITL")));
     g_assert_cmpfloat (after, <, before / 3);
     /* … or from a config.json (Qwen3-0.6B's own numbers: the same bound) */
     {
@@ -973,7 +1087,8 @@ test_isl_osl (void)
       iv_runs_bound_row_choose_file (bound_row_of (view), cfg);
       g_assert_true (iv_gui_wait_for (model_is_read, bound_row_of (view), 10));
       g_assert_nonnull (strstr (iv_runs_state_get_model (state_of (view)), "config.json"));
-      g_assert_cmpfloat_with_epsilon (seconds_of (cell_text (view, 0, 9)), after, after * 1e-9);
+      g_assert_cmpfloat_with_epsilon (
+          seconds_of (cell_text (view, 0, column_titled (view, "Bound ITL"))), after, after * 1e-9);
       /* one that cannot be read is said in the notes, and the choice stays */
       iv_runs_bound_row_choose_file (bound_row_of (view), "/nonexistent/config.json");
       g_assert_true (iv_gui_wait_for (bound_error_said, bound_row_of (view), 10));
@@ -986,7 +1101,7 @@ test_isl_osl (void)
   }
   set_bound (view, NULL, 0);
   g_assert_cmpuint (g_list_model_get_n_items (gtk_column_view_get_columns (table_of (view))), ==,
-                    9);
+                    5);
 
   /* a run's step in the Model workspace (the card's button): its model on the hardware,
    * decode, batch = concurrency, context = ISL + OSL/2, TP across GPUs */

@@ -7,6 +7,7 @@ struct _IvRunsItem
 {
   GObject parent_instance;
   char *key, *title;
+  char *terms; /* what a search looks in: the title and the key, read as words */
 };
 
 G_DEFINE_FINAL_TYPE (IvRunsItem, iv_runs_item, G_TYPE_OBJECT)
@@ -16,6 +17,7 @@ enum
   PROP_0,
   PROP_KEY,
   PROP_TITLE,
+  PROP_TERMS,
   N_PROPS
 };
 
@@ -30,6 +32,18 @@ iv_runs_item_get_property (GObject *object, guint prop, GValue *value, GParamSpe
     g_value_set_string (value, self->key);
   else if (prop == PROP_TITLE)
     g_value_set_string (value, self->title);
+  else if (prop == PROP_TERMS)
+    {
+      /* "isl_osl_throughput_heatmap" as words: a search for "heatmap" finds the plot
+       * titled "Token Throughput per GPU by ISL × OSL" */
+      if (!self->terms)
+        {
+          self->terms
+              = g_strjoin ("\n", self->title ? self->title : "", self->key ? self->key : "", NULL);
+          g_strdelimit (self->terms, "_", ' ');
+        }
+      g_value_set_string (value, self->terms);
+    }
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop, pspec);
 }
@@ -54,6 +68,7 @@ iv_runs_item_finalize (GObject *object)
 
   g_free (self->key);
   g_free (self->title);
+  g_free (self->terms);
   G_OBJECT_CLASS (iv_runs_item_parent_class)->finalize (object);
 }
 
@@ -68,6 +83,8 @@ iv_runs_item_class_init (IvRunsItemClass *klass)
   object_class->finalize = iv_runs_item_finalize;
   properties[PROP_KEY] = g_param_spec_string ("key", NULL, NULL, NULL, flags);
   properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL, flags);
+  properties[PROP_TERMS]
+      = g_param_spec_string ("terms", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

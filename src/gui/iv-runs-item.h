@@ -11,7 +11,9 @@ G_BEGIN_DECLS
 #define IV_TYPE_RUNS_ITEM (iv_runs_item_get_type ())
 G_DECLARE_FINAL_TYPE (IvRunsItem, iv_runs_item, IV, RUNS_ITEM, GObject)
 
-/* Properties "key" (NULL: none, e.g. each run's own model) and "title", both construct-only. */
+/* Properties "key" (NULL: none, e.g. each run's own model) and "title", both construct-only;
+ * "terms", read-only: the title and the key with its underscores as spaces, what a search
+ * of a list matches. */
 IvRunsItem *iv_runs_item_new (const char *key, const char *title);
 const char *iv_runs_item_get_key (IvRunsItem *self);
 const char *iv_runs_item_get_title (IvRunsItem *self);

@@ -31,7 +31,14 @@ struct _IvRunsPlotArea
 
   /* template children */
   GtkWidget *box;
-  GtkDropDown *plot_choice, *stat_choice, *group_choice, *x_choice, *y_choice;
+  GtkMenuButton *plot_choice; /* the plot: its title, the searchable list under it */
+  GtkLabel *plot_label;
+  GtkPopover *plot_popover;
+  GtkSearchEntry *plot_search;
+  GtkScrolledWindow *plot_scroller;
+  GtkListView *plot_list;
+  GtkWidget *plot_none; /* said when no title matches the search */
+  GtkDropDown *stat_choice, *group_choice, *x_choice, *y_choice;
   GtkWidget *compare_controls; /* statistic and grouping: comparisons only */
   GtkToggleButton *log_x, *log_y, *aiperf;
   GtkLabel *aiperf_notes;     /* where the figure shown differs from aiperf plot's */
@@ -46,7 +53,10 @@ struct _IvRunsPlotArea
   IvRunsBoundRow *bound_row;
 
   IvRunsState *state;
-  const IvPlotConfig *listed; /* the configuration the plot list is of */
+  GListStore *plots;               /* IvRunsItem: the plots listed */
+  GtkStringFilter *plot_filter;    /* the search: any part of a plot's terms */
+  GtkSingleSelection *plot_picked; /* the plots the search leaves, one picked */
+  const IvPlotConfig *listed;      /* the configuration the plot list is of */
   gboolean listed_multi;
   gboolean listed_serving; /* the list offers the serving bound */
   IvPlotSpec custom;       /* the custom comparison: its axes are the state's */
@@ -68,6 +78,118 @@ G_DEFINE_FINAL_TYPE (IvRunsPlotArea, iv_runs_plot_area, GTK_TYPE_WIDGET)
 static const char *const stats[] = { "avg", "p50", "p90", "p95", "p99", "min", "max", NULL };
 
 /* ---- lists ---- */
+
+/* The plot button says the state's plot by its title (whole on hover: titles are long). */
+static void
+show_plot_title (IvRunsPlotArea *self)
+{
+  guint at = iv_runs_items_find (G_LIST_MODEL (self->plots), iv_runs_state_get_plot (self->state));
+  g_autoptr (IvRunsItem) item = at != GTK_INVALID_LIST_POSITION
+                                    ? g_list_model_get_item (G_LIST_MODEL (self->plots), at)
+                                    : NULL;
+
+  /* a title from a plot configuration the user wrote: valid UTF-8 before Pango */
+  iv_label_set_valid_text (self->plot_label, item ? iv_runs_item_get_title (item) : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->plot_choice),
+                               gtk_label_get_text (self->plot_label));
+}
+
+/* The plot picked in the list (a click, or Enter in the search: the first match or the
+ * one moved to) becomes the state's; the list closes. */
+static void
+pick_plot (IvRunsPlotArea *self, IvRunsItem *item)
+{
+  if (item)
+    g_object_set (self->state, "plot", iv_runs_item_get_key (item), NULL);
+  gtk_popover_popdown (self->plot_popover);
+}
+
+static void
+on_plot_activated (IvRunsPlotArea *self, guint position)
+{
+  g_autoptr (IvRunsItem) item = g_list_model_get_item (G_LIST_MODEL (self->plot_picked), position);
+  pick_plot (self, item);
+}
+
+/* The search narrows the list to the plots whose title or name has the text, anywhere in
+ * it and in any case ("latency" finds "Inter-Token Latency vs Concurrency", "heatmap" the
+ * heat maps); the first left is the one Enter picks. */
+static void
+on_plot_search_changed (IvRunsPlotArea *self)
+{
+  guint n;
+
+  gtk_string_filter_set_search (self->plot_filter,
+                                gtk_editable_get_text (GTK_EDITABLE (self->plot_search)));
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->plot_picked));
+  gtk_widget_set_visible (self->plot_none, n == 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->plot_scroller), n > 0);
+  if (n > 0)
+    {
+      gtk_single_selection_set_selected (self->plot_picked, 0);
+      gtk_widget_activate_action (GTK_WIDGET (self->plot_list), "list.scroll-to-item", "u", 0);
+    }
+}
+
+static void
+on_plot_search_activate (IvRunsPlotArea *self)
+{
+  /* Enter as soon as typed: the search entry says "search-changed" a moment later */
+  on_plot_search_changed (self);
+  pick_plot (self, gtk_single_selection_get_selected_item (self->plot_picked));
+}
+
+static void
+on_plot_search_stop (IvRunsPlotArea *self)
+{
+  gtk_popover_popdown (self->plot_popover);
+}
+
+/* Down in the search goes on into the list, to move to a plot there. */
+static gboolean
+on_plot_search_key (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModifierType state,
+                    IvRunsPlotArea *self)
+{
+  if (keyval != GDK_KEY_Down && keyval != GDK_KEY_KP_Down)
+    return FALSE;
+  return g_list_model_get_n_items (G_LIST_MODEL (self->plot_picked)) > 0
+         && gtk_widget_child_focus (GTK_WIDGET (self->plot_list), GTK_DIR_TAB_FORWARD);
+}
+
+/* The list opens with every plot, the current one picked and scrolled to, the search
+ * focused, toward the side of the button with more of the window, and never taller than
+ * the window leaves there: on a 700 px window thirty plots scroll instead of running off
+ * the screen. */
+static void
+on_plot_popover_show (IvRunsPlotArea *self)
+{
+  GtkWidget *button = GTK_WIDGET (self->plot_choice);
+  GtkWidget *root = GTK_WIDGET (gtk_widget_get_root (button));
+  graphene_rect_t b;
+  guint at;
+
+  gtk_editable_set_text (GTK_EDITABLE (self->plot_search), "");
+  on_plot_search_changed (self);
+  if (!self->state)
+    return;
+  if (root && gtk_widget_compute_bounds (button, root, &b))
+    {
+      int below = gtk_widget_get_height (root) - (int) (b.origin.y + b.size.height);
+      int above = (int) b.origin.y;
+      gboolean up = above > below;
+      /* less the search entry, the popover's frame and arrow, and a margin */
+      int room = (up ? above : below) - 100;
+      gtk_menu_button_set_direction (self->plot_choice, up ? GTK_ARROW_UP : GTK_ARROW_DOWN);
+      gtk_scrolled_window_set_max_content_height (self->plot_scroller, CLAMP (room, 96, 480));
+    }
+  at = iv_runs_items_find (G_LIST_MODEL (self->plot_picked), iv_runs_state_get_plot (self->state));
+  if (at != GTK_INVALID_LIST_POSITION)
+    {
+      gtk_single_selection_set_selected (self->plot_picked, at);
+      gtk_widget_activate_action (GTK_WIDGET (self->plot_list), "list.scroll-to-item", "u", at);
+    }
+  gtk_widget_grab_focus (GTK_WIDGET (self->plot_search));
+}
 
 /* The presets of the configuration for one run or for the comparison (then the custom
  * comparison last), titled as the configuration titles them. */
@@ -97,8 +219,11 @@ list_plots (IvRunsPlotArea *self)
                        _ ("Serving Bound: Measured Runs vs Bound Frontier"));
   if (multi)
     iv_runs_items_add (store, "custom", _ ("Custom: Any Metric vs Any Metric…"));
-  iv_runs_drop_down_show (self->plot_choice, G_LIST_MODEL (store),
-                          iv_runs_state_get_plot (self->state));
+  g_set_object (&self->plots, store);
+  gtk_filter_list_model_set_model (
+      GTK_FILTER_LIST_MODEL (gtk_single_selection_get_model (self->plot_picked)),
+      G_LIST_MODEL (store));
+  show_plot_title (self);
 }
 
 /* Every configuration field and every metric any run has, for the custom comparison; and
@@ -492,8 +617,7 @@ iv_runs_plot_area_set_state (IvRunsPlotArea *self, IvRunsState *state)
   {
     const char *property;
     GtkDropDown *dropdown;
-  } keyed[] = { { "plot", self->plot_choice },
-                { "custom-x", self->x_choice },
+  } keyed[] = { { "custom-x", self->x_choice },
                 { "custom-y", self->y_choice },
                 { "group-by", self->group_choice } };
 
@@ -518,6 +642,8 @@ iv_runs_plot_area_set_state (IvRunsPlotArea *self, IvRunsState *state)
   for (guint i = 0; i < G_N_ELEMENTS (redraw_on); i++)
     g_signal_connect_object (state, redraw_on[i], G_CALLBACK (draw), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "selection-changed", G_CALLBACK (describe_selection), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "notify::plot", G_CALLBACK (show_plot_title), self,
                            G_CONNECT_SWAPPED);
   on_shown (self);
 }
@@ -550,6 +676,8 @@ iv_runs_plot_area_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_RUNS_PLOT_AREA);
   clear_serving (self);
   g_clear_object (&self->state);
+  g_clear_object (&self->plots);
+  g_clear_object (&self->plot_picked);
   g_clear_pointer (&self->custom.name, g_free);
   G_OBJECT_CLASS (iv_runs_plot_area_parent_class)->dispose (object);
 }
@@ -570,6 +698,12 @@ iv_runs_plot_area_class_init (IvRunsPlotAreaClass *klass)
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, IvRunsPlotArea, name)
   CHILD (box);
   CHILD (plot_choice);
+  CHILD (plot_label);
+  CHILD (plot_popover);
+  CHILD (plot_search);
+  CHILD (plot_scroller);
+  CHILD (plot_list);
+  CHILD (plot_none);
   CHILD (stat_choice);
   CHILD (group_choice);
   CHILD (x_choice);
@@ -591,13 +725,32 @@ iv_runs_plot_area_class_init (IvRunsPlotAreaClass *klass)
 #undef CHILD
   gtk_widget_class_bind_template_callback (widget_class, on_point_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_clear_selection);
+  gtk_widget_class_bind_template_callback (widget_class, on_plot_activated);
+  gtk_widget_class_bind_template_callback (widget_class, on_plot_search_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_plot_search_activate);
+  gtk_widget_class_bind_template_callback (widget_class, on_plot_search_stop);
+  gtk_widget_class_bind_template_callback (widget_class, on_plot_popover_show);
 }
 
 static void
 iv_runs_plot_area_init (IvRunsPlotArea *self)
 {
+  GtkEventController *key;
+
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_drawing_area_set_draw_func (self->serving_area, draw_serving_area, self, NULL);
+  /* the plot list: every plot until a search narrows it (its terms: title and name) */
+  self->plots = g_list_store_new (IV_TYPE_RUNS_ITEM);
+  self->plot_filter
+      = gtk_string_filter_new (gtk_property_expression_new (IV_TYPE_RUNS_ITEM, NULL, "terms"));
+  gtk_string_filter_set_match_mode (self->plot_filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
+  gtk_string_filter_set_ignore_case (self->plot_filter, TRUE);
+  self->plot_picked = gtk_single_selection_new (G_LIST_MODEL (gtk_filter_list_model_new (
+      G_LIST_MODEL (g_object_ref (self->plots)), GTK_FILTER (self->plot_filter))));
+  gtk_list_view_set_model (self->plot_list, GTK_SELECTION_MODEL (self->plot_picked));
+  key = gtk_event_controller_key_new ();
+  g_signal_connect (key, "key-pressed", G_CALLBACK (on_plot_search_key), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->plot_search), key);
   /* Any quantity against any other, its axes chosen beside the plot list: untitled, so
    * the chart is titled from the axes picked ("Inter-token latency vs Concurrency") */
   self->custom.name = g_strdup ("custom");
