@@ -314,11 +314,14 @@ print_text (const IvSweep *s)
             const char *text
                 = i == 0 ? t->titles->pdata[c] : cells->pdata[(i - 1) * t->n_columns + c];
             guint pad = width[c] - (guint) g_utf8_strlen (text, -1);
+            /* a title over its column: left over text (the run, the model), right over
+             * numbers, whichever columns the table kept */
+            guint at = i == 0 ? 0 : i - 1;
             gboolean left
-                = i == 0 ? c < 2
-                         : g_array_index (t->rows, IvRunsTableRow, i - 1).cells[c].text != NULL
-                               && !isfinite (
-                                   g_array_index (t->rows, IvRunsTableRow, i - 1).cells[c].value);
+                = (i == 0 && c == 0)
+                  || (at < t->rows->len
+                      && g_array_index (t->rows, IvRunsTableRow, at).cells[c].text != NULL
+                      && !isfinite (g_array_index (t->rows, IvRunsTableRow, at).cells[c].value));
             if (c)
               g_string_append (line, "  ");
             if (!left)
