@@ -233,6 +233,11 @@ stats_json (const IvTrace *t, const IvTraceReport *rep, const IvResult *against,
       iv_json_writer_end_object (w);
       iv_json_writer_end_object (w);
     }
+  if (rep->launch && rep->launch->launches->len)
+    {
+      iv_json_writer_key (w, "launches");
+      iv_launch_stats_write_json (t, rep->launch, w);
+    }
   if (t->format == IV_TRACE_PIPELINED)
     {
       iv_json_writer_key (w, "candidates");
@@ -392,6 +397,43 @@ stats_text (const IvTrace *t, const IvTraceReport *rep)
                             rep->class_slices[k]);
           }
       }
+    }
+  if (rep->launch && rep->launch->launches->len)
+    {
+      const IvLaunchStats *ls = rep->launch;
+      const IvLaunchSummary *sm[] = { &ls->cpu, &ls->gpu, &ls->delay };
+      const char *what[] = { "runtime call", "GPU work", "launch delay" };
+      _iv_cli_printf (stdout, "\n");
+      _iv_cli_printf (stdout,
+                      "Launches (HTA's kernel launch statistics): %u runtime calls tied to "
+                      "their GPU work\n",
+                      ls->launches->len);
+      for (guint k = 0; k < G_N_ELEMENTS (sm); k++)
+        {
+          g_autofree char *mean = iv_units_format_seconds (sm[k]->mean_ns * 1e-9);
+          g_autofree char *p50 = iv_units_format_seconds (sm[k]->p50_ns * 1e-9);
+          g_autofree char *p95 = iv_units_format_seconds (sm[k]->p95_ns * 1e-9);
+          g_autofree char *max = iv_units_format_seconds (sm[k]->max_ns * 1e-9);
+          _iv_cli_printf (stdout, "  %-13s mean %-10s median %-10s p95 %-10s max %s\n", what[k],
+                          mean, p50, p95, max);
+        }
+      _iv_cli_printf (stdout,
+                      "  outliers: %" G_GUINT64_FORMAT " calls over 50 µs, %" G_GUINT64_FORMAT
+                      " delays over 100 µs, %" G_GUINT64_FORMAT
+                      " short kernels (shorter than their call)\n",
+                      ls->runtime_outliers, ls->delay_outliers, ls->short_kernels);
+      for (guint i = 0; i < ls->queues->len; i++)
+        {
+          const IvQueueStats *q = &g_array_index (ls->queues, IvQueueStats, i);
+          const IvTrack *tr = &g_array_index (t->tracks, IvTrack, q->track);
+          g_autofree char *pname
+              = iv_text_printable (((IvProcess *) t->processes->pdata[tr->process])->name);
+          g_autofree char *sname = iv_text_printable (tr->name);
+          _iv_cli_printf (stdout,
+                          "  queue %-10s %-12s longest %" G_GINT64_FORMAT
+                          ", mean %.2f over time (%.2f at its changes)\n",
+                          pname, sname, q->max, q->time_weighted, q->mean_at_changes);
+        }
     }
   if (t->format == IV_TRACE_PIPELINED)
     for (guint i = 0; i < t->candidates->len; i++)

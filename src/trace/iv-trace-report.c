@@ -21,6 +21,7 @@ iv_trace_report_new (const IvTrace *trace, gint64 t0_ns, gint64 t1_ns, gboolean 
   iv_trace_class_times_full (trace, t0_ns, t1_ns, flags, r->class_ns, r->class_slices, &r->busy_ns);
   for (guint i = 0; i < by_name->len; i++)
     r->open += g_array_index (by_name, IvNameStats, i).open;
+  r->launch = iv_trace_launch_stats (trace, t0_ns, t1_ns);
   return r;
 }
 
@@ -31,5 +32,6 @@ iv_trace_report_free (IvTraceReport *r)
     return;
   g_array_unref (r->by_name);
   iv_gpu_stats_free (r->gpu);
+  iv_launch_stats_free (r->launch);
   g_free (r);
 }

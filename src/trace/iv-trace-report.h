@@ -5,6 +5,7 @@
  * iv_trace_report_new, and each printer shows it. */
 #pragma once
 
+#include "iv-trace-launch.h"
 #include "iv-trace-query.h"
 
 G_BEGIN_DECLS
@@ -19,7 +20,8 @@ typedef struct
   gint64 class_ns[IV_N_KCLASSES]; /* GPU busy time by class; sums to busy_ns */
   guint64 class_slices[IV_N_KCLASSES];
   gint64 busy_ns;
-  guint64 open; /* spans that did not end in the range */
+  guint64 open;          /* spans that did not end in the range */
+  IvLaunchStats *launch; /* launches whose work starts in the range, queue lengths */
 } IvTraceReport;
 
 /* The report on [@t0_ns, @t1_ns) (@scoped: narrower than the whole trace); NULL with

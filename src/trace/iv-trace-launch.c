@@ -1,0 +1,278 @@
+/* iv-trace-launch.c: kernel launch statistics and queue length (see the header). */
+#define G_LOG_DOMAIN "iv-trace"
+
+#include "iv-trace-launch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const launch_names[] = {
+  "cudaLaunchKernel",
+  "cudaLaunchKernelExC",
+  "cuLaunchKernel",
+  "cuLaunchKernelEx",
+  "cudaMemcpyAsync",
+  "cudaMemsetAsync",
+  "runFunction - job_prep_and_submit_for_execution",
+  "hipLaunchKernel",
+  "hipExtModuleLaunchKernel",
+  "hipMemsetAsync",
+  "hipMemcpyAsync",
+  "hipMemcpyWithStream",
+  NULL,
+};
+
+gboolean
+iv_trace_is_launch_name (const char *name)
+{
+  for (guint i = 0; name && launch_names[i]; i++)
+    if (strcmp (name, launch_names[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static int
+by_value (const void *a, const void *b)
+{
+  gint64 u = *(const gint64 *) a, v = *(const gint64 *) b;
+  return (u > v) - (u < v);
+}
+
+/* The mean, median, 95th percentile (nearest rank) and maximum of @v (sorted here). */
+static IvLaunchSummary
+summarize (gint64 *v, gsize n)
+{
+  IvLaunchSummary s = { 0 };
+  double sum = 0;
+
+  if (n == 0)
+    return s;
+  qsort (v, n, sizeof *v, by_value);
+  for (gsize i = 0; i < n; i++)
+    sum += (double) v[i];
+  s.mean_ns = (gint64) (sum / (double) n + 0.5);
+  s.p50_ns = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  s.p95_ns = v[MIN (n - 1, (gsize) ((n * 95 + 99) / 100) - 1)];
+  s.max_ns = v[n - 1];
+  return s;
+}
+
+static int
+by_work_start (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const IvTrace *t = data;
+  gint64 u = t->start_ns[((const IvLaunch *) a)->work],
+         v = t->start_ns[((const IvLaunch *) b)->work];
+  return (u > v) - (u < v);
+}
+
+typedef struct
+{
+  gint64 ts;
+  int step; /* +1 enqueued, −1 started */
+} QueueEvent;
+
+static int
+by_time (const void *pa, const void *pb)
+{
+  const QueueEvent *a = pa, *b = pb;
+  if (a->ts != b->ts)
+    return (a->ts > b->ts) - (a->ts < b->ts);
+  /* at one instant, an enqueue before a start: the queue never goes below zero */
+  return b->step - a->step;
+}
+
+static void
+queue_stats (const IvTrace *t, IvLaunchStats *st)
+{
+  g_autoptr (GHashTable) by_track
+      = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_array_unref);
+
+  for (guint i = 0; i < st->launches->len; i++)
+    {
+      const IvLaunch *l = &g_array_index (st->launches, IvLaunch, i);
+      guint track = g_array_index (t->rows, IvRow, t->row[l->work]).track;
+      GArray *ev = g_hash_table_lookup (by_track, GUINT_TO_POINTER (track + 1));
+      QueueEvent in = { t->start_ns[l->call], +1 }, out = { t->start_ns[l->work], -1 };
+      if (!ev)
+        {
+          ev = g_array_new (FALSE, FALSE, sizeof (QueueEvent));
+          g_hash_table_insert (by_track, GUINT_TO_POINTER (track + 1), ev);
+        }
+      g_array_append_val (ev, in);
+      g_array_append_val (ev, out);
+    }
+  for (guint k = 0; k < t->tracks->len; k++)
+    {
+      GArray *ev = g_hash_table_lookup (by_track, GUINT_TO_POINTER (k + 1));
+      IvQueueStats q = { k };
+      gint64 len = 0, weighted = 0, span;
+      double sum = 0;
+      if (!ev)
+        continue;
+      qsort (ev->data, ev->len, sizeof (QueueEvent), by_time);
+      for (guint i = 0; i < ev->len; i++)
+        {
+          const QueueEvent *e = &g_array_index (ev, QueueEvent, i);
+          if (i > 0)
+            weighted += len * (e->ts - g_array_index (ev, QueueEvent, i - 1).ts);
+          len += e->step;
+          q.max = MAX (q.max, len);
+          sum += (double) len;
+        }
+      q.changes = ev->len;
+      q.mean_at_changes = sum / ev->len;
+      span = g_array_index (ev, QueueEvent, ev->len - 1).ts - g_array_index (ev, QueueEvent, 0).ts;
+      q.time_weighted = span > 0 ? (double) weighted / (double) span : 0;
+      g_array_append_val (st->queues, q);
+    }
+}
+
+IvLaunchStats *
+iv_trace_launch_stats (const IvTrace *t, gint64 t0, gint64 t1)
+{
+  IvLaunchStats *st = g_new0 (IvLaunchStats, 1);
+  guint n_names = iv_intern_size (t->strings);
+  g_autofree guint8 *is_launch = g_try_new0 (guint8, MAX (n_names, 1));
+  g_autofree gint64 *cpu = NULL, *gpu = NULL, *delay = NULL;
+
+  st->launches = g_array_new (FALSE, FALSE, sizeof (IvLaunch));
+  st->queues = g_array_new (FALSE, FALSE, sizeof (IvQueueStats));
+  if (!is_launch)
+    return st;
+  for (guint i = 0; i < n_names; i++)
+    is_launch[i] = iv_trace_is_launch_name (iv_trace_string (t, i));
+  for (guint i = 0; i < t->flows->len; i++)
+    {
+      const IvFlow *f = &g_array_index (t->flows, IvFlow, i);
+      IvLaunch l;
+      gint64 end;
+      if (f->from >= t->n_slices || f->to >= t->n_slices || !is_launch[t->name[f->from]]
+          || iv_trace_slice_row_kind (t, f->to) != IV_ROW_GPU_WORK
+          || iv_trace_slice_is_open (t, f->from) || iv_trace_slice_is_open (t, f->to)
+          || t->start_ns[f->to] < t0 || t->start_ns[f->to] >= t1)
+        continue;
+      l.call = f->from, l.work = f->to;
+      l.cpu_ns = t->dur_ns[f->from];
+      l.gpu_ns = t->dur_ns[f->to];
+      end = t->start_ns[f->from] + t->dur_ns[f->from];
+      l.delay_ns = MAX (0, t->start_ns[f->to] - end);
+      st->runtime_outliers += l.cpu_ns > IV_LAUNCH_RUNTIME_CUTOFF_NS;
+      st->delay_outliers += l.delay_ns > IV_LAUNCH_DELAY_CUTOFF_NS;
+      st->short_kernels += l.cpu_ns <= IV_LAUNCH_RUNTIME_CUTOFF_NS && l.gpu_ns < l.cpu_ns;
+      g_array_append_val (st->launches, l);
+    }
+  g_array_sort_with_data (st->launches, by_work_start, (gpointer) t);
+  cpu = g_try_new (gint64, MAX (st->launches->len, 1));
+  gpu = g_try_new (gint64, MAX (st->launches->len, 1));
+  delay = g_try_new (gint64, MAX (st->launches->len, 1));
+  if (cpu && gpu && delay)
+    {
+      for (guint i = 0; i < st->launches->len; i++)
+        {
+          const IvLaunch *l = &g_array_index (st->launches, IvLaunch, i);
+          cpu[i] = l->cpu_ns, gpu[i] = l->gpu_ns, delay[i] = l->delay_ns;
+        }
+      st->cpu = summarize (cpu, st->launches->len);
+      st->gpu = summarize (gpu, st->launches->len);
+      st->delay = summarize (delay, st->launches->len);
+    }
+  queue_stats (t, st);
+  return st;
+}
+
+void
+iv_launch_stats_free (IvLaunchStats *st)
+{
+  if (!st)
+    return;
+  g_array_unref (st->launches);
+  g_array_unref (st->queues);
+  g_free (st);
+}
+
+static void
+summary_json (IvJsonWriter *w, const char *key, const IvLaunchSummary *s)
+{
+  iv_json_writer_key (w, key);
+  iv_json_writer_begin_object (w);
+  iv_json_writer_key (w, "mean_ns");
+  iv_json_writer_int (w, s->mean_ns);
+  iv_json_writer_key (w, "p50_ns");
+  iv_json_writer_int (w, s->p50_ns);
+  iv_json_writer_key (w, "p95_ns");
+  iv_json_writer_int (w, s->p95_ns);
+  iv_json_writer_key (w, "max_ns");
+  iv_json_writer_int (w, s->max_ns);
+  iv_json_writer_end_object (w);
+}
+
+static int
+by_delay_desc (gconstpointer a, gconstpointer b)
+{
+  gint64 u = ((const IvLaunch *) a)->delay_ns, v = ((const IvLaunch *) b)->delay_ns;
+  return (u < v) - (u > v);
+}
+
+void
+iv_launch_stats_write_json (const IvTrace *t, const IvLaunchStats *st, IvJsonWriter *w)
+{
+  g_autoptr (GArray) worst = g_array_copy (st->launches);
+
+  iv_json_writer_begin_object (w);
+  iv_json_writer_key (w, "count");
+  iv_json_writer_int (w, st->launches->len);
+  summary_json (w, "cpu_duration", &st->cpu);
+  summary_json (w, "gpu_duration", &st->gpu);
+  summary_json (w, "launch_delay", &st->delay);
+  iv_json_writer_key (w, "runtime_outliers");
+  iv_json_writer_int (w, st->runtime_outliers);
+  iv_json_writer_key (w, "launch_delay_outliers");
+  iv_json_writer_int (w, st->delay_outliers);
+  iv_json_writer_key (w, "short_kernels");
+  iv_json_writer_int (w, st->short_kernels);
+  iv_json_writer_key (w, "longest_delays");
+  iv_json_writer_begin_array (w);
+  g_array_sort (worst, by_delay_desc);
+  for (guint i = 0; i < worst->len && i < 10; i++)
+    {
+      const IvLaunch *l = &g_array_index (worst, IvLaunch, i);
+      iv_json_writer_begin_object (w);
+      iv_json_writer_key (w, "call");
+      iv_json_writer_string (w, iv_trace_string (t, t->name[l->call]));
+      iv_json_writer_key (w, "kernel");
+      iv_json_writer_string (w, iv_trace_string (t, t->name[l->work]));
+      iv_json_writer_key (w, "call_start_ns");
+      iv_json_writer_int (w, t->start_ns[l->call]);
+      iv_json_writer_key (w, "kernel_start_ns");
+      iv_json_writer_int (w, t->start_ns[l->work]);
+      iv_json_writer_key (w, "delay_ns");
+      iv_json_writer_int (w, l->delay_ns);
+      iv_json_writer_end_object (w);
+    }
+  iv_json_writer_end_array (w);
+  iv_json_writer_key (w, "queues");
+  iv_json_writer_begin_array (w);
+  for (guint i = 0; i < st->queues->len; i++)
+    {
+      const IvQueueStats *q = &g_array_index (st->queues, IvQueueStats, i);
+      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, q->track);
+      const IvProcess *p = t->processes->pdata[tr->process];
+      iv_json_writer_begin_object (w);
+      iv_json_writer_key (w, "pid");
+      iv_json_writer_string (w, p->key);
+      iv_json_writer_key (w, "tid");
+      iv_json_writer_string (w, tr->key);
+      iv_json_writer_key (w, "changes");
+      iv_json_writer_int (w, q->changes);
+      iv_json_writer_key (w, "max");
+      iv_json_writer_int (w, q->max);
+      iv_json_writer_key (w, "mean_at_changes");
+      iv_json_writer_double (w, q->mean_at_changes);
+      iv_json_writer_key (w, "time_weighted_mean");
+      iv_json_writer_double (w, q->time_weighted);
+      iv_json_writer_end_object (w);
+    }
+  iv_json_writer_end_array (w);
+  iv_json_writer_end_object (w);
+}
