@@ -387,15 +387,40 @@ heatmap_labels (IvChartCtx *ctx, IvSeries *s, double x0, double x1, double y0, d
         gsize k = (gsize) j * s->nx + i;
         double v = s->y[k], w, h;
         IvColor c, ink;
+        g_autofree char *bare = NULL;
+        const char *text;
+        double scale = 0.92;
         if (!s->labels[k] || !s->labels[k][0] || !isfinite (v))
           continue;
-        _iv_chart_text_size (ctx, s->labels[k], 0.92, FALSE, &w, &h);
+        /* the value with its unit where the cell holds it; else the bare number in the
+         * colour bar's unit, smaller as need be: a heat map's values are its point, in
+         * every panel at every page size */
+        text = s->labels[k];
+        _iv_chart_text_size (ctx, text, scale, FALSE, &w, &h);
         if (w > cw - 4 || h > ch - 2)
-          continue;
+          {
+            for (int digits = 3; digits >= 2; digits--)
+              {
+                g_free (bare);
+                bare = iv_unit_format_bare (&s->value_unit, v, MAX (fabs (s->vmin), fabs (s->vmax)),
+                                            digits);
+                for (scale = 0.92; scale > 0.55; scale -= 0.04)
+                  {
+                    _iv_chart_text_size (ctx, bare, scale, FALSE, &w, &h);
+                    if (w <= cw - 2 && h <= ch)
+                      break;
+                  }
+                if (w <= cw - 2 && h <= ch)
+                  break;
+              }
+            text = bare;
+            if (w > cw - 2 || h > ch)
+              continue;
+          }
         c = iv_colormap_viridis (CLAMP ((v - s->vmin) / span, 0, 1));
         ink = iv_color_ink_for (&c);
-        _iv_chart_show_text (ctx, s->labels[k], x0 + (i + 0.5) * cw, y0 - (j + 0.5) * ch, 0.5, 0.5,
-                             0.92, FALSE, &ink);
+        _iv_chart_show_text (ctx, text, x0 + (i + 0.5) * cw, y0 - (j + 0.5) * ch, 0.5, 0.5, scale,
+                             FALSE, &ink);
       }
 }
 

@@ -313,7 +313,8 @@ fit_ticks (IvChartCtx *ctx, IvAxisId a, double length, AxisTicks *out)
           _iv_chart_text_size (ctx, t->label, 0.92, FALSE, &w, &h);
           line_h = MAX (line_h, h);
           centre = iv_scale_normalize (L->kind[a], L->lo[a], L->hi[a], t->value) * length;
-          overlap |= centre - w / 2 < prev_end + LABEL_GAP;
+          /* names side by side need only a space between them */
+          overlap |= centre - w / 2 < prev_end + 3;
           prev_end = centre + w / 2;
         }
       spacing = length / out->ticks->n_ticks;
@@ -414,7 +415,7 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
     {
       /* a title wraps rather than lose its end on a narrow page */
       ctx->max_lines = 3;
-      _iv_chart_text_size (ctx, chart->title, 1.25, TRUE, &w, &h);
+      _iv_chart_text_size (ctx, chart->title, IV_CHART_TITLE_SCALE (chart), TRUE, &w, &h);
       ctx->max_lines = 0;
       top += h + 2;
     }

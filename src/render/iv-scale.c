@@ -211,6 +211,23 @@ iv_unit_format_value (const IvUnit *unit, double value)
     }
 }
 
+char *
+iv_unit_format_bare (const IvUnit *unit, double value, double largest, int digits)
+{
+  DisplayUnit du;
+  double v;
+
+  if (!isfinite (value))
+    return g_strdup ("–");
+  du = pick_display_unit (unit, fabs (largest));
+  v = value * unit->to_base / du.factor;
+  /* three significant digits, plain decimals (never an exponent: past the largest
+   * prefix, the compact form) */
+  if (fabs (v) >= 1e4)
+    return iv_units_format_compact (v);
+  return g_strdup_printf ("%.*f", v == 0 ? 0 : CLAMP (2 - (int) floor (log10 (fabs (v))), 0, 6), v);
+}
+
 /* -------- tick sets -------- */
 
 static IvTicks *

@@ -73,4 +73,10 @@ char *iv_unit_format_value (const IvUnit *unit, double value);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvTicks, iv_ticks_free)
 
+/* @value as a number in the display unit an axis up to @largest uses, without the unit,
+ * to @digits significant digits: 1234 tokens/s with a largest of 4000 → "1.23" (the axis
+ * says "k tokens/s"). What a heat map's cells show beside a colour bar that names the
+ * unit once. */
+char *iv_unit_format_bare (const IvUnit *unit, double value, double largest, int digits);
+
 G_END_DECLS
