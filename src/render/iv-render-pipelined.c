@@ -71,6 +71,38 @@ axis_range (const IvPipelinePlot *p, double *lo, double *hi)
       }
 }
 
+#define LEGEND_ROW_H 22.0        /* a further row of the legend on a narrow page */
+#define NARROW_BREAKDOWN_W 640.0 /* narrower: the breakdown goes under the timeline */
+#define STACKED_KEY_H 62.0       /* …with its legend in up to three lines above it */
+
+/* Where each legend entry goes when the entries flow into rows no wider than @avail:
+ * the x of each from the row's start (NULL: not wanted) and its row; the rows' count,
+ * each row's width in @row_w (up to 8 rows). */
+static guint
+legend_rows (IvText *text, const IvPipelinePlot *p, double avail, double *x, guint *row,
+             double row_w[8])
+{
+  double at = 0;
+  guint r = 0;
+
+  for (guint i = 0; i < p->legend->len; i++)
+    {
+      double w, th, entry;
+      iv_text_measure (text, g_array_index (p->legend, IvPipelineKey, i).label, 0.85, FALSE, 0, &w,
+                       &th);
+      entry = 22 + w;
+      if (at > 0 && at + entry > avail && r < 7)
+        row_w[r++] = at - 18, at = 0;
+      if (x)
+        x[i] = at;
+      if (row)
+        row[i] = r;
+      at += entry + 18;
+    }
+  row_w[r] = at - 18;
+  return p->legend->len ? r + 1 : 0;
+}
+
 void
 iv_pipelined_layout (const IvPipelinedFigure *fig, double width, double height,
                      IvPipelinedLayout *L)
@@ -79,6 +111,8 @@ iv_pipelined_layout (const IvPipelinedFigure *fig, double width, double height,
   double gutter = 118, bottom;
   guint n = 0;
 
+  gboolean stacked = fig->breakdown && width < NARROW_BREAKDOWN_W;
+
   memset (L, 0, sizeof *L);
   for (guint l = 0; l < IV_N_LANES; l++)
     n += L->shown[l] = p->has_lane[l];
@@ -86,7 +120,15 @@ iv_pipelined_layout (const IvPipelinedFigure *fig, double width, double height,
   axis_range (p, &L->t0_ms, &L->t1_ms);
   L->plot_x = gutter;
   L->plot_y = PAD + 8;
-  if (fig->breakdown)
+  if (stacked)
+    {
+      /* a narrow page: the breakdown under the timeline, across the page */
+      L->plot_w = MAX (40, width - gutter - PAD);
+      bottom = height * 0.42 - AXIS_H;
+      L->bd_x = PAD + 8;
+      L->bd_w = MAX (40, width - 2 * PAD - 16);
+    }
+  else if (fig->breakdown)
     {
       double total = width - gutter - 2 * PAD;
       L->plot_w = MAX (40, total * 1.75 / (1.75 + 1.05) - 24);
@@ -96,8 +138,21 @@ iv_pipelined_layout (const IvPipelinedFigure *fig, double width, double height,
     }
   else
     {
+      /* the legend's rows, measured as drawn on a scratch context (hit tests get the same
+       * layout): on a narrow page it takes more than one */
+      cairo_surface_t *scratch = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+      cairo_t *cr = cairo_create (scratch);
+      IvText text;
+      double row_w[8];
+      guint rows;
+      iv_text_init (&text, cr, 13);
+      rows = legend_rows (&text, p, width - 2 * PAD - 20, NULL, NULL, row_w);
+      iv_text_clear (&text);
+      cairo_destroy (cr);
+      cairo_surface_destroy (scratch);
+      L->legend_h = rows ? LEGEND_H + (rows - 1) * LEGEND_ROW_H : 0;
       L->plot_w = MAX (40, width - gutter - PAD);
-      bottom = height - PAD - LEGEND_H - 8 - AXIS_H;
+      bottom = height - PAD - MAX (L->legend_h, LEGEND_H) - 8 - AXIS_H;
     }
   L->plot_h = MAX (4 * n, bottom - L->plot_y);
   L->lane_h = L->plot_h / n;
@@ -115,7 +170,13 @@ iv_pipelined_layout (const IvPipelinedFigure *fig, double width, double height,
           L->lane_y[l] = L->plot_y + L->lane_h * k++;
       }
   }
-  if (fig->breakdown)
+  if (stacked)
+    {
+      /* under the timeline's axis, its own ticks and title below it */
+      L->bd_y = L->plot_y + L->plot_h + AXIS_H + STACKED_KEY_H;
+      L->bd_h = MAX (40, height - PAD - 44 - L->bd_y);
+    }
+  else if (fig->breakdown)
     {
       /* the reference's inset: a bar at 0.20 of a 0.72-high axes, 0.28 high */
       L->bd_y = L->plot_y;
@@ -271,33 +332,36 @@ draw_bars (cairo_t *cr, IvText *text, const IvPipelinedFigure *fig, const IvPipe
 
 static void
 draw_legend (cairo_t *cr, IvText *text, const IvPipelinedFigure *fig, const IvPipelinedLayout *L,
-             double y, const IvThemeColors *colors)
+             double width, double y, const IvThemeColors *colors)
 {
   const IvPipelinePlot *p = fig->plot;
-  double total = 0, x, h = 26;
+  double h = 26, row_w[8], widest = 0, x0;
+  g_autofree double *xs = NULL;
+  g_autofree guint *rows = NULL;
+  guint n_rows;
 
   if (p->legend->len == 0)
     return;
-  for (guint i = 0; i < p->legend->len; i++)
-    {
-      double w, th;
-      iv_text_measure (text, g_array_index (p->legend, IvPipelineKey, i).label, 0.85, FALSE, 0, &w,
-                       &th);
-      total += 22 + w + (i + 1 < p->legend->len ? 18 : 0);
-    }
-  x = L->plot_x + L->plot_w / 2 - total / 2;
+  xs = g_new0 (double, p->legend->len);
+  rows = g_new0 (guint, p->legend->len);
+  /* one framed row under the timeline, centred on it; rows on a narrow page, the last
+   * at @y */
+  n_rows = legend_rows (text, p, width - 2 * PAD - 20, xs, rows, row_w);
+  for (guint r = 0; r < n_rows; r++)
+    widest = MAX (widest, row_w[r]);
+  x0 = CLAMP (L->plot_x + L->plot_w / 2 - widest / 2, PAD + 10, width - PAD - 10 - widest);
+  y -= (n_rows - 1) * LEGEND_ROW_H;
   iv_color_set_source (cr, &colors->grid);
   cairo_set_line_width (cr, 1);
-  cairo_rectangle (cr, round (x - 10) + 0.5, round (y - h / 2) + 0.5, round (total + 20), h);
+  cairo_rectangle (cr, round (x0 - 10) + 0.5, round (y - h / 2) + 0.5, round (widest + 20),
+                   h + (n_rows - 1) * LEGEND_ROW_H);
   cairo_stroke (cr);
   for (guint i = 0; i < p->legend->len; i++)
     {
       const IvPipelineKey *k = &g_array_index (p->legend, IvPipelineKey, i);
-      double w, th;
-      swatch (cr, x, y, iv_color_slot_color (IV_THEME_LIGHT, iv_color_slot_for (k->name)));
-      iv_text_measure (text, k->label, 0.85, FALSE, 0, &w, &th);
-      iv_text_show (text, cr, k->label, x + 22, y, 0, 0.5, 0.85, FALSE, 0, &colors->foreground);
-      x += 22 + w + 18;
+      double x = x0 + xs[i], ky = y + rows[i] * LEGEND_ROW_H;
+      swatch (cr, x, ky, iv_color_slot_color (IV_THEME_LIGHT, iv_color_slot_for (k->name)));
+      iv_text_show (text, cr, k->label, x + 22, ky, 0, 0.5, 0.85, FALSE, 0, &colors->foreground);
     }
 }
 
@@ -358,6 +422,29 @@ draw_breakdown (cairo_t *cr, IvText *text, const IvPipelinedFigure *fig, const I
                         s->pct > 20 ? &white : &black);
         }
       x += w;
+    }
+  /* a narrow page: the breakdown under the timeline, its legend a line above it (over
+   * the bar it would hide the segments) */
+  if (L->bd_x < L->plot_x)
+    {
+      double at = 0, ly0 = L->bd_y - STACKED_KEY_H + 6, w, h;
+      g_autofree char *head = g_strdup_printf ("%s:", title);
+      iv_text_measure (text, head, 0.85, TRUE, 0, &w, &h);
+      iv_text_show (text, cr, head, L->bd_x, ly0 + h / 2, 0, 0.5, 0.85, TRUE, 0,
+                    &colors->foreground);
+      at = w + 10;
+      for (guint i = 0; i < segs->len; i++)
+        {
+          const IvBreakdownSegment *sg = &g_array_index (segs, IvBreakdownSegment, i);
+          iv_text_measure (text, sg->label, 0.85, FALSE, 0, &w, &h);
+          if (at > 0 && L->bd_x + at + 22 + w > L->bd_x + L->bd_w)
+            at = 0, ly0 += 18;
+          swatch (cr, L->bd_x + at, ly0 + h / 2, iv_color_from_rgb (sg->rgb, 1));
+          iv_text_show (text, cr, sg->label, L->bd_x + at + 22, ly0 + h / 2, 0, 0.5, 0.85, FALSE, 0,
+                        &colors->foreground);
+          at += 22 + w + 14;
+        }
+      return;
     }
   /* legend, upper centre: the candidate as an underlined bold title, then each family */
   {
@@ -432,7 +519,7 @@ iv_render_pipelined (cairo_t *cr, gconstpointer data, const IvRenderOptions *opt
   if (fig->breakdown)
     draw_breakdown (cr, &text, fig, &L, colors);
   else
-    draw_legend (cr, &text, fig, &L, height - PAD - LEGEND_H / 2, colors);
+    draw_legend (cr, &text, fig, &L, width, height - PAD - LEGEND_H / 2, colors);
   cairo_restore (cr);
   iv_text_clear (&text);
   return cairo_status (cr) == CAIRO_STATUS_SUCCESS;

@@ -29,6 +29,7 @@ typedef struct
   gboolean shown[IV_N_LANES];
   double t0_ms, t1_ms;           /* the x axis, ms from the window's start */
   double bd_x, bd_y, bd_w, bd_h; /* the breakdown's axes; bd_w = 0 without one */
+  double legend_h;               /* the legend's rows below, framed; 0 with a breakdown */
 } IvPipelinedLayout;
 
 void iv_pipelined_layout (const IvPipelinedFigure *figure, double width, double height,
