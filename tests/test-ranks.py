@@ -315,6 +315,21 @@ def main():
         rc, out_text, err = run([os.path.join(tmp, "skewed"), "--stats", "--align"])
         check(rc == 0 and "6 ranks of a distributed trace" in out_text and "Aligned on collectives" in out_text,
               "text: the job, its per-rank table and the offsets", err.strip())
+        # the figures: per-rank bars and, on one clock, the straggler heat map below them
+        # (the default size: 1200 × 900 with the heat map, 1200 × 500 without)
+        def png_size(path):
+            with open(path, "rb") as f:
+                head = f.read(24)
+            ok = head[:8] == b"\x89PNG\r\n\x1a\n"
+            return (int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")) if ok else None
+        png = os.path.join(tmp, "ranks.png")
+        rc, _, err = run([os.path.join(tmp, "skewed"), "--align", "-o", png])
+        check(rc == 0 and os.path.exists(png) and png_size(png) == (1200, 900),
+              "trace DIR --align -o FIGURE: breakdown bars and straggler heat map", err.strip())
+        png2 = os.path.join(tmp, "noalign.png")
+        rc, _, err = run([os.path.join(tmp, "skewed"), "-o", png2])
+        check(rc == 0 and os.path.exists(png2) and png_size(png2) == (1200, 500),
+              "without a common clock the figure has no heat map", err.strip())
         # the folder sniffing the window and `runs` share: a job, not "no AIPerf run"
         p = subprocess.run([BINARY, "runs", os.path.join(tmp, "wall")], capture_output=True, text=True)
         check(p.returncode != 0 and "8 ranks of a distributed trace" in p.stderr and "no AIPerf run" not in p.stderr,

@@ -16,6 +16,7 @@
 #include "config.h"
 #include "iv-cli-bound.h"
 #include "iv-cli-private.h"
+#include "iv-cli-ranks.h"
 #include "iv-cli-trace-diff.h"
 #include "iv-safe-text.h"
 #include "iv-preset.h"
@@ -1017,9 +1018,11 @@ ranks_text (const IvTraceRanks *job)
     }
 }
 
-/* `trace PATH... --stats [--json] [--align]` on several traces or a folder of them. */
+/* `trace PATH... --stats [--json] [--align] [-o FIGURE]` on several traces or a folder
+ * of them. */
 static int
-trace_ranks (char **files, gboolean json, gboolean align_ranks)
+trace_ranks (char **files, gboolean json, gboolean align_ranks, gboolean stats, const char *output,
+             const IvCliFigureArgs *fig)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (IvTraceRanks) job = iv_trace_ranks_load (
@@ -1029,6 +1032,12 @@ trace_ranks (char **files, gboolean json, gboolean align_ranks)
     {
       _iv_cli_print_error (error);
       return IV_EXIT_BAD_INPUT;
+    }
+  if (output)
+    {
+      int rc = _iv_cli_ranks_figure (job, output, fig);
+      if (rc != IV_EXIT_OK || !stats)
+        return rc;
     }
   if (json)
     {
@@ -1199,12 +1208,12 @@ _iv_cli_trace (int argc, char **argv)
   /* several files, or a folder: one distributed job, a trace per rank */
   if (files[1] || g_file_test (files[0], G_FILE_TEST_IS_DIR))
     {
-      if (!stats || output || pipeline_json || from || to || bound.model || include_open)
+      if ((!stats && !output) || pipeline_json || from || to || bound.model || include_open)
         return _iv_cli_usage_error (
             "trace", "%s",
-            _ ("several rank traces (or a folder) take --stats [--json] [--align] only; "
-               "-o, --from, --to, --against and --include-open are for one trace"));
-      return trace_ranks (files, json, align_ranks);
+            _ ("several rank traces (or a folder) take --stats [--json] [--align] and -o "
+               "FIGURE only; --from, --to, --against and --include-open are for one trace"));
+      return trace_ranks (files, json, align_ranks, stats, output, &fig);
     }
   if (align_ranks)
     return _iv_cli_usage_error ("trace", "%s", _ ("--align is for several rank traces"));
