@@ -224,7 +224,27 @@ typedef struct
   double cx, cy, kx,
       ky; /* the cube's centre on the page and its units per cube unit, across and up */
   const IvSurface *s;
+  double width;     /* the page's: titles kept on it */
+  double placed[4]; /* the floor title drawn first (x, y, w, h), w < 0 before: the second
+                     * goes under it rather than over it */
 } Ctx;
+
+/* A floor axis's title at (@x, @y) aligned by @xa, @ya, kept on the page: moved in from
+ * an edge, wrapped where wider than the page. */
+static void
+show_on_page (Ctx *c, const char *title, double x, double y, double xa, double ya)
+{
+  double w, h, max_w = c->width - 2 * IV_FIGURE_PAD;
+
+  iv_text_measure_wrapped (&c->text, title, 0.92, TRUE, max_w, &w, &h);
+  x = CLAMP (x - w * xa, IV_FIGURE_PAD, c->width - IV_FIGURE_PAD - w);
+  y -= h * ya;
+  if (c->placed[2] >= 0 && x < c->placed[0] + c->placed[2] && c->placed[0] < x + w
+      && y < c->placed[1] + c->placed[3] && c->placed[1] < y + h)
+    y = c->placed[1] + c->placed[3] + 2;
+  iv_text_show_wrapped (&c->text, c->cr, title, x, y, 0.92, TRUE, max_w, &c->colors->foreground);
+  c->placed[0] = x, c->placed[1] = y, c->placed[2] = w, c->placed[3] = h;
+}
 
 static void
 to_page (const Ctx *c, Projected p, double *x, double *y)
@@ -279,10 +299,11 @@ axis_labels (Ctx *c, int a, const double from[3], double other_x)
   ox = pm.sx - centre.sx, oy = -(pm.sy - centre.sy);
   len = hypot (ox, oy);
   ux = len > 1e-6 ? ox / len : 0, uy = len > 1e-6 ? oy / len : 1;
+  double last[4] = { 0, 0, -1, -1 }; /* the last label drawn: the next must clear it */
   for (guint i = 0; i < ticks->n_ticks; i++)
     {
       IvTick *t = &ticks->ticks[i];
-      double x, y, w, h;
+      double x, y, w, h, lx, ly;
       if (!t->major || !t->label || t->value < MIN (ax->lo, ax->hi)
           || t->value > MAX (ax->lo, ax->hi))
         continue;
@@ -294,6 +315,13 @@ axis_labels (Ctx *c, int a, const double from[3], double other_x)
       cairo_stroke (c->cr);
       iv_text_measure (&c->text, t->label, 0.85, FALSE, 0, &w, &h);
       label_w = MAX (label_w, fabs (ux) * w + fabs (uy) * h);
+      /* a label that would touch the one before is left out (its tick stays): a short
+       * edge on a small page holds fewer */
+      lx = x + ux * 9 - w * (0.5 - 0.5 * ux), ly = y + uy * 9 - h * (0.5 - 0.5 * uy);
+      if (last[2] >= 0 && lx < last[0] + last[2] + 2 && last[0] < lx + w + 2
+          && ly < last[1] + last[3] && last[1] < ly + h)
+        continue;
+      last[0] = lx, last[1] = ly, last[2] = w, last[3] = h;
       iv_text_show (&c->text, c->cr, t->label, x + ux * 9, y + uy * 9, 0.5 - 0.5 * ux,
                     0.5 - 0.5 * uy, 0.85, FALSE, 0, &c->colors->foreground);
     }
@@ -308,9 +336,14 @@ axis_labels (Ctx *c, int a, const double from[3], double other_x)
       cairo_translate (c->cr, tx + ux * (label_w + 14), ty);
       double edge = fabs (project (c->s, 0, 0, 1).sy - project (c->s, 0, 0, -1).sy) * c->ky;
       cairo_rotate (c->cr, ux < 0 ? -G_PI / 2 : G_PI / 2);
-      /* no longer than the vertical it names (a little more when that is short) */
-      iv_text_show (&c->text, c->cr, title, 0, 0, 0.5, 1, 0.92, TRUE, MAX (edge * 1.3, 140),
-                    &c->colors->foreground);
+      /* no longer than the vertical it names (a little more when that is short): its
+       * unit on a second line rather than cut */
+      {
+        double w, h, max_w = MAX (edge * 1.3, 140);
+        iv_text_measure_wrapped (&c->text, title, 0.92, TRUE, max_w, &w, &h);
+        iv_text_show_wrapped (&c->text, c->cr, title, -w / 2, -h, 0.92, TRUE, max_w,
+                              &c->colors->foreground);
+      }
       cairo_restore (c->cr);
       return;
     }
@@ -323,13 +356,12 @@ axis_labels (Ctx *c, int a, const double from[3], double other_x)
       to_page (c, project (c->s, lo_end[0], lo_end[1], lo_end[2]), &x0, &y0);
       to_page (c, project (c->s, hi_end[0], hi_end[1], hi_end[2]), &x1, &y1);
       /* and away from the other floor axis's title: it ends (or starts) near the middle */
-      iv_text_show (
-          &c->text, c->cr, title, tx, ty + (uy >= 0 ? 1 : -1) * (label_w + 16 + fabs (y1 - y0) / 2),
-          other_x > tx ? 0.85 : 0.15, uy >= 0 ? 0 : 1, 0.92, TRUE, 0, &c->colors->foreground);
+      show_on_page (c, title, tx, ty + (uy >= 0 ? 1 : -1) * (label_w + 16 + fabs (y1 - y0) / 2),
+                    other_x > tx ? 0.85 : 0.15, uy >= 0 ? 0 : 1);
       return;
     }
-  iv_text_show (&c->text, c->cr, title, tx + ux * (label_w + 18), ty + uy * (label_w + 18),
-                0.5 - 0.5 * ux, 0.5 - 0.5 * uy, 0.92, TRUE, 0, &c->colors->foreground);
+  show_on_page (c, title, tx + ux * (label_w + 18), ty + uy * (label_w + 18), 0.5 - 0.5 * ux,
+                0.5 - 0.5 * uy);
 }
 
 /* The floor's grid, the box's edges at the back and the three axes' labels. */
@@ -529,7 +561,8 @@ iv_surface_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *optio
                    double height, GError **error)
 {
   IvSurface *s = (IvSurface *) data;
-  Ctx c = { cr, { 0 }, iv_theme_get_colors (options->theme), 0, 0, 0, 0, s };
+  Ctx c
+      = { cr, { 0 }, iv_theme_get_colors (options->theme), 0, 0, 0, 0, s, width, { 0, 0, -1, 0 } };
   double fs = options->font_scale > 0 ? options->font_scale : 1;
   double top = IV_FIGURE_PAD, w, h, legend_x, legend_y, lo_x = INFINITY, hi_x = -INFINITY,
          lo_y = INFINITY, hi_y = -INFINITY;
@@ -546,20 +579,15 @@ iv_surface_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *optio
   iv_color_set_source (cr, &c.colors->background);
   cairo_paint (cr);
   iv_text_init (&c.text, cr, 13.0 * fs);
+  /* titles wrap on a narrow page rather than lose their end */
   if (s->title)
-    {
-      iv_text_measure (&c.text, s->title, 1.27, TRUE, width - 2 * IV_FIGURE_PAD, &w, &h);
-      iv_text_show (&c.text, cr, s->title, IV_FIGURE_PAD, top, 0, 0, 1.27, TRUE,
-                    width - 2 * IV_FIGURE_PAD, &c.colors->foreground);
-      top += h + 2;
-    }
+    top += iv_text_show_wrapped (&c.text, cr, s->title, IV_FIGURE_PAD, top, 1.27, TRUE,
+                                 width - 2 * IV_FIGURE_PAD, &c.colors->foreground)
+           + 2;
   if (s->subtitle)
-    {
-      iv_text_measure (&c.text, s->subtitle, 0.92, FALSE, width - 2 * IV_FIGURE_PAD, &w, &h);
-      iv_text_show (&c.text, cr, s->subtitle, IV_FIGURE_PAD, top, 0, 0, 0.92, FALSE,
-                    width - 2 * IV_FIGURE_PAD, &c.colors->foreground_dim);
-      top += h + 4;
-    }
+    top += iv_text_show_wrapped (&c.text, cr, s->subtitle, IV_FIGURE_PAD, top, 0.92, FALSE,
+                                 width - 2 * IV_FIGURE_PAD, &c.colors->foreground_dim)
+           + 4;
   /* the legend: one row at the top right, under the titles when it does not fit beside them */
   {
     double lw = 0, tw = 0, th;
@@ -590,7 +618,8 @@ iv_surface_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *optio
   /* room for the labels around the box: less of it on a small page, never all of it */
   room_x = IV_FIGURE_PAD + MIN (110 * fs, width * 0.18), room_w = MAX (20, width - 2 * room_x);
   room_y = top + MIN (20 * fs, height * 0.04);
-  room_h = MAX (20, height - room_y - MIN (80 * fs, height * 0.22));
+  /* a narrow page stacks the two floor titles: a line more under the box */
+  room_h = MAX (20, height - room_y - MIN (80 * fs, height * 0.22) - (width < 500 ? 16 * fs : 0));
   /* the room filled, the box's proportions bent by at most 1.5 (a wide page takes a wide box) */
   c.kx = MAX (1, room_w / (hi_x - lo_x));
   c.ky = MAX (1, room_h / (hi_y - lo_y));
