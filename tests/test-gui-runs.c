@@ -1265,6 +1265,27 @@ test_runs_split (void)
   g_assert_cmpint (plot_h, >=, table_h);
   g_assert_cmpint (plot_h * 2, >=, tall);
   g_assert_true (gtk_paned_get_wide_handle (GTK_PANED (paned)));
+  /* the sweep's one note is one line tall, not three */
+  {
+    GtkWidget *notes = iv_gui_find_by_id (GTK_WIDGET (view), "notes");
+    g_assert_true (gtk_widget_get_visible (notes));
+    g_assert_null (strchr (iv_runs_notes_bar_get_text (IV_RUNS_NOTES_BAR (notes)), '\n'));
+    g_test_message ("notes %d px", gtk_widget_get_height (notes));
+    g_assert_cmpint (gtk_widget_get_height (notes), <=, 40);
+  }
+  /* set against a hardware, the bound's columns are on screen: the table needs no more
+   * than its width */
+  set_bound (view, "h100x8", 0);
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  {
+    int need = 0;
+    gtk_widget_measure (GTK_WIDGET (table_of (view)), GTK_ORIENTATION_HORIZONTAL, -1, &need, NULL,
+                        NULL, NULL);
+    g_test_message ("table %d px, its columns need %d px", gtk_widget_get_width (table), need);
+    g_assert_cmpint (need, <=, gtk_widget_get_width (table));
+  }
+  set_bound (view, NULL, 0);
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
 
   /* a taller window keeps the divider where it was: the plot takes the new height */
   pos = gtk_paned_get_position (GTK_PANED (paned));
