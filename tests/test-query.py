@@ -119,6 +119,16 @@ def test_by_name():
             check(False, "by name: %s" % os.path.basename(path), err)
             continue
         got = {r["name"]: (r["n"], r["total"], r["open"]) for r in rows}
+        # Kineto's allocator instants ("[memory]" with a byte count) may be read as a memory
+        # counter rather than as instants (iv-trace-chrome.c, memory_sample): those samples
+        # are not in slice, and the count expected of the instants drops by theirs
+        rc, mem, err = query([path], "SELECT count(*) AS n FROM counter JOIN counter_track ON "
+                             "counter.track_id = counter_track.id WHERE counter_track.name LIKE 'memory%'")
+        if rc == 0 and mem[0]["n"] and "[memory]" in want:
+            n, total, opened = want["[memory]"]
+            want["[memory]"] = (n - mem[0]["n"], total, opened)
+            if want["[memory]"][0] == 0:
+                del want["[memory]"]
         diff = sorted(k for k in set(got) | set(want) if got.get(k) != want.get(k))
         check(not diff, "by name: %s (%d names, %d slices)" % (
             os.path.basename(path), len(want), sum(v[0] for v in want.values())),
