@@ -48,6 +48,9 @@ on_columns (sqlite3_stmt *stmt, gpointer data)
 {
   Output *o = data;
 
+  /* a statement without columns (CREATE VIEW, as the last one): nothing to print */
+  if (sqlite3_column_count (stmt) == 0)
+    return;
   o->n_columns = sqlite3_column_count (stmt);
   o->names = g_new0 (char *, o->n_columns + 1);
   for (int c = 0; c < o->n_columns; c++)
