@@ -11,6 +11,8 @@
 #include "iv-gui-test-util.h"
 #include "iv-model-command.h"
 #include "iv-model-compare-page.h"
+#include "iv-model-controls.h"
+#include "iv-model-details.h"
 #include "iv-model-figures.h"
 #include "iv-model-notebook.h"
 #include "iv-model-stages.h"
@@ -901,6 +903,111 @@ test_model_tabs_reachable (void)
   iv_gui_snapshot (GTK_WINDOW (window), g_getenv ("IV_MODEL_TABS_PNG"));
 }
 
+/* The action row under @root whose title is @title, or NULL. */
+static GtkWidget *
+row_titled (GtkWidget *root, const char *title)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+      if (ADW_IS_ACTION_ROW (c)
+          && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (c)), title) == 0)
+        return c;
+      if ((found = row_titled (c, title)))
+        return found;
+    }
+  return NULL;
+}
+
+/* A label under @root with the style class @cls, or NULL. */
+static GtkLabel *
+label_with_class (GtkWidget *root, const char *cls)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkLabel *found;
+      if (GTK_IS_LABEL (c) && gtk_widget_has_css_class (c, cls))
+        return GTK_LABEL (c);
+      if ((found = label_with_class (c, cls)))
+        return found;
+    }
+  return NULL;
+}
+
+/* Issue 31: a slider step with Details shown updates its rows in place — the glossary's
+ * row for T and its value label are the same widgets before and after, with the new
+ * value — and the waste and hints, a search of other configurations, are made only while
+ * Details shows them: with a figure shown the view's result has none, though TP 16
+ * exceeds Llama-3.1-8B's 8 KV heads. */
+static void
+test_model_details_in_place (void)
+{
+  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_MODEL);
+  IvModelView *view = iv_workspace_page_get_model_view (page);
+  GtkWidget *controls = iv_gui_find_child (GTK_WIDGET (view), IV_TYPE_MODEL_CONTROLS);
+  GtkRange *tq
+      = GTK_RANGE (gtk_widget_get_template_child (controls, IV_TYPE_MODEL_CONTROLS, "tq_scale"));
+  GtkRange *tp = GTK_RANGE (iv_gui_control_labelled (GTK_WIDGET (view), "T_P"));
+  GtkStack *stack = stack_with_page (GTK_WIDGET (view), "details");
+  GtkWidget *details, *row_before, *hint_row;
+  GtkLabel *value_before;
+  g_autofree char *text_before = NULL;
+  const IvResult *r;
+
+  g_assert_true (
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.show-workspace", "s", "model"));
+  iv_gui_settle (window);
+  g_assert_nonnull (tq);
+  g_assert_nonnull (tp);
+  g_assert_nonnull (stack);
+
+  /* hidden: TP 16 evaluated, no waste or hints made */
+  gtk_stack_set_visible_child_name (stack, "pipeline");
+  gtk_range_set_value (tp, 4);
+  r = iv_model_view_get_result (view);
+  g_assert_cmpint (r->config.t, ==, 16);
+  g_assert_false (r->has_hints);
+  g_assert_cmpuint (r->n_hints, ==, 0);
+  g_assert_cmpuint (r->n_waste, ==, 0);
+
+  /* shown: made now, and on the page */
+  gtk_stack_set_visible_child_name (stack, "details");
+  iv_gui_settle (window);
+  r = iv_model_view_get_result (view);
+  g_assert_true (r->has_hints);
+  g_assert_cmpuint (r->n_hints, >, 0);
+  g_assert_cmpuint (r->n_waste, >, 0);
+  details
+      = iv_gui_find_child (gtk_stack_get_child_by_name (stack, "details"), IV_TYPE_MODEL_DETAILS);
+  g_assert_nonnull (details);
+  hint_row = row_titled (details, r->hints[0].text);
+  g_assert_nonnull (hint_row);
+
+  /* a T_q step while shown: the same rows, new text */
+  gtk_range_set_value (tq, 13); /* T_q 8192 */
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  row_before = row_titled (details, "T");
+  g_assert_nonnull (row_before);
+  value_before = label_with_class (row_before, "numeric");
+  g_assert_nonnull (value_before);
+  text_before = g_strdup (gtk_label_get_text (value_before));
+  gtk_range_set_value (tq, 12); /* T_q 4096 */
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  g_assert_cmpint (iv_model_view_get_result (view)->config.T, ==, 4096);
+  g_assert_true (iv_model_view_get_result (view)->has_hints);
+  g_assert_true (row_titled (details, "T") == row_before);
+  g_assert_true (label_with_class (row_before, "numeric") == value_before);
+  g_assert_cmpstr (gtk_label_get_text (value_before), !=, text_before);
+  /* the hint about the KV heads does not depend on T_q: its row is the one it was */
+  g_assert_true (row_titled (details, r->hints[0].text) == hint_row);
+
+  /* hidden again: the next step makes none */
+  gtk_stack_set_visible_child_name (stack, "pipeline");
+  gtk_range_set_value (tq, 13);
+  g_assert_false (iv_model_view_get_result (view)->has_hints);
+  g_assert_cmpuint (iv_model_view_get_result (view)->n_hints, ==, 0);
+}
+
 static const IvGuiCase cases[] = {
   { "/gui/model-view", test_model_view },
   { "/gui/model-figures", test_model_figures },
@@ -909,6 +1016,7 @@ static const IvGuiCase cases[] = {
   { "/gui/model-saved-subtitles", test_model_saved_subtitles },
   { "/gui/model-compare-readable", test_model_compare_readable },
   { "/gui/model-tabs-reachable", test_model_tabs_reachable },
+  { "/gui/model-details-in-place", test_model_details_in_place },
 };
 
 int

@@ -2,7 +2,8 @@
  * the model (a few microseconds) and redraws the visible figure with the same renderer
  * the command line exports with. A combination the model rejects keeps the last valid
  * result on screen, greyed, with the reason under the controls. The Details page (waste,
- * hints, formulas, glossary) is rebuilt only while it is shown.
+ * hints, formulas, glossary) is updated in place only while it is shown, and the waste and
+ * hints, which search other configurations, are made only then.
  *
  * Where things are: the layout is ui/iv-model-view.ui, five widgets — IvModelControls
  * (bound to the IvModelState evaluated here at every "changed"), IvModelSavedList,
@@ -42,6 +43,7 @@ struct _IvModelView
   char *hw_error;       /* why the edited fields are not a SIP, or NULL */
   gboolean details_stale;
   gboolean stages_stale;
+  IvModelDetails *details; /* the Details page's content, once it was shown (the box owns it) */
 
   /* template children */
   GtkWidget *paned;
@@ -126,13 +128,17 @@ redraw (IvModelView *self)
   info = iv_model_notebook_get_figure (self->notebook);
   if (g_strcmp0 (name, "details") == 0 && self->details_stale && self->has_result)
     {
-      GtkBox *box = iv_model_notebook_get_details_box (self->notebook);
-      GtkWidget *old = gtk_widget_get_first_child (GTK_WIDGET (box));
-      GtkWidget *details = iv_model_details_new (&self->result, self->model_figure.kind);
-      if (old)
-        gtk_box_remove (box, old);
-      gtk_widget_set_vexpand (details, TRUE);
-      gtk_box_append (box, details);
+      /* made on the first showing, then updated in place; the waste and hints (a search
+       * of other configurations) only now that they are shown */
+      if (!self->details)
+        {
+          GtkBox *box = iv_model_notebook_get_details_box (self->notebook);
+          self->details = IV_MODEL_DETAILS (iv_model_details_new ());
+          gtk_widget_set_vexpand (GTK_WIDGET (self->details), TRUE);
+          gtk_box_append (box, GTK_WIDGET (self->details));
+        }
+      iv_result_ensure_hints (&self->result);
+      iv_model_details_set_result (self->details, &self->result, self->model_figure.kind);
       self->details_stale = FALSE;
     }
   if (g_strcmp0 (name, "compare") == 0)
@@ -179,7 +185,8 @@ recompute (IvModelView *self)
       /* Edited hardware that is not a SIP: like any other broken constraint. */
       self->error = g_strdup (self->hw_error);
     }
-  else if (iv_model_evaluate (model, hw, &c, &r))
+  /* plain: the waste and hints are made when Details shows them (redraw) */
+  else if (iv_model_evaluate_plain (model, hw, &c, &r))
     {
       self->result = r;
       self->has_result = TRUE;

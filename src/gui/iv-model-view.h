@@ -17,7 +17,8 @@ G_DECLARE_FINAL_TYPE (IvModelView, iv_model_view, IV, MODEL_VIEW, GtkWidget)
 GtkWidget *iv_model_view_new (void);
 /* Adds an imported model (a Hugging Face config.json) to the choices and selects it. */
 gboolean iv_model_view_add_hf_config (IvModelView *self, const char *path, GError **error);
-/* The last configuration that evaluated; NULL before the first one. */
+/* The last configuration that evaluated; NULL before the first one. Its waste and hints
+ * are made only while Details shows them (has_hints says whether they are). */
 const IvResult *iv_model_view_get_result (IvModelView *self);
 /* The figure on screen, for Export. */
 const IvFigure *iv_model_view_get_figure (IvModelView *self);
