@@ -40,6 +40,9 @@ struct _IvModelControls
   GtkDropDown *kind_drop;
   GtkStringList *kind_names;
   GtkLabel *error_label;
+  /* the TP and CP scales' marks as last made: how many, which say "×" (refresh_marks) */
+  int marks_top[2];
+  guint64 marks_refused[2];
 };
 
 G_DEFINE_FINAL_TYPE (IvModelControls, iv_model_controls, GTK_TYPE_GRID)
@@ -171,22 +174,31 @@ refresh_marks (IvModelControls *self)
   for (int i = 0; i < 2; i++)
     {
       GtkRange *range = i == 0 ? self->tp_scale : self->cp_scale;
-      double top = gtk_adjustment_get_upper (gtk_range_get_adjustment (range));
-      gboolean any = FALSE;
+      int top = MIN ((int) gtk_adjustment_get_upper (gtk_range_get_adjustment (range)), 62);
+      guint64 refused = 0;
+      gboolean any;
 
-      gtk_scale_clear_marks (GTK_SCALE (range));
       for (int v = 0; v <= top; v++)
         {
           IvConfig candidate = c;
-          gboolean placeable;
           if (i == 0)
             candidate.t = (gint64) 1 << v;
           else
             candidate.c = (gint64) 1 << v;
-          placeable = _iv_model_placeable (model, hw, &candidate);
-          any |= !placeable;
-          gtk_scale_add_mark (GTK_SCALE (range), v, GTK_POS_BOTTOM, placeable ? NULL : "×");
+          if (!_iv_model_placeable (model, hw, &candidate))
+            refused |= (guint64) 1 << v;
         }
+      /* A scale's marks are widgets: made again only when they change, not at every
+       * slider step (remaking them was a large part of a step's layout, issue 31). */
+      if (self->marks_top[i] == top + 1 && self->marks_refused[i] == refused)
+        continue;
+      self->marks_top[i] = top + 1;
+      self->marks_refused[i] = refused;
+      any = refused != 0;
+      gtk_scale_clear_marks (GTK_SCALE (range));
+      for (int v = 0; v <= top; v++)
+        gtk_scale_add_mark (GTK_SCALE (range), v, GTK_POS_BOTTOM,
+                            refused & ((guint64) 1 << v) ? "×" : NULL);
       gtk_widget_set_tooltip_text (
           GTK_WIDGET (range),
           any ? (i == 0 ? _ ("× marks a TP size this hardware cannot take with these placements")
@@ -443,6 +455,7 @@ iv_model_controls_set_hardware (IvModelControls *self, const IvHardware *hw)
       gtk_scale_clear_marks (GTK_SCALE (range));
       for (int v = 0; v <= top; v++)
         gtk_scale_add_mark (GTK_SCALE (range), v, GTK_POS_BOTTOM, NULL);
+      self->marks_top[i] = 0; /* refresh_marks makes them again */
     }
   /* again on "changed", once the state has this hardware */
   refresh_marks (self);
