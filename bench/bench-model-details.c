@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "iv-model-controls.h"
 #include "iv-model-notebook.h"
@@ -26,6 +27,22 @@ static void
 on_after_paint (GdkFrameClock *clock, gboolean *painted)
 {
   *painted = TRUE;
+}
+
+/* When the frame clock's phases end, for where a step's frame goes: GTK lays the widgets
+ * out in "layout" and snapshots and draws them in "paint", both connected before these. */
+static gint64 layout_done, paint_done;
+
+static void
+on_layout (GdkFrameClock *clock)
+{
+  layout_done = g_get_monotonic_time ();
+}
+
+static void
+on_paint (GdkFrameClock *clock)
+{
+  paint_done = g_get_monotonic_time ();
 }
 
 static gboolean
@@ -94,18 +111,37 @@ find_child (GtkWidget *root, GType type)
   return NULL;
 }
 
-/* Median milliseconds of @runs steps: the T_q slider between 2^12 and 2^13 (@range NULL:
- * nothing changes, the window is only redrawn); @sync_ms the median of the part before the
- * loop runs (the value set, the view re-evaluated, the rows updated). */
-static double
-step_ms (GtkWidget *window, GtkRange *range, int runs, double *sync_ms)
+/* The medians of a step's times, in ms: from the value set to the frame painted, on the
+ * wall clock and in CPU time (every thread of the process: a loaded machine stretches the
+ * first, not the second), and the wall time of its parts — before the loop runs (the value
+ * set, the view re-evaluated, the rows updated), the layout, the snapshot and drawing. */
+typedef struct
 {
-  double *t = g_new (double, runs), *s = g_new (double, runs), med;
+  double wall, cpu, update, layout, paint;
+} Step;
+
+static double
+cpu_now_ms (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* @runs steps: the T_q slider between 2^12 and 2^13 (@range NULL: nothing changes, the
+ * window is only redrawn). */
+static Step
+step_ms (GtkWidget *window, GtkRange *range, int runs)
+{
+  double *v = g_new (double, 5 * runs);
+  Step out;
 
   for (int i = 0; i < runs; i++)
     {
       gint64 t0, t1;
+      double c0;
       idle_for (40);
+      c0 = cpu_now_ms ();
       t0 = g_get_monotonic_time ();
       if (range)
         gtk_range_set_value (range, gtk_range_get_value (range) == 13 ? 12 : 13);
@@ -114,15 +150,19 @@ step_ms (GtkWidget *window, GtkRange *range, int runs, double *sync_ms)
       t1 = g_get_monotonic_time ();
       if (!wait_for_paint (window))
         g_error ("no frame painted after a step");
-      t[i] = (g_get_monotonic_time () - t0) / 1000.0;
-      s[i] = (t1 - t0) / 1000.0;
+      v[i] = (g_get_monotonic_time () - t0) / 1000.0;
+      v[runs + i] = cpu_now_ms () - c0;
+      v[2 * runs + i] = (t1 - t0) / 1000.0;
+      v[3 * runs + i] = (layout_done - t1) / 1000.0; /* the layout, and the wait for the frame */
+      v[4 * runs + i] = (paint_done - layout_done) / 1000.0;
     }
-  med = bench_median (t, runs);
-  if (sync_ms)
-    *sync_ms = bench_median (s, runs);
-  g_free (t);
-  g_free (s);
-  return med;
+  out.wall = bench_median (v, runs);
+  out.cpu = bench_median (v + runs, runs);
+  out.update = bench_median (v + 2 * runs, runs);
+  out.layout = bench_median (v + 3 * runs, runs);
+  out.paint = bench_median (v + 4 * runs, runs);
+  g_free (v);
+  return out;
 }
 
 int
@@ -157,6 +197,8 @@ main (int argc, char **argv)
   gtk_window_present (GTK_WINDOW (window));
   if (!wait_for_paint (window))
     g_error ("the window never painted");
+  g_signal_connect (gtk_widget_get_frame_clock (window), "layout", G_CALLBACK (on_layout), NULL);
+  g_signal_connect (gtk_widget_get_frame_clock (window), "paint", G_CALLBACK (on_paint), NULL);
   controls = find_child (GTK_WIDGET (view), IV_TYPE_MODEL_CONTROLS);
   tq = GTK_RANGE (gtk_widget_get_template_child (controls, IV_TYPE_MODEL_CONTROLS, "tq_scale"));
   stack = stack_with_page (GTK_WIDGET (view), "details");
@@ -165,21 +207,25 @@ main (int argc, char **argv)
   printf ("bench-model-details: median slider step (T_q 4096 ↔ 8192, prefill) to its frame "
           "painted,\n%d×%d window (%d×%d drawn), %d samples\n\n",
           W, H, gtk_widget_get_width (window), gtk_widget_get_height (window), runs);
-  printf ("%-14s %16s %12s %16s %16s  %s\n", "model", "Details shown", "(update)", "Pipeline shown",
-          "frame, no change", "target");
+  printf ("%-14s %14s %10s %26s %16s %11s  %s\n", "", "Details shown", "(CPU)",
+          "update · layout · paint", "Pipeline shown", "no change", "target");
   for (guint i = 0; i < G_N_ELEMENTS (models); i++)
     {
-      double details, details_sync, pipeline, floor_ms;
+      Step details, pipeline, still;
       if (!iv_model_view_select_model (view, models[i]))
         g_error ("no model %s", models[i]);
       gtk_stack_set_visible_child_name (stack, "pipeline");
-      pipeline = step_ms (window, tq, runs, NULL);
+      pipeline = step_ms (window, tq, runs);
       gtk_stack_set_visible_child_name (stack, "details");
-      details = step_ms (window, tq, runs, &details_sync);
-      floor_ms = step_ms (window, NULL, runs, NULL);
-      printf ("%-14s %13.2f ms %9.2f ms %13.2f ms %13.2f ms  ≤ 16 ms %s\n", models[i], details,
-              details_sync, pipeline, floor_ms, details <= 16 ? "target met" : "MISSED");
-      missed += details > 16;
+      details = step_ms (window, tq, runs);
+      still = step_ms (window, NULL, runs);
+      printf ("%-14s %11.2f ms %7.2f ms %7.2f · %5.2f · %5.2f ms %13.2f ms %8.2f ms  ≤ 16 ms %s\n",
+              models[i], details.wall, details.cpu, details.update, details.layout, details.paint,
+              pipeline.wall, still.wall,
+              details.wall <= 16  ? "target met"
+              : details.cpu <= 16 ? "MISSED on the wall clock (CPU time within: a loaded machine?)"
+                                  : "MISSED");
+      missed += details.wall > 16;
     }
   printf ("\n%s\n", missed ? "some targets missed" : "all targets met");
   gtk_window_destroy (GTK_WINDOW (window));
