@@ -69,6 +69,51 @@ find_slice (const IvTrace *t, const char *name)
   g_error ("no slice named %s", name);
 }
 
+/* Kineto's [memory] instants as a memory curve per device: the running sum of "Bytes"
+ * in time order. Peaks and levels from an independent pass (Python's json, Decimal,
+ * stable sort by ts): GPU 0 peaks at 2,791,636,480 bytes at ts 1623142623582083 µs and
+ * ends at 0 over 8,220 events; the CPU peaks at 57,803,264 bytes at 1623142623704921 µs
+ * and ends at 19,267,840 over 4,618. */
+static void
+test_memory_counter (void)
+{
+  g_autofree char *path = shared ("kineto_legacy2021_resnet50_v100.json.gz");
+  g_autoptr (IvTrace) t = iv_trace_load (path, NULL, NULL, NULL, NULL);
+  static const struct
+  {
+    const char *name;
+    gsize n;
+    double peak;
+    gint64 peak_ns;
+    double last;
+  } want[] = {
+    { "memory · GPU 0 · since start", 8220, 2791636480.0, G_GINT64_CONSTANT (1623142623582083000),
+      0 },
+    { "memory · CPU · since start", 4618, 57803264.0, G_GINT64_CONSTANT (1623142623704921000),
+      19267840.0 },
+  };
+
+  g_assert_nonnull (t);
+  for (guint w = 0; w < G_N_ELEMENTS (want); w++)
+    {
+      const IvCounterSeries *se = NULL;
+      gint64 at = 0;
+      for (guint i = 0; i < t->series->len && !se; i++)
+        if (g_str_equal (iv_trace_string (t, g_array_index (t->series, IvCounterSeries, i).name),
+                         want[w].name))
+          se = &g_array_index (t->series, IvCounterSeries, i);
+      g_assert_nonnull (se);
+      g_assert_true (se->cumulative);
+      g_assert_cmpuint (se->n, ==, want[w].n);
+      g_assert_cmpfloat (se->max, ==, want[w].peak);
+      for (gsize i = se->first; i < se->first + se->n && !at; i++)
+        if (t->sample_value[i] == se->max)
+          at = t->sample_ns[i];
+      g_assert_cmpint (at, ==, want[w].peak_ns);
+      g_assert_cmpfloat (t->sample_value[se->first + se->n - 1], ==, want[w].last);
+    }
+}
+
 static void
 test_shared_files (void)
 {
@@ -89,7 +134,9 @@ test_shared_files (void)
     { "kineto_cpu_only_gloo.json.gz", 16, 0, 0, 0, 2, 4, 2, 0 },
     { "kineto_cupti_range_profiler.json.gz", 2324, 0, 0, 1862, 3, 4, 10, 9 },
     { "kineto_gp100_gpu_user_annotation.json.gz", 984, 0, 140, 40, 2, 4, 11, 6 },
-    { "kineto_legacy2021_resnet50_v100.json.gz", 44666, 0, 9096, 0, 12840, 4, 10, 7 },
+    /* its 12,838 [memory] instants are two memory counters (GPU 0, CPU): 2 instants left,
+     * 2 counter tracks more */
+    { "kineto_legacy2021_resnet50_v100.json.gz", 44666, 0, 9096, 0, 2, 6, 10, 7 },
     { "kineto_rocm_mi250.json.gz", 113, 0, 20, 5, 2, 4, 18, 6 },
     { "kineto_sampled_rank0_no_flows.json.gz", 4811, 0, 0, 0, 0, 8, 10, 10 },
     { "kineto_train_rank0_68k_events.json.gz", 45420, 0, 7000, 9234, 2, 5, 10, 8 },
@@ -2614,6 +2661,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/timeline-render", test_timeline_render);
   g_test_add_func ("/trace/timeline-counter", test_timeline_counter);
   g_test_add_func ("/trace/counter-series-grouped", test_counter_series_grouped);
+  g_test_add_func ("/trace/memory-counter", test_memory_counter);
   g_test_add_func ("/trace/timeline-raster-matches-vector", test_timeline_raster_matches_vector);
   g_test_add_func ("/trace/area-charts", test_area_charts);
   g_test_add_func ("/trace/timeline-state", test_timeline_state);

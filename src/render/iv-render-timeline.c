@@ -664,8 +664,14 @@ draw_counter (Frame *f, const IvCounterSeries *se, double sy)
   gsize a = se->first, b = se->first + se->n, lo = a, hi = b;
   IvColor fill = iv_palette_color (
       f->options->theme, iv_palette_index_for (iv_trace_string (t, se->name)) % IV_PALETTE_SIZE);
-  g_autofree char *max = iv_units_format_si (se->max, NULL);
-  g_autofree char *label = g_strdup_printf ("%s (max %s)", iv_trace_string (t, se->name), max);
+  const char *name = iv_trace_string (t, se->name);
+  /* a memory curve (Kineto's [memory] events) in bytes, its peak marked */
+  gboolean bytes = g_str_has_prefix (name, "memory · ");
+  g_autofree char *max
+      = bytes ? iv_units_format_bytes (se->max) : iv_units_format_si (se->max, NULL);
+  /* a memory curve's peak is written at its notch: the gutter keeps the name whole */
+  g_autofree char *label = bytes ? g_strdup (name) : g_strdup_printf ("%s (max %s)", name, max);
+  double peak_x = -1;
 
   iv_text_show (&f->text, cr, label, PAD + 8, sy + COUNTER_H / 2, 0, 0.5, 0.8, FALSE,
                 GUTTER_W - PAD - 14, &f->colors->foreground_dim);
@@ -689,6 +695,8 @@ draw_counter (Frame *f, const IvCounterSeries *se, double sy)
   for (gsize j = lo; j < b && t->sample_ns[j] <= L->t1_ns; j++)
     {
       double x = floor (iv_timeline_x (L, t->sample_ns[j]));
+      if (peak_x < 0 && t->sample_value[j] == se->max)
+        peak_x = x;
       if (x > px_prev)
         {
           cairo_line_to (cr, x, base - MAX (0, col_max) * scale);
@@ -705,7 +713,25 @@ draw_counter (Frame *f, const IvCounterSeries *se, double sy)
   fill.a = 0.6;
   iv_color_set_source (cr, &fill);
   cairo_fill (cr);
+  if (bytes && peak_x >= L->plot_x)
+    {
+      /* where the memory peaked: a notch above the curve's top */
+      cairo_move_to (cr, peak_x - 4, sy);
+      cairo_line_to (cr, peak_x + 4, sy);
+      cairo_line_to (cr, peak_x, sy + 5);
+      cairo_close_path (cr);
+      iv_color_set_source (cr, &f->colors->foreground);
+      cairo_fill (cr);
+    }
   cairo_restore (cr);
+  if (bytes && peak_x >= L->plot_x)
+    {
+      g_autofree char *peak = g_strdup_printf ("peak %s", max);
+      /* right of the notch, or left of it near the view's right edge */
+      gboolean left = peak_x > L->plot_x + L->plot_w - 120;
+      iv_text_show (&f->text, cr, peak, left ? peak_x - 7 : peak_x + 7, sy + 6, left ? 1 : 0, 0.5,
+                    0.75, FALSE, 0, &f->colors->foreground);
+    }
 }
 
 static void

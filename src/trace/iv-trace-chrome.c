@@ -276,6 +276,53 @@ parse_counter_text (const char *text, double *value)
 
 /* ---------- event dispatch ---------- */
 
+static const char *small_arg (Parser *p, const char *key);
+
+/* Kineto's allocator events, "[memory]" instants with args "Total Allocated" (bytes in use
+ * after the event; newer Kineto), "Bytes" (the change: + allocated, − freed), "Device
+ * Type" (0 CPU, 1 CUDA) and "Device Id": drawn as instants they are thousands of markers
+ * over the labels; as a counter per device they are the memory curve. "Total Allocated"
+ * is the level; a trace with "Bytes" only gets the running sum of the changes, from 0
+ * where the trace began (what was allocated before is not in it): "since start" in its
+ * name.
+ * FALSE when the event says neither: it stays an instant. */
+static gboolean
+memory_sample (IvTraceBuilder *b, Parser *p)
+{
+  const char *total = small_arg (p, "Total Allocated"), *bytes = small_arg (p, "Bytes");
+  const char *type = small_arg (p, "Device Type"), *id = small_arg (p, "Device Id");
+  const char *v = total ? total : bytes;
+  gboolean gpu = type && strcmp (type, "0") != 0;
+  g_autofree char *counter = NULL;
+  char *end = NULL;
+  double value;
+  guint track, series;
+
+  if (!v)
+    return FALSE;
+  value = g_ascii_strtod (v, &end);
+  if (end == v || *end || !isfinite (value))
+    return FALSE;
+  counter = gpu ? g_strdup_printf ("memory · GPU %s", id ? id : "?") : g_strdup ("memory · CPU");
+  track = _iv_trace_builder_track (b, p->pid, counter, IV_TRACK_COUNTER);
+  if (track == IV_BUILDER_NONE)
+    return TRUE;
+  {
+    g_autofree char *label
+        = g_strdup_printf ("%s · %s", counter, total ? "allocated" : "since start");
+    series = _iv_trace_builder_series (b, track, label);
+  }
+  if (series == IV_BUILDER_NONE)
+    return TRUE;
+  if (!total)
+    g_array_index (b->trace->series, IvCounterSeries, series).cumulative = TRUE;
+  {
+    IvRawSample s = { p->ts_ns, series, value };
+    _iv_trace_builder_add (b, b->samples, &s);
+  }
+  return TRUE;
+}
+
 static const char *
 small_arg (Parser *p, const char *key)
 {
@@ -561,6 +608,9 @@ dispatch (Parser *p)
       }
     case 'i':
     case 'I':
+      if (strcmp (p->name.text, "[memory]") == 0 && memory_sample (b, p))
+        break;
+      /* fall through */
     case 'R':
       {
         char scope = p->s_scope ? p->s_scope : 't';
@@ -885,8 +935,11 @@ event_member (IvJsonPull *r, const char *k, gsize klen, gpointer data)
   if (c == '{' && field == F_ARGS)
     {
       gsize from = r->pos;
-      st = p->ph == 0 || p->ph == 'M' || p->ph == 'C' ? read_flat_object (p, small_arg_member)
-                                                      : iv_json_pull_skip (r);
+      /* and the allocator's [memory] instants: they become a memory counter */
+      st = p->ph == 0 || p->ph == 'M' || p->ph == 'C'
+                   || ((p->ph == 'i' || p->ph == 'I') && strcmp (p->name.text, "[memory]") == 0)
+               ? read_flat_object (p, small_arg_member)
+               : iv_json_pull_skip (r);
       p->args_off = iv_json_pull_offset (r, from);
       p->args_end = iv_json_pull_offset (r, r->pos);
       return st;

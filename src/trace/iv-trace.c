@@ -1559,6 +1559,18 @@ build_samples (IvTraceBuilder *b)
             t->sample_ns[se->first + i] = tmp[i].ts_ns,
                                      t->sample_value[se->first + i] = tmp[i].value;
         }
+      if (se->cumulative)
+        {
+          /* changes become the level they lead to, in time order */
+          double level = 0;
+          se->min = G_MAXDOUBLE, se->max = -G_MAXDOUBLE;
+          for (gsize i = se->first; i < se->first + se->n; i++)
+            {
+              level += t->sample_value[i];
+              t->sample_value[i] = level;
+              se->min = MIN (se->min, level), se->max = MAX (se->max, level);
+            }
+        }
     }
   return TRUE;
 }

@@ -117,6 +117,9 @@ typedef struct
   guint track;
   gsize first, n; /* range in the sample columns */
   double min, max;
+  /* the samples were changes (Kineto's [memory] "Bytes"): the values are their running
+   * sum in time order, from 0 where the trace began */
+  gboolean cumulative;
 } IvCounterSeries;
 
 typedef struct
