@@ -1064,11 +1064,18 @@ print_serving (const Options *o, const IvServingCurve *c, const GArray *measured
     {
       const IvServingMeasured *m = &g_array_index (measured, IvServingMeasured, i);
       g_autofree char *ttft = iv_units_format_seconds (m->ttft_s);
-      g_autofree char *share = isfinite (m->efficiency)
-                                   ? g_strdup_printf (m->efficiency >= 0.1 ? "%.0f %% of the bound"
-                                                                           : "%.2g %% of the bound",
-                                                      100 * m->efficiency)
-                                   : g_strdup ("faster per user than the bound allows");
+      g_autofree char *share = NULL;
+      /* a whole percent from 10 %; below, the unit formatter's decimals ("0.0123 %"): %g
+       * printed "1.2e-05 %" */
+      if (!isfinite (m->efficiency))
+        share = g_strdup ("faster per user than the bound allows");
+      else if (m->efficiency >= 0.1)
+        share = g_strdup_printf ("%.0f %% of the bound", 100 * m->efficiency);
+      else
+        {
+          g_autofree char *percent = iv_units_format_amount (100 * m->efficiency, "%");
+          share = g_strdup_printf ("%s of the bound", percent);
+        }
       if (i == 0)
         _iv_cli_printf (stdout, "measured (%s):\n", o->measured);
       _iv_cli_printf (stdout, "  %-28s TTFT %10s %14.1f tok/s/user %14.1f tok/s/GPU  %s%s\n",
