@@ -313,6 +313,24 @@ def test_perfetto_examples(tmp):
     check(rows is not None and rows[0]["n"] == sum(1 for s in w.slices if "measure" in s["name"]),
           "perfetto docs: CREATE VIEW interesting_slices, then a query over it")
 
+    # the docs' ancestor_slice example: the top-level slice of each slice of interest
+    rows = run("CREATE VIEW interesting_slices AS\nSELECT id, ts, dur, track_id\n"
+               "FROM slice WHERE name LIKE \"%child%\";\n\nSELECT\n  *\nFROM\n"
+               "  interesting_slices LEFT JOIN\n"
+               "  ancestor_slice(interesting_slices.id) AS ancestor ON ancestor.depth = 0")
+    children = [s for s in w.slices if "child" in s["name"]]
+    # a row: the child's id, ts, dur, track_id, then its ancestor's columns (id:1, ts:1, …)
+    check(rows is not None and len(rows) == len(children)
+          and all(r["ts:1"] == r["ts"] - 10000 and r["depth"] == 0 and r["name"] != "child" for r in rows),
+          "perfetto docs: interesting_slices LEFT JOIN ancestor_slice (%d)" % len(children),
+          str(rows[:2]) if rows else "")
+    # descendant_slice: each top-level slice holds one child; task holds measure
+    rows = run("SELECT s.name, s.depth, (SELECT COUNT(*) FROM descendant_slice(s.id)) AS total_descendants "
+               "FROM slice s WHERE s.dur > 0")
+    check(rows is not None and len(rows) == sum(1 for s in w.slices if s["dur"] > 0)
+          and all(r["total_descendants"] == (1 if r["depth"] == 0 else 0) for r in rows),
+          "perfetto docs: COUNT(*) FROM descendant_slice(id) of every slice")
+
     # a time range (the index's path) against the slices written
     lo, hi = 1_500_000, 2_300_000
     rows = run("SELECT count(*) AS n, sum(dur) AS total FROM slice WHERE ts >= %d AND ts < %d" % (lo, hi))

@@ -54,7 +54,27 @@ on_columns (sqlite3_stmt *stmt, gpointer data)
   o->n_columns = sqlite3_column_count (stmt);
   o->names = g_new0 (char *, o->n_columns + 1);
   for (int c = 0; c < o->n_columns; c++)
-    o->names[c] = iv_text_valid (sqlite3_column_name (stmt, c), -1);
+    {
+      /* a name that came before (SELECT * over a join) gets ":1", ":2", as SQLite names
+       * the columns of a view: a JSON object's keys, and a table's headers, stay apart */
+      char *name = iv_text_valid (sqlite3_column_name (stmt, c), -1);
+      for (int n = 1;; n++)
+        {
+          gboolean taken = FALSE;
+          for (int k = 0; k < c && !taken; k++)
+            taken = strcmp (o->names[k], name) == 0;
+          if (!taken)
+            break;
+          g_free (name);
+          name = g_strdup_printf ("%s:%d", sqlite3_column_name (stmt, c), n);
+          {
+            char *valid = iv_text_valid (name, -1);
+            g_free (name);
+            name = valid;
+          }
+        }
+      o->names[c] = name;
+    }
   switch (o->format)
     {
     case FORMAT_TABLE:

@@ -736,13 +736,10 @@ slice_id (const SliceCursor *c)
   return c->by_name ? c->d->by_name[c->i] : c->i;
 }
 
-static int
-slice_column (sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
+/* Column @col of slice (or instant) @i, as the slice table has it. */
+static void
+slice_value (const IvTrace *t, gsize i, int col, sqlite3_context *ctx)
 {
-  SliceCursor *c = (SliceCursor *) cur;
-  const IvTrace *t = c->d->trace;
-  gsize i = slice_id (c);
-
   if (i >= t->n_slices)
     {
       /* an instant */
@@ -772,7 +769,7 @@ slice_column (sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
           sqlite3_result_null (ctx);
           break;
         }
-      return SQLITE_OK;
+      return;
     }
   switch (col)
     {
@@ -792,10 +789,7 @@ slice_column (sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
       _iv_query_result_text (ctx, nonempty (iv_trace_string (t, t->cat[i])));
       break;
     case S_NAME:
-      if (c->by_name && c->group_name)
-        sqlite3_result_text (ctx, c->group_name, c->group_len, SQLITE_STATIC);
-      else
-        _iv_query_result_text (ctx, iv_trace_string (t, t->name[i]));
+      _iv_query_result_text (ctx, iv_trace_string (t, t->name[i]));
       break;
     case S_DEPTH:
       sqlite3_result_int64 (ctx, row_at (t, t->row[i])->depth);
@@ -825,6 +819,17 @@ slice_column (sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
       sqlite3_result_null (ctx);
       break;
     }
+}
+
+static int
+slice_column (sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
+{
+  SliceCursor *c = (SliceCursor *) cur;
+
+  if (col == S_NAME && c->by_name && c->group_name)
+    sqlite3_result_text (ctx, c->group_name, c->group_len, SQLITE_STATIC);
+  else
+    slice_value (c->d->trace, slice_id (c), col, ctx);
   return SQLITE_OK;
 }
 
@@ -1191,6 +1196,194 @@ static const sqlite3_module args_module = {
   .xEof = args_eof,
   .xColumn = args_column,
   .xRowid = args_rowid,
+};
+
+static gint
+compare_gsize (gconstpointer a, gconstpointer b)
+{
+  gsize x = *(const gsize *) a, y = *(const gsize *) b;
+  return (x > y) - (x < y);
+}
+
+/* ---- ancestor_slice (id), descendant_slice (id): Perfetto's operator tables ---- */
+
+static const char *const relative_columns[]
+    = { "id INTEGER",         "ts INTEGER",       "dur INTEGER",     "track_id INTEGER",
+        "category TEXT",      "name TEXT",        "depth INTEGER",   "parent_id INTEGER",
+        "arg_set_id INTEGER", "self_dur INTEGER", "start_id HIDDEN", NULL };
+
+/* the hidden column: the function's argument */
+#define S_START (S_SELF + 1)
+
+typedef struct
+{
+  sqlite3_vtab_cursor base;
+  IvQueryTable *table;
+  TraceData *d;
+  GArray *ids; /* gsize */
+  guint k;
+  sqlite3_int64 start;
+} RelativeCursor;
+
+static int
+relative_best_index (sqlite3_vtab *vtab, sqlite3_index_info *info)
+{
+  IvQueryTable *t = ((IvQueryVtab *) vtab)->table;
+  gboolean asked = FALSE;
+
+  for (int i = 0; i < info->nConstraint; i++)
+    {
+      if (info->aConstraint[i].iColumn != S_START
+          || info->aConstraint[i].op != SQLITE_INDEX_CONSTRAINT_EQ)
+        continue;
+      asked = TRUE;
+      if (!info->aConstraint[i].usable)
+        continue;
+      info->aConstraintUsage[i].argvIndex = 1;
+      info->aConstraintUsage[i].omit = 1;
+      info->idxNum = 1;
+      info->estimatedCost = 10;
+      info->estimatedRows = 10;
+      return SQLITE_OK;
+    }
+  if (asked)
+    return SQLITE_CONSTRAINT; /* another order of the join gives the argument */
+  vtab->zErrMsg = sqlite3_mprintf (_ ("%s takes a slice id: %s(id)"), t->name, t->name);
+  return SQLITE_ERROR;
+}
+
+static int
+relative_open (sqlite3_vtab *vtab, sqlite3_vtab_cursor **out)
+{
+  RelativeCursor *c = sqlite3_malloc (sizeof *c);
+  if (!c)
+    return SQLITE_NOMEM;
+  memset (c, 0, sizeof *c);
+  c->table = ((IvQueryVtab *) vtab)->table;
+  c->d = c->table->data;
+  c->ids = g_array_new (FALSE, FALSE, sizeof (gsize));
+  *out = &c->base;
+  return SQLITE_OK;
+}
+
+static int
+relative_close (sqlite3_vtab_cursor *cur)
+{
+  g_array_unref (((RelativeCursor *) cur)->ids);
+  sqlite3_free (cur);
+  return SQLITE_OK;
+}
+
+/* Whether @s is an ancestor of @k: the parents of @k, followed up, reach it. */
+static gboolean
+descends_from (const IvTrace *t, gsize k, gsize s)
+{
+  guint depth = row_at (t, t->row[s])->depth;
+
+  while (row_at (t, t->row[k])->depth > depth)
+    {
+      gsize p = iv_trace_parent (t, k);
+      if (p == k)
+        return FALSE;
+      k = p;
+    }
+  return k == s;
+}
+
+static int
+relative_filter (sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc,
+                 sqlite3_value **argv)
+{
+  RelativeCursor *c = (RelativeCursor *) cur;
+  const IvTrace *t = c->d->trace;
+  gsize s;
+  (void) idx_num;
+  (void) idx_str;
+
+  g_array_set_size (c->ids, 0);
+  c->k = 0;
+  if (argc < 1 || sqlite3_value_numeric_type (argv[0]) != SQLITE_INTEGER
+      || sqlite3_value_int64 (argv[0]) < 0
+      || (guint64) sqlite3_value_int64 (argv[0]) >= t->n_slices)
+    return SQLITE_OK; /* no such slice (or an instant): nothing above or below it */
+  c->start = sqlite3_value_int64 (argv[0]);
+  s = (gsize) c->start;
+  if (strcmp (c->table->name, "ancestor_slice") == 0)
+    {
+      /* the parents up to depth 0, then outermost first */
+      for (gsize k = s, p; (p = iv_trace_parent (t, k)) != k; k = p)
+        g_array_prepend_val (c->ids, p);
+    }
+  else
+    {
+      const IvRow *r = row_at (t, t->row[s]);
+      const IvTrack *tr = track_at (t, r->track);
+      gint64 end = t->start_ns[s] + t->dur_ns[s];
+
+      /* deeper rows of the same kind, in the slice's span; each checked by its parents */
+      for (guint rr = tr->first_row; rr < tr->first_row + tr->n_rows; rr++)
+        {
+          const IvRow *row = row_at (t, rr);
+          if (row->overflow || row->kind != r->kind || row->depth <= r->depth)
+            continue;
+          for (gsize k = iv_trace_row_first_at (t, rr, t->start_ns[s]);
+               k < row->first + row->n && t->start_ns[k] <= end; k++)
+            {
+              c->table->visited++;
+              if (descends_from (t, k, s))
+                g_array_append_val (c->ids, k);
+            }
+        }
+      g_array_sort (c->ids, compare_gsize);
+    }
+  return SQLITE_OK;
+}
+
+static int
+relative_next (sqlite3_vtab_cursor *cur)
+{
+  ((RelativeCursor *) cur)->k++;
+  return SQLITE_OK;
+}
+
+static int
+relative_eof (sqlite3_vtab_cursor *cur)
+{
+  RelativeCursor *c = (RelativeCursor *) cur;
+  return c->k >= c->ids->len;
+}
+
+static int
+relative_column (sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
+{
+  RelativeCursor *c = (RelativeCursor *) cur;
+  if (col == S_START)
+    sqlite3_result_int64 (ctx, c->start);
+  else
+    slice_value (c->d->trace, g_array_index (c->ids, gsize, c->k), col, ctx);
+  return SQLITE_OK;
+}
+
+static int
+relative_rowid (sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
+{
+  RelativeCursor *c = (RelativeCursor *) cur;
+  *rowid = (sqlite3_int64) g_array_index (c->ids, gsize, c->k);
+  return SQLITE_OK;
+}
+
+static const sqlite3_module relative_module = {
+  .xConnect = vt_connect,
+  .xBestIndex = relative_best_index,
+  .xDisconnect = vt_disconnect,
+  .xDestroy = vt_disconnect,
+  .xOpen = relative_open,
+  .xClose = relative_close,
+  .xFilter = relative_filter,
+  .xNext = relative_next,
+  .xEof = relative_eof,
+  .xColumn = relative_column,
+  .xRowid = relative_rowid,
 };
 
 /* ---- the small tables: generic scans ---- */
@@ -1616,6 +1809,10 @@ _iv_query_add_trace_tables (IvQuery *q, const IvTrace *trace, GError **error)
   t->data = d;
   t->free_data = trace_data_free; /* the tables share d: the first frees it */
   t = _iv_query_table_add (q, "args", args_columns, &args_module);
+  t->data = d;
+  t = _iv_query_table_add (q, "ancestor_slice", relative_columns, &relative_module);
+  t->data = d;
+  t = _iv_query_table_add (q, "descendant_slice", relative_columns, &relative_module);
   t->data = d;
   sqlite3_create_function (_iv_query_db (q), "extract_arg", 2,
                            SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, d, extract_arg,
