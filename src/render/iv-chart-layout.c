@@ -530,6 +530,16 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
       L->plot_w = MAX (20, width - l - r);
       L->plot_h = MAX (20, height - top - b);
     }
+  /* An x title wider than the page wraps to a second line (the sweep's key to its
+   * marks), the plot a line shorter, before it is cut */
+  ctx->title_two_lines[IV_AXIS_X] = FALSE;
+  if (chart->axis[IV_AXIS_X].title
+      && axis_title_too_long (ctx, chart, IV_AXIS_X, ticks[IV_AXIS_X].ticks,
+                              width - 2 * IV_CHART_PAD))
+    {
+      ctx->title_two_lines[IV_AXIS_X] = TRUE;
+      L->plot_h = MAX (20, L->plot_h - line_h);
+    }
   /* A y title longer than the plot is high goes on two lines, its unit under it, where
    * cutting it would leave "Outp… (tokens/s/GPU)": the plot gives up a line's width. */
   for (IvAxisId a = IV_AXIS_Y; a <= IV_AXIS_Y2; a++)
@@ -684,7 +694,21 @@ _iv_chart_draw_axes (IvChartCtx *ctx, AxisTicks ticks[IV_N_AXES])
                     : NULL;
     double label_h = chart->axis[IV_AXIS_X].hide_labels ? 0 : ticks[IV_AXIS_X].max_h;
 
-    if (xt)
+    if (xt && ctx->title_two_lines[IV_AXIS_X])
+      {
+        /* across the page, two lines centred under the plot, cut only past them */
+        g_autofree char *full = axis_title_with_unit (chart, IV_AXIS_X, ticks[IV_AXIS_X].ticks);
+        /* the lines centred in a box as wide as the page (Pango centres them in it) */
+        ctx->max_text_w = L->width - 2 * IV_CHART_PAD;
+        ctx->max_lines = 2;
+        pango_layout_set_alignment (ctx->text, PANGO_ALIGN_CENTER);
+        _iv_chart_show_text (ctx, full, IV_CHART_PAD, y1 + TICK_LEN + 6 + label_h, 0, 0, 0.95,
+                             FALSE, fg);
+        pango_layout_set_alignment (ctx->text, PANGO_ALIGN_LEFT);
+        ctx->max_lines = 0;
+        ctx->max_text_w = 0;
+      }
+    else if (xt)
       _iv_chart_show_text (ctx, xt, x0 + L->plot_w / 2, y1 + TICK_LEN + 6 + label_h, 0.5, 0, 0.95,
                            FALSE, fg);
     if (yt)
