@@ -1370,6 +1370,9 @@ test_plot_notes (void)
 
   g_assert_cmpint (r.status, ==, 0);
   runs_notes = lines_after (r.err, "inferview runs: ");
+  /* the window's table: what every run shares once above it, the runs by what varies */
+  g_assert_nonnull (strstr (r.out, "\nModel: Qwen/Qwen3-0.6B · "));
+  g_assert_nonnull (strstr (r.out, "\nconcurrency 4 "));
   result_clear (&r);
   r = run ("plot", sweep, "-o", dir, NULL);
   g_assert_cmpint (r.status, ==, 0);
