@@ -453,12 +453,44 @@ def test_safety(tmp):
           "an error in --file names the file, line and column", err)
 
 
+def test_hostile(tmp):
+    """What a query file or a trace's names may hold: refused or made harmless, with the
+    place named."""
+    trace = os.path.join(tmp, "escapes.json")
+    with open(trace, "w") as f:
+        f.write('{"traceEvents":[{"ph":"X","name":"a\\u001b[31mred\\u0007","pid":1,"tid":1,"ts":1,"dur":2}]}')
+    rc, out, err = query([trace], "SELECT name FROM slice", fmt="table")
+    check(rc == 0 and "\x1b" not in out and "\x07" not in out and "a\\e[31mred" in out,
+          "a name's control characters are shown escaped in the table", repr(out))
+    rc, rows, err = query([trace], "SELECT name FROM slice")
+    check(rc == 0 and rows == [{"name": "a\x1b[31mred\x07"}], "and kept exactly in JSON", repr(rows))
+
+    fifo = os.path.join(tmp, "q.fifo")
+    os.mkfifo(fifo)
+    rc, out, err = query([trace], None, fmt="table", extra=("--file", fifo), timeout=30)
+    check(rc == 1 and fifo in err and "regular" in err, "a FIFO as --file is refused, not waited on", err)
+    bad = os.path.join(tmp, "bad.sql")
+    with open(bad, "wb") as f:
+        f.write(b"SELECT 1,\n  \xff\xfe")
+    rc, out, err = query([trace], None, fmt="table", extra=("--file", bad))
+    check(rc == 1 and "%s: line 2, column 3: the SQL is not UTF-8 text" % bad in err,
+          "SQL that is not UTF-8 is refused at its place", err)
+    big = os.path.join(tmp, "big.sql")
+    with open(big, "w") as f:
+        f.write("SELECT 1;" + " " * (2 << 20))
+    rc, out, err = query([trace], None, fmt="table", extra=("--file", big))
+    check(rc == 1 and big in err, "a query file past 1 MiB is refused, naming it", err)
+    rc, out, err = query([trace, trace], "SELECT 1", fmt="table")
+    check(rc == 1 and "one trace" in err, "a second trace is refused, naming both", err)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_by_name()
         test_perfetto_examples(tmp)
         test_runs()
         test_safety(tmp)
+        test_hostile(tmp)
     print("1..%d" % len(results))
     for i, (ok, what, detail) in enumerate(results, 1):
         print("%s %d - %s" % ("ok" if ok else "not ok", i, what))

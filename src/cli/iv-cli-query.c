@@ -352,6 +352,34 @@ load_paths (IvQuery *q, char **paths, GPtrArray *traces, IvSweep **sweep)
   return IV_EXIT_OK;
 }
 
+/* Whether the SQL (@len bytes) is text SQLite can be given: UTF-8 without a NUL. FALSE
+ * after a line on stderr naming @source, the line and column of the first bad byte. */
+static gboolean
+sql_is_text (const char *source, const char *sql, gsize len)
+{
+  const char *end = NULL;
+  guint line = 1, column = 1;
+
+  if (g_utf8_validate (sql, (gssize) len, &end) && strlen (sql) == len)
+    return TRUE;
+  if (!end || (gsize) (end - sql) > len)
+    end = sql + len;
+  if (memchr (sql, '\0', len) && (const char *) memchr (sql, '\0', len) < end)
+    end = memchr (sql, '\0', len);
+  for (const char *p = sql; p < end; p++)
+    {
+      if (*p == '\n')
+        line++, column = 1;
+      else if (((guchar) *p & 0xc0) != 0x80)
+        column++;
+    }
+  _iv_cli_printf (stderr,
+                  _ ("inferview: %s: line %u, column %u: the SQL is not UTF-8 text (a byte "
+                     "0x%02X).\n"),
+                  source, line, column, (guchar) *end);
+  return FALSE;
+}
+
 int
 _iv_cli_query (int argc, char **argv)
 {
@@ -414,18 +442,12 @@ _iv_cli_query (int argc, char **argv)
           _iv_cli_print_error (error);
           return IV_EXIT_BAD_INPUT;
         }
-      if (strlen (sql) != len || !g_utf8_validate (sql, (gssize) len, NULL))
-        {
-          _iv_cli_printf (stderr, _ ("inferview: %s: the SQL is not UTF-8 text.\n"), file);
-          return IV_EXIT_BAD_INPUT;
-        }
+      if (!sql_is_text (file, sql, len))
+        return IV_EXIT_BAD_INPUT;
       source = file;
     }
-  if (!g_utf8_validate (sql, -1, NULL))
-    {
-      _iv_cli_printf (stderr, "%s", _ ("inferview: query: the SQL is not UTF-8 text.\n"));
-      return IV_EXIT_BAD_INPUT;
-    }
+  if (!sql_is_text (source, sql, strlen (sql)))
+    return IV_EXIT_BAD_INPUT;
 
   if (!(q = iv_query_new (&error)))
     {
