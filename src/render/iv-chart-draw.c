@@ -625,7 +625,8 @@ _iv_chart_place_labels (IvChartCtx *ctx)
   LabelGrid placed, labels;
   static const double dirs[8][2]
       = { { 1, 0 }, { 1, -1 }, { 0, -1 }, { -1, -1 }, { -1, 0 }, { -1, 1 }, { 0, 1 }, { 1, 1 } };
-  static const double reach[] = { 1, 2.4, 4, 6 };
+  /* near, or a short leader away: long leaders across a crowded plot read as a scribble */
+  static const double reach[] = { 1, 2.4 };
 
   label_grid_init (&placed, L);
   label_grid_init (&labels, L);
