@@ -18,6 +18,7 @@
 #include "iv-cli-private.h"
 #include "iv-cli-ranks.h"
 #include "iv-cli-trace-diff.h"
+#include "iv-trace-steps.h"
 #include "iv-safe-text.h"
 #include "iv-preset.h"
 #include "iv-model.h"
@@ -234,6 +235,32 @@ stats_json (const IvTrace *t, const IvTraceReport *rep, const IvResult *against,
       iv_json_writer_end_object (w);
       iv_json_writer_end_object (w);
     }
+  {
+    /* the iterations, each with the GPU's time in it (the whole trace's, whatever range) */
+    g_autoptr (GArray) steps = iv_trace_step_stats (t);
+    if (steps->len)
+      {
+        iv_json_writer_key (w, "steps");
+        iv_json_writer_begin_array (w);
+        for (guint i = 0; i < steps->len; i++)
+          {
+            const IvStepStats *st = &g_array_index (steps, IvStepStats, i);
+            iv_json_writer_begin_object (w);
+            INT ("step", st->step);
+            INT ("start_ns", st->t0_ns);
+            INT ("dur_ns", st->t1_ns - st->t0_ns);
+            INT ("gpu_busy_ns", st->busy_ns);
+            INT ("gpu_work", st->kernels);
+            iv_json_writer_key (w, "busy_by_class_ns");
+            iv_json_writer_begin_object (w);
+            for (int k = 0; k < IV_N_KCLASSES; k++)
+              INT (iv_kernel_class_name (k), st->class_ns[k]);
+            iv_json_writer_end_object (w);
+            iv_json_writer_end_object (w);
+          }
+        iv_json_writer_end_array (w);
+      }
+  }
   if (rep->launch && rep->launch->launches->len)
     {
       iv_json_writer_key (w, "launches");
@@ -399,6 +426,32 @@ stats_text (const IvTrace *t, const IvTraceReport *rep)
           }
       }
     }
+  {
+    g_autoptr (GArray) steps = iv_trace_step_stats (t);
+    if (steps->len)
+      {
+        _iv_cli_printf (stdout, "\n");
+        _iv_cli_printf (stdout, "Iterations (ProfilerStep; --step N scopes --stats to one)\n");
+        _iv_cli_printf (stdout, "  %-10s %12s %12s %7s %10s %10s %10s %10s\n", "step", "time",
+                        "GPU busy", "busy", "gemm", "attention", "collective", "other");
+        for (guint i = 0; i < steps->len && i < 50; i++)
+          {
+            const IvStepStats *st = &g_array_index (steps, IvStepStats, i);
+            gint64 dur = st->t1_ns - st->t0_ns;
+            g_autofree char *d = iv_units_format_seconds (dur * 1e-9);
+            g_autofree char *b = iv_units_format_seconds (st->busy_ns * 1e-9);
+            g_autofree char *c0 = iv_units_format_seconds (st->class_ns[0] * 1e-9);
+            g_autofree char *c1 = iv_units_format_seconds (st->class_ns[1] * 1e-9);
+            g_autofree char *c2 = iv_units_format_seconds (st->class_ns[2] * 1e-9);
+            g_autofree char *c3 = iv_units_format_seconds (st->class_ns[3] * 1e-9);
+            _iv_cli_printf (
+                stdout, "  #%-9" G_GINT64_FORMAT " %12s %12s %6.1f%% %10s %10s %10s %10s\n",
+                st->step, d, b, dur > 0 ? 100.0 * st->busy_ns / dur : 0, c0, c1, c2, c3);
+          }
+        if (steps->len > 50)
+          _iv_cli_printf (stdout, "  … %u steps in all (--json lists every one)\n", steps->len);
+      }
+  }
   if (rep->launch && rep->launch->launches->len)
     {
       const IvLaunchStats *ls = rep->launch;
@@ -1113,7 +1166,8 @@ _iv_cli_trace (int argc, char **argv)
           "largest changes first"),
       NULL },
     { "step", 0, 0, G_OPTION_ARG_STRING, &diff_step,
-      N_ ("With --diff: ProfilerStep N of both, or N:M (step N of the first, M of the second)"),
+      N_ ("With --stats: only ProfilerStep N; with --diff: step N of both, or N:M (step N of "
+          "the first, M of the second)"),
       "N" },
     { "top", 0, 0, G_OPTION_ARG_STRING, &top_text,
       N_ ("With --diff: the changes listed (default 40, 0 for all)"), "N" },
@@ -1190,11 +1244,12 @@ _iv_cli_trace (int argc, char **argv)
                                     _ ("--overlap-tolerance is at most 1000000 µs (1 s)"));
       iv_trace_set_overlap_tolerance ((gint64) llround (us * 1e3));
     }
-  if (diff || diff_step || top_text)
+  if (diff || top_text || (diff_step && !stats))
     {
       guint64 top = 40;
       if (!diff)
-        return _iv_cli_usage_error ("trace", "%s", _ ("--step and --top are for --diff"));
+        return _iv_cli_usage_error ("trace", "%s",
+                                    _ ("--top is for --diff; --step for --diff or --stats"));
       if (g_strv_length (files) != 2 || stats || pipeline_json || from || to || bound.model
           || align_ranks || (output && json))
         return _iv_cli_usage_error ("trace", "%s",
@@ -1301,6 +1356,25 @@ _iv_cli_trace (int argc, char **argv)
       scope.scoped = TRUE;
       scope.t0_ns = from ? trace->t0_ns + (gint64) llround (MIN (from_ms, 9e12) * 1e6) : G_MININT64;
       scope.t1_ns = to ? trace->t0_ns + (gint64) llround (MIN (to_ms, 9e12) * 1e6) : G_MAXINT64;
+    }
+  if (diff_step)
+    {
+      /* one iteration: its ProfilerStep span, as --from and --to would give it */
+      guint64 n;
+      if (from || to)
+        return _iv_cli_usage_error ("trace", "%s", _ ("--step and --from/--to both say a range"));
+      if (!g_ascii_string_to_unsigned (diff_step, 10, 0, G_MAXINT64, &n, NULL))
+        return _iv_cli_usage_error ("trace", _ ("--step takes a ProfilerStep number, not “%s”"),
+                                    diff_step);
+      if (!iv_trace_step_range (trace, (gint64) n, &scope.t0_ns, &scope.t1_ns))
+        {
+          g_autofree char *has = iv_trace_steps_text (trace);
+          _iv_cli_printf (
+              stderr, "inferview trace: %s: no ProfilerStep#%" G_GUINT64_FORMAT " (it has %s)\n",
+              trace->path, n, has);
+          return IV_EXIT_BAD_INPUT;
+        }
+      scope.scoped = TRUE;
     }
   if (include_open)
     scope.flags |= IV_STATS_INCLUDE_OPEN;

@@ -52,9 +52,6 @@ IvTraceDiff *iv_trace_diff_new (const IvTrace *a, const IvTrace *b, gint64 step_
                                 GError **error);
 void iv_trace_diff_free (IvTraceDiff *diff);
 
-/* The ProfilerStep#N numbers of @trace, ascending (gint64). */
-GArray *iv_trace_profiler_steps (const IvTrace *trace);
-
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvTraceDiff, iv_trace_diff_free)
 
 G_END_DECLS
