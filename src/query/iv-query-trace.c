@@ -225,7 +225,8 @@ extract_arg (sqlite3_context *ctx, int argc, sqlite3_value **argv)
     }
   if (!(args = slice_args (d, (gsize) id, &error)))
     {
-      sqlite3_result_error (ctx, error->message, -1);
+      sqlite3_result_error (ctx, error ? error->message : _ ("the arguments could not be read"),
+                            -1);
       return;
     }
   for (guint i = 0; i < args->len; i++)
@@ -1006,6 +1007,13 @@ scan_read (ArgsCursor *c, gsize slice, GError **error)
   g_autofree char *buf = NULL, *strict = NULL;
   guint64 got = 0;
 
+  if (!t->path)
+    {
+      /* a trace from memory (the fuzz targets): nothing to read back from */
+      g_set_error (error, IV_QUERY_ERROR, IV_QUERY_ERROR_INPUT,
+                   _ ("The trace has no file to read its arguments from."));
+      return NULL;
+    }
   if (!c->in && !(c->in = iv_input_open (t->path, error)))
     return NULL;
   if (off < c->in_pos) /* overlapping spans (never in a file the loader read): reopen */
@@ -1068,7 +1076,8 @@ args_settle (ArgsCursor *c)
       c->args = c->one ? slice_args (c->d, c->slice, &error) : scan_read (c, c->slice, &error);
       if (!c->args)
         {
-          c->base.pVtab->zErrMsg = sqlite3_mprintf ("%s", error->message);
+          c->base.pVtab->zErrMsg = sqlite3_mprintf (
+              "%s", error ? error->message : _ ("the arguments could not be read"));
           return SQLITE_ERROR;
         }
     }
