@@ -889,6 +889,18 @@ test_model_tabs_reachable (void)
                  names[i]);
     }
 
+  /* the result bar wraps its figures rather than push the pane past the window's edge
+   * (in one row it needed about 530 px) */
+  {
+    GtkWidget *bar = iv_model_view_get_result_bar (view);
+    graphene_rect_t b;
+    int min_width;
+    gtk_widget_measure (bar, GTK_ORIENTATION_HORIZONTAL, -1, &min_width, NULL, NULL, NULL);
+    g_assert_cmpint (min_width, <=, 400);
+    g_assert_true (gtk_widget_compute_bounds (bar, GTK_WIDGET (window), &b));
+    g_assert_cmpfloat (b.origin.x + b.size.width, <=, win_width);
+  }
+
   /* the narrow form at this size: choosing Compare there shows it, and it says so */
   drop = drop_down_offering (notebook, "Compare", &index);
   g_assert_nonnull (drop);

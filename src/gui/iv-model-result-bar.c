@@ -1,7 +1,8 @@
 /* iv-model-result-bar.c: the Model workspace's headline figures above the tabs: the step
  * (what it means in this mode), tokens/s, memory against what each PE or GPU has as a
  * badge in the colour of its verdict, the idle PEs or GPUs; while the settings cannot be
- * evaluated, the last of them dimmed with the reason. */
+ * evaluated, the last of them dimmed with the reason. The figures flow onto a second line
+ * when the pane is narrow (ui/iv-model-result-bar.ui). */
 #define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-model-result-bar.h"
@@ -16,6 +17,7 @@ struct _IvModelResultBar
 
   GtkLabel *step, *step_caption, *tps, *memory, *memory_caption;
   GtkLabel *idle, *idle_caption, *stale;
+  GtkFlowBox *figures; /* the four figures, wrapping when the pane is narrow */
 };
 
 G_DEFINE_FINAL_TYPE (IvModelResultBar, iv_model_result_bar, GTK_TYPE_BOX)
@@ -46,6 +48,7 @@ iv_model_result_bar_class_init (IvModelResultBarClass *klass)
   CHILD (idle, "result_idle");
   CHILD (idle_caption, "result_idle_caption");
   CHILD (stale, "result_stale");
+  CHILD (figures, "figures");
 #undef CHILD
 }
 
@@ -53,6 +56,10 @@ static void
 iv_model_result_bar_init (IvModelResultBar *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* figures to read, not items to pick: the keyboard passes them by */
+  for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (self->figures)); c;
+       c = gtk_widget_get_next_sibling (c))
+    gtk_widget_set_focusable (c, FALSE);
 }
 
 /* The step (what it means in this mode), tokens/s, memory per PE against
