@@ -26,12 +26,14 @@ import sys
 import tempfile
 from decimal import ROUND_HALF_UP, Decimal
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import check, finish  # noqa: E402
+
 BINARY = os.environ.get("IV_BINARY", "inferview")
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.environ.get("IV_TEST_DATA", os.path.join(HERE, "data"))
 GEN = os.path.join(HERE, "gen-rank-traces.py")
 WORK = {"kernel", "gpu_memcpy", "gpu_memset"}
-results = []
 
 # hta/common/types.py, verbatim
 COMM = re.compile(r"(^nccl.*)|(^hip)|(^hccl)|(.*ncclKernel.*)")
@@ -40,10 +42,6 @@ NOT_COMPUTE = re.compile(
     r"(^nccl)|(.*Memcpy)|(.*Memset)|(.*dma)|(^.*Sync)|(^Stream Wait Event)|(cuda.*LaunchKernel)"
     r"|(^runFunction)|(^hip)|(^job_exe)|(^packet)|(^pe_exe)|(^cpum_exe_subgraph)|(^hccl)"
     r"|(^collective_subgraph_execution)")
-
-
-def check(ok, what, detail=""):
-    results.append((bool(ok), what, detail))
 
 
 def kernel_type(name):  # hta/utils/utils.py get_kernel_type
@@ -337,12 +335,7 @@ def main():
         p = subprocess.run([BINARY, "identify", os.path.join(tmp, "wall")], capture_output=True, text=True)
         check(p.returncode == 0 and "8 ranks of a distributed trace" in p.stdout,
               "identify FOLDER: 8 ranks of a distributed trace", p.stdout.strip() + p.stderr.strip())
-    print("1..%d" % len(results))
-    for i, (ok, what, detail) in enumerate(results, 1):
-        print("%s %d - %s" % ("ok" if ok else "not ok", i, what))
-        if not ok and detail:
-            print("# " + detail.replace("\n", "\n# "))
-    return 0 if all(ok for ok, _, _ in results) else 1
+    return finish()
 
 
 if __name__ == "__main__":

@@ -24,16 +24,14 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import check, finish  # noqa: E402
+
 BINARY = os.environ.get("IV_BINARY", "inferview")
 DATA = os.environ.get("IV_TEST_DATA", os.path.join(os.path.dirname(os.path.abspath(__file__)), "data"))
 SEP = " › "
 TOLERANCE_NS = 1000
 WORK = {"kernel", "gpu_memcpy", "gpu_memset"}
-results = []
-
-
-def check(ok, what, detail=""):
-    results.append((bool(ok), what, detail))
 
 
 def events_of(path):
@@ -233,13 +231,7 @@ def main():
     compare("HTA trace_diff control/test, whole", os.path.join(hta, "control.json.gz"),
             os.path.join(hta, "test.json.gz"))
 
-    print("1..%d" % len(results))
-    for i, (ok, what, detail) in enumerate(results, 1):
-        print("%s %d - %s" % ("ok" if ok else "not ok", i, what))
-        if not ok and detail:
-            for line in str(detail).splitlines()[:10]:
-                print("#   " + line)
-    return 0 if all(ok for ok, _, _ in results) else 1
+    return finish()
 
 
 if __name__ == "__main__":

@@ -20,6 +20,9 @@ import subprocess
 import sys
 from decimal import ROUND_HALF_UP, Decimal
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import check, finish  # noqa: E402
+
 BINARY = os.environ.get("IV_BINARY", "inferview")
 DATA = os.environ.get("IV_TEST_DATA", os.path.join(os.path.dirname(os.path.abspath(__file__)), "data"))
 CALLS = {"cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cuLaunchKernelEx",
@@ -29,11 +32,6 @@ CALLS = {"cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cuLaunchK
 # GPU work as the loader's categories make it (iv_trace_gpu_category_kind): Kineto's, the
 # 2021 schema's, profiled ranges and MTIA's
 WORK = {"kernel", "gpu_memcpy", "gpu_memset", "memcpy", "memset", "cuda_profiler_range", "mtia_ccp_events"}
-results = []
-
-
-def check(ok, what, detail=""):
-    results.append((bool(ok), what, detail))
 
 
 def ns(v):
@@ -128,13 +126,7 @@ def main():
               "want %s got %s" % (qstats, hq))
     check(tried >= 3, "at least three traces with launches compared", str(tried))
 
-    print("1..%d" % len(results))
-    for i, (ok, what, detail) in enumerate(results, 1):
-        print("%s %d - %s" % ("ok" if ok else "not ok", i, what))
-        if not ok and detail:
-            for line in str(detail).splitlines()[:10]:
-                print("#   " + line)
-    return 0 if all(ok for ok, _, _ in results) else 1
+    return finish()
 
 
 if __name__ == "__main__":

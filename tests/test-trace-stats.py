@@ -27,6 +27,9 @@ import subprocess
 import sys
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import check, finish  # noqa: E402
+
 BINARY = os.environ.get("IV_BINARY", "inferview")
 DATA = os.environ.get("IV_TEST_DATA", os.path.join(os.path.dirname(os.path.abspath(__file__)), "data"))
 TIME_MAX = 1 << 62  # every time lies within ±2^62 ns (iv-trace.h, IV_TRACE_TIME_MAX)
@@ -35,11 +38,6 @@ NAME_MAX = 65536  # names and categories are kept whole up to 64 KiB
 # GPU work: a list of kernels, copies, sets (Kineto's categories, the 2021 schema's too)
 WORK = {"kernel", "gpu_memcpy", "gpu_memset", "memcpy", "memset", "cuda_profiler_range", "mtia_ccp_events"}
 NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?\Z")
-results = []
-
-
-def check(ok, what, detail=""):
-    results.append((bool(ok), what, detail))
 
 
 # ---------- reading ----------
@@ -444,13 +442,7 @@ def main():
                   "(%d, %.4f s, %r)" % (side, count, total / 1e9, opened.get(("InputLatency", "cpu"))))
     else:
         check(False, "catapult's multiple_input_latency.json is in tests/data/traces")
-    print("1..%d" % len(results))
-    for i, (ok, what, detail) in enumerate(results, 1):
-        print("%s %d - %s" % ("ok" if ok else "not ok", i, what))
-        if not ok and detail:
-            for line in detail.splitlines():
-                print("# " + line)
-    return 0 if all(ok for ok, _, _ in results) else 1
+    return finish()
 
 
 if __name__ == "__main__":

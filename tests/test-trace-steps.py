@@ -19,14 +19,12 @@ import subprocess
 import sys
 from decimal import ROUND_HALF_UP, Decimal
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import check, finish  # noqa: E402
+
 BINARY = os.environ.get("IV_BINARY", "inferview")
 DATA = os.environ.get("IV_TEST_DATA", os.path.join(os.path.dirname(os.path.abspath(__file__)), "data"))
 WORK = {"kernel", "gpu_memcpy", "gpu_memset", "memcpy", "memset", "cuda_profiler_range", "mtia_ccp_events"}
-results = []
-
-
-def check(ok, what, detail=""):
-    results.append((bool(ok), what, detail))
 
 
 def ns(v):
@@ -110,13 +108,7 @@ def main():
     check(rc != 0 and "ProfilerStep#99" in err and "1009" in err and "control.json.gz" in err,
           "a step not in the trace is refused, naming the file and the steps it has", err)
 
-    print("1..%d" % len(results))
-    for i, (ok, what, detail) in enumerate(results, 1):
-        print("%s %d - %s" % ("ok" if ok else "not ok", i, what))
-        if not ok and detail:
-            for line in str(detail).splitlines()[:10]:
-                print("#   " + line)
-    return 0 if all(ok for ok, _, _ in results) else 1
+    return finish()
 
 
 if __name__ == "__main__":
