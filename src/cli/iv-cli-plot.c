@@ -327,20 +327,8 @@ json_serving (Outputs *o, const IvServingCurve *curve, const IvServingMeasuredSe
   for (guint i = 0; i < curve->points->len; i++)
     {
       const IvServingPoint *p = &g_array_index (curve->points, IvServingPoint, i);
-      if (!p->front_user)
-        continue;
-      iv_json_writer_begin_object (w);
-      iv_json_writer_key (w, "tp");
-      iv_json_writer_int (w, p->t);
-      iv_json_writer_key (w, "ep");
-      iv_json_writer_int (w, p->e);
-      iv_json_writer_key (w, "batch");
-      iv_json_writer_int (w, p->B);
-      iv_json_writer_key (w, "tokens_per_s_per_user");
-      iv_json_writer_double (w, p->per_user);
-      iv_json_writer_key (w, "tokens_per_s_per_gpu");
-      iv_json_writer_double (w, p->per_gpu);
-      iv_json_writer_end_object (w);
+      if (p->front_user)
+        iv_serving_point_write_json (w, p);
     }
   iv_json_writer_end_array (w);
   iv_json_writer_key (w, "measured");

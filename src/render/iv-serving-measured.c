@@ -114,3 +114,34 @@ iv_serving_measured_write_json (IvJsonWriter *w, const GArray *points)
     }
   iv_json_writer_end_array (w);
 }
+
+void
+iv_serving_point_write_json (IvJsonWriter *w, const IvServingPoint *p)
+{
+  iv_json_writer_begin_object (w);
+  iv_json_writer_key (w, "tp");
+  iv_json_writer_int (w, p->t);
+  iv_json_writer_key (w, "ep");
+  iv_json_writer_int (w, p->e);
+  iv_json_writer_key (w, "batch");
+  iv_json_writer_int (w, p->B);
+  iv_json_writer_key (w, "ttft_s");
+  iv_json_writer_double (w, p->ttft_s);
+  iv_json_writer_key (w, "itl_s");
+  iv_json_writer_double (w, p->itl_s);
+  iv_json_writer_key (w, "latency_s");
+  iv_json_writer_double (w, p->latency_s);
+  iv_json_writer_key (w, "tokens_per_s_per_user");
+  iv_json_writer_double (w, p->per_user);
+  iv_json_writer_key (w, "tokens_per_s_per_gpu");
+  iv_json_writer_double (w, p->per_gpu);
+  iv_json_writer_key (w, "memory_bytes_per_gpu");
+  iv_json_writer_double (w, p->memory_bytes);
+  iv_json_writer_key (w, "fits");
+  iv_json_writer_bool (w, p->fits);
+  iv_json_writer_key (w, "frontier_per_user");
+  iv_json_writer_bool (w, p->front_user);
+  iv_json_writer_key (w, "frontier_ttft");
+  iv_json_writer_bool (w, p->front_ttft);
+  iv_json_writer_end_object (w);
+}

@@ -34,6 +34,9 @@ void iv_serving_measured_set_clear (IvServingMeasuredSet *set);
 /* @points (IvServingMeasured) as a JSON array of runs: what `model --serving --measured
  * --json` and `plot --hardware --json` print, written in one place so they cannot differ. */
 void iv_serving_measured_write_json (IvJsonWriter *w, const GArray *points);
+/* One point of the bound's sweep as a JSON object: `model --serving --format json`'s
+ * points and `plot --json`'s bound frontier. */
+void iv_serving_point_write_json (IvJsonWriter *w, const IvServingPoint *p);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (IvServingMeasuredSet, iv_serving_measured_set_clear)
 
