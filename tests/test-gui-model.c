@@ -349,6 +349,40 @@ test_model_view (void)
     g_assert_true (has_label_containing (GTK_WIDGET (stages), iv_stage_id ((IvStageId) order)));
     csv = iv_result_to_csv (res);
     g_assert_cmpstr (iv_model_stages_get_csv (stages), ==, csv);
+    /* a slider step that keeps the stages keeps the rows' items, with the new numbers, the
+     * order by visible time made again and the CSV the new result's */
+    {
+      g_autoptr (GObject) first_row = g_list_model_get_item (rows, 0);
+      g_autofree char *csv2 = NULL;
+      double v_before, v_after, v_top = 0;
+      g_object_get (first_row, "visible", &v_before, NULL);
+      g_object_set (iv_model_view_get_state (view), "tq", (gint64) 2048, NULL);
+      res = iv_model_view_get_result (view);
+      g_assert_cmpint (res->config.T, ==, 2048);
+      g_object_get (first_row, "visible", &v_after, NULL);
+      g_assert_cmpfloat (v_after, !=, v_before);
+      for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+        {
+          g_autoptr (GObject) it = g_list_model_get_item (rows, i);
+          double v;
+          g_object_get (it, "visible", &v, NULL);
+          if (i == 0)
+            v_top = v;
+          g_assert_cmpfloat (v, <=, v_top);
+        }
+      {
+        gboolean kept = FALSE;
+        for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+          {
+            g_autoptr (GObject) it = g_list_model_get_item (rows, i);
+            kept |= it == first_row;
+          }
+        g_assert_true (kept);
+      }
+      csv2 = iv_result_to_csv (res);
+      g_assert_cmpstr (iv_model_stages_get_csv (stages), ==, csv2);
+      g_object_set (iv_model_view_get_state (view), "tq", (gint64) 8192, NULL);
+    }
     gtk_stack_set_visible_child_name (stack, "pipeline");
   }
 

@@ -1,7 +1,9 @@
 /* iv-model-stages.c: the per-stage table on screen — a GtkColumnView sorted by any
  * column, the selected stage's formula with symbols and with numbers under it, and Copy
  * as CSV. Each row is an IvStageItem holding one stage's numbers as properties, so the
- * columns and sorters declared in ui/iv-model-stages.ui read them directly. */
+ * columns and sorters declared in ui/iv-model-stages.ui read them directly; a slider step
+ * that keeps the same stages updates the items in place (the rows stay), and the formula
+ * and the CSV are written only for what is shown or copied. */
 #define G_LOG_DOMAIN "iv-gui"
 
 #include "iv-model-stages.h"
@@ -35,7 +37,6 @@ struct _IvStageItem
   IvStageId id;
   IvBound bound;
   double v[N_NUMBERS];
-  char *formula, *formula_values;
   gboolean decimal; /* a GPU server's bytes, in the datasheets' decimal units (§8) */
 };
 
@@ -62,21 +63,11 @@ iv_stage_item_get_property (GObject *object, guint prop_id, GValue *value, GPara
 }
 
 static void
-iv_stage_item_finalize (GObject *object)
-{
-  IvStageItem *self = IV_STAGE_ITEM (object);
-  g_free (self->formula);
-  g_free (self->formula_values);
-  G_OBJECT_CLASS (iv_stage_item_parent_class)->finalize (object);
-}
-
-static void
 iv_stage_item_class_init (IvStageItemClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->get_property = iv_stage_item_get_property;
-  object_class->finalize = iv_stage_item_finalize;
   for (guint i = 0; i < N_NUMBERS; i++)
     g_object_class_install_property (
         object_class, i + 1,
@@ -111,7 +102,10 @@ struct _IvModelStages
   GtkSingleSelection *selection;
   GtkLabel *formula;
 
-  char *csv;
+  char *csv;       /* made when first asked for after a result */
+  IvResult result; /* what the selected stage's formula is written from */
+  guint kind;
+  gboolean has_result;
 };
 
 G_DEFINE_FINAL_TYPE (IvModelStages, iv_model_stages, GTK_TYPE_WIDGET)
@@ -151,27 +145,31 @@ static void
 on_selected (IvModelStages *self)
 {
   IvStageItem *it;
-  g_autofree char *text = NULL;
+  g_autofree char *text = NULL, *formula = NULL, *values = NULL;
 
   /* The selection still reports while the template is being taken down. */
   if (!self->selection || !self->formula)
     return;
   it = gtk_single_selection_get_selected_item (self->selection);
-  if (!it)
+  if (!it || !self->has_result)
     {
       gtk_label_set_text (self->formula, _ ("Select a stage to see its formula."));
       return;
     }
-  text = g_strdup_printf ("%s %s\n%s\n%s", iv_stage_id (it->id), iv_stage_name (it->id),
-                          it->formula, it->formula_values);
+  /* only the selected stage's formulas are written, not every row's at every step */
+  formula = iv_stage_formula (&self->result, self->kind, it->id, FALSE);
+  values = iv_stage_formula (&self->result, self->kind, it->id, TRUE);
+  text = g_strdup_printf ("%s %s\n%s\n%s", iv_stage_id (it->id), iv_stage_name (it->id), formula,
+                          values);
   gtk_label_set_text (self->formula, text);
 }
 
 static void
 on_copy (IvModelStages *self)
 {
-  if (self->csv)
-    gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), self->csv);
+  const char *csv = iv_model_stages_get_csv (self);
+  if (csv)
+    gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), csv);
 }
 
 static void
@@ -227,53 +225,102 @@ iv_model_stages_new (void)
   return g_object_new (IV_TYPE_MODEL_STAGES, NULL);
 }
 
+/* @it given @st's numbers; @notify: say so for each, as the cells of a row kept read them */
+static void
+fill_item (IvStageItem *it, IvStageId id, const IvStage *st, gboolean decimal, gboolean notify)
+{
+  double v[N_NUMBERS] = {
+    [COL_ORDER] = id,
+    [COL_FLOPS] = st->flops,
+    [COL_BYTES] = st->bytes,
+    [COL_COMM] = st->comm_bytes,
+    [COL_COMPUTE] = st->t_compute_s,
+    [COL_MEMORY] = st->t_memory_s,
+    [COL_COMM_TIME] = st->t_comm_s,
+    [COL_VISIBLE] = st->visible_s,
+  };
+
+  it->id = id;
+  it->decimal = decimal;
+  if (notify && it->bound != st->bound)
+    {
+      it->bound = st->bound;
+      g_object_notify (G_OBJECT (it), "bound");
+    }
+  it->bound = st->bound;
+  for (int i = 0; i < N_NUMBERS; i++)
+    if (it->v[i] != v[i])
+      {
+        it->v[i] = v[i];
+        if (notify)
+          g_object_notify (G_OBJECT (it), number_props[i]);
+      }
+}
+
 void
 iv_model_stages_set_result (IvModelStages *self, const IvResult *r, guint kind)
 {
   const IvKindResult *k;
-  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
-  IvStageId keep = IV_N_STAGES;
+  GListModel *store;
+  guint n_items, n = 0;
+  IvStageId ids[IV_N_STAGES];
+  gboolean same, decimal;
 
   g_return_if_fail (IV_IS_MODEL_STAGES (self));
-  {
-    IvStageItem *sel = gtk_single_selection_get_selected_item (self->selection);
-    if (sel)
-      keep = sel->id;
-  }
-  k = &r->kinds[MIN (kind, r->n_kinds - 1)];
+  self->result = *r;
+  self->kind = MIN (kind, r->n_kinds - 1);
+  self->has_result = TRUE;
+  g_clear_pointer (&self->csv, g_free);
+  k = &r->kinds[self->kind];
+  decimal = iv_hardware_is_gpu_server (r->hw);
   for (int s = 0; s < IV_N_STAGES; s++)
+    if (k->stages[s].present)
+      ids[n++] = s;
+
+  store = G_LIST_MODEL (self->items);
+  n_items = g_list_model_get_n_items (store);
+  same = n_items == n;
+  for (guint i = 0; same && i < n; i++)
     {
-      const IvStage *st = &k->stages[s];
-      IvStageItem *it;
-      if (!st->present)
-        continue;
-      it = g_object_new (IV_TYPE_STAGE_ITEM, NULL);
-      it->id = s;
-      it->bound = st->bound;
-      it->decimal = iv_hardware_is_gpu_server (r->hw);
-      it->v[COL_ORDER] = s;
-      it->v[COL_FLOPS] = st->flops;
-      it->v[COL_BYTES] = st->bytes;
-      it->v[COL_COMM] = st->comm_bytes;
-      it->v[COL_COMPUTE] = st->t_compute_s;
-      it->v[COL_MEMORY] = st->t_memory_s;
-      it->v[COL_COMM_TIME] = st->t_comm_s;
-      it->v[COL_VISIBLE] = st->visible_s;
-      it->formula = iv_stage_formula (r, MIN (kind, r->n_kinds - 1), s, FALSE);
-      it->formula_values = iv_stage_formula (r, MIN (kind, r->n_kinds - 1), s, TRUE);
-      g_ptr_array_add (items, it);
+      g_autoptr (IvStageItem) it = g_list_model_get_item (store, i);
+      same = it->id == ids[i];
     }
-  g_list_store_splice (self->items, 0, g_list_model_get_n_items (G_LIST_MODEL (self->items)),
-                       items->pdata, items->len);
-  g_free (self->csv);
-  self->csv = iv_result_to_csv (r);
-  /* The same stage stays selected as the sliders move. */
-  for (guint i = 0;
-       keep != IV_N_STAGES && i < g_list_model_get_n_items (G_LIST_MODEL (self->selection)); i++)
+  if (same)
     {
-      g_autoptr (IvStageItem) it = g_list_model_get_item (G_LIST_MODEL (self->selection), i);
-      if (it->id == keep)
-        gtk_single_selection_set_selected (self->selection, i);
+      /* the same stages: the rows stay (and the selection with them), their cells follow
+       * the numbers, and the order is made again for the column sorted by */
+      GtkSorter *sorter = gtk_column_view_get_sorter (self->view);
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr (IvStageItem) it = g_list_model_get_item (store, i);
+          fill_item (it, ids[i], &k->stages[ids[i]], decimal, TRUE);
+        }
+      if (sorter)
+        gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+    }
+  else
+    {
+      g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+      IvStageId keep = IV_N_STAGES;
+      IvStageItem *sel = gtk_single_selection_get_selected_item (self->selection);
+      if (sel)
+        keep = sel->id;
+      for (guint i = 0; i < n; i++)
+        {
+          IvStageItem *it = g_object_new (IV_TYPE_STAGE_ITEM, NULL);
+          fill_item (it, ids[i], &k->stages[ids[i]], decimal, FALSE);
+          g_ptr_array_add (items, it);
+        }
+      g_list_store_splice (self->items, 0, n_items, items->pdata, items->len);
+      /* The same stage stays selected as the sliders move. */
+      for (guint i = 0;
+           keep != IV_N_STAGES && i < g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+           i++)
+        {
+          g_autoptr (IvStageItem) it = g_list_model_get_item (G_LIST_MODEL (self->selection), i);
+          if (it->id == keep)
+            gtk_single_selection_set_selected (self->selection, i);
+        }
     }
   on_selected (self);
 }
@@ -282,6 +329,8 @@ const char *
 iv_model_stages_get_csv (IvModelStages *self)
 {
   g_return_val_if_fail (IV_IS_MODEL_STAGES (self), NULL);
+  if (!self->csv && self->has_result)
+    self->csv = iv_result_to_csv (&self->result);
   return self->csv;
 }
 
