@@ -10,7 +10,10 @@ the call's duration, the work's duration, and the launch delay, work start − c
 clipped at 0; outliers as HTA's visualize_cuda_launch_kernel_info: calls over 50 µs,
 delays over 100 µs, short kernels (call ≤ 50 µs and work shorter than the call). Queue
 length as hta/analyzers/trace_counters.py: per stream +1 at each call's start, −1 at its
-work's start; the longest queue and the mean of the values at the changes.
+work's start; the longest queue and the mean of the values at the changes. Memory copies
+and sets by type (HTA's get_memory_kernel_type: "Memset", else the first 11 characters of
+a "Memcpy" name): their count, the bytes and "memory bandwidth (GB/s)" of their args (the
+mean as HTA describes it, the max), and bytes ÷ time with a 0 µs copy counted as 1 µs.
 Times are integer microseconds × 1000 (these traces write integers). Prints TAP."""
 import collections
 import gzip
@@ -71,6 +74,37 @@ def expected(path):
     return pairs, qstats
 
 
+def memory_copies(path):
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        doc = json.load(f, parse_float=Decimal)
+    evs = doc["traceEvents"] if isinstance(doc, dict) else doc
+    out = {}
+    for e in evs:
+        if e.get("ph") != "X" or str(e.get("cat", "")).lower() not in WORK:
+            continue
+        name = str(e.get("name", ""))
+        cat = str(e.get("cat", "")).lower()
+        if not (cat in ("gpu_memcpy", "gpu_memset", "memcpy", "memset")
+                or name.startswith("Memcpy") or name.startswith("Memset")):
+            continue
+        t = "Memset" if name.startswith("Memset") else name[:11] if name.startswith("Memcpy") else "Memcpy Unknown"
+        m = out.setdefault(t, {"count": 0, "with_bytes": 0, "bytes": 0.0, "time_ns": 0, "sum": 0.0, "max_gbps": 0.0})
+        m["count"] += 1
+        m["time_ns"] += max(ns(e["dur"]), 1000)
+        args = e.get("args") or {}
+        b = args.get("bytes")
+        if isinstance(b, (int, Decimal)) and not isinstance(b, bool) and b >= 0:
+            m["bytes"] += float(b)
+            m["with_bytes"] += 1
+        g = args.get("memory bandwidth (GB/s)")
+        if isinstance(g, (int, Decimal)) and not isinstance(g, bool):
+            m["sum"] += float(g)
+            m["max_gbps"] = max(m["max_gbps"], float(g))
+    for m in out.values():
+        m["mean_gbps"] = m["sum"] / m["count"]
+    return out
+
+
 def median(v):
     v = sorted(v)
     n = len(v)
@@ -125,6 +159,32 @@ def main():
         check(ok, "%s: queue length per stream (longest, mean at changes)" % name,
               "want %s got %s" % (qstats, hq))
     check(tried >= 3, "at least three traces with launches compared", str(tried))
+    copies_seen = 0
+    for name in sorted(os.listdir(os.path.join(DATA, "traces"))):
+        if not (name.startswith("kineto_") and name.endswith(".json.gz")):
+            continue
+        path = os.path.join(DATA, "traces", name)
+        want = memory_copies(path)
+        p = subprocess.run([BINARY, "trace", path, "--stats", "--json"], capture_output=True,
+                           text=True, timeout=300)
+        if p.returncode != 0:
+            check(False, "%s: --stats runs" % name, p.stderr)
+            continue
+        got = {m["type"]: m for m in json.loads(p.stdout).get("memory_copies", [])}
+        if not want:
+            check(not got, "%s: no copies, none reported" % name, str(got)[:200])
+            continue
+        copies_seen += 1
+        bad = []
+        for t, w in want.items():
+            g = got.get(t)
+            if (not g or g["count"] != w["count"] or g["with_bytes"] != w["with_bytes"]
+                    or abs(g["bytes"] - w["bytes"]) > 1e-6 * max(1, w["bytes"]) or g["time_ns"] != w["time_ns"]
+                    or abs(g["mean_gbps"] - w["mean_gbps"]) > 1e-9 * max(1, w["mean_gbps"])
+                    or abs(g["max_gbps"] - w["max_gbps"]) > 1e-12):
+                bad.append((t, w, g))
+        check(not bad and set(got) == set(want), "%s: copies by type %s" % (name, sorted(want)), str(bad[:3]))
+    check(copies_seen >= 3, "at least three traces with copies compared", str(copies_seen))
 
     return finish()
 

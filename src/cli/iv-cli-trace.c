@@ -18,6 +18,7 @@
 #include "iv-cli-private.h"
 #include "iv-cli-ranks.h"
 #include "iv-cli-trace-diff.h"
+#include "iv-trace-memcpy.h"
 #include "iv-trace-steps.h"
 #include "iv-safe-text.h"
 #include "iv-preset.h"
@@ -62,7 +63,8 @@ kind_label (IvRowKind kind)
 /* Streamed, not built as a tree: a trace of a million distinct names has a million
  * by_name entries. */
 static char *
-stats_json (const IvTrace *t, const IvTraceReport *rep, const IvResult *against, double n_steps)
+stats_json (const IvTrace *t, const IvTraceReport *rep, const GArray *copies,
+            const IvResult *against, double n_steps)
 {
   IvJsonWriter *w = iv_json_writer_new (TRUE);
   GArray *by_name = rep->by_name;
@@ -261,6 +263,31 @@ stats_json (const IvTrace *t, const IvTraceReport *rep, const IvResult *against,
         iv_json_writer_end_array (w);
       }
   }
+  if (copies && copies->len)
+    {
+      /* HTA's memory bandwidth by copy type, bytes from each copy's arguments */
+      iv_json_writer_key (w, "memory_copies");
+      iv_json_writer_begin_array (w);
+      for (guint i = 0; i < copies->len; i++)
+        {
+          const IvMemcpyStats *m = &g_array_index (copies, IvMemcpyStats, i);
+          iv_json_writer_begin_object (w);
+          STR ("type", m->type);
+          INT ("count", m->count);
+          INT ("with_bytes", m->with_bytes);
+          iv_json_writer_key (w, "bytes");
+          iv_json_writer_double (w, m->bytes);
+          INT ("time_ns", m->time_ns);
+          iv_json_writer_key (w, "mean_gbps");
+          iv_json_writer_double (w, m->mean_gbps);
+          iv_json_writer_key (w, "max_gbps");
+          iv_json_writer_double (w, m->max_gbps);
+          iv_json_writer_key (w, "effective_gbps");
+          iv_json_writer_double (w, m->effective_gbps);
+          iv_json_writer_end_object (w);
+        }
+      iv_json_writer_end_array (w);
+    }
   if (rep->launch && rep->launch->launches->len)
     {
       iv_json_writer_key (w, "launches");
@@ -296,7 +323,7 @@ stats_json (const IvTrace *t, const IvTraceReport *rep, const IvResult *against,
 }
 
 static void
-stats_text (const IvTrace *t, const IvTraceReport *rep)
+stats_text (const IvTrace *t, const IvTraceReport *rep, const GArray *copies)
 {
   g_autofree char *span = iv_units_format_seconds ((t->t1_ns - t->t0_ns) * 1e-9);
   GArray *by_name = rep->by_name;
@@ -452,6 +479,23 @@ stats_text (const IvTrace *t, const IvTraceReport *rep)
           _iv_cli_printf (stdout, "  … %u steps in all (--json lists every one)\n", steps->len);
       }
   }
+  if (copies && copies->len)
+    {
+      _iv_cli_printf (stdout, "\n");
+      _iv_cli_printf (stdout, "Memory copies and sets (bytes and GB/s from their arguments, as "
+                              "HTA's memory bandwidth)\n");
+      for (guint i = 0; i < copies->len; i++)
+        {
+          const IvMemcpyStats *m = &g_array_index (copies, IvMemcpyStats, i);
+          g_autofree char *bytes = iv_units_format_bytes (m->bytes);
+          g_autofree char *time = iv_units_format_seconds (m->time_ns * 1e-9);
+          _iv_cli_printf (stdout,
+                          "  %-15s %7" G_GUINT64_FORMAT " × %10s in %-10s  %.1f GB/s overall, "
+                          "mean %.1f, max %.1f GB/s\n",
+                          m->type, m->count, bytes, time, m->effective_gbps, m->mean_gbps,
+                          m->max_gbps);
+        }
+    }
   if (rep->launch && rep->launch->launches->len)
     {
       const IvLaunchStats *ls = rep->launch;
@@ -1215,6 +1259,7 @@ _iv_cli_trace (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (IvTrace) trace = NULL;
   g_autoptr (IvTraceReport) report = NULL;
+  g_autoptr (GArray) copies = NULL;
   double from_ms = 0, to_ms = 0;
   /* what --stats reports on: the whole trace, or --from/--to; and the flags */
   struct
@@ -1415,15 +1460,23 @@ _iv_cli_trace (int argc, char **argv)
           return IV_EXIT_BAD_INPUT;
         }
     }
+  /* the copies' bytes are in their arguments: read back from the file, once */
+  copies = iv_trace_memcpy_stats (trace, scope.t0_ns, scope.t1_ns, &error);
+  if (!copies)
+    {
+      _iv_cli_printf (stderr, "inferview trace: the copies' bytes were not read: %s\n",
+                      error->message);
+      g_clear_error (&error);
+    }
   if (json)
     {
       /* one document: the comparison with the model is a member of it */
-      g_autofree char *text = stats_json (trace, report, model, n_steps);
+      g_autofree char *text = stats_json (trace, report, copies, model, n_steps);
       printf ("%s\n", text);
     }
   else
     {
-      stats_text (trace, report);
+      stats_text (trace, report, copies);
       if (model)
         print_against_text (report, model, n_steps);
     }

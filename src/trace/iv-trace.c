@@ -2222,35 +2222,30 @@ iv_trace_memory_bytes (const IvTrace *t)
          + (t->open_bits ? (t->n_slices + 7) / 8 : 0);
 }
 
-char *
-iv_trace_slice_args (const IvTrace *t, gsize slice, GError **error)
+/* The @len bytes at offset @off of @in, which has been read up to *@pos (≤ @off): as the
+ * loader read them (trailing commas, raw line breaks: Perfetto's leniency) made strict
+ * JSON for the parsers that show them, or as they are when there is no memory for that. */
+static char *
+read_args_at (IvInput *in, guint64 *pos, guint64 off, guint64 len, GError **error)
 {
-  g_autoptr (IvInput) in = NULL;
   g_autofree char *buf = NULL;
-  guint64 skip, len;
+  guint64 skip = off - *pos, got = 0;
 
-  g_return_val_if_fail (slice < t->n_slices, NULL);
-  len = t->args_len[slice];
-  if (len == 0)
-    return g_strdup ("{}");
-  if (!t->path || !(in = iv_input_open (t->path, error)))
-    return NULL;
-  /* Decompress up to the offset: plain files could seek, but one code path is simpler
-   * and a selection is a single, human-paced request. */
-  skip = t->args_off[slice];
   /* a slice's arguments may be gigabytes in a hostile file: tried, and said */
   buf = g_try_malloc (MAX (len, 65536) + 1);
   if (!buf)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
                    "%s: not enough memory for the %" G_GUINT64_FORMAT
-                   " bytes of this slice's arguments",
+                   " bytes of a slice's arguments",
                    iv_input_get_name (in), len);
       return NULL;
     }
-  while (skip > 0)
+  /* Decompress up to the offset: plain files could seek, but one code path is simpler. */
+  while (skip > 0 || got < len)
     {
-      gssize n = iv_input_read (in, buf, MIN (skip, 65536), error);
+      gssize n = skip > 0 ? iv_input_read (in, buf, MIN (skip, 65536), error)
+                          : iv_input_read (in, buf + got, len - got, error);
       if (n <= 0)
         {
           if (n == 0)
@@ -2258,30 +2253,68 @@ iv_trace_slice_args (const IvTrace *t, gsize slice, GError **error)
                          "%s: the file changed since it was loaded", iv_input_get_name (in));
           return NULL;
         }
-      skip -= (guint64) n;
-    }
-  {
-    guint64 got = 0;
-    while (got < len)
-      {
-        gssize n = iv_input_read (in, buf + got, len - got, error);
-        if (n <= 0)
-          {
-            if (n == 0)
-              g_set_error (error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT,
-                           "%s: the file changed since it was loaded", iv_input_get_name (in));
-            return NULL;
-          }
+      if (skip > 0)
+        skip -= (guint64) n;
+      else
         got += (guint64) n;
-      }
-    buf[len] = '\0';
-  }
+      *pos += (guint64) n;
+    }
+  buf[len] = '\0';
   {
-    /* as the loader read it (trailing commas, raw line breaks: Perfetto's leniency), made
-     * strict JSON for the parsers that show it; as it is when there is no memory for that */
     char *strict = iv_json_pull_strict_text (buf, len);
     return strict ? strict : g_steal_pointer (&buf);
   }
+}
+
+char *
+iv_trace_slice_args (const IvTrace *t, gsize slice, GError **error)
+{
+  g_autoptr (IvInput) in = NULL;
+  guint64 pos = 0;
+
+  g_return_val_if_fail (slice < t->n_slices, NULL);
+  if (t->args_len[slice] == 0)
+    return g_strdup ("{}");
+  if (!t->path || !(in = iv_input_open (t->path, error)))
+    return NULL;
+  return read_args_at (in, &pos, t->args_off[slice], t->args_len[slice], error);
+}
+
+static int
+by_args_offset (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const IvTrace *t = data;
+  guint64 u = t->args_off[*(const gsize *) a], v = t->args_off[*(const gsize *) b];
+  return (u > v) - (u < v);
+}
+
+gboolean
+iv_trace_args_foreach (const IvTrace *t, const gsize *slices, gsize n, IvTraceArgsFunc func,
+                       gpointer data, GError **error)
+{
+  g_autoptr (IvInput) in = NULL;
+  g_autofree gsize *order = NULL;
+  guint64 pos = 0;
+
+  if (n == 0)
+    return TRUE;
+  if (!t->path || !(in = iv_input_open (t->path, error)))
+    return FALSE;
+  /* in the file's order, so that the file is read once */
+  order = g_memdup2 (slices, n * sizeof (gsize));
+  g_qsort_with_data (order, (gint) MIN (n, (gsize) G_MAXINT), sizeof (gsize), by_args_offset,
+                     (gpointer) t);
+  for (gsize i = 0; i < n; i++)
+    {
+      g_autofree char *text = NULL;
+      gsize s = order[i];
+      if (s >= t->n_slices || t->args_len[s] == 0 || t->args_off[s] < pos)
+        continue; /* no arguments, or the same ones again */
+      if (!(text = read_args_at (in, &pos, t->args_off[s], t->args_len[s], error)))
+        return FALSE;
+      func (t, s, text, data);
+    }
+  return TRUE;
 }
 
 gsize

@@ -224,6 +224,13 @@ const char *iv_trace_string (const IvTrace *trace, guint32 id);
 gsize iv_trace_memory_bytes (const IvTrace *trace);
 /* The arguments of a slice as JSON text, read back from the file on demand. */
 char *iv_trace_slice_args (const IvTrace *trace, gsize slice, GError **error);
+/* The arguments of many slices, read back in one pass over the file: @func gets each
+ * slice of @slices that has arguments, in the file's order, with their JSON text. FALSE
+ * with @error when the file cannot be read again as it was loaded. */
+typedef void (*IvTraceArgsFunc) (const IvTrace *trace, gsize slice, const char *json,
+                                 gpointer data);
+gboolean iv_trace_args_foreach (const IvTrace *trace, const gsize *slices, gsize n,
+                                IvTraceArgsFunc func, gpointer data, GError **error);
 /* The row holding slice @slice's parent (depth − 1 of its track), or the slice itself. */
 gsize iv_trace_parent (const IvTrace *trace, gsize slice);
 /* Whether slice @slice did not end (its begin was never closed). */
