@@ -196,7 +196,11 @@ _iv_cli_trace_diff (const IvTrace *a, const IvTrace *b, const char *steps, gbool
     }
   if (output)
     {
-      g_autoptr (IvChart) chart = iv_trace_chart_diff (d, top ? MIN (top, 20) : 20);
+      /* as many bars as the page holds at its text size: a row is about 1.6 lines, and
+         titles, axis and legend take about 8 lines */
+      double line = (eo->text_pt > 0 ? eo->text_pt : 10) * 96 / 72 * 1.3;
+      guint fit = (guint) CLAMP ((eo->height / line - 8) / 1.6, 4, 20);
+      g_autoptr (IvChart) chart = iv_trace_chart_diff (d, top ? MIN (top, fit) : fit);
       IvFigure figure = { iv_chart_render, chart, "trace-diff", NULL };
       if (!chart)
         {

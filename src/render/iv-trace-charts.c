@@ -193,6 +193,51 @@ iv_trace_chart_top_names (const IvTrace *t, const GArray *stats, guint n)
   return c;
 }
 
+/* A profiler name as short as it can be and still be told apart, as HTA's shorten_name
+ * (hta/utils/utils.py) shortens: no "void " return type, no argument list, no template
+ * arguments ("void at::native::vectorized_elementwise_kernel<4, …>(int, …)" →
+ * "at::native::vectorized_elementwise_kernel"); then, when still long, the last part of a
+ * qualified name ("vectorized_elementwise_kernel"), and last the middle dropped. */
+static char *
+short_name (const char *name)
+{
+  GString *s = g_string_new (NULL);
+  int depth = 0;
+  const char *p = g_str_has_prefix (name, "void ") ? name + 5 : name;
+  const char *last;
+
+  for (; *p; p++)
+    {
+      if (*p == '<')
+        depth++;
+      else if (*p == '>' && depth > 0)
+        depth--;
+      else if (*p == '(' && depth == 0 && s->len > 0)
+        break;
+      else if (depth == 0)
+        g_string_append_c (s, *p);
+    }
+  g_strchomp (s->str);
+  s->len = strlen (s->str);
+  if (s->len == 0)
+    g_string_assign (s, name);
+  /* the later of "a::b" and "label: b" */
+  last = g_strrstr (s->str, "::");
+  if (g_strrstr (s->str, ": ") > last)
+    last = g_strrstr (s->str, ": ");
+  if (g_utf8_strlen (s->str, -1) > NAME_CHARS && last && last[2])
+    {
+      char *tail = g_strdup (last + 2);
+      g_string_assign (s, g_strstrip (tail));
+      g_free (tail);
+    }
+  {
+    char *out = shorten (s->str);
+    g_string_free (s, TRUE);
+    return out;
+  }
+}
+
 IvChart *
 iv_trace_chart_diff (const IvTraceDiff *d, guint n)
 {
@@ -217,18 +262,16 @@ iv_trace_chart_diff (const IvTraceDiff *d, guint n)
       g_autofree char *shown = NULL;
       if (delta == 0)
         continue;
-      shown = shorten (e->name);
-      /* a CPU operator's call path is in the table; here the kind and whether the name
-       * is new or gone */
-      g_ptr_array_add (names,
-                       g_strdup_printf ("%s (%s%s)", shown,
-                                        e->kind == IV_ROW_NESTED           ? _ ("CPU")
-                                        : e->kind == IV_ROW_GPU_WORK       ? _ ("GPU")
-                                        : e->kind == IV_ROW_GPU_ANNOTATION ? _ ("GPU annotation")
-                                                                           : _ ("GPU other"),
-                                        e->count[0] == 0   ? _ (", new")
-                                        : e->count[1] == 0 ? _ (", gone")
-                                                           : ""));
+      shown = short_name (e->name);
+      /* a CPU operator's call path is in the table; here the name, GPU work marked (CPU
+       * operators are most rows) and whether the name is new or gone */
+      g_ptr_array_add (names, g_strdup_printf ("%s%s%s", shown,
+                                               e->kind == IV_ROW_NESTED     ? ""
+                                               : e->kind == IV_ROW_GPU_WORK ? _ (" · GPU")
+                                                                            : _ (" · GPU range"),
+                                               e->count[0] == 0   ? _ (" (new)")
+                                               : e->count[1] == 0 ? _ (" (gone)")
+                                                                  : ""));
       if (delta > 0)
         slower[j] = delta * 1e-9;
       else
@@ -243,6 +286,7 @@ iv_trace_chart_diff (const IvTraceDiff *d, guint n)
                         : g_strdup (_ ("whole traces; change in recorded time, second minus "
                                        "first"));
   iv_chart_set_title (c, _ ("Largest changes by name"), sub);
+  iv_chart_axis_set_title (c, IV_AXIS_Y, NULL);
   iv_chart_set_categories (c, (const char *const *) names->pdata, n);
   iv_chart_set_bar_mode (c, IV_BARS_STACKED, TRUE);
   iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
