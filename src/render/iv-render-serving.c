@@ -58,6 +58,8 @@ panel (const IvServingFigure *f, gboolean ttft, IvLegendPlacement legend, gboole
 {
   const IvServingCurve *cv = f->curve;
   IvChart *c = iv_chart_new ();
+  /* below a wide window's width (a paper page): axis titles short enough for its height */
+  gboolean paper = legend == IV_LEGEND_BOTTOM;
   g_autoptr (GArray) front = g_array_new (FALSE, FALSE, sizeof (Pt));
   const char *gpu = iv_hardware_pe_word (cv->hw, FALSE);
   guint group = 0;
@@ -68,11 +70,9 @@ panel (const IvServingFigure *f, gboolean ttft, IvLegendPlacement legend, gboole
     {
       g_autofree char *title
           = g_strdup_printf (ttft ? "Per %s against TTFT" : "Per %s against per user", gpu);
-      g_autofree char *sub
-          = ttft ? g_strdup ("a bound, not a forecast; one prompt per replica")
-                 : g_strdup_printf ("per user: 1 / ITL; faint: over memory with %.0f %% kept "
-                                    "for the runtime",
-                                    100 * cv->base.reserve);
+      /* one line each, so that both plots start at one height and their shared y axis
+       * reads across; the memory rule is in the legend's name for the faint points */
+      const char *sub = ttft ? "a bound, not a forecast" : "per user: 1 / ITL";
       iv_chart_set_title (c, title, sub);
     }
   iv_chart_axis_set_scale (c, IV_AXIS_X, IV_SCALE_LOG10);
@@ -80,16 +80,16 @@ panel (const IvServingFigure *f, gboolean ttft, IvLegendPlacement legend, gboole
   if (ttft)
     {
       iv_chart_axis_set_unit (c, IV_AXIS_X, (IvUnit){ IV_UNIT_SECONDS, 1, NULL });
-      iv_chart_axis_set_title (c, IV_AXIS_X, narrow ? "TTFT" : "Time to first token");
+      iv_chart_axis_set_title (c, IV_AXIS_X, paper ? "TTFT" : "Time to first token");
     }
   else
     {
       iv_chart_axis_set_unit (c, IV_AXIS_X, (IvUnit){ IV_UNIT_COUNT, 1, "tokens/s" });
-      iv_chart_axis_set_title (c, IV_AXIS_X, narrow ? "Per user" : "Output throughput per user");
+      iv_chart_axis_set_title (c, IV_AXIS_X, paper ? "Per user" : "Output throughput per user");
     }
   iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit){ IV_UNIT_COUNT, 1, "tokens/s" });
   {
-    g_autofree char *yt = g_strdup_printf (narrow ? "Per %s" : "Output throughput per %s", gpu);
+    g_autofree char *yt = g_strdup_printf (paper ? "Per %s" : "Output throughput per %s", gpu);
     iv_chart_axis_set_title (c, IV_AXIS_Y, yt);
   }
   iv_chart_axis_set_grid (c, IV_AXIS_X, TRUE);
@@ -145,7 +145,10 @@ panel (const IvServingFigure *f, gboolean ttft, IvLegendPlacement legend, gboole
       }
     if (xs->len)
       {
-        g_autofree char *name = g_strdup (narrow ? "over memory" : "does not fit in memory");
+        g_autofree char *name = narrow
+                                    ? g_strdup ("over memory")
+                                    : g_strdup_printf ("over memory (%.0f %% kept for the runtime)",
+                                                       100 * cv->base.reserve);
         IvSeries *s
             = iv_chart_add_scatter (c, name, (double *) xs->data, (double *) ys->data, xs->len);
         iv_series_set_color (s, NOFIT_RGB);
@@ -153,7 +156,7 @@ panel (const IvServingFigure *f, gboolean ttft, IvLegendPlacement legend, gboole
         iv_series_set_alpha (s, 0.45);
       }
   }
-  add_front (c, "bound frontier", front, FRONT_RGB, FALSE);
+  add_front (c, narrow ? "bound" : "bound frontier", front, FRONT_RGB, FALSE);
 
   if (f->measured && f->n_measured)
     {
@@ -181,15 +184,36 @@ panel (const IvServingFigure *f, gboolean ttft, IvLegendPlacement legend, gboole
       g_ptr_array_add (labels, NULL);
       if (xs->len)
         {
-          IvSeries *s = iv_chart_add_scatter (c, f->measured_name ? f->measured_name : "measured",
-                                              (double *) xs->data, (double *) ys->data, xs->len);
+          IvSeries *s = iv_chart_add_scatter (
+              c, !narrow && f->measured_name ? f->measured_name : "measured", (double *) xs->data,
+              (double *) ys->data, xs->len);
           iv_series_set_color (s, MEASURED_RGB);
           iv_series_set_marker (s, IV_MARKER_SQUARE, 7);
           iv_series_set_alpha (s, 1);
           iv_series_set_labels (s, (const char *const *) labels->pdata);
-          add_front (c, "measured frontier", mf, MEASURED_RGB, TRUE);
+          add_front (c, narrow ? "measured front" : "measured frontier", mf, MEASURED_RGB, TRUE);
         }
     }
+  /* a little room at both ends of the log x axis: a point at the extreme sat on the
+   * axis line, half hidden by it (and, in the TTFT panel, by the shared y axis) */
+  {
+    double lo = INFINITY, hi = -INFINITY;
+    for (guint i = 0; i < cv->points->len; i++)
+      {
+        const IvServingPoint *p = &g_array_index (cv->points, IvServingPoint, i);
+        double x = ttft ? p->ttft_s : p->per_user;
+        if (x > 0 && isfinite (x))
+          lo = MIN (lo, x), hi = MAX (hi, x);
+      }
+    for (guint i = 0; f->measured && i < f->n_measured; i++)
+      {
+        double x = ttft ? f->measured[i].ttft_s : f->measured[i].per_user;
+        if (x > 0 && isfinite (x))
+          lo = MIN (lo, x), hi = MAX (hi, x);
+      }
+    if (isfinite (lo) && hi >= lo)
+      iv_chart_axis_set_range (c, IV_AXIS_X, lo / 1.3, hi * 1.3);
+  }
   iv_chart_set_legend (c, ttft ? legend : IV_LEGEND_HIDDEN);
   return c;
 }
