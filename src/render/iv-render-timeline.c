@@ -41,8 +41,10 @@ iv_timeline_layout (const IvTimelineFigure *fig, double width, double height, Iv
   guint last_process = G_MAXUINT;
   double y;
 
-  L->plot_x = GUTTER_W;
-  L->plot_w = MAX (10, width - GUTTER_W - PAD);
+  /* the names' gutter: 190 units in a window, at most a quarter of a narrow page (a paper
+   * column), so that the time axis keeps most of the width */
+  L->plot_x = MIN (GUTTER_W, MAX (90, width * 0.26));
+  L->plot_w = MAX (10, width - L->plot_x - PAD);
   L->ruler_h = RULER_H;
   L->row_h = ROW_H;
   range_of (fig, &L->t0_ns, &L->t1_ns);
@@ -240,9 +242,12 @@ draw_ruler (cairo_t *cr, IvText *text, const IvThemeColors *colors, const IvTime
                                        : g_strdup (tk->label);
           double w, h;
           iv_text_measure (text, label, 0.8, FALSE, 0, &w, &h);
-          /* A label that would run past the plot's end is left out, not cut. */
-          if (x + 3 + w <= L->plot_x + L->plot_w + PAD)
+          /* right of its tick; near the plot's end, left of it; never cut */
+          if (x + 3 + w <= L->plot_x + L->plot_w)
             iv_text_show (text, cr, label, x + 3, y0 + 2, 0, 0, 0.8, FALSE, 0,
+                          &colors->foreground_dim);
+          else if (x - 3 - w >= L->plot_x)
+            iv_text_show (text, cr, label, x - 3, y0 + 2, 1, 0, 0.8, FALSE, 0,
                           &colors->foreground_dim);
         }
     }
@@ -622,7 +627,7 @@ draw_tracks (Frame *f)
       f->text.middle = TRUE;
       f->text.allow = IV_TEXT_MAY_ELLIPSIZE;
       iv_text_show (&f->text, f->cr, tr->name ? tr->name : tr->key, PAD + 8, ty + ROW_H / 2, 0, 0.5,
-                    0.85, FALSE, GUTTER_W - PAD - 14, &f->colors->foreground_dim);
+                    0.85, FALSE, f->L.plot_x - PAD - 14, &f->colors->foreground_dim);
       f->text.allow = 0;
       f->text.middle = FALSE;
       /* A GPU track's row groups, named where each begins: its kernels are a list (rows
@@ -636,7 +641,7 @@ draw_tracks (Frame *f)
             if (ry < 0 || row->kind == prev->kind)
               continue;
             iv_text_show (&f->text, f->cr, row_kind_label (row->kind), PAD + 20, ry + ROW_H / 2, 0,
-                          0.5, 0.75, FALSE, GUTTER_W - PAD - 26, &f->colors->foreground_dim);
+                          0.5, 0.75, FALSE, f->L.plot_x - PAD - 26, &f->colors->foreground_dim);
           }
       cairo_save (f->cr);
       cairo_rectangle (f->cr, L->plot_x, 0, L->plot_w, f->height);
@@ -674,7 +679,7 @@ draw_counter (Frame *f, const IvCounterSeries *se, double sy)
   double peak_x = -1;
 
   iv_text_show (&f->text, cr, label, PAD + 8, sy + COUNTER_H / 2, 0, 0.5, 0.8, FALSE,
-                GUTTER_W - PAD - 14, &f->colors->foreground_dim);
+                f->L.plot_x - PAD - 14, &f->colors->foreground_dim);
   /* The last sample at or before the view's start holds the value there. */
   while (lo < hi)
     {
@@ -898,11 +903,9 @@ draw_cut_note (Frame *f)
 
   if (!f->fig->note_cut || f->L.cut_tracks == 0)
     return;
-  note = g_strdup_printf (
-      g_dngettext (NULL, "%u more track in %u process below: a larger --height, or --processes",
-                   "%u more tracks in %u processes below: a larger --height, or --processes",
-                   f->L.cut_tracks),
-      f->L.cut_tracks, f->L.cut_processes);
+  note = g_strdup_printf (g_dngettext (NULL, "%u more track in %u process not shown",
+                                       "%u more tracks in %u processes not shown", f->L.cut_tracks),
+                          f->L.cut_tracks, f->L.cut_processes);
   iv_color_set_source (f->cr, &f->colors->background);
   cairo_rectangle (f->cr, 0, f->height - NOTE_H - PAD / 2, f->width, NOTE_H + PAD / 2);
   cairo_fill (f->cr);
