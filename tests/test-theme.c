@@ -141,6 +141,23 @@ test_symbols_markup (void)
   /* a name from data: shown as written, markup included; the symbol alone is typeset */
   iv_text_layout_set_text (layout, "<b>T_q</b> & GEMM_T_qkv T_q2 (T_q)");
   g_assert_cmpstr (pango_layout_get_text (layout), ==, "<b>Tq</b> & GEMM_T_qkv T_q2 (Tq)");
+  /* the weight names: W with a subscript, each alone; a name from data as written */
+  iv_text_layout_set_text (layout, "W_Q · W_K+W_V · W_gate · GEMM_W_Q · w_q_proj");
+  g_assert_cmpstr (pango_layout_get_text (layout), ==, "WQ · WK+WV · Wgate · GEMM_W_Q · w_q_proj");
+  it = pango_attr_list_get_iterator (pango_layout_get_attributes (layout));
+  {
+    int subs = 0;
+    do
+      {
+        pango_attr_iterator_range (it, &start, &end);
+        if (pango_attr_iterator_get (it, PANGO_ATTR_ABSOLUTE_SIZE))
+          subs += end - start;
+      }
+    while (pango_attr_iterator_next (it));
+    /* Q, K, V and "gate": seven characters set small */
+    g_assert_cmpint (subs, ==, 7);
+  }
+  pango_attr_iterator_destroy (it);
   /* plain text after it: as written, with no subscript left over */
   iv_text_layout_set_text (layout, "<i>T_qkv</i>");
   g_assert_cmpstr (pango_layout_get_text (layout), ==, "<i>T_qkv</i>");
@@ -148,6 +165,39 @@ test_symbols_markup (void)
   g_object_unref (layout);
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
+}
+
+/* Issue 31: one colour meaning per concept — no rank colour is near a bound's colour or
+ * the ring's, in any theme (the old ranks took the Okabe–Ito blue and orange: within 45
+ * of steel blue's and the memory-bound orange's 0…255 RGB values). */
+static void
+test_rank_colors_not_bounds (void)
+{
+  static const guint32 verdicts[] = { IV_BOUND_COMPUTE_RGB, IV_BOUND_MEMORY_RGB, IV_BOUND_COMM_RGB,
+                                      IV_BOUND_TRIVIAL_RGB, IV_RING_LOOP_RGB };
+
+  for (guint t = 0; t < G_N_ELEMENTS (themes); t++)
+    for (guint i = 0; i < IV_RANK_COLORS; i++)
+      {
+        IvColor rank = iv_palette_rank_color (themes[t], i);
+        for (guint j = 0; j < G_N_ELEMENTS (verdicts); j++)
+          {
+            IvColor v = iv_theme_mark_color (themes[t], verdicts[j], 1.0);
+            double d = 255
+                       * sqrt ((rank.r - v.r) * (rank.r - v.r) + (rank.g - v.g) * (rank.g - v.g)
+                               + (rank.b - v.b) * (rank.b - v.b));
+            if (d < 60)
+              g_error ("theme %u: rank colour %u is %.0f from verdict colour %06x", t, i, d,
+                       verdicts[j]);
+          }
+        /* and the ranks apart from each other */
+        for (guint j = 0; j < i; j++)
+          {
+            IvColor o = iv_palette_rank_color (themes[t], j);
+            g_assert_cmpfloat (fabs (rank.r - o.r) + fabs (rank.g - o.g) + fabs (rank.b - o.b), >,
+                               0.2);
+          }
+      }
 }
 
 int
@@ -158,5 +208,6 @@ main (int argc, char **argv)
   g_test_add_func ("/theme/marks-stand-out", test_marks_stand_out);
   g_test_add_func ("/theme/mark-color-keeps-what-it-can", test_mark_color_keeps_what_it_can);
   g_test_add_func ("/text/symbols-markup", test_symbols_markup);
+  g_test_add_func ("/theme/rank-colors-not-bounds", test_rank_colors_not_bounds);
   return g_test_run ();
 }

@@ -13,10 +13,10 @@ static const guint32 okabe_ito[IV_PALETTE_SIZE] = {
   0xe69f00, /* orange */
   0x009e73, /* bluish green */
   0xd55e00, /* vermillion */
-  0xcc79a7, /* reddish purple */
+  0x8073ac, /* X */
   0x56b4e9, /* sky blue */
   0xf0e442, /* yellow */
-  0x000000, /* black */
+  0x8073ac, /* X */
 };
 
 IvColor
@@ -32,6 +32,26 @@ iv_palette_color (IvTheme theme, guint index)
   /* Okabe–Ito is made for white paper: on the dark background its blue and purple fall
    * under 3:1, on white its orange, sky blue and yellow do. */
   return iv_theme_mark_color (theme, rgb, 1.0);
+}
+
+/* Rank colours: hues none of the bound colours (steel blue, orange, red, grey) nor the
+ * ring's purple uses, so a rank never reads as a verdict (issue 31: one colour meaning
+ * per concept across figures); the first four (TP up to 4) far apart. */
+static const guint32 rank_rgb[IV_RANK_COLORS] = {
+  0x17becf, /* cyan */
+  0xc9b800, /* dark yellow */
+  0xe7298a, /* magenta */
+  0x000000, /* black (light grey on a dark page) */
+  0x66a61e, /* lime */
+  0x6b6b00, /* olive */
+  0x009e73, /* bluish green */
+  0xb2df8a, /* pale green */
+};
+
+IvColor
+iv_palette_rank_color (IvTheme theme, guint index)
+{
+  return iv_theme_mark_color (theme, rank_rgb[index % IV_RANK_COLORS], 1.0);
 }
 
 /* The reference script's colours (pipelined_timeline_reference.py), by event name. */

@@ -11,6 +11,11 @@ G_BEGIN_DECLS
 IvColor iv_palette_color (IvTheme theme, guint index);
 guint iv_palette_index_for (const char *name);
 
+/* A parallel rank's colour (TP rank @index modulo IV_RANK_COLORS): hues disjoint from
+ * the bound colours, which mean a verdict and never a rank. */
+#define IV_RANK_COLORS 8
+IvColor iv_palette_rank_color (IvTheme theme, guint index);
+
 /* Colour slots: the palette's, then the colours the pipelined reference figure fixes for
  * its event names (wait_for_io, await_dispatch, trsm_host, the I/O names, compute), so a
  * name has one colour in every view — the Pipeline figure and the All Events timeline. */

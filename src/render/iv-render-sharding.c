@@ -150,14 +150,15 @@ hatch (cairo_t *cr, double x, double y, double w, double h, const IvColor *color
   cairo_restore (cr);
 }
 
-/* A TP rank's colour: the palette's eight hues, then the same hues lighter, darker and
- * lighter still, so 32 ranks stay apart (beyond that, the labels tell them apart). */
+/* A TP rank's colour: the rank palette's eight hues (none a bound colour), then the same hues
+ * lighter, darker and lighter still, so 32 ranks stay apart (beyond that, the labels tell them
+ * apart). */
 static IvColor
 rank_color (IvTheme theme, gint64 tp)
 {
-  IvColor c = iv_palette_color (theme, (guint) (tp % 8));
+  IvColor c = iv_palette_rank_color (theme, (guint) (tp % IV_RANK_COLORS));
   static const double mix[4] = { 0, 0.45, -0.4, 0.7 };
-  double m = mix[(tp / 8) % 4];
+  double m = mix[(tp / IV_RANK_COLORS) % 4];
 
   if (m > 0)
     c.r += (1 - c.r) * m, c.g += (1 - c.g) * m, c.b += (1 - c.b) * m;
@@ -174,7 +175,7 @@ shard (cairo_t *cr, IvText *text, const IvRenderOptions *options, const IvConfig
        gboolean where_too)
 {
   IvColor fill = rank_color (options->theme, tp);
-  /* Dark ink on the light palette colours (yellow, sky blue, grey), white on the rest. */
+  /* Dark ink on the light rank colours (yellow, cyan), white on the rest. */
   IvColor ink = iv_color_ink_for (&fill);
   IvColor hatch_ink = { 1, 1, 1, 0.55 };
   gint64 cube, pe;
@@ -233,7 +234,7 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   k = &r->kinds[MIN (fig->kind, r->n_kinds - 1)];
   c = &r->config;
   t = c->t, cp_n = c->c;
-  named = t > 8; /* past the palette's eight hues, every shard says its rank */
+  named = t > IV_RANK_COLORS; /* past the rank palette's eight hues, every shard says its rank */
   ew = c->e_w;
   n = layer_matrices (r, k, mats);
   iv_text_init (&text, cr, 13 * (options->font_scale > 0 ? options->font_scale : 1));

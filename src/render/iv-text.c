@@ -2,6 +2,7 @@
  * maximum width ellipsizes instead of overflowing. */
 #include "iv-text.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "iv-safe-text.h"
@@ -96,6 +97,13 @@ record (IvTextRecorder *r, cairo_t *cr, PangoLayout *layout, IvTextFlags allow)
   cairo_clip_extents (cr, &cx0, &cy0, &cx1, &cy1);
   device_bounds (cr, cx0, cy0, cx1 - cx0, cy1 - cy0, &box.clip_x0, &box.clip_y0, &box.clip_x1,
                  &box.clip_y1);
+  {
+    const PangoFontDescription *fd = pango_layout_get_font_description (layout);
+    double sx = fd ? (double) pango_font_description_get_size (fd) / PANGO_SCALE : 0, sy = 0;
+    /* the size's length on the device: the page's zoom applied */
+    cairo_user_to_device_distance (cr, &sx, &sy);
+    box.size = hypot (sx, sy);
+  }
   box.text = g_strdup (pango_layout_get_text (layout));
   box.ellipsized = pango_layout_is_ellipsized (layout);
   box.allow = allow;
@@ -124,18 +132,35 @@ is_word_char (char c)
   return g_ascii_isalnum (c) || c == '_';
 }
 
-/* Where the symbol T_q stands alone in @str (not inside "GEMM_T_qkv"), or NULL. */
+/* The symbols typeset with a subscript: T_q and the weight matrices' names. Only these
+ * exact words, so a name from data ("GEMM_T_qkv", "w_q_proj") stays as written. */
+static const char *const symbols[] = {
+  "T_q", "W_Q", "W_K", "W_V", "W_O", "W_gate", "W_up", "W_down",
+};
+
+/* The first symbol standing alone in @str at or after @from (not inside "GEMM_T_qkv"),
+ * or NULL; *len is its length. */
 static const char *
-find_tq (const char *str, const char *from)
+find_symbol (const char *str, const char *from, gsize *len)
 {
-  for (const char *p = strstr (from, "T_q"); p; p = strstr (p + 1, "T_q"))
-    if ((p == str || !is_word_char (p[-1])) && !is_word_char (p[3]))
-      return p;
-  return NULL;
+  const char *best = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (symbols); i++)
+    {
+      gsize n = strlen (symbols[i]);
+      for (const char *p = strstr (from, symbols[i]); p; p = strstr (p + 1, symbols[i]))
+        if ((p == str || !is_word_char (p[-1])) && !is_word_char (p[n]))
+          {
+            if (!best || p < best)
+              best = p, *len = n;
+            break;
+          }
+    }
+  return best;
 }
 
-/* @str with each T_q as "Tq", the q set smaller and lowered by attributes sized from
- * the layout's font: Pango's <sub> sizes from the default font, not the figure's
+/* @str with each symbol X_s as "Xs", the s set smaller and lowered by attributes sized
+ * from the layout's font: Pango's <sub> sizes from the default font, not the figure's
  * absolute one (at slide size the q came out larger than the T), and no markup is
  * parsed, so text from data shows as written. */
 static void
@@ -147,22 +172,23 @@ set_with_symbols (PangoLayout *layout, const char *str)
   g_autoptr (GString) plain = g_string_new (NULL);
   PangoAttrList *attrs = pango_attr_list_new ();
   const char *from = str, *p;
+  gsize len = 0;
 
   if (size <= 0)
     size = 10 * PANGO_SCALE;
-  while ((p = find_tq (str, from)))
+  while ((p = find_symbol (str, from, &len)))
     {
       PangoAttribute *small = absolute ? pango_attr_size_new_absolute ((int) (0.7 * size))
                                        : pango_attr_size_new ((int) (0.7 * size));
       PangoAttribute *rise = pango_attr_rise_new (-(int) (0.18 * size));
       g_string_append_len (plain, from, p - from);
-      g_string_append_c (plain, 'T');
+      g_string_append_c (plain, p[0]);
       small->start_index = rise->start_index = plain->len;
-      g_string_append_c (plain, 'q');
+      g_string_append_len (plain, p + 2, (gssize) len - 2);
       small->end_index = rise->end_index = plain->len;
       pango_attr_list_insert (attrs, small);
       pango_attr_list_insert (attrs, rise);
-      from = p + 3;
+      from = p + len;
     }
   g_string_append (plain, from);
   pango_layout_set_text (layout, plain->str, (int) plain->len);
@@ -174,12 +200,13 @@ void
 iv_text_layout_set_text (PangoLayout *layout, const char *str)
 {
   g_autofree char *valid = NULL;
+  gsize len;
 
   if (!str)
     str = "";
   else if (!g_utf8_validate (str, -1, NULL))
     str = valid = iv_text_valid (str, -1);
-  if (find_tq (str, str))
+  if (find_symbol (str, str, &len))
     {
       set_with_symbols (layout, str);
       return;

@@ -32,6 +32,7 @@ typedef struct
   char *text;
   gboolean ellipsized;
   IvTextFlags allow;
+  double size; /* the font's size in device units (a subscript's smaller size aside) */
 } IvTextBox;
 
 /* The layout check (tests/test-figure-layout.c): a recorder attached to a cairo context
@@ -52,9 +53,9 @@ void iv_text_show_layout (cairo_t *cr, PangoLayout *layout, IvTextFlags allow);
 /* Every figure's text goes to Pango through this: names from data may be invalid UTF-8
  * (json-glib passes an unpaired \ud800 through as raw bytes), which Pango would refuse
  * with a warning and draw as nothing. Invalid bytes become U+FFFD; valid text is set as is,
- * but for the symbol T_q standing alone (not in "GEMM_T_qkv"), drawn as T with a subscript
- * q, as the command line's "T_q" is typeset (no markup is parsed: names from data show as
- * written). */
+ * but for the symbols T_q, W_Q, W_K, W_V, W_O, W_gate, W_up and W_down standing alone (not
+ * in "GEMM_T_qkv"), drawn as T or W with a subscript, as the command line's "T_q" is
+ * typeset (no markup is parsed: names from data show as written). */
 void iv_text_layout_set_text (PangoLayout *layout, const char *str);
 
 void iv_text_init (IvText *text, cairo_t *cr, double size_px);
