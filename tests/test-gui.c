@@ -23,6 +23,7 @@
 #include "iv-test-util.h"
 #include "iv-gui-test-util.h"
 #include "iv-tooltip.h"
+#include "iv-trace-launch.h"
 #include "iv-trace-query.h"
 #include "iv-preset.h"
 #include "iv-settings.h"
@@ -769,6 +770,16 @@ has_label (GtkWidget *root, const char *text)
   return FALSE;
 }
 
+static gboolean
+has_label_containing (GtkWidget *root, const char *text)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    if ((GTK_IS_LABEL (c) && strstr (gtk_label_get_text (GTK_LABEL (c)), text))
+        || has_label_containing (c, text))
+      return TRUE;
+  return FALSE;
+}
+
 /* Opens a trace and selects its document; returns the loaded trace. */
 static const IvTrace *
 open_trace (const char *path)
@@ -1029,6 +1040,18 @@ test_timeline_view (void)
     iv_timeline_view_set_area (tl, trace->t0_ns, trace->t1_ns);
     g_assert_nonnull (iv_trace_area_get_chart (area, 1));
     g_assert_nonnull (iv_trace_area_get_chart (area, 2));
+    /* HTA's launch delay over the range, in the summary: the median and p95 of the
+     * launches whose kernels start in it (their values are checked against an independent
+     * join on args.correlation by tests/test-trace-launch.py) */
+    {
+      g_autoptr (IvLaunchStats) ls = iv_trace_launch_stats (trace, trace->t0_ns, trace->t1_ns);
+      g_autofree char *p50 = iv_units_format_seconds (ls->delay.p50_ns * 1e-9);
+      g_autofree char *line
+          = g_strdup_printf ("%u launches, delay median %s", ls->launches->len, p50);
+      g_assert_cmpuint (ls->launches->len, >, 0);
+      wait_for_widget_paint (GTK_WIDGET (area));
+      g_assert_true (has_label_containing (GTK_WIDGET (area), line));
+    }
     /* the GPU time by stage group, beside the Model workspace's step: the measured shares
      * add up to 100 %, and so do the model's */
     {

@@ -289,6 +289,15 @@ iv_trace_area_set_range (IvTraceArea *self, const IvTrace *trace, gint64 t0_ns, 
       if (gpu && gpu->comm_ns > 0)
         g_string_append_printf (summary, _ (" · communication %.0f %% under compute"),
                                 100 * gpu->comm_overlap_share);
+      /* how the host fed the GPU in the range: HTA's launch delay (iv-trace-launch.h) */
+      if (report && report->launch && report->launch->launches->len)
+        {
+          const IvLaunchStats *ls = report->launch;
+          g_autofree char *p50 = iv_units_format_seconds (ls->delay.p50_ns * 1e-9);
+          g_autofree char *p95 = iv_units_format_seconds (ls->delay.p95_ns * 1e-9);
+          g_string_append_printf (summary, _ (" · %u launches, delay median %s, p95 %s"),
+                                  ls->launches->len, p50, p95);
+        }
     }
   else
     g_string_append (summary, _ ("Shift+drag across the timeline to aggregate a range."));
