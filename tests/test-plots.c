@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "iv-chart-private.h"
+#include "iv-export.h"
 #include "iv-plot-config.h"
 #include "iv-predict.h"
 #include "iv-preset.h"
@@ -15,6 +16,7 @@
 #include "iv-run-bound.h"
 #include "iv-run-series.h"
 #include "iv-sweep.h"
+#include "iv-text.h"
 #include "iv-test-util.h"
 
 static char *tmpdir;
@@ -1300,6 +1302,73 @@ test_preset_matching (void)
   g_assert_null (iv_predict_match_model ("Totally-Unknown-9B"));
 }
 
+/* The text @figure shows on the page @id, as one string per drawn text ("" when cut). */
+static GPtrArray *
+page_text (const IvFigure *figure, const char *id)
+{
+  guint n;
+  const IvExportPreset *p = iv_export_get_presets (&n), *page = NULL;
+  g_autoptr (IvTextRecorder) rec = iv_text_recorder_new ();
+  GPtrArray *texts = g_ptr_array_new_with_free_func (g_free);
+  cairo_rectangle_t area;
+  cairo_surface_t *s;
+  cairo_t *cr;
+  IvExportOptions eo;
+  const IvTextBox *boxes;
+
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (p[i].id, id))
+      page = &p[i];
+  g_assert_nonnull (page);
+  area = (cairo_rectangle_t){ 0, 0, page->width, page->height };
+  s = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, &area);
+  cr = cairo_create (s);
+  iv_export_options_init (&eo);
+  eo.width = page->width, eo.height = page->height, eo.dpi = 96, eo.text_pt = page->text_pt;
+  iv_text_recorder_attach (rec, cr);
+  g_assert_true (iv_export_render (cr, figure, &eo, NULL));
+  boxes = iv_text_recorder_boxes (rec, &n);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (texts, g_strdup (boxes[i].ellipsized ? "" : boxes[i].text));
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  return texts;
+}
+
+/* Per-run boxes of a 36-run ISL × OSL sweep on a paper column: every run told apart (its
+ * cell under its group, its concurrency by colour), no name cut or left out. */
+static void
+test_boxes_per_run (void)
+{
+  g_autofree char *dir = isl_osl_run (".");
+  const char *paths[] = { dir, NULL };
+  g_autoptr (IvSweep) sweep = iv_sweep_load (paths, NULL, NULL, NULL, NULL);
+  g_autoptr (IvPlotConfig) config = iv_plot_config_load (NULL, NULL);
+  const char *cells[] = { "128/128",   "128/512",  "128/2048", "1024/128", "1024/512",
+                          "1024/2048", "4096/128", "4096/512", "4096/2048" };
+  const char *loads[] = { "c 1", "c 4", "c 16", "c 64", "ISL / OSL" };
+  g_autofree char *reason = NULL;
+  IvRunsFigure f;
+
+  g_assert_nonnull (sweep);
+  g_assert_cmpuint (sweep->runs->len, ==, 36);
+  g_assert_true (iv_runs_figure (iv_plot_config_get (config, TRUE, "ttft_per_run"), sweep,
+                                 sweep->runs->pdata[0], &f, &reason));
+  for (guint p = 0; p < 3; p++)
+    {
+      const char *page = (const char *[]){ "single-column", "double-column", "slide" }[p];
+      IvFigure fig = iv_runs_figure_get (&f, "ttft_per_run");
+      g_autoptr (GPtrArray) texts = page_text (&fig, page);
+      for (guint i = 0; i < G_N_ELEMENTS (cells); i++)
+        if (!g_ptr_array_find_with_equal_func (texts, cells[i], g_str_equal, NULL))
+          g_error ("%s: the cell “%s” is not shown whole", page, cells[i]);
+      for (guint i = 0; i < G_N_ELEMENTS (loads); i++)
+        if (!g_ptr_array_find_with_equal_func (texts, loads[i], g_str_equal, NULL))
+          g_error ("%s: “%s” is not shown whole", page, loads[i]);
+    }
+  iv_runs_figure_clear (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1328,6 +1397,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plots/dense-timeline", test_dense_timeline);
   g_test_add_func ("/plots/isl-osl", test_isl_osl);
   g_test_add_func ("/plots/isl-osl-surface", test_isl_osl_surface);
+  g_test_add_func ("/plots/boxes-per-run", test_boxes_per_run);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

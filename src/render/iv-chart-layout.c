@@ -237,7 +237,8 @@ named_ticks (const IvAxis *axis)
   t->ticks = g_new0 (IvTick, MAX (axis->n_categories, 1));
   t->n_ticks = axis->n_categories;
   for (guint i = 0; i < axis->n_categories; i++)
-    t->ticks[i] = (IvTick){ (double) i, g_strdup (axis->categories[i]), TRUE };
+    t->ticks[i] = (IvTick){ axis->category_at ? axis->category_at[i] : (double) i,
+                            g_strdup (axis->categories[i]), TRUE };
   return t;
 }
 

@@ -68,6 +68,7 @@ typedef struct
   gboolean hide_labels;
   char **categories; /* labels of the positions 0, 1, …: a heat map's rows or columns */
   guint n_categories;
+  double *category_at; /* where each category sits, when not at 0, 1, … (grouped boxes) */
 } IvAxis;
 
 struct _IvChart

@@ -63,6 +63,7 @@ iv_chart_free (IvChart *chart)
     {
       g_free (chart->axis[a].title);
       g_strfreev (chart->axis[a].categories);
+      g_free (chart->axis[a].category_at);
     }
   g_strfreev (chart->categories);
   g_free (chart->title);
@@ -197,6 +198,16 @@ iv_chart_axis_set_categories (IvChart *chart, IvAxisId axis, const char *const *
   for (guint i = 0; i < n; i++)
     a->categories[i] = g_strdup (names[i] ? names[i] : "");
   a->n_categories = n;
+  g_clear_pointer (&a->category_at, g_free);
+}
+
+void
+iv_chart_axis_set_category_positions (IvChart *chart, IvAxisId axis, const double *at)
+{
+  IvAxis *a = &chart->axis[axis];
+
+  g_free (a->category_at);
+  a->category_at = g_memdup2 (at, MAX (a->n_categories, 1) * sizeof (double));
 }
 
 static gboolean
@@ -1285,7 +1296,13 @@ axis_value_text (const IvChart *chart, IvAxisId axis, double v)
   const IvAxis *a = &chart->axis[axis];
   double k = round (v);
 
-  if (a->categories && fabs (v - k) < 1e-9 && k >= 0 && k < a->n_categories)
+  if (a->categories && a->category_at)
+    {
+      for (guint i = 0; i < a->n_categories; i++)
+        if (fabs (v - a->category_at[i]) < 1e-9)
+          return g_strdup (a->categories[i]);
+    }
+  else if (a->categories && fabs (v - k) < 1e-9 && k >= 0 && k < a->n_categories)
     return g_strdup (a->categories[(guint) k]);
   if (a->spec.kind == IV_SCALE_TIME && !a->spec.clock)
     v -= a->spec.origin;

@@ -115,6 +115,9 @@ void iv_chart_axis_hide_labels (IvChart *chart, IvAxisId axis, gboolean hide);
  * rows and columns: give it x0 = −0.5, x1 = n − 0.5). */
 void iv_chart_axis_set_categories (IvChart *chart, IvAxisId axis, const char *const *names,
                                    guint n);
+/* The categories just set sit at @at (one per category) rather than at 0, 1, …: a group's
+ * name under the middle of its boxes. */
+void iv_chart_axis_set_category_positions (IvChart *chart, IvAxisId axis, const double *at);
 
 /* Series: the data are copied. Colours are picked per name unless set. */
 IvSeries *iv_chart_add_scatter (IvChart *chart, const char *name, const double *x, const double *y,

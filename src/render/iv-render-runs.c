@@ -2639,10 +2639,75 @@ add_notes (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep, const IvRun
   }
 }
 
+/* Where each run's box sits when runs group by the fields but the last (an ISL × OSL
+ * cell) and the last (concurrency) is told by colour: a group's runs side by side, a
+ * slot's gap between groups, the group named under its middle. Whole run names
+ * ("isl 1024 · osl 128 · c 16") under 36 boxes need more than a paper column has: cut,
+ * or every other one left out, they told no run apart. FALSE when the labels do not split
+ * or the members are too many to tell by colour. */
+static gboolean
+box_groups (const IvSweep *sweep, double *position, guint *member_of, GPtrArray *groups,
+            GArray *group_at, GPtrArray *members, char **group_title)
+{
+  g_autoptr (GPtrArray) group_of = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) in_group = g_array_new (FALSE, TRUE, sizeof (guint));
+  double next = 0;
+
+  for (guint i = 0; i < sweep->runs->len; i++)
+    {
+      char *g = NULL, *m = NULL;
+      guint gi, mi;
+      if (!iv_sweep_run_label_split (sweep, sweep->runs->pdata[i], &g, &m,
+                                     i == 0 ? group_title : NULL))
+        return FALSE;
+      g_ptr_array_add (group_of, g);
+      if (!g_ptr_array_find_with_equal_func (members, m, g_str_equal, &mi))
+        {
+          mi = members->len;
+          g_ptr_array_add (members, m);
+        }
+      else
+        g_free (m);
+      member_of[i] = mi;
+      if (!g_ptr_array_find_with_equal_func (groups, g, g_str_equal, &gi))
+        {
+          gi = groups->len;
+          g_ptr_array_add (groups, g_strdup (g));
+          g_array_set_size (in_group, groups->len);
+        }
+      g_array_index (in_group, guint, gi)++;
+    }
+  if (members->len > 8 || groups->len < 2 || groups->len == sweep->runs->len)
+    return FALSE;
+  /* groups in order of first appearance, their runs in the sweep's order */
+  for (guint gi = 0; gi < groups->len; gi++)
+    {
+      double first = next;
+      for (guint i = 0; i < sweep->runs->len; i++)
+        if (g_str_equal (group_of->pdata[i], groups->pdata[gi]))
+          position[i] = next++;
+      g_array_append_val (group_at, (double){ (first + next - 1) / 2 });
+      next += 1;
+    }
+  return TRUE;
+}
+
 /* A metric's distribution in every run, side by side, in the sweep's order. */
 static IvChart *
 boxes (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
 {
+  static const guint32 member_rgb[]
+      = { 0x0072b2, 0xe69f00, 0x009e73, 0xd55e00, 0xcc79a7, 0x56b4e9, 0x000000, 0xc9b800 };
+  g_autofree double *position = g_new0 (double, MAX (sweep->runs->len, 1));
+  g_autofree guint *member_of = g_new0 (guint, MAX (sweep->runs->len, 1));
+  g_autoptr (GPtrArray) groups = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) members = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) group_at = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autofree char *group_title = NULL;
+  g_autofree gboolean *shown = NULL;
+  gboolean grouped
+      = box_groups (sweep, position, member_of, groups, group_at, members, &group_title);
+
   const char *tag = spec->y.metric ? spec->y.metric : "time_to_first_token";
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *title = iv_metric_title (tag);
@@ -2662,6 +2727,19 @@ boxes (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
           c = new_chart (spec, title, _ ("box: quartiles, whiskers to 1.5 IQR"));
           any = r;
         }
+      if (grouped)
+        {
+          /* named by its member: the legend's one entry per colour */
+          guint k = member_of[i];
+          if (!shown)
+            shown = g_new0 (gboolean, members->len);
+          s = iv_chart_add_box (c, members->pdata[k], position[i], (const double *) m->values->data,
+                                m->values->len);
+          iv_series_set_color (s, member_rgb[k]);
+          iv_series_set_show_in_legend (s, !shown[k]);
+          shown[k] = TRUE;
+          continue;
+        }
       s = iv_chart_add_box (c, names->pdata[i], (double) i, (const double *) m->values->data,
                             m->values->len);
       iv_series_set_color (s, 0x0072b2);
@@ -2670,6 +2748,16 @@ boxes (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
     {
       *reason = g_strdup_printf (_ ("no run has per-request “%s”"), tag);
       return NULL;
+    }
+  if (grouped)
+    {
+      iv_chart_axis_set_categories (c, IV_AXIS_X, (const char *const *) groups->pdata, groups->len);
+      iv_chart_axis_set_category_positions (c, IV_AXIS_X, (const double *) group_at->data);
+      iv_chart_axis_set_title (c, IV_AXIS_X, group_title);
+      value_axis (c, IV_AXIS_Y, any, tag);
+      /* below: inside, the few colours would sit on the tallest boxes */
+      iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+      return c;
     }
   iv_chart_set_categories (c, (const char *const *) names->pdata, names->len);
   iv_chart_axis_set_title (c, IV_AXIS_X, _ ("Run"));

@@ -730,6 +730,47 @@ iv_sweep_labels_name (const IvSweep *s, IvField f)
   return TRUE;
 }
 
+gboolean
+iv_sweep_run_label_split (const IvSweep *s, const IvRun *r, char **group, char **member,
+                          char **group_title)
+{
+  g_autoptr (GString) g = g_string_new (NULL), title = g_string_new (NULL);
+  g_autoptr (GString) m = g_string_new (NULL);
+  IvField named[G_N_ELEMENTS (label_order)];
+  guint n = 0;
+
+  for (guint k = 0; k < G_N_ELEMENTS (label_order); k++)
+    if (g_ptr_array_find (s->varying, GUINT_TO_POINTER (label_order[k]), NULL)
+        && (label_order[k] != IV_FIELD_MODEL || s->label_model))
+      named[n++] = label_order[k];
+  if (n < 2)
+    return FALSE;
+  for (guint k = 0; k < n; k++)
+    {
+      g_autofree char *v = iv_run_field_text (r, named[k]);
+      if (!v)
+        return FALSE;
+      if (k + 1 == n)
+        {
+          append_field (m, r, named[k], v, FALSE);
+          continue;
+        }
+      /* values alone, "1024/128": the axis title names the fields once */
+      g_string_append_printf (
+          g, "%s%s", g->len ? "/" : "",
+          named[k] == IV_FIELD_STREAMING ? (r->streaming ? "streaming" : "not streaming") : v);
+      g_string_append_printf (title, "%s%s", title->len ? " / " : "",
+                              named[k] == IV_FIELD_ISL   ? "ISL"
+                              : named[k] == IV_FIELD_OSL ? "OSL"
+                                                         : iv_field_title (named[k]));
+    }
+  *group = g_string_free (g_steal_pointer (&g), FALSE);
+  *member = g_string_free (g_steal_pointer (&m), FALSE);
+  if (group_title)
+    *group_title = g_string_free (g_steal_pointer (&title), FALSE);
+  return TRUE;
+}
+
 char *
 iv_sweep_run_label (const IvSweep *s, const IvRun *r)
 {

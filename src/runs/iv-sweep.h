@@ -86,6 +86,12 @@ double iv_run_field_number (const IvRun *run, IvField field);
  * run's folder name when nothing varies or the run lacks a varying field. The one name
  * of a run in the window's table, figures' legends and labels, the report and the CLI. */
 char *iv_sweep_run_label (const IvSweep *sweep, const IvRun *run);
+/* @run's label in two: @group, the values of every varying field but the last
+ * ("1024/128", @group_title naming them: "ISL / OSL"), and @member, the last ("c 16").
+ * For figures too narrow for whole labels: the runs of a group side by side, the member
+ * told by colour. FALSE (nothing set) when fewer than two fields vary or @run lacks one. */
+gboolean iv_sweep_run_label_split (const IvSweep *sweep, const IvRun *run, char **group,
+                                   char **member, char **group_title);
 /* Whether every run's label names its @field (a table need not repeat it in a column). */
 gboolean iv_sweep_labels_name (const IvSweep *sweep, IvField field);
 
