@@ -20,9 +20,9 @@
 /* … and on a narrow page, where boxes hold only stage ids */
 #define NARROW_GAP 7.0
 #define NARROW_ROW_GAP 30.0
-#define NARROW_ARC_H 32.0
+#define NARROW_ARC_H 40.0
 #define NARROW_MIN_BOX_W 24.0
-#define KEY_SCALE 0.72 /* the stage ids' key */
+#define KEY_SCALE 0.8 /* the stage ids' key */
 
 static const char *const short_names[IV_N_STAGES] = {
   "RMSNorm",  "W_Q",  "W_K+W_V", "KV append", "Q·Kᵀ",     "softmax", "P·V",    "merge",
@@ -128,6 +128,9 @@ iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPip
   double x0 = PAD + (narrow ? 0 : LABEL_W), y, above, used;
   double avail_w = width - x0 - PAD;
   gboolean wrap;
+  /* the exchanges' boxes, as a share of a stage box's height: on a narrow page a stage
+   * box is short, and at 0.55 of it the exchange's text met its dashed border */
+  double cf = narrow ? 0.8 : 0.55;
 
   memset (L, 0, sizeof *L);
   {
@@ -155,11 +158,11 @@ iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPip
     n = MAX (MAX (n_head, n_core), n_ffn);
   bw = MAX (20, (avail_w - (n - 1) * L->gap) / n);
   L->has_arc = r->config.c > 1;
-  /* what sits above the core's line: the loop, then the exchanges (0.55 of a box) */
+  /* what sits above the core's line: the loop, then the exchanges (cf of a box) */
   above = (L->has_arc ? (narrow ? NARROW_ARC_H : ARC_H) : 0) + (conc ? 8 : 0);
-  bh = (bottom - top - above - L->row_gap * (wrap ? 2 : 1)) / ((wrap ? 3 : 2) + (conc ? 0.55 : 0));
+  bh = (bottom - top - above - L->row_gap * (wrap ? 2 : 1)) / ((wrap ? 3 : 2) + (conc ? cf : 0));
   bh = CLAMP (bh, narrow ? 20 : 28, 92);
-  used = above + (conc ? 0.55 * bh : 0) + (wrap ? 3 : 2) * bh + L->row_gap * (wrap ? 2 : 1);
+  used = above + (conc ? cf * bh : 0) + (wrap ? 3 : 2) * bh + L->row_gap * (wrap ? 2 : 1);
   /* Boxes stop growing at 92 px; centre what is left between the title and the legend. */
   top += MAX (0, (bottom - top - used) / 2);
 
@@ -171,7 +174,7 @@ iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPip
     }
   {
     double core_top = y;
-    y += above + (conc ? 0.55 * bh : 0);
+    y += above + (conc ? cf * bh : 0);
     place_line (L, k, attention_order, wrap ? core : 0, G_N_ELEMENTS (attention_order), x0, y, bw,
                 bh);
     L->attention_row = (IvRect){ x0, wrap ? top : y, avail_w, y + bh - (wrap ? top : y) };
@@ -186,13 +189,13 @@ iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPip
   if (conc)
     {
       IvRect a = L->box[IV_S5], b = L->box[IV_S7];
-      double cy = y - 0.55 * bh - 8, cw = b.x + b.w - a.x;
+      double cy = y - cf * bh - 8, cw = b.x + b.w - a.x;
       gboolean both = c1 && c3;
       if (c1)
-        L->box[IV_C1] = (IvRect){ a.x, cy, both ? cw / 2 - L->gap / 2 : cw, 0.55 * bh };
+        L->box[IV_C1] = (IvRect){ a.x, cy, both ? cw / 2 - L->gap / 2 : cw, cf * bh };
       if (c3)
         L->box[IV_C3] = (IvRect){ both ? a.x + cw / 2 + L->gap / 2 : a.x, cy,
-                                  both ? cw / 2 - L->gap / 2 : cw, 0.55 * bh };
+                                  both ? cw / 2 - L->gap / 2 : cw, cf * bh };
     }
   y += bh + L->row_gap;
   L->ffn_row = (IvRect){ x0, y, avail_w, bh };
@@ -276,7 +279,13 @@ draw_box (cairo_t *cr, IvText *text, const IvThemeColors *colors, IvTheme theme,
           IvStageId id, const IvStage *st, gboolean concurrent, gboolean use_ids,
           gboolean with_time)
 {
-  IvColor fill = iv_theme_mark_color (theme, iv_bound_color (st->bound), concurrent ? 0.3 : 1);
+  /* An exchange hidden under compute costs nothing: drawn calm (the theme's dim ink), not
+   * in its bound's colour, whose red reads as an alarm (issue 31). */
+  gboolean hidden = concurrent && st->visible_s <= 0;
+  IvColor fill
+      = hidden ? (IvColor){ colors->foreground_dim.r, colors->foreground_dim.g,
+                            colors->foreground_dim.b, 0.15 }
+               : iv_theme_mark_color (theme, iv_bound_color (st->bound), concurrent ? 0.3 : 1);
   IvColor ink = st->bound == IV_BOUND_TRIVIAL && !concurrent ? (IvColor){ 0.12, 0.12, 0.12, 1 }
                 : concurrent                                 ? colors->foreground
                                                              : (IvColor){ 1, 1, 1, 1 };
@@ -312,7 +321,8 @@ draw_box (cairo_t *cr, IvText *text, const IvThemeColors *colors, IvTheme theme,
   if (concurrent)
     {
       static const double dash[] = { 5, 3 };
-      IvColor edge = iv_theme_mark_color (theme, iv_bound_color (st->bound), 1);
+      IvColor edge = hidden ? colors->foreground_dim
+                            : iv_theme_mark_color (theme, iv_bound_color (st->bound), 1);
       cairo_set_dash (cr, dash, 2, 0);
       cairo_set_line_width (cr, 1.5);
       iv_color_set_source (cr, &edge);
@@ -461,7 +471,7 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       double x0 = a.x + a.w, x1 = a.x,
              ybase = L.box[IV_S5].y
                      - (L.box[IV_C1].w > 0 || L.box[IV_C3].w > 0
-                            ? L.box[IV_C1].h + L.box[IV_C3].h * 0 + 10
+                            ? L.box[IV_C1].h + L.box[IV_C3].h * 0 + 13
                             : 2);
       IvColor c = iv_theme_mark_color (options->theme, IV_RING_LOOP_RGB, 1);
       gboolean prefill = r->config.mode == IV_MODE_PREFILL;
@@ -480,33 +490,38 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       cairo_stroke (cr);
       arrow (cr, x1, ybase - 12, x1, ybase, &c);
       {
-        /* the whole sentence where it fits over the loop, else its first words */
-        double lw, lh;
+        /* the whole sentence where it fits over the loop, else its first words; in
+         * prefill the hop count's pill follows it on its line: under it, inside the
+         * loop, it ran into the exchanges' boxes on a narrow page (issue 31) */
+        const IvKindResult *kr = &r->kinds[MIN (fig->kind, r->n_kinds - 1)];
+        g_autofree char *badge = prefill ? g_strdup_printf ("× %.0f hop%s", kr->sh.n_hops,
+                                                            kr->sh.n_hops == 1 ? "" : "s")
+                                         : NULL;
+        double lw, lh, bw = 0, bh = 0, gw, gx;
         iv_text_measure (&text, label, 0.85, FALSE, -1, &lw, &lh);
         if (narrow || lw > MIN (a.w + 200, width - 2 * PAD))
           {
             g_free (label);
             label = g_strdup (prefill ? "ring attention loop" : "decode: O/m/l all-reduce");
+            iv_text_measure (&text, label, 0.85, FALSE, -1, &lw, &lh);
           }
-        iv_text_show (&text, cr, label, CLAMP ((x0 + x1) / 2, PAD + lw / 2, width - PAD - lw / 2),
-                      ytop - 4, 0.5, 1, 0.85, FALSE, width - 2 * PAD, &colors->foreground);
-      }
-      if (prefill)
-        {
-          /* the steps C1 is charged: c − 1 for the K/V ring, c for Q+O/m/l */
-          const IvKindResult *kr = &r->kinds[MIN (fig->kind, r->n_kinds - 1)];
-          g_autofree char *badge
-              = g_strdup_printf ("× %.0f hop%s", kr->sh.n_hops, kr->sh.n_hops == 1 ? "" : "s");
-          double bw, bh, bx, by;
+        if (badge)
           iv_text_measure (&text, badge, 0.8, TRUE, 0, &bw, &bh);
-          bx = (x0 + x1) / 2 - bw / 2 - 6;
-          by = ytop + (ybase - ytop) * 0.25 - bh / 2;
-          iv_rounded_rect (cr, (IvRect){ bx, by, bw + 12, bh + 2 }, (bh + 2) / 2);
-          iv_color_set_source (cr, &c);
-          cairo_fill (cr);
-          iv_text_show (&text, cr, badge, bx + 6, by + 1, 0, 0, 0.8, TRUE, 0,
-                        &(IvColor){ 1, 1, 1, 1 });
-        }
+        gw = lw + (badge ? 8 + bw + 12 : 0);
+        gx = CLAMP ((x0 + x1) / 2 - gw / 2, PAD, width - PAD - gw);
+        iv_text_show (&text, cr, label, gx, ytop - 4, 0, 1, 0.85, FALSE, width - 2 * PAD,
+                      &colors->foreground);
+        if (badge)
+          {
+            /* the steps C1 is charged: c − 1 for the K/V ring, c for Q+O/m/l */
+            double bx = gx + lw + 8, by = ytop - 4 - lh / 2 - (bh + 2) / 2;
+            iv_rounded_rect (cr, (IvRect){ bx, by, bw + 12, bh + 2 }, (bh + 2) / 2);
+            iv_color_set_source (cr, &c);
+            cairo_fill (cr);
+            iv_text_show (&text, cr, badge, bx + 6, by + 1, 0, 0, 0.8, TRUE, 0,
+                          &(IvColor){ 1, 1, 1, 1 });
+          }
+      }
     }
 
   /* Legend of the four bounds. */
