@@ -61,10 +61,12 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
   /* on a narrow page the columns least needed go first: the communicated bytes, the
    * bytes moved, the FLOPs and the communication time (the visible time and the bound
    * say the rest) */
-  static const int drop_order[] = { 4, 3, 2, 7 };
+  static const int drop_order[] = { 4, 3, 2, 7, 5, 6, 1 };
   const IvKindResult *k;
   IvText text;
-  double pad = 16, x, col_w[N_STAGE_COLS], row_h, y, top, font, gap = 10, total;
+  double pad = 16, x, col_w[N_STAGE_COLS], row_h, y, top, font, gap = 10, total, block_w;
+  double block_gap = 18;
+  guint blocks = 1, per_block;
   gboolean shown[N_STAGE_COLS];
   guint rows = 0, n_cells;
   g_autofree char *title = NULL, *subtitle = NULL;
@@ -98,9 +100,13 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
     g_autofree char *att = iv_units_format_seconds (k->attention_s);
     g_autofree char *ffn = iv_units_format_seconds (k->ffn_s);
     g_autofree char *config = iv_result_config_text (fig->result);
-    title = g_strdup_printf ("%s · %s layer · per %s · attention %s, FFN %s",
-                             fig->result->model->name, k->name,
-                             iv_hardware_pe_word (fig->result->hw, FALSE), att, ffn);
+    /* a time never breaks from its unit ("10.1 / ms" on a narrow page) */
+    g_autoptr (GString) att_nb = g_string_new (att), ffn_nb = g_string_new (ffn);
+    g_string_replace (att_nb, " ", "\u00a0", 0);
+    g_string_replace (ffn_nb, " ", "\u00a0", 0);
+    title = g_strdup_printf (
+        "%s · %s layer · per %s · attention %s, FFN %s", fig->result->model->name, k->name,
+        iv_hardware_pe_word (fig->result->hw, FALSE), att_nb->str, ffn_nb->str);
     subtitle = g_strdup_printf ("%s · %s", fig->result->hw->name, config);
   }
   font = 13 * (options->font_scale > 0 ? options->font_scale : 1);
@@ -111,8 +117,18 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
     iv_text_measure_wrapped (&text, subtitle, 0.9, FALSE, width - 2 * pad, NULL, &sh);
     top = pad + th + 2 + sh + 8;
   }
-  /* the rows share what is left under the titles: the text as large as a row holds */
-  row_h = MIN (30, (height - top - pad) / (rows + 1));
+  /* the rows share what is left under the titles: the text as large as a row holds. A
+   * row's text under 0.765 of the body (6.5 pt at a column's 8.5 pt) is too small to
+   * read: the rows then go into two or three blocks side by side, each with fewer
+   * columns (issue 31: fewer columns rather than tiny text) */
+  for (blocks = 1;; blocks++)
+    {
+      per_block = (rows + blocks - 1) / blocks;
+      row_h = MIN (30, (height - top - pad) / (per_block + 1));
+      if (0.9 * row_h / 1.3 >= 0.765 * font || blocks == 3)
+        break;
+    }
+  block_w = (width - 2 * pad - (blocks - 1) * block_gap) / blocks;
   iv_text_clear (&text);
   iv_text_init (&text, cr, MIN (font, row_h / 1.3));
   /* each column as wide as its widest cell; on a narrow page the least needed go */
@@ -133,14 +149,14 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
       total = 0;
       for (guint c = 0; c < N_STAGE_COLS; c++)
         total += shown[c] ? col_w[c] : 0;
-      if (total <= width - 2 * pad || d >= G_N_ELEMENTS (drop_order))
+      if (total <= block_w || d >= G_N_ELEMENTS (drop_order))
         break;
       shown[drop_order[d]] = FALSE;
     }
   /* what the columns leave spreads over them */
   for (guint c = 0; c < N_STAGE_COLS; c++)
-    if (shown[c] && total < width - 2 * pad)
-      col_w[c] += (width - 2 * pad - total) * col_w[c] / total;
+    if (shown[c] && total < block_w)
+      col_w[c] += (block_w - total) * col_w[c] / total;
 
   cairo_save (cr);
   iv_color_set_source (cr, &colors->background);
@@ -156,20 +172,24 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
                           &colors->foreground_dim);
     iv_text_clear (&big);
   }
-  y = top;
-  x = pad;
-  for (guint c = 0; c < N_STAGE_COLS; c++)
+  for (guint blk = 0; blk < blocks; blk++)
     {
-      if (!shown[c])
-        continue;
-      iv_text_show (&text, cr, headers[c], c < 2 ? x : x + col_w[c] - gap / 2, y + row_h / 2,
-                    c < 2 ? 0 : 1, 0.5, 0.9, TRUE, 0, &colors->foreground_dim);
-      x += col_w[c];
+      double x0 = pad + blk * (block_w + block_gap);
+      y = top;
+      x = x0;
+      for (guint c = 0; c < N_STAGE_COLS; c++)
+        {
+          if (!shown[c])
+            continue;
+          iv_text_show (&text, cr, headers[c], c < 2 ? x : x + col_w[c] - gap / 2, y + row_h / 2,
+                        c < 2 ? 0 : 1, 0.5, 0.9, TRUE, 0, &colors->foreground_dim);
+          x += col_w[c];
+        }
+      y += row_h;
+      iv_color_set_source (cr, &colors->grid);
+      cairo_rectangle (cr, x0, y - 1, block_w, 1);
+      cairo_fill (cr);
     }
-  y += row_h;
-  iv_color_set_source (cr, &colors->grid);
-  cairo_rectangle (cr, pad, y - 1, width - 2 * pad, 1);
-  cairo_fill (cr);
   for (int s = 0, r = 0; s < IV_N_STAGES; s++)
     {
       const IvStage *st = &k->stages[s];
@@ -177,20 +197,23 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
       IvColor chip
           = { ((bc >> 16) & 0xff) / 255.0, ((bc >> 8) & 0xff) / 255.0, (bc & 0xff) / 255.0, 1 };
       char **row;
+      double x0;
 
       if (!st->present)
         continue;
       row = (char **) &cells->pdata[r * N_STAGE_COLS];
+      x0 = pad + (r / per_block) * (block_w + block_gap);
+      y = top + row_h * (1 + r % per_block);
       if (r++ % 2 == 1)
         {
           IvColor band = colors->grid;
           band.a *= options->theme == IV_THEME_PRINT ? 1 : 0.5;
           iv_color_set_source (
               cr, options->theme == IV_THEME_PRINT ? &(IvColor){ 0.96, 0.96, 0.96, 1 } : &band);
-          cairo_rectangle (cr, pad, y, width - 2 * pad, row_h);
+          cairo_rectangle (cr, x0, y, block_w, row_h);
           cairo_fill (cr);
         }
-      x = pad;
+      x = x0;
       for (guint c = 0; c < N_STAGE_COLS; c++)
         {
           if (!shown[c])
@@ -208,7 +231,6 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
                           c < 2 ? 0 : 1, 0.5, 0.9, c == 0, 0, &colors->foreground);
           x += col_w[c];
         }
-      y += row_h;
     }
   cairo_restore (cr);
   iv_text_clear (&text);
