@@ -192,23 +192,25 @@ shard (cairo_t *cr, IvText *text, const IvRenderOptions *options, const IvConfig
   if (!labelled)
     return;
   iv_sharding_place (c, tp, cp, &cube, &pe);
-  if (where_too && w >= 44 && h >= 30)
+  /* no text under 0.78 of the body (6.5 pt at a column): a shard too small for it goes
+   * unlabelled, its colour still saying the rank (issue 31) */
+  if (where_too && w >= 44 && h >= 32)
     {
       g_autofree char *rank = g_strdup_printf ("TP %" G_GINT64_FORMAT, tp);
       g_autofree char *where
           = g_strdup_printf ("c%" G_GINT64_FORMAT "·p%" G_GINT64_FORMAT, cube, pe);
-      iv_text_show (text, cr, rank, x + w / 2, y + h / 2 - 1, 0.5, 1, 0.75, TRUE, w - 4, &ink);
-      iv_text_show (text, cr, where, x + w / 2, y + h / 2 + 1, 0.5, 0, 0.7, FALSE, w - 4, &ink);
+      iv_text_show (text, cr, rank, x + w / 2, y + h / 2 - 1, 0.5, 1, 0.8, TRUE, w - 4, &ink);
+      iv_text_show (text, cr, where, x + w / 2, y + h / 2 + 1, 0.5, 0, 0.78, FALSE, w - 4, &ink);
     }
-  else if (w >= 44 && h >= 14)
+  else if (w >= 46 && h >= 15)
     {
       g_autofree char *rank = g_strdup_printf ("TP %" G_GINT64_FORMAT, tp);
-      iv_text_show (text, cr, rank, x + w / 2, y + h / 2, 0.5, 0.5, 0.75, TRUE, w - 2, &ink);
+      iv_text_show (text, cr, rank, x + w / 2, y + h / 2, 0.5, 0.5, 0.8, TRUE, w - 2, &ink);
     }
-  else if (w >= 14 && h >= 12)
+  else if (w >= 15 && h >= 14)
     {
       g_autofree char *rank = g_strdup_printf ("%" G_GINT64_FORMAT, tp);
-      iv_text_show (text, cr, rank, x + w / 2, y + h / 2, 0.5, 0.5, 0.65, TRUE, w - 1, &ink);
+      iv_text_show (text, cr, rank, x + w / 2, y + h / 2, 0.5, 0.5, 0.8, TRUE, w - 1, &ink);
     }
 }
 
@@ -283,7 +285,7 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
     for (gint64 cp = 0; cp_n > 1 && cp < cp_n; cp++)
       {
         g_autofree char *cpl = cp_range_text (k, cp, cp_n);
-        iv_text_measure (&text, cpl, 0.7, FALSE, 0, &w, &h);
+        iv_text_measure (&text, cpl, 0.78, FALSE, 0, &w, &h);
         size_w = MAX (size_w, w);
       }
     {
@@ -391,7 +393,7 @@ iv_render_sharding (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
         {
           g_autofree char *cpl = cp_range_text (k, cp, cp_n);
           if (cell_h >= 12)
-            iv_text_show (&text, cr, cpl, bar_x + bar_w + 10, y + (cp + 0.5) * cell_h, 0, 0.5, 0.7,
+            iv_text_show (&text, cr, cpl, bar_x + bar_w + 10, y + (cp + 0.5) * cell_h, 0, 0.5, 0.78,
                           FALSE, 0, &colors->foreground_dim);
         }
     iv_text_show (&text, cr, size, PAD, y + block_h / 2 + (stacked || beside ? lh * 0.8 : 0), 0,
