@@ -63,8 +63,9 @@ typedef struct
   gint64 X, Y, n_pe;
   double x0, y0, cube_size, gap;
   double pe_ring_radius, pe_radius;
-  double legend_h; /* the key's rows at the bottom: more than one on a narrow page */
-  double title_h;  /* the titles above: the subtitle wraps on a narrow page */
+  double legend_h;      /* the key's rows at the bottom: more than one on a narrow page */
+  gboolean short_names; /* "G3"/"c3" where "GPU 3"/"cube 3" does not fit, the key says so */
+  double title_h;       /* the titles above: the subtitle wraps on a narrow page */
 } IvTopologyLayout;
 
 guint32 iv_bound_color (IvBound bound);

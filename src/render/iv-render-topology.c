@@ -44,7 +44,7 @@ typedef struct
 } LegendItem;
 
 static guint
-legend_items (const IvModelFigure *fig, LegendItem items[7])
+legend_items (const IvModelFigure *fig, gboolean short_names, LegendItem items[7])
 {
   const IvHardware *hw = fig->result->hw;
   const IvConfig *c = &fig->result->config;
@@ -52,11 +52,18 @@ legend_items (const IvModelFigure *fig, LegendItem items[7])
   guint n = 0;
 
   items[n++] = (LegendItem){ 0, 0, "first TP group and its links" };
-  items[n++] = (LegendItem){ 1, 0, "first CP group and its links" };
+  /* CP 1 draws no CP group: a key entry for it would name nothing on the figure */
+  if (c->c > 1)
+    items[n++] = (LegendItem){ 1, 0, "first CP group and its links" };
   /* EP only when there is an EP group across cubes to point at */
   if (c->e > 1 && c->place_ep == IV_PLACE_CUBE)
     items[n++] = (LegendItem){ 2, 3, "first EP group and its links" };
-  items[n++] = (LegendItem){ 3, 0, gpu ? "GPU in use" : "PE in use" };
+  /* short cube names are keyed on the first entry about them */
+  items[n++]
+      = (LegendItem){ 3, 0,
+                      short_names ? (gpu ? "GPU in use (G3: GPU 3)" : "PE in use (c3: cube 3)")
+                      : gpu       ? "GPU in use"
+                                  : "PE in use" };
   items[n++] = (LegendItem){ 4, 1, gpu ? "idle GPU" : "idle PE" };
   items[n++] = (LegendItem){ 5, 2, "link" };
   if (hw->topology == IV_TOPOLOGY_TORUS2D && hw->Y > 1)
@@ -84,8 +91,52 @@ legend_flow (IvText *text, const LegendItem *items, guint n, double width, doubl
   return n ? r + 1 : 0;
 }
 
+/* The scale of a cube's name: under 0.8 of the body it would read under 6.5 pt at a
+ * column (issue 31). */
+static double
+cube_label_scale (const IvTopologyLayout *L)
+{
+  return L->cube_size < 90 ? 0.8 : 0.85;
+}
+
+/* A cube's name, "GPU 3" or "cube 3", or "G3"/"c3" when the layout says so. */
+static char *
+cube_label (const IvTopologyLayout *L, gboolean gpu, gint64 cube)
+{
+  return g_strdup_printf (L->short_names ? (gpu ? "G%" G_GINT64_FORMAT : "c%" G_GINT64_FORMAT)
+                          : gpu          ? "GPU %" G_GINT64_FORMAT
+                                         : "cube %" G_GINT64_FORMAT,
+                          cube);
+}
+
+static void layout_pass (const IvModelFigure *fig, double width, double height,
+                         gboolean short_names, IvTopologyLayout *L);
+
 void
 iv_topology_layout (const IvModelFigure *fig, double width, double height, IvTopologyLayout *L)
+{
+  gboolean gpu = iv_hardware_is_gpu_server (fig->result->hw);
+  g_autofree char *widest = NULL;
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create (s);
+  IvText text;
+  double w, h;
+
+  /* the full names where the widest fits its cube, else the short ones with a key */
+  layout_pass (fig, width, height, FALSE, L);
+  widest = cube_label (L, gpu, L->X * L->Y - 1);
+  iv_text_init (&text, cr, 13);
+  iv_text_measure (&text, widest, cube_label_scale (L), FALSE, 0, &w, &h);
+  iv_text_clear (&text);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  if (w > L->cube_size - 8)
+    layout_pass (fig, width, height, TRUE, L);
+}
+
+static void
+layout_pass (const IvModelFigure *fig, double width, double height, gboolean short_names,
+             IvTopologyLayout *L)
 {
   const IvHardware *hw = fig->result->hw;
   double avail_w, avail_h, cs, rows;
@@ -94,6 +145,7 @@ iv_topology_layout (const IvModelFigure *fig, double width, double height, IvTop
   guint lrow[7], n_items;
 
   memset (L, 0, sizeof *L);
+  L->short_names = short_names;
   {
     /* the key measured as it is drawn, on a scratch context: the window's hit tests and
      * the drawing get the same layout */
@@ -101,7 +153,7 @@ iv_topology_layout (const IvModelFigure *fig, double width, double height, IvTop
     cairo_t *cr = cairo_create (s);
     IvText text;
     iv_text_init (&text, cr, 13);
-    n_items = legend_items (fig, items);
+    n_items = legend_items (fig, short_names, items);
     L->legend_h = legend_flow (&text, items, n_items, width, lx, lrow) * LEGEND_ROW_H + 16;
     L->title_h = MAX (TITLE_H, titles_height (&text, fig->result, width));
     iv_text_clear (&text);
@@ -482,8 +534,7 @@ draw_cube (Topo *T, gint64 cube)
   cairo_t *cr = T->cr;
   IvRect rc = iv_topology_cube_rect (&T->L, cube);
   gboolean cube_used = cube < T->r->used_cubes;
-  g_autofree char *label
-      = g_strdup_printf (T->gpu ? "GPU %" G_GINT64_FORMAT : "cube %" G_GINT64_FORMAT, cube);
+  g_autofree char *label = cube_label (&T->L, T->gpu, cube);
 
   iv_rounded_rect (cr, rc, T->L.cube_size * 0.08);
   iv_color_set_source (cr, &T->colors->background);
@@ -520,7 +571,7 @@ draw_cube (Topo *T, gint64 cube)
       cairo_set_dash (cr, NULL, 0, 0);
     }
   iv_text_show (&T->text, cr, label, rc.x + rc.w / 2, rc.y + rc.h - 4, 0.5, 1,
-                T->L.cube_size < 90 ? 0.7 : 0.85, FALSE, rc.w - 8,
+                cube_label_scale (&T->L), FALSE, rc.w - 4,
                 cube_used ? &T->colors->foreground : &T->colors->foreground_dim);
 }
 
@@ -615,7 +666,7 @@ draw_legend (Topo *T, const IvModelFigure *fig, double width, double height)
   LegendItem items[7];
   double lx[7];
   guint lrow[7];
-  guint n = legend_items (fig, items);
+  guint n = legend_items (fig, T->L.short_names, items);
   guint rows = legend_flow (&T->text, items, n, width, lx, lrow);
 
   for (guint i = 0; i < n; i++)
@@ -714,11 +765,19 @@ iv_render_topology (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       iv_rounded_rect (cr, sw, sw.h / 3);
       iv_color_set_source (cr, &T.colors->foreground_dim);
       cairo_fill (cr);
-      iv_text_show (
-          &T.text, cr,
-          hw->switch_reduce ? "NVSwitch — all-reduce one-shot, two-shot or in the switch, by size"
-                            : "switch — all-reduce as a ring, one-shot or two-shot, by size",
-          sw.x + sw.w / 2, sw.y + sw.h / 2, 0.5, 0.5, 0.85, TRUE, sw.w - 8, &T.colors->background);
+      const char *what = hw->switch_reduce
+                             ? "NVSwitch — all-reduce one-shot, two-shot or in the switch, by size"
+                             : "switch — all-reduce as a ring, one-shot or two-shot, by size";
+      double w, h;
+      /* a narrow page: the switch's name alone rather than a sentence cut short */
+      iv_text_measure (&T.text, what, 0.85, TRUE, 0, &w, &h);
+      if (w > sw.w - 8)
+        what = hw->switch_reduce ? "NVSwitch (reduces in the switch)" : "switch";
+      iv_text_measure (&T.text, what, 0.85, TRUE, 0, &w, &h);
+      if (w > sw.w - 8)
+        what = hw->switch_reduce ? "NVSwitch" : "switch";
+      iv_text_show (&T.text, cr, what, sw.x + sw.w / 2, sw.y + sw.h / 2, 0.5, 0.5, 0.85, TRUE,
+                    sw.w - 8, &T.colors->background);
     }
   draw_links (&T);
   for (gint64 cube = 0; cube < T.L.X * T.L.Y; cube++)
