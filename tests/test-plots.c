@@ -1369,6 +1369,47 @@ test_boxes_per_run (void)
   iv_runs_figure_clear (&f);
 }
 
+/* A sweep over ISL and OSL: the built-in [model] grouping gives way to the cells, one
+ * frontier per cell (one "model" group zig-zagged across nine); a user's groups stand. */
+static void
+test_pareto_by_cell (void)
+{
+  g_autofree char *dir = isl_osl_run (".");
+  const char *paths[] = { dir, NULL };
+  g_autoptr (IvSweep) sweep = iv_sweep_load (paths, NULL, NULL, NULL, NULL);
+  g_autoptr (IvPlotConfig) config = iv_plot_config_load (NULL, NULL);
+  IvPlotSpec spec
+      = *iv_plot_config_get (config, TRUE, "pareto_curve_throughput_per_gpu_vs_interactivity");
+  g_autofree char *reason = NULL;
+  g_autoptr (GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  IvRunsFigure f;
+
+  g_assert_nonnull (sweep);
+  g_assert_true (spec.builtin);
+  g_assert_true (iv_runs_figure (&spec, sweep, sweep->runs->pdata[0], &f, &reason));
+  for (guint i = 0; i < iv_chart_get_n_series (f.chart); i++)
+    {
+      IvSeries *s = iv_chart_get_series (f.chart, i);
+      if (iv_series_get_kind (s) == IV_SERIES_SCATTER)
+        g_hash_table_add (names, (gpointer) iv_series_get_name (s));
+    }
+  g_assert_cmpuint (g_hash_table_size (names), ==, 9);
+  g_assert_true (g_hash_table_contains (names, "ISL 1024 · OSL 128"));
+  iv_runs_figure_clear (&f);
+  /* the same grouping from a user's file: one group, as asked */
+  spec.builtin = FALSE;
+  g_hash_table_remove_all (names);
+  g_assert_true (iv_runs_figure (&spec, sweep, sweep->runs->pdata[0], &f, &reason));
+  for (guint i = 0; i < iv_chart_get_n_series (f.chart); i++)
+    {
+      IvSeries *s = iv_chart_get_series (f.chart, i);
+      if (iv_series_get_kind (s) == IV_SERIES_SCATTER)
+        g_hash_table_add (names, (gpointer) iv_series_get_name (s));
+    }
+  g_assert_cmpuint (g_hash_table_size (names), ==, 1);
+  iv_runs_figure_clear (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1398,6 +1439,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plots/isl-osl", test_isl_osl);
   g_test_add_func ("/plots/isl-osl-surface", test_isl_osl_surface);
   g_test_add_func ("/plots/boxes-per-run", test_boxes_per_run);
+  g_test_add_func ("/plots/pareto-by-cell", test_pareto_by_cell);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

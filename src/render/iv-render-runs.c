@@ -1541,12 +1541,39 @@ percentile_bands (const IvPlotSpec *spec, const IvRun *r, char **reason)
 
 /* ---------- many runs ---------- */
 
+/* Whether the runs' ISL × OSL cells group them: when both lengths vary and neither the
+ * user nor --aiperf-compatible chose the groups (the built-in [model] is AIPerf's default
+ * for sweeps of one workload), as one "model" group zig-zagged its frontier across every
+ * cell (36 runs, nine cells). */
+static gboolean
+groups_by_cell (const IvPlotSpec *spec, const IvSweep *sweep)
+{
+  return (!(spec->groups && spec->groups[0])
+          || (spec->builtin && g_str_equal (spec->groups[0], "model") && !spec->groups[1]))
+         && !spec->baselines && !spec->aiperf_compatible && sweep
+         && g_ptr_array_find (sweep->varying, GUINT_TO_POINTER (IV_FIELD_ISL), NULL)
+         && g_ptr_array_find (sweep->varying, GUINT_TO_POINTER (IV_FIELD_OSL), NULL);
+}
+
 static char *
-group_of (const IvPlotSpec *spec, const IvRun *r)
+group_of (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *r)
 {
   const char *field = spec->groups && spec->groups[0] ? spec->groups[0] : "model";
   if (spec->baselines)
     return iv_plot_spec_experiment (spec, r->name, r->path);
+  if (groups_by_cell (spec, sweep))
+    {
+      g_autofree char *isl = iv_run_field_text (r, IV_FIELD_ISL);
+      g_autofree char *osl = iv_run_field_text (r, IV_FIELD_OSL);
+      g_autofree char *model = NULL;
+      if (!isl || !osl)
+        return g_strdup (_ ("(unknown)"));
+      /* two models over the same cells stay apart too */
+      if (g_ptr_array_find (sweep->varying, GUINT_TO_POINTER (IV_FIELD_MODEL), NULL))
+        model = iv_run_field_text (r, IV_FIELD_MODEL);
+      return model ? g_strdup_printf ("%s · ISL %s · OSL %s", model, isl, osl)
+                   : g_strdup_printf ("ISL %s · OSL %s", isl, osl);
+    }
   for (IvField f = 0; f < IV_N_FIELDS; f++)
     if (g_str_equal (field, iv_field_key (f)))
       {
@@ -1639,6 +1666,15 @@ group_rgb (const char *group)
          | (guint32) lround (col.b * 255);
 }
 
+/* The @nth group's colour: the palette in order. */
+static guint32
+group_rgb_nth (guint nth)
+{
+  IvColor col = iv_palette_color (IV_THEME_LIGHT, nth % IV_PALETTE_SIZE);
+  return (guint32) lround (col.r * 255) << 16 | (guint32) lround (col.g * 255) << 8
+         | (guint32) lround (col.b * 255);
+}
+
 /* The line of one group's @n points (in x order): its pareto frontier on a pareto plot,
  * else all of them joined. */
 static void
@@ -1714,7 +1750,14 @@ add_group (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep, const char 
   g_autoptr (GArray) idx = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autofree double *gx = NULL, *gy = NULL;
   g_autofree const char **gl = NULL;
-  guint32 rgb = spec->baselines ? classified_rgb (baseline, nth) : group_rgb (group);
+  static const IvMarker shapes[]
+      = { IV_MARKER_CIRCLE, IV_MARKER_SQUARE, IV_MARKER_TRIANGLE, IV_MARKER_DIAMOND };
+  /* cells are many (nine of a 3 × 3 sweep): each its own colour in order, then its own
+   * shape, where hashed names shared a colour and read as one group */
+  gboolean by_cell = groups_by_cell (spec, sweep);
+  guint32 rgb = spec->baselines ? classified_rgb (baseline, nth)
+                : by_cell       ? group_rgb_nth (nth)
+                                : group_rgb (group);
   IvSeries *pts;
 
   for (guint m = 0; m < members->len; m++)
@@ -1736,7 +1779,8 @@ add_group (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep, const char 
   add_group_line (c, spec, group, gx, gy, idx->len, rgb);
   pts = iv_chart_add_scatter (c, group, gx, gy, idx->len);
   iv_series_set_color (pts, rgb);
-  iv_series_set_marker (pts, IV_MARKER_CIRCLE, 9);
+  iv_series_set_marker (
+      pts, by_cell ? shapes[(nth / IV_PALETTE_SIZE) % G_N_ELEMENTS (shapes)] : IV_MARKER_CIRCLE, 9);
   iv_series_set_labels (pts, gl);
   if (spec->type == IV_PLOT_UNCERTAINTY)
     add_confidence_regions (c, spec, sweep, idx, gx, gy, rgb);
@@ -1783,7 +1827,7 @@ across_runs (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
       const IvRun *r = sweep->runs->pdata[i];
       x[i] = iv_run_axis_value (r, xm, spec->x.stat);
       y[i] = iv_run_axis_value (r, ym, spec->y.stat);
-      g_ptr_array_add (groups, group_of (spec, r));
+      g_ptr_array_add (groups, group_of (spec, sweep, r));
       g_ptr_array_add (labels, label_of (spec, sweep, r));
       if (isfinite (x[i]) && isfinite (y[i]))
         usable++, any = any ? any : r;
@@ -2459,7 +2503,7 @@ note_frontier (GPtrArray *notes, const IvPlotSpec *spec, const IvSweep *sweep)
   /* each group of Inferview's grouping, its members' frontiers both ways */
   for (guint i = 0; i < n; i++)
     {
-      g_autofree char *group = group_of (spec, sweep->runs->pdata[i]);
+      g_autofree char *group = group_of (spec, sweep, sweep->runs->pdata[i]);
       g_autoptr (GArray) members = g_array_new (FALSE, FALSE, sizeof (guint));
       g_autofree double *gx = NULL, *gy = NULL, *hx = NULL, *hy = NULL;
       g_autofree gboolean *g_on = NULL, *g_aon = NULL;
@@ -2467,7 +2511,7 @@ note_frontier (GPtrArray *notes, const IvPlotSpec *spec, const IvSweep *sweep)
         continue;
       for (guint k = 0; k < n; k++)
         {
-          g_autofree char *other = group_of (spec, sweep->runs->pdata[k]);
+          g_autofree char *other = group_of (spec, sweep, sweep->runs->pdata[k]);
           if (g_str_equal (other, group))
             g_array_append_val (members, k);
         }

@@ -1180,6 +1180,16 @@ merge_over (IvPlotConfig *base, IvPlotConfig *user)
   reindex (base);
 }
 
+/* The presets of a built-in configuration, marked so (IvPlotSpec.builtin). */
+static void
+mark_builtin (IvPlotConfig *c)
+{
+  for (guint i = 0; i < c->single_plots->len; i++)
+    ((IvPlotSpec *) c->single_plots->pdata[i])->builtin = TRUE;
+  for (guint i = 0; i < c->multi_plots->len; i++)
+    ((IvPlotSpec *) c->multi_plots->pdata[i])->builtin = TRUE;
+}
+
 /* Every preset borrows the configuration's settings (once its presets are in place: a
  * user file's are moved into the configuration they are merged over). */
 static void
@@ -1225,6 +1235,7 @@ add_own_presets (IvPlotConfig *c)
   g_assert (bytes);
   own = parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "built-in", &error);
   g_assert_no_error (error); /* ours, parsed by the tests */
+  mark_builtin (own);
   for (int multi = 0; multi < 2; multi++)
     {
       GPtrArray *from = multi ? own->multi_plots : own->single_plots;
@@ -1255,6 +1266,7 @@ iv_plot_config_load (const char *path, GError **error)
   /* the built-in default (AIPerf's), then the user's file over it */
   c = parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), "built-in", error);
   g_assert (c); /* ours, parsed by the tests */
+  mark_builtin (c);
   if (path)
     {
       g_autoptr (IvPlotConfig) user = NULL;

@@ -97,6 +97,9 @@ typedef struct
       bound_model;    /* an IvModel* the viewer chose for every run, or NULL: each run's own */
   guint line;         /* where it is defined, for messages */
   gboolean inferview; /* one of Inferview's own presets, beyond the configuration */
+  /* defined by the built-in configuration (AIPerf's default or Inferview's own), not a
+   * user's file: its groups ([model]) are a default Inferview may refine */
+  gboolean builtin;
 } IvPlotSpec;
 
 typedef struct
