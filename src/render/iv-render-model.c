@@ -250,7 +250,9 @@ iv_render_memory (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
   const char *rows[] = { "total", "activations", "KV cache", "weights" };
   double v[4], lo = INFINITY, hi;
   const guint32 rgb[] = { 0x505050, 0x009e73, 0xcc79a7, 0x0072b2 };
-  g_autofree char *title = NULL, *cap = NULL, *sub = NULL, *config = NULL;
+  g_autofree char *title = NULL, *cap = NULL, *sub = NULL, *config = NULL, *full = NULL;
+  g_autofree char *line_label = NULL;
+  gboolean label_fits;
 
   if (!iv_model_figure_check (fig, error))
     return FALSE;
@@ -262,20 +264,47 @@ iv_render_memory (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
   if (!isfinite (lo))
     lo = 1;
   lo = pow (2, floor (log2 (lo)) - 1);
-  /* the longest bar ends three quarters of the way: its value fits after it */
-  hi = MAX (v[0], r->capacity_bytes_per_pe);
-  hi = exp (log (lo) + (log (hi) - log (lo)) / 0.75);
-  c = iv_chart_new ();
-  title = g_strdup_printf ("Memory per %s", iv_hardware_pe_word (r->hw, FALSE));
   /* what fits is decided on the memory the runtime reserve leaves (§5) */
   cap = iv_hardware_format_bytes (r->hw, r->usable_bytes_per_pe);
   config = config_subtitle (r, NULL);
+  full = iv_hardware_format_bytes (r->hw, r->capacity_bytes_per_pe);
+  line_label = r->usable_bytes_per_pe < r->capacity_bytes_per_pe
+                   ? g_strdup_printf ("usable %s of %s", cap, full)
+                   : g_strdup_printf ("capacity %s", full);
+  /* The longest bar ends three quarters of the way, its value after it. The lines' label
+   * goes right of the capacity line, the rightmost, so that it crosses neither (left of
+   * it, it ran across the other line, issue 31); where the quarter right of it is too
+   * narrow for the label (a paper column), the title names the lines instead. */
+  hi = MAX (v[0], r->capacity_bytes_per_pe);
+  hi = exp (log (lo) + (log (hi) - log (lo)) / 0.75);
+  {
+    cairo_surface_t *scratch = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+    cairo_t *mcr = cairo_create (scratch);
+    IvText t;
+    double lw, lh;
+    iv_text_init (&t, mcr, 13);
+    iv_text_measure (&t, line_label, 0.85, FALSE, 0, &lw, &lh);
+    iv_text_clear (&t);
+    cairo_destroy (mcr);
+    cairo_surface_destroy (scratch);
+    /* the plot's width: the page less the row names and the margins */
+    label_fits = lw + 16 <= 0.25 * (width - 130);
+  }
+  c = iv_chart_new ();
+  /* the verdict in the title, which wraps: in the subtitle it pushed the configuration
+   * (T_q, TP, CP) past the two lines a column gives it */
   {
     g_autofree char *used_text = iv_hardware_format_bytes (r->hw, v[0]);
-    sub = g_strdup_printf (r->fits ? "fits: %s of %s usable (%.0f %% kept for the runtime) · %s"
-                                   : "does not fit: %s needed, %s usable (%.0f %% kept for the "
-                                     "runtime) · %s",
-                           used_text, cap, 100 * r->config.reserve, config);
+    /* the reserve here too: the subtitle is the configuration's, whole */
+    g_autofree char *lines
+        = label_fits ? g_strdup_printf (" (%.0f %%)", 100 * (1 - r->config.reserve))
+          : r->usable_bytes_per_pe < r->capacity_bytes_per_pe
+              ? g_strdup_printf (" (%.0f %% of %s; dashed)", 100 * (1 - r->config.reserve), full)
+              : g_strdup (" (dashed)");
+    title = g_strdup_printf (r->fits ? "Memory per %s · fits: %s of %s usable%s"
+                                     : "Memory per %s · does not fit: %s needed, %s usable%s",
+                             iv_hardware_pe_word (r->hw, FALSE), used_text, cap, lines);
+    sub = g_strdup (config);
   }
   iv_chart_set_title (c, title, sub);
   iv_chart_axis_set_range (c, IV_AXIS_X, lo, hi);
@@ -312,19 +341,11 @@ iv_render_memory (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
       iv_series_set_labels (end, label);
       iv_series_set_show_in_legend (end, FALSE);
     }
-  {
-    /* one label for the two lines, which sit too close for two */
-    g_autofree char *full = iv_hardware_format_bytes (r->hw, r->capacity_bytes_per_pe);
-    g_autofree char *label = g_strdup_printf ("capacity %s", full);
-    g_autofree char *usable = g_strdup_printf ("usable %s of %s", cap, full);
-    if (r->usable_bytes_per_pe < r->capacity_bytes_per_pe)
-      {
-        iv_chart_add_vline (c, r->capacity_bytes_per_pe, NULL);
-        iv_chart_add_vline (c, r->usable_bytes_per_pe, usable);
-      }
-    else
-      iv_chart_add_vline (c, r->capacity_bytes_per_pe, label);
-  }
+  /* one label for the two lines, which sit too close for two: on the capacity line, the
+   * rightmost, so that it crosses neither */
+  if (r->usable_bytes_per_pe < r->capacity_bytes_per_pe)
+    iv_chart_add_vline (c, r->usable_bytes_per_pe, NULL);
+  iv_chart_add_vline (c, r->capacity_bytes_per_pe, label_fits ? line_label : NULL);
   return iv_chart_render (cr, c, options, width, height, error);
 }
 
