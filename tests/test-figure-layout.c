@@ -14,6 +14,7 @@
 #include "iv-compare.h"
 #include "iv-export.h"
 #include "iv-model-figures.h"
+#include "iv-model-state.h"
 #include "iv-pipeline-plot.h"
 #include "iv-plot-config.h"
 #include "iv-preset.h"
@@ -34,6 +35,10 @@ static GString *failures;
 static guint n_checked, n_failed_figures;
 static char **only;
 static char *last_problems; /* the light drawing's, to say the dark one's in a line */
+/* The smallest text a figure may draw on a page, in points (0: any): the Model figures
+ * keep 6.5 pt at a column's 8.5 pt body — fewer labels rather than tiny text (issue 31). */
+#define MODEL_MIN_TEXT_PT 6.5
+static double min_text_pt, model_min_text_pt;
 
 static gboolean
 wanted (const char *name)
@@ -56,15 +61,21 @@ shown (const char *text)
   return g_strdup_printf ("“%s”", one_line);
 }
 
-/* The problems of one drawing, appended to @out; how many. */
+/* The problems of one drawing, appended to @out; how many. @min_size: the smallest font
+ * size allowed, in device units (0: any). */
 static guint
-check_boxes (const IvTextBox *b, guint n, double width, double height, GString *out)
+check_boxes (const IvTextBox *b, guint n, double width, double height, double min_size,
+             GString *out)
 {
   guint bad = 0;
 
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *s = shown (b[i].text);
+      if (min_size > 0 && b[i].size < min_size - 0.01)
+        bad++, g_string_append_printf (out, "    %s is too small (%.1f pt, at least %.1f)\n", s,
+                                       b[i].size * 72.0 / IV_UNITS_PER_INCH,
+                                       min_size * 72.0 / IV_UNITS_PER_INCH);
       if (b[i].x0 < -SLACK || b[i].y0 < -SLACK || b[i].x1 > width + SLACK
           || b[i].y1 > height + SLACK)
         bad++, g_string_append_printf (
@@ -121,7 +132,7 @@ check_figure (const char *name, const IvFigure *figure, const IvExportPreset *p,
   boxes = iv_text_recorder_boxes (rec, &n);
   if (n == 0)
     g_string_append (out, "    no text at all\n");
-  bad = check_boxes (boxes, n, p->width, p->height, out);
+  bad = check_boxes (boxes, n, p->width, p->height, min_text_pt * IV_UNITS_PER_INCH / 72.0, out);
   n_checked++;
   if (out->len)
     {
@@ -194,7 +205,8 @@ model_figures (const char *label, const IvModel *m, const IvHardware *hw, const 
   guint n;
   const IvModelFigureInfo *figures = iv_model_figures (&n);
 
-  g_assert_true (iv_model_evaluate (m, hw, c, &r));
+  if (!iv_model_evaluate (m, hw, c, &r))
+    g_error ("%s: not evaluated", label);
   curve = iv_serving_compute (m, hw, c, 1000, 1000, &error);
   g_assert_no_error (error);
   serving = (IvServingFigure){ curve, NULL, 0, NULL };
@@ -210,6 +222,9 @@ model_figures (const char *label, const IvModel *m, const IvHardware *hw, const 
         if (annotate && !g_str_equal (figures[i].name, "sharding"))
           continue;
         fig = (IvModelFigure){ &r, 0, IV_SWEEP_TP, annotate };
+        /* the serving figure's text sizes are checked with the runs' (it is drawn by
+         * iv-render-serving.c, as they are) */
+        min_text_pt = g_str_equal (figures[i].name, "serving") ? 0 : model_min_text_pt;
         name = g_strdup_printf ("model %s (%s%s)", figures[i].name, label,
                                 annotate ? ", annotated" : "");
         check_everywhere (name, &f);
@@ -223,6 +238,7 @@ test_model (void)
   const IvHardware *hw = iv_hardware_find ("ring4");
   IvConfig c;
 
+  model_min_text_pt = MODEL_MIN_TEXT_PT;
   iv_config_init (&c);
   model_figures ("defaults", m, hw, &c);
   c.mode = IV_MODE_PREFILL, c.T = 4096, c.t = 4;
@@ -230,7 +246,17 @@ test_model (void)
   iv_config_init (&c);
   c.mode = IV_MODE_PREFILL, c.T = 8192, c.t = 2, c.c = 2;
   model_figures ("prefill, TP 2, CP 2", m, hw, &c);
+  /* the reviewer's cases (issue 31): a GPU server's eight ranks, and the CP ring */
+  iv_model_state_default_config (&c);
+  /* as the command line places groups on a GPU server: across GPUs */
+  c.t = 8, c.place_tp = c.place_cp = c.place_ep = IV_PLACE_CUBE;
+  model_figures ("70B on h100x8, TP 8", iv_presets_find ("Llama-3.1-70B"),
+                 iv_hardware_find ("h100x8"), &c);
+  iv_model_state_default_config (&c);
+  c.c = 2, c.ring = IV_RING_QOML;
+  model_figures ("CP 2, ring qoml", m, hw, &c);
   report ();
+  model_min_text_pt = min_text_pt = 0;
 }
 
 static char *
@@ -386,7 +412,14 @@ test_check_catches (void)
   g_assert_cmpuint (n, ==, 5);
   g_assert_true (b[0].x0 >= 10 && b[0].y0 >= 10);
   g_assert_true (b[3].ellipsized && !b[0].ellipsized);
-  g_assert_cmpuint (check_boxes (b, n, 200, 100, out), ==, 3);
+  g_assert_cmpuint (check_boxes (b, n, 200, 100, 0, out), ==, 3);
+  g_assert_cmpfloat (fabs (b[0].size - 13), <, 0.01);
+  /* a 13 px string where 14 px is the least: too small, each one */
+  g_string_truncate (out, 0);
+  g_assert_cmpuint (check_boxes (b, 1, 200, 100, 14, out), ==, 1);
+  g_assert_nonnull (strstr (out->str, "“first” is too small"));
+  g_string_truncate (out, 0);
+  check_boxes (b, n, 200, 100, 0, out);
   g_assert_nonnull (strstr (out->str, "“first” overlaps “second”"));
   g_assert_nonnull (strstr (out->str, "“off the edge” leaves the page"));
   g_assert_nonnull (strstr (out->str, "is ellipsized"));
