@@ -8,6 +8,7 @@
 #include "iv-chart.h"
 #include "iv-chart-grid.h"
 #include "iv-palette.h"
+#include "iv-scale.h"
 #include "iv-chart-private.h"
 #include "iv-text.h"
 
@@ -689,11 +690,32 @@ test_text_invalid_utf8 (void)
   cairo_surface_destroy (surface);
 }
 
+/* Issue 31: a roofline's FLOP/s axis over four decades in a column-high plot (one label
+ * asked for) was labelled "1T" alone; an axis keeps at least two labels. */
+static void
+test_log_axis_two_labels (void)
+{
+  IvScaleSpec spec = { IV_SCALE_LOG10, { IV_UNIT_COUNT, 1, "FLOP/s" } };
+  static const double ranges[][2] = { { 5e11, 3e14 }, { 2e11, 8e15 }, { 0.5, 2e5 } };
+
+  for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
+    for (guint target = 1; target <= 3; target++)
+      {
+        g_autoptr (IvTicks) t = iv_ticks_compute (&spec, ranges[r][0], ranges[r][1], target);
+        guint labels = 0;
+        for (guint i = 0; i < t->n_ticks; i++)
+          labels += t->ticks[i].label != NULL;
+        if (labels < 2)
+          g_error ("%g … %g, target %u: %u label(s)", ranges[r][0], ranges[r][1], target, labels);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/chart/scatter", test_scatter);
+  g_test_add_func ("/chart/log-axis-two-labels", test_log_axis_two_labels);
   g_test_add_func ("/chart/text-invalid-utf8", test_text_invalid_utf8);
   g_test_add_func ("/chart/dense-area", test_dense_area);
   g_test_add_func ("/chart/scatter-vector-path", test_scatter_vector_path);

@@ -443,6 +443,17 @@ log_ticks (IvTicks *t, const IvScaleSpec *spec, double lo, double hi, guint targ
       return;
     }
   stride = (int) MAX (1, ceil (span / MAX (target, 1)));
+  /* but never a single label: an axis of one tick cannot be read (a roofline's "1T") */
+  while (stride > 1)
+    {
+      int labelled = 0;
+      for (double k = klo; k <= khi + 1e-9; k++)
+        labelled += fmod (k, stride) == 0 && pow (b, k) >= lo * (1 - 1e-9)
+                    && pow (b, k) <= hi * (1 + 1e-9);
+      if (labelled >= 2)
+        break;
+      stride--;
+    }
   for (double k = klo; k <= khi + 1e-9; k++)
     {
       double v = pow (b, k);
