@@ -1410,6 +1410,35 @@ test_pareto_by_cell (void)
   iv_runs_figure_clear (&f);
 }
 
+/* Against the bound on a paper column: no text cut short (the subtitle's caveat and the
+ * y title were), and room above the 100 % line for its label (the plot's top cut it). */
+static void
+test_bound_on_paper (void)
+{
+  g_autofree char *dir = isl_osl_run (".");
+  const char *paths[] = { dir, NULL };
+  g_autoptr (IvSweep) sweep = iv_sweep_load (paths, NULL, NULL, NULL, NULL);
+  g_autoptr (IvPlotConfig) config = iv_plot_config_load (NULL, NULL);
+  IvPlotSpec spec = *iv_plot_config_get (config, TRUE, "bound_efficiency");
+  g_autofree char *reason = NULL;
+  IvRunsFigure f;
+  IvFigure fig;
+
+  g_assert_nonnull (sweep);
+  spec.bound_hardware = iv_hardware_find ("h100x8");
+  g_assert_true (iv_runs_figure (&spec, sweep, sweep->runs->pdata[0], &f, &reason));
+  g_assert_nonnull (f.chart);
+  g_assert_true (f.chart->axis[IV_AXIS_Y].fixed);
+  g_assert_cmpfloat (f.chart->axis[IV_AXIS_Y].hi, >=, 110);
+  fig = iv_runs_figure_get (&f, "bound_efficiency");
+  for (guint p = 0; p < 2; p++)
+    {
+      g_autoptr (GPtrArray) texts = page_text (&fig, p ? "double-column" : "single-column");
+      g_assert_false (g_ptr_array_find_with_equal_func (texts, "", g_str_equal, NULL));
+    }
+  iv_runs_figure_clear (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1440,6 +1469,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plots/isl-osl-surface", test_isl_osl_surface);
   g_test_add_func ("/plots/boxes-per-run", test_boxes_per_run);
   g_test_add_func ("/plots/pareto-by-cell", test_pareto_by_cell);
+  g_test_add_func ("/plots/bound-on-paper", test_bound_on_paper);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);
