@@ -1439,6 +1439,31 @@ test_bound_on_paper (void)
   iv_runs_figure_clear (&f);
 }
 
+/* A figure for a paper page says where it differs from aiperf plot in summary.txt only:
+ * in its subtitle the notes were cut on a paper column. */
+static void
+test_notes_off_figure (void)
+{
+  g_autofree char *root = g_build_filename (g_getenv ("IV_TEST_DATA"), "aiperf", NULL);
+  const char *paths[] = { root, NULL };
+  g_autoptr (IvPlotConfig) c = iv_plot_config_load (NULL, NULL);
+  g_autoptr (IvSweep) sweep = iv_sweep_load (paths, NULL, NULL, NULL, NULL);
+  IvPlotSpec spec = *iv_plot_config_get (c, TRUE, "ttft_vs_throughput");
+  g_autofree char *reason = NULL;
+  IvChart *chart;
+
+  g_assert_nonnull (sweep);
+  chart = iv_runs_chart (&spec, sweep, sweep->runs->pdata[0], &reason);
+  g_assert_nonnull (chart);
+  g_assert_nonnull (strstr (chart->subtitle, "aiperf plot"));
+  iv_chart_free (chart);
+  spec.notes_off_figure = TRUE;
+  chart = iv_runs_chart (&spec, sweep, sweep->runs->pdata[0], &reason);
+  g_assert_nonnull (chart);
+  g_assert_null (chart->subtitle ? strstr (chart->subtitle, "aiperf plot") : NULL);
+  iv_chart_free (chart);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1470,6 +1495,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plots/boxes-per-run", test_boxes_per_run);
   g_test_add_func ("/plots/pareto-by-cell", test_pareto_by_cell);
   g_test_add_func ("/plots/bound-on-paper", test_bound_on_paper);
+  g_test_add_func ("/plots/notes-off-figure", test_notes_off_figure);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

@@ -908,6 +908,14 @@ _iv_cli_plot (int argc, char **argv)
     }
   apply_bound (config, bound.hw, bound.tp_n);
   apply_aiperf (config, aiperf);
+  /* on a paper page the differences from aiperf plot go to summary.txt alone */
+  if (fig.size && (g_str_equal (fig.size, "column") || g_str_equal (fig.size, "double-column")))
+    for (int m = 0; m < 2; m++)
+      {
+        GPtrArray *plots = m ? config->multi_plots : config->single_plots;
+        for (guint i = 0; i < plots->len; i++)
+          ((IvPlotSpec *) plots->pdata[i])->notes_off_figure = TRUE;
+      }
   for (guint i = 0; i < config->warnings->len; i++)
     _iv_cli_printf (stderr, "inferview plot: %s\n", (const char *) config->warnings->pdata[i]);
   if (list)

@@ -1621,9 +1621,11 @@ across_runs_subtitle (const IvPlotSpec *spec, const char *xt, const char *yt, gu
     return g_strdup (_ ("ellipses: the confidence intervals of both means over each run’s trials, "
                         "as AIPerf computed them"));
   if (spec->type == IV_PLOT_PARETO)
+    /* x and y, not their titles again: with them it was cut ("…the line jo…") on a
+     * paper column, and the axes name them */
     return g_strdup_printf (
-        _ ("better: %s %s, %s %s · the line joins each group’s frontier"), xt,
-        iv_metric_higher_is_better (spec->x.metric) ? _ ("higher") : _ ("lower"), yt,
+        _ ("better: %s x, %s y · the line joins each group’s frontier"),
+        iv_metric_higher_is_better (spec->x.metric) ? _ ("higher") : _ ("lower"),
         iv_metric_higher_is_better (spec->y.metric) ? _ ("higher") : _ ("lower"));
   return g_strdup_printf (g_dngettext (NULL, "%u run", "%u runs", usable), usable);
 }
@@ -2669,9 +2671,13 @@ iv_runs_aiperf_notes (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun 
 static void
 add_notes (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run)
 {
-  g_autoptr (GPtrArray) notes = iv_runs_aiperf_notes (spec, sweep, run);
+  g_autoptr (GPtrArray) notes = NULL;
   g_autoptr (GString) sub = NULL;
 
+  /* a paper's figure: the notes are summary.txt's, the subtitle stays the figure's */
+  if (spec->notes_off_figure)
+    return;
+  notes = iv_runs_aiperf_notes (spec, sweep, run);
   if (notes->len == 0)
     return;
   sub = g_string_new (c->subtitle);

@@ -100,6 +100,9 @@ typedef struct
   /* defined by the built-in configuration (AIPerf's default or Inferview's own), not a
    * user's file: its groups ([model]) are a default Inferview may refine */
   gboolean builtin;
+  /* drawn for a paper page (plot --size column|double-column): where it differs from
+   * aiperf plot is said in summary.txt only, not in the figure's subtitle */
+  gboolean notes_off_figure;
 } IvPlotSpec;
 
 typedef struct
