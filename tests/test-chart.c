@@ -710,12 +710,47 @@ test_log_axis_two_labels (void)
       }
 }
 
+/* Issue 31: a point label went right of its point whatever ran there — a roofline's
+ * ridge rule through "S2", its ceiling under "F1". A rule just right of the point now
+ * sends the label to another side, clear of the rule. */
+static void
+test_label_avoids_rule (void)
+{
+  g_autoptr (IvChart) c = iv_chart_new ();
+  double x[] = { 5 }, y[] = { 5 };
+  const char *labels[] = { "S2", NULL };
+  IvSeries *s;
+  cairo_surface_t *img;
+  cairo_t *cr;
+  double rule, lw, lh, lx;
+  IvText text;
+
+  iv_chart_axis_set_range (c, IV_AXIS_X, 0, 10);
+  iv_chart_axis_set_range (c, IV_AXIS_Y, 0, 10);
+  s = iv_chart_add_scatter (c, "points", x, y, 1);
+  iv_series_set_labels (s, labels);
+  iv_chart_add_vline (c, 5.25, NULL);
+  iv_chart_set_legend (c, IV_LEGEND_HIDDEN);
+  img = draw (c, IV_THEME_LIGHT);
+  rule = X (c, 5.25);
+  lx = s->label_at[0];
+  cr = cairo_create (img);
+  iv_text_init (&text, cr, 13);
+  iv_text_measure (&text, "S2", 0.85, FALSE, 0, &lw, &lh);
+  g_assert_true (isfinite (lx));
+  g_assert_true (lx + lw < rule - 1 || lx > rule + 1);
+  iv_text_clear (&text);
+  cairo_destroy (cr);
+  cairo_surface_destroy (img);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/chart/scatter", test_scatter);
   g_test_add_func ("/chart/log-axis-two-labels", test_log_axis_two_labels);
+  g_test_add_func ("/chart/label-avoids-rule", test_label_avoids_rule);
   g_test_add_func ("/chart/text-invalid-utf8", test_text_invalid_utf8);
   g_test_add_func ("/chart/dense-area", test_dense_area);
   g_test_add_func ("/chart/scatter-vector-path", test_scatter_vector_path);

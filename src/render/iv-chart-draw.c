@@ -643,6 +643,35 @@ _iv_chart_place_labels (IvChartCtx *ctx)
             label_grid_add (&placed, &mark);
         }
     }
+  /* the lines a label should not sit on (issue 31: a roofline's ridge through "S2", its
+   * ceiling under "F1"): each vertical rule, and each line series sampled every 4 px */
+  for (guint i = 0; i < chart->annotations->len; i++)
+    {
+      const IvAnnotation *a = &g_array_index (chart->annotations, IvAnnotation, i);
+      Rect rule = { _iv_px_x (L, a->x) - 1.5, L->plot_y, 3, L->plot_h };
+      if (a->kind == IV_ANNOTATION_VLINE && isfinite (rule.x))
+        label_grid_add (&placed, &rule);
+    }
+  for (guint i = 0; i < chart->series->len; i++)
+    {
+      IvSeries *s = chart->series->pdata[i];
+      if (!s->visible || s->kind != IV_SERIES_LINE || !s->x || !s->y || s->n > 512)
+        continue;
+      for (gsize k = 0; k + 1 < s->n; k++)
+        {
+          double x0 = _iv_px_x (L, s->x[k]), y0 = _iv_px_y (L, y_axis (s), s->y[k]);
+          double x1 = _iv_px_x (L, s->x[k + 1]), y1 = _iv_px_y (L, y_axis (s), s->y[k + 1]);
+          double len = hypot (x1 - x0, y1 - y0);
+          if (!isfinite (len))
+            continue;
+          for (double d = 0; d <= len && d < 4096; d += 4)
+            {
+              double f = len > 0 ? d / len : 0;
+              Rect dot = { x0 + f * (x1 - x0) - 1.5, y0 + f * (y1 - y0) - 1.5, 3, 3 };
+              label_grid_add (&placed, &dot);
+            }
+        }
+    }
   for (guint i = 0; i < chart->series->len; i++)
     {
       IvSeries *s = chart->series->pdata[i];
@@ -683,7 +712,11 @@ _iv_chart_place_labels (IvChartCtx *ctx)
                     || c.y + h > L->plot_y + L->plot_h)
                   cost += w * h;
                 cost += label_grid_overlap (&placed, &c);
-                text = label_grid_overlap (&labels, &c);
+                /* a space's width between two labels, or "S5F3" reads as one */
+                {
+                  Rect spaced = { c.x - 3, c.y, c.w + 6, c.h };
+                  text = label_grid_overlap (&labels, &spaced);
+                }
                 /* a spot clear of every label beats one over a label; then a farther spot
                  * has to be free to beat a nearer one */
                 if ((text == 0 && best_text > 0)
