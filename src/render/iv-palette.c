@@ -13,10 +13,10 @@ static const guint32 okabe_ito[IV_PALETTE_SIZE] = {
   0xe69f00, /* orange */
   0x009e73, /* bluish green */
   0xd55e00, /* vermillion */
-  0x8073ac, /* X */
+  0xcc79a7, /* reddish purple */
   0x56b4e9, /* sky blue */
   0xf0e442, /* yellow */
-  0x8073ac, /* X */
+  0x000000, /* black */
 };
 
 IvColor
