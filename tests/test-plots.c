@@ -1464,6 +1464,37 @@ test_notes_off_figure (void)
   iv_chart_free (chart);
 }
 
+/* An ISL x OSL heat map's panels share one colour scale: one colour bar, titled with what
+ * it measures (four bars, each titled by a lone "s", narrowed every panel on a column). */
+static void
+test_heatmap_one_colorbar (void)
+{
+  g_autofree char *dir = isl_osl_run (".");
+  const char *paths[] = { dir, NULL };
+  g_autoptr (IvSweep) sweep = iv_sweep_load (paths, NULL, NULL, NULL, NULL);
+  g_autoptr (IvPlotConfig) config = iv_plot_config_load (NULL, NULL);
+  g_autofree char *reason = NULL;
+  IvRunsFigure f;
+
+  g_assert_nonnull (sweep);
+  g_assert_true (iv_runs_figure (iv_plot_config_get (config, TRUE, "isl_osl_ttft_heatmap"), sweep,
+                                 sweep->runs->pdata[0], &f, &reason));
+  for (guint p = 0; p < 2; p++)
+    {
+      IvFigure fig = iv_runs_figure_get (&f, "isl_osl_ttft_heatmap");
+      g_autoptr (GPtrArray) texts = page_text (&fig, p ? "double-column" : "single-column");
+      guint titled = 0, lone = 0;
+      for (guint i = 0; i < texts->len; i++)
+        {
+          titled += g_str_equal (texts->pdata[i], "Time to first token (p90) (s)");
+          lone += g_str_equal (texts->pdata[i], "s");
+        }
+      g_assert_cmpuint (titled, ==, 1);
+      g_assert_cmpuint (lone, ==, 0);
+    }
+  iv_runs_figure_clear (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1496,6 +1527,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plots/pareto-by-cell", test_pareto_by_cell);
   g_test_add_func ("/plots/bound-on-paper", test_bound_on_paper);
   g_test_add_func ("/plots/notes-off-figure", test_notes_off_figure);
+  g_test_add_func ("/plots/heatmap-one-colorbar", test_heatmap_one_colorbar);
   rc = g_test_run ();
   iv_test_remove_tree (tmpdir);
   g_free (tmpdir);

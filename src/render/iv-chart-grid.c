@@ -17,7 +17,8 @@ struct _IvChartGrid
   IvChart **charts;
   char *title;
   gboolean share_x, share_y;
-  int legend_panel; /* whose legend is drawn once below all panels; -1: each its own */
+  gboolean share_colorbar; /* one colour bar right of all panels, theirs hidden */
+  int legend_panel;        /* whose legend is drawn once below all panels; -1: each its own */
   double left, top, cell_w, cell_h; /* where the last drawing put the panels */
   gboolean drawn;
 };
@@ -91,6 +92,12 @@ iv_chart_grid_share_axes (IvChartGrid *grid, gboolean share_x, gboolean share_y)
   grid->share_y = share_y;
 }
 
+void
+iv_chart_grid_share_colorbar (IvChartGrid *grid, gboolean share)
+{
+  grid->share_colorbar = share;
+}
+
 /* The range a chart would pick for an axis, from a throw-away drawing. */
 static void
 natural_range (IvChart *chart, IvAxisId axis, double *lo, double *hi)
@@ -134,7 +141,9 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
 {
   IvChartGrid *grid = (IvChartGrid *) data;
   const IvThemeColors *colors = iv_theme_get_colors (options->theme);
-  double top = 0, left = 0, bottom = 0, band = 0, cell_w, cell_h;
+  double top = 0, left = 0, bottom = 0, band = 0, cell_w, cell_h, strip = 0;
+  double bar_top = INFINITY, bar_bottom = -INFINITY;
+  IvChart *strip_chart = NULL;
   IvChart *legend_chart = grid->legend_panel >= 0 ? grid->charts[grid->legend_panel] : NULL;
   IvLegendPlacement legend_saved = IV_LEGEND_HIDDEN;
   char *shared_title[2] = { NULL, NULL };
@@ -249,7 +258,16 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
       g_object_unref (layout);
     }
 
-  cell_w = (width - left) / grid->columns;
+  {
+    IvChart *first = NULL;
+    for (guint i = 0; i < n && !first; i++)
+      first = grid->charts[i];
+    strip = grid->share_colorbar && first
+                ? _iv_chart_colorbar_strip (cr, first, options, 0, 0, 0, FALSE)
+                : 0;
+    strip_chart = strip > 0 ? first : NULL;
+  }
+  cell_w = (width - left - strip) / grid->columns;
   cell_h = (height - top - bottom) / grid->rows;
   grid->left = left;
   grid->top = top, grid->cell_w = cell_w, grid->cell_h = cell_h;
@@ -286,9 +304,13 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
         /* a panel's title under the grid's, smaller: at the figure's size two lines of
          * "ISL 128 · OSL 2048" took a paper column's panel */
         c->title_scale = 0.75;
+        c->colorbar_off = strip_chart != NULL;
         ok = iv_chart_render (cr, c, options, cell_w, cell_h, error);
         c->title_scale = 0;
+        c->colorbar_off = FALSE;
         cairo_restore (cr);
+        bar_top = MIN (bar_top, top + r * cell_h + c->layout.plot_y);
+        bar_bottom = MAX (bar_bottom, top + r * cell_h + c->layout.plot_y + c->layout.plot_h);
         for (int a = 0; a < 2; a++)
           {
             IvAxis *ax = &c->axis[a == 0 ? IV_AXIS_X : IV_AXIS_Y];
@@ -297,6 +319,10 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
             ax->title = sv->title;
           }
       }
+  /* the panels share one colour scale: its bar once, as tall as the panels' plots */
+  if (ok && strip_chart && bar_bottom > bar_top)
+    _iv_chart_colorbar_strip (cr, strip_chart, options, width - strip, bar_top,
+                              bar_bottom - bar_top, TRUE);
   cairo_restore (cr);
   if (legend_chart)
     legend_chart->legend = legend_saved;

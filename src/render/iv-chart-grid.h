@@ -18,6 +18,9 @@ const char *iv_chart_grid_get_title (const IvChartGrid *grid);
  * grid's width (its entries in columns); -1, -1: each panel draws its own. */
 void iv_chart_grid_set_legend (IvChartGrid *grid, int row, int column);
 void iv_chart_grid_share_axes (IvChartGrid *grid, gboolean share_x, gboolean share_y);
+/* The panels' heat maps share one colour scale (the same value range): one colour bar,
+ * right of the grid, instead of one beside each panel. */
+void iv_chart_grid_share_colorbar (IvChartGrid *grid, gboolean share);
 gboolean iv_chart_grid_render (cairo_t *cr, gconstpointer grid, const IvRenderOptions *options,
                                double width, double height, GError **error);
 

@@ -460,7 +460,7 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
   for (guint i = 0; i < chart->series->len; i++)
     {
       IvSeries *s = chart->series->pdata[i];
-      if (s->kind == IV_SERIES_HEATMAP && s->visible && s->vmax >= s->vmin)
+      if (s->kind == IV_SERIES_HEATMAP && s->visible && s->vmax >= s->vmin && !chart->colorbar_off)
         {
           IvScaleSpec spec = { IV_SCALE_LINEAR, s->value_unit };
           g_autoptr (IvTicks) t
@@ -1060,8 +1060,73 @@ _iv_chart_legend_band (IvChartCtx *ctx, double width, gboolean draw)
   return L->height;
 }
 
+static void draw_colorbar_titled (IvChartCtx *ctx, IvSeries *s, const char *title);
+
 void
 _iv_chart_draw_colorbar (IvChartCtx *ctx, IvSeries *s)
+{
+  draw_colorbar_titled (ctx, s, NULL);
+}
+
+double
+_iv_chart_colorbar_strip (cairo_t *cr, IvChart *chart, const IvRenderOptions *options, double x,
+                          double y, double h, gboolean draw)
+{
+  IvChartLayout L = { 0 };
+  IvChartCtx ctx = { cr,
+                     options->theme,
+                     iv_theme_get_colors (options->theme),
+                     NULL,
+                     IV_CHART_FONT_PX * (options->font_scale > 0 ? options->font_scale : 1.0),
+                     chart,
+                     &L };
+  IvSeries *s = NULL;
+  double width = 0, w, h1, line_h;
+
+  for (guint i = 0; i < chart->series->len && !s; i++)
+    {
+      IvSeries *t = chart->series->pdata[i];
+      if (t->kind == IV_SERIES_HEATMAP && t->visible && t->vmax >= t->vmin)
+        s = t;
+    }
+  if (!s)
+    return 0;
+  ctx.text = pango_cairo_create_layout (cr);
+  {
+    IvScaleSpec spec = { IV_SCALE_LINEAR, s->value_unit };
+    g_autoptr (IvTicks) t
+        = iv_ticks_compute (&spec, s->vmin, s->vmax > s->vmin ? s->vmax : s->vmin + 1, 5);
+    double label_w = 0;
+    _iv_chart_text_size (&ctx, "Ag", 0.85, FALSE, &w, &line_h);
+    for (guint k = 0; k < t->n_ticks; k++)
+      {
+        _iv_chart_text_size (&ctx, t->ticks[k].label, 0.85, FALSE, &w, &h1);
+        label_w = MAX (label_w, w);
+      }
+    width = 10 + 12 + 4 + label_w + line_h + 8;
+    if (draw)
+      {
+        /* the bar's title: what the colours measure, with the unit ("TTFT (p90) (s)"),
+         * where a lone unit read "s" */
+        g_autofree char *title = t->unit_label && s->name
+                                     ? g_strdup_printf ("%s (%s)", s->name, t->unit_label)
+                                     : g_strdup (s->name ? s->name : t->unit_label);
+        if (title)
+          {
+            _iv_chart_text_size (&ctx, title, 0.85, FALSE, &w, &h1);
+            if (w > h)
+              g_clear_pointer (&title, g_free);
+          }
+        L.plot_x = x, L.plot_w = 0, L.plot_y = y, L.plot_h = h;
+        draw_colorbar_titled (&ctx, s, title);
+      }
+  }
+  g_object_unref (ctx.text);
+  return width;
+}
+
+static void
+draw_colorbar_titled (IvChartCtx *ctx, IvSeries *s, const char *title)
 {
   cairo_t *cr = ctx->cr;
   IvChartLayout *L = ctx->L;
@@ -1111,10 +1176,10 @@ _iv_chart_draw_colorbar (IvChartCtx *ctx, IvSeries *s)
       _iv_chart_show_text (ctx, ticks->ticks[i].label, x + w + 4, ty, 0, 0.5, 0.85, FALSE,
                            &ctx->colors->foreground);
     }
-  /* the unit the labels share, turned, right of them */
-  if (ticks->unit_label)
+  /* the unit the labels share (or the bar's title), turned, right of them */
+  if (ticks->unit_label || title)
     {
-      g_autofree char *unit = g_strdup (ticks->unit_label);
+      g_autofree char *unit = g_strdup (title ? title : ticks->unit_label);
       _iv_chart_text_size (ctx, unit, 0.85, FALSE, &lw, &lh);
       cairo_save (cr);
       cairo_translate (cr, x + w + 4 + label_w + 4 + lh / 2, y + h / 2);

@@ -75,7 +75,8 @@ struct _IvChart
 {
   char *title;
   char *subtitle;
-  double title_scale; /* 0: a figure's title (1.25 of the body); a grid's panels less */
+  double title_scale;    /* 0: a figure's title (1.25 of the body); a grid's panels less */
+  gboolean colorbar_off; /* a grid draws one colour bar for all its panels */
   IvAxis axis[IV_N_AXES];
   GPtrArray *series;
   GArray *annotations;
@@ -163,6 +164,10 @@ void _iv_chart_draw_legend (IvChartCtx *ctx, const LegendSize *size);
 double _iv_chart_legend_band (IvChartCtx *ctx, double width, gboolean draw);
 void _iv_chart_place_labels (IvChartCtx *ctx);
 void _iv_chart_draw_colorbar (IvChartCtx *ctx, IvSeries *series);
+/* @chart's first heat map's colour bar alone in a strip at (@x, @y), @h high, titled
+ * "name (unit)" where that fits the height; its width, drawn only when @draw. 0: none. */
+double _iv_chart_colorbar_strip (cairo_t *cr, IvChart *chart, const IvRenderOptions *options,
+                                 double x, double y, double h, gboolean draw);
 gboolean _iv_chart_series_in_legend (const IvSeries *series);
 void _iv_chart_draw_series (IvChartCtx *ctx, IvSeries *series, guint index);
 void _iv_chart_draw_marker (cairo_t *cr, IvMarker marker, double x, double y, double size);

@@ -1162,7 +1162,7 @@ iv_chart_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
   for (guint i = 0; i < chart->series->len; i++)
     {
       IvSeries *s = chart->series->pdata[i];
-      if (s->kind == IV_SERIES_HEATMAP && s->visible)
+      if (s->kind == IV_SERIES_HEATMAP && s->visible && !chart->colorbar_off)
         {
           _iv_chart_draw_colorbar (&ctx, s);
           break;

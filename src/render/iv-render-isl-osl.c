@@ -127,6 +127,8 @@ iv_isl_osl_heatmaps (const IvPlotSpec *spec, const IvSweep *sweep, char **reason
     }
   /* every panel has the same rows and columns: their names once, at the grid's edges */
   iv_chart_grid_share_axes (grid, TRUE, TRUE);
+  /* one value range for every panel (lo, hi above): one colour bar says it */
+  iv_chart_grid_share_colorbar (grid, TRUE);
   return grid;
 }
 
