@@ -2805,8 +2805,9 @@ boxes (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
       iv_chart_axis_set_category_positions (c, IV_AXIS_X, (const double *) group_at->data);
       iv_chart_axis_set_title (c, IV_AXIS_X, group_title);
       value_axis (c, IV_AXIS_Y, any, tag);
-      /* below: inside, the few colours would sit on the tallest boxes */
-      iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+      /* beside: inside, the few colours sat on the tallest boxes; below, they took the
+       * height the y title needs on a paper column */
+      iv_chart_set_legend (c, IV_LEGEND_RIGHT);
       return c;
     }
   iv_chart_set_categories (c, (const char *const *) names->pdata, names->len);
