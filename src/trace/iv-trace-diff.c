@@ -98,7 +98,7 @@ compute_paths (const IvTrace *t, guint32 *node_of, GArray *nodes)
                   if (t->start_ns[up->first + j] <= t->start_ns[s])
                     parent = node_of[up->first + j];
                 }
-              key = ((gint64) parent << 32) | name;
+              key = (gint64) (((guint64) parent << 32) | name); /* NO_NODE: all ones */
               hit = g_hash_table_lookup (index, &key);
               if (hit)
                 node_of[s] = GPOINTER_TO_UINT (hit) - 1;
