@@ -374,54 +374,63 @@ draw_band (IvChartCtx *ctx, IvSeries *s)
   cairo_fill (cr);
 }
 
-/* Each cell's text in the ink that reads on its colour, when the cell can hold it. */
+/* Each cell's value as a bare number in the colour bar's unit (the bar's title names it):
+ * a value with its own unit where it fitted and a bare one where not mixed "980" and
+ * "1.2k" in one map (issue 31). One size and one precision for every cell of the map,
+ * the largest at which they all fit; a cell whose number still does not fit stays empty. */
 static void
 heatmap_labels (IvChartCtx *ctx, IvSeries *s, double x0, double x1, double y0, double y1)
 {
   double cw = (x1 - x0) / s->nx, ch = (y0 - y1) / s->ny;
   double span = s->vmax > s->vmin ? s->vmax - s->vmin : 1;
+  double largest = MAX (fabs (s->vmin), fabs (s->vmax)), scale = 0.92;
+  gsize n = (gsize) s->nx * s->ny;
+  g_autofree char **text = g_new0 (char *, n);
+  int digits;
 
+  for (digits = 3; digits >= 2; digits--)
+    {
+      for (scale = 0.92; scale > 0.55; scale -= 0.04)
+        {
+          gboolean all = TRUE;
+          for (gsize k = 0; k < n && all; k++)
+            {
+              double w, h;
+              if (!s->labels[k] || !s->labels[k][0] || !isfinite (s->y[k]))
+                continue;
+              if (!text[k])
+                text[k] = iv_unit_format_bare (&s->value_unit, s->y[k], largest, digits);
+              _iv_chart_text_size (ctx, text[k], scale, FALSE, &w, &h);
+              all = w <= cw - 4 && h <= ch - 1;
+            }
+          if (all)
+            goto fits;
+        }
+      if (digits > 2)
+        for (gsize k = 0; k < n; k++)
+          g_clear_pointer (&text[k], g_free);
+    }
+  scale = 0.56;
+fits:
   for (guint j = 0; j < s->ny; j++)
     for (guint i = 0; i < s->nx; i++)
       {
         gsize k = (gsize) j * s->nx + i;
         double v = s->y[k], w, h;
         IvColor c, ink;
-        g_autofree char *bare = NULL;
-        const char *text;
-        double scale = 0.92;
-        if (!s->labels[k] || !s->labels[k][0] || !isfinite (v))
+        if (!text[k])
           continue;
-        /* the value with its unit where the cell holds it; else the bare number in the
-         * colour bar's unit, smaller as need be: a heat map's values are its point, in
-         * every panel at every page size */
-        text = s->labels[k];
-        _iv_chart_text_size (ctx, text, scale, FALSE, &w, &h);
-        if (w > cw - 4 || h > ch - 2)
+        _iv_chart_text_size (ctx, text[k], scale, FALSE, &w, &h);
+        if (w <= cw - 2 && h <= ch)
           {
-            for (int digits = 3; digits >= 2; digits--)
-              {
-                g_free (bare);
-                bare = iv_unit_format_bare (&s->value_unit, v, MAX (fabs (s->vmin), fabs (s->vmax)),
-                                            digits);
-                for (scale = 0.92; scale > 0.55; scale -= 0.04)
-                  {
-                    _iv_chart_text_size (ctx, bare, scale, FALSE, &w, &h);
-                    if (w <= cw - 2 && h <= ch)
-                      break;
-                  }
-                if (w <= cw - 2 && h <= ch)
-                  break;
-              }
-            text = bare;
-            if (w > cw - 2 || h > ch)
-              continue;
+            c = iv_colormap_viridis (CLAMP ((v - s->vmin) / span, 0, 1));
+            ink = iv_color_ink_for (&c);
+            _iv_chart_show_text (ctx, text[k], x0 + (i + 0.5) * cw, y0 - (j + 0.5) * ch, 0.5, 0.5,
+                                 scale, FALSE, &ink);
           }
-        c = iv_colormap_viridis (CLAMP ((v - s->vmin) / span, 0, 1));
-        ink = iv_color_ink_for (&c);
-        _iv_chart_show_text (ctx, text, x0 + (i + 0.5) * cw, y0 - (j + 0.5) * ch, 0.5, 0.5, scale,
-                             FALSE, &ink);
       }
+  for (gsize k = 0; k < n; k++)
+    g_free (text[k]);
 }
 
 static void
