@@ -20,6 +20,9 @@ struct _IvChartGrid
   gboolean share_colorbar; /* one colour bar right of all panels, theirs hidden */
   int legend_panel;        /* whose legend is drawn once below all panels; -1: each its own */
   double left, top, cell_w, cell_h; /* where the last drawing put the panels */
+  /* … the first column wider and the bottom row taller by their axis labels, so every
+   * panel's plot has the same size (the inner ones' labels are hidden) */
+  double extra_left, extra_bottom;
   gboolean drawn;
 };
 
@@ -120,6 +123,125 @@ typedef struct
   gboolean hide;
   char *title;
 } SavedAxis;
+
+/* A panel's title under the grid's, smaller, but never under 6.5 pt on a paper page: an
+ * export scales the whole drawing to its body size (iv_export_zoom), and at a column's
+ * 8.5 pt body three quarters of it were 6.4 pt (issue 31); 0.78 is 6.6 pt there. */
+#define PANEL_TITLE_SCALE 0.78
+
+/* Where column @col and row @r of the last layout start, and their sizes. */
+static double
+col_x (const IvChartGrid *g, guint col)
+{
+  return g->left + (col > 0 ? g->extra_left + col * g->cell_w : 0);
+}
+
+static double
+col_w (const IvChartGrid *g, guint col)
+{
+  return g->cell_w + (col == 0 ? g->extra_left : 0);
+}
+
+static double
+row_y (const IvChartGrid *g, guint r)
+{
+  return g->top + r * g->cell_h;
+}
+
+static double
+row_h (const IvChartGrid *g, guint r)
+{
+  return g->cell_h + (r + 1 == g->rows ? g->extra_bottom : 0);
+}
+
+/* Panel @i's axes as the grid draws them: the shared ranges, an inner panel's labels and
+ * a shared axis's title left out; what they were saved in @saved[i * 2 …]. */
+static void
+panel_axes_set (IvChartGrid *grid, guint i, SavedAxis *saved, const double *union_lo,
+                const double *union_hi, char *const *shared_title)
+{
+  IvChart *c = grid->charts[i];
+  guint r = i / grid->columns, col = i % grid->columns;
+
+  for (int a = 0; a < 2; a++)
+    {
+      IvAxis *ax = &c->axis[a == 0 ? IV_AXIS_X : IV_AXIS_Y];
+      gboolean shared = a == 0 ? grid->share_x : grid->share_y;
+      gboolean inner = a == 0 ? r + 1 < grid->rows : col > 0;
+      SavedAxis *sv = &saved[i * 2 + a];
+      sv->fixed = ax->fixed, sv->lo = ax->lo, sv->hi = ax->hi, sv->hide = ax->hide_labels;
+      sv->title = ax->title;
+      if (!shared)
+        continue;
+      ax->fixed = TRUE;
+      ax->lo = union_lo[a];
+      ax->hi = union_hi[a];
+      if (inner)
+        ax->hide_labels = TRUE;
+      if (inner || shared_title[a])
+        ax->title = NULL;
+    }
+}
+
+static void
+panel_axes_restore (IvChartGrid *grid, guint i, const SavedAxis *saved)
+{
+  IvChart *c = grid->charts[i];
+
+  for (int a = 0; a < 2; a++)
+    {
+      IvAxis *ax = &c->axis[a == 0 ? IV_AXIS_X : IV_AXIS_Y];
+      const SavedAxis *sv = &saved[i * 2 + a];
+      ax->fixed = sv->fixed, ax->lo = sv->lo, ax->hi = sv->hi, ax->hide_labels = sv->hide;
+      ax->title = sv->title;
+    }
+}
+
+/* What the first column's and the bottom row's labels take beyond an inner panel's, from
+ * a throw-away drawing of every panel at @cell_w × @cell_h: equal cells gave the bottom
+ * row of a paper column's heat maps plots half as tall as the row above (issue 31). */
+static void
+label_margins (IvChartGrid *grid, const IvRenderOptions *options, double cell_w, double cell_h,
+               SavedAxis *saved, const double *union_lo, const double *union_hi,
+               char *const *shared_title, gboolean has_strip, double *extra_left,
+               double *extra_bottom)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cairo_t *cr = cairo_create (s);
+  double left0 = 0, left_inner = 0, below_last = 0, below_inner = 0;
+
+  for (guint i = 0; i < grid->rows * grid->columns; i++)
+    {
+      IvChart *c = grid->charts[i];
+      guint r = i / grid->columns, col = i % grid->columns;
+      double below;
+      if (!c)
+        continue;
+      panel_axes_set (grid, i, saved, union_lo, union_hi, shared_title);
+      c->title_scale = PANEL_TITLE_SCALE;
+      c->colorbar_off = has_strip;
+      iv_chart_render (cr, c, options, cell_w, cell_h, NULL);
+      c->title_scale = 0;
+      c->colorbar_off = FALSE;
+      panel_axes_restore (grid, i, saved);
+      below = cell_h - c->layout.plot_y - c->layout.plot_h;
+      if (col == 0)
+        left0 = MAX (left0, c->layout.plot_x);
+      else
+        left_inner = MAX (left_inner, c->layout.plot_x);
+      if (r + 1 == grid->rows)
+        below_last = MAX (below_last, below);
+      else
+        below_inner = MAX (below_inner, below);
+    }
+  *extra_left = grid->columns > 1 ? MAX (0, left0 - left_inner) : 0;
+  *extra_bottom = grid->rows > 1 ? MAX (0, below_last - below_inner) : 0;
+  /* never more than a cell: a panel's own plot keeps most of its share */
+  *extra_left = MIN (*extra_left, cell_w / 2);
+  *extra_bottom = MIN (*extra_bottom, cell_h / 2);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
 
 /* A layout for the grid's own text in @font at @size px, scaled as @options ask. */
 static PangoLayout *
@@ -269,55 +391,38 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
   }
   cell_w = (width - left - strip) / grid->columns;
   cell_h = (height - top - bottom) / grid->rows;
+  label_margins (grid, options, cell_w, cell_h, saved, union_lo, union_hi, shared_title,
+                 strip_chart != NULL, &grid->extra_left, &grid->extra_bottom);
   grid->left = left;
-  grid->top = top, grid->cell_w = cell_w, grid->cell_h = cell_h;
+  grid->top = top;
+  grid->cell_w = cell_w - grid->extra_left / grid->columns;
+  grid->cell_h = cell_h - grid->extra_bottom / grid->rows;
   grid->drawn = TRUE;
   for (guint r = 0; r < grid->rows && ok; r++)
     for (guint col = 0; col < grid->columns && ok; col++)
       {
         guint i = r * grid->columns + col;
         IvChart *c = grid->charts[i];
+        double x = col_x (grid, col), y = row_y (grid, r), w = col_w (grid, col),
+               h = row_h (grid, r);
         if (!c)
           continue;
-        for (int a = 0; a < 2; a++)
-          {
-            IvAxis *ax = &c->axis[a == 0 ? IV_AXIS_X : IV_AXIS_Y];
-            gboolean shared = a == 0 ? grid->share_x : grid->share_y;
-            gboolean inner = a == 0 ? r + 1 < grid->rows : col > 0;
-            SavedAxis *sv = &saved[i * 2 + a];
-            sv->fixed = ax->fixed, sv->lo = ax->lo, sv->hi = ax->hi, sv->hide = ax->hide_labels;
-            sv->title = ax->title;
-            if (!shared)
-              continue;
-            ax->fixed = TRUE;
-            ax->lo = union_lo[a];
-            ax->hi = union_hi[a];
-            if (inner)
-              ax->hide_labels = TRUE;
-            if (inner || shared_title[a])
-              ax->title = NULL;
-          }
+        panel_axes_set (grid, i, saved, union_lo, union_hi, shared_title);
         cairo_save (cr);
-        cairo_translate (cr, left + col * cell_w, top + r * cell_h);
-        cairo_rectangle (cr, 0, 0, cell_w, cell_h);
+        cairo_translate (cr, x, y);
+        cairo_rectangle (cr, 0, 0, w, h);
         cairo_clip (cr);
-        /* a panel's title under the grid's, smaller: at the figure's size two lines of
-         * "ISL 128 · OSL 2048" took a paper column's panel */
-        c->title_scale = 0.75;
+        /* a panel's title under the grid's, smaller (PANEL_TITLE_SCALE): at the
+         * figure's size two lines of "ISL 128 · OSL 2048" took a paper column's panel */
+        c->title_scale = PANEL_TITLE_SCALE;
         c->colorbar_off = strip_chart != NULL;
-        ok = iv_chart_render (cr, c, options, cell_w, cell_h, error);
+        ok = iv_chart_render (cr, c, options, w, h, error);
         c->title_scale = 0;
         c->colorbar_off = FALSE;
         cairo_restore (cr);
-        bar_top = MIN (bar_top, top + r * cell_h + c->layout.plot_y);
-        bar_bottom = MAX (bar_bottom, top + r * cell_h + c->layout.plot_y + c->layout.plot_h);
-        for (int a = 0; a < 2; a++)
-          {
-            IvAxis *ax = &c->axis[a == 0 ? IV_AXIS_X : IV_AXIS_Y];
-            SavedAxis *sv = &saved[i * 2 + a];
-            ax->fixed = sv->fixed, ax->lo = sv->lo, ax->hi = sv->hi, ax->hide_labels = sv->hide;
-            ax->title = sv->title;
-          }
+        bar_top = MIN (bar_top, y + c->layout.plot_y);
+        bar_bottom = MAX (bar_bottom, y + c->layout.plot_y + c->layout.plot_h);
+        panel_axes_restore (grid, i, saved);
       }
   /* the panels share one colour scale: its bar once, as tall as the panels' plots */
   if (ok && strip_chart && bar_bottom > bar_top)
@@ -348,8 +453,8 @@ iv_chart_grid_panel_origin (const IvChartGrid *grid, guint row, guint column, do
 {
   if (!grid->drawn || row >= grid->rows || column >= grid->columns)
     return FALSE;
-  *x = grid->left + column * grid->cell_w;
-  *y = grid->top + row * grid->cell_h;
+  *x = col_x (grid, column);
+  *y = row_y (grid, row);
   return TRUE;
 }
 
@@ -360,12 +465,14 @@ iv_chart_grid_panel_at (IvChartGrid *grid, double px, double py, double *lx, dou
 
   if (!grid->drawn || px < grid->left || py < grid->top || grid->cell_w <= 0 || grid->cell_h <= 0)
     return NULL;
-  c = (guint) ((px - grid->left) / grid->cell_w);
-  r = (guint) ((py - grid->top) / grid->cell_h);
+  for (c = 0; c < grid->columns && px >= col_x (grid, c) + col_w (grid, c); c++)
+    ;
+  for (r = 0; r < grid->rows && py >= row_y (grid, r) + row_h (grid, r); r++)
+    ;
   if (r >= grid->rows || c >= grid->columns)
     return NULL;
-  *lx = px - grid->left - c * grid->cell_w;
-  *ly = py - grid->top - r * grid->cell_h;
+  *lx = px - col_x (grid, c);
+  *ly = py - row_y (grid, r);
   return grid->charts[r * grid->columns + c];
 }
 

@@ -293,6 +293,25 @@ fit_ticks (IvChartCtx *ctx, IvAxisId a, double length, AxisTicks *out)
           iv_ticks_free (out->ticks);
           target--;
         }
+      /* the fewest ticks a log axis has can still touch ("50 ms" against "100 ms" on a
+       * panel of a column): a label that would is left out, its tick kept */
+      {
+        double prev_end = -INFINITY;
+        for (guint i = 0; i < out->ticks->n_ticks; i++)
+          {
+            IvTick *t = &out->ticks->ticks[i];
+            double w, h, centre, half;
+            if (!t->label)
+              continue;
+            _iv_chart_text_size (ctx, t->label, 0.92, FALSE, &w, &h);
+            centre = iv_scale_normalize (L->kind[a], L->lo[a], L->hi[a], t->value) * length;
+            half = (a == IV_AXIS_X ? w : h) / 2;
+            if (centre - half < prev_end + LABEL_GAP)
+              g_clear_pointer (&t->label, g_free);
+            else
+              prev_end = centre + half;
+          }
+      }
     }
   out->turned = FALSE;
   /* Names along x (runs, categories) that run into each other stand upright instead,
@@ -490,9 +509,9 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
 
   /* Two passes: the y labels' width sets the plot width the x ticks are fitted to. */
   memset (ticks, 0, sizeof (AxisTicks) * IV_N_AXES);
-  for (int pass = 0; pass < 2; pass++)
+  for (int pass = 0, over_l = 0, over_r = 0; pass < 2; pass++)
     {
-      double l = left, r = right, b = bottom;
+      double l = left, r = right, b = bottom, l0, r0;
 
       for (guint a = 0; a < IV_N_AXES; a++)
         g_clear_pointer (&ticks[a].ticks, iv_ticks_free);
@@ -504,8 +523,12 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
         l += ticks[IV_AXIS_Y].max_w + TICK_LEN + 4;
       if (L->has_y2 && !chart->axis[IV_AXIS_Y2].hide_labels)
         r += ticks[IV_AXIS_Y2].max_w + TICK_LEN + 4;
-      L->plot_w = MAX (20, width - l - r);
+      /* the x labels are fitted to the width the plot keeps once the first and last
+       * labels' overhang (the last pass's) is taken off: fitted to the wider plot, a
+       * narrow panel's "50 ms" ran into "100 ms" */
+      L->plot_w = MAX (20, width - l - r - over_l - over_r);
       fit_ticks (ctx, IV_AXIS_X, L->plot_w, &ticks[IV_AXIS_X]);
+      l0 = l, r0 = r;
       /* The first and last x labels stick out by half their width. */
       if (ticks[IV_AXIS_X].ticks->n_ticks && !chart->axis[IV_AXIS_X].hide_labels)
         {
@@ -526,6 +549,7 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
             }
           b += ticks[IV_AXIS_X].max_h + TICK_LEN + 4;
         }
+      over_l = (int) ceil (MAX (0, l - l0)), over_r = (int) ceil (MAX (0, r - r0));
       L->plot_x = l;
       L->plot_y = top;
       L->plot_w = MAX (20, width - l - r);
