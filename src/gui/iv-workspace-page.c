@@ -12,6 +12,7 @@
 #include "iv-model-view.h"
 #include "iv-pipelined-view.h"
 #include "iv-plain-text.h"
+#include "iv-query-page.h"
 #include "iv-safe-text.h"
 #include "iv-timeline-view.h"
 #include "iv-units.h"
@@ -29,6 +30,8 @@ struct _IvWorkspacePage
   IvModelView *model_view;    /* the Model workspace only */
   IvTimelineView *timeline;   /* the Traces workspace only, created with the first trace */
   IvPipelinedView *pipelined; /* beside it, for traces that are pipelined timelines */
+  IvQueryPage *query;         /* the Query page beside the timeline or the runs */
+  GtkStack *runs_stack;       /* "runs" and "query" */
   IvRunsView *runs;           /* the Runs workspace only, created with the first run */
   GtkStack *trace_stack;      /* "pipeline" and "timeline" */
   GtkWidget *trace_switcher;
@@ -188,6 +191,35 @@ show_model (IvWorkspacePage *self, IvDocument *doc)
   gtk_stack_set_visible_child_name (self->stack, "model");
 }
 
+/* A result row with a slice id selects that slice on the timeline (and brings it into
+ * view); an activated row (double-click, Enter) also shows the timeline. */
+static void
+on_query_slice (IvWorkspacePage *self, guint64 slice, gboolean show)
+{
+  iv_timeline_view_follow (self->timeline, (gsize) slice);
+  if (show)
+    gtk_stack_set_visible_child_name (self->trace_stack, "timeline");
+}
+
+/* Alt+Q: the Query page of the workspace shown, or back to what it queries. */
+static gboolean
+on_toggle_query (GtkWidget *widget, GVariant *args, gpointer data)
+{
+  IvWorkspacePage *self = IV_WORKSPACE_PAGE (widget);
+  GtkStack *stack = self->group == IV_GROUP_RUNS ? self->runs_stack : self->trace_stack;
+  gboolean on;
+
+  (void) args, (void) data;
+  if (!stack || !self->query)
+    return FALSE;
+  on = g_strcmp0 (gtk_stack_get_visible_child_name (stack), "query") == 0;
+  gtk_stack_set_visible_child_name (stack, on ? (self->group == IV_GROUP_RUNS ? "runs" : "timeline")
+                                              : "query");
+  if (!on)
+    gtk_widget_grab_focus (GTK_WIDGET (self->query));
+  return TRUE;
+}
+
 /* A loaded trace opens on its timeline, the whole trace in view; a pipelined timeline
  * opens on its pipeline view, with the timeline of every event a click away (and a
  * PyTorch trace with Candidate_Eval windows offers the pipeline view the same way). */
@@ -208,6 +240,10 @@ show_timeline (IvWorkspacePage *self, IvDocument *doc)
                             _ ("Pipeline"));
       gtk_stack_add_titled (self->trace_stack, GTK_WIDGET (self->timeline), "timeline",
                             _ ("All Events"));
+      self->query = IV_QUERY_PAGE (iv_query_page_new ());
+      g_signal_connect_object (self->query, "slice-selected", G_CALLBACK (on_query_slice), self,
+                               G_CONNECT_SWAPPED);
+      gtk_stack_add_titled (self->trace_stack, GTK_WIDGET (self->query), "query", _ ("Query"));
       self->trace_switcher = gtk_stack_switcher_new ();
       gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (self->trace_switcher), self->trace_stack);
       gtk_widget_set_halign (self->trace_switcher, GTK_ALIGN_CENTER);
@@ -217,6 +253,7 @@ show_timeline (IvWorkspacePage *self, IvDocument *doc)
       gtk_stack_add_named (self->stack, box, "timeline");
     }
   iv_timeline_view_set_trace (self->timeline, trace, G_OBJECT (doc));
+  iv_query_page_set_trace (self->query, trace, G_OBJECT (doc));
   if (iv_pipeline_plot_supported (trace))
     {
       g_autoptr (GError) error = NULL;
@@ -225,7 +262,8 @@ show_timeline (IvWorkspacePage *self, IvDocument *doc)
       if (!pipelined)
         g_warning ("%s", error->message);
     }
-  gtk_widget_set_visible (self->trace_switcher, pipelined);
+  /* the Query page is beside every trace's timeline */
+  gtk_widget_set_visible (self->trace_switcher, TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->pipelined), pipelined);
   gtk_stack_set_visible_child_name (self->trace_stack,
                                     pipelined && trace->format == IV_TRACE_PIPELINED ? "pipeline"
@@ -247,9 +285,23 @@ show_runs (IvWorkspacePage *self, IvDocument *doc)
 {
   if (!self->runs)
     {
+      /* the runs, and the Query page over them a switch away */
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+      GtkWidget *switcher = gtk_stack_switcher_new ();
       self->runs = IV_RUNS_VIEW (iv_runs_view_new ());
-      gtk_stack_add_named (self->stack, GTK_WIDGET (self->runs), "runs");
+      self->query = IV_QUERY_PAGE (iv_query_page_new ());
+      self->runs_stack = GTK_STACK (gtk_stack_new ());
+      gtk_widget_set_vexpand (GTK_WIDGET (self->runs_stack), TRUE);
+      gtk_stack_add_titled (self->runs_stack, GTK_WIDGET (self->runs), "runs", _ ("Runs"));
+      gtk_stack_add_titled (self->runs_stack, GTK_WIDGET (self->query), "query", _ ("Query"));
+      gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->runs_stack);
+      gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
+      gtk_widget_set_margin_top (switcher, 6);
+      gtk_box_append (GTK_BOX (box), switcher);
+      gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->runs_stack));
+      gtk_stack_add_named (self->stack, box, "runs");
     }
+  iv_query_page_set_sweep (self->query, iv_document_get_sweep (doc), G_OBJECT (doc));
   iv_runs_view_set_sweep (self->runs, iv_document_get_sweep (doc),
                           iv_document_get_plot_configs (doc), G_OBJECT (doc));
   /* a followed run grows in place: the view keeps the user's choices */
@@ -265,6 +317,9 @@ sync_view (IvWorkspacePage *self)
 
   if (!doc || iv_document_get_state (doc) == IV_DOCUMENT_FAILED)
     {
+      /* a query on what was closed stops, and the page lets go of it */
+      if (self->query)
+        iv_query_page_set_trace (self->query, NULL, NULL);
       /* The presets make the model useful before anything is opened (its view is made
        * once the page is shown: see on_map). */
       gtk_stack_set_visible_child_name (self->stack, self->model_view ? "model" : "empty");
@@ -432,6 +487,7 @@ iv_workspace_page_class_init (IvWorkspacePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, IvWorkspacePage, size_row);
   gtk_widget_class_bind_template_child (widget_class, IvWorkspacePage, events_row);
   gtk_widget_class_bind_template_child (widget_class, IvWorkspacePage, runs_group);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_q, GDK_ALT_MASK, on_toggle_query, NULL);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
@@ -495,11 +551,17 @@ iv_workspace_page_get_figure (IvWorkspacePage *self)
   if (self->model_view && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "model") == 0)
     return iv_model_view_get_figure (self->model_view);
   if (self->runs && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "runs") == 0)
-    return iv_runs_view_get_figure (self->runs);
+    return g_strcmp0 (gtk_stack_get_visible_child_name (self->runs_stack), "query") == 0
+               ? iv_query_page_get_figure (self->query)
+               : iv_runs_view_get_figure (self->runs);
   if (self->timeline && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "timeline") == 0)
-    return g_strcmp0 (gtk_stack_get_visible_child_name (self->trace_stack), "pipeline") == 0
-               ? iv_pipelined_view_get_figure (self->pipelined)
-               : iv_timeline_view_get_figure (self->timeline);
+    {
+      const char *shown = gtk_stack_get_visible_child_name (self->trace_stack);
+      if (g_strcmp0 (shown, "query") == 0)
+        return iv_query_page_get_figure (self->query);
+      return g_strcmp0 (shown, "pipeline") == 0 ? iv_pipelined_view_get_figure (self->pipelined)
+                                                : iv_timeline_view_get_figure (self->timeline);
+    }
   return NULL;
 }
 
@@ -508,6 +570,13 @@ iv_workspace_page_get_timeline (IvWorkspacePage *self)
 {
   g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), NULL);
   return self->timeline;
+}
+
+IvQueryPage *
+iv_workspace_page_get_query (IvWorkspacePage *self)
+{
+  g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), NULL);
+  return self->query;
 }
 
 IvRunsView *

@@ -7,6 +7,7 @@
 #include "iv-document.h"
 #include "iv-model-view.h"
 #include "iv-pipelined-view.h"
+#include "iv-query-page.h"
 #include "iv-runs-view.h"
 #include "iv-timeline-view.h"
 #include "iv-render.h"
@@ -24,6 +25,9 @@ const IvFigure *iv_workspace_page_get_figure (IvWorkspacePage *self);
 IvModelView *iv_workspace_page_get_model_view (IvWorkspacePage *self);
 /* The Traces workspace's timeline, once a trace has been shown; NULL before. */
 IvTimelineView *iv_workspace_page_get_timeline (IvWorkspacePage *self);
+/* The Query page of the Traces or Runs workspace (Alt+Q), once a trace or a run has been
+ * shown; NULL before. */
+IvQueryPage *iv_workspace_page_get_query (IvWorkspacePage *self);
 /* The Runs workspace's view of runs, once a run has been shown; NULL before. */
 IvRunsView *iv_workspace_page_get_runs (IvWorkspacePage *self);
 /* Its pipeline view (hidden unless the trace is a pipelined timeline); NULL before. */
