@@ -5,6 +5,7 @@
 
 #include "iv-sidebar.h"
 #include "iv-plain-text.h"
+#include "iv-safe-text.h"
 #include "iv-tooltip.h"
 
 #include <adwaita.h>
@@ -109,6 +110,70 @@ style_two_lines (GtkWidget *title, PangoEllipsizeMode title_ellipsize, GtkWidget
   gtk_widget_add_css_class (subtitle, "dim-label");
 }
 
+GMenuModel *
+iv_sidebar_compare_menu (IvSidebar *self, IvDocument *document)
+{
+  GMenu *menu = g_menu_new ();
+  guint at = G_MAXUINT, n;
+
+  g_return_val_if_fail (IV_IS_SIDEBAR (self), G_MENU_MODEL (menu));
+  n = self->documents ? g_list_model_get_n_items (self->documents) : 0;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (IvDocument) doc = g_list_model_get_item (self->documents, i);
+      if (doc == document)
+        at = i;
+    }
+  if (at == G_MAXUINT || !iv_document_get_trace (document))
+    return G_MENU_MODEL (menu);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (IvDocument) doc = g_list_model_get_item (self->documents, i);
+      g_autofree char *label = NULL, *title = NULL;
+      g_autoptr (GMenuItem) item = NULL;
+      if (i == at || !iv_document_get_trace (doc))
+        continue;
+      /* a file name with underscores must not turn into mnemonics */
+      title = iv_text_valid (iv_document_get_title (doc), -1);
+      label = g_strdup_printf (_ ("Compare with “%s”"), title);
+      item = g_menu_item_new (NULL, NULL);
+      g_menu_item_set_attribute (item, "label", "s", label);
+      g_menu_item_set_attribute (item, "use-markup", "b", FALSE);
+      g_menu_item_set_action_and_target_value (item, "win.compare-traces",
+                                               g_variant_new ("(uu)", at, i));
+      g_menu_append_item (menu, item);
+    }
+  return G_MENU_MODEL (menu);
+}
+
+static void
+on_popover_closed (GtkPopover *popover)
+{
+  /* unparented once its own closing has run */
+  g_idle_add_once ((GSourceOnceFunc) gtk_widget_unparent, popover);
+}
+
+/* A right click on a trace offers to compare it with each other loaded trace. */
+static void
+on_row_context (GtkGestureClick *gesture, int n_press, double x, double y, IvSidebar *self)
+{
+  GtkWidget *row = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  g_autoptr (GMenuModel) menu
+      = iv_sidebar_compare_menu (self, row_document (GTK_LIST_BOX_ROW (row)));
+  GtkWidget *popover;
+
+  if (g_menu_model_get_n_items (menu) == 0)
+    return;
+  popover = gtk_popover_menu_new_from_model (menu);
+  gtk_widget_set_parent (popover, row);
+  gtk_popover_set_pointing_to (GTK_POPOVER (popover), &(GdkRectangle){ (int) x, (int) y, 1, 1 });
+  gtk_popover_set_has_arrow (GTK_POPOVER (popover), FALSE);
+  gtk_widget_set_halign (popover, GTK_ALIGN_START);
+  g_signal_connect (popover, "closed", G_CALLBACK (on_popover_closed), NULL);
+  gtk_popover_popup (GTK_POPOVER (popover));
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
 static GtkWidget *
 create_row (gpointer item, gpointer user_data)
 {
@@ -151,6 +216,13 @@ create_row (gpointer item, gpointer user_data)
   g_object_bind_property_full (doc, "loading", close, "tooltip-text", G_BINDING_SYNC_CREATE,
                                close_tooltip_from_loading, NULL, NULL, NULL);
   g_signal_connect_object (doc, "notify::state", G_CALLBACK (update_icon), icon, 0);
+  {
+    /* whether it is a trace is known once loaded: the menu is made at the click */
+    GtkGesture *context = gtk_gesture_click_new ();
+    gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (context), GDK_BUTTON_SECONDARY);
+    g_signal_connect (context, "pressed", G_CALLBACK (on_row_context), self);
+    gtk_widget_add_controller (row, GTK_EVENT_CONTROLLER (context));
+  }
 
   gtk_box_append (GTK_BOX (box), icon);
   gtk_box_append (GTK_BOX (box), labels);

@@ -16,6 +16,10 @@ G_DECLARE_FINAL_TYPE (IvSidebar, iv_sidebar, IV, SIDEBAR, GtkWidget)
 void iv_sidebar_set_model (IvSidebar *self, GListModel *documents);
 void iv_sidebar_select (IvSidebar *self, IvDocument *document);
 const char *iv_sidebar_group_title (IvGroup group);
+/* "Compare with …" for each other loaded trace, each activating win.compare-traces with
+ * (@document's position, the other's); empty unless @document is a loaded trace. The
+ * context menu of a trace's row (a right click). */
+GMenuModel *iv_sidebar_compare_menu (IvSidebar *self, IvDocument *document);
 /* The saved model configurations (IvSaved) listed under the presets. */
 void iv_sidebar_set_saved (IvSidebar *self, GPtrArray *saved);
 /* The preset list's search text (for tests and the search shortcut). */

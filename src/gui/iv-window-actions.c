@@ -7,6 +7,7 @@
 
 #include "iv-export-dialog.h"
 #include "iv-samples.h"
+#include "iv-trace-compare-view.h"
 #include "iv-window-private.h"
 
 static void
@@ -152,6 +153,27 @@ model_from_run_action (GtkWidget *widget, const char *name, GVariant *param)
   adw_view_stack_set_visible_child_name (self->view_stack, "model");
 }
 
+/* The opened traces at positions (first, second) of the window's list compared, the
+ * second against the first, in a window of their own (the sidebar's "Compare with"). */
+static void
+compare_traces_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  IvWindow *self = IV_WINDOW (widget);
+  guint first, second;
+  g_autoptr (IvDocument) a = NULL;
+  g_autoptr (IvDocument) b = NULL;
+
+  g_variant_get (param, "(uu)", &first, &second);
+  a = g_list_model_get_item (G_LIST_MODEL (self->documents), first);
+  b = g_list_model_get_item (G_LIST_MODEL (self->documents), second);
+  if (!a || !b || a == b || !iv_document_get_trace (a) || !iv_document_get_trace (b))
+    {
+      iv_window_toast (self, _ ("Compare needs two different traces, both loaded"));
+      return;
+    }
+  gtk_window_present (iv_trace_compare_window_new (GTK_WINDOW (self), a, b));
+}
+
 void
 _iv_window_update_actions (IvWindow *self)
 {
@@ -174,5 +196,7 @@ _iv_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.model-from-run", "(ssxxx)",
                                    model_from_run_action);
   gtk_widget_class_install_action (widget_class, "win.show-workspace", "s", show_workspace_action);
+  gtk_widget_class_install_action (widget_class, "win.compare-traces", "(uu)",
+                                   compare_traces_action);
   gtk_widget_class_install_property_action (widget_class, "win.toggle-sidebar", "sidebar-visible");
 }

@@ -94,6 +94,10 @@ gboolean iv_render_topology (cairo_t *cr, gconstpointer figure, const IvRenderOp
                              double width, double height, GError **error);
 void iv_pipeline_layout (const IvModelFigure *figure, double width, double height,
                          IvPipelineLayout *layout);
+/* How much larger iv_render_pipeline draws in @width × @height than at its natural size
+ * (1 up to a large window's 1.5): its boxes are iv_pipeline_layout's at
+ * @width / zoom × @height / zoom, times zoom. */
+double iv_pipeline_zoom (double width, double height);
 gboolean iv_render_pipeline (cairo_t *cr, gconstpointer figure, const IvRenderOptions *options,
                              double width, double height, GError **error);
 gboolean iv_render_stages (cairo_t *cr, gconstpointer figure, const IvRenderOptions *options,

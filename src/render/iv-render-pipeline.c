@@ -352,11 +352,76 @@ draw_box (cairo_t *cr, IvText *text, const IvThemeColors *colors, IvTheme theme,
                   &ink);
 }
 
+/* The legend of the four bounds: full names where they fit on a line from @x0, else from
+ * the left margin, else the entries flowed into as many lines as they take (a window
+ * 650 px wide cut "trivial (< 1 % of the la…" off, issue 31); a narrow page has the short
+ * names. Fills @x and @line (entry i at x[i] on line line[i]); returns the lines. */
+#define LEGEND_LINE_H 18.0
+static const char *const legend_names[]
+    = { "compute-bound", "memory-bound", "communication-bound", "trivial (< 1 % of the layer)" };
+static const char *const legend_short[] = { "compute", "memory", "comm.", "trivial" };
+
+static guint
+legend_flow (IvText *text, gboolean narrow, double x0, double width, double *x, guint *line)
+{
+  const char *const *names = narrow ? legend_short : legend_names;
+  double w[4], total = 0, right = width - PAD;
+  guint lines = 1;
+
+  for (guint i = 0; i < 4; i++)
+    {
+      double h;
+      iv_text_measure (text, names[i], 0.88, FALSE, 0, &w[i], &h);
+      /* iv_text_legend_label's: a 20 px swatch before, 22 px after */
+      w[i] += 20 + (i < 3 ? 22 : 0);
+      total += w[i];
+    }
+  if (x0 + total > right)
+    x0 = PAD;
+  for (guint i = 0, xi = 0; i < 4; i++)
+    {
+      double at = xi == 0 ? x0 : x[i - 1] + w[i - 1];
+      if (xi > 0 && at + w[i] - (i < 3 ? 22 : 0) > right)
+        at = x0, lines++;
+      x[i] = at, line[i] = lines - 1, xi = 1;
+    }
+  return lines;
+}
+
+/* A window much larger than the figure needs (1920 × 1080): the whole figure drawn larger,
+ * up to half as large again, so it fills the height rather than two rows of boxes at
+ * 92 px floating in the middle (issue 31); exports and smaller windows draw at 1. */
+#define ZOOM_REF_W 900.0
+#define ZOOM_REF_H 600.0
+
+double
+iv_pipeline_zoom (double width, double height)
+{
+  return CLAMP (MIN (width / ZOOM_REF_W, height / ZOOM_REF_H), 1.0, 1.5);
+}
+
+static gboolean pipeline_draw (cairo_t *cr, const IvModelFigure *fig,
+                               const IvRenderOptions *options, double width, double height,
+                               GError **error);
+
 gboolean
 iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
                     double height, GError **error)
 {
-  const IvModelFigure *fig = data;
+  double z = iv_pipeline_zoom (width, height);
+  gboolean ok;
+
+  cairo_save (cr);
+  cairo_scale (cr, z, z);
+  ok = pipeline_draw (cr, data, options, width / z, height / z, error);
+  cairo_restore (cr);
+  return ok;
+}
+
+static gboolean
+pipeline_draw (cairo_t *cr, const IvModelFigure *fig, const IvRenderOptions *options, double width,
+               double height, GError **error)
+{
   const IvResult *r = fig->result;
   const IvKindResult *k;
   const IvThemeColors *colors = iv_theme_get_colors (options->theme);
@@ -364,13 +429,18 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   IvText text;
   g_autofree char *title = NULL, *subtitle = NULL, *key = NULL;
   gboolean narrow = width < NARROW_W, use_ids, with_time;
-  double key_h = 0;
+  double key_h = 0, legend_x[4], legend_h;
+  guint legend_line[4], legend_lines;
 
   if (!iv_model_figure_check (fig, error))
     return FALSE;
   k = &r->kinds[MIN (fig->kind, r->n_kinds - 1)];
-  iv_pipeline_layout (fig, width, height, &L);
   iv_text_init (&text, cr, 13 * (options->font_scale > 0 ? options->font_scale : 1));
+  legend_lines
+      = legend_flow (&text, narrow, PAD + (narrow ? 0 : LABEL_W), width, legend_x, legend_line);
+  /* the layout keeps one line of legend below the rows; more lines take from the rows */
+  legend_h = (legend_lines - 1) * LEGEND_LINE_H;
+  iv_pipeline_layout (fig, width, height - legend_h, &L);
   /* Boxes too small for their names show ids (S1, F2, C1): a key above the legend then
    * names them, and the rows make room for it. */
   if (!names_fit (&text, &L))
@@ -382,7 +452,7 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
                                   short_names[id]);
       key = g_string_free (g_steal_pointer (&s), FALSE);
       iv_text_measure_wrapped (&text, key, KEY_SCALE, FALSE, width - 2 * PAD, NULL, &key_h);
-      iv_pipeline_layout (fig, width, height - key_h - 8, &L);
+      iv_pipeline_layout (fig, width, height - legend_h - key_h - 8, &L);
     }
 
   cairo_save (cr);
@@ -524,31 +594,23 @@ iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       }
     }
 
-  /* Legend of the four bounds. */
+  /* Legend of the four bounds (legend_flow), the stage ids' key above it. */
   {
-    static const struct
-    {
-      IvBound b;
-      const char *name;
-    } items[] = {
-      { IV_BOUND_COMPUTE, "compute-bound" },
-      { IV_BOUND_MEMORY, "memory-bound" },
-      { IV_BOUND_COMM, "communication-bound" },
-      { IV_BOUND_TRIVIAL, "trivial (< 1 % of the layer)" },
-    };
-    static const char *const short_items[] = { "compute", "memory", "comm.", "trivial" };
-    double x = PAD + (narrow ? 0 : LABEL_W), y = height - PAD - 8;
+    static const IvBound bounds[]
+        = { IV_BOUND_COMPUTE, IV_BOUND_MEMORY, IV_BOUND_COMM, IV_BOUND_TRIVIAL };
+    double y_last = height - PAD - 8;
     if (key)
-      iv_text_show_wrapped (&text, cr, key, PAD, height - PAD - 18 - key_h, KEY_SCALE, FALSE,
-                            width - 2 * PAD, &colors->foreground_dim);
-    for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+      iv_text_show_wrapped (&text, cr, key, PAD, height - PAD - 18 - legend_h - key_h, KEY_SCALE,
+                            FALSE, width - 2 * PAD, &colors->foreground_dim);
+    for (guint i = 0; i < G_N_ELEMENTS (bounds); i++)
       {
-        IvColor col = iv_theme_mark_color (options->theme, iv_bound_color (items[i].b), 1);
+        IvColor col = iv_theme_mark_color (options->theme, iv_bound_color (bounds[i]), 1);
+        double x = legend_x[i], y = y_last - (legend_lines - 1 - legend_line[i]) * LEGEND_LINE_H;
         iv_rounded_rect (cr, (IvRect){ x, y - 6, 14, 12 }, 3);
         iv_color_set_source (cr, &col);
         cairo_fill (cr);
-        x = iv_text_legend_label (&text, cr, narrow ? short_items[i] : items[i].name, x, y,
-                                  &colors->foreground);
+        iv_text_legend_label (&text, cr, narrow ? legend_short[i] : legend_names[i], x, y,
+                              &colors->foreground);
       }
   }
   cairo_restore (cr);

@@ -297,3 +297,38 @@ iv_trace_chart_diff (const IvTraceDiff *d, guint n)
   iv_series_set_color (iv_chart_add_bars (c, _ ("faster (less time)"), faster, n), 0x0072b2);
   return c;
 }
+
+IvChart *
+iv_trace_chart_steps (const GArray *steps)
+{
+  const char *names[IV_N_KCLASSES]
+      = { _ ("GEMM"), _ ("attention"), _ ("collectives"), _ ("other") };
+  const guint32 colors[IV_N_KCLASSES] = { 0x0072b2, 0xe69f00, 0xd55e00, 0xc0bfbc };
+  g_autoptr (GPtrArray) cats = g_ptr_array_new_with_free_func (g_free);
+  g_autofree double *by_class = NULL;
+  guint n = steps ? steps->len : 0;
+  IvChart *c;
+
+  if (n == 0)
+    return NULL;
+  by_class = g_new0 (double, IV_N_KCLASSES *(gsize) n);
+  for (guint i = 0; i < n; i++)
+    {
+      const IvStepStats *st = &g_array_index (steps, IvStepStats, i);
+      g_ptr_array_add (cats, g_strdup_printf ("#%" G_GINT64_FORMAT, st->step));
+      for (int k = 0; k < IV_N_KCLASSES; k++)
+        by_class[(gsize) k * n + i] = st->class_ns[k] * 1e-9;
+    }
+  c = iv_chart_new ();
+  iv_chart_set_title (c, _ ("GPU busy time per ProfilerStep"),
+                      _ ("the union of the streams' work in each step, by stage group"));
+  iv_chart_set_categories (c, (const char *const *) cats->pdata, n);
+  iv_chart_set_bar_mode (c, IV_BARS_STACKED, TRUE);
+  iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
+  iv_chart_axis_set_title (c, IV_AXIS_X, _ ("GPU busy"));
+  iv_chart_axis_set_title (c, IV_AXIS_Y, NULL);
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+  for (int k = 0; k < IV_N_KCLASSES; k++)
+    iv_series_set_color (iv_chart_add_bars (c, names[k], by_class + (gsize) k * n, n), colors[k]);
+  return c;
+}

@@ -8,6 +8,7 @@
 #include "iv-model.h"
 #include "iv-trace-diff.h"
 #include "iv-trace-query.h"
+#include "iv-trace-steps.h"
 
 G_BEGIN_DECLS
 
@@ -24,6 +25,11 @@ IvChart *iv_trace_chart_top_names (const IvTrace *trace, const GArray *stats, gu
  * time goes in the trace against where the model says it goes. NULL when nothing ran. */
 IvChart *iv_trace_chart_classes (const gint64 by_class_ns[IV_N_KCLASSES], gint64 busy_ns,
                                  const IvResult *model);
+
+/* The GPU busy time of each ProfilerStep (@steps: IvStepStats, iv_trace_step_stats) by
+ * stage group, stacked, in step order: which iteration ran long and on what. NULL without
+ * steps. */
+IvChart *iv_trace_chart_steps (const GArray *steps);
 
 /* The @n largest changes of @d (by |Δ time|) as diverging horizontal bars: more time to
  * the right, less to the left. NULL when nothing changed. */
