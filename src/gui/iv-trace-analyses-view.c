@@ -239,7 +239,7 @@ show_streams (IvTraceAnalysesView *self, const IvTraceReport *rep)
       self, _ ("GPU streams: busy and idle"),
       _ ("Between each stream's first and last kernel. Idle as HTA splits it "
          "(hta/analyzers/breakdown_analysis.py): host wait when the kernel ending a gap was "
-         "launched after the gap began, kernel wait when the gap is under 50 µs, other the "
+         "launched after the gap began, kernel wait when the gap is under 30 µs, other the "
          "rest."));
   if (!gpu || gpu->streams->len == 0)
     {

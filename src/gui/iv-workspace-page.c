@@ -15,6 +15,7 @@
 #include "iv-query-page.h"
 #include "iv-safe-text.h"
 #include "iv-timeline-view.h"
+#include "iv-trace-analyses-view.h"
 #include "iv-units.h"
 #include "iv-window.h"
 
@@ -27,13 +28,14 @@ struct _IvWorkspacePage
   GSignalGroup *document_signals;
   GtkWidget *run_rows[64];
   guint n_run_rows;
-  IvModelView *model_view;    /* the Model workspace only */
-  IvTimelineView *timeline;   /* the Traces workspace only, created with the first trace */
-  IvPipelinedView *pipelined; /* beside it, for traces that are pipelined timelines */
-  IvQueryPage *query;         /* the Query page beside the timeline or the runs */
-  GtkStack *runs_stack;       /* "runs" and "query" */
-  IvRunsView *runs;           /* the Runs workspace only, created with the first run */
-  GtkStack *trace_stack;      /* "pipeline" and "timeline" */
+  IvModelView *model_view;       /* the Model workspace only */
+  IvTimelineView *timeline;      /* the Traces workspace only, created with the first trace */
+  IvPipelinedView *pipelined;    /* beside it, for traces that are pipelined timelines */
+  IvTraceAnalysesView *analyses; /* beside it: the trace's analyses */
+  IvQueryPage *query;            /* the Query page beside the timeline or the runs */
+  GtkStack *runs_stack;          /* "runs" and "query" */
+  IvRunsView *runs;              /* the Runs workspace only, created with the first run */
+  GtkStack *trace_stack;         /* "pipeline" and "timeline" */
   GtkWidget *trace_switcher;
   IvDocument *imported; /* the HF config last added to the model view */
 
@@ -240,6 +242,10 @@ show_timeline (IvWorkspacePage *self, IvDocument *doc)
                             _ ("Pipeline"));
       gtk_stack_add_titled (self->trace_stack, GTK_WIDGET (self->timeline), "timeline",
                             _ ("All Events"));
+      self->analyses = IV_TRACE_ANALYSES_VIEW (iv_trace_analyses_view_new ());
+      iv_trace_analyses_view_set_timeline (self->analyses, self->timeline);
+      gtk_stack_add_titled (self->trace_stack, GTK_WIDGET (self->analyses), "analyses",
+                            _ ("Analyses"));
       self->query = IV_QUERY_PAGE (iv_query_page_new ());
       g_signal_connect_object (self->query, "slice-selected", G_CALLBACK (on_query_slice), self,
                                G_CONNECT_SWAPPED);
@@ -254,6 +260,7 @@ show_timeline (IvWorkspacePage *self, IvDocument *doc)
     }
   iv_timeline_view_set_trace (self->timeline, trace, G_OBJECT (doc));
   iv_query_page_set_trace (self->query, trace, G_OBJECT (doc));
+  iv_trace_analyses_view_set_trace (self->analyses, trace, G_OBJECT (doc));
   if (iv_pipeline_plot_supported (trace))
     {
       g_autoptr (GError) error = NULL;
@@ -262,7 +269,7 @@ show_timeline (IvWorkspacePage *self, IvDocument *doc)
       if (!pipelined)
         g_warning ("%s", error->message);
     }
-  /* the Query page is beside every trace's timeline */
+  /* the Query and Analyses pages are beside every trace's timeline */
   gtk_widget_set_visible (self->trace_switcher, TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->pipelined), pipelined);
   gtk_stack_set_visible_child_name (self->trace_stack,
@@ -557,6 +564,8 @@ iv_workspace_page_get_figure (IvWorkspacePage *self)
   if (self->timeline && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "timeline") == 0)
     {
       const char *shown = gtk_stack_get_visible_child_name (self->trace_stack);
+      if (g_strcmp0 (shown, "analyses") == 0)
+        return iv_trace_analyses_view_get_figure (self->analyses);
       if (g_strcmp0 (shown, "query") == 0)
         return iv_query_page_get_figure (self->query);
       return g_strcmp0 (shown, "pipeline") == 0 ? iv_pipelined_view_get_figure (self->pipelined)
@@ -570,6 +579,13 @@ iv_workspace_page_get_timeline (IvWorkspacePage *self)
 {
   g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), NULL);
   return self->timeline;
+}
+
+IvTraceAnalysesView *
+iv_workspace_page_get_analyses (IvWorkspacePage *self)
+{
+  g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), NULL);
+  return self->analyses;
 }
 
 IvQueryPage *

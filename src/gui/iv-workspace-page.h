@@ -10,6 +10,7 @@
 #include "iv-query-page.h"
 #include "iv-runs-view.h"
 #include "iv-timeline-view.h"
+#include "iv-trace-analyses-view.h"
 #include "iv-render.h"
 
 G_BEGIN_DECLS
@@ -28,6 +29,8 @@ IvTimelineView *iv_workspace_page_get_timeline (IvWorkspacePage *self);
 /* The Query page of the Traces or Runs workspace (Alt+Q), once a trace or a run has been
  * shown; NULL before. */
 IvQueryPage *iv_workspace_page_get_query (IvWorkspacePage *self);
+/* The Traces workspace's Analyses page, once a trace has been shown; NULL before. */
+IvTraceAnalysesView *iv_workspace_page_get_analyses (IvWorkspacePage *self);
 /* The Runs workspace's view of runs, once a run has been shown; NULL before. */
 IvRunsView *iv_workspace_page_get_runs (IvWorkspacePage *self);
 /* Its pipeline view (hidden unless the trace is a pipelined timeline); NULL before. */
