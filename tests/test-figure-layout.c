@@ -18,6 +18,7 @@
 #include "iv-pipeline-plot.h"
 #include "iv-plot-config.h"
 #include "iv-preset.h"
+#include "iv-render-model.h"
 #include "iv-render-pipelined.h"
 #include "iv-render-runs.h"
 #include "iv-render-timeline.h"
@@ -405,6 +406,65 @@ test_traces (void)
   report ();
 }
 
+/* Whether @drawn is @name as typeset: "W_Q" is drawn as W with a subscript Q ("WQ"). */
+static gboolean
+same_but_underscores (const char *drawn, const char *name)
+{
+  g_autoptr (GString) bare = g_string_new (name);
+  g_string_replace (bare, "_", "", 0);
+  return g_str_equal (drawn, name) || g_str_equal (drawn, bare->str);
+}
+
+/* The stages table keeps every stage's name at every page size — on a column it had kept
+ * the ids alone (issue 31): the names (or the pipeline's short names) are among the
+ * strings drawn. */
+static void
+test_stage_names (void)
+{
+  const IvModel *m = iv_presets_find ("Llama-3.1-8B");
+  const IvHardware *hw = iv_hardware_find ("ring4");
+  guint np;
+  const IvExportPreset *presets = iv_export_get_presets (&np);
+  IvModelFigure fig;
+  IvConfig c;
+  IvResult r;
+
+  iv_config_init (&c);
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  fig = (IvModelFigure){ &r, 0, IV_SWEEP_TP, FALSE };
+  for (guint i = 0; i < np; i++)
+    {
+      g_autoptr (IvTextRecorder) rec = iv_text_recorder_new ();
+      cairo_rectangle_t page = { 0, 0, presets[i].width, presets[i].height };
+      cairo_surface_t *s = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, &page);
+      cairo_t *cr = cairo_create (s);
+      IvFigure f = { iv_render_stages, &fig, "stages", NULL };
+      IvExportOptions eo;
+      const IvTextBox *b;
+      guint n;
+
+      iv_export_options_init (&eo);
+      eo.width = presets[i].width, eo.height = presets[i].height, eo.dpi = 96;
+      eo.text_pt = presets[i].text_pt;
+      iv_text_recorder_attach (rec, cr);
+      g_assert_true (iv_export_render (cr, &f, &eo, NULL));
+      b = iv_text_recorder_boxes (rec, &n);
+      for (int st = 0; st < IV_N_STAGES; st++)
+        {
+          gboolean found = FALSE;
+          if (!r.kinds[0].stages[st].present)
+            continue;
+          for (guint j = 0; j < n && !found; j++)
+            found = same_but_underscores (b[j].text, iv_stage_name (st))
+                    || same_but_underscores (b[j].text, iv_stage_short_name (st));
+          if (!found)
+            g_error ("stages at %s: no name for %s", presets[i].id, iv_stage_id (st));
+        }
+      cairo_destroy (cr);
+      cairo_surface_destroy (s);
+    }
+}
+
 /* The check itself: two strings drawn over each other, one past the page's edge and one
  * ellipsized are each reported, and a string allowed to do so is not. */
 static void
@@ -467,6 +527,7 @@ main (int argc, char **argv)
     only = g_strsplit (filter, ",", -1);
   g_test_add_func ("/layout/check-catches", test_check_catches);
   g_test_add_func ("/layout/model", test_model);
+  g_test_add_func ("/layout/stage-names", test_stage_names);
   g_test_add_func ("/layout/runs", test_runs);
   g_test_add_func ("/layout/traces", test_traces);
   return g_test_run ();

@@ -49,19 +49,43 @@ config_subtitle (const IvResult *r, const char *what)
 
 #define N_STAGE_COLS 10
 
+static gboolean stages_draw (cairo_t *cr, const IvModelFigure *fig, const IvRenderOptions *options,
+                             double width, double height, GError **error);
+
+/* In a large window the table is drawn larger (iv_model_figure_zoom): its rows stop at
+ * 30 px, and at 1920 × 1080 they left the figure's lower part empty (issue 31). */
 gboolean
 iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
                   double height, GError **error)
 {
-  const IvModelFigure *fig = data;
+  double z = iv_model_figure_zoom (width, height);
+  gboolean ok;
+
+  cairo_save (cr);
+  cairo_scale (cr, z, z);
+  ok = stages_draw (cr, data, options, width / z, height / z, error);
+  cairo_restore (cr);
+  return ok;
+}
+
+static gboolean
+stages_draw (cairo_t *cr, const IvModelFigure *fig, const IvRenderOptions *options, double width,
+             double height, GError **error)
+{
   const IvThemeColors *colors = iv_theme_get_colors (options->theme);
   static const char *const headers[N_STAGE_COLS]
       = { "stage",   "",       "FLOPs",     "bytes",   "comm",
           "compute", "memory", "comm time", "visible", "bound" };
   /* on a narrow page the columns least needed go first: the communicated bytes, the
    * bytes moved, the FLOPs and the communication time (the visible time and the bound
-   * say the rest) */
-  static const int drop_order[] = { 4, 3, 2, 7, 5, 6, 1 };
+   * say the rest); then the names shorten to the pipeline's, the bound is its colour
+   * alone (a key under the table names the colours), and the ids go — never the names
+   * (a column page showed ids only, issue 31) */
+  static const int drop_order[] = { 4, 3, 2, 7, 5, 6 };
+  static const IvBound key_bounds[]
+      = { IV_BOUND_COMPUTE, IV_BOUND_MEMORY, IV_BOUND_COMM, IV_BOUND_TRIVIAL };
+  gboolean short_names = FALSE, chips_only = FALSE;
+  double key_h = 0;
   const IvKindResult *k;
   IvText text;
   double pad = 16, x, col_w[N_STAGE_COLS], row_h, y, top, font, gap = 10, total, block_w;
@@ -149,9 +173,44 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
       total = 0;
       for (guint c = 0; c < N_STAGE_COLS; c++)
         total += shown[c] ? col_w[c] : 0;
-      if (total <= block_w || d >= G_N_ELEMENTS (drop_order))
+      if (total <= block_w)
         break;
-      shown[drop_order[d]] = FALSE;
+      if (d < G_N_ELEMENTS (drop_order))
+        shown[drop_order[d]] = FALSE;
+      else if (!short_names)
+        {
+          /* the pipeline's names: "W_K+W_V" for "K and V projections" */
+          double w, h;
+          short_names = TRUE;
+          iv_text_measure (&text, headers[1], 0.9, TRUE, 0, &col_w[1], &h);
+          for (int st = 0, r = 0; st < IV_N_STAGES; st++)
+            if (k->stages[st].present)
+              {
+                g_free (cells->pdata[r * N_STAGE_COLS + 1]);
+                cells->pdata[r * N_STAGE_COLS + 1] = g_strdup (iv_stage_short_name (st));
+                iv_text_measure (&text, cells->pdata[r * N_STAGE_COLS + 1], 0.9, FALSE, 0, &w, &h);
+                col_w[1] = MAX (col_w[1], w);
+                r++;
+              }
+          col_w[1] += gap;
+        }
+      else if (!chips_only)
+        {
+          double h;
+          chips_only = TRUE;
+          iv_text_measure (&text, headers[9], 0.9, TRUE, 0, &col_w[9], &h);
+          col_w[9] = MAX (col_w[9], row_h * 0.5 + 8) + gap;
+        }
+      else if (shown[0])
+        shown[0] = FALSE;
+      else
+        break;
+    }
+  if (chips_only)
+    {
+      /* the key's one line takes its height from the rows */
+      key_h = 18;
+      row_h = MIN (row_h, (height - top - pad - key_h) / (per_block + 1));
     }
   /* what the columns leave spreads over them */
   for (guint c = 0; c < N_STAGE_COLS; c++)
@@ -181,8 +240,9 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
         {
           if (!shown[c])
             continue;
-          iv_text_show (&text, cr, headers[c], c < 2 ? x : x + col_w[c] - gap / 2, y + row_h / 2,
-                        c < 2 ? 0 : 1, 0.5, 0.9, TRUE, 0, &colors->foreground_dim);
+          iv_text_show (&text, cr, c == 1 && !shown[0] ? headers[0] : headers[c],
+                        c < 2 ? x : x + col_w[c] - gap / 2, y + row_h / 2, c < 2 ? 0 : 1, 0.5, 0.9,
+                        TRUE, 0, &colors->foreground_dim);
           x += col_w[c];
         }
       y += row_h;
@@ -223,13 +283,34 @@ iv_render_stages (cairo_t *cr, gconstpointer data, const IvRenderOptions *option
               cairo_rectangle (cr, x + 4, y + row_h * 0.25, row_h * 0.5, row_h * 0.5);
               iv_color_set_source (cr, &chip);
               cairo_fill (cr);
-              iv_text_show (&text, cr, row[c], x + 8 + row_h * 0.5, y + row_h / 2, 0, 0.5, 0.9,
-                            FALSE, 0, &colors->foreground);
+              if (!chips_only)
+                iv_text_show (&text, cr, row[c], x + 8 + row_h * 0.5, y + row_h / 2, 0, 0.5, 0.9,
+                              FALSE, 0, &colors->foreground);
             }
           else
             iv_text_show (&text, cr, row[c], c < 2 ? x : x + col_w[c] - gap / 2, y + row_h / 2,
                           c < 2 ? 0 : 1, 0.5, 0.9, c == 0, 0, &colors->foreground);
           x += col_w[c];
+        }
+    }
+  /* the bounds' colours named, under the table, where the bound column shows them alone */
+  if (chips_only)
+    {
+      double kx = pad, ky = top + row_h * (per_block + 1) + key_h / 2 + 2;
+      for (guint i = 0; i < G_N_ELEMENTS (key_bounds); i++)
+        {
+          guint32 bc = iv_bound_color (key_bounds[i]);
+          IvColor chip
+              = { ((bc >> 16) & 0xff) / 255.0, ((bc >> 8) & 0xff) / 255.0, (bc & 0xff) / 255.0, 1 };
+          double w, h;
+          const char *name = iv_bound_to_string (key_bounds[i]);
+          cairo_rectangle (cr, kx, ky - row_h * 0.25, row_h * 0.5, row_h * 0.5);
+          iv_color_set_source (cr, &chip);
+          cairo_fill (cr);
+          iv_text_show (&text, cr, name, kx + row_h * 0.5 + 4, ky, 0, 0.5, 0.9, FALSE, 0,
+                        &colors->foreground);
+          iv_text_measure (&text, name, 0.9, FALSE, 0, &w, &h);
+          kx += row_h * 0.5 + 4 + w + 12;
         }
     }
   cairo_restore (cr);

@@ -94,10 +94,12 @@ gboolean iv_render_topology (cairo_t *cr, gconstpointer figure, const IvRenderOp
                              double width, double height, GError **error);
 void iv_pipeline_layout (const IvModelFigure *figure, double width, double height,
                          IvPipelineLayout *layout);
-/* How much larger iv_render_pipeline draws in @width × @height than at its natural size
- * (1 up to a large window's 1.5): its boxes are iv_pipeline_layout's at
- * @width / zoom × @height / zoom, times zoom. */
-double iv_pipeline_zoom (double width, double height);
+/* How much larger the pipeline and stages figures draw in @width × @height than at their
+ * natural size (1 up to a large window's 1.5): the pipeline's boxes are
+ * iv_pipeline_layout's at @width / zoom × @height / zoom, times zoom. */
+double iv_model_figure_zoom (double width, double height);
+/* A stage's name as a box of the pipeline holds it ("W_Q", "KV append"). */
+const char *iv_stage_short_name (IvStageId stage);
 gboolean iv_render_pipeline (cairo_t *cr, gconstpointer figure, const IvRenderOptions *options,
                              double width, double height, GError **error);
 gboolean iv_render_stages (cairo_t *cr, gconstpointer figure, const IvRenderOptions *options,

@@ -30,6 +30,12 @@ static const char *const short_names[IV_N_STAGES] = {
   "W_gate",   "W_up", "SwiGLU",  "W_down",    "EP back",  "FFN AR",
 };
 
+const char *
+iv_stage_short_name (IvStageId stage)
+{
+  return stage < IV_N_STAGES ? short_names[stage] : "";
+}
+
 guint32
 iv_bound_color (IvBound bound)
 {
@@ -395,7 +401,7 @@ legend_flow (IvText *text, gboolean narrow, double x0, double width, double *x, 
 #define ZOOM_REF_H 600.0
 
 double
-iv_pipeline_zoom (double width, double height)
+iv_model_figure_zoom (double width, double height)
 {
   return CLAMP (MIN (width / ZOOM_REF_W, height / ZOOM_REF_H), 1.0, 1.5);
 }
@@ -408,7 +414,7 @@ gboolean
 iv_render_pipeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *options, double width,
                     double height, GError **error)
 {
-  double z = iv_pipeline_zoom (width, height);
+  double z = iv_model_figure_zoom (width, height);
   gboolean ok;
 
   cairo_save (cr);
