@@ -744,6 +744,45 @@ test_label_avoids_rule (void)
   cairo_surface_destroy (img);
 }
 
+/* Issue 31: the memory figure's value sat on its bar's end where a rule took the spot
+ * right of it. A label never covers a bar (a span): with the right blocked it goes above
+ * or below the bar, clear of it. */
+static void
+test_label_avoids_bar (void)
+{
+  g_autoptr (IvChart) c = iv_chart_new ();
+  double x0[] = { 0 }, x1[] = { 5 }, y[] = { 5 };
+  const char *labels[] = { "1.87 GiB", NULL };
+  IvSeries *s;
+  cairo_surface_t *img;
+  cairo_t *cr;
+  double lw, lh, lx, ly, bar_top, bar_bottom, half;
+  IvText text;
+
+  iv_chart_axis_set_range (c, IV_AXIS_X, 0, 10);
+  iv_chart_axis_set_range (c, IV_AXIS_Y, 0, 10);
+  iv_chart_add_spans (c, "bar", x0, x1, y, 1);
+  s = iv_chart_add_scatter (c, "end", x1, y, 1);
+  iv_series_set_marker (s, IV_MARKER_CIRCLE, 0.1);
+  iv_series_set_labels (s, labels);
+  iv_chart_add_vline (c, 5.3, NULL);
+  iv_chart_set_legend (c, IV_LEGEND_HIDDEN);
+  img = draw (c, IV_THEME_LIGHT);
+  /* draw_spans: 0.8 of a y unit, at most 16 px */
+  half = MIN (16, 0.8 * fabs (Y (c, 1) - Y (c, 0))) / 2;
+  bar_top = Y (c, 5) - half, bar_bottom = Y (c, 5) + half;
+  lx = s->label_at[0], ly = s->label_at[1];
+  cr = cairo_create (img);
+  iv_text_init (&text, cr, 13);
+  iv_text_measure (&text, labels[0], 0.85, FALSE, 0, &lw, &lh);
+  g_assert_true (isfinite (lx) && isfinite (ly));
+  /* clear of the bar (beside it, or above or below it) */
+  g_assert_true (lx >= X (c, 5) || ly + lh <= bar_top || ly >= bar_bottom);
+  iv_text_clear (&text);
+  cairo_destroy (cr);
+  cairo_surface_destroy (img);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -751,6 +790,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/scatter", test_scatter);
   g_test_add_func ("/chart/log-axis-two-labels", test_log_axis_two_labels);
   g_test_add_func ("/chart/label-avoids-rule", test_label_avoids_rule);
+  g_test_add_func ("/chart/label-avoids-bar", test_label_avoids_bar);
   g_test_add_func ("/chart/text-invalid-utf8", test_text_invalid_utf8);
   g_test_add_func ("/chart/dense-area", test_dense_area);
   g_test_add_func ("/chart/scatter-vector-path", test_scatter_vector_path);

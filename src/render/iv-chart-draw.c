@@ -661,6 +661,24 @@ _iv_chart_place_labels (IvChartCtx *ctx)
       if (a->kind == IV_ANNOTATION_VLINE && isfinite (rule.x))
         label_grid_add (&placed, &rule);
     }
+  /* … nor on a bar: the memory figure's values sat on their bars' ends where the
+   * capacity lines took the spot right of them (issue 31); as draw_spans () draws them */
+  for (guint i = 0; i < chart->series->len; i++)
+    {
+      IvSeries *s = chart->series->pdata[i];
+      double h = fabs (_iv_px_y (L, y_axis (s), 1) - _iv_px_y (L, y_axis (s), 0)) * 0.8;
+      if (!s->visible || s->kind != IV_SERIES_SPANS || s->n > 512)
+        continue;
+      h = CLAMP (isfinite (h) ? h : 1, 1, 16);
+      for (gsize k = 0; k < s->n; k++)
+        {
+          double x0 = _iv_px_x (L, s->lo[k]), x1 = _iv_px_x (L, s->hi[k]);
+          double y = _iv_px_y (L, y_axis (s), s->y[k]);
+          Rect bar = { x0, y - h / 2 - 1, MAX (0.5, x1 - x0), h + 2 };
+          if (isfinite (x0) && isfinite (x1) && isfinite (y))
+            label_grid_add (&placed, &bar);
+        }
+    }
   for (guint i = 0; i < chart->series->len; i++)
     {
       IvSeries *s = chart->series->pdata[i];
