@@ -272,6 +272,9 @@ show_timeline (IvWorkspacePage *self, IvDocument *doc)
   /* the Query and Analyses pages are beside every trace's timeline */
   gtk_widget_set_visible (self->trace_switcher, TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->pipelined), pipelined);
+  /* the switcher, shown for every trace now, offers the pipeline only where there is one */
+  gtk_stack_page_set_visible (gtk_stack_get_page (self->trace_stack, GTK_WIDGET (self->pipelined)),
+                              pipelined);
   gtk_stack_set_visible_child_name (self->trace_stack,
                                     pipelined && trace->format == IV_TRACE_PIPELINED ? "pipeline"
                                                                                      : "timeline");
