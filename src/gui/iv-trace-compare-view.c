@@ -82,7 +82,7 @@ kind_title (IvRowKind kind)
     case IV_ROW_NESTED:
       return _ ("CPU op");
     case IV_ROW_GPU_WORK:
-      return _ ("GPU kernel");
+      return _ ("kernel");
     default:
       return _ ("GPU range");
     }
@@ -242,11 +242,21 @@ fill_rows (IvTraceCompareView *self, const IvTraceDiff *d)
                        items->pdata, items->len);
 }
 
+/* A CPU operator's callers, outermost first, without the operator itself; "" for others. */
+static char *
+row_callers (const IvCompareRow *r)
+{
+  const char *leaf = g_strrstr (r->key, IV_TRACE_DIFF_PATH_SEP);
+  return leaf ? g_strndup (r->key, (gsize) (leaf - r->key)) : g_strdup ("");
+}
+
 static char *
 cell_text (const IvCompareRow *r, const char *id)
 {
   if (g_str_equal (id, "name"))
-    return g_strdup (r->key);
+    return g_strdup (r->name);
+  if (g_str_equal (id, "callers"))
+    return row_callers (r);
   if (g_str_equal (id, "kind"))
     return g_strdup (kind_title (r->kind));
   if (g_str_equal (id, "count-a"))
@@ -270,13 +280,18 @@ static void
 setup_cell (GtkSignalListItemFactory *f, GtkListItem *item, gpointer id)
 {
   GtkWidget *l = gtk_label_new (NULL);
-  gboolean text
-      = g_str_equal (id, "name") || g_str_equal (id, "kind") || g_str_equal (id, "change");
+  gboolean text = g_str_equal (id, "name") || g_str_equal (id, "callers")
+                  || g_str_equal (id, "kind") || g_str_equal (id, "change");
 
   gtk_label_set_xalign (GTK_LABEL (l), text ? 0 : 1);
-  if (g_str_equal (id, "name"))
-    /* a call path's leaf says the most: the start gives way first */
-    gtk_label_set_ellipsize (GTK_LABEL (l), PANGO_ELLIPSIZE_START);
+  if (g_str_equal (id, "callers"))
+    {
+      /* the nearest caller says the most: the outermost give way first */
+      gtk_label_set_ellipsize (GTK_LABEL (l), PANGO_ELLIPSIZE_START);
+      gtk_widget_add_css_class (l, "dim-label");
+    }
+  else if (g_str_equal (id, "name"))
+    gtk_label_set_ellipsize (GTK_LABEL (l), PANGO_ELLIPSIZE_MIDDLE);
   else
     gtk_widget_add_css_class (l, "numeric");
   gtk_list_item_set_child (item, l);
@@ -291,7 +306,7 @@ bind_cell (GtkSignalListItemFactory *f, GtkListItem *item, gpointer id)
   gint64 d = row_delta (r);
 
   gtk_label_set_text (GTK_LABEL (l), text);
-  if (g_str_equal (id, "name"))
+  if (g_str_equal (id, "name") || g_str_equal (id, "callers"))
     gtk_widget_set_tooltip_text (l, r->key);
   /* slower in the warning colour, faster in the success colour: the sign is also written */
   gtk_widget_remove_css_class (l, "warning");
@@ -308,6 +323,9 @@ compare_rows (gconstpointer pa, gconstpointer pb, gpointer id)
 
 #define CMP(x, y) (((x) > (y)) - ((x) < (y)))
   if (g_str_equal (id, "name"))
+    c = g_utf8_collate (a->name, b->name) ? g_utf8_collate (a->name, b->name)
+                                          : g_utf8_collate (a->key, b->key);
+  else if (g_str_equal (id, "callers"))
     c = g_utf8_collate (a->key, b->key);
   else if (g_str_equal (id, "kind"))
     c = CMP (a->kind, b->kind);
@@ -329,7 +347,7 @@ compare_rows (gconstpointer pa, gconstpointer pb, gpointer id)
 }
 
 static void
-add_column (IvTraceCompareView *self, const char *id, const char *title, gboolean expand)
+add_column (IvTraceCompareView *self, const char *id, const char *title, int width)
 {
   GtkListItemFactory *f = gtk_signal_list_item_factory_new ();
   GtkColumnViewColumn *col;
@@ -343,7 +361,10 @@ add_column (IvTraceCompareView *self, const char *id, const char *title, gboolea
   g_object_set_data (G_OBJECT (col), "iv-id", (gpointer) g_intern_string (id));
   gtk_column_view_column_set_sorter (col, sorter);
   gtk_column_view_column_set_resizable (col, TRUE);
-  gtk_column_view_column_set_expand (col, expand);
+  /* the name takes what the fixed columns leave */
+  gtk_column_view_column_set_expand (col, width < 0);
+  if (width > 0)
+    gtk_column_view_column_set_fixed_width (col, width);
   gtk_column_view_append_column (self->table, col);
   g_object_unref (sorter);
   g_object_unref (col);
@@ -722,14 +743,15 @@ build_changes (IvTraceCompareView *self)
   self->table = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
   gtk_column_view_set_show_column_separators (self->table, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->table), "data-table");
-  add_column (self, "name", _ ("Name or call path"), TRUE);
-  add_column (self, "kind", _ ("Kind"), FALSE);
-  add_column (self, "count-a", _ ("Count 1st"), FALSE);
-  add_column (self, "count-b", _ ("Count 2nd"), FALSE);
-  add_column (self, "time-a", _ ("Time 1st"), FALSE);
-  add_column (self, "time-b", _ ("Time 2nd"), FALSE);
-  add_column (self, "delta", _ ("Δ time"), FALSE);
-  add_column (self, "change", _ ("Change"), FALSE);
+  add_column (self, "name", _ ("Name"), -1);
+  add_column (self, "callers", _ ("Called from"), 130);
+  add_column (self, "kind", _ ("Kind"), 80);
+  add_column (self, "count-a", _ ("Count 1st"), 72);
+  add_column (self, "count-b", _ ("Count 2nd"), 76);
+  add_column (self, "time-a", _ ("Time 1st"), 74);
+  add_column (self, "time-b", _ ("Time 2nd"), 78);
+  add_column (self, "delta", _ ("Δ time"), 80);
+  add_column (self, "change", _ ("Change"), 62);
   sorter = gtk_column_view_get_sorter (self->table);
   self->sorted
       = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->rows)), g_object_ref (sorter));
@@ -761,7 +783,7 @@ build_changes (IvTraceCompareView *self)
   gtk_paned_set_end_child (GTK_PANED (paned), side);
   gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_position (GTK_PANED (paned), 770);
+  gtk_paned_set_position (GTK_PANED (paned), 900);
   return paned;
 }
 

@@ -33,7 +33,7 @@ const IvTraceDiff *iv_trace_compare_view_get_diff (IvTraceCompareView *self);
  * "kind | name or path | count A | count B | ns A | ns B | Δ ns | change" (tests). */
 guint iv_trace_compare_view_get_n_rows (IvTraceCompareView *self);
 char *iv_trace_compare_view_row_text (IvTraceCompareView *self, guint position);
-/* Sorts the table by the column @id ("name", "kind", "count-a", "count-b", "time-a",
+/* Sorts the table by the column @id ("name", "callers", "kind", "count-a", "count-b", "time-a",
  * "time-b", "delta", "change"), as a click on its header does; NULL: the diff's order. */
 void iv_trace_compare_view_sort (IvTraceCompareView *self, const char *id, GtkSortType order);
 /* The GPU totals, side by side, as text: one "name | A | B | Δ" line each. */
