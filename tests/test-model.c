@@ -1649,7 +1649,7 @@ test_topology_figure (void)
   IvTopologyLayout L;
   cairo_surface_t *s;
   double x, y;
-  const guint32 tp = 0x0072b2, cp = 0x009e73, white = 0xffffff;
+  const guint32 tp = IV_TP_GROUP_RGB, cp = IV_CP_GROUP_RGB, white = 0xffffff;
   /* The top of a ring's wrap arc: a cubic from the top of cube X−1 to the top of cube 0
    * with both controls 0.45·cs above, so its midpoint is 0.75 · 0.45·cs above the tops. */
 #define ARC_TOP(L) ((L).y0 - 0.75 * 0.45 * (L).cube_size)

@@ -56,7 +56,7 @@ static void
 test_marks_stand_out (void)
 {
   /* the topology's TP, CP and EP links (iv-render-topology.c) */
-  static const guint32 links[] = { 0x0072b2, 0x009e73, 0xcc79a7 };
+  static const guint32 links[] = { IV_TP_GROUP_RGB, IV_CP_GROUP_RGB, IV_EP_GROUP_RGB };
   static const IvBound bounds[]
       = { IV_BOUND_COMPUTE, IV_BOUND_MEMORY, IV_BOUND_COMM, IV_BOUND_TRIVIAL };
 
@@ -200,6 +200,73 @@ test_rank_colors_not_bounds (void)
       }
 }
 
+/* CIE L*a*b* of @c (sRGB, D65): how far apart two colours look (CIE76 ΔE). */
+static void
+to_lab (const IvColor *c, double lab[3])
+{
+  double rgb[3] = { c->r, c->g, c->b }, xyz[3], f[3];
+  static const double white[3] = { 0.95047, 1.0, 1.08883 };
+
+  for (int i = 0; i < 3; i++)
+    rgb[i] = rgb[i] <= 0.04045 ? rgb[i] / 12.92 : pow ((rgb[i] + 0.055) / 1.055, 2.4);
+  xyz[0] = 0.4124 * rgb[0] + 0.3576 * rgb[1] + 0.1805 * rgb[2];
+  xyz[1] = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+  xyz[2] = 0.0193 * rgb[0] + 0.1192 * rgb[1] + 0.9505 * rgb[2];
+  for (int i = 0; i < 3; i++)
+    {
+      double t = xyz[i] / white[i];
+      f[i] = t > 0.008856 ? cbrt (t) : 7.787 * t + 16.0 / 116;
+    }
+  lab[0] = 116 * f[1] - 16, lab[1] = 500 * (f[0] - f[1]), lab[2] = 200 * (f[1] - f[2]);
+}
+
+static double
+delta_e (const IvColor *a, const IvColor *b)
+{
+  double la[3], lb[3];
+
+  to_lab (a, la), to_lab (b, lb);
+  return sqrt ((la[0] - lb[0]) * (la[0] - lb[0]) + (la[1] - lb[1]) * (la[1] - lb[1])
+               + (la[2] - lb[2]) * (la[2] - lb[2]));
+}
+
+/* Issue 31: the topology's TP group was Okabe–Ito blue, ΔE 11 from the compute-bound
+ * steel blue — one hue for two meanings. Each group colour is now at least ΔE 25 from
+ * every verdict colour, the ring's and the other groups', in every theme. The formula:
+ * #ffffff is L* 100, a* = b* = 0; #000000 is L* 0. */
+static void
+test_group_colors_distinct (void)
+{
+  static const guint32 groups[] = { IV_TP_GROUP_RGB, IV_CP_GROUP_RGB, IV_EP_GROUP_RGB };
+  static const guint32 others[] = { IV_BOUND_COMPUTE_RGB, IV_BOUND_MEMORY_RGB, IV_BOUND_COMM_RGB,
+                                    IV_BOUND_TRIVIAL_RGB, IV_RING_LOOP_RGB };
+  IvColor white = { 1, 1, 1, 1 }, black = { 0, 0, 0, 1 };
+  double lab[3];
+
+  to_lab (&white, lab);
+  g_assert_cmpfloat (fabs (lab[0] - 100) + fabs (lab[1]) + fabs (lab[2]), <, 0.05);
+  to_lab (&black, lab);
+  g_assert_cmpfloat (fabs (lab[0]), <, 1e-9);
+  /* the old pair, as the comment says */
+  {
+    IvColor okabe = iv_color_from_rgb (0x0072b2, 1), steel = iv_color_from_rgb (0x4682b4, 1);
+    g_assert_cmpfloat (delta_e (&okabe, &steel), <, 12);
+  }
+  for (guint t = 0; t < G_N_ELEMENTS (themes); t++)
+    for (guint i = 0; i < G_N_ELEMENTS (groups); i++)
+      {
+        IvColor g = iv_theme_mark_color (themes[t], groups[i], 1);
+        for (guint j = 0; j < G_N_ELEMENTS (others) + i; j++)
+          {
+            guint32 rgb = j < G_N_ELEMENTS (others) ? others[j] : groups[j - G_N_ELEMENTS (others)];
+            IvColor o = iv_theme_mark_color (themes[t], rgb, 1);
+            double d = delta_e (&g, &o);
+            if (d < 25)
+              g_error ("theme %u: group colour %06x is ΔE %.0f from %06x", t, groups[i], d, rgb);
+          }
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -209,5 +276,6 @@ main (int argc, char **argv)
   g_test_add_func ("/theme/mark-color-keeps-what-it-can", test_mark_color_keeps_what_it_can);
   g_test_add_func ("/text/symbols-markup", test_symbols_markup);
   g_test_add_func ("/theme/rank-colors-not-bounds", test_rank_colors_not_bounds);
+  g_test_add_func ("/theme/group-colors-distinct", test_group_colors_distinct);
   return g_test_run ();
 }

@@ -39,6 +39,12 @@ gboolean iv_sweep_axis_from_string (const char *name, IvSweepAxis *axis);
 /* The ring-attention loop: purple, unlike every bound colour, since it is a loop over
  * stages and not a stage's verdict. */
 #define IV_RING_LOOP_RGB 0x7b3fa0
+/* The topology's groups: the first TP group, CP group and EP group, with their links;
+ * apart from the bound colours and the ring in hue (a TP group in Okabe–Ito blue read as
+ * compute-bound, issue 31), checked in both themes by tests/test-theme.c. */
+#define IV_TP_GROUP_RGB 0x8a9a00 /* olive green */
+#define IV_CP_GROUP_RGB 0x009e73 /* bluish green */
+#define IV_EP_GROUP_RGB 0x00838f /* teal */
 
 typedef struct
 {

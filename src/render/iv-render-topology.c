@@ -15,9 +15,6 @@
 #define TITLE_H 56.0
 #define LEGEND_ROW_H 18.0
 #define LEGEND_SCALE 0.88 /* iv_text_legend_label's */
-#define TP_RGB 0x0072b2
-#define CP_RGB 0x009e73
-#define EP_RGB 0xcc79a7
 
 /* Member @k of a group of @n with stride @s, or -1 past its end. */
 static gint64
@@ -736,9 +733,9 @@ iv_render_topology (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
       return FALSE;
     }
   T = (Topo){ cr, fig->result, c, iv_theme_get_colors (options->theme) };
-  T.tp = iv_theme_mark_color (options->theme, TP_RGB, 1);
-  T.cp = iv_theme_mark_color (options->theme, CP_RGB, 1);
-  T.ep = iv_theme_mark_color (options->theme, EP_RGB, 1);
+  T.tp = iv_theme_mark_color (options->theme, IV_TP_GROUP_RGB, 1);
+  T.cp = iv_theme_mark_color (options->theme, IV_CP_GROUP_RGB, 1);
+  T.ep = iv_theme_mark_color (options->theme, IV_EP_GROUP_RGB, 1);
   T.gpu = iv_hardware_is_gpu_server (hw);
   /* EP nests outside TP and CP (§2.2): across cubes its stride is their sizes there */
   T.ep_cube = c->e > 1 && c->place_ep == IV_PLACE_CUBE ? c->e : 1;
