@@ -10,6 +10,7 @@
 #include "iv-live-follow.h"
 #include "iv-pipeline-plot.h"
 #include "iv-preset.h"
+#include "iv-rank-names.h"
 #include "iv-safe-text.h"
 #include "iv-trace-pipelined.h"
 #include "iv-units.h"
@@ -25,6 +26,8 @@ struct _IvDocument
   double progress;
   IvSniffResult *info;
   IvTrace *trace;
+  IvTraceJob *job;             /* a distributed job: its ranks joined into one trace */
+  GPtrArray *job_files;        /* char*: the rank traces opened together, or NULL (a folder) */
   GPtrArray *breakdowns;       /* IvBreakdownFile* beside a pipelined trace */
   IvSweep *sweep;              /* runs and sweeps: every run loaded */
   IvPlotConfigs *plot_configs; /* the sweep's, read on the worker */
@@ -92,6 +95,8 @@ iv_document_finalize (GObject *object)
     iv_live_follow_stop (self->follow);
   g_clear_object (&self->follow);
   g_clear_pointer (&self->trace, iv_trace_free);
+  g_clear_pointer (&self->job, iv_trace_job_free);
+  g_clear_pointer (&self->job_files, g_ptr_array_unref);
   g_clear_pointer (&self->breakdowns, g_ptr_array_unref);
   g_clear_pointer (&self->sweep, iv_sweep_free);
   g_clear_pointer (&self->plot_configs, iv_plot_configs_free);
@@ -201,6 +206,39 @@ iv_document_new (GFile *file)
 {
   g_return_val_if_fail (G_IS_FILE (file), NULL);
   return g_object_new (IV_TYPE_DOCUMENT, "file", file, NULL);
+}
+
+IvDocument *
+iv_document_new_job (GFile **files, guint n_files)
+{
+  g_autoptr (GFile) folder = NULL;
+  IvDocument *self;
+
+  g_return_val_if_fail (files && n_files > 0, NULL);
+  folder = g_file_get_parent (files[0]);
+  self = iv_document_new (folder ? folder : files[0]);
+  self->job_files = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < n_files; i++)
+    {
+      char *path = g_file_get_path (files[i]);
+      if (path)
+        g_ptr_array_add (self->job_files, path);
+    }
+  {
+    /* "4 ranks · run-7": the files' count and their folder */
+    g_autofree char *title = g_strdup_printf (
+        g_dngettext (NULL, "%u rank · %s", "%u ranks · %s", n_files), n_files, self->title);
+    g_free (self->title);
+    self->title = g_steal_pointer (&title);
+  }
+  return self;
+}
+
+IvTraceJob *
+iv_document_get_job (IvDocument *self)
+{
+  g_return_val_if_fail (IV_IS_DOCUMENT (self), NULL);
+  return self->job;
 }
 
 GFile *
@@ -383,7 +421,7 @@ const IvTrace *
 iv_document_get_trace (IvDocument *self)
 {
   g_return_val_if_fail (IV_IS_DOCUMENT (self), NULL);
-  return self->trace;
+  return self->trace ? self->trace : self->job ? self->job->trace : NULL;
 }
 
 typedef struct
@@ -440,6 +478,7 @@ on_worker_progress (guint64 done, guint64 total, gpointer user_data)
 typedef struct
 {
   IvTrace *trace;
+  IvTraceJob *job;
   GPtrArray *breakdowns;
   IvSweep *sweep;
   IvPlotConfigs *plot_configs;
@@ -450,10 +489,66 @@ load_data_free (gpointer p)
 {
   LoadData *data = p;
   g_clear_pointer (&data->trace, iv_trace_free);
+  g_clear_pointer (&data->job, iv_trace_job_free);
   g_clear_pointer (&data->breakdowns, g_ptr_array_unref);
   g_clear_pointer (&data->sweep, iv_sweep_free);
   g_clear_pointer (&data->plot_configs, iv_plot_configs_free);
   g_free (data);
+}
+
+static char *
+describe_job (const IvTraceJob *job)
+{
+  const IvTraceRanks *r = job->ranks;
+  g_autofree char *span = iv_units_format_seconds ((r->t1_ns - r->t0_ns) * 1e-9);
+
+  return g_strdup_printf (_ ("Distributed trace · %u ranks · %" G_GSIZE_FORMAT " slices · %s"),
+                          r->ranks->len, job->trace->n_slices, span);
+}
+
+/* A distributed job, on the worker: every rank on a thread of its own (iv-trace-ranks),
+ * joined into one trace; what the sidebar and overview say of it as a sniff would. */
+static IvSniffResult *
+load_job (IvDocument *self, GTask *task, const char *path, GCancellable *cancellable,
+          GError **error)
+{
+  const char *folder[] = { path, NULL };
+  const char *const *paths
+      = self->job_files ? (const char *const *) self->job_files->pdata : folder;
+  g_autoptr (GPtrArray) list = NULL;
+  IvTraceJob *job;
+  IvSniffResult *r;
+
+  if (self->job_files)
+    {
+      /* borrowed strings, NULL-terminated */
+      list = g_ptr_array_new ();
+      for (guint i = 0; i < self->job_files->len; i++)
+        g_ptr_array_add (list, self->job_files->pdata[i]);
+      g_ptr_array_add (list, NULL);
+      paths = (const char *const *) list->pdata;
+    }
+  job = iv_trace_job_load (paths, on_worker_progress, self, cancellable, error);
+  if (!job)
+    return NULL;
+  r = g_new0 (IvSniffResult, 1);
+  r->kind = IV_KIND_CHROME_TRACE;
+  r->root = g_strdup (path);
+  r->runs = g_ptr_array_new_with_free_func (g_free);
+  r->links_out = g_ptr_array_new_with_free_func (g_free);
+  r->links_out_targets = g_ptr_array_new_with_free_func (g_free);
+  r->events = (gint64) (job->trace->n_slices + job->trace->instants->len);
+  r->truncated = job->trace->truncated;
+  for (guint i = 0; i < job->ranks->ranks->len; i++)
+    {
+      g_autoptr (GFile) f = g_file_new_for_path (((IvRank *) job->ranks->ranks->pdata[i])->path);
+      g_autoptr (GFileInfo) fi
+          = g_file_query_info (f, G_FILE_ATTRIBUTE_STANDARD_SIZE, 0, cancellable, NULL);
+      if (fi)
+        r->size += (guint64) g_file_info_get_size (fi);
+    }
+  ((LoadData *) g_task_get_task_data (task))->job = job;
+  return r;
 }
 
 static void
@@ -474,8 +569,16 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   /* A quick look decides how to load: traces are loaded whole (and kept), runs and
    * model configurations are read through to count and check them. */
   /* With progress: a file of nothing but whitespace is read up to the sniff's limit. */
-  r = iv_sniff_path (path, FALSE, on_worker_progress, self, cancellable, &error);
-  if (r && (r->kind == IV_KIND_CHROME_TRACE || r->kind == IV_KIND_PIPELINED_TIMELINE))
+  /* rank traces opened together, or a folder of them (by their names, as `identify`
+   * tells them): one distributed job */
+  if (self->job_files
+      || (g_file_test (path, G_FILE_TEST_IS_DIR) && iv_rank_traces_in_folder (path) >= 2))
+    r = load_job (self, task, path, cancellable, &error);
+  else
+    r = iv_sniff_path (path, FALSE, on_worker_progress, self, cancellable, &error);
+  if (r && ((LoadData *) g_task_get_task_data (task))->job)
+    ; /* loaded whole already */
+  else if (r && (r->kind == IV_KIND_CHROME_TRACE || r->kind == IV_KIND_PIPELINED_TIMELINE))
     {
       IvTrace *trace = iv_trace_load (path, on_worker_progress, self, cancellable, &error);
       if (!trace)
@@ -568,12 +671,15 @@ iv_document_load_finish (IvDocument *self, GAsyncResult *result, GError **error)
   {
     LoadData *data = g_task_get_task_data (G_TASK (result));
     self->trace = g_steal_pointer (&data->trace);
+    self->job = g_steal_pointer (&data->job);
     self->breakdowns = g_steal_pointer (&data->breakdowns);
     self->sweep = g_steal_pointer (&data->sweep);
     self->plot_configs = g_steal_pointer (&data->plot_configs);
   }
   {
-    g_autofree char *text = self->trace ? describe_trace (self->trace) : describe (r);
+    g_autofree char *text = self->job     ? describe_job (self->job)
+                            : self->trace ? describe_trace (self->trace)
+                                          : describe (r);
     set_subtitle (self, text);
   }
   /* Runs still being written are followed, and a sweep for the runs that join it. */

@@ -7,6 +7,7 @@
 #include "iv-plot-configs.h"
 #include "iv-sniff.h"
 #include "iv-sweep.h"
+#include "iv-trace-job.h"
 #include "iv-trace.h"
 
 G_BEGIN_DECLS
@@ -22,6 +23,12 @@ typedef enum
 G_DECLARE_FINAL_TYPE (IvDocument, iv_document, IV, DOCUMENT, GObject)
 
 IvDocument *iv_document_new (GFile *file);
+/* Several rank traces opened together as one distributed job (its file: the first one's
+ * folder). A folder of rank traces opened with iv_document_new is a job too. */
+IvDocument *iv_document_new_job (GFile **files, guint n_files);
+/* A distributed job's ranks and their joined trace (iv_document_get_trace gives the
+ * same trace), or NULL. */
+IvTraceJob *iv_document_get_job (IvDocument *self);
 GFile *iv_document_get_file (IvDocument *self);
 const char *iv_document_get_title (IvDocument *self);
 const char *iv_document_get_subtitle (IvDocument *self);

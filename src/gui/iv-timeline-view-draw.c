@@ -119,6 +119,18 @@ query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *t
   text = g_strdup_printf (
       _ ("%s\n%s\nstart %s · duration %s · self %s"), iv_trace_string (t, t->name[s]),
       iv_trace_string (t, t->cat[s]) ? iv_trace_string (t, t->cat[s]) : "", start, dur, self_time);
+  /* a job's collective: which instance, who arrived last, how long this rank waited */
+  if (self->link_func)
+    {
+      g_autoptr (GArray) kin = g_array_new (FALSE, FALSE, sizeof (gsize));
+      g_autofree char *note = self->link_func (s, kin, self->link_data);
+      if (note)
+        {
+          char *longer = g_strdup_printf ("%s\n%s", text, note);
+          g_free (text);
+          text = longer;
+        }
+    }
   iv_tooltip_set_text (tooltip, text);
   return TRUE;
 }

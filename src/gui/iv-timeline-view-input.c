@@ -14,12 +14,17 @@ on_motion (GtkEventControllerMotion *motion, double x, double y, IvTimelineView 
 {
   self->pointer_x = x;
   self->pointer_inside = TRUE;
+  /* a job's collectives: the slice under the pointer shows its kin on every rank */
+  if (self->link_func && self->fig.trace && self->layout.row_y)
+    iv_timeline_view_hover (self, iv_timeline_slice_at (&self->fig, &self->layout, x, y));
 }
 
 static void
 on_leave (GtkEventControllerMotion *motion, IvTimelineView *self)
 {
   self->pointer_inside = FALSE;
+  if (self->link_func)
+    iv_timeline_view_hover (self, G_MAXSIZE);
 }
 
 /* Where zooming keeps its place: the time under the pointer, as a fraction of the plot's

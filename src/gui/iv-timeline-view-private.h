@@ -50,12 +50,21 @@ struct _IvTimelineView
   gint64 drag_t0, drag_t1;
   double drag_scroll;
   gboolean dragged;
+  /* slices one with the hovered (else the selected) slice: iv_timeline_view_set_link_func */
+  IvTimelineLinkFunc link_func;
+  gpointer link_data;
+  GArray *linked; /* gsize; the figure's linked */
+  gsize link_source;
+  gsize hovered;
 };
 
 /* iv-timeline-view.c */
 void _iv_timeline_view_queue_redraw (IvTimelineView *self);
 /* @t0..@t1 moved inside the trace, at least MIN_SPAN_NS and at most the trace long. */
 void _iv_timeline_view_clamp_range (IvTimelineView *self, gint64 *t0, gint64 *t1);
+
+/* The linked slices of @slice (G_MAXSIZE: of the selection), redrawn when they change. */
+void _iv_timeline_view_update_links (IvTimelineView *self, gsize slice);
 
 /* iv-timeline-view-draw.c */
 void _iv_timeline_view_bind_drawing (GtkWidgetClass *widget_class);

@@ -67,6 +67,10 @@ iv_timeline_view_dispose (GObject *object)
   g_clear_pointer (&self->matches, g_array_unref);
   g_clear_pointer (&self->collapsed, g_byte_array_unref);
   g_clear_pointer (&self->density, g_array_unref);
+  g_clear_pointer (&self->linked, g_array_unref);
+  if (self->fig.hidden)
+    g_byte_array_unref ((GByteArray *) self->fig.hidden);
+  self->fig.hidden = NULL;
   iv_timeline_layout_clear (&self->layout);
   G_OBJECT_CLASS (iv_timeline_view_parent_class)->dispose (object);
 }
@@ -87,6 +91,9 @@ on_selected_changed (IvTimelineView *self)
   if (s != IV_TIMELINE_NONE)
     gtk_stack_set_visible_child_name (self->bottom, "details");
   update_details (self);
+  /* the pointer's links win over the selection's while it is over a slice */
+  if (self->hovered == G_MAXSIZE)
+    _iv_timeline_view_update_links (self, G_MAXSIZE);
   _iv_timeline_view_queue_redraw (self);
 }
 
@@ -145,6 +152,7 @@ static void
 iv_timeline_view_init (IvTimelineView *self)
 {
   self->fig.selected = G_MAXSIZE;
+  self->link_source = self->hovered = G_MAXSIZE;
   self->figure = (IvFigure){ iv_render_timeline, &self->fig, "timeline", G_OBJECT (self) };
   gtk_widget_init_template (GTK_WIDGET (self));
   self->state = iv_timeline_state_new ();
@@ -196,6 +204,9 @@ iv_timeline_view_set_trace (IvTimelineView *self, const IvTrace *trace, GObject 
   iv_timeline_state_set_area (self->state, 0, 0);
   g_clear_pointer (&self->collapsed, g_byte_array_unref);
   g_clear_pointer (&self->density, g_array_unref);
+  g_clear_pointer (&self->linked, g_array_unref);
+  self->fig.linked = NULL;
+  self->link_source = self->hovered = G_MAXSIZE;
   self->collapsed = g_byte_array_new ();
   g_byte_array_set_size (self->collapsed, trace ? trace->processes->len : 0);
   memset (self->collapsed->data, 0, self->collapsed->len);
@@ -330,6 +341,65 @@ iv_timeline_view_get_info_view (IvTimelineView *self)
 {
   g_return_val_if_fail (IV_IS_TIMELINE_VIEW (self), NULL);
   return self->info_view;
+}
+
+void
+_iv_timeline_view_update_links (IvTimelineView *self, gsize slice)
+{
+  const IvTrace *t = self->fig.trace;
+
+  if (slice == G_MAXSIZE)
+    slice = self->fig.selected;
+  if (!t || slice >= t->n_slices || !self->link_func)
+    slice = G_MAXSIZE;
+  if (slice == self->link_source)
+    return;
+  self->link_source = slice;
+  if (!self->linked)
+    self->linked = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_array_set_size (self->linked, 0);
+  if (slice != G_MAXSIZE)
+    g_free (self->link_func (slice, self->linked, self->link_data));
+  self->fig.linked = self->linked->len ? self->linked : NULL;
+  _iv_timeline_view_queue_redraw (self);
+}
+
+void
+iv_timeline_view_set_link_func (IvTimelineView *self, IvTimelineLinkFunc func, gpointer data)
+{
+  g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
+  self->link_func = func;
+  self->link_data = data;
+  self->link_source = G_MAXSIZE;
+  _iv_timeline_view_update_links (self, self->hovered);
+}
+
+const GArray *
+iv_timeline_view_get_linked (IvTimelineView *self)
+{
+  g_return_val_if_fail (IV_IS_TIMELINE_VIEW (self), NULL);
+  return self->fig.linked;
+}
+
+void
+iv_timeline_view_hover (IvTimelineView *self, gsize slice)
+{
+  g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
+  self->hovered = slice;
+  _iv_timeline_view_update_links (self, slice);
+}
+
+void
+iv_timeline_view_set_hidden (IvTimelineView *self, GByteArray *hidden)
+{
+  g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
+  if (hidden)
+    g_byte_array_ref (hidden);
+  if (self->fig.hidden)
+    g_byte_array_unref ((GByteArray *) self->fig.hidden);
+  self->fig.hidden = hidden;
+  g_clear_pointer (&self->density, g_array_unref);
+  _iv_timeline_view_queue_redraw (self);
 }
 
 IvSliceDetails *

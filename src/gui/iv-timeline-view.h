@@ -37,6 +37,19 @@ IvTraceArea *iv_timeline_view_get_area_table (IvTimelineView *self);
 void iv_timeline_view_follow (IvTimelineView *self, gsize slice);
 /* Folds or unfolds process @process (a click on its header does the same). */
 void iv_timeline_view_toggle_process (IvTimelineView *self, guint process);
+/* Slices that are one with another (a collective instance on every rank of a job): the
+ * view outlines them with the slice under the pointer, or with the selection. @func fills
+ * @out (gsize slices) for @slice and returns a sentence about them for the tooltip, or
+ * NULL. NULL @func: none. */
+typedef char *(*IvTimelineLinkFunc) (gsize slice, GArray *out, gpointer data);
+void iv_timeline_view_set_link_func (IvTimelineView *self, IvTimelineLinkFunc func, gpointer data);
+/* The slices outlined now (gsize), or NULL. */
+const GArray *iv_timeline_view_get_linked (IvTimelineView *self);
+/* What the pointer over @slice does (G_MAXSIZE: over none), for tests and the keyboard. */
+void iv_timeline_view_hover (IvTimelineView *self, gsize slice);
+/* Leaves out the processes whose byte in @hidden is non-zero (a job's hidden ranks);
+ * NULL: none. The view keeps a reference. */
+void iv_timeline_view_set_hidden (IvTimelineView *self, GByteArray *hidden);
 /* The visible range as a figure, for Export. */
 const IvFigure *iv_timeline_view_get_figure (IvTimelineView *self);
 

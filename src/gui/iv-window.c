@@ -12,6 +12,7 @@
 #include "iv-settings.h"
 #include "iv-first-frame.h"
 #include "iv-plain-text.h"
+#include "iv-rank-names.h"
 #include "iv-safe-text.h"
 #include "iv-samples.h"
 #include "iv-window-private.h"
@@ -277,14 +278,37 @@ on_follow_stopped (IvDocument *doc, const char *why, IvWindow *self)
   iv_window_toast (self, why);
 }
 
+/* Whether @file is named as a rank's trace (rank-3.pt.trace.json, …): by name only, no
+ * reading on the main thread. */
+static gboolean
+is_rank_trace (GFile *file)
+{
+  g_autofree char *base = g_file_get_basename (file);
+  return base && iv_rank_is_trace_name (base) && iv_rank_from_file_name (base) >= 0;
+}
+
 void
 iv_window_open (IvWindow *self, GFile **files, int n_files)
 {
+  g_autoptr (GPtrArray) ranks = g_ptr_array_new ();
+
   g_return_if_fail (IV_IS_WINDOW (self));
 
+  /* rank traces opened (or dropped) together are one distributed job */
+  for (int i = 0; i < n_files; i++)
+    if (is_rank_trace (files[i]))
+      g_ptr_array_add (ranks, files[i]);
+  if (ranks->len < 2)
+    g_ptr_array_set_size (ranks, 0);
   for (int i = 0; i < n_files; i++)
     {
-      g_autoptr (IvDocument) doc = iv_document_new (files[i]);
+      g_autoptr (IvDocument) doc = NULL;
+      if (ranks->len && files[i] == ranks->pdata[0])
+        doc = iv_document_new_job ((GFile **) ranks->pdata, ranks->len);
+      else if (ranks->len && g_ptr_array_find (ranks, files[i], NULL))
+        continue;
+      else
+        doc = iv_document_new (files[i]);
 
       g_signal_connect_object (doc, "follow-stopped", G_CALLBACK (on_follow_stopped), self, 0);
       g_object_set_data (G_OBJECT (doc), "iv-opened-order", GUINT_TO_POINTER (++self->n_opened));

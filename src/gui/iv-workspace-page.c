@@ -13,6 +13,7 @@
 #include "iv-pipelined-view.h"
 #include "iv-plain-text.h"
 #include "iv-query-page.h"
+#include "iv-ranks-view.h"
 #include "iv-safe-text.h"
 #include "iv-timeline-view.h"
 #include "iv-trace-analyses-view.h"
@@ -32,12 +33,14 @@ struct _IvWorkspacePage
   IvTimelineView *timeline;      /* the Traces workspace only, created with the first trace */
   IvPipelinedView *pipelined;    /* beside it, for traces that are pipelined timelines */
   IvTraceAnalysesView *analyses; /* beside it: the trace's analyses */
+  IvRunsView *runs;              /* the Runs workspace only, created with the first run */
   IvQueryPage *query;            /* the Query page beside the timeline or the runs */
   GtkStack *runs_stack;          /* "runs" and "query" */
-  IvRunsView *runs;              /* the Runs workspace only, created with the first run */
   GtkStack *trace_stack;         /* "pipeline" and "timeline" */
   GtkWidget *trace_switcher;
-  IvDocument *imported; /* the HF config last added to the model view */
+  IvJobBar *job_bar;       /* over the timeline of a distributed job */
+  IvRanksView *ranks_view; /* a job's Ranks page beside its timeline */
+  IvDocument *imported;    /* the HF config last added to the model view */
 
   /* template children */
   GtkStack *stack;
@@ -257,8 +260,23 @@ show_timeline (IvWorkspacePage *self, IvDocument *doc)
       gtk_box_append (GTK_BOX (box), self->trace_switcher);
       gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->trace_stack));
       gtk_stack_add_named (self->stack, box, "timeline");
+      /* a distributed job: its bar over the timeline, its Ranks page beside it */
+      self->job_bar = IV_JOB_BAR (iv_job_bar_new ());
+      gtk_box_insert_child_after (GTK_BOX (box), GTK_WIDGET (self->job_bar), self->trace_switcher);
+      self->ranks_view = IV_RANKS_VIEW (iv_ranks_view_new ());
+      gtk_stack_add_titled (self->trace_stack, GTK_WIDGET (self->ranks_view), "ranks", _ ("Ranks"));
     }
   iv_timeline_view_set_trace (self->timeline, trace, G_OBJECT (doc));
+  {
+    IvTraceJob *job = iv_document_get_job (doc);
+    iv_ranks_view_set_job (self->ranks_view, job, G_OBJECT (doc));
+    iv_job_bar_set_job (self->job_bar, job, G_OBJECT (doc), self->timeline, self->ranks_view);
+    gtk_widget_set_visible (GTK_WIDGET (self->job_bar), job != NULL);
+    gtk_widget_set_visible (GTK_WIDGET (self->ranks_view), job != NULL);
+    /* the switcher offers the Ranks page only for a job */
+    gtk_stack_page_set_visible (
+        gtk_stack_get_page (self->trace_stack, GTK_WIDGET (self->ranks_view)), job != NULL);
+  }
   iv_query_page_set_trace (self->query, trace, G_OBJECT (doc));
   iv_trace_analyses_view_set_trace (self->analyses, trace, G_OBJECT (doc));
   if (iv_pipeline_plot_supported (trace))
@@ -567,6 +585,8 @@ iv_workspace_page_get_figure (IvWorkspacePage *self)
   if (self->timeline && g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "timeline") == 0)
     {
       const char *shown = gtk_stack_get_visible_child_name (self->trace_stack);
+      if (g_strcmp0 (shown, "ranks") == 0)
+        return iv_ranks_view_get_figure (self->ranks_view);
       if (g_strcmp0 (shown, "analyses") == 0)
         return iv_trace_analyses_view_get_figure (self->analyses);
       if (g_strcmp0 (shown, "query") == 0)
@@ -582,6 +602,20 @@ iv_workspace_page_get_timeline (IvWorkspacePage *self)
 {
   g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), NULL);
   return self->timeline;
+}
+
+IvRanksView *
+iv_workspace_page_get_ranks_view (IvWorkspacePage *self)
+{
+  g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), NULL);
+  return self->ranks_view;
+}
+
+IvJobBar *
+iv_workspace_page_get_job_bar (IvWorkspacePage *self)
+{
+  g_return_val_if_fail (IV_IS_WORKSPACE_PAGE (self), NULL);
+  return self->job_bar;
 }
 
 IvTraceAnalysesView *

@@ -7,6 +7,7 @@
 #include "iv-document.h"
 #include "iv-model-view.h"
 #include "iv-pipelined-view.h"
+#include "iv-ranks-view.h"
 #include "iv-query-page.h"
 #include "iv-runs-view.h"
 #include "iv-timeline-view.h"
@@ -26,11 +27,15 @@ const IvFigure *iv_workspace_page_get_figure (IvWorkspacePage *self);
 IvModelView *iv_workspace_page_get_model_view (IvWorkspacePage *self);
 /* The Traces workspace's timeline, once a trace has been shown; NULL before. */
 IvTimelineView *iv_workspace_page_get_timeline (IvWorkspacePage *self);
+/* A distributed job's Ranks page and the bar over its timeline, once a trace has been
+ * shown; NULL before. */
+IvRanksView *iv_workspace_page_get_ranks_view (IvWorkspacePage *self);
+IvJobBar *iv_workspace_page_get_job_bar (IvWorkspacePage *self);
+/* The Traces workspace's Analyses page, once a trace has been shown; NULL before. */
+IvTraceAnalysesView *iv_workspace_page_get_analyses (IvWorkspacePage *self);
 /* The Query page of the Traces or Runs workspace (Alt+Q), once a trace or a run has been
  * shown; NULL before. */
 IvQueryPage *iv_workspace_page_get_query (IvWorkspacePage *self);
-/* The Traces workspace's Analyses page, once a trace has been shown; NULL before. */
-IvTraceAnalysesView *iv_workspace_page_get_analyses (IvWorkspacePage *self);
 /* The Runs workspace's view of runs, once a run has been shown; NULL before. */
 IvRunsView *iv_workspace_page_get_runs (IvWorkspacePage *self);
 /* Its pipeline view (hidden unless the trace is a pipelined timeline); NULL before. */

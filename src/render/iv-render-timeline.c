@@ -823,6 +823,34 @@ draw_selection (Frame *f)
   cairo_stroke (f->cr);
 }
 
+/* Slices linked to the hovered or selected one (one collective instance on every rank):
+ * outlined in the accent colour, at least 3 px wide, so each rank's part shows. */
+static void
+draw_linked (Frame *f)
+{
+  const IvTrace *t = f->t;
+  const IvTimelineLayout *L = &f->L;
+
+  if (!f->fig->linked || f->fig->linked->len == 0)
+    return;
+  iv_color_set_source (f->cr, &f->colors->accent);
+  cairo_set_line_width (f->cr, 2);
+  for (guint i = 0; i < f->fig->linked->len; i++)
+    {
+      gsize s = g_array_index (f->fig->linked, gsize, i);
+      double sy, x0, x1;
+      if (s >= t->n_slices || (sy = g_array_index (L->row_y, double, t->row[s])) < 0
+          || t->start_ns[s] > L->t1_ns || t->start_ns[s] + t->dur_ns[s] < L->t0_ns)
+        continue;
+      x0 = MAX (iv_timeline_x (L, t->start_ns[s]), L->plot_x - 2);
+      x1 = MIN (iv_timeline_x (L, t->start_ns[s] + t->dur_ns[s]), L->plot_x + L->plot_w + 2);
+      if (x1 - x0 < 3)
+        x0 -= 1.5, x1 += 1.5;
+      cairo_rectangle (f->cr, x0, sy + 0.5, x1 - x0, ROW_H - 1);
+    }
+  cairo_stroke (f->cr);
+}
+
 /* The selection's flows (or all of them), in and out: a curve from where the flow
  * leaves to where it enters, with an arrowhead. */
 static void
@@ -937,6 +965,7 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   /* What is marked goes over what is drawn, the selection over the matches. */
   draw_area (&f);
   draw_matches (&f);
+  draw_linked (&f);
   draw_selection (&f);
   draw_flows (&f);
   draw_instants (&f);

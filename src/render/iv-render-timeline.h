@@ -25,6 +25,8 @@ typedef struct
   const GByteArray *hidden_tracks; /* per track: the same for one track (a process none of
                                     * whose tracks is left has no header); NULL: none */
   gboolean note_cut;               /* an export: say at the bottom what did not fit */
+  const GArray *linked;            /* gsize slices that are one with the hovered or selected
+                                    * one (a collective on every rank): outlined; or NULL */
 } IvTimelineFigure;
 
 /* Where the timeline puts things, for hit testing and tests. */

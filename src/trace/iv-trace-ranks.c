@@ -114,10 +114,14 @@ iv_trace_ranks_expand (const char *const *paths, GError **error)
 
 /* ---------- one rank, on its worker thread ---------- */
 
+typedef struct _Workers Workers;
+
 typedef struct
 {
   IvRank *rank;
   GCancellable *cancellable;
+  Workers *workers;
+  gint permille; /* of this rank's file read, atomically */
   GError *error;
   /* the collective keys this rank found, as "group\x1fname" (merged across ranks later) */
   GPtrArray *keys;
@@ -366,6 +370,8 @@ find_collectives (RankJob *job, const GArray *ids, GCancellable *cancellable)
   g_strfreev (groups);
 }
 
+static void rank_progress (guint64 done, guint64 total, gpointer data);
+
 static void
 load_rank (gpointer data, gpointer user_data)
 {
@@ -374,9 +380,10 @@ load_rank (gpointer data, gpointer user_data)
   g_autoptr (GArray) ids = NULL;
 
   (void) user_data;
-  rk->trace = iv_trace_load (rk->path, NULL, NULL, job->cancellable, &job->error);
+  rk->trace = iv_trace_load (rk->path, rank_progress, job, job->cancellable, &job->error);
   if (!rk->trace)
     return;
+  rk->t0_ns = rk->trace->t0_ns, rk->t1_ns = rk->trace->t1_ns;
   rk->report = iv_trace_report_new (rk->trace, G_MININT64, G_MAXINT64, FALSE, IV_STATS_DEFAULT,
                                     &job->error);
   if (!rk->report)
@@ -417,6 +424,8 @@ iv_trace_ranks_free (IvTraceRanks *job)
       g_free (c->start_ns);
       g_free (c->end_ns);
       g_free (c->wait_ns);
+      g_free (c->raw_start_ns);
+      g_free (c->raw_end_ns);
     }
   if (job->instances)
     g_array_unref (job->instances);
@@ -560,8 +569,11 @@ build_instances (IvTraceRanks *job)
         ci->start_ns = g_new (gint64, n);
         ci->end_ns = g_new (gint64, n);
         ci->wait_ns = g_new (gint64, n);
+        ci->raw_start_ns = g_new (gint64, n);
+        ci->raw_end_ns = g_new (gint64, n);
         for (guint i = 0; i < n; i++)
-          ci->start_ns[i] = ci->end_ns[i] = ci->wait_ns[i] = G_MININT64;
+          ci->start_ns[i] = ci->end_ns[i] = ci->wait_ns[i] = ci->raw_start_ns[i] = ci->raw_end_ns[i]
+              = G_MININT64;
       }
   for (guint i = 0; i < n; i++)
     {
@@ -573,8 +585,8 @@ build_instances (IvTraceRanks *job)
           IvCollectiveInstance *ci
               = &g_array_index (job->instances, IvCollectiveInstance, first[rc->key] + rc->ordinal);
           /* as recorded, on the rank's own clock; the offsets come after */
-          ci->start_ns[i] = t->start_ns[rc->slice];
-          ci->end_ns[i] = t->start_ns[rc->slice] + t->dur_ns[rc->slice];
+          ci->raw_start_ns[i] = t->start_ns[rc->slice];
+          ci->raw_end_ns[i] = t->start_ns[rc->slice] + t->dur_ns[rc->slice];
           ci->n_present++;
         }
     }
@@ -593,10 +605,14 @@ compare_i64 (const void *pa, const void *pb)
  * by the median, over the instances it shares with the reference rank (the lowest that
  * has collectives), of the difference of their ends. */
 static void
-align (IvTraceRanks *job)
+compute_alignment (IvTraceRanks *job)
 {
   guint n = job->ranks->len, ref = G_MAXUINT;
   g_autoptr (GArray) diffs = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  if (job->align_computed)
+    return;
+  job->align_computed = TRUE;
 
   for (guint i = 0; i < n && ref == G_MAXUINT; i++)
     if (((IvRank *) job->ranks->pdata[i])->collectives->len > 0)
@@ -615,9 +631,9 @@ align (IvTraceRanks *job)
       for (guint c = 0; c < job->instances->len && i != ref; c++)
         {
           IvCollectiveInstance *ci = &g_array_index (job->instances, IvCollectiveInstance, c);
-          if (ci->end_ns[i] == G_MININT64 || ci->end_ns[ref] == G_MININT64)
+          if (ci->raw_end_ns[i] == G_MININT64 || ci->raw_end_ns[ref] == G_MININT64)
             continue;
-          gint64 d = (ci->end_ns[ref] + rr->offset_ns) - (ci->end_ns[i] + rk->offset_ns);
+          gint64 d = (ci->raw_end_ns[ref] + rr->wall_ns) - (ci->raw_end_ns[i] + rk->wall_ns);
           g_array_append_val (diffs, d);
         }
       rk->align_matched = i == ref ? 0 : diffs->len;
@@ -634,9 +650,17 @@ align (IvTraceRanks *job)
       m = diffs->len;
       /* the median; of an even count the lower middle (an exact, whole offset) */
       rk->align_ns = g_array_index (diffs, gint64, (m - 1) / 2);
-      rk->offset_ns = iv_trace_add_ns (rk->offset_ns, rk->align_ns);
     }
-  job->aligned = TRUE;
+}
+
+/* Whether any rank has a collective kernel to align on. */
+static gboolean
+can_align (const IvTraceRanks *job)
+{
+  for (guint i = 0; i < job->ranks->len; i++)
+    if (((IvRank *) job->ranks->pdata[i])->collectives->len > 0)
+      return TRUE;
+  return FALSE;
 }
 
 /* Who arrived last at each instance and how long every other rank waited for it: its
@@ -648,17 +672,25 @@ stragglers (IvTraceRanks *job)
 {
   guint n = job->ranks->len;
 
+  for (guint i = 0; i < n; i++)
+    {
+      IvRank *rk = job->ranks->pdata[i];
+      rk->last_count = 0, rk->caused_ns = 0, rk->waited_ns = 0;
+    }
   for (guint c = 0; c < job->instances->len; c++)
     {
       IvCollectiveInstance *ci = &g_array_index (job->instances, IvCollectiveInstance, c);
       gint64 latest = G_MININT64;
       IvRank *last;
+      ci->last = 0;
       for (guint i = 0; i < n; i++)
-        if (ci->start_ns[i] != G_MININT64)
+        ci->wait_ns[i] = G_MININT64;
+      for (guint i = 0; i < n; i++)
+        if (ci->raw_start_ns[i] != G_MININT64)
           {
             IvRank *rk = job->ranks->pdata[i];
-            ci->start_ns[i] = iv_trace_add_ns (ci->start_ns[i], rk->offset_ns);
-            ci->end_ns[i] = iv_trace_add_ns (ci->end_ns[i], rk->offset_ns);
+            ci->start_ns[i] = iv_trace_add_ns (ci->raw_start_ns[i], rk->offset_ns);
+            ci->end_ns[i] = iv_trace_add_ns (ci->raw_end_ns[i], rk->offset_ns);
             if (ci->start_ns[i] > latest)
               latest = ci->start_ns[i], ci->last = i;
           }
@@ -679,12 +711,31 @@ stragglers (IvTraceRanks *job)
     }
 }
 
-typedef struct
+struct _Workers
 {
   RankJob *jobs;
   guint n;
   gint next; /* the next rank to load, taken atomically */
-} Workers;
+  IvProgressFunc progress;
+  gpointer progress_data;
+};
+
+/* On a worker: this rank's share, then all ranks' together to the caller's function
+ * (each rank's file counts the same: sizes differ little within a job). */
+static void
+rank_progress (guint64 done, guint64 total, gpointer data)
+{
+  RankJob *job = data;
+  Workers *w = job->workers;
+  guint64 sum = 0;
+
+  if (!w || !w->progress || total == 0)
+    return;
+  g_atomic_int_set (&job->permille, (gint) MIN (1000, done * 1000 / total));
+  for (guint i = 0; i < w->n; i++)
+    sum += (guint64) g_atomic_int_get (&w->jobs[i].permille);
+  w->progress (sum, (guint64) w->n * 1000, w->progress_data);
+}
 
 static gpointer
 work_ranks (gpointer data)
@@ -700,9 +751,46 @@ work_ranks (gpointer data)
     }
 }
 
+/* Every rank's offset for the clock asked for, then the stragglers and the extent. */
+static void
+place (IvTraceRanks *job, gboolean aligned)
+{
+  if (aligned)
+    compute_alignment (job);
+  job->aligned = aligned && can_align (job);
+  for (guint i = 0; i < job->ranks->len; i++)
+    {
+      IvRank *rk = job->ranks->pdata[i];
+      rk->offset_ns = job->aligned ? iv_trace_add_ns (rk->wall_ns, rk->align_ns) : rk->wall_ns;
+    }
+  job->stragglers = job->clock == IV_RANKS_CLOCK_WALL || job->aligned;
+  stragglers (job);
+  job->t0_ns = G_MAXINT64, job->t1_ns = G_MININT64;
+  for (guint i = 0; i < job->ranks->len; i++)
+    {
+      IvRank *rk = job->ranks->pdata[i];
+      job->t0_ns = MIN (job->t0_ns, iv_trace_add_ns (rk->t0_ns, rk->offset_ns));
+      job->t1_ns = MAX (job->t1_ns, iv_trace_add_ns (rk->t1_ns, rk->offset_ns));
+    }
+}
+
+void
+iv_trace_ranks_set_aligned (IvTraceRanks *job, gboolean aligned)
+{
+  g_return_if_fail (job != NULL);
+  place (job, aligned);
+}
+
 IvTraceRanks *
 iv_trace_ranks_load (const char *const *paths, IvRanksFlags flags, GCancellable *cancellable,
                      GError **error)
+{
+  return iv_trace_ranks_load_full (paths, flags, NULL, NULL, cancellable, error);
+}
+
+IvTraceRanks *
+iv_trace_ranks_load_full (const char *const *paths, IvRanksFlags flags, IvProgressFunc progress,
+                          gpointer progress_data, GCancellable *cancellable, GError **error)
 {
   g_autoptr (GPtrArray) files = iv_trace_ranks_expand (paths, error);
   g_autoptr (IvTraceRanks) job = NULL;
@@ -726,6 +814,7 @@ iv_trace_ranks_load (const char *const *paths, IvRanksFlags flags, GCancellable 
       g_ptr_array_add (job->ranks, rk);
       jobs[i].rank = rk;
       jobs[i].cancellable = cancellable;
+      jobs[i].workers = NULL; /* set once the Workers exist */
       jobs[i].keys = g_ptr_array_new_with_free_func (g_free);
     }
   /* one worker a core: each load is independent and owns all it writes (its RankJob and
@@ -734,9 +823,11 @@ iv_trace_ranks_load (const char *const *paths, IvRanksFlags flags, GCancellable 
    * work over through GLib's futex-based mutexes, which ThreadSanitizer cannot see, so
    * it reported each rank's load as racing with this thread's setup */
   {
-    Workers w = { jobs, n, 0 };
+    Workers w = { jobs, n, 0, progress, progress_data };
     guint nt = MIN (n, MAX (g_get_num_processors (), 1));
     g_autofree GThread **threads = g_new0 (GThread *, nt);
+    for (guint i = 0; i < n; i++)
+      jobs[i].workers = &w;
     for (guint t = 0; t < nt; t++)
       threads[t] = g_thread_try_new ("iv-rank", work_ranks, &w, NULL);
     for (guint t = 0; t < nt; t++)
@@ -810,20 +901,10 @@ iv_trace_ranks_load (const char *const *paths, IvRanksFlags flags, GCancellable 
   merge_keys (job, jobs);
   build_instances (job);
   wall_clock (job);
-  if (flags & IV_RANKS_ALIGN)
-    align (job);
-  job->stragglers = job->clock == IV_RANKS_CLOCK_WALL || job->aligned;
+  place (job, (flags & IV_RANKS_ALIGN) != 0);
   if (!job->stragglers)
     g_ptr_array_add (job->warnings, g_strdup ("the ranks share no clock: stragglers need the "
                                               "alignment on collectives"));
-  stragglers (job);
-  job->t0_ns = G_MAXINT64, job->t1_ns = G_MININT64;
-  for (guint i = 0; i < n; i++)
-    {
-      IvRank *rk = job->ranks->pdata[i];
-      job->t0_ns = MIN (job->t0_ns, iv_trace_add_ns (rk->trace->t0_ns, rk->offset_ns));
-      job->t1_ns = MAX (job->t1_ns, iv_trace_add_ns (rk->trace->t1_ns, rk->offset_ns));
-    }
   for (guint i = 0; i < n; i++)
     g_ptr_array_unref (jobs[i].keys);
   return g_steal_pointer (&job);

@@ -69,6 +69,7 @@ typedef struct
    * align_ns */
   gboolean has_wall; /* baseTimeNanoseconds, or epoch timestamps */
   gint64 wall_ns, align_ns, offset_ns;
+  gint64 t0_ns, t1_ns;   /* the trace's extent on its own clock (kept when the trace goes) */
   guint64 align_matched; /* collective instances the alignment used */
   GArray *collectives;   /* IvRankCollective */
   /* stragglers */
@@ -93,6 +94,7 @@ typedef struct
   guint n_present;
   guint last; /* rank index of the latest start */
   gint64 *start_ns, *end_ns, *wait_ns;
+  gint64 *raw_start_ns, *raw_end_ns; /* as recorded, on each rank's own clock */
 } IvCollectiveInstance;
 
 typedef enum
@@ -109,12 +111,13 @@ typedef struct
   char *backend;    /* distributedInfo's backend, or NULL */
   IvRanksClock clock;
   gboolean aligned;
-  gboolean stragglers;   /* on a common clock (wall or aligned): the waits mean something */
-  GPtrArray *key_names;  /* char*: the kernel name of each collective key */
-  GPtrArray *key_groups; /* char*: its process group ("" when the trace names none) */
-  GArray *instances;     /* IvCollectiveInstance, by key then ordinal */
-  GPtrArray *warnings;   /* char*, one sentence each */
-  gint64 t0_ns, t1_ns;   /* the job's extent on its clock */
+  gboolean stragglers;     /* on a common clock (wall or aligned): the waits mean something */
+  GPtrArray *key_names;    /* char*: the kernel name of each collective key */
+  GPtrArray *key_groups;   /* char*: its process group ("" when the trace names none) */
+  GArray *instances;       /* IvCollectiveInstance, by key then ordinal */
+  GPtrArray *warnings;     /* char*, one sentence each */
+  gint64 t0_ns, t1_ns;     /* the job's extent on its clock */
+  gboolean align_computed; /* align_ns of every rank is known (the warnings said once) */
 } IvTraceRanks;
 
 /* The files of a job: every path as given, a folder as its trace files (by name, not
@@ -125,6 +128,15 @@ GPtrArray *iv_trace_ranks_expand (const char *const *paths, GError **error);
  * the file when one cannot be loaded or two say they are the same rank. */
 IvTraceRanks *iv_trace_ranks_load (const char *const *paths, IvRanksFlags flags,
                                    GCancellable *cancellable, GError **error);
+/* The same with progress: @progress gets the bytes read of all ranks together, from the
+ * worker threads (it must be safe to call from any thread, and from two at once). */
+IvTraceRanks *iv_trace_ranks_load_full (const char *const *paths, IvRanksFlags flags,
+                                        IvProgressFunc progress, gpointer progress_data,
+                                        GCancellable *cancellable, GError **error);
+/* Puts the ranks on the wall clock (or each on its own) again, or aligned on their
+ * collectives as IV_RANKS_ALIGN does, and recomputes the stragglers: the window's toggle.
+ * Reads no trace (they may be gone). */
+void iv_trace_ranks_set_aligned (IvTraceRanks *job, gboolean aligned);
 void iv_trace_ranks_free (IvTraceRanks *job);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvTraceRanks, iv_trace_ranks_free)

@@ -2298,7 +2298,21 @@ iv_trace_args_foreach (const IvTrace *t, const gsize *slices, gsize n, IvTraceAr
 
   if (n == 0)
     return TRUE;
-  if (!t->path || !(in = iv_input_open (t->path, error)))
+  if (!t->path)
+    {
+      /* a trace made rather than read (a job's ranks joined, iv-trace-job.c) keeps no
+       * arguments: nothing to read, as iv_trace_slice_args says "{}"; one that claims some
+       * is an error, never FALSE without one */
+      for (gsize i = 0; i < n; i++)
+        if (slices[i] < t->n_slices && t->args_len[slices[i]] > 0)
+          {
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                         "the trace names no file to read its arguments from");
+            return FALSE;
+          }
+      return TRUE;
+    }
+  if (!(in = iv_input_open (t->path, error)))
     return FALSE;
   /* in the file's order, so that the file is read once */
   order = g_memdup2 (slices, n * sizeof (gsize));
