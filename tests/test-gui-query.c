@@ -476,6 +476,11 @@ test_query_runs (void)
   g_assert_cmpuint (sweep->runs->len, ==, 3);
   stack = GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (q)));
   gtk_stack_set_visible_child_name (stack, "query");
+  /* the editor starts on a query of runs, not of a trace */
+  {
+    g_autofree char *text = iv_query_page_get_text (q);
+    g_assert_nonnull (strstr (text, "FROM request"));
+  }
   g_assert_true (run_sql (q, "SELECT run_id, count(*) AS n FROM request GROUP BY run_id "
                              "ORDER BY run_id"));
   g_assert_cmpuint (iv_query_page_get_n_rows (q), ==, 3);
@@ -543,6 +548,24 @@ test_query_screenshots (void)
       if (out)
         png = g_strdup_printf ("%s/query-%dx%d.png", out, sizes[s][0], sizes[s][1]);
       g_assert_cmpuint (iv_gui_snapshot (GTK_WINDOW (win), png), >, 8);
+      /* and the Runs workspace's page over the sample sweep */
+      {
+        g_autofree char *runs = iv_gui_sample ("aiperf");
+        g_autofree char *runs_png = NULL;
+        IvQueryPage *rq;
+        open_path (win, runs);
+        rq = iv_workspace_page_get_query (_iv_window_get_page (win, IV_GROUP_RUNS));
+        gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (rq))),
+                                     GTK_WIDGET (rq));
+        g_assert_true (run_sql (rq, "SELECT run_id, request_latency FROM request"));
+        iv_gui_settle (win);
+        iv_gui_wait_for_paint (GTK_WINDOW (win));
+        g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (win)), <=, sizes[s][0]);
+        g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (win)), <=, sizes[s][1]);
+        if (out)
+          runs_png = g_strdup_printf ("%s/query-runs-%dx%d.png", out, sizes[s][0], sizes[s][1]);
+        g_assert_cmpuint (iv_gui_snapshot (GTK_WINDOW (win), runs_png), >, 8);
+      }
       gtk_window_destroy (GTK_WINDOW (win));
     }
 }

@@ -605,6 +605,18 @@ set_data (IvQueryPage *self, const IvTrace *trace, const IvSweep *sweep, GObject
   self->trace = trace;
   self->sweep = sweep;
   g_set_object (&self->owner, owner);
+  /* a query the user has not touched yet is an example of what is shown */
+  if (trace || sweep)
+    {
+      g_autofree char *text = iv_query_page_get_text (self);
+      const char *shown = sweep ? runs_examples[0].sql : trace_examples[0].sql;
+      if (g_str_equal (text, trace_examples[0].sql) || g_str_equal (text, runs_examples[0].sql))
+        iv_query_page_set_text (self, shown);
+      if (!self->result && !self->running)
+        gtk_label_set_text (self->status,
+                            sweep ? _ ("Tables: request, run, gpu_sample, … (Tab completes)")
+                                  : _ ("Tables: slice, thread, process, … (Tab completes)"));
+    }
 }
 
 void
