@@ -783,6 +783,61 @@ test_label_avoids_bar (void)
   cairo_surface_destroy (img);
 }
 
+/* Issue 31: nine "ISL 128 · OSL 2048" groups took five rows of a paper column's legend.
+ * With short names and a legend title, the legend below the plot takes the title's line
+ * and three rows of three, names the title, and a click on an entry still finds its
+ * series (the entries' box starts under the title). Without short names: five rows. */
+static void
+test_legend_short_names (void)
+{
+  static const int isl[] = { 128, 1024, 4096 }, osl[] = { 128, 512, 2048 };
+  guint rows[2];
+
+  for (int brief = 0; brief < 2; brief++)
+    {
+      g_autoptr (IvChart) c = iv_chart_new ();
+      g_autoptr (IvTextRecorder) rec = iv_text_recorder_new ();
+      cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 340, 300);
+      cairo_t *cr = cairo_create (img);
+      IvRenderOptions opt = { IV_THEME_LIGHT, 1.0 };
+      const IvChartLayout *L;
+      const IvTextBox *b;
+      gboolean titled = FALSE;
+      guint n;
+
+      for (int i = 0; i < 9; i++)
+        {
+          double x[] = { i }, y[] = { i };
+          g_autofree char *name = g_strdup_printf ("ISL %d · OSL %d", isl[i / 3], osl[i % 3]);
+          g_autofree char *short_name = g_strdup_printf ("%d · %d", isl[i / 3], osl[i % 3]);
+          IvSeries *s = iv_chart_add_scatter (c, name, x, y, 1);
+          if (brief)
+            iv_series_set_short_name (s, short_name);
+        }
+      iv_chart_set_legend_title (c, "ISL · OSL");
+      iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+      iv_text_recorder_attach (rec, cr);
+      g_assert_true (iv_chart_render (cr, c, &opt, 340, 300, NULL));
+      L = iv_chart_get_layout (c);
+      rows[brief] = L->n_legend_rows;
+      b = iv_text_recorder_boxes (rec, &n);
+      for (guint i = 0; i < n; i++)
+        titled |= g_str_equal (b[i].text, "ISL · OSL");
+      g_assert_true (titled == brief);
+      /* the ninth entry, at row 8 / cols and column 8 % cols, is the ninth series */
+      {
+        guint row = 8 / L->n_legend_cols, col = 8 % L->n_legend_cols;
+        double hx = L->legend_x + col * L->legend_col_w + 12;
+        double hy = L->legend_y + 5 + (row + 0.5) * L->legend_row_h;
+        g_assert_cmpint (iv_chart_legend_hit (c, hx, hy), ==, 8);
+      }
+      cairo_destroy (cr);
+      cairo_surface_destroy (img);
+    }
+  g_assert_cmpuint (rows[0], ==, 5);
+  g_assert_cmpuint (rows[1], ==, 3);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -791,6 +846,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/log-axis-two-labels", test_log_axis_two_labels);
   g_test_add_func ("/chart/label-avoids-rule", test_label_avoids_rule);
   g_test_add_func ("/chart/label-avoids-bar", test_label_avoids_bar);
+  g_test_add_func ("/chart/legend-short-names", test_legend_short_names);
   g_test_add_func ("/chart/text-invalid-utf8", test_text_invalid_utf8);
   g_test_add_func ("/chart/dense-area", test_dense_area);
   g_test_add_func ("/chart/scatter-vector-path", test_scatter_vector_path);

@@ -379,7 +379,7 @@ legend_text_limit (const IvChartCtx *ctx, IvLegendPlacement placement)
 }
 
 static LegendSize
-measure_legend (IvChartCtx *ctx, IvLegendPlacement placement)
+measure_legend_names (IvChartCtx *ctx, IvLegendPlacement placement, gboolean short_names)
 {
   LegendSize size = { 0 };
   double text_w, text_h;
@@ -387,13 +387,15 @@ measure_legend (IvChartCtx *ctx, IvLegendPlacement placement)
   _iv_chart_text_size (ctx, "Ag", 0.92, FALSE, &text_w, &text_h);
   size.row_h = text_h + 4;
   size.swatch = 18;
+  size.short_names = short_names;
   for (guint i = 0; i < ctx->chart->series->len; i++)
     {
       IvSeries *s = ctx->chart->series->pdata[i];
       if (!_iv_chart_series_in_legend (s))
         continue;
       ctx->max_text_w = legend_text_limit (ctx, placement);
-      _iv_chart_text_size (ctx, s->name, 0.92, FALSE, &text_w, &text_h);
+      _iv_chart_text_size (ctx, short_names ? s->short_name : s->name, 0.92, FALSE, &text_w,
+                           &text_h);
       size.truncated |= pango_layout_is_ellipsized (ctx->text);
       ctx->max_text_w = 0;
       size.w = MAX (size.w, size.swatch + 6 + text_w);
@@ -412,12 +414,41 @@ measure_legend (IvChartCtx *ctx, IvLegendPlacement placement)
       /* as many columns as needed for these rows: no column left half empty */
       size.cols = (size.entries + size.rows - 1) / size.rows;
     }
+  if (short_names && ctx->chart->legend_title)
+    {
+      _iv_chart_text_size (ctx, ctx->chart->legend_title, 0.92, TRUE, &text_w, &text_h);
+      size.title_h = size.row_h;
+      size.cols = MAX (size.cols, 1);
+    }
   if (size.rows)
     {
-      size.w = size.cols * size.col_w;
-      size.h = size.rows * size.row_h + 10;
+      size.w = MAX (size.cols * size.col_w, size.title_h > 0 ? text_w + 16 : 0);
+      size.h = size.title_h + size.rows * size.row_h + 10;
     }
   return size;
+}
+
+/* The legend's size with the series' names; below the plot, where they would take more
+ * than two rows and every entry has a short name, with those under the legend title
+ * when that saves a row (a paper column's nine ISL × OSL groups took half its height,
+ * issue 31). */
+static LegendSize
+measure_legend (IvChartCtx *ctx, IvLegendPlacement placement)
+{
+  LegendSize full = measure_legend_names (ctx, placement, FALSE), brief;
+  gboolean all_short = full.entries > 0;
+
+  if (placement != IV_LEGEND_BOTTOM || full.rows <= 2)
+    return full;
+  for (guint i = 0; i < ctx->chart->series->len && all_short; i++)
+    {
+      const IvSeries *s = ctx->chart->series->pdata[i];
+      all_short = !_iv_chart_series_in_legend (s) || (s->short_name && s->short_name[0]);
+    }
+  if (!all_short)
+    return full;
+  brief = measure_legend_names (ctx, placement, TRUE);
+  return brief.h < full.h - 0.5 ? brief : full;
 }
 
 void
@@ -999,7 +1030,14 @@ _iv_chart_draw_legend (IvChartCtx *ctx, const LegendSize *size)
     x = L->legend_x, y = L->legend_y;
   else
     _iv_chart_legend_inside (ctx, size, &x, &y);
-  L->legend_x = x, L->legend_y = y, L->legend_w = size->w, L->legend_h = size->h;
+  /* the legend's title above its entries: the entries' box (hit tests) starts below it */
+  if (size->title_h > 0)
+    {
+      _iv_chart_show_text (ctx, chart->legend_title, x + 8, y + 5 + size->title_h / 2, 0, 0.5, 0.92,
+                           TRUE, &ctx->colors->foreground_dim);
+      y += size->title_h;
+    }
+  L->legend_x = x, L->legend_y = y, L->legend_w = size->w, L->legend_h = size->h - size->title_h;
   L->legend_row_h = size->row_h;
   L->legend_col_w = size->col_w;
   L->n_legend_rows = size->rows;
@@ -1057,7 +1095,8 @@ _iv_chart_draw_legend (IvChartCtx *ctx, const LegendSize *size)
           break;
         }
       ctx->max_text_w = legend_text_limit (ctx, L->legend_placement);
-      _iv_chart_show_text (ctx, s->name, sx + size->swatch + 6, ry, 0, 0.5, 0.92, FALSE, fg);
+      _iv_chart_show_text (ctx, size->short_names ? s->short_name : s->name, sx + size->swatch + 6,
+                           ry, 0, 0.5, 0.92, FALSE, fg);
       ctx->max_text_w = 0;
       row++;
     }

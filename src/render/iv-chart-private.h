@@ -15,8 +15,9 @@ struct _IvSeries
 {
   IvSeriesKind kind;
   char *name;
-  double *x, *y;   /* points; histogram: x = n + 1 bin edges, y = n counts */
-  double *lo, *hi; /* band and error bars */
+  char *short_name; /* the legend's, under the chart's legend title, where names crowd it */
+  double *x, *y;    /* points; histogram: x = n + 1 bin edges, y = n counts */
+  double *lo, *hi;  /* band and error bars */
   gsize n;
   gboolean sorted_x;
   guint32 rgb;
@@ -81,6 +82,7 @@ struct _IvChart
   GPtrArray *series;
   GArray *annotations;
   IvLegendPlacement legend;
+  char *legend_title; /* above a legend of the series' short names */
   IvBarMode bar_mode;
   gboolean bars_horizontal;
   char **categories;
@@ -110,7 +112,9 @@ typedef struct
   double col_w;
   double row_h;
   double swatch;
-  gboolean truncated; /* a name did not fit the width allowed */
+  gboolean truncated;   /* a name did not fit the width allowed */
+  gboolean short_names; /* the series' short names, the chart's legend title above them */
+  double title_h;       /* that title's line, 0 without */
 } LegendSize;
 
 #define IV_CHART_FONT_PX 13.0 /* body text, logical units */

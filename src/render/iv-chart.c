@@ -37,6 +37,7 @@ static void
 series_free (IvSeries *s)
 {
   g_free (s->name);
+  g_free (s->short_name);
   g_free (s->x);
   g_free (s->y);
   g_free (s->lo);
@@ -68,6 +69,7 @@ iv_chart_free (IvChart *chart)
   g_strfreev (chart->categories);
   g_free (chart->title);
   g_free (chart->subtitle);
+  g_free (chart->legend_title);
   g_free (chart);
 }
 
@@ -90,6 +92,13 @@ void
 iv_chart_set_legend (IvChart *chart, IvLegendPlacement placement)
 {
   chart->legend = placement;
+}
+
+void
+iv_chart_set_legend_title (IvChart *chart, const char *title)
+{
+  g_free (chart->legend_title);
+  chart->legend_title = g_strdup (title);
 }
 
 void
@@ -533,6 +542,13 @@ void
 iv_series_set_show_in_legend (IvSeries *s, gboolean show)
 {
   s->in_legend = show;
+}
+
+void
+iv_series_set_short_name (IvSeries *s, const char *short_name)
+{
+  g_free (s->short_name);
+  s->short_name = g_strdup (short_name);
 }
 
 void

@@ -96,6 +96,10 @@ void iv_chart_free (IvChart *chart);
 
 void iv_chart_set_title (IvChart *chart, const char *title, const char *subtitle);
 void iv_chart_set_legend (IvChart *chart, IvLegendPlacement placement);
+/* A legend below the plot whose full names would take more than two rows uses the
+ * series' short names (iv_series_set_short_name) under @title, when every entry has one:
+ * nine "ISL 128 · OSL 2048" groups are "128 · 2048" under "ISL · OSL". */
+void iv_chart_set_legend_title (IvChart *chart, const char *title);
 void iv_chart_set_bar_mode (IvChart *chart, IvBarMode mode, gboolean horizontal);
 void iv_chart_set_categories (IvChart *chart, const char *const *names, guint n);
 
@@ -168,6 +172,7 @@ void iv_series_set_labels (IvSeries *series, const char *const *labels);
 void iv_series_set_value_unit (IvSeries *series, IvUnit unit);
 void iv_series_set_value_range (IvSeries *series, double lo, double hi);
 void iv_series_set_show_in_legend (IvSeries *series, gboolean show);
+void iv_series_set_short_name (IvSeries *series, const char *short_name);
 
 guint iv_chart_get_n_series (const IvChart *chart);
 IvSeries *iv_chart_get_series (IvChart *chart, guint index);

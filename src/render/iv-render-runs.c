@@ -1784,6 +1784,20 @@ add_group (IvChart *c, const IvPlotSpec *spec, const IvSweep *sweep, const char 
   iv_series_set_marker (
       pts, by_cell ? shapes[(nth / IV_PALETTE_SIZE) % G_N_ELEMENTS (shapes)] : IV_MARKER_CIRCLE, 9);
   iv_series_set_labels (pts, gl);
+  /* a cell's short name, "128 · 2048" under the legend's "ISL · OSL", for a legend that
+   * would crowd a paper column with nine "ISL 128 · OSL 2048" (two models: none) */
+  if (by_cell && !g_ptr_array_find (sweep->varying, GUINT_TO_POINTER (IV_FIELD_MODEL), NULL))
+    {
+      const IvRun *r = sweep->runs->pdata[g_array_index (idx, guint, 0)];
+      g_autofree char *isl = iv_run_field_text (r, IV_FIELD_ISL);
+      g_autofree char *osl = iv_run_field_text (r, IV_FIELD_OSL);
+      if (isl && osl)
+        {
+          g_autofree char *brief = g_strdup_printf ("%s · %s", isl, osl);
+          iv_series_set_short_name (pts, brief);
+          iv_chart_set_legend_title (c, _ ("ISL · OSL"));
+        }
+    }
   if (spec->type == IV_PLOT_UNCERTAINTY)
     add_confidence_regions (c, spec, sweep, idx, gx, gy, rgb);
 }
