@@ -62,6 +62,14 @@ shown (const char *text)
   return g_strdup_printf ("“%s”", one_line);
 }
 
+/* Whether @text is a title the figure cut short: "…" at its end or before " (". */
+static gboolean
+cut_title (const char *text)
+{
+  const char *at = strstr (text, "…");
+  return at && (at[strlen ("…")] == '\0' || g_str_has_prefix (at + strlen ("…"), " ("));
+}
+
 /* The problems of one drawing, appended to @out; how many. @min_size: the smallest font
  * size allowed, in device units (0: any). */
 static guint
@@ -89,7 +97,9 @@ check_boxes (const IvTextBox *b, guint n, double width, double height, double mi
                    out, "    %s is clipped (%.0f,%.0f–%.0f,%.0f, clip %.0f,%.0f–%.0f,%.0f)\n", s,
                    b[i].x0, b[i].y0, b[i].x1, b[i].y1, b[i].clip_x0, b[i].clip_y0, b[i].clip_x1,
                    b[i].clip_y1);
-      if (b[i].ellipsized && !(b[i].allow & IV_TEXT_MAY_ELLIPSIZE))
+      /* cut by Pango, or by the figure itself: a title cut before its unit or at its end
+       * ("Inter-toke… (ms)", issue 31; a name from data cut in its middle is a name) */
+      if ((b[i].ellipsized || cut_title (b[i].text)) && !(b[i].allow & IV_TEXT_MAY_ELLIPSIZE))
         bad++, g_string_append_printf (out, "    %s is ellipsized\n", s);
       if (b[i].allow & IV_TEXT_MAY_OVERLAP)
         continue;

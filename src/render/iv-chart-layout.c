@@ -117,6 +117,37 @@ axis_title_too_long (IvChartCtx *ctx, const IvChart *chart, IvAxisId a, const Iv
   return w > max_w;
 }
 
+/* How far below the plot a y title may reach: down past the x tick labels to the x
+ * title's line, which is centred under the plot and so clear of the y title's column —
+ * unless the x title runs across the page on two lines. */
+static double
+y_title_below (IvChartCtx *ctx, AxisTicks ticks[IV_N_AXES])
+{
+  const IvChart *chart = ctx->chart;
+
+  if (ctx->title_two_lines[IV_AXIS_X] || chart->axis[IV_AXIS_X].hide_labels
+      || !ticks[IV_AXIS_X].ticks)
+    return 0;
+  return TICK_LEN + 4 + ticks[IV_AXIS_X].max_h;
+}
+
+/* Whether the axis's short title with its unit fits @max_w on one line. */
+static gboolean
+short_title_fits (IvChartCtx *ctx, const IvChart *chart, IvAxisId a, const IvTicks *ticks,
+                  double max_w)
+{
+  g_autofree char *line = NULL;
+  double w, h;
+
+  if (!chart->axis[a].short_title)
+    return FALSE;
+  line = ticks && ticks->unit_label && !chart->axis[a].hide_labels
+             ? g_strdup_printf ("%s (%s)", chart->axis[a].short_title, ticks->unit_label)
+             : g_strdup (chart->axis[a].short_title);
+  _iv_chart_text_size (ctx, line, 0.95, FALSE, &w, &h);
+  return w <= max_w;
+}
+
 /* The axis title as drawn in at most @max_w: whole when it fits; else, when the layout
  * made room for two lines, the title over its unit; else the title cut short with "…"
  * before its unit, so "Output token throughput per GPU (avg) (k tokens/s/GPU)" on a
@@ -140,11 +171,26 @@ fit_axis_title (IvChartCtx *ctx, const IvChart *chart, IvAxisId a, const IvTicks
       _iv_chart_text_size (ctx, title, 0.95, FALSE, &w, &h);
       if (w <= max_w)
         return g_strdup_printf ("%s\n(%s)", title, ticks->unit_label);
-      {
-        g_autofree char *head = shorten (ctx, title, "", max_w);
-        return head ? g_strdup_printf ("%s\n(%s)", head, ticks->unit_label)
-                    : g_strdup (ticks->unit_label);
-      }
+    }
+  /* the axis's short title ("ITL (avg)"), on one line with its unit, else over it */
+  if (chart->axis[a].short_title)
+    {
+      const char *brief = chart->axis[a].short_title;
+      g_autofree char *line = g_strdup_printf ("%s%s", brief, suffix);
+      double w, h;
+      _iv_chart_text_size (ctx, line, 0.95, FALSE, &w, &h);
+      if (w <= max_w)
+        return g_steal_pointer (&line);
+      _iv_chart_text_size (ctx, brief, 0.95, FALSE, &w, &h);
+      if (unit && ctx->title_two_lines[a] && w <= max_w)
+        return g_strdup_printf ("%s\n(%s)", brief, ticks->unit_label);
+      title = brief;
+    }
+  if (unit && ctx->title_two_lines[a])
+    {
+      g_autofree char *head = shorten (ctx, title, "", max_w);
+      return head ? g_strdup_printf ("%s\n(%s)", head, ticks->unit_label)
+                  : g_strdup (ticks->unit_label);
     }
   cut = shorten (ctx, title, suffix, max_w);
   /* no letter of the title fits: the unit alone says what the axis counts */
@@ -603,7 +649,10 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
       ctx->title_two_lines[a] = FALSE;
       if ((a == IV_AXIS_Y || L->has_y2) && chart->axis[a].title && ticks[a].ticks
           && ticks[a].ticks->unit_label && !chart->axis[a].hide_labels
-          && axis_title_too_long (ctx, chart, a, ticks[a].ticks, L->plot_h))
+          && axis_title_too_long (ctx, chart, a, ticks[a].ticks,
+                                  L->plot_h + y_title_below (ctx, ticks))
+          && !short_title_fits (ctx, chart, a, ticks[a].ticks,
+                                L->plot_h + y_title_below (ctx, ticks)))
         {
           ctx->title_two_lines[a] = TRUE;
           if (a == IV_AXIS_Y)
@@ -742,7 +791,10 @@ _iv_chart_draw_axes (IvChartCtx *ctx, AxisTicks ticks[IV_N_AXES])
     /* centred on the plot, as long as the page allows on both sides of its centre */
     double x_room
         = L->plot_w + 2 * MAX (0, MIN (L->plot_x, L->width - L->plot_x - L->plot_w) - IV_CHART_PAD);
-    double y_room = L->plot_h; /* above the plot are the titles */
+    /* above the plot are the titles; below it, left of the x labels, the y title may run
+     * down to the x title's line (a paper column's plot is short: "Output/GPU (avg)" over
+     * "(k tokens/s/GPU)" ran up into the subtitle, issue 31) */
+    double y_room = L->plot_h + y_title_below (ctx, ticks);
     g_autofree char *xt = fit_axis_title (ctx, chart, IV_AXIS_X, ticks[IV_AXIS_X].ticks, x_room);
     g_autofree char *yt = fit_axis_title (ctx, chart, IV_AXIS_Y, ticks[IV_AXIS_Y].ticks, y_room);
     g_autofree char *y2t
@@ -774,7 +826,7 @@ _iv_chart_draw_axes (IvChartCtx *ctx, AxisTicks ticks[IV_N_AXES])
         cairo_translate (cr,
                          x0 - TICK_LEN - 8 - lw - line_h / 2 - 2
                              - (ctx->title_two_lines[IV_AXIS_Y] ? line_h / 2 : 0),
-                         y0 + L->plot_h / 2);
+                         y0 + y_room / 2);
         cairo_rotate (cr, -G_PI / 2);
         pango_layout_set_alignment (ctx->text, PANGO_ALIGN_CENTER);
         _iv_chart_show_text (ctx, yt, 0, 0, 0.5, 0.5, 0.95, FALSE, fg);
@@ -788,7 +840,7 @@ _iv_chart_draw_axes (IvChartCtx *ctx, AxisTicks ticks[IV_N_AXES])
         cairo_translate (cr,
                          x1 + TICK_LEN + 8 + lw + line_h / 2 + 2
                              + (ctx->title_two_lines[IV_AXIS_Y2] ? line_h / 2 : 0),
-                         y0 + L->plot_h / 2);
+                         y0 + y_room / 2);
         cairo_rotate (cr, G_PI / 2);
         pango_layout_set_alignment (ctx->text, PANGO_ALIGN_CENTER);
         _iv_chart_show_text (ctx, y2t, 0, 0, 0.5, 0.5, 0.95, FALSE, fg);

@@ -62,6 +62,7 @@ typedef struct
 typedef struct
 {
   char *title;
+  char *short_title; /* what the axis says where its title does not fit ("TTFT (p90)") */
   IvScaleSpec spec;
   gboolean fixed;
   double lo, hi;

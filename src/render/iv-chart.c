@@ -62,6 +62,7 @@ iv_chart_free (IvChart *chart)
   g_array_unref (chart->annotations);
   for (guint a = 0; a < IV_N_AXES; a++)
     {
+      g_free (chart->axis[a].short_title);
       g_free (chart->axis[a].title);
       g_strfreev (chart->axis[a].categories);
       g_free (chart->axis[a].category_at);
@@ -123,6 +124,13 @@ iv_chart_axis_set_title (IvChart *chart, IvAxisId axis, const char *title)
 {
   g_free (chart->axis[axis].title);
   chart->axis[axis].title = g_strdup (title);
+}
+
+void
+iv_chart_axis_set_short_title (IvChart *chart, IvAxisId axis, const char *title)
+{
+  g_free (chart->axis[axis].short_title);
+  chart->axis[axis].short_title = g_strdup (title);
 }
 
 const char *

@@ -106,6 +106,9 @@ void iv_chart_set_categories (IvChart *chart, const char *const *names, guint n)
 /* Axes. */
 void iv_chart_axis_set_title (IvChart *chart, IvAxisId axis, const char *title);
 const char *iv_chart_axis_get_title (const IvChart *chart, IvAxisId axis);
+/* What the axis says where its title (with its unit) does not fit, before it is cut
+ * short with "…": "ITL (avg)" for "Inter-token latency (avg)" on a paper column. */
+void iv_chart_axis_set_short_title (IvChart *chart, IvAxisId axis, const char *title);
 const char *iv_chart_get_title (const IvChart *chart);
 void iv_chart_axis_set_scale (IvChart *chart, IvAxisId axis, IvScaleKind kind);
 IvScaleKind iv_chart_axis_get_scale (IvChart *chart, IvAxisId axis);

@@ -52,6 +52,51 @@ static const struct
   { "client_in_flight", N_ ("Client: requests in flight") },
 };
 
+/* What an axis says on a page too small for its metric's title: the abbreviations
+ * papers use. The unit stays with it: "ITL (avg) (ms)". */
+static const struct
+{
+  const char *title, *brief;
+} metric_briefs[] = {
+  { N_ ("Time to first token"), N_ ("TTFT") },
+  { N_ ("Time to second token"), N_ ("TTST") },
+  { N_ ("Time to first output token"), N_ ("TTFOT") },
+  { N_ ("Inter-token latency"), N_ ("ITL") },
+  { N_ ("Inter-chunk latency"), N_ ("ICL") },
+  { N_ ("Request latency"), N_ ("Latency") },
+  { N_ ("Request throughput"), N_ ("Requests") },
+  /* the unit says the rest: "Output (avg) (k tokens/s/GPU)" */
+  { N_ ("Output token throughput per GPU"), N_ ("Output") },
+  { N_ ("Output token throughput per user"), N_ ("Output") },
+  { N_ ("Output token throughput"), N_ ("Output") },
+  { N_ ("Output sequence length"), N_ ("OSL") },
+  { N_ ("Input sequence length"), N_ ("ISL") },
+  { N_ ("Prefill throughput"), N_ ("Prefill") },
+  { N_ ("Server: requests running"), N_ ("Running") },
+  { N_ ("Server: requests waiting"), N_ ("Waiting") },
+  { N_ ("Server: KV-cache usage"), N_ ("KV cache") },
+  { N_ ("Server: prefix-cache hit rate"), N_ ("Prefix hits") },
+  { N_ ("Server: generated tokens/s"), N_ ("Generated") },
+  { N_ ("Server: prompt tokens/s"), N_ ("Prompt") },
+  { N_ ("Server: queue time"), N_ ("Queue time") },
+  { N_ ("Client: requests in flight"), N_ ("In flight") },
+};
+
+/* The short form of an axis title that begins with a metric's title ("Inter-token
+ * latency (avg)" → "ITL (avg)"), or NULL. The longest match first: "Output token
+ * throughput per GPU" before "Output token throughput". */
+static char *
+brief_axis_title (const char *title)
+{
+  for (guint i = 0; title && i < G_N_ELEMENTS (metric_briefs); i++)
+    {
+      const char *t = _ (metric_briefs[i].title);
+      if (g_str_has_prefix (title, t))
+        return g_strconcat (_ (metric_briefs[i].brief), title + strlen (t), NULL);
+    }
+  return NULL;
+}
+
 char *
 iv_metric_title (const char *tag)
 {
@@ -732,9 +777,13 @@ request_timeline (const IvPlotSpec *spec, const IvRun *r, char **reason)
   iv_chart_axis_set_title (c, IV_AXIS_X, _ ("Time since the first request"));
   iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
   if (by_worker || by_number)
-    iv_chart_axis_set_title (c, IV_AXIS_Y,
-                             by_worker ? _ ("Worker (in order of first request)")
-                                       : _ ("Request (in start order)"));
+    {
+      iv_chart_axis_set_title (c, IV_AXIS_Y,
+                               by_worker ? _ ("Worker (in order of first request)")
+                                         : _ ("Request (in start order)"));
+      /* on a paper column's short plot */
+      iv_chart_axis_set_short_title (c, IV_AXIS_Y, by_worker ? _ ("Worker") : _ ("Request"));
+    }
   else
     value_axis (c, IV_AXIS_Y, r, y_tag);
   iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
@@ -2884,6 +2933,13 @@ iv_runs_chart (const IvPlotSpec *spec, const IvSweep *sweep, const IvRun *run, c
     iv_chart_axis_set_title (c, IV_AXIS_Y, spec->y_label);
   if (c && spec->autoscale && !g_str_equal (spec->autoscale, "none"))
     tighten (c, !g_str_equal (spec->autoscale, "y"), !g_str_equal (spec->autoscale, "x"));
+  /* on a paper column a long metric's title became "Inter-toke… (ms)" (issue 31) */
+  for (IvAxisId a = IV_AXIS_X; c && a <= IV_AXIS_Y2; a++)
+    {
+      g_autofree char *brief = brief_axis_title (iv_chart_axis_get_title (c, a));
+      if (brief)
+        iv_chart_axis_set_short_title (c, a, brief);
+    }
   return c;
 }
 
