@@ -407,6 +407,34 @@ test_analyses (void)
   g_assert_cmpint (v0, ==, t0);
   g_assert_cmpint (v1, ==, t1);
   g_assert_false (iv_trace_analyses_view_set_step (view, 999999));
+
+  /* the memory curves' peaks of a trace with allocator events, as the command line says */
+  {
+    g_autofree char *legacy = g_test_build_filename (
+        G_TEST_DIST, "data", "traces", "kineto_legacy2021_resnet50_v100.json.gz", NULL);
+    g_autoptr (JsonNode) mem = cli_stats (legacy, -1);
+    JsonObject *o = json_node_get_object (mem);
+    JsonArray *peaks = json_object_get_array_member (o, "memory");
+    gint64 start = json_object_get_int_member (o, "start_ns");
+
+    iv_gui_open_paths (window, legacy, NULL);
+    iv_gui_settle (window);
+    g_assert_true (iv_gui_wait_for (analyses_done, view, 60));
+    g_clear_pointer (&text, g_free);
+    text = iv_trace_analyses_view_to_text (view);
+    g_assert_cmpuint (json_array_get_length (peaks), ==, 2);
+    for (guint i = 0; i < json_array_get_length (peaks); i++)
+      {
+        JsonObject *m = json_array_get_object_element (peaks, i);
+        g_autofree char *peak
+            = iv_units_format_bytes (json_object_get_double_member (m, "peak_bytes"));
+        g_autofree char *at = seconds (json_object_get_int_member (m, "peak_ns") - start);
+        g_autofree char *line = g_strdup_printf ("%s | %s | %s | %" G_GINT64_FORMAT,
+                                                 json_object_get_string_member (m, "name"), peak,
+                                                 at, json_object_get_int_member (m, "samples"));
+        assert_has_line (text, line);
+      }
+  }
   if (g_getenv ("IV_SCREENSHOTS"))
     {
       g_autofree char *png

@@ -288,6 +288,26 @@ stats_json (const IvTrace *t, const IvTraceReport *rep, const GArray *copies,
         }
       iv_json_writer_end_array (w);
     }
+  if (rep->memory && rep->memory->len)
+    {
+      /* each [memory] curve's peak in the range (the Analyses page shows the same) */
+      iv_json_writer_key (w, "memory");
+      iv_json_writer_begin_array (w);
+      for (guint i = 0; i < rep->memory->len; i++)
+        {
+          const IvMemoryPeak *m = &g_array_index (rep->memory, IvMemoryPeak, i);
+          const IvCounterSeries *cs = &g_array_index (t->series, IvCounterSeries, m->series);
+          iv_json_writer_begin_object (w);
+          STR ("name", iv_trace_string (t, cs->name));
+          BOOL ("since_start", cs->cumulative);
+          iv_json_writer_key (w, "peak_bytes");
+          iv_json_writer_double (w, m->peak);
+          INT ("peak_ns", m->peak_ns);
+          INT ("samples", m->samples);
+          iv_json_writer_end_object (w);
+        }
+      iv_json_writer_end_array (w);
+    }
   if (rep->launch && rep->launch->launches->len)
     {
       iv_json_writer_key (w, "launches");
@@ -494,6 +514,21 @@ stats_text (const IvTrace *t, const IvTraceReport *rep, const GArray *copies)
                           "mean %.1f, max %.1f GB/s\n",
                           m->type, m->count, bytes, time, m->effective_gbps, m->mean_gbps,
                           m->max_gbps);
+        }
+    }
+  if (rep->memory && rep->memory->len)
+    {
+      _iv_cli_printf (stdout, "\n");
+      _iv_cli_printf (stdout, "Memory (the allocator's [memory] events as a curve per device)\n");
+      for (guint i = 0; i < rep->memory->len; i++)
+        {
+          const IvMemoryPeak *m = &g_array_index (rep->memory, IvMemoryPeak, i);
+          const IvCounterSeries *cs = &g_array_index (t->series, IvCounterSeries, m->series);
+          g_autofree char *name = iv_text_printable (iv_trace_string (t, cs->name));
+          g_autofree char *peak = iv_units_format_bytes (m->peak);
+          g_autofree char *at = iv_units_format_seconds ((m->peak_ns - t->t0_ns) * 1e-9);
+          _iv_cli_printf (stdout, "  %-34s peak %-10s at %s (%" G_GUINT64_FORMAT " samples)\n",
+                          name, peak, at, m->samples);
         }
     }
   if (rep->launch && rep->launch->launches->len)

@@ -421,43 +421,30 @@ show_copies (IvTraceAnalysesView *self, const Result *r)
     }
 }
 
-/* Kineto's [memory] instants are a counter per device ("memory · GPU 0", iv-trace-chrome.c);
- * its peak is the highest value over the whole capture. */
+/* Kineto's [memory] instants are a counter per device ("memory · GPU 0 · allocated",
+ * iv-trace-chrome.c); the report has each one's peak in the range. */
 static void
-show_memory (IvTraceAnalysesView *self)
+show_memory (IvTraceAnalysesView *self, const IvTraceReport *rep)
 {
-  const char *headers[] = { _ ("Counter"), _ ("Peak"), _ ("At"), _ ("Samples"), NULL };
+  const char *headers[] = { _ ("Curve"), _ ("Peak"), _ ("At"), _ ("Samples"), NULL };
   const IvTrace *t = self->trace;
-  gboolean any = FALSE;
 
-  for (guint i = 0; t->series && i < t->series->len; i++)
+  if (!rep->memory || rep->memory->len == 0)
+    return;
+  add_heading (self, _ ("Memory"),
+               _ ("The allocator's [memory] events as a curve per device and its peak: the "
+                  "bytes in use (allocated), or their running sum from where the trace began "
+                  "(since start) when the events give only the changes."));
+  begin_table (self, headers);
+  for (guint i = 0; i < rep->memory->len; i++)
     {
-      const IvCounterSeries *s = &g_array_index (t->series, IvCounterSeries, i);
-      const char *name = iv_trace_string (t, s->name);
-      gsize at = s->first;
-      g_autofree char *peak = NULL, *when = NULL, *n = NULL;
-      if (!name || !g_str_has_prefix (name, "memory · ") || s->n == 0)
-        continue;
-      if (!any)
-        {
-          add_heading (self, _ ("Memory"),
-                       _ ("The allocator's [memory] events as a curve per device; its peak "
-                          "over the whole capture."));
-          begin_table (self, headers);
-          any = TRUE;
-        }
-      for (gsize j = s->first; j < s->first + s->n; j++)
-        if (t->sample_value[j] > t->sample_value[at])
-          at = j;
-      peak = iv_units_format_bytes (t->sample_value[at]);
-      when = iv_units_format_seconds ((t->sample_ns[at] - t->t0_ns) * 1e-9);
-      n = g_strdup_printf ("%" G_GSIZE_FORMAT, s->n);
-      {
-        g_autofree char *label
-            = s->cumulative ? g_strdup_printf (_ ("%s (since start)"), name) : g_strdup (name);
-        const char *cells[] = { label, peak, when, n };
-        add_cells (self, cells, G_N_ELEMENTS (cells));
-      }
+      const IvMemoryPeak *m = &g_array_index (rep->memory, IvMemoryPeak, i);
+      const IvCounterSeries *cs = &g_array_index (t->series, IvCounterSeries, m->series);
+      g_autofree char *peak = iv_units_format_bytes (m->peak);
+      g_autofree char *when = iv_units_format_seconds ((m->peak_ns - t->t0_ns) * 1e-9);
+      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, m->samples);
+      const char *cells[] = { iv_trace_string (t, cs->name), peak, when, n };
+      add_cells (self, cells, G_N_ELEMENTS (cells));
     }
 }
 
@@ -484,7 +471,7 @@ show_result (IvTraceAnalysesView *self, const Result *r)
     show_steps (self, r->steps);
   show_launches (self, r->report->launch);
   show_copies (self, r);
-  show_memory (self);
+  show_memory (self, r->report);
   /* without steps, the streams' idle breakdown is the page's figure */
   if (!self->figure_chart)
     {

@@ -3,6 +3,34 @@
 
 #include "iv-trace-report.h"
 
+/* Each memory curve's peak over the samples in [@t0, @t1): a counter series named
+ * "memory · …" (the loader's name for the allocator's curves). */
+static GArray *
+memory_peaks (const IvTrace *t, gint64 t0, gint64 t1)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (IvMemoryPeak));
+
+  for (guint i = 0; t->series && i < t->series->len; i++)
+    {
+      const IvCounterSeries *s = &g_array_index (t->series, IvCounterSeries, i);
+      const char *name = iv_trace_string (t, s->name);
+      IvMemoryPeak m = { i, 0, 0, 0 };
+      if (!name || !g_str_has_prefix (name, "memory · "))
+        continue;
+      for (gsize j = s->first; j < s->first + s->n; j++)
+        {
+          if (t->sample_ns[j] < t0 || t->sample_ns[j] >= t1)
+            continue;
+          if (m.samples == 0 || t->sample_value[j] > m.peak)
+            m.peak = t->sample_value[j], m.peak_ns = t->sample_ns[j];
+          m.samples++;
+        }
+      if (m.samples)
+        g_array_append_val (out, m);
+    }
+  return out;
+}
+
 IvTraceReport *
 iv_trace_report_new (const IvTrace *trace, gint64 t0_ns, gint64 t1_ns, gboolean scoped,
                      IvStatsFlags flags, GError **error)
@@ -22,6 +50,7 @@ iv_trace_report_new (const IvTrace *trace, gint64 t0_ns, gint64 t1_ns, gboolean 
   for (guint i = 0; i < by_name->len; i++)
     r->open += g_array_index (by_name, IvNameStats, i).open;
   r->launch = iv_trace_launch_stats (trace, t0_ns, t1_ns);
+  r->memory = memory_peaks (trace, t0_ns, t1_ns);
   return r;
 }
 
@@ -33,5 +62,6 @@ iv_trace_report_free (IvTraceReport *r)
   g_array_unref (r->by_name);
   iv_gpu_stats_free (r->gpu);
   iv_launch_stats_free (r->launch);
+  g_array_unref (r->memory);
   g_free (r);
 }

@@ -10,6 +10,16 @@
 
 G_BEGIN_DECLS
 
+/* The highest point of one of Kineto's memory curves ("memory · GPU 0 · allocated", the
+ * counters iv-trace-chrome.c makes of [memory] instants) in the range. */
+typedef struct
+{
+  guint series;    /* its IvCounterSeries */
+  double peak;     /* bytes: in use ("allocated"), or since the trace began ("since start") */
+  gint64 peak_ns;  /* the first sample at the peak */
+  guint64 samples; /* samples in the range */
+} IvMemoryPeak;
+
 typedef struct
 {
   gint64 t0_ns, t1_ns; /* the range asked for (G_MININT64/G_MAXINT64: the whole trace) */
@@ -22,6 +32,7 @@ typedef struct
   gint64 busy_ns;
   guint64 open;          /* spans that did not end in the range */
   IvLaunchStats *launch; /* launches whose work starts in the range, queue lengths */
+  GArray *memory;        /* IvMemoryPeak, one per memory curve with samples in the range */
 } IvTraceReport;
 
 /* The report on [@t0_ns, @t1_ns) (@scoped: narrower than the whole trace); NULL with
