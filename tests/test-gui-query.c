@@ -332,6 +332,35 @@ assert_completions (IvQueryPage *q, const char *text, const char *expected)
   g_assert_cmpstr (joined, ==, expected);
 }
 
+/* @text in the editor, the cursor at its end. */
+static void
+place_text (IvQueryPage *q, const char *text)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (
+      GTK_TEXT_VIEW (iv_gui_find_child (GTK_WIDGET (q), GTK_TYPE_TEXT_VIEW)));
+  GtkTextIter end;
+  iv_query_page_set_text (q, text);
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  gtk_text_buffer_place_cursor (buffer, &end);
+}
+
+/* The editor's own keys (Tab, Ctrl+Space, Ctrl+Enter, Escape): its capture-phase
+ * controller, before the text view's. */
+static GtkEventController *
+editor_keys (GtkWidget *editor)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (editor);
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_EVENT_CONTROLLER_KEY (c)
+          && gtk_event_controller_get_propagation_phase (c) == GTK_PHASE_CAPTURE)
+        return c;
+    }
+  g_assert_not_reached ();
+  return NULL;
+}
+
 /* Table names, the columns of a table named, of an alias before a dot. */
 static void
 test_query_completion (void)
@@ -357,6 +386,40 @@ test_query_completion (void)
   iv_query_page_complete (q);
   text = iv_query_page_get_text (q);
   g_assert_cmpstr (text, ==, "SELECT * FROM slice");
+
+  /* several: Tab offers them in a list; picking one puts it in place */
+  {
+    GtkWidget *editor = iv_gui_find_child (GTK_WIDGET (q), GTK_TYPE_TEXT_VIEW);
+    GtkEventController *keys = editor_keys (editor);
+    GtkWidget *popover = iv_gui_find_child (editor, GTK_TYPE_POPOVER);
+    GtkListBox *list;
+    gboolean handled = FALSE;
+    g_autofree char *picked = NULL;
+
+    place_text (q, "SELECT * FROM thr");
+    g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Tab, 0, 0, &handled);
+    g_assert_true (handled);
+    iv_gui_settle (window);
+    g_assert_nonnull (popover);
+    g_assert_true (gtk_widget_get_visible (popover));
+    list = GTK_LIST_BOX (iv_gui_find_child (popover, GTK_TYPE_LIST_BOX));
+    g_assert_nonnull (gtk_list_box_get_row_at_index (list, 1));
+    g_assert_null (gtk_list_box_get_row_at_index (list, 2));
+    g_signal_emit_by_name (list, "row-activated", gtk_list_box_get_row_at_index (list, 1));
+    iv_gui_settle (window);
+    picked = iv_query_page_get_text (q);
+    g_assert_cmpstr (picked, ==, "SELECT * FROM thread_track");
+    g_assert_false (gtk_widget_get_visible (popover));
+    /* Tab after a space indents; Ctrl+Enter runs */
+    handled = FALSE;
+    place_text (q, "SELECT 1 ");
+    g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Tab, 0, 0, &handled);
+    g_assert_false (handled);
+    g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Return, 0, GDK_CONTROL_MASK, &handled);
+    g_assert_true (handled);
+    g_assert_true (iv_gui_wait_for (query_done, q, 30));
+    g_assert_cmpuint (iv_query_page_get_n_rows (q), ==, 1);
+  }
 }
 
 /* Points of two numeric columns, bars of a text column; Export takes the chart while the
