@@ -838,6 +838,46 @@ test_legend_short_names (void)
   g_assert_cmpuint (rows[1], ==, 3);
 }
 
+/* Issue 31: equal cells gave a paper column's bottom row of heat maps plots half as tall
+ * as the row above (its x labels took the difference) and the first column narrower
+ * plots (its y labels). Every panel of a grid sharing both axes now has the same plot. */
+static void
+test_grid_equal_plots (void)
+{
+  g_autoptr (IvChartGrid) grid = iv_chart_grid_new (2, 2);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 336, 252);
+  cairo_t *cr = cairo_create (s);
+  IvRenderOptions opt = { IV_THEME_LIGHT, 0.87 };
+  static const char *const names[] = { "4096", "1024", "128" };
+  double values[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+  const IvChartLayout *first;
+
+  for (guint i = 0; i < 4; i++)
+    {
+      IvChart *c = iv_chart_new ();
+      iv_chart_set_title (c, "concurrency 16", NULL);
+      iv_chart_add_heatmap (c, "v", values, 3, 3, -0.5, 2.5, -0.5, 2.5);
+      iv_chart_axis_set_categories (c, IV_AXIS_X, names, 3);
+      iv_chart_axis_set_categories (c, IV_AXIS_Y, names, 3);
+      iv_chart_axis_set_title (c, IV_AXIS_X, "OSL");
+      iv_chart_axis_set_title (c, IV_AXIS_Y, "ISL");
+      iv_chart_grid_set (grid, i / 2, i % 2, c);
+    }
+  iv_chart_grid_set_title (grid, "By ISL × OSL");
+  iv_chart_grid_share_axes (grid, TRUE, TRUE);
+  iv_chart_grid_share_colorbar (grid, TRUE);
+  g_assert_true (iv_chart_grid_render (cr, grid, &opt, 336, 252, NULL));
+  first = iv_chart_get_layout (iv_chart_grid_get (grid, 0, 0));
+  for (guint i = 1; i < 4; i++)
+    {
+      const IvChartLayout *l = iv_chart_get_layout (iv_chart_grid_get (grid, i / 2, i % 2));
+      g_assert_cmpfloat (fabs (l->plot_h - first->plot_h), <, 1.5);
+      g_assert_cmpfloat (fabs (l->plot_w - first->plot_w), <, 1.5);
+    }
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -864,6 +904,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/legend-hit-and-colors", test_legend_hit_and_colors);
   g_test_add_func ("/chart/palette-probe", test_palette_probe);
   g_test_add_func ("/chart/grid-shared-axes", test_grid_shared_axes);
+  g_test_add_func ("/chart/grid-equal-plots", test_grid_equal_plots);
   g_test_add_func ("/chart/grid-legend", test_grid_legend);
   return g_test_run ();
 }

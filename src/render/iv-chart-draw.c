@@ -699,6 +699,10 @@ _iv_chart_place_labels (IvChartCtx *ctx)
             }
         }
     }
+  /* in a small plot (a grid's panel on a paper column) a label away from its point, on
+   * a leader, floats loose among the few others: near spots only there (issue 31) */
+  guint reaches = L->plot_w < 110 || L->plot_h < 90 ? 1 : G_N_ELEMENTS (reach);
+
   for (guint i = 0; i < chart->series->len; i++)
     {
       IvSeries *s = chart->series->pdata[i];
@@ -721,7 +725,7 @@ _iv_chart_place_labels (IvChartCtx *ctx)
           if (!label || !label[0] || !isfinite (px) || !isfinite (py))
             continue;
           _iv_chart_text_size (ctx, label, 0.85, FALSE, &w, &h);
-          for (guint q = 0; q < G_N_ELEMENTS (reach) && best_cost > 0; q++)
+          for (guint q = 0; q < reaches && best_cost > 0; q++)
             for (guint d = 0; d < 8; d++)
               {
                 double r = r0 * reach[q] + (q ? h * 0.5 : 0);

@@ -270,7 +270,7 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
   IvLegendPlacement legend_saved = IV_LEGEND_HIDDEN;
   char *shared_title[2] = { NULL, NULL };
   double union_lo[2] = { INFINITY, INFINITY }, union_hi[2] = { -INFINITY, -INFINITY };
-  gboolean ok = TRUE;
+  gboolean ok = TRUE, swapped = FALSE;
   guint n = grid->rows * grid->columns;
   g_autofree SavedAxis *saved = g_new0 (SavedAxis, n * 2);
 
@@ -342,6 +342,24 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
             g_autoptr (IvTicks) t = iv_ticks_compute (&ax->spec, union_lo[a], union_hi[a], 5);
             shared_title[a] = t->unit_label ? g_strdup_printf ("%s (%s)", ax->title, t->unit_label)
                                             : g_strdup (ax->title);
+            /* the axis's short title where the whole one would take two lines: on a paper
+             * column the pareto grid's y title wrapped into the grid's title (issue 31) */
+            if (ax->short_title)
+              {
+                PangoLayout *m = grid_layout (cr, options, "Cantarell, Sans", 13.0);
+                double room = a == 0 ? width - 20 : height - top - band - 34;
+                int tw, th;
+                iv_text_layout_set_text (m, shared_title[a]);
+                pango_layout_get_pixel_size (m, &tw, &th);
+                if (tw > room)
+                  {
+                    g_free (shared_title[a]);
+                    shared_title[a] = t->unit_label ? g_strdup_printf ("%s (%s)", ax->short_title,
+                                                                       t->unit_label)
+                                                    : g_strdup (ax->short_title);
+                  }
+                g_object_unref (m);
+              }
           }
       }
   }
@@ -391,6 +409,33 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
   }
   cell_w = (width - left - strip) / grid->columns;
   cell_h = (height - top - bottom) / grid->rows;
+  /* every panel its short title where one title would wrap in its cell ("ISL 1024 · OSL
+   * 2048" took two lines of a column's panel, its plot shorter than its neighbours') */
+  {
+    PangoLayout *m = grid_layout (cr, options, "Cantarell, Sans Bold", 13.0 * PANEL_TITLE_SCALE);
+    gboolean wraps = FALSE, all_short = TRUE;
+    for (guint i = 0; i < n; i++)
+      {
+        IvChart *c = grid->charts[i];
+        int tw, th;
+        if (!c || !c->title)
+          continue;
+        all_short &= c->short_title != NULL;
+        iv_text_layout_set_text (m, c->title);
+        pango_layout_get_pixel_size (m, &tw, &th);
+        wraps |= tw > cell_w - 2 * IV_CHART_PAD;
+      }
+    g_object_unref (m);
+    if (wraps && all_short)
+      for (guint i = 0; i < n; i++)
+        if (grid->charts[i] && grid->charts[i]->title)
+          {
+            IvChart *c = grid->charts[i];
+            char *t = c->title;
+            c->title = c->short_title, c->short_title = t;
+            swapped = TRUE;
+          }
+  }
   label_margins (grid, options, cell_w, cell_h, saved, union_lo, union_hi, shared_title,
                  strip_chart != NULL, &grid->extra_left, &grid->extra_bottom);
   grid->left = left;
@@ -429,6 +474,14 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
     _iv_chart_colorbar_strip (cr, strip_chart, options, width - strip, bar_top,
                               bar_bottom - bar_top, TRUE);
   cairo_restore (cr);
+  if (swapped)
+    for (guint i = 0; i < n; i++)
+      if (grid->charts[i] && grid->charts[i]->short_title)
+        {
+          IvChart *c = grid->charts[i];
+          char *t = c->title;
+          c->title = c->short_title, c->short_title = t;
+        }
   if (legend_chart)
     legend_chart->legend = legend_saved;
   g_free (shared_title[0]);

@@ -340,24 +340,26 @@ fit_ticks (IvChartCtx *ctx, IvAxisId a, double length, AxisTicks *out)
           target--;
         }
       /* the fewest ticks a log axis has can still touch ("50 ms" against "100 ms" on a
-       * panel of a column): a label that would is left out, its tick kept */
-      {
-        double prev_end = -INFINITY;
-        for (guint i = 0; i < out->ticks->n_ticks; i++)
-          {
-            IvTick *t = &out->ticks->ticks[i];
-            double w, h, centre, half;
-            if (!t->label)
-              continue;
-            _iv_chart_text_size (ctx, t->label, 0.92, FALSE, &w, &h);
-            centre = iv_scale_normalize (L->kind[a], L->lo[a], L->hi[a], t->value) * length;
-            half = (a == IV_AXIS_X ? w : h) / 2;
-            if (centre - half < prev_end + LABEL_GAP)
-              g_clear_pointer (&t->label, g_free);
-            else
-              prev_end = centre + half;
-          }
-      }
+       * panel of a column): a label that would is left out, its tick kept (along x,
+       * where labels run into each other; y labels a line apart do not) */
+      if (a == IV_AXIS_X)
+        {
+          double prev_end = -INFINITY;
+          for (guint i = 0; i < out->ticks->n_ticks; i++)
+            {
+              IvTick *t = &out->ticks->ticks[i];
+              double w, h, centre, half;
+              if (!t->label)
+                continue;
+              _iv_chart_text_size (ctx, t->label, 0.92, FALSE, &w, &h);
+              centre = iv_scale_normalize (L->kind[a], L->lo[a], L->hi[a], t->value) * length;
+              half = (a == IV_AXIS_X ? w : h) / 2;
+              if (centre - half < prev_end + LABEL_GAP)
+                g_clear_pointer (&t->label, g_free);
+              else
+                prev_end = centre + half;
+            }
+        }
     }
   out->turned = FALSE;
   /* Names along x (runs, categories) that run into each other stand upright instead,

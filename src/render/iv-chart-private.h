@@ -76,6 +76,7 @@ typedef struct
 struct _IvChart
 {
   char *title;
+  char *short_title; /* a grid's panel's, where its title would wrap ("1024 × 2048") */
   char *subtitle;
   double title_scale;    /* 0: a figure's title (1.25 of the body); a grid's panels less */
   gboolean colorbar_off; /* a grid draws one colour bar for all its panels */

@@ -71,6 +71,7 @@ iv_chart_free (IvChart *chart)
   g_free (chart->title);
   g_free (chart->subtitle);
   g_free (chart->legend_title);
+  g_free (chart->short_title);
   g_free (chart);
 }
 
@@ -93,6 +94,13 @@ void
 iv_chart_set_legend (IvChart *chart, IvLegendPlacement placement)
 {
   chart->legend = placement;
+}
+
+void
+iv_chart_set_short_title (IvChart *chart, const char *title)
+{
+  g_free (chart->short_title);
+  chart->short_title = g_strdup (title);
 }
 
 void

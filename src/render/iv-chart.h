@@ -95,6 +95,8 @@ void iv_chart_set_layer (IvChart *chart, gint layer);
 void iv_chart_free (IvChart *chart);
 
 void iv_chart_set_title (IvChart *chart, const char *title, const char *subtitle);
+/* What a grid's panel is titled where its title would not fit on one line. */
+void iv_chart_set_short_title (IvChart *chart, const char *title);
 void iv_chart_set_legend (IvChart *chart, IvLegendPlacement placement);
 /* A legend below the plot whose full names would take more than two rows uses the
  * series' short names (iv_series_set_short_name) under @title, when every entry has one:

@@ -180,6 +180,11 @@ iv_isl_osl_paretos (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
         if (!(c = iv_runs_chart (&panel_spec, &cell, runs->pdata[0], &reason_here)))
           continue;
         iv_chart_set_title (c, title, NULL);
+        {
+          /* under the grid's "… per ISL × OSL" title, where the whole one would wrap */
+          g_autofree char *brief = g_strdup_printf ("%.0f × %.0f", g->isl[i], g->osl[o]);
+          iv_chart_set_short_title (c, brief);
+        }
         iv_chart_set_legend (c, IV_LEGEND_HIDDEN);
         iv_chart_grid_set (grid, i, o, c);
         drawn++;
