@@ -31,6 +31,24 @@ typedef struct
   IvQueryTable *table;
 } IvQueryVtab;
 
+/* What every cursor begins with: SQLite's part, then the table it reads. A table's own
+ * cursor type starts with these two members, in this order. */
+typedef struct
+{
+  sqlite3_vtab_cursor base;
+  IvQueryTable *table;
+} IvQueryCursor;
+
+/* xConnect of every module: declares the table's schema (aux is the IvQueryTable) and
+ * marks it innocuous; xDisconnect and xDestroy free the vtab. */
+int _iv_query_vt_connect (sqlite3 *db, void *aux, int argc, const char *const *argv,
+                          sqlite3_vtab **out, char **err);
+int _iv_query_vt_disconnect (sqlite3_vtab *vt);
+/* xOpen's work: a zeroed cursor of @size bytes (a type beginning as IvQueryCursor) on
+ * @vtab's table; xClose of a cursor that holds nothing else is _iv_query_cursor_close. */
+int _iv_query_cursor_open (sqlite3_vtab *vtab, gsize size, sqlite3_vtab_cursor **out);
+int _iv_query_cursor_close (sqlite3_vtab_cursor *cur);
+
 /* A new table named @name with the columns @columns ("id INTEGER", …, NULL-terminated),
  * registered with the connection by the generic module, or by @module when not NULL. */
 IvQueryTable *_iv_query_table_add (IvQuery *query, const char *name, const char *const *columns,

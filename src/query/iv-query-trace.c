@@ -95,6 +95,27 @@ trace_data_free (gpointer p)
   g_free (d);
 }
 
+/* What the trace tables' cursors begin with: IvQueryCursor's members, then the data. */
+typedef struct
+{
+  sqlite3_vtab_cursor base;
+  IvQueryTable *table;
+  TraceData *d;
+} TraceCursor;
+
+G_STATIC_ASSERT (G_STRUCT_OFFSET (TraceCursor, table) == G_STRUCT_OFFSET (IvQueryCursor, table));
+
+/* xOpen of the trace tables: a zeroed cursor of @size bytes (a type beginning as
+ * TraceCursor) on the table and its trace. */
+static int
+trace_cursor_open (sqlite3_vtab *vtab, gsize size, sqlite3_vtab_cursor **out)
+{
+  int rc = _iv_query_cursor_open (vtab, size, out);
+  if (rc == SQLITE_OK)
+    ((TraceCursor *) *out)->d = ((TraceCursor *) *out)->table->data;
+  return rc;
+}
+
 static const IvTrack *
 track_at (const IvTrace *t, guint i)
 {
@@ -366,6 +387,8 @@ typedef struct
   gboolean eof;
 } SliceCursor;
 
+G_STATIC_ASSERT (G_STRUCT_OFFSET (SliceCursor, d) == G_STRUCT_OFFSET (TraceCursor, d));
+
 static int
 slice_best_index (sqlite3_vtab *vtab, sqlite3_index_info *info)
 {
@@ -461,21 +484,7 @@ slice_best_index (sqlite3_vtab *vtab, sqlite3_index_info *info)
 static int
 slice_open (sqlite3_vtab *vtab, sqlite3_vtab_cursor **out)
 {
-  SliceCursor *c = sqlite3_malloc (sizeof *c);
-  if (!c)
-    return SQLITE_NOMEM;
-  memset (c, 0, sizeof *c);
-  c->table = ((IvQueryVtab *) vtab)->table;
-  c->d = c->table->data;
-  *out = &c->base;
-  return SQLITE_OK;
-}
-
-static int
-slice_close (sqlite3_vtab_cursor *cur)
-{
-  sqlite3_free (cur);
-  return SQLITE_OK;
+  return trace_cursor_open (vtab, sizeof (SliceCursor), out);
 }
 
 /* Slice ids grouped by name (a counting sort: linear, and stable, so ids rise within a
@@ -608,6 +617,21 @@ by_name_cacheable (int col)
 
 static const gint64 *by_name_column (TraceData *d, int col);
 
+/* Narrows [*lo, *hi] by one comparison with @v, @op as xBestIndex codes ts's: 'e' =,
+ * 'a' >=, 'A' >, 'b' <=, 'B' <. */
+static void
+narrow (gint64 *lo, gint64 *hi, char op, gint64 v)
+{
+  if (op == 'e' || op == 'a')
+    *lo = MAX (*lo, v);
+  else if (op == 'A')
+    *lo = MAX (*lo, v == G_MAXINT64 ? v : v + 1);
+  if (op == 'e' || op == 'b')
+    *hi = MIN (*hi, v);
+  else if (op == 'B')
+    *hi = MIN (*hi, v == G_MININT64 ? v : v - 1);
+}
+
 static int
 slice_filter (sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int argc,
               sqlite3_value **argv)
@@ -652,36 +676,19 @@ slice_filter (sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int ar
           c->track = v;
           break;
         case 'e':
-          c->ts_lo = MAX (c->ts_lo, v);
-          c->ts_hi = MIN (c->ts_hi, v);
-          break;
         case 'a':
-          c->ts_lo = MAX (c->ts_lo, v);
-          break;
         case 'A':
-          c->ts_lo = MAX (c->ts_lo, v == G_MAXINT64 ? v : v + 1);
-          break;
         case 'b':
-          c->ts_hi = MIN (c->ts_hi, v);
-          break;
         case 'B':
-          c->ts_hi = MIN (c->ts_hi, v == G_MININT64 ? v : v - 1);
+          narrow (&c->ts_lo, &c->ts_hi, idx_str[k], v);
           break;
         case 'q':
-          c->dur_lo = MAX (c->dur_lo, v);
-          c->dur_hi = MIN (c->dur_hi, v);
-          break;
         case 'd':
-          c->dur_lo = MAX (c->dur_lo, v);
-          break;
         case 'D':
-          c->dur_lo = MAX (c->dur_lo, v == G_MAXINT64 ? v : v + 1);
-          break;
         case 'u':
-          c->dur_hi = MIN (c->dur_hi, v);
-          break;
         case 'U':
-          c->dur_hi = MIN (c->dur_hi, v == G_MININT64 ? v : v - 1);
+          /* dur's codes stand where ts's do in "eaAbB" */
+          narrow (&c->dur_lo, &c->dur_hi, "eaAbB"[strchr ("qdDuU", idx_str[k]) - "qdDuU"], v);
           break;
         default:
           break;
@@ -932,44 +939,13 @@ slice_rowid (sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
   return SQLITE_OK;
 }
 
-static int
-vt_connect (sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
-            char **err)
-{
-  IvQueryTable *t = aux;
-  IvQueryVtab *vt;
-  int rc;
-  (void) argc;
-  (void) argv;
-
-  if ((rc = _iv_query_declare (t, db)) != SQLITE_OK)
-    {
-      *err = sqlite3_mprintf ("%s: %s", t->name, sqlite3_errmsg (db));
-      return rc;
-    }
-  sqlite3_vtab_config (db, SQLITE_VTAB_INNOCUOUS);
-  if (!(vt = sqlite3_malloc (sizeof *vt)))
-    return SQLITE_NOMEM;
-  memset (vt, 0, sizeof *vt);
-  vt->table = t;
-  *out = &vt->base;
-  return SQLITE_OK;
-}
-
-static int
-vt_disconnect (sqlite3_vtab *vt)
-{
-  sqlite3_free (vt);
-  return SQLITE_OK;
-}
-
 static const sqlite3_module slice_module = {
-  .xConnect = vt_connect,
+  .xConnect = _iv_query_vt_connect,
   .xBestIndex = slice_best_index,
-  .xDisconnect = vt_disconnect,
-  .xDestroy = vt_disconnect,
+  .xDisconnect = _iv_query_vt_disconnect,
+  .xDestroy = _iv_query_vt_disconnect,
   .xOpen = slice_open,
-  .xClose = slice_close,
+  .xClose = _iv_query_cursor_close,
   .xFilter = slice_filter,
   .xNext = slice_next,
   .xEof = slice_eof,
@@ -1010,6 +986,8 @@ typedef struct
   guint64 in_pos;
   gboolean eof;
 } ArgsCursor;
+
+G_STATIC_ASSERT (G_STRUCT_OFFSET (ArgsCursor, d) == G_STRUCT_OFFSET (TraceCursor, d));
 
 static int
 compare_args_off (gconstpointer a, gconstpointer b, gpointer data)
@@ -1063,14 +1041,7 @@ args_best_index (sqlite3_vtab *vtab, sqlite3_index_info *info)
 static int
 args_open (sqlite3_vtab *vtab, sqlite3_vtab_cursor **out)
 {
-  ArgsCursor *c = sqlite3_malloc (sizeof *c);
-  if (!c)
-    return SQLITE_NOMEM;
-  memset (c, 0, sizeof *c);
-  c->table = ((IvQueryVtab *) vtab)->table;
-  c->d = c->table->data;
-  *out = &c->base;
-  return SQLITE_OK;
+  return trace_cursor_open (vtab, sizeof (ArgsCursor), out);
 }
 
 static void
@@ -1085,8 +1056,7 @@ static int
 args_close (sqlite3_vtab_cursor *cur)
 {
   args_reset ((ArgsCursor *) cur);
-  sqlite3_free (cur);
-  return SQLITE_OK;
+  return _iv_query_cursor_close (cur);
 }
 
 /* The arguments of the next slice of a scan, read forward in the open file. */
@@ -1285,10 +1255,10 @@ args_rowid (sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
 }
 
 static const sqlite3_module args_module = {
-  .xConnect = vt_connect,
+  .xConnect = _iv_query_vt_connect,
   .xBestIndex = args_best_index,
-  .xDisconnect = vt_disconnect,
-  .xDestroy = vt_disconnect,
+  .xDisconnect = _iv_query_vt_disconnect,
+  .xDestroy = _iv_query_vt_disconnect,
   .xOpen = args_open,
   .xClose = args_close,
   .xFilter = args_filter,
@@ -1325,6 +1295,8 @@ typedef struct
   sqlite3_int64 start;
 } RelativeCursor;
 
+G_STATIC_ASSERT (G_STRUCT_OFFSET (RelativeCursor, d) == G_STRUCT_OFFSET (TraceCursor, d));
+
 static int
 relative_best_index (sqlite3_vtab *vtab, sqlite3_index_info *info)
 {
@@ -1355,23 +1327,17 @@ relative_best_index (sqlite3_vtab *vtab, sqlite3_index_info *info)
 static int
 relative_open (sqlite3_vtab *vtab, sqlite3_vtab_cursor **out)
 {
-  RelativeCursor *c = sqlite3_malloc (sizeof *c);
-  if (!c)
-    return SQLITE_NOMEM;
-  memset (c, 0, sizeof *c);
-  c->table = ((IvQueryVtab *) vtab)->table;
-  c->d = c->table->data;
-  c->ids = g_array_new (FALSE, FALSE, sizeof (gsize));
-  *out = &c->base;
-  return SQLITE_OK;
+  int rc = trace_cursor_open (vtab, sizeof (RelativeCursor), out);
+  if (rc == SQLITE_OK)
+    ((RelativeCursor *) *out)->ids = g_array_new (FALSE, FALSE, sizeof (gsize));
+  return rc;
 }
 
 static int
 relative_close (sqlite3_vtab_cursor *cur)
 {
   g_array_unref (((RelativeCursor *) cur)->ids);
-  sqlite3_free (cur);
-  return SQLITE_OK;
+  return _iv_query_cursor_close (cur);
 }
 
 /* Whether @s is an ancestor of @k: the parents of @k, followed up, reach it. */
@@ -1473,10 +1439,10 @@ relative_rowid (sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
 }
 
 static const sqlite3_module relative_module = {
-  .xConnect = vt_connect,
+  .xConnect = _iv_query_vt_connect,
   .xBestIndex = relative_best_index,
-  .xDisconnect = vt_disconnect,
-  .xDestroy = vt_disconnect,
+  .xDisconnect = _iv_query_vt_disconnect,
+  .xDestroy = _iv_query_vt_disconnect,
   .xOpen = relative_open,
   .xClose = relative_close,
   .xFilter = relative_filter,

@@ -643,9 +643,9 @@ typedef struct
   gsize row, end;
 } GenericCursor;
 
-static int
-vt_connect (sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
-            char **err)
+int
+_iv_query_vt_connect (sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
+                      char **err)
 {
   IvQueryTable *t = aux;
   IvQueryVtab *vt;
@@ -669,10 +669,31 @@ vt_connect (sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_v
   return SQLITE_OK;
 }
 
-static int
-vt_disconnect (sqlite3_vtab *vt)
+int
+_iv_query_vt_disconnect (sqlite3_vtab *vt)
 {
   sqlite3_free (vt);
+  return SQLITE_OK;
+}
+
+int
+_iv_query_cursor_open (sqlite3_vtab *vtab, gsize size, sqlite3_vtab_cursor **out)
+{
+  IvQueryCursor *c;
+
+  g_assert (size >= sizeof *c);
+  if (!(c = sqlite3_malloc64 (size)))
+    return SQLITE_NOMEM;
+  memset (c, 0, size);
+  c->table = ((IvQueryVtab *) vtab)->table;
+  *out = &c->base;
+  return SQLITE_OK;
+}
+
+int
+_iv_query_cursor_close (sqlite3_vtab_cursor *cur)
+{
+  sqlite3_free (cur);
   return SQLITE_OK;
 }
 
@@ -708,23 +729,12 @@ generic_best_index (sqlite3_vtab *vtab, sqlite3_index_info *info)
   return SQLITE_OK;
 }
 
+G_STATIC_ASSERT (G_STRUCT_OFFSET (GenericCursor, table) == G_STRUCT_OFFSET (IvQueryCursor, table));
+
 static int
 generic_open (sqlite3_vtab *vtab, sqlite3_vtab_cursor **out)
 {
-  GenericCursor *c = sqlite3_malloc (sizeof *c);
-  if (!c)
-    return SQLITE_NOMEM;
-  memset (c, 0, sizeof *c);
-  c->table = ((IvQueryVtab *) vtab)->table;
-  *out = &c->base;
-  return SQLITE_OK;
-}
-
-static int
-generic_close (sqlite3_vtab_cursor *cur)
-{
-  sqlite3_free (cur);
-  return SQLITE_OK;
+  return _iv_query_cursor_open (vtab, sizeof (GenericCursor), out);
 }
 
 static int
@@ -796,12 +806,12 @@ generic_rowid (sqlite3_vtab_cursor *cur, sqlite3_int64 *rowid)
 static const sqlite3_module generic_module = {
   .iVersion = 0,
   .xCreate = NULL, /* eponymous only: the table exists without CREATE VIRTUAL TABLE */
-  .xConnect = vt_connect,
+  .xConnect = _iv_query_vt_connect,
   .xBestIndex = generic_best_index,
-  .xDisconnect = vt_disconnect,
-  .xDestroy = vt_disconnect,
+  .xDisconnect = _iv_query_vt_disconnect,
+  .xDestroy = _iv_query_vt_disconnect,
   .xOpen = generic_open,
-  .xClose = generic_close,
+  .xClose = _iv_query_cursor_close,
   .xFilter = generic_filter,
   .xNext = generic_next,
   .xEof = generic_eof,
