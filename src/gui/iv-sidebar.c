@@ -153,17 +153,17 @@ on_popover_closed (GtkPopover *popover)
   g_idle_add_once ((GSourceOnceFunc) gtk_widget_unparent, popover);
 }
 
-/* A right click on a trace offers to compare it with each other loaded trace. */
-static void
-on_row_context (GtkGestureClick *gesture, int n_press, double x, double y, IvSidebar *self)
+/* A trace's context menu at (@x, @y) of its @row: compare it with each other loaded
+ * trace. FALSE when there is nothing to compare it with. */
+static gboolean
+popup_compare_menu (IvSidebar *self, GtkWidget *row, double x, double y)
 {
-  GtkWidget *row = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
   g_autoptr (GMenuModel) menu
       = iv_sidebar_compare_menu (self, row_document (GTK_LIST_BOX_ROW (row)));
   GtkWidget *popover;
 
   if (g_menu_model_get_n_items (menu) == 0)
-    return;
+    return FALSE;
   popover = gtk_popover_menu_new_from_model (menu);
   gtk_widget_set_parent (popover, row);
   gtk_popover_set_pointing_to (GTK_POPOVER (popover), &(GdkRectangle){ (int) x, (int) y, 1, 1 });
@@ -171,7 +171,29 @@ on_row_context (GtkGestureClick *gesture, int n_press, double x, double y, IvSid
   gtk_widget_set_halign (popover, GTK_ALIGN_START);
   g_signal_connect (popover, "closed", G_CALLBACK (on_popover_closed), NULL);
   gtk_popover_popup (GTK_POPOVER (popover));
-  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  return TRUE;
+}
+
+/* A right click (or a long press) on a trace offers to compare it. */
+static void
+on_row_context (GtkGestureClick *gesture, int n_press, double x, double y, IvSidebar *self)
+{
+  GtkWidget *row = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  if (popup_compare_menu (self, row, x, y))
+    gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
+static void
+on_row_long_press (GtkGestureLongPress *gesture, double x, double y, IvSidebar *self)
+{
+  popup_compare_menu (self, gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture)), x, y);
+}
+
+/* Shift+F10 or the Menu key: the same menu from the keyboard, at the row's start. */
+static gboolean
+on_row_menu_key (GtkWidget *row, GVariant *args, gpointer self)
+{
+  return popup_compare_menu (self, row, 12, gtk_widget_get_height (row) / 2.0);
 }
 
 static GtkWidget *
@@ -222,6 +244,20 @@ create_row (gpointer item, gpointer user_data)
     gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (context), GDK_BUTTON_SECONDARY);
     g_signal_connect (context, "pressed", G_CALLBACK (on_row_context), self);
     gtk_widget_add_controller (row, GTK_EVENT_CONTROLLER (context));
+    context = gtk_gesture_long_press_new ();
+    gtk_gesture_single_set_touch_only (GTK_GESTURE_SINGLE (context), TRUE);
+    g_signal_connect (context, "pressed", G_CALLBACK (on_row_long_press), self);
+    gtk_widget_add_controller (row, GTK_EVENT_CONTROLLER (context));
+  }
+  {
+    GtkEventController *keys = gtk_shortcut_controller_new ();
+    gtk_shortcut_controller_add_shortcut (
+        GTK_SHORTCUT_CONTROLLER (keys),
+        gtk_shortcut_new (
+            gtk_alternative_trigger_new (gtk_keyval_trigger_new (GDK_KEY_F10, GDK_SHIFT_MASK),
+                                         gtk_keyval_trigger_new (GDK_KEY_Menu, 0)),
+            gtk_callback_action_new (on_row_menu_key, self, NULL)));
+    gtk_widget_add_controller (row, keys);
   }
 
   gtk_box_append (GTK_BOX (box), icon);
