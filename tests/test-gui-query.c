@@ -268,12 +268,16 @@ test_query_close_while_running (void)
   g_autoptr (IvDocument) doc = iv_gui_doc_at (window, 0);
   gint64 until;
 
+  g_assert_true (run_sql (q, "SELECT id FROM slice LIMIT 3"));
   iv_query_page_set_text (q, ENDLESS);
   g_assert_true (iv_query_page_run (q));
   iv_window_close_document (window, doc);
   g_clear_object (&doc);
   iv_gui_settle (window);
   g_assert_false (iv_query_page_is_running (q));
+  /* its rows named slices of the closed trace: gone with it */
+  g_assert_null (iv_query_page_get_result (q));
+  g_assert_cmpuint (iv_query_page_get_n_rows (q), ==, 0);
   /* the cancelled worker returns meanwhile; its result is dropped */
   until = g_get_monotonic_time () + 500 * 1000;
   iv_gui_wait_for (after_ms, &until, 5);

@@ -438,6 +438,18 @@ show_result (IvQueryPage *self, IvQueryResult *result)
   update_chart (self);
 }
 
+static void
+clear_result (IvQueryPage *self)
+{
+  if (!self->result)
+    return;
+  clear_columns (self);
+  g_list_store_remove_all (self->store);
+  g_clear_pointer (&self->result, iv_query_result_free);
+  gtk_widget_set_sensitive (self->copy_button, FALSE);
+  update_chart (self);
+}
+
 /* ---- running ------------------------------------------------------------------------- */
 
 static void
@@ -605,6 +617,8 @@ set_data (IvQueryPage *self, const IvTrace *trace, const IvSweep *sweep, GObject
   self->trace = trace;
   self->sweep = sweep;
   g_set_object (&self->owner, owner);
+  /* results of what was shown before would name its slices, not these */
+  clear_result (self);
   /* a query the user has not touched yet is an example of what is shown */
   if (trace || sweep)
     {
