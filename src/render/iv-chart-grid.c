@@ -19,6 +19,7 @@ struct _IvChartGrid
   gboolean share_x, share_y;
   gboolean share_colorbar; /* one colour bar right of all panels, theirs hidden */
   int legend_panel;        /* whose legend is drawn once below all panels; -1: each its own */
+  double reflow;           /* > 0: the panels' shape sought (iv_chart_grid_set_reflow) */
   double left, top, cell_w, cell_h; /* where the last drawing put the panels */
   /* … the first column wider and the bottom row taller by their axis labels, so every
    * panel's plot has the same size (the inner ones' labels are hidden) */
@@ -99,6 +100,51 @@ void
 iv_chart_grid_share_colorbar (IvChartGrid *grid, gboolean share)
 {
   grid->share_colorbar = share;
+}
+
+void
+iv_chart_grid_set_reflow (IvChartGrid *grid, double aspect)
+{
+  grid->reflow = aspect;
+}
+
+/* The panels in order into the columns whose cells' shape is nearest grid->reflow at
+ * @width × @height (the grid's own title and labels aside: a first guess is enough);
+ * the cells there are now. */
+static guint
+reflow (IvChartGrid *grid, double width, double height)
+{
+  guint n = 0, best = grid->columns, rows;
+  double best_cost = INFINITY;
+  IvChart **charts;
+
+  if (grid->reflow <= 0 || grid->legend_panel >= 0 || width <= 0 || height <= 0)
+    return grid->rows * grid->columns;
+  for (guint i = 0; i < grid->rows * grid->columns; i++)
+    n += grid->charts[i] != NULL;
+  for (guint cols = 1; cols <= n; cols++)
+    {
+      double cost;
+      rows = (n + cols - 1) / cols;
+      /* full rows only (or the grid as set): under a gap in the last row a column's
+       * panels would have no x labels, the inner ones hiding theirs */
+      if (n % cols != 0 && cols != grid->columns)
+        continue;
+      cost = fabs (log ((width / cols) / (height / rows) / grid->reflow));
+      if (cost < best_cost - 1e-9)
+        best_cost = cost, best = cols;
+    }
+  rows = (n + best - 1) / best;
+  if (best == grid->columns && rows == grid->rows)
+    return rows * best;
+  charts = g_new0 (IvChart *, rows * best);
+  for (guint i = 0, k = 0; i < grid->rows * grid->columns; i++)
+    if (grid->charts[i])
+      charts[k++] = grid->charts[i];
+  g_free (grid->charts);
+  grid->charts = charts;
+  grid->rows = rows, grid->columns = best;
+  return rows * best;
 }
 
 /* The range a chart would pick for an axis, from a throw-away drawing. */
@@ -271,7 +317,7 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
   char *shared_title[2] = { NULL, NULL };
   double union_lo[2] = { INFINITY, INFINITY }, union_hi[2] = { -INFINITY, -INFINITY };
   gboolean ok = TRUE, swapped = FALSE;
-  guint n = grid->rows * grid->columns;
+  guint n = reflow (grid, width, height);
   g_autofree SavedAxis *saved = g_new0 (SavedAxis, n * 2);
 
   cairo_save (cr);

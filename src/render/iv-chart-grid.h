@@ -21,6 +21,10 @@ void iv_chart_grid_share_axes (IvChartGrid *grid, gboolean share_x, gboolean sha
 /* The panels' heat maps share one colour scale (the same value range): one colour bar,
  * right of the grid, instead of one beside each panel. */
 void iv_chart_grid_share_colorbar (IvChartGrid *grid, gboolean share);
+/* The panels, in order, flow into the rows and columns that give each the shape nearest
+ * @aspect (width / height) at the size the grid is drawn: four heat maps side by side
+ * in a wide, short window, two by two on a paper column. 0: as set. */
+void iv_chart_grid_set_reflow (IvChartGrid *grid, double aspect);
 gboolean iv_chart_grid_render (cairo_t *cr, gconstpointer grid, const IvRenderOptions *options,
                                double width, double height, GError **error);
 

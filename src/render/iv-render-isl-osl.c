@@ -129,6 +129,9 @@ iv_isl_osl_heatmaps (const IvPlotSpec *spec, const IvSweep *sweep, char **reason
   iv_chart_grid_share_axes (grid, TRUE, TRUE);
   /* one value range for every panel (lo, hi above): one colour bar says it */
   iv_chart_grid_share_colorbar (grid, TRUE);
+  /* three by three cells read best a little wider than tall: four loads side by side in a
+   * short window, two by two on a page (at 1024 × 700 two rows left cells 6 px tall) */
+  iv_chart_grid_set_reflow (grid, 1.4);
   return grid;
 }
 
