@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "iv-chart-view.h"
+#include "iv-document.h"
 #include "iv-plain-text.h"
 #include "iv-rank-charts.h"
 #include "iv-safe-text.h"
@@ -87,7 +88,7 @@ iv_ranks_view_init (IvRanksView *self)
   self->scroll = gtk_scrolled_window_new ();
   gtk_widget_set_parent (self->scroll, GTK_WIDGET (self));
   self->grid = gtk_grid_new ();
-  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 18);
+  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 12);
   gtk_grid_set_row_spacing (GTK_GRID (self->grid), 4);
   gtk_widget_set_halign (self->grid, GTK_ALIGN_START);
   gtk_widget_set_margin_start (self->grid, 12);
@@ -124,17 +125,9 @@ iv_ranks_view_new (void)
 }
 
 static const char *const column_titles[IV_RANKS_N_COLS] = {
-  N_ ("Rank"),
-  N_ ("Span"),
-  N_ ("Compute"),
-  N_ ("%"),
-  N_ ("Non-compute"),
-  N_ ("%"),
-  N_ ("Idle"),
-  N_ ("%"),
-  N_ ("Comm. under compute"),
-  N_ ("Wait caused"),
-  N_ ("Wait suffered"),
+  N_ ("Rank"),          N_ ("Span"),        N_ ("Compute"),       N_ ("%"),
+  N_ ("Non-compute"),   N_ ("%"),           N_ ("Idle"),          N_ ("%"),
+  N_ ("Comm. overlap"), N_ ("Wait caused"), N_ ("Wait suffered"),
 };
 
 static const char *const column_tips[IV_RANKS_N_COLS] = {
@@ -375,7 +368,7 @@ update_offsets (IvJobBar *self)
         }
     }
   else if (job->clock == IV_RANKS_CLOCK_WALL)
-    g_string_append (s, _ ("On the wall clock the traces share (baseTimeNanoseconds)"));
+    g_string_append (s, _ ("On the wall clock the traces share"));
   else
     g_string_append (s, _ ("Each rank on its own clock: the traces share no wall clock"));
   iv_label_set_valid_text (GTK_LABEL (self->offsets), s->str);
@@ -404,7 +397,7 @@ link_collective (gsize slice, GArray *out, gpointer data)
   const IvTraceRanks *job;
   const IvCollectiveInstance *ci;
   guint inst, r;
-  g_autofree char *wait = NULL;
+  g_autofree char *wait = NULL, *short_text = NULL;
   char *text;
 
   if (!self->job || (inst = iv_trace_job_instance_of (self->job, slice)) == G_MAXUINT)
@@ -419,18 +412,27 @@ link_collective (gsize slice, GArray *out, gpointer data)
         g_array_append_val (out, s);
     }
   if (!job->stragglers || ci->n_present < 2)
-    text = g_strdup_printf (_ ("collective #%" G_GUINT64_FORMAT " of its kind, on %u ranks"),
-                            ci->ordinal + 1, ci->n_present);
+    {
+      text = g_strdup_printf (_ ("collective #%" G_GUINT64_FORMAT " of its kind, on %u ranks"),
+                              ci->ordinal + 1, ci->n_present);
+      short_text = g_strdup_printf (_ ("Collective #%" G_GUINT64_FORMAT " on %u ranks"),
+                                    ci->ordinal + 1, ci->n_present);
+    }
   else
     {
+      int last = ((IvRank *) job->ranks->pdata[ci->last])->rank;
+      int self_rank = ((IvRank *) job->ranks->pdata[r])->rank;
       wait = iv_units_format_seconds (ci->wait_ns[r] * 1e-9);
-      text = g_strdup_printf (
-          _ ("collective #%" G_GUINT64_FORMAT " of its kind, on %u ranks · rank %d arrived last "
-             "· rank %d waited %s"),
-          ci->ordinal + 1, ci->n_present, ((IvRank *) job->ranks->pdata[ci->last])->rank,
-          ((IvRank *) job->ranks->pdata[r])->rank, wait);
+      text = g_strdup_printf (_ ("collective #%" G_GUINT64_FORMAT
+                                 " of its kind, on %u ranks · rank %d arrived last "
+                                 "· rank %d waited %s"),
+                              ci->ordinal + 1, ci->n_present, last, self_rank, wait);
+      /* the bar's line, short enough to stay whole beside the offsets */
+      short_text = g_strdup_printf (_ ("Collective #%" G_GUINT64_FORMAT ": rank %d arrived "
+                                       "last, rank %d waited %s"),
+                                    ci->ordinal + 1, last, self_rank, wait);
     }
-  iv_label_set_valid_text (GTK_LABEL (self->link), text);
+  iv_label_set_valid_text (GTK_LABEL (self->link), short_text);
   return text;
 }
 
@@ -522,6 +524,7 @@ iv_job_bar_set_job (IvJobBar *self, IvTraceJob *job, GObject *owner, IvTimelineV
     {
       iv_timeline_view_set_link_func (self->timeline, NULL, NULL);
       iv_timeline_view_set_hidden (self->timeline, NULL);
+      iv_timeline_view_set_name (self->timeline, NULL);
     }
   g_set_object (&self->timeline, timeline);
   g_set_object (&self->ranks, ranks);
@@ -562,6 +565,9 @@ iv_job_bar_set_job (IvJobBar *self, IvTraceJob *job, GObject *owner, IvTimelineV
   }
   iv_timeline_view_set_hidden (timeline, self->hidden);
   iv_timeline_view_set_link_func (timeline, link_collective, self);
+  /* the job's title: its document's ("4 ranks · run-7", or the folder) */
+  if (IV_IS_DOCUMENT (owner))
+    iv_timeline_view_set_name (timeline, iv_document_get_title (IV_DOCUMENT (owner)));
   update_ranks_label (self);
   update_offsets (self);
 }

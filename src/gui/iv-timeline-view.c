@@ -71,6 +71,8 @@ iv_timeline_view_dispose (GObject *object)
   if (self->fig.hidden)
     g_byte_array_unref ((GByteArray *) self->fig.hidden);
   self->fig.hidden = NULL;
+  g_free ((char *) self->fig.name);
+  self->fig.name = NULL;
   iv_timeline_layout_clear (&self->layout);
   G_OBJECT_CLASS (iv_timeline_view_parent_class)->dispose (object);
 }
@@ -387,6 +389,15 @@ iv_timeline_view_hover (IvTimelineView *self, gsize slice)
   g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
   self->hovered = slice;
   _iv_timeline_view_update_links (self, slice);
+}
+
+void
+iv_timeline_view_set_name (IvTimelineView *self, const char *name)
+{
+  g_return_if_fail (IV_IS_TIMELINE_VIEW (self));
+  g_free ((char *) self->fig.name);
+  self->fig.name = g_strdup (name);
+  _iv_timeline_view_queue_redraw (self);
 }
 
 void

@@ -50,6 +50,8 @@ void iv_timeline_view_hover (IvTimelineView *self, gsize slice);
 /* Leaves out the processes whose byte in @hidden is non-zero (a job's hidden ranks);
  * NULL: none. The view keeps a reference. */
 void iv_timeline_view_set_hidden (IvTimelineView *self, GByteArray *hidden);
+/* What the figure's title calls the trace (a job's name; copied); NULL: its file's name. */
+void iv_timeline_view_set_name (IvTimelineView *self, const char *name);
 /* The visible range as a figure, for Export. */
 const IvFigure *iv_timeline_view_get_figure (IvTimelineView *self);
 

@@ -380,7 +380,8 @@ static void
 draw_title (Frame *f)
 {
   const IvTrace *t = f->t;
-  g_autofree char *base = g_path_get_basename (t->path ? t->path : "trace");
+  g_autofree char *base
+      = f->fig->name ? g_strdup (f->fig->name) : g_path_get_basename (t->path ? t->path : "trace");
   g_autofree char *span = iv_units_format_seconds ((f->L.t1_ns - f->L.t0_ns) * 1e-9);
   g_autofree char *from = iv_units_format_seconds ((f->L.t0_ns - t->t0_ns) * 1e-9);
   g_autofree char *title

@@ -27,6 +27,8 @@ typedef struct
   gboolean note_cut;               /* an export: say at the bottom what did not fit */
   const GArray *linked;            /* gsize slices that are one with the hovered or selected
                                     * one (a collective on every rank): outlined; or NULL */
+  const char *name;                /* what the title calls the trace (a job's folder); NULL:
+                                    * its file's name */
 } IvTimelineFigure;
 
 /* Where the timeline puts things, for hit testing and tests. */

@@ -720,7 +720,7 @@ sniff_folder (const char *path, gboolean deep, guint64 head_bytes, GCancellable 
       if (ranks >= 2)
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
                      "%s: %u ranks of a distributed trace — `inferview trace %s --stats` "
-                     "reads them as one job; the window opens one rank's file at a time",
+                     "reads them as one job, and the window opens the folder as one",
                      display, ranks, display);
       else if (w.folders_left == 0)
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
