@@ -911,6 +911,7 @@ iv_trace_compare_window_new (GtkWindow *parent, IvDocument *a, IvDocument *b)
   if (parent)
     {
       gtk_window_set_transient_for (GTK_WINDOW (window), parent);
+      gtk_window_set_destroy_with_parent (GTK_WINDOW (window), TRUE);
       gtk_window_set_application (GTK_WINDOW (window), gtk_window_get_application (parent));
     }
   g_object_set_data (G_OBJECT (window), "iv-compare-view", view);
