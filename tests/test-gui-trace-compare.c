@@ -383,6 +383,14 @@ test_analyses (void)
   page = _iv_window_get_page (window, IV_GROUP_TRACES);
   view = iv_workspace_page_get_analyses (page);
   g_assert_nonnull (view);
+  /* nothing is computed until the page shows */
+  g_assert_false (iv_trace_analyses_view_is_busy (view));
+  text = iv_trace_analyses_view_to_text (view);
+  g_assert_cmpstr (text, ==, "");
+  g_clear_pointer (&text, g_free);
+  gtk_stack_set_visible_child_name (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (view))),
+                                    "analyses");
+  g_assert_true (iv_trace_analyses_view_is_busy (view));
   g_assert_true (iv_gui_wait_for (analyses_done, view, 60));
   text = iv_trace_analyses_view_to_text (view);
   check_against_cli (text, json_node_get_object (whole), TRUE);
@@ -419,6 +427,9 @@ test_analyses (void)
 
     iv_gui_open_paths (window, legacy, NULL);
     iv_gui_settle (window);
+    /* a trace opens on its timeline: the page computes once shown again */
+    gtk_stack_set_visible_child_name (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (view))),
+                                      "analyses");
     g_assert_true (iv_gui_wait_for (analyses_done, view, 60));
     g_clear_pointer (&text, g_free);
     text = iv_trace_analyses_view_to_text (view);

@@ -33,6 +33,7 @@ struct _IvTraceAnalysesView
   gint64 step;
   guint generation;
   gboolean busy;
+  gboolean pending;       /* to compute once shown */
   gboolean setting_steps; /* the drop-down is being filled: not a choice */
   GArray *step_numbers;   /* gint64: the drop-down's items after "Whole trace" */
 
@@ -520,8 +521,17 @@ start (IvTraceAnalysesView *self)
   g_string_truncate (self->text, 0);
   self->figure_chart = NULL;
   self->busy = FALSE;
+  self->pending = FALSE;
   if (!self->trace)
     {
+      set_status (self, NULL);
+      return;
+    }
+  /* computed when first shown: the copies read the file again, which a trace opened and
+   * never looked at here should not cost */
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      self->pending = TRUE;
       set_status (self, NULL);
       return;
     }
@@ -603,7 +613,8 @@ iv_trace_analyses_view_set_step (IvTraceAnalysesView *self, gint64 step)
   self->setting_steps = TRUE;
   gtk_drop_down_set_selected (GTK_DROP_DOWN (self->steps_dropdown), index);
   self->setting_steps = FALSE;
-  if (step == self->step && (self->busy || gtk_widget_get_first_child (self->sections)))
+  if (step == self->step
+      && (self->busy || self->pending || gtk_widget_get_first_child (self->sections)))
     return TRUE;
   self->step = step;
   /* the timeline shows what the page counts: the step, or the whole trace again */
@@ -665,6 +676,16 @@ iv_trace_analyses_view_dispose (GObject *object)
 }
 
 static void
+iv_trace_analyses_view_map (GtkWidget *widget)
+{
+  IvTraceAnalysesView *self = IV_TRACE_ANALYSES_VIEW (widget);
+
+  GTK_WIDGET_CLASS (iv_trace_analyses_view_parent_class)->map (widget);
+  if (self->pending)
+    start (self);
+}
+
+static void
 iv_trace_analyses_view_finalize (GObject *object)
 {
   g_string_free (IV_TRACE_ANALYSES_VIEW (object)->text, TRUE);
@@ -679,6 +700,7 @@ iv_trace_analyses_view_class_init (IvTraceAnalysesViewClass *klass)
 
   object_class->dispose = iv_trace_analyses_view_dispose;
   object_class->finalize = iv_trace_analyses_view_finalize;
+  widget_class->map = iv_trace_analyses_view_map;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 

@@ -3,8 +3,8 @@
  * the ProfilerSteps with the GPU's time in each, HTA's kernel launch statistics with the
  * longest launch delays, the queue length per stream, the memory copies by direction with
  * their GB/s, and the memory curves' peaks — as `trace --stats` prints them, computed on a
- * worker thread. A step filter scopes the page (and the timeline it drives) to one
- * ProfilerStep. The Traces workspace shows it as its "Analyses" page. */
+ * worker thread once the page is shown. A step filter scopes the page (and the timeline it drives)
+ * to one ProfilerStep. The Traces workspace shows it as its "Analyses" page. */
 #pragma once
 
 #include <gtk/gtk.h>
