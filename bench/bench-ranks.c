@@ -166,6 +166,21 @@ frames (const char *const *paths)
               med <= 8 ? "target met" : "target MISSED");
       missed += med > 8;
     }
+  /* one rank's trace alone, zoomed out, for scale: what a frame costs per rank shown */
+  {
+    g_autoptr (IvTrace) one = iv_trace_load (paths[0], NULL, NULL, NULL, NULL);
+    IvTimelineFigure f1 = { 0 };
+    double med, p95, cpu;
+    if (one)
+      {
+        f1.trace = one, f1.selected = G_MAXSIZE;
+        f1.t0_ns = one->t0_ns, f1.t1_ns = one->t1_ns;
+        frame_times (&f1, 31, &med, &p95, &cpu);
+        printf ("  one rank alone (%" G_GSIZE_FORMAT " slices, %u rows), zoomed out: median %6.2f "
+                "ms (CPU %5.2f ms)\n",
+                one->n_slices, one->rows->len, med, cpu);
+      }
+  }
   return missed;
 }
 
