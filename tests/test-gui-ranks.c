@@ -278,6 +278,8 @@ test_table (void)
   GtkStack *stack = GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (rv)));
   const IvFigure *fig;
 
+  g_assert_cmpuint (iv_ranks_view_get_n_rows (rv), ==,
+                    iv_document_get_job (doc)->ranks->ranks->len);
   check_table (dir);
   /* the Ranks page is what Export draws while it is shown */
   gtk_stack_set_visible_child_name (stack, "ranks");
