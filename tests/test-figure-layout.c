@@ -496,6 +496,42 @@ test_stage_names (void)
     }
 }
 
+/* The pipeline's rows keep a right margin wider than the page's at every size the window
+ * draws it: at 1920 × 1080 (a 1290 × 880 figure area, drawn 1.43 × larger) the last box of
+ * the attention row, TP AR, met the window's edge (issue 31). The boxes' right edge, in
+ * the window's pixels, stays at least 6 px (times the zoom) inside the page's margin. */
+static void
+test_pipeline_margin (void)
+{
+  static const double sizes[][2]
+      = { { 1290, 880 }, { 1000, 560 }, { 650, 560 }, { 480, 560 }, { 324, 300 } };
+  const IvModel *m = iv_presets_find ("Llama-3.1-8B");
+  const IvHardware *hw = iv_hardware_find ("ring4");
+  IvModelFigure fig;
+  IvConfig c;
+  IvResult r;
+
+  iv_config_init (&c);
+  c.mode = IV_MODE_PREFILL, c.T = 8192, c.t = 8; /* the window's shot: TP AR shown */
+  g_assert_true (iv_model_evaluate (m, hw, &c, &r));
+  fig = (IvModelFigure){ &r, 0, IV_SWEEP_TP, FALSE };
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      double w = sizes[i][0], h = sizes[i][1], z = iv_model_figure_zoom (w, h), right = 0;
+      IvPipelineLayout L;
+      iv_pipeline_layout (&fig, w / z, h / z, &L);
+      g_assert_cmpfloat (L.box[IV_C2].w, >, 0);
+      for (int st = 0; st < IV_N_STAGES; st++)
+        if (L.box[st].w > 0)
+          right = MAX (right, (L.box[st].x + L.box[st].w) * z);
+      if (w - right < (IV_FIGURE_PAD + 6) * z)
+        g_error ("pipeline at %.0f × %.0f: the boxes end %.1f px from the right edge", w, h,
+                 w - right);
+    }
+  /* at 1290 × 880 the figure is drawn larger, by the smaller of 1290 / 900 and 880 / 600 */
+  g_assert_cmpfloat (fabs (iv_model_figure_zoom (1290, 880) - 1290.0 / 900), <, 1e-9);
+}
+
 /* The check itself: two strings drawn over each other, one past the page's edge and one
  * ellipsized are each reported, and a string allowed to do so is not. */
 static void
@@ -559,6 +595,7 @@ main (int argc, char **argv)
   g_test_add_func ("/layout/check-catches", test_check_catches);
   g_test_add_func ("/layout/model", test_model);
   g_test_add_func ("/layout/stage-names", test_stage_names);
+  g_test_add_func ("/layout/pipeline-margin", test_pipeline_margin);
   g_test_add_func ("/layout/runs", test_runs);
   g_test_add_func ("/layout/traces", test_traces);
   return g_test_run ();

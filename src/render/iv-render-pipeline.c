@@ -71,6 +71,8 @@ static const IvStageId ffn_order[]
 /* Boxes narrower than this wrap the attention row before S5, so each name and time
  * still reads (the core S5–S8, its loop and its exchanges stay on one line). */
 #define MIN_BOX_W 76.0
+/* Boxes narrower than this set their names smaller. */
+#define SMALL_BOX_W 70.0
 /* Narrower figures put the row names above their rows. */
 #define NARROW_W 640.0
 
@@ -132,7 +134,10 @@ iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPip
   gboolean narrow = width < NARROW_W;
   double top, bottom = height - PAD - 30, bw, bh;
   double x0 = PAD + (narrow ? 0 : LABEL_W), y, above, used;
-  double avail_w = width - x0 - PAD;
+  /* the rows end a box gap inside the page's margin: at PAD alone the last box (TP AR)
+   * met the window's edge once the figure was drawn larger (issue 31) */
+  double margin = narrow ? NARROW_GAP : GAP;
+  double avail_w = width - x0 - PAD - margin;
   gboolean wrap;
   /* the exchanges' boxes, as a share of a stage box's height: on a narrow page a stage
    * box is short, and at 0.55 of it the exchange's text met its dashed border */
@@ -162,6 +167,10 @@ iv_pipeline_layout (const IvModelFigure *fig, double width, double height, IvPip
   wrap = n_head > 0 && (avail_w - (n - 1) * L->gap) / n < (narrow ? NARROW_MIN_BOX_W : MIN_BOX_W);
   if (wrap)
     n = MAX (MAX (n_head, n_core), n_ffn);
+  /* unless that margin alone would set the names smaller: legible names come first */
+  if ((avail_w - (n - 1) * L->gap) / n < SMALL_BOX_W
+      && (avail_w + margin - (n - 1) * L->gap) / n >= SMALL_BOX_W)
+    avail_w += margin;
   bw = MAX (20, (avail_w - (n - 1) * L->gap) / n);
   L->has_arc = r->config.c > 1;
   /* what sits above the core's line: the loop, then the exchanges (cf of a box) */
@@ -242,7 +251,7 @@ arrow (cairo_t *cr, double x0, double y0, double x1, double y1, const IvColor *c
 static double
 name_scale (const IvRect *r)
 {
-  return r->w < 70 ? 0.78 : 0.9;
+  return r->w < SMALL_BOX_W ? 0.78 : 0.9;
 }
 
 static gboolean
