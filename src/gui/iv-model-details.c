@@ -31,7 +31,8 @@ enum
 typedef struct
 {
   IvStageId id;
-  GtkWidget *row; /* AdwExpanderRow */
+  GtkWidget *row;  /* AdwExpanderRow */
+  GtkWidget *time; /* its time and bound, a label beside the title */
   GtkWidget *lines[N_LINES];
 } StageRow;
 
@@ -229,6 +230,14 @@ show_stages (IvModelDetails *self, const IvResult *r, guint kind)
           sr->row = adw_expander_row_new ();
           adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (sr->row), FALSE);
           adw_preferences_row_set_title (ADW_PREFERENCES_ROW (sr->row), title);
+          /* the time changes with every step: in a label of one line beside the title, not
+           * in the row's subtitle, which wraps — GTK measures a wrapping label by laying
+           * its text out again at each width it is asked about (some 120 layouts a step
+           * for these rows), a label of one line once */
+          sr->time = gtk_label_new (NULL);
+          gtk_widget_add_css_class (sr->time, "numeric");
+          gtk_widget_add_css_class (sr->time, "dim-label");
+          adw_expander_row_add_action (ADW_EXPANDER_ROW (sr->row), sr->time);
           for (int l = 0; l < N_LINES; l++)
             {
               sr->lines[l] = formula_label ();
@@ -245,7 +254,7 @@ show_stages (IvModelDetails *self, const IvResult *r, guint kind)
       const IvStage *st = &k->stages[ids[i]];
       g_autofree char *time = iv_units_format_seconds (st->visible_s);
       g_autofree char *sub = g_strdup_printf ("%s · %s", time, iv_bound_to_string (st->bound));
-      adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (self->stages[i].row), sub);
+      gtk_label_set_text (GTK_LABEL (self->stages[i].time), sub);
       fill_stage (self, &self->stages[i]);
     }
 }
