@@ -264,6 +264,16 @@ test_group_colors_distinct (void)
             if (d < 25)
               g_error ("theme %u: group colour %06x is ΔE %.0f from %06x", t, groups[i], d, rgb);
           }
+        /* and from the sharding figure's rank colours: its olive rank was ΔE 24 from the
+         * TP group's olive, its bluish green the CP group's own (issue 31) */
+        for (guint j = 0; j < IV_RANK_COLORS; j++)
+          {
+            IvColor rank = iv_palette_rank_color (themes[t], j);
+            double d = delta_e (&g, &rank);
+            if (d < 25)
+              g_error ("theme %u: group colour %06x is ΔE %.0f from rank colour %u", t, groups[i],
+                       d, j);
+          }
       }
 }
 

@@ -36,16 +36,18 @@ iv_palette_color (IvTheme theme, guint index)
 
 /* Rank colours: hues none of the bound colours (steel blue, orange, red, grey) nor the
  * ring's purple uses, so a rank never reads as a verdict (issue 31: one colour meaning
- * per concept across figures); the first four (TP up to 4) far apart. */
+ * per concept across figures), and none of the topology's group colours (TP olive, CP
+ * bluish green, EP teal): the lime, olive and green ranks read as groups. The first four
+ * (TP up to 4) far apart. */
 static const guint32 rank_rgb[IV_RANK_COLORS] = {
-  0x17becf, /* cyan */
-  0xc9b800, /* dark yellow */
+  0x4fc3f7, /* sky blue */
+  0xe6c300, /* gold */
   0xe7298a, /* magenta */
   0x000000, /* black (light grey on a dark page) */
-  0x66a61e, /* lime */
-  0x6b6b00, /* olive */
-  0x009e73, /* bluish green */
-  0xb2df8a, /* pale green */
+  0xddcc77, /* sand */
+  0xf781bf, /* pink */
+  0xa6761d, /* ochre */
+  0x5c2a00, /* dark brown */
 };
 
 IvColor
