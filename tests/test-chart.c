@@ -838,6 +838,46 @@ test_legend_short_names (void)
   g_assert_cmpuint (rows[1], ==, 3);
 }
 
+/* Issue 31: a legend below the plot sat ~20 px under the x title, a gap that read as the
+ * end of the figure. The space between the x title's text and the legend's first text
+ * (its first row) is now 12 px (it was 26): 4 px left of the title's line, 4 between, 4 of the
+ * row's leading — and more than 0, they do not touch. */
+static void
+test_legend_below_x_title (void)
+{
+  g_autoptr (IvChart) c = iv_chart_new ();
+  g_autoptr (IvTextRecorder) rec = iv_text_recorder_new ();
+  cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 340, 300);
+  cairo_t *cr = cairo_create (img);
+  IvRenderOptions opt = { IV_THEME_LIGHT, 1.0 };
+  const IvTextBox *b;
+  double title_bottom = -1, legend_top = -1;
+  guint n;
+
+  for (int i = 0; i < 6; i++)
+    {
+      double x[] = { 1, 2 }, y[] = { i, i + 1 };
+      g_autofree char *name = g_strdup_printf ("series %d", i);
+      iv_chart_add_line (c, name, x, y, 2);
+    }
+  iv_chart_axis_set_title (c, IV_AXIS_X, "Concurrency");
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+  iv_text_recorder_attach (rec, cr);
+  g_assert_true (iv_chart_render (cr, c, &opt, 340, 300, NULL));
+  b = iv_text_recorder_boxes (rec, &n);
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (b[i].text, "Concurrency"))
+      title_bottom = b[i].y1;
+    else if (g_str_has_prefix (b[i].text, "series ") && (legend_top < 0 || b[i].y0 < legend_top))
+      legend_top = b[i].y0;
+  g_assert_cmpfloat (title_bottom, >, 0);
+  g_assert_cmpfloat (legend_top, >, 0);
+  g_assert_cmpfloat (legend_top - title_bottom, >, 0);
+  g_assert_cmpfloat (legend_top - title_bottom, <=, 12.5);
+  cairo_destroy (cr);
+  cairo_surface_destroy (img);
+}
+
 /* Issue 31: equal cells gave a paper column's bottom row of heat maps plots half as tall
  * as the row above (its x labels took the difference) and the first column narrower
  * plots (its y labels). Every panel of a grid sharing both axes now has the same plot. */
@@ -887,6 +927,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/label-avoids-rule", test_label_avoids_rule);
   g_test_add_func ("/chart/label-avoids-bar", test_label_avoids_bar);
   g_test_add_func ("/chart/legend-short-names", test_legend_short_names);
+  g_test_add_func ("/chart/legend-below-x-title", test_legend_below_x_title);
   g_test_add_func ("/chart/text-invalid-utf8", test_text_invalid_utf8);
   g_test_add_func ("/chart/dense-area", test_dense_area);
   g_test_add_func ("/chart/scatter-vector-path", test_scatter_vector_path);

@@ -14,6 +14,9 @@
 #include "iv-text.h"
 
 #define TICK_LEN 5.0
+/* a legend's padding inside its frame, above its first row and below its last (its
+ * height is its rows + 2 × this; its entries start this far below its top) */
+#define BOX_INSET 5.0
 #define LABEL_GAP 8.0 /* minimum gap between neighbouring tick labels */
 
 /* -------- text -------- */
@@ -552,7 +555,10 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
   if (L->legend_placement == IV_LEGEND_RIGHT && legend->rows)
     right += legend->w + 8;
   else if (L->legend_placement == IV_LEGEND_BOTTOM && legend->rows)
-    bottom += legend->h + 8;
+    /* the legend's entries only, 4 px under the x title: its height counts a frame's
+     * padding above and below its rows (BOX_INSET each), and below the plot it has no
+     * frame — with 8 px more on top, the x title floated ~20 px above it (issue 31) */
+    bottom += legend->h - 2 * BOX_INSET + 4;
 
   /* A heatmap's colour bar and its labels sit right of the plot. */
   for (guint i = 0; i < chart->series->len; i++)
@@ -1078,7 +1084,8 @@ _iv_chart_draw_legend (IvChartCtx *ctx, const LegendSize *size)
     {
       x = MAX (IV_CHART_PAD, L->plot_x + (L->plot_w - size->w) / 2);
       x = MIN (x, MAX (IV_CHART_PAD, L->width - IV_CHART_PAD - size->w));
-      y = L->height - IV_CHART_PAD - size->h;
+      /* frameless: the inset under the last row is the page's margin */
+      y = L->height - IV_CHART_PAD - size->h + BOX_INSET;
     }
   else if (L->legend_chosen)
     x = L->legend_x, y = L->legend_y;
