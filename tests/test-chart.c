@@ -838,6 +838,49 @@ test_legend_short_names (void)
   g_assert_cmpuint (rows[1], ==, 3);
 }
 
+/* Issue 31: on a paper column the "ITL vs concurrency" run labels sat on other groups'
+ * lines. A point on its own line among other lines every 6 px over the whole plot (0–10
+ * over about 200 px, the lines 0.3 apart): every spot for its 11 px label lies across one
+ * of them, and the placer had taken the least covered; now the label is left out. With
+ * those lines gone it is placed. */
+static void
+test_label_avoids_other_lines (void)
+{
+  for (int others = 0; others < 2; others++)
+    {
+      g_autoptr (IvChart) c = iv_chart_new ();
+      cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 300, 260);
+      cairo_t *cr = cairo_create (img);
+      IvRenderOptions opt = { IV_THEME_LIGHT, 1.0 };
+      double ox[] = { 0, 10 }, own_y[] = { 5, 5 };
+      double px[] = { 5 }, py[] = { 5 };
+      const char *labels[] = { "isl 128 · c 16", NULL };
+      IvSeries *pts;
+
+      iv_chart_add_line (c, "own", ox, own_y, 2);
+      for (int j = 1; others && j <= 16; j++)
+        for (int sign = -1; sign <= 1; sign += 2)
+          {
+            double y = 5 + sign * 0.3 * j, oy[] = { y, y };
+            g_autofree char *name = g_strdup_printf ("line %+d", sign * j);
+            if (y >= 0 && y <= 10)
+              iv_chart_add_line (c, name, ox, oy, 2);
+          }
+      pts = iv_chart_add_scatter (c, "runs", px, py, 1);
+      iv_series_set_labels (pts, labels);
+      iv_chart_axis_set_range (c, IV_AXIS_Y, 0, 10);
+      iv_chart_set_legend (c, IV_LEGEND_HIDDEN);
+      g_assert_true (iv_chart_render (cr, c, &opt, 300, 260, NULL));
+      g_assert_nonnull (pts->label_at);
+      if (others)
+        g_assert_false (isfinite (pts->label_at[0]));
+      else
+        g_assert_true (isfinite (pts->label_at[0]));
+      cairo_destroy (cr);
+      cairo_surface_destroy (img);
+    }
+}
+
 /* Issue 31: a legend below the plot sat ~20 px under the x title, a gap that read as the
  * end of the figure. The space between the x title's text and the legend's first text
  * (its first row) is now 12 px (it was 26): 4 px left of the title's line, 4 between, 4 of the
@@ -928,6 +971,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/label-avoids-bar", test_label_avoids_bar);
   g_test_add_func ("/chart/legend-short-names", test_legend_short_names);
   g_test_add_func ("/chart/legend-below-x-title", test_legend_below_x_title);
+  g_test_add_func ("/chart/label-avoids-other-lines", test_label_avoids_other_lines);
   g_test_add_func ("/chart/text-invalid-utf8", test_text_invalid_utf8);
   g_test_add_func ("/chart/dense-area", test_dense_area);
   g_test_add_func ("/chart/scatter-vector-path", test_scatter_vector_path);

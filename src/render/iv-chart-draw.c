@@ -620,12 +620,73 @@ has_point_labels (const IvSeries *s)
   return s->visible && s->labels && s->x && s->y && s->kind != IV_SERIES_HEATMAP;
 }
 
+/* Whether the segment (x0, y0)–(x1, y1) passes through @r (Liang–Barsky clipping). */
+static gboolean
+segment_crosses (const Rect *r, double x0, double y0, double x1, double y1)
+{
+  double t0 = 0, t1 = 1, dx = x1 - x0, dy = y1 - y0;
+  const double p[4] = { -dx, dx, -dy, dy };
+  const double q[4] = { x0 - r->x, r->x + r->w - x0, y0 - r->y, r->y + r->h - y0 };
+
+  for (int i = 0; i < 4; i++)
+    {
+      if (p[i] == 0)
+        {
+          if (q[i] < 0)
+            return FALSE;
+          continue;
+        }
+      {
+        double t = q[i] / p[i];
+        if (p[i] < 0)
+          t0 = MAX (t0, t);
+        else
+          t1 = MIN (t1, t);
+      }
+      if (t0 > t1)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Whether @r, a label of the point (@px, @py), lies across a line series that does not
+ * pass through that point: another group's line, on which the label reads as naming it
+ * (issue 31: "ITL vs concurrency" on a paper column). Its own line may run under it. */
+static gboolean
+crosses_other_line (const IvChartCtx *ctx, const Rect *r, double px, double py)
+{
+  const IvChartLayout *L = ctx->L;
+  /* the text's ink, not its line's leading, is what a line must not cross */
+  Rect ink = { r->x, r->y + 1.5, r->w, MAX (0, r->h - 3) };
+
+  for (guint i = 0; i < ctx->chart->series->len; i++)
+    {
+      const IvSeries *l = ctx->chart->series->pdata[i];
+      gboolean own = FALSE, crosses = FALSE;
+      if (!l->visible || l->kind != IV_SERIES_LINE || !l->x || !l->y || l->n > 512)
+        continue;
+      for (gsize k = 0; k < l->n && !own; k++)
+        own = fabs (_iv_px_x (L, l->x[k]) - px) < 0.5
+              && fabs (_iv_px_y (L, y_axis (l), l->y[k]) - py) < 0.5;
+      for (gsize k = 0; !own && !crosses && k + 1 < l->n; k++)
+        {
+          double x0 = _iv_px_x (L, l->x[k]), y0 = _iv_px_y (L, y_axis (l), l->y[k]);
+          double x1 = _iv_px_x (L, l->x[k + 1]), y1 = _iv_px_y (L, y_axis (l), l->y[k + 1]);
+          crosses = isfinite (x0 + y0 + x1 + y1) && segment_crosses (&ink, x0, y0, x1, y1);
+        }
+      if (crosses)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* Point labels of every series, placed greedily in order: the first of eight spots
  * around the point that neither leaves the plot nor covers a label or a point already
  * there; when every near spot is taken, the same spots farther out, with a leader line
  * back to the point; failing all, the least covered spot inside the plot, over points
- * but never over another label — where there is none, the label is left out (hovering
- * the point still names it): a paper column cannot name 36 runs. */
+ * but never over another label nor across another series' line — where there is none,
+ * the label is left out (hovering the point still names it): a paper column cannot name
+ * 36 runs. */
 void
 _iv_chart_place_labels (IvChartCtx *ctx)
 {
@@ -764,6 +825,10 @@ _iv_chart_place_labels (IvChartCtx *ctx)
               }
           if (best_text > 0 || best.x < L->plot_x || best.y < L->plot_y
               || best.x + w > L->plot_x + L->plot_w || best.y + h > L->plot_y + L->plot_h)
+            continue;
+          /* where the least covered spot still lies across another group's line, the
+           * label is left out: on that line it names the wrong group */
+          if (best_cost > 0 && crosses_other_line (ctx, &best, px, py))
             continue;
           label_grid_add (&placed, &best);
           label_grid_add (&labels, &best);
