@@ -148,10 +148,18 @@ iv_timeline_header_at (const IvTimelineLayout *L, double y)
   return G_MAXUINT;
 }
 
+/* iv_timeline_x, inlined in the loops over a row's items (thousands a row): the same
+ * arithmetic, so the same pixels. */
+static inline double
+timeline_x (const IvTimelineLayout *L, gint64 t_ns)
+{
+  return L->plot_x + (double) (t_ns - L->t0_ns) / (double) (L->t1_ns - L->t0_ns) * L->plot_w;
+}
+
 double
 iv_timeline_x (const IvTimelineLayout *L, gint64 t_ns)
 {
-  return L->plot_x + (double) (t_ns - L->t0_ns) / (double) (L->t1_ns - L->t0_ns) * L->plot_w;
+  return timeline_x (L, t_ns);
 }
 
 gsize
@@ -242,27 +250,34 @@ draw_ruler (cairo_t *cr, IvText *text, const IvThemeColors *colors, const IvTime
                                        : g_strdup (tk->label);
           double w, h;
           iv_text_measure (text, label, 0.8, FALSE, 0, &w, &h);
-          /* right of its tick; near the plot's end, left of it; never cut */
-          if (x + 3 + w <= L->plot_x + L->plot_w)
-            iv_text_show (text, cr, label, x + 3, y0 + 2, 0, 0, 0.8, FALSE, 0,
-                          &colors->foreground_dim);
-          else if (x - 3 - w >= L->plot_x)
-            iv_text_show (text, cr, label, x - 3, y0 + 2, 1, 0, 0.8, FALSE, 0,
-                          &colors->foreground_dim);
+          /* right of its tick; near the plot's end, left of it; never cut. The layout
+           * just measured is the one iv_text_show would set up again: drawn as it does. */
+          if (x + 3 + w <= L->plot_x + L->plot_w || x - 3 - w >= L->plot_x)
+            {
+              iv_color_set_source (cr, &colors->foreground_dim);
+              cairo_move_to (cr, x + 3 + w <= L->plot_x + L->plot_w ? x + 3 : x - 3 - w, y0 + 2);
+              iv_text_show_layout (cr, text->layout, text->allow);
+            }
         }
     }
 }
 
-/* On an image surface a row is one scanline of pixels: each item written into it, then
- * the line stretched over the row's height in one composite. Thousands of one-to-four
- * pixel boxes per row cost cairo far more than the pixels do; the result is the same
- * pixel-aligned boxes. Vector targets (PDF, SVG) keep the rectangles. */
+/* On an image surface a row is one scanline of pixels: each item written into it, the
+ * line copied down the row's height, then the block composited in one call. Thousands of
+ * one-to-four pixel boxes per row cost cairo far more than the pixels do; the result is
+ * the same pixel-aligned boxes. The block is as tall as the row (not one line stretched):
+ * an unscaled source takes pixman's fast OVER path, a stretched one its slow general
+ * path, which was a third of a dense frame. Vector targets (PDF, SVG) keep the
+ * rectangles. */
 typedef struct
 {
-  cairo_surface_t *line; /* ARGB32, the plot's width in device pixels × 1 */
+  cairo_surface_t *line; /* ARGB32, the plot's width in device pixels × RASTER_ROWS */
   double scale;          /* device pixels per unit */
   int n_px;
 } RowRaster;
+
+/* The rows of the raster block: a slice bar's height in units (ROW_H − 2). */
+#define RASTER_ROWS 16
 
 static gboolean
 row_raster_init (RowRaster *rr, cairo_t *cr, const IvTimelineLayout *L)
@@ -277,8 +292,21 @@ row_raster_init (RowRaster *rr, cairo_t *cr, const IvTimelineLayout *L)
     return FALSE;
   rr->scale = m.xx;
   rr->n_px = MAX (1, (int) ceil ((L->plot_w + 2) * rr->scale));
-  rr->line = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, rr->n_px, 1);
+  rr->line = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, rr->n_px, RASTER_ROWS);
   return cairo_surface_status (rr->line) == CAIRO_STATUS_SUCCESS;
+}
+
+/* lround for 0 ≤ @v < 2³¹ without the libm call (two a slice in a dense row): the
+ * truncation is the floor there and v − floor(v) is exact, so halves round up as
+ * lround's do. */
+static inline int
+round_px (double v)
+{
+  int r;
+  if (!(v >= 0 && v < G_MAXINT32))
+    return (int) lround (v);
+  r = (int) v;
+  return r + (v - r >= 0.5);
 }
 
 static guint32
@@ -296,31 +324,40 @@ row_raster_draw (RowRaster *rr, cairo_t *cr, const IvTimelineLayout *L, const GA
                  const guint8 *buckets, const guint32 *argb, double y, double h)
 {
   guint32 *px;
+  guint8 *data;
+  int stride;
   double origin = L->plot_x - 1;
 
   cairo_surface_flush (rr->line);
-  px = (guint32 *) cairo_image_surface_get_data (rr->line);
+  data = cairo_image_surface_get_data (rr->line);
+  stride = cairo_image_surface_get_stride (rr->line);
+  px = (guint32 *) data;
   memset (px, 0, (gsize) rr->n_px * 4);
   for (guint i = 0; i < items->len; i++)
     {
       const IvLodItem *it = &g_array_index (items, IvLodItem, i);
-      double x0 = floor (MAX (iv_timeline_x (L, it->start_ns), L->plot_x - 1));
-      double x1 = ceil (MIN (iv_timeline_x (L, it->end_ns), L->plot_x + L->plot_w + 1));
+      double x0 = floor (MAX (timeline_x (L, it->start_ns), L->plot_x - 1));
+      double x1 = ceil (MIN (timeline_x (L, it->end_ns), L->plot_x + L->plot_w + 1));
       double w = MAX (1, x1 - x0);
-      int a = (int) lround ((x0 - origin) * rr->scale);
-      int b = (int) lround ((x0 + (w > 4 ? w - 1 : w) - origin) * rr->scale);
+      int a = round_px ((x0 - origin) * rr->scale);
+      int b = round_px ((x0 + (w > 4 ? w - 1 : w) - origin) * rr->scale);
       guint32 c = argb[buckets[i]];
       a = MAX (a, 0), b = MIN (b, rr->n_px);
       for (int x = a; x < b; x++)
         px[x] = c;
     }
+  for (int k = 1; k < RASTER_ROWS; k++)
+    memcpy (data + (gsize) k * stride, data, (gsize) rr->n_px * 4);
   cairo_surface_mark_dirty (rr->line);
   cairo_save (cr);
   cairo_translate (cr, origin, y);
-  cairo_scale (cr, 1 / rr->scale, h);
+  /* h is RASTER_ROWS: one source row per unit of height, so at scale 1 the source is
+   * not transformed at all (every row is the same line: which one a pixel takes does
+   * not matter, and the edges fall where the stretched line's did) */
+  cairo_scale (cr, 1 / rr->scale, h / RASTER_ROWS);
   cairo_set_source_surface (cr, rr->line, 0, 0);
   cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
-  cairo_rectangle (cr, 0, 0, rr->n_px, 1);
+  cairo_rectangle (cr, 0, 0, rr->n_px, RASTER_ROWS);
   cairo_fill (cr);
   cairo_restore (cr);
 }
@@ -453,8 +490,8 @@ fill_row_vector (Frame *f, guint present, double y)
           double x0, x1, w;
           if (f->buckets->data[i] != b)
             continue;
-          x0 = floor (MAX (iv_timeline_x (L, it->start_ns), L->plot_x - 1));
-          x1 = ceil (MIN (iv_timeline_x (L, it->end_ns), L->plot_x + L->plot_w + 1));
+          x0 = floor (MAX (timeline_x (L, it->start_ns), L->plot_x - 1));
+          x1 = ceil (MIN (timeline_x (L, it->end_ns), L->plot_x + L->plot_w + 1));
           w = MAX (1, x1 - x0);
           any = TRUE;
           /* Items come in time order: a narrow box touching the run before it extends
@@ -506,8 +543,8 @@ label_row (Frame *f, double y)
       IvColor fill, ink;
       if (it->count != 1)
         continue;
-      x0 = MAX (iv_timeline_x (L, it->start_ns), L->plot_x - 1);
-      x1 = MIN (iv_timeline_x (L, it->end_ns), L->plot_x + L->plot_w + 1);
+      x0 = MAX (timeline_x (L, it->start_ns), L->plot_x - 1);
+      x1 = MIN (timeline_x (L, it->end_ns), L->plot_x + L->plot_w + 1);
       if (x1 - x0 < 28)
         continue;
       fill = iv_color_slot_color (f->options->theme, palette_slot (f->fig, &f->slots, it->slice));
@@ -549,8 +586,8 @@ mark_open_ends (Frame *f, double y)
       double x1, x0, h = ROW_H - 2;
       if (it->count != 1 || !iv_trace_slice_is_open (f->t, it->slice))
         continue;
-      x1 = ceil (iv_timeline_x (L, it->end_ns));
-      x0 = floor (MAX (iv_timeline_x (L, it->start_ns), L->plot_x - 1));
+      x1 = ceil (timeline_x (L, it->end_ns));
+      x0 = floor (MAX (timeline_x (L, it->start_ns), L->plot_x - 1));
       if (x1 > L->plot_x + L->plot_w + 1 || x1 - x0 < 4)
         continue;
       /* three teeth cut into the bar's last pixels */
