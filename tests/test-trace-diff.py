@@ -174,6 +174,63 @@ def generated(tmp):
     return a, b
 
 
+def union_ns(spans):
+    total, end = 0, None
+    for s, e in sorted(spans):
+        if end is None or s > end:
+            total += e - s
+            end = e
+        elif e > end:
+            total += e - end
+            end = e
+    return total
+
+
+def job_expected(folder):
+    """A distributed job (a folder of rank traces): each rank's entries summed over the
+    ranks, and the GPU busy time as the sum of each rank's union of GPU work."""
+    out = collections.defaultdict(lambda: [0, 0])
+    busy = 0
+    for f in sorted(os.listdir(folder)):
+        if ".pt.trace.json" not in f:
+            continue
+        path = os.path.join(folder, f)
+        for k, (c, t) in expected(path).items():
+            out[k][0] += c
+            out[k][1] += t
+        busy += union_ns([(ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])) for e in events_of(path)
+                          if e.get("cat") in WORK and ns(e.get("dur", 0)) > 0])
+    return out, busy
+
+
+def compare_jobs(tmp):
+    """Two generated distributed jobs (2 ranks, 2 and 3 iterations) compared by folder."""
+    gen = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen-rank-traces.py")
+    ja, jb = os.path.join(tmp, "job-a"), os.path.join(tmp, "job-b")
+    subprocess.run([sys.executable, gen, ja, "--ranks", "2", "--steps", "2", "--seed", "1"],
+                   check=True, capture_output=True)
+    subprocess.run([sys.executable, gen, jb, "--ranks", "2", "--steps", "3", "--seed", "2"],
+                   check=True, capture_output=True)
+    got, err = diff_of(ja, jb)
+    check(got is not None, "jobs: --diff of two job folders runs", err)
+    if got is None:
+        return
+    (ea, busy_a), (eb, busy_b) = job_expected(ja), job_expected(jb)
+    want = {k: (ea.get(k, [0, 0]), eb.get(k, [0, 0])) for k in set(ea) | set(eb)}
+    have = {(e["kind"], e["path"] if e["path"] is not None else e["name"]):
+            ([e["count"][0], e["total_ns"][0]], [e["count"][1], e["total_ns"][1]])
+            for e in got["entries"]}
+    check(set(want) == set(have), "jobs: the same %d entries, summed over the ranks" % len(want),
+          "missing %s; extra %s" % (sorted(set(want) - set(have))[:5], sorted(set(have) - set(want))[:5]))
+    wrong = [(k, want[k], have[k]) for k in want if k in have and
+             (list(want[k][0]), list(want[k][1])) != (list(have[k][0]), list(have[k][1]))]
+    check(not wrong, "jobs: every count and total agrees", str(wrong[:5]))
+    check(got["gpu"]["busy_ns"] == [busy_a, busy_b] and got["gpu"]["busy_summed_per_rank"] is True,
+          "jobs: GPU busy is each rank's, summed (%d, %d ns)" % (busy_a, busy_b),
+          "got %s" % got["gpu"])
+    check(got["traces"] == [ja, jb], "jobs: the folders are named", str(got["traces"]))
+
+
 def main():
     base = os.path.join(DATA, "trace-diff", "compare")
     hta = os.path.join(DATA, "trace-diff", "hta")
@@ -213,6 +270,7 @@ def main():
         p = subprocess.run([BINARY, "trace", ga, gb, "--diff", "--json", "-o", png + "2.png"],
                            capture_output=True, text=True, timeout=120)
         check(p.returncode != 0 and not os.path.exists(png + "2.png"), "--json with -o is refused")
+        compare_jobs(tmp)
         got, err = diff_of(ga, gb, 4)
         check(got is None and "ProfilerStep#4" in err and "3" in err,
               "a step not in the trace is refused, naming the file and the steps it has", err)

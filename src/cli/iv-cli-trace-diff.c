@@ -54,7 +54,7 @@ write_pair_ns (IvJsonWriter *w, const char *key, const gint64 v[2])
 }
 
 static void
-print_json (const IvTraceDiff *d, const IvTrace *a, const IvTrace *b, guint top)
+print_json (const IvTraceDiff *d, const char *a, const char *b, guint top)
 {
   IvJsonWriter *w = iv_json_writer_new (TRUE);
   g_autofree char *text = NULL;
@@ -62,8 +62,8 @@ print_json (const IvTraceDiff *d, const IvTrace *a, const IvTrace *b, guint top)
   iv_json_writer_begin_object (w);
   iv_json_writer_key (w, "traces");
   iv_json_writer_begin_array (w);
-  iv_json_writer_string (w, a->path);
-  iv_json_writer_string (w, b->path);
+  iv_json_writer_string (w, a);
+  iv_json_writer_string (w, b);
   iv_json_writer_end_array (w);
   if (d->step[0] < 0)
     {
@@ -75,6 +75,9 @@ print_json (const IvTraceDiff *d, const IvTrace *a, const IvTrace *b, guint top)
   iv_json_writer_key (w, "gpu");
   iv_json_writer_begin_object (w);
   write_pair_ns (w, "busy_ns", d->busy_ns);
+  /* two distributed jobs: busy is the sum of each rank's GPU busy time */
+  iv_json_writer_key (w, "busy_summed_per_rank");
+  iv_json_writer_bool (w, d->per_process);
   write_pair_ns (w, "idle_ns", d->idle_ns);
   iv_json_writer_key (w, "busy_by_class_ns");
   iv_json_writer_begin_object (w);
@@ -115,10 +118,10 @@ print_json (const IvTraceDiff *d, const IvTrace *a, const IvTrace *b, guint top)
 }
 
 static void
-print_text (const IvTraceDiff *d, const IvTrace *a, const IvTrace *b, guint top)
+print_text (const IvTraceDiff *d, const char *a, const char *b, guint top)
 {
-  _iv_cli_printf (stdout, "A: %s\n", a->path);
-  _iv_cli_printf (stdout, "B: %s\n", b->path);
+  _iv_cli_printf (stdout, "A: %s\n", a);
+  _iv_cli_printf (stdout, "B: %s\n", b);
   if (d->step[0] >= 0)
     _iv_cli_printf (stdout,
                     "Compared: ProfilerStep#%" G_GINT64_FORMAT
@@ -132,7 +135,8 @@ print_text (const IvTraceDiff *d, const IvTrace *a, const IvTrace *b, guint top)
     g_autofree char *sb = share_text (d->busy_ns[0], d->busy_ns[1]);
     g_autofree char *si = share_text (d->idle_ns[0], d->idle_ns[1]);
     _iv_cli_printf (stdout, "\n");
-    _iv_cli_printf (stdout, "GPU busy  %12s → %-12s %s\n", ba, bb, sb);
+    _iv_cli_printf (stdout, "GPU busy  %12s → %-12s %s%s\n", ba, bb, sb,
+                    d->per_process ? _ ("  (each rank's, summed)") : "");
     _iv_cli_printf (stdout, "GPU idle  %12s → %-12s %s\n", ia, ib, si);
     for (int k = 0; k < IV_N_KCLASSES; k++)
       {
@@ -164,8 +168,9 @@ print_text (const IvTraceDiff *d, const IvTrace *a, const IvTrace *b, guint top)
 }
 
 int
-_iv_cli_trace_diff (const IvTrace *a, const IvTrace *b, const char *steps, gboolean json, guint top,
-                    const char *output, const IvExportOptions *eo)
+_iv_cli_trace_diff (const IvTrace *a, const IvTrace *b, const char *const names[2], gboolean jobs,
+                    const char *steps, gboolean json, guint top, const char *output,
+                    const IvExportOptions *eo)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (IvTraceDiff) d = NULL;
@@ -188,7 +193,7 @@ _iv_cli_trace_diff (const IvTrace *a, const IvTrace *b, const char *steps, gbool
           sb = (gint64) u;
         }
     }
-  d = iv_trace_diff_new (a, b, sa, sb, &error);
+  d = iv_trace_diff_new_full (a, b, sa, sb, jobs ? IV_STATS_PER_PROCESS : IV_STATS_DEFAULT, &error);
   if (!d)
     {
       _iv_cli_print_error (error);
@@ -207,7 +212,7 @@ _iv_cli_trace_diff (const IvTrace *a, const IvTrace *b, const char *steps, gbool
           _iv_cli_printf (stderr,
                           "inferview trace: %s and %s: no name changed its time; no "
                           "figure written\n",
-                          a->path, b->path);
+                          names[0], names[1]);
           return IV_EXIT_BAD_INPUT;
         }
       if (!iv_export_to_file (&figure, eo, output, &error))
@@ -218,8 +223,8 @@ _iv_cli_trace_diff (const IvTrace *a, const IvTrace *b, const char *steps, gbool
       return IV_EXIT_OK;
     }
   if (json)
-    print_json (d, a, b, top);
+    print_json (d, names[0], names[1], top);
   else
-    print_text (d, a, b, top);
+    print_text (d, names[0], names[1], top);
   return IV_EXIT_OK;
 }

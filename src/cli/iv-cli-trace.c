@@ -30,6 +30,7 @@
 #include "iv-render-pipelined.h"
 #include "iv-render-timeline.h"
 #include "iv-trace-query.h"
+#include "iv-trace-job.h"
 #include "iv-trace-ranks.h"
 #include "iv-trace-report.h"
 #include "iv-units.h"
@@ -1186,7 +1187,11 @@ static int
 trace_diff (char **files, const char *steps, gboolean json, guint top, const char *output,
             const IvCliFigureArgs *fig)
 {
-  g_autoptr (IvTrace) a = NULL, b = NULL;
+  g_autoptr (IvTrace) owned_a = NULL, owned_b = NULL;
+  g_autoptr (IvTraceJob) job_a = NULL, job_b = NULL;
+  IvTrace **owned[2] = { &owned_a, &owned_b };
+  IvTraceJob **jobp[2] = { &job_a, &job_b };
+  const IvTrace *tr[2] = { NULL, NULL };
   g_autoptr (GError) error = NULL;
   IvExportOptions eo;
   int rc;
@@ -1197,13 +1202,27 @@ trace_diff (char **files, const char *steps, gboolean json, guint top, const cha
   if (output && (rc = _iv_cli_figure_options ("trace", output, fig, &eo)) != IV_EXIT_OK)
     return rc;
 
-  if (!(a = iv_trace_load (files[0], NULL, NULL, NULL, &error))
-      || !(b = iv_trace_load (files[1], NULL, NULL, NULL, &error)))
+  /* a folder is a distributed job: its ranks joined into one trace on the job's clock */
+  for (int i = 0; i < 2; i++)
     {
-      _iv_cli_print_error (error);
-      return IV_EXIT_BAD_INPUT;
+      IvTrace *t = NULL;
+      if (g_file_test (files[i], G_FILE_TEST_IS_DIR))
+        {
+          const char *paths[] = { files[i], NULL };
+          if ((*jobp[i] = iv_trace_job_load (paths, NULL, NULL, NULL, &error)))
+            t = (*jobp[i])->trace;
+        }
+      else if ((*owned[i] = iv_trace_load (files[i], NULL, NULL, NULL, &error)))
+        t = *owned[i];
+      if (!t)
+        {
+          _iv_cli_print_error (error);
+          return IV_EXIT_BAD_INPUT;
+        }
+      tr[i] = t;
     }
-  return _iv_cli_trace_diff (a, b, steps, json, top, output, &eo);
+  return _iv_cli_trace_diff (tr[0], tr[1], (const char *const *) files, job_a || job_b, steps, json,
+                             top, output, &eo);
 }
 
 int

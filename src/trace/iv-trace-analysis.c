@@ -404,26 +404,25 @@ iv_kernel_class_name (IvKernelClass k)
   return k < IV_N_KCLASSES ? names[k] : "";
 }
 
-void
-iv_trace_class_times_full (const IvTrace *t, gint64 t0, gint64 t1, IvStatsFlags flags,
-                           gint64 by_class[IV_N_KCLASSES], guint64 kernels[IV_N_KCLASSES],
-                           gint64 *busy_ns)
+/* The GPU tracks of @process (G_MAXUINT: every one) into by_class, kernels and busy_ns
+ * (added to). @cached, @cached_cat: a name's class once per (name, category) — matching
+ * some thirty patterns against every kernel's name was most of this function's time. */
+static void
+class_times_of (const IvTrace *t, gint64 t0, gint64 t1, IvStatsFlags flags, guint process,
+                guint8 *cached, guint32 *cached_cat, gint64 by_class[IV_N_KCLASSES],
+                guint64 kernels[IV_N_KCLASSES], gint64 *busy_ns)
 {
   g_autoptr (GArray) covered = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (gsize));
   GArray *per[IV_N_KCLASSES];
   gint64 before = 0;
-  /* a name's class, once per (name, category): matching some thirty patterns against
-   * every kernel's name was most of this function's time */
-  guint n_names = iv_intern_size (t->strings);
-  g_autofree guint32 *cached_cat = g_try_new (guint32, MAX (n_names, 1));
-  g_autofree guint8 *cached = g_try_new0 (guint8, MAX (n_names, 1));
 
   for (int k = 0; k < IV_N_KCLASSES; k++)
-    per[k] = g_array_new (FALSE, FALSE, sizeof (gint64)), by_class[k] = 0, kernels[k] = 0;
+    per[k] = g_array_new (FALSE, FALSE, sizeof (gint64));
   for (guint k = 0; k < t->tracks->len && t1 > t0; k++)
     {
-      if (g_array_index (t->tracks, IvTrack, k).kind != IV_TRACK_GPU)
+      const IvTrack *track = &g_array_index (t->tracks, IvTrack, k);
+      if (track->kind != IV_TRACK_GPU || (process != G_MAXUINT && track->process != process))
         continue;
       /* work only: a stream waiting (a sync) or a range drawn over kernels (an
        * annotation) is not the GPU being busy */
@@ -457,11 +456,35 @@ iv_trace_class_times_full (const IvTrace *t, gint64 t0, gint64 t1, IvStatsFlags 
                           g_array_index (per[k], gint64, i + 1));
       iv_intervals_merge (covered);
       now = iv_intervals_total (covered);
-      by_class[k] = now - before;
+      by_class[k] += now - before;
       before = now;
       g_array_unref (per[k]);
     }
-  *busy_ns = before;
+  *busy_ns += before;
+}
+
+void
+iv_trace_class_times_full (const IvTrace *t, gint64 t0, gint64 t1, IvStatsFlags flags,
+                           gint64 by_class[IV_N_KCLASSES], guint64 kernels[IV_N_KCLASSES],
+                           gint64 *busy_ns)
+{
+  guint n_names = iv_intern_size (t->strings);
+  g_autofree guint32 *cached_cat = g_try_new (guint32, MAX (n_names, 1));
+  g_autofree guint8 *cached = g_try_new0 (guint8, MAX (n_names, 1));
+
+  for (int k = 0; k < IV_N_KCLASSES; k++)
+    by_class[k] = 0, kernels[k] = 0;
+  *busy_ns = 0;
+  if (!(flags & IV_STATS_PER_PROCESS))
+    {
+      class_times_of (t, t0, t1, flags, G_MAXUINT, cached, cached_cat, by_class, kernels, busy_ns);
+      return;
+    }
+  /* a distributed job joined into one trace (iv-trace-job.c) has one process per rank:
+   * each rank's GPU is busy on its own, so the job's busy time is the sum of the ranks'
+   * unions, not the union of everyone's kernels */
+  for (guint p = 0; p < t->processes->len; p++)
+    class_times_of (t, t0, t1, flags, p, cached, cached_cat, by_class, kernels, busy_ns);
 }
 
 void

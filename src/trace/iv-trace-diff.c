@@ -255,7 +255,7 @@ by_change (gconstpointer pa, gconstpointer pb)
 }
 
 static void
-gpu_side (const IvTrace *t, gint64 t0, gint64 t1, IvTraceDiff *d, int side)
+gpu_side (const IvTrace *t, gint64 t0, gint64 t1, IvStatsFlags flags, IvTraceDiff *d, int side)
 {
   g_autoptr (IvGpuStats) g = iv_trace_gpu_stats_full (t, t0, t1, IV_STATS_DEFAULT);
   guint64 kernels[IV_N_KCLASSES];
@@ -267,12 +267,19 @@ gpu_side (const IvTrace *t, gint64 t0, gint64 t1, IvTraceDiff *d, int side)
       d->idle_ns[side] = iv_trace_add_ns (d->idle_ns[side], s->idle_ns);
       d->n_streams[side]++;
     }
-  iv_trace_class_times_full (t, t0, t1, IV_STATS_DEFAULT, d->class_ns[side], kernels, &busy);
+  iv_trace_class_times_full (t, t0, t1, flags, d->class_ns[side], kernels, &busy);
   d->busy_ns[side] = busy;
 }
 
 IvTraceDiff *
 iv_trace_diff_new (const IvTrace *a, const IvTrace *b, gint64 step_a, gint64 step_b, GError **error)
+{
+  return iv_trace_diff_new_full (a, b, step_a, step_b, IV_STATS_DEFAULT, error);
+}
+
+IvTraceDiff *
+iv_trace_diff_new_full (const IvTrace *a, const IvTrace *b, gint64 step_a, gint64 step_b,
+                        IvStatsFlags flags, GError **error)
 {
   const IvTrace *tr[2] = { a, b };
   gint64 steps[2] = { step_a, step_b };
@@ -285,6 +292,7 @@ iv_trace_diff_new (const IvTrace *a, const IvTrace *b, gint64 step_a, gint64 ste
                    "a step is compared with a step, or the whole traces with each other");
       return NULL;
     }
+  d->per_process = (flags & IV_STATS_PER_PROCESS) != 0;
   d->entries = g_array_new (FALSE, TRUE, sizeof (IvTraceDiffEntry));
   g_array_set_clear_func (d->entries, entry_clear);
   for (int i = 0; i < 2; i++)
@@ -296,18 +304,18 @@ iv_trace_diff_new (const IvTrace *a, const IvTrace *b, gint64 step_a, gint64 ste
         {
           g_autofree char *has = iv_trace_steps_text (tr[i]);
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                       "%s: no ProfilerStep#%" G_GINT64_FORMAT " (it has %s)", tr[i]->path,
-                       steps[i], has);
+                       "%s: no ProfilerStep#%" G_GINT64_FORMAT " (it has %s)",
+                       tr[i]->path ? tr[i]->path : "the distributed job", steps[i], has);
           return NULL;
         }
       if (!collect (tr[i], i, d->t0_ns[i], d->t1_ns[i], whole, by_key, d->entries))
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
                        "%s: not enough memory to compare its %" G_GSIZE_FORMAT " slices",
-                       tr[i]->path, tr[i]->n_slices);
+                       tr[i]->path ? tr[i]->path : "the distributed job", tr[i]->n_slices);
           return NULL;
         }
-      gpu_side (tr[i], d->t0_ns[i], d->t1_ns[i], d, i);
+      gpu_side (tr[i], d->t0_ns[i], d->t1_ns[i], flags, d, i);
     }
   for (guint i = 0; i < d->entries->len; i++)
     {

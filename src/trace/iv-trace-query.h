@@ -43,6 +43,9 @@ typedef enum
 {
   IV_STATS_DEFAULT = 0,
   IV_STATS_INCLUDE_OPEN = 1 << 0,
+  /* GPU busy time per process, summed: a distributed job joined into one trace
+   * (iv-trace-job.h) has one process per rank, each with its own GPU */
+  IV_STATS_PER_PROCESS = 1 << 1,
 } IvStatsFlags;
 
 /* A name on one kind of row: "aten::mm" on a CPU thread and a GPU annotation "aten::mm"
