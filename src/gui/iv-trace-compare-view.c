@@ -128,6 +128,7 @@ typedef struct
   IvDocument *doc[2];
   gint64 step;
   guint generation;
+  IvStatsFlags flags; /* IV_STATS_PER_PROCESS when either side is a distributed job */
 } Job;
 
 static void
@@ -143,7 +144,8 @@ diff_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
 {
   Job *job = data;
   GError *error = NULL;
-  IvTraceDiff *d = iv_trace_diff_new (job->a, job->b, job->step, job->step, &error);
+  IvTraceDiff *d
+      = iv_trace_diff_new_full (job->a, job->b, job->step, job->step, job->flags, &error);
 
   if (d)
     g_task_return_pointer (task, d, (GDestroyNotify) iv_trace_diff_free);
@@ -212,7 +214,8 @@ show_totals (IvTraceCompareView *self, const IvTraceDiff *d)
       gtk_widget_add_css_class (l, "dim-label");
       gtk_grid_attach (self->totals, l, (int) i, 0, 1, 1);
     }
-  totals_row (self, 0, _ ("Busy"), d->busy_ns[0], d->busy_ns[1], TRUE);
+  totals_row (self, 0, d->per_process ? _ ("Busy (ranks summed)") : _ ("Busy"), d->busy_ns[0],
+              d->busy_ns[1], TRUE);
   totals_row (self, 1, _ ("Idle"), d->idle_ns[0], d->idle_ns[1], TRUE);
   for (int k = 0; k < IV_N_KCLASSES; k++)
     totals_row (self, 2 + k, class_names[k], d->class_ns[0][k], d->class_ns[1][k], TRUE);
@@ -495,6 +498,10 @@ start (IvTraceCompareView *self)
   job->doc[0] = g_object_ref (self->doc[0]), job->doc[1] = g_object_ref (self->doc[1]);
   job->step = self->step;
   job->generation = self->generation;
+  /* a job's ranks each have their own GPU: busy is summed per rank, as `trace A B --diff` */
+  job->flags = iv_document_get_job (self->doc[0]) || iv_document_get_job (self->doc[1])
+                   ? IV_STATS_PER_PROCESS
+                   : IV_STATS_DEFAULT;
   self->busy = TRUE;
   set_status (self, _ ("Comparing…"));
   task = g_task_new (self, NULL, on_diff, NULL);
