@@ -881,6 +881,43 @@ test_label_avoids_other_lines (void)
     }
 }
 
+/* Issue 31: on a paper column (3.5 × 2.625 in, 8.5 pt text: 385 × 289 of the chart's
+ * units at its 9.75 pt) the 36-run pareto's nine groups took three rows of legend below a
+ * plot under a two-line title, leaving it ~60 px. The legend goes beside it, short names
+ * under its title, and the plot keeps over 110 units (289 less ~80 of titles, ~45 of x
+ * axis, 2 × 12 of margins is ~140). */
+static void
+test_legend_beside_on_short_page (void)
+{
+  static const int isl[] = { 128, 1024, 4096 }, osl[] = { 128, 512, 2048 };
+  g_autoptr (IvChart) c = iv_chart_new ();
+  cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 385, 289);
+  cairo_t *cr = cairo_create (img);
+  IvRenderOptions opt = { IV_THEME_LIGHT, 1.0 };
+  const IvChartLayout *L;
+
+  for (int i = 0; i < 9; i++)
+    {
+      double x[] = { 10 + i, 60 + i }, y[] = { 4 - i * 0.3, 1 - i * 0.1 };
+      g_autofree char *name = g_strdup_printf ("ISL %d · OSL %d", isl[i / 3], osl[i % 3]);
+      g_autofree char *short_name = g_strdup_printf ("%d · %d", isl[i / 3], osl[i % 3]);
+      iv_series_set_short_name (iv_chart_add_scatter (c, name, x, y, 2), short_name);
+    }
+  iv_chart_set_title (c, "Pareto Curve: Token Throughput per GPU vs Interactivity",
+                      "better: higher x, higher y");
+  iv_chart_axis_set_title (c, IV_AXIS_X, "Output (avg) (tokens/s/user)");
+  iv_chart_axis_set_title (c, IV_AXIS_Y, "Output (avg)");
+  iv_chart_set_legend_title (c, "ISL · OSL");
+  g_assert_true (iv_chart_render (cr, c, &opt, 385, 289, NULL));
+  L = iv_chart_get_layout (c);
+  g_assert_cmpint (L->legend_placement, ==, IV_LEGEND_RIGHT);
+  g_assert_cmpfloat (L->plot_h, >, 110);
+  g_assert_cmpfloat (L->legend_x, >=, L->plot_x + L->plot_w);
+  g_assert_cmpfloat (L->legend_x + L->legend_w, <=, 385);
+  cairo_destroy (cr);
+  cairo_surface_destroy (img);
+}
+
 /* Issue 31: a legend below the plot sat ~20 px under the x title, a gap that read as the
  * end of the figure. The space between the x title's text and the legend's first text
  * (its first row) is now 12 px (it was 26): 4 px left of the title's line, 4 between, 4 of the
@@ -971,6 +1008,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/label-avoids-bar", test_label_avoids_bar);
   g_test_add_func ("/chart/legend-short-names", test_legend_short_names);
   g_test_add_func ("/chart/legend-below-x-title", test_legend_below_x_title);
+  g_test_add_func ("/chart/legend-beside-on-short-page", test_legend_beside_on_short_page);
   g_test_add_func ("/chart/label-avoids-other-lines", test_label_avoids_other_lines);
   g_test_add_func ("/chart/text-invalid-utf8", test_text_invalid_utf8);
   g_test_add_func ("/chart/dense-area", test_dense_area);

@@ -552,6 +552,29 @@ _iv_chart_layout (IvChartCtx *ctx, double width, double height, AxisTicks ticks[
       L->legend_placement = IV_LEGEND_BOTTOM;
       *legend = measure_legend (ctx, IV_LEGEND_BOTTOM);
     }
+  /* A legend below that would take over a third of a short page's room under the titles
+   * (a paper column's nine ISL × OSL groups left the plot ~60 px, issue 31) goes beside
+   * the plot instead — the short names under the legend's title where every series has
+   * one — when that column fits the room's height, uncut, in a third of the width. */
+  if ((chart->legend == IV_LEGEND_AUTO || ctx->legend_moved)
+      && L->legend_placement == IV_LEGEND_BOTTOM && legend->rows > 1
+      && legend->h > (height - top - IV_CHART_PAD) / 3)
+    {
+      gboolean all_short = chart->legend_title != NULL;
+      LegendSize beside;
+      for (guint i = 0; i < chart->series->len && all_short; i++)
+        {
+          const IvSeries *s = chart->series->pdata[i];
+          all_short = !_iv_chart_series_in_legend (s) || (s->short_name && s->short_name[0]);
+        }
+      beside = measure_legend_names (ctx, IV_LEGEND_RIGHT, all_short);
+      if (!beside.truncated && beside.w <= (width - 2 * IV_CHART_PAD) / 3
+          && beside.h <= height - top - IV_CHART_PAD)
+        {
+          L->legend_placement = IV_LEGEND_RIGHT;
+          *legend = beside;
+        }
+    }
   if (L->legend_placement == IV_LEGEND_RIGHT && legend->rows)
     right += legend->w + 8;
   else if (L->legend_placement == IV_LEGEND_BOTTOM && legend->rows)

@@ -140,6 +140,7 @@ typedef struct
   int max_lines;     /* with max_text_w: wrapped to at most this many lines first (subtitles) */
   IvTextFlags allow; /* what the text drawn now may do (iv-text.h): the layout check's */
   gboolean title_two_lines[IV_N_AXES]; /* the layout's choice: the unit under the title */
+  gboolean legend_moved;               /* the legend is below only because inside it hid a point */
   gboolean middle; /* with max_text_w: cut in the middle (run names differ at their ends) */
 } IvChartCtx;
 

@@ -1067,7 +1067,9 @@ iv_chart_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *options
           for (guint a = 0; a < IV_N_AXES; a++)
             g_clear_pointer (&ticks[a].ticks, iv_ticks_free);
           chart->legend = IV_LEGEND_BOTTOM;
+          ctx.legend_moved = TRUE;
           _iv_chart_layout (&ctx, width, height, ticks, &legend);
+          ctx.legend_moved = FALSE;
           chart->legend = IV_LEGEND_AUTO;
         }
     }
