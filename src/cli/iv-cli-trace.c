@@ -1477,6 +1477,8 @@ _iv_cli_trace (int argc, char **argv)
     }
   if (include_open)
     scope.flags |= IV_STATS_INCLUDE_OPEN;
+  /* a trace without flows: its launches joined on args.correlation, read back */
+  scope.flags |= IV_STATS_READ_ARGS;
   /* one report, printed as text or JSON */
   report = iv_trace_report_new (trace, scope.t0_ns, scope.t1_ns, scope.scoped, scope.flags, &error);
   if (!report)

@@ -94,8 +94,9 @@ compute_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
   GError *error = NULL;
 
   r->generation = job->generation;
+  /* on a worker: a trace without flows has its launches joined on args.correlation */
   r->report = iv_trace_report_new (job->trace, job->t0_ns, job->t1_ns, job->scoped,
-                                   IV_STATS_DEFAULT, &error);
+                                   IV_STATS_READ_ARGS, &error);
   if (!r->report)
     {
       result_free (r);

@@ -3,6 +3,7 @@
 
 #include "iv-trace-launch.h"
 
+#include <json-glib/json-glib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,13 +129,106 @@ queue_stats (const IvTrace *t, IvLaunchStats *st)
     }
 }
 
+/* A launch of @call enqueuing @work, unless either did not end or the work started
+ * outside [t0, t1). */
+static void
+add_launch (const IvTrace *t, IvLaunchStats *st, gsize call, gsize work, gint64 t0, gint64 t1)
+{
+  IvLaunch l;
+  gint64 end;
+
+  if (iv_trace_slice_is_open (t, call) || iv_trace_slice_is_open (t, work) || t->start_ns[work] < t0
+      || t->start_ns[work] >= t1)
+    return;
+  l.call = call, l.work = work;
+  l.cpu_ns = t->dur_ns[call];
+  l.gpu_ns = t->dur_ns[work];
+  end = t->start_ns[call] + t->dur_ns[call];
+  l.delay_ns = MAX (0, t->start_ns[work] - end);
+  st->runtime_outliers += l.cpu_ns > IV_LAUNCH_RUNTIME_CUTOFF_NS;
+  st->delay_outliers += l.delay_ns > IV_LAUNCH_DELAY_CUTOFF_NS;
+  st->short_kernels += l.cpu_ns <= IV_LAUNCH_RUNTIME_CUTOFF_NS && l.gpu_ns < l.cpu_ns;
+  g_array_append_val (st->launches, l);
+}
+
+typedef struct
+{
+  const guint8 *is_launch;
+  GHashTable *calls; /* correlation id → the runtime call's slice + 1 */
+  GArray *works;     /* (slice, correlation) of the GPU work, as gint64 pairs */
+} Correlations;
+
+/* The "correlation" argument as an integer (Kineto writes it on the runtime call and on
+ * the work it enqueued), or FALSE. */
+static gboolean
+correlation_of (const char *json, gint64 *out)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonNode *root, *n;
+
+  if (!json_parser_load_from_data (parser, json, -1, NULL)
+      || !(root = json_parser_get_root (parser)) || !JSON_NODE_HOLDS_OBJECT (root)
+      || !(n = json_object_get_member (json_node_get_object (root), "correlation"))
+      || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64)
+    return FALSE;
+  *out = json_node_get_int (n);
+  return TRUE;
+}
+
+static void
+read_correlation (const IvTrace *t, gsize slice, const char *json, gpointer data)
+{
+  Correlations *c = data;
+  gint64 id;
+
+  if (!correlation_of (json, &id))
+    return;
+  if (c->is_launch[t->name[slice]])
+    g_hash_table_insert (c->calls, g_memdup2 (&id, sizeof id), GSIZE_TO_POINTER (slice + 1));
+  else
+    {
+      gint64 pair[2] = { (gint64) slice, id };
+      g_array_append_vals (c->works, pair, 2);
+    }
+}
+
+/* Without flows: HTA's own join (cuda_kernel_analysis.py merges the runtime calls and the
+ * kernels on args.correlation), the arguments read back from the file in one pass. A
+ * trace whose file cannot be read again (a joined distributed job) gets none. */
+static void
+launches_by_correlation (const IvTrace *t, IvLaunchStats *st, const guint8 *is_launch, gint64 t0,
+                         gint64 t1)
+{
+  g_autoptr (GArray) slices = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_autoptr (GHashTable) calls = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr (GArray) works = g_array_new (FALSE, FALSE, sizeof (gint64));
+  Correlations c = { is_launch, calls, works };
+
+  for (gsize s = 0; s < t->n_slices; s++)
+    if (is_launch[t->name[s]] || iv_trace_slice_row_kind (t, s) == IV_ROW_GPU_WORK)
+      g_array_append_val (slices, s);
+  if (!slices->len
+      || !iv_trace_args_foreach (t, (const gsize *) (gpointer) slices->data, slices->len,
+                                 read_correlation, &c, NULL))
+    return;
+  for (guint i = 0; i + 1 < works->len; i += 2)
+    {
+      gsize work = (gsize) g_array_index (works, gint64, i);
+      gint64 id = g_array_index (works, gint64, i + 1);
+      gsize call = GPOINTER_TO_SIZE (g_hash_table_lookup (calls, &id));
+      if (call && iv_trace_slice_row_kind (t, work) == IV_ROW_GPU_WORK)
+        add_launch (t, st, call - 1, work, t0, t1);
+    }
+}
+
 IvLaunchStats *
-iv_trace_launch_stats (const IvTrace *t, gint64 t0, gint64 t1)
+iv_trace_launch_stats (const IvTrace *t, gint64 t0, gint64 t1, gboolean read_args)
 {
   IvLaunchStats *st = g_new0 (IvLaunchStats, 1);
   guint n_names = iv_intern_size (t->strings);
   g_autofree guint8 *is_launch = g_try_new0 (guint8, MAX (n_names, 1));
   g_autofree gint64 *cpu = NULL, *gpu = NULL, *delay = NULL;
+  gboolean tied_by_flows = FALSE;
 
   st->launches = g_array_new (FALSE, FALSE, sizeof (IvLaunch));
   st->queues = g_array_new (FALSE, FALSE, sizeof (IvQueueStats));
@@ -145,23 +239,14 @@ iv_trace_launch_stats (const IvTrace *t, gint64 t0, gint64 t1)
   for (guint i = 0; i < t->flows->len; i++)
     {
       const IvFlow *f = &g_array_index (t->flows, IvFlow, i);
-      IvLaunch l;
-      gint64 end;
       if (f->from >= t->n_slices || f->to >= t->n_slices || !is_launch[t->name[f->from]]
-          || iv_trace_slice_row_kind (t, f->to) != IV_ROW_GPU_WORK
-          || iv_trace_slice_is_open (t, f->from) || iv_trace_slice_is_open (t, f->to)
-          || t->start_ns[f->to] < t0 || t->start_ns[f->to] >= t1)
+          || iv_trace_slice_row_kind (t, f->to) != IV_ROW_GPU_WORK)
         continue;
-      l.call = f->from, l.work = f->to;
-      l.cpu_ns = t->dur_ns[f->from];
-      l.gpu_ns = t->dur_ns[f->to];
-      end = t->start_ns[f->from] + t->dur_ns[f->from];
-      l.delay_ns = MAX (0, t->start_ns[f->to] - end);
-      st->runtime_outliers += l.cpu_ns > IV_LAUNCH_RUNTIME_CUTOFF_NS;
-      st->delay_outliers += l.delay_ns > IV_LAUNCH_DELAY_CUTOFF_NS;
-      st->short_kernels += l.cpu_ns <= IV_LAUNCH_RUNTIME_CUTOFF_NS && l.gpu_ns < l.cpu_ns;
-      g_array_append_val (st->launches, l);
+      tied_by_flows = TRUE;
+      add_launch (t, st, f->from, f->to, t0, t1);
     }
+  if (!tied_by_flows && read_args)
+    launches_by_correlation (t, st, is_launch, t0, t1);
   g_array_sort_with_data (st->launches, by_work_start, (gpointer) t);
   cpu = g_try_new (gint64, MAX (st->launches->len, 1));
   gpu = g_try_new (gint64, MAX (st->launches->len, 1));

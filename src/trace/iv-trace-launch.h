@@ -1,6 +1,7 @@
 /* iv-trace-launch.h: how the host fed the GPU — HTA's kernel launch statistics and queue
  * length, from the flows that tie each runtime launch to the work it enqueued (Kineto's
- * ac2g flows carry the correlation id HTA joins on).
+ * ac2g flows carry the correlation id HTA joins on); a trace without them has its calls
+ * and work joined on args.correlation as HTA joins them, read back from the file.
  *
  * Launch statistics as hta/analyzers/cuda_kernel_analysis.py, cuda_kernel_launch_stats:
  * per launch the CPU duration of the runtime call, the GPU duration of its kernel, copy
@@ -56,7 +57,10 @@ typedef struct
 
 /* The launches whose work starts in [@t0_ns, @t1_ns) (G_MININT64/G_MAXINT64: all).
  * Never NULL; empty when the trace has no flow from a runtime call into GPU work. */
-IvLaunchStats *iv_trace_launch_stats (const IvTrace *trace, gint64 t0_ns, gint64 t1_ns);
+/* @read_args: a trace without launch flows has its launches joined on args.correlation,
+ * read back from the file (not on the main thread). */
+IvLaunchStats *iv_trace_launch_stats (const IvTrace *trace, gint64 t0_ns, gint64 t1_ns,
+                                      gboolean read_args);
 void iv_launch_stats_free (IvLaunchStats *stats);
 
 /* @stats as the `launches` object of `trace --stats --json`: the summaries, the outlier

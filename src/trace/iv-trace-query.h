@@ -46,6 +46,9 @@ typedef enum
   /* GPU busy time per process, summed: a distributed job joined into one trace
    * (iv-trace-job.h) has one process per rank, each with its own GPU */
   IV_STATS_PER_PROCESS = 1 << 1,
+  /* analyses may read the file's arguments again (off the main thread only): the kernel
+   * launches of a trace without flows, joined on args.correlation */
+  IV_STATS_READ_ARGS = 1 << 2,
 } IvStatsFlags;
 
 /* A name on one kind of row: "aten::mm" on a CPU thread and a GPU annotation "aten::mm"

@@ -49,7 +49,7 @@ iv_trace_report_new (const IvTrace *trace, gint64 t0_ns, gint64 t1_ns, gboolean 
   iv_trace_class_times_full (trace, t0_ns, t1_ns, flags, r->class_ns, r->class_slices, &r->busy_ns);
   for (guint i = 0; i < by_name->len; i++)
     r->open += g_array_index (by_name, IvNameStats, i).open;
-  r->launch = iv_trace_launch_stats (trace, t0_ns, t1_ns);
+  r->launch = iv_trace_launch_stats (trace, t0_ns, t1_ns, (flags & IV_STATS_READ_ARGS) != 0);
   r->memory = memory_peaks (trace, t0_ns, t1_ns);
   return r;
 }
