@@ -1044,7 +1044,8 @@ test_timeline_view (void)
      * launches whose kernels start in it (their values are checked against an independent
      * join on args.correlation by tests/test-trace-launch.py) */
     {
-      g_autoptr (IvLaunchStats) ls = iv_trace_launch_stats (trace, trace->t0_ns, trace->t1_ns);
+      g_autoptr (IvLaunchStats) ls
+          = iv_trace_launch_stats (trace, trace->t0_ns, trace->t1_ns, FALSE);
       g_autofree char *p50 = iv_units_format_seconds (ls->delay.p50_ns * 1e-9);
       g_autofree char *line
           = g_strdup_printf ("%u launches, delay median %s", ls->launches->len, p50);
