@@ -26,6 +26,7 @@
 #include "iv-sweep.h"
 #include "iv-text.h"
 #include "iv-trace-charts.h"
+#include "iv-trace-memcpy.h"
 #include "iv-trace-pipelined.h"
 #include "iv-trace-query.h"
 #include "iv-trace.h"
@@ -426,6 +427,17 @@ test_traces (void)
       iv_trace_class_times (t, t->t0_ns, t->t1_ns, by_class, kernels, &busy);
       if ((chart = iv_trace_chart_classes (by_class, busy, &r)))
         check_chart ("trace classes", chart);
+      {
+        g_autoptr (IvLaunchStats) ls = iv_trace_launch_stats (t, G_MININT64, G_MAXINT64, TRUE);
+        g_autoptr (GArray) copies = iv_trace_memcpy_stats (t, G_MININT64, G_MAXINT64, NULL);
+
+        if ((chart = iv_trace_chart_launches (ls)))
+          check_chart ("trace launches", chart);
+        if ((chart = iv_trace_chart_queues (t, ls)))
+          check_chart ("trace queues", chart);
+        if ((chart = iv_trace_chart_copies (copies)))
+          check_chart ("trace copies", chart);
+      }
       if (t->format == IV_TRACE_PIPELINED)
         {
           g_autoptr (GError) error = NULL;

@@ -19,7 +19,9 @@
 #include "iv-trace-pipelined.h"
 #include "iv-pipeline-plot.h"
 #include "iv-render-pipelined.h"
+#include "iv-chart-private.h"
 #include "iv-trace-charts.h"
+#include "iv-trace-memcpy.h"
 #include "iv-trace-query.h"
 #include "iv-trace-report.h"
 #include "iv-timeline-state.h"
@@ -1791,6 +1793,104 @@ test_timeline_raster_matches_vector (void)
   cairo_surface_destroy (rec);
 }
 
+/* The analyses' charts carry the statistics they are drawn from, bar for bar, and are
+ * NULL when there is nothing to draw. Values made by hand. */
+static void
+test_analysis_charts (void)
+{
+  g_autoptr (IvTrace) t = load_text (
+      "launch-charts.json",
+      "{\"traceEvents\": ["
+      "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 0, \"args\": {\"name\": \"GPU 0\"}},"
+      "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 0, \"tid\": 7, \"args\": {\"name\": "
+      "\"stream 7\"}},"
+      "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": 0, "
+      "\"dur\": 10}]}");
+  IvLaunchStats st = { 0 };
+  IvLaunch l = { 0 };
+  IvQueueStats q = { 0 };
+  IvMemcpyStats m[2] = { { "Memcpy HtoD", 3, 3, 3e9, 250000000, 12.0, 20.0, 12.0 },
+                         { "Memset", 2, 0, 0, 2000, 0, 0, 0 } };
+  g_autoptr (GArray) copies = g_array_new (FALSE, FALSE, sizeof (IvMemcpyStats));
+  const IvTrack *tr;
+  IvChart *c;
+  IvSeries *s;
+
+  st.launches = g_array_new (FALSE, FALSE, sizeof (IvLaunch));
+  st.queues = g_array_new (FALSE, FALSE, sizeof (IvQueueStats));
+  g_assert_null (iv_trace_chart_launches (NULL));
+  g_assert_null (iv_trace_chart_launches (&st));
+  g_assert_null (iv_trace_chart_queues (t, &st));
+  g_assert_null (iv_trace_chart_copies (NULL));
+  g_assert_null (iv_trace_chart_copies (copies));
+
+  /* launches: median and p95 of call, work, delay as bars, the longest in the subtitle;
+   * the largest bar (80 µs) passes 50 µs, not 100 µs: one rule */
+  g_array_append_val (st.launches, l);
+  st.cpu = (IvLaunchSummary){ 8000, 5000, 20000, 4000000000 };
+  st.gpu = (IvLaunchSummary){ 3000, 2000, 9000, 30000 };
+  st.delay = (IvLaunchSummary){ 30000, 40000, 80000, 300000 };
+  c = iv_trace_chart_launches (&st);
+  g_assert_nonnull (c);
+  g_assert_cmpuint (iv_chart_get_n_series (c), ==, 2);
+  g_assert_cmpuint (c->n_categories, ==, 3);
+  s = iv_chart_get_series (c, 0); /* median */
+  g_assert_cmpfloat_with_epsilon (s->y[0], 5e-6, 1e-15);
+  g_assert_cmpfloat_with_epsilon (s->y[1], 2e-6, 1e-15);
+  g_assert_cmpfloat_with_epsilon (s->y[2], 40e-6, 1e-15);
+  s = iv_chart_get_series (c, 1); /* p95 */
+  g_assert_cmpfloat_with_epsilon (s->y[0], 20e-6, 1e-15);
+  g_assert_cmpfloat_with_epsilon (s->y[1], 9e-6, 1e-15);
+  g_assert_cmpfloat_with_epsilon (s->y[2], 80e-6, 1e-15);
+  g_assert_nonnull (strstr (c->subtitle, "longest call 4 s"));
+  g_assert_cmpuint (c->annotations->len, ==, 1);
+  g_assert_cmpfloat_with_epsilon (g_array_index (c->annotations, IvAnnotation, 0).x, 50e-6, 1e-15);
+  iv_chart_free (c);
+  st.delay.p95_ns = 150000; /* now a delay bar passes 100 µs too */
+  c = iv_trace_chart_launches (&st);
+  g_assert_cmpuint (c->annotations->len, ==, 2);
+  g_assert_cmpfloat_with_epsilon (g_array_index (c->annotations, IvAnnotation, 1).x, 100e-6, 1e-15);
+  iv_chart_free (c);
+
+  /* queues: stream 7, longest 4, 1.5 on average over time; named as the streams chart */
+  for (guint i = 0; i < t->tracks->len; i++)
+    if (g_strcmp0 (g_array_index (t->tracks, IvTrack, i).name, "stream 7") == 0)
+      q.track = i;
+  tr = &g_array_index (t->tracks, IvTrack, q.track);
+  g_assert_cmpstr (tr->name, ==, "stream 7");
+  q.max = 4;
+  q.time_weighted = 1.5;
+  q.mean_at_changes = 2.25;
+  g_array_append_val (st.queues, q);
+  c = iv_trace_chart_queues (t, &st);
+  g_assert_nonnull (c);
+  g_assert_cmpuint (c->n_categories, ==, 1);
+  g_assert_cmpstr (c->categories[0], ==, "GPU 0 · stream 7");
+  g_assert_cmpfloat (iv_chart_get_series (c, 0)->y[0], ==, 4);
+  g_assert_cmpfloat (iv_chart_get_series (c, 1)->y[0], ==, 1.5);
+  iv_chart_free (c);
+
+  /* copies: a set without bandwidth alone draws nothing; with a copy, both types */
+  g_array_append_val (copies, m[1]);
+  g_assert_null (iv_trace_chart_copies (copies));
+  g_array_prepend_val (copies, m[0]);
+  c = iv_trace_chart_copies (copies);
+  g_assert_nonnull (c);
+  g_assert_cmpuint (c->n_categories, ==, 2);
+  g_assert_cmpstr (c->categories[0], ==, "Memcpy HtoD (3)");
+  g_assert_cmpstr (c->categories[1], ==, "Memset (2)");
+  s = iv_chart_get_series (c, 0); /* overall: 3 GB over 0.25 s */
+  g_assert_cmpfloat (s->y[0], ==, 12.0);
+  g_assert_cmpfloat (s->y[1], ==, 0);
+  g_assert_cmpfloat (iv_chart_get_series (c, 1)->y[0], ==, 12.0); /* mean */
+  g_assert_cmpfloat (iv_chart_get_series (c, 2)->y[0], ==, 20.0); /* max */
+  g_assert_cmpstr (iv_chart_axis_get_title (c, IV_AXIS_X), ==, "bandwidth (GB/s)");
+  iv_chart_free (c);
+
+  g_array_unref (st.launches);
+  g_array_unref (st.queues);
+}
+
 /* The area charts carry the analyses' numbers: on the hand-made GPU trace of
  * /trace/gpu-analysis, communication (10 µs) is half under compute — green to 5 µs,
  * vermillion from 5 to 10 — and compute is 10 µs of blue; stream 7 is 12/22 busy. */
@@ -2664,6 +2764,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/memory-counter", test_memory_counter);
   g_test_add_func ("/trace/timeline-raster-matches-vector", test_timeline_raster_matches_vector);
   g_test_add_func ("/trace/area-charts", test_area_charts);
+  g_test_add_func ("/trace/analysis-charts", test_analysis_charts);
   g_test_add_func ("/trace/timeline-state", test_timeline_state);
   g_test_add_func ("/trace/export-names-and-extent", test_export_names_and_extent);
   g_test_add_func ("/trace/format-corners", test_format_corners);

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "iv-render"
 
 #include "iv-trace-charts.h"
+#include "iv-trace-memcpy.h"
 #include "iv-units.h"
 
 #include <glib/gi18n.h>
@@ -330,5 +331,130 @@ iv_trace_chart_steps (const GArray *steps)
   iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
   for (int k = 0; k < IV_N_KCLASSES; k++)
     iv_series_set_color (iv_chart_add_bars (c, names[k], by_class + (gsize) k * n, n), colors[k]);
+  return c;
+}
+
+IvChart *
+iv_trace_chart_launches (const IvLaunchStats *st)
+{
+  const char *cats[] = { _ ("runtime call"), _ ("GPU work"), _ ("launch delay") };
+  const IvLaunchSummary *sum[3];
+  double p50[3], p95[3], top = 0;
+  g_autofree char *sub = NULL, *m0 = NULL, *m1 = NULL, *m2 = NULL;
+  IvChart *c;
+
+  if (!st || st->launches->len == 0)
+    return NULL;
+  sum[0] = &st->cpu;
+  sum[1] = &st->gpu;
+  sum[2] = &st->delay;
+  for (int i = 0; i < 3; i++)
+    {
+      p50[i] = sum[i]->p50_ns * 1e-9;
+      p95[i] = sum[i]->p95_ns * 1e-9;
+      top = MAX (top, MAX (p50[i], p95[i]));
+    }
+  /* the longest in words, not as bars (no-break spaces keep a number by its unit): one slow call (a
+   * first launch, an allocation) runs seconds where the rest run microseconds, and bars cannot
+   * stand on a log axis */
+  m0 = iv_units_format_seconds (st->cpu.max_ns * 1e-9);
+  m1 = iv_units_format_seconds (st->gpu.max_ns * 1e-9);
+  m2 = iv_units_format_seconds (st->delay.max_ns * 1e-9);
+  sub = g_strdup_printf (_ ("%u launches, %" G_GUINT64_FORMAT
+                            " calls over 50\u00a0µs, %" G_GUINT64_FORMAT
+                            " delays over 100\u00a0µs; longest call %s, work %s, delay %s"),
+                         st->launches->len, st->runtime_outliers, st->delay_outliers, m0, m1, m2);
+  c = iv_chart_new ();
+  iv_chart_set_title (c, _ ("Kernel launches"), sub);
+  iv_chart_set_categories (c, cats, 3);
+  iv_chart_set_bar_mode (c, IV_BARS_GROUPED, TRUE);
+  iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
+  iv_chart_axis_set_title (c, IV_AXIS_X, _ ("time"));
+  iv_chart_axis_set_title (c, IV_AXIS_Y, NULL);
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+  iv_series_set_color (iv_chart_add_bars (c, _ ("median"), p50, 3), 0x0072b2);
+  iv_series_set_color (iv_chart_add_bars (c, _ ("p95"), p95, 3), 0xe69f00);
+  /* HTA's outlier thresholds, drawn only where the bars reach them: a rule far past the
+   * longest bar would squeeze the bars to the axis */
+  if (top >= IV_LAUNCH_RUNTIME_CUTOFF_NS * 1e-9)
+    iv_chart_add_vline (c, IV_LAUNCH_RUNTIME_CUTOFF_NS * 1e-9, _ ("50 µs"));
+  if (top >= IV_LAUNCH_DELAY_CUTOFF_NS * 1e-9)
+    iv_chart_add_vline (c, IV_LAUNCH_DELAY_CUTOFF_NS * 1e-9, _ ("100 µs"));
+  return c;
+}
+
+IvChart *
+iv_trace_chart_queues (const IvTrace *t, const IvLaunchStats *st)
+{
+  g_autoptr (GPtrArray) names = NULL;
+  g_autofree double *longest = NULL, *mean = NULL;
+  guint n = st ? st->queues->len : 0;
+  IvChart *c;
+
+  if (n == 0)
+    return NULL;
+  names = g_ptr_array_new_with_free_func (g_free);
+  longest = g_new (double, n);
+  mean = g_new (double, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const IvQueueStats *q = &g_array_index (st->queues, IvQueueStats, i);
+      g_ptr_array_add (names, stream_label (t, q->track));
+      longest[i] = (double) q->max;
+      mean[i] = q->time_weighted;
+    }
+  c = iv_chart_new ();
+  iv_chart_set_title (c, _ ("Queue length per stream"),
+                      _ ("work launched and not yet started; mean weighted by time"));
+  iv_chart_set_categories (c, (const char *const *) names->pdata, n);
+  iv_chart_set_bar_mode (c, IV_BARS_GROUPED, TRUE);
+  iv_chart_axis_set_unit (c, IV_AXIS_X, (IvUnit){ IV_UNIT_COUNT, 1, NULL });
+  iv_chart_axis_set_title (c, IV_AXIS_X, _ ("launches queued"));
+  iv_chart_axis_set_title (c, IV_AXIS_Y, NULL);
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+  iv_series_set_color (iv_chart_add_bars (c, _ ("longest"), longest, n), 0xd55e00);
+  iv_series_set_color (iv_chart_add_bars (c, _ ("mean over time"), mean, n), 0x0072b2);
+  return c;
+}
+
+IvChart *
+iv_trace_chart_copies (const GArray *copies)
+{
+  g_autoptr (GPtrArray) names = NULL;
+  g_autofree double *overall = NULL, *mean = NULL, *max = NULL;
+  guint n = copies ? copies->len : 0;
+  gboolean any = FALSE;
+  IvChart *c;
+
+  for (guint i = 0; i < n; i++)
+    any |= g_array_index (copies, IvMemcpyStats, i).max_gbps > 0
+           || g_array_index (copies, IvMemcpyStats, i).effective_gbps > 0;
+  if (!any)
+    return NULL;
+  names = g_ptr_array_new_with_free_func (g_free);
+  overall = g_new (double, n);
+  mean = g_new (double, n);
+  max = g_new (double, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const IvMemcpyStats *m = &g_array_index (copies, IvMemcpyStats, i);
+      g_ptr_array_add (names, g_strdup_printf ("%s (%" G_GUINT64_FORMAT ")", m->type, m->count));
+      overall[i] = m->effective_gbps;
+      mean[i] = m->mean_gbps;
+      max[i] = m->max_gbps;
+    }
+  c = iv_chart_new ();
+  iv_chart_set_title (c, _ ("Memory copies and sets"),
+                      _ ("bandwidth by type (count); overall: bytes over summed time"));
+  iv_chart_set_categories (c, (const char *const *) names->pdata, n);
+  iv_chart_set_bar_mode (c, IV_BARS_GROUPED, TRUE);
+  /* the profiler writes GB/s, as the table shows them */
+  iv_chart_axis_set_unit (c, IV_AXIS_X, IV_UNIT_PLAIN);
+  iv_chart_axis_set_title (c, IV_AXIS_X, _ ("bandwidth (GB/s)"));
+  iv_chart_axis_set_title (c, IV_AXIS_Y, NULL);
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+  iv_series_set_color (iv_chart_add_bars (c, _ ("overall"), overall, n), 0x0072b2);
+  iv_series_set_color (iv_chart_add_bars (c, _ ("mean"), mean, n), 0xe69f00);
+  iv_series_set_color (iv_chart_add_bars (c, _ ("max"), max, n), 0xd55e00);
   return c;
 }

@@ -7,6 +7,7 @@
 #include "iv-chart.h"
 #include "iv-model.h"
 #include "iv-trace-diff.h"
+#include "iv-trace-launch.h"
 #include "iv-trace-query.h"
 #include "iv-trace-steps.h"
 
@@ -34,5 +35,18 @@ IvChart *iv_trace_chart_steps (const GArray *steps);
 /* The @n largest changes of @d (by |Δ time|) as diverging horizontal bars: more time to
  * the right, less to the left. NULL when nothing changed. */
 IvChart *iv_trace_chart_diff (const IvTraceDiff *d, guint n);
+
+/* The median, p95 and longest runtime call, GPU work and launch delay of @st, with HTA's
+ * outlier thresholds (50 µs calls, 100 µs delays) as rules. NULL without launches. */
+IvChart *iv_trace_chart_launches (const IvLaunchStats *st);
+
+/* The longest and the time-weighted mean queue of each GPU stream of @st. NULL without
+ * queues. */
+IvChart *iv_trace_chart_queues (const IvTrace *trace, const IvLaunchStats *st);
+
+/* The GB/s of each type of memory copy or set (@copies: IvMemcpyStats,
+ * iv_trace_memcpy_stats): overall (bytes over time), mean and max. NULL without copies
+ * or when none says its bandwidth. */
+IvChart *iv_trace_chart_copies (const GArray *copies);
 
 G_END_DECLS
