@@ -351,6 +351,7 @@ show_launches (IvTraceAnalysesView *self, const IvLaunchStats *ls)
          " delays over 100 µs, %" G_GUINT64_FORMAT " short kernels (shorter than their call)"),
       ls->runtime_outliers, ls->delay_outliers, ls->short_kernels);
   add_line (self, outliers);
+  add_chart (self, iv_trace_chart_launches (ls), "kernel-launches", 300);
 
   /* the longest delays: the launches most worth a look */
   sorted = g_ptr_array_sized_new (ls->launches->len);
@@ -386,6 +387,8 @@ show_launches (IvTraceAnalysesView *self, const IvLaunchStats *ls)
           const char *cells[] = { name, max, tw, mc, ch };
           add_cells (self, cells, G_N_ELEMENTS (cells));
         }
+      add_chart (self, iv_trace_chart_queues (t, ls), "queue-length",
+                 130 + 48 * (int) MIN (ls->queues->len, 8));
     }
 }
 
@@ -421,6 +424,8 @@ show_copies (IvTraceAnalysesView *self, const Result *r)
       const char *cells[] = { m->type, n, bytes, time, eff, mean, max };
       add_cells (self, cells, G_N_ELEMENTS (cells));
     }
+  add_chart (self, iv_trace_chart_copies (r->copies), "memory-copies",
+             130 + 60 * (int) MIN (r->copies->len, 8));
 }
 
 /* Kineto's [memory] instants are a counter per device ("memory · GPU 0 · allocated",
