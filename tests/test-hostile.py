@@ -55,6 +55,13 @@ def trace_inputs(d):
         "deep-events.json": ('{"traceEvents": ' + DEEP).encode(),
         "deep-args.json": ('[{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2, "args": '
                            + DEEP_OBJ + "1" + "}" * 50000 + "}]").encode(),
+        # no flows: --stats reads the launch's and the kernel's arguments back for
+        # args.correlation (json-glib recurses: the depth is checked first)
+        "deep-args-launch.json": ('[{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, '
+                                  '"tid": 1, "ts": 1, "dur": 2, "args": {"correlation": 1}}, {"ph": "X", '
+                                  '"cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 5, "dur": 3, '
+                                  '"args": {"correlation": 1, "x": ' + DEEP_OBJ + "1" + "}" * 50000
+                                  + "}}]").encode(),
         "bom.json": BOM + ok,
         "utf16.json": chrome([x]).encode("utf-16"),
         "utf16le-nobom.json": chrome([x]).encode("utf-16-le"),

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iv-json-doc.h"
+
 static const char *const launch_names[] = {
   "cudaLaunchKernel",
   "cudaLaunchKernelExC",
@@ -165,8 +167,11 @@ correlation_of (const char *json, gint64 *out)
 {
   g_autoptr (JsonParser) parser = json_parser_new ();
   JsonNode *root, *n;
+  guint line, column;
 
-  if (!json_parser_load_from_data (parser, json, -1, NULL)
+  /* json-glib recurses: the depth is checked first, as everywhere (iv-json-doc.h) */
+  if (!iv_json_check_depth (json, strlen (json), IV_JSON_MAX_DEPTH, &line, &column)
+      || !json_parser_load_from_data (parser, json, -1, NULL)
       || !(root = json_parser_get_root (parser)) || !JSON_NODE_HOLDS_OBJECT (root)
       || !(n = json_object_get_member (json_node_get_object (root), "correlation"))
       || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64)

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "iv-json-doc.h"
 #include "iv-trace-query.h"
 
 /* hta/utils/utils.py, get_memory_kernel_type: "Memset", else the first 11 characters of a
@@ -55,9 +56,12 @@ read_args (const IvTrace *t, gsize slice, const char *json, gpointer data)
       GPOINTER_TO_UINT (g_hash_table_lookup (c->index, GSIZE_TO_POINTER (slice))) - 1);
   JsonNode *root;
   double v;
+  guint line, column;
 
   (void) t;
-  if (!json_parser_load_from_data (parser, json, -1, NULL)
+  /* json-glib recurses: the depth is checked first, as everywhere (iv-json-doc.h) */
+  if (!iv_json_check_depth (json, strlen (json), IV_JSON_MAX_DEPTH, &line, &column)
+      || !json_parser_load_from_data (parser, json, -1, NULL)
       || !(root = json_parser_get_root (parser)) || !JSON_NODE_HOLDS_OBJECT (root))
     return;
   if (number_member (json_node_get_object (root), "bytes", &v) && v >= 0)
