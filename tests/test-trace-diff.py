@@ -225,7 +225,7 @@ def compare_jobs(tmp):
     wrong = [(k, want[k], have[k]) for k in want if k in have and
              (list(want[k][0]), list(want[k][1])) != (list(have[k][0]), list(have[k][1]))]
     check(not wrong, "jobs: every count and total agrees", str(wrong[:5]))
-    check(got["gpu"]["busy_ns"] == [busy_a, busy_b] and got["gpu"]["busy_summed_per_rank"] is True,
+    check(got["gpu"]["busy_ns"] == [busy_a, busy_b] and got["gpu"]["busy_summed_per_rank"] == [True, True],
           "jobs: GPU busy is each rank's, summed (%d, %d ns)" % (busy_a, busy_b),
           "got %s" % got["gpu"])
     check(got["traces"] == [ja, jb], "jobs: the folders are named", str(got["traces"]))

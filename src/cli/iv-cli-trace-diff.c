@@ -75,9 +75,12 @@ print_json (const IvTraceDiff *d, const char *a, const char *b, guint top)
   iv_json_writer_key (w, "gpu");
   iv_json_writer_begin_object (w);
   write_pair_ns (w, "busy_ns", d->busy_ns);
-  /* two distributed jobs: busy is the sum of each rank's GPU busy time */
+  /* a distributed job's busy is the sum of each rank's GPU busy time */
   iv_json_writer_key (w, "busy_summed_per_rank");
-  iv_json_writer_bool (w, d->per_process);
+  iv_json_writer_begin_array (w);
+  iv_json_writer_bool (w, d->per_process[0]);
+  iv_json_writer_bool (w, d->per_process[1]);
+  iv_json_writer_end_array (w);
   write_pair_ns (w, "idle_ns", d->idle_ns);
   iv_json_writer_key (w, "busy_by_class_ns");
   iv_json_writer_begin_object (w);
@@ -136,7 +139,10 @@ print_text (const IvTraceDiff *d, const char *a, const char *b, guint top)
     g_autofree char *si = share_text (d->idle_ns[0], d->idle_ns[1]);
     _iv_cli_printf (stdout, "\n");
     _iv_cli_printf (stdout, "GPU busy  %12s → %-12s %s%s\n", ba, bb, sb,
-                    d->per_process ? _ ("  (each rank's, summed)") : "");
+                    d->per_process[0] && d->per_process[1] ? _ ("  (each rank's, summed)")
+                    : d->per_process[0]                    ? _ ("  (A: each rank's, summed)")
+                    : d->per_process[1]                    ? _ ("  (B: each rank's, summed)")
+                                                           : "");
     _iv_cli_printf (stdout, "GPU idle  %12s → %-12s %s\n", ia, ib, si);
     for (int k = 0; k < IV_N_KCLASSES; k++)
       {
@@ -168,13 +174,14 @@ print_text (const IvTraceDiff *d, const char *a, const char *b, guint top)
 }
 
 int
-_iv_cli_trace_diff (const IvTrace *a, const IvTrace *b, const char *const names[2], gboolean jobs,
-                    const char *steps, gboolean json, guint top, const char *output,
-                    const IvExportOptions *eo)
+_iv_cli_trace_diff (const IvTrace *a, const IvTrace *b, const char *const names[2],
+                    const gboolean jobs[2], const char *steps, gboolean json, guint top,
+                    const char *output, const IvExportOptions *eo)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (IvTraceDiff) d = NULL;
   gint64 sa = -1, sb = -1;
+  IvStatsFlags flags[2];
 
   if (steps)
     {
@@ -193,7 +200,9 @@ _iv_cli_trace_diff (const IvTrace *a, const IvTrace *b, const char *const names[
           sb = (gint64) u;
         }
     }
-  d = iv_trace_diff_new_full (a, b, sa, sb, jobs ? IV_STATS_PER_PROCESS : IV_STATS_DEFAULT, &error);
+  flags[0] = jobs[0] ? IV_STATS_PER_PROCESS : IV_STATS_DEFAULT;
+  flags[1] = jobs[1] ? IV_STATS_PER_PROCESS : IV_STATS_DEFAULT;
+  d = iv_trace_diff_new_full (a, b, sa, sb, flags, &error);
   if (!d)
     {
       _iv_cli_print_error (error);

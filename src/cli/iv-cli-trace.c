@@ -1221,8 +1221,9 @@ trace_diff (char **files, const char *steps, gboolean json, guint top, const cha
         }
       tr[i] = t;
     }
-  return _iv_cli_trace_diff (tr[0], tr[1], (const char *const *) files, job_a || job_b, steps, json,
-                             top, output, &eo);
+  return _iv_cli_trace_diff (tr[0], tr[1], (const char *const *) files,
+                             (gboolean[2]){ job_a != NULL, job_b != NULL }, steps, json, top,
+                             output, &eo);
 }
 
 int

@@ -500,6 +500,9 @@ on_computed (GObject *source, GAsyncResult *res, gpointer user_data)
   Result *r = g_task_propagate_pointer (G_TASK (res), &error);
   Job *job = g_task_get_task_data (G_TASK (res));
 
+  /* the document is released here, on the main thread, never by the worker's last
+   * reference to the task (a document's finalize frees its trace) */
+  g_clear_object (&job->owner);
   if (job->generation != self->generation)
     {
       g_clear_pointer (&r, result_free);

@@ -128,7 +128,7 @@ typedef struct
   IvDocument *doc[2];
   gint64 step;
   guint generation;
-  IvStatsFlags flags; /* IV_STATS_PER_PROCESS when either side is a distributed job */
+  IvStatsFlags flags[2]; /* IV_STATS_PER_PROCESS for a side that is a distributed job */
 } Job;
 
 static void
@@ -214,8 +214,10 @@ show_totals (IvTraceCompareView *self, const IvTraceDiff *d)
       gtk_widget_add_css_class (l, "dim-label");
       gtk_grid_attach (self->totals, l, (int) i, 0, 1, 1);
     }
-  totals_row (self, 0, d->per_process ? _ ("Busy (ranks summed)") : _ ("Busy"), d->busy_ns[0],
-              d->busy_ns[1], TRUE);
+  totals_row (self, 0,
+              d->per_process[0] || d->per_process[1] ? _ ("Busy (a job's ranks summed)")
+                                                     : _ ("Busy"),
+              d->busy_ns[0], d->busy_ns[1], TRUE);
   totals_row (self, 1, _ ("Idle"), d->idle_ns[0], d->idle_ns[1], TRUE);
   for (int k = 0; k < IV_N_KCLASSES; k++)
     totals_row (self, 2 + k, class_names[k], d->class_ns[0][k], d->class_ns[1][k], TRUE);
@@ -468,6 +470,10 @@ on_diff (GObject *source, GAsyncResult *res, gpointer user_data)
   g_autoptr (GError) error = NULL;
   IvTraceDiff *d = g_task_propagate_pointer (G_TASK (res), &error);
 
+  /* the documents are released here, on the main thread, never by the worker's last
+   * reference to the task (a document's finalize frees its trace) */
+  g_clear_object (&job->doc[0]);
+  g_clear_object (&job->doc[1]);
   if (job->generation != self->generation)
     {
       g_clear_pointer (&d, iv_trace_diff_free);
@@ -499,9 +505,8 @@ start (IvTraceCompareView *self)
   job->step = self->step;
   job->generation = self->generation;
   /* a job's ranks each have their own GPU: busy is summed per rank, as `trace A B --diff` */
-  job->flags = iv_document_get_job (self->doc[0]) || iv_document_get_job (self->doc[1])
-                   ? IV_STATS_PER_PROCESS
-                   : IV_STATS_DEFAULT;
+  for (int i = 0; i < 2; i++)
+    job->flags[i] = iv_document_get_job (self->doc[i]) ? IV_STATS_PER_PROCESS : IV_STATS_DEFAULT;
   self->busy = TRUE;
   set_status (self, _ ("Comparing…"));
   task = g_task_new (self, NULL, on_diff, NULL);

@@ -274,12 +274,13 @@ gpu_side (const IvTrace *t, gint64 t0, gint64 t1, IvStatsFlags flags, IvTraceDif
 IvTraceDiff *
 iv_trace_diff_new (const IvTrace *a, const IvTrace *b, gint64 step_a, gint64 step_b, GError **error)
 {
-  return iv_trace_diff_new_full (a, b, step_a, step_b, IV_STATS_DEFAULT, error);
+  static const IvStatsFlags none[2] = { IV_STATS_DEFAULT, IV_STATS_DEFAULT };
+  return iv_trace_diff_new_full (a, b, step_a, step_b, none, error);
 }
 
 IvTraceDiff *
 iv_trace_diff_new_full (const IvTrace *a, const IvTrace *b, gint64 step_a, gint64 step_b,
-                        IvStatsFlags flags, GError **error)
+                        const IvStatsFlags flags[2], GError **error)
 {
   const IvTrace *tr[2] = { a, b };
   gint64 steps[2] = { step_a, step_b };
@@ -292,7 +293,8 @@ iv_trace_diff_new_full (const IvTrace *a, const IvTrace *b, gint64 step_a, gint6
                    "a step is compared with a step, or the whole traces with each other");
       return NULL;
     }
-  d->per_process = (flags & IV_STATS_PER_PROCESS) != 0;
+  for (int i = 0; i < 2; i++)
+    d->per_process[i] = (flags[i] & IV_STATS_PER_PROCESS) != 0;
   d->entries = g_array_new (FALSE, TRUE, sizeof (IvTraceDiffEntry));
   g_array_set_clear_func (d->entries, entry_clear);
   for (int i = 0; i < 2; i++)
@@ -315,7 +317,7 @@ iv_trace_diff_new_full (const IvTrace *a, const IvTrace *b, gint64 step_a, gint6
                        tr[i]->path ? tr[i]->path : "the distributed job", tr[i]->n_slices);
           return NULL;
         }
-      gpu_side (tr[i], d->t0_ns[i], d->t1_ns[i], flags, d, i);
+      gpu_side (tr[i], d->t0_ns[i], d->t1_ns[i], flags[i], d, i);
     }
   for (guint i = 0; i < d->entries->len; i++)
     {

@@ -43,7 +43,7 @@ typedef struct
   gint64 busy_ns[2], idle_ns[2];
   gint64 class_ns[2][IV_N_KCLASSES];
   guint n_streams[2];
-  gboolean per_process; /* IV_STATS_PER_PROCESS: busy is the sum of each process' (rank's) */
+  gboolean per_process[2]; /* IV_STATS_PER_PROCESS: busy is the sum of each process' (rank's) */
 } IvTraceDiff;
 
 /* @a against @b. @step_a, @step_b: the ProfilerStep#N compared in each, -1 for the whole
@@ -51,10 +51,11 @@ typedef struct
  * names the steps it has) or the memory cannot be had. */
 IvTraceDiff *iv_trace_diff_new (const IvTrace *a, const IvTrace *b, gint64 step_a, gint64 step_b,
                                 GError **error);
-/* As iv_trace_diff_new; with IV_STATS_PER_PROCESS for two distributed jobs joined by
- * iv-trace-job.h: names summed over the ranks, GPU busy the sum of each rank's. */
+/* As iv_trace_diff_new, with @flags for each side: IV_STATS_PER_PROCESS for a distributed
+ * job joined by iv-trace-job.h (names summed over the ranks, GPU busy the sum of each
+ * rank's). */
 IvTraceDiff *iv_trace_diff_new_full (const IvTrace *a, const IvTrace *b, gint64 step_a,
-                                     gint64 step_b, IvStatsFlags flags, GError **error);
+                                     gint64 step_b, const IvStatsFlags flags[2], GError **error);
 void iv_trace_diff_free (IvTraceDiff *diff);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvTraceDiff, iv_trace_diff_free)
