@@ -13,6 +13,23 @@
 #include <malloc.h>
 #endif
 
+/* Giving freed pages back is glibc's malloc's business; under AddressSanitizer (whose
+ * allocator replaces it) malloc_trim walks arenas a loading thread never attached and
+ * crashes that thread (seen in the rank loader's workers). */
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define IV_NO_MALLOC_TRIM 1
+#endif
+#endif
+#ifndef IV_NO_MALLOC_TRIM
+#define IV_TRIM_HEAP() malloc_trim (0)
+#endif
+#endif
+#ifndef IV_TRIM_HEAP
+#define IV_TRIM_HEAP() ((void) 0)
+#endif
+
 #include "iv-big-alloc.h"
 #include "iv-input.h"
 #include "iv-json-pull.h"
@@ -349,9 +366,7 @@ _iv_trace_set_oom_error (IvTraceBuilder *b, guint64 events, GError **error)
   g_clear_pointer (&b->track_keys, iv_intern_free);
   g_clear_pointer (&b->series_keys, iv_intern_free);
   g_clear_pointer (&b->async_keys, iv_intern_free);
-#ifdef __GLIBC__
-  malloc_trim (0);
-#endif
+  IV_TRIM_HEAP ();
   display = g_filename_display_name (path ? path : "the trace");
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
                "%s: not enough memory to load %u names and %" G_GUINT64_FORMAT
@@ -2391,12 +2406,10 @@ iv_trace_load_input (IvInput *input, const char *path, IvProgressFunc progress,
   else
     t = _iv_trace_builder_finish (b, error);
   _iv_trace_builder_free (b);
-#ifdef __GLIBC__
   /* The builder's temporary arrays (several times the final columns) are free now, and
    * so is all of a load that failed; give the pages back instead of keeping them
    * resident for the trace's lifetime (or the window's, which goes on without it). */
-  malloc_trim (0);
-#endif
+  IV_TRIM_HEAP ();
   if (t)
     warn_input (t, input);
   return t;
