@@ -249,6 +249,52 @@ longest_slice (const IvTrace *t)
   return best;
 }
 
+/* The Runs page gives its figure at least half its height (issue 31), the table above
+ * giving way first: what the plot's stack (chart, panels, surface) is allocated against
+ * the whole page (header, notes, table, controls and figure). */
+static void
+assert_plot_share (IvWindow *window, const Size *size, IvRunsView *rv, const char *what)
+{
+  GtkWidget *plot = iv_gui_find_by_id (GTK_WIDGET (rv), "plot_stack");
+  GtkWidget *table = iv_gui_find_by_id (GTK_WIDGET (rv), "table");
+  int page, plot_h;
+
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  /* the divider placed on the pane's allocation, then drawn */
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  g_assert_nonnull (plot);
+  page = gtk_widget_get_height (GTK_WIDGET (rv));
+  plot_h = gtk_widget_get_height (plot);
+  g_test_message ("%s at %d×%d: page %d px, table %d px, plot %d px", what, size->width,
+                  size->height, page, gtk_widget_get_height (table), plot_h);
+  g_assert_cmpint (page, >, size->height / 2);
+  if (plot_h * 2 < page)
+    g_error ("%s at %d×%d: the plot has %d px of the Runs page's %d (table %d px)", what,
+             size->width, size->height, plot_h, page, gtk_widget_get_height (table));
+  /* and the table keeps its header and a row in view */
+  g_assert_cmpint (gtk_widget_get_height (table), >=, 70);
+}
+
+/* Opens the sweep under @rel and checks the plot's share as it opens and set against a
+ * bound (its columns in the table, its notes, its button on the plot's row), then takes
+ * the bound away. */
+static void
+exercise_runs_share (IvWindow *window, const Size *size, const char *rel)
+{
+  IvRunsView *rv;
+  g_autofree char *bound = g_strdup_printf ("%s, bound h100x8", rel);
+
+  open_document (window, rel);
+  rv = iv_workspace_page_get_runs (_iv_window_get_page (window, IV_GROUP_RUNS));
+  assert_plot_share (window, size, rv, rel);
+  g_object_set (iv_runs_view_get_state (rv), "hardware", "h100x8", NULL);
+  iv_gui_settle (window);
+  assert_size (window, size, bound);
+  assert_plot_share (window, size, rv, bound);
+  g_object_set (iv_runs_view_get_state (rv), "hardware", NULL, NULL);
+  iv_gui_settle (window);
+}
+
 static void
 exercise_trace (IvWindow *window, const Size *size, const char *rel, const char *shot)
 {
@@ -299,7 +345,10 @@ exercise_window (gconstpointer data)
   assert_size (window, size, "an empty start");
   save_screen (window, size, "empty");
 
-  /* Runs: a sweep, every tab, then one run opened. */
+  /* Runs: the plot's share on the 36-run ISL × OSL sweep, then the sample runs' (with and
+   * without a bound each); the sweep's every tab, then one run opened. */
+  exercise_runs_share (window, size, "isl-osl-sweep");
+  exercise_runs_share (window, size, "aiperf");
   open_document (window, "aiperf");
   runs = _iv_window_get_page (window, IV_GROUP_RUNS);
   rv = iv_workspace_page_get_runs (runs);

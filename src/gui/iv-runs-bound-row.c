@@ -1,5 +1,6 @@
-/* iv-runs-bound-row.c: the "Bound on" row of the Runs workspace (see the header). The
- * drop-downs are bound to the state both ways; the model list (presets, an imported
+/* iv-runs-bound-row.c: the bound of the Runs workspace (see the header): a button saying
+ * it, its drop-downs in the popover under it. The drop-downs are bound to the state both
+ * ways; the model list (presets, an imported
  * config.json's model, "config.json…") is a list of IvRunsItem keyed as the state's
  * "model" is. */
 #define G_LOG_DOMAIN "iv-gui"
@@ -17,7 +18,9 @@ struct _IvRunsBoundRow
   GtkWidget parent_instance;
 
   /* template children */
-  GtkWidget *box;
+  GtkWidget *box; /* the menu button */
+  GtkLabel *bound_label;
+  GtkWidget *model_title, *tp_title;
   GtkDropDown *bound_hardware, *bound_model, *bound_tp;
 
   IvRunsState *state;
@@ -44,6 +47,8 @@ static GParamSpec *properties[N_PROPS];
 #define IMPORT_KEY "@"
 
 static const gint64 tps[] = { 0, 1, 2, 4, 8 };
+
+static void show_choice (IvRunsBoundRow *self);
 
 static void
 set_error (IvRunsBoundRow *self, const char *error)
@@ -148,6 +153,7 @@ on_read (GObject *source, GAsyncResult *result, gpointer data)
     g_object_set (self->state, "model", key, NULL);
   else
     iv_runs_state_model_loaded (self->state);
+  show_choice (self); /* the model's name, now read */
 }
 
 static void
@@ -296,6 +302,34 @@ named (GBinding *binding, const GValue *from, GValue *to, gpointer data)
   return TRUE;
 }
 
+/* The button says the bound chosen: "No bound", "Bound: h100x8", "Bound: h100x8 · TP 8 ·
+ * Qwen3-8B" (the model only when one is chosen over each run's own). */
+static void
+show_choice (IvRunsBoundRow *self)
+{
+  const char *hardware = iv_runs_state_get_hardware (self->state);
+  const char *model = iv_runs_state_get_model (self->state);
+  gint64 tp = iv_runs_state_get_tp (self->state);
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autofree char *valid = NULL;
+
+  if (!hardware)
+    {
+      gtk_label_set_text_with_mnemonic (self->bound_label, _ ("No _bound"));
+      return;
+    }
+  g_string_printf (text, _ ("_Bound: %s"), hardware);
+  if (tp > 0)
+    g_string_append_printf (text, " · TP %" G_GINT64_FORMAT, tp);
+  if (model && model[0] == '@' && self->imported && g_strcmp0 (model + 1, self->imported_path) == 0)
+    g_string_append_printf (text, " · %s", self->imported->name);
+  else if (model && model[0] != '@')
+    g_string_append_printf (text, " · %s", model);
+  /* the names are the user's (a config.json's model name): valid UTF-8 before Pango */
+  valid = iv_text_valid (text->str, -1);
+  gtk_label_set_text_with_mnemonic (self->bound_label, valid);
+}
+
 static void
 clear_error (IvRunsBoundRow *self)
 {
@@ -325,6 +359,13 @@ iv_runs_bound_row_set_state (IvRunsBoundRow *self, IvRunsState *state)
                                G_BINDING_SYNC_CREATE, named, NULL, NULL, NULL);
   g_object_bind_property_full (state, "hardware", self->bound_tp, "visible", G_BINDING_SYNC_CREATE,
                                named, NULL, NULL, NULL);
+  g_object_bind_property_full (state, "hardware", self->model_title, "visible",
+                               G_BINDING_SYNC_CREATE, named, NULL, NULL, NULL);
+  g_object_bind_property_full (state, "hardware", self->tp_title, "visible", G_BINDING_SYNC_CREATE,
+                               named, NULL, NULL, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (choice); i++)
+    g_signal_connect_object (state, choice[i], G_CALLBACK (show_choice), self, G_CONNECT_SWAPPED);
+  show_choice (self);
   g_signal_connect_object (state, "notify::model", G_CALLBACK (on_model), self, G_CONNECT_SWAPPED);
   /* a refusal is said of a choice: another choice replaces it */
   for (guint i = 0; i < G_N_ELEMENTS (choice); i++)
@@ -375,6 +416,9 @@ iv_runs_bound_row_class_init (IvRunsBoundRowClass *klass)
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/inferview/Inferview/ui/iv-runs-bound-row.ui");
   gtk_widget_class_bind_template_child (widget_class, IvRunsBoundRow, box);
+  gtk_widget_class_bind_template_child (widget_class, IvRunsBoundRow, bound_label);
+  gtk_widget_class_bind_template_child (widget_class, IvRunsBoundRow, model_title);
+  gtk_widget_class_bind_template_child (widget_class, IvRunsBoundRow, tp_title);
   gtk_widget_class_bind_template_child (widget_class, IvRunsBoundRow, bound_hardware);
   gtk_widget_class_bind_template_child (widget_class, IvRunsBoundRow, bound_model);
   gtk_widget_class_bind_template_child (widget_class, IvRunsBoundRow, bound_tp);

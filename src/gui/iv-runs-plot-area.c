@@ -41,7 +41,6 @@ struct _IvRunsPlotArea
   GtkDropDown *stat_choice, *group_choice, *x_choice, *y_choice;
   GtkWidget *compare_controls; /* statistic and grouping: comparisons only */
   GtkToggleButton *log_x, *log_y, *aiperf;
-  GtkLabel *aiperf_notes;     /* where the figure shown differs from aiperf plot's */
   GtkWidget *custom_controls; /* a comparison of any two quantities */
   GtkWidget *selection_row;
   GtkLabel *selection_label;
@@ -64,6 +63,7 @@ struct _IvRunsPlotArea
   char *group_strv[2];
   guint64 drawn;        /* the state's generation last drawn */
   gboolean skipped_now; /* the plot shown was skipped */
+  char *notes;          /* the runs the serving bound leaves out, for the view's notes */
 
   /* the serving bound shown: the runs' points, the curve they are set against, and the
    * figure drawn on screen and exported from them */
@@ -74,6 +74,15 @@ struct _IvRunsPlotArea
 };
 
 G_DEFINE_FINAL_TYPE (IvRunsPlotArea, iv_runs_plot_area, GTK_TYPE_WIDGET)
+
+enum
+{
+  PROP_0,
+  PROP_NOTES,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 static const char *const stats[] = { "avg", "p50", "p90", "p95", "p99", "min", "max", NULL };
 
@@ -319,18 +328,17 @@ chosen_spec (IvRunsPlotArea *self, gboolean multi)
   return &self->override;
 }
 
-/* The card under the plot: what aiperf plot would draw otherwise, one line each. */
+/* The notes of the plot shown (the runs the serving bound leaves out), said once, in the
+ * view's notes bar. Where a figure differs from aiperf plot's is said in its subtitle
+ * (iv_runs_aiperf_notes): on screen and exported alike, and only there. */
 static void
-say_aiperf_differences (IvRunsPlotArea *self, const IvSweep *sweep, const IvRun *run)
+set_notes (IvRunsPlotArea *self, const char *notes)
 {
-  g_autoptr (GPtrArray) notes = iv_runs_aiperf_notes (&self->override, sweep, run);
-  g_autoptr (GString) text = g_string_new (NULL);
-
-  for (guint k = 0; k < notes->len; k++)
-    g_string_append_printf (text, "%s%s %s", k ? "\n" : "", _ ("Differs from aiperf plot:"),
-                            (const char *) notes->pdata[k]);
-  iv_label_set_valid_text (self->aiperf_notes, text->str);
-  gtk_widget_set_visible (GTK_WIDGET (self->aiperf_notes), notes->len > 0);
+  if (g_strcmp0 (self->notes, notes && *notes ? notes : NULL) == 0)
+    return;
+  g_free (self->notes);
+  self->notes = notes && *notes ? g_strdup (notes) : NULL;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOTES]);
 }
 
 static void
@@ -344,7 +352,7 @@ clear_serving (IvRunsPlotArea *self)
 
 /* The serving bound of @sweep on the state's hardware, as `plot --hardware` draws it: the
  * runs' points (against the model chosen, else each run's own) over the bound frontier at
- * their mean lengths; the runs left out are said in the notes under the controls. FALSE
+ * their mean lengths; the runs left out are said in the view's notes. FALSE
  * with @reason when nothing can be drawn. */
 static gboolean
 draw_serving (IvRunsPlotArea *self, const IvSweep *sweep, char **reason)
@@ -360,7 +368,7 @@ draw_serving (IvRunsPlotArea *self, const IvSweep *sweep, char **reason)
     {
       *reason = g_strdup_printf (_ ("No hardware preset is named “%s”."),
                                  iv_runs_state_get_hardware (self->state));
-      gtk_widget_set_visible (GTK_WIDGET (self->aiperf_notes), FALSE);
+      set_notes (self, NULL);
       return FALSE;
     }
   /* the model's defaults, a GPU server's groups across its GPUs, as `inferview model`
@@ -373,8 +381,7 @@ draw_serving (IvRunsPlotArea *self, const IvSweep *sweep, char **reason)
   for (guint i = 0; i < self->serving_set.left_out->len; i++)
     g_string_append_printf (notes, "%s%s", i ? "\n" : "",
                             (const char *) self->serving_set.left_out->pdata[i]);
-  iv_label_set_valid_text (self->aiperf_notes, notes->str);
-  gtk_widget_set_visible (GTK_WIDGET (self->aiperf_notes), notes->len > 0);
+  set_notes (self, notes->str);
   if (self->serving_set.points->len == 0)
     {
       *reason = g_strdup_printf (_ ("No run can be set against the bound of its model on %s."),
@@ -468,10 +475,10 @@ draw (IvRunsPlotArea *self)
       return;
     }
   clear_serving (self);
+  set_notes (self, NULL);
   if (!(spec = chosen_spec (self, run == NULL)))
     return;
   subject = run ? run : sweep->runs->pdata[0];
-  say_aiperf_differences (self, sweep, subject);
   self->skipped_now = !iv_runs_figure (spec, sweep, subject, &drawn, &reason);
   if (self->skipped_now)
     {
@@ -655,6 +662,27 @@ iv_runs_plot_area_get_bound_row (IvRunsPlotArea *self)
   return self->bound_row;
 }
 
+const char *
+iv_runs_plot_area_get_notes (IvRunsPlotArea *self)
+{
+  g_return_val_if_fail (IV_IS_RUNS_PLOT_AREA (self), NULL);
+  return self->notes;
+}
+
+int
+iv_runs_plot_area_get_controls_height (IvRunsPlotArea *self, int width)
+{
+  int controls = 0, spacing = gtk_box_get_spacing (GTK_BOX (self->box));
+
+  g_return_val_if_fail (IV_IS_RUNS_PLOT_AREA (self), 0);
+  /* the box's first child holds the rows above the figure */
+  width -= gtk_widget_get_margin_start (self->box) + gtk_widget_get_margin_end (self->box);
+  gtk_widget_measure (gtk_widget_get_first_child (self->box), GTK_ORIENTATION_VERTICAL,
+                      MAX (width, 1), NULL, &controls, NULL, NULL);
+  return controls + spacing + gtk_widget_get_margin_top (self->box)
+         + gtk_widget_get_margin_bottom (self->box);
+}
+
 const IvFigure *
 iv_runs_plot_area_get_figure (IvRunsPlotArea *self)
 {
@@ -679,7 +707,17 @@ iv_runs_plot_area_dispose (GObject *object)
   g_clear_object (&self->plots);
   g_clear_object (&self->plot_picked);
   g_clear_pointer (&self->custom.name, g_free);
+  g_clear_pointer (&self->notes, g_free);
   G_OBJECT_CLASS (iv_runs_plot_area_parent_class)->dispose (object);
+}
+
+static void
+iv_runs_plot_area_get_property (GObject *object, guint prop, GValue *value, GParamSpec *pspec)
+{
+  if (prop == PROP_NOTES)
+    g_value_set_string (value, IV_RUNS_PLOT_AREA (object)->notes);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop, pspec);
 }
 
 static void
@@ -688,6 +726,11 @@ iv_runs_plot_area_class_init (IvRunsPlotAreaClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   G_OBJECT_CLASS (klass)->dispose = iv_runs_plot_area_dispose;
+  G_OBJECT_CLASS (klass)->get_property = iv_runs_plot_area_get_property;
+  properties[PROP_NOTES]
+      = g_param_spec_string ("notes", NULL, NULL, NULL,
+                             G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (G_OBJECT_CLASS (klass), N_PROPS, properties);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   g_type_ensure (IV_TYPE_CHART_VIEW);
   g_type_ensure (IV_TYPE_FIGURE_VIEW);
@@ -712,7 +755,6 @@ iv_runs_plot_area_class_init (IvRunsPlotAreaClass *klass)
   CHILD (log_x);
   CHILD (log_y);
   CHILD (aiperf);
-  CHILD (aiperf_notes);
   CHILD (custom_controls);
   CHILD (selection_row);
   CHILD (selection_label);

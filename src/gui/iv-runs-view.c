@@ -38,6 +38,7 @@ struct _IvRunsView
   const IvRun *laid_out; /* what the divider was placed for (a run, or the sweep's first) */
   const IvSweep *laid_out_sweep;
   gboolean place_pending; /* the divider waits for the pane's first height */
+  int placed;             /* where the divider was put (a drag puts it elsewhere) */
 };
 
 G_DEFINE_FINAL_TYPE (IvRunsView, iv_runs_view, GTK_TYPE_WIDGET)
@@ -49,30 +50,55 @@ folder_key (const IvSweep *sweep)
   return sweep && sweep->paths && sweep->paths[0] ? sweep->paths[0] : NULL;
 }
 
+/* The least share of the page's height the figure has where the divider is placed
+ * (issue 31: at least half at 1024 × 700), with a margin for the handle's pixels. */
+#define PLOT_SHARE 0.54
+
 /* The table above the plot, both the page's width: a run's eight statistics side by side
- * and a time series as wide as it can be. The plot gets three fifths of the pane or more
- * (a sweep of a few runs: the table only as tall as its header and rows), less only where
- * the table's minimum needs it; the divider gives the table more. Placed from the pane's
- * height when another run or sweep is shown (or on the pane's first allocation, before
- * which it has none), never as the window is resized or a run grows: where the user
- * dragged it stays. */
-static void
-place_now (IvRunsView *self)
+ * and a time series as wide as it can be. The divider is placed where the figure has
+ * PLOT_SHARE of the page, or more (a sweep of a few runs: the table only as tall as its
+ * header and rows), less only where the table's minimum (its header and a row) needs it.
+ * Placed from the pane's height when another run or sweep is shown (or on the pane's
+ * first allocation, before which it has none). Then the table gives way first: a smaller
+ * window moves a divider the user has not dragged up, to keep the figure its share; a
+ * larger one leaves it, and one the user dragged stays where it was put. */
+static int
+wanted_position (IvRunsView *self)
 {
   int tall = gtk_widget_get_height (self->paned);
-  int pos = tall * 2 / 5, lo = 0, hi = 0;
+  int page = gtk_widget_get_height (GTK_WIDGET (self));
+  int controls
+      = iv_runs_plot_area_get_controls_height (self->plot_area, gtk_widget_get_width (self->paned));
+  /* the wide handle's height: the pane less its children's, where they are allocated */
+  int handle = 6;
+  int pos = tall - handle - controls - (int) ceil (PLOT_SHARE * page);
 
-  if (tall <= 0)
-    return;
   if (!self->laid_out)
     pos = MIN (pos, 60 + 34 * (int) self->laid_out_sweep->runs->len);
-  /* within the children's minimums (the table's header and two rows, the plot's
-   * controls and a chart), as a drag is: set during an allocation, the pane would not */
+  return pos;
+}
+
+static void
+set_position (IvRunsView *self, int pos)
+{
+  int lo = 0, hi = 0;
+
+  /* within the children's minimums (the table's header and a row, the plot's controls
+   * and a chart), as a drag is: set during an allocation, the pane would not */
   g_object_get (self->paned, "min-position", &lo, "max-position", &hi, NULL);
   if (hi >= lo)
     pos = CLAMP (pos, lo, hi);
-  self->place_pending = FALSE;
+  self->placed = pos;
   gtk_paned_set_position (GTK_PANED (self->paned), pos);
+}
+
+static void
+place_now (IvRunsView *self)
+{
+  if (gtk_widget_get_height (self->paned) <= 0)
+    return;
+  self->place_pending = FALSE;
+  set_position (self, wanted_position (self));
 }
 
 static void
@@ -87,12 +113,27 @@ place_divider (IvRunsView *self, const IvSweep *sweep, const IvRun *r)
 }
 
 /* The pane's allocation changed (its range of positions with it): the first one places a
- * divider that waited for a height; later ones leave it where it is. */
+ * divider that waited for a height; later ones move a divider still where it was placed
+ * (or where the pane's range pushed it) up when the figure would have less than its
+ * share, never down, and never one the user dragged. */
 static void
 on_paned_allocated (IvRunsView *self)
 {
-  if (self->place_pending && self->laid_out_sweep)
-    place_now (self);
+  int pos = gtk_paned_get_position (GTK_PANED (self->paned)), hi = 0, want;
+
+  if (!self->laid_out_sweep)
+    return;
+  if (self->place_pending)
+    {
+      place_now (self);
+      return;
+    }
+  g_object_get (self->paned, "max-position", &hi, NULL);
+  if (pos != self->placed && pos != hi)
+    return;
+  want = wanted_position (self);
+  if (want < pos)
+    set_position (self, want);
 }
 
 /* "Qwen3-0.6B · concurrency 1 · 64 requests · 0 errors": the card's headline facts, so
@@ -142,7 +183,8 @@ show_notes (IvRunsView *self)
     return;
   iv_runs_bound_row_get_choice (row, &bound);
   iv_runs_notes_bar_show (self->notes, sweep, iv_runs_state_get_run (self->state), config,
-                          config_error, &bound, iv_runs_bound_row_get_error (row));
+                          config_error, &bound, iv_runs_bound_row_get_error (row),
+                          iv_runs_plot_area_get_notes (self->plot_area));
 }
 
 /* The header, the table, the card and the notes, once per change of the state. */
@@ -333,6 +375,8 @@ iv_runs_view_init (IvRunsView *self)
   /* a config.json that could not be read is said in the notes */
   g_signal_connect_swapped (iv_runs_plot_area_get_bound_row (self->plot_area), "notify::error",
                             G_CALLBACK (show_notes), self);
+  /* and the runs the plot leaves out (the serving bound's) */
+  g_signal_connect_swapped (self->plot_area, "notify::notes", G_CALLBACK (show_notes), self);
 }
 
 GtkWidget *
