@@ -17,11 +17,19 @@ per rank, so only base + ts is common); with --clock skewed, each rank's times a
 true times plus an offset of its own (rank 0: none), which only the alignment on
 collectives can undo: the offset it should apply to rank r is −offset(r).
 
-expected.json beside the traces says, per rank, the offset written and, per all-reduce
-instance, the last rank and every rank's wait, in ns.
+With --memory each rank also writes the allocator's [memory] events of its GPU 0 (every
+rank's is "GPU 0", as on a real job: one GPU a process): after step k's compute kernel
+starts, (k + 1) × (r + 1) MiB allocated on rank r. With --name-style opaque the files are
+named with no rank in their names (worker-<letter>, letters in the reverse order of the
+ranks): only distributedInfo tells the ranks.
+
+expected.json beside the traces says, per rank, the offset written, the file written and
+its memory peak (bytes, 0 without --memory) and, per all-reduce instance, the last rank and
+every rank's wait, in ns.
 
 Usage: gen-rank-traces.py OUT_DIR [--ranks N] [--steps S] [--seed X]
-       [--clock wall|base|skewed] [--cpu-ops N] [--gzip] [--name-style dash|plain|suffix]
+       [--clock wall|base|skewed] [--cpu-ops N] [--gzip] [--memory]
+       [--name-style dash|plain|suffix|opaque]
 """
 import argparse
 import gzip
@@ -41,7 +49,8 @@ def main():
     ap.add_argument("--clock", choices=["wall", "base", "skewed"], default="wall")
     ap.add_argument("--cpu-ops", type=int, default=4, help="CPU ops per step (bulk for benches)")
     ap.add_argument("--gzip", action="store_true")
-    ap.add_argument("--name-style", choices=["dash", "plain", "suffix"], default="dash")
+    ap.add_argument("--name-style", choices=["dash", "plain", "suffix", "opaque"], default="dash")
+    ap.add_argument("--memory", action="store_true", help="the allocator's [memory] events")
     ap.add_argument("--no-distributed-info", action="store_true")
     a = ap.parse_args()
     rnd = random.Random(a.seed)
@@ -82,7 +91,21 @@ def main():
                 ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::op%d" % (j % 17), "pid": 1000 + r,
                            "tid": 1000 + r, "ts": t + j * 2, "dur": 1,
                            "args": {"External id": k * 100000 + j, "Sequence number": j}})
+    mib = 1 << 20
+    peaks = [0] * n
+    if a.memory:
+        for k in range(a.steps):
+            t = 1_000 + k * step_us
+            for r in range(n):
+                total = (k + 1) * (r + 1) * mib
+                peaks[r] = max(peaks[r], total)
+                events[r].append({"ph": "i", "s": "t", "cat": "cpu_instant_event", "name": "[memory]",
+                                  "pid": 1000 + r, "tid": 1000 + r, "ts": t + 1,
+                                  "args": {"Total Reserved": 2 * total, "Total Allocated": total,
+                                           "Bytes": (r + 1) * mib, "Addr": 1 << 30, "Device Id": 0,
+                                           "Device Type": 1}})
     base_ns = [None] * n
+    files = []
     for r in range(n):
         if a.clock == "wall":
             shift = EPOCH_US
@@ -108,9 +131,13 @@ def main():
             {"ph": "M", "name": "thread_name", "pid": r, "tid": 7, "args": {"name": "stream 7"}},
             {"ph": "M", "name": "thread_name", "pid": r, "tid": 20, "args": {"name": "stream 20"}},
         ] + events[r]
-        name = {"dash": "rank-%d.pt.trace.json", "plain": "rank%d.json", "suffix": "job_%d.pt.trace.json"}[
-            a.name_style] % r
+        if a.name_style == "opaque":
+            name = "worker-%s.pt.trace.json" % chr(ord("a") + (n - 1 - r) % 26)
+        else:
+            name = {"dash": "rank-%d.pt.trace.json", "plain": "rank%d.json",
+                    "suffix": "job_%d.pt.trace.json"}[a.name_style] % r
         path = os.path.join(a.out, name + (".gz" if a.gzip else ""))
+        files.append(os.path.basename(path))
         data = json.dumps(doc).encode()
         if a.gzip:
             with gzip.open(path, "wb", compresslevel=1) as f:
@@ -120,7 +147,7 @@ def main():
                 f.write(data)
     with open(os.path.join(a.out, "expected.json.txt"), "w") as f:
         json.dump({"ranks": n, "clock": a.clock, "offsets_ns": [o * 1000 for o in offsets],
-                   "instances": instances}, f)
+                   "files": files, "memory_peaks": peaks, "instances": instances}, f)
 
 
 def kernel(name, ts, dur, stream, rank, pg=False):

@@ -13,6 +13,7 @@
 #include "iv-rank-names.h"
 #include "iv-safe-text.h"
 #include "iv-trace-pipelined.h"
+#include "iv-trace-queue.h"
 #include "iv-units.h"
 
 struct _IvDocument
@@ -26,8 +27,10 @@ struct _IvDocument
   double progress;
   IvSniffResult *info;
   IvTrace *trace;
-  IvTraceJob *job;             /* a distributed job: its ranks joined into one trace */
-  GPtrArray *job_files;        /* char*: the rank traces opened together, or NULL (a folder) */
+  IvTraceJob *job;          /* a distributed job: its ranks joined into one trace */
+  GPtrArray *job_files;     /* char*: the rank traces opened together, or NULL (a folder) */
+  IvDocument *realign_from; /* a job on another clock: its ranks, read while this loads */
+  gboolean realign_aligned;
   GPtrArray *breakdowns;       /* IvBreakdownFile* beside a pipelined trace */
   IvSweep *sweep;              /* runs and sweeps: every run loaded */
   IvPlotConfigs *plot_configs; /* the sweep's, read on the worker */
@@ -97,6 +100,7 @@ iv_document_finalize (GObject *object)
   g_clear_pointer (&self->trace, iv_trace_free);
   g_clear_pointer (&self->job, iv_trace_job_free);
   g_clear_pointer (&self->job_files, g_ptr_array_unref);
+  g_clear_object (&self->realign_from);
   g_clear_pointer (&self->breakdowns, g_ptr_array_unref);
   g_clear_pointer (&self->sweep, iv_sweep_free);
   g_clear_pointer (&self->plot_configs, iv_plot_configs_free);
@@ -231,6 +235,26 @@ iv_document_new_job (GFile **files, guint n_files)
     g_free (self->title);
     self->title = g_steal_pointer (&title);
   }
+  return self;
+}
+
+IvDocument *
+iv_document_new_realigned (IvDocument *job_doc, gboolean aligned)
+{
+  IvDocument *self;
+
+  g_return_val_if_fail (IV_IS_DOCUMENT (job_doc) && job_doc->job, NULL);
+  self = iv_document_new (job_doc->file);
+  g_free (self->title);
+  self->title = g_strdup (job_doc->title);
+  if (job_doc->job_files)
+    {
+      self->job_files = g_ptr_array_new_with_free_func (g_free);
+      for (guint i = 0; i < job_doc->job_files->len; i++)
+        g_ptr_array_add (self->job_files, g_strdup (job_doc->job_files->pdata[i]));
+    }
+  self->realign_from = g_object_ref (job_doc);
+  self->realign_aligned = aligned;
   return self;
 }
 
@@ -496,6 +520,8 @@ load_data_free (gpointer p)
   g_free (data);
 }
 
+static IvSniffResult *job_info (const IvTraceJob *job, const char *path, GCancellable *cancellable);
+
 static char *
 describe_job (const IvTraceJob *job)
 {
@@ -509,29 +535,33 @@ describe_job (const IvTraceJob *job)
 /* A distributed job, on the worker: every rank on a thread of its own (iv-trace-ranks),
  * joined into one trace; what the sidebar and overview say of it as a sniff would. */
 static IvSniffResult *
-load_job (IvDocument *self, GTask *task, const char *path, GCancellable *cancellable,
-          GError **error)
+load_job (IvDocument *self, GTask *task, const char *path, const GPtrArray *files,
+          GCancellable *cancellable, GError **error)
 {
-  const char *folder[] = { path, NULL };
-  const char *const *paths
-      = self->job_files ? (const char *const *) self->job_files->pdata : folder;
-  g_autoptr (GPtrArray) list = NULL;
+  g_autoptr (GPtrArray) list = g_ptr_array_new ();
+  const char *const *paths;
   IvTraceJob *job;
   IvSniffResult *r;
 
-  if (self->job_files)
-    {
-      /* borrowed strings, NULL-terminated */
-      list = g_ptr_array_new ();
-      for (guint i = 0; i < self->job_files->len; i++)
-        g_ptr_array_add (list, self->job_files->pdata[i]);
-      g_ptr_array_add (list, NULL);
-      paths = (const char *const *) list->pdata;
-    }
+  /* the rank files (opened together, or the folder's ranks), borrowed, NULL-terminated */
+  for (guint i = 0; i < files->len; i++)
+    g_ptr_array_add (list, files->pdata[i]);
+  g_ptr_array_add (list, NULL);
+  paths = (const char *const *) list->pdata;
   job = iv_trace_job_load (paths, on_worker_progress, self, cancellable, error);
   if (!job)
     return NULL;
-  r = g_new0 (IvSniffResult, 1);
+  r = job_info (job, path, cancellable);
+  ((LoadData *) g_task_get_task_data (task))->job = job;
+  return r;
+}
+
+/* What the sidebar and overview say of a job, as a sniff would. */
+static IvSniffResult *
+job_info (const IvTraceJob *job, const char *path, GCancellable *cancellable)
+{
+  IvSniffResult *r = g_new0 (IvSniffResult, 1);
+
   r->kind = IV_KIND_CHROME_TRACE;
   r->root = g_strdup (path);
   r->runs = g_ptr_array_new_with_free_func (g_free);
@@ -547,8 +577,21 @@ load_job (IvDocument *self, GTask *task, const char *path, GCancellable *cancell
       if (fi)
         r->size += (guint64) g_file_info_get_size (fi);
     }
-  ((LoadData *) g_task_get_task_data (task))->job = job;
   return r;
+}
+
+/* The same job on the other clock, from the document shown (only read: its pages may be
+ * reading it too), into a new trace the window shows in its place. */
+static IvSniffResult *
+realign_job (IvDocument *self, GTask *task, const char *path, GCancellable *cancellable,
+             GError **error)
+{
+  IvTraceJob *job = iv_trace_job_realign (self->realign_from->job, self->realign_aligned, error);
+
+  if (!job)
+    return NULL;
+  ((LoadData *) g_task_get_task_data (task))->job = job;
+  return job_info (job, path, cancellable);
 }
 
 static void
@@ -557,6 +600,7 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   IvDocument *self = source;
   g_autofree char *path = g_file_get_path (self->file);
   g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) ranks = NULL;
   IvSniffResult *r;
 
   if (!path)
@@ -571,9 +615,14 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   /* With progress: a file of nothing but whitespace is read up to the sniff's limit. */
   /* rank traces opened together, or a folder of them (by their names, as `identify`
    * tells them): one distributed job */
-  if (self->job_files
-      || (g_file_test (path, G_FILE_TEST_IS_DIR) && iv_rank_traces_in_folder (path) >= 2))
-    r = load_job (self, task, path, cancellable, &error);
+  if (self->realign_from)
+    r = realign_job (self, task, path, cancellable, &error);
+  else if (self->job_files)
+    r = load_job (self, task, path, self->job_files, cancellable, &error);
+  /* a folder's ranks: by their names, or by the distributedInfo their heads hold */
+  else if (g_file_test (path, G_FILE_TEST_IS_DIR)
+           && (ranks = iv_trace_ranks_in_folder (path, cancellable)))
+    r = load_job (self, task, path, ranks, cancellable, &error);
   else
     r = iv_sniff_path (path, FALSE, on_worker_progress, self, cancellable, &error);
   if (r && ((LoadData *) g_task_get_task_data (task))->job)
@@ -585,6 +634,11 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
         g_clear_pointer (&r, iv_sniff_result_free);
       else
         {
+          /* the queue length per GPU stream as counter tracks (iv-trace-queue.h), made
+           * here on the worker before the trace is shared: they renumber its tracks, and
+           * a trace without launch flows reads its arguments back for them */
+          if (!iv_trace_add_queue_tracks (trace, TRUE))
+            g_debug ("%s: no memory for the queue length tracks", path);
           r->events = (gint64) (trace->n_slices + trace->instants->len);
           r->truncated = trace->truncated;
           LoadData *data = g_task_get_task_data (task);
@@ -662,11 +716,13 @@ iv_document_load_finish (IvDocument *self, GAsyncResult *result, GError **error)
   r = g_task_propagate_pointer (G_TASK (result), error);
   if (!r)
     {
+      g_clear_object (&self->realign_from);
       set_subtitle (self, _ ("Failed to load"));
       set_state (self, IV_DOCUMENT_FAILED);
       return FALSE;
     }
   self->info = r;
+  g_clear_object (&self->realign_from);
   /* The loaded trace moves from the task to the document. */
   {
     LoadData *data = g_task_get_task_data (G_TASK (result));

@@ -26,6 +26,11 @@ IvDocument *iv_document_new (GFile *file);
 /* Several rank traces opened together as one distributed job (its file: the first one's
  * folder). A folder of rank traces opened with iv_document_new is a job too. */
 IvDocument *iv_document_new_job (GFile **files, guint n_files);
+/* @job_doc's distributed job on the wall clock (@aligned FALSE) or aligned on its
+ * collectives, as a new document to load (iv_document_load_async builds it from
+ * @job_doc's, which it holds meanwhile) and show in @job_doc's place: a job shown is never
+ * changed under the pages and workers reading it. */
+IvDocument *iv_document_new_realigned (IvDocument *job_doc, gboolean aligned);
 /* A distributed job's ranks and their joined trace (iv_document_get_trace gives the
  * same trace), or NULL. */
 IvTraceJob *iv_document_get_job (IvDocument *self);

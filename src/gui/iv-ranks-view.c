@@ -14,6 +14,7 @@
 #include "iv-rank-charts.h"
 #include "iv-safe-text.h"
 #include "iv-units.h"
+#include "iv-window.h"
 
 /* ---------- the Ranks page ---------- */
 
@@ -313,6 +314,7 @@ struct _IvJobBar
   GtkWidget *offsets;
   GtkWidget *link;
   gboolean updating;
+  GCancellable *realign; /* the job being built on the other clock, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (IvJobBar, iv_job_bar, GTK_TYPE_WIDGET)
@@ -324,6 +326,9 @@ iv_job_bar_dispose (GObject *object)
 
   if (self->timeline)
     iv_timeline_view_set_link_func (self->timeline, NULL, NULL);
+  if (self->realign)
+    g_cancellable_cancel (self->realign);
+  g_clear_object (&self->realign);
   g_clear_object (&self->timeline);
   g_clear_object (&self->ranks);
   g_clear_pointer (&self->box, gtk_widget_unparent);
@@ -520,6 +525,10 @@ iv_job_bar_set_job (IvJobBar *self, IvTraceJob *job, GObject *owner, IvTimelineV
   GtkWidget *child;
 
   g_return_if_fail (IV_IS_JOB_BAR (self));
+  /* another document shown: the job on the other clock would be for the one before */
+  if (self->realign)
+    g_cancellable_cancel (self->realign);
+  g_clear_object (&self->realign);
   if (self->timeline)
     {
       iv_timeline_view_set_link_func (self->timeline, NULL, NULL);
@@ -558,6 +567,7 @@ iv_job_bar_set_job (IvJobBar *self, IvTraceJob *job, GObject *owner, IvTimelineV
   gtk_check_button_set_active (GTK_CHECK_BUTTON (self->align), job->ranks->aligned);
   self->updating = FALSE;
   {
+    /* toggles again once this job is shown */
     gboolean any = FALSE;
     for (guint i = 0; i < job->ranks->ranks->len; i++)
       any = any || ((IvRank *) job->ranks->ranks->pdata[i])->collectives->len > 0;
@@ -587,24 +597,118 @@ iv_job_bar_set_rank_visible (IvJobBar *self, guint rank, gboolean visible)
   update_ranks_label (self);
 }
 
+/* What the user looked at, kept across the job's replacement by itself on another clock
+ * (slices keep their indices there). */
+typedef struct
+{
+  GByteArray *hidden;
+  gsize selected;
+  gint64 t0_ns, t1_ns;
+  char *page; /* the workspace's page (Timeline, Ranks, …) */
+} ViewState;
+
+static void
+restore_view (IvJobBar *self, const IvTraceJob *old, ViewState *v)
+{
+  const IvTraceRanks *ranks = self->job->ranks;
+  guint n = ranks->ranks->len, anchor = 0;
+  gint64 d;
+
+  for (guint r = 0; v->hidden && r < v->hidden->len && r < n; r++)
+    iv_job_bar_set_rank_visible (self, r, !v->hidden->data[r]);
+  /* the view moves with the rank of the selection (so it stays on the same instance),
+   * or else with the first rank shown */
+  if (v->selected < self->job->trace->n_slices)
+    anchor = iv_trace_job_rank_of (self->job, v->selected);
+  else
+    while (anchor + 1 < n && v->hidden && anchor < v->hidden->len && v->hidden->data[anchor])
+      anchor++;
+  d = ((IvRank *) ranks->ranks->pdata[anchor])->offset_ns
+      - ((IvRank *) old->ranks->ranks->pdata[anchor])->offset_ns;
+  if (v->selected < self->job->trace->n_slices)
+    iv_timeline_view_select (self->timeline, v->selected);
+  if (v->t1_ns > v->t0_ns)
+    iv_timeline_view_set_range (self->timeline, iv_trace_add_ns (v->t0_ns, d),
+                                iv_trace_add_ns (v->t1_ns, d));
+  if (v->page && self->ranks && GTK_IS_STACK (gtk_widget_get_parent (GTK_WIDGET (self->ranks))))
+    gtk_stack_set_visible_child_name (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (self->ranks))),
+                                      v->page);
+}
+
+static void
+on_realigned (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (IvJobBar) self = data;
+  g_autoptr (IvDocument) doc = IV_DOCUMENT (source); /* the bar's, from iv_job_bar_set_aligned */
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GObject) old_doc = NULL;
+  GCancellable *cancellable = g_task_get_cancellable (G_TASK (result));
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  gboolean ok = iv_document_load_finish (doc, result, &error);
+  ViewState v = { NULL, G_MAXSIZE, 0, 0, NULL };
+  IvTraceJob *old;
+
+  /* another document is shown, or the bar went: nothing to replace */
+  if (g_cancellable_is_cancelled (cancellable) || cancellable != self->realign || !self->job)
+    return;
+  g_clear_object (&self->realign);
+  gtk_widget_set_sensitive (self->align, TRUE);
+  if (!ok || !IV_IS_WINDOW (root))
+    {
+      self->updating = TRUE;
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (self->align), self->job->ranks->aligned);
+      self->updating = FALSE;
+      update_offsets (self);
+      if (error && IV_IS_WINDOW (root))
+        iv_window_toast (IV_WINDOW (root), error->message);
+      return;
+    }
+  old_doc = g_object_ref (self->owner);
+  old = self->job; /* alive while old_doc is */
+  v.hidden = self->hidden ? g_byte_array_ref (self->hidden) : NULL;
+  v.selected = iv_timeline_view_get_selected (self->timeline);
+  iv_timeline_view_get_range (self->timeline, &v.t0_ns, &v.t1_ns);
+  if (self->ranks && GTK_IS_STACK (gtk_widget_get_parent (GTK_WIDGET (self->ranks))))
+    v.page = g_strdup (gtk_stack_get_visible_child_name (
+        GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (self->ranks)))));
+  /* the window shows the new document where the old was: every page takes the new trace
+   * (and starts its work again), the old goes once nothing reads it */
+  if (iv_window_replace_document (IV_WINDOW (root), IV_DOCUMENT (old_doc), doc)
+      && self->job == iv_document_get_job (doc))
+    restore_view (self, old, &v);
+  g_clear_pointer (&v.hidden, g_byte_array_unref);
+  g_free (v.page);
+}
+
 void
 iv_job_bar_set_aligned (IvJobBar *self, gboolean aligned)
 {
+  IvDocument *doc;
+
   g_return_if_fail (IV_IS_JOB_BAR (self));
-  if (!self->job || self->job->ranks->aligned == aligned)
+  if (!self->job || self->realign || self->job->ranks->aligned == aligned
+      || !IV_IS_DOCUMENT (self->owner))
     return;
-  iv_trace_job_set_aligned (self->job, aligned);
   self->updating = TRUE;
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->align), self->job->ranks->aligned);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->align), aligned);
   self->updating = FALSE;
-  /* the slices moved: the view starts again on the whole job (its caches are of the old
-   * times); the ranks shown stay as they were */
-  iv_timeline_view_set_trace (self->timeline, self->job->trace, self->owner);
-  iv_timeline_view_set_hidden (self->timeline, self->hidden);
-  gtk_label_set_text (GTK_LABEL (self->link), "");
-  update_offsets (self);
-  if (self->ranks)
-    iv_ranks_view_update (self->ranks);
+  /* The slices move: a new job is built on a worker from this one (which the other pages
+   * and their workers may be reading, so it is never shifted in place) and the window
+   * shows it in this one's place. */
+  gtk_widget_set_sensitive (self->align, FALSE);
+  iv_label_set_valid_text (GTK_LABEL (self->offsets),
+                           aligned ? _ ("Aligning the ranks on their collectives…")
+                                   : _ ("Putting the ranks back on their clocks…"));
+  self->realign = g_cancellable_new ();
+  doc = iv_document_new_realigned (IV_DOCUMENT (self->owner), aligned);
+  iv_document_load_async (doc, self->realign, on_realigned, g_object_ref (self));
+}
+
+gboolean
+iv_job_bar_is_realigning (IvJobBar *self)
+{
+  g_return_val_if_fail (IV_IS_JOB_BAR (self), FALSE);
+  return self->realign != NULL;
 }
 
 const char *

@@ -56,8 +56,13 @@ void iv_job_bar_set_job (IvJobBar *self, IvTraceJob *job, GObject *owner, IvTime
                          IvRanksView *ranks);
 /* Shows or hides rank index @rank (the popover's check does the same). */
 void iv_job_bar_set_rank_visible (IvJobBar *self, guint rank, gboolean visible);
-/* Puts the ranks on the alignment on collectives, or back on their clock (the toggle). */
+/* Puts the ranks on the alignment on collectives, or back on their clock (the toggle):
+ * the job on the other clock is built on a worker and the window shows it in place of
+ * this one (a new document; the selection, the ranks shown and the view, moved with the
+ * selection's rank, are kept). */
 void iv_job_bar_set_aligned (IvJobBar *self, gboolean aligned);
+/* Whether that job is being built. */
+gboolean iv_job_bar_is_realigning (IvJobBar *self);
 /* The line that names the offsets applied. */
 const char *iv_job_bar_get_offsets_text (IvJobBar *self);
 

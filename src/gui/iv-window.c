@@ -15,6 +15,7 @@
 #include "iv-rank-names.h"
 #include "iv-safe-text.h"
 #include "iv-samples.h"
+#include "iv-trace-ranks.h"
 #include "iv-window-private.h"
 
 G_DEFINE_FINAL_TYPE (IvWindow, iv_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -192,6 +193,32 @@ iv_window_close_document (IvWindow *self, IvDocument *document)
     remove_document (self, document);
 }
 
+gboolean
+iv_window_replace_document (IvWindow *self, IvDocument *old, IvDocument *document)
+{
+  guint pos;
+
+  g_return_val_if_fail (IV_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (IV_IS_DOCUMENT (old) && IV_IS_DOCUMENT (document), FALSE);
+  if (!find_document (self, old, &pos) || find_document (self, document, NULL))
+    return FALSE;
+  /* where the old one was, and it goes only once no page shows it: no page is left
+   * showing another document meanwhile */
+  g_object_set_data (G_OBJECT (document), "iv-opened-order",
+                     g_object_get_data (G_OBJECT (old), "iv-opened-order"));
+  g_list_store_insert (self->documents, pos, document);
+  for (guint g = IV_GROUP_RUNS; g <= IV_GROUP_MODEL; g++)
+    {
+      IvWorkspacePage *page = _iv_window_get_page (self, g);
+      if (iv_workspace_page_get_document (page) == old)
+        iv_workspace_page_set_document (page, document);
+    }
+  if (self->selected == old)
+    iv_window_select (self, document);
+  remove_document (self, old);
+  return TRUE;
+}
+
 static IvDocument *
 find_ready_by_file (IvWindow *self, GFile *file, IvDocument *except)
 {
@@ -287,25 +314,16 @@ is_rank_trace (GFile *file)
   return base && iv_rank_is_trace_name (base) && iv_rank_from_file_name (base) >= 0;
 }
 
-void
-iv_window_open (IvWindow *self, GFile **files, int n_files)
+/* Opens @files, those in @ranks (GFile*, at least two, or none) as one distributed job. */
+static void
+open_files (IvWindow *self, GFile **files, int n_files, GPtrArray *ranks)
 {
-  g_autoptr (GPtrArray) ranks = g_ptr_array_new ();
-
-  g_return_if_fail (IV_IS_WINDOW (self));
-
-  /* rank traces opened (or dropped) together are one distributed job */
-  for (int i = 0; i < n_files; i++)
-    if (is_rank_trace (files[i]))
-      g_ptr_array_add (ranks, files[i]);
-  if (ranks->len < 2)
-    g_ptr_array_set_size (ranks, 0);
   for (int i = 0; i < n_files; i++)
     {
       g_autoptr (IvDocument) doc = NULL;
-      if (ranks->len && files[i] == ranks->pdata[0])
+      if (ranks && ranks->len && files[i] == ranks->pdata[0])
         doc = iv_document_new_job ((GFile **) ranks->pdata, ranks->len);
-      else if (ranks->len && g_ptr_array_find (ranks, files[i], NULL))
+      else if (ranks && ranks->len && g_ptr_array_find (ranks, files[i], NULL))
         continue;
       else
         doc = iv_document_new (files[i]);
@@ -317,6 +335,72 @@ iv_window_open (IvWindow *self, GFile **files, int n_files)
         iv_window_select (self, doc);
       iv_document_load_async (doc, NULL, on_load_done, g_object_ref (self));
     }
+}
+
+/* Several traces with no rank in their names: which of them distributedInfo makes ranks
+ * of one job, read from their heads on a worker (never on the main thread). The task's
+ * data: the GFile*s; its result: those that are ranks (GFile*), or NULL. */
+static void
+peek_ranks_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  GPtrArray *files = data;
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) found = NULL;
+  GPtrArray *ranks = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < files->len; i++)
+    g_ptr_array_add (paths, g_file_get_path (files->pdata[i]));
+  found = iv_trace_ranks_by_info ((const char *const *) paths->pdata, paths->len, cancellable);
+  for (guint i = 0; found && i < paths->len; i++)
+    if (paths->pdata[i]
+        && g_ptr_array_find_with_equal_func (found, paths->pdata[i], g_str_equal, NULL))
+      g_ptr_array_add (ranks, g_object_ref (files->pdata[i]));
+  g_task_return_pointer (task, ranks, (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
+on_ranks_peeked (GObject *source, GAsyncResult *result, gpointer data)
+{
+  IvWindow *self = IV_WINDOW (source);
+  GPtrArray *files = g_task_get_task_data (G_TASK (result));
+  g_autoptr (GPtrArray) ranks = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  open_files (self, (GFile **) files->pdata, (int) files->len, ranks);
+}
+
+void
+iv_window_open (IvWindow *self, GFile **files, int n_files)
+{
+  g_autoptr (GPtrArray) ranks = g_ptr_array_new ();
+  guint traces = 0;
+
+  g_return_if_fail (IV_IS_WINDOW (self));
+
+  /* rank traces opened (or dropped) together are one distributed job */
+  for (int i = 0; i < n_files; i++)
+    if (is_rank_trace (files[i]))
+      g_ptr_array_add (ranks, files[i]);
+  if (ranks->len < 2)
+    g_ptr_array_set_size (ranks, 0);
+  /* and so are traces whose distributedInfo says they are ranks of one job, whatever
+   * their names: their heads are read first, on a worker */
+  for (int i = 0; i < n_files && ranks->len == 0; i++)
+    {
+      g_autofree char *base = g_file_get_basename (files[i]);
+      g_autofree char *path = g_file_get_path (files[i]);
+      traces += base && path && iv_rank_is_trace_name (base);
+    }
+  if (ranks->len == 0 && traces >= 2)
+    {
+      g_autoptr (GTask) task = g_task_new (self, NULL, on_ranks_peeked, NULL);
+      GPtrArray *all = g_ptr_array_new_with_free_func (g_object_unref);
+      for (int i = 0; i < n_files; i++)
+        g_ptr_array_add (all, g_object_ref (files[i]));
+      g_task_set_task_data (task, all, (GDestroyNotify) g_ptr_array_unref);
+      g_task_run_in_thread (task, peek_ranks_thread);
+      return;
+    }
+  open_files (self, files, n_files, ranks);
 }
 
 /* Folded, the sidebar is a modal overlay over the workspace: a choice in it closes it,

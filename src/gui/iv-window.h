@@ -16,6 +16,9 @@ GListModel *iv_window_get_documents (IvWindow *self);
 IvDocument *iv_window_get_selected (IvWindow *self);
 void iv_window_select (IvWindow *self, IvDocument *document);
 void iv_window_close_document (IvWindow *self, IvDocument *document);
+/* Shows @document (loaded) where @old was, selected if @old was, and lets @old go (a
+ * distributed job put on another clock). FALSE when @old is not open. */
+gboolean iv_window_replace_document (IvWindow *self, IvDocument *old, IvDocument *document);
 void iv_window_toast (IvWindow *self, const char *message);
 
 G_END_DECLS

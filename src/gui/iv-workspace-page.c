@@ -348,6 +348,14 @@ sync_view (IvWorkspacePage *self)
       /* a query on what was closed stops, and the page lets go of it */
       if (self->query)
         iv_query_page_set_trace (self->query, NULL, NULL);
+      /* so do the trace's other views: none keeps a closed document alive */
+      if (self->timeline)
+        {
+          iv_job_bar_set_job (self->job_bar, NULL, NULL, self->timeline, NULL);
+          iv_ranks_view_set_job (self->ranks_view, NULL, NULL);
+          iv_trace_analyses_view_set_trace (self->analyses, NULL, NULL);
+          iv_timeline_view_set_trace (self->timeline, NULL, NULL);
+        }
       /* The presets make the model useful before anything is opened (its view is made
        * once the page is shown: see on_map). */
       gtk_stack_set_visible_child_name (self->stack, self->model_view ? "model" : "empty");

@@ -70,34 +70,76 @@ mapped (const guint32 *map, guint n, guint32 id)
   return id < n ? map[id] : id;
 }
 
-/* The coarse index of the joined columns (iv-trace.c's index_coarse, over the whole). */
-static void
-index_coarse (IvTrace *t)
-{
-  gsize blocks = (t->n_slices + IV_TRACE_COARSE - 1) / IV_TRACE_COARSE;
-
-  for (gsize g = 0; g < blocks; g++)
-    t->coarse_start[g] = t->start_ns[g * IV_TRACE_COARSE];
-}
-
-static gboolean
-alloc_columns (IvTrace *t, gsize n)
+/* An empty joined trace with room for @n slices and @samples samples (the columns
+ * iv_trace_free frees); NULL when the memory cannot be had. */
+static IvTrace *
+trace_new (gsize n, gsize samples)
 {
   gsize blocks = (n + IV_TRACE_COARSE - 1) / IV_TRACE_COARSE;
-  gsize bytes = MAX (n, 1);
+  gsize m = MAX (n, 1);
+  IvTrace *t = g_new0 (IvTrace, 1);
 
-  t->start_ns = iv_big_alloc (bytes * sizeof (gint64));
-  t->dur_ns = iv_big_alloc (bytes * sizeof (gint64));
-  t->self_ns = iv_big_alloc (bytes * sizeof (gint64));
-  t->name = iv_big_alloc (bytes * sizeof (guint32));
-  t->cat = iv_big_alloc (bytes * sizeof (guint32));
-  t->args_off = iv_big_alloc (bytes * sizeof (guint64));
-  t->args_len = iv_big_alloc (bytes * sizeof (guint32));
-  t->row = iv_big_alloc (bytes * sizeof (guint32));
+  t->format = IV_TRACE_CHROME;
+  t->strings = iv_intern_new ();
+  t->processes = _iv_grow_array_new (sizeof (IvProcess *));
+  t->tracks = _iv_grow_array_new (sizeof (IvTrack));
+  t->rows = _iv_grow_array_new (sizeof (IvRow));
+  t->instants = _iv_grow_array_new (sizeof (IvInstant));
+  t->series = _iv_grow_array_new (sizeof (IvCounterSeries));
+  t->flows = _iv_grow_array_new (sizeof (IvFlow));
+  t->candidates = _iv_grow_array_new (sizeof (IvCandidate));
+  t->warnings = g_ptr_array_new_with_free_func (g_free);
+  t->info = iv_trace_info_new ();
+  t->overlap_tolerance_ns = iv_trace_get_overlap_tolerance ();
+  t->n_slices = n;
+  t->start_ns = iv_big_alloc (m * sizeof (gint64));
+  t->dur_ns = iv_big_alloc (m * sizeof (gint64));
+  t->self_ns = iv_big_alloc (m * sizeof (gint64));
+  t->name = iv_big_alloc (m * sizeof (guint32));
+  t->cat = iv_big_alloc (m * sizeof (guint32));
+  t->args_off = iv_big_alloc (m * sizeof (guint64));
+  t->args_len = iv_big_alloc (m * sizeof (guint32));
+  t->row = iv_big_alloc (m * sizeof (guint32));
   t->coarse_start = g_try_new0 (gint64, MAX (blocks, 1));
   t->coarse_max_dur = g_try_new0 (gint64, MAX (blocks, 1));
-  return t->start_ns && t->dur_ns && t->self_ns && t->name && t->cat && t->args_off && t->args_len
-         && t->row && t->coarse_start && t->coarse_max_dur;
+  t->sample_ns = g_try_new (gint64, MAX (samples, 1));
+  t->sample_value = g_try_new (double, MAX (samples, 1));
+  t->open_bits = g_try_new0 (guint8, n / 8 + 1);
+  if (t->start_ns && t->dur_ns && t->self_ns && t->name && t->cat && t->args_off && t->args_len
+      && t->row && t->coarse_start && t->coarse_max_dur && t->sample_ns && t->sample_value
+      && t->open_bits)
+    return t;
+  iv_trace_free (t);
+  return NULL;
+}
+
+/* What every joined trace does last: instants in time order, the coarse index, the
+ * job's extent. */
+static void
+trace_finish (IvTrace *t, const IvTraceRanks *ranks)
+{
+  if (t->n_open == 0)
+    g_clear_pointer (&t->open_bits, g_free);
+  if (t->instants->len)
+    qsort (t->instants->data, t->instants->len, sizeof (IvInstant), compare_instant);
+  _iv_trace_index_coarse (t);
+  t->t0_ns = ranks->t0_ns, t->t1_ns = ranks->t1_ns;
+  if (t->t1_ns < t->t0_ns)
+    t->t0_ns = t->t1_ns = 0;
+}
+
+/* A rank's memory curve named with its rank: every rank has a "memory · GPU 0" (the
+ * loader's name, iv-trace-chrome.c), and a job's curves must be told apart wherever they
+ * are named (the timeline, the query's counter_track, the statistics). "memory · rank 3 ·
+ * GPU 0"; NULL for a name that is not a memory curve's. */
+static char *
+rank_memory_name (const char *name, int rank)
+{
+  static const char prefix[] = "memory · ";
+
+  if (!name || !g_str_has_prefix (name, prefix))
+    return NULL;
+  return g_strdup_printf ("%srank %d · %s", prefix, rank, name + strlen (prefix));
 }
 
 /* Copies rank @r's trace into @t after what is there, then frees it. */
@@ -137,9 +179,11 @@ join_rank (IvTraceJob *job, guint r, GError **error)
     {
       IvTrack tr = g_array_index (src->tracks, IvTrack, i);
       const IvProcess *q = src->processes->pdata[tr.process];
-      char *name = src->processes->len > 1 ? g_strdup_printf ("%s · %s", q->name ? q->name : q->key,
-                                                              tr.name ? tr.name : tr.key)
-                                           : g_strdup (tr.name);
+      char *name = tr.kind == IV_TRACK_COUNTER ? rank_memory_name (tr.name, rk->rank) : NULL;
+      if (!name)
+        name = src->processes->len > 1 ? g_strdup_printf ("%s · %s", q->name ? q->name : q->key,
+                                                          tr.name ? tr.name : tr.key)
+                                       : g_strdup (tr.name);
       tr.key = g_strdup_printf ("%s\x1f%s", q->key, tr.key);
       tr.name = name;
       tr.process = r;
@@ -168,8 +212,6 @@ join_rank (IvTraceJob *job, guint r, GError **error)
       t->cat[sb + s] = mapped (map, n_strings, src->cat[s]);
       t->args_off[sb + s] = 0, t->args_len[sb + s] = 0;
       t->row[sb + s] = src->row[s] + rb;
-      t->coarse_max_dur[(sb + s) / IV_TRACE_COARSE]
-          = MAX (t->coarse_max_dur[(sb + s) / IV_TRACE_COARSE], src->dur_ns[s]);
       if (iv_trace_slice_is_open (src, s))
         t->open_bits[(sb + s) / 8] |= (guint8) (1u << ((sb + s) % 8));
     }
@@ -188,7 +230,8 @@ join_rank (IvTraceJob *job, guint r, GError **error)
   for (guint i = 0; i < src->series->len; i++)
     {
       IvCounterSeries cs = g_array_index (src->series, IvCounterSeries, i);
-      cs.name = mapped (map, n_strings, cs.name);
+      g_autofree char *named = rank_memory_name (iv_trace_string (src, cs.name), rk->rank);
+      cs.name = named ? iv_intern_add (t->strings, named, -1) : mapped (map, n_strings, cs.name);
       cs.track += tb;
       cs.first += sample_b;
       if (!_iv_grow_array_append (t->series, &cs))
@@ -295,24 +338,8 @@ iv_trace_job_new (IvTraceRanks *ranks, GError **error)
       samples += rk->trace->n_samples;
     }
   job->slice_base[n] = total;
-  t = job->trace = g_new0 (IvTrace, 1);
-  t->format = IV_TRACE_CHROME;
-  t->strings = iv_intern_new ();
-  t->processes = _iv_grow_array_new (sizeof (IvProcess *));
-  t->tracks = _iv_grow_array_new (sizeof (IvTrack));
-  t->rows = _iv_grow_array_new (sizeof (IvRow));
-  t->instants = _iv_grow_array_new (sizeof (IvInstant));
-  t->series = _iv_grow_array_new (sizeof (IvCounterSeries));
-  t->flows = _iv_grow_array_new (sizeof (IvFlow));
-  t->candidates = _iv_grow_array_new (sizeof (IvCandidate));
-  t->warnings = g_ptr_array_new_with_free_func (g_free);
-  t->info = iv_trace_info_new ();
-  t->overlap_tolerance_ns = iv_trace_get_overlap_tolerance ();
-  t->n_slices = total;
-  t->sample_ns = g_try_new (gint64, MAX (samples, 1));
-  t->sample_value = g_try_new (double, MAX (samples, 1));
-  t->open_bits = g_try_new0 (guint8, total / 8 + 1);
-  if (!alloc_columns (t, total) || !t->sample_ns || !t->sample_value || !t->open_bits)
+  t = job->trace = trace_new (total, samples);
+  if (!t)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
                    _ ("not enough memory for the job's timeline (%" G_GSIZE_FORMAT " slices)"),
@@ -328,14 +355,7 @@ iv_trace_job_new (IvTraceRanks *ranks, GError **error)
       }
   job->track_base[n] = t->tracks->len;
   job->sample_base[n] = t->n_samples;
-  if (t->n_open == 0)
-    g_clear_pointer (&t->open_bits, g_free);
-  if (t->instants->len)
-    qsort (t->instants->data, t->instants->len, sizeof (IvInstant), compare_instant);
-  index_coarse (t);
-  t->t0_ns = ranks->t0_ns, t->t1_ns = ranks->t1_ns;
-  if (t->t1_ns < t->t0_ns)
-    t->t0_ns = t->t1_ns = 0;
+  trace_finish (t, ranks);
   index_collectives (job);
   return g_steal_pointer (&job);
 }
@@ -360,56 +380,144 @@ iv_trace_job_load (const char *const *paths, IvProgressFunc progress, gpointer p
   return job;
 }
 
-/* Moves rank @r's times by @d. */
-static void
-shift_rank (IvTraceJob *job, guint r, gint64 d)
+/* The rank index whose tracks hold track @track. */
+static guint
+rank_of_track (const IvTraceJob *job, guint track)
 {
-  IvTrace *t = job->trace;
+  guint n = job->ranks->ranks->len, r = 0;
 
-  for (gsize s = job->slice_base[r]; s < job->slice_base[r + 1]; s++)
-    t->start_ns[s] = iv_trace_add_ns (t->start_ns[s], d);
-  for (gsize k = job->sample_base[r]; k < job->sample_base[r + 1]; k++)
-    t->sample_ns[k] = iv_trace_add_ns (t->sample_ns[k], d);
+  while (r + 1 < n && job->track_base[r + 1] <= track)
+    r++;
+  return r;
+}
+
+static gboolean
+copy_items (IvGrowArray *to, const IvGrowArray *from)
+{
+  if (from->len && !_iv_grow_array_reserve (to, from->len))
+    return FALSE;
+  if (from->len)
+    memcpy (to->data, from->data, (gsize) from->len * from->item_size);
+  to->len = from->len;
+  return TRUE;
+}
+
+/* @src's every slice, sample, instant and flow with rank r's times moved by @delta[r]
+ * (a slice keeps its index: rows stay ordered, as a rank moves whole). */
+static IvTrace *
+copy_shifted (const IvTraceJob *job, const gint64 *delta, GError **error)
+{
+  const IvTrace *src = job->trace;
+  guint n = job->ranks->ranks->len;
+  gsize ns = src->n_slices;
+  g_autoptr (IvTrace) t = trace_new (ns, src->n_samples);
+
+  if (!t)
+    goto oom;
+  for (guint i = 0; i < iv_intern_size (src->strings); i++)
+    /* ids as they were: the pool's strings are distinct, added in the order of their ids */
+    if (iv_intern_add (t->strings, iv_intern_get (src->strings, i), -1) != i)
+      g_return_val_if_reached (NULL);
+  for (guint i = 0; i < src->processes->len; i++)
+    {
+      const IvProcess *q = src->processes->pdata[i];
+      IvProcess *p = g_memdup2 (q, sizeof *q);
+      p->key = g_strdup (q->key), p->name = g_strdup (q->name), p->labels = g_strdup (q->labels);
+      if (!_iv_grow_array_append (t->processes, &p))
+        {
+          g_free (p->key), g_free (p->name), g_free (p->labels), g_free (p);
+          goto oom;
+        }
+    }
+  if (!copy_items (t->tracks, src->tracks) || !copy_items (t->rows, src->rows)
+      || !copy_items (t->series, src->series) || !copy_items (t->instants, src->instants)
+      || !copy_items (t->flows, src->flows))
+    {
+      t->tracks->len = 0; /* their names are still @src's */
+      goto oom;
+    }
+  for (guint i = 0; i < t->tracks->len; i++)
+    {
+      IvTrack *tr = &g_array_index (t->tracks, IvTrack, i);
+      tr->key = g_strdup (tr->key), tr->name = g_strdup (tr->name);
+    }
+  for (guint r = 0; r < n; r++)
+    {
+      for (gsize s = job->slice_base[r]; s < job->slice_base[r + 1]; s++)
+        t->start_ns[s] = iv_trace_add_ns (src->start_ns[s], delta[r]);
+      for (gsize k = job->sample_base[r]; k < job->sample_base[r + 1]; k++)
+        t->sample_ns[k] = iv_trace_add_ns (src->sample_ns[k], delta[r]);
+    }
+  memcpy (t->dur_ns, src->dur_ns, ns * sizeof (gint64));
+  memcpy (t->self_ns, src->self_ns, ns * sizeof (gint64));
+  memcpy (t->name, src->name, ns * sizeof (guint32));
+  memcpy (t->cat, src->cat, ns * sizeof (guint32));
+  memcpy (t->args_off, src->args_off, ns * sizeof (guint64));
+  memcpy (t->args_len, src->args_len, ns * sizeof (guint32));
+  memcpy (t->row, src->row, ns * sizeof (guint32));
+  if (src->open_bits)
+    memcpy (t->open_bits, src->open_bits, ns / 8 + 1);
+  if (src->n_samples)
+    memcpy (t->sample_value, src->sample_value, src->n_samples * sizeof (double));
+  t->n_samples = src->n_samples;
   for (guint i = 0; i < t->instants->len; i++)
     {
       IvInstant *in = &g_array_index (t->instants, IvInstant, i);
-      if (in->track >= job->track_base[r] && in->track < job->track_base[r + 1])
-        in->ts_ns = iv_trace_add_ns (in->ts_ns, d);
+      in->ts_ns = iv_trace_add_ns (in->ts_ns, delta[rank_of_track (job, in->track)]);
     }
   for (guint i = 0; i < t->flows->len; i++)
     {
       IvFlow *fl = &g_array_index (t->flows, IvFlow, i);
-      gsize s = fl->from != G_MAXSIZE ? fl->from : fl->to;
-      if (s >= job->slice_base[r] && s < job->slice_base[r + 1])
-        fl->from_ns = iv_trace_add_ns (fl->from_ns, d), fl->to_ns = iv_trace_add_ns (fl->to_ns, d);
+      /* a joined flow is bound to a slice at one end at least (join_rank) */
+      gint64 d = delta[iv_trace_job_rank_of (job, fl->from != G_MAXSIZE ? fl->from : fl->to)];
+      fl->from_ns = iv_trace_add_ns (fl->from_ns, d), fl->to_ns = iv_trace_add_ns (fl->to_ns, d);
     }
+  for (guint i = 0; i < src->warnings->len; i++)
+    g_ptr_array_add (t->warnings, g_strdup (src->warnings->pdata[i]));
+  t->n_async_slices = src->n_async_slices;
+  t->n_dangling_flows = src->n_dangling_flows;
+  t->max_depth = src->max_depth;
+  t->truncated = src->truncated;
+  t->n_overrun = src->n_overrun;
+  t->max_overrun_ns = src->max_overrun_ns;
+  t->n_partial = src->n_partial;
+  t->n_list_overlaps = src->n_list_overlaps;
+  t->n_open = src->n_open;
+  return g_steal_pointer (&t);
+
+oom:
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+               _ ("not enough memory for the job's timeline (%" G_GSIZE_FORMAT " slices)"), ns);
+  return NULL;
 }
 
-void
-iv_trace_job_set_aligned (IvTraceJob *job, gboolean aligned)
+IvTraceJob *
+iv_trace_job_realign (const IvTraceJob *job, gboolean aligned, GError **error)
 {
-  IvTraceRanks *ranks;
+  g_autoptr (IvTraceJob) c = NULL;
   guint n;
-  g_autofree gint64 *before = NULL;
+  gsize m;
+  g_autofree gint64 *delta = NULL;
 
-  g_return_if_fail (job != NULL);
-  ranks = job->ranks;
-  n = ranks->ranks->len;
-  before = g_new (gint64, MAX (n, 1));
+  g_return_val_if_fail (job != NULL, NULL);
+  n = job->ranks->ranks->len;
+  m = job->ranks->instances->len;
+  c = g_new0 (IvTraceJob, 1);
+  c->ranks = iv_trace_ranks_copy (job->ranks);
+  iv_trace_ranks_set_aligned (c->ranks, aligned);
+  delta = g_new (gint64, MAX (n, 1));
   for (guint r = 0; r < n; r++)
-    before[r] = ((IvRank *) ranks->ranks->pdata[r])->offset_ns;
-  iv_trace_ranks_set_aligned (ranks, aligned);
-  for (guint r = 0; r < n; r++)
-    {
-      gint64 d = ((IvRank *) ranks->ranks->pdata[r])->offset_ns - before[r];
-      if (d != 0)
-        shift_rank (job, r, d);
-    }
-  if (job->trace->instants->len)
-    qsort (job->trace->instants->data, job->trace->instants->len, sizeof (IvInstant),
-           compare_instant);
-  index_coarse (job->trace);
-  job->trace->t0_ns = ranks->t0_ns, job->trace->t1_ns = ranks->t1_ns;
+    delta[r] = ((IvRank *) c->ranks->ranks->pdata[r])->offset_ns
+               - ((IvRank *) job->ranks->ranks->pdata[r])->offset_ns;
+  c->slice_base = g_memdup2 (job->slice_base, (n + 1) * sizeof (gsize));
+  c->track_base = g_memdup2 (job->track_base, (n + 1) * sizeof (guint));
+  c->sample_base = g_memdup2 (job->sample_base, (n + 1) * sizeof (gsize));
+  c->instance_slices = g_memdup2 (job->instance_slices, MAX (m * n, 1) * sizeof (gsize));
+  c->slice_instances = g_array_copy (job->slice_instances);
+  if (!(c->trace = copy_shifted (job, delta, error)))
+    return NULL;
+  trace_finish (c->trace, c->ranks);
+  return g_steal_pointer (&c);
 }
 
 guint

@@ -32,9 +32,12 @@ IvTraceJob *iv_trace_job_load (const char *const *paths, IvProgressFunc progress
 IvTraceJob *iv_trace_job_new (IvTraceRanks *ranks, GError **error);
 void iv_trace_job_free (IvTraceJob *job);
 
-/* Shifts every rank onto the wall clock or onto the alignment on collectives, in place
- * (slices keep their indices), and recomputes the stragglers. */
-void iv_trace_job_set_aligned (IvTraceJob *job, gboolean aligned);
+/* A new job of the same ranks on the wall clock (@aligned FALSE) or on the alignment on
+ * collectives, with the stragglers measured again: every slice keeps its index, each
+ * rank's times move by the change of its offset. @job is only read (other threads may read
+ * it meanwhile): the window shows the new job in place of the old, never shifts one that
+ * is shown. NULL with @error when the memory for the copy cannot be had. */
+IvTraceJob *iv_trace_job_realign (const IvTraceJob *job, gboolean aligned, GError **error);
 /* The rank index a slice of the joined trace belongs to. */
 guint iv_trace_job_rank_of (const IvTraceJob *job, gsize slice);
 /* The collective instance @slice is part of (index in ranks->instances), or G_MAXUINT. */

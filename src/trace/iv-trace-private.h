@@ -74,6 +74,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvGrowArray, _iv_grow_array_free)
 /* @a, @b and (unless NULL) @c joined by 0x1f, interned in @pool; IV_INTERN_NONE when out
  * of memory. Keys are never cut, however long. */
 guint32 _iv_trace_intern_joined (IvIntern *pool, const char *a, const char *b, const char *c);
+/* Fills @t's coarse index (coarse_start, coarse_max_dur: allocated for n_slices) from its
+ * start and duration columns. */
+void _iv_trace_index_coarse (IvTrace *t);
 /* A stable sort (a merge sort) whose scratch is tried: FALSE, @base as it was, when out of
  * memory. Items of at most 64 bytes. */
 gboolean _iv_trace_sort (void *base, gsize n, gsize size, GCompareDataFunc compare, gpointer data);

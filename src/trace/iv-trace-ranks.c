@@ -12,6 +12,7 @@
 
 #include "iv-input.h"
 #include "iv-intervals.h"
+#include "iv-json-stream.h"
 
 /* ---------- HTA's kernel types ---------- */
 
@@ -401,7 +402,7 @@ rank_free (IvRank *rk)
   if (!rk)
     return;
   g_free (rk->path);
-  iv_trace_report_free (rk->report);
+  /* the report is the job's (IvTraceRanks.reports), shared with its copies */
   if (rk->trace)
     iv_trace_free (rk->trace);
   if (rk->collectives)
@@ -415,6 +416,8 @@ iv_trace_ranks_free (IvTraceRanks *job)
   if (!job)
     return;
   g_ptr_array_unref (job->ranks);
+  if (job->reports)
+    g_ptr_array_unref (job->reports);
   g_free (job->backend);
   g_ptr_array_unref (job->key_names);
   g_ptr_array_unref (job->key_groups);
@@ -802,6 +805,7 @@ iv_trace_ranks_load_full (const char *const *paths, IvRanksFlags flags, IvProgre
   n = files->len;
   job = g_new0 (IvTraceRanks, 1);
   job->ranks = g_ptr_array_new_with_free_func ((GDestroyNotify) rank_free);
+  job->reports = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_trace_report_free);
   job->key_names = g_ptr_array_new_with_free_func (g_free);
   job->key_groups = g_ptr_array_new_with_free_func (g_free);
   job->warnings = g_ptr_array_new_with_free_func (g_free);
@@ -836,6 +840,10 @@ iv_trace_ranks_load_full (const char *const *paths, IvRanksFlags flags, IvProgre
     /* no thread could be had: the loads run here */
     work_ranks (&w);
   }
+  /* the job owns the reports (freed with it, whatever follows) */
+  for (guint i = 0; i < n; i++)
+    if (jobs[i].rank->report)
+      g_ptr_array_add (job->reports, jobs[i].rank->report);
   for (guint i = 0; i < n; i++)
     if (jobs[i].error && !(error && *error))
       g_propagate_error (error, g_steal_pointer (&jobs[i].error));
@@ -916,4 +924,225 @@ fail:
       g_ptr_array_unref (jobs[i].keys);
     }
   return NULL;
+}
+
+static gpointer
+copy_string (gconstpointer str, gpointer data)
+{
+  (void) data;
+  return g_strdup (str);
+}
+
+static IvRank *
+rank_copy (const IvRank *rk)
+{
+  IvRank *c = g_memdup2 (rk, sizeof *rk);
+
+  c->path = g_strdup (rk->path);
+  c->trace = NULL;
+  c->collectives = rk->collectives ? g_array_copy (rk->collectives) : NULL;
+  return c;
+}
+
+static gint64 *
+dup_i64 (const gint64 *v, guint n)
+{
+  return v ? g_memdup2 (v, (gsize) n * sizeof (gint64)) : NULL;
+}
+
+IvTraceRanks *
+iv_trace_ranks_copy (const IvTraceRanks *job)
+{
+  IvTraceRanks *c;
+  guint n;
+
+  g_return_val_if_fail (job != NULL, NULL);
+  n = job->ranks->len;
+  c = g_memdup2 (job, sizeof *job);
+  c->ranks = g_ptr_array_new_full (n, (GDestroyNotify) rank_free);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (c->ranks, rank_copy (job->ranks->pdata[i]));
+  c->reports = job->reports ? g_ptr_array_ref (job->reports) : NULL;
+  c->backend = g_strdup (job->backend);
+  c->key_names = g_ptr_array_copy (job->key_names, copy_string, NULL);
+  g_ptr_array_set_free_func (c->key_names, g_free);
+  c->key_groups = g_ptr_array_copy (job->key_groups, copy_string, NULL);
+  g_ptr_array_set_free_func (c->key_groups, g_free);
+  c->warnings = g_ptr_array_copy (job->warnings, copy_string, NULL);
+  g_ptr_array_set_free_func (c->warnings, g_free);
+  c->instances = g_array_copy (job->instances);
+  for (guint i = 0; i < c->instances->len; i++)
+    {
+      IvCollectiveInstance *ci = &g_array_index (c->instances, IvCollectiveInstance, i);
+      ci->start_ns = dup_i64 (ci->start_ns, n);
+      ci->end_ns = dup_i64 (ci->end_ns, n);
+      ci->wait_ns = dup_i64 (ci->wait_ns, n);
+      ci->raw_start_ns = dup_i64 (ci->raw_start_ns, n);
+      ci->raw_end_ns = dup_i64 (ci->raw_end_ns, n);
+    }
+  return c;
+}
+
+/* ---------- ranks by distributedInfo ---------- */
+
+/* The most of a file's head read for its distributedInfo: Kineto writes it before the
+ * events, so it is in the first kilobytes. */
+#define PEEK_BYTES ((guint64) 4 << 20)
+
+typedef struct
+{
+  int depth;        /* maps and arrays open */
+  gboolean in_info; /* inside the top-level distributedInfo object */
+  int key;          /* of its members, the one whose value comes: 1 rank, 2 world_size */
+  gint64 rank, world;
+} Peek;
+
+static int
+peek_number (void *ctx, const char *text, size_t len)
+{
+  Peek *p = ctx;
+  char buf[32];
+  char *end;
+  gint64 v;
+
+  if (p->in_info && p->depth == 2 && p->key && len < sizeof buf)
+    {
+      memcpy (buf, text, len);
+      buf[len] = 0;
+      v = g_ascii_strtoll (buf, &end, 10);
+      if (!*end && v >= 0 && v < G_MAXINT)
+        *(p->key == 1 ? &p->rank : &p->world) = v;
+    }
+  p->key = 0;
+  return 1;
+}
+
+static int
+peek_value (void *ctx)
+{
+  ((Peek *) ctx)->key = 0;
+  return 1;
+}
+
+static int
+peek_bool (void *ctx, int v)
+{
+  (void) v;
+  return peek_value (ctx);
+}
+
+static int
+peek_string (void *ctx, const unsigned char *text, size_t len)
+{
+  (void) text, (void) len;
+  return peek_value (ctx);
+}
+
+static int
+peek_open (void *ctx)
+{
+  Peek *p = ctx;
+  p->depth++;
+  p->key = 0;
+  return 1;
+}
+
+static int
+peek_close (void *ctx)
+{
+  Peek *p = ctx;
+  p->depth--;
+  if (p->in_info && p->depth == 1)
+    return 0; /* distributedInfo read whole: enough */
+  return 1;
+}
+
+static int
+peek_key (void *ctx, const unsigned char *key, size_t len)
+{
+  Peek *p = ctx;
+
+#define KEY_IS(s) (len == sizeof (s) - 1 && memcmp (key, s, len) == 0)
+  if (p->depth == 1)
+    {
+      /* the events come: a distributedInfo written after them is not read */
+      if (KEY_IS ("traceEvents"))
+        return 0;
+      p->in_info = KEY_IS ("distributedInfo");
+    }
+  else if (p->in_info && p->depth == 2)
+    p->key = KEY_IS ("rank") ? 1 : KEY_IS ("world_size") ? 2 : 0;
+#undef KEY_IS
+  return 1;
+}
+
+gboolean
+iv_trace_peek_rank (const char *path, int *rank, int *world_size)
+{
+  static const yajl_callbacks callbacks = {
+    .yajl_null = peek_value,
+    .yajl_boolean = peek_bool,
+    .yajl_number = peek_number,
+    .yajl_string = peek_string,
+    .yajl_start_map = peek_open,
+    .yajl_map_key = peek_key,
+    .yajl_end_map = peek_close,
+    .yajl_start_array = peek_open,
+    .yajl_end_array = peek_close,
+  };
+  g_autoptr (IvInput) in = iv_input_open (path, NULL);
+  Peek p = { 0, FALSE, 0, -1, -1 };
+
+  if (!in)
+    return FALSE;
+  iv_input_set_read_limit (in, PEEK_BYTES);
+  /* what was read before the head ended, or did not parse, is what there is */
+  iv_json_stream_parse (in, &callbacks, &p, IV_JSON_STREAM_DEFAULT, NULL, NULL, NULL, NULL, NULL);
+  if (p.rank < 0 || p.world <= 0 || p.rank >= p.world)
+    return FALSE;
+  *rank = (int) p.rank;
+  *world_size = (int) p.world;
+  return TRUE;
+}
+
+GPtrArray *
+iv_trace_ranks_by_info (const char *const *paths, guint n, GCancellable *cancellable)
+{
+  g_autoptr (GPtrArray) out = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  int world = -1;
+
+  for (guint i = 0; i < n; i++)
+    {
+      int rank, w;
+      if (g_cancellable_is_cancelled (cancellable))
+        return NULL;
+      if (!iv_trace_peek_rank (paths[i], &rank, &w))
+        continue;
+      /* one world, each rank once: else these are traces of different jobs */
+      if ((world >= 0 && w != world) || g_hash_table_contains (seen, GINT_TO_POINTER (rank + 1)))
+        return NULL;
+      world = w;
+      g_hash_table_add (seen, GINT_TO_POINTER (rank + 1));
+      g_ptr_array_add (out, g_strdup (paths[i]));
+    }
+  return out->len >= 2 ? g_steal_pointer (&out) : NULL;
+}
+
+GPtrArray *
+iv_trace_ranks_in_folder (const char *dir, GCancellable *cancellable)
+{
+  g_autoptr (GPtrArray) files = iv_rank_folder_traces (dir, NULL);
+  guint by_name = 0;
+
+  if (!files)
+    return NULL;
+  for (guint i = 0; i < files->len; i++)
+    {
+      g_autofree char *base = g_path_get_basename (files->pdata[i]);
+      by_name += iv_rank_from_file_name (base) >= 0;
+    }
+  if (by_name >= 2)
+    return g_steal_pointer (&files);
+  return iv_trace_ranks_by_info ((const char *const *) files->pdata, files->len, cancellable);
 }

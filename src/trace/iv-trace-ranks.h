@@ -58,7 +58,8 @@ typedef struct
   int rank;
   const char *rank_source; /* "distributedInfo" or "file name" */
   IvTrace *trace;
-  IvTraceReport *report; /* the whole trace, as `trace --stats` reports one file */
+  IvTraceReport *report; /* the whole trace, as `trace --stats` reports one file (held by
+                          * IvTraceRanks.reports) */
   IvRankTemporal temporal;
   gint64 type_ns[IV_HTA_N_MASKS]; /* time under each combination of kernel types */
   guint64 type_kernels[IV_N_HTA_TYPES];
@@ -106,9 +107,10 @@ typedef enum
 
 typedef struct
 {
-  GPtrArray *ranks; /* IvRank*, by rank */
-  int world_size;   /* distributedInfo's world_size, or the number of ranks */
-  char *backend;    /* distributedInfo's backend, or NULL */
+  GPtrArray *ranks;   /* IvRank*, by rank */
+  GPtrArray *reports; /* IvTraceReport*: the ranks' reports, shared with the job's copies */
+  int world_size;     /* distributedInfo's world_size, or the number of ranks */
+  char *backend;      /* distributedInfo's backend, or NULL */
   IvRanksClock clock;
   gboolean aligned;
   gboolean stragglers;     /* on a common clock (wall or aligned): the waits mean something */
@@ -137,7 +139,22 @@ IvTraceRanks *iv_trace_ranks_load_full (const char *const *paths, IvRanksFlags f
  * collectives as IV_RANKS_ALIGN does, and recomputes the stragglers: the window's toggle.
  * Reads no trace (they may be gone). */
 void iv_trace_ranks_set_aligned (IvTraceRanks *job, gboolean aligned);
+/* A copy of @job to place on another clock (its reports shared, read-only): the rank
+ * traces are not copied (its ranks' are NULL). */
+IvTraceRanks *iv_trace_ranks_copy (const IvTraceRanks *job);
 void iv_trace_ranks_free (IvTraceRanks *job);
+
+/* distributedInfo's rank and world size, read from the head of @path (up to its events,
+ * where Kineto writes it); FALSE when it says none. Reads the file: not on the main
+ * thread. */
+gboolean iv_trace_peek_rank (const char *path, int *rank, int *world_size);
+/* Of @paths (@n of them), those whose distributedInfo makes them ranks of one job: at
+ * least two, of one world size, each a different rank. NULL when they are not (none or
+ * one has it, or two say different worlds or the same rank). */
+GPtrArray *iv_trace_ranks_by_info (const char *const *paths, guint n, GCancellable *cancellable);
+/* The trace files of folder @dir that are a job's ranks: all of them when two or more are
+ * named as ranks, else those iv_trace_ranks_by_info finds; NULL when they are not a job. */
+GPtrArray *iv_trace_ranks_in_folder (const char *dir, GCancellable *cancellable);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvTraceRanks, iv_trace_ranks_free)
 

@@ -2011,17 +2011,21 @@ order_columns (IvTraceBuilder *b, const guint32 *order, guint32 **rows, gint64 *
 #undef GATHER
 
 /* The coarse index over starts: every IV_TRACE_COARSE-th start, and each block's longest
- * slice. */
-static void
-index_coarse (IvTrace *t)
+ * slice (the loader's, and a distributed job's over its joined columns). */
+void
+_iv_trace_index_coarse (IvTrace *t)
 {
   gsize n = t->n_slices;
 
   for (gsize g = 0; g * IV_TRACE_COARSE < n; g++)
-    t->coarse_start[g] = t->start_ns[g * IV_TRACE_COARSE];
-  for (gsize i = 0; i < n; i++)
-    t->coarse_max_dur[i / IV_TRACE_COARSE]
-        = MAX (t->coarse_max_dur[i / IV_TRACE_COARSE], t->dur_ns[i]);
+    {
+      gsize end = MIN (n, (g + 1) * IV_TRACE_COARSE);
+      gint64 longest = 0;
+      t->coarse_start[g] = t->start_ns[g * IV_TRACE_COARSE];
+      for (gsize i = g * IV_TRACE_COARSE; i < end; i++)
+        longest = MAX (longest, t->dur_ns[i]);
+      t->coarse_max_dur[g] = longest;
+    }
 }
 
 /* Counter series grouped by track with their samples in time order, and each counter
@@ -2142,7 +2146,7 @@ _iv_trace_builder_finish (IvTraceBuilder *b, GError **error)
     goto out_of_memory;
   g_clear_pointer (&order, iv_big_free);
   g_clear_pointer (&open_raw, g_free);
-  index_coarse (t);
+  _iv_trace_index_coarse (t);
   if (!attach_series (b) || !bind_flows (b))
     goto out_of_memory;
   if (t->instants->len > 0) /* qsort's base may not be NULL, even for 0 items */
