@@ -10,7 +10,11 @@ the call's duration, the work's duration, and the launch delay, work start − c
 clipped at 0; outliers as HTA's visualize_cuda_launch_kernel_info: calls over 50 µs,
 delays over 100 µs, short kernels (call ≤ 50 µs and work shorter than the call). Queue
 length as hta/analyzers/trace_counters.py: per stream +1 at each call's start, −1 at its
-work's start; the longest queue and the mean of the values at the changes. Memory copies
+work's start; the longest queue and the mean of the values at the changes; and the series
+itself (HTA's get_queue_length_time_series: one row per event, the running sum after it,
+the enqueues before the starts at one instant), [ts_ns, length] exactly, on these traces,
+on hand-made ones of known shape, in a range, and past the JSON's cap (decimated by the
+documented rule, re-derived here). Memory copies
 and sets by type (HTA's get_memory_kernel_type: "Memset", else the first 11 characters of
 a "Memcpy" name): their count, the bytes and "memory bandwidth (GB/s)" of their args (the
 mean as HTA describes it, the max), and bytes ÷ time with a 0 µs copy counted as 1 µs.
@@ -73,6 +77,132 @@ def expected(path):
             total += n
         qstats[stream] = (top, total / len(ev))
     return pairs, qstats
+
+
+def queue_series(pairs, t0=None, t1=None):
+    """HTA's time series per stream from (…, call ts, work ts, stream) pairs: +1 at the call,
+    −1 at the work, sorted by time with the enqueues first at a tie, the running sum after
+    each; clipped to [t0, t1) with the level carried in. {stream: (initial, [[ts, len]])}"""
+    ev = collections.defaultdict(list)
+    for pr in pairs:
+        cts, kts, stream = pr[3], pr[4], pr[5]
+        ev[stream] += [(cts, +1), (kts, -1)]
+    out = {}
+    for stream, e in ev.items():
+        e.sort(key=lambda x: (x[0], -x[1]))
+        n, initial, pts = 0, 0, []
+        for ts, step in e:
+            n += step
+            if t0 is not None and ts < t0:
+                initial = n
+            elif t1 is None or ts < t1:
+                pts.append([ts, n])
+        if pts or initial:
+            out[stream] = (initial, pts)
+    return out
+
+
+def decimate(pts, cap):
+    """The documented rule: runs of ceil(n / (cap // 2)) points, each run's first highest
+    point and its last point."""
+    if len(pts) <= cap:
+        return pts
+    runs = cap // 2
+    run = -(-len(pts) // runs)
+    out = []
+    for a in range(0, len(pts), run):
+        chunk = pts[a:a + run]
+        top = max(range(len(chunk)), key=lambda i: (chunk[i][1], -i))
+        out.append(chunk[top])
+        if top != len(chunk) - 1:
+            out.append(chunk[-1])
+    return out
+
+
+def check_series(name, got, want):
+    """@got: the JSON's queue_series; @want: queue_series()'s."""
+    cap = got.get("queue_series_max_points")
+    have = {(q["pid"], q["tid"]): q for q in got["queue_series"]}
+    check(set(have) == set(want), "%s: queue series for the streams %s" % (name, sorted(want)),
+          "got %s" % sorted(have))
+    for stream, (initial, pts) in want.items():
+        q = have.get(stream)
+        if not q:
+            continue
+        exp = decimate(pts, cap)
+        top = max([initial] + [p[1] for p in pts])
+        ok = (q["points"] == exp and q["initial"] == initial and q["changes"] == len(pts)
+              and q["max"] == top and q["decimated"] == (len(pts) > cap))
+        check(ok, "%s %s: queue series, %d changes%s" % (name, stream, len(pts),
+                                                      " (decimated)" if len(pts) > cap else ""),
+              "want %s… got %s…" % (exp[:8], q["points"][:8]))
+
+
+def launch_trace(path, launches, stream_tid=7):
+    """A hand-made Kineto-like trace: @launches (call ts µs, call dur, kernel ts, kernel
+    dur), tied by ac2g flows and by args.correlation."""
+    evs = [{"ph": "M", "name": "process_name", "pid": 0, "args": {"name": "GPU 0"}}]
+    for i, (cts, cdur, kts, kdur) in enumerate(launches, 1):
+        evs.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 100, "tid": 1,
+                    "ts": cts, "dur": cdur, "args": {"correlation": i}})
+        evs.append({"ph": "X", "cat": "kernel", "name": "k%d" % i, "pid": 0, "tid": stream_tid,
+                    "ts": kts, "dur": kdur, "args": {"correlation": i, "stream": stream_tid}})
+        evs.append({"ph": "s", "id": i, "pid": 100, "tid": 1, "ts": cts, "cat": "ac2g", "name": "ac2g"})
+        evs.append({"ph": "f", "id": i, "pid": 0, "tid": stream_tid, "ts": kts, "cat": "ac2g",
+                    "name": "ac2g", "bp": "e"})
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({"traceEvents": evs}, f)
+
+
+def stats_json(path, *extra):
+    p = subprocess.run([BINARY, "trace", path, "--stats", "--json"] + list(extra),
+                       capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        check(False, "%s: --stats runs" % os.path.basename(path), p.stderr)
+        return None
+    return json.loads(p.stdout).get("launches")
+
+
+def hand_made(tmp):
+    """Known shapes: three launches back to back before the first kernel starts queue
+    1, 2, 3, then drain 2, 1, 0; a call at the very instant a kernel starts is counted
+    before it; a range carries its level in; past the cap the series is decimated."""
+    path = os.path.join(tmp, "queue3.json")
+    launch_trace(path, [(10, 2, 20, 5), (13, 2, 25, 5), (16, 2, 30, 5)])
+    got = stats_json(path)
+    if got:
+        q = got["queue_series"]
+        check(len(q) == 1 and [p[1] for p in q[0]["points"]] == [1, 2, 3, 2, 1, 0]
+              and [p[0] for p in q[0]["points"]] == [10000, 13000, 16000, 20000, 25000, 30000]
+              and q[0]["max"] == 3 and q[0]["max_ns"] == 16000,
+              "three launches back to back: 1, 2, 3, 2, 1, 0, longest 3 at 16 µs", str(q))
+    # the range 14 µs … 26 µs of it (ms from the trace's start at 10 µs): 2 carried in
+    got = stats_json(path, "--from=0.004", "--to=0.016")
+    if got:
+        q = got["queue_series"]
+        check(len(q) == 1 and q[0]["initial"] == 2
+              and q[0]["points"] == [[16000, 3], [20000, 2], [25000, 1]],
+              "a range carries the queue in (2) and keeps its changes", str(q))
+    # a tie: the second call starts when the first kernel does (20 µs): 1, 2, 1, 0 (HTA's
+    # order at a tie is unspecified; enqueue first never goes below zero)
+    path = os.path.join(tmp, "queue-tie.json")
+    launch_trace(path, [(10, 2, 20, 5), (20, 2, 30, 5)])
+    got = stats_json(path)
+    if got:
+        q = got["queue_series"]
+        check(len(q) == 1 and q[0]["points"] == [[10000, 1], [20000, 2], [20000, 1], [30000, 0]],
+              "a call at the instant a kernel starts: enqueue first (1, 2, 1, 0)", str(q))
+    # past the cap: 6,000 launches, each queued behind the next (12,000 changes)
+    launches = [(10 * i, 1, 10 * i + 5 + (i % 7), 1) for i in range(6000)]
+    path = os.path.join(tmp, "queue-many.json")
+    launch_trace(path, launches)
+    got = stats_json(path)
+    if got:
+        pairs = [(0, 0, 0, cts * 1000, kts * 1000, ("0", "7")) for cts, _, kts, _ in launches]
+        want = queue_series(pairs)
+        check(got["queue_series"][0]["decimated"] and len(got["queue_series"][0]["points"]) <= 10000,
+              "12,000 changes: decimated to at most the cap", str(len(got["queue_series"][0]["points"])))
+        check_series("queue-many", got, want)
 
 
 def memory_copies(path):
@@ -176,6 +306,8 @@ def main():
                                             for s in qstats)
         check(ok, "%s: queue length per stream (longest, mean at changes)" % name,
               "want %s got %s" % (qstats, hq))
+        check_series(name, got, queue_series(pairs))
+    hand_made(tmp.name)
     check(tried >= 3, "at least three traces with launches compared", str(tried))
     check(flowless >= 3, "at least three traces without flows joined on args.correlation", str(flowless))
     tmp.cleanup()

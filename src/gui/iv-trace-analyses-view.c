@@ -14,6 +14,7 @@
 #include "iv-safe-text.h"
 #include "iv-trace-charts.h"
 #include "iv-trace-memcpy.h"
+#include "iv-trace-page.h"
 #include "iv-trace-report.h"
 #include "iv-trace-steps.h"
 #include "iv-units.h"
@@ -116,24 +117,9 @@ compute_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
 /* ---------- building the page ---------- */
 
 static void
-clear_children (GtkWidget *box)
-{
-  GtkWidget *c;
-  while ((c = gtk_widget_get_first_child (box)))
-    gtk_widget_unparent (c);
-}
-
-static void
 add_heading (IvTraceAnalysesView *self, const char *title, const char *note)
 {
-  GtkWidget *heading = gtk_label_new (title);
-
-  gtk_label_set_xalign (GTK_LABEL (heading), 0);
-  gtk_widget_add_css_class (heading, "heading");
-  if (gtk_widget_get_first_child (self->sections))
-    gtk_widget_set_margin_top (heading, 14);
-  gtk_box_append (GTK_BOX (self->sections), heading);
-  g_string_append_printf (self->text, "%s\n", title);
+  iv_trace_page_heading (self->sections, self->text, title, 14);
   if (note)
     {
       GtkWidget *n = gtk_label_new (note);
@@ -150,12 +136,8 @@ add_heading (IvTraceAnalysesView *self, const char *title, const char *note)
 static void
 begin_table (IvTraceAnalysesView *self, const char *const *headers)
 {
-  self->grid = GTK_GRID (gtk_grid_new ());
-  gtk_grid_set_column_spacing (self->grid, 18);
-  gtk_grid_set_row_spacing (self->grid, 2);
+  self->grid = iv_trace_page_grid (self->sections, 2);
   gtk_widget_set_margin_top (GTK_WIDGET (self->grid), 4);
-  gtk_box_append (GTK_BOX (self->sections), GTK_WIDGET (self->grid));
-  self->n_rows = 0;
   for (guint i = 0; headers[i]; i++)
     {
       GtkWidget *l = gtk_label_new (headers[i]);
@@ -389,6 +371,10 @@ show_launches (IvTraceAnalysesView *self, const IvLaunchStats *ls)
         }
       add_chart (self, iv_trace_chart_queues (t, ls), "queue-length",
                  130 + 48 * (int) MIN (ls->queues->len, 8));
+      /* HTA's time series itself (get_queue_length_time_series): the table's numbers
+       * describe it */
+      add_chart (self, iv_trace_chart_queue_series (t, ls), "queue-length-over-time",
+                 250 + 20 * (int) MIN (ls->queue_series->len, 8));
     }
 }
 
@@ -464,7 +450,7 @@ set_status (IvTraceAnalysesView *self, const char *text)
 static void
 show_result (IvTraceAnalysesView *self, const Result *r)
 {
-  clear_children (self->sections);
+  iv_trace_page_clear (self->sections);
   g_string_truncate (self->text, 0);
   self->figure_chart = NULL;
   if (self->step >= 0)
@@ -522,11 +508,10 @@ on_computed (GObject *source, GAsyncResult *res, gpointer user_data)
 static void
 start (IvTraceAnalysesView *self)
 {
-  g_autoptr (GTask) task = NULL;
   Job *job;
 
   self->generation++;
-  clear_children (self->sections);
+  iv_trace_page_clear (self->sections);
   g_string_truncate (self->text, 0);
   self->figure_chart = NULL;
   self->busy = FALSE;
@@ -556,47 +541,29 @@ start (IvTraceAnalysesView *self)
     }
   self->busy = TRUE;
   set_status (self, _ ("Computing…"));
-  task = g_task_new (self, NULL, on_computed, NULL);
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, compute_thread);
+  iv_trace_page_run (self, job, (GDestroyNotify) job_free, compute_thread, on_computed);
 }
 
 static void
 on_step_chosen (IvTraceAnalysesView *self)
 {
-  guint i = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->steps_dropdown));
-
   if (self->setting_steps || !self->step_numbers)
     return;
-  iv_trace_analyses_view_set_step (self, i == 0 || i > self->step_numbers->len
-                                             ? -1
-                                             : g_array_index (self->step_numbers, gint64, i - 1));
+  iv_trace_analyses_view_set_step (
+      self, iv_trace_page_chosen_step (GTK_DROP_DOWN (self->steps_dropdown), self->step_numbers));
 }
 
 void
 iv_trace_analyses_view_set_trace (IvTraceAnalysesView *self, const IvTrace *trace, GObject *owner)
 {
-  g_autoptr (GtkStringList) items = gtk_string_list_new (NULL);
-
   g_return_if_fail (IV_IS_TRACE_ANALYSES_VIEW (self));
   self->trace = trace;
   g_set_object (&self->owner, owner);
   self->step = -1;
   g_clear_pointer (&self->step_numbers, g_array_unref);
   self->step_numbers = trace ? iv_trace_profiler_steps (trace) : NULL;
-  gtk_string_list_append (items, _ ("Whole trace"));
-  for (guint i = 0; self->step_numbers && i < self->step_numbers->len; i++)
-    {
-      g_autofree char *s = g_strdup_printf (_ ("Step %" G_GINT64_FORMAT),
-                                            g_array_index (self->step_numbers, gint64, i));
-      gtk_string_list_append (items, s);
-    }
-  self->setting_steps = TRUE;
-  gtk_drop_down_set_model (GTK_DROP_DOWN (self->steps_dropdown), G_LIST_MODEL (items));
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->steps_dropdown), 0);
-  self->setting_steps = FALSE;
-  gtk_widget_set_sensitive (self->steps_dropdown,
-                            self->step_numbers && self->step_numbers->len > 0);
+  iv_trace_page_set_steps (GTK_DROP_DOWN (self->steps_dropdown), self->step_numbers,
+                           _ ("Whole trace"), &self->setting_steps);
   start (self);
 }
 
@@ -611,17 +578,12 @@ gboolean
 iv_trace_analyses_view_set_step (IvTraceAnalysesView *self, gint64 step)
 {
   gint64 t0 = 0, t1 = 0;
-  guint index = 0;
 
   g_return_val_if_fail (IV_IS_TRACE_ANALYSES_VIEW (self), FALSE);
   if (!self->trace || (step >= 0 && !iv_trace_step_range (self->trace, step, &t0, &t1)))
     return FALSE;
-  for (guint i = 0; step >= 0 && self->step_numbers && i < self->step_numbers->len; i++)
-    if (g_array_index (self->step_numbers, gint64, i) == step)
-      index = i + 1;
-  self->setting_steps = TRUE;
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->steps_dropdown), index);
-  self->setting_steps = FALSE;
+  iv_trace_page_select_step (GTK_DROP_DOWN (self->steps_dropdown), self->step_numbers, step,
+                             &self->setting_steps);
   if (step == self->step
       && (self->busy || self->pending || gtk_widget_get_first_child (self->sections)))
     return TRUE;

@@ -17,6 +17,7 @@
 #include "iv-plain-text.h"
 #include "iv-safe-text.h"
 #include "iv-trace-charts.h"
+#include "iv-trace-page.h"
 #include "iv-trace-steps.h"
 #include "iv-units.h"
 
@@ -490,7 +491,6 @@ on_diff (GObject *source, GAsyncResult *res, gpointer user_data)
 static void
 start (IvTraceCompareView *self)
 {
-  g_autoptr (GTask) task = NULL;
   Job *job;
 
   self->generation++;
@@ -509,21 +509,16 @@ start (IvTraceCompareView *self)
     job->flags[i] = iv_document_get_job (self->doc[i]) ? IV_STATS_PER_PROCESS : IV_STATS_DEFAULT;
   self->busy = TRUE;
   set_status (self, _ ("Comparing…"));
-  task = g_task_new (self, NULL, on_diff, NULL);
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, diff_thread);
+  iv_trace_page_run (self, job, (GDestroyNotify) job_free, diff_thread, on_diff);
 }
 
 static void
 on_step_chosen (IvTraceCompareView *self)
 {
-  guint i = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->steps_dropdown));
-
   if (self->setting_steps || !self->common_steps)
     return;
-  iv_trace_compare_view_set_step (self, i == 0 || i > self->common_steps->len
-                                            ? -1
-                                            : g_array_index (self->common_steps, gint64, i - 1));
+  iv_trace_compare_view_set_step (
+      self, iv_trace_page_chosen_step (GTK_DROP_DOWN (self->steps_dropdown), self->common_steps));
 }
 
 /* The steps both traces have, ascending. */
@@ -547,8 +542,6 @@ common_steps (const IvTrace *a, const IvTrace *b)
 void
 iv_trace_compare_view_set_documents (IvTraceCompareView *self, IvDocument *a, IvDocument *b)
 {
-  g_autoptr (GtkStringList) items = gtk_string_list_new (NULL);
-
   g_return_if_fail (IV_IS_TRACE_COMPARE_VIEW (self));
   g_set_object (&self->doc[0], a);
   g_set_object (&self->doc[1], b);
@@ -569,19 +562,8 @@ iv_trace_compare_view_set_documents (IvTraceCompareView *self, IvDocument *a, Iv
   g_clear_pointer (&self->common_steps, g_array_unref);
   if (trace_of (self, 0) && trace_of (self, 1))
     self->common_steps = common_steps (trace_of (self, 0), trace_of (self, 1));
-  gtk_string_list_append (items, _ ("Whole traces"));
-  for (guint i = 0; self->common_steps && i < self->common_steps->len; i++)
-    {
-      g_autofree char *s = g_strdup_printf (_ ("Step %" G_GINT64_FORMAT),
-                                            g_array_index (self->common_steps, gint64, i));
-      gtk_string_list_append (items, s);
-    }
-  self->setting_steps = TRUE;
-  gtk_drop_down_set_model (GTK_DROP_DOWN (self->steps_dropdown), G_LIST_MODEL (items));
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->steps_dropdown), 0);
-  self->setting_steps = FALSE;
-  gtk_widget_set_sensitive (self->steps_dropdown,
-                            self->common_steps && self->common_steps->len > 0);
+  iv_trace_page_set_steps (GTK_DROP_DOWN (self->steps_dropdown), self->common_steps,
+                           _ ("Whole traces"), &self->setting_steps);
   align (self);
   start (self);
 }
@@ -590,7 +572,6 @@ gboolean
 iv_trace_compare_view_set_step (IvTraceCompareView *self, gint64 step)
 {
   gint64 t0, t1;
-  guint index = 0;
 
   g_return_val_if_fail (IV_IS_TRACE_COMPARE_VIEW (self), FALSE);
   if (!trace_of (self, 0) || !trace_of (self, 1))
@@ -599,12 +580,8 @@ iv_trace_compare_view_set_step (IvTraceCompareView *self, gint64 step)
       && (!iv_trace_step_range (trace_of (self, 0), step, &t0, &t1)
           || !iv_trace_step_range (trace_of (self, 1), step, &t0, &t1)))
     return FALSE;
-  for (guint i = 0; step >= 0 && self->common_steps && i < self->common_steps->len; i++)
-    if (g_array_index (self->common_steps, gint64, i) == step)
-      index = i + 1;
-  self->setting_steps = TRUE;
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->steps_dropdown), index);
-  self->setting_steps = FALSE;
+  iv_trace_page_select_step (GTK_DROP_DOWN (self->steps_dropdown), self->common_steps, step,
+                             &self->setting_steps);
   if (step == self->step)
     return TRUE;
   self->step = step;

@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "iv-safe-text.h"
+#include "iv-trace-page.h"
 #include "iv-tooltip.h"
 
 /* Names of spans that did not end shown at most (the trace keeps up to 1,000). */
@@ -26,31 +27,13 @@ struct _IvTraceInfoView
 
 G_DEFINE_FINAL_TYPE (IvTraceInfoView, iv_trace_info_view, GTK_TYPE_WIDGET)
 
-static void
-clear_children (GtkWidget *box)
-{
-  GtkWidget *c;
-  while ((c = gtk_widget_get_first_child (box)))
-    gtk_widget_unparent (c);
-}
-
 /* A new section: its heading, then a grid of name | value rows. */
 static void
 begin_section (IvTraceInfoView *self, const char *title)
 {
-  GtkWidget *heading = gtk_label_new (title);
-
-  gtk_label_set_xalign (GTK_LABEL (heading), 0);
-  gtk_widget_add_css_class (heading, "heading");
-  if (gtk_widget_get_first_child (self->sections))
-    gtk_widget_set_margin_top (heading, 8);
-  gtk_box_append (GTK_BOX (self->sections), heading);
-  self->grid = GTK_GRID (gtk_grid_new ());
-  gtk_grid_set_column_spacing (self->grid, 18);
-  gtk_grid_set_row_spacing (self->grid, 3);
-  gtk_box_append (GTK_BOX (self->sections), GTK_WIDGET (self->grid));
+  iv_trace_page_heading (self->sections, self->text, title, 8);
+  self->grid = iv_trace_page_grid (self->sections, 3);
   self->n_rows = 0;
-  g_string_append_printf (self->text, "%s\n", title);
 }
 
 /* A row of the current section; @wrap: the value wraps and is shown whole (warnings). */
@@ -186,7 +169,7 @@ void
 iv_trace_info_view_set_trace (IvTraceInfoView *self, const IvTrace *trace)
 {
   g_return_if_fail (IV_IS_TRACE_INFO_VIEW (self));
-  clear_children (self->sections);
+  iv_trace_page_clear (self->sections);
   g_string_truncate (self->text, 0);
   self->grid = NULL;
   if (!trace)

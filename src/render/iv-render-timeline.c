@@ -162,6 +162,45 @@ iv_timeline_x (const IvTimelineLayout *L, gint64 t_ns)
   return timeline_x (L, t_ns);
 }
 
+guint
+iv_timeline_counter_at (const IvTimelineFigure *fig, const IvTimelineLayout *L, double x, double y,
+                        double *value)
+{
+  const IvTrace *t = fig->trace;
+  double ns_per_px = (double) (L->t1_ns - L->t0_ns) / L->plot_w;
+  gint64 at, next;
+
+  if (!L->series_y || x < L->plot_x || x > L->plot_x + L->plot_w)
+    return G_MAXUINT;
+  at = L->t0_ns + (gint64) (floor (x - L->plot_x) * ns_per_px);
+  next = at + (gint64) ceil (ns_per_px);
+  for (guint i = 0; i < t->series->len && i < L->series_y->len; i++)
+    {
+      const IvCounterSeries *se = &g_array_index (t->series, IvCounterSeries, i);
+      double sy = g_array_index (L->series_y, double, i);
+      gsize lo = se->first, hi = se->first + se->n;
+      double v;
+      if (sy < 0 || y < sy || y >= sy + L->series_h)
+        continue;
+      /* as draw_counter draws the column: the level at its start, or the highest sample
+       * in it */
+      while (lo < hi)
+        {
+          gsize mid = lo + (hi - lo) / 2;
+          if (t->sample_ns[mid] <= at)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      v = lo > se->first ? t->sample_value[lo - 1] : 0;
+      for (gsize j = lo; j < se->first + se->n && t->sample_ns[j] < next; j++)
+        v = MAX (v, t->sample_value[j]);
+      *value = v;
+      return i;
+    }
+  return G_MAXUINT;
+}
+
 gsize
 iv_timeline_slice_at (const IvTimelineFigure *fig, const IvTimelineLayout *L, double x, double y)
 {
@@ -710,10 +749,12 @@ draw_counter (Frame *f, const IvCounterSeries *se, double sy)
   const char *name = iv_trace_string (t, se->name);
   /* a memory curve (Kineto's [memory] events) in bytes, its peak marked */
   gboolean bytes = g_str_has_prefix (name, "memory · ");
+  /* and a stream's queue length (iv-trace-queue.h): its peak marked the same way */
+  gboolean peaked = bytes || g_str_has_prefix (name, "queue · ");
   g_autofree char *max
       = bytes ? iv_units_format_bytes (se->max) : iv_units_format_si (se->max, NULL);
-  /* a memory curve's peak is written at its notch: the gutter keeps the name whole */
-  g_autofree char *label = bytes ? g_strdup (name) : g_strdup_printf ("%s (max %s)", name, max);
+  /* a peak is written at its notch: the gutter keeps the name whole */
+  g_autofree char *label = peaked ? g_strdup (name) : g_strdup_printf ("%s (max %s)", name, max);
   double peak_x = -1;
 
   iv_text_show (&f->text, cr, label, PAD + 8, sy + COUNTER_H / 2, 0, 0.5, 0.8, FALSE,
@@ -756,9 +797,9 @@ draw_counter (Frame *f, const IvCounterSeries *se, double sy)
   fill.a = 0.6;
   iv_color_set_source (cr, &fill);
   cairo_fill (cr);
-  if (bytes && peak_x >= L->plot_x)
+  if (peaked && peak_x >= L->plot_x)
     {
-      /* where the memory peaked: a notch above the curve's top */
+      /* where the curve peaked: a notch above its top */
       cairo_move_to (cr, peak_x - 4, sy);
       cairo_line_to (cr, peak_x + 4, sy);
       cairo_line_to (cr, peak_x, sy + 5);
@@ -767,7 +808,7 @@ draw_counter (Frame *f, const IvCounterSeries *se, double sy)
       cairo_fill (cr);
     }
   cairo_restore (cr);
-  if (bytes && peak_x >= L->plot_x)
+  if (peaked && peak_x >= L->plot_x)
     {
       g_autofree char *peak = g_strdup_printf ("peak %s", max);
       /* right of the notch, or left of it near the view's right edge */

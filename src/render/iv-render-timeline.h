@@ -56,6 +56,10 @@ double iv_timeline_x (const IvTimelineLayout *layout, gint64 t_ns);
  * half a pixel of it. */
 gsize iv_timeline_slice_at (const IvTimelineFigure *figure, const IvTimelineLayout *layout,
                             double x, double y);
+/* The counter series whose band is under (@x, @y), or G_MAXUINT; *@value its value as
+ * drawn in that pixel's column (the level there, or the highest sample in it). */
+guint iv_timeline_counter_at (const IvTimelineFigure *figure, const IvTimelineLayout *layout,
+                              double x, double y, double *value);
 /* The process whose header is under @y, or G_MAXUINT. */
 guint iv_timeline_header_at (const IvTimelineLayout *layout, double y);
 /* The fill of a slice (by its name, or its category). */

@@ -3,6 +3,7 @@
 
 #include "iv-trace-charts.h"
 #include "iv-trace-memcpy.h"
+#include "iv-trace-queue.h"
 #include "iv-units.h"
 
 #include <glib/gi18n.h>
@@ -414,6 +415,59 @@ iv_trace_chart_queues (const IvTrace *t, const IvLaunchStats *st)
   iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
   iv_series_set_color (iv_chart_add_bars (c, _ ("longest"), longest, n), 0xd55e00);
   iv_series_set_color (iv_chart_add_bars (c, _ ("mean over time"), mean, n), 0x0072b2);
+  return c;
+}
+
+IvChart *
+iv_trace_chart_queue_series (const IvTrace *t, const IvLaunchStats *st)
+{
+  static const guint32 colors[]
+      = { 0x0072b2, 0xd55e00, 0x009e73, 0xcc79a7, 0xe69f00, 0x56b4e9, 0xf0e442, 0x000000 };
+  guint n = st && st->queue_series ? st->queue_series->len : 0;
+  double top = -1, top_x = 0;
+  IvChart *c;
+
+  if (n == 0)
+    return NULL;
+  c = iv_chart_new ();
+  iv_chart_set_title (c, _ ("Queue length over time"),
+                      _ ("per stream: launched and not yet started"));
+  iv_chart_axis_set_unit (c, IV_AXIS_X, SECONDS);
+  iv_chart_axis_set_title (c, IV_AXIS_X, _ ("time since the trace began"));
+  iv_chart_axis_set_unit (c, IV_AXIS_Y, (IvUnit){ IV_UNIT_COUNT, 1, NULL });
+  iv_chart_axis_set_title (c, IV_AXIS_Y, _ ("launches queued"));
+  iv_chart_set_legend (c, IV_LEGEND_BOTTOM);
+  for (guint i = 0; i < n; i++)
+    {
+      const IvQueueSeries *s = st->queue_series->pdata[i];
+      g_autoptr (GArray) pts = iv_queue_series_decimate (s, IV_QUEUE_CHART_POINTS);
+      /* the level carried into the range first, at the first change */
+      guint m = pts->len + 1;
+      g_autofree double *x = g_new (double, m), *y = g_new (double, m);
+      g_autofree char *name = stream_label (t, s->track);
+      IvSeries *se;
+      if (pts->len == 0)
+        continue;
+      x[0] = (g_array_index (pts, IvQueuePoint, 0).ts_ns - t->t0_ns) * 1e-9, y[0] = s->initial;
+      for (guint j = 0; j < pts->len; j++)
+        {
+          const IvQueuePoint *p = &g_array_index (pts, IvQueuePoint, j);
+          x[j + 1] = (p->ts_ns - t->t0_ns) * 1e-9, y[j + 1] = (double) p->length;
+        }
+      se = iv_chart_add_step (c, name, x, y, m);
+      iv_series_set_color (se, colors[i % G_N_ELEMENTS (colors)]);
+      if ((double) s->max > top)
+        top = (double) s->max, top_x = (MAX (s->max_ns, t->t0_ns) - t->t0_ns) * 1e-9;
+    }
+  if (iv_chart_get_n_series (c) == 0)
+    {
+      iv_chart_free (c);
+      return NULL;
+    }
+  {
+    g_autofree char *peak = g_strdup_printf (_ ("longest %.0f"), top);
+    iv_chart_add_text (c, top_x, top, peak);
+  }
   return c;
 }
 

@@ -43,6 +43,12 @@ IvChart *iv_trace_chart_launches (const IvLaunchStats *st);
 /* The longest and the time-weighted mean queue of each GPU stream of @st. NULL without
  * queues. */
 IvChart *iv_trace_chart_queues (const IvTrace *trace, const IvLaunchStats *st);
+/* The queue length of each stream over the range (st->queue_series, HTA's time series) as
+ * steps against the time since the trace began, the longest queue marked; a stream of
+ * many changes drawn from at most IV_QUEUE_CHART_POINTS of them (iv_queue_series_decimate:
+ * the peaks kept). NULL when no stream has a queue. */
+#define IV_QUEUE_CHART_POINTS 4000
+IvChart *iv_trace_chart_queue_series (const IvTrace *trace, const IvLaunchStats *st);
 
 /* The GB/s of each type of memory copy or set (@copies: IvMemcpyStats,
  * iv_trace_memcpy_stats): overall (bytes over time), mean and max. NULL without copies

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "iv-json-doc.h"
+#include "iv-trace-queue.h"
 
 static const char *const launch_names[] = {
   "cudaLaunchKernel",
@@ -69,88 +70,75 @@ by_work_start (gconstpointer a, gconstpointer b, gpointer data)
   return (u > v) - (u < v);
 }
 
-typedef struct
-{
-  gint64 ts;
-  int step; /* +1 enqueued, −1 started */
-} QueueEvent;
-
-static int
-by_time (const void *pa, const void *pb)
-{
-  const QueueEvent *a = pa, *b = pb;
-  if (a->ts != b->ts)
-    return (a->ts > b->ts) - (a->ts < b->ts);
-  /* at one instant, an enqueue before a start: the queue never goes below zero */
-  return b->step - a->step;
-}
-
+/* HTA's summary of each stream's series (get_queue_length_summary: describe() of the
+ * values at the changes), and each value weighted by how long it lasted, from the first
+ * change in the range to the last. */
 static void
-queue_stats (const IvTrace *t, IvLaunchStats *st)
+queue_stats (IvLaunchStats *st)
 {
-  g_autoptr (GHashTable) by_track
-      = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_array_unref);
-
-  for (guint i = 0; i < st->launches->len; i++)
+  for (guint i = 0; i < st->queue_series->len; i++)
     {
-      const IvLaunch *l = &g_array_index (st->launches, IvLaunch, i);
-      guint track = g_array_index (t->rows, IvRow, t->row[l->work]).track;
-      GArray *ev = g_hash_table_lookup (by_track, GUINT_TO_POINTER (track + 1));
-      QueueEvent in = { t->start_ns[l->call], +1 }, out = { t->start_ns[l->work], -1 };
-      if (!ev)
-        {
-          ev = g_array_new (FALSE, FALSE, sizeof (QueueEvent));
-          g_hash_table_insert (by_track, GUINT_TO_POINTER (track + 1), ev);
-        }
-      g_array_append_val (ev, in);
-      g_array_append_val (ev, out);
-    }
-  for (guint k = 0; k < t->tracks->len; k++)
-    {
-      GArray *ev = g_hash_table_lookup (by_track, GUINT_TO_POINTER (k + 1));
-      IvQueueStats q = { k };
-      gint64 len = 0, weighted = 0, span;
+      const IvQueueSeries *s = st->queue_series->pdata[i];
+      IvQueueStats q = { s->track };
+      gint64 weighted = 0, span;
       double sum = 0;
-      if (!ev)
+      if (s->points->len == 0)
         continue;
-      qsort (ev->data, ev->len, sizeof (QueueEvent), by_time);
-      for (guint i = 0; i < ev->len; i++)
+      for (guint j = 0; j < s->points->len; j++)
         {
-          const QueueEvent *e = &g_array_index (ev, QueueEvent, i);
-          if (i > 0)
-            weighted += len * (e->ts - g_array_index (ev, QueueEvent, i - 1).ts);
-          len += e->step;
-          q.max = MAX (q.max, len);
-          sum += (double) len;
+          const IvQueuePoint *p = &g_array_index (s->points, IvQueuePoint, j);
+          if (j > 0)
+            {
+              const IvQueuePoint *prev = &g_array_index (s->points, IvQueuePoint, j - 1);
+              weighted += prev->length * (p->ts_ns - prev->ts_ns);
+            }
+          sum += (double) p->length;
         }
-      q.changes = ev->len;
-      q.mean_at_changes = sum / ev->len;
-      span = g_array_index (ev, QueueEvent, ev->len - 1).ts - g_array_index (ev, QueueEvent, 0).ts;
+      q.max = s->max;
+      q.changes = s->points->len;
+      q.mean_at_changes = sum / s->points->len;
+      span = g_array_index (s->points, IvQueuePoint, s->points->len - 1).ts_ns
+             - g_array_index (s->points, IvQueuePoint, 0).ts_ns;
       q.time_weighted = span > 0 ? (double) weighted / (double) span : 0;
       g_array_append_val (st->queues, q);
     }
 }
 
-/* A launch of @call enqueuing @work, unless either did not end or the work started
- * outside [t0, t1). */
+/* A launch of @call enqueuing @work, unless either did not end. Every launch of the
+ * trace: the queue of a range counts work enqueued before it; the range is applied after. */
 static void
-add_launch (const IvTrace *t, IvLaunchStats *st, gsize call, gsize work, gint64 t0, gint64 t1)
+add_launch (const IvTrace *t, IvLaunchStats *st, gsize call, gsize work)
 {
   IvLaunch l;
   gint64 end;
 
-  if (iv_trace_slice_is_open (t, call) || iv_trace_slice_is_open (t, work) || t->start_ns[work] < t0
-      || t->start_ns[work] >= t1)
+  if (iv_trace_slice_is_open (t, call) || iv_trace_slice_is_open (t, work))
     return;
   l.call = call, l.work = work;
   l.cpu_ns = t->dur_ns[call];
   l.gpu_ns = t->dur_ns[work];
   end = t->start_ns[call] + t->dur_ns[call];
   l.delay_ns = MAX (0, t->start_ns[work] - end);
-  st->runtime_outliers += l.cpu_ns > IV_LAUNCH_RUNTIME_CUTOFF_NS;
-  st->delay_outliers += l.delay_ns > IV_LAUNCH_DELAY_CUTOFF_NS;
-  st->short_kernels += l.cpu_ns <= IV_LAUNCH_RUNTIME_CUTOFF_NS && l.gpu_ns < l.cpu_ns;
   g_array_append_val (st->launches, l);
+}
+
+/* Only the launches whose work starts in [t0, t1) stay, and the outliers are counted. */
+static void
+keep_range (const IvTrace *t, IvLaunchStats *st, gint64 t0, gint64 t1)
+{
+  guint kept = 0;
+
+  for (guint i = 0; i < st->launches->len; i++)
+    {
+      IvLaunch l = g_array_index (st->launches, IvLaunch, i);
+      if (t->start_ns[l.work] < t0 || t->start_ns[l.work] >= t1)
+        continue;
+      st->runtime_outliers += l.cpu_ns > IV_LAUNCH_RUNTIME_CUTOFF_NS;
+      st->delay_outliers += l.delay_ns > IV_LAUNCH_DELAY_CUTOFF_NS;
+      st->short_kernels += l.cpu_ns <= IV_LAUNCH_RUNTIME_CUTOFF_NS && l.gpu_ns < l.cpu_ns;
+      g_array_index (st->launches, IvLaunch, kept++) = l;
+    }
+  g_array_set_size (st->launches, kept);
 }
 
 typedef struct
@@ -201,18 +189,22 @@ read_correlation (const IvTrace *t, gsize slice, const char *json, gpointer data
  * kernels on args.correlation), the arguments read back from the file in one pass. A
  * trace whose file cannot be read again (a joined distributed job) gets none. */
 static void
-launches_by_correlation (const IvTrace *t, IvLaunchStats *st, const guint8 *is_launch, gint64 t0,
-                         gint64 t1)
+launches_by_correlation (const IvTrace *t, IvLaunchStats *st, const guint8 *is_launch)
 {
   g_autoptr (GArray) slices = g_array_new (FALSE, FALSE, sizeof (gsize));
   g_autoptr (GHashTable) calls = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   g_autoptr (GArray) works = g_array_new (FALSE, FALSE, sizeof (gint64));
   Correlations c = { is_launch, calls, works };
+  gboolean any_call = FALSE;
 
   for (gsize s = 0; s < t->n_slices; s++)
     if (is_launch[t->name[s]] || iv_trace_slice_row_kind (t, s) == IV_ROW_GPU_WORK)
-      g_array_append_val (slices, s);
-  if (!slices->len
+      {
+        g_array_append_val (slices, s);
+        any_call |= is_launch[t->name[s]];
+      }
+  /* no runtime call: nothing to join, the file is not read again */
+  if (!any_call
       || !iv_trace_args_foreach (t, (const gsize *) (gpointer) slices->data, slices->len,
                                  read_correlation, &c, NULL))
     return;
@@ -222,7 +214,7 @@ launches_by_correlation (const IvTrace *t, IvLaunchStats *st, const guint8 *is_l
       gint64 id = g_array_index (works, gint64, i + 1);
       gsize call = GPOINTER_TO_SIZE (g_hash_table_lookup (calls, &id));
       if (call && iv_trace_slice_row_kind (t, work) == IV_ROW_GPU_WORK)
-        add_launch (t, st, call - 1, work, t0, t1);
+        add_launch (t, st, call - 1, work);
     }
 }
 
@@ -238,7 +230,10 @@ iv_trace_launch_stats (const IvTrace *t, gint64 t0, gint64 t1, gboolean read_arg
   st->launches = g_array_new (FALSE, FALSE, sizeof (IvLaunch));
   st->queues = g_array_new (FALSE, FALSE, sizeof (IvQueueStats));
   if (!is_launch)
-    return st;
+    {
+      st->queue_series = g_ptr_array_new ();
+      return st;
+    }
   for (guint i = 0; i < n_names; i++)
     is_launch[i] = iv_trace_is_launch_name (iv_trace_string (t, i));
   for (guint i = 0; i < t->flows->len; i++)
@@ -248,10 +243,12 @@ iv_trace_launch_stats (const IvTrace *t, gint64 t0, gint64 t1, gboolean read_arg
           || iv_trace_slice_row_kind (t, f->to) != IV_ROW_GPU_WORK)
         continue;
       tied_by_flows = TRUE;
-      add_launch (t, st, f->from, f->to, t0, t1);
+      add_launch (t, st, f->from, f->to);
     }
   if (!tied_by_flows && read_args)
-    launches_by_correlation (t, st, is_launch, t0, t1);
+    launches_by_correlation (t, st, is_launch);
+  st->queue_series = iv_trace_queue_series (t, st->launches, t0, t1);
+  keep_range (t, st, t0, t1);
   g_array_sort_with_data (st->launches, by_work_start, (gpointer) t);
   cpu = g_try_new (gint64, MAX (st->launches->len, 1));
   gpu = g_try_new (gint64, MAX (st->launches->len, 1));
@@ -267,7 +264,7 @@ iv_trace_launch_stats (const IvTrace *t, gint64 t0, gint64 t1, gboolean read_arg
       st->gpu = summarize (gpu, st->launches->len);
       st->delay = summarize (delay, st->launches->len);
     }
-  queue_stats (t, st);
+  queue_stats (st);
   return st;
 }
 
@@ -278,6 +275,7 @@ iv_launch_stats_free (IvLaunchStats *st)
     return;
   g_array_unref (st->launches);
   g_array_unref (st->queues);
+  g_clear_pointer (&st->queue_series, g_ptr_array_unref);
   g_free (st);
 }
 
@@ -302,6 +300,51 @@ by_delay_desc (gconstpointer a, gconstpointer b)
 {
   gint64 u = ((const IvLaunch *) a)->delay_ns, v = ((const IvLaunch *) b)->delay_ns;
   return (u < v) - (u > v);
+}
+
+static void
+stream_keys_json (const IvTrace *t, guint track, IvJsonWriter *w)
+{
+  const IvTrack *tr = &g_array_index (t->tracks, IvTrack, track);
+  const IvProcess *p = t->processes->pdata[tr->process];
+
+  iv_json_writer_key (w, "pid");
+  iv_json_writer_string (w, p->key);
+  iv_json_writer_key (w, "tid");
+  iv_json_writer_string (w, tr->key);
+}
+
+/* One stream's queue as HTA's rows: [ts_ns, length] after each change, decimated past
+ * IV_QUEUE_JSON_MAX_POINTS (a million launches would be tens of megabytes of JSON). */
+static void
+queue_series_json (const IvTrace *t, const IvQueueSeries *s, IvJsonWriter *w)
+{
+  g_autoptr (GArray) points = iv_queue_series_decimate (s, IV_QUEUE_JSON_MAX_POINTS);
+
+  iv_json_writer_begin_object (w);
+  stream_keys_json (t, s->track, w);
+  iv_json_writer_key (w, "changes");
+  iv_json_writer_int (w, s->points->len);
+  iv_json_writer_key (w, "initial");
+  iv_json_writer_int (w, s->initial);
+  iv_json_writer_key (w, "max");
+  iv_json_writer_int (w, s->max);
+  iv_json_writer_key (w, "max_ns");
+  iv_json_writer_int (w, s->max_ns);
+  iv_json_writer_key (w, "decimated");
+  iv_json_writer_bool (w, points->len < s->points->len);
+  iv_json_writer_key (w, "points");
+  iv_json_writer_begin_array (w);
+  for (guint i = 0; i < points->len; i++)
+    {
+      const IvQueuePoint *p = &g_array_index (points, IvQueuePoint, i);
+      iv_json_writer_begin_array (w);
+      iv_json_writer_int (w, p->ts_ns);
+      iv_json_writer_int (w, p->length);
+      iv_json_writer_end_array (w);
+    }
+  iv_json_writer_end_array (w);
+  iv_json_writer_end_object (w);
 }
 
 void
@@ -346,13 +389,8 @@ iv_launch_stats_write_json (const IvTrace *t, const IvLaunchStats *st, IvJsonWri
   for (guint i = 0; i < st->queues->len; i++)
     {
       const IvQueueStats *q = &g_array_index (st->queues, IvQueueStats, i);
-      const IvTrack *tr = &g_array_index (t->tracks, IvTrack, q->track);
-      const IvProcess *p = t->processes->pdata[tr->process];
       iv_json_writer_begin_object (w);
-      iv_json_writer_key (w, "pid");
-      iv_json_writer_string (w, p->key);
-      iv_json_writer_key (w, "tid");
-      iv_json_writer_string (w, tr->key);
+      stream_keys_json (t, q->track, w);
       iv_json_writer_key (w, "changes");
       iv_json_writer_int (w, q->changes);
       iv_json_writer_key (w, "max");
@@ -363,6 +401,13 @@ iv_launch_stats_write_json (const IvTrace *t, const IvLaunchStats *st, IvJsonWri
       iv_json_writer_double (w, q->time_weighted);
       iv_json_writer_end_object (w);
     }
+  iv_json_writer_end_array (w);
+  iv_json_writer_key (w, "queue_series_max_points");
+  iv_json_writer_int (w, IV_QUEUE_JSON_MAX_POINTS);
+  iv_json_writer_key (w, "queue_series");
+  iv_json_writer_begin_array (w);
+  for (guint i = 0; st->queue_series && i < st->queue_series->len; i++)
+    queue_series_json (t, st->queue_series->pdata[i], w);
   iv_json_writer_end_array (w);
   iv_json_writer_end_object (w);
 }

@@ -12,9 +12,10 @@
  *
  * Queue length as hta/analyzers/trace_counters.py, _get_queue_length_time_series_for_rank:
  * per GPU stream, +1 when a runtime call enqueues work on it (the call's start) and −1
- * when that work starts; HTA then describes the values at the changes, here also weighted
- * by how long each lasted. Runtime calls as HTA's symbol table lists them
- * (get_runtime_launch_events_mask): CUDA, driver, ROCm and MTIA launches, copies, sets. */
+ * when that work starts (the series: iv-trace-queue.h); HTA then describes the values at
+ * the changes, here also weighted by how long each lasted. Runtime calls as HTA's symbol
+ * table lists them (get_runtime_launch_events_mask): CUDA, driver, ROCm and MTIA launches,
+ * copies, sets. */
 #pragma once
 
 #include "iv-json-writer.h"
@@ -52,8 +53,13 @@ typedef struct
   GArray *launches;                /* IvLaunch, by the work's start */
   IvLaunchSummary cpu, gpu, delay; /* over @launches */
   guint64 runtime_outliers, delay_outliers, short_kernels;
-  GArray *queues; /* IvQueueStats, one per GPU stream with launches */
+  GArray *queues;          /* IvQueueStats, one per GPU stream with queue changes in the range */
+  GPtrArray *queue_series; /* IvQueueSeries* (iv-trace-queue.h): the queue of each stream over
+                            * the range, every launch of the trace counted */
 } IvLaunchStats;
+
+/* The points of a stream's queue series `trace --stats --json` writes at most. */
+#define IV_QUEUE_JSON_MAX_POINTS 10000
 
 /* The launches whose work starts in [@t0_ns, @t1_ns) (G_MININT64/G_MAXINT64: all).
  * Never NULL; empty when the trace has no flow from a runtime call into GPU work. */
@@ -64,7 +70,9 @@ IvLaunchStats *iv_trace_launch_stats (const IvTrace *trace, gint64 t0_ns, gint64
 void iv_launch_stats_free (IvLaunchStats *stats);
 
 /* @stats as the `launches` object of `trace --stats --json`: the summaries, the outlier
- * counts, the 10 longest launch delays (call, kernel, times) and the queues by stream. */
+ * counts, the 10 longest launch delays (call, kernel, times), the queues by stream and
+ * their series (queue_series: [ts_ns, length] per change, at most
+ * IV_QUEUE_JSON_MAX_POINTS per stream, decimated by iv_queue_series_decimate past that). */
 void iv_launch_stats_write_json (const IvTrace *trace, const IvLaunchStats *stats, IvJsonWriter *w);
 
 /* Whether @name is a runtime call that enqueues GPU work (HTA's list). */
