@@ -13,7 +13,8 @@ rank), every per-rank number against an independent computation written here:
 - on jobs written by tests/gen-rank-traces.py, whose waits and clock offsets are known
   by construction: the last rank and every wait of every instance, the offsets the
   alignment applies (skewed clocks), wall clock through epoch timestamps and through
-  baseTimeNanoseconds, ranks from file names, and the refusals (two files of one rank, a
+  baseTimeNanoseconds, ranks from file names, ranks from distributedInfo alone under
+  names that say none (and `identify` of that folder), and the refusals (two files of one rank, a
   file with no rank).
 
 Prints TAP."""
@@ -299,6 +300,28 @@ def main():
                       and doc["ranks"][0]["path"].endswith(first),
                       "%s names (%s…): ranks from the file names" % (style, first))
                 check_expected(doc, exp, style)
+        # ranks from distributedInfo alone, the names saying none (worker-d … worker-a)
+        out, exp, doc = generated(tmp, "opaque", ["--ranks", "4", "--steps", "3", "--name-style", "opaque"], [],
+                                  "opaque")
+        if doc:
+            check([r["rank"] for r in doc["ranks"]] == [0, 1, 2, 3]
+                  and all(r["rank_from"] == "distributedInfo" for r in doc["ranks"])
+                  and [os.path.basename(r["path"]) for r in doc["ranks"]] == exp["files"],
+                  "opaque names: ranks from distributedInfo")
+            check_expected(doc, exp, "opaque")
+        p = subprocess.run([BINARY, "identify", out], capture_output=True, text=True)
+        check(p.returncode == 0 and "4 ranks of a distributed trace" in p.stdout,
+              "identify FOLDER of opaque names: 4 ranks of a distributed trace", p.stdout.strip() + p.stderr.strip())
+        # two traces of rank 0 (two single-GPU runs) in one folder are no job
+        solo = os.path.join(tmp, "solo")
+        for k in range(2):
+            subprocess.run([sys.executable, GEN, os.path.join(solo, str(k)), "--ranks", "1", "--steps", "2",
+                            "--name-style", "opaque"], check=True)
+            os.rename(os.path.join(solo, str(k), "worker-a.pt.trace.json"),
+                      os.path.join(solo, "run-%s.pt.trace.json" % "ab"[k]))
+        p = subprocess.run([BINARY, "identify", solo], capture_output=True, text=True)
+        check("ranks of a distributed trace" not in p.stdout,
+              "identify: two rank-0 traces are not one job", p.stdout.strip() + p.stderr.strip())
         # refusals: one named sentence, exit 1
         d = os.path.join(tmp, "wall")
         rc, _, err = run([os.path.join(d, "rank-0.pt.trace.json.gz"), os.path.join(d, "rank-0.pt.trace.json.gz"),

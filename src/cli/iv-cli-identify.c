@@ -76,6 +76,13 @@ _iv_cli_identify (int argc, char **argv)
        * `trace FOLDER --stats` reads; it holds no AIPerf run */
       guint ranks
           = g_file_test (paths[i], G_FILE_TEST_IS_DIR) ? iv_rank_traces_in_folder (paths[i]) : 0;
+      /* or whose files' distributedInfo (read from their heads) makes them ranks of one
+       * world, whatever their names, as the window opens them */
+      if (ranks < 2 && g_file_test (paths[i], G_FILE_TEST_IS_DIR))
+        {
+          g_autoptr (GPtrArray) by_info = iv_trace_ranks_in_folder (paths[i], NULL);
+          ranks = by_info ? by_info->len : 0;
+        }
       if (ranks >= 2)
         {
           if (json)
