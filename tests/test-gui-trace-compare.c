@@ -365,6 +365,64 @@ check_against_cli (const char *text, JsonObject *o, gboolean steps)
     }
 }
 
+/* The queue length of each stream with launches (iv-trace-queue.h): a counter track right
+ * after the stream's, "queue · <stream>", its peak the command line's; hovering its band
+ * where the queue peaked reads that peak. */
+static void
+check_queue_tracks (IvWorkspacePage *page, JsonObject *whole)
+{
+  const IvTrace *t = iv_document_get_trace (iv_workspace_page_get_document (page));
+  IvTimelineView *tv = iv_workspace_page_get_timeline (page);
+  const IvFigure *f = iv_timeline_view_get_figure (tv);
+  JsonArray *qs = json_object_get_array_member (json_object_get_object_member (whole, "launches"),
+                                                "queue_series");
+  IvTimelineLayout L = { 0 };
+
+  g_assert_nonnull (f);
+  /* tall enough for every band */
+  iv_timeline_layout (f->data, 1200, 100000, &L);
+  g_assert_cmpuint (json_array_get_length (qs), >, 0);
+  for (guint i = 0; i < json_array_get_length (qs); i++)
+    {
+      JsonObject *q = json_array_get_object_element (qs, i);
+      const char *pid = json_object_get_string_member (q, "pid");
+      const char *tid = json_object_get_string_member (q, "tid");
+      gint64 max = json_object_get_int_member (q, "max");
+      gint64 max_ns = json_object_get_int_member (q, "max_ns");
+      guint k = G_MAXUINT, hit;
+      const IvTrack *stream, *counter;
+      const IvCounterSeries *se;
+      g_autofree char *name = NULL;
+      double v = -1, sy;
+
+      for (guint j = 0; j + 1 < t->tracks->len && k == G_MAXUINT; j++)
+        {
+          const IvTrack *tr = &g_array_index (t->tracks, IvTrack, j);
+          const IvProcess *p = t->processes->pdata[tr->process];
+          if (tr->kind != IV_TRACK_COUNTER && g_str_equal (tr->key, tid)
+              && g_str_equal (p->key, pid))
+            k = j;
+        }
+      g_assert_cmpuint (k, !=, G_MAXUINT);
+      stream = &g_array_index (t->tracks, IvTrack, k);
+      counter = &g_array_index (t->tracks, IvTrack, k + 1);
+      name = g_strdup_printf ("queue · %s", stream->name ? stream->name : stream->key);
+      g_assert_cmpint (counter->kind, ==, IV_TRACK_COUNTER);
+      g_assert_cmpuint (counter->process, ==, stream->process);
+      g_assert_cmpuint (counter->n_series, ==, 1);
+      se = &g_array_index (t->series, IvCounterSeries, counter->first_series);
+      g_assert_cmpstr (iv_trace_string (t, se->name), ==, name);
+      g_assert_cmpfloat (se->max, ==, (double) max);
+      sy = g_array_index (L.series_y, double, counter->first_series);
+      g_assert_cmpfloat (sy, >=, 0);
+      hit = iv_timeline_counter_at (f->data, &L, iv_timeline_x (&L, max_ns), sy + L.series_h / 2,
+                                    &v);
+      g_assert_cmpuint (hit, ==, counter->first_series);
+      g_assert_cmpfloat (v, ==, (double) max);
+    }
+  iv_timeline_layout_clear (&L);
+}
+
 static void
 test_analyses (void)
 {
@@ -383,6 +441,7 @@ test_analyses (void)
   page = _iv_window_get_page (window, IV_GROUP_TRACES);
   view = iv_workspace_page_get_analyses (page);
   g_assert_nonnull (view);
+  check_queue_tracks (page, json_node_get_object (whole));
   /* nothing is computed until the page shows */
   g_assert_false (iv_trace_analyses_view_is_busy (view));
   text = iv_trace_analyses_view_to_text (view);
