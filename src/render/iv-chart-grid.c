@@ -24,6 +24,7 @@ struct _IvChartGrid
   /* … the first column wider and the bottom row taller by their axis labels, so every
    * panel's plot has the same size (the inner ones' labels are hidden) */
   double extra_left, extra_bottom;
+  double title_scale; /* the panels' titles' (PANEL_TITLE_SCALE, less where they would wrap) */
   gboolean drawn;
 };
 
@@ -177,6 +178,9 @@ typedef struct
  * export scales the whole drawing to its body size (iv_export_zoom), and at a column's
  * 8.5 pt body three quarters of it were 6.4 pt (issue 31); 0.78 is 6.6 pt there. */
 #define PANEL_TITLE_SCALE 0.78
+/* … and where even the panels' short titles would wrap, the least they are made (0.62 of
+ * the body: 8 px in a window) before they wrap after all */
+#define PANEL_TITLE_MIN 0.62
 
 /* Where column @col and row @r of the last layout start, and their sizes. */
 static double
@@ -458,11 +462,25 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
   }
   cell_w = (width - left - strip) / grid->columns;
   cell_h = (height - top - bottom) / grid->rows;
+  label_margins (grid, options, cell_w, cell_h, saved, union_lo, union_hi, shared_title,
+                 strip_chart != NULL, &grid->extra_left, &grid->extra_bottom);
+  grid->left = left;
+  grid->top = top;
+  grid->cell_w = cell_w - grid->extra_left / grid->columns;
+  grid->cell_h = cell_h - grid->extra_bottom / grid->rows;
+  grid->drawn = TRUE;
   /* every panel its short title where one title would wrap in its cell ("ISL 1024 · OSL
-   * 2048" took two lines of a column's panel, its plot shorter than its neighbours') */
+   * 2048" took two lines of a column's panel, its plot shorter than its neighbours'); and
+   * where a short one still would ("1024 ×" over "2048" in nine panels across a 740 px
+   * pane, issue 31), every title smaller alike, down to PANEL_TITLE_MIN. Measured in the
+   * cells as drawn: an inner column is narrower by its share of the first's labels. A
+   * title may start at the panel's pad (iv_chart_render), and a pixel is kept for
+   * rounding. */
   {
     PangoLayout *m = grid_layout (cr, options, "Cantarell, Sans Bold", 13.0 * PANEL_TITLE_SCALE);
-    gboolean wraps = FALSE, all_short = TRUE;
+    double room = (grid->columns > 1 ? grid->cell_w : col_w (grid, 0)) - 2 * IV_CHART_PAD - 2;
+    double widest = 0;
+    gboolean all_short = TRUE;
     for (guint i = 0; i < n; i++)
       {
         IvChart *c = grid->charts[i];
@@ -472,26 +490,29 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
         all_short &= c->short_title != NULL;
         iv_text_layout_set_text (m, c->title);
         pango_layout_get_pixel_size (m, &tw, &th);
-        wraps |= tw > cell_w - 2 * IV_CHART_PAD;
+        widest = MAX (widest, tw);
+      }
+    if (widest > room && all_short)
+      {
+        widest = 0;
+        for (guint i = 0; i < n; i++)
+          if (grid->charts[i] && grid->charts[i]->title)
+            {
+              IvChart *c = grid->charts[i];
+              char *t = c->title;
+              int tw, th;
+              c->title = c->short_title, c->short_title = t;
+              swapped = TRUE;
+              iv_text_layout_set_text (m, c->title);
+              pango_layout_get_pixel_size (m, &tw, &th);
+              widest = MAX (widest, tw);
+            }
       }
     g_object_unref (m);
-    if (wraps && all_short)
-      for (guint i = 0; i < n; i++)
-        if (grid->charts[i] && grid->charts[i]->title)
-          {
-            IvChart *c = grid->charts[i];
-            char *t = c->title;
-            c->title = c->short_title, c->short_title = t;
-            swapped = TRUE;
-          }
+    grid->title_scale = PANEL_TITLE_SCALE;
+    if (widest > room && room > 0)
+      grid->title_scale = MAX (PANEL_TITLE_MIN, PANEL_TITLE_SCALE * room / widest);
   }
-  label_margins (grid, options, cell_w, cell_h, saved, union_lo, union_hi, shared_title,
-                 strip_chart != NULL, &grid->extra_left, &grid->extra_bottom);
-  grid->left = left;
-  grid->top = top;
-  grid->cell_w = cell_w - grid->extra_left / grid->columns;
-  grid->cell_h = cell_h - grid->extra_bottom / grid->rows;
-  grid->drawn = TRUE;
   for (guint r = 0; r < grid->rows && ok; r++)
     for (guint col = 0; col < grid->columns && ok; col++)
       {
@@ -508,7 +529,7 @@ iv_chart_grid_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *op
         cairo_clip (cr);
         /* a panel's title under the grid's, smaller (PANEL_TITLE_SCALE): at the
          * figure's size two lines of "ISL 128 · OSL 2048" took a paper column's panel */
-        c->title_scale = PANEL_TITLE_SCALE;
+        c->title_scale = grid->title_scale;
         c->colorbar_off = strip_chart != NULL;
         ok = iv_chart_render (cr, c, options, w, h, error);
         c->title_scale = 0;

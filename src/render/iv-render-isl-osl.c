@@ -185,7 +185,8 @@ iv_isl_osl_paretos (const IvPlotSpec *spec, const IvSweep *sweep, char **reason)
         iv_chart_set_title (c, title, NULL);
         {
           /* under the grid's "… per ISL × OSL" title, where the whole one would wrap */
-          g_autofree char *brief = g_strdup_printf ("%.0f × %.0f", g->isl[i], g->osl[o]);
+          /* narrow no-break spaces: a thin space's width, and never broken there */
+          g_autofree char *brief = g_strdup_printf ("%.0f\u202f×\u202f%.0f", g->isl[i], g->osl[o]);
           iv_chart_set_short_title (c, brief);
         }
         iv_chart_set_legend (c, IV_LEGEND_HIDDEN);

@@ -224,24 +224,46 @@ typedef struct
   double cx, cy, kx,
       ky; /* the cube's centre on the page and its units per cube unit, across and up */
   const IvSurface *s;
-  double width;     /* the page's: titles kept on it */
-  double placed[4]; /* the floor title drawn first (x, y, w, h), w < 0 before: the second
-                     * goes under it rather than over it */
+  double width, height; /* the page's: titles kept on it */
+  double placed[4];     /* the floor title drawn first (x, y, w, h), w < 0 before: the second
+                         * goes under it rather than over it */
 } Ctx;
 
+/* Whether (@x, @y, @w, @h) comes within 8 px across (or touches up and down) the floor
+ * title drawn first. */
+static gboolean
+near_placed (const Ctx *c, double x, double y, double w, double h)
+{
+  return c->placed[2] >= 0 && x < c->placed[0] + c->placed[2] + 8 && c->placed[0] < x + w + 8
+         && y < c->placed[1] + c->placed[3] && c->placed[1] < y + h;
+}
+
 /* A floor axis's title at (@x, @y) aligned by @xa, @ya, kept on the page: moved in from
- * an edge, wrapped where wider than the page. */
+ * an edge (the bottom too: on a 220 px pane both floor titles fell off it, issue 31),
+ * wrapped where wider than the page; the second beside the first where it would run
+ * into it, under it where there is no room beside and room below. */
 static void
 show_on_page (Ctx *c, const char *title, double x, double y, double xa, double ya)
 {
   double w, h, max_w = c->width - 2 * IV_FIGURE_PAD;
+  double bottom;
 
   iv_text_measure_wrapped (&c->text, title, 0.92, TRUE, max_w, &w, &h);
+  bottom = c->height - IV_FIGURE_PAD - h;
   x = CLAMP (x - w * xa, IV_FIGURE_PAD, c->width - IV_FIGURE_PAD - w);
-  y -= h * ya;
-  if (c->placed[2] >= 0 && x < c->placed[0] + c->placed[2] && c->placed[0] < x + w
-      && y < c->placed[1] + c->placed[3] && c->placed[1] < y + h)
-    y = c->placed[1] + c->placed[3] + 2;
+  y = MIN (y - h * ya, bottom);
+  if (near_placed (c, x, y, w, h))
+    {
+      double right = c->placed[0] + c->placed[2] + 16, left = c->placed[0] - 16 - w;
+      if (right + w <= c->width - IV_FIGURE_PAD)
+        x = right;
+      else if (left >= IV_FIGURE_PAD)
+        x = left;
+      else if (c->placed[1] + c->placed[3] + 2 <= bottom)
+        y = c->placed[1] + c->placed[3] + 2;
+      else
+        y = c->placed[1] - 2 - h;
+    }
   iv_text_show_wrapped (&c->text, c->cr, title, x, y, 0.92, TRUE, max_w, &c->colors->foreground);
   c->placed[0] = x, c->placed[1] = y, c->placed[2] = w, c->placed[3] = h;
 }
@@ -561,8 +583,8 @@ iv_surface_render (cairo_t *cr, gconstpointer data, const IvRenderOptions *optio
                    double height, GError **error)
 {
   IvSurface *s = (IvSurface *) data;
-  Ctx c
-      = { cr, { 0 }, iv_theme_get_colors (options->theme), 0, 0, 0, 0, s, width, { 0, 0, -1, 0 } };
+  Ctx c = { cr,     { 0 },          iv_theme_get_colors (options->theme), 0, 0, 0, 0, s, width,
+            height, { 0, 0, -1, 0 } };
   double fs = options->font_scale > 0 ? options->font_scale : 1;
   double top = IV_FIGURE_PAD, w, h, legend_x, legend_y, lo_x = INFINITY, hi_x = -INFINITY,
          lo_y = INFINITY, hi_y = -INFINITY;
