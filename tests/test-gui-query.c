@@ -253,6 +253,18 @@ test_query_cancel (void)
   g_assert_nonnull (iv_query_page_get_error (q));
   g_assert_nonnull (strstr (iv_query_page_get_error (q), "ancel"));
 
+  /* cancelled at once, before its worker has started (the same turn of the main loop):
+   * the cancel is kept for it, the query stops at its first step instead of running to
+   * the time limit */
+  iv_query_page_set_time_limit (q, 60000);
+  iv_query_page_set_text (q, ENDLESS);
+  g_assert_true (iv_query_page_run (q));
+  cancelled_at = g_get_monotonic_time ();
+  iv_query_page_cancel (q);
+  g_assert_true (iv_gui_wait_for (query_done, q, 10));
+  g_assert_cmpint (g_get_monotonic_time () - cancelled_at, <, 2 * G_USEC_PER_SEC);
+  g_assert_nonnull (strstr (iv_query_page_get_error (q), "cancelled"));
+
   iv_query_page_set_time_limit (q, 300);
   g_assert_false (run_sql (q, ENDLESS));
   g_assert_nonnull (strstr (iv_query_page_get_error (q), "limit"));

@@ -22,6 +22,10 @@ struct _IvQueryTable
   gpointer data;
   GDestroyNotify free_data;
   guint64 visited; /* rows looked at (iv_query_rows_visited) */
+  /* memory the table keeps to answer faster (orderings, copies), and letting it go;
+   * NULL for tables that keep none (iv_query_cache_bytes, iv_query_drop_caches) */
+  gsize (*cache_bytes) (IvQueryTable *table);
+  void (*drop_caches) (IvQueryTable *table);
 };
 
 /* The vtab SQLite holds: the table it reads. */
@@ -67,6 +71,118 @@ char *_iv_query_quote (const char *name);
 gboolean _iv_query_add_trace_tables (IvQuery *query, const IvTrace *trace, GError **error);
 gboolean _iv_query_add_run_tables (IvQuery *query, GPtrArray *runs, GError **error);
 sqlite3 *_iv_query_db (IvQuery *query);
+
+/* The cache budget of the connection's tables, bytes (iv_query_set_cache_limit); 0: the
+ * tables' own default. */
+gsize _iv_query_cache_limit (IvQuery *query);
+
+/* Whether the query running should stop now (cancelled, or past its time limit: then
+ * marked so): what native work checks between blocks, as SQLite's progress handler. */
+gboolean _iv_query_should_stop (IvQuery *query);
+
+/* ---- the native GROUP BY over slice (iv-query-fast.c, § Accelerated GROUP BY) ---- */
+
+/* slice's columns, in its declaration's order */
+typedef enum
+{
+  IV_SLICE_ID,
+  IV_SLICE_TS,
+  IV_SLICE_DUR,
+  IV_SLICE_TRACK,
+  IV_SLICE_CAT,
+  IV_SLICE_NAME,
+  IV_SLICE_DEPTH,
+  IV_SLICE_PARENT,
+  IV_SLICE_ARGS,
+  IV_SLICE_SELF,
+  IV_SLICE_N_COLUMNS
+} IvSliceColumn;
+
+typedef enum
+{
+  IV_AGG_COUNT_STAR,
+  IV_AGG_COUNT,
+  IV_AGG_SUM,
+  IV_AGG_MIN,
+  IV_AGG_MAX,
+  IV_AGG_AVG,
+  IV_AGG_TOTAL,
+} IvAggFunc;
+
+typedef struct
+{
+  IvAggFunc func;
+  IvSliceColumn column; /* unused for count(*) */
+} IvAgg;
+
+/* A comparison of a column with a literal, the column on the left ('=' '!' '<' 'l' (<=)
+ * '>' 'g' (>=)); text columns compare with @text (BINARY), the others with @value. */
+typedef struct
+{
+  IvSliceColumn column;
+  char op;
+  gint64 value;
+  char *text;
+} IvAggCond;
+
+/* One value of a group's row as SQLite would have it */
+typedef struct
+{
+  int type; /* SQLITE_NULL, SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT */
+  gint64 i;
+  double d;
+  const char *s; /* lives as long as the trace */
+} IvAggValue;
+
+typedef struct
+{
+  IvSliceColumn key; /* name, track_id, category or depth */
+  GArray *aggs;      /* IvAgg */
+  GArray *conds;     /* IvAggCond, all of which a row must meet */
+  /* the groups in the order the general path gives them: the names' (intern) order when
+   * its scan by name serves the GROUP BY, else sorted by the key as SQLite's sorter does */
+  gboolean sorted;
+  /* sorted descending: SQLite sorts a GROUP BY in the direction of the ORDER BY's term
+   * when there are as many of those as of GROUP BY's (select.c), so that ties under
+   * ORDER BY come out in that order */
+  gboolean desc;
+} IvAggPlan;
+
+typedef struct
+{
+  guint n_rows, stride; /* stride: 1 + aggs */
+  int key_column;       /* the column of _iv_groups the key is read from */
+  GArray *values;       /* IvAggValue, row by row: the key, then each aggregate */
+} IvAggGroups;
+
+void _iv_agg_groups_free (IvAggGroups *groups);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (IvAggGroups, _iv_agg_groups_free)
+
+typedef enum
+{
+  IV_AGG_DONE,     /* *out holds the groups */
+  IV_AGG_DECLINED, /* the general path answers (a sum's exactness in doubles not sure, no
+                    * memory for the groups): nothing is wrong */
+  IV_AGG_STOPPED,  /* cancelled or timed out (_iv_query_should_stop) */
+} IvAggOutcome;
+
+/* The groups of @plan over the trace's slice table (iv-query-trace.c). */
+IvAggOutcome _iv_query_slice_aggregate (IvQueryTable *slice, const IvAggPlan *plan,
+                                        IvAggGroups **out);
+/* The slice table of the connection, NULL without a trace. */
+IvQueryTable *_iv_query_find_table (IvQuery *query, const char *name);
+
+/* The statement @sql (@len bytes) run natively when it is in the class docs/queries.md
+ * names: the groups computed and the statement that reads them prepared in @out.
+ * IV_AGG_DECLINED: not in the class (or declined); the general path runs it. */
+IvAggOutcome _iv_query_fast_prepare (IvQuery *query, const char *sql, gsize len,
+                                     sqlite3_stmt **out);
+/* The groups the statement prepared by _iv_query_fast_prepare reads; freed with it. */
+void _iv_query_fast_finish (IvQuery *query);
+/* The module of the table the rewritten statement reads (registered by iv_query_new). */
+void _iv_query_fast_register (IvQuery *query);
+IvAggGroups *_iv_query_fast_groups (IvQuery *query);
+void _iv_query_fast_set_groups (IvQuery *query, IvAggGroups *groups);
 
 /* Text results that live as long as the data: no copy. */
 static inline void

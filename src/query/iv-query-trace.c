@@ -36,21 +36,18 @@ arg_clear (gpointer p)
   g_free (a->s);
 }
 
-/* slice's columns (slice_columns) */
-enum
-{
-  S_ID,
-  S_TS,
-  S_DUR,
-  S_TRACK,
-  S_CAT,
-  S_NAME,
-  S_DEPTH,
-  S_PARENT,
-  S_ARGS,
-  S_SELF,
-  S_N_COLUMNS
-};
+/* slice's columns (slice_columns), short names of iv-query-private.h's */
+#define S_ID IV_SLICE_ID
+#define S_TS IV_SLICE_TS
+#define S_DUR IV_SLICE_DUR
+#define S_TRACK IV_SLICE_TRACK
+#define S_CAT IV_SLICE_CAT
+#define S_NAME IV_SLICE_NAME
+#define S_DEPTH IV_SLICE_DEPTH
+#define S_PARENT IV_SLICE_PARENT
+#define S_ARGS IV_SLICE_ARGS
+#define S_SELF IV_SLICE_SELF
+#define S_N_COLUMNS IV_SLICE_N_COLUMNS
 
 typedef struct
 {
@@ -60,14 +57,24 @@ typedef struct
   GArray *asyncs;       /* guint: async tracks */
   guint *utid_of_track; /* a thread's utid: its place in threads (dense from 0, as
                          * Perfetto's); G_MAXUINT for other tracks */
-  guint32 *by_name;     /* slice ids grouped by name, built on the first GROUP BY name */
-  guint32 *name_end;    /* per name id: where its group in by_name ends */
+  guint32 *by_name;     /* slice ids grouped by name, built on the first GROUP BY name,
+                         * the groups in the names' BINARY order (a GROUP BY name that
+                         * SQLite also reads as its ORDER BY name gets them sorted) */
+  guint32 *name_end;    /* per group: where it ends in by_name */
+  guint32 *rank;        /* per name id: its group */
+  guint32 *name_of;     /* per group: its name id */
   guint n_names;
   /* per integer column of slice: its values in by_name's order (BY_NAME_NULL for NULL),
    * made the first time a scan by name reads the column. A name's slices are spread over
    * the whole trace: read through by_name, every row is a miss to memory (a trace's 10 M
    * slices, ~450 names: ~80 ns a row); read from here, the scan is sequential. */
   gint64 *by_name_col[S_N_COLUMNS];
+  /* the copies are held within a budget (cache_limit): the least recently used that no
+   * open scan reads goes first; a column there is no room for is read through by_name */
+  guint64 col_used[S_N_COLUMNS]; /* when each copy was last asked for (tick) */
+  guint col_pins[S_N_COLUMNS];   /* open scans reading each copy */
+  guint64 tick;
+  guint by_name_pins; /* open scans by name (by_name and name_end are theirs) */
   guint32 *with_args; /* slices with arguments by offset in the file (args scans) */
   gsize n_with_args;
   GPtrArray *counter_names; /* char*: each series' name as Perfetto's JSON importer makes it */
@@ -86,6 +93,8 @@ trace_data_free (gpointer p)
   g_free (d->utid_of_track);
   g_free (d->by_name);
   g_free (d->name_end);
+  g_free (d->rank);
+  g_free (d->name_of);
   for (guint k = 0; k < G_N_ELEMENTS (d->by_name_col); k++)
     g_free (d->by_name_col[k]);
   g_free (d->with_args);
@@ -379,7 +388,8 @@ typedef struct
   guint32 group;    /* by name: the name of the group the scan is in */
   const char *group_name;
   int group_len;
-  const gint64 *cols[S_N_COLUMNS]; /* by name: the columns read from by_name_col */
+  const gint64 *cols[S_N_COLUMNS]; /* by name: the columns read from by_name_col (pinned) */
+  gboolean pinned_by_name;         /* the scan holds a pin on by_name */
   gboolean scattered;              /* by name: a column read from the trace, through by_name */
   gboolean one;                    /* a lookup by id */
   guint row, row_end;              /* rows left to scan */
@@ -464,10 +474,12 @@ slice_best_index (sqlite3_vtab *vtab, sqlite3_index_info *info)
       && (info->aOrderBy[0].iColumn == S_ID || info->aOrderBy[0].iColumn == -1))
     info->orderByConsumed = 1; /* every scan runs in id order */
   else if (info->nOrderBy == 1 && info->aOrderBy[0].iColumn == S_NAME && !id && !track && !ts
-           && sqlite3_vtab_distinct (info) == 1)
+           && !info->aOrderBy[0].desc && sqlite3_vtab_distinct (info) == 1)
     {
       /* GROUP BY name: the rows of a name come together, so SQLite aggregates as they
-       * stream instead of sorting every slice first */
+       * stream instead of sorting every slice first. The groups come in ascending
+       * order: SQLite may take them for its ORDER BY name too (sqlite3_vtab_distinct
+       * says 1 then as well), and for a descending one it sorts */
       info->idxNum = 1;
       /* and the columns it reads (bit k + 1: column k), for xFilter to read them from
        * copies in the group's order; a rowid or a column past the last is read through
@@ -487,31 +499,84 @@ slice_open (sqlite3_vtab *vtab, sqlite3_vtab_cursor **out)
   return trace_cursor_open (vtab, sizeof (SliceCursor), out);
 }
 
+/* Lets go of the copies a scan by name read: they may be evicted or dropped again. */
+static void
+slice_unpin (SliceCursor *c)
+{
+  for (int col = 0; col < S_N_COLUMNS; col++)
+    if (c->cols[col])
+      {
+        c->d->col_pins[col]--;
+        c->cols[col] = NULL;
+      }
+  if (c->pinned_by_name)
+    {
+      c->d->by_name_pins--;
+      c->pinned_by_name = FALSE;
+    }
+}
+
+static int
+slice_close (sqlite3_vtab_cursor *cur)
+{
+  slice_unpin ((SliceCursor *) cur);
+  return _iv_query_cursor_close (cur);
+}
+
 /* Slice ids grouped by name (a counting sort: linear, and stable, so ids rise within a
  * name), and where each name's group ends. FALSE when the memory cannot be had. */
+/* Names (ids) in SQLite's BINARY order of their text, NULL first. */
+static int
+compare_name_text (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const char *x = iv_trace_string (data, *(const guint32 *) a);
+  const char *y = iv_trace_string (data, *(const guint32 *) b);
+  if (!x || !y)
+    return (y == NULL) - (x == NULL);
+  return strcmp (x, y);
+}
+
+/* The group of slice (or instant) @i in by_name. */
+static inline guint32
+group_of (const TraceData *d, gsize i)
+{
+  return d->rank[MIN (any_name (d->trace, i), d->n_names - 1)];
+}
+
 static gboolean
 build_by_name (TraceData *d)
 {
   const IvTrace *t = d->trace;
   guint n_names = iv_intern_size (t->strings) + 1;
   guint32 *start = g_try_new0 (guint32, (gsize) n_names + 1);
-  guint32 *out;
+  guint32 *rank = g_try_new (guint32, n_names), *name_of = g_try_new (guint32, n_names);
+  guint32 *out = g_try_new (guint32, MAX (n_all (t), 1));
 
-  if (!start || !(out = g_try_new (guint32, MAX (n_all (t), 1))))
+  if (!start || !rank || !name_of || !out)
     {
       g_free (start);
+      g_free (rank);
+      g_free (name_of);
+      g_free (out);
       return FALSE;
     }
+  for (guint k = 0; k < n_names; k++)
+    name_of[k] = k;
+  g_qsort_with_data (name_of, (gint) n_names, sizeof (guint32), compare_name_text, (gpointer) t);
+  for (guint k = 0; k < n_names; k++)
+    rank[name_of[k]] = k;
+  d->rank = rank;
+  d->name_of = name_of;
+  d->n_names = n_names;
   for (gsize i = 0; i < n_all (t); i++)
-    start[MIN (any_name (t, i), n_names - 1) + 1]++;
+    start[group_of (d, i) + 1]++;
   for (guint k = 1; k <= n_names; k++)
     start[k] += start[k - 1];
   for (gsize i = 0; i < n_all (t); i++)
-    out[start[MIN (any_name (t, i), n_names - 1)]++] = (guint32) i;
-  /* start[k] is now where name k's group ends */
+    out[start[group_of (d, i)]++] = (guint32) i;
+  /* start[k] is now where group k ends */
   d->by_name = out;
   d->name_end = start;
-  d->n_names = n_names;
   return TRUE;
 }
 
@@ -549,7 +614,7 @@ slice_settle (SliceCursor *c)
             {
               while (c->group + 1 < c->d->n_names && c->i >= c->d->name_end[c->group])
                 c->group++;
-              c->group_name = iv_trace_string (t, c->group);
+              c->group_name = iv_trace_string (t, c->d->name_of[c->group]);
               c->group_len = c->group_name ? (int) strlen (c->group_name) : 0;
             }
           c->table->visited++;
@@ -615,7 +680,7 @@ by_name_cacheable (int col)
   return col != S_ID && col != S_CAT && col != S_NAME && col >= 0 && col < S_N_COLUMNS;
 }
 
-static const gint64 *by_name_column (TraceData *d, int col);
+static const gint64 *by_name_column (TraceData *d, IvQuery *q, int col);
 
 /* Narrows [*lo, *hi] by one comparison with @v, @op as xBestIndex codes ts's: 'e' =,
  * 'a' >=, 'A' >, 'b' <=, 'B' <. */
@@ -641,6 +706,7 @@ slice_filter (sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int ar
   gint64 id = -1;
   gboolean empty = FALSE;
 
+  slice_unpin (c);
   c->ts_lo = c->dur_lo = G_MININT64;
   c->ts_hi = c->dur_hi = G_MAXINT64;
   c->track = -1;
@@ -719,20 +785,26 @@ slice_filter (sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, int ar
           return SQLITE_NOMEM;
         }
       c->by_name = TRUE;
+      c->pinned_by_name = TRUE;
+      c->d->by_name_pins++;
       /* the columns the statement reads (xBestIndex's colUsed, in idx_num): each from
-       * its copy in by_name's order when it can be had */
+       * its copy in by_name's order when it can be had within the budget */
       c->scattered = FALSE;
       for (int col = 0; col < S_N_COLUMNS; col++)
         {
           gboolean used = (idx_num >> (col + 1)) & 1;
-          c->cols[col] = used && by_name_cacheable (col) ? by_name_column (c->d, col) : NULL;
+          c->cols[col] = used && by_name_cacheable (col)
+                             ? by_name_column (c->d, c->table->query, col)
+                             : NULL;
+          if (c->cols[col])
+            c->d->col_pins[col]++;
           c->scattered |= used && col != S_ID && col != S_NAME && !c->cols[col];
         }
       c->bounded = c->ts_lo > G_MININT64 || c->ts_hi < G_MAXINT64 || c->dur_lo > G_MININT64
                    || c->dur_hi < G_MAXINT64 || c->track >= 0;
       c->scattered |= c->bounded; /* slice_keeps reads the trace through by_name */
       c->group = 0;
-      c->group_name = iv_trace_string (t, 0);
+      c->group_name = iv_trace_string (t, c->d->name_of[0]);
       c->group_len = c->group_name ? (int) strlen (c->group_name) : 0;
       c->i = 0;
       c->end = n_all (t);
@@ -864,18 +936,65 @@ slice_value (const IvTrace *t, gsize i, int col, sqlite3_context *ctx)
  * self time) hold ids and durations, never this value; the others are never NULL. */
 #define BY_NAME_NULL G_MININT64
 
+/* What the caches hold now, bytes. */
+static gsize
+trace_cache_bytes (const TraceData *d)
+{
+  gsize n = n_all (d->trace), bytes = 0;
+  if (d->by_name)
+    bytes += MAX (n, 1) * sizeof (guint32) + ((gsize) d->n_names * 3 + 1) * sizeof (guint32);
+  for (int col = 0; col < S_N_COLUMNS; col++)
+    if (d->by_name_col[col])
+      bytes += MAX (n, 1) * sizeof (gint64);
+  return bytes + d->n_with_args * sizeof (guint32);
+}
+
+/* The budget of the caches: the connection's limit, or by default half the memory of
+ * the trace's own columns (at least 16 MiB) — a GROUP BY name over every integer column
+ * of 10 M slices would otherwise keep 560 MB of copies. */
+static gsize
+trace_cache_limit (const TraceData *d, IvQuery *q)
+{
+  gsize limit = _iv_query_cache_limit (q);
+  return limit ? limit : MAX ((gsize) 16 << 20, iv_trace_memory_bytes (d->trace) / 2);
+}
+
+/* Room for @need more bytes within the budget, evicting the copies least recently used
+ * that no open scan reads; FALSE when there is none. */
+static gboolean
+make_room (TraceData *d, IvQuery *q, gsize need)
+{
+  gsize limit = trace_cache_limit (d, q);
+  while (trace_cache_bytes (d) + need > limit)
+    {
+      int lru = -1;
+      for (int col = 0; col < S_N_COLUMNS; col++)
+        if (d->by_name_col[col] && d->col_pins[col] == 0
+            && (lru < 0 || d->col_used[col] < d->col_used[lru]))
+          lru = col;
+      if (lru < 0)
+        return FALSE;
+      g_clear_pointer (&d->by_name_col[lru], g_free);
+    }
+  return TRUE;
+}
+
 /* Column @col in by_name's order (d->by_name_col), made on the first call; NULL when
- * the memory cannot be had (the scan then reads the trace through by_name). */
+ * the budget or the memory does not allow it (the scan then reads the trace through
+ * by_name). */
 static const gint64 *
-by_name_column (TraceData *d, int col)
+by_name_column (TraceData *d, IvQuery *q, int col)
 {
   const IvTrace *t = d->trace;
   gsize n = n_all (t);
   gint64 *out;
   guint32 *at;
 
+  d->col_used[col] = ++d->tick;
   if (d->by_name_col[col])
     return d->by_name_col[col];
+  if (!make_room (d, q, MAX (n, 1) * sizeof (gint64)))
+    return NULL;
   out = g_try_new (gint64, MAX (n, 1));
   at = g_try_new (guint32, d->n_names);
   if (!out || !at)
@@ -892,7 +1011,7 @@ by_name_column (TraceData *d, int col)
     {
       gint64 v;
       gboolean set = slice_int (t, i, col, &v);
-      out[at[MIN (any_name (t, i), d->n_names - 1)]++] = set ? v : BY_NAME_NULL;
+      out[at[group_of (d, i)]++] = set ? v : BY_NAME_NULL;
     }
   g_free (at);
   d->by_name_col[col] = out;
@@ -945,13 +1064,522 @@ static const sqlite3_module slice_module = {
   .xDisconnect = _iv_query_vt_disconnect,
   .xDestroy = _iv_query_vt_disconnect,
   .xOpen = slice_open,
-  .xClose = _iv_query_cursor_close,
+  .xClose = slice_close,
   .xFilter = slice_filter,
   .xNext = slice_next,
   .xEof = slice_eof,
   .xColumn = slice_column,
   .xRowid = slice_rowid,
 };
+
+/* ---- the native GROUP BY over slice (§ Accelerated GROUP BY, docs/queries.md) ---- */
+
+/* One column's values in one group: how many are not NULL, their least and greatest, and
+ * their sum kept as the sum of the positive ones and of the negatives' magnitudes, each
+ * saturating. Below 2^53 each, every partial sum in any order is exact as a double and
+ * as an integer: what SQLite's sum, avg and total make of the same values in its own
+ * order is then known exactly (the caller declines otherwise). */
+typedef struct
+{
+  gint64 n;
+  guint64 pos, neg;
+  gint64 min, max;
+} Acc;
+
+static inline void
+acc_add (Acc *a, gint64 v)
+{
+  if (a->n == 0 || v < a->min)
+    a->min = v;
+  if (a->n == 0 || v > a->max)
+    a->max = v;
+  a->n++;
+  if (v >= 0)
+    {
+      if (__builtin_add_overflow (a->pos, (guint64) v, &a->pos))
+        a->pos = G_MAXUINT64;
+    }
+  else if (__builtin_add_overflow (a->neg, (guint64) 0 - (guint64) v, &a->neg))
+    a->neg = G_MAXUINT64;
+}
+
+/* Whether integer @v passes comparison @op with @w (the column on the left). */
+static inline gboolean
+cmp_int (gint64 v, char op, gint64 w)
+{
+  switch (op)
+    {
+    case '=':
+      return v == w;
+    case '!':
+      return v != w;
+    case '<':
+      return v < w;
+    case 'l':
+      return v <= w;
+    case '>':
+      return v > w;
+    default:
+      return v >= w;
+    }
+}
+
+/* The same for text, BINARY as SQLite compares it; NULL passes nothing. */
+static gboolean
+cmp_text (const char *v, char op, const char *w)
+{
+  int c;
+  if (!v)
+    return FALSE;
+  c = strcmp (v, w);
+  return cmp_int (c, op, 0);
+}
+
+/* Whether every comparison of @plan on column @col (an integer one) passes @v. */
+static gboolean
+conds_pass_int (const IvAggPlan *plan, int col, gboolean set, gint64 v)
+{
+  for (guint k = 0; k < plan->conds->len; k++)
+    {
+      const IvAggCond *c = &g_array_index (plan->conds, IvAggCond, k);
+      if (c->column == (IvSliceColumn) col && (!set || !cmp_int (v, c->op, c->value)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+conds_pass_text (const IvAggPlan *plan, int col, const char *v)
+{
+  for (guint k = 0; k < plan->conds->len; k++)
+    {
+      const IvAggCond *c = &g_array_index (plan->conds, IvAggCond, k);
+      if (c->column == (IvSliceColumn) col && !cmp_text (v, c->op, c->text))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A comparison's operator as narrow () codes ts's. */
+static char
+ts_code (char op)
+{
+  switch (op)
+    {
+    case '=':
+      return 'e';
+    case '<':
+      return 'B';
+    case 'l':
+      return 'b';
+    case '>':
+      return 'A';
+    default:
+      return 'a';
+    }
+}
+
+typedef struct
+{
+  const IvTrace *t;
+  const IvAggPlan *plan;
+  int cols[S_N_COLUMNS]; /* the columns aggregated (not count(*)), each once */
+  int n_cols;
+  guint n_strings;      /* the trace's strings (names, categories), and one */
+  guint n_keys;         /* group slots: names, tracks + NULL, categories + NULL, depths */
+  guint null_key;       /* the slot of a NULL key (G_MAXUINT: none) */
+  gint64 *rows;         /* per slot: rows in the group */
+  Acc *acc;             /* per slot × n_cols */
+  guint8 *name_ok;      /* per name: the name's comparisons pass (NULL: none to make) */
+  guint8 *cat_ok;       /* per category string, the same */
+  guint8 *cat_null;     /* per category string: it reads as NULL (empty) */
+  gboolean slice_conds; /* comparisons on ts or dur to make per slice */
+  gint64 ts_lo, ts_hi;  /* what the comparisons on ts allow, for the rows' searches */
+  guint64 looked;
+} Agg;
+
+static gint64
+row_depth_of (const IvTrace *t, gsize i)
+{
+  return i >= t->n_slices ? 0 : row_at (t, t->row[i])->depth;
+}
+
+/* Adds slice (or instant) @i, known to pass the comparisons made per row. */
+static inline void
+agg_add (Agg *a, gsize i, guint key)
+{
+  const IvTrace *t = a->t;
+  Acc *acc = a->acc + (gsize) key * a->n_cols;
+
+  a->rows[key]++;
+  for (int c = 0; c < a->n_cols; c++)
+    {
+      gint64 v;
+      int col = a->cols[c];
+      /* the usual ones first, read straight from the columns */
+      if (col == S_DUR && i < t->n_slices)
+        acc_add (&acc[c], slice_dur (t, i));
+      else if (col == S_TS && i < t->n_slices)
+        acc_add (&acc[c], t->start_ns[i]);
+      else if (col == S_NAME)
+        acc[c].n += iv_trace_string (t, any_name (t, i)) != NULL;
+      else if (col == S_CAT)
+        acc[c].n += i < t->n_slices && !a->cat_null[t->cat[i]];
+      else if (slice_int (t, i, col, &v))
+        acc_add (&acc[c], v);
+    }
+}
+
+/* The group slot of slice (or instant) @i; G_MAXUINT when a comparison on the key's
+ * own strings fails. */
+static inline guint
+agg_key (Agg *a, gsize i)
+{
+  const IvTrace *t = a->t;
+  switch (a->plan->key)
+    {
+    case IV_SLICE_NAME:
+      return MIN (any_name (t, i), a->n_keys - 1);
+    case IV_SLICE_CAT:
+      return i < t->n_slices && !a->cat_null[t->cat[i]] ? t->cat[i] : a->null_key;
+    case IV_SLICE_TRACK:
+      {
+        gint64 tr = any_track (t, i);
+        return tr < 0 ? a->null_key : (guint) tr;
+      }
+    default:
+      return (guint) row_depth_of (t, i);
+    }
+}
+
+/* The comparisons made per slice: ts and dur (name and category are per string, track
+ * and depth per row). */
+static inline gboolean
+agg_slice_passes (Agg *a, gsize i)
+{
+  const IvTrace *t = a->t;
+  if (!a->slice_conds)
+    return TRUE;
+  return conds_pass_int (a->plan, S_TS, TRUE, any_ts (t, i))
+         && conds_pass_int (a->plan, S_DUR, TRUE, any_dur (t, i));
+}
+
+static inline gboolean
+agg_strings_pass (Agg *a, gsize i)
+{
+  const IvTrace *t = a->t;
+  if (a->name_ok && !a->name_ok[MIN (any_name (t, i), a->n_strings - 1)])
+    return FALSE;
+  if (a->cat_ok && (i >= t->n_slices || !a->cat_ok[t->cat[i]]))
+    return FALSE;
+  return TRUE;
+}
+
+static int
+compare_keys (gconstpointer pa, gconstpointer pb, gpointer data)
+{
+  Agg *a = data;
+  guint x = *(const guint *) pa, y = *(const guint *) pb;
+  const IvTrace *t = a->t;
+
+  if (a->plan->desc)
+    {
+      guint swap = x;
+      x = y;
+      y = swap;
+    }
+
+  /* NULL first, as SQLite's sorter has it */
+  if (x == a->null_key || y == a->null_key)
+    return (y == a->null_key) - (x == a->null_key);
+  if (a->plan->key == IV_SLICE_NAME || a->plan->key == IV_SLICE_CAT)
+    {
+      const char *u = iv_trace_string (t, x), *v = iv_trace_string (t, y);
+      if (!u || !v)
+        return (v == NULL) - (u == NULL);
+      return strcmp (u, v);
+    }
+  return (x > y) - (x < y);
+}
+
+static void
+agg_key_value (Agg *a, guint key, IvAggValue *out)
+{
+  const IvTrace *t = a->t;
+  memset (out, 0, sizeof *out);
+  out->type = SQLITE_NULL;
+  if (key == a->null_key)
+    return;
+  if (a->plan->key == IV_SLICE_NAME || a->plan->key == IV_SLICE_CAT)
+    {
+      out->s = iv_trace_string (t, key);
+      out->type = out->s ? SQLITE_TEXT : SQLITE_NULL;
+    }
+  else
+    {
+      out->type = SQLITE_INTEGER;
+      out->i = key;
+    }
+}
+
+/* An aggregate's value as SQLite gives it; FALSE when that depends on the order SQLite
+ * adds in (a sum past 2^53 in doubles, or one that may overflow). */
+static gboolean
+agg_value (const IvAgg *g, gint64 rows, const Acc *acc, IvAggValue *out)
+{
+  const guint64 exact = G_GUINT64_CONSTANT (1) << 53;
+
+  memset (out, 0, sizeof *out);
+  out->type = SQLITE_NULL;
+  switch (g->func)
+    {
+    case IV_AGG_COUNT_STAR:
+      out->type = SQLITE_INTEGER;
+      out->i = rows;
+      return TRUE;
+    case IV_AGG_COUNT:
+      out->type = SQLITE_INTEGER;
+      out->i = acc->n;
+      return TRUE;
+    case IV_AGG_MIN:
+    case IV_AGG_MAX:
+      if (acc->n)
+        {
+          out->type = SQLITE_INTEGER;
+          out->i = g->func == IV_AGG_MIN ? acc->min : acc->max;
+        }
+      return TRUE;
+    case IV_AGG_SUM:
+      if (acc->n == 0)
+        return TRUE;
+      /* every partial sum lies between -neg and pos: none overflows in any order */
+      if (acc->pos > (guint64) G_MAXINT64 || acc->neg > (guint64) G_MAXINT64)
+        return FALSE;
+      out->type = SQLITE_INTEGER;
+      out->i = (gint64) acc->pos - (gint64) acc->neg;
+      return TRUE;
+    case IV_AGG_AVG:
+    case IV_AGG_TOTAL:
+      if (acc->n == 0)
+        {
+          if (g->func == IV_AGG_TOTAL)
+            out->type = SQLITE_FLOAT; /* total () of nothing is 0.0 */
+          return TRUE;
+        }
+      if (acc->pos > exact || acc->neg > exact)
+        return FALSE;
+      out->type = SQLITE_FLOAT;
+      out->d = (double) ((gint64) acc->pos - (gint64) acc->neg);
+      if (g->func == IV_AGG_AVG)
+        out->d /= (double) acc->n;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+void
+_iv_agg_groups_free (IvAggGroups *groups)
+{
+  if (!groups)
+    return;
+  g_array_unref (groups->values);
+  g_free (groups);
+}
+
+static void
+agg_clear (Agg *a)
+{
+  g_free (a->rows);
+  g_free (a->acc);
+  g_free (a->name_ok);
+  g_free (a->cat_ok);
+  g_free (a->cat_null);
+}
+
+/* How many slices pass between looks at the cancel flag and the clock */
+#define AGG_CHECK_EVERY 65536
+
+IvAggOutcome
+_iv_query_slice_aggregate (IvQueryTable *table, const IvAggPlan *plan, IvAggGroups **out)
+{
+  TraceData *d = table->data;
+  const IvTrace *t = d->trace;
+  guint n_strings = iv_intern_size (t->strings) + 1;
+  Agg a = { .t = t, .plan = plan, .null_key = G_MAXUINT, .n_strings = n_strings };
+  gboolean need_name = FALSE, need_cat_cond = FALSE, need_cat = plan->key == IV_SLICE_CAT;
+  g_autoptr (GArray) keys = NULL;
+  IvAggGroups *groups;
+  gsize next_check = AGG_CHECK_EVERY;
+  guint max_depth = 0;
+
+  *out = NULL;
+  for (guint k = 0; k < plan->aggs->len; k++)
+    {
+      const IvAgg *g = &g_array_index (plan->aggs, IvAgg, k);
+      gboolean seen = FALSE;
+      if (g->func == IV_AGG_COUNT_STAR)
+        continue;
+      need_cat |= g->column == S_CAT;
+      for (int c = 0; c < a.n_cols; c++)
+        seen |= a.cols[c] == (int) g->column;
+      if (!seen)
+        a.cols[a.n_cols++] = g->column;
+    }
+  a.ts_lo = G_MININT64;
+  a.ts_hi = G_MAXINT64;
+  for (guint k = 0; k < plan->conds->len; k++)
+    {
+      const IvAggCond *c = &g_array_index (plan->conds, IvAggCond, k);
+      need_name |= c->column == S_NAME;
+      need_cat_cond |= c->column == S_CAT;
+      a.slice_conds |= c->column == S_TS || c->column == S_DUR;
+      /* the range the rows are searched for (each slice is checked besides) */
+      if (c->column == S_TS && c->op != '!')
+        narrow (&a.ts_lo, &a.ts_hi, ts_code (c->op), c->value);
+    }
+  for (guint r = 0; r < t->rows->len; r++)
+    max_depth = MAX (max_depth, row_at (t, r)->depth);
+  switch (plan->key)
+    {
+    case IV_SLICE_NAME:
+      a.n_keys = n_strings;
+      break;
+    case IV_SLICE_CAT:
+      a.n_keys = n_strings + 1;
+      a.null_key = n_strings;
+      break;
+    case IV_SLICE_TRACK:
+      a.n_keys = t->tracks->len + 1;
+      a.null_key = t->tracks->len;
+      break;
+    case IV_SLICE_DEPTH:
+      a.n_keys = max_depth + 1;
+      break;
+    default:
+      return IV_AGG_DECLINED;
+    }
+  a.rows = g_try_new0 (gint64, a.n_keys);
+  a.acc = g_try_new0 (Acc, (gsize) a.n_keys * MAX (a.n_cols, 1));
+  if (need_name)
+    a.name_ok = g_try_new (guint8, n_strings);
+  need_cat |= need_cat_cond;
+  if (need_cat)
+    a.cat_null = g_try_new (guint8, n_strings);
+  if (need_cat_cond)
+    a.cat_ok = g_try_new (guint8, n_strings);
+  if (!a.rows || !a.acc || (need_name && !a.name_ok) || (need_cat && !a.cat_null)
+      || (need_cat_cond && !a.cat_ok))
+    {
+      agg_clear (&a);
+      return IV_AGG_DECLINED;
+    }
+  /* the comparisons on names and categories, made once per string */
+  for (guint s = 0; s < n_strings && (need_name || need_cat); s++)
+    {
+      const char *text = iv_trace_string (t, s);
+      if (a.name_ok)
+        a.name_ok[s] = conds_pass_text (plan, S_NAME, text);
+      if (a.cat_null)
+        a.cat_null[s] = nonempty (text) == NULL;
+      if (a.cat_ok)
+        a.cat_ok[s] = conds_pass_text (plan, S_CAT, nonempty (text));
+    }
+
+  for (guint r = 0; r < t->rows->len && a.ts_lo <= a.ts_hi; r++)
+    {
+      const IvRow *row = row_at (t, r);
+      gsize s, end = row->first + row->n;
+      if (!conds_pass_int (plan, S_TRACK, TRUE, row->track)
+          || !conds_pass_int (plan, S_DEPTH, TRUE, row->depth))
+        continue;
+      s = a.ts_lo > G_MININT64 ? iv_trace_row_first_at (t, r, a.ts_lo) : row->first;
+      if (plan->key == IV_SLICE_NAME && !a.slice_conds && !a.name_ok && !a.cat_ok)
+        {
+          /* the common case (no comparison per slice, grouped by name): its own loop */
+          if (a.n_cols == 1 && a.cols[0] == S_DUR && !t->open_bits)
+            for (; s < end; s++)
+              {
+                guint key = MIN (t->name[s], a.n_keys - 1);
+                a.rows[key]++;
+                acc_add (&a.acc[key], t->dur_ns[s]);
+              }
+          else
+            for (; s < end; s++)
+              agg_add (&a, s, MIN (t->name[s], a.n_keys - 1));
+          a.looked += row->n;
+        }
+      else
+        for (; s < end; s++)
+          {
+            a.looked++;
+            if (t->start_ns[s] > a.ts_hi)
+              break; /* a row is ordered by start */
+            if (agg_slice_passes (&a, s) && agg_strings_pass (&a, s))
+              agg_add (&a, s, agg_key (&a, s));
+          }
+      if (a.looked >= next_check)
+        {
+          next_check = a.looked + AGG_CHECK_EVERY;
+          if (_iv_query_should_stop (table->query))
+            {
+              agg_clear (&a);
+              return IV_AGG_STOPPED;
+            }
+        }
+    }
+  /* the instants: slices of no duration at depth 0 */
+  for (gsize k = a.ts_lo > G_MININT64 ? instant_first_at (t, a.ts_lo) : 0;
+       k < t->instants->len && a.ts_lo <= a.ts_hi; k++)
+    {
+      gsize i = t->n_slices + k;
+      gint64 tr = any_track (t, i);
+      a.looked++;
+      if (any_ts (t, i) > a.ts_hi)
+        break;
+      if (conds_pass_int (plan, S_TRACK, tr >= 0, tr) && conds_pass_int (plan, S_DEPTH, TRUE, 0)
+          && agg_slice_passes (&a, i) && agg_strings_pass (&a, i))
+        agg_add (&a, i, agg_key (&a, i));
+    }
+  table->visited += a.looked;
+
+  /* the groups there are, in the general path's order */
+  keys = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint k = 0; k < a.n_keys; k++)
+    if (a.rows[k])
+      g_array_append_val (keys, k);
+  if (plan->sorted)
+    g_array_sort_with_data (keys, compare_keys, &a);
+  groups = g_new0 (IvAggGroups, 1);
+  groups->stride = 1 + plan->aggs->len;
+  groups->n_rows = keys->len;
+  groups->values
+      = g_array_sized_new (FALSE, TRUE, sizeof (IvAggValue), (guint) (keys->len * groups->stride));
+  for (guint r = 0; r < keys->len; r++)
+    {
+      guint key = g_array_index (keys, guint, r);
+      IvAggValue v;
+      agg_key_value (&a, key, &v);
+      g_array_append_val (groups->values, v);
+      for (guint k = 0; k < plan->aggs->len; k++)
+        {
+          const IvAgg *g = &g_array_index (plan->aggs, IvAgg, k);
+          int c = 0;
+          while (c < a.n_cols && a.cols[c] != (int) g->column)
+            c++;
+          if (!agg_value (g, a.rows[key], &a.acc[(gsize) key * a.n_cols + (c < a.n_cols ? c : 0)],
+                          &v))
+            {
+              _iv_agg_groups_free (groups);
+              agg_clear (&a);
+              return IV_AGG_DECLINED;
+            }
+          g_array_append_val (groups->values, v);
+        }
+    }
+  agg_clear (&a);
+  *out = groups;
+  return IV_AGG_DONE;
+}
 
 /* ---- args: read from the file as they are asked for ---- */
 
@@ -1825,6 +2453,31 @@ bounds_column (IvQueryTable *t, gsize row, int col, sqlite3_context *ctx)
   sqlite3_result_int64 (ctx, col == 0 ? tr->t0_ns : tr->t1_ns);
 }
 
+static gsize
+slice_cache_bytes (IvQueryTable *t)
+{
+  return trace_cache_bytes (t->data);
+}
+
+/* Between queries (no scan open): every ordering and copy, and the last arguments read. */
+static void
+slice_drop_caches (IvQueryTable *t)
+{
+  TraceData *d = t->data;
+  g_return_if_fail (d->by_name_pins == 0);
+  g_clear_pointer (&d->by_name, g_free);
+  g_clear_pointer (&d->name_end, g_free);
+  g_clear_pointer (&d->rank, g_free);
+  g_clear_pointer (&d->name_of, g_free);
+  d->n_names = 0;
+  for (int col = 0; col < S_N_COLUMNS; col++)
+    g_clear_pointer (&d->by_name_col[col], g_free);
+  g_clear_pointer (&d->with_args, g_free);
+  d->n_with_args = 0;
+  g_clear_pointer (&d->cached_args, g_array_unref);
+  d->cached_slice = G_MAXSIZE;
+}
+
 static IvQueryTable *
 add (IvQuery *q, TraceData *d, const char *name, const char *const *columns,
      gsize (*count) (IvQueryTable *),
@@ -1874,6 +2527,8 @@ _iv_query_add_trace_tables (IvQuery *q, const IvTrace *trace, GError **error)
   t = _iv_query_table_add (q, "slice", slice_columns, &slice_module);
   t->data = d;
   t->free_data = trace_data_free; /* the tables share d: the first frees it */
+  t->cache_bytes = slice_cache_bytes;
+  t->drop_caches = slice_drop_caches;
   t = _iv_query_table_add (q, "args", args_columns, &args_module);
   t->data = d;
   t = _iv_query_table_add (q, "ancestor_slice", relative_columns, &relative_module);

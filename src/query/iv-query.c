@@ -28,8 +28,16 @@ struct _IvQuery
   gboolean run_tables_added;
   gint64 time_limit_ms;
   gint64 deadline_us; /* monotonic; 0: none */
-  gint cancelled;     /* atomic: set from any thread */
+  /* the cancel token of the execution running (NULL between them): iv_query_cancel ()
+   * reaches it under @lock from any thread. A token is per execution, so a cancel never
+   * outlives the query it was meant for, and one made before a queued query starts is
+   * kept in the token the caller made when queueing it (§ Cancelling, docs/queries.md) */
+  GMutex lock;
+  GCancellable *current;
   gboolean timed_out;
+  gsize cache_limit;      /* bytes; 0: the tables' default */
+  gboolean fast;          /* the native GROUP BY (iv-query-fast.c) may answer */
+  IvAggGroups *groups;    /* what the statement it prepared reads, while it runs */
   char *refused;          /* what the authorizer refused last, a phrase ("ATTACH") */
   gboolean declaring;     /* in _iv_query_declare () */
   gboolean dropping_view; /* the statement being prepared is a DROP VIEW */
@@ -46,7 +54,7 @@ progress (void *data)
 {
   IvQuery *q = data;
 
-  if (g_atomic_int_get (&q->cancelled))
+  if (g_cancellable_is_cancelled (q->current))
     return 1;
   if (q->deadline_us && g_get_monotonic_time () > q->deadline_us)
     {
@@ -302,9 +310,12 @@ iv_query_new (GError **error)
   g_autoptr (IvQuery) q = g_new0 (IvQuery, 1);
   int rc;
 
+  g_mutex_init (&q->lock);
   q->tables = g_ptr_array_new ();
   q->runs = g_ptr_array_new ();
   q->time_limit_ms = IV_QUERY_TIME_LIMIT_MS;
+  /* IV_QUERY_NO_FAST=1: every statement through SQLite's general path, to compare */
+  q->fast = g_strcmp0 (g_getenv ("IV_QUERY_NO_FAST"), "1") != 0;
   /* in memory, and read-only but for views: Perfetto's examples begin with CREATE VIEW,
    * which a read-only database refuses, so the authorizer keeps the rest out instead */
   rc = sqlite3_open_v2 (":memory:", &q->db,
@@ -324,6 +335,7 @@ iv_query_new (GError **error)
   /* temporary results (sorts, temp tables) in memory, never in files */
   sqlite3_exec (q->db, "PRAGMA temp_store = MEMORY", NULL, NULL, NULL);
   add_functions (q->db);
+  _iv_query_fast_register (q);
   sqlite3_set_authorizer (q->db, authorize, q);
   sqlite3_progress_handler (q->db, PROGRESS_STEPS, progress, q);
   return g_steal_pointer (&q);
@@ -351,6 +363,8 @@ iv_query_free (IvQuery *q)
   g_ptr_array_unref (q->tables);
   g_ptr_array_unref (q->runs);
   g_free (q->refused);
+  _iv_agg_groups_free (q->groups);
+  g_mutex_clear (&q->lock);
   g_free (q);
 }
 
@@ -408,7 +422,83 @@ iv_query_set_time_limit (IvQuery *q, gint64 ms)
 void
 iv_query_cancel (IvQuery *q)
 {
-  g_atomic_int_set (&q->cancelled, 1);
+  g_mutex_lock (&q->lock);
+  if (q->current)
+    g_cancellable_cancel (q->current);
+  g_mutex_unlock (&q->lock);
+}
+
+void
+iv_query_set_fast_path (IvQuery *q, gboolean enabled)
+{
+  q->fast = enabled;
+}
+
+void
+iv_query_set_cache_limit (IvQuery *q, gsize bytes)
+{
+  q->cache_limit = bytes;
+}
+
+gsize
+_iv_query_cache_limit (IvQuery *q)
+{
+  return q->cache_limit;
+}
+
+gsize
+iv_query_cache_bytes (IvQuery *q)
+{
+  gsize bytes = 0;
+  for (guint i = 0; i < q->tables->len; i++)
+    {
+      IvQueryTable *t = q->tables->pdata[i];
+      if (t->cache_bytes)
+        bytes += t->cache_bytes (t);
+    }
+  return bytes;
+}
+
+void
+iv_query_drop_caches (IvQuery *q)
+{
+  for (guint i = 0; i < q->tables->len; i++)
+    {
+      IvQueryTable *t = q->tables->pdata[i];
+      if (t->drop_caches)
+        t->drop_caches (t);
+    }
+}
+
+gboolean
+_iv_query_should_stop (IvQuery *q)
+{
+  return progress (q) != 0;
+}
+
+IvQueryTable *
+_iv_query_find_table (IvQuery *q, const char *name)
+{
+  for (guint i = 0; i < q->tables->len; i++)
+    {
+      IvQueryTable *t = q->tables->pdata[i];
+      if (strcmp (t->name, name) == 0)
+        return t;
+    }
+  return NULL;
+}
+
+IvAggGroups *
+_iv_query_fast_groups (IvQuery *q)
+{
+  return q->groups;
+}
+
+void
+_iv_query_fast_set_groups (IvQuery *q, IvAggGroups *groups)
+{
+  _iv_agg_groups_free (q->groups);
+  q->groups = groups;
 }
 
 guint64
@@ -486,7 +576,7 @@ set_sql_error (IvQuery *q, GError **error, const char *sql, const char *source, 
       msg = g_strdup_printf (_ ("stopped after the time limit of %.3g s"),
                              (double) q->time_limit_ms / 1000.0);
     }
-  else if (g_atomic_int_get (&q->cancelled) && (rc & 0xff) == SQLITE_INTERRUPT)
+  else if (g_cancellable_is_cancelled (q->current) && (rc & 0xff) == SQLITE_INTERRUPT)
     {
       code = IV_QUERY_ERROR_CANCELLED;
       msg = g_strdup (_ ("cancelled"));
@@ -504,18 +594,14 @@ set_sql_error (IvQuery *q, GError **error, const char *sql, const char *source, 
                msg);
 }
 
-gboolean
-iv_query_exec (IvQuery *q, const char *sql, const char *source, IvQueryColumnsFunc columns,
-               IvQueryRowFunc row, gpointer data, GError **error)
+static gboolean
+exec_statements (IvQuery *q, const char *sql, const char *source, IvQueryColumnsFunc columns,
+                 IvQueryRowFunc row, gpointer data, GError **error)
 {
   const char *p = sql;
 
-  g_return_val_if_fail (q && sql, FALSE);
-  if (!source)
-    source = _ ("query");
   if (!ensure_run_tables (q, error))
     return FALSE;
-  g_atomic_int_set (&q->cancelled, 0);
   q->timed_out = FALSE;
   q->deadline_us = q->time_limit_ms ? g_get_monotonic_time () + q->time_limit_ms * 1000 : 0;
   if (only_comments (sql))
@@ -543,6 +629,26 @@ iv_query_exec (IvQuery *q, const char *sql, const char *source, IvQueryColumnsFu
         }
       if (!stmt) /* only blanks after all */
         break;
+      /* a GROUP BY over slice in the class the native path answers: the statement that
+       * reads its groups instead (the same columns, names and rows; § Accelerated GROUP
+       * BY). The user's statement was prepared first: its errors are SQLite's own. */
+      if (q->fast)
+        {
+          sqlite3_stmt *fast = NULL;
+          switch (_iv_query_fast_prepare (q, p, tail ? (gsize) (tail - p) : strlen (p), &fast))
+            {
+            case IV_AGG_DONE:
+              sqlite3_finalize (stmt);
+              stmt = fast;
+              break;
+            case IV_AGG_STOPPED:
+              set_sql_error (q, error, sql, source, offset, -1, SQLITE_INTERRUPT);
+              sqlite3_finalize (stmt);
+              return FALSE;
+            case IV_AGG_DECLINED:
+              break;
+            }
+        }
       last = !tail || only_comments (tail);
       if (last && columns)
         columns (stmt, data);
@@ -550,20 +656,53 @@ iv_query_exec (IvQuery *q, const char *sql, const char *source, IvQueryColumnsFu
         if (last && row && !row (stmt, data, error))
           {
             sqlite3_finalize (stmt);
+            _iv_query_fast_finish (q);
             return FALSE;
           }
       if (rc != SQLITE_DONE)
         {
           set_sql_error (q, error, sql, source, offset, sqlite3_error_offset (q->db), rc);
           sqlite3_finalize (stmt);
+          _iv_query_fast_finish (q);
           return FALSE;
         }
       sqlite3_finalize (stmt);
+      _iv_query_fast_finish (q);
       p = tail;
       if (last)
         break;
     }
   return TRUE;
+}
+
+gboolean
+iv_query_exec_cancellable (IvQuery *q, const char *sql, const char *source,
+                           IvQueryColumnsFunc columns, IvQueryRowFunc row, gpointer data,
+                           GCancellable *cancellable, GError **error)
+{
+  gboolean ok;
+
+  g_return_val_if_fail (q && sql, FALSE);
+  if (!source)
+    source = _ ("query");
+  /* the execution's token: the caller's (cancelled perhaps already, before this worker
+   * started: the query then stops at its first step), or one of its own for
+   * iv_query_cancel () to reach */
+  g_mutex_lock (&q->lock);
+  q->current = cancellable ? g_object_ref (cancellable) : g_cancellable_new ();
+  g_mutex_unlock (&q->lock);
+  ok = exec_statements (q, sql, source, columns, row, data, error);
+  g_mutex_lock (&q->lock);
+  g_clear_object (&q->current);
+  g_mutex_unlock (&q->lock);
+  return ok;
+}
+
+gboolean
+iv_query_exec (IvQuery *q, const char *sql, const char *source, IvQueryColumnsFunc columns,
+               IvQueryRowFunc row, gpointer data, GError **error)
+{
+  return iv_query_exec_cancellable (q, sql, source, columns, row, data, NULL, error);
 }
 
 /* ---- helpers shared by the tables ---- */

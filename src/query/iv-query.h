@@ -10,6 +10,7 @@
  * called from any thread. */
 #pragma once
 
+#include <gio/gio.h>
 #include <glib.h>
 #include <sqlite3.h>
 
@@ -26,7 +27,7 @@ typedef enum
   IV_QUERY_ERROR_SQL,       /* the text is not a query SQLite accepts, or it failed */
   IV_QUERY_ERROR_REFUSED,   /* it asks for something a read-only query may not do */
   IV_QUERY_ERROR_TIMEOUT,   /* it ran past the time limit */
-  IV_QUERY_ERROR_CANCELLED, /* iv_query_cancel () */
+  IV_QUERY_ERROR_CANCELLED, /* iv_query_cancel () or the execution's GCancellable */
   IV_QUERY_ERROR_INPUT,     /* more than one trace */
 } IvQueryError;
 
@@ -45,7 +46,10 @@ gboolean iv_query_add_trace (IvQuery *query, const IvTrace *trace, GError **erro
 gboolean iv_query_add_run (IvQuery *query, const IvRun *run, GError **error);
 /* 0: no limit. */
 void iv_query_set_time_limit (IvQuery *query, gint64 ms);
-/* Stops the query running now (or the next) with IV_QUERY_ERROR_CANCELLED. Any thread. */
+/* Stops the query running now with IV_QUERY_ERROR_CANCELLED; nothing when none runs.
+ * Any thread. A query handed to a worker is cancelled through the GCancellable given to
+ * iv_query_exec_cancellable () instead: a cancel made before the worker starts is kept
+ * there, where this one would find nothing running. */
 void iv_query_cancel (IvQuery *query);
 
 /* Called once the last statement is prepared: its columns are known. */
@@ -55,10 +59,33 @@ typedef gboolean (*IvQueryRowFunc) (sqlite3_stmt *stmt, gpointer data, GError **
 
 /* Runs every statement of @sql in turn; the rows of the last one go to @row (earlier
  * statements run for their effect: temporary views and tables). Errors read "SOURCE: line
- * L, column C: problem", the place in @sql. The cancel flag is cleared at the start. */
+ * L, column C: problem", the place in @sql. */
 gboolean iv_query_exec (IvQuery *query, const char *sql, const char *source,
                         IvQueryColumnsFunc columns, IvQueryRowFunc row, gpointer data,
                         GError **error);
+/* The same, stopped with IV_QUERY_ERROR_CANCELLED when @cancellable is cancelled — from
+ * any thread, at any time, before the query starts included. Make it where the query is
+ * queued (one per query), so that a cancel is never lost between queueing and start and
+ * never reaches a later query. */
+gboolean iv_query_exec_cancellable (IvQuery *query, const char *sql, const char *source,
+                                    IvQueryColumnsFunc columns, IvQueryRowFunc row, gpointer data,
+                                    GCancellable *cancellable, GError **error);
+
+/* Whether GROUP BY queries over slice in the class docs/queries.md names (§ Accelerated
+ * GROUP BY) are answered natively — the same rows, column names and types as SQLite's
+ * general path, much sooner. On by default; IV_QUERY_NO_FAST=1 in the environment turns
+ * it off for new connections. */
+void iv_query_set_fast_path (IvQuery *query, gboolean enabled);
+
+/* What the tables keep to answer sooner (the slices ordered by name and copies of their
+ * columns in that order) is held within @bytes, the least recently used copies evicted
+ * first; 0: the default, half the memory of the trace's own columns. */
+void iv_query_set_cache_limit (IvQuery *query, gsize bytes);
+/* The bytes those caches hold now. */
+gsize iv_query_cache_bytes (IvQuery *query);
+/* Lets all of it go (between queries, on the thread that runs them, e.g. when the page
+ * that queries has been idle a while). */
+void iv_query_drop_caches (IvQuery *query);
 
 /* The connection, for tests and for callers that step statements themselves. */
 sqlite3 *iv_query_get_db (IvQuery *query);
