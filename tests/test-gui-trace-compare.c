@@ -423,6 +423,62 @@ check_queue_tracks (IvWorkspacePage *page, JsonObject *whole)
   iv_timeline_layout_clear (&L);
 }
 
+/* The label reading @text under @w, or NULL. */
+static GtkWidget *
+find_label (GtkWidget *w, const char *text)
+{
+  if (GTK_IS_LABEL (w) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (w)), text) == 0)
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label (c, text);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* The user guide's pictures of the queue length (with IV_SCREENSHOTS=DIR only): the
+ * Analyses page at its queue section, and the timeline with only the GPU's tracks open,
+ * each stream's queue under it (and the memory curves). */
+static void
+shoot_queues (IvWorkspacePage *page, IvTraceAnalysesView *view, const char *dir)
+{
+  GtkStack *stack = GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (view)));
+  GtkWidget *scroller = gtk_widget_get_first_child (GTK_WIDGET (view));
+  GtkWidget *heading = find_label (GTK_WIDGET (view), "Queue length per stream");
+  IvTimelineView *tv = iv_workspace_page_get_timeline (page);
+  const IvTrace *t = iv_document_get_trace (iv_workspace_page_get_document (page));
+  g_autofree char *chart_png = g_build_filename (dir, "trace-queue-chart.png", NULL);
+  g_autofree char *timeline_png = g_build_filename (dir, "trace-queue-timeline.png", NULL);
+  graphene_point_t at;
+  gint64 t0, t1;
+
+  g_assert_true (GTK_IS_SCROLLED_WINDOW (scroller));
+  g_assert_nonnull (heading);
+  gtk_stack_set_visible_child_name (stack, "analyses");
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  g_assert_true (gtk_widget_compute_point (
+      heading, gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller)),
+      &GRAPHENE_POINT_INIT (0, 0), &at));
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)),
+                            at.y - 8);
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  iv_gui_snapshot (GTK_WINDOW (window), chart_png);
+
+  gtk_stack_set_visible_child_name (stack, "timeline");
+  for (guint p = 0; p < t->processes->len; p++)
+    if (((const IvProcess *) t->processes->pdata[p])->kind != IV_PROCESS_GPU)
+      iv_timeline_view_toggle_process (tv, p);
+  iv_trace_activity_range (t, &t0, &t1);
+  iv_timeline_view_set_range (tv, t0, t1);
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  iv_gui_snapshot (GTK_WINDOW (window), timeline_png);
+  for (guint p = 0; p < t->processes->len; p++)
+    if (((const IvProcess *) t->processes->pdata[p])->kind != IV_PROCESS_GPU)
+      iv_timeline_view_toggle_process (tv, p);
+}
+
 static void
 test_analyses (void)
 {
@@ -516,6 +572,7 @@ test_analyses (void)
       gtk_stack_set_visible_child_name (stack, "analyses");
       iv_gui_wait_for_paint (GTK_WINDOW (window));
       iv_gui_snapshot (GTK_WINDOW (window), png);
+      shoot_queues (page, view, g_getenv ("IV_SCREENSHOTS"));
     }
 }
 

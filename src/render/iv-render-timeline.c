@@ -772,6 +772,10 @@ draw_counter (Frame *f, const IvCounterSeries *se, double sy)
   cairo_rectangle (cr, L->plot_x, sy, L->plot_w, COUNTER_H);
   cairo_clip (cr);
   cairo_move_to (cr, L->plot_x, sy + COUNTER_H - 1);
+  /* @v is the level (the last sample's value); a column with samples is drawn at its
+   * highest, the level it starts at included, and the level after it is its last value:
+   * a queue back at 0 within the pixel is drawn at 0 up to the next change, not at the
+   * column's peak */
   v = lo > a ? t->sample_value[lo - 1] : 0, col_max = v;
   base = sy + COUNTER_H - 1, scale = top > 0 ? (COUNTER_H - 4) / top : 0;
   px_prev = L->plot_x;
@@ -783,15 +787,20 @@ draw_counter (Frame *f, const IvCounterSeries *se, double sy)
         peak_x = x;
       if (x > px_prev)
         {
-          cairo_line_to (cr, x, base - MAX (0, col_max) * scale);
+          cairo_line_to (cr, px_prev + 1, base - MAX (0, col_max) * scale);
+          cairo_line_to (cr, px_prev + 1, base - MAX (0, v) * scale);
+          cairo_line_to (cr, x, base - MAX (0, v) * scale);
           px_prev = x;
-          col_max = t->sample_value[j];
+          col_max = MAX (v, t->sample_value[j]);
         }
       else
         col_max = MAX (col_max, t->sample_value[j]);
+      v = t->sample_value[j];
       cairo_line_to (cr, x, base - MAX (0, col_max) * scale);
     }
-  cairo_line_to (cr, L->plot_x + L->plot_w, base - MAX (0, col_max) * scale);
+  cairo_line_to (cr, px_prev + 1, base - MAX (0, col_max) * scale);
+  cairo_line_to (cr, px_prev + 1, base - MAX (0, v) * scale);
+  cairo_line_to (cr, L->plot_x + L->plot_w, base - MAX (0, v) * scale);
   cairo_line_to (cr, L->plot_x + L->plot_w, base);
   cairo_close_path (cr);
   fill.a = 0.6;
