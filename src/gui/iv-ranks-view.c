@@ -635,6 +635,16 @@ restore_view (IvJobBar *self, const IvTraceJob *old, ViewState *v)
                                       v->page);
 }
 
+/* The toggle and the offsets as the job shown has them. */
+static void
+show_clock (IvJobBar *self)
+{
+  self->updating = TRUE;
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->align), self->job->ranks->aligned);
+  self->updating = FALSE;
+  update_offsets (self);
+}
+
 static void
 on_realigned (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -655,10 +665,7 @@ on_realigned (GObject *source, GAsyncResult *result, gpointer data)
   gtk_widget_set_sensitive (self->align, TRUE);
   if (!ok || !IV_IS_WINDOW (root))
     {
-      self->updating = TRUE;
-      gtk_check_button_set_active (GTK_CHECK_BUTTON (self->align), self->job->ranks->aligned);
-      self->updating = FALSE;
-      update_offsets (self);
+      show_clock (self);
       if (error && IV_IS_WINDOW (root))
         iv_window_toast (IV_WINDOW (root), error->message);
       return;
@@ -673,8 +680,9 @@ on_realigned (GObject *source, GAsyncResult *result, gpointer data)
         GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (self->ranks)))));
   /* the window shows the new document where the old was: every page takes the new trace
    * (and starts its work again), the old goes once nothing reads it */
-  if (iv_window_replace_document (IV_WINDOW (root), IV_DOCUMENT (old_doc), doc)
-      && self->job == iv_document_get_job (doc))
+  if (!iv_window_replace_document (IV_WINDOW (root), IV_DOCUMENT (old_doc), doc))
+    show_clock (self); /* not the window's: the job shown stays */
+  else if (self->job == iv_document_get_job (doc))
     restore_view (self, old, &v);
   g_clear_pointer (&v.hidden, g_byte_array_unref);
   g_free (v.page);
