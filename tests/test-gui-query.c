@@ -330,24 +330,6 @@ test_query_row_selects_slice (void)
   g_assert_cmpuint (iv_query_page_get_n_rows (q), ==, 5);
 }
 
-static void
-assert_completions (IvQueryPage *q, const char *text, const char *expected)
-{
-  GtkTextBuffer *buffer;
-  GtkTextIter end;
-  g_auto (GStrv) got = NULL;
-  g_autofree char *joined = NULL;
-
-  iv_query_page_set_text (q, text);
-  buffer = gtk_text_view_get_buffer (
-      GTK_TEXT_VIEW (iv_gui_find_child (GTK_WIDGET (q), GTK_TYPE_TEXT_VIEW)));
-  gtk_text_buffer_get_end_iter (buffer, &end);
-  gtk_text_buffer_place_cursor (buffer, &end);
-  got = iv_query_page_get_completions (q);
-  joined = g_strjoinv (",", got);
-  g_assert_cmpstr (joined, ==, expected);
-}
-
 /* @text in the editor, the cursor at its end. */
 static void
 place_text (IvQueryPage *q, const char *text)
@@ -358,6 +340,18 @@ place_text (IvQueryPage *q, const char *text)
   iv_query_page_set_text (q, text);
   gtk_text_buffer_get_end_iter (buffer, &end);
   gtk_text_buffer_place_cursor (buffer, &end);
+}
+
+static void
+assert_completions (IvQueryPage *q, const char *text, const char *expected)
+{
+  g_auto (GStrv) got = NULL;
+  g_autofree char *joined = NULL;
+
+  place_text (q, text);
+  got = iv_query_page_get_completions (q);
+  joined = g_strjoinv (",", got);
+  g_assert_cmpstr (joined, ==, expected);
 }
 
 /* The editor's own keys (Tab, Ctrl+Space, Ctrl+Enter, Escape): its capture-phase
@@ -391,14 +385,7 @@ test_query_completion (void)
   assert_completions (q, "SELECT dep FROM slice WHERE dep", "depth");
   assert_completions (q, "SELECT * FROM slice AS k WHERE k.na", "name");
   /* one candidate: completed in place */
-  iv_query_page_set_text (q, "SELECT * FROM sli");
-  {
-    GtkTextBuffer *buffer = gtk_text_view_get_buffer (
-        GTK_TEXT_VIEW (iv_gui_find_child (GTK_WIDGET (q), GTK_TYPE_TEXT_VIEW)));
-    GtkTextIter end;
-    gtk_text_buffer_get_end_iter (buffer, &end);
-    gtk_text_buffer_place_cursor (buffer, &end);
-  }
+  place_text (q, "SELECT * FROM sli");
   iv_query_page_complete (q);
   text = iv_query_page_get_text (q);
   g_assert_cmpstr (text, ==, "SELECT * FROM slice");
@@ -483,6 +470,27 @@ test_query_chart_export (void)
   g_assert_cmpstr (fig->name, ==, "timeline");
 }
 
+/* Every example the page offers (@expected among them) opened and run without error,
+ * and (@with_rows) returning rows. */
+static void
+run_examples (IvQueryPage *q, const char *const *expected, gboolean with_rows)
+{
+  g_auto (GStrv) examples = iv_query_page_list_examples (q);
+
+  for (guint i = 0; expected[i]; i++)
+    g_assert_true (g_strv_contains ((const char *const *) examples, expected[i]));
+  for (guint i = 0; examples[i]; i++)
+    {
+      g_autofree char *ex = NULL;
+      g_assert_true (iv_query_page_open_example (q, examples[i]));
+      ex = iv_query_page_get_text (q);
+      if (!run_sql (q, ex))
+        g_error ("example “%s”: %s", examples[i], iv_query_page_get_error (q));
+      if (with_rows)
+        g_assert_cmpuint (iv_query_page_get_n_rows (q), >, 0);
+    }
+}
+
 /* Save, list, open and delete in the user's data folder (this program's own). */
 static void
 test_query_saved (void)
@@ -523,19 +531,7 @@ test_query_saved (void)
     g_assert_false (g_strv_contains ((const char *const *) names, "my launches"));
   }
   /* the built-in examples of docs/queries.md run on the sample */
-  {
-    g_auto (GStrv) examples = iv_query_page_list_examples (q);
-    g_assert_true (g_strv_contains ((const char *const *) examples, "Top kernels"));
-    g_assert_true (g_strv_contains ((const char *const *) examples, "Gaps on a stream"));
-    for (guint i = 0; examples[i]; i++)
-      {
-        g_autofree char *ex = NULL;
-        g_assert_true (iv_query_page_open_example (q, examples[i]));
-        ex = iv_query_page_get_text (q);
-        if (!run_sql (q, ex))
-          g_error ("example “%s”: %s", examples[i], iv_query_page_get_error (q));
-      }
-  }
+  run_examples (q, (const char *const[]){ "Top kernels", "Gaps on a stream", NULL }, FALSE);
 }
 
 /* Runs: the request table over the three runs of the sample sweep, ten records each (the
@@ -581,20 +577,8 @@ test_query_runs (void)
   g_assert_cmpstr (iv_workspace_page_get_figure (page)->name, ==, "query");
   /* completion knows the runs' tables */
   assert_completions (q, "SELECT * FROM req", "request");
-  /* the runs' examples run */
-  {
-    g_auto (GStrv) examples = iv_query_page_list_examples (q);
-    g_assert_true (g_strv_contains ((const char *const *) examples, "TTFT by ISL bucket"));
-    for (guint i = 0; examples[i]; i++)
-      {
-        g_autofree char *ex = NULL;
-        g_assert_true (iv_query_page_open_example (q, examples[i]));
-        ex = iv_query_page_get_text (q);
-        if (!run_sql (q, ex))
-          g_error ("example “%s”: %s", examples[i], iv_query_page_get_error (q));
-        g_assert_cmpuint (iv_query_page_get_n_rows (q), >, 0);
-      }
-  }
+  /* the runs' examples run, each with rows */
+  run_examples (q, (const char *const[]){ "TTFT by ISL bucket", NULL }, TRUE);
   gtk_stack_set_visible_child_name (stack, "runs");
   g_assert_true (iv_workspace_page_get_figure (page) != NULL
                  && g_strcmp0 (iv_workspace_page_get_figure (page)->name, "query") != 0);

@@ -508,6 +508,11 @@ test_runs (void)
                               "'time_to_first_token' AND source = 'summary'"),
                    ==, 1);
   g_assert_cmpint (scalar (q, "SELECT count(*) FROM gpu_sample"), >, 0);
+  {
+    g_auto (GStrv) tables = iv_query_list_tables (q);
+    g_autofree char *joined = g_strjoinv (",", tables);
+    g_assert_cmpstr (joined, ==, "run,run_summary,request,gpu_sample,server_sample");
+  }
   /* runs are added before the first query */
   g_assert_false (iv_query_add_run (q, run, &error));
   g_assert_error (error, IV_QUERY_ERROR, IV_QUERY_ERROR_INPUT);
@@ -743,6 +748,14 @@ test_native_group_by (void)
       (void) a, (void) b, (void) c;
     }
   g_assert_cmpuint (native, >=, 30);
+  /* the tables a user may read: the engine's own is not one */
+  {
+    g_auto (GStrv) tables = iv_query_list_tables (fast);
+    g_assert_true (g_strv_contains ((const char *const *) tables, "slice"));
+    g_assert_true (g_strv_contains ((const char *const *) tables, "args"));
+    g_assert_true (g_strv_contains ((const char *const *) tables, "trace_bounds"));
+    g_assert_false (g_strv_contains ((const char *const *) tables, "_iv_groups"));
+  }
   /* a view named slice stands in its place: the general path reads it */
   {
     guint64 before = iv_query_rows_visited (fast, "_iv_groups");

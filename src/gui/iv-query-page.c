@@ -70,14 +70,6 @@ static const Example runs_examples[] = {
                         "FROM request GROUP BY run_id ORDER BY run_id" },
 };
 
-/* The tables iv-query.h names, looked for in each connection (the trace's or the runs'). */
-static const char *const trace_tables[] = {
-  "slice",   "thread_track",  "gpu_track", "process_track", "track", "thread",       "process",
-  "counter", "counter_track", "flow",      "instant",       "args",  "trace_bounds", NULL
-};
-static const char *const runs_tables[]
-    = { "request", "run", "run_summary", "gpu_sample", "server_sample", NULL };
-
 /* ---- a row of the table ---------------------------------------------------------------- */
 
 #define IV_TYPE_QUERY_ROW (iv_query_row_get_type ())
@@ -128,12 +120,14 @@ conn_unref (QueryConn *conn)
   g_atomic_rc_box_release_full (conn, conn_clear);
 }
 
-/* The columns of each table there is, read from the prepared "SELECT *" (the tables are
- * virtual: nothing is read but their declaration). */
+/* The columns of each table the connection has (iv_query_list_tables), read from the
+ * prepared "SELECT *" (the tables are virtual: nothing is read but their declaration;
+ * one that takes arguments, as ancestor_slice (id), is left out). */
 static void
-conn_read_schema (QueryConn *conn, const char *const *tables)
+conn_read_schema (QueryConn *conn)
 {
   sqlite3 *db = iv_query_get_db (conn->query);
+  g_auto (GStrv) tables = iv_query_list_tables (conn->query);
   for (guint i = 0; tables[i]; i++)
     {
       g_autofree char *sql = g_strdup_printf ("SELECT * FROM %s", tables[i]);
@@ -170,7 +164,7 @@ conn_new (const IvTrace *trace, const IvSweep *sweep, GObject *owner, GError **e
     if (!iv_query_add_run (conn->query, sweep->runs->pdata[i], error))
       goto fail;
   conn->n_runs = sweep ? sweep->runs->len : 0;
-  conn_read_schema (conn, trace ? trace_tables : runs_tables);
+  conn_read_schema (conn);
   return conn;
 fail:
   conn_unref (conn);

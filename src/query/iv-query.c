@@ -406,6 +406,23 @@ ensure_run_tables (IvQuery *q, GError **error)
   return _iv_query_add_run_tables (q, q->runs, error);
 }
 
+GStrv
+iv_query_list_tables (IvQuery *q)
+{
+  GPtrArray *names = g_ptr_array_new ();
+
+  ensure_run_tables (q, NULL);
+  for (guint i = 0; i < q->tables->len; i++)
+    {
+      const IvQueryTable *t = q->tables->pdata[i];
+      /* the engine's own (_iv_groups) is not the user's to read */
+      if (!g_str_has_prefix (t->name, "_iv_"))
+        g_ptr_array_add (names, g_strdup (t->name));
+    }
+  g_ptr_array_add (names, NULL);
+  return (GStrv) g_ptr_array_free (names, FALSE);
+}
+
 sqlite3 *
 iv_query_get_db (IvQuery *q)
 {

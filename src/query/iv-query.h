@@ -87,6 +87,10 @@ gsize iv_query_cache_bytes (IvQuery *query);
  * that queries has been idle a while). */
 void iv_query_drop_caches (IvQuery *query);
 
+/* The names of the tables a query may read (the trace's, the runs'), in the order they
+ * were made; NULL-terminated, g_strfreev () it. */
+GStrv iv_query_list_tables (IvQuery *query);
+
 /* The connection, for tests and for callers that step statements themselves. */
 sqlite3 *iv_query_get_db (IvQuery *query);
 /* Rows of virtual table @table (its name) looked at since the connection opened: what
