@@ -417,6 +417,16 @@ test_cancel_before_start (void)
   g_mutex_clear (&h.lock);
   g_cond_clear (&h.cond);
 
+  /* the native GROUP BY (its own loop, not SQLite's steps) stops as well */
+  {
+    g_autoptr (GCancellable) token = g_cancellable_new ();
+    g_cancellable_cancel (token);
+    g_assert_false (iv_query_exec_cancellable (q, "SELECT name, count(*) FROM slice GROUP BY name",
+                                               "q", NULL, NULL, NULL, token, &error));
+    g_assert_error (error, IV_QUERY_ERROR, IV_QUERY_ERROR_CANCELLED);
+    g_clear_error (&error);
+  }
+
   /* iv_query_cancel () with no query running: the next query runs */
   iv_query_cancel (q);
   g_assert_true (iv_query_exec (q, "SELECT count(*) FROM slice", "q", NULL, NULL, NULL, &error));

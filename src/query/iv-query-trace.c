@@ -1409,7 +1409,7 @@ _iv_query_slice_aggregate (IvQueryTable *table, const IvAggPlan *plan, IvAggGrou
   gboolean need_name = FALSE, need_cat_cond = FALSE, need_cat = plan->key == IV_SLICE_CAT;
   g_autoptr (GArray) keys = NULL;
   IvAggGroups *groups;
-  gsize next_check = AGG_CHECK_EVERY;
+  gsize next_check = 0; /* a query cancelled before it started stops at once */
   guint max_depth = 0;
 
   *out = NULL;

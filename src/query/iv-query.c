@@ -31,7 +31,7 @@ struct _IvQuery
   /* the cancel token of the execution running (NULL between them): iv_query_cancel ()
    * reaches it under @lock from any thread. A token is per execution, so a cancel never
    * outlives the query it was meant for, and one made before a queued query starts is
-   * kept in the token the caller made when queueing it (§ Cancelling, docs/queries.md) */
+   * kept in the token the caller made when queueing it (docs/queries.md, § Cancelling) */
   GMutex lock;
   GCancellable *current;
   gboolean timed_out;
