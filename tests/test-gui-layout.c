@@ -10,6 +10,7 @@
 
 #include "iv-application.h"
 #include "iv-gui-test-util.h"
+#include "iv-runs-notes-bar.h"
 #include "iv-runs-view.h"
 #include "iv-test-util.h"
 #include "iv-timeline-view.h"
@@ -291,6 +292,27 @@ exercise_runs_share (IvWindow *window, const Size *size, const char *rel)
   iv_gui_settle (window);
   assert_size (window, size, bound);
   assert_plot_share (window, size, rv, bound);
+  /* the notes opened (every note, wrapped): the table gives them the height, not the
+   * plot, and nothing overlaps; closed again, one line */
+  {
+    IvRunsNotesBar *notes = IV_RUNS_NOTES_BAR (iv_gui_find_by_id (GTK_WIDGET (rv), "notes"));
+    g_autofree char *open = g_strdup_printf ("%s, notes open", bound);
+    g_autofree char *shot = g_strdup_printf ("runs-notes-open-%s", rel);
+    int closed_h = gtk_widget_get_height (GTK_WIDGET (notes));
+    if (strchr (iv_runs_notes_bar_get_text (notes), '\n'))
+      {
+        iv_runs_notes_bar_set_open (notes, TRUE);
+        assert_size (window, size, open);
+        assert_plot_share (window, size, rv, open);
+        g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (notes)), >, closed_h);
+        save_screen (window, size, shot);
+        iv_runs_notes_bar_set_open (notes, FALSE);
+        iv_gui_wait_for_paint (GTK_WINDOW (window));
+        g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (notes)), ==, closed_h);
+      }
+    /* one line closed: a line of text and the bar's padding */
+    g_assert_cmpint (closed_h, <=, 36);
+  }
   g_object_set (iv_runs_view_get_state (rv), "hardware", NULL, NULL);
   iv_gui_settle (window);
 }
