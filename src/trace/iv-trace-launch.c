@@ -107,7 +107,7 @@ queue_stats (IvLaunchStats *st)
 /* A launch of @call enqueuing @work, unless either did not end. Every launch of the
  * trace: the queue of a range counts work enqueued before it; the range is applied after. */
 static void
-add_launch (const IvTrace *t, IvLaunchStats *st, gsize call, gsize work)
+add_launch (const IvTrace *t, GArray *launches, gsize call, gsize work)
 {
   IvLaunch l;
   gint64 end;
@@ -119,7 +119,7 @@ add_launch (const IvTrace *t, IvLaunchStats *st, gsize call, gsize work)
   l.gpu_ns = t->dur_ns[work];
   end = t->start_ns[call] + t->dur_ns[call];
   l.delay_ns = MAX (0, t->start_ns[work] - end);
-  g_array_append_val (st->launches, l);
+  g_array_append_val (launches, l);
 }
 
 /* Only the launches whose work starts in [t0, t1) stay, and the outliers are counted. */
@@ -189,7 +189,7 @@ read_correlation (const IvTrace *t, gsize slice, const char *json, gpointer data
  * kernels on args.correlation), the arguments read back from the file in one pass. A
  * trace whose file cannot be read again (a joined distributed job) gets none. */
 static void
-launches_by_correlation (const IvTrace *t, IvLaunchStats *st, const guint8 *is_launch)
+launches_by_correlation (const IvTrace *t, GArray *launches, const guint8 *is_launch)
 {
   g_autoptr (GArray) slices = g_array_new (FALSE, FALSE, sizeof (gsize));
   g_autoptr (GHashTable) calls = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
@@ -214,26 +214,21 @@ launches_by_correlation (const IvTrace *t, IvLaunchStats *st, const guint8 *is_l
       gint64 id = g_array_index (works, gint64, i + 1);
       gsize call = GPOINTER_TO_SIZE (g_hash_table_lookup (calls, &id));
       if (call && iv_trace_slice_row_kind (t, work) == IV_ROW_GPU_WORK)
-        add_launch (t, st, call - 1, work);
+        add_launch (t, launches, call - 1, work);
     }
 }
 
-IvLaunchStats *
-iv_trace_launch_stats (const IvTrace *t, gint64 t0, gint64 t1, gboolean read_args)
+GArray *
+iv_trace_launches (const IvTrace *t, gboolean read_args)
 {
-  IvLaunchStats *st = g_new0 (IvLaunchStats, 1);
+  /* as many as there are flows, most often */
+  GArray *launches = g_array_sized_new (FALSE, FALSE, sizeof (IvLaunch), t->flows->len);
   guint n_names = iv_intern_size (t->strings);
   g_autofree guint8 *is_launch = g_try_new0 (guint8, MAX (n_names, 1));
-  g_autofree gint64 *cpu = NULL, *gpu = NULL, *delay = NULL;
   gboolean tied_by_flows = FALSE;
 
-  st->launches = g_array_new (FALSE, FALSE, sizeof (IvLaunch));
-  st->queues = g_array_new (FALSE, FALSE, sizeof (IvQueueStats));
   if (!is_launch)
-    {
-      st->queue_series = g_ptr_array_new ();
-      return st;
-    }
+    return launches;
   for (guint i = 0; i < n_names; i++)
     is_launch[i] = iv_trace_is_launch_name (iv_trace_string (t, i));
   for (guint i = 0; i < t->flows->len; i++)
@@ -243,10 +238,21 @@ iv_trace_launch_stats (const IvTrace *t, gint64 t0, gint64 t1, gboolean read_arg
           || iv_trace_slice_row_kind (t, f->to) != IV_ROW_GPU_WORK)
         continue;
       tied_by_flows = TRUE;
-      add_launch (t, st, f->from, f->to);
+      add_launch (t, launches, f->from, f->to);
     }
   if (!tied_by_flows && read_args)
-    launches_by_correlation (t, st, is_launch);
+    launches_by_correlation (t, launches, is_launch);
+  return launches;
+}
+
+IvLaunchStats *
+iv_trace_launch_stats (const IvTrace *t, gint64 t0, gint64 t1, gboolean read_args)
+{
+  IvLaunchStats *st = g_new0 (IvLaunchStats, 1);
+  g_autofree gint64 *cpu = NULL, *gpu = NULL, *delay = NULL;
+
+  st->launches = iv_trace_launches (t, read_args);
+  st->queues = g_array_new (FALSE, FALSE, sizeof (IvQueueStats));
   st->queue_series = iv_trace_queue_series (t, st->launches, t0, t1);
   keep_range (t, st, t0, t1);
   g_array_sort_with_data (st->launches, by_work_start, (gpointer) t);

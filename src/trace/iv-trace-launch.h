@@ -68,6 +68,9 @@ typedef struct
 IvLaunchStats *iv_trace_launch_stats (const IvTrace *trace, gint64 t0_ns, gint64 t1_ns,
                                       gboolean read_args);
 void iv_launch_stats_free (IvLaunchStats *stats);
+/* Every launch of the trace (IvLaunch, in no particular order), tied as
+ * iv_trace_launch_stats ties them (@read_args likewise), without the statistics. */
+GArray *iv_trace_launches (const IvTrace *trace, gboolean read_args);
 
 /* @stats as the `launches` object of `trace --stats --json`: the summaries, the outlier
  * counts, the 10 longest launch delays (call, kernel, times), the queues by stream and

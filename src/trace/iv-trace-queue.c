@@ -42,7 +42,7 @@ series_of (guint track, GArray *ev, gint64 t0, gint64 t1)
   gint64 len = 0;
 
   s->track = track;
-  s->points = g_array_new (FALSE, FALSE, sizeof (IvQueuePoint));
+  s->points = g_array_sized_new (FALSE, FALSE, sizeof (IvQueuePoint), ev->len);
   qsort (ev->data, ev->len, sizeof (QueueEvent), by_time);
   for (guint i = 0; i < ev->len; i++)
     {
@@ -140,8 +140,9 @@ counter_name (const IvTrack *stream)
 gboolean
 iv_trace_add_queue_tracks (IvTrace *t, gboolean read_args)
 {
-  g_autoptr (IvLaunchStats) st = iv_trace_launch_stats (t, G_MININT64, G_MAXINT64, read_args);
-  GPtrArray *queues = st->queue_series;
+  /* the launches and their series only: the statistics are the Analyses page's */
+  g_autoptr (GArray) launches = iv_trace_launches (t, read_args);
+  g_autoptr (GPtrArray) queues = iv_trace_queue_series (t, launches, G_MININT64, G_MAXINT64);
   guint n_old = t->tracks->len, n_new = queues->len, q = 0;
   gsize n_points = 0, at;
   g_autofree guint *track_new = NULL;
