@@ -1317,6 +1317,51 @@ test_runs_split (void)
   g_assert_cmpint (gtk_paned_get_position (GTK_PANED (paned)), ==, pos + 60);
 }
 
+/* The table gives way first (issue 31): the ISL × OSL sweep opened in a tall window has
+ * its divider placed for that height; the window made 1024 × 700, the divider (not
+ * dragged) moves up so the figure keeps half the page. Grown again, it stays. */
+static void
+test_runs_split_shrinks (void)
+{
+  g_autofree char *path = iv_gui_sample ("isl-osl-sweep");
+  GtkWidget *paned, *table, *plot;
+  IvRunsView *view;
+  int tall_pos, pos, page;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1024, 960);
+  gtk_window_present (GTK_WINDOW (window));
+  open_sweep (path);
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  view = runs_view ();
+  paned = iv_gui_find_by_id (GTK_WIDGET (view), "paned");
+  table = iv_gui_find_by_id (GTK_WIDGET (view), "table");
+  plot = iv_gui_find_by_id (GTK_WIDGET (view), "plot_stack");
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), >, 900);
+  tall_pos = gtk_paned_get_position (GTK_PANED (paned));
+  g_test_message ("at 1024 × 960: divider at %d, table %d px, plot %d px of %d", tall_pos,
+                  gtk_widget_get_height (table), gtk_widget_get_height (plot),
+                  gtk_widget_get_height (GTK_WIDGET (view)));
+  g_assert_cmpint (gtk_widget_get_height (plot) * 2, >=, gtk_widget_get_height (GTK_WIDGET (view)));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1024, 700);
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), <=, 700);
+  pos = gtk_paned_get_position (GTK_PANED (paned));
+  page = gtk_widget_get_height (GTK_WIDGET (view));
+  g_test_message ("at 1024 × 700: divider at %d, table %d px, plot %d px of %d", pos,
+                  gtk_widget_get_height (table), gtk_widget_get_height (plot), page);
+  g_assert_cmpint (pos, <, tall_pos);
+  g_assert_cmpint (gtk_widget_get_height (plot) * 2, >=, page);
+
+  /* taller again: the divider stays where the smaller window put it */
+  gtk_window_set_default_size (GTK_WINDOW (window), 1024, 900);
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  g_assert_cmpint (gtk_paned_get_position (GTK_PANED (paned)), ==, pos);
+}
+
 static const IvGuiCase cases[] = {
   { "/gui/runs-view", test_runs_view },
   { "/gui/runs-aiperf-toggle", test_runs_aiperf_toggle },
@@ -1331,6 +1376,7 @@ static const IvGuiCase cases[] = {
   { "/gui/live-stopped", test_live_stopped },
   { "/gui/isl-osl", test_isl_osl },
   { "/gui/runs-split", test_runs_split },
+  { "/gui/runs-split-shrinks", test_runs_split_shrinks },
 };
 
 int
