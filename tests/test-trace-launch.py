@@ -183,6 +183,13 @@ def hand_made(tmp):
         check(len(q) == 1 and q[0]["initial"] == 2
               and q[0]["points"] == [[16000, 3], [20000, 2], [25000, 1]],
               "a range carries the queue in (2) and keeps its changes", str(q))
+    # 21 µs … 40 µs: the first launch ran wholly before it, two still queued at its start
+    got = stats_json(path, "--from=0.011", "--to=0.030")
+    if got:
+        q = got["queue_series"]
+        check(len(q) == 1 and q[0]["initial"] == 2 and q[0]["points"] == [[25000, 1], [30000, 0]]
+              and q[0]["max"] == 2 and q[0]["max_ns"] == 21000,
+              "a later range: 2 carried in, then 1, 0; its longest (2) at its start", str(q))
     # a tie: the second call starts when the first kernel does (20 µs): 1, 2, 1, 0 (HTA's
     # order at a tie is unspecified; enqueue first never goes below zero)
     path = os.path.join(tmp, "queue-tie.json")

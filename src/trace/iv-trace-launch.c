@@ -218,6 +218,26 @@ launches_by_correlation (const IvTrace *t, GArray *launches, const guint8 *is_la
     }
 }
 
+/* The queue series over [t0, t1) from the launches that change it there: one whose call
+ * and work both come before the range adds 0 to the level carried in, one that comes after
+ * adds nothing (the window's area selection asks on the main thread: its cost follows the
+ * range, not the trace). */
+static GPtrArray *
+queue_series_in (const IvTrace *t, const GArray *launches, gint64 t0, gint64 t1)
+{
+  g_autoptr (GArray) in = g_array_new (FALSE, FALSE, sizeof (IvLaunch));
+
+  for (guint i = 0; i < launches->len; i++)
+    {
+      const IvLaunch *l = &g_array_index (launches, IvLaunch, i);
+      gint64 a = t->start_ns[l->call], b = t->start_ns[l->work];
+      if ((a < t0 && b < t0) || (a >= t1 && b >= t1))
+        continue;
+      g_array_append_val (in, *l);
+    }
+  return iv_trace_queue_series (t, in, t0, t1);
+}
+
 GArray *
 iv_trace_launches (const IvTrace *t, gboolean read_args)
 {
@@ -253,7 +273,7 @@ iv_trace_launch_stats (const IvTrace *t, gint64 t0, gint64 t1, gboolean read_arg
 
   st->launches = iv_trace_launches (t, read_args);
   st->queues = g_array_new (FALSE, FALSE, sizeof (IvQueueStats));
-  st->queue_series = iv_trace_queue_series (t, st->launches, t0, t1);
+  st->queue_series = queue_series_in (t, st->launches, t0, t1);
   keep_range (t, st, t0, t1);
   g_array_sort_with_data (st->launches, by_work_start, (gpointer) t);
   cpu = g_try_new (gint64, MAX (st->launches->len, 1));
