@@ -477,6 +477,14 @@ shoot_queues (IvWorkspacePage *page, IvTraceAnalysesView *view, const char *dir)
   for (guint p = 0; p < t->processes->len; p++)
     if (((const IvProcess *) t->processes->pdata[p])->kind != IV_PROCESS_GPU)
       iv_timeline_view_toggle_process (tv, p);
+
+  /* the memory curves: every process open, the first iteration */
+  {
+    g_autofree char *memory_png = g_build_filename (dir, "trace-memory.png", NULL);
+    iv_timeline_view_set_range (tv, t0, t0 + (t1 - t0) / 5);
+    iv_gui_wait_for_paint (GTK_WINDOW (window));
+    iv_gui_snapshot (GTK_WINDOW (window), memory_png);
+  }
 }
 
 static void
