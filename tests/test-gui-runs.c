@@ -983,6 +983,32 @@ test_isl_osl (void)
     g_assert_nonnull (strstr (card, "Input tokens (ISL): 128"));
   }
 
+  /* the grouping says what the pareto is grouped by: its cells, until one is chosen; then
+   * as chosen ("Model": one group of all 36 runs, not the cells again) */
+  g_assert_true (show_plot (view, "pareto_curve_throughput_per_gpu_vs_latency"));
+  {
+    GtkDropDown *group = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (view), "group_choice"));
+    g_autoptr (IvRunsItem) shown = NULL;
+    IvChart *chart = iv_chart_view_get_chart (chart_view (view));
+    guint n_all = 0, n_model = 0;
+    g_assert_null (iv_runs_state_get_group_by (state_of (view)));
+    shown = g_list_model_get_item (gtk_drop_down_get_model (group),
+                                   gtk_drop_down_get_selected (group));
+    g_assert_cmpstr (iv_runs_item_get_title (shown), ==, "ISL · OSL");
+    /* no series holds every run: each holds a cell's four */
+    for (guint i = 0; i < iv_chart_get_n_series (chart); i++)
+      n_all += iv_chart_get_series (chart, i)->n == 36;
+    g_assert_cmpuint (n_all, ==, 0);
+    g_object_set (state_of (view), "group-by", "model", NULL);
+    iv_gui_settle (window);
+    chart = iv_chart_view_get_chart (chart_view (view));
+    for (guint i = 0; i < iv_chart_get_n_series (chart); i++)
+      n_model += iv_chart_get_series (chart, i)->n == 36;
+    g_assert_cmpuint (n_model, >=, 1);
+    g_object_set (state_of (view), "group-by", NULL, NULL);
+    iv_gui_settle (window);
+  }
+
   g_assert_true (show_plot (view, "isl_osl_pareto_grid"));
   g_assert_true (iv_runs_view_get_figure (view)->render == iv_chart_grid_render);
 

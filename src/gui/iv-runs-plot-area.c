@@ -268,6 +268,12 @@ list_quantities (IvRunsPlotArea *self, const IvSweep *sweep)
                           iv_runs_state_get_custom_x (self->state));
   iv_runs_drop_down_show (self->y_choice, G_LIST_MODEL (quantities),
                           iv_runs_state_get_custom_y (self->state));
+  /* A sweep over both lengths is grouped by its ISL × OSL cells unless a grouping is
+   * chosen (iv-render-runs.c): the list says so first (the state's "no choice"), rather
+   * than show "Model" over a figure grouped by cell. */
+  if (g_ptr_array_find (sweep->varying, GUINT_TO_POINTER (IV_FIELD_ISL), NULL)
+      && g_ptr_array_find (sweep->varying, GUINT_TO_POINTER (IV_FIELD_OSL), NULL))
+    iv_runs_items_add (groups, NULL, _ ("ISL · OSL"));
   iv_runs_items_add (groups, iv_field_key (IV_FIELD_MODEL), iv_field_title (IV_FIELD_MODEL));
   for (guint i = 0; i < sweep->varying->len; i++)
     {
@@ -323,6 +329,9 @@ chosen_spec (IvRunsPlotArea *self, gboolean multi)
         {
           self->group_strv[0] = (char *) group_by;
           self->override.groups = self->group_strv;
+          /* the grouping chosen is drawn as chosen: "Model" is one group of every model's
+           * runs, not the cells the built-in default would refine it into */
+          self->override.builtin = FALSE;
         }
     }
   return &self->override;
