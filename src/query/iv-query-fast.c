@@ -62,9 +62,9 @@ ident_char (guchar c)
   return ident_start (c) || g_ascii_isdigit (c) || c == '$';
 }
 
-/* The text between quotes @q at @s (the opening one), the doubled quote an escape
- * (@close: the closing quote, ']' takes no escape); the end in *@end. FALSE when it is
- * not closed. */
+/* The text quoted from byte @at of @s (the opening quote) to @close, a doubled @close
+ * standing for itself (but in [brackets], which take no escape); where it ends in
+ * *@end. NULL when it is not closed. */
 static char *
 unquote (const char *s, gsize len, gsize at, char close, gsize *end)
 {
@@ -221,6 +221,7 @@ static const char *const slice_names[IV_SLICE_N_COLUMNS]
     = { "id",   "ts",    "dur",       "track_id",   "category",
         "name", "depth", "parent_id", "arg_set_id", "self_dur" };
 
+/* by IvAggFunc: count (*) and count (c) are both count */
 static const char *const agg_names[] = { "count", "count", "sum", "min", "max", "avg", "total" };
 
 /* The column of _iv_groups that holds key @k (its schema below). */
@@ -530,12 +531,6 @@ cond_clear (gpointer data)
   g_free (((IvAggCond *) data)->text);
 }
 
-static char *
-quote (const char *name)
-{
-  return _iv_query_quote (name);
-}
-
 /* @text from @from to @to with each replacement in @repl (in order) made. */
 static void
 append_replaced (GString *out, const char *sql, gsize from, gsize to, GArray *repl)
@@ -739,7 +734,7 @@ parse (Parser *p)
         {
           /* named as SQLite names it: the alias, or the expression as written */
           g_autofree char *span = g_strndup (p->sql + it->start, it->end - it->start);
-          g_autofree char *name = quote (it->alias ? it->alias : span);
+          g_autofree char *name = _iv_query_quote (it->alias ? it->alias : span);
           g_string_append_printf (out, "_iv_a%u AS %s", it->index, name);
         }
       else
@@ -747,13 +742,13 @@ parse (Parser *p)
           g_string_append_len (out, p->sql + it->start, (gssize) (it->end - it->start));
           if (it->alias)
             {
-              g_autofree char *name = quote (it->alias);
+              g_autofree char *name = _iv_query_quote (it->alias);
               g_string_append_printf (out, " AS %s", name);
             }
         }
     }
   {
-    g_autofree char *table = quote (p->table);
+    g_autofree char *table = _iv_query_quote (p->table);
     g_string_append_printf (out, " FROM _iv_groups AS %s", table);
   }
   if (having_to > having_from)
