@@ -270,6 +270,30 @@ test_query_cancel (void)
   g_assert_nonnull (strstr (iv_query_page_get_error (q), "limit"));
 }
 
+/* What a GROUP BY name outside the native class kept (the slices in the names' order,
+ * a column's copy) is let go once the page has been idle a while. */
+static void
+test_query_idle_drop (void)
+{
+  IvQueryPage *q = trace_query_page (window, NULL);
+  guint64 bytes = 0;
+  gint64 until;
+
+  g_object_set (q, "idle-drop-ms", 300u, NULL);
+  g_assert_true (run_sql (q, "SELECT name, sum(dur + 0) FROM slice GROUP BY name"));
+  g_object_get (q, "cache-bytes", &bytes, NULL);
+  g_assert_cmpuint (bytes, >, 0);
+  until = g_get_monotonic_time () + 800 * 1000;
+  iv_gui_wait_for (after_ms, &until, 5);
+  g_object_get (q, "cache-bytes", &bytes, NULL);
+  g_assert_cmpuint (bytes, ==, 0);
+  /* and made again by the next such query */
+  g_assert_true (run_sql (q, "SELECT name, sum(dur + 0) FROM slice GROUP BY name"));
+  g_object_get (q, "cache-bytes", &bytes, NULL);
+  g_assert_cmpuint (bytes, >, 0);
+  g_object_set (q, "idle-drop-ms", 60000u, NULL);
+}
+
 /* Closing the document while a query runs on it: the query stops and the page lets go
  * of it (the job holds the document until the worker returns, so nothing is freed under
  * it), and the page says there is nothing to query. */
@@ -638,6 +662,7 @@ static const IvGuiCase cases[] = {
   { "/gui/query/numeric-sort", test_query_numeric_sort, FALSE },
   { "/gui/query/error", test_query_error, FALSE },
   { "/gui/query/cancel", test_query_cancel, FALSE },
+  { "/gui/query/idle-drop", test_query_idle_drop, FALSE },
   { "/gui/query/close-while-running", test_query_close_while_running, FALSE },
   { "/gui/query/row-selects-slice", test_query_row_selects_slice, FALSE },
   { "/gui/query/completion", test_query_completion, FALSE },

@@ -211,6 +211,7 @@ struct _IvQueryPage
   QueryConn *conn;
   Job *running;       /* the job of the query running, or NULL */
   guint idle_drop_id; /* lets the connection's caches go once the page has been idle */
+  guint idle_drop_ms; /* after how long ("idle-drop-ms") */
   IvQueryResult *result;
   gint64 time_limit_ms;
   char *error;
@@ -226,6 +227,16 @@ enum
 };
 
 static guint signals[N_SIGNALS];
+
+/* Properties: what the caches of the connection hold (for tests and diagnostics), and
+ * how long the page keeps them after its last query. */
+enum
+{
+  PROP_0,
+  PROP_CACHE_BYTES,
+  PROP_IDLE_DROP_MS,
+  N_PROPS
+};
 
 struct _Job
 {
@@ -492,8 +503,8 @@ run_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel
 }
 
 /* How long after its last query the page keeps what the connection ordered and copied
- * to answer sooner (GROUP BY name over 10 M slices: hundreds of MB). */
-#define IDLE_DROP_S 60
+ * to answer sooner (GROUP BY name over 10 M slices: hundreds of MB), by default. */
+#define IDLE_DROP_MS 60000
 
 static gboolean
 drop_caches_when_idle (gpointer data)
@@ -523,7 +534,7 @@ on_done (GObject *source, GAsyncResult *res, gpointer data)
     return;
   set_running (self, NULL);
   g_clear_handle_id (&self->idle_drop_id, g_source_remove);
-  self->idle_drop_id = g_timeout_add_seconds (IDLE_DROP_S, drop_caches_when_idle, self);
+  self->idle_drop_id = g_timeout_add (self->idle_drop_ms, drop_caches_when_idle, self);
   if (ok)
     {
       IvQueryResult *r = g_steal_pointer (&job->result);
@@ -1571,11 +1582,55 @@ iv_query_page_dispose (GObject *object)
 }
 
 static void
+iv_query_page_get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+  IvQueryPage *self = IV_QUERY_PAGE (object);
+  switch (id)
+    {
+    case PROP_CACHE_BYTES:
+      /* read on the main thread while no worker uses the connection */
+      g_value_set_uint64 (
+          value, self->conn && !self->running ? iv_query_cache_bytes (self->conn->query) : 0);
+      break;
+    case PROP_IDLE_DROP_MS:
+      g_value_set_uint (value, self->idle_drop_ms);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+    }
+}
+
+static void
+iv_query_page_set_property (GObject *object, guint id, const GValue *value, GParamSpec *pspec)
+{
+  IvQueryPage *self = IV_QUERY_PAGE (object);
+  switch (id)
+    {
+    case PROP_IDLE_DROP_MS:
+      self->idle_drop_ms = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+    }
+}
+
+static void
 iv_query_page_class_init (IvQueryPageClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
-  G_OBJECT_CLASS (klass)->dispose = iv_query_page_dispose;
+  object_class->dispose = iv_query_page_dispose;
+  object_class->get_property = iv_query_page_get_property;
+  object_class->set_property = iv_query_page_set_property;
+  g_object_class_install_property (object_class, PROP_CACHE_BYTES,
+                                   g_param_spec_uint64 ("cache-bytes", NULL, NULL, 0, G_MAXUINT64,
+                                                        0,
+                                                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (object_class, PROP_IDLE_DROP_MS,
+                                   g_param_spec_uint ("idle-drop-ms", NULL, NULL, 1, G_MAXUINT,
+                                                      IDLE_DROP_MS,
+                                                      G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   /* (guint64 slice, gboolean show) */
   signals[SIGNAL_SLICE_SELECTED]
@@ -1592,6 +1647,7 @@ iv_query_page_init (IvQueryPage *self)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
 
   self->time_limit_ms = IV_QUERY_TIME_LIMIT_MS;
+  self->idle_drop_ms = IDLE_DROP_MS;
   self->vpaned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   self->hpaned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   gtk_paned_set_shrink_start_child (GTK_PANED (self->vpaned), FALSE);
