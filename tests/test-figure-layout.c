@@ -26,6 +26,7 @@
 #include "iv-sweep.h"
 #include "iv-text.h"
 #include "iv-trace-charts.h"
+#include "iv-trace-queue.h"
 #include "iv-trace-memcpy.h"
 #include "iv-trace-pipelined.h"
 #include "iv-trace-query.h"
@@ -456,6 +457,8 @@ test_traces (void)
 
       tl.note_cut = TRUE;
       iv_trace_activity_range (t, &tl.t0_ns, &tl.t1_ns);
+      /* as the window loads it: each stream's queue length a counter track */
+      g_assert_true (iv_trace_add_queue_tracks (t, TRUE));
       check_everywhere (name, &f);
       if ((chart = iv_trace_chart_streams (t, gpu)))
         check_chart ("trace streams", chart);
@@ -474,6 +477,8 @@ test_traces (void)
           check_chart ("trace launches", chart);
         if ((chart = iv_trace_chart_queues (t, ls)))
           check_chart ("trace queues", chart);
+        if ((chart = iv_trace_chart_queue_series (t, ls)))
+          check_chart ("trace queue series", chart);
         if ((chart = iv_trace_chart_copies (copies)))
           check_chart ("trace copies", chart);
       }

@@ -465,8 +465,12 @@ iv_trace_chart_queue_series (const IvTrace *t, const IvLaunchStats *st)
       return NULL;
     }
   {
-    g_autofree char *peak = g_strdup_printf (_ ("longest %.0f"), top);
-    iv_chart_add_text (c, top_x, top, peak);
+    /* the longest queue as a marker named in the legend: a text beside a peak at the
+     * right edge would be cut in a narrow figure */
+    g_autofree char *peak = g_strdup_printf (_ ("longest: %.0f"), top);
+    IvSeries *se = iv_chart_add_scatter (c, peak, &top_x, &top, 1);
+    iv_series_set_color (se, 0x000000);
+    iv_series_set_marker (se, IV_MARKER_TRIANGLE, 7);
   }
   return c;
 }

@@ -44,7 +44,8 @@ IvChart *iv_trace_chart_launches (const IvLaunchStats *st);
  * queues. */
 IvChart *iv_trace_chart_queues (const IvTrace *trace, const IvLaunchStats *st);
 /* The queue length of each stream over the range (st->queue_series, HTA's time series) as
- * steps against the time since the trace began, the longest queue marked; a stream of
+ * steps against the time since the trace began, the longest queue marked (a
+ * triangle, named in the legend); a stream of
  * many changes drawn from at most IV_QUEUE_CHART_POINTS of them (iv_queue_series_decimate:
  * the peaks kept). NULL when no stream has a queue. */
 #define IV_QUEUE_CHART_POINTS 4000
