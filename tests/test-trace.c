@@ -1793,6 +1793,105 @@ test_timeline_raster_matches_vector (void)
   cairo_surface_destroy (rec);
 }
 
+/* A frame drawn through a view's frame cache is the frame drawn without one, byte for
+ * byte, through scroll, pan and zoom steps, a return to an earlier range and a change of
+ * colouring: rows and names reused from earlier frames draw exactly what the level of
+ * detail and Pango give afresh. Names repeat at every width (so each is cut to many
+ * lengths), one carries a typeset symbol, one is right-to-left, one did not end. */
+static void
+test_timeline_cache_matches (void)
+{
+  g_autoptr (GString) json = g_string_new ("[");
+  g_autoptr (IvTrace) t = NULL;
+  g_autoptr (IvTimelineCache) cache = iv_timeline_cache_new ();
+  static const char *const names[] = {
+    "aten::convolution_backward",
+    "ncclDevKernel_AllReduce_Sum_bf16_RING_LL",
+    "W_Q projection",
+    "\u05d7\u05d9\u05e9\u05d5\u05d1 kernel",
+    "void at::native::vectorized_elementwise_kernel",
+  };
+  IvRenderOptions opt = { IV_THEME_LIGHT, 1.0 };
+  cairo_surface_t *cached = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1000, 400);
+  cairo_surface_t *fresh = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1000, 400);
+  IvTimelineCacheStats stats;
+  GRand *rng = g_rand_new_with_seed (32);
+  IvTimelineFigure fig = { 0 };
+  double at = 0;
+  gint64 span;
+
+  for (int i = 0; i < 4000; i++)
+    {
+      /* mostly narrow, every 9th wide enough for a name at most zoom levels */
+      double dur = g_rand_double_range (rng, 0.2, i % 9 == 0 ? 900 : 40);
+      g_string_append_printf (json,
+                              "{\"ph\": \"X\", \"name\": \"%s\", \"pid\": %d, \"tid\": %d, "
+                              "\"ts\": %.3f, \"dur\": %.3f},",
+                              names[i % G_N_ELEMENTS (names)], 1 + i % 2, 1 + i % 4, at, dur);
+      at += i % 4 == 3 ? dur + g_rand_double_range (rng, 0, 20) : 0;
+    }
+  g_rand_free (rng);
+  /* a thread of bars 10–32 px wide in the whole view, 25–80 px zoomed in: each name cut
+   * to many lengths, and the same length at many widths */
+  rng = g_rand_new_with_seed (33);
+  for (int k = 0; k < 25; k++)
+    g_string_append_printf (json,
+                            "{\"ph\": \"X\", \"name\": \"%s\", \"pid\": 0, \"tid\": 1, "
+                            "\"ts\": %.3f, \"dur\": %.3f},",
+                            names[k % G_N_ELEMENTS (names)], at * k / 25,
+                            at / 25 * g_rand_double_range (rng, 0.3, 1.0));
+  /* a span that did not end: named "… (did not end)" */
+  g_string_append_printf (json,
+                          "{\"ph\": \"B\", \"name\": \"open step\", \"pid\": 1, "
+                          "\"tid\": 9, \"ts\": %.3f}]",
+                          at / 2);
+  g_rand_free (rng);
+  t = load_text ("cache.json", json->str);
+  fig.trace = t, fig.selected = G_MAXSIZE;
+  fig.t0_ns = t->t0_ns, fig.t1_ns = t->t1_ns;
+  span = t->t1_ns - t->t0_ns;
+  for (int step = 0; step < 24; step++)
+    {
+      cairo_t *cr;
+      gint64 w = fig.t1_ns - fig.t0_ns, mid = fig.t0_ns + w / 2;
+      if (step >= 1 && step < 4) /* scrolled down and back */
+        fig.scroll_y = step == 3 ? 0 : 30 * step;
+      else if (step >= 4 && step < 12) /* zoomed in about the middle, a tenth a step */
+        fig.t0_ns = mid - w * 9 / 20, fig.t1_ns = mid + w * 9 / 20;
+      else if (step >= 12 && step < 17) /* panned right */
+        fig.t0_ns += w / 7, fig.t1_ns += w / 7;
+      else if (step == 17) /* back to the whole trace */
+        fig.t0_ns = t->t0_ns, fig.t1_ns = t->t0_ns + span;
+      else if (step == 18)
+        fig.color_by_category = TRUE;
+      else if (step == 19)
+        fig.color_by_category = FALSE, fig.selected = 3;
+      else if (step >= 20) /* zoomed out from a third of the way in */
+        fig.t0_ns = t->t0_ns + span / 3 - w / 2, fig.t1_ns = fig.t0_ns + w * 11 / 10;
+      fig.cache = cache;
+      cr = cairo_create (cached);
+      g_assert_true (iv_render_timeline (cr, &fig, &opt, 1000, 400, NULL));
+      cairo_destroy (cr);
+      fig.cache = NULL;
+      cr = cairo_create (fresh);
+      g_assert_true (iv_render_timeline (cr, &fig, &opt, 1000, 400, NULL));
+      cairo_destroy (cr);
+      cairo_surface_flush (cached);
+      cairo_surface_flush (fresh);
+      if (memcmp (cairo_image_surface_get_data (cached), cairo_image_surface_get_data (fresh),
+                  (gsize) cairo_image_surface_get_stride (fresh) * 400)
+          != 0)
+        g_error ("step %d: the frame drawn through the cache differs from the one without", step);
+    }
+  /* and the cache did serve: rows kept across the scroll steps, names laid out once for
+   * many bars */
+  iv_timeline_cache_get_stats (cache, &stats);
+  g_assert_cmpuint (stats.rows_hit, >, 0);
+  g_assert_cmpuint (stats.texts_hit, >, 2 * stats.texts_made);
+  cairo_surface_destroy (cached);
+  cairo_surface_destroy (fresh);
+}
+
 /* The analyses' charts carry the statistics they are drawn from, bar for bar, and are
  * NULL when there is nothing to draw. Values made by hand. */
 static void
@@ -2763,6 +2862,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/counter-series-grouped", test_counter_series_grouped);
   g_test_add_func ("/trace/memory-counter", test_memory_counter);
   g_test_add_func ("/trace/timeline-raster-matches-vector", test_timeline_raster_matches_vector);
+  g_test_add_func ("/trace/timeline-cache-matches", test_timeline_cache_matches);
   g_test_add_func ("/trace/area-charts", test_area_charts);
   g_test_add_func ("/trace/analysis-charts", test_analysis_charts);
   g_test_add_func ("/trace/timeline-state", test_timeline_state);

@@ -13,6 +13,52 @@
 #include "iv-trace-query.h"
 #include "iv-units.h"
 
+/* The trace's owner went: so did the trace the cache holds the address of. */
+static void
+on_cache_owner_gone (gpointer data, GObject *gone)
+{
+  IvTimelineView *self = data;
+
+  iv_timeline_cache_reset (self->frame_cache);
+  self->frame_cache_owner = NULL;
+}
+
+static void
+forget_cache_owner (IvTimelineView *self)
+{
+  if (self->frame_cache_owner)
+    g_object_weak_unref (self->frame_cache_owner, on_cache_owner_gone, self);
+  self->frame_cache_owner = NULL;
+}
+
+static void
+free_frame_cache (gpointer data)
+{
+  IvTimelineView *self = data;
+
+  forget_cache_owner (self);
+  g_clear_pointer (&self->frame_cache, iv_timeline_cache_free);
+}
+
+/* The cache serves this frame when it serves the trace shown: the one its owner (the
+ * document) holds for as long as it lives. A trace without an owner is drawn without
+ * it (nothing says when that trace goes). */
+static IvTimelineCache *
+frame_cache (IvTimelineView *self)
+{
+  if (self->owner != self->frame_cache_owner)
+    {
+      forget_cache_owner (self);
+      iv_timeline_cache_reset (self->frame_cache);
+      if (self->owner)
+        {
+          self->frame_cache_owner = self->owner;
+          g_object_weak_ref (self->owner, on_cache_owner_gone, self);
+        }
+    }
+  return self->owner ? self->frame_cache : NULL;
+}
+
 static void
 draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
 {
@@ -25,7 +71,10 @@ draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
   if (!self->fig.trace)
     return;
   iv_timeline_layout (&self->fig, width, height, &self->layout);
+  /* lent for this frame only: the figure is also what Export draws, elsewhere */
+  self->fig.cache = frame_cache (self);
   iv_render_timeline (cr, &self->fig, &options, width, height, NULL);
+  self->fig.cache = NULL;
 }
 
 /* How many rows are busy in each column of the whole trace at @width: computed once per
@@ -185,6 +234,9 @@ _iv_timeline_view_bind_drawing (GtkWidgetClass *widget_class)
 void
 _iv_timeline_view_init_drawing (IvTimelineView *self)
 {
+  self->frame_cache = iv_timeline_cache_new ();
+  /* freed with the view (its dispose is iv-timeline-view.c's) */
+  g_object_set_data_full (G_OBJECT (self), "iv-frame-cache", self, free_frame_cache);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw, self, NULL);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->minimap), draw_minimap, self, NULL);
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",

@@ -56,6 +56,10 @@ struct _IvTimelineView
   GArray *linked; /* gsize; the figure's linked */
   gsize link_source;
   gsize hovered;
+  /* the frame cache (iv-timeline-cache.h), lent to the figure while a frame is drawn; it
+   * serves the trace of frame_cache_owner (a weak pointer: reset when that goes) */
+  IvTimelineCache *frame_cache;
+  GObject *frame_cache_owner;
 };
 
 /* iv-timeline-view.c */

@@ -260,8 +260,8 @@ palette_slot (const IvTimelineFigure *fig, GByteArray **slots, gsize slice)
 }
 
 static void
-draw_ruler (cairo_t *cr, IvText *text, const IvThemeColors *colors, const IvTimelineLayout *L,
-            const IvTrace *t, double height)
+draw_ruler (cairo_t *cr, IvText *text, IvTimelineCache *cache, const IvThemeColors *colors,
+            const IvTimelineLayout *L, const IvTrace *t, double height)
 {
   /* Times relative to the trace's start, in the unit that suits the visible span. */
   IvScaleSpec spec = { IV_SCALE_TIME, { IV_UNIT_SECONDS, 1e-9, NULL }, FALSE, (double) t->t0_ns };
@@ -288,14 +288,19 @@ draw_ruler (cairo_t *cr, IvText *text, const IvThemeColors *colors, const IvTime
                                        ? g_strdup_printf ("%s %s", tk->label, ticks->unit_label)
                                        : g_strdup (tk->label);
           double w, h;
-          iv_text_measure (text, label, 0.8, FALSE, 0, &w, &h);
+          /* (a view's cache keeps the layouts of the labels it showed before) */
+          PangoLayout *layout
+              = cache ? _iv_timeline_cache_text (cache, text, label, 0.8, FALSE, 0, 0, &w, &h)
+                      : NULL;
+          if (!layout)
+            iv_text_measure (text, label, 0.8, FALSE, 0, &w, &h), layout = text->layout;
           /* right of its tick; near the plot's end, left of it; never cut. The layout
            * just measured is the one iv_text_show would set up again: drawn as it does. */
           if (x + 3 + w <= L->plot_x + L->plot_w || x - 3 - w >= L->plot_x)
             {
               iv_color_set_source (cr, &colors->foreground_dim);
               cairo_move_to (cr, x + 3 + w <= L->plot_x + L->plot_w ? x + 3 : x - 3 - w, y0 + 2);
-              iv_text_show_layout (cr, text->layout, text->allow);
+              iv_text_show_layout (cr, layout, text->allow);
             }
         }
     }
@@ -418,6 +423,7 @@ typedef struct
   GByteArray *slots;                       /* palette slot per string id, see palette_slot */
   guint32 bucket_argb[2 * IV_COLOR_SLOTS]; /* premultiplied, per bucket */
   RowRaster raster;                        /* .line NULL on vector targets */
+  IvTimelineCache *cache;                  /* the figure's, or NULL */
 } Frame;
 
 static void
@@ -438,6 +444,30 @@ frame_init (Frame *f, cairo_t *cr, const IvTimelineFigure *fig, const IvRenderOp
       f->bucket_argb[b] = premultiplied (&fill);
     }
   iv_text_init (&f->text, cr, 12 * (options->font_scale > 0 ? options->font_scale : 1));
+  if ((f->cache = fig->cache))
+    _iv_timeline_cache_begin (f->cache, cr, f->t, f->L.t0_ns, f->L.t1_ns, f->L.plot_w,
+                              fig->color_by_category);
+}
+
+/* iv_text_show, through the view's cache when there is one (the same layout, laid out
+ * once for every frame and bar that sets the same text the same way). */
+static void
+frame_text_show (Frame *f, const char *str, double x, double y, double xalign, double yalign,
+                 double scale, gboolean bold, double max_width, const IvColor *color)
+{
+  double w, h;
+  PangoLayout *layout = f->cache ? _iv_timeline_cache_text (f->cache, &f->text, str, scale, bold,
+                                                            max_width, xalign, &w, &h)
+                                 : NULL;
+
+  if (!layout)
+    {
+      iv_text_show (&f->text, f->cr, str, x, y, xalign, yalign, scale, bold, max_width, color);
+      return;
+    }
+  iv_color_set_source (f->cr, color);
+  cairo_move_to (f->cr, x - w * xalign, y - h * yalign);
+  iv_text_show_layout (f->cr, layout, f->text.allow);
 }
 
 static void
@@ -463,8 +493,7 @@ draw_title (Frame *f)
   g_autofree char *title
       = g_strdup_printf ("%s · %s from %s", base, span, f->L.t0_ns > t->t0_ns ? from : "the start");
 
-  iv_text_show (&f->text, f->cr, title, PAD, PAD, 0, 0, 1.2, TRUE, f->width - 2 * PAD,
-                &f->colors->foreground);
+  frame_text_show (f, title, PAD, PAD, 0, 0, 1.2, TRUE, f->width - 2 * PAD, &f->colors->foreground);
 }
 
 /* Process headers, with ▾ when open and ▸ when collapsed (a click toggles). */
@@ -485,8 +514,8 @@ draw_headers (Frame *f)
       iv_color_set_source (f->cr, &f->colors->grid);
       cairo_rectangle (f->cr, 0, hy, f->width, HEADER_H - 3);
       cairo_fill (f->cr);
-      iv_text_show (&f->text, f->cr, label, PAD, hy + (HEADER_H - 3) / 2, 0, 0.5, 0.9, TRUE,
-                    f->width - 2 * PAD, &f->colors->foreground);
+      frame_text_show (f, label, PAD, hy + (HEADER_H - 3) / 2, 0, 0.5, 0.9, TRUE,
+                       f->width - 2 * PAD, &f->colors->foreground);
     }
 }
 
@@ -501,6 +530,13 @@ bucket_items (Frame *f)
   for (guint i = 0; i < f->items->len; i++)
     {
       const IvLodItem *it = &g_array_index (f->items, IvLodItem, i);
+      /* zoomed out, items are a block of slices apart and each name a miss in memory:
+       * asked for a few items ahead */
+      if (i + 8 < f->items->len)
+        {
+          gsize ahead = g_array_index (f->items, IvLodItem, i + 8).slice;
+          __builtin_prefetch (f->fig->color_by_category ? &f->t->cat[ahead] : &f->t->name[ahead]);
+        }
       f->buckets->data[i] = (guint8) (palette_slot (f->fig, &f->slots, it->slice)
                                       + (it->count > 1 ? IV_COLOR_SLOTS : 0));
       present |= 1u << f->buckets->data[i];
@@ -594,16 +630,15 @@ label_row (Frame *f, double y)
           g_autofree char *label = g_strdup_printf (_ ("%s (did not end)"),
                                                     iv_trace_string (f->t, f->t->name[it->slice]));
           f->text.allow = IV_TEXT_MAY_ELLIPSIZE | IV_TEXT_MAY_OVERLAP;
-          iv_text_show (&f->text, f->cr, label, x0 + 3, y + ROW_H / 2, 0, 0.5, 0.8, FALSE,
-                        x1 - x0 - 6, &ink);
+          frame_text_show (f, label, x0 + 3, y + ROW_H / 2, 0, 0.5, 0.8, FALSE, x1 - x0 - 6, &ink);
           f->text.allow = 0;
           continue;
         }
       /* a slice's name inside its bar, as much of it as the bar holds (hovering names
        * it in full); a bar starting left of the view has its name cut at the view's edge */
       f->text.allow = IV_TEXT_MAY_ELLIPSIZE | IV_TEXT_MAY_OVERLAP;
-      iv_text_show (&f->text, f->cr, iv_trace_string (f->t, f->t->name[it->slice]), x0 + 3,
-                    y + ROW_H / 2, 0, 0.5, 0.8, FALSE, x1 - x0 - 6, &ink);
+      frame_text_show (f, iv_trace_string (f->t, f->t->name[it->slice]), x0 + 3, y + ROW_H / 2, 0,
+                       0.5, 0.8, FALSE, x1 - x0 - 6, &ink);
       f->text.allow = 0;
     }
 }
@@ -652,10 +687,22 @@ static void
 draw_row (Frame *f, guint row, double y)
 {
   guint present;
+  GArray *own_items = f->items;
+  GByteArray *own_buckets = f->buckets;
 
-  g_array_set_size (f->items, 0);
-  iv_trace_lod_row (f->t, row, f->L.t0_ns, f->L.t1_ns, f->L.plot_w, f->items);
-  present = bucket_items (f);
+  if (!f->cache || !_iv_timeline_cache_row (f->cache, row, &f->items, &f->buckets, &present))
+    {
+      g_array_set_size (f->items, 0);
+      iv_trace_lod_row (f->t, row, f->L.t0_ns, f->L.t1_ns, f->L.plot_w, f->items);
+      present = bucket_items (f);
+      if (f->cache)
+        {
+          /* the cache takes the row's arrays; the frame goes on with new ones */
+          _iv_timeline_cache_keep_row (f->cache, row, f->items, f->buckets, present);
+          own_items = g_array_new (FALSE, FALSE, sizeof (IvLodItem));
+          own_buckets = g_byte_array_new ();
+        }
+    }
   if (f->raster.line)
     row_raster_draw (&f->raster, f->cr, &f->L, f->items, f->buckets->data, f->bucket_argb, y + 1,
                      ROW_H - 2);
@@ -663,6 +710,7 @@ draw_row (Frame *f, guint row, double y)
     fill_row_vector (f, present, y);
   mark_open_ends (f, y);
   label_row (f, y);
+  f->items = own_items, f->buckets = own_buckets;
 }
 
 /* How the gutter names a GPU track's group of rows. */
@@ -703,8 +751,8 @@ draw_tracks (Frame *f)
       /* "ThreadPoolForegroundWorker (13571)": the tid at the end tells the rows apart */
       f->text.middle = TRUE;
       f->text.allow = IV_TEXT_MAY_ELLIPSIZE;
-      iv_text_show (&f->text, f->cr, tr->name ? tr->name : tr->key, PAD + 8, ty + ROW_H / 2, 0, 0.5,
-                    0.85, FALSE, f->L.plot_x - PAD - 14, &f->colors->foreground_dim);
+      frame_text_show (f, tr->name ? tr->name : tr->key, PAD + 8, ty + ROW_H / 2, 0, 0.5, 0.85,
+                       FALSE, f->L.plot_x - PAD - 14, &f->colors->foreground_dim);
       f->text.allow = 0;
       f->text.middle = FALSE;
       /* A GPU track's row groups, named where each begins: its kernels are a list (rows
@@ -717,8 +765,8 @@ draw_tracks (Frame *f)
             double ry = g_array_index (L->row_y, double, tr->first_row + r);
             if (ry < 0 || row->kind == prev->kind)
               continue;
-            iv_text_show (&f->text, f->cr, row_kind_label (row->kind), PAD + 20, ry + ROW_H / 2, 0,
-                          0.5, 0.75, FALSE, f->L.plot_x - PAD - 26, &f->colors->foreground_dim);
+            frame_text_show (f, row_kind_label (row->kind), PAD + 20, ry + ROW_H / 2, 0, 0.5, 0.75,
+                             FALSE, f->L.plot_x - PAD - 26, &f->colors->foreground_dim);
           }
       cairo_save (f->cr);
       cairo_rectangle (f->cr, L->plot_x, 0, L->plot_w, f->height);
@@ -1046,7 +1094,7 @@ iv_render_timeline (cairo_t *cr, gconstpointer data, const IvRenderOptions *opti
   iv_color_set_source (cr, &f.colors->background);
   cairo_paint (cr);
   draw_title (&f);
-  draw_ruler (cr, &f.text, f.colors, &f.L, f.t, height);
+  draw_ruler (cr, &f.text, f.cache, f.colors, &f.L, f.t, height);
   draw_headers (&f);
   draw_tracks (&f);
   draw_counters (&f);

@@ -6,6 +6,7 @@
 
 #include "iv-render.h"
 #include "iv-theme.h"
+#include "iv-timeline-cache.h"
 #include "iv-trace-query.h"
 
 G_BEGIN_DECLS
@@ -29,6 +30,8 @@ typedef struct
                                     * one (a collective on every rank): outlined; or NULL */
   const char *name;                /* what the title calls the trace (a job's folder); NULL:
                                     * its file's name */
+  IvTimelineCache *cache;          /* a view's, kept between its frames (the same pixels,
+                                    * less work); NULL: none (exports) */
 } IvTimelineFigure;
 
 /* Where the timeline puts things, for hit testing and tests. */
