@@ -23,6 +23,7 @@
 #include "iv-trace-charts.h"
 #include "iv-trace-memcpy.h"
 #include "iv-trace-query.h"
+#include "iv-trace-queue.h"
 #include "iv-trace-report.h"
 #include "iv-timeline-state.h"
 
@@ -1968,6 +1969,36 @@ test_analysis_charts (void)
   g_assert_cmpfloat (iv_chart_get_series (c, 0)->y[0], ==, 4);
   g_assert_cmpfloat (iv_chart_get_series (c, 1)->y[0], ==, 1.5);
   iv_chart_free (c);
+
+  /* the queue over time: 1 carried in, then 2 at 3 µs and 0 at 5 µs after the trace's start,
+   * as steps from the first change; the longest (2) a marker named in the legend */
+  g_assert_null (iv_trace_chart_queue_series (t, &st));
+  {
+    IvQueueSeries *qs = g_new0 (IvQueueSeries, 1);
+    IvQueuePoint pts[] = { { t->t0_ns + 3000, 2 }, { t->t0_ns + 5000, 0 } };
+    qs->track = q.track, qs->initial = 1, qs->max = 2, qs->max_ns = t->t0_ns + 3000;
+    qs->points = g_array_new (FALSE, FALSE, sizeof (IvQueuePoint));
+    g_array_append_vals (qs->points, pts, 2);
+    st.queue_series = g_ptr_array_new_with_free_func ((GDestroyNotify) iv_queue_series_free);
+    g_ptr_array_add (st.queue_series, qs);
+  }
+  c = iv_trace_chart_queue_series (t, &st);
+  g_assert_nonnull (c);
+  s = iv_chart_get_series (c, 0);
+  g_assert_cmpint (s->kind, ==, IV_SERIES_STEP);
+  g_assert_cmpstr (iv_series_get_name (s), ==, "GPU 0 · stream 7");
+  g_assert_cmpuint (s->n, ==, 3);
+  g_assert_cmpfloat_with_epsilon (s->x[0], 3e-6, 1e-15);
+  g_assert_cmpfloat (s->y[0], ==, 1);
+  g_assert_cmpfloat (s->y[1], ==, 2);
+  g_assert_cmpfloat_with_epsilon (s->x[2], 5e-6, 1e-15);
+  g_assert_cmpfloat (s->y[2], ==, 0);
+  s = iv_chart_get_series (c, 1);
+  g_assert_cmpstr (iv_series_get_name (s), ==, "longest: 2");
+  g_assert_cmpfloat_with_epsilon (s->x[0], 3e-6, 1e-15);
+  g_assert_cmpfloat (s->y[0], ==, 2);
+  iv_chart_free (c);
+  g_clear_pointer (&st.queue_series, g_ptr_array_unref);
 
   /* copies: a set without bandwidth alone draws nothing; with a copy, both types */
   g_array_append_val (copies, m[1]);
