@@ -212,7 +212,9 @@ static int
 frames (const char *const *paths)
 {
   g_autoptr (GError) error = NULL;
+  double c0 = cpu_s (), t0 = now_s ();
   g_autoptr (IvTraceJob) job = iv_trace_job_load (paths, NULL, NULL, NULL, &error);
+  double load_t = now_s () - t0, load_cpu = cpu_s () - c0;
   IvTimelineFigure fig = { 0 };
   g_autoptr (GArray) linked = g_array_new (FALSE, FALSE, sizeof (gsize));
   gint64 span;
@@ -223,6 +225,11 @@ frames (const char *const *paths)
       fprintf (stderr, "bench-ranks: %s\n", error->message);
       exit (1);
     }
+  /* what the window waits for: the job's load above, and the ranks joined into one
+   * trace (iv-trace-job.c, on one thread) */
+  printf ("the window's load of the job (the ranks loaded, then joined into one trace): %.2f s "
+          "(CPU %.2f s)\n",
+          load_t, load_cpu);
   fig.trace = job->trace;
   fig.selected = G_MAXSIZE;
   /* the first collective instance, outlined as a hover does */
