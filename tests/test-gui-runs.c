@@ -985,9 +985,13 @@ test_isl_osl (void)
 
   /* the grouping says what the pareto is grouped by: its cells, until one is chosen; then
    * as chosen ("Model": one group of all 36 runs, not the cells again) */
+  /* the heat map has no grouping to pick: the statistic alone (the grouping greyed) */
+  g_assert_false (gtk_widget_get_sensitive (iv_gui_find_by_id (GTK_WIDGET (view), "group_choice")));
+  g_assert_true (gtk_widget_get_sensitive (iv_gui_find_by_id (GTK_WIDGET (view), "stat_choice")));
   g_assert_true (show_plot (view, "pareto_curve_throughput_per_gpu_vs_latency"));
   {
     GtkDropDown *group = GTK_DROP_DOWN (iv_gui_find_by_id (GTK_WIDGET (view), "group_choice"));
+    g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (group)));
     g_autoptr (IvRunsItem) shown = NULL;
     IvChart *chart = iv_chart_view_get_chart (chart_view (view));
     guint n_all = 0, n_model = 0;

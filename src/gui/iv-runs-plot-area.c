@@ -39,6 +39,7 @@ struct _IvRunsPlotArea
   GtkListView *plot_list;
   GtkWidget *plot_none; /* said when no title matches the search */
   GtkDropDown *stat_choice, *group_choice, *x_choice, *y_choice;
+  GtkWidget *group_label;      /* "by", before the grouping */
   GtkWidget *compare_controls; /* statistic and grouping: comparisons only */
   GtkToggleButton *log_x, *log_y, *aiperf;
   GtkWidget *custom_controls; /* a comparison of any two quantities */
@@ -487,6 +488,19 @@ draw (IvRunsPlotArea *self)
   set_notes (self, NULL);
   if (!(spec = chosen_spec (self, run == NULL)))
     return;
+  {
+    /* a heat map's cells and a surface's sheets are the lengths: no grouping to pick.
+     * Greyed, not hidden: the row keeps its width (the window's sidebar folds by it) and
+     * the controls do not move as plots are picked */
+    gboolean grouped
+        = spec->type != IV_PLOT_ISL_OSL_HEATMAP && spec->type != IV_PLOT_PARETO_SURFACE;
+    gtk_widget_set_sensitive (self->group_label, grouped);
+    gtk_widget_set_sensitive (GTK_WIDGET (self->group_choice), grouped);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->group_choice),
+                                 grouped ? _ ("Group the runs by")
+                                         : _ ("This plot is laid out by input and output "
+                                              "length: it has no groups"));
+  }
   subject = run ? run : sweep->runs->pdata[0];
   self->skipped_now = !iv_runs_figure (spec, sweep, subject, &drawn, &reason);
   if (self->skipped_now)
@@ -758,6 +772,7 @@ iv_runs_plot_area_class_init (IvRunsPlotAreaClass *klass)
   CHILD (plot_none);
   CHILD (stat_choice);
   CHILD (group_choice);
+  CHILD (group_label);
   CHILD (x_choice);
   CHILD (y_choice);
   CHILD (compare_controls);
