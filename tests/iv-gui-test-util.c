@@ -93,6 +93,9 @@ static gboolean
 none_loading (gpointer data)
 {
   GListModel *docs = iv_window_get_documents (data);
+  /* files opened together may become documents only once their heads are read */
+  if (iv_window_is_opening (data))
+    return FALSE;
   for (guint i = 0; i < g_list_model_get_n_items (docs); i++)
     {
       g_autoptr (IvDocument) doc = g_list_model_get_item (docs, i);

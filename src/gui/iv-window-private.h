@@ -18,6 +18,7 @@ struct _IvWindow
   gulong recent_changed_id;
   guint deferred_id; /* building what the first frame does not show */
   guint n_opened;
+  guint n_peeking;      /* opens whose files are being looked at before they become documents */
   AdwToast *last_toast; /* the last one shown or queued (tests read its title) */
 
   /* template children */

@@ -365,7 +365,15 @@ on_ranks_peeked (GObject *source, GAsyncResult *result, gpointer data)
   GPtrArray *files = g_task_get_task_data (G_TASK (result));
   g_autoptr (GPtrArray) ranks = g_task_propagate_pointer (G_TASK (result), NULL);
 
+  self->n_peeking--;
   open_files (self, (GFile **) files->pdata, (int) files->len, ranks);
+}
+
+gboolean
+iv_window_is_opening (IvWindow *self)
+{
+  g_return_val_if_fail (IV_IS_WINDOW (self), FALSE);
+  return self->n_peeking > 0;
 }
 
 void
@@ -397,6 +405,7 @@ iv_window_open (IvWindow *self, GFile **files, int n_files)
       for (int i = 0; i < n_files; i++)
         g_ptr_array_add (all, g_object_ref (files[i]));
       g_task_set_task_data (task, all, (GDestroyNotify) g_ptr_array_unref);
+      self->n_peeking++;
       g_task_run_in_thread (task, peek_ranks_thread);
       return;
     }

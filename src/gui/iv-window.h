@@ -19,6 +19,9 @@ void iv_window_close_document (IvWindow *self, IvDocument *document);
 /* Shows @document (loaded) where @old was, selected if @old was, and lets @old go (a
  * distributed job put on another clock). FALSE when @old is not open. */
 gboolean iv_window_replace_document (IvWindow *self, IvDocument *old, IvDocument *document);
+/* Whether files opened together are still being looked at (their distributedInfo read, on
+ * a worker) before they become documents. */
+gboolean iv_window_is_opening (IvWindow *self);
 void iv_window_toast (IvWindow *self, const char *message);
 
 G_END_DECLS
