@@ -18,6 +18,7 @@
 #include "iv-safe-text.h"
 #include "iv-sniff.h"
 #include "iv-sweep.h"
+#include "iv-trace-queue.h"
 
 #define COMMAND "query"
 
@@ -311,6 +312,15 @@ load_paths (IvQuery *q, char **paths, GPtrArray *traces, IvSweep **sweep)
           if (!trace)
             {
               _iv_cli_print_error (error);
+              return IV_EXIT_BAD_INPUT;
+            }
+          /* the tracks as the window has them (its Query page answers the same): the
+           * queue length under each GPU stream, which renumbers the tracks after it */
+          if (!iv_trace_add_queue_tracks (trace, TRUE))
+            {
+              _iv_cli_printf (stderr, _ ("inferview: %s: out of memory for the queue tracks.\n"),
+                              paths[i]);
+              iv_trace_free (trace);
               return IV_EXIT_BAD_INPUT;
             }
           g_ptr_array_add (traces, trace);

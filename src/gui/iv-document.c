@@ -378,7 +378,7 @@ describe_trace (const IvTrace *t)
   return g_strdup_printf (t->truncated ? _ ("Damaged, loaded in part · %s · %" G_GSIZE_FORMAT
                                             " slices · %u tracks · %s")
                                        : _ ("%s · %" G_GSIZE_FORMAT " slices · %u tracks · %s"),
-                          kind, t->n_slices, t->tracks->len, span);
+                          kind, t->n_slices, t->tracks->len - t->n_derived_tracks, span);
 }
 
 /* A followed sweep's line: live while a run is being written, its requests so far. */

@@ -233,6 +233,7 @@ iv_trace_add_queue_tracks (IvTrace *t, gboolean read_args)
   t->n_samples = at;
   _iv_grow_array_free (t->tracks);
   t->tracks = tracks;
+  t->n_derived_tracks += n_new;
   _iv_grow_array_free (t->series);
   t->series = series;
   return TRUE;

@@ -162,6 +162,8 @@ typedef struct
   IvIntern *strings;
   IvGrowArray *processes; /* IvProcess* (->pdata[i]) */
   IvGrowArray *tracks;    /* IvTrack, ordered for display */
+  guint n_derived_tracks; /* of @tracks, those made from the others (queue length),
+                           * not in the file: counts of the file's tracks leave them out */
   IvGrowArray *rows;      /* IvRow, grouped by track */
 
   /* slices, ordered by row, then start */
