@@ -26,6 +26,7 @@
 #include "iv-window-private.h"
 #include "iv-window.h"
 #include "iv-workspace-page.h"
+#include "iv-wrap-label.h"
 
 /* The running case's window and scratch folder (iv-gui-test-util.h). */
 #define window (iv_gui_window ())
@@ -394,9 +395,12 @@ test_model_view (void)
     details = gtk_stack_get_child_by_name (stack, "details");
     g_assert_false (has_label (details, "Replication Waste"));
     gtk_stack_set_visible_child_name (stack, "details");
+    /* made for the frame that shows it */
+    iv_gui_wait_for_paint (GTK_WINDOW (window));
     g_assert_true (has_label (details, "Replication Waste"));
     g_assert_true (has_label (details, "d_ff") || has_label (details, "F"));
     gtk_range_set_value (tp, 1); /* rebuilt while shown */
+    iv_gui_wait_for_paint (GTK_WINDOW (window));
     g_assert_true (has_label (details, "Replication Waste"));
     gtk_stack_set_visible_child_name (stack, "pipeline");
   }
@@ -949,14 +953,14 @@ test_model_tabs_reachable (void)
   iv_gui_snapshot (GTK_WINDOW (window), g_getenv ("IV_MODEL_TABS_PNG"));
 }
 
-/* The action row under @root whose title is @title, or NULL. */
+/* The row under @root whose title is @title, or NULL. */
 static GtkWidget *
 row_titled (GtkWidget *root, const char *title)
 {
   for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
     {
       GtkWidget *found;
-      if (ADW_IS_ACTION_ROW (c)
+      if (ADW_IS_PREFERENCES_ROW (c)
           && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (c)), title) == 0)
         return c;
       if ((found = row_titled (c, title)))
@@ -1016,9 +1020,9 @@ test_model_details_in_place (void)
   g_assert_cmpuint (r->n_hints, ==, 0);
   g_assert_cmpuint (r->n_waste, ==, 0);
 
-  /* shown: made now, and on the page */
+  /* shown: made for the frame that shows it, and on the page */
   gtk_stack_set_visible_child_name (stack, "details");
-  iv_gui_settle (window);
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
   r = iv_model_view_get_result (view);
   g_assert_true (r->has_hints);
   g_assert_cmpuint (r->n_hints, >, 0);
@@ -1054,6 +1058,213 @@ test_model_details_in_place (void)
   g_assert_cmpuint (iv_model_view_get_result (view)->n_hints, ==, 0);
 }
 
+/* The titles of the rows in @root's preferences group titled @group, in order, into
+ * @titles (at most @max): how many. */
+static guint
+group_row_titles (GtkWidget *root, const char *group, const char **titles, guint max)
+{
+  GtkWidget *grp = NULL;
+  guint n = 0;
+
+  for (GtkWidget *c = root; c;)
+    {
+      if (ADW_IS_PREFERENCES_GROUP (c)
+          && g_strcmp0 (adw_preferences_group_get_title (ADW_PREFERENCES_GROUP (c)), group) == 0)
+        {
+          grp = c;
+          break;
+        }
+      /* depth first */
+      if (gtk_widget_get_first_child (c))
+        c = gtk_widget_get_first_child (c);
+      else
+        {
+          while (c && c != root && !gtk_widget_get_next_sibling (c))
+            c = gtk_widget_get_parent (c);
+          c = c && c != root ? gtk_widget_get_next_sibling (c) : NULL;
+        }
+    }
+  g_assert_nonnull (grp);
+  for (GtkWidget *c = gtk_widget_get_first_child (grp); c;)
+    {
+      if (ADW_IS_PREFERENCES_ROW (c) && n < max)
+        titles[n++] = adw_preferences_row_get_title (ADW_PREFERENCES_ROW (c));
+      if (!ADW_IS_PREFERENCES_ROW (c) && gtk_widget_get_first_child (c))
+        c = gtk_widget_get_first_child (c);
+      else
+        {
+          while (c && c != grp && !gtk_widget_get_next_sibling (c))
+            c = gtk_widget_get_parent (c);
+          c = c && c != grp ? gtk_widget_get_next_sibling (c) : NULL;
+        }
+    }
+  return n;
+}
+
+/* Issue 31: slider values that come between two frames (a drag sends several) cost one
+ * update of the Details page, at the frame, with the last of them: what it then shows is
+ * what a fresh evaluation of the last configuration gives — its hints and waste in order,
+ * and the glossary's T at T_q 4096 ("4.1 ktokens", by hand: 4096 in SI with 3 digits). */
+static void
+test_model_details_coalesced (void)
+{
+  IvWorkspacePage *page = _iv_window_get_page (window, IV_GROUP_MODEL);
+  IvModelView *view = iv_workspace_page_get_model_view (page);
+  GtkWidget *controls = iv_gui_find_child (GTK_WIDGET (view), IV_TYPE_MODEL_CONTROLS);
+  GtkRange *tq
+      = GTK_RANGE (gtk_widget_get_template_child (controls, IV_TYPE_MODEL_CONTROLS, "tq_scale"));
+  GtkRange *tp = GTK_RANGE (iv_gui_control_labelled (GTK_WIDGET (view), "T_P"));
+  GtkStack *stack = stack_with_page (GTK_WIDGET (view), "details");
+  IvModelState *state = iv_model_view_get_state (view);
+  const char *shown[IV_MAX_HINTS + 1];
+  IvModelDetails *details;
+  GtkWidget *t_row;
+  IvResult fresh;
+  IvConfig c;
+  guint updates, n;
+
+  g_assert_true (
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.show-workspace", "s", "model"));
+  iv_gui_settle (window);
+  g_assert_true (iv_model_view_select_model (view, "DeepSeek-V3"));
+  gtk_stack_set_visible_child_name (stack, "details");
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  details = IV_MODEL_DETAILS (
+      iv_gui_find_child (gtk_stack_get_child_by_name (stack, "details"), IV_TYPE_MODEL_DETAILS));
+  g_assert_nonnull (details);
+  updates = iv_model_details_get_updates (details);
+  g_assert_cmpuint (updates, >, 0);
+
+  /* six values before the next frame, TP and T_q moved: TP 4 and T_q 4096 at the end */
+  gtk_range_set_value (tq, 13);
+  gtk_range_set_value (tp, 4);
+  gtk_range_set_value (tq, 11);
+  gtk_range_set_value (tp, 3);
+  gtk_range_set_value (tq, 12);
+  gtk_range_set_value (tp, 2);
+  g_assert_cmpuint (iv_model_details_get_updates (details), ==, updates);
+  /* the waste and hints, a search, not made for values no frame shows */
+  g_assert_false (iv_model_view_get_result (view)->has_hints);
+  iv_gui_wait_for_paint (GTK_WINDOW (window));
+  g_assert_cmpuint (iv_model_details_get_updates (details), ==, updates + 1);
+
+  /* what it shows is a fresh evaluation's */
+  iv_model_state_get_config (state, &c);
+  g_assert_cmpint (c.t, ==, 4);
+  g_assert_cmpint (c.T, ==, 4096);
+  g_assert_true (iv_model_evaluate (iv_model_state_get_model (state),
+                                    iv_model_state_get_hardware (state), &c, &fresh));
+  n = group_row_titles (GTK_WIDGET (details), "Hints", shown, G_N_ELEMENTS (shown));
+  if (fresh.n_hints == 0)
+    {
+      g_assert_cmpuint (n, ==, 1);
+      g_assert_cmpstr (shown[0], ==, "No hints: nothing stands out");
+    }
+  else
+    {
+      g_assert_cmpuint (n, ==, fresh.n_hints);
+      for (guint i = 0; i < n; i++)
+        g_assert_cmpstr (shown[i], ==, fresh.hints[i].text);
+    }
+  n = group_row_titles (GTK_WIDGET (details), "Replication Waste", shown, G_N_ELEMENTS (shown));
+  g_assert_cmpuint (n, ==, MAX (fresh.n_waste, 1));
+  for (guint i = 0; i < fresh.n_waste; i++)
+    g_assert_cmpstr (shown[i], ==, fresh.waste[i].text);
+  t_row = row_titled (GTK_WIDGET (details), "T");
+  g_assert_nonnull (t_row);
+  g_assert_cmpstr (gtk_label_get_text (label_with_class (t_row, "numeric")), ==, "4.1 ktokens");
+
+  /* one more step: the hint that DeepSeek-V3 does not fit (its sentence says how much
+   * memory a PE needs, which T_q changes) laid out once for each width GTK asks about —
+   * unwrapped, for its natural width; at the page's natural width (the paned asks the
+   * page's height without a width); at the width it has — not once per question */
+  {
+    guint i = 0;
+    GtkWidget *hint_row;
+    IvWrapLabel *hint;
+    guint layouts;
+    g_autofree char *before = NULL;
+    while (i < fresh.n_hints && !strstr (fresh.hints[i].text, "does not fit"))
+      i++;
+    g_assert_cmpuint (i, <, fresh.n_hints);
+    hint_row = row_titled (GTK_WIDGET (details), fresh.hints[i].text);
+    hint = IV_WRAP_LABEL (iv_gui_find_child (hint_row, IV_TYPE_WRAP_LABEL));
+    layouts = iv_wrap_label_get_layouts (hint);
+    before = g_strdup (iv_wrap_label_get_text (hint));
+    gtk_range_set_value (tq, 13);
+    iv_gui_wait_for_paint (GTK_WINDOW (window));
+    g_assert_cmpstr (iv_wrap_label_get_text (hint), !=, before);
+    g_assert_cmpstr (iv_wrap_label_get_text (hint), ==,
+                     iv_model_view_get_result (view)->hints[i].text);
+    g_assert_cmpuint (iv_wrap_label_get_layouts (hint), >=, layouts + 1);
+    g_assert_cmpuint (iv_wrap_label_get_layouts (hint), <=, layouts + 3);
+  }
+}
+
+/* IvWrapLabel, which the Details page's hints and waste are written in: as tall as a
+ * GtkLabel wrapping the same text at the same width; its text laid out once per width
+ * asked — the unwrapped text for its natural width, then each width asked for a height —
+ * and not again for a width asked before (four are kept), for the same text set again,
+ * for its width at a height (which GtkLabel finds by a binary search of layouts), or to
+ * draw it at the width it was last measured at. */
+static void
+test_wrap_label (void)
+{
+  static const char text[] = "158 GiB per PE does not fit in the 3.6 GiB it may hold (10 % kept "
+                             "for the runtime): no TP that this SIP can place fits (CP=1 kept)";
+  GtkWidget *win = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *wrap = iv_wrap_label_new (text), *label = gtk_label_new (text);
+  IvWrapLabel *w = IV_WRAP_LABEL (wrap);
+  int min, nat, h300, h200, label_h, unwrapped;
+  guint layouts;
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_box_append (GTK_BOX (box), wrap);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_window_set_child (GTK_WINDOW (win), box);
+  gtk_window_set_default_size (GTK_WINDOW (win), 300, 480);
+  gtk_window_present (GTK_WINDOW (win));
+  iv_gui_wait_for_paint (GTK_WINDOW (win));
+  g_assert_cmpstr (iv_wrap_label_get_text (w), ==, text);
+  g_assert_cmpint (gtk_widget_get_height (wrap), ==, gtk_widget_get_height (label));
+
+  /* a new text, asked about as GTK asks */
+  iv_wrap_label_set_text (w, text + 4); /* "GiB per PE …" */
+  gtk_label_set_text (GTK_LABEL (label), text + 4);
+  layouts = iv_wrap_label_get_layouts (w);
+  gtk_widget_measure (wrap, GTK_ORIENTATION_HORIZONTAL, -1, &min, &unwrapped, NULL, NULL);
+  g_assert_cmpuint (iv_wrap_label_get_layouts (w), ==, layouts + 1);
+  g_assert_cmpint (min, <, 300);
+  g_assert_cmpint (unwrapped, >, 600);
+  gtk_widget_measure (wrap, GTK_ORIENTATION_VERTICAL, 300, &h300, &nat, NULL, NULL);
+  g_assert_cmpint (h300, ==, nat);
+  g_assert_cmpuint (iv_wrap_label_get_layouts (w), ==, layouts + 2);
+  gtk_widget_measure (label, GTK_ORIENTATION_VERTICAL, 300, &label_h, NULL, NULL, NULL);
+  g_assert_cmpint (h300, ==, label_h);
+  gtk_widget_measure (wrap, GTK_ORIENTATION_VERTICAL, 200, &h200, NULL, NULL, NULL);
+  g_assert_cmpint (h200, >, h300);
+  gtk_widget_measure (label, GTK_ORIENTATION_VERTICAL, 200, &label_h, NULL, NULL, NULL);
+  g_assert_cmpint (h200, ==, label_h);
+  g_assert_cmpuint (iv_wrap_label_get_layouts (w), ==, layouts + 3);
+  /* asked before, or a width for a height: no layout */
+  gtk_widget_measure (wrap, GTK_ORIENTATION_VERTICAL, 300, &min, NULL, NULL, NULL);
+  g_assert_cmpint (min, ==, h300);
+  gtk_widget_measure (wrap, GTK_ORIENTATION_HORIZONTAL, h300, &min, &nat, NULL, NULL);
+  g_assert_cmpint (nat, ==, unwrapped);
+  g_assert_cmpuint (iv_wrap_label_get_layouts (w), ==, layouts + 3);
+
+  /* the same text again: nothing to lay out or draw again */
+  iv_gui_wait_for_paint (GTK_WINDOW (win));
+  g_assert_cmpint (gtk_widget_get_height (wrap), ==, gtk_widget_get_height (label));
+  layouts = iv_wrap_label_get_layouts (w);
+  iv_wrap_label_set_text (w, text + 4);
+  iv_gui_wait_for_paint (GTK_WINDOW (win));
+  g_assert_cmpuint (iv_wrap_label_get_layouts (w), ==, layouts);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 static const IvGuiCase cases[] = {
   { "/gui/model-view", test_model_view },
   { "/gui/model-figures", test_model_figures },
@@ -1063,6 +1274,8 @@ static const IvGuiCase cases[] = {
   { "/gui/model-compare-readable", test_model_compare_readable },
   { "/gui/model-tabs-reachable", test_model_tabs_reachable },
   { "/gui/model-details-in-place", test_model_details_in_place },
+  { "/gui/model-details-coalesced", test_model_details_coalesced },
+  { "/gui/wrap-label", test_wrap_label },
 };
 
 int

@@ -16,6 +16,7 @@
 #include "iv-plain-text.h"
 #include "iv-safe-text.h"
 #include "iv-units.h"
+#include "iv-wrap-label.h"
 
 /* The formula lines under a stage's row: with symbols, with numbers, its time, its
  * collective's cost. */
@@ -55,6 +56,7 @@ struct _IvModelDetails
   IvResult result; /* what an expanded row's formulas are made from */
   gboolean has_result;
   guint kind;
+  guint updates;
 };
 
 G_DEFINE_FINAL_TYPE (IvModelDetails, iv_model_details, GTK_TYPE_WIDGET)
@@ -117,16 +119,73 @@ formula_label (void)
   return label;
 }
 
-/* @rows (in @grp) made @n long: rows added at the end or taken from it, the rest kept.
- * @multiline: titles wrap (hints are sentences). */
+/* A row of a title and a subtitle that wrap, which looks like an AdwActionRow (the
+ * sizes of its style sheet's row > box.header > box.title, the title and subtitle
+ * styles) but is made of IvWrapLabels: the hints and the waste are sentences that change
+ * with the sliders, and a GtkLabel lays a wrapping text out again at every size GTK asks
+ * (issue 31). Nothing in it is aligned other than to fill: GTK 4.8 allocates a widget
+ * that is not filling by asking its width for the height it gets, which a box of wrapping
+ * labels answers by a search over widths, a layout of each label at each (AdwActionRow's
+ * centred header and title box do that, and so lay a changed title out some fifty times).
+ * Two expanding spacers centre the titles instead. */
+static GtkWidget *
+wrap_row_new (void)
+{
+  GtkWidget *row = adw_preferences_row_new ();
+  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *titles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
+  GtkWidget *title = iv_wrap_label_new (NULL), *subtitle = iv_wrap_label_new (NULL);
+
+  /* its title is the title label's text, for searches and screen readers */
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_widget_set_margin_start (header, 12);
+  gtk_widget_set_margin_end (header, 12);
+  gtk_widget_set_size_request (header, -1, 50);
+  gtk_widget_set_margin_top (titles, 6);
+  gtk_widget_set_margin_bottom (titles, 6);
+  gtk_widget_add_css_class (title, "title");
+  gtk_widget_add_css_class (subtitle, "subtitle");
+  gtk_widget_set_visible (subtitle, FALSE);
+  gtk_box_append (GTK_BOX (titles), title);
+  gtk_box_append (GTK_BOX (titles), subtitle);
+  for (int i = 0; i < 3; i++)
+    {
+      GtkWidget *spacer = i == 1 ? titles : gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+      gtk_widget_set_vexpand (spacer, i != 1);
+      gtk_box_append (GTK_BOX (header), spacer);
+    }
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), header);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_RELATION_LABELLED_BY, title,
+                                  NULL, GTK_ACCESSIBLE_RELATION_DESCRIBED_BY, subtitle, NULL, -1);
+  g_object_set_data (G_OBJECT (row), "iv-title", title);
+  g_object_set_data (G_OBJECT (row), "iv-subtitle", subtitle);
+  return row;
+}
+
+/* Sets a wrap row's text; the same text again changes nothing (no relayout). */
 static void
-resize_rows (GtkWidget *grp, GPtrArray *rows, guint n, gboolean multiline)
+set_wrap_text (GtkWidget *row, const char *title, const char *subtitle)
+{
+  /* hints and waste name the model and the hardware, which may come from a file: plain
+   * text, valid UTF-8 */
+  g_autofree char *valid_title = iv_text_valid (title, -1);
+  g_autofree char *valid_subtitle = iv_text_valid (subtitle ? subtitle : "", -1);
+  GtkWidget *sub = g_object_get_data (G_OBJECT (row), "iv-subtitle");
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), valid_title);
+  iv_wrap_label_set_text (g_object_get_data (G_OBJECT (row), "iv-title"), valid_title);
+  iv_wrap_label_set_text (IV_WRAP_LABEL (sub), valid_subtitle);
+  gtk_widget_set_visible (sub, *valid_subtitle != '\0');
+}
+
+/* @rows (in @grp) made @n long: rows added at the end or taken from it, the rest kept. */
+static void
+resize_rows (GtkWidget *grp, GPtrArray *rows, guint n)
 {
   while (rows->len < n)
     {
-      GtkWidget *row = text_row ("", NULL);
-      if (multiline)
-        adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 0);
+      GtkWidget *row = wrap_row_new ();
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (grp), row);
       g_ptr_array_add (rows, row);
     }
@@ -140,27 +199,27 @@ resize_rows (GtkWidget *grp, GPtrArray *rows, guint n, gboolean multiline)
 static void
 show_waste (IvModelDetails *self, const IvResult *r)
 {
-  resize_rows (self->waste, self->waste_rows, MAX (r->n_waste, 1), FALSE);
+  resize_rows (self->waste, self->waste_rows, MAX (r->n_waste, 1));
   if (r->n_waste == 0)
-    set_text (self->waste_rows->pdata[0], _ ("Nothing is replicated"), NULL);
+    set_wrap_text (self->waste_rows->pdata[0], _ ("Nothing is replicated"), NULL);
   for (guint i = 0; i < r->n_waste; i++)
     {
       g_autofree char *bytes = iv_units_format_bytes (r->waste[i].bytes);
       g_autofree char *sub = r->waste[i].bytes > 0
                                  ? g_strdup_printf ("%s · %.1f %%", bytes, r->waste[i].percent)
                                  : g_strdup_printf ("%.1f %%", r->waste[i].percent);
-      set_text (self->waste_rows->pdata[i], r->waste[i].text, sub);
+      set_wrap_text (self->waste_rows->pdata[i], r->waste[i].text, sub);
     }
 }
 
 static void
 show_hints (IvModelDetails *self, const IvResult *r)
 {
-  resize_rows (self->hints, self->hint_rows, MAX (r->n_hints, 1), TRUE);
+  resize_rows (self->hints, self->hint_rows, MAX (r->n_hints, 1));
   if (r->n_hints == 0)
-    set_text (self->hint_rows->pdata[0], _ ("No hints: nothing stands out"), NULL);
+    set_wrap_text (self->hint_rows->pdata[0], _ ("No hints: nothing stands out"), NULL);
   for (guint i = 0; i < r->n_hints; i++)
-    set_text (self->hint_rows->pdata[i], r->hints[i].text, NULL);
+    set_wrap_text (self->hint_rows->pdata[i], r->hints[i].text, NULL);
 }
 
 /* An expanded stage's lines, from the result shown; a collapsed one's wait until it is
@@ -391,6 +450,7 @@ iv_model_details_set_result (IvModelDetails *self, const IvResult *r, guint kind
   /* a result without its waste and hints would read as "nothing stands out" */
   g_return_if_fail (r->has_hints);
 
+  self->updates++;
   self->result = *r;
   self->has_result = TRUE;
   self->kind = MIN (kind, r->n_kinds - 1);
@@ -398,4 +458,11 @@ iv_model_details_set_result (IvModelDetails *self, const IvResult *r, guint kind
   show_hints (self, r);
   show_stages (self, r, self->kind);
   show_glossary (self, r, self->kind);
+}
+
+guint
+iv_model_details_get_updates (IvModelDetails *self)
+{
+  g_return_val_if_fail (IV_IS_MODEL_DETAILS (self), 0);
+  return self->updates;
 }

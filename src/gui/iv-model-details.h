@@ -17,5 +17,8 @@ GtkWidget *iv_model_details_new (void);
  * widgets, new text); rows are added or removed only where the count changes. A stage's
  * formulas are made only while its row is expanded. */
 void iv_model_details_set_result (IvModelDetails *self, const IvResult *result, guint kind);
+/* How many results were set since the page was made: the view sets one a frame, however
+ * many slider values came before it (tests). */
+guint iv_model_details_get_updates (IvModelDetails *self);
 
 G_END_DECLS

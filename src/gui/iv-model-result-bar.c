@@ -18,6 +18,7 @@ struct _IvModelResultBar
   GtkLabel *step, *step_caption, *tps, *memory, *memory_caption;
   GtkLabel *idle, *idle_caption, *stale;
   GtkFlowBox *figures; /* the four figures, wrapping when the pane is narrow */
+  char *memory_tip;    /* the memory caption's tooltip, shown when asked for (on_query_tooltip) */
 };
 
 G_DEFINE_FINAL_TYPE (IvModelResultBar, iv_model_result_bar, GTK_TYPE_BOX)
@@ -30,11 +31,37 @@ iv_model_result_bar_dispose (GObject *object)
 }
 
 static void
+iv_model_result_bar_finalize (GObject *object)
+{
+  g_free (IV_MODEL_RESULT_BAR (object)->memory_tip);
+  G_OBJECT_CLASS (iv_model_result_bar_parent_class)->finalize (object);
+}
+
+/* The captions' tooltips (the whole caption, which may be ellipsized; the memory's
+ * meaning) are made when the pointer asks for them: setting a tooltip's text makes GTK
+ * look for the pointer and the monitor's work area on the X server at once, which at
+ * every slider step cost as much as updating the Details page (issue 31). */
+static gboolean
+on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                  IvModelResultBar *self)
+{
+  const char *text = widget == GTK_WIDGET (self->memory_caption)
+                         ? self->memory_tip
+                         : gtk_label_get_text (GTK_LABEL (widget));
+
+  if (!text || !*text)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+static void
 iv_model_result_bar_class_init (IvModelResultBarClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   G_OBJECT_CLASS (klass)->dispose = iv_model_result_bar_dispose;
+  G_OBJECT_CLASS (klass)->finalize = iv_model_result_bar_finalize;
   gtk_widget_class_set_template_from_resource (
       widget_class, "/io/github/inferview/Inferview/ui/iv-model-result-bar.ui");
 #define CHILD(name, id)                                                                            \
@@ -60,6 +87,12 @@ iv_model_result_bar_init (IvModelResultBar *self)
   for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (self->figures)); c;
        c = gtk_widget_get_next_sibling (c))
     gtk_widget_set_focusable (c, FALSE);
+  for (int i = 0; i < 2; i++)
+    {
+      GtkWidget *caption = GTK_WIDGET (i == 0 ? self->step_caption : self->memory_caption);
+      gtk_widget_set_has_tooltip (caption, TRUE);
+      g_signal_connect (caption, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
+    }
 }
 
 /* The step (what it means in this mode), tokens/s, memory per PE against
@@ -75,8 +108,8 @@ iv_model_result_bar_show (IvModelResultBar *self, const IvResult *r)
   g_autofree char *mem = iv_hardware_format_bytes (r->hw, used),
                   *cap = iv_hardware_format_bytes (r->hw, r->usable_bytes_per_pe);
   gboolean gpu = iv_hardware_is_gpu_server (r->hw);
-  g_autofree char *memory = NULL, *memory_caption = NULL, *memory_tip = NULL, *step_caption = NULL,
-                  *idle = NULL, *idle_caption = NULL;
+  g_autofree char *memory = NULL, *memory_caption = NULL, *step_caption = NULL, *idle = NULL,
+                  *idle_caption = NULL;
   gint64 all = r->hw->X * r->hw->Y * r->hw->n_pe;
 
   if (r->config.mode == IV_MODE_PREFILL)
@@ -91,7 +124,8 @@ iv_model_result_bar_show (IvModelResultBar *self, const IvResult *r)
                    : g_strdup_printf (_ ("does not fit · %.0f %%"),
                                       100 * used / MAX (r->usable_bytes_per_pe, 1));
   memory_caption = g_strdup_printf (gpu ? _ ("%s of %s per GPU") : _ ("%s of %s per PE"), mem, cap);
-  memory_tip
+  g_free (self->memory_tip);
+  self->memory_tip
       = g_strdup_printf (gpu ? _ ("%s of the %s each GPU has once %.0f %% is kept for the runtime")
                              : _ ("%s of the %s each PE has once %.0f %% is kept for the runtime"),
                          mem, cap, 100 * r->config.reserve);
@@ -100,11 +134,9 @@ iv_model_result_bar_show (IvModelResultBar *self, const IvResult *r)
       gpu ? _ ("of %" G_GINT64_FORMAT " GPUs idle") : _ ("of %" G_GINT64_FORMAT " PEs idle"), all);
   gtk_label_set_text (self->step, step);
   gtk_label_set_text (self->step_caption, step_caption);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->step_caption), step_caption);
   gtk_label_set_text (self->tps, tps);
   gtk_label_set_text (self->memory, memory);
   gtk_label_set_text (self->memory_caption, memory_caption);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->memory_caption), memory_tip);
   gtk_widget_remove_css_class (GTK_WIDGET (self->memory), r->fits ? "error" : "success");
   gtk_widget_add_css_class (GTK_WIDGET (self->memory), r->fits ? "success" : "error");
   gtk_label_set_text (self->idle, idle);
@@ -129,7 +161,9 @@ iv_model_result_bar_set_stale (IvModelResultBar *self, gboolean has_result, cons
           gtk_widget_remove_css_class (c, "iv-stale");
       }
   gtk_label_set_text (self->stale, why ? why : "");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->stale), why);
+  /* a tooltip set again costs X requests (on_query_tooltip): only when it changes */
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (GTK_WIDGET (self->stale)), why) != 0)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->stale), why);
   gtk_widget_set_visible (GTK_WIDGET (self->stale), stale);
   gtk_widget_set_visible (GTK_WIDGET (self), has_result || stale);
 }

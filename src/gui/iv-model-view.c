@@ -2,8 +2,9 @@
  * the model (a few microseconds) and redraws the visible figure with the same renderer
  * the command line exports with. A combination the model rejects keeps the last valid
  * result on screen, greyed, with the reason under the controls. The Details page (waste,
- * hints, formulas, glossary) is updated in place only while it is shown, and the waste and
- * hints, which search other configurations, are made only then.
+ * hints, formulas, glossary) is updated in place only while it is shown, once a frame
+ * however many values came before it, and the waste and hints, which search other
+ * configurations, are made only then.
  *
  * Where things are: the layout is ui/iv-model-view.ui, five widgets — IvModelControls
  * (bound to the IvModelState evaluated here at every "changed"), IvModelSavedList,
@@ -42,6 +43,7 @@ struct _IvModelView
   GPtrArray *custom_hw; /* IvHardware *, owned: every edited SIP a result may point at */
   char *hw_error;       /* why the edited fields are not a SIP, or NULL */
   gboolean details_stale;
+  guint details_tick; /* the tick callback that updates the Details page, or 0 */
   gboolean stages_stale;
   IvModelDetails *details; /* the Details page's content, once it was shown (the box owns it) */
 
@@ -116,6 +118,33 @@ figure_data (const IvModelFigureInfo *info, gpointer user_data)
   return &self->model_figure;
 }
 
+/* The Details page shows the current result: made on the first showing, then updated
+ * in place; the waste and hints (a search of other configurations) only now that they
+ * are shown. A tick callback, run when the frame clock starts a frame, before its layout:
+ * however many slider values came since the last frame (a drag sends several), the page
+ * is updated once, with the last (issue 31). */
+static gboolean
+update_details (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  IvModelView *self = IV_MODEL_VIEW (widget);
+
+  self->details_tick = 0;
+  if (!self->notebook || g_strcmp0 (iv_model_notebook_get_page (self->notebook), "details") != 0
+      || !self->details_stale || !self->has_result)
+    return G_SOURCE_REMOVE;
+  if (!self->details)
+    {
+      GtkBox *box = iv_model_notebook_get_details_box (self->notebook);
+      self->details = IV_MODEL_DETAILS (iv_model_details_new ());
+      gtk_widget_set_vexpand (GTK_WIDGET (self->details), TRUE);
+      gtk_box_append (box, GTK_WIDGET (self->details));
+    }
+  iv_result_ensure_hints (&self->result);
+  iv_model_details_set_result (self->details, &self->result, self->model_figure.kind);
+  self->details_stale = FALSE;
+  return G_SOURCE_REMOVE;
+}
+
 static void
 redraw (IvModelView *self)
 {
@@ -126,21 +155,11 @@ redraw (IvModelView *self)
     return;
   name = iv_model_notebook_get_page (self->notebook);
   info = iv_model_notebook_get_figure (self->notebook);
-  if (g_strcmp0 (name, "details") == 0 && self->details_stale && self->has_result)
-    {
-      /* made on the first showing, then updated in place; the waste and hints (a search
-       * of other configurations) only now that they are shown */
-      if (!self->details)
-        {
-          GtkBox *box = iv_model_notebook_get_details_box (self->notebook);
-          self->details = IV_MODEL_DETAILS (iv_model_details_new ());
-          gtk_widget_set_vexpand (GTK_WIDGET (self->details), TRUE);
-          gtk_box_append (box, GTK_WIDGET (self->details));
-        }
-      iv_result_ensure_hints (&self->result);
-      iv_model_details_set_result (self->details, &self->result, self->model_figure.kind);
-      self->details_stale = FALSE;
-    }
+  /* the Details page, at the next frame: all the changes before it cost one update */
+  if (g_strcmp0 (name, "details") == 0 && self->details_stale && self->has_result
+      && !self->details_tick)
+    self->details_tick
+        = gtk_widget_add_tick_callback (GTK_WIDGET (self), update_details, NULL, NULL);
   if (g_strcmp0 (name, "compare") == 0)
     iv_model_compare_page_show (iv_model_notebook_get_compare_page (self->notebook));
   if (g_strcmp0 (name, "stages") == 0 && self->stages_stale && self->has_result)
@@ -305,6 +324,9 @@ iv_model_view_dispose (GObject *object)
 {
   IvModelView *self = IV_MODEL_VIEW (object);
 
+  if (self->details_tick)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->details_tick);
+  self->details_tick = 0;
   /* The bindings go with the state, before the controls they hold go with the template. */
   g_clear_object (&self->state);
   gtk_widget_dispose_template (GTK_WIDGET (self), IV_TYPE_MODEL_VIEW);
