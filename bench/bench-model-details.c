@@ -3,10 +3,14 @@
  * step is the T_q slider moved (the view re-evaluates, the page updates its rows) up to
  * the frame clock's after-paint of the frame that shows it: layout, snapshot and drawing
  * included. Beside it, measured in the same run: the same step with the Pipeline figure
- * shown, and a frame where nothing changed (the least any frame costs). Between two
- * samples the loop idles 40 ms, so no frame waits for the previous one's refresh slot.
+ * shown, and the least a frame with any change costs (the T_q slider's opacity toggled:
+ * the renderer's floor — with GTK 4.8's GL renderer on software GL, as under Xvfb, every
+ * frame redraws the whole window, whatever changed). Between two samples the loop idles
+ * 40 ms, so no frame waits for the previous one's refresh slot. The renderer is GTK's
+ * choice (GSK_RENDERER=cairo: the one that draws only what changed).
  * It needs a display: xvfb-run -a -s "-screen 0 1920x1080x24" build/bench/bench-model-details
- * [--quick]; without one it says it skipped (exit 77). */
+ * [--quick]; without one it says it skipped (exit 77). --profile MODEL runs only 400 of
+ * @MODEL's Details steps and prints their median, for `perf record` to look at nothing else. */
 #include <adwaita.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -128,10 +132,10 @@ cpu_now_ms (void)
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* @runs steps: the T_q slider between 2^12 and 2^13 (@range NULL: nothing changes, the
- * window is only redrawn). */
+/* @runs steps: the T_q slider between 2^12 and 2^13, or (@least) its opacity between 1
+ * and 0.99 (the smallest change a frame can show). */
 static Step
-step_ms (GtkWidget *window, GtkRange *range, int runs)
+step_ms (GtkWidget *window, GtkRange *range, gboolean least, int runs)
 {
   double *v = g_new (double, 5 * runs);
   Step out;
@@ -143,10 +147,11 @@ step_ms (GtkWidget *window, GtkRange *range, int runs)
       idle_for (40);
       c0 = cpu_now_ms ();
       t0 = g_get_monotonic_time ();
-      if (range)
-        gtk_range_set_value (range, gtk_range_get_value (range) == 13 ? 12 : 13);
+      if (least)
+        gtk_widget_set_opacity (GTK_WIDGET (range),
+                                gtk_widget_get_opacity (GTK_WIDGET (range)) < 1 ? 1.0 : 0.99);
       else
-        gtk_widget_queue_draw (window);
+        gtk_range_set_value (range, gtk_range_get_value (range) == 13 ? 12 : 13);
       t1 = g_get_monotonic_time ();
       if (!wait_for_paint (window))
         g_error ("no frame painted after a step");
@@ -156,6 +161,8 @@ step_ms (GtkWidget *window, GtkRange *range, int runs)
       v[3 * runs + i] = (layout_done - t1) / 1000.0; /* the layout, and the wait for the frame */
       v[4 * runs + i] = (paint_done - layout_done) / 1000.0;
     }
+  if (least)
+    gtk_widget_set_opacity (GTK_WIDGET (range), 1.0);
   out.wall = bench_median (v, runs);
   out.cpu = bench_median (v + runs, runs);
   out.update = bench_median (v + 2 * runs, runs);
@@ -169,6 +176,7 @@ int
 main (int argc, char **argv)
 {
   gboolean quick = argc > 1 && strcmp (argv[1], "--quick") == 0;
+  const char *profile = argc > 2 && strcmp (argv[1], "--profile") == 0 ? argv[2] : NULL;
   int runs = quick ? 11 : 61, missed = 0;
   g_autofree char *home = g_dir_make_tmp ("bench-model-details-XXXXXX", NULL);
   static const char *const models[] = { "Llama-3.1-8B", "DeepSeek-V3" };
@@ -203,31 +211,50 @@ main (int argc, char **argv)
   tq = GTK_RANGE (gtk_widget_get_template_child (controls, IV_TYPE_MODEL_CONTROLS, "tq_scale"));
   stack = stack_with_page (GTK_WIDGET (view), "details");
   g_assert (tq && stack);
-
-  printf ("bench-model-details: median slider step (T_q 4096 ↔ 8192, prefill) to its frame "
-          "painted,\n%d×%d window (%d×%d drawn), %d samples\n\n",
-          W, H, gtk_widget_get_width (window), gtk_widget_get_height (window), runs);
-  printf ("%-14s %14s %10s %26s %16s %11s  %s\n", "", "Details shown", "(CPU)",
-          "update · layout · paint", "Pipeline shown", "no change", "target");
-  for (guint i = 0; i < G_N_ELEMENTS (models); i++)
+  if (profile)
     {
-      Step details, pipeline, still;
+      Step details;
+      if (!iv_model_view_select_model (view, profile))
+        g_error ("no model %s", profile);
+      gtk_stack_set_visible_child_name (stack, "details");
+      step_ms (window, tq, FALSE, 3);
+      details = step_ms (window, tq, FALSE, 400);
+      printf ("%s: Details step %.2f ms, %.2f ms CPU (update %.2f · layout %.2f · paint %.2f)\n",
+              profile, details.wall, details.cpu, details.update, details.layout, details.paint);
+      runs = 0; /* no table */
+    }
+
+  if (runs)
+    {
+      printf ("bench-model-details: median slider step (T_q 4096 ↔ 8192, prefill) to its frame "
+              "painted,\n%d×%d window (%d×%d drawn), %s, %d samples\n\n",
+              W, H, gtk_widget_get_width (window), gtk_widget_get_height (window),
+              G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))), runs);
+      printf ("%-14s %14s %10s %26s %16s %14s  %s\n", "", "Details shown", "(CPU)",
+              "update · layout · paint", "Pipeline shown", "least (CPU)", "target");
+    }
+  for (guint i = 0; runs && i < G_N_ELEMENTS (models); i++)
+    {
+      Step details, pipeline, least;
       if (!iv_model_view_select_model (view, models[i]))
         g_error ("no model %s", models[i]);
       gtk_stack_set_visible_child_name (stack, "pipeline");
-      pipeline = step_ms (window, tq, runs);
+      pipeline = step_ms (window, tq, FALSE, runs);
       gtk_stack_set_visible_child_name (stack, "details");
-      details = step_ms (window, tq, runs);
-      still = step_ms (window, NULL, runs);
-      printf ("%-14s %11.2f ms %7.2f ms %7.2f · %5.2f · %5.2f ms %13.2f ms %8.2f ms  ≤ 16 ms %s\n",
+      details = step_ms (window, tq, FALSE, runs);
+      least = step_ms (window, tq, TRUE, runs);
+      printf ("%-14s %11.2f ms %7.2f ms %7.2f · %5.2f · %5.2f ms %13.2f ms %11.2f ms  ≤ 16 ms %s\n",
               models[i], details.wall, details.cpu, details.update, details.layout, details.paint,
-              pipeline.wall, still.wall,
+              pipeline.wall, least.cpu,
               details.wall <= 16  ? "target met"
               : details.cpu <= 16 ? "MISSED on the wall clock (CPU time within: a loaded machine?)"
-                                  : "MISSED");
+              : least.cpu > 16
+                  ? "MISSED (any frame costs more with this renderer: it redraws the whole window)"
+                  : "MISSED");
       missed += details.wall > 16;
     }
-  printf ("\n%s\n", missed ? "some targets missed" : "all targets met");
+  if (runs)
+    printf ("\n%s\n", missed ? "some targets missed" : "all targets met");
   gtk_window_destroy (GTK_WINDOW (window));
   idle_for (10);
   {
