@@ -13,12 +13,13 @@
 #include <malloc.h>
 #endif
 
-/* Giving freed pages back is glibc's malloc's business; under AddressSanitizer (whose
- * allocator replaces it) malloc_trim walks arenas a loading thread never attached and
- * crashes that thread (seen in the rank loader's workers). */
-#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
+/* Giving freed pages back is glibc's malloc's business; under AddressSanitizer or
+ * ThreadSanitizer (whose allocators replace it) malloc_trim walks arenas a loading thread
+ * never attached and crashes that thread (seen in the rank loader's workers: "malloc
+ * assertion failure in __malloc_arena_thread_freeres"). */
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #if defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #define IV_NO_MALLOC_TRIM 1
 #endif
 #endif
