@@ -31,8 +31,10 @@ struct _IvQuery
   /* the cancel token of the execution running (NULL between them): iv_query_cancel ()
    * reaches it under @lock from any thread. A token is per execution, so a cancel never
    * outlives the query it was meant for, and one made before a queued query starts is
-   * kept in the token the caller made when queueing it (docs/queries.md, § Cancelling) */
-  GMutex lock;
+   * kept in the token the caller made when queueing it (docs/queries.md, § Cancelling).
+   * A GRecMutex, not a GMutex: GLib's GMutex is a bare futex on Linux that
+   * ThreadSanitizer cannot see, its GRecMutex a pthread mutex that it can (CI runs it) */
+  GRecMutex lock;
   GCancellable *current;
   gboolean timed_out;
   gsize cache_limit;      /* bytes; 0: the tables' default */
@@ -310,7 +312,7 @@ iv_query_new (GError **error)
   g_autoptr (IvQuery) q = g_new0 (IvQuery, 1);
   int rc;
 
-  g_mutex_init (&q->lock);
+  g_rec_mutex_init (&q->lock);
   q->tables = g_ptr_array_new ();
   q->runs = g_ptr_array_new ();
   q->time_limit_ms = IV_QUERY_TIME_LIMIT_MS;
@@ -364,7 +366,7 @@ iv_query_free (IvQuery *q)
   g_ptr_array_unref (q->runs);
   g_free (q->refused);
   _iv_agg_groups_free (q->groups);
-  g_mutex_clear (&q->lock);
+  g_rec_mutex_clear (&q->lock);
   g_free (q);
 }
 
@@ -439,10 +441,10 @@ iv_query_set_time_limit (IvQuery *q, gint64 ms)
 void
 iv_query_cancel (IvQuery *q)
 {
-  g_mutex_lock (&q->lock);
+  g_rec_mutex_lock (&q->lock);
   if (q->current)
     g_cancellable_cancel (q->current);
-  g_mutex_unlock (&q->lock);
+  g_rec_mutex_unlock (&q->lock);
 }
 
 void
@@ -705,13 +707,13 @@ iv_query_exec_cancellable (IvQuery *q, const char *sql, const char *source,
   /* the execution's token: the caller's (cancelled perhaps already, before this worker
    * started: the query then stops at its first step), or one of its own for
    * iv_query_cancel () to reach */
-  g_mutex_lock (&q->lock);
+  g_rec_mutex_lock (&q->lock);
   q->current = cancellable ? g_object_ref (cancellable) : g_cancellable_new ();
-  g_mutex_unlock (&q->lock);
+  g_rec_mutex_unlock (&q->lock);
   ok = exec_statements (q, sql, source, columns, row, data, error);
-  g_mutex_lock (&q->lock);
+  g_rec_mutex_lock (&q->lock);
   g_clear_object (&q->current);
-  g_mutex_unlock (&q->lock);
+  g_rec_mutex_unlock (&q->lock);
   return ok;
 }
 
