@@ -3,14 +3,21 @@
  * step is the T_q slider moved (the view re-evaluates, the page updates its rows) up to
  * the frame clock's after-paint of the frame that shows it: layout, snapshot and drawing
  * included. Beside it, measured in the same run: the same step with the Pipeline figure
- * shown, and the least a frame with any change costs (the T_q slider's opacity toggled:
- * the renderer's floor — with GTK 4.8's GL renderer on software GL, as under Xvfb, every
- * frame redraws the whole window, whatever changed). Between two samples the loop idles
- * 40 ms, so no frame waits for the previous one's refresh slot. The renderer is GTK's
- * choice (GSK_RENDERER=cairo: the one that draws only what changed).
+ * shown, and the least a frame with any change costs (the T_q slider's opacity toggled).
+ * Between two samples the loop idles 40 ms, so no frame waits for the previous one's
+ * refresh slot.
+ * Each model is measured with two renderers: GTK's choice, then GTK's cairo renderer (a
+ * second run of this program with GSK_RENDERER=cairo). Which one a step is judged on: a
+ * renderer whose least frame alone takes more than half the budget is printed but not
+ * judged — that is GTK 4.8's GL renderer on software GL without buffer age (Xvfb: its GLX
+ * and EGL offer no GLX_EXT/EGL_EXT_buffer_age), which redraws the whole 1920×1080 window
+ * every frame, whatever changed (17–20 ms here before the page does anything). With buffer
+ * age, as on a desktop's GPU driver, GTK redraws the box around what changed; GTK's cairo
+ * renderer does the same in software, which is what a judged row measures here.
  * It needs a display: xvfb-run -a -s "-screen 0 1920x1080x24" build/bench/bench-model-details
  * [--quick]; without one it says it skipped (exit 77). --profile MODEL runs only 400 of
- * @MODEL's Details steps and prints their median, for `perf record` to look at nothing else. */
+ * @MODEL's Details steps and prints their median, for `perf record` to look at nothing
+ * else (with the renderer GSK_RENDERER names). */
 #include <adwaita.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -26,6 +33,7 @@
 
 #define W 1920
 #define H 1080
+#define TARGET_MS 16.0
 
 static void
 on_after_paint (GdkFrameClock *clock, gboolean *painted)
@@ -175,9 +183,12 @@ step_ms (GtkWidget *window, GtkRange *range, gboolean least, int runs)
 int
 main (int argc, char **argv)
 {
-  gboolean quick = argc > 1 && strcmp (argv[1], "--quick") == 0;
+  gboolean child = argc > 1 && g_str_has_suffix (argv[1], "-child") && argv[1][0] == '-';
+  gboolean quick
+      = argc > 1 && (strcmp (argv[1], "--quick") == 0 || strcmp (argv[1], "--quick-child") == 0);
   const char *profile = argc > 2 && strcmp (argv[1], "--profile") == 0 ? argv[2] : NULL;
-  int runs = quick ? 11 : 61, missed = 0;
+  int runs = quick ? 11 : 61;
+  guint missed = 0, n_judged = 0;
   g_autofree char *home = g_dir_make_tmp ("bench-model-details-XXXXXX", NULL);
   static const char *const models[] = { "Llama-3.1-8B", "DeepSeek-V3" };
   GtkWidget *window, *controls;
@@ -224,18 +235,20 @@ main (int argc, char **argv)
       runs = 0; /* no table */
     }
 
-  if (runs)
+  if (runs && !child)
     {
       printf ("bench-model-details: median slider step (T_q 4096 ↔ 8192, prefill) to its frame "
-              "painted,\n%d×%d window (%d×%d drawn), %s, %d samples\n\n",
-              W, H, gtk_widget_get_width (window), gtk_widget_get_height (window),
-              G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))), runs);
-      printf ("%-14s %14s %10s %26s %16s %14s  %s\n", "", "Details shown", "(CPU)",
+              "painted,\n%d×%d window (%d×%d drawn), %d samples; a renderer whose least "
+              "frame takes over\nhalf the budget is not judged (it redraws the whole window "
+              "whatever changed)\n\n",
+              W, H, gtk_widget_get_width (window), gtk_widget_get_height (window), runs);
+      printf ("%-17s %-13s %13s %9s %24s %15s %12s  %s\n", "renderer", "", "Details shown", "(CPU)",
               "update · layout · paint", "Pipeline shown", "least (CPU)", "target");
     }
   for (guint i = 0; runs && i < G_N_ELEMENTS (models); i++)
     {
       Step details, pipeline, least;
+      gboolean judged;
       if (!iv_model_view_select_model (view, models[i]))
         g_error ("no model %s", models[i]);
       gtk_stack_set_visible_child_name (stack, "pipeline");
@@ -243,18 +256,48 @@ main (int argc, char **argv)
       gtk_stack_set_visible_child_name (stack, "details");
       details = step_ms (window, tq, FALSE, runs);
       least = step_ms (window, tq, TRUE, runs);
-      printf ("%-14s %11.2f ms %7.2f ms %7.2f · %5.2f · %5.2f ms %13.2f ms %11.2f ms  ≤ 16 ms %s\n",
-              models[i], details.wall, details.cpu, details.update, details.layout, details.paint,
+      judged = least.cpu <= TARGET_MS / 2;
+      printf ("%-17s %-13s %10.2f ms %6.2f ms %5.2f · %5.2f · %5.2f ms %12.2f ms %9.2f ms  %s\n",
+              G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (window))), models[i],
+              details.wall, details.cpu, details.update, details.layout, details.paint,
               pipeline.wall, least.cpu,
-              details.wall <= 16  ? "target met"
-              : details.cpu <= 16 ? "MISSED on the wall clock (CPU time within: a loaded machine?)"
-              : least.cpu > 16
-                  ? "MISSED (any frame costs more with this renderer: it redraws the whole window)"
-                  : "MISSED");
-      missed += details.wall > 16;
+              !judged                     ? "not judged: the renderer's floor"
+              : details.wall <= TARGET_MS ? "≤ 16 ms target met"
+              : details.cpu <= TARGET_MS
+                  ? "≤ 16 ms MISSED on the wall clock (CPU time within: a loaded machine?)"
+                  : "≤ 16 ms MISSED");
+      n_judged += judged;
+      missed += judged && details.wall > TARGET_MS;
     }
-  if (runs)
-    printf ("\n%s\n", missed ? "some targets missed" : "all targets met");
+  if (runs && !child && !g_getenv ("GSK_RENDERER"))
+    {
+      /* the same rows with the renderer that draws only what changed, from a run of its own
+       * (GTK picks its renderer once per process) */
+      g_autoptr (GError) error = NULL;
+      g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "GSK_RENDERER", "cairo", TRUE);
+      char *child_argv[] = { argv[0], (char *) (quick ? "--quick-child" : "--child"), NULL };
+      g_autofree char *out = NULL;
+      int status = 0;
+      if (!g_spawn_sync (NULL, child_argv, env, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, &status,
+                         &error))
+        g_error ("could not run %s again: %s", argv[0], error->message);
+      /* its last line counts its rows: "judged N missed M" */
+      {
+        const char *last = out ? g_strrstr (out, "judged ") : NULL;
+        guint cj = 0, cm = 0;
+        if (!last || sscanf (last, "judged %u missed %u", &cj, &cm) != 2)
+          g_error ("the run with GSK_RENDERER=cairo printed no count:\n%s", out ? out : "");
+        fwrite (out, 1, last - out, stdout);
+        n_judged += cj;
+        missed += cm;
+      }
+    }
+  if (runs && child)
+    printf ("judged %u missed %u\n", n_judged, missed);
+  else if (runs)
+    printf ("\n%s\n", missed     ? "some targets missed"
+                      : n_judged ? "all targets met"
+                                 : "no row judged: every renderer here redraws the whole window");
   gtk_window_destroy (GTK_WINDOW (window));
   idle_for (10);
   {
@@ -270,5 +313,5 @@ main (int argc, char **argv)
     g_rmdir (inner);
     g_rmdir (home);
   }
-  return missed ? 1 : 0;
+  return missed || (runs && !child && !n_judged) ? 1 : 0;
 }
