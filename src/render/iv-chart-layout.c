@@ -317,7 +317,9 @@ fit_ticks (IvChartCtx *ctx, IvAxisId a, double length, AxisTicks *out)
     }
   else
     {
-      target = (guint) CLAMP (length / (a == IV_AXIS_X ? 90.0 : 45.0), 2, 12);
+      /* three at least: a column-wide axis of 190 units read "0, 100" with room for two
+       * more (the overlap check below takes ticks away where they do not fit) */
+      target = (guint) CLAMP (length / (a == IV_AXIS_X ? 90.0 : 45.0), 3, 12);
       for (;;)
         {
           gboolean overlap = FALSE;
