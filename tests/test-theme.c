@@ -167,6 +167,37 @@ test_symbols_markup (void)
   cairo_surface_destroy (surface);
 }
 
+/* The window's stage names typeset as the figures draw them: the symbols alone become
+ * <sub> markup, everything else is escaped, invalid bytes become U+FFFD; the markup
+ * parses to the figure's plain text. */
+static void
+test_symbols_gtk_markup (void)
+{
+  static const struct
+  {
+    const char *in, *markup, *plain;
+  } cases[] = {
+    { "S2  W_Q", "S2  W<sub>Q</sub>", "S2  WQ" },
+    { "W_K+W_V", "W<sub>K</sub>+W<sub>V</sub>", "WK+WV" },
+    { "<b>T_q</b> & GEMM_T_qkv T_q2 (T_q)",
+      "&lt;b&gt;T<sub>q</sub>&lt;/b&gt; &amp; GEMM_T_qkv T_q2 (T<sub>q</sub>)",
+      "<b>Tq</b> & GEMM_T_qkv T_q2 (Tq)" },
+    { "softmax", "softmax", "softmax" },
+    { "bad \xff W_up", "bad \xef\xbf\xbd W<sub>up</sub>", "bad \xef\xbf\xbd Wup" },
+    { "", "", "" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *m = iv_text_symbols_markup (cases[i].in);
+      g_autofree char *text = NULL;
+      g_assert_cmpstr (m, ==, cases[i].markup);
+      g_assert_true (pango_parse_markup (m, -1, 0, NULL, &text, NULL, NULL));
+      g_assert_cmpstr (text, ==, cases[i].plain);
+    }
+  g_free (iv_text_symbols_markup (NULL));
+}
+
 /* Issue 31: one colour meaning per concept — no rank colour is near a bound's colour or
  * the ring's, in any theme (the old ranks took the Okabe–Ito blue and orange: within 45
  * of steel blue's and the memory-bound orange's 0…255 RGB values). */
@@ -285,6 +316,7 @@ main (int argc, char **argv)
   g_test_add_func ("/theme/marks-stand-out", test_marks_stand_out);
   g_test_add_func ("/theme/mark-color-keeps-what-it-can", test_mark_color_keeps_what_it_can);
   g_test_add_func ("/text/symbols-markup", test_symbols_markup);
+  g_test_add_func ("/text/symbols-gtk-markup", test_symbols_gtk_markup);
   g_test_add_func ("/theme/rank-colors-not-bounds", test_rank_colors_not_bounds);
   g_test_add_func ("/theme/group-colors-distinct", test_group_colors_distinct);
   return g_test_run ();

@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "iv-glossary.h"
+#include "iv-text.h"
 #include "iv-units.h"
 
 /* ---- IvStageItem ------------------------------------------------------------------ */
@@ -58,6 +59,8 @@ iv_stage_item_get_property (GObject *object, guint prop_id, GValue *value, GPara
     g_value_set_string (value, iv_stage_id (self->id));
   else if (prop_id == N_NUMBERS + 3)
     g_value_set_string (value, iv_stage_name (self->id));
+  else if (prop_id == N_NUMBERS + 4)
+    g_value_take_string (value, iv_text_symbols_markup (iv_stage_name (self->id)));
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
@@ -82,6 +85,10 @@ iv_stage_item_class_init (IvStageItemClass *klass)
   g_object_class_install_property (
       object_class, N_NUMBERS + 3,
       g_param_spec_string ("name", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /* the name as Pango markup, its symbols typeset as the figures draw them */
+  g_object_class_install_property (object_class, N_NUMBERS + 4,
+                                   g_param_spec_string ("name-markup", NULL, NULL, NULL,
+                                                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 }
 
 static void

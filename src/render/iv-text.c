@@ -196,6 +196,33 @@ set_with_symbols (PangoLayout *layout, const char *str)
   pango_attr_list_unref (attrs);
 }
 
+char *
+iv_text_symbols_markup (const char *str)
+{
+  g_autofree char *valid = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  const char *from, *p;
+  gsize len = 0;
+
+  if (!str)
+    str = "";
+  else if (!g_utf8_validate (str, -1, NULL))
+    str = valid = iv_text_valid (str, -1);
+  from = str;
+  while ((p = find_symbol (str, from, &len)))
+    {
+      g_autofree char *before = g_markup_escape_text (from, p - from);
+      g_autofree char *sub = g_markup_escape_text (p + 2, (gssize) len - 2);
+      g_string_append_printf (out, "%s%c<sub>%s</sub>", before, p[0], sub);
+      from = p + len;
+    }
+  {
+    g_autofree char *rest = g_markup_escape_text (from, -1);
+    g_string_append (out, rest);
+  }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
 void
 iv_text_layout_set_text (PangoLayout *layout, const char *str)
 {

@@ -57,6 +57,9 @@ void iv_text_show_layout (cairo_t *cr, PangoLayout *layout, IvTextFlags allow);
  * in "GEMM_T_qkv"), drawn as T or W with a subscript, as the command line's "T_q" is
  * typeset (no markup is parsed: names from data show as written). */
 void iv_text_layout_set_text (PangoLayout *layout, const char *str);
+/* The same symbols as Pango markup for a GTK label ("W<sub>Q</sub>"), everything else
+ * escaped and invalid bytes as U+FFFD: the window names stages as the figures draw them. */
+char *iv_text_symbols_markup (const char *str);
 
 void iv_text_init (IvText *text, cairo_t *cr, double size_px);
 void iv_text_clear (IvText *text);
