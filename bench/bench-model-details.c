@@ -281,13 +281,13 @@ main (int argc, char **argv)
       if (!g_spawn_sync (NULL, child_argv, env, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, &status,
                          &error))
         g_error ("could not run %s again: %s", argv[0], error->message);
-      /* its last line counts its rows: "judged N missed M" */
+      /* its last line counts its rows: "judged N missed M", after the rows' lines */
       {
-        const char *last = out ? g_strrstr (out, "judged ") : NULL;
+        const char *last = out ? g_strrstr (out, "\njudged ") : NULL;
         guint cj = 0, cm = 0;
-        if (!last || sscanf (last, "judged %u missed %u", &cj, &cm) != 2)
+        if (!last || sscanf (last + 1, "judged %u missed %u", &cj, &cm) != 2)
           g_error ("the run with GSK_RENDERER=cairo printed no count:\n%s", out ? out : "");
-        fwrite (out, 1, last - out, stdout);
+        fwrite (out, 1, last + 1 - out, stdout);
         n_judged += cj;
         missed += cm;
       }
