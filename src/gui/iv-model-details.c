@@ -34,7 +34,7 @@ typedef struct
 {
   IvStageId id;
   GtkWidget *row;  /* AdwExpanderRow */
-  GtkWidget *time; /* its time and bound, a label beside the title */
+  GtkWidget *time; /* its time and bound, a GtkInscription beside the title */
   GtkWidget *lines[N_LINES];
 } StageRow;
 
